@@ -1,0 +1,15 @@
+import { PGlite } from '@electric-sql/pglite';
+let t=Date.now();
+const db = new PGlite();
+await db.waitReady;
+console.log('ready', Date.now()-t);
+const r = await db.query("select version(), gen_random_uuid() as u, pg_advisory_xact_lock(1)");
+console.log(r.rows[0]);
+await db.exec("create table t(id int primary key, c timestamptz default now())");
+t=Date.now();
+const dump = await db.dumpDataDir('none');
+console.log('dump', Date.now()-t, dump.size);
+t=Date.now();
+const db2 = new PGlite({loadDataDir: dump});
+await db2.waitReady;
+console.log('load', Date.now()-t, (await db2.query('select count(*) from t')).rows);

@@ -1,0 +1,109 @@
+import Fastify, { LogController, type FastifyInstance, type FastifyRequest } from 'fastify';
+import secureJson from 'secure-json-parse';
+import type { Deps } from './context.ts';
+import { AppError } from './errors/app-error.ts';
+import { createAuthenticator } from './http/auth.ts';
+import { errorHandler } from './http/error-handler.ts';
+import { createIdempotencyHook } from './http/idempotency.ts';
+import { loggerOptions } from './http/logger.ts';
+import { installNotFound } from './http/not-found.ts';
+import { registerOpenApi } from './http/openapi.ts';
+import { SHARED_SCHEMAS } from './http/schemas/common.ts';
+import { buildValidatorCompiler } from './http/validation.ts';
+import { MODULES } from './modules/index.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    ctx: import('./context.ts').RequestContext;
+    rawBody?: string;
+  }
+}
+
+export interface BuildAppOptions {
+  /** Where log lines go (tests capture them); default stdout. */
+  logStream?: NodeJS.WritableStream;
+  /** Plugins registered after the built-in modules (embedding applications, tests). */
+  plugins?: Array<(app: FastifyInstance) => Promise<void>>;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** Builds the HTTP application. Never listens: `server.ts` does, tests use `inject`. */
+export async function buildApp(deps: Deps, options: BuildAppOptions = {}): Promise<FastifyInstance> {
+  const { config } = deps;
+  const app = Fastify({
+    logger: loggerOptions(config, options.logStream),
+    // One access line per request is written by the onResponse hook below.
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: config.bodyLimit,
+    requestIdHeader: false,
+    genReqId: (req) => {
+      const incoming = req.headers['x-request-id'];
+      return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID();
+    },
+    routerOptions: { ignoreTrailingSlash: false, maxParamLength: 500 },
+    return503OnClosing: true,
+  });
+
+  for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
+  app.setValidatorCompiler(buildValidatorCompiler(SHARED_SCHEMAS));
+  app.setErrorHandler(errorHandler(config.bodyLimit));
+  installNotFound(app);
+
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = body as string;
+    request.rawBody = text;
+    if (text.trim() === '') return done(null, undefined);
+    try {
+      done(null, secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' }));
+    } catch (error) {
+      // The parser's message quotes the body, which may hold card data: only the position is kept.
+      const position = /position (\d+)/.exec((error as Error).message)?.[1];
+      done(new AppError('bad_request', `Malformed JSON in request body${position ? ` (at position ${position})` : ''}; send a valid JSON document`), undefined);
+    }
+  });
+
+  app.decorateRequest('ctx', null as never);
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+    const config = request.routeOptions.config;
+    request.ctx = {
+      deps,
+      requestId: request.id,
+      log: request.log,
+      principal: null,
+      merchantAccountId: 'default',
+      operationId: config.operationId ?? 'unknown',
+      successStatus: config.successStatus ?? 200,
+      idempotency: null,
+    };
+  });
+  const authenticate = createAuthenticator(deps);
+  app.addHook('onRequest', async (request: FastifyRequest) => {
+    if (request.routeOptions.config.scope !== undefined && request.routeOptions.config.scope !== null) await authenticate(request);
+  });
+  const idempotency = createIdempotencyHook(deps);
+  app.addHook('preHandler', async (request, reply) => {
+    if (request.routeOptions.config.idempotent) return idempotency(request, reply);
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    request.log.info(
+      {
+        reqId: request.id,
+        method: request.method,
+        route: request.routeOptions.url ?? null,
+        operationId: request.routeOptions.config.operationId ?? null,
+        status: reply.statusCode,
+        durationMs: Math.round(reply.elapsedTime * 100) / 100,
+        merchantAccountId: request.ctx?.principal ? request.ctx.merchantAccountId : undefined,
+      },
+      'request completed',
+    );
+  });
+
+  await registerOpenApi(app, config);
+  for (const register of [...MODULES, ...(options.plugins ?? [])]) await app.register(register);
+  await app.ready();
+  return app;
+}

@@ -1,0 +1,180 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { ConfigError, loadConfig, type Config } from '../config.ts';
+import { createRuntime } from '../deps.ts';
+import { migrate } from '../db/migrate.ts';
+import { openDb } from '../db/client.ts';
+import { BOOTSTRAP_KEY_FILE } from '../bootstrap.ts';
+import { createKeyPair, listKeyPairs, revokeKeyPair } from '../modules/api-key-pairs/api-key-pairs.service.ts';
+import { mintToken, readKeyFile } from './token.ts';
+
+const HELP: Record<string, string> = {
+  main: `Usage: svc <command> [options]
+
+Commands:
+  serve      run the HTTP API (and the job worker unless RUN_WORKER=false)
+  migrate    apply database migrations and exit
+  token      mint a bearer token from a private key file
+  keys       create, list or revoke API key pairs
+  openapi    print the OpenAPI document
+
+Configuration comes from environment variables (see README). Run "svc <command> --help" for details.`,
+  serve: `Usage: svc serve
+
+Starts the API on HOST:PORT (default 127.0.0.1:8080) with the database of DATABASE_URL, or the
+embedded PGlite database in DATA_DIR (default ./data). Applies migrations, and on an empty database
+creates the merchant account "default" and a full-access key pair whose private key is written to
+DATA_DIR/${BOOTSTRAP_KEY_FILE}. Stops gracefully on SIGTERM or SIGINT.`,
+  migrate: `Usage: svc migrate
+
+Applies pending migrations to DATABASE_URL (or the embedded database in DATA_DIR) and exits.
+Safe to run while other processes start: migrations take an advisory lock.`,
+  token: `Usage: svc token [--key FILE] [--scope SCOPE]... [--lifetime SECONDS] [--merchant-account ID]
+
+Prints a bearer token (ES512 JWT) signed with the private key FILE (default DATA_DIR/${BOOTSTRAP_KEY_FILE}).
+  --key FILE              PEM private key (PKCS#8 or SEC1) of a registered key pair
+  --scope SCOPE           a scope to grant, repeatable (default: *.read and *.write)
+  --lifetime SECONDS      token lifetime (default 3600)
+  --merchant-account ID   default merchant account of the token's requests
+  --embed JSON            an embed claim (use with --scope embed)
+
+Example:
+  curl -H "Authorization: Bearer $(svc token)" http://127.0.0.1:8080/merchant-accounts`,
+  keys: `Usage: svc keys <create|list|revoke> [options]
+
+  svc keys create [--name NAME] [--merchant-account ID] [--out FILE]
+      generates an ES512 key pair, registers its public key and writes the private key PEM to FILE
+      (mode 0600, never overwritten) or prints it; shows the kid (JWK thumbprint)
+  svc keys list
+      lists key pairs: id, kid, name, merchant account, state
+  svc keys revoke <ID|KID>
+      disables a key pair; every server process rejects its tokens within 5 seconds
+
+With the embedded database, stop the server first: PGlite allows one process at a time.`,
+};
+
+function printHelp(topic: string): number {
+  process.stdout.write(`${HELP[topic] ?? HELP.main}\n`);
+  return 0;
+}
+
+async function withRuntime<T>(config: Config, fn: (rt: Awaited<ReturnType<typeof createRuntime>>) => Promise<T>): Promise<T> {
+  const runtime = await createRuntime(config);
+  try {
+    return await fn(runtime);
+  } finally {
+    await runtime.close();
+  }
+}
+
+async function tokenCommand(config: Config, args: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      key: { type: 'string' },
+      scope: { type: 'string', multiple: true },
+      lifetime: { type: 'string', default: '3600' },
+      'merchant-account': { type: 'string' },
+      embed: { type: 'string' },
+    },
+  });
+  const lifetime = Number(values.lifetime);
+  if (!Number.isInteger(lifetime) || lifetime < 1) throw new Error('--lifetime must be a positive whole number of seconds');
+  const token = await mintToken({
+    privateKeyPem: readKeyFile(values.key ?? path.join(config.dataDir, BOOTSTRAP_KEY_FILE)),
+    scopes: values.scope && values.scope.length > 0 ? values.scope : ['*.read', '*.write'],
+    lifetimeSeconds: lifetime,
+    ...(values['merchant-account'] ? { merchantAccountId: values['merchant-account'] } : {}),
+    ...(values.embed ? { embed: JSON.parse(values.embed) as Record<string, unknown> } : {}),
+  });
+  process.stdout.write(`${token}\n`);
+  return 0;
+}
+
+async function keysCommand(config: Config, args: string[]): Promise<number> {
+  const [action, ...rest] = args;
+  if (action === 'create') {
+    const { values } = parseArgs({ args: rest, options: { name: { type: 'string' }, 'merchant-account': { type: 'string' }, out: { type: 'string' } } });
+    if (values.out && fs.existsSync(values.out)) throw new Error(`${values.out} already exists; it is never overwritten`);
+    const created = await withRuntime(config, (rt) =>
+      createKeyPair(rt.deps, { displayName: values.name ?? 'cli', merchantAccountId: values['merchant-account'] ?? null }),
+    );
+    if (values.out) {
+      fs.writeFileSync(values.out, created.privateKeyPem, { mode: 0o600, flag: 'wx' });
+      process.stdout.write(`key pair ${created.id} created; kid ${created.thumbprint}; private key written to ${values.out}\n`);
+    } else {
+      process.stderr.write(`key pair ${created.id} created; kid ${created.thumbprint}. The private key below is shown once:\n`);
+      process.stdout.write(created.privateKeyPem);
+    }
+    return 0;
+  }
+  if (action === 'list') {
+    const pairs = await withRuntime(config, (rt) => listKeyPairs(rt.deps));
+    const rows = pairs.map((p) => [p.id, p.thumbprint, p.display_name, p.merchant_account_id ?? '(all)', p.active ? 'active' : 'revoked', p.created_at.toISOString()]);
+    const header = ['ID', 'KID', 'NAME', 'MERCHANT ACCOUNT', 'STATE', 'CREATED'];
+    const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+    for (const row of [header, ...rows]) process.stdout.write(`${row.map((c, i) => c.padEnd(widths[i]!)).join('  ')}\n`);
+    return 0;
+  }
+  if (action === 'revoke') {
+    const target = rest[0];
+    if (!target) throw new Error('svc keys revoke needs the id or kid of a key pair');
+    const revoked = await withRuntime(config, (rt) => revokeKeyPair(rt.deps, target));
+    process.stdout.write(`key pair ${revoked.id} (kid ${revoked.thumbprint}) revoked\n`);
+    return 0;
+  }
+  return printHelp('keys');
+}
+
+/** Runs the CLI; returns the exit code. */
+export async function main(argv: string[]): Promise<number> {
+  const [command = 'help', ...args] = argv;
+  if (command === 'help' || command === '--help' || command === '-h') return printHelp('main');
+  if (args.includes('--help') || args.includes('-h')) return printHelp(command);
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`configuration error: ${error.message}\n`);
+      return 1;
+    }
+    throw error;
+  }
+  try {
+    switch (command) {
+      case 'serve': {
+        const { serve } = await import('../server.ts');
+        await serve(config);
+        return 0;
+      }
+      case 'migrate': {
+        const handle = await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+        try {
+          const ran = await migrate(handle.db);
+          process.stdout.write(ran.length ? `applied ${ran.join(', ')}\n` : 'the database is up to date\n');
+        } finally {
+          await handle.close();
+        }
+        return 0;
+      }
+      case 'token':
+        return await tokenCommand(config, args);
+      case 'keys':
+        return await keysCommand(config, args);
+      case 'openapi': {
+        const { printOpenApi } = await import('./openapi.ts');
+        await printOpenApi(config);
+        return 0;
+      }
+      default:
+        process.stderr.write(`unknown command "${command}"\n\n`);
+        printHelp('main');
+        return 2;
+    }
+  } catch (error) {
+    process.stderr.write(`svc ${command}: ${(error as Error).message}\n`);
+    return 1;
+  }
+}

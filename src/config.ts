@@ -1,0 +1,114 @@
+import path from 'node:path';
+
+/**
+ * Typed configuration, read once from the environment and passed down.
+ * No other module reads process.env.
+ */
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | null;
+  instanceId: string;
+  environment: 'sandbox' | 'production';
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** Largest accepted request body, in bytes. */
+  bodyLimit: number;
+  /** How long a completed idempotent response is kept and replayed, in seconds. */
+  idempotencyTtlSeconds: number;
+  /** Run the job worker inside the HTTP process. */
+  runWorker: boolean;
+  /** Poll interval of the job worker, in milliseconds. */
+  jobPollMs: number;
+  /** Public base URL printed at start and written into the OpenAPI servers list. */
+  publicUrl: string;
+  /** Longest accepted bearer token lifetime (exp - iat), in seconds. */
+  tokenMaxLifetimeSeconds: number;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly variable: string, problem: string) {
+    super(`${variable}: ${problem}`);
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+function read(env: Env, name: string): string | undefined {
+  const value = env[name];
+  return value === undefined || value === '' ? undefined : value;
+}
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = read(env, name);
+  if (raw === undefined) return fallback;
+  if (!/^\d+$/.test(raw)) throw new ConfigError(name, `must be a whole number between ${min} and ${max}, got "${raw}"`);
+  const value = Number(raw);
+  if (value < min || value > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${value}`);
+  return value;
+}
+
+function oneOf<T extends string>(env: Env, name: string, fallback: T, allowed: readonly T[]): T {
+  const raw = read(env, name);
+  if (raw === undefined) return fallback;
+  if (!(allowed as readonly string[]).includes(raw)) {
+    throw new ConfigError(name, `must be one of ${allowed.join(', ')}, got "${raw}"`);
+  }
+  return raw as T;
+}
+
+function boolean(env: Env, name: string, fallback: boolean): boolean {
+  const raw = read(env, name);
+  if (raw === undefined) return fallback;
+  if (raw === 'true' || raw === '1') return true;
+  if (raw === 'false' || raw === '0') return false;
+  throw new ConfigError(name, `must be true or false, got "${raw}"`);
+}
+
+function databaseUrl(env: Env): string | null {
+  const raw = read(env, 'DATABASE_URL');
+  if (raw === undefined) return null;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError('DATABASE_URL', 'is not a valid URL (expected postgres://user:password@host:5432/database)');
+  }
+  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') {
+    throw new ConfigError('DATABASE_URL', `must start with postgres:// or postgresql://, got "${url.protocol}//"`);
+  }
+  return raw;
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+/** Parses and validates the environment. Throws ConfigError naming the first bad variable. */
+export function loadConfig(env: Env = process.env): Config {
+  const port = integer(env, 'PORT', 8080, 0, 65535);
+  const host = read(env, 'HOST') ?? '127.0.0.1';
+  const instanceId = read(env, 'INSTANCE_ID') ?? 'local';
+  if (!/^[a-z0-9][a-z0-9-]{0,62}$/.test(instanceId)) {
+    throw new ConfigError('INSTANCE_ID', `must be lowercase letters, digits and dashes (1 to 63 characters), got "${instanceId}"`);
+  }
+  const publicUrl = read(env, 'PUBLIC_URL') ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  try {
+    new URL(publicUrl);
+  } catch {
+    throw new ConfigError('PUBLIC_URL', `is not a valid URL, got "${publicUrl}"`);
+  }
+  return {
+    port,
+    host,
+    dataDir: path.resolve(read(env, 'DATA_DIR') ?? './data'),
+    databaseUrl: databaseUrl(env),
+    instanceId,
+    environment: oneOf(env, 'ENVIRONMENT', 'sandbox', ['sandbox', 'production'] as const),
+    logLevel: oneOf(env, 'LOG_LEVEL', 'info', LOG_LEVELS),
+    bodyLimit: integer(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
+    idempotencyTtlSeconds: integer(env, 'IDEMPOTENCY_TTL_SECONDS', 24 * 3600, 3600, 30 * 24 * 3600),
+    runWorker: boolean(env, 'RUN_WORKER', true),
+    jobPollMs: integer(env, 'JOB_POLL_MS', 1000, 10, 60_000),
+    publicUrl: publicUrl.replace(/\/$/, ''),
+    tokenMaxLifetimeSeconds: integer(env, 'TOKEN_MAX_LIFETIME_SECONDS', 24 * 3600, 60, 30 * 24 * 3600),
+  };
+}

@@ -1,0 +1,79 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from './config.ts';
+import type { Db } from './db/client.ts';
+import type { Tx } from './db/transaction.ts';
+import { withTransaction } from './db/transaction.ts';
+import type { CursorCodec } from './http/cursor.ts';
+import type { JobQueue } from './jobs/queue.ts';
+import type { KeyPairCache } from './modules/api-key-pairs/key-pair-cache.ts';
+
+/** What every process (HTTP server, worker, CLI) builds once and passes down. */
+export interface Deps {
+  config: Config;
+  db: Db;
+  dbKind: 'pglite' | 'postgres';
+  queue: JobQueue;
+  keyPairs: KeyPairCache;
+  /** Signs and checks pagination cursors; its secret is shared by all processes through the database. */
+  cursors: CursorCodec;
+}
+
+/** Who is calling: the verified credential. */
+export interface Principal {
+  kind: 'api-key-pair';
+  /** Id of the API key pair (the credential owner for idempotency and audit). */
+  keyPairId: string;
+  thumbprint: string;
+  scopes: string[];
+  /** Set when the key pair may act on one merchant account only. */
+  restrictedTo: string | null;
+  embed: Record<string, unknown> | null;
+  /** The token's `merchant_account_id` claim: its requests act on this account. */
+  tokenMerchantAccountId: string | null;
+  tokenId: string | null;
+  expiresAt: number;
+}
+
+/** The idempotency record of the current request, when it sent an idempotency-key. */
+export interface IdempotencyHandle {
+  /** Stores the response in `tx`, so it commits with the work it records. Returns the body text. */
+  record(tx: Tx, status: number, result: unknown): Promise<string>;
+  /** Set once the response was recorded. */
+  recorded: { status: number; body: string } | null;
+}
+
+/** Per-request context handed from routes to services. Free of Fastify types. */
+export interface RequestContext {
+  deps: Deps;
+  requestId: string;
+  log: FastifyBaseLogger;
+  principal: Principal | null;
+  /** The merchant account the request acts on. */
+  merchantAccountId: string;
+  operationId: string;
+  /** Success status of the operation (what an idempotent replay answers with). */
+  successStatus: number;
+  idempotency: IdempotencyHandle | null;
+}
+
+/**
+ * Runs the final write of a request in one transaction and, when the request carries an
+ * idempotency key, stores its response in that same transaction.
+ */
+export async function withRequestTransaction<T>(ctx: RequestContext, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  return withTransaction(ctx.deps.db, async (tx) => {
+    const result = await fn(tx);
+    if (ctx.idempotency) await ctx.idempotency.record(tx, ctx.successStatus, result);
+    return result;
+  });
+}
+
+export function hasScope(principal: Principal, scope: string): boolean {
+  const [resource, action] = splitScope(scope);
+  return principal.scopes.some((granted) => granted === scope || (resource !== '' && granted === `*.${action}`));
+}
+
+function splitScope(scope: string): [string, string] {
+  const dot = scope.lastIndexOf('.');
+  return dot < 0 ? ['', scope] : [scope.slice(0, dot), scope.slice(dot + 1)];
+}

@@ -1,0 +1,78 @@
+import { sql, type SelectQueryBuilder } from 'kysely';
+import type { CursorPosition } from '../http/cursor.ts';
+import type { Executor } from './transaction.ts';
+
+export interface KeysetOptions {
+  /** Sort columns, most significant first, e.g. ['created_at', 'id']; the page is newest first. */
+  columns: [string, string];
+  limit: number;
+  position: CursorPosition | null;
+}
+
+export interface KeysetPage<Row> {
+  rows: Row[];
+  hasNext: boolean;
+  hasPrev: boolean;
+}
+
+/**
+ * One keyset page, newest first, in one statement: the page (limit + 1 rows, the extra row says
+ * whether more follow) and a one-row probe in the other direction (says whether a page lies
+ * before), joined by UNION ALL. Both halves are range scans on the (…, created_at, id) index, so
+ * page 5,000 costs what page 1 costs. Rows carry their position in `_pos` so the order is exact
+ * whatever the database's collation.
+ */
+export async function keysetPage<Row>(
+  db: Executor,
+  base: SelectQueryBuilder<any, any, Row>,
+  { columns, limit, position }: KeysetOptions,
+): Promise<KeysetPage<Row>> {
+  const [first, second] = columns;
+  const keyTuple = sql`(${sql.ref(first)}, ${sql.ref(second)})`;
+  const goingBack = position?.direction === 'prev';
+  // "forward" = towards older rows (descending order).
+  const pageOrder = goingBack ? sql`${sql.ref(first)} ASC, ${sql.ref(second)} ASC` : sql`${sql.ref(first)} DESC, ${sql.ref(second)} DESC`;
+  const probeOrder = goingBack ? sql`${sql.ref(first)} DESC, ${sql.ref(second)} DESC` : sql`${sql.ref(first)} ASC, ${sql.ref(second)} ASC`;
+
+  const at = position ? sql`(${sql.val(keyValue(position.key[0]))}, ${sql.val(position.key[1])})` : null;
+  let page = base as SelectQueryBuilder<any, any, any>;
+  let probe = base as SelectQueryBuilder<any, any, any>;
+  if (at) {
+    page = page.where(goingBack ? sql<boolean>`${keyTuple} > ${at}` : sql<boolean>`${keyTuple} < ${at}`);
+    // The row the cursor points at belongs to the page we came from, so the probe includes it.
+    probe = probe.where(goingBack ? sql<boolean>`${keyTuple} <= ${at}` : sql<boolean>`${keyTuple} >= ${at}`);
+  }
+  const pageQuery = page
+    .select(sql<string>`'p'`.as('_part'))
+    .select(sql<number>`row_number() over (order by ${pageOrder})`.as('_pos'))
+    .orderBy(sql`${pageOrder}`)
+    .limit(limit + 1);
+
+  type Tagged = Row & { _part: string; _pos: number | string };
+  let tagged: Tagged[];
+  if (at) {
+    const probeQuery = probe
+      .select(sql<string>`'b'`.as('_part'))
+      .select(sql<number>`row_number() over (order by ${probeOrder})`.as('_pos'))
+      .orderBy(sql`${probeOrder}`)
+      .limit(1);
+    const result = await sql<Tagged>`(${pageQuery}) UNION ALL (${probeQuery})`.execute(db);
+    tagged = result.rows;
+  } else {
+    tagged = (await pageQuery.execute()) as Tagged[];
+  }
+  const pageRows = tagged.filter((row) => row._part === 'p').sort((a, b) => Number(a._pos) - Number(b._pos));
+  const probed = tagged.some((row) => row._part === 'b');
+  const more = pageRows.length > limit;
+  const rows = pageRows.slice(0, limit).map(({ _part, _pos, ...row }) => row as unknown as Row);
+  if (goingBack) rows.reverse();
+  return {
+    rows,
+    hasNext: goingBack ? probed : more,
+    hasPrev: goingBack ? more : probed,
+  };
+}
+
+function keyValue(value: string | number | undefined): string | number | Date | undefined {
+  return typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(value) ? new Date(value) : value;
+}

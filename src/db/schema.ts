@@ -1,0 +1,96 @@
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+/** Timestamps set by the database on insert and by the code on update. */
+type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
+type UpdatedAt = ColumnType<Date, Date | string | undefined, Date | string>;
+type Timestamp = ColumnType<Date, Date | string, Date | string>;
+type Json<T = unknown> = ColumnType<T, string, string>;
+
+export interface InstanceSettingsTable {
+  key: string;
+  value: string;
+  created_at: CreatedAt;
+}
+
+export interface MerchantAccountsTable {
+  id: string;
+  display_name: string;
+  account_updater_enabled: Generated<boolean>;
+  account_updater_request_encryption_key: string | null;
+  account_updater_request_encryption_key_id: string | null;
+  account_updater_response_decryption_key: string | null;
+  account_updater_response_decryption_key_id: string | null;
+  over_capture_amount: number | null;
+  over_capture_percentage: number | null;
+  loon_client_key: string | null;
+  loon_secret_key: string | null;
+  loon_accepted_schemes: string[] | null;
+  visa_network_tokens_requestor_id: string | null;
+  visa_network_tokens_app_id: string | null;
+  amex_network_tokens_requestor_id: string | null;
+  amex_network_tokens_app_id: string | null;
+  mastercard_network_tokens_requestor_id: string | null;
+  mastercard_network_tokens_app_id: string | null;
+  async_network_tokens_enabled: Generated<boolean>;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+export interface ApiKeyPairsTable {
+  id: string;
+  thumbprint: string;
+  algorithm: Generated<string>;
+  public_jwk: Json<Record<string, string>>;
+  display_name: string;
+  merchant_account_id: string | null;
+  active: Generated<boolean>;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+  revoked_at: Timestamp | null;
+}
+
+export interface IdempotencyKeysTable {
+  merchant_account_id: string;
+  owner: string;
+  key: string;
+  method: string;
+  path: string;
+  request_hash: string;
+  state: 'processing' | 'completed';
+  response_status: number | null;
+  response_body: string | null;
+  locked_until: Timestamp;
+  created_at: CreatedAt;
+  expires_at: Timestamp;
+}
+
+export interface JobsTable {
+  id: string;
+  name: string;
+  payload: Json;
+  job_key: string | null;
+  status: Generated<'queued' | 'running' | 'succeeded' | 'failed'>;
+  run_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  attempts: Generated<number>;
+  max_attempts: number;
+  locked_by: string | null;
+  locked_until: Timestamp | null;
+  last_error: string | null;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+export interface Database {
+  instance_settings: InstanceSettingsTable;
+  merchant_accounts: MerchantAccountsTable;
+  api_key_pairs: ApiKeyPairsTable;
+  idempotency_keys: IdempotencyKeysTable;
+  jobs: JobsTable;
+}
+
+export type MerchantAccountRow = Selectable<MerchantAccountsTable>;
+export type NewMerchantAccount = Insertable<MerchantAccountsTable>;
+export type MerchantAccountPatch = Updateable<MerchantAccountsTable>;
+export type ApiKeyPairRow = Selectable<ApiKeyPairsTable>;
+export type IdempotencyKeyRow = Selectable<IdempotencyKeysTable>;
+export type JobRow = Selectable<JobsTable>;

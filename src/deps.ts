@@ -1,0 +1,49 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from './config.ts';
+import type { Deps } from './context.ts';
+import { openDb, type DbHandle, type OpenDbOptions } from './db/client.ts';
+import { migrate } from './db/migrate.ts';
+import { CursorCodec } from './http/cursor.ts';
+import { JOBS, RECURRING } from './jobs/index.ts';
+import { JobQueue } from './jobs/queue.ts';
+import { KeyPairCache } from './modules/api-key-pairs/key-pair-cache.ts';
+import { getOrCreateSecret } from './modules/instance-settings/instance-settings.repo.ts';
+
+export interface Runtime {
+  deps: Deps;
+  handle: DbHandle;
+  close(): Promise<void>;
+}
+
+type Log = Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
+
+const silentLog: Log = { info: () => undefined, warn: () => undefined, error: () => undefined } as unknown as Log;
+
+/** Opens the database, applies migrations and builds the dependencies shared by every process. */
+export async function createRuntime(config: Config, options: Partial<OpenDbOptions> & { log?: Log; migrate?: boolean } = {}): Promise<Runtime> {
+  const handle = await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, ...options });
+  try {
+    if (options.migrate !== false) await migrate(handle.db);
+    const cursorSecret = await getOrCreateSecret(handle.db, 'cursor_secret');
+    const queue = new JobQueue({ pollMs: config.jobPollMs, recurring: RECURRING }, JOBS, options.log ?? silentLog);
+    const deps: Deps = {
+      config,
+      db: handle.db,
+      dbKind: handle.kind,
+      queue,
+      keyPairs: new KeyPairCache(handle.db),
+      cursors: new CursorCodec(cursorSecret),
+    };
+    return {
+      deps,
+      handle,
+      async close() {
+        await queue.stop();
+        await handle.close();
+      },
+    };
+  } catch (error) {
+    await handle.close().catch(() => undefined);
+    throw error;
+  }
+}

@@ -1,0 +1,143 @@
+import type { FastifyReply, FastifyRequest, HTTPMethods, RouteOptions } from 'fastify';
+import { Type, type Static, type TSchema } from 'typebox';
+import type { RequestContext } from '../context.ts';
+import { withTransaction } from '../db/transaction.ts';
+import { IDEMPOTENCY_HEADER, sendRecorded, type SettleableHandle } from './idempotency.ts';
+import { MERCHANT_HEADER } from './auth.ts';
+
+export interface RouteInput<P, Q, B> {
+  params: P;
+  query: Q;
+  body: B;
+  headers: FastifyRequest['headers'];
+  ctx: RequestContext;
+  request: FastifyRequest;
+  reply: FastifyReply;
+}
+
+type StaticOf<T> = T extends TSchema ? Static<T> : undefined;
+
+export interface RouteDefinition<P extends TSchema | undefined, Q extends TSchema | undefined, B extends TSchema | undefined, R extends TSchema | null> {
+  /** camelCase of the file name; also the name in logs and audit entries. */
+  operationId: string;
+  method: HTTPMethods;
+  /** Full path, e.g. `/merchant-accounts/:merchant_account_id`. */
+  url: string;
+  /** Required scope, or `null` for an operation that needs no bearer token. */
+  scope: string | null;
+  tags: string[];
+  summary: string;
+  description?: string;
+  /** The success status, matched exactly by clients (201 creates, 204 deletes, 200 otherwise). */
+  status: 200 | 201 | 204;
+  params?: P;
+  querystring?: Q;
+  body?: B;
+  /** An absent body counts as `{}` (operations whose body fields are all optional). */
+  bodyOptional?: boolean;
+  /** Extra request headers beyond the shared ones. */
+  headers?: Record<string, TSchema>;
+  response: R;
+  /** Accepts `idempotency-key`; default: every POST. */
+  idempotent?: boolean;
+  /** Sends and checks `x-svc-merchant-account-id`; default true. */
+  merchantScoped?: boolean;
+  handler: (input: RouteInput<StaticOf<P>, StaticOf<Q>, StaticOf<B>>) => Promise<R extends TSchema ? Static<R> : void>;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    operationId?: string;
+    scope?: string | null;
+    idempotent?: boolean;
+    merchantScoped?: boolean;
+    successStatus?: number;
+  }
+}
+
+const ERROR_REF = Type.Ref('Error');
+const VALIDATION_REF = Type.Ref('HTTPValidationError');
+
+/** Every operation can answer these (spec "Errors"). */
+export const ERROR_RESPONSES: Record<number, TSchema> = {
+  400: ERROR_REF,
+  401: ERROR_REF,
+  403: ERROR_REF,
+  404: ERROR_REF,
+  405: ERROR_REF,
+  409: ERROR_REF,
+  422: VALIDATION_REF,
+  425: ERROR_REF,
+  429: ERROR_REF,
+  500: ERROR_REF,
+  502: ERROR_REF,
+  504: ERROR_REF,
+};
+
+/** Builds the Fastify route of an operation: schemas, shared error responses, scope, idempotency. */
+export function defineRoute<P extends TSchema | undefined = undefined, Q extends TSchema | undefined = undefined, B extends TSchema | undefined = undefined, R extends TSchema | null = null>(
+  def: RouteDefinition<P, Q, B, R>,
+): RouteOptions {
+  const idempotent = def.idempotent ?? def.method === 'POST';
+  const merchantScoped = def.merchantScoped ?? true;
+  const headerProps: Record<string, TSchema> = { ...def.headers };
+  if (merchantScoped && def.scope !== null) {
+    headerProps[MERCHANT_HEADER] = Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: 'The merchant account the request acts on (default: the credential\'s account, else `default`)' }));
+  }
+  if (idempotent) {
+    headerProps[IDEMPOTENCY_HEADER] = Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: 'Makes the request idempotent for 24 hours; a random value such as a UUIDv4' }));
+  }
+  const success = def.response === null ? Type.Null({ description: 'No content' }) : def.response;
+  const schema = {
+    operationId: def.operationId,
+    tags: def.tags,
+    summary: def.summary,
+    ...(def.description ? { description: def.description } : {}),
+    ...(def.scope === null ? { security: [] } : {}),
+    ...(def.params ? { params: def.params } : {}),
+    ...(def.querystring ? { querystring: def.querystring } : {}),
+    ...(def.body ? { body: def.body } : {}),
+    ...(Object.keys(headerProps).length > 0 ? { headers: Type.Object(headerProps) } : {}),
+    response: { [def.status]: success, ...(def.scope === null ? {} : ERROR_RESPONSES) },
+  };
+
+  return {
+    method: def.method,
+    url: def.url,
+    schema,
+    config: { operationId: def.operationId, scope: def.scope, idempotent, merchantScoped, successStatus: def.status },
+    ...(def.bodyOptional
+      ? {
+          preValidation: async (request: FastifyRequest) => {
+            if (request.body === undefined || request.body === null) request.body = {};
+          },
+        }
+      : {}),
+    handler: async (request: FastifyRequest, reply: FastifyReply) => {
+      const ctx = request.ctx;
+      try {
+        const result = await def.handler({
+          params: request.params as never,
+          query: request.query as never,
+          body: request.body as never,
+          headers: request.headers,
+          ctx,
+          request,
+          reply,
+        });
+        if (ctx.idempotency) {
+          if (!ctx.idempotency.recorded) {
+            // The service did not record the response with its own write (read-only outcome): record it now.
+            await withTransaction(ctx.deps.db, (tx) => ctx.idempotency!.record(tx, def.status, result));
+          }
+          return sendRecorded(reply, ctx.idempotency.recorded!);
+        }
+        reply.code(def.status);
+        return def.status === 204 ? reply.send() : result;
+      } catch (error) {
+        if (ctx.idempotency) await (ctx.idempotency as SettleableHandle).settle(error);
+        throw error;
+      }
+    },
+  };
+}

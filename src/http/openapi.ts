@@ -1,0 +1,69 @@
+import type { FastifyInstance } from 'fastify';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { Config } from '../config.ts';
+
+export const API_VERSION = '1.0.0';
+
+interface OperationObject {
+  operationId?: string;
+  description?: string;
+  security?: unknown[];
+  [key: string]: unknown;
+}
+
+/**
+ * The OpenAPI document is generated from the route schemas. Each operation also carries its
+ * required scope (`x-required-scopes`, and a line in its description), and the document lists
+ * every scope with its operations under `x-scopes`.
+ */
+export async function registerOpenApi(app: FastifyInstance, config: Config): Promise<void> {
+  const scopes = new Map<string, string | null>();
+  app.addHook('onRoute', (route) => {
+    const operationId = route.config?.operationId;
+    if (operationId) scopes.set(operationId, route.config?.scope ?? null);
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Payments platform API',
+        version: API_VERSION,
+        description:
+          'Payment orchestration API. Authenticate with `Authorization: Bearer <JWT>` signed with ES512 by an API key pair; ' +
+          'each operation names the scope it requires. Errors use the `Error` body; request validation failures answer 422 with `HTTPValidationError`.',
+      },
+      servers: [
+        { url: config.publicUrl, description: `this server (${config.environment})` },
+        { url: `https://api.sandbox.${config.instanceId}.svc.app`, description: 'sandbox' },
+        { url: `https://api.${config.instanceId}.svc.app`, description: 'production' },
+      ],
+      components: {
+        securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+      },
+      security: [{ bearerAuth: [] }],
+    },
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
+    transformObject: (documentObject) => {
+      const document = (documentObject as unknown as { openapiObject: unknown }).openapiObject as { paths?: Record<string, Record<string, OperationObject>>; [key: string]: unknown };
+      const byScope: Record<string, string[]> = {};
+      for (const methods of Object.values(document.paths ?? {})) {
+        for (const operation of Object.values(methods)) {
+          const id = operation.operationId;
+          if (!id || !scopes.has(id)) continue;
+          const scope = scopes.get(id);
+          if (scope) {
+            operation['x-required-scopes'] = [scope];
+            operation.description = `${operation.description ? `${operation.description}\n\n` : ''}Requires scope \`${scope}\`.`;
+            (byScope[scope] ??= []).push(id);
+          }
+        }
+      }
+      document['x-scopes'] = byScope;
+      return document as never;
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+}

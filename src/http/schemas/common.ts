@@ -1,0 +1,97 @@
+import { Type, type Static, type TSchema } from 'typebox';
+
+export const Uuid = (options: { description?: string } = {}) =>
+  Type.String({ format: 'uuid', ...options });
+
+export const DateTime = (options: { description?: string } = {}) =>
+  Type.String({ format: 'date-time', ...options });
+
+export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+/** ISO 4217 alphabetic code; membership is checked by `assertCurrency` (lib/money.ts). */
+export const Currency = (options: { description?: string } = {}) =>
+  Type.String({ pattern: '^[A-Z]{3}$', description: 'ISO 4217 currency code', ...options });
+
+/** ISO 3166-1 alpha-2 code; membership is checked by `assertCountry` (lib/countries.ts). */
+export const Country = (options: { description?: string } = {}) =>
+  Type.String({ pattern: '^[A-Z]{2}$', description: 'ISO 3166-1 alpha-2 country code', ...options });
+
+/** Amount in the smallest unit of its currency. */
+export const Amount = (options: { description?: string; maximum?: number } = {}) =>
+  Type.Integer({ minimum: 0, maximum: 99_999_999, ...options });
+
+export const ErrorDetailSchema = Type.Object(
+  {
+    location: Type.Union([
+      Type.Literal('query'),
+      Type.Literal('body'),
+      Type.Literal('path'),
+      Type.Literal('header'),
+      Type.Literal('unknown'),
+    ]),
+    pointer: Type.String({ description: 'JSON pointer to the property at fault' }),
+    message: Type.String(),
+    type: Type.String(),
+  },
+  { $id: 'ErrorDetail', additionalProperties: false },
+);
+
+export const ErrorBodySchema = Type.Object(
+  {
+    type: Type.Literal('error'),
+    code: Type.String(),
+    status: Type.Integer(),
+    message: Type.String(),
+    details: Type.Array(Type.Ref('ErrorDetail')),
+    resource_id: Type.Optional(Nullable(Type.String())),
+  },
+  { $id: 'Error', additionalProperties: false },
+);
+export type ErrorBody = Static<typeof ErrorBodySchema>;
+
+export const ValidationErrorBodySchema = Type.Object(
+  {
+    detail: Type.Array(
+      Type.Object(
+        {
+          loc: Type.Array(Type.Union([Type.String(), Type.Integer()])),
+          msg: Type.String(),
+          type: Type.String(),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+  },
+  { $id: 'HTTPValidationError', additionalProperties: false },
+);
+export type ValidationErrorBody = Static<typeof ValidationErrorBodySchema>;
+
+/** The shared schemas registered once with `app.addSchema`, so they appear once in OpenAPI. */
+export const SHARED_SCHEMAS = [ErrorDetailSchema, ErrorBodySchema, ValidationErrorBodySchema];
+
+export const Cursor = Type.String({ minLength: 1, maxLength: 1000, description: 'Page pointer from a previous next_cursor or previous_cursor' });
+
+export const PaginationQuery = {
+  cursor: Type.Optional(Cursor),
+  limit: Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'Page size' }),
+};
+
+/** The list envelope of cursor-paginated lists. */
+export const ListEnvelope = <T extends TSchema>(item: T, title: string) =>
+  Type.Object(
+    {
+      items: Type.Array(item),
+      limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+      next_cursor: Nullable(Type.String({ minLength: 1, maxLength: 1000 })),
+      previous_cursor: Nullable(Type.String({ minLength: 1, maxLength: 1000 })),
+    },
+    { title, additionalProperties: false },
+  );
+
+/** A plain list without cursors. */
+export const ItemList = <T extends TSchema>(item: T, title: string) =>
+  Type.Object({ items: Type.Array(item) }, { title, additionalProperties: false });
+
+/** A string enumeration as a plain JSON Schema `enum` (one validation error, one OpenAPI enum). */
+export const StringEnum = <const T extends readonly string[]>(values: T, options: { description?: string; default?: T[number] } = {}) =>
+  Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });

@@ -1,0 +1,116 @@
+import { Ajv, type ErrorObject, type Options } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import type { FastifySchemaCompiler } from 'fastify';
+import type { ValidationErrorBody } from './schemas/common.ts';
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+
+const BASE: Options = {
+  allErrors: true,
+  // Unknown body fields are dropped, never stored or echoed (see docs/decisions.md).
+  removeAdditional: true,
+  useDefaults: true,
+  strict: false,
+};
+
+function makeAjv(coerceTypes: Options['coerceTypes']): Ajv {
+  const ajv = new Ajv({ ...BASE, coerceTypes });
+  addFormats(ajv);
+  return ajv;
+}
+
+/**
+ * JSON bodies are validated without type coercion ("100" is not an integer), while query strings,
+ * path parameters and headers, which are text on the wire, are coerced ("20" → 20, one value → array).
+ */
+export function buildValidatorCompiler(sharedSchemas: object[]): FastifySchemaCompiler<unknown> {
+  const bodyAjv = makeAjv(false);
+  const textAjv = makeAjv('array');
+  for (const schema of sharedSchemas) {
+    bodyAjv.addSchema(schema);
+    textAjv.addSchema(schema);
+  }
+  return ({ schema, httpPart }) => (httpPart === 'body' ? bodyAjv : textAjv).compile(schema as object);
+}
+
+const LOCATIONS: Record<string, string> = { body: 'body', querystring: 'query', params: 'path', headers: 'header' };
+
+type Loc = (string | number)[];
+
+function pathToLoc(instancePath: string): Loc {
+  if (instancePath === '') return [];
+  return instancePath
+    .slice(1)
+    .split('/')
+    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .map((part) => (/^(0|[1-9]\d*)$/.test(part) ? Number(part) : part));
+}
+
+function describe(error: ErrorObject): { extra: Loc; msg: string; type: string } {
+  const p = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'required':
+      return { extra: [String(p.missingProperty)], msg: 'Field required', type: 'missing' };
+    case 'additionalProperties':
+      return { extra: [String(p.additionalProperty)], msg: 'Extra inputs are not permitted', type: 'extra_forbidden' };
+    case 'type': {
+      const expected = String(p.type).split(',')[0];
+      const names: Record<string, string> = { integer: 'a valid integer', number: 'a valid number', string: 'a valid string', boolean: 'a valid boolean', object: 'a valid object', array: 'a valid list', null: 'null' };
+      return { extra: [], msg: `Input should be ${names[expected!] ?? expected}`, type: `${expected === 'array' ? 'list' : expected === 'object' ? 'dict' : expected}_type` };
+    }
+    case 'minimum':
+      return { extra: [], msg: `Input should be greater than or equal to ${p.limit}`, type: 'greater_than_equal' };
+    case 'maximum':
+      return { extra: [], msg: `Input should be less than or equal to ${p.limit}`, type: 'less_than_equal' };
+    case 'exclusiveMinimum':
+      return { extra: [], msg: `Input should be greater than ${p.limit}`, type: 'greater_than' };
+    case 'exclusiveMaximum':
+      return { extra: [], msg: `Input should be less than ${p.limit}`, type: 'less_than' };
+    case 'minLength':
+      return { extra: [], msg: `String should have at least ${p.limit} character${p.limit === 1 ? '' : 's'}`, type: 'string_too_short' };
+    case 'maxLength':
+      return { extra: [], msg: `String should have at most ${p.limit} characters`, type: 'string_too_long' };
+    case 'minItems':
+      return { extra: [], msg: `List should have at least ${p.limit} item${p.limit === 1 ? '' : 's'}`, type: 'too_short' };
+    case 'maxItems':
+      return { extra: [], msg: `List should have at most ${p.limit} items`, type: 'too_long' };
+    case 'pattern':
+      return { extra: [], msg: `String should match pattern '${p.pattern}'`, type: 'string_pattern_mismatch' };
+    case 'format':
+      return { extra: [], msg: `Input should be a valid ${p.format === 'uuid' ? 'UUID' : p.format}`, type: `${String(p.format).replace(/-/g, '_')}_parsing` };
+    case 'const':
+      return { extra: [], msg: `Input should be ${JSON.stringify(p.allowedValue)}`, type: 'literal_error' };
+    case 'enum':
+      return { extra: [], msg: `Input should be ${(p.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`, type: 'enum' };
+    default:
+      return { extra: [], msg: error.message ?? 'Invalid value', type: 'value_error' };
+  }
+}
+
+/**
+ * Turns Ajv's error list into the 422 body. Unions make Ajv report one error per branch plus an
+ * `anyOf` summary; where a field has a concrete error, the summary and the "should be null" of a
+ * nullable union are noise and are left out.
+ */
+export function toValidationBody(errors: ErrorObject[], context: string): ValidationErrorBody {
+  const location = LOCATIONS[context] ?? context;
+  const concrete = new Set(
+    errors.filter((e) => !['anyOf', 'oneOf', 'const'].includes(e.keyword) && !(e.keyword === 'type' && e.params.type === 'null')).map((e) => e.instancePath),
+  );
+  const seen = new Set<string>();
+  const detail: ValidationErrorBody['detail'] = [];
+  for (const error of errors) {
+    const isSummary = error.keyword === 'anyOf' || error.keyword === 'oneOf';
+    const isNullBranch = error.keyword === 'type' && error.params.type === 'null';
+    const isLiteralBranch = error.keyword === 'const';
+    if ((isSummary || isNullBranch || isLiteralBranch) && concrete.has(error.instancePath)) continue;
+    if (isNullBranch) continue;
+    const { extra, msg, type } = describe(error);
+    const loc = [location, ...pathToLoc(error.instancePath), ...extra];
+    const key = JSON.stringify([loc, type]);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    detail.push({ loc, msg: isSummary ? 'Input does not match any allowed form' : msg, type: isSummary ? 'union_error' : type });
+  }
+  return { detail };
+}

@@ -1,0 +1,15 @@
+import type { JobDefinition } from './job.ts';
+import type { RecurringJob } from './queue.ts';
+import { purgeFinishedJobs } from './purge-finished-jobs.job.ts';
+import { purgeIdempotencyKeys } from './purge-idempotency-keys.job.ts';
+
+/** Every job the workers know. Add a new job here (see jobs/README.md). */
+export const JOBS: JobDefinition[] = [purgeIdempotencyKeys, purgeFinishedJobs];
+
+const HOUR = 3600 * 1000;
+
+/** Jobs enqueued on a schedule, once per period across all processes. */
+export const RECURRING: RecurringJob[] = [
+  { job: purgeIdempotencyKeys, everyMs: HOUR },
+  { job: purgeFinishedJobs, everyMs: 24 * HOUR },
+];

@@ -1,0 +1,33 @@
+import type { TSchema, Static } from 'typebox';
+import type { Deps } from '../context.ts';
+
+export interface JobContext {
+  deps: Deps;
+  jobId: string;
+  attempt: number;
+  log: { info(obj: object, msg?: string): void; warn(obj: object, msg?: string): void; error(obj: object, msg?: string): void };
+}
+
+/**
+ * A background job. Payloads carry ids only (never card data, secrets or whole resources) and are
+ * validated again when dequeued, because older code may have written them. Handlers are
+ * idempotent: a job can run more than once (a worker can die after the work, before the ack).
+ */
+export interface JobDefinition<P extends TSchema = TSchema> {
+  name: string;
+  payload: P;
+  maxAttempts: number;
+  /** Delay before retry `attempt` (1-based), in milliseconds. Default: exponential with jitter. */
+  backoffMs?: (attempt: number) => number;
+  handle(payload: Static<P>, ctx: JobContext): Promise<void>;
+}
+
+export function defineJob<P extends TSchema>(job: JobDefinition<P>): JobDefinition<P> {
+  return job;
+}
+
+/** 2^attempt seconds (capped at one hour), plus up to 20 % jitter so retries do not bunch up. */
+export function defaultBackoffMs(attempt: number): number {
+  const base = Math.min(3_600_000, 1000 * 2 ** attempt);
+  return Math.round(base * (1 + Math.random() * 0.2));
+}

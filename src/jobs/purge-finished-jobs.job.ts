@@ -1,0 +1,16 @@
+import { Type } from 'typebox';
+import { purgeFinishedJobs as purge } from '../modules/jobs/jobs.repo.ts';
+import { defineJob } from './job.ts';
+
+/** Finished jobs are kept seven days for inspection, then deleted. */
+const KEEP_MS = 7 * 24 * 3600 * 1000;
+
+export const purgeFinishedJobs = defineJob({
+  name: 'purge-finished-jobs',
+  payload: Type.Object({}),
+  maxAttempts: 3,
+  async handle(_payload, { deps }) {
+    const before = new Date(Date.now() - KEEP_MS);
+    while ((await purge(deps.db, before)) > 0);
+  },
+});

@@ -1,0 +1,168 @@
+import { hostname } from 'node:os';
+import { Value } from 'typebox/value';
+import type { Deps } from '../context.ts';
+import type { Executor } from '../db/transaction.ts';
+import { uuidv7 } from '../lib/ids.ts';
+import { scrubString } from '../lib/redact.ts';
+import * as repo from '../modules/jobs/jobs.repo.ts';
+import { defaultBackoffMs, type JobDefinition } from './job.ts';
+
+export interface EnqueueOptions {
+  /** Deduplicates: a second job with the same key is not added while the first exists. */
+  jobKey?: string;
+  runAt?: Date;
+}
+
+export interface RecurringJob {
+  job: JobDefinition;
+  everyMs: number;
+}
+
+export interface QueueOptions {
+  pollMs: number;
+  /** Jobs run at once by one worker. */
+  concurrency?: number;
+  /** How long a claimed job is protected; after it another worker may take the job again. */
+  leaseMs?: number;
+  recurring?: RecurringJob[];
+}
+
+type Logger = { info(obj: object, msg?: string): void; warn(obj: object, msg?: string): void; error(obj: object, msg?: string): void };
+
+/**
+ * The PostgreSQL-backed job queue. Jobs are rows written in the caller's transaction (so no job
+ * exists for a rolled-back write), claimed with SKIP LOCKED by any number of workers, retried with
+ * backoff, and kept after they finish for inspection until purged.
+ */
+export class JobQueue {
+  readonly workerId = `${hostname()}:${process.pid}:${uuidv7().slice(-8)}`;
+  private readonly jobs = new Map<string, JobDefinition>();
+  private deps: Deps | null = null;
+  private running = false;
+  private timer: NodeJS.Timeout | null = null;
+  private loop: Promise<void> | null = null;
+  private wake: (() => void) | null = null;
+  private readonly inFlight = new Set<Promise<void>>();
+  private lastScheduled = new Map<string, number>();
+
+  constructor(private readonly options: QueueOptions, jobs: JobDefinition[], private readonly log: Logger) {
+    for (const job of jobs) {
+      if (this.jobs.has(job.name)) throw new Error(`job ${job.name} is defined twice`);
+      this.jobs.set(job.name, job);
+    }
+  }
+
+  /** Adds a job in `db` (pass the transaction of the business write). Returns false for a duplicate key. */
+  async enqueue<P>(db: Executor, job: JobDefinition, payload: P, options: EnqueueOptions = {}): Promise<boolean> {
+    if (!this.jobs.has(job.name)) throw new Error(`job ${job.name} is not registered`);
+    if (!Value.Check(job.payload, payload)) throw new Error(`payload of job ${job.name} does not match its schema`);
+    const added = await repo.insertJob(db, {
+      id: uuidv7(),
+      name: job.name,
+      payload,
+      jobKey: options.jobKey ?? null,
+      runAt: options.runAt ?? new Date(),
+      maxAttempts: job.maxAttempts,
+    });
+    // The job is visible once the caller commits; look again shortly instead of waiting a full poll.
+    if (added && this.running) setTimeout(() => this.poke(), 25).unref();
+    return added;
+  }
+
+  start(deps: Deps): void {
+    if (this.running) return;
+    this.deps = deps;
+    this.running = true;
+    this.loop = this.run();
+  }
+
+  /** Stops claiming jobs and waits for the running ones to finish. */
+  async stop(): Promise<void> {
+    this.running = false;
+    this.poke();
+    await this.loop;
+    await Promise.allSettled([...this.inFlight]);
+  }
+
+  poke(): void {
+    this.wake?.();
+  }
+
+  /** Runs due jobs until none is left (tests; a CLI one-off). Returns how many ran. */
+  async drain(deps: Deps, maxRounds = 100): Promise<number> {
+    this.deps = deps;
+    let total = 0;
+    for (let round = 0; round < maxRounds; round++) {
+      const ran = await this.tick();
+      await Promise.allSettled([...this.inFlight]);
+      total += ran;
+      if (ran === 0) return total;
+    }
+    return total;
+  }
+
+  private async run(): Promise<void> {
+    while (this.running) {
+      let claimed = 0;
+      try {
+        await this.scheduleRecurring();
+        claimed = await this.tick();
+      } catch (error) {
+        this.log.error({ err: error }, 'job queue poll failed');
+      }
+      if (claimed > 0 && this.inFlight.size < (this.options.concurrency ?? 4)) continue;
+      await new Promise<void>((resolve) => {
+        this.wake = resolve;
+        this.timer = setTimeout(resolve, this.options.pollMs);
+        this.timer.unref();
+      });
+      if (this.timer) clearTimeout(this.timer);
+      this.wake = null;
+    }
+  }
+
+  private async tick(): Promise<number> {
+    const deps = this.deps!;
+    const capacity = (this.options.concurrency ?? 4) - this.inFlight.size;
+    if (capacity <= 0) {
+      await Promise.race([...this.inFlight]);
+      return 0;
+    }
+    const rows = await repo.claimDueJobs(deps.db, this.workerId, capacity, this.options.leaseMs ?? 300_000, [...this.jobs.keys()]);
+    for (const row of rows) {
+      const promise = this.execute(row).finally(() => {
+        this.inFlight.delete(promise);
+        this.poke();
+      });
+      this.inFlight.add(promise);
+    }
+    return rows.length;
+  }
+
+  private async execute(row: Awaited<ReturnType<typeof repo.claimDueJobs>>[number]): Promise<void> {
+    const deps = this.deps!;
+    const job = this.jobs.get(row.name)!;
+    const log = { jobId: row.id, job: row.name, attempt: row.attempts };
+    try {
+      if (!Value.Check(job.payload, row.payload)) throw new Error('payload does not match the job schema');
+      await job.handle(row.payload as never, { deps, jobId: row.id, attempt: row.attempts, log: this.log });
+      await repo.markSucceeded(deps.db, row.id, this.workerId);
+    } catch (error) {
+      const message = scrubString(error instanceof Error ? error.message : String(error));
+      const retryAt = row.attempts < row.max_attempts ? new Date(Date.now() + (job.backoffMs ?? defaultBackoffMs)(row.attempts)) : null;
+      this.log[retryAt ? 'warn' : 'error']({ ...log, error: message, retryAt }, retryAt ? 'job failed, will retry' : 'job failed for good');
+      await repo.markFailed(deps.db, row.id, this.workerId, message, retryAt).catch((e) => this.log.error({ err: e }, 'could not record job failure'));
+    }
+  }
+
+  /** Recurring jobs: one per period across all processes, thanks to a job key naming the period. */
+  private async scheduleRecurring(): Promise<void> {
+    const now = Date.now();
+    for (const { job, everyMs } of this.options.recurring ?? []) {
+      const period = Math.floor(now / everyMs);
+      if (this.lastScheduled.get(job.name) === period) continue;
+      await this.enqueue(this.deps!.db, job, {}, { jobKey: `${job.name}:${period}` });
+      this.lastScheduled.set(job.name, period);
+    }
+  }
+}

@@ -1,0 +1,36 @@
+import { randomBytes } from 'node:crypto';
+
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function isUuid(value: string): boolean {
+  return UUID_RE.test(value);
+}
+
+let lastMs = 0;
+let seq = 0;
+
+/**
+ * RFC 9562 UUIDv7: 48-bit Unix milliseconds, then random bits. Ids created in one process
+ * are strictly increasing (a 12-bit counter in rand_a), which keeps B-tree inserts at the
+ * right edge of the index.
+ */
+export function uuidv7(now: number = Date.now()): string {
+  if (now <= lastMs) {
+    seq += 1;
+    if (seq > 0xfff) {
+      lastMs += 1;
+      seq = 0;
+    }
+    now = lastMs;
+  } else {
+    lastMs = now;
+    seq = randomBytes(2).readUInt16BE(0) & 0x3ff;
+  }
+  const bytes = randomBytes(16);
+  bytes.writeUIntBE(now, 0, 6);
+  bytes[6] = 0x70 | ((seq >> 8) & 0x0f);
+  bytes[7] = seq & 0xff;
+  bytes[8] = 0x80 | (bytes[8]! & 0x3f);
+  const hex = bytes.toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}

@@ -1,0 +1,83 @@
+import type { IdempotencyKeyRow } from '../../db/schema.ts';
+import type { Executor } from '../../db/transaction.ts';
+
+export interface KeyId {
+  merchantAccountId: string;
+  owner: string;
+  key: string;
+}
+
+export interface NewClaim extends KeyId {
+  method: string;
+  path: string;
+  requestHash: string;
+  lockedUntil: Date;
+  expiresAt: Date;
+}
+
+const byId = (id: KeyId) => (qb: any) =>
+  qb.where('merchant_account_id', '=', id.merchantAccountId).where('owner', '=', id.owner).where('key', '=', id.key);
+
+/** Inserts a processing claim; returns false when the key already exists. */
+export async function insertClaim(db: Executor, claim: NewClaim): Promise<boolean> {
+  const row = await db
+    .insertInto('idempotency_keys')
+    .values({
+      merchant_account_id: claim.merchantAccountId,
+      owner: claim.owner,
+      key: claim.key,
+      method: claim.method,
+      path: claim.path,
+      request_hash: claim.requestHash,
+      state: 'processing',
+      locked_until: claim.lockedUntil,
+      expires_at: claim.expiresAt,
+    })
+    .onConflict((oc) => oc.doNothing())
+    .returning('key')
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function lockKey(db: Executor, id: KeyId): Promise<IdempotencyKeyRow | undefined> {
+  return byId(id)(db.selectFrom('idempotency_keys').selectAll()).forUpdate().executeTakeFirst();
+}
+
+/** Replaces an expired or abandoned claim with a fresh one. */
+export async function renewClaim(db: Executor, claim: NewClaim): Promise<void> {
+  await byId(claim)(
+    db.updateTable('idempotency_keys').set({
+      method: claim.method,
+      path: claim.path,
+      request_hash: claim.requestHash,
+      state: 'processing',
+      response_status: null,
+      response_body: null,
+      locked_until: claim.lockedUntil,
+      expires_at: claim.expiresAt,
+    }),
+  ).execute();
+}
+
+export async function completeKey(db: Executor, id: KeyId, status: number, body: string): Promise<void> {
+  await byId(id)(db.updateTable('idempotency_keys').set({ state: 'completed', response_status: status, response_body: body })).execute();
+}
+
+export async function releaseKey(db: Executor, id: KeyId): Promise<void> {
+  await byId(id)(db.deleteFrom('idempotency_keys')).where('state', '=', 'processing').execute();
+}
+
+/** Deletes up to `batch` expired keys; returns how many went. */
+export async function purgeExpiredKeys(db: Executor, now: Date, batch = 5_000): Promise<number> {
+  const result = await db
+    .deleteFrom('idempotency_keys')
+    .where(({ eb, selectFrom }: any) =>
+      eb(
+        eb.refTuple('merchant_account_id', 'owner', 'key'),
+        'in',
+        selectFrom('idempotency_keys').select(['merchant_account_id', 'owner', 'key']).where('expires_at', '<', now).limit(batch),
+      ),
+    )
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

@@ -1,0 +1,48 @@
+import type { MerchantAccountRow, NewMerchantAccount } from '../../db/schema.ts';
+import type { Executor } from '../../db/transaction.ts';
+import { keysetPage, type KeysetPage } from '../../db/keyset.ts';
+import type { CursorPosition } from '../../http/cursor.ts';
+
+export async function insertMerchantAccount(db: Executor, account: NewMerchantAccount): Promise<MerchantAccountRow | undefined> {
+  return db
+    .insertInto('merchant_accounts')
+    .values(account)
+    .onConflict((oc) => oc.column('id').doNothing())
+    .returningAll()
+    .executeTakeFirst();
+}
+
+export async function findMerchantAccount(db: Executor, id: string): Promise<MerchantAccountRow | undefined> {
+  return db.selectFrom('merchant_accounts').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function countMerchantAccounts(db: Executor): Promise<number> {
+  const row = await db.selectFrom('merchant_accounts').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+export interface MerchantAccountFilter {
+  search?: string;
+  /** Only this account (credentials limited to one merchant account). */
+  onlyId?: string | null;
+}
+
+function escapeLike(value: string): string {
+  return value.replace(/[\\%_]/g, (ch) => `\\${ch}`);
+}
+
+/** Merchant accounts are instance-wide and few: the search is a scan filter, the order is index-backed. */
+export async function listMerchantAccounts(
+  db: Executor,
+  filter: MerchantAccountFilter,
+  position: CursorPosition | null,
+  limit: number,
+): Promise<KeysetPage<MerchantAccountRow>> {
+  let query = db.selectFrom('merchant_accounts').selectAll();
+  if (filter.onlyId) query = query.where('id', '=', filter.onlyId);
+  if (filter.search) {
+    const pattern = `%${escapeLike(filter.search)}%`;
+    query = query.where((eb) => eb.or([eb('id', 'ilike', pattern), eb('display_name', 'ilike', pattern)]));
+  }
+  return keysetPage(db, query, { columns: ['created_at', 'id'], limit, position });
+}

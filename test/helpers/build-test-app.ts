@@ -1,0 +1,100 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { buildApp } from '../../src/app.ts';
+import { loadConfig, type Config } from '../../src/config.ts';
+import type { Deps } from '../../src/context.ts';
+import { createRuntime, type Runtime } from '../../src/deps.ts';
+import { uuidv7 } from '../../src/lib/ids.ts';
+import { createTestKeyPair, type TestKeyPair } from './tokens.ts';
+
+export interface TestApp {
+  app: FastifyInstance;
+  deps: Deps;
+  runtime: Runtime;
+  config: Config;
+  /** Every log line the app wrote, as text. */
+  logs: string[];
+  /** A full-access key pair limited to no merchant account, and a token factory for it. */
+  keys: TestKeyPair;
+  /** Sends a request with a bearer token (all scopes unless `scopes` is given). */
+  request(options: InjectOptions & { scopes?: string[]; merchantAccountId?: string; token?: string | null }): Promise<LightMyRequestResponse>;
+  close(): Promise<void>;
+}
+
+export const usesPostgres = (): boolean => Boolean(process.env.TEST_DATABASE_URL);
+
+/** A fresh database for one test file: a PGlite loaded from the migrated dump, or a new PostgreSQL schema. */
+export async function openTestRuntime(env: Record<string, string> = {}): Promise<{ runtime: Runtime; config: Config; dispose(): Promise<void> }> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-data-'));
+  const url = process.env.TEST_DATABASE_URL;
+  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'info', ...env, ...(url ? { DATABASE_URL: url } : {}) });
+  if (url) {
+    const schema = `t_${uuidv7().replace(/-/g, '').slice(-16)}`;
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    await admin.query(`CREATE SCHEMA ${schema}`);
+    await admin.end();
+    const runtime = await createRuntime(config, { schema, poolSize: 5 });
+    return {
+      runtime,
+      config,
+      async dispose() {
+        await runtime.close();
+        const client = new pg.Client({ connectionString: url });
+        await client.connect();
+        await client.query(`DROP SCHEMA ${schema} CASCADE`);
+        await client.end();
+        fs.rmSync(dataDir, { recursive: true, force: true });
+      },
+    };
+  }
+  const dumpFile = inject('pgliteDump');
+  const dump = new Blob([fs.readFileSync(dumpFile)]);
+  const runtime = await createRuntime(config, { pgliteDump: dump, inMemory: true });
+  return {
+    runtime,
+    config,
+    async dispose() {
+      await runtime.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function buildTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const { runtime, config, dispose } = await openTestRuntime(env);
+  const logs: string[] = [];
+  const logStream = new Writable({
+    write(chunk, _encoding, done) {
+      logs.push(chunk.toString());
+      done();
+    },
+  });
+  const app = await buildApp(runtime.deps, { logStream });
+  const keys = await createTestKeyPair(runtime.deps);
+  return {
+    app,
+    deps: runtime.deps,
+    runtime,
+    config,
+    logs,
+    keys,
+    async request(options) {
+      const { scopes, merchantAccountId, token, ...rest } = options;
+      const headers: Record<string, string> = { ...(rest.headers as Record<string, string>) };
+      const bearer = token === undefined ? await keys.token({ scopes }) : token;
+      if (bearer !== null) headers.authorization = `Bearer ${bearer}`;
+      if (merchantAccountId) headers['x-svc-merchant-account-id'] = merchantAccountId;
+      return app.inject({ ...rest, headers });
+    },
+    async close() {
+      await app.close();
+      await dispose();
+    },
+  };
+}
