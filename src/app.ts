@@ -29,7 +29,7 @@ export interface BuildAppOptions {
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** Builds the HTTP application. Never listens: `server.ts` does, tests use `inject`. */
-export async function buildApp(deps: Deps, options: BuildAppOptions = {}): Promise<FastifyInstance> {
+export async function buildApp(deps: Deps, options: BuildAppOptions = {}, beforeRoutes?: (app: FastifyInstance) => Promise<void>): Promise<FastifyInstance> {
   const { config } = deps;
   const app = Fastify({
     logger: loggerOptions(config, options.logStream),
@@ -49,8 +49,10 @@ export async function buildApp(deps: Deps, options: BuildAppOptions = {}): Promi
   app.setValidatorCompiler(buildValidatorCompiler(SHARED_SCHEMAS));
   app.setErrorHandler(errorHandler(config.bodyLimit));
   installNotFound(app);
+  if (beforeRoutes) await beforeRoutes(app);
 
-  app.removeContentTypeParser('application/json');
+  // JSON only: any other media type is refused with a 400 that says what to send.
+  app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = body as string;
     request.rawBody = text;

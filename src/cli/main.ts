@@ -2,12 +2,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, type Config } from '../config.ts';
-import { createRuntime } from '../deps.ts';
-import { migrate } from '../db/migrate.ts';
-import { openDb } from '../db/client.ts';
-import { BOOTSTRAP_KEY_FILE } from '../bootstrap.ts';
-import { createKeyPair, listKeyPairs, revokeKeyPair } from '../modules/api-key-pairs/api-key-pairs.service.ts';
+import type { Runtime } from '../deps.ts';
 import { mintToken, readKeyFile } from './token.ts';
+
+/** The key file the server writes on its first start (see bootstrap.ts). */
+const BOOTSTRAP_KEY_FILE = 'private_key.pem';
+
+// Database and HTTP modules load only for the commands that need them: `token` and `--help` stay fast.
+const keyPairs = () => import('../modules/api-key-pairs/api-key-pairs.service.ts');
 
 const HELP: Record<string, string> = {
   main: `Usage: svc <command> [options]
@@ -59,7 +61,8 @@ function printHelp(topic: string): number {
   return 0;
 }
 
-async function withRuntime<T>(config: Config, fn: (rt: Awaited<ReturnType<typeof createRuntime>>) => Promise<T>): Promise<T> {
+async function withRuntime<T>(config: Config, fn: (rt: Runtime) => Promise<T>): Promise<T> {
+  const { createRuntime } = await import('../deps.ts');
   const runtime = await createRuntime(config);
   try {
     return await fn(runtime);
@@ -97,6 +100,7 @@ async function keysCommand(config: Config, args: string[]): Promise<number> {
   if (action === 'create') {
     const { values } = parseArgs({ args: rest, options: { name: { type: 'string' }, 'merchant-account': { type: 'string' }, out: { type: 'string' } } });
     if (values.out && fs.existsSync(values.out)) throw new Error(`${values.out} already exists; it is never overwritten`);
+    const { createKeyPair } = await keyPairs();
     const created = await withRuntime(config, (rt) =>
       createKeyPair(rt.deps, { displayName: values.name ?? 'cli', merchantAccountId: values['merchant-account'] ?? null }),
     );
@@ -110,6 +114,7 @@ async function keysCommand(config: Config, args: string[]): Promise<number> {
     return 0;
   }
   if (action === 'list') {
+    const { listKeyPairs } = await keyPairs();
     const pairs = await withRuntime(config, (rt) => listKeyPairs(rt.deps));
     const rows = pairs.map((p) => [p.id, p.thumbprint, p.display_name, p.merchant_account_id ?? '(all)', p.active ? 'active' : 'revoked', p.created_at.toISOString()]);
     const header = ['ID', 'KID', 'NAME', 'MERCHANT ACCOUNT', 'STATE', 'CREATED'];
@@ -120,6 +125,7 @@ async function keysCommand(config: Config, args: string[]): Promise<number> {
   if (action === 'revoke') {
     const target = rest[0];
     if (!target) throw new Error('svc keys revoke needs the id or kid of a key pair');
+    const { revokeKeyPair } = await keyPairs();
     const revoked = await withRuntime(config, (rt) => revokeKeyPair(rt.deps, target));
     process.stdout.write(`key pair ${revoked.id} (kid ${revoked.thumbprint}) revoked\n`);
     return 0;
@@ -150,6 +156,8 @@ export async function main(argv: string[]): Promise<number> {
         return 0;
       }
       case 'migrate': {
+        const { openDb } = await import('../db/client.ts');
+        const { migrate } = await import('../db/migrate.ts');
         const handle = await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
         try {
           const ran = await migrate(handle.db);

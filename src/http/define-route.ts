@@ -25,7 +25,7 @@ export interface RouteDefinition<P extends TSchema | undefined, Q extends TSchem
   url: string;
   /** Required scope, or `null` for an operation that needs no bearer token. */
   scope: string | null;
-  tags: string[];
+  tags: readonly string[];
   summary: string;
   description?: string;
   /** The success status, matched exactly by clients (201 creates, 204 deletes, 200 otherwise). */
@@ -90,7 +90,7 @@ export function defineRoute<P extends TSchema | undefined = undefined, Q extends
   const success = def.response === null ? Type.Null({ description: 'No content' }) : def.response;
   const schema = {
     operationId: def.operationId,
-    tags: def.tags,
+    tags: [...def.tags],
     summary: def.summary,
     ...(def.description ? { description: def.description } : {}),
     ...(def.scope === null ? { security: [] } : {}),

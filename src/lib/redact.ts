@@ -5,7 +5,7 @@
 const SENSITIVE_KEY =
   /^(authorization|proxy-authorization|cookie|set-cookie|password|passwd|secret|client_secret|.*_secret|.*_secret_key|security_code|cvv|cvc|cvv2|number|card_number|pan|private_key|privatekey|private_key_pem|access_token|refresh_token|token|api_key|idempotency-key|x-vault-forward-header-.*)$/i;
 
-const DIGIT_RUN = /\d(?:[ -]?\d){11,18}/g;
+const DIGIT_RUN = /\d(?:[ -]?\d){11,}/g;
 const JWT = /eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*/g;
 const PEM_PRIVATE = /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----/g;
 
@@ -27,6 +27,20 @@ export function luhnValid(digits: string): boolean {
   return sum % 10 === 0;
 }
 
+/**
+ * A run of digits may hold a card number glued to other digits ("order 12 4111…"): any window of
+ * 12 to 19 digits that passes Luhn counts, so the whole run is masked. Over-masking a log line is
+ * the safe way to be wrong.
+ */
+function containsCardNumber(digits: string): boolean {
+  for (let length = 12; length <= Math.min(19, digits.length); length++) {
+    for (let start = 0; start + length <= digits.length; start++) {
+      if (luhnValid(digits.slice(start, start + length))) return true;
+    }
+  }
+  return false;
+}
+
 export function scrubString(value: string): string {
   let out = value;
   if (out.includes('PRIVATE KEY')) out = out.replace(PEM_PRIVATE, '[REDACTED PRIVATE KEY]');
@@ -34,7 +48,7 @@ export function scrubString(value: string): string {
   if (/\d{12}/.test(out.replace(/[ -]/g, ''))) {
     out = out.replace(DIGIT_RUN, (run) => {
       const digits = run.replace(/[ -]/g, '');
-      return digits.length >= 12 && luhnValid(digits) ? `[CARD ${'*'.repeat(digits.length - 4)}${digits.slice(-4)}]` : run;
+      return containsCardNumber(digits) ? `[CARD ${'*'.repeat(digits.length - 4)}${digits.slice(-4)}]` : run;
     });
   }
   return out;

@@ -5,11 +5,12 @@ import { Writable } from 'node:stream';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { buildApp } from '../../src/app.ts';
+import { buildApp, type BuildAppOptions } from '../../src/app.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import type { Deps } from '../../src/context.ts';
 import { createRuntime, type Runtime } from '../../src/deps.ts';
 import { uuidv7 } from '../../src/lib/ids.ts';
+import { createMerchantAccount } from './factories.ts';
 import { createTestKeyPair, type TestKeyPair } from './tokens.ts';
 
 export interface TestApp {
@@ -17,6 +18,8 @@ export interface TestApp {
   deps: Deps;
   runtime: Runtime;
   config: Config;
+  /** Every route the app registered (method, url, whether it needs no token). */
+  registeredRoutes: Array<{ method: string; url: string; public: boolean }>;
   /** Every log line the app wrote, as text. */
   logs: string[];
   /** A full-access key pair limited to no merchant account, and a token factory for it. */
@@ -66,7 +69,7 @@ export async function openTestRuntime(env: Record<string, string> = {}): Promise
   };
 }
 
-export async function buildTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function buildTestApp(env: Record<string, string> = {}, options: { plugins?: BuildAppOptions['plugins'] } = {}): Promise<TestApp> {
   const { runtime, config, dispose } = await openTestRuntime(env);
   const logs: string[] = [];
   const logStream = new Writable({
@@ -75,7 +78,15 @@ export async function buildTestApp(env: Record<string, string> = {}): Promise<Te
       done();
     },
   });
-  const app = await buildApp(runtime.deps, { logStream });
+  const registeredRoutes: TestApp['registeredRoutes'] = [];
+  const recordRoutes = async (app: FastifyInstance) => {
+    app.addHook('onRoute', (route) => {
+      for (const method of [route.method].flat()) registeredRoutes.push({ method, url: route.url, public: !route.config?.scope });
+    });
+  };
+  const app = await buildApp(runtime.deps, { logStream, plugins: options.plugins ?? [] }, recordRoutes);
+  // As on a bootstrapped instance, requests without a merchant account header act on `default`.
+  await createMerchantAccount(runtime.deps, { id: 'default', display_name: 'Default' });
   const keys = await createTestKeyPair(runtime.deps);
   return {
     app,
@@ -83,6 +94,7 @@ export async function buildTestApp(env: Record<string, string> = {}): Promise<Te
     runtime,
     config,
     logs,
+    registeredRoutes,
     keys,
     async request(options) {
       const { scopes, merchantAccountId, token, ...rest } = options;

@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.ts';
+
+describe('happy', () => {
+  it('applies the documented defaults', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({ port: 8080, host: '127.0.0.1', databaseUrl: null, instanceId: 'local', environment: 'sandbox', logLevel: 'info', bodyLimit: 1048576, publicUrl: 'http://127.0.0.1:8080' });
+    expect(config.dataDir).toMatch(/\/data$/);
+  });
+
+  it('reads every variable', () => {
+    const config = loadConfig({ PORT: '9000', HOST: '0.0.0.0', DATA_DIR: '/tmp/x', DATABASE_URL: 'postgres://u@h:5432/d', INSTANCE_ID: 'acme', ENVIRONMENT: 'production', LOG_LEVEL: 'warn' });
+    expect(config).toMatchObject({ port: 9000, host: '0.0.0.0', dataDir: '/tmp/x', databaseUrl: 'postgres://u@h:5432/d', instanceId: 'acme', environment: 'production', logLevel: 'warn' });
+  });
+});
+
+describe('errors', () => {
+  const cases: Array<[Record<string, string>, string]> = [
+    [{ PORT: 'eighty' }, 'PORT: must be a whole number between 0 and 65535, got "eighty"'],
+    [{ PORT: '70000' }, 'PORT: must be between 0 and 65535, got 70000'],
+    [{ ENVIRONMENT: 'staging' }, 'ENVIRONMENT: must be one of sandbox, production, got "staging"'],
+    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL: must be one of fatal, error, warn, info, debug, trace, silent, got "loud"'],
+    [{ DATABASE_URL: 'mysql://x@y/z' }, 'DATABASE_URL: must start with postgres:// or postgresql://, got "mysql://"'],
+    [{ DATABASE_URL: 'not a url' }, 'DATABASE_URL: is not a valid URL (expected postgres://user:password@host:5432/database)'],
+    [{ INSTANCE_ID: 'Bad Id' }, 'INSTANCE_ID: must be lowercase letters, digits and dashes (1 to 63 characters), got "Bad Id"'],
+    [{ RUN_WORKER: 'maybe' }, 'RUN_WORKER: must be true or false, got "maybe"'],
+  ];
+  it.each(cases)('refuses %j with one line naming the variable', (env, message) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(message);
+  });
+});

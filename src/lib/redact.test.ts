@@ -1,0 +1,40 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { luhnValid, scrub, scrubString } from './redact.ts';
+
+describe('happy', () => {
+  it('masks Luhn-valid card numbers in text, keeping the last four digits', () => {
+    expect(scrubString('card 4111111111111111 declined')).toBe('card [CARD ************1111] declined');
+    expect(scrubString('amex 3782-822463-10005')).toBe('amex [CARD ***********0005]');
+    expect(scrubString('order 1234567890 total')).toBe('order 1234567890 total');
+  });
+
+  it('redacts values under sensitive keys at any depth', () => {
+    const out = scrub({ headers: { authorization: 'Bearer x', 'x-request-id': 'r' }, body: { payment_method: { number: '4111111111111111', security_code: '123', expiration_date: '12/30' }, password: 'p', secret: 's' } });
+    expect(out).toEqual({ headers: { authorization: '[REDACTED]', 'x-request-id': 'r' }, body: { payment_method: { number: '[REDACTED]', security_code: '[REDACTED]', expiration_date: '12/30' }, password: '[REDACTED]', secret: '[REDACTED]' } });
+  });
+
+  it('redacts tokens and private keys inside text', () => {
+    expect(scrubString('token eyJhbGciOiJFUzUxMiJ9.eyJzY29wZXMiOltdfQ.abcdefgh end')).toBe('token [REDACTED TOKEN] end');
+    expect(scrubString('-----BEGIN PRIVATE KEY-----\nMIIB\n-----END PRIVATE KEY-----')).toBe('[REDACTED PRIVATE KEY]');
+  });
+
+  it('scrubs errors, keeping their message and stack', () => {
+    const out = scrub(new Error('bad card 5555555555554444')) as { message: string; stack: string };
+    expect(out.message).toBe('bad card [CARD ************4444]');
+    expect(out.stack).not.toContain('5555555555554444');
+  });
+});
+
+describe('security', () => {
+  it('never lets a Luhn-valid 13..19 digit number through (property)', () => {
+    const pan = fc
+      .array(fc.integer({ min: 0, max: 9 }), { minLength: 12, maxLength: 18 })
+      .map((digits) => {
+        const body = digits.join('');
+        for (let check = 0; check <= 9; check++) if (luhnValid(body + check)) return body + check;
+        return body + '0';
+      });
+    fc.assert(fc.property(pan, fc.string(), (number, text) => !scrubString(`${text} ${number} ${text}`).includes(number)));
+  });
+});

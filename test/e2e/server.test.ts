@@ -1,0 +1,73 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runSvc, startServer, type RunningServer } from '../helpers/spawn-server.ts';
+
+const exec = promisify(execFile);
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-e2e-'));
+const running: RunningServer[] = [];
+
+afterAll(async () => {
+  for (const server of running) await server.stop('SIGKILL');
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('happy', () => {
+  it('starts on an empty data directory, bootstraps a key, and the printed curl works as printed', async () => {
+    const server = await startServer({ DATA_DIR: dataDir });
+    running.push(server);
+    const keyFile = path.join(dataDir, 'private_key.pem');
+    expect(server.output()).toContain(`bootstrap private key: ${keyFile} (created now`);
+    expect(server.output()).toContain('environment: sandbox');
+    expect(fs.statSync(keyFile).mode & 0o777).toBe(0o600);
+    expect(fs.readFileSync(keyFile, 'utf8')).toMatch(/^-----BEGIN PRIVATE KEY-----/);
+
+    const curl = /^\s*(curl .*)$/m.exec(server.output())![1]!;
+    const { stdout } = await exec('bash', ['-c', curl], { timeout: 30_000 });
+    const body = JSON.parse(stdout);
+    expect(body.items.map((i: { id: string }) => i.id)).toEqual(['default']);
+    expect(server.output()).not.toContain('BEGIN PRIVATE KEY');
+
+    const health = await fetch(`${server.baseUrl}/healthz`);
+    expect(health.status).toBe(200);
+    expect(health.headers.get('x-request-id')).toBeTruthy();
+
+    expect(await server.stop('SIGTERM')).toBe(0);
+    expect(server.output()).toContain('shutdown complete');
+  });
+
+  it('keeps the key file and the key pair on the next start', async () => {
+    const keyFile = path.join(dataDir, 'private_key.pem');
+    const before = fs.readFileSync(keyFile, 'utf8');
+    const server = await startServer({ DATA_DIR: dataDir });
+    running.push(server);
+    expect(server.output()).not.toContain('created now');
+    expect(fs.readFileSync(keyFile, 'utf8')).toBe(before);
+    const token = (await runSvc(['token', '--key', keyFile, '--scope', 'merchant-accounts.read'], { DATA_DIR: dataDir })).stdout.trim();
+    const res = await fetch(`${server.baseUrl}/merchant-accounts`, { headers: { authorization: `Bearer ${token}` } });
+    expect(res.status).toBe(200);
+    expect(await server.stop('SIGINT')).toBe(0);
+  });
+
+  it('prints help for every command', async () => {
+    for (const command of ['serve', 'migrate', 'token', 'keys']) {
+      const { code, stdout } = await runSvc([command, '--help'], {});
+      expect(code).toBe(0);
+      expect(stdout).toContain(`Usage: svc ${command}`);
+    }
+  });
+});
+
+describe('errors', () => {
+  it('exits non-zero with one line naming a bad variable', async () => {
+    const { code, stderr } = await runSvc(['serve'], { PORT: 'abc', DATA_DIR: dataDir });
+    expect(code).toBe(1);
+    expect(stderr.trim()).toBe('configuration error: PORT: must be a whole number between 0 and 65535, got "abc"');
+    const env = await runSvc(['migrate'], { ENVIRONMENT: 'prod' });
+    expect(env.code).toBe(1);
+    expect(env.stderr.trim().split('\n')).toHaveLength(1);
+  });
+});
