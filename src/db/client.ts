@@ -50,16 +50,64 @@ export async function openDb(options: OpenDbOptions): Promise<DbHandle> {
     return { db, kind: 'postgres', close: () => db.destroy() };
   }
   let dataDir: string | undefined;
+  let releaseLock = () => undefined as void;
   if (!options.inMemory) {
     dataDir = path.join(options.dataDir, 'pgdata');
     fs.mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
+    releaseLock = lockDataDir(options.dataDir);
   }
   const client = new PGlite({
     ...(dataDir ? { dataDir } : {}),
     ...(options.pgliteDump ? { loadDataDir: options.pgliteDump } : {}),
     parsers: { [INT8_OID]: parseInt8, [NUMERIC_OID]: (v: string) => v },
   });
-  await client.waitReady;
+  try {
+    await client.waitReady;
+  } catch (error) {
+    releaseLock();
+    throw error;
+  }
   const db = new Kysely<Database>({ dialect: new PGliteDialect(client) });
-  return { db, kind: 'pglite', close: () => db.destroy() };
+  return {
+    db,
+    kind: 'pglite',
+    async close() {
+      await db.destroy();
+      releaseLock();
+    },
+  };
+}
+
+/**
+ * PGlite is one process's database: a second process opening the same directory would corrupt
+ * it. A lock file holding the owner's pid refuses the second opener with a clear message; a lock
+ * left by a dead process is taken over.
+ */
+function lockDataDir(dir: string): () => void {
+  const file = path.join(dir, 'pgdata.lock');
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      fs.writeFileSync(file, String(process.pid), { flag: 'wx', mode: 0o600 });
+      return () => fs.rmSync(file, { force: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const owner = Number(fs.readFileSync(file, 'utf8'));
+      if (Number.isInteger(owner) && owner > 0 && owner !== process.pid && isAlive(owner)) {
+        throw new Error(
+          `the embedded database in ${dir} is in use by process ${owner} (PGlite allows one process); stop that process, or use DATABASE_URL for several processes`,
+        );
+      }
+      fs.rmSync(file, { force: true });
+    }
+  }
+  throw new Error(`cannot lock the embedded database in ${dir}`);
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }

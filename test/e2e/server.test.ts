@@ -31,6 +31,10 @@ describe('happy', () => {
     expect(body.items.map((i: { id: string }) => i.id)).toEqual(['default']);
     expect(server.output()).not.toContain('BEGIN PRIVATE KEY');
 
+    const second = await runSvc(['keys', 'list'], { DATA_DIR: dataDir });
+    expect(second.code).toBe(1);
+    expect(second.stderr).toMatch(/is in use by process \d+ \(PGlite allows one process\)/);
+
     const health = await fetch(`${server.baseUrl}/healthz`);
     expect(health.status).toBe(200);
     expect(health.headers.get('x-request-id')).toBeTruthy();
@@ -50,6 +54,9 @@ describe('happy', () => {
     const res = await fetch(`${server.baseUrl}/merchant-accounts`, { headers: { authorization: `Bearer ${token}` } });
     expect(res.status).toBe(200);
     expect(await server.stop('SIGINT')).toBe(0);
+    const listed = await runSvc(['keys', 'list'], { DATA_DIR: dataDir });
+    expect(listed.code).toBe(0);
+    expect(listed.stdout).toMatch(/bootstrap\s+\(all\)\s+active/);
   });
 
   it('prints help for every command', async () => {
