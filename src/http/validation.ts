@@ -1,6 +1,8 @@
 import { Ajv, type ErrorObject, type Options } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
+import { isCountry } from '../lib/countries.ts';
+import { isCurrency } from '../lib/currencies.ts';
 import type { ValidationErrorBody } from './schemas/common.ts';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
@@ -16,8 +18,17 @@ const BASE: Options = {
 function makeAjv(coerceTypes: Options['coerceTypes']): Ajv {
   const ajv = new Ajv({ ...BASE, coerceTypes });
   addFormats(ajv);
+  ajv.addFormat('iso-4217', { type: 'string', validate: isCurrency });
+  ajv.addFormat('iso-3166-alpha-2', { type: 'string', validate: isCountry });
   return ajv;
 }
+
+const FORMAT_NAMES: Record<string, string> = {
+  uuid: 'UUID',
+  'date-time': 'date-time (ISO 8601 with a time zone)',
+  'iso-4217': 'ISO 4217 currency code',
+  'iso-3166-alpha-2': 'ISO 3166-1 alpha-2 country code',
+};
 
 /**
  * JSON bodies are validated without type coercion ("100" is not an integer), while query strings,
@@ -77,11 +88,11 @@ function describe(error: ErrorObject): { extra: Loc; msg: string; type: string }
     case 'pattern':
       return { extra: [], msg: `String should match pattern '${p.pattern}'`, type: 'string_pattern_mismatch' };
     case 'format':
-      return { extra: [], msg: `Input should be a valid ${p.format === 'uuid' ? 'UUID' : p.format}`, type: `${String(p.format).replace(/-/g, '_')}_parsing` };
+      return { extra: [], msg: `Input should be a valid ${FORMAT_NAMES[String(p.format)] ?? p.format}`, type: `${String(p.format).replace(/-/g, '_')}_parsing` };
     case 'const':
       return { extra: [], msg: `Input should be ${JSON.stringify(p.allowedValue)}`, type: 'literal_error' };
     case 'enum':
-      return { extra: [], msg: `Input should be ${(p.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`, type: 'enum' };
+      return { extra: [], msg: `Input should be one of ${(p.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`, type: 'enum' };
     default:
       return { extra: [], msg: error.message ?? 'Invalid value', type: 'value_error' };
   }

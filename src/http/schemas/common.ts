@@ -8,13 +8,13 @@ export const DateTime = (options: { description?: string } = {}) =>
 
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
-/** ISO 4217 alphabetic code; membership is checked by `assertCurrency` (lib/money.ts). */
+/** ISO 4217 alphabetic code: the pattern of the specification, then membership (format `iso-4217`). */
 export const Currency = (options: { description?: string } = {}) =>
-  Type.String({ pattern: '^[A-Z]{3}$', description: 'ISO 4217 currency code', ...options });
+  Type.String({ pattern: '^[A-Z]{3}$', format: 'iso-4217', description: 'ISO 4217 currency code', ...options });
 
-/** ISO 3166-1 alpha-2 code; membership is checked by `assertCountry` (lib/countries.ts). */
+/** ISO 3166-1 alpha-2 code: the pattern of the specification, then membership (format `iso-3166-alpha-2`). */
 export const Country = (options: { description?: string } = {}) =>
-  Type.String({ pattern: '^[A-Z]{2}$', description: 'ISO 3166-1 alpha-2 country code', ...options });
+  Type.String({ pattern: '^[A-Z]{2}$', format: 'iso-3166-alpha-2', description: 'ISO 3166-1 alpha-2 country code', ...options });
 
 /** Amount in the smallest unit of its currency. */
 export const Amount = (options: { description?: string; maximum?: number } = {}) =>

@@ -1,0 +1,60 @@
+import { Type } from 'typebox';
+import { describe, expect, it } from 'vitest';
+import { Country, Currency, Nullable, SHARED_SCHEMAS, StringEnum } from './schemas/common.ts';
+import { buildValidatorCompiler, toValidationBody } from './validation.ts';
+
+const compile = buildValidatorCompiler(SHARED_SCHEMAS);
+
+function validate(schema: object, value: unknown, httpPart = 'body') {
+  const check = compile({ schema, httpPart, method: 'POST', url: '/' }) as unknown as ((v: unknown) => boolean) & { errors: never[] };
+  const ok = check(value);
+  return ok ? null : toValidationBody(check.errors, httpPart === 'querystring' ? 'querystring' : httpPart);
+}
+
+const Body = Type.Object(
+  {
+    currency: Currency(),
+    country: Type.Optional(Country()),
+    amount: Type.Integer({ minimum: 0, maximum: 99_999_999 }),
+    note: Type.Optional(Nullable(Type.String({ maxLength: 3 }))),
+    kind: Type.Optional(StringEnum(['a', 'b'])),
+    cart_items: Type.Optional(Type.Array(Type.Object({ quantity: Type.Integer({ minimum: 1 }) }))),
+  },
+  { additionalProperties: false },
+);
+
+describe('happy', () => {
+  it('accepts valid input and drops unknown fields', () => {
+    const value: Record<string, unknown> = { currency: 'JPY', country: 'JP', amount: 100, extra: true };
+    expect(validate(Body, value)).toBeNull();
+    expect(value).not.toHaveProperty('extra');
+  });
+});
+
+describe('errors', () => {
+  it('reports each failure once with its full location, array indexes as integers', () => {
+    const result = validate(Body, { currency: 'XXZ', country: 'QQ', amount: 1.5, note: 'long', kind: 'c', cart_items: [{ quantity: 1 }, { quantity: 0 }] });
+    expect(result!.detail).toEqual([
+      { loc: ['body', 'currency'], msg: 'Input should be a valid ISO 4217 currency code', type: 'iso_4217_parsing' },
+      { loc: ['body', 'country'], msg: 'Input should be a valid ISO 3166-1 alpha-2 country code', type: 'iso_3166_alpha_2_parsing' },
+      { loc: ['body', 'amount'], msg: 'Input should be a valid integer', type: 'integer_type' },
+      { loc: ['body', 'note'], msg: 'String should have at most 3 characters', type: 'string_too_long' },
+      { loc: ['body', 'kind'], msg: 'Input should be one of "a", "b"', type: 'enum' },
+      { loc: ['body', 'cart_items', 1, 'quantity'], msg: 'Input should be greater than or equal to 1', type: 'greater_than_equal' },
+    ]);
+  });
+
+  it('reports missing fields under their own name', () => {
+    expect(validate(Body, {})!.detail).toEqual([
+      { loc: ['body', 'currency'], msg: 'Field required', type: 'missing' },
+      { loc: ['body', 'amount'], msg: 'Field required', type: 'missing' },
+    ]);
+  });
+
+  it('maps querystring to query and coerces text values there only', () => {
+    const Query = Type.Object({ limit: Type.Integer({ minimum: 1, maximum: 100 }) });
+    expect(validate(Query, { limit: '20' }, 'querystring')).toBeNull();
+    expect(validate(Query, { limit: '0' }, 'querystring')!.detail[0]!.loc).toEqual(['query', 'limit']);
+    expect(validate(Type.Object({ amount: Type.Integer() }), { amount: '20' })!.detail[0]!.type).toBe('integer_type');
+  });
+});
