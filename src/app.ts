@@ -57,6 +57,10 @@ export async function buildApp(deps: Deps, options: BuildAppOptions = {}, before
     const text = body as string;
     request.rawBody = text;
     if (text.trim() === '') return done(null, undefined);
+    // PostgreSQL text cannot hold NUL: refuse it here with a clear message rather than fail later.
+    if (text.includes('\\u0000')) {
+      return done(new AppError('bad_request', 'Strings in the request body may not contain the NUL character (\\u0000)'), undefined);
+    }
     try {
       done(null, secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' }));
     } catch (error) {

@@ -34,12 +34,17 @@ export interface Principal {
   expiresAt: number;
 }
 
+export interface RecordedResponse {
+  status: number;
+  body: string;
+}
+
 /** The idempotency record of the current request, when it sent an idempotency-key. */
 export interface IdempotencyHandle {
-  /** Stores the response in `tx`, so it commits with the work it records. Returns the body text. */
-  record(tx: Tx, status: number, result: unknown): Promise<string>;
-  /** Set once the response was recorded. */
-  recorded: { status: number; body: string } | null;
+  /** Stores the response in `tx`, so it commits with the work it records. */
+  record(tx: Tx, status: number, result: unknown): Promise<RecordedResponse>;
+  /** Set once the transaction that recorded the response has committed. */
+  recorded: RecordedResponse | null;
 }
 
 /** Per-request context handed from routes to services. Free of Fastify types. */
@@ -61,11 +66,15 @@ export interface RequestContext {
  * idempotency key, stores its response in that same transaction.
  */
 export async function withRequestTransaction<T>(ctx: RequestContext, fn: (tx: Tx) => Promise<T>): Promise<T> {
-  return withTransaction(ctx.deps.db, async (tx) => {
-    const result = await fn(tx);
-    if (ctx.idempotency) await ctx.idempotency.record(tx, ctx.successStatus, result);
-    return result;
+  let recorded: RecordedResponse | null = null;
+  const result = await withTransaction(ctx.deps.db, async (tx) => {
+    const value = await fn(tx);
+    if (ctx.idempotency) recorded = await ctx.idempotency.record(tx, ctx.successStatus, value);
+    return value;
   });
+  // Only a committed record may be sent as the stored response.
+  if (ctx.idempotency && recorded) ctx.idempotency.recorded = recorded;
+  return result;
 }
 
 export function hasScope(principal: Principal, scope: string): boolean {

@@ -8,6 +8,8 @@ export const SQLSTATE = {
   serializationFailure: '40001',
   deadlockDetected: '40P01',
   invalidTextRepresentation: '22P02',
+  characterNotInRepertoire: '22021',
+  untranslatableCharacter: '22P05',
 } as const;
 
 export function sqlState(error: unknown): string | undefined {
@@ -33,6 +35,9 @@ export function translatePgError(error: unknown): unknown {
   const state = sqlState(error);
   if (state === SQLSTATE.foreignKeyViolation) {
     return new AppError('not_found', 'A resource referenced by this request could not be found', { cause: error });
+  }
+  if (state === SQLSTATE.characterNotInRepertoire || state === SQLSTATE.untranslatableCharacter) {
+    return new AppError('bad_request', 'The request contains a character that cannot be stored (such as NUL)', { cause: error });
   }
   if (state === SQLSTATE.invalidTextRepresentation) {
     return new AppError('bad_request', 'Request failed validation', { cause: error });

@@ -128,9 +128,9 @@ export function defineRoute<P extends TSchema | undefined = undefined, Q extends
         if (ctx.idempotency) {
           if (!ctx.idempotency.recorded) {
             // The service did not record the response with its own write (read-only outcome): record it now.
-            await withTransaction(ctx.deps.db, (tx) => ctx.idempotency!.record(tx, def.status, result));
+            ctx.idempotency.recorded = await withTransaction(ctx.deps.db, (tx) => ctx.idempotency!.record(tx, def.status, result));
           }
-          return sendRecorded(reply, ctx.idempotency.recorded!);
+          return sendRecorded(reply, ctx.idempotency.recorded);
         }
         reply.code(def.status);
         return def.status === 204 ? reply.send() : result;

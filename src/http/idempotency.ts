@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Deps, IdempotencyHandle } from '../context.ts';
+import type { Deps, IdempotencyHandle, RecordedResponse } from '../context.ts';
 import { withTransaction, type Tx } from '../db/transaction.ts';
 import { AppError, tooEarly } from '../errors/app-error.ts';
 import * as repo from '../modules/idempotency-keys/idempotency-keys.repo.ts';
@@ -71,9 +71,13 @@ export function createIdempotencyHook(deps: Deps) {
     const outcome = await withTransaction(deps.db, async (tx) => {
       if (await repo.insertClaim(tx, claim)) return { kind: 'claimed' as const };
       const row = await repo.lockKey(tx, id);
-      if (!row || row.expires_at.getTime() <= now) {
-        if (row) await repo.renewClaim(tx, claim);
-        else await repo.insertClaim(tx, claim);
+      if (!row) {
+        // Released (a 500) or purged since the insert above; if another request claimed it in
+        // between, that request runs and this one must not.
+        return (await repo.insertClaim(tx, claim)) ? { kind: 'claimed' as const } : { kind: 'running' as const };
+      }
+      if (row.expires_at.getTime() <= now) {
+        await repo.renewClaim(tx, claim);
         return { kind: 'claimed' as const };
       }
       if (row.request_hash !== claim.requestHash) return { kind: 'mismatch' as const };
@@ -104,12 +108,11 @@ export function createIdempotencyHook(deps: Deps) {
 
 function createHandle(deps: Deps, id: repo.KeyId, reply: FastifyReply): IdempotencyHandle & { settle(error: unknown): Promise<void> } {
   const handle = {
-    recorded: null as { status: number; body: string } | null,
-    async record(tx: Tx, status: number, result: unknown): Promise<string> {
+    recorded: null as RecordedResponse | null,
+    async record(tx: Tx, status: number, result: unknown): Promise<RecordedResponse> {
       const body = status === 204 || result === undefined ? '' : (reply.serializeInput(result as Record<string, unknown>, String(status)) as string);
       await repo.completeKey(tx, id, status, body);
-      handle.recorded = { status, body };
-      return body;
+      return { status, body };
     },
     /**
      * After a failure: a client error is a completed outcome and is stored (a retry gets the same

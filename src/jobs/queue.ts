@@ -111,6 +111,8 @@ export class JobQueue {
         this.log.error({ err: error }, 'job queue poll failed');
       }
       if (claimed > 0 && this.inFlight.size < (this.options.concurrency ?? 4)) continue;
+      // stop() during the poll above found no waiting loop to wake: do not sleep a full poll.
+      if (!this.running) break;
       await new Promise<void>((resolve) => {
         this.wake = resolve;
         this.timer = setTimeout(resolve, this.options.pollMs);
@@ -128,6 +130,7 @@ export class JobQueue {
       await Promise.race([...this.inFlight]);
       return 0;
     }
+    await repo.failAbandonedJobs(deps.db);
     const rows = await repo.claimDueJobs(deps.db, this.workerId, capacity, this.options.leaseMs ?? 300_000, [...this.jobs.keys()]);
     for (const row of rows) {
       const promise = this.execute(row).finally(() => {

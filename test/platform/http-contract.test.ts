@@ -72,6 +72,14 @@ describe('errors', () => {
     expect(res.json()).toEqual({ type: 'error', code: 'bad_request', status: 400, message: 'Request body is larger than the limit of 1048576 bytes (1 MiB)', details: [] });
   });
 
+  it('answers 400 for a NUL character, which PostgreSQL text cannot hold', async () => {
+    const res = await t.request({ method: 'POST', url: '/merchant-accounts', headers: { 'content-type': 'application/json' }, payload: '{"id":"nul","display_name":"a\\u0000b"}' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toBe('Strings in the request body may not contain the NUL character (\\u0000)');
+    const query = await t.request({ method: 'GET', url: '/merchant-accounts?search=a%00b' });
+    expect(query.statusCode).toBe(400);
+  });
+
   it('answers 400 for a body that is not JSON', async () => {
     const res = await t.request({ method: 'POST', url: '/merchant-accounts', headers: { 'content-type': 'text/plain' }, payload: 'hello' });
     expect(res.statusCode).toBe(400);

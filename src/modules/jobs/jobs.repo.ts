@@ -43,7 +43,7 @@ export async function claimDueJobs(db: Executor, workerId: string, batch: number
     WHERE id IN (
       SELECT id FROM jobs
       WHERE status IN ('queued', 'running') AND run_at <= ${now}
-        AND (status = 'queued' OR locked_until < ${now})
+        AND (status = 'queued' OR (locked_until < ${now} AND attempts < max_attempts))
         AND name IN (${sql.join(names)})
       ORDER BY run_at
       LIMIT ${batch}
@@ -51,6 +51,22 @@ export async function claimDueJobs(db: Executor, workerId: string, batch: number
     )
     RETURNING *`.execute(db);
   return result.rows;
+}
+
+/**
+ * A job whose worker died on its last allowed attempt (lease over, no attempts left) would otherwise
+ * stay `running` forever: it is failed, so a job that kills its worker every time ends.
+ */
+export async function failAbandonedJobs(db: Executor): Promise<number> {
+  const now = new Date();
+  const result = await db
+    .updateTable('jobs')
+    .set({ status: 'failed', locked_by: null, locked_until: null, last_error: 'the worker stopped during the last attempt', updated_at: now })
+    .where('status', '=', 'running')
+    .where('locked_until', '<', now)
+    .whereRef('attempts', '>=', 'max_attempts')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
 }
 
 export async function markSucceeded(db: Executor, id: string, workerId: string): Promise<void> {
