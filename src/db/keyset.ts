@@ -21,6 +21,9 @@ export interface KeysetPage<Row> {
  * before), joined by UNION ALL. Both halves are range scans on the (…, created_at, id) index, so
  * page 5,000 costs what page 1 costs. Rows carry their position in `_pos` so the order is exact
  * whatever the database's collation.
+ *
+ * Timestamps in sort keys must be stored with millisecond precision (`timestamptz(3)`): the cursor
+ * carries them as ISO strings, which hold milliseconds only, so microseconds would skip rows.
  */
 export async function keysetPage<Row>(
   db: Executor,
@@ -38,9 +41,13 @@ export async function keysetPage<Row>(
   let page = base as SelectQueryBuilder<any, any, any>;
   let probe = base as SelectQueryBuilder<any, any, any>;
   if (at) {
-    page = page.where(goingBack ? sql<boolean>`${keyTuple} > ${at}` : sql<boolean>`${keyTuple} < ${at}`);
-    // The row the cursor points at belongs to the page we came from, so the probe includes it.
-    probe = probe.where(goingBack ? sql<boolean>`${keyTuple} <= ${at}` : sql<boolean>`${keyTuple} >= ${at}`);
+    // The row the cursor points at belongs to the page we came from (the probe includes it), unless
+    // the cursor was made from an empty page, where it belongs to the page asked for.
+    const inclusive = position?.inclusive === true;
+    const pageOp = sql.raw(goingBack ? (inclusive ? '>=' : '>') : inclusive ? '<=' : '<');
+    const probeOp = sql.raw(goingBack ? (inclusive ? '<' : '<=') : inclusive ? '>' : '>=');
+    page = page.where(sql<boolean>`${keyTuple} ${pageOp} ${at}`);
+    probe = probe.where(sql<boolean>`${keyTuple} ${probeOp} ${at}`);
   }
   const pageQuery = page
     .select(sql<string>`'p'`.as('_part'))

@@ -7,6 +7,8 @@ export interface CursorPosition {
   direction: Direction;
   /** The sort key of the row the page continues from, e.g. [created_at ISO string, id]. */
   key: (string | number)[];
+  /** The row at `key` belongs to the page (a cursor made from an empty page). */
+  inclusive?: boolean;
 }
 
 /**
@@ -18,11 +20,11 @@ export class CursorCodec {
   constructor(private readonly secret: Buffer) {}
 
   private mac(list: string, scope: string, payload: string): string {
-    return createHmac('sha256', this.secret).update(`${list}\n${scope}\n${payload}`).digest('base64url').slice(0, 22);
+    return createHmac('sha256', this.secret).update(JSON.stringify([list, scope, payload])).digest('base64url').slice(0, 22);
   }
 
   encode(list: string, scope: string, position: CursorPosition): string {
-    const payload = Buffer.from(JSON.stringify({ d: position.direction === 'next' ? 'n' : 'p', k: position.key })).toString('base64url');
+    const payload = Buffer.from(JSON.stringify({ d: position.direction === 'next' ? 'n' : 'p', k: position.key, ...(position.inclusive ? { i: 1 } : {}) })).toString('base64url');
     return `${payload}.${this.mac(list, scope, payload)}`;
   }
 
@@ -38,9 +40,9 @@ export class CursorCodec {
     } catch {
       throw invalidCursor();
     }
-    const { d, k } = (parsed ?? {}) as { d?: unknown; k?: unknown };
-    if ((d !== 'n' && d !== 'p') || !Array.isArray(k) || !k.every((v) => typeof v === 'string' || typeof v === 'number')) throw invalidCursor();
-    return { direction: d === 'n' ? 'next' : 'prev', key: k as (string | number)[] };
+    const { d, k, i } = (parsed ?? {}) as { d?: unknown; k?: unknown; i?: unknown };
+    if ((d !== 'n' && d !== 'p') || !Array.isArray(k) || k.length === 0 || !k.every((v) => typeof v === 'string' || typeof v === 'number')) throw invalidCursor();
+    return { direction: d === 'n' ? 'next' : 'prev', key: k as (string | number)[], ...(i === 1 ? { inclusive: true } : {}) };
   }
 }
 

@@ -1,9 +1,9 @@
 import type { RequestContext } from '../context.ts';
 import type { KeysetPage } from '../db/keyset.ts';
-import type { CursorPosition } from './cursor.ts';
+import { invalidCursor, type CursorPosition } from './cursor.ts';
 
 export interface PageQuery {
-  cursor?: string;
+  cursor?: string | null;
   limit: number;
 }
 
@@ -16,9 +16,16 @@ export interface ListEnvelope<Item> {
 
 type SortKey = [Date | string, string];
 
+/** A decoded key must have the shape `keyOf` produces: [ISO timestamp, id]. */
+function checkKey(key: (string | number)[]): void {
+  const [at, id] = key;
+  if (key.length !== 2 || typeof at !== 'string' || typeof id !== 'string' || Number.isNaN(Date.parse(at))) throw invalidCursor();
+}
+
 /**
- * Runs one keyset page and wraps it in the list envelope. `list` names the list (cursors of one
- * list are refused by another); `keyOf` gives a row's sort key, matching the columns the repo sorts by.
+ * Runs one keyset page and wraps it in the list envelope. `list` names the list with its filters
+ * (cursors of one are refused by another); `keyOf` gives a row's sort key, matching the columns the
+ * repo sorts by; `scope` binds cursors to the merchant account (instance-wide lists pass their own).
  */
 export async function listPage<Row, Item>(
   ctx: RequestContext,
@@ -27,18 +34,24 @@ export async function listPage<Row, Item>(
   fetch: (position: CursorPosition | null, limit: number) => Promise<KeysetPage<Row>>,
   toItem: (row: Row) => Item,
   keyOf: (row: Row) => SortKey,
+  scope: string = ctx.merchantAccountId,
 ): Promise<ListEnvelope<Item>> {
   const codec = ctx.deps.cursors;
-  const position = query.cursor === undefined ? null : codec.decode(list, ctx.merchantAccountId, query.cursor);
+  const position = query.cursor === undefined || query.cursor === null ? null : codec.decode(list, scope, query.cursor);
+  if (position) checkKey(position.key);
   const page = await fetch(position, query.limit);
-  const encode = (direction: CursorPosition['direction'], key: SortKey) =>
-    codec.encode(list, ctx.merchantAccountId, { direction, key: [key[0] instanceof Date ? key[0].toISOString() : key[0], key[1]] });
+  const encode = (direction: CursorPosition['direction'], key: SortKey, inclusive = false) =>
+    codec.encode(list, scope, { direction, key: [key[0] instanceof Date ? key[0].toISOString() : key[0], key[1]], inclusive });
   const first = page.rows[0];
   const last = page.rows[page.rows.length - 1];
+  // An empty page (its rows were deleted) continues from the cursor's own row, which then belongs
+  // to the page in the other direction.
+  const from = position ? (position.key as SortKey) : null;
+  const edge = (direction: CursorPosition['direction'], row: Row | undefined) => (row ? encode(direction, keyOf(row)) : from && encode(direction, from, !position?.inclusive));
   return {
     items: page.rows.map(toItem),
     limit: query.limit,
-    next_cursor: page.hasNext ? (last ? encode('next', keyOf(last)) : position && encode('next', position.key as SortKey)) : null,
-    previous_cursor: page.hasPrev ? (first ? encode('prev', keyOf(first)) : position && encode('prev', position.key as SortKey)) : null,
+    next_cursor: page.hasNext ? edge('next', last) : null,
+    previous_cursor: page.hasPrev ? edge('prev', first) : null,
   };
 }

@@ -13,6 +13,7 @@ export function uuidToBase62(uuid: string): string {
 }
 
 export function base62ToUuid(value: string): string {
+  if (value === '' || (value.length > 1 && value.startsWith('0'))) throw new Error('not a canonical base62 string');
   let n = 0n;
   for (const ch of value) {
     const digit = ALPHABET.indexOf(ch);
