@@ -23,6 +23,8 @@ export interface Principal {
   kind: 'api-key-pair';
   /** Id of the API key pair (the credential owner for idempotency and audit). */
   keyPairId: string;
+  /** Display name of the key pair (the actor's name in audit entries). */
+  keyPairName: string;
   thumbprint: string;
   scopes: string[];
   /** Set when the key pair may act on one merchant account only. */

@@ -47,6 +47,7 @@ export interface ApiKeyPairsTable {
   created_at: CreatedAt;
   updated_at: UpdatedAt;
   revoked_at: Timestamp | null;
+  deleted_at: Timestamp | null;
 }
 
 export interface IdempotencyKeysTable {
@@ -80,12 +81,54 @@ export interface JobsTable {
   updated_at: UpdatedAt;
 }
 
+export interface AuditLogsTable {
+  merchant_account_id: string;
+  id: string;
+  action: 'created' | 'updated' | 'deleted' | 'voided' | 'canceled' | 'captured';
+  resource_type: string;
+  resource_id: string;
+  resource_name: string;
+  user_id: string | null;
+  user_name: string;
+  user_email_address: string | null;
+  user_is_staff: Generated<boolean>;
+  operation_id: string | null;
+  request_id: string | null;
+  created_at: CreatedAt;
+}
+
+export interface ThreeDsConfigurationsTable {
+  merchant_account_id: string;
+  id: string;
+  scheme: string;
+  currency: string | null;
+  merchant_acquirer_bin: string;
+  merchant_acquirer_id: string;
+  merchant_name: string;
+  merchant_country_code: string;
+  merchant_category_code: string;
+  merchant_url: string;
+  metadata: Json<Record<string, string>>;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+export interface RateLimitWindowsTable {
+  bucket: string;
+  window_start: Timestamp;
+  count: number;
+  expires_at: Timestamp;
+}
+
 export interface Database {
   instance_settings: InstanceSettingsTable;
   merchant_accounts: MerchantAccountsTable;
   api_key_pairs: ApiKeyPairsTable;
   idempotency_keys: IdempotencyKeysTable;
   jobs: JobsTable;
+  audit_logs: AuditLogsTable;
+  three_ds_configurations: ThreeDsConfigurationsTable;
+  rate_limit_windows: RateLimitWindowsTable;
 }
 
 export type MerchantAccountRow = Selectable<MerchantAccountsTable>;
@@ -94,3 +137,5 @@ export type MerchantAccountPatch = Updateable<MerchantAccountsTable>;
 export type ApiKeyPairRow = Selectable<ApiKeyPairsTable>;
 export type IdempotencyKeyRow = Selectable<IdempotencyKeysTable>;
 export type JobRow = Selectable<JobsTable>;
+export type AuditLogRow = Selectable<AuditLogsTable>;
+export type ThreeDsConfigurationRow = Selectable<ThreeDsConfigurationsTable>;

@@ -111,6 +111,7 @@ export async function verifyAccessToken(
   const principal: Principal = {
     kind: 'api-key-pair',
     keyPairId: pair.id,
+    keyPairName: pair.displayName,
     thumbprint: pair.thumbprint,
     scopes: readScopes(payload),
     restrictedTo: pair.restrictedTo,

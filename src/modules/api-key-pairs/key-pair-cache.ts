@@ -4,6 +4,7 @@ import { findKeyPairByThumbprint } from './api-key-pairs.repo.ts';
 
 export interface CachedKeyPair {
   id: string;
+  displayName: string;
   thumbprint: string;
   key: CryptoKey | Uint8Array;
   restrictedTo: string | null;
@@ -37,10 +38,11 @@ export class KeyPairCache {
     const value: CachedKeyPair | null = row
       ? {
           id: row.id,
+          displayName: row.display_name,
           thumbprint: row.thumbprint,
           key: await importJWK(row.public_jwk as JWK, 'ES512'),
           restrictedTo: row.merchant_account_id,
-          active: row.active,
+          active: row.active && row.deleted_at === null,
         }
       : null;
     if (this.entries.size >= this.maxEntries) this.entries.clear();

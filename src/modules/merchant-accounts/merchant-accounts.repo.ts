@@ -1,4 +1,4 @@
-import type { MerchantAccountRow, NewMerchantAccount } from '../../db/schema.ts';
+import type { MerchantAccountPatch, MerchantAccountRow, NewMerchantAccount } from '../../db/schema.ts';
 import type { Executor } from '../../db/transaction.ts';
 import { keysetPage, type KeysetPage } from '../../db/keyset.ts';
 import type { CursorPosition } from '../../http/cursor.ts';
@@ -8,6 +8,15 @@ export async function insertMerchantAccount(db: Executor, account: NewMerchantAc
     .insertInto('merchant_accounts')
     .values(account)
     .onConflict((oc) => oc.column('id').doNothing())
+    .returningAll()
+    .executeTakeFirst();
+}
+
+export async function updateMerchantAccount(db: Executor, id: string, patch: MerchantAccountPatch): Promise<MerchantAccountRow | undefined> {
+  return db
+    .updateTable('merchant_accounts')
+    .set({ ...patch, updated_at: new Date() })
+    .where('id', '=', id)
     .returningAll()
     .executeTakeFirst();
 }

@@ -6,7 +6,7 @@ import { CARD_SCHEME_PATTERN } from '../../lib/card-schemes.ts';
 const OptionalText = () => Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 1000 })));
 
 const CommonFields = {
-  account_updater_enabled: Type.Optional(Type.Boolean({ default: false })),
+  account_updater_enabled: Type.Optional(Type.Boolean()),
   account_updater_request_encryption_key: OptionalText(),
   account_updater_request_encryption_key_id: OptionalText(),
   account_updater_response_decryption_key: OptionalText(),
@@ -22,7 +22,7 @@ const CommonFields = {
   amex_network_tokens_app_id: OptionalText(),
   mastercard_network_tokens_requestor_id: OptionalText(),
   mastercard_network_tokens_app_id: OptionalText(),
-  async_network_tokens_enabled: Type.Optional(Type.Boolean({ default: false })),
+  async_network_tokens_enabled: Type.Optional(Type.Boolean()),
 };
 
 export const MerchantAccountIdSchema = Type.String({ minLength: 1, maxLength: 255, pattern: '^[A-Za-z0-9][A-Za-z0-9._-]*$', description: 'Caller-chosen merchant account ID' });
@@ -32,6 +32,12 @@ export const CreateMerchantAccountBody = Type.Object(
   { additionalProperties: false },
 );
 export type CreateMerchantAccountBody = Static<typeof CreateMerchantAccountBody>;
+
+export const UpdateMerchantAccountBody = Type.Object(
+  { display_name: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 200 }))), ...CommonFields },
+  { additionalProperties: false },
+);
+export type UpdateMerchantAccountBody = Static<typeof UpdateMerchantAccountBody>;
 
 export const MerchantAccountParams = Type.Object({ merchant_account_id: MerchantAccountIdSchema });
 

@@ -1,10 +1,12 @@
 import { withRequestTransaction, type RequestContext } from '../../context.ts';
-import { duplicateRecord, forbidden, notFound } from '../../errors/app-error.ts';
+import { AppError, duplicateRecord, forbidden, notFound } from '../../errors/app-error.ts';
+import { recordAudit } from '../audit-logs/audit-logs.service.ts';
 import { listPage } from '../../http/pagination.ts';
 import * as repo from './merchant-accounts.repo.ts';
 import {
   toMerchantAccountResource,
   type CreateMerchantAccountBody,
+  type UpdateMerchantAccountBody,
   type ListMerchantAccountsQuery,
   type MerchantAccount,
 } from './merchant-accounts.schemas.ts';
@@ -13,11 +15,42 @@ function restriction(ctx: RequestContext): string | null {
   return ctx.principal?.restrictedTo ?? null;
 }
 
+const LOON_FIELDS = ['loon_client_key', 'loon_secret_key', 'loon_accepted_schemes'] as const;
+
+/** The three loon fields are set or nulled together. */
+function checkLoonFields(body: UpdateMerchantAccountBody): void {
+  const sent = LOON_FIELDS.filter((field) => body[field] !== undefined);
+  if (sent.length === 0) return;
+  const complete = sent.length === 3 && (LOON_FIELDS.every((f) => body[f] === null) || LOON_FIELDS.every((f) => body[f] !== null));
+  if (!complete) {
+    throw new AppError('bad_request', 'loon_client_key, loon_secret_key and loon_accepted_schemes must be set together or nulled together', {
+      details: LOON_FIELDS.filter((f) => body[f] === undefined || body[f] === null).map((f) => ({ location: 'body' as const, pointer: `/${f}`, message: 'Set or null together with the other loon fields', type: 'value_error' })),
+    });
+  }
+}
+
 export async function createMerchantAccount(ctx: RequestContext, body: CreateMerchantAccountBody): Promise<MerchantAccount> {
   if (restriction(ctx) !== null) throw forbidden('A credential limited to one merchant account cannot create merchant accounts');
+  checkLoonFields(body);
   return withRequestTransaction(ctx, async (tx) => {
     const row = await repo.insertMerchantAccount(tx, { ...body, loon_accepted_schemes: body.loon_accepted_schemes ?? null });
     if (!row) throw duplicateRecord(body.id, `A merchant account with the id ${body.id} already exists`);
+    await recordAudit(tx, ctx, 'created', { type: 'merchant-account', id: row.id, name: row.display_name }, row.id);
+    return toMerchantAccountResource(row);
+  });
+}
+
+/** Partial update: a field that is not sent keeps its value; null clears a nullable field. */
+export async function updateMerchantAccount(ctx: RequestContext, id: string, body: UpdateMerchantAccountBody): Promise<MerchantAccount> {
+  const only = restriction(ctx);
+  if (only !== null && only !== id) throw notFound('merchant account', id);
+  checkLoonFields(body);
+  const { display_name, ...rest } = body;
+  const patch = { ...rest, ...(display_name ? { display_name } : {}) };
+  return withRequestTransaction(ctx, async (tx) => {
+    const row = await repo.updateMerchantAccount(tx, id, patch);
+    if (!row) throw notFound('merchant account', id);
+    await recordAudit(tx, ctx, 'updated', { type: 'merchant-account', id: row.id, name: row.display_name }, row.id);
     return toMerchantAccountResource(row);
   });
 }
@@ -38,5 +71,7 @@ export async function listMerchantAccounts(ctx: RequestContext, query: ListMerch
     (position, limit) => repo.listMerchantAccounts(ctx.deps.db, filter, position, limit),
     toMerchantAccountResource,
     (row) => [row.created_at, row.id],
+    // An instance-wide list: cursors are bound to the credential's reach, not to a header.
+    filter.onlyId ?? '*',
   );
 }

@@ -47,6 +47,44 @@ describe('happy', () => {
   });
 });
 
+describe('update', () => {
+  it('updates only the fields it is sent and records an audit entry', async () => {
+    const id = newId();
+    await t.request({ method: 'POST', url: '/merchant-accounts', payload: { id, display_name: 'Before', over_capture_amount: 500, visa_network_tokens_app_id: 'app-1' } });
+    const res = await t.request({ method: 'PUT', url: `/merchant-accounts/${id}`, payload: { display_name: 'After', visa_network_tokens_app_id: null } });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ id, display_name: 'After', over_capture_amount: 500, visa_network_tokens_app_id: null, account_updater_enabled: false });
+    expect(Date.parse(res.json().updated_at)).toBeGreaterThanOrEqual(Date.parse(res.json().created_at));
+    const audit = await t.request({ method: 'GET', url: '/audit-logs', merchantAccountId: id });
+    expect(audit.json().items.map((e: { action: string }) => e.action)).toEqual(['updated', 'created']);
+    expect(audit.json().items[0]).toMatchObject({ resource: { type: 'merchant-account', id, name: 'After' }, user: { type: 'user', id: t.keys.id, is_staff: false } });
+  });
+
+  it('keeps display_name when it is sent as null', async () => {
+    const id = newId();
+    await t.request({ method: 'POST', url: '/merchant-accounts', payload: { id, display_name: 'Kept' } });
+    const res = await t.request({ method: 'PUT', url: `/merchant-accounts/${id}`, payload: { display_name: null, over_capture_percentage: 10 } });
+    expect(res.json()).toMatchObject({ display_name: 'Kept', over_capture_percentage: 10 });
+  });
+
+  it('requires the three loon fields together', async () => {
+    const id = newId();
+    await t.request({ method: 'POST', url: '/merchant-accounts', payload: { id, display_name: 'L' } });
+    const partial = await t.request({ method: 'PUT', url: `/merchant-accounts/${id}`, payload: { loon_client_key: 'c' } });
+    expect(partial.statusCode).toBe(400);
+    expect(partial.json().details.map((d: { pointer: string }) => d.pointer)).toEqual(['/loon_secret_key', '/loon_accepted_schemes']);
+    const full = await t.request({ method: 'PUT', url: `/merchant-accounts/${id}`, payload: { loon_client_key: 'c', loon_secret_key: 'secret-1234', loon_accepted_schemes: ['visa'] } });
+    expect(full.statusCode).toBe(200);
+    const cleared = await t.request({ method: 'PUT', url: `/merchant-accounts/${id}`, payload: { loon_client_key: null, loon_secret_key: null, loon_accepted_schemes: null } });
+    expect(cleared.json()).toMatchObject({ loon_client_key: null, loon_secret_key: null, loon_accepted_schemes: null });
+  });
+
+  it('answers 404 for an unknown account', async () => {
+    const res = await t.request({ method: 'PUT', url: '/merchant-accounts/nope-404', payload: { display_name: 'x' } });
+    expect(res.statusCode).toBe(404);
+  });
+});
+
 describe('errors', () => {
   it('answers 409 with resource_id for a duplicate id', async () => {
     const id = newId();
@@ -78,6 +116,7 @@ describe('errors', () => {
 describe('security', () => {
   describe('list', () => runScopeTests(() => t, { request: () => ({ method: 'GET', url: '/merchant-accounts' }), scope: 'merchant-accounts.read' }));
   describe('get', () => runScopeTests(() => t, { request: () => ({ method: 'GET', url: '/merchant-accounts/default' }), scope: 'merchant-accounts.read' }));
+  describe('update', () => runScopeTests(() => t, { request: () => ({ method: 'PUT', url: '/merchant-accounts/default', payload: { display_name: 'Default' } }), scope: 'merchant-accounts.write' }));
   describe('create', () =>
     runScopeTests(() => t, { request: () => ({ method: 'POST', url: '/merchant-accounts', payload: { id: newId(), display_name: 'S' } }), scope: 'merchant-accounts.write' }));
 
@@ -90,5 +129,7 @@ describe('security', () => {
     expect(list.json().items.map((i: { id: string }) => i.id)).toEqual([mine]);
     expect((await t.request({ method: 'GET', url: `/merchant-accounts/${other}`, token })).statusCode).toBe(404);
     expect((await t.request({ method: 'POST', url: '/merchant-accounts', payload: { id: newId(), display_name: 'no' }, token })).statusCode).toBe(403);
+    expect((await t.request({ method: 'PUT', url: `/merchant-accounts/${other}`, payload: { display_name: 'no' }, token })).statusCode).toBe(404);
+    expect((await t.request({ method: 'PUT', url: `/merchant-accounts/${mine}`, payload: { display_name: 'yes' }, token })).statusCode).toBe(200);
   });
 });

@@ -1,0 +1,48 @@
+import type { RequestContext } from '../../context.ts';
+import type { AuditLogRow } from '../../db/schema.ts';
+import type { Tx } from '../../db/transaction.ts';
+import { uuidv7 } from '../../lib/ids.ts';
+import { listPage } from '../../http/pagination.ts';
+import * as repo from './audit-logs.repo.ts';
+import { toAuditLogResource, type ListAuditLogsQuery } from './audit-logs.schemas.ts';
+
+export type AuditAction = AuditLogRow['action'];
+
+export interface AuditedResource {
+  type: string;
+  id: string;
+  name: string;
+}
+
+/**
+ * Writes the audit entry of a change, in the transaction of the change: no change without its
+ * entry, no entry without its change. The actor is the credential of the request.
+ */
+export async function recordAudit(tx: Tx, ctx: RequestContext, action: AuditAction, resource: AuditedResource, merchantAccountId = ctx.merchantAccountId): Promise<void> {
+  const principal = ctx.principal;
+  await repo.insertAuditLog(tx, {
+    merchant_account_id: merchantAccountId,
+    id: uuidv7(),
+    action,
+    resource_type: resource.type,
+    resource_id: resource.id,
+    resource_name: resource.name,
+    user_id: principal?.keyPairId ?? null,
+    user_name: principal ? `API key ${principal.keyPairName}` : 'anonymous',
+    user_email_address: null,
+    operation_id: ctx.operationId,
+    request_id: ctx.requestId,
+  });
+}
+
+export async function listAuditLogs(ctx: RequestContext, query: ListAuditLogsQuery) {
+  const filter = { action: query.action ?? undefined, userId: query.user_id ?? undefined, resourceType: query.resource_type ?? undefined };
+  return listPage(
+    ctx,
+    `audit-logs:${filter.action ?? ''}:${filter.userId ?? ''}:${filter.resourceType ?? ''}`,
+    query,
+    (position, limit) => repo.listAuditLogs(ctx.deps.db, ctx.merchantAccountId, filter, position, limit),
+    toAuditLogResource,
+    (row) => [row.created_at, row.id],
+  );
+}
