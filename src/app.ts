@@ -1,6 +1,7 @@
 import Fastify, { LogController, type FastifyInstance, type FastifyRequest } from 'fastify';
 import secureJson from 'secure-json-parse';
-import type { Deps } from './context.ts';
+import { isEmbed, type Deps } from './context.ts';
+import { applyEmbedPins } from './http/embed.ts';
 import { AppError } from './errors/app-error.ts';
 import { createAuthenticator } from './http/auth.ts';
 import { errorHandler } from './http/error-handler.ts';
@@ -87,7 +88,11 @@ export async function buildApp(deps: Deps, options: BuildAppOptions = {}, before
   });
   const authenticate = createAuthenticator(deps);
   app.addHook('onRequest', async (request: FastifyRequest) => {
-    if (request.routeOptions.config.scope !== undefined && request.routeOptions.config.scope !== null) await authenticate(request);
+    const config = request.routeOptions.config;
+    if ((config.scope !== undefined && config.scope !== null) || config.credential === 'checkout-session') await authenticate(request);
+  });
+  app.addHook('preValidation', async (request: FastifyRequest) => {
+    if (request.routeOptions.config.embed && isEmbed(request.ctx.principal)) applyEmbedPins(request.ctx.principal!, request.body);
   });
   const idempotency = createIdempotencyHook(deps);
   app.addHook('preHandler', async (request, reply) => {
@@ -96,7 +101,6 @@ export async function buildApp(deps: Deps, options: BuildAppOptions = {}, before
   app.addHook('onResponse', async (request, reply) => {
     request.log.info(
       {
-        reqId: request.id,
         method: request.method,
         route: request.routeOptions.url ?? null,
         operationId: request.routeOptions.config.operationId ?? null,

@@ -24,6 +24,8 @@ export interface Config {
   publicUrl: string;
   /** Longest accepted bearer token lifetime (exp - iat), in seconds. */
   tokenMaxLifetimeSeconds: number;
+  /** Enumeration prevention: requests per minute per embed token or checkout session. */
+  embedRateLimitPerMinute: number;
 }
 
 export class ConfigError extends Error {
@@ -110,5 +112,6 @@ export function loadConfig(env: Env = process.env): Config {
     jobPollMs: integer(env, 'JOB_POLL_MS', 1000, 10, 60_000),
     publicUrl: publicUrl.replace(/\/$/, ''),
     tokenMaxLifetimeSeconds: integer(env, 'TOKEN_MAX_LIFETIME_SECONDS', 24 * 3600, 60, 30 * 24 * 3600),
+    embedRateLimitPerMinute: integer(env, 'EMBED_RATE_LIMIT_PER_MINUTE', 50, 1, 100_000),
   };
 }

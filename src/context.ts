@@ -16,11 +16,23 @@ export interface Deps {
   keyPairs: KeyPairCache;
   /** Signs and checks pagination cursors; its secret is shared by all processes through the database. */
   cursors: CursorCodec;
+  /**
+   * Looks up a checkout session used as a credential (its fields endpoint). Set by the checkout
+   * sessions module; without it such requests are 401.
+   */
+  resolveCheckoutSession?: (deps: Deps, sessionId: string) => Promise<CheckoutSessionCredential | null>;
+}
+
+export interface CheckoutSessionCredential {
+  id: string;
+  merchantAccountId: string;
+  expiresAt: Date;
 }
 
 /** Who is calling: the verified credential. */
 export interface Principal {
-  kind: 'api-key-pair';
+  /** `checkout-session`: a checkout session id used as the credential of its fields endpoint. */
+  kind: 'api-key-pair' | 'checkout-session';
   /** Id of the API key pair (the credential owner for idempotency and audit). */
   keyPairId: string;
   /** Display name of the key pair (the actor's name in audit entries). */
@@ -33,7 +45,14 @@ export interface Principal {
   /** The token's `merchant_account_id` claim: its requests act on this account. */
   tokenMerchantAccountId: string | null;
   tokenId: string | null;
+  /** SHA-256 of the credential (base64url): the rate limit bucket of embed tokens. */
+  tokenHash: string;
   expiresAt: number;
+}
+
+/** A token for browsers and apps (scope `embed`): limited operations, pinned values, rate limited. */
+export function isEmbed(principal: Principal | null): boolean {
+  return principal !== null && principal.scopes.includes('embed');
 }
 
 export interface RecordedResponse {

@@ -1,53 +1,100 @@
 import type { FastifyRequest } from 'fastify';
-import { hasScope, type Deps } from '../context.ts';
+import { hasScope, isEmbed, type Deps, type Principal } from '../context.ts';
 import { forbidden, missingScope, unauthorized } from '../errors/app-error.ts';
+import { isUuid } from '../lib/ids.ts';
 import { verifyAccessToken, VerifiedTokenCache } from '../modules/api-key-pairs/access-token.ts';
 import { MerchantAccountCache } from '../modules/merchant-accounts/merchant-account-cache.ts';
+import { embedMerchantAccount } from './embed.ts';
+import { RateLimiter } from './rate-limit.ts';
 
 export const MERCHANT_HEADER = 'x-svc-merchant-account-id';
 export const DEFAULT_MERCHANT_ACCOUNT = 'default';
 
 const BEARER = /^Bearer +([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+) *$/;
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The operation is open to `embed` tokens (checkout front ends); their pins apply to its body. */
+    embed?: boolean;
+    /** Enumeration prevention: calls by embed tokens and checkout sessions are rate limited. */
+    enumerationLimited?: boolean;
+    /** `checkout-session`: the session id in the path is the credential (no bearer token). */
+    credential?: 'bearer' | 'checkout-session';
+  }
+}
+
 /**
  * Authenticates a request and picks its merchant account. Runs as the first hook of every route
  * that declares a scope, before the body is validated: an unauthenticated caller learns nothing
- * about the request shape.
+ * about the request shape. Embed tokens and checkout sessions calling enumerable operations are
+ * counted against the shared rate limit here too, so malformed attempts count as well.
  */
 export function createAuthenticator(deps: Deps) {
   const tokens = new VerifiedTokenCache();
   const merchants = new MerchantAccountCache(deps.db);
+  const limiter = new RateLimiter(deps.db, { limit: deps.config.embedRateLimitPerMinute, windowMs: 60_000 });
 
-  return async function authenticate(request: FastifyRequest): Promise<void> {
-    const config = request.routeOptions.config;
+  async function bearer(request: FastifyRequest): Promise<Principal> {
     const header = request.headers.authorization;
     const match = typeof header === 'string' ? BEARER.exec(header) : null;
     if (!match) {
       request.log.debug({ reason: header ? 'malformed Authorization header' : 'no Authorization header' }, 'unauthorized');
       throw unauthorized();
     }
-    let principal;
     try {
-      principal = await verifyAccessToken(match[1]!, deps.keyPairs, tokens, { maxLifetimeSeconds: deps.config.tokenMaxLifetimeSeconds });
+      return await verifyAccessToken(match[1]!, deps.keyPairs, tokens, { maxLifetimeSeconds: deps.config.tokenMaxLifetimeSeconds });
     } catch (error) {
       request.log.debug({ reason: (error as { reason?: string }).reason }, 'unauthorized');
       throw error;
     }
-    if (config.scope && !hasScope(principal, config.scope)) throw missingScope(config.scope);
+  }
 
+  async function checkoutSession(request: FastifyRequest): Promise<Principal> {
+    const id = (request.params as Record<string, string | undefined>).session_id;
+    const session = id && isUuid(id) && deps.resolveCheckoutSession ? await deps.resolveCheckoutSession(deps, id) : null;
+    if (!session || session.expiresAt.getTime() <= Date.now()) throw unauthorized();
+    return {
+      kind: 'checkout-session',
+      keyPairId: `checkout-session:${session.id}`,
+      keyPairName: 'checkout session',
+      thumbprint: '',
+      scopes: [],
+      restrictedTo: session.merchantAccountId,
+      embed: null,
+      tokenMerchantAccountId: session.merchantAccountId,
+      tokenId: session.id,
+      tokenHash: session.id,
+      expiresAt: Math.floor(session.expiresAt.getTime() / 1000),
+    };
+  }
+
+  function pickMerchantAccount(request: FastifyRequest, principal: Principal): string {
     const requested = request.headers[MERCHANT_HEADER];
     const named = typeof requested === 'string' && requested !== '' ? requested : null;
-    for (const pinned of [principal.restrictedTo, principal.tokenMerchantAccountId]) {
-      if (pinned !== null && named !== null && named !== pinned) throw forbidden(`This credential may not act on merchant account ${named}`);
+    const pins = [principal.restrictedTo, principal.tokenMerchantAccountId, embedMerchantAccount(principal)].filter((pin): pin is string => pin !== null);
+    const chosen = named ?? pins[0] ?? DEFAULT_MERCHANT_ACCOUNT;
+    const conflict = pins.find((pin) => pin !== chosen);
+    if (conflict !== undefined) throw forbidden(`This credential may not act on merchant account ${chosen}`);
+    return chosen;
+  }
+
+  return async function authenticate(request: FastifyRequest): Promise<void> {
+    const config = request.routeOptions.config;
+    const principal = config.credential === 'checkout-session' ? await checkoutSession(request) : await bearer(request);
+    const embedCall = isEmbed(principal);
+    if (principal.kind === 'api-key-pair' && config.scope) {
+      const allowed = hasScope(principal, config.scope) || (embedCall && config.embed === true);
+      if (!allowed) throw embedCall && !config.embed ? forbidden('Embed tokens may not call this operation') : missingScope(config.scope);
     }
-    if (principal.restrictedTo !== null && principal.tokenMerchantAccountId !== null && principal.restrictedTo !== principal.tokenMerchantAccountId) {
-      throw forbidden(`This credential may not act on merchant account ${principal.tokenMerchantAccountId}`);
-    }
-    const merchantAccountId = named ?? principal.tokenMerchantAccountId ?? principal.restrictedTo ?? DEFAULT_MERCHANT_ACCOUNT;
+    const merchantAccountId = pickMerchantAccount(request, principal);
     if (config.merchantScoped !== false && !(await merchants.exists(merchantAccountId))) {
       throw forbidden(`Merchant account ${merchantAccountId} does not exist or is not accessible with this credential`);
     }
     request.ctx.principal = principal;
     request.ctx.merchantAccountId = merchantAccountId;
+    // Server-to-server tokens are never rate limited; browser credentials are, on enumerable operations.
+    if (config.enumerationLimited && (embedCall || principal.kind === 'checkout-session')) {
+      await limiter.hit(`${principal.kind === 'checkout-session' ? 'checkout-session' : 'embed'}:${principal.tokenHash}`);
+    }
   };
 }

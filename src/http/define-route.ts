@@ -42,6 +42,12 @@ export interface RouteDefinition<P extends TSchema | undefined, Q extends TSchem
   idempotent?: boolean;
   /** Sends and checks `x-svc-merchant-account-id`; default true. */
   merchantScoped?: boolean;
+  /** Open to `embed` tokens; the token's pinned values apply to the body (see http/embed.ts). */
+  embed?: boolean;
+  /** Rate limited for embed tokens and checkout sessions (enumeration prevention). */
+  enumerationLimited?: boolean;
+  /** `checkout-session`: the session id in the path is the credential instead of a bearer token. */
+  credential?: 'bearer' | 'checkout-session';
   handler: (input: RouteInput<StaticOf<P>, StaticOf<Q>, StaticOf<B>>) => Promise<R extends TSchema ? Static<R> : void>;
 }
 
@@ -105,7 +111,16 @@ export function defineRoute<P extends TSchema | undefined = undefined, Q extends
     method: def.method,
     url: def.url,
     schema,
-    config: { operationId: def.operationId, scope: def.scope, idempotent, merchantScoped, successStatus: def.status },
+    config: {
+      operationId: def.operationId,
+      scope: def.scope,
+      idempotent,
+      merchantScoped,
+      successStatus: def.status,
+      embed: def.embed ?? false,
+      enumerationLimited: def.enumerationLimited ?? false,
+      credential: def.credential ?? 'bearer',
+    },
     ...(def.bodyOptional
       ? {
           preValidation: async (request: FastifyRequest) => {

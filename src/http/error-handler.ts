@@ -73,9 +73,9 @@ export function errorHandler(bodyLimit: number) {
   return function handle(this: unknown, error: unknown, request: FastifyRequest, reply: FastifyReply) {
     const rendered = renderError(error, bodyLimit);
     if (rendered.unexpected) {
-      request.log.error({ err: error, reqId: request.id }, 'request failed unexpectedly');
+      request.log.error({ err: error }, 'request failed unexpectedly');
     } else if (rendered.status >= 500) {
-      request.log.warn({ err: error, reqId: request.id }, 'upstream failure');
+      request.log.warn({ err: error }, 'upstream failure');
     }
     return reply.code(rendered.status).headers(rendered.headers).send(rendered.body);
   };

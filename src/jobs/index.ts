@@ -2,9 +2,10 @@ import type { JobDefinition } from './job.ts';
 import type { RecurringJob } from './queue.ts';
 import { purgeFinishedJobs } from './purge-finished-jobs.job.ts';
 import { purgeIdempotencyKeys } from './purge-idempotency-keys.job.ts';
+import { purgeRateLimitWindows } from './purge-rate-limit-windows.job.ts';
 
 /** Every job the workers know. Add a new job here (see jobs/README.md). */
-export const JOBS: JobDefinition[] = [purgeIdempotencyKeys, purgeFinishedJobs];
+export const JOBS: JobDefinition[] = [purgeIdempotencyKeys, purgeFinishedJobs, purgeRateLimitWindows];
 
 const HOUR = 3600 * 1000;
 
@@ -12,4 +13,5 @@ const HOUR = 3600 * 1000;
 export const RECURRING: RecurringJob[] = [
   { job: purgeIdempotencyKeys, everyMs: HOUR },
   { job: purgeFinishedJobs, everyMs: 24 * HOUR },
+  { job: purgeRateLimitWindows, everyMs: HOUR },
 ];

@@ -118,6 +118,7 @@ export async function verifyAccessToken(
     embed: (embed as Record<string, unknown> | undefined) ?? null,
     tokenMerchantAccountId: typeof payload.merchant_account_id === 'string' ? payload.merchant_account_id : null,
     tokenId: typeof payload.jti === 'string' ? payload.jti : null,
+    tokenHash: hash,
     expiresAt: exp,
   };
   cache.set(hash, principal);

@@ -1,0 +1,13 @@
+import { Type } from 'typebox';
+import { purgeExpiredWindows } from '../modules/rate-limits/rate-limits.repo.ts';
+import { defineJob } from './job.ts';
+
+/** Deletes rate limit counters of windows that have ended. */
+export const purgeRateLimitWindows = defineJob({
+  name: 'purge-rate-limit-windows',
+  payload: Type.Object({}),
+  maxAttempts: 3,
+  async handle(_payload, { deps }) {
+    while ((await purgeExpiredWindows(deps.db, new Date())) > 0);
+  },
+});
