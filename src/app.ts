@@ -1,4 +1,4 @@
-import Fastify, { LogController, type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyRequest, type RouteOptions } from 'fastify';
 import secureJson from 'secure-json-parse';
 import { isEmbed, type Deps } from './context.ts';
 import { applyEmbedPins } from './http/embed.ts';
@@ -25,12 +25,14 @@ export interface BuildAppOptions {
   logStream?: NodeJS.WritableStream;
   /** Plugins registered after the built-in modules (embedding applications, tests). */
   plugins?: Array<(app: FastifyInstance) => Promise<void>>;
+  /** Called for every route registered (tests list them). */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** Builds the HTTP application. Never listens: `server.ts` does, tests use `inject`. */
-export async function buildApp(deps: Deps, options: BuildAppOptions = {}, beforeRoutes?: (app: FastifyInstance) => Promise<void>): Promise<FastifyInstance> {
+export async function buildApp(deps: Deps, options: BuildAppOptions = {}): Promise<FastifyInstance> {
   const { config } = deps;
   const app = Fastify({
     logger: loggerOptions(config, options.logStream),
@@ -50,7 +52,7 @@ export async function buildApp(deps: Deps, options: BuildAppOptions = {}, before
   app.setValidatorCompiler(buildValidatorCompiler(SHARED_SCHEMAS));
   app.setErrorHandler(errorHandler(config.bodyLimit));
   installNotFound(app);
-  if (beforeRoutes) await beforeRoutes(app);
+  if (options.onRoute) app.addHook('onRoute', options.onRoute);
 
   // JSON only: any other media type is refused with a 400 that says what to send.
   app.removeAllContentTypeParsers();

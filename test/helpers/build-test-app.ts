@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
-import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import type { FastifyContextConfig, FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { buildApp, type BuildAppOptions } from '../../src/app.ts';
@@ -19,7 +19,7 @@ export interface TestApp {
   runtime: Runtime;
   config: Config;
   /** Every route the app registered (method, url, whether it needs no token). */
-  registeredRoutes: Array<{ method: string; url: string; public: boolean }>;
+  registeredRoutes: Array<{ method: string; url: string; public: boolean; config: FastifyContextConfig }>;
   /** Every log line the app wrote, as text. */
   logs: string[];
   /** A full-access key pair limited to no merchant account, and a token factory for it. */
@@ -79,12 +79,13 @@ export async function buildTestApp(env: Record<string, string> = {}, options: { 
     },
   });
   const registeredRoutes: TestApp['registeredRoutes'] = [];
-  const recordRoutes = async (app: FastifyInstance) => {
-    app.addHook('onRoute', (route) => {
-      for (const method of [route.method].flat()) registeredRoutes.push({ method, url: route.url, public: !route.config?.scope });
-    });
-  };
-  const app = await buildApp(runtime.deps, { logStream, plugins: options.plugins ?? [] }, recordRoutes);
+  const app = await buildApp(runtime.deps, {
+    logStream,
+    plugins: options.plugins ?? [],
+    onRoute: (route) => {
+      for (const method of [route.method].flat()) registeredRoutes.push({ method, url: route.url, public: !route.config?.scope && route.config?.credential !== 'checkout-session', config: route.config ?? {} });
+    },
+  });
   // As on a bootstrapped instance, requests without a merchant account header act on `default`.
   await createMerchantAccount(runtime.deps, { id: 'default', display_name: 'Default' });
   const keys = await createTestKeyPair(runtime.deps);
