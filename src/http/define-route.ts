@@ -4,6 +4,7 @@ import type { RequestContext } from '../context.ts';
 import { withTransaction } from '../db/transaction.ts';
 import { IDEMPOTENCY_HEADER, sendRecorded, type SettleableHandle } from './idempotency.ts';
 import { MERCHANT_HEADER } from './auth.ts';
+import type { Scope } from './scopes.ts';
 
 export interface RouteInput<P, Q, B> {
   params: P;
@@ -24,7 +25,7 @@ export interface RouteDefinition<P extends TSchema | undefined, Q extends TSchem
   /** Full path, e.g. `/merchant-accounts/:merchant_account_id`. */
   url: string;
   /** Required scope, or `null` for an operation that needs no bearer token. */
-  scope: string | null;
+  scope: Scope | null;
   tags: readonly string[];
   summary: string;
   description?: string;

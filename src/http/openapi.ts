@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { Config } from '../config.ts';
+import { ALL_SCOPES } from './scopes.ts';
 
 export const API_VERSION = '1.0.0';
 
@@ -61,6 +62,7 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
         }
       }
       document['x-scopes'] = byScope;
+      document['x-known-scopes'] = ALL_SCOPES;
       return document as never;
     },
   });
