@@ -30,9 +30,10 @@ export async function bootstrap(deps: Deps): Promise<BootstrapResult> {
   const keyFile = path.join(deps.config.dataDir, BOOTSTRAP_KEY_FILE);
   return withTransaction(deps.db, async (tx) => {
     await sql`SELECT pg_advisory_xact_lock(hashtext(current_schema() || ':svc-bootstrap'))`.execute(tx);
-    if ((await countMerchantAccounts(tx)) > 0 || (await countKeyPairs(tx)) > 0) {
-      return { keyFile, created: false, imported: false, thumbprint: null };
-    }
+    // Requests without a merchant account header act on `default`: it exists from the first start,
+    // even when key pairs were created with `svc keys create` before it.
+    if ((await countMerchantAccounts(tx)) === 0) await insertMerchantAccount(tx, { id: 'default', display_name: 'Default' });
+    if ((await countKeyPairs(tx)) > 0) return { keyFile, created: false, imported: false, thumbprint: null };
     let publicJwk: Record<string, string>;
     let thumbprint: string;
     let imported = false;
@@ -46,7 +47,6 @@ export async function bootstrap(deps: Deps): Promise<BootstrapResult> {
       // Written before the commit: should the commit fail, the next start imports this file.
       fs.writeFileSync(keyFile, generated.privateKeyPem, { mode: 0o600, flag: 'wx' });
     }
-    await insertMerchantAccount(tx, { id: 'default', display_name: 'Default' });
     await insertKeyPair(tx, { id: uuidv7(), thumbprint, publicJwk, displayName: 'bootstrap', merchantAccountId: null });
     return { keyFile, created: true, imported, thumbprint };
   });

@@ -50,6 +50,17 @@ export interface Principal {
   expiresAt: number;
 }
 
+/**
+ * The one merchant account a credential may act on (a limited key pair, a token's
+ * `merchant_account_id` claim, or an embed token's pinned account), or null for an instance-wide
+ * credential. Operations that name the account in their path check it against this.
+ */
+export function accountLimit(principal: Principal | null): string | null {
+  if (!principal) return null;
+  const embedded = principal.embed?.merchant_account_id;
+  return principal.restrictedTo ?? principal.tokenMerchantAccountId ?? (typeof embedded === 'string' && embedded !== '' ? embedded : null);
+}
+
 /** A token for browsers and apps (scope `embed`): limited operations, pinned values, rate limited. */
 export function isEmbed(principal: Principal | null): boolean {
   return principal !== null && principal.scopes.includes('embed');

@@ -49,7 +49,7 @@ Example:
       generates an ES512 key pair, registers its public key and writes the private key PEM to FILE
       (mode 0600, never overwritten) or prints it; shows the kid (JWK thumbprint)
   svc keys list
-      lists key pairs: id, kid, name, merchant account, state
+      lists key pairs that are not deleted: id, kid, name, merchant account, state
   svc keys revoke <ID|KID>
       disables a key pair; every server process rejects its tokens within 5 seconds
 
@@ -116,7 +116,7 @@ async function keysCommand(config: Config, args: string[]): Promise<number> {
   if (action === 'list') {
     const { listKeyPairs } = await keyPairs();
     const pairs = await withRuntime(config, (rt) => listKeyPairs(rt.deps));
-    const rows = pairs.map((p) => [p.id, p.thumbprint, p.display_name, p.merchant_account_id ?? '(all)', p.active ? 'active' : 'revoked', p.created_at.toISOString()]);
+    const rows = pairs.map((p) => [p.id, p.kid, p.display_name, p.merchant_account_id ?? '(all)', p.active ? 'active' : 'revoked', p.created_at]);
     const header = ['ID', 'KID', 'NAME', 'MERCHANT ACCOUNT', 'STATE', 'CREATED'];
     const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
     for (const row of [header, ...rows]) process.stdout.write(`${row.map((c, i) => c.padEnd(widths[i]!)).join('  ')}\n`);
@@ -127,7 +127,7 @@ async function keysCommand(config: Config, args: string[]): Promise<number> {
     if (!target) throw new Error('svc keys revoke needs the id or kid of a key pair');
     const { revokeKeyPair } = await keyPairs();
     const revoked = await withRuntime(config, (rt) => revokeKeyPair(rt.deps, target));
-    process.stdout.write(`key pair ${revoked.id} (kid ${revoked.thumbprint}) revoked\n`);
+    process.stdout.write(`key pair ${revoked.id} (kid ${revoked.kid}) revoked\n`);
     return 0;
   }
   return printHelp('keys');

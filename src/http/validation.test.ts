@@ -58,3 +58,11 @@ describe('errors', () => {
     expect(validate(Type.Object({ amount: Type.Integer() }), { amount: '20' })!.detail[0]!.type).toBe('integer_type');
   });
 });
+
+describe('map keys', () => {
+  it('names the offending key of a map once', () => {
+    const Map = Type.Object({ metadata: Type.Record(Type.String(), Type.String(), { propertyNames: { maxLength: 3 } }) });
+    const result = validate(Map, { metadata: { toolong: 'x', ok: 'y' } });
+    expect(result!.detail).toEqual([{ loc: ['body', 'metadata', 'toolong'], msg: 'String should have at most 3 characters', type: 'string_too_long' }]);
+  });
+});

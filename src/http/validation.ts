@@ -111,13 +111,16 @@ export function toValidationBody(errors: ErrorObject[], context: string): Valida
   const seen = new Set<string>();
   const detail: ValidationErrorBody['detail'] = [];
   for (const error of errors) {
+    // propertyNames reports the bad key twice: once as its own error (with propertyName), once as a summary.
+    if (error.keyword === 'propertyNames') continue;
     const isSummary = error.keyword === 'anyOf' || error.keyword === 'oneOf';
     const isNullBranch = error.keyword === 'type' && error.params.type === 'null';
     const isLiteralBranch = error.keyword === 'const';
     if ((isSummary || isNullBranch || isLiteralBranch) && concrete.has(error.instancePath)) continue;
     if (isNullBranch) continue;
     const { extra, msg, type } = describe(error);
-    const loc = [location, ...pathToLoc(error.instancePath), ...extra];
+    const propertyName = (error as ErrorObject & { propertyName?: string }).propertyName;
+    const loc = [location, ...pathToLoc(error.instancePath), ...(propertyName !== undefined ? [propertyName] : []), ...extra];
     const key = JSON.stringify([loc, type]);
     if (seen.has(key)) continue;
     seen.add(key);

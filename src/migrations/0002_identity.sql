@@ -40,6 +40,9 @@ CREATE TABLE three_ds_configurations (
   PRIMARY KEY (merchant_account_id, id)
 );
 CREATE INDEX three_ds_configurations_currency_idx ON three_ds_configurations (merchant_account_id, currency);
+-- One configuration per scheme and currency; a NULL currency (all currencies) is its own value.
+CREATE UNIQUE INDEX three_ds_configurations_scheme_currency_key
+  ON three_ds_configurations (merchant_account_id, scheme, coalesce(currency, ''));
 
 -- Fixed-window request counters shared by every process (enumeration prevention).
 CREATE TABLE rate_limit_windows (

@@ -1,7 +1,9 @@
 import type { FastifyInstance } from 'fastify';
+import { apiKeyPairs } from './api-key-pairs/index.ts';
 import { auditLogs } from './audit-logs/index.ts';
 import { health } from './health/index.ts';
 import { merchantAccounts } from './merchant-accounts/index.ts';
+import { threeDsConfigurations } from './three-ds-configurations/index.ts';
 
 /** Every resource group, registered by `buildApp` in this order. */
-export const MODULES: Array<(app: FastifyInstance) => Promise<void>> = [health, merchantAccounts, auditLogs];
+export const MODULES: Array<(app: FastifyInstance) => Promise<void>> = [health, merchantAccounts, threeDsConfigurations, auditLogs, apiKeyPairs];

@@ -1,4 +1,5 @@
-import { withRequestTransaction, type RequestContext } from '../../context.ts';
+import { accountLimit, withRequestTransaction, type RequestContext } from '../../context.ts';
+import type { Executor } from '../../db/transaction.ts';
 import { AppError, duplicateRecord, forbidden, notFound } from '../../errors/app-error.ts';
 import { recordAudit } from '../audit-logs/audit-logs.service.ts';
 import { listPage } from '../../http/pagination.ts';
@@ -12,7 +13,7 @@ import {
 } from './merchant-accounts.schemas.ts';
 
 function restriction(ctx: RequestContext): string | null {
-  return ctx.principal?.restrictedTo ?? null;
+  return accountLimit(ctx.principal);
 }
 
 const LOON_FIELDS = ['loon_client_key', 'loon_secret_key', 'loon_accepted_schemes'] as const;
@@ -53,6 +54,11 @@ export async function updateMerchantAccount(ctx: RequestContext, id: string, bod
     await recordAudit(tx, ctx, 'updated', { type: 'merchant-account', id: row.id, name: row.display_name }, row.id);
     return toMerchantAccountResource(row);
   });
+}
+
+/** For other modules: whether an account exists, read in their transaction (or pool). */
+export async function merchantAccountExists(db: Executor, id: string): Promise<boolean> {
+  return (await repo.findMerchantAccount(db, id)) !== undefined;
 }
 
 export async function getMerchantAccount(ctx: RequestContext, id: string): Promise<MerchantAccount> {

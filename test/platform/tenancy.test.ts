@@ -1,0 +1,114 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { uuidv7 } from '../../src/lib/ids.ts';
+import { buildTestApp, type TestApp } from '../helpers/build-test-app.ts';
+import { createMerchantAccount } from '../helpers/factories.ts';
+import { createTestKeyPair, type TestKeyPair } from '../helpers/tokens.ts';
+
+/**
+ * Cross-merchant isolation over every route, generated from the route table: merchant account A
+ * owns one resource of each kind, and a credential of merchant account B tries every operation on
+ * them. A new route whose path parameter or body has no entry below fails this test until one is
+ * added, so no route escapes the check.
+ */
+
+/** Creates, in merchant account A, the resource a path parameter names; returns its id. */
+type Fixture = (t: TestApp, a: string) => Promise<string>;
+
+const FIXTURES: Record<string, Fixture> = {
+  merchant_account_id: async (_t, a) => a,
+  three_ds_configuration_id: async (t, a) => {
+    const res = await t.request({ method: 'POST', url: `/merchant-accounts/${a}/three-ds-configurations`, payload: THREE_DS_BODY });
+    expect(res.statusCode, res.body).toBe(201);
+    return res.json().id;
+  },
+  api_key_pair_id: async (t, a) => {
+    const res = await t.request({ method: 'POST', url: '/api-key-pairs', payload: { display_name: 'owned by A', merchant_account_id: a } });
+    expect(res.statusCode, res.body).toBe(201);
+    return res.json().id;
+  },
+};
+
+const THREE_DS_BODY = {
+  merchant_acquirer_bin: '411111',
+  merchant_acquirer_id: 'acq-1',
+  merchant_name: 'Merchant A',
+  merchant_country_code: '826',
+  merchant_category_code: '5999',
+  merchant_url: 'https://a.example',
+  scheme: 'visa',
+  currency: 'GBP',
+  metadata: {},
+};
+
+/** A valid body per operation, so the request reaches the tenancy check instead of stopping at validation. */
+const BODIES: Record<string, () => unknown> = {
+  createMerchantAccount: () => ({ id: `b-${uuidv7().slice(-8)}`, display_name: 'B made this' }),
+  updateMerchantAccount: () => ({ display_name: 'taken over' }),
+  createThreeDsConfiguration: () => ({ ...THREE_DS_BODY, scheme: 'mastercard' }),
+  editThreeDsConfiguration: () => ({ merchant_name: 'taken over' }),
+  createApiKeyPair: () => ({ display_name: 'made by B' }),
+  updateApiKeyPair: () => ({ display_name: 'taken over', active: false }),
+};
+
+let t: TestApp;
+let a: string;
+let b: string;
+let limitedToB: TestKeyPair;
+const ids: Record<string, string> = {};
+
+beforeAll(async () => {
+  t = await buildTestApp();
+  a = await createMerchantAccount(t.deps, { id: `tenant-a-${uuidv7().slice(-8)}` });
+  b = await createMerchantAccount(t.deps, { id: `tenant-b-${uuidv7().slice(-8)}` });
+  limitedToB = await createTestKeyPair(t.deps, b);
+  for (const [param, fixture] of Object.entries(FIXTURES)) ids[param] = await fixture(t, a);
+});
+afterAll(async () => t.close());
+
+function protectedRoutes() {
+  return t.registeredRoutes.filter((route) => !route.public && route.method !== 'HEAD' && !route.url.startsWith('/test-only'));
+}
+
+describe('security', () => {
+  it('covers every protected route with fixtures and bodies', () => {
+    const missing: string[] = [];
+    for (const route of protectedRoutes()) {
+      for (const [, param] of route.url.matchAll(/:([a-z_]+)/g)) if (!FIXTURES[param!]) missing.push(`fixture for :${param} (${route.method} ${route.url})`);
+      if ((route.method === 'POST' || route.method === 'PUT') && !BODIES[route.config.operationId!]) missing.push(`body for ${route.config.operationId}`);
+    }
+    expect(missing).toEqual([]);
+  });
+
+  it("lets no credential of merchant account B read, change or delete merchant account A's resources", async () => {
+    const failures: string[] = [];
+    const secrets = Object.values(ids).filter((id) => id !== a);
+    for (const route of protectedRoutes()) {
+      const url = route.url.replace(/:([a-z_]+)/g, (_m, param: string) => ids[param]!);
+      const payload = BODIES[route.config.operationId!]?.();
+      const attempts = [{ label: 'key pair limited to B', token: await limitedToB.token(), merchantAccountId: undefined as string | undefined }];
+      if (route.config.merchantScoped !== false) attempts.push({ label: 'instance-wide key acting on B', token: await t.keys.token(), merchantAccountId: b });
+      for (const attempt of attempts) {
+        const res = await t.request({ method: route.method as 'GET', url, token: attempt.token, ...(attempt.merchantAccountId ? { merchantAccountId: attempt.merchantAccountId } : {}), ...(payload ? { payload } : {}) });
+        const where = `${route.method} ${route.url} (${attempt.label}) → ${res.statusCode}`;
+        const touchesA = route.url.includes(':');
+        if (touchesA) {
+          if (![403, 404].includes(res.statusCode)) failures.push(`${where}: expected 403 or 404`);
+        } else if (res.statusCode < 300) {
+          // Lists and creates act on B only: nothing of A may appear in the answer.
+          if (res.body.includes(a) || secrets.some((id) => res.body.includes(id))) failures.push(`${where}: the answer shows merchant account A's data`);
+        } else if (![403, 404].includes(res.statusCode)) {
+          failures.push(`${where}: unexpected status`);
+        }
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it("leaves merchant account A's resources as they were", async () => {
+    expect((await t.request({ method: 'GET', url: `/merchant-accounts/${a}` })).json().display_name).toBe(`Merchant ${a}`);
+    const configs = (await t.request({ method: 'GET', url: `/merchant-accounts/${a}/three-ds-configurations` })).json();
+    expect(configs.items.map((c: { id: string; merchant_name: string }) => [c.id, c.merchant_name])).toEqual([[ids.three_ds_configuration_id, 'Merchant A']]);
+    const pair = (await t.request({ method: 'GET', url: `/api-key-pairs/${ids.api_key_pair_id}` })).json();
+    expect(pair).toMatchObject({ display_name: 'owned by A', active: true });
+  });
+});
