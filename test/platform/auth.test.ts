@@ -99,6 +99,9 @@ describe('errors', () => {
     const [h, p, s] = good.split('.');
     const flipped = `${h}.${p}.${s!.slice(0, 10)}${s![10] === 'A' ? 'B' : 'A'}${s!.slice(11)}`;
     expect((await get(flipped)).statusCode).toBe(401);
+    // The same signature over a payload with more scopes.
+    const widened = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(p!, 'base64url').toString()), scopes: ['*.read', '*.write', 'embed'] })).toString('base64url');
+    expect((await get(`${h}.${widened}.${s}`)).statusCode).toBe(401);
     expect((await get(await signWith({ scopes: ['*.read'] }, { kid: 'unknown-kid' }))).statusCode).toBe(401);
   });
 
