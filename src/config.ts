@@ -26,6 +26,10 @@ export interface Config {
   tokenMaxLifetimeSeconds: number;
   /** Enumeration prevention: requests per minute per embed token or checkout session. */
   embedRateLimitPerMinute: number;
+  /** Current vault master key (base64 of 32 bytes); null in the sandbox means a key file in DATA_DIR. */
+  vaultMasterKey: string | null;
+  /** Earlier master keys, still able to unwrap data keys during a rotation. */
+  vaultPreviousMasterKeys: string[];
 }
 
 export class ConfigError extends Error {
@@ -82,6 +86,20 @@ function databaseUrl(env: Env): string | null {
   return raw;
 }
 
+function masterKey(name: string, value: string): string {
+  if (Buffer.from(value.trim(), 'base64').length !== 32) throw new ConfigError(name, 'must be 32 random bytes in base64 (for example: openssl rand -base64 32)');
+  return value.trim();
+}
+
+function vaultKeys(env: Env, environment: 'sandbox' | 'production'): Pick<Config, 'vaultMasterKey' | 'vaultPreviousMasterKeys'> {
+  const current = read(env, 'VAULT_MASTER_KEY');
+  if (current === undefined && environment === 'production') {
+    throw new ConfigError('VAULT_MASTER_KEY', 'is required in production (32 random bytes in base64); card data is encrypted under it');
+  }
+  const previous = (read(env, 'VAULT_PREVIOUS_MASTER_KEYS') ?? '').split(',').filter((v) => v.trim() !== '');
+  return { vaultMasterKey: current === undefined ? null : masterKey('VAULT_MASTER_KEY', current), vaultPreviousMasterKeys: previous.map((v) => masterKey('VAULT_PREVIOUS_MASTER_KEYS', v)) };
+}
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 /** Parses and validates the environment. Throws ConfigError naming the first bad variable. */
@@ -98,13 +116,14 @@ export function loadConfig(env: Env = process.env): Config {
   } catch {
     throw new ConfigError('PUBLIC_URL', `is not a valid URL, got "${publicUrl}"`);
   }
+  const environment = oneOf(env, 'ENVIRONMENT', 'sandbox', ['sandbox', 'production'] as const);
   return {
     port,
     host,
     dataDir: path.resolve(read(env, 'DATA_DIR') ?? './data'),
     databaseUrl: databaseUrl(env),
     instanceId,
-    environment: oneOf(env, 'ENVIRONMENT', 'sandbox', ['sandbox', 'production'] as const),
+    environment,
     logLevel: oneOf(env, 'LOG_LEVEL', 'info', LOG_LEVELS),
     bodyLimit: integer(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
     idempotencyTtlSeconds: integer(env, 'IDEMPOTENCY_TTL_SECONDS', 24 * 3600, 3600, 30 * 24 * 3600),
@@ -113,5 +132,6 @@ export function loadConfig(env: Env = process.env): Config {
     publicUrl: publicUrl.replace(/\/$/, ''),
     tokenMaxLifetimeSeconds: integer(env, 'TOKEN_MAX_LIFETIME_SECONDS', 24 * 3600, 60, 30 * 24 * 3600),
     embedRateLimitPerMinute: integer(env, 'EMBED_RATE_LIMIT_PER_MINUTE', 50, 1, 100_000),
+    ...vaultKeys(env, environment),
   };
 }

@@ -4,6 +4,8 @@ import type { Db } from './db/client.ts';
 import type { Tx } from './db/transaction.ts';
 import { withTransaction } from './db/transaction.ts';
 import type { CursorCodec } from './http/cursor.ts';
+import type { Keyring } from './vault/keyring.ts';
+import type { Vault } from './vault/vault.ts';
 import type { JobQueue } from './jobs/queue.ts';
 import type { KeyPairCache } from './modules/api-key-pairs/key-pair-cache.ts';
 
@@ -21,6 +23,9 @@ export interface Deps {
    * sessions module; without it such requests are 401.
    */
   resolveCheckoutSession?: (deps: Deps, sessionId: string) => Promise<CheckoutSessionCredential | null>;
+  /** The only plaintext boundary for card data. */
+  vault: Vault;
+  keyring: Keyring;
 }
 
 export interface CheckoutSessionCredential {

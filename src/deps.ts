@@ -8,6 +8,8 @@ import { JOBS, RECURRING } from './jobs/index.ts';
 import { JobQueue } from './jobs/queue.ts';
 import { KeyPairCache } from './modules/api-key-pairs/key-pair-cache.ts';
 import { getOrCreateSecret } from './modules/instance-settings/instance-settings.repo.ts';
+import { loadKeyring, type Keyring } from './vault/keyring.ts';
+import { Vault } from './vault/vault.ts';
 
 export interface Runtime {
   deps: Deps;
@@ -20,7 +22,8 @@ type Log = Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
 const silentLog: Log = { info: () => undefined, warn: () => undefined, error: () => undefined } as unknown as Log;
 
 /** Opens the database, applies migrations and builds the dependencies shared by every process. */
-export async function createRuntime(config: Config, options: Partial<OpenDbOptions> & { log?: Log; migrate?: boolean } = {}): Promise<Runtime> {
+export async function createRuntime(config: Config, options: Partial<OpenDbOptions> & { log?: Log; migrate?: boolean; keyring?: Keyring } = {}): Promise<Runtime> {
+  const keyring = options.keyring ?? loadKeyring(config);
   const handle = await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, ...options });
   try {
     if (options.migrate !== false) await migrate(handle.db);
@@ -33,6 +36,8 @@ export async function createRuntime(config: Config, options: Partial<OpenDbOptio
       queue,
       keyPairs: new KeyPairCache(handle.db),
       cursors: new CursorCodec(cursorSecret),
+      keyring,
+      vault: new Vault(keyring),
     };
     return {
       deps,

@@ -50,6 +50,11 @@ Example:
       (mode 0600, never overwritten) or prints it; shows the kid (JWK thumbprint)
   svc keys list
       lists key pairs that are not deleted: id, kid, name, merchant account, state
+  svc keys rotate-vault
+      re-wraps every vault data key under the current master key. With VAULT_MASTER_KEY: set the new
+      key there and the old one in VAULT_PREVIOUS_MASTER_KEYS on every server, then run this; remove
+      the old key afterwards. Sandbox without VAULT_MASTER_KEY: generates a new key file in DATA_DIR
+      and keeps the old one in vault_master_key.previous until the re-wrap is done
   svc keys revoke <ID|KID>
       disables a key pair; every server process rejects its tokens within 5 seconds
 
@@ -120,6 +125,11 @@ async function keysCommand(config: Config, args: string[]): Promise<number> {
     const header = ['ID', 'KID', 'NAME', 'MERCHANT ACCOUNT', 'STATE', 'CREATED'];
     const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
     for (const row of [header, ...rows]) process.stdout.write(`${row.map((c, i) => c.padEnd(widths[i]!)).join('  ')}\n`);
+    return 0;
+  }
+  if (action === 'rotate-vault') {
+    const { rotateVault } = await import('./rotate-vault.ts');
+    process.stdout.write(`${await rotateVault(config)}\n`);
     return 0;
   }
   if (action === 'revoke') {

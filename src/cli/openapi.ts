@@ -1,10 +1,13 @@
+import { randomBytes } from 'node:crypto';
 import type { Config } from '../config.ts';
+import { Keyring } from '../vault/keyring.ts';
 import { buildApp } from '../app.ts';
 import { createRuntime } from '../deps.ts';
 
 /** Prints the OpenAPI document of the routes, built on a throwaway in-memory database. */
 export async function printOpenApi(config: Config): Promise<void> {
-  const runtime = await createRuntime({ ...config, databaseUrl: null, logLevel: 'silent' }, { inMemory: true });
+  // A throwaway key: printing the document must not create key files.
+  const runtime = await createRuntime({ ...config, databaseUrl: null, logLevel: 'silent' }, { inMemory: true, keyring: new Keyring(randomBytes(32)) });
   try {
     const app = await buildApp(runtime.deps);
     process.stdout.write(`${JSON.stringify(app.swagger(), null, 2)}\n`);

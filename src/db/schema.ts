@@ -120,6 +120,52 @@ export interface RateLimitWindowsTable {
   expires_at: Timestamp;
 }
 
+export interface VaultDataKeysTable {
+  merchant_account_id: string;
+  id: string;
+  purpose: 'encryption' | 'fingerprint';
+  wrapped_key: string;
+  master_key_id: string;
+  active: Generated<boolean>;
+  created_at: CreatedAt;
+  rewrapped_at: Timestamp | null;
+}
+
+export interface PaymentMethodsTable {
+  merchant_account_id: string;
+  id: string;
+  method: string;
+  status: Generated<string>;
+  buyer_id: string | null;
+  external_identifier: string | null;
+  scheme: string | null;
+  card_type: string | null;
+  bin: string | null;
+  last4: string | null;
+  expiration_date: string | null;
+  fingerprint: string | null;
+  number_ciphertext: string | null;
+  number_key_id: string | null;
+  usage_count: Generated<number>;
+  cit_usage_count: Generated<number>;
+  last_used_at: Timestamp | null;
+  cit_last_used_at: Timestamp | null;
+  last_replaced_at: Timestamp | null;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+export interface VaultSecurityCodesTable {
+  merchant_account_id: string;
+  id: string;
+  owner_type: 'payment-method' | 'checkout-session';
+  owner_id: string;
+  ciphertext: string;
+  key_id: string;
+  expires_at: Timestamp;
+  created_at: CreatedAt;
+}
+
 export interface Database {
   instance_settings: InstanceSettingsTable;
   merchant_accounts: MerchantAccountsTable;
@@ -129,6 +175,9 @@ export interface Database {
   audit_logs: AuditLogsTable;
   three_ds_configurations: ThreeDsConfigurationsTable;
   rate_limit_windows: RateLimitWindowsTable;
+  vault_data_keys: VaultDataKeysTable;
+  payment_methods: PaymentMethodsTable;
+  vault_security_codes: VaultSecurityCodesTable;
 }
 
 export type MerchantAccountRow = Selectable<MerchantAccountsTable>;
@@ -139,3 +188,5 @@ export type IdempotencyKeyRow = Selectable<IdempotencyKeysTable>;
 export type JobRow = Selectable<JobsTable>;
 export type AuditLogRow = Selectable<AuditLogsTable>;
 export type ThreeDsConfigurationRow = Selectable<ThreeDsConfigurationsTable>;
+export type VaultDataKeyRow = Selectable<VaultDataKeysTable>;
+export type PaymentMethodRow = Selectable<PaymentMethodsTable>;

@@ -1,0 +1,29 @@
+import type { Db } from '../db/client.ts';
+import { withTransaction } from '../db/transaction.ts';
+import * as keys from './data-keys.repo.ts';
+import type { Keyring } from './keyring.ts';
+
+const wrapAad = (merchantAccountId: string, id: string, purpose: string) => `vault_data_keys:${merchantAccountId}:${id}:${purpose}`;
+
+/**
+ * Re-wraps every data key under the current master key, in small transactions, while the servers
+ * keep running: they hold the new key as current and the old one as previous, so they open data
+ * keys wrapped either way. Card ciphertexts do not change (their data keys do not). Returns how
+ * many keys were re-wrapped.
+ */
+export async function rewrapDataKeys(db: Db, keyring: Keyring, batch = 100): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const done = await withTransaction(db, async (tx) => {
+      const rows = await keys.lockKeysToRewrap(tx, keyring.currentId, batch);
+      for (const row of rows) {
+        const aad = wrapAad(row.merchant_account_id, row.id, row.purpose);
+        const { wrapped, masterKeyId } = keyring.wrap(keyring.unwrap(row.wrapped_key, row.master_key_id, aad), aad);
+        await keys.setWrappedKey(tx, row, wrapped, masterKeyId);
+      }
+      return rows.length;
+    });
+    total += done;
+    if (done < batch) return total;
+  }
+}

@@ -1,0 +1,122 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import fc from 'fast-check';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openTestRuntime } from '../../test/helpers/build-test-app.ts';
+import { createMerchantAccount } from '../../test/helpers/factories.ts';
+import type { Deps } from '../context.ts';
+import { uuidv7 } from '../lib/ids.ts';
+import { DecryptionError, open, seal } from './crypto.ts';
+import { Keyring, MASTER_KEY_FILE } from './keyring.ts';
+import { rewrapDataKeys } from './rotate.ts';
+import { Vault } from './vault.ts';
+
+let env: Awaited<ReturnType<typeof openTestRuntime>>;
+let deps: Deps;
+beforeAll(async () => {
+  env = await openTestRuntime();
+  deps = env.runtime.deps;
+});
+afterAll(async () => env.dispose());
+
+const binding = (rowId = uuidv7()) => ({ table: 'payment_methods', column: 'number', rowId });
+
+describe('happy', () => {
+  it('seals and opens any text (property)', () => {
+    const key = randomBytes(32);
+    fc.assert(fc.property(fc.string(), fc.string(), (text, aad) => open(key, seal(key, Buffer.from(text), aad), aad).toString() === text));
+  });
+
+  it('encrypts a card number under the merchant data key and decrypts it', async () => {
+    const merchant = await createMerchantAccount(deps);
+    const where = binding();
+    const sealed = await deps.vault.encrypt(deps.db, merchant, '4111111111111111', where);
+    expect(sealed.ciphertext).not.toContain('4111');
+    expect(sealed.ciphertext).toMatch(/^v1\./);
+    expect(await deps.vault.decrypt(deps.db, merchant, sealed, where)).toBe('4111111111111111');
+    const keys = await deps.db.selectFrom('vault_data_keys').selectAll().where('merchant_account_id', '=', merchant).execute();
+    expect(keys.map((k) => k.purpose)).toEqual(['encryption']);
+    expect(keys[0]!.id).toBe(sealed.keyId);
+  });
+
+  it('gives the same card the same fingerprint within a merchant account, another one elsewhere', async () => {
+    const a = await createMerchantAccount(deps);
+    const b = await createMerchantAccount(deps);
+    const fa = await deps.vault.fingerprint(deps.db, a, '4111111111111111');
+    expect(await deps.vault.fingerprint(deps.db, a, '4111111111111111')).toBe(fa);
+    expect(await deps.vault.fingerprint(deps.db, b, '4111111111111111')).not.toBe(fa);
+    expect(await deps.vault.fingerprint(deps.db, a, '4242424242424242')).not.toBe(fa);
+    expect(fa).not.toContain('1111');
+  });
+
+  it('creates one data key even when many requests need it at once', async () => {
+    const merchant = await createMerchantAccount(deps);
+    const sealed = await Promise.all(Array.from({ length: 10 }, () => deps.vault.encrypt(deps.db, merchant, '5555555555554444', binding())));
+    expect(new Set(sealed.map((s) => s.keyId)).size).toBe(1);
+  });
+});
+
+describe('errors', () => {
+  it('detects tampering with the ciphertext', async () => {
+    const merchant = await createMerchantAccount(deps);
+    const where = binding();
+    const sealed = await deps.vault.encrypt(deps.db, merchant, '4111111111111111', where);
+    const parts = sealed.ciphertext.split('.');
+    const flipped = Buffer.from(parts[3]!, 'base64url');
+    flipped[0] = flipped[0]! ^ 1;
+    parts[3] = flipped.toString('base64url');
+    await expect(deps.vault.decrypt(deps.db, merchant, { ...sealed, ciphertext: parts.join('.') }, where)).rejects.toBeInstanceOf(DecryptionError);
+    await expect(deps.vault.decrypt(deps.db, merchant, { ...sealed, ciphertext: 'v1.x.y' }, where)).rejects.toBeInstanceOf(DecryptionError);
+  });
+
+  it('refuses a ciphertext copied to another row, column or merchant account', async () => {
+    const merchant = await createMerchantAccount(deps);
+    const other = await createMerchantAccount(deps);
+    const where = binding();
+    const sealed = await deps.vault.encrypt(deps.db, merchant, '4111111111111111', where);
+    await expect(deps.vault.decrypt(deps.db, merchant, sealed, binding())).rejects.toBeInstanceOf(DecryptionError);
+    await expect(deps.vault.decrypt(deps.db, merchant, sealed, { ...where, column: 'security_code' })).rejects.toBeInstanceOf(DecryptionError);
+    await expect(deps.vault.decrypt(deps.db, other, sealed, where)).rejects.toThrow();
+  });
+
+  it('refuses a data key moved to another merchant account (the wrapping is bound too)', async () => {
+    const merchant = await createMerchantAccount(deps);
+    const other = await createMerchantAccount(deps);
+    const where = binding();
+    const sealed = await deps.vault.encrypt(deps.db, merchant, '4111111111111111', where);
+    await sql`INSERT INTO vault_data_keys (merchant_account_id, id, purpose, wrapped_key, master_key_id, active)
+      SELECT ${other}, id, purpose, wrapped_key, master_key_id, false FROM vault_data_keys WHERE merchant_account_id = ${merchant}`.execute(deps.db);
+    const fresh = new Vault(deps.keyring);
+    await expect(fresh.decrypt(deps.db, other, sealed, where)).rejects.toBeInstanceOf(DecryptionError);
+    await sql`DELETE FROM vault_data_keys WHERE merchant_account_id = ${other}`.execute(deps.db);
+  });
+});
+
+describe('security', () => {
+  it('rotates the master key: data written before the rotation still decrypts after it, with the old key gone', async () => {
+    const oldMaster = randomBytes(32);
+    const newMaster = randomBytes(32);
+    const before = new Vault(new Keyring(oldMaster));
+    const merchant = await createMerchantAccount(deps);
+    const where = binding();
+    const sealed = await before.encrypt(deps.db, merchant, '378282246310005', where);
+    const fingerprint = await before.fingerprint(deps.db, merchant, '378282246310005');
+
+    // During the rotation: the new key is current, the old ones still open what they wrapped
+    // (the file's key wrapped the data keys the other tests created).
+    const fileKey = Buffer.from(fs.readFileSync(path.join(env.config.dataDir, MASTER_KEY_FILE), 'utf8').trim(), 'base64');
+    const during = new Keyring(newMaster, [oldMaster, fileKey]);
+    expect(await new Vault(during).decrypt(deps.db, merchant, sealed, where)).toBe('378282246310005');
+    expect(await rewrapDataKeys(deps.db, during)).toBeGreaterThanOrEqual(2);
+    const rows = await deps.db.selectFrom('vault_data_keys').select(['master_key_id', 'rewrapped_at']).where('merchant_account_id', '=', merchant).execute();
+    expect(rows.every((row) => row.master_key_id === during.currentId && row.rewrapped_at !== null)).toBe(true);
+
+    // After it: only the new key is configured.
+    const after = new Vault(new Keyring(newMaster));
+    expect(await after.decrypt(deps.db, merchant, sealed, where)).toBe('378282246310005');
+    expect(await after.fingerprint(deps.db, merchant, '378282246310005')).toBe(fingerprint);
+    await expect(new Vault(new Keyring(oldMaster)).decrypt(deps.db, merchant, sealed, where)).rejects.toThrow(/master key .* is not configured/);
+  });
+});

@@ -1,0 +1,87 @@
+import { createHmac, randomBytes } from 'node:crypto';
+import type { Executor } from '../db/transaction.ts';
+import { uuidv7 } from '../lib/ids.ts';
+import { open, seal } from './crypto.ts';
+import * as keys from './data-keys.repo.ts';
+import type { Keyring } from './keyring.ts';
+
+export interface Sealed {
+  ciphertext: string;
+  /** The data key it was sealed with (stored next to the ciphertext). */
+  keyId: string;
+}
+
+/** Where a ciphertext lives: its associated data, so a ciphertext copied elsewhere does not open. */
+export interface Binding {
+  table: string;
+  column: string;
+  rowId: string;
+}
+
+const aadOf = (merchantAccountId: string, binding: Binding) => `${binding.table}.${binding.column}:${merchantAccountId}:${binding.rowId}`;
+const wrapAad = (merchantAccountId: string, id: string, purpose: string) => `vault_data_keys:${merchantAccountId}:${id}:${purpose}`;
+
+/**
+ * The only plaintext boundary for card data. Envelope encryption: each merchant account has a data
+ * key (AES-256-GCM) wrapped by the master key; each ciphertext records its data key id and is bound
+ * to its row by associated data. Fingerprints are HMAC-SHA256 under a separate per-merchant key, so
+ * the same card stored twice has the same fingerprint, and a fingerprint reveals nothing.
+ * Unwrapped data keys are cached in memory (bounded): they are as sensitive as the master key.
+ */
+export class Vault {
+  private readonly cache = new Map<string, Buffer>();
+
+  constructor(private readonly keyring: Keyring, private readonly maxCachedKeys = 10_000) {}
+
+  private cacheKey(merchantAccountId: string, id: string): string {
+    return `${merchantAccountId}:${id}`;
+  }
+
+  private remember(merchantAccountId: string, id: string, key: Buffer): Buffer {
+    if (this.cache.size >= this.maxCachedKeys) this.cache.clear();
+    this.cache.set(this.cacheKey(merchantAccountId, id), key);
+    return key;
+  }
+
+  /** The active data key of a purpose, created on first use. Runs in the caller's transaction. */
+  private async activeKey(db: Executor, merchantAccountId: string, purpose: keys.Purpose): Promise<{ id: string; key: Buffer }> {
+    let row = await keys.findActiveKey(db, merchantAccountId, purpose);
+    if (!row) {
+      const id = uuidv7();
+      const { wrapped, masterKeyId } = this.keyring.wrap(randomBytes(32), wrapAad(merchantAccountId, id, purpose));
+      await keys.insertActiveKey(db, { merchant_account_id: merchantAccountId, id, purpose, wrapped_key: wrapped, master_key_id: masterKeyId });
+      row = await keys.findActiveKey(db, merchantAccountId, purpose);
+      if (!row) throw new Error('the vault could not create a data key');
+    }
+    return { id: row.id, key: await this.keyById(db, merchantAccountId, row.id) };
+  }
+
+  private async keyById(db: Executor, merchantAccountId: string, id: string): Promise<Buffer> {
+    const cached = this.cache.get(this.cacheKey(merchantAccountId, id));
+    if (cached) return cached;
+    const row = await keys.findKey(db, merchantAccountId, id);
+    if (!row) throw new Error(`data key ${id} not found for this merchant account`);
+    return this.remember(merchantAccountId, id, this.keyring.unwrap(row.wrapped_key, row.master_key_id, wrapAad(merchantAccountId, id, row.purpose)));
+  }
+
+  async encrypt(db: Executor, merchantAccountId: string, plaintext: string, binding: Binding): Promise<Sealed> {
+    const { id, key } = await this.activeKey(db, merchantAccountId, 'encryption');
+    return { ciphertext: seal(key, Buffer.from(plaintext, 'utf8'), aadOf(merchantAccountId, binding)), keyId: id };
+  }
+
+  async decrypt(db: Executor, merchantAccountId: string, sealed: Sealed, binding: Binding): Promise<string> {
+    const key = await this.keyById(db, merchantAccountId, sealed.keyId);
+    return open(key, sealed.ciphertext, aadOf(merchantAccountId, binding)).toString('utf8');
+  }
+
+  /** A stable, keyed digest of a value (a card number) for this merchant account. */
+  async fingerprint(db: Executor, merchantAccountId: string, value: string): Promise<string> {
+    const { key } = await this.activeKey(db, merchantAccountId, 'fingerprint');
+    return createHmac('sha256', key).update(value).digest('base64url');
+  }
+
+  /** Forgets unwrapped keys (after a rotation, in tests). */
+  clearCache(): void {
+    this.cache.clear();
+  }
+}
