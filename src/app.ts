@@ -46,6 +46,8 @@ export async function buildApp(deps: Deps, options: BuildAppOptions = {}): Promi
     },
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 500 },
     return503OnClosing: true,
+    // The response serializer compiles its own Ajv for unions: it must know our custom formats.
+    serializerOpts: { ajv: { formats: { 'iso-4217': true, 'iso-3166-alpha-2': true } } },
   });
 
   for (const schema of SHARED_SCHEMAS) app.addSchema(schema);

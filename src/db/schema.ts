@@ -190,3 +190,61 @@ export type AuditLogRow = Selectable<AuditLogsTable>;
 export type ThreeDsConfigurationRow = Selectable<ThreeDsConfigurationsTable>;
 export type VaultDataKeyRow = Selectable<VaultDataKeysTable>;
 export type PaymentMethodRow = Selectable<PaymentMethodsTable>;
+
+/** An address in a JSON column, keys as on the wire (an absent key reads as null). */
+export interface AddressJson {
+  city?: string | null;
+  country?: string | null;
+  postal_code?: string | null;
+  state?: string | null;
+  state_code?: string | null;
+  house_number_or_name?: string | null;
+  line1?: string | null;
+  line2?: string | null;
+  organization?: string | null;
+}
+
+/** A buyer's billing details in a JSON column, keys as on the wire. */
+export interface BillingDetailsJson {
+  first_name?: string | null;
+  last_name?: string | null;
+  email_address?: string | null;
+  phone_number?: string | null;
+  address?: AddressJson | null;
+  tax_id?: { value: string; kind: string } | null;
+}
+
+type NullableJson<T> = ColumnType<T | null, string | null, string | null>;
+
+export interface BuyersTable {
+  merchant_account_id: string;
+  id: string;
+  display_name: string | null;
+  external_identifier: string | null;
+  account_number: string | null;
+  billing_details: NullableJson<BillingDetailsJson>;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+export interface BuyerShippingDetailsTable {
+  merchant_account_id: string;
+  id: string;
+  buyer_id: string;
+  first_name: string | null;
+  last_name: string | null;
+  email_address: string | null;
+  phone_number: string | null;
+  address: NullableJson<AddressJson>;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+// Declaration merging: the buyers tables join `Database` here, next to their row interfaces.
+export interface Database {
+  buyers: BuyersTable;
+  buyer_shipping_details: BuyerShippingDetailsTable;
+}
+
+export type BuyerRow = Selectable<BuyersTable>;
+export type BuyerShippingDetailsRow = Selectable<BuyerShippingDetailsTable>;

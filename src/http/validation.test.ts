@@ -57,6 +57,15 @@ describe('errors', () => {
     expect(validate(Query, { limit: '0' }, 'querystring')!.detail[0]!.loc).toEqual(['query', 'limit']);
     expect(validate(Type.Object({ amount: Type.Integer() }), { amount: '20' })!.detail[0]!.type).toBe('integer_type');
   });
+
+  it('reports the nested field of a nullable object, without a summary of the union', () => {
+    const Inner = Type.Object({ kind: Type.String(), value: Type.Optional(Type.String({ maxLength: 2 })) }, { additionalProperties: false });
+    const Outer = Type.Object({ details: Type.Optional(Nullable(Type.Object({ inner: Type.Optional(Nullable(Inner)) }, { additionalProperties: false }))) });
+    expect(validate(Outer, { details: { inner: { value: 'abc' } } })!.detail).toEqual([
+      { loc: ['body', 'details', 'inner', 'kind'], msg: 'Field required', type: 'missing' },
+      { loc: ['body', 'details', 'inner', 'value'], msg: 'String should have at most 2 characters', type: 'string_too_long' },
+    ]);
+  });
 });
 
 describe('map keys', () => {

@@ -100,14 +100,18 @@ function describe(error: ErrorObject): { extra: Loc; msg: string; type: string }
 
 /**
  * Turns Ajv's error list into the 422 body. Unions make Ajv report one error per branch plus an
- * `anyOf` summary; where a field has a concrete error, the summary and the "should be null" of a
- * nullable union are noise and are left out.
+ * `anyOf` summary; where a field (or, for a nullable object, a field nested in it) has a concrete
+ * error, the summary and the "should be null" of a nullable union are noise and are left out.
  */
 export function toValidationBody(errors: ErrorObject[], context: string): ValidationErrorBody {
   const location = LOCATIONS[context] ?? context;
   const concrete = new Set(
     errors.filter((e) => !['anyOf', 'oneOf', 'const'].includes(e.keyword) && !(e.keyword === 'type' && e.params.type === 'null')).map((e) => e.instancePath),
   );
+  // A nullable object whose own field is wrong reports that field, not "does not match any form"
+  // (only for nullable unions: a union of several shapes keeps its summary).
+  const nullable = new Set(errors.filter((e) => e.keyword === 'type' && e.params.type === 'null').map((e) => e.instancePath));
+  const hasConcrete = (path: string) => concrete.has(path) || (nullable.has(path) && [...concrete].some((p) => p.startsWith(`${path}/`)));
   const seen = new Set<string>();
   const detail: ValidationErrorBody['detail'] = [];
   for (const error of errors) {
@@ -116,7 +120,7 @@ export function toValidationBody(errors: ErrorObject[], context: string): Valida
     const isSummary = error.keyword === 'anyOf' || error.keyword === 'oneOf';
     const isNullBranch = error.keyword === 'type' && error.params.type === 'null';
     const isLiteralBranch = error.keyword === 'const';
-    if ((isSummary || isNullBranch || isLiteralBranch) && concrete.has(error.instancePath)) continue;
+    if ((isSummary || isNullBranch || isLiteralBranch) && hasConcrete(error.instancePath)) continue;
     if (isNullBranch) continue;
     const { extra, msg, type } = describe(error);
     const propertyName = (error as ErrorObject & { propertyName?: string }).propertyName;

@@ -3,9 +3,10 @@ import type { RecurringJob } from './queue.ts';
 import { purgeFinishedJobs } from './purge-finished-jobs.job.ts';
 import { purgeIdempotencyKeys } from './purge-idempotency-keys.job.ts';
 import { purgeRateLimitWindows } from './purge-rate-limit-windows.job.ts';
+import { purgeSecurityCodes } from './purge-security-codes.job.ts';
 
 /** Every job the workers know. Add a new job here (see jobs/README.md). */
-export const JOBS: JobDefinition[] = [purgeIdempotencyKeys, purgeFinishedJobs, purgeRateLimitWindows];
+export const JOBS: JobDefinition[] = [purgeIdempotencyKeys, purgeFinishedJobs, purgeRateLimitWindows, purgeSecurityCodes];
 
 const HOUR = 3600 * 1000;
 
@@ -14,4 +15,6 @@ export const RECURRING: RecurringJob[] = [
   { job: purgeIdempotencyKeys, everyMs: HOUR },
   { job: purgeFinishedJobs, everyMs: 24 * HOUR },
   { job: purgeRateLimitWindows, everyMs: HOUR },
+  // Security codes expire within the hour; the purge runs often so none lingers long past it.
+  { job: purgeSecurityCodes, everyMs: 5 * 60 * 1000 },
 ];

@@ -1,14 +1,23 @@
 /**
- * Card scheme identifiers known to the public client library's enumeration (lowercase, hyphens).
- * Enumerations are open on the client, so inputs are checked by shape (`CARD_SCHEME_PATTERN`) and
- * this list is what the server itself produces.
+ * Card scheme table: identifiers, BIN/IIN detection, number and expiration checks, display names
+ * and icons, sandbox test cards. Pure and deterministic (no network). The pieces live in `cards/`;
+ * import them from here.
  */
-export const CARD_SCHEMES = [
-  'accel', 'amex', 'bancontact', 'carte-bancaire', 'cirrus', 'culiance', 'dankort', 'diners-club', 'discover',
-  'eftpos-australia', 'elo', 'hipercard', 'jcb', 'maestro', 'mastercard', 'mir', 'nyce', 'other', 'pulse',
-  'rupay', 'star', 'uatp', 'unionpay', 'visa',
-] as const;
-
-export type CardScheme = (typeof CARD_SCHEMES)[number];
-
-export const CARD_SCHEME_PATTERN = '^[a-z0-9]+(-[a-z0-9]+)*$';
+export { CARD_SCHEMES, CARD_SCHEME_PATTERN, CARD_TYPES, isCardScheme, type CardScheme, type CardType } from './cards/schemes.ts';
+export { luhnCheckDigit, luhnValid } from './cards/luhn.ts';
+export { IIN_RANGES, NUMBER_LENGTHS, type IinRange } from './cards/iin-ranges.ts';
+export {
+  bin,
+  cardNumberProblem,
+  describeLengths,
+  detectScheme,
+  detectSchemes,
+  last4,
+  numberLengths,
+  validateCardNumber,
+  type CardNumberCheck,
+  type SchemeDetection,
+} from './cards/card-number.ts';
+export { isExpired, parseExpirationDate, type ExpirationDate } from './cards/expiration.ts';
+export { CARD_SCHEME_DISPLAY_NAMES, cardSchemeIconPath, renderCardSchemeIcon } from './cards/scheme-definitions.ts';
+export { TEST_CARDS, type TestCard } from './cards/test-cards.ts';

@@ -1,3 +1,5 @@
+import { luhnValid } from './card-schemes.ts';
+
 /**
  * Scrubs secrets from anything about to be logged: values under sensitive keys, card numbers
  * (Luhn-valid runs of 12 to 19 digits), bearer tokens (JWTs) and PEM private keys inside strings.
@@ -10,22 +12,6 @@ const JWT = /eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*/g;
 const PEM_PRIVATE = /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----/g;
 
 export const REDACTED = '[REDACTED]';
-
-export function luhnValid(digits: string): boolean {
-  let sum = 0;
-  let double = false;
-  for (let i = digits.length - 1; i >= 0; i--) {
-    let d = digits.charCodeAt(i) - 48;
-    if (d < 0 || d > 9) return false;
-    if (double) {
-      d *= 2;
-      if (d > 9) d -= 9;
-    }
-    sum += d;
-    double = !double;
-  }
-  return sum % 10 === 0;
-}
 
 /**
  * A run of digits may hold a card number glued to other digits ("order 12 4111…"): any window of

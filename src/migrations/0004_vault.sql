@@ -39,7 +39,9 @@ CREATE TABLE payment_methods (
   last_replaced_at     timestamptz(3),
   created_at           timestamptz(3) NOT NULL DEFAULT now(),
   updated_at           timestamptz(3) NOT NULL DEFAULT now(),
-  PRIMARY KEY (merchant_account_id, id)
+  PRIMARY KEY (merchant_account_id, id),
+  -- Deleting a buyer detaches its stored methods (see docs/decisions.md, "The vault").
+  FOREIGN KEY (merchant_account_id, buyer_id) REFERENCES buyers (merchant_account_id, id) ON DELETE SET NULL (buyer_id)
 );
 CREATE INDEX payment_methods_created_idx ON payment_methods (merchant_account_id, created_at DESC, id DESC);
 CREATE INDEX payment_methods_buyer_idx ON payment_methods (merchant_account_id, buyer_id, created_at DESC, id DESC);

@@ -3,6 +3,7 @@ import type { Executor } from '../db/transaction.ts';
 import { uuidv7 } from '../lib/ids.ts';
 import { open, seal } from './crypto.ts';
 import * as keys from './data-keys.repo.ts';
+import * as codes from './security-codes.repo.ts';
 import type { Keyring } from './keyring.ts';
 
 export interface Sealed {
@@ -78,6 +79,23 @@ export class Vault {
   async fingerprint(db: Executor, merchantAccountId: string, value: string): Promise<string> {
     const { key } = await this.activeKey(db, merchantAccountId, 'fingerprint');
     return createHmac('sha256', key).update(value).digest('base64url');
+  }
+
+  /**
+   * Holds a security code (CVV) encrypted until `expiresAt` or its first use, whichever comes
+   * first. It is never stored in clear and never outlives authorization.
+   */
+  async holdSecurityCode(db: Executor, merchantAccountId: string, owner: codes.Owner, code: string, expiresAt: Date): Promise<void> {
+    const id = uuidv7();
+    const sealed = await this.encrypt(db, merchantAccountId, code, { table: 'vault_security_codes', column: 'ciphertext', rowId: `${owner.type}:${owner.id}` });
+    await codes.upsertSecurityCode(db, { merchant_account_id: merchantAccountId, id, owner, ciphertext: sealed.ciphertext, key_id: sealed.keyId, expires_at: expiresAt });
+  }
+
+  /** Releases a held security code for one use and destroys it; null when none is held or it expired. */
+  async takeSecurityCode(db: Executor, merchantAccountId: string, owner: codes.Owner): Promise<string | null> {
+    const row = await codes.takeSecurityCode(db, merchantAccountId, owner);
+    if (!row || row.expires_at.getTime() <= Date.now()) return null;
+    return this.decrypt(db, merchantAccountId, { ciphertext: row.ciphertext, keyId: row.key_id }, { table: 'vault_security_codes', column: 'ciphertext', rowId: `${owner.type}:${owner.id}` });
   }
 
   /** Forgets unwrapped keys (after a rotation, in tests). */

@@ -26,7 +26,27 @@ const FIXTURES: Record<string, Fixture> = {
     expect(res.statusCode, res.body).toBe(201);
     return res.json().id;
   },
+  buyer_id: async (t, a) => {
+    const res = await t.request({ method: 'POST', url: '/buyers', payload: BUYER_BODY, merchantAccountId: a });
+    expect(res.statusCode, res.body).toBe(201);
+    return res.json().id;
+  },
+  payment_method_id: async (t, a) => {
+    const res = await t.request({ method: 'POST', url: '/payment-methods', payload: CARD_BODY, merchantAccountId: a });
+    expect(res.statusCode, res.body).toBe(201);
+    return res.json().id;
+  },
+  // Fixtures run in this order: the shipping details belong to the buyer above.
+  shipping_details_id: async (t, a) => {
+    const res = await t.request({ method: 'POST', url: `/buyers/${ids.buyer_id}/shipping-details`, payload: SHIPPING_BODY, merchantAccountId: a });
+    expect(res.statusCode, res.body).toBe(201);
+    return res.json().id;
+  },
 };
+
+const CARD_BODY = { method: 'card', number: '4111111111111111', expiration_date: '12/39' };
+const BUYER_BODY = { display_name: 'Buyer of A', external_identifier: 'buyer-a', billing_details: { first_name: 'Ada', email_address: 'ada@a.example' } };
+const SHIPPING_BODY = { first_name: 'Ada', address: { line1: '1 A Street', country: 'GB' } };
 
 const THREE_DS_BODY = {
   merchant_acquirer_bin: '411111',
@@ -48,6 +68,17 @@ const BODIES: Record<string, () => unknown> = {
   editThreeDsConfiguration: () => ({ merchant_name: 'taken over' }),
   createApiKeyPair: () => ({ display_name: 'made by B' }),
   updateApiKeyPair: () => ({ display_name: 'taken over', active: false }),
+  // No external_identifier: the same body is sent by two credentials, and the second would be a duplicate.
+  addBuyer: () => ({ display_name: 'B made this', billing_details: BUYER_BODY.billing_details }),
+  updateBuyer: () => ({ display_name: 'taken over' }),
+  addBuyerShippingDetails: () => ({ ...SHIPPING_BODY, first_name: 'B made this' }),
+  updateBuyerShippingDetails: () => ({ first_name: 'taken over' }),
+  createPaymentMethod: () => ({ ...CARD_BODY, buyer_id: ids.buyer_id }),
+};
+
+/** A valid query string per operation that requires one (a GET answering 422 fails the check below). */
+const QUERIES: Record<string, () => string> = {
+  getCardDetails: () => 'bin=42424242',
 };
 
 let t: TestApp;
@@ -83,7 +114,8 @@ describe('security', () => {
     const failures: string[] = [];
     const secrets = Object.values(ids).filter((id) => id !== a);
     for (const route of protectedRoutes()) {
-      const url = route.url.replace(/:([a-z_]+)/g, (_m, param: string) => ids[param]!);
+      const query = QUERIES[route.config.operationId!]?.();
+      const url = route.url.replace(/:([a-z_]+)/g, (_m, param: string) => ids[param]!) + (query ? `?${query}` : '');
       const payload = BODIES[route.config.operationId!]?.();
       const attempts = [{ label: 'key pair limited to B', token: await limitedToB.token(), merchantAccountId: undefined as string | undefined }];
       if (route.config.merchantScoped !== false) attempts.push({ label: 'instance-wide key acting on B', token: await t.keys.token(), merchantAccountId: b });
@@ -110,5 +142,9 @@ describe('security', () => {
     expect(configs.items.map((c: { id: string; merchant_name: string }) => [c.id, c.merchant_name])).toEqual([[ids.three_ds_configuration_id, 'Merchant A']]);
     const pair = (await t.request({ method: 'GET', url: `/api-key-pairs/${ids.api_key_pair_id}` })).json();
     expect(pair).toMatchObject({ display_name: 'owned by A', active: true });
+    const buyer = (await t.request({ method: 'GET', url: `/buyers/${ids.buyer_id}`, merchantAccountId: a })).json();
+    expect(buyer).toMatchObject({ display_name: 'Buyer of A', external_identifier: 'buyer-a', billing_details: { first_name: 'Ada' } });
+    const shipping = (await t.request({ method: 'GET', url: `/buyers/${ids.buyer_id}/shipping-details`, merchantAccountId: a })).json();
+    expect(shipping.items.map((s: { id: string; first_name: string }) => [s.id, s.first_name])).toEqual([[ids.shipping_details_id, 'Ada']]);
   });
 });

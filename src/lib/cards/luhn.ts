@@ -1,0 +1,27 @@
+/**
+ * The Luhn (mod 10) check of ISO/IEC 7812. The one implementation in the code base: card number
+ * validation and the log scrubber (`lib/redact.ts`) both use it. The scrubber calls it on every
+ * window of long digit runs, so it stays a plain loop without allocations.
+ */
+export function luhnValid(digits: string): boolean {
+  if (digits.length === 0) return false;
+  let sum = 0;
+  let double = false;
+  for (let i = digits.length - 1; i >= 0; i--) {
+    let d = digits.charCodeAt(i) - 48;
+    if (d < 0 || d > 9) return false;
+    if (double) {
+      d *= 2;
+      if (d > 9) d -= 9;
+    }
+    sum += d;
+    double = !double;
+  }
+  return sum % 10 === 0;
+}
+
+/** The digit that makes `body + digit` pass the Luhn check (used to build test numbers). */
+export function luhnCheckDigit(body: string): string {
+  for (let digit = 0; digit <= 9; digit++) if (luhnValid(`${body}${digit}`)) return String(digit);
+  throw new RangeError('luhnCheckDigit expects digits only');
+}

@@ -1,0 +1,63 @@
+import type { CardScheme } from './schemes.ts';
+
+interface SchemeLook {
+  displayName: string;
+  /** Short text drawn on the icon. */
+  label: string;
+  /** Background colour of the icon. */
+  color: string;
+}
+
+/**
+ * Display name and icon of every scheme, for `GET /card-scheme-definitions`. The icons are plain
+ * generated badges (a coloured card with the scheme's short name), not the networks' logos, which
+ * are trademarks a deployment may license and serve itself.
+ */
+const LOOKS: Record<CardScheme, SchemeLook> = {
+  accel: { displayName: 'Accel', label: 'ACCEL', color: '#5b2c83' },
+  amex: { displayName: 'American Express', label: 'AMEX', color: '#1f72cd' },
+  bancontact: { displayName: 'Bancontact', label: 'BC', color: '#1e3764' },
+  'carte-bancaire': { displayName: 'Carte Bancaire', label: 'CB', color: '#1b5e8c' },
+  cirrus: { displayName: 'Cirrus', label: 'CIRRUS', color: '#2d4f9e' },
+  culiance: { displayName: 'Culiance', label: 'CUL', color: '#4a5568' },
+  dankort: { displayName: 'Dankort', label: 'DK', color: '#c8102e' },
+  'diners-club': { displayName: 'Diners Club', label: 'DINERS', color: '#0079be' },
+  discover: { displayName: 'Discover', label: 'DISC', color: '#e0761a' },
+  'eftpos-australia': { displayName: 'eftpos Australia', label: 'EFTPOS', color: '#1d1d1b' },
+  elo: { displayName: 'Elo', label: 'ELO', color: '#111111' },
+  hipercard: { displayName: 'Hipercard', label: 'HIPER', color: '#b3131b' },
+  jcb: { displayName: 'JCB', label: 'JCB', color: '#0b7a3e' },
+  maestro: { displayName: 'Maestro', label: 'MAESTRO', color: '#3a4f9b' },
+  mastercard: { displayName: 'Mastercard', label: 'MC', color: '#252525' },
+  mir: { displayName: 'Mir', label: 'MIR', color: '#0f754e' },
+  nyce: { displayName: 'NYCE', label: 'NYCE', color: '#3f6fb5' },
+  other: { displayName: 'Other', label: 'CARD', color: '#6b7280' },
+  pulse: { displayName: 'Pulse', label: 'PULSE', color: '#00558c' },
+  rupay: { displayName: 'RuPay', label: 'RUPAY', color: '#1b3f8b' },
+  star: { displayName: 'STAR', label: 'STAR', color: '#0a4595' },
+  uatp: { displayName: 'UATP', label: 'UATP', color: '#0d3b66' },
+  unionpay: { displayName: 'UnionPay', label: 'UP', color: '#d10429' },
+  visa: { displayName: 'Visa', label: 'VISA', color: '#1a1f71' },
+};
+
+export const CARD_SCHEME_DISPLAY_NAMES: Readonly<Record<CardScheme, string>> = Object.fromEntries(
+  Object.entries(LOOKS).map(([scheme, look]) => [scheme, look.displayName]),
+) as Record<CardScheme, string>;
+
+/** Where the server serves a scheme's icon (relative to its public URL). */
+export function cardSchemeIconPath(scheme: CardScheme): string {
+  return `/assets/card-schemes/${scheme}.svg`;
+}
+
+/** The icon: a 48×32 SVG badge. Static text only (no scripts, no external references). */
+export function renderCardSchemeIcon(scheme: CardScheme): string {
+  const look = LOOKS[scheme];
+  const fontSize = look.label.length <= 4 ? 11 : 8;
+  return (
+    `<svg xmlns="http://www.w3.org/2000/svg" width="48" height="32" viewBox="0 0 48 32" role="img" aria-label="${look.displayName}">` +
+    `<title>${look.displayName}</title>` +
+    `<rect x="0.5" y="0.5" width="47" height="31" rx="4" fill="${look.color}" stroke="#d0d5dd"/>` +
+    `<text x="24" y="${16 + Math.round(fontSize / 3)}" text-anchor="middle" font-family="Arial, Helvetica, sans-serif" font-size="${fontSize}" font-weight="700" fill="#ffffff">${look.label}</text>` +
+    '</svg>\n'
+  );
+}

@@ -1,0 +1,105 @@
+import { Type, type Static } from 'typebox';
+import type { PaymentMethodRow } from '../../db/schema.ts';
+import { Cursor, DateTime, ListEnvelope, Nullable, StringEnum } from '../../http/schemas/common.ts';
+
+export const PAYMENT_METHOD_STATUSES = ['processing', 'buyer_approval_required', 'succeeded', 'failed', 'paused'] as const;
+export const CARD_TYPES = ['credit', 'debit', 'prepaid'] as const;
+
+const ExternalIdentifier = Type.String({ minLength: 1, maxLength: 200 });
+
+/** The card form of `POST /payment-methods` (the other stored forms land with their connectors). */
+export const CreateCardPaymentMethodBody = Type.Object(
+  {
+    method: Type.Literal('card', { default: 'card' }),
+    number: Type.String({ pattern: '^\\d{13,19}$', description: '13 to 19 digits. Never returned, never logged.' }),
+    expiration_date: Type.String({ pattern: '^(0[1-9]|1[0-2])/\\d{2}$', description: 'MM/YY' }),
+    security_code: Type.Optional(Nullable(Type.String({ pattern: '^\\d{3,4}$', description: '3 or 4 digits; kept encrypted until first use, at most one hour' }))),
+    card_type: Type.Optional(Nullable(StringEnum(CARD_TYPES))),
+    external_identifier: Type.Optional(Nullable(ExternalIdentifier)),
+    buyer_id: Type.Optional(Nullable(Type.String({ format: 'uuid' }))),
+    buyer_external_identifier: Type.Optional(Nullable(ExternalIdentifier)),
+  },
+  { additionalProperties: false },
+);
+export type CreateCardPaymentMethodBody = Static<typeof CreateCardPaymentMethodBody>;
+
+export const PaymentMethodParams = Type.Object({ payment_method_id: Type.String({ format: 'uuid' }) });
+
+export const ListPaymentMethodsQuery = Type.Object({
+  cursor: Type.Optional(Nullable(Cursor)),
+  limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+  buyer_id: Type.Optional(Nullable(Type.String({ format: 'uuid' }))),
+  buyer_external_identifier: Type.Optional(Nullable(ExternalIdentifier)),
+  external_identifier: Type.Optional(Nullable(ExternalIdentifier)),
+  status: Type.Optional(Nullable(Type.Array(StringEnum(PAYMENT_METHOD_STATUSES), { maxItems: 5 }))),
+});
+export type ListPaymentMethodsQuery = Static<typeof ListPaymentMethodsQuery>;
+
+const Text = () => Type.Optional(Nullable(Type.String()));
+
+export const PaymentMethodSchema = Type.Object(
+  {
+    type: Type.Literal('payment-method'),
+    id: Type.String({ format: 'uuid' }),
+    merchant_account_id: Type.String(),
+    method: Type.String(),
+    mode: Text(),
+    status: StringEnum(PAYMENT_METHOD_STATUSES),
+    scheme: Text(),
+    additional_schemes: Type.Optional(Nullable(Type.Array(Type.String()))),
+    label: Text(),
+    expiration_date: Text(),
+    fingerprint: Text(),
+    details: Type.Optional(Nullable(Type.Object({ bin: Text(), card_type: Text(), card_issuer_name: Text() }, { additionalProperties: false }))),
+    approval_url: Text(),
+    country: Text(),
+    currency: Text(),
+    external_identifier: Text(),
+    buyer: Type.Optional(Nullable(Type.Any({ description: 'The buyer the method is stored for (billing details masked without buyers.billing-details.read)' }))),
+    usage_count: Type.Integer(),
+    cit_usage_count: Type.Integer(),
+    has_replacement: Type.Boolean(),
+    last_used_at: Type.Optional(Nullable(DateTime())),
+    cit_last_used_at: Type.Optional(Nullable(DateTime())),
+    last_replaced_at: Type.Optional(Nullable(DateTime())),
+    created_at: DateTime(),
+    updated_at: DateTime(),
+  },
+  { additionalProperties: false, title: 'PaymentMethod' },
+);
+export type PaymentMethod = Static<typeof PaymentMethodSchema>;
+
+export const PaymentMethodsSchema = ListEnvelope(PaymentMethodSchema, 'PaymentMethods');
+
+const iso = (value: Date | null) => (value ? value.toISOString() : null);
+
+/** The resource of a stored method. The card number, its ciphertext and any security code never leave. */
+export function toPaymentMethodResource(row: PaymentMethodRow, buyer: unknown = null): PaymentMethod {
+  return {
+    type: 'payment-method',
+    id: row.id,
+    merchant_account_id: row.merchant_account_id,
+    method: row.method,
+    mode: row.method === 'card' ? 'card' : null,
+    status: row.status as PaymentMethod['status'],
+    scheme: row.scheme,
+    additional_schemes: null,
+    label: row.last4,
+    expiration_date: row.expiration_date,
+    fingerprint: row.fingerprint,
+    details: row.method === 'card' ? { bin: row.bin, card_type: row.card_type, card_issuer_name: null } : null,
+    approval_url: null,
+    country: null,
+    currency: null,
+    external_identifier: row.external_identifier,
+    buyer,
+    usage_count: row.usage_count,
+    cit_usage_count: row.cit_usage_count,
+    has_replacement: false,
+    last_used_at: iso(row.last_used_at),
+    cit_last_used_at: iso(row.cit_last_used_at),
+    last_replaced_at: iso(row.last_replaced_at),
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+  };
+}
