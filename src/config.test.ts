@@ -12,6 +12,11 @@ describe('happy', () => {
     const config = loadConfig({ PORT: '9000', HOST: '0.0.0.0', DATA_DIR: '/tmp/x', DATABASE_URL: 'postgres://u@h:5432/d', INSTANCE_ID: 'acme', ENVIRONMENT: 'production', LOG_LEVEL: 'warn', VAULT_MASTER_KEY: Buffer.alloc(32, 7).toString('base64') });
     expect(config).toMatchObject({ port: 9000, host: '0.0.0.0', dataDir: '/tmp/x', databaseUrl: 'postgres://u@h:5432/d', instanceId: 'acme', environment: 'production', logLevel: 'warn' });
   });
+
+  it('reads NETWORK_TOKENS_API_PROVISIONING (default false)', () => {
+    expect(loadConfig({}).networkTokensApiProvisioning).toBe(false);
+    expect(loadConfig({ NETWORK_TOKENS_API_PROVISIONING: 'true' }).networkTokensApiProvisioning).toBe(true);
+  });
 });
 
 describe('errors', () => {
@@ -24,6 +29,7 @@ describe('errors', () => {
     [{ DATABASE_URL: 'not a url' }, 'DATABASE_URL: is not a valid URL (expected postgres://user:password@host:5432/database)'],
     [{ INSTANCE_ID: 'Bad Id' }, 'INSTANCE_ID: must be lowercase letters, digits and dashes (1 to 63 characters), got "Bad Id"'],
     [{ RUN_WORKER: 'maybe' }, 'RUN_WORKER: must be true or false, got "maybe"'],
+    [{ NETWORK_TOKENS_API_PROVISIONING: 'yes' }, 'NETWORK_TOKENS_API_PROVISIONING: must be true or false, got "yes"'],
     [{ ENVIRONMENT: 'production' }, 'VAULT_MASTER_KEY: is required in production (32 random bytes in base64); card data is encrypted under it'],
     [{ VAULT_MASTER_KEY: 'c2hvcnQ=' }, 'VAULT_MASTER_KEY: must be 32 random bytes in base64 (for example: openssl rand -base64 32)'],
   ];

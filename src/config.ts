@@ -26,10 +26,17 @@ export interface Config {
   tokenMaxLifetimeSeconds: number;
   /** Enumeration prevention: requests per minute per embed token or checkout session. */
   embedRateLimitPerMinute: number;
+  /** Default lifetime of a checkout session (and at most of its held card data), in seconds. */
+  checkoutSessionTtlSeconds: number;
   /** Current vault master key (base64 of 32 bytes); null in the sandbox means a key file in DATA_DIR. */
   vaultMasterKey: string | null;
   /** Earlier master keys, still able to unwrap data keys during a rotation. */
   vaultPreviousMasterKeys: string[];
+  /**
+   * Whether `POST /payment-methods/{id}/network-tokens` may provision tokens in production (the spec:
+   * not enabled by default there). Always allowed in the sandbox.
+   */
+  networkTokensApiProvisioning: boolean;
 }
 
 export class ConfigError extends Error {
@@ -132,6 +139,8 @@ export function loadConfig(env: Env = process.env): Config {
     publicUrl: publicUrl.replace(/\/$/, ''),
     tokenMaxLifetimeSeconds: integer(env, 'TOKEN_MAX_LIFETIME_SECONDS', 24 * 3600, 60, 30 * 24 * 3600),
     embedRateLimitPerMinute: integer(env, 'EMBED_RATE_LIMIT_PER_MINUTE', 50, 1, 100_000),
+    checkoutSessionTtlSeconds: integer(env, 'CHECKOUT_SESSION_TTL_SECONDS', 3600, 60, 24 * 3600),
     ...vaultKeys(env, environment),
+    networkTokensApiProvisioning: boolean(env, 'NETWORK_TOKENS_API_PROVISIONING', false),
   };
 }

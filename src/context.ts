@@ -102,11 +102,12 @@ export interface RequestContext {
  * Runs the final write of a request in one transaction and, when the request carries an
  * idempotency key, stores its response in that same transaction.
  */
-export async function withRequestTransaction<T>(ctx: RequestContext, fn: (tx: Tx) => Promise<T>): Promise<T> {
+export async function withRequestTransaction<T>(ctx: RequestContext, fn: (tx: Tx) => Promise<T>, options: { statusOf?: (value: T) => number } = {}): Promise<T> {
   let recorded: RecordedResponse | null = null;
   const result = await withTransaction(ctx.deps.db, async (tx) => {
     const value = await fn(tx);
-    if (ctx.idempotency) recorded = await ctx.idempotency.record(tx, ctx.successStatus, value);
+    // `statusOf`: an operation with two success statuses (201 or 204) records the one it answers.
+    if (ctx.idempotency) recorded = await ctx.idempotency.record(tx, options.statusOf ? options.statusOf(value) : ctx.successStatus, value);
     return value;
   });
   // Only a committed record may be sent as the stored response.

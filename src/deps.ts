@@ -6,6 +6,7 @@ import { migrate } from './db/migrate.ts';
 import { CursorCodec } from './http/cursor.ts';
 import { JOBS, RECURRING } from './jobs/index.ts';
 import { JobQueue } from './jobs/queue.ts';
+import { resolveCheckoutSession } from './modules/checkout-sessions/checkout-sessions.service.ts';
 import { KeyPairCache } from './modules/api-key-pairs/key-pair-cache.ts';
 import { getOrCreateSecret } from './modules/instance-settings/instance-settings.repo.ts';
 import { loadKeyring, type Keyring } from './vault/keyring.ts';
@@ -38,6 +39,7 @@ export async function createRuntime(config: Config, options: Partial<OpenDbOptio
       cursors: new CursorCodec(cursorSecret),
       keyring,
       vault: new Vault(keyring),
+      resolveCheckoutSession,
     };
     return {
       deps,

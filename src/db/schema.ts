@@ -155,6 +155,28 @@ export interface PaymentMethodsTable {
   updated_at: UpdatedAt;
 }
 
+export interface AccountUpdaterJobsTable {
+  merchant_account_id: string;
+  id: string;
+  status: Generated<'processing' | 'completed'>;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+export type AccountUpdaterOutcome = 'no_change' | 'expiration_date_updated' | 'number_updated' | 'closed';
+
+export interface AccountUpdaterInquiriesTable {
+  merchant_account_id: string;
+  id: string;
+  job_id: string;
+  payment_method_id: string;
+  status: Generated<'pending' | 'completed'>;
+  outcome: AccountUpdaterOutcome | null;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+  completed_at: Timestamp | null;
+}
+
 export interface VaultSecurityCodesTable {
   merchant_account_id: string;
   id: string;
@@ -178,6 +200,8 @@ export interface Database {
   vault_data_keys: VaultDataKeysTable;
   payment_methods: PaymentMethodsTable;
   vault_security_codes: VaultSecurityCodesTable;
+  account_updater_jobs: AccountUpdaterJobsTable;
+  account_updater_inquiries: AccountUpdaterInquiriesTable;
 }
 
 export type MerchantAccountRow = Selectable<MerchantAccountsTable>;
@@ -190,6 +214,8 @@ export type AuditLogRow = Selectable<AuditLogsTable>;
 export type ThreeDsConfigurationRow = Selectable<ThreeDsConfigurationsTable>;
 export type VaultDataKeyRow = Selectable<VaultDataKeysTable>;
 export type PaymentMethodRow = Selectable<PaymentMethodsTable>;
+export type AccountUpdaterJobRow = Selectable<AccountUpdaterJobsTable>;
+export type AccountUpdaterInquiryRow = Selectable<AccountUpdaterInquiriesTable>;
 
 /** An address in a JSON column, keys as on the wire (an absent key reads as null). */
 export interface AddressJson {
@@ -248,3 +274,54 @@ export interface Database {
 
 export type BuyerRow = Selectable<BuyersTable>;
 export type BuyerShippingDetailsRow = Selectable<BuyerShippingDetailsTable>;
+
+export interface CheckoutSessionsTable {
+  merchant_account_id: string;
+  id: string;
+  cart_items: NullableJson<unknown[]>;
+  metadata: NullableJson<Record<string, string>>;
+  buyer: NullableJson<Record<string, unknown>>;
+  airline: NullableJson<Record<string, unknown>>;
+  amount: number | null;
+  currency: string | null;
+  payment_service_id: string | null;
+  expires_at: Timestamp;
+  method: 'card' | 'id' | null;
+  payment_method_id: string | null;
+  scheme: string | null;
+  bin: string | null;
+  last4: string | null;
+  expiration_date: string | null;
+  fingerprint: string | null;
+  number_ciphertext: string | null;
+  number_key_id: string | null;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+// Declaration merging: the checkout sessions table joins `Database` here.
+export interface Database {
+  checkout_sessions: CheckoutSessionsTable;
+}
+
+export type CheckoutSessionRow = Selectable<CheckoutSessionsTable>;
+
+export interface NetworkTokensTable {
+  merchant_account_id: string;
+  id: string;
+  payment_method_id: string;
+  status: 'active' | 'inactive' | 'suspended' | 'deleted';
+  token_ciphertext: string | null;
+  token_key_id: string | null;
+  token_last4: string;
+  expiration_date: string;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+// Declaration merging: the network tokens table joins `Database` here.
+export interface Database {
+  network_tokens: NetworkTokensTable;
+}
+
+export type NetworkTokenRow = Selectable<NetworkTokensTable>;

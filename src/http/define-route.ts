@@ -43,13 +43,16 @@ export interface RouteDefinition<P extends TSchema | undefined, Q extends TSchem
   idempotent?: boolean;
   /** Sends and checks `x-svc-merchant-account-id`; default true. */
   merchantScoped?: boolean;
+  /** Also answers 204 with no body when the handler returns null (an operation whose spec allows 201 or 204). */
+  noContentWhenNull?: boolean;
   /** Open to `embed` tokens; the token's pinned values apply to the body (see http/embed.ts). */
   embed?: boolean;
   /** Rate limited for embed tokens and checkout sessions (enumeration prevention). */
   enumerationLimited?: boolean;
   /** `checkout-session`: the session id in the path is the credential instead of a bearer token. */
   credential?: 'bearer' | 'checkout-session';
-  handler: (input: RouteInput<StaticOf<P>, StaticOf<Q>, StaticOf<B>>) => Promise<R extends TSchema ? Static<R> : void>;
+  /** Returns the response body; null only with `noContentWhenNull`. */
+  handler: (input: RouteInput<StaticOf<P>, StaticOf<Q>, StaticOf<B>>) => Promise<R extends TSchema ? Static<R> | null : void>;
 }
 
 declare module 'fastify' {
@@ -105,7 +108,7 @@ export function defineRoute<P extends TSchema | undefined = undefined, Q extends
     ...(def.querystring ? { querystring: def.querystring } : {}),
     ...(def.body ? { body: def.body } : {}),
     ...(Object.keys(headerProps).length > 0 ? { headers: Type.Object(headerProps) } : {}),
-    response: { [def.status]: success, ...(def.scope === null ? {} : ERROR_RESPONSES) },
+    response: { [def.status]: success, ...(def.noContentWhenNull ? { 204: Type.Null({ description: 'No content' }) } : {}), ...(def.scope === null && def.credential !== 'checkout-session' ? {} : ERROR_RESPONSES) },
   };
 
   return {
@@ -141,15 +144,16 @@ export function defineRoute<P extends TSchema | undefined = undefined, Q extends
           request,
           reply,
         });
+        const status = def.noContentWhenNull && result === null ? 204 : def.status;
         if (ctx.idempotency) {
           if (!ctx.idempotency.recorded) {
             // The service did not record the response with its own write (read-only outcome): record it now.
-            ctx.idempotency.recorded = await withTransaction(ctx.deps.db, (tx) => ctx.idempotency!.record(tx, def.status, result));
+            ctx.idempotency.recorded = await withTransaction(ctx.deps.db, (tx) => ctx.idempotency!.record(tx, status, result));
           }
           return sendRecorded(reply, ctx.idempotency.recorded);
         }
-        reply.code(def.status);
-        return def.status === 204 ? reply.send() : result;
+        reply.code(status);
+        return status === 204 ? reply.send() : result;
       } catch (error) {
         if (ctx.idempotency) await (ctx.idempotency as SettleableHandle).settle(error);
         throw error;

@@ -106,7 +106,7 @@ function describe(error: ErrorObject): { extra: Loc; msg: string; type: string }
 export function toValidationBody(errors: ErrorObject[], context: string): ValidationErrorBody {
   const location = LOCATIONS[context] ?? context;
   const concrete = new Set(
-    errors.filter((e) => !['anyOf', 'oneOf', 'const'].includes(e.keyword) && !(e.keyword === 'type' && e.params.type === 'null')).map((e) => e.instancePath),
+    errors.filter((e) => !['anyOf', 'oneOf', 'const', 'if'].includes(e.keyword) && !(e.keyword === 'type' && e.params.type === 'null')).map((e) => e.instancePath),
   );
   // A nullable object whose own field is wrong reports that field, not "does not match any form"
   // (only for nullable unions: a union of several shapes keeps its summary).
@@ -117,6 +117,8 @@ export function toValidationBody(errors: ErrorObject[], context: string): Valida
   for (const error of errors) {
     // propertyNames reports the bad key twice: once as its own error (with propertyName), once as a summary.
     if (error.keyword === 'propertyNames') continue;
+    // An if/then/else form (http/schemas/discriminated.ts) reports "must match then" beside the errors of that form.
+    if (error.keyword === 'if') continue;
     const isSummary = error.keyword === 'anyOf' || error.keyword === 'oneOf';
     const isNullBranch = error.keyword === 'type' && error.params.type === 'null';
     const isLiteralBranch = error.keyword === 'const';

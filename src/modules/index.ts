@@ -1,13 +1,16 @@
 import type { FastifyInstance } from 'fastify';
+import { accountUpdater } from './account-updater/index.ts';
 import { apiKeyPairs } from './api-key-pairs/index.ts';
 import { auditLogs } from './audit-logs/index.ts';
 import { buyers } from './buyers/index.ts';
 import { cardDetails } from './card-details/index.ts';
+import { checkoutSessions } from './checkout-sessions/index.ts';
 import { cardSchemeDefinitions } from './card-scheme-definitions/index.ts';
 import { health } from './health/index.ts';
 import { merchantAccounts } from './merchant-accounts/index.ts';
+import { networkTokens } from './network-tokens/index.ts';
 import { paymentMethods } from './payment-methods/index.ts';
 import { threeDsConfigurations } from './three-ds-configurations/index.ts';
 
 /** Every resource group, registered by `buildApp` in this order. */
-export const MODULES: Array<(app: FastifyInstance) => Promise<void>> = [health, merchantAccounts, threeDsConfigurations, auditLogs, apiKeyPairs, buyers, cardSchemeDefinitions, cardDetails, paymentMethods];
+export const MODULES: Array<(app: FastifyInstance) => Promise<void>> = [health, merchantAccounts, threeDsConfigurations, auditLogs, apiKeyPairs, buyers, cardSchemeDefinitions, cardDetails, paymentMethods, networkTokens, checkoutSessions, accountUpdater];

@@ -98,6 +98,11 @@ export class Vault {
     return this.decrypt(db, merchantAccountId, { ciphertext: row.ciphertext, keyId: row.key_id }, { table: 'vault_security_codes', column: 'ciphertext', rowId: `${owner.type}:${owner.id}` });
   }
 
+  /** Destroys a held security code without opening it (card data replaced or purged). */
+  async discardSecurityCode(db: Executor, merchantAccountId: string, owner: codes.Owner): Promise<void> {
+    await codes.takeSecurityCode(db, merchantAccountId, owner);
+  }
+
   /** Forgets unwrapped keys (after a rotation, in tests). */
   clearCache(): void {
     this.cache.clear();

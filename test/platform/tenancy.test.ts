@@ -36,6 +36,17 @@ const FIXTURES: Record<string, Fixture> = {
     expect(res.statusCode, res.body).toBe(201);
     return res.json().id;
   },
+  // Fixtures run in this order: the network token belongs to the payment method above.
+  network_token_id: async (t, a) => {
+    const res = await t.request({ method: 'POST', url: `/payment-methods/${ids.payment_method_id}/network-tokens`, payload: NETWORK_TOKEN_BODY, merchantAccountId: a });
+    expect(res.statusCode, res.body).toBe(201);
+    return res.json().id;
+  },
+  session_id: async (t, a) => {
+    const res = await t.request({ method: 'POST', url: '/checkout/sessions', payload: { amount: 1299, currency: 'EUR', metadata: { owner: 'A' } }, merchantAccountId: a });
+    expect(res.statusCode, res.body).toBe(201);
+    return res.json().id;
+  },
   // Fixtures run in this order: the shipping details belong to the buyer above.
   shipping_details_id: async (t, a) => {
     const res = await t.request({ method: 'POST', url: `/buyers/${ids.buyer_id}/shipping-details`, payload: SHIPPING_BODY, merchantAccountId: a });
@@ -45,6 +56,7 @@ const FIXTURES: Record<string, Fixture> = {
 };
 
 const CARD_BODY = { method: 'card', number: '4111111111111111', expiration_date: '12/39' };
+const NETWORK_TOKEN_BODY = { merchant_initiated: false, is_subsequent_payment: false };
 const BUYER_BODY = { display_name: 'Buyer of A', external_identifier: 'buyer-a', billing_details: { first_name: 'Ada', email_address: 'ada@a.example' } };
 const SHIPPING_BODY = { first_name: 'Ada', address: { line1: '1 A Street', country: 'GB' } };
 
@@ -74,11 +86,22 @@ const BODIES: Record<string, () => unknown> = {
   addBuyerShippingDetails: () => ({ ...SHIPPING_BODY, first_name: 'B made this' }),
   updateBuyerShippingDetails: () => ({ first_name: 'taken over' }),
   createPaymentMethod: () => ({ ...CARD_BODY, buyer_id: ids.buyer_id }),
+  // A's card named by B: it does not qualify, so B gets 204 and A's card gets no inquiry.
+  createAccountUpdaterJob: () => ({ payment_method_ids: [ids.payment_method_id] }),
+  createCheckoutSession: () => ({ amount: 1, currency: 'USD' }),
+  updateCheckoutSession: () => ({ amount: 1, metadata: { owner: 'B' } }),
+  createCheckoutSessionFields: () => ({ payment_method: { method: 'id', id: ids.payment_method_id } }),
+  updateCheckoutSessionFields: () => ({ payment_method: { ...CARD_BODY, number: '5555555555554444' } }),
+  createPaymentMethodNetworkToken: () => NETWORK_TOKEN_BODY,
+  suspendPaymentMethodNetworkToken: () => ({}),
+  resumePaymentMethodNetworkToken: () => ({}),
+  createPaymentMethodNetworkTokenCryptogram: () => ({ merchant_initiated: false }),
 };
 
 /** A valid query string per operation that requires one (a GET answering 422 fails the check below). */
 const QUERIES: Record<string, () => string> = {
   getCardDetails: () => 'bin=42424242',
+  listBuyerPaymentMethods: () => `buyer_id=${ids.buyer_id}`,
 };
 
 let t: TestApp;
@@ -118,6 +141,9 @@ describe('security', () => {
       const url = route.url.replace(/:([a-z_]+)/g, (_m, param: string) => ids[param]!) + (query ? `?${query}` : '');
       const payload = BODIES[route.config.operationId!]?.();
       const attempts = [{ label: 'key pair limited to B', token: await limitedToB.token(), merchantAccountId: undefined as string | undefined }];
+      // The checkout session id is the credential there (a bearer token means nothing): the only way
+      // to reach for merchant account B is to name it, which the session's pinned account refuses.
+      if (route.config.credential === 'checkout-session') attempts.pop();
       if (route.config.merchantScoped !== false) attempts.push({ label: 'instance-wide key acting on B', token: await t.keys.token(), merchantAccountId: b });
       for (const attempt of attempts) {
         const res = await t.request({ method: route.method as 'GET', url, token: attempt.token, ...(attempt.merchantAccountId ? { merchantAccountId: attempt.merchantAccountId } : {}), ...(payload ? { payload } : {}) });
@@ -146,5 +172,7 @@ describe('security', () => {
     expect(buyer).toMatchObject({ display_name: 'Buyer of A', external_identifier: 'buyer-a', billing_details: { first_name: 'Ada' } });
     const shipping = (await t.request({ method: 'GET', url: `/buyers/${ids.buyer_id}/shipping-details`, merchantAccountId: a })).json();
     expect(shipping.items.map((s: { id: string; first_name: string }) => [s.id, s.first_name])).toEqual([[ids.shipping_details_id, 'Ada']]);
+    const tokens = (await t.request({ method: 'GET', url: `/payment-methods/${ids.payment_method_id}/network-tokens`, merchantAccountId: a })).json();
+    expect(tokens.items.map((n: { id: string; status: string }) => [n.id, n.status])).toEqual([[ids.network_token_id, 'active']]);
   });
 });

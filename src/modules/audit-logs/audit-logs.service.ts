@@ -35,6 +35,32 @@ export async function recordAudit(tx: Tx, ctx: RequestContext, action: AuditActi
   });
 }
 
+/** Who made a change that no request made: a background job of the platform. */
+export interface SystemActor {
+  /** Shown as the actor's name, e.g. `System (account updater)`. */
+  name: string;
+  /** The job name (in `operation_id`) and the job id (in `request_id`), to trace the entry. */
+  jobName: string;
+  jobId: string;
+}
+
+/** Like `recordAudit`, for changes made by the platform itself: no user, the system as actor. */
+export async function recordSystemAudit(tx: Tx, merchantAccountId: string, actor: SystemActor, action: AuditAction, resource: AuditedResource): Promise<void> {
+  await repo.insertAuditLog(tx, {
+    merchant_account_id: merchantAccountId,
+    id: uuidv7(),
+    action,
+    resource_type: resource.type,
+    resource_id: resource.id,
+    resource_name: resource.name,
+    user_id: null,
+    user_name: actor.name,
+    user_email_address: null,
+    operation_id: actor.jobName,
+    request_id: actor.jobId,
+  });
+}
+
 export async function listAuditLogs(ctx: RequestContext, query: ListAuditLogsQuery) {
   const filter = { action: query.action ?? undefined, userId: query.user_id ?? undefined, resourceType: query.resource_type ?? undefined };
   return listPage(

@@ -1,4 +1,4 @@
-import type { Insertable } from 'kysely';
+import { sql, type Insertable, type Updateable } from 'kysely';
 import type { PaymentMethodRow, PaymentMethodsTable } from '../../db/schema.ts';
 import type { Executor } from '../../db/transaction.ts';
 import { keysetPage, type KeysetPage } from '../../db/keyset.ts';
@@ -36,4 +36,29 @@ export async function listPaymentMethods(
   if (filter.externalIdentifier) query = query.where('external_identifier', '=', filter.externalIdentifier);
   if (filter.statuses && filter.statuses.length > 0) query = query.where('status', 'in', filter.statuses);
   return keysetPage(db, query, { columns: ['created_at', 'id'], limit, position });
+}
+
+/** Stored methods among `ids`, locked in id order (two callers locking overlapping sets cannot deadlock). */
+export async function lockPaymentMethods(db: Executor, merchantAccountId: string, ids: readonly string[]): Promise<PaymentMethodRow[]> {
+  if (ids.length === 0) return [];
+  return db.selectFrom('payment_methods').selectAll().where('merchant_account_id', '=', merchantAccountId).where('id', 'in', [...ids]).orderBy('id').forUpdate().execute();
+}
+
+export async function updatePaymentMethod(db: Executor, merchantAccountId: string, id: string, patch: Updateable<PaymentMethodsTable>): Promise<PaymentMethodRow> {
+  return db.updateTable('payment_methods').set(patch).where('merchant_account_id', '=', merchantAccountId).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+}
+
+/** A buyer's usable methods by last use (never used last), then newest first; index `payment_methods_buyer_idx`. */
+export async function listBuyerPaymentMethods(db: Executor, merchantAccountId: string, buyerId: string, order: 'asc' | 'desc', limit: number): Promise<PaymentMethodRow[]> {
+  return db
+    .selectFrom('payment_methods')
+    .selectAll()
+    .where('merchant_account_id', '=', merchantAccountId)
+    .where('buyer_id', '=', buyerId)
+    .where('status', '=', 'succeeded')
+    .orderBy(sql`last_used_at ${sql.raw(order === 'asc' ? 'ASC' : 'DESC')} NULLS LAST`)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
 }

@@ -1,27 +1,51 @@
 import { Type, type Static } from 'typebox';
 import type { PaymentMethodRow } from '../../db/schema.ts';
-import { Cursor, DateTime, ListEnvelope, Nullable, StringEnum } from '../../http/schemas/common.ts';
+import { Country, Currency, Cursor, DateTime, ItemList, ListEnvelope, Nullable, StringEnum } from '../../http/schemas/common.ts';
+import { Discriminated } from '../../http/schemas/discriminated.ts';
 
 export const PAYMENT_METHOD_STATUSES = ['processing', 'buyer_approval_required', 'succeeded', 'failed', 'paused'] as const;
 export const CARD_TYPES = ['credit', 'debit', 'prepaid'] as const;
 
 const ExternalIdentifier = Type.String({ minLength: 1, maxLength: 200 });
 
-/** The card form of `POST /payment-methods` (the other stored forms land with their connectors). */
+/** Card atoms shared by every body that takes a card (stored cards, checkout session fields). */
+export const CardNumber = () => Type.String({ pattern: '^\\d{13,19}$', description: '13 to 19 digits. Never returned, never logged.' });
+export const CardExpirationDate = () => Type.String({ pattern: '^(0[1-9]|1[0-2])/\\d{2}$', description: 'MM/YY' });
+export const SecurityCode = () => Type.String({ pattern: '^\\d{3,4}$', description: '3 or 4 digits; kept encrypted until first use, at most one hour' });
+
+const BuyerLink = {
+  external_identifier: Type.Optional(Nullable(ExternalIdentifier)),
+  buyer_id: Type.Optional(Nullable(Type.String({ format: 'uuid' }))),
+  buyer_external_identifier: Type.Optional(Nullable(ExternalIdentifier)),
+};
+
+/** The card form of `POST /payment-methods`. */
 export const CreateCardPaymentMethodBody = Type.Object(
   {
     method: Type.Literal('card', { default: 'card' }),
-    number: Type.String({ pattern: '^\\d{13,19}$', description: '13 to 19 digits. Never returned, never logged.' }),
-    expiration_date: Type.String({ pattern: '^(0[1-9]|1[0-2])/\\d{2}$', description: 'MM/YY' }),
-    security_code: Type.Optional(Nullable(Type.String({ pattern: '^\\d{3,4}$', description: '3 or 4 digits; kept encrypted until first use, at most one hour' }))),
+    number: CardNumber(),
+    expiration_date: CardExpirationDate(),
+    security_code: Type.Optional(Nullable(SecurityCode())),
     card_type: Type.Optional(Nullable(StringEnum(CARD_TYPES))),
-    external_identifier: Type.Optional(Nullable(ExternalIdentifier)),
-    buyer_id: Type.Optional(Nullable(Type.String({ format: 'uuid' }))),
-    buyer_external_identifier: Type.Optional(Nullable(ExternalIdentifier)),
+    ...BuyerLink,
   },
-  { additionalProperties: false },
+  { additionalProperties: false, title: 'CardPaymentMethodCreate' },
 );
 export type CreateCardPaymentMethodBody = Static<typeof CreateCardPaymentMethodBody>;
+
+/** The checkout session form: stores the card a checkout session holds. */
+export const CreateCheckoutSessionPaymentMethodBody = Type.Object(
+  { method: Type.Literal('checkout-session'), id: Type.String({ format: 'uuid', description: 'ID of the checkout session' }), ...BuyerLink },
+  { additionalProperties: false, title: 'CheckoutSessionPaymentMethodCreate' },
+);
+export type CreateCheckoutSessionPaymentMethodBody = Static<typeof CreateCheckoutSessionPaymentMethodBody>;
+
+/** `POST /payment-methods`: one of the forms, chosen by `method` (default `card`). */
+export const CreatePaymentMethodBody = Discriminated('method', ['card', 'checkout-session'], [CreateCardPaymentMethodBody, CreateCheckoutSessionPaymentMethodBody], {
+  defaultValue: 'card',
+  title: 'PaymentMethodCreate',
+});
+export type CreatePaymentMethodBody = Static<typeof CreatePaymentMethodBody>;
 
 export const PaymentMethodParams = Type.Object({ payment_method_id: Type.String({ format: 'uuid' }) });
 
@@ -102,4 +126,28 @@ export function toPaymentMethodResource(row: PaymentMethodRow, buyer: unknown = 
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
   };
+}
+
+export const ListBuyerPaymentMethodsQuery = Type.Object({
+  buyer_id: Type.Optional(Nullable(Type.String({ format: 'uuid' }))),
+  buyer_external_identifier: Type.Optional(Nullable(ExternalIdentifier)),
+  country: Type.Optional(Nullable(Country({ description: 'Only methods usable in this country (a method tied to no country matches any)' }))),
+  currency: Type.Optional(Nullable(Currency({ description: 'Only methods usable in this currency (a method tied to no currency matches any)' }))),
+  order_by: StringEnum(['asc', 'desc'] as const, { default: 'desc' }),
+  sort_by: Type.Optional(Nullable(Type.Literal('last_used_at'))),
+});
+export type ListBuyerPaymentMethodsQuery = Static<typeof ListBuyerPaymentMethodsQuery>;
+
+/** A stored method as a buyer's list shows it: the resource without buyer, external identifier, status and timestamps. */
+export const PaymentMethodSummarySchema = Type.Omit(PaymentMethodSchema, ['buyer', 'external_identifier', 'status', 'created_at', 'updated_at'], {
+  additionalProperties: false,
+  title: 'PaymentMethodSummary',
+});
+export type PaymentMethodSummary = Static<typeof PaymentMethodSummarySchema>;
+
+export const PaymentMethodSummariesSchema = ItemList(PaymentMethodSummarySchema, 'PaymentMethodSummaries');
+
+export function toPaymentMethodSummary(row: PaymentMethodRow): PaymentMethodSummary {
+  const { buyer: _buyer, external_identifier: _external, status: _status, created_at: _created, updated_at: _updated, ...summary } = toPaymentMethodResource(row);
+  return summary;
 }

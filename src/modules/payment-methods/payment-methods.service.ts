@@ -1,21 +1,28 @@
 import { withRequestTransaction, type RequestContext } from '../../context.ts';
-import type { Executor } from '../../db/transaction.ts';
+import type { PaymentMethodRow } from '../../db/schema.ts';
+import type { Executor, Tx } from '../../db/transaction.ts';
 import { AppError, invalidField, notFound } from '../../errors/app-error.ts';
 import { listPage } from '../../http/pagination.ts';
 import { bin, cardNumberProblem, isExpired, last4, validateCardNumber } from '../../lib/card-schemes.ts';
 import { uuidv7 } from '../../lib/ids.ts';
+import { readCheckoutSessionCard } from '../checkout-sessions/checkout-sessions.service.ts';
 import { recordAudit } from '../audit-logs/audit-logs.service.ts';
 import { buyerResourcesByIds, resolveBuyerReference, type BuyerReference } from '../buyers/buyers.service.ts';
 import * as repo from './payment-methods.repo.ts';
-import { toPaymentMethodResource, type CreateCardPaymentMethodBody, type ListPaymentMethodsQuery, type PaymentMethod } from './payment-methods.schemas.ts';
+import { toPaymentMethodResource, type CreateCardPaymentMethodBody, type CreateCheckoutSessionPaymentMethodBody, type CreatePaymentMethodBody, type ListPaymentMethodsQuery, type PaymentMethod } from './payment-methods.schemas.ts';
 
 /** How long a security code given with a stored card is kept (encrypted) for its first use. */
 export const SECURITY_CODE_TTL_MS = 60 * 60 * 1000;
 
-function checkCard(body: CreateCardPaymentMethodBody) {
-  const check = validateCardNumber(body.number);
-  if (!check.ok) throw invalidField('body', '/number', cardNumberProblem(check), `card_number_${check.reason}`);
-  if (isExpired(body.expiration_date, new Date())) throw invalidField('body', '/expiration_date', 'The card has expired: expiration_date is in the past', 'card_expired');
+/**
+ * The checks every card given to the API passes (stored cards, checkout session fields): digits,
+ * length for its scheme, Luhn, expiry not in the past. `pointer` is where the card sits in the body.
+ * The number is never part of the error.
+ */
+export function checkCard(card: { number: string; expiration_date: string }, pointer = '') {
+  const check = validateCardNumber(card.number);
+  if (!check.ok) throw invalidField('body', `${pointer}/number`, cardNumberProblem(check), `card_number_${check.reason}`);
+  if (isExpired(card.expiration_date, new Date())) throw invalidField('body', `${pointer}/expiration_date`, 'The card has expired: expiration_date is in the past', 'card_expired');
   return check;
 }
 
@@ -30,6 +37,45 @@ function buyerReference(body: { buyer_id?: string | null; buyer_external_identif
   return null;
 }
 
+interface NewCard {
+  number: string;
+  expiration_date: string;
+  scheme: string;
+  card_type?: string | null | undefined;
+  external_identifier?: string | null | undefined;
+}
+
+/** Inserts a validated card: the number encrypted under the merchant's data key, bound to the new row. */
+async function insertCard(tx: Tx, ctx: RequestContext, card: NewCard, buyerId: string | null): Promise<PaymentMethodRow> {
+  const { vault } = ctx.deps;
+  const merchant = ctx.merchantAccountId;
+  const id = uuidv7();
+  const sealed = await vault.encrypt(tx, merchant, card.number, { table: 'payment_methods', column: 'number', rowId: id });
+  const row = await repo.insertPaymentMethod(tx, {
+    merchant_account_id: merchant,
+    id,
+    method: 'card',
+    status: 'succeeded',
+    buyer_id: buyerId,
+    external_identifier: card.external_identifier ?? null,
+    scheme: card.scheme,
+    card_type: card.card_type ?? null,
+    bin: bin(card.number),
+    last4: last4(card.number),
+    expiration_date: card.expiration_date,
+    fingerprint: await vault.fingerprint(tx, merchant, card.number),
+    number_ciphertext: sealed.ciphertext,
+    number_key_id: sealed.keyId,
+  });
+  await recordAudit(tx, ctx, 'created', { type: 'payment-method', id, name: `${card.scheme} ${row.last4}` });
+  return row;
+}
+
+/** `POST /payment-methods`: dispatches on the form. */
+export async function createPaymentMethod(ctx: RequestContext, body: CreatePaymentMethodBody): Promise<PaymentMethod> {
+  return body.method === 'checkout-session' ? storeCheckoutSessionCard(ctx, body) : storeCard(ctx, body);
+}
+
 /**
  * Stores a card: validates it, encrypts the number under the merchant's data key (bound to the new
  * row), fingerprints it, and holds a given security code encrypted for at most an hour.
@@ -37,34 +83,34 @@ function buyerReference(body: { buyer_id?: string | null; buyer_external_identif
 export async function storeCard(ctx: RequestContext, body: CreateCardPaymentMethodBody): Promise<PaymentMethod> {
   const check = checkCard(body);
   const reference = buyerReference(body);
-  const { vault } = ctx.deps;
-  const merchant = ctx.merchantAccountId;
   return withRequestTransaction(ctx, async (tx) => {
     const buyer = reference ? await resolveBuyerReference(tx, ctx, reference) : null;
-    const id = uuidv7();
-    const sealed = await vault.encrypt(tx, merchant, body.number, { table: 'payment_methods', column: 'number', rowId: id });
-    const row = await repo.insertPaymentMethod(tx, {
-      merchant_account_id: merchant,
-      id,
-      method: 'card',
-      status: 'succeeded',
-      buyer_id: buyer?.id ?? null,
-      external_identifier: body.external_identifier ?? null,
-      scheme: check.scheme,
-      card_type: body.card_type ?? null,
-      bin: bin(body.number),
-      last4: last4(body.number),
-      expiration_date: body.expiration_date,
-      fingerprint: await vault.fingerprint(tx, merchant, body.number),
-      number_ciphertext: sealed.ciphertext,
-      number_key_id: sealed.keyId,
-    });
+    const row = await insertCard(tx, ctx, { ...body, scheme: check.scheme }, buyer?.id ?? null);
     if (body.security_code) {
-      await vault.holdSecurityCode(tx, merchant, { type: 'payment-method', id }, body.security_code, new Date(Date.now() + SECURITY_CODE_TTL_MS));
+      await ctx.deps.vault.holdSecurityCode(tx, ctx.merchantAccountId, { type: 'payment-method', id: row.id }, body.security_code, new Date(Date.now() + SECURITY_CODE_TTL_MS));
     }
-    await recordAudit(tx, ctx, 'created', { type: 'payment-method', id, name: `${check.scheme} ${row.last4}` });
     return toPaymentMethodResource(row, buyer);
   });
+}
+
+/**
+ * Stores the card a checkout session holds. The session keeps its card data and security code:
+ * the transaction that references the session still uses them (see docs/decisions.md).
+ */
+async function storeCheckoutSessionCard(ctx: RequestContext, body: CreateCheckoutSessionPaymentMethodBody): Promise<PaymentMethod> {
+  const reference = buyerReference(body);
+  return withRequestTransaction(ctx, async (tx) => {
+    const card = await readCheckoutSessionCard(tx, ctx, body.id);
+    const buyer = reference ? await resolveBuyerReference(tx, ctx, reference) : null;
+    const row = await insertCard(tx, ctx, { ...card, external_identifier: body.external_identifier }, buyer?.id ?? null);
+    return toPaymentMethodResource(row, buyer);
+  });
+}
+
+/** A stored card of the merchant account, for a checkout session that pays with it; null when there is none. */
+export async function findStoredCard(db: Executor, ctx: RequestContext, id: string): Promise<PaymentMethodRow | null> {
+  const row = await repo.findPaymentMethod(db, ctx.merchantAccountId, id);
+  return row && row.method === 'card' && row.number_ciphertext ? row : null;
 }
 
 async function buyerResourceOf(db: Executor, ctx: RequestContext, buyerId: string | null): Promise<unknown> {
@@ -107,4 +153,32 @@ export async function listPaymentMethods(ctx: RequestContext, query: ListPayment
   const buyerIds = [...new Set(page.items.map((row) => row.buyer_id).filter((id): id is string => id !== null))];
   const buyers = await buyerResourcesByIds(ctx.deps.db, ctx, buyerIds);
   return { ...page, items: page.items.map((row) => toPaymentMethodResource(row, row.buyer_id ? buyers.get(row.buyer_id) ?? null : null)) };
+}
+
+/** A stored card with its number released by the vault, for one call of another module. */
+export interface ReleasedCard {
+  id: string;
+  scheme: string | null;
+  expirationDate: string | null;
+  number: string;
+}
+
+/**
+ * For other modules (network tokens): locks a stored card `FOR UPDATE` in the caller's transaction
+ * and releases its number for one call. 404 when the method does not exist in this merchant
+ * account; 400 when it is not a usable card.
+ */
+export async function lockAndReleaseCard(tx: Tx, ctx: RequestContext, id: string): Promise<ReleasedCard> {
+  const row = await repo.findPaymentMethod(tx, ctx.merchantAccountId, id, { forUpdate: true });
+  if (!row) throw notFound('payment method', id);
+  if (row.method !== 'card' || !row.number_ciphertext || !row.number_key_id || row.status !== 'succeeded') {
+    throw new AppError('bad_request', 'The payment method is not a stored card that can be used');
+  }
+  const number = await ctx.deps.vault.decrypt(tx, ctx.merchantAccountId, { ciphertext: row.number_ciphertext, keyId: row.number_key_id }, { table: 'payment_methods', column: 'number', rowId: id });
+  return { id, scheme: row.scheme, expirationDate: row.expiration_date, number };
+}
+
+/** 404 unless the payment method exists in the merchant account of the request. */
+export async function assertPaymentMethodExists(db: Executor, ctx: RequestContext, id: string): Promise<void> {
+  if (!(await repo.findPaymentMethod(db, ctx.merchantAccountId, id))) throw notFound('payment method', id);
 }

@@ -106,6 +106,40 @@ describe('happy', () => {
   });
 });
 
+describe('happy (checkout session form)', () => {
+  const session = async () => (await t.request({ method: 'POST', url: '/checkout/sessions', payload: {} })).json().id as string;
+  const fields = (id: string, payment_method: object) => t.app.inject({ method: 'POST', url: `/checkout/sessions/${id}/fields`, payload: { payment_method } });
+
+  it("stores the card a checkout session holds, under a new row's binding", async () => {
+    const id = await session();
+    expect((await fields(id, { method: 'card', number: AMEX, expiration_date: '11/37', security_code: '1234' })).statusCode).toBe(204);
+    const res = await store({ method: 'checkout-session', id, external_identifier: 'from-session' });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json()).toMatchObject({ method: 'card', scheme: 'amex', label: '0005', expiration_date: '11/37', external_identifier: 'from-session', details: { bin: '378282' } });
+    expect(res.json().fingerprint).toBe((await store(card({ number: AMEX }))).json().fingerprint);
+    const row = await t.deps.db.selectFrom('payment_methods').selectAll().where('id', '=', res.json().id).executeTakeFirstOrThrow();
+    const plain = await t.deps.vault.decrypt(t.deps.db, 'default', { ciphertext: row.number_ciphertext!, keyId: row.number_key_id! }, { table: 'payment_methods', column: 'number', rowId: row.id });
+    expect(plain).toBe(AMEX);
+    expect(res.body).not.toContain(AMEX);
+  });
+
+  it('answers 400 for a session without card data and 404 for an unknown one', async () => {
+    const res = await store({ method: 'checkout-session', id: await session() });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ code: 'bad_request', message: 'Request failed validation', details: [{ location: 'body', pointer: '/id', type: 'checkout_session_no_card' }] });
+    expect((await store({ method: 'checkout-session', id: '018f0000-0000-7000-8000-000000000000' })).statusCode).toBe(404);
+    const missing = await store({ method: 'checkout-session' });
+    expect(missing.statusCode).toBe(422);
+    expect(missing.json().detail.map((d: { loc: string[] }) => d.loc.join('.'))).toEqual(['body.id']);
+  });
+
+  it('defaults to the card form when method is left out', async () => {
+    const res = await store({ number: VISA, expiration_date: '12/39' });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json().method).toBe('card');
+  });
+});
+
 describe('errors', () => {
   it('refuses a number that fails Luhn, the scheme length, or is not digits, without echoing it', async () => {
     const luhn = await store(card({ number: '4111111111111112' }));

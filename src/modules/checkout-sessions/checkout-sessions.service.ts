@@ -1,0 +1,181 @@
+import { withRequestTransaction, type CheckoutSessionCredential, type Deps, type RequestContext } from '../../context.ts';
+import type { CheckoutSessionRow } from '../../db/schema.ts';
+import type { Executor, Tx } from '../../db/transaction.ts';
+import { AppError, notFound } from '../../errors/app-error.ts';
+import { bin, last4 } from '../../lib/card-schemes.ts';
+import { uuidv7 } from '../../lib/ids.ts';
+import { recordAudit } from '../audit-logs/audit-logs.service.ts';
+import { checkCard, findStoredCard, SECURITY_CODE_TTL_MS } from '../payment-methods/payment-methods.service.ts';
+import * as repo from './checkout-sessions.repo.ts';
+import {
+  toCheckoutSessionResource,
+  type CheckoutSession,
+  type CheckoutSessionFieldsBody,
+  type CreateCheckoutSessionBody,
+  type UpdateCheckoutSessionBody,
+} from './checkout-sessions.schemas.ts';
+
+const json = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value));
+const owner = (id: string) => ({ type: 'checkout-session' as const, id });
+const numberBinding = (id: string) => ({ table: 'checkout_sessions', column: 'number', rowId: id });
+const audited = (row: CheckoutSessionRow) => ({ type: 'checkout-session', id: row.id, name: `checkout session ${row.id}` });
+const isLive = (row: CheckoutSessionRow | undefined): row is CheckoutSessionRow => row !== undefined && row.expires_at.getTime() > Date.now();
+const expiry = (deps: Deps, expiresIn: number | undefined) => new Date(Date.now() + Math.round((expiresIn ?? deps.config.checkoutSessionTtlSeconds) * 1000));
+
+/** The columns a create or update body sets; only the fields sent (null clears one). */
+function patchOf(body: UpdateCheckoutSessionBody): repo.CheckoutSessionPatch {
+  const patch: repo.CheckoutSessionPatch = {};
+  if (body.cart_items !== undefined) patch.cart_items = json(body.cart_items);
+  if (body.metadata !== undefined) patch.metadata = json(body.metadata);
+  if (body.buyer !== undefined) patch.buyer = json(body.buyer);
+  if (body.airline !== undefined) patch.airline = json(body.airline);
+  if (body.amount !== undefined) patch.amount = body.amount;
+  if (body.currency !== undefined) patch.currency = body.currency;
+  if (body.payment_service_id !== undefined) patch.payment_service_id = body.payment_service_id;
+  return patch;
+}
+
+export async function createCheckoutSession(ctx: RequestContext, body: CreateCheckoutSessionBody): Promise<CheckoutSession> {
+  return withRequestTransaction(ctx, async (tx) => {
+    const row = await repo.insertCheckoutSession(tx, { merchant_account_id: ctx.merchantAccountId, id: uuidv7(), ...patchOf(body), expires_at: expiry(ctx.deps, body.expires_in) });
+    await recordAudit(tx, ctx, 'created', audited(row));
+    return toCheckoutSessionResource(row);
+  });
+}
+
+/** An expired session reads as absent. */
+export async function getCheckoutSession(ctx: RequestContext, id: string): Promise<CheckoutSession> {
+  const row = await repo.findCheckoutSession(ctx.deps.db, ctx.merchantAccountId, id);
+  if (!isLive(row)) throw notFound('checkout session', id);
+  return toCheckoutSessionResource(row);
+}
+
+export async function updateCheckoutSession(ctx: RequestContext, id: string, body: UpdateCheckoutSessionBody): Promise<CheckoutSession> {
+  return withRequestTransaction(ctx, async (tx) => {
+    const current = await repo.findCheckoutSession(tx, ctx.merchantAccountId, id, { forUpdate: true });
+    if (!isLive(current)) throw notFound('checkout session', id);
+    const patch = patchOf(body);
+    if (body.expires_in !== undefined) patch.expires_at = expiry(ctx.deps, body.expires_in);
+    const row = await repo.updateCheckoutSession(tx, ctx.merchantAccountId, id, patch);
+    await recordAudit(tx, ctx, 'updated', audited(row));
+    return toCheckoutSessionResource(row);
+  });
+}
+
+/** Deletes a session with its card data and security code; an expired session may be deleted too. */
+export async function deleteCheckoutSession(ctx: RequestContext, id: string): Promise<void> {
+  await withRequestTransaction(ctx, async (tx) => {
+    const row = await repo.findCheckoutSession(tx, ctx.merchantAccountId, id, { forUpdate: true });
+    if (!row) throw notFound('checkout session', id);
+    await ctx.deps.vault.discardSecurityCode(tx, ctx.merchantAccountId, owner(id));
+    await repo.deleteCheckoutSession(tx, ctx.merchantAccountId, id);
+    await recordAudit(tx, ctx, 'deleted', audited(row));
+  });
+}
+
+/** `Deps.resolveCheckoutSession`: the session behind a fields request (expiry is checked by the caller). */
+export async function resolveCheckoutSession(deps: Deps, id: string): Promise<CheckoutSessionCredential | null> {
+  const row = await repo.findCheckoutSessionCredential(deps.db, id);
+  return row ? { id: row.id, merchantAccountId: row.merchant_account_id, expiresAt: row.expires_at } : null;
+}
+
+/** The card columns of the fields body (the number encrypted, bound to the session row). */
+async function cardColumns(tx: Tx, ctx: RequestContext, sessionId: string, body: CheckoutSessionFieldsBody): Promise<repo.CheckoutSessionPatch> {
+  const card = body.payment_method;
+  if (card.method === 'id') {
+    const stored = await findStoredCard(tx, ctx, card.id);
+    if (!stored) throw notFound('payment method', card.id);
+    return { ...repo.NO_CARD_DATA, method: 'id', payment_method_id: stored.id, scheme: stored.scheme, bin: stored.bin, last4: stored.last4, expiration_date: stored.expiration_date, fingerprint: stored.fingerprint };
+  }
+  const check = checkCard(card, '/payment_method');
+  const { vault } = ctx.deps;
+  const sealed = await vault.encrypt(tx, ctx.merchantAccountId, card.number, numberBinding(sessionId));
+  return {
+    ...repo.NO_CARD_DATA,
+    method: 'card',
+    scheme: check.scheme,
+    bin: bin(card.number),
+    last4: last4(card.number),
+    expiration_date: card.expiration_date,
+    fingerprint: await vault.fingerprint(tx, ctx.merchantAccountId, card.number),
+    number_ciphertext: sealed.ciphertext,
+    number_key_id: sealed.keyId,
+  };
+}
+
+/**
+ * `POST`/`PUT /checkout/sessions/{id}/fields`: replaces the session's card data. A security code is
+ * held encrypted until the session expires (at most an hour); card data sent without one drops an
+ * older code, which belonged to the previous card.
+ */
+export async function setCheckoutSessionFields(ctx: RequestContext, sessionId: string, body: CheckoutSessionFieldsBody): Promise<void> {
+  if (body.payment_method.method === 'card') checkCard(body.payment_method, '/payment_method');
+  await withRequestTransaction(ctx, async (tx) => {
+    const row = await repo.findCheckoutSession(tx, ctx.merchantAccountId, sessionId, { forUpdate: true });
+    if (!isLive(row)) throw notFound('checkout session', sessionId);
+    await repo.updateCheckoutSession(tx, ctx.merchantAccountId, sessionId, await cardColumns(tx, ctx, sessionId, body));
+    const code = body.payment_method.security_code;
+    if (code) {
+      const until = new Date(Math.min(row.expires_at.getTime(), Date.now() + SECURITY_CODE_TTL_MS));
+      await ctx.deps.vault.holdSecurityCode(tx, ctx.merchantAccountId, owner(sessionId), code, until);
+    } else {
+      await ctx.deps.vault.discardSecurityCode(tx, ctx.merchantAccountId, owner(sessionId));
+    }
+  });
+}
+
+const noCardData = () =>
+  new AppError('bad_request', 'Request failed validation', {
+    details: [{ location: 'body', pointer: '/id', message: 'The checkout session holds no card number', type: 'checkout_session_no_card' }],
+  });
+
+async function liveSessionWithCard(tx: Executor, ctx: RequestContext, id: string, forUpdate: boolean): Promise<CheckoutSessionRow> {
+  const row = await repo.findCheckoutSession(tx, ctx.merchantAccountId, id, { forUpdate });
+  if (!isLive(row)) throw notFound('checkout session', id);
+  if (!row.method || (row.method === 'id' && !row.payment_method_id)) throw noCardData();
+  return row;
+}
+
+async function openNumber(tx: Executor, ctx: RequestContext, row: CheckoutSessionRow): Promise<string> {
+  return ctx.deps.vault.decrypt(tx, ctx.merchantAccountId, { ciphertext: row.number_ciphertext!, keyId: row.number_key_id! }, numberBinding(row.id));
+}
+
+/**
+ * The card number a live session holds, for storing it as a payment method. The session keeps
+ * its data (its transaction may still use it). 400 when it holds no number of its own.
+ */
+export async function readCheckoutSessionCard(tx: Tx, ctx: RequestContext, id: string): Promise<{ number: string; expiration_date: string; scheme: string }> {
+  const row = await liveSessionWithCard(tx, ctx, id, true);
+  if (row.method !== 'card' || !row.number_ciphertext) throw noCardData();
+  return { number: await openNumber(tx, ctx, row), expiration_date: row.expiration_date!, scheme: row.scheme! };
+}
+
+export type CheckoutSessionCard =
+  | { method: 'card'; number: string; expirationDate: string; scheme: string; securityCode: string | null }
+  | { method: 'id'; paymentMethodId: string; securityCode: string | null };
+
+/**
+ * For the transaction that pays with a session: releases its card data (the number, or the stored
+ * method it names) and its security code once, and purges them from the session in `tx`.
+ */
+export async function consumeCheckoutSessionCard(tx: Tx, ctx: RequestContext, sessionId: string): Promise<CheckoutSessionCard> {
+  const row = await liveSessionWithCard(tx, ctx, sessionId, true);
+  const securityCode = await ctx.deps.vault.takeSecurityCode(tx, ctx.merchantAccountId, owner(sessionId));
+  const card: CheckoutSessionCard =
+    row.method === 'id'
+      ? { method: 'id', paymentMethodId: row.payment_method_id!, securityCode }
+      : { method: 'card', number: await openNumber(tx, ctx, row), expirationDate: row.expiration_date!, scheme: row.scheme!, securityCode };
+  await repo.updateCheckoutSession(tx, ctx.merchantAccountId, sessionId, repo.NO_CARD_DATA);
+  return card;
+}
+
+/** Purges the card data and security codes of expired sessions; returns how many sessions it cleared. */
+export async function purgeExpiredCheckoutSessionCards(deps: Deps, now: Date): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const cleared = await repo.purgeExpiredCardData(deps.db, now);
+    for (const session of cleared) await deps.vault.discardSecurityCode(deps.db, session.merchant_account_id, owner(session.id));
+    total += cleared.length;
+    if (cleared.length === 0) return total;
+  }
+}
