@@ -14,12 +14,14 @@ export interface AuditedResource {
   name: string;
 }
 
-/**
- * Writes the audit entry of a change, in the transaction of the change: no change without its
- * entry, no entry without its change. The actor is the credential of the request.
- */
-export async function recordAudit(tx: Tx, ctx: RequestContext, action: AuditAction, resource: AuditedResource, merchantAccountId = ctx.merchantAccountId): Promise<void> {
-  const principal = ctx.principal;
+interface Actor {
+  userId: string | null;
+  name: string;
+  operationId: string | null;
+  requestId: string | null;
+}
+
+async function writeEntry(tx: Tx, merchantAccountId: string, actor: Actor, action: AuditAction, resource: AuditedResource): Promise<void> {
   await repo.insertAuditLog(tx, {
     merchant_account_id: merchantAccountId,
     id: uuidv7(),
@@ -27,12 +29,22 @@ export async function recordAudit(tx: Tx, ctx: RequestContext, action: AuditActi
     resource_type: resource.type,
     resource_id: resource.id,
     resource_name: resource.name,
-    user_id: principal?.keyPairId ?? null,
-    user_name: principal ? `API key ${principal.keyPairName}` : 'anonymous',
+    user_id: actor.userId,
+    user_name: actor.name,
     user_email_address: null,
-    operation_id: ctx.operationId,
-    request_id: ctx.requestId,
+    operation_id: actor.operationId,
+    request_id: actor.requestId,
   });
+}
+
+/**
+ * Writes the audit entry of a change, in the transaction of the change: no change without its
+ * entry, no entry without its change. The actor is the credential of the request.
+ */
+export async function recordAudit(tx: Tx, ctx: RequestContext, action: AuditAction, resource: AuditedResource, merchantAccountId = ctx.merchantAccountId): Promise<void> {
+  const principal = ctx.principal;
+  const actor = { userId: principal?.keyPairId ?? null, name: principal ? `API key ${principal.keyPairName}` : 'anonymous', operationId: ctx.operationId, requestId: ctx.requestId };
+  await writeEntry(tx, merchantAccountId, actor, action, resource);
 }
 
 /** Who made a change that no request made: a background job of the platform. */
@@ -46,19 +58,7 @@ export interface SystemActor {
 
 /** Like `recordAudit`, for changes made by the platform itself: no user, the system as actor. */
 export async function recordSystemAudit(tx: Tx, merchantAccountId: string, actor: SystemActor, action: AuditAction, resource: AuditedResource): Promise<void> {
-  await repo.insertAuditLog(tx, {
-    merchant_account_id: merchantAccountId,
-    id: uuidv7(),
-    action,
-    resource_type: resource.type,
-    resource_id: resource.id,
-    resource_name: resource.name,
-    user_id: null,
-    user_name: actor.name,
-    user_email_address: null,
-    operation_id: actor.jobName,
-    request_id: actor.jobId,
-  });
+  await writeEntry(tx, merchantAccountId, { userId: null, name: actor.name, operationId: actor.jobName, requestId: actor.jobId }, action, resource);
 }
 
 export async function listAuditLogs(ctx: RequestContext, query: ListAuditLogsQuery) {

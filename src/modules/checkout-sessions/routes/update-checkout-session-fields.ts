@@ -1,25 +1,4 @@
-import { defineRoute } from '../../../http/define-route.ts';
-import { CheckoutSessionFieldsBody, CheckoutSessionFieldsParams } from '../checkout-sessions.schemas.ts';
-import { setCheckoutSessionFields } from '../checkout-sessions.service.ts';
+import { checkoutSessionFieldsRoute } from './create-checkout-session-fields.ts';
 
-/** Called by the browser: the session id in the path is the credential (no bearer), rate limited per session. */
-export const updateCheckoutSessionFields = defineRoute({
-  operationId: 'updateCheckoutSessionFields',
-  method: 'PUT',
-  url: '/checkout/sessions/:session_id/fields',
-  scope: null,
-  credential: 'checkout-session',
-  enumerationLimited: true,
-  idempotent: false,
-  tags: ['checkout-sessions'],
-  summary: 'Set the card data of a checkout session',
-  description:
-    'Authenticated by the session id alone (401 when unknown, malformed or expired); 50 calls a minute per session. ' +
-    'Takes a card (number, expiration_date, security_code) or a stored card payment method of the same merchant account (`method: id`) with a fresh security code. ' +
-    'The card is validated like a stored card, encrypted and bound to the session, and purged when the session expires.',
-  status: 204,
-  params: CheckoutSessionFieldsParams,
-  body: CheckoutSessionFieldsBody,
-  response: null,
-  handler: ({ ctx, params, body }) => setCheckoutSessionFields(ctx, params.session_id, body),
-});
+/** The same operation as `createCheckoutSessionFields`, under PUT. */
+export const updateCheckoutSessionFields = checkoutSessionFieldsRoute('PUT', 'updateCheckoutSessionFields');
