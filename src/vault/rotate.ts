@@ -2,8 +2,7 @@ import type { Db } from '../db/client.ts';
 import { withTransaction } from '../db/transaction.ts';
 import * as keys from './data-keys.repo.ts';
 import type { Keyring } from './keyring.ts';
-
-const wrapAad = (merchantAccountId: string, id: string, purpose: string) => `vault_data_keys:${merchantAccountId}:${id}:${purpose}`;
+import { wrapAad } from './vault.ts';
 
 /**
  * Re-wraps every data key under the current master key, in small transactions, while the servers

@@ -20,7 +20,8 @@ export interface Binding {
 }
 
 const aadOf = (merchantAccountId: string, binding: Binding) => `${binding.table}.${binding.column}:${merchantAccountId}:${binding.rowId}`;
-const wrapAad = (merchantAccountId: string, id: string, purpose: string) => `vault_data_keys:${merchantAccountId}:${id}:${purpose}`;
+/** Associated data of a wrapped data key: the wrapping is bound to its key row (rotation uses it too). */
+export const wrapAad = (merchantAccountId: string, id: string, purpose: string) => `vault_data_keys:${merchantAccountId}:${id}:${purpose}`;
 
 /**
  * The only plaintext boundary for card data. Envelope encryption: each merchant account has a data

@@ -3,6 +3,7 @@ import type { BuyerRow, BuyersTable, Database } from '../../db/schema.ts';
 import { keysetPage, type KeysetPage } from '../../db/keyset.ts';
 import type { Executor } from '../../db/transaction.ts';
 import type { CursorPosition } from '../../http/cursor.ts';
+import { escapeLike } from '../../db/like.ts';
 
 export type NewBuyer = Insertable<BuyersTable>;
 export type BuyerPatch = Omit<Updateable<BuyersTable>, 'merchant_account_id' | 'id' | 'created_at' | 'updated_at'>;
@@ -36,10 +37,6 @@ export async function findBuyerByExternalIdentifier(db: Executor, merchantAccoun
 export interface BuyerFilter {
   search?: string | undefined;
   externalIdentifier?: string | undefined;
-}
-
-function escapeLike(value: string): string {
-  return value.replace(/[\\%_]/g, (ch) => `\\${ch}`);
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { AddressJson } from '../../db/schema.ts';
 /**
  * Masking of buyers' personal data (billing details, shipping contact details, addresses) for
  * callers without the scope `buyers.billing-details.read`. Pure functions, no I/O: every module
@@ -72,17 +73,8 @@ export function maskTaxIdValue(value: string): string {
   return `${STARS}${chars.length >= 6 ? chars.slice(-2).join('') : ''}`;
 }
 
-export interface AddressFields {
-  city?: string | null;
-  country?: string | null;
-  postal_code?: string | null;
-  state?: string | null;
-  state_code?: string | null;
-  house_number_or_name?: string | null;
-  line1?: string | null;
-  line2?: string | null;
-  organization?: string | null;
-}
+/** An address as stored and sent (keys as on the wire). */
+export type AddressFields = AddressJson;
 
 /** An address: every line masked, `country` and `state_code` kept. Other keys pass unchanged. */
 export function maskAddress<A extends AddressFields>(address: A): A;

@@ -2,6 +2,7 @@ import type { MerchantAccountPatch, MerchantAccountRow, NewMerchantAccount } fro
 import type { Executor } from '../../db/transaction.ts';
 import { keysetPage, type KeysetPage } from '../../db/keyset.ts';
 import type { CursorPosition } from '../../http/cursor.ts';
+import { escapeLike } from '../../db/like.ts';
 
 export async function insertMerchantAccount(db: Executor, account: NewMerchantAccount): Promise<MerchantAccountRow | undefined> {
   return db
@@ -36,9 +37,6 @@ export interface MerchantAccountFilter {
   onlyId?: string | null;
 }
 
-function escapeLike(value: string): string {
-  return value.replace(/[\\%_]/g, (ch) => `\\${ch}`);
-}
 
 /** Merchant accounts are instance-wide and few: the search is a scan filter, the order is index-backed. */
 export async function listMerchantAccounts(
