@@ -9,6 +9,7 @@
  *   BENCH_ACCOUNTS     merchant accounts to create first (default 1000)
  *   BENCH_TOKENS       distinct tokens for the fresh-token scenario (default 500 per second of run)
  *   BENCH_DATABASE_URL PostgreSQL to run against instead of PGlite
+ *   BENCH_TRANSACTIONS 0 skips the transaction scenarios (bench/transactions.ts)
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -22,6 +23,7 @@ import { SignJWT } from 'jose';
 import pg from 'pg';
 import { mintToken } from '../src/cli/token.ts';
 import { describePrivateKeyPem } from '../src/modules/api-key-pairs/key-material.ts';
+import { transactionScenarios } from './transactions.ts';
 
 interface Histogram {
   average: number;
@@ -262,7 +264,8 @@ async function main(): Promise<void> {
     log(`seeding ${ACCOUNTS} merchant accounts`);
     await seed(server, token);
     log(`minting ${TOKENS} distinct tokens`);
-    const pool = await tokenPool(privateKeyPem, TOKENS);
+    const pool = await tokenPool(privateKeyPem, TOKENS * 2);
+    const transactionPool = pool.splice(TOKENS);
     // The last token checks that the pool is accepted; it is left out of the run (now cached).
     await expectOk(server, pool[pool.length - 1]!, '/merchant-accounts/default');
     const deep = await deepCursor(server, token, 40);
@@ -276,6 +279,10 @@ async function main(): Promise<void> {
     await run('GET /merchant-accounts/default, new token per request', () => freshTokenBench(server!, pool.slice(0, -1)));
     await run('GET /merchant-accounts?limit=20 (first page)', async () => ({ result: await bench(server!, '/merchant-accounts?limit=20', token) }));
     await run('GET /merchant-accounts?limit=20&cursor=… (page 42)', async () => ({ result: await bench(server!, deep, token) }));
+    if (process.env.BENCH_TRANSACTIONS !== '0') {
+      const call = (method: string, url: string, body?: unknown) => api(server!, token, method, url, body);
+      await transactionScenarios({ baseUrl: server.baseUrl, token, pool: transactionPool, connections: CONNECTIONS, seconds: SECONDS, api: call, autocannon }, run);
+    }
 
     const database = schema ? 'PostgreSQL' : 'PGlite';
     process.stdout.write(`\n${ACCOUNTS + 1} merchant accounts, ${database}, ${CONNECTIONS} connections, ${SECONDS} s per scenario, Node ${process.version}, ${os.cpus().length} CPUs\n\n`);

@@ -28,6 +28,10 @@ export interface Config {
   embedRateLimitPerMinute: number;
   /** Default lifetime of a checkout session (and at most of its held card data), in seconds. */
   checkoutSessionTtlSeconds: number;
+  /** Sandbox: delay before a captured transaction is reported settled. */
+  settlementDelaySeconds: number;
+  /** How long a buyer has to approve a redirect payment before it times out. */
+  buyerApprovalTimeoutSeconds: number;
   /** Current vault master key (base64 of 32 bytes); null in the sandbox means a key file in DATA_DIR. */
   vaultMasterKey: string | null;
   /** Earlier master keys, still able to unwrap data keys during a rotation. */
@@ -140,6 +144,8 @@ export function loadConfig(env: Env = process.env): Config {
     tokenMaxLifetimeSeconds: integer(env, 'TOKEN_MAX_LIFETIME_SECONDS', 24 * 3600, 60, 30 * 24 * 3600),
     embedRateLimitPerMinute: integer(env, 'EMBED_RATE_LIMIT_PER_MINUTE', 50, 1, 100_000),
     checkoutSessionTtlSeconds: integer(env, 'CHECKOUT_SESSION_TTL_SECONDS', 3600, 60, 24 * 3600),
+    settlementDelaySeconds: integer(env, 'SETTLEMENT_DELAY_SECONDS', 60, 0, 7 * 24 * 3600),
+    buyerApprovalTimeoutSeconds: integer(env, 'BUYER_APPROVAL_TIMEOUT_SECONDS', 3600, 60, 7 * 24 * 3600),
     ...vaultKeys(env, environment),
     networkTokensApiProvisioning: boolean(env, 'NETWORK_TOKENS_API_PROVISIONING', false),
   };

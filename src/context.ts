@@ -8,6 +8,7 @@ import type { Keyring } from './vault/keyring.ts';
 import type { Vault } from './vault/vault.ts';
 import type { JobQueue } from './jobs/queue.ts';
 import type { KeyPairCache } from './modules/api-key-pairs/key-pair-cache.ts';
+import type { ConnectorRegistry } from './connectors/registry.ts';
 
 /** What every process (HTTP server, worker, CLI) builds once and passes down. */
 export interface Deps {
@@ -26,6 +27,8 @@ export interface Deps {
   /** The only plaintext boundary for card data. */
   vault: Vault;
   keyring: Keyring;
+  /** Payment connectors by definition id (`mock-card`, ...). */
+  connectors: ConnectorRegistry;
 }
 
 export interface CheckoutSessionCredential {

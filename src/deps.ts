@@ -9,8 +9,10 @@ import { JobQueue } from './jobs/queue.ts';
 import { resolveCheckoutSession } from './modules/checkout-sessions/checkout-sessions.service.ts';
 import { KeyPairCache } from './modules/api-key-pairs/key-pair-cache.ts';
 import { getOrCreateSecret } from './modules/instance-settings/instance-settings.repo.ts';
-import { loadKeyring, type Keyring } from './vault/keyring.ts';
+import { assertKeyringOpens, loadKeyring, type Keyring } from './vault/keyring.ts';
+import { masterKeyIdsInUse } from './vault/data-keys.repo.ts';
 import { Vault } from './vault/vault.ts';
+import { createDefaultRegistry, type ConnectorRegistry } from './connectors/registry.ts';
 
 export interface Runtime {
   deps: Deps;
@@ -23,11 +25,12 @@ type Log = Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
 const silentLog: Log = { info: () => undefined, warn: () => undefined, error: () => undefined } as unknown as Log;
 
 /** Opens the database, applies migrations and builds the dependencies shared by every process. */
-export async function createRuntime(config: Config, options: Partial<OpenDbOptions> & { log?: Log; migrate?: boolean; keyring?: Keyring } = {}): Promise<Runtime> {
+export async function createRuntime(config: Config, options: Partial<OpenDbOptions> & { log?: Log; migrate?: boolean; keyring?: Keyring; connectors?: ConnectorRegistry; checkKeyring?: boolean } = {}): Promise<Runtime> {
   const keyring = options.keyring ?? loadKeyring(config);
   const handle = await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, ...options });
   try {
     if (options.migrate !== false) await migrate(handle.db);
+    if (options.checkKeyring) assertKeyringOpens(keyring, await masterKeyIdsInUse(handle.db));
     const cursorSecret = await getOrCreateSecret(handle.db, 'cursor_secret');
     const queue = new JobQueue({ pollMs: config.jobPollMs, recurring: RECURRING }, JOBS, options.log ?? silentLog);
     const deps: Deps = {
@@ -40,6 +43,7 @@ export async function createRuntime(config: Config, options: Partial<OpenDbOptio
       keyring,
       vault: new Vault(keyring),
       resolveCheckoutSession,
+      connectors: options.connectors ?? createDefaultRegistry(),
     };
     return {
       deps,

@@ -13,7 +13,8 @@ const SVC_BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..',
 /** The HTTP process: config → dependencies → app → listen, and a graceful close on SIGTERM/SIGINT. */
 export async function serve(config: Config): Promise<void> {
   const log = pino(loggerOptions(config) as pino.LoggerOptions);
-  const runtime = await createRuntime(config, { log });
+  // A server answers requests that open card data: it must be able to open the database's data keys.
+  const runtime = await createRuntime(config, { log, checkKeyring: true });
   const boot = await bootstrap(runtime.deps);
   const app = await buildApp(runtime.deps);
   if (config.runWorker) runtime.deps.queue.start(runtime.deps);

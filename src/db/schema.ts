@@ -59,7 +59,11 @@ export interface IdempotencyKeysTable {
   request_hash: string;
   state: 'processing' | 'completed';
   response_status: number | null;
+  /** Sealed by the vault under the data key `response_key_id` (migration 0012). */
   response_body: string | null;
+  response_key_id: string | null;
+  /** Scopes and embed pins of the credential that claimed the key; null on pre-0012 claims. */
+  credential_hash: string | null;
   locked_until: Timestamp;
   created_at: CreatedAt;
   expires_at: Timestamp;
@@ -325,3 +329,131 @@ export interface Database {
 }
 
 export type NetworkTokenRow = Selectable<NetworkTokensTable>;
+
+export interface ThreeDsScenariosTable {
+  merchant_account_id: string;
+  id: string;
+  first_name: string | null;
+  last_name: string | null;
+  email_address: string | null;
+  amount: number | null;
+  external_identifier: string | null;
+  card_fingerprint: string | null;
+  card_number_masked: string | null;
+  outcome: Json<ThreeDsScenarioOutcomeJson>;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+/** A 3DS scenario's outcome in its JSON column, keys as on the wire. */
+export interface ThreeDsScenarioOutcomeJson {
+  version: string;
+  authentication: { transaction_status: string };
+  result: { transaction_status: string } | null;
+}
+
+// Declaration merging: the 3DS scenarios table joins `Database` here.
+export interface Database {
+  three_ds_scenarios: ThreeDsScenariosTable;
+}
+
+export type ThreeDsScenarioRow = Selectable<ThreeDsScenariosTable>;
+
+/** A sealed secret value: ciphertext and the data key it was sealed with. */
+export interface SealedJson {
+  ciphertext: string;
+  keyId: string;
+}
+
+/** One card scheme's merchant profile of a payment service, as on the wire plus when it was set. */
+export interface MerchantProfileSchemeJson {
+  merchant_acquirer_bin: string;
+  merchant_acquirer_id: string;
+  merchant_name: string;
+  merchant_country_code: string;
+  merchant_category_code: string;
+  merchant_url: string;
+  created_at: string;
+}
+
+export interface PaymentServicesTable {
+  merchant_account_id: string;
+  id: string;
+  payment_service_definition_id: string;
+  method: string;
+  display_name: string;
+  position: number;
+  active: Generated<boolean>;
+  status: Generated<'pending' | 'created' | 'failed'>;
+  accepted_currencies: string[];
+  accepted_countries: string[];
+  three_d_secure_enabled: boolean;
+  payment_method_tokenization_enabled: boolean;
+  network_tokens_enabled: boolean;
+  open_loop: boolean;
+  settlement_reporting_enabled: boolean;
+  merchant_profile: NullableJson<Record<string, MerchantProfileSchemeJson>>;
+  /** Non-secret credential field values by key. */
+  fields: Json<Record<string, string>>;
+  reporting_fields: Json<Record<string, string>>;
+  /** Secret values by `field:<key>` / `reporting_field:<key>` (also their vault binding column). */
+  sealed_fields: Json<Record<string, SealedJson>>;
+  is_deleted: Generated<boolean>;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+// Declaration merging: the payment services table joins `Database` here.
+export interface Database {
+  payment_services: PaymentServicesTable;
+}
+
+export type PaymentServiceRow = Selectable<PaymentServicesTable>;
+
+export interface GiftCardsTable {
+  merchant_account_id: string;
+  id: string;
+  buyer_id: string | null;
+  bin: string;
+  sub_bin: string;
+  last4: string;
+  fingerprint: string;
+  number_ciphertext: string;
+  number_key_id: string;
+  pin_ciphertext: string;
+  pin_key_id: string;
+  expiration_date: Timestamp | null;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+export type GiftCardRedemptionStatus = 'created' | 'succeeded' | 'failed' | 'skipped';
+
+export interface GiftCardRedemptionsTable {
+  merchant_account_id: string;
+  id: string;
+  transaction_id: string;
+  gift_card_id: string | null;
+  fingerprint: string;
+  bin: string;
+  sub_bin: string;
+  last4: string;
+  amount: number;
+  refunded_amount: Generated<number>;
+  status: Generated<GiftCardRedemptionStatus>;
+  gift_card_service_redemption_id: string | null;
+  error_code: string | null;
+  raw_error_code: string | null;
+  raw_error_message: string | null;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+// Declaration merging: the gift card tables join `Database` here.
+export interface Database {
+  gift_cards: GiftCardsTable;
+  gift_card_redemptions: GiftCardRedemptionsTable;
+}
+
+export type GiftCardRow = Selectable<GiftCardsTable>;
+export type GiftCardRedemptionRow = Selectable<GiftCardRedemptionsTable>;

@@ -10,6 +10,9 @@ import { RateLimiter } from './rate-limit.ts';
 export const MERCHANT_HEADER = 'x-svc-merchant-account-id';
 export const DEFAULT_MERCHANT_ACCOUNT = 'default';
 
+/** Unknown, malformed or expired checkout session ids one client address may try per minute. */
+export const FAILED_SESSION_LOOKUPS_PER_MINUTE = 50;
+
 const BEARER = /^Bearer +([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+) *$/;
 
 declare module 'fastify' {
@@ -33,6 +36,7 @@ export function createAuthenticator(deps: Deps) {
   const tokens = new VerifiedTokenCache();
   const merchants = new MerchantAccountCache(deps.db);
   const limiter = new RateLimiter(deps.db, { limit: deps.config.embedRateLimitPerMinute, windowMs: 60_000 });
+  const failedLookups = new RateLimiter(deps.db, { limit: FAILED_SESSION_LOOKUPS_PER_MINUTE, windowMs: 60_000 });
 
   async function bearer(request: FastifyRequest): Promise<Principal> {
     const header = request.headers.authorization;
@@ -50,9 +54,17 @@ export function createAuthenticator(deps: Deps) {
   }
 
   async function checkoutSession(request: FastifyRequest): Promise<Principal> {
+    // The per-session limit only counts ids that exist, so guessing is limited per client address.
+    // An address out of misses may look up no id at all until the window ends: were found ids still
+    // served, a 429 on a miss next to a 204 on a hit would keep telling ids apart.
+    const bucket = `checkout-session-lookup:${request.ip}`;
+    await failedLookups.check(bucket);
     const id = (request.params as Record<string, string | undefined>).session_id;
     const session = id && isUuid(id) && deps.resolveCheckoutSession ? await deps.resolveCheckoutSession(deps, id) : null;
-    if (!session || session.expiresAt.getTime() <= Date.now()) throw unauthorized();
+    if (!session || session.expiresAt.getTime() <= Date.now()) {
+      await failedLookups.hit(bucket);
+      throw unauthorized();
+    }
     return {
       kind: 'checkout-session',
       keyPairId: `checkout-session:${session.id}`,

@@ -1,10 +1,12 @@
-import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps, IdempotencyHandle, RecordedResponse } from '../context.ts';
 import { withTransaction, type Tx } from '../db/transaction.ts';
-import { AppError, tooEarly } from '../errors/app-error.ts';
+import { AppError, forbidden, tooEarly } from '../errors/app-error.ts';
 import * as repo from '../modules/idempotency-keys/idempotency-keys.repo.ts';
+import { MerchantAccountCache } from '../modules/merchant-accounts/merchant-account-cache.ts';
+import type { Sealed } from '../vault/vault.ts';
 import { renderError } from './error-handler.ts';
+import { credentialHash, requestHash, responseBinding } from './idempotency-fingerprint.ts';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
 export const REPLAYED_HEADER = 'idempotent-replayed';
@@ -16,30 +18,51 @@ export const REPLAYED_HEADER = 'idempotent-replayed';
  */
 const LEASE_MS = 120_000;
 
-/** JSON with sorted keys, so the same body sent with other whitespace or key order matches. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.keys(value as object)
-      .sort()
-      .map((key) => `${JSON.stringify(key)}:${canonical((value as Record<string, unknown>)[key])}`);
-    return `{${entries.join(',')}}`;
+type Outcome =
+  | { kind: 'claimed' | 'running' | 'mismatch' | 'credentials' }
+  | { kind: 'replay'; status: number; sealed: Sealed };
+
+/** Claims the key, or says why not. Runs in one transaction, the row locked. */
+async function claimKey(tx: Tx, claim: repo.NewClaim, now: number): Promise<Outcome> {
+  if (await repo.insertClaim(tx, claim)) return { kind: 'claimed' };
+  const row = await repo.lockKey(tx, claim);
+  if (!row) {
+    // Released (a 500) or purged since the insert above; if another request claimed it in
+    // between, that request runs and this one must not.
+    return (await repo.insertClaim(tx, claim)) ? { kind: 'claimed' } : { kind: 'running' };
   }
-  return JSON.stringify(value) ?? 'null';
+  if (row.expires_at.getTime() <= now) {
+    await repo.renewClaim(tx, claim);
+    return { kind: 'claimed' };
+  }
+  if (row.request_hash !== claim.requestHash) return { kind: 'mismatch' };
+  // NULL: a claim made before migration 0012, which can never complete (see that migration).
+  if (row.credential_hash !== null && row.credential_hash !== claim.credentialHash) return { kind: 'credentials' };
+  if (row.state === 'completed') {
+    return { kind: 'replay', status: row.response_status ?? 200, sealed: { ciphertext: row.response_body ?? '', keyId: row.response_key_id ?? '' } };
+  }
+  if (row.locked_until.getTime() > now) return { kind: 'running' };
+  await repo.renewClaim(tx, claim);
+  return { kind: 'claimed' };
 }
 
-function requestHash(request: FastifyRequest): string {
-  const raw = request.rawBody;
-  let body = '';
-  if (raw !== undefined && raw !== '') {
-    try {
-      body = canonical(JSON.parse(raw));
-    } catch {
-      body = raw;
-    }
-  }
-  return createHash('sha256').update(`${request.method} ${request.url}\n${body}`).digest('hex');
+function newClaim(request: FastifyRequest, key: string, now: number, ttlSeconds: number): repo.NewClaim {
+  const ctx = request.ctx;
+  return {
+    merchantAccountId: ctx.merchantAccountId,
+    owner: ctx.principal?.keyPairId ?? 'anonymous',
+    key,
+    method: request.method,
+    path: request.url,
+    requestHash: requestHash(request),
+    credentialHash: credentialHash(ctx.principal),
+    lockedUntil: new Date(now + LEASE_MS),
+    expiresAt: new Date(now + ttlSeconds * 1000),
+  };
 }
+
+const refused = (message: string, detail: string, type: string) =>
+  new AppError('bad_request', message, { details: [{ location: 'header', pointer: '/idempotency-key', message: detail, type }] });
 
 function sendStored(reply: FastifyReply, status: number, body: string, replayed: boolean): FastifyReply {
   reply.code(status);
@@ -54,64 +77,55 @@ function sendStored(reply: FastifyReply, status: number, body: string, replayed:
  * in the transaction that does the work (see `withRequestTransaction`).
  */
 export function createIdempotencyHook(deps: Deps) {
+  const merchants = new MerchantAccountCache(deps.db);
   return async function idempotency(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | void> {
     const key = request.headers[IDEMPOTENCY_HEADER];
     if (typeof key !== 'string' || key === '') return;
     const ctx = request.ctx;
-    const id: repo.KeyId = { merchantAccountId: ctx.merchantAccountId, owner: ctx.principal?.keyPairId ?? 'anonymous', key };
+    // Responses are sealed under the key's merchant account, which must exist. Authentication
+    // checks it for merchant-scoped operations only; instance-wide ones may name any account.
+    if (request.routeOptions.config.merchantScoped === false && !(await merchants.exists(ctx.merchantAccountId))) {
+      throw forbidden(`Merchant account ${ctx.merchantAccountId} does not exist or is not accessible with this credential`);
+    }
     const now = Date.now();
-    const claim: repo.NewClaim = {
-      ...id,
-      method: request.method,
-      path: request.url,
-      requestHash: requestHash(request),
-      lockedUntil: new Date(now + LEASE_MS),
-      expiresAt: new Date(now + deps.config.idempotencyTtlSeconds * 1000),
-    };
-    const outcome = await withTransaction(deps.db, async (tx) => {
-      if (await repo.insertClaim(tx, claim)) return { kind: 'claimed' as const };
-      const row = await repo.lockKey(tx, id);
-      if (!row) {
-        // Released (a 500) or purged since the insert above; if another request claimed it in
-        // between, that request runs and this one must not.
-        return (await repo.insertClaim(tx, claim)) ? { kind: 'claimed' as const } : { kind: 'running' as const };
-      }
-      if (row.expires_at.getTime() <= now) {
-        await repo.renewClaim(tx, claim);
-        return { kind: 'claimed' as const };
-      }
-      if (row.request_hash !== claim.requestHash) return { kind: 'mismatch' as const };
-      if (row.state === 'completed') return { kind: 'replay' as const, status: row.response_status ?? 200, body: row.response_body ?? '' };
-      if (row.locked_until.getTime() > now) return { kind: 'running' as const };
-      await repo.renewClaim(tx, claim);
-      return { kind: 'claimed' as const };
-    });
-
+    const claim = newClaim(request, key, now, deps.config.idempotencyTtlSeconds);
+    const outcome = await withTransaction(deps.db, (tx) => claimKey(tx, claim, now));
     switch (outcome.kind) {
       case 'mismatch':
-        throw new AppError(
-          'bad_request',
+        throw refused(
           'This idempotency-key was already used with other parameters (method, path or body); send a new key for a different request',
-          { details: [{ location: 'header', pointer: '/idempotency-key', message: 'Key reused with a different request', type: 'idempotency_mismatch' }] },
+          'Key reused with a different request',
+          'idempotency_mismatch',
+        );
+      case 'credentials':
+        throw refused(
+          'This idempotency-key was already used by a token with other scopes or embed pins; retry with a token like the first, or send a new key',
+          'Key reused with different credentials or scopes',
+          'idempotency_credentials_mismatch',
         );
       case 'running':
         throw tooEarly('A request with this idempotency-key is still being processed; retry it shortly');
-      case 'replay':
+      case 'replay': {
+        const body = await deps.vault.decrypt(deps.db, claim.merchantAccountId, outcome.sealed, responseBinding(claim));
         request.log.info({ operationId: ctx.operationId }, 'idempotent replay');
-        return sendStored(reply, outcome.status, outcome.body, true);
+        return sendStored(reply, outcome.status, body, true);
+      }
       case 'claimed':
-        ctx.idempotency = createHandle(deps, id, reply);
+        ctx.idempotency = createHandle(deps, claim, reply);
         return;
     }
   };
 }
 
-function createHandle(deps: Deps, id: repo.KeyId, reply: FastifyReply): IdempotencyHandle & { settle(error: unknown): Promise<void> } {
+function createHandle(deps: Deps, claim: repo.NewClaim, reply: FastifyReply): IdempotencyHandle & { settle(error: unknown): Promise<void> } {
+  /** Seals the body under the merchant account's data key, bound to this row and claim. */
+  const complete = async (tx: Tx, status: number, body: string) =>
+    repo.completeKey(tx, claim, status, await deps.vault.encrypt(tx, claim.merchantAccountId, body, responseBinding(claim)));
   const handle = {
     recorded: null as RecordedResponse | null,
     async record(tx: Tx, status: number, result: unknown): Promise<RecordedResponse> {
       const body = status === 204 || result === undefined ? '' : (reply.serializeInput(result as Record<string, unknown>, String(status)) as string);
-      await repo.completeKey(tx, id, status, body);
+      await complete(tx, status, body);
       return { status, body };
     },
     /**
@@ -123,9 +137,9 @@ function createHandle(deps: Deps, id: repo.KeyId, reply: FastifyReply): Idempote
       const final = rendered.status < 500 && rendered.status !== 425 && rendered.status !== 429 && rendered.status !== 422;
       if (final) {
         const body = reply.serializeInput(rendered.body as unknown as Record<string, unknown>, String(rendered.status)) as string;
-        await withTransaction(deps.db, (tx) => repo.completeKey(tx, id, rendered.status, body));
+        await withTransaction(deps.db, (tx) => complete(tx, rendered.status, body));
       } else {
-        await withTransaction(deps.db, (tx) => repo.releaseKey(tx, id));
+        await withTransaction(deps.db, (tx) => repo.releaseKey(tx, claim));
       }
     },
   };

@@ -6,9 +6,11 @@ import { purgeIdempotencyKeys } from './purge-idempotency-keys.job.ts';
 import { purgeRateLimitWindows } from './purge-rate-limit-windows.job.ts';
 import { purgeSecurityCodes } from './purge-security-codes.job.ts';
 import { runAccountUpdater } from './run-account-updater.job.ts';
+import { reconcileAttempts } from './reconcile-attempts.job.ts';
+import { settleTransactionJob } from './settle-transaction.job.ts';
 
 /** Every job the workers know. Add a new job here (see jobs/README.md). */
-export const JOBS: JobDefinition[] = [purgeIdempotencyKeys, purgeFinishedJobs, purgeRateLimitWindows, purgeSecurityCodes, purgeExpiredCheckoutSessions, runAccountUpdater];
+export const JOBS: JobDefinition[] = [purgeIdempotencyKeys, purgeFinishedJobs, purgeRateLimitWindows, purgeSecurityCodes, purgeExpiredCheckoutSessions, runAccountUpdater, settleTransactionJob, reconcileAttempts];
 
 const HOUR = 3600 * 1000;
 
@@ -21,4 +23,6 @@ export const RECURRING: RecurringJob[] = [
   { job: purgeSecurityCodes, everyMs: 5 * 60 * 1000 },
   // Sessions live an hour by default: their card data goes within five minutes of expiry.
   { job: purgeExpiredCheckoutSessions, everyMs: 5 * 60 * 1000 },
+  // Open connector attempts come due 5 minutes after their call at the earliest.
+  { job: reconcileAttempts, everyMs: 60 * 1000 },
 ];

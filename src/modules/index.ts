@@ -6,11 +6,19 @@ import { buyers } from './buyers/index.ts';
 import { cardDetails } from './card-details/index.ts';
 import { checkoutSessions } from './checkout-sessions/index.ts';
 import { cardSchemeDefinitions } from './card-scheme-definitions/index.ts';
+import { giftCards } from './gift-cards/index.ts';
 import { health } from './health/index.ts';
 import { merchantAccounts } from './merchant-accounts/index.ts';
 import { networkTokens } from './network-tokens/index.ts';
 import { paymentMethods } from './payment-methods/index.ts';
+import { paymentOptions } from './payment-options/index.ts';
+import { paymentServiceDefinitions } from './payment-service-definitions/index.ts';
+import { paymentServices } from './payment-services/index.ts';
+import { paymentServiceTokens } from './payment-service-tokens/index.ts';
+import { transactions } from './transactions/index.ts';
+import { sandboxApprovals } from './sandbox-approvals/index.ts';
 import { threeDsConfigurations } from './three-ds-configurations/index.ts';
+import { threeDsScenarios } from './three-ds-scenarios/index.ts';
 
 /** Every resource group, registered by `buildApp` in this order. */
-export const MODULES: Array<(app: FastifyInstance) => Promise<void>> = [health, merchantAccounts, threeDsConfigurations, auditLogs, apiKeyPairs, buyers, cardSchemeDefinitions, cardDetails, paymentMethods, networkTokens, checkoutSessions, accountUpdater];
+export const MODULES: Array<(app: FastifyInstance) => Promise<void>> = [health, merchantAccounts, threeDsConfigurations, auditLogs, apiKeyPairs, buyers, cardSchemeDefinitions, cardDetails, paymentMethods, networkTokens, checkoutSessions, accountUpdater, paymentServiceDefinitions, paymentServices, paymentServiceTokens, paymentOptions, giftCards, threeDsScenarios, transactions, sandboxApprovals];

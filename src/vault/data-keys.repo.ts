@@ -46,3 +46,9 @@ export async function setWrappedKey(db: Executor, row: VaultDataKeyRow, wrapped:
     .where('id', '=', row.id)
     .execute();
 }
+
+/** The master keys the stored data keys are wrapped with (one row per master key in use). */
+export async function masterKeyIdsInUse(db: Executor): Promise<string[]> {
+  const rows = await db.selectFrom('vault_data_keys').select('master_key_id').distinct().execute();
+  return rows.map((row) => row.master_key_id);
+}

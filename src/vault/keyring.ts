@@ -81,3 +81,17 @@ export function loadKeyring(config: Pick<Config, 'vaultMasterKey' | 'vaultPrevio
   }
   return new Keyring(current!, [...previous, ...readKeyFile(path.join(config.dataDir, PREVIOUS_MASTER_KEYS_FILE))]);
 }
+
+/**
+ * Refuses a process whose master keys cannot open the database's data keys: every process on one
+ * database must share VAULT_MASTER_KEY (a sandbox key file is per data directory). Without this
+ * check such a process would start, then fail every request that touches card data.
+ */
+export function assertKeyringOpens(keyring: Keyring, masterKeyIds: readonly string[]): void {
+  const missing = masterKeyIds.filter((id) => !keyring.has(id));
+  if (missing.length === 0) return;
+  throw new Error(
+    `The database's vault data keys are wrapped with master key ${missing.join(', ')}, which this process does not have. ` +
+      'Every server process on one database must use the same VAULT_MASTER_KEY (and, during a rotation, VAULT_PREVIOUS_MASTER_KEYS).',
+  );
+}

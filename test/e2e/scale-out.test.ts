@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -26,8 +27,10 @@ describe.skipIf(!url)('two server processes on one PostgreSQL database', () => {
     const u = new URL(url!);
     u.searchParams.set('options', `-c search_path=${schema}`);
     databaseUrl = u.toString();
-    // Started together: migrations and bootstrap must each happen once.
-    const servers = await Promise.all(dirs.map((dir) => startServer({ DATA_DIR: dir, DATABASE_URL: databaseUrl })));
+    // Started together: migrations and bootstrap must each happen once. Processes on one database
+    // share the vault master key (each sandbox data directory would otherwise generate its own).
+    const masterKey = randomBytes(32).toString('base64');
+    const servers = await Promise.all(dirs.map((dir) => startServer({ DATA_DIR: dir, DATABASE_URL: databaseUrl, VAULT_MASTER_KEY: masterKey })));
     a = servers[0]!;
     b = servers[1]!;
     const keyFiles = dirs.map((dir) => path.join(dir, 'private_key.pem')).filter((file) => fs.existsSync(file));
@@ -52,6 +55,19 @@ describe.skipIf(!url)('two server processes on one PostgreSQL database', () => {
       ...(body ? { body: JSON.stringify(body) } : {}),
     });
   };
+
+  it('refuses a third process whose vault master key cannot open the data keys', async () => {
+    // A card stored through A creates the merchant's data key under the shared master key.
+    expect((await call(a, 'POST', '/payment-methods', { method: 'card', number: '4111111111111111', expiration_date: '12/40' })).status).toBe(201);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-c-'));
+    try {
+      const result = await runSvc(['serve'], { DATA_DIR: dir, DATABASE_URL: databaseUrl, PORT: '0' });
+      expect(result.code).not.toBe(0);
+      expect(result.stdout + result.stderr).toContain('must use the same VAULT_MASTER_KEY');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
 
   it('serves the same data from both processes', async () => {
     const id = `shared-${uuidv7().slice(-8)}`;

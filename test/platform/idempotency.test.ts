@@ -119,7 +119,10 @@ describe('happy', () => {
     expect(await countAccounts(id)).toBe(1);
     const [row, ...others] = await keyRows(key);
     expect(others).toEqual([]);
-    expect(row).toMatchObject({ state: 'completed', response_status: 201, response_body: first.body, method: 'POST', path: '/merchant-accounts' });
+    expect(row).toMatchObject({ state: 'completed', response_status: 201, method: 'POST', path: '/merchant-accounts' });
+    // Sealed by the vault (see idempotency-encryption.test.ts), never in clear.
+    expect(row!.response_key_id).toEqual(expect.any(String));
+    expect(row!.response_body).not.toContain(id);
     // The stored response committed in the transaction that did the work.
     expect(await writtenBy('idempotency_keys', 'key', key)).toBe(await writtenBy('merchant_accounts', 'id', id));
     // Kept for the replay window (24 hours by default).

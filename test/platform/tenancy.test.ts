@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uuidv7 } from '../../src/lib/ids.ts';
+import { settleTransaction } from '../../src/modules/transactions/settlements.service.ts';
 import { buildTestApp, type TestApp } from '../helpers/build-test-app.ts';
 import { createMerchantAccount } from '../helpers/factories.ts';
 import { createTestKeyPair, type TestKeyPair } from '../helpers/tokens.ts';
@@ -47,18 +48,73 @@ const FIXTURES: Record<string, Fixture> = {
     expect(res.statusCode, res.body).toBe(201);
     return res.json().id;
   },
+  three_ds_scenario_id: async (t, a) => {
+    const res = await t.request({ method: 'POST', url: '/three-ds-scenarios', payload: THREE_DS_SCENARIO_BODY, merchantAccountId: a });
+    expect(res.statusCode, res.body).toBe(201);
+    return res.json().id;
+  },
+  payment_service_id: async (t, a) => {
+    const res = await t.request({ method: 'POST', url: '/payment-services', payload: PAYMENT_SERVICE_BODY, merchantAccountId: a });
+    expect(res.statusCode, res.body).toBe(201);
+    return res.json().id;
+  },
+  // After payment_method_id and payment_service_id: A's card tokenized at A's service.
+  payment_service_token_id: async (t, a) => {
+    const res = await t.request({ method: 'POST', url: `/payment-methods/${ids.payment_method_id}/payment-service-tokens`, payload: { payment_service_id: ids.payment_service_id, redirect_url: 'https://a.example/return' }, merchantAccountId: a });
+    expect(res.statusCode, res.body).toBe(201);
+    return res.json().id;
+  },
+  // After payment_service_id: A's transaction goes through A's mock-card service, is captured and
+  // partly refunded, and is settled, so its refund and settlement exist too.
+  transaction_id: async (t, a) => {
+    const res = await t.request({ method: 'POST', url: '/transactions', payload: { amount: 1000, currency: PAYMENT_SERVICE_BODY.accepted_currencies[0], intent: 'capture', payment_method: { ...CARD_BODY, security_code: '123' } }, merchantAccountId: a });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json().status).toBe('capture_succeeded');
+    return res.json().id;
+  },
+  refund_id: async (t, a) => {
+    const res = await t.request({ method: 'POST', url: `/transactions/${ids.transaction_id}/refunds`, payload: { amount: 100 }, merchantAccountId: a });
+    expect(res.statusCode, res.body).toBe(201);
+    return res.json().id;
+  },
+  settlement_id: async (t, a) => {
+    await settleTransaction(t.deps, a, ids.transaction_id!);
+    const res = await t.request({ method: 'GET', url: `/transactions/${ids.transaction_id}/settlements`, merchantAccountId: a });
+    expect(res.json().items).toHaveLength(1);
+    return res.json().items[0].id;
+  },
+  // The connector catalogue is instance-wide: nobody owns a definition (see CATALOGUE_PARAMS).
+  payment_service_definition_id: async () => 'mock-card',
   // Fixtures run in this order: the shipping details belong to the buyer above.
   shipping_details_id: async (t, a) => {
     const res = await t.request({ method: 'POST', url: `/buyers/${ids.buyer_id}/shipping-details`, payload: SHIPPING_BODY, merchantAccountId: a });
     expect(res.statusCode, res.body).toBe(201);
     return res.json().id;
   },
+  gift_card_id: async (t, a) => {
+    const res = await t.request({ method: 'POST', url: '/gift-cards', payload: GIFT_CARD_BODY, merchantAccountId: a });
+    expect(res.statusCode, res.body).toBe(201);
+    return res.json().id;
+  },
 };
 
+const PAYMENT_SERVICE_BODY = {
+  display_name: 'Service of A',
+  payment_service_definition_id: 'mock-card',
+  fields: [{ key: 'merchant_id', value: 'a-merchant' }, { key: 'api_key', value: 'sk_of_a' }],
+  accepted_currencies: ['EUR'],
+  accepted_countries: ['GB'],
+  payment_method_tokenization_enabled: true,
+};
+/** Path parameters naming instance-wide catalogue entries, not resources of merchant account A. */
+const CATALOGUE_PARAMS = new Set(['payment_service_definition_id']);
 const CARD_BODY = { method: 'card', number: '4111111111111111', expiration_date: '12/39' };
+const GIFT_CARD_BODY = { number: '6036281000000000001', pin: '1234' };
 const NETWORK_TOKEN_BODY = { merchant_initiated: false, is_subsequent_payment: false };
 const BUYER_BODY = { display_name: 'Buyer of A', external_identifier: 'buyer-a', billing_details: { first_name: 'Ada', email_address: 'ada@a.example' } };
 const SHIPPING_BODY = { first_name: 'Ada', address: { line1: '1 A Street', country: 'GB' } };
+
+const THREE_DS_SCENARIO_BODY = { conditions: { amount: 1299, card_number: '4111111111111111' }, outcome: { version: '2.2.0', authentication: { transaction_status: 'Y' } } };
 
 const THREE_DS_BODY = {
   merchant_acquirer_bin: '411111',
@@ -96,12 +152,38 @@ const BODIES: Record<string, () => unknown> = {
   suspendPaymentMethodNetworkToken: () => ({}),
   resumePaymentMethodNetworkToken: () => ({}),
   createPaymentMethodNetworkTokenCryptogram: () => ({ merchant_initiated: false }),
+  // A's card and A's service named by B: 404 (the card is looked up first), and A's card is never sent.
+  createPaymentMethodPaymentServiceToken: () => ({ payment_service_id: ids.payment_service_id, redirect_url: 'https://b.example/return' }),
+  // B has no payment services: an empty list, never A's.
+  listPaymentOptions: () => ({ currency: 'EUR', country: 'GB' }),
+  // The client library's ids: POST /payment-services is `updatePaymentService`, PUT is `createPaymentService`.
+  updatePaymentService: () => ({ ...PAYMENT_SERVICE_BODY, display_name: 'B made this', fields: [{ key: 'merchant_id', value: 'b-merchant' }] }),
+  createPaymentService: () => ({ display_name: 'taken over', fields: [{ key: 'merchant_id', value: 'b-merchant' }] }),
+  // A's service named by B: 404, and A's stored secret is never opened for B.
+  verifyPaymentServiceCredentials: () => ({ payment_service_definition_id: 'mock-card', payment_service_id: ids.payment_service_id, fields: [] }),
+  createPaymentServiceSession: () => ({}),
+  createPaymentServiceDefinitionSession: () => ({}),
+  // A's buyer named by B: 404 for both credentials (the same card stored twice in B would be 409).
+  createGiftCard: () => ({ ...GIFT_CARD_BODY, buyer_id: ids.buyer_id }),
+  listGiftCardBalances: () => ({ items: [{ id: ids.gift_card_id }] }),
+  createThreeDsScenario: () => THREE_DS_SCENARIO_BODY,
+  // A's stored card named by B: 404 (B's own payment services never see it).
+  createTransaction: () => ({ amount: 100, currency: 'USD', payment_method: { method: 'id', id: ids.payment_method_id } }),
+  updateTransaction: () => ({ metadata: { owner: 'B' } }),
+  captureTransaction: () => ({}),
+  voidTransaction: () => ({}),
+  cancelTransaction: () => ({}),
+  syncTransaction: () => ({}),
+  createTransactionRefund: () => ({ amount: 1 }),
+  createFullTransactionRefund: () => ({}),
+  updateThreeDsScenario: () => ({ outcome: { version: '2.2.0', authentication: { transaction_status: 'N' } } }),
 };
 
 /** A valid query string per operation that requires one (a GET answering 422 fails the check below). */
 const QUERIES: Record<string, () => string> = {
   getCardDetails: () => 'bin=42424242',
   listBuyerPaymentMethods: () => `buyer_id=${ids.buyer_id}`,
+  listBuyerGiftCards: () => `buyer_id=${ids.buyer_id}`,
 };
 
 let t: TestApp;
@@ -135,7 +217,7 @@ describe('security', () => {
 
   it("lets no credential of merchant account B read, change or delete merchant account A's resources", async () => {
     const failures: string[] = [];
-    const secrets = Object.values(ids).filter((id) => id !== a);
+    const secrets = Object.entries(ids).filter(([param, id]) => id !== a && !CATALOGUE_PARAMS.has(param)).map(([, id]) => id);
     for (const route of protectedRoutes()) {
       const query = QUERIES[route.config.operationId!]?.();
       const url = route.url.replace(/:([a-z_]+)/g, (_m, param: string) => ids[param]!) + (query ? `?${query}` : '');
@@ -148,7 +230,7 @@ describe('security', () => {
       for (const attempt of attempts) {
         const res = await t.request({ method: route.method as 'GET', url, token: attempt.token, ...(attempt.merchantAccountId ? { merchantAccountId: attempt.merchantAccountId } : {}), ...(payload ? { payload } : {}) });
         const where = `${route.method} ${route.url} (${attempt.label}) → ${res.statusCode}`;
-        const touchesA = route.url.includes(':');
+        const touchesA = [...route.url.matchAll(/:([a-z_]+)/g)].some(([, param]) => !CATALOGUE_PARAMS.has(param!));
         if (touchesA) {
           if (![403, 404].includes(res.statusCode)) failures.push(`${where}: expected 403 or 404`);
         } else if (res.statusCode < 300) {
@@ -174,5 +256,10 @@ describe('security', () => {
     expect(shipping.items.map((s: { id: string; first_name: string }) => [s.id, s.first_name])).toEqual([[ids.shipping_details_id, 'Ada']]);
     const tokens = (await t.request({ method: 'GET', url: `/payment-methods/${ids.payment_method_id}/network-tokens`, merchantAccountId: a })).json();
     expect(tokens.items.map((n: { id: string; status: string }) => [n.id, n.status])).toEqual([[ids.network_token_id, 'active']]);
+    const gateway = (await t.request({ method: 'GET', url: `/payment-methods/${ids.payment_method_id}/payment-service-tokens`, merchantAccountId: a })).json();
+    expect(gateway.items.map((n: { id: string; status: string }) => [n.id, n.status])).toEqual([[ids.payment_service_token_id, 'succeeded']]);
+    expect((await t.request({ method: 'GET', url: `/gift-cards/${ids.gift_card_id}`, merchantAccountId: a })).json()).toMatchObject({ last4: '0001', buyer: null });
+    const service = (await t.request({ method: 'GET', url: `/payment-services/${ids.payment_service_id}`, merchantAccountId: a })).json();
+    expect(service).toMatchObject({ display_name: 'Service of A', is_deleted: false, fields: [{ key: 'merchant_id', value: 'a-merchant' }] });
   });
 });

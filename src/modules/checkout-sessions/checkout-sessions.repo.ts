@@ -62,3 +62,14 @@ export async function purgeExpiredCardData(db: Executor, now: Date, batch = 1_00
     RETURNING merchant_account_id, id`.execute(db);
   return result.rows;
 }
+
+/** Deletes up to `batch` sessions that expired at or before `before`; returns how many it deleted. */
+export async function deleteExpiredSessions(db: Executor, before: Date, batch = 1_000): Promise<number> {
+  const result = await sql`
+    DELETE FROM checkout_sessions
+     WHERE (merchant_account_id, id) IN (
+       SELECT merchant_account_id, id FROM checkout_sessions
+        WHERE expires_at <= ${before}
+        LIMIT ${batch} FOR UPDATE SKIP LOCKED)`.execute(db);
+  return Number(result.numAffectedRows ?? 0n);
+}

@@ -3,6 +3,7 @@ import type { CheckoutSessionRow } from '../../db/schema.ts';
 import { AirlineSchema, CartItemSchema, GuestBuyerSchema } from '../../http/schemas/checkout.ts';
 import { Currency, DateTime, Nullable, Uuid } from '../../http/schemas/common.ts';
 import { Discriminated } from '../../http/schemas/discriminated.ts';
+import { GuestBuyerResourceSchema, toGuestBuyerResource } from './guest-buyer.schemas.ts';
 import { CARD_TYPES, CardExpirationDate, CardNumber, SecurityCode } from '../payment-methods/payment-methods.schemas.ts';
 
 /** Longest lifetime a caller may ask for with `expires_in` (one day). */
@@ -74,6 +75,7 @@ export const CheckoutSessionSchema = Type.Object(
     type: Type.Literal('checkout-session'),
     id: Type.String({ format: 'uuid' }),
     ...SessionFields,
+    buyer: Type.Optional(Nullable(GuestBuyerResourceSchema)),
     expires_at: DateTime(),
     payment_method: Type.Optional(Nullable(CheckoutSessionPaymentMethodSchema)),
   },
@@ -81,14 +83,17 @@ export const CheckoutSessionSchema = Type.Object(
 );
 export type CheckoutSession = Static<typeof CheckoutSessionSchema>;
 
-/** The resource of a session: card data shows only as scheme, bin, last 4, expiry, fingerprint. */
-export function toCheckoutSessionResource(row: CheckoutSessionRow): CheckoutSession {
+/**
+ * The resource of a session: card data shows only as scheme, bin, last 4, expiry, fingerprint;
+ * the guest buyer's personal data is masked unless `revealPii`.
+ */
+export function toCheckoutSessionResource(row: CheckoutSessionRow, revealPii: boolean): CheckoutSession {
   return {
     type: 'checkout-session',
     id: row.id,
     cart_items: (row.cart_items as CheckoutSession['cart_items']) ?? null,
     metadata: row.metadata ?? null,
-    buyer: (row.buyer as CheckoutSession['buyer']) ?? null,
+    buyer: toGuestBuyerResource(row.buyer, revealPii),
     airline: (row.airline as CheckoutSession['airline']) ?? null,
     amount: row.amount === null ? null : Number(row.amount),
     currency: row.currency,

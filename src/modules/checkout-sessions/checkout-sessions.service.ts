@@ -5,7 +5,8 @@ import { AppError, notFound } from '../../errors/app-error.ts';
 import { bin, last4 } from '../../lib/card-schemes.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import { recordAudit } from '../audit-logs/audit-logs.service.ts';
-import { checkCard, findStoredCard, SECURITY_CODE_TTL_MS } from '../payment-methods/payment-methods.service.ts';
+import { canReadPersonalData } from '../buyers/buyers.service.ts';
+import { checkCard, findStoredCard, SECURITY_CODE_TTL_MS } from '../payment-methods/stored-cards.service.ts';
 import * as repo from './checkout-sessions.repo.ts';
 import {
   toCheckoutSessionResource,
@@ -39,7 +40,7 @@ export async function createCheckoutSession(ctx: RequestContext, body: CreateChe
   return withRequestTransaction(ctx, async (tx) => {
     const row = await repo.insertCheckoutSession(tx, { merchant_account_id: ctx.merchantAccountId, id: uuidv7(), ...patchOf(body), expires_at: expiry(ctx.deps, body.expires_in) });
     await recordAudit(tx, ctx, 'created', audited(row));
-    return toCheckoutSessionResource(row);
+    return toCheckoutSessionResource(row, canReadPersonalData(ctx));
   });
 }
 
@@ -47,7 +48,7 @@ export async function createCheckoutSession(ctx: RequestContext, body: CreateChe
 export async function getCheckoutSession(ctx: RequestContext, id: string): Promise<CheckoutSession> {
   const row = await repo.findCheckoutSession(ctx.deps.db, ctx.merchantAccountId, id);
   if (!isLive(row)) throw notFound('checkout session', id);
-  return toCheckoutSessionResource(row);
+  return toCheckoutSessionResource(row, canReadPersonalData(ctx));
 }
 
 export async function updateCheckoutSession(ctx: RequestContext, id: string, body: UpdateCheckoutSessionBody): Promise<CheckoutSession> {
@@ -58,7 +59,7 @@ export async function updateCheckoutSession(ctx: RequestContext, id: string, bod
     if (body.expires_in !== undefined) patch.expires_at = expiry(ctx.deps, body.expires_in);
     const row = await repo.updateCheckoutSession(tx, ctx.merchantAccountId, id, patch);
     await recordAudit(tx, ctx, 'updated', audited(row));
-    return toCheckoutSessionResource(row);
+    return toCheckoutSessionResource(row, canReadPersonalData(ctx));
   });
 }
 
@@ -177,5 +178,24 @@ export async function purgeExpiredCheckoutSessionCards(deps: Deps, now: Date): P
     for (const session of cleared) await deps.vault.discardSecurityCode(deps.db, session.merchant_account_id, owner(session.id));
     total += cleared.length;
     if (cleared.length === 0) return total;
+  }
+}
+
+/**
+ * How long an expired session is kept (without card data) before it is deleted. For a day a late
+ * call about it still reads as "expired" in the logs and to support, rather than as an id nobody
+ * ever issued; after that the row is only clutter in a table every checkout writes to.
+ */
+export const EXPIRED_SESSION_RETENTION_MS = 24 * 3600 * 1000;
+
+/** Deletes sessions that expired more than the retention period ago, in batches; returns how many. */
+export async function deleteExpiredCheckoutSessions(deps: Deps, now: Date): Promise<number> {
+  const before = new Date(now.getTime() - EXPIRED_SESSION_RETENTION_MS);
+  let total = 0;
+  for (;;) {
+    // Each batch commits on its own, so a large backlog never holds one long transaction.
+    const deleted = await repo.deleteExpiredSessions(deps.db, before);
+    total += deleted;
+    if (deleted === 0) return total;
   }
 }

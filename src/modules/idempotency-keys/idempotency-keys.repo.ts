@@ -1,5 +1,6 @@
 import type { IdempotencyKeyRow } from '../../db/schema.ts';
 import type { Executor } from '../../db/transaction.ts';
+import type { Sealed } from '../../vault/vault.ts';
 
 export interface KeyId {
   merchantAccountId: string;
@@ -11,6 +12,7 @@ export interface NewClaim extends KeyId {
   method: string;
   path: string;
   requestHash: string;
+  credentialHash: string;
   lockedUntil: Date;
   expiresAt: Date;
 }
@@ -29,6 +31,7 @@ export async function insertClaim(db: Executor, claim: NewClaim): Promise<boolea
       method: claim.method,
       path: claim.path,
       request_hash: claim.requestHash,
+      credential_hash: claim.credentialHash,
       state: 'processing',
       locked_until: claim.lockedUntil,
       expires_at: claim.expiresAt,
@@ -50,17 +53,22 @@ export async function renewClaim(db: Executor, claim: NewClaim): Promise<void> {
       method: claim.method,
       path: claim.path,
       request_hash: claim.requestHash,
+      credential_hash: claim.credentialHash,
       state: 'processing',
       response_status: null,
       response_body: null,
+      response_key_id: null,
       locked_until: claim.lockedUntil,
       expires_at: claim.expiresAt,
     }),
   ).execute();
 }
 
-export async function completeKey(db: Executor, id: KeyId, status: number, body: string): Promise<void> {
-  await byId(id)(db.updateTable('idempotency_keys').set({ state: 'completed', response_status: status, response_body: body })).execute();
+/** Stores the response, sealed by the vault (the table refuses a body without its key id). */
+export async function completeKey(db: Executor, id: KeyId, status: number, body: Sealed): Promise<void> {
+  await byId(id)(
+    db.updateTable('idempotency_keys').set({ state: 'completed', response_status: status, response_body: body.ciphertext, response_key_id: body.keyId }),
+  ).execute();
 }
 
 export async function releaseKey(db: Executor, id: KeyId): Promise<void> {

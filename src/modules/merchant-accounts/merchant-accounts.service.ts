@@ -81,3 +81,15 @@ export async function listMerchantAccounts(ctx: RequestContext, query: ListMerch
     filter.onlyId ?? '*',
   );
 }
+
+/**
+ * The merchant account's over-capture allowance for an authorized amount, in minor units: what a
+ * capture may add above the authorization on a connector that supports over-capture. When both an
+ * amount and a percentage are set, the smaller allowance applies.
+ */
+export async function overCaptureAllowance(db: Executor, merchantAccountId: string, authorizedAmount: number): Promise<number> {
+  const row = await repo.findMerchantAccount(db, merchantAccountId);
+  if (!row) return 0;
+  const limits = [row.over_capture_amount, row.over_capture_percentage === null ? null : Math.floor((authorizedAmount * row.over_capture_percentage) / 100)].filter((v): v is number => v !== null);
+  return limits.length === 0 ? 0 : Math.min(...limits);
+}

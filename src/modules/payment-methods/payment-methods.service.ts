@@ -1,30 +1,16 @@
 import { withRequestTransaction, type RequestContext } from '../../context.ts';
 import type { PaymentMethodRow } from '../../db/schema.ts';
 import type { Executor, Tx } from '../../db/transaction.ts';
-import { AppError, invalidField, notFound } from '../../errors/app-error.ts';
+import { AppError, notFound } from '../../errors/app-error.ts';
 import { listPage } from '../../http/pagination.ts';
-import { bin, cardNumberProblem, isExpired, last4, validateCardNumber } from '../../lib/card-schemes.ts';
+import { bin, last4 } from '../../lib/card-schemes.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import { readCheckoutSessionCard } from '../checkout-sessions/checkout-sessions.service.ts';
 import { recordAudit } from '../audit-logs/audit-logs.service.ts';
 import { buyerResourcesByIds, resolveBuyerReference, type BuyerReference } from '../buyers/buyers.service.ts';
 import * as repo from './payment-methods.repo.ts';
+import { checkCard, SECURITY_CODE_TTL_MS } from './stored-cards.service.ts';
 import { toPaymentMethodResource, type CreateCardPaymentMethodBody, type CreateCheckoutSessionPaymentMethodBody, type CreatePaymentMethodBody, type ListPaymentMethodsQuery, type PaymentMethod } from './payment-methods.schemas.ts';
-
-/** How long a security code given with a stored card is kept (encrypted) for its first use. */
-export const SECURITY_CODE_TTL_MS = 60 * 60 * 1000;
-
-/**
- * The checks every card given to the API passes (stored cards, checkout session fields): digits,
- * length for its scheme, Luhn, expiry not in the past. `pointer` is where the card sits in the body.
- * The number is never part of the error.
- */
-export function checkCard(card: { number: string; expiration_date: string }, pointer = '') {
-  const check = validateCardNumber(card.number);
-  if (!check.ok) throw invalidField('body', `${pointer}/number`, cardNumberProblem(check), `card_number_${check.reason}`);
-  if (isExpired(card.expiration_date, new Date())) throw invalidField('body', `${pointer}/expiration_date`, 'The card has expired: expiration_date is in the past', 'card_expired');
-  return check;
-}
 
 function buyerReference(body: { buyer_id?: string | null; buyer_external_identifier?: string | null }): BuyerReference | null {
   if (body.buyer_id && body.buyer_external_identifier) {
@@ -107,12 +93,6 @@ async function storeCheckoutSessionCard(ctx: RequestContext, body: CreateCheckou
   });
 }
 
-/** A stored card of the merchant account, for a checkout session that pays with it; null when there is none. */
-export async function findStoredCard(db: Executor, ctx: RequestContext, id: string): Promise<PaymentMethodRow | null> {
-  const row = await repo.findPaymentMethod(db, ctx.merchantAccountId, id);
-  return row && row.method === 'card' && row.number_ciphertext ? row : null;
-}
-
 async function buyerResourceOf(db: Executor, ctx: RequestContext, buyerId: string | null): Promise<unknown> {
   if (!buyerId) return null;
   return (await buyerResourcesByIds(db, ctx, [buyerId])).get(buyerId) ?? null;
@@ -161,21 +141,33 @@ export interface ReleasedCard {
   scheme: string | null;
   expirationDate: string | null;
   number: string;
+  buyerId: string | null;
+  fingerprint: string | null;
 }
 
 /**
  * For other modules (network tokens): locks a stored card `FOR UPDATE` in the caller's transaction
  * and releases its number for one call. 404 when the method does not exist in this merchant
- * account; 400 when it is not a usable card.
+ * account; 400 when it is not a usable card. `lock: false` (transactions) reads without locking, so
+ * concurrent payments with one card do not queue behind each other.
  */
-export async function lockAndReleaseCard(tx: Tx, ctx: RequestContext, id: string): Promise<ReleasedCard> {
-  const row = await repo.findPaymentMethod(tx, ctx.merchantAccountId, id, { forUpdate: true });
+export async function lockAndReleaseCard(tx: Tx, ctx: RequestContext, id: string, options: { lock?: boolean } = {}): Promise<ReleasedCard> {
+  const row = await repo.findPaymentMethod(tx, ctx.merchantAccountId, id, { forUpdate: options.lock ?? true });
   if (!row) throw notFound('payment method', id);
   if (row.method !== 'card' || !row.number_ciphertext || !row.number_key_id || row.status !== 'succeeded') {
     throw new AppError('bad_request', 'The payment method is not a stored card that can be used');
   }
   const number = await ctx.deps.vault.decrypt(tx, ctx.merchantAccountId, { ciphertext: row.number_ciphertext, keyId: row.number_key_id }, { table: 'payment_methods', column: 'number', rowId: id });
-  return { id, scheme: row.scheme, expirationDate: row.expiration_date, number };
+  return { id, scheme: row.scheme, expirationDate: row.expiration_date, number, buyerId: row.buyer_id, fingerprint: row.fingerprint };
+}
+
+/**
+ * For transactions with `store: true`: vaults the card that was just authorized, in the caller's
+ * transaction, and returns the new payment method's id.
+ */
+export async function storeAuthorizedCard(tx: Tx, ctx: RequestContext, card: NewCard, buyerId: string | null): Promise<{ id: string }> {
+  const row = await insertCard(tx, ctx, card, buyerId);
+  return { id: row.id };
 }
 
 /** 404 unless the payment method exists in the merchant account of the request. */

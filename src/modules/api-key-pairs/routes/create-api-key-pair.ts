@@ -16,7 +16,7 @@ export const createApiKeyPair = defineRoute({
     'This operation takes no idempotency-key: a stored response would store the private key.',
   status: 201,
   merchantScoped: false,
-  // The idempotency store keeps responses for 24 h, and this one holds a private key.
+  // This response returns a private key once. Storing it for replays, even encrypted, would be a copy of a secret.
   idempotent: false,
   body: CreateApiKeyPairBody,
   response: ApiKeyPairSchema,

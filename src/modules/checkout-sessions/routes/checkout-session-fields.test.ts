@@ -130,6 +130,29 @@ describe('security', () => {
     expect((await send(await session(), card())).statusCode).toBe(204);
   });
 
+  it('limits failed session lookups to 50 a minute per client address, then refuses every lookup from it', async () => {
+    await freshWindow();
+    const from = (remoteAddress: string, id: string) => t.app.inject({ method: 'POST', url: `/checkout/sessions/${id}/fields`, payload: { payment_method: card() }, remoteAddress });
+    const attacker = '203.0.113.7';
+    const id = await session();
+    // A found id does not spend the budget; unknown, malformed and expired ids do.
+    expect((await from(attacker, id)).statusCode).toBe(204);
+    const expired = await session();
+    await expire(expired);
+    const statuses: number[] = [];
+    for (let i = 0; i < 50; i++) statuses.push((await from(attacker, i === 0 ? expired : i % 7 === 0 ? 'not-a-uuid' : uuidv7())).statusCode);
+    expect(statuses.filter((s) => s !== 401)).toEqual([]);
+    const over = await from(attacker, uuidv7());
+    expect(over.statusCode).toBe(429);
+    expect(over.json()).toMatchObject({ code: 'too_many_requests', status: 429 });
+    expect(Number(over.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect(Number(over.headers['retry-after'])).toBeLessThanOrEqual(60);
+    // Out of misses, the address cannot tell a real id from a guess either.
+    expect((await from(attacker, id)).statusCode).toBe(429);
+    expect((await from('203.0.113.8', id)).statusCode).toBe(204);
+    expect((await from('203.0.113.8', uuidv7())).statusCode).toBe(401);
+  });
+
   it('never lets a card number or security code reach a response, a log line, an audit entry or a job', async () => {
     const numbers = [VISA, MASTERCARD, '378282246310005'];
     const bodies: string[] = [];

@@ -4,6 +4,7 @@ import { buildTestApp, type TestApp } from '../../../../test/helpers/build-test-
 import { createMerchantAccount } from '../../../../test/helpers/factories.ts';
 import { runScopeTests } from '../../../../test/helpers/scope-tests.ts';
 import { purgeExpiredCheckoutSessions } from '../../../jobs/purge-expired-checkout-sessions.job.ts';
+import { deleteExpiredCheckoutSessions } from '../checkout-sessions.service.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -100,6 +101,78 @@ describe('happy', () => {
     const kept = await t.deps.db.selectFrom('checkout_sessions').selectAll().where('id', '=', live.id).executeTakeFirstOrThrow();
     expect(kept.number_ciphertext).toMatch(/^v1\./);
     expect(await t.deps.db.selectFrom('vault_security_codes').selectAll().where('owner_id', '=', live.id).execute()).toHaveLength(1);
+  });
+});
+
+describe('expired sessions', () => {
+  const log = { info: () => undefined, warn: () => undefined, error: () => undefined };
+  const expireAt = (id: string, at: Date) => t.deps.db.updateTable('checkout_sessions').set({ expires_at: at }).where('id', '=', id).execute();
+  const exists = async (id: string) => (await t.deps.db.selectFrom('checkout_sessions').select('id').where('id', '=', id).execute()).length === 1;
+
+  it('deletes sessions 24 hours after they expired, card data or not, and keeps younger ones', async () => {
+    const old = (await create({ amount: 1 })).json().id;
+    const oldWithCard = (await create()).json().id;
+    const recent = (await create()).json().id;
+    const live = (await create()).json().id;
+    await fields(oldWithCard, { method: 'card', number: VISA, expiration_date: '12/39', security_code: '123' });
+    const dayAgo = Date.now() - 24 * 3600_000;
+    await expireAt(old, new Date(dayAgo - 1000));
+    await expireAt(oldWithCard, new Date(dayAgo - 60_000));
+    await expireAt(recent, new Date(dayAgo + 60_000));
+    await purgeExpiredCheckoutSessions.handle({}, { deps: t.deps, jobId: 'test', attempt: 1, log });
+    expect([await exists(old), await exists(oldWithCard), await exists(recent), await exists(live)]).toEqual([false, false, true, true]);
+    expect(await t.deps.db.selectFrom('vault_security_codes').selectAll().where('owner_id', '=', oldWithCard).execute()).toEqual([]);
+    expect((await t.request({ method: 'DELETE', url: `/checkout/sessions/${old}` })).statusCode).toBe(404);
+  });
+
+  it('deletes in batches until none is left', async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) ids.push((await create()).json().id);
+    for (const id of ids) await expireAt(id, new Date(Date.now() - 25 * 3600_000));
+    expect(await deleteExpiredCheckoutSessions(t.deps, new Date())).toBeGreaterThanOrEqual(3);
+    expect(await deleteExpiredCheckoutSessions(t.deps, new Date())).toBe(0);
+  });
+});
+
+describe('guest buyer personal data', () => {
+  const buyer = {
+    display_name: 'Ada',
+    external_identifier: 'guest-1',
+    billing_details: { first_name: 'Ada', last_name: 'Lovelace', email_address: 'ada@example.com', phone_number: '+447700900123', address: { line1: '1 Main St', postal_code: '94107', country: 'GB' }, tax_id: { value: 'GB123456789', kind: 'gb.vat' } },
+    shipping_details: { first_name: 'Ada', email_address: 'ada@example.com', address: { city: 'London', country: 'GB' } },
+  };
+
+  it('masks billing and shipping details without buyers.billing-details.read, on every response', async () => {
+    const scopes = ['checkout-sessions.read', 'checkout-sessions.write'];
+    const created = await t.request({ method: 'POST', url: '/checkout/sessions', payload: { buyer }, scopes });
+    expect(created.statusCode, created.body).toBe(201);
+    const id = created.json().id;
+    const updated = await t.request({ method: 'PUT', url: `/checkout/sessions/${id}`, payload: { amount: 1 }, scopes });
+    const read = await t.request({ method: 'GET', url: `/checkout/sessions/${id}`, scopes });
+    for (const res of [created, updated, read]) {
+      expect(res.json().buyer).toEqual({
+        display_name: 'Ada',
+        external_identifier: 'guest-1',
+        account_number: null,
+        billing_details: {
+          first_name: 'A***',
+          last_name: 'L***',
+          email_address: 'a***@e***.com',
+          phone_number: '+***23',
+          address: { line1: '1***', postal_code: '94***', country: 'GB', city: null, state: null, state_code: null, house_number_or_name: null, line2: null, organization: null },
+          tax_id: { value: '***89', kind: 'gb.vat' },
+        },
+        shipping_details: { first_name: 'A***', last_name: null, email_address: 'a***@e***.com', phone_number: null, address: expect.objectContaining({ city: 'L***', country: 'GB' }) },
+      });
+      expect(res.body).not.toContain('Lovelace');
+    }
+  });
+
+  it('shows them in full with buyers.billing-details.read', async () => {
+    const { id } = (await create({ buyer })).json();
+    const res = await t.request({ method: 'GET', url: `/checkout/sessions/${id}`, scopes: ['checkout-sessions.read', 'buyers.billing-details.read'] });
+    expect(res.json().buyer.billing_details).toMatchObject({ first_name: 'Ada', last_name: 'Lovelace', email_address: 'ada@example.com', phone_number: '+447700900123', tax_id: { value: 'GB123456789' } });
+    expect(res.json().buyer.shipping_details).toMatchObject({ first_name: 'Ada', address: { city: 'London' } });
   });
 });
 

@@ -12,11 +12,8 @@ export const createPaymentMethodNetworkToken = defineRoute({
   description:
     'Issues a token from the built-in simulated token service (a Luhn-valid number of the card\'s scheme in a token BIN range). ' +
     'One live token per payment method: while one is active or suspended, this answers 409 with its id in resource_id. ' +
-    'In production it answers 403 unless NETWORK_TOKENS_API_PROVISIONING=true. ' +
-    'This operation takes no idempotency-key: a stored response would store the token value.',
+    'In production it answers 403 unless NETWORK_TOKENS_API_PROVISIONING=true.',
   status: 201,
-  // The idempotency store keeps responses in clear for 24 h, and this one holds the token value.
-  idempotent: false,
   params: PaymentMethodNetworkTokensParams,
   body: NetworkTokenCreateBody,
   response: NetworkTokenSchema,

@@ -210,12 +210,21 @@ describe('security', () => {
     expect(everything).not.toContain(token.token);
   });
 
-  it('keeps token values out of the idempotency store (those operations take no idempotency-key)', async () => {
+  it('replays create, suspend and resume byte for byte, keeping token values sealed in the idempotency store', async () => {
     const pm = await storeCard(t);
-    const res = await t.request({ method: 'POST', url: base(pm), payload: CREATE, headers: { 'idempotency-key': `nt-${pm}` } });
-    expect(res.statusCode, res.body).toBe(201);
+    const once = async (url: string, payload?: object) => {
+      const send = () => t.request({ method: 'POST', url, ...(payload ? { payload } : {}), headers: { 'idempotency-key': `nt-${url}` } });
+      const first = await send();
+      const again = await send();
+      expect(first.statusCode, first.body).toBeLessThan(300);
+      expect([again.statusCode, again.headers['idempotent-replayed'], again.body]).toEqual([first.statusCode, 'true', first.body]);
+      return first.json();
+    };
+    const token = await once(base(pm), CREATE);
+    expect((await once(`${base(pm)}/${token.id}/suspend`)).status).toBe('suspended');
+    expect((await once(`${base(pm)}/${token.id}/resume`)).status).toBe('active');
     const stored = await sql<{ text: string }>`SELECT row_to_json(k)::text AS text FROM idempotency_keys k`.execute(t.deps.db);
-    expect(stored.rows.map((r) => r.text).join('\n')).not.toContain(res.json().token);
+    expect(stored.rows.map((r) => r.text).join('\n')).not.toContain(token.token);
   });
 });
 

@@ -9,10 +9,8 @@ export const resumePaymentMethodNetworkToken = defineRoute({
   scope: 'payment-methods.write',
   tags: ['network-tokens'],
   summary: 'Resume a suspended network token (suspended → active)',
-  description: 'Any other starting status answers 400 naming both states. This operation takes no idempotency-key: a stored response would store the token value.',
+  description: 'Any other starting status answers 400 naming both states.',
   status: 200,
-  // The idempotency store keeps responses in clear for 24 h, and this one holds the token value.
-  idempotent: false,
   params: NetworkTokenParams,
   response: NetworkTokenSchema,
   handler: ({ ctx, params }) => changeNetworkTokenStatus(ctx, params.payment_method_id, params.network_token_id, 'active'),

@@ -1,0 +1,99 @@
+/**
+ * Transaction scenarios of the benchmark (bench/run.ts): authorize with a stored card (a reused
+ * token, then a new token per request), authorize and capture in one request, and refunds spread
+ * over captured transactions. Each request is a real engine run: routing, the vault, the mock-card
+ * connector, the state machine, events, audit and (for POSTs) idempotency-free writes.
+ */
+
+interface Request {
+  method?: string;
+  path?: string;
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+type Api = (method: string, url: string, body?: unknown) => Promise<{ status: number; json: any }>;
+type Cannon = (options: Record<string, unknown>) => PromiseLike<any> & { stop(): void };
+
+export interface TransactionBenchContext {
+  baseUrl: string;
+  token: string;
+  pool: string[];
+  connections: number;
+  seconds: number;
+  api: Api;
+  autocannon: Cannon;
+}
+
+async function must(api: Api, method: string, url: string, body: unknown, status: number): Promise<any> {
+  const res = await api(method, url, body);
+  if (res.status !== status) throw new Error(`${method} ${url} answered ${res.status}: ${JSON.stringify(res.json)}`);
+  return res.json;
+}
+
+/** A mock-card payment service and a stored card in the default merchant account. */
+export async function seedPayments(api: Api): Promise<{ cardId: string }> {
+  await must(api, 'POST', '/payment-services', { display_name: 'Bench cards', payment_service_definition_id: 'mock-card', fields: [{ key: 'merchant_id', value: 'bench' }], accepted_currencies: ['USD'], accepted_countries: ['US'] }, 201);
+  const card = await must(api, 'POST', '/payment-methods', { method: 'card', number: '4111111111111111', expiration_date: '12/40' }, 201);
+  return { cardId: card.id };
+}
+
+/** Captured transactions to refund one unit at a time, round robin (no single hot row). */
+async function capturedTransactions(api: Api, cardId: string, count: number): Promise<string[]> {
+  const ids: string[] = [];
+  let next = 0;
+  const worker = async () => {
+    for (let i = next++; i < count; i = next++) {
+      const txn = await must(api, 'POST', '/transactions', { amount: 1_000_000, currency: 'USD', intent: 'capture', payment_method: { method: 'id', id: cardId } }, 201);
+      ids.push(txn.id);
+    }
+  };
+  await Promise.all(Array.from({ length: 8 }, worker));
+  return ids;
+}
+
+function post(ctx: TransactionBenchContext, path: string, body: unknown, extra: Record<string, unknown> = {}) {
+  return ctx.autocannon({
+    url: `${ctx.baseUrl}${path}`,
+    method: 'POST',
+    connections: ctx.connections,
+    duration: ctx.seconds,
+    headers: { authorization: `Bearer ${ctx.token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+    ...extra,
+  });
+}
+
+export async function transactionScenarios(ctx: TransactionBenchContext, run: (scenario: string, fn: () => Promise<{ result: any; note?: string }>) => Promise<void>): Promise<void> {
+  const { cardId } = await seedPayments(ctx.api);
+  const authorize = { amount: 1000, currency: 'USD', payment_method: { method: 'id', id: cardId } };
+  await run('POST /transactions, stored card, authorize (one token)', async () => ({ result: await post(ctx, '/transactions', authorize) }));
+  let used = 0;
+  let exhausted = false;
+  await run('POST /transactions, stored card, authorize (new token per request)', async () => {
+    const instance: any = post(ctx, '/transactions', authorize, {
+      requests: [
+        {
+          setupRequest: (request: Request) => {
+            if (used >= ctx.pool.length && !exhausted) {
+              exhausted = true;
+              instance.stop();
+            }
+            const token = ctx.pool[Math.min(used++, ctx.pool.length - 1)]!;
+            return { ...request, headers: { ...request.headers, authorization: `Bearer ${token}` } };
+          },
+        },
+      ],
+    });
+    const result = await instance;
+    return { result, ...(exhausted ? { note: `token pool of ${ctx.pool.length} used up` } : {}) };
+  });
+  await run('POST /transactions, stored card, intent capture (authorize + capture)', async () => ({ result: await post(ctx, '/transactions', { ...authorize, intent: 'capture' }) }));
+  const ids = await capturedTransactions(ctx.api, cardId, 200);
+  let turn = 0;
+  await run('POST /transactions/{id}/refunds, 1 unit, over 200 captured transactions', async () => ({
+    result: await post(ctx, '/transactions/x/refunds', { amount: 1 }, {
+      requests: [{ setupRequest: (request: Request) => ({ ...request, path: `/transactions/${ids[turn++ % ids.length]}/refunds` }) }],
+    }),
+  }));
+}

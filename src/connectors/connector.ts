@@ -1,0 +1,282 @@
+/**
+ * The payment connector contract. A connector speaks to one payment service (a provider, or the
+ * built-in simulators) in our own normalized types. Connectors never touch the database, the job
+ * queue or the vault: services hand them plain inputs, with card data only when the vault has
+ * released it for that one call. A decline is an outcome, not an exception; `ConnectorError` is
+ * for technical failure only (STYLE E5).
+ */
+
+/** Static description of a connector: what `GET /payment-service-definitions` publishes. */
+export interface ConnectorDefinition {
+  /** `<provider>-<method>`, e.g. `mock-card`. */
+  id: string;
+  displayName: string;
+  /** The method enum value this definition processes. */
+  method: string;
+  /** Mode enum value: `card`, `redirect`, `gift-card`, ... */
+  mode: 'card' | 'redirect' | 'applepay' | 'googlepay' | 'checkout-session' | 'click-to-pay' | 'gift-card' | 'bank';
+  /** Credential fields a payment service of this definition is configured with. */
+  fields: DefinitionField[];
+  reportingFields: DefinitionField[];
+  supportedCurrencies: string[];
+  supportedCountries: string[];
+  iconUrl: string | null;
+  capabilities: ConnectorCapabilities;
+  supportedIntegrationClients: Array<'redirect' | 'web' | 'android' | 'ios'> | null;
+  configuration: {
+    approval_ui_target: 'new_window' | 'any';
+    approval_ui_height: string;
+    approval_ui_width: string;
+    cart_items_limit: number;
+    cart_items_required: boolean;
+    cart_items_should_match_amount: boolean;
+  };
+}
+
+export interface DefinitionField {
+  key: string;
+  display_name: string;
+  required: boolean;
+  format: 'text' | 'multiline' | 'number' | 'timezone' | 'boolean';
+  /** Secret values are stored encrypted and never returned. */
+  secret: boolean;
+}
+
+/** What a connector can do; routing and the transaction rules read these. */
+export interface ConnectorCapabilities {
+  /** Capture an authorization in several parts (`final: false`). */
+  multiCapture: boolean;
+  /** Capture more than the authorized amount. */
+  overCapture: boolean;
+  /** Capture less than the authorized amount. */
+  partialCapture: boolean;
+  /** Refund in several parts. */
+  partialRefund: boolean;
+  void: boolean;
+  /** Cancel a transaction still awaiting buyer approval or processing. */
+  cancel: boolean;
+  /** Ask the provider for the current status (`POST /transactions/{id}/sync`, reconciliation). */
+  sync: boolean;
+  /** Create payment service tokens (gateway tokens) for stored cards. */
+  tokenize: boolean;
+  payout: boolean;
+  threeDSecure: boolean;
+  networkTokens: boolean;
+  /** Authorize with the buyer redirected to an approval page. */
+  redirect: boolean;
+  /** Sessions (`POST /payment-services/{id}/sessions`). */
+  sessions: boolean;
+}
+
+/**
+ * Per-connection capture settings. Over-capture is allowed by the merchant account's
+ * `over_capture_amount` / `over_capture_percentage` when the connector has the capability.
+ */
+export interface CaptureRules {
+  multiCapture: boolean;
+}
+
+/** The payment instrument of one authorization, as the connector receives it. */
+export type Instrument =
+  | { kind: 'card'; number: string; expirationDate: string; securityCode: string | null; scheme: string | null }
+  | { kind: 'network-token'; token: string; expirationDate: string; cryptogram: string | null; scheme: string | null }
+  | { kind: 'payment-service-token'; token: string }
+  | { kind: 'redirect'; method: string; redirectUrl: string; country: string; currency: string };
+
+/** 3DS authentication data passed to the provider with the authorization. */
+export interface ThreeDSecureData {
+  version: string;
+  cavv: string | null;
+  eci: string | null;
+  directoryResponse: string | null;
+  authenticationResponse: string | null;
+}
+
+/** Facts every call carries. */
+export interface CallBase {
+  /** Provider-side idempotency key: the attempt id. A retried attempt reuses it. */
+  idempotencyKey: string;
+  /** Credential fields of the payment service (secrets included, decrypted for this call). */
+  credentials: Record<string, string>;
+  /** This connector's entry of the transaction's `connection_options`. */
+  options: Record<string, unknown> | null;
+}
+
+export interface AuthorizeRequest extends CallBase {
+  /** Our short reference (the transaction's reconciliation id). */
+  reference: string;
+  amount: number;
+  currency: string;
+  country: string | null;
+  /** `capture`: authorize and capture in one call. */
+  intent: 'authorize' | 'capture';
+  instrument: Instrument;
+  merchantInitiated: boolean;
+  isSubsequentPayment: boolean;
+  paymentSource: string;
+  threeDSecure: ThreeDSecureData | null;
+  /** Where the buyer's approval page lives (redirect flows). */
+  approvalBaseUrl: string;
+  /** The merchant account (simulators build their approval page address with it). */
+  merchantAccountId?: string;
+  /** Where the buyer returns after an approval page (redirect flows, 3DS). */
+  redirectUrl?: string | null;
+}
+
+/** Fields of a provider response that the transaction keeps. */
+export interface ResponseFacts {
+  /** Standardized error code (ours), null on success. */
+  errorCode: string | null;
+  rawResponseCode: string | null;
+  rawResponseDescription: string | null;
+}
+
+export interface AuthorizeOutcome extends ResponseFacts {
+  /**
+   * - `authorized`: funds held; `captured`: authorized and captured (intent capture);
+   * - `capture_pending`: captured, settlement of the capture is pending at the provider;
+   * - `buyer_approval_pending`: the buyer must visit `approvalUrl`;
+   * - `declined`: the issuer or provider said no; `failed`: the provider could not process it.
+   */
+  status: 'authorized' | 'captured' | 'capture_pending' | 'buyer_approval_pending' | 'declined' | 'failed';
+  /** The provider's id of the payment. */
+  providerTransactionId: string | null;
+  authResponseCode: string | null;
+  avsResponseCode: 'match' | 'no_match' | 'partial_match_address' | 'partial_match_postcode' | 'partial_match_name' | 'unavailable' | null;
+  cvvResponseCode: 'match' | 'no_match' | 'unavailable' | 'not_provided' | null;
+  schemeTransactionId: string | null;
+  merchantAdviceCode: string | null;
+  approvalUrl: string | null;
+  /** Free-form ids at the provider (authorization id, ...). */
+  additionalIdentifiers: Record<string, string | null>;
+}
+
+/**
+ * Non-secret facts of the original payment that follow-up calls carry (first 6 and last 4 of the
+ * card, the authorized amount): some providers look payments up by them, and the simulators
+ * derive their outcome from them.
+ */
+export interface PaymentHint {
+  method: string;
+  bin: string | null;
+  last4: string | null;
+  authorizedAmount: number;
+}
+
+export interface CaptureRequest extends CallBase {
+  payment: PaymentHint;
+  providerTransactionId: string;
+  reference: string;
+  amount: number;
+  currency: string;
+  /** False: more captures may follow (multi-capture). */
+  final: boolean;
+}
+
+export interface CaptureOutcome extends ResponseFacts {
+  status: 'succeeded' | 'pending' | 'declined' | 'failed';
+  providerCaptureId: string | null;
+}
+
+export interface VoidRequest extends CallBase {
+  payment: PaymentHint;
+  providerTransactionId: string;
+  reference: string;
+}
+
+export interface VoidOutcome extends ResponseFacts {
+  status: 'succeeded' | 'pending' | 'declined' | 'failed';
+}
+
+export interface RefundRequest extends CallBase {
+  payment: PaymentHint;
+  providerTransactionId: string;
+  reference: string;
+  amount: number;
+  currency: string;
+  reason: string | null;
+}
+
+export interface RefundOutcome extends ResponseFacts {
+  status: 'succeeded' | 'processing' | 'declined' | 'failed';
+  providerRefundId: string | null;
+}
+
+/** What an earlier call turned into at the provider (reconciliation, sync). */
+export interface SyncRequest extends CallBase {
+  operation: 'authorize' | 'capture' | 'void' | 'refund';
+  /** Null when the original call never got an answer (a timeout). */
+  providerTransactionId: string | null;
+  reference: string;
+  amount: number;
+  currency: string;
+  payment: PaymentHint;
+  /** The intent of the original authorization. */
+  intent: 'authorize' | 'capture';
+  /** The buyer visited the approval page and approved (redirect flows), as recorded by us. */
+  buyerApproved: boolean | null;
+}
+
+export interface SyncOutcome extends ResponseFacts {
+  /** `not_found`: the provider has no record of the call (it never arrived). */
+  status: 'authorized' | 'captured' | 'capture_pending' | 'buyer_approval_pending' | 'declined' | 'failed' | 'voided' | 'refunded' | 'refund_pending' | 'not_found';
+  providerTransactionId: string | null;
+}
+
+export interface TokenizeRequest extends CallBase {
+  card: { number: string; expirationDate: string; securityCode: string | null };
+  redirectUrl: string;
+}
+
+export interface TokenizeOutcome extends ResponseFacts {
+  status: 'succeeded' | 'buyer_approval_required' | 'failed';
+  token: string | null;
+  approvalUrl: string | null;
+}
+
+export interface VerifyOutcome {
+  ok: boolean;
+  /** What is wrong with the credentials, for the caller. */
+  problems: Array<{ key: string; message: string }>;
+}
+
+export interface SessionOutcome {
+  status: 'succeeded' | 'failed';
+  code: string | null;
+  statusCode: number | null;
+  responseBody: Record<string, unknown> | null;
+}
+
+/** A connector: one payment service's protocol in our normalized types. */
+export interface PaymentConnector {
+  readonly definition: ConnectorDefinition;
+  /**
+   * What the payment service configured with these credentials allows beyond the definition's
+   * capabilities: multi-capture and over-capture are per-connection settings at most providers.
+   */
+  captureRules(credentials: Record<string, string>): CaptureRules;
+  /** Checks credential fields (without calling the provider where it cannot). */
+  verifyCredentials(credentials: Record<string, string>): Promise<VerifyOutcome>;
+  authorize(request: AuthorizeRequest): Promise<AuthorizeOutcome>;
+  capture(request: CaptureRequest): Promise<CaptureOutcome>;
+  void(request: VoidRequest): Promise<VoidOutcome>;
+  refund(request: RefundRequest): Promise<RefundOutcome>;
+  /** Present when `capabilities.sync`. */
+  sync?(request: SyncRequest): Promise<SyncOutcome>;
+  /** Present when `capabilities.tokenize`. */
+  tokenize?(request: TokenizeRequest): Promise<TokenizeOutcome>;
+  /** Present when `capabilities.sessions`. */
+  createSession?(credentials: Record<string, string>, body: Record<string, unknown>): Promise<SessionOutcome>;
+}
+
+/**
+ * A technical failure talking to the provider. `timeout`: the request may have reached the
+ * provider, so the outcome is unknown (never a decline); `unavailable`: it certainly did not
+ * complete; `invalid_request`: the provider refused the request's shape (a bug or bad credentials).
+ */
+export class ConnectorError extends Error {
+  constructor(readonly kind: 'invalid_request' | 'unavailable' | 'timeout', message: string, readonly raw: { code?: string; description?: string } = {}) {
+    super(message);
+    this.name = 'ConnectorError';
+  }
+}

@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { MockGiftCardService, TEST_GIFT_CARD_PIN, TEST_GIFT_CARDS, lookupTestGiftCard } from './mock-gift-card.ts';
+
+const service = new MockGiftCardService();
+const DEFAULT = TEST_GIFT_CARDS[0]!.number;
+const SMALL = TEST_GIFT_CARDS[1]!.number;
+const pin = TEST_GIFT_CARD_PIN;
+
+describe('happy', () => {
+  it('answers each test card as the table says', async () => {
+    for (const card of TEST_GIFT_CARDS) {
+      const outcome = await service.balance({ number: card.number, pin, alreadyRedeemed: 0 });
+      if (card.refusal) expect(outcome).toMatchObject({ ok: false, errorCode: card.refusal });
+      else expect(outcome).toEqual({ ok: true, balance: card.balance, currency: card.currency, expirationDate: card.expirationDate });
+    }
+    expect(TEST_GIFT_CARDS.every((card) => /^\d{16,19}$/.test(card.number))).toBe(true);
+  });
+
+  it('subtracts what was already redeemed, never below zero', async () => {
+    expect(await service.balance({ number: DEFAULT, pin, alreadyRedeemed: 2500 })).toMatchObject({ ok: true, balance: 7500 });
+    expect(await service.balance({ number: SMALL, pin, alreadyRedeemed: 900 })).toMatchObject({ ok: true, balance: 0 });
+  });
+
+  it('gives any other number a fixed balance of 1.00 to 100.00 USD and takes any pin', async () => {
+    const one = await service.balance({ number: '9999888877776666', pin: 'anything', alreadyRedeemed: 0 });
+    expect(one).toEqual(await service.balance({ number: '9999888877776666', pin: 'x', alreadyRedeemed: 0 }));
+    expect(one.ok && one.balance >= 100 && one.balance <= 10000 && one.balance % 100 === 0 && one.currency === 'USD').toBe(true);
+    expect(lookupTestGiftCard('9999888877776666').balance).toBe(one.ok ? one.balance : -1);
+  });
+
+  it('redeems within the balance with an id fixed by the idempotency key; refunds and reverses it', async () => {
+    const input = { number: DEFAULT, pin, amount: 4000, currency: 'USD', idempotencyKey: 'r-1', alreadyRedeemed: 1000 };
+    const first = await service.redeem(input);
+    expect(first).toMatchObject({ ok: true, remainingBalance: 5000 });
+    expect(await service.redeem(input)).toEqual(first);
+    if (!first.ok) throw new Error('unreachable');
+    expect(await service.refund({ redemptionId: first.redemptionId, amount: 100, idempotencyKey: 'f-1' })).toMatchObject({ ok: true });
+    expect(await service.reverse({ redemptionId: first.redemptionId, idempotencyKey: 'v-1' })).toEqual({ ok: true });
+  });
+});
+
+describe('errors', () => {
+  it('refuses a wrong pin, a malformed number, and expired or inactive cards', async () => {
+    expect(await service.balance({ number: DEFAULT, pin: '0000', alreadyRedeemed: 0 })).toMatchObject({ ok: false, errorCode: 'invalid_gift_card', rawErrorCode: 'MOCK_INVALID_GIFT_CARD' });
+    expect(await service.balance({ number: '123', pin, alreadyRedeemed: 0 })).toMatchObject({ ok: false, errorCode: 'invalid_gift_card' });
+    expect(await service.redeem({ number: TEST_GIFT_CARDS[2]!.number, pin, amount: 1, currency: 'USD', idempotencyKey: 'k', alreadyRedeemed: 0 })).toMatchObject({ errorCode: 'expired_card' });
+  });
+
+  it('refuses an amount above the balance, another currency, a zero amount, and the failing card', async () => {
+    const redeem = (number: string, amount: number, currency = 'USD', alreadyRedeemed = 0) => service.redeem({ number, pin, amount, currency, idempotencyKey: 'k', alreadyRedeemed });
+    expect(await redeem(SMALL, 501)).toMatchObject({ errorCode: 'insufficient_funds' });
+    expect(await redeem(DEFAULT, 9001, 'USD', 1000)).toMatchObject({ errorCode: 'insufficient_funds' });
+    expect(await redeem(TEST_GIFT_CARDS[4]!.number, 100)).toMatchObject({ errorCode: 'incorrect_currency' });
+    expect(await redeem(DEFAULT, 0)).toMatchObject({ errorCode: 'invalid_amount' });
+    expect(await redeem(TEST_GIFT_CARDS[5]!.number, 100)).toMatchObject({ errorCode: 'service_error' });
+    expect(await service.refund({ redemptionId: 'other', amount: 1, idempotencyKey: 'k' })).toMatchObject({ ok: false });
+  });
+});
+
+describe('security', () => {
+  it('never puts the number or pin in an outcome', async () => {
+    const outcomes = [
+      await service.balance({ number: DEFAULT, pin, alreadyRedeemed: 0 }),
+      await service.balance({ number: DEFAULT, pin: '9876', alreadyRedeemed: 0 }),
+      await service.redeem({ number: DEFAULT, pin, amount: 1, currency: 'USD', idempotencyKey: 'k', alreadyRedeemed: 0 }),
+    ];
+    const text = JSON.stringify(outcomes);
+    expect(text).not.toContain(DEFAULT);
+    expect(text).not.toContain('"9876"');
+  });
+});

@@ -1,0 +1,127 @@
+import { createHash } from 'node:crypto';
+import type {
+  GiftCardBalanceInput,
+  GiftCardBalanceOutcome,
+  GiftCardConnector,
+  GiftCardErrorCode,
+  GiftCardFailure,
+  GiftCardRedeemInput,
+  GiftCardRedeemOutcome,
+  GiftCardRefundInput,
+  GiftCardRefundOutcome,
+  GiftCardReverseInput,
+  GiftCardReverseOutcome,
+} from './gift-card-connector.ts';
+
+export const MOCK_GIFT_CARD_DEFINITION_ID = 'mock-gift-card';
+
+/** The pin of every test gift card below; any other pin is `invalid_gift_card`. */
+export const TEST_GIFT_CARD_PIN = '1234';
+
+export interface TestGiftCard {
+  number: string;
+  /** Face value in minor units of `currency` (before our own redemptions). */
+  balance: number;
+  currency: string;
+  expirationDate: string | null;
+  /** Refused on every call with this code. */
+  refusal?: GiftCardErrorCode;
+  /** Balance works, redemptions are refused with this code. */
+  redeemRefusal?: GiftCardErrorCode;
+  /** What the README says it is for. */
+  description: string;
+}
+
+/** The sandbox gift cards (README "Sandbox gift cards" lists them; keep the two equal). */
+export const TEST_GIFT_CARDS: readonly TestGiftCard[] = [
+  { number: '6036281000000000001', balance: 10000, currency: 'USD', expirationDate: '2099-12-31T23:59:59.000Z', description: '100.00 USD: the default test gift card' },
+  { number: '6036281000000000002', balance: 500, currency: 'USD', expirationDate: '2099-12-31T23:59:59.000Z', description: '5.00 USD: a partial payment, or `insufficient_funds` above 500' },
+  { number: '6036281000000000003', balance: 0, currency: 'USD', expirationDate: '2020-12-31T23:59:59.000Z', refusal: 'expired_card', description: 'expired: `expired_card` on every call (cannot be stored)' },
+  { number: '6036281000000000004', balance: 0, currency: 'USD', expirationDate: null, refusal: 'inactive_card', description: 'not activated: `inactive_card` on every call (cannot be stored)' },
+  { number: '6036281000000000005', balance: 5000, currency: 'EUR', expirationDate: '2099-12-31T23:59:59.000Z', description: '50.00 EUR: `incorrect_currency` for any other currency' },
+  { number: '6036281000000000006', balance: 10000, currency: 'USD', expirationDate: null, redeemRefusal: 'service_error', description: 'balance 100.00 USD, but every redemption fails with `service_error`' },
+];
+
+/** Other numbers: a face value of 1.00 to 100.00 USD (whole units), fixed by the number. */
+const OTHER_CARD_CURRENCY = 'USD';
+const REDEMPTION_PREFIX = 'mock-gcr-';
+
+const RAW_MESSAGES: Record<GiftCardErrorCode, string> = {
+  invalid_gift_card: 'Card number or PIN is not valid',
+  expired_card: 'Card has expired',
+  inactive_card: 'Card is not active',
+  invalid_service_credentials: 'Invalid credentials',
+  invalid_amount: 'Amount must be more than zero',
+  incorrect_currency: 'Currency does not match the card',
+  insufficient_funds: 'Insufficient balance',
+  invalid_service_configuration: 'Invalid configuration',
+  operation_canceled: 'Operation canceled',
+  service_error: 'Simulated service error',
+  service_network_error: 'Simulated network error',
+  unknown_error: 'Unknown error',
+  max_gift_cards_reached: 'Too many gift cards',
+};
+
+/** The simulator's refusal, with a raw code in the style of a provider (`MOCK_<CODE>`). */
+export function failure(errorCode: GiftCardErrorCode): GiftCardFailure {
+  return { ok: false, errorCode, rawErrorCode: `MOCK_${errorCode.toUpperCase()}`, rawErrorMessage: RAW_MESSAGES[errorCode] };
+}
+
+const digest = (value: string) => createHash('sha256').update(value).digest('hex');
+
+/** A card of the table, or the deterministic card any other number is. */
+export function lookupTestGiftCard(number: string): TestGiftCard {
+  const known = TEST_GIFT_CARDS.find((card) => card.number === number);
+  if (known) return known;
+  const units = (parseInt(digest(number).slice(0, 8), 16) % 100) + 1;
+  return { number, balance: units * 100, currency: OTHER_CARD_CURRENCY, expirationDate: null, description: 'any other number' };
+}
+
+/** Test cards need their pin; any other number takes any pin. */
+function usableCard(input: { number: string; pin: string }): TestGiftCard | GiftCardFailure {
+  const known = TEST_GIFT_CARDS.some((card) => card.number === input.number);
+  if (!/^\d{16,19}$/.test(input.number) || input.pin === '' || (known && input.pin !== TEST_GIFT_CARD_PIN)) return failure('invalid_gift_card');
+  const card = lookupTestGiftCard(input.number);
+  return card.refusal ? failure(card.refusal) : card;
+}
+
+const available = (card: TestGiftCard, alreadyRedeemed: number) => Math.max(0, card.balance - Math.max(0, alreadyRedeemed));
+
+/**
+ * The built-in sandbox gift card service: pure and deterministic. It keeps no state: the balance
+ * is the card's face value minus `alreadyRedeemed`, which the gift cards service sums from its own
+ * redemption records (see docs/decisions.md, "Gift cards"). Redemption and refund ids derive from
+ * the idempotency key, so a retried call returns the same id.
+ */
+export class MockGiftCardService implements GiftCardConnector {
+  readonly id = MOCK_GIFT_CARD_DEFINITION_ID;
+
+  async balance(input: GiftCardBalanceInput): Promise<GiftCardBalanceOutcome> {
+    const card = usableCard(input);
+    if ('ok' in card) return card;
+    return { ok: true, balance: available(card, input.alreadyRedeemed), currency: card.currency, expirationDate: card.expirationDate };
+  }
+
+  async redeem(input: GiftCardRedeemInput): Promise<GiftCardRedeemOutcome> {
+    const card = usableCard(input);
+    if ('ok' in card) return card;
+    if (!Number.isInteger(input.amount) || input.amount <= 0) return failure('invalid_amount');
+    if (input.currency !== card.currency) return failure('incorrect_currency');
+    if (card.redeemRefusal) return failure(card.redeemRefusal);
+    const left = available(card, input.alreadyRedeemed);
+    if (input.amount > left) return failure('insufficient_funds');
+    return { ok: true, redemptionId: `${REDEMPTION_PREFIX}${digest(`redeem:${input.idempotencyKey}`).slice(0, 24)}`, remainingBalance: left - input.amount };
+  }
+
+  async refund(input: GiftCardRefundInput): Promise<GiftCardRefundOutcome> {
+    if (!input.redemptionId.startsWith(REDEMPTION_PREFIX)) return failure('invalid_gift_card');
+    if (!Number.isInteger(input.amount) || input.amount <= 0) return failure('invalid_amount');
+    return { ok: true, refundId: `mock-gcf-${digest(`refund:${input.idempotencyKey}`).slice(0, 24)}` };
+  }
+
+  async reverse(input: GiftCardReverseInput): Promise<GiftCardReverseOutcome> {
+    return input.redemptionId.startsWith(REDEMPTION_PREFIX) ? { ok: true } : failure('invalid_gift_card');
+  }
+}
+
+export const mockGiftCardService = new MockGiftCardService();

@@ -1,0 +1,167 @@
+import { createHash } from 'node:crypto';
+import { ConnectorError, type AuthorizeOutcome, type AuthorizeRequest, type CaptureOutcome, type CaptureRequest, type CaptureRules, type ConnectorDefinition, type PaymentHint, type PaymentConnector, type RefundOutcome, type RefundRequest, type SessionOutcome, type SyncOutcome, type SyncRequest, type TokenizeOutcome, type TokenizeRequest, type VerifyOutcome, type VoidOutcome, type VoidRequest } from '../connector.ts';
+import { COUNTRY_CODES } from '../../lib/countries.ts';
+import { CURRENCY_EXPONENTS } from '../../lib/currencies.ts';
+import { scenarioOf, type MockScenario } from './mock-card.scenarios.ts';
+
+export const MOCK_CARD_DEFINITION: ConnectorDefinition = {
+  id: 'mock-card',
+  displayName: 'Mock card processor (sandbox)',
+  method: 'card',
+  mode: 'card',
+  fields: [
+    { key: 'merchant_id', display_name: 'Merchant ID', required: true, format: 'text', secret: false },
+    { key: 'api_key', display_name: 'API key', required: false, format: 'text', secret: true },
+    { key: 'multi_capture_enabled', display_name: 'Allow multiple captures', required: false, format: 'boolean', secret: false },
+  ],
+  reportingFields: [],
+  supportedCurrencies: Object.keys(CURRENCY_EXPONENTS).sort(),
+  supportedCountries: [...COUNTRY_CODES].sort(),
+  iconUrl: null,
+  capabilities: {
+    multiCapture: true, overCapture: true, partialCapture: true, partialRefund: true, void: true, cancel: true,
+    sync: true, tokenize: true, payout: true, threeDSecure: true, networkTokens: true, redirect: false, sessions: true,
+  },
+  supportedIntegrationClients: null,
+  configuration: { approval_ui_target: 'any', approval_ui_height: '', approval_ui_width: '', cart_items_limit: 249, cart_items_required: false, cart_items_should_match_amount: false },
+};
+
+/** A provider-like id derived from our idempotency key: a retried call finds the same payment. */
+const providerId = (prefix: string, key: string) => `${prefix}_${createHash('sha256').update(key).digest('hex').slice(0, 24)}`;
+
+const blank = { errorCode: null, rawResponseCode: null, rawResponseDescription: null };
+
+function hintOf(request: AuthorizeRequest): { bin: string | null; last4: string | null } {
+  const { instrument } = request;
+  if (instrument.kind === 'card') return { bin: instrument.number.slice(0, 6), last4: instrument.number.slice(-4) };
+  if (instrument.kind === 'network-token') return { bin: instrument.token.slice(0, 6), last4: instrument.token.slice(-4) };
+  return { bin: null, last4: null };
+}
+
+function approved(request: AuthorizeRequest, scenario: MockScenario): AuthorizeOutcome {
+  return {
+    ...blank,
+    status: request.intent === 'capture' ? (scenario.kind === 'capture-pending' ? 'capture_pending' : 'captured') : 'authorized',
+    providerTransactionId: providerId('mock_txn', request.idempotencyKey),
+    authResponseCode: '00',
+    avsResponseCode: 'unavailable',
+    cvvResponseCode: request.instrument.kind === 'card' ? (request.instrument.securityCode ? 'match' : 'not_provided') : null,
+    schemeTransactionId: providerId('sch', request.idempotencyKey).slice(4, 19),
+    merchantAdviceCode: null,
+    approvalUrl: null,
+    additionalIdentifiers: { authorization_id: providerId('auth', request.idempotencyKey) },
+  };
+}
+
+function refused(request: AuthorizeRequest, status: 'declined' | 'failed', facts: { errorCode: string; rawCode: string; rawDescription: string; cvv?: 'no_match' }): AuthorizeOutcome {
+  const advice = request.options?.merchant_advice_code as { result?: string | null } | null | undefined;
+  return {
+    errorCode: facts.errorCode,
+    rawResponseCode: facts.rawCode,
+    rawResponseDescription: facts.rawDescription,
+    status,
+    providerTransactionId: providerId('mock_txn', request.idempotencyKey),
+    authResponseCode: null,
+    avsResponseCode: null,
+    cvvResponseCode: facts.cvv ?? null,
+    schemeTransactionId: null,
+    merchantAdviceCode: advice?.result ?? null,
+    approvalUrl: null,
+    additionalIdentifiers: {},
+  };
+}
+
+/**
+ * The sandbox card processor. Deterministic: the outcome comes from the amount or the card (see
+ * mock-card.scenarios.ts). Timeouts throw `ConnectorError('timeout')` after "authorizing", so the
+ * crash-safety path (attempt unknown → reconciliation) is exercised for real.
+ */
+export class MockCardConnector implements PaymentConnector {
+  readonly definition = MOCK_CARD_DEFINITION;
+
+  captureRules(credentials: Record<string, string>): CaptureRules {
+    return { multiCapture: credentials.multi_capture_enabled === 'true' };
+  }
+
+  async verifyCredentials(credentials: Record<string, string>): Promise<VerifyOutcome> {
+    const problems: VerifyOutcome['problems'] = [];
+    if (!credentials.merchant_id?.trim()) problems.push({ key: 'merchant_id', message: 'merchant_id is required' });
+    else if (credentials.merchant_id === 'invalid') problems.push({ key: 'merchant_id', message: 'The mock processor rejects the merchant_id "invalid"' });
+    if (credentials.multi_capture_enabled !== undefined && !['true', 'false'].includes(credentials.multi_capture_enabled)) {
+      problems.push({ key: 'multi_capture_enabled', message: 'multi_capture_enabled must be "true" or "false"' });
+    }
+    return { ok: problems.length === 0, problems };
+  }
+
+  async authorize(request: AuthorizeRequest): Promise<AuthorizeOutcome> {
+    const scenario = scenarioOf(request.amount, hintOf(request));
+    switch (scenario.kind) {
+      case 'decline':
+        return refused(request, 'declined', scenario);
+      case 'fail':
+        return refused(request, 'failed', scenario);
+      case 'timeout':
+        throw new ConnectorError('timeout', 'The mock processor did not answer in time');
+      case 'unavailable':
+        throw new ConnectorError('unavailable', 'The mock processor could not be reached');
+      case 'three-ds-required':
+        if (!request.threeDSecure) return refused(request, 'declined', { errorCode: 'authentication_required', rawCode: '1A', rawDescription: 'Strong customer authentication required' });
+        return approved(request, scenario);
+      default:
+        return approved(request, scenario);
+    }
+  }
+
+  async capture(request: CaptureRequest): Promise<CaptureOutcome> {
+    const scenario = this.scenarioOfPayment(request);
+    return { ...blank, status: scenario.kind === 'capture-pending' ? 'pending' : 'succeeded', providerCaptureId: providerId('mock_cap', request.idempotencyKey) };
+  }
+
+  async void(request: VoidRequest): Promise<VoidOutcome> {
+    const scenario = this.scenarioOfPayment(request);
+    return { ...blank, status: scenario.kind === 'void-pending' ? 'pending' : 'succeeded' };
+  }
+
+  async refund(request: RefundRequest): Promise<RefundOutcome> {
+    const scenario = this.scenarioOfPayment(request);
+    if (scenario.kind === 'refund-decline') {
+      return { errorCode: 'refund_declined', rawResponseCode: '12', rawResponseDescription: 'Invalid transaction', status: 'declined', providerRefundId: null };
+    }
+    return { ...blank, status: 'succeeded', providerRefundId: providerId('mock_ref', request.idempotencyKey) };
+  }
+
+  async sync(request: SyncRequest): Promise<SyncOutcome> {
+    const scenario = scenarioOf(request.payment.authorizedAmount, request.payment);
+    const id = request.providerTransactionId ?? providerId('mock_txn', request.idempotencyKey);
+    switch (request.operation) {
+      case 'authorize':
+        if (scenario.kind === 'unavailable') return { ...blank, status: 'not_found', providerTransactionId: null };
+        if (scenario.kind === 'decline') return { errorCode: scenario.errorCode, rawResponseCode: scenario.rawCode, rawResponseDescription: scenario.rawDescription, status: 'declined', providerTransactionId: id };
+        if (scenario.kind === 'fail') return { errorCode: scenario.errorCode, rawResponseCode: scenario.rawCode, rawResponseDescription: scenario.rawDescription, status: 'failed', providerTransactionId: id };
+        return { ...blank, status: request.intent === 'capture' ? 'captured' : 'authorized', providerTransactionId: id };
+      case 'capture':
+        return { ...blank, status: 'captured', providerTransactionId: id };
+      case 'void':
+        return { ...blank, status: 'voided', providerTransactionId: id };
+      case 'refund':
+        return { ...blank, status: 'refunded', providerTransactionId: id };
+    }
+  }
+
+  async tokenize(request: TokenizeRequest): Promise<TokenizeOutcome> {
+    const scenario = scenarioOf(0, { bin: request.card.number.slice(0, 6), last4: request.card.number.slice(-4) });
+    if (scenario.kind === 'decline' || scenario.kind === 'fail') {
+      return { errorCode: scenario.errorCode, rawResponseCode: scenario.rawCode, rawResponseDescription: scenario.rawDescription, status: 'failed', token: null, approvalUrl: null };
+    }
+    return { ...blank, status: 'succeeded', token: providerId('mock_tok', request.idempotencyKey), approvalUrl: null };
+  }
+
+  async createSession(credentials: Record<string, string>, body: Record<string, unknown>): Promise<SessionOutcome> {
+    return { status: 'succeeded', code: null, statusCode: 200, responseBody: { session_id: providerId('mock_ses', JSON.stringify(body) + (credentials.merchant_id ?? '')), merchant_id: credentials.merchant_id ?? null } };
+  }
+
+  /** Follow-up calls find the payment's scenario from the facts of the original payment. */
+  private scenarioOfPayment(request: { payment: PaymentHint }): MockScenario {
+    return scenarioOf(request.payment.authorizedAmount, request.payment);
+  }
+}

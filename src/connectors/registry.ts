@@ -1,0 +1,40 @@
+import type { ConnectorDefinition, PaymentConnector } from './connector.ts';
+import { MockCardConnector } from './mock/mock-card.connector.ts';
+import { MockRedirectConnector } from './mock/mock-redirect.connector.ts';
+
+/**
+ * Connector id → connector. Refuses duplicate ids at registration and unknown ids at lookup, so a
+ * misconfiguration fails at start, not on the first payment.
+ */
+export class ConnectorRegistry {
+  private readonly connectors = new Map<string, PaymentConnector>();
+
+  register(connector: PaymentConnector): this {
+    const { id } = connector.definition;
+    if (this.connectors.has(id)) throw new Error(`connector ${id} is registered twice`);
+    if (!/^[a-z0-9]+(-[a-z0-9_]+)+$/.test(id)) throw new Error(`connector id ${id} is not of the form <provider>-<method>`);
+    this.connectors.set(id, connector);
+    return this;
+  }
+
+  /** The connector of a definition id, or null when no such definition exists. */
+  find(id: string): PaymentConnector | null {
+    return this.connectors.get(id) ?? null;
+  }
+
+  get(id: string): PaymentConnector {
+    const connector = this.connectors.get(id);
+    if (!connector) throw new Error(`no connector is registered for ${id}`);
+    return connector;
+  }
+
+  /** Every definition, sorted by id (the catalogue order). */
+  definitions(): ConnectorDefinition[] {
+    return [...this.connectors.values()].map((c) => c.definition).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  }
+}
+
+/** The built-in sandbox connectors. */
+export function createDefaultRegistry(): ConnectorRegistry {
+  return new ConnectorRegistry().register(new MockCardConnector()).register(new MockRedirectConnector());
+}

@@ -1,0 +1,57 @@
+import { hasScope, isEmbed, type RequestContext } from '../../context.ts';
+import { AppError, forbidden } from '../../errors/app-error.ts';
+import type { BuyerReference } from '../buyers/buyers.service.ts';
+
+const BUYER_FIELDS = ['buyer_id', 'buyer_external_identifier'] as const;
+type BuyerField = (typeof BUYER_FIELDS)[number];
+export type BuyerSelection = Partial<Record<BuyerField, string | null | undefined>>;
+
+/** The buyer an embed token pins (by id and/or external identifier); empty for other credentials. */
+export function embedBuyerPins(ctx: RequestContext): BuyerSelection {
+  const embed = isEmbed(ctx.principal) ? ctx.principal!.embed : null;
+  const pins: BuyerSelection = {};
+  for (const field of BUYER_FIELDS) if (typeof embed?.[field] === 'string' && embed[field] !== '') pins[field] = embed[field] as string;
+  return pins;
+}
+
+/** An embed token without its own grant of `scope` and without a buyer pin. */
+export function isUnpinnedEmbed(ctx: RequestContext, scope: string): boolean {
+  return isEmbed(ctx.principal) && !hasScope(ctx.principal!, scope) && Object.keys(embedBuyerPins(ctx)).length === 0;
+}
+
+/**
+ * The buyer selection a query may make. Pins apply to bodies only (http/embed.ts), so a query
+ * applies them itself, as `GET /buyers/payment-methods` does: a token pinning a buyer sees that
+ * buyer only, a differing query value is 403, and an embed token without a buyer pin sees no one.
+ */
+export function pinnedSelection(ctx: RequestContext, query: BuyerSelection, scope: string): BuyerSelection {
+  const pins = embedBuyerPins(ctx);
+  if (Object.keys(pins).length === 0) {
+    if (isUnpinnedEmbed(ctx, scope)) throw forbidden('This embed token pins no buyer: it may not list gift cards');
+    return query;
+  }
+  const conflicts = BUYER_FIELDS.filter((field) => query[field] != null && query[field] !== pins[field]);
+  if (conflicts.length > 0) {
+    throw new AppError('forbidden', `The request contradicts the embed token: ${conflicts.join(', ')} must equal the pinned value`, {
+      details: conflicts.map((field) => ({ location: 'query' as const, pointer: `/${field}`, message: 'Must equal the value pinned by the embed token', type: 'embed_pin_mismatch' })),
+    });
+  }
+  return pins;
+}
+
+/** The reference a selection makes, or null when it names no buyer. */
+export function referenceOf(selection: BuyerSelection): BuyerReference | null {
+  if (selection.buyer_id) return { id: selection.buyer_id };
+  if (selection.buyer_external_identifier) return { externalIdentifier: selection.buyer_external_identifier };
+  return null;
+}
+
+/** A body or query names a buyer by one key at most. */
+export function singleBuyerReference(input: BuyerSelection, location: 'body' | 'query'): BuyerReference | null {
+  if (input.buyer_id && input.buyer_external_identifier) {
+    throw new AppError('bad_request', 'Send buyer_id or buyer_external_identifier, not both', {
+      details: [{ location, pointer: '/buyer_external_identifier', message: 'Use either buyer_id or buyer_external_identifier', type: 'value_error' }],
+    });
+  }
+  return referenceOf(input);
+}

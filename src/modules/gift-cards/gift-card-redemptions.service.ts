@@ -1,0 +1,134 @@
+import type { RequestContext } from '../../context.ts';
+import type { GiftCardFailure } from '../../connectors/gift-cards/gift-card-connector.ts';
+import type { GiftCardRedemptionRow } from '../../db/schema.ts';
+import { withTransaction, type Executor, type Tx } from '../../db/transaction.ts';
+import { AppError, notFound } from '../../errors/app-error.ts';
+import { uuidv7 } from '../../lib/ids.ts';
+import * as repo from './gift-card-redemptions.repo.ts';
+import { giftCardServiceOf } from './gift-card-service.ts';
+import { toGiftCardRedemptionResource, type GiftCardRedemption } from './gift-cards.schemas.ts';
+import type { GiftCardInstrument } from './transaction-gift-cards.ts';
+
+/*
+ * The transaction engine's side of gift cards, in the order it uses them (STYLE D4: no database
+ * transaction is held across a call to the gift card service):
+ * 1. `recordGiftCardRedemptions` in the engine's transaction: one `created` row per card (intent);
+ * 2. after commit, `redeemGiftCard` per row: calls the service, records the outcome;
+ * 3. later, `refundGiftCardRedemption` / `reverseGiftCardRedemption`.
+ * The simulator is stateless: each call passes what we already took from the card (see
+ * `redeemedByFingerprint`), which counts `created` rows too, so concurrent redemptions of one card
+ * cannot spend its balance twice (they may refuse one another; never overspend).
+ */
+
+/** Records one `created` redemption per instrument, in the caller's transaction; same order as `instruments`. */
+export async function recordGiftCardRedemptions(tx: Tx, ctx: RequestContext, transactionId: string, instruments: readonly GiftCardInstrument[]): Promise<GiftCardRedemption[]> {
+  const rows: GiftCardRedemptionRow[] = [];
+  for (const card of instruments) {
+    const [row] = await repo.insertRedemptions(tx, [
+      { merchant_account_id: ctx.merchantAccountId, id: uuidv7(), transaction_id: transactionId, gift_card_id: card.giftCardId, fingerprint: card.fingerprint, bin: card.bin, sub_bin: card.sub_bin, last4: card.last4, amount: card.amount },
+    ]);
+    rows.push(row!);
+  }
+  return rows.map(toGiftCardRedemptionResource);
+}
+
+async function lockRedemption(tx: Tx, ctx: RequestContext, id: string): Promise<GiftCardRedemptionRow> {
+  const row = await repo.findRedemption(tx, ctx.merchantAccountId, id, { forUpdate: true });
+  if (!row) throw notFound('gift card redemption', id);
+  return row;
+}
+
+const failureColumns = (outcome: GiftCardFailure) => ({ error_code: outcome.errorCode, raw_error_code: outcome.rawErrorCode, raw_error_message: outcome.rawErrorMessage });
+
+/**
+ * Redeems a recorded (`created`) redemption with the card the engine resolved, outside any
+ * transaction, and records `succeeded` or `failed`. A redemption already settled is returned as is.
+ */
+export async function redeemGiftCard(ctx: RequestContext, redemptionId: string, card: GiftCardInstrument, currency: string): Promise<GiftCardRedemption> {
+  const { db } = ctx.deps;
+  const current = await repo.findRedemption(db, ctx.merchantAccountId, redemptionId);
+  if (!current) throw notFound('gift card redemption', redemptionId);
+  if (current.status !== 'created') return toGiftCardRedemptionResource(current);
+  const taken = await repo.redeemedByFingerprint(db, ctx.merchantAccountId, [current.fingerprint], current.id);
+  const outcome = await giftCardServiceOf(ctx.merchantAccountId).connector.redeem({
+    number: card.number,
+    pin: card.pin,
+    amount: current.amount,
+    currency,
+    idempotencyKey: current.id,
+    alreadyRedeemed: taken.get(current.fingerprint) ?? 0,
+  });
+  const row = await withTransaction(db, async (tx) => {
+    const locked = await lockRedemption(tx, ctx, redemptionId);
+    if (locked.status !== 'created') return locked;
+    const patch = outcome.ok ? { status: 'succeeded' as const, gift_card_service_redemption_id: outcome.redemptionId } : { status: 'failed' as const, ...failureColumns(outcome) };
+    return repo.updateRedemption(tx, ctx.merchantAccountId, redemptionId, patch);
+  });
+  return toGiftCardRedemptionResource(row);
+}
+
+/** Marks a recorded redemption that will not be attempted (an earlier card failed) as `skipped`. */
+export async function skipGiftCardRedemption(tx: Tx, ctx: RequestContext, redemptionId: string): Promise<GiftCardRedemption> {
+  const row = await lockRedemption(tx, ctx, redemptionId);
+  if (row.status !== 'created') return toGiftCardRedemptionResource(row);
+  return toGiftCardRedemptionResource(await repo.updateRedemption(tx, ctx.merchantAccountId, redemptionId, { status: 'skipped' }));
+}
+
+export type GiftCardRefundResult = { ok: true; redemption: GiftCardRedemption; refundId: string } | (GiftCardFailure & { redemption: GiftCardRedemption });
+
+/** Moves `delta` into or out of `refunded_amount` (the CHECK keeps it within `amount`). */
+async function shiftRefunded(ctx: RequestContext, id: string, delta: number, check?: (row: GiftCardRedemptionRow) => void): Promise<GiftCardRedemptionRow> {
+  return withTransaction(ctx.deps.db, async (tx) => {
+    const row = await lockRedemption(tx, ctx, id);
+    check?.(row);
+    return repo.updateRedemption(tx, ctx.merchantAccountId, id, { refunded_amount: row.refunded_amount + delta });
+  });
+}
+
+function refundable(amount: number) {
+  return (row: GiftCardRedemptionRow) => {
+    if (row.status !== 'succeeded' || !row.gift_card_service_redemption_id) throw new AppError('bad_request', 'Only a succeeded gift card redemption can be refunded');
+    if (!Number.isSafeInteger(amount) || amount <= 0 || amount > row.amount - row.refunded_amount) {
+      throw new AppError('bad_request', `The refund amount must be between 1 and ${row.amount - row.refunded_amount}`);
+    }
+  };
+}
+
+/**
+ * Refunds part or all of a succeeded redemption. The amount is reserved first (so two concurrent
+ * refunds cannot exceed the redemption), the service is called outside any transaction, and a
+ * refusal gives the reservation back.
+ */
+export async function refundGiftCardRedemption(ctx: RequestContext, redemptionId: string, amount: number, idempotencyKey: string): Promise<GiftCardRefundResult> {
+  const reserved = await shiftRefunded(ctx, redemptionId, amount, refundable(amount));
+  const outcome = await giftCardServiceOf(ctx.merchantAccountId).connector.refund({ redemptionId: reserved.gift_card_service_redemption_id!, amount, idempotencyKey });
+  if (outcome.ok) return { ok: true, redemption: toGiftCardRedemptionResource(reserved), refundId: outcome.refundId };
+  return { ...outcome, redemption: toGiftCardRedemptionResource(await shiftRefunded(ctx, redemptionId, -amount)) };
+}
+
+/** Cancels what is left of a succeeded redemption (the payment it funded failed): refunded in full. */
+export async function reverseGiftCardRedemption(ctx: RequestContext, redemptionId: string): Promise<GiftCardRefundResult> {
+  const current = await repo.findRedemption(ctx.deps.db, ctx.merchantAccountId, redemptionId);
+  if (!current) throw notFound('gift card redemption', redemptionId);
+  const left = current.amount - current.refunded_amount;
+  const reserved = await shiftRefunded(ctx, redemptionId, left, refundable(left));
+  const outcome = await giftCardServiceOf(ctx.merchantAccountId).connector.reverse({ redemptionId: reserved.gift_card_service_redemption_id!, idempotencyKey: `reverse:${redemptionId}` });
+  if (outcome.ok) return { ok: true, redemption: toGiftCardRedemptionResource(reserved), refundId: `reverse:${redemptionId}` };
+  return { ...outcome, redemption: toGiftCardRedemptionResource(await shiftRefunded(ctx, redemptionId, -left)) };
+}
+
+/** The redemptions of a transaction, oldest first, as `Transaction.gift_card_redemptions` shows them. */
+export async function listTransactionGiftCardRedemptions(db: Executor, ctx: RequestContext, transactionId: string): Promise<GiftCardRedemption[]> {
+  return (await repo.listTransactionRedemptions(db, ctx.merchantAccountId, transactionId)).map(toGiftCardRedemptionResource);
+}
+
+/** The redemptions of several transactions, by transaction id, in one query (no N+1 on list pages). */
+export async function redemptionsByTransaction(db: Executor, ctx: RequestContext, transactionIds: readonly string[]): Promise<Map<string, GiftCardRedemption[]>> {
+  const byTransaction = new Map<string, GiftCardRedemption[]>();
+  for (const row of await repo.listRedemptionsOfTransactions(db, ctx.merchantAccountId, transactionIds)) {
+    const list = byTransaction.get(row.transaction_id) ?? [];
+    list.push(toGiftCardRedemptionResource(row));
+    byTransaction.set(row.transaction_id, list);
+  }
+  return byTransaction;
+}

@@ -1,0 +1,33 @@
+import { createHash } from 'node:crypto';
+import { MOCK_GIFT_CARD_DEFINITION_ID, mockGiftCardService } from '../../connectors/gift-cards/mock-gift-card.ts';
+import type { GiftCardConnector } from '../../connectors/gift-cards/gift-card-connector.ts';
+
+export interface GiftCardServiceResource {
+  type: 'gift-card-service';
+  id: string;
+  gift_card_service_definition_id: 'mock-gift-card' | 'qwikcilver-gift-card';
+  display_name: string;
+}
+
+/**
+ * A UUID (version 8, RFC 9562 "custom") derived from the merchant account id: the built-in
+ * service needs no row, yet keeps the same id across processes and restarts.
+ */
+export function builtInGiftCardServiceId(merchantAccountId: string): string {
+  const bytes = createHash('sha256').update(`gift-card-service:${MOCK_GIFT_CARD_DEFINITION_ID}:${merchantAccountId}`).digest().subarray(0, 16);
+  bytes[6] = 0x80 | (bytes[6]! & 0x0f);
+  bytes[8] = 0x80 | (bytes[8]! & 0x3f);
+  const hex = bytes.toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/**
+ * Every merchant account has one gift card service: the built-in sandbox simulator. Configurable
+ * services (`/gift-card-services`) would replace this lookup, not its callers.
+ */
+export function giftCardServiceOf(merchantAccountId: string): { resource: GiftCardServiceResource; connector: GiftCardConnector } {
+  return {
+    resource: { type: 'gift-card-service', id: builtInGiftCardServiceId(merchantAccountId), gift_card_service_definition_id: MOCK_GIFT_CARD_DEFINITION_ID, display_name: 'Mock gift card service' },
+    connector: mockGiftCardService,
+  };
+}

@@ -1,0 +1,95 @@
+import type { RequestContext, Deps } from '../../context.ts';
+import { ConnectorError, type ConnectorDefinition, type PaymentConnector } from '../../connectors/connector.ts';
+import type { KeysetPage } from '../../db/keyset.ts';
+import { AppError, badRequest, notFound } from '../../errors/app-error.ts';
+import type { CursorPosition } from '../../http/cursor.ts';
+import { listPage, type ListEnvelope } from '../../http/pagination.ts';
+import {
+  toCreateSessionResource,
+  toPaymentServiceDefinitionResource,
+  type CreateSession,
+  type CreateSessionBody,
+  type ListPaymentServiceDefinitionsQuery,
+  type PaymentServiceDefinition,
+} from './payment-service-definitions.schemas.ts';
+
+/**
+ * The catalogue lives in code and has no creation time: every definition sorts at this one instant
+ * and then by id, so the shared cursor format ([timestamp, id]) carries the id alone in effect.
+ */
+const CATALOGUE_INSTANT = '1970-01-01T00:00:00.000Z';
+
+/** One page of the in-memory catalogue (sorted by id), with the semantics of `keysetPage`. */
+function catalogueSlice(all: readonly ConnectorDefinition[], position: CursorPosition | null, limit: number): KeysetPage<ConnectorDefinition> {
+  if (!position) return { rows: all.slice(0, limit), hasNext: all.length > limit, hasPrev: false };
+  const id = String(position.key[1]);
+  const inclusive = position.inclusive === true;
+  const indexOr = (i: number) => (i < 0 ? all.length : i);
+  if (position.direction === 'next') {
+    const from = indexOr(all.findIndex((d) => (inclusive ? d.id >= id : d.id > id)));
+    return { rows: all.slice(from, from + limit), hasNext: from + limit < all.length, hasPrev: from > 0 };
+  }
+  const end = indexOr(all.findIndex((d) => (inclusive ? d.id > id : d.id >= id)));
+  const from = Math.max(0, end - limit);
+  return { rows: all.slice(from, end), hasNext: end < all.length, hasPrev: from > 0 };
+}
+
+export async function listPaymentServiceDefinitions(ctx: RequestContext, query: ListPaymentServiceDefinitionsQuery): Promise<ListEnvelope<PaymentServiceDefinition>> {
+  const all = ctx.deps.connectors.definitions();
+  return listPage(
+    ctx,
+    'payment-service-definitions',
+    query,
+    async (position, limit) => catalogueSlice(all, position, limit),
+    toPaymentServiceDefinitionResource,
+    (definition) => [CATALOGUE_INSTANT, definition.id],
+    // The catalogue is the same for every caller: cursors are bound to no account.
+    '*',
+  );
+}
+
+function connectorOrNotFound(deps: Deps, id: string): PaymentConnector {
+  const connector = deps.connectors.find(id);
+  if (!connector) throw notFound('payment service definition', id);
+  return connector;
+}
+
+export async function getPaymentServiceDefinition(ctx: RequestContext, id: string): Promise<PaymentServiceDefinition> {
+  return toPaymentServiceDefinitionResource(connectorOrNotFound(ctx.deps, id).definition);
+}
+
+/** For the payment services module: the connector of a definition id, or null when none is registered. */
+export function findDefinitionConnector(deps: Deps, id: string): PaymentConnector | null {
+  return deps.connectors.find(id);
+}
+
+/**
+ * Runs a connector call outside the transaction engine (verify, sessions), turning a technical
+ * failure into an API error: a timeout is 504 (the outcome is unknown), anything else 502. The
+ * provider's own message stays in the log (as the cause), never in the answer.
+ */
+export async function callConnector<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (!(error instanceof ConnectorError)) throw error;
+    throw error.kind === 'timeout'
+      ? new AppError('gateway_timeout', 'The payment service did not answer in time', { cause: error })
+      : new AppError('bad_gateway', 'The payment service could not process the request', { cause: error });
+  }
+}
+
+/** Opens a provider session; 400 for a definition without sessions. Called outside any transaction. */
+export async function openSession(connector: PaymentConnector, credentials: Record<string, string>, body: CreateSessionBody): Promise<CreateSession> {
+  const { definition } = connector;
+  if (!definition.capabilities.sessions || !connector.createSession) {
+    throw badRequest(`The payment service definition ${definition.id} does not support sessions`);
+  }
+  const createSession = connector.createSession.bind(connector);
+  return toCreateSessionResource(await callConnector(() => createSession(credentials, body)));
+}
+
+/** A session through a definition alone: no payment service, so no credentials. */
+export async function createPaymentServiceDefinitionSession(ctx: RequestContext, id: string, body: CreateSessionBody): Promise<CreateSession> {
+  return openSession(connectorOrNotFound(ctx.deps, id), {}, body);
+}

@@ -1,0 +1,66 @@
+import { sql, type Insertable, type Updateable } from 'kysely';
+import type { PaymentServiceRow, PaymentServicesTable } from '../../db/schema.ts';
+import { keysetPage, type KeysetPage } from '../../db/keyset.ts';
+import type { Executor } from '../../db/transaction.ts';
+import type { CursorPosition } from '../../http/cursor.ts';
+
+export type NewPaymentService = Insertable<PaymentServicesTable>;
+export type PaymentServicePatch = Omit<Updateable<PaymentServicesTable>, 'merchant_account_id' | 'id' | 'created_at' | 'updated_at'>;
+
+export async function insertPaymentService(db: Executor, row: NewPaymentService): Promise<PaymentServiceRow> {
+  return db.insertInto('payment_services').values(row).returningAll().executeTakeFirstOrThrow();
+}
+
+/** A service of the account, deleted ones included (callers decide what a deleted one means). */
+export async function findPaymentService(db: Executor, merchantAccountId: string, id: string, options: { forUpdate?: boolean } = {}): Promise<PaymentServiceRow | undefined> {
+  let query = db.selectFrom('payment_services').selectAll().where('merchant_account_id', '=', merchantAccountId).where('id', '=', id);
+  if (options.forUpdate) query = query.forUpdate();
+  return query.executeTakeFirst();
+}
+
+/** The position after the last service of this method that is not deleted (1 for the first). */
+export async function nextPosition(db: Executor, merchantAccountId: string, method: string): Promise<number> {
+  const row = await db
+    .selectFrom('payment_services')
+    .select(sql<number>`coalesce(max(position), 0) + 1`.as('next'))
+    .where('merchant_account_id', '=', merchantAccountId)
+    .where('method', '=', method)
+    .where('is_deleted', '=', false)
+    .executeTakeFirstOrThrow();
+  return Number(row.next);
+}
+
+export interface PaymentServiceFilter {
+  method?: string | undefined;
+  deleted: boolean;
+}
+
+export async function listPaymentServices(db: Executor, merchantAccountId: string, filter: PaymentServiceFilter, position: CursorPosition | null, limit: number): Promise<KeysetPage<PaymentServiceRow>> {
+  let query = db.selectFrom('payment_services').selectAll().where('merchant_account_id', '=', merchantAccountId).where('is_deleted', '=', filter.deleted);
+  if (filter.method !== undefined) query = query.where('method', '=', filter.method);
+  return keysetPage(db, query, { columns: ['created_at', 'id'], limit, position });
+}
+
+/** Routing order: position, then the oldest first, then id (a total order whatever the ties). */
+export async function listRoutable(db: Executor, merchantAccountId: string): Promise<PaymentServiceRow[]> {
+  return db
+    .selectFrom('payment_services')
+    .selectAll()
+    .where('merchant_account_id', '=', merchantAccountId)
+    .where('active', '=', true)
+    .where('is_deleted', '=', false)
+    .orderBy('position')
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}
+
+export async function updatePaymentService(db: Executor, merchantAccountId: string, id: string, patch: PaymentServicePatch): Promise<PaymentServiceRow> {
+  return db
+    .updateTable('payment_services')
+    .set({ ...patch, updated_at: new Date() })
+    .where('merchant_account_id', '=', merchantAccountId)
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}

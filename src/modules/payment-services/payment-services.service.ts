@@ -1,0 +1,194 @@
+import { withRequestTransaction, type Deps, type RequestContext } from '../../context.ts';
+import type { ConnectorDefinition, PaymentConnector } from '../../connectors/connector.ts';
+import type { PaymentServiceRow } from '../../db/schema.ts';
+import type { Executor } from '../../db/transaction.ts';
+import { AppError, badRequest, invalidField, notFound, tooEarly, type ErrorDetail } from '../../errors/app-error.ts';
+import { listPage, type ListEnvelope } from '../../http/pagination.ts';
+import { uuidv7 } from '../../lib/ids.ts';
+import { recordAudit } from '../audit-logs/audit-logs.service.ts';
+import { findDefinitionConnector, openSession } from '../payment-service-definitions/payment-service-definitions.service.ts';
+import type { CreateSession, CreateSessionBody } from '../payment-service-definitions/payment-service-definitions.schemas.ts';
+import { mergeFields, openFields, sealFields, toFieldMap, verifyFields, type StoredFields } from './payment-service-fields.ts';
+import * as repo from './payment-services.repo.ts';
+import {
+  paymentServiceAuditResource,
+  toPaymentServiceResource,
+  type CreatePaymentServiceBody,
+  type ListPaymentServicesQuery,
+  type PaymentService,
+  type UpdatePaymentServiceBody,
+  type VerifyCredentialsBody,
+} from './payment-services.schemas.ts';
+import { mergeProfile, planCredentials, simplePatch, StaleCredentials } from './payment-service-update.ts';
+
+export type { PaymentServiceRow };
+
+/** The connector of a definition named in a request body; 400 naming an unknown id. */
+function connectorFor(deps: Deps, definitionId: string): PaymentConnector {
+  const connector = findDefinitionConnector(deps, definitionId);
+  if (!connector) throw invalidField('body', '/payment_service_definition_id', `Unknown payment_service_definition_id ${definitionId}`);
+  return connector;
+}
+
+/** Accepted currencies and countries must be among the definition's supported ones (when it lists any). */
+function checkAccepted(definition: ConnectorDefinition, currencies: readonly string[] | null | undefined, countries: readonly string[] | null | undefined): void {
+  const details: ErrorDetail[] = [];
+  const check = (name: string, values: readonly string[] | null | undefined, supported: readonly string[]) => {
+    if (!values || supported.length === 0) return;
+    values.forEach((value, index) => {
+      if (!supported.includes(value)) details.push({ location: 'body', pointer: `/${name}/${index}`, message: `${value} is not supported by ${definition.id}`, type: 'value_error' });
+    });
+  };
+  check('accepted_currencies', currencies, definition.supportedCurrencies);
+  check('accepted_countries', countries, definition.supportedCountries);
+  if (details.length > 0) throw new AppError('bad_request', `The payment service definition ${definition.id} does not support every accepted currency and country`, { details });
+}
+
+const json = (value: unknown) => JSON.stringify(value);
+const storedColumns = (stored: StoredFields) => ({ fields: json(stored.fields), reporting_fields: json(stored.reporting_fields), sealed_fields: json(stored.sealed_fields) });
+
+export async function createPaymentService(ctx: RequestContext, body: CreatePaymentServiceBody): Promise<PaymentService> {
+  const connector = connectorFor(ctx.deps, body.payment_service_definition_id);
+  const { definition } = connector;
+  checkAccepted(definition, body.accepted_currencies, body.accepted_countries);
+  const values = { field: mergeFields({}, toFieldMap(body.fields, 'field')), reporting_field: mergeFields({}, toFieldMap(body.reporting_fields, 'reporting_field')) };
+  await verifyFields(connector, values.field, values.reporting_field);
+  const merchantAccountId = ctx.merchantAccountId;
+  const id = uuidv7();
+  return withRequestTransaction(ctx, async (tx) => {
+    const stored = await sealFields(tx, ctx.deps, merchantAccountId, id, definition, values);
+    const row = await repo.insertPaymentService(tx, {
+      merchant_account_id: merchantAccountId,
+      id,
+      payment_service_definition_id: definition.id,
+      method: definition.method,
+      display_name: body.display_name,
+      position: body.position ?? (await repo.nextPosition(tx, merchantAccountId, definition.method)),
+      active: body.active ?? true,
+      accepted_currencies: body.accepted_currencies,
+      accepted_countries: body.accepted_countries,
+      three_d_secure_enabled: body.three_d_secure_enabled ?? false,
+      payment_method_tokenization_enabled: body.payment_method_tokenization_enabled ?? false,
+      network_tokens_enabled: body.network_tokens_enabled ?? false,
+      open_loop: body.open_loop ?? false,
+      settlement_reporting_enabled: body.settlement_reporting_enabled ?? false,
+      merchant_profile: body.merchant_profile ? json(mergeProfile(null, body.merchant_profile)) : null,
+      ...storedColumns(stored),
+    });
+    await recordAudit(tx, ctx, 'created', paymentServiceAuditResource(row));
+    return toPaymentServiceResource(row);
+  });
+}
+
+export async function listPaymentServices(ctx: RequestContext, query: ListPaymentServicesQuery): Promise<ListEnvelope<PaymentService>> {
+  const filter: repo.PaymentServiceFilter = { method: query.method ?? undefined, deleted: query.deleted };
+  return listPage(
+    ctx,
+    // Every filter value is part of the list name: a cursor of one filter is refused by another.
+    `payment-services:${JSON.stringify([filter.method ?? null, filter.deleted])}`,
+    query,
+    (position, limit) => repo.listPaymentServices(ctx.deps.db, ctx.merchantAccountId, filter, position, limit),
+    toPaymentServiceResource,
+    (row) => [row.created_at, row.id],
+  );
+}
+
+/** Deleted services stay readable (with `is_deleted`): transactions keep naming them. */
+export async function getPaymentService(ctx: RequestContext, id: string): Promise<PaymentService> {
+  const row = await repo.findPaymentService(ctx.deps.db, ctx.merchantAccountId, id);
+  if (!row) throw notFound('payment service', id);
+  return toPaymentServiceResource(row);
+}
+
+async function usableOrNotFound(db: Executor, merchantAccountId: string, id: string): Promise<PaymentServiceRow> {
+  const row = await findUsablePaymentService(db, merchantAccountId, id);
+  if (!row) throw notFound('payment service', id);
+  return row;
+}
+
+/** The connector of a stored service; 400 when its definition is no longer registered. */
+function connectorOfRow(deps: Deps, row: PaymentServiceRow): PaymentConnector {
+  const connector = findDefinitionConnector(deps, row.payment_service_definition_id);
+  if (!connector) throw badRequest(`The payment service definition ${row.payment_service_definition_id} of this payment service is no longer available`);
+  return connector;
+}
+
+/** One attempt: validate and verify outside the transaction, then write if the credentials did not change meanwhile. */
+async function updateOnce(ctx: RequestContext, id: string, body: UpdatePaymentServiceBody): Promise<PaymentService> {
+  const merchantAccountId = ctx.merchantAccountId;
+  const current = await usableOrNotFound(ctx.deps.db, merchantAccountId, id);
+  const connector = connectorOfRow(ctx.deps, current);
+  checkAccepted(connector.definition, body.accepted_currencies, body.accepted_countries);
+  const plan = await planCredentials(ctx.deps, connector, current, body);
+  return withRequestTransaction(ctx, async (tx) => {
+    const locked = await repo.findPaymentService(tx, merchantAccountId, id, { forUpdate: true });
+    if (!locked || locked.is_deleted) throw notFound('payment service', id);
+    const patch = simplePatch(body, locked);
+    if (plan) {
+      if (plan.basis(locked) !== plan.basis(current)) throw new StaleCredentials();
+      Object.assign(patch, storedColumns(await sealFields(tx, ctx.deps, merchantAccountId, id, connector.definition, plan.values)));
+    }
+    const row = await repo.updatePaymentService(tx, merchantAccountId, id, patch);
+    await recordAudit(tx, ctx, 'updated', paymentServiceAuditResource(row));
+    return toPaymentServiceResource(row);
+  });
+}
+
+export async function updatePaymentService(ctx: RequestContext, id: string, body: UpdatePaymentServiceBody): Promise<PaymentService> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await updateOnce(ctx, id, body);
+    } catch (error) {
+      if (!(error instanceof StaleCredentials)) throw error;
+      if (attempt >= 3) throw tooEarly('The payment service fields are being changed by another request; retry shortly');
+    }
+  }
+}
+
+/** Soft delete: the row stays (transactions name it) but its secret values are destroyed. */
+export async function deletePaymentService(ctx: RequestContext, id: string): Promise<void> {
+  const merchantAccountId = ctx.merchantAccountId;
+  await withRequestTransaction(ctx, async (tx) => {
+    const locked = await repo.findPaymentService(tx, merchantAccountId, id, { forUpdate: true });
+    if (!locked || locked.is_deleted) throw notFound('payment service', id);
+    const row = await repo.updatePaymentService(tx, merchantAccountId, id, { is_deleted: true, sealed_fields: json({}) });
+    await recordAudit(tx, ctx, 'deleted', paymentServiceAuditResource(row));
+  });
+}
+
+/** Verifies without storing; with `payment_service_id`, the fields are merged over the stored ones first. */
+export async function verifyPaymentServiceCredentials(ctx: RequestContext, body: VerifyCredentialsBody): Promise<Record<string, never>> {
+  const connector = connectorFor(ctx.deps, body.payment_service_definition_id);
+  let stored: Record<string, string> = {};
+  if (body.payment_service_id) {
+    const row = await usableOrNotFound(ctx.deps.db, ctx.merchantAccountId, body.payment_service_id);
+    if (row.payment_service_definition_id !== connector.definition.id) {
+      throw invalidField('body', '/payment_service_id', `The payment service ${row.id} is configured for ${row.payment_service_definition_id}, not ${connector.definition.id}`);
+    }
+    stored = await openFields(ctx.deps.db, ctx.deps, row, 'field');
+  }
+  await verifyFields(connector, mergeFields(stored, toFieldMap(body.fields, 'field')), null);
+  return {};
+}
+
+export async function createPaymentServiceSession(ctx: RequestContext, id: string, body: CreateSessionBody): Promise<CreateSession> {
+  const row = await usableOrNotFound(ctx.deps.db, ctx.merchantAccountId, id);
+  const connector = connectorOfRow(ctx.deps, row);
+  return openSession(connector, await credentialsOf(ctx.deps.db, ctx.deps, row), body);
+}
+
+/** Active, not deleted services of the merchant account, ordered by position then created_at (routing). */
+export async function listRoutablePaymentServices(db: Executor, merchantAccountId: string): Promise<PaymentServiceRow[]> {
+  return repo.listRoutable(db, merchantAccountId);
+}
+
+/** One service (not deleted) or null. */
+export async function findUsablePaymentService(db: Executor, merchantAccountId: string, id: string): Promise<PaymentServiceRow | null> {
+  const row = await repo.findPaymentService(db, merchantAccountId, id);
+  return row && !row.is_deleted ? row : null;
+}
+
+/** Decrypted credentials (secrets included) for one connector call. */
+export async function credentialsOf(db: Executor, deps: Deps, row: PaymentServiceRow): Promise<Record<string, string>> {
+  return openFields(db, deps, row, 'field');
+}

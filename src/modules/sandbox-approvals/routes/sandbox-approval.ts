@@ -1,0 +1,67 @@
+import { Type } from 'typebox';
+import { defineRoute } from '../../../http/define-route.ts';
+import { AppError } from '../../../errors/app-error.ts';
+import { approvalPage, recordBuyerApproval } from '../../transactions/buyer-approval.service.ts';
+import { renderApprovalPage } from '../approval-page.ts';
+
+const Params = Type.Object({ merchant_account_id: Type.String({ minLength: 1, maxLength: 255 }), attempt_id: Type.String({ format: 'uuid' }) });
+const Html = Type.Unsafe<string>({ description: 'An HTML page', content: { 'text/html': { schema: { type: 'string' } } } });
+
+/** Sandbox only: in production the simulated provider's pages do not exist. */
+function sandboxOnly(environment: string): void {
+  if (environment === 'production') throw new AppError('not_found', 'Approval pages exist in the sandbox environment only');
+}
+
+const html = (reply: { headers(h: Record<string, string>): unknown }) =>
+  reply.headers({ 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self' http: https:", 'x-content-type-options': 'nosniff' });
+
+/** Only http(s) return addresses are followed: a `javascript:` URL must never reach the page. */
+const safeReturn = (url: string | null) => (url && /^https?:\/\//i.test(url) ? url : null);
+
+export const getSandboxApproval = defineRoute({
+  operationId: 'getSandboxApproval',
+  method: 'GET',
+  url: '/sandbox/approvals/:merchant_account_id/:attempt_id',
+  scope: null,
+  merchantScoped: false,
+  tags: ['sandbox'],
+  summary: 'The simulated approval page of a redirect payment (sandbox; no token: the buyer opens it)',
+  status: 200,
+  params: Params,
+  response: Html,
+  handler: async ({ ctx, params, reply, request }) => {
+    sandboxOnly(ctx.deps.config.environment);
+    const page = await approvalPage(ctx.deps, params.merchant_account_id, params.attempt_id);
+    html(reply);
+    return renderApprovalPage(page, request.url.split('?')[0]!);
+  },
+});
+
+const decide = (approved: boolean) =>
+  defineRoute({
+    operationId: approved ? 'approveSandboxApproval' : 'declineSandboxApproval',
+    method: 'POST',
+    url: `/sandbox/approvals/:merchant_account_id/:attempt_id/${approved ? 'approve' : 'decline'}`,
+    scope: null,
+    merchantScoped: false,
+    idempotent: false,
+    tags: ['sandbox'],
+    summary: approved ? 'The buyer approves a redirect payment (sandbox)' : 'The buyer declines a redirect payment (sandbox)',
+    description: 'Records the choice, brings the transaction up to date at once and sends the buyer back to the redirect_url of the payment method.',
+    status: 200,
+    params: Params,
+    bodyOptional: true,
+    response: Html,
+    handler: async ({ ctx, params, reply }) => {
+      sandboxOnly(ctx.deps.config.environment);
+      const page = await recordBuyerApproval(ctx.deps, params.merchant_account_id, params.attempt_id, approved);
+      html(reply);
+      const back = safeReturn(page.redirectUrl);
+      const target = back ? `${back}${back.includes('?') ? '&' : '?'}transaction_id=${page.transactionId}&transaction_status=${page.status}` : null;
+      if (target) reply.headers({ refresh: `0;url=${target}` });
+      return renderApprovalPage(page, '');
+    },
+  });
+
+export const approveSandboxApproval = decide(true);
+export const declineSandboxApproval = decide(false);

@@ -1,0 +1,61 @@
+import { ConnectorError, type PaymentConnector } from '../../connectors/connector.ts';
+import type { RequestContext } from '../../context.ts';
+import type { Deps } from '../../context.ts';
+import type { TransactionRow } from '../../db/schema-transactions.ts';
+import type { Executor } from '../../db/transaction.ts';
+import { AppError } from '../../errors/app-error.ts';
+import { credentialsOf, findUsablePaymentService } from '../payment-services/payment-services.service.ts';
+
+/** How long a connector call may take before its outcome is treated as unknown. */
+export const CONNECTOR_TIMEOUT_MS = 30_000;
+
+/** The technical result of a call: the connector's answer, or why there is none. */
+export type CallResult<T> = { ok: true; value: T; ms: number } | { ok: false; kind: 'timeout' | 'unavailable' | 'invalid_request'; message: string; ms: number };
+
+/**
+ * Calls a connector outside any database transaction (STYLE D4). A `timeout` (or an unexpected
+ * error, which may have happened after the provider acted) is an unknown outcome, never a decline.
+ */
+export async function callConnector<T>(fn: () => Promise<T>, log: { warn(obj: object, msg?: string): void }): Promise<CallResult<T>> {
+  const started = Date.now();
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new ConnectorError('timeout', `no answer within ${CONNECTOR_TIMEOUT_MS} ms`)), CONNECTOR_TIMEOUT_MS);
+    });
+    const value = await Promise.race([fn(), timeout]);
+    return { ok: true, value, ms: Date.now() - started };
+  } catch (error) {
+    const ms = Date.now() - started;
+    if (error instanceof ConnectorError) return { ok: false, kind: error.kind, message: error.message, ms };
+    log.warn({ err: error }, 'connector call threw an unexpected error; its outcome is treated as unknown');
+    return { ok: false, kind: 'timeout', message: 'unexpected connector error', ms };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export interface BoundConnector {
+  connector: PaymentConnector;
+  credentials: Record<string, string>;
+  options: Record<string, unknown> | null;
+}
+
+/** The connector, credentials and connection options of the payment service that processed a transaction. */
+export async function connectorOfTransaction(db: Executor, deps: Deps, row: TransactionRow): Promise<BoundConnector> {
+  if (!row.payment_service_id) throw new AppError('bad_request', 'The transaction has no payment service to act on');
+  const service = await findUsablePaymentService(db, row.merchant_account_id, row.payment_service_id);
+  if (!service) throw new AppError('bad_request', `The payment service ${row.payment_service_id} of this transaction has been deleted`);
+  const connector = deps.connectors.find(service.payment_service_definition_id);
+  if (!connector) throw new AppError('bad_request', `No connector is available for ${service.payment_service_definition_id}`);
+  const options = (row.connection_options?.[service.payment_service_definition_id] as Record<string, unknown> | undefined) ?? null;
+  return { connector, credentials: await credentialsOf(db, deps, service), options };
+}
+
+/** Facts of the original payment that follow-up calls carry (never the full number). */
+export function paymentHint(row: TransactionRow) {
+  const pm = (row.payment_method ?? {}) as { bin?: string | null; label?: string | null };
+  return { method: row.method ?? 'card', bin: pm.bin ?? null, last4: pm.label ?? null, authorizedAmount: row.authorized_amount || row.amount };
+}
+
+export type { RequestContext };

@@ -1,0 +1,204 @@
+import type { AuthorizeOutcome } from '../../connectors/connector.ts';
+import { withRequestTransaction, type RequestContext } from '../../context.ts';
+import type { TransactionRow } from '../../db/schema-transactions.ts';
+import { withTransaction, type Tx } from '../../db/transaction.ts';
+import { invalidField } from '../../errors/app-error.ts';
+import { uuidv7 } from '../../lib/ids.ts';
+import { uuidToBase62 } from '../../lib/base62.ts';
+import { recordAudit } from '../audit-logs/audit-logs.service.ts';
+import { overCaptureAllowance } from '../merchant-accounts/merchant-accounts.service.ts';
+import { credentialsOf } from '../payment-services/payment-services.service.ts';
+import { storeAuthorizedCard } from '../payment-methods/payment-methods.service.ts';
+import type { PaymentServiceRow } from '../../db/schema.ts';
+import { callConnector } from './connector-call.ts';
+import type { CreateTransactionBody } from './create-transaction.schema.ts';
+import { resolveInstrument, type ResolvedInstrument } from './instrument.ts';
+import { applyAuthorization, applyGiftCardsOnly, nextCheckAt, type Applied } from './outcomes.ts';
+import { prepareTransaction, stopWith, type Prepared } from './prepare-transaction.ts';
+import { TransitionError } from './transaction-status.ts';
+import { recordTender, redeemTender, reverseTender, skipTender, type GiftCardTender } from './gift-card-tender.ts';
+import { attemptEvent, statusEvent } from './transaction-events.ts';
+import type { Transaction } from './transaction.schema.ts';
+import * as repo from './transactions.repo.ts';
+import { transactionResource } from './transaction-view.ts';
+import { scheduleSettlement } from './settlements.service.ts';
+
+/** Checks of the request that need no database. */
+function checkRequest(body: CreateTransactionBody): void {
+  if (!body.payment_method) {
+    if (!body.gift_cards || body.gift_cards.length === 0) throw invalidField('body', '/payment_method', 'payment_method is required unless gift_cards pay the whole amount', 'missing');
+    if (body.store) throw invalidField('body', '/store', 'store needs a payment_method to store');
+    return;
+  }
+  if (body.intent === 'capture' && body.amount === 0) throw invalidField('body', '/amount', 'amount must be greater than 0 when intent is capture');
+  if (body.async_capture && body.intent !== 'capture') throw invalidField('body', '/async_capture', 'async_capture is only allowed with intent capture');
+  if (body.buyer_id && body.buyer_external_identifier) throw invalidField('body', '/buyer_external_identifier', 'Send buyer_id or buyer_external_identifier, not both');
+  if (body.store && (body.payment_method.method === 'id' || body.payment_method.method === 'network-token')) {
+    throw invalidField('body', '/store', 'store must be false or unset when paying with a stored payment method or a network token');
+  }
+  const firstOfSeries = (body.payment_source === 'recurring' || body.payment_source === 'installment') && !body.merchant_initiated;
+  if (firstOfSeries && !body.store && body.payment_method.method !== 'id') {
+    throw invalidField('body', '/store', `store must be true for the first, customer-initiated payment of a ${body.payment_source} series (later payments use the stored method)`);
+  }
+  if (body.three_d_secure_data && body.payment_method.redirect_url) {
+    throw invalidField('body', '/three_d_secure_data', 'three_d_secure_data cannot be combined with a redirect_url in payment_method');
+  }
+}
+
+/** What the creating transaction hands to the connector call. */
+interface Started {
+  row: TransactionRow;
+  attemptId: string;
+  /** Null when gift cards pay the whole amount. */
+  instrument: ResolvedInstrument | null;
+  service: PaymentServiceRow | null;
+  credentials: Record<string, string>;
+  prepared: Prepared;
+  tender: GiftCardTender | null;
+  /** The authorize attempt was recorded (no stop was known when the transaction was created). */
+  attemptRecorded: boolean;
+  /** `store: true` of the request. */
+  store: boolean;
+}
+
+/**
+ * Phase 1, one database transaction: resolve the instrument (the vault releases the card into
+ * memory), the buyer and the route, then record the transaction (`processing`) and the attempt
+ * (`in_flight`) before any connector call, so a crash leaves a trace that reconciliation settles.
+ */
+async function start(ctx: RequestContext, body: CreateTransactionBody, ipAddress: string | null): Promise<Started> {
+  return withTransaction(ctx.deps.db, async (tx) => {
+    const instrument = body.payment_method ? await resolveInstrument(tx, ctx, body.payment_method) : null;
+    const prepared = await prepareTransaction(tx, ctx, body, instrument, ipAddress);
+    const id = uuidv7();
+    const attemptId = uuidv7();
+    const now = new Date();
+    const giftCardTotal = (body.gift_cards ?? []).reduce((sum, card) => sum + card.amount, 0);
+    const row = await repo.insertTransaction(tx, { ...prepared.columns, id, merchant_account_id: ctx.merchantAccountId, gift_card_amount: giftCardTotal, multi_tender: giftCardTotal > 0 });
+    const tender = await recordTender(tx, ctx, id, body.gift_cards ?? [], body.amount, row.buyer_id, instrument === null);
+    const callsConnector = prepared.stop === null && prepared.service !== null;
+    if (callsConnector) {
+      await repo.insertAttempt(tx, { merchant_account_id: ctx.merchantAccountId, id: attemptId, transaction_id: id, operation: 'authorize', status: 'in_flight', amount: row.amount, payment_service_id: prepared.service?.id ?? null, next_check_at: nextCheckAt(0, now) });
+    }
+    const credentials = callsConnector ? await credentialsOf(tx, ctx.deps, prepared.service!) : {};
+    return { row, attemptId, instrument, service: prepared.service, credentials, prepared, tender, attemptRecorded: callsConnector, store: body.store ?? false };
+  });
+}
+
+async function authorize(ctx: RequestContext, started: Started) {
+  const { row, instrument, prepared } = started;
+  const connector = ctx.deps.connectors.get(started.service!.payment_service_definition_id);
+  return callConnector(
+    () =>
+      connector.authorize({
+        idempotencyKey: started.attemptId,
+        credentials: started.credentials,
+        options: prepared.connectorOptions,
+        reference: uuidToBase62(row.id),
+        amount: row.amount - row.gift_card_amount,
+        currency: row.currency,
+        country: row.country,
+        intent: row.intent,
+        instrument: instrument!.instrument,
+        merchantInitiated: row.merchant_initiated,
+        isSubsequentPayment: row.is_subsequent_payment,
+        paymentSource: row.payment_source,
+        threeDSecure: prepared.threeDs?.data ?? null,
+        approvalBaseUrl: ctx.deps.config.publicUrl,
+        merchantAccountId: ctx.merchantAccountId,
+        redirectUrl: instrument!.redirectUrl,
+      }),
+    ctx.log,
+  );
+}
+
+/** Phase 3, one database transaction: the answer through the state machine, events, audit, idempotency record. */
+async function finish(ctx: RequestContext, started: Started, result: Awaited<ReturnType<typeof authorize>> | null): Promise<Transaction> {
+  return withRequestTransaction(ctx, async (tx) => {
+    const current = (await repo.findTransaction(tx, ctx.merchantAccountId, started.row.id, { forUpdate: true }))!;
+    const now = new Date();
+    let applied: Applied | null = null;
+    try {
+      if (started.prepared.stop) {
+        applied = started.prepared.stop(current);
+      } else if (!started.service) {
+        applied = applyGiftCardsOnly(current, now);
+      } else if (result?.ok) {
+        applied = applyAuthorization(current, result.value, now, await allowanceFor(tx, ctx, started, result.value));
+      } else if (result && result.kind !== 'timeout') {
+        applied = applyAuthorization(current, failure(result.kind), now, 0);
+      }
+    } catch (error) {
+      if (!(error instanceof TransitionError)) throw error;
+      // Canceled while the connector was being called: the answer is kept on the attempt only.
+      ctx.log.warn({ transactionId: current.id, status: current.status }, 'authorization answer arrived after the transaction was closed');
+      const late = result?.ok && ['authorized', 'captured', 'capture_pending'].includes(result.value.status) ? 'succeeded' : 'failed';
+      await repo.updateAttempt(tx, ctx.merchantAccountId, started.attemptId, { status: late, error_code: 'late_outcome', next_check_at: null });
+      return transactionResource(tx, ctx, current);
+    }
+    if (applied && started.store && started.instrument?.storable && ['authorization_succeeded', 'capture_succeeded', 'capture_pending'].includes(applied.patch.status as string)) {
+      // `store: true`: the card is vaulted once the payment method has been accepted, not before.
+      const stored = await storeAuthorizedCard(tx, ctx, started.instrument.storable, current.buyer_id);
+      applied.patch.payment_method_id = stored.id;
+      applied.patch.payment_method = JSON.stringify({ ...started.instrument.snapshot, id: stored.id });
+    }
+    // The buyer has until approval_expires_at; reconciliation times the transaction out after it.
+    if (applied?.patch.status === 'buyer_approval_pending') applied.patch.approval_expires_at = approvalDeadline(ctx, now);
+    const row = applied ? await repo.updateTransaction(tx, ctx.merchantAccountId, current.id, applied.patch) : current;
+    if (!started.prepared.stop && started.attemptRecorded) await recordAttempt(tx, ctx, started, result, applied, now);
+    // Stopped after the attempt was recorded (a gift card failed): the connector was never called.
+    else if (started.attemptRecorded) await repo.updateAttempt(tx, ctx.merchantAccountId, started.attemptId, { status: 'failed', error_code: 'not_attempted', next_check_at: null });
+    const events = [statusEvent(row, current.status, now)];
+    if (!started.prepared.stop && started.attemptRecorded) events.push(attemptEvent(row, started.attemptId, 'authorize', row.amount, result, applied, now));
+    await repo.insertEvents(tx, events.filter((e) => e !== null));
+    await recordAudit(tx, ctx, 'created', { type: 'transaction', id: row.id, name: `${row.currency} ${row.amount}` });
+    if (row.status === 'capture_succeeded') await scheduleSettlement(tx, ctx.deps, row);
+    return await transactionResource(tx, ctx, row);
+  });
+}
+
+function failure(kind: 'unavailable' | 'invalid_request'): AuthorizeOutcome {
+  return {
+    status: 'failed', errorCode: kind === 'unavailable' ? 'service_network_error' : 'service_error', rawResponseCode: null, rawResponseDescription: null,
+    providerTransactionId: null, authResponseCode: null, avsResponseCode: null, cvvResponseCode: null, schemeTransactionId: null, merchantAdviceCode: null, approvalUrl: null, additionalIdentifiers: {},
+  };
+}
+
+async function allowanceFor(tx: Tx, ctx: RequestContext, started: Started, outcome: AuthorizeOutcome): Promise<number> {
+  if (outcome.status !== 'authorized') return 0;
+  const connector = ctx.deps.connectors.get(started.service!.payment_service_definition_id);
+  return connector.definition.capabilities.overCapture ? overCaptureAllowance(tx, ctx.merchantAccountId, started.row.amount) : 0;
+}
+
+async function recordAttempt(tx: Tx, ctx: RequestContext, started: Started, result: Awaited<ReturnType<typeof authorize>> | null, applied: Applied | null, now: Date) {
+  const outcome = result?.ok ? result.value : null;
+  await repo.updateAttempt(tx, ctx.merchantAccountId, started.attemptId, {
+    // No answer (timeout): unknown, never a decline; reconciliation asks the provider later.
+    status: applied ? applied.attemptStatus : 'unknown',
+    provider_reference: outcome?.providerTransactionId ?? null,
+    error_code: outcome?.errorCode ?? (applied ? (applied.patch.error_code as string | null) : null),
+    raw_response_code: outcome?.rawResponseCode ?? null,
+    raw_response_description: outcome?.rawResponseDescription ?? null,
+    next_check_at: applied && applied.attemptStatus !== 'pending' ? null : applied?.patch.status === 'buyer_approval_pending' ? approvalDeadline(ctx, now) : nextCheckAt(0, now),
+  });
+}
+
+/** When a pending buyer approval expires (BUYER_APPROVAL_TIMEOUT_SECONDS after the authorization). */
+const approvalDeadline = (ctx: RequestContext, now: Date) => new Date(now.getTime() + ctx.deps.config.buyerApprovalTimeoutSeconds * 1000);
+
+/** `POST /transactions`: record, call the connector outside any database transaction, record the answer. */
+/** `ipAddress`: the buyer's address, the first of X-Forwarded-For. */
+export async function createTransaction(ctx: RequestContext, body: CreateTransactionBody, ipAddress: string | null = null): Promise<Transaction> {
+  checkRequest(body);
+  const started = await start(ctx, body, ipAddress);
+  if (started.tender && started.prepared.stop) await skipTender(ctx, started.tender);
+  else if (started.tender) {
+    const giftCardError = await redeemTender(ctx, started.tender, started.row.currency);
+    if (giftCardError) started.prepared.stop = stopWith(giftCardError);
+  }
+  const result = started.prepared.stop || !started.service ? null : await authorize(ctx, started);
+  // The payment method was refused: what the gift cards paid goes back to them.
+  if (started.tender && result && (!result.ok ? result.kind !== 'timeout' : result.value.status === 'declined' || result.value.status === 'failed')) await reverseTender(ctx, started.tender);
+  return finish(ctx, started, result);
+}
+

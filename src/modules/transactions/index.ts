@@ -1,0 +1,28 @@
+import type { FastifyInstance } from 'fastify';
+import { cancelTransaction } from './routes/cancel-transaction.ts';
+import { captureTransaction } from './routes/capture-transaction.ts';
+import { createFullTransactionRefund } from './routes/create-full-transaction-refund.ts';
+import { createTransactionRefund } from './routes/create-transaction-refund.ts';
+import { createTransaction } from './routes/create-transaction.ts';
+import { getRefund } from './routes/get-refund.ts';
+import { getTransactionRefund } from './routes/get-transaction-refund.ts';
+import { getTransactionSettlement } from './routes/get-transaction-settlement.ts';
+import { getTransaction } from './routes/get-transaction.ts';
+import { listTransactionActions } from './routes/list-transaction-actions.ts';
+import { listTransactionEvents } from './routes/list-transaction-events.ts';
+import { listTransactionRefunds } from './routes/list-transaction-refunds.ts';
+import { listTransactions } from './routes/list-transactions.ts';
+import { listTransactionSettlements } from './routes/list-transaction-settlements.ts';
+import { syncTransaction } from './routes/sync-transaction.ts';
+import { updateTransaction } from './routes/update-transaction.ts';
+import { voidTransaction } from './routes/void-transaction.ts';
+
+export async function transactions(app: FastifyInstance): Promise<void> {
+  for (const route of [
+    createTransaction, listTransactions, getTransaction, updateTransaction, captureTransaction, voidTransaction, cancelTransaction, syncTransaction,
+    createTransactionRefund, createFullTransactionRefund, listTransactionRefunds, getTransactionRefund, getRefund,
+    listTransactionActions, listTransactionEvents, listTransactionSettlements, getTransactionSettlement,
+  ]) {
+    app.route(route);
+  }
+}

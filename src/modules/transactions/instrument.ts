@@ -1,0 +1,142 @@
+import type { RequestContext } from '../../context.ts';
+import type { Tx } from '../../db/transaction.ts';
+import { invalidField } from '../../errors/app-error.ts';
+import type { Instrument } from '../../connectors/connector.ts';
+import { bin, detectSchemes, isExpired, last4 } from '../../lib/card-schemes.ts';
+import { consumeCheckoutSessionCard } from '../checkout-sessions/checkout-sessions.service.ts';
+import { lockAndReleaseCard } from '../payment-methods/payment-methods.service.ts';
+import { checkCard } from '../payment-methods/stored-cards.service.ts';
+import type { TransactionPaymentMethodBody } from './create-transaction.schema.ts';
+
+/**
+ * The payment instrument of a new transaction, resolved from the request in the creating
+ * database transaction: the card number is released by the vault into memory for the one
+ * connector call and is never written anywhere but the vault.
+ */
+export interface ResolvedInstrument {
+  instrument: Instrument;
+  /** `card`, `network-token`, or a redirect method. */
+  method: string;
+  instrumentType: 'pan' | 'card_token' | 'network_token' | 'redirect';
+  /** Where the buyer returns after an approval page. */
+  redirectUrl: string | null;
+  paymentMethodId: string | null;
+  /** The transaction's `payment_method` object (no full number). */
+  snapshot: Record<string, unknown>;
+  fingerprint: string | null;
+  bin: string | null;
+  last4: string | null;
+  checkoutSessionId: string | null;
+  /** A raw card that `store: true` may vault. */
+  storable: { number: string; expiration_date: string; scheme: string; card_type?: string | null; external_identifier?: string | null } | null;
+  /** The card number itself, for 3DS scenario matching (memory only). */
+  cardNumber: string | null;
+  /** The buyer a stored card belongs to. */
+  ownerBuyerId: string | null;
+}
+
+function cardSnapshot(number: string, expirationDate: string, scheme: string | null, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return { method: 'card', mode: 'card', scheme, bin: bin(number), label: last4(number), expiration_date: expirationDate, ...extra };
+}
+
+async function rawCard(tx: Tx, ctx: RequestContext, card: { number: string; expiration_date: string; security_code?: string | null; card_type?: string | null; external_identifier?: string | null }, pointer: string, checkoutSessionId: string | null = null): Promise<ResolvedInstrument> {
+  const check = checkCard(card, pointer);
+  const fingerprint = await ctx.deps.vault.fingerprint(tx, ctx.merchantAccountId, card.number);
+  return {
+    instrument: { kind: 'card', number: card.number, expirationDate: card.expiration_date, securityCode: card.security_code ?? null, scheme: check.scheme },
+    method: 'card',
+    instrumentType: 'pan',
+    paymentMethodId: null,
+    snapshot: cardSnapshot(card.number, card.expiration_date, check.scheme, { fingerprint, card_type: card.card_type ?? null, external_identifier: card.external_identifier ?? null }),
+    fingerprint,
+    bin: bin(card.number),
+    last4: last4(card.number),
+    checkoutSessionId,
+    redirectUrl: null,
+    storable: { number: card.number, expiration_date: card.expiration_date, scheme: check.scheme, card_type: card.card_type ?? null, external_identifier: card.external_identifier ?? null },
+    cardNumber: card.number,
+    ownerBuyerId: null,
+  };
+}
+
+async function storedCard(tx: Tx, ctx: RequestContext, id: string, securityCode: string | null, checkoutSessionId: string | null = null): Promise<ResolvedInstrument> {
+  const card = await lockAndReleaseCard(tx, ctx, id, { lock: false });
+  if (card.expirationDate && isExpired(card.expirationDate, new Date())) throw invalidField('body', '/payment_method/id', 'The stored card has expired', 'card_expired');
+  // A code given with the stored card is used once: here, then destroyed.
+  const held = await ctx.deps.vault.takeSecurityCode(tx, ctx.merchantAccountId, { type: 'payment-method', id });
+  // The stored card's fingerprint was computed when it was stored (one HMAC less per payment).
+  const fingerprint = card.fingerprint ?? (await ctx.deps.vault.fingerprint(tx, ctx.merchantAccountId, card.number));
+  return {
+    instrument: { kind: 'card', number: card.number, expirationDate: card.expirationDate ?? '', securityCode: securityCode ?? held, scheme: card.scheme },
+    method: 'card',
+    instrumentType: 'card_token',
+    paymentMethodId: id,
+    snapshot: cardSnapshot(card.number, card.expirationDate ?? '', card.scheme, { id, fingerprint }),
+    fingerprint,
+    bin: bin(card.number),
+    last4: last4(card.number),
+    checkoutSessionId,
+    redirectUrl: null,
+    storable: null,
+    cardNumber: card.number,
+    ownerBuyerId: card.buyerId,
+  };
+}
+
+function networkToken(form: Extract<TransactionPaymentMethodBody, { method: 'network-token' }>): ResolvedInstrument {
+  if (isExpired(form.expiration_date, new Date())) throw invalidField('body', '/payment_method/expiration_date', 'The network token has expired: expiration_date is in the past', 'card_expired');
+  const scheme = form.card_scheme ?? detectSchemes(form.token).scheme;
+  return {
+    instrument: { kind: 'network-token', token: form.token, expirationDate: form.expiration_date, cryptogram: form.cryptogram ?? null, scheme },
+    method: 'network-token',
+    instrumentType: 'network_token',
+    paymentMethodId: null,
+    snapshot: { method: 'network-token', mode: 'card', scheme, bin: bin(form.token), label: form.card_suffix ?? last4(form.token), expiration_date: form.expiration_date },
+    fingerprint: null,
+    bin: bin(form.token),
+    last4: last4(form.token),
+    checkoutSessionId: null,
+    redirectUrl: null,
+    storable: null,
+    cardNumber: null,
+    ownerBuyerId: null,
+  };
+}
+
+/** Resolves `payment_method` of `POST /transactions`. */
+export async function resolveInstrument(tx: Tx, ctx: RequestContext, form: TransactionPaymentMethodBody): Promise<ResolvedInstrument> {
+  switch (form.method) {
+    case 'card':
+      return rawCard(tx, ctx, form, '/payment_method');
+    case 'id':
+      return storedCard(tx, ctx, form.id, form.security_code ?? null);
+    case 'network-token':
+      return networkToken(form);
+    case 'checkout-session': {
+      const card = await consumeCheckoutSessionCard(tx, ctx, form.id);
+      if (card.method === 'id') return storedCard(tx, ctx, card.paymentMethodId, card.securityCode, form.id);
+      return rawCard(tx, ctx, { number: card.number, expiration_date: card.expirationDate, security_code: card.securityCode, external_identifier: form.external_identifier }, '/payment_method', form.id);
+    }
+    default:
+      return redirect(form);
+  }
+}
+
+/** A redirect method: no card data; the buyer approves the payment on the provider's page. */
+function redirect(form: { method: string; country: string; currency: string; redirect_url: string; external_identifier?: string | null }): ResolvedInstrument {
+  return {
+    instrument: { kind: 'redirect', method: form.method, redirectUrl: form.redirect_url, country: form.country, currency: form.currency },
+    method: form.method,
+    instrumentType: 'redirect',
+    paymentMethodId: null,
+    snapshot: { method: form.method, mode: 'redirect', country: form.country, currency: form.currency, external_identifier: form.external_identifier ?? null },
+    fingerprint: null,
+    bin: null,
+    last4: null,
+    checkoutSessionId: null,
+    redirectUrl: form.redirect_url,
+    storable: null,
+    cardNumber: null,
+    ownerBuyerId: null,
+  };
+}

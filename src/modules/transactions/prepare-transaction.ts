@@ -1,0 +1,118 @@
+import type { RequestContext } from '../../context.ts';
+import type { PaymentServiceRow } from '../../db/schema.ts';
+import type { NewTransaction, TransactionActionJson, TransactionRow } from '../../db/schema-transactions.ts';
+import type { Tx } from '../../db/transaction.ts';
+import { AppError } from '../../errors/app-error.ts';
+import { findBuyerRow, shippingDetailsSnapshot } from '../buyers/buyer-snapshots.service.ts';
+import { listRoutablePaymentServices } from '../payment-services/payment-services.service.ts';
+import { matchThreeDsScenario } from '../three-ds-scenarios/three-ds-scenarios.service.ts';
+import { antiFraudDecision } from './anti-fraud.ts';
+import type { CreateTransactionBody } from './create-transaction.schema.ts';
+import type { ResolvedInstrument } from './instrument.ts';
+import { intentOutcome, nextStatus } from './transaction-status.ts';
+import { noRouteMessage, route } from './routing.ts';
+import { decideThreeDs, passThrough, type ThreeDsDecision } from './three-d-secure.ts';
+import type { Applied } from './outcomes.ts';
+import { EXTRA_FIELDS } from './transaction.schema.ts';
+
+/** Everything decided before the connector is called. */
+export interface Prepared {
+  columns: Omit<NewTransaction, 'id' | 'merchant_account_id'>;
+  /** Null for a transaction paid by gift cards only. */
+  service: PaymentServiceRow | null;
+  connectorOptions: Record<string, unknown> | null;
+  threeDs: ThreeDsDecision | null;
+  /** Set when the transaction ends before any connector call (anti-fraud reject, failed 3DS). */
+  stop: ((row: TransactionRow) => Applied) | null;
+}
+
+const json = (value: unknown) => (value === undefined || value === null ? null : JSON.stringify(value));
+
+async function buyerSnapshot(tx: Tx, ctx: RequestContext, body: CreateTransactionBody, owner: string | null) {
+  const form = body.payment_method as { buyer_id?: string | null; buyer_external_identifier?: string | null } | undefined;
+  // A stored card of a buyer pays for that buyer unless the request names one.
+  const buyerId = body.buyer_id ?? form?.buyer_id ?? (body.buyer_external_identifier || form?.buyer_external_identifier ? null : owner);
+  const external = body.buyer_external_identifier ?? form?.buyer_external_identifier ?? null;
+  if (buyerId || external) {
+    const row = await findBuyerRow(tx, ctx, buyerId ? { id: buyerId } : { externalIdentifier: external! });
+    if (owner && owner !== row.id) throw new AppError('bad_request', 'The stored payment method belongs to another buyer than the one this transaction names', { details: [{ location: 'body', pointer: '/buyer_id', message: 'Must be the buyer of the stored payment method', type: 'value_error' }] });
+    const snapshot = { id: row.id, display_name: row.display_name, external_identifier: row.external_identifier, account_number: row.account_number, billing_details: row.billing_details };
+    const shipping = body.shipping_details_id ? await shippingDetailsSnapshot(tx, ctx, row.id, body.shipping_details_id) : null;
+    return { buyerId: row.id, snapshot, shipping };
+  }
+  if (body.shipping_details_id) throw new AppError('bad_request', 'shipping_details_id needs a stored buyer: send buyer_id or buyer_external_identifier');
+  if (!body.buyer) return { buyerId: null, snapshot: null, shipping: null };
+  const { shipping_details: shipping, ...guest } = body.buyer;
+  return { buyerId: null, snapshot: { id: null, ...guest }, shipping: shipping ? { id: null, buyer_id: null, ...shipping } : null };
+}
+
+async function pickService(tx: Tx, ctx: RequestContext, body: CreateTransactionBody, instrument: ResolvedInstrument) {
+  const rows = await listRoutablePaymentServices(tx, ctx.merchantAccountId);
+  const request = { method: instrument.method === 'network-token' ? 'card' : instrument.method, currency: body.currency, country: body.country ?? null, forcedServiceId: body.payment_service_id ?? null };
+  const trace = route(
+    rows.map((r) => ({ id: r.id, definitionId: r.payment_service_definition_id, method: r.method, displayName: r.display_name, acceptedCurrencies: r.accepted_currencies, acceptedCountries: r.accepted_countries, active: r.active, position: r.position })),
+    { ...request, knownDefinitions: new Set(ctx.deps.connectors.definitions().map((d) => d.id)) },
+  );
+  if (!trace.selected) throw new AppError('bad_request', noRouteMessage(request, trace));
+  const flow = instrument.instrumentType === 'redirect' ? 'redirect-transaction' : 'card-transaction';
+  const action: TransactionActionJson = { id: 'route-transaction', flow, rule_id: trace.rule, created_at: new Date().toISOString(), outcome: { ...trace } };
+  return { service: rows.find((r) => r.id === trace.selected)!, action };
+}
+
+async function threeDsFor(tx: Tx, ctx: RequestContext, body: CreateTransactionBody, instrument: ResolvedInstrument, service: PaymentServiceRow, buyer: Record<string, any> | null): Promise<ThreeDsDecision | null> {
+  if (body.three_d_secure_data) return passThrough(body.three_d_secure_data, body.three_d_secure?.amount ?? body.amount);
+  if (!service.three_d_secure_enabled || instrument.method !== 'card' || body.merchant_initiated) return null;
+  const billing = buyer?.billing_details ?? null;
+  const scenario = await matchThreeDsScenario(tx, ctx.deps, ctx.merchantAccountId, {
+    amount: body.amount,
+    cardNumber: instrument.cardNumber,
+    externalIdentifier: body.external_identifier ?? null,
+    buyer: billing ? { firstName: billing.first_name ?? null, lastName: billing.last_name ?? null, emailAddress: billing.email_address ?? null } : null,
+  });
+  return decideThreeDs(scenario, instrument.cardNumber, body.three_d_secure?.amount ?? body.amount, `${ctx.merchantAccountId}:${instrument.fingerprint ?? instrument.last4}:${Date.now()}`);
+}
+
+/** A transaction that ends before the connector: declined with `errorCode`. */
+export const stopWith = (errorCode: string) => (row: TransactionRow): Applied => {
+  const status = nextStatus(row.status, 'authorization_declined');
+  return { attemptStatus: 'declined', eventName: 'transaction-updated-status', patch: { status, intent_outcome: intentOutcome(row.intent, status), error_code: errorCode } };
+};
+
+/** A redirect method names its own currency and country: they must agree with the transaction's. */
+function checkRedirect(body: CreateTransactionBody, instrument: ResolvedInstrument): string | null {
+  if (instrument.instrument.kind !== 'redirect') return body.country ?? null;
+  const { currency, country } = instrument.instrument;
+  if (currency !== body.currency) throw new AppError('bad_request', `payment_method.currency (${currency}) must equal the transaction's currency (${body.currency})`);
+  if (body.country && body.country !== country) throw new AppError('bad_request', `payment_method.country (${country}) must equal the transaction's country (${body.country})`);
+  return country;
+}
+
+/** `instrument` null: the gift cards pay the whole amount (no payment method, no payment service). */
+export async function prepareTransaction(tx: Tx, ctx: RequestContext, body: CreateTransactionBody, instrument: ResolvedInstrument | null, ipAddress: string | null): Promise<Prepared> {
+  const country = instrument ? checkRedirect(body, instrument) : body.country ?? null;
+  body = { ...body, country };
+  const buyer = await buyerSnapshot(tx, ctx, body, instrument?.ownerBuyerId ?? null);
+  const routed = instrument ? await pickService(tx, ctx, body, instrument) : null;
+  const service = routed?.service ?? null;
+  const fraud = antiFraudDecision(ctx.deps.config.environment, instrument?.cardNumber ?? null);
+  const threeDs = instrument && service ? await threeDsFor(tx, ctx, body, instrument, service, buyer.snapshot) : null;
+  const stop = fraud === 'reject' ? stopWith('anti_fraud_rejected') : threeDs?.kind === 'failed' ? stopWith(threeDs.errorCode ?? 'three_d_secure_authentication_failed') : null;
+  const extra: Record<string, unknown> = Object.fromEntries(EXTRA_FIELDS.filter((k) => body[k] !== undefined && body[k] !== null).map((k) => [k, body[k]]));
+  // Kept for the approval page, which sends the buyer back there (not part of the resource).
+  if (instrument?.redirectUrl) extra.redirect_url = instrument.redirectUrl;
+  const email = (buyer.snapshot as { billing_details?: { email_address?: string | null } | null } | null)?.billing_details?.email_address ?? null;
+  const columns: Prepared['columns'] = {
+    status: 'processing', intent: body.intent ?? 'authorize', intent_outcome: 'pending', currency: body.currency, country: body.country ?? null, amount: body.amount,
+    method: instrument?.method ?? 'gift-card', instrument_type: instrument?.instrumentType ?? null, payment_method_id: instrument?.paymentMethodId ?? null, payment_method: json(instrument?.snapshot), card_fingerprint: instrument?.fingerprint ?? null,
+    payment_service_id: service?.id ?? null,
+    payment_service: service ? json({ type: 'payment-service', id: service.id, payment_service_definition_id: service.payment_service_definition_id, method: service.method, display_name: service.display_name }) : null,
+    buyer_id: buyer.buyerId, buyer: json(buyer.snapshot), buyer_external_identifier: (buyer.snapshot?.external_identifier as string | null | undefined) ?? null, buyer_email_address: email,
+    shipping_details: json(buyer.shipping), checkout_session_id: instrument?.checkoutSessionId ?? null, ip_address: ipAddress, external_identifier: body.external_identifier ?? null,
+    anti_fraud_decision: fraud, pending_review: fraud === 'review', payment_source: body.payment_source ?? 'ecommerce', merchant_initiated: body.merchant_initiated ?? false,
+    is_subsequent_payment: body.is_subsequent_payment ?? false, account_funding_transaction: body.account_funding_transaction ?? false,
+    metadata: json(body.metadata), cart_items: json(body.cart_items), airline: json(body.airline), statement_descriptor: json(body.statement_descriptor),
+    three_d_secure: json(threeDs?.summary), recipient: json(body.recipient), extra: JSON.stringify(extra), connection_options: json(body.connection_options), actions: JSON.stringify(routed ? [routed.action] : []),
+  };
+  const connectorOptions = service ? ((body.connection_options?.[service.payment_service_definition_id] as Record<string, unknown> | undefined) ?? null) : null;
+  return { columns, service, connectorOptions, threeDs, stop };
+}

@@ -1,0 +1,157 @@
+import type { SyncOutcome } from '../../connectors/connector.ts';
+import type { Deps, RequestContext } from '../../context.ts';
+import type { AttemptRow, TransactionRow } from '../../db/schema-transactions.ts';
+import { withTransaction, type Tx } from '../../db/transaction.ts';
+import { AppError, notFound } from '../../errors/app-error.ts';
+import { uuidToBase62 } from '../../lib/base62.ts';
+import { callConnector, connectorOfTransaction, paymentHint } from './connector-call.ts';
+import { applyAuthorization, applyCapture, applyRefund, applyVoid, nextCheckAt, type Patch } from './outcomes.ts';
+import { scheduleRefundSettlement, scheduleSettlement } from './settlements.service.ts';
+import { event, statusEvent } from './transaction-events.ts';
+import { intentOutcome, nextStatus, TransitionError } from './transaction-status.ts';
+import type { Transaction } from './transaction.schema.ts';
+import * as repo from './transactions.repo.ts';
+import { transactionResource } from './transaction-view.ts';
+
+type Log = { warn(obj: object, msg?: string): void; info(obj: object, msg?: string): void };
+const blank = { errorCode: null, rawResponseCode: null, rawResponseDescription: null };
+
+/** Pure: what a status answer means for one open attempt; null: still open. */
+function resolution(row: TransactionRow, attempt: AttemptRow, answer: SyncOutcome, now: Date): { patch: Patch; status: AttemptRow['status']; refundStatus?: string } | null {
+  const codes = { errorCode: answer.errorCode, rawResponseCode: answer.rawResponseCode, rawResponseDescription: answer.rawResponseDescription };
+  switch (attempt.operation) {
+    case 'authorize': {
+      if (attempt.status === 'pending' && row.status === 'capture_pending') {
+        if (answer.status === 'captured') { const a = applyCapture(row, { status: 'succeeded', ...blank }, { amount: row.capture_reserved, final: true }, now); return { patch: a.patch, status: 'succeeded' }; }
+        return null;
+      }
+      // `buyer_approval_pending` is not in the map: the attempt stays open.
+      const map = { authorized: 'authorized', captured: 'captured', capture_pending: 'capture_pending', declined: 'declined', failed: 'failed', not_found: 'failed' } as const;
+      const status = map[answer.status as keyof typeof map];
+      if (!status) return null;
+      const outcome = { ...codes, ...(answer.status === 'not_found' ? { errorCode: 'service_network_error' } : {}), status, providerTransactionId: answer.providerTransactionId, authResponseCode: null, avsResponseCode: null, cvvResponseCode: null, schemeTransactionId: null, merchantAdviceCode: null, approvalUrl: null, additionalIdentifiers: {} };
+      const applied = applyAuthorization(row, outcome, now, 0);
+      return { patch: applied.patch, status: applied.attemptStatus };
+    }
+    case 'capture': {
+      const s = answer.status === 'captured' ? 'succeeded' : answer.status === 'declined' || answer.status === 'failed' ? answer.status : null;
+      if (!s) return null;
+      const applied = applyCapture(row, { status: s, ...codes }, attempt, now);
+      return { patch: applied.patch, status: applied.attemptStatus };
+    }
+    case 'void': {
+      const s = answer.status === 'voided' ? 'succeeded' : answer.status === 'authorized' || answer.status === 'declined' || answer.status === 'failed' ? 'failed' : null;
+      if (!s) return null;
+      const applied = applyVoid(row, { status: s }, now);
+      return { patch: applied.patch, status: applied.attemptStatus };
+    }
+    case 'refund': {
+      const s = answer.status === 'refunded' ? 'succeeded' : answer.status === 'declined' || answer.status === 'failed' || answer.status === 'not_found' ? 'failed' : null;
+      if (!s) return null;
+      const applied = applyRefund(row, { status: s }, attempt.amount);
+      return { patch: applied.patch, status: applied.attemptStatus, refundStatus: applied.refundStatus };
+    }
+    default:
+      return null;
+  }
+}
+
+/** The buyer never approved in time: the transaction fails (the provider's payment simply lapses). */
+function approvalTimedOut(row: TransactionRow, now: Date): { patch: Patch; status: AttemptRow['status'] } {
+  const status = nextStatus(row.status, 'authorization_failed');
+  return { status: 'failed', patch: { status, intent_outcome: intentOutcome(row.intent, status), error_code: 'buyer_approval_timeout', buyer_approval_timedout_at: now } };
+}
+
+/** Applies a status answer to one attempt under the row locks; true when the attempt is now final. */
+async function settleAttempt(tx: Tx, deps: Deps, attemptId: string, merchantAccountId: string, answer: SyncOutcome, log: Log, now: Date): Promise<boolean> {
+  const attempt = await repo.findAttempt(tx, merchantAccountId, attemptId, { forUpdate: true });
+  const row = attempt && (await repo.findTransaction(tx, merchantAccountId, attempt.transaction_id, { forUpdate: true }));
+  if (!attempt || !row || !['in_flight', 'unknown', 'pending'].includes(attempt.status)) return true;
+  let resolved: ReturnType<typeof resolution>;
+  try {
+    resolved = resolution(row, attempt, answer, now);
+  } catch (error) {
+    if (!(error instanceof TransitionError)) throw error;
+    // A late answer the transaction can no longer take (it was canceled meanwhile): kept on record.
+    log.warn({ transactionId: row.id, attemptId, answer: answer.status }, 'late connector outcome ignored by the state machine');
+    resolved = { patch: {}, status: answer.status === 'authorized' || answer.status === 'captured' ? 'succeeded' : 'failed' };
+  }
+  const events = [event(row, 'transaction-sync-event', { attempt_id: attemptId, operation: attempt.operation, answer: answer.status, error_code: answer.errorCode }, now)];
+  if (!resolved && row.status === 'buyer_approval_pending' && row.approval_expires_at) {
+    if (row.approval_expires_at > now) {
+      // Still waiting for the buyer: look again when the approval expires.
+      await repo.updateAttempt(tx, merchantAccountId, attemptId, { checks: attempt.checks + 1, next_check_at: row.approval_expires_at });
+      await repo.insertEvents(tx, events);
+      return false;
+    }
+    resolved = approvalTimedOut(row, now);
+  }
+  if (!resolved) {
+    await repo.updateAttempt(tx, merchantAccountId, attemptId, { checks: attempt.checks + 1, next_check_at: nextCheckAt(attempt.checks + 1, now) });
+    await repo.insertEvents(tx, events);
+    return false;
+  }
+  const updated = Object.keys(resolved.patch).length > 0 ? await repo.updateTransaction(tx, merchantAccountId, row.id, resolved.patch) : row;
+  await repo.updateAttempt(tx, merchantAccountId, attemptId, { status: resolved.status, checks: attempt.checks + 1, next_check_at: null, provider_reference: attempt.provider_reference ?? answer.providerTransactionId });
+  if (attempt.refund_id && resolved.refundStatus) {
+    const refund = await repo.updateRefund(tx, merchantAccountId, attempt.refund_id, { status: resolved.refundStatus as never, error_code: answer.errorCode });
+    if (refund.status === 'succeeded') await scheduleRefundSettlement(tx, deps, refund);
+  }
+  const change = statusEvent(updated, row.status, now);
+  await repo.insertEvents(tx, change ? [...events, change] : events);
+  if (updated.status === 'capture_succeeded' && row.status !== 'capture_succeeded' && updated.capture_closed) await scheduleSettlement(tx, deps, updated);
+  return true;
+}
+
+/** Asks the connector about one open attempt and applies the answer. */
+async function checkAttempt(deps: Deps, attempt: AttemptRow, log: Log, strict: boolean, now = new Date()): Promise<boolean> {
+  const row = await repo.findTransaction(deps.db, attempt.merchant_account_id, attempt.transaction_id);
+  if (!row) return true;
+  const bound = await connectorOfTransaction(deps.db, deps, row);
+  if (!bound.connector.sync) {
+    if (strict) throw new AppError('bad_request', `The payment service ${bound.connector.definition.id} cannot report a transaction's status (no sync)`);
+    return false;
+  }
+  const sync = bound.connector.sync.bind(bound.connector);
+  const result = await callConnector(
+    () => sync({ idempotencyKey: attempt.id, credentials: bound.credentials, options: bound.options, operation: attempt.operation === 'cancel' ? 'void' : attempt.operation, providerTransactionId: attempt.provider_reference ?? row.payment_service_transaction_id, reference: uuidToBase62(row.id), amount: attempt.amount, currency: row.currency, payment: paymentHint(row), intent: row.intent, buyerApproved: attempt.approval_decision === null ? null : attempt.approval_decision === 'approved' }),
+    log,
+  );
+  if (!result.ok) {
+    await repo.updateAttempt(deps.db, attempt.merchant_account_id, attempt.id, { checks: attempt.checks + 1, next_check_at: nextCheckAt(attempt.checks + 1, now) });
+    return false;
+  }
+  return withTransaction(deps.db, (tx) => settleAttempt(tx, deps, attempt.id, attempt.merchant_account_id, result.value, log, now));
+}
+
+/** The reconciliation job: every due open attempt, a batch at a time. Returns how many became final. */
+export async function reconcileDueAttempts(deps: Deps, now: Date, log: Log = { warn: () => undefined, info: () => undefined }): Promise<number> {
+  let settled = 0;
+  const due = await repo.listDueAttempts(deps.db, now, 100);
+  for (const attempt of due) {
+    try {
+      if (await checkAttempt(deps, attempt, log, false, now)) settled++;
+    } catch (error) {
+      log.warn({ err: error, attemptId: attempt.id }, 'reconciliation of an attempt failed; it is tried again later');
+      await repo.updateAttempt(deps.db, attempt.merchant_account_id, attempt.id, { checks: attempt.checks + 1, next_check_at: nextCheckAt(attempt.checks + 1, now) });
+    }
+  }
+  return settled;
+}
+
+/** Asks the connector about one attempt now (after the buyer chose on an approval page). */
+export async function checkPendingAttempt(deps: Deps, merchantAccountId: string, attemptId: string): Promise<void> {
+  const attempt = await repo.findAttempt(deps.db, merchantAccountId, attemptId);
+  if (attempt) await checkAttempt(deps, attempt, { warn: () => undefined, info: () => undefined }, true);
+}
+
+/** `POST /transactions/{id}/sync`: asks the payment service about every open call of the transaction now. */
+export async function syncTransaction(ctx: RequestContext, id: string): Promise<Transaction> {
+  const row = await repo.findTransaction(ctx.deps.db, ctx.merchantAccountId, id);
+  if (!row) throw notFound('transaction', id);
+  const bound = await connectorOfTransaction(ctx.deps.db, ctx.deps, row);
+  if (!bound.connector.sync) throw new AppError('bad_request', `The payment service ${bound.connector.definition.id} cannot report a transaction's status (no sync)`);
+  for (const attempt of await repo.listOpenAttempts(ctx.deps.db, ctx.merchantAccountId, id)) await checkAttempt(ctx.deps, attempt, ctx.log, true);
+  const current = (await repo.findTransaction(ctx.deps.db, ctx.merchantAccountId, id))!;
+  return await transactionResource(ctx.deps.db, ctx, current);
+}

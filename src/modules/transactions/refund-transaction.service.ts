@@ -1,0 +1,140 @@
+import { withRequestTransaction, type RequestContext } from '../../context.ts';
+import type { RefundRow, TransactionRow } from '../../db/schema-transactions.ts';
+import { withTransaction, type Tx } from '../../db/transaction.ts';
+import { AppError, invalidField, notFound } from '../../errors/app-error.ts';
+import { uuidv7 } from '../../lib/ids.ts';
+import { uuidToBase62 } from '../../lib/base62.ts';
+import { recordAudit } from '../audit-logs/audit-logs.service.ts';
+import { callConnector, connectorOfTransaction, paymentHint, type BoundConnector } from './connector-call.ts';
+import { applyRefund, nextCheckAt } from './outcomes.ts';
+import { toRefundResource, type CreateRefundBody, type Refund } from './refund.schema.ts';
+import { event } from './transaction-events.ts';
+import { refundRefusal } from './transaction-status.ts';
+import { scheduleRefundSettlement } from './settlements.service.ts';
+import * as repo from './transactions.repo.ts';
+import { listTransactionGiftCardRedemptions, refundGiftCardRedemption } from '../gift-cards/gift-cards.service.ts';
+
+interface Reserved {
+  row: TransactionRow;
+  refund: RefundRow;
+  attemptId: string;
+  bound: BoundConnector;
+}
+
+/** Phase 1: under the row lock, check and reserve the amount, record the refund and its attempt. */
+async function reserve(tx: Tx, ctx: RequestContext, id: string, body: CreateRefundBody, requireAmount: boolean): Promise<Reserved | null> {
+  const row = await repo.findTransaction(tx, ctx.merchantAccountId, id, { forUpdate: true });
+  if (!row) throw notFound('transaction', id);
+  const refusal = refundRefusal(row);
+  if (refusal) throw new AppError('bad_request', refusal);
+  const refundable = row.captured_amount - row.refunded_amount - row.refund_reserved;
+  const amount = body.amount ?? refundable;
+  if (amount <= 0) {
+    if (!requireAmount) return null;
+    throw new AppError('bad_request', 'Nothing is left to refund on this transaction');
+  }
+  if (amount > refundable) throw invalidField('body', '/amount', `amount exceeds what can be refunded (${refundable} is left)`);
+  const bound = await connectorOfTransaction(tx, ctx.deps, row);
+  const updated = await repo.updateTransaction(tx, ctx.merchantAccountId, id, { refund_reserved: row.refund_reserved + amount });
+  const refund = await repo.insertRefund(tx, {
+    merchant_account_id: ctx.merchantAccountId, id: uuidv7(), transaction_id: id, status: 'processing', currency: row.currency, amount,
+    reason: body.reason ?? null, target_type: 'payment-method', target_id: row.payment_method_id, external_identifier: body.external_identifier ?? null,
+  });
+  const attemptId = uuidv7();
+  await repo.insertAttempt(tx, { merchant_account_id: ctx.merchantAccountId, id: attemptId, transaction_id: id, operation: 'refund', status: 'in_flight', amount, refund_id: refund.id, payment_service_id: row.payment_service_id, next_check_at: nextCheckAt(0, new Date()) });
+  return { row: updated, refund, attemptId, bound };
+}
+
+/** Phase 3: the connector's answer on the refund, the transaction's amounts, an event, an audit entry. */
+async function record(tx: Tx, ctx: RequestContext, reserved: Reserved, result: Awaited<ReturnType<typeof call>>): Promise<Refund> {
+  const { refund, attemptId } = reserved;
+  const current = (await repo.findTransaction(tx, ctx.merchantAccountId, refund.transaction_id, { forUpdate: true }))!;
+  const now = new Date();
+  const applied = result.ok ? applyRefund(current, result.value, refund.amount) : result.kind === 'timeout' ? null : applyRefund(current, { status: 'failed' }, refund.amount);
+  if (applied && Object.keys(applied.patch).length > 0) await repo.updateTransaction(tx, ctx.merchantAccountId, current.id, applied.patch);
+  const answer = result.ok ? result.value : null;
+  const updatedRefund = await repo.updateRefund(tx, ctx.merchantAccountId, refund.id, {
+    status: applied?.refundStatus ?? 'processing',
+    payment_service_refund_id: answer?.providerRefundId ?? null,
+    error_code: answer?.errorCode ?? (result.ok ? null : result.kind === 'timeout' ? null : 'service_network_error'),
+    raw_response_code: answer?.rawResponseCode ?? null,
+    raw_response_description: answer?.rawResponseDescription ?? null,
+  });
+  await repo.updateAttempt(tx, ctx.merchantAccountId, attemptId, {
+    status: applied?.attemptStatus ?? 'unknown', provider_reference: answer?.providerRefundId ?? null, error_code: answer?.errorCode ?? (result.ok ? null : result.kind),
+    next_check_at: applied && applied.attemptStatus !== 'pending' ? null : nextCheckAt(0, now),
+  });
+  await repo.insertEvents(tx, [event(current, 'transaction-sync-event', { operation: 'refund', attempt_id: attemptId, refund_id: refund.id, amount: refund.amount, outcome: applied?.attemptStatus ?? 'unknown', error_code: answer?.errorCode ?? null, duration_ms: result.ms }, now)]);
+  await recordAudit(tx, ctx, 'created', { type: 'refund', id: refund.id, name: `${refund.currency} ${refund.amount}` });
+  if (updatedRefund.status === 'succeeded') await scheduleRefundSettlement(tx, ctx.deps, updatedRefund);
+  return toRefundResource(updatedRefund, current);
+}
+
+function call(ctx: RequestContext, reserved: Reserved) {
+  const { row, refund, bound } = reserved;
+  return callConnector(
+    () => bound.connector.refund({ idempotencyKey: reserved.attemptId, credentials: bound.credentials, options: bound.options, payment: paymentHint(row), providerTransactionId: row.payment_service_transaction_id ?? '', reference: uuidToBase62(refund.id), amount: refund.amount, currency: refund.currency, reason: refund.reason }),
+    ctx.log,
+  );
+}
+
+/** `POST /transactions/{id}/refunds`: partial or full (amount omitted) refund of the captured amount. */
+export async function refundTransaction(ctx: RequestContext, id: string, body: CreateRefundBody): Promise<Refund> {
+  if (body.target_type === 'gift-card-redemption') return refundRedemptionOf(ctx, id, body);
+  const reserved = (await withTransaction(ctx.deps.db, (tx) => reserve(tx, ctx, id, body, true)))!;
+  const result = await call(ctx, reserved);
+  return withRequestTransaction(ctx, (tx) => record(tx, ctx, reserved, result));
+}
+
+/**
+ * `POST /transactions/{id}/refunds/all`: refunds every instrument's refundable amount. With one
+ * payment method per transaction (no gift card redemptions here yet) that is one refund of the
+ * rest; nothing left gives an empty list.
+ */
+export async function refundAll(ctx: RequestContext, id: string, body: { reason?: string | null; external_identifier?: string | null } | null | undefined) {
+  const extra = { reason: body?.reason ?? null, external_identifier: body?.external_identifier ?? null };
+  const row = await repo.findTransaction(ctx.deps.db, ctx.merchantAccountId, id);
+  if (!row) throw notFound('transaction', id);
+  const giftCardRefunds: Refund[] = [];
+  for (const redemption of await listTransactionGiftCardRedemptions(ctx.deps.db, ctx, id)) {
+    const left = redemption.amount - redemption.refunded_amount;
+    if (redemption.status === 'succeeded' && left > 0) giftCardRefunds.push(await refundRedemption(ctx, row, redemption.id, left, extra));
+  }
+  const reserved = row.captured_amount > 0 ? await withTransaction(ctx.deps.db, (tx) => reserve(tx, ctx, id, extra, false)) : null;
+  const result = reserved ? await call(ctx, reserved) : null;
+  return withRequestTransaction(ctx, async (tx) => {
+    const items = reserved && result ? [await record(tx, ctx, reserved, result)] : [];
+    return { items: [...giftCardRefunds, ...items], limit: 20, next_cursor: null, previous_cursor: null };
+  });
+}
+
+async function refundRedemptionOf(ctx: RequestContext, id: string, body: CreateRefundBody): Promise<Refund> {
+  const row = await repo.findTransaction(ctx.deps.db, ctx.merchantAccountId, id);
+  if (!row) throw notFound('transaction', id);
+  if (!body.target_id) throw invalidField('body', '/target_id', 'target_id is required when target_type is gift-card-redemption');
+  const redemption = (await listTransactionGiftCardRedemptions(ctx.deps.db, ctx, id)).find((r) => r.id === body.target_id);
+  if (!redemption) throw notFound('gift card redemption', body.target_id);
+  const refund = await refundRedemption(ctx, row, redemption.id, body.amount ?? redemption.amount - redemption.refunded_amount, body);
+  // The idempotency record (when a key was sent) is written with the answer.
+  return withRequestTransaction(ctx, async () => refund);
+}
+
+/**
+ * Refunds a gift card redemption: the refund is recorded (`processing`), the gift card service is
+ * called outside any transaction (the redemption's amount is reserved by the gift cards module),
+ * and the answer recorded. The transaction's `refunded_amount` counts the payment method only.
+ */
+async function refundRedemption(ctx: RequestContext, row: TransactionRow, redemptionId: string, amount: number, body: { reason?: string | null; external_identifier?: string | null }): Promise<Refund> {
+  if (amount <= 0) throw new AppError('bad_request', 'Nothing is left to refund on this gift card redemption');
+  const refund = await withTransaction(ctx.deps.db, (tx) =>
+    repo.insertRefund(tx, { merchant_account_id: ctx.merchantAccountId, id: uuidv7(), transaction_id: row.id, status: 'processing', currency: row.currency, amount, reason: body.reason ?? null, target_type: 'gift-card-redemption', target_id: redemptionId, external_identifier: body.external_identifier ?? null }),
+  );
+  const result = await refundGiftCardRedemption(ctx, redemptionId, amount, refund.id);
+  return withTransaction(ctx.deps.db, async (tx) => {
+    const patch = result.ok ? { status: 'succeeded' as const, payment_service_refund_id: result.refundId } : { status: 'declined' as const, error_code: result.errorCode, raw_response_code: result.rawErrorCode, raw_response_description: result.rawErrorMessage };
+    const updated = await repo.updateRefund(tx, ctx.merchantAccountId, refund.id, patch);
+    await repo.insertEvents(tx, [event(row, result.ok ? 'gift-card-refund-succeeded' : 'gift-card-refund-failed', { refund_id: refund.id, redemption_id: redemptionId, amount }, new Date())]);
+    await recordAudit(tx, ctx, 'created', { type: 'refund', id: refund.id, name: `${refund.currency} ${amount}` });
+    return toRefundResource(updated, row);
+  });
+}

@@ -1,0 +1,126 @@
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, type TestApp } from '../../../../test/helpers/build-test-app.ts';
+import { authorized, merchantWithMockCard } from '../../../../test/helpers/transactions.ts';
+
+/**
+ * Concurrent captures and refunds of one transaction never exceed its limits: each reserves its
+ * amount under the row lock before the connector call. Runs on PGlite and on PostgreSQL.
+ */
+let t: TestApp;
+let m: string;
+beforeAll(async () => {
+  t = await buildTestApp();
+  ({ merchantAccountId: m } = await merchantWithMockCard(t, { fields: [{ key: 'merchant_id', value: 'm-1' }, { key: 'multi_capture_enabled', value: 'true' }] }));
+});
+afterAll(async () => t.close());
+
+const post = (url: string, payload: object) => t.request({ method: 'POST', url, merchantAccountId: m, payload });
+
+/** The transaction's amounts, and the sums of its succeeded capture attempts and refunds. */
+async function ledger(id: string) {
+  const row = await t.deps.db.selectFrom('transactions').selectAll().where('merchant_account_id', '=', m).where('id', '=', id).executeTakeFirstOrThrow();
+  const captures = await t.deps.db.selectFrom('transaction_attempts').select('amount').where('transaction_id', '=', id).where('operation', '=', 'capture').where('status', '=', 'succeeded').execute();
+  const refunds = await t.deps.db.selectFrom('refunds').select('amount').where('transaction_id', '=', id).where('status', '=', 'succeeded').execute();
+  const sum = (rows: Array<{ amount: number | string | bigint }>) => rows.reduce((s, r) => s + Number(r.amount), 0);
+  return {
+    limit: Number(row.capture_limit), captured: Number(row.captured_amount), refunded: Number(row.refunded_amount),
+    captureReserved: Number(row.capture_reserved), refundReserved: Number(row.refund_reserved), capturedByAttempts: sum(captures), refundedByRecords: sum(refunds),
+  };
+}
+
+function expectInvariants(l: Awaited<ReturnType<typeof ledger>>) {
+  expect(l.captured).toBeLessThanOrEqual(l.limit);
+  expect(l.refunded).toBeLessThanOrEqual(l.captured);
+  expect(l.captured).toBe(l.capturedByAttempts);
+  expect(l.refunded).toBe(l.refundedByRecords);
+  expect(l.captureReserved).toBe(0);
+  expect(l.refundReserved).toBe(0);
+}
+
+const AMOUNTS = Array.from({ length: 20 }, (_, i) => 40 + ((i * 37) % 90)); // 20 amounts, 40..129, summing above 1000
+
+describe('happy', () => {
+  it('20 concurrent captures never capture more than authorized', async () => {
+    expect(AMOUNTS.reduce((a, b) => a + b, 0)).toBeGreaterThan(1000);
+    const txn = await authorized(t, m);
+    const results = await Promise.all(AMOUNTS.map((amount) => post(`/transactions/${txn.id}/capture`, { amount, final: false })));
+    for (const r of results) expect([200, 400], r.body).toContain(r.statusCode);
+    const succeeded = results.map((r, i) => (r.statusCode === 200 ? AMOUNTS[i]! : 0)).reduce((a, b) => a + b, 0);
+    expect(results.some((r) => r.statusCode === 400)).toBe(true);
+    const l = await ledger(txn.id);
+    expect(l.captured).toBe(succeeded);
+    expect(l.captured).toBeLessThanOrEqual(1000);
+    expectInvariants(l);
+  });
+
+  it('20 concurrent refunds never refund more than captured', async () => {
+    const txn = await authorized(t, m);
+    expect((await post(`/transactions/${txn.id}/capture`, { amount: 1000 })).statusCode).toBe(200);
+    const results = await Promise.all(AMOUNTS.map((amount) => post(`/transactions/${txn.id}/refunds`, { amount })));
+    for (const r of results) expect([201, 400], r.body).toContain(r.statusCode);
+    const succeeded = results.map((r, i) => (r.statusCode === 201 ? AMOUNTS[i]! : 0)).reduce((a, b) => a + b, 0);
+    const l = await ledger(txn.id);
+    expect(l.refunded).toBe(succeeded);
+    expect(l.refunded).toBeLessThanOrEqual(1000);
+    expectInvariants(l);
+  });
+
+  it('of 2 concurrent final captures exactly one succeeds', async () => {
+    const txn = await authorized(t, m);
+    const results = await Promise.all([post(`/transactions/${txn.id}/capture`, { amount: 300 }), post(`/transactions/${txn.id}/capture`, { amount: 400 })]);
+    expect(results.map((r) => r.statusCode).sort()).toEqual([200, 400]);
+    const won = results.findIndex((r) => r.statusCode === 200);
+    const l = await ledger(txn.id);
+    expect(l.captured).toBe(won === 0 ? 300 : 400);
+    expectInvariants(l);
+  });
+
+  // A late authorization (after a cancel) is recorded on the attempt; the transaction stays canceled.
+  it('a cancel during the authorization call leaves the creation a 201 of the canceled transaction', async () => {
+    const connector = t.deps.connectors.get('mock-card');
+    const original = connector.authorize.bind(connector);
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    connector.authorize = async (request) => {
+      await gate;
+      return original(request);
+    };
+    try {
+      const { merchantAccountId: own } = await merchantWithMockCard(t);
+      const creating = t.request({ method: 'POST', url: '/transactions', merchantAccountId: own, payload: { amount: 1000, currency: 'USD', payment_method: { method: 'card', number: '4111111111111111', expiration_date: '12/40', security_code: '123' } } });
+      let id: string | undefined;
+      for (let i = 0; i < 100 && !id; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        id = (await t.deps.db.selectFrom('transactions').select('id').where('merchant_account_id', '=', own).executeTakeFirst())?.id;
+      }
+      expect((await t.request({ method: 'POST', url: `/transactions/${id}/cancel`, merchantAccountId: own })).statusCode).toBe(200);
+      release();
+      const created = await creating;
+      expect(created.statusCode, created.body).toBe(201);
+      expect(created.json()).toMatchObject({ id, status: 'authorization_failed', error_code: 'canceled' });
+    } finally {
+      release();
+      connector.authorize = original;
+    }
+  });
+
+  it('after any sequence of captures and refunds the amounts add up (property)', async () => {
+    const op = fc.oneof(
+      fc.record({ kind: fc.constant('capture' as const), amount: fc.integer({ min: 1, max: 700 }), final: fc.boolean() }),
+      fc.record({ kind: fc.constant('refund' as const), amount: fc.option(fc.integer({ min: 1, max: 700 }), { nil: undefined }) }),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.array(op, { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 4 }), async (rounds) => {
+        const txn = await authorized(t, m);
+        // Each round's operations run concurrently, the rounds one after the other.
+        for (const round of rounds) {
+          const results = await Promise.all(round.map((o) => (o.kind === 'capture' ? post(`/transactions/${txn.id}/capture`, { amount: o.amount, final: o.final }) : post(`/transactions/${txn.id}/refunds`, o.amount === undefined ? {} : { amount: o.amount }))));
+          for (const r of results) expect([200, 201, 400], r.body).toContain(r.statusCode);
+        }
+        expectInvariants(await ledger(txn.id));
+      }),
+      { numRuns: 6 },
+    );
+  }, 120_000);
+});

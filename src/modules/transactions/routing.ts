@@ -1,0 +1,69 @@
+/**
+ * Routing: which payment service processes a transaction. Pure (the candidates are loaded by the
+ * caller), so rules can be added here without touching the engine. The trace it returns is kept
+ * with the transaction (its `route-transaction` action): which services were eligible, which were
+ * skipped and why, which won.
+ */
+
+export interface RoutingCandidate {
+  id: string;
+  definitionId: string;
+  method: string;
+  displayName: string;
+  acceptedCurrencies: readonly string[];
+  acceptedCountries: readonly string[];
+  active: boolean;
+  position: number;
+}
+
+export interface RoutingRequest {
+  method: string;
+  currency: string;
+  country: string | null;
+  /** `payment_service_id` of the request: forces this service and skips the rules. */
+  forcedServiceId: string | null;
+  /** Definitions that have a connector in this process. */
+  knownDefinitions: ReadonlySet<string>;
+}
+
+export interface RoutingTrace {
+  rule: 'forced-payment-service' | 'first-eligible-by-position';
+  eligible: string[];
+  skipped: Array<{ payment_service_id: string; reason: string }>;
+  selected: string | null;
+}
+
+function skipReason(candidate: RoutingCandidate, request: RoutingRequest): string | null {
+  if (!candidate.active) return 'inactive';
+  if (!request.knownDefinitions.has(candidate.definitionId)) return 'no_connector';
+  if (candidate.method !== request.method) return 'method_not_supported';
+  if (!candidate.acceptedCurrencies.includes(request.currency)) return 'currency_not_accepted';
+  // A transaction without a country is not filtered by country (the buyer's country is unknown).
+  if (request.country !== null && candidate.acceptedCountries.length > 0 && !candidate.acceptedCountries.includes(request.country)) return 'country_not_accepted';
+  return null;
+}
+
+/** Picks the payment service; `selected` is null when none can take the transaction. */
+export function route(candidates: readonly RoutingCandidate[], request: RoutingRequest): RoutingTrace {
+  const ordered = [...candidates].sort((a, b) => a.position - b.position);
+  const pool = request.forcedServiceId ? ordered.filter((c) => c.id === request.forcedServiceId) : ordered;
+  const trace: RoutingTrace = { rule: request.forcedServiceId ? 'forced-payment-service' : 'first-eligible-by-position', eligible: [], skipped: [], selected: null };
+  for (const candidate of pool) {
+    const reason = skipReason(candidate, request);
+    if (reason) trace.skipped.push({ payment_service_id: candidate.id, reason });
+    else trace.eligible.push(candidate.id);
+  }
+  trace.selected = trace.eligible[0] ?? null;
+  return trace;
+}
+
+/** The message of the 400 when no service can take the transaction. */
+export function noRouteMessage(request: Pick<RoutingRequest, 'method' | 'currency' | 'country' | 'forcedServiceId'>, trace: RoutingTrace): string {
+  if (request.forcedServiceId) {
+    const skipped = trace.skipped[0];
+    return skipped
+      ? `The payment service ${request.forcedServiceId} cannot process this transaction (${skipped.reason.replaceAll('_', ' ')})`
+      : `The payment service ${request.forcedServiceId} could not be found`;
+  }
+  return `No active payment service accepts method ${request.method} in ${request.currency}${request.country ? ` for country ${request.country}` : ''}; configure one with POST /payment-services`;
+}

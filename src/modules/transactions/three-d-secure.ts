@@ -1,0 +1,78 @@
+import { createHash } from 'node:crypto';
+import type { ThreeDSecureData } from '../../connectors/connector.ts';
+import type { ThreeDsScenarioOutcome } from '../three-ds-scenarios/three-ds-scenarios.schemas.ts';
+
+/**
+ * The sandbox 3DS server. It authenticates a card when the payment service has 3DS enabled: a
+ * matching 3DS scenario forces the outcome; otherwise the 3DS test card is challenged and every
+ * other card passes frictionless. A challenge completes at once with the scenario's result (there
+ * is no interactive challenge page in the sandbox; docs/decisions.md, "3DS").
+ */
+
+export interface ThreeDsDecision {
+  /** Pass the authentication to the connector, or stop the transaction before it. */
+  kind: 'authenticated' | 'failed' | 'skipped';
+  data: ThreeDSecureData | null;
+  /** The transaction's `three_d_secure` object. */
+  summary: Record<string, unknown>;
+  errorCode: string | null;
+}
+
+const THREE_DS_TEST_CARD = '4000000000003220';
+
+function authenticated(version: string, method: 'frictionless' | 'challenge', amount: number, seed: string): ThreeDsDecision {
+  const cavv = createHash('sha256').update(seed).digest('base64').slice(0, 28);
+  const data: ThreeDSecureData = { version, cavv, eci: '05', directoryResponse: method === 'challenge' ? 'C' : 'Y', authenticationResponse: 'Y' };
+  return {
+    kind: 'authenticated',
+    data,
+    errorCode: null,
+    summary: { version, status: 'complete', method, amount, error_data: null, response_data: { version, cavv, eci: '05', directory_response: data.directoryResponse, authentication_response: 'Y', directory_transaction_id: seed.slice(0, 36) } },
+  };
+}
+
+function refused(version: string, method: 'frictionless' | 'challenge', amount: number, status: 'declined' | 'error', detail: string): ThreeDsDecision {
+  return {
+    kind: status === 'declined' ? 'failed' : 'skipped',
+    data: null,
+    errorCode: status === 'declined' ? 'three_d_secure_authentication_failed' : null,
+    summary: { version, status, method, amount, response_data: null, error_data: { code: status === 'declined' ? 'N' : 'U', description: detail, detail: null, component: 'sandbox-3ds-server' } },
+  };
+}
+
+/** Pure: the decision for a scenario's outcome (or the default when none matched). */
+export function decideThreeDs(outcome: ThreeDsScenarioOutcome | null, cardNumber: string | null, amount: number, seed: string): ThreeDsDecision {
+  const effective = outcome ?? { version: '2.2.0', authentication: { transaction_status: cardNumber === THREE_DS_TEST_CARD ? 'C' : 'Y' }, result: { transaction_status: 'Y' } };
+  const { version } = effective;
+  switch (effective.authentication.transaction_status) {
+    case 'Y':
+    case 'A':
+      return authenticated(version, 'frictionless', amount, seed);
+    case 'C': {
+      const result = effective.result?.transaction_status ?? 'Y';
+      if (result === 'Y') return authenticated(version, 'challenge', amount, seed);
+      if (result === 'N') return refused(version, 'challenge', amount, 'declined', 'The cardholder failed the challenge');
+      return refused(version, 'challenge', amount, 'error', 'The challenge timed out');
+    }
+    case 'N':
+    case 'R':
+      return refused(version, 'frictionless', amount, 'declined', 'The issuer refused authentication');
+    default:
+      // U or timeout: authentication unavailable; the authorization goes ahead without it.
+      return refused(version, 'frictionless', amount, 'error', 'Authentication unavailable');
+  }
+}
+
+/** 3DS data given by the merchant (authenticated elsewhere): passed through as is. */
+export function passThrough(data: { version: string; cavv: string; eci: string; directory_response: string; authentication_response?: string | null; xid?: string | null; cavv_algorithm?: string | null; directory_transaction_id?: string | null }, amount: number): ThreeDsDecision {
+  const response: Record<string, string | null> = { version: data.version, cavv: data.cavv, eci: data.eci, directory_response: data.directory_response, authentication_response: data.authentication_response ?? null };
+  if (data.xid) response.xid = data.xid;
+  if (data.cavv_algorithm) response.cavv_algorithm = data.cavv_algorithm;
+  if (data.directory_transaction_id) response.directory_transaction_id = data.directory_transaction_id;
+  return {
+    kind: 'authenticated',
+    data: { version: data.version, cavv: data.cavv, eci: data.eci, directoryResponse: data.directory_response, authenticationResponse: data.authentication_response ?? null },
+    errorCode: null,
+    summary: { version: data.version, status: 'complete', method: null, amount, error_data: null, response_data: response },
+  };
+}

@@ -1,0 +1,67 @@
+import { Type } from 'typebox';
+import type { SettlementRow, TransactionEventRow } from '../../db/schema-transactions.ts';
+import { DateTime, ItemList, ListEnvelope, Nullable, StringEnum } from '../../http/schemas/common.ts';
+
+export const TransactionActionSchema = Type.Object(
+  {
+    type: Type.Literal('action'),
+    id: StringEnum(['select-payment-options', 'route-transaction', 'decline-early', 'skip-3ds'] as const),
+    flow: StringEnum(['checkout', 'card-transaction', 'non-card-transaction', 'redirect-transaction'] as const),
+    rule_id: Type.String(),
+    created_at: DateTime(),
+    outcome: Type.Record(Type.String(), Type.Unknown()),
+  },
+  { additionalProperties: false, title: 'TransactionAction' },
+);
+export const TransactionActionsSchema = ItemList(TransactionActionSchema, 'TransactionActions');
+
+export const TransactionEventSchema = Type.Object(
+  { type: Type.Literal('transaction-event'), id: Type.String(), name: Type.String(), created_at: DateTime(), context: Type.Record(Type.String(), Type.Unknown()) },
+  { additionalProperties: false, title: 'TransactionEvent' },
+);
+export const TransactionEventsSchema = ListEnvelope(TransactionEventSchema, 'TransactionEvents');
+
+export const ListTransactionEventsQuery = Type.Object({
+  cursor: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 1000 }))),
+  limit: Type.Integer({ minimum: 1, maximum: 100, default: 100 }),
+});
+
+export const SettlementSchema = Type.Object(
+  {
+    type: Type.Literal('settlement'),
+    id: Type.String(),
+    merchant_account_id: Type.String(),
+    created_at: DateTime(),
+    updated_at: DateTime(),
+    posted_at: DateTime(),
+    ingested_at: DateTime(),
+    currency: Type.String(),
+    amount: Type.Integer(),
+    exchange_rate: Nullable(Type.Number()),
+    commission: Type.Integer(),
+    interchange: Nullable(Type.Integer()),
+    markup: Nullable(Type.Integer()),
+    scheme_fee: Nullable(Type.Integer()),
+    payment_service_report_id: Type.String(),
+    payment_service_report_file_ids: Type.Array(Type.String()),
+    transaction_id: Type.String(),
+  },
+  { additionalProperties: false, title: 'Settlement' },
+);
+export const SettlementsSchema = ItemList(SettlementSchema, 'Settlements');
+export const SettlementParams = Type.Object({ transaction_id: Type.String({ format: 'uuid' }), settlement_id: Type.String({ format: 'uuid' }) });
+
+const time = (value: Date | string) => (value instanceof Date ? value : new Date(value)).toISOString();
+
+export function toEventResource(row: TransactionEventRow) {
+  return { type: 'transaction-event' as const, id: row.id, name: row.name, created_at: row.created_at.toISOString(), context: row.context };
+}
+
+export function toSettlementResource(row: SettlementRow) {
+  return {
+    type: 'settlement' as const, id: row.id, merchant_account_id: row.merchant_account_id, created_at: row.created_at.toISOString(), updated_at: row.updated_at.toISOString(),
+    posted_at: time(row.posted_at), ingested_at: time(row.ingested_at), currency: row.currency, amount: row.amount, exchange_rate: row.exchange_rate, commission: row.commission,
+    interchange: row.interchange, markup: row.markup, scheme_fee: row.scheme_fee, payment_service_report_id: row.payment_service_report_id,
+    payment_service_report_file_ids: row.payment_service_report_file_ids, transaction_id: row.transaction_id,
+  };
+}

@@ -1,0 +1,138 @@
+import type { TransactionRow } from '../../db/schema-transactions.ts';
+import type { BillingDetailsJson } from '../../db/schema.ts';
+import { toAddressResource } from '../../http/schemas/address.ts';
+import { uuidToBase62 } from '../../lib/base62.ts';
+import { toBillingDetailsResource } from '../buyers/buyers.schemas.ts';
+import { maskBillingDetails, maskContactDetails } from '../buyers/pii-mask.ts';
+import { EXTRA_FIELDS, type Transaction, type TransactionSummary } from './transaction.schema.ts';
+
+const iso = (value: Date | null) => (value ? value.toISOString() : null);
+
+function buyerOf(row: TransactionRow, revealPii: boolean): Transaction['buyer'] {
+  const buyer = row.buyer as { id?: string | null; display_name?: string | null; external_identifier?: string | null; account_number?: string | null; billing_details?: BillingDetailsJson | null } | null;
+  if (!buyer) return null;
+  const billing = toBillingDetailsResource(buyer.billing_details ?? null);
+  return {
+    type: 'buyer',
+    id: buyer.id ?? null,
+    display_name: buyer.display_name ?? null,
+    external_identifier: buyer.external_identifier ?? null,
+    account_number: buyer.account_number ?? null,
+    billing_details: revealPii ? billing : maskBillingDetails(billing),
+  };
+}
+
+function shippingOf(row: TransactionRow, revealPii: boolean): Transaction['shipping_details'] {
+  const s = row.shipping_details as Record<string, any> | null;
+  if (!s) return null;
+  const resource = {
+    type: 'shipping-details' as const,
+    id: s.id ?? null,
+    buyer_id: s.buyer_id ?? null,
+    first_name: s.first_name ?? null,
+    last_name: s.last_name ?? null,
+    email_address: s.email_address ?? null,
+    phone_number: s.phone_number ?? null,
+    address: toAddressResource(s.address),
+  };
+  return revealPii ? resource : maskContactDetails(resource);
+}
+
+function paymentMethodOf(row: TransactionRow): Transaction['payment_method'] {
+  const pm = row.payment_method as Record<string, any> | null;
+  if (!pm) return null;
+  return {
+    type: 'payment-method',
+    id: pm.id ?? null,
+    method: pm.method,
+    mode: pm.mode ?? null,
+    scheme: pm.scheme ?? null,
+    label: pm.label ?? null,
+    expiration_date: pm.expiration_date ?? null,
+    fingerprint: pm.fingerprint ?? null,
+    country: pm.country ?? null,
+    currency: pm.currency ?? null,
+    details: pm.bin ? { bin: pm.bin, card_type: pm.card_type ?? null, card_issuer_name: null } : null,
+    approval_url: row.approval_url,
+    approval_target: row.approval_url ? 'any' : null,
+    external_identifier: pm.external_identifier ?? null,
+    last_replaced_at: pm.last_replaced_at ?? null,
+    payment_account_reference: null,
+  };
+}
+
+/** The list item: the first 32 fields of the resource. */
+export function toTransactionSummary(row: TransactionRow, revealPii: boolean): TransactionSummary {
+  return {
+    type: 'transaction',
+    id: row.id,
+    reconciliation_id: uuidToBase62(row.id),
+    merchant_account_id: row.merchant_account_id,
+    currency: row.currency,
+    amount: row.amount,
+    status: row.status,
+    authorized_amount: row.authorized_amount,
+    captured_amount: row.captured_amount,
+    refunded_amount: row.refunded_amount,
+    settled_currency: row.settled_currency,
+    settled_amount: row.settled_amount,
+    settled: row.settled,
+    country: row.country,
+    external_identifier: row.external_identifier,
+    intent: row.intent,
+    payment_method: paymentMethodOf(row),
+    method: row.method,
+    instrument_type: row.instrument_type as TransactionSummary['instrument_type'],
+    error_code: row.error_code,
+    payment_service: (row.payment_service as TransactionSummary['payment_service']) ?? null,
+    pending_review: row.pending_review,
+    buyer: buyerOf(row, revealPii),
+    raw_response_code: row.raw_response_code,
+    raw_response_description: row.raw_response_description,
+    shipping_details: shippingOf(row, revealPii),
+    checkout_session_id: row.checkout_session_id,
+    gift_card_redemptions: [],
+    gift_card_service: null,
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+    disputed: row.disputed,
+  };
+}
+
+/** The only way a transaction row becomes a response; `revealPii` false masks buyer, shipping and recipient data. */
+export function toTransactionResource(row: TransactionRow, revealPii: boolean): Transaction {
+  const extra = row.extra as Record<string, any>;
+  const recipient = row.recipient as Transaction['recipient'];
+  return {
+    ...toTransactionSummary(row, revealPii),
+    airline: (row.airline as Transaction['airline']) ?? null,
+    auth_response_code: row.auth_response_code,
+    avs_response_code: row.avs_response_code as Transaction['avs_response_code'],
+    cvv_response_code: row.cvv_response_code as Transaction['cvv_response_code'],
+    anti_fraud_decision: row.anti_fraud_decision as Transaction['anti_fraud_decision'],
+    payment_source: row.payment_source as Transaction['payment_source'],
+    merchant_initiated: row.merchant_initiated,
+    is_subsequent_payment: row.is_subsequent_payment,
+    cart_items: (row.cart_items as Transaction['cart_items']) ?? null,
+    statement_descriptor: (row.statement_descriptor as Transaction['statement_descriptor']) ?? null,
+    scheme_transaction_id: row.scheme_transaction_id,
+    three_d_secure: (row.three_d_secure as Transaction['three_d_secure']) ?? null,
+    payment_service_transaction_id: row.payment_service_transaction_id,
+    additional_identifiers: row.additional_identifiers ?? {},
+    metadata: row.metadata,
+    authorized_at: iso(row.authorized_at),
+    captured_at: iso(row.captured_at),
+    voided_at: iso(row.voided_at),
+    canceled_at: iso(row.canceled_at),
+    approval_expires_at: iso(row.approval_expires_at),
+    buyer_approval_timedout_at: iso(row.buyer_approval_timedout_at),
+    intent_outcome: row.intent_outcome,
+    multi_tender: row.multi_tender,
+    account_funding_transaction: row.account_funding_transaction,
+    recipient: recipient && !revealPii ? { ...recipient, ...maskContactDetails({ first_name: recipient.first_name, last_name: recipient.last_name }), address: recipient.address ? {} : null, account_number: recipient.account_number ? '****' : null, date_of_birth: null } : recipient,
+    merchant_advice_code: row.merchant_advice_code,
+    session_token: null,
+    iso_response_code: row.raw_response_code && /^\d{2}$/.test(row.raw_response_code) ? row.raw_response_code : null,
+    ...Object.fromEntries(EXTRA_FIELDS.map((key) => [key, extra[key] ?? null])),
+  } as Transaction;
+}

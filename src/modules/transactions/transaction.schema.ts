@@ -1,0 +1,192 @@
+import { Type, type Static } from 'typebox';
+import { AddressResourceSchema } from '../../http/schemas/address.ts';
+import { AirlineSchema, CartItemSchema } from '../../http/schemas/checkout.ts';
+import { DateTime, Nullable, StringEnum, Uuid } from '../../http/schemas/common.ts';
+import { BillingDetailsResourceSchema } from '../buyers/buyers.schemas.ts';
+import { GiftCardRedemptionSchema } from '../gift-cards/gift-cards.schemas.ts';
+
+/** The transaction resource (`type` = `transaction`) as the spec lists it, every field present. */
+
+export const TRANSACTION_STATUSES = ['processing', 'authorization_succeeded', 'authorization_declined', 'authorization_failed', 'authorization_voided',
+  'authorization_void_pending', 'capture_succeeded', 'capture_pending', 'buyer_approval_pending'] as const;
+export const PAYMENT_SOURCES = ['ecommerce', 'moto', 'recurring', 'installment', 'card_on_file'] as const;
+export const INSTRUMENT_TYPES = ['pan', 'card_token', 'redirect', 'redirect_token', 'googlepay', 'applepay', 'network_token', 'plaid', 'bank'] as const;
+const AVS = ['match', 'no_match', 'partial_match_address', 'partial_match_postcode', 'partial_match_name', 'unavailable'] as const;
+const CVV = ['match', 'no_match', 'unavailable', 'not_provided'] as const;
+const ANTI_FRAUD = ['accept', 'error', 'exception', 'reject', 'review', 'skipped', 'pending'] as const;
+
+const Str = () => Nullable(Type.String());
+const Int = () => Nullable(Type.Integer());
+const Time = () => Nullable(DateTime());
+
+export const TransactionPaymentMethodSchema = Type.Object(
+  {
+    type: Type.Literal('payment-method'),
+    id: Nullable(Uuid()),
+    method: Type.String(),
+    mode: Str(),
+    scheme: Str(),
+    label: Str(),
+    expiration_date: Str(),
+    fingerprint: Str(),
+    country: Str(),
+    currency: Str(),
+    details: Nullable(Type.Object({ bin: Str(), card_type: Str(), card_issuer_name: Str() }, { additionalProperties: false, title: 'PaymentMethodDetailsCard' })),
+    approval_url: Str(),
+    approval_target: Str(),
+    external_identifier: Str(),
+    last_replaced_at: Time(),
+    payment_account_reference: Str(),
+  },
+  { additionalProperties: false, title: 'TransactionPaymentMethod' },
+);
+
+export const TransactionPaymentServiceSchema = Type.Object(
+  { type: Type.Literal('payment-service'), id: Uuid(), payment_service_definition_id: Type.String(), method: Type.String(), display_name: Type.String() },
+  { additionalProperties: false, title: 'TransactionPaymentService' },
+);
+
+export const TransactionBuyerSchema = Type.Object(
+  { type: Type.Literal('buyer'), id: Nullable(Uuid()), display_name: Str(), external_identifier: Str(), billing_details: Nullable(BillingDetailsResourceSchema), account_number: Str() },
+  { additionalProperties: false, title: 'TransactionBuyer', description: 'Billing details are personal data: masked without the scope buyers.billing-details.read' },
+);
+
+export const TransactionShippingDetailsSchema = Type.Object(
+  { type: Type.Literal('shipping-details'), id: Nullable(Uuid()), buyer_id: Nullable(Uuid()), first_name: Str(), last_name: Str(), email_address: Str(), phone_number: Str(), address: Nullable(AddressResourceSchema) },
+  { additionalProperties: false, title: 'TransactionShippingDetails' },
+);
+
+const ThreeDSecureSummarySchema = Type.Object(
+  {
+    version: Str(),
+    status: Nullable(StringEnum(['setup_error', 'error', 'declined', 'cancelled', 'complete'] as const)),
+    method: Nullable(StringEnum(['challenge', 'frictionless'] as const)),
+    amount: Int(),
+    response_data: Nullable(Type.Record(Type.String(), Type.Union([Type.String(), Type.Null()]))),
+    error_data: Nullable(Type.Object({ code: Str(), description: Str(), detail: Str(), component: Str() }, { additionalProperties: false, title: 'ThreeDSecureError' })),
+  },
+  { additionalProperties: false, title: 'TransactionThreeDSecureSummary' },
+);
+
+export const StatementDescriptorSchema = Type.Object(
+  {
+    name: Type.Optional(Nullable(Type.String({ maxLength: 22 }))),
+    description: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
+    city: Type.Optional(Nullable(Type.String({ maxLength: 100 }))),
+    country: Type.Optional(Nullable(Type.String({ pattern: '^[A-Z]{2}$' }))),
+    phone_number: Type.Optional(Nullable(Type.String({ pattern: '^\\+[1-9][0-9]{1,14}$' }))),
+    url: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
+    postal_code: Type.Optional(Nullable(Type.String({ maxLength: 20 }))),
+  },
+  { additionalProperties: false, title: 'StatementDescriptor' },
+);
+
+export const RecipientSchema = Type.Object(
+  {
+    first_name: Type.String({ minLength: 1, maxLength: 200 }),
+    last_name: Type.String({ minLength: 1, maxLength: 200 }),
+    address: Type.Optional(Nullable(Type.Object({}, { additionalProperties: true }))),
+    account_number: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
+    date_of_birth: Type.Optional(Nullable(Type.String({ format: 'date' }))),
+  },
+  { additionalProperties: false, title: 'Recipient' },
+);
+
+/** The first 32 fields: what list items (TransactionSummary) carry. */
+const SummaryFields = {
+  type: Type.Literal('transaction'),
+  id: Uuid(),
+  reconciliation_id: Type.String({ description: 'Base62 form of the id, sent to payment services as the short reference' }),
+  merchant_account_id: Type.String(),
+  currency: Type.String(),
+  amount: Type.Integer({ description: 'Total across all funding sources, gift cards included' }),
+  status: StringEnum(TRANSACTION_STATUSES),
+  authorized_amount: Type.Integer(),
+  captured_amount: Type.Integer(),
+  refunded_amount: Type.Integer(),
+  settled_currency: Str(),
+  settled_amount: Type.Integer(),
+  settled: Type.Boolean(),
+  country: Str(),
+  external_identifier: Str(),
+  intent: StringEnum(['authorize', 'capture'] as const),
+  payment_method: Nullable(TransactionPaymentMethodSchema),
+  method: Str(),
+  instrument_type: Nullable(StringEnum(INSTRUMENT_TYPES)),
+  error_code: Str(),
+  payment_service: Nullable(TransactionPaymentServiceSchema),
+  pending_review: Type.Boolean(),
+  buyer: Nullable(TransactionBuyerSchema),
+  raw_response_code: Str(),
+  raw_response_description: Str(),
+  shipping_details: Nullable(TransactionShippingDetailsSchema),
+  checkout_session_id: Nullable(Uuid()),
+  gift_card_redemptions: Type.Array(GiftCardRedemptionSchema),
+  gift_card_service: Nullable(Type.Object({ type: Type.Literal('gift-card-service'), id: Uuid(), gift_card_service_definition_id: Type.String(), display_name: Type.String() }, { additionalProperties: false, title: 'GiftCardService' })),
+  created_at: DateTime(),
+  updated_at: DateTime(),
+  disputed: Type.Boolean(),
+};
+
+export const TransactionSummarySchema = Type.Object(SummaryFields, { additionalProperties: false, title: 'TransactionSummary' });
+export type TransactionSummary = Static<typeof TransactionSummarySchema>;
+
+export const TransactionSchema = Type.Object(
+  {
+    ...SummaryFields,
+    airline: Nullable(AirlineSchema),
+    auth_response_code: Str(),
+    avs_response_code: Nullable(StringEnum(AVS)),
+    cvv_response_code: Nullable(StringEnum(CVV)),
+    anti_fraud_decision: Nullable(StringEnum(ANTI_FRAUD)),
+    payment_source: StringEnum(PAYMENT_SOURCES),
+    merchant_initiated: Type.Boolean(),
+    is_subsequent_payment: Type.Boolean(),
+    cart_items: Nullable(Type.Array(CartItemSchema)),
+    statement_descriptor: Nullable(StatementDescriptorSchema),
+    scheme_transaction_id: Str(),
+    three_d_secure: Nullable(ThreeDSecureSummarySchema),
+    payment_service_transaction_id: Str(),
+    additional_identifiers: Type.Record(Type.String(), Type.Union([Type.String(), Type.Null()])),
+    metadata: Nullable(Type.Record(Type.String(), Type.String())),
+    authorized_at: Time(),
+    captured_at: Time(),
+    voided_at: Time(),
+    canceled_at: Time(),
+    approval_expires_at: Time(),
+    buyer_approval_timedout_at: Time(),
+    intent_outcome: StringEnum(['pending', 'succeeded', 'failed'] as const),
+    multi_tender: Type.Boolean(),
+    account_funding_transaction: Type.Boolean(),
+    recipient: Nullable(RecipientSchema),
+    merchant_advice_code: Str(),
+    installment_count: Int(),
+    session_token: Str(),
+    tax_amount: Int(),
+    merchant_tax_id: Str(),
+    purchase_order_number: Str(),
+    customer_reference_number: Str(),
+    amount_includes_tax: Nullable(Type.Boolean()),
+    supplier_order_number: Str(),
+    duty_amount: Int(),
+    shipping_amount: Int(),
+    iso_response_code: Str(),
+  },
+  { additionalProperties: false, title: 'Transaction' },
+);
+export type Transaction = Static<typeof TransactionSchema>;
+
+/** Level 2/3 and other pass-through fields kept in the `extra` column. */
+export const EXTRA_FIELDS = ['installment_count', 'tax_amount', 'merchant_tax_id', 'purchase_order_number', 'customer_reference_number', 'amount_includes_tax',
+  'supplier_order_number', 'duty_amount', 'shipping_amount'] as const;
+
+const resultOf = (type: string, statuses: readonly string[], title: string) =>
+  Type.Object(
+    { type: Type.Literal(type), status: StringEnum(statuses), code: Str(), raw_response_code: Str(), raw_response_description: Str(), transaction: TransactionSchema },
+    { additionalProperties: false, title },
+  );
+
+export const TransactionCaptureSchema = resultOf('transaction-capture', ['succeeded', 'pending', 'declined', 'failed'], 'TransactionCapture');
+export const TransactionVoidSchema = resultOf('transaction-void', ['succeeded', 'pending', 'declined', 'failed'], 'TransactionVoid');
+export const TransactionCancelSchema = resultOf('transaction-cancel', ['succeeded', 'pending', 'failed'], 'TransactionCancel');
+export type OperationResult = { type: string; status: string; code: string | null; raw_response_code: string | null; raw_response_description: string | null; transaction: Transaction };

@@ -1,0 +1,120 @@
+import { sql, type Updateable } from 'kysely';
+import type { AttemptRow, NewAttempt, NewTransaction, NewTransactionEvent, RefundRow, SettlementRow, TransactionAttemptsTable, TransactionEventRow, TransactionRow, TransactionsTable, RefundsTable } from '../../db/schema-transactions.ts';
+import { keysetPage, type KeysetPage } from '../../db/keyset.ts';
+import type { Executor } from '../../db/transaction.ts';
+import type { CursorPosition } from '../../http/cursor.ts';
+
+export async function insertTransaction(db: Executor, row: NewTransaction): Promise<TransactionRow> {
+  return db.insertInto('transactions').values(row).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function findTransaction(db: Executor, merchantAccountId: string, id: string, options: { forUpdate?: boolean } = {}): Promise<TransactionRow | undefined> {
+  let query = db.selectFrom('transactions').selectAll().where('merchant_account_id', '=', merchantAccountId).where('id', '=', id);
+  if (options.forUpdate) query = query.forUpdate();
+  return query.executeTakeFirst();
+}
+
+export async function updateTransaction(db: Executor, merchantAccountId: string, id: string, patch: Updateable<TransactionsTable>): Promise<TransactionRow> {
+  return db
+    .updateTable('transactions')
+    .set({ ...patch, updated_at: new Date() })
+    .where('merchant_account_id', '=', merchantAccountId)
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export async function insertAttempt(db: Executor, row: NewAttempt): Promise<AttemptRow> {
+  return db.insertInto('transaction_attempts').values(row).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function findAttempt(db: Executor, merchantAccountId: string, id: string, options: { forUpdate?: boolean } = {}): Promise<AttemptRow | undefined> {
+  let query = db.selectFrom('transaction_attempts').selectAll().where('merchant_account_id', '=', merchantAccountId).where('id', '=', id);
+  if (options.forUpdate) query = query.forUpdate();
+  return query.executeTakeFirst();
+}
+
+export async function updateAttempt(db: Executor, merchantAccountId: string, id: string, patch: Updateable<TransactionAttemptsTable>): Promise<AttemptRow> {
+  return db
+    .updateTable('transaction_attempts')
+    .set({ ...patch, updated_at: new Date() })
+    .where('merchant_account_id', '=', merchantAccountId)
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** Attempts of one transaction that have no final outcome yet (sync asks the connector about these). */
+export async function listOpenAttempts(db: Executor, merchantAccountId: string, transactionId: string): Promise<AttemptRow[]> {
+  return db
+    .selectFrom('transaction_attempts')
+    .selectAll()
+    .where('merchant_account_id', '=', merchantAccountId)
+    .where('transaction_id', '=', transactionId)
+    .where('status', 'in', ['in_flight', 'unknown', 'pending'])
+    .orderBy('created_at')
+    .execute();
+}
+
+/** Attempts due for reconciliation, across merchant accounts (the reconciliation job). */
+export async function listDueAttempts(db: Executor, now: Date, limit: number): Promise<AttemptRow[]> {
+  return db
+    .selectFrom('transaction_attempts')
+    .selectAll()
+    .where('status', 'in', ['in_flight', 'unknown', 'pending'])
+    .where('next_check_at', '<=', now)
+    .orderBy('next_check_at')
+    .limit(limit)
+    .execute();
+}
+
+export async function insertEvents(db: Executor, rows: NewTransactionEvent[]): Promise<void> {
+  if (rows.length > 0) await db.insertInto('transaction_events').values(rows).execute();
+}
+
+export async function listEvents(db: Executor, merchantAccountId: string, transactionId: string, position: CursorPosition | null, limit: number): Promise<KeysetPage<TransactionEventRow>> {
+  const base = db.selectFrom('transaction_events').selectAll().where('merchant_account_id', '=', merchantAccountId).where('transaction_id', '=', transactionId);
+  return keysetPage(db, base, { columns: ['created_at', 'id'], limit, position });
+}
+
+export async function insertRefund(db: Executor, row: import('kysely').Insertable<RefundsTable>): Promise<RefundRow> {
+  return db.insertInto('refunds').values(row).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function updateRefund(db: Executor, merchantAccountId: string, id: string, patch: Updateable<RefundsTable>): Promise<RefundRow> {
+  return db
+    .updateTable('refunds')
+    .set({ ...patch, updated_at: new Date() })
+    .where('merchant_account_id', '=', merchantAccountId)
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export async function findRefund(db: Executor, merchantAccountId: string, id: string, transactionId?: string): Promise<RefundRow | undefined> {
+  let query = db.selectFrom('refunds').selectAll().where('merchant_account_id', '=', merchantAccountId).where('id', '=', id);
+  if (transactionId) query = query.where('transaction_id', '=', transactionId);
+  return query.executeTakeFirst();
+}
+
+export async function listRefunds(db: Executor, merchantAccountId: string, transactionId: string): Promise<RefundRow[]> {
+  return db.selectFrom('refunds').selectAll().where('merchant_account_id', '=', merchantAccountId).where('transaction_id', '=', transactionId).orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
+}
+
+export async function listSettlements(db: Executor, merchantAccountId: string, transactionId: string): Promise<SettlementRow[]> {
+  return db.selectFrom('settlements').selectAll().where('merchant_account_id', '=', merchantAccountId).where('transaction_id', '=', transactionId).orderBy('created_at').orderBy('id').execute();
+}
+
+export async function findSettlement(db: Executor, merchantAccountId: string, transactionId: string, id: string): Promise<SettlementRow | undefined> {
+  return db.selectFrom('settlements').selectAll().where('merchant_account_id', '=', merchantAccountId).where('transaction_id', '=', transactionId).where('id', '=', id).executeTakeFirst();
+}
+
+/** Inserts a settlement once: a second run for the same transaction (or refund) changes nothing. */
+export async function insertSettlementOnce(db: Executor, row: import('kysely').Insertable<import('../../db/schema-transactions.ts').SettlementsTable>): Promise<SettlementRow | undefined> {
+  return db
+    .insertInto('settlements')
+    .values(row)
+    .onConflict((oc) => oc.expression(sql`merchant_account_id, transaction_id, (coalesce(refund_id, '00000000-0000-0000-0000-000000000000'::uuid))`).doNothing())
+    .returningAll()
+    .executeTakeFirst();
+}

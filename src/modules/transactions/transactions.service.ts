@@ -1,0 +1,76 @@
+import { withRequestTransaction, type RequestContext } from '../../context.ts';
+import { notFound } from '../../errors/app-error.ts';
+import { listPage } from '../../http/pagination.ts';
+import { recordAudit } from '../audit-logs/audit-logs.service.ts';
+import type { UpdateTransactionBody } from './create-transaction.schema.ts';
+import { toRefundResource } from './refund.schema.ts';
+import { toEventResource, toSettlementResource } from './transaction-reads.schema.ts';
+import type { Transaction } from './transaction.schema.ts';
+import * as repo from './transactions.repo.ts';
+import { transactionResource } from './transaction-view.ts';
+
+async function requireTransaction(ctx: RequestContext, id: string) {
+  const row = await repo.findTransaction(ctx.deps.db, ctx.merchantAccountId, id);
+  if (!row) throw notFound('transaction', id);
+  return row;
+}
+
+export async function getTransaction(ctx: RequestContext, id: string): Promise<Transaction> {
+  return transactionResource(ctx.deps.db, ctx, await requireTransaction(ctx, id));
+}
+
+/** `PUT /transactions/{id}`: external identifier, metadata (replaced whole when given), connection options. */
+export async function updateTransaction(ctx: RequestContext, id: string, body: UpdateTransactionBody): Promise<Transaction> {
+  return withRequestTransaction(ctx, async (tx) => {
+    const row = await repo.findTransaction(tx, ctx.merchantAccountId, id, { forUpdate: true });
+    if (!row) throw notFound('transaction', id);
+    const patch: Parameters<typeof repo.updateTransaction>[3] = {};
+    if (body.external_identifier !== undefined) patch.external_identifier = body.external_identifier;
+    if (body.metadata !== undefined) patch.metadata = body.metadata === null ? null : JSON.stringify(body.metadata);
+    if (body.connection_options !== undefined) patch.connection_options = body.connection_options === null ? null : JSON.stringify(body.connection_options);
+    const updated = Object.keys(patch).length > 0 ? await repo.updateTransaction(tx, ctx.merchantAccountId, id, patch) : row;
+    await recordAudit(tx, ctx, 'updated', { type: 'transaction', id, name: `${row.currency} ${row.amount}` });
+    return transactionResource(tx, ctx, updated);
+  });
+}
+
+export async function listTransactionActions(ctx: RequestContext, id: string) {
+  const row = await requireTransaction(ctx, id);
+  return { items: row.actions.map((action) => ({ type: 'action' as const, ...action })) };
+}
+
+export async function listTransactionEvents(ctx: RequestContext, id: string, query: { cursor?: string | null; limit: number }) {
+  await requireTransaction(ctx, id);
+  return listPage(ctx, `transaction-events:${id}`, query, (position, limit) => repo.listEvents(ctx.deps.db, ctx.merchantAccountId, id, position, limit), toEventResource, (row) => [row.created_at, row.id]);
+}
+
+export async function listTransactionRefunds(ctx: RequestContext, id: string) {
+  const row = await requireTransaction(ctx, id);
+  const refunds = await repo.listRefunds(ctx.deps.db, ctx.merchantAccountId, id);
+  return { items: refunds.map((r) => toRefundResource(r, row)), limit: Math.max(refunds.length, 1), next_cursor: null, previous_cursor: null };
+}
+
+export async function getTransactionRefund(ctx: RequestContext, id: string, refundId: string) {
+  const row = await requireTransaction(ctx, id);
+  const refund = await repo.findRefund(ctx.deps.db, ctx.merchantAccountId, refundId, id);
+  if (!refund) throw notFound('refund', refundId);
+  return toRefundResource(refund, row);
+}
+
+export async function getRefund(ctx: RequestContext, refundId: string) {
+  const refund = await repo.findRefund(ctx.deps.db, ctx.merchantAccountId, refundId);
+  if (!refund) throw notFound('refund', refundId);
+  return toRefundResource(refund, (await repo.findTransaction(ctx.deps.db, ctx.merchantAccountId, refund.transaction_id))!);
+}
+
+export async function listTransactionSettlements(ctx: RequestContext, id: string) {
+  await requireTransaction(ctx, id);
+  return { items: (await repo.listSettlements(ctx.deps.db, ctx.merchantAccountId, id)).map(toSettlementResource) };
+}
+
+export async function getTransactionSettlement(ctx: RequestContext, id: string, settlementId: string) {
+  await requireTransaction(ctx, id);
+  const row = await repo.findSettlement(ctx.deps.db, ctx.merchantAccountId, id, settlementId);
+  if (!row) throw notFound('settlement', settlementId);
+  return toSettlementResource(row);
+}

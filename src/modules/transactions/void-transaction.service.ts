@@ -1,0 +1,80 @@
+import { withRequestTransaction, type RequestContext } from '../../context.ts';
+import { withTransaction } from '../../db/transaction.ts';
+import { AppError, notFound } from '../../errors/app-error.ts';
+import { uuidv7 } from '../../lib/ids.ts';
+import { uuidToBase62 } from '../../lib/base62.ts';
+import { recordAudit } from '../audit-logs/audit-logs.service.ts';
+import { callConnector, connectorOfTransaction, paymentHint } from './connector-call.ts';
+import { applyVoid, nextCheckAt } from './outcomes.ts';
+import { attemptEvent, statusEvent } from './transaction-events.ts';
+import { cancelRefusal, intentOutcome, nextStatus, voidRefusal } from './transaction-status.ts';
+import type { OperationResult, Transaction } from './transaction.schema.ts';
+import * as repo from './transactions.repo.ts';
+import { transactionResource } from './transaction-view.ts';
+
+/** `POST /transactions/{id}/void`: releases an authorization that nothing was captured from. */
+export async function voidTransaction(ctx: RequestContext, id: string, preferTransaction: boolean): Promise<OperationResult | Transaction> {
+  // Phase 1: closing capturing under the row lock stops a concurrent capture from starting.
+  const { row, attemptId, bound } = await withTransaction(ctx.deps.db, async (tx) => {
+    const row = await repo.findTransaction(tx, ctx.merchantAccountId, id, { forUpdate: true });
+    if (!row) throw notFound('transaction', id);
+    const refusal = voidRefusal(row);
+    if (refusal) throw new AppError('bad_request', refusal);
+    const bound = await connectorOfTransaction(tx, ctx.deps, row);
+    const updated = await repo.updateTransaction(tx, ctx.merchantAccountId, id, { capture_closed: true });
+    const attemptId = uuidv7();
+    await repo.insertAttempt(tx, { merchant_account_id: ctx.merchantAccountId, id: attemptId, transaction_id: id, operation: 'void', status: 'in_flight', payment_service_id: row.payment_service_id, next_check_at: nextCheckAt(0, new Date()) });
+    return { row: updated, attemptId, bound };
+  });
+  const result = await callConnector(
+    () => bound.connector.void({ idempotencyKey: attemptId, credentials: bound.credentials, options: bound.options, payment: paymentHint(row), providerTransactionId: row.payment_service_transaction_id ?? '', reference: uuidToBase62(row.id) }),
+    ctx.log,
+  );
+  return withRequestTransaction(ctx, async (tx) => {
+    const current = (await repo.findTransaction(tx, ctx.merchantAccountId, id, { forUpdate: true }))!;
+    const now = new Date();
+    const applied = result.ok ? applyVoid(current, result.value, now) : result.kind === 'timeout' ? null : applyVoid(current, { status: 'failed' }, now);
+    const updated = applied ? await repo.updateTransaction(tx, ctx.merchantAccountId, id, applied.patch) : current;
+    await repo.updateAttempt(tx, ctx.merchantAccountId, attemptId, {
+      status: applied?.attemptStatus ?? 'unknown',
+      error_code: result.ok ? result.value.errorCode : result.kind,
+      raw_response_code: result.ok ? result.value.rawResponseCode : null,
+      raw_response_description: result.ok ? result.value.rawResponseDescription : null,
+      next_check_at: applied && applied.attemptStatus !== 'pending' ? null : nextCheckAt(0, now),
+    });
+    await repo.insertEvents(tx, [statusEvent(updated, current.status, now), attemptEvent(updated, attemptId, 'void', 0, result, applied, now)].filter((e) => e !== null));
+    await recordAudit(tx, ctx, 'voided', { type: 'transaction', id, name: `${updated.currency} ${updated.amount}` });
+    const transaction = await transactionResource(tx, ctx, updated);
+    if (preferTransaction) return transaction;
+    return {
+      type: 'transaction-void',
+      status: applied ? (applied.attemptStatus === 'succeeded' ? 'succeeded' : applied.attemptStatus === 'pending' ? 'pending' : applied.attemptStatus) : 'pending',
+      code: result.ok ? result.value.errorCode : result.kind,
+      raw_response_code: result.ok ? result.value.rawResponseCode : null,
+      raw_response_description: result.ok ? result.value.rawResponseDescription : null,
+      transaction,
+    };
+  });
+}
+
+/**
+ * `POST /transactions/{id}/cancel`: a transaction still processing or awaiting buyer approval is
+ * given up. Nothing was authorized, so no connector call is needed: the transaction ends
+ * `authorization_failed` with `error_code` `canceled` and `canceled_at` (docs/decisions.md). An
+ * attempt still open at the provider is left to reconciliation, which records (and logs) a late
+ * authorization on the attempt; voiding it at the provider is left for later (docs/decisions.md).
+ */
+export async function cancelTransaction(ctx: RequestContext, id: string): Promise<OperationResult> {
+  return withRequestTransaction(ctx, async (tx) => {
+    const row = await repo.findTransaction(tx, ctx.merchantAccountId, id, { forUpdate: true });
+    if (!row) throw notFound('transaction', id);
+    const refusal = cancelRefusal(row);
+    if (refusal) throw new AppError('bad_request', refusal);
+    const now = new Date();
+    const status = nextStatus(row.status, 'authorization_failed');
+    const updated = await repo.updateTransaction(tx, ctx.merchantAccountId, id, { status, intent_outcome: intentOutcome(row.intent, status), error_code: 'canceled', canceled_at: now });
+    await repo.insertEvents(tx, [statusEvent(updated, row.status, now)].filter((e) => e !== null));
+    await recordAudit(tx, ctx, 'canceled', { type: 'transaction', id, name: `${updated.currency} ${updated.amount}` });
+    return { type: 'transaction-cancel', status: 'succeeded', code: null, raw_response_code: null, raw_response_description: null, transaction: await transactionResource(tx, ctx, updated) };
+  });
+}
