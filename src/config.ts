@@ -32,6 +32,8 @@ export interface Config {
   settlementDelaySeconds: number;
   /** How long a buyer has to approve a redirect payment before it times out. */
   buyerApprovalTimeoutSeconds: number;
+  /** Sandbox only: webhooks may go to http and to loopback/private addresses (local receivers). */
+  webhookAllowPrivateUrls: boolean;
   /** Current vault master key (base64 of 32 bytes); null in the sandbox means a key file in DATA_DIR. */
   vaultMasterKey: string | null;
   /** Earlier master keys, still able to unwrap data keys during a rotation. */
@@ -146,6 +148,7 @@ export function loadConfig(env: Env = process.env): Config {
     checkoutSessionTtlSeconds: integer(env, 'CHECKOUT_SESSION_TTL_SECONDS', 3600, 60, 24 * 3600),
     settlementDelaySeconds: integer(env, 'SETTLEMENT_DELAY_SECONDS', 60, 0, 7 * 24 * 3600),
     buyerApprovalTimeoutSeconds: integer(env, 'BUYER_APPROVAL_TIMEOUT_SECONDS', 3600, 60, 7 * 24 * 3600),
+    webhookAllowPrivateUrls: boolean(env, 'WEBHOOK_ALLOW_PRIVATE_URLS', false),
     ...vaultKeys(env, environment),
     networkTokensApiProvisioning: boolean(env, 'NETWORK_TOKENS_API_PROVISIONING', false),
   };

@@ -8,9 +8,10 @@ import { purgeSecurityCodes } from './purge-security-codes.job.ts';
 import { runAccountUpdater } from './run-account-updater.job.ts';
 import { reconcileAttempts } from './reconcile-attempts.job.ts';
 import { settleTransactionJob } from './settle-transaction.job.ts';
+import { deliverWebhook } from './deliver-webhook.job.ts';
 
 /** Every job the workers know. Add a new job here (see jobs/README.md). */
-export const JOBS: JobDefinition[] = [purgeIdempotencyKeys, purgeFinishedJobs, purgeRateLimitWindows, purgeSecurityCodes, purgeExpiredCheckoutSessions, runAccountUpdater, settleTransactionJob, reconcileAttempts];
+export const JOBS: JobDefinition[] = [purgeIdempotencyKeys, purgeFinishedJobs, purgeRateLimitWindows, purgeSecurityCodes, purgeExpiredCheckoutSessions, runAccountUpdater, settleTransactionJob, reconcileAttempts, deliverWebhook];
 
 const HOUR = 3600 * 1000;
 

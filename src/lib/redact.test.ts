@@ -18,6 +18,8 @@ describe('happy', () => {
   it('redacts tokens and private keys inside text', () => {
     expect(scrubString('token eyJhbGciOiJFUzUxMiJ9.eyJzY29wZXMiOltdfQ.abcdefgh end')).toBe('token [REDACTED TOKEN] end');
     expect(scrubString('-----BEGIN PRIVATE KEY-----\nMIIB\n-----END PRIVATE KEY-----')).toBe('[REDACTED PRIVATE KEY]');
+    expect(scrubString('signed with whsec_AbC-12_xyzXYZ0123456789abcdefABCDEF0123456789 ok')).toBe('signed with whsec_[REDACTED] ok');
+    expect(scrubString('masked whsec_…wxyz stays')).toBe('masked whsec_…wxyz stays');
   });
 
   it('scrubs errors, keeping their message and stack', () => {

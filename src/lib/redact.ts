@@ -2,13 +2,15 @@ import { luhnValid } from './card-schemes.ts';
 
 /**
  * Scrubs secrets from anything about to be logged: values under sensitive keys, card numbers
- * (Luhn-valid runs of 12 to 19 digits), bearer tokens (JWTs) and PEM private keys inside strings.
+ * (Luhn-valid runs of 12 to 19 digits), bearer tokens (JWTs), webhook signing secrets (`whsec_…`)
+ * and PEM private keys inside strings.
  */
 const SENSITIVE_KEY =
   /^(authorization|proxy-authorization|cookie|set-cookie|password|passwd|secret|client_secret|.*_secret|.*_secret_key|security_code|cvv|cvc|cvv2|number|card_number|pan|private_key|privatekey|private_key_pem|access_token|refresh_token|token|api_key|idempotency-key|x-vault-forward-header-.*)$/i;
 
 const DIGIT_RUN = /\d(?:[ -]?\d){11,}/g;
 const JWT = /eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*/g;
+const WEBHOOK_SECRET = /whsec_[A-Za-z0-9_-]{8,}/g;
 const PEM_PRIVATE = /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----/g;
 
 export const REDACTED = '[REDACTED]';
@@ -31,6 +33,7 @@ export function scrubString(value: string): string {
   let out = value;
   if (out.includes('PRIVATE KEY')) out = out.replace(PEM_PRIVATE, '[REDACTED PRIVATE KEY]');
   if (out.includes('eyJ')) out = out.replace(JWT, '[REDACTED TOKEN]');
+  if (out.includes('whsec_')) out = out.replace(WEBHOOK_SECRET, 'whsec_[REDACTED]');
   if (/\d{12}/.test(out.replace(/[ -]/g, ''))) {
     out = out.replace(DIGIT_RUN, (run) => {
       const digits = run.replace(/[ -]/g, '');

@@ -19,6 +19,8 @@ import { transactions } from './transactions/index.ts';
 import { sandboxApprovals } from './sandbox-approvals/index.ts';
 import { threeDsConfigurations } from './three-ds-configurations/index.ts';
 import { threeDsScenarios } from './three-ds-scenarios/index.ts';
+import { webhookSubscriptions } from './webhook-subscriptions/index.ts';
+import { webhookDeliveries } from './webhook-deliveries/index.ts';
 
 /** Every resource group, registered by `buildApp` in this order. */
-export const MODULES: Array<(app: FastifyInstance) => Promise<void>> = [health, merchantAccounts, threeDsConfigurations, auditLogs, apiKeyPairs, buyers, cardSchemeDefinitions, cardDetails, paymentMethods, networkTokens, checkoutSessions, accountUpdater, paymentServiceDefinitions, paymentServices, paymentServiceTokens, paymentOptions, giftCards, threeDsScenarios, transactions, sandboxApprovals];
+export const MODULES: Array<(app: FastifyInstance) => Promise<void>> = [health, merchantAccounts, threeDsConfigurations, auditLogs, apiKeyPairs, buyers, cardSchemeDefinitions, cardDetails, paymentMethods, networkTokens, checkoutSessions, accountUpdater, paymentServiceDefinitions, paymentServices, paymentServiceTokens, paymentOptions, giftCards, threeDsScenarios, transactions, sandboxApprovals, webhookSubscriptions, webhookDeliveries];

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { withTransaction } from '../../src/db/transaction.ts';
 import { uuidv7 } from '../../src/lib/ids.ts';
+import { emitEvent } from '../../src/modules/events/events.service.ts';
 import { settleTransaction } from '../../src/modules/transactions/settlements.service.ts';
 import { buildTestApp, type TestApp } from '../helpers/build-test-app.ts';
 import { createMerchantAccount } from '../helpers/factories.ts';
@@ -91,6 +93,18 @@ const FIXTURES: Record<string, Fixture> = {
     expect(res.statusCode, res.body).toBe(201);
     return res.json().id;
   },
+  subscription_id: async (t, a) => {
+    const res = await t.request({ method: 'POST', url: '/webhook-subscriptions', payload: WEBHOOK_SUBSCRIPTION_BODY, merchantAccountId: a });
+    expect(res.statusCode, res.body).toBe(201);
+    return res.json().id;
+  },
+  // After subscription_id: one event of A delivered to A's subscription (emitted as the engine does).
+  delivery_id: async (t, a) => {
+    await withTransaction(t.deps.db, (tx) => emitEvent(tx, t.deps, { merchantAccountId: a, kind: 'transaction.created', resourceType: 'transaction', resourceId: 'tx-of-a', payload: { id: 'tx-of-a' } }));
+    const res = await t.request({ method: 'GET', url: `/webhook-subscriptions/${ids.subscription_id}/deliveries`, merchantAccountId: a });
+    expect(res.json().items).toHaveLength(1);
+    return res.json().items[0].id;
+  },
   gift_card_id: async (t, a) => {
     const res = await t.request({ method: 'POST', url: '/gift-cards', payload: GIFT_CARD_BODY, merchantAccountId: a });
     expect(res.statusCode, res.body).toBe(201);
@@ -112,6 +126,7 @@ const CARD_BODY = { method: 'card', number: '4111111111111111', expiration_date:
 const GIFT_CARD_BODY = { number: '6036281000000000001', pin: '1234' };
 const NETWORK_TOKEN_BODY = { merchant_initiated: false, is_subsequent_payment: false };
 const BUYER_BODY = { display_name: 'Buyer of A', external_identifier: 'buyer-a', billing_details: { first_name: 'Ada', email_address: 'ada@a.example' } };
+const WEBHOOK_SUBSCRIPTION_BODY = { url: 'https://hooks.example.com/a', authentication: { kind: 'basic', username: 'a', password: 'pw-of-a' } };
 const SHIPPING_BODY = { first_name: 'Ada', address: { line1: '1 A Street', country: 'GB' } };
 
 const THREE_DS_SCENARIO_BODY = { conditions: { amount: 1299, card_number: '4111111111111111' }, outcome: { version: '2.2.0', authentication: { transaction_status: 'Y' } } };
@@ -176,6 +191,12 @@ const BODIES: Record<string, () => unknown> = {
   syncTransaction: () => ({}),
   createTransactionRefund: () => ({ amount: 1 }),
   createFullTransactionRefund: () => ({}),
+  createWebhookSubscription: () => ({ url: 'https://hooks.example.com/b' }),
+  // A's subscription named by B: 404, and A's URL, secret and password stay as they were.
+  updateWebhookSubscription: () => ({ url: 'https://hooks.example.com/taken-over', active: false, authentication: null }),
+  rotateWebhookSubscriptionSecret: () => ({}),
+  // A's pending delivery named by B: 404, and it is not sent again.
+  retryWebhookDelivery: () => ({}),
   updateThreeDsScenario: () => ({ outcome: { version: '2.2.0', authentication: { transaction_status: 'N' } } }),
 };
 
@@ -261,5 +282,9 @@ describe('security', () => {
     expect((await t.request({ method: 'GET', url: `/gift-cards/${ids.gift_card_id}`, merchantAccountId: a })).json()).toMatchObject({ last4: '0001', buyer: null });
     const service = (await t.request({ method: 'GET', url: `/payment-services/${ids.payment_service_id}`, merchantAccountId: a })).json();
     expect(service).toMatchObject({ display_name: 'Service of A', is_deleted: false, fields: [{ key: 'merchant_id', value: 'a-merchant' }] });
+    const subscription = (await t.request({ method: 'GET', url: `/webhook-subscriptions/${ids.subscription_id}`, merchantAccountId: a })).json();
+    expect(subscription).toMatchObject({ url: WEBHOOK_SUBSCRIPTION_BODY.url, active: true, rotating: false, authentication: { username: 'a' } });
+    const deliveries = (await t.request({ method: 'GET', url: `/webhook-subscriptions/${ids.subscription_id}/deliveries`, merchantAccountId: a })).json();
+    expect(deliveries.items).toMatchObject([{ id: ids.delivery_id, status: 'pending', attempts: 0, event_kind: 'transaction.created' }]);
   });
 });

@@ -1,4 +1,6 @@
 import type { Deps } from '../../context.ts';
+import { toPaymentMethodResource } from '../payment-methods/payment-methods.schemas.ts';
+import { emitEvent } from '../events/events.service.ts';
 import type { PaymentMethodRow } from '../../db/schema.ts';
 import { withTransaction, type Tx } from '../../db/transaction.ts';
 import type { JobContext } from '../../jobs/job.ts';
@@ -37,6 +39,7 @@ async function runInquiry(deps: Deps, merchantAccountId: string, inquiryId: stri
     const updated = card ? await applyAnswer(tx, deps, card, answer, now) : null;
     if (updated) {
       await recordSystemAudit(tx, merchantAccountId, actor, 'updated', { type: 'payment-method', id: updated.id, name: `${updated.scheme ?? updated.method} ${updated.last4 ?? ''}`.trim() });
+      await emitEvent(tx, deps, { merchantAccountId, kind: 'payment_method.updated', resourceType: 'payment-method', resourceId: updated.id, payload: toPaymentMethodResource(updated) });
     }
     await repo.completeInquiry(tx, merchantAccountId, inquiryId, answer.outcome, now);
     job.log.info({ merchant_account_id: merchantAccountId, inquiry_id: inquiryId, payment_method_id: inquiry.payment_method_id, outcome: answer.outcome }, 'account updater inquiry answered');

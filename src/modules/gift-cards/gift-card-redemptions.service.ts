@@ -132,3 +132,8 @@ export async function redemptionsByTransaction(db: Executor, ctx: RequestContext
   }
   return byTransaction;
 }
+
+/** A transaction's redemptions by merchant account id (event snapshots, which have no request context). */
+export async function redemptionsOfTransaction(db: Executor, merchantAccountId: string, transactionId: string): Promise<GiftCardRedemption[]> {
+  return (await repo.listTransactionRedemptions(db, merchantAccountId, transactionId)).map(toGiftCardRedemptionResource);
+}

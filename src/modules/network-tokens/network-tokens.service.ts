@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { emitEvent } from '../events/events.service.ts';
 import { withRequestTransaction, type RequestContext } from '../../context.ts';
 import type { NetworkTokenRow } from '../../db/schema.ts';
 import type { Executor, Tx } from '../../db/transaction.ts';
@@ -70,6 +71,7 @@ export async function createNetworkToken(ctx: RequestContext, paymentMethodId: s
       expiration_date: issued.expirationDate,
     });
     await recordAudit(tx, ctx, 'created', { type: 'network-token', id, name: auditName(row) });
+    await emitNetworkToken(tx, ctx, row, 'network_token.created');
     return toNetworkTokenResource(row, issued.token);
   });
 }
@@ -89,6 +91,11 @@ async function lockToken(tx: Tx, ctx: RequestContext, paymentMethodId: string, i
   return row;
 }
 
+/** Webhook event of a token change. The token number is card-equivalent data: events carry its last 4 only. */
+async function emitNetworkToken(tx: Tx, ctx: RequestContext, row: NetworkTokenRow, kind: string): Promise<void> {
+  await emitEvent(tx, ctx.deps, { merchantAccountId: ctx.merchantAccountId, kind, resourceType: 'network-token', resourceId: row.id, payload: toNetworkTokenResource(row, `••••${row.token_last4}`) });
+}
+
 /** Suspends (`active → suspended`) or resumes (`suspended → active`) a token. */
 export async function changeNetworkTokenStatus(ctx: RequestContext, paymentMethodId: string, id: string, to: Extract<NetworkTokenStatus, 'active' | 'suspended'>): Promise<NetworkToken> {
   return withRequestTransaction(ctx, async (tx) => {
@@ -96,6 +103,7 @@ export async function changeNetworkTokenStatus(ctx: RequestContext, paymentMetho
     assertTransition(row.status, to);
     const updated = await repo.updateNetworkToken(tx, ctx.merchantAccountId, id, { status: to });
     await recordAudit(tx, ctx, 'updated', { type: 'network-token', id, name: auditName(row) });
+    await emitNetworkToken(tx, ctx, updated, 'network_token.updated');
     return toNetworkTokenResource(updated, await tokenOf(tx, ctx, updated));
   });
 }
@@ -105,8 +113,9 @@ export async function deleteNetworkToken(ctx: RequestContext, paymentMethodId: s
   await withRequestTransaction(ctx, async (tx) => {
     const row = await lockToken(tx, ctx, paymentMethodId, id);
     assertTransition(row.status, 'deleted');
-    await repo.updateNetworkToken(tx, ctx.merchantAccountId, id, { status: 'deleted', token_ciphertext: null, token_key_id: null });
+    const deleted = await repo.updateNetworkToken(tx, ctx.merchantAccountId, id, { status: 'deleted', token_ciphertext: null, token_key_id: null });
     await recordAudit(tx, ctx, 'deleted', { type: 'network-token', id, name: auditName(row) });
+    await emitNetworkToken(tx, ctx, deleted, 'network_token.deleted');
   });
 }
 

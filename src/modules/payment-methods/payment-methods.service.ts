@@ -1,4 +1,5 @@
 import { withRequestTransaction, type RequestContext } from '../../context.ts';
+import { emitEvent } from '../events/events.service.ts';
 import type { PaymentMethodRow } from '../../db/schema.ts';
 import type { Executor, Tx } from '../../db/transaction.ts';
 import { AppError, notFound } from '../../errors/app-error.ts';
@@ -54,6 +55,7 @@ async function insertCard(tx: Tx, ctx: RequestContext, card: NewCard, buyerId: s
     number_key_id: sealed.keyId,
   });
   await recordAudit(tx, ctx, 'created', { type: 'payment-method', id, name: `${card.scheme} ${row.last4}` });
+  await emitEvent(tx, ctx.deps, { merchantAccountId: merchant, kind: 'payment_method.created', resourceType: 'payment-method', resourceId: id, payload: toPaymentMethodResource(row) });
   return row;
 }
 
@@ -112,6 +114,7 @@ export async function deletePaymentMethod(ctx: RequestContext, id: string): Prom
     await ctx.deps.vault.takeSecurityCode(tx, ctx.merchantAccountId, { type: 'payment-method', id });
     await repo.deletePaymentMethod(tx, ctx.merchantAccountId, id);
     await recordAudit(tx, ctx, 'deleted', { type: 'payment-method', id, name: `${row.scheme ?? row.method} ${row.last4 ?? ''}`.trim() });
+    await emitEvent(tx, ctx.deps, { merchantAccountId: ctx.merchantAccountId, kind: 'payment_method.deleted', resourceType: 'payment-method', resourceId: id, payload: toPaymentMethodResource(row) });
   });
 }
 

@@ -13,6 +13,7 @@ import { attemptEvent, statusEvent } from './transaction-events.ts';
 import { captureRefusal } from './transaction-status.ts';
 import type { OperationResult, Transaction } from './transaction.schema.ts';
 import * as repo from './transactions.repo.ts';
+import { emitStatusChange, emitTransaction } from './transaction-events-out.ts';
 import { transactionResource } from './transaction-view.ts';
 
 /**
@@ -69,6 +70,8 @@ export async function captureTransaction(ctx: RequestContext, id: string, body: 
       next_check_at: applied && applied.attemptStatus !== 'pending' ? null : nextCheckAt(0, now),
     });
     await repo.insertEvents(tx, [statusEvent(updated, current.status, now), attemptEvent(updated, attempt.id, 'capture', attempt.amount, result, applied, now)].filter((e) => e !== null));
+    if (applied?.attemptStatus === 'succeeded') await emitTransaction(tx, ctx.deps, updated, 'transaction.captured');
+    else await emitStatusChange(tx, ctx.deps, current, updated);
     await recordAudit(tx, ctx, 'captured', { type: 'transaction', id, name: `${updated.currency} ${attempt.amount}` });
     if (applied?.attemptStatus === 'succeeded' && attempt.final) await scheduleSettlement(tx, ctx.deps, updated);
     const transaction = await transactionResource(tx, ctx, updated);

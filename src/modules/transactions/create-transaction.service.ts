@@ -20,6 +20,7 @@ import { recordTender, redeemTender, reverseTender, skipTender, type GiftCardTen
 import { attemptEvent, statusEvent } from './transaction-events.ts';
 import type { Transaction } from './transaction.schema.ts';
 import * as repo from './transactions.repo.ts';
+import { emitTransaction } from './transaction-events-out.ts';
 import { transactionResource } from './transaction-view.ts';
 import { scheduleSettlement } from './settlements.service.ts';
 
@@ -152,6 +153,7 @@ async function finish(ctx: RequestContext, started: Started, result: Awaited<Ret
     if (!started.prepared.stop && started.attemptRecorded) events.push(attemptEvent(row, started.attemptId, 'authorize', row.amount, result, applied, now));
     await repo.insertEvents(tx, events.filter((e) => e !== null));
     await recordAudit(tx, ctx, 'created', { type: 'transaction', id: row.id, name: `${row.currency} ${row.amount}` });
+    await emitTransaction(tx, ctx.deps, row, 'transaction.created');
     if (row.status === 'capture_succeeded') await scheduleSettlement(tx, ctx.deps, row);
     return await transactionResource(tx, ctx, row);
   });

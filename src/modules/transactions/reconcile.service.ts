@@ -11,6 +11,7 @@ import { event, statusEvent } from './transaction-events.ts';
 import { intentOutcome, nextStatus, TransitionError } from './transaction-status.ts';
 import type { Transaction } from './transaction.schema.ts';
 import * as repo from './transactions.repo.ts';
+import { emitRefund, emitStatusChange, emitTransaction, refundKind } from './transaction-events-out.ts';
 import { transactionResource } from './transaction-view.ts';
 
 type Log = { warn(obj: object, msg?: string): void; info(obj: object, msg?: string): void };
@@ -95,8 +96,12 @@ async function settleAttempt(tx: Tx, deps: Deps, attemptId: string, merchantAcco
   await repo.updateAttempt(tx, merchantAccountId, attemptId, { status: resolved.status, checks: attempt.checks + 1, next_check_at: null, provider_reference: attempt.provider_reference ?? answer.providerTransactionId });
   if (attempt.refund_id && resolved.refundStatus) {
     const refund = await repo.updateRefund(tx, merchantAccountId, attempt.refund_id, { status: resolved.refundStatus as never, error_code: answer.errorCode });
+    if (refund.status !== 'processing') await emitRefund(tx, deps, refund, updated, refundKind(refund.status));
     if (refund.status === 'succeeded') await scheduleRefundSettlement(tx, deps, refund);
   }
+  const specific = resolved.status === 'succeeded' ? (attempt.operation === 'capture' ? 'transaction.captured' : attempt.operation === 'void' ? 'transaction.voided' : null) : null;
+  if (specific) await emitTransaction(tx, deps, updated, specific);
+  else await emitStatusChange(tx, deps, row, updated);
   const change = statusEvent(updated, row.status, now);
   await repo.insertEvents(tx, change ? [...events, change] : events);
   if (updated.status === 'capture_succeeded' && row.status !== 'capture_succeeded' && updated.capture_closed) await scheduleSettlement(tx, deps, updated);

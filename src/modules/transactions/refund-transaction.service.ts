@@ -12,6 +12,7 @@ import { event } from './transaction-events.ts';
 import { refundRefusal } from './transaction-status.ts';
 import { scheduleRefundSettlement } from './settlements.service.ts';
 import * as repo from './transactions.repo.ts';
+import { emitRefund, refundKind } from './transaction-events-out.ts';
 import { listTransactionGiftCardRedemptions, refundGiftCardRedemption } from '../gift-cards/gift-cards.service.ts';
 
 interface Reserved {
@@ -66,6 +67,8 @@ async function record(tx: Tx, ctx: RequestContext, reserved: Reserved, result: A
   });
   await repo.insertEvents(tx, [event(current, 'transaction-sync-event', { operation: 'refund', attempt_id: attemptId, refund_id: refund.id, amount: refund.amount, outcome: applied?.attemptStatus ?? 'unknown', error_code: answer?.errorCode ?? null, duration_ms: result.ms }, now)]);
   await recordAudit(tx, ctx, 'created', { type: 'refund', id: refund.id, name: `${refund.currency} ${refund.amount}` });
+  await emitRefund(tx, ctx.deps, updatedRefund, current, 'refund.created');
+  if (updatedRefund.status !== 'processing') await emitRefund(tx, ctx.deps, updatedRefund, current, refundKind(updatedRefund.status));
   if (updatedRefund.status === 'succeeded') await scheduleRefundSettlement(tx, ctx.deps, updatedRefund);
   return toRefundResource(updatedRefund, current);
 }
@@ -135,6 +138,8 @@ async function refundRedemption(ctx: RequestContext, row: TransactionRow, redemp
     const updated = await repo.updateRefund(tx, ctx.merchantAccountId, refund.id, patch);
     await repo.insertEvents(tx, [event(row, result.ok ? 'gift-card-refund-succeeded' : 'gift-card-refund-failed', { refund_id: refund.id, redemption_id: redemptionId, amount }, new Date())]);
     await recordAudit(tx, ctx, 'created', { type: 'refund', id: refund.id, name: `${refund.currency} ${amount}` });
+    await emitRefund(tx, ctx.deps, updated, row, 'refund.created');
+    await emitRefund(tx, ctx.deps, updated, row, refundKind(updated.status));
     return toRefundResource(updated, row);
   });
 }

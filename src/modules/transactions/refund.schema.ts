@@ -1,22 +1,22 @@
 import { Type, type Static } from 'typebox';
 import type { RefundRow } from '../../db/schema-transactions.ts';
-import { DateTime, ItemList, Nullable, StringEnum, Uuid } from '../../http/schemas/common.ts';
+import { DateTime, ItemList, NullableOut, StringEnum, Uuid } from '../../http/schemas/common.ts';
 import { uuidToBase62 } from '../../lib/base62.ts';
 
 export const CreateRefundBody = Type.Object(
   {
-    amount: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 99999999, description: 'Minor currency units; omitted: everything captured and not yet refunded' }))),
+    amount: Type.Optional(NullableOut(Type.Integer({ minimum: 1, maximum: 99999999, description: 'Minor currency units; omitted: everything captured and not yet refunded' }))),
     target_type: Type.Optional(StringEnum(['payment-method', 'gift-card-redemption'] as const)),
-    target_id: Type.Optional(Nullable(Type.String({ format: 'uuid' }))),
-    reason: Type.Optional(Nullable(Type.String({ maxLength: 500 }))),
-    external_identifier: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 200 }))),
+    target_id: Type.Optional(NullableOut(Type.String({ format: 'uuid' }))),
+    reason: Type.Optional(NullableOut(Type.String({ maxLength: 500 }))),
+    external_identifier: Type.Optional(NullableOut(Type.String({ minLength: 1, maxLength: 200 }))),
   },
   { additionalProperties: false, title: 'TransactionRefundCreate' },
 );
 export type CreateRefundBody = Static<typeof CreateRefundBody>;
 
 export const RefundAllBody = Type.Object(
-  { reason: Type.Optional(Nullable(Type.String({ maxLength: 500 }))), external_identifier: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 200 }))) },
+  { reason: Type.Optional(NullableOut(Type.String({ maxLength: 500 }))), external_identifier: Type.Optional(NullableOut(Type.String({ minLength: 1, maxLength: 200 }))) },
   { additionalProperties: false, title: 'TransactionRefundAllCreate' },
 );
 export type RefundAllBody = Static<typeof RefundAllBody>;
@@ -26,23 +26,23 @@ export const RefundSchema = Type.Object(
     type: Type.Literal('refund'),
     id: Uuid(),
     transaction_id: Uuid(),
-    payment_service_refund_id: Nullable(Type.String()),
+    payment_service_refund_id: NullableOut(Type.String()),
     status: StringEnum(['processing', 'succeeded', 'failed', 'declined', 'voided'] as const),
     currency: Type.String(),
     amount: Type.Integer(),
-    reason: Nullable(Type.String()),
+    reason: NullableOut(Type.String()),
     target_type: StringEnum(['payment-method', 'gift-card-redemption'] as const),
-    target_id: Nullable(Type.String()),
+    target_id: NullableOut(Type.String()),
     reconciliation_id: Type.String(),
-    external_identifier: Nullable(Type.String()),
+    external_identifier: NullableOut(Type.String()),
     transaction_reconciliation_id: Type.String(),
-    transaction_external_identifier: Nullable(Type.String()),
+    transaction_external_identifier: NullableOut(Type.String()),
     created_at: DateTime(),
     updated_at: DateTime(),
-    creator: Nullable(Type.Object({ id: Type.String(), name: Type.String(), email_address: Type.String() }, { additionalProperties: false, title: 'Creator' })),
-    error_code: Nullable(Type.String()),
-    raw_response_code: Nullable(Type.String()),
-    raw_response_description: Nullable(Type.String()),
+    creator: NullableOut(Type.Object({ id: Type.String(), name: Type.String(), email_address: Type.String() }, { additionalProperties: false, title: 'Creator' })),
+    error_code: NullableOut(Type.String()),
+    raw_response_code: NullableOut(Type.String()),
+    raw_response_description: NullableOut(Type.String()),
   },
   { additionalProperties: false, title: 'Refund' },
 );
@@ -52,8 +52,8 @@ export const RefundsSchema = Type.Object(
   {
     items: Type.Array(RefundSchema),
     limit: Type.Integer({ default: 20 }),
-    next_cursor: Nullable(Type.String()),
-    previous_cursor: Nullable(Type.String()),
+    next_cursor: NullableOut(Type.String()),
+    previous_cursor: NullableOut(Type.String()),
   },
   { additionalProperties: false, title: 'Refunds' },
 );

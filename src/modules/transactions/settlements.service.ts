@@ -8,6 +8,7 @@ import { paymentHint } from './connector-call.ts';
 import { event } from './transaction-events.ts';
 import { settleTransactionJob } from '../../jobs/settle-transaction.job.ts';
 import * as repo from './transactions.repo.ts';
+import { emitTransaction } from './transaction-events-out.ts';
 
 /** Settlement of the sandbox: the payment service "reports" a capture settled after this delay. */
 export function settlementDelayMs(deps: Deps): number {
@@ -49,7 +50,10 @@ export async function settleTransaction(deps: Deps, merchantAccountId: string, t
     const definition = (row.payment_service as { payment_service_definition_id?: string } | null)?.payment_service_definition_id;
     const scenario = definition === 'mock-card' ? scenarioOf(row.authorized_amount, paymentHint(row)).kind : null;
     const disputed = scenario === 'dispute' || scenario === 'dispute-reversed';
-    await repo.updateTransaction(tx, merchantAccountId, row.id, { settled: true, settled_amount: amount + refundsSettled, settled_currency: row.currency, ...(disputed ? { disputed: true } : {}) });
+    const updated = await repo.updateTransaction(tx, merchantAccountId, row.id, { settled: true, settled_amount: amount + refundsSettled, settled_currency: row.currency, ...(disputed ? { disputed: true } : {}) });
+    await emitTransaction(tx, deps, updated, 'transaction.settled');
+    if (disputed) await emitTransaction(tx, deps, updated, 'transaction.disputed');
+    if (scenario === 'dispute-reversed') await emitTransaction(tx, deps, updated, 'transaction.chargeback_reversed');
     const events = [event(row, 'payment-connector-report-transaction-settled', { settlement_id: settlement.id, amount, currency: row.currency }, now)];
     if (disputed) events.push(event(row, 'payment-connector-report-chargeback-posted', { amount: row.captured_amount, currency: row.currency, reason: 'fraudulent' }, now));
     if (scenario === 'dispute-reversed') events.push(event(row, 'payment-connector-report-chargeback-reversal-posted', { amount: row.captured_amount, currency: row.currency }, now));
@@ -82,7 +86,7 @@ export async function settleRefund(deps: Deps, merchantAccountId: string, transa
       posted_at: now, ingested_at: now,
     });
     if (!settlement) return;
-    if (row.settled) await repo.updateTransaction(tx, merchantAccountId, row.id, { settled_amount: row.settled_amount - refund.amount });
+    if (row.settled) await emitTransaction(tx, deps, await repo.updateTransaction(tx, merchantAccountId, row.id, { settled_amount: row.settled_amount - refund.amount }), 'transaction.settled');
     await repo.insertEvents(tx, [event(row, 'payment-connector-report-transaction-settled', { settlement_id: settlement.id, refund_id: refund.id, amount: -refund.amount, currency: refund.currency }, now)]);
   });
 }

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import type { SettlementRow, TransactionEventRow } from '../../db/schema-transactions.ts';
-import { DateTime, ItemList, ListEnvelope, Nullable, StringEnum } from '../../http/schemas/common.ts';
+import { DateTime, ItemList, ListEnvelope, NullableOut, StringEnum } from '../../http/schemas/common.ts';
 
 export const TransactionActionSchema = Type.Object(
   {
@@ -22,7 +22,7 @@ export const TransactionEventSchema = Type.Object(
 export const TransactionEventsSchema = ListEnvelope(TransactionEventSchema, 'TransactionEvents');
 
 export const ListTransactionEventsQuery = Type.Object({
-  cursor: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 1000 }))),
+  cursor: Type.Optional(NullableOut(Type.String({ minLength: 1, maxLength: 1000 }))),
   limit: Type.Integer({ minimum: 1, maximum: 100, default: 100 }),
 });
 
@@ -37,11 +37,11 @@ export const SettlementSchema = Type.Object(
     ingested_at: DateTime(),
     currency: Type.String(),
     amount: Type.Integer(),
-    exchange_rate: Nullable(Type.Number()),
+    exchange_rate: NullableOut(Type.Number()),
     commission: Type.Integer(),
-    interchange: Nullable(Type.Integer()),
-    markup: Nullable(Type.Integer()),
-    scheme_fee: Nullable(Type.Integer()),
+    interchange: NullableOut(Type.Integer()),
+    markup: NullableOut(Type.Integer()),
+    scheme_fee: NullableOut(Type.Integer()),
     payment_service_report_id: Type.String(),
     payment_service_report_file_ids: Type.Array(Type.String()),
     transaction_id: Type.String(),

@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { AddressResourceSchema } from '../../http/schemas/address.ts';
 import { AirlineSchema, CartItemSchema } from '../../http/schemas/checkout.ts';
-import { DateTime, Nullable, StringEnum, Uuid } from '../../http/schemas/common.ts';
+import { DateTime, NullableOut, StringEnum, Uuid } from '../../http/schemas/common.ts';
 import { BillingDetailsResourceSchema } from '../buyers/buyers.schemas.ts';
 import { GiftCardRedemptionSchema } from '../gift-cards/gift-cards.schemas.ts';
 
@@ -15,14 +15,14 @@ const AVS = ['match', 'no_match', 'partial_match_address', 'partial_match_postco
 const CVV = ['match', 'no_match', 'unavailable', 'not_provided'] as const;
 const ANTI_FRAUD = ['accept', 'error', 'exception', 'reject', 'review', 'skipped', 'pending'] as const;
 
-const Str = () => Nullable(Type.String());
-const Int = () => Nullable(Type.Integer());
-const Time = () => Nullable(DateTime());
+const Str = () => NullableOut(Type.String());
+const Int = () => NullableOut(Type.Integer());
+const Time = () => NullableOut(DateTime());
 
 export const TransactionPaymentMethodSchema = Type.Object(
   {
     type: Type.Literal('payment-method'),
-    id: Nullable(Uuid()),
+    id: NullableOut(Uuid()),
     method: Type.String(),
     mode: Str(),
     scheme: Str(),
@@ -31,7 +31,7 @@ export const TransactionPaymentMethodSchema = Type.Object(
     fingerprint: Str(),
     country: Str(),
     currency: Str(),
-    details: Nullable(Type.Object({ bin: Str(), card_type: Str(), card_issuer_name: Str() }, { additionalProperties: false, title: 'PaymentMethodDetailsCard' })),
+    details: NullableOut(Type.Object({ bin: Str(), card_type: Str(), card_issuer_name: Str() }, { additionalProperties: false, title: 'PaymentMethodDetailsCard' })),
     approval_url: Str(),
     approval_target: Str(),
     external_identifier: Str(),
@@ -47,36 +47,36 @@ export const TransactionPaymentServiceSchema = Type.Object(
 );
 
 export const TransactionBuyerSchema = Type.Object(
-  { type: Type.Literal('buyer'), id: Nullable(Uuid()), display_name: Str(), external_identifier: Str(), billing_details: Nullable(BillingDetailsResourceSchema), account_number: Str() },
+  { type: Type.Literal('buyer'), id: NullableOut(Uuid()), display_name: Str(), external_identifier: Str(), billing_details: NullableOut(BillingDetailsResourceSchema), account_number: Str() },
   { additionalProperties: false, title: 'TransactionBuyer', description: 'Billing details are personal data: masked without the scope buyers.billing-details.read' },
 );
 
 export const TransactionShippingDetailsSchema = Type.Object(
-  { type: Type.Literal('shipping-details'), id: Nullable(Uuid()), buyer_id: Nullable(Uuid()), first_name: Str(), last_name: Str(), email_address: Str(), phone_number: Str(), address: Nullable(AddressResourceSchema) },
+  { type: Type.Literal('shipping-details'), id: NullableOut(Uuid()), buyer_id: NullableOut(Uuid()), first_name: Str(), last_name: Str(), email_address: Str(), phone_number: Str(), address: NullableOut(AddressResourceSchema) },
   { additionalProperties: false, title: 'TransactionShippingDetails' },
 );
 
 const ThreeDSecureSummarySchema = Type.Object(
   {
     version: Str(),
-    status: Nullable(StringEnum(['setup_error', 'error', 'declined', 'cancelled', 'complete'] as const)),
-    method: Nullable(StringEnum(['challenge', 'frictionless'] as const)),
+    status: NullableOut(StringEnum(['setup_error', 'error', 'declined', 'cancelled', 'complete'] as const)),
+    method: NullableOut(StringEnum(['challenge', 'frictionless'] as const)),
     amount: Int(),
-    response_data: Nullable(Type.Record(Type.String(), Type.Union([Type.String(), Type.Null()]))),
-    error_data: Nullable(Type.Object({ code: Str(), description: Str(), detail: Str(), component: Str() }, { additionalProperties: false, title: 'ThreeDSecureError' })),
+    response_data: NullableOut(Type.Record(Type.String(), Type.Union([Type.String(), Type.Null()]))),
+    error_data: NullableOut(Type.Object({ code: Str(), description: Str(), detail: Str(), component: Str() }, { additionalProperties: false, title: 'ThreeDSecureError' })),
   },
   { additionalProperties: false, title: 'TransactionThreeDSecureSummary' },
 );
 
 export const StatementDescriptorSchema = Type.Object(
   {
-    name: Type.Optional(Nullable(Type.String({ maxLength: 22 }))),
-    description: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
-    city: Type.Optional(Nullable(Type.String({ maxLength: 100 }))),
-    country: Type.Optional(Nullable(Type.String({ pattern: '^[A-Z]{2}$' }))),
-    phone_number: Type.Optional(Nullable(Type.String({ pattern: '^\\+[1-9][0-9]{1,14}$' }))),
-    url: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
-    postal_code: Type.Optional(Nullable(Type.String({ maxLength: 20 }))),
+    name: Type.Optional(NullableOut(Type.String({ maxLength: 22 }))),
+    description: Type.Optional(NullableOut(Type.String({ maxLength: 200 }))),
+    city: Type.Optional(NullableOut(Type.String({ maxLength: 100 }))),
+    country: Type.Optional(NullableOut(Type.String({ pattern: '^[A-Z]{2}$' }))),
+    phone_number: Type.Optional(NullableOut(Type.String({ pattern: '^\\+[1-9][0-9]{1,14}$' }))),
+    url: Type.Optional(NullableOut(Type.String({ maxLength: 2000 }))),
+    postal_code: Type.Optional(NullableOut(Type.String({ maxLength: 20 }))),
   },
   { additionalProperties: false, title: 'StatementDescriptor' },
 );
@@ -85,9 +85,9 @@ export const RecipientSchema = Type.Object(
   {
     first_name: Type.String({ minLength: 1, maxLength: 200 }),
     last_name: Type.String({ minLength: 1, maxLength: 200 }),
-    address: Type.Optional(Nullable(Type.Object({}, { additionalProperties: true }))),
-    account_number: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
-    date_of_birth: Type.Optional(Nullable(Type.String({ format: 'date' }))),
+    address: Type.Optional(NullableOut(Type.Object({}, { additionalProperties: true }))),
+    account_number: Type.Optional(NullableOut(Type.String({ maxLength: 200 }))),
+    date_of_birth: Type.Optional(NullableOut(Type.String({ format: 'date' }))),
   },
   { additionalProperties: false, title: 'Recipient' },
 );
@@ -110,19 +110,19 @@ const SummaryFields = {
   country: Str(),
   external_identifier: Str(),
   intent: StringEnum(['authorize', 'capture'] as const),
-  payment_method: Nullable(TransactionPaymentMethodSchema),
+  payment_method: NullableOut(TransactionPaymentMethodSchema),
   method: Str(),
-  instrument_type: Nullable(StringEnum(INSTRUMENT_TYPES)),
+  instrument_type: NullableOut(StringEnum(INSTRUMENT_TYPES)),
   error_code: Str(),
-  payment_service: Nullable(TransactionPaymentServiceSchema),
+  payment_service: NullableOut(TransactionPaymentServiceSchema),
   pending_review: Type.Boolean(),
-  buyer: Nullable(TransactionBuyerSchema),
+  buyer: NullableOut(TransactionBuyerSchema),
   raw_response_code: Str(),
   raw_response_description: Str(),
-  shipping_details: Nullable(TransactionShippingDetailsSchema),
-  checkout_session_id: Nullable(Uuid()),
+  shipping_details: NullableOut(TransactionShippingDetailsSchema),
+  checkout_session_id: NullableOut(Uuid()),
   gift_card_redemptions: Type.Array(GiftCardRedemptionSchema),
-  gift_card_service: Nullable(Type.Object({ type: Type.Literal('gift-card-service'), id: Uuid(), gift_card_service_definition_id: Type.String(), display_name: Type.String() }, { additionalProperties: false, title: 'GiftCardService' })),
+  gift_card_service: NullableOut(Type.Object({ type: Type.Literal('gift-card-service'), id: Uuid(), gift_card_service_definition_id: Type.String(), display_name: Type.String() }, { additionalProperties: false, title: 'GiftCardService' })),
   created_at: DateTime(),
   updated_at: DateTime(),
   disputed: Type.Boolean(),
@@ -134,21 +134,21 @@ export type TransactionSummary = Static<typeof TransactionSummarySchema>;
 export const TransactionSchema = Type.Object(
   {
     ...SummaryFields,
-    airline: Nullable(AirlineSchema),
+    airline: NullableOut(AirlineSchema),
     auth_response_code: Str(),
-    avs_response_code: Nullable(StringEnum(AVS)),
-    cvv_response_code: Nullable(StringEnum(CVV)),
-    anti_fraud_decision: Nullable(StringEnum(ANTI_FRAUD)),
+    avs_response_code: NullableOut(StringEnum(AVS)),
+    cvv_response_code: NullableOut(StringEnum(CVV)),
+    anti_fraud_decision: NullableOut(StringEnum(ANTI_FRAUD)),
     payment_source: StringEnum(PAYMENT_SOURCES),
     merchant_initiated: Type.Boolean(),
     is_subsequent_payment: Type.Boolean(),
-    cart_items: Nullable(Type.Array(CartItemSchema)),
-    statement_descriptor: Nullable(StatementDescriptorSchema),
+    cart_items: NullableOut(Type.Array(CartItemSchema)),
+    statement_descriptor: NullableOut(StatementDescriptorSchema),
     scheme_transaction_id: Str(),
-    three_d_secure: Nullable(ThreeDSecureSummarySchema),
+    three_d_secure: NullableOut(ThreeDSecureSummarySchema),
     payment_service_transaction_id: Str(),
     additional_identifiers: Type.Record(Type.String(), Type.Union([Type.String(), Type.Null()])),
-    metadata: Nullable(Type.Record(Type.String(), Type.String())),
+    metadata: NullableOut(Type.Record(Type.String(), Type.String())),
     authorized_at: Time(),
     captured_at: Time(),
     voided_at: Time(),
@@ -158,7 +158,7 @@ export const TransactionSchema = Type.Object(
     intent_outcome: StringEnum(['pending', 'succeeded', 'failed'] as const),
     multi_tender: Type.Boolean(),
     account_funding_transaction: Type.Boolean(),
-    recipient: Nullable(RecipientSchema),
+    recipient: NullableOut(RecipientSchema),
     merchant_advice_code: Str(),
     installment_count: Int(),
     session_token: Str(),
@@ -166,7 +166,7 @@ export const TransactionSchema = Type.Object(
     merchant_tax_id: Str(),
     purchase_order_number: Str(),
     customer_reference_number: Str(),
-    amount_includes_tax: Nullable(Type.Boolean()),
+    amount_includes_tax: NullableOut(Type.Boolean()),
     supplier_order_number: Str(),
     duty_amount: Int(),
     shipping_amount: Int(),

@@ -10,6 +10,7 @@ import { attemptEvent, statusEvent } from './transaction-events.ts';
 import { cancelRefusal, intentOutcome, nextStatus, voidRefusal } from './transaction-status.ts';
 import type { OperationResult, Transaction } from './transaction.schema.ts';
 import * as repo from './transactions.repo.ts';
+import { emitStatusChange, emitTransaction } from './transaction-events-out.ts';
 import { transactionResource } from './transaction-view.ts';
 
 /** `POST /transactions/{id}/void`: releases an authorization that nothing was captured from. */
@@ -43,6 +44,8 @@ export async function voidTransaction(ctx: RequestContext, id: string, preferTra
       next_check_at: applied && applied.attemptStatus !== 'pending' ? null : nextCheckAt(0, now),
     });
     await repo.insertEvents(tx, [statusEvent(updated, current.status, now), attemptEvent(updated, attemptId, 'void', 0, result, applied, now)].filter((e) => e !== null));
+    if (applied?.attemptStatus === 'succeeded') await emitTransaction(tx, ctx.deps, updated, 'transaction.voided');
+    else await emitStatusChange(tx, ctx.deps, current, updated);
     await recordAudit(tx, ctx, 'voided', { type: 'transaction', id, name: `${updated.currency} ${updated.amount}` });
     const transaction = await transactionResource(tx, ctx, updated);
     if (preferTransaction) return transaction;
@@ -74,6 +77,7 @@ export async function cancelTransaction(ctx: RequestContext, id: string): Promis
     const status = nextStatus(row.status, 'authorization_failed');
     const updated = await repo.updateTransaction(tx, ctx.merchantAccountId, id, { status, intent_outcome: intentOutcome(row.intent, status), error_code: 'canceled', canceled_at: now });
     await repo.insertEvents(tx, [statusEvent(updated, row.status, now)].filter((e) => e !== null));
+    await emitTransaction(tx, ctx.deps, updated, 'transaction.canceled');
     await recordAudit(tx, ctx, 'canceled', { type: 'transaction', id, name: `${updated.currency} ${updated.amount}` });
     return { type: 'transaction-cancel', status: 'succeeded', code: null, raw_response_code: null, raw_response_description: null, transaction: await transactionResource(tx, ctx, updated) };
   });

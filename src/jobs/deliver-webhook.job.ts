@@ -1,0 +1,18 @@
+import { Type } from 'typebox';
+import { attemptDelivery } from '../modules/events/deliveries.service.ts';
+import { defineJob } from './job.ts';
+
+/**
+ * One delivery attempt of one event to one subscription (docs/webhooks.md). The delivery keeps its
+ * own schedule (next_attempt_at, give_up_at): a failed attempt is recorded and the next job is
+ * enqueued with it, so this job itself succeeds. The queue's own retries only cover a worker that
+ * died during the attempt; the delivery's lease makes a second run a no-op meanwhile.
+ */
+export const deliverWebhook = defineJob({
+  name: 'deliver-webhook',
+  payload: Type.Object({ merchant_account_id: Type.String({ minLength: 1 }), delivery_id: Type.String({ format: 'uuid' }) }),
+  maxAttempts: 5,
+  async handle(payload, job) {
+    await attemptDelivery(job.deps, payload.merchant_account_id, payload.delivery_id, new Date());
+  },
+});

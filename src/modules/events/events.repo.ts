@@ -1,0 +1,31 @@
+import type { EventRow } from '../../db/schema-webhooks.ts';
+import type { Executor } from '../../db/transaction.ts';
+
+/** SQL of the event outbox (events and their pending deliveries). */
+
+export async function insertEvent(db: Executor, row: Omit<EventRow, 'payload'> & { payload: Record<string, unknown> }): Promise<void> {
+  await db.insertInto('events').values({ ...row, payload: JSON.stringify(row.payload) }).execute();
+}
+
+export interface NewDelivery {
+  merchant_account_id: string;
+  id: string;
+  subscription_id: string;
+  event_id: string;
+  resource_id: string;
+  give_up_at: Date;
+  next_attempt_at: Date;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** One statement for all the deliveries of an event. */
+export async function insertDeliveries(db: Executor, rows: NewDelivery[]): Promise<void> {
+  if (rows.length === 0) return;
+  await db.insertInto('webhook_deliveries').values(rows.map((r) => ({ ...r, status: 'pending' as const }))).execute();
+}
+
+export async function findEvent(db: Executor, merchantAccountId: string, id: string): Promise<EventRow | undefined> {
+  return db.selectFrom('events').selectAll().where('merchant_account_id', '=', merchantAccountId).where('id', '=', id).executeTakeFirst();
+}
+

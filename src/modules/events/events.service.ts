@@ -1,0 +1,56 @@
+import type { Deps } from '../../context.ts';
+import type { Tx } from '../../db/transaction.ts';
+import { uuidv7 } from '../../lib/ids.ts';
+import { deliverWebhook } from '../../jobs/deliver-webhook.job.ts';
+import { activeSubscriptions } from '../webhook-subscriptions/webhook-subscriptions.service.ts';
+import { insertDeliveries, insertEvent, type NewDelivery } from './events.repo.ts';
+
+export interface NewEvent {
+  merchantAccountId: string;
+  kind: string;
+  resourceType: string;
+  resourceId: string;
+  /** The resource as it is now, already masked like a response without PII scopes. */
+  payload: Record<string, unknown>;
+}
+
+/** Deliveries are retried for at least this long after the event (docs/webhooks.md). */
+export const GIVE_UP_AFTER_MS = 24 * 3600 * 1000;
+
+/**
+ * Outbox: writes the event, one pending delivery per active subscription and their jobs, in the
+ * caller's transaction. No event exists without its change, nor a change without its event. A
+ * merchant without subscriptions costs one insert and one select.
+ */
+export async function emitEvent(tx: Tx, deps: Deps, event: NewEvent): Promise<void> {
+  // Times come from this process, not the database's now(): deliveries of a resource are ordered
+  // by (created_at, id), and ids from uuidv7 are strictly increasing within the process.
+  const now = new Date();
+  const eventId = uuidv7(now.getTime());
+  await insertEvent(tx, {
+    merchant_account_id: event.merchantAccountId,
+    id: eventId,
+    kind: event.kind,
+    resource_type: event.resourceType,
+    resource_id: event.resourceId,
+    payload: event.payload,
+    created_at: now,
+  });
+  const subscriptions = await activeSubscriptions(tx, event.merchantAccountId);
+  const giveUpAt = new Date(now.getTime() + GIVE_UP_AFTER_MS);
+  const deliveries: NewDelivery[] = subscriptions.map((s) => ({
+    merchant_account_id: event.merchantAccountId,
+    id: uuidv7(now.getTime()),
+    subscription_id: s.id,
+    event_id: eventId,
+    resource_id: event.resourceId,
+    give_up_at: giveUpAt,
+    next_attempt_at: now,
+    created_at: now,
+    updated_at: now,
+  }));
+  await insertDeliveries(tx, deliveries);
+  for (const d of deliveries) {
+    await deps.queue.enqueue(tx, deliverWebhook, { merchant_account_id: d.merchant_account_id, delivery_id: d.id }, { jobKey: `deliver-webhook:${d.id}`, runAt: now });
+  }
+}

@@ -1,0 +1,42 @@
+import type { Deps } from '../../context.ts';
+import type { RefundRow, TransactionRow } from '../../db/schema-transactions.ts';
+import type { Tx } from '../../db/transaction.ts';
+import { emitEvent } from '../events/events.service.ts';
+import { giftCardServiceOf } from '../gift-cards/gift-card-service.ts';
+import { redemptionsOfTransaction } from '../gift-cards/gift-card-redemptions.service.ts';
+import { toRefundResource } from './refund.schema.ts';
+import { toTransactionResource } from './transaction.resource.ts';
+
+/**
+ * Webhook events of the transaction engine (docs/webhooks.md), written in the same database
+ * transaction as the change (outbox). Snapshots are masked as for a caller without
+ * buyers.billing-details.read: a webhook receiver is not a PII-scoped credential.
+ */
+
+export type TransactionEventKind =
+  | 'transaction.created' | 'transaction.updated' | 'transaction.captured' | 'transaction.voided' | 'transaction.canceled'
+  | 'transaction.settled' | 'transaction.disputed' | 'transaction.chargeback_reversed';
+
+async function snapshot(tx: Tx, row: TransactionRow): Promise<Record<string, unknown>> {
+  const resource = toTransactionResource(row, false);
+  if (!row.multi_tender) return resource;
+  return { ...resource, gift_card_redemptions: await redemptionsOfTransaction(tx, row.merchant_account_id, row.id), gift_card_service: giftCardServiceOf(row.merchant_account_id).resource };
+}
+
+export async function emitTransaction(tx: Tx, deps: Deps, row: TransactionRow, kind: TransactionEventKind): Promise<void> {
+  await emitEvent(tx, deps, { merchantAccountId: row.merchant_account_id, kind, resourceType: 'transaction', resourceId: row.id, payload: await snapshot(tx, row) });
+}
+
+/** `transaction.updated` when the status changed and no more specific kind applies. */
+export async function emitStatusChange(tx: Tx, deps: Deps, before: TransactionRow, after: TransactionRow): Promise<void> {
+  if (before.status !== after.status) await emitTransaction(tx, deps, after, 'transaction.updated');
+}
+
+export async function emitRefund(tx: Tx, deps: Deps, refund: RefundRow, transaction: Pick<TransactionRow, 'external_identifier'>, kind: 'refund.created' | 'refund.succeeded' | 'refund.failed'): Promise<void> {
+  await emitEvent(tx, deps, { merchantAccountId: refund.merchant_account_id, kind, resourceType: 'refund', resourceId: refund.id, payload: toRefundResource(refund, transaction) });
+}
+
+/** The refund event of a refund's current status (created while processing). */
+export function refundKind(status: RefundRow['status']): 'refund.created' | 'refund.succeeded' | 'refund.failed' {
+  return status === 'succeeded' ? 'refund.succeeded' : status === 'processing' ? 'refund.created' : 'refund.failed';
+}
