@@ -5,7 +5,7 @@ import { AppError, invalidField, notFound } from '../../errors/app-error.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import { uuidToBase62 } from '../../lib/base62.ts';
 import { recordAudit } from '../audit-logs/audit-logs.service.ts';
-import { callConnector, connectorOfTransaction, paymentHint, type BoundConnector } from './connector-call.ts';
+import { attemptPatch, callConnector, connectorOfTransaction, paymentHint, type BoundConnector } from './connector-call.ts';
 import type { CaptureTransactionBody } from './create-transaction.schema.ts';
 import { applyCapture, nextCheckAt } from './outcomes.ts';
 import { scheduleSettlement } from './settlements.service.ts';
@@ -13,7 +13,7 @@ import { attemptEvent, statusEvent } from './transaction-events.ts';
 import { captureRefusal } from './transaction-status.ts';
 import type { OperationResult, Transaction } from './transaction.schema.ts';
 import * as repo from './transactions.repo.ts';
-import { emitStatusChange, emitTransaction } from './transaction-events-out.ts';
+import { emitStatusChange, emitTransaction } from './webhook-events.ts';
 import { transactionResource } from './transaction-view.ts';
 
 /**
@@ -61,14 +61,7 @@ export async function captureTransaction(ctx: RequestContext, id: string, body: 
     const now = new Date();
     const applied = result.ok ? applyCapture(current, result.value, attempt, now) : result.kind === 'timeout' ? null : applyCapture(current, { status: 'failed', errorCode: 'service_network_error', rawResponseCode: null, rawResponseDescription: null }, attempt, now);
     const updated = applied ? await repo.updateTransaction(tx, ctx.merchantAccountId, id, applied.patch) : current;
-    await repo.updateAttempt(tx, ctx.merchantAccountId, attempt.id, {
-      status: applied?.attemptStatus ?? 'unknown',
-      provider_reference: result.ok ? result.value.providerCaptureId : null,
-      error_code: result.ok ? result.value.errorCode : result.kind,
-      raw_response_code: result.ok ? result.value.rawResponseCode : null,
-      raw_response_description: result.ok ? result.value.rawResponseDescription : null,
-      next_check_at: applied && applied.attemptStatus !== 'pending' ? null : nextCheckAt(0, now),
-    });
+    await repo.updateAttempt(tx, ctx.merchantAccountId, attempt.id, attemptPatch(result, applied, nextCheckAt(0, now), result.ok ? result.value.providerCaptureId : null));
     await repo.insertEvents(tx, [statusEvent(updated, current.status, now), attemptEvent(updated, attempt.id, 'capture', attempt.amount, result, applied, now)].filter((e) => e !== null));
     if (applied?.attemptStatus === 'succeeded') await emitTransaction(tx, ctx.deps, updated, 'transaction.captured');
     else await emitStatusChange(tx, ctx.deps, current, updated);

@@ -1,7 +1,7 @@
-import { ConnectorError, type PaymentConnector } from '../../connectors/connector.ts';
+import { ConnectorError, type PaymentConnector, type ResponseFacts } from '../../connectors/connector.ts';
 import type { RequestContext } from '../../context.ts';
 import type { Deps } from '../../context.ts';
-import type { TransactionRow } from '../../db/schema-transactions.ts';
+import type { AttemptStatus, TransactionRow } from '../../db/schema-transactions.ts';
 import type { Executor } from '../../db/transaction.ts';
 import { AppError } from '../../errors/app-error.ts';
 import { credentialsOf, findUsablePaymentService } from '../payment-services/payment-services.service.ts';
@@ -56,6 +56,22 @@ export async function connectorOfTransaction(db: Executor, deps: Deps, row: Tran
 export function paymentHint(row: TransactionRow) {
   const pm = (row.payment_method ?? {}) as { bin?: string | null; label?: string | null };
   return { method: row.method ?? 'card', bin: pm.bin ?? null, last4: pm.label ?? null, authorizedAmount: row.authorized_amount || row.amount };
+}
+
+/**
+ * The attempt row after its call: final, `pending` (asked again at `nextCheck`), or `unknown` when
+ * no answer came (a timeout: never a decline; reconciliation asks the provider later).
+ */
+export function attemptPatch(result: CallResult<ResponseFacts>, applied: { attemptStatus: AttemptStatus } | null, nextCheck: Date, providerReference: string | null, errorWithoutAnswer: string | null = null) {
+  const answer = result.ok ? result.value : null;
+  return {
+    status: applied?.attemptStatus ?? ('unknown' as const),
+    provider_reference: providerReference,
+    error_code: answer ? answer.errorCode : errorWithoutAnswer ?? (result.ok ? null : result.kind),
+    raw_response_code: answer?.rawResponseCode ?? null,
+    raw_response_description: answer?.rawResponseDescription ?? null,
+    next_check_at: applied && applied.attemptStatus !== 'pending' ? null : nextCheck,
+  };
 }
 
 export type { RequestContext };

@@ -10,7 +10,7 @@ import { overCaptureAllowance } from '../merchant-accounts/merchant-accounts.ser
 import { credentialsOf } from '../payment-services/payment-services.service.ts';
 import { storeAuthorizedCard } from '../payment-methods/payment-methods.service.ts';
 import type { PaymentServiceRow } from '../../db/schema.ts';
-import { callConnector } from './connector-call.ts';
+import { attemptPatch, callConnector } from './connector-call.ts';
 import type { CreateTransactionBody } from './create-transaction.schema.ts';
 import { resolveInstrument, type ResolvedInstrument } from './instrument.ts';
 import { applyAuthorization, applyGiftCardsOnly, nextCheckAt, type Applied } from './outcomes.ts';
@@ -20,7 +20,7 @@ import { recordTender, redeemTender, reverseTender, skipTender, type GiftCardTen
 import { attemptEvent, statusEvent } from './transaction-events.ts';
 import type { Transaction } from './transaction.schema.ts';
 import * as repo from './transactions.repo.ts';
-import { emitTransaction } from './transaction-events-out.ts';
+import { emitTransaction } from './webhook-events.ts';
 import { transactionResource } from './transaction-view.ts';
 import { scheduleSettlement } from './settlements.service.ts';
 
@@ -146,7 +146,7 @@ async function finish(ctx: RequestContext, started: Started, result: Awaited<Ret
     // The buyer has until approval_expires_at; reconciliation times the transaction out after it.
     if (applied?.patch.status === 'buyer_approval_pending') applied.patch.approval_expires_at = approvalDeadline(ctx, now);
     const row = applied ? await repo.updateTransaction(tx, ctx.merchantAccountId, current.id, applied.patch) : current;
-    if (!started.prepared.stop && started.attemptRecorded) await recordAttempt(tx, ctx, started, result, applied, now);
+    if (!started.prepared.stop && started.attemptRecorded && result) await recordAttempt(tx, ctx, started, result, applied, now);
     // Stopped after the attempt was recorded (a gift card failed): the connector was never called.
     else if (started.attemptRecorded) await repo.updateAttempt(tx, ctx.merchantAccountId, started.attemptId, { status: 'failed', error_code: 'not_attempted', next_check_at: null });
     const events = [statusEvent(row, current.status, now)];
@@ -172,17 +172,11 @@ async function allowanceFor(tx: Tx, ctx: RequestContext, started: Started, outco
   return connector.definition.capabilities.overCapture ? overCaptureAllowance(tx, ctx.merchantAccountId, started.row.amount) : 0;
 }
 
-async function recordAttempt(tx: Tx, ctx: RequestContext, started: Started, result: Awaited<ReturnType<typeof authorize>> | null, applied: Applied | null, now: Date) {
-  const outcome = result?.ok ? result.value : null;
-  await repo.updateAttempt(tx, ctx.merchantAccountId, started.attemptId, {
-    // No answer (timeout): unknown, never a decline; reconciliation asks the provider later.
-    status: applied ? applied.attemptStatus : 'unknown',
-    provider_reference: outcome?.providerTransactionId ?? null,
-    error_code: outcome?.errorCode ?? (applied ? (applied.patch.error_code as string | null) : null),
-    raw_response_code: outcome?.rawResponseCode ?? null,
-    raw_response_description: outcome?.rawResponseDescription ?? null,
-    next_check_at: applied && applied.attemptStatus !== 'pending' ? null : applied?.patch.status === 'buyer_approval_pending' ? approvalDeadline(ctx, now) : nextCheckAt(0, now),
-  });
+async function recordAttempt(tx: Tx, ctx: RequestContext, started: Started, result: Awaited<ReturnType<typeof authorize>>, applied: Applied | null, now: Date) {
+  // A buyer approval is looked at again when it expires; other open calls on the reconciliation schedule.
+  const nextCheck = applied?.patch.status === 'buyer_approval_pending' ? approvalDeadline(ctx, now) : nextCheckAt(0, now);
+  const errorWithoutAnswer = applied ? ((applied.patch.error_code as string | null | undefined) ?? null) : null;
+  await repo.updateAttempt(tx, ctx.merchantAccountId, started.attemptId, attemptPatch(result, applied, nextCheck, result.ok ? result.value.providerTransactionId : null, errorWithoutAnswer));
 }
 
 /** When a pending buyer approval expires (BUYER_APPROVAL_TIMEOUT_SECONDS after the authorization). */

@@ -11,7 +11,7 @@ import { event, statusEvent } from './transaction-events.ts';
 import { intentOutcome, nextStatus, TransitionError } from './transaction-status.ts';
 import type { Transaction } from './transaction.schema.ts';
 import * as repo from './transactions.repo.ts';
-import { emitRefund, emitStatusChange, emitTransaction, refundKind } from './transaction-events-out.ts';
+import { emitRefund, emitStatusChange, emitTransaction, refundKind } from './webhook-events.ts';
 import { transactionResource } from './transaction-view.ts';
 
 type Log = { warn(obj: object, msg?: string): void; info(obj: object, msg?: string): void };

@@ -5,14 +5,14 @@ import { AppError, invalidField, notFound } from '../../errors/app-error.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import { uuidToBase62 } from '../../lib/base62.ts';
 import { recordAudit } from '../audit-logs/audit-logs.service.ts';
-import { callConnector, connectorOfTransaction, paymentHint, type BoundConnector } from './connector-call.ts';
+import { attemptPatch, callConnector, connectorOfTransaction, paymentHint, type BoundConnector } from './connector-call.ts';
 import { applyRefund, nextCheckAt } from './outcomes.ts';
 import { toRefundResource, type CreateRefundBody, type Refund } from './refund.schema.ts';
 import { event } from './transaction-events.ts';
 import { refundRefusal } from './transaction-status.ts';
 import { scheduleRefundSettlement } from './settlements.service.ts';
 import * as repo from './transactions.repo.ts';
-import { emitRefund, refundKind } from './transaction-events-out.ts';
+import { emitRefund, refundKind } from './webhook-events.ts';
 import { listTransactionGiftCardRedemptions, refundGiftCardRedemption } from '../gift-cards/gift-cards.service.ts';
 
 interface Reserved {
@@ -61,10 +61,7 @@ async function record(tx: Tx, ctx: RequestContext, reserved: Reserved, result: A
     raw_response_code: answer?.rawResponseCode ?? null,
     raw_response_description: answer?.rawResponseDescription ?? null,
   });
-  await repo.updateAttempt(tx, ctx.merchantAccountId, attemptId, {
-    status: applied?.attemptStatus ?? 'unknown', provider_reference: answer?.providerRefundId ?? null, error_code: answer?.errorCode ?? (result.ok ? null : result.kind),
-    next_check_at: applied && applied.attemptStatus !== 'pending' ? null : nextCheckAt(0, now),
-  });
+  await repo.updateAttempt(tx, ctx.merchantAccountId, attemptId, attemptPatch(result, applied, nextCheckAt(0, now), answer?.providerRefundId ?? null));
   await repo.insertEvents(tx, [event(current, 'transaction-sync-event', { operation: 'refund', attempt_id: attemptId, refund_id: refund.id, amount: refund.amount, outcome: applied?.attemptStatus ?? 'unknown', error_code: answer?.errorCode ?? null, duration_ms: result.ms }, now)]);
   await recordAudit(tx, ctx, 'created', { type: 'refund', id: refund.id, name: `${refund.currency} ${refund.amount}` });
   await emitRefund(tx, ctx.deps, updatedRefund, current, 'refund.created');

@@ -8,7 +8,7 @@ import { paymentHint } from './connector-call.ts';
 import { event } from './transaction-events.ts';
 import { settleTransactionJob } from '../../jobs/settle-transaction.job.ts';
 import * as repo from './transactions.repo.ts';
-import { emitTransaction } from './transaction-events-out.ts';
+import { emitTransaction } from './webhook-events.ts';
 
 /** Settlement of the sandbox: the payment service "reports" a capture settled after this delay. */
 export function settlementDelayMs(deps: Deps): number {
@@ -21,6 +21,12 @@ export async function scheduleSettlement(tx: Tx, deps: Deps, row: TransactionRow
     jobKey: `settle-transaction:${row.merchant_account_id}:${row.id}`,
     runAt: new Date(Date.now() + settlementDelayMs(deps)),
   });
+}
+
+/** The sandbox provider's daily settlement report a record comes from. */
+function sandboxReport(now: Date) {
+  const day = now.toISOString().slice(0, 10);
+  return { payment_service_report_id: `sandbox-report-${day}`, payment_service_report_file_ids: JSON.stringify([`sandbox-settlement-${day}.csv`]), posted_at: now, ingested_at: now };
 }
 
 /** Sandbox interchange-like commission: 1.5 % + 10 minor units, rounded down. */
@@ -42,8 +48,7 @@ export async function settleTransaction(deps: Deps, merchantAccountId: string, t
     const settlement = await repo.insertSettlementOnce(tx, {
       merchant_account_id: merchantAccountId, id: uuidv7(), transaction_id: row.id, refund_id: null, currency: row.currency, amount,
       commission: commissionOf(amount), interchange: null, markup: null, scheme_fee: null, exchange_rate: null,
-      payment_service_report_id: `sandbox-report-${now.toISOString().slice(0, 10)}`, payment_service_report_file_ids: JSON.stringify([`sandbox-settlement-${now.toISOString().slice(0, 10)}.csv`]),
-      posted_at: now, ingested_at: now,
+      ...sandboxReport(now),
     });
     if (!settlement) return;
     // The sandbox's issuer disputes the dispute test card once it settles.
@@ -82,8 +87,7 @@ export async function settleRefund(deps: Deps, merchantAccountId: string, transa
     const settlement = await repo.insertSettlementOnce(tx, {
       merchant_account_id: merchantAccountId, id: uuidv7(), transaction_id: row.id, refund_id: refund.id, currency: refund.currency, amount: -refund.amount,
       commission: 0, interchange: null, markup: null, scheme_fee: null, exchange_rate: null,
-      payment_service_report_id: `sandbox-report-${now.toISOString().slice(0, 10)}`, payment_service_report_file_ids: JSON.stringify([`sandbox-settlement-${now.toISOString().slice(0, 10)}.csv`]),
-      posted_at: now, ingested_at: now,
+      ...sandboxReport(now),
     });
     if (!settlement) return;
     if (row.settled) await emitTransaction(tx, deps, await repo.updateTransaction(tx, merchantAccountId, row.id, { settled_amount: row.settled_amount - refund.amount }), 'transaction.settled');

@@ -4,13 +4,13 @@ import { AppError, notFound } from '../../errors/app-error.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import { uuidToBase62 } from '../../lib/base62.ts';
 import { recordAudit } from '../audit-logs/audit-logs.service.ts';
-import { callConnector, connectorOfTransaction, paymentHint } from './connector-call.ts';
+import { attemptPatch, callConnector, connectorOfTransaction, paymentHint } from './connector-call.ts';
 import { applyVoid, nextCheckAt } from './outcomes.ts';
 import { attemptEvent, statusEvent } from './transaction-events.ts';
 import { cancelRefusal, intentOutcome, nextStatus, voidRefusal } from './transaction-status.ts';
 import type { OperationResult, Transaction } from './transaction.schema.ts';
 import * as repo from './transactions.repo.ts';
-import { emitStatusChange, emitTransaction } from './transaction-events-out.ts';
+import { emitStatusChange, emitTransaction } from './webhook-events.ts';
 import { transactionResource } from './transaction-view.ts';
 
 /** `POST /transactions/{id}/void`: releases an authorization that nothing was captured from. */
@@ -36,13 +36,7 @@ export async function voidTransaction(ctx: RequestContext, id: string, preferTra
     const now = new Date();
     const applied = result.ok ? applyVoid(current, result.value, now) : result.kind === 'timeout' ? null : applyVoid(current, { status: 'failed' }, now);
     const updated = applied ? await repo.updateTransaction(tx, ctx.merchantAccountId, id, applied.patch) : current;
-    await repo.updateAttempt(tx, ctx.merchantAccountId, attemptId, {
-      status: applied?.attemptStatus ?? 'unknown',
-      error_code: result.ok ? result.value.errorCode : result.kind,
-      raw_response_code: result.ok ? result.value.rawResponseCode : null,
-      raw_response_description: result.ok ? result.value.rawResponseDescription : null,
-      next_check_at: applied && applied.attemptStatus !== 'pending' ? null : nextCheckAt(0, now),
-    });
+    await repo.updateAttempt(tx, ctx.merchantAccountId, attemptId, attemptPatch(result, applied, nextCheckAt(0, now), null));
     await repo.insertEvents(tx, [statusEvent(updated, current.status, now), attemptEvent(updated, attemptId, 'void', 0, result, applied, now)].filter((e) => e !== null));
     if (applied?.attemptStatus === 'succeeded') await emitTransaction(tx, ctx.deps, updated, 'transaction.voided');
     else await emitStatusChange(tx, ctx.deps, current, updated);
