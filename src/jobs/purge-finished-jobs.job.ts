@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { purgeFinishedJobs as purge } from '../modules/jobs/jobs.repo.ts';
 import { defineJob } from './job.ts';
+import { inBatchesUntilDone } from '../lib/batches.ts';
 
 /** Finished jobs are kept seven days for inspection, then deleted. */
 const KEEP_MS = 7 * 24 * 3600 * 1000;
@@ -11,6 +12,6 @@ export const purgeFinishedJobs = defineJob({
   maxAttempts: 3,
   async handle(_payload, { deps }) {
     const before = new Date(Date.now() - KEEP_MS);
-    while ((await purge(deps.db, before)) > 0);
+    await inBatchesUntilDone(() => purge(deps.db, before));
   },
 });

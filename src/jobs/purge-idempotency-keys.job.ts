@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { purgeExpiredKeys } from '../modules/idempotency-keys/idempotency-keys.repo.ts';
 import { defineJob } from './job.ts';
+import { inBatchesUntilDone } from '../lib/batches.ts';
 
 /** Deletes idempotency keys past their 24-hour (IDEMPOTENCY_TTL_SECONDS) replay window. */
 export const purgeIdempotencyKeys = defineJob({
@@ -8,12 +9,7 @@ export const purgeIdempotencyKeys = defineJob({
   payload: Type.Object({}),
   maxAttempts: 3,
   async handle(_payload, { deps, log }) {
-    let total = 0;
-    for (;;) {
-      const deleted = await purgeExpiredKeys(deps.db, new Date());
-      total += deleted;
-      if (deleted === 0) break;
-    }
+    const total = await inBatchesUntilDone(() => purgeExpiredKeys(deps.db, new Date()));
     if (total > 0) log.info({ deleted: total }, 'purged expired idempotency keys');
   },
 });

@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { purgeExpiredWindows } from '../modules/rate-limits/rate-limits.repo.ts';
 import { defineJob } from './job.ts';
+import { inBatchesUntilDone } from '../lib/batches.ts';
 
 /** Deletes rate limit counters of windows that have ended. */
 export const purgeRateLimitWindows = defineJob({
@@ -8,6 +9,6 @@ export const purgeRateLimitWindows = defineJob({
   payload: Type.Object({}),
   maxAttempts: 3,
   async handle(_payload, { deps }) {
-    while ((await purgeExpiredWindows(deps.db, new Date())) > 0);
+    await inBatchesUntilDone(() => purgeExpiredWindows(deps.db, new Date()));
   },
 });

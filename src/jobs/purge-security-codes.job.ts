@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { purgeExpiredSecurityCodes } from '../vault/security-codes.repo.ts';
 import { defineJob } from './job.ts';
+import { inBatchesUntilDone } from '../lib/batches.ts';
 
 /** Destroys security codes whose time ran out unused (they are refused on read anyway). */
 export const purgeSecurityCodes = defineJob({
@@ -8,6 +9,6 @@ export const purgeSecurityCodes = defineJob({
   payload: Type.Object({}),
   maxAttempts: 3,
   async handle(_payload, { deps }) {
-    while ((await purgeExpiredSecurityCodes(deps.db, new Date())) > 0);
+    await inBatchesUntilDone(() => purgeExpiredSecurityCodes(deps.db, new Date()));
   },
 });

@@ -8,6 +8,7 @@ import { recordAudit } from '../audit-logs/audit-logs.service.ts';
 import { canReadPersonalData } from '../buyers/buyers.service.ts';
 import { checkCard, findStoredCard, SECURITY_CODE_TTL_MS } from '../payment-methods/stored-cards.service.ts';
 import * as repo from './checkout-sessions.repo.ts';
+import { inBatchesUntilDone } from '../../lib/batches.ts';
 import {
   toCheckoutSessionResource,
   type CheckoutSession,
@@ -172,13 +173,11 @@ export async function consumeCheckoutSessionCard(tx: Tx, ctx: RequestContext, se
 
 /** Purges the card data and security codes of expired sessions; returns how many sessions it cleared. */
 export async function purgeExpiredCheckoutSessionCards(deps: Deps, now: Date): Promise<number> {
-  let total = 0;
-  for (;;) {
+  return inBatchesUntilDone(async () => {
     const cleared = await repo.purgeExpiredCardData(deps.db, now);
     for (const session of cleared) await deps.vault.discardSecurityCode(deps.db, session.merchant_account_id, owner(session.id));
-    total += cleared.length;
-    if (cleared.length === 0) return total;
-  }
+    return cleared.length;
+  });
 }
 
 /**
@@ -191,11 +190,5 @@ export const EXPIRED_SESSION_RETENTION_MS = 24 * 3600 * 1000;
 /** Deletes sessions that expired more than the retention period ago, in batches; returns how many. */
 export async function deleteExpiredCheckoutSessions(deps: Deps, now: Date): Promise<number> {
   const before = new Date(now.getTime() - EXPIRED_SESSION_RETENTION_MS);
-  let total = 0;
-  for (;;) {
-    // Each batch commits on its own, so a large backlog never holds one long transaction.
-    const deleted = await repo.deleteExpiredSessions(deps.db, before);
-    total += deleted;
-    if (deleted === 0) return total;
-  }
+  return inBatchesUntilDone(() => repo.deleteExpiredSessions(deps.db, before));
 }
