@@ -1,8 +1,8 @@
 import { hasScope, isEmbed, type RequestContext } from '../../context.ts';
 import type { GiftCardRow } from '../../db/schema.ts';
-import { AppError, forbidden, notFound } from '../../errors/app-error.ts';
+import { AppError, forbidden } from '../../errors/app-error.ts';
 import { resolveBuyerReference } from '../buyers/buyers.service.ts';
-import { embedBuyerPins, pinnedSelection, referenceOf } from './embed-buyer.ts';
+import { embedBuyerPins, pinnedSelection, referenceOf } from '../buyers/embed-buyer.ts';
 import * as redemptions from './gift-card-redemptions.repo.ts';
 import { giftCardServiceOf } from './gift-card-service.ts';
 import { cardDigits, giftCardFingerprint, releaseGiftCard } from './gift-card-vault.ts';
@@ -75,7 +75,7 @@ export async function listGiftCardBalances(ctx: RequestContext, body: GiftCardBa
 
 /** `GET /buyers/gift-cards`: a buyer's stored cards, newest first, each with its balance. */
 export async function listBuyerGiftCards(ctx: RequestContext, query: ListBuyerGiftCardsQuery): Promise<{ items: GiftCardSummary[] }> {
-  const selection = pinnedSelection(ctx, query, 'gift-cards.read');
+  const selection = pinnedSelection(ctx, query, 'gift-cards.read', 'gift cards');
   const reference = referenceOf(selection);
   if (!reference) {
     throw new AppError('bad_request', 'Choose the buyer with buyer_id or buyer_external_identifier', {

@@ -6,7 +6,7 @@ import { listPage } from '../../http/pagination.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import { recordAudit } from '../audit-logs/audit-logs.service.ts';
 import { buyerResourcesByIds, resolveBuyerReference } from '../buyers/buyers.service.ts';
-import { embedBuyerPins, singleBuyerReference } from './embed-buyer.ts';
+import { embedBuyerPins, singleBuyerReference } from '../buyers/embed-buyer.ts';
 import { giftCardServiceOf } from './gift-card-service.ts';
 import { cardDigits, giftCardFingerprint, sealGiftCard } from './gift-card-vault.ts';
 import * as repo from './gift-cards.repo.ts';

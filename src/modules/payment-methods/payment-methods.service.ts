@@ -8,21 +8,11 @@ import { bin, last4 } from '../../lib/card-schemes.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import { readCheckoutSessionCard } from '../checkout-sessions/checkout-sessions.service.ts';
 import { recordAudit } from '../audit-logs/audit-logs.service.ts';
-import { buyerResourcesByIds, resolveBuyerReference, type BuyerReference } from '../buyers/buyers.service.ts';
+import { buyerResourcesByIds, resolveBuyerReference } from '../buyers/buyers.service.ts';
 import * as repo from './payment-methods.repo.ts';
 import { checkCard, SECURITY_CODE_TTL_MS } from './stored-cards.service.ts';
 import { toPaymentMethodResource, type CreateCardPaymentMethodBody, type CreateCheckoutSessionPaymentMethodBody, type CreatePaymentMethodBody, type ListPaymentMethodsQuery, type PaymentMethod } from './payment-methods.schemas.ts';
-
-function buyerReference(body: { buyer_id?: string | null; buyer_external_identifier?: string | null }): BuyerReference | null {
-  if (body.buyer_id && body.buyer_external_identifier) {
-    throw new AppError('bad_request', 'Send buyer_id or buyer_external_identifier, not both', {
-      details: [{ location: 'body', pointer: '/buyer_external_identifier', message: 'Use either buyer_id or buyer_external_identifier', type: 'value_error' }],
-    });
-  }
-  if (body.buyer_id) return { id: body.buyer_id };
-  if (body.buyer_external_identifier) return { externalIdentifier: body.buyer_external_identifier };
-  return null;
-}
+import { singleBuyerReference } from '../buyers/embed-buyer.ts';
 
 interface NewCard {
   number: string;
@@ -70,7 +60,7 @@ export async function createPaymentMethod(ctx: RequestContext, body: CreatePayme
  */
 export async function storeCard(ctx: RequestContext, body: CreateCardPaymentMethodBody): Promise<PaymentMethod> {
   const check = checkCard(body);
-  const reference = buyerReference(body);
+  const reference = singleBuyerReference(body, 'body');
   return withRequestTransaction(ctx, async (tx) => {
     const buyer = reference ? await resolveBuyerReference(tx, ctx, reference) : null;
     const row = await insertCard(tx, ctx, { ...body, scheme: check.scheme }, buyer?.id ?? null);
@@ -86,7 +76,7 @@ export async function storeCard(ctx: RequestContext, body: CreateCardPaymentMeth
  * the transaction that references the session still uses them (see docs/decisions.md).
  */
 async function storeCheckoutSessionCard(ctx: RequestContext, body: CreateCheckoutSessionPaymentMethodBody): Promise<PaymentMethod> {
-  const reference = buyerReference(body);
+  const reference = singleBuyerReference(body, 'body');
   return withRequestTransaction(ctx, async (tx) => {
     const card = await readCheckoutSessionCard(tx, ctx, body.id);
     const buyer = reference ? await resolveBuyerReference(tx, ctx, reference) : null;
@@ -119,7 +109,7 @@ export async function deletePaymentMethod(ctx: RequestContext, id: string): Prom
 }
 
 export async function listPaymentMethods(ctx: RequestContext, query: ListPaymentMethodsQuery) {
-  const reference = buyerReference(query);
+  const reference = singleBuyerReference(query, 'body');
   const buyer = reference ? await resolveBuyerReference(ctx.deps.db, ctx, reference, { missingIsNull: true }) : null;
   if (reference && !buyer) return { items: [], limit: query.limit, next_cursor: null, previous_cursor: null };
   const filter = { buyerId: buyer?.id, externalIdentifier: query.external_identifier ?? undefined, statuses: query.status ?? undefined };

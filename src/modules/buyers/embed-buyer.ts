@@ -1,6 +1,6 @@
 import { hasScope, isEmbed, type RequestContext } from '../../context.ts';
 import { AppError, forbidden } from '../../errors/app-error.ts';
-import type { BuyerReference } from '../buyers/buyers.service.ts';
+import type { BuyerReference } from './buyers.service.ts';
 
 const BUYER_FIELDS = ['buyer_id', 'buyer_external_identifier'] as const;
 type BuyerField = (typeof BUYER_FIELDS)[number];
@@ -20,14 +20,15 @@ export function isUnpinnedEmbed(ctx: RequestContext, scope: string): boolean {
 }
 
 /**
- * The buyer selection a query may make. Pins apply to bodies only (http/embed.ts), so a query
- * applies them itself, as `GET /buyers/payment-methods` does: a token pinning a buyer sees that
- * buyer only, a differing query value is 403, and an embed token without a buyer pin sees no one.
+ * The buyer selection a query may make (the buyer lists: payment methods, gift cards). Pins apply
+ * to bodies only (http/embed.ts), so a query applies them itself: a token pinning a buyer sees that
+ * buyer only, a differing query value is 403, and an embed token without a buyer pin (and without
+ * its own grant of `scope`) sees no one. `what` names the list in that refusal.
  */
-export function pinnedSelection(ctx: RequestContext, query: BuyerSelection, scope: string): BuyerSelection {
+export function pinnedSelection(ctx: RequestContext, query: BuyerSelection, scope: string, what: string): BuyerSelection {
   const pins = embedBuyerPins(ctx);
   if (Object.keys(pins).length === 0) {
-    if (isUnpinnedEmbed(ctx, scope)) throw forbidden('This embed token pins no buyer: it may not list gift cards');
+    if (isUnpinnedEmbed(ctx, scope)) throw forbidden(`This embed token pins no buyer: it may not list ${what}`);
     return query;
   }
   const conflicts = BUYER_FIELDS.filter((field) => query[field] != null && query[field] !== pins[field]);
