@@ -109,7 +109,7 @@ export async function deletePaymentMethod(ctx: RequestContext, id: string): Prom
 }
 
 export async function listPaymentMethods(ctx: RequestContext, query: ListPaymentMethodsQuery) {
-  const reference = singleBuyerReference(query, 'body');
+  const reference = singleBuyerReference(query, 'query');
   const buyer = reference ? await resolveBuyerReference(ctx.deps.db, ctx, reference, { missingIsNull: true }) : null;
   if (reference && !buyer) return { items: [], limit: query.limit, next_cursor: null, previous_cursor: null };
   const filter = { buyerId: buyer?.id, externalIdentifier: query.external_identifier ?? undefined, statuses: query.status ?? undefined };

@@ -141,6 +141,12 @@ describe('happy (checkout session form)', () => {
 });
 
 describe('errors', () => {
+  it('refuses a list that names the buyer by both keys, pointing at the query', async () => {
+    const res = await t.request({ method: 'GET', url: '/payment-methods?buyer_id=018f0000-0000-7000-8000-000000000000&buyer_external_identifier=x' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().details[0]).toMatchObject({ location: 'query', pointer: '/buyer_external_identifier' });
+  });
+
   it('refuses a number that fails Luhn, the scheme length, or is not digits, without echoing it', async () => {
     const luhn = await store(card({ number: '4111111111111112' }));
     expect(luhn.statusCode).toBe(400);
