@@ -1,4 +1,5 @@
 import type { ConnectorDefinition } from '../../connectors/connector.ts';
+import { acceptanceProblem } from '../payment-services/acceptance.ts';
 import type { PaymentOption, PaymentOptionContext } from './payment-options.schemas.ts';
 
 /**
@@ -30,9 +31,8 @@ const DELAYED_CAPTURE_MODES = new Set(['card', 'applepay', 'googlepay', 'click-t
 
 function accepts(candidate: OptionCandidate, request: OptionRequest): boolean {
   const { definition } = candidate;
-  if (request.currency !== null && !(candidate.acceptedCurrencies.includes(request.currency) && definition.supportedCurrencies.includes(request.currency))) return false;
-  // Like routing: a service listing no countries accepts every country.
-  if (request.country !== null && candidate.acceptedCountries.length > 0 && !candidate.acceptedCountries.includes(request.country)) return false;
+  if (acceptanceProblem(candidate, request.currency, request.country)) return false;
+  if (request.currency !== null && !definition.supportedCurrencies.includes(request.currency)) return false;
   const items = request.cartItemCount ?? 0;
   if (definition.configuration.cart_items_required && items === 0) return false;
   return items <= definition.configuration.cart_items_limit;

@@ -1,3 +1,5 @@
+import { acceptanceProblem } from '../payment-services/acceptance.ts';
+
 /**
  * Routing: which payment service processes a transaction. Pure (the candidates are loaded by the
  * caller), so rules can be added here without touching the engine. The trace it returns is kept
@@ -37,10 +39,8 @@ function skipReason(candidate: RoutingCandidate, request: RoutingRequest): strin
   if (!candidate.active) return 'inactive';
   if (!request.knownDefinitions.has(candidate.definitionId)) return 'no_connector';
   if (candidate.method !== request.method) return 'method_not_supported';
-  if (!candidate.acceptedCurrencies.includes(request.currency)) return 'currency_not_accepted';
   // A transaction without a country is not filtered by country (the buyer's country is unknown).
-  if (request.country !== null && candidate.acceptedCountries.length > 0 && !candidate.acceptedCountries.includes(request.country)) return 'country_not_accepted';
-  return null;
+  return acceptanceProblem(candidate, request.currency, request.country);
 }
 
 /** Picks the payment service; `selected` is null when none can take the transaction. */
