@@ -54,3 +54,17 @@ export function verifyWebhook(secret: string, headers: IncomingHttpHeaders, rawB
       return given.length === expected.length && timingSafeEqual(given, expected);
     });
 }
+
+/**
+ * Runs the job queue until `done()` holds (or `timeoutMs` passes). Deliveries of one resource go out
+ * in order: one that found an earlier delivery still in flight waits about a second, and a plain
+ * drain does not wait for jobs due later.
+ */
+export async function drainUntil(deps: { queue: { drain(deps: never): Promise<number> } }, done: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    await deps.queue.drain(deps as never);
+    if ((await done()) || Date.now() > deadline) return;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}

@@ -23,12 +23,14 @@ export async function claimDelivery(db: Executor, merchantAccountId: string, id:
 }
 
 /** The earliest pending delivery that comes before `d` for its resource and subscription. */
-export async function earlierPending(db: Executor, d: WebhookDeliveryRow): Promise<WebhookDeliveryRow | undefined> {
-  return db.selectFrom('webhook_deliveries').selectAll()
+export async function earlierPending(db: Executor, d: WebhookDeliveryRow, options: { forUpdate?: boolean } = {}): Promise<WebhookDeliveryRow | undefined> {
+  let query = db.selectFrom('webhook_deliveries').selectAll()
     .where('merchant_account_id', '=', d.merchant_account_id).where('subscription_id', '=', d.subscription_id)
     .where('resource_id', '=', d.resource_id).where('status', '=', 'pending')
     .where(sql<boolean>`(created_at, id) < (${d.created_at}, ${d.id})`)
-    .orderBy('created_at').orderBy('id').limit(1).executeTakeFirst();
+    .orderBy('created_at').orderBy('id').limit(1);
+  if (options.forUpdate) query = query.forUpdate();
+  return query.executeTakeFirst();
 }
 
 /** The next pending delivery after `d` for its resource and subscription. */

@@ -62,10 +62,14 @@ export async function attemptDelivery(deps: Deps, merchantAccountId: string, del
 async function waitForEarlier(deps: Deps, merchantAccountId: string, deliveryId: string, now: Date): Promise<void> {
   const d = await repo.findDeliveryRow(deps.db, merchantAccountId, deliveryId);
   if (!d || d.status !== 'pending' || !d.next_attempt_at || d.next_attempt_at > now) return;
-  const earlier = await repo.earlierPending(deps.db, d);
-  const after = earlier?.next_attempt_at && earlier.next_attempt_at > now ? earlier.next_attempt_at : now;
-  const at = new Date(after.getTime() + ORDER_WAIT_MS);
   await withTransaction(deps.db, async (tx) => {
+    // Locking the earlier delivery waits for an attempt of it that is being recorded: once it has
+    // finished, this one goes at once. Without the lock, its wake-up of this delivery could come
+    // before this reschedule and be lost, leaving this delivery a needless second behind.
+    const earlier = await repo.earlierPending(tx, d, { forUpdate: true });
+    const after = earlier?.next_attempt_at && earlier.next_attempt_at > now ? earlier.next_attempt_at : now;
+    // Later than the current job's time: its job key (delivery id + time) must not be that job's own.
+    const at = earlier ? new Date(after.getTime() + ORDER_WAIT_MS) : new Date(Math.max(now.getTime(), d.next_attempt_at!.getTime() + 1));
     if (await repo.reschedule(tx, d, d.next_attempt_at, at, now)) await scheduleAttempt(tx, deps, d, at);
   });
 }

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../../test/helpers/build-test-app.ts';
 import { createMerchantAccount } from '../../../../test/helpers/factories.ts';
 import { runScopeTests } from '../../../../test/helpers/scope-tests.ts';
-import { startReceiver, type Receiver } from '../../../../test/helpers/webhook-receiver.ts';
+import { drainUntil, startReceiver, type Receiver } from '../../../../test/helpers/webhook-receiver.ts';
 import { withTransaction } from '../../../db/transaction.ts';
 import { attemptDelivery } from '../../events/deliveries.service.ts';
 import { emitEvent } from '../../events/events.service.ts';
@@ -52,7 +52,7 @@ describe('happy', () => {
   it('lists deliveries newest first with their event, status and attempts, page by page', async () => {
     await emit('tx-1', 'transaction.created');
     await emit('tx-1', 'transaction.captured');
-    await drain();
+    await drainUntil(t.deps, async () => (await list()).json().items.every((d: { status: string }) => d.status === 'succeeded'));
     await emit('tx-2', 'transaction.created');
     const first = await list('?limit=2');
     expect(first.statusCode, first.body).toBe(200);
