@@ -59,6 +59,7 @@ export interface ConnectorCapabilities {
   sync: boolean;
   /** Create payment service tokens (gateway tokens) for stored cards. */
   tokenize: boolean;
+  /** Send funds to a card (`payout`); published as the `payouts` feature. */
   payout: boolean;
   threeDSecure: boolean;
   networkTokens: boolean;
@@ -234,6 +235,70 @@ export interface TokenizeOutcome extends ResponseFacts {
   approvalUrl: string | null;
 }
 
+/** Where a payout sends the funds: a card released by the vault for this call, or the provider's token of a stored card. */
+export type PayoutInstrument =
+  | { kind: 'card'; number: string; expirationDate: string; scheme: string | null }
+  | { kind: 'payment-service-token'; token: string };
+
+/** A postal address, as the payout's merchant gives it (`Address` of the API). */
+export interface PayoutAddress {
+  line1: string | null;
+  line2: string | null;
+  houseNumberOrName: string | null;
+  organization: string | null;
+  city: string | null;
+  postalCode: string | null;
+  state: string | null;
+  stateCode: string | null;
+  country: string | null;
+}
+
+/** The merchant a payout is made for (`PayoutCreate.merchant`); some providers require it. */
+export interface PayoutMerchant {
+  name: string;
+  identificationNumber: string;
+  phoneNumber: string;
+  url: string;
+  statementDescriptor: string;
+  merchantCategoryCode: string;
+  address: PayoutAddress | null;
+}
+
+export interface PayoutRequest extends CallBase {
+  /** Our short reference of the payout. */
+  reference: string;
+  amount: number;
+  currency: string;
+  /** `PayoutCategory` enum value. */
+  category: 'online_gambling' | null;
+  instrument: PayoutInstrument;
+  merchant: PayoutMerchant | null;
+}
+
+export interface PayoutOutcome extends ResponseFacts {
+  /**
+   * The `PayoutStatus` enum: `succeeded`: the funds were sent; `pending`: accepted, not final yet
+   * at the provider; `declined`: the issuer or provider said no; `failed`: the provider could not
+   * process it. A timeout is a `ConnectorError`, never one of these.
+   */
+  status: 'succeeded' | 'pending' | 'declined' | 'failed';
+  /** The provider's id of the payout (`payment_service_payout_id`). */
+  providerPayoutId: string | null;
+}
+
+/** What an earlier tokenize call, found by its idempotency key, turned into at the provider. */
+export interface TokenSyncRequest extends CallBase {
+  /** The stored card's BIN (first 6 or 8 digits) and last 4, never the number. */
+  card: { bin: string | null; last4: string | null };
+}
+
+export interface TokenSyncOutcome extends ResponseFacts {
+  /** `processing`: not decided yet; `not_found`: the provider has no record of the call (it never arrived). */
+  status: 'succeeded' | 'buyer_approval_required' | 'failed' | 'processing' | 'not_found';
+  token: string | null;
+  approvalUrl: string | null;
+}
+
 export interface VerifyOutcome {
   ok: boolean;
   /** What is wrong with the credentials, for the caller. */
@@ -265,8 +330,12 @@ export interface PaymentConnector {
   sync?(request: SyncRequest): Promise<SyncOutcome>;
   /** Present when `capabilities.tokenize`. */
   tokenize?(request: TokenizeRequest): Promise<TokenizeOutcome>;
+  /** Optional with `capabilities.tokenize`: reconciliation of a tokenize call that got no answer. */
+  syncToken?(request: TokenSyncRequest): Promise<TokenSyncOutcome>;
   /** Present when `capabilities.sessions`. */
   createSession?(credentials: Record<string, string>, body: Record<string, unknown>): Promise<SessionOutcome>;
+  /** Present when `capabilities.payout`. Sends `amount` to the instrument; `idempotencyKey` makes a retry find the same payout. */
+  payout?(request: PayoutRequest): Promise<PayoutOutcome>;
 }
 
 /**

@@ -5,6 +5,7 @@ import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.ts';
 import { PGliteDialect } from './pglite-dialect.ts';
+import { PreparingClient } from './prepared-statements.ts';
 
 export type Db = Kysely<Database>;
 
@@ -41,6 +42,7 @@ export async function openDb(options: OpenDbOptions): Promise<DbHandle> {
     const pool = new pg.Pool({
       connectionString: options.databaseUrl,
       max: options.poolSize ?? 10,
+      Client: PreparingClient,
       types: types as pg.CustomTypesConfig,
       ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
     });

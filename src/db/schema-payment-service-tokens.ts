@@ -18,6 +18,9 @@ export interface PaymentServiceTokensTable {
   token_key_id: string | null;
   approval_url: string | null;
   error_code: string | null;
+  /** When reconciliation asks the provider about a `processing` token next (migration 0017). */
+  next_check_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  checks: ColumnType<number, number | undefined, number>;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
 }

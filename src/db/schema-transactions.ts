@@ -117,6 +117,8 @@ export interface TransactionAttemptsTable {
   raw_response_description: string | null;
   next_check_at: MaybeTime;
   checks: WithDefault<number>;
+  /** A void of a late authorization: the authorize attempt it releases (migration 0017). */
+  compensates_attempt_id: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
 }
@@ -157,6 +159,8 @@ export interface SettlementsTable {
   id: string;
   transaction_id: string;
   refund_id: string | null;
+  /** The capture this settlement records; null for a refund or the whole captured amount (migration 0017). */
+  capture_attempt_id: ColumnType<string | null, string | null | undefined, string | null>;
   currency: string;
   amount: number;
   exchange_rate: number | null;

@@ -184,7 +184,7 @@ export interface AccountUpdaterInquiriesTable {
 export interface VaultSecurityCodesTable {
   merchant_account_id: string;
   id: string;
-  owner_type: 'payment-method' | 'checkout-session';
+  owner_type: 'payment-method' | 'checkout-session' | 'three-ds-challenge';
   owner_id: string;
   ciphertext: string;
   key_id: string;

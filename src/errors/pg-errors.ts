@@ -1,3 +1,4 @@
+import { isCachedPlanChange } from '../db/prepared-statements.ts';
 import { AppError } from './app-error.ts';
 
 /** SQLSTATE codes the data layer reacts to. */
@@ -22,6 +23,9 @@ export function sqlState(error: unknown): string | undefined {
 
 export function isRetryable(error: unknown): boolean {
   const state = sqlState(error);
+  // A named statement prepared before a migration changed its table (src/db/prepared-statements.ts):
+  // the text is no longer named, so the transaction's second run works.
+  if (isCachedPlanChange(error)) return true;
   return state === SQLSTATE.serializationFailure || state === SQLSTATE.deadlockDetected;
 }
 

@@ -9,9 +9,12 @@ import { runAccountUpdater } from './run-account-updater.job.ts';
 import { reconcileAttempts } from './reconcile-attempts.job.ts';
 import { settleTransactionJob } from './settle-transaction.job.ts';
 import { deliverWebhook } from './deliver-webhook.job.ts';
+import { expireThreeDsChallengesJob } from './expire-three-ds-challenges.job.ts';
+import { voidLateAuthorization } from './void-late-authorization.job.ts';
+import { reconcilePaymentServiceTokens } from './reconcile-payment-service-tokens.job.ts';
 
 /** Every job the workers know. Add a new job here (see jobs/README.md). */
-export const JOBS: JobDefinition[] = [purgeIdempotencyKeys, purgeFinishedJobs, purgeRateLimitWindows, purgeSecurityCodes, purgeExpiredCheckoutSessions, runAccountUpdater, settleTransactionJob, reconcileAttempts, deliverWebhook];
+export const JOBS: JobDefinition[] = [purgeIdempotencyKeys, purgeFinishedJobs, purgeRateLimitWindows, purgeSecurityCodes, purgeExpiredCheckoutSessions, runAccountUpdater, settleTransactionJob, reconcileAttempts, deliverWebhook, voidLateAuthorization, reconcilePaymentServiceTokens, expireThreeDsChallengesJob];
 
 const HOUR = 3600 * 1000;
 
@@ -26,4 +29,8 @@ export const RECURRING: RecurringJob[] = [
   { job: purgeExpiredCheckoutSessions, everyMs: 5 * 60 * 1000 },
   // Open connector attempts come due 5 minutes after their call at the earliest.
   { job: reconcileAttempts, everyMs: 60 * 1000 },
+  // A challenge times out like a redirect approval (BUYER_APPROVAL_TIMEOUT_SECONDS); a minute late at most.
+  { job: expireThreeDsChallengesJob, everyMs: 60 * 1000 },
+  // Tokens left `processing` come due 5 minutes after their call at the earliest, like attempts.
+  { job: reconcilePaymentServiceTokens, everyMs: 60 * 1000 },
 ];

@@ -54,9 +54,19 @@ export class JobQueue {
 
   /** Adds a job in `db` (pass the transaction of the business write). Returns false for a duplicate key. */
   async enqueue<P>(db: Executor, job: JobDefinition, payload: P, options: EnqueueOptions = {}): Promise<boolean> {
+    const added = (await this.enqueueQuery(db, job, payload, options).executeTakeFirst()) !== undefined;
+    if (added) this.pokeSoon();
+    return added;
+  }
+
+  /**
+   * The insert that adds a job, for a caller that runs it with other writes (src/db/write-batch.ts);
+   * call `pokeSoon()` after running it.
+   */
+  enqueueQuery<P>(db: Executor, job: JobDefinition, payload: P, options: EnqueueOptions = {}) {
     if (!this.jobs.has(job.name)) throw new Error(`job ${job.name} is not registered`);
     if (!Value.Check(job.payload, payload)) throw new Error(`payload of job ${job.name} does not match its schema`);
-    const added = await repo.insertJob(db, {
+    return repo.insertJobQuery(db, {
       id: uuidv7(),
       name: job.name,
       payload,
@@ -64,9 +74,11 @@ export class JobQueue {
       runAt: options.runAt ?? new Date(),
       maxAttempts: job.maxAttempts,
     });
-    // The job is visible once the caller commits; look again shortly instead of waiting a full poll.
-    if (added && this.running) setTimeout(() => this.poke(), 25).unref();
-    return added;
+  }
+
+  /** A job was added: it is visible once the caller commits, so look again shortly instead of waiting a full poll. */
+  pokeSoon(): void {
+    if (this.running) setTimeout(() => this.poke(), 25).unref();
   }
 
   start(deps: Deps): void {

@@ -3,15 +3,16 @@ import { settleRefund, settleTransaction } from '../modules/transactions/settlem
 import { defineJob } from './job.ts';
 
 /**
- * Sandbox settlement report of one captured transaction, or of one refund of it (a refund
- * settlement), SETTLEMENT_DELAY_SECONDS after the capture or the refund.
+ * Sandbox settlement report of one capture of a transaction (`capture_id`: its attempt; without
+ * it, the captured amount not settled yet), or of one refund of it (a refund settlement),
+ * SETTLEMENT_DELAY_SECONDS after the capture or the refund.
  */
 export const settleTransactionJob = defineJob({
   name: 'settle-transaction',
-  payload: Type.Object({ merchant_account_id: Type.String({ minLength: 1 }), transaction_id: Type.String({ format: 'uuid' }), refund_id: Type.Optional(Type.String({ format: 'uuid' })) }),
+  payload: Type.Object({ merchant_account_id: Type.String({ minLength: 1 }), transaction_id: Type.String({ format: 'uuid' }), refund_id: Type.Optional(Type.String({ format: 'uuid' })), capture_id: Type.Optional(Type.String({ format: 'uuid' })) }),
   maxAttempts: 10,
   async handle(payload, job) {
     if (payload.refund_id) await settleRefund(job.deps, payload.merchant_account_id, payload.transaction_id, payload.refund_id);
-    else await settleTransaction(job.deps, payload.merchant_account_id, payload.transaction_id);
+    else await settleTransaction(job.deps, payload.merchant_account_id, payload.transaction_id, payload.capture_id ?? null);
   },
 });

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { VaultDataKeyRow } from '../db/schema.ts';
 import type { Executor } from '../db/transaction.ts';
 
@@ -22,7 +23,7 @@ export async function insertActiveKey(db: Executor, row: { merchant_account_id: 
   await db
     .insertInto('vault_data_keys')
     .values(row)
-    .onConflict((oc) => oc.columns(['merchant_account_id', 'purpose']).where('active', '=', true).doNothing())
+    .onConflict((oc) => oc.columns(['merchant_account_id', 'purpose']).where(sql<boolean>`active`).doNothing())
     .execute();
 }
 

@@ -1,6 +1,6 @@
 import type { Executor } from '../db/transaction.ts';
 
-export type Owner = { type: 'payment-method' | 'checkout-session'; id: string };
+export type Owner = { type: 'payment-method' | 'checkout-session' | 'three-ds-challenge'; id: string };
 
 /** Replaces the code held for an owner (a new one supersedes the old). */
 export async function upsertSecurityCode(db: Executor, row: { merchant_account_id: string; id: string; owner: Owner; ciphertext: string; key_id: string; expires_at: Date }): Promise<void> {

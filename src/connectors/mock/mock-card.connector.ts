@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import { ConnectorError, type AuthorizeOutcome, type AuthorizeRequest, type CaptureOutcome, type CaptureRequest, type CaptureRules, type ConnectorDefinition, type PaymentHint, type PaymentConnector, type RefundOutcome, type RefundRequest, type SessionOutcome, type SyncOutcome, type SyncRequest, type TokenizeOutcome, type TokenizeRequest, type VerifyOutcome, type VoidOutcome, type VoidRequest } from '../connector.ts';
+import { ConnectorError, type AuthorizeOutcome, type AuthorizeRequest, type CaptureOutcome, type CaptureRequest, type CaptureRules, type ConnectorDefinition, type PaymentHint, type PaymentConnector, type PayoutOutcome, type PayoutRequest, type RefundOutcome, type RefundRequest, type SessionOutcome, type SyncOutcome, type SyncRequest, type TokenizeOutcome, type TokenizeRequest, type TokenSyncOutcome, type TokenSyncRequest, type VerifyOutcome, type VoidOutcome, type VoidRequest } from '../connector.ts';
 import { COUNTRY_CODES } from '../../lib/countries.ts';
 import { CURRENCY_EXPONENTS } from '../../lib/currencies.ts';
+import { payoutScenarioOf } from './mock-card-payouts.scenarios.ts';
 import { scenarioOf, type MockScenario } from './mock-card.scenarios.ts';
 
 export const MOCK_CARD_DEFINITION: ConnectorDefinition = {
@@ -156,8 +157,39 @@ export class MockCardConnector implements PaymentConnector {
     return { ...blank, status: 'succeeded', token: providerId('mock_tok', request.idempotencyKey), approvalUrl: null };
   }
 
+  /** The outcome `tokenize` gave (or would give) for this key and card: the same token. */
+  async syncToken(request: TokenSyncRequest): Promise<TokenSyncOutcome> {
+    const scenario = scenarioOf(0, request.card);
+    if (scenario.kind === 'unavailable') return { ...blank, status: 'not_found', token: null, approvalUrl: null };
+    if (scenario.kind === 'decline' || scenario.kind === 'fail') {
+      return { errorCode: scenario.errorCode, rawResponseCode: scenario.rawCode, rawResponseDescription: scenario.rawDescription, status: 'failed', token: null, approvalUrl: null };
+    }
+    return { ...blank, status: 'succeeded', token: providerId('mock_tok', request.idempotencyKey), approvalUrl: null };
+  }
+
   async createSession(credentials: Record<string, string>, body: Record<string, unknown>): Promise<SessionOutcome> {
     return { status: 'succeeded', code: null, statusCode: 200, responseBody: { session_id: providerId('mock_ses', JSON.stringify(body) + (credentials.merchant_id ?? '')), merchant_id: credentials.merchant_id ?? null } };
+  }
+
+  /** Outcomes by amount or card (mock-card-payouts.scenarios.ts); a retry with the same idempotency key finds the same payout id. */
+  async payout(request: PayoutRequest): Promise<PayoutOutcome> {
+    const { instrument } = request;
+    const hint = instrument.kind === 'card' ? { bin: instrument.number.slice(0, 6), last4: instrument.number.slice(-4) } : { bin: null, last4: null };
+    const scenario = payoutScenarioOf(request.amount, hint);
+    const providerPayoutId = providerId('mock_pay', request.idempotencyKey);
+    switch (scenario.kind) {
+      case 'succeed':
+        return { ...blank, status: 'succeeded', providerPayoutId };
+      case 'pending':
+        return { ...blank, status: 'pending', providerPayoutId };
+      case 'decline':
+      case 'fail':
+        return { errorCode: scenario.errorCode, rawResponseCode: scenario.rawCode, rawResponseDescription: scenario.rawDescription, status: scenario.kind === 'decline' ? 'declined' : 'failed', providerPayoutId };
+      case 'timeout':
+        throw new ConnectorError('timeout', 'The mock processor did not answer in time');
+      case 'unavailable':
+        throw new ConnectorError('unavailable', 'The mock processor could not be reached');
+    }
   }
 
   /** Follow-up calls find the payment's scenario from the facts of the original payment. */

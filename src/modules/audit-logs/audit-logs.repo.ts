@@ -4,8 +4,8 @@ import { keysetPage, type KeysetPage } from '../../db/keyset.ts';
 import type { CursorPosition } from '../../http/cursor.ts';
 import type { Insertable } from 'kysely';
 
-export async function insertAuditLog(db: Executor, entry: Insertable<AuditLogsTable>): Promise<void> {
-  await db.insertInto('audit_logs').values(entry).execute();
+export function insertAuditLogQuery(db: Executor, entry: Insertable<AuditLogsTable>) {
+  return db.insertInto('audit_logs').values(entry);
 }
 
 export interface AuditLogFilter {

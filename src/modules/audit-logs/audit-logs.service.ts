@@ -1,6 +1,6 @@
 import type { RequestContext } from '../../context.ts';
 import type { AuditLogRow } from '../../db/schema.ts';
-import type { Tx } from '../../db/transaction.ts';
+import type { Executor, Tx } from '../../db/transaction.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import { listPage } from '../../http/pagination.ts';
 import * as repo from './audit-logs.repo.ts';
@@ -21,8 +21,8 @@ interface Actor {
   requestId: string | null;
 }
 
-async function writeEntry(tx: Tx, merchantAccountId: string, actor: Actor, action: AuditAction, resource: AuditedResource): Promise<void> {
-  await repo.insertAuditLog(tx, {
+function entryQuery(db: Executor, merchantAccountId: string, actor: Actor, action: AuditAction, resource: AuditedResource) {
+  return repo.insertAuditLogQuery(db, {
     merchant_account_id: merchantAccountId,
     id: uuidv7(),
     action,
@@ -37,14 +37,26 @@ async function writeEntry(tx: Tx, merchantAccountId: string, actor: Actor, actio
   });
 }
 
+async function writeEntry(tx: Tx, merchantAccountId: string, actor: Actor, action: AuditAction, resource: AuditedResource): Promise<void> {
+  await entryQuery(tx, merchantAccountId, actor, action, resource).execute();
+}
+
+const requestActor = (ctx: RequestContext): Actor => {
+  const principal = ctx.principal;
+  return { userId: principal?.keyPairId ?? null, name: principal ? `API key ${principal.keyPairName}` : 'anonymous', operationId: ctx.operationId, requestId: ctx.requestId };
+};
+
 /**
  * Writes the audit entry of a change, in the transaction of the change: no change without its
  * entry, no entry without its change. The actor is the credential of the request.
  */
 export async function recordAudit(tx: Tx, ctx: RequestContext, action: AuditAction, resource: AuditedResource, merchantAccountId = ctx.merchantAccountId): Promise<void> {
-  const principal = ctx.principal;
-  const actor = { userId: principal?.keyPairId ?? null, name: principal ? `API key ${principal.keyPairName}` : 'anonymous', operationId: ctx.operationId, requestId: ctx.requestId };
-  await writeEntry(tx, merchantAccountId, actor, action, resource);
+  await writeEntry(tx, merchantAccountId, requestActor(ctx), action, resource);
+}
+
+/** `recordAudit`'s insert, for a caller that runs it with its other writes (src/db/write-batch.ts). */
+export function auditQuery(tx: Tx, ctx: RequestContext, action: AuditAction, resource: AuditedResource) {
+  return entryQuery(tx, ctx.merchantAccountId, requestActor(ctx), action, resource);
 }
 
 /** Who made a change that no request made: a background job of the platform. */

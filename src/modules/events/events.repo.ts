@@ -3,8 +3,8 @@ import type { Executor } from '../../db/transaction.ts';
 
 /** SQL of the event outbox (events and their pending deliveries). */
 
-export async function insertEvent(db: Executor, row: Omit<EventRow, 'payload'> & { payload: Record<string, unknown> }): Promise<void> {
-  await db.insertInto('events').values({ ...row, payload: JSON.stringify(row.payload) }).execute();
+export function insertEventQuery(db: Executor, row: Omit<EventRow, 'payload'> & { payload: Record<string, unknown> }) {
+  return db.insertInto('events').values({ ...row, payload: JSON.stringify(row.payload) });
 }
 
 export interface NewDelivery {
@@ -20,9 +20,9 @@ export interface NewDelivery {
 }
 
 /** One statement for all the deliveries of an event. */
-export async function insertDeliveries(db: Executor, rows: NewDelivery[]): Promise<void> {
-  if (rows.length === 0) return;
-  await db.insertInto('webhook_deliveries').values(rows.map((r) => ({ ...r, status: 'pending' as const }))).execute();
+/** `rows` must not be empty. */
+export function insertDeliveriesQuery(db: Executor, rows: NewDelivery[]) {
+  return db.insertInto('webhook_deliveries').values(rows.map((r) => ({ ...r, status: 'pending' as const })));
 }
 
 export async function findEvent(db: Executor, merchantAccountId: string, id: string): Promise<EventRow | undefined> {

@@ -1,9 +1,11 @@
+import type { Compilable } from 'kysely';
 import type { Deps } from '../../context.ts';
+import { runWrites } from '../../db/write-batch.ts';
 import type { Tx } from '../../db/transaction.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import { deliverWebhook } from '../../jobs/deliver-webhook.job.ts';
 import { activeSubscriptions } from '../webhook-subscriptions/webhook-subscriptions.service.ts';
-import { insertDeliveries, insertEvent, type NewDelivery } from './events.repo.ts';
+import { insertDeliveriesQuery, insertEventQuery, type NewDelivery } from './events.repo.ts';
 
 export interface NewEvent {
   merchantAccountId: string;
@@ -18,25 +20,30 @@ export interface NewEvent {
 export const GIVE_UP_AFTER_MS = 24 * 3600 * 1000;
 
 /**
- * Outbox: writes the event, one pending delivery per active subscription and their jobs, in the
- * caller's transaction. No event exists without its change, nor a change without its event. A
- * merchant without subscriptions costs one insert and one select.
+ * Outbox: the event, one pending delivery per active subscription and their jobs, written in the
+ * caller's transaction. No event exists without its change, nor a change without its event.
+ * `eventWrites` reads the subscriptions and returns the inserts, for a caller that runs them with
+ * its own writes in one round trip (src/db/write-batch.ts; call `deps.queue.pokeSoon()` after);
+ * `emitEvent` runs them at once. A merchant without subscriptions costs one select and one insert.
  */
-export async function emitEvent(tx: Tx, deps: Deps, event: NewEvent): Promise<void> {
+export async function eventWrites(tx: Tx, deps: Deps, event: NewEvent): Promise<Array<Compilable<unknown>>> {
   // Times come from this process, not the database's now(): deliveries of a resource are ordered
   // by (created_at, id), and ids from uuidv7 are strictly increasing within the process.
   const now = new Date();
   const eventId = uuidv7(now.getTime());
-  await insertEvent(tx, {
-    merchant_account_id: event.merchantAccountId,
-    id: eventId,
-    kind: event.kind,
-    resource_type: event.resourceType,
-    resource_id: event.resourceId,
-    payload: event.payload,
-    created_at: now,
-  });
+  const writes: Array<Compilable<unknown>> = [
+    insertEventQuery(tx, {
+      merchant_account_id: event.merchantAccountId,
+      id: eventId,
+      kind: event.kind,
+      resource_type: event.resourceType,
+      resource_id: event.resourceId,
+      payload: event.payload,
+      created_at: now,
+    }),
+  ];
   const subscriptions = await activeSubscriptions(tx, event.merchantAccountId);
+  if (subscriptions.length === 0) return writes;
   const giveUpAt = new Date(now.getTime() + GIVE_UP_AFTER_MS);
   const deliveries: NewDelivery[] = subscriptions.map((s) => ({
     merchant_account_id: event.merchantAccountId,
@@ -49,8 +56,15 @@ export async function emitEvent(tx: Tx, deps: Deps, event: NewEvent): Promise<vo
     created_at: now,
     updated_at: now,
   }));
-  await insertDeliveries(tx, deliveries);
+  writes.push(insertDeliveriesQuery(tx, deliveries));
   for (const d of deliveries) {
-    await deps.queue.enqueue(tx, deliverWebhook, { merchant_account_id: d.merchant_account_id, delivery_id: d.id }, { jobKey: `deliver-webhook:${d.id}`, runAt: now });
+    writes.push(deps.queue.enqueueQuery(tx, deliverWebhook, { merchant_account_id: d.merchant_account_id, delivery_id: d.id }, { jobKey: `deliver-webhook:${d.id}`, runAt: now }));
   }
+  return writes;
+}
+
+export async function emitEvent(tx: Tx, deps: Deps, event: NewEvent): Promise<void> {
+  const writes = await eventWrites(tx, deps, event);
+  await runWrites(tx, writes);
+  if (writes.length > 1) deps.queue.pokeSoon();
 }

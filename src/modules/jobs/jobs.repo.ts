@@ -12,8 +12,9 @@ export interface NewJob {
 }
 
 /** Inserts a job; with a job key that already exists, nothing is inserted and false is returned. */
-export async function insertJob(db: Executor, job: NewJob): Promise<boolean> {
-  const row = await db
+/** The insert of a job; a job with a taken `job_key` is skipped (`returning id` tells). */
+export function insertJobQuery(db: Executor, job: NewJob) {
+  return db
     .insertInto('jobs')
     .values({
       id: job.id,
@@ -24,9 +25,11 @@ export async function insertJob(db: Executor, job: NewJob): Promise<boolean> {
       max_attempts: job.maxAttempts,
     })
     .onConflict((oc) => oc.column('job_key').doNothing())
-    .returning('id')
-    .executeTakeFirst();
-  return row !== undefined;
+    .returning('id');
+}
+
+export async function insertJob(db: Executor, job: NewJob): Promise<boolean> {
+  return (await insertJobQuery(db, job).executeTakeFirst()) !== undefined;
 }
 
 /**

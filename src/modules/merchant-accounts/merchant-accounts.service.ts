@@ -1,3 +1,4 @@
+import { sql, type RawBuilder } from 'kysely';
 import { accountLimit, withRequestTransaction, type RequestContext } from '../../context.ts';
 import type { Executor } from '../../db/transaction.ts';
 import { AppError, duplicateRecord, forbidden, notFound } from '../../errors/app-error.ts';
@@ -83,13 +84,11 @@ export async function listMerchantAccounts(ctx: RequestContext, query: ListMerch
 }
 
 /**
- * The merchant account's over-capture allowance for an authorized amount, in minor units: what a
- * capture may add above the authorization on a connector that supports over-capture. When both an
- * amount and a percentage are set, the smaller allowance applies.
+ * The capture limit of an authorization on a connector that supports over-capture: the authorized
+ * amount plus the merchant account's over-capture allowance, in minor units. When both an amount and
+ * a percentage (rounded down) are set, the smaller allowance applies. An SQL expression, so the
+ * update that records the authorization reads the account's settings in the same statement.
  */
-export async function overCaptureAllowance(db: Executor, merchantAccountId: string, authorizedAmount: number): Promise<number> {
-  const row = await repo.findMerchantAccount(db, merchantAccountId);
-  if (!row) return 0;
-  const limits = [row.over_capture_amount, row.over_capture_percentage === null ? null : Math.floor((authorizedAmount * row.over_capture_percentage) / 100)].filter((v): v is number => v !== null);
-  return limits.length === 0 ? 0 : Math.min(...limits);
+export function overCaptureLimit(merchantAccountId: string, authorizedAmount: number): RawBuilder<number> {
+  return sql<number>`${authorizedAmount}::bigint + coalesce((select least(ma.over_capture_amount, (${authorizedAmount}::bigint * ma.over_capture_percentage) / 100) from merchant_accounts ma where ma.id = ${merchantAccountId}), 0)`;
 }

@@ -167,3 +167,9 @@ export async function storeAuthorizedCard(tx: Tx, ctx: RequestContext, card: New
 export async function assertPaymentMethodExists(db: Executor, ctx: RequestContext, id: string): Promise<void> {
   if (!(await repo.findPaymentMethod(db, ctx.merchantAccountId, id))) throw notFound('payment method', id);
 }
+
+/** For other modules' background work (token reconciliation): a card's BIN and last 4, never the number. */
+export async function cardHintOf(db: Executor, merchantAccountId: string, id: string): Promise<{ bin: string | null; last4: string | null } | null> {
+  const row = await repo.findPaymentMethod(db, merchantAccountId, id);
+  return row ? { bin: row.bin, last4: row.last4 } : null;
+}

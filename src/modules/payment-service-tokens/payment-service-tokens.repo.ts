@@ -51,7 +51,7 @@ export async function updatePaymentServiceToken(
   db: Executor,
   merchantAccountId: string,
   id: string,
-  patch: Pick<Updateable<PaymentServiceTokensTable>, 'status' | 'token_ciphertext' | 'token_key_id' | 'approval_url' | 'error_code'>,
+  patch: Pick<Updateable<PaymentServiceTokensTable>, 'status' | 'token_ciphertext' | 'token_key_id' | 'approval_url' | 'error_code' | 'next_check_at' | 'checks'>,
 ): Promise<PaymentServiceTokenRow> {
   return db
     .updateTable('payment_service_tokens')
@@ -60,6 +60,16 @@ export async function updatePaymentServiceToken(
     .where('id', '=', id)
     .returningAll()
     .executeTakeFirstOrThrow();
+}
+
+/** Tokens still `processing` whose check is due, across merchant accounts (the reconciliation job). */
+export async function listDueTokens(db: Executor, now: Date, limit: number): Promise<PaymentServiceTokenRow[]> {
+  return db.selectFrom('payment_service_tokens').selectAll().where('status', '=', 'processing').where('next_check_at', '<=', now).orderBy('next_check_at').limit(limit).execute();
+}
+
+/** One token by id in a merchant account, whatever its payment method (reconciliation). */
+export async function lockTokenById(db: Executor, merchantAccountId: string, id: string): Promise<PaymentServiceTokenRow | undefined> {
+  return db.selectFrom('payment_service_tokens').selectAll().where('merchant_account_id', '=', merchantAccountId).where('id', '=', id).forUpdate().executeTakeFirst();
 }
 
 export async function deletePaymentServiceToken(db: Executor, merchantAccountId: string, id: string): Promise<void> {

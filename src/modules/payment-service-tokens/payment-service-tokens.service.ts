@@ -9,10 +9,12 @@ import { recordAudit } from '../audit-logs/audit-logs.service.ts';
 import { assertPaymentMethodExists, lockAndReleaseCard } from '../payment-methods/payment-methods.service.ts';
 import { credentialsOf, findUsablePaymentService, type PaymentServiceRow } from '../payment-services/payment-services.service.ts';
 import { callConnector, type CallResult } from '../transactions/connector-call.ts';
+import { nextCheckAt } from '../transactions/outcomes.ts';
 import * as repo from './payment-service-tokens.repo.ts';
 import { toPaymentServiceTokenResource, type ListPaymentServiceTokensQuery, type PaymentServiceToken, type PaymentServiceTokenCreateBody } from './payment-service-tokens.schemas.ts';
 
-const binding = (id: string): Binding => ({ table: 'payment_service_tokens', column: 'token', rowId: id });
+/** The vault binding of a token's ciphertext: the row it belongs to. */
+export const binding = (id: string): Binding => ({ table: 'payment_service_tokens', column: 'token', rowId: id });
 const auditName = (service: Pick<PaymentServiceRow, 'display_name'>) => `payment service token at ${service.display_name}`;
 
 /** The token value of a row, from the vault; null until provisioning succeeded. */
@@ -52,7 +54,8 @@ async function recordIntent(ctx: RequestContext, paymentMethodId: string, body: 
       throw duplicateRecord(existing.id, `The payment method already has a ${existing.status} token at this payment service; delete it before creating another`);
     }
     if (existing) await repo.deletePaymentServiceToken(tx, ctx.merchantAccountId, existing.id);
-    const row = await repo.insertPaymentServiceToken(tx, { merchant_account_id: ctx.merchantAccountId, id: uuidv7(), payment_method_id: paymentMethodId, payment_service_id: service.id, status: 'processing' });
+    // Due for reconciliation unless the answer comes (a crash during the call leaves it processing).
+    const row = await repo.insertPaymentServiceToken(tx, { merchant_account_id: ctx.merchantAccountId, id: uuidv7(), payment_method_id: paymentMethodId, payment_service_id: service.id, status: 'processing', next_check_at: nextCheckAt(0, new Date()) });
     const credentials = await credentialsOf(tx, ctx.deps, service);
     return { row, service, connector, credentials, card: { number: card.number, expirationDate: card.expirationDate } };
   });
@@ -87,6 +90,7 @@ async function recordOutcome(ctx: RequestContext, intent: { row: PaymentServiceT
         token_key_id: sealed?.keyId ?? null,
         approval_url: outcome.approvalUrl,
         error_code: outcome.errorCode,
+        next_check_at: null,
       });
     }
     await recordAudit(tx, ctx, 'created', { type: 'payment-service-token', id: row.id, name: auditName(service) });

@@ -66,7 +66,8 @@ export async function captureTransaction(ctx: RequestContext, id: string, body: 
     if (applied?.attemptStatus === 'succeeded') await emitTransaction(tx, ctx.deps, updated, 'transaction.captured');
     else await emitStatusChange(tx, ctx.deps, current, updated);
     await recordAudit(tx, ctx, 'captured', { type: 'transaction', id, name: `${updated.currency} ${attempt.amount}` });
-    if (applied?.attemptStatus === 'succeeded' && attempt.final) await scheduleSettlement(tx, ctx.deps, updated);
+    // Every capture settles on its own, final or not (docs/decisions.md, "Settlements").
+    if (applied?.attemptStatus === 'succeeded') await scheduleSettlement(tx, ctx.deps, updated, attempt.id);
     const transaction = await transactionResource(tx, ctx, updated);
     if (preferTransaction) return transaction;
     const status = applied ? (applied.attemptStatus === 'succeeded' ? 'succeeded' : applied.attemptStatus === 'declined' ? 'declined' : applied.attemptStatus === 'pending' ? 'pending' : 'failed') : 'pending';

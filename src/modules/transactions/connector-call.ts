@@ -1,4 +1,5 @@
-import { ConnectorError, type PaymentConnector, type ResponseFacts } from '../../connectors/connector.ts';
+import { boundedCall, CONNECTOR_TIMEOUT_MS, type CallFailure, type CallSuccess } from '../../connectors/call.ts';
+import type { PaymentConnector, ResponseFacts } from '../../connectors/connector.ts';
 import type { RequestContext } from '../../context.ts';
 import type { Deps } from '../../context.ts';
 import type { AttemptStatus, TransactionRow } from '../../db/schema-transactions.ts';
@@ -6,33 +7,22 @@ import type { Executor } from '../../db/transaction.ts';
 import { AppError } from '../../errors/app-error.ts';
 import { credentialsOf, findUsablePaymentService } from '../payment-services/payment-services.service.ts';
 
-/** How long a connector call may take before its outcome is treated as unknown. */
-export const CONNECTOR_TIMEOUT_MS = 30_000;
+export { CONNECTOR_TIMEOUT_MS };
 
 /** The technical result of a call: the connector's answer, or why there is none. */
-export type CallResult<T> = { ok: true; value: T; ms: number } | { ok: false; kind: 'timeout' | 'unavailable' | 'invalid_request'; message: string; ms: number };
+export type CallResult<T> = CallSuccess<T> | CallFailure;
 
 /**
- * Calls a connector outside any database transaction (STYLE D4). A `timeout` (or an unexpected
- * error, which may have happened after the provider acted) is an unknown outcome, never a decline.
+ * Calls a connector outside any database transaction (STYLE D4), bounded by `boundedCall`. A
+ * `timeout` (or an unexpected error, which may have happened after the provider acted) is an
+ * unknown outcome, never a decline.
  */
 export async function callConnector<T>(fn: () => Promise<T>, log: { warn(obj: object, msg?: string): void }): Promise<CallResult<T>> {
-  const started = Date.now();
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new ConnectorError('timeout', `no answer within ${CONNECTOR_TIMEOUT_MS} ms`)), CONNECTOR_TIMEOUT_MS);
-    });
-    const value = await Promise.race([fn(), timeout]);
-    return { ok: true, value, ms: Date.now() - started };
-  } catch (error) {
-    const ms = Date.now() - started;
-    if (error instanceof ConnectorError) return { ok: false, kind: error.kind, message: error.message, ms };
-    log.warn({ err: error }, 'connector call threw an unexpected error; its outcome is treated as unknown');
-    return { ok: false, kind: 'timeout', message: 'unexpected connector error', ms };
-  } finally {
-    clearTimeout(timer);
-  }
+  const result = await boundedCall(fn);
+  if (result.ok) return result;
+  if (result.unexpected) log.warn({ err: result.cause }, 'connector call threw an unexpected error; its outcome is treated as unknown');
+  // The cause stays out of the result: results end up in events and logs.
+  return { ok: false, kind: result.kind, message: result.message, ms: result.ms };
 }
 
 export interface BoundConnector {

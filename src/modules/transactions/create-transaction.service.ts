@@ -2,11 +2,12 @@ import type { AuthorizeOutcome } from '../../connectors/connector.ts';
 import { withRequestTransaction, type RequestContext } from '../../context.ts';
 import type { TransactionRow } from '../../db/schema-transactions.ts';
 import { withTransaction, type Tx } from '../../db/transaction.ts';
+import { runWrites } from '../../db/write-batch.ts';
 import { invalidField } from '../../errors/app-error.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import { uuidToBase62 } from '../../lib/base62.ts';
-import { recordAudit } from '../audit-logs/audit-logs.service.ts';
-import { overCaptureAllowance } from '../merchant-accounts/merchant-accounts.service.ts';
+import { auditQuery, recordAudit } from '../audit-logs/audit-logs.service.ts';
+import { overCaptureLimit } from '../merchant-accounts/merchant-accounts.service.ts';
 import { credentialsOf } from '../payment-services/payment-services.service.ts';
 import { storeAuthorizedCard } from '../payment-methods/payment-methods.service.ts';
 import type { PaymentServiceRow } from '../../db/schema.ts';
@@ -20,9 +21,11 @@ import { recordTender, redeemTender, reverseTender, skipTender, type GiftCardTen
 import { attemptEvent, statusEvent } from './transaction-events.ts';
 import type { Transaction } from './transaction.schema.ts';
 import * as repo from './transactions.repo.ts';
-import { emitTransaction } from './webhook-events.ts';
+import { emitTransaction, transactionEventWrites } from './webhook-events.ts';
 import { transactionResource } from './transaction-view.ts';
 import { scheduleSettlement } from './settlements.service.ts';
+import { pendChallenge } from './three-ds-challenge.service.ts';
+import { recordLateAnswer } from './late-void.service.ts';
 
 /** Checks of the request that need no database. */
 function checkRequest(body: CreateTransactionBody): void {
@@ -74,13 +77,16 @@ async function start(ctx: RequestContext, body: CreateTransactionBody, ipAddress
     const id = uuidv7();
     const attemptId = uuidv7();
     const now = new Date();
-    const giftCardTotal = (body.gift_cards ?? []).reduce((sum, card) => sum + card.amount, 0);
-    const row = await repo.insertTransaction(tx, { ...prepared.columns, id, merchant_account_id: ctx.merchantAccountId, gift_card_amount: giftCardTotal, multi_tender: giftCardTotal > 0 });
-    const tender = await recordTender(tx, ctx, id, body.gift_cards ?? [], body.amount, row.buyer_id, instrument === null);
-    const callsConnector = prepared.stop === null && prepared.service !== null;
-    if (callsConnector) {
-      await repo.insertAttempt(tx, { merchant_account_id: ctx.merchantAccountId, id: attemptId, transaction_id: id, operation: 'authorize', status: 'in_flight', amount: row.amount, payment_service_id: prepared.service?.id ?? null, next_check_at: nextCheckAt(0, now) });
-    }
+    const giftCards = body.gift_cards ?? [];
+    const giftCardTotal = giftCards.reduce((sum, card) => sum + card.amount, 0);
+    const newRow = { ...prepared.columns, id, merchant_account_id: ctx.merchantAccountId, gift_card_amount: giftCardTotal, multi_tender: giftCardTotal > 0 };
+    // A challenged card is authorized when the buyer completes the challenge (three-ds-challenge.service.ts).
+    const callsConnector = prepared.stop === null && prepared.service !== null && prepared.challenge === null;
+    const attempt = { merchant_account_id: ctx.merchantAccountId, id: attemptId, transaction_id: id, operation: 'authorize' as const, status: 'in_flight' as const, amount: newRow.amount, payment_service_id: prepared.service?.id ?? null, next_check_at: nextCheckAt(0, now) };
+    // Without gift cards the transaction and its attempt are written in one round trip.
+    const row = callsConnector && giftCards.length === 0 ? await repo.insertTransactionWithAttempt(tx, newRow, attempt) : await repo.insertTransaction(tx, newRow);
+    const tender = await recordTender(tx, ctx, id, giftCards, body.amount, row.buyer_id, instrument === null);
+    if (callsConnector && giftCards.length > 0) await repo.insertAttempt(tx, attempt);
     const credentials = callsConnector ? await credentialsOf(tx, ctx.deps, prepared.service!) : {};
     return { row, attemptId, instrument, service: prepared.service, credentials, prepared, tender, attemptRecorded: callsConnector, store: body.store ?? false };
   });
@@ -113,8 +119,50 @@ async function authorize(ctx: RequestContext, started: Started) {
   );
 }
 
+type Answer = Awaited<ReturnType<typeof authorize>>;
+
+/** Thrown inside `finishQuickly` when the transaction moved meanwhile: its transaction rolls back. */
+class Moved extends Error {}
+
+/**
+ * Phase 3 in the common case, a plain answer while the transaction is still `processing`: the
+ * update checks the status and takes the row lock in one statement (no SELECT FOR UPDATE), and the
+ * attempt, history events, audit entry and webhook outbox are written in one combined statement.
+ * Null sends everything else (a stop, gift cards, `store`, a timeout, a transaction that moved
+ * meanwhile) down the locked path of `finish`.
+ */
+async function finishQuickly(ctx: RequestContext, started: Started, result: Answer): Promise<Transaction | null> {
+  if (started.prepared.stop || !started.service || !started.attemptRecorded || started.tender || started.store) return null;
+  const outcome = result.ok ? result.value : result.kind === 'timeout' ? null : failure(result.kind);
+  if (!outcome) return null;
+  const now = new Date();
+  const applied = applyAuthorization(started.row, outcome, now, 0);
+  const patch: repo.TransactionPatch = { ...applied.patch, ...captureLimitFor(ctx, started, outcome) };
+  if (applied.patch.status === 'buyer_approval_pending') patch.approval_expires_at = approvalDeadline(ctx, now);
+  try {
+    return await withRequestTransaction(ctx, async (tx) => {
+      const row = await repo.updateTransactionIfStatus(tx, ctx.merchantAccountId, started.row.id, 'processing', patch);
+      if (!row) throw new Moved();
+      const events = [statusEvent(row, started.row.status, now), attemptEvent(row, started.attemptId, 'authorize', row.amount, result, applied, now)].filter((e) => e !== null);
+      const outbox = await transactionEventWrites(tx, ctx.deps, row, 'transaction.created');
+      await runWrites(tx, [attemptUpdate(tx, ctx, started, result, applied, now), repo.insertEventsQuery(tx, events), auditQuery(tx, ctx, 'created', auditedTransaction(row)), ...outbox]);
+      // More than the event itself: webhook deliveries were queued.
+      if (outbox.length > 1) ctx.deps.queue.pokeSoon();
+      if (row.status === 'capture_succeeded') await scheduleSettlement(tx, ctx.deps, row);
+      return transactionResource(tx, ctx, row);
+    });
+  } catch (error) {
+    if (error instanceof Moved) return null;
+    throw error;
+  }
+}
+
+const auditedTransaction = (row: TransactionRow) => ({ type: 'transaction', id: row.id, name: `${row.currency} ${row.amount}` });
+
 /** Phase 3, one database transaction: the answer through the state machine, events, audit, idempotency record. */
-async function finish(ctx: RequestContext, started: Started, result: Awaited<ReturnType<typeof authorize>> | null): Promise<Transaction> {
+async function finish(ctx: RequestContext, started: Started, result: Answer | null): Promise<Transaction> {
+  const quick = result ? await finishQuickly(ctx, started, result) : null;
+  if (quick) return quick;
   return withRequestTransaction(ctx, async (tx) => {
     const current = (await repo.findTransaction(tx, ctx.merchantAccountId, started.row.id, { forUpdate: true }))!;
     const now = new Date();
@@ -125,16 +173,15 @@ async function finish(ctx: RequestContext, started: Started, result: Awaited<Ret
       } else if (!started.service) {
         applied = applyGiftCardsOnly(current, now);
       } else if (result?.ok) {
-        applied = applyAuthorization(current, result.value, now, await allowanceFor(tx, ctx, started, result.value));
+        applied = applyAuthorization(current, result.value, now, 0);
+        Object.assign(applied.patch, captureLimitFor(ctx, started, result.value));
       } else if (result && result.kind !== 'timeout') {
         applied = applyAuthorization(current, failure(result.kind), now, 0);
       }
     } catch (error) {
       if (!(error instanceof TransitionError)) throw error;
       // Canceled while the connector was being called: the answer is kept on the attempt only.
-      ctx.log.warn({ transactionId: current.id, status: current.status }, 'authorization answer arrived after the transaction was closed');
-      const late = result?.ok && ['authorized', 'captured', 'capture_pending'].includes(result.value.status) ? 'succeeded' : 'failed';
-      await repo.updateAttempt(tx, ctx.merchantAccountId, started.attemptId, { status: late, error_code: 'late_outcome', next_check_at: null });
+      await recordLateAnswer(tx, ctx.deps, ctx.log, current, started.attemptId, result);
       return transactionResource(tx, ctx, current);
     }
     if (applied && started.store && started.instrument?.storable && ['authorization_succeeded', 'capture_succeeded', 'capture_pending'].includes(applied.patch.status as string)) {
@@ -146,13 +193,13 @@ async function finish(ctx: RequestContext, started: Started, result: Awaited<Ret
     // The buyer has until approval_expires_at; reconciliation times the transaction out after it.
     if (applied?.patch.status === 'buyer_approval_pending') applied.patch.approval_expires_at = approvalDeadline(ctx, now);
     const row = applied ? await repo.updateTransaction(tx, ctx.merchantAccountId, current.id, applied.patch) : current;
-    if (!started.prepared.stop && started.attemptRecorded && result) await recordAttempt(tx, ctx, started, result, applied, now);
+    if (!started.prepared.stop && started.attemptRecorded && result) await attemptUpdate(tx, ctx, started, result, applied, now).execute();
     // Stopped after the attempt was recorded (a gift card failed): the connector was never called.
     else if (started.attemptRecorded) await repo.updateAttempt(tx, ctx.merchantAccountId, started.attemptId, { status: 'failed', error_code: 'not_attempted', next_check_at: null });
     const events = [statusEvent(row, current.status, now)];
     if (!started.prepared.stop && started.attemptRecorded) events.push(attemptEvent(row, started.attemptId, 'authorize', row.amount, result, applied, now));
     await repo.insertEvents(tx, events.filter((e) => e !== null));
-    await recordAudit(tx, ctx, 'created', { type: 'transaction', id: row.id, name: `${row.currency} ${row.amount}` });
+    await recordAudit(tx, ctx, 'created', auditedTransaction(row));
     await emitTransaction(tx, ctx.deps, row, 'transaction.created');
     if (row.status === 'capture_succeeded') await scheduleSettlement(tx, ctx.deps, row);
     return await transactionResource(tx, ctx, row);
@@ -166,17 +213,19 @@ function failure(kind: 'unavailable' | 'invalid_request'): AuthorizeOutcome {
   };
 }
 
-async function allowanceFor(tx: Tx, ctx: RequestContext, started: Started, outcome: AuthorizeOutcome): Promise<number> {
-  if (outcome.status !== 'authorized') return 0;
+/** An authorization on a connector with over-capture may be captured up to the merchant account's allowance above it. */
+function captureLimitFor(ctx: RequestContext, started: Started, outcome: AuthorizeOutcome): Pick<repo.TransactionPatch, 'capture_limit'> {
+  if (outcome.status !== 'authorized') return {};
   const connector = ctx.deps.connectors.get(started.service!.payment_service_definition_id);
-  return connector.definition.capabilities.overCapture ? overCaptureAllowance(tx, ctx.merchantAccountId, started.row.amount) : 0;
+  return connector.definition.capabilities.overCapture ? { capture_limit: overCaptureLimit(ctx.merchantAccountId, started.row.amount - started.row.gift_card_amount) } : {};
 }
 
-async function recordAttempt(tx: Tx, ctx: RequestContext, started: Started, result: Awaited<ReturnType<typeof authorize>>, applied: Applied | null, now: Date) {
+/** The update that records the connector's answer on the authorize attempt. */
+function attemptUpdate(tx: Tx, ctx: RequestContext, started: Started, result: Answer, applied: Applied | null, now: Date) {
   // A buyer approval is looked at again when it expires; other open calls on the reconciliation schedule.
   const nextCheck = applied?.patch.status === 'buyer_approval_pending' ? approvalDeadline(ctx, now) : nextCheckAt(0, now);
   const errorWithoutAnswer = applied ? ((applied.patch.error_code as string | null | undefined) ?? null) : null;
-  await repo.updateAttempt(tx, ctx.merchantAccountId, started.attemptId, attemptPatch(result, applied, nextCheck, result.ok ? result.value.providerTransactionId : null, errorWithoutAnswer));
+  return repo.updateAttemptQuery(tx, ctx.merchantAccountId, started.attemptId, attemptPatch(result, applied, nextCheck, result.ok ? result.value.providerTransactionId : null, errorWithoutAnswer));
 }
 
 /** When a pending buyer approval expires (BUYER_APPROVAL_TIMEOUT_SECONDS after the authorization). */
@@ -192,6 +241,7 @@ export async function createTransaction(ctx: RequestContext, body: CreateTransac
     const giftCardError = await redeemTender(ctx, started.tender, started.row.currency);
     if (giftCardError) started.prepared.stop = stopWith(giftCardError);
   }
+  if (started.prepared.challenge && !started.prepared.stop) return pendChallenge(ctx, started);
   const result = started.prepared.stop || !started.service ? null : await authorize(ctx, started);
   // The payment method was refused: what the gift cards paid goes back to them.
   if (started.tender && result && (!result.ok ? result.kind !== 'timeout' : result.value.status === 'declined' || result.value.status === 'failed')) await reverseTender(ctx, started.tender);

@@ -11,7 +11,7 @@ import type { CreateTransactionBody } from './create-transaction.schema.ts';
 import type { ResolvedInstrument } from './instrument.ts';
 import { intentOutcome, nextStatus } from './transaction-status.ts';
 import { noRouteMessage, route } from './routing.ts';
-import { decideThreeDs, passThrough, type ThreeDsDecision } from './three-d-secure.ts';
+import { decideThreeDs, passThrough, type ChallengeOutcomes, type ThreeDsDecision } from './three-d-secure.ts';
 import type { Applied } from './outcomes.ts';
 import { EXTRA_FIELDS } from './transaction.schema.ts';
 
@@ -24,6 +24,8 @@ export interface Prepared {
   threeDs: ThreeDsDecision | null;
   /** Set when the transaction ends before any connector call (anti-fraud reject, failed 3DS). */
   stop: ((row: TransactionRow) => Applied) | null;
+  /** Set when the 3DS server challenges the card: the connector waits for the buyer's challenge. */
+  challenge: ChallengeOutcomes | null;
 }
 
 const json = (value: unknown) => (value === undefined || value === null ? null : JSON.stringify(value));
@@ -114,5 +116,6 @@ export async function prepareTransaction(tx: Tx, ctx: RequestContext, body: Crea
     three_d_secure: json(threeDs?.summary), recipient: json(body.recipient), extra: JSON.stringify(extra), connection_options: json(body.connection_options), actions: JSON.stringify(routed ? [routed.action] : []),
   };
   const connectorOptions = service ? ((body.connection_options?.[service.payment_service_definition_id] as Record<string, unknown> | undefined) ?? null) : null;
-  return { columns, service, connectorOptions, threeDs, stop };
+  const challenge = threeDs?.kind === 'challenge' && threeDs.challenge ? threeDs.challenge : null;
+  return { columns, service, connectorOptions, threeDs, stop, challenge };
 }

@@ -6,6 +6,7 @@ import { AppError, notFound } from '../../errors/app-error.ts';
 import { uuidToBase62 } from '../../lib/base62.ts';
 import { callConnector, connectorOfTransaction, paymentHint } from './connector-call.ts';
 import { applyAuthorization, applyCapture, applyRefund, applyVoid, nextCheckAt, type Patch } from './outcomes.ts';
+import { scheduleLateVoid } from './late-void.service.ts';
 import { scheduleRefundSettlement, scheduleSettlement } from './settlements.service.ts';
 import { event, statusEvent } from './transaction-events.ts';
 import { intentOutcome, nextStatus, TransitionError } from './transaction-status.ts';
@@ -43,6 +44,8 @@ function resolution(row: TransactionRow, attempt: AttemptRow, answer: SyncOutcom
     case 'void': {
       const s = answer.status === 'voided' ? 'succeeded' : answer.status === 'authorized' || answer.status === 'declined' || answer.status === 'failed' ? 'failed' : null;
       if (!s) return null;
+      // The void of a late authorization: the transaction is closed already and stays as it is.
+      if (attempt.compensates_attempt_id) return { patch: {}, status: s };
       const applied = applyVoid(row, { status: s }, now);
       return { patch: applied.patch, status: applied.attemptStatus };
     }
@@ -69,13 +72,16 @@ async function settleAttempt(tx: Tx, deps: Deps, attemptId: string, merchantAcco
   const row = attempt && (await repo.findTransaction(tx, merchantAccountId, attempt.transaction_id, { forUpdate: true }));
   if (!attempt || !row || !['in_flight', 'unknown', 'pending'].includes(attempt.status)) return true;
   let resolved: ReturnType<typeof resolution>;
+  let lateAuthorization = false;
   try {
     resolved = resolution(row, attempt, answer, now);
   } catch (error) {
     if (!(error instanceof TransitionError)) throw error;
-    // A late answer the transaction can no longer take (it was canceled meanwhile): kept on record.
+    // A late answer the transaction can no longer take (it was canceled meanwhile): kept on record;
+    // money authorized at the provider for it is released by a void (late-void.service.ts).
     log.warn({ transactionId: row.id, attemptId, answer: answer.status }, 'late connector outcome ignored by the state machine');
-    resolved = { patch: {}, status: answer.status === 'authorized' || answer.status === 'captured' ? 'succeeded' : 'failed' };
+    lateAuthorization = attempt.operation === 'authorize' && ['authorized', 'captured', 'capture_pending'].includes(answer.status);
+    resolved = { patch: {}, status: lateAuthorization ? 'succeeded' : 'failed' };
   }
   const events = [event(row, 'transaction-sync-event', { attempt_id: attemptId, operation: attempt.operation, answer: answer.status, error_code: answer.errorCode }, now)];
   if (!resolved && row.status === 'buyer_approval_pending' && row.approval_expires_at) {
@@ -93,18 +99,21 @@ async function settleAttempt(tx: Tx, deps: Deps, attemptId: string, merchantAcco
     return false;
   }
   const updated = Object.keys(resolved.patch).length > 0 ? await repo.updateTransaction(tx, merchantAccountId, row.id, resolved.patch) : row;
-  await repo.updateAttempt(tx, merchantAccountId, attemptId, { status: resolved.status, checks: attempt.checks + 1, next_check_at: null, provider_reference: attempt.provider_reference ?? answer.providerTransactionId });
+  await repo.updateAttempt(tx, merchantAccountId, attemptId, { status: resolved.status, checks: attempt.checks + 1, next_check_at: null, provider_reference: attempt.provider_reference ?? answer.providerTransactionId, ...(lateAuthorization ? { error_code: 'late_outcome' } : {}) });
+  if (lateAuthorization) await scheduleLateVoid(tx, deps, row, attemptId, attempt.provider_reference ?? answer.providerTransactionId);
   if (attempt.refund_id && resolved.refundStatus) {
     const refund = await repo.updateRefund(tx, merchantAccountId, attempt.refund_id, { status: resolved.refundStatus as never, error_code: answer.errorCode });
     if (refund.status !== 'processing') await emitRefund(tx, deps, refund, updated, refundKind(refund.status));
     if (refund.status === 'succeeded') await scheduleRefundSettlement(tx, deps, refund);
   }
-  const specific = resolved.status === 'succeeded' ? (attempt.operation === 'capture' ? 'transaction.captured' : attempt.operation === 'void' ? 'transaction.voided' : null) : null;
+  // A late authorization's void changes nothing the merchant was told: no transaction.voided.
+  const specific = resolved.status === 'succeeded' ? (attempt.operation === 'capture' ? 'transaction.captured' : attempt.operation === 'void' && !attempt.compensates_attempt_id ? 'transaction.voided' : null) : null;
   if (specific) await emitTransaction(tx, deps, updated, specific);
   else await emitStatusChange(tx, deps, row, updated);
   const change = statusEvent(updated, row.status, now);
   await repo.insertEvents(tx, change ? [...events, change] : events);
-  if (updated.status === 'capture_succeeded' && row.status !== 'capture_succeeded' && updated.capture_closed) await scheduleSettlement(tx, deps, updated);
+  // Every capture settles on its own, final or not (docs/decisions.md, "Settlements").
+  if (updated.captured_amount > row.captured_amount) await scheduleSettlement(tx, deps, updated, attemptId);
   return true;
 }
 

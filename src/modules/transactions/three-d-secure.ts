@@ -5,17 +5,26 @@ import type { ThreeDsScenarioOutcome } from '../three-ds-scenarios/three-ds-scen
 /**
  * The sandbox 3DS server. It authenticates a card when the payment service has 3DS enabled: a
  * matching 3DS scenario forces the outcome; otherwise the 3DS test card is challenged and every
- * other card passes frictionless. A challenge completes at once with the scenario's result (there
- * is no interactive challenge page in the sandbox; docs/decisions.md, "3DS").
+ * other card passes frictionless. A challenge waits for the buyer on the sandbox challenge page
+ * (three-ds-challenge.service.ts): completing it yields the scenario's result, failing it always
+ * declines (docs/decisions.md, "3DS and anti-fraud").
  */
 
 export interface ThreeDsDecision {
-  /** Pass the authentication to the connector, or stop the transaction before it. */
-  kind: 'authenticated' | 'failed' | 'skipped';
+  /** Pass the authentication to the connector, stop the transaction before it, or wait for the buyer's challenge. */
+  kind: 'authenticated' | 'failed' | 'skipped' | 'challenge';
   data: ThreeDSecureData | null;
   /** The transaction's `three_d_secure` object. */
   summary: Record<string, unknown>;
   errorCode: string | null;
+  /** Set for `challenge`: what the buyer's "complete" and "fail" on the challenge page yield. */
+  challenge?: ChallengeOutcomes;
+}
+
+/** The two ends of an interactive challenge, decided when it starts (deterministic). */
+export interface ChallengeOutcomes {
+  completed: ThreeDsDecision;
+  failed: ThreeDsDecision;
 }
 
 const THREE_DS_TEST_CARD = '4000000000003220';
@@ -40,6 +49,31 @@ function refused(version: string, method: 'frictionless' | 'challenge', amount: 
   };
 }
 
+const failedChallenge = (version: string, amount: number) => refused(version, 'challenge', amount, 'declined', 'The cardholder failed the challenge');
+
+/**
+ * A challenge waits for the buyer: `three_d_secure.status` is null (the spec's status enum has no
+ * pending value) with method `challenge`. The scenario's `result` decides what completing it
+ * yields: `Y` authenticated, `N` the same decline as failing it, `timeout` a 3DS error after which
+ * the authorization goes ahead without 3DS data.
+ */
+function challenge(version: string, amount: number, result: string, seed: string): ThreeDsDecision {
+  const completed = result === 'Y' ? authenticated(version, 'challenge', amount, seed) : result === 'N' ? failedChallenge(version, amount) : refused(version, 'challenge', amount, 'error', 'The challenge timed out');
+  return {
+    kind: 'challenge',
+    data: null,
+    errorCode: null,
+    summary: { version, status: null, method: 'challenge', amount, response_data: null, error_data: null },
+    challenge: { completed, failed: failedChallenge(version, amount) },
+  };
+}
+
+/** A challenge that ended without the buyer: timed out (`error`) or the transaction was canceled (`cancelled`). */
+export function abandonedChallenge(pending: Record<string, unknown>, status: 'error' | 'cancelled'): Record<string, unknown> {
+  const description = status === 'error' ? 'The challenge timed out' : 'The transaction was canceled during the challenge';
+  return { ...pending, status, response_data: null, error_data: { code: 'U', description, detail: null, component: 'sandbox-3ds-server' } };
+}
+
 /** Pure: the decision for a scenario's outcome (or the default when none matched). */
 export function decideThreeDs(outcome: ThreeDsScenarioOutcome | null, cardNumber: string | null, amount: number, seed: string): ThreeDsDecision {
   const effective = outcome ?? { version: '2.2.0', authentication: { transaction_status: cardNumber === THREE_DS_TEST_CARD ? 'C' : 'Y' }, result: { transaction_status: 'Y' } };
@@ -48,12 +82,8 @@ export function decideThreeDs(outcome: ThreeDsScenarioOutcome | null, cardNumber
     case 'Y':
     case 'A':
       return authenticated(version, 'frictionless', amount, seed);
-    case 'C': {
-      const result = effective.result?.transaction_status ?? 'Y';
-      if (result === 'Y') return authenticated(version, 'challenge', amount, seed);
-      if (result === 'N') return refused(version, 'challenge', amount, 'declined', 'The cardholder failed the challenge');
-      return refused(version, 'challenge', amount, 'error', 'The challenge timed out');
-    }
+    case 'C':
+      return challenge(version, amount, effective.result?.transaction_status ?? 'Y', seed);
     case 'N':
     case 'R':
       return refused(version, 'frictionless', amount, 'declined', 'The issuer refused authentication');

@@ -1,7 +1,9 @@
-import { sql, type Updateable } from 'kysely';
+import { sql, type UpdateObject, type Updateable } from 'kysely';
+import type { Database } from '../../db/schema.ts';
 import type { AttemptRow, NewAttempt, NewTransaction, NewTransactionEvent, RefundRow, SettlementRow, TransactionAttemptsTable, TransactionEventRow, TransactionRow, TransactionsTable, RefundsTable } from '../../db/schema-transactions.ts';
 import { keysetPage, type KeysetPage } from '../../db/keyset.ts';
 import type { Executor } from '../../db/transaction.ts';
+import { runWrites } from '../../db/write-batch.ts';
 import type { CursorPosition } from '../../http/cursor.ts';
 
 export async function insertTransaction(db: Executor, row: NewTransaction): Promise<TransactionRow> {
@@ -14,7 +16,25 @@ export async function findTransaction(db: Executor, merchantAccountId: string, i
   return query.executeTakeFirst();
 }
 
-export async function updateTransaction(db: Executor, merchantAccountId: string, id: string, patch: Updateable<TransactionsTable>): Promise<TransactionRow> {
+/**
+ * Updates the transaction only while it still has `status` (nobody moved it since it was read);
+ * undefined otherwise. The row lock is taken by the update itself.
+ */
+export async function updateTransactionIfStatus(db: Executor, merchantAccountId: string, id: string, status: TransactionRow['status'], patch: TransactionPatch): Promise<TransactionRow | undefined> {
+  return db
+    .updateTable('transactions')
+    .set({ ...patch, updated_at: new Date() })
+    .where('merchant_account_id', '=', merchantAccountId)
+    .where('id', '=', id)
+    .where('status', '=', status)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** Column values, or SQL expressions (such as `overCaptureLimit`). */
+export type TransactionPatch = UpdateObject<Database, 'transactions'>;
+
+export async function updateTransaction(db: Executor, merchantAccountId: string, id: string, patch: TransactionPatch): Promise<TransactionRow> {
   return db
     .updateTable('transactions')
     .set({ ...patch, updated_at: new Date() })
@@ -25,7 +45,17 @@ export async function updateTransaction(db: Executor, merchantAccountId: string,
 }
 
 export async function insertAttempt(db: Executor, row: NewAttempt): Promise<AttemptRow> {
-  return db.insertInto('transaction_attempts').values(row).returningAll().executeTakeFirstOrThrow();
+  return insertAttemptQuery(db, row).returningAll().executeTakeFirstOrThrow();
+}
+
+export function insertAttemptQuery(db: Executor, row: NewAttempt) {
+  return db.insertInto('transaction_attempts').values(row);
+}
+
+/** The transaction and its first attempt in one round trip (src/db/write-batch.ts). */
+export async function insertTransactionWithAttempt(db: Executor, row: NewTransaction, attempt: NewAttempt): Promise<TransactionRow> {
+  const [inserted] = await runWrites<TransactionRow>(db, [insertAttemptQuery(db, attempt), db.insertInto('transactions').values(row).returningAll()]);
+  return inserted!;
 }
 
 export async function findAttempt(db: Executor, merchantAccountId: string, id: string, options: { forUpdate?: boolean } = {}): Promise<AttemptRow | undefined> {
@@ -35,13 +65,20 @@ export async function findAttempt(db: Executor, merchantAccountId: string, id: s
 }
 
 export async function updateAttempt(db: Executor, merchantAccountId: string, id: string, patch: Updateable<TransactionAttemptsTable>): Promise<AttemptRow> {
+  return updateAttemptQuery(db, merchantAccountId, id, patch).returningAll().executeTakeFirstOrThrow();
+}
+
+export function updateAttemptQuery(db: Executor, merchantAccountId: string, id: string, patch: Updateable<TransactionAttemptsTable>) {
   return db
     .updateTable('transaction_attempts')
     .set({ ...patch, updated_at: new Date() })
     .where('merchant_account_id', '=', merchantAccountId)
-    .where('id', '=', id)
-    .returningAll()
-    .executeTakeFirstOrThrow();
+    .where('id', '=', id);
+}
+
+/** The void sent for a late authorization (its authorize attempt); at most one, a unique index says so. */
+export async function findCompensatingAttempt(db: Executor, merchantAccountId: string, authorizeAttemptId: string): Promise<AttemptRow | undefined> {
+  return db.selectFrom('transaction_attempts').selectAll().where('merchant_account_id', '=', merchantAccountId).where('compensates_attempt_id', '=', authorizeAttemptId).executeTakeFirst();
 }
 
 /** Attempts of one transaction that have no final outcome yet (sync asks the connector about these). */
@@ -69,7 +106,12 @@ export async function listDueAttempts(db: Executor, now: Date, limit: number): P
 }
 
 export async function insertEvents(db: Executor, rows: NewTransactionEvent[]): Promise<void> {
-  if (rows.length > 0) await db.insertInto('transaction_events').values(rows).execute();
+  if (rows.length > 0) await insertEventsQuery(db, rows).execute();
+}
+
+/** `rows` must not be empty. */
+export function insertEventsQuery(db: Executor, rows: NewTransactionEvent[]) {
+  return db.insertInto('transaction_events').values(rows);
 }
 
 export async function listEvents(db: Executor, merchantAccountId: string, transactionId: string, position: CursorPosition | null, limit: number): Promise<KeysetPage<TransactionEventRow>> {
@@ -109,12 +151,12 @@ export async function findSettlement(db: Executor, merchantAccountId: string, tr
   return db.selectFrom('settlements').selectAll().where('merchant_account_id', '=', merchantAccountId).where('transaction_id', '=', transactionId).where('id', '=', id).executeTakeFirst();
 }
 
-/** Inserts a settlement once: a second run for the same transaction (or refund) changes nothing. */
+/** Inserts a settlement once: a second run for the same capture, refund or transaction changes nothing. */
 export async function insertSettlementOnce(db: Executor, row: import('kysely').Insertable<import('../../db/schema-transactions.ts').SettlementsTable>): Promise<SettlementRow | undefined> {
   return db
     .insertInto('settlements')
     .values(row)
-    .onConflict((oc) => oc.expression(sql`merchant_account_id, transaction_id, (coalesce(refund_id, '00000000-0000-0000-0000-000000000000'::uuid))`).doNothing())
+    .onConflict((oc) => oc.expression(sql`merchant_account_id, transaction_id, (coalesce(refund_id, capture_attempt_id, '00000000-0000-0000-0000-000000000000'::uuid))`).doNothing())
     .returningAll()
     .executeTakeFirst();
 }

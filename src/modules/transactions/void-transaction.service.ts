@@ -6,6 +6,7 @@ import { uuidToBase62 } from '../../lib/base62.ts';
 import { recordAudit } from '../audit-logs/audit-logs.service.ts';
 import { attemptPatch, callConnector, connectorOfTransaction, paymentHint } from './connector-call.ts';
 import { applyVoid, nextCheckAt } from './outcomes.ts';
+import { cancelChallenge } from './three-ds-challenge.service.ts';
 import { attemptEvent, statusEvent } from './transaction-events.ts';
 import { cancelRefusal, intentOutcome, nextStatus, voidRefusal } from './transaction-status.ts';
 import type { OperationResult, Transaction } from './transaction.schema.ts';
@@ -59,7 +60,7 @@ export async function voidTransaction(ctx: RequestContext, id: string, preferTra
  * given up. Nothing was authorized, so no connector call is needed: the transaction ends
  * `authorization_failed` with `error_code` `canceled` and `canceled_at` (docs/decisions.md). An
  * attempt still open at the provider is left to reconciliation, which records (and logs) a late
- * authorization on the attempt; voiding it at the provider is left for later (docs/decisions.md).
+ * authorization on the attempt and has it voided at the provider (late-void.service.ts).
  */
 export async function cancelTransaction(ctx: RequestContext, id: string): Promise<OperationResult> {
   return withRequestTransaction(ctx, async (tx) => {
@@ -69,7 +70,9 @@ export async function cancelTransaction(ctx: RequestContext, id: string): Promis
     if (refusal) throw new AppError('bad_request', refusal);
     const now = new Date();
     const status = nextStatus(row.status, 'authorization_failed');
-    const updated = await repo.updateTransaction(tx, ctx.merchantAccountId, id, { status, intent_outcome: intentOutcome(row.intent, status), error_code: 'canceled', canceled_at: now });
+    // A 3DS challenge still waiting ends here, and the card data it held goes with it.
+    const challenge = row.status === 'buyer_approval_pending' ? await cancelChallenge(tx, ctx.deps, row) : {};
+    const updated = await repo.updateTransaction(tx, ctx.merchantAccountId, id, { status, intent_outcome: intentOutcome(row.intent, status), error_code: 'canceled', canceled_at: now, ...challenge });
     await repo.insertEvents(tx, [statusEvent(updated, row.status, now)].filter((e) => e !== null));
     await emitTransaction(tx, ctx.deps, updated, 'transaction.canceled');
     await recordAudit(tx, ctx, 'canceled', { type: 'transaction', id, name: `${updated.currency} ${updated.amount}` });

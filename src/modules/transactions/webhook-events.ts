@@ -1,7 +1,7 @@
 import type { Deps } from '../../context.ts';
 import type { RefundRow, TransactionRow } from '../../db/schema-transactions.ts';
 import type { Tx } from '../../db/transaction.ts';
-import { emitEvent } from '../events/events.service.ts';
+import { emitEvent, eventWrites } from '../events/events.service.ts';
 import { giftCardServiceOf } from '../gift-cards/gift-card-service.ts';
 import { redemptionsOfTransaction } from '../gift-cards/gift-card-redemptions.service.ts';
 import { toRefundResource } from './refund.schema.ts';
@@ -25,6 +25,11 @@ async function snapshot(tx: Tx, row: TransactionRow): Promise<Record<string, unk
 
 export async function emitTransaction(tx: Tx, deps: Deps, row: TransactionRow, kind: TransactionEventKind): Promise<void> {
   await emitEvent(tx, deps, { merchantAccountId: row.merchant_account_id, kind, resourceType: 'transaction', resourceId: row.id, payload: await snapshot(tx, row) });
+}
+
+/** `emitTransaction`'s writes, for a caller that runs them with its own (see `eventWrites`). */
+export async function transactionEventWrites(tx: Tx, deps: Deps, row: TransactionRow, kind: TransactionEventKind) {
+  return eventWrites(tx, deps, { merchantAccountId: row.merchant_account_id, kind, resourceType: 'transaction', resourceId: row.id, payload: await snapshot(tx, row) });
 }
 
 /** `transaction.updated` when the status changed and no more specific kind applies. */

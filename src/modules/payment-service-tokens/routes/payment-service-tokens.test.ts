@@ -4,6 +4,8 @@ import { buildTestApp, type TestApp } from '../../../../test/helpers/build-test-
 import { createMerchantAccount } from '../../../../test/helpers/factories.ts';
 import { runScopeTests } from '../../../../test/helpers/scope-tests.ts';
 import { ConnectorError, type TokenizeRequest } from '../../../connectors/connector.ts';
+import { RECURRING } from '../../../jobs/index.ts';
+import { reconcileDueTokens } from '../reconcile-tokens.service.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -131,6 +133,61 @@ describe('happy', () => {
     const again = await send();
     expect([again.statusCode, again.headers['idempotent-replayed'], again.body]).toEqual([201, 'true', first.body]);
     expect(spy).toHaveBeenCalledOnce();
+  });
+});
+
+describe('reconciliation', () => {
+  const later = (minutes: number) => new Date(Date.now() + minutes * 60_000);
+  const rowOf = (id: string) => t.deps.db.selectFrom('payment_service_tokens').select(['status', 'checks', 'next_check_at', 'error_code']).where('id', '=', id).executeTakeFirstOrThrow();
+  const timedOut = async (number = VISA) => {
+    const { m, service, pm } = await setup(number);
+    vi.spyOn(mockConnector(), 'tokenize').mockRejectedValueOnce(new ConnectorError('timeout', 'slow'));
+    const token = (await create(m, pm, { payment_service_id: service, redirect_url: REDIRECT })).json();
+    expect(token.status).toBe('processing');
+    return { m, pm, token };
+  };
+
+  it('asks the provider about a token left processing after 5 minutes, and records it succeeded', async () => {
+    const { m, pm, token } = await timedOut();
+    expect(await reconcileDueTokens(t.deps, later(1))).toBe(0);
+    expect(await rowOf(token.id)).toMatchObject({ status: 'processing', checks: 0 });
+    const sync = vi.spyOn(t.deps.connectors.get('mock-card'), 'syncToken' as never);
+    expect(await reconcileDueTokens(t.deps, later(6))).toBeGreaterThanOrEqual(1);
+    // By the create's idempotency key (the row id) and the card's first 6 / last 4 only.
+    expect(sync).toHaveBeenCalledWith(expect.objectContaining({ idempotencyKey: token.id, card: { bin: '41111111', last4: '1111' } }));
+    expect(JSON.stringify(sync.mock.calls)).not.toContain(VISA);
+    expect(await rowOf(token.id)).toMatchObject({ status: 'succeeded', checks: 1, next_check_at: null });
+    expect((await list(m, pm)).json().items[0]).toMatchObject({ id: token.id, status: 'succeeded', token: expect.stringMatching(/^mock_tok_/) });
+  });
+
+  it('records a decline as failed, and a create of the pair may then replace it', async () => {
+    const { m, pm, token } = await timedOut(DECLINED);
+    await reconcileDueTokens(t.deps, later(6));
+    expect(await rowOf(token.id)).toMatchObject({ status: 'failed', error_code: 'do_not_honor', next_check_at: null });
+    expect((await list(m, pm)).json().items[0]).toMatchObject({ status: 'failed', token: null });
+  });
+
+  it('asks again after 1 hour, then daily, while the provider cannot answer', async () => {
+    const { token } = await timedOut();
+    const sync = vi.spyOn(t.deps.connectors.get('mock-card'), 'syncToken' as never).mockRejectedValue(new ConnectorError('timeout', 'slow') as never);
+    const start = Date.now();
+    await reconcileDueTokens(t.deps, later(6));
+    const first = await rowOf(token.id);
+    expect(first).toMatchObject({ status: 'processing', checks: 1 });
+    expect(first.next_check_at!.getTime() - start).toBeGreaterThan(60 * 60_000);
+    await reconcileDueTokens(t.deps, later(70));
+    const second = await rowOf(token.id);
+    expect(second.checks).toBe(2);
+    expect(second.next_check_at!.getTime() - start).toBeGreaterThan(24 * 60 * 60_000);
+    sync.mockRestore();
+  });
+
+  it('a token deleted meanwhile is not reconciled, and the job is registered on a schedule', async () => {
+    const { m, pm, token } = await timedOut();
+    expect((await t.request({ method: 'DELETE', url: `${base(pm)}/${token.id}`, merchantAccountId: m })).statusCode).toBe(204);
+    await reconcileDueTokens(t.deps, later(6));
+    expect(await t.deps.db.selectFrom('payment_service_tokens').select('id').where('id', '=', token.id).execute()).toEqual([]);
+    expect(RECURRING.map((r) => r.job.name)).toContain('reconcile-payment-service-tokens');
   });
 });
 

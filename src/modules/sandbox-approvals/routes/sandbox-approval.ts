@@ -5,14 +5,14 @@ import { approvalPage, recordBuyerApproval } from '../../transactions/buyer-appr
 import { renderApprovalPage } from '../approval-page.ts';
 
 const Params = Type.Object({ merchant_account_id: Type.String({ minLength: 1, maxLength: 255 }), attempt_id: Type.String({ format: 'uuid' }) });
-const Html = Type.Unsafe<string>({ description: 'An HTML page', content: { 'text/html': { schema: { type: 'string' } } } });
+export const Html = Type.Unsafe<string>({ description: 'An HTML page', content: { 'text/html': { schema: { type: 'string' } } } });
 
 /** Sandbox only: in production the simulated provider's pages do not exist. */
-function sandboxOnly(environment: string): void {
+export function sandboxOnly(environment: string): void {
   if (environment === 'production') throw new AppError('not_found', 'Approval pages exist in the sandbox environment only');
 }
 
-const html = (reply: { headers(h: Record<string, string>): unknown }) =>
+export const html = (reply: { headers(h: Record<string, string>): unknown }) =>
   reply.headers({ 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self' http: https:", 'x-content-type-options': 'nosniff' });
 
 /** Only http(s) return addresses are followed: a `javascript:` URL must never reach the page. */

@@ -105,8 +105,12 @@ async function expectScenario(scenario: MockScenario, payment: { number?: string
     case 'three-ds-required': {
       expect(txn).toMatchObject({ status: 'authorization_declined', error_code: 'authentication_required', raw_response_code: '1A', three_d_secure: null });
       const { merchantAccountId: m3 } = await merchantWithMockCard(t, { three_d_secure_enabled: true });
-      const with3ds = await authorized(t, m3, { amount, payment_method: card(payment.number) });
-      expect(with3ds).toMatchObject({ status: 'authorization_succeeded', error_code: null, three_d_secure: { status: 'complete', method: 'challenge' } });
+      const challenged = await authorized(t, m3, { amount, payment_method: card(payment.number) });
+      expect(challenged).toMatchObject({ status: 'buyer_approval_pending', three_d_secure: { status: null, method: 'challenge' } });
+      // The buyer completes the challenge on the sandbox page (three-ds-challenge.test.ts covers the rest).
+      const done = await t.app.inject({ method: 'POST', url: `${new URL(challenged.payment_method.approval_url).pathname}/complete` });
+      expect(done.statusCode, done.body).toBe(200);
+      expect(await get(m3, `/transactions/${challenged.id}`)).toMatchObject({ status: 'authorization_succeeded', error_code: null, three_d_secure: { status: 'complete', method: 'challenge' } });
       return;
     }
     default: {

@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest';
+import { ConnectorError, type PayoutInstrument, type PayoutOutcome, type PayoutRequest } from '../connector.ts';
+import { MockCardConnector } from './mock-card.connector.ts';
+import { PAYOUT_AMOUNT_SCENARIOS, PAYOUT_CARDS, type MockPayoutScenario } from './mock-card-payouts.scenarios.ts';
+import { MockRedirectConnector } from './mock-redirect.connector.ts';
+
+const connector = new MockCardConnector();
+const card = (number = '4111111111111111'): PayoutInstrument => ({ kind: 'card', number, expirationDate: '12/39', scheme: 'visa' });
+
+const payoutRequest = (overrides: Partial<PayoutRequest> = {}): PayoutRequest => ({
+  idempotencyKey: 'payout-attempt-1', credentials: { merchant_id: 'm-1' }, options: null, reference: 'po-1',
+  amount: 1000, currency: 'USD', category: 'online_gambling', instrument: card(), merchant: null, ...overrides,
+});
+
+/** What the connector answers (or throws) for a documented scenario. */
+async function expectOutcome(request: PayoutRequest, scenario: MockPayoutScenario) {
+  const call = connector.payout(request);
+  switch (scenario.kind) {
+    case 'timeout':
+    case 'unavailable':
+      await expect(call).rejects.toEqual(expect.objectContaining({ name: 'ConnectorError', kind: scenario.kind }));
+      await expect(connector.payout(request)).rejects.toBeInstanceOf(ConnectorError);
+      return;
+    case 'decline':
+    case 'fail':
+      expect(await call).toEqual<PayoutOutcome>({
+        status: scenario.kind === 'decline' ? 'declined' : 'failed', errorCode: scenario.errorCode, rawResponseCode: scenario.rawCode,
+        rawResponseDescription: scenario.rawDescription, providerPayoutId: expect.stringMatching(/^mock_pay_[0-9a-f]{24}$/),
+      });
+      return;
+    default:
+      expect(await call).toEqual<PayoutOutcome>({
+        status: scenario.kind === 'pending' ? 'pending' : 'succeeded', errorCode: null, rawResponseCode: null, rawResponseDescription: null,
+        providerPayoutId: expect.stringMatching(/^mock_pay_[0-9a-f]{24}$/),
+      });
+  }
+}
+
+describe('happy', () => {
+  it('publishes the payout capability truthfully', () => {
+    expect(connector.definition.capabilities.payout).toBe(true);
+    expect(typeof connector.payout).toBe('function');
+    const redirect = new MockRedirectConnector();
+    expect(redirect.definition.capabilities.payout).toBe(false);
+    expect('payout' in redirect).toBe(false);
+  });
+
+  it('pays out to any other card or stored card token, with the merchant and category optional', async () => {
+    expect(await connector.payout(payoutRequest())).toMatchObject({ status: 'succeeded', errorCode: null });
+    expect(await connector.payout(payoutRequest({ instrument: { kind: 'payment-service-token', token: 'mock_tok_abc' }, category: null }))).toMatchObject({ status: 'succeeded' });
+    const merchant = { name: 'Casino', identificationNumber: '123', phoneNumber: '+15555550100', url: 'https://casino.example', statementDescriptor: 'CASINO', merchantCategoryCode: '7995', address: null };
+    expect(await connector.payout(payoutRequest({ merchant }))).toMatchObject({ status: 'succeeded' });
+  });
+
+  it('answers each documented test card as the table says (payment test cards have no effect)', async () => {
+    for (const [number, entry] of PAYOUT_CARDS) await expectOutcome(payoutRequest({ instrument: card(number) }), entry.scenario);
+    expect(await connector.payout(payoutRequest({ instrument: card('4000000000000002') }))).toMatchObject({ status: 'succeeded' });
+  });
+
+  it('answers each documented amount as the table says, with any card or a stored card token, amounts first', async () => {
+    for (const [amount, entry] of PAYOUT_AMOUNT_SCENARIOS) {
+      await expectOutcome(payoutRequest({ amount }), entry.scenario);
+      await expectOutcome(payoutRequest({ amount, instrument: { kind: 'payment-service-token', token: 'mock_tok_abc' } }), entry.scenario);
+      await expectOutcome(payoutRequest({ amount, instrument: card('4000000000003006') }), entry.scenario);
+    }
+  });
+
+  it('uses the idempotency key as the provider key: a retry finds the same payout, another key another one', async () => {
+    const first = await connector.payout(payoutRequest());
+    expect(await connector.payout(payoutRequest())).toEqual(first);
+    expect(await connector.payout(payoutRequest({ credentials: { merchant_id: 'other' }, reference: 'po-2' }))).toEqual(first);
+    const other = await connector.payout(payoutRequest({ idempotencyKey: 'payout-attempt-2' }));
+    expect(other.providerPayoutId).not.toBe(first.providerPayoutId);
+    const declined = payoutRequest({ amount: 3005 });
+    expect((await connector.payout(declined)).providerPayoutId).toBe((await connector.payout(declined)).providerPayoutId);
+  });
+});
+
+describe('errors', () => {
+  it('throws ConnectorError for technical failures only, never for a decline', async () => {
+    await expect(connector.payout(payoutRequest({ amount: 3408 }))).rejects.toMatchObject({ kind: 'timeout' });
+    await expect(connector.payout(payoutRequest({ amount: 3094 }))).rejects.toMatchObject({ kind: 'unavailable' });
+    await expect(connector.payout(payoutRequest({ amount: 3005 }))).resolves.toMatchObject({ status: 'declined' });
+  });
+});
+
+describe('security', () => {
+  it('never echoes the card number in an outcome or an error', async () => {
+    const number = '4000000000000572';
+    expect(JSON.stringify(await connector.payout(payoutRequest({ instrument: card(number) })))).not.toContain(number);
+    const error: unknown = await connector.payout(payoutRequest({ amount: 3408, instrument: card(number) })).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConnectorError);
+    const { message, raw } = error as ConnectorError;
+    expect(`${message} ${JSON.stringify(raw)}`).not.toContain(number);
+  });
+});

@@ -1,0 +1,17 @@
+import { Type } from 'typebox';
+import { voidLateAuthorizationNow } from '../modules/transactions/late-void.service.ts';
+import { defineJob } from './job.ts';
+
+/**
+ * Voids at the provider an authorization that answered after its transaction was closed
+ * (canceled meanwhile): one `void` attempt, its outcome recorded; a timeout is left to
+ * reconcile-attempts. The transaction's status does not change.
+ */
+export const voidLateAuthorization = defineJob({
+  name: 'void-late-authorization',
+  payload: Type.Object({ merchant_account_id: Type.String({ minLength: 1 }), transaction_id: Type.String({ format: 'uuid' }), attempt_id: Type.String({ format: 'uuid' }) }),
+  maxAttempts: 10,
+  async handle(payload, job) {
+    await voidLateAuthorizationNow(job.deps, payload.merchant_account_id, payload.transaction_id, payload.attempt_id, job.log);
+  },
+});
