@@ -9,7 +9,7 @@ export const Html = Type.Unsafe<string>({ description: 'An HTML page', content: 
 
 /** Sandbox only: in production the simulated provider's pages do not exist. */
 export function sandboxOnly(environment: string): void {
-  if (environment === 'production') throw new AppError('not_found', 'Approval pages exist in the sandbox environment only');
+  if (environment === 'production') throw new AppError('not_found', 'Sandbox approval and 3DS challenge pages exist in the sandbox environment only');
 }
 
 export const html = (reply: { headers(h: Record<string, string>): unknown }) =>
