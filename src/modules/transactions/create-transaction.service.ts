@@ -1,4 +1,3 @@
-import type { AuthorizeOutcome } from '../../connectors/connector.ts';
 import { withRequestTransaction, type RequestContext } from '../../context.ts';
 import type { TransactionRow } from '../../db/schema-transactions.ts';
 import { withTransaction, type Tx } from '../../db/transaction.ts';
@@ -7,14 +6,12 @@ import { invalidField } from '../../errors/app-error.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import { uuidToBase62 } from '../../lib/base62.ts';
 import { auditQuery, recordAudit } from '../audit-logs/audit-logs.service.ts';
-import { overCaptureLimit } from '../merchant-accounts/merchant-accounts.service.ts';
 import { credentialsOf } from '../payment-services/payment-services.service.ts';
-import { storeAuthorizedCard } from '../payment-methods/payment-methods.service.ts';
 import type { PaymentServiceRow } from '../../db/schema.ts';
 import { attemptPatch, callConnector } from './connector-call.ts';
 import type { CreateTransactionBody } from './create-transaction.schema.ts';
 import { resolveInstrument, type ResolvedInstrument } from './instrument.ts';
-import { applyAuthorization, applyGiftCardsOnly, nextCheckAt, type Applied } from './outcomes.ts';
+import { applyGiftCardsOnly, nextCheckAt, type Applied } from './outcomes.ts';
 import { prepareTransaction, stopWith, type Prepared } from './prepare-transaction.ts';
 import { TransitionError } from './transaction-status.ts';
 import { recordTender, redeemTender, reverseTender, skipTender, type GiftCardTender } from './gift-card-tender.ts';
@@ -26,6 +23,7 @@ import { transactionResource } from './transaction-view.ts';
 import { scheduleSettlement } from './settlements.service.ts';
 import { pendChallenge } from './three-ds-challenge.service.ts';
 import { recordLateAnswer } from './late-void.service.ts';
+import { applyAuthorizeOutcome, authorizeOutcomeOf, storeIfAccepted } from './authorization-answer.ts';
 
 /** Checks of the request that need no database. */
 function checkRequest(body: CreateTransactionBody): void {
@@ -92,9 +90,11 @@ async function start(ctx: RequestContext, body: CreateTransactionBody, ipAddress
   });
 }
 
+const connectorOf = (ctx: RequestContext, started: Started) => ctx.deps.connectors.get(started.service!.payment_service_definition_id);
+
 async function authorize(ctx: RequestContext, started: Started) {
   const { row, instrument, prepared } = started;
-  const connector = ctx.deps.connectors.get(started.service!.payment_service_definition_id);
+  const connector = connectorOf(ctx, started);
   return callConnector(
     () =>
       connector.authorize({
@@ -133,11 +133,11 @@ class Moved extends Error {}
  */
 async function finishQuickly(ctx: RequestContext, started: Started, result: Answer): Promise<Transaction | null> {
   if (started.prepared.stop || !started.service || !started.attemptRecorded || started.tender || started.store) return null;
-  const outcome = result.ok ? result.value : result.kind === 'timeout' ? null : failure(result.kind);
+  const outcome = authorizeOutcomeOf(result);
   if (!outcome) return null;
   const now = new Date();
-  const applied = applyAuthorization(started.row, outcome, now, 0);
-  const patch: repo.TransactionPatch = { ...applied.patch, ...captureLimitFor(ctx, started, outcome) };
+  const applied = applyAuthorizeOutcome(ctx, started.row, outcome, connectorOf(ctx, started), now);
+  const patch: repo.TransactionPatch = { ...applied.patch };
   if (applied.patch.status === 'buyer_approval_pending') patch.approval_expires_at = approvalDeadline(ctx, now);
   try {
     return await withRequestTransaction(ctx, async (tx) => {
@@ -172,11 +172,9 @@ async function finish(ctx: RequestContext, started: Started, result: Answer | nu
         applied = started.prepared.stop(current);
       } else if (!started.service) {
         applied = applyGiftCardsOnly(current, now);
-      } else if (result?.ok) {
-        applied = applyAuthorization(current, result.value, now, 0);
-        Object.assign(applied.patch, captureLimitFor(ctx, started, result.value));
-      } else if (result && result.kind !== 'timeout') {
-        applied = applyAuthorization(current, failure(result.kind), now, 0);
+      } else if (result) {
+        const outcome = authorizeOutcomeOf(result);
+        if (outcome) applied = applyAuthorizeOutcome(ctx, current, outcome, connectorOf(ctx, started), now);
       }
     } catch (error) {
       if (!(error instanceof TransitionError)) throw error;
@@ -184,12 +182,7 @@ async function finish(ctx: RequestContext, started: Started, result: Answer | nu
       await recordLateAnswer(tx, ctx.deps, ctx.log, current, started.attemptId, result);
       return transactionResource(tx, ctx, current);
     }
-    if (applied && started.store && started.instrument?.storable && ['authorization_succeeded', 'capture_succeeded', 'capture_pending'].includes(applied.patch.status as string)) {
-      // `store: true`: the card is vaulted once the payment method has been accepted, not before.
-      const stored = await storeAuthorizedCard(tx, ctx, started.instrument.storable, current.buyer_id);
-      applied.patch.payment_method_id = stored.id;
-      applied.patch.payment_method = JSON.stringify({ ...started.instrument.snapshot, id: stored.id });
-    }
+    if (started.store && started.instrument?.storable) await storeIfAccepted(tx, ctx, applied, started.instrument.storable, started.instrument.snapshot, current.buyer_id);
     // The buyer has until approval_expires_at; reconciliation times the transaction out after it.
     if (applied?.patch.status === 'buyer_approval_pending') applied.patch.approval_expires_at = approvalDeadline(ctx, now);
     const row = applied ? await repo.updateTransaction(tx, ctx.merchantAccountId, current.id, applied.patch) : current;
@@ -204,20 +197,6 @@ async function finish(ctx: RequestContext, started: Started, result: Answer | nu
     if (row.status === 'capture_succeeded') await scheduleSettlement(tx, ctx.deps, row);
     return await transactionResource(tx, ctx, row);
   });
-}
-
-function failure(kind: 'unavailable' | 'invalid_request'): AuthorizeOutcome {
-  return {
-    status: 'failed', errorCode: kind === 'unavailable' ? 'service_network_error' : 'service_error', rawResponseCode: null, rawResponseDescription: null,
-    providerTransactionId: null, authResponseCode: null, avsResponseCode: null, cvvResponseCode: null, schemeTransactionId: null, merchantAdviceCode: null, approvalUrl: null, additionalIdentifiers: {},
-  };
-}
-
-/** An authorization on a connector with over-capture may be captured up to the merchant account's allowance above it. */
-function captureLimitFor(ctx: RequestContext, started: Started, outcome: AuthorizeOutcome): Pick<repo.TransactionPatch, 'capture_limit'> {
-  if (outcome.status !== 'authorized') return {};
-  const connector = ctx.deps.connectors.get(started.service!.payment_service_definition_id);
-  return connector.definition.capabilities.overCapture ? { capture_limit: overCaptureLimit(ctx.merchantAccountId, started.row.amount - started.row.gift_card_amount) } : {};
 }
 
 /** The update that records the connector's answer on the authorize attempt. */

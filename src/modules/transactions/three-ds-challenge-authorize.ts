@@ -5,11 +5,11 @@ import type { TransactionRow } from '../../db/schema-transactions.ts';
 import { withTransaction, type Tx } from '../../db/transaction.ts';
 import { uuidToBase62 } from '../../lib/base62.ts';
 import { uuidv7 } from '../../lib/ids.ts';
-import { overCaptureLimit } from '../merchant-accounts/merchant-accounts.service.ts';
-import { recordLateAnswer } from './late-void.service.ts';
-import { lockAndReleaseCard, storeAuthorizedCard } from '../payment-methods/payment-methods.service.ts';
+import { lockAndReleaseCard } from '../payment-methods/payment-methods.service.ts';
+import { applyAuthorizeOutcome, authorizeOutcomeOf, storeIfAccepted } from './authorization-answer.ts';
 import { attemptPatch, callConnector, connectorOfTransaction, type BoundConnector, type CallResult } from './connector-call.ts';
-import { applyAuthorization, nextCheckAt, type Applied } from './outcomes.ts';
+import { recordLateAnswer } from './late-void.service.ts';
+import { nextCheckAt, type Applied } from './outcomes.ts';
 import { scheduleSettlement } from './settlements.service.ts';
 import { challengeBinding, challengeOwner, closeChallenge, declineChallenge, lockOpenChallenge, outcomesOf, reverseRedeemed } from './three-ds-challenge.service.ts';
 import { attemptEvent, event, statusEvent } from './transaction-events.ts';
@@ -83,13 +83,6 @@ async function authorize(ctx: RequestContext, ready: Ready) {
   );
 }
 
-function failure(kind: 'unavailable' | 'invalid_request'): AuthorizeOutcome {
-  return {
-    status: 'failed', errorCode: kind === 'unavailable' ? 'service_network_error' : 'service_error', rawResponseCode: null, rawResponseDescription: null,
-    providerTransactionId: null, authResponseCode: null, avsResponseCode: null, cvvResponseCode: null, schemeTransactionId: null, merchantAdviceCode: null, approvalUrl: null, additionalIdentifiers: {},
-  };
-}
-
 /** Step 3: the answer through the state machine, the attempt, events, webhook. */
 async function record(ctx: RequestContext, ready: Ready, result: CallResult<AuthorizeOutcome>): Promise<TransactionRow> {
   return withTransaction(ctx.deps.db, async (tx) => {
@@ -97,21 +90,15 @@ async function record(ctx: RequestContext, ready: Ready, result: CallResult<Auth
     const now = new Date();
     let applied: Applied | null = null;
     try {
-      if (result.ok) {
-        applied = applyAuthorization(current, result.value, now, 0);
-        if (result.value.status === 'authorized' && ready.bound.connector.definition.capabilities.overCapture) Object.assign(applied.patch, { capture_limit: overCaptureLimit(ctx.merchantAccountId, current.amount - current.gift_card_amount) });
-      } else if (result.kind !== 'timeout') applied = applyAuthorization(current, failure(result.kind), now, 0);
+      const outcome = authorizeOutcomeOf(result);
+      if (outcome) applied = applyAuthorizeOutcome(ctx, current, outcome, ready.bound.connector, now);
     } catch (error) {
       if (!(error instanceof TransitionError)) throw error;
       // Canceled while the connector was being called: the answer is kept on the attempt only.
       await recordLateAnswer(tx, ctx.deps, ctx.log, current, ready.attemptId, result);
       return current;
     }
-    if (applied && ready.storable && ['authorization_succeeded', 'capture_succeeded', 'capture_pending'].includes(applied.patch.status as string)) {
-      const stored = await storeAuthorizedCard(tx, ctx, ready.storable, current.buyer_id);
-      applied.patch.payment_method_id = stored.id;
-      applied.patch.payment_method = JSON.stringify({ ...(current.payment_method ?? {}), id: stored.id });
-    }
+    if (ready.storable) await storeIfAccepted(tx, ctx, applied, ready.storable, (current.payment_method ?? {}) as Record<string, unknown>, current.buyer_id);
     const row = applied ? await repo.updateTransaction(tx, ctx.merchantAccountId, current.id, applied.patch) : current;
     const errorWithoutAnswer = applied ? ((applied.patch.error_code as string | null | undefined) ?? null) : null;
     await repo.updateAttempt(tx, ctx.merchantAccountId, ready.attemptId, attemptPatch(result, applied, nextCheckAt(0, now), result.ok ? result.value.providerTransactionId : null, errorWithoutAnswer));
