@@ -5,7 +5,7 @@ import { withTransaction, type Tx } from '../../db/transaction.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import { uuidToBase62 } from '../../lib/base62.ts';
 import { voidLateAuthorization } from '../../jobs/void-late-authorization.job.ts';
-import { callConnector, connectorOfTransaction, paymentHint, type BoundConnector, type CallResult } from './connector-call.ts';
+import { attemptPatch, callConnector, connectorOfTransaction, paymentHint, type BoundConnector, type CallResult } from './connector-call.ts';
 import { nextCheckAt } from './outcomes.ts';
 import { event } from './transaction-events.ts';
 import * as repo from './transactions.repo.ts';
@@ -64,18 +64,14 @@ async function recordVoidAttempt(deps: Deps, merchantAccountId: string, transact
   });
 }
 
-/** The void attempt after its call; the transaction itself is not changed (it stays closed). */
-export function lateVoidAttemptPatch(result: CallResult<VoidOutcome>, now: Date) {
-  if (!result.ok) {
-    // A timeout (or an unexpected error) is unknown: reconciliation asks the provider later.
-    const status: AttemptStatus = result.kind === 'timeout' ? 'unknown' : 'failed';
-    return { status, error_code: result.kind, raw_response_code: null, raw_response_description: null, next_check_at: status === 'unknown' ? nextCheckAt(0, now) : null };
-  }
-  const status: AttemptStatus = result.value.status;
-  return {
-    status, error_code: result.value.errorCode, raw_response_code: result.value.rawResponseCode, raw_response_description: result.value.rawResponseDescription,
-    next_check_at: status === 'pending' ? nextCheckAt(0, now) : null,
-  };
+/**
+ * The void attempt after its call (`attemptPatch`, with the answer's own status: no state machine,
+ * the transaction itself is not changed, it stays closed). A request that certainly did not
+ * complete is failed; a timeout is unknown and reconciliation asks later.
+ */
+export function lateVoidAttemptPatch(result: CallResult<VoidOutcome>, now: Date, providerReference: string | null = null) {
+  const status: AttemptStatus | null = result.ok ? result.value.status : result.kind === 'timeout' ? null : 'failed';
+  return attemptPatch(result, status ? { attemptStatus: status } : null, nextCheckAt(0, now), providerReference);
 }
 
 const VOID_EVENT: Record<AttemptStatus, string> = {
@@ -105,7 +101,7 @@ export async function voidLateAuthorizationNow(deps: Deps, merchantAccountId: st
     // Reconciliation answered it meanwhile.
     if (!current || current.status !== 'in_flight') return;
     const now = new Date();
-    const patch = lateVoidAttemptPatch(result, now);
+    const patch = lateVoidAttemptPatch(result, now, attempt.provider_reference);
     await repo.updateAttempt(tx, merchantAccountId, attempt.id, patch);
     await repo.insertEvents(tx, [event(row, VOID_EVENT[patch.status], {
       attempt_id: attempt.id, operation: 'void', late_authorization_attempt_id: authorizeAttemptId, amount: 0, payment_service_id: row.payment_service_id,
