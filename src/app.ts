@@ -8,6 +8,7 @@ import { errorHandler } from './http/error-handler.ts';
 import { createIdempotencyHook } from './http/idempotency.ts';
 import { loggerOptions } from './http/logger.ts';
 import { installNotFound } from './http/not-found.ts';
+import { trackInFlight } from './http/in-flight.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { SHARED_SCHEMAS } from './http/schemas/common.ts';
 import { buildValidatorCompiler } from './http/validation.ts';
@@ -55,6 +56,7 @@ export async function buildApp(deps: Deps, options: BuildAppOptions = {}): Promi
   app.setErrorHandler(errorHandler(config.bodyLimit));
   installNotFound(app);
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
+  trackInFlight(app);
 
   // JSON only: any other media type is refused with a 400 that says what to send.
   app.removeAllContentTypeParsers();

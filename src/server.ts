@@ -35,6 +35,9 @@ export async function serve(config: Config): Promise<void> {
     log.info({ signal }, 'shutting down: no new connections, finishing requests in flight');
     try {
       await app.close();
+      // A handler whose client went away is not waited for by close(): let it record its outcome
+      // (connector calls are bounded at 30 s) before the database goes.
+      if (!(await app.inFlight.drained(35_000))) log.warn({ handlers: app.inFlight.count }, 'closing with handlers still running');
       await runtime.close();
       log.info('shutdown complete');
       process.exit(0);

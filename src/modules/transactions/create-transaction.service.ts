@@ -14,7 +14,7 @@ import { resolveInstrument, type ResolvedInstrument } from './instrument.ts';
 import { applyGiftCardsOnly, nextCheckAt, type Applied } from './outcomes.ts';
 import { prepareTransaction, stopWith, type Prepared } from './prepare-transaction.ts';
 import { TransitionError } from './transaction-status.ts';
-import { recordTender, redeemTender, reverseTender, skipTender, type GiftCardTender } from './gift-card-tender.ts';
+import { recordTender, redeemTender, reverseRedeemed, reverseTender, skipTender, type GiftCardTender } from './gift-card-tender.ts';
 import { attemptEvent, statusEvent } from './transaction-events.ts';
 import type { Transaction } from './transaction.schema.ts';
 import * as repo from './transactions.repo.ts';
@@ -224,6 +224,10 @@ export async function createTransaction(ctx: RequestContext, body: CreateTransac
   const result = started.prepared.stop || !started.service ? null : await authorize(ctx, started);
   // The payment method was refused: what the gift cards paid goes back to them.
   if (started.tender && result && (!result.ok ? result.kind !== 'timeout' : result.value.status === 'declined' || result.value.status === 'failed')) await reverseTender(ctx, started.tender);
-  return finish(ctx, started, result);
+  const transaction = await finish(ctx, started, result);
+  // Canceled while the gift cards or the payment method were being charged: give the cards back
+  // (redemptions already reversed above are not succeeded any more, so nothing is reversed twice).
+  if (started.tender) await reverseRedeemed(ctx, { ...started.row, status: transaction.status });
+  return transaction;
 }
 

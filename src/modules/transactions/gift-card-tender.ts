@@ -1,8 +1,10 @@
-import type { RequestContext } from '../../context.ts';
+import type { Deps, RequestContext } from '../../context.ts';
+import type { TransactionRow } from '../../db/schema-transactions.ts';
 import type { Tx } from '../../db/transaction.ts';
 import { AppError, invalidField } from '../../errors/app-error.ts';
 import { recordGiftCardRedemptions, redeemGiftCard, resolveTransactionGiftCards, reverseGiftCardRedemption, skipGiftCardRedemption, type GiftCardInstrument, type TransactionGiftCardItem } from '../gift-cards/gift-cards.service.ts';
 import { withTransaction } from '../../db/transaction.ts';
+import { redemptionsOfTransaction } from '../gift-cards/gift-card-redemptions.service.ts';
 
 /**
  * Multi-tender: gift cards fund part of a transaction and the payment method the rest. The gift
@@ -72,4 +74,22 @@ export async function reverseTender(ctx: RequestContext, tender: Pick<GiftCardTe
       if (!(error instanceof AppError)) throw error;
     }
   }
+}
+
+/**
+ * Gives back the gift cards of a multi-tender transaction that ended without its payment method
+ * (declined, failed, canceled or timed out, whichever path ended it). Runs after the commit that
+ * ended it; redemptions already reversed are not succeeded any more, so a second call does nothing.
+ */
+export async function reverseRedeemed(ctx: RequestContext, row: TransactionRow): Promise<void> {
+  if (!row.multi_tender || !['authorization_declined', 'authorization_failed'].includes(row.status)) return;
+  const redeemed = (await redemptionsOfTransaction(ctx.deps.db, row.merchant_account_id, row.id)).filter((r) => r.status === 'succeeded');
+  if (redeemed.length > 0) await reverseTender(ctx, { redemptionIds: redeemed.map((r) => r.id) });
+}
+
+type Log = { warn(obj: object, msg?: string): void; info(obj: object, msg?: string): void };
+
+/** A context for work no request asked for (a job or a sweep): no principal, no idempotency. */
+export function systemContext(deps: Deps, merchantAccountId: string, operationId: string, log: Log): RequestContext {
+  return { deps, requestId: operationId, log: log as RequestContext['log'], principal: null, merchantAccountId, operationId, successStatus: 200, idempotency: null };
 }

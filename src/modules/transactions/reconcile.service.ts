@@ -7,6 +7,8 @@ import { uuidToBase62 } from '../../lib/base62.ts';
 import { callConnector, connectorOfTransaction, paymentHint } from './connector-call.ts';
 import { applyAuthorization, applyCapture, applyRefund, applyVoid, nextCheckAt, type Patch } from './outcomes.ts';
 import { scheduleLateVoid } from './late-void.service.ts';
+import { reverseRedeemed, systemContext } from './gift-card-tender.ts';
+import { overCaptureLimit } from '../merchant-accounts/merchant-accounts.service.ts';
 import { scheduleRefundSettlement, scheduleSettlement } from './settlements.service.ts';
 import { event, statusEvent } from './transaction-events.ts';
 import { intentOutcome, nextStatus, TransitionError } from './transaction-status.ts';
@@ -66,11 +68,21 @@ function approvalTimedOut(row: TransactionRow, now: Date): { patch: Patch; statu
   return { status: 'failed', patch: { status, intent_outcome: intentOutcome(row.intent, status), error_code: 'buyer_approval_timeout', buyer_approval_timedout_at: now } };
 }
 
-/** Applies a status answer to one attempt under the row locks; true when the attempt is now final. */
-async function settleAttempt(tx: Tx, deps: Deps, attemptId: string, merchantAccountId: string, answer: SyncOutcome, log: Log, now: Date): Promise<boolean> {
+/** What settling an attempt did: whether the attempt is now final, and the transaction's row after it. */
+interface Settled {
+  final: boolean;
+  row: TransactionRow | null;
+}
+
+/**
+ * Applies a status answer to one attempt under the row locks. `overCapture`: the connector allows
+ * capturing above the authorization, so an authorization found here gets the merchant account's
+ * allowance, as one answered at once does (authorization-answer.ts).
+ */
+async function settleAttempt(tx: Tx, deps: Deps, attemptId: string, merchantAccountId: string, answer: SyncOutcome, log: Log, now: Date, overCapture: boolean): Promise<Settled> {
   const attempt = await repo.findAttempt(tx, merchantAccountId, attemptId, { forUpdate: true });
   const row = attempt && (await repo.findTransaction(tx, merchantAccountId, attempt.transaction_id, { forUpdate: true }));
-  if (!attempt || !row || !['in_flight', 'unknown', 'pending'].includes(attempt.status)) return true;
+  if (!attempt || !row || !['in_flight', 'unknown', 'pending'].includes(attempt.status)) return { final: true, row: row ?? null };
   let resolved: ReturnType<typeof resolution>;
   let lateAuthorization = false;
   try {
@@ -83,20 +95,23 @@ async function settleAttempt(tx: Tx, deps: Deps, attemptId: string, merchantAcco
     lateAuthorization = attempt.operation === 'authorize' && ['authorized', 'captured', 'capture_pending'].includes(answer.status);
     resolved = { patch: {}, status: lateAuthorization ? 'succeeded' : 'failed' };
   }
+  if (resolved && attempt.operation === 'authorize' && overCapture && resolved.patch.status === 'authorization_succeeded') {
+    Object.assign(resolved.patch, { capture_limit: overCaptureLimit(merchantAccountId, row.amount - row.gift_card_amount) });
+  }
   const events = [event(row, 'transaction-sync-event', { attempt_id: attemptId, operation: attempt.operation, answer: answer.status, error_code: answer.errorCode }, now)];
   if (!resolved && row.status === 'buyer_approval_pending' && row.approval_expires_at) {
     if (row.approval_expires_at > now) {
       // Still waiting for the buyer: look again when the approval expires.
       await repo.updateAttempt(tx, merchantAccountId, attemptId, { checks: attempt.checks + 1, next_check_at: row.approval_expires_at });
       await repo.insertEvents(tx, events);
-      return false;
+      return { final: false, row };
     }
     resolved = approvalTimedOut(row, now);
   }
   if (!resolved) {
     await repo.updateAttempt(tx, merchantAccountId, attemptId, { checks: attempt.checks + 1, next_check_at: nextCheckAt(attempt.checks + 1, now) });
     await repo.insertEvents(tx, events);
-    return false;
+    return { final: false, row };
   }
   const updated = Object.keys(resolved.patch).length > 0 ? await repo.updateTransaction(tx, merchantAccountId, row.id, resolved.patch) : row;
   await repo.updateAttempt(tx, merchantAccountId, attemptId, { status: resolved.status, checks: attempt.checks + 1, next_check_at: null, provider_reference: attempt.provider_reference ?? answer.providerTransactionId, ...(lateAuthorization ? { error_code: 'late_outcome' } : {}) });
@@ -114,7 +129,7 @@ async function settleAttempt(tx: Tx, deps: Deps, attemptId: string, merchantAcco
   await repo.insertEvents(tx, change ? [...events, change] : events);
   // Every capture settles on its own, final or not (docs/decisions.md, "Settlements").
   if (updated.captured_amount > row.captured_amount) await scheduleSettlement(tx, deps, updated, attemptId);
-  return true;
+  return { final: true, row: updated };
 }
 
 /** Asks the connector about one open attempt and applies the answer. */
@@ -135,7 +150,11 @@ async function checkAttempt(deps: Deps, attempt: AttemptRow, log: Log, strict: b
     await repo.updateAttempt(deps.db, attempt.merchant_account_id, attempt.id, { checks: attempt.checks + 1, next_check_at: nextCheckAt(attempt.checks + 1, now) });
     return false;
   }
-  return withTransaction(deps.db, (tx) => settleAttempt(tx, deps, attempt.id, attempt.merchant_account_id, result.value, log, now));
+  const overCapture = bound.connector.definition.capabilities.overCapture;
+  const settled = await withTransaction(deps.db, (tx) => settleAttempt(tx, deps, attempt.id, attempt.merchant_account_id, result.value, log, now, overCapture));
+  // A multi-tender payment whose card authorization ended declined, failed or timed out gives its gift cards back.
+  if (settled.final && settled.row && attempt.operation === 'authorize') await reverseRedeemed(systemContext(deps, attempt.merchant_account_id, 'reconcileAttempts', log), settled.row);
+  return settled.final;
 }
 
 /** The reconciliation job: every due open attempt, a batch at a time. Returns how many became final. */

@@ -11,7 +11,8 @@ import { attemptPatch, callConnector, connectorOfTransaction, type BoundConnecto
 import { recordLateAnswer } from './late-void.service.ts';
 import { nextCheckAt, type Applied } from './outcomes.ts';
 import { scheduleSettlement } from './settlements.service.ts';
-import { challengeBinding, challengeOwner, closeChallenge, declineChallenge, lockOpenChallenge, outcomesOf, reverseRedeemed } from './three-ds-challenge.service.ts';
+import { challengeBinding, challengeOwner, closeChallenge, declineChallenge, lockOpenChallenge, outcomesOf } from './three-ds-challenge.service.ts';
+import { reverseRedeemed } from './gift-card-tender.ts';
 import { attemptEvent, event, statusEvent } from './transaction-events.ts';
 import { TransitionError } from './transaction-status.ts';
 import * as repo from './transactions.repo.ts';

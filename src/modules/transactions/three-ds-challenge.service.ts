@@ -5,8 +5,7 @@ import { withTransaction, type Tx } from '../../db/transaction.ts';
 import { AppError, notFound } from '../../errors/app-error.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import { recordAudit } from '../audit-logs/audit-logs.service.ts';
-import { redemptionsOfTransaction } from '../gift-cards/gift-card-redemptions.service.ts';
-import { reverseTender } from './gift-card-tender.ts';
+import { reverseRedeemed, systemContext } from './gift-card-tender.ts';
 import type { ResolvedInstrument } from './instrument.ts';
 import type { Patch } from './outcomes.ts';
 import { stopWith, type Prepared } from './prepare-transaction.ts';
@@ -151,13 +150,6 @@ export async function cancelChallenge(tx: Tx, deps: Deps, row: TransactionRow): 
   return { three_d_secure: JSON.stringify(abandonedChallenge(row.three_d_secure ?? {}, 'cancelled')) };
 }
 
-/** Gives back the gift cards of a multi-tender transaction that ended without its payment method. */
-export async function reverseRedeemed(ctx: RequestContext, row: TransactionRow): Promise<void> {
-  if (!row.multi_tender || !['authorization_declined', 'authorization_failed'].includes(row.status)) return;
-  const redeemed = (await redemptionsOfTransaction(ctx.deps.db, row.merchant_account_id, row.id)).filter((r) => r.status === 'succeeded');
-  if (redeemed.length > 0) await reverseTender(ctx, { redemptionIds: redeemed.map((r) => r.id) });
-}
-
 type Log = { warn(obj: object, msg?: string): void; info(obj: object, msg?: string): void };
 
 /**
@@ -180,12 +172,7 @@ export async function expireThreeDsChallenges(deps: Deps, now: Date, log: Log = 
     });
     if (!row) continue;
     expired++;
-    await reverseRedeemed(systemContext(deps, row.merchant_account_id, log), row);
+    await reverseRedeemed(systemContext(deps, row.merchant_account_id, 'expireThreeDsChallenges', log), row);
   }
   return expired;
-}
-
-/** A context for work no request asked for (the timeout sweep): no principal, no idempotency. */
-function systemContext(deps: Deps, merchantAccountId: string, log: Log): RequestContext {
-  return { deps, requestId: 'expire-three-ds-challenges', log: log as RequestContext['log'], principal: null, merchantAccountId, operationId: 'expireThreeDsChallenges', successStatus: 200, idempotency: null };
 }

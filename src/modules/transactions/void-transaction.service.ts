@@ -7,6 +7,8 @@ import { recordAudit } from '../audit-logs/audit-logs.service.ts';
 import { attemptPatch, callConnector, connectorOfTransaction, paymentHint } from './connector-call.ts';
 import { applyVoid, nextCheckAt } from './outcomes.ts';
 import { cancelChallenge } from './three-ds-challenge.service.ts';
+import { reverseRedeemed } from './gift-card-tender.ts';
+import type { TransactionRow } from '../../db/schema-transactions.ts';
 import { attemptEvent, statusEvent } from './transaction-events.ts';
 import { cancelRefusal, intentOutcome, nextStatus, voidRefusal } from './transaction-status.ts';
 import type { OperationResult, Transaction } from './transaction.schema.ts';
@@ -63,7 +65,8 @@ export async function voidTransaction(ctx: RequestContext, id: string, preferTra
  * authorization on the attempt and has it voided at the provider (late-void.service.ts).
  */
 export async function cancelTransaction(ctx: RequestContext, id: string): Promise<OperationResult> {
-  return withRequestTransaction(ctx, async (tx) => {
+  let ended: TransactionRow | null = null;
+  const result = await withRequestTransaction(ctx, async (tx) => {
     const row = await repo.findTransaction(tx, ctx.merchantAccountId, id, { forUpdate: true });
     if (!row) throw notFound('transaction', id);
     const refusal = cancelRefusal(row);
@@ -76,6 +79,10 @@ export async function cancelTransaction(ctx: RequestContext, id: string): Promis
     await repo.insertEvents(tx, [statusEvent(updated, row.status, now)].filter((e) => e !== null));
     await emitTransaction(tx, ctx.deps, updated, 'transaction.canceled');
     await recordAudit(tx, ctx, 'canceled', { type: 'transaction', id, name: `${updated.currency} ${updated.amount}` });
+    ended = updated;
     return { type: 'transaction-cancel', status: 'succeeded', code: null, raw_response_code: null, raw_response_description: null, transaction: await transactionResource(tx, ctx, updated) };
   });
+  // What gift cards already paid towards a canceled multi-tender payment goes back to them.
+  if (ended) await reverseRedeemed(ctx, ended);
+  return result;
 }

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../../test/helpers/build-test-app.ts';
 import { authorized, card, merchantWithMockCard } from '../../../../test/helpers/transactions.ts';
+import { reconcileDueAttempts } from '../reconcile.service.ts';
 
 /** Capture, void, cancel and refund rules of the engine, through HTTP. */
 let t: TestApp;
@@ -76,6 +77,17 @@ describe('happy', () => {
     expect(refused.statusCode).toBe(400);
     expect(refused.json().details[0]).toMatchObject({ pointer: '/amount', message: expect.stringContaining('at most 1050') });
     expect((await capture(m, byPercentage.id, { amount: 1050 })).json()).toMatchObject({ status: 'succeeded', transaction: { captured_amount: 1050 } });
+  });
+
+  it('over-capture also for an authorization found by reconciliation after a timeout', async () => {
+    const { merchantAccountId: m } = await merchantWithMockCard(t);
+    await setOverCapture(m, 100, 20);
+    const txn = await authorized(t, m, { payment_method: card('4000000000000408') });
+    expect(txn.status).toBe('processing');
+    await reconcileDueAttempts(t.deps, new Date(Date.now() + 10 * 60_000));
+    expect(await get(m, `/transactions/${txn.id}`)).toMatchObject({ status: 'authorization_succeeded', authorized_amount: 1000 });
+    expect((await capture(m, txn.id, { amount: 1101 })).statusCode).toBe(400);
+    expect((await capture(m, txn.id, { amount: 1100 })).json()).toMatchObject({ status: 'succeeded', transaction: { captured_amount: 1100 } });
   });
 
   it('prefer: resource=transaction returns the transaction instead of the capture record', async () => {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../../test/helpers/build-test-app.ts';
 import { authorized, card, merchantWithMockCard } from '../../../../test/helpers/transactions.ts';
+import { reconcileDueAttempts } from '../reconcile.service.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -71,5 +72,65 @@ describe('errors', () => {
     const res = await t.request({ method: 'POST', url: '/transactions', merchantAccountId: m, payload: { amount: 1000, currency: 'USD', payment_method: card(), gift_cards: [{ ...GIFT, amount: 1000 }] } });
     expect(res.statusCode).toBe(400);
     expect(res.json().details[0].pointer).toBe('/gift_cards');
+  });
+});
+
+/** Every path that ends a multi-tender payment without its payment method gives the gift cards back. */
+describe('gift cards given back', () => {
+  const pathOf = (url: string) => new URL(url).pathname;
+  const redemptionsOf = async (m: string, id: string) => (await t.request({ method: 'GET', url: `/transactions/${id}`, merchantAccountId: m })).json();
+
+  async function redirectPending() {
+    const { merchantAccountId: m } = await merchantWithMockCard(t);
+    const service = await t.request({ method: 'POST', url: '/payment-services', merchantAccountId: m, payload: { display_name: 'Bank', payment_service_definition_id: 'mock-paybybank', fields: [{ key: 'merchant_id', value: 'pbb' }], accepted_currencies: ['USD'], accepted_countries: ['US'] } });
+    expect(service.statusCode, service.body).toBe(201);
+    const txn = await authorized(t, m, { amount: 3000, payment_method: { method: 'paybybank', country: 'US', currency: 'USD', redirect_url: 'https://shop.example/return' }, gift_cards: [{ ...GIFT, amount: 1000 }] });
+    expect(txn).toMatchObject({ status: 'buyer_approval_pending', multi_tender: true });
+    expect(txn.gift_card_redemptions[0]).toMatchObject({ status: 'succeeded', refunded_amount: 0 });
+    return { m, txn };
+  }
+
+  it('when the buyer declines the redirect payment', async () => {
+    const { m, txn } = await redirectPending();
+    const declined = await t.app.inject({ method: 'POST', url: `${pathOf(txn.payment_method.approval_url)}/decline` });
+    expect(declined.statusCode, declined.body).toBe(200);
+    const after = await redemptionsOf(m, txn.id);
+    expect(after).toMatchObject({ status: 'authorization_declined', error_code: 'buyer_declined' });
+    expect(after.gift_card_redemptions[0]).toMatchObject({ status: 'succeeded', refunded_amount: 1000 });
+  });
+
+  it('when the redirect payment times out', async () => {
+    const { m, txn } = await redirectPending();
+    await reconcileDueAttempts(t.deps, new Date(Date.parse(txn.approval_expires_at) + 1000));
+    const after = await redemptionsOf(m, txn.id);
+    expect(after).toMatchObject({ status: 'authorization_failed', error_code: 'buyer_approval_timeout' });
+    expect(after.gift_card_redemptions[0]).toMatchObject({ refunded_amount: 1000 });
+  });
+
+  it('when the payment is canceled while it waits for the buyer', async () => {
+    const { m, txn } = await redirectPending();
+    const canceled = await t.request({ method: 'POST', url: `/transactions/${txn.id}/cancel`, merchantAccountId: m });
+    expect(canceled.statusCode, canceled.body).toBe(200);
+    const after = await redemptionsOf(m, txn.id);
+    expect(after).toMatchObject({ status: 'authorization_failed', error_code: 'canceled' });
+    expect(after.gift_card_redemptions[0]).toMatchObject({ refunded_amount: 1000 });
+  });
+
+  it('when a challenged card payment is canceled', async () => {
+    const { merchantAccountId: m } = await merchantWithMockCard(t, { three_d_secure_enabled: true });
+    const txn = await authorized(t, m, { amount: 3000, payment_method: card('4000000000003220'), gift_cards: [{ ...GIFT, amount: 1000 }] });
+    expect(txn).toMatchObject({ status: 'buyer_approval_pending' });
+    await t.request({ method: 'POST', url: `/transactions/${txn.id}/cancel`, merchantAccountId: m });
+    expect((await redemptionsOf(m, txn.id)).gift_card_redemptions[0]).toMatchObject({ refunded_amount: 1000 });
+  });
+
+  it('not when the card authorization is found approved later (timeout, then reconciliation)', async () => {
+    const { merchantAccountId: m } = await merchantWithMockCard(t);
+    const txn = await authorized(t, m, { amount: 3000, payment_method: card('4000000000000408'), gift_cards: [{ ...GIFT, amount: 1000 }] });
+    expect(txn).toMatchObject({ status: 'processing' });
+    await reconcileDueAttempts(t.deps, new Date(Date.now() + 10 * 60_000));
+    const after = await redemptionsOf(m, txn.id);
+    expect(after).toMatchObject({ status: 'authorization_succeeded', authorized_amount: 2000 });
+    expect(after.gift_card_redemptions[0]).toMatchObject({ status: 'succeeded', refunded_amount: 0 });
   });
 });
