@@ -2,7 +2,7 @@ import { CompiledQuery, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestRuntime } from '../../test/helpers/build-test-app.ts';
 import type { Runtime } from '../deps.ts';
-import { combine, runWrites } from './write-batch.ts';
+import { combine, GuardFailed, guarded, runGuardedWrites, runWrites } from './write-batch.ts';
 
 describe('combine (pure)', () => {
   it('renumbers the parameters of each write after the ones before it', () => {
@@ -52,4 +52,36 @@ describe('runWrites (database)', () => {
     const rows = await runWrites<{ name: string }>(db(), [db().insertInto('wb_parent').values({ id: 3, name: sql.lit('lit') }), db().updateTable('wb_parent').set({ name: 'changed' }).where('id', '=', 3).returning('name')]);
     expect(rows).toEqual([{ name: 'changed' }]);
   });
+
+  it('a guarded update writes itself and the writes recording it, returning the updated row', async () => {
+    await db().insertInto('wb_parent').values({ id: 10, name: 'open' }).execute();
+    const update = db().updateTable('wb_parent').set({ name: 'closed' }).where('id', '=', 10).where('name', '=', 'open').returningAll();
+    const rows = await runGuardedWrites(db(), update, [db().insertInto('wb_child').values({ id: 10, parent_id: 10, note: 'closed it' })]);
+    expect(rows).toEqual([{ id: 10, name: 'closed' }]);
+    expect(await db().selectFrom('wb_child').selectAll().where('id', '=', 10).execute()).toEqual([{ id: 10, parent_id: 10, note: 'closed it' }]);
+  });
+
+  it('a guarded update that finds no row writes nothing at all and throws GuardFailed', async () => {
+    await db().insertInto('wb_parent').values({ id: 11, name: 'closed' }).execute();
+    const update = db().updateTable('wb_parent').set({ name: 'closed again' }).where('id', '=', 11).where('name', '=', 'open').returningAll();
+    await expect(runGuardedWrites(db(), update, [db().insertInto('wb_child').values({ id: 11, parent_id: 11, note: 'x' }), db().insertInto('wb_parent').values({ id: 12, name: 'y' })])).rejects.toBeInstanceOf(GuardFailed);
+    expect(await db().selectFrom('wb_child').selectAll().where('id', '=', 11).execute()).toEqual([]);
+    expect(await db().selectFrom('wb_parent').selectAll().where('id', 'in', [11, 12]).execute()).toEqual([{ id: 11, name: 'closed' }]);
+  });
+
+  it('a guarded update with a write that cannot be combined runs nothing and answers null', async () => {
+    await db().insertInto('wb_parent').values({ id: 13, name: 'open' }).execute();
+    const update = db().updateTable('wb_parent').set({ name: 'closed' }).where('id', '=', 13).returningAll();
+    expect(await runGuardedWrites(db(), update, [db().insertInto('wb_child').values({ id: 13, parent_id: 13, note: sql.lit('lit') })])).toBeNull();
+    expect(await db().selectFrom('wb_parent').select('name').where('id', '=', 13).execute()).toEqual([{ name: 'open' }]);
+  });
 });
+
+describe('guarded (pure)', () => {
+  it('puts the update first, renumbers the rest and selects the updated rows behind the guard', () => {
+    const q = guarded([CompiledQuery.raw('update a set x = $1 where id = $2 returning *', [1, 2]), CompiledQuery.raw('insert into b (v) values ($1)', [3])]);
+    expect(q.sql).toBe("with u as (update a set x = $1 where id = $2 returning *), w1 as (insert into b (v) values ($3)) select u.* from (values (svc_require(exists (select 1 from u), 'guarded update found no row'))) as guard (ok) left join u on true");
+    expect(q.parameters).toEqual([1, 2, 3]);
+  });
+});
+

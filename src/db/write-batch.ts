@@ -26,15 +26,59 @@ export async function runWrites<R = unknown>(db: Executor, writes: Array<Compila
 
 const canCombine = (text: string) => !text.includes("'") && !text.includes('$$') && !/^\s*with\b/i.test(text);
 
-/** Pure: the combined statement (exported for tests). */
-export function combine(queries: ReadonlyArray<CompiledQuery<unknown>>): CompiledQuery<any> {
-  if (queries.length === 1) return queries[0]!;
+/** SQLSTATE of `svc_require` (migration 0018): the guarded update found no row, nothing was written. */
+export const GUARD_FAILED = 'SV001';
+
+/** The guarded update found no row: the statement wrote nothing. */
+export class GuardFailed extends Error {
+  constructor() {
+    super('the row changed before the guarded update');
+  }
+}
+
+/**
+ * A guarded update and the writes that record it, all in one statement, so a caller outside any
+ * database transaction gets all of them or none (no BEGIN/COMMIT round trips):
+ * `WITH u AS (<update … RETURNING *>), w1 AS (<write 1>), … SELECT u.* …`. The update names the
+ * state it expects in its WHERE; when it matches no row, `svc_require` raises and the statement
+ * writes nothing: this throws GuardFailed. Null when the writes cannot be combined (see
+ * `canCombine`): nothing ran, the caller takes its usual path. Otherwise the updated rows.
+ */
+export async function runGuardedWrites<R>(db: Executor, update: Compilable<R>, writes: Array<Compilable<unknown> | CompiledQuery<unknown>>): Promise<R[] | null> {
+  const compiled = [update.compile(), ...writes.map((w) => ('compile' in w ? w.compile() : w))];
+  if (!compiled.every((q) => canCombine(q.sql))) return null;
+  try {
+    return (await db.executeQuery<R>(guarded(compiled))).rows;
+  } catch (error) {
+    if ((error as { code?: string } | null)?.code === GUARD_FAILED) throw new GuardFailed();
+    throw error;
+  }
+}
+
+/** Pure: the guarded statement of `runGuardedWrites` (exported for tests). */
+export function guarded(queries: ReadonlyArray<CompiledQuery<unknown>>): CompiledQuery<any> {
+  const { parts, parameters } = renumbered(queries);
+  const [update, ...rest] = parts;
+  const ctes = [`u as (${update})`, ...rest.map((p, i) => `w${i + 1} as (${p})`)];
+  // The guard is the outer side of a left join, so it is evaluated even when u is empty.
+  return CompiledQuery.raw(`with ${ctes.join(', ')} select u.* from (values (svc_require(exists (select 1 from u), 'guarded update found no row'))) as guard (ok) left join u on true`, parameters);
+}
+
+/** The texts of `queries` with their parameters numbered one after the other, and those parameters. */
+function renumbered(queries: ReadonlyArray<CompiledQuery<unknown>>): { parts: string[]; parameters: unknown[] } {
   const parameters: unknown[] = [];
   const parts = queries.map((q) => {
     const offset = parameters.length;
     parameters.push(...q.parameters);
     return offset === 0 ? q.sql : q.sql.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + offset}`);
   });
+  return { parts, parameters };
+}
+
+/** Pure: the combined statement (exported for tests). */
+export function combine(queries: ReadonlyArray<CompiledQuery<unknown>>): CompiledQuery<any> {
+  if (queries.length === 1) return queries[0]!;
+  const { parts, parameters } = renumbered(queries);
   const last = parts.pop()!;
   return CompiledQuery.raw(`with ${parts.map((p, i) => `w${i + 1} as (${p})`).join(', ')} ${last}`, parameters);
 }

@@ -12,9 +12,11 @@ import { deliverWebhook } from './deliver-webhook.job.ts';
 import { expireThreeDsChallengesJob } from './expire-three-ds-challenges.job.ts';
 import { voidLateAuthorization } from './void-late-authorization.job.ts';
 import { reconcilePaymentServiceTokens } from './reconcile-payment-service-tokens.job.ts';
+import { analyzeEmbeddedDatabase } from './analyze-embedded-database.job.ts';
+import { vacuumEmbeddedDatabase } from './vacuum-embedded-database.job.ts';
 
 /** Every job the workers know. Add a new job here (see jobs/README.md). */
-export const JOBS: JobDefinition[] = [purgeIdempotencyKeys, purgeFinishedJobs, purgeRateLimitWindows, purgeSecurityCodes, purgeExpiredCheckoutSessions, runAccountUpdater, settleTransactionJob, reconcileAttempts, deliverWebhook, voidLateAuthorization, reconcilePaymentServiceTokens, expireThreeDsChallengesJob];
+export const JOBS: JobDefinition[] = [purgeIdempotencyKeys, purgeFinishedJobs, purgeRateLimitWindows, purgeSecurityCodes, purgeExpiredCheckoutSessions, runAccountUpdater, settleTransactionJob, reconcileAttempts, deliverWebhook, voidLateAuthorization, reconcilePaymentServiceTokens, expireThreeDsChallengesJob, analyzeEmbeddedDatabase, vacuumEmbeddedDatabase];
 
 const HOUR = 3600 * 1000;
 
@@ -33,4 +35,7 @@ export const RECURRING: RecurringJob[] = [
   { job: expireThreeDsChallengesJob, everyMs: 60 * 1000 },
   // Tokens left `processing` come due 5 minutes after their call at the earliest, like attempts.
   { job: reconcilePaymentServiceTokens, everyMs: 60 * 1000 },
+  // Embedded PGlite has no autovacuum: statistics follow growth within a minute, dead rows go hourly.
+  { job: analyzeEmbeddedDatabase, everyMs: 60 * 1000 },
+  { job: vacuumEmbeddedDatabase, everyMs: HOUR },
 ];

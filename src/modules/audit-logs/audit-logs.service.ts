@@ -55,7 +55,7 @@ export async function recordAudit(tx: Tx, ctx: RequestContext, action: AuditActi
 }
 
 /** `recordAudit`'s insert, for a caller that runs it with its other writes (src/db/write-batch.ts). */
-export function auditQuery(tx: Tx, ctx: RequestContext, action: AuditAction, resource: AuditedResource) {
+export function auditQuery(tx: Executor, ctx: RequestContext, action: AuditAction, resource: AuditedResource) {
   return entryQuery(tx, ctx.merchantAccountId, requestActor(ctx), action, resource);
 }
 

@@ -1,7 +1,7 @@
 import type { Compilable } from 'kysely';
 import type { Deps } from '../../context.ts';
 import { runWrites } from '../../db/write-batch.ts';
-import type { Tx } from '../../db/transaction.ts';
+import type { Executor, Tx } from '../../db/transaction.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import { deliverWebhook } from '../../jobs/deliver-webhook.job.ts';
 import { activeSubscriptions } from '../webhook-subscriptions/webhook-subscriptions.service.ts';
@@ -26,7 +26,7 @@ export const GIVE_UP_AFTER_MS = 24 * 3600 * 1000;
  * its own writes in one round trip (src/db/write-batch.ts; call `deps.queue.pokeSoon()` after);
  * `emitEvent` runs them at once. A merchant without subscriptions costs one select and one insert.
  */
-export async function eventWrites(tx: Tx, deps: Deps, event: NewEvent): Promise<Array<Compilable<unknown>>> {
+export async function eventWrites(tx: Executor, deps: Deps, event: NewEvent): Promise<Array<Compilable<unknown>>> {
   // Times come from this process, not the database's now(): deliveries of a resource are ordered
   // by (created_at, id), and ids from uuidv7 are strictly increasing within the process.
   const now = new Date();

@@ -144,7 +144,7 @@ export interface ReleasedCard {
  * account; 400 when it is not a usable card. `lock: false` (transactions) reads without locking, so
  * concurrent payments with one card do not queue behind each other.
  */
-export async function lockAndReleaseCard(tx: Tx, ctx: RequestContext, id: string, options: { lock?: boolean } = {}): Promise<ReleasedCard> {
+export async function lockAndReleaseCard(tx: Executor, ctx: RequestContext, id: string, options: { lock?: boolean } = {}): Promise<ReleasedCard> {
   const row = await repo.findPaymentMethod(tx, ctx.merchantAccountId, id, { forUpdate: options.lock ?? true });
   if (!row) throw notFound('payment method', id);
   if (row.method !== 'card' || !row.number_ciphertext || !row.number_key_id || row.status !== 'succeeded') {

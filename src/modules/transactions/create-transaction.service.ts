@@ -1,7 +1,7 @@
 import { withRequestTransaction, type RequestContext } from '../../context.ts';
 import type { TransactionRow } from '../../db/schema-transactions.ts';
-import { withTransaction, type Tx } from '../../db/transaction.ts';
-import { runWrites } from '../../db/write-batch.ts';
+import { withTransaction, type Executor, type Tx } from '../../db/transaction.ts';
+import { GuardFailed, runGuardedWrites } from '../../db/write-batch.ts';
 import { invalidField } from '../../errors/app-error.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import { uuidToBase62 } from '../../lib/base62.ts';
@@ -10,7 +10,7 @@ import { credentialsOf } from '../payment-services/payment-services.service.ts';
 import type { PaymentServiceRow } from '../../db/schema.ts';
 import { attemptPatch, callConnector } from './connector-call.ts';
 import type { CreateTransactionBody } from './create-transaction.schema.ts';
-import { resolveInstrument, type ResolvedInstrument } from './instrument.ts';
+import { resolveInstrument, takeHeldCode, type ResolvedInstrument } from './instrument.ts';
 import { applyGiftCardsOnly, nextCheckAt, type Applied } from './outcomes.ts';
 import { prepareTransaction, stopWith, type Prepared } from './prepare-transaction.ts';
 import { TransitionError } from './transaction-status.ts';
@@ -20,7 +20,8 @@ import type { Transaction } from './transaction.schema.ts';
 import * as repo from './transactions.repo.ts';
 import { emitTransaction, transactionEventWrites } from './webhook-events.ts';
 import { transactionResource } from './transaction-view.ts';
-import { scheduleSettlement } from './settlements.service.ts';
+import { scheduleSettlement, settlementQuery } from './settlements.service.ts';
+import { mispredicted, predictRow } from './predicted-row.ts';
 import { pendChallenge } from './three-ds-challenge.service.ts';
 import { recordLateAnswer } from './late-void.service.ts';
 import { applyAuthorizeOutcome, authorizeOutcomeOf, storeIfAccepted } from './authorization-answer.ts';
@@ -64,30 +65,43 @@ interface Started {
 }
 
 /**
- * Phase 1, one database transaction: resolve the instrument (the vault releases the card into
- * memory), the buyer and the route, then record the transaction (`processing`) and the attempt
- * (`in_flight`) before any connector call, so a crash leaves a trace that reconciliation settles.
+ * Phase 1: resolve the instrument (the vault releases the card into memory), the buyer and the
+ * route, then record the transaction (`processing`) and the attempt (`in_flight`) before any
+ * connector call, so a crash leaves a trace that reconciliation settles. A card or a stored card
+ * without gift cards only reads before that one insert (transaction and attempt in one statement),
+ * so it runs without BEGIN/COMMIT; the rest (checkout sessions, gift cards) writes more and runs in
+ * one database transaction.
  */
 async function start(ctx: RequestContext, body: CreateTransactionBody, ipAddress: string | null): Promise<Started> {
-  return withTransaction(ctx.deps.db, async (tx) => {
-    const instrument = body.payment_method ? await resolveInstrument(tx, ctx, body.payment_method) : null;
-    const prepared = await prepareTransaction(tx, ctx, body, instrument, ipAddress);
-    const id = uuidv7();
-    const attemptId = uuidv7();
-    const now = new Date();
-    const giftCards = body.gift_cards ?? [];
-    const giftCardTotal = giftCards.reduce((sum, card) => sum + card.amount, 0);
-    const newRow = { ...prepared.columns, id, merchant_account_id: ctx.merchantAccountId, gift_card_amount: giftCardTotal, multi_tender: giftCardTotal > 0 };
-    // A challenged card is authorized when the buyer completes the challenge (three-ds-challenge.service.ts).
-    const callsConnector = prepared.stop === null && prepared.service !== null && prepared.challenge === null;
-    const attempt = { merchant_account_id: ctx.merchantAccountId, id: attemptId, transaction_id: id, operation: 'authorize' as const, status: 'in_flight' as const, amount: newRow.amount, payment_service_id: prepared.service?.id ?? null, next_check_at: nextCheckAt(0, now) };
-    // Without gift cards the transaction and its attempt are written in one round trip.
-    const row = callsConnector && giftCards.length === 0 ? await repo.insertTransactionWithAttempt(tx, newRow, attempt) : await repo.insertTransaction(tx, newRow);
-    const tender = await recordTender(tx, ctx, id, giftCards, body.amount, row.buyer_id, instrument === null);
-    if (callsConnector && giftCards.length > 0) await repo.insertAttempt(tx, attempt);
-    const credentials = callsConnector ? await credentialsOf(tx, ctx.deps, prepared.service!) : {};
-    return { row, attemptId, instrument, service: prepared.service, credentials, prepared, tender, attemptRecorded: callsConnector, store: body.store ?? false };
-  });
+  const method = body.payment_method?.method;
+  if ((method === 'card' || method === 'id') && !body.gift_cards?.length) {
+    const started = await record(ctx.deps.db, ctx, body, ipAddress, { deferHeldCode: true });
+    // Taken once the transaction exists: a request refused before that leaves the code held.
+    await takeHeldCode(ctx.deps.db, ctx, started.instrument!);
+    return started;
+  }
+  return withTransaction(ctx.deps.db, (tx) => record(tx, ctx, body, ipAddress, {}));
+}
+
+async function record(db: Executor, ctx: RequestContext, body: CreateTransactionBody, ipAddress: string | null, options: { deferHeldCode?: boolean }): Promise<Started> {
+  const instrument = body.payment_method ? await resolveInstrument(db, ctx, body.payment_method, options) : null;
+  const prepared = await prepareTransaction(db, ctx, body, instrument, ipAddress);
+  const id = uuidv7();
+  const attemptId = uuidv7();
+  const now = new Date();
+  const giftCards = body.gift_cards ?? [];
+  const giftCardTotal = giftCards.reduce((sum, card) => sum + card.amount, 0);
+  const newRow = { ...prepared.columns, id, merchant_account_id: ctx.merchantAccountId, gift_card_amount: giftCardTotal, multi_tender: giftCardTotal > 0 };
+  // A challenged card is authorized when the buyer completes the challenge (three-ds-challenge.service.ts).
+  const callsConnector = prepared.stop === null && prepared.service !== null && prepared.challenge === null;
+  const attempt = { merchant_account_id: ctx.merchantAccountId, id: attemptId, transaction_id: id, operation: 'authorize' as const, status: 'in_flight' as const, amount: newRow.amount, payment_service_id: prepared.service?.id ?? null, next_check_at: nextCheckAt(0, now) };
+  // Without gift cards the transaction and its attempt are written in one statement.
+  const row = callsConnector && giftCards.length === 0 ? await repo.insertTransactionWithAttempt(db, newRow, attempt) : await repo.insertTransaction(db, newRow);
+  // Gift cards always take the database transaction of `start`.
+  const tender = giftCards.length > 0 ? await recordTender(db as Tx, ctx, id, giftCards, body.amount, row.buyer_id, instrument === null) : null;
+  if (callsConnector && giftCards.length > 0) await repo.insertAttempt(db, attempt);
+  const credentials = callsConnector ? await credentialsOf(db, ctx.deps, prepared.service!) : {};
+  return { row, attemptId, instrument, service: prepared.service, credentials, prepared, tender, attemptRecorded: callsConnector, store: body.store ?? false };
 }
 
 const connectorOf = (ctx: RequestContext, started: Started) => ctx.deps.connectors.get(started.service!.payment_service_definition_id);
@@ -121,40 +135,60 @@ async function authorize(ctx: RequestContext, started: Started) {
 
 type Answer = Awaited<ReturnType<typeof authorize>>;
 
-/** Thrown inside `finishQuickly` when the transaction moved meanwhile: its transaction rolls back. */
-class Moved extends Error {}
-
 /**
- * Phase 3 in the common case, a plain answer while the transaction is still `processing`: the
- * update checks the status and takes the row lock in one statement (no SELECT FOR UPDATE), and the
- * attempt, history events, audit entry and webhook outbox are written in one combined statement.
+ * Phase 3 in the common case, a plain answer while the transaction is still `processing`: one
+ * statement (src/db/write-batch.ts, `runGuardedWrites`) updates the transaction only if it is still
+ * `processing` and writes the attempt's answer, the history events, the audit entry, the webhook
+ * outbox and (for a capture) the settlement job with it; no BEGIN/COMMIT, no row read first. Those
+ * writes are rendered from the row the update will leave (predicted-row.ts). With an
+ * idempotency key the statement runs in a transaction that also stores the response.
  * Null sends everything else (a stop, gift cards, `store`, a timeout, a transaction that moved
- * meanwhile) down the locked path of `finish`.
+ * meanwhile, writes that cannot share a statement) down the locked path of `finish`; nothing was
+ * written then.
  */
 async function finishQuickly(ctx: RequestContext, started: Started, result: Answer): Promise<Transaction | null> {
   if (started.prepared.stop || !started.service || !started.attemptRecorded || started.tender || started.store) return null;
   const outcome = authorizeOutcomeOf(result);
   if (!outcome) return null;
+  const db = ctx.deps.db;
   const now = new Date();
   const applied = applyAuthorizeOutcome(ctx, started.row, outcome, connectorOf(ctx, started), now);
   const patch: repo.TransactionPatch = { ...applied.patch };
   if (applied.patch.status === 'buyer_approval_pending') patch.approval_expires_at = approvalDeadline(ctx, now);
+  const predicted = predictRow(started.row, patch, now);
+  const expected = predicted.row;
+  const events = [statusEvent(expected, started.row.status, now), attemptEvent(expected, started.attemptId, 'authorize', expected.amount, result, applied, now)].filter((e) => e !== null);
+  const outbox = await transactionEventWrites(db, ctx.deps, expected, 'transaction.created');
+  const settles = expected.status === 'capture_succeeded';
+  const writes = [attemptUpdate(db, ctx, started, result, applied, now), repo.insertEventsQuery(db, events), auditQuery(db, ctx, 'created', auditedTransaction(expected)), ...outbox, ...(settles ? [settlementQuery(db, ctx.deps, expected)] : [])];
+  const update = repo.updateTransactionIfStatusQuery(db, ctx.merchantAccountId, started.row.id, 'processing', patch, now);
+  const run = async (executor: Executor) => {
+    const rows = await runGuardedWrites<TransactionRow>(executor, update, writes);
+    if (rows === null) throw new GuardFailed();
+    return rows[0]!;
+  };
+  let row: TransactionRow;
+  let transaction: Transaction;
   try {
-    return await withRequestTransaction(ctx, async (tx) => {
-      const row = await repo.updateTransactionIfStatus(tx, ctx.merchantAccountId, started.row.id, 'processing', patch);
-      if (!row) throw new Moved();
-      const events = [statusEvent(row, started.row.status, now), attemptEvent(row, started.attemptId, 'authorize', row.amount, result, applied, now)].filter((e) => e !== null);
-      const outbox = await transactionEventWrites(tx, ctx.deps, row, 'transaction.created');
-      await runWrites(tx, [attemptUpdate(tx, ctx, started, result, applied, now), repo.insertEventsQuery(tx, events), auditQuery(tx, ctx, 'created', auditedTransaction(row)), ...outbox]);
-      // More than the event itself: webhook deliveries were queued.
-      if (outbox.length > 1) ctx.deps.queue.pokeSoon();
-      if (row.status === 'capture_succeeded') await scheduleSettlement(tx, ctx.deps, row);
-      return transactionResource(tx, ctx, row);
-    });
+    if (ctx.idempotency) {
+      transaction = await withRequestTransaction(ctx, async (tx) => {
+        row = await run(tx);
+        return transactionResource(tx, ctx, row);
+      });
+    } else {
+      row = await run(db);
+      transaction = await transactionResource(db, ctx, row);
+    }
   } catch (error) {
-    if (error instanceof Moved) return null;
+    if (error instanceof GuardFailed) return null;
     throw error;
   }
+  // More than the event itself: webhook deliveries were queued.
+  if (outbox.length > 1 || settles) ctx.deps.queue.pokeSoon();
+  // The events and the webhook were rendered from the prediction: say so loudly if it was wrong.
+  const wrong = mispredicted(predicted, row!);
+  if (wrong.length > 0) ctx.log.error({ transactionId: row!.id, columns: wrong }, 'the predicted transaction row differs from the stored one; its events may show stale values');
+  return transaction;
 }
 
 const auditedTransaction = (row: TransactionRow) => ({ type: 'transaction', id: row.id, name: `${row.currency} ${row.amount}` });
@@ -200,7 +234,7 @@ async function finish(ctx: RequestContext, started: Started, result: Answer | nu
 }
 
 /** The update that records the connector's answer on the authorize attempt. */
-function attemptUpdate(tx: Tx, ctx: RequestContext, started: Started, result: Answer, applied: Applied | null, now: Date) {
+function attemptUpdate(tx: Executor, ctx: RequestContext, started: Started, result: Answer, applied: Applied | null, now: Date) {
   // A buyer approval is looked at again when it expires; other open calls on the reconciliation schedule.
   const nextCheck = applied?.patch.status === 'buyer_approval_pending' ? approvalDeadline(ctx, now) : nextCheckAt(0, now);
   const errorWithoutAnswer = applied ? ((applied.patch.error_code as string | null | undefined) ?? null) : null;

@@ -1,5 +1,5 @@
 import type { RequestContext } from '../../context.ts';
-import type { Tx } from '../../db/transaction.ts';
+import type { Executor, Tx } from '../../db/transaction.ts';
 import { invalidField } from '../../errors/app-error.ts';
 import type { Instrument } from '../../connectors/connector.ts';
 import { bin, detectSchemes, isExpired, last4 } from '../../lib/card-schemes.ts';
@@ -33,13 +33,18 @@ export interface ResolvedInstrument {
   cardNumber: string | null;
   /** The buyer a stored card belongs to. */
   ownerBuyerId: string | null;
+  /**
+   * A stored card whose held security code was not taken yet (`resolveInstrument` with
+   * `deferHeldCode`): the caller takes it with `takeHeldCode` once the transaction is recorded.
+   */
+  heldCodeOf: string | null;
 }
 
 function cardSnapshot(number: string, expirationDate: string, scheme: string | null, extra: Record<string, unknown> = {}): Record<string, unknown> {
   return { method: 'card', mode: 'card', scheme, bin: bin(number), label: last4(number), expiration_date: expirationDate, ...extra };
 }
 
-async function rawCard(tx: Tx, ctx: RequestContext, card: { number: string; expiration_date: string; security_code?: string | null; card_type?: string | null; external_identifier?: string | null }, pointer: string, checkoutSessionId: string | null = null): Promise<ResolvedInstrument> {
+async function rawCard(tx: Executor, ctx: RequestContext, card: { number: string; expiration_date: string; security_code?: string | null; card_type?: string | null; external_identifier?: string | null }, pointer: string, checkoutSessionId: string | null = null): Promise<ResolvedInstrument> {
   const check = checkCard(card, pointer);
   const fingerprint = await ctx.deps.vault.fingerprint(tx, ctx.merchantAccountId, card.number);
   return {
@@ -56,14 +61,15 @@ async function rawCard(tx: Tx, ctx: RequestContext, card: { number: string; expi
     storable: { number: card.number, expiration_date: card.expiration_date, scheme: check.scheme, card_type: card.card_type ?? null, external_identifier: card.external_identifier ?? null },
     cardNumber: card.number,
     ownerBuyerId: null,
+    heldCodeOf: null,
   };
 }
 
-async function storedCard(tx: Tx, ctx: RequestContext, id: string, securityCode: string | null, checkoutSessionId: string | null = null): Promise<ResolvedInstrument> {
+async function storedCard(tx: Executor, ctx: RequestContext, id: string, securityCode: string | null, checkoutSessionId: string | null = null, deferHeldCode = false): Promise<ResolvedInstrument> {
   const card = await lockAndReleaseCard(tx, ctx, id, { lock: false });
   if (card.expirationDate && isExpired(card.expirationDate, new Date())) throw invalidField('body', '/payment_method/id', 'The stored card has expired', 'card_expired');
-  // A code given with the stored card is used once: here, then destroyed.
-  const held = await ctx.deps.vault.takeSecurityCode(tx, ctx.merchantAccountId, { type: 'payment-method', id });
+  // A code held for the stored card is used once: here (or by takeHeldCode), then destroyed.
+  const held = deferHeldCode ? null : await ctx.deps.vault.takeSecurityCode(tx, ctx.merchantAccountId, { type: 'payment-method', id });
   // The stored card's fingerprint was computed when it was stored (one HMAC less per payment).
   const fingerprint = card.fingerprint ?? (await ctx.deps.vault.fingerprint(tx, ctx.merchantAccountId, card.number));
   return {
@@ -80,6 +86,7 @@ async function storedCard(tx: Tx, ctx: RequestContext, id: string, securityCode:
     storable: null,
     cardNumber: card.number,
     ownerBuyerId: card.buyerId,
+    heldCodeOf: deferHeldCode ? id : null,
   };
 }
 
@@ -100,20 +107,27 @@ function networkToken(form: Extract<TransactionPaymentMethodBody, { method: 'net
     storable: null,
     cardNumber: null,
     ownerBuyerId: null,
+    heldCodeOf: null,
   };
 }
 
-/** Resolves `payment_method` of `POST /transactions`. */
-export async function resolveInstrument(tx: Tx, ctx: RequestContext, form: TransactionPaymentMethodBody): Promise<ResolvedInstrument> {
+/**
+ * Resolves `payment_method` of `POST /transactions`. `tx` may be the pool (no transaction) for a
+ * card or a stored card, which only read here; with `deferHeldCode` a stored card's held security
+ * code is left for `takeHeldCode`, so a request refused before it is recorded does not destroy it.
+ */
+export async function resolveInstrument(tx: Executor, ctx: RequestContext, form: TransactionPaymentMethodBody, options: { deferHeldCode?: boolean } = {}): Promise<ResolvedInstrument> {
   switch (form.method) {
     case 'card':
       return rawCard(tx, ctx, form, '/payment_method');
     case 'id':
-      return storedCard(tx, ctx, form.id, form.security_code ?? null);
+      return storedCard(tx, ctx, form.id, form.security_code ?? null, null, options.deferHeldCode ?? false);
     case 'network-token':
       return networkToken(form);
     case 'checkout-session': {
-      const card = await consumeCheckoutSessionCard(tx, ctx, form.id);
+      // The session's card data is used up: only inside the caller's database transaction.
+      if (!tx.isTransaction) throw new Error('a checkout session payment method is resolved inside a database transaction');
+      const card = await consumeCheckoutSessionCard(tx as Tx, ctx, form.id);
       if (card.method === 'id') return storedCard(tx, ctx, card.paymentMethodId, card.securityCode, form.id);
       return rawCard(tx, ctx, { number: card.number, expiration_date: card.expirationDate, security_code: card.securityCode, external_identifier: form.external_identifier }, '/payment_method', form.id);
     }
@@ -138,5 +152,14 @@ function redirect(form: { method: string; country: string; currency: string; red
     storable: null,
     cardNumber: null,
     ownerBuyerId: null,
+    heldCodeOf: null,
   };
+}
+
+/** Takes a stored card's held security code left by `deferHeldCode` (destroying it) into the instrument. */
+export async function takeHeldCode(db: Executor, ctx: RequestContext, resolved: ResolvedInstrument): Promise<void> {
+  if (!resolved.heldCodeOf) return;
+  const held = await ctx.deps.vault.takeSecurityCode(db, ctx.merchantAccountId, { type: 'payment-method', id: resolved.heldCodeOf });
+  resolved.heldCodeOf = null;
+  if (resolved.instrument.kind === 'card' && !resolved.instrument.securityCode) resolved.instrument.securityCode = held;
 }

@@ -1,7 +1,7 @@
 import type { RequestContext } from '../../context.ts';
 import type { PaymentServiceRow } from '../../db/schema.ts';
 import type { NewTransaction, TransactionActionJson, TransactionRow } from '../../db/schema-transactions.ts';
-import type { Tx } from '../../db/transaction.ts';
+import type { Executor } from '../../db/transaction.ts';
 import { AppError } from '../../errors/app-error.ts';
 import { findBuyerRow, shippingDetailsSnapshot } from '../buyers/buyer-snapshots.service.ts';
 import { listRoutablePaymentServices } from '../payment-services/payment-services.service.ts';
@@ -30,7 +30,7 @@ export interface Prepared {
 
 const json = (value: unknown) => (value === undefined || value === null ? null : JSON.stringify(value));
 
-async function buyerSnapshot(tx: Tx, ctx: RequestContext, body: CreateTransactionBody, owner: string | null) {
+async function buyerSnapshot(tx: Executor, ctx: RequestContext, body: CreateTransactionBody, owner: string | null) {
   const form = body.payment_method as { buyer_id?: string | null; buyer_external_identifier?: string | null } | undefined;
   // A stored card of a buyer pays for that buyer unless the request names one.
   const buyerId = body.buyer_id ?? form?.buyer_id ?? (body.buyer_external_identifier || form?.buyer_external_identifier ? null : owner);
@@ -48,7 +48,7 @@ async function buyerSnapshot(tx: Tx, ctx: RequestContext, body: CreateTransactio
   return { buyerId: null, snapshot: { id: null, ...guest }, shipping: shipping ? { id: null, buyer_id: null, ...shipping } : null };
 }
 
-async function pickService(tx: Tx, ctx: RequestContext, body: CreateTransactionBody, instrument: ResolvedInstrument) {
+async function pickService(tx: Executor, ctx: RequestContext, body: CreateTransactionBody, instrument: ResolvedInstrument) {
   const rows = await listRoutablePaymentServices(tx, ctx.merchantAccountId);
   const request = { method: instrument.method === 'network-token' ? 'card' : instrument.method, currency: body.currency, country: body.country ?? null, forcedServiceId: body.payment_service_id ?? null };
   const trace = route(
@@ -61,7 +61,7 @@ async function pickService(tx: Tx, ctx: RequestContext, body: CreateTransactionB
   return { service: rows.find((r) => r.id === trace.selected)!, action };
 }
 
-async function threeDsFor(tx: Tx, ctx: RequestContext, body: CreateTransactionBody, instrument: ResolvedInstrument, service: PaymentServiceRow, buyer: Record<string, any> | null): Promise<ThreeDsDecision | null> {
+async function threeDsFor(tx: Executor, ctx: RequestContext, body: CreateTransactionBody, instrument: ResolvedInstrument, service: PaymentServiceRow, buyer: Record<string, any> | null): Promise<ThreeDsDecision | null> {
   if (body.three_d_secure_data) return passThrough(body.three_d_secure_data, body.three_d_secure?.amount ?? body.amount);
   if (!service.three_d_secure_enabled || instrument.method !== 'card' || body.merchant_initiated) return null;
   const billing = buyer?.billing_details ?? null;
@@ -90,7 +90,7 @@ function checkRedirect(body: CreateTransactionBody, instrument: ResolvedInstrume
 }
 
 /** `instrument` null: the gift cards pay the whole amount (no payment method, no payment service). */
-export async function prepareTransaction(tx: Tx, ctx: RequestContext, body: CreateTransactionBody, instrument: ResolvedInstrument | null, ipAddress: string | null): Promise<Prepared> {
+export async function prepareTransaction(tx: Executor, ctx: RequestContext, body: CreateTransactionBody, instrument: ResolvedInstrument | null, ipAddress: string | null): Promise<Prepared> {
   const country = instrument ? checkRedirect(body, instrument) : body.country ?? null;
   body = { ...body, country };
   const buyer = await buyerSnapshot(tx, ctx, body, instrument?.ownerBuyerId ?? null);

@@ -1,6 +1,6 @@
 import type { Deps } from '../../context.ts';
 import type { SettlementRow, TransactionRow } from '../../db/schema-transactions.ts';
-import type { Tx } from '../../db/transaction.ts';
+import type { Executor, Tx } from '../../db/transaction.ts';
 import { withTransaction } from '../../db/transaction.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import { scenarioOf } from '../../connectors/mock/mock-card.scenarios.ts';
@@ -21,7 +21,13 @@ export function settlementDelayMs(deps: Deps): number {
  * not settled yet (an authorize-and-capture transaction).
  */
 export async function scheduleSettlement(tx: Tx, deps: Deps, row: TransactionRow, captureAttemptId?: string): Promise<void> {
-  await deps.queue.enqueue(tx, settleTransactionJob, { merchant_account_id: row.merchant_account_id, transaction_id: row.id, ...(captureAttemptId ? { capture_id: captureAttemptId } : {}) }, {
+  await settlementQuery(tx, deps, row, captureAttemptId).execute();
+  deps.queue.pokeSoon();
+}
+
+/** `scheduleSettlement`'s insert, for a caller that runs it with its other writes (src/db/write-batch.ts); poke the queue after. */
+export function settlementQuery(db: Executor, deps: Deps, row: TransactionRow, captureAttemptId?: string) {
+  return deps.queue.enqueueQuery(db, settleTransactionJob, { merchant_account_id: row.merchant_account_id, transaction_id: row.id, ...(captureAttemptId ? { capture_id: captureAttemptId } : {}) }, {
     jobKey: captureAttemptId ? `settle-capture:${row.merchant_account_id}:${captureAttemptId}` : `settle-transaction:${row.merchant_account_id}:${row.id}`,
     runAt: new Date(Date.now() + settlementDelayMs(deps)),
   });

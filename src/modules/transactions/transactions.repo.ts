@@ -17,18 +17,18 @@ export async function findTransaction(db: Executor, merchantAccountId: string, i
 }
 
 /**
- * Updates the transaction only while it still has `status` (nobody moved it since it was read);
- * undefined otherwise. The row lock is taken by the update itself.
+ * Updates the transaction only while it still has `status` (nobody moved it since it was read),
+ * returning the row; for a guarded statement (src/db/write-batch.ts). The row lock is taken by the
+ * update itself.
  */
-export async function updateTransactionIfStatus(db: Executor, merchantAccountId: string, id: string, status: TransactionRow['status'], patch: TransactionPatch): Promise<TransactionRow | undefined> {
+export function updateTransactionIfStatusQuery(db: Executor, merchantAccountId: string, id: string, status: TransactionRow['status'], patch: TransactionPatch, updatedAt: Date) {
   return db
     .updateTable('transactions')
-    .set({ ...patch, updated_at: new Date() })
+    .set({ ...patch, updated_at: updatedAt })
     .where('merchant_account_id', '=', merchantAccountId)
     .where('id', '=', id)
     .where('status', '=', status)
-    .returningAll()
-    .executeTakeFirst();
+    .returningAll();
 }
 
 /** Column values, or SQL expressions (such as `overCaptureLimit`). */

@@ -1,6 +1,6 @@
 import type { Deps } from '../../context.ts';
 import type { RefundRow, TransactionRow } from '../../db/schema-transactions.ts';
-import type { Tx } from '../../db/transaction.ts';
+import type { Executor, Tx } from '../../db/transaction.ts';
 import { emitEvent, eventWrites } from '../events/events.service.ts';
 import { giftCardServiceOf } from '../gift-cards/gift-card-service.ts';
 import { redemptionsOfTransaction } from '../gift-cards/gift-card-redemptions.service.ts';
@@ -17,7 +17,7 @@ export type TransactionEventKind =
   | 'transaction.created' | 'transaction.updated' | 'transaction.captured' | 'transaction.voided' | 'transaction.canceled'
   | 'transaction.settled' | 'transaction.disputed' | 'transaction.chargeback_reversed';
 
-async function snapshot(tx: Tx, row: TransactionRow): Promise<Record<string, unknown>> {
+async function snapshot(tx: Executor, row: TransactionRow): Promise<Record<string, unknown>> {
   const resource = toTransactionResource(row, false);
   if (!row.multi_tender) return resource;
   return { ...resource, gift_card_redemptions: await redemptionsOfTransaction(tx, row.merchant_account_id, row.id), gift_card_service: giftCardServiceOf(row.merchant_account_id).resource };
@@ -28,7 +28,7 @@ export async function emitTransaction(tx: Tx, deps: Deps, row: TransactionRow, k
 }
 
 /** `emitTransaction`'s writes, for a caller that runs them with its own (see `eventWrites`). */
-export async function transactionEventWrites(tx: Tx, deps: Deps, row: TransactionRow, kind: TransactionEventKind) {
+export async function transactionEventWrites(tx: Executor, deps: Deps, row: TransactionRow, kind: TransactionEventKind) {
   return eventWrites(tx, deps, { merchantAccountId: row.merchant_account_id, kind, resourceType: 'transaction', resourceId: row.id, payload: await snapshot(tx, row) });
 }
 

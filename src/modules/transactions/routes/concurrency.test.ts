@@ -99,6 +99,11 @@ describe('happy', () => {
       const created = await creating;
       expect(created.statusCode, created.body).toBe(201);
       expect(created.json()).toMatchObject({ id, status: 'authorization_failed', error_code: 'canceled' });
+      // The one-statement answer found the transaction moved and wrote nothing (no created event, no answer applied).
+      const kinds = (await t.deps.db.selectFrom('events').select('kind').where('resource_id', '=', id!).execute()).map((e) => e.kind);
+      expect(kinds).toEqual(['transaction.canceled']);
+      const attempt = await t.deps.db.selectFrom('transaction_attempts').selectAll().where('transaction_id', '=', id!).where('operation', '=', 'authorize').executeTakeFirstOrThrow();
+      expect(attempt).toMatchObject({ status: 'succeeded', error_code: 'late_outcome' });
     } finally {
       release();
       connector.authorize = original;

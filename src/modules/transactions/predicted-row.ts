@@ -1,0 +1,57 @@
+import { isExpression } from 'kysely';
+import type { TransactionRow, TransactionsTable } from '../../db/schema-transactions.ts';
+import type { TransactionPatch } from './transactions.repo.ts';
+
+/**
+ * The row an update will leave, worked out before the update runs: the one-statement phase 3 of
+ * `POST /transactions` (create-transaction.service.ts) writes the history events, the audit entry and
+ * the webhook snapshot in the same statement as the update, so it renders them from this.
+ */
+
+/** JSON columns: a patch writes them as JSON text, a row read back holds the parsed value. */
+const JSON_COLUMNS: ReadonlySet<keyof TransactionsTable> = new Set<keyof TransactionsTable>([
+  'payment_method', 'payment_service', 'buyer', 'shipping_details', 'additional_identifiers', 'metadata', 'cart_items',
+  'airline', 'statement_descriptor', 'three_d_secure', 'recipient', 'extra', 'connection_options', 'actions',
+]);
+
+export interface PredictedRow {
+  row: TransactionRow;
+  /** Columns set by an SQL expression (such as `overCaptureLimit`): only the database knows them. */
+  computed: string[];
+}
+
+/** Pure: `row` after `patch` and the `updated_at` the update writes. */
+export function predictRow(row: TransactionRow, patch: TransactionPatch, updatedAt: Date): PredictedRow {
+  const next: Record<string, unknown> = { ...row, updated_at: updatedAt };
+  const computed: string[] = [];
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === undefined) continue;
+    if (isExpression(value)) computed.push(key);
+    else next[key] = JSON_COLUMNS.has(key as keyof TransactionsTable) && typeof value === 'string' ? JSON.parse(value) : value;
+  }
+  return { row: next as unknown as TransactionRow, computed };
+}
+
+/** Pure: the columns whose predicted value is not what the database returned (empty when the prediction held). */
+export function mispredicted(predicted: PredictedRow, actual: TransactionRow): string[] {
+  const wrong: string[] = [];
+  const ignored = new Set(predicted.computed);
+  for (const [key, value] of Object.entries(actual)) {
+    if (ignored.has(key)) continue;
+    if (comparable(value) !== comparable((predicted.row as unknown as Record<string, unknown>)[key])) wrong.push(key);
+  }
+  return wrong;
+}
+
+/** Dates by instant, objects whatever their key order (jsonb keeps its own order). */
+function comparable(value: unknown): string {
+  return JSON.stringify(canonical(value));
+}
+
+function canonical(value: unknown): unknown {
+  if (value === undefined || value === null) return null;
+  if (value instanceof Date) return `date:${value.getTime()}`;
+  if (Array.isArray(value)) return value.map(canonical);
+  if (typeof value === 'object') return Object.fromEntries(Object.keys(value).sort().map((key) => [key, canonical((value as Record<string, unknown>)[key])]));
+  return value;
+}

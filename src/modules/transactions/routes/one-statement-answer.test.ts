@@ -1,0 +1,54 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, type TestApp } from '../../../../test/helpers/build-test-app.ts';
+import { authorized, card, createTransaction, merchantWithMockCard } from '../../../../test/helpers/transactions.ts';
+
+/**
+ * `POST /transactions` records a plain answer in one statement whose events and webhook snapshot are
+ * rendered from the predicted row (create-transaction.service.ts, predicted-row.ts): they must show
+ * what the database then holds, for every kind of answer.
+ */
+let t: TestApp;
+beforeAll(async () => {
+  t = await buildTestApp();
+});
+afterAll(async () => t.close());
+
+const createdEvent = (id: string) => t.deps.db.selectFrom('events').selectAll().where('resource_id', '=', id).where('kind', '=', 'transaction.created').executeTakeFirstOrThrow();
+const mispredictions = () => t.logs.filter((line) => line.includes('predicted transaction row differs'));
+
+describe('happy', () => {
+  const cases: Array<[string, Record<string, unknown>, string]> = [
+    ['an authorization', { metadata: { order: '42' }, external_identifier: 'order-42', cart_items: [{ name: 'Socks', quantity: 2, unit_amount: 500 }] }, 'authorization_succeeded'],
+    ['a capture', { intent: 'capture', statement_descriptor: { name: 'Shop' } }, 'capture_succeeded'],
+    ['a decline', { payment_method: card('4000000000000002') }, 'authorization_declined'],
+    ['a provider failure', { amount: 2096 }, 'authorization_failed'],
+    ['a pending capture', { intent: 'capture', payment_method: card('4000000000000077') }, 'capture_pending'],
+  ];
+  for (const [name, body, status] of cases) {
+    it(`${name}: the webhook snapshot and the history match the stored transaction`, async () => {
+      const { merchantAccountId: m } = await merchantWithMockCard(t);
+      const txn = await authorized(t, m, body);
+      expect(txn.status).toBe(status);
+      const stored = (await t.request({ method: 'GET', url: `/transactions/${txn.id}`, merchantAccountId: m })).json();
+      expect(txn).toEqual(stored);
+      expect((await createdEvent(txn.id)).payload).toEqual(stored);
+      const events = (await t.request({ method: 'GET', url: `/transactions/${txn.id}/events`, merchantAccountId: m })).json().items;
+      expect(events.length).toBeGreaterThanOrEqual(2);
+      expect(mispredictions()).toEqual([]);
+    });
+  }
+
+  it('with an idempotency key: the response is stored with the answer and replayed as it is', async () => {
+    const { merchantAccountId: m } = await merchantWithMockCard(t);
+    const headers = { 'idempotency-key': `one-statement-${m}` };
+    const first = await createTransaction(t, m, { amount: 1234 }, headers);
+    expect(first.statusCode, first.body).toBe(201);
+    const again = await createTransaction(t, m, { amount: 1234 }, headers);
+    expect(again.body).toBe(first.body);
+    expect((await createdEvent(first.json().id)).payload).toEqual(first.json());
+    expect(mispredictions()).toEqual([]);
+  });
+});
+
+// A transaction that moved before its answer (the guard refusing the statement) is covered in
+// concurrency.test.ts: "a cancel during the authorization call".
