@@ -155,6 +155,8 @@ export interface PaymentMethodsTable {
   last_used_at: Timestamp | null;
   cit_last_used_at: Timestamp | null;
   last_replaced_at: Timestamp | null;
+  /** Until when a security code may be held in the vault for this card (migration 0018). */
+  security_code_held_until: Timestamp | null;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
 }

@@ -63,9 +63,12 @@ export async function storeCard(ctx: RequestContext, body: CreateCardPaymentMeth
   const reference = singleBuyerReference(body, 'body');
   return withRequestTransaction(ctx, async (tx) => {
     const buyer = reference ? await resolveBuyerReference(tx, ctx, reference) : null;
-    const row = await insertCard(tx, ctx, { ...body, scheme: check.scheme }, buyer?.id ?? null);
+    let row = await insertCard(tx, ctx, { ...body, scheme: check.scheme }, buyer?.id ?? null);
     if (body.security_code) {
-      await ctx.deps.vault.holdSecurityCode(tx, ctx.merchantAccountId, { type: 'payment-method', id: row.id }, body.security_code, new Date(Date.now() + SECURITY_CODE_TTL_MS));
+      const until = new Date(Date.now() + SECURITY_CODE_TTL_MS);
+      await ctx.deps.vault.holdSecurityCode(tx, ctx.merchantAccountId, { type: 'payment-method', id: row.id }, body.security_code, until);
+      // Payments look for a held code only while this says there may be one (lockAndReleaseCard).
+      row = await repo.updatePaymentMethod(tx, ctx.merchantAccountId, row.id, { security_code_held_until: until });
     }
     return toPaymentMethodResource(row, buyer);
   });
@@ -136,6 +139,8 @@ export interface ReleasedCard {
   number: string;
   buyerId: string | null;
   fingerprint: string | null;
+  /** The vault may hold a security code for this card (stored with one, less than its time ago). */
+  securityCodeHeld: boolean;
 }
 
 /**
@@ -151,7 +156,8 @@ export async function lockAndReleaseCard(tx: Executor, ctx: RequestContext, id: 
     throw new AppError('bad_request', 'The payment method is not a stored card that can be used');
   }
   const number = await ctx.deps.vault.decrypt(tx, ctx.merchantAccountId, { ciphertext: row.number_ciphertext, keyId: row.number_key_id }, { table: 'payment_methods', column: 'number', rowId: id });
-  return { id, scheme: row.scheme, expirationDate: row.expiration_date, number, buyerId: row.buyer_id, fingerprint: row.fingerprint };
+  const securityCodeHeld = row.security_code_held_until !== null && row.security_code_held_until.getTime() > Date.now();
+  return { id, scheme: row.scheme, expirationDate: row.expiration_date, number, buyerId: row.buyer_id, fingerprint: row.fingerprint, securityCodeHeld };
 }
 
 /**

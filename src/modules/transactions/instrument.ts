@@ -68,8 +68,9 @@ async function rawCard(tx: Executor, ctx: RequestContext, card: { number: string
 async function storedCard(tx: Executor, ctx: RequestContext, id: string, securityCode: string | null, checkoutSessionId: string | null = null, deferHeldCode = false): Promise<ResolvedInstrument> {
   const card = await lockAndReleaseCard(tx, ctx, id, { lock: false });
   if (card.expirationDate && isExpired(card.expirationDate, new Date())) throw invalidField('body', '/payment_method/id', 'The stored card has expired', 'card_expired');
-  // A code held for the stored card is used once: here (or by takeHeldCode), then destroyed.
-  const held = deferHeldCode ? null : await ctx.deps.vault.takeSecurityCode(tx, ctx.merchantAccountId, { type: 'payment-method', id });
+  // A code held for the stored card is used once: here (or by takeHeldCode), then destroyed. The
+  // card says whether one may be held, so the usual payment skips the vault's delete.
+  const held = deferHeldCode || !card.securityCodeHeld ? null : await ctx.deps.vault.takeSecurityCode(tx, ctx.merchantAccountId, { type: 'payment-method', id });
   // The stored card's fingerprint was computed when it was stored (one HMAC less per payment).
   const fingerprint = card.fingerprint ?? (await ctx.deps.vault.fingerprint(tx, ctx.merchantAccountId, card.number));
   return {
@@ -86,7 +87,7 @@ async function storedCard(tx: Executor, ctx: RequestContext, id: string, securit
     storable: null,
     cardNumber: card.number,
     ownerBuyerId: card.buyerId,
-    heldCodeOf: deferHeldCode ? id : null,
+    heldCodeOf: deferHeldCode && card.securityCodeHeld ? id : null,
   };
 }
 

@@ -12,3 +12,9 @@ BEGIN
   RETURN true;
 END
 $$;
+
+-- Until when the vault holds a security code for a stored card (POST /payment-methods with
+-- security_code), so a payment takes it only when there may be one: the usual payment with a
+-- stored card skips that delete. A code taken or expired leaves the time behind; it only says
+-- "look", the vault's row is the truth.
+ALTER TABLE payment_methods ADD COLUMN security_code_held_until timestamptz(3);
