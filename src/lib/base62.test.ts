@@ -19,6 +19,22 @@ describe('happy', () => {
     }));
   });
 
+  it('equals the 128-bit number written in base62 (BigInt reference)', () => {
+    const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+    const reference = (uuid: string) => {
+      let n = BigInt(`0x${uuid.replace(/-/g, '')}`);
+      let out = '';
+      do {
+        out = ALPHABET[Number(n % 62n)] + out;
+        n /= 62n;
+      } while (n > 0n);
+      return out;
+    };
+    fc.assert(fc.property(fc.oneof(fc.uuid(), anyUuid, fc.constant(NIL), fc.constant(MAX)), (uuid) => {
+      expect(uuidToBase62(uuid)).toBe(reference(uuid));
+    }));
+  });
+
   it('round-trips UUIDv7 ids', () => {
     for (let i = 0; i < 1000; i++) {
       const id = uuidv7();

@@ -16,6 +16,8 @@ const JSON_COLUMNS: ReadonlySet<keyof TransactionsTable> = new Set<keyof Transac
 
 export interface PredictedRow {
   row: TransactionRow;
+  /** Columns the update sets with values: the only ones that can differ from the row it started from. */
+  set: string[];
   /** Columns set by an SQL expression (such as `overCaptureLimit`): only the database knows them. */
   computed: string[];
 }
@@ -23,24 +25,29 @@ export interface PredictedRow {
 /** Pure: `row` after `patch` and the `updated_at` the update writes. */
 export function predictRow(row: TransactionRow, patch: TransactionPatch, updatedAt: Date): PredictedRow {
   const next: Record<string, unknown> = { ...row, updated_at: updatedAt };
+  const set = ['updated_at'];
   const computed: string[] = [];
   for (const [key, value] of Object.entries(patch)) {
     if (value === undefined) continue;
-    if (isExpression(value)) computed.push(key);
-    else next[key] = JSON_COLUMNS.has(key as keyof TransactionsTable) && typeof value === 'string' ? JSON.parse(value) : value;
+    if (isExpression(value)) {
+      computed.push(key);
+      continue;
+    }
+    next[key] = JSON_COLUMNS.has(key as keyof TransactionsTable) && typeof value === 'string' ? JSON.parse(value) : value;
+    set.push(key);
   }
-  return { row: next as unknown as TransactionRow, computed };
+  return { row: next as unknown as TransactionRow, set, computed };
 }
 
-/** Pure: the columns whose predicted value is not what the database returned (empty when the prediction held). */
+/**
+ * Pure: the columns whose predicted value is not what the database returned (empty when the
+ * prediction held). Only the columns the update sets are compared: the others are the row the
+ * update started from (the table has no triggers or generated columns).
+ */
 export function mispredicted(predicted: PredictedRow, actual: TransactionRow): string[] {
-  const wrong: string[] = [];
-  const ignored = new Set(predicted.computed);
-  for (const [key, value] of Object.entries(actual)) {
-    if (ignored.has(key)) continue;
-    if (comparable(value) !== comparable((predicted.row as unknown as Record<string, unknown>)[key])) wrong.push(key);
-  }
-  return wrong;
+  const stored = actual as unknown as Record<string, unknown>;
+  const expected = predicted.row as unknown as Record<string, unknown>;
+  return predicted.set.filter((key) => comparable(stored[key]) !== comparable(expected[key]));
 }
 
 /** Dates by instant, objects whatever their key order (jsonb keeps its own order). */
