@@ -3,6 +3,7 @@ import type { TransactionRow } from '../../db/schema-transactions.ts';
 import { withTransaction, type Executor, type Tx } from '../../db/transaction.ts';
 import { GuardFailed, runGuardedWrites } from '../../db/write-batch.ts';
 import { invalidField } from '../../errors/app-error.ts';
+import { isRetryable, translatePgError } from '../../errors/pg-errors.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import { uuidToBase62 } from '../../lib/base62.ts';
 import { auditQuery, recordAudit } from '../audit-logs/audit-logs.service.ts';
@@ -75,10 +76,15 @@ interface Started {
 async function start(ctx: RequestContext, body: CreateTransactionBody, ipAddress: string | null): Promise<Started> {
   const method = body.payment_method?.method;
   if ((method === 'card' || method === 'id') && !body.gift_cards?.length) {
-    const started = await record(ctx.deps.db, ctx, body, ipAddress, { deferHeldCode: true });
-    // Taken once the transaction exists: a request refused before that leaves the code held.
-    await takeHeldCode(ctx.deps.db, ctx, started.instrument!);
-    return started;
+    try {
+      const started = await record(ctx.deps.db, ctx, body, ipAddress, { deferHeldCode: true });
+      // Taken once the transaction exists: a request refused before that leaves the code held.
+      await takeHeldCode(ctx.deps.db, ctx, started.instrument!);
+      return started;
+    } catch (error) {
+      // What withTransaction does for the other forms (a reference that vanished meanwhile is a 404).
+      throw translatePgError(error);
+    }
   }
   return withTransaction(ctx.deps.db, (tx) => record(tx, ctx, body, ipAddress, {}));
 }
@@ -180,7 +186,8 @@ async function finishQuickly(ctx: RequestContext, started: Started, result: Answ
       transaction = await transactionResource(db, ctx, row);
     }
   } catch (error) {
-    if (error instanceof GuardFailed) return null;
+    // The statement wrote nothing: the locked path applies the answer (and retries a deadlock).
+    if (error instanceof GuardFailed || isRetryable(error)) return null;
     throw error;
   }
   // More than the event itself: webhook deliveries were queued.
