@@ -1,0 +1,54 @@
+import type { CallBase, ResponseFacts } from './connector.ts';
+
+/** The payout part of the connector contract (connector.ts re-exports these types). */
+
+/** Where a payout sends the funds: a card released by the vault for this call, or the provider's token of a stored card. */
+export type PayoutInstrument =
+  | { kind: 'card'; number: string; expirationDate: string; scheme: string | null }
+  | { kind: 'payment-service-token'; token: string };
+
+/** A postal address, as the payout's merchant gives it (`Address` of the API). */
+export interface PayoutAddress {
+  line1: string | null;
+  line2: string | null;
+  houseNumberOrName: string | null;
+  organization: string | null;
+  city: string | null;
+  postalCode: string | null;
+  state: string | null;
+  stateCode: string | null;
+  country: string | null;
+}
+
+/** The merchant a payout is made for (`PayoutCreate.merchant`); some providers require it. */
+export interface PayoutMerchant {
+  name: string;
+  identificationNumber: string;
+  phoneNumber: string;
+  url: string;
+  statementDescriptor: string;
+  merchantCategoryCode: string;
+  address: PayoutAddress | null;
+}
+
+export interface PayoutRequest extends CallBase {
+  /** Our short reference of the payout. */
+  reference: string;
+  amount: number;
+  currency: string;
+  /** `PayoutCategory` enum value. */
+  category: 'online_gambling' | null;
+  instrument: PayoutInstrument;
+  merchant: PayoutMerchant | null;
+}
+
+export interface PayoutOutcome extends ResponseFacts {
+  /**
+   * The `PayoutStatus` enum: `succeeded`: the funds were sent; `pending`: accepted, not final yet
+   * at the provider; `declined`: the issuer or provider said no; `failed`: the provider could not
+   * process it. A timeout is a `ConnectorError`, never one of these.
+   */
+  status: 'succeeded' | 'pending' | 'declined' | 'failed';
+  /** The provider's id of the payout (`payment_service_payout_id`). */
+  providerPayoutId: string | null;
+}
