@@ -1,9 +1,8 @@
 import { withRequestTransaction, type RequestContext } from '../../context.ts';
 import type { TransactionRow } from '../../db/schema-transactions.ts';
 import { withTransaction, type Executor, type Tx } from '../../db/transaction.ts';
-import { GuardFailed, runGuardedWrites } from '../../db/write-batch.ts';
 import { invalidField } from '../../errors/app-error.ts';
-import { isRetryable, translatePgError } from '../../errors/pg-errors.ts';
+import { translatePgError } from '../../errors/pg-errors.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import { uuidToBase62 } from '../../lib/base62.ts';
 import { auditQuery, recordAudit } from '../audit-logs/audit-logs.service.ts';
@@ -23,6 +22,7 @@ import { emitTransaction, transactionEventWrites } from './webhook-events.ts';
 import { transactionResource } from './transaction-view.ts';
 import { scheduleSettlement, settlementQuery } from './settlements.service.ts';
 import { mispredicted, predictRow } from './predicted-row.ts';
+import { recordGuarded } from './guarded-answer.ts';
 import { pendChallenge } from './three-ds-challenge.service.ts';
 import { recordLateAnswer } from './late-void.service.ts';
 import { applyAuthorizeOutcome, authorizeOutcomeOf, storeIfAccepted } from './authorization-answer.ts';
@@ -168,33 +168,14 @@ async function finishQuickly(ctx: RequestContext, started: Started, result: Answ
   const settles = expected.status === 'capture_succeeded';
   const writes = [attemptUpdate(db, ctx, started, result, applied, now), repo.insertEventsQuery(db, events), auditQuery(db, ctx, 'created', auditedTransaction(expected)), ...outbox, ...(settles ? [settlementQuery(db, ctx.deps, expected)] : [])];
   const update = repo.updateTransactionIfStatusQuery(db, ctx.merchantAccountId, started.row.id, 'processing', patch, now);
-  const run = async (executor: Executor) => {
-    const rows = await runGuardedWrites<TransactionRow>(executor, update, writes);
-    if (rows === null) throw new GuardFailed();
-    return rows[0]!;
-  };
-  let row: TransactionRow;
-  let transaction: Transaction;
-  try {
-    if (ctx.idempotency) {
-      transaction = await withRequestTransaction(ctx, async (tx) => {
-        row = await run(tx);
-        return transactionResource(tx, ctx, row);
-      });
-    } else {
-      row = await run(db);
-      transaction = await transactionResource(db, ctx, row);
-    }
-  } catch (error) {
-    // The statement wrote nothing: the locked path applies the answer (and retries a deadlock).
-    if (error instanceof GuardFailed || isRetryable(error)) return null;
-    throw error;
-  }
+  const recorded = await recordGuarded(ctx, update, writes, (executor, row) => transactionResource(executor, ctx, row));
+  if (!recorded) return null;
+  const { row, value: transaction } = recorded;
   // More than the event itself: webhook deliveries were queued.
   if (outbox.length > 1 || settles) ctx.deps.queue.pokeSoon();
   // The events and the webhook were rendered from the prediction: say so loudly if it was wrong.
-  const wrong = mispredicted(predicted, row!);
-  if (wrong.length > 0) ctx.log.error({ transactionId: row!.id, columns: wrong }, 'the predicted transaction row differs from the stored one; its events may show stale values');
+  const wrong = mispredicted(predicted, row);
+  if (wrong.length > 0) ctx.log.error({ transactionId: row.id, columns: wrong }, 'the predicted transaction row differs from the stored one; its events may show stale values');
   return transaction;
 }
 

@@ -4,15 +4,16 @@ import { withTransaction, type Tx } from '../../db/transaction.ts';
 import { AppError, invalidField, notFound } from '../../errors/app-error.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import { uuidToBase62 } from '../../lib/base62.ts';
-import { recordAudit } from '../audit-logs/audit-logs.service.ts';
+import { auditQuery, recordAudit } from '../audit-logs/audit-logs.service.ts';
+import { recordGuarded } from './guarded-answer.ts';
 import { attemptPatch, callConnector, connectorOfTransaction, paymentHint, type BoundConnector } from './connector-call.ts';
 import { applyRefund, nextCheckAt } from './outcomes.ts';
 import { toRefundResource, type CreateRefundBody, type Refund } from './refund.schema.ts';
 import { event } from './transaction-events.ts';
 import { refundRefusal } from './transaction-status.ts';
-import { scheduleRefundSettlement } from './settlements.service.ts';
+import { refundSettlementQuery, scheduleRefundSettlement } from './settlements.service.ts';
 import * as repo from './transactions.repo.ts';
-import { emitRefund, refundKind } from './webhook-events.ts';
+import { emitRefund, refundEventWrites, refundKind } from './webhook-events.ts';
 import { listTransactionGiftCardRedemptions, refundGiftCardRedemption } from '../gift-cards/gift-cards.service.ts';
 
 interface Reserved {
@@ -62,12 +63,60 @@ async function record(tx: Tx, ctx: RequestContext, reserved: Reserved, result: A
     raw_response_description: answer?.rawResponseDescription ?? null,
   });
   await repo.updateAttempt(tx, ctx.merchantAccountId, attemptId, attemptPatch(result, applied, nextCheckAt(0, now), answer?.providerRefundId ?? null));
-  await repo.insertEvents(tx, [event(current, 'transaction-sync-event', { operation: 'refund', attempt_id: attemptId, refund_id: refund.id, amount: refund.amount, outcome: applied?.attemptStatus ?? 'unknown', error_code: answer?.errorCode ?? null, duration_ms: result.ms }, now)]);
+  await repo.insertEvents(tx, [refundEvent(current, reserved, applied?.attemptStatus ?? 'unknown', answer?.errorCode ?? null, result.ms, now)]);
   await recordAudit(tx, ctx, 'created', { type: 'refund', id: refund.id, name: `${refund.currency} ${refund.amount}` });
   await emitRefund(tx, ctx.deps, updatedRefund, current, 'refund.created');
   if (updatedRefund.status !== 'processing') await emitRefund(tx, ctx.deps, updatedRefund, current, refundKind(updatedRefund.status));
   if (updatedRefund.status === 'succeeded') await scheduleRefundSettlement(tx, ctx.deps, updatedRefund);
   return toRefundResource(updatedRefund, current);
+}
+
+/**
+ * Phase 3 for a final answer (succeeded, declined, failed): one guarded statement (guarded-answer.ts)
+ * sets the refund's answer while it is still `processing`, and with it releases the reservation on
+ * the transaction (relative amounts, no row read first), records the attempt's answer, the history
+ * event, the audit entry, the webhook events and the settlement job, all rendered beforehand. Null
+ * sends the rest (a timeout, an answer still processing, a refund reconciliation settled first)
+ * down the locked path of `record`; nothing was written then.
+ */
+async function recordQuickly(ctx: RequestContext, reserved: Reserved, result: Awaited<ReturnType<typeof call>>): Promise<Refund | null> {
+  if (!result.ok && result.kind === 'timeout') return null;
+  const answer = result.ok ? result.value : null;
+  const status = answer ? answer.status : 'failed';
+  if (status === 'processing') return null;
+  const { row, refund, attemptId } = reserved;
+  const db = ctx.deps.db;
+  const now = new Date();
+  const applied = applyRefund(row, { status }, refund.amount);
+  const refundPatch = {
+    status: applied.refundStatus,
+    payment_service_refund_id: answer?.providerRefundId ?? null,
+    error_code: answer?.errorCode ?? (result.ok ? null : 'service_network_error'),
+    raw_response_code: answer?.rawResponseCode ?? null,
+    raw_response_description: answer?.rawResponseDescription ?? null,
+  };
+  // The refund as the update leaves it: what the webhook events show.
+  const expected: RefundRow = { ...refund, ...refundPatch, updated_at: now };
+  const outbox = [...(await refundEventWrites(db, ctx.deps, expected, row, 'refund.created')), ...(await refundEventWrites(db, ctx.deps, expected, row, refundKind(expected.status)))];
+  const succeeded = expected.status === 'succeeded';
+  const writes = [
+    repo.releaseRefundReservationQuery(db, ctx.merchantAccountId, row.id, refund.amount, succeeded, now),
+    repo.updateAttemptQuery(db, ctx.merchantAccountId, attemptId, attemptPatch(result, applied, nextCheckAt(0, now), answer?.providerRefundId ?? null)),
+    repo.insertEventsQuery(db, [refundEvent(row, reserved, applied.attemptStatus, answer?.errorCode ?? null, result.ms, now)]),
+    auditQuery(db, ctx, 'created', { type: 'refund', id: refund.id, name: `${refund.currency} ${refund.amount}` }),
+    ...outbox,
+    ...(succeeded ? [refundSettlementQuery(db, ctx.deps, expected)] : []),
+  ];
+  const update = repo.updateRefundIfStatusQuery(db, ctx.merchantAccountId, refund.id, 'processing', refundPatch, now);
+  const recorded = await recordGuarded(ctx, update, writes, (_db, updated) => toRefundResource(updated, row));
+  if (!recorded) return null;
+  ctx.deps.queue.pokeSoon();
+  return recorded.value;
+}
+
+/** The history event of a refund's connector call. */
+function refundEvent(row: TransactionRow, reserved: Reserved, outcome: string, errorCode: string | null, ms: number, now: Date) {
+  return event(row, 'transaction-sync-event', { operation: 'refund', attempt_id: reserved.attemptId, refund_id: reserved.refund.id, amount: reserved.refund.amount, outcome, error_code: errorCode, duration_ms: ms }, now);
 }
 
 function call(ctx: RequestContext, reserved: Reserved) {
@@ -83,7 +132,7 @@ export async function refundTransaction(ctx: RequestContext, id: string, body: C
   if (body.target_type === 'gift-card-redemption') return refundRedemptionOf(ctx, id, body);
   const reserved = (await withTransaction(ctx.deps.db, (tx) => reserve(tx, ctx, id, body, true)))!;
   const result = await call(ctx, reserved);
-  return withRequestTransaction(ctx, (tx) => record(tx, ctx, reserved, result));
+  return (await recordQuickly(ctx, reserved, result)) ?? withRequestTransaction(ctx, (tx) => record(tx, ctx, reserved, result));
 }
 
 /**

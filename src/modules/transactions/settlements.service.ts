@@ -103,7 +103,13 @@ export async function settleTransaction(deps: Deps, merchantAccountId: string, t
 
 /** Enqueues the settlement of a succeeded refund (a refund settlement) in the caller's transaction. */
 export async function scheduleRefundSettlement(tx: Tx, deps: Deps, refund: { merchant_account_id: string; transaction_id: string; id: string }): Promise<void> {
-  await deps.queue.enqueue(tx, settleTransactionJob, { merchant_account_id: refund.merchant_account_id, transaction_id: refund.transaction_id, refund_id: refund.id }, {
+  await refundSettlementQuery(tx, deps, refund).execute();
+  deps.queue.pokeSoon();
+}
+
+/** `scheduleRefundSettlement`'s insert, for a caller that runs it with its other writes (src/db/write-batch.ts). */
+export function refundSettlementQuery(db: Executor, deps: Deps, refund: { merchant_account_id: string; transaction_id: string; id: string }) {
+  return deps.queue.enqueueQuery(db, settleTransactionJob, { merchant_account_id: refund.merchant_account_id, transaction_id: refund.transaction_id, refund_id: refund.id }, {
     jobKey: `settle-refund:${refund.merchant_account_id}:${refund.id}`,
     runAt: new Date(Date.now() + settlementDelayMs(deps)),
   });

@@ -123,6 +123,33 @@ export async function insertRefund(db: Executor, row: import('kysely').Insertabl
   return db.insertInto('refunds').values(row).returningAll().executeTakeFirstOrThrow();
 }
 
+/** The refund's answer, only while the refund is still `status` (returning the row); for a guarded statement (src/db/write-batch.ts). */
+export function updateRefundIfStatusQuery(db: Executor, merchantAccountId: string, id: string, status: RefundRow['status'], patch: Updateable<RefundsTable>, updatedAt: Date) {
+  return db
+    .updateTable('refunds')
+    .set({ ...patch, updated_at: updatedAt })
+    .where('merchant_account_id', '=', merchantAccountId)
+    .where('id', '=', id)
+    .where('status', '=', status)
+    .returningAll();
+}
+
+/**
+ * A refund's reservation released, and counted as refunded when it `succeeded`: relative to the
+ * row as it is when the statement runs (no read first); the table's checks keep the sums right.
+ */
+export function releaseRefundReservationQuery(db: Executor, merchantAccountId: string, id: string, amount: number, succeeded: boolean, updatedAt: Date) {
+  return db
+    .updateTable('transactions')
+    .set((eb) => ({
+      refund_reserved: eb('refund_reserved', '-', amount),
+      ...(succeeded ? { refunded_amount: eb('refunded_amount', '+', amount) } : {}),
+      updated_at: updatedAt,
+    }))
+    .where('merchant_account_id', '=', merchantAccountId)
+    .where('id', '=', id);
+}
+
 export async function updateRefund(db: Executor, merchantAccountId: string, id: string, patch: Updateable<RefundsTable>): Promise<RefundRow> {
   return db
     .updateTable('refunds')

@@ -41,6 +41,11 @@ export async function emitRefund(tx: Tx, deps: Deps, refund: RefundRow, transact
   await emitEvent(tx, deps, { merchantAccountId: refund.merchant_account_id, kind, resourceType: 'refund', resourceId: refund.id, payload: toRefundResource(refund, transaction) });
 }
 
+/** `emitRefund`'s writes, for a caller that runs them with its own (see `eventWrites`). */
+export async function refundEventWrites(db: Executor, deps: Deps, refund: RefundRow, transaction: Pick<TransactionRow, 'external_identifier'>, kind: 'refund.created' | 'refund.succeeded' | 'refund.failed') {
+  return eventWrites(db, deps, { merchantAccountId: refund.merchant_account_id, kind, resourceType: 'refund', resourceId: refund.id, payload: toRefundResource(refund, transaction) });
+}
+
 /** The refund event of a refund's current status (created while processing). */
 export function refundKind(status: RefundRow['status']): 'refund.created' | 'refund.succeeded' | 'refund.failed' {
   return status === 'succeeded' ? 'refund.succeeded' : status === 'processing' ? 'refund.created' : 'refund.failed';

@@ -50,5 +50,31 @@ describe('happy', () => {
   });
 });
 
+describe('refunds', () => {
+  const refundEvents = (id: string) => t.deps.db.selectFrom('events').select(['kind', 'payload']).where('resource_id', '=', id).orderBy('created_at').orderBy('id').execute();
+  const amounts = (id: string) => t.deps.db.selectFrom('transactions').select(['captured_amount', 'refunded_amount', 'refund_reserved']).where('id', '=', id).executeTakeFirstOrThrow();
+
+  it('a refund that succeeds: released and counted, its events show the stored refund', async () => {
+    const { merchantAccountId: m } = await merchantWithMockCard(t);
+    const txn = await authorized(t, m, { intent: 'capture' });
+    const res = await t.request({ method: 'POST', url: `/transactions/${txn.id}/refunds`, merchantAccountId: m, payload: { amount: 400 } });
+    expect(res.statusCode, res.body).toBe(201);
+    const stored = (await t.request({ method: 'GET', url: `/refunds/${res.json().id}`, merchantAccountId: m })).json();
+    expect(res.json()).toEqual(stored);
+    expect(stored.status).toBe('succeeded');
+    expect((await refundEvents(stored.id)).map((e) => [e.kind, e.payload])).toEqual([['refund.created', stored], ['refund.succeeded', stored]]);
+    expect(await amounts(txn.id)).toEqual({ captured_amount: 1000, refunded_amount: 400, refund_reserved: 0 });
+  });
+
+  it('a refund the provider declines: released, not counted', async () => {
+    const { merchantAccountId: m } = await merchantWithMockCard(t);
+    const txn = await authorized(t, m, { intent: 'capture', payment_method: card('4000000000000341') });
+    const res = await t.request({ method: 'POST', url: `/transactions/${txn.id}/refunds`, merchantAccountId: m, payload: { amount: 400 } });
+    expect(res.json()).toMatchObject({ status: 'declined', error_code: 'refund_declined' });
+    expect((await refundEvents(res.json().id)).map((e) => e.kind)).toEqual(['refund.created', 'refund.failed']);
+    expect(await amounts(txn.id)).toEqual({ captured_amount: 1000, refunded_amount: 0, refund_reserved: 0 });
+  });
+});
+
 // A transaction that moved before its answer (the guard refusing the statement) is covered in
 // concurrency.test.ts: "a cancel during the authorization call".

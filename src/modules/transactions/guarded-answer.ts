@@ -1,0 +1,36 @@
+import type { Compilable } from 'kysely';
+import { withRequestTransaction, type RequestContext } from '../../context.ts';
+import type { Executor } from '../../db/transaction.ts';
+import { GuardFailed, runGuardedWrites } from '../../db/write-batch.ts';
+import { isRetryable } from '../../errors/pg-errors.ts';
+
+/**
+ * Records a connector's answer in one guarded statement (src/db/write-batch.ts): `update` applies it
+ * only if its row is still in the state the answer was asked in, and `writes` (rendered beforehand)
+ * go with it. With an idempotency key the statement runs in a transaction that also stores the
+ * response. `render` turns the updated row into the response. Null when nothing was written (the
+ * row moved, the writes cannot share a statement, or a deadlock): the caller takes its locked path.
+ */
+export async function recordGuarded<R, T>(ctx: RequestContext, update: Compilable<R>, writes: Array<Compilable<unknown>>, render: (db: Executor, row: R) => Promise<T> | T): Promise<{ row: R; value: T } | null> {
+  const run = async (executor: Executor) => {
+    const rows = await runGuardedWrites<R>(executor, update, writes);
+    if (rows === null) throw new GuardFailed();
+    return rows[0]!;
+  };
+  try {
+    if (!ctx.idempotency) {
+      const row = await run(ctx.deps.db);
+      return { row, value: await render(ctx.deps.db, row) };
+    }
+    let row: R;
+    const value = await withRequestTransaction(ctx, async (tx) => {
+      row = await run(tx);
+      return render(tx, row);
+    });
+    return { row: row!, value };
+  } catch (error) {
+    // The statement wrote nothing: the locked path records the answer (and retries a deadlock).
+    if (error instanceof GuardFailed || isRetryable(error)) return null;
+    throw error;
+  }
+}
