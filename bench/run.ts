@@ -10,6 +10,8 @@
  *   BENCH_TOKENS       distinct tokens for the fresh-token scenario (default 500 per second of run)
  *   BENCH_DATABASE_URL PostgreSQL to run against instead of PGlite
  *   BENCH_TRANSACTIONS 0 skips the transaction scenarios (bench/transactions.ts)
+ *   BENCH_RATE         offered requests/s of the fixed-rate authorization scenario (default 1000),
+ *                      sent over BENCH_RATE_CONNECTIONS connections (default 64)
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -23,6 +25,7 @@ import { SignJWT } from 'jose';
 import pg from 'pg';
 import { mintToken } from '../src/cli/token.ts';
 import { describePrivateKeyPem } from '../src/modules/api-key-pairs/key-material.ts';
+import { cpuTicks, perRequest, type CpuPerRequest } from './cpu.ts';
 import { transactionScenarios } from './transactions.ts';
 
 interface Histogram {
@@ -54,6 +57,8 @@ const SECONDS = positive('BENCH_SECONDS', 10);
 const CONNECTIONS = positive('BENCH_CONNECTIONS', 10);
 const ACCOUNTS = positive('BENCH_ACCOUNTS', 1000);
 const TOKENS = positive('BENCH_TOKENS', 500 * SECONDS);
+const RATE = positive('BENCH_RATE', 1000);
+const RATE_CONNECTIONS = positive('BENCH_RATE_CONNECTIONS', 64);
 
 function positive(name: string, fallback: number): number {
   const raw = process.env[name];
@@ -184,6 +189,7 @@ interface Row {
   scenario: string;
   result: Result;
   note?: string;
+  cpu: CpuPerRequest;
 }
 
 async function bench(server: Server, requestPath: string, token: string, extra: Record<string, unknown> = {}): Promise<Result> {
@@ -234,11 +240,15 @@ async function deepCursor(server: Server, token: string, pages: number): Promise
 
 function table(rows: Row[]): string {
   const round = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(2));
-  const lines = ['| scenario | requests/s | p50 ms | p99 ms | errors / non-2xx |', '|---|---:|---:|---:|---:|'];
-  for (const { scenario, result, note } of rows) {
+  const cpu = (ms: number | null) => (ms === null ? '–' : ms.toFixed(2));
+  const lines = [
+    '| scenario | requests/s | p50 ms | p99 ms | errors / non-2xx | CPU ms/request: server | PostgreSQL | idle |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|',
+  ];
+  for (const { scenario, result, note, cpu: used } of rows) {
     const rps = result.requests.total / result.duration;
     const name = note ? `${scenario} (${note})` : scenario;
-    lines.push(`| ${name} | ${Math.round(rps)} | ${round(result.latency.p50)} | ${round(result.latency.p99)} | ${result.errors} / ${result.non2xx} |`);
+    lines.push(`| ${name} | ${Math.round(rps)} | ${round(result.latency.p50)} | ${round(result.latency.p99)} | ${result.errors} / ${result.non2xx} | ${cpu(used.server)} | ${cpu(used.postgres)} | ${cpu(used.idle)} |`);
   }
   return lines.join('\n');
 }
@@ -273,7 +283,9 @@ async function main(): Promise<void> {
     const rows: Row[] = [];
     const run = async (scenario: string, fn: () => Promise<{ result: Result; note?: string }>) => {
       log(`${scenario}: ${SECONDS} s, ${CONNECTIONS} connections`);
-      rows.push({ scenario, ...(await fn()) });
+      const before = cpuTicks(server!.child.pid);
+      const measured = await fn();
+      rows.push({ scenario, ...measured, cpu: perRequest(before, cpuTicks(server!.child.pid), measured.result.requests.total) });
     };
     await run('GET /merchant-accounts/default, one token (cache hit)', async () => ({ result: await bench(server!, '/merchant-accounts/default', token) }));
     await run('GET /merchant-accounts/default, new token per request', () => freshTokenBench(server!, pool.slice(0, -1)));
@@ -283,11 +295,11 @@ async function main(): Promise<void> {
       const call = (method: string, url: string, body?: unknown) => api(server!, token, method, url, body);
       // What autovacuum does within a minute of the seed on a server (PGlite's own job every minute).
       const analyze = async () => schema?.analyze();
-      await transactionScenarios({ baseUrl: server.baseUrl, token, pool: transactionPool, connections: CONNECTIONS, seconds: SECONDS, api: call, autocannon, analyze }, run);
+      await transactionScenarios({ baseUrl: server.baseUrl, token, pool: transactionPool, connections: CONNECTIONS, seconds: SECONDS, rate: RATE, rateConnections: RATE_CONNECTIONS, api: call, autocannon, analyze }, run);
     }
 
     const database = schema ? 'PostgreSQL' : 'PGlite';
-    process.stdout.write(`\n${ACCOUNTS + 1} merchant accounts, ${database}, ${CONNECTIONS} connections, ${SECONDS} s per scenario, Node ${process.version}, ${os.cpus().length} CPUs\n\n`);
+    process.stdout.write(`\n${ACCOUNTS + 1} merchant accounts, ${database}, ${CONNECTIONS} connections, ${SECONDS} s per scenario, Node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model.trim() ?? 'unknown model'})\n\n`);
     process.stdout.write(`${table(rows)}\n`);
   } catch (error) {
     if (server) process.stderr.write(`--- server output ---\n${server.output()}\n`);

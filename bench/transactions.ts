@@ -1,6 +1,6 @@
 /**
  * Transaction scenarios of the benchmark (bench/run.ts): authorize with a stored card (a reused
- * token, then a new token per request), authorize and capture in one request, and refunds spread
+ * token, then a new token per request, then at a fixed offered rate), authorize and capture in one request, and refunds spread
  * over captured transactions. Each request is a real engine run: routing, the vault, the mock-card
  * connector, the state machine, events, audit and (for POSTs) idempotency-free writes.
  */
@@ -23,6 +23,9 @@ export interface TransactionBenchContext {
   seconds: number;
   api: Api;
   autocannon: Cannon;
+  /** The offered rate of the fixed-rate authorization scenario, and its connections. */
+  rate: number;
+  rateConnections: number;
   /** Refreshes the planner's statistics after the seed (PostgreSQL: ANALYZE; PGlite: its own job). */
   analyze: () => Promise<void>;
 }
@@ -94,6 +97,11 @@ export async function transactionScenarios(ctx: TransactionBenchContext, run: (s
     const result = await instance;
     return { result, ...(exhausted ? { note: `token pool of ${ctx.pool.length} used up` } : {}) };
   });
+  // The latency at a steady offered load (autocannon corrects for coordinated omission at a fixed
+  // rate): enough connections that requests never wait for a free one on the client side.
+  await run(`POST /transactions, stored card, authorize at ${ctx.rate} req/s offered (${ctx.rateConnections} connections)`, async () => ({
+    result: await post(ctx, '/transactions', authorize, { overallRate: ctx.rate, connections: ctx.rateConnections }),
+  }));
   await run('POST /transactions, stored card, intent capture (authorize + capture)', async () => ({ result: await post(ctx, '/transactions', { ...authorize, intent: 'capture' }) }));
   let turn = 0;
   await run('POST /transactions/{id}/refunds, 1 unit, over 500 captured transactions', async () => ({

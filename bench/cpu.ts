@@ -1,0 +1,80 @@
+/**
+ * Where a scenario's CPU went, per request: the server process, the PostgreSQL processes on this
+ * machine (none with PGlite, which runs inside the server) and the machine's idle time. Read from
+ * /proc, so Linux only; elsewhere the figures are null and the table shows a dash.
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+
+export interface CpuTicks {
+  server: number | null;
+  postgres: number | null;
+  idle: number | null;
+}
+
+export interface CpuPerRequest {
+  server: number | null;
+  postgres: number | null;
+  idle: number | null;
+}
+
+const TICKS_PER_SECOND = (() => {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+
+/** utime + stime of one process (fields 14 and 15 of /proc/PID/stat; the name may hold spaces). */
+function processTicks(stat: string): number {
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return Number(fields[11]) + Number(fields[12]);
+}
+
+function read(file: string): string | null {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch {
+    return null;
+  }
+}
+
+function postgresTicks(): number | null {
+  let total = 0;
+  let seen = false;
+  let entries: string[];
+  try {
+    entries = fs.readdirSync('/proc');
+  } catch {
+    return null;
+  }
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = read(`/proc/${entry}/stat`);
+    if (stat?.includes('(postgres)')) {
+      seen = true;
+      total += processTicks(stat);
+    }
+  }
+  return seen ? total : null;
+}
+
+/** Idle and I/O wait of all CPUs (the first line of /proc/stat). */
+function idleTicks(): number | null {
+  const line = read('/proc/stat')?.split('\n')[0];
+  if (!line?.startsWith('cpu ')) return null;
+  const fields = line.trim().split(/\s+/).slice(1).map(Number);
+  return (fields[3] ?? 0) + (fields[4] ?? 0);
+}
+
+export function cpuTicks(serverPid: number | undefined): CpuTicks {
+  const stat = serverPid === undefined ? null : read(`/proc/${serverPid}/stat`);
+  return { server: stat ? processTicks(stat) : null, postgres: postgresTicks(), idle: idleTicks() };
+}
+
+/** Milliseconds per request between two readings. PostgreSQL backends that exited meanwhile are not counted. */
+export function perRequest(before: CpuTicks, after: CpuTicks, requests: number): CpuPerRequest {
+  const ms = (a: number | null, b: number | null) => (a === null || b === null || requests === 0 ? null : ((b - a) * 1000) / TICKS_PER_SECOND / requests);
+  return { server: ms(before.server, after.server), postgres: ms(before.postgres, after.postgres), idle: ms(before.idle, after.idle) };
+}
