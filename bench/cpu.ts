@@ -68,9 +68,10 @@ function idleTicks(): number | null {
   return (fields[3] ?? 0) + (fields[4] ?? 0);
 }
 
-export function cpuTicks(serverPid: number | undefined): CpuTicks {
+/** `postgres`: whether the server uses a PostgreSQL server (else one running here for others is left out). */
+export function cpuTicks(serverPid: number | undefined, postgres: boolean): CpuTicks {
   const stat = serverPid === undefined ? null : read(`/proc/${serverPid}/stat`);
-  return { server: stat ? processTicks(stat) : null, postgres: postgresTicks(), idle: idleTicks() };
+  return { server: stat ? processTicks(stat) : null, postgres: postgres ? postgresTicks() : null, idle: idleTicks() };
 }
 
 /** Milliseconds per request between two readings. PostgreSQL backends that exited meanwhile are not counted. */

@@ -283,9 +283,9 @@ async function main(): Promise<void> {
     const rows: Row[] = [];
     const run = async (scenario: string, fn: () => Promise<{ result: Result; note?: string }>) => {
       log(`${scenario}: ${SECONDS} s, ${CONNECTIONS} connections`);
-      const before = cpuTicks(server!.child.pid);
+      const before = cpuTicks(server!.child.pid, schema !== null);
       const measured = await fn();
-      rows.push({ scenario, ...measured, cpu: perRequest(before, cpuTicks(server!.child.pid), measured.result.requests.total) });
+      rows.push({ scenario, ...measured, cpu: perRequest(before, cpuTicks(server!.child.pid, schema !== null), measured.result.requests.total) });
     };
     await run('GET /merchant-accounts/default, one token (cache hit)', async () => ({ result: await bench(server!, '/merchant-accounts/default', token) }));
     await run('GET /merchant-accounts/default, new token per request', () => freshTokenBench(server!, pool.slice(0, -1)));
