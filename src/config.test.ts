@@ -4,13 +4,13 @@ import { ConfigError, loadConfig } from './config.ts';
 describe('happy', () => {
   it('applies the documented defaults', () => {
     const config = loadConfig({});
-    expect(config).toMatchObject({ port: 8080, host: '127.0.0.1', databaseUrl: null, instanceId: 'local', environment: 'sandbox', logLevel: 'info', bodyLimit: 1048576, publicUrl: 'http://127.0.0.1:8080' });
+    expect(config).toMatchObject({ port: 8080, host: '127.0.0.1', databaseUrl: null, databasePoolSize: 10, instanceId: 'local', environment: 'sandbox', logLevel: 'info', bodyLimit: 1048576, publicUrl: 'http://127.0.0.1:8080' });
     expect(config.dataDir).toMatch(/\/data$/);
   });
 
   it('reads every variable', () => {
-    const config = loadConfig({ PORT: '9000', HOST: '0.0.0.0', DATA_DIR: '/tmp/x', DATABASE_URL: 'postgres://u@h:5432/d', INSTANCE_ID: 'acme', ENVIRONMENT: 'production', LOG_LEVEL: 'warn', VAULT_MASTER_KEY: Buffer.alloc(32, 7).toString('base64') });
-    expect(config).toMatchObject({ port: 9000, host: '0.0.0.0', dataDir: '/tmp/x', databaseUrl: 'postgres://u@h:5432/d', instanceId: 'acme', environment: 'production', logLevel: 'warn' });
+    const config = loadConfig({ PORT: '9000', HOST: '0.0.0.0', DATA_DIR: '/tmp/x', DATABASE_URL: 'postgres://u@h:5432/d', DATABASE_POOL_SIZE: '25', INSTANCE_ID: 'acme', ENVIRONMENT: 'production', LOG_LEVEL: 'warn', VAULT_MASTER_KEY: Buffer.alloc(32, 7).toString('base64') });
+    expect(config).toMatchObject({ port: 9000, host: '0.0.0.0', dataDir: '/tmp/x', databaseUrl: 'postgres://u@h:5432/d', databasePoolSize: 25, instanceId: 'acme', environment: 'production', logLevel: 'warn' });
   });
 
   it('reads NETWORK_TOKENS_API_PROVISIONING (default false)', () => {
@@ -27,6 +27,7 @@ describe('errors', () => {
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL: must be one of fatal, error, warn, info, debug, trace, silent, got "loud"'],
     [{ DATABASE_URL: 'mysql://x@y/z' }, 'DATABASE_URL: must start with postgres:// or postgresql://, got "mysql://"'],
     [{ DATABASE_URL: 'not a url' }, 'DATABASE_URL: is not a valid URL (expected postgres://user:password@host:5432/database)'],
+    [{ DATABASE_POOL_SIZE: '0' }, 'DATABASE_POOL_SIZE: must be between 1 and 1000, got 0'],
     [{ INSTANCE_ID: 'Bad Id' }, 'INSTANCE_ID: must be lowercase letters, digits and dashes (1 to 63 characters), got "Bad Id"'],
     [{ RUN_WORKER: 'maybe' }, 'RUN_WORKER: must be true or false, got "maybe"'],
     [{ NETWORK_TOKENS_API_PROVISIONING: 'yes' }, 'NETWORK_TOKENS_API_PROVISIONING: must be true or false, got "yes"'],

@@ -9,6 +9,8 @@ export interface Config {
   host: string;
   dataDir: string;
   databaseUrl: string | null;
+  /** Connections each process keeps to the PostgreSQL server of `databaseUrl` (PGlite has one). */
+  databasePoolSize: number;
   instanceId: string;
   environment: 'sandbox' | 'production';
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -135,6 +137,7 @@ export function loadConfig(env: Env = process.env): Config {
     host,
     dataDir: path.resolve(read(env, 'DATA_DIR') ?? './data'),
     databaseUrl: databaseUrl(env),
+    databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', 10, 1, 1000),
     instanceId,
     environment,
     logLevel: oneOf(env, 'LOG_LEVEL', 'info', LOG_LEVELS),

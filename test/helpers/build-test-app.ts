@@ -42,7 +42,8 @@ export async function openTestRuntime(env: Record<string, string> = {}): Promise
     await admin.connect();
     await admin.query(`CREATE SCHEMA ${schema}`);
     await admin.end();
-    const runtime = await createRuntime(config, { schema, poolSize: 5 });
+    // Small pools keep the parallel test files under the server's max_connections.
+    const runtime = await createRuntime(config, { schema, ...(env.DATABASE_POOL_SIZE ? {} : { poolSize: 5 }) });
     return {
       runtime,
       config,
