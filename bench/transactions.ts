@@ -1,8 +1,9 @@
 /**
  * Transaction scenarios of the benchmark (bench/run.ts): authorize with a stored card (a reused
- * token, then a new token per request, then at a fixed offered rate), authorize and capture in one request, and refunds spread
- * over captured transactions. Each request is a real engine run: routing, the vault, the mock-card
- * connector, the state machine, events, audit and (for POSTs) idempotency-free writes.
+ * token, then a new token per request, then at a fixed offered rate), authorize and capture in one
+ * request, and refunds spread over captured transactions. Each request is a real engine run:
+ * routing, the vault, the mock-card connector, the state machine, events, audit and (for POSTs)
+ * idempotency-free writes.
  */
 
 interface Request {
