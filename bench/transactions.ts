@@ -1,10 +1,11 @@
 /**
  * Transaction scenarios of the benchmark (bench/run.ts): authorize with a stored card (a reused
- * token, then a new token per request, then at a fixed offered rate), authorize and capture in one
- * request, and refunds spread over captured transactions. Each request is a real engine run:
- * routing, the vault, the mock-card connector, the state machine, events, audit and (for POSTs)
- * idempotency-free writes.
+ * token, then a new token per request, then a new idempotency key per request, then at a fixed
+ * offered rate), authorize and capture in one request, and refunds spread over captured
+ * transactions. Each request is a real engine run: routing, the vault, the mock-card connector,
+ * the state machine, events, audit and, where a key is sent, the idempotency record.
  */
+import { randomUUID } from 'node:crypto';
 
 interface Request {
   method?: string;
@@ -98,6 +99,12 @@ export async function transactionScenarios(ctx: TransactionBenchContext, run: (s
     const result = await instance;
     return { result, ...(exhausted ? { note: `token pool of ${ctx.pool.length} used up` } : {}) };
   });
+  // Every request a first attempt: the answer and the stored response commit in one transaction.
+  await run('POST /transactions, stored card, authorize (a new idempotency-key per request)', async () => ({
+    result: await post(ctx, '/transactions', authorize, {
+      requests: [{ setupRequest: (request: Request) => ({ ...request, headers: { ...request.headers, 'idempotency-key': randomUUID() } }) }],
+    }),
+  }));
   // The latency at a steady offered load (autocannon corrects for coordinated omission at a fixed
   // rate): enough connections that requests never wait for a free one on the client side.
   await run(`POST /transactions, stored card, authorize at ${ctx.rate} req/s offered (${ctx.rateConnections} connections)`, async () => ({
