@@ -153,6 +153,30 @@ describe('happy', () => {
     expect(runs).toHaveLength(1);
   });
 
+  it('looks again at once when poked during a poll, instead of sleeping a full poll', async () => {
+    const { job, runs } = testJob();
+    const queue = newQueue([job], { pollMs: 10_000 });
+    // The first poll is held open until released: a job enqueued meanwhile is poked about while
+    // no loop is waiting, and that poll (already past its claim) does not see it.
+    const realTick = (queue as unknown as { tick(): Promise<number> }).tick.bind(queue);
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let first = true;
+    vi.spyOn(queue as unknown as { tick(): Promise<number> }, 'tick').mockImplementation(async () => {
+      if (!first) return realTick();
+      first = false;
+      await held;
+      return 0;
+    });
+    queue.start(deps);
+    await sleep(50);
+    await queue.enqueue(deps.db, job, { n: 1 });
+    await sleep(100); // its poke came while the first poll was still open
+    release();
+    await vi.waitFor(() => expect(runs).toHaveLength(1), { timeout: 2_000, interval: 10 });
+    await queue.stop();
+  });
+
   it('stops within a fraction of the poll interval even right after start', async () => {
     const { job } = testJob();
     const queue = newQueue([job], { pollMs: 10_000 });

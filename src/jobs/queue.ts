@@ -42,6 +42,8 @@ export class JobQueue {
   private timer: NodeJS.Timeout | null = null;
   private loop: Promise<void> | null = null;
   private wake: (() => void) | null = null;
+  /** A poke came while no loop was waiting (see `poke`). */
+  private poked = false;
   private readonly inFlight = new Set<Promise<void>>();
   private lastScheduled = new Map<string, number>();
 
@@ -97,7 +99,10 @@ export class JobQueue {
   }
 
   poke(): void {
-    this.wake?.();
+    if (this.wake) this.wake();
+    // No loop is waiting (it is polling): it looks once more instead of sleeping, since that poll
+    // may have run before the job being poked about was committed.
+    else this.poked = true;
   }
 
   /** Runs due jobs until none is left (tests; a CLI one-off). Returns how many ran. */
@@ -125,6 +130,10 @@ export class JobQueue {
       if (claimed > 0 && this.inFlight.size < (this.options.concurrency ?? 4)) continue;
       // stop() during the poll above found no waiting loop to wake: do not sleep a full poll.
       if (!this.running) break;
+      if (this.poked) {
+        this.poked = false;
+        continue;
+      }
       await new Promise<void>((resolve) => {
         this.wake = resolve;
         this.timer = setTimeout(resolve, this.options.pollMs);
