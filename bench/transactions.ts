@@ -1,9 +1,10 @@
 /**
  * Transaction scenarios of the benchmark (bench/run.ts): authorize with a stored card (a reused
  * token, then a new token per request, then a new idempotency key per request, then at a fixed
- * offered rate), authorize and capture in one request, and refunds spread over captured
- * transactions. Each request is a real engine run: routing, the vault, the mock-card connector,
- * the state machine, events, audit and, where a key is sent, the idempotency record.
+ * offered rate), authorize and capture in one request, a capture of each transaction authorized
+ * before, and refunds spread over captured transactions. Each request is a real engine run:
+ * routing, the vault, the mock-card connector, the state machine, events, audit and, where a key is
+ * sent, the idempotency record.
  */
 import { randomUUID } from 'node:crypto';
 
@@ -31,6 +32,9 @@ export interface TransactionBenchContext {
   /** Refreshes the planner's statistics after the seed (PostgreSQL: ANALYZE; PGlite: its own job). */
   analyze: () => Promise<void>;
 }
+
+/** The transaction's id in a response body (the resource starts with its type and id). */
+const ID_IN_BODY = /^\{"type":"transaction","id":"([0-9a-f-]{36})"/;
 
 async function must(api: Api, method: string, url: string, body: unknown, status: number): Promise<any> {
   const res = await api(method, url, body);
@@ -78,7 +82,13 @@ export async function transactionScenarios(ctx: TransactionBenchContext, run: (s
   // fresh statistics, as autovacuum would have them. Plans chosen on empty tables are no guide.
   const ids = await capturedTransactions(ctx.api, cardId, 500);
   await ctx.analyze();
-  await run('POST /transactions, stored card, authorize (one token)', async () => ({ result: await post(ctx, '/transactions', authorize) }));
+  // The transactions it authorizes are captured one by one further down.
+  const authorized: string[] = [];
+  const keepId = (status: number, body: string) => {
+    const id = status === 201 ? ID_IN_BODY.exec(body)?.[1] : undefined;
+    if (id) authorized.push(id);
+  };
+  await run('POST /transactions, stored card, authorize (one token)', async () => ({ result: await post(ctx, '/transactions', authorize, { requests: [{ onResponse: keepId }] }) }));
   let used = 0;
   let exhausted = false;
   await run('POST /transactions, stored card, authorize (new token per request)', async () => {
@@ -111,6 +121,25 @@ export async function transactionScenarios(ctx: TransactionBenchContext, run: (s
     result: await post(ctx, '/transactions', authorize, { overallRate: ctx.rate, connections: ctx.rateConnections }),
   }));
   await run('POST /transactions, stored card, intent capture (authorize + capture)', async () => ({ result: await post(ctx, '/transactions', { ...authorize, intent: 'capture' }) }));
+  let captured = 0;
+  let allCaptured = false;
+  await run('POST /transactions/{id}/capture, the whole amount of a transaction authorized above', async () => {
+    const instance: any = post(ctx, '/transactions/x/capture', {}, {
+      requests: [
+        {
+          setupRequest: (request: Request) => {
+            if (captured >= authorized.length && !allCaptured) {
+              allCaptured = true;
+              instance.stop();
+            }
+            return { ...request, path: `/transactions/${authorized[Math.min(captured++, authorized.length - 1)]}/capture` };
+          },
+        },
+      ],
+    });
+    const result = await instance;
+    return { result, ...(allCaptured ? { note: `all ${authorized.length} authorized transactions captured` } : {}) };
+  });
   let turn = 0;
   await run('POST /transactions/{id}/refunds, 1 unit, over 500 captured transactions', async () => ({
     result: await post(ctx, '/transactions/x/refunds', { amount: 1 }, {
