@@ -6,13 +6,8 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 
-export interface CpuTicks {
-  server: number | null;
-  postgres: number | null;
-  idle: number | null;
-}
-
-export interface CpuPerRequest {
+/** CPU of the server, of the local PostgreSQL processes and idle: ticks in a reading, ms per request in a result; null where unknown. */
+export interface CpuFigures {
   server: number | null;
   postgres: number | null;
   idle: number | null;
@@ -69,13 +64,13 @@ function idleTicks(): number | null {
 }
 
 /** `postgres`: whether the server uses a PostgreSQL server (else one running here for others is left out). */
-export function cpuTicks(serverPid: number | undefined, postgres: boolean): CpuTicks {
+export function cpuTicks(serverPid: number | undefined, postgres: boolean): CpuFigures {
   const stat = serverPid === undefined ? null : read(`/proc/${serverPid}/stat`);
   return { server: stat ? processTicks(stat) : null, postgres: postgres ? postgresTicks() : null, idle: idleTicks() };
 }
 
 /** Milliseconds per request between two readings. PostgreSQL backends that exited meanwhile are not counted. */
-export function perRequest(before: CpuTicks, after: CpuTicks, requests: number): CpuPerRequest {
+export function perRequest(before: CpuFigures, after: CpuFigures, requests: number): CpuFigures {
   const ms = (a: number | null, b: number | null) => (a === null || b === null || requests === 0 ? null : ((b - a) * 1000) / TICKS_PER_SECOND / requests);
   return { server: ms(before.server, after.server), postgres: ms(before.postgres, after.postgres), idle: ms(before.idle, after.idle) };
 }

@@ -7,6 +7,7 @@
  * sent, the idempotency record.
  */
 import { randomUUID } from 'node:crypto';
+import { eachOnce } from './each-once.ts';
 
 interface Request {
   method?: string;
@@ -89,26 +90,15 @@ export async function transactionScenarios(ctx: TransactionBenchContext, run: (s
     if (id) authorized.push(id);
   };
   await run('POST /transactions, stored card, authorize (one token)', async () => ({ result: await post(ctx, '/transactions', authorize, { requests: [{ onResponse: keepId }] }) }));
-  let used = 0;
-  let exhausted = false;
-  await run('POST /transactions, stored card, authorize (new token per request)', async () => {
-    const instance: any = post(ctx, '/transactions', authorize, {
-      requests: [
-        {
-          setupRequest: (request: Request) => {
-            if (used >= ctx.pool.length && !exhausted) {
-              exhausted = true;
-              instance.stop();
-            }
-            const token = ctx.pool[Math.min(used++, ctx.pool.length - 1)]!;
-            return { ...request, headers: { ...request.headers, authorization: `Bearer ${token}` } };
-          },
-        },
-      ],
-    });
-    const result = await instance;
-    return { result, ...(exhausted ? { note: `token pool of ${ctx.pool.length} used up` } : {}) };
-  });
+  await run('POST /transactions, stored card, authorize (new token per request)', async () => ({
+    result: await eachOnce(ctx.pool, ({ amount, next, onResponse }) =>
+      post(ctx, '/transactions', authorize, {
+        amount,
+        requests: [{ setupRequest: (request: Request) => ({ ...request, headers: { ...request.headers, authorization: `Bearer ${next()}` } }), onResponse }],
+      }),
+    ),
+    note: `${ctx.pool.length} tokens`,
+  }));
   // Every request a first attempt: the answer and the stored response commit in one transaction.
   await run('POST /transactions, stored card, authorize (a new idempotency-key per request)', async () => ({
     result: await post(ctx, '/transactions', authorize, {
@@ -121,25 +111,12 @@ export async function transactionScenarios(ctx: TransactionBenchContext, run: (s
     result: await post(ctx, '/transactions', authorize, { overallRate: ctx.rate, connections: ctx.rateConnections }),
   }));
   await run('POST /transactions, stored card, intent capture (authorize + capture)', async () => ({ result: await post(ctx, '/transactions', { ...authorize, intent: 'capture' }) }));
-  let captured = 0;
-  let allCaptured = false;
-  await run('POST /transactions/{id}/capture, the whole amount of a transaction authorized above', async () => {
-    const instance: any = post(ctx, '/transactions/x/capture', {}, {
-      requests: [
-        {
-          setupRequest: (request: Request) => {
-            if (captured >= authorized.length && !allCaptured) {
-              allCaptured = true;
-              instance.stop();
-            }
-            return { ...request, path: `/transactions/${authorized[Math.min(captured++, authorized.length - 1)]}/capture` };
-          },
-        },
-      ],
-    });
-    const result = await instance;
-    return { result, ...(allCaptured ? { note: `all ${authorized.length} authorized transactions captured` } : {}) };
-  });
+  await run('POST /transactions/{id}/capture, the whole amount of a transaction authorized above', async () => ({
+    result: await eachOnce(authorized, ({ amount, next, onResponse }) =>
+      post(ctx, '/transactions/x/capture', {}, { amount, requests: [{ setupRequest: (request: Request) => ({ ...request, path: `/transactions/${next()}/capture` }), onResponse }] }),
+    ),
+    note: `${authorized.length} transactions`,
+  }));
   let turn = 0;
   await run('POST /transactions/{id}/refunds, 1 unit, over 500 captured transactions', async () => ({
     result: await post(ctx, '/transactions/x/refunds', { amount: 1 }, {
