@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestRuntime } from '../../test/helpers/build-test-app.ts';
 import type { Runtime } from '../deps.ts';
-import { analyzeGrownTables, vacuumDatabase } from './maintenance.ts';
+import { analyzeGrownTables, statisticsLeftToUs, vacuumDatabase } from './maintenance.ts';
 
 /** Upkeep for embedded PGlite, which has no autovacuum (the statements are plain SQL: both databases run them). */
 let runtime: Runtime;
@@ -24,6 +24,13 @@ describe('happy', () => {
     expect(await analyzeGrownTables(db)).toContain('mt_grown');
     expect(await relpages()).toBeGreaterThan(8);
     expect(await analyzeGrownTables(db)).not.toContain('mt_grown');
+  });
+
+  it('keeps statistics itself on PGlite, and on a PostgreSQL server only when its autovacuum is off', async () => {
+    const db = runtime.deps.db;
+    const setting = (await sql<{ value: string }>`select current_setting('autovacuum') as value`.execute(db)).rows[0]!.value;
+    expect(await statisticsLeftToUs(db, 'pglite')).toBe(true);
+    expect(await statisticsLeftToUs(db, 'postgres')).toBe(setting === 'off');
   });
 
   it('vacuums the database', async () => {

@@ -8,6 +8,17 @@ import type { Executor } from './transaction.ts';
  * empty, and dead row versions pile up. Run by the *-embedded-database jobs.
  */
 
+/**
+ * Whether the planner's statistics are left to the server itself: always on embedded PGlite, and on
+ * a PostgreSQL server whose autovacuum is off (nothing else would ANALYZE the tables there, and the
+ * plans kept for prepared statements and foreign key checks would stay those of empty tables).
+ */
+export async function statisticsLeftToUs(db: Executor, kind: 'pglite' | 'postgres'): Promise<boolean> {
+  if (kind === 'pglite') return true;
+  const { rows } = await sql<{ autovacuum: string }>`select current_setting('autovacuum') as autovacuum`.execute(db);
+  return rows[0]?.autovacuum === 'off';
+}
+
 /** A table counts as grown when it has this many more pages than at its last ANALYZE (and at least 8). */
 const GROWTH = 1.2;
 const MIN_PAGES = 8;

@@ -36,6 +36,7 @@ export const RECURRING: RecurringJob[] = [
   // Tokens left `processing` come due 5 minutes after their call at the earliest, like attempts.
   { job: reconcilePaymentServiceTokens, everyMs: 60 * 1000 },
   // Embedded PGlite has no autovacuum: statistics follow growth within a minute, dead rows go hourly.
+  // The first also runs on a PostgreSQL server whose autovacuum is off (its statistics only).
   { job: analyzeEmbeddedDatabase, everyMs: 60 * 1000 },
   { job: vacuumEmbeddedDatabase, everyMs: HOUR },
 ];

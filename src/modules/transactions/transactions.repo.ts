@@ -20,6 +20,13 @@ export async function findTransaction(db: Executor, merchantAccountId: string, i
  * Updates the transaction only while it still has `status` (nobody moved it since it was read),
  * returning the row; for a guarded statement (src/db/write-batch.ts). The row lock is taken by the
  * update itself.
+ *
+ * The status test is written `(status = $n) is true` so that no index can serve it and the row is
+ * found by its primary key whatever the statistics say. As `status = $n`, a plan made without
+ * statistics (a new database, or no autovacuum) finds it through `transactions_status_idx`
+ * (merchant, status, …, id): every transaction passes through `processing`, so that walked the
+ * merchant's whole history of entries for each authorization (docs/decisions.md, "Plans that do not
+ * depend on statistics").
  */
 export function updateTransactionIfStatusQuery(db: Executor, merchantAccountId: string, id: string, status: TransactionRow['status'], patch: TransactionPatch, updatedAt: Date) {
   return db
@@ -27,7 +34,7 @@ export function updateTransactionIfStatusQuery(db: Executor, merchantAccountId: 
     .set({ ...patch, updated_at: updatedAt })
     .where('merchant_account_id', '=', merchantAccountId)
     .where('id', '=', id)
-    .where('status', '=', status)
+    .where(sql<boolean>`(status = ${status}) is true`)
     .returningAll();
 }
 

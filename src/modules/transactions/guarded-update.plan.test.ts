@@ -1,0 +1,61 @@
+import { sql, type CompiledQuery } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openTestRuntime } from '../../../test/helpers/build-test-app.ts';
+import { createMerchantAccount } from '../../../test/helpers/factories.ts';
+import type { Runtime } from '../../deps.ts';
+import { withTransaction } from '../../db/transaction.ts';
+import { uuidv7 } from '../../lib/ids.ts';
+import { updateTransactionIfStatusQuery } from './transactions.repo.ts';
+
+/**
+ * The guarded update that records an authorization's answer finds its row by primary key even
+ * when the planner has no statistics (a new database, PGlite before its first ANALYZE job, a
+ * server without autovacuum) and keeps a generic plan, as it does for a prepared statement.
+ */
+
+let runtime: Runtime;
+let dispose: () => Promise<void>;
+let account: string;
+
+beforeAll(async () => {
+  ({ runtime, dispose } = await openTestRuntime());
+  account = await createMerchantAccount(runtime.deps);
+  // A history, every row of which once was `processing`; no ANALYZE afterwards.
+  await sql`INSERT INTO transactions (merchant_account_id, id, status, intent, intent_outcome, currency, amount, method, payment_source, merchant_initiated, is_subsequent_payment)
+    SELECT ${account}, gen_random_uuid(), 'authorization_succeeded', 'authorize', 'succeeded', 'USD', 100, 'card', 'ecommerce', false, false
+    FROM generate_series(1, 2000)`.execute(runtime.deps.db);
+});
+afterAll(async () => dispose?.());
+
+/** A parameter as an SQL literal (strings, numbers, dates and null: what the update below binds). */
+function literal(value: unknown): string {
+  if (value === null || value === undefined) return 'NULL';
+  if (typeof value === 'number') return String(value);
+  const text = value instanceof Date ? value.toISOString() : String(value);
+  return `'${text.replace(/'/g, "''")}'`;
+}
+
+/** The generic plan of `query` as a prepared statement, as text. */
+async function genericPlan(query: CompiledQuery): Promise<string> {
+  return withTransaction(runtime.deps.db, async (tx) => {
+    await sql`set local plan_cache_mode = force_generic_plan`.execute(tx);
+    await sql.raw(`prepare guarded_plan as ${query.sql}`).execute(tx);
+    try {
+      const { rows } = await sql.raw<{ 'QUERY PLAN': string }>(`explain execute guarded_plan(${query.parameters.map(literal).join(', ')})`).execute(tx);
+      return rows.map((r) => r['QUERY PLAN']).join('\n');
+    } finally {
+      await sql`deallocate guarded_plan`.execute(tx);
+    }
+  });
+}
+
+describe('happy', () => {
+  it('finds the transaction by its primary key, not through the status index, without statistics', async () => {
+    const stats = await sql<{ n: number }>`select count(*)::int as n from pg_stats where tablename = 'transactions' and schemaname = current_schema()`.execute(runtime.deps.db);
+    expect(stats.rows[0]!.n).toBe(0);
+    const query = updateTransactionIfStatusQuery(runtime.deps.db, account, uuidv7(), 'processing', { status: 'authorization_succeeded' }, new Date()).compile();
+    const plan = await genericPlan(query);
+    expect(plan).toContain('transactions_pkey');
+    expect(plan).not.toContain('transactions_status_idx');
+  });
+});
