@@ -13,6 +13,10 @@
  *   BENCH_TRANSACTIONS 0 skips the transaction scenarios (bench/transactions.ts)
  *   BENCH_RATE         offered requests/s of the fixed-rate authorization scenario (default 1000),
  *                      sent over BENCH_RATE_CONNECTIONS connections (default 64)
+ *   BENCH_ONLY         a regular expression: only the scenarios whose name matches run (the capture
+ *                      scenario captures what the first authorization scenario authorized)
+ * On PostgreSQL two more rows come last: the SQL of one authorization replayed alone, and the
+ * reference (a plain transaction of four inserts) that every row is also given as a ratio to.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -28,7 +32,7 @@ import { mintToken } from '../src/cli/token.ts';
 import { describePrivateKeyPem } from '../src/modules/api-key-pairs/key-material.ts';
 import { cpuTicks, perRequest, type CpuFigures } from './cpu.ts';
 import { eachOnce } from './each-once.ts';
-import { transactionScenarios } from './transactions.ts';
+import { REFERENCE_SCENARIO, transactionScenarios } from './transactions.ts';
 
 interface Histogram {
   average: number;
@@ -61,6 +65,7 @@ const ACCOUNTS = positive('BENCH_ACCOUNTS', 1000);
 const TOKENS = positive('BENCH_TOKENS', 500 * SECONDS);
 const RATE = positive('BENCH_RATE', 1000);
 const RATE_CONNECTIONS = positive('BENCH_RATE_CONNECTIONS', 64);
+const ONLY = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY, 'i') : null;
 
 function positive(name: string, fallback: number): number {
   const raw = process.env[name];
@@ -230,14 +235,18 @@ async function deepCursor(server: Server, token: string, pages: number): Promise
 function table(rows: Row[]): string {
   const round = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(2));
   const cpu = (ms: number | null) => (ms === null ? '–' : ms.toFixed(2));
+  const rate = (row: Row) => row.result.requests.total / row.result.duration;
+  // Hosts differ (and one host from hour to hour): the reference, measured in the same run, says by how much.
+  const reference = rows.find((r) => r.scenario === REFERENCE_SCENARIO);
   const lines = [
-    '| scenario | requests/s | p50 ms | p99 ms | errors / non-2xx | CPU ms/request: server | PostgreSQL | idle |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|',
+    `| scenario | requests/s |${reference ? ' × reference |' : ''} p50 ms | p99 ms | errors / non-2xx | CPU ms/request: server | PostgreSQL | idle |`,
+    `|---|---:|${reference ? '---:|' : ''}---:|---:|---:|---:|---:|---:|`,
   ];
-  for (const { scenario, result, note, cpu: used } of rows) {
-    const rps = result.requests.total / result.duration;
+  for (const row of rows) {
+    const { scenario, result, note, cpu: used } = row;
     const name = note ? `${scenario} (${note})` : scenario;
-    lines.push(`| ${name} | ${Math.round(rps)} | ${round(result.latency.p50)} | ${round(result.latency.p99)} | ${result.errors} / ${result.non2xx} | ${cpu(used.server)} | ${cpu(used.postgres)} | ${cpu(used.idle)} |`);
+    const ratio = reference ? ` ${(rate(row) / rate(reference)).toFixed(2)} |` : '';
+    lines.push(`| ${name} | ${Math.round(rate(row))} |${ratio} ${round(result.latency.p50)} | ${round(result.latency.p99)} | ${result.errors} / ${result.non2xx} | ${cpu(used.server)} | ${cpu(used.postgres)} | ${cpu(used.idle)} |`);
   }
   return lines.join('\n');
 }
@@ -267,18 +276,21 @@ async function main(): Promise<void> {
     const transactionPool = pool.splice(TOKENS);
     // The last token checks that the pool is accepted; it is left out of the run (now cached).
     await expectOk(server, pool[pool.length - 1]!, '/merchant-accounts/default');
-    const deep = await deepCursor(server, token, 40);
+    const deep = ONLY && !ONLY.test('page 42') ? '' : await deepCursor(server, token, 40);
 
     const rows: Row[] = [];
     const run = async (scenario: string, fn: () => Promise<{ result: Result; note?: string }>) => {
+      if (ONLY && !ONLY.test(scenario)) return;
       log(`${scenario}: ${SECONDS} s, ${CONNECTIONS} connections`);
       const before = cpuTicks(server!.child.pid, schema !== null);
       const started = Date.now();
       const measured = await fn();
-      const cpu = perRequest(before, cpuTicks(server!.child.pid, schema !== null), measured.result.requests.total);
+      // Runs without the server (bench/sql-alone.ts) read their own, before their connections close.
+      const own = (measured.result as { cpu?: CpuFigures }).cpu;
+      const cpu = own ?? perRequest(before, cpuTicks(server!.child.pid, schema !== null), measured.result.requests.total);
       // A run that ended before autocannon's last whole-second tick (each-once.ts) sat idle until
       // it: that idle time is not the requests'. Processes use no CPU while idle, so theirs stands.
-      const tail = (Date.now() - started) / 1000 - measured.result.duration > 0.1;
+      const tail = !own && (Date.now() - started) / 1000 - measured.result.duration > 0.1;
       rows.push({ scenario, ...measured, cpu: tail ? { ...cpu, idle: null } : cpu });
     };
     await run('GET /merchant-accounts/default, one token (cache hit)', async () => ({ result: await bench(server!, '/merchant-accounts/default', token) }));
@@ -289,7 +301,8 @@ async function main(): Promise<void> {
       const call = (method: string, url: string, body?: unknown) => api(server!, token, method, url, body);
       // What autovacuum does within a minute of the seed on a server (PGlite's own job every minute).
       const analyze = async () => schema?.analyze();
-      await transactionScenarios({ baseUrl: server.baseUrl, token, pool: transactionPool, connections: CONNECTIONS, seconds: SECONDS, rate: RATE, rateConnections: RATE_CONNECTIONS, api: call, autocannon, analyze }, run);
+      const postgres = schema ? { dataDir, databaseUrl: schema.databaseUrl } : null;
+      await transactionScenarios({ baseUrl: server.baseUrl, token, pool: transactionPool, connections: CONNECTIONS, seconds: SECONDS, rate: RATE, rateConnections: RATE_CONNECTIONS, api: call, autocannon, analyze, postgres }, run);
     }
 
     const database = schema ? 'PostgreSQL' : 'PGlite';

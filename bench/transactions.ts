@@ -8,6 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { eachOnce } from './each-once.ts';
+import { recordRequest, referenceTransactions, replayStatements } from './sql-alone.ts';
 
 interface Request {
   method?: string;
@@ -32,6 +33,8 @@ export interface TransactionBenchContext {
   rateConnections: number;
   /** Refreshes the planner's statistics after the seed (PostgreSQL: ANALYZE; PGlite: its own job). */
   analyze: () => Promise<void>;
+  /** PostgreSQL only: the server's data directory and database, for the reference and the SQL replay (bench/sql-alone.ts). */
+  postgres: { dataDir: string; databaseUrl: string } | null;
 }
 
 /** The transaction's id in a response body (the resource starts with its type and id). */
@@ -123,4 +126,14 @@ export async function transactionScenarios(ctx: TransactionBenchContext, run: (s
       requests: [{ setupRequest: (request: Request) => ({ ...request, path: `/transactions/${ids[turn++ % ids.length]}/refunds` }) }],
     }),
   }));
+  if (!ctx.postgres) return;
+  const { dataDir, databaseUrl } = ctx.postgres;
+  const recorded = await recordRequest(dataDir, databaseUrl, { url: '/transactions', token: ctx.token, body: authorize });
+  await run(`The SQL of one stored-card authorization alone (${recorded.statements.length} statements replayed by bare pg clients, no HTTP)`, async () => ({
+    result: await replayStatements(databaseUrl, recorded, ctx.connections, ctx.seconds),
+  }));
+  await run(REFERENCE_SCENARIO, async () => ({ result: await referenceTransactions(databaseUrl, ctx.connections, ctx.seconds) }));
 }
+
+/** The plain transaction the throughput aim is measured against (bench/sql-alone.ts); bench/run.ts gives every row as a ratio to it. */
+export const REFERENCE_SCENARIO = 'Reference: a plain transaction, BEGIN + 4 prepared inserts + COMMIT (bare pg clients, no HTTP)';
