@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -8,5 +9,9 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // vitest's default (CPUs - 1) runs one file at a time on a 2-CPU machine, leaving a core idle
+    // while a file waits on its database: two at a time took the suite on the 2-CPU development
+    // machine from 548 to 427 s on PGlite and from 422 to 331 s on PostgreSQL.
+    maxWorkers: Math.max(2, os.availableParallelism() - 1),
   },
 });
