@@ -6,10 +6,17 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 
-/** CPU of the server, of the local PostgreSQL processes and idle: ticks in a reading, ms per request in a result; null where unknown. */
+/** CPU of the server, of the local PostgreSQL processes and idle, in ms per request; null where unknown. */
 export interface CpuFigures {
   server: number | null;
   postgres: number | null;
+  idle: number | null;
+}
+
+/** A reading, in ticks: PostgreSQL's per process (a backend that exits takes its ticks with it). */
+export interface CpuReading {
+  server: number | null;
+  postgres: Map<number, number> | null;
   idle: number | null;
 }
 
@@ -35,9 +42,8 @@ function read(file: string): string | null {
   }
 }
 
-function postgresTicks(): number | null {
-  let total = 0;
-  let seen = false;
+function postgresTicks(): Map<number, number> | null {
+  const ticks = new Map<number, number>();
   let entries: string[];
   try {
     entries = fs.readdirSync('/proc');
@@ -47,12 +53,17 @@ function postgresTicks(): number | null {
   for (const entry of entries) {
     if (!/^\d+$/.test(entry)) continue;
     const stat = read(`/proc/${entry}/stat`);
-    if (stat?.includes('(postgres)')) {
-      seen = true;
-      total += processTicks(stat);
-    }
+    if (stat?.includes('(postgres)')) ticks.set(Number(entry), processTicks(stat));
   }
-  return seen ? total : null;
+  return ticks.size > 0 ? ticks : null;
+}
+
+/** What the PostgreSQL processes alive at `after` spent since `before` (new ones: all of theirs). */
+function postgresSpent(before: Map<number, number> | null, after: Map<number, number> | null): number | null {
+  if (!before || !after) return null;
+  let spent = 0;
+  for (const [pid, ticks] of after) spent += ticks - (before.get(pid) ?? 0);
+  return spent;
 }
 
 /** Idle and I/O wait of all CPUs (the first line of /proc/stat). */
@@ -64,13 +75,18 @@ function idleTicks(): number | null {
 }
 
 /** `postgres`: whether the server uses a PostgreSQL server (else one running here for others is left out). */
-export function cpuTicks(serverPid: number | undefined, postgres: boolean): CpuFigures {
+export function cpuTicks(serverPid: number | undefined, postgres: boolean): CpuReading {
   const stat = serverPid === undefined ? null : read(`/proc/${serverPid}/stat`);
   return { server: stat ? processTicks(stat) : null, postgres: postgres ? postgresTicks() : null, idle: idleTicks() };
 }
 
-/** Milliseconds per request between two readings. PostgreSQL backends that exited meanwhile are not counted. */
-export function perRequest(before: CpuFigures, after: CpuFigures, requests: number): CpuFigures {
-  const ms = (a: number | null, b: number | null) => (a === null || b === null || requests === 0 ? null : ((b - a) * 1000) / TICKS_PER_SECOND / requests);
-  return { server: ms(before.server, after.server), postgres: ms(before.postgres, after.postgres), idle: ms(before.idle, after.idle) };
+/**
+ * Milliseconds per request between two readings. PostgreSQL backends that exited meanwhile are not
+ * counted (what they spent in the window is lost with them; keep the measured connections open
+ * until the second reading).
+ */
+export function perRequest(before: CpuReading, after: CpuReading, requests: number): CpuFigures {
+  const ms = (ticks: number | null) => (ticks === null || requests === 0 ? null : (ticks * 1000) / TICKS_PER_SECOND / requests);
+  const delta = (a: number | null, b: number | null) => (a === null || b === null ? null : b - a);
+  return { server: ms(delta(before.server, after.server)), postgres: ms(postgresSpent(before.postgres, after.postgres)), idle: ms(delta(before.idle, after.idle)) };
 }

@@ -15,8 +15,9 @@
  *                      sent over BENCH_RATE_CONNECTIONS connections (default 64)
  *   BENCH_ONLY         a regular expression: only the scenarios whose name matches run (the capture
  *                      scenario captures what the first authorization scenario authorized)
- * On PostgreSQL two more rows come last: the SQL of one authorization replayed alone, and the
- * reference (a plain transaction of four inserts) that every row is also given as a ratio to.
+ * On PostgreSQL the transaction rows come with the reference (a plain transaction of four inserts,
+ * measured right before them) and the SQL of one authorization replayed alone; every row is also
+ * given as a ratio to the reference (bench/sql-alone.ts).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -237,7 +238,8 @@ function table(rows: Row[]): string {
   const cpu = (ms: number | null) => (ms === null ? '–' : ms.toFixed(2));
   const rate = (row: Row) => row.result.requests.total / row.result.duration;
   // Hosts differ (and one host from hour to hour): the reference, measured in the same run, says by how much.
-  const reference = rows.find((r) => r.scenario === REFERENCE_SCENARIO);
+  const referenceRow = rows.find((r) => r.scenario === REFERENCE_SCENARIO);
+  const reference = referenceRow ? rate(referenceRow) : null;
   const lines = [
     `| scenario | requests/s |${reference ? ' × reference |' : ''} p50 ms | p99 ms | errors / non-2xx | CPU ms/request: server | PostgreSQL | idle |`,
     `|---|---:|${reference ? '---:|' : ''}---:|---:|---:|---:|---:|---:|`,
@@ -245,7 +247,7 @@ function table(rows: Row[]): string {
   for (const row of rows) {
     const { scenario, result, note, cpu: used } = row;
     const name = note ? `${scenario} (${note})` : scenario;
-    const ratio = reference ? ` ${(rate(row) / rate(reference)).toFixed(2)} |` : '';
+    const ratio = reference ? ` ${(rate(row) / reference).toFixed(2)} |` : '';
     lines.push(`| ${name} | ${Math.round(rate(row))} |${ratio} ${round(result.latency.p50)} | ${round(result.latency.p99)} | ${result.errors} / ${result.non2xx} | ${cpu(used.server)} | ${cpu(used.postgres)} | ${cpu(used.idle)} |`);
   }
   return lines.join('\n');

@@ -86,6 +86,9 @@ export async function transactionScenarios(ctx: TransactionBenchContext, run: (s
   // fresh statistics, as autovacuum would have them. Plans chosen on empty tables are no guide.
   const ids = await capturedTransactions(ctx.api, cardId, 500);
   await ctx.analyze();
+  // The reference right before the transaction rows, in the state they start from: measured after
+  // them it reads about half (the writes they leave behind), and this host's speed drifts over hours.
+  if (ctx.postgres) await run(REFERENCE_SCENARIO, async () => ({ result: await referenceTransactions(ctx.postgres!.databaseUrl, ctx.connections, ctx.seconds) }));
   // The transactions it authorizes are captured one by one further down.
   const authorized: string[] = [];
   const keepId = (status: number, body: string) => {
@@ -132,7 +135,6 @@ export async function transactionScenarios(ctx: TransactionBenchContext, run: (s
   await run(`The SQL of one stored-card authorization alone (${recorded.statements.length} statements replayed by bare pg clients, no HTTP)`, async () => ({
     result: await replayStatements(databaseUrl, recorded, ctx.connections, ctx.seconds),
   }));
-  await run(REFERENCE_SCENARIO, async () => ({ result: await referenceTransactions(databaseUrl, ctx.connections, ctx.seconds) }));
 }
 
 /** The plain transaction the throughput aim is measured against (bench/sql-alone.ts); bench/run.ts gives every row as a ratio to it. */
