@@ -81,8 +81,7 @@ async function loop(databaseUrl: string, connections: number, seconds: number, s
 export async function referenceTransactions(databaseUrl: string, connections: number, seconds: number): Promise<LoopResult> {
   const admin = new pg.Client({ connectionString: databaseUrl });
   await admin.connect();
-  // Dirty buffers of the rows before it are written now, not during it (the second reference comes
-  // after the transaction rows, whose checkpoint otherwise lands on it).
+  // Dirty buffers left by the rows before it (the seed, earlier scenarios) are written now, not during it.
   await admin.query('checkpoint');
   await admin.query('create table bench_reference (id uuid primary key, n int not null, note text not null, created_at timestamptz not null default now())');
   try {
@@ -148,15 +147,14 @@ function idsMadeBetween(statements: Statement[], startedAt: number, endedAt: num
 }
 
 /** Replays `statements` as one unit per step, with the request's own ids replaced by fresh ones each time. */
-export async function replayStatements(databaseUrl: string, recorded: { statements: Statement[]; startedAt: number; endedAt: number }, connections: number, seconds: number): Promise<LoopResult & { statementCount: number }> {
+export async function replayStatements(databaseUrl: string, recorded: { statements: Statement[]; startedAt: number; endedAt: number }, connections: number, seconds: number): Promise<LoopResult> {
   const ids = idsMadeBetween(recorded.statements, recorded.startedAt, recorded.endedAt);
   if (ids.length === 0) throw new Error('the recorded request made no ids: nothing to replace, every replay would collide');
   const pattern = new RegExp(ids.join('|'), 'g');
   const named = recorded.statements.map((s, i) => ({ name: `bench_replay_${i}`, text: s.text, values: s.values }));
-  const result = await loop(databaseUrl, connections, seconds, async (client) => {
+  return loop(databaseUrl, connections, seconds, async (client) => {
     const fresh = new Map(ids.map((id) => [id, uuidv7()]));
     const swap = (value: unknown) => (typeof value === 'string' ? value.replace(pattern, (id) => fresh.get(id)!) : value);
     for (const s of named) await client.query({ name: s.name, text: s.text, values: s.values.map(swap) });
   });
-  return { ...result, statementCount: named.length };
 }
