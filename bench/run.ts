@@ -49,6 +49,8 @@ interface Result {
   timeouts: number;
   non2xx: number;
   statusCodeStats: Record<string, { count: number }>;
+  /** Set by runs without the server (bench/sql-alone.ts): read before their connections closed. */
+  cpu?: CpuFigures;
 }
 interface Request {
   method?: string;
@@ -278,7 +280,8 @@ async function main(): Promise<void> {
     const transactionPool = pool.splice(TOKENS);
     // The last token checks that the pool is accepted; it is left out of the run (now cached).
     await expectOk(server, pool[pool.length - 1]!, '/merchant-accounts/default');
-    const deep = ONLY && !ONLY.test('page 42') ? '' : await deepCursor(server, token, 40);
+    const deepScenario = 'GET /merchant-accounts?limit=20&cursor=… (page 42)';
+    const deep = ONLY && !ONLY.test(deepScenario) ? '' : await deepCursor(server, token, 40);
 
     const rows: Row[] = [];
     const run = async (scenario: string, fn: () => Promise<{ result: Result; note?: string }>) => {
@@ -287,8 +290,7 @@ async function main(): Promise<void> {
       const before = cpuTicks(server!.child.pid, schema !== null);
       const started = Date.now();
       const measured = await fn();
-      // Runs without the server (bench/sql-alone.ts) read their own, before their connections close.
-      const own = (measured.result as { cpu?: CpuFigures }).cpu;
+      const own = measured.result.cpu;
       const cpu = own ?? perRequest(before, cpuTicks(server!.child.pid, schema !== null), measured.result.requests.total);
       // A run that ended before autocannon's last whole-second tick (each-once.ts) sat idle until
       // it: that idle time is not the requests'. Processes use no CPU while idle, so theirs stands.
@@ -298,7 +300,7 @@ async function main(): Promise<void> {
     await run('GET /merchant-accounts/default, one token (cache hit)', async () => ({ result: await bench(server!, '/merchant-accounts/default', token) }));
     await run('GET /merchant-accounts/default, new token per request', () => freshTokenBench(server!, pool.slice(0, -1)));
     await run('GET /merchant-accounts?limit=20 (first page)', async () => ({ result: await bench(server!, '/merchant-accounts?limit=20', token) }));
-    await run('GET /merchant-accounts?limit=20&cursor=… (page 42)', async () => ({ result: await bench(server!, deep, token) }));
+    await run(deepScenario, async () => ({ result: await bench(server!, deep, token) }));
     if (process.env.BENCH_TRANSACTIONS !== '0') {
       const call = (method: string, url: string, body?: unknown) => api(server!, token, method, url, body);
       // What autovacuum does within a minute of the seed on a server (PGlite's own job every minute).
