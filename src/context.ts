@@ -8,6 +8,7 @@ import type { Keyring } from './vault/keyring.ts';
 import type { Vault } from './vault/vault.ts';
 import type { JobQueue } from './jobs/queue.ts';
 import type { KeyPairCache } from './modules/api-key-pairs/key-pair-cache.ts';
+import type { FlowRuleCache } from './modules/flows/rule-cache.ts';
 import type { ConnectorRegistry } from './connectors/registry.ts';
 
 /** What every process (HTTP server, worker, CLI) builds once and passes down. */
@@ -17,6 +18,8 @@ export interface Deps {
   dbKind: 'pglite' | 'postgres';
   queue: JobQueue;
   keyPairs: KeyPairCache;
+  /** Flow rules per merchant account (routing, failover, decline-early, skip-3ds, payment options). */
+  flowRules: FlowRuleCache;
   /** Signs and checks pagination cursors; its secret is shared by all processes through the database. */
   cursors: CursorCodec;
   /**

@@ -8,6 +8,7 @@ import { JOBS, RECURRING } from './jobs/index.ts';
 import { JobQueue } from './jobs/queue.ts';
 import { resolveCheckoutSession } from './modules/checkout-sessions/checkout-sessions.service.ts';
 import { KeyPairCache } from './modules/api-key-pairs/key-pair-cache.ts';
+import { FlowRuleCache } from './modules/flows/rule-cache.ts';
 import { getOrCreateSecret } from './modules/instance-settings/instance-settings.repo.ts';
 import { assertKeyringOpens, loadKeyring, type Keyring } from './vault/keyring.ts';
 import { masterKeyIdsInUse } from './vault/data-keys.repo.ts';
@@ -39,6 +40,7 @@ export async function createRuntime(config: Config, options: Partial<OpenDbOptio
       dbKind: handle.kind,
       queue,
       keyPairs: new KeyPairCache(handle.db),
+      flowRules: new FlowRuleCache(handle.db),
       cursors: new CursorCodec(cursorSecret),
       keyring,
       vault: new Vault(keyring),

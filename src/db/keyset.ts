@@ -7,6 +7,8 @@ export interface KeysetOptions {
   columns: [string, string];
   limit: number;
   position: CursorPosition | null;
+  /** Oldest (smallest) first instead of newest first, e.g. an ordered list by position. */
+  ascending?: boolean;
 }
 
 export interface KeysetPage<Row> {
@@ -28,14 +30,18 @@ export interface KeysetPage<Row> {
 export async function keysetPage<Row>(
   db: Executor,
   base: SelectQueryBuilder<any, any, Row>,
-  { columns, limit, position }: KeysetOptions,
+  { columns, limit, position, ascending = false }: KeysetOptions,
 ): Promise<KeysetPage<Row>> {
   const [first, second] = columns;
   const keyTuple = sql`(${sql.ref(first)}, ${sql.ref(second)})`;
   const goingBack = position?.direction === 'prev';
-  // "forward" = towards older rows (descending order).
-  const pageOrder = goingBack ? sql`${sql.ref(first)} ASC, ${sql.ref(second)} ASC` : sql`${sql.ref(first)} DESC, ${sql.ref(second)} DESC`;
-  const probeOrder = goingBack ? sql`${sql.ref(first)} DESC, ${sql.ref(second)} DESC` : sql`${sql.ref(first)} ASC, ${sql.ref(second)} ASC`;
+  // "forward" = towards older rows (descending order), or towards larger keys when ascending:
+  // `towardsSmaller` says which way the page runs in key order.
+  const towardsSmaller = goingBack === ascending;
+  const asc = sql`${sql.ref(first)} ASC, ${sql.ref(second)} ASC`;
+  const desc = sql`${sql.ref(first)} DESC, ${sql.ref(second)} DESC`;
+  const pageOrder = towardsSmaller ? desc : asc;
+  const probeOrder = towardsSmaller ? asc : desc;
 
   const at = position ? sql`(${sql.val(keyValue(position.key[0]))}, ${sql.val(position.key[1])})` : null;
   let page = base as SelectQueryBuilder<any, any, any>;
@@ -44,8 +50,8 @@ export async function keysetPage<Row>(
     // The row the cursor points at belongs to the page we came from (the probe includes it), unless
     // the cursor was made from an empty page, where it belongs to the page asked for.
     const inclusive = position?.inclusive === true;
-    const pageOp = sql.raw(goingBack ? (inclusive ? '>=' : '>') : inclusive ? '<=' : '<');
-    const probeOp = sql.raw(goingBack ? (inclusive ? '<' : '<=') : inclusive ? '>' : '>=');
+    const pageOp = sql.raw(!towardsSmaller ? (inclusive ? '>=' : '>') : inclusive ? '<=' : '<');
+    const probeOp = sql.raw(!towardsSmaller ? (inclusive ? '<' : '<=') : inclusive ? '>' : '>=');
     page = page.where(sql<boolean>`${keyTuple} ${pageOp} ${at}`);
     probe = probe.where(sql<boolean>`${keyTuple} ${probeOp} ${at}`);
   }

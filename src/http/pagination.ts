@@ -14,12 +14,13 @@ export interface ListEnvelope<Item> {
   previous_cursor: string | null;
 }
 
-type SortKey = [Date | string, string];
+type SortKey = [Date | string | number, string];
 
-/** A decoded key must have the shape `keyOf` produces: [ISO timestamp, id]. */
-function checkKey(key: (string | number)[]): void {
+/** A decoded key must have the shape `keyOf` produces: [ISO timestamp, id], or [whole number, id] for an ordered list. */
+function checkKey(key: (string | number)[], kind: 'timestamp' | 'integer'): void {
   const [at, id] = key;
-  if (key.length !== 2 || typeof at !== 'string' || typeof id !== 'string' || Number.isNaN(Date.parse(at))) throw invalidCursor();
+  const goodFirst = kind === 'integer' ? Number.isSafeInteger(at) : typeof at === 'string' && !Number.isNaN(Date.parse(at));
+  if (key.length !== 2 || !goodFirst || typeof id !== 'string') throw invalidCursor();
 }
 
 /**
@@ -35,10 +36,11 @@ export async function listPage<Row, Item>(
   toItem: (row: Row) => Item,
   keyOf: (row: Row) => SortKey,
   scope: string = ctx.merchantAccountId,
+  keyKind: 'timestamp' | 'integer' = 'timestamp',
 ): Promise<ListEnvelope<Item>> {
   const codec = ctx.deps.cursors;
   const position = query.cursor === undefined || query.cursor === null ? null : codec.decode(list, scope, query.cursor);
-  if (position) checkKey(position.key);
+  if (position) checkKey(position.key, keyKind);
   const page = await fetch(position, query.limit);
   const encode = (direction: CursorPosition['direction'], key: SortKey, inclusive = false) =>
     codec.encode(list, scope, { direction, key: [key[0] instanceof Date ? key[0].toISOString() : key[0], key[1]], inclusive });

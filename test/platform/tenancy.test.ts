@@ -105,6 +105,15 @@ const FIXTURES: Record<string, Fixture> = {
     expect(res.json().items).toHaveLength(1);
     return res.json().items[0].id;
   },
+  // Flows and their actions are names, not resources: the rule is what merchant account A owns.
+  flow: async () => 'card-transaction',
+  action: async () => 'route-transaction',
+  // After payment_service_id: A's rule routes to A's service.
+  rule_id: async (t, a) => {
+    const res = await t.request({ method: 'POST', url: '/flows/card-transaction/actions/route-transaction/rules', payload: { conditions: [], outcome: { payment_service_ids: [ids.payment_service_id] } }, merchantAccountId: a });
+    expect(res.statusCode, res.body).toBe(201);
+    return res.json().id;
+  },
   gift_card_id: async (t, a) => {
     const res = await t.request({ method: 'POST', url: '/gift-cards', payload: GIFT_CARD_BODY, merchantAccountId: a });
     expect(res.statusCode, res.body).toBe(201);
@@ -121,7 +130,7 @@ const PAYMENT_SERVICE_BODY = {
   payment_method_tokenization_enabled: true,
 };
 /** Path parameters naming instance-wide catalogue entries, not resources of merchant account A. */
-const CATALOGUE_PARAMS = new Set(['payment_service_definition_id']);
+const CATALOGUE_PARAMS = new Set(['payment_service_definition_id', 'flow', 'action']);
 const CARD_BODY = { method: 'card', number: '4111111111111111', expiration_date: '12/39' };
 const GIFT_CARD_BODY = { number: '6036281000000000001', pin: '1234' };
 const NETWORK_TOKEN_BODY = { merchant_initiated: false, is_subsequent_payment: false };
@@ -197,6 +206,11 @@ const BODIES: Record<string, () => unknown> = {
   rotateWebhookSubscriptionSecret: () => ({}),
   // A's pending delivery named by B: 404, and it is not sent again.
   retryWebhookDelivery: () => ({}),
+  // A's service named by B: 404; B's rules never name A's services.
+  createFlowRule: () => ({ conditions: [], outcome: { payment_service_ids: [ids.payment_service_id] } }),
+  updateFlowRule: () => ({ enabled: false, outcome: { payment_service_ids: [ids.payment_service_id] } }),
+  // A's rule named by B: 404, and A's order stays.
+  reorderFlowRules: () => ({ rule_ids: [ids.rule_id] }),
   updateThreeDsScenario: () => ({ outcome: { version: '2.2.0', authentication: { transaction_status: 'N' } } }),
 };
 
@@ -284,6 +298,8 @@ describe('security', () => {
     expect(service).toMatchObject({ display_name: 'Service of A', is_deleted: false, fields: [{ key: 'merchant_id', value: 'a-merchant' }] });
     const subscription = (await t.request({ method: 'GET', url: `/webhook-subscriptions/${ids.subscription_id}`, merchantAccountId: a })).json();
     expect(subscription).toMatchObject({ url: WEBHOOK_SUBSCRIPTION_BODY.url, active: true, rotating: false, authentication: { username: 'a' } });
+    const rule = (await t.request({ method: 'GET', url: `/flows/card-transaction/actions/route-transaction/rules/${ids.rule_id}`, merchantAccountId: a })).json();
+    expect(rule).toMatchObject({ enabled: true, position: 1, outcome: { payment_service_ids: [ids.payment_service_id] } });
     const deliveries = (await t.request({ method: 'GET', url: `/webhook-subscriptions/${ids.subscription_id}/deliveries`, merchantAccountId: a })).json();
     expect(deliveries.items).toMatchObject([{ id: ids.delivery_id, status: 'pending', attempts: 0, event_kind: 'transaction.created' }]);
   });

@@ -188,6 +188,11 @@ export async function findUsablePaymentService(db: Executor, merchantAccountId: 
   return row && !row.is_deleted ? row : null;
 }
 
+/** One service of the merchant account, deleted or not, or null (rules check what they name). */
+export async function findPaymentServiceRecord(db: Executor, merchantAccountId: string, id: string): Promise<PaymentServiceRow | null> {
+  return (await repo.findPaymentService(db, merchantAccountId, id)) ?? null;
+}
+
 /** Decrypted credentials (secrets included) for one connector call. */
 export async function credentialsOf(db: Executor, deps: Deps, row: PaymentServiceRow): Promise<Record<string, string>> {
   return openFields(db, deps, row, 'field');
