@@ -4,6 +4,7 @@ import { COUNTRY_CODES } from '../../lib/countries.ts';
 import { CURRENCY_EXPONENTS } from '../../lib/currencies.ts';
 import { payoutScenarioOf } from './mock-card-payouts.scenarios.ts';
 import { scenarioOf, type MockScenario } from './mock-card.scenarios.ts';
+import { SIMULATION_FIELDS, simulatedOutcome, simulationProblems, type SimulatedOutcome } from './mock-card-simulation.ts';
 
 export const MOCK_CARD_DEFINITION: ConnectorDefinition = {
   id: 'mock-card',
@@ -14,6 +15,7 @@ export const MOCK_CARD_DEFINITION: ConnectorDefinition = {
     { key: 'merchant_id', display_name: 'Merchant ID', required: true, format: 'text', secret: false },
     { key: 'api_key', display_name: 'API key', required: false, format: 'text', secret: true },
     { key: 'multi_capture_enabled', display_name: 'Allow multiple captures', required: false, format: 'boolean', secret: false },
+    ...SIMULATION_FIELDS,
   ],
   reportingFields: [],
   supportedCurrencies: Object.keys(CURRENCY_EXPONENTS).sort(),
@@ -72,6 +74,19 @@ function refused(request: AuthorizeRequest, status: 'declined' | 'failed', facts
   };
 }
 
+const SIMULATED: Record<Exclude<SimulatedOutcome, 'none'>, MockScenario> = {
+  unavailable: { kind: 'unavailable' },
+  error: { kind: 'fail', errorCode: 'service_error', rawCode: '96', rawDescription: 'System malfunction (simulated)' },
+  decline: { kind: 'decline', errorCode: 'do_not_honor', rawCode: '05', rawDescription: 'Do not honor (simulated)' },
+  timeout: { kind: 'timeout' },
+};
+
+/** The service-level simulation of this authorization (mock-card-simulation.ts), if any. */
+function scenarioOfCall(credentials: Record<string, string>, idempotencyKey: string): MockScenario | null {
+  const outcome = simulatedOutcome(credentials, idempotencyKey);
+  return outcome === 'none' ? null : SIMULATED[outcome];
+}
+
 /**
  * The sandbox card processor. Deterministic: the outcome comes from the amount or the card (see
  * mock-card.scenarios.ts). Timeouts throw `ConnectorError('timeout')` after "authorizing", so the
@@ -91,11 +106,12 @@ export class MockCardConnector implements PaymentConnector {
     if (credentials.multi_capture_enabled !== undefined && !['true', 'false'].includes(credentials.multi_capture_enabled)) {
       problems.push({ key: 'multi_capture_enabled', message: 'multi_capture_enabled must be "true" or "false"' });
     }
+    problems.push(...simulationProblems(credentials));
     return { ok: problems.length === 0, problems };
   }
 
   async authorize(request: AuthorizeRequest): Promise<AuthorizeOutcome> {
-    const scenario = scenarioOf(request.amount, hintOf(request));
+    const scenario = scenarioOfCall(request.credentials, request.idempotencyKey) ?? scenarioOf(request.amount, hintOf(request));
     switch (scenario.kind) {
       case 'decline':
         return refused(request, 'declined', scenario);
@@ -132,7 +148,8 @@ export class MockCardConnector implements PaymentConnector {
   }
 
   async sync(request: SyncRequest): Promise<SyncOutcome> {
-    const scenario = scenarioOf(request.payment.authorizedAmount, request.payment);
+    const simulated = request.operation === 'authorize' ? scenarioOfCall(request.credentials, request.idempotencyKey) : null;
+    const scenario = simulated ?? scenarioOf(request.payment.authorizedAmount, request.payment);
     const id = request.providerTransactionId ?? providerId('mock_txn', request.idempotencyKey);
     switch (request.operation) {
       case 'authorize':
