@@ -1,4 +1,4 @@
-import { expireThreeDsChallenges } from '../modules/transactions/three-ds-challenge.service.ts';
+import { expireThreeDsChallenges } from '../modules/transactions/three-ds/three-ds-challenge.service.ts';
 import { defineJob } from './job.ts';
 import { JOB_PAYLOADS } from './payloads.ts';
 

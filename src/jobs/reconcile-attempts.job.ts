@@ -1,4 +1,4 @@
-import { reconcileDueAttempts } from '../modules/transactions/reconcile.service.ts';
+import { reconcileDueAttempts } from '../modules/transactions/reconcile/reconcile.service.ts';
 import { defineJob } from './job.ts';
 import { JOB_PAYLOADS } from './payloads.ts';
 

@@ -1,4 +1,4 @@
-import { settleRefund, settleTransaction } from '../modules/transactions/settlements.service.ts';
+import { settleRefund, settleTransaction } from '../modules/transactions/settlements/settlements.service.ts';
 import { defineJob } from './job.ts';
 import { JOB_PAYLOADS } from './payloads.ts';
 

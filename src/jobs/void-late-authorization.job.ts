@@ -1,4 +1,4 @@
-import { voidLateAuthorizationNow } from '../modules/transactions/late-void.service.ts';
+import { voidLateAuthorizationNow } from '../modules/transactions/void/late-void.service.ts';
 import { defineJob } from './job.ts';
 import { JOB_PAYLOADS } from './payloads.ts';
 

@@ -1,13 +1,13 @@
-import type { AuthorizeOutcome, VoidOutcome } from '../../connectors/connector.ts';
-import type { Deps } from '../../context.ts';
-import type { AttemptRow, AttemptStatus, TransactionRow } from '../../db/schema-transactions.ts';
-import { withTransaction, type Tx } from '../../db/transaction.ts';
-import { uuidv7 } from '../../lib/ids.ts';
-import { uuidToBase62 } from '../../lib/base62.ts';
-import { attemptPatch, callConnector, connectorOfTransaction, paymentHint, type BoundConnector, type CallResult } from './connector-call.ts';
-import { nextCheckAt } from './outcomes.ts';
-import { event } from './transaction-events.ts';
-import * as repo from './transactions.repo.ts';
+import type { AuthorizeOutcome, VoidOutcome } from '../../../connectors/connector.ts';
+import type { Deps } from '../../../context.ts';
+import type { AttemptRow, AttemptStatus, TransactionRow } from '../../../db/schema-transactions.ts';
+import { withTransaction, type Tx } from '../../../db/transaction.ts';
+import { uuidv7 } from '../../../lib/ids.ts';
+import { uuidToBase62 } from '../../../lib/base62.ts';
+import { attemptPatch, callConnector, connectorOfTransaction, paymentHint, type BoundConnector, type CallResult } from '../connector-call.ts';
+import { nextCheckAt } from '../outcomes.ts';
+import { event } from '../transaction-events.ts';
+import * as repo from '../transactions.repo.ts';
 
 type Log = { warn(obj: object, msg?: string): void; info(obj: object, msg?: string): void };
 

@@ -1,13 +1,13 @@
-import type { Deps } from '../../context.ts';
-import type { SettlementRow, TransactionRow } from '../../db/schema-transactions.ts';
-import type { Executor, Tx } from '../../db/transaction.ts';
-import { withTransaction } from '../../db/transaction.ts';
-import { uuidv7 } from '../../lib/ids.ts';
-import { scenarioOf } from '../../connectors/mock/mock-card.scenarios.ts';
-import { paymentHint } from './connector-call.ts';
-import { event } from './transaction-events.ts';
-import * as repo from './transactions.repo.ts';
-import { emitTransaction } from './webhook-events.ts';
+import type { Deps } from '../../../context.ts';
+import type { SettlementRow, TransactionRow } from '../../../db/schema-transactions.ts';
+import type { Executor, Tx } from '../../../db/transaction.ts';
+import { withTransaction } from '../../../db/transaction.ts';
+import { uuidv7 } from '../../../lib/ids.ts';
+import { scenarioOf } from '../../../connectors/mock/mock-card.scenarios.ts';
+import { paymentHint } from '../connector-call.ts';
+import { event } from '../transaction-events.ts';
+import * as repo from '../transactions.repo.ts';
+import { emitTransaction } from '../webhook-events.ts';
 
 /** Settlement of the sandbox: the payment service "reports" a capture settled after this delay. */
 export function settlementDelayMs(deps: Deps): number {
