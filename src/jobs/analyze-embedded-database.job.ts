@@ -1,6 +1,6 @@
-import { Type } from 'typebox';
 import { analyzeGrownTables, statisticsLeftToUs } from '../db/maintenance.ts';
 import { defineJob } from './job.ts';
+import { JOB_PAYLOADS } from './payloads.ts';
 
 /**
  * Embedded PGlite, and a PostgreSQL server whose autovacuum is off (autovacuum does this on any
@@ -10,7 +10,7 @@ import { defineJob } from './job.ts';
  */
 export const analyzeEmbeddedDatabase = defineJob({
   name: 'analyze-embedded-database',
-  payload: Type.Object({}),
+  payload: JOB_PAYLOADS['analyze-embedded-database'],
   maxAttempts: 1,
   async handle(_payload, { deps, log }) {
     if (!(await statisticsLeftToUs(deps.db, deps.dbKind))) return;

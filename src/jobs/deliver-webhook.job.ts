@@ -1,6 +1,6 @@
-import { Type } from 'typebox';
 import { attemptDelivery } from '../modules/events/deliveries.service.ts';
 import { defineJob } from './job.ts';
+import { JOB_PAYLOADS } from './payloads.ts';
 
 /**
  * One delivery attempt of one event to one subscription (docs/webhooks.md). The delivery keeps its
@@ -10,7 +10,7 @@ import { defineJob } from './job.ts';
  */
 export const deliverWebhook = defineJob({
   name: 'deliver-webhook',
-  payload: Type.Object({ merchant_account_id: Type.String({ minLength: 1 }), delivery_id: Type.String({ format: 'uuid' }) }),
+  payload: JOB_PAYLOADS['deliver-webhook'],
   maxAttempts: 5,
   async handle(payload, job) {
     await attemptDelivery(job.deps, payload.merchant_account_id, payload.delivery_id, new Date());

@@ -1,6 +1,6 @@
-import { Type } from 'typebox';
-import { expireThreeDsChallenges } from '../modules/transactions/three-ds-challenge.service.ts';
+import { expireThreeDsChallenges } from '../modules/transactions/three-ds/three-ds-challenge.service.ts';
 import { defineJob } from './job.ts';
+import { JOB_PAYLOADS } from './payloads.ts';
 
 /**
  * Ends the sandbox 3DS challenges nobody finished within BUYER_APPROVAL_TIMEOUT_SECONDS: the
@@ -8,7 +8,7 @@ import { defineJob } from './job.ts';
  */
 export const expireThreeDsChallengesJob = defineJob({
   name: 'expire-three-ds-challenges',
-  payload: Type.Object({}),
+  payload: JOB_PAYLOADS['expire-three-ds-challenges'],
   maxAttempts: 3,
   async handle(_payload, job) {
     const expired = await expireThreeDsChallenges(job.deps, new Date(), job.log);

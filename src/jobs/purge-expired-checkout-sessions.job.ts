@@ -1,6 +1,6 @@
-import { Type } from 'typebox';
 import { deleteExpiredCheckoutSessions, purgeExpiredCheckoutSessionCards } from '../modules/checkout-sessions/checkout-sessions.service.ts';
 import { defineJob } from './job.ts';
+import { JOB_PAYLOADS } from './payloads.ts';
 
 /**
  * Purges the card data (encrypted number, stored method reference, security code) of expired
@@ -9,7 +9,7 @@ import { defineJob } from './job.ts';
  */
 export const purgeExpiredCheckoutSessions = defineJob({
   name: 'purge-expired-checkout-sessions',
-  payload: Type.Object({}),
+  payload: JOB_PAYLOADS['purge-expired-checkout-sessions'],
   maxAttempts: 3,
   async handle(_payload, { deps, log }) {
     const now = new Date();

@@ -7,11 +7,11 @@ import { openDb, type DbHandle } from '../db/client.ts';
 import { withTransaction } from '../db/transaction.ts';
 import { uuidv7 } from '../lib/ids.ts';
 import { defineJob } from './job.ts';
-import { JobQueue, type QueueOptions } from './queue.ts';
+import { JobQueue, type PayloadSchemas, type QueueOptions } from './queue.ts';
 
 let env: Awaited<ReturnType<typeof openTestRuntime>>;
 let deps: Deps;
-const queues: JobQueue[] = [];
+const queues: TestQueue[] = [];
 const handles: DbHandle[] = [];
 
 beforeAll(async () => {
@@ -32,9 +32,11 @@ function recordingLog(into: Logged[] = []) {
 }
 
 type TestJob = ReturnType<typeof testJob>['job'];
+/** Its jobs are made up per test, not the app's (JOB_PAYLOADS): names and payloads are checked at run time only. */
+type TestQueue = JobQueue<PayloadSchemas>;
 
-function newQueue(jobs: TestJob[], options: Partial<QueueOptions> = {}, log = recordingLog()): JobQueue {
-  const queue = new JobQueue({ pollMs: 50, ...options }, jobs, log);
+function newQueue(jobs: TestJob[], options: Partial<QueueOptions> = {}, log = recordingLog()): TestQueue {
+  const queue = new JobQueue<PayloadSchemas>({ pollMs: 50, ...options }, jobs, log);
   queues.push(queue);
   return queue;
 }
@@ -68,7 +70,7 @@ describe('happy', () => {
   it('runs a job enqueued in a committed transaction once', async () => {
     const { job, runs } = testJob();
     const queue = newQueue([job]);
-    expect(await withTransaction(deps.db, (tx) => queue.enqueue(tx, job, { n: 1 }))).toBe(true);
+    expect(await withTransaction(deps.db, (tx) => queue.enqueue(tx, job.name, { n: 1 }))).toBe(true);
     expect(await queue.drain(deps)).toBe(1);
     expect(await queue.drain(deps)).toBe(0);
     expect(runs).toEqual([{ n: 1, attempt: 1 }]);
@@ -79,7 +81,7 @@ describe('happy', () => {
     const { job, runs } = testJob();
     const queue = newQueue([job]);
     const failing = withTransaction(deps.db, async (tx) => {
-      await queue.enqueue(tx, job, { n: 1 });
+      await queue.enqueue(tx, job.name, { n: 1 });
       throw new Error('business write failed');
     });
     await expect(failing).rejects.toThrow('business write failed');
@@ -92,12 +94,12 @@ describe('happy', () => {
     const { job, runs } = testJob();
     const queue = newQueue([job]);
     const jobKey = `key-${uuidv7()}`;
-    expect(await queue.enqueue(deps.db, job, { n: 1 }, { jobKey })).toBe(true);
-    expect(await queue.enqueue(deps.db, job, { n: 2 }, { jobKey })).toBe(false);
-    expect(await queue.enqueue(deps.db, job, { n: 3 })).toBe(true);
+    expect(await queue.enqueue(deps.db, job.name, { n: 1 }, { jobKey })).toBe(true);
+    expect(await queue.enqueue(deps.db, job.name, { n: 2 }, { jobKey })).toBe(false);
+    expect(await queue.enqueue(deps.db, job.name, { n: 3 })).toBe(true);
     expect(await queue.drain(deps)).toBe(2);
     // The finished job still holds its key until it is purged.
-    expect(await queue.enqueue(deps.db, job, { n: 4 }, { jobKey })).toBe(false);
+    expect(await queue.enqueue(deps.db, job.name, { n: 4 }, { jobKey })).toBe(false);
     expect(runs.map((run) => run.n).sort()).toEqual([1, 3]);
   });
 
@@ -113,7 +115,7 @@ describe('happy', () => {
     }
     const [one, two] = [newQueue([job], { concurrency: 4 }), newQueue([job], { concurrency: 4 })];
     await withTransaction(deps.db, async (tx) => {
-      for (let n = 0; n < 50; n++) await one.enqueue(tx, job, { n });
+      for (let n = 0; n < 50; n++) await one.enqueue(tx, job.name, { n });
     });
     const [ranOne, ranTwo] = await Promise.all([one.drain(deps), two.drain({ ...deps, db: otherDb })]);
     expect(ranOne + ranTwo).toBe(50);
@@ -128,7 +130,7 @@ describe('happy', () => {
     const { job, runs } = testJob();
     const first = newQueue([job]);
     first.start(deps);
-    await first.enqueue(deps.db, job, { n: 1 }, { runAt: new Date(Date.now() + 300) });
+    await first.enqueue(deps.db, job.name, { n: 1 }, { runAt: new Date(Date.now() + 300) });
     await first.stop();
     expect(runs).toEqual([]);
     const second = newQueue([job]);
@@ -143,12 +145,12 @@ describe('happy', () => {
     const queue = newQueue([job], { pollMs: 10_000 });
     queue.start(deps);
     await sleep(100); // the loop is now waiting for its next poll
-    await queue.enqueue(deps.db, job, { n: 1 });
+    await queue.enqueue(deps.db, job.name, { n: 1 });
     await vi.waitFor(() => expect(runs).toHaveLength(1), { timeout: 1_000, interval: 10 });
     const started = Date.now();
     await queue.stop();
     expect(Date.now() - started).toBeLessThan(1_000);
-    await queue.enqueue(deps.db, job, { n: 2 });
+    await queue.enqueue(deps.db, job.name, { n: 2 });
     await sleep(200);
     expect(runs).toHaveLength(1);
   });
@@ -170,7 +172,7 @@ describe('happy', () => {
     });
     queue.start(deps);
     await sleep(50);
-    await queue.enqueue(deps.db, job, { n: 1 });
+    await queue.enqueue(deps.db, job.name, { n: 1 });
     await sleep(100); // its poke came while the first poll was still open
     release();
     await vi.waitFor(() => expect(runs).toHaveLength(1), { timeout: 2_000, interval: 10 });
@@ -198,7 +200,7 @@ describe('happy', () => {
       },
     };
     const queue = newQueue([slow]);
-    await queue.enqueue(deps.db, slow, { n: 1 });
+    await queue.enqueue(deps.db, slow.name, { n: 1 });
     queue.start(deps);
     await vi.waitFor(async () => expect((await rowsOf(job))[0]?.status).toBe('running'), { timeout: 2_000, interval: 10 });
     const stopped = queue.stop();
@@ -214,7 +216,7 @@ describe('errors', () => {
     const logged: Logged[] = [];
     const { job, runs } = testJob({ maxAttempts: 3, fail: (attempt) => `card 4111111111111111 declined on attempt ${attempt}` });
     const queue = newQueue([job], {}, recordingLog(logged));
-    await queue.enqueue(deps.db, job, { n: 1 });
+    await queue.enqueue(deps.db, job.name, { n: 1 });
     expect(await queue.drain(deps)).toBe(3);
     expect(runs.map((run) => run.attempt)).toEqual([1, 2, 3]);
     const [row] = await rowsOf(job);
@@ -229,7 +231,7 @@ describe('errors', () => {
   it('waits for the backoff before a retry, and clears last_error on success', async () => {
     const { job, runs } = testJob({ maxAttempts: 3, backoffMs: 60_000, fail: (attempt) => (attempt === 1 ? 'temporary' : null) });
     const queue = newQueue([job]);
-    await queue.enqueue(deps.db, job, { n: 1 });
+    await queue.enqueue(deps.db, job.name, { n: 1 });
     const before = Date.now();
     expect(await queue.drain(deps)).toBe(1);
     let [row] = await rowsOf(job);
@@ -246,9 +248,9 @@ describe('errors', () => {
   it('refuses at enqueue a payload that does not match the schema, and an unregistered job', async () => {
     const { job } = testJob();
     const queue = newQueue([job]);
-    await expect(queue.enqueue(deps.db, job, { n: 'one' })).rejects.toThrow(/does not match its schema/);
-    await expect(queue.enqueue(deps.db, job, { n: 1, card: '4111111111111111' })).rejects.toThrow(/does not match its schema/);
-    await expect(queue.enqueue(deps.db, testJob().job, { n: 1 })).rejects.toThrow(/is not registered/);
+    await expect(queue.enqueue(deps.db, job.name, { n: 'one' })).rejects.toThrow(/does not match its schema/);
+    await expect(queue.enqueue(deps.db, job.name, { n: 1, card: '4111111111111111' })).rejects.toThrow(/does not match its schema/);
+    await expect(queue.enqueue(deps.db, testJob().job.name, { n: 1 })).rejects.toThrow(/is not registered/);
     expect(await rowsOf(job)).toEqual([]);
   });
 
@@ -266,8 +268,8 @@ describe('recovery', () => {
   it('takes again a job whose worker died (lease past), but not one whose lease still runs', async () => {
     const { job, runs } = testJob();
     const queue = newQueue([job]);
-    await queue.enqueue(deps.db, job, { n: 1 });
-    await queue.enqueue(deps.db, job, { n: 2 });
+    await queue.enqueue(deps.db, job.name, { n: 1 });
+    await queue.enqueue(deps.db, job.name, { n: 2 });
     const [dead, alive] = await rowsOf(job);
     await sql`UPDATE jobs SET status = 'running', attempts = 1, locked_by = 'dead-worker', locked_until = now() - interval '1 minute' WHERE id = ${dead!.id}`.execute(deps.db);
     await sql`UPDATE jobs SET status = 'running', attempts = 1, locked_by = 'live-worker', locked_until = now() + interval '1 hour' WHERE id = ${alive!.id}`.execute(deps.db);
@@ -281,7 +283,7 @@ describe('recovery', () => {
   it('fails a job whose worker died on its last allowed attempt instead of retrying it forever', async () => {
     const { job, runs } = testJob({ maxAttempts: 2 });
     const queue = newQueue([job]);
-    await queue.enqueue(deps.db, job, { n: 1 });
+    await queue.enqueue(deps.db, job.name, { n: 1 });
     const [row] = await rowsOf(job);
     await sql`UPDATE jobs SET status = 'running', attempts = 2, locked_by = 'dead-worker', locked_until = now() - interval '1 minute' WHERE id = ${row!.id}`.execute(deps.db);
     expect(await queue.drain(deps)).toBe(0);

@@ -1,4 +1,5 @@
 import { hostname } from 'node:os';
+import type { Static, TSchema } from 'typebox';
 import { Value } from 'typebox/value';
 import type { Deps } from '../context.ts';
 import type { Executor } from '../db/transaction.ts';
@@ -6,6 +7,7 @@ import { uuidv7 } from '../lib/ids.ts';
 import { scrubString } from '../lib/redact.ts';
 import * as repo from '../modules/jobs/jobs.repo.ts';
 import { defaultBackoffMs, type JobDefinition } from './job.ts';
+import type { JOB_PAYLOADS } from './payloads.ts';
 
 export interface EnqueueOptions {
   /** Deduplicates: a second job with the same key is not added while the first exists. */
@@ -27,6 +29,9 @@ export interface QueueOptions {
   recurring?: RecurringJob[];
 }
 
+/** Job name → payload schema: what a queue's callers may enqueue (`JOB_PAYLOADS`; a test queue has its own). */
+export type PayloadSchemas = Record<string, TSchema>;
+
 type Logger = { info(obj: object, msg?: string): void; warn(obj: object, msg?: string): void; error(obj: object, msg?: string): void };
 
 /**
@@ -34,7 +39,7 @@ type Logger = { info(obj: object, msg?: string): void; warn(obj: object, msg?: s
  * exists for a rolled-back write), claimed with SKIP LOCKED by any number of workers, retried with
  * backoff, and kept after they finish for inspection until purged.
  */
-export class JobQueue {
+export class JobQueue<Payloads extends PayloadSchemas = typeof JOB_PAYLOADS> {
   readonly workerId = `${hostname()}:${process.pid}:${uuidv7().slice(-8)}`;
   private readonly jobs = new Map<string, JobDefinition>();
   private deps: Deps | null = null;
@@ -54,23 +59,36 @@ export class JobQueue {
     }
   }
 
-  /** Adds a job in `db` (pass the transaction of the business write). Returns false for a duplicate key. */
-  async enqueue<P>(db: Executor, job: JobDefinition, payload: P, options: EnqueueOptions = {}): Promise<boolean> {
-    const added = (await this.enqueueQuery(db, job, payload, options).executeTakeFirst()) !== undefined;
-    if (added) this.pokeSoon();
-    return added;
+  /**
+   * Adds the job named `name` in `db` (pass the transaction of the business write). Returns false
+   * for a duplicate key. The payload is checked against the job's schema here and again when it runs.
+   */
+  async enqueue<N extends keyof Payloads & string>(db: Executor, name: N, payload: Static<Payloads[N]>, options: EnqueueOptions = {}): Promise<boolean> {
+    return this.add(db, name, payload, options);
   }
 
   /**
    * The insert that adds a job, for a caller that runs it with other writes (src/db/write-batch.ts);
    * call `pokeSoon()` after running it.
    */
-  enqueueQuery<P>(db: Executor, job: JobDefinition, payload: P, options: EnqueueOptions = {}) {
-    if (!this.jobs.has(job.name)) throw new Error(`job ${job.name} is not registered`);
-    if (!Value.Check(job.payload, payload)) throw new Error(`payload of job ${job.name} does not match its schema`);
+  enqueueQuery<N extends keyof Payloads & string>(db: Executor, name: N, payload: Static<Payloads[N]>, options: EnqueueOptions = {}) {
+    return this.insertQuery(db, name, payload, options);
+  }
+
+  private async add(db: Executor, name: string, payload: unknown, options: EnqueueOptions): Promise<boolean> {
+    const added = (await this.insertQuery(db, name, payload, options).executeTakeFirst()) !== undefined;
+    if (added) this.pokeSoon();
+    return added;
+  }
+
+  /** Looks the job up among the registered ones: its schema checks the payload at run time, whatever the caller's types said. */
+  private insertQuery(db: Executor, name: string, payload: unknown, options: EnqueueOptions) {
+    const job = this.jobs.get(name);
+    if (!job) throw new Error(`job ${name} is not registered`);
+    if (!Value.Check(job.payload, payload)) throw new Error(`payload of job ${name} does not match its schema`);
     return repo.insertJobQuery(db, {
       id: uuidv7(),
-      name: job.name,
+      name,
       payload,
       jobKey: options.jobKey ?? null,
       runAt: options.runAt ?? new Date(),
@@ -185,7 +203,7 @@ export class JobQueue {
     for (const { job, everyMs } of this.options.recurring ?? []) {
       const period = Math.floor(now / everyMs);
       if (this.lastScheduled.get(job.name) === period) continue;
-      await this.enqueue(this.deps!.db, job, {}, { jobKey: `${job.name}:${period}` });
+      await this.add(this.deps!.db, job.name, {}, { jobKey: `${job.name}:${period}` });
       this.lastScheduled.set(job.name, period);
     }
   }

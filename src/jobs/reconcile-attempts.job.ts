@@ -1,6 +1,6 @@
-import { Type } from 'typebox';
-import { reconcileDueAttempts } from '../modules/transactions/reconcile.service.ts';
+import { reconcileDueAttempts } from '../modules/transactions/reconcile/reconcile.service.ts';
 import { defineJob } from './job.ts';
+import { JOB_PAYLOADS } from './payloads.ts';
 
 /**
  * Asks the payment services about connector calls without a final answer (timeouts, crashes,
@@ -8,7 +8,7 @@ import { defineJob } from './job.ts';
  */
 export const reconcileAttempts = defineJob({
   name: 'reconcile-attempts',
-  payload: Type.Object({}),
+  payload: JOB_PAYLOADS['reconcile-attempts'],
   maxAttempts: 3,
   async handle(_payload, job) {
     const settled = await reconcileDueAttempts(job.deps, new Date());

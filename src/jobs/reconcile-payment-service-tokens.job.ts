@@ -1,6 +1,6 @@
-import { Type } from 'typebox';
 import { reconcileDueTokens } from '../modules/payment-service-tokens/reconcile-tokens.service.ts';
 import { defineJob } from './job.ts';
+import { JOB_PAYLOADS } from './payloads.ts';
 
 /**
  * Asks the payment services about payment service tokens left `processing` (a create that timed
@@ -8,7 +8,7 @@ import { defineJob } from './job.ts';
  */
 export const reconcilePaymentServiceTokens = defineJob({
   name: 'reconcile-payment-service-tokens',
-  payload: Type.Object({}),
+  payload: JOB_PAYLOADS['reconcile-payment-service-tokens'],
   maxAttempts: 3,
   async handle(_payload, job) {
     const settled = await reconcileDueTokens(job.deps, new Date(), job.log);

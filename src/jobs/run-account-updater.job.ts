@@ -1,6 +1,6 @@
-import { Type } from 'typebox';
 import { runAccountUpdaterJob } from '../modules/account-updater/run-inquiries.service.ts';
 import { defineJob } from './job.ts';
+import { JOB_PAYLOADS } from './payloads.ts';
 
 /**
  * Runs the inquiries of one account updater job through the updater service and applies the
@@ -8,7 +8,7 @@ import { defineJob } from './job.ts';
  */
 export const runAccountUpdater = defineJob({
   name: 'run-account-updater',
-  payload: Type.Object({ merchant_account_id: Type.String({ minLength: 1 }), account_updater_job_id: Type.String({ format: 'uuid' }) }),
+  payload: JOB_PAYLOADS['run-account-updater'],
   maxAttempts: 5,
   async handle(payload, job) {
     await runAccountUpdaterJob(job.deps, payload.merchant_account_id, payload.account_updater_job_id, job);

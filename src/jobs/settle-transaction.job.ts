@@ -1,6 +1,6 @@
-import { Type } from 'typebox';
-import { settleRefund, settleTransaction } from '../modules/transactions/settlements.service.ts';
+import { settleRefund, settleTransaction } from '../modules/transactions/settlements/settlements.service.ts';
 import { defineJob } from './job.ts';
+import { JOB_PAYLOADS } from './payloads.ts';
 
 /**
  * Sandbox settlement report of one capture of a transaction (`capture_id`: its attempt; without
@@ -9,7 +9,7 @@ import { defineJob } from './job.ts';
  */
 export const settleTransactionJob = defineJob({
   name: 'settle-transaction',
-  payload: Type.Object({ merchant_account_id: Type.String({ minLength: 1 }), transaction_id: Type.String({ format: 'uuid' }), refund_id: Type.Optional(Type.String({ format: 'uuid' })), capture_id: Type.Optional(Type.String({ format: 'uuid' })) }),
+  payload: JOB_PAYLOADS['settle-transaction'],
   maxAttempts: 10,
   async handle(payload, job) {
     if (payload.refund_id) await settleRefund(job.deps, payload.merchant_account_id, payload.transaction_id, payload.refund_id);

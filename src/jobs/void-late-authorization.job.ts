@@ -1,6 +1,6 @@
-import { Type } from 'typebox';
-import { voidLateAuthorizationNow } from '../modules/transactions/late-void.service.ts';
+import { voidLateAuthorizationNow } from '../modules/transactions/void/late-void.service.ts';
 import { defineJob } from './job.ts';
+import { JOB_PAYLOADS } from './payloads.ts';
 
 /**
  * Voids at the provider an authorization that answered after its transaction was closed
@@ -9,7 +9,7 @@ import { defineJob } from './job.ts';
  */
 export const voidLateAuthorization = defineJob({
   name: 'void-late-authorization',
-  payload: Type.Object({ merchant_account_id: Type.String({ minLength: 1 }), transaction_id: Type.String({ format: 'uuid' }), attempt_id: Type.String({ format: 'uuid' }) }),
+  payload: JOB_PAYLOADS['void-late-authorization'],
   maxAttempts: 10,
   async handle(payload, job) {
     await voidLateAuthorizationNow(job.deps, payload.merchant_account_id, payload.transaction_id, payload.attempt_id, job.log);

@@ -1,6 +1,6 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { reconcileDueAttempts } from '../../src/modules/transactions/reconcile.service.ts';
+import { reconcileDueAttempts } from '../../src/modules/transactions/reconcile/reconcile.service.ts';
 import { buildTestApp, type TestApp } from '../helpers/build-test-app.ts';
 import { authorized, card, merchantWithMockCard } from '../helpers/transactions.ts';
 

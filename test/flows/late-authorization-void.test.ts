@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ConnectorError, type AuthorizeOutcome, type AuthorizeRequest, type VoidRequest } from '../../src/connectors/connector.ts';
-import { voidLateAuthorizationNow } from '../../src/modules/transactions/late-void.service.ts';
-import { reconcileDueAttempts } from '../../src/modules/transactions/reconcile.service.ts';
+import { voidLateAuthorizationNow } from '../../src/modules/transactions/void/late-void.service.ts';
+import { reconcileDueAttempts } from '../../src/modules/transactions/reconcile/reconcile.service.ts';
 import { buildTestApp, type TestApp } from '../helpers/build-test-app.ts';
 import { authorized, card, merchantWithMockCard } from '../helpers/transactions.ts';
 

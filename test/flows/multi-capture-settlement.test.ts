@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { reconcileDueAttempts } from '../../src/modules/transactions/reconcile.service.ts';
-import { settleTransaction } from '../../src/modules/transactions/settlements.service.ts';
+import { reconcileDueAttempts } from '../../src/modules/transactions/reconcile/reconcile.service.ts';
+import { settleTransaction } from '../../src/modules/transactions/settlements/settlements.service.ts';
 import { buildTestApp, type TestApp } from '../helpers/build-test-app.ts';
 import { authorized, card, merchantWithMockCard } from '../helpers/transactions.ts';
 

@@ -5,7 +5,6 @@ import { Type } from 'typebox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withRequestTransaction } from '../../src/context.ts';
 import { defineRoute } from '../../src/http/define-route.ts';
-import { purgeIdempotencyKeys } from '../../src/jobs/purge-idempotency-keys.job.ts';
 import { uuidv7 } from '../../src/lib/ids.ts';
 import { insertMerchantAccount } from '../../src/modules/merchant-accounts/merchant-accounts.repo.ts';
 import { buildTestApp, type TestApp } from '../helpers/build-test-app.ts';
@@ -162,7 +161,7 @@ describe('happy', () => {
     expect((await post({ id: newId(), display_name: 'Live' }, live)).statusCode).toBe(201);
     await sql`UPDATE idempotency_keys SET expires_at = now() - interval '1 minute' WHERE key = ${expired}`.execute(t.deps.db);
 
-    expect(await t.deps.queue.enqueue(t.deps.db, purgeIdempotencyKeys, {})).toBe(true);
+    expect(await t.deps.queue.enqueue(t.deps.db, 'purge-idempotency-keys', {})).toBe(true);
     expect(await t.deps.queue.drain(t.deps)).toBeGreaterThanOrEqual(1);
     expect(await keyRows(expired)).toEqual([]);
     expect(await keyRows(live)).toHaveLength(1);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withTransaction } from '../../src/db/transaction.ts';
 import { uuidv7 } from '../../src/lib/ids.ts';
 import { emitEvent } from '../../src/modules/events/events.service.ts';
-import { settleTransaction } from '../../src/modules/transactions/settlements.service.ts';
+import { settleTransaction } from '../../src/modules/transactions/settlements/settlements.service.ts';
 import { buildTestApp, type TestApp } from '../helpers/build-test-app.ts';
 import { createMerchantAccount } from '../helpers/factories.ts';
 import { createTestKeyPair, type TestKeyPair } from '../helpers/tokens.ts';

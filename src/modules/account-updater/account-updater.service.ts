@@ -1,7 +1,6 @@
 import { withRequestTransaction, type RequestContext } from '../../context.ts';
 import type { PaymentMethodRow } from '../../db/schema.ts';
 import { uuidv7 } from '../../lib/ids.ts';
-import { runAccountUpdater } from '../../jobs/run-account-updater.job.ts';
 import { lockPaymentMethods } from '../payment-methods/card-updates.service.ts';
 import * as repo from './account-updater.repo.ts';
 import { toAccountUpdaterJobResource, type AccountUpdaterJob, type CreateAccountUpdaterJobBody } from './account-updater.schemas.ts';
@@ -30,7 +29,7 @@ export async function createAccountUpdaterJob(ctx: RequestContext, body: CreateA
         tx,
         qualifying.map((card) => ({ merchant_account_id: merchantAccountId, id: uuidv7(), job_id: job.id, payment_method_id: card.id })),
       );
-      await ctx.deps.queue.enqueue(tx, runAccountUpdater, { merchant_account_id: merchantAccountId, account_updater_job_id: job.id }, { jobKey: `run-account-updater:${merchantAccountId}:${job.id}` });
+      await ctx.deps.queue.enqueue(tx, 'run-account-updater', { merchant_account_id: merchantAccountId, account_updater_job_id: job.id }, { jobKey: `run-account-updater:${merchantAccountId}:${job.id}` });
       return toAccountUpdaterJobResource(job, inquiries);
     },
     { statusOf: (job) => (job === null ? 204 : ctx.successStatus) },

@@ -1,7 +1,6 @@
 import type { Deps } from '../../context.ts';
 import type { EventRow, WebhookDeliveryRow, WebhookSubscriptionRow } from '../../db/schema-webhooks.ts';
 import { withTransaction, type Executor } from '../../db/transaction.ts';
-import { deliverWebhook } from '../../jobs/deliver-webhook.job.ts';
 import { resolveDeliveryAddress } from '../../lib/url-safety.ts';
 import { basicAuthOf, findSubscription, signingSecrets } from '../webhook-subscriptions/webhook-subscriptions.service.ts';
 import * as repo from './deliveries.repo.ts';
@@ -28,7 +27,7 @@ export function retryDelayMs(attempts: number, random: () => number = Math.rando
 
 /** Enqueues the job of a delivery's next attempt (the key names the time, so a reschedule is not deduplicated away). */
 export async function scheduleAttempt(db: Executor, deps: Deps, d: { merchant_account_id: string; id: string }, at: Date): Promise<void> {
-  await deps.queue.enqueue(db, deliverWebhook, { merchant_account_id: d.merchant_account_id, delivery_id: d.id }, { jobKey: `deliver-webhook:${d.id}:${at.getTime()}`, runAt: at });
+  await deps.queue.enqueue(db, 'deliver-webhook', { merchant_account_id: d.merchant_account_id, delivery_id: d.id }, { jobKey: `deliver-webhook:${d.id}:${at.getTime()}`, runAt: at });
 }
 
 /** The JSON body sent to receivers (docs/webhooks.md, "Envelope"). */

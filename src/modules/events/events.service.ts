@@ -3,7 +3,6 @@ import type { Deps } from '../../context.ts';
 import { runWrites } from '../../db/write-batch.ts';
 import type { Executor, Tx } from '../../db/transaction.ts';
 import { uuidv7 } from '../../lib/ids.ts';
-import { deliverWebhook } from '../../jobs/deliver-webhook.job.ts';
 import { activeSubscriptions } from '../webhook-subscriptions/webhook-subscriptions.service.ts';
 import { insertDeliveriesQuery, insertEventQuery, type NewDelivery } from './events.repo.ts';
 
@@ -58,7 +57,7 @@ export async function eventWrites(tx: Executor, deps: Deps, event: NewEvent): Pr
   }));
   writes.push(insertDeliveriesQuery(tx, deliveries));
   for (const d of deliveries) {
-    writes.push(deps.queue.enqueueQuery(tx, deliverWebhook, { merchant_account_id: d.merchant_account_id, delivery_id: d.id }, { jobKey: `deliver-webhook:${d.id}`, runAt: now }));
+    writes.push(deps.queue.enqueueQuery(tx, 'deliver-webhook', { merchant_account_id: d.merchant_account_id, delivery_id: d.id }, { jobKey: `deliver-webhook:${d.id}`, runAt: now }));
   }
   return writes;
 }

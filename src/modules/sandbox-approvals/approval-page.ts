@@ -1,5 +1,5 @@
 import { formatAmount } from '../../lib/currencies.ts';
-import type { ApprovalPage } from '../transactions/buyer-approval.service.ts';
+import type { ApprovalPage } from '../transactions/reconcile/buyer-approval.service.ts';
 
 const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 

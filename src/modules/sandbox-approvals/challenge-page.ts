@@ -1,5 +1,5 @@
 import { formatAmount } from '../../lib/currencies.ts';
-import type { ChallengePage } from '../transactions/three-ds-challenge.service.ts';
+import type { ChallengePage } from '../transactions/three-ds/three-ds-challenge.service.ts';
 
 const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { defineRoute } from '../../../http/define-route.ts';
 import { AppError } from '../../../errors/app-error.ts';
-import { approvalPage, recordBuyerApproval } from '../../transactions/buyer-approval.service.ts';
+import { approvalPage, recordBuyerApproval } from '../../transactions/reconcile/buyer-approval.service.ts';
 import { renderApprovalPage } from '../approval-page.ts';
 
 const Params = Type.Object({ merchant_account_id: Type.String({ minLength: 1, maxLength: 255 }), attempt_id: Type.String({ format: 'uuid' }) });

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { defineRoute } from '../../../http/define-route.ts';
-import { completeChallenge } from '../../transactions/three-ds-challenge-authorize.ts';
-import { challengePage, failChallenge } from '../../transactions/three-ds-challenge.service.ts';
+import { completeChallenge } from '../../transactions/three-ds/three-ds-challenge-authorize.ts';
+import { challengePage, failChallenge } from '../../transactions/three-ds/three-ds-challenge.service.ts';
 import { renderChallengePage } from '../challenge-page.ts';
 import { Html, html, sandboxOnly } from './sandbox-approval.ts';
 

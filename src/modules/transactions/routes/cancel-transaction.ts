@@ -1,7 +1,7 @@
 import { defineRoute } from '../../../http/define-route.ts';
 import { TransactionParams } from '../create-transaction.schema.ts';
 import { TransactionCancelSchema } from '../transaction.schema.ts';
-import { cancelTransaction as run } from '../void-transaction.service.ts';
+import { cancelTransaction as run } from '../void/void-transaction.service.ts';
 
 export const cancelTransaction = defineRoute({
   operationId: 'cancelTransaction',

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { defineRoute } from '../../../http/define-route.ts';
-import { captureTransaction as run } from '../capture-transaction.service.ts';
+import { captureTransaction as run } from '../capture/capture-transaction.service.ts';
 import { CaptureTransactionBody, TransactionParams } from '../create-transaction.schema.ts';
 import { TransactionCaptureSchema, TransactionSchema } from '../transaction.schema.ts';
 import { PreferHeader, prefersTransaction } from './prefer.ts';

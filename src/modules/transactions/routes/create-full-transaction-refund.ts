@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { defineRoute } from '../../../http/define-route.ts';
-import { refundAll as run } from '../refund-transaction.service.ts';
+import { refundAll as run } from '../refund/refund-transaction.service.ts';
 import { TransactionParams } from '../create-transaction.schema.ts';
 import { RefundAllBody, RefundsSchema } from '../refund.schema.ts';
 

@@ -1,5 +1,5 @@
 import { defineRoute } from '../../../http/define-route.ts';
-import { refundTransaction as run } from '../refund-transaction.service.ts';
+import { refundTransaction as run } from '../refund/refund-transaction.service.ts';
 import { TransactionParams } from '../create-transaction.schema.ts';
 import { CreateRefundBody, RefundSchema } from '../refund.schema.ts';
 

@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import { defineRoute } from '../../../http/define-route.ts';
 import { CreateTransactionBody } from '../create-transaction.schema.ts';
 import { TransactionSchema } from '../transaction.schema.ts';
-import { createTransaction as run } from '../create-transaction.service.ts';
+import { createTransaction as run } from '../create/create-transaction.service.ts';
 
 /** The client's address: the first entry of X-Forwarded-For, as the merchant's server forwards it. */
 const buyerIp = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value)?.split(',')[0]?.trim().slice(0, 64) || null;

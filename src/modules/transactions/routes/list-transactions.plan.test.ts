@@ -2,9 +2,9 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, usesPostgres, type TestApp } from '../../../../test/helpers/build-test-app.ts';
 import { createMerchantAccount } from '../../../../test/helpers/factories.ts';
-import { transactionsQuery } from '../list-transactions.repo.ts';
-import { toFilter } from '../list-transactions.service.ts';
-import type { ListTransactionsQuery } from '../list-transactions.schema.ts';
+import { transactionsQuery } from '../list/list-transactions.repo.ts';
+import { toFilter } from '../list/list-transactions.service.ts';
+import type { ListTransactionsQuery } from '../list/list-transactions.schema.ts';
 
 /** The common filters of GET /transactions are answered from indexes (PostgreSQL only: PGlite plans are not representative). */
 

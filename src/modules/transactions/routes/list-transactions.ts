@@ -1,6 +1,6 @@
 import { defineRoute } from '../../../http/define-route.ts';
-import { ListTransactionsQuery, TransactionSummariesSchema } from '../list-transactions.schema.ts';
-import { listTransactions as run } from '../list-transactions.service.ts';
+import { ListTransactionsQuery, TransactionSummariesSchema } from '../list/list-transactions.schema.ts';
+import { listTransactions as run } from '../list/list-transactions.service.ts';
 
 export const listTransactions = defineRoute({
   operationId: 'listTransactions',

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../../test/helpers/build-test-app.ts';
 import { createMerchantAccount } from '../../../../test/helpers/factories.ts';
-import { reconcileDueAttempts } from '../reconcile.service.ts';
+import { reconcileDueAttempts } from '../reconcile/reconcile.service.ts';
 
 let t: TestApp;
 beforeAll(async () => {

@@ -1,7 +1,7 @@
 import { defineRoute } from '../../../http/define-route.ts';
 import { TransactionParams } from '../create-transaction.schema.ts';
 import { TransactionSchema } from '../transaction.schema.ts';
-import { syncTransaction as run } from '../reconcile.service.ts';
+import { syncTransaction as run } from '../reconcile/reconcile.service.ts';
 
 export const syncTransaction = defineRoute({
   operationId: 'syncTransaction',

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../../test/helpers/build-test-app.ts';
 import { card, createTransaction, merchantWithMockCard } from '../../../../test/helpers/transactions.ts';
-import { expireThreeDsChallenges } from '../three-ds-challenge.service.ts';
+import { expireThreeDsChallenges } from '../three-ds/three-ds-challenge.service.ts';
 
 /** The interactive sandbox 3DS challenge: the transaction waits for the buyer's page, and the connector for the challenge. */
 let t: TestApp;

@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import { defineRoute } from '../../../http/define-route.ts';
 import { TransactionParams } from '../create-transaction.schema.ts';
 import { TransactionSchema, TransactionVoidSchema } from '../transaction.schema.ts';
-import { voidTransaction as run } from '../void-transaction.service.ts';
+import { voidTransaction as run } from '../void/void-transaction.service.ts';
 import { PreferHeader, prefersTransaction } from './prefer.ts';
 
 export const voidTransaction = defineRoute({

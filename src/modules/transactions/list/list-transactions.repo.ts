@@ -1,9 +1,9 @@
 import { sql, type ExpressionBuilder, type SelectQueryBuilder } from 'kysely';
-import type { Database } from '../../db/schema.ts';
-import type { TransactionRow } from '../../db/schema-transactions.ts';
-import { keysetPage, type KeysetPage } from '../../db/keyset.ts';
-import type { Executor } from '../../db/transaction.ts';
-import type { CursorPosition } from '../../http/cursor.ts';
+import type { Database } from '../../../db/schema.ts';
+import type { TransactionRow } from '../../../db/schema-transactions.ts';
+import { keysetPage, type KeysetPage } from '../../../db/keyset.ts';
+import type { Executor } from '../../../db/transaction.ts';
+import type { CursorPosition } from '../../../http/cursor.ts';
 
 /**
  * The filtered list of transactions, newest update first. Every filter is optional; the service

@@ -1,8 +1,8 @@
-import type { Deps } from '../../context.ts';
-import { withTransaction } from '../../db/transaction.ts';
-import { AppError, notFound } from '../../errors/app-error.ts';
+import type { Deps } from '../../../context.ts';
+import { withTransaction } from '../../../db/transaction.ts';
+import { AppError, notFound } from '../../../errors/app-error.ts';
 import { checkPendingAttempt } from './reconcile.service.ts';
-import * as repo from './transactions.repo.ts';
+import * as repo from '../transactions.repo.ts';
 
 export interface ApprovalPage {
   transactionId: string;

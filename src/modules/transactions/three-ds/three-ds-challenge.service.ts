@@ -1,22 +1,22 @@
-import { withRequestTransaction, type Deps, type RequestContext } from '../../context.ts';
-import type { ThreeDsChallengeRow } from '../../db/schema-three-ds-challenges.ts';
-import type { TransactionRow } from '../../db/schema-transactions.ts';
-import { withTransaction, type Tx } from '../../db/transaction.ts';
-import { AppError, notFound } from '../../errors/app-error.ts';
-import { uuidv7 } from '../../lib/ids.ts';
-import { recordAudit } from '../audit-logs/audit-logs.service.ts';
-import { reverseRedeemed, systemContext } from './gift-card-tender.ts';
-import type { ResolvedInstrument } from './instrument.ts';
-import type { Patch } from './outcomes.ts';
-import { stopWith, type Prepared } from './prepare-transaction.ts';
+import { withRequestTransaction, type Deps, type RequestContext } from '../../../context.ts';
+import type { ThreeDsChallengeRow } from '../../../db/schema-three-ds-challenges.ts';
+import type { TransactionRow } from '../../../db/schema-transactions.ts';
+import { withTransaction, type Tx } from '../../../db/transaction.ts';
+import { AppError, notFound } from '../../../errors/app-error.ts';
+import { uuidv7 } from '../../../lib/ids.ts';
+import { recordAudit } from '../../audit-logs/audit-logs.service.ts';
+import { reverseRedeemed, systemContext } from '../gift-card-tender.ts';
+import type { ResolvedInstrument } from '../create/instrument.ts';
+import type { Patch } from '../outcomes.ts';
+import { stopWith, type Prepared } from '../create/prepare-transaction.ts';
 import { abandonedChallenge, type ChallengeOutcomes } from './three-d-secure.ts';
 import * as challenges from './three-ds-challenges.repo.ts';
-import { event, statusEvent } from './transaction-events.ts';
-import { intentOutcome, nextStatus } from './transaction-status.ts';
-import type { Transaction } from './transaction.schema.ts';
-import { transactionResource } from './transaction-view.ts';
-import * as repo from './transactions.repo.ts';
-import { emitStatusChange, emitTransaction } from './webhook-events.ts';
+import { event, statusEvent } from '../transaction-events.ts';
+import { intentOutcome, nextStatus } from '../transaction-status.ts';
+import type { Transaction } from '../transaction.schema.ts';
+import { transactionResource } from '../transaction-view.ts';
+import * as repo from '../transactions.repo.ts';
+import { emitStatusChange, emitTransaction } from '../webhook-events.ts';
 
 /**
  * The interactive sandbox 3DS challenge (docs/decisions.md, "3DS and anti-fraud"). A challenged

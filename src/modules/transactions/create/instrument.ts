@@ -1,12 +1,12 @@
-import type { RequestContext } from '../../context.ts';
-import type { Executor, Tx } from '../../db/transaction.ts';
-import { invalidField } from '../../errors/app-error.ts';
-import type { Instrument } from '../../connectors/connector.ts';
-import { bin, detectSchemes, isExpired, last4 } from '../../lib/card-schemes.ts';
-import { consumeCheckoutSessionCard } from '../checkout-sessions/checkout-sessions.service.ts';
-import { lockAndReleaseCard } from '../payment-methods/payment-methods.service.ts';
-import { checkCard } from '../payment-methods/stored-cards.service.ts';
-import type { TransactionPaymentMethodBody } from './create-transaction.schema.ts';
+import type { RequestContext } from '../../../context.ts';
+import type { Executor, Tx } from '../../../db/transaction.ts';
+import { invalidField } from '../../../errors/app-error.ts';
+import type { Instrument } from '../../../connectors/connector.ts';
+import { bin, detectSchemes, isExpired, last4 } from '../../../lib/card-schemes.ts';
+import { consumeCheckoutSessionCard } from '../../checkout-sessions/checkout-sessions.service.ts';
+import { lockAndReleaseCard } from '../../payment-methods/payment-methods.service.ts';
+import { checkCard } from '../../payment-methods/stored-cards.service.ts';
+import type { TransactionPaymentMethodBody } from '../create-transaction.schema.ts';
 
 /**
  * The payment instrument of a new transaction, resolved from the request in the creating

@@ -1,14 +1,13 @@
-import type { AuthorizeOutcome, VoidOutcome } from '../../connectors/connector.ts';
-import type { Deps } from '../../context.ts';
-import type { AttemptRow, AttemptStatus, TransactionRow } from '../../db/schema-transactions.ts';
-import { withTransaction, type Tx } from '../../db/transaction.ts';
-import { uuidv7 } from '../../lib/ids.ts';
-import { uuidToBase62 } from '../../lib/base62.ts';
-import { voidLateAuthorization } from '../../jobs/void-late-authorization.job.ts';
-import { attemptPatch, callConnector, connectorOfTransaction, paymentHint, type BoundConnector, type CallResult } from './connector-call.ts';
-import { nextCheckAt } from './outcomes.ts';
-import { event } from './transaction-events.ts';
-import * as repo from './transactions.repo.ts';
+import type { AuthorizeOutcome, VoidOutcome } from '../../../connectors/connector.ts';
+import type { Deps } from '../../../context.ts';
+import type { AttemptRow, AttemptStatus, TransactionRow } from '../../../db/schema-transactions.ts';
+import { withTransaction, type Tx } from '../../../db/transaction.ts';
+import { uuidv7 } from '../../../lib/ids.ts';
+import { uuidToBase62 } from '../../../lib/base62.ts';
+import { attemptPatch, callConnector, connectorOfTransaction, paymentHint, type BoundConnector, type CallResult } from '../connector-call.ts';
+import { nextCheckAt } from '../outcomes.ts';
+import { event } from '../transaction-events.ts';
+import * as repo from '../transactions.repo.ts';
 
 type Log = { warn(obj: object, msg?: string): void; info(obj: object, msg?: string): void };
 
@@ -21,7 +20,7 @@ type Log = { warn(obj: object, msg?: string): void; info(obj: object, msg?: stri
 export async function scheduleLateVoid(tx: Tx, deps: Deps, row: TransactionRow, attemptId: string, providerReference: string | null): Promise<void> {
   if (providerReference) await repo.updateAttempt(tx, row.merchant_account_id, attemptId, { provider_reference: providerReference });
   await repo.insertEvents(tx, [event(row, 'transaction-late-authorization-void-scheduled', { attempt_id: attemptId }, new Date())]);
-  await deps.queue.enqueue(tx, voidLateAuthorization, { merchant_account_id: row.merchant_account_id, transaction_id: row.id, attempt_id: attemptId }, {
+  await deps.queue.enqueue(tx, 'void-late-authorization', { merchant_account_id: row.merchant_account_id, transaction_id: row.id, attempt_id: attemptId }, {
     jobKey: `void-late-authorization:${row.merchant_account_id}:${attemptId}`,
   });
 }

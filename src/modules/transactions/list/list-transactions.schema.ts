@@ -1,7 +1,7 @@
 import { Type, type Static, type TSchema } from 'typebox';
-import { Country, Currency, Cursor, DateTime, ListEnvelope, Nullable, StringEnum, Uuid } from '../../http/schemas/common.ts';
-import { CARD_SCHEME_PATTERN } from '../../lib/cards/schemes.ts';
-import { PAYMENT_SOURCES, TRANSACTION_STATUSES, TransactionSummarySchema } from './transaction.schema.ts';
+import { Country, Currency, Cursor, DateTime, ListEnvelope, Nullable, StringEnum, Uuid } from '../../../http/schemas/common.ts';
+import { CARD_SCHEME_PATTERN } from '../../../lib/cards/schemes.ts';
+import { PAYMENT_SOURCES, TRANSACTION_STATUSES, TransactionSummarySchema } from '../transaction.schema.ts';
 
 /**
  * The query of `GET /transactions` (list_transactions): every filter of the specification. Arrays

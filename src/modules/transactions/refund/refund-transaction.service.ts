@@ -1,20 +1,20 @@
-import { withRequestTransaction, type RequestContext } from '../../context.ts';
-import type { RefundRow, TransactionRow } from '../../db/schema-transactions.ts';
-import { withTransaction, type Tx } from '../../db/transaction.ts';
-import { AppError, invalidField, notFound } from '../../errors/app-error.ts';
-import { uuidv7 } from '../../lib/ids.ts';
-import { uuidToBase62 } from '../../lib/base62.ts';
-import { auditQuery, recordAudit } from '../audit-logs/audit-logs.service.ts';
-import { recordGuarded } from './guarded-answer.ts';
-import { attemptPatch, callConnector, connectorOfTransaction, paymentHint, type BoundConnector } from './connector-call.ts';
-import { applyRefund, nextCheckAt } from './outcomes.ts';
-import { toRefundResource, type CreateRefundBody, type Refund } from './refund.schema.ts';
-import { event } from './transaction-events.ts';
-import { refundRefusal } from './transaction-status.ts';
-import { refundSettlementQuery, scheduleRefundSettlement } from './settlements.service.ts';
-import * as repo from './transactions.repo.ts';
-import { emitRefund, refundEventWrites, refundKind } from './webhook-events.ts';
-import { listTransactionGiftCardRedemptions, refundGiftCardRedemption } from '../gift-cards/gift-cards.service.ts';
+import { withRequestTransaction, type RequestContext } from '../../../context.ts';
+import type { RefundRow, TransactionRow } from '../../../db/schema-transactions.ts';
+import { withTransaction, type Tx } from '../../../db/transaction.ts';
+import { AppError, invalidField, notFound } from '../../../errors/app-error.ts';
+import { uuidv7 } from '../../../lib/ids.ts';
+import { uuidToBase62 } from '../../../lib/base62.ts';
+import { auditQuery, recordAudit } from '../../audit-logs/audit-logs.service.ts';
+import { recordGuarded } from '../guarded-answer.ts';
+import { attemptPatch, callConnector, connectorOfTransaction, paymentHint, type BoundConnector } from '../connector-call.ts';
+import { applyRefund, nextCheckAt } from '../outcomes.ts';
+import { toRefundResource, type CreateRefundBody, type Refund } from '../refund.schema.ts';
+import { event } from '../transaction-events.ts';
+import { refundRefusal } from '../transaction-status.ts';
+import { refundSettlementQuery, scheduleRefundSettlement } from '../settlements/settlements.service.ts';
+import * as repo from '../transactions.repo.ts';
+import { emitRefund, refundEventWrites, refundKind } from '../webhook-events.ts';
+import { listTransactionGiftCardRedemptions, refundGiftCardRedemption } from '../../gift-cards/gift-cards.service.ts';
 
 interface Reserved {
   row: TransactionRow;

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { ThreeDSecureData } from '../../connectors/connector.ts';
-import type { ThreeDsScenarioOutcome } from '../three-ds-scenarios/three-ds-scenarios.schemas.ts';
+import type { ThreeDSecureData } from '../../../connectors/connector.ts';
+import type { ThreeDsScenarioOutcome } from '../../three-ds-scenarios/three-ds-scenarios.schemas.ts';
 
 /**
  * The sandbox 3DS server. It authenticates a card when the payment service has 3DS enabled: a

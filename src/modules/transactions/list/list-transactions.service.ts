@@ -1,14 +1,14 @@
-import type { RequestContext } from '../../context.ts';
-import { badRequest } from '../../errors/app-error.ts';
-import { listPage, type ListEnvelope } from '../../http/pagination.ts';
-import { base62ToUuid } from '../../lib/base62.ts';
-import { canReadPersonalData } from '../buyers/buyers.service.ts';
+import type { RequestContext } from '../../../context.ts';
+import { badRequest } from '../../../errors/app-error.ts';
+import { listPage, type ListEnvelope } from '../../../http/pagination.ts';
+import { base62ToUuid } from '../../../lib/base62.ts';
+import { canReadPersonalData } from '../../buyers/buyers.service.ts';
 import * as repo from './list-transactions.repo.ts';
 import type { AnyOfColumn, EqualColumn, FlagColumn, TransactionFilter } from './list-transactions.repo.ts';
 import type { ListTransactionsQuery } from './list-transactions.schema.ts';
-import { toTransactionSummary } from './transaction.resource.ts';
-import { withGiftCards } from './transaction-view.ts';
-import type { TransactionSummary } from './transaction.schema.ts';
+import { toTransactionSummary } from '../transaction.resource.ts';
+import { withGiftCards } from '../transaction-view.ts';
+import type { TransactionSummary } from '../transaction.schema.ts';
 
 type Query = ListTransactionsQuery;
 

@@ -1,12 +1,12 @@
-import type { AuthorizeOutcome, PaymentConnector } from '../../connectors/connector.ts';
-import type { RequestContext } from '../../context.ts';
-import type { TransactionRow } from '../../db/schema-transactions.ts';
-import type { Tx } from '../../db/transaction.ts';
-import { overCaptureLimit } from '../merchant-accounts/merchant-accounts.service.ts';
-import { storeAuthorizedCard } from '../payment-methods/payment-methods.service.ts';
-import type { CallResult } from './connector-call.ts';
+import type { AuthorizeOutcome, PaymentConnector } from '../../../connectors/connector.ts';
+import type { RequestContext } from '../../../context.ts';
+import type { TransactionRow } from '../../../db/schema-transactions.ts';
+import type { Tx } from '../../../db/transaction.ts';
+import { overCaptureLimit } from '../../merchant-accounts/merchant-accounts.service.ts';
+import { storeAuthorizedCard } from '../../payment-methods/payment-methods.service.ts';
+import type { CallResult } from '../connector-call.ts';
 import type { ResolvedInstrument } from './instrument.ts';
-import { applyAuthorization, type Applied } from './outcomes.ts';
+import { applyAuthorization, type Applied } from '../outcomes.ts';
 
 /**
  * An authorization's answer applied to its transaction, the same way wherever the authorization

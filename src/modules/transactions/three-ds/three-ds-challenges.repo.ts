@@ -1,6 +1,6 @@
 import type { Updateable } from 'kysely';
-import type { NewThreeDsChallenge, ThreeDsChallengeRow, ThreeDsChallengesTable } from '../../db/schema-three-ds-challenges.ts';
-import type { Executor } from '../../db/transaction.ts';
+import type { NewThreeDsChallenge, ThreeDsChallengeRow, ThreeDsChallengesTable } from '../../../db/schema-three-ds-challenges.ts';
+import type { Executor } from '../../../db/transaction.ts';
 
 export async function insertChallenge(db: Executor, row: NewThreeDsChallenge): Promise<ThreeDsChallengeRow> {
   return db.insertInto('three_ds_challenges').values(row).returningAll().executeTakeFirstOrThrow();

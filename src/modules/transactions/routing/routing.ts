@@ -1,4 +1,4 @@
-import { acceptanceProblem } from '../payment-services/acceptance.ts';
+import { acceptanceProblem } from '../../payment-services/acceptance.ts';
 
 /**
  * Routing: which payment service processes a transaction. Pure (the candidates are loaded by the

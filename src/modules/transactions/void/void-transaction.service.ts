@@ -1,20 +1,20 @@
-import { withRequestTransaction, type RequestContext } from '../../context.ts';
-import { withTransaction } from '../../db/transaction.ts';
-import { AppError, notFound } from '../../errors/app-error.ts';
-import { uuidv7 } from '../../lib/ids.ts';
-import { uuidToBase62 } from '../../lib/base62.ts';
-import { recordAudit } from '../audit-logs/audit-logs.service.ts';
-import { attemptPatch, callConnector, connectorOfTransaction, paymentHint } from './connector-call.ts';
-import { applyVoid, nextCheckAt } from './outcomes.ts';
-import { cancelChallenge } from './three-ds-challenge.service.ts';
-import { reverseRedeemed } from './gift-card-tender.ts';
-import type { TransactionRow } from '../../db/schema-transactions.ts';
-import { attemptEvent, statusEvent } from './transaction-events.ts';
-import { cancelRefusal, intentOutcome, nextStatus, voidRefusal } from './transaction-status.ts';
-import type { OperationResult, Transaction } from './transaction.schema.ts';
-import * as repo from './transactions.repo.ts';
-import { emitStatusChange, emitTransaction } from './webhook-events.ts';
-import { transactionResource } from './transaction-view.ts';
+import { withRequestTransaction, type RequestContext } from '../../../context.ts';
+import { withTransaction } from '../../../db/transaction.ts';
+import { AppError, notFound } from '../../../errors/app-error.ts';
+import { uuidv7 } from '../../../lib/ids.ts';
+import { uuidToBase62 } from '../../../lib/base62.ts';
+import { recordAudit } from '../../audit-logs/audit-logs.service.ts';
+import { attemptPatch, callConnector, connectorOfTransaction, paymentHint } from '../connector-call.ts';
+import { applyVoid, nextCheckAt } from '../outcomes.ts';
+import { cancelChallenge } from '../three-ds/three-ds-challenge.service.ts';
+import { reverseRedeemed } from '../gift-card-tender.ts';
+import type { TransactionRow } from '../../../db/schema-transactions.ts';
+import { attemptEvent, statusEvent } from '../transaction-events.ts';
+import { cancelRefusal, intentOutcome, nextStatus, voidRefusal } from '../transaction-status.ts';
+import type { OperationResult, Transaction } from '../transaction.schema.ts';
+import * as repo from '../transactions.repo.ts';
+import { emitStatusChange, emitTransaction } from '../webhook-events.ts';
+import { transactionResource } from '../transaction-view.ts';
 
 /** `POST /transactions/{id}/void`: releases an authorization that nothing was captured from. */
 export async function voidTransaction(ctx: RequestContext, id: string, preferTransaction: boolean): Promise<OperationResult | Transaction> {

@@ -1,14 +1,13 @@
-import type { Deps } from '../../context.ts';
-import type { SettlementRow, TransactionRow } from '../../db/schema-transactions.ts';
-import type { Executor, Tx } from '../../db/transaction.ts';
-import { withTransaction } from '../../db/transaction.ts';
-import { uuidv7 } from '../../lib/ids.ts';
-import { scenarioOf } from '../../connectors/mock/mock-card.scenarios.ts';
-import { paymentHint } from './connector-call.ts';
-import { event } from './transaction-events.ts';
-import { settleTransactionJob } from '../../jobs/settle-transaction.job.ts';
-import * as repo from './transactions.repo.ts';
-import { emitTransaction } from './webhook-events.ts';
+import type { Deps } from '../../../context.ts';
+import type { SettlementRow, TransactionRow } from '../../../db/schema-transactions.ts';
+import type { Executor, Tx } from '../../../db/transaction.ts';
+import { withTransaction } from '../../../db/transaction.ts';
+import { uuidv7 } from '../../../lib/ids.ts';
+import { scenarioOf } from '../../../connectors/mock/mock-card.scenarios.ts';
+import { paymentHint } from '../connector-call.ts';
+import { event } from '../transaction-events.ts';
+import * as repo from '../transactions.repo.ts';
+import { emitTransaction } from '../webhook-events.ts';
 
 /** Settlement of the sandbox: the payment service "reports" a capture settled after this delay. */
 export function settlementDelayMs(deps: Deps): number {
@@ -27,7 +26,7 @@ export async function scheduleSettlement(tx: Tx, deps: Deps, row: TransactionRow
 
 /** `scheduleSettlement`'s insert, for a caller that runs it with its other writes (src/db/write-batch.ts); poke the queue after. */
 export function settlementQuery(db: Executor, deps: Deps, row: TransactionRow, captureAttemptId?: string) {
-  return deps.queue.enqueueQuery(db, settleTransactionJob, { merchant_account_id: row.merchant_account_id, transaction_id: row.id, ...(captureAttemptId ? { capture_id: captureAttemptId } : {}) }, {
+  return deps.queue.enqueueQuery(db, 'settle-transaction', { merchant_account_id: row.merchant_account_id, transaction_id: row.id, ...(captureAttemptId ? { capture_id: captureAttemptId } : {}) }, {
     jobKey: captureAttemptId ? `settle-capture:${row.merchant_account_id}:${captureAttemptId}` : `settle-transaction:${row.merchant_account_id}:${row.id}`,
     runAt: new Date(Date.now() + settlementDelayMs(deps)),
   });
@@ -109,7 +108,7 @@ export async function scheduleRefundSettlement(tx: Tx, deps: Deps, refund: { mer
 
 /** `scheduleRefundSettlement`'s insert, for a caller that runs it with its other writes (src/db/write-batch.ts). */
 export function refundSettlementQuery(db: Executor, deps: Deps, refund: { merchant_account_id: string; transaction_id: string; id: string }) {
-  return deps.queue.enqueueQuery(db, settleTransactionJob, { merchant_account_id: refund.merchant_account_id, transaction_id: refund.transaction_id, refund_id: refund.id }, {
+  return deps.queue.enqueueQuery(db, 'settle-transaction', { merchant_account_id: refund.merchant_account_id, transaction_id: refund.transaction_id, refund_id: refund.id }, {
     jobKey: `settle-refund:${refund.merchant_account_id}:${refund.id}`,
     runAt: new Date(Date.now() + settlementDelayMs(deps)),
   });

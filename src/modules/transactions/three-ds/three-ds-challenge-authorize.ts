@@ -1,22 +1,22 @@
-import type { AuthorizeOutcome, Instrument, ThreeDSecureData } from '../../connectors/connector.ts';
-import type { RequestContext } from '../../context.ts';
-import type { ThreeDsChallengeRow } from '../../db/schema-three-ds-challenges.ts';
-import type { TransactionRow } from '../../db/schema-transactions.ts';
-import { withTransaction, type Tx } from '../../db/transaction.ts';
-import { uuidToBase62 } from '../../lib/base62.ts';
-import { uuidv7 } from '../../lib/ids.ts';
-import { lockAndReleaseCard } from '../payment-methods/payment-methods.service.ts';
-import { applyAuthorizeOutcome, authorizeOutcomeOf, storeIfAccepted } from './authorization-answer.ts';
-import { attemptPatch, callConnector, connectorOfTransaction, type BoundConnector, type CallResult } from './connector-call.ts';
-import { recordLateAnswer } from './late-void.service.ts';
-import { nextCheckAt, type Applied } from './outcomes.ts';
-import { scheduleSettlement } from './settlements.service.ts';
+import type { AuthorizeOutcome, Instrument, ThreeDSecureData } from '../../../connectors/connector.ts';
+import type { RequestContext } from '../../../context.ts';
+import type { ThreeDsChallengeRow } from '../../../db/schema-three-ds-challenges.ts';
+import type { TransactionRow } from '../../../db/schema-transactions.ts';
+import { withTransaction, type Tx } from '../../../db/transaction.ts';
+import { uuidToBase62 } from '../../../lib/base62.ts';
+import { uuidv7 } from '../../../lib/ids.ts';
+import { lockAndReleaseCard } from '../../payment-methods/payment-methods.service.ts';
+import { applyAuthorizeOutcome, authorizeOutcomeOf, storeIfAccepted } from '../create/authorization-answer.ts';
+import { attemptPatch, callConnector, connectorOfTransaction, type BoundConnector, type CallResult } from '../connector-call.ts';
+import { recordLateAnswer } from '../void/late-void.service.ts';
+import { nextCheckAt, type Applied } from '../outcomes.ts';
+import { scheduleSettlement } from '../settlements/settlements.service.ts';
 import { challengeBinding, challengeOwner, closeChallenge, declineChallenge, lockOpenChallenge, outcomesOf } from './three-ds-challenge.service.ts';
-import { reverseRedeemed } from './gift-card-tender.ts';
-import { attemptEvent, event, statusEvent } from './transaction-events.ts';
-import { TransitionError } from './transaction-status.ts';
-import * as repo from './transactions.repo.ts';
-import { emitStatusChange } from './webhook-events.ts';
+import { reverseRedeemed } from '../gift-card-tender.ts';
+import { attemptEvent, event, statusEvent } from '../transaction-events.ts';
+import { TransitionError } from '../transaction-status.ts';
+import * as repo from '../transactions.repo.ts';
+import { emitStatusChange } from '../webhook-events.ts';
 
 /**
  * The buyer completed the sandbox 3DS challenge: the authorization runs now, through the same

@@ -1,19 +1,19 @@
-import type { RequestContext } from '../../context.ts';
-import type { PaymentServiceRow } from '../../db/schema.ts';
-import type { NewTransaction, TransactionActionJson, TransactionRow } from '../../db/schema-transactions.ts';
-import type { Executor } from '../../db/transaction.ts';
-import { AppError } from '../../errors/app-error.ts';
-import { findBuyerRow, shippingDetailsSnapshot } from '../buyers/buyer-snapshots.service.ts';
-import { listRoutablePaymentServices } from '../payment-services/payment-services.service.ts';
-import { matchThreeDsScenario } from '../three-ds-scenarios/three-ds-scenarios.service.ts';
+import type { RequestContext } from '../../../context.ts';
+import type { PaymentServiceRow } from '../../../db/schema.ts';
+import type { NewTransaction, TransactionActionJson, TransactionRow } from '../../../db/schema-transactions.ts';
+import type { Executor } from '../../../db/transaction.ts';
+import { AppError } from '../../../errors/app-error.ts';
+import { findBuyerRow, shippingDetailsSnapshot } from '../../buyers/buyer-snapshots.service.ts';
+import { listRoutablePaymentServices } from '../../payment-services/payment-services.service.ts';
+import { matchThreeDsScenario } from '../../three-ds-scenarios/three-ds-scenarios.service.ts';
 import { antiFraudDecision } from './anti-fraud.ts';
-import type { CreateTransactionBody } from './create-transaction.schema.ts';
+import type { CreateTransactionBody } from '../create-transaction.schema.ts';
 import type { ResolvedInstrument } from './instrument.ts';
-import { intentOutcome, nextStatus } from './transaction-status.ts';
-import { noRouteMessage, route } from './routing.ts';
-import { decideThreeDs, passThrough, type ChallengeOutcomes, type ThreeDsDecision } from './three-d-secure.ts';
-import type { Applied } from './outcomes.ts';
-import { EXTRA_FIELDS } from './transaction.schema.ts';
+import { intentOutcome, nextStatus } from '../transaction-status.ts';
+import { noRouteMessage, route } from '../routing/routing.ts';
+import { decideThreeDs, passThrough, type ChallengeOutcomes, type ThreeDsDecision } from '../three-ds/three-d-secure.ts';
+import type { Applied } from '../outcomes.ts';
+import { EXTRA_FIELDS } from '../transaction.schema.ts';
 
 /** Everything decided before the connector is called. */
 export interface Prepared {

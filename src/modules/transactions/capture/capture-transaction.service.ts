@@ -1,20 +1,20 @@
-import { withRequestTransaction, type RequestContext } from '../../context.ts';
-import type { AttemptRow, TransactionRow } from '../../db/schema-transactions.ts';
-import { withTransaction } from '../../db/transaction.ts';
-import { AppError, invalidField, notFound } from '../../errors/app-error.ts';
-import { uuidv7 } from '../../lib/ids.ts';
-import { uuidToBase62 } from '../../lib/base62.ts';
-import { recordAudit } from '../audit-logs/audit-logs.service.ts';
-import { attemptPatch, callConnector, connectorOfTransaction, paymentHint, type BoundConnector } from './connector-call.ts';
-import type { CaptureTransactionBody } from './create-transaction.schema.ts';
-import { applyCapture, nextCheckAt } from './outcomes.ts';
-import { scheduleSettlement } from './settlements.service.ts';
-import { attemptEvent, statusEvent } from './transaction-events.ts';
-import { captureRefusal } from './transaction-status.ts';
-import type { OperationResult, Transaction } from './transaction.schema.ts';
-import * as repo from './transactions.repo.ts';
-import { emitStatusChange, emitTransaction } from './webhook-events.ts';
-import { transactionResource } from './transaction-view.ts';
+import { withRequestTransaction, type RequestContext } from '../../../context.ts';
+import type { AttemptRow, TransactionRow } from '../../../db/schema-transactions.ts';
+import { withTransaction } from '../../../db/transaction.ts';
+import { AppError, invalidField, notFound } from '../../../errors/app-error.ts';
+import { uuidv7 } from '../../../lib/ids.ts';
+import { uuidToBase62 } from '../../../lib/base62.ts';
+import { recordAudit } from '../../audit-logs/audit-logs.service.ts';
+import { attemptPatch, callConnector, connectorOfTransaction, paymentHint, type BoundConnector } from '../connector-call.ts';
+import type { CaptureTransactionBody } from '../create-transaction.schema.ts';
+import { applyCapture, nextCheckAt } from '../outcomes.ts';
+import { scheduleSettlement } from '../settlements/settlements.service.ts';
+import { attemptEvent, statusEvent } from '../transaction-events.ts';
+import { captureRefusal } from '../transaction-status.ts';
+import type { OperationResult, Transaction } from '../transaction.schema.ts';
+import * as repo from '../transactions.repo.ts';
+import { emitStatusChange, emitTransaction } from '../webhook-events.ts';
+import { transactionResource } from '../transaction-view.ts';
 
 /**
  * Phase 1: lock the transaction, check the capture against the state machine and the amounts,

@@ -1,0 +1,31 @@
+import { Type, type Static } from 'typebox';
+
+const MerchantAccountId = Type.String({ minLength: 1 });
+const Id = Type.String({ format: 'uuid' });
+
+/**
+ * Every job's name (the stem of its `<name>.job.ts`) and payload schema. A service enqueues a job
+ * by its name (`deps.queue.enqueue(tx, 'settle-transaction', payload)`), so it never imports the
+ * job file, which imports the service it runs. This file imports nothing of ours for that reason.
+ * Payloads carry ids only: never card data, secrets or whole resources.
+ */
+export const JOB_PAYLOADS = {
+  'analyze-embedded-database': Type.Object({}),
+  'deliver-webhook': Type.Object({ merchant_account_id: MerchantAccountId, delivery_id: Id }),
+  'expire-three-ds-challenges': Type.Object({}),
+  'purge-expired-checkout-sessions': Type.Object({}),
+  'purge-finished-jobs': Type.Object({}),
+  'purge-idempotency-keys': Type.Object({}),
+  'purge-rate-limit-windows': Type.Object({}),
+  'purge-security-codes': Type.Object({}),
+  'reconcile-attempts': Type.Object({}),
+  'reconcile-payment-service-tokens': Type.Object({}),
+  'run-account-updater': Type.Object({ merchant_account_id: MerchantAccountId, account_updater_job_id: Id }),
+  /** One capture's settlement (`capture_id`: its attempt; without it, the captured amount not settled yet), or one refund's (`refund_id`). */
+  'settle-transaction': Type.Object({ merchant_account_id: MerchantAccountId, transaction_id: Id, refund_id: Type.Optional(Id), capture_id: Type.Optional(Id) }),
+  'vacuum-embedded-database': Type.Object({}),
+  'void-late-authorization': Type.Object({ merchant_account_id: MerchantAccountId, transaction_id: Id, attempt_id: Id }),
+} as const;
+
+export type JobName = keyof typeof JOB_PAYLOADS;
+export type JobPayload<N extends JobName> = Static<(typeof JOB_PAYLOADS)[N]>;
