@@ -10,7 +10,7 @@
  *   BENCH_TOKENS       distinct tokens for each fresh-token scenario, one request each (default 500
  *                      per second of run)
  *   BENCH_DATABASE_URL PostgreSQL to run against instead of PGlite
- *   BENCH_TRANSACTIONS 0 skips the transaction scenarios (bench/transactions.ts)
+ *   BENCH_TRANSACTIONS 0 skips the transaction scenarios (bench/transactions.ts, bench/flows.ts)
  *   BENCH_RATE         offered requests/s of the fixed-rate authorization scenario (default 1000),
  *                      sent over BENCH_RATE_CONNECTIONS connections (default 64)
  *   BENCH_ONLY         a regular expression: only the scenarios whose name matches run (the capture
@@ -33,6 +33,7 @@ import { mintToken } from '../src/cli/token.ts';
 import { describePrivateKeyPem } from '../src/modules/api-key-pairs/key-material.ts';
 import { cpuTicks, perRequest, type CpuFigures } from './cpu.ts';
 import { eachOnce } from './each-once.ts';
+import { flowScenarios } from './flows.ts';
 import { REFERENCE_SCENARIO, transactionScenarios } from './transactions.ts';
 
 interface Histogram {
@@ -307,6 +308,7 @@ async function main(): Promise<void> {
       const analyze = async () => schema?.analyze();
       const postgres = schema ? { dataDir, databaseUrl: schema.databaseUrl } : null;
       await transactionScenarios({ baseUrl: server.baseUrl, token, pool: transactionPool, connections: CONNECTIONS, seconds: SECONDS, rate: RATE, rateConnections: RATE_CONNECTIONS, api: call, autocannon, analyze, postgres }, run);
+      await flowScenarios({ baseUrl: server.baseUrl, token, connections: CONNECTIONS, seconds: SECONDS, autocannon }, run);
     }
 
     const database = schema ? 'PostgreSQL' : 'PGlite';

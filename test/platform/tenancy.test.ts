@@ -211,6 +211,8 @@ const BODIES: Record<string, () => unknown> = {
   updateFlowRule: () => ({ enabled: false, outcome: { payment_service_ids: [ids.payment_service_id] } }),
   // A's rule named by B: 404, and A's order stays.
   reorderFlowRules: () => ({ rule_ids: [ids.rule_id] }),
+  // B's rules and services only: nothing of A in the answer.
+  dryRunFlow: () => ({ amount: 100, currency: 'EUR', country: 'GB', payment_method: { method: 'card', bin: '411111' } }),
   updateThreeDsScenario: () => ({ outcome: { version: '2.2.0', authentication: { transaction_status: 'N' } } }),
 };
 

@@ -28,15 +28,19 @@ export class FlowRuleCache {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** The enabled rules of one flow action, first to evaluate first. */
-  async rules(merchantAccountId: string, flow: FlowName, action: FlowActionName): Promise<readonly FlowRule[]> {
-    return (await this.ruleSet(merchantAccountId)).get(listKey(flow, action)) ?? [];
+  /**
+   * The enabled rules of one flow action, first to evaluate first. `db`: where a miss loads from;
+   * a caller inside a database transaction passes it (the embedded database has one connection,
+   * which that transaction holds).
+   */
+  async rules(merchantAccountId: string, flow: FlowName, action: FlowActionName, db: Executor = this.db): Promise<readonly FlowRule[]> {
+    return (await this.ruleSet(merchantAccountId, db)).get(listKey(flow, action)) ?? [];
   }
 
-  private ruleSet(merchantAccountId: string): Promise<RuleSet> {
+  private ruleSet(merchantAccountId: string, db: Executor): Promise<RuleSet> {
     const entry = this.entries.get(merchantAccountId);
     if (entry && this.now() - entry.loadedAt < this.ttlMs) return entry.rules;
-    const rules = this.load(merchantAccountId);
+    const rules = this.load(merchantAccountId, db);
     if (this.entries.size >= this.maxEntries) this.entries.clear();
     this.entries.set(merchantAccountId, { rules, loadedAt: this.now() });
     // A failed load is not kept: the next call tries again.
@@ -44,8 +48,8 @@ export class FlowRuleCache {
     return rules;
   }
 
-  private async load(merchantAccountId: string): Promise<RuleSet> {
-    const rows = await allFlowRules(this.db, merchantAccountId);
+  private async load(merchantAccountId: string, db: Executor): Promise<RuleSet> {
+    const rows = await allFlowRules(db, merchantAccountId);
     const set = new Map<string, FlowRule[]>();
     for (const row of rows) {
       if (!row.enabled) continue;

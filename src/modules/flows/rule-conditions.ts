@@ -23,8 +23,9 @@ export const THREE_DS_STATUSES = ['setup_error', 'error', 'declined', 'cancelled
 
 /** What a transaction (or a checkout asking for payment options) knows when the rules run. */
 export interface FlowFacts {
-  amount: number;
-  currency: string;
+  /** Null when a checkout asks for payment options without an amount or currency. */
+  amount: number | null;
+  currency: string | null;
   country: string | null;
   /** `card`, or the redirect method (`paypal`, ...); null before a method is chosen (checkout). */
   method: string | null;

@@ -3,6 +3,8 @@ import { getMerchantAccount } from '../merchant-accounts/merchant-accounts.servi
 import { listRoutablePaymentServices } from '../payment-services/payment-services.service.ts';
 import { needsMerchantName, selectPaymentOptions, type OptionCandidate } from './payment-options.ts';
 import type { PaymentOptionRequestBody, PaymentOptions } from './payment-options.schemas.ts';
+import { firstMatch } from '../flows/flow-decisions.ts';
+import type { FlowFacts } from '../flows/rule-conditions.ts';
 
 /** The active services of the merchant account whose connector this process has, by position. */
 async function candidatesOf(ctx: RequestContext): Promise<OptionCandidate[]> {
@@ -22,10 +24,24 @@ async function candidatesOf(ctx: RequestContext): Promise<OptionCandidate[]> {
   return candidates;
 }
 
-/** The methods a checkout can offer for this amount, currency, country and cart. Read-only. */
+/** What the checkout flow's rules know about this request. */
+const checkoutFacts = (body: PaymentOptionRequestBody): FlowFacts => ({
+  amount: body.amount ?? null, currency: body.currency ?? null, country: body.country ?? null, method: null, scheme: null, bin: null, issuerCountry: null,
+  paymentSource: null, merchantInitiated: false, isSubsequentPayment: false, metadata: body.metadata ?? null, buyerExternalIdentifier: body.buyer_external_identifier ?? null,
+  antiFraudDecision: null, threeDSecureStatus: null,
+});
+
+/**
+ * The methods a checkout can offer for this amount, currency, country and cart. Read-only. A
+ * matching `select-payment-options` rule of the checkout flow keeps the methods it lists, in its order.
+ */
 export async function findPaymentOptions(ctx: RequestContext, body: PaymentOptionRequestBody): Promise<PaymentOptions> {
-  const candidates = await candidatesOf(ctx);
+  const [candidates, rules] = await Promise.all([candidatesOf(ctx), ctx.deps.flowRules.rules(ctx.merchantAccountId, 'checkout', 'select-payment-options')]);
   const name = needsMerchantName(candidates) ? (await getMerchantAccount(ctx, ctx.merchantAccountId)).display_name : '';
   const request = { currency: body.currency ?? null, country: body.country ?? null, cartItemCount: body.cart_items?.length ?? null };
-  return { items: selectPaymentOptions(candidates, request, { id: ctx.merchantAccountId, name }) };
+  const options = selectPaymentOptions(candidates, request, { id: ctx.merchantAccountId, name });
+  const rule = firstMatch(rules, checkoutFacts(body));
+  if (!rule) return { items: options };
+  const chosen = (rule.outcome.payment_options as string[] | undefined) ?? [];
+  return { items: chosen.flatMap((method) => options.filter((o) => o.method === method)) };
 }

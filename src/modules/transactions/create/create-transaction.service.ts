@@ -26,6 +26,8 @@ import { recordGuarded } from '../guarded-answer.ts';
 import { pendChallenge } from '../three-ds/three-ds-challenge.service.ts';
 import { recordLateAnswer } from '../void/late-void.service.ts';
 import { applyAuthorizeOutcome, authorizeOutcomeOf, storeIfAccepted } from './authorization-answer.ts';
+import { nextAttempt } from '../routing/failover.ts';
+import { failOver } from './failover-attempt.ts';
 
 /** Checks of the request that need no database. */
 function checkRequest(body: CreateTransactionBody): void {
@@ -91,8 +93,8 @@ async function start(ctx: RequestContext, body: CreateTransactionBody, ipAddress
 
 async function record(db: Executor, ctx: RequestContext, body: CreateTransactionBody, ipAddress: string | null, options: { deferHeldCode?: boolean }): Promise<Started> {
   const instrument = body.payment_method ? await resolveInstrument(db, ctx, body.payment_method, options) : null;
-  const prepared = await prepareTransaction(db, ctx, body, instrument, ipAddress);
   const id = uuidv7();
+  const prepared = await prepareTransaction(db, ctx, body, instrument, ipAddress, id);
   const attemptId = uuidv7();
   const now = new Date();
   const giftCards = body.gift_cards ?? [];
@@ -140,6 +142,28 @@ async function authorize(ctx: RequestContext, started: Started) {
 }
 
 type Answer = Awaited<ReturnType<typeof authorize>>;
+
+/**
+ * Failover (docs/routing.md): while the matched rule's plan says the last answer certainly did not
+ * charge the buyer, move the transaction to the next service (failover-attempt.ts records the
+ * failed attempt and the next one first) and authorize there. Returns the last answer; `started`
+ * then names the last attempt and its service.
+ */
+async function cascade(ctx: RequestContext, started: Started, first: Answer): Promise<Answer> {
+  const plan = started.prepared.plan;
+  let result = first;
+  for (let attempts = 1; plan && started.attemptRecorded; attempts++) {
+    const verdict = nextAttempt(plan, attempts, result, Date.now());
+    if (!verdict.retry) break;
+    const next = await failOver(ctx, { row: started.row, attemptId: started.attemptId, result }, verdict.next, verdict.reason, attempts, started.prepared.flow!, plan.ruleId);
+    if (!next) break;
+    Object.assign(started, { row: next.row, attemptId: next.attemptId, service: next.service, credentials: next.credentials });
+    started.prepared.service = next.service;
+    started.prepared.connectorOptions = (started.row.connection_options?.[next.service.payment_service_definition_id] as Record<string, unknown> | undefined) ?? null;
+    result = await authorize(ctx, started);
+  }
+  return result;
+}
 
 /**
  * Phase 3 in the common case, a plain answer while the transaction is still `processing`: one
@@ -243,7 +267,8 @@ export async function createTransaction(ctx: RequestContext, body: CreateTransac
     if (giftCardError) started.prepared.stop = stopWith(giftCardError);
   }
   if (started.prepared.challenge && !started.prepared.stop) return pendChallenge(ctx, started);
-  const result = started.prepared.stop || !started.service ? null : await authorize(ctx, started);
+  const first = started.prepared.stop || !started.service ? null : await authorize(ctx, started);
+  const result = first ? await cascade(ctx, started, first) : null;
   // The payment method was refused: what the gift cards paid goes back to them.
   if (started.tender && result && (!result.ok ? result.kind !== 'timeout' : result.value.status === 'declined' || result.value.status === 'failed')) await reverseTender(ctx, started.tender);
   const transaction = await finish(ctx, started, result);

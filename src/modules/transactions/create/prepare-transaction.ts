@@ -4,13 +4,13 @@ import type { NewTransaction, TransactionActionJson, TransactionRow } from '../.
 import type { Executor } from '../../../db/transaction.ts';
 import { AppError } from '../../../errors/app-error.ts';
 import { findBuyerRow, shippingDetailsSnapshot } from '../../buyers/buyer-snapshots.service.ts';
-import { listRoutablePaymentServices } from '../../payment-services/payment-services.service.ts';
 import { matchThreeDsScenario } from '../../three-ds-scenarios/three-ds-scenarios.service.ts';
 import { antiFraudDecision } from './anti-fraud.ts';
 import type { CreateTransactionBody } from '../create-transaction.schema.ts';
 import type { ResolvedInstrument } from './instrument.ts';
 import { intentOutcome, nextStatus } from '../transaction-status.ts';
-import { noRouteMessage, route } from '../routing/routing.ts';
+import type { FailoverPlan } from '../routing/failover.ts';
+import { applyFlows, declineEarly } from './apply-flows.ts';
 import { decideThreeDs, passThrough, type ChallengeOutcomes, type ThreeDsDecision } from '../three-ds/three-d-secure.ts';
 import type { Applied } from '../outcomes.ts';
 import { EXTRA_FIELDS } from '../transaction.schema.ts';
@@ -26,6 +26,9 @@ export interface Prepared {
   stop: ((row: TransactionRow) => Applied) | null;
   /** Set when the 3DS server challenges the card: the connector waits for the buyer's challenge. */
   challenge: ChallengeOutcomes | null;
+  /** The matched route-transaction rule's failover plan (create-transaction.service.ts `cascade`). */
+  plan: FailoverPlan | null;
+  flow: TransactionActionJson['flow'] | null;
 }
 
 const json = (value: unknown) => (value === undefined || value === null ? null : JSON.stringify(value));
@@ -48,22 +51,9 @@ async function buyerSnapshot(tx: Executor, ctx: RequestContext, body: CreateTran
   return { buyerId: null, snapshot: { id: null, ...guest }, shipping: shipping ? { id: null, buyer_id: null, ...shipping } : null };
 }
 
-async function pickService(tx: Executor, ctx: RequestContext, body: CreateTransactionBody, instrument: ResolvedInstrument) {
-  const rows = await listRoutablePaymentServices(tx, ctx.merchantAccountId);
-  const request = { method: instrument.method === 'network-token' ? 'card' : instrument.method, currency: body.currency, country: body.country ?? null, forcedServiceId: body.payment_service_id ?? null };
-  const trace = route(
-    rows.map((r) => ({ id: r.id, definitionId: r.payment_service_definition_id, method: r.method, displayName: r.display_name, acceptedCurrencies: r.accepted_currencies, acceptedCountries: r.accepted_countries, active: r.active, position: r.position })),
-    { ...request, knownDefinitions: new Set(ctx.deps.connectors.definitions().map((d) => d.id)) },
-  );
-  if (!trace.selected) throw new AppError('bad_request', noRouteMessage(request, trace));
-  const flow = instrument.instrumentType === 'redirect' ? 'redirect-transaction' : 'card-transaction';
-  const action: TransactionActionJson = { id: 'route-transaction', flow, rule_id: trace.rule, created_at: new Date().toISOString(), outcome: { ...trace } };
-  return { service: rows.find((r) => r.id === trace.selected)!, action };
-}
-
-async function threeDsFor(tx: Executor, ctx: RequestContext, body: CreateTransactionBody, instrument: ResolvedInstrument, service: PaymentServiceRow, buyer: Record<string, any> | null): Promise<ThreeDsDecision | null> {
+async function threeDsFor(tx: Executor, ctx: RequestContext, body: CreateTransactionBody, instrument: ResolvedInstrument, service: PaymentServiceRow, buyer: Record<string, any> | null, skip: boolean): Promise<ThreeDsDecision | null> {
   if (body.three_d_secure_data) return passThrough(body.three_d_secure_data, body.three_d_secure?.amount ?? body.amount);
-  if (!service.three_d_secure_enabled || instrument.method !== 'card' || body.merchant_initiated) return null;
+  if (skip || !service.three_d_secure_enabled || instrument.method !== 'card' || body.merchant_initiated) return null;
   const billing = buyer?.billing_details ?? null;
   const scenario = await matchThreeDsScenario(tx, ctx.deps, ctx.merchantAccountId, {
     amount: body.amount,
@@ -90,15 +80,16 @@ function checkRedirect(body: CreateTransactionBody, instrument: ResolvedInstrume
 }
 
 /** `instrument` null: the gift cards pay the whole amount (no payment method, no payment service). */
-export async function prepareTransaction(tx: Executor, ctx: RequestContext, body: CreateTransactionBody, instrument: ResolvedInstrument | null, ipAddress: string | null): Promise<Prepared> {
+export async function prepareTransaction(tx: Executor, ctx: RequestContext, body: CreateTransactionBody, instrument: ResolvedInstrument | null, ipAddress: string | null, transactionId: string): Promise<Prepared> {
   const country = instrument ? checkRedirect(body, instrument) : body.country ?? null;
   body = { ...body, country };
   const buyer = await buyerSnapshot(tx, ctx, body, instrument?.ownerBuyerId ?? null);
-  const routed = instrument ? await pickService(tx, ctx, body, instrument) : null;
-  const service = routed?.service ?? null;
   const fraud = antiFraudDecision(ctx.deps.config.environment, instrument?.cardNumber ?? null);
-  const threeDs = instrument && service ? await threeDsFor(tx, ctx, body, instrument, service, buyer.snapshot) : null;
-  const stop = fraud === 'reject' ? stopWith('anti_fraud_rejected') : threeDs?.kind === 'failed' ? stopWith(threeDs.errorCode ?? 'three_d_secure_authentication_failed') : null;
+  const buyerExternalIdentifier = (buyer.snapshot?.external_identifier as string | null | undefined) ?? null;
+  const flows = instrument ? await applyFlows(tx, ctx, { body, instrument, antiFraudDecision: fraud, buyerExternalIdentifier, transactionId }) : null;
+  const service = flows?.service ?? null;
+  const threeDs = instrument && service ? await threeDsFor(tx, ctx, body, instrument, service, buyer.snapshot, flows!.skip3ds) : null;
+  const stop = flows?.declined ? declineEarly(flows.declined) : fraud === 'reject' ? stopWith('anti_fraud_rejected') : threeDs?.kind === 'failed' ? stopWith(threeDs.errorCode ?? 'three_d_secure_authentication_failed') : null;
   const extra: Record<string, unknown> = Object.fromEntries(EXTRA_FIELDS.filter((k) => body[k] !== undefined && body[k] !== null).map((k) => [k, body[k]]));
   // Kept for the approval page, which sends the buyer back there (not part of the resource).
   if (instrument?.redirectUrl) extra.redirect_url = instrument.redirectUrl;
@@ -113,9 +104,9 @@ export async function prepareTransaction(tx: Executor, ctx: RequestContext, body
     anti_fraud_decision: fraud, pending_review: fraud === 'review', payment_source: body.payment_source ?? 'ecommerce', merchant_initiated: body.merchant_initiated ?? false,
     is_subsequent_payment: body.is_subsequent_payment ?? false, account_funding_transaction: body.account_funding_transaction ?? false,
     metadata: json(body.metadata), cart_items: json(body.cart_items), airline: json(body.airline), statement_descriptor: json(body.statement_descriptor),
-    three_d_secure: json(threeDs?.summary), recipient: json(body.recipient), extra: JSON.stringify(extra), connection_options: json(body.connection_options), actions: JSON.stringify(routed ? [routed.action] : []),
+    three_d_secure: json(threeDs?.summary), recipient: json(body.recipient), extra: JSON.stringify(extra), connection_options: json(body.connection_options), actions: JSON.stringify(flows?.actions ?? []),
   };
   const connectorOptions = service ? ((body.connection_options?.[service.payment_service_definition_id] as Record<string, unknown> | undefined) ?? null) : null;
   const challenge = threeDs?.kind === 'challenge' && threeDs.challenge ? threeDs.challenge : null;
-  return { columns, service, connectorOptions, threeDs, stop, challenge };
+  return { columns, service, connectorOptions, threeDs, stop, challenge, plan: flows?.plan ?? null, flow: flows?.flow ?? null };
 }

@@ -29,7 +29,8 @@ export interface RoutingRequest {
 }
 
 export interface RoutingTrace {
-  rule: 'forced-payment-service' | 'first-eligible-by-position';
+  /** `flow-rule`: a route-transaction rule chose the candidates (flow-route.ts). */
+  rule: 'forced-payment-service' | 'first-eligible-by-position' | 'flow-rule';
   eligible: string[];
   skipped: Array<{ payment_service_id: string; reason: string }>;
   selected: string | null;

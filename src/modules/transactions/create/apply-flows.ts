@@ -1,0 +1,65 @@
+import type { RequestContext } from '../../../context.ts';
+import type { PaymentServiceRow } from '../../../db/schema.ts';
+import type { TransactionActionJson, TransactionRow } from '../../../db/schema-transactions.ts';
+import type { Executor } from '../../../db/transaction.ts';
+import { firstMatch, type FlowRule } from '../../flows/flow-decisions.ts';
+import { listRoutablePaymentServices } from '../../payment-services/payment-services.service.ts';
+import type { CreateTransactionBody } from '../create-transaction.schema.ts';
+import type { Applied } from '../outcomes.ts';
+import type { FailoverPlan } from '../routing/failover.ts';
+import { chooseRoute } from '../routing/flow-route.ts';
+import { flowOf, transactionFacts } from '../routing/transaction-facts.ts';
+import { intentOutcome, nextStatus } from '../transaction-status.ts';
+import type { ResolvedInstrument } from './instrument.ts';
+
+/**
+ * The flow rules of a new transaction (docs/routing.md): `decline-early`, then
+ * `route-transaction` (the service, and the failover plan of a matched rule), then `skip-3ds`.
+ * The rules come from the per-process cache: no database round trip beyond the routable services.
+ */
+export interface FlowsApplied {
+  flow: TransactionActionJson['flow'];
+  /** Set when a decline-early rule matched: no service, no connector call. */
+  declined: FlowRule | null;
+  service: PaymentServiceRow | null;
+  plan: FailoverPlan | null;
+  /** A skip-3ds rule matched: the sandbox 3DS server is not asked. */
+  skip3ds: boolean;
+  actions: TransactionActionJson[];
+}
+
+export interface FlowInputs {
+  body: CreateTransactionBody;
+  instrument: ResolvedInstrument;
+  antiFraudDecision: string | null;
+  buyerExternalIdentifier: string | null;
+  /** The transaction's id: the key of a weighted split when the request has no external_identifier. */
+  transactionId: string;
+}
+
+export async function applyFlows(tx: Executor, ctx: RequestContext, input: FlowInputs): Promise<FlowsApplied> {
+  const { body, instrument } = input;
+  const flow = flowOf(instrument);
+  const facts = transactionFacts(body, instrument, input.antiFraudDecision, input.buyerExternalIdentifier);
+  const rules = (action: 'decline-early' | 'route-transaction' | 'skip-3ds') => ctx.deps.flowRules.rules(ctx.merchantAccountId, flow, action, tx);
+  const now = new Date();
+  const decided = (id: TransactionActionJson['id'], rule: FlowRule, outcome: Record<string, unknown>): TransactionActionJson => ({ id, flow, rule_id: rule.id, created_at: now.toISOString(), outcome });
+  const declined = firstMatch(await rules('decline-early'), facts);
+  if (declined) return { flow, declined, service: null, plan: null, skip3ds: false, actions: [decided('decline-early', declined, { ...declined.outcome, error_code: 'flow_decline' })] };
+
+  const rows = await listRoutablePaymentServices(tx, ctx.merchantAccountId);
+  const forced = body.payment_service_id ?? null;
+  const request = { method: facts.method ?? instrument.method, currency: body.currency, country: body.country ?? null, forcedServiceId: forced, knownDefinitions: new Set(ctx.deps.connectors.definitions().map((d) => d.id)) };
+  const rule = forced ? null : firstMatch(await rules('route-transaction'), facts);
+  const routed = chooseRoute(rows, rule, request, flow, body.external_identifier ?? input.transactionId, now);
+  const skip = flow === 'card-transaction' ? firstMatch(await rules('skip-3ds'), facts) : null;
+  const actions = [routed.action, ...(skip ? [decided('skip-3ds', skip, {})] : [])];
+  return { flow, declined: null, service: routed.service, plan: routed.plan, skip3ds: skip !== null, actions };
+}
+
+/** A decline-early rule's stop: declined with `flow_decline` and the rule's reason, before any connector call. */
+export const declineEarly = (rule: FlowRule) => (row: TransactionRow): Applied => {
+  const status = nextStatus(row.status, 'authorization_declined');
+  const reason = (rule.outcome.reason as string | undefined) ?? null;
+  return { attemptStatus: 'declined', eventName: 'transaction-updated-status', patch: { status, intent_outcome: intentOutcome(row.intent, status), error_code: 'flow_decline', raw_response_description: reason } };
+};

@@ -1,0 +1,62 @@
+import type { PaymentServiceRow } from '../../../db/schema.ts';
+import type { TransactionActionJson } from '../../../db/schema-transactions.ts';
+import { AppError } from '../../../errors/app-error.ts';
+import { routeOutcomeOf, serviceOrder, type FlowRule } from '../../flows/flow-decisions.ts';
+import type { FailoverPlan } from './failover.ts';
+import { noRouteMessage, route, type RoutingCandidate, type RoutingRequest, type RoutingTrace } from './routing.ts';
+
+/** The service a transaction goes to first, the decision as its action, and the failover plan of a matched rule. */
+export interface RouteChoice {
+  service: PaymentServiceRow;
+  action: TransactionActionJson;
+  plan: FailoverPlan | null;
+}
+
+const candidateOf = (r: PaymentServiceRow, position = r.position): RoutingCandidate => ({
+  id: r.id, definitionId: r.payment_service_definition_id, method: r.method, displayName: r.display_name,
+  acceptedCurrencies: r.accepted_currencies, acceptedCountries: r.accepted_countries, active: r.active, position,
+});
+
+/**
+ * Routes with the matched `route-transaction` rule, if any: its services in its order (or its
+ * weighted draw), each still checked for eligibility; without a rule (or with a forced service)
+ * the first eligible service by position. `rows`: the routable services of the merchant account.
+ */
+export function chooseRoute(
+  rows: readonly PaymentServiceRow[],
+  rule: FlowRule | null,
+  request: RoutingRequest,
+  flow: TransactionActionJson['flow'],
+  splitKey: string,
+  now: Date,
+): RouteChoice {
+  if (!rule || request.forcedServiceId) {
+    const trace = route(rows.map((r) => candidateOf(r)), request);
+    if (!trace.selected) throw new AppError('bad_request', noRouteMessage(request, trace));
+    return { service: rows.find((r) => r.id === trace.selected)!, action: actionOf(flow, trace.rule, trace, now), plan: null };
+  }
+  const outcome = routeOutcomeOf(rule);
+  const order = serviceOrder(outcome, splitKey);
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  // Services of the rule that are no longer routable (deleted, or made inactive since) keep their place in the trace.
+  const known = order.flatMap((id, i) => (byId.has(id) ? [candidateOf(byId.get(id)!, i)] : []));
+  const trace = route(known, request);
+  for (const id of order) if (!byId.has(id)) trace.skipped.push({ payment_service_id: id, reason: 'inactive_or_deleted' });
+  if (!trace.selected) {
+    const why = trace.skipped.map((s) => `${s.payment_service_id}: ${s.reason.replaceAll('_', ' ')}`).join('; ');
+    throw new AppError('bad_request', `The routing rule ${rule.id} matched, but none of its payment services can process this transaction (${why})`);
+  }
+  const plan: FailoverPlan = {
+    ruleId: rule.id,
+    order: trace.eligible,
+    maxAttempts: outcome.max_attempts,
+    deadline: now.getTime() + outcome.time_budget_seconds * 1000,
+    retryOnDeclines: new Set(outcome.retry_on_declines),
+  };
+  const extra = { order, ...(outcome.weights ? { weights: outcome.weights } : {}), max_attempts: outcome.max_attempts, time_budget_seconds: outcome.time_budget_seconds };
+  return { service: byId.get(trace.selected)!, action: actionOf(flow, rule.id, { ...trace, rule: 'flow-rule' }, now, extra), plan };
+}
+
+function actionOf(flow: TransactionActionJson['flow'], ruleId: string, trace: RoutingTrace, now: Date, extra: Record<string, unknown> = {}): TransactionActionJson {
+  return { id: 'route-transaction', flow, rule_id: ruleId, created_at: now.toISOString(), outcome: { ...trace, ...extra } };
+}
