@@ -16,28 +16,17 @@ export async function insertFlowRule(db: Executor, row: NewFlowRule): Promise<Fl
   return db.insertInto('flow_rules').values(row).returningAll().executeTakeFirstOrThrow();
 }
 
+/** The rules of one flow action of the merchant account. */
+const listOf = (db: Executor, merchantAccountId: string, flow: FlowName, action: FlowActionName) =>
+  db.selectFrom('flow_rules').selectAll().where('merchant_account_id', '=', merchantAccountId).where('flow', '=', flow).where('action', '=', action);
+
 export async function findFlowRule(db: Executor, merchantAccountId: string, flow: FlowName, action: FlowActionName, id: string): Promise<FlowRuleRow | undefined> {
-  return db
-    .selectFrom('flow_rules')
-    .selectAll()
-    .where('merchant_account_id', '=', merchantAccountId)
-    .where('flow', '=', flow)
-    .where('action', '=', action)
-    .where('id', '=', id)
-    .executeTakeFirst();
+  return listOf(db, merchantAccountId, flow, action).where('id', '=', id).executeTakeFirst();
 }
 
 /** A flow action's rules in order (the caller holds `lockRuleList`). */
 export async function rulesInOrder(db: Executor, merchantAccountId: string, flow: FlowName, action: FlowActionName): Promise<FlowRuleRow[]> {
-  return db
-    .selectFrom('flow_rules')
-    .selectAll()
-    .where('merchant_account_id', '=', merchantAccountId)
-    .where('flow', '=', flow)
-    .where('action', '=', action)
-    .orderBy('position')
-    .orderBy('id')
-    .execute();
+  return listOf(db, merchantAccountId, flow, action).orderBy('position').orderBy('id').execute();
 }
 
 export async function ruleIdsInOrder(db: Executor, merchantAccountId: string, flow: FlowName, action: FlowActionName): Promise<string[]> {
@@ -45,7 +34,7 @@ export async function ruleIdsInOrder(db: Executor, merchantAccountId: string, fl
 }
 
 export async function listFlowRules(db: Executor, merchantAccountId: string, flow: FlowName, action: FlowActionName, enabled: boolean | undefined, position: CursorPosition | null, limit: number): Promise<KeysetPage<FlowRuleRow>> {
-  let base = db.selectFrom('flow_rules').selectAll().where('merchant_account_id', '=', merchantAccountId).where('flow', '=', flow).where('action', '=', action);
+  let base = listOf(db, merchantAccountId, flow, action);
   if (enabled !== undefined) base = base.where('enabled', '=', enabled);
   return keysetPage(db, base, { columns: ['position', 'id'], limit, position, ascending: true });
 }

@@ -12,7 +12,7 @@ export const dryRunFlow = defineRoute({
   description:
     'For each action of the flow, in evaluation order: the rule that would match, every rule with why it did not (disabled, its failed conditions, or an earlier rule matched), ' +
     'and for route-transaction the payment services in the order they would be tried, then those that would not be, with the reason. Reads the stored rules (a change shows at once); changes nothing. ' +
-    'No card number: send the BIN. A weighted split is drawn from `external_identifier` as for a real transaction.',
+    'No card number: send the BIN. A weighted split is drawn from `external_identifier` as for a real transaction (without one, a real transaction draws by its own id; the dry run draws for the key `dry-run`).',
   status: 200,
   params: FlowParams,
   body: DryRunFlowBody,
