@@ -99,7 +99,7 @@ export async function prepareTransaction(tx: Executor, ctx: RequestContext, body
     method: instrument?.method ?? 'gift-card', instrument_type: instrument?.instrumentType ?? null, payment_method_id: instrument?.paymentMethodId ?? null, payment_method: json(instrument?.snapshot), card_fingerprint: instrument?.fingerprint ?? null,
     payment_service_id: service?.id ?? null,
     payment_service: service ? json({ type: 'payment-service', id: service.id, payment_service_definition_id: service.payment_service_definition_id, method: service.method, display_name: service.display_name }) : null,
-    buyer_id: buyer.buyerId, buyer: json(buyer.snapshot), buyer_external_identifier: (buyer.snapshot?.external_identifier as string | null | undefined) ?? null, buyer_email_address: email,
+    buyer_id: buyer.buyerId, buyer: json(buyer.snapshot), buyer_external_identifier: buyerExternalIdentifier, buyer_email_address: email,
     shipping_details: json(buyer.shipping), checkout_session_id: instrument?.checkoutSessionId ?? null, ip_address: ipAddress, external_identifier: body.external_identifier ?? null,
     anti_fraud_decision: fraud, pending_review: fraud === 'review', payment_source: body.payment_source ?? 'ecommerce', merchant_initiated: body.merchant_initiated ?? false,
     is_subsequent_payment: body.is_subsequent_payment ?? false, account_funding_transaction: body.account_funding_transaction ?? false,
