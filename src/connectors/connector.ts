@@ -69,6 +69,8 @@ export interface ConnectorCapabilities {
   redirect: boolean;
   /** Sessions (`POST /payment-services/{id}/sessions`). */
   sessions: boolean;
+  /** Raise an authorization's amount (`POST /transactions/{id}/authorization/increment`); published as `incremental_authorization`. */
+  incrementalAuthorization: boolean;
 }
 
 /**
@@ -77,6 +79,8 @@ export interface ConnectorCapabilities {
  */
 export interface CaptureRules {
   multiCapture: boolean;
+  /** The connection may raise an authorization (with the `incrementalAuthorization` capability). */
+  incrementalAuthorization: boolean;
 }
 
 /** The payment instrument of one authorization, as the connector receives it. */
@@ -205,9 +209,23 @@ export interface RefundOutcome extends ResponseFacts {
   providerRefundId: string | null;
 }
 
+/** Raises the authorized amount of a payment by `amount` (the increase, not the new total). */
+export interface IncrementRequest extends CallBase {
+  payment: PaymentHint;
+  providerTransactionId: string;
+  reference: string;
+  amount: number;
+  currency: string;
+}
+
+export interface IncrementOutcome extends ResponseFacts {
+  status: 'succeeded' | 'declined' | 'failed';
+}
+
 /** What an earlier call turned into at the provider (reconciliation, sync). */
 export interface SyncRequest extends CallBase {
-  operation: 'authorize' | 'capture' | 'void' | 'refund';
+  /** `increment`: `amount` is the increase; `authorized` means it was approved. */
+  operation: 'authorize' | 'capture' | 'void' | 'refund' | 'increment';
   /** Null when the original call never got an answer (a timeout). */
   providerTransactionId: string | null;
   reference: string;
@@ -287,6 +305,8 @@ export interface PaymentConnector {
   syncToken?(request: TokenSyncRequest): Promise<TokenSyncOutcome>;
   /** Present when `capabilities.sessions`. */
   createSession?(credentials: Record<string, string>, body: Record<string, unknown>): Promise<SessionOutcome>;
+  /** Present when `capabilities.incrementalAuthorization`. */
+  incrementAuthorization?(request: IncrementRequest): Promise<IncrementOutcome>;
   /** Present when `capabilities.payout`. Sends `amount` to the instrument; `idempotencyKey` makes a retry find the same payout. */
   payout?(request: PayoutRequest): Promise<PayoutOutcome>;
 }

@@ -96,7 +96,7 @@ export interface TransactionsTable {
   updated_at: UpdatedAt;
 }
 
-export type AttemptOperation = 'authorize' | 'capture' | 'void' | 'cancel' | 'refund';
+export type AttemptOperation = 'authorize' | 'capture' | 'void' | 'cancel' | 'refund' | 'increment';
 export type AttemptStatus = 'in_flight' | 'unknown' | 'pending' | 'succeeded' | 'declined' | 'failed';
 
 export interface TransactionAttemptsTable {

@@ -195,6 +195,7 @@ const BODIES: Record<string, () => unknown> = {
   createTransaction: () => ({ amount: 100, currency: 'USD', payment_method: { method: 'id', id: ids.payment_method_id } }),
   updateTransaction: () => ({ metadata: { owner: 'B' } }),
   captureTransaction: () => ({}),
+  incrementTransactionAuthorization: () => ({ amount: 1 }),
   voidTransaction: () => ({}),
   cancelTransaction: () => ({}),
   syncTransaction: () => ({}),

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import { ConnectorError, type AuthorizeOutcome, type AuthorizeRequest, type CaptureOutcome, type CaptureRequest, type CaptureRules, type ConnectorDefinition, type PaymentHint, type PaymentConnector, type PayoutOutcome, type PayoutRequest, type RefundOutcome, type RefundRequest, type SessionOutcome, type SyncOutcome, type SyncRequest, type TokenizeOutcome, type TokenizeRequest, type TokenSyncOutcome, type TokenSyncRequest, type VerifyOutcome, type VoidOutcome, type VoidRequest } from '../connector.ts';
+import { ConnectorError, type AuthorizeOutcome, type AuthorizeRequest, type CaptureOutcome, type CaptureRequest, type CaptureRules, type ConnectorDefinition, type IncrementOutcome, type IncrementRequest, type PaymentHint, type PaymentConnector, type PayoutOutcome, type PayoutRequest, type RefundOutcome, type RefundRequest, type SessionOutcome, type SyncOutcome, type SyncRequest, type TokenizeOutcome, type TokenizeRequest, type TokenSyncOutcome, type TokenSyncRequest, type VerifyOutcome, type VoidOutcome, type VoidRequest } from '../connector.ts';
 import { COUNTRY_CODES } from '../../lib/countries.ts';
 import { CURRENCY_EXPONENTS } from '../../lib/currencies.ts';
 import { payoutScenarioOf } from './mock-card-payouts.scenarios.ts';
-import { scenarioOf, type MockScenario } from './mock-card.scenarios.ts';
+import { incrementScenarioOf, scenarioOf, type MockScenario } from './mock-card.scenarios.ts';
 import { SIMULATION_FIELDS, simulatedOutcome, simulationProblems, type SimulatedOutcome } from './mock-card-simulation.ts';
 
 export const MOCK_CARD_DEFINITION: ConnectorDefinition = {
@@ -15,6 +15,7 @@ export const MOCK_CARD_DEFINITION: ConnectorDefinition = {
     { key: 'merchant_id', display_name: 'Merchant ID', required: true, format: 'text', secret: false },
     { key: 'api_key', display_name: 'API key', required: false, format: 'text', secret: true },
     { key: 'multi_capture_enabled', display_name: 'Allow multiple captures', required: false, format: 'boolean', secret: false },
+    { key: 'incremental_authorization_enabled', display_name: 'Allow raising an authorization (incremental authorization)', required: false, format: 'boolean', secret: false },
     ...SIMULATION_FIELDS,
   ],
   reportingFields: [],
@@ -23,7 +24,7 @@ export const MOCK_CARD_DEFINITION: ConnectorDefinition = {
   iconUrl: null,
   capabilities: {
     multiCapture: true, overCapture: true, partialCapture: true, partialRefund: true, void: true, cancel: true,
-    sync: true, tokenize: true, payout: true, threeDSecure: true, networkTokens: true, redirect: false, sessions: true,
+    sync: true, tokenize: true, payout: true, threeDSecure: true, networkTokens: true, redirect: false, sessions: true, incrementalAuthorization: true,
   },
   supportedIntegrationClients: null,
   configuration: { approval_ui_target: 'any', approval_ui_height: '', approval_ui_width: '', cart_items_limit: 249, cart_items_required: false, cart_items_should_match_amount: false },
@@ -74,6 +75,15 @@ function refused(request: AuthorizeRequest, status: 'declined' | 'failed', facts
   };
 }
 
+/** What a status query finds of an increase: approved (`authorized`) unless its amount says otherwise. */
+function syncIncrement(request: SyncRequest): SyncOutcome {
+  const scenario = incrementScenarioOf(request.amount);
+  const id = request.providerTransactionId;
+  if (scenario.kind === 'unavailable') return { ...blank, status: 'not_found', providerTransactionId: null };
+  if (scenario.kind === 'decline' || scenario.kind === 'fail') return { errorCode: scenario.errorCode, rawResponseCode: scenario.rawCode, rawResponseDescription: scenario.rawDescription, status: scenario.kind === 'decline' ? 'declined' : 'failed', providerTransactionId: id };
+  return { ...blank, status: 'authorized', providerTransactionId: id };
+}
+
 const SIMULATED: Record<Exclude<SimulatedOutcome, 'none'>, MockScenario> = {
   unavailable: { kind: 'unavailable' },
   error: { kind: 'fail', errorCode: 'service_error', rawCode: '96', rawDescription: 'System malfunction (simulated)' },
@@ -96,15 +106,15 @@ export class MockCardConnector implements PaymentConnector {
   readonly definition = MOCK_CARD_DEFINITION;
 
   captureRules(credentials: Record<string, string>): CaptureRules {
-    return { multiCapture: credentials.multi_capture_enabled === 'true' };
+    return { multiCapture: credentials.multi_capture_enabled === 'true', incrementalAuthorization: credentials.incremental_authorization_enabled === 'true' };
   }
 
   async verifyCredentials(credentials: Record<string, string>): Promise<VerifyOutcome> {
     const problems: VerifyOutcome['problems'] = [];
     if (!credentials.merchant_id?.trim()) problems.push({ key: 'merchant_id', message: 'merchant_id is required' });
     else if (credentials.merchant_id === 'invalid') problems.push({ key: 'merchant_id', message: 'The mock processor rejects the merchant_id "invalid"' });
-    if (credentials.multi_capture_enabled !== undefined && !['true', 'false'].includes(credentials.multi_capture_enabled)) {
-      problems.push({ key: 'multi_capture_enabled', message: 'multi_capture_enabled must be "true" or "false"' });
+    for (const key of ['multi_capture_enabled', 'incremental_authorization_enabled']) {
+      if (credentials[key] !== undefined && !['true', 'false'].includes(credentials[key]!)) problems.push({ key, message: `${key} must be "true" or "false"` });
     }
     problems.push(...simulationProblems(credentials));
     return { ok: problems.length === 0, problems };
@@ -147,7 +157,24 @@ export class MockCardConnector implements PaymentConnector {
     return { ...blank, status: 'succeeded', providerRefundId: providerId('mock_ref', request.idempotencyKey) };
   }
 
+  /** The increase decides by its own amount (INCREMENT_AMOUNT_SCENARIOS); any other increase is approved. */
+  async incrementAuthorization(request: IncrementRequest): Promise<IncrementOutcome> {
+    const scenario = incrementScenarioOf(request.amount);
+    switch (scenario.kind) {
+      case 'decline':
+      case 'fail':
+        return { errorCode: scenario.errorCode, rawResponseCode: scenario.rawCode, rawResponseDescription: scenario.rawDescription, status: scenario.kind === 'decline' ? 'declined' : 'failed' };
+      case 'timeout':
+        throw new ConnectorError('timeout', 'The mock processor did not answer in time');
+      case 'unavailable':
+        throw new ConnectorError('unavailable', 'The mock processor could not be reached');
+      default:
+        return { ...blank, status: 'succeeded' };
+    }
+  }
+
   async sync(request: SyncRequest): Promise<SyncOutcome> {
+    if (request.operation === 'increment') return syncIncrement(request);
     const simulated = request.operation === 'authorize' ? scenarioOfCall(request.credentials, request.idempotencyKey) : null;
     const scenario = simulated ?? scenarioOf(request.payment.authorizedAmount, request.payment);
     const id = request.providerTransactionId ?? providerId('mock_txn', request.idempotencyKey);

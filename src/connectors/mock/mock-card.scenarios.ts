@@ -66,3 +66,20 @@ export function scenarioOf(amount: number, hint: { bin: string | null; last4: st
   if (hint.bin && hint.last4) return byHint.get(`${hint.bin.slice(0, 6)}:${hint.last4}`) ?? { kind: 'approve' };
   return { kind: 'approve' };
 }
+
+/**
+ * Increases of an authorization (`POST /transactions/{id}/authorization/increment`) decided by
+ * the increase's own amount; any other increase is approved. README "Incremental authorization"
+ * lists the same table (a test keeps them in step).
+ */
+export const INCREMENT_AMOUNT_SCENARIOS: ReadonlyMap<number, { scenario: MockScenario; description: string }> = new Map([
+  [4005, { scenario: { kind: 'decline', errorCode: 'do_not_honor', rawCode: '05', rawDescription: 'Do not honor' }, description: 'Declined: do_not_honor (raw 05); the authorization stays as it was' }],
+  [4051, { scenario: { kind: 'decline', errorCode: 'insufficient_funds', rawCode: '51', rawDescription: 'Insufficient funds' }, description: 'Declined: insufficient_funds (raw 51)' }],
+  [4096, { scenario: { kind: 'fail', errorCode: 'service_error', rawCode: '96', rawDescription: 'System malfunction' }, description: 'Failed: service_error (raw 96)' }],
+  [4408, { scenario: { kind: 'timeout' }, description: 'Network timeout: the increase is approved at the provider but the answer is lost; reconciliation (or sync) applies it' }],
+  [4094, { scenario: { kind: 'unavailable' }, description: 'Provider unreachable: failed, service_network_error; nothing changed' }],
+]);
+
+export function incrementScenarioOf(amount: number): MockScenario {
+  return INCREMENT_AMOUNT_SCENARIOS.get(amount)?.scenario ?? { kind: 'approve' };
+}

@@ -16,7 +16,7 @@ export const MOCK_REDIRECT_DEFINITION: ConnectorDefinition = {
   iconUrl: null,
   capabilities: {
     multiCapture: false, overCapture: false, partialCapture: true, partialRefund: true, void: true, cancel: true,
-    sync: true, tokenize: false, payout: false, threeDSecure: false, networkTokens: false, redirect: true, sessions: false,
+    sync: true, tokenize: false, payout: false, threeDSecure: false, networkTokens: false, redirect: true, sessions: false, incrementalAuthorization: false,
   },
   supportedIntegrationClients: ['redirect', 'web'],
   configuration: { approval_ui_target: 'any', approval_ui_height: '600px', approval_ui_width: '500px', cart_items_limit: 249, cart_items_required: false, cart_items_should_match_amount: false },
@@ -34,7 +34,7 @@ export class MockRedirectConnector implements PaymentConnector {
   readonly definition = MOCK_REDIRECT_DEFINITION;
 
   captureRules(): CaptureRules {
-    return { multiCapture: false };
+    return { multiCapture: false, incrementalAuthorization: false };
   }
 
   async verifyCredentials(credentials: Record<string, string>): Promise<VerifyOutcome> {

@@ -98,6 +98,7 @@ function supportedFeatures(c: ConnectorCapabilities): Record<string, boolean> {
     sync: c.sync,
     payment_method_tokenization: c.tokenize,
     network_tokens: c.networkTokens,
+    incremental_authorization: c.incrementalAuthorization,
     three_d_secure_hosted: c.threeDSecure,
     payouts: c.payout,
     sessions: c.sessions,

@@ -8,6 +8,7 @@ import { getRefund } from './routes/get-refund.ts';
 import { getTransactionRefund } from './routes/get-transaction-refund.ts';
 import { getTransactionSettlement } from './routes/get-transaction-settlement.ts';
 import { getTransaction } from './routes/get-transaction.ts';
+import { incrementTransactionAuthorization } from './routes/increment-transaction-authorization.ts';
 import { listTransactionActions } from './routes/list-transaction-actions.ts';
 import { listTransactionEvents } from './routes/list-transaction-events.ts';
 import { listTransactionRefunds } from './routes/list-transaction-refunds.ts';
@@ -22,6 +23,7 @@ export async function transactions(app: FastifyInstance): Promise<void> {
     createTransaction, listTransactions, getTransaction, updateTransaction, captureTransaction, voidTransaction, cancelTransaction, syncTransaction,
     createTransactionRefund, createFullTransactionRefund, listTransactionRefunds, getTransactionRefund, getRefund,
     listTransactionActions, listTransactionEvents, listTransactionSettlements, getTransactionSettlement,
+    incrementTransactionAuthorization,
   ]) {
     app.route(route);
   }

@@ -23,6 +23,7 @@ const UNKNOWN_EVENT: Record<AttemptOperation, string> = {
   void: 'payment-connector-response-transaction-void-failed',
   cancel: 'payment-connector-response-transaction-cancel-failed',
   refund: 'transaction-sync-failed-event',
+  increment: 'transaction-modified-event',
 };
 
 /** One connector call: which attempt, what was asked, what came back (or that nothing did). */

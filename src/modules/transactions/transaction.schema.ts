@@ -189,4 +189,10 @@ const resultOf = (type: string, statuses: readonly string[], title: string) =>
 export const TransactionCaptureSchema = resultOf('transaction-capture', ['succeeded', 'pending', 'declined', 'failed'], 'TransactionCapture');
 export const TransactionVoidSchema = resultOf('transaction-void', ['succeeded', 'pending', 'declined', 'failed'], 'TransactionVoid');
 export const TransactionCancelSchema = resultOf('transaction-cancel', ['succeeded', 'pending', 'failed'], 'TransactionCancel');
+export const TransactionAuthorizationIncrementSchema = resultOf('transaction-authorization-increment', ['succeeded', 'failed'], 'TransactionAuthorizationIncrement');
+export const IncrementAuthorizationBody = Type.Object(
+  { amount: Type.Integer({ minimum: 0, maximum: 99_999_999, description: 'The increase in minor units (not the new total)' }) },
+  { additionalProperties: false, title: 'TransactionAuthorizationIncrementCreate' },
+);
+export type IncrementAuthorizationBody = Static<typeof IncrementAuthorizationBody>;
 export type OperationResult = { type: string; status: string; code: string | null; raw_response_code: string | null; raw_response_description: string | null; transaction: Transaction };

@@ -16,6 +16,7 @@ import type { Transaction } from '../transaction.schema.ts';
 import * as repo from '../transactions.repo.ts';
 import { emitRefund, emitStatusChange, emitTransaction, refundKind } from '../webhook-events.ts';
 import { transactionResource } from '../transaction-view.ts';
+import { incrementPatch } from '../increment/increment-outcome.ts';
 
 type Log = { warn(obj: object, msg?: string): void; info(obj: object, msg?: string): void };
 const blank = { errorCode: null, rawResponseCode: null, rawResponseDescription: null };
@@ -50,6 +51,12 @@ function resolution(row: TransactionRow, attempt: AttemptRow, answer: SyncOutcom
       if (attempt.compensates_attempt_id) return { patch: {}, status: s };
       const applied = applyVoid(row, { status: s }, now);
       return { patch: applied.patch, status: applied.attemptStatus };
+    }
+    case 'increment': {
+      const s = answer.status === 'authorized' ? 'succeeded' : answer.status === 'declined' ? 'declined' : answer.status === 'failed' || answer.status === 'not_found' ? 'failed' : null;
+      if (!s) return null;
+      const outcome = incrementPatch(row, s, attempt.amount);
+      return { patch: outcome.patch, status: outcome.attemptStatus };
     }
     case 'refund': {
       const s = answer.status === 'refunded' ? 'succeeded' : answer.status === 'declined' || answer.status === 'failed' || answer.status === 'not_found' ? 'failed' : null;
@@ -122,7 +129,8 @@ async function settleAttempt(tx: Tx, deps: Deps, attemptId: string, merchantAcco
     if (refund.status === 'succeeded') await scheduleRefundSettlement(tx, deps, refund);
   }
   // A late authorization's void changes nothing the merchant was told: no transaction.voided.
-  const specific = resolved.status === 'succeeded' ? (attempt.operation === 'capture' ? 'transaction.captured' : attempt.operation === 'void' && !attempt.compensates_attempt_id ? 'transaction.voided' : null) : null;
+  const raised = attempt.operation === 'increment' && updated.authorized_amount > row.authorized_amount;
+  const specific = resolved.status === 'succeeded' ? (attempt.operation === 'capture' ? 'transaction.captured' : attempt.operation === 'void' && !attempt.compensates_attempt_id ? 'transaction.voided' : raised ? 'transaction.updated' : null) : null;
   if (specific) await emitTransaction(tx, deps, updated, specific);
   else await emitStatusChange(tx, deps, row, updated);
   const change = statusEvent(updated, row.status, now);
