@@ -119,6 +119,9 @@ describe('errors', () => {
   it('an authorization answer for a transaction that is already final throws', () => {
     expect(() => applyAuthorization(row({ status: 'authorization_failed' }), outcome('authorized'), now, 0)).toThrow(TransitionError);
     expect(() => applyAuthorization(row({ status: 'authorization_voided' }), outcome('captured'), now, 0)).toThrow(TransitionError);
+    // Even the same status: a late failure must not replace a cancel's `canceled` code.
+    expect(() => applyAuthorization(row({ status: 'authorization_failed', error_code: 'canceled' }), outcome('failed', { errorCode: 'service_error' }), now, 0)).toThrow(TransitionError);
+    expect(() => applyAuthorization(row({ status: 'authorization_succeeded' }), outcome('authorized'), now, 0)).toThrow(TransitionError);
   });
 
   it('a capture answer for a voided transaction throws', () => {

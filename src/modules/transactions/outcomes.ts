@@ -1,7 +1,7 @@
 import type { Updateable } from 'kysely';
 import type { AuthorizeOutcome, CaptureOutcome, RefundOutcome, VoidOutcome } from '../../connectors/connector.ts';
 import type { AttemptStatus, TransactionRow, TransactionsTable } from '../../db/schema-transactions.ts';
-import { intentOutcome, nextStatus } from './transaction-status.ts';
+import { intentOutcome, nextStatus, TransitionError } from './transaction-status.ts';
 
 /**
  * Pure: what a connector's answer does to a transaction row. Every status goes through the state
@@ -33,8 +33,14 @@ function withStatus(row: TransactionRow, status: TransactionRow['status'], patch
   return { ...patch, status: to, intent_outcome: intentOutcome(row.intent, to) };
 }
 
-/** The authorization's answer. `allowance`: the over-capture allowance for this authorization. */
+/**
+ * The authorization's answer. `allowance`: the over-capture allowance for this authorization.
+ * Throws TransitionError once the authorization is no longer open (canceled meanwhile, or
+ * answered already): a late answer, even one of the same status, must not overwrite what the
+ * transaction says (a cancel's `canceled` code).
+ */
 export function applyAuthorization(row: TransactionRow, outcome: AuthorizeOutcome, now: Date, allowance: number): Applied {
+  if (row.status !== 'processing' && row.status !== 'buyer_approval_pending') throw new TransitionError(row.status, row.status);
   const common: Patch = {
     ...facts(outcome),
     payment_service_transaction_id: outcome.providerTransactionId,

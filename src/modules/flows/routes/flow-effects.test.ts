@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { ConnectorError, type AuthorizeOutcome, type AuthorizeRequest } from '../../../connectors/connector.ts';
 import { buildTestApp, type TestApp } from '../../../../test/helpers/build-test-app.ts';
 import { createMerchantAccount } from '../../../../test/helpers/factories.ts';
 import { card } from '../../../../test/helpers/transactions.ts';
@@ -12,6 +13,7 @@ beforeAll(async () => {
   t = await buildTestApp();
 });
 afterAll(async () => t.close());
+afterEach(() => vi.restoreAllMocks());
 
 const RULES = (flow: string, action: string) => `/flows/${flow}/actions/${action}/rules`;
 
@@ -107,6 +109,34 @@ describe('route-transaction', () => {
     expect(synced.statusCode, synced.body).toBe(200);
     expect(synced.json()).toMatchObject({ status: 'authorization_succeeded', payment_service: { id: lost } });
     expect((await attempts(txn.id)).map((a) => a.status)).toEqual(['failed', 'succeeded']);
+  });
+
+  it('stops the cascade when the transaction is canceled while an attempt is in flight: the next service is never called', async () => {
+    const m = await createMerchantAccount(t.deps);
+    const first = await service(m, 'first');
+    const second = await service(m, 'second');
+    await rule(m, 'card-transaction', 'route-transaction', { conditions: [], outcome: { payment_service_ids: [first, second] } });
+    const connector = t.deps.connectors.get('mock-card') as unknown as { authorize(r: AuthorizeRequest): Promise<AuthorizeOutcome> };
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let entered!: () => void;
+    const inFlight = new Promise<void>((resolve) => (entered = resolve));
+    const calls = vi.spyOn(connector, 'authorize').mockImplementation(async () => {
+      entered();
+      await gate;
+      throw new ConnectorError('unavailable', 'first service down');
+    });
+    const paying = pay(m);
+    await inFlight;
+    const id = (await sql<{ id: string }>`SELECT id FROM transactions WHERE merchant_account_id = ${m}`.execute(t.deps.db)).rows[0]!.id;
+    const cancel = await t.request({ method: 'POST', url: `/transactions/${id}/cancel`, merchantAccountId: m });
+    expect(cancel.statusCode, cancel.body).toBe(200);
+    release();
+    const txn = (await paying).json();
+    expect(txn).toMatchObject({ status: 'authorization_failed', error_code: 'canceled', payment_service: { id: first } });
+    expect(calls).toHaveBeenCalledTimes(1);
+    expect((await attempts(id)).map((a) => a.payment_service_id)).toEqual([first]);
+    expect((await actions(m, id)).filter((a: { outcome: { failover?: unknown } }) => a.outcome.failover)).toEqual([]);
   });
 
   it('splits by weight, the same external_identifier always on the same side', async () => {
