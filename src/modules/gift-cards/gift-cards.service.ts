@@ -7,6 +7,7 @@ import { uuidv7 } from '../../lib/ids.ts';
 import { recordAudit } from '../audit-logs/audit-logs.service.ts';
 import { buyerResourcesByIds, resolveBuyerReference } from '../buyers/buyers.service.ts';
 import { embedBuyerPins, singleBuyerReference } from '../buyers/embed-buyer.ts';
+import { activatedByFingerprint } from './gift-card-activations.repo.ts';
 import { giftCardServiceOf } from './gift-card-service.ts';
 import { cardDigits, giftCardFingerprint, sealGiftCard } from './gift-card-vault.ts';
 import * as repo from './gift-cards.repo.ts';
@@ -52,12 +53,13 @@ export async function createGiftCard(ctx: RequestContext, body: CreateGiftCardBo
   // An embed token may link a card only to the buyer it pins (the pins fill and guard the body).
   if (reference && isEmbed(ctx.principal) && Object.keys(embedBuyerPins(ctx)).length === 0) throw forbidden('This embed token pins no buyer: it may not store a gift card for one');
   const service = giftCardServiceOf(ctx.merchantAccountId);
-  const balance = await service.connector.balance({ number: body.number, pin: body.pin, alreadyRedeemed: 0 });
+  const fingerprint = await giftCardFingerprint(ctx.deps.db, ctx, body.number);
+  const activated = (await activatedByFingerprint(ctx.deps.db, ctx.merchantAccountId, [fingerprint])).get(fingerprint) ?? null;
+  const balance = await service.connector.balance({ number: body.number, pin: body.pin, alreadyRedeemed: 0, activated });
   if (!balance.ok) throw giftCardRefusal(balance);
   try {
     return await withRequestTransaction(ctx, async (tx) => {
       const buyer = reference ? await resolveBuyerReference(tx, ctx, reference) : null;
-      const fingerprint = await giftCardFingerprint(tx, ctx, body.number);
       const existing = await repo.findGiftCardByFingerprint(tx, ctx.merchantAccountId, fingerprint);
       if (existing) throw duplicateRecord(existing.id, 'This gift card is already stored');
       const id = uuidv7();
