@@ -96,6 +96,10 @@ export const GiftCardSchema = Type.Object(
     ...CardDigits,
     expiration_date: Type.Optional(Nullable(DateTime())),
     buyer: Type.Optional(Nullable(Type.Any({ description: 'The buyer the gift card is stored for (billing details masked without buyers.billing-details.read)' }))),
+    usage_count: Type.Integer({ description: 'Succeeded redemptions of the stored card' }),
+    cit_usage_count: Type.Integer({ description: 'Succeeded redemptions in customer-initiated transactions' }),
+    last_used_at: Type.Optional(Nullable(DateTime({ description: 'When the card was last redeemed' }))),
+    cit_last_used_at: Type.Optional(Nullable(DateTime({ description: 'When the card was last redeemed in a customer-initiated transaction' }))),
     created_at: DateTime(),
     updated_at: DateTime(),
   },
@@ -129,8 +133,24 @@ export const GiftCardSummariesSchema = ItemList(GiftCardSummarySchema, 'GiftCard
 
 const iso = (value: Date | null) => (value ? value.toISOString() : null);
 
+/** How often a stored card was redeemed (all, and in customer-initiated transactions). */
+export interface GiftCardUsage {
+  usageCount: number;
+  lastUsedAt: Date | null;
+  citUsageCount: number;
+  citLastUsedAt: Date | null;
+}
+export const NO_USAGE: GiftCardUsage = { usageCount: 0, lastUsedAt: null, citUsageCount: 0, citLastUsedAt: null };
+
+const usageFields = (usage: GiftCardUsage) => ({
+  usage_count: usage.usageCount,
+  cit_usage_count: usage.citUsageCount,
+  last_used_at: iso(usage.lastUsedAt),
+  cit_last_used_at: iso(usage.citLastUsedAt),
+});
+
 /** The resource of a stored gift card. Number, pin and their ciphertexts never leave. */
-export function toGiftCardResource(row: GiftCardRow, service: GiftCardServiceResource, buyer: unknown = null): GiftCard {
+export function toGiftCardResource(row: GiftCardRow, service: GiftCardServiceResource, buyer: unknown = null, usage: GiftCardUsage = NO_USAGE): GiftCard {
   return {
     type: 'gift-card',
     id: row.id,
@@ -141,6 +161,7 @@ export function toGiftCardResource(row: GiftCardRow, service: GiftCardServiceRes
     last4: row.last4,
     expiration_date: iso(row.expiration_date),
     buyer,
+    ...usageFields(usage),
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
   };
@@ -158,6 +179,7 @@ export function toActivatedGiftCardResource(row: GiftCardActivationRow, service:
     last4: row.last4,
     expiration_date: iso(row.expiration_date),
     buyer: null,
+    ...usageFields(NO_USAGE),
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
   };

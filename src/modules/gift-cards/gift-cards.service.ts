@@ -95,7 +95,8 @@ async function buyerResourceOf(db: Executor, ctx: RequestContext, buyerId: strin
 export async function getGiftCard(ctx: RequestContext, id: string): Promise<GiftCard> {
   const row = await repo.findGiftCard(ctx.deps.db, ctx.merchantAccountId, id);
   if (!row) throw notFound('gift card', id);
-  return toGiftCardResource(row, giftCardServiceOf(ctx.merchantAccountId).resource, await buyerResourceOf(ctx.deps.db, ctx, row.buyer_id));
+  const usage = (await repo.usageOf(ctx.deps.db, ctx.merchantAccountId, [id])).get(id);
+  return toGiftCardResource(row, giftCardServiceOf(ctx.merchantAccountId).resource, await buyerResourceOf(ctx.deps.db, ctx, row.buyer_id), usage);
 }
 
 /** Deletes the card and its ciphertexts; its redemptions stay, detached (`gift_card_id` null). */
@@ -124,6 +125,7 @@ export async function listGiftCards(ctx: RequestContext, query: ListGiftCardsQue
   // The page's buyers in one query, not one per item.
   const buyerIds = [...new Set(page.items.map((row) => row.buyer_id).filter((buyerId): buyerId is string => buyerId !== null))];
   const buyers = await buyerResourcesByIds(ctx.deps.db, ctx, buyerIds);
+  const usage = await repo.usageOf(ctx.deps.db, ctx.merchantAccountId, page.items.map((row) => row.id));
   const service = giftCardServiceOf(ctx.merchantAccountId).resource;
-  return { ...page, items: page.items.map((row) => toGiftCardResource(row, service, row.buyer_id ? buyers.get(row.buyer_id) ?? null : null)) };
+  return { ...page, items: page.items.map((row) => toGiftCardResource(row, service, row.buyer_id ? buyers.get(row.buyer_id) ?? null : null, usage.get(row.id))) };
 }

@@ -43,6 +43,10 @@ describe('happy', () => {
       last4: number.slice(-4),
       expiration_date: null,
       buyer: null,
+      usage_count: 0,
+      cit_usage_count: 0,
+      last_used_at: null,
+      cit_last_used_at: null,
       created_at: expect.any(String),
       updated_at: expect.any(String),
     });
