@@ -1,6 +1,6 @@
 import { isEmbed, withRequestTransaction, type RequestContext } from '../../context.ts';
 import type { GiftCardActivateOutcome, GiftCardActivated, GiftCardFailure } from '../../connectors/gift-cards/gift-card-connector.ts';
-import type { GiftCardRow } from '../../db/schema.ts';
+import type { GiftCardActivationRow, GiftCardRow } from '../../db/schema.ts';
 import type { Tx } from '../../db/transaction.ts';
 import { AppError, duplicateRecord, forbidden } from '../../errors/app-error.ts';
 import { uuidv7 } from '../../lib/ids.ts';
@@ -77,20 +77,7 @@ export async function activateGiftCard(ctx: RequestContext, body: CreateGiftCard
   try {
     return await withRequestTransaction(ctx, async (tx) => {
       const card = body.store ? await storeCard(tx, ctx, id, body as CreateGiftCardActivationBody & { pin: string }, buyer?.id ?? null, fingerprint, outcome) : null;
-      const row = await activations.insertActivation(tx, {
-        merchant_account_id: ctx.merchantAccountId,
-        id,
-        fingerprint,
-        ...cardDigits(body.number),
-        amount: outcome.balance,
-        currency: outcome.currency,
-        external_identifier: body.external_identifier ?? null,
-        gift_card_id: card?.id ?? null,
-        gift_card_service_activation_id: outcome.activationId,
-        expiration_date: outcome.expirationDate,
-      });
-      if (!row) throw new Concurrent('activation');
-      await recordAudit(tx, ctx, 'created', { type: 'gift-card-activation', id, name: `gift card activation ${row.last4}` });
+      const row = await recordActivation(tx, ctx, id, body, fingerprint, card?.id ?? null, outcome);
       return card ? toGiftCardResource(card, service.resource, buyer) : toActivatedGiftCardResource(row, service.resource);
     });
   } catch (error) {
@@ -101,6 +88,27 @@ export async function activateGiftCard(ctx: RequestContext, body: CreateGiftCard
   }
 }
 
+type Activated = Extract<GiftCardActivateOutcome, { ok: true }>;
+
+/** The activation row the simulator's balance reads, with its audit entry. */
+async function recordActivation(tx: Tx, ctx: RequestContext, id: string, body: CreateGiftCardActivationBody, fingerprint: string, giftCardId: string | null, outcome: Activated): Promise<GiftCardActivationRow> {
+  const row = await activations.insertActivation(tx, {
+    merchant_account_id: ctx.merchantAccountId,
+    id,
+    fingerprint,
+    ...cardDigits(body.number),
+    amount: outcome.balance,
+    currency: outcome.currency,
+    external_identifier: body.external_identifier ?? null,
+    gift_card_id: giftCardId,
+    gift_card_service_activation_id: outcome.activationId,
+    expiration_date: outcome.expirationDate,
+  });
+  if (!row) throw new Concurrent('activation');
+  await recordAudit(tx, ctx, 'created', { type: 'gift-card-activation', id, name: `gift card activation ${row.last4}` });
+  return row;
+}
+
 /** Stores the activated card as POST /gift-cards does: number and pin encrypted, bound to the row. */
 async function storeCard(
   tx: Tx,
@@ -109,7 +117,7 @@ async function storeCard(
   body: { number: string; pin: string },
   buyerId: string | null,
   fingerprint: string,
-  outcome: Extract<GiftCardActivateOutcome, { ok: true }>,
+  outcome: Activated,
 ): Promise<GiftCardRow> {
   // A stored card is active, so the service refuses it first; this catches a concurrent store.
   const existing = await repo.findGiftCardByFingerprint(tx, ctx.merchantAccountId, fingerprint);
