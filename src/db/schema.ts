@@ -451,11 +451,45 @@ export interface GiftCardRedemptionsTable {
   updated_at: UpdatedAt;
 }
 
+export interface GiftCardActivationsTable {
+  merchant_account_id: string;
+  id: string;
+  fingerprint: string;
+  bin: string;
+  sub_bin: string;
+  last4: string;
+  amount: number;
+  currency: string;
+  external_identifier: string | null;
+  gift_card_id: string | null;
+  gift_card_service_activation_id: string;
+  expiration_date: Timestamp | null;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+export interface GiftCardIssuancesTable {
+  merchant_account_id: string;
+  id: string;
+  theme: string;
+  amount: number;
+  currency: string;
+  external_identifier: string | null;
+  gift_card_service_payment_issuance_id: string;
+  url: string;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
 // Declaration merging: the gift card tables join `Database` here.
 export interface Database {
   gift_cards: GiftCardsTable;
   gift_card_redemptions: GiftCardRedemptionsTable;
+  gift_card_activations: GiftCardActivationsTable;
+  gift_card_issuances: GiftCardIssuancesTable;
 }
 
 export type GiftCardRow = Selectable<GiftCardsTable>;
+export type GiftCardActivationRow = Selectable<GiftCardActivationsTable>;
+export type GiftCardIssuanceRow = Selectable<GiftCardIssuancesTable>;
 export type GiftCardRedemptionRow = Selectable<GiftCardRedemptionsTable>;

@@ -190,6 +190,10 @@ const BODIES: Record<string, () => unknown> = {
   // A's buyer named by B: 404 for both credentials (the same card stored twice in B would be 409).
   createGiftCard: () => ({ ...GIFT_CARD_BODY, buyer_id: ids.buyer_id }),
   listGiftCardBalances: () => ({ items: [{ id: ids.gift_card_id }] }),
+  // A's buyer named by B: 404 before the gift card service is called (nothing is activated).
+  createGiftCardActivation: () => ({ number: '6036282000000000001', pin: '1234', store: true, buyer_id: ids.buyer_id }),
+  // Issued in B, naming nothing of A.
+  createGiftCardIssuance: () => ({ theme: 'birthday', amount: 100, currency: 'USD' }),
   createThreeDsScenario: () => THREE_DS_SCENARIO_BODY,
   // A's stored card named by B: 404 (B's own payment services never see it).
   createTransaction: () => ({ amount: 100, currency: 'USD', payment_method: { method: 'id', id: ids.payment_method_id } }),

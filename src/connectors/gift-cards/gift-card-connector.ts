@@ -1,5 +1,6 @@
 /**
- * The gift card service contract: balance, redeem, refund and reverse in our own normalized types.
+ * The gift card service contract: balance, redeem, refund, reverse, activate and issue in our own
+ * normalized types.
  * Like payment connectors (STYLE section 7), a gift card connector never touches the database, the
  * queue or the vault: the gift cards service hands it the number and pin the vault released for
  * that one call. A refused card is an outcome (`ok: false` with a `GiftCardErrorCode`), never an
@@ -46,6 +47,18 @@ export interface GiftCardBalanceInput extends GiftCardCredentials {
    * card's face value; a real service ignores it (it keeps the balance itself).
    */
   alreadyRedeemed: number;
+  /**
+   * The activation we recorded for this card (`POST /gift-cards/activations`), if any. A stateless
+   * simulator takes it as the card's face value; a real service ignores it (it knows the card).
+   */
+  activated?: GiftCardActivated | null;
+}
+
+/** Amount and currency a card was activated with. */
+export interface GiftCardActivated {
+  /** Minor units of `currency`. */
+  amount: number;
+  currency: string;
 }
 
 export type GiftCardBalanceOutcome =
@@ -86,6 +99,53 @@ export interface GiftCardReverseInput {
 
 export type GiftCardReverseOutcome = { ok: true } | GiftCardFailure;
 
+export interface GiftCardActivateInput {
+  number: string;
+  /** Null for a card without a pin. */
+  pin: string | null;
+  /** The value to load, or null for the card's own face value. */
+  value: GiftCardActivated | null;
+  /** The activation we recorded for this card before, if any (see `GiftCardBalanceInput.activated`). */
+  activated: GiftCardActivated | null;
+  /** The same key returns the same activation (our activation id). */
+  idempotencyKey: string;
+}
+
+export type GiftCardActivateOutcome =
+  | {
+      ok: true;
+      /** The service's id of the activation. */
+      activationId: string;
+      /** The card's balance after activation, in minor units of `currency`. */
+      balance: number;
+      currency: string;
+      expirationDate: string | null;
+    }
+  /** `alreadyActive`: the card was active before the call (the code alone cannot say so). */
+  | (GiftCardFailure & { alreadyActive?: boolean });
+
+export interface GiftCardIssueInput {
+  /** The service's theme code (the card's design). */
+  theme: string;
+  /** Minor units of `currency`. */
+  amount: number;
+  currency: string;
+  /** The same key returns the same issued card (our issuance id). */
+  idempotencyKey: string;
+  /** Our public URL: the simulator's virtual cards live under it; a real service ignores it. */
+  sandboxBaseUrl: string;
+}
+
+export type GiftCardIssueOutcome =
+  | {
+      ok: true;
+      /** The service's id of the issued virtual card. */
+      issuanceId: string;
+      /** Where the buyer opens the virtual card. */
+      url: string;
+    }
+  | GiftCardFailure;
+
 /** One gift card service definition (`mock-gift-card`, ...). */
 export interface GiftCardConnector {
   /** The `gift_card_service_definition_id`. */
@@ -98,4 +158,8 @@ export interface GiftCardConnector {
   refund(input: GiftCardRefundInput): Promise<GiftCardRefundOutcome>;
   /** Cancels a whole redemption (the payment it funded failed). */
   reverse(input: GiftCardReverseInput): Promise<GiftCardReverseOutcome>;
+  /** Activates a card that was not active yet, loading `value` or the card's face value. */
+  activate(input: GiftCardActivateInput): Promise<GiftCardActivateOutcome>;
+  /** Issues a new virtual card of `amount` with the design `theme`. */
+  issue(input: GiftCardIssueInput): Promise<GiftCardIssueOutcome>;
 }

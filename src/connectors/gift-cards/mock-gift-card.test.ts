@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MockGiftCardService, TEST_GIFT_CARD_PIN, TEST_GIFT_CARDS, lookupTestGiftCard } from './mock-gift-card.ts';
+import { FAILING_ISSUANCE_THEME, MockGiftCardService, TEST_GIFT_CARD_PIN, TEST_GIFT_CARDS, UNACTIVATED_GIFT_CARD_PREFIX, lookupTestGiftCard } from './mock-gift-card.ts';
 
 const service = new MockGiftCardService();
 const DEFAULT = TEST_GIFT_CARDS[0]!.number;
@@ -39,7 +39,53 @@ describe('happy', () => {
   });
 });
 
+describe('happy', () => {
+  const INACTIVE = TEST_GIFT_CARDS[3]!.number;
+  const fresh = `${UNACTIVATED_GIFT_CARD_PREFIX}000000000042`;
+  const activate = (number: string, extra: object = {}) => service.activate({ number, pin: null, value: null, activated: null, idempotencyKey: 'a-1', ...extra });
+
+  it('activates an unactivated card with its face value or the given value, with an id fixed by the key', async () => {
+    expect(await activate(INACTIVE, { pin })).toEqual({ ok: true, activationId: expect.stringMatching(/^mock-gca-/), balance: 2500, currency: 'USD', expirationDate: null });
+    const given = await activate(fresh, { value: { amount: 1234, currency: 'GBP' } });
+    expect(given).toMatchObject({ ok: true, balance: 1234, currency: 'GBP' });
+    expect(await activate(fresh, { value: { amount: 1234, currency: 'GBP' } })).toEqual(given);
+    expect(await activate(fresh)).toMatchObject({ ok: true, balance: lookupTestGiftCard(fresh).balance, currency: 'USD' });
+  });
+
+  it('answers an unactivated card as inactive until activated, then with the activated value', async () => {
+    expect(await service.balance({ number: fresh, pin: 'p', alreadyRedeemed: 0 })).toMatchObject({ ok: false, errorCode: 'inactive_card' });
+    const activated = { amount: 700, currency: 'EUR' };
+    expect(await service.balance({ number: fresh, pin: 'p', alreadyRedeemed: 200, activated })).toMatchObject({ ok: true, balance: 500, currency: 'EUR' });
+    expect(await service.redeem({ number: INACTIVE, pin, amount: 700, currency: 'EUR', idempotencyKey: 'k', alreadyRedeemed: 0, activated })).toMatchObject({ ok: true, remainingBalance: 0 });
+  });
+
+  it('issues a virtual card under the sandbox URL, with an id fixed by the key', async () => {
+    const input = { theme: 'birthday', amount: 5000, currency: 'USD', idempotencyKey: 'i-1', sandboxBaseUrl: 'https://svc.test' };
+    const issued = await service.issue(input);
+    expect(issued).toEqual({ ok: true, issuanceId: expect.stringMatching(/^mock-gci-/), url: expect.stringMatching(/^https:\/\/svc\.test\/sandbox\/gift-cards\/mock-gci-/) });
+    expect(await service.issue(input)).toEqual(issued);
+    expect(await service.issue({ ...input, idempotencyKey: 'i-2' })).not.toEqual(issued);
+  });
+});
+
 describe('errors', () => {
+  it('refuses to activate active, expired, failing or wrongly identified cards', async () => {
+    const activate = (number: string, extra: object = {}) => service.activate({ number, pin, value: null, activated: null, idempotencyKey: 'k', ...extra });
+    expect(await activate(DEFAULT)).toMatchObject({ ok: false, errorCode: 'invalid_gift_card', alreadyActive: true });
+    expect(await activate('9999888877776666')).toMatchObject({ ok: false, alreadyActive: true });
+    expect(await activate(TEST_GIFT_CARDS[3]!.number, { activated: { amount: 1, currency: 'USD' } })).toMatchObject({ ok: false, alreadyActive: true });
+    expect(await activate(TEST_GIFT_CARDS[2]!.number)).toMatchObject({ ok: false, errorCode: 'expired_card' });
+    expect(await activate(TEST_GIFT_CARDS[6]!.number)).toMatchObject({ ok: false, errorCode: 'service_error' });
+    expect(await activate(TEST_GIFT_CARDS[3]!.number, { pin: null })).toMatchObject({ ok: false, errorCode: 'invalid_gift_card' });
+    expect(await activate('12345')).toMatchObject({ ok: false, errorCode: 'invalid_gift_card' });
+  });
+
+  it('refuses to issue the failing theme and a zero amount', async () => {
+    const input = { theme: FAILING_ISSUANCE_THEME, amount: 100, currency: 'USD', idempotencyKey: 'k', sandboxBaseUrl: 'https://svc.test' };
+    expect(await service.issue(input)).toMatchObject({ ok: false, errorCode: 'service_error' });
+    expect(await service.issue({ ...input, theme: 'birthday', amount: 0 })).toMatchObject({ ok: false, errorCode: 'invalid_amount' });
+  });
+
   it('refuses a wrong pin, a malformed number, and expired or inactive cards', async () => {
     expect(await service.balance({ number: DEFAULT, pin: '0000', alreadyRedeemed: 0 })).toMatchObject({ ok: false, errorCode: 'invalid_gift_card', rawErrorCode: 'MOCK_INVALID_GIFT_CARD' });
     expect(await service.balance({ number: '123', pin, alreadyRedeemed: 0 })).toMatchObject({ ok: false, errorCode: 'invalid_gift_card' });

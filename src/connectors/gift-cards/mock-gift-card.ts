@@ -1,10 +1,15 @@
 import { createHash } from 'node:crypto';
 import type {
+  GiftCardActivated,
+  GiftCardActivateInput,
+  GiftCardActivateOutcome,
   GiftCardBalanceInput,
   GiftCardBalanceOutcome,
   GiftCardConnector,
   GiftCardErrorCode,
   GiftCardFailure,
+  GiftCardIssueInput,
+  GiftCardIssueOutcome,
   GiftCardRedeemInput,
   GiftCardRedeemOutcome,
   GiftCardRefundInput,
@@ -28,6 +33,10 @@ export interface TestGiftCard {
   refusal?: GiftCardErrorCode;
   /** Balance works, redemptions are refused with this code. */
   redeemRefusal?: GiftCardErrorCode;
+  /** Not active until `POST /gift-cards/activations` activates it (`refusal` applies until then). */
+  activatable?: boolean;
+  /** Activation is refused with this code. */
+  activateRefusal?: GiftCardErrorCode;
   /** What the README says it is for. */
   description: string;
 }
@@ -37,14 +46,25 @@ export const TEST_GIFT_CARDS: readonly TestGiftCard[] = [
   { number: '6036281000000000001', balance: 10000, currency: 'USD', expirationDate: '2099-12-31T23:59:59.000Z', description: '100.00 USD: the default test gift card' },
   { number: '6036281000000000002', balance: 500, currency: 'USD', expirationDate: '2099-12-31T23:59:59.000Z', description: '5.00 USD: a partial payment, or `insufficient_funds` above 500' },
   { number: '6036281000000000003', balance: 0, currency: 'USD', expirationDate: '2020-12-31T23:59:59.000Z', refusal: 'expired_card', description: 'expired: `expired_card` on every call (cannot be stored)' },
-  { number: '6036281000000000004', balance: 0, currency: 'USD', expirationDate: null, refusal: 'inactive_card', description: 'not activated: `inactive_card` on every call (cannot be stored)' },
+  { number: '6036281000000000004', balance: 2500, currency: 'USD', expirationDate: null, refusal: 'inactive_card', activatable: true, description: 'not activated: `inactive_card` until activated (25.00 USD unless the activation gives an amount), then as activated' },
   { number: '6036281000000000005', balance: 5000, currency: 'EUR', expirationDate: '2099-12-31T23:59:59.000Z', description: '50.00 EUR: `incorrect_currency` for any other currency' },
   { number: '6036281000000000006', balance: 10000, currency: 'USD', expirationDate: null, redeemRefusal: 'service_error', description: 'balance 100.00 USD, but every redemption fails with `service_error`' },
+  { number: '6036281000000000007', balance: 2500, currency: 'USD', expirationDate: null, refusal: 'inactive_card', activatable: true, activateRefusal: 'service_error', description: 'not activated, and activating it fails with `service_error` (502)' },
 ];
+
+/**
+ * Numbers with this prefix (16 to 19 digits) are unactivated cards that take any pin, or none:
+ * `inactive_card` until activated, then as activated. Any other number is already active.
+ */
+export const UNACTIVATED_GIFT_CARD_PREFIX = '6036282';
+
+/** Virtual cards of this theme are refused with `service_error` (the error path of issuances). */
+export const FAILING_ISSUANCE_THEME = 'sandbox-failure';
 
 /** Other numbers: a face value of 1.00 to 100.00 USD (whole units), fixed by the number. */
 const OTHER_CARD_CURRENCY = 'USD';
 const REDEMPTION_PREFIX = 'mock-gcr-';
+const ALREADY_ACTIVE: GiftCardFailure & { alreadyActive: true } = { ok: false, errorCode: 'invalid_gift_card', rawErrorCode: 'MOCK_CARD_ALREADY_ACTIVE', rawErrorMessage: 'Card is already active', alreadyActive: true };
 
 const RAW_MESSAGES: Record<GiftCardErrorCode, string> = {
   invalid_gift_card: 'Card number or PIN is not valid',
@@ -74,14 +94,22 @@ export function lookupTestGiftCard(number: string): TestGiftCard {
   const known = TEST_GIFT_CARDS.find((card) => card.number === number);
   if (known) return known;
   const units = (parseInt(digest(number).slice(0, 8), 16) % 100) + 1;
-  return { number, balance: units * 100, currency: OTHER_CARD_CURRENCY, expirationDate: null, description: 'any other number' };
+  const card = { number, balance: units * 100, currency: OTHER_CARD_CURRENCY, expirationDate: null, description: 'any other number' };
+  return number.startsWith(UNACTIVATED_GIFT_CARD_PREFIX) ? { ...card, refusal: 'inactive_card', activatable: true, description: 'unactivated' } : card;
 }
 
-/** Test cards need their pin; any other number takes any pin. */
-function usableCard(input: { number: string; pin: string }): TestGiftCard | GiftCardFailure {
+/** Test cards need their pin (`requirePin`: even when activating); any other number takes any pin. */
+function knownCard(input: { number: string; pin: string | null }, requirePin: boolean): TestGiftCard | GiftCardFailure {
   const known = TEST_GIFT_CARDS.some((card) => card.number === input.number);
-  if (!/^\d{16,19}$/.test(input.number) || input.pin === '' || (known && input.pin !== TEST_GIFT_CARD_PIN)) return failure('invalid_gift_card');
-  const card = lookupTestGiftCard(input.number);
+  if (!/^\d{16,19}$/.test(input.number) || (requirePin && !input.pin) || (known && input.pin !== TEST_GIFT_CARD_PIN)) return failure('invalid_gift_card');
+  return lookupTestGiftCard(input.number);
+}
+
+/** A card usable for balance and redemption: an activatable card once activated takes its activation's value. */
+function usableCard(input: { number: string; pin: string; activated?: GiftCardActivated | null | undefined }): TestGiftCard | GiftCardFailure {
+  const card = knownCard(input, true);
+  if ('ok' in card) return card;
+  if (card.activatable && input.activated) return { ...card, refusal: undefined, balance: input.activated.amount, currency: input.activated.currency };
   return card.refusal ? failure(card.refusal) : card;
 }
 
@@ -121,6 +149,25 @@ export class MockGiftCardService implements GiftCardConnector {
 
   async reverse(input: GiftCardReverseInput): Promise<GiftCardReverseOutcome> {
     return input.redemptionId.startsWith(REDEMPTION_PREFIX) ? { ok: true } : failure('invalid_gift_card');
+  }
+
+  /** Activatable cards activate once (`activated` says whether we did already); any other card is already active. */
+  async activate(input: GiftCardActivateInput): Promise<GiftCardActivateOutcome> {
+    const card = knownCard(input, false);
+    if ('ok' in card) return card;
+    if (card.refusal && !card.activatable) return failure(card.refusal);
+    if (!card.activatable || input.activated) return ALREADY_ACTIVE;
+    if (card.activateRefusal) return failure(card.activateRefusal);
+    const value = input.value ?? { amount: card.balance, currency: card.currency };
+    return { ok: true, activationId: `mock-gca-${digest(`activate:${input.idempotencyKey}`).slice(0, 24)}`, balance: value.amount, currency: value.currency, expirationDate: card.expirationDate };
+  }
+
+  /** Any theme but `FAILING_ISSUANCE_THEME`; the card lives under our sandbox URL. */
+  async issue(input: GiftCardIssueInput): Promise<GiftCardIssueOutcome> {
+    if (input.theme === FAILING_ISSUANCE_THEME) return failure('service_error');
+    if (!Number.isInteger(input.amount) || input.amount <= 0) return failure('invalid_amount');
+    const issuanceId = `mock-gci-${digest(`issue:${input.idempotencyKey}`).slice(0, 24)}`;
+    return { ok: true, issuanceId, url: `${input.sandboxBaseUrl}/sandbox/gift-cards/${issuanceId}` };
   }
 }
 

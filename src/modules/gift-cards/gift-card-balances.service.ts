@@ -3,6 +3,7 @@ import type { GiftCardRow } from '../../db/schema.ts';
 import { AppError, forbidden } from '../../errors/app-error.ts';
 import { resolveBuyerReference } from '../buyers/buyers.service.ts';
 import { embedBuyerPins, pinnedSelection, referenceOf } from '../buyers/embed-buyer.ts';
+import * as activations from './gift-card-activations.repo.ts';
 import * as redemptions from './gift-card-redemptions.repo.ts';
 import { giftCardServiceOf } from './gift-card-service.ts';
 import { cardDigits, giftCardFingerprint, releaseGiftCard } from './gift-card-vault.ts';
@@ -26,10 +27,11 @@ async function summaries(ctx: RequestContext, cards: Lookup[]): Promise<GiftCard
   const fingerprints: string[] = [];
   for (const card of cards) fingerprints.push(await giftCardFingerprint(db, ctx, card.number));
   const taken = await redemptions.redeemedByFingerprint(db, ctx.merchantAccountId, fingerprints);
+  const activated = await activations.activatedByFingerprint(db, ctx.merchantAccountId, fingerprints);
   const { connector } = giftCardServiceOf(ctx.merchantAccountId);
   return Promise.all(
     cards.map(async (card, index): Promise<GiftCardSummary> => {
-      const outcome = await connector.balance({ number: card.number, pin: card.pin, alreadyRedeemed: taken.get(fingerprints[index]!) ?? 0 });
+      const outcome = await connector.balance({ number: card.number, pin: card.pin, alreadyRedeemed: taken.get(fingerprints[index]!) ?? 0, activated: activated.get(fingerprints[index]!) ?? null });
       const base = { type: 'gift-card' as const, id: card.id, merchant_account_id: ctx.merchantAccountId, ...cardDigits(card.number) };
       if (outcome.ok) return { ...base, currency: outcome.currency, expiration_date: outcome.expirationDate, balance: outcome.balance, balance_error_code: null, balance_raw_error_code: null, balance_raw_error_message: null };
       return { ...base, currency: null, expiration_date: null, balance: null, balance_error_code: outcome.errorCode, balance_raw_error_code: outcome.rawErrorCode, balance_raw_error_message: outcome.rawErrorMessage };

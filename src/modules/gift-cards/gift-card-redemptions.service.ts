@@ -4,6 +4,7 @@ import type { GiftCardRedemptionRow } from '../../db/schema.ts';
 import { withTransaction, type Executor, type Tx } from '../../db/transaction.ts';
 import { AppError, notFound } from '../../errors/app-error.ts';
 import { uuidv7 } from '../../lib/ids.ts';
+import { activatedByFingerprint } from './gift-card-activations.repo.ts';
 import * as repo from './gift-card-redemptions.repo.ts';
 import { giftCardServiceOf } from './gift-card-service.ts';
 import { toGiftCardRedemptionResource, type GiftCardRedemption } from './gift-cards.schemas.ts';
@@ -50,6 +51,7 @@ export async function redeemGiftCard(ctx: RequestContext, redemptionId: string, 
   if (!current) throw notFound('gift card redemption', redemptionId);
   if (current.status !== 'created') return toGiftCardRedemptionResource(current);
   const taken = await repo.redeemedByFingerprint(db, ctx.merchantAccountId, [current.fingerprint], current.id);
+  const activated = await activatedByFingerprint(db, ctx.merchantAccountId, [current.fingerprint]);
   const outcome = await giftCardServiceOf(ctx.merchantAccountId).connector.redeem({
     number: card.number,
     pin: card.pin,
@@ -57,6 +59,7 @@ export async function redeemGiftCard(ctx: RequestContext, redemptionId: string, 
     currency,
     idempotencyKey: current.id,
     alreadyRedeemed: taken.get(current.fingerprint) ?? 0,
+    activated: activated.get(current.fingerprint) ?? null,
   });
   const row = await withTransaction(db, async (tx) => {
     const locked = await lockRedemption(tx, ctx, redemptionId);

@@ -1,9 +1,10 @@
-import type { Insertable } from 'kysely';
+import { sql, type Insertable } from 'kysely';
 import type { GiftCardRow, GiftCardsTable } from '../../db/schema.ts';
 import type { Executor } from '../../db/transaction.ts';
 import { keysetPage, type KeysetPage } from '../../db/keyset.ts';
 import { isUniqueViolation } from '../../errors/pg-errors.ts';
 import type { CursorPosition } from '../../http/cursor.ts';
+import type { GiftCardUsage } from './gift-cards.schemas.ts';
 
 /** Inserts a gift card; null when the account already stores the same card (same fingerprint). */
 export async function insertGiftCard(db: Executor, row: Insertable<GiftCardsTable>): Promise<GiftCardRow | null> {
@@ -52,4 +53,34 @@ export async function listBuyerGiftCards(db: Executor, merchantAccountId: string
     .orderBy('id', 'desc')
     .limit(limit)
     .execute();
+}
+
+/**
+ * The succeeded redemptions of stored cards, counted per card, and those of customer-initiated
+ * transactions (not `merchant_initiated`); index `gift_card_redemptions_gift_card_idx`.
+ */
+export async function usageOf(db: Executor, merchantAccountId: string, ids: readonly string[]): Promise<Map<string, GiftCardUsage>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('gift_card_redemptions as r')
+    .leftJoin('transactions as t', (join) => join.onRef('t.merchant_account_id', '=', 'r.merchant_account_id').onRef('t.id', '=', 'r.transaction_id'))
+    .select([
+      'r.gift_card_id',
+      sql<string>`COUNT(*)`.as('usage_count'),
+      sql<Date | null>`MAX(r.created_at)`.as('last_used_at'),
+      sql<string>`COUNT(*) FILTER (WHERE t.merchant_initiated IS NOT TRUE)`.as('cit_usage_count'),
+      sql<Date | null>`MAX(r.created_at) FILTER (WHERE t.merchant_initiated IS NOT TRUE)`.as('cit_last_used_at'),
+    ])
+    .where('r.merchant_account_id', '=', merchantAccountId)
+    .where('r.gift_card_id', 'in', [...ids])
+    .where('r.status', '=', 'succeeded')
+    .groupBy('r.gift_card_id')
+    .execute();
+  const date = (value: Date | string | null) => (value === null ? null : new Date(value));
+  return new Map(
+    rows.map((row) => [
+      row.gift_card_id!,
+      { usageCount: Number(row.usage_count), lastUsedAt: date(row.last_used_at), citUsageCount: Number(row.cit_usage_count), citLastUsedAt: date(row.cit_last_used_at) },
+    ]),
+  );
 }

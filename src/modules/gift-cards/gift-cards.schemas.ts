@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { GIFT_CARD_ERROR_CODES } from '../../connectors/gift-cards/gift-card-connector.ts';
-import type { GiftCardRedemptionRow, GiftCardRow } from '../../db/schema.ts';
-import { Cursor, DateTime, ItemList, ListEnvelope, Nullable, StringEnum } from '../../http/schemas/common.ts';
+import type { GiftCardActivationRow, GiftCardRedemptionRow, GiftCardRow } from '../../db/schema.ts';
+import { Amount, Currency, Cursor, DateTime, ItemList, ListEnvelope, Nullable, StringEnum } from '../../http/schemas/common.ts';
 import type { GiftCardServiceResource } from './gift-card-service.ts';
 
 /** At most this many gift cards in one balance request (and, for the engine, one transaction). */
@@ -22,6 +22,21 @@ export const CreateGiftCardBody = Type.Object(
   { additionalProperties: false, title: 'GiftCardCreate' },
 );
 export type CreateGiftCardBody = Static<typeof CreateGiftCardBody>;
+
+export const CreateGiftCardActivationBody = Type.Object(
+  {
+    number: GiftCardNumber(),
+    pin: Type.Optional(Nullable(GiftCardPin())),
+    amount: Type.Optional(Nullable(Amount({ description: 'The value to load, in the minor units of currency (required with currency); without it the card takes its own face value' }))),
+    currency: Type.Optional(Nullable(Currency({ description: 'ISO 4217 currency code (required with amount)' }))),
+    external_identifier: Type.Optional(Nullable(ExternalIdentifier)),
+    store: Type.Boolean({ default: false, description: 'Also store the card (number and pin encrypted) as POST /gift-cards does; requires pin' }),
+    buyer_id: Type.Optional(Nullable(BuyerId())),
+    buyer_external_identifier: Type.Optional(Nullable(ExternalIdentifier)),
+  },
+  { additionalProperties: false, title: 'GiftCardActivationCreate' },
+);
+export type CreateGiftCardActivationBody = Static<typeof CreateGiftCardActivationBody>;
 
 export const GiftCardParams = Type.Object({ gift_card_id: Type.String({ format: 'uuid' }) });
 
@@ -81,6 +96,10 @@ export const GiftCardSchema = Type.Object(
     ...CardDigits,
     expiration_date: Type.Optional(Nullable(DateTime())),
     buyer: Type.Optional(Nullable(Type.Any({ description: 'The buyer the gift card is stored for (billing details masked without buyers.billing-details.read)' }))),
+    usage_count: Type.Integer({ description: 'Succeeded redemptions of the stored card' }),
+    cit_usage_count: Type.Integer({ description: 'Succeeded redemptions in customer-initiated transactions' }),
+    last_used_at: Type.Optional(Nullable(DateTime({ description: 'When the card was last redeemed' }))),
+    cit_last_used_at: Type.Optional(Nullable(DateTime({ description: 'When the card was last redeemed in a customer-initiated transaction' }))),
     created_at: DateTime(),
     updated_at: DateTime(),
   },
@@ -114,8 +133,24 @@ export const GiftCardSummariesSchema = ItemList(GiftCardSummarySchema, 'GiftCard
 
 const iso = (value: Date | null) => (value ? value.toISOString() : null);
 
+/** How often a stored card was redeemed (all, and in customer-initiated transactions). */
+export interface GiftCardUsage {
+  usageCount: number;
+  lastUsedAt: Date | null;
+  citUsageCount: number;
+  citLastUsedAt: Date | null;
+}
+export const NO_USAGE: GiftCardUsage = { usageCount: 0, lastUsedAt: null, citUsageCount: 0, citLastUsedAt: null };
+
+const usageFields = (usage: GiftCardUsage) => ({
+  usage_count: usage.usageCount,
+  cit_usage_count: usage.citUsageCount,
+  last_used_at: iso(usage.lastUsedAt),
+  cit_last_used_at: iso(usage.citLastUsedAt),
+});
+
 /** The resource of a stored gift card. Number, pin and their ciphertexts never leave. */
-export function toGiftCardResource(row: GiftCardRow, service: GiftCardServiceResource, buyer: unknown = null): GiftCard {
+export function toGiftCardResource(row: GiftCardRow, service: GiftCardServiceResource, buyer: unknown = null, usage: GiftCardUsage = NO_USAGE): GiftCard {
   return {
     type: 'gift-card',
     id: row.id,
@@ -126,6 +161,25 @@ export function toGiftCardResource(row: GiftCardRow, service: GiftCardServiceRes
     last4: row.last4,
     expiration_date: iso(row.expiration_date),
     buyer,
+    ...usageFields(usage),
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+  };
+}
+
+/** An activated card that was not stored: its id is the activation's (no stored card has it). */
+export function toActivatedGiftCardResource(row: GiftCardActivationRow, service: GiftCardServiceResource): GiftCard {
+  return {
+    type: 'gift-card',
+    id: row.id,
+    merchant_account_id: row.merchant_account_id,
+    gift_card_service: service,
+    bin: row.bin,
+    sub_bin: row.sub_bin,
+    last4: row.last4,
+    expiration_date: iso(row.expiration_date),
+    buyer: null,
+    ...usageFields(NO_USAGE),
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
   };

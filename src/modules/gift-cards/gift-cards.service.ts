@@ -7,6 +7,7 @@ import { uuidv7 } from '../../lib/ids.ts';
 import { recordAudit } from '../audit-logs/audit-logs.service.ts';
 import { buyerResourcesByIds, resolveBuyerReference } from '../buyers/buyers.service.ts';
 import { embedBuyerPins, singleBuyerReference } from '../buyers/embed-buyer.ts';
+import { activatedByFingerprint } from './gift-card-activations.repo.ts';
 import { giftCardServiceOf } from './gift-card-service.ts';
 import { cardDigits, giftCardFingerprint, sealGiftCard } from './gift-card-vault.ts';
 import * as repo from './gift-cards.repo.ts';
@@ -52,12 +53,13 @@ export async function createGiftCard(ctx: RequestContext, body: CreateGiftCardBo
   // An embed token may link a card only to the buyer it pins (the pins fill and guard the body).
   if (reference && isEmbed(ctx.principal) && Object.keys(embedBuyerPins(ctx)).length === 0) throw forbidden('This embed token pins no buyer: it may not store a gift card for one');
   const service = giftCardServiceOf(ctx.merchantAccountId);
-  const balance = await service.connector.balance({ number: body.number, pin: body.pin, alreadyRedeemed: 0 });
+  const fingerprint = await giftCardFingerprint(ctx.deps.db, ctx, body.number);
+  const activated = (await activatedByFingerprint(ctx.deps.db, ctx.merchantAccountId, [fingerprint])).get(fingerprint) ?? null;
+  const balance = await service.connector.balance({ number: body.number, pin: body.pin, alreadyRedeemed: 0, activated });
   if (!balance.ok) throw giftCardRefusal(balance);
   try {
     return await withRequestTransaction(ctx, async (tx) => {
       const buyer = reference ? await resolveBuyerReference(tx, ctx, reference) : null;
-      const fingerprint = await giftCardFingerprint(tx, ctx, body.number);
       const existing = await repo.findGiftCardByFingerprint(tx, ctx.merchantAccountId, fingerprint);
       if (existing) throw duplicateRecord(existing.id, 'This gift card is already stored');
       const id = uuidv7();
@@ -93,7 +95,8 @@ async function buyerResourceOf(db: Executor, ctx: RequestContext, buyerId: strin
 export async function getGiftCard(ctx: RequestContext, id: string): Promise<GiftCard> {
   const row = await repo.findGiftCard(ctx.deps.db, ctx.merchantAccountId, id);
   if (!row) throw notFound('gift card', id);
-  return toGiftCardResource(row, giftCardServiceOf(ctx.merchantAccountId).resource, await buyerResourceOf(ctx.deps.db, ctx, row.buyer_id));
+  const usage = (await repo.usageOf(ctx.deps.db, ctx.merchantAccountId, [id])).get(id);
+  return toGiftCardResource(row, giftCardServiceOf(ctx.merchantAccountId).resource, await buyerResourceOf(ctx.deps.db, ctx, row.buyer_id), usage);
 }
 
 /** Deletes the card and its ciphertexts; its redemptions stay, detached (`gift_card_id` null). */
@@ -122,6 +125,7 @@ export async function listGiftCards(ctx: RequestContext, query: ListGiftCardsQue
   // The page's buyers in one query, not one per item.
   const buyerIds = [...new Set(page.items.map((row) => row.buyer_id).filter((buyerId): buyerId is string => buyerId !== null))];
   const buyers = await buyerResourcesByIds(ctx.deps.db, ctx, buyerIds);
+  const usage = await repo.usageOf(ctx.deps.db, ctx.merchantAccountId, page.items.map((row) => row.id));
   const service = giftCardServiceOf(ctx.merchantAccountId).resource;
-  return { ...page, items: page.items.map((row) => toGiftCardResource(row, service, row.buyer_id ? buyers.get(row.buyer_id) ?? null : null)) };
+  return { ...page, items: page.items.map((row) => toGiftCardResource(row, service, row.buyer_id ? buyers.get(row.buyer_id) ?? null : null, usage.get(row.id))) };
 }

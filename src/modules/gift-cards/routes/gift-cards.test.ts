@@ -33,10 +33,32 @@ describe('happy', () => {
       last4: '0001',
       expiration_date: '2099-12-31T23:59:59.000Z',
       buyer: null,
+      usage_count: 0,
+      cit_usage_count: 0,
+      last_used_at: null,
+      cit_last_used_at: null,
       created_at: expect.any(String),
       updated_at: expect.any(String),
     });
     expect((await t.request({ method: 'GET', url: `/gift-cards/${body.id}`, merchantAccountId: merchant })).json()).toEqual(body);
+  });
+
+  it('counts succeeded redemptions as usage, customer-initiated ones apart', async () => {
+    const merchant = await createMerchantAccount(t.deps);
+    const { id } = (await store(merchant, { number: DEFAULT, pin: PIN })).json();
+    const [cit, mit] = ['018f0000-0000-7000-8000-0000000000c1', '018f0000-0000-7000-8000-0000000000c2'];
+    await sql`INSERT INTO transactions (merchant_account_id, id, status, intent, intent_outcome, currency, amount, method, payment_source, merchant_initiated, is_subsequent_payment)
+      VALUES (${merchant}, ${cit}, 'capture_succeeded', 'capture', 'succeeded', 'USD', 100, 'gift-card', 'ecommerce', false, false),
+             (${merchant}, ${mit}, 'capture_succeeded', 'capture', 'succeeded', 'USD', 100, 'gift-card', 'recurring', true, true)`.execute(t.deps.db);
+    const redemption = { merchant_account_id: merchant, gift_card_id: id, fingerprint: 'f', bin: '603628', sub_bin: '100', last4: '0001', amount: 100 };
+    await t.deps.db.insertInto('gift_card_redemptions').values([
+      { ...redemption, id: '018f0000-0000-7000-8000-0000000000d1', transaction_id: cit, status: 'succeeded', created_at: '2026-01-01T00:00:00.000Z' },
+      { ...redemption, id: '018f0000-0000-7000-8000-0000000000d2', transaction_id: mit, status: 'succeeded', created_at: '2026-02-01T00:00:00.000Z' },
+      { ...redemption, id: '018f0000-0000-7000-8000-0000000000d3', transaction_id: cit, status: 'failed', created_at: '2026-03-01T00:00:00.000Z' },
+    ]).execute();
+    const usage = { usage_count: 2, last_used_at: '2026-02-01T00:00:00.000Z', cit_usage_count: 1, cit_last_used_at: '2026-01-01T00:00:00.000Z' };
+    expect((await t.request({ method: 'GET', url: `/gift-cards/${id}`, merchantAccountId: merchant })).json()).toMatchObject(usage);
+    expect((await t.request({ method: 'GET', url: '/gift-cards', merchantAccountId: merchant })).json().items[0]).toMatchObject(usage);
   });
 
   it('keeps number and pin only as ciphertexts bound to the row', async () => {
