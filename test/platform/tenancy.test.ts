@@ -311,6 +311,9 @@ describe('security', () => {
     expect(subscription).toMatchObject({ url: WEBHOOK_SUBSCRIPTION_BODY.url, active: true, rotating: false, authentication: { username: 'a' } });
     const rule = (await t.request({ method: 'GET', url: `/flows/card-transaction/actions/route-transaction/rules/${ids.rule_id}`, merchantAccountId: a })).json();
     expect(rule).toMatchObject({ enabled: true, position: 1, outcome: { payment_service_ids: [ids.payment_service_id] } });
+    const payout = (await t.request({ method: 'GET', url: `/payouts/${ids.payout_id}`, merchantAccountId: a })).json();
+    expect(payout).toMatchObject({ status: 'succeeded', amount: 500, payment_method: { id: ids.payment_method_id } });
+    expect((await t.request({ method: 'GET', url: '/payouts', merchantAccountId: a })).json().items.map((p: { id: string }) => p.id)).toEqual([ids.payout_id]);
     const deliveries = (await t.request({ method: 'GET', url: `/webhook-subscriptions/${ids.subscription_id}/deliveries`, merchantAccountId: a })).json();
     expect(deliveries.items).toMatchObject([{ id: ids.delivery_id, status: 'pending', attempts: 0, event_kind: 'transaction.created' }]);
   });

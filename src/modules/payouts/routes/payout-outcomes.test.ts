@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { MockCardConnector } from '../../../connectors/mock/mock-card.connector.ts';
+import { RECURRING } from '../../../jobs/index.ts';
 import { reconcilePayouts } from '../../../jobs/reconcile-payouts.job.ts';
 import { PAYOUT_AMOUNT_SCENARIOS, PAYOUT_CARDS, type MockPayoutScenario } from '../../../connectors/mock/mock-card-payouts.scenarios.ts';
 import { buildTestApp, type TestApp } from '../../../../test/helpers/build-test-app.ts';
@@ -114,20 +115,6 @@ describe('happy', () => {
     expect((await get(payout.id)).status).toBe('succeeded');
   });
 
-  it('asks again later when the status query itself times out', async () => {
-    const payout = (await postPayout(t, merchant, service, { amount: 3408 })).json();
-    const connector = t.deps.connectors.get('mock-card') as MockCardConnector;
-    const { ConnectorError } = await import('../../../connectors/connector.ts');
-    const spy = vi.spyOn(connector, 'syncPayout').mockRejectedValue(new ConnectorError('timeout', 'slow'));
-    try {
-      await reconcileDuePayouts(t.deps, soon(6));
-      expect(await attemptOf(payout.id)).toMatchObject({ status: 'unknown', checks: 1 });
-      expect((await get(payout.id)).status).toBe('pending');
-    } finally {
-      spy.mockRestore();
-    }
-  });
-
   it('treats an unexpected connector error as an unknown outcome, which reconciliation settles', async () => {
     const connector = t.deps.connectors.get('mock-card') as MockCardConnector;
     const spy = vi.spyOn(connector, 'payout').mockImplementationOnce(() => Promise.reject(new Error('process died')));
@@ -141,5 +128,47 @@ describe('happy', () => {
     expect(payout.status).toBe('pending');
     await reconcileDuePayouts(t.deps, soon(6));
     expect((await get(payout.id)).status).toBe('succeeded');
+  });
+  it('settles a payout whose answer was never recorded (the process died during the call)', async () => {
+    const payout = (await postPayout(t, merchant, service, { amount: 1500 })).json();
+    // What a crash leaves: the payout and its attempt as recorded before the call.
+    await t.deps.db.updateTable('payouts').set({ status: 'pending', payment_service_payout_id: null }).where('id', '=', payout.id).execute();
+    await t.deps.db.updateTable('payout_attempts').set({ status: 'in_flight', provider_reference: null, next_check_at: new Date(Date.now() + 5 * 60_000) }).where('payout_id', '=', payout.id).execute();
+    await reconcileDuePayouts(t.deps, soon(6));
+    expect(await get(payout.id)).toMatchObject({ status: 'succeeded', payment_service_payout_id: payout.payment_service_payout_id });
+  });
+
+  it('runs the reconcile-payouts job every minute', () => {
+    expect(RECURRING.find((r) => r.job.name === 'reconcile-payouts')?.everyMs).toBe(60_000);
+  });
+});
+
+describe('errors', () => {
+  it('asks again later when the status query itself times out', async () => {
+    const payout = (await postPayout(t, merchant, service, { amount: 3408 })).json();
+    const connector = t.deps.connectors.get('mock-card') as MockCardConnector;
+    const { ConnectorError } = await import('../../../connectors/connector.ts');
+    const spy = vi.spyOn(connector, 'syncPayout').mockRejectedValue(new ConnectorError('timeout', 'slow'));
+    try {
+      await reconcileDuePayouts(t.deps, soon(6));
+      expect(await attemptOf(payout.id)).toMatchObject({ status: 'unknown', checks: 1 });
+      expect((await get(payout.id)).status).toBe('pending');
+    } finally {
+      spy.mockRestore();
+    }
+  });
+});
+
+describe('security', () => {
+  it('sends webhook snapshots with the buyer\'s billing details masked and no card number', async () => {
+    const payout = (await postPayout(t, merchant, service, { amount: 3077, payment_method: payoutCard('5555555555554444'), buyer: { display_name: 'Guest', billing_details: { first_name: 'Grace', email_address: 'grace@example.com' } } })).json();
+    await reconcileDuePayouts(t.deps, soon(6));
+    const events = await t.deps.db.selectFrom('events').select(['kind', 'payload']).where('resource_id', '=', payout.id).execute();
+    expect(events.map((e) => e.kind).sort()).toEqual(['payout.pending', 'payout.succeeded']);
+    for (const { payload } of events) {
+      expect(JSON.stringify(payload)).not.toContain('grace@example.com');
+      expect(JSON.stringify(payload)).not.toContain('5555555555554444');
+      expect(payload).toMatchObject({ id: payout.id, buyer: { display_name: 'Guest' } });
+    }
   });
 });
