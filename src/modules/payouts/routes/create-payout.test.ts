@@ -217,6 +217,14 @@ describe('errors', () => {
 describe('security', () => {
   runScopeTests(() => t, { request: () => ({ method: 'POST', url: '/payouts', merchantAccountId: merchant, payload: { amount: 1, currency: 'USD', payment_service_id: service, payment_method: payoutCard() } }), scope: 'payouts.write' });
 
+  it('never logs the card number, whatever the outcome', async () => {
+    const number = '4000000000000572';
+    for (const amount of [1000, 3408, 3094]) expect((await post({ amount, payment_method: payoutCard(number) })).statusCode).toBe(201);
+    expect((await post({ payment_method: payoutCard('4111111111111112') })).body).not.toContain('4111111111111112');
+    expect(t.logs.join('\n')).not.toContain(number);
+    expect(t.logs.join('\n')).not.toContain('4111111111111112');
+  });
+
   it("answers 404 for another merchant account's stored card or payment service, and pays nothing", async () => {
     const other = await createMerchantAccount(t.deps);
     const othersCard = await storeCard(t, other);
