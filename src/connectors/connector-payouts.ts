@@ -52,3 +52,20 @@ export interface PayoutOutcome extends ResponseFacts {
   /** The provider's id of the payout (`payment_service_payout_id`). */
   providerPayoutId: string | null;
 }
+
+/** What an earlier payout call, found by its idempotency key, turned into at the provider. */
+export interface PayoutSyncRequest extends CallBase {
+  /** Null when the original call never got an answer (a timeout). */
+  providerPayoutId: string | null;
+  reference: string;
+  amount: number;
+  currency: string;
+  /** The destination card's BIN (first 6 or 8 digits) and last 4, never the number. */
+  card: { bin: string | null; last4: string | null };
+}
+
+export interface PayoutSyncOutcome extends ResponseFacts {
+  /** A `PayoutOutcome` status, or `not_found`: the provider has no record of the call (it never arrived). */
+  status: 'succeeded' | 'pending' | 'declined' | 'failed' | 'not_found';
+  providerPayoutId: string | null;
+}

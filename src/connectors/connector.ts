@@ -6,7 +6,7 @@
  * for technical failure only (STYLE E5).
  */
 
-import type { PayoutOutcome, PayoutRequest } from './connector-payouts.ts';
+import type { PayoutOutcome, PayoutRequest, PayoutSyncOutcome, PayoutSyncRequest } from './connector-payouts.ts';
 
 /** Static description of a connector: what `GET /payment-service-definitions` publishes. */
 export interface ConnectorDefinition {
@@ -255,7 +255,7 @@ export interface TokenizeOutcome extends ResponseFacts {
   approvalUrl: string | null;
 }
 
-export type { PayoutAddress, PayoutInstrument, PayoutMerchant, PayoutOutcome, PayoutRequest } from './connector-payouts.ts';
+export type { PayoutAddress, PayoutInstrument, PayoutMerchant, PayoutOutcome, PayoutRequest, PayoutSyncOutcome, PayoutSyncRequest } from './connector-payouts.ts';
 
 /** What an earlier tokenize call, found by its idempotency key, turned into at the provider. */
 export interface TokenSyncRequest extends CallBase {
@@ -309,6 +309,8 @@ export interface PaymentConnector {
   incrementAuthorization?(request: IncrementRequest): Promise<IncrementOutcome>;
   /** Present when `capabilities.payout`. Sends `amount` to the instrument; `idempotencyKey` makes a retry find the same payout. */
   payout?(request: PayoutRequest): Promise<PayoutOutcome>;
+  /** Optional with `capabilities.payout`: the status of a payout that is pending or got no answer (reconciliation). */
+  syncPayout?(request: PayoutSyncRequest): Promise<PayoutSyncOutcome>;
 }
 
 /**

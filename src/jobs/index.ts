@@ -7,6 +7,7 @@ import { purgeRateLimitWindows } from './purge-rate-limit-windows.job.ts';
 import { purgeSecurityCodes } from './purge-security-codes.job.ts';
 import { runAccountUpdater } from './run-account-updater.job.ts';
 import { reconcileAttempts } from './reconcile-attempts.job.ts';
+import { reconcilePayouts } from './reconcile-payouts.job.ts';
 import { settleTransactionJob } from './settle-transaction.job.ts';
 import { deliverWebhook } from './deliver-webhook.job.ts';
 import { expireThreeDsChallengesJob } from './expire-three-ds-challenges.job.ts';
@@ -16,7 +17,7 @@ import { analyzeEmbeddedDatabase } from './analyze-embedded-database.job.ts';
 import { vacuumEmbeddedDatabase } from './vacuum-embedded-database.job.ts';
 
 /** Every job the workers know. Add a new job here (see jobs/README.md). */
-export const JOBS: JobDefinition[] = [purgeIdempotencyKeys, purgeFinishedJobs, purgeRateLimitWindows, purgeSecurityCodes, purgeExpiredCheckoutSessions, runAccountUpdater, settleTransactionJob, reconcileAttempts, deliverWebhook, voidLateAuthorization, reconcilePaymentServiceTokens, expireThreeDsChallengesJob, analyzeEmbeddedDatabase, vacuumEmbeddedDatabase];
+export const JOBS: JobDefinition[] = [purgeIdempotencyKeys, purgeFinishedJobs, purgeRateLimitWindows, purgeSecurityCodes, purgeExpiredCheckoutSessions, runAccountUpdater, settleTransactionJob, reconcileAttempts, reconcilePayouts, deliverWebhook, voidLateAuthorization, reconcilePaymentServiceTokens, expireThreeDsChallengesJob, analyzeEmbeddedDatabase, vacuumEmbeddedDatabase];
 
 const HOUR = 3600 * 1000;
 
@@ -31,6 +32,8 @@ export const RECURRING: RecurringJob[] = [
   { job: purgeExpiredCheckoutSessions, everyMs: 5 * 60 * 1000 },
   // Open connector attempts come due 5 minutes after their call at the earliest.
   { job: reconcileAttempts, everyMs: 60 * 1000 },
+  // Open payout attempts come due like transaction attempts: 5 minutes after their call at the earliest.
+  { job: reconcilePayouts, everyMs: 60 * 1000 },
   // A challenge times out like a redirect approval (BUYER_APPROVAL_TIMEOUT_SECONDS); a minute late at most.
   { job: expireThreeDsChallengesJob, everyMs: 60 * 1000 },
   // Tokens left `processing` come due 5 minutes after their call at the earliest, like attempts.

@@ -15,6 +15,7 @@ import { paymentOptions } from './payment-options/index.ts';
 import { paymentServiceDefinitions } from './payment-service-definitions/index.ts';
 import { paymentServices } from './payment-services/index.ts';
 import { paymentServiceTokens } from './payment-service-tokens/index.ts';
+import { payouts } from './payouts/index.ts';
 import { transactions } from './transactions/index.ts';
 import { flows } from './flows/index.ts';
 import { sandboxApprovals } from './sandbox-approvals/index.ts';
@@ -24,4 +25,4 @@ import { webhookSubscriptions } from './webhook-subscriptions/index.ts';
 import { webhookDeliveries } from './webhook-deliveries/index.ts';
 
 /** Every resource group, registered by `buildApp` in this order. */
-export const MODULES: Array<(app: FastifyInstance) => Promise<void>> = [health, merchantAccounts, threeDsConfigurations, auditLogs, apiKeyPairs, buyers, cardSchemeDefinitions, cardDetails, paymentMethods, networkTokens, checkoutSessions, accountUpdater, paymentServiceDefinitions, paymentServices, paymentServiceTokens, paymentOptions, flows, giftCards, threeDsScenarios, transactions, sandboxApprovals, webhookSubscriptions, webhookDeliveries];
+export const MODULES: Array<(app: FastifyInstance) => Promise<void>> = [health, merchantAccounts, threeDsConfigurations, auditLogs, apiKeyPairs, buyers, cardSchemeDefinitions, cardDetails, paymentMethods, networkTokens, checkoutSessions, accountUpdater, paymentServiceDefinitions, paymentServices, paymentServiceTokens, paymentOptions, flows, giftCards, threeDsScenarios, transactions, payouts, sandboxApprovals, webhookSubscriptions, webhookDeliveries];

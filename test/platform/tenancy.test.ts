@@ -74,6 +74,13 @@ const FIXTURES: Record<string, Fixture> = {
     expect(res.json().status).toBe('capture_succeeded');
     return res.json().id;
   },
+  // After payment_method_id and payment_service_id: a payout to A's stored card through A's service.
+  payout_id: async (t, a) => {
+    const res = await t.request({ method: 'POST', url: '/payouts', payload: { amount: 500, currency: PAYMENT_SERVICE_BODY.accepted_currencies[0], payment_service_id: ids.payment_service_id, payment_method: { id: ids.payment_method_id } }, merchantAccountId: a });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json().status).toBe('succeeded');
+    return res.json().id;
+  },
   refund_id: async (t, a) => {
     const res = await t.request({ method: 'POST', url: `/transactions/${ids.transaction_id}/refunds`, payload: { amount: 100 }, merchantAccountId: a });
     expect(res.statusCode, res.body).toBe(201);
@@ -218,6 +225,8 @@ const BODIES: Record<string, () => unknown> = {
   reorderFlowRules: () => ({ rule_ids: [ids.rule_id] }),
   // B's rules and services only: nothing of A in the answer.
   dryRunFlow: () => ({ amount: 100, currency: 'EUR', country: 'GB', payment_method: { method: 'card', bin: '411111' } }),
+  // A's stored card and A's service named by B: 404, and nothing is paid out.
+  createPayout: () => ({ amount: 100, currency: 'USD', payment_service_id: ids.payment_service_id, payment_method: { method: 'id', id: ids.payment_method_id } }),
   updateThreeDsScenario: () => ({ outcome: { version: '2.2.0', authentication: { transaction_status: 'N' } } }),
 };
 
@@ -307,6 +316,9 @@ describe('security', () => {
     expect(subscription).toMatchObject({ url: WEBHOOK_SUBSCRIPTION_BODY.url, active: true, rotating: false, authentication: { username: 'a' } });
     const rule = (await t.request({ method: 'GET', url: `/flows/card-transaction/actions/route-transaction/rules/${ids.rule_id}`, merchantAccountId: a })).json();
     expect(rule).toMatchObject({ enabled: true, position: 1, outcome: { payment_service_ids: [ids.payment_service_id] } });
+    const payout = (await t.request({ method: 'GET', url: `/payouts/${ids.payout_id}`, merchantAccountId: a })).json();
+    expect(payout).toMatchObject({ status: 'succeeded', amount: 500, payment_method: { id: ids.payment_method_id } });
+    expect((await t.request({ method: 'GET', url: '/payouts', merchantAccountId: a })).json().items.map((p: { id: string }) => p.id)).toEqual([ids.payout_id]);
     const deliveries = (await t.request({ method: 'GET', url: `/webhook-subscriptions/${ids.subscription_id}/deliveries`, merchantAccountId: a })).json();
     expect(deliveries.items).toMatchObject([{ id: ids.delivery_id, status: 'pending', attempts: 0, event_kind: 'transaction.created' }]);
   });

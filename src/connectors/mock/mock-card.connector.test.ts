@@ -74,6 +74,20 @@ describe('happy', () => {
     const declined = payoutRequest({ amount: 3005 });
     expect((await connector.payout(declined)).providerPayoutId).toBe((await connector.payout(declined)).providerPayoutId);
   });
+
+  it('answers payout status queries deterministically: pending and timed-out payouts were sent, an unreachable one never arrived', async () => {
+    const sync = (amount: number, number = '4111111111111111', providerPayoutId: string | null = null) =>
+      connector.syncPayout({ idempotencyKey: 'payout-attempt-1', credentials: { merchant_id: 'm-1' }, options: null, providerPayoutId, reference: 'po-1', amount, currency: 'USD', card: { bin: number.slice(0, 8), last4: number.slice(-4) } });
+    const paid = await connector.payout(payoutRequest());
+    expect(await sync(1000)).toEqual({ status: 'succeeded', providerPayoutId: paid.providerPayoutId, errorCode: null, rawResponseCode: null, rawResponseDescription: null });
+    expect(await sync(3077, undefined, 'mock_pay_known')).toMatchObject({ status: 'succeeded', providerPayoutId: 'mock_pay_known' });
+    expect(await sync(1000, '4000000000003006')).toMatchObject({ status: 'succeeded' });
+    expect(await sync(3408)).toMatchObject({ status: 'succeeded', providerPayoutId: paid.providerPayoutId });
+    expect(await sync(3094)).toMatchObject({ status: 'not_found', providerPayoutId: null });
+    expect(await sync(3005)).toMatchObject({ status: 'declined', errorCode: 'do_not_honor', rawResponseCode: '05' });
+    expect(await sync(3096)).toMatchObject({ status: 'failed', errorCode: 'service_error' });
+    expect(await sync(1000, '4000000000000572')).toMatchObject({ status: 'declined', errorCode: 'transaction_not_permitted' });
+  });
 });
 
 describe('errors', () => {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { ConnectorError, type AuthorizeOutcome, type AuthorizeRequest, type CaptureOutcome, type CaptureRequest, type CaptureRules, type ConnectorDefinition, type IncrementOutcome, type IncrementRequest, type PaymentHint, type PaymentConnector, type PayoutOutcome, type PayoutRequest, type RefundOutcome, type RefundRequest, type SessionOutcome, type SyncOutcome, type SyncRequest, type TokenizeOutcome, type TokenizeRequest, type TokenSyncOutcome, type TokenSyncRequest, type VerifyOutcome, type VoidOutcome, type VoidRequest } from '../connector.ts';
+import { ConnectorError, type AuthorizeOutcome, type AuthorizeRequest, type CaptureOutcome, type CaptureRequest, type CaptureRules, type ConnectorDefinition, type IncrementOutcome, type IncrementRequest, type PaymentHint, type PaymentConnector, type PayoutOutcome, type PayoutRequest, type PayoutSyncOutcome, type PayoutSyncRequest, type RefundOutcome, type RefundRequest, type SessionOutcome, type SyncOutcome, type SyncRequest, type TokenizeOutcome, type TokenizeRequest, type TokenSyncOutcome, type TokenSyncRequest, type VerifyOutcome, type VoidOutcome, type VoidRequest } from '../connector.ts';
 import { COUNTRY_CODES } from '../../lib/countries.ts';
 import { CURRENCY_EXPONENTS } from '../../lib/currencies.ts';
 import { payoutScenarioOf } from './mock-card-payouts.scenarios.ts';
@@ -233,6 +233,25 @@ export class MockCardConnector implements PaymentConnector {
         throw new ConnectorError('timeout', 'The mock processor did not answer in time');
       case 'unavailable':
         throw new ConnectorError('unavailable', 'The mock processor could not be reached');
+    }
+  }
+
+  /**
+   * The status a payout reached, from the same amount and card facts as `payout`: a pending payout
+   * has been sent by the time anyone asks, a timed-out one was made (only its answer was lost), and
+   * an unreachable provider never saw the call.
+   */
+  async syncPayout(request: PayoutSyncRequest): Promise<PayoutSyncOutcome> {
+    const scenario = payoutScenarioOf(request.amount, request.card);
+    const providerPayoutId = request.providerPayoutId ?? providerId('mock_pay', request.idempotencyKey);
+    switch (scenario.kind) {
+      case 'decline':
+      case 'fail':
+        return { errorCode: scenario.errorCode, rawResponseCode: scenario.rawCode, rawResponseDescription: scenario.rawDescription, status: scenario.kind === 'decline' ? 'declined' : 'failed', providerPayoutId };
+      case 'unavailable':
+        return { ...blank, status: 'not_found', providerPayoutId: null };
+      default:
+        return { ...blank, status: 'succeeded', providerPayoutId };
     }
   }
 
