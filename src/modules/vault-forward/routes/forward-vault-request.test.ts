@@ -51,7 +51,7 @@ async function storedCard(m: string, number = PAN, expiration = '07/30') {
   return res.json().id as string;
 }
 
-const forward = (m: string, headers: Record<string, string>, payload?: unknown, app: TestApp = t) =>
+const forward = (m: string, headers: Record<string, string>, payload?: Record<string, unknown>, app: TestApp = t) =>
   app.request({ method: 'POST', url: '/vault-forward', merchantAccountId: m, headers: { 'x-vault-forward-url': `${base}/cards?x=1`, ...headers }, ...(payload === undefined ? {} : { payload }) });
 
 describe('happy', () => {
