@@ -15,6 +15,8 @@ export interface ForwardRequest {
   authenticationIds: string[];
   /** Seconds, when the caller asks for less than the server's bound. */
   timeoutSeconds: number | null;
+  /** `x-vault-forward-checkout-session`: a session holding the security code of one of the payment methods. */
+  checkoutSessionId: string | null;
 }
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
@@ -62,7 +64,9 @@ export function readForwardRequest(headers: IncomingHttpHeaders, maxTimeoutSecon
     if (!/^\d+$/.test(timeout) || Number(timeout) < 1 || Number(timeout) > maxTimeoutSeconds) throw refuse('x-vault-forward-timeout', `x-vault-forward-timeout must be whole seconds from 1 to ${maxTimeoutSeconds}`);
     timeoutSeconds = Number(timeout);
   }
-  return { url, method, headers: forwarded, paymentMethodIds, authenticationIds: ids(headers, 'x-vault-forward-authentications'), timeoutSeconds };
+  const sessions = ids(headers, 'x-vault-forward-checkout-session');
+  if (sessions.length > 1) throw refuse('x-vault-forward-checkout-session', 'x-vault-forward-checkout-session names one checkout session');
+  return { url, method, headers: forwarded, paymentMethodIds, authenticationIds: ids(headers, 'x-vault-forward-authentications'), timeoutSeconds, checkoutSessionId: sessions[0] ?? null };
 }
 
 /** Response headers of the target that describe its connection to us, not its answer. */

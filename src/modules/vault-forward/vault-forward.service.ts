@@ -6,9 +6,10 @@ import { encodeRaw, type RawResponse } from '../../http/raw-response.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import { resolveDeliveryAddress, urlFormProblem, type UrlPolicy } from '../../lib/url-safety.ts';
 import { recordAudit } from '../audit-logs/audit-logs.service.ts';
+import { consumeCheckoutSessionCard } from '../checkout-sessions/checkout-sessions.service.ts';
 import { lockAndReleaseCard } from '../payment-methods/payment-methods.service.ts';
 import { HOP_BY_HOP, readForwardRequest, type ForwardRequest } from './forward-request.ts';
-import { fillPlaceholders, maskCardNumbers, PlaceholderError, type ForwardCard } from './placeholders.ts';
+import { fillPlaceholders, maskCardNumbers, PlaceholderError, placeholdersOf, type ForwardCard } from './placeholders.ts';
 import { relay, RelayError } from './relay.ts';
 
 /** The largest answer passed back (and kept for replays); a target answering more gets a 502. */
@@ -58,10 +59,35 @@ async function cardsOf(ctx: RequestContext, ids: readonly string[]): Promise<For
   return cards;
 }
 
-function bodyOf(request: ForwardRequest, body: unknown, cards: readonly ForwardCard[]): string | null {
+/**
+ * `x-vault-forward-checkout-session`: the security code a checkout session holds for one of the
+ * forwarded stored cards goes to that card's `CARD_SECURITY_CODE_n`; the session gives up its card
+ * data and code (used once), as a payment does.
+ */
+async function takeSecurityCode(ctx: RequestContext, request: ForwardRequest, cards: ForwardCard[]): Promise<void> {
+  const header = 'x-vault-forward-checkout-session';
+  try {
+    // A refusal below rolls the taking back: the session keeps its card data and code.
+    await withTransaction(ctx.deps.db, async (tx) => {
+      const held = await consumeCheckoutSessionCard(tx, ctx, request.checkoutSessionId!);
+      if (held.method !== 'id') throw refuse(header, `${header}: the checkout session holds a card that is not stored; store it (POST /payment-methods with the checkout session) and forward the stored card`);
+      const index = request.paymentMethodIds.indexOf(held.paymentMethodId.toLowerCase());
+      if (index < 0) throw refuse(header, `${header}: the checkout session holds the security code of payment method ${held.paymentMethodId}, which x-vault-forward-payment-methods does not list`);
+      if (held.securityCode === null) throw refuse(header, `${header}: the checkout session holds no security code`);
+      cards[index]!.securityCode = held.securityCode;
+    });
+  } catch (error) {
+    if (error instanceof AppError && error.status < 500 && !error.details.some((d) => d.pointer === `/${header}`)) throw refuse(header, `${header}: ${error.message}`, error.code);
+    throw error;
+  }
+}
+
+/** The body as text, its placeholders checked (`cards` null) or filled. */
+function bodyOf(request: ForwardRequest, body: unknown, cards: readonly ForwardCard[], check = false): string | null {
   if (body === undefined || body === null || request.method === 'GET') return null;
   try {
-    return fillPlaceholders(JSON.stringify(body), cards);
+    if (check) placeholdersOf(JSON.stringify(body), cards.length);
+    return check ? null : fillPlaceholders(JSON.stringify(body), cards);
   } catch (error) {
     if (error instanceof PlaceholderError) throw new AppError('bad_request', error.message, { details: [{ location: 'body', pointer: '', message: error.message, type: 'placeholder' }] });
     throw error;
@@ -92,6 +118,9 @@ export async function forwardRequest(ctx: RequestContext, headers: IncomingHttpH
   }
   const target = await checkedTarget(ctx, request.url);
   const cards = await cardsOf(ctx, request.paymentMethodIds);
+  // Checked before a checkout session's security code is taken (it can be taken once only).
+  bodyOf(request, body, cards, true);
+  if (request.checkoutSessionId) await takeSecurityCode(ctx, request, cards);
   const payload = bodyOf(request, body, cards);
   const count = running.get(ctx.merchantAccountId) ?? 0;
   if (count >= config.vaultForwardMaxConcurrent) throw tooManyRequests(1);

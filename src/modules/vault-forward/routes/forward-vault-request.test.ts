@@ -76,6 +76,25 @@ describe('happy', () => {
     expect(res.body).not.toContain(PAN);
   });
 
+  it('sends the security code a checkout session holds for the card, once', async () => {
+    const m = await createMerchantAccount(t.deps);
+    const card = await storedCard(m);
+    const session = (await t.request({ method: 'POST', url: '/checkout/sessions', merchantAccountId: m, payload: {} })).json().id;
+    const fields = await t.request({ method: 'POST', url: `/checkout/sessions/${session}/fields`, token: null, payload: { payment_method: { method: 'id', id: card, security_code: '737' } } });
+    expect(fields.statusCode, fields.body).toBe(204);
+    received.length = 0;
+    const headers = { 'x-vault-forward-payment-methods': card, 'x-vault-forward-checkout-session': session };
+    const res = await forward(m, headers, { cvv: '{{CARD_SECURITY_CODE_1}}' });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(JSON.parse(received[0]!.body)).toEqual({ cvv: '737' });
+    const again = await forward(m, headers, { cvv: '{{CARD_SECURITY_CODE_1}}' });
+    expect(again.statusCode).toBe(400);
+    expect(again.json().details[0].pointer).toBe('/x-vault-forward-checkout-session');
+    expect(received).toHaveLength(1);
+    const without = await forward(m, { 'x-vault-forward-payment-methods': card }, { cvv: '{{CARD_SECURITY_CODE_1}}' });
+    expect(without.json().message).toMatch(/x-vault-forward-checkout-session/);
+  });
+
   it('replays an idempotent forward byte for byte without sending it again', async () => {
     const m = await createMerchantAccount(t.deps);
     const card = await storedCard(m);
