@@ -30,6 +30,8 @@ describe('errors', () => {
     [{ DATABASE_POOL_SIZE: '0' }, 'DATABASE_POOL_SIZE: must be between 1 and 1000, got 0'],
     [{ INSTANCE_ID: 'Bad Id' }, 'INSTANCE_ID: must be lowercase letters, digits and dashes (1 to 63 characters), got "Bad Id"'],
     [{ RUN_WORKER: 'maybe' }, 'RUN_WORKER: must be true or false, got "maybe"'],
+    [{ VAULT_FORWARD_ALLOWED_HOSTS: 'api.example.com,https://x.example' }, 'VAULT_FORWARD_ALLOWED_HOSTS: must be host names separated by commas (e.g. api.example.com,*.example.net), got "https://x.example"'],
+    [{ VAULT_FORWARD_TIMEOUT_SECONDS: '500' }, 'VAULT_FORWARD_TIMEOUT_SECONDS: must be between 1 and 120, got 500'],
     [{ NETWORK_TOKENS_API_PROVISIONING: 'yes' }, 'NETWORK_TOKENS_API_PROVISIONING: must be true or false, got "yes"'],
     [{ ENVIRONMENT: 'production' }, 'VAULT_MASTER_KEY: is required in production (32 random bytes in base64); card data is encrypted under it'],
     [{ VAULT_MASTER_KEY: 'c2hvcnQ=' }, 'VAULT_MASTER_KEY: must be 32 random bytes in base64 (for example: openssl rand -base64 32)'],

@@ -45,6 +45,14 @@ export interface Config {
    * not enabled by default there). Always allowed in the sandbox.
    */
   networkTokensApiProvisioning: boolean;
+  /** Sandbox only: vault forwarding may go to http and to loopback/private addresses (local targets). */
+  vaultForwardAllowPrivateUrls: boolean;
+  /** Hosts vault forwarding may reach in production (`*.example.com` covers subdomains); empty: none. */
+  vaultForwardAllowedHosts: string[];
+  /** Longest a vault forward waits for the target (a caller may ask for less), in seconds. */
+  vaultForwardTimeoutSeconds: number;
+  /** Vault forwards running at once per merchant account in one process. */
+  vaultForwardMaxConcurrent: number;
 }
 
 export class ConfigError extends Error {
@@ -76,6 +84,17 @@ function oneOf<T extends string>(env: Env, name: string, fallback: T, allowed: r
     throw new ConfigError(name, `must be one of ${allowed.join(', ')}, got "${raw}"`);
   }
   return raw as T;
+}
+
+/** Comma-separated host names, lowercased; `*.` in front covers every subdomain. */
+function hostList(env: Env, name: string): string[] {
+  const raw = read(env, name);
+  if (raw === undefined) return [];
+  const hosts = raw.split(',').map((h) => h.trim().toLowerCase()).filter((h) => h !== '');
+  for (const host of hosts) {
+    if (!/^(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/.test(host)) throw new ConfigError(name, `must be host names separated by commas (e.g. api.example.com,*.example.net), got "${host}"`);
+  }
+  return hosts;
 }
 
 function boolean(env: Env, name: string, fallback: boolean): boolean {
@@ -154,5 +173,9 @@ export function loadConfig(env: Env = process.env): Config {
     webhookAllowPrivateUrls: boolean(env, 'WEBHOOK_ALLOW_PRIVATE_URLS', false),
     ...vaultKeys(env, environment),
     networkTokensApiProvisioning: boolean(env, 'NETWORK_TOKENS_API_PROVISIONING', false),
+    vaultForwardAllowPrivateUrls: boolean(env, 'VAULT_FORWARD_ALLOW_PRIVATE_URLS', false),
+    vaultForwardAllowedHosts: hostList(env, 'VAULT_FORWARD_ALLOWED_HOSTS'),
+    vaultForwardTimeoutSeconds: integer(env, 'VAULT_FORWARD_TIMEOUT_SECONDS', 30, 1, 120),
+    vaultForwardMaxConcurrent: integer(env, 'VAULT_FORWARD_MAX_CONCURRENT', 10, 1, 1000),
   };
 }

@@ -86,6 +86,8 @@ export interface RecordedResponse {
 export interface IdempotencyHandle {
   /** Stores the response in `tx`, so it commits with the work it records. */
   record(tx: Tx, status: number, result: unknown): Promise<RecordedResponse>;
+  /** Stores an answer passed through as it came (a raw route's encoded `RawResponse`, http/raw-response.ts). */
+  recordRaw(tx: Tx, status: number, encoded: string): Promise<RecordedResponse>;
   /** Set once the transaction that recorded the response has committed. */
   recorded: RecordedResponse | null;
 }

@@ -3,6 +3,7 @@ import { Type, type Static, type TSchema } from 'typebox';
 import type { RequestContext } from '../context.ts';
 import { withTransaction } from '../db/transaction.ts';
 import { IDEMPOTENCY_HEADER, sendRecorded, type SettleableHandle } from './idempotency.ts';
+import { encodeRaw, sendRaw, type RawResponse } from './raw-response.ts';
 import { MERCHANT_HEADER } from './auth.ts';
 import type { Scope } from './scopes.ts';
 
@@ -51,6 +52,11 @@ export interface RouteDefinition<P extends TSchema | undefined, Q extends TSchem
   enumerationLimited?: boolean;
   /** `checkout-session`: the session id in the path is the credential instead of a bearer token. */
   credential?: 'bearer' | 'checkout-session';
+  /**
+   * The handler returns a `RawResponse` (http/raw-response.ts) sent as it is: status, headers and
+   * bytes from elsewhere; `response` then only documents it. Idempotent replays send it again.
+   */
+  rawResponse?: boolean;
   /** Returns the response body; null only with `noContentWhenNull`. */
   handler: (input: RouteInput<StaticOf<P>, StaticOf<Q>, StaticOf<B>>) => Promise<R extends TSchema ? Static<R> | null : void>;
 }
@@ -62,6 +68,7 @@ declare module 'fastify' {
     idempotent?: boolean;
     merchantScoped?: boolean;
     successStatus?: number;
+    rawResponse?: boolean;
   }
 }
 
@@ -83,6 +90,15 @@ export const ERROR_RESPONSES: Record<number, TSchema> = {
   502: ERROR_REF,
   504: ERROR_REF,
 };
+
+/** A raw route's answer, recorded for replays unless the service recorded it with its own write. */
+async function sendRawResult(ctx: RequestContext, reply: FastifyReply, raw: RawResponse): Promise<FastifyReply> {
+  if (ctx.idempotency && !ctx.idempotency.recorded) {
+    const encoded = encodeRaw(raw);
+    ctx.idempotency.recorded = await withTransaction(ctx.deps.db, (tx) => ctx.idempotency!.recordRaw(tx, raw.status, encoded));
+  }
+  return sendRaw(reply, raw);
+}
 
 /** Builds the Fastify route of an operation: schemas, shared error responses, scope, idempotency. */
 export function defineRoute<P extends TSchema | undefined = undefined, Q extends TSchema | undefined = undefined, B extends TSchema | undefined = undefined, R extends TSchema | null = null>(
@@ -124,6 +140,7 @@ export function defineRoute<P extends TSchema | undefined = undefined, Q extends
       embed: def.embed ?? false,
       enumerationLimited: def.enumerationLimited ?? false,
       credential: def.credential ?? 'bearer',
+      rawResponse: def.rawResponse ?? false,
     },
     ...(def.bodyOptional
       ? {
@@ -144,6 +161,7 @@ export function defineRoute<P extends TSchema | undefined = undefined, Q extends
           request,
           reply,
         });
+        if (def.rawResponse) return await sendRawResult(ctx, reply, result as unknown as RawResponse);
         const status = def.noContentWhenNull && result === null ? 204 : def.status;
         if (ctx.idempotency) {
           if (!ctx.idempotency.recorded) {

@@ -6,6 +6,7 @@ import * as repo from '../modules/idempotency-keys/idempotency-keys.repo.ts';
 import { MerchantAccountCache } from '../modules/merchant-accounts/merchant-account-cache.ts';
 import type { Sealed } from '../vault/vault.ts';
 import { renderError } from './error-handler.ts';
+import { decodeRaw, isEncodedRaw, sendRaw } from './raw-response.ts';
 import { credentialHash, requestHash, responseBinding } from './idempotency-fingerprint.ts';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
@@ -108,6 +109,8 @@ export function createIdempotencyHook(deps: Deps) {
       case 'replay': {
         const body = await deps.vault.decrypt(deps.db, claim.merchantAccountId, outcome.sealed, responseBinding(claim));
         request.log.info({ operationId: ctx.operationId }, 'idempotent replay');
+        // A raw route's answer was stored whole (status, headers, bytes); its errors as usual.
+        if (request.routeOptions.config.rawResponse && isEncodedRaw(body)) return sendRaw(reply, decodeRaw(body), true);
         return sendStored(reply, outcome.status, body, true);
       }
       case 'claimed':
@@ -127,6 +130,10 @@ function createHandle(deps: Deps, claim: repo.NewClaim, reply: FastifyReply): Id
       const body = status === 204 || result === undefined ? '' : (reply.serializeInput(result as Record<string, unknown>, String(status)) as string);
       await complete(tx, status, body);
       return { status, body };
+    },
+    async recordRaw(tx: Tx, status: number, encoded: string): Promise<RecordedResponse> {
+      await complete(tx, status, encoded);
+      return { status, body: encoded };
     },
     /**
      * After a failure: a client error is a completed outcome and is stored (a retry gets the same

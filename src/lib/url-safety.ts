@@ -13,13 +13,17 @@ for (const [net, prefix] of [
   ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12], ['192.0.0.0', 24],
   ['192.0.2.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24], ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
 ] as const) BLOCKED.addSubnet(net, prefix, 'ipv4');
-for (const [net, prefix] of [['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8], ['2001:db8::', 32], ['64:ff9b::', 96]] as const) BLOCKED.addSubnet(net, prefix, 'ipv6');
+for (const [net, prefix] of [['::', 96], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8], ['2001:db8::', 32], ['64:ff9b::', 96]] as const) BLOCKED.addSubnet(net, prefix, 'ipv6');
 
 export interface UrlPolicy {
   /** Production: https only, public addresses only. */
   production: boolean;
-  /** Sandbox setting (WEBHOOK_ALLOW_PRIVATE_URLS): allow http and loopback/private addresses. */
+  /** Sandbox setting (`setting`): allow http and loopback/private addresses. */
   allowPrivate: boolean;
+  /** The setting that allows private addresses in the sandbox, named in refusals (default WEBHOOK_ALLOW_PRIVATE_URLS). */
+  setting?: string;
+  /** Refuse IP address literals unless private addresses are allowed (vault forwarding: a host name only). */
+  hostNamesOnly?: boolean;
 }
 
 /** An IPv4-mapped IPv6 address (::ffff:10.0.0.1) is judged as the IPv4 address it carries. */
@@ -40,9 +44,10 @@ export function urlFormProblem(raw: string, policy: UrlPolicy): string | null {
   if (url.username || url.password) return 'url must not carry credentials; use authentication instead';
   const relaxed = !policy.production && policy.allowPrivate;
   if (url.protocol !== 'https:' && !(relaxed && url.protocol === 'http:')) {
-    return relaxed ? 'url must use http or https' : 'url must use https (http is allowed in the sandbox only with WEBHOOK_ALLOW_PRIVATE_URLS=true)';
+    return relaxed ? 'url must use http or https' : `url must use https (http is allowed in the sandbox only with ${policy.setting ?? 'WEBHOOK_ALLOW_PRIVATE_URLS'}=true)`;
   }
   const host = url.hostname.replace(/^\[|\]$/g, '');
+  if (!relaxed && policy.hostNamesOnly && isIP(host) !== 0) return 'url must name a host, not an IP address';
   if (!relaxed && (host === 'localhost' || host.endsWith('.localhost') || (isIP(host) !== 0 && isBlockedAddress(host)))) {
     return 'url must not point to a loopback, private, link-local or reserved address';
   }

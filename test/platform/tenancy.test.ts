@@ -223,12 +223,24 @@ const BODIES: Record<string, () => unknown> = {
   updateFlowRule: () => ({ enabled: false, outcome: { payment_service_ids: [ids.payment_service_id] } }),
   // A's rule named by B: 404, and A's order stays.
   reorderFlowRules: () => ({ rule_ids: [ids.rule_id] }),
+  // A's card named by B (HEADERS): refused before anything is sent.
+  forwardVaultRequest: () => ({ n: '{{CARD_NUMBER_1}}' }),
   // B's rules and services only: nothing of A in the answer.
   dryRunFlow: () => ({ amount: 100, currency: 'EUR', country: 'GB', payment_method: { method: 'card', bin: '411111' } }),
   // A's stored card and A's service named by B: 404, and nothing is paid out.
   createPayout: () => ({ amount: 100, currency: 'USD', payment_service_id: ids.payment_service_id, payment_method: { method: 'id', id: ids.payment_method_id } }),
   updateThreeDsScenario: () => ({ outcome: { version: '2.2.0', authentication: { transaction_status: 'N' } } }),
 };
+
+/** Control headers per operation that takes them: B names A's stored card. */
+const HEADERS: Record<string, () => Record<string, string>> = {
+  forwardVaultRequest: () => ({ 'x-vault-forward-url': 'https://hooks.example.com/forward', 'x-vault-forward-payment-methods': ids.payment_method_id! }),
+};
+/**
+ * Operations that refuse another account's resource named in a header with 400 naming it (the
+ * issue's wording for vault forwarding) rather than 404: the answer must still show nothing of A.
+ */
+const REFUSED_WITH_400 = new Set(['forwardVaultRequest']);
 
 /** A valid query string per operation that requires one (a GET answering 422 fails the check below). */
 const QUERIES: Record<string, () => string> = {
@@ -273,13 +285,14 @@ describe('security', () => {
       const query = QUERIES[route.config.operationId!]?.();
       const url = route.url.replace(/:([a-z_]+)/g, (_m, param: string) => ids[param]!) + (query ? `?${query}` : '');
       const payload = BODIES[route.config.operationId!]?.();
+      const extraHeaders = HEADERS[route.config.operationId!]?.() ?? {};
       const attempts = [{ label: 'key pair limited to B', token: await limitedToB.token(), merchantAccountId: undefined as string | undefined }];
       // The checkout session id is the credential there (a bearer token means nothing): the only way
       // to reach for merchant account B is to name it, which the session's pinned account refuses.
       if (route.config.credential === 'checkout-session') attempts.pop();
       if (route.config.merchantScoped !== false) attempts.push({ label: 'instance-wide key acting on B', token: await t.keys.token(), merchantAccountId: b });
       for (const attempt of attempts) {
-        const res = await t.request({ method: route.method as 'GET', url, token: attempt.token, ...(attempt.merchantAccountId ? { merchantAccountId: attempt.merchantAccountId } : {}), ...(payload ? { payload } : {}) });
+        const res = await t.request({ method: route.method as 'GET', url, token: attempt.token, headers: extraHeaders, ...(attempt.merchantAccountId ? { merchantAccountId: attempt.merchantAccountId } : {}), ...(payload ? { payload } : {}) });
         const where = `${route.method} ${route.url} (${attempt.label}) → ${res.statusCode}`;
         const touchesA = [...route.url.matchAll(/:([a-z_]+)/g)].some(([, param]) => !CATALOGUE_PARAMS.has(param!));
         if (touchesA) {
@@ -287,8 +300,10 @@ describe('security', () => {
         } else if (res.statusCode < 300) {
           // Lists and creates act on B only: nothing of A may appear in the answer.
           if (res.body.includes(a) || secrets.some((id) => res.body.includes(id))) failures.push(`${where}: the answer shows merchant account A's data`);
-        } else if (![403, 404].includes(res.statusCode)) {
+        } else if (![403, 404].includes(res.statusCode) && !(res.statusCode === 400 && REFUSED_WITH_400.has(route.config.operationId!))) {
           failures.push(`${where}: unexpected status`);
+        } else if (res.body.includes(a)) {
+          failures.push(`${where}: the refusal shows merchant account A's data`);
         }
       }
     }

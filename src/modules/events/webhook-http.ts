@@ -1,6 +1,6 @@
 import { request as httpRequest, type RequestOptions } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import type { LookupFunction } from 'node:net';
+import { pinnedLookup } from '../../lib/pinned-lookup.ts';
 
 /**
  * Delivery timeouts. A receiver should answer at once and do its work later; these bound how long a
@@ -27,14 +27,6 @@ export interface PostOutcome {
   statusCode: number | null;
   durationMs: number;
   error: string | null;
-}
-
-/** A lookup that answers with the checked address only (both callback forms of net.connect). */
-function pinnedLookup(address: string, family: 4 | 6): LookupFunction {
-  return ((_host: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
-    if (options?.all) callback(null, [{ address, family }]);
-    else callback(null, address, family);
-  }) as unknown as LookupFunction;
 }
 
 /**

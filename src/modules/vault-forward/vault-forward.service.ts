@@ -1,0 +1,150 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import type { RequestContext } from '../../context.ts';
+import { withTransaction } from '../../db/transaction.ts';
+import { AppError, forbidden, tooManyRequests } from '../../errors/app-error.ts';
+import { encodeRaw, type RawResponse } from '../../http/raw-response.ts';
+import { uuidv7 } from '../../lib/ids.ts';
+import { resolveDeliveryAddress, urlFormProblem, type UrlPolicy } from '../../lib/url-safety.ts';
+import { recordAudit } from '../audit-logs/audit-logs.service.ts';
+import { consumeCheckoutSessionCard } from '../checkout-sessions/checkout-sessions.service.ts';
+import { lockAndReleaseCard } from '../payment-methods/payment-methods.service.ts';
+import { HOP_BY_HOP, readForwardRequest, type ForwardRequest } from './forward-request.ts';
+import { fillPlaceholders, maskCardNumbers, PlaceholderError, placeholdersOf, type ForwardCard } from './placeholders.ts';
+import { relay, RelayError } from './relay.ts';
+
+/** The largest answer passed back (and kept for replays); a target answering more gets a 502. */
+export const MAX_RESPONSE_BYTES = 1024 * 1024;
+/** A target that takes no connection within this is down or drops packets. */
+const CONNECT_TIMEOUT_MS = 5_000;
+
+const running = new Map<string, number>();
+
+const refuse = (header: string, message: string, type = 'value_error') =>
+  new AppError('bad_request', message, { details: [{ location: 'header', pointer: `/${header}`, message, type }] });
+
+function policyOf(ctx: RequestContext): UrlPolicy {
+  const { config } = ctx.deps;
+  return { production: config.environment === 'production', allowPrivate: config.vaultForwardAllowPrivateUrls, setting: 'VAULT_FORWARD_ALLOW_PRIVATE_URLS', hostNamesOnly: true };
+}
+
+const allowed = (host: string, list: readonly string[]) => list.some((entry) => (entry.startsWith('*.') ? host.endsWith(entry.slice(1)) : host === entry));
+
+/** The target, checked: its form, the production allow-list, then what its name resolves to. */
+async function checkedTarget(ctx: RequestContext, raw: string) {
+  const policy = policyOf(ctx);
+  const problem = urlFormProblem(raw, policy);
+  if (problem) throw refuse('x-vault-forward-url', `x-vault-forward-url: ${problem.replace(/^url /, 'the address ')}`);
+  const url = new URL(raw);
+  if (policy.production && !allowed(url.hostname.toLowerCase(), ctx.deps.config.vaultForwardAllowedHosts)) {
+    throw forbidden(`Vault forwarding may not reach ${url.hostname}: in production only the hosts of VAULT_FORWARD_ALLOWED_HOSTS are allowed`);
+  }
+  const resolved = await resolveDeliveryAddress(raw, policy);
+  if (!resolved.ok) throw refuse('x-vault-forward-url', `x-vault-forward-url: ${resolved.problem.replace(/^url /, 'the address ')}`);
+  return { url, address: resolved.address, family: resolved.family };
+}
+
+/** The cards of `x-vault-forward-payment-methods`, in order; each refusal names the position and the id. */
+async function cardsOf(ctx: RequestContext, ids: readonly string[]): Promise<ForwardCard[]> {
+  const cards: ForwardCard[] = [];
+  for (const [i, id] of ids.entries()) {
+    try {
+      const card = await lockAndReleaseCard(ctx.deps.db, ctx, id, { lock: false });
+      cards.push({ number: card.number, expirationDate: card.expirationDate, holderName: null, securityCode: null });
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      const why = error.code === 'not_found' ? 'no such payment method in this merchant account' : 'not a stored card that can be used';
+      throw refuse('x-vault-forward-payment-methods', `x-vault-forward-payment-methods: payment method ${i + 1} (${id}): ${why}`, error.code === 'not_found' ? 'not_found' : 'value_error');
+    }
+  }
+  return cards;
+}
+
+/**
+ * `x-vault-forward-checkout-session`: the security code a checkout session holds for one of the
+ * forwarded stored cards goes to that card's `CARD_SECURITY_CODE_n`; the session gives up its card
+ * data and code (used once), as a payment does.
+ */
+async function takeSecurityCode(ctx: RequestContext, request: ForwardRequest, cards: ForwardCard[]): Promise<void> {
+  const header = 'x-vault-forward-checkout-session';
+  try {
+    // A refusal below rolls the taking back: the session keeps its card data and code.
+    await withTransaction(ctx.deps.db, async (tx) => {
+      const held = await consumeCheckoutSessionCard(tx, ctx, request.checkoutSessionId!);
+      if (held.method !== 'id') throw refuse(header, `${header}: the checkout session holds a card that is not stored; store it (POST /payment-methods with the checkout session) and forward the stored card`);
+      const index = request.paymentMethodIds.indexOf(held.paymentMethodId.toLowerCase());
+      if (index < 0) throw refuse(header, `${header}: the checkout session holds the security code of payment method ${held.paymentMethodId}, which x-vault-forward-payment-methods does not list`);
+      if (held.securityCode === null) throw refuse(header, `${header}: the checkout session holds no security code`);
+      cards[index]!.securityCode = held.securityCode;
+    });
+  } catch (error) {
+    if (error instanceof AppError && error.status < 500 && !error.details.some((d) => d.pointer === `/${header}`)) throw refuse(header, `${header}: ${error.message}`, error.code);
+    throw error;
+  }
+}
+
+/** The body as text, its placeholders checked (`cards` null) or filled. */
+function bodyOf(request: ForwardRequest, body: unknown, cards: readonly ForwardCard[], check = false): string | null {
+  if (body === undefined || body === null || request.method === 'GET') return null;
+  try {
+    if (check) placeholdersOf(JSON.stringify(body), cards.length);
+    return check ? null : fillPlaceholders(JSON.stringify(body), cards);
+  } catch (error) {
+    if (error instanceof PlaceholderError) throw new AppError('bad_request', error.message, { details: [{ location: 'body', pointer: '', message: error.message, type: 'placeholder' }] });
+    throw error;
+  }
+}
+
+/** The target's answer for the caller: its hop-by-hop headers dropped, every forwarded card number masked. */
+function answerOf(status: number, headers: IncomingHttpHeaders, body: Buffer, cards: readonly ForwardCard[]): RawResponse {
+  const kept: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined || HOP_BY_HOP.has(name)) continue;
+    kept[name] = Array.isArray(value) ? value.map((v) => maskCardNumbers(v, cards)) : maskCardNumbers(value, cards);
+  }
+  // Digits are ASCII in any ASCII-compatible encoding: latin1 keeps every other byte as it was.
+  return { status, headers: kept, body: Buffer.from(maskCardNumbers(body.toString('latin1'), cards), 'latin1') };
+}
+
+/**
+ * `POST /vault-forward`: the caller's JSON body, placeholders replaced with stored card data, sent
+ * to the target; the target's answer comes back (masked). The card data is in memory for this one
+ * call only. The audit entry and the idempotent answer are written together after it.
+ */
+export async function forwardRequest(ctx: RequestContext, headers: IncomingHttpHeaders, body: unknown): Promise<RawResponse> {
+  const { config } = ctx.deps;
+  const request = readForwardRequest(headers, config.vaultForwardTimeoutSeconds);
+  if (request.authenticationIds.length > 0) {
+    throw refuse('x-vault-forward-authentications', 'x-vault-forward-authentications: no authentication method is configured for vault forwarding on this server yet (request signing, mutual TLS and payload encryption are not available); send the target\'s credentials with x-vault-forward-header-authorization', 'not_available');
+  }
+  const target = await checkedTarget(ctx, request.url);
+  const cards = await cardsOf(ctx, request.paymentMethodIds);
+  // Checked before a checkout session's security code is taken (it can be taken once only).
+  bodyOf(request, body, cards, true);
+  if (request.checkoutSessionId) await takeSecurityCode(ctx, request, cards);
+  const payload = bodyOf(request, body, cards);
+  const count = running.get(ctx.merchantAccountId) ?? 0;
+  if (count >= config.vaultForwardMaxConcurrent) throw tooManyRequests(1);
+  running.set(ctx.merchantAccountId, count + 1);
+  let answer: RawResponse;
+  try {
+    const response = await relay({
+      url: target.url, address: target.address, family: target.family, method: request.method,
+      // Uncompressed, so that an echoed card number can be found and masked.
+      headers: { ...request.headers, ...(payload !== null ? { 'content-type': 'application/json' } : {}), 'accept-encoding': 'identity' },
+      body: payload, timeoutMs: (request.timeoutSeconds ?? config.vaultForwardTimeoutSeconds) * 1000, connectTimeoutMs: CONNECT_TIMEOUT_MS, maxResponseBytes: MAX_RESPONSE_BYTES,
+    });
+    answer = answerOf(response.status, response.headers, response.body, cards);
+  } catch (error) {
+    if (!(error instanceof RelayError)) throw error;
+    throw new AppError(error.kind === 'timeout' ? 'gateway_timeout' : 'bad_gateway', `The target ${target.url.host} did not answer usably: ${error.message}`);
+  } finally {
+    const left = (running.get(ctx.merchantAccountId) ?? 1) - 1;
+    if (left === 0) running.delete(ctx.merchantAccountId);
+    else running.set(ctx.merchantAccountId, left);
+  }
+  await withTransaction(ctx.deps.db, async (tx) => {
+    await recordAudit(tx, ctx, 'created', { type: 'vault-forward', id: uuidv7(), name: `${request.method} ${target.url.host} → ${answer.status}${request.paymentMethodIds.length ? ` (payment methods ${request.paymentMethodIds.join(', ')})` : ''}` });
+    if (ctx.idempotency) ctx.idempotency.recorded = await ctx.idempotency.recordRaw(tx, answer.status, encodeRaw(answer));
+  });
+  return answer;
+}
