@@ -67,12 +67,18 @@ const FIXTURES: Record<string, Fixture> = {
     return res.json().id;
   },
   // After payment_service_id: A's transaction goes through A's mock-card service, is captured and
-  // partly refunded, and is settled, so its refund and settlement exist too.
+  // partly refunded, and is settled, so its capture, refund and settlement exist too.
   transaction_id: async (t, a) => {
-    const res = await t.request({ method: 'POST', url: '/transactions', payload: { amount: 1000, currency: PAYMENT_SERVICE_BODY.accepted_currencies[0], intent: 'capture', payment_method: { ...CARD_BODY, security_code: '123' } }, merchantAccountId: a });
+    const res = await t.request({ method: 'POST', url: '/transactions', payload: { amount: 1000, currency: PAYMENT_SERVICE_BODY.accepted_currencies[0], payment_method: { ...CARD_BODY, security_code: '123' } }, merchantAccountId: a });
     expect(res.statusCode, res.body).toBe(201);
-    expect(res.json().status).toBe('capture_succeeded');
+    const captured = await t.request({ method: 'POST', url: `/transactions/${res.json().id}/capture`, payload: {}, merchantAccountId: a });
+    expect(captured.json().transaction.status).toBe('capture_succeeded');
     return res.json().id;
+  },
+  capture_id: async (t, a) => {
+    const res = await t.request({ method: 'GET', url: `/transactions/${ids.transaction_id}/captures`, merchantAccountId: a });
+    expect(res.json().items).toHaveLength(1);
+    return res.json().items[0].id;
   },
   refund_id: async (t, a) => {
     const res = await t.request({ method: 'POST', url: `/transactions/${ids.transaction_id}/refunds`, payload: { amount: 100 }, merchantAccountId: a });

@@ -83,6 +83,30 @@ export function updateAttemptQuery(db: Executor, merchantAccountId: string, id: 
     .where('id', '=', id);
 }
 
+/** The capture attempts of one transaction, newest first (index `transaction_attempts_txn_idx`). */
+export async function listCaptures(db: Executor, merchantAccountId: string, transactionId: string): Promise<AttemptRow[]> {
+  return db
+    .selectFrom('transaction_attempts')
+    .selectAll()
+    .where('merchant_account_id', '=', merchantAccountId)
+    .where('transaction_id', '=', transactionId)
+    .where('operation', '=', 'capture')
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
+}
+
+export async function findCapture(db: Executor, merchantAccountId: string, transactionId: string, id: string): Promise<AttemptRow | undefined> {
+  return db
+    .selectFrom('transaction_attempts')
+    .selectAll()
+    .where('merchant_account_id', '=', merchantAccountId)
+    .where('id', '=', id)
+    .where('transaction_id', '=', transactionId)
+    .where('operation', '=', 'capture')
+    .executeTakeFirst();
+}
+
 /** The void sent for a late authorization (its authorize attempt); at most one, a unique index says so. */
 export async function findCompensatingAttempt(db: Executor, merchantAccountId: string, authorizeAttemptId: string): Promise<AttemptRow | undefined> {
   return db.selectFrom('transaction_attempts').selectAll().where('merchant_account_id', '=', merchantAccountId).where('compensates_attempt_id', '=', authorizeAttemptId).executeTakeFirst();
