@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withTransaction } from '../../src/db/transaction.ts';
 import { uuidv7 } from '../../src/lib/ids.ts';
 import { emitEvent } from '../../src/modules/events/events.service.ts';
-import { settleTransaction } from '../../src/modules/transactions/settlements/settlements.service.ts';
+import { settleRefund, settleTransaction } from '../../src/modules/transactions/settlements/settlements.service.ts';
 import { buildTestApp, type TestApp } from '../helpers/build-test-app.ts';
 import { createMerchantAccount } from '../helpers/factories.ts';
 import { createTestKeyPair, type TestKeyPair } from '../helpers/tokens.ts';
@@ -91,6 +91,13 @@ const FIXTURES: Record<string, Fixture> = {
     expect(res.json().items).toHaveLength(1);
     return res.json().items[0].id;
   },
+  // Named :settlement_id in its route's path, like a capture's settlement (see ROUTE_FIXTURES).
+  refund_settlement_id: async (t, a) => {
+    await settleRefund(t.deps, a, ids.transaction_id!, ids.refund_id!);
+    const res = await t.request({ method: 'GET', url: `/transactions/${ids.transaction_id}/refund-settlements`, merchantAccountId: a });
+    expect(res.json().items).toHaveLength(1);
+    return res.json().items[0].id;
+  },
   // The connector catalogue is instance-wide: nobody owns a definition (see CATALOGUE_PARAMS).
   payment_service_definition_id: async () => 'mock-card',
   // Fixtures run in this order: the shipping details belong to the buyer above.
@@ -135,6 +142,11 @@ const PAYMENT_SERVICE_BODY = {
   accepted_countries: ['GB'],
   payment_method_tokenization_enabled: true,
 };
+/** Routes whose path parameter has the name of another resource's (the spec's names): the fixture they take instead. */
+const ROUTE_FIXTURES: Record<string, Record<string, string>> = {
+  '/transactions/:transaction_id/refund-settlements/:settlement_id': { settlement_id: 'refund_settlement_id' },
+};
+const fixtureOf = (url: string, param: string) => ROUTE_FIXTURES[url]?.[param] ?? param;
 /** Path parameters naming instance-wide catalogue entries, not resources of merchant account A. */
 const CATALOGUE_PARAMS = new Set(['payment_service_definition_id', 'flow', 'action']);
 const CARD_BODY = { method: 'card', number: '4111111111111111', expiration_date: '12/39' };
@@ -252,7 +264,7 @@ describe('security', () => {
   it('covers every protected route with fixtures and bodies', () => {
     const missing: string[] = [];
     for (const route of protectedRoutes()) {
-      for (const [, param] of route.url.matchAll(/:([a-z_]+)/g)) if (!FIXTURES[param!]) missing.push(`fixture for :${param} (${route.method} ${route.url})`);
+      for (const [, param] of route.url.matchAll(/:([a-z_]+)/g)) if (!FIXTURES[fixtureOf(route.url, param!)]) missing.push(`fixture for :${param} (${route.method} ${route.url})`);
       if ((route.method === 'POST' || route.method === 'PUT') && !BODIES[route.config.operationId!]) missing.push(`body for ${route.config.operationId}`);
     }
     expect(missing).toEqual([]);
@@ -263,7 +275,7 @@ describe('security', () => {
     const secrets = Object.entries(ids).filter(([param, id]) => id !== a && !CATALOGUE_PARAMS.has(param)).map(([, id]) => id);
     for (const route of protectedRoutes()) {
       const query = QUERIES[route.config.operationId!]?.();
-      const url = route.url.replace(/:([a-z_]+)/g, (_m, param: string) => ids[param]!) + (query ? `?${query}` : '');
+      const url = route.url.replace(/:([a-z_]+)/g, (_m, param: string) => ids[fixtureOf(route.url, param)]!) + (query ? `?${query}` : '');
       const payload = BODIES[route.config.operationId!]?.();
       const attempts = [{ label: 'key pair limited to B', token: await limitedToB.token(), merchantAccountId: undefined as string | undefined }];
       // The checkout session id is the credential there (a bearer token means nothing): the only way
@@ -308,6 +320,10 @@ describe('security', () => {
     expect(subscription).toMatchObject({ url: WEBHOOK_SUBSCRIPTION_BODY.url, active: true, rotating: false, authentication: { username: 'a' } });
     const rule = (await t.request({ method: 'GET', url: `/flows/card-transaction/actions/route-transaction/rules/${ids.rule_id}`, merchantAccountId: a })).json();
     expect(rule).toMatchObject({ enabled: true, position: 1, outcome: { payment_service_ids: [ids.payment_service_id] } });
+    const capture = (await t.request({ method: 'GET', url: `/transactions/${ids.transaction_id}/captures/${ids.capture_id}`, merchantAccountId: a })).json();
+    expect(capture).toMatchObject({ id: ids.capture_id, status: 'succeeded', amount: 1000 });
+    const refundSettlement = (await t.request({ method: 'GET', url: `/transactions/${ids.transaction_id}/refund-settlements/${ids.refund_settlement_id}`, merchantAccountId: a })).json();
+    expect(refundSettlement).toMatchObject({ id: ids.refund_settlement_id, refund_id: ids.refund_id, amount: -100 });
     const deliveries = (await t.request({ method: 'GET', url: `/webhook-subscriptions/${ids.subscription_id}/deliveries`, merchantAccountId: a })).json();
     expect(deliveries.items).toMatchObject([{ id: ids.delivery_id, status: 'pending', attempts: 0, event_kind: 'transaction.created' }]);
   });

@@ -6,12 +6,14 @@ import { createTransactionRefund } from './routes/create-transaction-refund.ts';
 import { createTransaction } from './routes/create-transaction.ts';
 import { getRefund } from './routes/get-refund.ts';
 import { getTransactionCapture } from './routes/get-transaction-capture.ts';
+import { getTransactionRefundSettlement } from './routes/get-transaction-refund-settlement.ts';
 import { getTransactionRefund } from './routes/get-transaction-refund.ts';
 import { getTransactionSettlement } from './routes/get-transaction-settlement.ts';
 import { getTransaction } from './routes/get-transaction.ts';
 import { listTransactionActions } from './routes/list-transaction-actions.ts';
 import { listTransactionCaptures } from './routes/list-transaction-captures.ts';
 import { listTransactionEvents } from './routes/list-transaction-events.ts';
+import { listTransactionRefundSettlements } from './routes/list-transaction-refund-settlements.ts';
 import { listTransactionRefunds } from './routes/list-transaction-refunds.ts';
 import { listTransactions } from './routes/list-transactions.ts';
 import { listTransactionSettlements } from './routes/list-transaction-settlements.ts';
@@ -24,7 +26,7 @@ export async function transactions(app: FastifyInstance): Promise<void> {
     createTransaction, listTransactions, getTransaction, updateTransaction, captureTransaction, voidTransaction, cancelTransaction, syncTransaction,
     createTransactionRefund, createFullTransactionRefund, listTransactionRefunds, getTransactionRefund, getRefund,
     listTransactionActions, listTransactionEvents, listTransactionSettlements, getTransactionSettlement,
-    listTransactionCaptures, getTransactionCapture,
+    listTransactionCaptures, getTransactionCapture, listTransactionRefundSettlements, getTransactionRefundSettlement,
   ]) {
     app.route(route);
   }

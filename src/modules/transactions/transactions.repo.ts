@@ -209,6 +209,17 @@ export async function findSettlement(db: Executor, merchantAccountId: string, tr
   return db.selectFrom('settlements').selectAll().where('merchant_account_id', '=', merchantAccountId).where('transaction_id', '=', transactionId).where('id', '=', id).executeTakeFirst();
 }
 
+/** The settlements of the transaction's refunds (refund settlements), oldest first. */
+export async function listRefundSettlements(db: Executor, merchantAccountId: string, transactionId: string): Promise<Array<SettlementRow & { refund_id: string }>> {
+  const rows = await db.selectFrom('settlements').selectAll().where('merchant_account_id', '=', merchantAccountId).where('transaction_id', '=', transactionId).where('refund_id', 'is not', null).orderBy('created_at').orderBy('id').execute();
+  return rows as Array<SettlementRow & { refund_id: string }>;
+}
+
+export async function findRefundSettlement(db: Executor, merchantAccountId: string, transactionId: string, id: string): Promise<(SettlementRow & { refund_id: string }) | undefined> {
+  const row = await db.selectFrom('settlements').selectAll().where('merchant_account_id', '=', merchantAccountId).where('transaction_id', '=', transactionId).where('id', '=', id).where('refund_id', 'is not', null).executeTakeFirst();
+  return row as (SettlementRow & { refund_id: string }) | undefined;
+}
+
 /** Inserts a settlement once: a second run for the same capture, refund or transaction changes nothing. */
 export async function insertSettlementOnce(db: Executor, row: import('kysely').Insertable<import('../../db/schema-transactions.ts').SettlementsTable>): Promise<SettlementRow | undefined> {
   return db

@@ -5,7 +5,7 @@ import { recordAudit } from '../audit-logs/audit-logs.service.ts';
 import type { UpdateTransactionBody } from './create-transaction.schema.ts';
 import { toCaptureResource } from './capture.schema.ts';
 import { toRefundResource } from './refund.schema.ts';
-import { toEventResource, toSettlementResource } from './transaction-reads.schema.ts';
+import { toEventResource, toRefundSettlementResource, toSettlementResource } from './transaction-reads.schema.ts';
 import type { Transaction } from './transaction.schema.ts';
 import * as repo from './transactions.repo.ts';
 import { transactionResource } from './transaction-view.ts';
@@ -88,4 +88,16 @@ export async function getTransactionCapture(ctx: RequestContext, id: string, cap
   const attempt = await repo.findCapture(ctx.deps.db, ctx.merchantAccountId, id, captureId);
   if (!attempt) throw notFound('capture', captureId);
   return toCaptureResource(attempt, row);
+}
+
+export async function listTransactionRefundSettlements(ctx: RequestContext, id: string) {
+  await requireTransaction(ctx, id);
+  return { items: (await repo.listRefundSettlements(ctx.deps.db, ctx.merchantAccountId, id)).map(toRefundSettlementResource) };
+}
+
+export async function getTransactionRefundSettlement(ctx: RequestContext, id: string, settlementId: string) {
+  await requireTransaction(ctx, id);
+  const row = await repo.findRefundSettlement(ctx.deps.db, ctx.merchantAccountId, id, settlementId);
+  if (!row) throw notFound('refund settlement', settlementId);
+  return toRefundSettlementResource(row);
 }
