@@ -184,6 +184,8 @@ const BODIES: Record<string, () => unknown> = {
   addBuyerShippingDetails: () => ({ ...SHIPPING_BODY, first_name: 'B made this' }),
   updateBuyerShippingDetails: () => ({ first_name: 'taken over' }),
   createPaymentMethod: () => ({ ...CARD_BODY, buyer_id: ids.buyer_id }),
+  // A's card named by B: 404, and its expiry and scheme transaction id stay.
+  updatePaymentMethod: () => ({ expiration_date: '03/41', scheme_transaction_id: 'taken-over', transaction_link_id: 'b' }),
   // A's card named by B: it does not qualify, so B gets 204 and A's card gets no inquiry.
   createAccountUpdaterJob: () => ({ payment_method_ids: [ids.payment_method_id] }),
   createCheckoutSession: () => ({ amount: 1, currency: 'USD' }),
@@ -320,6 +322,7 @@ describe('security', () => {
     expect(subscription).toMatchObject({ url: WEBHOOK_SUBSCRIPTION_BODY.url, active: true, rotating: false, authentication: { username: 'a' } });
     const rule = (await t.request({ method: 'GET', url: `/flows/card-transaction/actions/route-transaction/rules/${ids.rule_id}`, merchantAccountId: a })).json();
     expect(rule).toMatchObject({ enabled: true, position: 1, outcome: { payment_service_ids: [ids.payment_service_id] } });
+    expect((await t.request({ method: 'GET', url: `/payment-methods/${ids.payment_method_id}`, merchantAccountId: a })).json()).toMatchObject({ expiration_date: CARD_BODY.expiration_date });
     const capture = (await t.request({ method: 'GET', url: `/transactions/${ids.transaction_id}/captures/${ids.capture_id}`, merchantAccountId: a })).json();
     expect(capture).toMatchObject({ id: ids.capture_id, status: 'succeeded', amount: 1000 });
     const refundSettlement = (await t.request({ method: 'GET', url: `/transactions/${ids.transaction_id}/refund-settlements/${ids.refund_settlement_id}`, merchantAccountId: a })).json();
