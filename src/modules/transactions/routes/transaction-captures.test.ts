@@ -57,6 +57,30 @@ describe('happy', () => {
   });
 });
 
+describe('webhook events', () => {
+  const events = (id: string) => t.deps.db.selectFrom('events').select(['kind', 'resource_type', 'payload']).where('resource_id', '=', id).orderBy('created_at').orderBy('id').execute();
+
+  it('capture.succeeded with the capture record when a capture succeeds', async () => {
+    const { merchantAccountId: m } = await merchantWithMockCard(t);
+    const txn = await authorized(t, m);
+    await capture(m, txn.id, { amount: 600 });
+    const [record] = (await get(m, `/transactions/${txn.id}/captures`)).json().items;
+    expect(await events(record.id)).toEqual([{ kind: 'capture.succeeded', resource_type: 'capture', payload: record }]);
+  });
+
+  it('capture.pending when the provider has not captured yet, then capture.succeeded when a status query confirms it', async () => {
+    const { merchantAccountId: m } = await merchantWithMockCard(t);
+    const txn = await authorized(t, m, { amount: 2077 });
+    await capture(m, txn.id, {});
+    const [record] = (await get(m, `/transactions/${txn.id}/captures`)).json().items;
+    expect((await events(record.id)).map((e) => [e.kind, (e.payload as { status: string }).status])).toEqual([['capture.pending', 'pending']]);
+    await t.request({ method: 'POST', url: `/transactions/${txn.id}/sync`, merchantAccountId: m });
+    const after = (await get(m, `/transactions/${txn.id}/captures/${record.id}`)).json();
+    expect((await events(record.id)).map((e) => e.kind)).toEqual(['capture.pending', 'capture.succeeded']);
+    expect((await events(record.id))[1]!.payload).toEqual(after);
+  });
+});
+
 describe('errors', () => {
   it('404 for an unknown transaction, an unknown capture, or a capture of another transaction', async () => {
     const { merchantAccountId: m } = await merchantWithMockCard(t);
