@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withTransaction } from '../../src/db/transaction.ts';
 import { uuidv7 } from '../../src/lib/ids.ts';
 import { emitEvent } from '../../src/modules/events/events.service.ts';
-import { settleTransaction } from '../../src/modules/transactions/settlements/settlements.service.ts';
+import { settleRefund, settleTransaction } from '../../src/modules/transactions/settlements/settlements.service.ts';
 import { buildTestApp, type TestApp } from '../helpers/build-test-app.ts';
 import { createMerchantAccount } from '../helpers/factories.ts';
 import { createTestKeyPair, type TestKeyPair } from '../helpers/tokens.ts';
@@ -67,11 +67,12 @@ const FIXTURES: Record<string, Fixture> = {
     return res.json().id;
   },
   // After payment_service_id: A's transaction goes through A's mock-card service, is captured and
-  // partly refunded, and is settled, so its refund and settlement exist too.
+  // partly refunded, and is settled, so its capture, refund and settlement exist too.
   transaction_id: async (t, a) => {
-    const res = await t.request({ method: 'POST', url: '/transactions', payload: { amount: 1000, currency: PAYMENT_SERVICE_BODY.accepted_currencies[0], intent: 'capture', payment_method: { ...CARD_BODY, security_code: '123' } }, merchantAccountId: a });
+    const res = await t.request({ method: 'POST', url: '/transactions', payload: { amount: 1000, currency: PAYMENT_SERVICE_BODY.accepted_currencies[0], payment_method: { ...CARD_BODY, security_code: '123' } }, merchantAccountId: a });
     expect(res.statusCode, res.body).toBe(201);
-    expect(res.json().status).toBe('capture_succeeded');
+    const captured = await t.request({ method: 'POST', url: `/transactions/${res.json().id}/capture`, payload: {}, merchantAccountId: a });
+    expect(captured.json().transaction.status).toBe('capture_succeeded');
     return res.json().id;
   },
   // After payment_method_id and payment_service_id: a payout to A's stored card through A's service.
@@ -81,6 +82,11 @@ const FIXTURES: Record<string, Fixture> = {
     expect(res.json().status).toBe('succeeded');
     return res.json().id;
   },
+  capture_id: async (t, a) => {
+    const res = await t.request({ method: 'GET', url: `/transactions/${ids.transaction_id}/captures`, merchantAccountId: a });
+    expect(res.json().items).toHaveLength(1);
+    return res.json().items[0].id;
+  },
   refund_id: async (t, a) => {
     const res = await t.request({ method: 'POST', url: `/transactions/${ids.transaction_id}/refunds`, payload: { amount: 100 }, merchantAccountId: a });
     expect(res.statusCode, res.body).toBe(201);
@@ -89,6 +95,13 @@ const FIXTURES: Record<string, Fixture> = {
   settlement_id: async (t, a) => {
     await settleTransaction(t.deps, a, ids.transaction_id!);
     const res = await t.request({ method: 'GET', url: `/transactions/${ids.transaction_id}/settlements`, merchantAccountId: a });
+    expect(res.json().items).toHaveLength(1);
+    return res.json().items[0].id;
+  },
+  // Named :settlement_id in its route's path, like a capture's settlement (see ROUTE_FIXTURES).
+  refund_settlement_id: async (t, a) => {
+    await settleRefund(t.deps, a, ids.transaction_id!, ids.refund_id!);
+    const res = await t.request({ method: 'GET', url: `/transactions/${ids.transaction_id}/refund-settlements`, merchantAccountId: a });
     expect(res.json().items).toHaveLength(1);
     return res.json().items[0].id;
   },
@@ -136,6 +149,11 @@ const PAYMENT_SERVICE_BODY = {
   accepted_countries: ['GB'],
   payment_method_tokenization_enabled: true,
 };
+/** Routes whose path parameter has the name of another resource's (the spec's names): the fixture they take instead. */
+const ROUTE_FIXTURES: Record<string, Record<string, string>> = {
+  '/transactions/:transaction_id/refund-settlements/:settlement_id': { settlement_id: 'refund_settlement_id' },
+};
+const fixtureOf = (url: string, param: string) => ROUTE_FIXTURES[url]?.[param] ?? param;
 /** Path parameters naming instance-wide catalogue entries, not resources of merchant account A. */
 const CATALOGUE_PARAMS = new Set(['payment_service_definition_id', 'flow', 'action']);
 const CARD_BODY = { method: 'card', number: '4111111111111111', expiration_date: '12/39' };
@@ -173,6 +191,8 @@ const BODIES: Record<string, () => unknown> = {
   addBuyerShippingDetails: () => ({ ...SHIPPING_BODY, first_name: 'B made this' }),
   updateBuyerShippingDetails: () => ({ first_name: 'taken over' }),
   createPaymentMethod: () => ({ ...CARD_BODY, buyer_id: ids.buyer_id }),
+  // A's card named by B: 404, and its expiry and scheme transaction id stay.
+  updatePaymentMethod: () => ({ expiration_date: '03/41', scheme_transaction_id: 'taken-over', transaction_link_id: 'b' }),
   // A's card named by B: it does not qualify, so B gets 204 and A's card gets no inquiry.
   createAccountUpdaterJob: () => ({ payment_method_ids: [ids.payment_method_id] }),
   createCheckoutSession: () => ({ amount: 1, currency: 'USD' }),
@@ -272,7 +292,7 @@ describe('security', () => {
   it('covers every protected route with fixtures and bodies', () => {
     const missing: string[] = [];
     for (const route of protectedRoutes()) {
-      for (const [, param] of route.url.matchAll(/:([a-z_]+)/g)) if (!FIXTURES[param!]) missing.push(`fixture for :${param} (${route.method} ${route.url})`);
+      for (const [, param] of route.url.matchAll(/:([a-z_]+)/g)) if (!FIXTURES[fixtureOf(route.url, param!)]) missing.push(`fixture for :${param} (${route.method} ${route.url})`);
       if ((route.method === 'POST' || route.method === 'PUT') && !BODIES[route.config.operationId!]) missing.push(`body for ${route.config.operationId}`);
     }
     expect(missing).toEqual([]);
@@ -283,7 +303,7 @@ describe('security', () => {
     const secrets = Object.entries(ids).filter(([param, id]) => id !== a && !CATALOGUE_PARAMS.has(param)).map(([, id]) => id);
     for (const route of protectedRoutes()) {
       const query = QUERIES[route.config.operationId!]?.();
-      const url = route.url.replace(/:([a-z_]+)/g, (_m, param: string) => ids[param]!) + (query ? `?${query}` : '');
+      const url = route.url.replace(/:([a-z_]+)/g, (_m, param: string) => ids[fixtureOf(route.url, param)]!) + (query ? `?${query}` : '');
       const payload = BODIES[route.config.operationId!]?.();
       const extraHeaders = HEADERS[route.config.operationId!]?.() ?? {};
       const attempts = [{ label: 'key pair limited to B', token: await limitedToB.token(), merchantAccountId: undefined as string | undefined }];
@@ -334,6 +354,11 @@ describe('security', () => {
     const payout = (await t.request({ method: 'GET', url: `/payouts/${ids.payout_id}`, merchantAccountId: a })).json();
     expect(payout).toMatchObject({ status: 'succeeded', amount: 500, payment_method: { id: ids.payment_method_id } });
     expect((await t.request({ method: 'GET', url: '/payouts', merchantAccountId: a })).json().items.map((p: { id: string }) => p.id)).toEqual([ids.payout_id]);
+    expect((await t.request({ method: 'GET', url: `/payment-methods/${ids.payment_method_id}`, merchantAccountId: a })).json()).toMatchObject({ expiration_date: CARD_BODY.expiration_date });
+    const capture = (await t.request({ method: 'GET', url: `/transactions/${ids.transaction_id}/captures/${ids.capture_id}`, merchantAccountId: a })).json();
+    expect(capture).toMatchObject({ id: ids.capture_id, status: 'succeeded', amount: 1000 });
+    const refundSettlement = (await t.request({ method: 'GET', url: `/transactions/${ids.transaction_id}/refund-settlements/${ids.refund_settlement_id}`, merchantAccountId: a })).json();
+    expect(refundSettlement).toMatchObject({ id: ids.refund_settlement_id, refund_id: ids.refund_id, amount: -100 });
     const deliveries = (await t.request({ method: 'GET', url: `/webhook-subscriptions/${ids.subscription_id}/deliveries`, merchantAccountId: a })).json();
     expect(deliveries.items).toMatchObject([{ id: ids.delivery_id, status: 'pending', attempts: 0, event_kind: 'transaction.created' }]);
   });

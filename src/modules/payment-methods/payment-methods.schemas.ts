@@ -2,6 +2,7 @@ import { Type, type Static } from 'typebox';
 import type { PaymentMethodRow } from '../../db/schema.ts';
 import { Country, Currency, Cursor, DateTime, ItemList, ListEnvelope, Nullable, StringEnum } from '../../http/schemas/common.ts';
 import { Discriminated } from '../../http/schemas/discriminated.ts';
+import { CARD_SCHEMES } from '../../lib/card-schemes.ts';
 
 export const PAYMENT_METHOD_STATUSES = ['processing', 'buyer_approval_required', 'succeeded', 'failed', 'paused'] as const;
 export const CARD_TYPES = ['credit', 'debit', 'prepaid'] as const;
@@ -46,6 +47,18 @@ export const CreatePaymentMethodBody = Discriminated('method', ['card', 'checkou
   title: 'PaymentMethodCreate',
 });
 export type CreatePaymentMethodBody = Static<typeof CreatePaymentMethodBody>;
+
+/** `PUT /payment-methods/{id}`: every field optional; see `updatePatch` for what null and omitted mean. */
+export const UpdatePaymentMethodBody = Type.Object(
+  {
+    expiration_date: Type.Optional(Nullable(CardExpirationDate())),
+    scheme_transaction_id: Type.Optional(Nullable(Type.String({ maxLength: 100, description: "The scheme's id of the card's first customer-initiated transaction; null also clears scheme_transaction_id_scheme" }))),
+    scheme_transaction_id_scheme: Type.Optional(Nullable(StringEnum(CARD_SCHEMES, { description: "The scheme of scheme_transaction_id; when omitted and not set yet, the card's scheme" }))),
+    transaction_link_id: Type.Optional(Nullable(Type.String({ maxLength: 100 }))),
+  },
+  { additionalProperties: false, title: 'PaymentMethodUpdate' },
+);
+export type UpdatePaymentMethodBody = Static<typeof UpdatePaymentMethodBody>;
 
 export const PaymentMethodParams = Type.Object({ payment_method_id: Type.String({ format: 'uuid' }) });
 

@@ -2,16 +2,17 @@ import { withRequestTransaction, type RequestContext } from '../../context.ts';
 import { emitEvent } from '../events/events.service.ts';
 import type { PaymentMethodRow } from '../../db/schema.ts';
 import type { Executor, Tx } from '../../db/transaction.ts';
-import { AppError, notFound } from '../../errors/app-error.ts';
+import { AppError, invalidField, notFound } from '../../errors/app-error.ts';
 import { listPage } from '../../http/pagination.ts';
-import { bin, last4 } from '../../lib/card-schemes.ts';
+import { bin, isExpired, last4 } from '../../lib/card-schemes.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import { readCheckoutSessionCard } from '../checkout-sessions/checkout-sessions.service.ts';
 import { recordAudit } from '../audit-logs/audit-logs.service.ts';
 import { buyerResourcesByIds, resolveBuyerReference } from '../buyers/buyers.service.ts';
+import { updatePatch } from './payment-method-update.ts';
 import * as repo from './payment-methods.repo.ts';
 import { checkCard, SECURITY_CODE_TTL_MS } from './stored-cards.service.ts';
-import { toPaymentMethodResource, type CreateCardPaymentMethodBody, type CreateCheckoutSessionPaymentMethodBody, type CreatePaymentMethodBody, type ListPaymentMethodsQuery, type PaymentMethod } from './payment-methods.schemas.ts';
+import { toPaymentMethodResource, type CreateCardPaymentMethodBody, type CreateCheckoutSessionPaymentMethodBody, type CreatePaymentMethodBody, type ListPaymentMethodsQuery, type PaymentMethod, type UpdatePaymentMethodBody } from './payment-methods.schemas.ts';
 import { singleBuyerReference } from '../buyers/embed-buyer.ts';
 
 interface NewCard {
@@ -97,6 +98,21 @@ export async function getPaymentMethod(ctx: RequestContext, id: string): Promise
   const row = await repo.findPaymentMethod(ctx.deps.db, ctx.merchantAccountId, id);
   if (!row) throw notFound('payment method', id);
   return toPaymentMethodResource(row, await buyerResourceOf(ctx.deps.db, ctx, row.buyer_id));
+}
+
+/** `PUT /payment-methods/{id}`: expiry, the scheme transaction id and the transaction link id; `payment_method.updated` when something changed. */
+export async function updatePaymentMethod(ctx: RequestContext, id: string, body: UpdatePaymentMethodBody): Promise<PaymentMethod> {
+  if (body.expiration_date && isExpired(body.expiration_date, new Date())) throw invalidField('body', '/expiration_date', 'The card has expired: expiration_date is in the past', 'card_expired');
+  return withRequestTransaction(ctx, async (tx) => {
+    const row = await repo.findPaymentMethod(tx, ctx.merchantAccountId, id, { forUpdate: true });
+    if (!row) throw notFound('payment method', id);
+    const patch = updatePatch(row, body);
+    const changed = Object.keys(patch).length > 0;
+    const updated = changed ? await repo.updatePaymentMethod(tx, ctx.merchantAccountId, id, { ...patch, updated_at: new Date() }) : row;
+    await recordAudit(tx, ctx, 'updated', { type: 'payment-method', id, name: `${row.scheme ?? row.method} ${row.last4 ?? ''}`.trim() });
+    if (changed) await emitEvent(tx, ctx.deps, { merchantAccountId: ctx.merchantAccountId, kind: 'payment_method.updated', resourceType: 'payment-method', resourceId: id, payload: toPaymentMethodResource(updated) });
+    return toPaymentMethodResource(updated, await buyerResourceOf(tx, ctx, updated.buyer_id));
+  });
 }
 
 export async function deletePaymentMethod(ctx: RequestContext, id: string): Promise<void> {

@@ -5,12 +5,16 @@ import { createFullTransactionRefund } from './routes/create-full-transaction-re
 import { createTransactionRefund } from './routes/create-transaction-refund.ts';
 import { createTransaction } from './routes/create-transaction.ts';
 import { getRefund } from './routes/get-refund.ts';
+import { getTransactionCapture } from './routes/get-transaction-capture.ts';
+import { getTransactionRefundSettlement } from './routes/get-transaction-refund-settlement.ts';
 import { getTransactionRefund } from './routes/get-transaction-refund.ts';
 import { getTransactionSettlement } from './routes/get-transaction-settlement.ts';
 import { getTransaction } from './routes/get-transaction.ts';
 import { incrementTransactionAuthorization } from './routes/increment-transaction-authorization.ts';
 import { listTransactionActions } from './routes/list-transaction-actions.ts';
+import { listTransactionCaptures } from './routes/list-transaction-captures.ts';
 import { listTransactionEvents } from './routes/list-transaction-events.ts';
+import { listTransactionRefundSettlements } from './routes/list-transaction-refund-settlements.ts';
 import { listTransactionRefunds } from './routes/list-transaction-refunds.ts';
 import { listTransactions } from './routes/list-transactions.ts';
 import { listTransactionSettlements } from './routes/list-transaction-settlements.ts';
@@ -24,6 +28,7 @@ export async function transactions(app: FastifyInstance): Promise<void> {
     createTransactionRefund, createFullTransactionRefund, listTransactionRefunds, getTransactionRefund, getRefund,
     listTransactionActions, listTransactionEvents, listTransactionSettlements, getTransactionSettlement,
     incrementTransactionAuthorization,
+    listTransactionCaptures, getTransactionCapture, listTransactionRefundSettlements, getTransactionRefundSettlement,
   ]) {
     app.route(route);
   }

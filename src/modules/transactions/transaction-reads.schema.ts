@@ -49,6 +49,17 @@ export const SettlementSchema = Type.Object(
   { additionalProperties: false, title: 'Settlement' },
 );
 export const SettlementsSchema = ItemList(SettlementSchema, 'Settlements');
+
+/** A refund's settlement: the settlement record with the refund it settles; `amount` is negative, as in `GET .../settlements`. */
+export const RefundSettlementSchema = Type.Object(
+  {
+    ...Type.Omit(SettlementSchema, ['type']).properties,
+    type: Type.Literal('refund-settlement'),
+    refund_id: Type.String(),
+  },
+  { additionalProperties: false, title: 'RefundSettlement' },
+);
+export const RefundSettlementsSchema = ItemList(RefundSettlementSchema, 'RefundSettlements');
 export const SettlementParams = Type.Object({ transaction_id: Type.String({ format: 'uuid' }), settlement_id: Type.String({ format: 'uuid' }) });
 
 const time = (value: Date | string) => (value instanceof Date ? value : new Date(value)).toISOString();
@@ -64,4 +75,8 @@ export function toSettlementResource(row: SettlementRow) {
     interchange: row.interchange, markup: row.markup, scheme_fee: row.scheme_fee, payment_service_report_id: row.payment_service_report_id,
     payment_service_report_file_ids: row.payment_service_report_file_ids, transaction_id: row.transaction_id,
   };
+}
+
+export function toRefundSettlementResource(row: SettlementRow & { refund_id: string }) {
+  return { ...toSettlementResource(row), type: 'refund-settlement' as const, refund_id: row.refund_id };
 }

@@ -83,6 +83,30 @@ export function updateAttemptQuery(db: Executor, merchantAccountId: string, id: 
     .where('id', '=', id);
 }
 
+/** The capture attempts of one transaction, newest first (index `transaction_attempts_txn_idx`). */
+export async function listCaptures(db: Executor, merchantAccountId: string, transactionId: string): Promise<AttemptRow[]> {
+  return db
+    .selectFrom('transaction_attempts')
+    .selectAll()
+    .where('merchant_account_id', '=', merchantAccountId)
+    .where('transaction_id', '=', transactionId)
+    .where('operation', '=', 'capture')
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
+}
+
+export async function findCapture(db: Executor, merchantAccountId: string, transactionId: string, id: string): Promise<AttemptRow | undefined> {
+  return db
+    .selectFrom('transaction_attempts')
+    .selectAll()
+    .where('merchant_account_id', '=', merchantAccountId)
+    .where('id', '=', id)
+    .where('transaction_id', '=', transactionId)
+    .where('operation', '=', 'capture')
+    .executeTakeFirst();
+}
+
 /** The void sent for a late authorization (its authorize attempt); at most one, a unique index says so. */
 export async function findCompensatingAttempt(db: Executor, merchantAccountId: string, authorizeAttemptId: string): Promise<AttemptRow | undefined> {
   return db.selectFrom('transaction_attempts').selectAll().where('merchant_account_id', '=', merchantAccountId).where('compensates_attempt_id', '=', authorizeAttemptId).executeTakeFirst();
@@ -183,6 +207,17 @@ export async function listSettlements(db: Executor, merchantAccountId: string, t
 
 export async function findSettlement(db: Executor, merchantAccountId: string, transactionId: string, id: string): Promise<SettlementRow | undefined> {
   return db.selectFrom('settlements').selectAll().where('merchant_account_id', '=', merchantAccountId).where('transaction_id', '=', transactionId).where('id', '=', id).executeTakeFirst();
+}
+
+/** The settlements of the transaction's refunds (refund settlements), oldest first. */
+export async function listRefundSettlements(db: Executor, merchantAccountId: string, transactionId: string): Promise<Array<SettlementRow & { refund_id: string }>> {
+  const rows = await db.selectFrom('settlements').selectAll().where('merchant_account_id', '=', merchantAccountId).where('transaction_id', '=', transactionId).where('refund_id', 'is not', null).orderBy('created_at').orderBy('id').execute();
+  return rows as Array<SettlementRow & { refund_id: string }>;
+}
+
+export async function findRefundSettlement(db: Executor, merchantAccountId: string, transactionId: string, id: string): Promise<(SettlementRow & { refund_id: string }) | undefined> {
+  const row = await db.selectFrom('settlements').selectAll().where('merchant_account_id', '=', merchantAccountId).where('transaction_id', '=', transactionId).where('id', '=', id).where('refund_id', 'is not', null).executeTakeFirst();
+  return row as (SettlementRow & { refund_id: string }) | undefined;
 }
 
 /** Inserts a settlement once: a second run for the same capture, refund or transaction changes nothing. */

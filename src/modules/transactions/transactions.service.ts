@@ -3,8 +3,9 @@ import { notFound } from '../../errors/app-error.ts';
 import { listPage } from '../../http/pagination.ts';
 import { recordAudit } from '../audit-logs/audit-logs.service.ts';
 import type { UpdateTransactionBody } from './create-transaction.schema.ts';
+import { toCaptureResource } from './capture.schema.ts';
 import { toRefundResource } from './refund.schema.ts';
-import { toEventResource, toSettlementResource } from './transaction-reads.schema.ts';
+import { toEventResource, toRefundSettlementResource, toSettlementResource } from './transaction-reads.schema.ts';
 import type { Transaction } from './transaction.schema.ts';
 import * as repo from './transactions.repo.ts';
 import { transactionResource } from './transaction-view.ts';
@@ -73,4 +74,30 @@ export async function getTransactionSettlement(ctx: RequestContext, id: string, 
   const row = await repo.findSettlement(ctx.deps.db, ctx.merchantAccountId, id, settlementId);
   if (!row) throw notFound('settlement', settlementId);
   return toSettlementResource(row);
+}
+
+/** Capture records: the transaction's capture attempts (an authorize-and-capture transaction has none: its authorization captured). */
+export async function listTransactionCaptures(ctx: RequestContext, id: string) {
+  const row = await requireTransaction(ctx, id);
+  const captures = await repo.listCaptures(ctx.deps.db, ctx.merchantAccountId, id);
+  return { items: captures.map((attempt) => toCaptureResource(attempt, row)), limit: Math.max(captures.length, 1), next_cursor: null, previous_cursor: null };
+}
+
+export async function getTransactionCapture(ctx: RequestContext, id: string, captureId: string) {
+  const row = await requireTransaction(ctx, id);
+  const attempt = await repo.findCapture(ctx.deps.db, ctx.merchantAccountId, id, captureId);
+  if (!attempt) throw notFound('capture', captureId);
+  return toCaptureResource(attempt, row);
+}
+
+export async function listTransactionRefundSettlements(ctx: RequestContext, id: string) {
+  await requireTransaction(ctx, id);
+  return { items: (await repo.listRefundSettlements(ctx.deps.db, ctx.merchantAccountId, id)).map(toRefundSettlementResource) };
+}
+
+export async function getTransactionRefundSettlement(ctx: RequestContext, id: string, settlementId: string) {
+  await requireTransaction(ctx, id);
+  const row = await repo.findRefundSettlement(ctx.deps.db, ctx.merchantAccountId, id, settlementId);
+  if (!row) throw notFound('refund settlement', settlementId);
+  return toRefundSettlementResource(row);
 }

@@ -1,9 +1,10 @@
 import type { Deps } from '../../context.ts';
-import type { RefundRow, TransactionRow } from '../../db/schema-transactions.ts';
+import type { AttemptRow, RefundRow, TransactionRow } from '../../db/schema-transactions.ts';
 import type { Executor, Tx } from '../../db/transaction.ts';
 import { emitEvent, eventWrites } from '../events/events.service.ts';
 import { giftCardServiceOf } from '../gift-cards/gift-card-service.ts';
 import { redemptionsOfTransaction } from '../gift-cards/gift-card-redemptions.service.ts';
+import { toCaptureResource } from './capture.schema.ts';
 import { toRefundResource } from './refund.schema.ts';
 import { toTransactionResource } from './transaction.resource.ts';
 
@@ -49,4 +50,10 @@ export async function refundEventWrites(db: Executor, deps: Deps, refund: Refund
 /** The refund event of a refund's current status (created while processing). */
 export function refundKind(status: RefundRow['status']): 'refund.created' | 'refund.succeeded' | 'refund.failed' {
   return status === 'succeeded' ? 'refund.succeeded' : status === 'processing' ? 'refund.created' : 'refund.failed';
+}
+
+/** `capture.<status>` each time a capture's answer is recorded (`pending` too: no answer yet, or pending at the provider). */
+export async function emitCapture(tx: Tx, deps: Deps, attempt: AttemptRow, transaction: TransactionRow): Promise<void> {
+  const payload = toCaptureResource(attempt, transaction);
+  await emitEvent(tx, deps, { merchantAccountId: attempt.merchant_account_id, kind: `capture.${payload.status}`, resourceType: 'capture', resourceId: attempt.id, payload });
 }

@@ -13,7 +13,7 @@ import { attemptEvent, statusEvent } from '../transaction-events.ts';
 import { captureRefusal } from '../transaction-status.ts';
 import type { OperationResult, Transaction } from '../transaction.schema.ts';
 import * as repo from '../transactions.repo.ts';
-import { emitStatusChange, emitTransaction } from '../webhook-events.ts';
+import { emitCapture, emitStatusChange, emitTransaction } from '../webhook-events.ts';
 import { transactionResource } from '../transaction-view.ts';
 
 /**
@@ -61,10 +61,11 @@ export async function captureTransaction(ctx: RequestContext, id: string, body: 
     const now = new Date();
     const applied = result.ok ? applyCapture(current, result.value, attempt, now) : result.kind === 'timeout' ? null : applyCapture(current, { status: 'failed', errorCode: 'service_network_error', rawResponseCode: null, rawResponseDescription: null }, attempt, now);
     const updated = applied ? await repo.updateTransaction(tx, ctx.merchantAccountId, id, applied.patch) : current;
-    await repo.updateAttempt(tx, ctx.merchantAccountId, attempt.id, attemptPatch(result, applied, nextCheckAt(0, now), result.ok ? result.value.providerCaptureId : null));
+    const recorded = await repo.updateAttempt(tx, ctx.merchantAccountId, attempt.id, attemptPatch(result, applied, nextCheckAt(0, now), result.ok ? result.value.providerCaptureId : null));
     await repo.insertEvents(tx, [statusEvent(updated, current.status, now), attemptEvent(updated, attempt.id, 'capture', attempt.amount, result, applied, now)].filter((e) => e !== null));
     if (applied?.attemptStatus === 'succeeded') await emitTransaction(tx, ctx.deps, updated, 'transaction.captured');
     else await emitStatusChange(tx, ctx.deps, current, updated);
+    await emitCapture(tx, ctx.deps, recorded, updated);
     await recordAudit(tx, ctx, 'captured', { type: 'transaction', id, name: `${updated.currency} ${attempt.amount}` });
     // Every capture settles on its own, final or not (docs/decisions.md, "Settlements").
     if (applied?.attemptStatus === 'succeeded') await scheduleSettlement(tx, ctx.deps, updated, attempt.id);

@@ -14,7 +14,7 @@ import { event, statusEvent } from '../transaction-events.ts';
 import { intentOutcome, nextStatus, TransitionError } from '../transaction-status.ts';
 import type { Transaction } from '../transaction.schema.ts';
 import * as repo from '../transactions.repo.ts';
-import { emitRefund, emitStatusChange, emitTransaction, refundKind } from '../webhook-events.ts';
+import { emitCapture, emitRefund, emitStatusChange, emitTransaction, refundKind } from '../webhook-events.ts';
 import { transactionResource } from '../transaction-view.ts';
 import { incrementPatch } from '../increment/increment-outcome.ts';
 
@@ -121,7 +121,7 @@ async function settleAttempt(tx: Tx, deps: Deps, attemptId: string, merchantAcco
     return { final: false, row };
   }
   const updated = Object.keys(resolved.patch).length > 0 ? await repo.updateTransaction(tx, merchantAccountId, row.id, resolved.patch) : row;
-  await repo.updateAttempt(tx, merchantAccountId, attemptId, { status: resolved.status, checks: attempt.checks + 1, next_check_at: null, provider_reference: attempt.provider_reference ?? answer.providerTransactionId, ...(lateAuthorization ? { error_code: 'late_outcome' } : {}) });
+  const recorded = await repo.updateAttempt(tx, merchantAccountId, attemptId, { status: resolved.status, checks: attempt.checks + 1, next_check_at: null, provider_reference: attempt.provider_reference ?? answer.providerTransactionId, ...(lateAuthorization ? { error_code: 'late_outcome' } : {}) });
   if (lateAuthorization) await scheduleLateVoid(tx, deps, row, attemptId, attempt.provider_reference ?? answer.providerTransactionId);
   if (attempt.refund_id && resolved.refundStatus) {
     const refund = await repo.updateRefund(tx, merchantAccountId, attempt.refund_id, { status: resolved.refundStatus as never, error_code: answer.errorCode });
@@ -133,6 +133,7 @@ async function settleAttempt(tx: Tx, deps: Deps, attemptId: string, merchantAcco
   const specific = resolved.status === 'succeeded' ? (attempt.operation === 'capture' ? 'transaction.captured' : attempt.operation === 'void' && !attempt.compensates_attempt_id ? 'transaction.voided' : raised ? 'transaction.updated' : null) : null;
   if (specific) await emitTransaction(tx, deps, updated, specific);
   else await emitStatusChange(tx, deps, row, updated);
+  if (attempt.operation === 'capture') await emitCapture(tx, deps, recorded, updated);
   const change = statusEvent(updated, row.status, now);
   await repo.insertEvents(tx, change ? [...events, change] : events);
   // Every capture settles on its own, final or not (docs/decisions.md, "Settlements").
