@@ -94,6 +94,24 @@ export type Buyer = Static<typeof BuyerSchema>;
 
 export const BuyersSchema = ListEnvelope(BuyerSchema, 'Buyers');
 
+/**
+ * The buyer copied onto a transaction or a payout when it was made (a stored buyer's summary, or a
+ * guest buyer), as those resources show it: billing details masked without the scope to read them.
+ */
+export function toBuyerSnapshotResource(snapshot: unknown, revealPii: boolean) {
+  const buyer = snapshot as { id?: string | null; display_name?: string | null; external_identifier?: string | null; account_number?: string | null; billing_details?: BillingDetailsJson | null } | null;
+  if (!buyer) return null;
+  const billing = toBillingDetailsResource(buyer.billing_details ?? null);
+  return {
+    type: 'buyer' as const,
+    id: buyer.id ?? null,
+    display_name: buyer.display_name ?? null,
+    external_identifier: buyer.external_identifier ?? null,
+    account_number: buyer.account_number ?? null,
+    billing_details: revealPii ? billing : maskBillingDetails(billing),
+  };
+}
+
 /** Every field present, null where unknown. */
 export function toBillingDetailsResource(details: BillingDetailsJson | null): BillingDetailsResource | null {
   if (!details) return null;

@@ -1,22 +1,8 @@
-import type { BillingDetailsJson } from '../../db/schema.ts';
 import type { PayoutRow } from '../../db/schema-payouts.ts';
-import { toBillingDetailsResource } from '../buyers/buyers.schemas.ts';
-import { maskBillingDetails } from '../buyers/pii-mask.ts';
+import { toBuyerSnapshotResource } from '../buyers/buyers.schemas.ts';
 import { toPayoutMerchant, type Payout, type PayoutMerchantJson } from './payouts.schemas.ts';
 
-function buyerOf(row: PayoutRow, revealPii: boolean): Payout['buyer'] {
-  const buyer = row.buyer as { id?: string | null; display_name?: string | null; external_identifier?: string | null; account_number?: string | null; billing_details?: BillingDetailsJson | null } | null;
-  if (!buyer) return null;
-  const billing = toBillingDetailsResource(buyer.billing_details ?? null);
-  return {
-    type: 'buyer',
-    id: buyer.id ?? null,
-    display_name: buyer.display_name ?? null,
-    external_identifier: buyer.external_identifier ?? null,
-    account_number: buyer.account_number ?? null,
-    billing_details: revealPii ? billing : maskBillingDetails(billing),
-  };
-}
+const buyerOf = (row: PayoutRow, revealPii: boolean): Payout['buyer'] => toBuyerSnapshotResource(row.buyer, revealPii);
 
 function paymentMethodOf(row: PayoutRow): Payout['payment_method'] {
   const pm = row.payment_method as Record<string, any>;

@@ -1,26 +1,13 @@
 import type { TransactionRow } from '../../db/schema-transactions.ts';
-import type { BillingDetailsJson } from '../../db/schema.ts';
 import { toAddressResource } from '../../http/schemas/address.ts';
 import { uuidToBase62 } from '../../lib/base62.ts';
-import { toBillingDetailsResource } from '../buyers/buyers.schemas.ts';
-import { maskBillingDetails, maskContactDetails } from '../buyers/pii-mask.ts';
+import { toBuyerSnapshotResource } from '../buyers/buyers.schemas.ts';
+import { maskContactDetails } from '../buyers/pii-mask.ts';
 import { EXTRA_FIELDS, type Transaction, type TransactionSummary } from './transaction.schema.ts';
 
 const iso = (value: Date | null) => (value ? value.toISOString() : null);
 
-function buyerOf(row: TransactionRow, revealPii: boolean): Transaction['buyer'] {
-  const buyer = row.buyer as { id?: string | null; display_name?: string | null; external_identifier?: string | null; account_number?: string | null; billing_details?: BillingDetailsJson | null } | null;
-  if (!buyer) return null;
-  const billing = toBillingDetailsResource(buyer.billing_details ?? null);
-  return {
-    type: 'buyer',
-    id: buyer.id ?? null,
-    display_name: buyer.display_name ?? null,
-    external_identifier: buyer.external_identifier ?? null,
-    account_number: buyer.account_number ?? null,
-    billing_details: revealPii ? billing : maskBillingDetails(billing),
-  };
-}
+const buyerOf = (row: TransactionRow, revealPii: boolean): Transaction['buyer'] => toBuyerSnapshotResource(row.buyer, revealPii);
 
 function shippingOf(row: TransactionRow, revealPii: boolean): Transaction['shipping_details'] {
   const s = row.shipping_details as Record<string, any> | null;
