@@ -42,6 +42,10 @@ export const badRequest = (message = DEFAULT_MESSAGE.bad_request, details: Error
 export const invalidField = (location: ErrorLocation, pointer: string, message: string, type = 'value_error') =>
   new AppError('bad_request', 'Request failed validation', { details: [{ location, pointer, message, type }] });
 
+/** A 400 about one field whose message says what is wrong (rather than the generic "Request failed validation"). */
+export const fieldRefusal = (location: ErrorLocation, pointer: string, message: string, type = 'value_error') =>
+  new AppError('bad_request', message, { details: [{ location, pointer, message, type }] });
+
 export const unauthorized = (message = DEFAULT_MESSAGE.unauthorized) => new AppError('unauthorized', message);
 
 export const forbidden = (message = DEFAULT_MESSAGE.forbidden) => new AppError('forbidden', message);

@@ -2,6 +2,7 @@ import type { RequestContext } from '../../context.ts';
 import type { FlowName } from '../../db/schema-flow-rules.ts';
 import { detectSchemes } from '../../lib/card-schemes.ts';
 import { listRoutablePaymentServices } from '../payment-services/payment-services.service.ts';
+import { candidateOf } from '../transactions/routing/flow-route.ts';
 import { route } from '../transactions/routing/routing.ts';
 import { explainRules, FLOW_ACTIONS, routeOutcomeOf, serviceOrder, type FlowRule } from './flow-decisions.ts';
 import { rulesInOrder } from './flow-rules.repo.ts';
@@ -28,10 +29,7 @@ async function routeSteps(ctx: RequestContext, facts: FlowFacts, winner: FlowRul
   const rows = await listRoutablePaymentServices(ctx.deps.db, ctx.merchantAccountId);
   const byId = new Map(rows.map((r) => [r.id, r]));
   const order = winner ? serviceOrder(routeOutcomeOf(winner), splitKey) : rows.map((r) => r.id);
-  const candidates = order.flatMap((id, i) => {
-    const r = byId.get(id);
-    return r ? [{ id, definitionId: r.payment_service_definition_id, method: r.method, displayName: r.display_name, acceptedCurrencies: r.accepted_currencies, acceptedCountries: r.accepted_countries, active: r.active, position: i }] : [];
-  });
+  const candidates = order.flatMap((id, i) => (byId.has(id) ? [candidateOf(byId.get(id)!, i)] : []));
   const request = { method: facts.method === 'network-token' ? 'card' : facts.method ?? 'card', currency: facts.currency ?? '', country: facts.country, forcedServiceId: null, knownDefinitions: new Set(ctx.deps.connectors.definitions().map((d) => d.id)) };
   const trace = route(candidates, request);
   const name = (id: string) => byId.get(id)?.display_name ?? null;

@@ -1,7 +1,7 @@
 import { withRequestTransaction, type RequestContext } from '../../context.ts';
 import type { FlowActionName, FlowName, FlowRulePatch, FlowRuleRow } from '../../db/schema-flow-rules.ts';
 import type { Tx } from '../../db/transaction.ts';
-import { AppError, notFound } from '../../errors/app-error.ts';
+import { AppError, fieldRefusal, notFound } from '../../errors/app-error.ts';
 import { listPage, type ListEnvelope } from '../../http/pagination.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import { recordAudit } from '../audit-logs/audit-logs.service.ts';
@@ -16,7 +16,7 @@ import {
   type ReorderFlowRulesBody,
   type UpdateFlowRuleBody,
 } from './flows.schemas.ts';
-import { checkConditions, checkFlowAction, checkOutcome, refuse } from './rule-outcomes.ts';
+import { checkConditions, checkFlowAction, checkOutcome } from './rule-outcomes.ts';
 
 /** Rules per merchant account, flow and action: CRUD, order, audit. The engine reads them from the cache. */
 
@@ -48,7 +48,7 @@ export async function createFlowRule(ctx: RequestContext, { flow, action }: Flow
     const outcome = await checkOutcome(tx, ctx.merchantAccountId, action, body.outcome);
     await repo.lockRuleList(tx, ctx.merchantAccountId, flow, action);
     const ids = await repo.ruleIdsInOrder(tx, ctx.merchantAccountId, flow, action);
-    if (ids.length >= MAX_RULES_PER_ACTION) throw refuse('path', '/action', `The ${flow} ${action} list already holds ${MAX_RULES_PER_ACTION} rules, the most it may hold; delete or merge some first`, 'too_many_rules');
+    if (ids.length >= MAX_RULES_PER_ACTION) throw fieldRefusal('path', '/action', `The ${flow} ${action} list already holds ${MAX_RULES_PER_ACTION} rules, the most it may hold; delete or merge some first`, 'too_many_rules');
     const id = uuidv7();
     const order = moved(ids, id, body.position ?? ids.length + 1);
     const row = await repo.insertFlowRule(tx, {
@@ -128,11 +128,11 @@ export async function reorderFlowRules(ctx: RequestContext, list: FlowAction, bo
     await repo.lockRuleList(tx, ctx.merchantAccountId, list.flow, list.action);
     const ids = await repo.ruleIdsInOrder(tx, ctx.merchantAccountId, list.flow, list.action);
     const twice = body.rule_ids.find((id, i) => body.rule_ids.indexOf(id) !== i);
-    if (twice) throw refuse('body', '/rule_ids', `rule_ids lists ${twice} twice`);
+    if (twice) throw fieldRefusal('body', '/rule_ids', `rule_ids lists ${twice} twice`);
     const unknown = body.rule_ids.find((id) => !ids.includes(id));
     if (unknown) throw new AppError('not_found', `The rule ${unknown} is not a ${list.flow} ${list.action} rule of this merchant account`, { details: [{ location: 'body', pointer: '/rule_ids', message: 'No such rule in this list', type: 'not_found' }] });
     const missing = ids.filter((id) => !body.rule_ids.includes(id));
-    if (missing.length > 0) throw refuse('body', '/rule_ids', `rule_ids must list every rule of the list; missing: ${missing.join(', ')}`, 'missing');
+    if (missing.length > 0) throw fieldRefusal('body', '/rule_ids', `rule_ids must list every rule of the list; missing: ${missing.join(', ')}`, 'missing');
     await repo.setPositions(tx, ctx.merchantAccountId, body.rule_ids);
     const rows = await repo.rulesInOrder(tx, ctx.merchantAccountId, list.flow, list.action);
     for (const row of rows) await recordAudit(tx, ctx, 'updated', audited(row));

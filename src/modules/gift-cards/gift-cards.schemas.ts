@@ -150,7 +150,7 @@ const usageFields = (usage: GiftCardUsage) => ({
 });
 
 /** The resource of a stored gift card. Number, pin and their ciphertexts never leave. */
-export function toGiftCardResource(row: GiftCardRow, service: GiftCardServiceResource, buyer: unknown = null, usage: GiftCardUsage = NO_USAGE): GiftCard {
+export function toGiftCardResource(row: Pick<GiftCardRow, 'id' | 'merchant_account_id' | 'bin' | 'sub_bin' | 'last4' | 'expiration_date' | 'created_at' | 'updated_at'>, service: GiftCardServiceResource, buyer: unknown = null, usage: GiftCardUsage = NO_USAGE): GiftCard {
   return {
     type: 'gift-card',
     id: row.id,
@@ -168,22 +168,7 @@ export function toGiftCardResource(row: GiftCardRow, service: GiftCardServiceRes
 }
 
 /** An activated card that was not stored: its id is the activation's (no stored card has it). */
-export function toActivatedGiftCardResource(row: GiftCardActivationRow, service: GiftCardServiceResource): GiftCard {
-  return {
-    type: 'gift-card',
-    id: row.id,
-    merchant_account_id: row.merchant_account_id,
-    gift_card_service: service,
-    bin: row.bin,
-    sub_bin: row.sub_bin,
-    last4: row.last4,
-    expiration_date: iso(row.expiration_date),
-    buyer: null,
-    ...usageFields(NO_USAGE),
-    created_at: row.created_at.toISOString(),
-    updated_at: row.updated_at.toISOString(),
-  };
-}
+export const toActivatedGiftCardResource = (row: GiftCardActivationRow, service: GiftCardServiceResource): GiftCard => toGiftCardResource(row, service);
 
 export const TransactionGiftCardSchema = Type.Object(
   { type: Type.Literal('gift-card'), id: Type.Optional(Nullable(Type.String({ format: 'uuid' }))), ...CardDigits },

@@ -1,7 +1,7 @@
 import { withRequestTransaction, type Deps, type RequestContext } from '../../context.ts';
 import type { ThreeDsScenarioRow } from '../../db/schema.ts';
 import type { Executor, Tx } from '../../db/transaction.ts';
-import { AppError, forbidden, invalidField, notFound } from '../../errors/app-error.ts';
+import { fieldRefusal, forbidden, invalidField, notFound } from '../../errors/app-error.ts';
 import { listPage, type ListEnvelope } from '../../http/pagination.ts';
 import { cardNumberProblem, validateCardNumber } from '../../lib/card-schemes.ts';
 import { uuidv7 } from '../../lib/ids.ts';
@@ -31,8 +31,7 @@ export function assertSandbox(deps: Deps): void {
 }
 
 const audited = (row: ThreeDsScenarioRow) => ({ type: THREE_DS_SCENARIO_TYPE, id: row.id, name: `3DS scenario ${row.id}` });
-const bad = (pointer: string, message: string, type = 'value_error') =>
-  new AppError('bad_request', message, { details: [{ location: 'body', pointer, message, type }] });
+const bad = (pointer: string, message: string, type = 'value_error') => fieldRefusal('body', pointer, message, type);
 
 /** The rule of the model: a challenge (`C`) must say how it ends. */
 function checkOutcome(outcome: ThreeDsScenarioOutcomeBody, pointer: string): ThreeDsScenarioOutcomeBody {

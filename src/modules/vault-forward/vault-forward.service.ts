@@ -1,14 +1,14 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { RequestContext } from '../../context.ts';
 import { withTransaction } from '../../db/transaction.ts';
-import { AppError, forbidden, tooManyRequests } from '../../errors/app-error.ts';
+import { AppError, fieldRefusal, forbidden, tooManyRequests } from '../../errors/app-error.ts';
 import { encodeRaw, type RawResponse } from '../../http/raw-response.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import { resolveDeliveryAddress, urlFormProblem, type UrlPolicy } from '../../lib/url-safety.ts';
 import { recordAudit } from '../audit-logs/audit-logs.service.ts';
 import { consumeCheckoutSessionCard } from '../checkout-sessions/checkout-sessions.service.ts';
 import { lockAndReleaseCard } from '../payment-methods/payment-methods.service.ts';
-import { HOP_BY_HOP, readForwardRequest, type ForwardRequest } from './forward-request.ts';
+import { HOP_BY_HOP, readForwardRequest, refuseHeader, type ForwardRequest } from './forward-request.ts';
 import { fillPlaceholders, maskCardNumbers, PlaceholderError, placeholdersOf, type ForwardCard } from './placeholders.ts';
 import { relay, RelayError } from './relay.ts';
 
@@ -19,8 +19,6 @@ const CONNECT_TIMEOUT_MS = 5_000;
 
 const running = new Map<string, number>();
 
-const refuse = (header: string, message: string, type = 'value_error') =>
-  new AppError('bad_request', message, { details: [{ location: 'header', pointer: `/${header}`, message, type }] });
 
 function policyOf(ctx: RequestContext): UrlPolicy {
   const { config } = ctx.deps;
@@ -33,13 +31,13 @@ const allowed = (host: string, list: readonly string[]) => list.some((entry) => 
 async function checkedTarget(ctx: RequestContext, raw: string) {
   const policy = policyOf(ctx);
   const problem = urlFormProblem(raw, policy);
-  if (problem) throw refuse('x-vault-forward-url', `x-vault-forward-url: ${problem.replace(/^url /, 'the address ')}`);
+  if (problem) throw refuseHeader('x-vault-forward-url', `x-vault-forward-url: ${problem.replace(/^url /, 'the address ')}`);
   const url = new URL(raw);
   if (policy.production && !allowed(url.hostname.toLowerCase(), ctx.deps.config.vaultForwardAllowedHosts)) {
     throw forbidden(`Vault forwarding may not reach ${url.hostname}: in production only the hosts of VAULT_FORWARD_ALLOWED_HOSTS are allowed`);
   }
   const resolved = await resolveDeliveryAddress(raw, policy);
-  if (!resolved.ok) throw refuse('x-vault-forward-url', `x-vault-forward-url: ${resolved.problem.replace(/^url /, 'the address ')}`);
+  if (!resolved.ok) throw refuseHeader('x-vault-forward-url', `x-vault-forward-url: ${resolved.problem.replace(/^url /, 'the address ')}`);
   return { url, address: resolved.address, family: resolved.family };
 }
 
@@ -53,7 +51,7 @@ async function cardsOf(ctx: RequestContext, ids: readonly string[]): Promise<For
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
       const why = error.code === 'not_found' ? 'no such payment method in this merchant account' : 'not a stored card that can be used';
-      throw refuse('x-vault-forward-payment-methods', `x-vault-forward-payment-methods: payment method ${i + 1} (${id}): ${why}`, error.code === 'not_found' ? 'not_found' : 'value_error');
+      throw refuseHeader('x-vault-forward-payment-methods', `x-vault-forward-payment-methods: payment method ${i + 1} (${id}): ${why}`, error.code === 'not_found' ? 'not_found' : 'value_error');
     }
   }
   return cards;
@@ -70,14 +68,14 @@ async function takeSecurityCode(ctx: RequestContext, request: ForwardRequest, ca
     // A refusal below rolls the taking back: the session keeps its card data and code.
     await withTransaction(ctx.deps.db, async (tx) => {
       const held = await consumeCheckoutSessionCard(tx, ctx, request.checkoutSessionId!);
-      if (held.method !== 'id') throw refuse(header, `${header}: the checkout session holds a card that is not stored; store it (POST /payment-methods with the checkout session) and forward the stored card`);
+      if (held.method !== 'id') throw refuseHeader(header, `${header}: the checkout session holds a card that is not stored; store it (POST /payment-methods with the checkout session) and forward the stored card`);
       const index = request.paymentMethodIds.indexOf(held.paymentMethodId.toLowerCase());
-      if (index < 0) throw refuse(header, `${header}: the checkout session holds the security code of payment method ${held.paymentMethodId}, which x-vault-forward-payment-methods does not list`);
-      if (held.securityCode === null) throw refuse(header, `${header}: the checkout session holds no security code`);
+      if (index < 0) throw refuseHeader(header, `${header}: the checkout session holds the security code of payment method ${held.paymentMethodId}, which x-vault-forward-payment-methods does not list`);
+      if (held.securityCode === null) throw refuseHeader(header, `${header}: the checkout session holds no security code`);
       cards[index]!.securityCode = held.securityCode;
     });
   } catch (error) {
-    if (error instanceof AppError && error.status < 500 && !error.details.some((d) => d.pointer === `/${header}`)) throw refuse(header, `${header}: ${error.message}`, error.code);
+    if (error instanceof AppError && error.status < 500 && !error.details.some((d) => d.pointer === `/${header}`)) throw refuseHeader(header, `${header}: ${error.message}`, error.code);
     throw error;
   }
 }
@@ -89,7 +87,7 @@ function bodyOf(request: ForwardRequest, body: unknown, cards: readonly ForwardC
     if (check) placeholdersOf(JSON.stringify(body), cards.length);
     return check ? null : fillPlaceholders(JSON.stringify(body), cards);
   } catch (error) {
-    if (error instanceof PlaceholderError) throw new AppError('bad_request', error.message, { details: [{ location: 'body', pointer: '', message: error.message, type: 'placeholder' }] });
+    if (error instanceof PlaceholderError) throw fieldRefusal('body', '', error.message, 'placeholder');
     throw error;
   }
 }
@@ -114,7 +112,7 @@ export async function forwardRequest(ctx: RequestContext, headers: IncomingHttpH
   const { config } = ctx.deps;
   const request = readForwardRequest(headers, config.vaultForwardTimeoutSeconds);
   if (request.authenticationIds.length > 0) {
-    throw refuse('x-vault-forward-authentications', 'x-vault-forward-authentications: no authentication method is configured for vault forwarding on this server yet (request signing, mutual TLS and payload encryption are not available); send the target\'s credentials with x-vault-forward-header-authorization', 'not_available');
+    throw refuseHeader('x-vault-forward-authentications', 'x-vault-forward-authentications: no authentication method is configured for vault forwarding on this server yet (request signing, mutual TLS and payload encryption are not available); send the target\'s credentials with x-vault-forward-header-authorization', 'not_available');
   }
   const target = await checkedTarget(ctx, request.url);
   const cards = await cardsOf(ctx, request.paymentMethodIds);

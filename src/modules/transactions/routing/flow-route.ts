@@ -12,7 +12,8 @@ export interface RouteChoice {
   plan: FailoverPlan | null;
 }
 
-const candidateOf = (r: PaymentServiceRow, position = r.position): RoutingCandidate => ({
+/** A routable service as routing sees it; `position`: its place in the order being tried. */
+export const candidateOf = (r: PaymentServiceRow, position = r.position): RoutingCandidate => ({
   id: r.id, definitionId: r.payment_service_definition_id, method: r.method, displayName: r.display_name,
   acceptedCurrencies: r.accepted_currencies, acceptedCountries: r.accepted_countries, active: r.active, position,
 });
