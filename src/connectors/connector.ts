@@ -6,6 +6,7 @@
  * for technical failure only (STYLE E5).
  */
 
+import type { ParseInboundWebhook } from './connector-webhooks.ts';
 import type { PayoutOutcome, PayoutRequest, PayoutSyncOutcome, PayoutSyncRequest } from './connector-payouts.ts';
 
 /** Static description of a connector: what `GET /payment-service-definitions` publishes. */
@@ -311,6 +312,8 @@ export interface PaymentConnector {
   payout?(request: PayoutRequest): Promise<PayoutOutcome>;
   /** Optional with `capabilities.payout`: the status of a payout that is pending or got no answer (reconciliation). */
   syncPayout?(request: PayoutSyncRequest): Promise<PayoutSyncOutcome>;
+  /** Present when the provider sends webhooks: verifies and maps one inbound request (`connector-webhooks.ts`). */
+  parseWebhook?: ParseInboundWebhook;
 }
 
 /**

@@ -1,0 +1,56 @@
+/**
+ * Inbound provider webhooks in the connector contract. A provider tells us about things that
+ * happen after our call returned (a capture settled, a refund failed, a chargeback opened). The
+ * connector only verifies the provider's signature and translates its event into a few normalized
+ * actions; the engine finds the transaction, deduplicates by `eventId` and applies each action
+ * through the same state machine as our own calls.
+ */
+
+/** The raw HTTP request a provider sent to the payment service's webhook endpoint. */
+export interface InboundWebhookRequest {
+  /** Header names lower-cased. */
+  headers: Record<string, string | undefined>;
+  /** The body exactly as received: signatures are computed over these bytes. */
+  rawBody: Buffer;
+  /** The absolute URL the provider posted to (some providers sign it). */
+  url: string;
+}
+
+/** What an inbound event asks the engine to do; one event may carry several (batched providers). */
+export type InboundWebhookActionKind =
+  | 'authorization_succeeded'
+  | 'authorization_failed'
+  | 'capture_succeeded'
+  | 'capture_failed'
+  | 'void_succeeded'
+  | 'refund_succeeded'
+  | 'refund_failed'
+  | 'chargeback_opened'
+  | 'chargeback_won'
+  | 'chargeback_lost';
+
+export interface InboundWebhookAction {
+  kind: InboundWebhookActionKind;
+  /** The provider's id of the payment the event is about (our `payment_service_transaction_id`). */
+  providerTransactionId: string;
+  /** The provider's id of the refund, capture or dispute, where the event names one. */
+  providerReferenceId: string | null;
+  /** Minor units of our API (already converted from the provider's units), when the event gives one. */
+  amount: number | null;
+  currency: string | null;
+  rawResponseCode: string | null;
+  rawResponseDescription: string | null;
+}
+
+export type InboundWebhookOutcome =
+  /** A genuine event: `eventId` is the provider's own id, used to drop replays. */
+  | { status: 'accepted'; eventId: string; actions: InboundWebhookAction[] }
+  /** The signature, timestamp or credentials did not check out: answered 401, nothing changes. */
+  | { status: 'rejected'; reason: string };
+
+/**
+ * The optional connector member `parseWebhook` (present when the provider sends webhooks): verifies
+ * and maps one inbound request with the payment service's decrypted credentials. Never throws for a bad
+ * signature (that is `rejected`); never touches the database.
+ */
+export type ParseInboundWebhook = (credentials: Record<string, string>, request: InboundWebhookRequest) => InboundWebhookOutcome;
