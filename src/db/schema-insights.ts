@@ -21,9 +21,16 @@ export interface MetricsExplorerPresetsTable {
   updated_at: UpdatedAt;
 }
 
+export interface MonitoringFiltersJson {
+  datetime_range: string;
+  method?: Array<string | null>;
+  payment_method_bin?: Array<string | null>;
+  payment_method_scheme?: Array<string | null>;
+  payment_service_id?: Array<string | null>;
+}
 export interface MonitoringSpecJson {
   model: 'auth_rate';
-  params: { filters: Record<string, unknown> };
+  params: { filters: MonitoringFiltersJson };
 }
 export interface AlertingPolicyJson {
   strategy: 'threshold';

@@ -69,7 +69,8 @@ export const NULL_VALUE = '\u0000';
 
 /**
  * One filter as a condition: the row's value is one of `values` (`NULL_VALUE` matching null).
- * `metadata` values are JSON objects of one key-value pair, matched by containment (GIN index).
+ * `metadata` values are JSON objects of one key-value pair, matched by containment (GIN index);
+ * BINs (digits, checked by the caller) match as prefixes.
  */
 export function filterCondition(key: FilterKey, values: readonly string[]): RawBuilder<boolean> {
   if (key === 'metadata') {
@@ -79,7 +80,9 @@ export function filterCondition(key: FilterKey, values: readonly string[]): RawB
   const expression = sql.raw(EXPRESSIONS[key]);
   const named = values.filter((v) => v !== NULL_VALUE);
   const parts: RawBuilder<boolean>[] = [];
-  if (named.length > 0) parts.push(sql<boolean>`${expression} IN (${sql.join(named)})`);
+  // A BIN matches by prefix: 6 digits find the 8-digit BINs of 16-digit cards (the BIN index serves LIKE 'digits%').
+  if (key === 'payment_method_bin') parts.push(...named.map((v) => sql<boolean>`${expression} LIKE ${`${v}%`}`));
+  else if (named.length > 0) parts.push(sql<boolean>`${expression} IN (${sql.join(named)})`);
   if (named.length < values.length) parts.push(sql<boolean>`${expression} IS NULL`);
   return sql<boolean>`(${sql.join(parts, sql` OR `)})`;
 }

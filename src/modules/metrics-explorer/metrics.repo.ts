@@ -64,6 +64,12 @@ type CountRow = { total: number; authorized: number; declined: number; flow_decl
 
 const toCounts = (r: CountRow): Counts => ({ total: Number(r.total), authorized: Number(r.authorized), declined: Number(r.declined), flowDeclines: Number(r.flow_declines), volume: Number(r.volume) });
 
+/** Counts over the whole window. */
+export async function countsIn(db: Executor, q: AggregateQuery): Promise<Counts> {
+  const { rows } = await sql<CountRow>`SELECT ${countColumns(q)} FROM transactions WHERE ${where(q)}`.execute(db);
+  return toCounts(rows[0]!);
+}
+
 /** Counts per bucket of `stepMs` from `origin` (bucket 0 starts at origin); buckets without rows are absent. */
 export async function countsByBucket(db: Executor, q: AggregateQuery, origin: Date, stepMs: number): Promise<Map<number, Counts>> {
   const { rows } = await sql<CountRow & { bucket: number }>`

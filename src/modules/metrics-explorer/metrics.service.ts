@@ -30,6 +30,7 @@ export function windowOf(text: string, now: Date, pointer = '/datetime_range'): 
 function checkValue(key: FilterKey, value: string, location: 'query' | 'body', pointer: string): void {
   if (value === NULL_VALUE) return;
   if (BOOLEAN_FILTERS.has(key) && value !== '0' && value !== '1') throw fieldRefusal(location, pointer, `${key} takes "0" or "1", got ${JSON.stringify(value)}`);
+  if (key === 'payment_method_bin' && !/^[0-9]{4,8}$/.test(value)) throw fieldRefusal(location, pointer, `payment_method_bin takes 4 to 8 digits (a BIN or its start), got ${JSON.stringify(value)}`);
   if (key !== 'metadata') return;
   let pair: unknown;
   try {
