@@ -99,7 +99,7 @@ describe('errors', () => {
     const res = await sendMock(m, '0196b7a0-0000-7000-8000-000000000000', { id: 'e', type: 'capture.succeeded', transaction_id: 'x' });
     expect(res.statusCode).toBe(404);
     expect(res.json()).toMatchObject({ type: 'error', code: 'not_found', status: 404 });
-    const redirect = await t.request({ method: 'POST', url: '/payment-services', merchantAccountId: m, payload: { display_name: 'Bank', payment_service_definition_id: 'mock-paybybank', fields: [], accepted_currencies: ['EUR'], accepted_countries: ['NL'] } });
+    const redirect = await t.request({ method: 'POST', url: '/payment-services', merchantAccountId: m, payload: { display_name: 'Bank', payment_service_definition_id: 'mock-paybybank', fields: [{ key: 'merchant_id', value: 'bank-1' }], accepted_currencies: ['EUR'], accepted_countries: ['NL'] } });
     expect(redirect.statusCode, redirect.body).toBe(201);
     expect((await sendMock(m, redirect.json().id, { id: 'e', type: 'x', transaction_id: 'y' })).statusCode).toBe(400);
   });
