@@ -4,6 +4,7 @@ import { buildTestApp, type TestApp } from '../helpers/build-test-app.ts';
 import { createMerchantAccount } from '../helpers/factories.ts';
 import { card } from '../helpers/transactions.ts';
 import { StripeFake } from '../fakes/stripe-fake.ts';
+import { reconcileDueAttempts } from '../../src/modules/transactions/reconcile/reconcile.service.ts';
 
 /**
  * The full flow through our API with a stripe-card payment service against the local Stripe fake
@@ -32,7 +33,7 @@ afterAll(async () => {
 async function stripeService(merchantAccountId: string, key = fake.secretKey) {
   const res = await t.request({
     method: 'POST', url: '/payment-services', merchantAccountId,
-    payload: { display_name: 'Stripe', payment_service_definition_id: 'stripe-card', fields: [{ key: 'secret_key', value: key }, { key: 'webhook_signing_secret', value: signing }], accepted_currencies: ['USD', 'EUR', 'JPY', 'KWD'], accepted_countries: ['US', 'DE'] },
+    payload: { display_name: 'Stripe', payment_service_definition_id: 'stripe-card', fields: [{ key: 'secret_key', value: key }, { key: 'webhook_signing_secret', value: signing }], accepted_currencies: ['USD', 'EUR', 'JPY', 'KWD'], accepted_countries: ['US', 'DE'], payment_method_tokenization_enabled: true },
   });
   expect(res.statusCode, res.body).toBe(201);
   return res.json().id as string;
@@ -89,6 +90,26 @@ describe('happy', () => {
     expect(synced.json()).toMatchObject({ status: 'authorization_succeeded' });
   });
 
+  it('the 3DS return is settled by Stripe\'s payment_intent.amount_capturable_updated webhook', async () => {
+    const txn = (await pay({ payment_method: card('4000000000003220', { redirect_url: 'https://merchant.example/back' }) })).json();
+    expect(txn.status).toBe('buyer_approval_pending');
+    fake.completeAuthentication(txn.payment_service_transaction_id, true);
+    const intent = fake.state.intents.get(txn.payment_service_transaction_id)!;
+    const { body, signature } = StripeFake.signedEvent(signing, { id: `evt_${txn.id}`, type: 'payment_intent.amount_capturable_updated', data: { object: { ...intent, latest_charge: null } } });
+    const res = await t.app.inject({ method: 'POST', url: `/merchant-accounts/${m}/payment-services/${stripeId}/webhooks`, headers: { 'content-type': 'application/json', 'stripe-signature': signature }, payload: body });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().actions).toEqual([{ kind: 'authorization_succeeded', transaction_id: txn.id, result: 'applied' }]);
+    expect((await t.request({ method: 'GET', url: `/transactions/${txn.id}`, merchantAccountId: m })).json()).toMatchObject({ status: 'authorization_succeeded' });
+  });
+
+  it('stores a card at Stripe as a payment service token (a Customer with its PaymentMethod)', async () => {
+    const stored = (await t.request({ method: 'POST', url: '/payment-methods', merchantAccountId: m, payload: { method: 'card', number: '4242424242424242', expiration_date: '12/40' } })).json();
+    const res = await post(`/payment-methods/${stored.id}/payment-service-tokens`, { payment_service_id: stripeId, redirect_url: 'https://merchant.example/back' });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json()).toMatchObject({ status: 'succeeded', payment_service_id: stripeId });
+    expect([...fake.state.customers.keys()].length).toBeGreaterThan(0);
+  });
+
   it('fails over from an unreachable Stripe to mock-card by the routing rule', async () => {
     const other = await createMerchantAccount(t.deps);
     const stripe = await stripeService(other);
@@ -113,6 +134,14 @@ describe('errors', () => {
     expect(txn.status).toBe('processing');
     const synced = await post(`/transactions/${txn.id}/sync`);
     expect(synced.json()).toMatchObject({ status: 'authorization_succeeded', payment_service_transaction_id: expect.stringMatching(/^pi_/) });
+  });
+
+  it('the reconciliation job settles a lost answer too (no merchant action needed)', async () => {
+    fake.failNext({ drop: true }, 2, '/v1/payment_intents');
+    const txn = (await pay({ amount: 1300 })).json();
+    expect(txn.status).toBe('processing');
+    await reconcileDueAttempts(t.deps, new Date(Date.now() + 24 * 3600_000));
+    expect((await t.request({ method: 'GET', url: `/transactions/${txn.id}`, merchantAccountId: m })).json()).toMatchObject({ status: 'authorization_succeeded' });
   });
 
   it('refuses credentials Stripe refuses, naming the field', async () => {
