@@ -1,6 +1,7 @@
 import type { ConnectorDefinition, PaymentConnector } from './connector.ts';
 import { MockCardConnector } from './mock/mock-card.connector.ts';
 import { MockRedirectConnector } from './mock/mock-redirect.connector.ts';
+import { StripeCardConnector } from './stripe/stripe-card.connector.ts';
 
 /**
  * Connector id → connector. Refuses duplicate ids at registration and unknown ids at lookup, so a
@@ -34,7 +35,15 @@ export class ConnectorRegistry {
   }
 }
 
-/** The built-in sandbox connectors. */
-export function createDefaultRegistry(): ConnectorRegistry {
-  return new ConnectorRegistry().register(new MockCardConnector()).register(new MockRedirectConnector());
+/** Where the real connectors call (null: the provider's own host; an override is for tests and the sandbox only). */
+export interface ConnectorEndpoints {
+  stripeApiBaseUrl?: string | null;
+}
+
+/** The built-in sandbox connectors and the real providers' connectors. */
+export function createDefaultRegistry(endpoints: ConnectorEndpoints = {}): ConnectorRegistry {
+  return new ConnectorRegistry()
+    .register(new MockCardConnector())
+    .register(new MockRedirectConnector())
+    .register(new StripeCardConnector({ baseUrl: endpoints.stripeApiBaseUrl ?? null }));
 }

@@ -119,10 +119,11 @@ function networkToken(form: Extract<TransactionPaymentMethodBody, { method: 'net
  */
 export async function resolveInstrument(tx: Executor, ctx: RequestContext, form: TransactionPaymentMethodBody, options: { deferHeldCode?: boolean } = {}): Promise<ResolvedInstrument> {
   switch (form.method) {
+    // A card's redirect_url is where the buyer returns from a provider's 3DS page (connectors that redirect).
     case 'card':
-      return rawCard(tx, ctx, form, '/payment_method');
+      return { ...(await rawCard(tx, ctx, form, '/payment_method')), redirectUrl: form.redirect_url ?? null };
     case 'id':
-      return storedCard(tx, ctx, form.id, form.security_code ?? null, null, options.deferHeldCode ?? false);
+      return { ...(await storedCard(tx, ctx, form.id, form.security_code ?? null, null, options.deferHeldCode ?? false)), redirectUrl: form.redirect_url ?? null };
     case 'network-token':
       return networkToken(form);
     case 'checkout-session': {
