@@ -53,6 +53,8 @@ export interface Config {
   vaultForwardTimeoutSeconds: number;
   /** Vault forwards running at once per merchant account in one process. */
   vaultForwardMaxConcurrent: number;
+  /** Bearer token of `GET /metrics`; null leaves the endpoint off (404). */
+  metricsToken: string | null;
 }
 
 export class ConfigError extends Error {
@@ -134,6 +136,14 @@ function vaultKeys(env: Env, environment: 'sandbox' | 'production'): Pick<Config
   return { vaultMasterKey: current === undefined ? null : masterKey('VAULT_MASTER_KEY', current), vaultPreviousMasterKeys: previous.map((v) => masterKey('VAULT_PREVIOUS_MASTER_KEYS', v)) };
 }
 
+/** A shared secret for Prometheus: long enough not to be guessed, printable so it fits a header. */
+function metricsToken(env: Env): string | null {
+  const raw = read(env, 'METRICS_TOKEN');
+  if (raw === undefined) return null;
+  if (!/^[\x21-\x7e]{32,512}$/.test(raw)) throw new ConfigError('METRICS_TOKEN', 'must be 32 to 512 printable characters without spaces (for example: openssl rand -hex 32)');
+  return raw;
+}
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 /** Parses and validates the environment. Throws ConfigError naming the first bad variable. */
@@ -177,5 +187,6 @@ export function loadConfig(env: Env = process.env): Config {
     vaultForwardAllowedHosts: hostList(env, 'VAULT_FORWARD_ALLOWED_HOSTS'),
     vaultForwardTimeoutSeconds: integer(env, 'VAULT_FORWARD_TIMEOUT_SECONDS', 30, 1, 120),
     vaultForwardMaxConcurrent: integer(env, 'VAULT_FORWARD_MAX_CONCURRENT', 10, 1, 1000),
+    metricsToken: metricsToken(env),
   };
 }
