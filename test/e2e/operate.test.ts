@@ -53,7 +53,7 @@ interface Listener {
   exited: Promise<number | null>;
 }
 
-/** Starts `svc listen` and waits for its Ready line. */
+/** Starts `svc listen` and waits for its start lines (Ready, then the signing secret: two writes). */
 async function startListen(args: string[]): Promise<Listener> {
   const child = spawn(process.execPath, [SVC, 'listen', '--url', server.baseUrl, ...args], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', DATA_DIR: dataDir }, stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(child);
@@ -61,7 +61,7 @@ async function startListen(args: string[]): Promise<Listener> {
   child.stdout!.on('data', (d) => (out += d.toString()));
   child.stderr!.on('data', (d) => (out += d.toString()));
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-  await waitFor(() => out.includes('Ready:'), () => out);
+  await waitFor(() => /Signing secret: .*\n/.test(out), () => out);
   return { child, output: () => out, exited };
 }
 
