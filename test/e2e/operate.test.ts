@@ -4,7 +4,9 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiClient } from '../../src/cli/api-client.ts';
 import { mintToken } from '../../src/cli/token.ts';
+import { trigger, TRIGGERS } from '../../src/cli/trigger.ts';
 import { uuidv7 } from '../../src/lib/ids.ts';
 import { METRICS_TOKEN, sample } from '../helpers/metrics.ts';
 import { ROOT, runSvc, startServer, SVC, type RunningServer } from '../helpers/spawn-server.ts';
@@ -20,7 +22,7 @@ let forwardTarget: Receiver;
 const children: ChildProcess[] = [];
 
 beforeAll(async () => {
-  env = { DATA_DIR: dataDir, WEBHOOK_ALLOW_PRIVATE_URLS: 'true', METRICS_TOKEN, JOB_POLL_MS: '100' };
+  env = { DATA_DIR: dataDir, WEBHOOK_ALLOW_PRIVATE_URLS: 'true', METRICS_TOKEN, JOB_POLL_MS: '100', SETTLEMENT_DELAY_SECONDS: '0' };
   if (url) {
     const admin = new pg.Client({ connectionString: url });
     await admin.connect();
@@ -125,6 +127,24 @@ describe('happy', () => {
     expect((await api('GET', `/webhook-subscriptions/${subscriptionId}`)).status).toBe(404);
   });
 
+  it('svc trigger produces every kind it lists, each in its own merchant account', async () => {
+    const receiver = await startReceiver('/every-kind');
+    try {
+      const client = (account: string) => new ApiClient({ baseUrl: server.baseUrl, privateKeyPem: fs.readFileSync(path.join(dataDir, 'private_key.pem'), 'utf8'), merchantAccountId: account });
+      const lines: string[] = [];
+      for (const kind of Object.keys(TRIGGERS)) {
+        const account = `trigger-${kind.replace(/[._]/g, '-')}`;
+        expect((await api('POST', '/merchant-accounts', { id: account, display_name: kind })).status).toBe(201);
+        await client(account).call('POST', '/webhook-subscriptions', { url: receiver.url });
+        expect(await trigger(client(account), kind, (l) => lines.push(l), (l) => lines.push(l)), lines.join('\n')).toBe(0);
+      }
+      const arrived = (kind: string) => receiver.received.some((r) => r.json.kind === kind && r.json.merchant_account_id === `trigger-${kind.replace(/[._]/g, '-')}`);
+      await waitFor(() => Object.keys(TRIGGERS).every(arrived), () => `missing: ${Object.keys(TRIGGERS).filter((k) => !arrived(k)).join(', ')}`, 60_000);
+    } finally {
+      await receiver.close();
+    }
+  });
+
   it('serves metrics and Server-Timing over a real socket: a payment moves the authorization counter and shows its connector time', async () => {
     const before = await scrapeMetrics();
     const services = (await (await api('GET', '/payment-services')).json()).items as Array<{ id: string }>;
@@ -151,6 +171,20 @@ describe('errors', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('cannot produce "transaction.exploded"');
     expect(result.stderr).toContain('payout.succeeded');
+  });
+
+  it('svc listen says how to start a server that refuses local receivers', async () => {
+    const strictDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-ops-strict-'));
+    const strict = await startServer({ DATA_DIR: strictDir });
+    try {
+      const result = await runSvc(['listen', '--url', strict.baseUrl], { DATA_DIR: strictDir });
+      expect(result.code).toBe(1);
+      expect(result.stderr).toMatch(/POST \/webhook-subscriptions answered 400: .+/);
+      expect(result.stderr).toContain('start it with WEBHOOK_ALLOW_PRIVATE_URLS=true (sandbox only');
+    } finally {
+      await strict.stop('SIGKILL');
+      fs.rmSync(strictDir, { recursive: true, force: true });
+    }
   });
 
   it('svc listen and svc trigger say when the server cannot be reached', async () => {
