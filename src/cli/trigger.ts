@@ -95,12 +95,26 @@ async function mockCardService(client: ApiClient, say: (line: string) => void): 
   return created.id;
 }
 
+/**
+ * The server's environment, as its OpenAPI document names it (`this server (sandbox)`, from
+ * src/http/openapi.ts): test payments on mock-card have no place on a production instance.
+ */
+async function serverEnvironment(client: ApiClient): Promise<string | null> {
+  const doc = (await client.call('GET', '/openapi.json')).body as { servers?: Array<{ description?: string }> };
+  return /^this server \((\w+)\)$/.exec(doc.servers?.[0]?.description ?? '')?.[1] ?? null;
+}
+
 /** Runs the steps of `kind`. Returns the exit code: 2 for a kind it cannot produce. */
 export async function trigger(client: ApiClient, kind: string, out: (line: string) => void, err: (line: string) => void): Promise<number> {
   const entry = TRIGGERS[kind];
   if (!entry) {
     err(`svc trigger cannot produce "${kind}". Kinds: ${Object.keys(TRIGGERS).join(', ')}`);
     return 2;
+  }
+  const environment = await serverEnvironment(client);
+  if (environment !== 'sandbox') {
+    err(`svc trigger runs against sandbox servers only (it makes test payments on mock-card); this server is ${environment ?? 'of an unknown environment'}`);
+    return 1;
   }
   const serviceId = await mockCardService(client, out);
   await entry.steps({ client, serviceId, say: out });

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ConnectorError, type AuthorizeRequest, type PaymentConnector } from './connector.ts';
 import type { ObservedCall } from './instrument.ts';
 import { MockCardConnector } from './mock/mock-card.connector.ts';
@@ -60,5 +60,20 @@ describe('security', () => {
       throw new Error('metrics broke');
     });
     expect(await registry.get('mock-card').authorize(request)).toBe(answer);
+  });
+});
+
+describe('errors (tests replace methods)', () => {
+  it('calls a method replaced after registration (a spy), and wraps a restored one only once', async () => {
+    const { registry, calls } = registryWith(async () => answer);
+    const wrapped = registry.get('mock-card');
+    const other = { status: 'authorized' } as typeof answer;
+    const spy = vi.spyOn(wrapped, 'authorize').mockResolvedValueOnce(other);
+    expect(await wrapped.authorize(request)).toBe(other);
+    expect(spy).toHaveBeenCalledOnce();
+    spy.mockRestore();
+    calls.length = 0;
+    expect(await wrapped.authorize(request)).toBe(answer);
+    expect(calls).toHaveLength(1);
   });
 });

@@ -26,7 +26,8 @@ const CALLS = new Set(['verifyCredentials', 'authorize', 'capture', 'void', 'ref
  */
 export function instrumentConnector(connector: PaymentConnector, observer: () => ConnectorObserver | null): PaymentConnector {
   const definition = connector.definition.id;
-  const wrapped = new Map<string, unknown>();
+  // Keyed by the function, not the name: a method replaced later (a test's spy) is wrapped anew.
+  const wrapped = new WeakMap<object, unknown>();
   const report = (call: ObservedCall) => {
     try {
       observer()?.(call);
@@ -37,23 +38,32 @@ export function instrumentConnector(connector: PaymentConnector, observer: () =>
   return new Proxy(connector, {
     get(target, property, receiver) {
       const value = Reflect.get(target, property, receiver) as unknown;
-      if (typeof property !== 'string' || !CALLS.has(property) || typeof value !== 'function') return value;
-      let fn = wrapped.get(property);
+      if (typeof property !== 'string' || !CALLS.has(property) || typeof value !== 'function' || WRAPPERS.has(value)) return value;
+      let fn = wrapped.get(value);
       if (!fn) {
-        fn = async (...args: unknown[]) => {
-          const started = performance.now();
-          try {
-            const answer = (await (value as (...a: unknown[]) => Promise<unknown>).apply(target, args)) as { status?: unknown } | null;
-            report({ definition, operation: property, ms: performance.now() - started, result: 'ok', status: typeof answer?.status === 'string' ? answer.status : null });
-            return answer;
-          } catch (error) {
-            report({ definition, operation: property, ms: performance.now() - started, result: error instanceof ConnectorError ? error.kind : 'error', status: null });
-            throw error;
-          }
-        };
-        wrapped.set(property, fn);
+        fn = timed(value as (...a: unknown[]) => Promise<unknown>, target, (ms, result, status) => report({ definition, operation: property, ms, result, status }));
+        wrapped.set(value, fn);
       }
       return fn;
     },
   });
+}
+
+/** Functions this module made: never wrapped twice (a restored spy puts one back on the connector). */
+const WRAPPERS = new WeakSet<object>();
+
+function timed(method: (...a: unknown[]) => Promise<unknown>, target: object, done: (ms: number, result: ConnectorCallResult, status: string | null) => void) {
+  const fn = async (...args: unknown[]) => {
+    const started = performance.now();
+    try {
+      const answer = (await method.apply(target, args)) as { status?: unknown } | null;
+      done(performance.now() - started, 'ok', typeof answer?.status === 'string' ? answer.status : null);
+      return answer;
+    } catch (error) {
+      done(performance.now() - started, error instanceof ConnectorError ? error.kind : 'error', null);
+      throw error;
+    }
+  };
+  WRAPPERS.add(fn);
+  return fn;
 }

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -173,19 +174,26 @@ describe('errors', () => {
     expect(result.stderr).toContain('payout.succeeded');
   });
 
-  it('svc listen says how to start a server that refuses local receivers', async () => {
-    const strictDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-ops-strict-'));
-    const strict = await startServer({ DATA_DIR: strictDir });
+  // Starts a second server: slow on a loaded machine.
+  it('on a production server, svc listen explains the refused local receiver and svc trigger refuses to make test payments', async () => {
+    const strictDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-ops-prod-'));
+    const production = await startServer({ DATA_DIR: strictDir, ENVIRONMENT: 'production', VAULT_MASTER_KEY: randomBytes(32).toString('base64'), WEBHOOK_ALLOW_PRIVATE_URLS: 'true' });
     try {
-      const result = await runSvc(['listen', '--url', strict.baseUrl], { DATA_DIR: strictDir });
-      expect(result.code).toBe(1);
-      expect(result.stderr).toMatch(/POST \/webhook-subscriptions answered 400: .+/);
-      expect(result.stderr).toContain('start it with WEBHOOK_ALLOW_PRIVATE_URLS=true (sandbox only');
+      const listened = await runSvc(['listen', '--url', production.baseUrl], { DATA_DIR: strictDir });
+      expect(listened.code).toBe(1);
+      expect(listened.stderr).toMatch(/POST \/webhook-subscriptions answered 400: .+/);
+      expect(listened.stderr).toContain('start it with WEBHOOK_ALLOW_PRIVATE_URLS=true (sandbox only');
+      const triggered = await runSvc(['trigger', 'transaction.created', '--url', production.baseUrl], { DATA_DIR: strictDir });
+      expect(triggered.code).toBe(1);
+      expect(triggered.stderr).toContain('svc trigger runs against sandbox servers only (it makes test payments on mock-card); this server is production');
+      const token = await mintToken({ privateKeyPem: fs.readFileSync(path.join(strictDir, 'private_key.pem'), 'utf8'), scopes: ['*.read'], lifetimeSeconds: 60 });
+      const services = await (await fetch(`${production.baseUrl}/payment-services`, { headers: { authorization: `Bearer ${token}` } })).json();
+      expect(services.items).toEqual([]);
     } finally {
-      await strict.stop('SIGKILL');
+      await production.stop('SIGKILL');
       fs.rmSync(strictDir, { recursive: true, force: true });
     }
-  });
+  }, 180_000);
 
   it('svc listen and svc trigger say when the server cannot be reached', async () => {
     const result = await runSvc(['trigger', 'transaction.created', '--url', 'http://127.0.0.1:9'], { DATA_DIR: dataDir });
