@@ -48,6 +48,7 @@ const HEADER_NAME = /^[a-z0-9!#$%&'*+.^_`|~-]{1,64}$/;
 
 function signatureProblems(values: FieldValues): Problem[] {
   const problems: Problem[] = [];
+  if (!/^[\x21\x23-\x5b\x5d-\x7e]{1,200}$/.test(values.key_id ?? '')) problems.push({ key: 'key_id', message: 'must be 1 to 200 printable ASCII characters without spaces, quotes or backslashes' });
   if ((values.secret ?? '').length < 32) problems.push({ key: 'secret', message: 'must be at least 32 characters' });
   for (const key of ['signature_header', 'date_header', 'digest_header']) {
     const name = values[key];
