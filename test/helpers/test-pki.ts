@@ -62,12 +62,19 @@ export function createTestPki(): TestPki {
   }
 }
 
+/** A PEM key pair (SPKI public key, PKCS#8 private key). */
+export interface PemKeyPair {
+  publicKey: string;
+  privateKey: string;
+}
+
 /** Key pairs of a target that decrypts message-level encrypted bodies. */
-export function createMleKeys() {
-  const pem = { publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } } as const;
+export function createMleKeys(): { rsa: PemKeyPair; ec: PemKeyPair; weakRsa: PemKeyPair } {
+  const publicKeyEncoding = { type: 'spki', format: 'pem' } as const;
+  const privateKeyEncoding = { type: 'pkcs8', format: 'pem' } as const;
   return {
-    rsa: generateKeyPairSync('rsa', { modulusLength: 2048, ...pem }),
-    ec: generateKeyPairSync('ec', { namedCurve: 'P-256', ...pem }),
-    weakRsa: generateKeyPairSync('rsa', { modulusLength: 1024, ...pem }),
+    rsa: generateKeyPairSync('rsa', { modulusLength: 2048, publicKeyEncoding, privateKeyEncoding }),
+    ec: generateKeyPairSync('ec', { namedCurve: 'P-256', publicKeyEncoding, privateKeyEncoding }),
+    weakRsa: generateKeyPairSync('rsa', { modulusLength: 1024, publicKeyEncoding, privateKeyEncoding }),
   };
 }

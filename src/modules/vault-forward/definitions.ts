@@ -65,7 +65,7 @@ export const AUTHENTICATION_DEFINITIONS: readonly AuthenticationDefinition[] = [
       field('certificate', 'Client certificate', 'multiline', true, true, 'PEM; the client certificate first, then any intermediate certificates'),
       field('private_key', 'Private key', 'multiline', true, true, 'PEM private key of the certificate'),
       field('private_key_passphrase', 'Private key passphrase', 'text', false, true, 'When the private key is encrypted'),
-      field('ca_certificates', 'Target CA certificates', 'multiline', false, false, "PEM certificates of the CAs that issued the target's server certificate, trusted besides the system's"),
+      field('ca_certificates', 'Target CA certificates', 'multiline', false, false, "PEM certificates of the CAs that issued the target's server certificate, trusted besides the default roots"),
     ],
   },
   {
