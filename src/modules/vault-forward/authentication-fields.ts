@@ -83,7 +83,8 @@ export function mtlsMaterial(values: FieldValues): { certificate: X509Certificat
   return { certificate, key, ca };
 }
 
-const pemBlocks = (text: string) => text.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
+/** The PEM certificates of a field, in order. */
+export const pemBlocks = (text: string): string[] => text.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
 
 const CURVES = new Set(['prime256v1', 'secp384r1', 'secp521r1']);
 

@@ -3,7 +3,7 @@ import { rootCertificates } from 'node:tls';
 import { CompactEncrypt } from 'jose';
 import type { RequestContext } from '../../context.ts';
 import type { VaultForwardAuthenticationKind, VaultForwardConfigRow } from '../../db/schema.ts';
-import { mleKey, openFieldValues, type FieldValues } from './authentication-fields.ts';
+import { mleKey, openFieldValues, pemBlocks, type FieldValues } from './authentication-fields.ts';
 import { SIGNATURE_DEFAULTS } from './definitions.ts';
 import { refuseHeader } from './forward-request.ts';
 import { anyMatches } from './host-rules.ts';
@@ -87,7 +87,7 @@ async function encrypt(out: Outgoing, values: FieldValues): Promise<void> {
 }
 
 function presentCertificate(out: Outgoing, values: FieldValues): void {
-  const extra = (values.ca_certificates ?? '').match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
+  const extra = pemBlocks(values.ca_certificates ?? '');
   out.tls = {
     cert: values.certificate!,
     key: values.private_key!,
