@@ -13,6 +13,12 @@ describe('happy', () => {
     expect(config).toMatchObject({ port: 9000, host: '0.0.0.0', dataDir: '/tmp/x', databaseUrl: 'postgres://u@h:5432/d', databasePoolSize: 25, instanceId: 'acme', environment: 'production', logLevel: 'warn' });
   });
 
+  it('reads VAULT_FORWARD_ALLOWED_HOSTS: host names, *.domain patterns, or * alone for no ceiling', () => {
+    expect(loadConfig({ VAULT_FORWARD_ALLOWED_HOSTS: 'API.example.com, *.example.net' }).vaultForwardAllowedHosts).toEqual(['api.example.com', '*.example.net']);
+    expect(loadConfig({ VAULT_FORWARD_ALLOWED_HOSTS: '*' }).vaultForwardAllowedHosts).toEqual(['*']);
+    expect(loadConfig({}).vaultForwardAllowedHosts).toEqual([]);
+  });
+
   it('reads NETWORK_TOKENS_API_PROVISIONING (default false)', () => {
     expect(loadConfig({}).networkTokensApiProvisioning).toBe(false);
     expect(loadConfig({ NETWORK_TOKENS_API_PROVISIONING: 'true' }).networkTokensApiProvisioning).toBe(true);

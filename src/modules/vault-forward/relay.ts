@@ -28,7 +28,7 @@ export interface RelayTls {
   cert: string;
   key: string;
   passphrase?: string;
-  /** Replaces the default trust store when set, so it carries the system's roots too. */
+  /** Replaces the default trust store when set, so it carries the default roots too. */
   ca?: string[];
 }
 
