@@ -23,6 +23,12 @@ describe('happy', () => {
     expect(loadConfig({ METRICS_TOKEN: 'f'.repeat(64) }).metricsToken).toBe('f'.repeat(64));
   });
 
+  it('reads VAULT_FORWARD_ALLOWED_HOSTS: host names, *.domain patterns, or * alone for no ceiling', () => {
+    expect(loadConfig({ VAULT_FORWARD_ALLOWED_HOSTS: 'API.example.com, *.example.net' }).vaultForwardAllowedHosts).toEqual(['api.example.com', '*.example.net']);
+    expect(loadConfig({ VAULT_FORWARD_ALLOWED_HOSTS: '*' }).vaultForwardAllowedHosts).toEqual(['*']);
+    expect(loadConfig({}).vaultForwardAllowedHosts).toEqual([]);
+  });
+
   it('reads NETWORK_TOKENS_API_PROVISIONING (default false)', () => {
     expect(loadConfig({}).networkTokensApiProvisioning).toBe(false);
     expect(loadConfig({ NETWORK_TOKENS_API_PROVISIONING: 'true' }).networkTokensApiProvisioning).toBe(true);

@@ -97,6 +97,8 @@ function hostList(env: Env, name: string): string[] {
   if (raw === undefined) return [];
   const hosts = raw.split(',').map((h) => h.trim().toLowerCase()).filter((h) => h !== '');
   for (const host of hosts) {
+    // `*` alone: no ceiling (VAULT_FORWARD_ALLOWED_HOSTS; the merchant accounts' configs decide).
+    if (host === '*' && name === 'VAULT_FORWARD_ALLOWED_HOSTS') continue;
     if (!/^(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/.test(host)) throw new ConfigError(name, `must be host names separated by commas (e.g. api.example.com,*.example.net), got "${host}"`);
   }
   return hosts;
