@@ -118,6 +118,12 @@ function networkToken(form: Extract<TransactionPaymentMethodBody, { method: 'net
  * code is left for `takeHeldCode`, so a request refused before it is recorded does not destroy it.
  */
 export async function resolveInstrument(tx: Executor, ctx: RequestContext, form: TransactionPaymentMethodBody, options: { deferHeldCode?: boolean } = {}): Promise<ResolvedInstrument> {
+  const resolved = await resolveForm(tx, ctx, form, options);
+  // A card's redirect_url is where the buyer returns after a 3DS challenge page (sandbox-challenge.ts).
+  return resolved.redirectUrl === null && form.redirect_url ? { ...resolved, redirectUrl: form.redirect_url } : resolved;
+}
+
+async function resolveForm(tx: Executor, ctx: RequestContext, form: TransactionPaymentMethodBody, options: { deferHeldCode?: boolean }): Promise<ResolvedInstrument> {
   switch (form.method) {
     case 'card':
       return rawCard(tx, ctx, form, '/payment_method');
