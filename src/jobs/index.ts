@@ -15,9 +15,10 @@ import { voidLateAuthorization } from './void-late-authorization.job.ts';
 import { reconcilePaymentServiceTokens } from './reconcile-payment-service-tokens.job.ts';
 import { analyzeEmbeddedDatabase } from './analyze-embedded-database.job.ts';
 import { vacuumEmbeddedDatabase } from './vacuum-embedded-database.job.ts';
+import { expirePaymentLinksJob } from './expire-payment-links.job.ts';
 
 /** Every job the workers know. Add a new job here (see jobs/README.md). */
-export const JOBS: JobDefinition[] = [purgeIdempotencyKeys, purgeFinishedJobs, purgeRateLimitWindows, purgeSecurityCodes, purgeExpiredCheckoutSessions, runAccountUpdater, settleTransactionJob, reconcileAttempts, reconcilePayouts, deliverWebhook, voidLateAuthorization, reconcilePaymentServiceTokens, expireThreeDsChallengesJob, analyzeEmbeddedDatabase, vacuumEmbeddedDatabase];
+export const JOBS: JobDefinition[] = [purgeIdempotencyKeys, purgeFinishedJobs, purgeRateLimitWindows, purgeSecurityCodes, purgeExpiredCheckoutSessions, runAccountUpdater, settleTransactionJob, reconcileAttempts, reconcilePayouts, deliverWebhook, voidLateAuthorization, reconcilePaymentServiceTokens, expireThreeDsChallengesJob, analyzeEmbeddedDatabase, vacuumEmbeddedDatabase, expirePaymentLinksJob];
 
 const HOUR = 3600 * 1000;
 
@@ -42,4 +43,6 @@ export const RECURRING: RecurringJob[] = [
   // The first also runs on a PostgreSQL server whose autovacuum is off (its statistics only).
   { job: analyzeEmbeddedDatabase, everyMs: 60 * 1000 },
   { job: vacuumEmbeddedDatabase, everyMs: HOUR },
+  // Links expire on read too; the job records the expiry (and its webhook) within a minute without one.
+  { job: expirePaymentLinksJob, everyMs: 60 * 1000 },
 ];

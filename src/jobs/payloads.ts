@@ -13,6 +13,7 @@ export const JOB_PAYLOADS = {
   'analyze-embedded-database': Type.Object({}),
   'deliver-webhook': Type.Object({ merchant_account_id: MerchantAccountId, delivery_id: Id }),
   'expire-three-ds-challenges': Type.Object({}),
+  'expire-payment-links': Type.Object({}),
   'purge-expired-checkout-sessions': Type.Object({}),
   'purge-finished-jobs': Type.Object({}),
   'purge-idempotency-keys': Type.Object({}),
