@@ -82,6 +82,12 @@ const FIXTURES: Record<string, Fixture> = {
     expect(res.json().status).toBe('succeeded');
     return res.json().id;
   },
+  // Before subscription_id: its payment-link.created event must not add a delivery to A's subscription.
+  payment_link_id: async (t, a) => {
+    const res = await t.request({ method: 'POST', url: '/payment-links', payload: { amount: 700, currency: 'EUR', country: 'GB', external_identifier: 'link-of-a' }, merchantAccountId: a });
+    expect(res.statusCode, res.body).toBe(201);
+    return res.json().id;
+  },
   capture_id: async (t, a) => {
     const res = await t.request({ method: 'GET', url: `/transactions/${ids.transaction_id}/captures`, merchantAccountId: a });
     expect(res.json().items).toHaveLength(1);
@@ -249,6 +255,9 @@ const BODIES: Record<string, () => unknown> = {
   dryRunFlow: () => ({ amount: 100, currency: 'EUR', country: 'GB', payment_method: { method: 'card', bin: '411111' } }),
   // A's stored card and A's service named by B: 404, and nothing is paid out.
   createPayout: () => ({ amount: 100, currency: 'USD', payment_service_id: ids.payment_service_id, payment_method: { method: 'id', id: ids.payment_method_id } }),
+  // B's own link naming nothing of A; A's link named by B: 404, and it stays active.
+  createPaymentLink: () => ({ amount: 100, currency: 'USD', country: 'US' }),
+  expirePaymentLink: () => ({}),
   updateThreeDsScenario: () => ({ outcome: { version: '2.2.0', authentication: { transaction_status: 'N' } } }),
 };
 
@@ -359,6 +368,7 @@ describe('security', () => {
     expect(capture).toMatchObject({ id: ids.capture_id, status: 'succeeded', amount: 1000 });
     const refundSettlement = (await t.request({ method: 'GET', url: `/transactions/${ids.transaction_id}/refund-settlements/${ids.refund_settlement_id}`, merchantAccountId: a })).json();
     expect(refundSettlement).toMatchObject({ id: ids.refund_settlement_id, refund_id: ids.refund_id, amount: -100 });
+    expect((await t.request({ method: 'GET', url: `/payment-links/${ids.payment_link_id}`, merchantAccountId: a })).json()).toMatchObject({ status: 'active', external_identifier: 'link-of-a' });
     const deliveries = (await t.request({ method: 'GET', url: `/webhook-subscriptions/${ids.subscription_id}/deliveries`, merchantAccountId: a })).json();
     expect(deliveries.items).toMatchObject([{ id: ids.delivery_id, status: 'pending', attempts: 0, event_kind: 'transaction.created' }]);
   });
