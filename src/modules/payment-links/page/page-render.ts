@@ -96,7 +96,7 @@ function payForm(view: PageView): string {
   const amount = view.tr.money(view.link!.amount, view.link!.currency);
   const data = [
     ['base', view.base], ['token', view.token], ['msg-processing', t('processing_notice')], ['msg-invalid-card', t('invalid_card')],
-    ['msg-too-many', t('too_many_attempts')], ['msg-network', t('network_error')], ['msg-failed', t('payment_failed')],
+    ['msg-too-many', t('too_many_attempts')], ['msg-network', t('network_error')], ['msg-failed', t('payment_failed')], ['msg-not-payable', t('not_payable')],
   ].map(([k, v]) => `data-${k}="${escape(v!)}"`).join(' ');
   return `<form id="pay-form" method="post" novalidate ${data}>${storedChoices(view)}
 <fieldset><legend>${escape(t('card_details'))}</legend>

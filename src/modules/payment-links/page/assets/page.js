@@ -37,7 +37,8 @@
   }
   function refused(res) {
     if (res.status === 429) return form.getAttribute('data-msg-too-many');
-    if (res.body && res.body.page_message) return res.body.page_message;
+    var detail = res.body && res.body.details && res.body.details[0];
+    if (detail && detail.type === 'payment_link_not_payable') return form.getAttribute('data-msg-not-payable');
     return form.getAttribute('data-msg-failed');
   }
   function cardFields() {
