@@ -72,6 +72,8 @@ beforeAll(async () => {
   token = (await runSvc(['token', '--key', path.join(dataDir, 'private_key.pem')], { DATA_DIR: dataDir })).stdout.trim();
   const service = await api('POST', '/payment-services', { display_name: 'Mock card', payment_service_definition_id: 'mock-card', fields: [{ key: 'merchant_id', value: 'm-1' }], accepted_currencies: ['USD'], accepted_countries: ['US'], three_d_secure_enabled: true });
   expect(service.status, JSON.stringify(service.body)).toBe(201);
+  const bank = await api('POST', '/payment-services', { display_name: 'Bank', payment_service_definition_id: 'mock-paybybank', fields: [{ key: 'merchant_id', value: 'pbb' }], accepted_currencies: ['EUR'], accepted_countries: ['NL'] });
+  expect(bank.status, JSON.stringify(bank.body)).toBe(201);
   browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
 });
 
@@ -82,12 +84,12 @@ afterAll(async () => {
 });
 
 /** The buyer lands on return_url with the transaction's id and status; the API agrees. */
-async function expectReturned(page: Page, linkId: string, status: string) {
+async function expectReturned(page: Page, linkId: string, status: string, currency = 'USD') {
   await page.waitForURL(/\/healthz\?shop=1&transaction_id=/);
   const url = new URL(page.url());
   expect(url.searchParams.get('transaction_status')).toBe(status);
   const transaction = await api('GET', `/transactions/${url.searchParams.get('transaction_id')}`);
-  expect(transaction.body).toMatchObject({ status, amount: 1250, currency: 'USD' });
+  expect(transaction.body).toMatchObject({ status, amount: 1250, currency });
   expect((await api('GET', `/transactions?payment_link_id=${linkId}`)).body.items.map((t: { id: string }) => t.id)).toEqual([transaction.body.id]);
   expect((await api('GET', `/payment-links/${linkId}`)).body.status).toBe('completed');
 }
@@ -135,6 +137,18 @@ describe('happy', () => {
     await shot(page, '04-3ds-challenge');
     await page.getByRole('button', { name: 'Complete' }).click();
     await expectReturned(page, link.id, 'authorization_succeeded');
+  });
+
+  it('pays with a redirect method through its approval page and back', async () => {
+    const link = await createLink({ currency: 'EUR', country: 'NL', intent: 'capture' });
+    const { page, problems } = await openPage();
+    await page.goto(link.url);
+    await page.getByRole('button', { name: /^Pay with / }).click();
+    await page.waitForURL(/\/sandbox\/approvals\//);
+    await shot(page, '08-redirect-approval');
+    await page.getByRole('button', { name: 'Approve' }).click();
+    await expectReturned(page, link.id, 'capture_succeeded', 'EUR');
+    expect(problems).toEqual([]);
   });
 
   it('works on a 390 px wide phone screen', async () => {

@@ -4,7 +4,7 @@ import { withTransaction } from '../../db/transaction.ts';
 import { AppError, notFound } from '../../errors/app-error.ts';
 import { createCheckoutSession, getCheckoutSession } from '../checkout-sessions/checkout-sessions.service.ts';
 import { findStoredCard } from '../payment-methods/stored-cards.service.ts';
-import type { CreateTransactionBody } from '../transactions/create-transaction.schema.ts';
+import type { CreateTransactionBody, REDIRECT_METHODS } from '../transactions/create-transaction.schema.ts';
 import { createTransaction } from '../transactions/create/create-transaction.service.ts';
 import type { Transaction } from '../transactions/transaction.schema.ts';
 import { changeStatus, refreshLink, reopenUnpaid, requestAudit, settleLocked } from './payment-link-lifecycle.ts';
@@ -74,8 +74,30 @@ async function claim(ctx: RequestContext, id: string): Promise<PaymentLinkRow> {
   return result.row!;
 }
 
-/** The transaction the link describes, paid with the page's checkout session. */
-function transactionBody(link: PaymentLinkRow, sessionId: string, cardholderName: string | null, redirectUrl: string): CreateTransactionBody {
+/** How the buyer pays: the card in the page's checkout session, or a redirect method. */
+export interface PagePayment {
+  checkout_session_id?: string | null;
+  method?: (typeof REDIRECT_METHODS)[number] | null;
+  cardholder_name?: string | null;
+}
+
+function paymentMethodOf(link: PaymentLinkRow, payment: PagePayment, redirectUrl: string): CreateTransactionBody['payment_method'] {
+  if (payment.method) return { method: payment.method, country: link.country, currency: link.currency, redirect_url: redirectUrl };
+  return { method: 'checkout-session', id: payment.checkout_session_id!, redirect_url: redirectUrl };
+}
+
+/** Exactly one way to pay; a checkout session must hold a card the link may be paid with. */
+async function checkPayment(ctx: RequestContext, link: PaymentLinkRow, payment: PagePayment): Promise<void> {
+  if (Boolean(payment.method) === Boolean(payment.checkout_session_id)) {
+    const message = 'Send checkout_session_id (a card) or method (a redirect method), one of them';
+    throw new AppError('bad_request', message, { details: [{ location: 'body', pointer: '/checkout_session_id', message, type: 'value_error' }] });
+  }
+  if (payment.checkout_session_id) await checkSessionCard(ctx, link, payment.checkout_session_id);
+}
+
+/** The transaction the link describes, paid as the page says. */
+function transactionBody(link: PaymentLinkRow, payment: PagePayment, redirectUrl: string): CreateTransactionBody {
+  const cardholderName = payment.cardholder_name ?? null;
   const guest: Record<string, unknown> | null = link.buyer ? { ...(link.buyer as Record<string, unknown>) } : cardholderName ? { display_name: cardholderName } : null;
   if (guest) delete guest.id;
   if (guest && link.shipping_details) {
@@ -87,7 +109,7 @@ function transactionBody(link: PaymentLinkRow, sessionId: string, cardholderName
     external_identifier: link.external_identifier, metadata: link.metadata, cart_items: (link.cart_items as CreateTransactionBody['cart_items']) ?? null,
     statement_descriptor: (link.statement_descriptor as CreateTransactionBody['statement_descriptor']) ?? null, connection_options: link.connection_options, installment_count: link.installment_count,
     ...(link.buyer_id ? { buyer_id: link.buyer_id } : { buyer: guest as CreateTransactionBody['buyer'] }),
-    payment_method: { method: 'checkout-session', id: sessionId, redirect_url: redirectUrl },
+    payment_method: paymentMethodOf(link, payment, redirectUrl),
   };
 }
 
@@ -124,13 +146,13 @@ function outcomeOf(link: PaymentLinkRow, transaction: Transaction, pagePath: str
  * `POST /pay/{m}/{id}/payments`. `pagePath`: the page's path, where the buyer comes back to after an
  * approval page (`{pagePath}/return`) and where the page's states are shown.
  */
-export async function payLink(ctx: RequestContext, id: string, body: { checkout_session_id: string; cardholder_name?: string | null }, ipAddress: string | null, pagePath: string): Promise<PagePaymentOutcome> {
-  await checkSessionCard(ctx, await payableLink(ctx, id), body.checkout_session_id);
+export async function payLink(ctx: RequestContext, id: string, body: PagePayment, ipAddress: string | null, pagePath: string): Promise<PagePaymentOutcome> {
+  await checkPayment(ctx, await payableLink(ctx, id), body);
   const link = await claim(ctx, id);
   let transaction: Transaction;
   try {
     const redirectUrl = `${ctx.deps.config.publicUrl}${pagePath}/return`;
-    transaction = await createTransaction(ctx, transactionBody(link, body.checkout_session_id, body.cardholder_name ?? null, redirectUrl), ipAddress, { paymentLinkId: link.id });
+    transaction = await createTransaction(ctx, transactionBody(link, body, redirectUrl), ipAddress, { paymentLinkId: link.id });
   } catch (error) {
     await reopenUnpaid(ctx.deps, ctx.merchantAccountId, id, requestAudit(ctx));
     throw error;

@@ -23,6 +23,12 @@ export interface StoredCardChoice {
   expiry: string;
 }
 
+/** A redirect method the link's payment services offer (a payment option of mode `redirect`). */
+export interface RedirectChoice {
+  method: string;
+  label: string;
+}
+
 export interface PageView {
   state: PageState;
   tr: Translator;
@@ -34,6 +40,7 @@ export interface PageView {
   /** The signed page token the script sends with every call (CSRF). */
   token: string;
   storedCards: StoredCardChoice[];
+  redirectMethods: RedirectChoice[];
   /** A message above the form, e.g. why the last payment was declined. */
   notice: string | null;
   /** `redirecting`: where the buyer is sent (also in the Refresh header). */
@@ -91,6 +98,16 @@ function storedChoices(view: PageView): string {
   return `<fieldset><legend>${escape(t('stored_cards'))}</legend>${choices}<label class="choice"><input type="radio" name="stored_card" value="new"> ${escape(t('new_card'))}</label></fieldset>`;
 }
 
+/**
+ * Other ways to pay than a card: each a button the script turns into a payment with that method
+ * (its approval page, then back). Digital wallet buttons would join this block.
+ */
+function otherMethods(view: PageView): string {
+  if (view.redirectMethods.length === 0) return '';
+  const buttons = view.redirectMethods.map((m) => `<button type="button" class="alt" data-method="${escape(m.method)}">${escape(view.tr.t('pay_with', { method: m.label }))}</button>`).join('');
+  return `<section aria-labelledby="other-methods"><h2 id="other-methods">${escape(view.tr.t('other_methods'))}</h2>${buttons}</section>`;
+}
+
 function payForm(view: PageView): string {
   const { t } = view.tr;
   const amount = view.tr.money(view.link!.amount, view.link!.currency);
@@ -105,6 +122,7 @@ ${input('card-number', t('card_number'), 'inputmode="numeric" autocomplete="cc-n
 <div>${input('security-code', t('security_code'), 'inputmode="numeric" autocomplete="cc-csc" maxlength="4"')}</div></div>
 ${input('cardholder-name', t('cardholder_name'), 'autocomplete="cc-name" maxlength="200"')}</fieldset>
 <button type="submit">${escape(t('pay_button', { amount }))}</button>
+${otherMethods(view)}
 <p id="status" class="status${view.notice ? ' error' : ''}" role="status" aria-live="polite">${view.notice ? escape(view.notice) : ''}</p>
 <p class="secured">${escape(t('secured'))}</p></form>
 <noscript><p class="status error">${escape(t('state_error_text'))}</p></noscript><script src="/pay-assets/page.js" defer></script>`;

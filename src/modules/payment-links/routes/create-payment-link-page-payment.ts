@@ -1,5 +1,7 @@
 import { Type } from 'typebox';
 import { defineRoute } from '../../../http/define-route.ts';
+import { StringEnum } from '../../../http/schemas/common.ts';
+import { REDIRECT_METHODS } from '../../transactions/create-transaction.schema.ts';
 import { payLink } from '../link-payment.service.ts';
 import { checkOrigin, checkPageToken } from '../page/page-security.ts';
 import { linkBucket, pageLimits, sessionBucket } from '../page/page-limits.ts';
@@ -32,14 +34,21 @@ export const createPaymentLinkPagePayment = defineRoute({
   status: 200,
   params: PageParams,
   headers: { [TOKEN_HEADER]: Type.Optional(Type.String({ maxLength: 200 })) },
-  body: Type.Object({ checkout_session_id: Type.String({ format: 'uuid' }), cardholder_name: Type.Optional(Type.Union([Type.String({ maxLength: 200 }), Type.Null()])) }, { additionalProperties: false }),
+  body: Type.Object(
+    {
+      checkout_session_id: Type.Optional(Type.String({ format: 'uuid', description: 'Pay with the card in this checkout session' })),
+      method: Type.Optional(StringEnum(REDIRECT_METHODS, { description: 'Or pay with this redirect method (the buyer approves on its page)' })),
+      cardholder_name: Type.Optional(Type.Union([Type.String({ maxLength: 200 }), Type.Null()])),
+    },
+    { additionalProperties: false },
+  ),
   response: Outcome,
   handler: async ({ ctx, params, headers, body, request }) => {
     checkOrigin(ctx.deps.config, headers.origin);
     checkPageToken(ctx.deps, params.merchant_account_id, params.payment_link_id, headers[TOKEN_HEADER]);
     const limits = pageLimits(ctx.deps);
     await limits.calls.hit(linkBucket(params.merchant_account_id, params.payment_link_id));
-    await limits.calls.hit(sessionBucket(body.checkout_session_id));
+    if (body.checkout_session_id) await limits.calls.hit(sessionBucket(body.checkout_session_id));
     return payLink(pageContext(ctx, params.merchant_account_id), params.payment_link_id, body, request.ip, pagePath(params));
   },
 });

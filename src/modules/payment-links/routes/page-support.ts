@@ -45,6 +45,6 @@ export function htmlErrors(this: unknown, error: unknown, request: FastifyReques
   if (rendered.unexpected) request.log.error({ err: error }, 'request failed unexpectedly');
   const nonce = newNonce();
   const state = rendered.status === 404 ? 'not_found' : 'error';
-  const html = renderPage({ state, tr: translator('en'), nonce, link: null, base: '', token: '', storedCards: [], notice: null, redirectTo: null });
+  const html = renderPage({ state, tr: translator('en'), nonce, link: null, base: '', token: '', storedCards: [], redirectMethods: [], notice: null, redirectTo: null });
   return reply.code(rendered.status).headers({ ...rendered.headers, ...pageHeaders(request.ctx.deps.config, nonce) }).send(html);
 }

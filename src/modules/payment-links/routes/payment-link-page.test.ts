@@ -98,6 +98,24 @@ describe('happy', () => {
     expect((await linkOf(link.id, secure)).status).toBe('active');
   });
 
+  it('offers a redirect method and goes through its approval page and back, then to return_url', async () => {
+    const m = (await merchantWithMockCard(t, { accepted_currencies: ['EUR'], accepted_countries: ['NL'] })).merchantAccountId;
+    const bank = await t.request({ method: 'POST', url: '/payment-services', merchantAccountId: m, payload: { display_name: 'Bank', payment_service_definition_id: 'mock-paybybank', fields: [{ key: 'merchant_id', value: 'pbb' }], accepted_currencies: ['EUR'], accepted_countries: ['NL'] } });
+    expect(bank.statusCode, bank.body).toBe(201);
+    const link = await createLink(t, m, { currency: 'EUR', country: 'NL', return_url: 'https://shop.example/bank' });
+    const { res, path, token } = await openPage(t, link.url);
+    expect(res.body).toMatch(/<button type="button" class="alt" data-method="paybybank">Pay with [^<]+<\/button>/);
+    const outcome = (await t.app.inject({ method: 'POST', url: `${path}/payments`, headers: { 'x-payment-link-token': token }, payload: { method: 'paybybank' } })).json();
+    expect(outcome).toMatchObject({ outcome: 'pending', transaction_status: 'buyer_approval_pending', next_url: expect.stringMatching(/\/sandbox\/approvals\//) });
+    const approved = await t.app.inject({ method: 'POST', url: `${new URL(outcome.next_url).pathname}/approve` });
+    const back = new URL(/^0;url=(.*)$/.exec(approved.headers.refresh as string)![1]!);
+    expect(back.pathname).toBe(`${path}/return`);
+    const returned = await t.app.inject({ method: 'GET', url: `${back.pathname}${back.search}` });
+    expect(returned.headers.refresh).toMatch(new RegExp(`^0;url=https://shop.example/bank\\?transaction_id=${outcome.transaction_id}&transaction_status=`));
+    expect((await linkOf(link.id, m)).status).toBe('completed');
+    expect((await transactionsOf(link.id, m))[0]).toMatchObject({ method: 'paybybank', country: 'NL' });
+  });
+
   it('makes one payment of two buyers paying at once; the other is told the link is no longer payable', async () => {
     const link = await createLink(t, merchant);
     const { path, token } = await openPage(t, link.url);
@@ -157,6 +175,17 @@ describe('errors', () => {
     }
     const form = await t.app.inject({ method: 'POST', url: `${path}/payments`, headers: { 'x-payment-link-token': token, 'content-type': 'application/x-www-form-urlencoded' }, payload: 'checkout_session_id=x' });
     expect(form.statusCode).toBe(400);
+    expect((await linkOf(link.id)).status).toBe('active');
+  });
+
+  it('takes exactly one way to pay: a checkout session or a redirect method', async () => {
+    const link = await createLink(t, merchant);
+    const { path, token } = await openPage(t, link.url);
+    for (const payload of [{}, { method: 'paybybank', checkout_session_id: crypto.randomUUID() }]) {
+      const res = await t.app.inject({ method: 'POST', url: `${path}/payments`, headers: { 'x-payment-link-token': token }, payload });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().message).toBe('Send checkout_session_id (a card) or method (a redirect method), one of them');
+    }
     expect((await linkOf(link.id)).status).toBe('active');
   });
 

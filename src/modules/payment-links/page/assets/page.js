@@ -49,6 +49,27 @@
     return { method: 'card', number: field('card-number').replace(/[\s-]+/g, ''), expiration_date: expiry, security_code: code || null };
   }
 
+  function follow(res) {
+    if (res.status !== 200) throw res;
+    var outcome = res.body;
+    if (outcome.next_url) { window.location.assign(outcome.next_url); return; }
+    say(outcome.page_message, outcome.outcome !== 'paid');
+    button.disabled = false;
+  }
+  function failed(res) {
+    say(res && res.status ? refused(res) : form.getAttribute('data-msg-network'), true);
+    button.disabled = false;
+  }
+
+  // Redirect methods: the payment itself, then the method's approval page (and back to this page).
+  Array.prototype.forEach.call(form.querySelectorAll('button[data-method]'), function (other) {
+    other.addEventListener('click', function () {
+      button.disabled = true;
+      say(form.getAttribute('data-msg-processing'), false);
+      call('POST', base + '/payments', { method: other.getAttribute('data-method') }).then(follow).catch(failed);
+    });
+  });
+
   form.addEventListener('submit', function (event) {
     event.preventDefault();
     button.disabled = true;
@@ -66,16 +87,7 @@
         if (res.status !== 204) throw { status: 400, body: { page_message: form.getAttribute('data-msg-invalid-card') } };
         return call('POST', base + '/payments', { checkout_session_id: sessionId, cardholder_name: field('cardholder-name') || null });
       })
-      .then(function (res) {
-        if (res.status !== 200) throw res;
-        var outcome = res.body;
-        if (outcome.next_url) { window.location.assign(outcome.next_url); return; }
-        say(outcome.page_message, outcome.outcome !== 'paid');
-        button.disabled = false;
-      })
-      .catch(function (res) {
-        say(res && res.status ? refused(res) : form.getAttribute('data-msg-network'), true);
-        button.disabled = false;
-      });
+      .then(follow)
+      .catch(failed);
   });
 })();
