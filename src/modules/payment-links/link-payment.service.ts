@@ -2,6 +2,7 @@ import type { RequestContext } from '../../context.ts';
 import type { PaymentLinkRow } from '../../db/schema-payment-links.ts';
 import { withTransaction } from '../../db/transaction.ts';
 import { AppError, notFound } from '../../errors/app-error.ts';
+import { withTransactionResult } from '../../lib/return-url.ts';
 import { createCheckoutSession, getCheckoutSession } from '../checkout-sessions/checkout-sessions.service.ts';
 import { findStoredCard } from '../payment-methods/stored-cards.service.ts';
 import type { CreateTransactionBody, REDIRECT_METHODS } from '../transactions/create-transaction.schema.ts';
@@ -123,17 +124,12 @@ export interface PagePaymentOutcome {
   next_url: string | null;
 }
 
-/** `return_url` with the transaction's id and status (docs/payment-links.md). */
-export function returnTarget(returnUrl: string, transactionId: string, status: string): string {
-  return `${returnUrl}${returnUrl.includes('?') ? '&' : '?'}transaction_id=${encodeURIComponent(transactionId)}&transaction_status=${encodeURIComponent(status)}`;
-}
-
 function outcomeOf(link: PaymentLinkRow, transaction: Transaction, pagePath: string): PagePaymentOutcome {
   const tr = translator(pageLocale(link.locale));
   const outcome = paymentOutcome(transaction.status);
   const base = { transaction_id: transaction.id, transaction_status: transaction.status };
   if (outcome === 'paid') {
-    const next = link.return_url ? returnTarget(link.return_url, transaction.id, transaction.status) : pagePath;
+    const next = link.return_url ? withTransactionResult(link.return_url, transaction.id, transaction.status) : pagePath;
     return { ...base, outcome: 'paid', page_message: tr.t('state_completed_title'), next_url: next };
   }
   if (outcome === 'unpaid') {

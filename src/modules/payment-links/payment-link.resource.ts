@@ -14,7 +14,7 @@ export function toPaymentLinkResource(deps: Deps, row: PaymentLinkRow, revealPii
     id: row.id,
     url: pageUrl(deps, row),
     status: row.status,
-    amount: Number(row.amount),
+    amount: row.amount,
     country: row.country,
     currency: row.currency,
     intent: row.intent,

@@ -1,20 +1,14 @@
+import type { PaymentLinkRow } from '../../../db/schema-payment-links.ts';
 import type { Translator } from './i18n.ts';
 
 /** What the hosted page shows: the form, or one of the states a link can be in. */
 export type PageState = 'pay' | 'completed' | 'expired' | 'processing' | 'not_found' | 'error' | 'redirecting';
 
-export interface PageLink {
-  amount: number;
-  currency: string;
-  merchant_name: string | null;
-  merchant_url: string | null;
-  merchant_banner_url: string | null;
-  merchant_color: string | null;
-  merchant_message: string | null;
-  merchant_terms_and_conditions_url: string | null;
-  merchant_favicon_url: string | null;
-  cart_items: unknown[] | null;
-}
+/** The columns of a link the page shows. */
+export type PageLink = Pick<
+  PaymentLinkRow,
+  'amount' | 'currency' | 'cart_items' | 'merchant_name' | 'merchant_url' | 'merchant_banner_url' | 'merchant_color' | 'merchant_message' | 'merchant_terms_and_conditions_url' | 'merchant_favicon_url'
+>;
 
 export interface StoredCardChoice {
   id: string;

@@ -2,7 +2,7 @@ import type { RequestContext } from '../../../context.ts';
 import type { PaymentLinkRow } from '../../../db/schema-payment-links.ts';
 import { listBuyerPaymentMethods } from '../../payment-methods/buyer-payment-methods.service.ts';
 import { latestTransactionOfPaymentLink } from '../../transactions/transactions.service.ts';
-import { returnTarget } from '../link-payment.service.ts';
+import { withTransactionResult } from '../../../lib/return-url.ts';
 import { refreshLink, requestAudit } from '../payment-link-lifecycle.ts';
 import { paymentOutcome } from '../payment-link-status.ts';
 import { declineMessage, pageLocale, translator } from './i18n.ts';
@@ -30,7 +30,7 @@ async function storedCards(ctx: RequestContext, link: PaymentLinkRow): Promise<S
 /** The redirect methods the merchant's payment services offer for the link (payment options of mode `redirect`). */
 async function redirectMethods(ctx: RequestContext, link: PaymentLinkRow): Promise<RedirectChoice[]> {
   const cartItems = (link.cart_items as PaymentOptionRequestBody['cart_items']) ?? null;
-  const { items } = await findPaymentOptions(ctx, { amount: Number(link.amount), currency: link.currency, country: link.country, cart_items: cartItems });
+  const { items } = await findPaymentOptions(ctx, { amount: link.amount, currency: link.currency, country: link.country, cart_items: cartItems });
   return items.filter((o) => o.mode === 'redirect' && (REDIRECT_METHODS as readonly string[]).includes(o.method)).map((o) => ({ method: o.method, label: o.label ?? o.method }));
 }
 
@@ -46,13 +46,13 @@ export async function pageView(ctx: RequestContext, id: string, base: string, re
   const link = await refreshLink(ctx.deps, ctx.merchantAccountId, id, requestAudit(ctx));
   const empty = { tr: translator('en'), nonce: newNonce(), base, token: '', storedCards: [], redirectMethods: [], notice: null, redirectTo: null };
   if (!link) return { status: 404, view: { ...empty, state: 'not_found', link: null }, refreshTo: null };
-  const view: PageView = { ...empty, tr: translator(pageLocale(link.locale)), link: { ...link, amount: Number(link.amount), cart_items: link.cart_items }, state: 'pay' };
+  const view: PageView = { ...empty, tr: translator(pageLocale(link.locale)), link, state: 'pay' };
   if (link.status === 'active') {
     return { status: 200, view: { ...view, token: issuePageToken(ctx.deps, ctx.merchantAccountId, id), storedCards: await storedCards(ctx, link), redirectMethods: await redirectMethods(ctx, link), notice: returning ? await returnNotice(ctx, link) : null }, refreshTo: null };
   }
   if (link.status === 'completed' && returning && link.return_url) {
     const payment = await latestTransactionOfPaymentLink(ctx.deps.db, ctx.merchantAccountId, link.id);
-    const to = payment ? returnTarget(link.return_url, payment.id, payment.status) : link.return_url;
+    const to = payment ? withTransactionResult(link.return_url, payment.id, payment.status) : link.return_url;
     return { status: 200, view: { ...view, state: 'redirecting', redirectTo: to }, refreshTo: to };
   }
   return { status: 200, view: { ...view, state: link.status }, refreshTo: null };

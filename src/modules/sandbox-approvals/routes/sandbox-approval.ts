@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { defineRoute } from '../../../http/define-route.ts';
 import { AppError } from '../../../errors/app-error.ts';
+import { withTransactionResult } from '../../../lib/return-url.ts';
 import { approvalPage, recordBuyerApproval } from '../../transactions/reconcile/buyer-approval.service.ts';
 import { renderApprovalPage } from '../approval-page.ts';
 
@@ -21,7 +22,7 @@ const safeReturn = (url: string | null) => (url && /^https?:\/\//i.test(url) ? u
 /** Sends the buyer back to the payment method's redirect_url with the transaction's id and status (a Refresh header: the page has no script). */
 export function sendBack(reply: { headers(h: Record<string, string>): unknown }, redirectUrl: string | null, transactionId: string, status: string): void {
   const back = safeReturn(redirectUrl);
-  if (back) reply.headers({ refresh: `0;url=${back}${back.includes('?') ? '&' : '?'}transaction_id=${transactionId}&transaction_status=${status}` });
+  if (back) reply.headers({ refresh: `0;url=${withTransactionResult(back, transactionId, status)}` });
 }
 
 export const getSandboxApproval = defineRoute({
