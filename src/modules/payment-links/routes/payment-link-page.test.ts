@@ -225,6 +225,10 @@ describe('security', () => {
     expect(res.body).not.toContain('4000000000000002');
     expect(t.logs.join('\n')).not.toContain('4000000000000002');
     expect(t.logs.join('\n')).not.toContain(link.id);
+    for (const table of ['payment_links', 'events', 'audit_logs', 'transactions', 'transaction_events', 'checkout_sessions', 'jobs'] as const) {
+      const rows = JSON.stringify(await t.deps.db.selectFrom(table).selectAll().execute());
+      expect(rows, table).not.toContain('4000000000000002');
+    }
   });
 
   it('rate limits the page\'s calls per link (enumeration limit)', async () => {
