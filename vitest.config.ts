@@ -1,9 +1,11 @@
 import os from 'node:os';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    // Browser tests need chromium and a listening server: `npm run test:browser` (vitest.browser.config.ts).
+    exclude: [...configDefaults.exclude, 'test/browser/**'],
     globalSetup: ['test/helpers/global-setup.ts'],
     // PGlite is WebAssembly: starting one per file takes about a second, more under load.
     testTimeout: 60_000,

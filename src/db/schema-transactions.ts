@@ -58,6 +58,8 @@ export interface TransactionsTable {
   buyer_email_address: string | null;
   shipping_details: NullableJson<Record<string, unknown>>;
   checkout_session_id: string | null;
+  /** The payment link paid by this transaction (migration 0026). */
+  payment_link_id: ColumnType<string | null, string | null | undefined, string | null>;
   ip_address: string | null;
   external_identifier: string | null;
   error_code: string | null;

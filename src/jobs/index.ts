@@ -17,9 +17,10 @@ import { analyzeEmbeddedDatabase } from './analyze-embedded-database.job.ts';
 import { vacuumEmbeddedDatabase } from './vacuum-embedded-database.job.ts';
 import { evaluateMonitoringMetrics } from './evaluate-monitoring-metrics.job.ts';
 import { purgeMonitoringHistory } from './purge-monitoring-history.job.ts';
+import { expirePaymentLinksJob } from './expire-payment-links.job.ts';
 
 /** Every job the workers know. Add a new job here (see jobs/README.md). */
-export const JOBS: JobDefinition[] = [purgeIdempotencyKeys, purgeFinishedJobs, purgeRateLimitWindows, purgeSecurityCodes, purgeExpiredCheckoutSessions, runAccountUpdater, settleTransactionJob, reconcileAttempts, reconcilePayouts, deliverWebhook, voidLateAuthorization, reconcilePaymentServiceTokens, expireThreeDsChallengesJob, analyzeEmbeddedDatabase, vacuumEmbeddedDatabase, evaluateMonitoringMetrics, purgeMonitoringHistory];
+export const JOBS: JobDefinition[] = [purgeIdempotencyKeys, purgeFinishedJobs, purgeRateLimitWindows, purgeSecurityCodes, purgeExpiredCheckoutSessions, runAccountUpdater, settleTransactionJob, reconcileAttempts, reconcilePayouts, deliverWebhook, voidLateAuthorization, reconcilePaymentServiceTokens, expireThreeDsChallengesJob, analyzeEmbeddedDatabase, vacuumEmbeddedDatabase, evaluateMonitoringMetrics, purgeMonitoringHistory, expirePaymentLinksJob];
 
 const HOUR = 3600 * 1000;
 
@@ -47,4 +48,6 @@ export const RECURRING: RecurringJob[] = [
   // Monitoring samples are per minute.
   { job: evaluateMonitoringMetrics, everyMs: 60 * 1000 },
   { job: purgeMonitoringHistory, everyMs: HOUR },
+  // Links expire on read too; the job records the expiry (and its webhook) within a minute without one.
+  { job: expirePaymentLinksJob, everyMs: 60 * 1000 },
 ];

@@ -14,6 +14,7 @@ export const JOB_PAYLOADS = {
   'deliver-webhook': Type.Object({ merchant_account_id: MerchantAccountId, delivery_id: Id }),
   'evaluate-monitoring-metrics': Type.Object({}),
   'expire-three-ds-challenges': Type.Object({}),
+  'expire-payment-links': Type.Object({}),
   'purge-expired-checkout-sessions': Type.Object({}),
   'purge-finished-jobs': Type.Object({}),
   'purge-idempotency-keys': Type.Object({}),

@@ -83,6 +83,12 @@ const FIXTURES: Record<string, Fixture> = {
     expect(res.json().status).toBe('succeeded');
     return res.json().id;
   },
+  // Before subscription_id: its payment-link.created event must not add a delivery to A's subscription.
+  payment_link_id: async (t, a) => {
+    const res = await t.request({ method: 'POST', url: '/payment-links', payload: { amount: 700, currency: 'EUR', country: 'GB', external_identifier: 'link-of-a' }, merchantAccountId: a });
+    expect(res.statusCode, res.body).toBe(201);
+    return res.json().id;
+  },
   capture_id: async (t, a) => {
     const res = await t.request({ method: 'GET', url: `/transactions/${ids.transaction_id}/captures`, merchantAccountId: a });
     expect(res.json().items).toHaveLength(1);
@@ -302,6 +308,9 @@ const BODIES: Record<string, () => unknown> = {
   createVaultForwardAuthentication: () => VAULT_FORWARD_SIGNATURE_BODY,
   // A's method named by B: 404, and its name and secret stay.
   updateVaultForwardAuthentication: () => ({ display_name: 'taken over', fields: [{ key: 'secret', value: 'secret-of-b-0123456789-0123456789' }] }),
+  // B's own link naming nothing of A; A's link named by B: 404, and it stays active.
+  createPaymentLink: () => ({ amount: 100, currency: 'USD', country: 'US' }),
+  expirePaymentLink: () => ({}),
   updateThreeDsScenario: () => ({ outcome: { version: '2.2.0', authentication: { transaction_status: 'N' } } }),
 };
 
@@ -420,6 +429,7 @@ describe('security', () => {
     expect(capture).toMatchObject({ id: ids.capture_id, status: 'succeeded', amount: 1000 });
     const refundSettlement = (await t.request({ method: 'GET', url: `/transactions/${ids.transaction_id}/refund-settlements/${ids.refund_settlement_id}`, merchantAccountId: a })).json();
     expect(refundSettlement).toMatchObject({ id: ids.refund_settlement_id, refund_id: ids.refund_id, amount: -100 });
+    expect((await t.request({ method: 'GET', url: `/payment-links/${ids.payment_link_id}`, merchantAccountId: a })).json()).toMatchObject({ status: 'active', external_identifier: 'link-of-a' });
     const deliveries = (await t.request({ method: 'GET', url: `/webhook-subscriptions/${ids.subscription_id}/deliveries`, merchantAccountId: a })).json();
     expect(deliveries.items).toMatchObject([{ id: ids.delivery_id, status: 'pending', attempts: 0, event_kind: 'transaction.created' }]);
     expect((await t.request({ method: 'GET', url: '/metrics-explorer/authorization/presets', merchantAccountId: a })).json()).toMatchObject([{ id: ids.preset_id, display_name: 'of A' }]);

@@ -9,8 +9,11 @@ const iso = (value: Date | null) => (value ? value.toISOString() : null);
 
 const buyerOf = (row: TransactionRow, revealPii: boolean): Transaction['buyer'] => toBuyerSnapshotResource(row.buyer, revealPii);
 
-function shippingOf(row: TransactionRow, revealPii: boolean): Transaction['shipping_details'] {
-  const s = row.shipping_details as Record<string, any> | null;
+const shippingOf = (row: TransactionRow, revealPii: boolean): Transaction['shipping_details'] => toShippingSnapshotResource(row.shipping_details, revealPii);
+
+/** Shipping details copied onto a transaction or a payment link, masked without the scope to read personal data. */
+export function toShippingSnapshotResource(snapshot: unknown, revealPii: boolean): Transaction['shipping_details'] {
+  const s = snapshot as Record<string, any> | null;
   if (!s) return null;
   const resource = {
     type: 'shipping-details' as const,

@@ -46,6 +46,19 @@ export function updateTransactionIfStatusQuery(db: Executor, merchantAccountId: 
 /** Column values, or SQL expressions (such as `overCaptureLimit`). */
 export type TransactionPatch = UpdateObject<Database, 'transactions'>;
 
+/** The newest transaction made through a payment link (index `transactions_payment_link_idx` of 0026). */
+export async function findLatestOfPaymentLink(db: Executor, merchantAccountId: string, paymentLinkId: string): Promise<Pick<TransactionRow, 'id' | 'status' | 'error_code' | 'approval_url'> | undefined> {
+  return db
+    .selectFrom('transactions')
+    .select(['id', 'status', 'error_code', 'approval_url'])
+    .where('merchant_account_id', '=', merchantAccountId)
+    .where('payment_link_id', '=', paymentLinkId)
+    .orderBy('updated_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+}
+
 export async function updateTransaction(db: Executor, merchantAccountId: string, id: string, patch: TransactionPatch): Promise<TransactionRow> {
   return db
     .updateTable('transactions')

@@ -1,4 +1,6 @@
 import { withRequestTransaction, type RequestContext } from '../../context.ts';
+import type { TransactionStatus } from '../../db/schema-transactions.ts';
+import type { Executor } from '../../db/transaction.ts';
 import { notFound } from '../../errors/app-error.ts';
 import { listPage } from '../../http/pagination.ts';
 import { recordAudit } from '../audit-logs/audit-logs.service.ts';
@@ -14,6 +16,12 @@ async function requireTransaction(ctx: RequestContext, id: string) {
   const row = await repo.findTransaction(ctx.deps.db, ctx.merchantAccountId, id);
   if (!row) throw notFound('transaction', id);
   return row;
+}
+
+/** The newest transaction made through a payment link, or null: how the payment links module follows its payments. */
+export async function latestTransactionOfPaymentLink(db: Executor, merchantAccountId: string, paymentLinkId: string): Promise<{ id: string; status: TransactionStatus; errorCode: string | null; approvalUrl: string | null } | null> {
+  const row = await repo.findLatestOfPaymentLink(db, merchantAccountId, paymentLinkId);
+  return row ? { id: row.id, status: row.status, errorCode: row.error_code, approvalUrl: row.approval_url } : null;
 }
 
 export async function getTransaction(ctx: RequestContext, id: string): Promise<Transaction> {

@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { defineRoute } from '../../../http/define-route.ts';
 import { AppError } from '../../../errors/app-error.ts';
+import { withTransactionResult } from '../../../lib/return-url.ts';
 import { approvalPage, recordBuyerApproval } from '../../transactions/reconcile/buyer-approval.service.ts';
 import { renderApprovalPage } from '../approval-page.ts';
 
@@ -17,6 +18,12 @@ export const html = (reply: { headers(h: Record<string, string>): unknown }) =>
 
 /** Only http(s) return addresses are followed: a `javascript:` URL must never reach the page. */
 const safeReturn = (url: string | null) => (url && /^https?:\/\//i.test(url) ? url : null);
+
+/** Sends the buyer back to the payment method's redirect_url with the transaction's id and status (a Refresh header: the page has no script). */
+export function sendBack(reply: { headers(h: Record<string, string>): unknown }, redirectUrl: string | null, transactionId: string, status: string): void {
+  const back = safeReturn(redirectUrl);
+  if (back) reply.headers({ refresh: `0;url=${withTransactionResult(back, transactionId, status)}` });
+}
 
 export const getSandboxApproval = defineRoute({
   operationId: 'getSandboxApproval',
@@ -56,9 +63,7 @@ const decide = (approved: boolean) =>
       sandboxOnly(ctx.deps.config.environment);
       const page = await recordBuyerApproval(ctx.deps, params.merchant_account_id, params.attempt_id, approved);
       html(reply);
-      const back = safeReturn(page.redirectUrl);
-      const target = back ? `${back}${back.includes('?') ? '&' : '?'}transaction_id=${page.transactionId}&transaction_status=${page.status}` : null;
-      if (target) reply.headers({ refresh: `0;url=${target}` });
+      sendBack(reply, page.redirectUrl, page.transactionId, page.status);
       return renderApprovalPage(page, '');
     },
   });

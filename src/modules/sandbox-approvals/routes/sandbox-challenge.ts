@@ -3,7 +3,7 @@ import { defineRoute } from '../../../http/define-route.ts';
 import { completeChallenge } from '../../transactions/three-ds/three-ds-challenge-authorize.ts';
 import { challengePage, failChallenge } from '../../transactions/three-ds/three-ds-challenge.service.ts';
 import { renderChallengePage } from '../challenge-page.ts';
-import { Html, html, sandboxOnly } from './sandbox-approval.ts';
+import { Html, html, sandboxOnly, sendBack } from './sandbox-approval.ts';
 
 const Params = Type.Object({ merchant_account_id: Type.String({ minLength: 1, maxLength: 255 }), challenge_id: Type.String({ format: 'uuid' }) });
 
@@ -36,9 +36,9 @@ const decide = (completed: boolean) =>
     idempotent: false,
     tags: ['sandbox'],
     summary: completed ? 'The buyer completes a 3DS challenge (sandbox)' : 'The buyer fails a 3DS challenge (sandbox)',
-    description: completed
+    description: (completed
       ? 'Ends the challenge with the result of the matching 3DS scenario (authenticated by default) and authorizes the payment at once.'
-      : 'Ends the challenge as failed: the transaction is declined with three_d_secure_authentication_failed.',
+      : 'Ends the challenge as failed: the transaction is declined with three_d_secure_authentication_failed.') + ' Then sends the buyer back to the redirect_url of the payment method, if it had one, with transaction_id and transaction_status.',
     status: 200,
     params: Params,
     bodyOptional: true,
@@ -50,7 +50,9 @@ const decide = (completed: boolean) =>
       if (completed) await completeChallenge(scoped, params.challenge_id);
       else await failChallenge(scoped, params.challenge_id);
       html(reply);
-      return renderChallengePage(await challengePage(ctx.deps, params.merchant_account_id, params.challenge_id), '');
+      const page = await challengePage(ctx.deps, params.merchant_account_id, params.challenge_id);
+      sendBack(reply, page.redirectUrl, page.transactionId, page.status);
+      return renderChallengePage(page, '');
     },
   });
 

@@ -12,7 +12,7 @@ import { attemptPatch, callConnector } from '../connector-call.ts';
 import type { CreateTransactionBody } from '../create-transaction.schema.ts';
 import { resolveInstrument, takeHeldCode, type ResolvedInstrument } from './instrument.ts';
 import { applyGiftCardsOnly, nextCheckAt, type Applied } from '../outcomes.ts';
-import { prepareTransaction, stopWith, type Prepared } from './prepare-transaction.ts';
+import { prepareTransaction, stopWith, type Prepared, type TransactionOrigin } from './prepare-transaction.ts';
 import { TransitionError } from '../transaction-status.ts';
 import { recordTender, redeemTender, reverseRedeemed, reverseTender, skipTender, type GiftCardTender } from '../gift-card-tender.ts';
 import { attemptEvent, statusEvent } from '../transaction-events.ts';
@@ -75,11 +75,11 @@ interface Started {
  * so it runs without BEGIN/COMMIT; the rest (checkout sessions, gift cards) writes more and runs in
  * one database transaction.
  */
-async function start(ctx: RequestContext, body: CreateTransactionBody, ipAddress: string | null): Promise<Started> {
+async function start(ctx: RequestContext, body: CreateTransactionBody, ipAddress: string | null, origin: TransactionOrigin): Promise<Started> {
   const method = body.payment_method?.method;
   if ((method === 'card' || method === 'id') && !body.gift_cards?.length) {
     try {
-      const started = await record(ctx.deps.db, ctx, body, ipAddress, { deferHeldCode: true });
+      const started = await record(ctx.deps.db, ctx, body, ipAddress, { deferHeldCode: true, origin });
       // Taken once the transaction exists: a request refused before that leaves the code held.
       await takeHeldCode(ctx.deps.db, ctx, started.instrument!);
       return started;
@@ -88,13 +88,13 @@ async function start(ctx: RequestContext, body: CreateTransactionBody, ipAddress
       throw translatePgError(error);
     }
   }
-  return withTransaction(ctx.deps.db, (tx) => record(tx, ctx, body, ipAddress, {}));
+  return withTransaction(ctx.deps.db, (tx) => record(tx, ctx, body, ipAddress, { origin }));
 }
 
-async function record(db: Executor, ctx: RequestContext, body: CreateTransactionBody, ipAddress: string | null, options: { deferHeldCode?: boolean }): Promise<Started> {
-  const instrument = body.payment_method ? await resolveInstrument(db, ctx, body.payment_method, options) : null;
+async function record(db: Executor, ctx: RequestContext, body: CreateTransactionBody, ipAddress: string | null, options: { deferHeldCode?: boolean; origin: TransactionOrigin }): Promise<Started> {
+  const instrument = body.payment_method ? await resolveInstrument(db, ctx, body.payment_method, { deferHeldCode: options.deferHeldCode ?? false }) : null;
   const id = uuidv7();
-  const prepared = await prepareTransaction(db, ctx, body, instrument, ipAddress, id);
+  const prepared = await prepareTransaction(db, ctx, body, instrument, ipAddress, id, options.origin);
   const attemptId = uuidv7();
   const now = new Date();
   const giftCards = body.gift_cards ?? [];
@@ -257,10 +257,10 @@ function attemptUpdate(tx: Executor, ctx: RequestContext, started: Started, resu
 const approvalDeadline = (ctx: RequestContext, now: Date) => new Date(now.getTime() + ctx.deps.config.buyerApprovalTimeoutSeconds * 1000);
 
 /** `POST /transactions`: record, call the connector outside any database transaction, record the answer. */
-/** `ipAddress`: the buyer's address, the first of X-Forwarded-For. */
-export async function createTransaction(ctx: RequestContext, body: CreateTransactionBody, ipAddress: string | null = null): Promise<Transaction> {
+/** `ipAddress`: the buyer's address, the first of X-Forwarded-For; `origin`: a payment link it pays. */
+export async function createTransaction(ctx: RequestContext, body: CreateTransactionBody, ipAddress: string | null = null, origin: TransactionOrigin = {}): Promise<Transaction> {
   checkRequest(body);
-  const started = await start(ctx, body, ipAddress);
+  const started = await start(ctx, body, ipAddress, origin);
   if (started.tender && started.prepared.stop) await skipTender(ctx, started.tender);
   else if (started.tender) {
     const giftCardError = await redeemTender(ctx, started.tender, started.row.currency);

@@ -118,12 +118,18 @@ function networkToken(form: Extract<TransactionPaymentMethodBody, { method: 'net
  * code is left for `takeHeldCode`, so a request refused before it is recorded does not destroy it.
  */
 export async function resolveInstrument(tx: Executor, ctx: RequestContext, form: TransactionPaymentMethodBody, options: { deferHeldCode?: boolean } = {}): Promise<ResolvedInstrument> {
+  const resolved = await resolveForm(tx, ctx, form, options);
+  // A card's redirect_url is where the buyer returns after a 3DS challenge page: the sandbox's
+  // (sandbox-challenge.ts) or a provider's (connectors that redirect).
+  return resolved.redirectUrl === null && form.redirect_url ? { ...resolved, redirectUrl: form.redirect_url } : resolved;
+}
+
+async function resolveForm(tx: Executor, ctx: RequestContext, form: TransactionPaymentMethodBody, options: { deferHeldCode?: boolean }): Promise<ResolvedInstrument> {
   switch (form.method) {
-    // A card's redirect_url is where the buyer returns from a provider's 3DS page (connectors that redirect).
     case 'card':
-      return { ...(await rawCard(tx, ctx, form, '/payment_method')), redirectUrl: form.redirect_url ?? null };
+      return rawCard(tx, ctx, form, '/payment_method');
     case 'id':
-      return { ...(await storedCard(tx, ctx, form.id, form.security_code ?? null, null, options.deferHeldCode ?? false)), redirectUrl: form.redirect_url ?? null };
+      return storedCard(tx, ctx, form.id, form.security_code ?? null, null, options.deferHeldCode ?? false);
     case 'network-token':
       return networkToken(form);
     case 'checkout-session': {

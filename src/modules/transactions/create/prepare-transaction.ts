@@ -31,6 +31,11 @@ export interface Prepared {
   flow: TransactionActionJson['flow'] | null;
 }
 
+/** What made a transaction besides its request: a payment link's hosted page (`paymentLinkId`). */
+export interface TransactionOrigin {
+  paymentLinkId?: string | null;
+}
+
 const json = (value: unknown) => (value === undefined || value === null ? null : JSON.stringify(value));
 
 async function buyerSnapshot(tx: Executor, ctx: RequestContext, body: CreateTransactionBody, owner: string | null) {
@@ -80,7 +85,7 @@ function checkRedirect(body: CreateTransactionBody, instrument: ResolvedInstrume
 }
 
 /** `instrument` null: the gift cards pay the whole amount (no payment method, no payment service). */
-export async function prepareTransaction(tx: Executor, ctx: RequestContext, body: CreateTransactionBody, instrument: ResolvedInstrument | null, ipAddress: string | null, transactionId: string): Promise<Prepared> {
+export async function prepareTransaction(tx: Executor, ctx: RequestContext, body: CreateTransactionBody, instrument: ResolvedInstrument | null, ipAddress: string | null, transactionId: string, origin: TransactionOrigin = {}): Promise<Prepared> {
   const country = instrument ? checkRedirect(body, instrument) : body.country ?? null;
   body = { ...body, country };
   const buyer = await buyerSnapshot(tx, ctx, body, instrument?.ownerBuyerId ?? null);
@@ -100,7 +105,7 @@ export async function prepareTransaction(tx: Executor, ctx: RequestContext, body
     payment_service_id: service?.id ?? null,
     payment_service: service ? json({ type: 'payment-service', id: service.id, payment_service_definition_id: service.payment_service_definition_id, method: service.method, display_name: service.display_name }) : null,
     buyer_id: buyer.buyerId, buyer: json(buyer.snapshot), buyer_external_identifier: buyerExternalIdentifier, buyer_email_address: email,
-    shipping_details: json(buyer.shipping), checkout_session_id: instrument?.checkoutSessionId ?? null, ip_address: ipAddress, external_identifier: body.external_identifier ?? null,
+    shipping_details: json(buyer.shipping), checkout_session_id: instrument?.checkoutSessionId ?? null, payment_link_id: origin.paymentLinkId ?? null, ip_address: ipAddress, external_identifier: body.external_identifier ?? null,
     anti_fraud_decision: fraud, pending_review: fraud === 'review', payment_source: body.payment_source ?? 'ecommerce', merchant_initiated: body.merchant_initiated ?? false,
     is_subsequent_payment: body.is_subsequent_payment ?? false, account_funding_transaction: body.account_funding_transaction ?? false,
     metadata: json(body.metadata), cart_items: json(body.cart_items), airline: json(body.airline), statement_descriptor: json(body.statement_descriptor),

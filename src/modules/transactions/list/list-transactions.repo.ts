@@ -34,7 +34,7 @@ export interface TransactionFilter {
   search?: { text: string; ids: string[] };
 }
 
-export type EqualColumn = 'buyer_id' | 'buyer_external_identifier' | 'checkout_session_id' | 'external_identifier' | 'ip_address' | 'payment_method_id' | 'card_fingerprint' | 'payment_service_transaction_id';
+export type EqualColumn = 'buyer_id' | 'buyer_external_identifier' | 'checkout_session_id' | 'payment_link_id' | 'external_identifier' | 'ip_address' | 'payment_method_id' | 'card_fingerprint' | 'payment_service_transaction_id';
 export type AnyOfColumn = 'status' | 'country' | 'currency' | 'error_code' | 'method' | 'payment_source' | 'payment_service_id';
 export type FlagColumn = 'disputed' | 'pending_review' | 'merchant_initiated' | 'is_subsequent_payment';
 

@@ -28,6 +28,7 @@ export const ListTransactionsQuery = Type.Object({
   buyer_id: Opt(Uuid()),
   buyer_search: AnyOf(Text(), 'Exact match on the buyer display name (ignoring case), external identifier, or e-mail address (ignoring case); match any'),
   checkout_session_id: Opt(Uuid()),
+  payment_link_id: Opt(Uuid({ description: 'Made through this payment link' })),
   country: AnyOf(Country(), 'Match any'),
   created_at_gte: At('Created at or after'),
   created_at_lte: At('Created at or before'),

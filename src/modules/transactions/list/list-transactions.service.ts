@@ -14,7 +14,7 @@ type Query = ListTransactionsQuery;
 
 /** Query parameter → column, for the filters that are a plain comparison. */
 const EQUALS: [keyof Query, EqualColumn][] = [
-  ['buyer_id', 'buyer_id'], ['buyer_external_identifier', 'buyer_external_identifier'], ['checkout_session_id', 'checkout_session_id'],
+  ['buyer_id', 'buyer_id'], ['buyer_external_identifier', 'buyer_external_identifier'], ['checkout_session_id', 'checkout_session_id'], ['payment_link_id', 'payment_link_id'],
   ['external_identifier', 'external_identifier'], ['ip_address', 'ip_address'], ['payment_method_id', 'payment_method_id'],
   ['payment_method_fingerprint', 'card_fingerprint'], ['payment_service_transaction_id', 'payment_service_transaction_id'],
 ];

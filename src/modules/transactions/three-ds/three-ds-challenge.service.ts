@@ -82,6 +82,8 @@ export interface ChallengePage {
   card: string;
   status: string;
   open: boolean;
+  /** Where the buyer goes back to once the challenge ends (the payment method's redirect_url). */
+  redirectUrl: string | null;
 }
 
 /** What the sandbox challenge page shows (404 for an unknown challenge). */
@@ -93,6 +95,7 @@ export async function challengePage(deps: Deps, merchantAccountId: string, chall
   return {
     transactionId: row.id, amount: row.amount, currency: row.currency, card: `${pm.scheme ?? 'card'} •••• ${pm.label ?? ''}`, status: row.status,
     open: challenge.status === 'pending' && row.status === 'buyer_approval_pending' && challenge.expires_at > new Date(),
+    redirectUrl: (row.extra as { redirect_url?: string }).redirect_url ?? null,
   };
 }
 

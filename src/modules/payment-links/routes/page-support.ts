@@ -1,0 +1,50 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import type { RequestContext } from '../../../context.ts';
+import { notFound } from '../../../errors/app-error.ts';
+import { renderError } from '../../../http/error-handler.ts';
+import { translator } from '../page/i18n.ts';
+import { renderPage } from '../page/page-render.ts';
+import { newNonce, pageHeaders } from '../page/page-security.ts';
+import { lookupBucket, pageLimits } from '../page/page-limits.ts';
+import type { RenderedView } from '../page/page-view.service.ts';
+
+/** The hosted page's path parameters: the merchant account names the row, the random link id is the secret. */
+export const PageParams = Type.Object({
+  merchant_account_id: Type.String({ minLength: 1, maxLength: 255 }),
+  payment_link_id: Type.String({ format: 'uuid', description: 'ID of the payment link' }),
+});
+
+export const Html = Type.Unsafe<string>({ description: 'An HTML page', content: { 'text/html': { schema: { type: 'string' } } } });
+
+/** The page's requests carry no token: the merchant account of the path is the one they act on. */
+export const pageContext = (ctx: RequestContext, merchantAccountId: string): RequestContext => ({ ...ctx, merchantAccountId });
+
+export const pagePath = (params: { merchant_account_id: string; payment_link_id: string }) => `/pay/${encodeURIComponent(params.merchant_account_id)}/${params.payment_link_id}`;
+
+/** Sends a page view with the page's security headers; an unknown link counts against the client address's lookups. */
+export async function sendView(ctx: RequestContext, request: FastifyRequest, reply: FastifyReply, rendered: RenderedView): Promise<string> {
+  if (rendered.status === 404) {
+    await pageLimits(ctx.deps).lookups.hit(lookupBucket(request.ip));
+    // htmlErrors renders the "not found" page.
+    throw notFound('payment link');
+  }
+  reply.headers(pageHeaders(ctx.deps.config, rendered.view.nonce));
+  if (rendered.refreshTo) reply.header('refresh', `0;url=${rendered.refreshTo}`);
+  return renderPage(rendered.view);
+}
+
+/** Refused before any lookup while the client address has used up its misses (guessing link ids). */
+export async function checkLookups(ctx: RequestContext, request: FastifyRequest): Promise<void> {
+  await pageLimits(ctx.deps).lookups.check(lookupBucket(request.ip));
+}
+
+/** The page's GET routes answer errors with a page a person can read, not a JSON body. */
+export function htmlErrors(this: unknown, error: unknown, request: FastifyRequest, reply: FastifyReply) {
+  const rendered = renderError(error, request.ctx.deps.config.bodyLimit);
+  if (rendered.unexpected) request.log.error({ err: error }, 'request failed unexpectedly');
+  const nonce = newNonce();
+  const state = rendered.status === 404 ? 'not_found' : 'error';
+  const html = renderPage({ state, tr: translator('en'), nonce, link: null, base: '', token: '', storedCards: [], redirectMethods: [], notice: null, redirectTo: null });
+  return reply.code(rendered.status).headers({ ...rendered.headers, ...pageHeaders(request.ctx.deps.config, nonce) }).send(html);
+}
