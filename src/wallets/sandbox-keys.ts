@@ -37,7 +37,7 @@ function derivedKey(label: string): KeyObject {
 
 export interface SandboxWalletKeys {
   apple: { processingKey: KeyObject; merchantIdentifier: string; root: X509Certificate; signer: Signer };
-  google: { processingKey: KeyObject; recipientId: string; rootKey: KeyObject; root: GoogleRootKey; intermediateKey: KeyObject };
+  google: { processingKey: KeyObject; recipientId: string; rootKey: KeyObject; root: GoogleRootKey; intermediateKey: KeyObject; authKey: KeyObject };
 }
 
 // Fixed validity: the sandbox chain does not expire under the tests' feet.
@@ -69,6 +69,7 @@ export function sandboxWalletKeys(): SandboxWalletKeys {
       rootKey,
       root: { keyValue: createPublicKey(rootKey).export({ type: 'spki', format: 'der' }).toString('base64'), protocolVersion: 'ECv2' },
       intermediateKey: derivedKey('google-intermediate'),
+      authKey: derivedKey('google-auth-jwt'),
     },
   };
   return cached;

@@ -20,6 +20,8 @@ export interface RelayRequest {
   /** No connection within this: the target is down or drops packets. */
   connectTimeoutMs: number;
   maxResponseBytes: number;
+  /** A client certificate and its key (PEM) for mutual TLS (Apple Pay merchant sessions). */
+  clientCertificate?: { cert: string; key: string };
 }
 
 export interface RelayResponse {
@@ -45,6 +47,7 @@ export function relay(req: RelayRequest): Promise<RelayResponse> {
     headers: { ...req.headers, ...(req.body !== null ? { 'content-length': String(Buffer.byteLength(req.body)) } : {}) },
     lookup: pinnedLookup(req.address, req.family),
     agent: false,
+    ...(req.clientCertificate ? { cert: req.clientCertificate.cert, key: req.clientCertificate.key } : {}),
   };
   return new Promise((resolve, reject) => {
     let settled = false;
