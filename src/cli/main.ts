@@ -20,6 +20,7 @@ Commands:
   token      mint a bearer token from a private key file
   keys       create, list or revoke API key pairs
   openapi    print the OpenAPI document
+  wallet-token  print a sandbox Apple Pay or Google Pay test token
 
 Configuration comes from environment variables (see README). Run "svc <command> --help" for details.`,
   serve: `Usage: svc serve
@@ -61,8 +62,9 @@ Example:
 With the embedded database, stop the server first: PGlite allows one process at a time.`,
 };
 
-function printHelp(topic: string): number {
-  process.stdout.write(`${HELP[topic] ?? HELP.main}\n`);
+async function printHelp(topic: string): Promise<number> {
+  const text = topic === 'wallet-token' ? (await import('./wallet-token.ts')).WALLET_TOKEN_HELP : HELP[topic];
+  process.stdout.write(`${text ?? HELP.main}\n`);
   return 0;
 }
 
@@ -146,8 +148,8 @@ async function keysCommand(config: Config, args: string[]): Promise<number> {
 /** Runs the CLI; returns the exit code. */
 export async function main(argv: string[]): Promise<number> {
   const [command = 'help', ...args] = argv;
-  if (command === 'help' || command === '--help' || command === '-h') return printHelp('main');
-  if (args.includes('--help') || args.includes('-h')) return printHelp(command);
+  if (command === 'help' || command === '--help' || command === '-h') return await printHelp('main');
+  if (args.includes('--help') || args.includes('-h')) return await printHelp(command);
   let config: Config;
   try {
     config = loadConfig();
@@ -181,6 +183,10 @@ export async function main(argv: string[]): Promise<number> {
         return await tokenCommand(config, args);
       case 'keys':
         return await keysCommand(config, args);
+      case 'wallet-token': {
+        const { walletTokenCommand } = await import('./wallet-token.ts');
+        return await walletTokenCommand(args);
+      }
       case 'openapi': {
         const { printOpenApi } = await import('./openapi.ts');
         await printOpenApi(config);
@@ -188,7 +194,7 @@ export async function main(argv: string[]): Promise<number> {
       }
       default:
         process.stderr.write(`unknown command "${command}"\n\n`);
-        printHelp('main');
+        await printHelp('main');
         return 2;
     }
   } catch (error) {
