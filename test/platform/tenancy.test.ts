@@ -82,6 +82,11 @@ const FIXTURES: Record<string, Fixture> = {
     expect(res.json().status).toBe('succeeded');
     return res.json().id;
   },
+  digital_wallet_id: async (t, a) => {
+    const res = await t.request({ method: 'POST', url: '/digital-wallets', payload: { provider: 'apple', merchant_name: 'A shop', accept_terms_and_conditions: true, domain_names: ['a.example.com'] }, merchantAccountId: a });
+    expect(res.statusCode, res.body).toBe(201);
+    return res.json().id;
+  },
   capture_id: async (t, a) => {
     const res = await t.request({ method: 'GET', url: `/transactions/${ids.transaction_id}/captures`, merchantAccountId: a });
     expect(res.json().items).toHaveLength(1);
@@ -196,6 +201,12 @@ const BODIES: Record<string, () => unknown> = {
   // A's card named by B: it does not qualify, so B gets 204 and A's card gets no inquiry.
   createAccountUpdaterJob: () => ({ payment_method_ids: [ids.payment_method_id] }),
   createCheckoutSession: () => ({ amount: 1, currency: 'USD' }),
+  createDigitalWallet: () => ({ provider: 'apple', merchant_name: 'B made this', accept_terms_and_conditions: true }),
+  updateDigitalWallet: () => ({ merchant_name: 'taken over', domain_names: null }),
+  registerDigitalWalletDomain: () => ({ domain_name: 'b.example.com' }),
+  unregisterDigitalWalletDomain: () => ({ domain_name: 'a.example.com' }),
+  createApplePayDigitalWalletSession: () => ({ validation_url: 'https://apple-pay-gateway.apple.com/paymentservices/paymentSession', domain_name: 'a.example.com' }),
+  createGooglePayDigitalWalletSession: () => ({ origin_domain: 'a.example.com' }),
   updateCheckoutSession: () => ({ amount: 1, metadata: { owner: 'B' } }),
   createCheckoutSessionFields: () => ({ payment_method: { method: 'id', id: ids.payment_method_id } }),
   updateCheckoutSessionFields: () => ({ payment_method: { ...CARD_BODY, number: '5555555555554444' } }),
@@ -261,6 +272,11 @@ const HEADERS: Record<string, () => Record<string, string>> = {
  * issue's wording for vault forwarding) rather than 404: the answer must still show nothing of A.
  */
 const REFUSED_WITH_400 = new Set(['forwardVaultRequest']);
+/**
+ * Wallet sessions act on the account's own wallet: B has none (A's is not B's), which is a 400
+ * telling B to register one; a second registration of B's (the second credential) is B's own 409.
+ */
+const REFUSED_FOR_B = new Map([['createApplePayDigitalWalletSession', 400], ['createGooglePayDigitalWalletSession', 400], ['createDigitalWallet', 409]]);
 
 /** A valid query string per operation that requires one (a GET answering 422 fails the check below). */
 const QUERIES: Record<string, () => string> = {
@@ -320,7 +336,7 @@ describe('security', () => {
         } else if (res.statusCode < 300) {
           // Lists and creates act on B only: nothing of A may appear in the answer.
           if (res.body.includes(a) || secrets.some((id) => res.body.includes(id))) failures.push(`${where}: the answer shows merchant account A's data`);
-        } else if (![403, 404].includes(res.statusCode) && !(res.statusCode === 400 && REFUSED_WITH_400.has(route.config.operationId!))) {
+        } else if (![403, 404].includes(res.statusCode) && !(res.statusCode === 400 && REFUSED_WITH_400.has(route.config.operationId!)) && REFUSED_FOR_B.get(route.config.operationId!) !== res.statusCode) {
           failures.push(`${where}: unexpected status`);
         } else if (res.body.includes(a)) {
           failures.push(`${where}: the refusal shows merchant account A's data`);
@@ -351,6 +367,8 @@ describe('security', () => {
     expect(subscription).toMatchObject({ url: WEBHOOK_SUBSCRIPTION_BODY.url, active: true, rotating: false, authentication: { username: 'a' } });
     const rule = (await t.request({ method: 'GET', url: `/flows/card-transaction/actions/route-transaction/rules/${ids.rule_id}`, merchantAccountId: a })).json();
     expect(rule).toMatchObject({ enabled: true, position: 1, outcome: { payment_service_ids: [ids.payment_service_id] } });
+    const wallet = (await t.request({ method: 'GET', url: `/digital-wallets/${ids.digital_wallet_id}`, merchantAccountId: a })).json();
+    expect(wallet).toMatchObject({ merchant_name: 'A shop', domain_names: ['a.example.com'] });
     const payout = (await t.request({ method: 'GET', url: `/payouts/${ids.payout_id}`, merchantAccountId: a })).json();
     expect(payout).toMatchObject({ status: 'succeeded', amount: 500, payment_method: { id: ids.payment_method_id } });
     expect((await t.request({ method: 'GET', url: '/payouts', merchantAccountId: a })).json().items.map((p: { id: string }) => p.id)).toEqual([ids.payout_id]);
