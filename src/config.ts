@@ -1,3 +1,4 @@
+import { X509Certificate } from 'node:crypto';
 import path from 'node:path';
 
 /**
@@ -58,6 +59,14 @@ export interface Config {
   stripeApiBaseUrl: string | null;
   /** Bearer token of `GET /metrics`; null leaves the endpoint off (404). */
   metricsToken: string | null;
+  /** Digital wallets: how old an Apple Pay token's signing time may be, in seconds. */
+  walletTokenMaxAgeSeconds: number;
+  /** Digital wallets: root certificates (PEM) trusted for Apple Pay token signatures besides Apple Root CA - G3. */
+  applePayRootCertificates: string[];
+  /** Digital wallets: Google Pay root signing keys, as Google publishes them (`{keys:[{keyValue, protocolVersion, keyExpiration}]}`). */
+  googlePayRootSigningKeys: Array<{ keyValue: string; protocolVersion: string; keyExpiration?: string }>;
+  /** Digital wallets: PEM EC P-256 key that signs the Google Pay session's token (authJwt); null: sandbox key, none in production. */
+  googlePayAuthPrivateKey: string | null;
 }
 
 export class ConfigError extends Error {
@@ -149,6 +158,37 @@ function metricsToken(env: Env): string | null {
   return raw;
 }
 
+/** PEM certificates of a variable, each checked to parse. */
+function pemCertificates(env: Env, name: string): string[] {
+  const raw = read(env, name);
+  if (raw === undefined) return [];
+  const blocks = raw.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
+  if (blocks.length === 0) throw new ConfigError(name, 'must hold PEM certificates (-----BEGIN CERTIFICATE-----)');
+  for (const block of blocks) {
+    try {
+      new X509Certificate(block);
+    } catch {
+      throw new ConfigError(name, 'holds a certificate that does not parse');
+    }
+  }
+  return blocks;
+}
+
+/** Google's published root signing keys JSON (`{"keys":[...]}`). */
+function googleRootKeys(env: Env, name: string): Config['googlePayRootSigningKeys'] {
+  const raw = read(env, name);
+  if (raw === undefined) return [];
+  let keys: unknown;
+  try {
+    keys = (JSON.parse(raw) as { keys?: unknown }).keys;
+  } catch {
+    throw new ConfigError(name, 'must be the JSON Google publishes: {"keys":[{"keyValue":"...","protocolVersion":"ECv2","keyExpiration":"..."}]}');
+  }
+  const valid = Array.isArray(keys) && keys.every((k) => typeof k?.keyValue === 'string' && typeof k?.protocolVersion === 'string');
+  if (!valid) throw new ConfigError(name, 'must list keys with keyValue and protocolVersion');
+  return keys as Config['googlePayRootSigningKeys'];
+}
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 /**
@@ -213,5 +253,9 @@ export function loadConfig(env: Env = process.env): Config {
     vaultForwardMaxConcurrent: integer(env, 'VAULT_FORWARD_MAX_CONCURRENT', 10, 1, 1000),
     stripeApiBaseUrl: providerBaseUrl(env, 'STRIPE_API_BASE_URL', environment),
     metricsToken: metricsToken(env),
+    walletTokenMaxAgeSeconds: integer(env, 'WALLET_TOKEN_MAX_AGE_SECONDS', 300, 10, 3600),
+    applePayRootCertificates: pemCertificates(env, 'APPLE_PAY_ROOT_CERTIFICATES'),
+    googlePayRootSigningKeys: googleRootKeys(env, 'GOOGLE_PAY_ROOT_SIGNING_KEYS'),
+    googlePayAuthPrivateKey: read(env, 'GOOGLE_PAY_AUTH_PRIVATE_KEY') ?? null,
   };
 }

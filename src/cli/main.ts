@@ -24,6 +24,7 @@ Commands:
   openapi    print the OpenAPI document
   listen     receive the sandbox's webhooks on this machine, verified and printed live
   trigger    make the sandbox produce a webhook event of a kind (real calls on mock-card)
+  wallet-token  print a sandbox Apple Pay or Google Pay test token
 
 Configuration comes from environment variables (see README). Run "svc <command> --help" for details.`,
   serve: `Usage: svc serve
@@ -83,8 +84,9 @@ or delete a card, pay out. Run "svc listen" in another terminal to see the event
   ${Object.keys(TRIGGERS).join(', ')}`,
 };
 
-function printHelp(topic: string): number {
-  process.stdout.write(`${HELP[topic] ?? HELP.main}\n`);
+async function printHelp(topic: string): Promise<number> {
+  const text = topic === 'wallet-token' ? (await import('./wallet-token.ts')).WALLET_TOKEN_HELP : HELP[topic];
+  process.stdout.write(`${text ?? HELP.main}\n`);
   return 0;
 }
 
@@ -202,8 +204,8 @@ async function triggerCommand(config: Config, args: string[]): Promise<number> {
 /** Runs the CLI; returns the exit code. */
 export async function main(argv: string[]): Promise<number> {
   const [command = 'help', ...args] = argv;
-  if (command === 'help' || command === '--help' || command === '-h') return printHelp('main');
-  if (args.includes('--help') || args.includes('-h')) return printHelp(command);
+  if (command === 'help' || command === '--help' || command === '-h') return await printHelp('main');
+  if (args.includes('--help') || args.includes('-h')) return await printHelp(command);
   let config: Config;
   try {
     config = loadConfig();
@@ -241,6 +243,10 @@ export async function main(argv: string[]): Promise<number> {
         return await listenCommand(config, args);
       case 'trigger':
         return await triggerCommand(config, args);
+      case 'wallet-token': {
+        const { walletTokenCommand } = await import('./wallet-token.ts');
+        return await walletTokenCommand(args);
+      }
       case 'openapi': {
         const { printOpenApi } = await import('./openapi.ts');
         await printOpenApi(config);
@@ -248,7 +254,7 @@ export async function main(argv: string[]): Promise<number> {
       }
       default:
         process.stderr.write(`unknown command "${command}"\n\n`);
-        printHelp('main');
+        await printHelp('main');
         return 2;
     }
   } catch (error) {

@@ -87,7 +87,8 @@ export interface CaptureRules {
 /** The payment instrument of one authorization, as the connector receives it. */
 export type Instrument =
   | { kind: 'card'; number: string; expirationDate: string; securityCode: string | null; scheme: string | null }
-  | { kind: 'network-token'; token: string; expirationDate: string; cryptogram: string | null; scheme: string | null }
+  /** A network token; from a wallet (Apple Pay, Google Pay CRYPTOGRAM_3DS) the device token with its cryptogram and ECI. */
+  | { kind: 'network-token'; token: string; expirationDate: string; cryptogram: string | null; eci?: string | null; scheme: string | null }
   | { kind: 'payment-service-token'; token: string }
   | { kind: 'redirect'; method: string; redirectUrl: string; country: string; currency: string };
 

@@ -89,6 +89,11 @@ const FIXTURES: Record<string, Fixture> = {
     expect(res.statusCode, res.body).toBe(201);
     return res.json().id;
   },
+  digital_wallet_id: async (t, a) => {
+    const res = await t.request({ method: 'POST', url: '/digital-wallets', payload: { provider: 'apple', merchant_name: 'A shop', accept_terms_and_conditions: true, domain_names: ['a.example.com'] }, merchantAccountId: a });
+    expect(res.statusCode, res.body).toBe(201);
+    return res.json().id;
+  },
   capture_id: async (t, a) => {
     const res = await t.request({ method: 'GET', url: `/transactions/${ids.transaction_id}/captures`, merchantAccountId: a });
     expect(res.json().items).toHaveLength(1);
@@ -243,6 +248,12 @@ const BODIES: Record<string, () => unknown> = {
   // A's card named by B: it does not qualify, so B gets 204 and A's card gets no inquiry.
   createAccountUpdaterJob: () => ({ payment_method_ids: [ids.payment_method_id] }),
   createCheckoutSession: () => ({ amount: 1, currency: 'USD' }),
+  createDigitalWallet: () => ({ provider: 'apple', merchant_name: 'B made this', accept_terms_and_conditions: true }),
+  updateDigitalWallet: () => ({ merchant_name: 'taken over', domain_names: null }),
+  registerDigitalWalletDomain: () => ({ domain_name: 'b.example.com' }),
+  unregisterDigitalWalletDomain: () => ({ domain_name: 'a.example.com' }),
+  createApplePayDigitalWalletSession: () => ({ validation_url: 'https://apple-pay-gateway.apple.com/paymentservices/paymentSession', domain_name: 'a.example.com' }),
+  createGooglePayDigitalWalletSession: () => ({ origin_domain: 'a.example.com' }),
   updateCheckoutSession: () => ({ amount: 1, metadata: { owner: 'B' } }),
   createCheckoutSessionFields: () => ({ payment_method: { method: 'id', id: ids.payment_method_id } }),
   updateCheckoutSessionFields: () => ({ payment_method: { ...CARD_BODY, number: '5555555555554444' } }),
@@ -302,7 +313,7 @@ const BODIES: Record<string, () => unknown> = {
   createMonitoringMetric: () => ({ ...MONITORING_METRIC_BODY, display_name: 'made by B' }),
   updateMonitoringMetric: () => ({ display_name: 'taken over', alerting_policy: null }),
   updateMonitoringIncident: () => ({ notes: 'taken over' }),
-  // B configures its own target (the second attempt is a 409 naming B's own config: see CONFLICT_ON_REPEAT).
+  // B configures its own target (the second attempt is a 409 naming B's own config: see REFUSED_FOR_B).
   createVaultForwardConfig: () => ({ definition_id: 'custom', hosts: ['b.example'] }),
   // A's config named by B: 404, and nothing is added to it.
   createVaultForwardAuthentication: () => VAULT_FORWARD_SIGNATURE_BODY,
@@ -324,10 +335,11 @@ const HEADERS: Record<string, () => Record<string, string>> = {
  */
 const REFUSED_WITH_400 = new Set(['forwardVaultRequest']);
 /**
- * Creates that allow one resource per merchant account: B's second credential gets 409 naming
- * B's own resource (the first one's), which must still show nothing of A.
+ * Refusals B gets for its own reasons, which must still show nothing of A: wallet sessions act on
+ * the account's own wallet (B has none: 400 telling B to register one); creates that allow one
+ * resource per merchant account give B's second credential a 409 naming B's own (the first one's).
  */
-const CONFLICT_ON_REPEAT = new Set(['createVaultForwardConfig']);
+const REFUSED_FOR_B = new Map([['createApplePayDigitalWalletSession', 400], ['createGooglePayDigitalWalletSession', 400], ['createDigitalWallet', 409], ['createVaultForwardConfig', 409]]);
 
 /** A valid query string per operation that requires one (a GET answering 422 fails the check below). */
 const QUERIES: Record<string, () => string> = {
@@ -390,7 +402,7 @@ describe('security', () => {
         } else if (res.statusCode < 300) {
           // Lists and creates act on B only: nothing of A may appear in the answer.
           if (res.body.includes(a) || secrets.some((id) => res.body.includes(id))) failures.push(`${where}: the answer shows merchant account A's data`);
-        } else if (![403, 404].includes(res.statusCode) && !(res.statusCode === 400 && REFUSED_WITH_400.has(route.config.operationId!)) && !(res.statusCode === 409 && CONFLICT_ON_REPEAT.has(route.config.operationId!))) {
+        } else if (![403, 404].includes(res.statusCode) && !(res.statusCode === 400 && REFUSED_WITH_400.has(route.config.operationId!)) && REFUSED_FOR_B.get(route.config.operationId!) !== res.statusCode) {
           failures.push(`${where}: unexpected status`);
         } else if (res.body.includes(a)) {
           failures.push(`${where}: the refusal shows merchant account A's data`);
@@ -421,6 +433,8 @@ describe('security', () => {
     expect(subscription).toMatchObject({ url: WEBHOOK_SUBSCRIPTION_BODY.url, active: true, rotating: false, authentication: { username: 'a' } });
     const rule = (await t.request({ method: 'GET', url: `/flows/card-transaction/actions/route-transaction/rules/${ids.rule_id}`, merchantAccountId: a })).json();
     expect(rule).toMatchObject({ enabled: true, position: 1, outcome: { payment_service_ids: [ids.payment_service_id] } });
+    const wallet = (await t.request({ method: 'GET', url: `/digital-wallets/${ids.digital_wallet_id}`, merchantAccountId: a })).json();
+    expect(wallet).toMatchObject({ merchant_name: 'A shop', domain_names: ['a.example.com'] });
     const payout = (await t.request({ method: 'GET', url: `/payouts/${ids.payout_id}`, merchantAccountId: a })).json();
     expect(payout).toMatchObject({ status: 'succeeded', amount: 500, payment_method: { id: ids.payment_method_id } });
     expect((await t.request({ method: 'GET', url: '/payouts', merchantAccountId: a })).json().items.map((p: { id: string }) => p.id)).toEqual([ids.payout_id]);

@@ -1,4 +1,5 @@
 import type { RequestContext } from '../../context.ts';
+import { registeredProviders } from '../digital-wallets/digital-wallets.service.ts';
 import { getMerchantAccount } from '../merchant-accounts/merchant-accounts.service.ts';
 import { listRoutablePaymentServices } from '../payment-services/payment-services.service.ts';
 import { needsMerchantName, selectPaymentOptions, type OptionCandidate } from './payment-options.ts';
@@ -21,7 +22,24 @@ async function candidatesOf(ctx: RequestContext): Promise<OptionCandidate[]> {
       definition: connector.definition,
     });
   }
-  return candidates;
+  return [...candidates, ...(await walletCandidates(ctx, candidates))];
+}
+
+const WALLET_METHODS = { apple: 'applepay', google: 'googlepay' } as const;
+
+/**
+ * Apple Pay and Google Pay are offered when the merchant account registered the wallet and a card
+ * service whose connector takes network tokens accepts the request: wallet payments are paid as
+ * network tokens (or cards) by card services (docs/digital-wallets.md).
+ */
+async function walletCandidates(ctx: RequestContext, candidates: OptionCandidate[]): Promise<OptionCandidate[]> {
+  const cardServices = candidates.filter((c) => c.method === 'card' && c.definition.capabilities.networkTokens);
+  if (cardServices.length === 0) return [];
+  const providers = await registeredProviders(ctx);
+  return providers.flatMap((provider) => {
+    const method = provider === 'apple' || provider === 'google' ? WALLET_METHODS[provider] : null;
+    return method ? cardServices.map((c) => ({ ...c, method, tokenizationEnabled: false, definition: { ...c.definition, mode: method } })) : [];
+  });
 }
 
 /** What the checkout flow's rules know about this request. */

@@ -60,6 +60,50 @@ export const NetworkTokenForm = Type.Object(
   { additionalProperties: false, title: 'NetworkTokenPaymentMethodCreate' },
 );
 
+/** Optional fields the wallet forms share (ApplePayPaymentMethodCreate, GooglePayPaymentMethodCreate). */
+const walletFields = {
+  card_suffix: Opt(Type.String({ pattern: '^\\d{4}$', description: 'Last 4 digits of the card as the wallet shows it' })),
+  card_scheme: Opt(Type.String({ maxLength: 50 })),
+  card_type: Opt(Type.String({ maxLength: 50 })),
+  cardholder_name: Opt(Type.String({ maxLength: 200 })),
+  buyer_id: Opt(Uuid('Stored buyer')),
+  buyer_external_identifier: Opt(ExternalIdentifier()),
+  redirect_url: RedirectUrl(),
+};
+
+export const ApplePayForm = Type.Object(
+  { method: Type.Literal('applepay'), token: Type.Record(Type.String(), Type.Unknown(), { description: 'The payment token object Apple Pay JS gives (`payment.token`), as is' }), ...walletFields },
+  { additionalProperties: false, title: 'ApplePayPaymentMethodCreate' },
+);
+
+export const GooglePayForm = Type.Object(
+  {
+    method: Type.Literal('googlepay'),
+    token: Type.Union([Type.String({ minLength: 1, maxLength: 20_000 }), Type.Record(Type.String(), Type.Unknown())], { description: 'The Google Pay payment token (paymentMethodData.tokenizationData.token): its JSON text or the parsed object' }),
+    assurance_details: Opt(Type.Object({ account_verified: Opt(Type.Boolean()), card_holder_authenticated: Opt(Type.Boolean()) }, { additionalProperties: false, title: 'GooglePayAssuranceDetails' })),
+    ...walletFields,
+  },
+  { additionalProperties: false, title: 'GooglePayPaymentMethodCreate' },
+);
+
+export const GooglePayPanOnlyForm = Type.Object(
+  {
+    method: Type.Literal('googlepay_pan_only'),
+    number: CardNumber(),
+    expiration_date: CardExpirationDate(),
+    security_code: Opt(SecurityCode()),
+    card_type: Opt(StringEnum(CARD_TYPES)),
+    external_identifier: Opt(ExternalIdentifier()),
+    buyer_id: Opt(Uuid('Stored buyer')),
+    buyer_external_identifier: Opt(ExternalIdentifier()),
+    redirect_url: RedirectUrl(),
+  },
+  { additionalProperties: false, title: 'GooglePayFPANPaymentMethodCreate', description: 'A Google Pay PAN_ONLY card the merchant decrypted itself' },
+);
+
+/** Methods whose instrument is a card or a device token, routed to card payment services. */
+export const CARD_LIKE_METHODS = new Set(['card', 'network-token', 'applepay', 'googlepay']);
+
 /**
  * Redirect methods this server accepts (the neutral members of the method enumeration; the others
  * name third-party products). A payment service of the method must exist for one to be routed.
@@ -83,11 +127,11 @@ const RedirectForms = REDIRECT_METHODS.map(redirectForm);
 
 export const TransactionPaymentMethodBody = Discriminated(
   'method',
-  ['card', 'id', 'checkout-session', 'network-token', ...REDIRECT_METHODS],
-  [CardForm, StoredForm, CheckoutSessionForm, NetworkTokenForm, ...RedirectForms],
+  ['card', 'id', 'checkout-session', 'network-token', 'applepay', 'googlepay', 'googlepay_pan_only', ...REDIRECT_METHODS],
+  [CardForm, StoredForm, CheckoutSessionForm, NetworkTokenForm, ApplePayForm, GooglePayForm, GooglePayPanOnlyForm, ...RedirectForms],
   {
     title: 'TransactionPaymentMethodCreate',
-    description: 'How the buyer pays: a card, a stored payment method (`id`), a checkout session, a network token, or a redirect method (the buyer approves on a page)',
+    description: 'How the buyer pays: a card, a stored payment method (`id`), a checkout session, a network token, an Apple Pay or Google Pay token (decrypted by this server), a Google Pay PAN_ONLY card, or a redirect method (the buyer approves on a page)',
   },
 );
 export type TransactionPaymentMethodBody = Static<typeof TransactionPaymentMethodBody>;

@@ -20,7 +20,7 @@ export interface RelayRequest {
   /** No connection within this: the target is down or drops packets. */
   connectTimeoutMs: number;
   maxResponseBytes: number;
-  /** Mutual TLS (https only): the client certificate and key presented, and CAs trusted besides the default roots. */
+  /** Mutual TLS (https only): the client certificate and key presented (vault forwarding's mtls methods, Apple Pay merchant sessions), and CAs trusted besides the default roots. */
   tls?: RelayTls | null;
 }
 

@@ -7,6 +7,7 @@ import { consumeCheckoutSessionCard } from '../../checkout-sessions/checkout-ses
 import { lockAndReleaseCard } from '../../payment-methods/payment-methods.service.ts';
 import { checkCard } from '../../payment-methods/stored-cards.service.ts';
 import type { TransactionPaymentMethodBody } from '../create-transaction.schema.ts';
+import { walletInstrument } from './wallet-instrument.ts';
 
 /**
  * The payment instrument of a new transaction, resolved from the request in the creating
@@ -17,7 +18,7 @@ export interface ResolvedInstrument {
   instrument: Instrument;
   /** `card`, `network-token`, or a redirect method. */
   method: string;
-  instrumentType: 'pan' | 'card_token' | 'network_token' | 'redirect';
+  instrumentType: 'pan' | 'card_token' | 'network_token' | 'redirect' | 'applepay' | 'googlepay';
   /** Where the buyer returns after an approval page. */
   redirectUrl: string | null;
   paymentMethodId: string | null;
@@ -95,7 +96,7 @@ function networkToken(form: Extract<TransactionPaymentMethodBody, { method: 'net
   if (isExpired(form.expiration_date, new Date())) throw invalidField('body', '/payment_method/expiration_date', 'The network token has expired: expiration_date is in the past', 'card_expired');
   const scheme = form.card_scheme ?? detectSchemes(form.token).scheme;
   return {
-    instrument: { kind: 'network-token', token: form.token, expirationDate: form.expiration_date, cryptogram: form.cryptogram ?? null, scheme },
+    instrument: { kind: 'network-token', token: form.token, expirationDate: form.expiration_date, cryptogram: form.cryptogram ?? null, eci: form.eci ?? null, scheme },
     method: 'network-token',
     instrumentType: 'network_token',
     paymentMethodId: null,
@@ -132,6 +133,14 @@ async function resolveForm(tx: Executor, ctx: RequestContext, form: TransactionP
       return storedCard(tx, ctx, form.id, form.security_code ?? null, null, options.deferHeldCode ?? false);
     case 'network-token':
       return networkToken(form);
+    case 'applepay':
+    case 'googlepay':
+      return walletInstrument(tx, ctx, form);
+    case 'googlepay_pan_only': {
+      // A Google Pay card the merchant decrypted: a card like any other, paid as googlepay.
+      const card = await rawCard(tx, ctx, form, '/payment_method');
+      return { ...card, method: 'googlepay', snapshot: { ...card.snapshot, method: 'googlepay', mode: 'googlepay' } };
+    }
     case 'checkout-session': {
       // The session's card data is used up: only inside the caller's database transaction.
       if (!tx.isTransaction) throw new Error('a checkout session payment method is resolved inside a database transaction');

@@ -1,7 +1,7 @@
 import type { TransactionActionJson } from '../../../db/schema-transactions.ts';
 import { detectSchemes } from '../../../lib/card-schemes.ts';
 import type { FlowFacts } from '../../flows/rule-conditions.ts';
-import type { CreateTransactionBody } from '../create-transaction.schema.ts';
+import { CARD_LIKE_METHODS, type CreateTransactionBody } from '../create-transaction.schema.ts';
 import type { ResolvedInstrument } from '../create/instrument.ts';
 
 type TransactionFlow = Exclude<TransactionActionJson['flow'], 'checkout'>;
@@ -9,7 +9,7 @@ type TransactionFlow = Exclude<TransactionActionJson['flow'], 'checkout'>;
 /** The flow of a transaction: card-like instruments, redirect methods, anything else. */
 export function flowOf(instrument: ResolvedInstrument): TransactionFlow {
   if (instrument.instrument.kind === 'redirect') return 'redirect-transaction';
-  return instrument.method === 'card' || instrument.method === 'network-token' ? 'card-transaction' : 'non-card-transaction';
+  return CARD_LIKE_METHODS.has(instrument.method) ? 'card-transaction' : 'non-card-transaction';
 }
 
 /** What the rules of a transaction flow look at: the request, the resolved instrument, the anti-fraud decision. */
@@ -19,7 +19,8 @@ export function transactionFacts(body: CreateTransactionBody, instrument: Resolv
     amount: body.amount,
     currency: body.currency,
     country: body.country ?? null,
-    method: instrument.method === 'network-token' ? 'card' : instrument.method,
+    // Card payment services process network tokens and wallet tokens.
+    method: CARD_LIKE_METHODS.has(instrument.method) ? 'card' : instrument.method,
     scheme,
     bin: instrument.bin,
     issuerCountry: instrument.bin ? detectSchemes(instrument.bin).country : null,

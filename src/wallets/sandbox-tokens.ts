@@ -1,0 +1,62 @@
+import { createHash, createPublicKey } from 'node:crypto';
+import { makeApplePayToken } from './apple-pay.ts';
+import { makeGooglePayToken } from './google-pay.ts';
+import { sandboxWalletKeys } from './sandbox-keys.ts';
+
+/**
+ * Valid wallet test tokens encrypted to the sandbox's own keys (sandbox-keys.ts): what a device
+ * would hand the checkout. `svc wallet-token` and the tests make them; the server verifies and
+ * decrypts them through the same code as real tokens (ENVIRONMENT=sandbox only).
+ */
+
+export interface SandboxCard {
+  /** The device token (Apple) or card number (Google) the token carries. */
+  number: string;
+  /** `MM/YY`. */
+  expirationDate: string;
+  /** Minor units; Apple tokens carry the approved amount. */
+  amount?: number;
+  /** Default: a cryptogram derived from the number. */
+  cryptogram?: string;
+  eci?: string;
+}
+
+const cryptogramOf = (number: string) => createHash('sha256').update(`sandbox-cryptogram:${number}`).digest().subarray(0, 20).toString('base64');
+const NETWORKS: Record<string, string> = { '4': 'Visa', '5': 'MasterCard', '2': 'MasterCard', '3': 'AmEx', '6': 'Discover' };
+
+/** An Apple Pay `EC_v1` token (Apple Pay JS `payment.token`), signed now by the sandbox chain. */
+export function sandboxApplePayToken(card: SandboxCard, signingTime = new Date()): Record<string, unknown> {
+  const keys = sandboxWalletKeys().apple;
+  const [month, year] = card.expirationDate.split('/');
+  const payment = {
+    applicationPrimaryAccountNumber: card.number,
+    applicationExpirationDate: `${year}${month}${month === '02' ? '28' : '30'}`,
+    currencyCode: '840',
+    transactionAmount: card.amount ?? 0,
+    deviceManufacturerIdentifier: '040010030273',
+    paymentDataType: '3DSecure',
+    paymentData: { onlinePaymentCryptogram: card.cryptogram ?? cryptogramOf(card.number), eciIndicator: card.eci ?? '07' },
+  };
+  return makeApplePayToken({ payment, recipientPublicKey: createPublicKey(keys.processingKey), merchantIdentifier: keys.merchantIdentifier, signer: keys.signer, signingTime, network: NETWORKS[card.number[0]!] ?? 'Visa' });
+}
+
+/** A Google Pay `ECv2` token for the sandbox gateway, valid for an hour. */
+export function sandboxGooglePayToken(card: SandboxCard & { authMethod?: 'CRYPTOGRAM_3DS' | 'PAN_ONLY' }, now = new Date()): Record<string, unknown> {
+  const keys = sandboxWalletKeys().google;
+  const [month, year] = card.expirationDate.split('/');
+  const cryptogram = card.authMethod === 'PAN_ONLY' ? {} : { cryptogram: card.cryptogram ?? cryptogramOf(card.number), eciIndicator: card.eci ?? '05' };
+  const message = {
+    gatewayMerchantId: 'sandbox',
+    messageExpiration: String(now.getTime() + 3600_000),
+    messageId: createHash('sha256').update(`${card.number}:${now.getTime()}`).digest('hex').slice(0, 32),
+    paymentMethod: 'CARD',
+    paymentMethodDetails: { pan: card.number, expirationMonth: Number(month), expirationYear: 2000 + Number(year), authMethod: card.authMethod ?? 'CRYPTOGRAM_3DS', ...cryptogram },
+  };
+  return makeGooglePayToken({
+    message,
+    recipientId: keys.recipientId,
+    recipientPublicKey: createPublicKey(keys.processingKey),
+    intermediate: { privateKey: keys.intermediateKey, publicKey: createPublicKey(keys.intermediateKey), expiration: new Date(now.getTime() + 7 * 86400_000) },
+    rootPrivateKey: keys.rootKey,
+  });
+}
