@@ -15,9 +15,12 @@ import { voidLateAuthorization } from './void-late-authorization.job.ts';
 import { reconcilePaymentServiceTokens } from './reconcile-payment-service-tokens.job.ts';
 import { analyzeEmbeddedDatabase } from './analyze-embedded-database.job.ts';
 import { vacuumEmbeddedDatabase } from './vacuum-embedded-database.job.ts';
+import { generateReport } from './generate-report.job.ts';
+import { scheduleReports } from './schedule-reports.job.ts';
+import { purgeReportExecutions } from './purge-report-executions.job.ts';
 
 /** Every job the workers know. Add a new job here (see jobs/README.md). */
-export const JOBS: JobDefinition[] = [purgeIdempotencyKeys, purgeFinishedJobs, purgeRateLimitWindows, purgeSecurityCodes, purgeExpiredCheckoutSessions, runAccountUpdater, settleTransactionJob, reconcileAttempts, reconcilePayouts, deliverWebhook, voidLateAuthorization, reconcilePaymentServiceTokens, expireThreeDsChallengesJob, analyzeEmbeddedDatabase, vacuumEmbeddedDatabase];
+export const JOBS: JobDefinition[] = [purgeIdempotencyKeys, purgeFinishedJobs, purgeRateLimitWindows, purgeSecurityCodes, purgeExpiredCheckoutSessions, runAccountUpdater, settleTransactionJob, reconcileAttempts, reconcilePayouts, deliverWebhook, voidLateAuthorization, reconcilePaymentServiceTokens, expireThreeDsChallengesJob, analyzeEmbeddedDatabase, vacuumEmbeddedDatabase, generateReport, scheduleReports, purgeReportExecutions];
 
 const HOUR = 3600 * 1000;
 
@@ -42,4 +45,7 @@ export const RECURRING: RecurringJob[] = [
   // The first also runs on a PostgreSQL server whose autovacuum is off (its statistics only).
   { job: analyzeEmbeddedDatabase, everyMs: 60 * 1000 },
   { job: vacuumEmbeddedDatabase, everyMs: HOUR },
+  // Reports come due at midnight in their time zone: their executions start within a minute.
+  { job: scheduleReports, everyMs: 60 * 1000 },
+  { job: purgeReportExecutions, everyMs: HOUR },
 ];

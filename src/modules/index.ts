@@ -16,6 +16,7 @@ import { paymentServiceDefinitions } from './payment-service-definitions/index.t
 import { paymentServices } from './payment-services/index.ts';
 import { paymentServiceTokens } from './payment-service-tokens/index.ts';
 import { payouts } from './payouts/index.ts';
+import { reports } from './reports/index.ts';
 import { transactions } from './transactions/index.ts';
 import { flows } from './flows/index.ts';
 import { vaultForward } from './vault-forward/index.ts';
@@ -26,4 +27,4 @@ import { webhookSubscriptions } from './webhook-subscriptions/index.ts';
 import { webhookDeliveries } from './webhook-deliveries/index.ts';
 
 /** Every resource group, registered by `buildApp` in this order. */
-export const MODULES: Array<(app: FastifyInstance) => Promise<void>> = [health, merchantAccounts, threeDsConfigurations, auditLogs, apiKeyPairs, buyers, cardSchemeDefinitions, cardDetails, paymentMethods, networkTokens, checkoutSessions, accountUpdater, paymentServiceDefinitions, paymentServices, paymentServiceTokens, paymentOptions, flows, giftCards, threeDsScenarios, transactions, payouts, sandboxApprovals, webhookSubscriptions, webhookDeliveries, vaultForward];
+export const MODULES: Array<(app: FastifyInstance) => Promise<void>> = [health, merchantAccounts, threeDsConfigurations, auditLogs, apiKeyPairs, buyers, cardSchemeDefinitions, cardDetails, paymentMethods, networkTokens, checkoutSessions, accountUpdater, paymentServiceDefinitions, paymentServices, paymentServiceTokens, paymentOptions, flows, giftCards, threeDsScenarios, transactions, payouts, sandboxApprovals, webhookSubscriptions, webhookDeliveries, vaultForward, reports];
