@@ -17,9 +17,11 @@ function signature(secret: Buffer, merchantAccountId: string, executionId: strin
   return createHmac('sha256', secret).update(`report-download\n${merchantAccountId}\n${executionId}\n${expires}`).digest('base64url');
 }
 
-export async function signDownload(deps: Deps, merchantAccountId: string, executionId: string, expiresAt: Date): Promise<string> {
+/** The signing secret; read it before opening a transaction (PGlite has one session: a read inside would wait on itself). */
+export const downloadSecret = (deps: Deps): Promise<Buffer> => getOrCreateSecret(deps.db, SECRET_KEY);
+
+export function signDownload(deps: Deps, secret: Buffer, merchantAccountId: string, executionId: string, expiresAt: Date): string {
   const expires = Math.floor(expiresAt.getTime() / 1000);
-  const secret = await getOrCreateSecret(deps.db, SECRET_KEY);
   const query = new URLSearchParams({ merchant_account_id: merchantAccountId, expires: String(expires), signature: signature(secret, merchantAccountId, executionId, expires) });
   return `${deps.config.publicUrl}/report-executions/${executionId}/report.csv.gz?${query.toString()}`;
 }
@@ -37,7 +39,7 @@ export interface Download {
 
 /** Checks the signature and expiry, then streams the stored file. */
 export async function openDownload(deps: Deps, executionId: string, query: DownloadQuery, now = new Date()): Promise<Download> {
-  const secret = await getOrCreateSecret(deps.db, SECRET_KEY);
+  const secret = await downloadSecret(deps);
   const expected = Buffer.from(signature(secret, query.merchant_account_id, executionId, query.expires));
   const given = Buffer.from(query.signature);
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw forbidden('The download URL is not valid: its signature does not match; create a new URL');

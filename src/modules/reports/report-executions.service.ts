@@ -3,7 +3,7 @@ import { fieldRefusal, notFound } from '../../errors/app-error.ts';
 import { listPage, type ListEnvelope } from '../../http/pagination.ts';
 import { recordAudit } from '../audit-logs/audit-logs.service.ts';
 import { toReportExecutionResource } from './report.resource.ts';
-import { signDownload } from './report-download.service.ts';
+import { downloadSecret, signDownload } from './report-download.service.ts';
 import type { CreateReportExecutionUrlBody, ListExecutionsOfReportQuery, ListReportExecutionsQuery, ReportExecution, ReportExecutionUrl } from './reports.schemas.ts';
 import * as repo from './reports.repo.ts';
 
@@ -47,6 +47,7 @@ export async function listExecutionsOfReport(ctx: RequestContext, reportId: stri
  * minutes. The execution becomes `dispatched` (its file was handed out) the first time.
  */
 export async function createReportExecutionUrl(ctx: RequestContext, reportId: string, executionId: string, body: CreateReportExecutionUrlBody): Promise<ReportExecutionUrl> {
+  const secret = await downloadSecret(ctx.deps);
   return withRequestTransaction(ctx, async (tx) => {
     const row = await repo.findExecution(tx, ctx.merchantAccountId, executionId);
     if (!row || row.report_id !== reportId) throw notFound('report execution', executionId);
@@ -56,6 +57,6 @@ export async function createReportExecutionUrl(ctx: RequestContext, reportId: st
     if (row.status === 'succeeded') await repo.updateExecution(tx, ctx.merchantAccountId, executionId, { status: 'dispatched' });
     const expiresAt = new Date(Date.now() + body.expires_in * 60_000);
     await recordAudit(tx, ctx, 'created', { type: 'report-execution-url', id: row.id, name: `${row.name} (download until ${expiresAt.toISOString()})` });
-    return { url: await signDownload(ctx.deps, ctx.merchantAccountId, executionId, expiresAt), expires_at: expiresAt.toISOString() };
+    return { url: signDownload(ctx.deps, secret, ctx.merchantAccountId, executionId, expiresAt), expires_at: expiresAt.toISOString() };
   });
 }
