@@ -9,7 +9,8 @@ import * as repo from './reports.repo.ts';
  * caller's transaction. Returns undefined when that execution exists already: the unique
  * (report, reference time) index makes a due run exist once across all processes.
  */
-export async function addExecution(tx: Tx, deps: Deps, report: ReportRow, reference: Date, now = new Date()): Promise<ReportExecutionRow | undefined> {
+export async function addExecution(tx: Tx, deps: Deps, report: ReportRow, reference: Date): Promise<ReportExecutionRow | undefined> {
+  const now = new Date();
   const row = await repo.insertExecution(tx, {
     merchant_account_id: report.merchant_account_id, id: uuidv7(), report_id: report.id, status: 'pending',
     reference_timestamp: reference, reference_timezone: report.schedule_timezone, file_key: null, row_count: null, size: null,

@@ -30,7 +30,7 @@ export async function createReport(ctx: RequestContext, body: CreateReportBody):
     });
     let latest = null;
     if (report.schedule === 'once' && report.schedule_enabled) {
-      latest = (await addExecution(tx, ctx.deps, report, now, now)) ?? null;
+      latest = (await addExecution(tx, ctx.deps, report, now)) ?? null;
       report = await repo.updateReport(tx, ctx.merchantAccountId, report.id, { next_execution_at: null });
     }
     await recordAudit(tx, ctx, 'created', auditedReport(report));
@@ -65,7 +65,7 @@ export async function updateReport(ctx: RequestContext, id: string, body: Update
       schedule_enabled: enabled, next_execution_at: next, updated_at: now,
     });
     if (switchedOn && row.schedule === 'once' && row.next_execution_at) {
-      await addExecution(tx, ctx.deps, row, now, now);
+      await addExecution(tx, ctx.deps, row, now);
       row = await repo.updateReport(tx, ctx.merchantAccountId, id, { next_execution_at: null });
     }
     await recordAudit(tx, ctx, 'updated', auditedReport(row));
