@@ -113,6 +113,19 @@ const FIXTURES: Record<string, Fixture> = {
     expect(res.statusCode, res.body).toBe(201);
     return res.json().id;
   },
+  // A's once report ran (before the webhook subscription, so the queue run delivers nothing): its
+  // execution has a file B must not reach.
+  report_id: async (t, a) => {
+    const res = await t.request({ method: 'POST', url: '/reports', payload: { name: 'Report of A', schedule: 'once', schedule_enabled: true, spec: { model: 'transactions', params: {} } }, merchantAccountId: a });
+    expect(res.statusCode, res.body).toBe(201);
+    await t.deps.queue.drain(t.deps);
+    return res.json().id;
+  },
+  report_execution_id: async (t, a) => {
+    const res = await t.request({ method: 'GET', url: `/reports/${ids.report_id}/executions`, merchantAccountId: a });
+    expect(res.json().items).toMatchObject([{ status: 'succeeded' }]);
+    return res.json().items[0].id;
+  },
   subscription_id: async (t, a) => {
     const res = await t.request({ method: 'POST', url: '/webhook-subscriptions', payload: WEBHOOK_SUBSCRIPTION_BODY, merchantAccountId: a });
     expect(res.statusCode, res.body).toBe(201);
@@ -249,6 +262,11 @@ const BODIES: Record<string, () => unknown> = {
   dryRunFlow: () => ({ amount: 100, currency: 'EUR', country: 'GB', payment_method: { method: 'card', bin: '411111' } }),
   // A's stored card and A's service named by B: 404, and nothing is paid out.
   createPayout: () => ({ amount: 100, currency: 'USD', payment_service_id: ids.payment_service_id, payment_method: { method: 'id', id: ids.payment_method_id } }),
+  createReport: () => ({ name: 'B made this', schedule: 'once', schedule_enabled: false, spec: { model: 'transactions', params: {} } }),
+  // A's report named by B: 404, and its name and schedule stay.
+  updateReport: () => ({ name: 'taken over', schedule_enabled: false }),
+  // A's execution named by B: 404, no URL to A's file.
+  createReportExecutionUrl: () => ({ expires_in: 60 }),
   updateThreeDsScenario: () => ({ outcome: { version: '2.2.0', authentication: { transaction_status: 'N' } } }),
 };
 
@@ -359,6 +377,8 @@ describe('security', () => {
     expect(capture).toMatchObject({ id: ids.capture_id, status: 'succeeded', amount: 1000 });
     const refundSettlement = (await t.request({ method: 'GET', url: `/transactions/${ids.transaction_id}/refund-settlements/${ids.refund_settlement_id}`, merchantAccountId: a })).json();
     expect(refundSettlement).toMatchObject({ id: ids.refund_settlement_id, refund_id: ids.refund_id, amount: -100 });
+    const report = (await t.request({ method: 'GET', url: `/reports/${ids.report_id}`, merchantAccountId: a })).json();
+    expect(report).toMatchObject({ name: 'Report of A', schedule_enabled: true, latest_execution: { id: ids.report_execution_id, status: 'succeeded' } });
     const deliveries = (await t.request({ method: 'GET', url: `/webhook-subscriptions/${ids.subscription_id}/deliveries`, merchantAccountId: a })).json();
     expect(deliveries.items).toMatchObject([{ id: ids.delivery_id, status: 'pending', attempts: 0, event_kind: 'transaction.created' }]);
   });
