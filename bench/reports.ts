@@ -7,7 +7,11 @@
  * so every column has something to render and mask), then runs one execution of a `transactions`
  * report with every column (the `generate-report` job's code, in this process) and samples the
  * process's resident set size every 20 ms. Prints the rows, the time, rows/s, the file size and the
- * peak RSS growth over the RSS measured right before the run.
+ * peak RSS growth over the RSS measured right before the run (Linux: the kernel's high-water mark,
+ * reset just before), the peak heap growth, and the heap left after a full GC (what was retained).
+ * V8 lets collectable garbage accumulate up to an adaptive limit before a full collection, so the
+ * growth depends on the heap limit: run it also with NODE_OPTIONS=--max-old-space-size=128 to see
+ * the figure of a worker given a small heap.
  */
 import fs from 'node:fs';
 import os from 'node:os';

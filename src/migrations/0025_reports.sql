@@ -24,7 +24,8 @@ CREATE TABLE reports (
 CREATE INDEX reports_list_idx ON reports (merchant_account_id, created_at DESC, id DESC);
 CREATE INDEX reports_schedule_idx ON reports (merchant_account_id, schedule, created_at DESC, id DESC);
 CREATE INDEX reports_enabled_idx ON reports (merchant_account_id, schedule_enabled, created_at DESC, id DESC);
-CREATE INDEX reports_name_idx ON reports (merchant_account_id, lower(name));
+-- `name` / `report_name` are infix matches (LIKE '%…%'): no b-tree helps; they scan one merchant's
+-- reports, a small set, through reports_list_idx.
 CREATE INDEX reports_creator_idx ON reports (merchant_account_id, creator_id);
 -- The scheduler's scan: due reports across merchant accounts.
 CREATE INDEX reports_due_idx ON reports (next_execution_at) WHERE schedule_enabled AND next_execution_at IS NOT NULL;
