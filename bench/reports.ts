@@ -1,5 +1,5 @@
 /**
- * Memory and speed of report generation over a large table: `node --import tsx bench/reports.ts`.
+ * Memory and speed of report generation over a large table: `npm run bench:reports`.
  *
  * Seeds BENCH_REPORT_ROWS transactions (default 1,000,000) for one merchant account in a throw-away
  * schema of the PostgreSQL at BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test)
