@@ -33,6 +33,14 @@ describe('happy', () => {
     expect(loadConfig({}).networkTokensApiProvisioning).toBe(false);
     expect(loadConfig({ NETWORK_TOKENS_API_PROVISIONING: 'true' }).networkTokensApiProvisioning).toBe(true);
   });
+
+  it('reads the reports storage: local by default, S3 with path-style addressing when an endpoint is given', () => {
+    expect(loadConfig({}).reports).toEqual({ storage: 'local', s3: null, retentionDays: 90 });
+    expect(loadConfig({ REPORTS_STORAGE: 's3', REPORTS_S3_BUCKET: 'b', REPORTS_S3_ENDPOINT: 'http://127.0.0.1:9000', REPORTS_S3_ACCESS_KEY_ID: 'k', REPORTS_S3_SECRET_ACCESS_KEY: 's', REPORTS_RETENTION_DAYS: '7' }).reports).toEqual({
+      storage: 's3', retentionDays: 7, s3: { bucket: 'b', region: 'us-east-1', endpoint: 'http://127.0.0.1:9000', accessKeyId: 'k', secretAccessKey: 's', prefix: '', forcePathStyle: true },
+    });
+    expect(loadConfig({ REPORTS_STORAGE: 's3', REPORTS_S3_BUCKET: 'b' }).reports.s3).toMatchObject({ endpoint: null, accessKeyId: null, forcePathStyle: false });
+  });
 });
 
 describe('errors', () => {
@@ -52,6 +60,10 @@ describe('errors', () => {
     [{ VAULT_FORWARD_TIMEOUT_SECONDS: '500' }, 'VAULT_FORWARD_TIMEOUT_SECONDS: must be between 1 and 120, got 500'],
     [{ NETWORK_TOKENS_API_PROVISIONING: 'yes' }, 'NETWORK_TOKENS_API_PROVISIONING: must be true or false, got "yes"'],
     [{ ENVIRONMENT: 'production' }, 'VAULT_MASTER_KEY: is required in production (32 random bytes in base64); card data is encrypted under it'],
+    [{ REPORTS_STORAGE: 's3' }, 'REPORTS_S3_BUCKET: is required when REPORTS_STORAGE is s3'],
+    [{ REPORTS_STORAGE: 'ftp' }, 'REPORTS_STORAGE: must be one of local, s3, got "ftp"'],
+    [{ REPORTS_STORAGE: 's3', REPORTS_S3_BUCKET: 'b', REPORTS_S3_ACCESS_KEY_ID: 'k' }, 'REPORTS_S3_SECRET_ACCESS_KEY: REPORTS_S3_ACCESS_KEY_ID and REPORTS_S3_SECRET_ACCESS_KEY go together'],
+    [{ REPORTS_RETENTION_DAYS: '0' }, 'REPORTS_RETENTION_DAYS: must be between 1 and 3650, got 0'],
     [{ VAULT_MASTER_KEY: 'c2hvcnQ=' }, 'VAULT_MASTER_KEY: must be 32 random bytes in base64 (for example: openssl rand -base64 32)'],
     [{ ENVIRONMENT: 'production', VAULT_MASTER_KEY: Buffer.alloc(32, 7).toString('base64'), STRIPE_API_BASE_URL: 'http://127.0.0.1:12111' }, 'STRIPE_API_BASE_URL: is for tests and the sandbox only; production calls the provider\'s own API host'],
     [{ STRIPE_API_BASE_URL: 'ftp://fake' }, 'STRIPE_API_BASE_URL: must be an http(s) URL, got "ftp://fake"'],

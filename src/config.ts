@@ -67,6 +67,16 @@ export interface Config {
   googlePayRootSigningKeys: Array<{ keyValue: string; protocolVersion: string; keyExpiration?: string }>;
   /** Digital wallets: PEM EC P-256 key that signs the Google Pay session's token (authJwt); null: sandbox key, none in production. */
   googlePayAuthPrivateKey: string | null;
+  /** Reports (docs/reports.md): where files are stored and how long they are kept. */
+  reports: ReportsConfig;
+}
+
+export interface ReportsConfig {
+  /** `local`: files under DATA_DIR/reports; `s3`: an S3-compatible bucket. */
+  storage: 'local' | 's3';
+  s3: { bucket: string; region: string; endpoint: string | null; accessKeyId: string | null; secretAccessKey: string | null; prefix: string; forcePathStyle: boolean } | null;
+  /** Executions (and their files) older than this are purged. */
+  retentionDays: number;
 }
 
 export class ConfigError extends Error {
@@ -189,6 +199,21 @@ function googleRootKeys(env: Env, name: string): Config['googlePayRootSigningKey
   return keys as Config['googlePayRootSigningKeys'];
 }
 
+function reportsConfig(env: Env): ReportsConfig {
+  const storage = oneOf(env, 'REPORTS_STORAGE', 'local', ['local', 's3'] as const);
+  const retentionDays = integer(env, 'REPORTS_RETENTION_DAYS', 90, 1, 3650);
+  if (storage === 'local') return { storage, s3: null, retentionDays };
+  const bucket = read(env, 'REPORTS_S3_BUCKET');
+  if (bucket === undefined) throw new ConfigError('REPORTS_S3_BUCKET', 'is required when REPORTS_STORAGE is s3');
+  const endpoint = read(env, 'REPORTS_S3_ENDPOINT') ?? null;
+  if (endpoint !== null && !/^https?:\/\/[^\s]+$/.test(endpoint)) throw new ConfigError('REPORTS_S3_ENDPOINT', `must be an http(s) URL, got "${endpoint}"`);
+  const accessKeyId = read(env, 'REPORTS_S3_ACCESS_KEY_ID') ?? null;
+  const secretAccessKey = read(env, 'REPORTS_S3_SECRET_ACCESS_KEY') ?? null;
+  if ((accessKeyId === null) !== (secretAccessKey === null)) throw new ConfigError('REPORTS_S3_SECRET_ACCESS_KEY', 'REPORTS_S3_ACCESS_KEY_ID and REPORTS_S3_SECRET_ACCESS_KEY go together (or neither, for the default credential chain)');
+  const s3 = { bucket, region: read(env, 'REPORTS_S3_REGION') ?? 'us-east-1', endpoint, accessKeyId, secretAccessKey, prefix: read(env, 'REPORTS_S3_PREFIX') ?? '', forcePathStyle: boolean(env, 'REPORTS_S3_FORCE_PATH_STYLE', endpoint !== null) };
+  return { storage, s3, retentionDays };
+}
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 /**
@@ -257,5 +282,6 @@ export function loadConfig(env: Env = process.env): Config {
     applePayRootCertificates: pemCertificates(env, 'APPLE_PAY_ROOT_CERTIFICATES'),
     googlePayRootSigningKeys: googleRootKeys(env, 'GOOGLE_PAY_ROOT_SIGNING_KEYS'),
     googlePayAuthPrivateKey: read(env, 'GOOGLE_PAY_AUTH_PRIVATE_KEY') ?? null,
+    reports: reportsConfig(env),
   };
 }

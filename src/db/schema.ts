@@ -521,6 +521,23 @@ export interface VaultForwardConfigsTable {
   /** The merchant's own hosts (the `custom` definition only); null: the definition's hosts. */
   hosts: NullableJson<string[]>;
   creator: NullableJson<{ id: string; name: string; email_address: string | null }>;
+
+// Reports and their executions (migration 0025).
+export interface ReportsTable {
+  merchant_account_id: string;
+  id: string;
+  name: string;
+  description: string | null;
+  schedule: 'once' | 'daily' | 'weekly' | 'monthly';
+  schedule_enabled: boolean;
+  schedule_timezone: string;
+  spec: Json<{ model: string; params: Record<string, unknown> }>;
+  creator_id: string | null;
+  creator_display_name: string | null;
+  creator_type: 'user' | 'private_key' | null;
+  /** Whether the creator could read personal data: the files show it unmasked only then. */
+  reveal_pii: boolean;
+  next_execution_at: ColumnType<Date | null, Date | null, Date | null>;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
 }
@@ -539,6 +556,18 @@ export interface VaultForwardAuthenticationsTable {
   /** Secret values by key (their vault binding column is `field:<key>`). */
   sealed_fields: Json<Record<string, SealedJson>>;
   creator: NullableJson<{ id: string; name: string; email_address: string | null }>;
+export interface ReportExecutionsTable {
+  merchant_account_id: string;
+  id: string;
+  report_id: string;
+  status: 'pending' | 'processing' | 'succeeded' | 'failed' | 'dispatched';
+  reference_timestamp: Timestamp;
+  reference_timezone: string;
+  file_key: string | null;
+  row_count: number | null;
+  size: number | null;
+  error_code: string | null;
+  error_message: string | null;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
 }
@@ -551,3 +580,10 @@ export interface Database {
 
 export type VaultForwardConfigRow = Selectable<VaultForwardConfigsTable>;
 export type VaultForwardAuthenticationRow = Selectable<VaultForwardAuthenticationsTable>;
+export interface Database {
+  reports: ReportsTable;
+  report_executions: ReportExecutionsTable;
+}
+
+export type ReportRow = Selectable<ReportsTable>;
+export type ReportExecutionRow = Selectable<ReportExecutionsTable>;

@@ -18,9 +18,12 @@ import { vacuumEmbeddedDatabase } from './vacuum-embedded-database.job.ts';
 import { evaluateMonitoringMetrics } from './evaluate-monitoring-metrics.job.ts';
 import { purgeMonitoringHistory } from './purge-monitoring-history.job.ts';
 import { expirePaymentLinksJob } from './expire-payment-links.job.ts';
+import { generateReport } from './generate-report.job.ts';
+import { scheduleReports } from './schedule-reports.job.ts';
+import { purgeReportExecutions } from './purge-report-executions.job.ts';
 
 /** Every job the workers know. Add a new job here (see jobs/README.md). */
-export const JOBS: JobDefinition[] = [purgeIdempotencyKeys, purgeFinishedJobs, purgeRateLimitWindows, purgeSecurityCodes, purgeExpiredCheckoutSessions, runAccountUpdater, settleTransactionJob, reconcileAttempts, reconcilePayouts, deliverWebhook, voidLateAuthorization, reconcilePaymentServiceTokens, expireThreeDsChallengesJob, analyzeEmbeddedDatabase, vacuumEmbeddedDatabase, evaluateMonitoringMetrics, purgeMonitoringHistory, expirePaymentLinksJob];
+export const JOBS: JobDefinition[] = [purgeIdempotencyKeys, purgeFinishedJobs, purgeRateLimitWindows, purgeSecurityCodes, purgeExpiredCheckoutSessions, runAccountUpdater, settleTransactionJob, reconcileAttempts, reconcilePayouts, deliverWebhook, voidLateAuthorization, reconcilePaymentServiceTokens, expireThreeDsChallengesJob, analyzeEmbeddedDatabase, vacuumEmbeddedDatabase, evaluateMonitoringMetrics, purgeMonitoringHistory, expirePaymentLinksJob, generateReport, scheduleReports, purgeReportExecutions];
 
 const HOUR = 3600 * 1000;
 
@@ -50,4 +53,7 @@ export const RECURRING: RecurringJob[] = [
   { job: purgeMonitoringHistory, everyMs: HOUR },
   // Links expire on read too; the job records the expiry (and its webhook) within a minute without one.
   { job: expirePaymentLinksJob, everyMs: 60 * 1000 },
+  // Reports come due at midnight in their time zone: their executions start within a minute.
+  { job: scheduleReports, everyMs: 60 * 1000 },
+  { job: purgeReportExecutions, everyMs: HOUR },
 ];

@@ -28,6 +28,9 @@ export const JOB_PAYLOADS = {
   /** One capture's settlement (`capture_id`: its attempt; without it, the captured amount not settled yet), or one refund's (`refund_id`). */
   'settle-transaction': Type.Object({ merchant_account_id: MerchantAccountId, transaction_id: Id, refund_id: Type.Optional(Id), capture_id: Type.Optional(Id) }),
   'vacuum-embedded-database': Type.Object({}),
+  'generate-report': Type.Object({ merchant_account_id: MerchantAccountId, report_execution_id: Id }),
+  'schedule-reports': Type.Object({}),
+  'purge-report-executions': Type.Object({}),
   'void-late-authorization': Type.Object({ merchant_account_id: MerchantAccountId, transaction_id: Id, attempt_id: Id }),
 } as const;
 

@@ -18,6 +18,7 @@ import { paymentServices } from './payment-services/index.ts';
 import { paymentServiceTokens } from './payment-service-tokens/index.ts';
 import { payouts } from './payouts/index.ts';
 import { paymentLinks } from './payment-links/index.ts';
+import { reports } from './reports/index.ts';
 import { transactions } from './transactions/index.ts';
 import { flows } from './flows/index.ts';
 import { vaultForward } from './vault-forward/index.ts';
@@ -32,4 +33,4 @@ import { monitoring } from './monitoring/index.ts';
 import { inboundWebhooks } from './inbound-webhooks/index.ts';
 
 /** Every resource group, registered by `buildApp` in this order. */
-export const MODULES: Array<(app: FastifyInstance) => Promise<void>> = [health, merchantAccounts, threeDsConfigurations, auditLogs, apiKeyPairs, buyers, cardSchemeDefinitions, cardDetails, paymentMethods, networkTokens, checkoutSessions, accountUpdater, paymentServiceDefinitions, paymentServices, paymentServiceTokens, paymentOptions, flows, giftCards, threeDsScenarios, transactions, payouts, sandboxApprovals, webhookSubscriptions, webhookDeliveries, vaultForward, metricsExplorer, monitoring, inboundWebhooks, metrics, paymentLinks, digitalWallets];
+export const MODULES: Array<(app: FastifyInstance) => Promise<void>> = [health, merchantAccounts, threeDsConfigurations, auditLogs, apiKeyPairs, buyers, cardSchemeDefinitions, cardDetails, paymentMethods, networkTokens, checkoutSessions, accountUpdater, paymentServiceDefinitions, paymentServices, paymentServiceTokens, paymentOptions, flows, giftCards, threeDsScenarios, transactions, payouts, sandboxApprovals, webhookSubscriptions, webhookDeliveries, vaultForward, metricsExplorer, monitoring, inboundWebhooks, metrics, paymentLinks, digitalWallets, reports];

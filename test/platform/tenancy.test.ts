@@ -146,6 +146,19 @@ const FIXTURES: Record<string, Fixture> = {
     expect(res.statusCode, res.body).toBe(201);
     return res.json().id;
   },
+  // A's once report ran (before the webhook subscription, so the queue run delivers nothing): its
+  // execution has a file B must not reach.
+  report_id: async (t, a) => {
+    const res = await t.request({ method: 'POST', url: '/reports', payload: { name: 'Report of A', schedule: 'once', schedule_enabled: true, spec: { model: 'transactions', params: {} } }, merchantAccountId: a });
+    expect(res.statusCode, res.body).toBe(201);
+    await t.deps.queue.drain(t.deps);
+    return res.json().id;
+  },
+  report_execution_id: async (t, a) => {
+    const res = await t.request({ method: 'GET', url: `/reports/${ids.report_id}/executions`, merchantAccountId: a });
+    expect(res.json().items).toMatchObject([{ status: 'succeeded' }]);
+    return res.json().items[0].id;
+  },
   subscription_id: async (t, a) => {
     const res = await t.request({ method: 'POST', url: '/webhook-subscriptions', payload: WEBHOOK_SUBSCRIPTION_BODY, merchantAccountId: a });
     expect(res.statusCode, res.body).toBe(201);
@@ -322,6 +335,11 @@ const BODIES: Record<string, () => unknown> = {
   // B's own link naming nothing of A; A's link named by B: 404, and it stays active.
   createPaymentLink: () => ({ amount: 100, currency: 'USD', country: 'US' }),
   expirePaymentLink: () => ({}),
+  createReport: () => ({ name: 'B made this', schedule: 'once', schedule_enabled: false, spec: { model: 'transactions', params: {} } }),
+  // A's report named by B: 404, and its name and schedule stay.
+  updateReport: () => ({ name: 'taken over', schedule_enabled: false }),
+  // A's execution named by B: 404, no URL to A's file.
+  createReportExecutionUrl: () => ({ expires_in: 60 }),
   updateThreeDsScenario: () => ({ outcome: { version: '2.2.0', authentication: { transaction_status: 'N' } } }),
 };
 
@@ -444,6 +462,8 @@ describe('security', () => {
     const refundSettlement = (await t.request({ method: 'GET', url: `/transactions/${ids.transaction_id}/refund-settlements/${ids.refund_settlement_id}`, merchantAccountId: a })).json();
     expect(refundSettlement).toMatchObject({ id: ids.refund_settlement_id, refund_id: ids.refund_id, amount: -100 });
     expect((await t.request({ method: 'GET', url: `/payment-links/${ids.payment_link_id}`, merchantAccountId: a })).json()).toMatchObject({ status: 'active', external_identifier: 'link-of-a' });
+    const report = (await t.request({ method: 'GET', url: `/reports/${ids.report_id}`, merchantAccountId: a })).json();
+    expect(report).toMatchObject({ name: 'Report of A', schedule_enabled: true, latest_execution: { id: ids.report_execution_id, status: 'succeeded' } });
     const deliveries = (await t.request({ method: 'GET', url: `/webhook-subscriptions/${ids.subscription_id}/deliveries`, merchantAccountId: a })).json();
     expect(deliveries.items).toMatchObject([{ id: ids.delivery_id, status: 'pending', attempts: 0, event_kind: 'transaction.created' }]);
     expect((await t.request({ method: 'GET', url: '/metrics-explorer/authorization/presets', merchantAccountId: a })).json()).toMatchObject([{ id: ids.preset_id, display_name: 'of A' }]);
