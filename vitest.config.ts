@@ -1,9 +1,11 @@
 import os from 'node:os';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    // The reliability suite has its own config and command (npm run test:reliability).
+    exclude: [...configDefaults.exclude, 'test/reliability/**'],
     globalSetup: ['test/helpers/global-setup.ts'],
     // PGlite is WebAssembly: starting one per file takes about a second, more under load.
     testTimeout: 60_000,

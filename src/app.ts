@@ -4,7 +4,7 @@ import { isEmbed, type Deps } from './context.ts';
 import { applyEmbedPins } from './http/embed.ts';
 import { AppError } from './errors/app-error.ts';
 import { createAuthenticator } from './http/auth.ts';
-import { errorHandler } from './http/error-handler.ts';
+import { errorHandler, frameworkErrorHandler } from './http/error-handler.ts';
 import { createIdempotencyHook } from './http/idempotency.ts';
 import { loggerOptions } from './http/logger.ts';
 import { installNotFound } from './http/not-found.ts';
@@ -47,6 +47,7 @@ export async function buildApp(deps: Deps, options: BuildAppOptions = {}): Promi
     },
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 500 },
     return503OnClosing: true,
+    frameworkErrors: frameworkErrorHandler(config.bodyLimit),
     // The response serializer compiles its own Ajv for unions: it must know our custom formats.
     serializerOpts: { ajv: { formats: { 'iso-4217': true, 'iso-3166-alpha-2': true } } },
   });
