@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
@@ -43,6 +44,9 @@ async function settleAndVerify(db: ServerDatabase, token: string, merchantAccoun
   const later = new Date(Date.now() + 2 * 3600 * 1000);
   const reconciled = (await reconcileDueAttempts(runtime.deps, later)) + (await reconcileDuePayouts(runtime.deps, later));
   const leftOpen = (await reconcileDueAttempts(runtime.deps, new Date(later.getTime() + 3 * DAY))) + (await reconcileDuePayouts(runtime.deps, new Date(later.getTime() + 3 * DAY)));
+  // What waiting out the killed processes' leases would do (jobs 5 minutes, webhook attempts 1 minute).
+  await sql`UPDATE jobs SET locked_until = now() - interval '1 second' WHERE status = 'running'`.execute(runtime.deps.db);
+  await sql`UPDATE webhook_deliveries SET next_attempt_at = now() WHERE status = 'pending' AND next_attempt_at > now()`.execute(runtime.deps.db);
   const app = await buildApp(runtime.deps);
   cleanup.push(() => app.close());
   const get: Get = async (url) => {
@@ -72,12 +76,15 @@ describe('security', () => {
 
     const random = seededRandom(profile.fuzzSeed);
     const answered: Answered[] = [];
-    const counts: TrafficCounts = { sent: 0, answered: 0, unanswered: 0, refused: 0, serverErrors: [] };
+    const counts: TrafficCounts = { sent: 0, answered: 0, unanswered: 0, refused: {}, serverErrors: [] };
     let stop = false;
     const clients = Array.from({ length: profile.crashClients }, () => runClient({ baseUrl, token, ...merchant }, answered, counts, () => stop));
     const restarts: number[] = [];
     for (let kill = 0; kill < profile.killsPerDatabase; kill++) {
-      await new Promise((resolve) => setTimeout(resolve, 1_000 + random() * 3_000));
+      // Under traffic: a few answers from this process first, then a random moment.
+      const before = counts.answered;
+      while (counts.answered < before + 2) await new Promise((resolve) => setTimeout(resolve, 50));
+      await new Promise((resolve) => setTimeout(resolve, random() * 1_500));
       server.process.kill('SIGKILL');
       await new Promise((resolve) => server.process.once('exit', resolve));
       const started = Date.now();
@@ -92,12 +99,12 @@ describe('security', () => {
     const { verdict, reconciled, leftOpen } = await settleAndVerify(db, token, merchant.merchantAccountId, answered, receiver);
     report(`crash safety (${db.kind})`, {
       profile: profile.name, kills: profile.killsPerDatabase, sent: counts.sent, answered: verdict.answered, missing: verdict.missing.length, mismatched: verdict.mismatched.length,
-      refused_4xx: counts.refused, server_errors: counts.serverErrors.length, reconciled_after_restart: reconciled, left_open: leftOpen, webhooks_received: receiver.received.length,
+      refused_4xx: JSON.stringify(counts.refused), server_errors: counts.serverErrors.length, reconciled_after_restart: reconciled, left_open: leftOpen, webhooks_received: receiver.received.length,
       restart_ms_max: Math.max(...restarts),
     });
-    expect(verdict.answered).toBeGreaterThan(profile.killsPerDatabase * 2);
     expect(verdict.missing).toEqual([]);
     expect(verdict.mismatched).toEqual([]);
+    expect(verdict.answered).toBeGreaterThanOrEqual(profile.killsPerDatabase * 2);
     expect(counts.serverErrors).toEqual([]);
     expect(leftOpen).toBe(0);
   });

@@ -23,8 +23,8 @@ export interface TrafficCounts {
   answered: number;
   /** Connection refused or reset: the server was down or died mid-request. */
   unanswered: number;
-  /** 4xx answers (e.g. 425 for a key whose first request is still recorded as in flight). */
-  refused: number;
+  /** 4xx answers by status (e.g. 425 for a key whose first request is still recorded as in flight). */
+  refused: Record<string, number>;
   /** 5xx answers other than 503 while closing. */
   serverErrors: string[];
 }
@@ -70,7 +70,7 @@ async function call(target: TrafficTarget, counts: TrafficCounts, stop: () => bo
       }
       if (res.status === 503) throw new Error('closing');
       if (res.status >= 500) counts.serverErrors.push(`${method} ${path}: ${res.status} ${text.slice(0, 200)}`);
-      else counts.refused += 1;
+      else counts.refused[res.status] = (counts.refused[res.status] ?? 0) + 1;
       return null;
     } catch {
       // Down or killed mid-request: the same key again once it is back, unless the run is over.

@@ -8,9 +8,9 @@ export interface Profile {
   name: ProfileName;
   /** Fuzzer: generated requests per operation of /openapi.json. */
   fuzzRunsPerOperation: number;
-  /** Fuzzer seed (FUZZ_SEED overrides it to replay a run). */
+  /** Fuzzer and kill-moment seed (FUZZ_SEED overrides it to replay a run). */
   fuzzSeed: number;
-  /** Crash test: SIGKILLs per database. */
+  /** Crash test: SIGKILLs per database (CRASH_KILLS overrides it). */
   killsPerDatabase: number;
   /** Crash test: concurrent clients sending traffic between kills. */
   crashClients: number;
@@ -30,7 +30,8 @@ export function loadProfile(env: Record<string, string | undefined> = process.en
   if (raw !== 'ci' && raw !== 'release') throw new Error(`RELIABILITY_PROFILE must be ci or release, got "${raw}"`);
   const seed = env.FUZZ_SEED === undefined ? 20_261_125 : Number(env.FUZZ_SEED);
   if (!Number.isInteger(seed)) throw new Error(`FUZZ_SEED must be an integer, got "${env.FUZZ_SEED}"`);
-  return { name: raw, fuzzSeed: seed, ...PROFILES[raw] };
+  const kills = env.CRASH_KILLS === undefined ? {} : { killsPerDatabase: Number(env.CRASH_KILLS) };
+  return { name: raw, fuzzSeed: seed, ...PROFILES[raw], ...kills };
 }
 
 /** Prints a figure the suite measured, one greppable line per section (the README quotes them). */
