@@ -53,6 +53,24 @@ export interface Config {
   vaultForwardTimeoutSeconds: number;
   /** Vault forwards running at once per merchant account in one process. */
   vaultForwardMaxConcurrent: number;
+  /** Slow and abusive clients: the HTTP server's limits (docs/reliability.md). */
+  http: HttpLimits;
+}
+
+/** The HTTP server's connection limits, in milliseconds and bytes. */
+export interface HttpLimits {
+  /** All request headers must arrive within this (slow-header clients). */
+  headersTimeoutMs: number;
+  /** The whole request, headers and body, must arrive within this (slow-body clients). */
+  requestTimeoutMs: number;
+  /** An idle keep-alive connection is closed after this. */
+  keepAliveTimeoutMs: number;
+  /** A connection with no data either way for this long is closed; above the longest handler. */
+  connectionTimeoutMs: number;
+  /** Requests served on one connection before it is closed (spreads clients over processes). */
+  maxRequestsPerSocket: number;
+  /** Largest accepted size of all request headers together. */
+  maxHeaderBytes: number;
 }
 
 export class ConfigError extends Error {
@@ -134,6 +152,22 @@ function vaultKeys(env: Env, environment: 'sandbox' | 'production'): Pick<Config
   return { vaultMasterKey: current === undefined ? null : masterKey('VAULT_MASTER_KEY', current), vaultPreviousMasterKeys: previous.map((v) => masterKey('VAULT_PREVIOUS_MASTER_KEYS', v)) };
 }
 
+function httpLimits(env: Env, vaultForwardTimeoutSeconds: number): HttpLimits {
+  const limits: HttpLimits = {
+    headersTimeoutMs: integer(env, 'HTTP_HEADERS_TIMEOUT_MS', 10_000, 500, 600_000),
+    requestTimeoutMs: integer(env, 'HTTP_REQUEST_TIMEOUT_MS', 30_000, 1_000, 3_600_000),
+    keepAliveTimeoutMs: integer(env, 'HTTP_KEEP_ALIVE_TIMEOUT_MS', 72_000, 1_000, 600_000),
+    connectionTimeoutMs: integer(env, 'HTTP_CONNECTION_TIMEOUT_MS', 180_000, 10_000, 3_600_000),
+    maxRequestsPerSocket: integer(env, 'HTTP_MAX_REQUESTS_PER_SOCKET', 1_000, 0, 1_000_000),
+    maxHeaderBytes: integer(env, 'HTTP_MAX_HEADER_BYTES', 16_384, 1_024, 1_048_576),
+  };
+  if (limits.headersTimeoutMs > limits.requestTimeoutMs) throw new ConfigError('HTTP_HEADERS_TIMEOUT_MS', `must not exceed HTTP_REQUEST_TIMEOUT_MS (${limits.requestTimeoutMs}), got ${limits.headersTimeoutMs}`);
+  // A vault forward or connector call sends nothing on the client's connection while it waits.
+  const longestHandlerMs = Math.max(vaultForwardTimeoutSeconds, 30) * 1000 + 5_000;
+  if (limits.connectionTimeoutMs <= longestHandlerMs) throw new ConfigError('HTTP_CONNECTION_TIMEOUT_MS', `must be above the longest request handler (${longestHandlerMs} ms, from VAULT_FORWARD_TIMEOUT_SECONDS), got ${limits.connectionTimeoutMs}`);
+  return limits;
+}
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 /** Parses and validates the environment. Throws ConfigError naming the first bad variable. */
@@ -177,5 +211,6 @@ export function loadConfig(env: Env = process.env): Config {
     vaultForwardAllowedHosts: hostList(env, 'VAULT_FORWARD_ALLOWED_HOSTS'),
     vaultForwardTimeoutSeconds: integer(env, 'VAULT_FORWARD_TIMEOUT_SECONDS', 30, 1, 120),
     vaultForwardMaxConcurrent: integer(env, 'VAULT_FORWARD_MAX_CONCURRENT', 10, 1, 1000),
+    http: httpLimits(env, integer(env, 'VAULT_FORWARD_TIMEOUT_SECONDS', 30, 1, 120)),
   };
 }
