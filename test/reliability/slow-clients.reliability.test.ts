@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../helpers/spawn-server.ts';
-import { startAbuse } from './support/abusive-clients.ts';
+import { startAbuseProcess } from './support/abuse-process.ts';
 import { loadProfile, report } from './support/profile.ts';
 import { bootstrapToken, openServerDatabase, type ServerDatabase } from './support/real-server.ts';
 
@@ -55,13 +55,13 @@ describe('security', () => {
     const answers: Record<string, string[]> = {};
     for (let round = 0; round < ROUNDS; round++) {
       undisturbedSamples.push(...(await measure(server.baseUrl, token, profile.latencySamples / ROUNDS)));
-      const abuse = startAbuse(port, { idle: profile.idleConnections, 'slow-header': 50, 'slow-body': 30, 'oversized-headers': 10 });
+      const abuse = await startAbuseProcess(port, { idle: profile.idleConnections, 'slow-header': 50, 'slow-body': 30, 'oversized-headers': 10 });
       // Long enough for every kind to have been cut at least once.
       await new Promise((resolve) => setTimeout(resolve, REQUEST_MS + 2_500));
       disturbedSamples.push(...(await measure(server.baseUrl, token, profile.latencySamples / ROUNDS)));
-      abuse.stop();
-      for (const [kind, list] of Object.entries(abuse.closed)) (closed[kind] ??= []).push(...list);
-      for (const [kind, list] of Object.entries(abuse.answers)) (answers[kind] ??= []).push(...list);
+      const outcome = await abuse.stop();
+      for (const [kind, list] of Object.entries(outcome.closed)) (closed[kind] ??= []).push(...list);
+      for (const [kind, list] of Object.entries(outcome.answers)) (answers[kind] ??= []).push(...list);
       await new Promise((resolve) => setTimeout(resolve, 500));
     }
     const undisturbed = p99(undisturbedSamples);
