@@ -105,16 +105,17 @@ function buildUrl(op: Operation, pathValues: Record<string, string>, query: Arra
   return search ? `${path}?${search}` : path;
 }
 
-/** An arbitrary request for one operation: one location mutated, everything else plausible. */
-export function requestArbitrary(op: Operation, validIds: Record<string, string>, foreignCursor: string): fc.Arbitrary<FuzzRequest> {
-  const params = op.parameters.filter((p) => !['x-svc-merchant-account-id', 'idempotency-key'].includes(p.name) || p.in !== 'header');
-  const valid = () => {
+type Parts = { pathValues: Record<string, string>; query: Array<[string, string]>; body: unknown };
+
+/** How to build requests for one operation: `valid()` plausible parts, `base()` a request from parts. */
+function builderOf(op: Operation, validIds: Record<string, string>) {
+  const valid = (): Parts => {
     const pathValues: Record<string, string> = {};
     for (const p of op.parameters.filter((p) => p.in === 'path')) pathValues[p.name] = validIds[p.name] ?? asText(sampleOf(p.schema, validIds, p.name));
     const query: Array<[string, string]> = op.parameters.filter((p) => p.in === 'query' && p.required).map((p) => [p.name, asText(sampleOf(p.schema, validIds, p.name))]);
     return { pathValues, query, body: op.body ? sampleOf(op.body, validIds) : undefined };
   };
-  const base = (mutation: string, parts: ReturnType<typeof valid>, headers: Record<string, string | string[]> = {}, payload?: string): FuzzRequest => ({
+  const base = (mutation: string, parts: Parts, headers: Record<string, string | string[]> = {}, payload?: string): FuzzRequest => ({
     operationId: op.operationId,
     mutation,
     method: op.method,
@@ -122,15 +123,22 @@ export function requestArbitrary(op: Operation, validIds: Record<string, string>
     headers: { ...(payload !== undefined || parts.body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
     payload: payload ?? (parts.body === undefined ? undefined : JSON.stringify(parts.body)),
   });
+  return { valid, base };
+}
+
+type Builder = ReturnType<typeof builderOf>;
+
+/** A hostile value in one path, query or header parameter; malformed percent-encoding in one path or query value. */
+function parameterMutations(op: Operation, { valid, base }: Builder): Array<fc.Arbitrary<FuzzRequest>> {
   const choices: Array<fc.Arbitrary<FuzzRequest>> = [];
+  const params = op.parameters.filter((p) => !['x-svc-merchant-account-id', 'idempotency-key'].includes(p.name) || p.in !== 'header');
   if (params.length > 0) {
     choices.push(
       fc.tuple(fc.constantFrom(...params), hostileText).map(([p, text]) => {
         const parts = valid();
         if (p.in === 'path') parts.pathValues[p.name] = text;
         if (p.in === 'query') parts.query.push([p.name, text]);
-        const headers = p.in === 'header' ? { [p.name]: text } : {};
-        return base(`${p.in} ${p.name}=${JSON.stringify(text).slice(0, 60)}`, parts, headers);
+        return base(`${p.in} ${p.name}=${JSON.stringify(text).slice(0, 60)}`, parts, p.in === 'header' ? { [p.name]: text } : {});
       }),
     );
   }
@@ -145,6 +153,12 @@ export function requestArbitrary(op: Operation, validIds: Record<string, string>
       }),
     );
   }
+  return choices;
+}
+
+/** Duplicate query parameters, a cursor of another list, duplicate and oversized headers. */
+function duplicateMutations(op: Operation, { valid, base }: Builder, foreignCursor: string): Array<fc.Arbitrary<FuzzRequest>> {
+  const choices: Array<fc.Arbitrary<FuzzRequest>> = [];
   const queryParams = op.parameters.filter((p) => p.in === 'query');
   if (queryParams.length > 0) {
     choices.push(
@@ -156,19 +170,28 @@ export function requestArbitrary(op: Operation, validIds: Record<string, string>
     );
     if (queryParams.some((p) => p.name === 'cursor')) choices.push(fc.constant(base('foreign cursor', { ...valid(), query: [...valid().query, ['cursor', foreignCursor]] })));
   }
-  if (op.body) {
-    const places = placesOf(sampleOf(op.body, validIds));
-    choices.push(
-      fc.tuple(fc.constantFrom(...places), hostileValue).map(([place, value]) => {
-        const parts = valid();
-        parts.body = setAt(parts.body, place, value);
-        return base(`body ${place.join('.') || '(root)'}=${asText(value).slice(0, 60)}`, parts);
-      }),
-      fc.constantFrom(...RAW_BODIES).map((raw) => base(`raw body ${raw.slice(0, 40)}`, valid(), {}, raw)),
-      fc.constantFrom(...CONTENT_TYPES).map((type) => base(`content-type ${type}`, valid(), { 'content-type': type })),
-    );
-  }
   choices.push(fc.constantFrom('a', 'x'.repeat(300), 'a\u0001b').map((id) => base(`merchant header ${id.slice(0, 20)}`, valid(), { 'x-svc-merchant-account-id': id })));
   choices.push(fc.constant(base('duplicate idempotency-key header', valid(), { 'idempotency-key': ['k1', 'k2'] })));
-  return fc.oneof(...choices);
+  return choices;
+}
+
+/** A hostile value at one place of the body; a raw body; a wrong content type. */
+function bodyMutations(op: Operation, validIds: Record<string, string>, { valid, base }: Builder): Array<fc.Arbitrary<FuzzRequest>> {
+  if (!op.body) return [];
+  const places = placesOf(sampleOf(op.body, validIds));
+  return [
+    fc.tuple(fc.constantFrom(...places), hostileValue).map(([place, value]) => {
+      const parts = valid();
+      parts.body = setAt(parts.body, place, value);
+      return base(`body ${place.join('.') || '(root)'}=${asText(value).slice(0, 60)}`, parts);
+    }),
+    fc.constantFrom(...RAW_BODIES).map((raw) => base(`raw body ${raw.slice(0, 40)}`, valid(), {}, raw)),
+    fc.constantFrom(...CONTENT_TYPES).map((type) => base(`content-type ${type}`, valid(), { 'content-type': type })),
+  ];
+}
+
+/** An arbitrary request for one operation: one location mutated, everything else plausible. */
+export function requestArbitrary(op: Operation, validIds: Record<string, string>, foreignCursor: string): fc.Arbitrary<FuzzRequest> {
+  const builder = builderOf(op, validIds);
+  return fc.oneof(...parameterMutations(op, builder), ...duplicateMutations(op, builder, foreignCursor), ...bodyMutations(op, validIds, builder));
 }
