@@ -4,8 +4,9 @@ import { configDefaults, defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-    // Browser tests need chromium and a listening server: `npm run test:browser` (vitest.browser.config.ts).
-    exclude: [...configDefaults.exclude, 'test/browser/**'],
+    // Browser tests need chromium and a listening server: `npm run test:browser` (vitest.browser.config.ts);
+    // the reliability suite has its own config and command (npm run test:reliability).
+    exclude: [...configDefaults.exclude, 'test/browser/**', 'test/reliability/**'],
     globalSetup: ['test/helpers/global-setup.ts'],
     // PGlite is WebAssembly: starting one per file takes about a second, more under load.
     testTimeout: 60_000,

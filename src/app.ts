@@ -4,7 +4,8 @@ import { isEmbed, type Deps } from './context.ts';
 import { applyEmbedPins } from './http/embed.ts';
 import { AppError } from './errors/app-error.ts';
 import { createAuthenticator } from './http/auth.ts';
-import { errorHandler } from './http/error-handler.ts';
+import { clientErrorHandler } from './http/client-errors.ts';
+import { errorHandler, frameworkErrorHandler } from './http/error-handler.ts';
 import { createIdempotencyHook } from './http/idempotency.ts';
 import { loggerOptions } from './http/logger.ts';
 import { installNotFound } from './http/not-found.ts';
@@ -48,6 +49,16 @@ export async function buildApp(deps: Deps, options: BuildAppOptions = {}): Promi
     },
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 500 },
     return503OnClosing: true,
+    frameworkErrors: frameworkErrorHandler(config.bodyLimit),
+    // Slow and abusive clients (docs/reliability.md): every connection is bounded in time and size.
+    connectionTimeout: config.http.connectionTimeoutMs,
+    requestTimeout: config.http.requestTimeoutMs,
+    keepAliveTimeout: config.http.keepAliveTimeoutMs,
+    maxRequestsPerSocket: config.http.maxRequestsPerSocket,
+    // Node checks the header and request timeouts every connectionsCheckingInterval (30 s by
+    // default, which would let a slow client hold its socket that much longer): every second.
+    http: { headersTimeout: config.http.headersTimeoutMs, maxHeaderSize: config.http.maxHeaderBytes, connectionsCheckingInterval: 1_000 },
+    clientErrorHandler: clientErrorHandler(config.http),
     // The response serializer compiles its own Ajv for unions: it must know our custom formats.
     serializerOpts: { ajv: { formats: { 'iso-4217': true, 'iso-3166-alpha-2': true } } },
   });

@@ -69,6 +69,8 @@ export interface Config {
   googlePayAuthPrivateKey: string | null;
   /** Reports (docs/reports.md): where files are stored and how long they are kept. */
   reports: ReportsConfig;
+  /** Slow and abusive clients: the HTTP server's limits (docs/reliability.md). */
+  http: HttpLimits;
 }
 
 export interface ReportsConfig {
@@ -77,6 +79,22 @@ export interface ReportsConfig {
   s3: { bucket: string; region: string; endpoint: string | null; accessKeyId: string | null; secretAccessKey: string | null; prefix: string; forcePathStyle: boolean } | null;
   /** Executions (and their files) older than this are purged. */
   retentionDays: number;
+}
+
+/** The HTTP server's connection limits, in milliseconds and bytes. */
+export interface HttpLimits {
+  /** All request headers must arrive within this (slow-header clients). */
+  headersTimeoutMs: number;
+  /** The whole request, headers and body, must arrive within this (slow-body clients). */
+  requestTimeoutMs: number;
+  /** An idle keep-alive connection is closed after this. */
+  keepAliveTimeoutMs: number;
+  /** A connection with no data either way for this long is closed; above the longest handler. */
+  connectionTimeoutMs: number;
+  /** Requests served on one connection before it is closed (spreads clients over processes). */
+  maxRequestsPerSocket: number;
+  /** Largest accepted size of all request headers together. */
+  maxHeaderBytes: number;
 }
 
 export class ConfigError extends Error {
@@ -214,6 +232,22 @@ function reportsConfig(env: Env): ReportsConfig {
   return { storage, s3, retentionDays };
 }
 
+function httpLimits(env: Env, vaultForwardTimeoutSeconds: number): HttpLimits {
+  const limits: HttpLimits = {
+    headersTimeoutMs: integer(env, 'HTTP_HEADERS_TIMEOUT_MS', 10_000, 500, 600_000),
+    requestTimeoutMs: integer(env, 'HTTP_REQUEST_TIMEOUT_MS', 30_000, 1_000, 3_600_000),
+    keepAliveTimeoutMs: integer(env, 'HTTP_KEEP_ALIVE_TIMEOUT_MS', 72_000, 1_000, 600_000),
+    connectionTimeoutMs: integer(env, 'HTTP_CONNECTION_TIMEOUT_MS', 180_000, 10_000, 3_600_000),
+    maxRequestsPerSocket: integer(env, 'HTTP_MAX_REQUESTS_PER_SOCKET', 1_000, 0, 1_000_000),
+    maxHeaderBytes: integer(env, 'HTTP_MAX_HEADER_BYTES', 16_384, 1_024, 1_048_576),
+  };
+  if (limits.headersTimeoutMs > limits.requestTimeoutMs) throw new ConfigError('HTTP_HEADERS_TIMEOUT_MS', `must not exceed HTTP_REQUEST_TIMEOUT_MS (${limits.requestTimeoutMs}), got ${limits.headersTimeoutMs}`);
+  // A vault forward or connector call sends nothing on the client's connection while it waits.
+  const longestHandlerMs = Math.max(vaultForwardTimeoutSeconds, 30) * 1000 + 5_000;
+  if (limits.connectionTimeoutMs <= longestHandlerMs) throw new ConfigError('HTTP_CONNECTION_TIMEOUT_MS', `must be above the longest request handler (${longestHandlerMs} ms, from VAULT_FORWARD_TIMEOUT_SECONDS), got ${limits.connectionTimeoutMs}`);
+  return limits;
+}
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 /**
@@ -283,5 +317,6 @@ export function loadConfig(env: Env = process.env): Config {
     googlePayRootSigningKeys: googleRootKeys(env, 'GOOGLE_PAY_ROOT_SIGNING_KEYS'),
     googlePayAuthPrivateKey: read(env, 'GOOGLE_PAY_AUTH_PRIVATE_KEY') ?? null,
     reports: reportsConfig(env),
+    http: httpLimits(env, integer(env, 'VAULT_FORWARD_TIMEOUT_SECONDS', 30, 1, 120)),
   };
 }

@@ -33,8 +33,13 @@ export async function serve(config: Config): Promise<void> {
     }
     closing = true;
     log.info({ signal }, 'shutting down: no new connections, finishing requests in flight');
+    // close() ends the connections idle at that moment; one busy then would, once its answer is
+    // sent, stay open for the keep-alive timeout (72 s) and hold the exit that long: each is
+    // closed as soon as it goes idle.
+    const sweep = setInterval(() => app.server.closeIdleConnections(), 100);
     try {
       await app.close();
+      clearInterval(sweep);
       // A handler whose client went away is not waited for by close(): let it record its outcome
       // (connector calls are bounded at 30 s) before the database goes.
       if (!(await app.inFlight.drained(35_000))) log.warn({ handlers: app.inFlight.count }, 'closing with handlers still running');

@@ -37,7 +37,9 @@ function fromFastifyError(error: FastifyError, bodyLimit: number): AppError | nu
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return new AppError('bad_request', 'The request body is empty although Content-Type is application/json');
     case 'FST_ERR_BAD_URL':
-      return new AppError('bad_request', 'The request URL is malformed');
+      return new AppError('bad_request', 'The request URL is malformed: a path segment has invalid percent-encoding');
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return new AppError('bad_request', 'A path parameter is longer than 500 characters; no identifier is that long');
     default:
       break;
   }
@@ -78,5 +80,17 @@ export function errorHandler(bodyLimit: number) {
       request.log.warn({ err: error }, 'upstream failure');
     }
     return reply.code(rendered.status).headers(rendered.headers).send(rendered.body);
+  };
+}
+
+/**
+ * Errors the router raises before any route matches (malformed percent-encoding, an over-long path
+ * parameter): Fastify would answer them with its own body, so they go through the same renderer.
+ */
+export function frameworkErrorHandler(bodyLimit: number) {
+  const handle = errorHandler(bodyLimit);
+  return function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+    reply.header('x-request-id', request.id);
+    return handle(error, request, reply);
   };
 }

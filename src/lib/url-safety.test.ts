@@ -17,6 +17,12 @@ describe('security', () => {
     (url) => expect(urlFormProblem(url, production)).not.toBeNull(),
   );
 
+  // Found by the SSRF suite (test/reliability/ssrf): notations the first list let through.
+  it.each(['https://[::ffff:0:7f00:1]/', 'https://[fec0::1]/', 'https://[100::1]/', 'https://[2002:7f00:1::]/', 'https://[64:ff9b:1::a00:1]/', 'https://localhost./', 'https://a.localhost../'])(
+    'refuses %s in production',
+    (url) => expect(urlFormProblem(url, production)).toBe('url must not point to a loopback, private, link-local or reserved address'),
+  );
+
   it('production ignores the sandbox allowance', () => {
     expect(urlFormProblem('http://127.0.0.1/', { production: true, allowPrivate: true })).not.toBeNull();
   });

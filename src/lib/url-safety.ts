@@ -13,7 +13,14 @@ for (const [net, prefix] of [
   ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12], ['192.0.0.0', 24],
   ['192.0.2.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24], ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
 ] as const) BLOCKED.addSubnet(net, prefix, 'ipv4');
-for (const [net, prefix] of [['::', 96], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8], ['2001:db8::', 32], ['64:ff9b::', 96]] as const) BLOCKED.addSubnet(net, prefix, 'ipv6');
+// IPv6: unspecified/IPv4-compatible, loopback, unique-local, link-local, site-local (deprecated but
+// still routed by some stacks), multicast, documentation, discard-only, the IPv4-translated form
+// (::ffff:0:a.b.c.d) and the prefixes that embed an IPv4 address a gateway would reach (NAT64, local
+// NAT64, 6to4): each could lead back into the private network.
+for (const [net, prefix] of [
+  ['::', 96], ['::1', 128], ['::ffff:0:0:0', 96], ['fc00::', 7], ['fe80::', 10], ['fec0::', 10], ['ff00::', 8], ['2001:db8::', 32], ['100::', 64],
+  ['64:ff9b::', 96], ['64:ff9b:1::', 48], ['2002::', 16],
+] as const) BLOCKED.addSubnet(net, prefix, 'ipv6');
 
 export interface UrlPolicy {
   /** Production: https only, public addresses only. */
@@ -46,7 +53,8 @@ export function urlFormProblem(raw: string, policy: UrlPolicy): string | null {
   if (url.protocol !== 'https:' && !(relaxed && url.protocol === 'http:')) {
     return relaxed ? 'url must use http or https' : `url must use https (http is allowed in the sandbox only with ${policy.setting ?? 'WEBHOOK_ALLOW_PRIVATE_URLS'}=true)`;
   }
-  const host = url.hostname.replace(/^\[|\]$/g, '');
+  // A fully qualified name may end with a dot (localhost. is localhost).
+  const host = url.hostname.replace(/^\[|\]$/g, '').replace(/\.+$/, '');
   if (!relaxed && policy.hostNamesOnly && isIP(host) !== 0) return 'url must name a host, not an IP address';
   if (!relaxed && (host === 'localhost' || host.endsWith('.localhost') || (isIP(host) !== 0 && isBlockedAddress(host)))) {
     return 'url must not point to a loopback, private, link-local or reserved address';

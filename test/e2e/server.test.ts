@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -57,6 +58,28 @@ describe('happy', () => {
     const listed = await runSvc(['keys', 'list'], { DATA_DIR: dataDir });
     expect(listed.code).toBe(0);
     expect(listed.stdout).toMatch(/bootstrap\s+\(all\)\s+active/);
+  });
+
+  // Found by the shutdown suite (test/reliability): a connection busy at SIGTERM held the exit for the 72 s keep-alive timeout.
+  it('exits in seconds after SIGTERM when a keep-alive connection was busy at that moment', async () => {
+    const server = await startServer({ DATA_DIR: dataDir });
+    running.push(server);
+    const token = (await runSvc(['token', '--key', path.join(dataDir, 'private_key.pem'), '--scope', 'merchant-accounts.write'], { DATA_DIR: dataDir })).stdout.trim();
+    const body = JSON.stringify({ id: 'busy-at-sigterm', display_name: 'Busy' });
+    const socket = net.connect(Number(new URL(server.baseUrl).port), '127.0.0.1');
+    let answer = '';
+    socket.on('data', (d) => (answer += d.toString()));
+    await new Promise((resolve) => socket.once('connect', resolve));
+    socket.write(`POST /merchant-accounts HTTP/1.1\r\nHost: x\r\nConnection: keep-alive\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const started = Date.now();
+    const exited = server.stop('SIGTERM');
+    while (!server.output().includes('shutting down')) await new Promise((resolve) => setTimeout(resolve, 20));
+    socket.write(body.slice(10));
+    expect(await exited).toBe(0);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(answer).toMatch(/^HTTP\/1\.1 201 /);
+    socket.destroy();
   });
 
   it('prints help for every command', async () => {

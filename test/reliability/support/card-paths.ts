@@ -1,0 +1,99 @@
+import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+
+/** The card data the leak suite sends; none of it may come back, be logged or be stored in clear. */
+export const SECRETS = {
+  visa: { number: '4000056655665556', securityCode: '087' },
+  mastercard: { number: '5200828282828210', securityCode: '0391' },
+  amex: { number: '378282246310005', securityCode: '0419' },
+  giftCard: { number: '6036281000000000001', pin: '1234' },
+};
+
+export interface PathContext {
+  merchantAccountId: string;
+  paymentServiceId: string;
+  /** A local target for vault forwarding. */
+  forwardTarget: string;
+  /** Sends a request (all scopes, the merchant account) and keeps the answer for the scan. */
+  send(options: InjectOptions): Promise<LightMyRequestResponse>;
+}
+
+/** One way card data enters the API; `run` throws when a step does not answer as expected. */
+export interface CardPath {
+  name: string;
+  run(ctx: PathContext): Promise<void>;
+}
+
+async function expectStatus(res: Promise<LightMyRequestResponse>, status: number, step: string): Promise<LightMyRequestResponse> {
+  const answer = await res;
+  if (answer.statusCode !== status) throw new Error(`${step}: expected ${status}, got ${answer.statusCode} ${answer.body.slice(0, 300)}`);
+  return answer;
+}
+
+const card = (s: { number: string; securityCode: string }, expiration = '12/40') => ({ method: 'card', number: s.number, expiration_date: expiration, security_code: s.securityCode });
+
+/**
+ * Every path that takes card data. Add an entry for a new one (payment links, wallets, reports,
+ * real connectors): the scan then covers its answers, its log lines, its rows and its webhooks.
+ */
+export const CARD_PATHS: CardPath[] = [
+  {
+    name: 'payment method: store a card with its security code, get, list, update',
+    async run(ctx) {
+      const pm = (await expectStatus(ctx.send({ method: 'POST', url: '/payment-methods', payload: card(SECRETS.visa) }), 201, 'store')).json();
+      await expectStatus(ctx.send({ method: 'GET', url: `/payment-methods/${pm.id}` }), 200, 'get');
+      await expectStatus(ctx.send({ method: 'GET', url: '/payment-methods' }), 200, 'list');
+      await expectStatus(ctx.send({ method: 'PUT', url: `/payment-methods/${pm.id}`, payload: { expiration_date: '11/41' } }), 200, 'update');
+    },
+  },
+  {
+    name: 'checkout session fields, then a transaction paid by the session',
+    async run(ctx) {
+      const session = (await expectStatus(ctx.send({ method: 'POST', url: '/checkout/sessions', payload: {} }), 201, 'session')).json();
+      await expectStatus(ctx.send({ method: 'PUT', url: `/checkout/sessions/${session.id}/fields`, payload: { payment_method: card(SECRETS.mastercard) } }), 204, 'fields');
+      await expectStatus(ctx.send({ method: 'GET', url: `/checkout/sessions/${session.id}` }), 200, 'get session');
+      await expectStatus(ctx.send({ method: 'POST', url: '/transactions', payload: { amount: 1500, currency: 'USD', payment_method: { method: 'checkout-session', id: session.id } } }), 201, 'pay');
+    },
+  },
+  {
+    name: 'transaction with a raw card: authorize, capture, refund, events',
+    async run(ctx) {
+      const txn = (await expectStatus(ctx.send({ method: 'POST', url: '/transactions', payload: { amount: 2500, currency: 'USD', payment_method: card(SECRETS.amex), store: true } }), 201, 'authorize')).json();
+      await expectStatus(ctx.send({ method: 'POST', url: `/transactions/${txn.id}/capture`, payload: {} }), 200, 'capture');
+      await expectStatus(ctx.send({ method: 'POST', url: `/transactions/${txn.id}/refunds`, payload: { amount: 700 } }), 201, 'refund');
+      await expectStatus(ctx.send({ method: 'GET', url: `/transactions/${txn.id}/events` }), 200, 'events');
+    },
+  },
+  {
+    name: 'payout to a raw card',
+    async run(ctx) {
+      const payout = { amount: 900, currency: 'USD', payment_service_id: ctx.paymentServiceId, payment_method: { method: 'card', number: SECRETS.visa.number, expiration_date: '12/40' } };
+      const created = (await expectStatus(ctx.send({ method: 'POST', url: '/payouts', payload: payout }), 201, 'payout')).json();
+      await expectStatus(ctx.send({ method: 'GET', url: `/payouts/${created.id}` }), 200, 'get payout');
+    },
+  },
+  {
+    name: 'vault forwarding: the target echoes the card number back',
+    async run(ctx) {
+      const pm = (await expectStatus(ctx.send({ method: 'POST', url: '/payment-methods', payload: card(SECRETS.mastercard) }), 201, 'store')).json();
+      const headers = { 'x-vault-forward-url': ctx.forwardTarget, 'x-vault-forward-http-method': 'POST', 'x-vault-forward-payment-methods': pm.id };
+      await expectStatus(ctx.send({ method: 'POST', url: '/vault-forward', headers, payload: { pan: '{{CARD_NUMBER_1}}', exp: '{{CARD_EXPIRATION_DATE_1}}' } }), 200, 'forward');
+    },
+  },
+  {
+    name: 'gift cards: store, balances, pay with one',
+    async run(ctx) {
+      const gift = SECRETS.giftCard;
+      await expectStatus(ctx.send({ method: 'POST', url: '/gift-cards', payload: { number: gift.number, pin: gift.pin } }), 201, 'store');
+      await expectStatus(ctx.send({ method: 'POST', url: '/gift-cards/balances', payload: { items: [{ number: gift.number, pin: gift.pin }] } }), 200, 'balances');
+      await expectStatus(ctx.send({ method: 'POST', url: '/transactions', payload: { amount: 500, currency: 'USD', gift_cards: [{ number: gift.number, pin: gift.pin, amount: 500 }] } }), 201, 'pay');
+    },
+  },
+  {
+    name: 'refusals that carry card data: a bad expiry, malformed JSON, a declined duplicate',
+    async run(ctx) {
+      await expectStatus(ctx.send({ method: 'POST', url: '/payment-methods', payload: { ...card(SECRETS.visa), expiration_date: '13/99' } }), 422, 'bad expiry');
+      await expectStatus(ctx.send({ method: 'POST', url: '/payment-methods', headers: { 'content-type': 'application/json' }, payload: `{"method":"card","number":"${SECRETS.visa.number}","security_code":"${SECRETS.visa.securityCode}",` }), 400, 'malformed');
+      await expectStatus(ctx.send({ method: 'POST', url: '/transactions', payload: { amount: 100, currency: 'XXX', payment_method: card(SECRETS.visa) } }), 422, 'bad currency');
+    },
+  },
+];
