@@ -1,4 +1,5 @@
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import { sandboxApplePayToken, sandboxGooglePayToken } from '../../../src/wallets/sandbox-tokens.ts';
 
 /** The card data the leak suite sends; none of it may come back, be logged or be stored in clear. */
 export const SECRETS = {
@@ -86,6 +87,19 @@ export const CARD_PATHS: CardPath[] = [
       await expectStatus(ctx.send({ method: 'POST', url: '/gift-cards', payload: { number: gift.number, pin: gift.pin } }), 201, 'store');
       await expectStatus(ctx.send({ method: 'POST', url: '/gift-cards/balances', payload: { items: [{ number: gift.number, pin: gift.pin }] } }), 200, 'balances');
       await expectStatus(ctx.send({ method: 'POST', url: '/transactions', payload: { amount: 500, currency: 'USD', gift_cards: [{ number: gift.number, pin: gift.pin, amount: 500 }] } }), 201, 'pay');
+    },
+  },
+  {
+    name: 'digital wallets: an Apple Pay device token and a Google Pay card, decrypted by the server, authorized, captured',
+    async run(ctx) {
+      for (const provider of ['apple', 'google']) {
+        await expectStatus(ctx.send({ method: 'POST', url: '/digital-wallets', payload: { provider, merchant_name: 'Leak Shop', accept_terms_and_conditions: true, ...(provider === 'apple' ? { domain_names: ['leak.example.com'] } : {}) } }), 201, `register ${provider}`);
+      }
+      const apple = sandboxApplePayToken({ number: SECRETS.visa.number, expirationDate: '12/30', amount: 1200 });
+      const paid = (await expectStatus(ctx.send({ method: 'POST', url: '/transactions', payload: { amount: 1200, currency: 'USD', payment_method: { method: 'applepay', token: apple } } }), 201, 'apple pay')).json();
+      await expectStatus(ctx.send({ method: 'POST', url: `/transactions/${paid.id}/capture`, payload: {} }), 200, 'capture');
+      const google = sandboxGooglePayToken({ number: SECRETS.mastercard.number, expirationDate: '12/30', amount: 800, authMethod: 'PAN_ONLY' });
+      await expectStatus(ctx.send({ method: 'POST', url: '/transactions', payload: { amount: 800, currency: 'USD', payment_method: { method: 'googlepay', token: google } } }), 201, 'google pay');
     },
   },
   {
