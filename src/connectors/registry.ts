@@ -1,6 +1,9 @@
 import type { ConnectorDefinition, PaymentConnector } from './connector.ts';
 import { MockCardConnector } from './mock/mock-card.connector.ts';
 import { MockRedirectConnector } from './mock/mock-redirect.connector.ts';
+import { AdyenCardConnector } from './adyen/adyen.connector.ts';
+import { BraintreeCardConnector } from './braintree/braintree.connector.ts';
+import type { ProviderConnectorOptions } from './provider-http.ts';
 
 /**
  * Connector id → connector. Refuses duplicate ids at registration and unknown ids at lookup, so a
@@ -34,7 +37,15 @@ export class ConnectorRegistry {
   }
 }
 
-/** The built-in sandbox connectors. */
-export function createDefaultRegistry(): ConnectorRegistry {
-  return new ConnectorRegistry().register(new MockCardConnector()).register(new MockRedirectConnector());
+/**
+ * The built-in connectors: the sandbox simulators, and the real providers (Adyen, Braintree), which
+ * only act for payment services configured with their credentials. `providers` carries the
+ * sandbox-only base URL overrides (`CONNECTOR_BASE_URLS`).
+ */
+export function createDefaultRegistry(providers: ProviderConnectorOptions = {}): ConnectorRegistry {
+  return new ConnectorRegistry()
+    .register(new MockCardConnector())
+    .register(new MockRedirectConnector())
+    .register(new AdyenCardConnector(providers))
+    .register(new BraintreeCardConnector(providers));
 }

@@ -1,0 +1,145 @@
+import { ConnectorError, type AuthorizeOutcome, type ResponseFacts, type SyncOutcome } from '../connector.ts';
+import type { GraphQlAnswer, GraphQlError } from './braintree.client.ts';
+
+/**
+ * Braintree's answers in our terms: the `PaymentStatus` of a transaction, processor response codes
+ * (`legacyCode`, developer.paypal.com/braintree/docs/reference/general/processor-responses) and
+ * gateway rejection reasons onto the standardized `error_code` set (raw code and text kept), AVS
+ * and CVV results, and GraphQL error classes onto `ConnectorError`. Exhaustive switches: an
+ * unknown value maps to a failure, never to an approval.
+ */
+
+export type BraintreeStatus =
+  | 'AUTHORIZATION_EXPIRED' | 'AUTHORIZED' | 'AUTHORIZING' | 'FAILED' | 'GATEWAY_REJECTED' | 'PROCESSOR_DECLINED' | 'SETTLED'
+  | 'SETTLEMENT_CONFIRMED' | 'SETTLEMENT_DECLINED' | 'SETTLEMENT_PENDING' | 'SETTLING' | 'SUBMITTED_FOR_SETTLEMENT' | 'VOIDED';
+
+/** What a transaction's status means to us. `pending`: Braintree has not decided (AUTHORIZING). */
+export function syncStatusOf(status: string): SyncOutcome['status'] {
+  switch (status as BraintreeStatus) {
+    case 'AUTHORIZED':
+      return 'authorized';
+    // Submitted for settlement is our capture: Braintree settles it in its nightly batch.
+    case 'SUBMITTED_FOR_SETTLEMENT':
+    case 'SETTLING':
+    case 'SETTLEMENT_PENDING':
+    case 'SETTLED':
+    case 'SETTLEMENT_CONFIRMED':
+      return 'captured';
+    case 'VOIDED':
+      return 'voided';
+    case 'PROCESSOR_DECLINED':
+    case 'GATEWAY_REJECTED':
+    case 'SETTLEMENT_DECLINED':
+      return 'declined';
+    case 'AUTHORIZING':
+      return 'pending';
+    case 'FAILED':
+    case 'AUTHORIZATION_EXPIRED':
+      return 'failed';
+    default:
+      return 'failed';
+  }
+}
+
+/** Processor response codes (`legacyCode`) → our error_code. */
+const PROCESSOR_CODES: Readonly<Record<string, string>> = {
+  '2000': 'do_not_honor', '2001': 'insufficient_funds', '2002': 'exceeds_withdrawal_limit', '2003': 'exceeds_withdrawal_limit', '2004': 'expired_card',
+  '2005': 'invalid_card_number', '2006': 'invalid_expiration_date', '2007': 'invalid_account', '2008': 'invalid_card_number', '2009': 'invalid_issuer',
+  '2010': 'incorrect_cvv', '2011': 'refer_to_card_issuer', '2012': 'lost_card', '2013': 'stolen_card', '2014': 'suspected_fraud',
+  '2015': 'transaction_not_permitted', '2016': 'duplicate_transaction', '2017': 'buyer_canceled', '2019': 'transaction_not_permitted', '2038': 'do_not_honor',
+  '2044': 'refer_to_card_issuer', '2046': 'do_not_honor', '2047': 'pickup_card', '2053': 'stolen_card', '2057': 'restricted_card',
+  '2059': 'incorrect_address', '2060': 'incorrect_cvv', '2099': 'authentication_required', '3000': 'issuer_unavailable',
+};
+
+/** Gateway rejection reasons (Braintree's own risk and duplicate rules). */
+const REJECTIONS: Readonly<Record<string, string>> = {
+  AVS: 'incorrect_address', CVV: 'incorrect_cvv', AVS_AND_CVV: 'incorrect_cvv', FRAUD: 'suspected_fraud', RISK_THRESHOLD: 'suspected_fraud',
+  DUPLICATE: 'duplicate_transaction', THREE_D_SECURE: 'authentication_required', EXCESSIVE_RETRY: 'try_again_later', APPLICATION_INCOMPLETE: 'service_error', TOKEN_ISSUANCE: 'service_error',
+};
+
+export function processorErrorCode(legacyCode: string | null | undefined): string {
+  return (legacyCode && PROCESSOR_CODES[legacyCode]) || (legacyCode?.startsWith('3') ? 'issuer_unavailable' : 'do_not_honor');
+}
+
+export function rejectionErrorCode(reason: string | null | undefined): string {
+  return (reason && REJECTIONS[reason]) || 'declined';
+}
+
+export function avsOf(postal: string | null | undefined, street: string | null | undefined): AuthorizeOutcome['avsResponseCode'] {
+  if (!postal && !street) return null;
+  const p = postal === 'MATCHES';
+  const s = street === 'MATCHES';
+  if (p && s) return 'match';
+  if (p) return 'partial_match_postcode';
+  if (s) return 'partial_match_address';
+  if (postal === 'DOES_NOT_MATCH' && street === 'DOES_NOT_MATCH') return 'no_match';
+  return 'unavailable';
+}
+
+export function cvvOf(cvv: string | null | undefined): AuthorizeOutcome['cvvResponseCode'] {
+  switch (cvv) {
+    case 'MATCHES':
+      return 'match';
+    case 'DOES_NOT_MATCH':
+      return 'no_match';
+    case 'NOT_PROVIDED':
+      return 'not_provided';
+    case null:
+    case undefined:
+      return null;
+    default:
+      return 'unavailable';
+  }
+}
+
+/** Card validation errors (class VALIDATION) that are a refusal of this card, not a bug of ours. */
+const CARD_VALIDATION: Readonly<Record<string, string>> = {
+  '81715': 'invalid_card_number', '81716': 'invalid_card_number', '81703': 'unsupported_card', '81736': 'incorrect_cvv', '81707': 'incorrect_cvv',
+  '81709': 'invalid_expiration_date', '81710': 'invalid_expiration_date', '81712': 'invalid_expiration_date', '81713': 'invalid_expiration_date',
+};
+
+/** A refusal carried by GraphQL errors alone (no transaction object): a processor or card-validation decline. */
+export function declineOfErrors(errors: GraphQlError[]): ResponseFacts | null {
+  for (const error of errors) {
+    const code = error.extensions?.legacyCode;
+    if (error.extensions?.errorClass !== 'VALIDATION' || !code) continue;
+    if (/^[23]\d{3}$/.test(code)) return { errorCode: processorErrorCode(code), rawResponseCode: code, rawResponseDescription: error.message ?? null };
+    if (CARD_VALIDATION[code]) return { errorCode: CARD_VALIDATION[code]!, rawResponseCode: code, rawResponseDescription: error.message ?? null };
+  }
+  return null;
+}
+
+/**
+ * GraphQL errors (or an HTTP error status) as a `ConnectorError`. Authentication and validation:
+ * `invalid_request` (nothing happened); rate limits and maintenance: `unavailable`; internal
+ * errors and 5xx: the outcome is unknown (`timeout`), Braintree may have acted.
+ */
+export function graphQlError(status: number, errors: GraphQlError[]): ConnectorError {
+  const first = errors[0];
+  const errorClass = first?.extensions?.errorClass ?? (status === 401 ? 'AUTHENTICATION' : status === 429 ? 'RESOURCE_LIMIT' : status >= 500 ? 'INTERNAL' : 'VALIDATION');
+  const raw = { code: first?.extensions?.legacyCode ?? errorClass, description: first?.message ?? `HTTP ${status}` };
+  switch (errorClass) {
+    case 'AUTHENTICATION':
+    case 'AUTHORIZATION':
+      return new ConnectorError('invalid_request', `Braintree refused the credentials (${raw.description})`, raw);
+    case 'RESOURCE_LIMIT':
+    case 'SERVICE_AVAILABILITY':
+      return new ConnectorError('unavailable', `Braintree did not take the request (${raw.description})`, raw);
+    case 'INTERNAL':
+      return new ConnectorError('timeout', `Braintree failed while processing; the outcome is unknown (${raw.description})`, raw);
+    default:
+      return new ConnectorError('invalid_request', `Braintree refused the request (${raw.code}: ${raw.description})`, raw);
+  }
+}
+
+/** `data[field]` of a successful answer, or a decline (errors only), or the `ConnectorError`. */
+export function dataOf<T>(answer: GraphQlAnswer<Record<string, T | null>>, field: string): T | ResponseFacts {
+  const value = answer.data?.[field];
+  if (value && answer.status >= 200 && answer.status < 300) return value;
+  const decline = declineOfErrors(answer.errors);
+  if (decline) return decline;
+  throw graphQlError(answer.status, answer.errors);
+}
+
+export const isFacts = (value: unknown): value is ResponseFacts => typeof value === 'object' && value !== null && 'errorCode' in value;
+
