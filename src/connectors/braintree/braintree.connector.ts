@@ -83,7 +83,7 @@ export class BraintreeCardConnector implements PaymentConnector {
 
   async capture(request: CaptureRequest): Promise<CaptureOutcome> {
     const input = { transactionId: request.providerTransactionId, transaction: { amount: toBraintreeAmount(request.amount, request.currency) } };
-    const result = dataOf(await this.client.call<Record<string, { transaction: BraintreeTransaction } | null>>(request.credentials, CAPTURE, { input }), 'captureTransaction');
+    const result = dataOf(await this.client.call<Record<string, { transaction: BraintreeTransaction } | null>>(request.credentials, CAPTURE, { input }), 'captureTransaction', true);
     if (isFacts(result)) return { ...result, errorCode: 'capture_declined', status: 'declined', providerCaptureId: null };
     const outcome = authorizationOf(result.transaction);
     if (outcome.status === 'captured') return { ...blank, status: 'succeeded', providerCaptureId: result.transaction.id };
@@ -91,7 +91,7 @@ export class BraintreeCardConnector implements PaymentConnector {
   }
 
   async void(request: VoidRequest): Promise<VoidOutcome> {
-    const result = dataOf(await this.client.call<Record<string, { reversal: { __typename: string; status: string } } | null>>(request.credentials, REVERSE, { input: { transactionId: request.providerTransactionId } }), 'reverseTransaction');
+    const result = dataOf(await this.client.call<Record<string, { reversal: { __typename: string; status: string } } | null>>(request.credentials, REVERSE, { input: { transactionId: request.providerTransactionId } }), 'reverseTransaction', true);
     if (isFacts(result)) return { ...result, errorCode: 'void_declined', status: 'declined' };
     if (result.reversal.__typename === 'Transaction' && result.reversal.status === 'VOIDED') return { ...blank, status: 'succeeded' };
     return { errorCode: 'void_declined', rawResponseCode: result.reversal.status, rawResponseDescription: `Braintree reversed with a ${result.reversal.__typename}, not a void`, status: 'failed' };
@@ -99,7 +99,7 @@ export class BraintreeCardConnector implements PaymentConnector {
 
   async refund(request: RefundRequest): Promise<RefundOutcome> {
     const input = { transactionId: request.providerTransactionId, refund: { amount: toBraintreeAmount(request.amount, request.currency), orderId: request.idempotencyKey } };
-    const result = dataOf(await this.client.call<Record<string, { refund: BraintreeRefund } | null>>(request.credentials, REFUND, { input }), 'refundTransaction');
+    const result = dataOf(await this.client.call<Record<string, { refund: BraintreeRefund } | null>>(request.credentials, REFUND, { input }), 'refundTransaction', true);
     if (isFacts(result)) return { ...result, errorCode: 'refund_declined', status: 'declined', providerRefundId: null };
     const status = refundStatusOf(result.refund.status);
     if (status === 'refunded') return { ...blank, status: 'succeeded', providerRefundId: result.refund.id };

@@ -132,12 +132,18 @@ export function graphQlError(status: number, errors: GraphQlError[]): ConnectorE
   }
 }
 
-/** `data[field]` of a successful answer, or a decline (errors only), or the `ConnectorError`. */
-export function dataOf<T>(answer: GraphQlAnswer<Record<string, T | null>>, field: string): T | ResponseFacts {
+/**
+ * `data[field]` of a successful answer, or a decline (errors only), or the `ConnectorError`. For a
+ * capture, void or refund (`modification`), any validation error is Braintree refusing that
+ * modification (e.g. 91506: not settled yet; 91522: more than authorized): a decline with its code.
+ */
+export function dataOf<T>(answer: GraphQlAnswer<Record<string, T | null>>, field: string, modification = false): T | ResponseFacts {
   const value = answer.data?.[field];
   if (value && answer.status >= 200 && answer.status < 300) return value;
   const decline = declineOfErrors(answer.errors);
   if (decline) return decline;
+  const refusal = answer.errors.find((e) => e.extensions?.errorClass === 'VALIDATION');
+  if (modification && refusal) return { errorCode: 'declined', rawResponseCode: refusal.extensions?.legacyCode ?? 'VALIDATION', rawResponseDescription: refusal.message ?? null };
   throw graphQlError(answer.status, answer.errors);
 }
 
