@@ -120,9 +120,9 @@ function networkToken(form: Extract<TransactionPaymentMethodBody, { method: 'net
 export async function resolveInstrument(tx: Executor, ctx: RequestContext, form: TransactionPaymentMethodBody, options: { deferHeldCode?: boolean } = {}): Promise<ResolvedInstrument> {
   switch (form.method) {
     case 'card':
-      return rawCard(tx, ctx, form, '/payment_method');
+      return returningTo(await rawCard(tx, ctx, form, '/payment_method'), form.redirect_url);
     case 'id':
-      return storedCard(tx, ctx, form.id, form.security_code ?? null, null, options.deferHeldCode ?? false);
+      return returningTo(await storedCard(tx, ctx, form.id, form.security_code ?? null, null, options.deferHeldCode ?? false), form.redirect_url);
     case 'network-token':
       return networkToken(form);
     case 'checkout-session': {
@@ -135,6 +135,11 @@ export async function resolveInstrument(tx: Executor, ctx: RequestContext, form:
     default:
       return redirect(form);
   }
+}
+
+/** A card's `redirect_url`: where the buyer returns after a provider's own 3DS page (connector-returns). */
+function returningTo(resolved: ResolvedInstrument, redirectUrl: string | null | undefined): ResolvedInstrument {
+  return redirectUrl ? { ...resolved, redirectUrl } : resolved;
 }
 
 /** A redirect method: no card data; the buyer approves the payment on the provider's page. */
