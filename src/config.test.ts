@@ -19,6 +19,13 @@ describe('happy', () => {
   });
 });
 
+describe('happy', () => {
+  it('reads definition id = URL pairs in the sandbox, and none by default', () => {
+    expect(loadConfig({}).connectorBaseUrls).toEqual({});
+    expect(loadConfig({ CONNECTOR_BASE_URLS: 'adyen-card=http://127.0.0.1:9000/v71, braintree-card=http://127.0.0.1:9001/graphql' }).connectorBaseUrls).toEqual({ 'adyen-card': 'http://127.0.0.1:9000/v71', 'braintree-card': 'http://127.0.0.1:9001/graphql' });
+  });
+});
+
 describe('errors', () => {
   const cases: Array<[Record<string, string>, string]> = [
     [{ PORT: 'eighty' }, 'PORT: must be a whole number between 0 and 65535, got "eighty"'],
@@ -35,6 +42,8 @@ describe('errors', () => {
     [{ NETWORK_TOKENS_API_PROVISIONING: 'yes' }, 'NETWORK_TOKENS_API_PROVISIONING: must be true or false, got "yes"'],
     [{ ENVIRONMENT: 'production' }, 'VAULT_MASTER_KEY: is required in production (32 random bytes in base64); card data is encrypted under it'],
     [{ VAULT_MASTER_KEY: 'c2hvcnQ=' }, 'VAULT_MASTER_KEY: must be 32 random bytes in base64 (for example: openssl rand -base64 32)'],
+    [{ CONNECTOR_BASE_URLS: 'adyen-card=ftp://x' }, 'CONNECTOR_BASE_URLS: must be <definition id>=<http(s) URL> pairs separated by commas, got "adyen-card=ftp://x"'],
+    [{ ENVIRONMENT: 'production', VAULT_MASTER_KEY: Buffer.alloc(32, 7).toString('base64'), CONNECTOR_BASE_URLS: 'adyen-card=https://fake.example' }, "CONNECTOR_BASE_URLS: is for tests and sandboxes only: in production connectors talk to their providers' own hosts"],
   ];
   it.each(cases)('refuses %j with one line naming the variable', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
