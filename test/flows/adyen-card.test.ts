@@ -111,6 +111,17 @@ describe('happy', () => {
     expect(again.statusCode).toBe(200);
   });
 
+  it('fails over from Adyen when it cannot take the payment (429) to the next service of the rule', async () => {
+    const { m, service } = await merchantWithAdyen();
+    const mock = await post(m, '/payment-services', { display_name: 'Backup', payment_service_definition_id: 'mock-card', fields: [{ key: 'merchant_id', value: 'b' }], accepted_currencies: ['EUR'], accepted_countries: ['NL'] });
+    expect(mock.statusCode, mock.body).toBe(201);
+    const rule = await post(m, '/flows/card-transaction/actions/route-transaction/rules', { description: 'Adyen then backup', conditions: [{ field: 'currency', operator: 'equals', value: 'EUR' }], outcome: { payment_service_ids: [service.id, mock.json().id], max_attempts: 2 } });
+    expect(rule.statusCode, rule.body).toBe(201);
+    const txn = await paid(m, { amount: 2429 });
+    expect(txn).toMatchObject({ status: 'authorization_succeeded', payment_service: { id: mock.json().id } });
+    expect(JSON.stringify(await get(m, `/transactions/${txn.id}/actions`))).toContain('service_unreachable');
+  });
+
   it('reconciles a payment whose answer was lost, through the same idempotency key', async () => {
     const { m } = await merchantWithAdyen();
     const txn = await paid(m, { amount: 2409 });
