@@ -48,62 +48,68 @@ export interface AdyenFake extends FakeServer {
 
 const error = (status: number, errorCode: string, message: string, errorType: string): FakeAnswer => ({ status, json: { status, errorCode, message, errorType, pspReference: 'ERR0000000000001' } });
 
-export async function startAdyenFake(): Promise<AdyenFake> {
-  const payments = new Map<string, Payment>();
-  const replies = new Map<string, FakeAnswer>();
-  const stored = new Map<string, string>();
-  let sequence = 0;
-  const psp = () => `PSP${String(++sequence).padStart(13, '0')}`;
-  const state = { slowMs: 1000 };
-  let fakeUrl = '';
+/** Adyen's state and answers: payments, stored cards, replies kept per idempotency key. */
+class AdyenSimulation {
+  readonly payments = new Map<string, Payment>();
+  private readonly replies = new Map<string, FakeAnswer>();
+  private readonly stored = new Map<string, string>();
+  private sequence = 0;
+  slowMs = 1000;
+  url = '';
 
-  function authorise(body: Record<string, any>, reference: string, redirect: boolean): FakeAnswer {
-    const pspReference = psp();
+  private psp(): string {
+    return `PSP${String(++this.sequence).padStart(13, '0')}`;
+  }
+
+  private authorise(body: Record<string, any>, redirect: boolean): FakeAnswer {
+    const pspReference = this.psp();
     const value = body.amount.value as number;
     const manualCapture = body.additionalData?.manualCapture === 'true';
-    const payment: Payment = { pspReference, value, currency: body.amount.currency, manualCapture, status: redirect ? 'redirect' : 'authorised', captured: manualCapture ? 0 : value, refunded: 0, returnUrl: body.returnUrl, reference };
-    payments.set(pspReference, payment);
-    if (redirect) return { status: 200, json: { resultCode: 'RedirectShopper', action: { paymentMethodType: 'scheme', url: `${fakeUrl}/3ds/${pspReference}`, method: 'GET', type: 'redirect' } } };
+    this.payments.set(pspReference, { pspReference, value, currency: body.amount.currency, manualCapture, status: redirect ? 'redirect' : 'authorised', captured: manualCapture ? 0 : value, refunded: 0, returnUrl: body.returnUrl, reference: body.reference });
+    if (redirect) return { status: 200, json: { resultCode: 'RedirectShopper', action: { paymentMethodType: 'scheme', url: `${this.url}/3ds/${pspReference}`, method: 'GET', type: 'redirect' } } };
     const pm = body.paymentMethod ?? {};
     const additionalData: Record<string, string> = { authCode: '064381', avsResult: '7 Both postal code and address match', cvcResult: pm.cvc ? '1 Matches' : '6 No CVC/CVV provided', networkTxReference: `NTR${pspReference.slice(3)}`, merchantAdviceCode: '' };
     if (body.storePaymentMethod) {
       const id = `SPM${pspReference.slice(3)}`;
-      stored.set(id, body.shopperReference);
+      this.stored.set(id, body.shopperReference);
       additionalData['tokenization.storedPaymentMethodId'] = id;
       additionalData['tokenization.shopperReference'] = body.shopperReference;
     }
-    return { status: 200, json: { pspReference, resultCode: 'Authorised', merchantReference: reference, amount: body.amount, additionalData } };
+    return { status: 200, json: { pspReference, resultCode: 'Authorised', merchantReference: body.reference, amount: body.amount, additionalData } };
   }
 
-  function payments_(body: Record<string, any>): FakeAnswer {
+  /** What is wrong with a `/payments` body, as Adyen's 422, or null. */
+  private invalid(body: Record<string, any>): FakeAnswer | null {
     if (!body.paymentMethod) return error(422, '14_030', "Required field 'paymentMethod' is not provided.", 'validation');
     if (!Number.isInteger(body.amount?.value) || !/^[A-Z]{3}$/.test(body.amount?.currency ?? '')) return error(422, '137', 'Invalid amount specified', 'validation');
     if (!body.returnUrl) return error(422, '14_029', "Required field 'returnUrl' is not provided.", 'validation');
     const pm = body.paymentMethod;
-    if (pm.storedPaymentMethodId) {
-      if (stored.get(pm.storedPaymentMethodId) !== body.shopperReference) return error(422, '800', 'Contract not found', 'validation');
-    } else if (pm.type !== 'scheme' || !/^\d{12,19}$/.test(pm.number ?? '') || !/^\d{2}$/.test(pm.expiryMonth ?? '') || !/^\d{4}$/.test(pm.expiryYear ?? '')) {
-      return error(422, '14_030', 'Invalid card details', 'validation');
-    }
-    const value = body.amount.value as number;
-    const refused = (code: string, reason: string, extra: Record<string, string> = {}): FakeAnswer => ({ status: 200, json: { pspReference: psp(), resultCode: 'Refused', refusalReason: reason, refusalReasonCode: code, merchantReference: body.reference, additionalData: extra } });
-    switch (value) {
+    if (pm.storedPaymentMethodId) return this.stored.get(pm.storedPaymentMethodId) === body.shopperReference ? null : error(422, '800', 'Contract not found', 'validation');
+    if (pm.type !== 'scheme' || !/^\d{12,19}$/.test(pm.number ?? '') || !/^\d{2}$/.test(pm.expiryMonth ?? '') || !/^\d{4}$/.test(pm.expiryYear ?? '')) return error(422, '14_030', 'Invalid card details', 'validation');
+    return null;
+  }
+
+  private pay(body: Record<string, any>): FakeAnswer {
+    const invalid = this.invalid(body);
+    if (invalid) return invalid;
+    const refused = (code: string, reason: string, extra: Record<string, string> = {}): FakeAnswer => ({ status: 200, json: { pspReference: this.psp(), resultCode: 'Refused', refusalReason: reason, refusalReasonCode: code, merchantReference: body.reference, additionalData: extra } });
+    switch (body.amount.value as number) {
       case 2005: return refused('2', 'Refused');
       case 2051: return refused('12', 'Not enough balance');
       case 2024: return refused('24', 'CVC Declined', { cvcResult: '2 Does not match' });
       case 2101: return error(422, '101', 'Invalid card number', 'validation');
       case 2429: return error(429, '000', 'Too many requests', 'security');
       case 2500: return error(500, '905', 'Payment details are not supported', 'internal');
-      case 2300: return authorise(body, body.reference, true);
-      case 2408: return { ...(authorise(body, body.reference, false) as { status: number; json: unknown }), delayMs: state.slowMs };
-      case 2409: authorise(body, body.reference, false); return { drop: true };
-      default: return authorise(body, body.reference, false);
+      case 2300: return this.authorise(body, true);
+      case 2408: return { ...(this.authorise(body, false) as { status: number; json: unknown }), delayMs: this.slowMs };
+      case 2409: this.authorise(body, false); return { drop: true };
+      default: return this.authorise(body, false);
     }
   }
 
-  function details(body: Record<string, any>): FakeAnswer {
+  private details(body: Record<string, any>): FakeAnswer {
     const [outcome, pspReference] = String(body.details?.redirectResult ?? '').split('.');
-    const payment = pspReference ? payments.get(pspReference) : undefined;
+    const payment = pspReference ? this.payments.get(pspReference) : undefined;
     if (!payment || payment.status !== 'redirect') return error(422, '14_018', 'Invalid payload provided', 'validation');
     if (outcome !== 'Y') {
       payment.status = 'refused';
@@ -114,67 +120,67 @@ export async function startAdyenFake(): Promise<AdyenFake> {
     return { status: 200, json: { pspReference, resultCode: 'Authorised', merchantReference: payment.reference, additionalData: { authCode: '091233', cvcResult: '1 Matches' } } };
   }
 
-  function modification(pspReference: string, kind: string, body: Record<string, any>): FakeAnswer {
-    const payment = payments.get(pspReference);
+  private modification(pspReference: string, kind: string, body: Record<string, any>): FakeAnswer {
+    const payment = this.payments.get(pspReference);
     if (!payment || payment.status !== 'authorised') return error(422, '167', 'Original pspReference required for this operation', 'validation');
-    const value = body.amount?.value as number | undefined;
+    const value = body.amount?.value as number;
     if (kind !== 'cancels' && (body.amount?.currency !== payment.currency || !Number.isInteger(value))) return error(422, '137', 'Invalid amount specified', 'validation');
-    if (kind === 'captures') {
-      if (!payment.manualCapture || payment.captured + value! > payment.value) return error(422, '167', 'Insufficient balance on payment', 'validation');
-      payment.captured += value!;
-    }
-    if (kind === 'refunds') {
-      if (payment.refunded + value! > payment.captured) return error(422, '167', 'Insufficient balance on payment', 'validation');
-      payment.refunded += value!;
-    }
-    return { status: 201, json: { merchantAccount: body.merchantAccount, paymentPspReference: pspReference, pspReference: psp(), reference: body.reference, status: 'received', ...(body.amount ? { amount: body.amount } : {}) } };
+    if (kind === 'captures' && (!payment.manualCapture || payment.captured + value > payment.value)) return error(422, '167', 'Insufficient balance on payment', 'validation');
+    if (kind === 'refunds' && payment.refunded + value > payment.captured) return error(422, '167', 'Insufficient balance on payment', 'validation');
+    if (kind === 'captures') payment.captured += value;
+    if (kind === 'refunds') payment.refunded += value;
+    return { status: 201, json: { merchantAccount: body.merchantAccount, paymentPspReference: pspReference, pspReference: this.psp(), reference: body.reference, status: 'received', ...(body.amount ? { amount: body.amount } : {}) } };
   }
 
-  function route(req: FakeRequest): FakeAnswer {
-    if (req.method === 'GET' && req.path.startsWith('/3ds/')) {
-      // The issuer's page: `?answer=Y` authenticates; Adyen then sends the buyer to returnUrl with redirectResult.
-      const [id, query = ''] = req.path.slice(5).split('?');
-      const payment = payments.get(id!);
-      if (!payment) return { status: 404, json: {} };
-      const answer = new URLSearchParams(query).get('answer') === 'Y' ? 'Y' : 'N';
-      const back = new URL(payment.returnUrl);
-      back.searchParams.set('redirectResult', `${answer}.${id}`);
-      return { status: 302, json: {}, headers: { location: back.toString() } };
-    }
+  /** The issuer's page: `?answer=Y` authenticates; Adyen then sends the buyer to returnUrl with redirectResult. */
+  private issuerPage(path: string): FakeAnswer {
+    const [id, query = ''] = path.slice(5).split('?');
+    const payment = this.payments.get(id!);
+    if (!payment) return { status: 404, json: {} };
+    const back = new URL(payment.returnUrl);
+    back.searchParams.set('redirectResult', `${new URLSearchParams(query).get('answer') === 'Y' ? 'Y' : 'N'}.${id}`);
+    return { status: 302, json: {}, headers: { location: back.toString() } };
+  }
+
+  route(req: FakeRequest): FakeAnswer {
+    if (req.method === 'GET' && req.path.startsWith('/3ds/')) return this.issuerPage(req.path);
     if (req.headers['x-api-key'] !== ADYEN_FAKE_KEY) return error(401, '000', 'HTTP Status Response - Unauthorized', 'security');
     const body = JSON.parse(req.body || '{}') as Record<string, any>;
     if (req.path !== '/v71/payments/details' && body.merchantAccount !== ADYEN_FAKE_MERCHANT) return error(403, '901', 'Invalid Merchant Account', 'security');
     const key = req.headers['idempotency-key'] as string | undefined;
-    if (key && replies.has(key)) return replies.get(key)!;
-    const answer = answerOf(req.path, body);
+    if (key && this.replies.has(key)) return this.replies.get(key)!;
+    const answer = this.answerOf(req.path, body);
     // Rejected before processing (401/403/429) or failed (5xx): not kept, a retry is processed.
-    if (key && ('drop' in answer || answer.status < 500 && ![401, 403, 429].includes(answer.status))) replies.set(key, 'drop' in answer ? replyOfDropped() : { status: answer.status, json: answer.json });
+    if (key && ('drop' in answer || (answer.status < 500 && ![401, 403, 429].includes(answer.status)))) this.replies.set(key, 'drop' in answer ? this.lastPaymentReply() : { status: answer.status, json: answer.json });
     return answer;
   }
 
-  // A dropped answer was still made: a retry with the same key finds the payment Adyen recorded.
-  const replyOfDropped = (): FakeAnswer => {
-    const payment = [...payments.values()].at(-1)!;
+  /** A dropped answer was still made: a retry with the same key finds the payment Adyen recorded. */
+  private lastPaymentReply(): FakeAnswer {
+    const payment = [...this.payments.values()].at(-1)!;
     return { status: 200, json: { pspReference: payment.pspReference, resultCode: 'Authorised', merchantReference: payment.reference, additionalData: { authCode: '064381' } } };
-  };
-
-  function answerOf(path: string, body: Record<string, any>): FakeAnswer {
-    if (path === '/v71/payments') return payments_(body);
-    if (path === '/v71/payments/details') return details(body);
-    if (path === '/v71/paymentMethods') return { status: 200, json: { paymentMethods: [{ name: 'Cards', type: 'scheme', brands: ['visa', 'mc', 'amex'] }] } };
-    const match = /^\/v71\/payments\/([^/]+)\/(captures|cancels|refunds)$/.exec(path);
-    if (match) return modification(decodeURIComponent(match[1]!), match[2]!, body);
-    return { status: 404, json: { status: 404, errorCode: '000', message: 'Not found', errorType: 'validation' } };
   }
 
-  const server = await startFakeServer(route);
-  fakeUrl = server.url;
+  private answerOf(path: string, body: Record<string, any>): FakeAnswer {
+    if (path === '/v71/payments') return this.pay(body);
+    if (path === '/v71/payments/details') return this.details(body);
+    if (path === '/v71/paymentMethods') return { status: 200, json: { paymentMethods: [{ name: 'Cards', type: 'scheme', brands: ['visa', 'mc', 'amex'] }] } };
+    const match = /^\/v71\/payments\/([^/]+)\/(captures|cancels|refunds)$/.exec(path);
+    if (match) return this.modification(decodeURIComponent(match[1]!), match[2]!, body);
+    return { status: 404, json: { status: 404, errorCode: '000', message: 'Not found', errorType: 'validation' } };
+  }
+}
+
+export async function startAdyenFake(): Promise<AdyenFake> {
+  const simulation = new AdyenSimulation();
+  const server = await startFakeServer((req) => simulation.route(req));
+  simulation.url = server.url;
   return {
     ...server,
     baseUrl: `${server.url}/v71`,
-    payments,
-    get slowMs() { return state.slowMs; },
-    set slowMs(ms: number) { state.slowMs = ms; },
+    payments: simulation.payments,
+    get slowMs() { return simulation.slowMs; },
+    set slowMs(ms: number) { simulation.slowMs = ms; },
     bodies: (suffix) => server.requests.filter((r) => r.path.endsWith(suffix) && r.method === 'POST').map((r) => JSON.parse(r.body || '{}')),
   };
 }
