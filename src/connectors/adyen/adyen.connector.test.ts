@@ -64,6 +64,13 @@ describe('happy', () => {
     expect(JSON.parse(lastRequest().body)).toMatchObject({ paymentMethod: { type: 'scheme', storedPaymentMethodId: tokenized.token!.split('|')[1] }, shopperReference: 'pst-1', shopperInteraction: 'ContAuth', recurringProcessingModel: 'UnscheduledCardOnFile' });
   });
 
+  it('finds a tokenization again by its idempotency key (the same token), or proves it never arrived', async () => {
+    const card = { number: PAN, expirationDate: '03/30', securityCode: null };
+    const first = await adyen.tokenize({ idempotencyKey: 'pst-2', credentials, options: null, card, redirectUrl: 'https://shop.example/back' });
+    expect(await adyen.syncToken({ idempotencyKey: 'pst-2', credentials, options: null, card: { bin: '411111', last4: '1142' } })).toMatchObject({ status: 'succeeded', token: first.token });
+    expect(await adyen.syncToken({ idempotencyKey: 'pst-never', credentials, options: null, card: { bin: '411111', last4: '1142' } })).toMatchObject({ status: 'not_found', token: null });
+  });
+
   it('captures in part, refunds and voids: received by Adyen, pending until its webhook', async () => {
     const paid = await adyen.authorize(authorization({ amount: 3000 }));
     const base = { credentials, options: null, payment: { ...hint, authorizedAmount: 3000 }, providerTransactionId: paid.providerTransactionId!, reference: 'ref1', currency: 'EUR' };
