@@ -13,6 +13,11 @@ describe('happy', () => {
     expect(config).toMatchObject({ port: 9000, host: '0.0.0.0', dataDir: '/tmp/x', databaseUrl: 'postgres://u@h:5432/d', databasePoolSize: 25, instanceId: 'acme', environment: 'production', logLevel: 'warn' });
   });
 
+  it('reads STRIPE_API_BASE_URL in the sandbox (default: none, the real API host)', () => {
+    expect(loadConfig({}).stripeApiBaseUrl).toBeNull();
+    expect(loadConfig({ STRIPE_API_BASE_URL: 'http://127.0.0.1:12111/' }).stripeApiBaseUrl).toBe('http://127.0.0.1:12111');
+  });
+
   it('reads NETWORK_TOKENS_API_PROVISIONING (default false)', () => {
     expect(loadConfig({}).networkTokensApiProvisioning).toBe(false);
     expect(loadConfig({ NETWORK_TOKENS_API_PROVISIONING: 'true' }).networkTokensApiProvisioning).toBe(true);
@@ -44,6 +49,8 @@ describe('errors', () => {
     [{ VAULT_MASTER_KEY: 'c2hvcnQ=' }, 'VAULT_MASTER_KEY: must be 32 random bytes in base64 (for example: openssl rand -base64 32)'],
     [{ CONNECTOR_BASE_URLS: 'adyen-card=ftp://x' }, 'CONNECTOR_BASE_URLS: must be <definition id>=<http(s) URL> pairs separated by commas, got "adyen-card=ftp://x"'],
     [{ ENVIRONMENT: 'production', VAULT_MASTER_KEY: Buffer.alloc(32, 7).toString('base64'), CONNECTOR_BASE_URLS: 'adyen-card=https://fake.example' }, "CONNECTOR_BASE_URLS: is for tests and sandboxes only: in production connectors talk to their providers' own hosts"],
+    [{ ENVIRONMENT: 'production', VAULT_MASTER_KEY: Buffer.alloc(32, 7).toString('base64'), STRIPE_API_BASE_URL: 'http://127.0.0.1:12111' }, 'STRIPE_API_BASE_URL: is for tests and the sandbox only; production calls the provider\'s own API host'],
+    [{ STRIPE_API_BASE_URL: 'ftp://fake' }, 'STRIPE_API_BASE_URL: must be an http(s) URL, got "ftp://fake"'],
   ];
   it.each(cases)('refuses %j with one line naming the variable', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);

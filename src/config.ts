@@ -58,6 +58,9 @@ export interface Config {
    * fakes and sandboxes only (`CONNECTOR_BASE_URLS`, refused in production). Empty: the providers' own hosts.
    */
   connectorBaseUrls: Record<string, string>;
+  // Real connectors (issue 20).
+  /** Sandbox/tests only: where the stripe-card connector sends its API calls instead of https://api.stripe.com. */
+  stripeApiBaseUrl: string | null;
 }
 
 export class ConfigError extends Error {
@@ -157,6 +160,25 @@ function vaultKeys(env: Env, environment: 'sandbox' | 'production'): Pick<Config
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
+/**
+ * A provider API base URL override (a local fake or a sandbox proxy). Production always talks to
+ * the provider's own host: an override there is a configuration error, not a silent redirect of
+ * card data.
+ */
+function providerBaseUrl(env: Env, name: string, environment: 'sandbox' | 'production'): string | null {
+  const value = read(env, name);
+  if (value === undefined) return null;
+  if (environment === 'production') throw new ConfigError(name, 'is for tests and the sandbox only; production calls the provider\'s own API host');
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError(name, `is not a valid URL, got "${value}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(name, `must be an http(s) URL, got "${value}"`);
+  return url.origin;
+}
+
 /** Parses and validates the environment. Throws ConfigError naming the first bad variable. */
 export function loadConfig(env: Env = process.env): Config {
   const port = integer(env, 'PORT', 8080, 0, 65535);
@@ -199,5 +221,6 @@ export function loadConfig(env: Env = process.env): Config {
     vaultForwardTimeoutSeconds: integer(env, 'VAULT_FORWARD_TIMEOUT_SECONDS', 30, 1, 120),
     vaultForwardMaxConcurrent: integer(env, 'VAULT_FORWARD_MAX_CONCURRENT', 10, 1, 1000),
     connectorBaseUrls: connectorBaseUrls(env, environment),
+    stripeApiBaseUrl: providerBaseUrl(env, 'STRIPE_API_BASE_URL', environment),
   };
 }

@@ -45,7 +45,7 @@ export async function createRuntime(config: Config, options: Partial<OpenDbOptio
       keyring,
       vault: new Vault(keyring),
       resolveCheckoutSession,
-      connectors: options.connectors ?? createDefaultRegistry({ baseUrls: config.connectorBaseUrls }),
+      connectors: options.connectors ?? createDefaultRegistry({ stripeApiBaseUrl: config.stripeApiBaseUrl, baseUrls: config.connectorBaseUrls }),
     };
     return {
       deps,

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { boundedCall, CONNECTOR_TIMEOUT_MS } from './call.ts';
+import { apiError, boundedCall, callConnector, CONNECTOR_TIMEOUT_MS, unknownOutcome } from './call.ts';
+import { AppError } from '../errors/app-error.ts';
 import { ConnectorError } from './connector.ts';
 
 const after = <T>(ms: number, value: T) => new Promise<T>((resolve) => setTimeout(() => resolve(value), ms));
@@ -74,5 +75,32 @@ describe('errors', () => {
     expect(sync).toMatchObject({ ok: false, kind: 'timeout', unexpected: true });
     const odd = await boundedCall(() => Promise.reject('a string'));
     expect(odd).toMatchObject({ ok: false, kind: 'timeout', unexpected: true, cause: 'a string' });
+  });
+});
+
+describe('per-caller failure mappings', () => {
+  it('unknownOutcome keeps the failure without its cause and logs only an unexpected error, with the caller\'s ids', async () => {
+    const warn = vi.fn();
+    const declined = await callConnector(() => Promise.reject(new ConnectorError('unavailable', 'down')), unknownOutcome({ warn }, { payoutId: 'p1' }));
+    expect(declined).toEqual({ ok: false, kind: 'unavailable', message: 'down', ms: expect.any(Number) });
+    expect(warn).not.toHaveBeenCalled();
+    const bug = await callConnector(() => Promise.reject(new TypeError('x')), unknownOutcome({ warn }, { payoutId: 'p1' }));
+    expect(bug).toEqual({ ok: false, kind: 'timeout', message: 'unexpected connector error', ms: expect.any(Number) });
+    expect(warn).toHaveBeenCalledWith(expect.objectContaining({ payoutId: 'p1', err: expect.any(TypeError) }), expect.stringContaining('unknown'));
+  });
+
+  it('apiError answers 504 for a timeout and 502 for another failure, without the provider\'s message; a bug is rethrown', async () => {
+    const timeout = await callConnector(() => Promise.reject(new ConnectorError('timeout', 'secret detail')), apiError).catch((e: unknown) => e);
+    expect(timeout).toBeInstanceOf(AppError);
+    expect(timeout).toMatchObject({ code: 'gateway_timeout', message: 'The payment service did not answer in time' });
+    const refused = await callConnector(() => Promise.reject(new ConnectorError('invalid_request', 'secret detail')), apiError).catch((e: unknown) => e);
+    expect(refused).toMatchObject({ code: 'bad_gateway' });
+    expect((refused as Error).message).not.toContain('secret detail');
+    const bug = new RangeError('bug');
+    await expect(callConnector(() => Promise.reject(bug), apiError)).rejects.toBe(bug);
+  });
+
+  it('passes the answer through unchanged', async () => {
+    expect(await callConnector(() => Promise.resolve(42), apiError)).toEqual({ ok: true, value: 42, ms: expect.any(Number) });
   });
 });

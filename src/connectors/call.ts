@@ -1,9 +1,11 @@
+import { AppError } from '../errors/app-error.ts';
 import { ConnectorError } from './connector.ts';
 
 /**
- * The one place a connector call is time-bounded and its failure classified (STYLE E5). Callers
- * map the result their own way: the transaction engine onto attempt outcomes, the
- * verify/session endpoints onto 502/504.
+ * The one place a connector call is time-bounded and its failure classified (STYLE E5). Every
+ * caller goes through `callConnector` with its own failure mapping: the transaction engine and
+ * payouts keep the failure as an unknown outcome (`unknownOutcome`), the verify/session endpoints
+ * turn it into 502/504 (`apiError`).
  */
 
 /**
@@ -60,4 +62,40 @@ export async function boundedCall<T>(fn: () => Promise<T>, options: { timeoutMs?
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** How one caller turns a failed call into its own result (or throws). */
+export type FailureMapping<R> = (failure: ClassifiedCallFailure) => R;
+
+type WarnLog = { warn(obj: object, msg?: string): void };
+
+/**
+ * The caller's mapping for calls whose failure is an outcome to record (transactions, payouts): a
+ * `timeout` or an unexpected error is unknown, never a decline. An unexpected error is logged with
+ * `context`; the cause stays out of the result, which ends up in events and logs.
+ */
+export function unknownOutcome(log: WarnLog, context: Record<string, unknown> = {}): FailureMapping<CallFailure> {
+  return (failure) => {
+    if (failure.unexpected) log.warn({ ...context, err: failure.cause }, 'connector call threw an unexpected error; its outcome is treated as unknown');
+    return { ok: false, kind: failure.kind, message: failure.message, ms: failure.ms };
+  };
+}
+
+/**
+ * The caller's mapping for calls answered straight to the API client (credential verification,
+ * sessions): a timeout is 504 (the outcome is unknown), any other `ConnectorError` 502. The
+ * provider's own message stays in the log (as the cause), never in the answer; a connector bug is
+ * rethrown as it was (500).
+ */
+export const apiError: FailureMapping<never> = (failure) => {
+  if (failure.unexpected) throw failure.cause;
+  throw failure.kind === 'timeout'
+    ? new AppError('gateway_timeout', 'The payment service did not answer in time', { cause: failure.cause })
+    : new AppError('bad_gateway', 'The payment service could not process the request', { cause: failure.cause });
+};
+
+/** Runs one connector call bounded at 30 s (`boundedCall`); a failure goes through the caller's mapping. */
+export async function callConnector<T, R>(fn: () => Promise<T>, onFailure: FailureMapping<R>, options: { timeoutMs?: number } = {}): Promise<CallSuccess<T> | R> {
+  const result = await boundedCall(fn, options);
+  return result.ok ? result : onFailure(result);
 }

@@ -3,7 +3,7 @@ import { MockCardConnector } from './mock/mock-card.connector.ts';
 import { MockRedirectConnector } from './mock/mock-redirect.connector.ts';
 import { AdyenCardConnector } from './adyen/adyen.connector.ts';
 import { BraintreeCardConnector } from './braintree/braintree.connector.ts';
-import type { ProviderConnectorOptions } from './provider-http.ts';
+import { StripeCardConnector } from './stripe/stripe-card.connector.ts';
 
 /**
  * Connector id → connector. Refuses duplicate ids at registration and unknown ids at lookup, so a
@@ -37,15 +37,19 @@ export class ConnectorRegistry {
   }
 }
 
-/**
- * The built-in connectors: the sandbox simulators, and the real providers (Adyen, Braintree), which
- * only act for payment services configured with their credentials. `providers` carries the
- * sandbox-only base URL overrides (`CONNECTOR_BASE_URLS`).
- */
-export function createDefaultRegistry(providers: ProviderConnectorOptions = {}): ConnectorRegistry {
+/** Where the real connectors call (null: the provider's own host; an override is for tests and the sandbox only). */
+export interface ConnectorEndpoints {
+  stripeApiBaseUrl?: string | null;
+  /** Definition id → base URL for the Adyen and Braintree connectors (`CONNECTOR_BASE_URLS`, sandbox only). */
+  baseUrls?: Readonly<Record<string, string>>;
+}
+
+/** The built-in sandbox connectors and the real providers' connectors. */
+export function createDefaultRegistry(endpoints: ConnectorEndpoints = {}): ConnectorRegistry {
   return new ConnectorRegistry()
     .register(new MockCardConnector())
     .register(new MockRedirectConnector())
-    .register(new AdyenCardConnector(providers))
-    .register(new BraintreeCardConnector(providers));
+    .register(new StripeCardConnector({ baseUrl: endpoints.stripeApiBaseUrl ?? null }))
+    .register(new AdyenCardConnector({ baseUrls: endpoints.baseUrls ?? {} }))
+    .register(new BraintreeCardConnector({ baseUrls: endpoints.baseUrls ?? {} }));
 }

@@ -497,3 +497,19 @@ export type GiftCardRow = Selectable<GiftCardsTable>;
 export type GiftCardActivationRow = Selectable<GiftCardActivationsTable>;
 export type GiftCardIssuanceRow = Selectable<GiftCardIssuancesTable>;
 export type GiftCardRedemptionRow = Selectable<GiftCardRedemptionsTable>;
+
+// Inbound provider webhooks (issue 20, migration 0028): the received events, deduplicated.
+export interface InboundWebhookEventsTable {
+  merchant_account_id: string;
+  payment_service_id: string;
+  event_id: string;
+  id: string;
+  actions: ColumnType<Array<Record<string, unknown>>, string | undefined, string>;
+  received_at: CreatedAt;
+}
+
+export interface Database {
+  inbound_webhook_events: InboundWebhookEventsTable;
+}
+
+export type InboundWebhookEventRow = Selectable<InboundWebhookEventsTable>;

@@ -7,7 +7,7 @@ export const SCOPE_RESOURCES = [
   'anti-fraud-service-definitions', 'anti-fraud-services', 'api-key-pairs', 'api-logs', 'apple-pay-certificates',
   'audit-logs', 'buyers', 'buyers.billing-details', 'card-scheme-definitions', 'checkout-sessions', 'connections',
   'digital-wallets', 'flows', 'gift-card-service-definitions', 'gift-card-services', 'gift-cards', 'merchant-accounts',
-  'payment-links', 'payment-method-definitions', 'payment-methods', 'payment-options', 'payment-service-definitions',
+  'metrics-explorer', 'monitoring', 'payment-links', 'payment-method-definitions', 'payment-methods', 'payment-options', 'payment-service-definitions',
   'payment-services', 'payouts', 'reports', 'roles', 'three-ds-scenarios', 'transactions', 'users.me', 'vault-forward',
   'vault-forward-authentications', 'vault-forward-configs', 'vault-forward-definitions', 'webhook-subscriptions',
 ] as const;

@@ -15,9 +15,11 @@ import { voidLateAuthorization } from './void-late-authorization.job.ts';
 import { reconcilePaymentServiceTokens } from './reconcile-payment-service-tokens.job.ts';
 import { analyzeEmbeddedDatabase } from './analyze-embedded-database.job.ts';
 import { vacuumEmbeddedDatabase } from './vacuum-embedded-database.job.ts';
+import { evaluateMonitoringMetrics } from './evaluate-monitoring-metrics.job.ts';
+import { purgeMonitoringHistory } from './purge-monitoring-history.job.ts';
 
 /** Every job the workers know. Add a new job here (see jobs/README.md). */
-export const JOBS: JobDefinition[] = [purgeIdempotencyKeys, purgeFinishedJobs, purgeRateLimitWindows, purgeSecurityCodes, purgeExpiredCheckoutSessions, runAccountUpdater, settleTransactionJob, reconcileAttempts, reconcilePayouts, deliverWebhook, voidLateAuthorization, reconcilePaymentServiceTokens, expireThreeDsChallengesJob, analyzeEmbeddedDatabase, vacuumEmbeddedDatabase];
+export const JOBS: JobDefinition[] = [purgeIdempotencyKeys, purgeFinishedJobs, purgeRateLimitWindows, purgeSecurityCodes, purgeExpiredCheckoutSessions, runAccountUpdater, settleTransactionJob, reconcileAttempts, reconcilePayouts, deliverWebhook, voidLateAuthorization, reconcilePaymentServiceTokens, expireThreeDsChallengesJob, analyzeEmbeddedDatabase, vacuumEmbeddedDatabase, evaluateMonitoringMetrics, purgeMonitoringHistory];
 
 const HOUR = 3600 * 1000;
 
@@ -42,4 +44,7 @@ export const RECURRING: RecurringJob[] = [
   // The first also runs on a PostgreSQL server whose autovacuum is off (its statistics only).
   { job: analyzeEmbeddedDatabase, everyMs: 60 * 1000 },
   { job: vacuumEmbeddedDatabase, everyMs: HOUR },
+  // Monitoring samples are per minute.
+  { job: evaluateMonitoringMetrics, everyMs: 60 * 1000 },
+  { job: purgeMonitoringHistory, everyMs: HOUR },
 ];

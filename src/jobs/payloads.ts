@@ -12,10 +12,12 @@ const Id = Type.String({ format: 'uuid' });
 export const JOB_PAYLOADS = {
   'analyze-embedded-database': Type.Object({}),
   'deliver-webhook': Type.Object({ merchant_account_id: MerchantAccountId, delivery_id: Id }),
+  'evaluate-monitoring-metrics': Type.Object({}),
   'expire-three-ds-challenges': Type.Object({}),
   'purge-expired-checkout-sessions': Type.Object({}),
   'purge-finished-jobs': Type.Object({}),
   'purge-idempotency-keys': Type.Object({}),
+  'purge-monitoring-history': Type.Object({}),
   'purge-rate-limit-windows': Type.Object({}),
   'purge-security-codes': Type.Object({}),
   'reconcile-attempts': Type.Object({}),

@@ -25,6 +25,9 @@ import { threeDsConfigurations } from './three-ds-configurations/index.ts';
 import { threeDsScenarios } from './three-ds-scenarios/index.ts';
 import { webhookSubscriptions } from './webhook-subscriptions/index.ts';
 import { webhookDeliveries } from './webhook-deliveries/index.ts';
+import { metricsExplorer } from './metrics-explorer/index.ts';
+import { monitoring } from './monitoring/index.ts';
+import { inboundWebhooks } from './inbound-webhooks/index.ts';
 
 /** Every resource group, registered by `buildApp` in this order. */
-export const MODULES: Array<(app: FastifyInstance) => Promise<void>> = [health, merchantAccounts, threeDsConfigurations, auditLogs, apiKeyPairs, buyers, cardSchemeDefinitions, cardDetails, paymentMethods, networkTokens, checkoutSessions, accountUpdater, paymentServiceDefinitions, paymentServices, paymentServiceTokens, paymentOptions, flows, giftCards, threeDsScenarios, transactions, payouts, sandboxApprovals, webhookSubscriptions, webhookDeliveries, vaultForward, connectorReturns];
+export const MODULES: Array<(app: FastifyInstance) => Promise<void>> = [health, merchantAccounts, threeDsConfigurations, auditLogs, apiKeyPairs, buyers, cardSchemeDefinitions, cardDetails, paymentMethods, networkTokens, checkoutSessions, accountUpdater, paymentServiceDefinitions, paymentServices, paymentServiceTokens, paymentOptions, flows, giftCards, threeDsScenarios, transactions, payouts, sandboxApprovals, webhookSubscriptions, webhookDeliveries, vaultForward, metricsExplorer, monitoring, inboundWebhooks, connectorReturns];

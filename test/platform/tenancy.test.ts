@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withTransaction } from '../../src/db/transaction.ts';
 import { uuidv7 } from '../../src/lib/ids.ts';
 import { emitEvent } from '../../src/modules/events/events.service.ts';
+import { evaluateMetric } from '../../src/modules/monitoring/evaluate.service.ts';
 import { settleRefund, settleTransaction } from '../../src/modules/transactions/settlements/settlements.service.ts';
 import { buildTestApp, type TestApp } from '../helpers/build-test-app.ts';
 import { createMerchantAccount } from '../helpers/factories.ts';
@@ -105,6 +106,27 @@ const FIXTURES: Record<string, Fixture> = {
     expect(res.json().items).toHaveLength(1);
     return res.json().items[0].id;
   },
+  // Insights: sources, metrics and modules are names; presets, monitoring metrics and incidents are A's.
+  source: async () => 'authorization',
+  metric: async () => 'auth_rate',
+  module: async () => 'error_code',
+  preset_id: async (t, a) => {
+    const res = await t.request({ method: 'POST', url: '/metrics-explorer/authorization/presets', payload: { display_name: 'of A', metric: 'auth_rate', filters: { currency: ['EUR'] } }, merchantAccountId: a });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json().id;
+  },
+  // After transaction_id and before subscription_id (its incident's event has no delivery): A's metric sees A's approved transaction, which breaches alert_gt, so an incident opens.
+  metric_id: async (t, a) => {
+    const res = await t.request({ method: 'POST', url: '/monitoring/metrics', payload: MONITORING_METRIC_BODY, merchantAccountId: a });
+    expect(res.statusCode, res.body).toBe(201);
+    return res.json().id;
+  },
+  incident_id: async (t, a) => {
+    expect(await evaluateMetric(t.deps, a, ids.metric_id!, new Date())).toBe(true);
+    const res = await t.request({ method: 'GET', url: '/monitoring/incidents', merchantAccountId: a });
+    expect(res.json().items).toHaveLength(1);
+    return res.json().items[0].id;
+  },
   // The connector catalogue is instance-wide: nobody owns a definition (see CATALOGUE_PARAMS).
   payment_service_definition_id: async () => 'mock-card',
   // Fixtures run in this order: the shipping details belong to the buyer above.
@@ -141,6 +163,13 @@ const FIXTURES: Record<string, Fixture> = {
   },
 };
 
+const MONITORING_METRIC_BODY = {
+  display_name: 'Rate of A',
+  spec: { model: 'auth_rate', params: { filters: { datetime_range: 'PT60M/now' } } },
+  alerting_policy: { strategy: 'threshold', params: { alert_gt: 0.5, alert_lt: null } },
+  incident_policy: null,
+};
+
 const PAYMENT_SERVICE_BODY = {
   display_name: 'Service of A',
   payment_service_definition_id: 'mock-card',
@@ -155,7 +184,7 @@ const ROUTE_FIXTURES: Record<string, Record<string, string>> = {
 };
 const fixtureOf = (url: string, param: string) => ROUTE_FIXTURES[url]?.[param] ?? param;
 /** Path parameters naming instance-wide catalogue entries, not resources of merchant account A. */
-const CATALOGUE_PARAMS = new Set(['payment_service_definition_id', 'flow', 'action']);
+const CATALOGUE_PARAMS = new Set(['payment_service_definition_id', 'flow', 'action', 'source', 'metric', 'module']);
 const CARD_BODY = { method: 'card', number: '4111111111111111', expiration_date: '12/39' };
 const GIFT_CARD_BODY = { number: '6036281000000000001', pin: '1234' };
 const NETWORK_TOKEN_BODY = { merchant_initiated: false, is_subsequent_payment: false };
@@ -249,6 +278,12 @@ const BODIES: Record<string, () => unknown> = {
   dryRunFlow: () => ({ amount: 100, currency: 'EUR', country: 'GB', payment_method: { method: 'card', bin: '411111' } }),
   // A's stored card and A's service named by B: 404, and nothing is paid out.
   createPayout: () => ({ amount: 100, currency: 'USD', payment_service_id: ids.payment_service_id, payment_method: { method: 'id', id: ids.payment_method_id } }),
+  // A's presets, metrics and incidents named by B: 404, and they stay as they were.
+  createMetricsExplorerPreset: () => ({ display_name: 'made by B', metric: 'transactions', filters: {} }),
+  updateMetricsExplorerPreset: () => ({ display_name: 'taken over' }),
+  createMonitoringMetric: () => ({ ...MONITORING_METRIC_BODY, display_name: 'made by B' }),
+  updateMonitoringMetric: () => ({ display_name: 'taken over', alerting_policy: null }),
+  updateMonitoringIncident: () => ({ notes: 'taken over' }),
   updateThreeDsScenario: () => ({ outcome: { version: '2.2.0', authentication: { transaction_status: 'N' } } }),
 };
 
@@ -267,6 +302,9 @@ const QUERIES: Record<string, () => string> = {
   getCardDetails: () => 'bin=42424242',
   listBuyerPaymentMethods: () => `buyer_id=${ids.buyer_id}`,
   listBuyerGiftCards: () => `buyer_id=${ids.buyer_id}`,
+  getMetricTotals: () => 'datetime_range=P1D/now',
+  listMetricModule: () => 'datetime_range=P1D/now',
+  listMonitoringMetrics: () => 'samples_timestamp_interval=PT60M/now',
 };
 
 let t: TestApp;
@@ -361,5 +399,8 @@ describe('security', () => {
     expect(refundSettlement).toMatchObject({ id: ids.refund_settlement_id, refund_id: ids.refund_id, amount: -100 });
     const deliveries = (await t.request({ method: 'GET', url: `/webhook-subscriptions/${ids.subscription_id}/deliveries`, merchantAccountId: a })).json();
     expect(deliveries.items).toMatchObject([{ id: ids.delivery_id, status: 'pending', attempts: 0, event_kind: 'transaction.created' }]);
+    expect((await t.request({ method: 'GET', url: '/metrics-explorer/authorization/presets', merchantAccountId: a })).json()).toMatchObject([{ id: ids.preset_id, display_name: 'of A' }]);
+    expect((await t.request({ method: 'GET', url: `/monitoring/metrics/${ids.metric_id}`, merchantAccountId: a })).json()).toMatchObject({ display_name: 'Rate of A', alerting_policy: { params: { alert_gt: 0.5 } } });
+    expect((await t.request({ method: 'GET', url: `/monitoring/incidents/${ids.incident_id}`, merchantAccountId: a })).json()).toMatchObject({ metric_id: ids.metric_id, notes: null });
   });
 });

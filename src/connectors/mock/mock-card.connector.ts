@@ -4,6 +4,7 @@ import { COUNTRY_CODES } from '../../lib/countries.ts';
 import { CURRENCY_EXPONENTS } from '../../lib/currencies.ts';
 import { payoutScenarioOf } from './mock-card-payouts.scenarios.ts';
 import { incrementScenarioOf, scenarioOf, type MockScenario } from './mock-card.scenarios.ts';
+import { parseMockCardWebhook } from './mock-card.webhooks.ts';
 import { SIMULATION_FIELDS, simulatedOutcome, simulationProblems, type SimulatedOutcome } from './mock-card-simulation.ts';
 
 export const MOCK_CARD_DEFINITION: ConnectorDefinition = {
@@ -14,6 +15,7 @@ export const MOCK_CARD_DEFINITION: ConnectorDefinition = {
   fields: [
     { key: 'merchant_id', display_name: 'Merchant ID', required: true, format: 'text', secret: false },
     { key: 'api_key', display_name: 'API key', required: false, format: 'text', secret: true },
+    { key: 'webhook_secret', display_name: 'Webhook signing secret (sandbox webhooks, X-Mock-Signature)', required: false, format: 'text', secret: true },
     { key: 'multi_capture_enabled', display_name: 'Allow multiple captures', required: false, format: 'boolean', secret: false },
     { key: 'incremental_authorization_enabled', display_name: 'Allow raising an authorization (incremental authorization)', required: false, format: 'boolean', secret: false },
     ...SIMULATION_FIELDS,
@@ -104,6 +106,7 @@ function scenarioOfCall(credentials: Record<string, string>, idempotencyKey: str
  */
 export class MockCardConnector implements PaymentConnector {
   readonly definition = MOCK_CARD_DEFINITION;
+  readonly parseWebhook = parseMockCardWebhook;
 
   captureRules(credentials: Record<string, string>): CaptureRules {
     return { multiCapture: credentials.multi_capture_enabled === 'true', incrementalAuthorization: credentials.incremental_authorization_enabled === 'true' };

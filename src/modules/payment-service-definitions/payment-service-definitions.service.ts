@@ -1,8 +1,8 @@
 import type { RequestContext, Deps } from '../../context.ts';
-import { boundedCall } from '../../connectors/call.ts';
+import { apiError, callConnector as boundedConnectorCall } from '../../connectors/call.ts';
 import type { ConnectorDefinition, PaymentConnector } from '../../connectors/connector.ts';
 import type { KeysetPage } from '../../db/keyset.ts';
-import { AppError, badRequest, notFound } from '../../errors/app-error.ts';
+import { badRequest, notFound } from '../../errors/app-error.ts';
 import type { CursorPosition } from '../../http/cursor.ts';
 import { listPage, type ListEnvelope } from '../../http/pagination.ts';
 import {
@@ -65,18 +65,11 @@ export function findDefinitionConnector(deps: Deps, id: string): PaymentConnecto
 }
 
 /**
- * Runs a connector call outside the transaction engine (verify, sessions), bounded by
- * `boundedCall`, turning a technical failure into an API error: a timeout is 504 (the outcome is
- * unknown), any other `ConnectorError` 502. The provider's own message stays in the log (as the
- * cause), never in the answer; a connector bug is rethrown as it was (500).
+ * Runs a connector call outside the transaction engine (verify, sessions), bounded at 30 s; a
+ * technical failure becomes an API error (`apiError`: 504 on a timeout, 502 otherwise).
  */
 export async function callConnector<T>(call: () => Promise<T>): Promise<T> {
-  const result = await boundedCall(call);
-  if (result.ok) return result.value;
-  if (result.unexpected) throw result.cause;
-  throw result.kind === 'timeout'
-    ? new AppError('gateway_timeout', 'The payment service did not answer in time', { cause: result.cause })
-    : new AppError('bad_gateway', 'The payment service could not process the request', { cause: result.cause });
+  return (await boundedConnectorCall(call, apiError)).value;
 }
 
 /** Opens a provider session; 400 for a definition without sessions. Called outside any transaction. */

@@ -1,4 +1,4 @@
-import { boundedCall } from '../../connectors/call.ts';
+import { callConnector, unknownOutcome } from '../../connectors/call.ts';
 import type { PaymentConnector, PayoutMerchant } from '../../connectors/connector.ts';
 import { withRequestTransaction, type RequestContext } from '../../context.ts';
 import type { PayoutRow } from '../../db/schema-payouts.ts';
@@ -83,14 +83,13 @@ async function callPayout(ctx: RequestContext, started: Started, body: CreatePay
   const { row, connector } = started;
   const definition = connector.definition.id;
   const options = (body.connection_options as Record<string, Record<string, unknown> | null> | null | undefined)?.[definition] ?? null;
-  const result = await boundedCall(() =>
+  return callConnector(() =>
     connector.payout!({
       idempotencyKey: started.attemptId, credentials: started.credentials, options, reference: uuidToBase62(row.id), amount: row.amount, currency: row.currency,
       category: row.category, instrument: started.destination.instrument, merchant: merchantOf(body.merchant),
     }),
+    unknownOutcome(ctx.log, { payoutId: row.id }),
   );
-  if (!result.ok && result.unexpected) ctx.log.warn({ err: result.cause, payoutId: row.id }, 'payout connector call threw an unexpected error; its outcome is treated as unknown');
-  return result;
 }
 
 /** Phase 3, one database transaction: the answer on the attempt and the payout, the webhook event, the idempotent response. */

@@ -1,4 +1,4 @@
-import { boundedCall } from '../../connectors/call.ts';
+import { callConnector, unknownOutcome } from '../../connectors/call.ts';
 import type { PayoutSyncOutcome } from '../../connectors/connector.ts';
 import type { Deps } from '../../context.ts';
 import type { PayoutAttemptRow } from '../../db/schema-payouts.ts';
@@ -61,8 +61,9 @@ async function checkAttempt(deps: Deps, attempt: PayoutAttemptRow, log: Log, now
   const options = (payout.connection_options?.[service.payment_service_definition_id] as Record<string, unknown> | null | undefined) ?? null;
   const pm = payout.payment_method as { bin?: string | null; label?: string | null };
   const sync = connector.syncPayout.bind(connector);
-  const result = await boundedCall(() =>
+  const result = await callConnector(() =>
     sync({ idempotencyKey: attempt.id, credentials, options, providerPayoutId: attempt.provider_reference, reference: uuidToBase62(payout.id), amount: payout.amount, currency: payout.currency, card: { bin: pm.bin ?? null, last4: pm.label ?? null } }),
+    unknownOutcome(log, { payoutId: payout.id, attemptId: attempt.id }),
   );
   if (!result.ok) {
     await later(deps, attempt, now);

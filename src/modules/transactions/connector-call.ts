@@ -1,4 +1,4 @@
-import { boundedCall, CONNECTOR_TIMEOUT_MS, type CallFailure, type CallSuccess } from '../../connectors/call.ts';
+import { callConnector as boundedConnectorCall, CONNECTOR_TIMEOUT_MS, unknownOutcome, type CallFailure, type CallSuccess } from '../../connectors/call.ts';
 import type { PaymentConnector, ResponseFacts } from '../../connectors/connector.ts';
 import type { RequestContext } from '../../context.ts';
 import type { Deps } from '../../context.ts';
@@ -13,16 +13,12 @@ export { CONNECTOR_TIMEOUT_MS };
 export type CallResult<T> = CallSuccess<T> | CallFailure;
 
 /**
- * Calls a connector outside any database transaction (STYLE D4), bounded by `boundedCall`. A
- * `timeout` (or an unexpected error, which may have happened after the provider acted) is an
- * unknown outcome, never a decline.
+ * Calls a connector outside any database transaction (STYLE D4), bounded at 30 s. A `timeout` (or
+ * an unexpected error, which may have happened after the provider acted) is an unknown outcome,
+ * never a decline (`unknownOutcome`).
  */
-export async function callConnector<T>(fn: () => Promise<T>, log: { warn(obj: object, msg?: string): void }): Promise<CallResult<T>> {
-  const result = await boundedCall(fn);
-  if (result.ok) return result;
-  if (result.unexpected) log.warn({ err: result.cause }, 'connector call threw an unexpected error; its outcome is treated as unknown');
-  // The cause stays out of the result: results end up in events and logs.
-  return { ok: false, kind: result.kind, message: result.message, ms: result.ms };
+export function callConnector<T>(fn: () => Promise<T>, log: { warn(obj: object, msg?: string): void }): Promise<CallResult<T>> {
+  return boundedConnectorCall(fn, unknownOutcome(log));
 }
 
 export interface BoundConnector {

@@ -16,6 +16,11 @@ export async function findTransaction(db: Executor, merchantAccountId: string, i
   return query.executeTakeFirst();
 }
 
+/** The transaction a payment service knows by its own id (inbound provider webhooks). */
+export async function findTransactionByProviderId(db: Executor, merchantAccountId: string, paymentServiceId: string, providerTransactionId: string): Promise<TransactionRow | undefined> {
+  return db.selectFrom('transactions').selectAll().where('merchant_account_id', '=', merchantAccountId).where('payment_service_transaction_id', '=', providerTransactionId).where('payment_service_id', '=', paymentServiceId).executeTakeFirst();
+}
+
 /**
  * Updates the transaction only while it still has `status` (nobody moved it since it was read),
  * returning the row; for a guarded statement (src/db/write-batch.ts). The row lock is taken by the

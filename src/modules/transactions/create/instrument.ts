@@ -119,10 +119,11 @@ function networkToken(form: Extract<TransactionPaymentMethodBody, { method: 'net
  */
 export async function resolveInstrument(tx: Executor, ctx: RequestContext, form: TransactionPaymentMethodBody, options: { deferHeldCode?: boolean } = {}): Promise<ResolvedInstrument> {
   switch (form.method) {
+    // A card's redirect_url is where the buyer returns from a provider's 3DS page (connectors that redirect).
     case 'card':
-      return returningTo(await rawCard(tx, ctx, form, '/payment_method'), form.redirect_url);
+      return { ...(await rawCard(tx, ctx, form, '/payment_method')), redirectUrl: form.redirect_url ?? null };
     case 'id':
-      return returningTo(await storedCard(tx, ctx, form.id, form.security_code ?? null, null, options.deferHeldCode ?? false), form.redirect_url);
+      return { ...(await storedCard(tx, ctx, form.id, form.security_code ?? null, null, options.deferHeldCode ?? false)), redirectUrl: form.redirect_url ?? null };
     case 'network-token':
       return networkToken(form);
     case 'checkout-session': {
@@ -135,11 +136,6 @@ export async function resolveInstrument(tx: Executor, ctx: RequestContext, form:
     default:
       return redirect(form);
   }
-}
-
-/** A card's `redirect_url`: where the buyer returns after a provider's own 3DS page (connector-returns). */
-function returningTo(resolved: ResolvedInstrument, redirectUrl: string | null | undefined): ResolvedInstrument {
-  return redirectUrl ? { ...resolved, redirectUrl } : resolved;
 }
 
 /** A redirect method: no card data; the buyer approves the payment on the provider's page. */

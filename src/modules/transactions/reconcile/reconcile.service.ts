@@ -82,11 +82,12 @@ interface Settled {
 }
 
 /**
- * Applies a status answer to one attempt under the row locks. `overCapture`: the connector allows
+ * Applies a status answer to one attempt under the row locks (also the inbound provider webhooks'
+ * way into the state machine: inbound/provider-events.service.ts). `overCapture`: the connector allows
  * capturing above the authorization, so an authorization found here gets the merchant account's
  * allowance, as one answered at once does (authorization-answer.ts).
  */
-async function settleAttempt(tx: Tx, deps: Deps, attemptId: string, merchantAccountId: string, answer: SyncOutcome, log: Log, now: Date, overCapture: boolean): Promise<Settled> {
+export async function settleAttempt(tx: Tx, deps: Deps, attemptId: string, merchantAccountId: string, answer: SyncOutcome, log: Log, now: Date, overCapture: boolean): Promise<Settled> {
   const attempt = await repo.findAttempt(tx, merchantAccountId, attemptId, { forUpdate: true });
   const row = attempt && (await repo.findTransaction(tx, merchantAccountId, attempt.transaction_id, { forUpdate: true }));
   if (!attempt || !row || !['in_flight', 'unknown', 'pending'].includes(attempt.status)) return { final: true, row: row ?? null };

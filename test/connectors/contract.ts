@@ -1,0 +1,154 @@
+import { describe, expect, it } from 'vitest';
+import { boundedCall } from '../../src/connectors/call.ts';
+import { ConnectorError, type AuthorizeRequest, type PaymentConnector } from '../../src/connectors/connector.ts';
+import type { InboundWebhookActionKind, InboundWebhookRequest } from '../../src/connectors/connector-webhooks.ts';
+import { STANDARD_ERROR_CODES } from '../../src/connectors/error-codes.ts';
+import { isCurrency } from '../../src/lib/currencies.ts';
+import { uuidv7 } from '../../src/lib/ids.ts';
+
+/**
+ * The connector contract test: the same scenarios against every connector, simulated or real
+ * (docs/connectors.md). A runner file per connector gives a harness (its fake provider, test
+ * cards, how to make a call go unanswered, how the provider signs a webhook) and calls
+ * `runConnectorContract`. A new connector must pass it.
+ */
+
+export interface CardInput {
+  number: string;
+  amount: number;
+}
+
+export interface ContractHarness {
+  /** The connector under test (built once its fake provider is listening). */
+  connector(): PaymentConnector;
+  credentials(): Record<string, string>;
+  currency: string;
+  approve: CardInput;
+  decline: CardInput & { errorCode: string };
+  /** A card the issuer wants authenticated: `redirect` (the provider's 3DS page) or `authentication_required` (declined without 3DS data). */
+  threeDS: CardInput & { expect: 'redirect' | 'authentication_required' };
+  /** Arranges that the next authorization reaches the provider but its answer never arrives; returns the call's bound in ms. */
+  unanswered(): { card: CardInput; timeoutMs: number };
+  /** A signed webhook reporting `kind` for the provider's payment id; `tamper` breaks its signature. */
+  webhook(kind: 'capture_succeeded' | 'refund_succeeded' | 'chargeback_opened', providerTransactionId: string, amount: number, tamper: boolean): InboundWebhookRequest;
+  /** Provider-level faults (HTTP 401/429/500 answers), where the provider is a fake that can inject them. */
+  fault?: (status: 401 | 429 | 500) => void;
+}
+
+const base = (h: ContractHarness) => ({ credentials: h.credentials(), options: null });
+
+export function authorizeRequest(h: ContractHarness, card: CardInput, extra: Partial<AuthorizeRequest> = {}): AuthorizeRequest {
+  return {
+    ...base(h), idempotencyKey: uuidv7(), reference: `ref${Date.now()}`, amount: card.amount, currency: h.currency, country: 'US', intent: 'authorize',
+    instrument: { kind: 'card', number: card.number, expirationDate: '12/40', securityCode: '123', scheme: 'visa' },
+    merchantInitiated: false, isSubsequentPayment: false, paymentSource: 'ecommerce', threeDSecure: null, approvalBaseUrl: 'http://localhost:3000', redirectUrl: 'https://merchant.example/return', ...extra,
+  };
+}
+
+const hint = (card: CardInput) => ({ method: 'card', bin: card.number.slice(0, 6), last4: card.number.slice(-4), authorizedAmount: card.amount });
+
+async function authorized(h: ContractHarness) {
+  const outcome = await h.connector().authorize(authorizeRequest(h, h.approve));
+  expect(outcome.status).toBe('authorized');
+  return outcome.providerTransactionId!;
+}
+
+/** Runs every scenario of the contract against the connector `harness` gives. */
+export function runConnectorContract(name: string, harness: () => ContractHarness): void {
+  describe(`connector contract: ${name}`, () => {
+    describe('happy', () => happyScenarios(harness));
+    describe('errors', () => errorScenarios(harness));
+    describe('security', () => securityScenarios(harness));
+  });
+}
+
+function happyScenarios(h: () => ContractHarness): void {
+  it('publishes a consistent definition: valid currencies, members present exactly for the capabilities', () => {
+    const c = h().connector();
+    const { capabilities: caps } = c.definition;
+    expect(c.definition.supportedCurrencies.length).toBeGreaterThan(0);
+    for (const currency of c.definition.supportedCurrencies) expect(isCurrency(currency), currency).toBe(true);
+    expect(Boolean(c.sync)).toBe(caps.sync);
+    expect(Boolean(c.tokenize)).toBe(caps.tokenize);
+    expect(Boolean(c.payout)).toBe(caps.payout);
+    expect(Boolean(c.createSession)).toBe(caps.sessions);
+    expect(typeof c.parseWebhook).toBe('function');
+  });
+
+  it('authorizes an approved card with the provider\'s id and no error', async () => {
+    const outcome = await h().connector().authorize(authorizeRequest(h(), h().approve));
+    expect(outcome).toMatchObject({ status: 'authorized', errorCode: null });
+    expect(outcome.providerTransactionId).toEqual(expect.any(String));
+  });
+
+  it('captures part of an authorization, then refunds part of the capture', async () => {
+    const c = h().connector();
+    const id = await authorized(h());
+    const half = Math.floor(h().approve.amount / 2);
+    const capture = await c.capture({ ...base(h()), idempotencyKey: uuidv7(), payment: hint(h().approve), providerTransactionId: id, reference: 'cap', amount: half, currency: h().currency, final: true });
+    expect(capture).toMatchObject({ status: 'succeeded', errorCode: null });
+    const refund = await c.refund({ ...base(h()), idempotencyKey: uuidv7(), payment: hint(h().approve), providerTransactionId: id, reference: 'ref', amount: Math.floor(half / 2), currency: h().currency, reason: null });
+    expect(['succeeded', 'processing']).toContain(refund.status);
+  });
+
+  it('voids an authorization', async () => {
+    const id = await authorized(h());
+    expect(await h().connector().void({ ...base(h()), idempotencyKey: uuidv7(), payment: hint(h().approve), providerTransactionId: id, reference: 'void' })).toMatchObject({ status: 'succeeded' });
+  });
+
+  it('reports an authorization\'s status by its id (sync)', async () => {
+    const id = await authorized(h());
+    const sync = await h().connector().sync!({ ...base(h()), idempotencyKey: uuidv7(), operation: 'authorize', providerTransactionId: id, reference: 'r', amount: h().approve.amount, currency: h().currency, payment: hint(h().approve), intent: 'authorize', buyerApproved: null });
+    expect(sync).toMatchObject({ status: 'authorized', providerTransactionId: id });
+  });
+
+  it('asks for the buyer\'s authentication as the provider does', async () => {
+    const { threeDS } = h();
+    const outcome = await h().connector().authorize(authorizeRequest(h(), threeDS));
+    if (threeDS.expect === 'redirect') expect(outcome).toMatchObject({ status: 'buyer_approval_pending', approvalUrl: expect.stringMatching(/^https?:\/\//) });
+    else expect(outcome).toMatchObject({ status: 'declined', errorCode: 'authentication_required' });
+  });
+}
+
+function errorScenarios(h: () => ContractHarness): void {
+  it('answers a decline as an outcome with a standardized error code and the raw code kept', async () => {
+    const { decline } = h();
+    const outcome = await h().connector().authorize(authorizeRequest(h(), decline));
+    expect(outcome.status).toBe('declined');
+    expect(STANDARD_ERROR_CODES).toContain(outcome.errorCode);
+    expect(outcome.errorCode).toBe(decline.errorCode);
+    expect(outcome.rawResponseCode).toEqual(expect.any(String));
+  });
+
+  it('leaves an unanswered call unknown (timeout), and sync then finds it by the idempotency key', async () => {
+    const { card, timeoutMs } = h().unanswered();
+    const request = authorizeRequest(h(), card);
+    const result = await boundedCall(() => h().connector().authorize(request), { timeoutMs });
+    expect(result).toMatchObject({ ok: false, kind: 'timeout' });
+    const sync = await h().connector().sync!({ ...base(h()), idempotencyKey: request.idempotencyKey, operation: 'authorize', providerTransactionId: null, reference: request.reference, amount: card.amount, currency: h().currency, payment: hint(card), intent: 'authorize', buyerApproved: null });
+    expect(sync.status).toBe('authorized');
+  });
+
+  it.each([401, 429, 500] as const)('turns a provider HTTP %i into a ConnectorError of the right kind, never a decline', async (status) => {
+    if (!h().fault) return;
+    h().fault!(status);
+    const error = await h().connector().authorize(authorizeRequest(h(), h().approve)).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConnectorError);
+    expect((error as ConnectorError).kind).toBe(status === 401 ? 'invalid_request' : status === 429 ? 'unavailable' : 'timeout');
+  });
+}
+
+function securityScenarios(h: () => ContractHarness): void {
+  it.each(['capture_succeeded', 'refund_succeeded', 'chargeback_opened'] as const)('accepts a correctly signed %s webhook and maps it to that action', async (kind: InboundWebhookActionKind) => {
+    const id = await authorized(h());
+    const outcome = h().connector().parseWebhook!(h().credentials(), h().webhook(kind as never, id, h().approve.amount, false));
+    expect(outcome).toMatchObject({ status: 'accepted', eventId: expect.any(String) });
+    if (outcome.status === 'accepted') expect(outcome.actions).toEqual([expect.objectContaining({ kind, providerTransactionId: id })]);
+  });
+
+  it('rejects a webhook with a bad signature, and one without credentials to check it', async () => {
+    const id = await authorized(h());
+    expect(h().connector().parseWebhook!(h().credentials(), h().webhook('capture_succeeded', id, 100, true))).toMatchObject({ status: 'rejected' });
+    expect(h().connector().parseWebhook!({}, h().webhook('capture_succeeded', id, 100, false))).toMatchObject({ status: 'rejected' });
+  });
+}
