@@ -53,13 +53,13 @@ export class AdyenCardConnector implements PaymentConnector {
 
   async capture(request: CaptureRequest): Promise<CaptureOutcome> {
     const body = { merchantAccount: request.credentials.merchant_account, reference: request.reference, amount: amountOf(request.amount, request.currency) };
-    const outcome = await modificationOutcome(this.client, request, `/payments/${encodeURIComponent(request.providerTransactionId)}/captures`, body);
+    const outcome = await modificationOutcome(this.client, request, `/payments/${encodeURIComponent(request.providerTransactionId)}/captures`, body, 'capture_declined');
     return { ...outcome.facts, status: outcome.status, providerCaptureId: outcome.pspReference };
   }
 
   async void(request: VoidRequest): Promise<VoidOutcome> {
     const body = { merchantAccount: request.credentials.merchant_account, reference: request.reference };
-    const outcome = await modificationOutcome(this.client, request, `/payments/${encodeURIComponent(request.providerTransactionId)}/cancels`, body);
+    const outcome = await modificationOutcome(this.client, request, `/payments/${encodeURIComponent(request.providerTransactionId)}/cancels`, body, 'void_declined');
     return { ...outcome.facts, status: outcome.status };
   }
 
@@ -80,8 +80,9 @@ export class AdyenCardConnector implements PaymentConnector {
     if (request.operation === 'authorize') return syncOfAuthorization(this.client, request);
     if (request.operation === 'increment') return { ...blank, status: 'not_found', providerTransactionId: null };
     const path = { capture: 'captures', void: 'cancels', refund: 'refunds' }[request.operation];
+    const declineCode = (`${request.operation}_declined`) as 'capture_declined' | 'void_declined' | 'refund_declined';
     const body = { merchantAccount: request.credentials.merchant_account, reference: request.reference, ...(request.operation === 'void' ? {} : { amount: amountOf(request.amount, request.currency) }) };
-    const outcome = await modificationOutcome(this.client, request, `/payments/${encodeURIComponent(request.providerTransactionId ?? '')}/${path}`, body);
+    const outcome = await modificationOutcome(this.client, request, `/payments/${encodeURIComponent(request.providerTransactionId ?? '')}/${path}`, body, declineCode);
     if (outcome.status === 'pending') return { ...blank, status: 'pending', providerTransactionId: request.providerTransactionId };
     return { ...outcome.facts, status: outcome.status, providerTransactionId: request.providerTransactionId };
   }

@@ -15,7 +15,7 @@ describe('happy', () => {
   it('maps refusal reasons, AVS and CVC results', () => {
     expect(refusalErrorCode('12', 'Refused')).toBe('insufficient_funds');
     expect(refusalErrorCode('6', 'Refused')).toBe('expired_card');
-    expect(refusalErrorCode(undefined, 'Cancelled')).toBe('canceled');
+    expect(refusalErrorCode(undefined, 'Cancelled')).toBe('do_not_honor');
     expect(avsOf('7 Both postal code and address match')).toBe('match');
     expect(avsOf('2 Neither postal code nor address match')).toBe('no_match');
     expect(avsOf('5 No AVS data provided')).toBe('unavailable');

@@ -1,4 +1,5 @@
 import { ConnectorError, type AuthorizeOutcome } from '../connector.ts';
+import type { StandardErrorCode } from '../error-codes.ts';
 
 /**
  * Adyen's answers in our terms: `resultCode` onto our authorization statuses, `refusalReasonCode`
@@ -42,21 +43,21 @@ export function paymentStatusOf(resultCode: string, intent: 'authorize' | 'captu
   }
 }
 
-/** Adyen refusal reason codes (docs.adyen.com/development-resources/refusal-reasons) → our error_code. */
-const REFUSALS: Readonly<Record<string, string>> = {
-  '2': 'do_not_honor', '3': 'refer_to_card_issuer', '4': 'processing_error', '5': 'blocked_card', '6': 'expired_card',
-  '7': 'invalid_amount', '8': 'invalid_card_number', '9': 'issuer_unavailable', '10': 'unsupported_card', '11': 'three_d_secure_authentication_failed',
-  '12': 'insufficient_funds', '14': 'suspected_fraud', '15': 'canceled', '16': 'buyer_canceled', '17': 'incorrect_pin',
-  '18': 'pin_try_exceeded', '19': 'processing_error', '20': 'suspected_fraud', '21': 'processing_error', '22': 'suspected_fraud',
-  '23': 'transaction_not_permitted', '24': 'incorrect_cvv', '25': 'restricted_card', '26': 'revoked_authorization', '27': 'do_not_honor',
-  '28': 'exceeds_withdrawal_limit', '29': 'exceeds_withdrawal_limit', '31': 'suspected_fraud', '32': 'incorrect_address', '33': 'pin_required',
-  '34': 'invalid_account', '35': 'invalid_account', '36': 'pin_required', '38': 'authentication_required', '39': 'three_d_secure_authentication_failed',
-  '42': 'three_d_secure_authentication_failed', '43': 'pin_required', '46': 'try_again_later',
+/** Adyen refusal reason codes (docs.adyen.com/development-resources/refusal-reasons) → our standard error_code (error-codes.ts). */
+const REFUSALS: Readonly<Record<string, StandardErrorCode>> = {
+  '2': 'do_not_honor', '3': 'do_not_honor', '4': 'try_again_later', '5': 'restricted_card', '6': 'expired_card',
+  '7': 'invalid_amount', '8': 'invalid_card_number', '9': 'issuer_unavailable', '10': 'card_not_supported', '11': 'three_d_secure_authentication_failed',
+  '12': 'insufficient_funds', '14': 'suspected_fraud', '15': 'do_not_honor', '16': 'do_not_honor', '17': 'do_not_honor',
+  '18': 'do_not_honor', '19': 'do_not_honor', '20': 'suspected_fraud', '21': 'try_again_later', '22': 'suspected_fraud',
+  '23': 'transaction_not_permitted', '24': 'incorrect_cvv', '25': 'restricted_card', '26': 'do_not_honor', '27': 'do_not_honor',
+  '28': 'limit_exceeded', '29': 'limit_exceeded', '31': 'suspected_fraud', '32': 'incorrect_address', '33': 'authentication_required',
+  '34': 'transaction_not_permitted', '35': 'transaction_not_permitted', '36': 'authentication_required', '38': 'authentication_required', '39': 'three_d_secure_authentication_failed',
+  '42': 'three_d_secure_authentication_failed', '43': 'authentication_required', '46': 'try_again_later',
 };
 
 /** Our error_code of a refusal; an unknown reason code is a generic decline. */
-export function refusalErrorCode(refusalReasonCode: string | null | undefined, resultCode: string): string {
-  if (resultCode === 'Cancelled') return 'canceled';
+export function refusalErrorCode(refusalReasonCode: string | null | undefined, resultCode: string): StandardErrorCode {
+  if (resultCode === 'Cancelled') return 'do_not_honor';
   if (resultCode === 'Error') return 'service_error';
   return (refusalReasonCode && REFUSALS[refusalReasonCode]) || 'do_not_honor';
 }
@@ -107,7 +108,7 @@ export interface AdyenServiceError {
 }
 
 /** Adyen validation errors (HTTP 422) about the card itself: a decline of that card, not a bug of ours. */
-const CARD_VALIDATION: Readonly<Record<string, string>> = { '101': 'invalid_card_number', '102': 'unsupported_card', '103': 'incorrect_cvv', '129': 'expired_card' };
+const CARD_VALIDATION: Readonly<Record<string, StandardErrorCode>> = { '101': 'invalid_card_number', '102': 'card_not_supported', '103': 'incorrect_cvv', '129': 'expired_card' };
 
 /** The decline a 422 about the card stands for, or null when the 422 is about our request. */
 export function cardValidationDecline(status: number, body: unknown): { errorCode: string; rawCode: string; rawDescription: string } | null {

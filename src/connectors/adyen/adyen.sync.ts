@@ -17,7 +17,7 @@ export interface ModificationAnswer {
  * A capture, cancel or refund. Adyen answers `received` at once and decides later (webhook); a 422
  * is Adyen refusing this modification (e.g. more than the remaining amount): a decline with its raw code.
  */
-export async function modificationOutcome(client: AdyenClient, request: CallBase, path: string, body: Record<string, unknown>, declineCode = 'declined'): Promise<ModificationAnswer> {
+export async function modificationOutcome(client: AdyenClient, request: CallBase, path: string, body: Record<string, unknown>, declineCode: 'capture_declined' | 'void_declined' | 'refund_declined'): Promise<ModificationAnswer> {
   const response = await client.post(request.credentials, path, body, request.idempotencyKey);
   if (response.status === 422) {
     const error = (response.json ?? {}) as { errorCode?: string; message?: string };

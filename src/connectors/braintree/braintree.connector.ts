@@ -4,7 +4,7 @@ import { toBraintreeAmount } from './braintree.amounts.ts';
 import { authorizationOf, refundStatusOf, type BraintreeRefund, type BraintreeTransaction } from './braintree.answers.ts';
 import { BraintreeClient } from './braintree.client.ts';
 import { BRAINTREE_CARD_DEFINITION } from './braintree.definition.ts';
-import { dataOf, isFacts } from './braintree.mapping.ts';
+import { dataOf, isFacts, processorErrorCode } from './braintree.mapping.ts';
 import { AUTHORIZE_CARD, CAPTURE, CHARGE_CARD, REFUND, REVERSE, TOKENIZE_CARD, VAULT } from './braintree.queries.ts';
 import { syncOfBraintree, verifyBraintree } from './braintree.sync.ts';
 import { parseBraintreeWebhook } from './braintree.webhooks.ts';
@@ -122,7 +122,7 @@ export class BraintreeCardConnector implements PaymentConnector {
     const verification = vaulted.verification;
     if (!vaulted.paymentMethod || (verification && verification.status !== 'VERIFIED')) {
       const code = verification?.processorResponse?.legacyCode ?? verification?.status ?? 'NOT_VAULTED';
-      return failed({ errorCode: 'verification_failed', rawResponseCode: code, rawResponseDescription: verification?.processorResponse?.message ?? 'Braintree did not vault the card' });
+      return failed({ errorCode: processorErrorCode(verification?.processorResponse?.legacyCode), rawResponseCode: code, rawResponseDescription: verification?.processorResponse?.message ?? 'Braintree did not vault the card' });
     }
     return { ...blank, status: 'succeeded', token: vaulted.paymentMethod.id, approvalUrl: null };
   }

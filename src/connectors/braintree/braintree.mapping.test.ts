@@ -12,7 +12,7 @@ describe('happy', () => {
 
   it('maps processor codes, gateway rejections, AVS and CVV', () => {
     expect(processorErrorCode('2001')).toBe('insufficient_funds');
-    expect(processorErrorCode('2047')).toBe('pickup_card');
+    expect(processorErrorCode('2047')).toBe('lost_or_stolen_card');
     expect(processorErrorCode('3000')).toBe('issuer_unavailable');
     expect(rejectionErrorCode('CVV')).toBe('incorrect_cvv');
     expect(rejectionErrorCode('DUPLICATE')).toBe('duplicate_transaction');

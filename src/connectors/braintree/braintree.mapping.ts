@@ -1,5 +1,6 @@
 import { ConnectorError, type AuthorizeOutcome, type ResponseFacts, type SyncOutcome } from '../connector.ts';
 import type { GraphQlAnswer, GraphQlError } from './braintree.client.ts';
+import type { StandardErrorCode } from '../error-codes.ts';
 
 /**
  * Braintree's answers in our terms: the `PaymentStatus` of a transaction, processor response codes
@@ -41,28 +42,28 @@ export function syncStatusOf(status: string): SyncOutcome['status'] {
   }
 }
 
-/** Processor response codes (`legacyCode`) → our error_code. */
-const PROCESSOR_CODES: Readonly<Record<string, string>> = {
-  '2000': 'do_not_honor', '2001': 'insufficient_funds', '2002': 'exceeds_withdrawal_limit', '2003': 'exceeds_withdrawal_limit', '2004': 'expired_card',
-  '2005': 'invalid_card_number', '2006': 'invalid_expiration_date', '2007': 'invalid_account', '2008': 'invalid_card_number', '2009': 'invalid_issuer',
-  '2010': 'incorrect_cvv', '2011': 'refer_to_card_issuer', '2012': 'lost_card', '2013': 'stolen_card', '2014': 'suspected_fraud',
-  '2015': 'transaction_not_permitted', '2016': 'duplicate_transaction', '2017': 'buyer_canceled', '2019': 'transaction_not_permitted', '2038': 'do_not_honor',
-  '2044': 'refer_to_card_issuer', '2046': 'do_not_honor', '2047': 'pickup_card', '2053': 'stolen_card', '2057': 'restricted_card',
+/** Processor response codes (`legacyCode`) → our standard error_code (error-codes.ts). */
+const PROCESSOR_CODES: Readonly<Record<string, StandardErrorCode>> = {
+  '2000': 'do_not_honor', '2001': 'insufficient_funds', '2002': 'limit_exceeded', '2003': 'limit_exceeded', '2004': 'expired_card',
+  '2005': 'invalid_card_number', '2006': 'expired_card', '2007': 'transaction_not_permitted', '2008': 'invalid_card_number', '2009': 'invalid_card_number',
+  '2010': 'incorrect_cvv', '2011': 'do_not_honor', '2012': 'lost_or_stolen_card', '2013': 'lost_or_stolen_card', '2014': 'suspected_fraud',
+  '2015': 'transaction_not_permitted', '2016': 'duplicate_transaction', '2017': 'do_not_honor', '2019': 'transaction_not_permitted', '2038': 'do_not_honor',
+  '2044': 'do_not_honor', '2046': 'do_not_honor', '2047': 'lost_or_stolen_card', '2053': 'lost_or_stolen_card', '2057': 'restricted_card',
   '2059': 'incorrect_address', '2060': 'incorrect_cvv', '2099': 'authentication_required', '3000': 'issuer_unavailable',
 };
 
 /** Gateway rejection reasons (Braintree's own risk and duplicate rules). */
-const REJECTIONS: Readonly<Record<string, string>> = {
-  AVS: 'incorrect_address', CVV: 'incorrect_cvv', AVS_AND_CVV: 'incorrect_cvv', FRAUD: 'suspected_fraud', RISK_THRESHOLD: 'suspected_fraud',
+const REJECTIONS: Readonly<Record<string, StandardErrorCode>> = {
+  AVS: 'incorrect_address', CVV: 'incorrect_cvv', AVS_AND_CVV: 'incorrect_cvv', FRAUD: 'blocked_by_risk_rules', RISK_THRESHOLD: 'blocked_by_risk_rules',
   DUPLICATE: 'duplicate_transaction', THREE_D_SECURE: 'authentication_required', EXCESSIVE_RETRY: 'try_again_later', APPLICATION_INCOMPLETE: 'service_error', TOKEN_ISSUANCE: 'service_error',
 };
 
-export function processorErrorCode(legacyCode: string | null | undefined): string {
+export function processorErrorCode(legacyCode: string | null | undefined): StandardErrorCode {
   return (legacyCode && PROCESSOR_CODES[legacyCode]) || (legacyCode?.startsWith('3') ? 'issuer_unavailable' : 'do_not_honor');
 }
 
-export function rejectionErrorCode(reason: string | null | undefined): string {
-  return (reason && REJECTIONS[reason]) || 'declined';
+export function rejectionErrorCode(reason: string | null | undefined): StandardErrorCode {
+  return (reason && REJECTIONS[reason]) || 'do_not_honor';
 }
 
 export function avsOf(postal: string | null | undefined, street: string | null | undefined): AuthorizeOutcome['avsResponseCode'] {
@@ -93,9 +94,9 @@ export function cvvOf(cvv: string | null | undefined): AuthorizeOutcome['cvvResp
 }
 
 /** Card validation errors (class VALIDATION) that are a refusal of this card, not a bug of ours. */
-const CARD_VALIDATION: Readonly<Record<string, string>> = {
-  '81715': 'invalid_card_number', '81716': 'invalid_card_number', '81703': 'unsupported_card', '81736': 'incorrect_cvv', '81707': 'incorrect_cvv',
-  '81709': 'invalid_expiration_date', '81710': 'invalid_expiration_date', '81712': 'invalid_expiration_date', '81713': 'invalid_expiration_date',
+const CARD_VALIDATION: Readonly<Record<string, StandardErrorCode>> = {
+  '81715': 'invalid_card_number', '81716': 'invalid_card_number', '81703': 'card_not_supported', '81736': 'incorrect_cvv', '81707': 'incorrect_cvv',
+  '81709': 'expired_card', '81710': 'expired_card', '81712': 'expired_card', '81713': 'expired_card',
 };
 
 /** A refusal carried by GraphQL errors alone (no transaction object): a processor or card-validation decline. */
@@ -143,7 +144,7 @@ export function dataOf<T>(answer: GraphQlAnswer<Record<string, T | null>>, field
   const decline = declineOfErrors(answer.errors);
   if (decline) return decline;
   const refusal = answer.errors.find((e) => e.extensions?.errorClass === 'VALIDATION');
-  if (modification && refusal) return { errorCode: 'declined', rawResponseCode: refusal.extensions?.legacyCode ?? 'VALIDATION', rawResponseDescription: refusal.message ?? null };
+  if (modification && refusal) return { errorCode: 'do_not_honor', rawResponseCode: refusal.extensions?.legacyCode ?? 'VALIDATION', rawResponseDescription: refusal.message ?? null };
   throw graphQlError(answer.status, answer.errors);
 }
 
