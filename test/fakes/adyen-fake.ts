@@ -42,6 +42,8 @@ export interface AdyenFake extends FakeServer {
   payments: Map<string, Payment>;
   /** How long the slow amount waits (ms). */
   slowMs: number;
+  /** The next POST /payments answers this status, once. */
+  failNext(status: 401 | 429 | 500): void;
   /** The JSON bodies the fake received on a path suffix. */
   bodies(pathSuffix: string): Array<Record<string, any>>;
 }
@@ -56,6 +58,8 @@ class AdyenSimulation {
   private sequence = 0;
   slowMs = 1000;
   url = '';
+  /** A status the next POST /payments answers with (401, 429, 500), once. */
+  fault: 401 | 429 | 500 | null = null;
 
   private psp(): string {
     return `PSP${String(++this.sequence).padStart(13, '0')}`;
@@ -144,6 +148,7 @@ class AdyenSimulation {
 
   route(req: FakeRequest): FakeAnswer {
     if (req.method === 'GET' && req.path.startsWith('/3ds/')) return this.issuerPage(req.path);
+    if (this.fault && req.path === '/v71/payments') return this.injectedFault();
     if (req.headers['x-api-key'] !== ADYEN_FAKE_KEY) return error(401, '000', 'HTTP Status Response - Unauthorized', 'security');
     const body = JSON.parse(req.body || '{}') as Record<string, any>;
     if (req.path !== '/v71/payments/details' && body.merchantAccount !== ADYEN_FAKE_MERCHANT) return error(403, '901', 'Invalid Merchant Account', 'security');
@@ -153,6 +158,12 @@ class AdyenSimulation {
     // Rejected before processing (401/403/429) or failed (5xx): not kept, a retry is processed.
     if (key && ('drop' in answer || (answer.status < 500 && ![401, 403, 429].includes(answer.status)))) this.replies.set(key, 'drop' in answer ? this.lastPaymentReply() : { status: answer.status, json: answer.json });
     return answer;
+  }
+
+  private injectedFault(): FakeAnswer {
+    const status = this.fault!;
+    this.fault = null;
+    return status === 401 ? error(401, '000', 'HTTP Status Response - Unauthorized', 'security') : status === 429 ? error(429, '000', 'Too many requests', 'security') : error(500, '905', 'Internal error', 'internal');
   }
 
   /** A dropped answer was still made: a retry with the same key finds the payment Adyen recorded. */
@@ -181,6 +192,7 @@ export async function startAdyenFake(): Promise<AdyenFake> {
     payments: simulation.payments,
     get slowMs() { return simulation.slowMs; },
     set slowMs(ms: number) { simulation.slowMs = ms; },
+    failNext: (status) => void (simulation.fault = status),
     bodies: (suffix) => server.requests.filter((r) => r.path.endsWith(suffix) && r.method === 'POST').map((r) => JSON.parse(r.body || '{}')),
   };
 }

@@ -42,6 +42,10 @@ export interface BraintreeFake extends FakeServer {
   baseUrl: string;
   transactions: Map<string, Tx>;
   slowMs: number;
+  /** Captures settle at once (for scenarios that refund right after capturing). */
+  settleOnCapture: boolean;
+  /** The next request answers this status, once. */
+  failNext(status: 401 | 429 | 500): void;
   /** The nightly settlement batch: everything submitted for settlement is settled. */
   settleAll(): void;
   /** The variables of every GraphQL operation named `name` received. */
@@ -62,6 +66,10 @@ class BraintreeSimulation {
   private readonly vaulted = new Set<string>();
   private sequence = 0;
   slowMs = 1000;
+  /** Sandbox testing: a capture settles at once (Braintree's testing settle), so refunds can follow. */
+  settleOnCapture = false;
+  /** A status the next request answers with (401, 429, 500), once. */
+  fault: 401 | 429 | 500 | null = null;
 
   private next(prefix: string): string {
     return `${prefix}${(++this.sequence).toString(36).padStart(6, '0')}`;
@@ -124,7 +132,7 @@ class BraintreeSimulation {
     const amount = input.transaction?.amount ?? tx.amount;
     if (tx.status !== 'AUTHORIZED') return gqlError(200, 'VALIDATION', 'Cannot submit for settlement unless status is authorized.', '91507');
     if (cents(amount) > cents(tx.authorized)) return gqlError(200, 'VALIDATION', 'Settlement amount cannot be more than the authorized amount.', '91522');
-    tx.status = 'SUBMITTED_FOR_SETTLEMENT';
+    tx.status = this.settleOnCapture ? 'SETTLED' : 'SUBMITTED_FOR_SETTLEMENT';
     tx.amount = amount;
     tx.history.unshift({ status: tx.status });
     return ok({ captureTransaction: { transaction: this.view(tx) } });
@@ -200,6 +208,11 @@ function operation(sim: BraintreeSimulation, name: string, variables: Record<str
 
 function route(sim: BraintreeSimulation, req: FakeRequest): FakeAnswer {
   if (req.method !== 'POST' || req.path !== '/graphql') return { status: 404, json: {} };
+  if (sim.fault) {
+    const status = sim.fault;
+    sim.fault = null;
+    return status === 401 ? gqlError(401, 'AUTHENTICATION', 'Authentication credentials are invalid.') : status === 429 ? gqlError(429, 'RESOURCE_LIMIT', 'Too many requests') : gqlError(500, 'INTERNAL', 'An internal error occurred.');
+  }
   const expected = `Basic ${Buffer.from(`${BRAINTREE_FAKE_KEYS.public_key}:${BRAINTREE_FAKE_KEYS.private_key}`).toString('base64')}`;
   if (req.headers.authorization !== expected) return gqlError(401, 'AUTHENTICATION', 'Authentication credentials are invalid.');
   if (req.headers['braintree-version'] !== '2019-01-01') return gqlError(400, 'VALIDATION', 'Braintree-Version header is required.');
@@ -216,6 +229,9 @@ export async function startBraintreeFake(): Promise<BraintreeFake> {
     transactions: sim.transactions,
     get slowMs() { return sim.slowMs; },
     set slowMs(ms: number) { sim.slowMs = ms; },
+    get settleOnCapture() { return sim.settleOnCapture; },
+    set settleOnCapture(on: boolean) { sim.settleOnCapture = on; },
+    failNext: (status) => void (sim.fault = status),
     settleAll() {
       for (const tx of sim.transactions.values()) if (tx.status === 'SUBMITTED_FOR_SETTLEMENT') tx.status = 'SETTLED';
     },
