@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reconcileDueAttempts } from '../../src/modules/transactions/reconcile/reconcile.service.ts';
 import { ADYEN_FAKE_KEY, ADYEN_FAKE_MERCHANT, startAdyenFake, type AdyenFake } from '../fakes/adyen-fake.ts';
@@ -63,6 +64,23 @@ describe('happy', () => {
     expect(capture.json()).toMatchObject({ type: 'transaction-capture', status: 'pending' });
     expect(await get(m, `/transactions/${txn.id}`)).toMatchObject({ status: 'capture_pending' });
     expect(fake.bodies('/captures').at(-1)).toMatchObject({ amount: { value: 400, currency: 'EUR' } });
+  });
+
+  it('settles a pending capture with Adyen\'s signed CAPTURE webhook, once', async () => {
+    const { m, service } = await merchantWithAdyen();
+    const txn = await paid(m);
+    expect((await post(m, `/transactions/${txn.id}/capture`, { amount: 600 })).statusCode).toBe(200);
+    const item = { pspReference: 'CAPTUREPSP00001', originalReference: txn.payment_service_transaction_id, merchantAccountCode: ADYEN_FAKE_MERCHANT, merchantReference: 'ref', amount: { value: 600, currency: 'EUR' }, eventCode: 'CAPTURE', success: 'true' };
+    const text = [item.pspReference, item.originalReference, item.merchantAccountCode, item.merchantReference, 600, 'EUR', 'CAPTURE', 'true'].join(':');
+    const signed = { ...item, additionalData: { hmacSignature: createHmac('sha256', Buffer.from(HMAC, 'hex')).update(text).digest('base64') } };
+    const deliver = (body: object) => t.app.inject({ method: 'POST', url: `/merchant-accounts/${m}/payment-services/${service.id}/webhooks`, headers: { 'content-type': 'application/json' }, payload: JSON.stringify(body) });
+    const forged = await deliver({ live: 'false', notificationItems: [{ NotificationRequestItem: { ...signed, amount: { value: 60000, currency: 'EUR' } } }] });
+    expect(forged.statusCode).toBe(401);
+    expect(await get(m, `/transactions/${txn.id}`)).toMatchObject({ status: 'capture_pending' });
+    const res = await deliver({ live: 'false', notificationItems: [{ NotificationRequestItem: signed }] });
+    expect(res.statusCode, res.body).toBeLessThan(300);
+    expect(await get(m, `/transactions/${txn.id}`)).toMatchObject({ status: 'capture_succeeded', captured_amount: 600 });
+    expect((await deliver({ live: 'false', notificationItems: [{ NotificationRequestItem: signed }] })).statusCode).toBeLessThan(300);
   });
 
   it('captures at once with intent capture (CLP in Adyen\'s units) and refunds part of it', async () => {

@@ -1,3 +1,4 @@
+import { createHash, createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reconcileDueAttempts } from '../../src/modules/transactions/reconcile/reconcile.service.ts';
 import { BRAINTREE_FAKE_KEYS, startBraintreeFake, type BraintreeFake } from '../fakes/braintree-fake.ts';
@@ -78,6 +79,21 @@ describe('happy', () => {
     const token = await post(m, `/payment-methods/${stored.json().id}/payment-service-tokens`, { payment_service_id: service.id, redirect_url: 'https://shop.example/back' });
     expect(token.statusCode, token.body).toBe(201);
     expect(token.json()).toMatchObject({ status: 'succeeded' });
+  });
+
+  it('records a chargeback from Braintree\'s signed dispute_opened webhook, and rejects a forged one', async () => {
+    const { m, service } = await merchantWithBraintree();
+    const txn = await paid(m, { intent: 'capture' });
+    const legacy = Buffer.from(txn.payment_service_transaction_id, 'base64').toString('utf8').replace(/^transaction_/, '');
+    const xml = `<notification><timestamp type="datetime">2026-11-25T12:00:00Z</timestamp><kind>dispute_opened</kind><subject><dispute><id>dp1</id><amount-disputed>10.00</amount-disputed><currency-iso-code>USD</currency-iso-code><transaction><id>${legacy}</id></transaction></dispute></subject></notification>`;
+    const payload = Buffer.from(xml).toString('base64');
+    const sign = (key: string) => `${BRAINTREE_FAKE_KEYS.public_key}|${createHmac('sha1', createHash('sha1').update(key).digest()).update(payload).digest('hex')}`;
+    const deliver = (signature: string) => t.app.inject({ method: 'POST', url: `/merchant-accounts/${m}/payment-services/${service.id}/webhooks`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: new URLSearchParams({ bt_signature: signature, bt_payload: payload }).toString() });
+    expect((await deliver(sign('not-the-key'))).statusCode).toBe(401);
+    expect(await get(m, `/transactions/${txn.id}`)).toMatchObject({ disputed: false });
+    const res = await deliver(sign(BRAINTREE_FAKE_KEYS.private_key));
+    expect(res.statusCode, res.body).toBeLessThan(300);
+    expect(await get(m, `/transactions/${txn.id}`)).toMatchObject({ disputed: true });
   });
 
   it('reconciles an authorization whose answer was lost, found by its orderId', async () => {
