@@ -9,6 +9,7 @@ import { createIdempotencyHook } from './http/idempotency.ts';
 import { loggerOptions } from './http/logger.ts';
 import { installNotFound } from './http/not-found.ts';
 import { trackInFlight } from './http/in-flight.ts';
+import { installObservability } from './http/observability.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { SHARED_SCHEMAS } from './http/schemas/common.ts';
 import { buildValidatorCompiler } from './http/validation.ts';
@@ -37,7 +38,7 @@ export async function buildApp(deps: Deps, options: BuildAppOptions = {}): Promi
   const { config } = deps;
   const app = Fastify({
     logger: loggerOptions(config, options.logStream),
-    // One access line per request is written by the onResponse hook below.
+    // One access line per request is written by the onResponse hook of http/observability.ts.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: config.bodyLimit,
     requestIdHeader: false,
@@ -57,6 +58,7 @@ export async function buildApp(deps: Deps, options: BuildAppOptions = {}): Promi
   installNotFound(app);
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
   trackInFlight(app);
+  installObservability(app, deps);
 
   // JSON only: any other media type is refused with a 400 that says what to send.
   app.removeAllContentTypeParsers();
@@ -104,20 +106,6 @@ export async function buildApp(deps: Deps, options: BuildAppOptions = {}): Promi
   app.addHook('preHandler', async (request, reply) => {
     if (request.routeOptions.config.idempotent) return idempotency(request, reply);
   });
-  app.addHook('onResponse', async (request, reply) => {
-    request.log.info(
-      {
-        method: request.method,
-        route: request.routeOptions.url ?? null,
-        operationId: request.routeOptions.config.operationId ?? null,
-        status: reply.statusCode,
-        durationMs: Math.round(reply.elapsedTime * 100) / 100,
-        merchantAccountId: request.ctx?.principal ? request.ctx.merchantAccountId : undefined,
-      },
-      'request completed',
-    );
-  });
-
   await registerOpenApi(app, config);
   for (const register of [...MODULES, ...(options.plugins ?? [])]) await app.register(register);
   await app.ready();

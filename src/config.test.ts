@@ -18,6 +18,17 @@ describe('happy', () => {
     expect(loadConfig({ STRIPE_API_BASE_URL: 'http://127.0.0.1:12111/' }).stripeApiBaseUrl).toBe('http://127.0.0.1:12111');
   });
 
+  it('reads METRICS_TOKEN (default unset: no metrics endpoint)', () => {
+    expect(loadConfig({}).metricsToken).toBeNull();
+    expect(loadConfig({ METRICS_TOKEN: 'f'.repeat(64) }).metricsToken).toBe('f'.repeat(64));
+  });
+
+  it('reads VAULT_FORWARD_ALLOWED_HOSTS: host names, *.domain patterns, or * alone for no ceiling', () => {
+    expect(loadConfig({ VAULT_FORWARD_ALLOWED_HOSTS: 'API.example.com, *.example.net' }).vaultForwardAllowedHosts).toEqual(['api.example.com', '*.example.net']);
+    expect(loadConfig({ VAULT_FORWARD_ALLOWED_HOSTS: '*' }).vaultForwardAllowedHosts).toEqual(['*']);
+    expect(loadConfig({}).vaultForwardAllowedHosts).toEqual([]);
+  });
+
   it('reads NETWORK_TOKENS_API_PROVISIONING (default false)', () => {
     expect(loadConfig({}).networkTokensApiProvisioning).toBe(false);
     expect(loadConfig({ NETWORK_TOKENS_API_PROVISIONING: 'true' }).networkTokensApiProvisioning).toBe(true);
@@ -40,6 +51,8 @@ describe('errors', () => {
     [{ DATABASE_URL: 'mysql://x@y/z' }, 'DATABASE_URL: must start with postgres:// or postgresql://, got "mysql://"'],
     [{ DATABASE_URL: 'not a url' }, 'DATABASE_URL: is not a valid URL (expected postgres://user:password@host:5432/database)'],
     [{ DATABASE_POOL_SIZE: '0' }, 'DATABASE_POOL_SIZE: must be between 1 and 1000, got 0'],
+    [{ METRICS_TOKEN: 'short' }, 'METRICS_TOKEN: must be 32 to 512 printable characters without spaces (for example: openssl rand -hex 32)'],
+    [{ METRICS_TOKEN: `${'a'.repeat(20)} ${'b'.repeat(20)}` }, 'METRICS_TOKEN: must be 32 to 512 printable characters without spaces (for example: openssl rand -hex 32)'],
     [{ INSTANCE_ID: 'Bad Id' }, 'INSTANCE_ID: must be lowercase letters, digits and dashes (1 to 63 characters), got "Bad Id"'],
     [{ RUN_WORKER: 'maybe' }, 'RUN_WORKER: must be true or false, got "maybe"'],
     [{ VAULT_FORWARD_ALLOWED_HOSTS: 'api.example.com,https://x.example' }, 'VAULT_FORWARD_ALLOWED_HOSTS: must be host names separated by commas (e.g. api.example.com,*.example.net), got "https://x.example"'],

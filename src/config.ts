@@ -61,6 +61,8 @@ export interface Config {
   // Real connectors (issue 20).
   /** Sandbox/tests only: where the stripe-card connector sends its API calls instead of https://api.stripe.com. */
   stripeApiBaseUrl: string | null;
+  /** Bearer token of `GET /metrics`; null leaves the endpoint off (404). */
+  metricsToken: string | null;
 }
 
 export class ConfigError extends Error {
@@ -100,6 +102,8 @@ function hostList(env: Env, name: string): string[] {
   if (raw === undefined) return [];
   const hosts = raw.split(',').map((h) => h.trim().toLowerCase()).filter((h) => h !== '');
   for (const host of hosts) {
+    // `*` alone: no ceiling (VAULT_FORWARD_ALLOWED_HOSTS; the merchant accounts' configs decide).
+    if (host === '*' && name === 'VAULT_FORWARD_ALLOWED_HOSTS') continue;
     if (!/^(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/.test(host)) throw new ConfigError(name, `must be host names separated by commas (e.g. api.example.com,*.example.net), got "${host}"`);
   }
   return hosts;
@@ -156,6 +160,14 @@ function vaultKeys(env: Env, environment: 'sandbox' | 'production'): Pick<Config
   }
   const previous = (read(env, 'VAULT_PREVIOUS_MASTER_KEYS') ?? '').split(',').filter((v) => v.trim() !== '');
   return { vaultMasterKey: current === undefined ? null : masterKey('VAULT_MASTER_KEY', current), vaultPreviousMasterKeys: previous.map((v) => masterKey('VAULT_PREVIOUS_MASTER_KEYS', v)) };
+}
+
+/** A shared secret for Prometheus: long enough not to be guessed, printable so it fits a header. */
+function metricsToken(env: Env): string | null {
+  const raw = read(env, 'METRICS_TOKEN');
+  if (raw === undefined) return null;
+  if (!/^[\x21-\x7e]{32,512}$/.test(raw)) throw new ConfigError('METRICS_TOKEN', 'must be 32 to 512 printable characters without spaces (for example: openssl rand -hex 32)');
+  return raw;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -222,5 +234,6 @@ export function loadConfig(env: Env = process.env): Config {
     vaultForwardMaxConcurrent: integer(env, 'VAULT_FORWARD_MAX_CONCURRENT', 10, 1, 1000),
     connectorBaseUrls: connectorBaseUrls(env, environment),
     stripeApiBaseUrl: providerBaseUrl(env, 'STRIPE_API_BASE_URL', environment),
+    metricsToken: metricsToken(env),
   };
 }

@@ -10,6 +10,7 @@ import type { JobQueue } from './jobs/queue.ts';
 import type { KeyPairCache } from './modules/api-key-pairs/key-pair-cache.ts';
 import type { FlowRuleCache } from './modules/flows/rule-cache.ts';
 import type { ConnectorRegistry } from './connectors/registry.ts';
+import type { Metrics } from './observability/metrics.ts';
 
 /** What every process (HTTP server, worker, CLI) builds once and passes down. */
 export interface Deps {
@@ -32,6 +33,8 @@ export interface Deps {
   keyring: Keyring;
   /** Payment connectors by definition id (`mock-card`, ...). */
   connectors: ConnectorRegistry;
+  /** This process's Prometheus metrics (GET /metrics). */
+  metrics: Metrics;
 }
 
 export interface CheckoutSessionCredential {

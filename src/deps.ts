@@ -13,6 +13,7 @@ import { getOrCreateSecret } from './modules/instance-settings/instance-settings
 import { assertKeyringOpens, loadKeyring, type Keyring } from './vault/keyring.ts';
 import { masterKeyIdsInUse } from './vault/data-keys.repo.ts';
 import { Vault } from './vault/vault.ts';
+import { Metrics } from './observability/metrics.ts';
 import { createDefaultRegistry, type ConnectorRegistry } from './connectors/registry.ts';
 
 export interface Runtime {
@@ -33,7 +34,9 @@ export async function createRuntime(config: Config, options: Partial<OpenDbOptio
     if (options.migrate !== false) await migrate(handle.db);
     if (options.checkKeyring) assertKeyringOpens(keyring, await masterKeyIdsInUse(handle.db));
     const cursorSecret = await getOrCreateSecret(handle.db, 'cursor_secret');
-    const queue = new JobQueue({ pollMs: config.jobPollMs, recurring: RECURRING }, JOBS, options.log ?? silentLog);
+    const metrics = new Metrics({ db: handle.db, pool: handle.pool });
+    const queue = new JobQueue({ pollMs: config.jobPollMs, recurring: RECURRING, observer: metrics }, JOBS, options.log ?? silentLog);
+    const connectors = (options.connectors ?? createDefaultRegistry({ stripeApiBaseUrl: config.stripeApiBaseUrl, baseUrls: config.connectorBaseUrls })).observe((call) => metrics.connectorCall(call));
     const deps: Deps = {
       config,
       db: handle.db,
@@ -45,7 +48,8 @@ export async function createRuntime(config: Config, options: Partial<OpenDbOptio
       keyring,
       vault: new Vault(keyring),
       resolveCheckoutSession,
-      connectors: options.connectors ?? createDefaultRegistry({ stripeApiBaseUrl: config.stripeApiBaseUrl, baseUrls: config.connectorBaseUrls }),
+      connectors,
+      metrics,
     };
     return {
       deps,

@@ -3,7 +3,9 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, type Config } from '../config.ts';
 import type { Runtime } from '../deps.ts';
+import { ApiClient } from './api-client.ts';
 import { mintToken, readKeyFile } from './token.ts';
+import { TRIGGERS } from './trigger.ts';
 
 /** The key file the server writes on its first start (see bootstrap.ts). */
 const BOOTSTRAP_KEY_FILE = 'private_key.pem';
@@ -20,6 +22,8 @@ Commands:
   token      mint a bearer token from a private key file
   keys       create, list or revoke API key pairs
   openapi    print the OpenAPI document
+  listen     receive the sandbox's webhooks on this machine, verified and printed live
+  trigger    make the sandbox produce a webhook event of a kind (real calls on mock-card)
 
 Configuration comes from environment variables (see README). Run "svc <command> --help" for details.`,
   serve: `Usage: svc serve
@@ -59,6 +63,24 @@ Example:
       disables a key pair; every server process rejects its tokens within 5 seconds
 
 With the embedded database, stop the server first: PGlite allows one process at a time.`,
+  listen: `Usage: svc listen [--forward-to URL] [--port N] [--host ADDRESS] [--json] [--url URL] [--key FILE] [--merchant-account ID]
+
+Subscribes a temporary webhook subscription of the merchant account to a receiver this command
+serves on HOST:PORT (default 127.0.0.1, any free port), verifies each delivery's signature, prints
+the events as they arrive and deletes the subscription on exit (Ctrl-C, SIGTERM).
+  --forward-to URL        also POST each verified event, headers and raw body unchanged, to URL
+                          (your app; it can check the signature with the secret printed at start)
+  --json                  print each event's whole envelope as one JSON line
+  --url URL               the server (default PUBLIC_URL, http://127.0.0.1:8080)
+  --key FILE              private key of a key pair (default DATA_DIR/${BOOTSTRAP_KEY_FILE})
+  --merchant-account ID   whose events (default: default)
+The server must allow local receivers: WEBHOOK_ALLOW_PRIVATE_URLS=true (sandbox only).`,
+  trigger: `Usage: svc trigger <event kind> [--url URL] [--key FILE] [--merchant-account ID]
+
+Makes the sandbox produce an event of that kind through real API calls on a mock-card payment
+service of the merchant account (created if it has none): authorize, capture, void, refund, store
+or delete a card, pay out. Run "svc listen" in another terminal to see the events. Kinds:
+  ${Object.keys(TRIGGERS).join(', ')}`,
 };
 
 function printHelp(topic: string): number {
@@ -143,6 +165,40 @@ async function keysCommand(config: Config, args: string[]): Promise<number> {
   return printHelp('keys');
 }
 
+const TARGET_OPTIONS = { url: { type: 'string' }, key: { type: 'string' }, 'merchant-account': { type: 'string' } } as const;
+
+function apiClient(config: Config, values: { url?: string; key?: string; 'merchant-account'?: string }): ApiClient {
+  return new ApiClient({
+    baseUrl: values.url ?? config.publicUrl,
+    privateKeyPem: readKeyFile(values.key ?? path.join(config.dataDir, BOOTSTRAP_KEY_FILE)),
+    merchantAccountId: values['merchant-account'] ?? null,
+  });
+}
+
+const out = (line: string) => void process.stdout.write(`${line}\n`);
+const err = (line: string) => void process.stderr.write(`${line}\n`);
+
+async function listenCommand(config: Config, args: string[]): Promise<number> {
+  const { values } = parseArgs({ args, options: { ...TARGET_OPTIONS, 'forward-to': { type: 'string' }, port: { type: 'string', default: '0' }, host: { type: 'string', default: '127.0.0.1' }, json: { type: 'boolean', default: false } } });
+  const port = Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error('--port must be a whole number between 0 and 65535');
+  if (values['forward-to'] && !/^https?:\/\//.test(values['forward-to'])) throw new Error('--forward-to must be an http:// or https:// URL');
+  // Exit cleanly on the first signal (the subscription is deleted); a second one is left to Node.
+  const stop = new Promise<string>((resolve) => {
+    process.once('SIGINT', () => resolve('SIGINT'));
+    process.once('SIGTERM', () => resolve('SIGTERM'));
+  });
+  const { listen } = await import('./listen.ts');
+  return listen({ client: apiClient(config, values), host: values.host, port, forwardTo: values['forward-to'] ?? null, json: values.json, out, err }, stop);
+}
+
+async function triggerCommand(config: Config, args: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({ args, options: TARGET_OPTIONS, allowPositionals: true });
+  if (positionals.length !== 1) return printHelp('trigger');
+  const { trigger } = await import('./trigger.ts');
+  return trigger(apiClient(config, values), positionals[0]!, out, err);
+}
+
 /** Runs the CLI; returns the exit code. */
 export async function main(argv: string[]): Promise<number> {
   const [command = 'help', ...args] = argv;
@@ -181,6 +237,10 @@ export async function main(argv: string[]): Promise<number> {
         return await tokenCommand(config, args);
       case 'keys':
         return await keysCommand(config, args);
+      case 'listen':
+        return await listenCommand(config, args);
+      case 'trigger':
+        return await triggerCommand(config, args);
       case 'openapi': {
         const { printOpenApi } = await import('./openapi.ts');
         await printOpenApi(config);

@@ -1,4 +1,5 @@
 import type { ConnectorDefinition, PaymentConnector } from './connector.ts';
+import { instrumentConnector, type ConnectorObserver } from './instrument.ts';
 import { MockCardConnector } from './mock/mock-card.connector.ts';
 import { MockRedirectConnector } from './mock/mock-redirect.connector.ts';
 import { AdyenCardConnector } from './adyen/adyen.connector.ts';
@@ -11,12 +12,19 @@ import { StripeCardConnector } from './stripe/stripe-card.connector.ts';
  */
 export class ConnectorRegistry {
   private readonly connectors = new Map<string, PaymentConnector>();
+  private observer: ConnectorObserver | null = null;
+
+  /** Reports every provider call of every connector (timing and result) to `observer`. */
+  observe(observer: ConnectorObserver): this {
+    this.observer = observer;
+    return this;
+  }
 
   register(connector: PaymentConnector): this {
     const { id } = connector.definition;
     if (this.connectors.has(id)) throw new Error(`connector ${id} is registered twice`);
     if (!/^[a-z0-9]+(-[a-z0-9_]+)+$/.test(id)) throw new Error(`connector id ${id} is not of the form <provider>-<method>`);
-    this.connectors.set(id, connector);
+    this.connectors.set(id, instrumentConnector(connector, () => this.observer));
     return this;
   }
 

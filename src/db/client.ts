@@ -3,17 +3,32 @@ import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
+import { addDbTime } from '../observability/request-timing.ts';
 import type { Database } from './schema.ts';
 import { PGliteDialect } from './pglite-dialect.ts';
 import { PreparingClient } from './prepared-statements.ts';
 
 export type Db = Kysely<Database>;
 
+/** Connections of this process: for the metrics endpoint. */
+export interface PoolStats {
+  max: number;
+  /** Open connections (PGlite: its one session). */
+  total: number;
+  idle: number;
+  /** Queries waiting for a connection. */
+  waiting: number;
+}
+
 export interface DbHandle {
   db: Db;
   kind: 'pglite' | 'postgres';
+  pool(): PoolStats;
   close(): Promise<void>;
 }
+
+/** Every statement's duration goes to the current request's timing (Server-Timing, access log). */
+const log = (event: { queryDurationMillis: number }) => addDbTime(event.queryDurationMillis);
 
 const INT8_OID = 20;
 const NUMERIC_OID = 1700;
@@ -48,8 +63,9 @@ export async function openDb(options: OpenDbOptions): Promise<DbHandle> {
     });
     // An idle client that loses its connection must not crash the process.
     pool.on('error', () => undefined);
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { db, kind: 'postgres', close: () => db.destroy() };
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log });
+    const max = options.poolSize ?? 10;
+    return { db, kind: 'postgres', pool: () => ({ max, total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }), close: () => db.destroy() };
   }
   let dataDir: string | undefined;
   let releaseLock = () => undefined as void;
@@ -69,10 +85,12 @@ export async function openDb(options: OpenDbOptions): Promise<DbHandle> {
     releaseLock();
     throw error;
   }
-  const db = new Kysely<Database>({ dialect: new PGliteDialect(client) });
+  const dialect = new PGliteDialect(client);
+  const db = new Kysely<Database>({ dialect, log });
   return {
     db,
     kind: 'pglite',
+    pool: () => dialect.stats(),
     async close() {
       await db.destroy();
       releaseLock();

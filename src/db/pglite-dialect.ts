@@ -19,12 +19,19 @@ import {
  * results a real server gives under its locks.
  */
 export class PGliteDialect implements Dialect {
+  private driver: PGliteDriver | null = null;
   constructor(private readonly client: PGlite) {}
+  /** The session's use, in the shape of a pool's (max 1): for the metrics endpoint. */
+  stats() {
+    const busy = this.driver?.busy ? 1 : 0;
+    return { max: 1, total: 1, idle: 1 - busy, waiting: this.driver?.waiting ?? 0 };
+  }
   createAdapter() {
     return new PostgresAdapter();
   }
   createDriver(): Driver {
-    return new PGliteDriver(this.client);
+    this.driver = new PGliteDriver(this.client);
+    return this.driver;
   }
   createIntrospector(db: Kysely<any>) {
     return new PostgresIntrospector(db);
@@ -38,6 +45,8 @@ class PGliteDriver implements Driver {
   private queue: Promise<void> = Promise.resolve();
   private release: (() => void) | null = null;
   private readonly connection: PGliteConnection;
+  /** Acquirers waiting for the session. */
+  waiting = 0;
 
   constructor(private readonly client: PGlite) {
     this.connection = new PGliteConnection(client);
@@ -51,9 +60,15 @@ class PGliteDriver implements Driver {
     const previous = this.queue;
     let release!: () => void;
     this.queue = new Promise<void>((resolve) => (release = resolve));
+    this.waiting += 1;
     await previous;
+    this.waiting -= 1;
     this.release = release;
     return this.connection;
+  }
+
+  get busy(): boolean {
+    return this.release !== null;
   }
 
   async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {

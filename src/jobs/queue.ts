@@ -27,6 +27,13 @@ export interface QueueOptions {
   /** How long a claimed job is protected; after it another worker may take the job again. */
   leaseMs?: number;
   recurring?: RecurringJob[];
+  /** Told when a job starts (how late) and how it ended: the metrics. */
+  observer?: JobObserver;
+}
+
+export interface JobObserver {
+  jobStarted(job: string, delaySeconds: number): void;
+  jobRun(job: string, outcome: 'succeeded' | 'retrying' | 'failed'): void;
 }
 
 /** Job name → payload schema: what a queue's callers may enqueue (`JOB_PAYLOADS`; a test queue has its own). */
@@ -185,11 +192,14 @@ export class JobQueue<Payloads extends PayloadSchemas = typeof JOB_PAYLOADS> {
     const deps = this.deps!;
     const job = this.jobs.get(row.name)!;
     const log = { jobId: row.id, job: row.name, attempt: row.attempts };
+    this.options.observer?.jobStarted(row.name, (Date.now() - new Date(row.run_at).getTime()) / 1000);
     try {
       if (!Value.Check(job.payload, row.payload)) throw new Error('payload does not match the job schema');
       await job.handle(row.payload as never, { deps, jobId: row.id, attempt: row.attempts, log: this.log });
       await repo.markSucceeded(deps.db, row.id, this.workerId);
+      this.options.observer?.jobRun(row.name, 'succeeded');
     } catch (error) {
+      this.options.observer?.jobRun(row.name, row.attempts < row.max_attempts ? 'retrying' : 'failed');
       const message = scrubString(error instanceof Error ? error.message : String(error));
       const retryAt = row.attempts < row.max_attempts ? new Date(Date.now() + (job.backoffMs ?? defaultBackoffMs)(row.attempts)) : null;
       this.log[retryAt ? 'warn' : 'error']({ ...log, error: message, retryAt }, retryAt ? 'job failed, will retry' : 'job failed for good');

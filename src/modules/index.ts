@@ -9,6 +9,7 @@ import { cardSchemeDefinitions } from './card-scheme-definitions/index.ts';
 import { giftCards } from './gift-cards/index.ts';
 import { health } from './health/index.ts';
 import { merchantAccounts } from './merchant-accounts/index.ts';
+import { metrics } from './metrics/index.ts';
 import { networkTokens } from './network-tokens/index.ts';
 import { paymentMethods } from './payment-methods/index.ts';
 import { paymentOptions } from './payment-options/index.ts';
@@ -30,4 +31,4 @@ import { monitoring } from './monitoring/index.ts';
 import { inboundWebhooks } from './inbound-webhooks/index.ts';
 
 /** Every resource group, registered by `buildApp` in this order. */
-export const MODULES: Array<(app: FastifyInstance) => Promise<void>> = [health, merchantAccounts, threeDsConfigurations, auditLogs, apiKeyPairs, buyers, cardSchemeDefinitions, cardDetails, paymentMethods, networkTokens, checkoutSessions, accountUpdater, paymentServiceDefinitions, paymentServices, paymentServiceTokens, paymentOptions, flows, giftCards, threeDsScenarios, transactions, payouts, sandboxApprovals, webhookSubscriptions, webhookDeliveries, vaultForward, metricsExplorer, monitoring, inboundWebhooks, connectorReturns];
+export const MODULES: Array<(app: FastifyInstance) => Promise<void>> = [health, merchantAccounts, threeDsConfigurations, auditLogs, apiKeyPairs, buyers, cardSchemeDefinitions, cardDetails, paymentMethods, networkTokens, checkoutSessions, accountUpdater, paymentServiceDefinitions, paymentServices, paymentServiceTokens, paymentOptions, flows, giftCards, threeDsScenarios, transactions, payouts, sandboxApprovals, webhookSubscriptions, webhookDeliveries, vaultForward, metricsExplorer, monitoring, inboundWebhooks, metrics, connectorReturns];

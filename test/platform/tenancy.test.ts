@@ -156,6 +156,17 @@ const FIXTURES: Record<string, Fixture> = {
     expect(res.statusCode, res.body).toBe(201);
     return res.json().id;
   },
+  config_id: async (t, a) => {
+    const res = await t.request({ method: 'POST', url: '/vault-forward/configs', payload: { definition_id: 'custom', hosts: ['hooks.example.com'] }, merchantAccountId: a });
+    expect(res.statusCode, res.body).toBe(201);
+    return res.json().id;
+  },
+  // After config_id: a signing method of A's config, its secret sealed.
+  authentication_id: async (t, a) => {
+    const res = await t.request({ method: 'POST', url: `/vault-forward/configs/${ids.config_id}/authentications`, payload: VAULT_FORWARD_SIGNATURE_BODY, merchantAccountId: a });
+    expect(res.statusCode, res.body).toBe(201);
+    return res.json().id;
+  },
   gift_card_id: async (t, a) => {
     const res = await t.request({ method: 'POST', url: '/gift-cards', payload: GIFT_CARD_BODY, merchantAccountId: a });
     expect(res.statusCode, res.body).toBe(201);
@@ -190,6 +201,7 @@ const GIFT_CARD_BODY = { number: '6036281000000000001', pin: '1234' };
 const NETWORK_TOKEN_BODY = { merchant_initiated: false, is_subsequent_payment: false };
 const BUYER_BODY = { display_name: 'Buyer of A', external_identifier: 'buyer-a', billing_details: { first_name: 'Ada', email_address: 'ada@a.example' } };
 const WEBHOOK_SUBSCRIPTION_BODY = { url: 'https://hooks.example.com/a', authentication: { kind: 'basic', username: 'a', password: 'pw-of-a' } };
+const VAULT_FORWARD_SIGNATURE_BODY = { kind: 'signature', display_name: 'Signing of A', fields: [{ key: 'key_id', value: 'a-1' }, { key: 'secret', value: 'secret-of-a-0123456789-0123456789' }] };
 const SHIPPING_BODY = { first_name: 'Ada', address: { line1: '1 A Street', country: 'GB' } };
 
 const THREE_DS_SCENARIO_BODY = { conditions: { amount: 1299, card_number: '4111111111111111' }, outcome: { version: '2.2.0', authentication: { transaction_status: 'Y' } } };
@@ -284,6 +296,12 @@ const BODIES: Record<string, () => unknown> = {
   createMonitoringMetric: () => ({ ...MONITORING_METRIC_BODY, display_name: 'made by B' }),
   updateMonitoringMetric: () => ({ display_name: 'taken over', alerting_policy: null }),
   updateMonitoringIncident: () => ({ notes: 'taken over' }),
+  // B configures its own target (the second attempt is a 409 naming B's own config: see CONFLICT_ON_REPEAT).
+  createVaultForwardConfig: () => ({ definition_id: 'custom', hosts: ['b.example'] }),
+  // A's config named by B: 404, and nothing is added to it.
+  createVaultForwardAuthentication: () => VAULT_FORWARD_SIGNATURE_BODY,
+  // A's method named by B: 404, and its name and secret stay.
+  updateVaultForwardAuthentication: () => ({ display_name: 'taken over', fields: [{ key: 'secret', value: 'secret-of-b-0123456789-0123456789' }] }),
   updateThreeDsScenario: () => ({ outcome: { version: '2.2.0', authentication: { transaction_status: 'N' } } }),
 };
 
@@ -296,6 +314,11 @@ const HEADERS: Record<string, () => Record<string, string>> = {
  * issue's wording for vault forwarding) rather than 404: the answer must still show nothing of A.
  */
 const REFUSED_WITH_400 = new Set(['forwardVaultRequest']);
+/**
+ * Creates that allow one resource per merchant account: B's second credential gets 409 naming
+ * B's own resource (the first one's), which must still show nothing of A.
+ */
+const CONFLICT_ON_REPEAT = new Set(['createVaultForwardConfig']);
 
 /** A valid query string per operation that requires one (a GET answering 422 fails the check below). */
 const QUERIES: Record<string, () => string> = {
@@ -358,7 +381,7 @@ describe('security', () => {
         } else if (res.statusCode < 300) {
           // Lists and creates act on B only: nothing of A may appear in the answer.
           if (res.body.includes(a) || secrets.some((id) => res.body.includes(id))) failures.push(`${where}: the answer shows merchant account A's data`);
-        } else if (![403, 404].includes(res.statusCode) && !(res.statusCode === 400 && REFUSED_WITH_400.has(route.config.operationId!))) {
+        } else if (![403, 404].includes(res.statusCode) && !(res.statusCode === 400 && REFUSED_WITH_400.has(route.config.operationId!)) && !(res.statusCode === 409 && CONFLICT_ON_REPEAT.has(route.config.operationId!))) {
           failures.push(`${where}: unexpected status`);
         } else if (res.body.includes(a)) {
           failures.push(`${where}: the refusal shows merchant account A's data`);
@@ -402,5 +425,7 @@ describe('security', () => {
     expect((await t.request({ method: 'GET', url: '/metrics-explorer/authorization/presets', merchantAccountId: a })).json()).toMatchObject([{ id: ids.preset_id, display_name: 'of A' }]);
     expect((await t.request({ method: 'GET', url: `/monitoring/metrics/${ids.metric_id}`, merchantAccountId: a })).json()).toMatchObject({ display_name: 'Rate of A', alerting_policy: { params: { alert_gt: 0.5 } } });
     expect((await t.request({ method: 'GET', url: `/monitoring/incidents/${ids.incident_id}`, merchantAccountId: a })).json()).toMatchObject({ metric_id: ids.metric_id, notes: null });
+    const forwardConfig = (await t.request({ method: 'GET', url: `/vault-forward/configs/${ids.config_id}`, merchantAccountId: a })).json();
+    expect(forwardConfig).toMatchObject({ hosts: ['hooks.example.com'], authentications: [{ id: ids.authentication_id, display_name: 'Signing of A', label: 'key a-1' }] });
   });
 });

@@ -2,6 +2,7 @@ import type { Deps } from '../../context.ts';
 import type { EventRow, WebhookDeliveryRow, WebhookSubscriptionRow } from '../../db/schema-webhooks.ts';
 import { withTransaction, type Executor } from '../../db/transaction.ts';
 import { resolveDeliveryAddress } from '../../lib/url-safety.ts';
+import type { WebhookAttemptOutcome } from '../../observability/metrics.ts';
 import { basicAuthOf, findSubscription, signingSecrets } from '../webhook-subscriptions/webhook-subscriptions.service.ts';
 import * as repo from './deliveries.repo.ts';
 import { findEvent } from './events.repo.ts';
@@ -55,7 +56,8 @@ export async function attemptDelivery(deps: Deps, merchantAccountId: string, del
   if (!claimed) return waitForEarlier(deps, merchantAccountId, deliveryId, now);
   const result = await send(deps, claimed, now);
   const finishedAt = new Date(now.getTime() + ('stop' in result ? 0 : result.durationMs));
-  await withTransaction(deps.db, (tx) => record(tx, deps, claimed, result, finishedAt));
+  const outcome = await withTransaction(deps.db, (tx) => record(tx, deps, claimed, result, finishedAt));
+  deps.metrics.webhookAttempt(outcome);
 }
 
 async function waitForEarlier(deps: Deps, merchantAccountId: string, deliveryId: string, now: Date): Promise<void> {
@@ -106,20 +108,24 @@ function isSuccess(status: number | null): boolean {
 }
 
 /** Records the attempt and its outcome; a finished delivery lets the next one of its resource go at once. */
-async function record(tx: Executor, deps: Deps, d: WebhookDeliveryRow, result: SendResult, now: Date): Promise<void> {
+async function record(tx: Executor, deps: Deps, d: WebhookDeliveryRow, result: SendResult, now: Date): Promise<WebhookAttemptOutcome> {
   if ('stop' in result) {
     await repo.setStopped(tx, d, result.stop, now);
-    return wakeNext(tx, deps, d, now);
+    await wakeNext(tx, deps, d, now);
+    return 'stopped';
   }
   await repo.insertAttempt(tx, d, result, now);
   if (isSuccess(result.statusCode) || now >= d.give_up_at) {
-    await repo.finishAttempt(tx, d, result, { status: isSuccess(result.statusCode) ? 'succeeded' : 'failed' }, now);
-    return wakeNext(tx, deps, d, now);
+    const status = isSuccess(result.statusCode) ? 'succeeded' : 'failed';
+    await repo.finishAttempt(tx, d, result, { status }, now);
+    await wakeNext(tx, deps, d, now);
+    return status;
   }
   const giveUpAt = new Date(d.give_up_at);
   const next = new Date(Math.min(now.getTime() + retryDelayMs(d.attempts + 1), giveUpAt.getTime()));
   await repo.finishAttempt(tx, d, result, { status: 'pending', nextAttemptAt: next }, now);
   await scheduleAttempt(tx, deps, d, next);
+  return 'retrying';
 }
 
 async function wakeNext(tx: Executor, deps: Deps, d: WebhookDeliveryRow, now: Date): Promise<void> {

@@ -20,6 +20,16 @@ export interface RelayRequest {
   /** No connection within this: the target is down or drops packets. */
   connectTimeoutMs: number;
   maxResponseBytes: number;
+  /** Mutual TLS (https only): the client certificate and key presented, and CAs trusted besides the default roots. */
+  tls?: RelayTls | null;
+}
+
+export interface RelayTls {
+  cert: string;
+  key: string;
+  passphrase?: string;
+  /** Replaces the default trust store when set, so it carries the default roots too. */
+  ca?: string[];
 }
 
 export interface RelayResponse {
@@ -44,7 +54,9 @@ export function relay(req: RelayRequest): Promise<RelayResponse> {
     path: `${req.url.pathname}${req.url.search}`,
     headers: { ...req.headers, ...(req.body !== null ? { 'content-length': String(Buffer.byteLength(req.body)) } : {}) },
     lookup: pinnedLookup(req.address, req.family),
+    // A fresh connection each time: no TLS session or socket is shared between forwards (nor client certificates).
     agent: false,
+    ...(req.tls ? { cert: req.tls.cert, key: req.tls.key, passphrase: req.tls.passphrase, ...(req.tls.ca ? { ca: req.tls.ca } : {}) } : {}),
   };
   return new Promise((resolve, reject) => {
     let settled = false;

@@ -1,16 +1,18 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { RequestContext } from '../../context.ts';
 import { withTransaction } from '../../db/transaction.ts';
-import { AppError, fieldRefusal, forbidden, tooManyRequests } from '../../errors/app-error.ts';
+import { AppError, fieldRefusal, tooManyRequests } from '../../errors/app-error.ts';
 import { encodeRaw, type RawResponse } from '../../http/raw-response.ts';
 import { uuidv7 } from '../../lib/ids.ts';
-import { resolveDeliveryAddress, urlFormProblem, type UrlPolicy } from '../../lib/url-safety.ts';
 import { recordAudit } from '../audit-logs/audit-logs.service.ts';
 import { consumeCheckoutSessionCard } from '../checkout-sessions/checkout-sessions.service.ts';
 import { lockAndReleaseCard } from '../payment-methods/payment-methods.service.ts';
 import { HOP_BY_HOP, readForwardRequest, refuseHeader, type ForwardRequest } from './forward-request.ts';
 import { fillPlaceholders, maskCardNumbers, PlaceholderError, placeholdersOf, type ForwardCard } from './placeholders.ts';
+import { applyAuthentications, loadAuthentications, type ForwardAuthentication, type Outgoing } from './forward-authentications.ts';
+import { checkedTarget, type CheckedTarget } from './forward-target.ts';
 import { relay, RelayError } from './relay.ts';
+import * as configsRepo from './vault-forward-configs.repo.ts';
 
 /** The largest answer passed back (and kept for replays); a target answering more gets a 502. */
 export const MAX_RESPONSE_BYTES = 1024 * 1024;
@@ -18,28 +20,6 @@ export const MAX_RESPONSE_BYTES = 1024 * 1024;
 const CONNECT_TIMEOUT_MS = 5_000;
 
 const running = new Map<string, number>();
-
-
-function policyOf(ctx: RequestContext): UrlPolicy {
-  const { config } = ctx.deps;
-  return { production: config.environment === 'production', allowPrivate: config.vaultForwardAllowPrivateUrls, setting: 'VAULT_FORWARD_ALLOW_PRIVATE_URLS', hostNamesOnly: true };
-}
-
-const allowed = (host: string, list: readonly string[]) => list.some((entry) => (entry.startsWith('*.') ? host.endsWith(entry.slice(1)) : host === entry));
-
-/** The target, checked: its form, the production allow-list, then what its name resolves to. */
-async function checkedTarget(ctx: RequestContext, raw: string) {
-  const policy = policyOf(ctx);
-  const problem = urlFormProblem(raw, policy);
-  if (problem) throw refuseHeader('x-vault-forward-url', `x-vault-forward-url: ${problem.replace(/^url /, 'the address ')}`);
-  const url = new URL(raw);
-  if (policy.production && !allowed(url.hostname.toLowerCase(), ctx.deps.config.vaultForwardAllowedHosts)) {
-    throw forbidden(`Vault forwarding may not reach ${url.hostname}: in production only the hosts of VAULT_FORWARD_ALLOWED_HOSTS are allowed`);
-  }
-  const resolved = await resolveDeliveryAddress(raw, policy);
-  if (!resolved.ok) throw refuseHeader('x-vault-forward-url', `x-vault-forward-url: ${resolved.problem.replace(/^url /, 'the address ')}`);
-  return { url, address: resolved.address, family: resolved.family };
-}
 
 /** The cards of `x-vault-forward-payment-methods`, in order; each refusal names the position and the id. */
 async function cardsOf(ctx: RequestContext, ids: readonly string[]): Promise<ForwardCard[]> {
@@ -103,35 +83,31 @@ function answerOf(status: number, headers: IncomingHttpHeaders, body: Buffer, ca
   return { status, headers: kept, body: Buffer.from(maskCardNumbers(body.toString('latin1'), cards), 'latin1') };
 }
 
-/**
- * `POST /vault-forward`: the caller's JSON body, placeholders replaced with stored card data, sent
- * to the target; the target's answer comes back (masked). The card data is in memory for this one
- * call only. The audit entry and the idempotent answer are written together after it.
- */
-export async function forwardRequest(ctx: RequestContext, headers: IncomingHttpHeaders, body: unknown): Promise<RawResponse> {
-  const { config } = ctx.deps;
-  const request = readForwardRequest(headers, config.vaultForwardTimeoutSeconds);
-  if (request.authenticationIds.length > 0) {
-    throw refuseHeader('x-vault-forward-authentications', 'x-vault-forward-authentications: no authentication method is configured for vault forwarding on this server yet (request signing, mutual TLS and payload encryption are not available); send the target\'s credentials with x-vault-forward-header-authorization', 'not_available');
-  }
-  const target = await checkedTarget(ctx, request.url);
-  const cards = await cardsOf(ctx, request.paymentMethodIds);
-  // Checked before a checkout session's security code is taken (it can be taken once only).
-  bodyOf(request, body, cards, true);
-  if (request.checkoutSessionId) await takeSecurityCode(ctx, request, cards);
-  const payload = bodyOf(request, body, cards);
+/** The request as it leaves: the forwarded headers, the body filled, then each authentication method applied in order. */
+async function outgoingOf(request: ForwardRequest, target: CheckedTarget, payload: string | null, authentications: readonly ForwardAuthentication[]): Promise<Outgoing> {
+  const out: Outgoing = {
+    method: request.method,
+    url: target.url,
+    // Uncompressed, so that an echoed card number can be found and masked.
+    headers: { ...request.headers, ...(payload !== null ? { 'content-type': 'application/json' } : {}), 'accept-encoding': 'identity' },
+    body: payload,
+    tls: null,
+  };
+  await applyAuthentications(out, authentications);
+  return out;
+}
+
+/** One relay under the merchant account's concurrency cap; the answer masked, a failure as 502 or 504. */
+async function send(ctx: RequestContext, target: CheckedTarget, out: Outgoing, timeoutSeconds: number, cards: readonly ForwardCard[]): Promise<RawResponse> {
   const count = running.get(ctx.merchantAccountId) ?? 0;
-  if (count >= config.vaultForwardMaxConcurrent) throw tooManyRequests(1);
+  if (count >= ctx.deps.config.vaultForwardMaxConcurrent) throw tooManyRequests(1);
   running.set(ctx.merchantAccountId, count + 1);
-  let answer: RawResponse;
   try {
     const response = await relay({
-      url: target.url, address: target.address, family: target.family, method: request.method,
-      // Uncompressed, so that an echoed card number can be found and masked.
-      headers: { ...request.headers, ...(payload !== null ? { 'content-type': 'application/json' } : {}), 'accept-encoding': 'identity' },
-      body: payload, timeoutMs: (request.timeoutSeconds ?? config.vaultForwardTimeoutSeconds) * 1000, connectTimeoutMs: CONNECT_TIMEOUT_MS, maxResponseBytes: MAX_RESPONSE_BYTES,
+      url: out.url, address: target.address, family: target.family, method: out.method, headers: out.headers, body: out.body, tls: out.tls,
+      timeoutMs: timeoutSeconds * 1000, connectTimeoutMs: CONNECT_TIMEOUT_MS, maxResponseBytes: MAX_RESPONSE_BYTES,
     });
-    answer = answerOf(response.status, response.headers, response.body, cards);
+    return answerOf(response.status, response.headers, response.body, cards);
   } catch (error) {
     if (!(error instanceof RelayError)) throw error;
     throw new AppError(error.kind === 'timeout' ? 'gateway_timeout' : 'bad_gateway', `The target ${target.url.host} did not answer usably: ${error.message}`);
@@ -140,8 +116,36 @@ export async function forwardRequest(ctx: RequestContext, headers: IncomingHttpH
     if (left === 0) running.delete(ctx.merchantAccountId);
     else running.set(ctx.merchantAccountId, left);
   }
+}
+
+function auditName(request: ForwardRequest, target: CheckedTarget, status: number): string {
+  const pms = request.paymentMethodIds.length ? ` (payment methods ${request.paymentMethodIds.join(', ')})` : '';
+  const auths = request.authenticationIds.length ? ` (authentication methods ${request.authenticationIds.join(', ')})` : '';
+  return `${request.method} ${target.url.host} → ${status}${pms}${auths}`;
+}
+
+/**
+ * `POST /vault-forward`: the caller's JSON body, placeholders replaced with stored card data, sent
+ * to the target with the named authentication methods applied; the target's answer comes back
+ * (masked). Every refusal comes before anything is sent. The card data and the methods' secrets
+ * are in memory for this one call only. The audit entry and the idempotent answer are written
+ * together after it.
+ */
+export async function forwardRequest(ctx: RequestContext, headers: IncomingHttpHeaders, body: unknown): Promise<RawResponse> {
+  const { config } = ctx.deps;
+  const request = readForwardRequest(headers, config.vaultForwardTimeoutSeconds);
+  const configs = await configsRepo.allConfigs(ctx.deps.db, ctx.merchantAccountId);
+  const target = await checkedTarget(ctx, request.url, configs);
+  const hasBody = body !== undefined && body !== null && request.method !== 'GET';
+  const authentications = await loadAuthentications(ctx, request.authenticationIds, target.url, hasBody, configs);
+  const cards = await cardsOf(ctx, request.paymentMethodIds);
+  // Checked before a checkout session's security code is taken (it can be taken once only).
+  bodyOf(request, body, cards, true);
+  if (request.checkoutSessionId) await takeSecurityCode(ctx, request, cards);
+  const out = await outgoingOf(request, target, bodyOf(request, body, cards), authentications);
+  const answer = await send(ctx, target, out, request.timeoutSeconds ?? config.vaultForwardTimeoutSeconds, cards);
   await withTransaction(ctx.deps.db, async (tx) => {
-    await recordAudit(tx, ctx, 'created', { type: 'vault-forward', id: uuidv7(), name: `${request.method} ${target.url.host} → ${answer.status}${request.paymentMethodIds.length ? ` (payment methods ${request.paymentMethodIds.join(', ')})` : ''}` });
+    await recordAudit(tx, ctx, 'created', { type: 'vault-forward', id: uuidv7(), name: auditName(request, target, answer.status) });
     if (ctx.idempotency) ctx.idempotency.recorded = await ctx.idempotency.recordRaw(tx, answer.status, encodeRaw(answer));
   });
   return answer;

@@ -126,7 +126,7 @@ describe('errors', () => {
     expect(res.json()).toMatchObject({ code: 'bad_request', message: expect.stringMatching(message), details: [{ pointer }] });
   };
 
-  it('refuses before sending anything: no url, an unknown placeholder, an index without a payment method, another account\'s card, authentication methods', async () => {
+  it('refuses before sending anything: no url, an unknown placeholder, an index without a payment method, another account\'s card, an unknown authentication method', async () => {
     const m = await createMerchantAccount(t.deps);
     const other = await createMerchantAccount(t.deps);
     const card = await storedCard(m);
@@ -137,7 +137,7 @@ describe('errors', () => {
     await refused(await forward(m, { 'x-vault-forward-payment-methods': card }, { n: '{{CARD_NUMBER_2}}' }), '', /names payment method 2, but x-vault-forward-payment-methods lists 1/);
     await refused(await forward(m, { 'x-vault-forward-payment-methods': `${card},${foreign}` }, { n: '{{CARD_NUMBER_2}}' }), '/x-vault-forward-payment-methods', new RegExp(`payment method 2 \\(${foreign}\\): no such payment method`));
     await refused(await forward(m, { 'x-vault-forward-payment-methods': 'nope' }, {}), '/x-vault-forward-payment-methods', /"nope" is not one/);
-    await refused(await forward(m, { 'x-vault-forward-authentications': '018f0000-0000-7000-8000-000000000000' }, {}), '/x-vault-forward-authentications', /not available/);
+    await refused(await forward(m, { 'x-vault-forward-authentications': '018f0000-0000-7000-8000-000000000000' }, {}), '/x-vault-forward-authentications', /authentication method 1 \(018f0000-0000-7000-8000-000000000000\): no such authentication method in this merchant account/);
     await refused(await forward(m, { 'x-vault-forward-http-method': 'TRACE' }, {}), '/x-vault-forward-http-method', /must be one of/);
     await refused(await forward(m, { 'x-vault-forward-header-host': 'evil.example' }, {}), '/x-vault-forward-header-host', /cannot be forwarded/);
     expect(received).toEqual([]);
