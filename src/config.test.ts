@@ -43,6 +43,13 @@ describe('happy', () => {
   });
 });
 
+describe('happy', () => {
+  it('reads definition id = URL pairs in the sandbox, and none by default', () => {
+    expect(loadConfig({}).connectorBaseUrls).toEqual({});
+    expect(loadConfig({ CONNECTOR_BASE_URLS: 'adyen-card=http://127.0.0.1:9000/v71, braintree-card=http://127.0.0.1:9001/graphql' }).connectorBaseUrls).toEqual({ 'adyen-card': 'http://127.0.0.1:9000/v71', 'braintree-card': 'http://127.0.0.1:9001/graphql' });
+  });
+});
+
 describe('errors', () => {
   const cases: Array<[Record<string, string>, string]> = [
     [{ PORT: 'eighty' }, 'PORT: must be a whole number between 0 and 65535, got "eighty"'],
@@ -65,6 +72,8 @@ describe('errors', () => {
     [{ REPORTS_STORAGE: 's3', REPORTS_S3_BUCKET: 'b', REPORTS_S3_ACCESS_KEY_ID: 'k' }, 'REPORTS_S3_SECRET_ACCESS_KEY: REPORTS_S3_ACCESS_KEY_ID and REPORTS_S3_SECRET_ACCESS_KEY go together'],
     [{ REPORTS_RETENTION_DAYS: '0' }, 'REPORTS_RETENTION_DAYS: must be between 1 and 3650, got 0'],
     [{ VAULT_MASTER_KEY: 'c2hvcnQ=' }, 'VAULT_MASTER_KEY: must be 32 random bytes in base64 (for example: openssl rand -base64 32)'],
+    [{ CONNECTOR_BASE_URLS: 'adyen-card=ftp://x' }, 'CONNECTOR_BASE_URLS: must be <definition id>=<http(s) URL> pairs separated by commas, got "adyen-card=ftp://x"'],
+    [{ ENVIRONMENT: 'production', VAULT_MASTER_KEY: Buffer.alloc(32, 7).toString('base64'), CONNECTOR_BASE_URLS: 'adyen-card=https://fake.example' }, "CONNECTOR_BASE_URLS: is for tests and sandboxes only: in production connectors talk to their providers' own hosts"],
     [{ ENVIRONMENT: 'production', VAULT_MASTER_KEY: Buffer.alloc(32, 7).toString('base64'), STRIPE_API_BASE_URL: 'http://127.0.0.1:12111' }, 'STRIPE_API_BASE_URL: is for tests and the sandbox only; production calls the provider\'s own API host'],
     [{ STRIPE_API_BASE_URL: 'ftp://fake' }, 'STRIPE_API_BASE_URL: must be an http(s) URL, got "ftp://fake"'],
   ];

@@ -54,6 +54,11 @@ export interface Config {
   vaultForwardTimeoutSeconds: number;
   /** Vault forwards running at once per merchant account in one process. */
   vaultForwardMaxConcurrent: number;
+  /**
+   * Real connectors (Adyen, Braintree): definition id → base URL replacing the provider's, for local
+   * fakes and sandboxes only (`CONNECTOR_BASE_URLS`, refused in production). Empty: the providers' own hosts.
+   */
+  connectorBaseUrls: Record<string, string>;
   // Real connectors (issue 20).
   /** Sandbox/tests only: where the stripe-card connector sends its API calls instead of https://api.stripe.com. */
   stripeApiBaseUrl: string | null;
@@ -139,6 +144,22 @@ function hostList(env: Env, name: string): string[] {
     if (!/^(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/.test(host)) throw new ConfigError(name, `must be host names separated by commas (e.g. api.example.com,*.example.net), got "${host}"`);
   }
   return hosts;
+}
+
+/** `id=url,id=url`: base URLs replacing the providers' for the sandbox; production refuses any. */
+function connectorBaseUrls(env: Env, environment: 'sandbox' | 'production'): Record<string, string> {
+  const name = 'CONNECTOR_BASE_URLS';
+  const raw = read(env, name);
+  if (raw === undefined || raw.trim() === '') return {};
+  if (environment === 'production') throw new ConfigError(name, 'is for tests and sandboxes only: in production connectors talk to their providers\' own hosts');
+  const entries = raw.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+  return Object.fromEntries(entries.map((entry) => {
+    const at = entry.indexOf('=');
+    const id = entry.slice(0, at).trim();
+    const url = entry.slice(at + 1).trim();
+    if (at <= 0 || !/^[a-z0-9]+(-[a-z0-9_]+)+$/.test(id) || !/^https?:\/\/[^\s]+$/.test(url)) throw new ConfigError(name, `must be <definition id>=<http(s) URL> pairs separated by commas, got "${entry}"`);
+    return [id, url];
+  }));
 }
 
 function boolean(env: Env, name: string, fallback: boolean): boolean {
@@ -310,6 +331,7 @@ export function loadConfig(env: Env = process.env): Config {
     vaultForwardAllowedHosts: hostList(env, 'VAULT_FORWARD_ALLOWED_HOSTS'),
     vaultForwardTimeoutSeconds: integer(env, 'VAULT_FORWARD_TIMEOUT_SECONDS', 30, 1, 120),
     vaultForwardMaxConcurrent: integer(env, 'VAULT_FORWARD_MAX_CONCURRENT', 10, 1, 1000),
+    connectorBaseUrls: connectorBaseUrls(env, environment),
     stripeApiBaseUrl: providerBaseUrl(env, 'STRIPE_API_BASE_URL', environment),
     metricsToken: metricsToken(env),
     walletTokenMaxAgeSeconds: integer(env, 'WALLET_TOKEN_MAX_AGE_SECONDS', 300, 10, 3600),

@@ -36,7 +36,7 @@ export async function createRuntime(config: Config, options: Partial<OpenDbOptio
     const cursorSecret = await getOrCreateSecret(handle.db, 'cursor_secret');
     const metrics = new Metrics({ db: handle.db, pool: handle.pool });
     const queue = new JobQueue({ pollMs: config.jobPollMs, recurring: RECURRING, observer: metrics }, JOBS, options.log ?? silentLog);
-    const connectors = (options.connectors ?? createDefaultRegistry({ stripeApiBaseUrl: config.stripeApiBaseUrl })).observe((call) => metrics.connectorCall(call));
+    const connectors = (options.connectors ?? createDefaultRegistry({ stripeApiBaseUrl: config.stripeApiBaseUrl, baseUrls: config.connectorBaseUrls })).observe((call) => metrics.connectorCall(call));
     const deps: Deps = {
       config,
       db: handle.db,

@@ -238,11 +238,19 @@ export interface SyncRequest extends CallBase {
   intent: 'authorize' | 'capture';
   /** The buyer visited the approval page and approved (redirect flows), as recorded by us. */
   buyerApproved: boolean | null;
+  /**
+   * What the provider appended when it sent the buyer back to `/connector-returns/...` after its own
+   * approval page (e.g. Adyen's `redirectResult`); absent for a plain status query.
+   */
+  returnParams?: Record<string, string> | null;
 }
 
 export interface SyncOutcome extends ResponseFacts {
-  /** `not_found`: the provider has no record of the call (it never arrived). */
-  status: 'authorized' | 'captured' | 'capture_pending' | 'buyer_approval_pending' | 'declined' | 'failed' | 'voided' | 'refunded' | 'refund_pending' | 'not_found';
+  /**
+   * `not_found`: the provider has no record of the call (it never arrived); `pending`: the provider
+   * has the call but not its result yet (asked again later; asynchronous providers report by webhook).
+   */
+  status: 'pending' | 'authorized' | 'captured' | 'capture_pending' | 'buyer_approval_pending' | 'declined' | 'failed' | 'voided' | 'refunded' | 'refund_pending' | 'not_found';
   providerTransactionId: string | null;
 }
 

@@ -2,6 +2,8 @@ import type { ConnectorDefinition, PaymentConnector } from './connector.ts';
 import { instrumentConnector, type ConnectorObserver } from './instrument.ts';
 import { MockCardConnector } from './mock/mock-card.connector.ts';
 import { MockRedirectConnector } from './mock/mock-redirect.connector.ts';
+import { AdyenCardConnector } from './adyen/adyen.connector.ts';
+import { BraintreeCardConnector } from './braintree/braintree.connector.ts';
 import { StripeCardConnector } from './stripe/stripe-card.connector.ts';
 
 /**
@@ -46,6 +48,8 @@ export class ConnectorRegistry {
 /** Where the real connectors call (null: the provider's own host; an override is for tests and the sandbox only). */
 export interface ConnectorEndpoints {
   stripeApiBaseUrl?: string | null;
+  /** Definition id → base URL for the Adyen and Braintree connectors (`CONNECTOR_BASE_URLS`, sandbox only). */
+  baseUrls?: Readonly<Record<string, string>>;
 }
 
 /** The built-in sandbox connectors and the real providers' connectors. */
@@ -53,5 +57,7 @@ export function createDefaultRegistry(endpoints: ConnectorEndpoints = {}): Conne
   return new ConnectorRegistry()
     .register(new MockCardConnector())
     .register(new MockRedirectConnector())
-    .register(new StripeCardConnector({ baseUrl: endpoints.stripeApiBaseUrl ?? null }));
+    .register(new StripeCardConnector({ baseUrl: endpoints.stripeApiBaseUrl ?? null }))
+    .register(new AdyenCardConnector({ baseUrls: endpoints.baseUrls ?? {} }))
+    .register(new BraintreeCardConnector({ baseUrls: endpoints.baseUrls ?? {} }));
 }

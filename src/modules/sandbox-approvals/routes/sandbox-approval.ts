@@ -17,7 +17,7 @@ export const html = (reply: { headers(h: Record<string, string>): unknown }) =>
   reply.headers({ 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self' http: https:", 'x-content-type-options': 'nosniff' });
 
 /** Only http(s) return addresses are followed: a `javascript:` URL must never reach the page. */
-const safeReturn = (url: string | null) => (url && /^https?:\/\//i.test(url) ? url : null);
+export const safeReturn = (url: string | null) => (url && /^https?:\/\//i.test(url) ? url : null);
 
 /** Sends the buyer back to the payment method's redirect_url with the transaction's id and status (a Refresh header: the page has no script). */
 export function sendBack(reply: { headers(h: Record<string, string>): unknown }, redirectUrl: string | null, transactionId: string, status: string): void {

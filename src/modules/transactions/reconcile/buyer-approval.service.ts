@@ -46,3 +46,15 @@ export async function recordBuyerApproval(deps: Deps, merchantAccountId: string,
   await checkPendingAttempt(deps, merchantAccountId, attemptId);
   return approvalPage(deps, merchantAccountId, attemptId);
 }
+
+/**
+ * The buyer is back from a real provider's own page (3DS): the parameters the provider appended
+ * (Adyen's `redirectResult`) go to the connector's status query, which completes the payment.
+ * An unknown attempt is 404; one no longer waiting for the buyer is answered with its current
+ * state (a buyer who reloads the page changes nothing).
+ */
+export async function recordProviderReturn(deps: Deps, merchantAccountId: string, attemptId: string, params: Record<string, string>): Promise<ApprovalPage> {
+  const page = await approvalPage(deps, merchantAccountId, attemptId);
+  if (page.open) await checkPendingAttempt(deps, merchantAccountId, attemptId, params);
+  return approvalPage(deps, merchantAccountId, attemptId);
+}

@@ -143,7 +143,7 @@ export async function settleAttempt(tx: Tx, deps: Deps, attemptId: string, merch
 }
 
 /** Asks the connector about one open attempt and applies the answer. */
-async function checkAttempt(deps: Deps, attempt: AttemptRow, log: Log, strict: boolean, now = new Date()): Promise<boolean> {
+async function checkAttempt(deps: Deps, attempt: AttemptRow, log: Log, strict: boolean, now = new Date(), returnParams: Record<string, string> | null = null): Promise<boolean> {
   const row = await repo.findTransaction(deps.db, attempt.merchant_account_id, attempt.transaction_id);
   if (!row) return true;
   const bound = await connectorOfTransaction(deps.db, deps, row);
@@ -153,7 +153,7 @@ async function checkAttempt(deps: Deps, attempt: AttemptRow, log: Log, strict: b
   }
   const sync = bound.connector.sync.bind(bound.connector);
   const result = await callConnector(
-    () => sync({ idempotencyKey: attempt.id, credentials: bound.credentials, options: bound.options, operation: attempt.operation === 'cancel' ? 'void' : attempt.operation, providerTransactionId: attempt.provider_reference ?? row.payment_service_transaction_id, reference: uuidToBase62(row.id), amount: attempt.amount, currency: row.currency, payment: paymentHint(row), intent: row.intent, buyerApproved: attempt.approval_decision === null ? null : attempt.approval_decision === 'approved' }),
+    () => sync({ idempotencyKey: attempt.id, credentials: bound.credentials, options: bound.options, operation: attempt.operation === 'cancel' ? 'void' : attempt.operation, providerTransactionId: attempt.provider_reference ?? row.payment_service_transaction_id, reference: uuidToBase62(row.id), amount: attempt.amount, currency: row.currency, payment: paymentHint(row), intent: row.intent, buyerApproved: attempt.approval_decision === null ? null : attempt.approval_decision === 'approved', returnParams }),
     log,
   );
   if (!result.ok) {
@@ -182,10 +182,13 @@ export async function reconcileDueAttempts(deps: Deps, now: Date, log: Log = { w
   return settled;
 }
 
-/** Asks the connector about one attempt now (after the buyer chose on an approval page). */
-export async function checkPendingAttempt(deps: Deps, merchantAccountId: string, attemptId: string): Promise<void> {
+/**
+ * Asks the connector about one attempt now (after the buyer chose on an approval page, or came back
+ * from the provider's own page with `returnParams`, which the connector completes the payment with).
+ */
+export async function checkPendingAttempt(deps: Deps, merchantAccountId: string, attemptId: string, returnParams: Record<string, string> | null = null): Promise<void> {
   const attempt = await repo.findAttempt(deps.db, merchantAccountId, attemptId);
-  if (attempt) await checkAttempt(deps, attempt, { warn: () => undefined, info: () => undefined }, true);
+  if (attempt) await checkAttempt(deps, attempt, { warn: () => undefined, info: () => undefined }, true, new Date(), returnParams);
 }
 
 /** `POST /transactions/{id}/sync`: asks the payment service about every open call of the transaction now. */

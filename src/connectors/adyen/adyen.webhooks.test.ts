@@ -1,0 +1,73 @@
+import { createHmac } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { parseAdyenWebhook } from './adyen.webhooks.ts';
+
+// Adyen's documented HMAC example (docs.adyen.com, "Verify HMAC signatures"): key, item and signature.
+const DOC_KEY = '44782DEF547AAA06C910C43932B1EB0C71FC68D9D0C057550C48EC2ACF6BA056';
+const DOC_ITEM = { pspReference: '7914073381342284', merchantAccountCode: 'TestMerchant', merchantReference: 'TestPayment-1407325143704', amount: { value: 1130, currency: 'EUR' }, eventCode: 'AUTHORISATION', success: 'true', additionalData: { hmacSignature: 'coqCmt/IZ4E3CzPvMY8zTjQVL5hYJUiBRg8UU+iCWo0=' } };
+const credentials = { merchant_account: 'TestMerchant', hmac_key: DOC_KEY, api_key: 'k' };
+
+/** Signs an item the documented way, independently of the connector's code. */
+function sign(item: Record<string, any>, key = DOC_KEY): Record<string, any> {
+  const text = [item.pspReference, item.originalReference ?? '', item.merchantAccountCode, item.merchantReference, item.amount.value, item.amount.currency, item.eventCode, item.success].join(':');
+  return { ...item, additionalData: { ...item.additionalData, hmacSignature: createHmac('sha256', Buffer.from(key, 'hex')).update(text).digest('base64') } };
+}
+
+const request = (...items: Array<Record<string, any>>) => ({
+  headers: { 'content-type': 'application/json' },
+  rawBody: Buffer.from(JSON.stringify({ live: 'false', notificationItems: items.map((NotificationRequestItem) => ({ NotificationRequestItem })) })),
+  url: 'https://svc.example/webhooks/adyen',
+});
+
+const item = (eventCode: string, extra: Record<string, any> = {}) => sign({ pspReference: 'CAP0000000000001', originalReference: 'PSP0000000000001', merchantAccountCode: 'TestMerchant', merchantReference: 'ref-1', amount: { value: 1500, currency: 'EUR' }, eventCode, success: 'true', ...extra });
+
+describe('happy', () => {
+  it('accepts Adyen\'s documented example and maps it to an authorization', () => {
+    expect(parseAdyenWebhook(credentials, request(DOC_ITEM))).toEqual({
+      status: 'accepted', eventId: 'adyen:AUTHORISATION:7914073381342284:true',
+      actions: [{ kind: 'authorization_succeeded', providerTransactionId: '7914073381342284', providerReferenceId: null, amount: 1130, currency: 'EUR', rawResponseCode: null, rawResponseDescription: null }],
+    });
+  });
+
+  it('maps modifications and disputes onto the payment (originalReference), in our minor units', () => {
+    const cases: Array<[string, Record<string, any>, string]> = [
+      ['CAPTURE', {}, 'capture_succeeded'], ['CAPTURE', { success: 'false', reason: 'Insufficient balance' }, 'capture_failed'], ['CAPTURE_FAILED', {}, 'capture_failed'],
+      ['CANCELLATION', {}, 'void_succeeded'], ['REFUND', {}, 'refund_succeeded'], ['REFUND', { success: 'false' }, 'refund_failed'], ['REFUND_FAILED', {}, 'refund_failed'],
+      ['NOTIFICATION_OF_CHARGEBACK', {}, 'chargeback_opened'], ['CHARGEBACK', {}, 'chargeback_opened'], ['CHARGEBACK_REVERSED', {}, 'chargeback_won'], ['SECOND_CHARGEBACK', {}, 'chargeback_lost'],
+      ['CANCEL_OR_REFUND', { additionalData: { 'modification.action': 'refund' } }, 'refund_succeeded'],
+    ];
+    for (const [code, extra, kind] of cases) {
+      const outcome = parseAdyenWebhook(credentials, request(item(code, extra)));
+      expect(outcome, code).toMatchObject({ status: 'accepted', actions: [{ kind, providerTransactionId: 'PSP0000000000001', providerReferenceId: 'CAP0000000000001', amount: 1500, currency: 'EUR' }] });
+    }
+    const clp = parseAdyenWebhook(credentials, request(item('REFUND', { amount: { value: 150000, currency: 'CLP' } })));
+    expect(clp).toMatchObject({ actions: [{ amount: 1500, currency: 'CLP' }] });
+  });
+
+  it('accepts events that change nothing, with no actions, and a batch as one event', () => {
+    expect(parseAdyenWebhook(credentials, request(item('REPORT_AVAILABLE')))).toMatchObject({ status: 'accepted', actions: [] });
+    const batch = parseAdyenWebhook(credentials, request(item('CAPTURE'), item('REFUND', { pspReference: 'REF0000000000001' })));
+    expect(batch).toMatchObject({ status: 'accepted', eventId: expect.stringMatching(/^adyen:[0-9a-f]{64}$/), actions: [{ kind: 'capture_succeeded' }, { kind: 'refund_succeeded' }] });
+  });
+});
+
+describe('errors', () => {
+  it('rejects a body that is not a notification, and a service without an HMAC key', () => {
+    expect(parseAdyenWebhook(credentials, { ...request(), rawBody: Buffer.from('not json') })).toMatchObject({ status: 'rejected' });
+    expect(parseAdyenWebhook(credentials, request())).toMatchObject({ status: 'rejected' });
+    expect(parseAdyenWebhook({ ...credentials, hmac_key: '' }, request(DOC_ITEM))).toMatchObject({ status: 'rejected', reason: expect.stringContaining('hmac_key') });
+  });
+});
+
+describe('security', () => {
+  it('rejects a changed amount, a wrong key, a missing signature, or one bad item in a batch', () => {
+    expect(parseAdyenWebhook(credentials, request({ ...DOC_ITEM, amount: { value: 1, currency: 'EUR' } }))).toMatchObject({ status: 'rejected' });
+    expect(parseAdyenWebhook({ ...credentials, hmac_key: DOC_KEY.replace('4', '5') }, request(DOC_ITEM))).toMatchObject({ status: 'rejected' });
+    expect(parseAdyenWebhook(credentials, request({ ...DOC_ITEM, additionalData: {} }))).toMatchObject({ status: 'rejected' });
+    expect(parseAdyenWebhook(credentials, request(item('CAPTURE'), { ...item('REFUND'), success: 'false' }))).toMatchObject({ status: 'rejected' });
+  });
+
+  it('rejects a genuine notification for another merchant account', () => {
+    expect(parseAdyenWebhook({ ...credentials, merchant_account: 'OtherMerchant' }, request(DOC_ITEM))).toMatchObject({ status: 'rejected', reason: expect.stringContaining('another') });
+  });
+});

@@ -1,0 +1,95 @@
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { isCurrency } from '../../lib/currencies.ts';
+import type { InboundWebhookAction, InboundWebhookActionKind, InboundWebhookOutcome, InboundWebhookRequest } from '../connector-webhooks.ts';
+import { fromBraintreeAmount } from './braintree.amounts.ts';
+import { child, parseXml, textOf, type XmlElement } from './braintree.xml.ts';
+
+/**
+ * Braintree webhooks: a form post of `bt_signature` (`<public key>|<hex HMAC-SHA1>` pairs joined by
+ * `&`) and `bt_payload` (base64 XML). The HMAC key is the SHA-1 digest of the private key. The
+ * notification's transaction and dispute ids are Braintree's legacy ids; the GraphQL API (our
+ * `payment_service_transaction_id`) names a transaction `base64("transaction_" + legacy id)`.
+ */
+
+/** The GraphQL id of a legacy transaction id. */
+export const graphQlIdOf = (legacyId: string) => Buffer.from(`transaction_${legacyId}`, 'utf8').toString('base64').replace(/=+$/, '');
+
+/** HMAC-SHA1 of the payload under SHA1(private key), hex (how Braintree signs; tests sign with it too). */
+export function braintreeSignature(payload: string, privateKey: string): string {
+  const key = createHash('sha1').update(privateKey, 'utf8').digest();
+  return createHmac('sha1', key).update(payload, 'utf8').digest('hex');
+}
+
+function signed(signature: string, payload: string, credentials: Record<string, string>): boolean {
+  const pair = signature.split('&').map((p) => p.split('|')).find(([key]) => key === credentials.public_key);
+  if (!pair?.[1] || !credentials.private_key) return false;
+  const given = Buffer.from(pair[1], 'hex');
+  // Braintree's own libraries also accept the signature of the payload with a trailing newline.
+  return [payload, `${payload}\n`].some((candidate) => {
+    const expected = Buffer.from(braintreeSignature(candidate, credentials.private_key!), 'hex');
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  });
+}
+
+function money(value: string | null, currency: string | null): { amount: number | null; currency: string | null } {
+  const code = currency && isCurrency(currency) ? currency : null;
+  return { amount: code && value ? fromBraintreeAmount(value, code) : null, currency: code };
+}
+
+function transactionAction(kind: string, transaction: XmlElement): InboundWebhookAction | null {
+  const id = textOf(transaction, 'id');
+  if (!id) return null;
+  const credit = textOf(transaction, 'type') === 'credit';
+  const refunded = textOf(transaction, 'refunded-transaction-id');
+  const settled = kind === 'transaction_settled';
+  const actionKind: InboundWebhookActionKind = credit ? (settled ? 'refund_succeeded' : 'refund_failed') : settled ? 'capture_succeeded' : 'capture_failed';
+  return {
+    kind: actionKind,
+    providerTransactionId: graphQlIdOf(credit && refunded ? refunded : id),
+    providerReferenceId: credit ? graphQlIdOf(id) : null,
+    ...money(textOf(transaction, 'amount'), textOf(transaction, 'currency-iso-code')),
+    rawResponseCode: settled ? null : textOf(transaction, 'processor-settlement-response-code') ?? 'settlement_declined',
+    rawResponseDescription: settled ? null : textOf(transaction, 'processor-settlement-response-text'),
+  };
+}
+
+const DISPUTE_KINDS: Readonly<Record<string, InboundWebhookActionKind>> = { dispute_opened: 'chargeback_opened', dispute_won: 'chargeback_won', dispute_lost: 'chargeback_lost', dispute_accepted: 'chargeback_lost' };
+
+function disputeAction(kind: InboundWebhookActionKind, dispute: XmlElement): InboundWebhookAction | null {
+  const transactionId = textOf(child(dispute, 'transaction'), 'id');
+  if (!transactionId) return null;
+  return {
+    kind, providerTransactionId: graphQlIdOf(transactionId), providerReferenceId: textOf(dispute, 'id'),
+    ...money(textOf(dispute, 'amount-disputed') ?? textOf(dispute, 'amount'), textOf(dispute, 'currency-iso-code')),
+    rawResponseCode: textOf(dispute, 'reason-code') ?? textOf(dispute, 'status'), rawResponseDescription: textOf(dispute, 'reason'),
+  };
+}
+
+/** Notification kind → actions; kinds that change nothing of ours (check, subscriptions, ...) have none. */
+function actionsOf(notification: XmlElement): InboundWebhookAction[] {
+  const kind = textOf(notification, 'kind') ?? '';
+  const subject = child(notification, 'subject');
+  let action: InboundWebhookAction | null = null;
+  if (kind === 'transaction_settled' || kind === 'transaction_settlement_declined') {
+    const transaction = child(subject, 'transaction');
+    action = transaction ? transactionAction(kind, transaction) : null;
+  } else if (DISPUTE_KINDS[kind]) {
+    const dispute = child(subject, 'dispute');
+    action = dispute ? disputeAction(DISPUTE_KINDS[kind]!, dispute) : null;
+  }
+  return action ? [action] : [];
+}
+
+export function parseBraintreeWebhook(credentials: Record<string, string>, request: InboundWebhookRequest): InboundWebhookOutcome {
+  const form = new URLSearchParams(request.rawBody.toString('utf8'));
+  const signature = form.get('bt_signature');
+  const payload = form.get('bt_payload');
+  if (!signature || !payload) return { status: 'rejected', reason: 'The body has no bt_signature and bt_payload' };
+  if (/[^A-Za-z0-9+=/\n]/.test(payload)) return { status: 'rejected', reason: 'bt_payload is not base64' };
+  if (!signed(signature, payload, credentials)) return { status: 'rejected', reason: 'bt_signature does not match this payment service\'s public and private keys' };
+  const notification = parseXml(Buffer.from(payload, 'base64').toString('utf8'));
+  if (!notification || notification.name !== 'notification') return { status: 'rejected', reason: 'bt_payload is not a Braintree notification' };
+  // Braintree sends no event id: the signed payload (with its timestamp) identifies the event.
+  const eventId = `braintree:${createHash('sha256').update(payload.replace(/\n/g, '')).digest('hex')}`;
+  return { status: 'accepted', eventId, actions: actionsOf(notification) };
+}

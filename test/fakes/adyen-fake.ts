@@ -1,0 +1,198 @@
+import { startFakeServer, type FakeAnswer, type FakeRequest, type FakeServer } from './fake-server.ts';
+
+/**
+ * A local Adyen Checkout API v71, from Adyen's documented request and response examples
+ * (docs.adyen.com: /payments, /payments/details, /payments/{pspReference}/captures, /cancels,
+ * /refunds, /paymentMethods; API idempotency; error codes). It checks the X-API-Key, the merchant
+ * account, the Idempotency-Key (a repeated key replays the first answer, whatever the body), the
+ * amount in Adyen's minor units, and the capture mode; it decides outcomes by amount:
+ *
+ * | value | answer |
+ * |---|---|
+ * | 2005 | Refused, refusalReasonCode 2 |
+ * | 2051 | Refused, refusalReasonCode 12 (Not enough balance) |
+ * | 2024 | Refused, refusalReasonCode 24 (CVC Declined), cvcResult 2 |
+ * | 2101 | HTTP 422, errorCode 101 (Invalid card number) |
+ * | 2300 | RedirectShopper (3DS): the buyer's page is `<fake>/3ds/<id>` |
+ * | 2408 | Authorised, answered after `slowMs` |
+ * | 2409 | Authorised, then the connection is dropped before the answer |
+ * | 2429 | HTTP 429 |
+ * | 2500 | HTTP 500 |
+ * | other | Authorised |
+ */
+
+export const ADYEN_FAKE_KEY = 'AQE_test_api_key';
+export const ADYEN_FAKE_MERCHANT = 'SvcTestECOM';
+
+interface Payment {
+  pspReference: string;
+  value: number;
+  currency: string;
+  manualCapture: boolean;
+  status: 'authorised' | 'redirect' | 'refused';
+  captured: number;
+  refunded: number;
+  returnUrl: string;
+  reference: string;
+}
+
+export interface AdyenFake extends FakeServer {
+  /** The base URL to configure (`CONNECTOR_BASE_URLS=adyen-card=<baseUrl>`). */
+  baseUrl: string;
+  payments: Map<string, Payment>;
+  /** How long the slow amount waits (ms). */
+  slowMs: number;
+  /** The next POST /payments answers this status, once. */
+  failNext(status: 401 | 429 | 500): void;
+  /** The JSON bodies the fake received on a path suffix. */
+  bodies(pathSuffix: string): Array<Record<string, any>>;
+}
+
+const error = (status: number, errorCode: string, message: string, errorType: string): FakeAnswer => ({ status, json: { status, errorCode, message, errorType, pspReference: 'ERR0000000000001' } });
+
+/** Adyen's state and answers: payments, stored cards, replies kept per idempotency key. */
+class AdyenSimulation {
+  readonly payments = new Map<string, Payment>();
+  private readonly replies = new Map<string, FakeAnswer>();
+  private readonly stored = new Map<string, string>();
+  private sequence = 0;
+  slowMs = 1000;
+  url = '';
+  /** A status the next POST /payments answers with (401, 429, 500), once. */
+  fault: 401 | 429 | 500 | null = null;
+
+  private psp(): string {
+    return `PSP${String(++this.sequence).padStart(13, '0')}`;
+  }
+
+  private authorise(body: Record<string, any>, redirect: boolean): FakeAnswer {
+    const pspReference = this.psp();
+    const value = body.amount.value as number;
+    const manualCapture = body.additionalData?.manualCapture === 'true';
+    this.payments.set(pspReference, { pspReference, value, currency: body.amount.currency, manualCapture, status: redirect ? 'redirect' : 'authorised', captured: manualCapture ? 0 : value, refunded: 0, returnUrl: body.returnUrl, reference: body.reference });
+    if (redirect) return { status: 200, json: { resultCode: 'RedirectShopper', action: { paymentMethodType: 'scheme', url: `${this.url}/3ds/${pspReference}`, method: 'GET', type: 'redirect' } } };
+    const pm = body.paymentMethod ?? {};
+    const additionalData: Record<string, string> = { authCode: '064381', avsResult: '7 Both postal code and address match', cvcResult: pm.cvc ? '1 Matches' : '6 No CVC/CVV provided', networkTxReference: `NTR${pspReference.slice(3)}`, merchantAdviceCode: '' };
+    if (body.storePaymentMethod) {
+      const id = `SPM${pspReference.slice(3)}`;
+      this.stored.set(id, body.shopperReference);
+      additionalData['tokenization.storedPaymentMethodId'] = id;
+      additionalData['tokenization.shopperReference'] = body.shopperReference;
+    }
+    return { status: 200, json: { pspReference, resultCode: 'Authorised', merchantReference: body.reference, amount: body.amount, additionalData } };
+  }
+
+  /** What is wrong with a `/payments` body, as Adyen's 422, or null. */
+  private invalid(body: Record<string, any>): FakeAnswer | null {
+    if (!body.paymentMethod) return error(422, '14_030', "Required field 'paymentMethod' is not provided.", 'validation');
+    if (!Number.isInteger(body.amount?.value) || !/^[A-Z]{3}$/.test(body.amount?.currency ?? '')) return error(422, '137', 'Invalid amount specified', 'validation');
+    if (!body.returnUrl) return error(422, '14_029', "Required field 'returnUrl' is not provided.", 'validation');
+    const pm = body.paymentMethod;
+    if (pm.storedPaymentMethodId) return this.stored.get(pm.storedPaymentMethodId) === body.shopperReference ? null : error(422, '800', 'Contract not found', 'validation');
+    if (pm.type !== 'scheme' || !/^\d{12,19}$/.test(pm.number ?? '') || !/^\d{2}$/.test(pm.expiryMonth ?? '') || !/^\d{4}$/.test(pm.expiryYear ?? '')) return error(422, '14_030', 'Invalid card details', 'validation');
+    return null;
+  }
+
+  private pay(body: Record<string, any>): FakeAnswer {
+    const invalid = this.invalid(body);
+    if (invalid) return invalid;
+    const refused = (code: string, reason: string, extra: Record<string, string> = {}): FakeAnswer => ({ status: 200, json: { pspReference: this.psp(), resultCode: 'Refused', refusalReason: reason, refusalReasonCode: code, merchantReference: body.reference, additionalData: extra } });
+    switch (body.amount.value as number) {
+      case 2005: return refused('2', 'Refused');
+      case 2051: return refused('12', 'Not enough balance');
+      case 2024: return refused('24', 'CVC Declined', { cvcResult: '2 Does not match' });
+      case 2101: return error(422, '101', 'Invalid card number', 'validation');
+      case 2429: return error(429, '000', 'Too many requests', 'security');
+      case 2500: return error(500, '905', 'Payment details are not supported', 'internal');
+      case 2300: return this.authorise(body, true);
+      case 2408: return { ...(this.authorise(body, false) as { status: number; json: unknown }), delayMs: this.slowMs };
+      case 2409: this.authorise(body, false); return { drop: true };
+      default: return this.authorise(body, false);
+    }
+  }
+
+  private details(body: Record<string, any>): FakeAnswer {
+    const [outcome, pspReference] = String(body.details?.redirectResult ?? '').split('.');
+    const payment = pspReference ? this.payments.get(pspReference) : undefined;
+    if (!payment || payment.status !== 'redirect') return error(422, '14_018', 'Invalid payload provided', 'validation');
+    if (outcome !== 'Y') {
+      payment.status = 'refused';
+      return { status: 200, json: { pspReference, resultCode: 'Refused', refusalReason: '3D Not Authenticated', refusalReasonCode: '11', merchantReference: payment.reference } };
+    }
+    payment.status = 'authorised';
+    if (!payment.manualCapture) payment.captured = payment.value;
+    return { status: 200, json: { pspReference, resultCode: 'Authorised', merchantReference: payment.reference, additionalData: { authCode: '091233', cvcResult: '1 Matches' } } };
+  }
+
+  private modification(pspReference: string, kind: string, body: Record<string, any>): FakeAnswer {
+    const payment = this.payments.get(pspReference);
+    if (!payment || payment.status !== 'authorised') return error(422, '167', 'Original pspReference required for this operation', 'validation');
+    const value = body.amount?.value as number;
+    if (kind !== 'cancels' && (body.amount?.currency !== payment.currency || !Number.isInteger(value))) return error(422, '137', 'Invalid amount specified', 'validation');
+    if (kind === 'captures' && (!payment.manualCapture || payment.captured + value > payment.value)) return error(422, '167', 'Insufficient balance on payment', 'validation');
+    if (kind === 'refunds' && payment.refunded + value > payment.captured) return error(422, '167', 'Insufficient balance on payment', 'validation');
+    if (kind === 'captures') payment.captured += value;
+    if (kind === 'refunds') payment.refunded += value;
+    return { status: 201, json: { merchantAccount: body.merchantAccount, paymentPspReference: pspReference, pspReference: this.psp(), reference: body.reference, status: 'received', ...(body.amount ? { amount: body.amount } : {}) } };
+  }
+
+  /** The issuer's page: `?answer=Y` authenticates; Adyen then sends the buyer to returnUrl with redirectResult. */
+  private issuerPage(path: string): FakeAnswer {
+    const [id, query = ''] = path.slice(5).split('?');
+    const payment = this.payments.get(id!);
+    if (!payment) return { status: 404, json: {} };
+    const back = new URL(payment.returnUrl);
+    back.searchParams.set('redirectResult', `${new URLSearchParams(query).get('answer') === 'Y' ? 'Y' : 'N'}.${id}`);
+    return { status: 302, json: {}, headers: { location: back.toString() } };
+  }
+
+  route(req: FakeRequest): FakeAnswer {
+    if (req.method === 'GET' && req.path.startsWith('/3ds/')) return this.issuerPage(req.path);
+    if (this.fault && req.path === '/v71/payments') return this.injectedFault();
+    if (req.headers['x-api-key'] !== ADYEN_FAKE_KEY) return error(401, '000', 'HTTP Status Response - Unauthorized', 'security');
+    const body = JSON.parse(req.body || '{}') as Record<string, any>;
+    if (req.path !== '/v71/payments/details' && body.merchantAccount !== ADYEN_FAKE_MERCHANT) return error(403, '901', 'Invalid Merchant Account', 'security');
+    const key = req.headers['idempotency-key'] as string | undefined;
+    if (key && this.replies.has(key)) return this.replies.get(key)!;
+    const answer = this.answerOf(req.path, body);
+    // Rejected before processing (401/403/429) or failed (5xx): not kept, a retry is processed.
+    if (key && ('drop' in answer || (answer.status < 500 && ![401, 403, 429].includes(answer.status)))) this.replies.set(key, 'drop' in answer ? this.lastPaymentReply() : { status: answer.status, json: answer.json });
+    return answer;
+  }
+
+  private injectedFault(): FakeAnswer {
+    const status = this.fault!;
+    this.fault = null;
+    return status === 401 ? error(401, '000', 'HTTP Status Response - Unauthorized', 'security') : status === 429 ? error(429, '000', 'Too many requests', 'security') : error(500, '905', 'Internal error', 'internal');
+  }
+
+  /** A dropped answer was still made: a retry with the same key finds the payment Adyen recorded. */
+  private lastPaymentReply(): FakeAnswer {
+    const payment = [...this.payments.values()].at(-1)!;
+    return { status: 200, json: { pspReference: payment.pspReference, resultCode: 'Authorised', merchantReference: payment.reference, additionalData: { authCode: '064381' } } };
+  }
+
+  private answerOf(path: string, body: Record<string, any>): FakeAnswer {
+    if (path === '/v71/payments') return this.pay(body);
+    if (path === '/v71/payments/details') return this.details(body);
+    if (path === '/v71/paymentMethods') return { status: 200, json: { paymentMethods: [{ name: 'Cards', type: 'scheme', brands: ['visa', 'mc', 'amex'] }] } };
+    const match = /^\/v71\/payments\/([^/]+)\/(captures|cancels|refunds)$/.exec(path);
+    if (match) return this.modification(decodeURIComponent(match[1]!), match[2]!, body);
+    return { status: 404, json: { status: 404, errorCode: '000', message: 'Not found', errorType: 'validation' } };
+  }
+}
+
+export async function startAdyenFake(): Promise<AdyenFake> {
+  const simulation = new AdyenSimulation();
+  const server = await startFakeServer((req) => simulation.route(req));
+  simulation.url = server.url;
+  return {
+    ...server,
+    baseUrl: `${server.url}/v71`,
+    payments: simulation.payments,
+    get slowMs() { return simulation.slowMs; },
+    set slowMs(ms: number) { simulation.slowMs = ms; },
+    failNext: (status) => void (simulation.fault = status),
+    bodies: (suffix) => server.requests.filter((r) => r.path.endsWith(suffix) && r.method === 'POST').map((r) => JSON.parse(r.body || '{}')),
+  };
+}
