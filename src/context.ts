@@ -1,7 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.ts';
 import type { Db } from './db/client.ts';
-import type { Tx } from './db/transaction.ts';
+import type { Compilable } from 'kysely';
+import type { Executor, Tx } from './db/transaction.ts';
 import { withTransaction } from './db/transaction.ts';
 import type { CursorCodec } from './http/cursor.ts';
 import type { Keyring } from './vault/keyring.ts';
@@ -91,6 +92,14 @@ export interface IdempotencyHandle {
   record(tx: Tx, status: number, result: unknown): Promise<RecordedResponse>;
   /** Stores an answer passed through as it came (a raw route's encoded `RawResponse`, http/raw-response.ts). */
   recordRaw(tx: Tx, status: number, encoded: string): Promise<RecordedResponse>;
+  /**
+   * Binds the resource this request records before its connector call to the key, in `tx` (the
+   * transaction that records it): a retry after a crash then answers with that resource (a route's
+   * `resume`, http/define-route.ts) instead of creating a second one.
+   */
+  bindResource(tx: Tx, resourceId: string): Promise<void>;
+  /** The write of `bindResource`, for a caller that runs it in one statement with its own (db/write-batch.ts). */
+  bindResourceWrite(db: Executor, resourceId: string): Compilable<unknown>;
   /** Set once the transaction that recorded the response has committed. */
   recorded: RecordedResponse | null;
 }

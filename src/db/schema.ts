@@ -64,6 +64,8 @@ export interface IdempotencyKeysTable {
   response_key_id: string | null;
   /** Scopes and embed pins of the credential that claimed the key; null on pre-0012 claims. */
   credential_hash: string | null;
+  /** The resource the request recorded before its connector call (migration 0032); a takeover resumes it. */
+  resource_id: string | null;
   locked_until: Timestamp;
   created_at: CreatedAt;
   expires_at: Timestamp;

@@ -57,6 +57,12 @@ export interface RouteDefinition<P extends TSchema | undefined, Q extends TSchem
    * bytes from elsewhere; `response` then only documents it. Idempotent replays send it again.
    */
   rawResponse?: boolean;
+  /**
+   * The resource a request bound to its idempotency key (`ctx.idempotency.bindResource`) as GET
+   * renders it now. A retry that takes over the claim of a request which died (or failed with a
+   * 5xx) after binding answers with it instead of running the handler again.
+   */
+  resume?: (ctx: RequestContext, resourceId: string) => Promise<R extends TSchema ? Static<R> : void>;
   /** Returns the response body; null only with `noContentWhenNull`. */
   handler: (input: RouteInput<StaticOf<P>, StaticOf<Q>, StaticOf<B>>) => Promise<R extends TSchema ? Static<R> | null : void>;
 }
@@ -69,6 +75,7 @@ declare module 'fastify' {
     merchantScoped?: boolean;
     successStatus?: number;
     rawResponse?: boolean;
+    resume?: (ctx: RequestContext, resourceId: string) => Promise<unknown>;
   }
 }
 
@@ -141,6 +148,7 @@ export function defineRoute<P extends TSchema | undefined = undefined, Q extends
       enumerationLimited: def.enumerationLimited ?? false,
       credential: def.credential ?? 'bearer',
       rawResponse: def.rawResponse ?? false,
+      ...(def.resume ? { resume: def.resume } : {}),
     },
     ...(def.bodyOptional
       ? {

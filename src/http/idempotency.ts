@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps, IdempotencyHandle, RecordedResponse } from '../context.ts';
-import { withTransaction, type Tx } from '../db/transaction.ts';
+import { withTransaction, type Executor, type Tx } from '../db/transaction.ts';
 import { AppError, forbidden, tooEarly } from '../errors/app-error.ts';
 import * as repo from '../modules/idempotency-keys/idempotency-keys.repo.ts';
 import { MerchantAccountCache } from '../modules/merchant-accounts/merchant-account-cache.ts';
@@ -21,15 +21,17 @@ const LEASE_MS = 120_000;
 
 type Outcome =
   | { kind: 'claimed' | 'running' | 'mismatch' | 'credentials' }
-  | { kind: 'replay'; status: number; sealed: Sealed };
+  | { kind: 'replay'; status: number; sealed: Sealed }
+  /** The claim was taken over and its request had recorded this resource (it died or failed after). */
+  | { kind: 'resume'; resourceId: string };
 
 /** Claims the key, or says why not. Runs in one transaction, the row locked. */
 async function claimKey(tx: Tx, claim: repo.NewClaim, now: number): Promise<Outcome> {
   if (await repo.insertClaim(tx, claim)) return { kind: 'claimed' };
   const row = await repo.lockKey(tx, claim);
   if (!row) {
-    // Released (a 500) or purged since the insert above; if another request claimed it in
-    // between, that request runs and this one must not.
+    // Released (a 500 before any resource was bound) or purged since the insert above; if another
+    // request claimed it in between, that request runs and this one must not.
     return (await repo.insertClaim(tx, claim)) ? { kind: 'claimed' } : { kind: 'running' };
   }
   if (row.expires_at.getTime() <= now) {
@@ -43,8 +45,9 @@ async function claimKey(tx: Tx, claim: repo.NewClaim, now: number): Promise<Outc
     return { kind: 'replay', status: row.response_status ?? 200, sealed: { ciphertext: row.response_body ?? '', keyId: row.response_key_id ?? '' } };
   }
   if (row.locked_until.getTime() > now) return { kind: 'running' };
-  await repo.renewClaim(tx, claim);
-  return { kind: 'claimed' };
+  // Abandoned (its process died) or released after a 5xx: a resource it recorded is kept and resumed.
+  await repo.renewClaim(tx, claim, row.resource_id);
+  return row.resource_id === null ? { kind: 'claimed' } : { kind: 'resume', resourceId: row.resource_id };
 }
 
 function newClaim(request: FastifyRequest, key: string, now: number, ttlSeconds: number): repo.NewClaim {
@@ -113,11 +116,38 @@ export function createIdempotencyHook(deps: Deps) {
         if (request.routeOptions.config.rawResponse && isEncodedRaw(body)) return sendRaw(reply, decodeRaw(body), true);
         return sendStored(reply, outcome.status, body, true);
       }
+      case 'resume':
+        ctx.idempotency = createHandle(deps, claim, reply);
+        // A route without `resume` runs its handler again, as for any abandoned claim.
+        if (request.routeOptions.config.resume) return resume(request, reply, outcome.resourceId);
+        return;
       case 'claimed':
         ctx.idempotency = createHandle(deps, claim, reply);
         return;
     }
   };
+}
+
+/**
+ * Answers a taken-over claim whose request had recorded its resource: the resource as it is now,
+ * with the route's success status, recorded on the key so that later retries replay it. The
+ * handler does not run (it would create a second resource and call the connector again).
+ */
+async function resume(request: FastifyRequest, reply: FastifyReply, resourceId: string): Promise<FastifyReply> {
+  const ctx = request.ctx;
+  const handle = ctx.idempotency as SettleableHandle;
+  let recorded: RecordedResponse;
+  try {
+    const resource = await request.routeOptions.config.resume!(ctx, resourceId);
+    recorded = await withTransaction(ctx.deps.db, (tx) => handle.record(tx, ctx.successStatus, resource));
+  } catch (error) {
+    await handle.settle(error);
+    throw error;
+  }
+  handle.recorded = recorded;
+  request.log.info({ operationId: ctx.operationId, resourceId }, 'idempotent resume');
+  // Marked as replayed: this request did not run, it answers for the one that did.
+  return sendStored(reply, recorded.status, recorded.body, true);
 }
 
 function createHandle(deps: Deps, claim: repo.NewClaim, reply: FastifyReply): IdempotencyHandle & { settle(error: unknown): Promise<void> } {
@@ -135,9 +165,14 @@ function createHandle(deps: Deps, claim: repo.NewClaim, reply: FastifyReply): Id
       await complete(tx, status, encoded);
       return { status, body: encoded };
     },
+    async bindResource(tx: Tx, resourceId: string): Promise<void> {
+      await repo.bindResourceQuery(tx, claim, resourceId).execute();
+    },
+    bindResourceWrite: (db: Executor, resourceId: string) => repo.bindResourceQuery(db, claim, resourceId),
     /**
      * After a failure: a client error is a completed outcome and is stored (a retry gets the same
-     * answer); a server error, a timeout or a rate limit releases the key so a retry runs again.
+     * answer); a server error, a timeout or a rate limit releases the key so a retry runs again
+     * (or resumes the resource the request had bound, see `releaseKey`).
      */
     async settle(error: unknown): Promise<void> {
       const rendered = renderError(error, deps.config.bodyLimit);

@@ -46,10 +46,14 @@ export async function lockKey(db: Executor, id: KeyId): Promise<IdempotencyKeyRo
   return byId(id)(db.selectFrom('idempotency_keys').selectAll()).forUpdate().executeTakeFirst();
 }
 
-/** Replaces an expired or abandoned claim with a fresh one. */
-export async function renewClaim(db: Executor, claim: NewClaim): Promise<void> {
+/**
+ * Replaces an expired or abandoned claim with a fresh one. `resourceId`: the resource the abandoned
+ * claim had bound (kept so that a later takeover still resumes it), or null.
+ */
+export async function renewClaim(db: Executor, claim: NewClaim, resourceId: string | null = null): Promise<void> {
   await byId(claim)(
     db.updateTable('idempotency_keys').set({
+      resource_id: resourceId,
       method: claim.method,
       path: claim.path,
       request_hash: claim.requestHash,
@@ -71,8 +75,23 @@ export async function completeKey(db: Executor, id: KeyId, status: number, body:
   ).execute();
 }
 
+/** Binds the resource the claim's request created; a statement to run with the write that creates it. */
+export function bindResourceQuery(db: Executor, id: KeyId, resourceId: string) {
+  return db
+    .updateTable('idempotency_keys')
+    .set({ resource_id: resourceId })
+    .where('merchant_account_id', '=', id.merchantAccountId)
+    .where('owner', '=', id.owner)
+    .where('key', '=', id.key);
+}
+
+/**
+ * Gives up a processing claim so that a retry runs. A claim with a bound resource is kept with its
+ * lease ended instead (the epoch): the retry then resumes that resource rather than creating another.
+ */
 export async function releaseKey(db: Executor, id: KeyId): Promise<void> {
-  await byId(id)(db.deleteFrom('idempotency_keys')).where('state', '=', 'processing').execute();
+  await byId(id)(db.deleteFrom('idempotency_keys')).where('state', '=', 'processing').where('resource_id', 'is', null).execute();
+  await byId(id)(db.updateTable('idempotency_keys').set({ locked_until: new Date(0) })).where('state', '=', 'processing').where('resource_id', 'is not', null).execute();
 }
 
 /** Deletes up to `batch` expired keys; returns how many went. */

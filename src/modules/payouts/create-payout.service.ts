@@ -62,6 +62,8 @@ async function start(ctx: RequestContext, body: CreatePayoutBody): Promise<Start
       // Looked at by reconciliation if this process never records the answer (a crash).
       { merchant_account_id: ctx.merchantAccountId, id: attemptId, payout_id: id, payment_service_id: service.id, status: 'in_flight', provider_reference: null, error_code: null, raw_response_code: null, raw_response_description: null, next_check_at: nextCheckAt(0, now), created_at: now, updated_at: now },
     );
+    // Committed with the payout: a retry after a crash resumes it instead of paying out again.
+    if (ctx.idempotency) await ctx.idempotency.bindResource(tx, id);
     await recordAudit(tx, ctx, 'created', auditedPayout(row));
     const credentials = await credentialsOf(tx, ctx.deps, service);
     return { row, attemptId, connector, credentials, destination };

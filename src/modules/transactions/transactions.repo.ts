@@ -1,4 +1,4 @@
-import { sql, type UpdateObject, type Updateable } from 'kysely';
+import { sql, type Compilable, type UpdateObject, type Updateable } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { AttemptRow, NewAttempt, NewTransaction, NewTransactionEvent, RefundRow, SettlementRow, TransactionAttemptsTable, TransactionEventRow, TransactionRow, TransactionsTable, RefundsTable } from '../../db/schema-transactions.ts';
 import { keysetPage, type KeysetPage } from '../../db/keyset.ts';
@@ -6,8 +6,12 @@ import type { Executor } from '../../db/transaction.ts';
 import { runWrites } from '../../db/write-batch.ts';
 import type { CursorPosition } from '../../http/cursor.ts';
 
-export async function insertTransaction(db: Executor, row: NewTransaction): Promise<TransactionRow> {
-  return db.insertInto('transactions').values(row).returningAll().executeTakeFirstOrThrow();
+/** `with`: writes to run in the same statement (src/db/write-batch.ts), e.g. an idempotency key's binding. */
+export async function insertTransaction(db: Executor, row: NewTransaction, withWrites: Compilable<unknown>[] = []): Promise<TransactionRow> {
+  const insert = db.insertInto('transactions').values(row).returningAll();
+  if (withWrites.length === 0) return insert.executeTakeFirstOrThrow();
+  const [inserted] = await runWrites<TransactionRow>(db, [...withWrites, insert]);
+  return inserted!;
 }
 
 export async function findTransaction(db: Executor, merchantAccountId: string, id: string, options: { forUpdate?: boolean } = {}): Promise<TransactionRow | undefined> {
@@ -78,8 +82,8 @@ export function insertAttemptQuery(db: Executor, row: NewAttempt) {
 }
 
 /** The transaction and its first attempt in one round trip (src/db/write-batch.ts). */
-export async function insertTransactionWithAttempt(db: Executor, row: NewTransaction, attempt: NewAttempt): Promise<TransactionRow> {
-  const [inserted] = await runWrites<TransactionRow>(db, [insertAttemptQuery(db, attempt), db.insertInto('transactions').values(row).returningAll()]);
+export async function insertTransactionWithAttempt(db: Executor, row: NewTransaction, attempt: NewAttempt, withWrites: Compilable<unknown>[] = []): Promise<TransactionRow> {
+  const [inserted] = await runWrites<TransactionRow>(db, [insertAttemptQuery(db, attempt), ...withWrites, db.insertInto('transactions').values(row).returningAll()]);
   return inserted!;
 }
 

@@ -1,6 +1,7 @@
 import { defineRoute } from '../../../http/define-route.ts';
 import { createPayout as run } from '../create-payout.service.ts';
 import { CreatePayoutBody, PayoutSchema } from '../payouts.schemas.ts';
+import { getPayout } from '../payouts.service.ts';
 
 export const createPayout = defineRoute({
   operationId: 'createPayout',
@@ -16,5 +17,7 @@ export const createPayout = defineRoute({
   status: 201,
   body: CreatePayoutBody,
   response: PayoutSchema,
+  // A retry whose first request died after recording the payout gets that payout, not a second one.
+  resume: getPayout,
   handler: ({ ctx, body }) => run(ctx, body),
 });

@@ -103,8 +103,11 @@ async function record(db: Executor, ctx: RequestContext, body: CreateTransaction
   // A challenged card is authorized when the buyer completes the challenge (three-ds-challenge.service.ts).
   const callsConnector = prepared.stop === null && prepared.service !== null && prepared.challenge === null;
   const attempt = { merchant_account_id: ctx.merchantAccountId, id: attemptId, transaction_id: id, operation: 'authorize' as const, status: 'in_flight' as const, amount: newRow.amount, payment_service_id: prepared.service?.id ?? null, next_check_at: nextCheckAt(0, now) };
+  // The idempotency key's binding goes in the same write as the transaction: a retry after a crash
+  // resumes it instead of charging again (http/idempotency.ts).
+  const bind = ctx.idempotency ? [ctx.idempotency.bindResourceWrite(db, id)] : [];
   // Without gift cards the transaction and its attempt are written in one statement.
-  const row = callsConnector && giftCards.length === 0 ? await repo.insertTransactionWithAttempt(db, newRow, attempt) : await repo.insertTransaction(db, newRow);
+  const row = callsConnector && giftCards.length === 0 ? await repo.insertTransactionWithAttempt(db, newRow, attempt, bind) : await repo.insertTransaction(db, newRow, bind);
   // Gift cards always take the database transaction of `start`.
   const tender = giftCards.length > 0 ? await recordTender(db as Tx, ctx, id, giftCards, body.amount, row.buyer_id, instrument === null) : null;
   if (callsConnector && giftCards.length > 0) await repo.insertAttempt(db, attempt);
