@@ -1,5 +1,5 @@
 import { resolveDeliveryAddress } from '../lib/url-safety.ts';
-import { relay, RelayError } from '../modules/vault-forward/relay.ts';
+import { relay, RelayError } from '../lib/relay.ts';
 import { ConnectorError } from './connector.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { createHash, createHmac } from 'node:crypto';
 import { AppError } from '../../errors/app-error.ts';
 import { resolveDeliveryAddress } from '../../lib/url-safety.ts';
-import { relay, RelayError } from '../vault-forward/relay.ts';
+import { relay, RelayError } from '../../lib/relay.ts';
 
 /**
  * Apple Pay merchant validation (https://developer.apple.com/documentation/applepayontheweb/requesting-an-apple-pay-payment-session):

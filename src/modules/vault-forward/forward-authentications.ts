@@ -7,7 +7,7 @@ import { mleKey, openFieldValues, pemBlocks, type FieldValues } from './authenti
 import { SIGNATURE_DEFAULTS } from './definitions.ts';
 import { refuseHeader } from './forward-request.ts';
 import { anyMatches } from './host-rules.ts';
-import type { RelayTls } from './relay.ts';
+import type { RelayTls } from '../../lib/relay.ts';
 import * as repo from './vault-forward-configs.repo.ts';
 import { hostsOf } from './vault-forward-configs.schemas.ts';
 

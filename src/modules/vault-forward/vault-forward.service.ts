@@ -11,7 +11,7 @@ import { HOP_BY_HOP, readForwardRequest, refuseHeader, type ForwardRequest } fro
 import { fillPlaceholders, maskCardNumbers, PlaceholderError, placeholdersOf, type ForwardCard } from './placeholders.ts';
 import { applyAuthentications, loadAuthentications, type ForwardAuthentication, type Outgoing } from './forward-authentications.ts';
 import { checkedTarget, type CheckedTarget } from './forward-target.ts';
-import { relay, RelayError } from './relay.ts';
+import { relay, RelayError } from '../../lib/relay.ts';
 import * as configsRepo from './vault-forward-configs.repo.ts';
 
 /** The largest answer passed back (and kept for replays); a target answering more gets a 502. */

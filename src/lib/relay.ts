@@ -1,11 +1,12 @@
 import { request as httpRequest, type IncomingHttpHeaders, type RequestOptions } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { pinnedLookup } from '../../lib/pinned-lookup.ts';
+import { pinnedLookup } from './pinned-lookup.ts';
 
 /**
- * The one outbound call of a vault forward: to the checked address only (no second DNS answer),
- * no redirect followed (node's client never follows one), a fresh connection, bounded in time and
- * in the size of the answer.
+ * One outbound call to an address already checked by the SSRF guard (vault forwards, real provider
+ * connectors, Apple Pay merchant sessions): to the checked address only (no second DNS answer), no
+ * redirect followed (node's client never follows one), a fresh connection, bounded in time and in
+ * the size of the answer.
  */
 
 export interface RelayRequest {
