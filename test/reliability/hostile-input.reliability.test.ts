@@ -71,7 +71,7 @@ describe('security', () => {
           continue;
         }
         tried += 1;
-        const problem = answer === 'hang' ? `no answer within ${HANG_MS} ms` : answerProblem(answer.status, answer.contentType, answer.body);
+        const problem = answer === 'hang' ? `no answer within ${HANG_MS} ms` : answerProblem(answer.status, answer.contentType, answer.body, op.page);
         if (problem) failures.push(`${request.operationId} [${request.mutation}] ${request.method} ${request.url.slice(0, 120)}: ${problem} ${answer === 'hang' ? '' : answer.body.slice(0, 200)}`);
       }
     }

@@ -1,10 +1,12 @@
 /**
  * Whether an answer is one the specification allows: a success whose body is JSON (or empty for
  * 204), the error body `{type:'error', code, status, message, details[, resource_id]}` with the
- * real status, or the 422 validation body `{detail:[{loc, msg, type}]}`. Returns the problem, or null.
+ * real status, or the 422 validation body `{detail:[{loc, msg, type}]}`. A buyer's page (`page`) may
+ * also answer a refusal as an HTML page with the real status. Returns the problem, or null.
  */
-export function answerProblem(status: number, contentType: string | undefined, body: string): string | null {
+export function answerProblem(status: number, contentType: string | undefined, body: string, page = false): string | null {
   if (status >= 500) return `answered ${status}`;
+  if (page && /^text\/html/.test(contentType ?? '') && body.startsWith('<!doctype html>')) return null;
   if (status === 204 || status === 304 || (status >= 300 && status < 400)) return null;
   if (body === '' && status < 300) return null;
   if (!/^application\/json/.test(contentType ?? '')) return `answered ${status} with content-type ${contentType ?? '(none)'}`;

@@ -18,7 +18,8 @@ interface Schema {
   default?: unknown;
 }
 interface Parameter { in: 'path' | 'query' | 'header'; name: string; schema: Schema; required?: boolean }
-export interface Operation { method: string; path: string; operationId: string; parameters: Parameter[]; body: Schema | null }
+/** `page`: the operation answers an HTML page (a buyer's page), which may answer its refusals as pages too. */
+export interface Operation { method: string; path: string; operationId: string; parameters: Parameter[]; body: Schema | null; page: boolean }
 
 export interface FuzzRequest {
   operationId: string;
@@ -30,7 +31,9 @@ export interface FuzzRequest {
   payload?: string;
 }
 
-export function operationsOf(doc: { paths: Record<string, Record<string, { operationId: string; parameters?: Parameter[]; requestBody?: { content: Record<string, { schema: Schema }> } }>> }): Operation[] {
+type Responses = Record<string, { content?: Record<string, unknown> }>;
+
+export function operationsOf(doc: { paths: Record<string, Record<string, { operationId: string; parameters?: Parameter[]; requestBody?: { content: Record<string, { schema: Schema }> }; responses?: Responses }>> }): Operation[] {
   return Object.entries(doc.paths).flatMap(([path, methods]) =>
     Object.entries(methods).map(([method, op]) => ({
       method: method.toUpperCase(),
@@ -38,6 +41,7 @@ export function operationsOf(doc: { paths: Record<string, Record<string, { opera
       operationId: op.operationId,
       parameters: op.parameters ?? [],
       body: op.requestBody?.content['application/json']?.schema ?? null,
+      page: Object.keys(op.responses?.['200']?.content ?? {}).join() === 'text/html',
     })),
   );
 }
