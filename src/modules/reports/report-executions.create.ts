@@ -1,5 +1,5 @@
 import type { Deps } from '../../context.ts';
-import type { ReportExecutionRow, ReportRow } from '../../db/schema.ts';
+import type { ReportExecutionRow, ReportRow } from '../../db/schema-reports.ts';
 import type { Tx } from '../../db/transaction.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import * as repo from './reports.repo.ts';

@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import type { Deps } from '../../context.ts';
 import { withTransaction, type Tx } from '../../db/transaction.ts';
 import type { Db } from '../../db/client.ts';
-import type { ReportRow } from '../../db/schema.ts';
+import type { ReportRow } from '../../db/schema-reports.ts';
 import { scrubString } from '../../lib/redact.ts';
 import { recordSystemAudit } from '../audit-logs/audit-logs.service.ts';
 import { csvLine } from './csv.ts';

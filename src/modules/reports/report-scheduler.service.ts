@@ -1,5 +1,5 @@
 import type { Deps } from '../../context.ts';
-import type { ReportRow } from '../../db/schema.ts';
+import type { ReportRow } from '../../db/schema-reports.ts';
 import { withTransaction } from '../../db/transaction.ts';
 import { recordSystemAudit } from '../audit-logs/audit-logs.service.ts';
 import { addExecution } from './report-executions.create.ts';

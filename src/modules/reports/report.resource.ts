@@ -1,4 +1,4 @@
-import type { ReportExecutionRow, ReportRow } from '../../db/schema.ts';
+import type { ReportExecutionRow, ReportRow } from '../../db/schema-reports.ts';
 import type { ExecutionWithReport } from './reports.repo.ts';
 import type { Report, ReportExecution, ReportExecutionSummary } from './reports.schemas.ts';
 

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { keysetPage, type KeysetPage } from '../../db/keyset.ts';
 import { escapeLike } from '../../db/like.ts';
-import type { ReportExecutionRow, ReportRow, ReportsTable } from '../../db/schema.ts';
+import type { ReportExecutionRow, ReportRow, ReportsTable } from '../../db/schema-reports.ts';
 import type { Executor } from '../../db/transaction.ts';
 import type { CursorPosition } from '../../http/cursor.ts';
 import type { Insertable, Updateable } from 'kysely';
@@ -67,7 +67,7 @@ function executionsWithReport(db: Executor, merchantAccountId: string) {
 }
 
 /** Inserts the execution; undefined when this report already has one for that reference time. */
-export async function insertExecution(db: Executor, row: Insertable<import('../../db/schema.ts').ReportExecutionsTable>): Promise<ReportExecutionRow | undefined> {
+export async function insertExecution(db: Executor, row: Insertable<import('../../db/schema-reports.ts').ReportExecutionsTable>): Promise<ReportExecutionRow | undefined> {
   return db
     .insertInto('report_executions')
     .values(row)
@@ -84,7 +84,7 @@ export async function lockExecution(db: Executor, merchantAccountId: string, id:
   return db.selectFrom('report_executions').selectAll().where('merchant_account_id', '=', merchantAccountId).where('id', '=', id).forUpdate().executeTakeFirst();
 }
 
-export async function updateExecution(db: Executor, merchantAccountId: string, id: string, patch: Updateable<import('../../db/schema.ts').ReportExecutionsTable>): Promise<void> {
+export async function updateExecution(db: Executor, merchantAccountId: string, id: string, patch: Updateable<import('../../db/schema-reports.ts').ReportExecutionsTable>): Promise<void> {
   await db.updateTable('report_executions').set({ ...patch, updated_at: new Date() }).where('merchant_account_id', '=', merchantAccountId).where('id', '=', id).execute();
 }
 

@@ -1,6 +1,7 @@
 import { createPrivateKey, createPublicKey, X509Certificate, type KeyObject } from 'node:crypto';
 import type { Deps } from '../../context.ts';
-import type { SealedJson, VaultForwardAuthenticationKind, VaultForwardAuthenticationRow } from '../../db/schema.ts';
+import type { SealedJson } from '../../db/schema.ts';
+import type { VaultForwardAuthenticationKind, VaultForwardAuthenticationRow } from '../../db/schema-vault-forward.ts';
 import type { Executor } from '../../db/transaction.ts';
 import { AppError, type ErrorDetail } from '../../errors/app-error.ts';
 import { authenticationDefinition, MLE_ALGORITHMS, MLE_ENCRYPTIONS } from './definitions.ts';

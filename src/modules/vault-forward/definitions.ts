@@ -1,4 +1,4 @@
-import type { VaultForwardAuthenticationKind } from '../../db/schema.ts';
+import type { VaultForwardAuthenticationKind } from '../../db/schema-vault-forward.ts';
 
 /**
  * The built-in catalogue of vault forwarding targets. A definition names a target and pins its

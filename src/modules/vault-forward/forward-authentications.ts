@@ -2,7 +2,7 @@ import { createHash, createHmac } from 'node:crypto';
 import { rootCertificates } from 'node:tls';
 import { CompactEncrypt } from 'jose';
 import type { RequestContext } from '../../context.ts';
-import type { VaultForwardAuthenticationKind, VaultForwardConfigRow } from '../../db/schema.ts';
+import type { VaultForwardAuthenticationKind, VaultForwardConfigRow } from '../../db/schema-vault-forward.ts';
 import { mleKey, openFieldValues, pemBlocks, type FieldValues } from './authentication-fields.ts';
 import { SIGNATURE_DEFAULTS } from './definitions.ts';
 import { refuseHeader } from './forward-request.ts';

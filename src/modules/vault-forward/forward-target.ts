@@ -1,5 +1,5 @@
 import type { RequestContext } from '../../context.ts';
-import type { VaultForwardConfigRow } from '../../db/schema.ts';
+import type { VaultForwardConfigRow } from '../../db/schema-vault-forward.ts';
 import { forbidden } from '../../errors/app-error.ts';
 import { resolveDeliveryAddress, urlFormProblem, type UrlPolicy } from '../../lib/url-safety.ts';
 import { refuseHeader } from './forward-request.ts';

@@ -1,5 +1,5 @@
 import { withRequestTransaction, type RequestContext } from '../../context.ts';
-import type { VaultForwardAuthenticationRow } from '../../db/schema.ts';
+import type { VaultForwardAuthenticationRow } from '../../db/schema-vault-forward.ts';
 import type { Executor } from '../../db/transaction.ts';
 import { AppError, notFound } from '../../errors/app-error.ts';
 import { uuidv7 } from '../../lib/ids.ts';

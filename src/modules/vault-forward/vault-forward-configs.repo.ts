@@ -1,5 +1,5 @@
 import type { Insertable } from 'kysely';
-import type { VaultForwardAuthenticationRow, VaultForwardAuthenticationsTable, VaultForwardConfigRow, VaultForwardConfigsTable } from '../../db/schema.ts';
+import type { VaultForwardAuthenticationRow, VaultForwardAuthenticationsTable, VaultForwardConfigRow, VaultForwardConfigsTable } from '../../db/schema-vault-forward.ts';
 import { keysetPage, type KeysetPage } from '../../db/keyset.ts';
 import type { Executor } from '../../db/transaction.ts';
 import type { CursorPosition } from '../../http/cursor.ts';

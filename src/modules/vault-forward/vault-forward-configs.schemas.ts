@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import type { VaultForwardAuthenticationRow, VaultForwardConfigRow } from '../../db/schema.ts';
+import type { VaultForwardAuthenticationRow, VaultForwardConfigRow } from '../../db/schema-vault-forward.ts';
 import { DateTime, ItemList, ListEnvelope, Nullable, PaginationQuery, StringEnum, Uuid } from '../../http/schemas/common.ts';
 import { AUTHENTICATION_DEFINITIONS, FORWARD_DEFINITIONS, type ForwardDefinition } from './definitions.ts';
 

@@ -1,5 +1,5 @@
 import { withRequestTransaction, type RequestContext } from '../../context.ts';
-import type { VaultForwardConfigRow } from '../../db/schema.ts';
+import type { VaultForwardConfigRow } from '../../db/schema-vault-forward.ts';
 import type { Executor, Tx } from '../../db/transaction.ts';
 import { AppError, duplicateRecord, fieldRefusal, notFound, type ErrorDetail } from '../../errors/app-error.ts';
 import { listPage, type ListEnvelope } from '../../http/pagination.ts';
