@@ -14,16 +14,16 @@ import { countsByBucket, countsByModule, type AggregateQuery, type Counts, type 
 
 const BOOLEAN_FILTERS = new Set<FilterKey>(['authorized', 'is_subsequent_payment', 'merchant_initiated', 'liability_shifted']);
 
-/** Parses `datetime_range` (or another interval field) into a window of at most a year. */
-export function windowOf(text: string, now: Date, pointer = '/datetime_range'): Interval {
+/** Parses `datetime_range` (or another interval field, in the query or the body) into a window of at most a year. */
+export function windowOf(text: string, now: Date, pointer = '/datetime_range', location: 'query' | 'body' = 'query'): Interval {
   let window: Interval;
   try {
     window = parseInterval(text, now);
   } catch (error) {
-    if (error instanceof IntervalError) throw fieldRefusal('query', pointer, error.message, 'value_error.interval');
+    if (error instanceof IntervalError) throw fieldRefusal(location, pointer, error.message, 'value_error.interval');
     throw error;
   }
-  if (lengthOf(window) > MAX_WINDOW_MS) throw fieldRefusal('query', pointer, `${text} covers more than 366 days, the longest window a query may cover`, 'value_error.interval');
+  if (lengthOf(window) > MAX_WINDOW_MS) throw fieldRefusal(location, pointer, `${text} covers more than 366 days, the longest window a query may cover`, 'value_error.interval');
   return window;
 }
 
