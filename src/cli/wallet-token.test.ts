@@ -13,11 +13,11 @@ async function run(args: string[]) {
 
 describe('happy', () => {
   it('svc wallet-token apple prints an EC_v1 token that the sandbox keys verify and decrypt', async () => {
-    const { code, token } = await run(['apple', '--card', '4111111111111111', '--expiry', '08/29', '--amount', '1999']);
+    const { code, token } = await run(['apple', '--card', '4111111111111111', '--expiry', '08/29', '--amount', '1999', '--currency', 'EUR']);
     expect(code).toBe(0);
     const keys = sandboxWalletKeys().apple;
     const card = decryptApplePayToken(token, { privateKey: keys.processingKey, merchantIdentifier: keys.merchantIdentifier }, { roots: [keys.root], now: new Date(), maxAgeSeconds: 60 });
-    expect(card).toMatchObject({ kind: 'dpan', number: '4111111111111111', expirationDate: '08/29', amount: 1999, eci: '07' });
+    expect(card).toMatchObject({ kind: 'dpan', number: '4111111111111111', expirationDate: '08/29', amount: 1999, currencyCode: '978', eci: '07' });
   });
 
   it('svc wallet-token google --pan-only prints an ECv2 PAN_ONLY token', async () => {
@@ -29,9 +29,12 @@ describe('happy', () => {
 });
 
 describe('errors', () => {
-  it('refuses a missing wallet name, a bad card and a bad expiry', async () => {
+  it('refuses a missing wallet name, a bad card, a bad expiry, amount or currency', async () => {
     await expect(run([])).rejects.toThrow('apple|google');
     await expect(run(['apple', '--card', '12ab'])).rejects.toThrow('--card');
     await expect(run(['google', '--expiry', '13/30'])).rejects.toThrow('MM/YY');
+    await expect(run(['apple', '--amount', '12.00'])).rejects.toThrow('--amount');
+    await expect(run(['apple', '--currency', 'usd'])).rejects.toThrow('--currency');
+    await expect(run(['apple', '--currency', 'ABC'])).rejects.toThrow('not an ISO 4217 currency');
   });
 });

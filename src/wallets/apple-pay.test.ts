@@ -54,8 +54,19 @@ function refusal(run: () => unknown): WalletTokenError {
 }
 
 describe('happy', () => {
-  it('verifies and decrypts an EC_v1 token: device account number, expiry, cryptogram, ECI', () => {
-    expect(decryptApplePayToken(token(), recipient, trust)).toEqual({ kind: 'dpan', number: '4895370012003478', expirationDate: '12/30', cryptogram: 'AgAAAAAAAIR8CQrXcIhbQAAAAAA=', eci: '07', amount: 1000 });
+  it('verifies and decrypts an EC_v1 token: device account number, expiry, cryptogram, ECI, approved amount, id and life', () => {
+    const t = token();
+    expect(decryptApplePayToken(t, recipient, trust)).toEqual({
+      kind: 'dpan', number: '4895370012003478', expirationDate: '12/30', cryptogram: 'AgAAAAAAAIR8CQrXcIhbQAAAAAA=', eci: '07', amount: 1000, currencyCode: '840',
+      tokenId: t.paymentData.header.transactionId, usableUntil: new Date(Math.floor(now.getTime() / 1000) * 1000 + 300_000),
+    });
+  });
+
+  it('names the token by its transaction id in lowercase: the letter case is not signed, so it must not make a new token', () => {
+    const t = token();
+    const id = t.paymentData.header.transactionId!;
+    t.paymentData.header.transactionId = id.toUpperCase();
+    expect(decryptApplePayToken(t, recipient, trust).tokenId).toBe(id.toLowerCase());
   });
 
   it('accepts paymentData alone (without paymentMethod and transactionIdentifier)', () => {
@@ -112,6 +123,10 @@ describe('errors', () => {
   it('refuses RSA_v1 and malformed tokens with a message naming the field', () => {
     expect(refusal(() => decryptApplePayToken({ paymentData: { version: 'RSA_v1' } }, recipient, trust)).reason).toBe('unsupported');
     expect(refusal(() => decryptApplePayToken({ paymentData: { version: 'EC_v1', header: { transactionId: 'zz' } } }, recipient, trust)).message).toContain('transactionId');
+    // An odd digit would be dropped by the hex decoding of the signed content: the same signature under a new id.
+    const odd = token();
+    odd.paymentData.header.transactionId += 'a';
+    expect(refusal(() => decryptApplePayToken(odd, recipient, trust))).toMatchObject({ reason: 'malformed', message: expect.stringContaining('transactionId') });
     const t = token();
     t.paymentData.signature = 'bm90IGEgc2lnbmF0dXJl';
     expect(refusal(() => decryptApplePayToken(t, recipient, trust)).message).toContain('PKCS#7');

@@ -29,7 +29,7 @@ export interface AppleTrust {
   maxAgeSeconds: number;
 }
 
-interface PaymentData {
+export interface PaymentData {
   version: string;
   data: string;
   signature: string;
@@ -37,15 +37,19 @@ interface PaymentData {
 }
 
 /** The token as Apple Pay JS gives it (`{paymentData, paymentMethod, transactionIdentifier}`) or its `paymentData` alone. */
-function paymentDataOf(token: Record<string, unknown>): PaymentData {
+export function paymentDataOf(token: Record<string, unknown>, versions: readonly string[] = ['EC_v1']): PaymentData {
   const data = (typeof token.paymentData === 'object' && token.paymentData !== null ? token.paymentData : token) as Partial<PaymentData>;
   if (typeof data.version !== 'string') fail('malformed', 'The Apple Pay token has no paymentData.version');
-  if (data.version !== 'EC_v1') fail('unsupported', `Apple Pay token version ${data.version} is not supported; only EC_v1 (elliptic curve) tokens are decrypted`);
+  if (!versions.includes(data.version!)) fail('unsupported', `Apple Pay token version ${data.version} is not supported; only ${versions.join(' and ')} tokens are taken`);
   const header = data.header as Partial<PaymentData['header']> | undefined;
-  if (!header || typeof header.transactionId !== 'string' || !/^[0-9a-fA-F]+$/.test(header.transactionId)) fail('malformed', 'The Apple Pay token has no hexadecimal paymentData.header.transactionId');
+  // Even length: Buffer.from(hex) drops a trailing odd digit, so "ab1" would sign like "ab" and dodge the replay guard.
+  if (!header || typeof header.transactionId !== 'string' || !/^([0-9a-fA-F]{2})+$/.test(header.transactionId)) fail('malformed', 'The Apple Pay token has no hexadecimal paymentData.header.transactionId');
   if (header!.applicationData !== undefined && (typeof header!.applicationData !== 'string' || !/^[0-9a-fA-F]*$/.test(header!.applicationData))) fail('malformed', 'paymentData.header.applicationData must be hexadecimal');
   return data as PaymentData;
 }
+
+/** The token's unique id: `header.transactionId` as lowercase hex (its letter case is not signed). */
+export const appleTokenId = (paymentData: PaymentData) => paymentData.header.transactionId.toLowerCase();
 
 export const publicKeyHash = (key: KeyObject) => createHash('sha256').update((key.type === 'public' ? key : createPublicKey(key)).export({ type: 'spki', format: 'der' })).digest('base64');
 
@@ -68,7 +72,8 @@ function cardOf(plain: Record<string, any>): WalletCard {
   if (typeof cryptogram !== 'string' || cryptogram === '') fail('malformed', 'The decrypted Apple Pay token has no online payment cryptogram');
   const eci = typeof plain.paymentData?.eciIndicator === 'string' ? plain.paymentData.eciIndicator : null;
   const amount = typeof plain.transactionAmount === 'number' ? plain.transactionAmount : null;
-  return { kind: 'dpan', number: pan, expirationDate: `${expiry.slice(2, 4)}/${expiry.slice(0, 2)}`, cryptogram, eci, amount };
+  const currencyCode = typeof plain.currencyCode === 'string' ? plain.currencyCode : null;
+  return { kind: 'dpan', number: pan, expirationDate: `${expiry.slice(2, 4)}/${expiry.slice(0, 2)}`, cryptogram, eci, amount, currencyCode };
 }
 
 /** Verifies and decrypts an Apple Pay token. Throws WalletTokenError; never logs. */
@@ -77,7 +82,7 @@ export function decryptApplePayToken(token: Record<string, unknown>, recipient: 
   const ephemeral = base64Field(paymentData.header.ephemeralPublicKey, 'paymentData.header.ephemeralPublicKey');
   const data = base64Field(paymentData.data, 'paymentData.data');
   const signature = base64Field(paymentData.signature, 'paymentData.signature');
-  verifyDetached(signature, signedContent(ephemeral, data, paymentData.header), { roots: trust.roots, leafMarker: APPLE_LEAF_MARKER, intermediateMarker: APPLE_INTERMEDIATE_MARKER, now: trust.now, maxAgeSeconds: trust.maxAgeSeconds });
+  const signingTime = verifyDetached(signature, signedContent(ephemeral, data, paymentData.header), { roots: trust.roots, leafMarker: APPLE_LEAF_MARKER, intermediateMarker: APPLE_INTERMEDIATE_MARKER, now: trust.now, maxAgeSeconds: trust.maxAgeSeconds });
   if (paymentData.header.publicKeyHash !== publicKeyHash(recipient.privateKey)) fail('wrong_key', 'The Apple Pay token was encrypted for another payment processing key than this wallet\'s');
   let plain: Buffer;
   try {
@@ -89,7 +94,8 @@ export function decryptApplePayToken(token: Record<string, unknown>, recipient: 
     return fail('decryption', 'The Apple Pay token could not be decrypted with this wallet\'s payment processing key (wrong key or altered data)');
   }
   try {
-    return cardOf(JSON.parse(plain.toString('utf8')));
+    const usableUntil = new Date(signingTime.getTime() + trust.maxAgeSeconds * 1000);
+    return { ...cardOf(JSON.parse(plain.toString('utf8'))), tokenId: appleTokenId(paymentData), usableUntil };
   } finally {
     plain.fill(0);
   }

@@ -1,6 +1,6 @@
 import { createCipheriv, createHmac, diffieHellman, generateKeyPairSync, hkdfSync, sign } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { decryptGooglePayToken, makeGooglePayToken, type GoogleRootKey } from './google-pay.ts';
+import { decryptGooglePayToken, makeGooglePayToken, signedMessageDigest, type GoogleRootKey } from './google-pay.ts';
 import { WalletTokenError } from './token-error.ts';
 
 const pair = () => generateKeyPairSync('ec', { namedCurve: 'P-256' });
@@ -37,14 +37,21 @@ function refusal(run: () => unknown): WalletTokenError {
 
 describe('happy', () => {
   it('verifies and decrypts an ECv2 CRYPTOGRAM_3DS token (object or JSON text)', () => {
-    const card = { kind: 'dpan', number: '4111111111111111', expirationDate: '12/30', cryptogram: 'AAAAAA+Google+Cryptogram=', eci: '05', amount: null };
+    const card = { kind: 'dpan', number: '4111111111111111', expirationDate: '12/30', cryptogram: 'AAAAAA+Google+Cryptogram=', eci: '05', amount: null, tokenId: 'm-1', usableUntil: new Date(now.getTime() + 3600_000) };
     expect(decryptGooglePayToken(token(), recipient, roots, now)).toEqual(card);
     expect(decryptGooglePayToken(JSON.stringify(token()), recipient, roots, now)).toEqual(card);
   });
 
   it('a PAN_ONLY token yields the card number without a cryptogram', () => {
     const t = token({ message: message({ paymentMethodDetails: { pan: '5555555555554444', expirationMonth: 3, expirationYear: 2031, authMethod: 'PAN_ONLY' } }) });
-    expect(decryptGooglePayToken(t, recipient, roots, now)).toEqual({ kind: 'fpan', number: '5555555555554444', expirationDate: '03/31', cryptogram: null, eci: null, amount: null });
+    expect(decryptGooglePayToken(t, recipient, roots, now)).toMatchObject({ kind: 'fpan', number: '5555555555554444', expirationDate: '03/31', cryptogram: null, eci: null, amount: null });
+  });
+
+  it('names a token without messageId by the SHA-256 of its signed message', () => {
+    const { messageId: _, ...withoutId } = message();
+    const t = token({ message: withoutId });
+    expect(decryptGooglePayToken(t, recipient, roots, now).tokenId).toBe(signedMessageDigest(t.signedMessage));
+    expect(signedMessageDigest(t.signedMessage)).toMatch(/^[0-9a-f]{64}$/);
   });
 
   it('decrypts a token whose message was sealed here step by step from the published algorithm', () => {

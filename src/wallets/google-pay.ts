@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHmac, createPublicKey, diffieHellman, generateKeyPairSync, hkdfSync, sign, timingSafeEqual, verify, type KeyObject } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createHmac, createPublicKey, diffieHellman, generateKeyPairSync, hkdfSync, sign, timingSafeEqual, verify, type KeyObject } from 'node:crypto';
 import { base64Field, fail } from './token-error.ts';
 import type { WalletCard } from './wallet-card.ts';
 
@@ -114,8 +114,13 @@ export function decryptGooglePayToken(input: string | Record<string, unknown>, r
   if (!verify('sha256', lengthValue(SENDER, recipient.recipientId, PROTOCOL, token.signedMessage), key, Buffer.from(token.signature, 'base64'))) {
     fail('signature', `The Google Pay message signature does not verify for recipient ${recipient.recipientId} (altered, or made for another recipient)`);
   }
-  return cardOf(decryptMessage(parseJson(token.signedMessage, 'signedMessage'), recipient), now);
+  const message = decryptMessage(parseJson(token.signedMessage, 'signedMessage'), recipient);
+  const tokenId = typeof message.messageId === 'string' && message.messageId !== '' ? message.messageId : signedMessageDigest(token.signedMessage);
+  return { ...cardOf(message, now), tokenId, usableUntil: new Date(Number(message.messageExpiration)) };
 }
+
+/** SHA-256 (hex) of the signed message: the id of a token whose message is not decrypted here (or has no messageId). */
+export const signedMessageDigest = (signedMessage: string) => createHash('sha256').update(signedMessage, 'utf8').digest('hex');
 
 export interface GoogleTokenInput {
   /** The plaintext message (`paymentMethodDetails`, `messageExpiration`, ...). */

@@ -1,4 +1,5 @@
 import { createHash, createPublicKey } from 'node:crypto';
+import { currencyNumber } from '../lib/currency-numbers.ts';
 import { makeApplePayToken } from './apple-pay.ts';
 import { makeGooglePayToken } from './google-pay.ts';
 import { sandboxWalletKeys } from './sandbox-keys.ts';
@@ -14,8 +15,10 @@ export interface SandboxCard {
   number: string;
   /** `MM/YY`. */
   expirationDate: string;
-  /** Minor units; Apple tokens carry the approved amount. */
+  /** Minor units; Apple tokens carry the approved amount (default 0), which must be the amount charged. */
   amount?: number;
+  /** Apple: the currency of `amount`, alphabetic (default USD); the token carries its ISO 4217 number. */
+  currency?: string;
   /** Default: a cryptogram derived from the number. */
   cryptogram?: string;
   eci?: string;
@@ -24,6 +27,12 @@ export interface SandboxCard {
 const cryptogramOf = (number: string) => createHash('sha256').update(`sandbox-cryptogram:${number}`).digest().subarray(0, 20).toString('base64');
 const NETWORKS: Record<string, string> = { '4': 'Visa', '5': 'MasterCard', '2': 'MasterCard', '3': 'AmEx', '6': 'Discover' };
 
+function numberOf(currency: string): string {
+  const number = currencyNumber(currency);
+  if (!number) throw new Error(`${currency} is not an ISO 4217 currency code`);
+  return number;
+}
+
 /** An Apple Pay `EC_v1` token (Apple Pay JS `payment.token`), signed now by the sandbox chain. */
 export function sandboxApplePayToken(card: SandboxCard, signingTime = new Date()): Record<string, unknown> {
   const keys = sandboxWalletKeys().apple;
@@ -31,7 +40,7 @@ export function sandboxApplePayToken(card: SandboxCard, signingTime = new Date()
   const payment = {
     applicationPrimaryAccountNumber: card.number,
     applicationExpirationDate: `${year}${month}${month === '02' ? '28' : '30'}`,
-    currencyCode: '840',
+    currencyCode: numberOf(card.currency ?? 'USD'),
     transactionAmount: card.amount ?? 0,
     deviceManufacturerIdentifier: '040010030273',
     paymentDataType: '3DSecure',
