@@ -72,6 +72,12 @@ export interface ConnectorCapabilities {
   sessions: boolean;
   /** Raise an authorization's amount (`POST /transactions/{id}/authorization/increment`); published as `incremental_authorization`. */
   incrementalAuthorization: boolean;
+  /**
+   * The wallets whose tokens the connector takes encrypted (a `wallet-token` instrument) and has the
+   * provider decrypt with keys it holds; absent or empty: none. Routing skips a connector without
+   * the wallet when the merchant's wallet passes its tokens on (`token_decryption: payment-service`).
+   */
+  encryptedWalletTokens?: ReadonlyArray<'apple' | 'google'>;
 }
 
 /**
@@ -90,6 +96,12 @@ export type Instrument =
   /** A network token; from a wallet (Apple Pay, Google Pay CRYPTOGRAM_3DS) the device token with its cryptogram and ECI. */
   | { kind: 'network-token'; token: string; expirationDate: string; cryptogram: string | null; eci?: string | null; scheme: string | null }
   | { kind: 'payment-service-token'; token: string }
+  /**
+   * An Apple Pay or Google Pay token as the wallet made it, still encrypted, for a connector whose
+   * provider decrypts it (`capabilities.encryptedWalletTokens`). Apple: the JSON text of
+   * `paymentData`; Google: the token's JSON text. `scheme`: the request's `card_scheme`, if any.
+   */
+  | { kind: 'wallet-token'; provider: 'apple' | 'google'; token: string; scheme: string | null }
   | { kind: 'redirect'; method: string; redirectUrl: string; country: string; currency: string };
 
 /** 3DS authentication data passed to the provider with the authorization. */

@@ -1,6 +1,6 @@
 import type { ColumnType, Insertable, Selectable, Updateable } from 'kysely';
 
-/** Row interface of the digital wallets table (migration 0027), merged into `Database`. */
+/** Row interfaces of the digital wallets tables (migrations 0027, 0033), merged into `Database`. */
 
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
 type UpdatedAt = ColumnType<Date, Date | string | undefined, Date | string>;
@@ -35,8 +35,23 @@ export interface DigitalWalletsTable {
   identity_certificate_expires_at: Date | null;
   secrets_ciphertext: string | null;
   secrets_key_id: string | null;
+  /** Migration 0033: who decrypts the wallet's tokens. */
+  token_decryption: ColumnType<TokenDecryption, TokenDecryption | undefined, TokenDecryption>;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
+}
+
+export type TokenDecryption = 'server' | 'payment-service';
+
+/** One use of a wallet token (migration 0033): the replay guard. */
+export interface WalletTokenUsesTable {
+  merchant_account_id: string;
+  /** Keyed hash (the vault's fingerprint key) of `<provider>:<token id>`. */
+  token_hash: string;
+  provider: DigitalWalletProvider;
+  transaction_id: string;
+  expires_at: Date;
+  created_at: CreatedAt;
 }
 
 export type DigitalWalletRow = Selectable<DigitalWalletsTable>;
@@ -46,5 +61,6 @@ export type DigitalWalletPatch = Omit<Updateable<DigitalWalletsTable>, 'merchant
 declare module './schema.ts' {
   interface Database {
     digital_wallets: DigitalWalletsTable;
+    wallet_token_uses: WalletTokenUsesTable;
   }
 }

@@ -21,9 +21,10 @@ import { expirePaymentLinksJob } from './expire-payment-links.job.ts';
 import { generateReport } from './generate-report.job.ts';
 import { scheduleReports } from './schedule-reports.job.ts';
 import { purgeReportExecutions } from './purge-report-executions.job.ts';
+import { purgeWalletTokenUses } from './purge-wallet-token-uses.job.ts';
 
 /** Every job the workers know. Add a new job here (see jobs/README.md). */
-export const JOBS: JobDefinition[] = [purgeIdempotencyKeys, purgeFinishedJobs, purgeRateLimitWindows, purgeSecurityCodes, purgeExpiredCheckoutSessions, runAccountUpdater, settleTransactionJob, reconcileAttempts, reconcilePayouts, deliverWebhook, voidLateAuthorization, reconcilePaymentServiceTokens, expireThreeDsChallengesJob, analyzeEmbeddedDatabase, vacuumEmbeddedDatabase, evaluateMonitoringMetrics, purgeMonitoringHistory, expirePaymentLinksJob, generateReport, scheduleReports, purgeReportExecutions];
+export const JOBS: JobDefinition[] = [purgeIdempotencyKeys, purgeFinishedJobs, purgeRateLimitWindows, purgeSecurityCodes, purgeExpiredCheckoutSessions, runAccountUpdater, settleTransactionJob, reconcileAttempts, reconcilePayouts, deliverWebhook, voidLateAuthorization, reconcilePaymentServiceTokens, expireThreeDsChallengesJob, analyzeEmbeddedDatabase, vacuumEmbeddedDatabase, evaluateMonitoringMetrics, purgeMonitoringHistory, expirePaymentLinksJob, generateReport, scheduleReports, purgeReportExecutions, purgeWalletTokenUses];
 
 const HOUR = 3600 * 1000;
 
@@ -56,4 +57,6 @@ export const RECURRING: RecurringJob[] = [
   // Reports come due at midnight in their time zone: their executions start within a minute.
   { job: scheduleReports, everyMs: 60 * 1000 },
   { job: purgeReportExecutions, everyMs: HOUR },
+  // Wallet token uses outlive their tokens by an hour already: an hourly purge keeps the table small.
+  { job: purgeWalletTokenUses, everyMs: HOUR },
 ];

@@ -21,6 +21,7 @@ export const JOB_PAYLOADS = {
   'purge-monitoring-history': Type.Object({}),
   'purge-rate-limit-windows': Type.Object({}),
   'purge-security-codes': Type.Object({}),
+  'purge-wallet-token-uses': Type.Object({}),
   'reconcile-attempts': Type.Object({}),
   'reconcile-payment-service-tokens': Type.Object({}),
   'reconcile-payouts': Type.Object({}),

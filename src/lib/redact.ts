@@ -1,12 +1,12 @@
 import { luhnValid } from './card-schemes.ts';
 
 /**
- * Scrubs secrets from anything about to be logged: values under sensitive keys, card numbers
- * (Luhn-valid runs of 12 to 19 digits), bearer tokens (JWTs), webhook signing secrets (`whsec_…`)
- * and PEM private keys inside strings.
+ * Scrubs secrets from anything about to be logged: values under sensitive keys (wallet tokens,
+ * encrypted or not, included), card numbers (Luhn-valid runs of 12 to 19 digits), bearer tokens
+ * (JWTs), webhook signing secrets (`whsec_…`) and PEM private keys inside strings.
  */
 const SENSITIVE_KEY =
-  /^(authorization|proxy-authorization|cookie|set-cookie|password|passwd|secret|client_secret|.*_secret|.*_secret_key|security_code|cvv|cvc|cvv2|number|card_number|pan|private_key|.*_private_key|privatekey|private_key_pem|cryptogram|onlinepaymentcryptogram|access_token|refresh_token|token|api_key|idempotency-key|x-vault-forward-header-.*)$/i;
+  /^(authorization|proxy-authorization|cookie|set-cookie|password|passwd|secret|client_secret|.*_secret|.*_secret_key|security_code|cvv|cvc|cvv2|number|card_number|pan|private_key|.*_private_key|privatekey|private_key_pem|cryptogram|onlinepaymentcryptogram|paymentdata|applepaytoken|googlepaytoken|signedmessage|access_token|refresh_token|token|api_key|idempotency-key|x-vault-forward-header-.*)$/i;
 
 const DIGIT_RUN = /\d(?:[ -]?\d){11,}/g;
 const JWT = /eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*/g;

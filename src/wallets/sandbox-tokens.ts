@@ -1,4 +1,4 @@
-import { createHash, createPublicKey } from 'node:crypto';
+import { createHash, createPublicKey, randomBytes } from 'node:crypto';
 import { currencyNumber } from '../lib/currency-numbers.ts';
 import { makeApplePayToken } from './apple-pay.ts';
 import { makeGooglePayToken } from './google-pay.ts';
@@ -57,7 +57,8 @@ export function sandboxGooglePayToken(card: SandboxCard & { authMethod?: 'CRYPTO
   const message = {
     gatewayMerchantId: 'sandbox',
     messageExpiration: String(now.getTime() + 3600_000),
-    messageId: createHash('sha256').update(`${card.number}:${now.getTime()}`).digest('hex').slice(0, 32),
+    // Random, like Google's: each token is a new payment (the replay guard keys on it).
+    messageId: randomBytes(16).toString('hex'),
     paymentMethod: 'CARD',
     paymentMethodDetails: { pan: card.number, expirationMonth: Number(month), expirationYear: 2000 + Number(year), authMethod: card.authMethod ?? 'CRYPTOGRAM_3DS', ...cryptogram },
   };

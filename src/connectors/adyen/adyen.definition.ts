@@ -39,6 +39,8 @@ export const ADYEN_CARD_DEFINITION: ConnectorDefinition = {
   capabilities: {
     multiCapture: true, overCapture: false, partialCapture: true, partialRefund: true, void: true, cancel: false,
     sync: true, tokenize: true, payout: false, threeDSecure: true, networkTokens: false, redirect: false, sessions: false, incrementalAuthorization: false,
+    // Adyen decrypts Apple Pay and Google Pay tokens made for its keys (applePayToken, googlePayToken).
+    encryptedWalletTokens: ['apple', 'google'],
   },
   supportedIntegrationClients: null,
   configuration: { approval_ui_target: 'any', approval_ui_height: '', approval_ui_width: '', cart_items_limit: 249, cart_items_required: false, cart_items_should_match_amount: false },

@@ -33,6 +33,17 @@ function cardMethod(card: { number: string; expirationDate: string; securityCode
   return { type: 'scheme', number: card.number, ...expiry(card.expirationDate), ...(card.securityCode ? { cvc: card.securityCode } : {}) };
 }
 
+/**
+ * An Apple Pay or Google Pay token for Adyen to decrypt with its own keys (the wallet's payment
+ * processing certificate is Adyen's, or the merchant's uploaded to Adyen): Apple's `paymentData` as
+ * base64 of its JSON text (`applePayToken`), Google's token as its JSON text (`googlePayToken`), per
+ * docs.adyen.com "Apple Pay for API only" / "Google Pay for API only" (Checkout API v71).
+ */
+function walletMethod(instrument: Extract<Instrument, { kind: 'wallet-token' }>): Record<string, unknown> {
+  if (instrument.provider === 'apple') return { type: 'applepay', applePayToken: Buffer.from(instrument.token, 'utf8').toString('base64') };
+  return { type: 'googlepay', googlePayToken: instrument.token };
+}
+
 function paymentMethodOf(instrument: Instrument): { paymentMethod: Record<string, unknown>; shopperReference: string | null } {
   switch (instrument.kind) {
     case 'card':
@@ -41,6 +52,8 @@ function paymentMethodOf(instrument: Instrument): { paymentMethod: Record<string
       const { shopperReference, storedPaymentMethodId } = splitToken(instrument.token);
       return { paymentMethod: { type: 'scheme', storedPaymentMethodId }, shopperReference };
     }
+    case 'wallet-token':
+      return { paymentMethod: walletMethod(instrument), shopperReference: null };
     case 'network-token':
     case 'redirect':
       throw new ConnectorError('invalid_request', `The Adyen card connector does not take ${instrument.kind} instruments`);

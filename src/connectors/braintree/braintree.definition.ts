@@ -33,6 +33,10 @@ export const BRAINTREE_CARD_DEFINITION: ConnectorDefinition = {
   capabilities: {
     multiCapture: false, overCapture: false, partialCapture: true, partialRefund: true, void: true, cancel: false,
     sync: true, tokenize: true, payout: false, threeDSecure: false, networkTokens: false, redirect: false, sessions: false, incrementalAuthorization: false,
+    // None here: Braintree takes Apple Pay tokens made for its certificate through tokenizeApplePayCard,
+    // which this connector does not call (it authorizes credit cards only), and a Google Pay token made
+    // for gateway `braintree` is already a Braintree nonce (docs/connectors-adyen-braintree.md).
+    encryptedWalletTokens: [],
   },
   supportedIntegrationClients: null,
   configuration: { approval_ui_target: 'any', approval_ui_height: '', approval_ui_width: '', cart_items_limit: 249, cart_items_required: false, cart_items_should_match_amount: false },

@@ -5,6 +5,7 @@ import { CURRENCY_EXPONENTS } from '../../lib/currencies.ts';
 import { payoutScenarioOf } from './mock-card-payouts.scenarios.ts';
 import { incrementScenarioOf, scenarioOf, type MockScenario } from './mock-card.scenarios.ts';
 import { parseMockCardWebhook } from './mock-card.webhooks.ts';
+import { openWalletToken } from './mock-card-wallet-tokens.ts';
 import { SIMULATION_FIELDS, simulatedOutcome, simulationProblems, type SimulatedOutcome } from './mock-card-simulation.ts';
 
 export const MOCK_CARD_DEFINITION: ConnectorDefinition = {
@@ -27,6 +28,8 @@ export const MOCK_CARD_DEFINITION: ConnectorDefinition = {
   capabilities: {
     multiCapture: true, overCapture: true, partialCapture: true, partialRefund: true, void: true, cancel: true,
     sync: true, tokenize: true, payout: true, threeDSecure: true, networkTokens: true, redirect: false, sessions: true, incrementalAuthorization: true,
+    // Simulated like a provider holding the sandbox's wallet keys (mock-card-wallet-tokens.ts).
+    encryptedWalletTokens: ['apple', 'google'],
   },
   supportedIntegrationClients: null,
   configuration: { approval_ui_target: 'any', approval_ui_height: '', approval_ui_width: '', cart_items_limit: 249, cart_items_required: false, cart_items_should_match_amount: false },
@@ -124,6 +127,12 @@ export class MockCardConnector implements PaymentConnector {
   }
 
   async authorize(request: AuthorizeRequest): Promise<AuthorizeOutcome> {
+    if (request.instrument.kind === 'wallet-token') {
+      // Provider-side decryption: the token is opened here and its card paid like any other.
+      const opened = openWalletToken(request.instrument, request);
+      if (!opened.ok) return refused(request, 'declined', opened);
+      request = { ...request, instrument: opened.instrument };
+    }
     const scenario = scenarioOfCall(request.credentials, request.idempotencyKey) ?? scenarioOf(request.amount, hintOf(request));
     switch (scenario.kind) {
       case 'decline':

@@ -1,4 +1,4 @@
-import type { DigitalWalletPatch, DigitalWalletProvider, DigitalWalletRow, NewDigitalWallet } from '../../db/schema-digital-wallets.ts';
+import type { DigitalWalletPatch, DigitalWalletProvider, DigitalWalletRow, NewDigitalWallet, TokenDecryption } from '../../db/schema-digital-wallets.ts';
 import type { Executor } from '../../db/transaction.ts';
 
 /**
@@ -25,10 +25,10 @@ export async function listWallets(db: Executor, merchantAccountId: string): Prom
   return db.selectFrom('digital_wallets').selectAll().where('merchant_account_id', '=', merchantAccountId).orderBy('provider').execute();
 }
 
-/** The providers the merchant account registered (payment options). */
-export async function listProviders(db: Executor, merchantAccountId: string): Promise<DigitalWalletProvider[]> {
-  const rows = await db.selectFrom('digital_wallets').select('provider').where('merchant_account_id', '=', merchantAccountId).execute();
-  return rows.map((r) => r.provider);
+/** The providers the merchant account registered and who decrypts their tokens (payment options). */
+export async function listProviders(db: Executor, merchantAccountId: string): Promise<Array<{ provider: DigitalWalletProvider; tokenDecryption: TokenDecryption }>> {
+  const rows = await db.selectFrom('digital_wallets').select(['provider', 'token_decryption']).where('merchant_account_id', '=', merchantAccountId).execute();
+  return rows.map((r) => ({ provider: r.provider, tokenDecryption: r.token_decryption }));
 }
 
 export async function updateWallet(db: Executor, merchantAccountId: string, id: string, patch: DigitalWalletPatch): Promise<DigitalWalletRow> {

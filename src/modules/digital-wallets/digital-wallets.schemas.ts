@@ -31,6 +31,11 @@ const keyFields = {
   merchant_identity_private_key: Opt(Pem('The private key of the merchant identity certificate, PEM. Write-only.')),
 };
 
+export const TOKEN_DECRYPTIONS = ['server', 'payment-service'] as const;
+const TOKEN_DECRYPTION_DESCRIPTION =
+  'Extension. Apple Pay and Google Pay: who decrypts the payment tokens. `server` (default): this server, with the wallet\'s payment_processing_private_key (or the sandbox\'s test keys). `payment-service`: the encrypted token is passed on to a payment service whose connector decrypts it with keys it holds (mock-card, adyen-card); routing skips the others.';
+const TokenDecryption = () => StringEnum(TOKEN_DECRYPTIONS, { description: TOKEN_DECRYPTION_DESCRIPTION });
+
 const merchantFields = {
   merchant_display_name: Opt(Text(1024)),
   merchant_url: Opt(Type.String({ format: 'uri', maxLength: 2000 })),
@@ -48,6 +53,7 @@ export const CreateDigitalWalletBody = Type.Object(
     domain_names: Type.Optional(Type.Array(DomainName(), { maxItems: 100, description: 'Deprecated: use POST /digital-wallets/{id}/domains (Apple Pay)' })),
     ...merchantFields,
     ...keyFields,
+    token_decryption: Type.Optional(TokenDecryption()),
   },
   { additionalProperties: false, title: 'DigitalWalletCreate' },
 );
@@ -59,6 +65,7 @@ export const UpdateDigitalWalletBody = Type.Object(
     domain_names: Opt(Type.Array(DomainName(), { maxItems: 100 })),
     ...merchantFields,
     ...keyFields,
+    token_decryption: Type.Optional(TokenDecryption()),
   },
   { additionalProperties: false, title: 'DigitalWalletUpdate', description: 'Fields left out keep their value; null clears an optional field (merchant_name cannot be cleared)' },
 );
@@ -91,6 +98,7 @@ export const DigitalWalletSchema = Type.Object(
     google_merchant_id: Nullable(Type.String()),
     payment_processing_key_configured: Type.Boolean({ description: 'Whether this server decrypts the wallet\'s payment tokens with the merchant\'s own key' }),
     merchant_identity_configured: Type.Boolean({ description: 'Apple Pay: whether a merchant identity certificate is configured for production merchant sessions' }),
+    token_decryption: TokenDecryption(),
     created_at: DateTime(),
     updated_at: DateTime(),
   },
@@ -126,6 +134,7 @@ export function toDigitalWalletResource(row: DigitalWalletRow, now = new Date())
     google_merchant_id: row.google_merchant_id,
     payment_processing_key_configured: secrets.processingKey,
     merchant_identity_configured: secrets.identity,
+    token_decryption: row.token_decryption,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
   };

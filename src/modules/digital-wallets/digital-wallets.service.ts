@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { withRequestTransaction, type RequestContext } from '../../context.ts';
-import type { DigitalWalletPatch, DigitalWalletProvider, DigitalWalletRow } from '../../db/schema-digital-wallets.ts';
+import type { DigitalWalletPatch, DigitalWalletProvider, DigitalWalletRow, TokenDecryption } from '../../db/schema-digital-wallets.ts';
 import { duplicateRecord, fieldRefusal, notFound } from '../../errors/app-error.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import { recordAudit } from '../audit-logs/audit-logs.service.ts';
@@ -18,6 +18,14 @@ function domainsOf(provider: DigitalWalletProvider, names: readonly string[] | n
   const list = [...new Set((names ?? []).map((n) => n.toLowerCase()))];
   if (list.length > 0 && provider !== 'apple') throw bad(pointer, 'Domain names are registered for Apple Pay wallets only');
   return list;
+}
+
+/** `token_decryption` of a create or update; only Apple Pay and Google Pay tokens can be passed on encrypted. */
+function tokenDecryptionOf(provider: DigitalWalletProvider, value: TokenDecryption | undefined): TokenDecryption | undefined {
+  if (value === 'payment-service' && provider !== 'apple' && provider !== 'google') {
+    throw bad('/token_decryption', `token_decryption payment-service applies to apple and google wallets only, not to ${provider}`);
+  }
+  return value;
 }
 
 /**
@@ -48,6 +56,7 @@ export async function createDigitalWallet(ctx: RequestContext, body: CreateDigit
       ...keys, merchant_account_id: ctx.merchantAccountId, id, provider: body.provider, merchant_name: body.merchant_name, merchant_display_name: body.merchant_display_name ?? null,
       merchant_url: body.merchant_url ?? null, merchant_country_code: body.merchant_country_code ?? null, merchant_category_code: body.merchant_category_code ?? null,
       address: json(body.address), extra_configuration: json(body.extra_configuration), domain_names: domains, fields: json(fields),
+      token_decryption: tokenDecryptionOf(body.provider, body.token_decryption) ?? 'server',
     });
     if (!row) {
       const existing = await repo.findWalletByProvider(tx, ctx.merchantAccountId, body.provider);
@@ -78,6 +87,8 @@ function plainPatch(current: DigitalWalletRow, body: UpdateDigitalWalletBody): D
   if (body.address !== undefined) patch.address = json(body.address);
   if (body.extra_configuration !== undefined) patch.extra_configuration = json(body.extra_configuration);
   if (body.domain_names !== undefined) patch.domain_names = domainsOf(current.provider, body.domain_names, '/domain_names');
+  const decryption = tokenDecryptionOf(current.provider, body.token_decryption);
+  if (decryption !== undefined) patch.token_decryption = decryption;
   return patch;
 }
 
@@ -122,7 +133,7 @@ export async function findWalletOfProvider(ctx: RequestContext, provider: Digita
   return (await repo.findWalletByProvider(ctx.deps.db, ctx.merchantAccountId, provider)) ?? null;
 }
 
-/** The providers registered by the merchant account. */
-export async function registeredProviders(ctx: RequestContext): Promise<DigitalWalletProvider[]> {
+/** The providers registered by the merchant account, and who decrypts each one's tokens. */
+export async function registeredProviders(ctx: RequestContext): Promise<Array<{ provider: DigitalWalletProvider; tokenDecryption: TokenDecryption }>> {
   return repo.listProviders(ctx.deps.db, ctx.merchantAccountId);
 }

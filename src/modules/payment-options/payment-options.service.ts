@@ -29,16 +29,19 @@ const WALLET_METHODS = { apple: 'applepay', google: 'googlepay' } as const;
 
 /**
  * Apple Pay and Google Pay are offered when the merchant account registered the wallet and a card
- * service whose connector takes network tokens accepts the request: wallet payments are paid as
- * network tokens (or cards) by card services (docs/digital-wallets.md).
+ * service that can pay its tokens accepts the request (docs/digital-wallets.md): tokens decrypted
+ * here are paid as network tokens (or cards), so by a service whose connector takes network tokens;
+ * tokens passed on encrypted, by a service whose connector decrypts that wallet's tokens.
  */
 async function walletCandidates(ctx: RequestContext, candidates: OptionCandidate[]): Promise<OptionCandidate[]> {
-  const cardServices = candidates.filter((c) => c.method === 'card' && c.definition.capabilities.networkTokens);
+  const cardServices = candidates.filter((c) => c.method === 'card');
   if (cardServices.length === 0) return [];
-  const providers = await registeredProviders(ctx);
-  return providers.flatMap((provider) => {
-    const method = provider === 'apple' || provider === 'google' ? WALLET_METHODS[provider] : null;
-    return method ? cardServices.map((c) => ({ ...c, method, tokenizationEnabled: false, definition: { ...c.definition, mode: method } })) : [];
+  const wallets = await registeredProviders(ctx);
+  return wallets.flatMap(({ provider, tokenDecryption }) => {
+    if (provider !== 'apple' && provider !== 'google') return [];
+    const method = WALLET_METHODS[provider];
+    const able = cardServices.filter((c) => (tokenDecryption === 'payment-service' ? c.definition.capabilities.encryptedWalletTokens?.includes(provider) : c.definition.capabilities.networkTokens));
+    return able.map((c) => ({ ...c, method, tokenizationEnabled: false, definition: { ...c.definition, mode: method } }));
   });
 }
 

@@ -35,7 +35,7 @@ describe('happy', () => {
       merchant_url: 'https://shop.example.com', merchant_country_code: 'US', merchant_category_code: '5999', address: { line1: '1 Main St', city: 'Springfield', state_code: 'US-IL', postal_code: '62701' },
       extra_configuration: null, domain_names: ['shop.example.com'], active_certificate_count: 2, pending_certificate_count: 0, expired_certificate_count: 0, fields: null,
       apple_merchant_identifier: 'merchant.com.example', google_merchant_id: null, payment_processing_key_configured: true, merchant_identity_configured: true,
-      created_at: expect.any(String), updated_at: expect.any(String),
+      token_decryption: 'server', created_at: expect.any(String), updated_at: expect.any(String),
     });
     expect(res.body).not.toContain('PRIVATE KEY');
     const stored = await sql<{ text: string }>`SELECT row_to_json(w)::text AS text FROM digital_wallets w WHERE id = ${res.json().id}`.execute(t.deps.db);
@@ -82,6 +82,24 @@ describe('happy', () => {
     const res = await post(merchant, { provider: 'click-to-pay', merchant_name: 'C Shop', merchant_display_name: 'C Display', accept_terms_and_conditions: true });
     expect(res.statusCode, res.body).toBe(201);
     expect(res.json().fields).toEqual({ digital_payment_application_id: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-a[0-9a-f]{3}-[0-9a-f]{12}$/), digital_payment_application_name: 'C Display' });
+  });
+
+  it('token_decryption: payment-service at creation, back to server and again by update, as read back', async () => {
+    const merchant = await createMerchantAccount(t.deps);
+    const created = await post(merchant, { provider: 'google', merchant_name: 'G Shop', accept_terms_and_conditions: true, token_decryption: 'payment-service' });
+    expect(created.statusCode, created.body).toBe(201);
+    expect(created.json().token_decryption).toBe('payment-service');
+    const url = `/digital-wallets/${created.json().id}`;
+    const toServer = await t.request({ method: 'PUT', url, merchantAccountId: merchant, payload: { token_decryption: 'server' } });
+    expect(toServer.statusCode, toServer.body).toBe(200);
+    expect(toServer.json().token_decryption).toBe('server');
+    // Another update leaves it as it is.
+    expect((await t.request({ method: 'PUT', url, merchantAccountId: merchant, payload: { merchant_name: 'G Shop 2' } })).json().token_decryption).toBe('server');
+    await t.request({ method: 'PUT', url, merchantAccountId: merchant, payload: { token_decryption: 'payment-service' } });
+    expect((await t.request({ method: 'GET', url, merchantAccountId: merchant })).json()).toMatchObject({ merchant_name: 'G Shop 2', token_decryption: 'payment-service' });
+    expect((await t.request({ method: 'GET', url: '/digital-wallets', merchantAccountId: merchant })).json().items[0].token_decryption).toBe('payment-service');
+    // Apple Pay wallets default to server.
+    expect((await post(merchant, apple())).json().token_decryption).toBe('server');
   });
 
   it('an expired merchant identity certificate counts as expired', async () => {
@@ -148,6 +166,18 @@ describe('errors', () => {
     expect(notApple.json().message).toContain('Apple Pay wallets only');
     const nullName = await t.request({ method: 'PUT', url: `/digital-wallets/${google.id}`, merchantAccountId: merchant, payload: { merchant_name: null } });
     expect(nullName.statusCode).toBe(400);
+  });
+
+  it('token_decryption: payment-service is for Apple Pay and Google Pay wallets only (400); an unknown value is 422', async () => {
+    const merchant = await createMerchantAccount(t.deps);
+    const paze = await post(merchant, { provider: 'paze', merchant_name: 'P', accept_terms_and_conditions: true, token_decryption: 'payment-service' });
+    expect(paze.statusCode).toBe(400);
+    expect(paze.json()).toMatchObject({ code: 'bad_request', message: expect.stringContaining('apple and google wallets only'), details: [{ pointer: '/token_decryption' }] });
+    const c2p = (await post(merchant, { provider: 'click-to-pay', merchant_name: 'C', accept_terms_and_conditions: true })).json();
+    const update = await t.request({ method: 'PUT', url: `/digital-wallets/${c2p.id}`, merchantAccountId: merchant, payload: { token_decryption: 'payment-service' } });
+    expect(update.statusCode).toBe(400);
+    expect((await t.request({ method: 'GET', url: `/digital-wallets/${c2p.id}`, merchantAccountId: merchant })).json().token_decryption).toBe('server');
+    expect((await post(merchant, apple({ token_decryption: 'connector' }))).statusCode).toBe(422);
   });
 
   it('404 for an unknown wallet on every operation', async () => {

@@ -7,7 +7,9 @@ import { listRoutablePaymentServices } from '../../payment-services/payment-serv
 import type { CreateTransactionBody } from '../create-transaction.schema.ts';
 import type { Applied } from '../outcomes.ts';
 import type { FailoverPlan } from '../routing/failover.ts';
+import type { ConnectorDefinition } from '../../../connectors/connector.ts';
 import { chooseRoute } from '../routing/flow-route.ts';
+import type { RoutingRequest } from '../routing/routing.ts';
 import { flowOf, transactionFacts } from '../routing/transaction-facts.ts';
 import { intentOutcome, nextStatus } from '../transaction-status.ts';
 import type { ResolvedInstrument } from './instrument.ts';
@@ -49,12 +51,20 @@ export async function applyFlows(tx: Executor, ctx: RequestContext, input: FlowI
 
   const rows = await listRoutablePaymentServices(tx, ctx.merchantAccountId);
   const forced = body.payment_service_id ?? null;
-  const request = { method: facts.method ?? instrument.method, currency: body.currency, country: body.country ?? null, forcedServiceId: forced, knownDefinitions: new Set(ctx.deps.connectors.definitions().map((d) => d.id)) };
+  const definitions = ctx.deps.connectors.definitions();
+  const request = { method: facts.method ?? instrument.method, currency: body.currency, country: body.country ?? null, forcedServiceId: forced, knownDefinitions: new Set(definitions.map((d) => d.id)), walletToken: walletTokenRoute(instrument, definitions) };
   const rule = forced ? null : firstMatch(await rules('route-transaction'), facts);
   const routed = chooseRoute(rows, rule, request, flow, body.external_identifier ?? input.transactionId, now);
   const skip = flow === 'card-transaction' ? firstMatch(await rules('skip-3ds'), facts) : null;
   const actions = [routed.action, ...(skip ? [decided('skip-3ds', skip, {})] : [])];
   return { flow, declined: null, service: routed.service, plan: routed.plan, skip3ds: skip !== null, actions };
+}
+
+/** A wallet token passed on encrypted goes only to services whose connector decrypts that wallet's tokens. */
+function walletTokenRoute(instrument: ResolvedInstrument, definitions: readonly ConnectorDefinition[]): RoutingRequest['walletToken'] {
+  if (instrument.instrument.kind !== 'wallet-token') return null;
+  const provider = instrument.instrument.provider;
+  return { provider, acceptedBy: new Set(definitions.filter((d) => d.capabilities.encryptedWalletTokens?.includes(provider)).map((d) => d.id)) };
 }
 
 /** A decline-early rule's stop: declined with `flow_decline` and the rule's reason, before any connector call. */

@@ -28,6 +28,7 @@ import { recordLateAnswer } from '../void/late-void.service.ts';
 import { applyAuthorizeOutcome, authorizeOutcomeOf, storeIfAccepted } from './authorization-answer.ts';
 import { nextAttempt } from '../routing/failover.ts';
 import { failOver } from './failover-attempt.ts';
+import { guardWalletToken } from './wallet-instrument.ts';
 
 /** Checks of the request that need no database. */
 function checkRequest(body: CreateTransactionBody): void {
@@ -108,6 +109,8 @@ async function record(db: Executor, ctx: RequestContext, body: CreateTransaction
   const bind = ctx.idempotency ? [ctx.idempotency.bindResourceWrite(db, id)] : [];
   // Without gift cards the transaction and its attempt are written in one statement.
   const row = callsConnector && giftCards.length === 0 ? await repo.insertTransactionWithAttempt(db, newRow, attempt, bind) : await repo.insertTransaction(db, newRow, bind);
+  // A wallet token pays once, and an Apple token only the amount it approved: a refusal rolls all this back.
+  if (instrument?.walletToken) await guardWalletToken(db, ctx, instrument.walletToken, { amount: row.amount - row.gift_card_amount, currency: row.currency }, row.id);
   // Gift cards always take the database transaction of `start`.
   const tender = giftCards.length > 0 ? await recordTender(db as Tx, ctx, id, giftCards, body.amount, row.buyer_id, instrument === null) : null;
   if (callsConnector && giftCards.length > 0) await repo.insertAttempt(db, attempt);

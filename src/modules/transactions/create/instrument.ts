@@ -7,7 +7,7 @@ import { consumeCheckoutSessionCard } from '../../checkout-sessions/checkout-ses
 import { lockAndReleaseCard } from '../../payment-methods/payment-methods.service.ts';
 import { checkCard } from '../../payment-methods/stored-cards.service.ts';
 import type { TransactionPaymentMethodBody } from '../create-transaction.schema.ts';
-import { walletInstrument } from './wallet-instrument.ts';
+import { walletInstrument, type WalletTokenCheck } from './wallet-instrument.ts';
 
 /**
  * The payment instrument of a new transaction, resolved from the request in the creating
@@ -39,6 +39,8 @@ export interface ResolvedInstrument {
    * `deferHeldCode`): the caller takes it with `takeHeldCode` once the transaction is recorded.
    */
   heldCodeOf: string | null;
+  /** An Apple Pay or Google Pay token: checked and recorded as used before the connector call (wallet-instrument.ts). */
+  walletToken?: WalletTokenCheck;
 }
 
 function cardSnapshot(number: string, expirationDate: string, scheme: string | null, extra: Record<string, unknown> = {}): Record<string, unknown> {

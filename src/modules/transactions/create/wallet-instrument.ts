@@ -3,21 +3,35 @@ import type { Executor } from '../../../db/transaction.ts';
 import { fieldRefusal } from '../../../errors/app-error.ts';
 import type { Instrument } from '../../../connectors/connector.ts';
 import { bin, detectSchemes, isExpired, last4 } from '../../../lib/card-schemes.ts';
-import { decryptWalletToken } from '../../digital-wallets/wallet-tokens.service.ts';
+import { recordWalletTokenUse, type WalletTokenUse } from '../../digital-wallets/wallet-token-uses.service.ts';
+import { resolveWalletToken } from '../../digital-wallets/wallet-tokens.service.ts';
+import type { EncryptedWalletToken } from '../../../wallets/token-use.ts';
+import { approvedAmountProblem } from '../../../wallets/token-use.ts';
+import type { WalletCard } from '../../../wallets/wallet-card.ts';
 import type { TransactionPaymentMethodBody } from '../create-transaction.schema.ts';
 import type { ResolvedInstrument } from './instrument.ts';
 
 type WalletForm = Extract<TransactionPaymentMethodBody, { method: 'applepay' | 'googlepay' }>;
+const POINTER = '/payment_method/token';
+
+/** What the creating transaction checks and records of a wallet token before any connector call. */
+export interface WalletTokenCheck {
+  use: WalletTokenUse;
+  /** An Apple token decrypted here: the amount and currency the buyer approved. */
+  approved: { amount: number | null; currencyCode: string | null } | null;
+}
+
+const base = { paymentMethodId: null, checkoutSessionId: null, storable: null, cardNumber: null, ownerBuyerId: null, heldCodeOf: null };
 
 /**
- * An Apple Pay or Google Pay token, decrypted by the merchant account's wallet keys: a device token
- * (DPAN) goes to the connector as a network token with its cryptogram and ECI; a Google PAN_ONLY
- * card as a card. The decrypted number lives in this object only, for the one authorization: the
- * transaction keeps its last four digits and expiry, never the number or the cryptogram.
+ * A token decrypted here: a device token (DPAN) goes to the connector as a network token with its
+ * cryptogram and ECI; a Google PAN_ONLY card as a card. The decrypted number lives in this object
+ * only, for the one authorization: the transaction keeps its last four digits and expiry, never the
+ * number or the cryptogram.
  */
-export async function walletInstrument(db: Executor, ctx: RequestContext, form: WalletForm): Promise<ResolvedInstrument> {
-  const card = await decryptWalletToken(db, ctx, form.method === 'applepay' ? 'apple' : 'google', form.token);
-  if (isExpired(card.expirationDate, new Date())) throw fieldRefusal('body', '/payment_method/token', 'The card in the wallet token has expired (its expiration date is in the past)', 'card_expired');
+async function decrypted(db: Executor, ctx: RequestContext, form: WalletForm, card: WalletCard): Promise<ResolvedInstrument> {
+  if (isExpired(card.expirationDate, new Date())) throw fieldRefusal('body', POINTER, 'The card in the wallet token has expired (its expiration date is in the past)', 'card_expired');
+  if (!card.tokenId || !card.usableUntil) throw new Error('a decrypted wallet token has no id or life: the replay guard needs both');
   const scheme = form.card_scheme ?? detectSchemes(card.number).scheme;
   const fpan = card.kind === 'fpan';
   const instrument: Instrument = fpan
@@ -26,20 +40,59 @@ export async function walletInstrument(db: Executor, ctx: RequestContext, form: 
   const label = form.card_suffix ?? last4(card.number);
   // A card number (PAN_ONLY) has a fingerprint and a BIN like any card; a device token has neither.
   const fingerprint = fpan ? await ctx.deps.vault.fingerprint(db, ctx.merchantAccountId, card.number) : null;
+  const provider = form.method === 'applepay' ? 'apple' : 'google';
   return {
+    ...base,
     instrument,
     method: form.method,
     instrumentType: form.method,
-    paymentMethodId: null,
     snapshot: { method: form.method, mode: form.method, scheme, bin: fpan ? bin(card.number) : null, label, expiration_date: card.expirationDate, fingerprint, card_type: form.card_type ?? null },
     fingerprint,
     bin: fpan ? bin(card.number) : null,
     last4: label,
-    checkoutSessionId: null,
     redirectUrl: form.redirect_url ?? null,
-    storable: null,
-    cardNumber: null,
-    ownerBuyerId: null,
-    heldCodeOf: null,
+    walletToken: { use: { provider, tokenId: card.tokenId, usableUntil: card.usableUntil }, approved: provider === 'apple' ? { amount: card.amount, currencyCode: card.currencyCode ?? null } : null },
   };
+}
+
+/**
+ * A token passed on encrypted to the payment service (the wallet's `token_decryption` is
+ * `payment-service`): nothing of the card is known here, so the transaction keeps the request's
+ * `card_suffix` and `card_scheme` only; routing takes only services whose connector accepts it.
+ */
+function encrypted(form: WalletForm, token: EncryptedWalletToken): ResolvedInstrument {
+  const provider = form.method === 'applepay' ? 'apple' : 'google';
+  const scheme = form.card_scheme ?? null;
+  const label = form.card_suffix ?? null;
+  return {
+    ...base,
+    instrument: { kind: 'wallet-token', provider, token: token.token, scheme },
+    method: form.method,
+    instrumentType: form.method,
+    snapshot: { method: form.method, mode: form.method, scheme, bin: null, label, expiration_date: null, fingerprint: null, card_type: form.card_type ?? null },
+    fingerprint: null,
+    bin: null,
+    last4: label,
+    redirectUrl: form.redirect_url ?? null,
+    walletToken: { use: { provider, tokenId: token.tokenId, usableUntil: token.usableUntil }, approved: null },
+  };
+}
+
+/** An Apple Pay or Google Pay token, as the merchant account's wallet of its provider says (wallet-tokens.service.ts). */
+export async function walletInstrument(db: Executor, ctx: RequestContext, form: WalletForm): Promise<ResolvedInstrument> {
+  const resolved = await resolveWalletToken(db, ctx, form.method === 'applepay' ? 'apple' : 'google', form.token);
+  return resolved.kind === 'decrypted' ? decrypted(db, ctx, form, resolved.card) : encrypted(form, resolved.encrypted);
+}
+
+/**
+ * Run in the database transaction that records the transaction, before any connector call: an
+ * Apple token's approved amount and currency must be those charged to it (`charge`: the
+ * transaction's amount less its gift cards), and the token is recorded as used by `transactionId`,
+ * so a second use of it is refused (wallet-token-uses.service.ts).
+ */
+export async function guardWalletToken(tx: Executor, ctx: RequestContext, check: WalletTokenCheck, charge: { amount: number; currency: string }, transactionId: string): Promise<void> {
+  if (!tx.isTransaction) throw new Error('a wallet token is recorded inside the database transaction that records its transaction');
+  const problem = check.approved ? approvedAmountProblem(check.approved, charge) : null;
+  if (problem) throw fieldRefusal('body', POINTER, problem, 'wallet_token_amount_mismatch');
+  await recordWalletTokenUse(tx, ctx, check.use, transactionId);
 }

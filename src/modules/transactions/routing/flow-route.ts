@@ -1,9 +1,9 @@
 import type { PaymentServiceRow } from '../../../db/schema.ts';
 import type { TransactionActionJson } from '../../../db/schema-transactions.ts';
-import { AppError } from '../../../errors/app-error.ts';
+import { AppError, fieldRefusal } from '../../../errors/app-error.ts';
 import { routeOutcomeOf, serviceOrder, type FlowRule } from '../../flows/flow-decisions.ts';
 import type { FailoverPlan } from './failover.ts';
-import { noRouteMessage, route, type RoutingCandidate, type RoutingRequest, type RoutingTrace } from './routing.ts';
+import { noRouteMessage, route, walletTokenRefusal, type RoutingCandidate, type RoutingRequest, type RoutingTrace } from './routing.ts';
 
 /** The service a transaction goes to first, the decision as its action, and the failover plan of a matched rule. */
 export interface RouteChoice {
@@ -33,7 +33,7 @@ export function chooseRoute(
 ): RouteChoice {
   if (!rule || request.forcedServiceId) {
     const trace = route(rows.map((r) => candidateOf(r)), request);
-    if (!trace.selected) throw new AppError('bad_request', noRouteMessage(request, trace));
+    if (!trace.selected) throw noRoute(noRouteMessage(request, trace), request, trace);
     return { service: rows.find((r) => r.id === trace.selected)!, action: actionOf(flow, trace.rule, trace, now), plan: null };
   }
   const outcome = routeOutcomeOf(rule);
@@ -45,7 +45,8 @@ export function chooseRoute(
   for (const id of order) if (!byId.has(id)) trace.skipped.push({ payment_service_id: id, reason: 'inactive_or_deleted' });
   if (!trace.selected) {
     const why = trace.skipped.map((s) => `${s.payment_service_id}: ${s.reason.replaceAll('_', ' ')}`).join('; ');
-    throw new AppError('bad_request', `The routing rule ${rule.id} matched, but none of its payment services can process this transaction (${why})`);
+    const wallet = walletTokenRefusal(request, trace);
+    throw noRoute(`The routing rule ${rule.id} matched, but none of its payment services can process this transaction (${why})${wallet ? `. ${wallet}` : ''}`, request, trace);
   }
   const plan: FailoverPlan = {
     ruleId: rule.id,
@@ -56,6 +57,12 @@ export function chooseRoute(
   };
   const extra = { order, ...(outcome.weights ? { weights: outcome.weights } : {}), max_attempts: outcome.max_attempts, time_budget_seconds: outcome.time_budget_seconds };
   return { service: byId.get(trace.selected)!, action: actionOf(flow, rule.id, { ...trace, rule: 'flow-rule' }, now, extra), plan };
+}
+
+/** The 400 of a transaction no service can take; on the token when an encrypted wallet token is why. */
+function noRoute(message: string, request: RoutingRequest, trace: RoutingTrace): AppError {
+  if (!walletTokenRefusal(request, trace)) return new AppError('bad_request', message);
+  return fieldRefusal('body', '/payment_method/token', message, 'wallet_token_not_accepted');
 }
 
 function actionOf(flow: TransactionActionJson['flow'], ruleId: string, trace: RoutingTrace, now: Date, extra: Record<string, unknown> = {}): TransactionActionJson {

@@ -26,7 +26,16 @@ export interface RoutingRequest {
   forcedServiceId: string | null;
   /** Definitions that have a connector in this process. */
   knownDefinitions: ReadonlySet<string>;
+  /**
+   * A wallet token passed on encrypted (`token_decryption: payment-service`): only services of the
+   * definitions whose connector decrypts that wallet's tokens (`acceptedBy`) can take it.
+   */
+  walletToken?: { provider: 'apple' | 'google'; acceptedBy: ReadonlySet<string> } | null;
 }
+
+/** The skip reason of a service whose connector cannot decrypt the wallet token passed on to it. */
+export const WALLET_TOKEN_NOT_ACCEPTED = 'encrypted_wallet_token_not_accepted';
+const WALLETS = { apple: 'Apple Pay', google: 'Google Pay' } as const;
 
 export interface RoutingTrace {
   /** `flow-rule`: a route-transaction rule chose the candidates (flow-route.ts). */
@@ -40,6 +49,7 @@ function skipReason(candidate: RoutingCandidate, request: RoutingRequest): strin
   if (!candidate.active) return 'inactive';
   if (!request.knownDefinitions.has(candidate.definitionId)) return 'no_connector';
   if (candidate.method !== request.method) return 'method_not_supported';
+  if (request.walletToken && !request.walletToken.acceptedBy.has(candidate.definitionId)) return WALLET_TOKEN_NOT_ACCEPTED;
   // A transaction without a country is not filtered by country (the buyer's country is unknown).
   return acceptanceProblem(candidate, request.currency, request.country);
 }
@@ -58,8 +68,21 @@ export function route(candidates: readonly RoutingCandidate[], request: RoutingR
   return trace;
 }
 
+/**
+ * Why no service took an encrypted wallet token, and what to do, when that is the reason (some
+ * service was skipped only for it); null otherwise.
+ */
+export function walletTokenRefusal(request: Pick<RoutingRequest, 'walletToken'>, trace: RoutingTrace): string | null {
+  if (!request.walletToken || trace.selected || !trace.skipped.some((s) => s.reason === WALLET_TOKEN_NOT_ACCEPTED)) return null;
+  const wallet = WALLETS[request.walletToken.provider];
+  const able = [...request.walletToken.acceptedBy].sort().join(', ') || 'none in this server';
+  return `No payment service can take this ${wallet} token: the ${request.walletToken.provider} wallet passes its tokens on encrypted (token_decryption payment-service), and the connectors of the eligible services cannot decrypt ${wallet} tokens. Add a payment service whose connector can (${able}), or set the wallet's token_decryption to server so that this server decrypts the tokens`;
+}
+
 /** The message of the 400 when no service can take the transaction. */
-export function noRouteMessage(request: Pick<RoutingRequest, 'method' | 'currency' | 'country' | 'forcedServiceId'>, trace: RoutingTrace): string {
+export function noRouteMessage(request: Pick<RoutingRequest, 'method' | 'currency' | 'country' | 'forcedServiceId' | 'walletToken'>, trace: RoutingTrace): string {
+  const wallet = walletTokenRefusal(request, trace);
+  if (wallet && !request.forcedServiceId) return wallet;
   if (request.forcedServiceId) {
     const skipped = trace.skipped[0];
     return skipped
