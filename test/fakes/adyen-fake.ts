@@ -5,7 +5,8 @@ import { startFakeServer, type FakeAnswer, type FakeRequest, type FakeServer } f
  * (docs.adyen.com: /payments, /payments/details, /payments/{pspReference}/captures, /cancels,
  * /refunds, /paymentMethods; API idempotency; error codes). It checks the X-API-Key, the merchant
  * account, the Idempotency-Key (a repeated key replays the first answer, whatever the body), the
- * amount in Adyen's minor units, and the capture mode; it decides outcomes by amount:
+ * amount in Adyen's minor units, the capture mode, and the shape of Apple Pay and Google Pay tokens
+ * passed on for Adyen to decrypt; it decides outcomes by amount:
  *
  * | value | answer |
  * |---|---|
@@ -50,6 +51,31 @@ export interface AdyenFake extends FakeServer {
 
 const error = (status: number, errorCode: string, message: string, errorType: string): FakeAnswer => ({ status, json: { status, errorCode, message, errorType, pspReference: 'ERR0000000000001' } });
 
+const json = (text: unknown): Record<string, any> | null => {
+  try {
+    const value = typeof text === 'string' ? JSON.parse(text) : null;
+    return typeof value === 'object' && value !== null ? value : null;
+  } catch {
+    return null;
+  }
+};
+
+/**
+ * Wallet tokens for Adyen to decrypt ("Apple Pay for API only", "Google Pay for API only"):
+ * `applePayToken` is the base64 of Apple's `paymentData` JSON, `googlePayToken` Google's token JSON
+ * text. The fake holds no wallet keys, so it checks their shape only (what it can see without them).
+ */
+function walletTokenProblem(pm: Record<string, any>): FakeAnswer | null {
+  if (pm.type === 'applepay') {
+    const data = typeof pm.applePayToken === 'string' && /^[A-Za-z0-9+/]+={0,2}$/.test(pm.applePayToken) ? json(Buffer.from(pm.applePayToken, 'base64').toString('utf8')) : null;
+    const ok = data && ['EC_v1', 'RSA_v1'].includes(data.version) && typeof data.data === 'string' && typeof data.signature === 'string' && typeof data.header?.transactionId === 'string';
+    return ok ? null : error(422, '14_030', 'Invalid Apple Pay token: applePayToken must be the base64 of the paymentData JSON', 'validation');
+  }
+  const token = json(pm.googlePayToken);
+  const ok = token && token.protocolVersion === 'ECv2' && typeof token.signedMessage === 'string' && typeof token.signature === 'string' && typeof token.intermediateSigningKey?.signedKey === 'string';
+  return ok ? null : error(422, '14_030', 'Invalid Google Pay token: googlePayToken must be the token JSON text', 'validation');
+}
+
 /** Adyen's state and answers: payments, stored cards, replies kept per idempotency key. */
 class AdyenSimulation {
   readonly payments = new Map<string, Payment>();
@@ -88,6 +114,7 @@ class AdyenSimulation {
     if (!Number.isInteger(body.amount?.value) || !/^[A-Z]{3}$/.test(body.amount?.currency ?? '')) return error(422, '137', 'Invalid amount specified', 'validation');
     if (!body.returnUrl) return error(422, '14_029', "Required field 'returnUrl' is not provided.", 'validation');
     const pm = body.paymentMethod;
+    if (pm.type === 'applepay' || pm.type === 'googlepay') return walletTokenProblem(pm);
     if (pm.storedPaymentMethodId) return this.stored.get(pm.storedPaymentMethodId) === body.shopperReference ? null : error(422, '800', 'Contract not found', 'validation');
     if (pm.type !== 'scheme' || !/^\d{12,19}$/.test(pm.number ?? '') || !/^\d{2}$/.test(pm.expiryMonth ?? '') || !/^\d{4}$/.test(pm.expiryYear ?? '')) return error(422, '14_030', 'Invalid card details', 'validation');
     return null;

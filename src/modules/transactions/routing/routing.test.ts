@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { noRouteMessage, route, type RoutingCandidate, type RoutingRequest } from './routing.ts';
+import { noRouteMessage, route, walletTokenRefusal, type RoutingCandidate, type RoutingRequest } from './routing.ts';
 
 const candidate = (id: string, overrides: Partial<RoutingCandidate> = {}): RoutingCandidate => ({
   id, definitionId: 'mock-card', method: 'card', displayName: id, acceptedCurrencies: ['USD', 'EUR'], acceptedCountries: ['US', 'DE'], active: true, position: 1, ...overrides,
@@ -39,6 +39,16 @@ describe('happy', () => {
     expect(trace.selected).toBe('ok');
   });
 
+  it('an encrypted wallet token goes only to services whose connector decrypts that wallet\'s tokens', () => {
+    const walletToken = { provider: 'apple' as const, acceptedBy: new Set(['mock-card']) };
+    const known = new Set(['mock-card', 'stripe-card']);
+    const trace = route([candidate('stripe', { definitionId: 'stripe-card' }), candidate('mock', { position: 2 })], request({ knownDefinitions: known, walletToken }));
+    expect(trace).toEqual({ rule: 'first-eligible-by-position', eligible: ['mock'], skipped: [{ payment_service_id: 'stripe', reason: 'encrypted_wallet_token_not_accepted' }], selected: 'mock' });
+    expect(walletTokenRefusal({ walletToken }, trace)).toBeNull();
+    // A card (no wallet token) is not filtered so.
+    expect(route([candidate('stripe', { definitionId: 'stripe-card' })], request({ knownDefinitions: known })).selected).toBe('stripe');
+  });
+
   it('a forced service wins over position and only it is considered', () => {
     const trace = route([candidate('a', { position: 1 }), candidate('b', { position: 2 })], request({ forcedServiceId: 'b' }));
     expect(trace).toEqual({ rule: 'forced-payment-service', eligible: ['b'], skipped: [], selected: 'b' });
@@ -51,6 +61,19 @@ describe('errors', () => {
     expect(trace).toEqual({ rule: 'first-eligible-by-position', eligible: [], skipped: [{ payment_service_id: 'a', reason: 'inactive' }, { payment_service_id: 'b', reason: 'currency_not_accepted' }], selected: null });
     expect(noRouteMessage(request(), trace)).toBe('No active payment service accepts method card in USD for country US; configure one with POST /payment-services');
     expect(noRouteMessage(request({ country: null }), trace)).toBe('No active payment service accepts method card in USD; configure one with POST /payment-services');
+  });
+
+  it('says when an encrypted wallet token is why nothing was selected, and what to do', () => {
+    const walletToken = { provider: 'google' as const, acceptedBy: new Set(['mock-card', 'adyen-card']) };
+    const req = request({ knownDefinitions: new Set(['stripe-card']), walletToken });
+    const trace = route([candidate('stripe', { definitionId: 'stripe-card' })], req);
+    expect(trace.selected).toBeNull();
+    const message = 'No payment service can take this Google Pay token: the google wallet passes its tokens on encrypted (token_decryption payment-service), and the connectors of the eligible services cannot decrypt Google Pay tokens. Add a payment service whose connector can (adyen-card, mock-card), or set the wallet\'s token_decryption to server so that this server decrypts the tokens';
+    expect(noRouteMessage(req, trace)).toBe(message);
+    // Skipped for other reasons only: the usual message.
+    const other = route([candidate('eur', { definitionId: 'stripe-card', acceptedCurrencies: ['EUR'] })], req);
+    expect(walletTokenRefusal(req, other)).toBeNull();
+    expect(noRouteMessage(req, other)).toContain('No active payment service accepts method card in USD');
   });
 
   it('selects nothing without candidates', () => {

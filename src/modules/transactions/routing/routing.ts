@@ -49,9 +49,11 @@ function skipReason(candidate: RoutingCandidate, request: RoutingRequest): strin
   if (!candidate.active) return 'inactive';
   if (!request.knownDefinitions.has(candidate.definitionId)) return 'no_connector';
   if (candidate.method !== request.method) return 'method_not_supported';
-  if (request.walletToken && !request.walletToken.acceptedBy.has(candidate.definitionId)) return WALLET_TOKEN_NOT_ACCEPTED;
   // A transaction without a country is not filtered by country (the buyer's country is unknown).
-  return acceptanceProblem(candidate, request.currency, request.country);
+  const problem = acceptanceProblem(candidate, request.currency, request.country);
+  if (problem) return problem;
+  // Last: this reason names services that could take the transaction but for its encrypted token.
+  return request.walletToken && !request.walletToken.acceptedBy.has(candidate.definitionId) ? WALLET_TOKEN_NOT_ACCEPTED : null;
 }
 
 /** Picks the payment service; `selected` is null when none can take the transaction. */
