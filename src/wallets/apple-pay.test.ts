@@ -2,7 +2,7 @@ import { createPublicKey, generateKeyPairSync, X509Certificate, type KeyObject }
 import { describe, expect, it } from 'vitest';
 import { APPLE_INTERMEDIATE_MARKER, APPLE_LEAF_MARKER, decryptApplePayToken, makeApplePayToken } from './apple-pay.ts';
 import { APPLE_ROOT_CA_G3 } from './apple-root.ts';
-import { WalletTokenError } from './token-error.ts';
+import { walletRefusal as refusal } from '../../test/helpers/wallet-refusal.ts';
 import { issueCertificate } from './x509.ts';
 
 /** A test chain of our own: root → intermediate (Apple's marker) → leaf (Apple's marker). */
@@ -41,16 +41,6 @@ function token(overrides: { signer?: ReturnType<typeof chain>['signer']; signing
     signingTime: overrides.signingTime ?? now,
     network: 'Visa',
   }) as { paymentData: { data: string; signature: string; header: Record<string, string> } };
-}
-
-function refusal(run: () => unknown): WalletTokenError {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(WalletTokenError);
-    return error as WalletTokenError;
-  }
-  throw new Error('the token was accepted');
 }
 
 describe('happy', () => {

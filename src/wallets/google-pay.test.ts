@@ -1,7 +1,7 @@
 import { createCipheriv, createHmac, diffieHellman, generateKeyPairSync, hkdfSync, sign } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { decryptGooglePayToken, makeGooglePayToken, signedMessageDigest, type GoogleRootKey } from './google-pay.ts';
-import { WalletTokenError } from './token-error.ts';
+import { walletRefusal as refusal } from '../../test/helpers/wallet-refusal.ts';
 
 const pair = () => generateKeyPairSync('ec', { namedCurve: 'P-256' });
 const root = pair();
@@ -23,16 +23,6 @@ function token(overrides: { message?: Record<string, unknown>; recipientId?: str
     intermediate: { ...intermediate, expiration: overrides.keyExpiration ?? new Date(now.getTime() + 86400_000) },
     rootPrivateKey: (overrides.rootKey ?? root).privateKey,
   }) as { signedMessage: string; signature: string; intermediateSigningKey: { signedKey: string; signatures: string[] } };
-}
-
-function refusal(run: () => unknown): WalletTokenError {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(WalletTokenError);
-    return error as WalletTokenError;
-  }
-  throw new Error('the token was accepted');
 }
 
 describe('happy', () => {

@@ -3,20 +3,10 @@ import { currencyNumber, currencyOfNumber } from '../lib/currency-numbers.ts';
 import { CURRENCY_EXPONENTS } from '../lib/currencies.ts';
 import { signedMessageDigest } from './google-pay.ts';
 import { sandboxApplePayToken, sandboxGooglePayToken } from './sandbox-tokens.ts';
-import { WalletTokenError } from './token-error.ts';
+import { walletRefusal as refusal } from '../../test/helpers/wallet-refusal.ts';
 import { approvedAmountProblem, encryptedWalletToken, PASSED_APPLE_TOKEN_LIFE_MS, PASSED_GOOGLE_TOKEN_LIFE_MS } from './token-use.ts';
 
 const now = new Date('2030-01-01T00:00:00Z');
-
-function refusal(run: () => unknown): WalletTokenError {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(WalletTokenError);
-    return error as WalletTokenError;
-  }
-  throw new Error('the token was accepted');
-}
 
 describe('happy', () => {
   it('an Apple token pays exactly the amount and currency it approved (minor units, ISO 4217 number)', () => {

@@ -9,7 +9,7 @@ import { APPLE_ROOT_CA_G3 } from '../../wallets/apple-root.ts';
 import { decryptGooglePayToken, type GoogleRecipient, type GoogleRootKey } from '../../wallets/google-pay.ts';
 import { sandboxWalletKeys } from '../../wallets/sandbox-keys.ts';
 import { WalletTokenError } from '../../wallets/token-error.ts';
-import { encryptedWalletToken, type EncryptedWalletToken } from '../../wallets/token-use.ts';
+import { encryptedWalletToken, type EncryptedWalletToken, type WalletProvider } from '../../wallets/token-use.ts';
 import type { WalletCard } from '../../wallets/wallet-card.ts';
 import * as repo from './digital-wallets.repo.ts';
 import { ecPrivateKey, walletSecrets } from './wallet-secrets.ts';
@@ -23,7 +23,6 @@ import { ecPrivateKey, walletSecrets } from './wallet-secrets.ts';
  * stored here.
  */
 
-export type WalletProvider = 'apple' | 'google';
 const POINTER = '/payment_method/token';
 const NAMES: Record<WalletProvider, string> = { apple: 'Apple Pay', google: 'Google Pay' };
 

@@ -5,8 +5,7 @@ import type { Instrument } from '../../../connectors/connector.ts';
 import { bin, detectSchemes, isExpired, last4 } from '../../../lib/card-schemes.ts';
 import { recordWalletTokenUse, type WalletTokenUse } from '../../digital-wallets/wallet-token-uses.service.ts';
 import { resolveWalletToken } from '../../digital-wallets/wallet-tokens.service.ts';
-import type { EncryptedWalletToken } from '../../../wallets/token-use.ts';
-import { approvedAmountProblem } from '../../../wallets/token-use.ts';
+import { approvedAmountProblem, type EncryptedWalletToken, type WalletProvider } from '../../../wallets/token-use.ts';
 import type { WalletCard } from '../../../wallets/wallet-card.ts';
 import type { TransactionPaymentMethodBody } from '../create-transaction.schema.ts';
 import type { ResolvedInstrument } from './instrument.ts';
@@ -29,7 +28,7 @@ const base = { paymentMethodId: null, checkoutSessionId: null, storable: null, c
  * only, for the one authorization: the transaction keeps its last four digits and expiry, never the
  * number or the cryptogram.
  */
-async function decrypted(db: Executor, ctx: RequestContext, form: WalletForm, card: WalletCard): Promise<ResolvedInstrument> {
+async function decrypted(db: Executor, ctx: RequestContext, form: WalletForm, provider: WalletProvider, card: WalletCard): Promise<ResolvedInstrument> {
   if (isExpired(card.expirationDate, new Date())) throw fieldRefusal('body', POINTER, 'The card in the wallet token has expired (its expiration date is in the past)', 'card_expired');
   if (!card.tokenId || !card.usableUntil) throw new Error('a decrypted wallet token has no id or life: the replay guard needs both');
   const scheme = form.card_scheme ?? detectSchemes(card.number).scheme;
@@ -40,7 +39,6 @@ async function decrypted(db: Executor, ctx: RequestContext, form: WalletForm, ca
   const label = form.card_suffix ?? last4(card.number);
   // A card number (PAN_ONLY) has a fingerprint and a BIN like any card; a device token has neither.
   const fingerprint = fpan ? await ctx.deps.vault.fingerprint(db, ctx.merchantAccountId, card.number) : null;
-  const provider = form.method === 'applepay' ? 'apple' : 'google';
   return {
     ...base,
     instrument,
@@ -60,8 +58,7 @@ async function decrypted(db: Executor, ctx: RequestContext, form: WalletForm, ca
  * `payment-service`): nothing of the card is known here, so the transaction keeps the request's
  * `card_suffix` and `card_scheme` only; routing takes only services whose connector accepts it.
  */
-function encrypted(form: WalletForm, token: EncryptedWalletToken): ResolvedInstrument {
-  const provider = form.method === 'applepay' ? 'apple' : 'google';
+function encrypted(form: WalletForm, provider: WalletProvider, token: EncryptedWalletToken): ResolvedInstrument {
   const scheme = form.card_scheme ?? null;
   const label = form.card_suffix ?? null;
   return {
@@ -80,8 +77,9 @@ function encrypted(form: WalletForm, token: EncryptedWalletToken): ResolvedInstr
 
 /** An Apple Pay or Google Pay token, as the merchant account's wallet of its provider says (wallet-tokens.service.ts). */
 export async function walletInstrument(db: Executor, ctx: RequestContext, form: WalletForm): Promise<ResolvedInstrument> {
-  const resolved = await resolveWalletToken(db, ctx, form.method === 'applepay' ? 'apple' : 'google', form.token);
-  return resolved.kind === 'decrypted' ? decrypted(db, ctx, form, resolved.card) : encrypted(form, resolved.encrypted);
+  const provider: WalletProvider = form.method === 'applepay' ? 'apple' : 'google';
+  const resolved = await resolveWalletToken(db, ctx, provider, form.token);
+  return resolved.kind === 'decrypted' ? decrypted(db, ctx, form, provider, resolved.card) : encrypted(form, provider, resolved.encrypted);
 }
 
 /**
