@@ -54,6 +54,16 @@ describe('happy', () => {
     expect(eur.json()).toMatchObject({ status: 'capture_succeeded', amount: 990, currency: 'EUR' });
   });
 
+  it('with gift cards the token approves what its card is charged: the amount less the gift cards', async () => {
+    const { m } = await merchantWithWallets();
+    const gift = { number: '6036281000000000001', pin: '1234', amount: 1000 };
+    const whole = await pay(m, applePay(sandboxApplePayToken({ number: DPAN, expirationDate: '12/30', amount: 3000 })), { amount: 3000, gift_cards: [gift] });
+    expectRefusal(whole, 'wallet_token_amount_mismatch', /approved 30\.00 USD .* charges 20\.00 USD/);
+    const res = await pay(m, applePay(sandboxApplePayToken({ number: DPAN, expirationDate: '12/30', amount: 2000 })), { amount: 3000, gift_cards: [gift] });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json()).toMatchObject({ status: 'authorization_succeeded', amount: 3000, authorized_amount: 2000, multi_tender: true });
+  });
+
   it('an idempotent retry answers the first response byte for byte, and calls the connector once', async () => {
     const { m } = await merchantWithWallets();
     const authorize = vi.spyOn(t.deps.connectors.get('mock-card'), 'authorize');
