@@ -9,4 +9,8 @@ export interface WalletCard {
   eci: string | null;
   /** The amount the buyer approved in the wallet sheet (Apple only; minor units), when given. */
   amount: number | null;
+  /** The card scheme the wallet names (Paze's paymentCardNetwork), when it does. */
+  scheme?: string | null;
+  /** The token's unique id (Paze: payloadId, else the JWS's jti), when it has one. */
+  tokenId?: string;
 }
