@@ -52,6 +52,8 @@ export const simulatedProfileId = (walletId: string) => `SANDBOX-PROFILE-${diges
 /** Paze's id of a session and its client context (deterministic for the session). */
 export const simulatedEwSid = (sessionId: string) => uuidOf(digest('ewsid', sessionId));
 export const simulatedClientContext = (sessionId: string) => Buffer.from(digest('client-context', sessionId), 'hex').subarray(0, 24).toString('base64url');
+/** The payment account reference of a sandbox card (29 characters, as the networks make them). */
+export const sandboxPar = (cardId: string) => `V0010${digest('par', cardId).slice(0, 24).toUpperCase()}`;
 /** A fresh cryptogram for one payload (20 bytes, as a TAVV or UCAF value). */
 export const simulatedCryptogram = (sessionId: string, payloadId: string) => Buffer.from(digest('cryptogram', `${sessionId}:${payloadId}`), 'hex').subarray(0, 20).toString('base64');
 
@@ -108,7 +110,7 @@ export function sandboxPazePayload(card: Pick<SandboxPazeCard, 'id' | 'dpan' | '
   return {
     clientId: options.clientId,
     profileId: options.profileId,
-    token: { paymentToken: card.dpan, tokenExpirationMonth: expiry.month, tokenExpirationYear: expiry.year, paymentAccountReference: `V0010${digest('par', card.id).slice(0, 24).toUpperCase()}` },
+    token: { paymentToken: card.dpan, tokenExpirationMonth: expiry.month, tokenExpirationYear: expiry.year, paymentAccountReference: sandboxPar(card.id) },
     paymentCardNetwork: card.network,
     // The cryptogram is good for 15 minutes, as network token cryptograms are short-lived.
     dynamicData: [{ dynamicDataValue: options.cryptogram, dynamicDataType: visa ? 'CARD_APPLICATION_CRYPTOGRAM_SHORT_FORM' : 'CARD_APPLICATION_CRYPTOGRAM_LONG_FORM', dynamicDataExpiration: String(Math.floor(options.now.getTime() / 1000) + 900) }],

@@ -25,19 +25,20 @@ async function candidatesOf(ctx: RequestContext): Promise<OptionCandidate[]> {
   return [...candidates, ...(await walletCandidates(ctx, candidates))];
 }
 
-const WALLET_METHODS = { apple: 'applepay', google: 'googlepay' } as const;
+/** The payment option of each wallet provider. Paze has none: no payment option mode names it (docs/digital-wallets.md). */
+const WALLET_METHODS: Partial<Record<string, 'applepay' | 'googlepay' | 'click-to-pay'>> = { apple: 'applepay', google: 'googlepay', 'click-to-pay': 'click-to-pay' };
 
 /**
- * Apple Pay and Google Pay are offered when the merchant account registered the wallet and a card
- * service whose connector takes network tokens accepts the request: wallet payments are paid as
- * network tokens (or cards) by card services (docs/digital-wallets.md).
+ * Apple Pay, Google Pay and Click to Pay are offered when the merchant account registered the
+ * wallet and a card service whose connector takes network tokens accepts the request: wallet
+ * payments are paid as network tokens (or cards) by card services (docs/digital-wallets.md).
  */
 async function walletCandidates(ctx: RequestContext, candidates: OptionCandidate[]): Promise<OptionCandidate[]> {
   const cardServices = candidates.filter((c) => c.method === 'card' && c.definition.capabilities.networkTokens);
   if (cardServices.length === 0) return [];
   const providers = await registeredProviders(ctx);
   return providers.flatMap((provider) => {
-    const method = provider === 'apple' || provider === 'google' ? WALLET_METHODS[provider] : null;
+    const method = WALLET_METHODS[provider];
     return method ? cardServices.map((c) => ({ ...c, method, tokenizationEnabled: false, definition: { ...c.definition, mode: method } })) : [];
   });
 }
