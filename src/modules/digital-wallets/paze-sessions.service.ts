@@ -63,9 +63,9 @@ export async function createPazeSession(ctx: RequestContext, body: PazeSessionBo
   const wallet = await walletOf(ctx, 'paze');
   const source = body.source ?? 'web';
   if (source === 'web' && !body.domain_name) throw fieldRefusal('body', '/domain_name', 'domain_name is required when source is web: the domain the Paze button is shown on');
+  if (source === 'mobile') simulatedOnly(ctx.deps, 'A Paze mobile session');
   const client = pazeClient(ctx.deps.config, wallet);
   if (source === 'web') return client;
-  simulatedOnly(ctx.deps, 'A Paze mobile session');
   const sessionId = randomUUID();
   const accessToken = await signSessionToken('access', { mid: ctx.merchantAccountId, wid: wallet.id, sid: sessionId });
   return { ...client, accessToken, sessionId };

@@ -1,4 +1,3 @@
-import { currencyExponent, formatAmount } from '../../lib/currencies.ts';
 import type { SandboxPazeCard } from '../../wallets/paze-sandbox.ts';
 
 const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -10,7 +9,7 @@ const page = (title: string, body: string) => `<!doctype html>
 
 /** The simulated Paze checkout: the sandbox consumer's cards, one button each. No script, no external resource. */
 export function renderPazeCheckoutPage(cards: readonly SandboxPazeCard[], amount: { transactionAmount: string; transactionCurrency: string } | null, action: (cardId: string) => string): string {
-  const total = amount ? `<p>Pay <strong>${escape(formatAmount(Math.round(Number(amount.transactionAmount) * 10 ** currencyExponent(amount.transactionCurrency)), amount.transactionCurrency))}</strong> with Paze.</p>` : '<p>Choose a card to pay with Paze.</p>';
+  const total = amount ? `<p>Pay <strong>${escape(`${amount.transactionAmount} ${amount.transactionCurrency}`)}</strong> with Paze.</p>` : '<p>Choose a card to pay with Paze.</p>';
   const items = cards
     .map((card) => `<li><form method="post" action="${escape(action(card.id))}"><button type="submit">${escape(card.brand)} •••• ${escape(card.panLastFour)}</button></form> <small>${escape(card.type.toLowerCase())}; sandbox outcome: ${escape(card.outcome)}</small></li>`)
     .join('\n');
