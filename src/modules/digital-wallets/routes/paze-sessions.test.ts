@@ -186,6 +186,12 @@ describe('errors', () => {
       const complete = await pazeCall(production, pm, 'complete', { sessionId: 's', accessToken: 'a', code: 'c', transactionType: 'PURCHASE' });
       expect(complete.json()).toMatchObject({ status: 400, message: expect.stringContaining('does not implement it in production') });
       expect((await production.app.inject({ method: 'GET', url: '/sandbox/paze/checkout?state=x' })).statusCode).toBe(404);
+      // Paying: the wallet needs its own RSA key, and the server Paze's signing keys.
+      const pay = () => production.request({ method: 'POST', url: '/transactions', merchantAccountId: pm, payload: { amount: 100, currency: 'USD', payment_method: { method: 'paze', token: 'a.b.c' } } });
+      expect((await pay()).json()).toMatchObject({ status: 400, message: expect.stringContaining('add payment_processing_private_key'), details: [{ type: 'wallet_keys_missing' }] });
+      const key = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+      expect((await production.request({ method: 'PUT', url: `/digital-wallets/${wallet.id}`, merchantAccountId: pm, payload: { payment_processing_private_key: key } })).statusCode).toBe(200);
+      expect((await pay()).json()).toMatchObject({ status: 400, message: expect.stringContaining('PAZE_SIGNING_KEYS'), details: [{ type: 'wallet_keys_missing' }] });
     } finally {
       await production.close();
     }
