@@ -44,9 +44,12 @@ const NETWORKS: Record<string, string> = { VISA: 'visa', MASTERCARD: 'mastercard
 
 type Claims = Record<string, unknown>;
 
+/** The text of bytes, read through a view (no copy left behind once the bytes are zeroed). */
+const textOf = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+
 function parseJson(bytes: Uint8Array, what: string): Claims {
   try {
-    const value = JSON.parse(Buffer.from(bytes).toString('utf8')) as unknown;
+    const value = JSON.parse(textOf(bytes)) as unknown;
     if (value && typeof value === 'object' && !Array.isArray(value)) return value as Claims;
   } catch {
     // Answered below.
@@ -63,7 +66,7 @@ function headerOf(compact: string, what: string): ProtectedHeaderParameters {
 }
 
 /** Verifies a compact JWS with the trusted key its `kid` names (or each key); returns its header and payload. */
-export async function verifiedJws(jws: string, trust: PazeTrust, what: string): Promise<{ header: Claims; payload: Uint8Array }> {
+async function verifiedJws(jws: string, trust: PazeTrust, what: string): Promise<{ header: Claims; payload: Uint8Array }> {
   if (jws.split('.').length !== 3) fail('malformed', `${what} is not a compact JWS (three base64url parts)`);
   const header = headerOf(jws, what);
   if (header.alg !== PAZE_SIGNATURE_ALG) fail('unsupported', `${what} is signed with ${String(header.alg)}; Paze signs with ${PAZE_SIGNATURE_ALG}`);
@@ -80,7 +83,7 @@ export async function verifiedJws(jws: string, trust: PazeTrust, what: string): 
 }
 
 /** `exp` must be ahead, `iat` not ahead (with drift); read from the JWS header, else the payload. */
-export function checkTimes(header: Claims, payload: Claims, now: Date, what: string): void {
+function checkTimes(header: Claims, payload: Claims, now: Date, what: string): void {
   const claim = (name: string) => (typeof header[name] === 'number' ? (header[name] as number) : typeof payload[name] === 'number' ? (payload[name] as number) : null);
   const [exp, iat, nowSeconds] = [claim('exp'), claim('iat'), now.getTime() / 1000];
   if (exp === null) fail('malformed', `${what} has no exp (expiry) claim`);
@@ -105,7 +108,7 @@ async function decryptSecuredPayload(jwe: string, privateKey: KeyObject): Promis
 
 /** The inner payload: a JWS signed by Paze (JWS(JWE(JWS))), or the JSON itself. */
 async function innerPayload(plaintext: Uint8Array, trust: PazeTrust): Promise<Claims> {
-  const text = Buffer.from(plaintext).toString('utf8');
+  const text = textOf(plaintext);
   if (text.trimStart().startsWith('{')) return parseJson(plaintext, 'The decrypted Paze payload');
   const { payload } = await verifiedJws(text, trust, 'The decrypted Paze payload');
   try {
