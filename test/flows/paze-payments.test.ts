@@ -1,12 +1,12 @@
 import { createPublicKey, generateKeyPairSync } from 'node:crypto';
 import { CompactSign } from 'jose';
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { AuthorizeRequest } from '../../src/connectors/connector.ts';
 import { makePazeCompleteResponse, type CompleteResponseInput } from '../../src/wallets/paze-complete-response.ts';
 import { sandboxPazePayload } from '../../src/wallets/paze-sandbox.ts';
 import { sandboxPazeToken } from '../../src/wallets/sandbox-tokens.ts';
 import { buildTestApp, type TestApp } from '../helpers/build-test-app.ts';
+import { expectNoSecrets } from '../helpers/leak-scan.ts';
 import { pazeDance, registerPaze } from '../helpers/paze.ts';
 import { merchantWithMockCard } from '../helpers/transactions.ts';
 
@@ -160,16 +160,6 @@ describe('security', () => {
     expect(bodies.length).toBeGreaterThan(10);
     expect(cryptograms.size).toBeGreaterThan(0);
     const secrets = [VISA_DPAN, MC_DPAN, OWN_DPAN, 'AgAAAAAABk4DWZ4C28yUQAAAAAA=', ...cryptograms];
-    const clean = (where: string, text: string) => {
-      for (const secret of secrets) expect(text.includes(secret), `${where} contains ${secret.slice(0, 4)}…`).toBe(false);
-    };
-    bodies.forEach((body, i) => clean(`response ${i}`, body));
-    t.logs.forEach((line, i) => clean(`log line ${i}`, line));
-    const tables = await sql<{ table_name: string }>`SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'`.execute(t.deps.db);
-    expect(tables.rows.length).toBeGreaterThan(20);
-    for (const { table_name } of tables.rows) {
-      const rows = await sql<{ text: string }>`SELECT row_to_json(r)::text AS text FROM ${sql.table(table_name)} r`.execute(t.deps.db);
-      clean(table_name, rows.rows.map((r) => r.text).join('\n'));
-    }
+    await expectNoSecrets(t, bodies, secrets);
   });
 });

@@ -1,6 +1,5 @@
 import type { SandboxPazeCard } from '../../wallets/paze-sandbox.ts';
-
-const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+import { escape } from './approval-page.ts';
 
 const page = (title: string, body: string) => `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${title}</title>
