@@ -1,5 +1,9 @@
+import { createPublicKey, generateKeyPairSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config.ts';
+
+const rsaPublic = (bits = 2048) => generateKeyPairSync('rsa', { modulusLength: bits }).publicKey;
+const pem = (key: ReturnType<typeof rsaPublic>) => key.export({ type: 'spki', format: 'pem' }).toString();
 
 describe('happy', () => {
   it('applies the documented defaults', () => {
@@ -44,6 +48,17 @@ describe('happy', () => {
 });
 
 describe('happy', () => {
+  it('reads PAZE_CLIENT_ID, PAZE_CLIENT_NAME and PAZE_SIGNING_KEYS as PEM or JWKS (default: none)', () => {
+    expect(loadConfig({})).toMatchObject({ pazeClientId: null, pazeClientName: null, pazeSigningKeys: [] });
+    const [a, b] = [rsaPublic(), rsaPublic()];
+    const fromPem = loadConfig({ PAZE_CLIENT_ID: 'CLIENT-1', PAZE_CLIENT_NAME: 'Shop Payments', PAZE_SIGNING_KEYS: `${pem(a)}\n${pem(b)}` });
+    expect(fromPem).toMatchObject({ pazeClientId: 'CLIENT-1', pazeClientName: 'Shop Payments' });
+    expect(fromPem.pazeSigningKeys).toEqual([{ kid: null, spki: pem(a) }, { kid: null, spki: pem(b) }]);
+    const jwks = JSON.stringify({ keys: [{ ...a.export({ format: 'jwk' }), kid: 'paze-2024' }] });
+    expect(loadConfig({ PAZE_SIGNING_KEYS: jwks }).pazeSigningKeys).toEqual([{ kid: 'paze-2024', spki: pem(a) }]);
+    expect(createPublicKey(loadConfig({ PAZE_SIGNING_KEYS: jwks }).pazeSigningKeys[0]!.spki).asymmetricKeyDetails?.modulusLength).toBe(2048);
+  });
+
   it('reads definition id = URL pairs in the sandbox, and none by default', () => {
     expect(loadConfig({}).connectorBaseUrls).toEqual({});
     expect(loadConfig({ CONNECTOR_BASE_URLS: 'adyen-card=http://127.0.0.1:9000/v71, braintree-card=http://127.0.0.1:9001/graphql' }).connectorBaseUrls).toEqual({ 'adyen-card': 'http://127.0.0.1:9000/v71', 'braintree-card': 'http://127.0.0.1:9001/graphql' });
@@ -75,6 +90,12 @@ describe('errors', () => {
     [{ CONNECTOR_BASE_URLS: 'adyen-card=ftp://x' }, 'CONNECTOR_BASE_URLS: must be <definition id>=<http(s) URL> pairs separated by commas, got "adyen-card=ftp://x"'],
     [{ ENVIRONMENT: 'production', VAULT_MASTER_KEY: Buffer.alloc(32, 7).toString('base64'), CONNECTOR_BASE_URLS: 'adyen-card=https://fake.example' }, "CONNECTOR_BASE_URLS: is for tests and sandboxes only: in production connectors talk to their providers' own hosts"],
     [{ ENVIRONMENT: 'production', VAULT_MASTER_KEY: Buffer.alloc(32, 7).toString('base64'), STRIPE_API_BASE_URL: 'http://127.0.0.1:12111' }, 'STRIPE_API_BASE_URL: is for tests and the sandbox only; production calls the provider\'s own API host'],
+    [{ PAZE_CLIENT_ID: 'x'.repeat(51) }, 'PAZE_CLIENT_ID: must be at most 50 characters, got 51'],
+    [{ PAZE_SIGNING_KEYS: 'not a key' }, 'PAZE_SIGNING_KEYS: must be PEM public keys (-----BEGIN PUBLIC KEY-----) or certificates, or a JWKS'],
+    [{ PAZE_SIGNING_KEYS: '{"keys": [' }, 'PAZE_SIGNING_KEYS: must be PEM public keys or a JWKS'],
+    [{ PAZE_SIGNING_KEYS: '{"keys": [{"kty": "RSA", "n": "AQAB"}]}' }, 'PAZE_SIGNING_KEYS: holds a key that does not parse'],
+    [{ PAZE_SIGNING_KEYS: pem(rsaPublic(1024)) }, 'PAZE_SIGNING_KEYS: must hold RSA public keys of at least 2048 bits (Paze signs with RS256)'],
+    [{ PAZE_SIGNING_KEYS: pem(generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey) }, 'PAZE_SIGNING_KEYS: must hold RSA public keys of at least 2048 bits'],
     [{ STRIPE_API_BASE_URL: 'ftp://fake' }, 'STRIPE_API_BASE_URL: must be an http(s) URL, got "ftp://fake"'],
   ];
   it.each(cases)('refuses %j with one line naming the variable', (env, message) => {

@@ -1,4 +1,4 @@
-import { X509Certificate } from 'node:crypto';
+import { createPublicKey, X509Certificate, type JsonWebKey } from 'node:crypto';
 import path from 'node:path';
 
 /**
@@ -72,6 +72,11 @@ export interface Config {
   googlePayRootSigningKeys: Array<{ keyValue: string; protocolVersion: string; keyExpiration?: string }>;
   /** Digital wallets: PEM EC P-256 key that signs the Google Pay session's token (authJwt); null: sandbox key, none in production. */
   googlePayAuthPrivateKey: string | null;
+  /** Digital wallets: the Paze client this server's operator onboarded with Paze (web sessions); a wallet's extra_configuration may name its own. */
+  pazeClientId: string | null;
+  pazeClientName: string | null;
+  /** Digital wallets: Paze's RSA signing public keys (SPKI PEM, with the `kid` Paze names when known), trusted for completeResponse signatures. */
+  pazeSigningKeys: Array<{ kid: string | null; spki: string }>;
   /** Reports (docs/reports.md): where files are stored and how long they are kept. */
   reports: ReportsConfig;
   /** Slow and abusive clients: the HTTP server's limits (docs/reliability.md). */
@@ -199,6 +204,13 @@ function vaultKeys(env: Env, environment: 'sandbox' | 'production'): Pick<Config
   return { vaultMasterKey: current === undefined ? null : masterKey('VAULT_MASTER_KEY', current), vaultPreviousMasterKeys: previous.map((v) => masterKey('VAULT_PREVIOUS_MASTER_KEYS', v)) };
 }
 
+/** Optional text of at most `max` characters. */
+function boundedText(env: Env, name: string, max: number): string | null {
+  const value = read(env, name);
+  if (value !== undefined && value.length > max) throw new ConfigError(name, `must be at most ${max} characters, got ${value.length}`);
+  return value ?? null;
+}
+
 /** A shared secret for Prometheus: long enough not to be guessed, printable so it fits a header. */
 function metricsToken(env: Env): string | null {
   const raw = read(env, 'METRICS_TOKEN');
@@ -236,6 +248,37 @@ function googleRootKeys(env: Env, name: string): Config['googlePayRootSigningKey
   const valid = Array.isArray(keys) && keys.every((k) => typeof k?.keyValue === 'string' && typeof k?.protocolVersion === 'string');
   if (!valid) throw new ConfigError(name, 'must list keys with keyValue and protocolVersion');
   return keys as Config['googlePayRootSigningKeys'];
+}
+
+/** An RSA public key of at least 2048 bits as SPKI PEM, from PEM (key or certificate) or a JWK. */
+function rsaSpki(name: string, source: string | JsonWebKey): string {
+  let key;
+  try {
+    key = typeof source === 'string' && source.includes('CERTIFICATE') ? new X509Certificate(source).publicKey : typeof source === 'string' ? createPublicKey(source) : createPublicKey({ key: source, format: 'jwk' });
+  } catch {
+    throw new ConfigError(name, 'holds a key that does not parse');
+  }
+  if (key.asymmetricKeyType !== 'rsa' || (key.asymmetricKeyDetails?.modulusLength ?? 0) < 2048) throw new ConfigError(name, 'must hold RSA public keys of at least 2048 bits (Paze signs with RS256)');
+  return key.export({ type: 'spki', format: 'pem' }).toString();
+}
+
+/** Paze's signing keys: PEM public keys or certificates, or a JWKS (`{"keys":[{"kty":"RSA","kid":…,"n":…,"e":…}]}`). */
+function pazeSigningKeys(env: Env, name: string): Config['pazeSigningKeys'] {
+  const raw = read(env, name);
+  if (raw === undefined) return [];
+  if (raw.trimStart().startsWith('{')) {
+    let keys: unknown;
+    try {
+      keys = (JSON.parse(raw) as { keys?: unknown }).keys;
+    } catch {
+      throw new ConfigError(name, 'must be PEM public keys or a JWKS ({"keys":[{"kty":"RSA","kid":"...","n":"...","e":"AQAB"}]})');
+    }
+    if (!Array.isArray(keys) || keys.length === 0) throw new ConfigError(name, 'must list keys in "keys"');
+    return keys.map((jwk: JsonWebKey & { kid?: unknown }) => ({ kid: typeof jwk?.kid === 'string' ? jwk.kid : null, spki: rsaSpki(name, jwk) }));
+  }
+  const blocks = raw.match(/-----BEGIN (PUBLIC KEY|RSA PUBLIC KEY|CERTIFICATE)-----[\s\S]+?-----END \1-----/g) ?? [];
+  if (blocks.length === 0) throw new ConfigError(name, 'must be PEM public keys (-----BEGIN PUBLIC KEY-----) or certificates, or a JWKS');
+  return blocks.map((block) => ({ kid: null, spki: rsaSpki(name, block) }));
 }
 
 function reportsConfig(env: Env): ReportsConfig {
@@ -338,6 +381,9 @@ export function loadConfig(env: Env = process.env): Config {
     applePayRootCertificates: pemCertificates(env, 'APPLE_PAY_ROOT_CERTIFICATES'),
     googlePayRootSigningKeys: googleRootKeys(env, 'GOOGLE_PAY_ROOT_SIGNING_KEYS'),
     googlePayAuthPrivateKey: read(env, 'GOOGLE_PAY_AUTH_PRIVATE_KEY') ?? null,
+    pazeClientId: boundedText(env, 'PAZE_CLIENT_ID', 50),
+    pazeClientName: boundedText(env, 'PAZE_CLIENT_NAME', 255),
+    pazeSigningKeys: pazeSigningKeys(env, 'PAZE_SIGNING_KEYS'),
     reports: reportsConfig(env),
     http: httpLimits(env, integer(env, 'VAULT_FORWARD_TIMEOUT_SECONDS', 30, 1, 120)),
   };

@@ -24,7 +24,7 @@ Commands:
   openapi    print the OpenAPI document
   listen     receive the sandbox's webhooks on this machine, verified and printed live
   trigger    make the sandbox produce a webhook event of a kind (real calls on mock-card)
-  wallet-token  print a sandbox Apple Pay or Google Pay test token
+  wallet-token  print a sandbox Apple Pay, Google Pay or Paze test token
 
 Configuration comes from environment variables (see README). Run "svc <command> --help" for details.`,
   serve: `Usage: svc serve

@@ -2,7 +2,8 @@ import { createPublicKey } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { decryptApplePayToken } from '../wallets/apple-pay.ts';
 import { decryptGooglePayToken } from '../wallets/google-pay.ts';
-import { sandboxWalletKeys } from '../wallets/sandbox-keys.ts';
+import { decryptPazeToken } from '../wallets/paze.ts';
+import { sandboxPazeKeys, sandboxWalletKeys } from '../wallets/sandbox-keys.ts';
 import { walletTokenCommand } from './wallet-token.ts';
 
 async function run(args: string[]) {
@@ -26,6 +27,15 @@ describe('happy', () => {
     expect(decryptGooglePayToken(token, { privateKey: keys.processingKey, recipientId: keys.recipientId }, [keys.root], new Date())).toMatchObject({ kind: 'fpan', number: '5555555555554444', cryptogram: null });
     expect(createPublicKey(keys.processingKey).asymmetricKeyDetails?.namedCurve).toBe('prime256v1');
   });
+
+  it('svc wallet-token paze prints a completeResponse that the sandbox Paze keys verify and decrypt', async () => {
+    let out = '';
+    expect(await walletTokenCommand(['paze', '--card', '5204245250001488', '--expiry', '11/31', '--amount', '1250', '--profile-id', 'PROFILE-1'], (text) => (out += text))).toBe(0);
+    const keys = sandboxPazeKeys();
+    const card = await decryptPazeToken(out.trim(), { privateKey: keys.processingKey, profileId: 'PROFILE-1' }, { keys: [{ kid: keys.signingKeyId, key: createPublicKey(keys.signingKey) }], now: new Date() });
+    expect(card).toMatchObject({ kind: 'dpan', number: '5204245250001488', expirationDate: '11/31', amount: 1250, scheme: 'mastercard', eci: '02', tokenId: expect.any(String) });
+    expect(card.cryptogram).toMatch(/^[A-Za-z0-9+/]{27}=$/);
+  });
 });
 
 describe('errors', () => {
@@ -36,5 +46,6 @@ describe('errors', () => {
     await expect(run(['apple', '--amount', '12.00'])).rejects.toThrow('--amount');
     await expect(run(['apple', '--currency', 'usd'])).rejects.toThrow('--currency');
     await expect(run(['apple', '--currency', 'ABC'])).rejects.toThrow('not an ISO 4217 currency');
+    await expect(run(['paze', '--amount', '12.50'])).rejects.toThrow('--amount');
   });
 });

@@ -15,6 +15,12 @@ describe('happy', () => {
     expect(out).toEqual({ headers: { authorization: '[REDACTED]', 'x-request-id': 'r' }, body: { payment_method: { number: '[REDACTED]', security_code: '[REDACTED]', expiration_date: '12/30' }, password: '[REDACTED]', secret: '[REDACTED]' } });
   });
 
+  it('redacts the secrets of wallet payloads and sessions (Paze) under their keys', () => {
+    const out = scrub({ token: { paymentToken: '4895370012003478' }, dynamicData: [{ dynamicDataValue: 'AgAA', dynamicDataType: 'T' }], accessToken: 'a', checkout_token: 'c', completeResponse: 'x.y.z', securePayload: 'j' });
+    expect(out).toEqual({ token: '[REDACTED]', dynamicData: [{ dynamicDataValue: '[REDACTED]', dynamicDataType: 'T' }], accessToken: '[REDACTED]', checkout_token: '[REDACTED]', completeResponse: '[REDACTED]', securePayload: '[REDACTED]' });
+    expect(scrub({ paymentToken: '4895370012003478' })).toEqual({ paymentToken: '[REDACTED]' });
+  });
+
   it('redacts tokens and private keys inside text', () => {
     expect(scrubString('token eyJhbGciOiJFUzUxMiJ9.eyJzY29wZXMiOltdfQ.abcdefgh end')).toBe('token [REDACTED TOKEN] end');
     expect(scrubString('-----BEGIN PRIVATE KEY-----\nMIIB\n-----END PRIVATE KEY-----')).toBe('[REDACTED PRIVATE KEY]');

@@ -1,5 +1,6 @@
 import { createECDH, createPrivateKey, createPublicKey, hkdfSync, X509Certificate, type KeyObject } from 'node:crypto';
 import { APPLE_INTERMEDIATE_MARKER, APPLE_LEAF_MARKER } from './apple-pay.ts';
+import { derivedRsaKey } from './derived-rsa.ts';
 import type { GoogleRootKey } from './google-pay.ts';
 import type { Signer } from './pkcs7.ts';
 import { issueCertificate } from './x509.ts';
@@ -10,7 +11,8 @@ import { issueCertificate } from './x509.ts';
  * fixed seed, so every process (the server, the CLI that makes test tokens) has the same keys
  * without any key file. They protect nothing: they are trusted only when ENVIRONMENT=sandbox, and
  * let integrators and tests exercise the real verification and decryption code
- * (docs/digital-wallets.md).
+ * (docs/digital-wallets.md). The Paze keys (RSA) are derived on first use, apart: searching their
+ * primes takes about a second.
  */
 
 const SEED = Buffer.from('svc sandbox wallet keys v1');
@@ -73,4 +75,28 @@ export function sandboxWalletKeys(): SandboxWalletKeys {
     },
   };
   return cached;
+}
+
+export interface SandboxPazeKeys {
+  /** Signs the simulated Paze's completeResponse and its inner payload (RS256). */
+  signingKey: KeyObject;
+  /** Its key id (`kid` of the JWS header). */
+  signingKeyId: string;
+  /** The wallet key of a Paze wallet without one of its own: the securedPayload is encrypted to it (RSA-OAEP-256). */
+  processingKey: KeyObject;
+  /** Signs the simulated Paze's session tokens (accessToken, checkout state, code; HS256). */
+  sessionSecret: Uint8Array;
+}
+
+let pazeCached: SandboxPazeKeys | null = null;
+
+/** The sandbox's Paze keys (derived once per process). */
+export function sandboxPazeKeys(): SandboxPazeKeys {
+  pazeCached ??= {
+    signingKey: derivedRsaKey(SEED, 'paze-signing'),
+    signingKeyId: 'svc-sandbox-paze-signing-1',
+    processingKey: derivedRsaKey(SEED, 'paze-processing'),
+    sessionSecret: new Uint8Array(hkdfSync('sha256', SEED, Buffer.alloc(0), 'paze-sessions', 32)),
+  };
+  return pazeCached;
 }

@@ -1,8 +1,11 @@
-import { createHash, createPublicKey, randomBytes } from 'node:crypto';
+import { createHash, createPublicKey, randomBytes, randomUUID } from 'node:crypto';
+import { currencyExponent } from '../lib/currencies.ts';
 import { currencyNumber } from '../lib/currency-numbers.ts';
 import { makeApplePayToken } from './apple-pay.ts';
 import { makeGooglePayToken } from './google-pay.ts';
-import { sandboxWalletKeys } from './sandbox-keys.ts';
+import { makePazeCompleteResponse } from './paze-complete-response.ts';
+import { sandboxPazePayload, SANDBOX_PAZE_ISSUER, simulatedCryptogram } from './paze-sandbox.ts';
+import { sandboxPazeKeys, sandboxWalletKeys } from './sandbox-keys.ts';
 
 /**
  * Valid wallet test tokens encrypted to the sandbox's own keys (sandbox-keys.ts): what a device
@@ -69,4 +72,25 @@ export function sandboxGooglePayToken(card: SandboxCard & { authMethod?: 'CRYPTO
     intermediate: { privateKey: keys.intermediateKey, publicKey: createPublicKey(keys.intermediateKey), expiration: new Date(now.getTime() + 7 * 86400_000) },
     rootPrivateKey: keys.rootKey,
   });
+}
+
+/**
+ * A Paze completeResponse (JWS(JWE(JWS))) signed by the sandbox's Paze key and encrypted to the
+ * sandbox's Paze wallet key, valid for an hour (its cryptogram for 15 minutes): what the simulated
+ * Paze's complete answers, without the session. `profileId`: the wallet's extra_configuration.profile_id, if set.
+ */
+export async function sandboxPazeToken(card: SandboxCard & { profileId?: string; amount?: number; currency?: string }, now = new Date()): Promise<{ payloadId: string; completeResponse: string }> {
+  const keys = sandboxPazeKeys();
+  const [month, year] = card.expirationDate.split('/');
+  const sessionId = randomUUID();
+  const payloadId = randomUUID();
+  const currency = card.currency ?? 'USD';
+  const exponent = currencyExponent(currency);
+  const transactionValue = card.amount ? { transactionAmount: (card.amount / 10 ** exponent).toFixed(exponent), transactionCurrency: currency } : null;
+  const network = /^[25]/.test(card.number) ? 'MASTERCARD' : 'VISA';
+  const data = sandboxPazePayload({ id: card.number, dpan: card.number, network }, {
+    clientId: 'SANDBOX', profileId: card.profileId ?? 'SANDBOX', cryptogram: card.cryptogram ?? simulatedCryptogram(sessionId, payloadId), now, transactionValue, expiry: { month: month!, year: `20${year}` }, ...(card.eci ? { eci: card.eci } : {}),
+  });
+  const made = await makePazeCompleteResponse({ data, recipientPublicKey: createPublicKey(keys.processingKey), signer: { key: keys.signingKey, kid: keys.signingKeyId }, sessionId, payloadId, issuedAt: now, lifetimeSeconds: 3600, issuer: SANDBOX_PAZE_ISSUER });
+  return { payloadId, completeResponse: made.completeResponse };
 }

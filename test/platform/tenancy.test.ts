@@ -267,6 +267,11 @@ const BODIES: Record<string, () => unknown> = {
   unregisterDigitalWalletDomain: () => ({ domain_name: 'a.example.com' }),
   createApplePayDigitalWalletSession: () => ({ validation_url: 'https://apple-pay-gateway.apple.com/paymentservices/paymentSession', domain_name: 'a.example.com' }),
   createGooglePayDigitalWalletSession: () => ({ origin_domain: 'a.example.com' }),
+  // B has no Paze wallet (400); a session of A's used by B is refused too (paze-sessions.test.ts).
+  createPazeDigitalWalletSession: () => ({ domain_name: 'a.example.com' }),
+  createPazeDigitalWalletCheckout: () => ({ client: { id: 'c', name: 'n', profileId: 'p' }, sessionId: 's', accessToken: 'a', callbackURLScheme: 'app', intent: 'REVIEW_AND_PAY' }),
+  reviewPazeDigitalWalletSession: () => ({ sessionId: 's', code: 'c', accessToken: 'a' }),
+  completePazeDigitalWalletSession: () => ({ sessionId: 's', code: 'c', accessToken: 'a', transactionType: 'PURCHASE' }),
   updateCheckoutSession: () => ({ amount: 1, metadata: { owner: 'B' } }),
   createCheckoutSessionFields: () => ({ payment_method: { method: 'id', id: ids.payment_method_id } }),
   updateCheckoutSessionFields: () => ({ payment_method: { ...CARD_BODY, number: '5555555555554444' } }),
@@ -357,7 +362,10 @@ const REFUSED_WITH_400 = new Set(['forwardVaultRequest']);
  * the account's own wallet (B has none: 400 telling B to register one); creates that allow one
  * resource per merchant account give B's second credential a 409 naming B's own (the first one's).
  */
-const REFUSED_FOR_B = new Map([['createApplePayDigitalWalletSession', 400], ['createGooglePayDigitalWalletSession', 400], ['createDigitalWallet', 409], ['createVaultForwardConfig', 409]]);
+const REFUSED_FOR_B = new Map([
+  ['createApplePayDigitalWalletSession', 400], ['createGooglePayDigitalWalletSession', 400], ['createDigitalWallet', 409], ['createVaultForwardConfig', 409],
+  ['createPazeDigitalWalletSession', 400], ['createPazeDigitalWalletCheckout', 400], ['reviewPazeDigitalWalletSession', 400], ['completePazeDigitalWalletSession', 400],
+]);
 
 /** A valid query string per operation that requires one (a GET answering 422 fails the check below). */
 const QUERIES: Record<string, () => string> = {

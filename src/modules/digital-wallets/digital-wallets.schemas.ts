@@ -24,7 +24,7 @@ const AddressSchema = Type.Object(
 
 /** The merchant's own wallet keys (an extension of the model; write-only, sealed by the vault). */
 const keyFields = {
-  payment_processing_private_key: Opt(Pem('Apple Pay payment processing or Google Pay (direct tokenization) private key, PEM (EC P-256, PKCS#8). With it this server decrypts the wallet\'s payment tokens itself. Write-only.')),
+  payment_processing_private_key: Opt(Pem('Apple Pay payment processing or Google Pay (direct tokenization) private key, PEM (EC P-256, PKCS#8), or a Paze wallet\'s RSA key (at least 2048 bits; the securedPayload is encrypted to its public key). With it this server decrypts the wallet\'s payment tokens itself. Write-only.')),
   apple_merchant_identifier: Opt(Text(255, 'Apple Pay merchant identifier (merchant.com.example); needed with an Apple payment processing key and for merchant sessions')),
   google_merchant_id: Opt(Text(255, 'Google Pay merchant id; tokens decrypted with the wallet\'s own key are made for merchant:<id>')),
   merchant_identity_certificate: Opt(Pem('Apple Pay merchant identity certificate, PEM: production merchant sessions are requested from Apple over mutual TLS with it. Write-only.')),
@@ -42,7 +42,7 @@ const merchantFields = {
   merchant_country_code: Opt(Type.String({ pattern: '^[A-Z]{2}$' })),
   merchant_category_code: Opt(Type.String({ minLength: 4, maxLength: 4 })),
   address: Opt(AddressSchema),
-  extra_configuration: Opt(Type.Record(Type.String(), Type.Unknown(), { description: 'Provider specific settings (Paze: network_mid_list, network_name_list)' })),
+  extra_configuration: Opt(Type.Record(Type.String(), Type.Unknown(), { description: 'Provider specific settings. Paze: profile_id (the Paze profile of the merchant; required in production), client_id and client_name (the Paze client, when not the instance\'s PAZE_CLIENT_ID / PAZE_CLIENT_NAME), network_mid_list, network_name_list. Click to Pay: digital_payment_application_id' })),
 };
 
 export const CreateDigitalWalletBody = Type.Object(

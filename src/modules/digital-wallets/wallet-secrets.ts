@@ -21,17 +21,30 @@ type KeyFields = Pick<CreateDigitalWalletBody, (typeof SECRET_FIELDS)[number] | 
 const binding = (id: string) => ({ table: 'digital_wallets', column: 'secrets', rowId: id });
 const bad = (field: string, message: string) => fieldRefusal('body', `/${field}`, message);
 
-/** An EC P-256 private key from PEM, or a 400 naming the field. */
-export function ecPrivateKey(pem: string, field: string): KeyObject {
-  let key: KeyObject;
+function privateKeyOf(pem: string, field: string): KeyObject {
   try {
-    key = createPrivateKey(pem);
+    return createPrivateKey(pem);
   } catch {
     throw bad(field, `${field} must be a private key in PEM (-----BEGIN PRIVATE KEY-----)`);
   }
+}
+
+/** An EC P-256 private key from PEM (Apple Pay, Google Pay), or a 400 naming the field. */
+export function ecPrivateKey(pem: string, field: string): KeyObject {
+  const key = privateKeyOf(pem, field);
   if (key.asymmetricKeyType !== 'ec' || key.asymmetricKeyDetails?.namedCurve !== 'prime256v1') throw bad(field, `${field} must be an elliptic curve P-256 (prime256v1) key`);
   return key;
 }
+
+/** An RSA private key of at least 2048 bits from PEM (Paze: the securedPayload is RSA-OAEP-256), or a 400 naming the field. */
+export function rsaPrivateKey(pem: string, field: string): KeyObject {
+  const key = privateKeyOf(pem, field);
+  if (key.asymmetricKeyType !== 'rsa' || (key.asymmetricKeyDetails?.modulusLength ?? 0) < 2048) throw bad(field, `${field} must be an RSA key of at least 2048 bits for a Paze wallet (Paze encrypts with RSA-OAEP-256)`);
+  return key;
+}
+
+/** The payment processing key of a wallet of `provider`: RSA for Paze, EC P-256 otherwise. */
+export const processingKeyOf = (provider: DigitalWalletProvider, pem: string, field = 'payment_processing_private_key') => (provider === 'paze' ? rsaPrivateKey(pem, field) : ecPrivateKey(pem, field));
 
 /** The identity certificate's expiry after checking that certificate and key belong together. */
 function identityExpiry(certificate: string, key: string): Date {
@@ -57,7 +70,7 @@ function checkProviderFields(provider: DigitalWalletProvider, body: Partial<KeyF
     apple: ['payment_processing_private_key', 'apple_merchant_identifier', 'merchant_identity_certificate', 'merchant_identity_private_key'],
     google: ['payment_processing_private_key', 'google_merchant_id'],
     'click-to-pay': [],
-    paze: [],
+    paze: ['payment_processing_private_key'],
   };
   for (const field of [...SECRET_FIELDS, 'apple_merchant_identifier', 'google_merchant_id'] as const) {
     if (body[field] !== undefined && body[field] !== null && !allowed[provider].includes(field)) throw bad(field, `${field} does not apply to ${provider} wallets`);
@@ -84,7 +97,7 @@ type Current = Pick<DigitalWalletRow, 'merchant_account_id' | 'id' | 'provider' 
  */
 export async function keyColumns(tx: Executor, deps: Deps, current: Current, body: Partial<KeyFields>): Promise<DigitalWalletPatch> {
   checkProviderFields(current.provider, body);
-  if (body.payment_processing_private_key) ecPrivateKey(body.payment_processing_private_key, 'payment_processing_private_key');
+  if (body.payment_processing_private_key) processingKeyOf(current.provider, body.payment_processing_private_key);
   const expiry = body.merchant_identity_certificate && body.merchant_identity_private_key ? identityExpiry(body.merchant_identity_certificate, body.merchant_identity_private_key) : null;
   const patch: DigitalWalletPatch = {};
   if (body.apple_merchant_identifier !== undefined) patch.apple_merchant_identifier = body.apple_merchant_identifier;

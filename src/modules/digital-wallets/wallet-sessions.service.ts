@@ -11,7 +11,7 @@ import { walletSecrets } from './wallet-secrets.ts';
 import type { ApplePaySessionBody, ClickToPaySession, ClickToPaySessionBody, GooglePaySessionBody } from './wallet-sessions.schemas.ts';
 
 /** The merchant account's wallet of a provider, or a 400 that says to register one. */
-async function walletOf(ctx: RequestContext, provider: DigitalWalletProvider): Promise<DigitalWalletRow> {
+export async function walletOf(ctx: RequestContext, provider: DigitalWalletProvider): Promise<DigitalWalletRow> {
   const wallet = await repo.findWalletByProvider(ctx.deps.db, ctx.merchantAccountId, provider);
   if (!wallet) throw new AppError('bad_request', `No ${provider} digital wallet is registered for this merchant account: register one with POST /digital-wallets first`);
   return wallet;

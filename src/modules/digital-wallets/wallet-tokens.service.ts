@@ -1,4 +1,4 @@
-import { X509Certificate } from 'node:crypto';
+import { createPublicKey, X509Certificate } from 'node:crypto';
 import type { RequestContext } from '../../context.ts';
 import type { Config } from '../../config.ts';
 import type { DigitalWalletRow } from '../../db/schema-digital-wallets.ts';
@@ -7,20 +7,22 @@ import { fieldRefusal } from '../../errors/app-error.ts';
 import { decryptApplePayToken, type AppleRecipient } from '../../wallets/apple-pay.ts';
 import { APPLE_ROOT_CA_G3 } from '../../wallets/apple-root.ts';
 import { decryptGooglePayToken, type GoogleRecipient, type GoogleRootKey } from '../../wallets/google-pay.ts';
-import { sandboxWalletKeys } from '../../wallets/sandbox-keys.ts';
+import { decryptPazeToken, sessionIdOf, verifyPazeCheckoutToken, type PazeRecipient, type PazeTrust } from '../../wallets/paze.ts';
+import { sandboxPazeKeys, sandboxWalletKeys } from '../../wallets/sandbox-keys.ts';
 import { WalletTokenError } from '../../wallets/token-error.ts';
 import { encryptedWalletToken, type EncryptedWalletToken, type WalletProvider } from '../../wallets/token-use.ts';
 import type { WalletCard } from '../../wallets/wallet-card.ts';
 import * as repo from './digital-wallets.repo.ts';
-import { ecPrivateKey, walletSecrets } from './wallet-secrets.ts';
+import { configuredProfileId } from './paze-client.ts';
+import { ecPrivateKey, rsaPrivateKey, walletSecrets } from './wallet-secrets.ts';
 
 /**
- * The wallet token of a payment (`method: applepay | googlepay`), as the merchant account's wallet
- * of that provider says (`token_decryption`): decrypted here with the merchant's own keys when
- * configured, else in the sandbox with the sandbox's test keys (sandbox-keys.ts); or, with
- * `payment-service`, checked for shape only and passed on encrypted to a payment service that holds
- * the keys. A decrypted card lives in memory for the one authorization; nothing of it is logged or
- * stored here.
+ * The wallet token of a payment (`method: applepay | googlepay | paze`), as the merchant account's
+ * wallet of that provider says (`token_decryption`, Apple and Google): decrypted here with the
+ * merchant's own keys when configured, else in the sandbox with the sandbox's test keys
+ * (sandbox-keys.ts); or, with `payment-service`, checked for shape only and passed on encrypted to a
+ * payment service that holds the keys. A decrypted card lives in memory for the one authorization;
+ * nothing of it is logged or stored here.
  */
 
 const POINTER = '/payment_method/token';
@@ -86,4 +88,49 @@ export async function resolveWalletToken(db: Executor, ctx: RequestContext, prov
     if (!(error instanceof WalletTokenError)) throw error;
     throw refuse(`The ${NAMES[provider]} token was refused: ${error.message}`, `wallet_token_${error.reason}`);
   }
+}
+
+/** Paze's signing keys (PAZE_SIGNING_KEYS), and in the sandbox the simulated Paze's. */
+function pazeTrust(config: Config, now: Date): PazeTrust {
+  const keys = config.pazeSigningKeys.map((k) => ({ kid: k.kid, key: createPublicKey(k.spki) }));
+  if (config.environment === 'sandbox') keys.push({ kid: sandboxPazeKeys().signingKeyId, key: createPublicKey(sandboxPazeKeys().signingKey) });
+  return { keys, now };
+}
+
+/** The Paze wallet's key (its own RSA key, else in the sandbox the sandbox's) and its configured profile. */
+async function pazeRecipient(db: Executor, ctx: RequestContext): Promise<PazeRecipient> {
+  const wallet = await repo.findWalletByProvider(db, ctx.merchantAccountId, 'paze');
+  if (!wallet) throw refuse('No paze digital wallet is registered for this merchant account: register one with POST /digital-wallets before accepting Paze', 'wallet_not_registered');
+  const profileId = configuredProfileId(wallet);
+  if (wallet.payment_processing_key_configured) {
+    const secrets = await walletSecrets(db, ctx.deps, wallet);
+    return { privateKey: rsaPrivateKey(secrets.payment_processing_private_key!, 'payment_processing_private_key'), profileId };
+  }
+  if (ctx.deps.config.environment !== 'sandbox') {
+    throw refuse('The paze wallet has no payment processing key, so this server cannot decrypt Paze payloads: add payment_processing_private_key (the RSA key whose public key Paze encrypts to) with PUT /digital-wallets/{id}, or decrypt the payload yourself and pay with method network-token', 'wallet_keys_missing');
+  }
+  return { privateKey: sandboxPazeKeys().processingKey, profileId };
+}
+
+/**
+ * Verifies and decrypts a Paze completeResponse (`method: paze`), and its checkout_token when
+ * sent; a refusal is a 400 on the field that says why. `db`: the caller's transaction.
+ */
+export async function decryptPazeWalletToken(db: Executor, ctx: RequestContext, token: string, checkoutToken: string | null): Promise<WalletCard> {
+  const recipient = await pazeRecipient(db, ctx);
+  const trust = pazeTrust(ctx.deps.config, new Date());
+  if (trust.keys.length === 0) throw refuse('Paze tokens cannot be verified: the server has no Paze signing keys (PAZE_SIGNING_KEYS)', 'wallet_keys_missing');
+  const refused = (pointer: string, what: string) => (error: unknown): never => {
+    if (!(error instanceof WalletTokenError)) throw error;
+    throw fieldRefusal('body', pointer, `The Paze ${what} was refused: ${error.message}`, `wallet_token_${error.reason}`);
+  };
+  const card = await decryptPazeToken(token, recipient, trust).catch(refused(POINTER, 'token'));
+  if (checkoutToken) await verifyPazeCheckoutToken(checkoutToken, trust, sessionIdOf(token)).catch(refused('/payment_method/checkout_token', 'checkout_token'));
+  return card;
+}
+
+/** A 400 `wallet_not_registered` on `pointer` unless the merchant account has a wallet of `provider` (Click to Pay payments). */
+export async function requireWallet(db: Executor, ctx: RequestContext, provider: 'click-to-pay', pointer: string): Promise<void> {
+  if (await repo.findWalletByProvider(db, ctx.merchantAccountId, provider)) return;
+  throw fieldRefusal('body', pointer, `No ${provider} digital wallet is registered for this merchant account: register one with POST /digital-wallets before accepting Click to Pay`, 'wallet_not_registered');
 }

@@ -25,22 +25,25 @@ async function candidatesOf(ctx: RequestContext): Promise<OptionCandidate[]> {
   return [...candidates, ...(await walletCandidates(ctx, candidates))];
 }
 
-const WALLET_METHODS = { apple: 'applepay', google: 'googlepay' } as const;
+/** The payment option of each wallet provider. Paze has none: no payment option mode names it (docs/digital-wallets.md). */
+const WALLET_METHODS: Partial<Record<string, 'applepay' | 'googlepay' | 'click-to-pay'>> = { apple: 'applepay', google: 'googlepay', 'click-to-pay': 'click-to-pay' };
 
 /**
- * Apple Pay and Google Pay are offered when the merchant account registered the wallet and a card
- * service that can pay its tokens accepts the request (docs/digital-wallets.md): tokens decrypted
- * here are paid as network tokens (or cards), so by a service whose connector takes network tokens;
- * tokens passed on encrypted, by a service whose connector decrypts that wallet's tokens.
+ * Apple Pay, Google Pay and Click to Pay are offered when the merchant account registered the
+ * wallet and a card service that can pay its tokens accepts the request (docs/digital-wallets.md):
+ * tokens decrypted here are paid as network tokens (or cards), so by a service whose connector takes
+ * network tokens; Apple and Google tokens passed on encrypted, by a service whose connector decrypts
+ * that wallet's tokens.
  */
 async function walletCandidates(ctx: RequestContext, candidates: OptionCandidate[]): Promise<OptionCandidate[]> {
   const cardServices = candidates.filter((c) => c.method === 'card');
   if (cardServices.length === 0) return [];
   const wallets = await registeredProviders(ctx);
   return wallets.flatMap(({ provider, tokenDecryption }) => {
-    if (provider !== 'apple' && provider !== 'google') return [];
     const method = WALLET_METHODS[provider];
-    const able = cardServices.filter((c) => (tokenDecryption === 'payment-service' ? c.definition.capabilities.encryptedWalletTokens?.includes(provider) : c.definition.capabilities.networkTokens));
+    if (!method) return [];
+    const passedOn = tokenDecryption === 'payment-service' && (provider === 'apple' || provider === 'google');
+    const able = cardServices.filter((c) => (passedOn ? c.definition.capabilities.encryptedWalletTokens?.includes(provider as 'apple' | 'google') : c.definition.capabilities.networkTokens));
     return able.map((c) => ({ ...c, method, tokenizationEnabled: false, definition: { ...c.definition, mode: method } }));
   });
 }

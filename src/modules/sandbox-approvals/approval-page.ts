@@ -1,7 +1,7 @@
 import { formatAmount } from '../../lib/currencies.ts';
 import type { ApprovalPage } from '../transactions/reconcile/buyer-approval.service.ts';
 
-const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+export const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** The simulated provider's hosted page: the amount, and two buttons. No script, no external resource. */
 export function renderApprovalPage(page: ApprovalPage, action: string): string {

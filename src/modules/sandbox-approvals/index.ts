@@ -1,14 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import { approveSandboxApproval, declineSandboxApproval, getSandboxApproval } from './routes/sandbox-approval.ts';
 import { completeSandboxChallenge, failSandboxChallenge, getSandboxChallenge } from './routes/sandbox-challenge.ts';
+import { chooseSandboxPazeCard, getSandboxPazeCheckout } from './routes/sandbox-paze-checkout.ts';
 
 /**
  * The simulated provider's approval pages for redirect payments and the simulated issuer's 3DS
- * challenge pages for card payments (sandbox only). Registered in its own plugin scope so that the
+ * challenge pages for card payments, and the simulated Paze's checkout page (sandbox only). Registered in its own plugin scope so that the
  * HTML forms' `application/x-www-form-urlencoded` posts (which carry nothing) are accepted here and
  * nowhere else.
  */
 export async function sandboxApprovals(app: FastifyInstance): Promise<void> {
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 1024 }, (_request, _body, done) => done(null, {}));
-  for (const route of [getSandboxApproval, approveSandboxApproval, declineSandboxApproval, getSandboxChallenge, completeSandboxChallenge, failSandboxChallenge]) app.route(route);
+  for (const route of [getSandboxApproval, approveSandboxApproval, declineSandboxApproval, getSandboxChallenge, completeSandboxChallenge, failSandboxChallenge, getSandboxPazeCheckout, chooseSandboxPazeCard]) app.route(route);
 }

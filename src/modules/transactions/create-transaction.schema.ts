@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { AirlineSchema, CartItemSchema, GuestBuyerSchema } from '../../http/schemas/checkout.ts';
 import { Nullable, StringEnum } from '../../http/schemas/common.ts';
-import { Discriminated } from '../../http/schemas/discriminated.ts';
+import { Discriminated, KeyPresence } from '../../http/schemas/discriminated.ts';
 import { CardExpirationDate, CardNumber, CARD_TYPES, SecurityCode } from '../payment-methods/payment-methods.schemas.ts';
 import { PAYMENT_SOURCES, RecipientSchema, StatementDescriptorSchema } from './transaction.schema.ts';
 
@@ -101,8 +101,52 @@ export const GooglePayPanOnlyForm = Type.Object(
   { additionalProperties: false, title: 'GooglePayFPANPaymentMethodCreate', description: 'A Google Pay PAN_ONLY card the merchant decrypted itself' },
 );
 
+/** Optional fields of the Click to Pay and Paze forms (models.md). */
+const buyerFields = {
+  buyer_id: Opt(Uuid('Stored buyer')),
+  buyer_external_identifier: Opt(ExternalIdentifier()),
+  external_identifier: Opt(ExternalIdentifier()),
+  redirect_url: RedirectUrl(),
+};
+
+export const PazeForm = Type.Object(
+  {
+    method: Type.Literal('paze'),
+    token: Type.String({ minLength: 1, maxLength: 20_000, description: 'The completeResponse of the Paze checkout (a JWS): verified and decrypted by this server' }),
+    checkout_token: Opt(Type.String({ minLength: 1, maxLength: 20_000, description: 'The JWS of Paze\'s checkout response, optional: when sent it must be signed by Paze, unexpired and of the same session' })),
+    ...buyerFields,
+  },
+  { additionalProperties: false, title: 'PazePaymentMethodCreate' },
+);
+
+const ClickToPayTokenForm = Type.Object(
+  {
+    method: Type.Literal('click-to-pay'),
+    token: Type.String({ pattern: '^\\d{13,19}$', description: 'The network token (device PAN) Click to Pay gave' }),
+    cryptogram: Type.String({ minLength: 1, maxLength: 200, description: 'Its cryptogram' }),
+    expiration_date: CardExpirationDate(),
+    ...buyerFields,
+  },
+  { additionalProperties: false, title: 'ClickToPayPaymentMethodCreate' },
+);
+
+const ClickToPayCardForm = Type.Object(
+  {
+    method: Type.Literal('click-to-pay'),
+    number: CardNumber(),
+    expiration_date: CardExpirationDate(),
+    security_code: Opt(SecurityCode()),
+    card_type: Opt(StringEnum(CARD_TYPES)),
+    ...buyerFields,
+  },
+  { additionalProperties: false, title: 'ClickToPayFPANPaymentMethodCreate', description: 'A Click to Pay card number (FPAN)' },
+);
+
+/** Click to Pay: a card number when `number` is present, else a device token with its cryptogram (models.md). */
+export const ClickToPayForm = KeyPresence('number', ClickToPayCardForm, ClickToPayTokenForm);
+
 /** Methods whose instrument is a card or a device token, routed to card payment services. */
-export const CARD_LIKE_METHODS = new Set(['card', 'network-token', 'applepay', 'googlepay']);
+export const CARD_LIKE_METHODS = new Set(['card', 'network-token', 'applepay', 'googlepay', 'paze', 'click-to-pay']);
 
 /**
  * Redirect methods this server accepts (the neutral members of the method enumeration; the others
@@ -127,11 +171,11 @@ const RedirectForms = REDIRECT_METHODS.map(redirectForm);
 
 export const TransactionPaymentMethodBody = Discriminated(
   'method',
-  ['card', 'id', 'checkout-session', 'network-token', 'applepay', 'googlepay', 'googlepay_pan_only', ...REDIRECT_METHODS],
-  [CardForm, StoredForm, CheckoutSessionForm, NetworkTokenForm, ApplePayForm, GooglePayForm, GooglePayPanOnlyForm, ...RedirectForms],
+  ['card', 'id', 'checkout-session', 'network-token', 'applepay', 'googlepay', 'googlepay_pan_only', 'paze', 'click-to-pay', ...REDIRECT_METHODS],
+  [CardForm, StoredForm, CheckoutSessionForm, NetworkTokenForm, ApplePayForm, GooglePayForm, GooglePayPanOnlyForm, PazeForm, ClickToPayForm, ...RedirectForms],
   {
     title: 'TransactionPaymentMethodCreate',
-    description: 'How the buyer pays: a card, a stored payment method (`id`), a checkout session, a network token, an Apple Pay or Google Pay token (decrypted by this server), a Google Pay PAN_ONLY card, or a redirect method (the buyer approves on a page)',
+    description: 'How the buyer pays: a card, a stored payment method (`id`), a checkout session, a network token, an Apple Pay, Google Pay or Paze token (decrypted by this server), a Google Pay PAN_ONLY card, a Click to Pay device token or card number, or a redirect method (the buyer approves on a page)',
   },
 );
 export type TransactionPaymentMethodBody = Static<typeof TransactionPaymentMethodBody>;

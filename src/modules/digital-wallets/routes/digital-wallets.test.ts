@@ -131,9 +131,10 @@ describe('errors', () => {
     expect(res.json()).toMatchObject({ code: 'bad_request', details: [{ location: 'body', pointer: '/accept_terms_and_conditions' }] });
   });
 
-  it('refuses keys that are not P-256, mismatched identity pairs, and fields of another provider', async () => {
+  it('refuses keys that are not P-256 (Paze: RSA of 2048 bits or more), mismatched identity pairs, and fields of another provider', async () => {
     const merchant = await createMerchantAccount(t.deps);
     const rsa = generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+    const paze = { provider: 'paze', merchant_name: 'P', accept_terms_and_conditions: true };
     const cases: Array<[Record<string, unknown>, string]> = [
       [apple({ payment_processing_private_key: rsa, apple_merchant_identifier: 'merchant.x' }), '/payment_processing_private_key'],
       [apple({ payment_processing_private_key: 'not a key', apple_merchant_identifier: 'merchant.x' }), '/payment_processing_private_key'],
@@ -142,6 +143,10 @@ describe('errors', () => {
       [apple({ merchant_identity_certificate: identity().certificate }), '/merchant_identity_private_key'],
       [apple({ google_merchant_id: '1' }), '/google_merchant_id'],
       [{ provider: 'google', merchant_name: 'G', accept_terms_and_conditions: true, domain_names: ['a.example.com'] }, '/domain_names'],
+      // A Paze wallet's key is RSA of at least 2048 bits (Paze encrypts with RSA-OAEP-256).
+      [{ ...paze, payment_processing_private_key: pem(ecKey()) }, '/payment_processing_private_key'],
+      [{ ...paze, payment_processing_private_key: rsa }, '/payment_processing_private_key'],
+      [{ ...paze, apple_merchant_identifier: 'merchant.x' }, '/apple_merchant_identifier'],
     ];
     for (const [payload, pointer] of cases) {
       const res = await post(merchant, payload);

@@ -40,7 +40,8 @@ function checkRequest(body: CreateTransactionBody): void {
   if (body.intent === 'capture' && body.amount === 0) throw invalidField('body', '/amount', 'amount must be greater than 0 when intent is capture');
   if (body.async_capture && body.intent !== 'capture') throw invalidField('body', '/async_capture', 'async_capture is only allowed with intent capture');
   if (body.buyer_id && body.buyer_external_identifier) throw invalidField('body', '/buyer_external_identifier', 'Send buyer_id or buyer_external_identifier, not both');
-  if (body.store && ['id', 'network-token', 'applepay', 'googlepay'].includes(body.payment_method.method)) {
+  const unstorable = ['id', 'network-token', 'applepay', 'googlepay', 'paze'].includes(body.payment_method.method) || (body.payment_method.method === 'click-to-pay' && !('number' in body.payment_method));
+  if (body.store && unstorable) {
     throw invalidField('body', '/store', 'store must be false or unset when paying with a stored payment method, a network token or a wallet token');
   }
   const firstOfSeries = (body.payment_source === 'recurring' || body.payment_source === 'installment') && !body.merchant_initiated;

@@ -7,7 +7,8 @@ import { consumeCheckoutSessionCard } from '../../checkout-sessions/checkout-ses
 import { lockAndReleaseCard } from '../../payment-methods/payment-methods.service.ts';
 import { checkCard } from '../../payment-methods/stored-cards.service.ts';
 import type { TransactionPaymentMethodBody } from '../create-transaction.schema.ts';
-import { walletInstrument, type WalletTokenCheck } from './wallet-instrument.ts';
+import { requireWallet } from '../../digital-wallets/wallet-tokens.service.ts';
+import { clickToPayTokenInstrument, pazeInstrument, walletInstrument, type WalletTokenCheck } from './wallet-instrument.ts';
 
 /**
  * The payment instrument of a new transaction, resolved from the request in the creating
@@ -138,6 +139,15 @@ async function resolveForm(tx: Executor, ctx: RequestContext, form: TransactionP
     case 'applepay':
     case 'googlepay':
       return walletInstrument(tx, ctx, form);
+    case 'paze':
+      return pazeInstrument(tx, ctx, form);
+    case 'click-to-pay': {
+      await requireWallet(tx, ctx, 'click-to-pay', '/payment_method/method');
+      if (!('number' in form)) return clickToPayTokenInstrument(form);
+      // A Click to Pay card number: a card like any other (BIN, fingerprint), paid as click-to-pay.
+      const card = await rawCard(tx, ctx, form, '/payment_method');
+      return { ...card, method: 'click-to-pay', snapshot: { ...card.snapshot, method: 'click-to-pay', mode: 'click-to-pay' } };
+    }
     case 'googlepay_pan_only': {
       // A Google Pay card the merchant decrypted: a card like any other, paid as googlepay.
       const card = await rawCard(tx, ctx, form, '/payment_method');
