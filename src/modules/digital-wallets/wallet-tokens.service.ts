@@ -1,4 +1,4 @@
-import { X509Certificate } from 'node:crypto';
+import { createPublicKey, X509Certificate, type KeyObject } from 'node:crypto';
 import type { RequestContext } from '../../context.ts';
 import type { Config } from '../../config.ts';
 import type { Executor } from '../../db/transaction.ts';
@@ -53,6 +53,17 @@ async function recipientOf<P extends WalletProvider>(db: Executor, ctx: RequestC
   }
   const sandbox = sandboxWalletKeys();
   return (provider === 'apple' ? { privateKey: sandbox.apple.processingKey, merchantIdentifier: sandbox.apple.merchantIdentifier } : { privateKey: sandbox.google.processingKey, recipientId: sandbox.google.recipientId }) as Recipient[P];
+}
+
+/**
+ * The public half of the key that decrypts the merchant account's tokens of `provider`, and the
+ * identity tokens are made for (Apple merchant identifier, Google recipient id): what a wallet
+ * encrypts to. The same choice as decryption (the wallet's own key, else the sandbox's), so a token
+ * made for it is one this server decrypts.
+ */
+export async function recipientPublicKey(ctx: RequestContext, provider: WalletProvider): Promise<{ publicKey: KeyObject; id: string }> {
+  const recipient: AppleRecipient | GoogleRecipient = await recipientOf(ctx.deps.db, ctx, provider);
+  return { publicKey: createPublicKey(recipient.privateKey), id: 'merchantIdentifier' in recipient ? recipient.merchantIdentifier : recipient.recipientId };
 }
 
 /**
