@@ -53,7 +53,7 @@ describe('happy', () => {
     await page.goto((await createLink()).url);
     await expect(page.getByRole('button', { name: 'Pay with Apple Pay' }).isVisible()).resolves.toBe(true);
     await expect(page.getByRole('button', { name: 'Pay with Google Pay' }).isVisible()).resolves.toBe(true);
-    await expect(page.getByLabel('Card number').isVisible()).resolves.toBe(true);
+    await expect(page.getByLabel('Card number', { exact: true }).isVisible()).resolves.toBe(true);
     await h.shot(page, '10-wallet-buttons');
     await page.goto((await createLink('default')).url);
     expect(await page.locator('button[data-wallet]').count()).toBe(0);
@@ -71,7 +71,7 @@ describe('happy', () => {
     expect(await focusInSheet(page)).toBe(true);
     await expect(sheet(page).getByRole('button', { name: /Visa ending 4242/ }).isVisible()).resolves.toBe(true);
     await h.shot(page, '11-google-pay-sheet');
-    await sheet(page).getByRole('button', { name: /Visa ending 1111/ }).click();
+    await sheet(page).getByRole('button', { name: 'Visa ending 1111, Approved', exact: true }).click();
     await expectPaid(page, link.id, 'googlepay', ['authorization_succeeded']);
     expect(problems).toEqual([]);
   });

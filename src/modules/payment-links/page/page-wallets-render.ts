@@ -50,7 +50,10 @@ const OUTCOME_KEYS: Record<WalletCardOutcome, 'wallet_outcome_approved' | 'walle
   failed: 'wallet_outcome_failed',
 };
 
-/** The sandbox's simulated wallet sheet: the sandbox test cards, each a button; the script makes its token. */
+/**
+ * The sandbox's simulated wallet sheet: the sandbox test cards, each a button named "<card>, <outcome>"
+ * (its visible text, with a pause between the two for screen readers); the script makes its token.
+ */
 export function walletSheet(view: WalletView): string {
   if (view.walletMode !== 'sandbox' || view.wallets.length === 0) return '';
   const { t } = view.tr;
@@ -58,7 +61,8 @@ export function walletSheet(view: WalletView): string {
   const cards = SANDBOX_WALLET_CARDS.map((card) => {
     const only = appleOnly.has(card.id) ? '' : ' data-only="googlepay"';
     const outcome = card.panOnly ? `${t(OUTCOME_KEYS[card.outcome])} · ${t('wallet_card_pan_only')}` : t(OUTCOME_KEYS[card.outcome]);
-    return `<li${only}><button type="button" class="sheet-card" data-card="${card.id}"><span>${escape(t('wallet_card', { scheme: card.scheme, last4: card.number.slice(-4) }))}</span><span class="outcome">${escape(outcome)}</span></button></li>`;
+    const name = t('wallet_card', { scheme: card.scheme, last4: card.number.slice(-4) });
+    return `<li${only}><button type="button" class="sheet-card" data-card="${card.id}" aria-label="${escape(`${name}, ${outcome}`)}"><span>${escape(name)}</span><span class="outcome">${escape(outcome)}</span></button></li>`;
   }).join('');
   const titles = view.wallets.map((w) => `data-title-${w.method}="${escape(t('wallet_sheet_title', { wallet: w.label }))}"`).join(' ');
   return `<dialog id="wallet-sheet" class="sheet" aria-labelledby="wallet-sheet-title" aria-describedby="wallet-sheet-text" ${titles}>
