@@ -1,4 +1,4 @@
-import { createHash, createPublicKey, randomBytes, randomUUID } from 'node:crypto';
+import { createHash, createPublicKey, randomBytes, randomUUID, type KeyObject } from 'node:crypto';
 import { currencyExponent } from '../lib/currencies.ts';
 import { currencyNumber } from '../lib/currency-numbers.ts';
 import { makeApplePayToken } from './apple-pay.ts';
@@ -8,10 +8,19 @@ import { sandboxPazePayload, SANDBOX_PAZE_ISSUER, simulatedCryptogram } from './
 import { sandboxPazeKeys, sandboxWalletKeys } from './sandbox-keys.ts';
 
 /**
- * Valid wallet test tokens encrypted to the sandbox's own keys (sandbox-keys.ts): what a device
- * would hand the checkout. `svc wallet-token` and the tests make them; the server verifies and
- * decrypts them through the same code as real tokens (ENVIRONMENT=sandbox only).
+ * Valid wallet test tokens signed by the sandbox's own chain (sandbox-keys.ts) and encrypted to the
+ * sandbox's processing keys, or to a recipient given (a merchant's own processing key): what a
+ * device would hand the checkout. `svc wallet-token`, the hosted page's simulated wallet sheet and
+ * the tests make them; the server verifies and decrypts them through the same code as real tokens.
+ * Only a server with ENVIRONMENT=sandbox trusts the signing chain, so no production server accepts them.
  */
+
+/** Whom a token is encrypted for: the public half of the key that will decrypt it. */
+export interface SandboxRecipient {
+  publicKey: KeyObject;
+  /** Apple: the merchant identifier; Google: the recipient id (`gateway:svc`, `merchant:<id>`). */
+  id: string;
+}
 
 export interface SandboxCard {
   /** The device token (Apple) or card number (Google) the token carries. */
@@ -37,7 +46,7 @@ function numberOf(currency: string): string {
 }
 
 /** An Apple Pay `EC_v1` token (Apple Pay JS `payment.token`), signed now by the sandbox chain. */
-export function sandboxApplePayToken(card: SandboxCard, signingTime = new Date()): Record<string, unknown> {
+export function sandboxApplePayToken(card: SandboxCard, signingTime = new Date(), recipient?: SandboxRecipient): Record<string, unknown> {
   const keys = sandboxWalletKeys().apple;
   const [month, year] = card.expirationDate.split('/');
   const payment = {
@@ -49,16 +58,17 @@ export function sandboxApplePayToken(card: SandboxCard, signingTime = new Date()
     paymentDataType: '3DSecure',
     paymentData: { onlinePaymentCryptogram: card.cryptogram ?? cryptogramOf(card.number), eciIndicator: card.eci ?? '07' },
   };
-  return makeApplePayToken({ payment, recipientPublicKey: createPublicKey(keys.processingKey), merchantIdentifier: keys.merchantIdentifier, signer: keys.signer, signingTime, network: NETWORKS[card.number[0]!] ?? 'Visa' });
+  const to = recipient ?? { publicKey: createPublicKey(keys.processingKey), id: keys.merchantIdentifier };
+  return makeApplePayToken({ payment, recipientPublicKey: to.publicKey, merchantIdentifier: to.id, signer: keys.signer, signingTime, network: NETWORKS[card.number[0]!] ?? 'Visa' });
 }
 
-/** A Google Pay `ECv2` token for the sandbox gateway, valid for an hour. */
-export function sandboxGooglePayToken(card: SandboxCard & { authMethod?: 'CRYPTOGRAM_3DS' | 'PAN_ONLY' }, now = new Date()): Record<string, unknown> {
+/** A Google Pay `ECv2` token for the sandbox gateway (or `recipient`), valid for an hour. */
+export function sandboxGooglePayToken(card: SandboxCard & { authMethod?: 'CRYPTOGRAM_3DS' | 'PAN_ONLY'; gatewayMerchantId?: string }, now = new Date(), recipient?: SandboxRecipient): Record<string, unknown> {
   const keys = sandboxWalletKeys().google;
   const [month, year] = card.expirationDate.split('/');
   const cryptogram = card.authMethod === 'PAN_ONLY' ? {} : { cryptogram: card.cryptogram ?? cryptogramOf(card.number), eciIndicator: card.eci ?? '05' };
   const message = {
-    gatewayMerchantId: 'sandbox',
+    gatewayMerchantId: card.gatewayMerchantId ?? 'sandbox',
     messageExpiration: String(now.getTime() + 3600_000),
     // Random, like Google's: each token is a new payment (the replay guard keys on it).
     messageId: randomBytes(16).toString('hex'),
@@ -67,8 +77,8 @@ export function sandboxGooglePayToken(card: SandboxCard & { authMethod?: 'CRYPTO
   };
   return makeGooglePayToken({
     message,
-    recipientId: keys.recipientId,
-    recipientPublicKey: createPublicKey(keys.processingKey),
+    recipientId: recipient?.id ?? keys.recipientId,
+    recipientPublicKey: recipient?.publicKey ?? createPublicKey(keys.processingKey),
     intermediate: { privateKey: keys.intermediateKey, publicKey: createPublicKey(keys.intermediateKey), expiration: new Date(now.getTime() + 7 * 86400_000) },
     rootPrivateKey: keys.rootKey,
   });

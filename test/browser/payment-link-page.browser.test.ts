@@ -1,10 +1,6 @@
-import fs from 'node:fs';
-import net from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, runSvc, startServer, type RunningServer } from '../helpers/spawn-server.ts';
+import { startBrowserHarness, type BrowserHarness } from '../helpers/browser.ts';
 
 /**
  * The hosted payment page in Debian's chromium against `svc serve` (a real listening server on
@@ -12,47 +8,15 @@ import { ROOT, runSvc, startServer, type RunningServer } from '../helpers/spawn-
  * API. Each state is saved as a screenshot in test/browser/screenshots/.
  */
 
-const SHOTS = path.join(ROOT, 'test', 'browser', 'screenshots');
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-browser-'));
-let server: RunningServer;
-let browser: Browser;
-let base: string;
-let token: string;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-    probe.once('error', reject);
-  });
-}
-
-async function api(method: string, url: string, body?: unknown) {
-  const res = await fetch(`${base}${url}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
-  return { status: res.status, body: res.status === 204 ? null : await res.json() };
-}
+let h: BrowserHarness;
+const api = (method: string, url: string, body?: unknown) => h.api(method, url, body);
+const openPage = (width?: number) => h.openPage(width);
+const shot = (page: Page, name: string) => h.shot(page, name);
 
 async function createLink(extra: Record<string, unknown> = {}) {
-  const res = await api('POST', '/payment-links', { amount: 1250, currency: 'USD', country: 'US', merchant_name: 'Ada\'s Tea Shop', merchant_color: '#0B5D3B', merchant_message: 'Thank you for your order', merchant_terms_and_conditions_url: `${base}/healthz`, return_url: `${base}/healthz?shop=1`, cart_items: [{ name: 'Green tea', quantity: 2, unit_amount: 500 }, { name: 'Cup', quantity: 1, unit_amount: 250 }], ...extra });
+  const res = await api('POST', '/payment-links', { amount: 1250, currency: 'USD', country: 'US', merchant_name: 'Ada\'s Tea Shop', merchant_color: '#0B5D3B', merchant_message: 'Thank you for your order', merchant_terms_and_conditions_url: `${h.base}/healthz`, return_url: `${h.base}/healthz?shop=1`, cart_items: [{ name: 'Green tea', quantity: 2, unit_amount: 500 }, { name: 'Cup', quantity: 1, unit_amount: 250 }], ...extra });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body as { id: string; url: string };
-}
-
-/** A page that fails the test on any CSP violation or script error. */
-async function openPage(width = 1024): Promise<{ page: Page; problems: string[] }> {
-  const context = await browser.newContext({ viewport: { width, height: 900 } });
-  const page = await context.newPage();
-  const problems: string[] = [];
-  // CSP violations and script errors are console errors; failed loads are checked by URL (browsers ask for /favicon.ico on their own).
-  page.on('console', (message) => { if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) problems.push(message.text()); });
-  page.on('response', (response) => { if (response.status() >= 400 && !response.url().endsWith('/favicon.ico')) problems.push(`${response.status()} ${response.url()}`); });
-  page.on('pageerror', (error) => problems.push(error.message));
-  return { page, problems };
 }
 
 async function fillCard(page: Page, number: string) {
@@ -62,26 +26,15 @@ async function fillCard(page: Page, number: string) {
   await page.getByLabel('Name on card').fill('Ada Lovelace');
 }
 
-const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
-
 beforeAll(async () => {
-  fs.mkdirSync(SHOTS, { recursive: true });
-  const port = await freePort();
-  server = await startServer({ DATA_DIR: dataDir, PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}` });
-  base = server.baseUrl.replace('localhost', '127.0.0.1');
-  token = (await runSvc(['token', '--key', path.join(dataDir, 'private_key.pem')], { DATA_DIR: dataDir })).stdout.trim();
+  h = await startBrowserHarness();
   const service = await api('POST', '/payment-services', { display_name: 'Mock card', payment_service_definition_id: 'mock-card', fields: [{ key: 'merchant_id', value: 'm-1' }], accepted_currencies: ['USD'], accepted_countries: ['US'], three_d_secure_enabled: true });
   expect(service.status, JSON.stringify(service.body)).toBe(201);
   const bank = await api('POST', '/payment-services', { display_name: 'Bank', payment_service_definition_id: 'mock-paybybank', fields: [{ key: 'merchant_id', value: 'pbb' }], accepted_currencies: ['EUR'], accepted_countries: ['NL'] });
   expect(bank.status, JSON.stringify(bank.body)).toBe(201);
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop('SIGTERM');
-  fs.rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(async () => h?.close());
 
 /** The buyer lands on return_url with the transaction's id and status; the API agrees. */
 async function expectReturned(page: Page, linkId: string, status: string, currency = 'USD') {

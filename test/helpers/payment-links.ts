@@ -27,3 +27,14 @@ export async function payOnPage(t: TestApp, url: string, number = '4111111111111
   expect(fields.statusCode, fields.body).toBe(204);
   return t.app.inject({ method: 'POST', url: `${path}/payments`, headers, payload: { checkout_session_id: id, ...extra } });
 }
+
+/** What the sandbox's wallet sheet does: a test token for the chosen card, then the payment with it. */
+export async function payWithSandboxWallet(t: TestApp, url: string, method: 'applepay' | 'googlepay', card = 'visa-approved') {
+  const { path, token } = await openPage(t, url);
+  const headers = { 'x-payment-link-token': token };
+  const minted = await t.app.inject({ method: 'POST', url: `${path}/wallet-tokens`, headers, payload: { method, card } });
+  expect(minted.statusCode, minted.body).toBe(201);
+  const walletToken = minted.json().token as Record<string, unknown>;
+  const res = await t.app.inject({ method: 'POST', url: `${path}/payments`, headers, payload: { method, token: walletToken } });
+  return { res, walletToken };
+}

@@ -1,4 +1,4 @@
-import { createPublicKey, X509Certificate } from 'node:crypto';
+import { createPublicKey, X509Certificate, type KeyObject } from 'node:crypto';
 import type { RequestContext } from '../../context.ts';
 import type { Config } from '../../config.ts';
 import type { DigitalWalletRow } from '../../db/schema-digital-wallets.ts';
@@ -54,8 +54,27 @@ async function recipientOf<P extends WalletProvider>(db: Executor, ctx: RequestC
   if (ctx.deps.config.environment !== 'sandbox') {
     throw refuse(`The ${provider} wallet has no payment processing key, so this server cannot decrypt ${NAMES[provider]} tokens: add payment_processing_private_key with PUT /digital-wallets/{id}, set token_decryption to payment-service to have a payment service that holds the keys decrypt them, or decrypt the token yourself and pay with method network-token`, 'wallet_keys_missing');
   }
+  return sandboxRecipient(provider);
+}
+
+/** The sandbox's test keys of `provider` (sandbox-keys.ts). */
+function sandboxRecipient<P extends WalletProvider>(provider: P): Recipient[P] {
   const sandbox = sandboxWalletKeys();
   return (provider === 'apple' ? { privateKey: sandbox.apple.processingKey, merchantIdentifier: sandbox.apple.merchantIdentifier } : { privateKey: sandbox.google.processingKey, recipientId: sandbox.google.recipientId }) as Recipient[P];
+}
+
+/**
+ * The public half of the key that decrypts the merchant account's tokens of `provider`, and the
+ * identity tokens are made for (Apple merchant identifier, Google recipient id): what a wallet
+ * encrypts to. The same choice as decryption (the wallet's own key, else the sandbox's), so a token
+ * made for it is one this server decrypts; a wallet passing its tokens on has them decrypted by the
+ * payment service, in the sandbox `mock-card` with the sandbox's keys.
+ */
+export async function recipientPublicKey(ctx: RequestContext, provider: WalletProvider): Promise<{ publicKey: KeyObject; id: string }> {
+  const wallet = await repo.findWalletByProvider(ctx.deps.db, ctx.merchantAccountId, provider);
+  if (!wallet) throw refuse(`No ${provider} digital wallet is registered for this merchant account: register one with POST /digital-wallets before accepting ${NAMES[provider]}`, 'wallet_not_registered');
+  const recipient: AppleRecipient | GoogleRecipient = wallet.token_decryption === 'payment-service' ? sandboxRecipient(provider) : await recipientOf(ctx.deps.db, ctx, wallet, provider);
+  return { publicKey: createPublicKey(recipient.privateKey), id: 'merchantIdentifier' in recipient ? recipient.merchantIdentifier : recipient.recipientId };
 }
 
 async function decrypt(db: Executor, ctx: RequestContext, wallet: DigitalWalletRow, provider: WalletProvider, token: string | Record<string, unknown>): Promise<WalletCard> {

@@ -9,6 +9,7 @@ import type { CreateTransactionBody, REDIRECT_METHODS } from '../transactions/cr
 import { createTransaction } from '../transactions/create/create-transaction.service.ts';
 import type { Transaction } from '../transactions/transaction.schema.ts';
 import { changeStatus, refreshLink, reopenUnpaid, requestAudit, settleLocked } from './payment-link-lifecycle.ts';
+import { isWalletMethod, requireOfferedWallet, type WalletMethod } from './link-wallets.ts';
 import { paymentOutcome, payRefusal } from './payment-link-status.ts';
 import * as repo from './payment-links.repo.ts';
 import { declineMessage, pageLocale, translator } from './page/i18n.ts';
@@ -34,7 +35,7 @@ const notPayable = (reason: keyof typeof REFUSALS) =>
   new AppError('bad_request', REFUSALS[reason], { details: [{ location: 'path', pointer: '/payment_link_id', message: REFUSALS[reason], type: 'payment_link_not_payable' }] });
 
 /** The link, up to date, if a payment may start now; 404 unknown, 400 not payable. */
-async function payableLink(ctx: RequestContext, id: string): Promise<PaymentLinkRow> {
+export async function payableLink(ctx: RequestContext, id: string): Promise<PaymentLinkRow> {
   const row = await refreshLink(ctx.deps, ctx.merchantAccountId, id, requestAudit(ctx));
   if (!row) throw notFound('payment link', id);
   const refusal = payRefusal(row, new Date());
@@ -75,24 +76,39 @@ async function claim(ctx: RequestContext, id: string): Promise<PaymentLinkRow> {
   return result.row!;
 }
 
-/** How the buyer pays: the card in the page's checkout session, or a redirect method. */
+/** How the buyer pays: the card in the page's checkout session, a redirect method, or a wallet's token. */
 export interface PagePayment {
   checkout_session_id?: string | null;
-  method?: (typeof REDIRECT_METHODS)[number] | null;
+  method?: (typeof REDIRECT_METHODS)[number] | WalletMethod | null;
+  /** The wallet's payment token (Apple Pay JS `payment.token`, Google Pay's tokenizationData.token). */
+  token?: string | Record<string, unknown> | null;
+  /** The last four digits the wallet shows for its card. */
+  card_suffix?: string | null;
   cardholder_name?: string | null;
 }
 
 function paymentMethodOf(link: PaymentLinkRow, payment: PagePayment, redirectUrl: string): CreateTransactionBody['payment_method'] {
-  if (payment.method) return { method: payment.method, country: link.country, currency: link.currency, redirect_url: redirectUrl };
+  const method = payment.method;
+  if (method === 'applepay') return { method, token: payment.token as Record<string, unknown>, card_suffix: payment.card_suffix ?? null, redirect_url: redirectUrl };
+  if (method === 'googlepay') return { method, token: payment.token!, card_suffix: payment.card_suffix ?? null, redirect_url: redirectUrl };
+  if (method) return { method, country: link.country, currency: link.currency, redirect_url: redirectUrl };
   return { method: 'checkout-session', id: payment.checkout_session_id!, redirect_url: redirectUrl };
 }
 
-/** Exactly one way to pay; a checkout session must hold a card the link may be paid with. */
+const badField = (pointer: string, message: string) => new AppError('bad_request', message, { details: [{ location: 'body', pointer, message, type: 'value_error' }] });
+
+/**
+ * Exactly one way to pay; a checkout session must hold a card the link may be paid with; a wallet
+ * comes with its token and must be one the link offers (as its button is).
+ */
 async function checkPayment(ctx: RequestContext, link: PaymentLinkRow, payment: PagePayment): Promise<void> {
   if (Boolean(payment.method) === Boolean(payment.checkout_session_id)) {
-    const message = 'Send checkout_session_id (a card) or method (a redirect method), one of them';
-    throw new AppError('bad_request', message, { details: [{ location: 'body', pointer: '/checkout_session_id', message, type: 'value_error' }] });
+    throw badField('/checkout_session_id', 'Send checkout_session_id (a card) or method (a redirect method, or applepay or googlepay with the wallet\'s token), one of them');
   }
+  const wallet = isWalletMethod(payment.method);
+  if (wallet && !payment.token) throw badField('/token', `method ${payment.method} needs the wallet's payment token in token`);
+  if (!wallet && (payment.token || payment.card_suffix)) throw badField('/token', 'token and card_suffix go with method applepay or googlepay only');
+  if (isWalletMethod(payment.method)) await requireOfferedWallet(ctx, link, payment.method, { location: 'body', pointer: '/method' });
   if (payment.checkout_session_id) await checkSessionCard(ctx, link, payment.checkout_session_id);
 }
 

@@ -103,6 +103,25 @@ export const CARD_PATHS: CardPath[] = [
     },
   },
   {
+    name: 'payment link page: an Apple Pay and a Google Pay token paid through the hosted page, and a sheet token minted',
+    async run(ctx) {
+      for (const provider of ['apple', 'google']) {
+        // The wallets path may have registered them already: one wallet per provider (409 then).
+        const res = await ctx.send({ method: 'POST', url: '/digital-wallets', payload: { provider, merchant_name: 'Leak Shop', accept_terms_and_conditions: true } });
+        if (res.statusCode !== 201 && res.statusCode !== 409) throw new Error(`register ${provider}: ${res.statusCode} ${res.body.slice(0, 300)}`);
+      }
+      const tokens = { applepay: sandboxApplePayToken({ number: SECRETS.visa.number, expirationDate: '12/30', amount: 1300 }), googlepay: sandboxGooglePayToken({ number: SECRETS.mastercard.number, expirationDate: '12/30' }) };
+      for (const [method, token] of Object.entries(tokens)) {
+        const link = (await expectStatus(ctx.send({ method: 'POST', url: '/payment-links', payload: { amount: 1300, currency: 'USD', country: 'US' } }), 201, 'link')).json();
+        const path = new URL(link.url).pathname;
+        const page = await expectStatus(ctx.send({ method: 'GET', url: path }), 200, 'page');
+        const headers = { 'x-payment-link-token': /data-token="([^"]*)"/.exec(page.body)![1]! };
+        if (method === 'googlepay') await expectStatus(ctx.send({ method: 'POST', url: `${path}/wallet-tokens`, headers, payload: { method, card: 'visa-approved' } }), 201, 'sheet token');
+        await expectStatus(ctx.send({ method: 'POST', url: `${path}/payments`, headers, payload: { method, token } }), 200, `pay ${method}`);
+      }
+    },
+  },
+  {
     name: 'refusals that carry card data: a bad expiry, malformed JSON, a declined duplicate',
     async run(ctx) {
       await expectStatus(ctx.send({ method: 'POST', url: '/payment-methods', payload: { ...card(SECRETS.visa), expiration_date: '13/99' } }), 422, 'bad expiry');

@@ -1,5 +1,7 @@
 import type { PaymentLinkRow } from '../../../db/schema-payment-links.ts';
+import { escapeHtml } from './html.ts';
 import type { Translator } from './i18n.ts';
+import { walletButtons, walletSheet, type WalletView } from './page-wallets-render.ts';
 
 /** What the hosted page shows: the form, or one of the states a link can be in. */
 export type PageState = 'pay' | 'completed' | 'expired' | 'processing' | 'not_found' | 'error' | 'redirecting';
@@ -23,7 +25,7 @@ export interface RedirectChoice {
   label: string;
 }
 
-export interface PageView {
+export interface PageView extends WalletView {
   state: PageState;
   tr: Translator;
   /** The nonce of the page's one inline <style> (the merchant's colour). */
@@ -41,7 +43,7 @@ export interface PageView {
   redirectTo: string | null;
 }
 
-const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const escape = escapeHtml;
 
 /** WCAG relative luminance: white text on dark accents, near-black on light ones (contrast ≥ 4.5 either way for most colours). */
 function onAccent(hex: string): string {
@@ -94,7 +96,7 @@ function storedChoices(view: PageView): string {
 
 /**
  * Other ways to pay than a card: each a button the script turns into a payment with that method
- * (its approval page, then back). Digital wallet buttons would join this block.
+ * (its approval page, then back). Wallets have their own block at the top (page-wallets-render.ts).
  */
 function otherMethods(view: PageView): string {
   if (view.redirectMethods.length === 0) return '';
@@ -108,8 +110,9 @@ function payForm(view: PageView): string {
   const data = [
     ['base', view.base], ['token', view.token], ['msg-processing', t('processing_notice')], ['msg-invalid-card', t('invalid_card')],
     ['msg-too-many', t('too_many_attempts')], ['msg-network', t('network_error')], ['msg-failed', t('payment_failed')], ['msg-not-payable', t('not_payable')],
+    ['msg-wallet-failed', t('wallet_failed')],
   ].map(([k, v]) => `data-${k}="${escape(v!)}"`).join(' ');
-  return `<form id="pay-form" method="post" novalidate ${data}>${storedChoices(view)}
+  return `<form id="pay-form" method="post" novalidate ${data}>${walletButtons(view)}${storedChoices(view)}
 <fieldset><legend>${escape(t('card_details'))}</legend>
 ${input('card-number', t('card_number'), 'inputmode="numeric" autocomplete="cc-number" maxlength="23" spellcheck="false"')}
 <div class="row"><div>${input('expiration-date', t('expiry'), 'inputmode="numeric" autocomplete="cc-exp" maxlength="7" placeholder="MM/YY"')}</div>
@@ -118,7 +121,7 @@ ${input('cardholder-name', t('cardholder_name'), 'autocomplete="cc-name" maxleng
 <button type="submit">${escape(t('pay_button', { amount }))}</button>
 ${otherMethods(view)}
 <p id="status" class="status${view.notice ? ' error' : ''}" role="status" aria-live="polite">${view.notice ? escape(view.notice) : ''}</p>
-<p class="secured">${escape(t('secured'))}</p></form>
+<p class="secured">${escape(t('secured'))}</p></form>${walletSheet(view)}
 <noscript><p class="status error">${escape(t('state_error_text'))}</p></noscript><script src="/pay-assets/page.js" defer></script>`;
 }
 

@@ -5,7 +5,8 @@ import { AppError, forbidden } from '../../../errors/app-error.ts';
 
 /**
  * The hosted page's defences (docs/payment-links.md, "Security"): a strict Content-Security-Policy
- * (no inline script, no third-party script; the one inline style carries a per-response nonce),
+ * (no inline script, no third-party script but Google's pay.js on production pages offering Google
+ * Pay; the one inline style carries a per-response nonce),
  * no framing, no referrer (the link id in the URL is a secret), and a signed page token that every
  * call of the page's script must send back with a JSON body (CSRF).
  */
@@ -15,11 +16,20 @@ export const PAGE_TOKEN_TTL_MS = 2 * 3600 * 1000;
 
 export const newNonce = () => randomBytes(16).toString('base64');
 
-export function pageHeaders(config: Config, nonce: string): Record<string, string> {
+/**
+ * Google Pay's web client: its script origin (https://pay.google.com/gp/p/js/pay.js), the frames it
+ * opens, and what it connects to, including Chrome's payment handler for `https://google.com/pay`,
+ * which falls under connect-src. Allowed only on production pages that offer Google Pay.
+ */
+const GOOGLE_PAY = { script: 'https://pay.google.com', frame: 'https://pay.google.com', connect: 'https://pay.google.com https://google.com/pay https://www.google.com/pay' };
+
+export function pageHeaders(config: Config, nonce: string, options: { googlePay?: boolean } = {}): Record<string, string> {
   // Merchant banners and favicons come from the merchant's own hosts (https; http too in the sandbox).
   const images = config.environment === 'production' ? 'https:' : 'https: http:';
+  const google = options.googlePay === true;
   const csp = [
-    "default-src 'none'", "script-src 'self'", `style-src 'self' 'nonce-${nonce}'`, `img-src 'self' ${images}`, "connect-src 'self'",
+    "default-src 'none'", `script-src 'self'${google ? ` ${GOOGLE_PAY.script}` : ''}`, `style-src 'self' 'nonce-${nonce}'`, `img-src 'self' ${images}`,
+    `connect-src 'self'${google ? ` ${GOOGLE_PAY.connect}` : ''}`, ...(google ? [`frame-src ${GOOGLE_PAY.frame}`] : []),
     "form-action 'self'", "frame-ancestors 'none'", "base-uri 'none'",
   ].join('; ');
   return {

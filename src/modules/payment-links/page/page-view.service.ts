@@ -7,9 +7,10 @@ import { refreshLink, requestAudit } from '../payment-link-lifecycle.ts';
 import { paymentOutcome } from '../payment-link-status.ts';
 import { declineMessage, pageLocale, translator } from './i18n.ts';
 import type { PageView, RedirectChoice, StoredCardChoice } from './page-render.ts';
-import { findPaymentOptions } from '../../payment-options/payment-options.service.ts';
-import type { PaymentOptionRequestBody } from '../../payment-options/payment-options.schemas.ts';
 import { REDIRECT_METHODS } from '../../transactions/create-transaction.schema.ts';
+import { linkOptions, pageWallets } from '../link-wallets.ts';
+import type { WalletButton } from './page-wallets-render.ts';
+import { applePayRequest } from './wallet-requests.ts';
 import { issuePageToken, newNonce } from './page-security.ts';
 
 /** What `GET /pay/{m}/{id}` (and its `/return`) shows, and with which HTTP status. */
@@ -27,11 +28,15 @@ async function storedCards(ctx: RequestContext, link: PaymentLinkRow): Promise<S
   return items.filter((pm) => pm.method === 'card' && pm.label).map((pm) => ({ id: pm.id, scheme: pm.scheme ?? 'card', last4: pm.label!, expiry: pm.expiration_date ?? '' }));
 }
 
-/** The redirect methods the merchant's payment services offer for the link (payment options of mode `redirect`). */
-async function redirectMethods(ctx: RequestContext, link: PaymentLinkRow): Promise<RedirectChoice[]> {
-  const cartItems = (link.cart_items as PaymentOptionRequestBody['cart_items']) ?? null;
-  const { items } = await findPaymentOptions(ctx, { amount: link.amount, currency: link.currency, country: link.country, cart_items: cartItems });
-  return items.filter((o) => o.mode === 'redirect' && (REDIRECT_METHODS as readonly string[]).includes(o.method)).map((o) => ({ method: o.method, label: o.label ?? o.method }));
+/**
+ * What the link's payment options offer besides the card form: the redirect methods (options of
+ * mode `redirect`) and the wallets this environment can run (link-wallets.ts).
+ */
+async function otherChoices(ctx: RequestContext, link: PaymentLinkRow): Promise<{ redirectMethods: RedirectChoice[]; wallets: WalletButton[] }> {
+  const options = await linkOptions(ctx, link);
+  const redirectMethods = options.filter((o) => o.mode === 'redirect' && (REDIRECT_METHODS as readonly string[]).includes(o.method)).map((o) => ({ method: o.method, label: o.label ?? o.method }));
+  const wallets = (await pageWallets(ctx, link, options)).map((w) => ({ method: w.method, label: w.label, appleRequest: w.method === 'applepay' ? applePayRequest(link, w.wallet, w.schemes) : null }));
+  return { redirectMethods, wallets };
 }
 
 /** Why the buyer is back on an active link: the last payment's decline, in the link's words. */
@@ -44,11 +49,13 @@ async function returnNotice(ctx: RequestContext, link: PaymentLinkRow): Promise<
 /** The page of a link: the form while it is payable, else a page saying clearly why not. */
 export async function pageView(ctx: RequestContext, id: string, base: string, returning: boolean): Promise<RenderedView> {
   const link = await refreshLink(ctx.deps, ctx.merchantAccountId, id, requestAudit(ctx));
-  const empty = { tr: translator('en'), nonce: newNonce(), base, token: '', storedCards: [], redirectMethods: [], notice: null, redirectTo: null };
+  const walletMode = ctx.deps.config.environment;
+  const empty = { tr: translator('en'), nonce: newNonce(), base, token: '', storedCards: [], redirectMethods: [], wallets: [], walletMode, notice: null, redirectTo: null };
   if (!link) return { status: 404, view: { ...empty, state: 'not_found', link: null }, refreshTo: null };
   const view: PageView = { ...empty, tr: translator(pageLocale(link.locale)), link, state: 'pay' };
   if (link.status === 'active') {
-    return { status: 200, view: { ...view, token: issuePageToken(ctx.deps, ctx.merchantAccountId, id), storedCards: await storedCards(ctx, link), redirectMethods: await redirectMethods(ctx, link), notice: returning ? await returnNotice(ctx, link) : null }, refreshTo: null };
+    const choices = await otherChoices(ctx, link);
+    return { status: 200, view: { ...view, ...choices, token: issuePageToken(ctx.deps, ctx.merchantAccountId, id), storedCards: await storedCards(ctx, link), notice: returning ? await returnNotice(ctx, link) : null }, refreshTo: null };
   }
   if (link.status === 'completed' && returning && link.return_url) {
     const payment = await latestTransactionOfPaymentLink(ctx.deps.db, ctx.merchantAccountId, link.id);

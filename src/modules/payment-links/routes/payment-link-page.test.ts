@@ -184,7 +184,7 @@ describe('errors', () => {
     for (const payload of [{}, { method: 'paybybank', checkout_session_id: crypto.randomUUID() }]) {
       const res = await t.app.inject({ method: 'POST', url: `${path}/payments`, headers: { 'x-payment-link-token': token }, payload });
       expect(res.statusCode).toBe(400);
-      expect(res.json().message).toBe('Send checkout_session_id (a card) or method (a redirect method), one of them');
+      expect(res.json().message).toBe('Send checkout_session_id (a card) or method (a redirect method, or applepay or googlepay with the wallet\'s token), one of them');
     }
     expect((await linkOf(link.id)).status).toBe('active');
   });

@@ -3,18 +3,28 @@
 // (the card never goes anywhere else, nor into a URL); 3. pays the link with the session; then
 // follows the answer: an approval page (3DS challenge, redirect method), the return URL, or a
 // message. Every call carries the page token (CSRF) and is JSON (no cross-site form can send it).
+// Wallets (Apple Pay, Google Pay) pay the same link with the wallet's token instead of a session.
 (function () {
   'use strict';
   var form = document.getElementById('pay-form');
   if (!form) return;
   var status = document.getElementById('status');
-  var button = form.querySelector('button[type=submit]');
   var base = form.getAttribute('data-base');
   var token = form.getAttribute('data-token');
+  var each = function (list, fn) { Array.prototype.forEach.call(list, fn); };
+  var msg = function (name) { return form.getAttribute('data-msg-' + name); };
 
   function say(text, isError) {
     status.textContent = text;
     status.className = isError ? 'status error' : 'status';
+  }
+  // While a payment runs, no second one can start from this page.
+  function busy(on) {
+    each(form.querySelectorAll('button'), function (b) { b.disabled = on; });
+  }
+  function start() {
+    busy(true);
+    say(msg('processing'), false);
   }
   // Card inputs carry no name: without this script the browser submits nothing of them.
   function field(id) {
@@ -35,11 +45,11 @@
       });
     });
   }
-  function refused(res) {
-    if (res.status === 429) return form.getAttribute('data-msg-too-many');
+  function refused(res, fallback) {
+    if (res.status === 429) return msg('too-many');
     var detail = res.body && res.body.details && res.body.details[0];
-    if (detail && detail.type === 'payment_link_not_payable') return form.getAttribute('data-msg-not-payable');
-    return form.getAttribute('data-msg-failed');
+    if (detail && detail.type === 'payment_link_not_payable') return msg('not-payable');
+    return msg(fallback);
   }
   function cardFields() {
     var stored = form.querySelector('input[name=stored_card]:checked');
@@ -54,26 +64,31 @@
     var outcome = res.body;
     if (outcome.next_url) { window.location.assign(outcome.next_url); return; }
     say(outcome.page_message, outcome.outcome !== 'paid');
-    button.disabled = false;
+    busy(false);
   }
   function failed(res) {
-    say(res && res.status ? refused(res) : form.getAttribute('data-msg-network'), true);
-    button.disabled = false;
+    say(res && res.status ? refused(res, 'failed') : msg('network'), true);
+    busy(false);
+  }
+  function walletFailed(res) {
+    say(res && res.status ? refused(res, 'wallet-failed') : msg('wallet-failed'), true);
+    busy(false);
+  }
+  function payWithToken(method, walletToken, suffix) {
+    return call('POST', base + '/payments', { method: method, token: walletToken, card_suffix: /^\d{4}$/.test(suffix || '') ? suffix : undefined });
   }
 
   // Redirect methods: the payment itself, then the method's approval page (and back to this page).
-  Array.prototype.forEach.call(form.querySelectorAll('button[data-method]'), function (other) {
+  each(form.querySelectorAll('button[data-method]'), function (other) {
     other.addEventListener('click', function () {
-      button.disabled = true;
-      say(form.getAttribute('data-msg-processing'), false);
+      start();
       call('POST', base + '/payments', { method: other.getAttribute('data-method') }).then(follow).catch(failed);
     });
   });
 
   form.addEventListener('submit', function (event) {
     event.preventDefault();
-    button.disabled = true;
-    say(form.getAttribute('data-msg-processing'), false);
+    start();
     var card = cardFields();
     var sessionId = null;
     call('POST', base + '/sessions', {})
@@ -84,10 +99,118 @@
       })
       .then(function (res) {
         if (res.status === 429) throw res;
-        if (res.status !== 204) throw { status: 400, body: { page_message: form.getAttribute('data-msg-invalid-card') } };
+        if (res.status !== 204) throw { status: 400, body: { page_message: msg('invalid-card') } };
         return call('POST', base + '/payments', { checkout_session_id: sessionId, cardholder_name: field('cardholder-name') || null });
       })
       .then(follow)
       .catch(failed);
   });
+
+  // Sandbox: the simulated wallet sheet (a modal <dialog>: focus moves in, Escape closes). The
+  // chosen test card becomes a real sandbox token made by the server, then the payment.
+  var sheet = document.getElementById('wallet-sheet');
+  var opener = null;
+  function openSheet(button) {
+    var method = button.getAttribute('data-wallet');
+    opener = button;
+    sheet.setAttribute('data-method', method);
+    document.getElementById('wallet-sheet-title').textContent = sheet.getAttribute('data-title-' + method);
+    each(sheet.querySelectorAll('li[data-only]'), function (item) { item.hidden = item.getAttribute('data-only') !== method; });
+    sheet.showModal();
+  }
+  if (sheet) {
+    sheet.querySelector('[data-sheet-cancel]').addEventListener('click', function () { sheet.close(); });
+    sheet.addEventListener('close', function () { if (opener && !opener.disabled) opener.focus(); });
+    each(sheet.querySelectorAll('button[data-card]'), function (cardButton) {
+      cardButton.addEventListener('click', function () {
+        var method = sheet.getAttribute('data-method');
+        sheet.close();
+        start();
+        call('POST', base + '/wallet-tokens', { method: method, card: cardButton.getAttribute('data-card') })
+          .then(function (res) {
+            if (res.status !== 201) throw res;
+            return payWithToken(method, res.body.token);
+          })
+          .then(follow, walletFailed)
+          .catch(failed);
+      });
+    });
+  }
+
+  // Production Apple Pay: Safari's ApplePaySession, created in the click itself (a user gesture).
+  function setUpApplePay(button) {
+    var ApplePay = window.ApplePaySession;
+    if (!ApplePay || !ApplePay.canMakePayments()) return;
+    button.hidden = false;
+    button.addEventListener('click', function () {
+      var session = new ApplePay(3, JSON.parse(button.getAttribute('data-request')));
+      start();
+      session.onvalidatemerchant = function (event) {
+        call('POST', base + '/apple-pay/session', { validation_url: event.validationURL })
+          .then(function (res) {
+            if (res.status !== 200) throw res;
+            session.completeMerchantValidation(res.body);
+          })
+          .catch(function (res) { session.abort(); walletFailed(res); });
+      };
+      session.onpaymentauthorized = function (event) {
+        var suffix = /(\d{4})\s*$/.exec((event.payment.token.paymentMethod || {}).displayName || '');
+        payWithToken('applepay', event.payment.token, suffix && suffix[1])
+          .then(function (res) {
+            session.completePayment(res.status === 200 && res.body.outcome !== 'declined' ? ApplePay.STATUS_SUCCESS : ApplePay.STATUS_FAILURE);
+            return res;
+          }, function (error) { session.completePayment(ApplePay.STATUS_FAILURE); throw error; })
+          .then(follow)
+          .catch(failed);
+      };
+      session.oncancel = function () {
+        if (status.className.indexOf('error') < 0) say('', false);
+        busy(false);
+      };
+      session.begin();
+    });
+  }
+
+  // Production Google Pay: Google's pay.js, loaded only on pages offering it (the CSP allows it
+  // there only); the button shows once isReadyToPay says this browser can pay.
+  function setUpGooglePay(button) {
+    call('POST', base + '/google-pay/session', {}).then(function (res) {
+      if (res.status !== 200) return;
+      var script = document.createElement('script');
+      script.src = 'https://pay.google.com/gp/p/js/pay.js';
+      script.async = true;
+      script.addEventListener('load', function () { readyGooglePay(button, res.body); });
+      document.head.appendChild(script);
+    }, function () {});
+  }
+  function readyGooglePay(button, session) {
+    var client = new window.google.payments.api.PaymentsClient({ environment: session.environment });
+    var request = session.payment_data_request;
+    var methods = request.allowedPaymentMethods.map(function (m) { return { type: m.type, parameters: m.parameters }; });
+    client.isReadyToPay({ apiVersion: request.apiVersion, apiVersionMinor: request.apiVersionMinor, allowedPaymentMethods: methods }).then(function (answer) {
+      if (!answer.result) return;
+      button.hidden = false;
+      button.addEventListener('click', function () {
+        start();
+        client.loadPaymentData(request)
+          .then(function (data) {
+            var method = data.paymentMethodData;
+            return payWithToken('googlepay', method.tokenizationData.token, method.info && method.info.cardDetails).then(follow, failed);
+          }, function (error) {
+            if (error && error.statusCode === 'CANCELED') { say('', false); busy(false); } else walletFailed(null);
+          })
+          .catch(failed);
+      });
+    }, function () {});
+  }
+
+  var wallets = form.querySelector('.wallets');
+  if (wallets) {
+    var sandbox = wallets.getAttribute('data-wallet-mode') === 'sandbox';
+    each(wallets.querySelectorAll('button[data-wallet]'), function (button) {
+      if (sandbox) button.addEventListener('click', function () { openSheet(button); });
+      else if (button.getAttribute('data-wallet') === 'applepay') setUpApplePay(button);
+      else setUpGooglePay(button);
+    });
+  }
 })();
