@@ -42,9 +42,9 @@ async function refusal(run: () => Promise<unknown>): Promise<WalletTokenError> {
 }
 
 describe('happy', () => {
-  it('verifies JWS(JWE(JWS)) and yields the network token, cryptogram, ECI, scheme, amount and payloadId', async () => {
+  it('verifies JWS(JWE(JWS)) and yields the network token, cryptogram, ECI, scheme, amount, payloadId and the JWS expiry', async () => {
     const { completeResponse } = await make();
-    expect(await decryptPazeToken(completeResponse, recipient, trust)).toEqual({ kind: 'dpan', number: '4895370012003478', expirationDate: '05/32', cryptogram: CRYPTOGRAM, eci: '07', amount: 1234, scheme: 'visa', tokenId: 'payload-1' });
+    expect(await decryptPazeToken(completeResponse, recipient, trust)).toEqual({ kind: 'dpan', number: '4895370012003478', expirationDate: '05/32', cryptogram: CRYPTOGRAM, eci: '07', amount: 1234, scheme: 'visa', tokenId: 'payload-1', usableUntil: new Date(Math.floor(now.getTime() / 1000) * 1000 + 3600_000) });
   });
 
   it('accepts an unsigned inner JSON payload, an ISO cryptogram expiry, a matching profile and a key without kid', async () => {
