@@ -52,7 +52,7 @@ export async function applyFlows(tx: Executor, ctx: RequestContext, input: FlowI
   const rows = await listRoutablePaymentServices(tx, ctx.merchantAccountId);
   const forced = body.payment_service_id ?? null;
   const definitions = ctx.deps.connectors.definitions();
-  const request = { method: facts.method ?? instrument.method, currency: body.currency, country: body.country ?? null, forcedServiceId: forced, knownDefinitions: new Set(definitions.map((d) => d.id)), walletToken: walletTokenRoute(instrument, definitions) };
+  const request = { method: facts.method ?? instrument.method, currency: body.currency, country: body.country ?? null, forcedServiceId: forced, knownDefinitions: new Set(definitions.map((d) => d.id)), walletToken: walletTokenRoute(instrument, definitions), networkToken: networkTokenRoute(instrument, definitions) };
   const rule = forced ? null : firstMatch(await rules('route-transaction'), facts);
   const routed = chooseRoute(rows, rule, request, flow, body.external_identifier ?? input.transactionId, now);
   const skip = flow === 'card-transaction' ? firstMatch(await rules('skip-3ds'), facts) : null;
@@ -65,6 +65,12 @@ function walletTokenRoute(instrument: ResolvedInstrument, definitions: readonly 
   if (instrument.instrument.kind !== 'wallet-token') return null;
   const provider = instrument.instrument.provider;
   return { provider, acceptedBy: new Set(definitions.filter((d) => d.capabilities.encryptedWalletTokens?.includes(provider)).map((d) => d.id)) };
+}
+
+/** A network token goes only to services whose connector takes network tokens (wallet device tokens included). */
+function networkTokenRoute(instrument: ResolvedInstrument, definitions: readonly ConnectorDefinition[]): RoutingRequest['networkToken'] {
+  if (instrument.instrument.kind !== 'network-token') return null;
+  return { acceptedBy: new Set(definitions.filter((d) => d.capabilities.networkTokens).map((d) => d.id)) };
 }
 
 /** A decline-early rule's stop: declined with `flow_decline` and the rule's reason, before any connector call. */

@@ -3,7 +3,7 @@ import type { TransactionActionJson } from '../../../db/schema-transactions.ts';
 import { AppError, fieldRefusal } from '../../../errors/app-error.ts';
 import { routeOutcomeOf, serviceOrder, type FlowRule } from '../../flows/flow-decisions.ts';
 import type { FailoverPlan } from './failover.ts';
-import { noRouteMessage, route, walletTokenRefusal, type RoutingCandidate, type RoutingRequest, type RoutingTrace } from './routing.ts';
+import { networkTokenRefusal, noRouteMessage, route, walletTokenRefusal, type RoutingCandidate, type RoutingRequest, type RoutingTrace } from './routing.ts';
 
 /** The service a transaction goes to first, the decision as its action, and the failover plan of a matched rule. */
 export interface RouteChoice {
@@ -45,7 +45,7 @@ export function chooseRoute(
   for (const id of order) if (!byId.has(id)) trace.skipped.push({ payment_service_id: id, reason: 'inactive_or_deleted' });
   if (!trace.selected) {
     const why = trace.skipped.map((s) => `${s.payment_service_id}: ${s.reason.replaceAll('_', ' ')}`).join('; ');
-    const wallet = walletTokenRefusal(request, trace);
+    const wallet = walletTokenRefusal(request, trace) ?? networkTokenRefusal(request, trace);
     throw noRoute(`The routing rule ${rule.id} matched, but none of its payment services can process this transaction (${why})${wallet ? `. ${wallet}` : ''}`, request, trace);
   }
   const plan: FailoverPlan = {

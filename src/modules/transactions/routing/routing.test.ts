@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { noRouteMessage, route, walletTokenRefusal, type RoutingCandidate, type RoutingRequest } from './routing.ts';
+import { networkTokenRefusal, noRouteMessage, route, walletTokenRefusal, type RoutingCandidate, type RoutingRequest } from './routing.ts';
 
 const candidate = (id: string, overrides: Partial<RoutingCandidate> = {}): RoutingCandidate => ({
   id, definitionId: 'mock-card', method: 'card', displayName: id, acceptedCurrencies: ['USD', 'EUR'], acceptedCountries: ['US', 'DE'], active: true, position: 1, ...overrides,
@@ -47,6 +47,17 @@ describe('happy', () => {
     expect(walletTokenRefusal({ walletToken }, trace)).toBeNull();
     // A card (no wallet token) is not filtered so.
     expect(route([candidate('stripe', { definitionId: 'stripe-card' })], request({ knownDefinitions: known })).selected).toBe('stripe');
+  });
+
+  it('a network token goes only to services whose connector takes network tokens, and the refusal says so', () => {
+    const networkToken = { acceptedBy: new Set(['mock-card']) };
+    const known = new Set(['mock-card', 'adyen-card']);
+    const trace = route([candidate('adyen', { definitionId: 'adyen-card' }), candidate('mock', { position: 2 })], request({ knownDefinitions: known, networkToken }));
+    expect(trace).toEqual({ rule: 'first-eligible-by-position', eligible: ['mock'], skipped: [{ payment_service_id: 'adyen', reason: 'network_tokens_not_supported' }], selected: 'mock' });
+    const none = route([candidate('adyen', { definitionId: 'adyen-card' })], request({ knownDefinitions: known, networkToken }));
+    expect(none.selected).toBeNull();
+    expect(networkTokenRefusal({ networkToken }, none)).toContain('do not take network tokens. Add a payment service whose connector does (mock-card)');
+    expect(noRouteMessage({ ...request({ knownDefinitions: known }), networkToken }, none)).toBe(networkTokenRefusal({ networkToken }, none));
   });
 
   it('a forced service wins over position and only it is considered', () => {

@@ -31,10 +31,17 @@ export interface RoutingRequest {
    * definitions whose connector decrypts that wallet's tokens (`acceptedBy`) can take it.
    */
   walletToken?: { provider: 'apple' | 'google'; acceptedBy: ReadonlySet<string> } | null;
+  /**
+   * A network token (a wallet's device token decrypted here, Click to Pay, Paze, or `network-token`
+   * of the request): only services of the definitions whose connector takes network tokens.
+   */
+  networkToken?: { acceptedBy: ReadonlySet<string> } | null;
 }
 
 /** The skip reason of a service whose connector cannot decrypt the wallet token passed on to it. */
 export const WALLET_TOKEN_NOT_ACCEPTED = 'encrypted_wallet_token_not_accepted';
+/** The skip reason of a service whose connector does not take network tokens. */
+export const NETWORK_TOKEN_NOT_SUPPORTED = 'network_tokens_not_supported';
 const WALLETS = { apple: 'Apple Pay', google: 'Google Pay' } as const;
 
 export interface RoutingTrace {
@@ -52,7 +59,8 @@ function skipReason(candidate: RoutingCandidate, request: RoutingRequest): strin
   // A transaction without a country is not filtered by country (the buyer's country is unknown).
   const problem = acceptanceProblem(candidate, request.currency, request.country);
   if (problem) return problem;
-  // Last: this reason names services that could take the transaction but for its encrypted token.
+  // Last: these reasons name services that could take the transaction but for its instrument.
+  if (request.networkToken && !request.networkToken.acceptedBy.has(candidate.definitionId)) return NETWORK_TOKEN_NOT_SUPPORTED;
   return request.walletToken && !request.walletToken.acceptedBy.has(candidate.definitionId) ? WALLET_TOKEN_NOT_ACCEPTED : null;
 }
 
@@ -81,9 +89,16 @@ export function walletTokenRefusal(request: Pick<RoutingRequest, 'walletToken'>,
   return `No payment service can take this ${wallet} token: the ${request.walletToken.provider} wallet passes its tokens on encrypted (token_decryption payment-service), and the connectors of the eligible services cannot decrypt ${wallet} tokens. Add a payment service whose connector can (${able}), or set the wallet's token_decryption to server so that this server decrypts the tokens`;
 }
 
+/** Why no service took a network token, and what to do, when that is the reason; null otherwise. */
+export function networkTokenRefusal(request: Pick<RoutingRequest, 'networkToken'>, trace: RoutingTrace): string | null {
+  if (!request.networkToken || trace.selected || !trace.skipped.some((s) => s.reason === NETWORK_TOKEN_NOT_SUPPORTED)) return null;
+  const able = [...request.networkToken.acceptedBy].sort().join(', ') || 'none in this server';
+  return `No payment service can take this payment: it is paid with a network token (a wallet's device token with its cryptogram), and the connectors of the eligible services do not take network tokens. Add a payment service whose connector does (${able})`;
+}
+
 /** The message of the 400 when no service can take the transaction. */
-export function noRouteMessage(request: Pick<RoutingRequest, 'method' | 'currency' | 'country' | 'forcedServiceId' | 'walletToken'>, trace: RoutingTrace): string {
-  const wallet = walletTokenRefusal(request, trace);
+export function noRouteMessage(request: Pick<RoutingRequest, 'method' | 'currency' | 'country' | 'forcedServiceId' | 'walletToken' | 'networkToken'>, trace: RoutingTrace): string {
+  const wallet = walletTokenRefusal(request, trace) ?? networkTokenRefusal(request, trace);
   if (wallet && !request.forcedServiceId) return wallet;
   if (request.forcedServiceId) {
     const skipped = trace.skipped[0];
