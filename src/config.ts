@@ -12,6 +12,8 @@ export interface Config {
   databaseUrl: string | null;
   /** Connections each process keeps to the PostgreSQL server of `databaseUrl` (PGlite has one). */
   databasePoolSize: number;
+  /** Concurrent requests' identical writes share one statement (PostgreSQL; src/db/group-commit.ts). */
+  databaseGroupCommit: boolean;
   instanceId: string;
   environment: 'sandbox' | 'production';
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -354,6 +356,7 @@ export function loadConfig(env: Env = process.env): Config {
     dataDir: path.resolve(read(env, 'DATA_DIR') ?? './data'),
     databaseUrl: databaseUrl(env),
     databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', 10, 1, 1000),
+    databaseGroupCommit: boolean(env, 'DATABASE_GROUP_COMMIT', true),
     instanceId,
     environment,
     logLevel: oneOf(env, 'LOG_LEVEL', 'info', LOG_LEVELS),

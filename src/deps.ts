@@ -29,7 +29,7 @@ const silentLog: Log = { info: () => undefined, warn: () => undefined, error: ()
 /** Opens the database, applies migrations and builds the dependencies shared by every process. */
 export async function createRuntime(config: Config, options: Partial<OpenDbOptions> & { log?: Log; migrate?: boolean; keyring?: Keyring; connectors?: ConnectorRegistry; checkKeyring?: boolean } = {}): Promise<Runtime> {
   const keyring = options.keyring ?? loadKeyring(config);
-  const handle = await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize, ...options });
+  const handle = await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize, groupCommit: config.databaseGroupCommit, ...options });
   try {
     if (options.migrate !== false) await migrate(handle.db);
     if (options.checkKeyring) assertKeyringOpens(keyring, await masterKeyIdsInUse(handle.db));

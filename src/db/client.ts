@@ -5,6 +5,7 @@ import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { addDbTime } from '../observability/request-timing.ts';
 import type { Database } from './schema.ts';
+import { enableGroupCommit } from './group-commit.ts';
 import { PGliteDialect } from './pglite-dialect.ts';
 import { PreparingClient } from './prepared-statements.ts';
 
@@ -46,6 +47,8 @@ export interface OpenDbOptions {
   /** PostgreSQL schema to use as search_path (tests isolate files by schema). */
   schema?: string;
   poolSize?: number;
+  /** Group concurrent requests' identical writes (PostgreSQL only; src/db/group-commit.ts). Default true. */
+  groupCommit?: boolean;
 }
 
 export async function openDb(options: OpenDbOptions): Promise<DbHandle> {
@@ -65,6 +68,8 @@ export async function openDb(options: OpenDbOptions): Promise<DbHandle> {
     pool.on('error', () => undefined);
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log });
     const max = options.poolSize ?? 10;
+    // Half the pool at most for grouped statements: reads and transactions keep the other half.
+    if (options.groupCommit !== false) enableGroupCommit(db, { maxInFlight: Math.max(1, Math.floor(max / 2)), maxMembers: 64 });
     return { db, kind: 'postgres', pool: () => ({ max, total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }), close: () => db.destroy() };
   }
   let dataDir: string | undefined;

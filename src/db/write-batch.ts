@@ -11,17 +11,49 @@ import type { Executor } from './transaction.ts';
  * must not touch the same row, and a write cannot see a sibling's rows (one snapshot). A write
  * whose text holds a literal or a WITH clause of its own makes them all run one by one instead
  * (renumbering parameters could otherwise touch the literal; PostgreSQL refuses nested
- * data-modifying WITHs).
+ * data-modifying WITHs). With `group`, on a pool that groups writes, they may be written together
+ * with other requests' identical writes (src/db/group-commit.ts).
  */
-export async function runWrites<R = unknown>(db: Executor, writes: Array<Compilable<unknown> | CompiledQuery<unknown>>): Promise<R[]> {
+export async function runWrites<R = unknown>(db: Executor, writes: Array<Compilable<unknown> | CompiledQuery<unknown>>, group?: GroupKey): Promise<R[]> {
   const compiled = writes.map((w) => ('compile' in w ? w.compile() : w));
   if (compiled.length === 0) return [];
+  const runner = group && runners.get(db);
+  if (runner && compiled.every((q) => canCombine(q.sql))) return runner.run<R>('writes', compiled, group!);
   if (!compiled.every((q) => canCombine(q.sql))) {
     let rows: R[] = [];
     for (const q of compiled) rows = (await db.executeQuery<R>(q as CompiledQuery<R>)).rows;
     return rows;
   }
   return (await db.executeQuery<R>(combine(compiled))).rows;
+}
+
+/**
+ * Members of a group are told apart in the rows a grouped statement returns by `column` (the
+ * primary key of the row the last write inserts, or of the guarded update's row), whose value for
+ * this request is `value` (src/db/group-commit.ts).
+ */
+export interface GroupKey {
+  column: string;
+  value: unknown;
+}
+
+/** What runs grouped writes for a pool (src/db/group-commit.ts registers itself here). */
+export interface GroupRunner {
+  run<R>(kind: 'writes' | 'guarded', queries: CompiledQuery<unknown>[], key: GroupKey): Promise<R[]>;
+  /** Grouped statements that committed, the members they wrote, and groups that fell back to one by one. */
+  readonly stats: { statements: number; members: number; fallbacks: number };
+}
+
+const runners = new WeakMap<object, GroupRunner>();
+
+/** Makes writes on `db` that name a GroupKey go through `runner` (a transaction is another object: never grouped). */
+export function setGroupRunner(db: object, runner: GroupRunner): void {
+  runners.set(db, runner);
+}
+
+/** The runner of `db`'s grouped writes, if any (tests read its statistics). */
+export function groupRunnerOf(db: object): GroupRunner | undefined {
+  return runners.get(db);
 }
 
 const canCombine = (text: string) => !text.includes("'") && !text.includes('$$') && !/^\s*with\b/i.test(text);
@@ -44,9 +76,12 @@ export class GuardFailed extends Error {
  * writes nothing: this throws GuardFailed. Null when the writes cannot be combined (see
  * `canCombine`): nothing ran, the caller takes its usual path. Otherwise the updated rows.
  */
-export async function runGuardedWrites<R>(db: Executor, update: Compilable<R>, writes: Array<Compilable<unknown> | CompiledQuery<unknown>>): Promise<R[] | null> {
+export async function runGuardedWrites<R>(db: Executor, update: Compilable<R>, writes: Array<Compilable<unknown> | CompiledQuery<unknown>>, group?: GroupKey): Promise<R[] | null> {
   const compiled = [update.compile(), ...writes.map((w) => ('compile' in w ? w.compile() : w))];
   if (!compiled.every((q) => canCombine(q.sql))) return null;
+  const runner = group && runners.get(db);
+  // The runner throws GuardFailed itself when this member's update found no row.
+  if (runner) return runner.run<R>('guarded', compiled, group!);
   try {
     return (await db.executeQuery<R>(guarded(compiled))).rows;
   } catch (error) {

@@ -1,6 +1,7 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { ObservedCall } from '../connectors/instrument.ts';
 import type { Db, PoolStats } from '../db/client.ts';
+import { groupRunnerOf } from '../db/write-batch.ts';
 import { jobQueueStats, webhookBacklog } from './backlog.repo.ts';
 import { addConnectorTime } from './request-timing.ts';
 
@@ -97,6 +98,12 @@ export class Metrics {
         this.set({ state: 'max' }, stats.max);
       },
     });
+    const grouped = () => groupRunnerOf(db)?.stats ?? { statements: 0, members: 0, fallbacks: 0 };
+    const total = (name: string, help: string, read: () => number) =>
+      new Counter({ name, help, registers, collect() { this.reset(); this.inc(read()); } });
+    total('svc_db_group_commit_statements_total', 'Grouped statements that wrote several requests\' identical writes at once (PostgreSQL)', () => grouped().statements);
+    total('svc_db_group_commit_members_total', 'Requests whose writes went in a grouped statement; divided by the statements, the mean group size', () => grouped().members);
+    total('svc_db_group_commit_fallbacks_total', 'Groups that failed (a guard, a constraint, a deadlock) and whose members then ran one by one', () => grouped().fallbacks);
     new Gauge({ name: 'svc_db_pool_waiting', help: 'Queries of this process waiting for a database connection', registers, collect() { this.set(pool().waiting); } });
     const jobs = sharedRead(() => jobQueueStats(db, new Date()));
     this.scrapeReads.push(jobs);

@@ -27,6 +27,11 @@ export function runWithTiming<T>(timing: RequestTiming, fn: () => T): T {
   return storage.run(timing, fn);
 }
 
+/** Runs `fn` outside any request's timing (work done for several requests at once). */
+export function withoutRequest<T>(fn: () => T): T {
+  return storage.exit(fn);
+}
+
 export function addDbTime(ms: number): void {
   const timing = storage.getStore();
   if (!timing) return;

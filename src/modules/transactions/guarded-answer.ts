@@ -1,7 +1,7 @@
 import type { Compilable } from 'kysely';
 import { withRequestTransaction, type RequestContext } from '../../context.ts';
 import type { Executor } from '../../db/transaction.ts';
-import { GuardFailed, runGuardedWrites } from '../../db/write-batch.ts';
+import { GuardFailed, runGuardedWrites, type GroupKey } from '../../db/write-batch.ts';
 import { isRetryable } from '../../errors/pg-errors.ts';
 
 /**
@@ -10,10 +10,12 @@ import { isRetryable } from '../../errors/pg-errors.ts';
  * go with it. With an idempotency key the statement runs in a transaction that also stores the
  * response. `render` turns the updated row into the response. Null when nothing was written (the
  * row moved, the writes cannot share a statement, or a deadlock): the caller takes its locked path.
+ * `group`: without an idempotency key the statement may be written together with other requests'
+ * identical ones (src/db/group-commit.ts); its value must name every row the writes update.
  */
-export async function recordGuarded<R, T>(ctx: RequestContext, update: Compilable<R>, writes: Array<Compilable<unknown>>, render: (db: Executor, row: R) => Promise<T> | T): Promise<{ row: R; value: T } | null> {
+export async function recordGuarded<R, T>(ctx: RequestContext, update: Compilable<R>, writes: Array<Compilable<unknown>>, render: (db: Executor, row: R) => Promise<T> | T, group?: GroupKey): Promise<{ row: R; value: T } | null> {
   const run = async (executor: Executor) => {
-    const rows = await runGuardedWrites<R>(executor, update, writes);
+    const rows = await runGuardedWrites<R>(executor, update, writes, group);
     if (rows === null) throw new GuardFailed();
     return rows[0]!;
   };

@@ -83,7 +83,8 @@ export function insertAttemptQuery(db: Executor, row: NewAttempt) {
 
 /** The transaction and its first attempt in one round trip (src/db/write-batch.ts). */
 export async function insertTransactionWithAttempt(db: Executor, row: NewTransaction, attempt: NewAttempt, withWrites: Compilable<unknown>[] = []): Promise<TransactionRow> {
-  const [inserted] = await runWrites<TransactionRow>(db, [insertAttemptQuery(db, attempt), ...withWrites, db.insertInto('transactions').values(row).returningAll()]);
+  // Concurrent requests' inserts may share one statement (src/db/group-commit.ts).
+  const [inserted] = await runWrites<TransactionRow>(db, [insertAttemptQuery(db, attempt), ...withWrites, db.insertInto('transactions').values(row).returningAll()], { column: 'id', value: row.id });
   return inserted!;
 }
 

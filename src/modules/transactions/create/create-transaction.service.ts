@@ -199,7 +199,7 @@ async function finishQuickly(ctx: RequestContext, started: Started, result: Answ
   const settles = expected.status === 'capture_succeeded';
   const writes = [attemptUpdate(db, ctx, started, result, applied, now), repo.insertEventsQuery(db, events), auditQuery(db, ctx, 'created', auditedTransaction(expected)), ...outbox, ...(settles ? [settlementQuery(db, ctx.deps, expected)] : [])];
   const update = repo.updateTransactionIfStatusQuery(db, ctx.merchantAccountId, started.row.id, 'processing', patch, now);
-  const recorded = await recordGuarded(ctx, update, writes, (executor, row) => transactionResource(executor, ctx, row));
+  const recorded = await recordGuarded(ctx, update, writes, (executor, row) => transactionResource(executor, ctx, row), { column: 'id', value: started.row.id });
   if (!recorded) return null;
   const { row, value: transaction } = recorded;
   // More than the event itself: webhook deliveries were queued.

@@ -108,7 +108,8 @@ async function recordQuickly(ctx: RequestContext, reserved: Reserved, result: Aw
     ...(succeeded ? [refundSettlementQuery(db, ctx.deps, expected)] : []),
   ];
   const update = repo.updateRefundIfStatusQuery(db, ctx.merchantAccountId, refund.id, 'processing', refundPatch, now);
-  const recorded = await recordGuarded(ctx, update, writes, (_db, updated) => toRefundResource(updated, row));
+  // Keyed by the transaction: its row is updated too, so two refunds of it never share a statement.
+  const recorded = await recordGuarded(ctx, update, writes, (_db, updated) => toRefundResource(updated, row), { column: 'transaction_id', value: row.id });
   if (!recorded) return null;
   ctx.deps.queue.pokeSoon();
   return recorded.value;

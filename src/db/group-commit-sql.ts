@@ -1,0 +1,180 @@
+/**
+ * Pure SQL rewriting for group commit (src/db/group-commit.ts): one write text that a request runs
+ * with its own parameters becomes one statement that runs it for many requests at once, each
+ * parameter `$k` turned into an array of every member's values, unnested into rows:
+ *
+ *   insert into "t" ("a", "b") values ($1, $2)          update "t" set "a" = $1 where "id" = $2
+ *   →                                                   →
+ *   insert into "t" ("a", "b")                          update "t" set "a" = "v"."p1"
+ *     select "v"."p1", "v"."p2"                           from unnest($1::int[], $2::text[]) as "v" ("p1", "p2")
+ *     from unnest($1::int[], $2::text[]) as "v" (…)       where "id" = "v"."p2" and "t"."id" = any($2::text[])
+ *
+ * Only the shapes Kysely produces for our writes are understood: a single-table INSERT … VALUES
+ * (several rows of one template allowed) or UPDATE … SET … WHERE without a FROM, no literals, no
+ * nested WITH. Anything else is `null` and its members run one by one. The `= any(array)` copies of
+ * the WHERE's equalities let PostgreSQL find the updated rows through their index (a join with an
+ * unnest of unknown size could otherwise be planned as a scan).
+ */
+
+/** One write text, understood: how to run it for many members. */
+export interface WriteShape {
+  /** Parameters one member passes to this text, per row of a multi-row VALUES (1 otherwise). */
+  rows: number;
+  /** Parameter numbers (1-based, in the member's own text) of each row, in template order. */
+  rowParams: number[][];
+  /** The grouped text with `$@i` standing for the i-th (0-based) array parameter of this write. */
+  template: string;
+  /** How many arrays the template takes (the length of each rowParams entry). */
+  arrays: number;
+  /**
+   * An UPDATE: it must touch one row per member, which the grouped statement checks by counting
+   * its returned rows (`returning 1` is added when it returned nothing): two members updating the
+   * same row would otherwise update it once, silently.
+   */
+  update: boolean;
+}
+
+const IDENT = '"[^"]+"(?:\\."[^"]+")?';
+
+/** Splits `text` at `separator` (lowercase, surrounded by spaces) where it is outside parentheses. */
+function splitTopLevel(text: string, separator: string): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let quoted = false;
+  let start = 0;
+  const lower = text.toLowerCase();
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"') quoted = !quoted;
+    if (quoted) continue;
+    if (c === '(') depth++;
+    else if (c === ')') depth--;
+    else if (depth === 0 && lower.startsWith(separator, i)) {
+      parts.push(text.slice(start, i));
+      start = i + separator.length;
+      i += separator.length - 1;
+    }
+  }
+  parts.push(text.slice(start));
+  return parts;
+}
+
+/** Index of the first top-level occurrence of `word` (with its spaces), or -1. */
+function indexTopLevel(text: string, word: string): number {
+  const parts = splitTopLevel(text, word);
+  return parts.length === 1 ? -1 : parts[0]!.length;
+}
+
+/** The parameter numbers of `text` in order of first appearance. */
+function paramsOf(text: string): number[] {
+  const seen: number[] = [];
+  for (const match of text.matchAll(/\$(\d+)/g)) {
+    const n = Number(match[1]);
+    if (!seen.includes(n)) seen.push(n);
+  }
+  return seen;
+}
+
+/** `text` with each `$k` replaced by `"v"."p<i+1>"`, i the position of k in `order`. */
+function toColumns(text: string, order: number[]): string {
+  return text.replace(/\$(\d+)/g, (_, n: string) => `"v"."p${order.indexOf(Number(n)) + 1}"`);
+}
+
+/** The tuples of a VALUES list (`($1, $2), ($3, $4)`), or null if anything else follows them. */
+function tuples(text: string): { rows: string[]; rest: string } | null {
+  const rows: string[] = [];
+  let i = 0;
+  for (;;) {
+    if (text[i] !== '(') return null;
+    let depth = 0;
+    let j = i;
+    for (; j < text.length; j++) {
+      if (text[j] === '(') depth++;
+      else if (text[j] === ')' && --depth === 0) break;
+    }
+    if (j >= text.length) return null;
+    rows.push(text.slice(i + 1, j));
+    i = j + 1;
+    if (text.startsWith(', ', i)) {
+      i += 2;
+      continue;
+    }
+    return { rows, rest: text.slice(i) };
+  }
+}
+
+/** `text` understood as a groupable write, or null. */
+export function writeShape(text: string): WriteShape | null {
+  if (text.includes("'") || text.includes('$$') || text.includes(';') || /^\s*with\b/i.test(text)) return null;
+  const insert = new RegExp(`^insert into (${IDENT}) (\\([^)]*\\)) values (.*)$`, 'is').exec(text);
+  if (insert) return insertShape(insert[1]!, insert[2]!, insert[3]!);
+  const update = new RegExp(`^update (${IDENT}) set (.*)$`, 'is').exec(text);
+  if (update) return updateShape(update[1]!, update[2]!);
+  return null;
+}
+
+function insertShape(table: string, columns: string, values: string): WriteShape | null {
+  const parsed = tuples(values);
+  if (!parsed || parsed.rows.length === 0) return null;
+  const rest = parsed.rest;
+  if (rest !== '' && !/^ (on conflict|returning) /i.test(rest)) return null;
+  const rowParams = parsed.rows.map(paramsOf);
+  const first = rowParams[0]!;
+  if (first.length === 0) return null;
+  const template = toColumns(parsed.rows[0]!, first);
+  // Every row must be the first one with other parameters (a multi-row insert of one template).
+  for (let r = 1; r < parsed.rows.length; r++) {
+    if (rowParams[r]!.length !== first.length || toColumns(parsed.rows[r]!, rowParams[r]!) !== template) return null;
+  }
+  const arrays = first.map((_, i) => `$@${i}`);
+  const from = `from unnest(${arrays.join(', ')}) as "v" (${first.map((_, i) => `"p${i + 1}"`).join(', ')})`;
+  return { rows: parsed.rows.length, rowParams, arrays: first.length, update: false, template: `insert into ${table} ${columns} select ${template} ${from}${rest}` };
+}
+
+function updateShape(table: string, afterSet: string): WriteShape | null {
+  const returningAt = indexTopLevel(afterSet, ' returning ');
+  const body = returningAt < 0 ? afterSet : afterSet.slice(0, returningAt);
+  let returning = returningAt < 0 ? '' : afterSet.slice(returningAt);
+  const whereAt = indexTopLevel(body, ' where ');
+  if (whereAt < 0 || indexTopLevel(body, ' from ') >= 0) return null;
+  const set = body.slice(0, whereAt);
+  const where = body.slice(whereAt + ' where '.length);
+  const order = paramsOf(body + returning);
+  if (order.length === 0) return null;
+  // `returning *` would return the unnested columns too.
+  if (/^ returning \*$/i.test(returning)) returning = ` returning ${table}.*`;
+  if (returning === '') returning = ' returning 1';
+  const conditions = splitTopLevel(where, ' and ');
+  const indexed: string[] = [];
+  for (const condition of conditions) {
+    const equal = /^("[^"]+") = \$(\d+)$/.exec(condition.trim());
+    if (equal) indexed.push(`${table}.${equal[1]} = any($@${order.indexOf(Number(equal[2]))})`);
+  }
+  if (indexed.length === 0) return null;
+  const arrays = order.map((_, i) => `$@${i}`);
+  const from = ` from unnest(${arrays.join(', ')}) as "v" (${order.map((_, i) => `"p${i + 1}"`).join(', ')})`;
+  const template = `update ${table} set ${toColumns(set, order)}${from} where ${toColumns(where, order)} and ${indexed.join(' and ')}${toColumns(returning, order)}`;
+  return { rows: 1, rowParams: [order], arrays: order.length, update: true, template };
+}
+
+/**
+ * The SQL text of `shape` with its arrays numbered from `offset + 1` and cast to `types` (one per
+ * array: the element type PostgreSQL inferred for that parameter).
+ */
+export function groupedText(shape: WriteShape, offset: number, types: readonly string[]): string {
+  return shape.template.replace(/\$@(\d+)/g, (_, n: string) => `$${offset + Number(n) + 1}::${types[Number(n)]}[]`);
+}
+
+/**
+ * The arrays `shape` takes for `members` (each member's parameters for this text): array i holds,
+ * member after member and row after row, the value of the row's i-th parameter.
+ */
+export function groupedArrays(shape: WriteShape, members: ReadonlyArray<readonly unknown[]>): unknown[][] {
+  const arrays: unknown[][] = Array.from({ length: shape.arrays }, () => []);
+  for (const params of members) {
+    for (const row of shape.rowParams) {
+      for (let i = 0; i < row.length; i++) arrays[i]!.push(params[row[i]! - 1]);
+    }
+  }
+  return arrays;
+}

@@ -1,0 +1,136 @@
+import { CompiledQuery, sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openTestRuntime } from '../../test/helpers/build-test-app.ts';
+import type { Runtime } from '../deps.ts';
+import { GroupCommit } from './group-commit.ts';
+import { groupedArrays, groupedText, writeShape } from './group-commit-sql.ts';
+import { GuardFailed, groupRunnerOf, runGuardedWrites, runWrites } from './write-batch.ts';
+
+describe('group commit SQL (pure)', () => {
+  it('turns a one-row insert into an insert from unnested arrays', () => {
+    const shape = writeShape('insert into "t" ("a", "b") values ($1, $2) returning *')!;
+    expect(groupedText(shape, 3, ['int4', 'text'])).toBe('insert into "t" ("a", "b") select "v"."p1", "v"."p2" from unnest($4::int4[], $5::text[]) as "v" ("p1", "p2") returning *');
+    expect(groupedArrays(shape, [[1, 'x'], [2, 'y']])).toEqual([[1, 2], ['x', 'y']]);
+  });
+
+  it('takes a multi-row insert of one template, row after row', () => {
+    const shape = writeShape('insert into "t" ("a", "b") values ($1, $2), ($3, $4)')!;
+    expect(shape.rows).toBe(2);
+    expect(groupedArrays(shape, [[1, 'a', 2, 'b'], [3, 'c', 4, 'd']])).toEqual([[1, 2, 3, 4], ['a', 'b', 'c', 'd']]);
+  });
+
+  it('refuses rows of different templates, literals, nested WITHs and unknown statements', () => {
+    expect(writeShape('insert into "t" ("a", "b") values ($1, default), ($2, $3)')).toBeNull();
+    expect(writeShape(`insert into "t" ("a") values ('x')`)).toBeNull();
+    expect(writeShape('with x as (select 1) insert into "t" ("a") values ($1)')).toBeNull();
+    expect(writeShape('delete from "t" where "id" = $1')).toBeNull();
+    expect(writeShape('update "t" set "a" = $1 from "u" where "t"."id" = "u"."id" and "id" = $2')).toBeNull();
+  });
+
+  it('turns an update into an update from unnested arrays, finding rows by any(array) and counting them', () => {
+    const shape = writeShape('update "t" set "a" = "a" + $1, "b" = $2 where "m" = $3 and "id" = $4 and (status = $5) is true returning *')!;
+    expect(shape.update).toBe(true);
+    expect(groupedText(shape, 0, ['int8', 'text', 'text', 'text', 'text'])).toBe(
+      'update "t" set "a" = "a" + "v"."p1", "b" = "v"."p2" from unnest($1::int8[], $2::text[], $3::text[], $4::text[], $5::text[]) as "v" ("p1", "p2", "p3", "p4", "p5") where "m" = "v"."p3" and "id" = "v"."p4" and (status = "v"."p5") is true and "t"."m" = any($3::text[]) and "t"."id" = any($4::text[]) returning "t".*',
+    );
+    expect(writeShape('update "t" set "a" = $1 where "id" = $2')!.template).toMatch(/ returning 1$/);
+  });
+
+  it('refuses an update it could not find by index', () => {
+    expect(writeShape('update "t" set "a" = $1 where "b" > $2')).toBeNull();
+  });
+});
+
+describe.skipIf(!process.env.TEST_DATABASE_URL)('group commit (PostgreSQL)', () => {
+  let runtime: Runtime;
+  let dispose: () => Promise<void>;
+  beforeAll(async () => {
+    ({ runtime, dispose } = await openTestRuntime());
+    const db = runtime.deps.db;
+    await sql`create table gc_parent (id text primary key, amount bigint not null, status text not null, data jsonb, at timestamptz, raw bytea, note text)`.execute(db);
+    await sql`create table gc_child (id text primary key, parent_id text not null references gc_parent (id), seq int not null)`.execute(db);
+    await sql`create table gc_counter (id text primary key, n int not null check (n < 1000))`.execute(db);
+  });
+  afterAll(async () => dispose?.());
+
+  const db = () => runtime.deps.db as any;
+  const stats = () => (groupRunnerOf(runtime.deps.db) as GroupCommit).stats;
+
+  it('writes concurrent members in one statement, each getting its own row back, values intact', async () => {
+    const before = { ...stats() };
+    const at = new Date('2026-11-27T01:02:03.456Z');
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => {
+        const id = `p${i}`;
+        return runWrites<{ id: string; amount: number; data: unknown; at: Date; raw: Buffer; note: string | null }>(
+          db(),
+          [
+            db().insertInto('gc_child').values([{ id: `${id}-a`, parent_id: id, seq: 1 }, { id: `${id}-b`, parent_id: id, seq: 2 }]),
+            db().insertInto('gc_parent').values({ id, amount: 100 + i, status: 'processing', data: JSON.stringify({ i, list: [1, 'two', { q: '"\\' }] }), at, raw: Buffer.from([0, 1, 255, i]), note: i % 2 ? null : `n,"{}'${i}` }).returningAll(),
+          ],
+          { column: 'id', value: id },
+        );
+      }),
+    );
+    results.forEach((rows, i) => {
+      expect(rows).toHaveLength(1);
+      expect(rows[0]).toMatchObject({ id: `p${i}`, amount: 100 + i, data: { i, list: [1, 'two', { q: '"\\' }] }, at, raw: Buffer.from([0, 1, 255, i]), note: i % 2 ? null : `n,"{}'${i}` });
+    });
+    expect(stats().statements).toBeGreaterThan(before.statements);
+    const children = await sql<{ n: number }>`select count(*)::int as n from gc_child`.execute(db());
+    expect(children.rows[0]!.n).toBe(40);
+  });
+
+  it('isolates a member whose guard fails: the others are written, it gets GuardFailed', async () => {
+    const before = { ...stats() };
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 10 }, (_, i) => {
+        const id = `p${i}`;
+        const expected = i === 3 ? 'authorized' : 'processing';
+        const update = db().updateTable('gc_parent').set({ status: 'authorized' }).where('id', '=', id).where(sql`(status = ${expected}) is true`).returningAll();
+        return runGuardedWrites(db(), update, [db().insertInto('gc_child').values({ id: `${id}-c`, parent_id: id, seq: 3 })], { column: 'id', value: id });
+      }),
+    );
+    outcomes.forEach((outcome, i) => {
+      if (i === 3) expect(outcome.status === 'rejected' && outcome.reason).toBeInstanceOf(GuardFailed);
+      else expect(outcome.status === 'fulfilled' && (outcome.value as Array<{ status: string }>)[0]!.status).toBe('authorized');
+    });
+    expect(stats().fallbacks).toBeGreaterThan(before.fallbacks);
+    const rows = await sql<{ id: string; status: string }>`select id, status from gc_parent where id in ('p0','p1','p2','p3','p4','p5','p6','p7','p8','p9') order by id`.execute(db());
+    expect(rows.rows.filter((r) => r.status === 'authorized')).toHaveLength(9);
+    const third = await sql<{ n: number }>`select count(*)::int as n from gc_child where id = 'p3-c'`.execute(db());
+    expect(third.rows[0]!.n).toBe(0);
+  });
+
+  it('never lets two members update one row in one statement: each update counts', async () => {
+    await sql`insert into gc_counter (id, n) values ('shared', 0)`.execute(db());
+    const before = { ...stats() };
+    await Promise.all(
+      Array.from({ length: 8 }, (_, i) => {
+        const id = `r${i}`;
+        return runWrites(db(), [db().insertInto('gc_parent').values({ id, amount: 1, status: 'processing' })], { column: 'id', value: id }).then(() => {
+          const update = db().updateTable('gc_parent').set({ status: 'done' }).where('id', '=', id).returningAll();
+          return runGuardedWrites(db(), update, [db().updateTable('gc_counter').set({ n: sql`n + ${1}` }).where('id', '=', 'shared')], { column: 'id', value: id });
+        });
+      }),
+    );
+    const counter = await sql<{ n: number }>`select n from gc_counter where id = 'shared'`.execute(db());
+    expect(counter.rows[0]!.n).toBe(8);
+    expect(stats().fallbacks).toBeGreaterThanOrEqual(before.fallbacks);
+  });
+
+  it('gives each member of a failing insert group its own answer', async () => {
+    const results = await Promise.allSettled(
+      ['q1', 'q2', 'p0', 'q3'].map((id) => runWrites(db(), [db().insertInto('gc_parent').values({ id, amount: 1, status: 'processing' }).returningAll()], { column: 'id', value: id })),
+    );
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
+    expect((results[2] as PromiseRejectedResult).reason.code).toBe('23505');
+  });
+
+  it('runs a member alone, exactly as without grouping, when nobody else is there', async () => {
+    const before = { ...stats() };
+    const rows = await runWrites<{ id: string }>(db(), [CompiledQuery.raw(`insert into gc_parent (id, amount, status) values ($1, $2, $3) returning id`, ['solo', 5, 'processing'])], { column: 'id', value: 'solo' });
+    expect(rows).toEqual([{ id: 'solo' }]);
+    expect(stats().statements).toBe(before.statements);
+  });
+});

@@ -1,0 +1,256 @@
+import { CompiledQuery, sql } from 'kysely';
+import { withoutRequest, addDbTime } from '../observability/request-timing.ts';
+import type { Db } from './client.ts';
+import { groupedArrays, groupedText, writeShape, type WriteShape } from './group-commit-sql.ts';
+import { GUARD_FAILED, GuardFailed, combine, guarded, setGroupRunner, type GroupKey } from './write-batch.ts';
+
+/**
+ * Group commit across requests (PostgreSQL only). Concurrent requests running the same writes (the
+ * same SQL texts with their own parameters: the insert of a transaction before its connector call,
+ * the guarded statement recording the answer) are written by one statement: every parameter
+ * becomes an array of the members' values (src/db/group-commit-sql.ts), so PostgreSQL plans,
+ * executes and commits once for all of them, and each request is answered only once that
+ * statement has committed its own rows.
+ *
+ * Members wait at most until the next turn of the event loop (`setImmediate`); when `maxInFlight`
+ * grouped statements are already running, new members wait for one of them to finish and then go
+ * together: under load groups grow by themselves, at low load a request runs alone with no delay.
+ * A guarded group checks that its update touched one row per member; if any statement of a group
+ * fails (a guard, a constraint, a deadlock), nothing of it was written and every member runs alone,
+ * as it would have without grouping, so one bad row never fails its neighbours.
+ *
+ * Members are told apart in the returned rows by their GroupKey (a primary key: two members with
+ * the same key never share a statement).
+ */
+type Kind = 'writes' | 'guarded';
+
+export type { GroupKey };
+
+interface Member {
+  queries: CompiledQuery<unknown>[];
+  key: GroupKey;
+  resolve(rows: unknown[]): void;
+  reject(error: unknown): void;
+}
+
+interface Batch {
+  kind: Kind;
+  members: Member[];
+}
+
+export interface GroupCommitStats {
+  /** Grouped statements that committed. */
+  statements: number;
+  /** Members written by them. */
+  members: number;
+  /** Groups that failed and whose members then ran alone. */
+  fallbacks: number;
+}
+
+const MAX_SHAPES = 200;
+
+export class GroupCommit {
+  private readonly pending = new Map<string, Batch>();
+  private readonly shapes = new Map<string, Promise<{ shape: WriteShape; types: string[] } | null>>();
+  private inFlight = 0;
+  private scheduled = false;
+  private probes = 0;
+  readonly stats: GroupCommitStats = { statements: 0, members: 0, fallbacks: 0 };
+
+  constructor(
+    private readonly db: Db,
+    private readonly options: { maxInFlight: number; maxMembers: number },
+  ) {}
+
+  /** Runs `queries` (as `runWrites` or `runGuardedWrites` would) with other requests' identical ones. */
+  async run<R>(kind: Kind, queries: CompiledQuery<unknown>[], key: GroupKey): Promise<R[]> {
+    const started = performance.now();
+    try {
+      return (await new Promise<unknown[]>((resolve, reject) => {
+        const batchKey = `${kind}\u0000${queries.map((q) => q.sql).join('\u0000')}`;
+        let batch = this.pending.get(batchKey);
+        if (!batch) this.pending.set(batchKey, (batch = { kind, members: [] }));
+        batch.members.push({ queries, key, resolve, reject });
+        this.schedule();
+      })) as R[];
+    } finally {
+      // The request waited this long for its rows: its Server-Timing counts it as one statement.
+      addDbTime(performance.now() - started);
+    }
+  }
+
+  private schedule(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    // Outside any request: the statements' durations are added to each member by `run`.
+    setImmediate(() => withoutRequest(() => this.flush()));
+  }
+
+  private flush(): void {
+    this.scheduled = false;
+    for (const [batchKey, batch] of this.pending) {
+      while (batch.members.length > 0 && this.inFlight < this.options.maxInFlight) {
+        const chunk = this.take(batch.members);
+        this.inFlight++;
+        void this.execute(batch.kind, chunk).finally(() => {
+          this.inFlight--;
+          if (this.pending.size > 0) this.schedule();
+        });
+      }
+      if (batch.members.length === 0) this.pending.delete(batchKey);
+    }
+  }
+
+  /** Up to `maxMembers` members with distinct keys, removed from `members`. */
+  private take(members: Member[]): Member[] {
+    const chunk: Member[] = [];
+    const keys = new Set<unknown>();
+    for (let i = 0; i < members.length && chunk.length < this.options.maxMembers; ) {
+      const member = members[i]!;
+      if (keys.has(member.key.value)) {
+        i++;
+        continue;
+      }
+      keys.add(member.key.value);
+      chunk.push(member);
+      members.splice(i, 1);
+    }
+    return chunk;
+  }
+
+  private async execute(kind: Kind, chunk: Member[]): Promise<void> {
+    if (chunk.length === 1) return this.alone(kind, chunk[0]!);
+    let rows: Record<string, unknown>[];
+    try {
+      const statement = await this.statement(kind, chunk);
+      if (!statement) {
+        await Promise.all(chunk.map((member) => this.alone(kind, member)));
+        return;
+      }
+      rows = (await this.db.executeQuery<Record<string, unknown>>(statement)).rows;
+    } catch {
+      // Nothing of the group was written: each member runs alone and gets its own answer.
+      this.stats.fallbacks++;
+      await Promise.all(chunk.map((member) => this.alone(kind, member)));
+      return;
+    }
+    this.stats.statements++;
+    this.stats.members += chunk.length;
+    const byKey = new Map<unknown, unknown[]>();
+    for (const row of rows) {
+      const value = row[chunk[0]!.key.column];
+      const list = byKey.get(value);
+      if (list) list.push(row);
+      else byKey.set(value, [row]);
+    }
+    for (const member of chunk) member.resolve(byKey.get(member.key.value) ?? []);
+  }
+
+  /** One member's statement, exactly as without grouping. */
+  private async alone(kind: Kind, member: Member): Promise<void> {
+    try {
+      if (kind === 'writes') {
+        member.resolve((await this.db.executeQuery(combine(member.queries))).rows);
+        return;
+      }
+      member.resolve((await this.db.executeQuery(guarded(member.queries))).rows);
+    } catch (error) {
+      member.reject((error as { code?: string } | null)?.code === GUARD_FAILED ? new GuardFailed() : error);
+    }
+  }
+
+  /** The grouped statement for `chunk`, or null when one of its texts cannot be grouped. */
+  private async statement(kind: Kind, chunk: Member[]): Promise<CompiledQuery<Record<string, unknown>> | null> {
+    const texts = chunk[0]!.queries.map((q) => q.sql);
+    const shapes = await Promise.all(texts.map((text) => this.shape(text)));
+    if (shapes.some((s) => s === null)) return null;
+    const parameters: unknown[] = [];
+    const parts = shapes.map((s, q) => {
+      const { shape, types } = s!;
+      const text = groupedText(shape, parameters.length, types);
+      const arrays = groupedArrays(
+        shape,
+        chunk.map((m) => m.queries[q]!.parameters),
+      );
+      arrays.forEach((values, i) => parameters.push(arrayParameter(values, types[i]!)));
+      return text;
+    });
+    if (parameters.some((p) => p === null)) return null;
+    if (kind === 'writes') {
+      // Only inserts: an update's rows could not be counted without changing what is returned.
+      if (shapes.some((s) => s!.shape.update)) return null;
+      const last = parts.pop()!;
+      return CompiledQuery.raw(parts.length === 0 ? last : `with ${parts.map((p, i) => `w${i + 1} as (${p})`).join(', ')} ${last}`, parameters);
+    }
+    if (!shapes[0]!.shape.update) return null;
+    parameters.push(chunk.length);
+    const members = `$${parameters.length}::bigint`;
+    const names = parts.map((_, i) => (i === 0 ? 'u' : `w${i}`));
+    const ctes = parts.map((p, i) => `${names[i]} as (${p})`);
+    // Every update (the guarded one first) touched exactly one row per member, or nothing is written.
+    const counted = names.filter((_, i) => shapes[i]!.shape.update).map((name) => `(select count(*) from ${name}) = ${members}`);
+    return CompiledQuery.raw(
+      `with ${ctes.join(', ')} select u.* from (values (svc_require(${counted.join(' and ')}, 'grouped update found other rows than its members'))) as guard (ok) left join u on true`,
+      parameters,
+    );
+  }
+
+  /**
+   * How to group `text`, and the types PostgreSQL gives its arrays: the text is prepared once per
+   * process (under a name of its own, then deallocated) and its parameter types read from
+   * `pg_prepared_statements`. Null when it cannot be grouped.
+   */
+  private shape(text: string): Promise<{ shape: WriteShape; types: string[] } | null> {
+    let found = this.shapes.get(text);
+    if (found) return found;
+    if (this.shapes.size >= MAX_SHAPES) return Promise.resolve(null);
+    found = this.probe(text).catch(() => null);
+    this.shapes.set(text, found);
+    return found;
+  }
+
+  private async probe(text: string): Promise<{ shape: WriteShape; types: string[] } | null> {
+    const shape = writeShape(text);
+    if (!shape) return null;
+    const name = `svc_group_probe_${++this.probes}`;
+    const types = await this.db.connection().execute(async (connection) => {
+      await connection.executeQuery(CompiledQuery.raw(`prepare ${name} as ${text}`));
+      try {
+        const { rows } = await sql<{ types: string[] }>`select parameter_types::text[] as types from pg_prepared_statements where name = ${name}`.execute(connection);
+        return rows[0]?.types ?? null;
+      } finally {
+        await connection.executeQuery(CompiledQuery.raw(`deallocate ${name}`));
+      }
+    });
+    if (!types) return null;
+    const arrayTypes = shape.rowParams[0]!.map((n) => types[n - 1] ?? 'unknown');
+    // An array-typed or untyped parameter has no array of its own to travel in.
+    if (arrayTypes.some((t) => t === 'unknown' || t.endsWith('[]') || t.startsWith('_'))) return null;
+    return { shape, types: arrayTypes };
+  }
+}
+
+/**
+ * A parameter holding `values` as a PostgreSQL array: JSON values are sent as their text (the
+ * driver would otherwise take a JavaScript array for a PostgreSQL one). Null when a value cannot
+ * travel in an array.
+ */
+function arrayParameter(values: unknown[], type: string): unknown[] | null {
+  const json = type === 'json' || type === 'jsonb';
+  const out: unknown[] = new Array(values.length);
+  for (let i = 0; i < values.length; i++) {
+    const value = values[i];
+    if (value === undefined) return null;
+    if (json && value !== null && typeof value !== 'string') out[i] = JSON.stringify(value);
+    else if (Array.isArray(value)) return null;
+    else out[i] = value;
+  }
+  return out;
+}
+
+/** Makes `db` (a pool, never a transaction) group the writes that ask for it. */
+export function enableGroupCommit(db: Db, options: { maxInFlight: number; maxMembers: number }): GroupCommit {
+  const committer = new GroupCommit(db, options);
+  setGroupRunner(db, committer);
+  return committer;
+}
