@@ -15,16 +15,25 @@
  *                      sent over BENCH_RATE_CONNECTIONS connections (default 64)
  *   BENCH_ONLY         a regular expression: only the scenarios whose name matches run (the capture
  *                      scenario captures what the first authorization scenario authorized)
+ *   BENCH_COMPARE_WITH another checkout (a directory with bin/svc.mjs and its node_modules, e.g. from
+ *                      `git worktree add /tmp/before <commit>`): its server is measured first
+ *                      ("before"), then this checkout's ("after"), each on its own data directory or
+ *                      schema, and a table compares the scenarios both have (requests/s and their
+ *                      ratio, p99, CPU per request). Only its server runs: the scenarios are this
+ *                      checkout's, and the SQL replay (which records through this checkout's app) is
+ *                      left out of its run
  * On PostgreSQL the transaction rows come with the reference (a plain transaction of four inserts,
  * measured right before them) and the SQL of one authorization replayed alone; every row is also
  * given as a ratio to the reference (bench/sql-alone.ts).
  */
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { mintToken } from '../src/cli/token.ts';
+import { compareTable } from './compare.ts';
 import { cpuTicks, perRequest, type CpuFigures } from './cpu.ts';
 import { eachOnce } from './each-once.ts';
 import { flowScenarios } from './flows.ts';
@@ -129,12 +138,13 @@ function table(rows: Row[]): string {
 type Schema = Awaited<ReturnType<typeof postgresSchema>>;
 type Run = (scenario: string, fn: () => Promise<{ result: Result; note?: string }>) => Promise<void>;
 
-/** One server under measurement. */
+/** One server under measurement; `own`: it runs this checkout's code (what the in-process SQL replay records). */
 interface Target {
   server: Server;
   dataDir: string;
   schema: Schema | null;
   label: string;
+  own: boolean;
 }
 
 /** The `run` the scenarios call: filters by BENCH_ONLY, measures CPU around each, appends to `rows`. */
@@ -177,15 +187,31 @@ async function scenarios(target: Target): Promise<Row[]> {
   await run('GET /merchant-accounts?limit=20 (first page)', async () => ({ result: await bench(server, '/merchant-accounts?limit=20', token) }));
   await run(deepScenario, async () => ({ result: await bench(server, deep, token) }));
   if (process.env.BENCH_TRANSACTIONS === '0') return rows;
+  // An older checkout may lack what a group sets up (an endpoint, a field): its rows are then
+  // missing from the comparison, the rest still compares. This checkout's failures stay fatal.
+  const group = async (name: string, fn: () => Promise<void>) => (target.own ? fn() : fn().catch((error: Error) => log(`${label}: the ${name} scenarios stopped: ${error.message}`)));
   const call = (method: string, url: string, body?: unknown) => api(server, token, method, url, body);
   // What autovacuum does within a minute of the seed on a server (PGlite's own job every minute).
   const analyze = async () => schema?.analyze();
   const postgres = schema ? { dataDir, databaseUrl: schema.databaseUrl } : null;
   const common = { baseUrl: server.baseUrl, token, connections: CONNECTIONS, seconds: SECONDS, autocannon };
-  await transactionScenarios({ ...common, pool: transactionPool, rate: RATE, rateConnections: RATE_CONNECTIONS, api: call, analyze, postgres }, run);
-  await flowScenarios(common, run);
+  await group('transaction', () => transactionScenarios({ ...common, pool: transactionPool, rate: RATE, rateConnections: RATE_CONNECTIONS, api: call, analyze, postgres, replaySql: target.own }, run));
+  await group('flow', () => flowScenarios(common, run));
   return rows;
 }
+
+/** `/path (commit abc1234, uncommitted changes)`, or the path alone outside git. */
+function describeCheckout(root: string): string {
+  const git = (...args: string[]) => execFileSync('git', ['-C', root, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  try {
+    const dirty = git('status', '--porcelain', '--untracked-files=no') !== '';
+    return `${root} (commit ${git('rev-parse', '--short', 'HEAD')}${dirty ? ', uncommitted changes' : ''})`;
+  } catch {
+    return root;
+  }
+}
+
+const sameCheckout = (a: string, b: string) => fs.realpathSync(a) === fs.realpathSync(b);
 
 /**
  * Starts `svc serve` of the checkout at `root` on a fresh data directory (and schema), runs every
@@ -207,8 +233,8 @@ async function measure(root: string, label: string): Promise<Row[]> {
     const database = schema ? 'PostgreSQL' : 'PGlite';
     log(`${label}: starting the server of ${root} (${database}) in ${dataDir}`);
     server = await startServer(root, dataDir, schema?.databaseUrl ?? null);
-    const rows = await scenarios({ server, dataDir, schema, label });
-    process.stdout.write(`\n${label}, ${root}: ${ACCOUNTS + 1} merchant accounts, ${database}, ${CONNECTIONS} connections, ${SECONDS} s per scenario, Node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model.trim() ?? 'unknown model'})\n\n`);
+    const rows = await scenarios({ server, dataDir, schema, label, own: sameCheckout(root, ROOT) });
+    process.stdout.write(`\n${label}, ${describeCheckout(root)}: ${ACCOUNTS + 1} merchant accounts, ${database}, ${CONNECTIONS} connections, ${SECONDS} s per scenario, Node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model.trim() ?? 'unknown model'})\n\n`);
     process.stdout.write(`${table(rows)}\n`);
     return rows;
   } catch (error) {
@@ -222,8 +248,19 @@ async function measure(root: string, label: string): Promise<Row[]> {
   }
 }
 
+/** The other checkout first, then this one, on the same kind of database; then the two side by side. */
+async function compare(other: string): Promise<void> {
+  const otherRoot = path.resolve(other);
+  if (!fs.existsSync(path.join(otherRoot, 'bin', 'svc.mjs'))) throw new Error(`BENCH_COMPARE_WITH: there is no bin/svc.mjs in ${otherRoot}`);
+  const before = await measure(otherRoot, 'before');
+  const after = await measure(ROOT, 'after');
+  process.stdout.write(`\nbefore: ${describeCheckout(otherRoot)}\nafter: ${describeCheckout(ROOT)}\n\n${compareTable(before, after)}\n`);
+}
+
 async function main(): Promise<void> {
-  await measure(ROOT, 'this checkout');
+  const other = process.env.BENCH_COMPARE_WITH;
+  if (other) await compare(other);
+  else await measure(ROOT, 'this checkout');
 }
 
 main().catch((error: Error) => {
