@@ -22,6 +22,7 @@
  *                      ratio, p99, CPU per request). Only its server runs: the scenarios are this
  *                      checkout's, and the SQL replay (which records through this checkout's app) is
  *                      left out of its run
+ * A scenario with answers that are not 2xx has their status codes counted on stderr.
  * On PostgreSQL the transaction rows come with the reference (a plain transaction of four inserts,
  * measured right before them) and the SQL of one authorization replayed alone; every row is also
  * given as a ratio to the reference (bench/sql-alone.ts).
@@ -147,6 +148,14 @@ interface Target {
   own: boolean;
 }
 
+/** `404 × 12, 500 × 3`: the answers that were not 2xx. */
+function statusCounts(stats: Result['statusCodeStats']): string {
+  return Object.entries(stats)
+    .filter(([code]) => !code.startsWith('2'))
+    .map(([code, { count }]) => `${code} × ${count}`)
+    .join(', ');
+}
+
 /** The `run` the scenarios call: filters by BENCH_ONLY, measures CPU around each, appends to `rows`. */
 function scenarioRunner(target: Target, rows: Row[]): Run {
   const { server, schema, label } = target;
@@ -161,6 +170,7 @@ function scenarioRunner(target: Target, rows: Row[]): Run {
     // A run that ended before autocannon's last whole-second tick (each-once.ts) sat idle until
     // it: that idle time is not the requests'. Processes use no CPU while idle, so theirs stands.
     const tail = !own && (Date.now() - started) / 1000 - measured.result.duration > 0.1;
+    if (measured.result.non2xx > 0) log(`${label}: ${scenario}: ${measured.result.non2xx} answers not 2xx: ${statusCounts(measured.result.statusCodeStats)}`);
     rows.push({ scenario, ...measured, cpu: tail ? { ...cpu, idle: null } : cpu });
   };
 }
