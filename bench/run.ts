@@ -22,6 +22,10 @@
  *                      ratio, p99, CPU per request). Only its server runs: the scenarios are this
  *                      checkout's, and the SQL replay (which records through this checkout's app) is
  *                      left out of its run
+ *   BENCH_SERVER_NODE_ARGS extra node arguments of the server process, split on whitespace, e.g.
+ *                      `--cpu-prof --cpu-prof-dir=/tmp/prof` (an absolute directory: the server runs
+ *                      in its checkout). It is stopped with SIGTERM and exits by itself, so the profile
+ *                      is written; summarize it with `node --import tsx bench/profile-summary.ts FILE`
  * A scenario with answers that are not 2xx has their status codes counted on stderr.
  * On PostgreSQL the transaction rows come with the reference (a plain transaction of four inserts,
  * measured right before them) and the SQL of one authorization replayed alone; every row is also
@@ -77,6 +81,7 @@ const RATE = positive('BENCH_RATE', 1000);
 const RATE_CONNECTIONS = positive('BENCH_RATE_CONNECTIONS', 64);
 const ONLY = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY, 'i') : null;
 const DATABASE_URL = process.env.BENCH_DATABASE_URL || null;
+const SERVER_NODE_ARGS = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
 
 function positive(name: string, fallback: number): number {
   const raw = process.env[name];
@@ -242,7 +247,8 @@ async function measure(root: string, label: string): Promise<Row[]> {
     if (DATABASE_URL) schema = await postgresSchema(DATABASE_URL);
     const database = schema ? 'PostgreSQL' : 'PGlite';
     log(`${label}: starting the server of ${root} (${database}) in ${dataDir}`);
-    server = await startServer(root, dataDir, schema?.databaseUrl ?? null);
+    server = await startServer(root, dataDir, schema?.databaseUrl ?? null, SERVER_NODE_ARGS);
+    log(`${label}: server pid ${server.child.pid}${SERVER_NODE_ARGS.length > 0 ? `, node ${SERVER_NODE_ARGS.join(' ')}` : ''}`);
     const rows = await scenarios({ server, dataDir, schema, label, own: sameCheckout(root, ROOT) });
     process.stdout.write(`\n${label}, ${describeCheckout(root)}: ${ACCOUNTS + 1} merchant accounts, ${database}, ${CONNECTIONS} connections, ${SECONDS} s per scenario, Node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model.trim() ?? 'unknown model'})\n\n`);
     process.stdout.write(`${table(rows)}\n`);

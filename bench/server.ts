@@ -43,16 +43,16 @@ export async function postgresSchema(url: string): Promise<{ databaseUrl: string
 }
 
 /**
- * `svc serve` of the checkout at `root` (its own code and node_modules, run from there). Resolves
- * once GET /readyz answers 200.
+ * `svc serve` of the checkout at `root` (its own code and node_modules, run from there), with
+ * `nodeArgs` before the script (a profiler, say). Resolves once GET /readyz answers 200.
  */
-export async function startServer(root: string, dataDir: string, databaseUrl: string | null): Promise<Server> {
+export async function startServer(root: string, dataDir: string, databaseUrl: string | null, nodeArgs: string[]): Promise<Server> {
   const port = await freePort();
   const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
   delete env.DATABASE_URL;
   delete env.PUBLIC_URL;
   if (databaseUrl) env.DATABASE_URL = databaseUrl;
-  const child = spawn(process.execPath, [path.join(root, 'bin', 'svc.mjs'), 'serve'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...nodeArgs, path.join(root, 'bin', 'svc.mjs'), 'serve'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const keep = (chunk: Buffer) => {
     output = (output + chunk.toString()).slice(-20_000);
@@ -71,11 +71,20 @@ export async function startServer(root: string, dataDir: string, databaseUrl: st
   throw new Error(`the server did not answer GET /readyz with 200 within 60 s:\n${output}`);
 }
 
+/**
+ * SIGTERM, the server's graceful shutdown: it exits by itself, so a `--cpu-prof` profile gets
+ * written. The kill after 30 s (a profile of a long run takes seconds to write on a busy host)
+ * loses the profile, hence the warning.
+ */
 export async function stopServer(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+  const timer = setTimeout(() => {
+    log(`the server (pid ${child.pid}) did not stop within 30 s of SIGTERM: killed`);
+    child.kill('SIGKILL');
+  }, 30_000);
   await exited;
   clearTimeout(timer);
+  if (child.exitCode !== 0) log(`the server (pid ${child.pid}) exited with ${child.exitCode ?? child.signalCode}`);
 }
