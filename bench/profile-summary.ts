@@ -24,18 +24,23 @@ function selfTimes(profile: Profile): Map<number, number> {
   return times;
 }
 
-/** `fastify`, `@fastify/ajv-compiler`, `src/http/auth.ts`, `node:internal/...`, `wasm://...`, or V8's own entries such as `(garbage collector)`. */
-function owner({ functionName, url }: ProfileNode['callFrame']): string {
-  if (url === '') return functionName.startsWith('(') ? functionName : '(native)';
+/** A frame's file: from its package on in node_modules (`pg/lib/result.js`), from `src/` in ours, else its URL (`node:internal/...`, `wasm://...`). */
+function fileOf(url: string): string {
   if (!url.startsWith('file://')) return url;
   const file = decodeURIComponent(new URL(url).pathname);
   const modules = file.lastIndexOf('/node_modules/');
-  if (modules >= 0) {
-    const [scope, name] = file.slice(modules + '/node_modules/'.length).split('/');
-    return scope?.startsWith('@') ? `${scope}/${name}` : (scope ?? file);
-  }
+  if (modules >= 0) return file.slice(modules + '/node_modules/'.length);
   const src = file.lastIndexOf('/src/');
   return src >= 0 ? file.slice(src + 1) : path.relative(process.cwd(), file) || file;
+}
+
+/** The package (`fastify`, `@fastify/ajv-compiler`) or, outside node_modules, the file; V8's own entries such as `(garbage collector)` by name. */
+function owner({ functionName, url }: ProfileNode['callFrame']): string {
+  if (url === '') return functionName.startsWith('(') ? functionName : '(native)';
+  const file = fileOf(url);
+  if (!url.includes('/node_modules/')) return file;
+  const [scope, name] = file.split('/');
+  return scope?.startsWith('@') ? `${scope}/${name}` : (scope ?? file);
 }
 
 function top(times: Map<string, number>, count: number, total: number): string[] {
@@ -52,7 +57,7 @@ function summarize(profile: Profile, count: number): string {
   let total = 0;
   for (const [id, us] of selfTimes(profile)) {
     const frame = byNode.get(id)!.callFrame;
-    const where = frame.url === '' ? '' : ` ${owner(frame)}:${frame.lineNumber + 1}`;
+    const where = frame.url === '' ? '' : ` ${fileOf(frame.url)}:${frame.lineNumber + 1}`;
     const name = `${frame.functionName || '(anonymous)'}${where}`;
     functions.set(name, (functions.get(name) ?? 0) + us);
     owners.set(owner(frame), (owners.get(owner(frame)) ?? 0) + us);
