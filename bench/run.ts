@@ -15,25 +15,35 @@
  *                      sent over BENCH_RATE_CONNECTIONS connections (default 64)
  *   BENCH_ONLY         a regular expression: only the scenarios whose name matches run (the capture
  *                      scenario captures what the first authorization scenario authorized)
+ *   BENCH_COMPARE_WITH another checkout (a directory with bin/svc.mjs and its node_modules, e.g. from
+ *                      `git worktree add /tmp/before <commit>`): its server is measured first
+ *                      ("before"), then this checkout's ("after"), each on its own data directory or
+ *                      schema, and a table compares the scenarios both have (requests/s and their
+ *                      ratio, p99, CPU per request). Only its server runs: the scenarios are this
+ *                      checkout's, and the SQL replay (which records through this checkout's app) is
+ *                      left out of its run
+ *   BENCH_SERVER_NODE_ARGS extra node arguments of the server process, split on whitespace, e.g.
+ *                      `--cpu-prof --cpu-prof-dir=/tmp/prof` (an absolute directory: the server runs
+ *                      in its checkout). It is stopped with SIGTERM and exits by itself, so the profile
+ *                      is written; summarize it with `node --import tsx bench/profile-summary.ts FILE`
+ * A scenario with answers that are not 2xx has their status codes counted on stderr.
  * On PostgreSQL the transaction rows come with the reference (a plain transaction of four inserts,
  * measured right before them) and the SQL of one authorization replayed alone; every row is also
  * given as a ratio to the reference (bench/sql-alone.ts).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SignJWT } from 'jose';
-import pg from 'pg';
 import { mintToken } from '../src/cli/token.ts';
-import { describePrivateKeyPem } from '../src/modules/api-key-pairs/key-material.ts';
+import { compareTable } from './compare.ts';
 import { cpuTicks, perRequest, type CpuFigures } from './cpu.ts';
 import { eachOnce } from './each-once.ts';
 import { flowScenarios } from './flows.ts';
+import { api, deepCursor, expectOk, seed, tokenPool } from './seed.ts';
+import { log, postgresSchema, startServer, stopServer, type Server } from './server.ts';
 import { REFERENCE_SCENARIO, transactionScenarios } from './transactions.ts';
 
 interface Histogram {
@@ -70,130 +80,14 @@ const TOKENS = positive('BENCH_TOKENS', 500 * SECONDS);
 const RATE = positive('BENCH_RATE', 1000);
 const RATE_CONNECTIONS = positive('BENCH_RATE_CONNECTIONS', 64);
 const ONLY = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY, 'i') : null;
+const DATABASE_URL = process.env.BENCH_DATABASE_URL || null;
+const SERVER_NODE_ARGS = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
 
 function positive(name: string, fallback: number): number {
   const raw = process.env[name];
   if (raw === undefined || raw === '') return fallback;
   if (!/^\d+$/.test(raw) || Number(raw) < 1) throw new Error(`${name} must be a positive whole number, got "${raw}"`);
   return Number(raw);
-}
-
-const log = (message: string) => process.stderr.write(`[bench] ${message}\n`);
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-/** A throw-away schema on BENCH_DATABASE_URL, so the server bootstraps an empty database. */
-async function postgresSchema(url: string): Promise<{ databaseUrl: string; drop(): Promise<void>; analyze(): Promise<void> }> {
-  const schema = `bench_${randomBytes(6).toString('hex')}`;
-  const run = async (statement: string) => {
-    const client = new pg.Client({ connectionString: url });
-    await client.connect();
-    try {
-      await client.query(statement);
-    } finally {
-      await client.end();
-    }
-  };
-  await run(`CREATE SCHEMA ${schema}`);
-  const withPath = new URL(url);
-  withPath.searchParams.set('options', `-c search_path=${schema}`);
-  return { databaseUrl: withPath.toString(), drop: () => run(`DROP SCHEMA ${schema} CASCADE`), analyze: () => run(`SET search_path = ${schema}; ANALYZE`) };
-}
-
-interface Server {
-  baseUrl: string;
-  child: ChildProcess;
-  output: () => string;
-}
-
-async function startServer(dataDir: string, databaseUrl: string | null): Promise<Server> {
-  const port = await freePort();
-  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
-  delete env.DATABASE_URL;
-  delete env.PUBLIC_URL;
-  if (databaseUrl) env.DATABASE_URL = databaseUrl;
-  const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'svc.mjs'), 'serve'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  const keep = (chunk: Buffer) => {
-    output = (output + chunk.toString()).slice(-20_000);
-  };
-  child.stdout!.on('data', keep);
-  child.stderr!.on('data', keep);
-  const server = { baseUrl: `http://127.0.0.1:${port}`, child, output: () => output };
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`the server exited with code ${child.exitCode}:\n${output}`);
-    const ready = await fetch(`${server.baseUrl}/readyz`).then((res) => res.status === 200, () => false);
-    if (ready) return server;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  await stopServer(child);
-  throw new Error(`the server did not answer GET /readyz with 200 within 60 s:\n${output}`);
-}
-
-async function stopServer(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-  await exited;
-  clearTimeout(timer);
-}
-
-async function api(server: Server, token: string, method: string, url: string, body?: unknown): Promise<{ status: number; json: any }> {
-  const res = await fetch(`${server.baseUrl}${url}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return { status: res.status, json: await res.json() };
-}
-
-async function expectOk(server: Server, token: string, url: string): Promise<any> {
-  const res = await api(server, token, 'GET', url);
-  if (res.status !== 200) throw new Error(`GET ${url} answered ${res.status}: ${JSON.stringify(res.json)}`);
-  return res.json;
-}
-
-async function seed(server: Server, token: string): Promise<void> {
-  const prefix = `bench-${randomBytes(3).toString('hex')}`;
-  let next = 0;
-  const worker = async () => {
-    for (let i = next++; i < ACCOUNTS; i = next++) {
-      const res = await api(server, token, 'POST', '/merchant-accounts', { id: `${prefix}-${i}`, display_name: `Bench merchant ${i}` });
-      if (res.status !== 201) throw new Error(`creating a merchant account answered ${res.status}: ${JSON.stringify(res.json)}`);
-    }
-  };
-  await Promise.all(Array.from({ length: 8 }, worker));
-}
-
-/**
- * Distinct tokens with the claims `mintToken` writes. The key is parsed once: `mintToken` derives
- * the public key on every call, which would make minting thousands of tokens take minutes.
- */
-async function tokenPool(privateKeyPem: string, count: number): Promise<string[]> {
-  const { privateKey, thumbprint } = await describePrivateKeyPem(privateKeyPem);
-  const iat = Math.floor(Date.now() / 1000);
-  const tokens: string[] = [];
-  for (let i = 0; i < count; i++) {
-    tokens.push(
-      await new SignJWT({ scopes: ['*.read', '*.write'] })
-        .setProtectedHeader({ alg: 'ES512', typ: 'JWT', kid: thumbprint })
-        .setIssuedAt(iat)
-        .setNotBefore(iat)
-        .setExpirationTime(iat + 3600)
-        .setJti(randomUUID())
-        .setIssuer('svc-cli')
-        .sign(privateKey),
-    );
-  }
-  return tokens;
 }
 
 interface Row {
@@ -226,16 +120,6 @@ async function freshTokenBench(server: Server, pool: string[]): Promise<{ result
   return { result, note: `${pool.length} tokens` };
 }
 
-async function deepCursor(server: Server, token: string, pages: number): Promise<string> {
-  let body = await expectOk(server, token, '/merchant-accounts?limit=20');
-  for (let i = 0; i < pages; i++) {
-    if (!body.next_cursor) throw new Error(`the list ended after ${i + 1} pages; seed more accounts (BENCH_ACCOUNTS)`);
-    body = await expectOk(server, token, `/merchant-accounts?limit=20&cursor=${encodeURIComponent(body.next_cursor)}`);
-  }
-  if (!body.next_cursor) throw new Error('the deep page is the last one; seed more accounts (BENCH_ACCOUNTS)');
-  return `/merchant-accounts?limit=20&cursor=${encodeURIComponent(body.next_cursor)}`;
-}
-
 function table(rows: Row[]): string {
   const round = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(2));
   const cpu = (ms: number | null) => (ms === null ? '–' : ms.toFixed(2));
@@ -256,72 +140,143 @@ function table(rows: Row[]): string {
   return lines.join('\n');
 }
 
-async function main(): Promise<void> {
+
+type Schema = Awaited<ReturnType<typeof postgresSchema>>;
+type Run = (scenario: string, fn: () => Promise<{ result: Result; note?: string }>) => Promise<void>;
+
+/** One server under measurement; `own`: it runs this checkout's code (what the in-process SQL replay records). */
+interface Target {
+  server: Server;
+  dataDir: string;
+  schema: Schema | null;
+  label: string;
+  own: boolean;
+}
+
+/** `404 × 12, 500 × 3`: the answers that were not 2xx. */
+function statusCounts(stats: Result['statusCodeStats']): string {
+  return Object.entries(stats)
+    .filter(([code]) => !code.startsWith('2'))
+    .map(([code, { count }]) => `${code} × ${count}`)
+    .join(', ');
+}
+
+/** The `run` the scenarios call: filters by BENCH_ONLY, measures CPU around each, appends to `rows`. */
+function scenarioRunner(target: Target, rows: Row[]): Run {
+  const { server, schema, label } = target;
+  return async (scenario, fn) => {
+    if (ONLY && !ONLY.test(scenario)) return;
+    log(`${label}: ${scenario}: ${SECONDS} s, ${CONNECTIONS} connections`);
+    const before = cpuTicks(server.child.pid, schema !== null);
+    const started = Date.now();
+    const measured = await fn();
+    const own = measured.result.cpu;
+    const cpu = own ?? perRequest(before, cpuTicks(server.child.pid, schema !== null), measured.result.requests.total);
+    // A run that ended before autocannon's last whole-second tick (each-once.ts) sat idle until
+    // it: that idle time is not the requests'. Processes use no CPU while idle, so theirs stands.
+    const tail = !own && (Date.now() - started) / 1000 - measured.result.duration > 0.1;
+    if (measured.result.non2xx > 0) log(`${label}: ${scenario}: ${measured.result.non2xx} answers not 2xx: ${statusCounts(measured.result.statusCodeStats)}`);
+    rows.push({ scenario, ...measured, cpu: tail ? { ...cpu, idle: null } : cpu });
+  };
+}
+
+/** Seeds the server, then runs every scenario on it. */
+async function scenarios(target: Target): Promise<Row[]> {
+  const { server, dataDir, schema, label } = target;
+  const privateKeyPem = fs.readFileSync(path.join(dataDir, 'private_key.pem'), 'utf8');
+  const token = await mintToken({ privateKeyPem, scopes: ['*.read', '*.write'], lifetimeSeconds: 3600 });
+  log(`${label}: seeding ${ACCOUNTS} merchant accounts`);
+  await seed(server, token, ACCOUNTS);
+  log(`${label}: minting ${TOKENS} distinct tokens`);
+  const pool = await tokenPool(privateKeyPem, TOKENS * 2);
+  const transactionPool = pool.splice(TOKENS);
+  // The last token checks that the pool is accepted; it is left out of the run (now cached).
+  await expectOk(server, pool[pool.length - 1]!, '/merchant-accounts/default');
+  const deepScenario = 'GET /merchant-accounts?limit=20&cursor=… (page 42)';
+  const deep = ONLY && !ONLY.test(deepScenario) ? '' : await deepCursor(server, token, 40);
+
+  const rows: Row[] = [];
+  const run = scenarioRunner(target, rows);
+  await run('GET /merchant-accounts/default, one token (cache hit)', async () => ({ result: await bench(server, '/merchant-accounts/default', token) }));
+  await run('GET /merchant-accounts/default, new token per request', () => freshTokenBench(server, pool.slice(0, -1)));
+  await run('GET /merchant-accounts?limit=20 (first page)', async () => ({ result: await bench(server, '/merchant-accounts?limit=20', token) }));
+  await run(deepScenario, async () => ({ result: await bench(server, deep, token) }));
+  if (process.env.BENCH_TRANSACTIONS === '0') return rows;
+  // An older checkout may lack what a group sets up (an endpoint, a field): its rows are then
+  // missing from the comparison, the rest still compares. This checkout's failures stay fatal.
+  const group = async (name: string, fn: () => Promise<void>) => (target.own ? fn() : fn().catch((error: Error) => log(`${label}: the ${name} scenarios stopped: ${error.message}`)));
+  const call = (method: string, url: string, body?: unknown) => api(server, token, method, url, body);
+  // What autovacuum does within a minute of the seed on a server (PGlite's own job every minute).
+  const analyze = async () => schema?.analyze();
+  const postgres = schema ? { dataDir, databaseUrl: schema.databaseUrl } : null;
+  const common = { baseUrl: server.baseUrl, token, connections: CONNECTIONS, seconds: SECONDS, autocannon };
+  await group('transaction', () => transactionScenarios({ ...common, pool: transactionPool, rate: RATE, rateConnections: RATE_CONNECTIONS, api: call, analyze, postgres, replaySql: target.own }, run));
+  await group('flow', () => flowScenarios(common, run));
+  return rows;
+}
+
+/** `/path (commit abc1234, uncommitted changes)`, or the path alone outside git. */
+function describeCheckout(root: string): string {
+  const git = (...args: string[]) => execFileSync('git', ['-C', root, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  try {
+    const dirty = git('status', '--porcelain', '--untracked-files=no') !== '';
+    return `${root} (commit ${git('rev-parse', '--short', 'HEAD')}${dirty ? ', uncommitted changes' : ''})`;
+  } catch {
+    return root;
+  }
+}
+
+const sameCheckout = (a: string, b: string) => fs.realpathSync(a) === fs.realpathSync(b);
+
+/**
+ * Starts `svc serve` of the checkout at `root` on a fresh data directory (and schema), runs every
+ * scenario, prints the table under `label` and returns its rows.
+ */
+async function measure(root: string, label: string): Promise<Row[]> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-bench-'));
-  const benchDbUrl = process.env.BENCH_DATABASE_URL || null;
-  let schema: Awaited<ReturnType<typeof postgresSchema>> | null = null;
+  let schema: Schema | null = null;
   let server: Server | null = null;
   // Ctrl-C: the finally below does not run on exit, so clean up here (the schema, if any, stays).
-  process.once('SIGINT', () => {
+  const interrupt = () => {
     server?.child.kill('SIGKILL');
     fs.rmSync(dataDir, { recursive: true, force: true });
     process.exit(130);
-  });
+  };
+  process.once('SIGINT', interrupt);
   try {
-    if (benchDbUrl) schema = await postgresSchema(benchDbUrl);
-    log(`starting the server (${schema ? 'PostgreSQL' : 'PGlite'}) in ${dataDir}`);
-    server = await startServer(dataDir, schema?.databaseUrl ?? null);
-
-    const privateKeyPem = fs.readFileSync(path.join(dataDir, 'private_key.pem'), 'utf8');
-    const token = await mintToken({ privateKeyPem, scopes: ['*.read', '*.write'], lifetimeSeconds: 3600 });
-    log(`seeding ${ACCOUNTS} merchant accounts`);
-    await seed(server, token);
-    log(`minting ${TOKENS} distinct tokens`);
-    const pool = await tokenPool(privateKeyPem, TOKENS * 2);
-    const transactionPool = pool.splice(TOKENS);
-    // The last token checks that the pool is accepted; it is left out of the run (now cached).
-    await expectOk(server, pool[pool.length - 1]!, '/merchant-accounts/default');
-    const deepScenario = 'GET /merchant-accounts?limit=20&cursor=… (page 42)';
-    const deep = ONLY && !ONLY.test(deepScenario) ? '' : await deepCursor(server, token, 40);
-
-    const rows: Row[] = [];
-    const run = async (scenario: string, fn: () => Promise<{ result: Result; note?: string }>) => {
-      if (ONLY && !ONLY.test(scenario)) return;
-      log(`${scenario}: ${SECONDS} s, ${CONNECTIONS} connections`);
-      const before = cpuTicks(server!.child.pid, schema !== null);
-      const started = Date.now();
-      const measured = await fn();
-      const own = measured.result.cpu;
-      const cpu = own ?? perRequest(before, cpuTicks(server!.child.pid, schema !== null), measured.result.requests.total);
-      // A run that ended before autocannon's last whole-second tick (each-once.ts) sat idle until
-      // it: that idle time is not the requests'. Processes use no CPU while idle, so theirs stands.
-      const tail = !own && (Date.now() - started) / 1000 - measured.result.duration > 0.1;
-      rows.push({ scenario, ...measured, cpu: tail ? { ...cpu, idle: null } : cpu });
-    };
-    await run('GET /merchant-accounts/default, one token (cache hit)', async () => ({ result: await bench(server!, '/merchant-accounts/default', token) }));
-    await run('GET /merchant-accounts/default, new token per request', () => freshTokenBench(server!, pool.slice(0, -1)));
-    await run('GET /merchant-accounts?limit=20 (first page)', async () => ({ result: await bench(server!, '/merchant-accounts?limit=20', token) }));
-    await run(deepScenario, async () => ({ result: await bench(server!, deep, token) }));
-    if (process.env.BENCH_TRANSACTIONS !== '0') {
-      const call = (method: string, url: string, body?: unknown) => api(server!, token, method, url, body);
-      // What autovacuum does within a minute of the seed on a server (PGlite's own job every minute).
-      const analyze = async () => schema?.analyze();
-      const postgres = schema ? { dataDir, databaseUrl: schema.databaseUrl } : null;
-      await transactionScenarios({ baseUrl: server.baseUrl, token, pool: transactionPool, connections: CONNECTIONS, seconds: SECONDS, rate: RATE, rateConnections: RATE_CONNECTIONS, api: call, autocannon, analyze, postgres }, run);
-      await flowScenarios({ baseUrl: server.baseUrl, token, connections: CONNECTIONS, seconds: SECONDS, autocannon }, run);
-    }
-
+    if (DATABASE_URL) schema = await postgresSchema(DATABASE_URL);
     const database = schema ? 'PostgreSQL' : 'PGlite';
-    process.stdout.write(`\n${ACCOUNTS + 1} merchant accounts, ${database}, ${CONNECTIONS} connections, ${SECONDS} s per scenario, Node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model.trim() ?? 'unknown model'})\n\n`);
+    log(`${label}: starting the server of ${root} (${database}) in ${dataDir}`);
+    server = await startServer(root, dataDir, schema?.databaseUrl ?? null, SERVER_NODE_ARGS);
+    log(`${label}: server pid ${server.child.pid}${SERVER_NODE_ARGS.length > 0 ? `, node ${SERVER_NODE_ARGS.join(' ')}` : ''}`);
+    const rows = await scenarios({ server, dataDir, schema, label, own: sameCheckout(root, ROOT) });
+    process.stdout.write(`\n${label}, ${describeCheckout(root)}: ${ACCOUNTS + 1} merchant accounts, ${database}, ${CONNECTIONS} connections, ${SECONDS} s per scenario, Node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model.trim() ?? 'unknown model'})\n\n`);
     process.stdout.write(`${table(rows)}\n`);
+    return rows;
   } catch (error) {
     if (server) process.stderr.write(`--- server output ---\n${server.output()}\n`);
     throw error;
   } finally {
+    process.off('SIGINT', interrupt);
     if (server) await stopServer(server.child);
     if (schema) await schema.drop().catch((error: Error) => log(`could not drop the schema: ${error.message}`));
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+/** The other checkout first, then this one, on the same kind of database; then the two side by side. */
+async function compare(other: string): Promise<void> {
+  const otherRoot = path.resolve(other);
+  if (!fs.existsSync(path.join(otherRoot, 'bin', 'svc.mjs'))) throw new Error(`BENCH_COMPARE_WITH: there is no bin/svc.mjs in ${otherRoot}`);
+  const before = await measure(otherRoot, 'before');
+  const after = await measure(ROOT, 'after');
+  process.stdout.write(`\nbefore: ${describeCheckout(otherRoot)}\nafter: ${describeCheckout(ROOT)}\n\n${compareTable(before, after)}\n`);
+}
+
+async function main(): Promise<void> {
+  const other = process.env.BENCH_COMPARE_WITH;
+  if (other) await compare(other);
+  else await measure(ROOT, 'this checkout');
 }
 
 main().catch((error: Error) => {

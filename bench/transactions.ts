@@ -35,6 +35,11 @@ export interface TransactionBenchContext {
   analyze: () => Promise<void>;
   /** PostgreSQL only: the server's data directory and database, for the reference and the SQL replay (bench/sql-alone.ts). */
   postgres: { dataDir: string; databaseUrl: string } | null;
+  /**
+   * Whether the SQL replay runs (PostgreSQL only): it records the request through this checkout's
+   * app, so it says nothing of a server run from another checkout (bench/run.ts, BENCH_COMPARE_WITH).
+   */
+  replaySql: boolean;
 }
 
 /** The transaction's id in a response body (the resource starts with its type and id). */
@@ -129,7 +134,7 @@ export async function transactionScenarios(ctx: TransactionBenchContext, run: (s
       requests: [{ setupRequest: (request: Request) => ({ ...request, path: `/transactions/${ids[turn++ % ids.length]}/refunds` }) }],
     }),
   }));
-  if (!ctx.postgres) return;
+  if (!ctx.postgres || !ctx.replaySql) return;
   const { dataDir, databaseUrl } = ctx.postgres;
   const recorded = await recordRequest(dataDir, databaseUrl, { url: '/transactions', token: ctx.token, body: authorize });
   await run(`The SQL of one stored-card authorization alone (${recorded.statements.length} statements replayed by bare pg clients, no HTTP)`, async () => ({

@@ -1,0 +1,84 @@
+/**
+ * The top of a V8 CPU profile (`node --cpu-prof`, e.g. the server's under BENCH_SERVER_NODE_ARGS):
+ * `node --import tsx bench/profile-summary.ts FILE.cpuprofile [top=25]`. Prints the functions with
+ * the most self time, then the same time by package (node_modules) or file (ours, Node's own).
+ * A sample's time is the gap to the next sample, as DevTools counts it.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+}
+interface Profile {
+  nodes: ProfileNode[];
+  samples: number[];
+  timeDeltas: number[];
+}
+
+/** Self time in µs per node id. */
+function selfTimes(profile: Profile): Map<number, number> {
+  const times = new Map<number, number>();
+  profile.samples.forEach((id, i) => times.set(id, (times.get(id) ?? 0) + (profile.timeDeltas[i + 1] ?? 0)));
+  return times;
+}
+
+/** A frame's file: from its package on in node_modules (`pg/lib/result.js`), from `src/` in ours, else its URL (`node:internal/...`, `wasm://...`). */
+function fileOf(url: string): string {
+  if (!url.startsWith('file://')) return url;
+  const file = decodeURIComponent(new URL(url).pathname);
+  const modules = file.lastIndexOf('/node_modules/');
+  if (modules >= 0) return file.slice(modules + '/node_modules/'.length);
+  const src = file.lastIndexOf('/src/');
+  return src >= 0 ? file.slice(src + 1) : path.relative(process.cwd(), file) || file;
+}
+
+/** The package (`fastify`, `@fastify/ajv-compiler`) or, outside node_modules, the file; V8's own entries such as `(garbage collector)` by name. */
+function owner({ functionName, url }: ProfileNode['callFrame']): string {
+  if (url === '') return functionName.startsWith('(') ? functionName : '(native)';
+  const file = fileOf(url);
+  if (!url.includes('/node_modules/')) return file;
+  const [scope, name] = file.split('/');
+  return scope?.startsWith('@') ? `${scope}/${name}` : (scope ?? file);
+}
+
+function top(times: Map<string, number>, count: number, total: number): string[] {
+  return [...times]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, count)
+    .map(([name, us]) => `${((us / total) * 100).toFixed(1).padStart(5)} %  ${(us / 1000).toFixed(0).padStart(7)} ms  ${name}`);
+}
+
+function summarize(profile: Profile, count: number): string {
+  const byNode = new Map(profile.nodes.map((node) => [node.id, node]));
+  const functions = new Map<string, number>();
+  const owners = new Map<string, number>();
+  let total = 0;
+  for (const [id, us] of selfTimes(profile)) {
+    const frame = byNode.get(id)!.callFrame;
+    const where = frame.url === '' ? '' : ` ${fileOf(frame.url)}:${frame.lineNumber + 1}`;
+    const name = `${frame.functionName || '(anonymous)'}${where}`;
+    functions.set(name, (functions.get(name) ?? 0) + us);
+    owners.set(owner(frame), (owners.get(owner(frame)) ?? 0) + us);
+    total += us;
+  }
+  const idle = owners.get('(idle)') ?? 0;
+  return [
+    `${(total / 1000).toFixed(0)} ms sampled, of which ${(idle / 1000).toFixed(0)} ms idle (${((idle / total) * 100).toFixed(1)} %)`,
+    '',
+    `Top ${count} functions by self time:`,
+    ...top(functions, count, total),
+    '',
+    `Top ${count} packages and files by self time:`,
+    ...top(owners, count, total),
+  ].join('\n');
+}
+
+const [file, countArg = '25'] = process.argv.slice(2);
+if (!file || !/^\d+$/.test(countArg)) {
+  process.stderr.write('usage: node --import tsx bench/profile-summary.ts FILE.cpuprofile [top=25]\n');
+  process.exit(2);
+}
+const profile = JSON.parse(fs.readFileSync(file, 'utf8')) as Profile;
+process.stdout.write(`${summarize(profile, Number(countArg))}\n`);

@@ -1,0 +1,90 @@
+/**
+ * The server process the benchmark measures (bench/run.ts): `bin/svc.mjs serve` of a checkout, on a
+ * free port and a temporary data directory, and a throw-away PostgreSQL schema when one is asked for.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import net from 'node:net';
+import path from 'node:path';
+import pg from 'pg';
+
+export const log = (message: string) => process.stderr.write(`[bench] ${message}\n`);
+
+export interface Server {
+  baseUrl: string;
+  child: ChildProcess;
+  output: () => string;
+}
+
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** A throw-away schema on `url`, so the server bootstraps an empty database. */
+export async function postgresSchema(url: string): Promise<{ databaseUrl: string; drop(): Promise<void>; analyze(): Promise<void> }> {
+  const schema = `bench_${randomBytes(6).toString('hex')}`;
+  const run = async (statement: string) => {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      await client.query(statement);
+    } finally {
+      await client.end();
+    }
+  };
+  await run(`CREATE SCHEMA ${schema}`);
+  const withPath = new URL(url);
+  withPath.searchParams.set('options', `-c search_path=${schema}`);
+  return { databaseUrl: withPath.toString(), drop: () => run(`DROP SCHEMA ${schema} CASCADE`), analyze: () => run(`SET search_path = ${schema}; ANALYZE`) };
+}
+
+/**
+ * `svc serve` of the checkout at `root` (its own code and node_modules, run from there), with
+ * `nodeArgs` before the script (a profiler, say). Resolves once GET /readyz answers 200.
+ */
+export async function startServer(root: string, dataDir: string, databaseUrl: string | null, nodeArgs: string[]): Promise<Server> {
+  const port = await freePort();
+  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
+  delete env.DATABASE_URL;
+  delete env.PUBLIC_URL;
+  if (databaseUrl) env.DATABASE_URL = databaseUrl;
+  const child = spawn(process.execPath, [...nodeArgs, path.join(root, 'bin', 'svc.mjs'), 'serve'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const keep = (chunk: Buffer) => {
+    output = (output + chunk.toString()).slice(-20_000);
+  };
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
+  const server = { baseUrl: `http://127.0.0.1:${port}`, child, output: () => output };
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`the server exited with code ${child.exitCode}:\n${output}`);
+    const ready = await fetch(`${server.baseUrl}/readyz`).then((res) => res.status === 200, () => false);
+    if (ready) return server;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  await stopServer(child);
+  throw new Error(`the server did not answer GET /readyz with 200 within 60 s:\n${output}`);
+}
+
+/**
+ * SIGTERM, the server's graceful shutdown: it exits by itself, so a `--cpu-prof` profile gets
+ * written. The kill after 30 s (a profile of a long run takes seconds to write on a busy host)
+ * loses the profile, hence the warning.
+ */
+export async function stopServer(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => {
+    log(`the server (pid ${child.pid}) did not stop within 30 s of SIGTERM: killed`);
+    child.kill('SIGKILL');
+  }, 30_000);
+  await exited;
+  clearTimeout(timer);
+  if (child.exitCode !== 0) log(`the server (pid ${child.pid}) exited with ${child.exitCode ?? child.signalCode}`);
+}
