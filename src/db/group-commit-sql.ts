@@ -158,6 +158,41 @@ function updateShape(table: string, afterSet: string): WriteShape | null {
 }
 
 /**
+ * A read of rows by equalities only (`select * from "t" where "a" = $1 and "b" = $2`), or a delete
+ * of them returning what it took (`delete from "t" where … returning "x"`), as one statement for
+ * many members: their parameters unnested with ordinality and joined to the table; each row carries
+ * `svc_member`, the 1-based position of the member it belongs to. Members reading the same row each
+ * get it; members deleting the same row: one of them gets it, as when their deletes race.
+ */
+export function readShape(text: string): WriteShape | null {
+  if (text.includes("'") || text.includes('$$') || text.includes(';')) return null;
+  const select = new RegExp(`^select \\* from (${IDENT}) where (.*)$`, 'is').exec(text);
+  const remove = select ? null : new RegExp(`^delete from (${IDENT}) where (.*?) (returning .*)$`, 'is').exec(text);
+  const match = select ?? remove;
+  if (!match) return null;
+  const table = match[1]!;
+  const where = match[2]!;
+  const order = paramsOf(where);
+  if (order.length === 0 || (remove && /\$\d/.test(remove[3]!))) return null;
+  const joins: string[] = [];
+  const indexed: string[] = [];
+  for (const condition of splitTopLevel(where, ' and ')) {
+    const equal = /^("[^"]+") = \$(\d+)$/.exec(condition.trim());
+    if (!equal) return null;
+    const i = order.indexOf(Number(equal[2]));
+    joins.push(`${table}.${equal[1]} = "v"."p${i + 1}"`);
+    indexed.push(`${table}.${equal[1]} = any($@${i})`);
+  }
+  const arrays = order.map((_, i) => `$@${i}`);
+  const columns = [...order.map((_, i) => `"p${i + 1}"`), '"svc_member"'];
+  const from = `unnest(${arrays.join(', ')}) with ordinality as "v" (${columns.join(', ')})`;
+  const template = select
+    ? `select ${table}.*, "v"."svc_member" from ${from} join ${table} on ${joins.join(' and ')} where ${indexed.join(' and ')}`
+    : `delete from ${table} using ${from} where ${joins.join(' and ')} and ${indexed.join(' and ')} ${remove![3]!}, "v"."svc_member"`;
+  return { rows: 1, rowParams: [order], arrays: order.length, update: false, template };
+}
+
+/**
  * The SQL text of `shape` with its arrays numbered from `offset + 1` and cast to `types` (one per
  * array: the element type PostgreSQL inferred for that parameter).
  */

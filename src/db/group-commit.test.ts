@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestRuntime } from '../../test/helpers/build-test-app.ts';
 import type { Runtime } from '../deps.ts';
 import { GroupCommit } from './group-commit.ts';
-import { groupedArrays, groupedText, writeShape } from './group-commit-sql.ts';
-import { GuardFailed, groupRunnerOf, runGuardedWrites, runWrites } from './write-batch.ts';
+import { groupedArrays, groupedText, readShape, writeShape } from './group-commit-sql.ts';
+import { GuardFailed, groupRunnerOf, readRows, runGuardedWrites, runWrites } from './write-batch.ts';
 
 describe('group commit SQL (pure)', () => {
   it('turns a one-row insert into an insert from unnested arrays', () => {
@@ -34,6 +34,19 @@ describe('group commit SQL (pure)', () => {
       'update "t" set "a" = "a" + "v"."p1", "b" = "v"."p2" from unnest($1::int8[], $2::text[], $3::text[], $4::text[], $5::text[]) as "v" ("p1", "p2", "p3", "p4", "p5") where "m" = "v"."p3" and "id" = "v"."p4" and (status = "v"."p5") is true and "t"."m" = any($3::text[]) and "t"."id" = any($4::text[]) returning "t".*',
     );
     expect(writeShape('update "t" set "a" = $1 where "id" = $2')!.template).toMatch(/ returning 1$/);
+  });
+
+  it('turns a read by equalities into a join with the unnested parameters, each row naming its member', () => {
+    const shape = readShape('select * from "t" where "m" = $1 and "id" = $2')!;
+    expect(groupedText(shape, 0, ['text', 'uuid'])).toBe(
+      'select "t".*, "v"."svc_member" from unnest($1::text[], $2::uuid[]) with ordinality as "v" ("p1", "p2", "svc_member") join "t" on "t"."m" = "v"."p1" and "t"."id" = "v"."p2" where "t"."m" = any($1::text[]) and "t"."id" = any($2::uuid[])',
+    );
+    expect(readShape('select * from "t" where "m" = $1 and "at" > $2')).toBeNull();
+    expect(readShape('select * from "t" where "m" = $1 for update')).toBeNull();
+    expect(readShape('select "id" from "t" where "m" = $1')).toBeNull();
+    expect(groupedText(readShape('delete from "t" where "m" = $1 and "o" = $2 returning "id", "c"')!, 0, ['text', 'text'])).toBe(
+      'delete from "t" using unnest($1::text[], $2::text[]) with ordinality as "v" ("p1", "p2", "svc_member") where "t"."m" = "v"."p1" and "t"."o" = "v"."p2" and "t"."m" = any($1::text[]) and "t"."o" = any($2::text[]) returning "id", "c", "v"."svc_member"',
+    );
   });
 
   it('refuses an update it could not find by index', () => {
@@ -125,6 +138,34 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('group commit (PostgreSQL)', () 
     );
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
     expect((results[2] as PromiseRejectedResult).reason.code).toBe('23505');
+  });
+
+  it('reads for concurrent members in one statement: each gets exactly the rows its own equalities select', async () => {
+    const before = { ...stats() };
+    const asks = [
+      ['p1', 'processing'],
+      ['p1', 'processing'],
+      ['p2', 'authorized'],
+      ['p2', 'processing'],
+      ['nope', 'processing'],
+      ['p4', 'authorized'],
+    ] as const;
+    const results = await Promise.all(asks.map(([id, status]) => readRows<{ id: string; status: string; amount: number }>(db(), db().selectFrom('gc_parent').selectAll().where('id', '=', id).where('status', '=', status))));
+    const truth = await Promise.all(asks.map(([id, status]) => db().selectFrom('gc_parent').selectAll().where('id', '=', id).where('status', '=', status).execute()));
+    expect(results).toEqual(truth);
+    expect(results.map((r) => r.length)).toEqual([0, 0, 1, 0, 0, 1]);
+    expect(results[2]![0]).not.toHaveProperty('svc_member');
+    expect(stats().statements).toBeGreaterThan(before.statements);
+  });
+
+  it('takes a row once when concurrent members delete it, as racing deletes would', async () => {
+    await sql`insert into gc_parent (id, amount, status) values ('d1', 1, 'held'), ('d2', 2, 'held')`.execute(db());
+    const taken = await Promise.all(['d1', 'd1', 'd2', 'd1', 'none'].map((id) => readRows<{ id: string; amount: number }>(db(), db().deleteFrom('gc_parent').where('id', '=', id).where('status', '=', 'held').returning(['id', 'amount']))));
+    expect(taken.filter((rows) => rows.length === 1 && rows[0]!.id === 'd1')).toHaveLength(1);
+    expect(taken[2]).toEqual([{ id: 'd2', amount: 2 }]);
+    expect(taken[4]).toEqual([]);
+    const left = await sql<{ n: number }>`select count(*)::int as n from gc_parent where id in ('d1', 'd2')`.execute(db());
+    expect(left.rows[0]!.n).toBe(0);
   });
 
   it('runs a member alone, exactly as without grouping, when nobody else is there', async () => {

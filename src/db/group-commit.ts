@@ -1,7 +1,7 @@
 import { CompiledQuery, sql } from 'kysely';
 import { withoutRequest, addDbTime } from '../observability/request-timing.ts';
 import type { Db } from './client.ts';
-import { groupedArrays, groupedText, writeShape, type WriteShape } from './group-commit-sql.ts';
+import { groupedArrays, groupedText, readShape, writeShape, type WriteShape } from './group-commit-sql.ts';
 import { GUARD_FAILED, GuardFailed, combine, guarded, setGroupRunner, type GroupKey } from './write-batch.ts';
 
 /**
@@ -22,7 +22,7 @@ import { GUARD_FAILED, GuardFailed, combine, guarded, setGroupRunner, type Group
  * Members are told apart in the returned rows by their GroupKey (a primary key: two members with
  * the same key never share a statement).
  */
-type Kind = 'writes' | 'guarded';
+type Kind = 'writes' | 'guarded' | 'reads';
 
 export type { GroupKey };
 
@@ -90,7 +90,7 @@ export class GroupCommit {
     this.scheduled = false;
     for (const [batchKey, batch] of this.pending) {
       while (batch.members.length > 0 && this.inFlight < this.options.maxInFlight) {
-        const chunk = this.take(batch.members);
+        const chunk = batch.kind === 'reads' ? batch.members.splice(0, this.options.maxMembers) : this.take(batch.members);
         this.inFlight++;
         void this.execute(batch.kind, chunk).finally(() => {
           this.inFlight--;
@@ -136,6 +136,15 @@ export class GroupCommit {
     }
     this.stats.statements++;
     this.stats.members += chunk.length;
+    if (kind === 'reads') {
+      const byMember: Record<string, unknown>[][] = chunk.map(() => []);
+      for (const row of rows) {
+        const { svc_member: member, ...rest } = row;
+        byMember[Number(member) - 1]?.push(rest);
+      }
+      chunk.forEach((member, i) => member.resolve(byMember[i]!));
+      return;
+    }
     const byKey = new Map<unknown, unknown[]>();
     for (const row of rows) {
       const value = row[chunk[0]!.key.column];
@@ -149,6 +158,10 @@ export class GroupCommit {
   /** One member's statement, exactly as without grouping. */
   private async alone(kind: Kind, member: Member): Promise<void> {
     try {
+      if (kind === 'reads') {
+        member.resolve((await this.db.executeQuery(member.queries[0]!)).rows);
+        return;
+      }
       if (kind === 'writes') {
         member.resolve((await this.db.executeQuery(combine(member.queries))).rows);
         return;
@@ -162,7 +175,7 @@ export class GroupCommit {
   /** The grouped statement for `chunk`, or null when one of its texts cannot be grouped. */
   private async statement(kind: Kind, chunk: Member[]): Promise<CompiledQuery<Record<string, unknown>> | null> {
     const texts = chunk[0]!.queries.map((q) => q.sql);
-    const shapes = await Promise.all(texts.map((text) => this.shape(text)));
+    const shapes = await Promise.all(texts.map((text) => this.shape(text, kind === 'reads')));
     if (shapes.some((s) => s === null)) return null;
     const parameters: unknown[] = [];
     const parts = shapes.map((s, q) => {
@@ -176,6 +189,7 @@ export class GroupCommit {
       return text;
     });
     if (parameters.some((p) => p === null)) return null;
+    if (kind === 'reads') return CompiledQuery.raw(parts[0]!, parameters);
     if (kind === 'writes') {
       // Only inserts: an update's rows could not be counted without changing what is returned.
       if (shapes.some((s) => s!.shape.update)) return null;
@@ -200,17 +214,17 @@ export class GroupCommit {
    * process (under a name of its own, then deallocated) and its parameter types read from
    * `pg_prepared_statements`. Null when it cannot be grouped.
    */
-  private shape(text: string): Promise<{ shape: WriteShape; types: string[] } | null> {
+  private shape(text: string, read: boolean): Promise<{ shape: WriteShape; types: string[] } | null> {
     let found = this.shapes.get(text);
     if (found) return found;
     if (this.shapes.size >= MAX_SHAPES) return Promise.resolve(null);
-    found = this.probe(text).catch(() => null);
+    found = this.probe(text, read).catch(() => null);
     this.shapes.set(text, found);
     return found;
   }
 
-  private async probe(text: string): Promise<{ shape: WriteShape; types: string[] } | null> {
-    const shape = writeShape(text);
+  private async probe(text: string, read: boolean): Promise<{ shape: WriteShape; types: string[] } | null> {
+    const shape = read ? readShape(text) : writeShape(text);
     if (!shape) return null;
     const name = `svc_group_probe_${++this.probes}`;
     const types = await this.db.connection().execute(async (connection) => {

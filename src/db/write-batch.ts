@@ -39,7 +39,7 @@ export interface GroupKey {
 
 /** What runs grouped writes for a pool (src/db/group-commit.ts registers itself here). */
 export interface GroupRunner {
-  run<R>(kind: 'writes' | 'guarded', queries: CompiledQuery<unknown>[], key: GroupKey): Promise<R[]>;
+  run<R>(kind: 'writes' | 'guarded' | 'reads', queries: CompiledQuery<unknown>[], key: GroupKey): Promise<R[]>;
   /** Grouped statements that committed, the members they wrote, and groups that fell back to one by one. */
   readonly stats: { statements: number; members: number; fallbacks: number };
 }
@@ -50,6 +50,21 @@ const runners = new WeakMap<object, GroupRunner>();
 export function setGroupRunner(db: object, runner: GroupRunner): void {
   runners.set(db, runner);
 }
+
+/**
+ * The rows of a read by equalities (`select * from t where a = $1 and b = $2`), or of a delete by
+ * equalities returning what it took; on a pool that groups, concurrent requests' identical ones go
+ * in one statement (src/db/group-commit.ts).
+ */
+export async function readRows<R>(db: Executor, query: Compilable<R>): Promise<R[]> {
+  const runner = runners.get(db);
+  const compiled = query.compile();
+  if (!runner) return (await db.executeQuery<R>(compiled)).rows;
+  return runner.run<R>('reads', [compiled], NO_KEY);
+}
+
+/** Reads need no key: each row names its member. */
+const NO_KEY: GroupKey = { column: '', value: undefined };
 
 /** The runner of `db`'s grouped writes, if any (tests read its statistics). */
 export function groupRunnerOf(db: object): GroupRunner | undefined {

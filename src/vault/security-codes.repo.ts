@@ -1,3 +1,4 @@
+import { readRows } from '../db/write-batch.ts';
 import type { Executor } from '../db/transaction.ts';
 
 export type Owner = { type: 'payment-method' | 'checkout-session' | 'three-ds-challenge'; id: string };
@@ -13,13 +14,14 @@ export async function upsertSecurityCode(db: Executor, row: { merchant_account_i
 
 /** Deletes the code of an owner and returns what was there (one use only). */
 export async function takeSecurityCode(db: Executor, merchantAccountId: string, owner: Owner) {
-  return db
+  const query = db
     .deleteFrom('vault_security_codes')
     .where('merchant_account_id', '=', merchantAccountId)
     .where('owner_type', '=', owner.type)
     .where('owner_id', '=', owner.id)
-    .returning(['id', 'ciphertext', 'key_id', 'expires_at'])
-    .executeTakeFirst();
+    .returning(['id', 'ciphertext', 'key_id', 'expires_at']);
+  // Concurrent requests' deletes may share one statement; of two taking one code, one gets it (src/db/group-commit.ts).
+  return (await readRows(db, query))[0];
 }
 
 export async function purgeExpiredSecurityCodes(db: Executor, now: Date, batch = 5_000): Promise<number> {

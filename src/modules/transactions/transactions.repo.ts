@@ -3,7 +3,7 @@ import type { Database } from '../../db/schema.ts';
 import type { AttemptRow, NewAttempt, NewTransaction, NewTransactionEvent, RefundRow, SettlementRow, TransactionAttemptsTable, TransactionEventRow, TransactionRow, TransactionsTable, RefundsTable } from '../../db/schema-transactions.ts';
 import { keysetPage, type KeysetPage } from '../../db/keyset.ts';
 import type { Executor } from '../../db/transaction.ts';
-import { runWrites } from '../../db/write-batch.ts';
+import { readRows, runWrites } from '../../db/write-batch.ts';
 import type { CursorPosition } from '../../http/cursor.ts';
 
 /** `with`: writes to run in the same statement (src/db/write-batch.ts), e.g. an idempotency key's binding. */
@@ -15,9 +15,10 @@ export async function insertTransaction(db: Executor, row: NewTransaction, withW
 }
 
 export async function findTransaction(db: Executor, merchantAccountId: string, id: string, options: { forUpdate?: boolean } = {}): Promise<TransactionRow | undefined> {
-  let query = db.selectFrom('transactions').selectAll().where('merchant_account_id', '=', merchantAccountId).where('id', '=', id);
-  if (options.forUpdate) query = query.forUpdate();
-  return query.executeTakeFirst();
+  const query = db.selectFrom('transactions').selectAll().where('merchant_account_id', '=', merchantAccountId).where('id', '=', id);
+  if (options.forUpdate) return query.forUpdate().executeTakeFirst();
+  // Concurrent requests' reads may share one statement (src/db/group-commit.ts).
+  return (await readRows(db, query))[0];
 }
 
 /** The transaction a payment service knows by its own id (inbound provider webhooks). */
