@@ -1,3 +1,4 @@
+import { translatePgError } from '../errors/pg-errors.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps, IdempotencyHandle, RecordedResponse } from '../context.ts';
 import { withTransaction, type Executor, type Tx } from '../db/transaction.ts';
@@ -93,7 +94,12 @@ export function createIdempotencyHook(deps: Deps) {
     }
     const now = Date.now();
     const claim = newClaim(request, key, now, deps.config.idempotencyTtlSeconds);
-    const outcome = await withTransaction(deps.db, (tx) => claimKey(tx, claim, now));
+    // A new key (the common case) is claimed by one insert, with no transaction around it; a key
+    // that exists is examined under its row lock.
+    const inserted = await repo.insertClaim(deps.db, claim).catch((error: unknown) => {
+      throw translatePgError(error);
+    });
+    const outcome: Outcome = inserted ? { kind: 'claimed' } : await withTransaction(deps.db, (tx) => claimKey(tx, claim, now));
     switch (outcome.kind) {
       case 'mismatch':
         throw refused(
