@@ -132,6 +132,27 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('group commit (PostgreSQL)', () 
     expect(stats().fallbacks).toBeGreaterThanOrEqual(before.fallbacks);
   });
 
+  it('groups inserts with an update of each member\'s own row, counting the updated rows', async () => {
+    await sql`insert into gc_counter (id, n) values ('k1', 0), ('k2', 0), ('k3', 0)`.execute(db());
+    const before = { ...stats() };
+    const rows = await Promise.all(
+      ['k1', 'k2', 'k3'].map((k) =>
+        runWrites<{ id: string }>(db(), [db().updateTable('gc_counter').set({ n: 1 }).where('id', '=', k), db().insertInto('gc_parent').values({ id: `w-${k}`, amount: 1, status: 'processing' }).returningAll()], { column: 'id', value: `w-${k}` }),
+      ),
+    );
+    expect(rows.map((r) => r.map((x) => x.id))).toEqual([['w-k1'], ['w-k2'], ['w-k3']]);
+    expect(stats().statements).toBeGreaterThan(before.statements);
+    const counters = await sql<{ n: number }>`select sum(n)::int as n from gc_counter where id in ('k1', 'k2', 'k3')`.execute(db());
+    expect(counters.rows[0]!.n).toBe(3);
+    // One member's update finds no row: the group runs one by one, every member still gets its insert.
+    const mixed = await Promise.all(
+      ['k1', 'missing'].map((k) =>
+        runWrites<{ id: string }>(db(), [db().updateTable('gc_counter').set({ n: 2 }).where('id', '=', k), db().insertInto('gc_parent').values({ id: `x-${k}`, amount: 1, status: 'processing' }).returningAll()], { column: 'id', value: `x-${k}` }),
+      ),
+    );
+    expect(mixed.map((r) => r.map((x) => x.id))).toEqual([['x-k1'], ['x-missing']]);
+  });
+
   it('gives each member of a failing insert group its own answer', async () => {
     const results = await Promise.allSettled(
       ['q1', 'q2', 'p0', 'q3'].map((id) => runWrites(db(), [db().insertInto('gc_parent').values({ id, amount: 1, status: 'processing' }).returningAll()], { column: 'id', value: id })),

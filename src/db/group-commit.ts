@@ -190,21 +190,24 @@ export class GroupCommit {
     });
     if (parameters.some((p) => p === null)) return null;
     if (kind === 'reads') return CompiledQuery.raw(parts[0]!, parameters);
-    if (kind === 'writes') {
-      // Only inserts: an update's rows could not be counted without changing what is returned.
-      if (shapes.some((s) => s!.shape.update)) return null;
-      const last = parts.pop()!;
-      return CompiledQuery.raw(parts.length === 0 ? last : `with ${parts.map((p, i) => `w${i + 1} as (${p})`).join(', ')} ${last}`, parameters);
-    }
-    if (!shapes[0]!.shape.update) return null;
     parameters.push(chunk.length);
     const members = `$${parameters.length}::bigint`;
-    const names = parts.map((_, i) => (i === 0 ? 'u' : `w${i}`));
-    const ctes = parts.map((p, i) => `${names[i]} as (${p})`);
-    // Every update (the guarded one first) touched exactly one row per member, or nothing is written.
+    const names = parts.map((_, i) => `w${i + 1}`);
+    // The guarded update first; the writes' last one (an insert) gives the rows.
+    const result = kind === 'guarded' ? names[0]! : names[names.length - 1]!;
+    if (kind === 'guarded' && !shapes[0]!.shape.update) return null;
+    // Every update touched exactly one row per member, or nothing is written.
     const counted = names.filter((_, i) => shapes[i]!.shape.update).map((name) => `(select count(*) from ${name}) = ${members}`);
+    if (kind === 'writes' && counted.length === 0) {
+      parameters.pop();
+      const last = parts.pop()!;
+      return CompiledQuery.raw(parts.length === 0 ? last : `with ${parts.map((p, i) => `${names[i]} as (${p})`).join(', ')} ${last}`, parameters);
+    }
+    // Writes with an update (an idempotency key's binding): their last insert must give the rows.
+    if (kind === 'writes' && (shapes[shapes.length - 1]!.shape.update || !/ returning /i.test(texts[texts.length - 1]!))) return null;
+    const ctes = parts.map((p, i) => `${names[i]} as (${p})`);
     return CompiledQuery.raw(
-      `with ${ctes.join(', ')} select u.* from (values (svc_require(${counted.join(' and ')}, 'grouped update found other rows than its members'))) as guard (ok) left join u on true`,
+      `with ${ctes.join(', ')} select ${result}.* from (values (svc_require(${counted.join(' and ')}, 'grouped update found other rows than its members'))) as guard (ok) left join ${result} on true`,
       parameters,
     );
   }
