@@ -5,6 +5,7 @@ import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { addDbTime } from '../observability/request-timing.ts';
 import type { Database } from './schema.ts';
+import { openPgChangeFeed, openPgliteChangeFeed, type ChangeFeed, type ChangeFeedOptions, type ChangeListener } from './change-feed.ts';
 import { PGliteDialect } from './pglite-dialect.ts';
 import { PreparingClient } from './prepared-statements.ts';
 
@@ -24,6 +25,8 @@ export interface DbHandle {
   db: Db;
   kind: 'pglite' | 'postgres';
   pool(): PoolStats;
+  /** Starts telling `listener` about committed changes to cached tables (src/db/change-feed.ts). */
+  openChangeFeed(listener: ChangeListener, options?: ChangeFeedOptions): Promise<ChangeFeed>;
   close(): Promise<void>;
 }
 
@@ -65,7 +68,14 @@ export async function openDb(options: OpenDbOptions): Promise<DbHandle> {
     pool.on('error', () => undefined);
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log });
     const max = options.poolSize ?? 10;
-    return { db, kind: 'postgres', pool: () => ({ max, total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }), close: () => db.destroy() };
+    const feedConnection = { connectionString: options.databaseUrl, schema: options.schema };
+    return {
+      db,
+      kind: 'postgres',
+      pool: () => ({ max, total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+      openChangeFeed: (listener, feedOptions) => openPgChangeFeed(feedConnection, listener, feedOptions),
+      close: () => db.destroy(),
+    };
   }
   let dataDir: string | undefined;
   let releaseLock = () => undefined as void;
@@ -91,6 +101,7 @@ export async function openDb(options: OpenDbOptions): Promise<DbHandle> {
     db,
     kind: 'pglite',
     pool: () => dialect.stats(),
+    openChangeFeed: (listener) => openPgliteChangeFeed(db, client, listener),
     async close() {
       await db.destroy();
       releaseLock();
