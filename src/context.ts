@@ -3,6 +3,9 @@ import type { Config } from './config.ts';
 import type { Db } from './db/client.ts';
 import type { Compilable } from 'kysely';
 import type { Executor, Tx } from './db/transaction.ts';
+import type { ReadCache } from './db/read-cache.ts';
+import type { PaymentServiceRow } from './db/schema.ts';
+import type { WebhookSubscriptionRow } from './db/schema-webhooks.ts';
 import { withTransaction } from './db/transaction.ts';
 import type { CursorCodec } from './http/cursor.ts';
 import type { Keyring } from './vault/keyring.ts';
@@ -22,6 +25,8 @@ export interface Deps {
   keyPairs: KeyPairCache;
   /** Flow rules per merchant account (routing, failover, decline-early, skip-3ds, payment options). */
   flowRules: FlowRuleCache;
+  /** Reads of the authorization hot path, per merchant account, kept until a change is committed. */
+  readCaches: ReadCaches;
   /** Signs and checks pagination cursors; its secret is shared by all processes through the database. */
   cursors: CursorCodec;
   /**
@@ -36,6 +41,17 @@ export interface Deps {
   connectors: ConnectorRegistry;
   /** This process's Prometheus metrics (GET /metrics). */
   metrics: Metrics;
+}
+
+/**
+ * Per-process caches invalidated by every committed write (src/db/read-cache.ts, change-feed.ts).
+ * Only reads outside a database transaction use them: a transaction reads its own snapshot.
+ */
+export interface ReadCaches {
+  /** Routable (active, not deleted) payment services in routing order. */
+  paymentServices: ReadCache<PaymentServiceRow[]>;
+  /** Active webhook subscriptions, oldest first. */
+  webhookSubscriptions: ReadCache<WebhookSubscriptionRow[]>;
 }
 
 export interface CheckoutSessionCredential {

@@ -1,8 +1,10 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.ts';
-import type { Deps } from './context.ts';
+import type { Deps, ReadCaches } from './context.ts';
 import { openDb, type DbHandle, type OpenDbOptions } from './db/client.ts';
 import { migrate } from './db/migrate.ts';
+import { invalidating, type ChangeFeed, type ChangeFeedOptions } from './db/change-feed.ts';
+import { ReadCache } from './db/read-cache.ts';
 import { CursorCodec } from './http/cursor.ts';
 import { JOBS, RECURRING } from './jobs/index.ts';
 import { JobQueue } from './jobs/queue.ts';
@@ -26,16 +28,30 @@ type Log = Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
 
 const silentLog: Log = { info: () => undefined, warn: () => undefined, error: () => undefined } as unknown as Log;
 
+export interface RuntimeOptions extends Partial<OpenDbOptions> {
+  log?: Log;
+  migrate?: boolean;
+  keyring?: Keyring;
+  connectors?: ConnectorRegistry;
+  checkKeyring?: boolean;
+  /** Reconnection and heartbeat timing of the change feed (tests). */
+  changeFeed?: Omit<ChangeFeedOptions, 'log'>;
+}
+
 /** Opens the database, applies migrations and builds the dependencies shared by every process. */
-export async function createRuntime(config: Config, options: Partial<OpenDbOptions> & { log?: Log; migrate?: boolean; keyring?: Keyring; connectors?: ConnectorRegistry; checkKeyring?: boolean } = {}): Promise<Runtime> {
+export async function createRuntime(config: Config, options: RuntimeOptions = {}): Promise<Runtime> {
   const keyring = options.keyring ?? loadKeyring(config);
   const handle = await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize, groupCommit: config.databaseGroupCommit, ...options });
+  let feed: ChangeFeed | null = null;
   try {
     if (options.migrate !== false) await migrate(handle.db);
     if (options.checkKeyring) assertKeyringOpens(keyring, await masterKeyIdsInUse(handle.db));
     const cursorSecret = await getOrCreateSecret(handle.db, 'cursor_secret');
     const metrics = new Metrics({ db: handle.db, pool: handle.pool });
     const queue = new JobQueue({ pollMs: config.jobPollMs, recurring: RECURRING, observer: metrics }, JOBS, options.log ?? silentLog);
+    const readCaches: ReadCaches = { paymentServices: new ReadCache(), webhookSubscriptions: new ReadCache() };
+    // After the migrations: the feed listens for the notifications their triggers send.
+    feed = await handle.openChangeFeed(invalidating({ payment_services: readCaches.paymentServices, webhook_subscriptions: readCaches.webhookSubscriptions }), { ...options.changeFeed, log: options.log ?? silentLog });
     const connectors = (options.connectors ?? createDefaultRegistry({ stripeApiBaseUrl: config.stripeApiBaseUrl, baseUrls: config.connectorBaseUrls })).observe((call) => metrics.connectorCall(call));
     const deps: Deps = {
       config,
@@ -44,6 +60,7 @@ export async function createRuntime(config: Config, options: Partial<OpenDbOptio
       queue,
       keyPairs: new KeyPairCache(handle.db),
       flowRules: new FlowRuleCache(handle.db),
+      readCaches,
       cursors: new CursorCodec(cursorSecret),
       keyring,
       vault: new Vault(keyring),
@@ -56,10 +73,12 @@ export async function createRuntime(config: Config, options: Partial<OpenDbOptio
       handle,
       async close() {
         await queue.stop();
+        await feed?.close();
         await handle.close();
       },
     };
   } catch (error) {
+    await feed?.close().catch(() => undefined);
     await handle.close().catch(() => undefined);
     throw error;
   }

@@ -6,6 +6,7 @@ import pg from 'pg';
 import { addDbTime } from '../observability/request-timing.ts';
 import type { Database } from './schema.ts';
 import { enableGroupCommit } from './group-commit.ts';
+import { openPgChangeFeed, openPgliteChangeFeed, type ChangeFeed, type ChangeFeedOptions, type ChangeListener } from './change-feed.ts';
 import { PGliteDialect } from './pglite-dialect.ts';
 import { PreparingClient } from './prepared-statements.ts';
 
@@ -25,6 +26,8 @@ export interface DbHandle {
   db: Db;
   kind: 'pglite' | 'postgres';
   pool(): PoolStats;
+  /** Starts telling `listener` about committed changes to cached tables (src/db/change-feed.ts). */
+  openChangeFeed(listener: ChangeListener, options?: ChangeFeedOptions): Promise<ChangeFeed>;
   close(): Promise<void>;
 }
 
@@ -70,7 +73,14 @@ export async function openDb(options: OpenDbOptions): Promise<DbHandle> {
     const max = options.poolSize ?? 10;
     // Half the pool at most for grouped statements: reads and transactions keep the other half.
     if (options.groupCommit !== false) enableGroupCommit(db, { maxInFlight: Math.max(1, Math.floor(max / 2)), maxMembers: 64 });
-    return { db, kind: 'postgres', pool: () => ({ max, total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }), close: () => db.destroy() };
+    const feedConnection = { connectionString: options.databaseUrl, schema: options.schema };
+    return {
+      db,
+      kind: 'postgres',
+      pool: () => ({ max, total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+      openChangeFeed: (listener, feedOptions) => openPgChangeFeed(feedConnection, listener, feedOptions),
+      close: () => db.destroy(),
+    };
   }
   let dataDir: string | undefined;
   let releaseLock = () => undefined as void;
@@ -96,6 +106,7 @@ export async function openDb(options: OpenDbOptions): Promise<DbHandle> {
     db,
     kind: 'pglite',
     pool: () => dialect.stats(),
+    openChangeFeed: (listener) => openPgliteChangeFeed(db, client, listener),
     async close() {
       await db.destroy();
       releaseLock();

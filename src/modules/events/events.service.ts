@@ -23,7 +23,8 @@ export const GIVE_UP_AFTER_MS = 24 * 3600 * 1000;
  * caller's transaction. No event exists without its change, nor a change without its event.
  * `eventWrites` reads the subscriptions and returns the inserts, for a caller that runs them with
  * its own writes in one round trip (src/db/write-batch.ts; call `deps.queue.pokeSoon()` after);
- * `emitEvent` runs them at once. A merchant without subscriptions costs one select and one insert.
+ * `emitEvent` runs them at once. A merchant without subscriptions costs one select and one insert;
+ * outside a database transaction (`tx` is `deps.db`) the select comes from the process's cache.
  */
 export async function eventWrites(tx: Executor, deps: Deps, event: NewEvent): Promise<Array<Compilable<unknown>>> {
   // Times come from this process, not the database's now(): deliveries of a resource are ordered
@@ -41,7 +42,7 @@ export async function eventWrites(tx: Executor, deps: Deps, event: NewEvent): Pr
       created_at: now,
     }),
   ];
-  const subscriptions = await activeSubscriptions(tx, event.merchantAccountId);
+  const subscriptions = await activeSubscriptions(tx, deps, event.merchantAccountId);
   if (subscriptions.length === 0) return writes;
   const giveUpAt = new Date(now.getTime() + GIVE_UP_AFTER_MS);
   const deliveries: NewDelivery[] = subscriptions.map((s) => ({

@@ -26,7 +26,7 @@ function factsOf(body: DryRunFlowBody): FlowFacts {
 
 /** The services in the order a transaction would try them, then those it would not, each with why. */
 async function routeSteps(ctx: RequestContext, facts: FlowFacts, winner: FlowRule | null, splitKey: string): Promise<Step[]> {
-  const rows = await listRoutablePaymentServices(ctx.deps.db, ctx.merchantAccountId);
+  const rows = await listRoutablePaymentServices(ctx.deps.db, ctx.deps, ctx.merchantAccountId);
   const byId = new Map(rows.map((r) => [r.id, r]));
   const order = winner ? serviceOrder(routeOutcomeOf(winner), splitKey) : rows.map((r) => r.id);
   const candidates = order.flatMap((id, i) => (byId.has(id) ? [candidateOf(byId.get(id)!, i)] : []));

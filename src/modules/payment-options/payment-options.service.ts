@@ -9,7 +9,7 @@ import type { FlowFacts } from '../flows/rule-conditions.ts';
 
 /** The active services of the merchant account whose connector this process has, by position. */
 async function candidatesOf(ctx: RequestContext): Promise<OptionCandidate[]> {
-  const services = await listRoutablePaymentServices(ctx.deps.db, ctx.merchantAccountId);
+  const services = await listRoutablePaymentServices(ctx.deps.db, ctx.deps, ctx.merchantAccountId);
   const candidates: OptionCandidate[] = [];
   for (const service of services) {
     const connector = ctx.deps.connectors.find(service.payment_service_definition_id);

@@ -47,6 +47,19 @@ function checkAccepted(definition: ConnectorDefinition, currencies: readonly str
 const json = (value: unknown) => JSON.stringify(value);
 const storedColumns = (stored: StoredFields) => ({ fields: json(stored.fields), reporting_fields: json(stored.reporting_fields), sealed_fields: json(stored.sealed_fields) });
 
+/**
+ * Runs a write of the account's services, then forgets this process's cached routable services at
+ * once (other processes hear of it through the change feed). Also when the write failed: a commit
+ * whose answer was lost may still have happened.
+ */
+async function changingRoutable<T>(ctx: RequestContext, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } finally {
+    ctx.deps.readCaches.paymentServices.invalidate(ctx.merchantAccountId);
+  }
+}
+
 export async function createPaymentService(ctx: RequestContext, body: CreatePaymentServiceBody): Promise<PaymentService> {
   const connector = connectorFor(ctx.deps, body.payment_service_definition_id);
   const { definition } = connector;
@@ -55,7 +68,7 @@ export async function createPaymentService(ctx: RequestContext, body: CreatePaym
   await verifyFields(connector, values.field, values.reporting_field);
   const merchantAccountId = ctx.merchantAccountId;
   const id = uuidv7();
-  return withRequestTransaction(ctx, async (tx) => {
+  return changingRoutable(ctx, () => withRequestTransaction(ctx, async (tx) => {
     const stored = await sealFields(tx, ctx.deps, merchantAccountId, id, definition, values);
     const row = await repo.insertPaymentService(tx, {
       merchant_account_id: merchantAccountId,
@@ -77,7 +90,7 @@ export async function createPaymentService(ctx: RequestContext, body: CreatePaym
     });
     await recordAudit(tx, ctx, 'created', paymentServiceAuditResource(row));
     return toPaymentServiceResource(row);
-  });
+  }));
 }
 
 export async function listPaymentServices(ctx: RequestContext, query: ListPaymentServicesQuery): Promise<ListEnvelope<PaymentService>> {
@@ -120,7 +133,7 @@ async function updateOnce(ctx: RequestContext, id: string, body: UpdatePaymentSe
   const connector = connectorOfRow(ctx.deps, current);
   checkAccepted(connector.definition, body.accepted_currencies, body.accepted_countries);
   const plan = await planCredentials(ctx.deps, connector, current, body);
-  return withRequestTransaction(ctx, async (tx) => {
+  return changingRoutable(ctx, () => withRequestTransaction(ctx, async (tx) => {
     const locked = await repo.findPaymentService(tx, merchantAccountId, id, { forUpdate: true });
     if (!locked || locked.is_deleted) throw notFound('payment service', id);
     const patch = simplePatch(body, locked);
@@ -131,7 +144,7 @@ async function updateOnce(ctx: RequestContext, id: string, body: UpdatePaymentSe
     const row = await repo.updatePaymentService(tx, merchantAccountId, id, patch);
     await recordAudit(tx, ctx, 'updated', paymentServiceAuditResource(row));
     return toPaymentServiceResource(row);
-  });
+  }));
 }
 
 export async function updatePaymentService(ctx: RequestContext, id: string, body: UpdatePaymentServiceBody): Promise<PaymentService> {
@@ -148,12 +161,12 @@ export async function updatePaymentService(ctx: RequestContext, id: string, body
 /** Soft delete: the row stays (transactions name it) but its secret values are destroyed. */
 export async function deletePaymentService(ctx: RequestContext, id: string): Promise<void> {
   const merchantAccountId = ctx.merchantAccountId;
-  await withRequestTransaction(ctx, async (tx) => {
+  await changingRoutable(ctx, () => withRequestTransaction(ctx, async (tx) => {
     const locked = await repo.findPaymentService(tx, merchantAccountId, id, { forUpdate: true });
     if (!locked || locked.is_deleted) throw notFound('payment service', id);
     const row = await repo.updatePaymentService(tx, merchantAccountId, id, { is_deleted: true, sealed_fields: json({}) });
     await recordAudit(tx, ctx, 'deleted', paymentServiceAuditResource(row));
-  });
+  }));
 }
 
 /** Verifies without storing; with `payment_service_id`, the fields are merged over the stored ones first. */
@@ -177,9 +190,16 @@ export async function createPaymentServiceSession(ctx: RequestContext, id: strin
   return openSession(connector, await credentialsOf(ctx.deps.db, ctx.deps, row), body);
 }
 
-/** Active, not deleted services of the merchant account, ordered by position then created_at (routing). */
-export async function listRoutablePaymentServices(db: Executor, merchantAccountId: string): Promise<PaymentServiceRow[]> {
-  return repo.listRoutable(db, merchantAccountId);
+/**
+ * Active, not deleted services of the merchant account, ordered by position then created_at
+ * (routing). Read through the process's cache when `db` is the pool; a transaction (`db` is not
+ * `deps.db`) reads the database, so it sees its own snapshot and writes.
+ */
+export async function listRoutablePaymentServices(db: Executor, deps: Deps, merchantAccountId: string): Promise<readonly PaymentServiceRow[]> {
+  if (db !== deps.db) return repo.listRoutable(db, merchantAccountId);
+  // Frozen all the way down; the row type stays the plain one so that routing keeps its
+  // signatures: a write to a shared row throws at run time (modules are strict mode).
+  return deps.readCaches.paymentServices.get(merchantAccountId, () => repo.listRoutable(db, merchantAccountId)) as Promise<readonly PaymentServiceRow[]>;
 }
 
 /** One service (not deleted) or null. */

@@ -2,7 +2,7 @@ import type { Compilable } from 'kysely';
 import { withRequestTransaction, type RequestContext } from '../../context.ts';
 import type { Executor } from '../../db/transaction.ts';
 import { GuardFailed, runGuardedWrites, type GroupKey } from '../../db/write-batch.ts';
-import { isRetryable } from '../../errors/pg-errors.ts';
+import { isRetryable, sqlState, SQLSTATE } from '../../errors/pg-errors.ts';
 
 /**
  * Records a connector's answer in one guarded statement (src/db/write-batch.ts): `update` applies it
@@ -33,6 +33,16 @@ export async function recordGuarded<R, T>(ctx: RequestContext, update: Compilabl
   } catch (error) {
     // The statement wrote nothing: the locked path records the answer (and retries a deadlock).
     if (error instanceof GuardFailed || isRetryable(error)) return null;
+    // A reference gone since it was read: the webhook outbox's subscriptions come from the process's
+    // cache (src/db/read-cache.ts), which hears of a deletion elsewhere only when its notification
+    // arrives. The locked path reads them again in its transaction.
+    if (isForeignKeyViolation(error)) {
+      ctx.deps.readCaches.webhookSubscriptions.invalidate(ctx.merchantAccountId);
+      return null;
+    }
     throw error;
   }
 }
+
+/** Also once withTransaction has translated it (the idempotent path). */
+const isForeignKeyViolation = (error: unknown) => sqlState(error) === SQLSTATE.foreignKeyViolation || sqlState((error as { cause?: unknown } | null)?.cause) === SQLSTATE.foreignKeyViolation;

@@ -34,12 +34,25 @@ export function creatorOf(ctx: RequestContext): string | null {
   return principal ? JSON.stringify({ id: principal.keyPairId, name: principal.keyPairName, email_address: null }) : null;
 }
 
+/**
+ * Runs a write of the account's subscriptions, then forgets this process's cached active ones at
+ * once (other processes hear of it through the change feed). Also when the write failed: a commit
+ * whose answer was lost may still have happened.
+ */
+async function changingSubscriptions<T>(ctx: RequestContext, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } finally {
+    ctx.deps.readCaches.webhookSubscriptions.invalidate(ctx.merchantAccountId);
+  }
+}
+
 export async function createWebhookSubscription(ctx: RequestContext, body: CreateWebhookSubscriptionBody): Promise<WebhookSubscription> {
   assertUrlAllowed(ctx.deps, body.url);
   const merchantAccountId = ctx.merchantAccountId;
   const id = uuidv7();
   const secret = generateSecret();
-  return withRequestTransaction(ctx, async (tx) => {
+  return changingSubscriptions(ctx, () => withRequestTransaction(ctx, async (tx) => {
     const row = await repo.insertSubscription(tx, {
       merchant_account_id: merchantAccountId,
       id,
@@ -51,7 +64,7 @@ export async function createWebhookSubscription(ctx: RequestContext, body: Creat
     });
     await recordAudit(tx, ctx, 'created', webhookSubscriptionAuditResource(row));
     return toWebhookSubscriptionResource(row, { secret });
-  });
+  }));
 }
 
 export async function listWebhookSubscriptions(ctx: RequestContext, query: ListWebhookSubscriptionsQuery): Promise<ListEnvelope<WebhookSubscription>> {
@@ -81,7 +94,7 @@ async function lockOrNotFound(tx: Tx, merchantAccountId: string, id: string): Pr
 export async function updateWebhookSubscription(ctx: RequestContext, id: string, body: UpdateWebhookSubscriptionBody): Promise<WebhookSubscription> {
   if (body.url !== undefined) assertUrlAllowed(ctx.deps, body.url);
   const merchantAccountId = ctx.merchantAccountId;
-  return withRequestTransaction(ctx, async (tx) => {
+  return changingSubscriptions(ctx, () => withRequestTransaction(ctx, async (tx) => {
     await lockOrNotFound(tx, merchantAccountId, id);
     const patch: repo.WebhookSubscriptionPatch = {};
     if (body.url !== undefined) patch.url = body.url;
@@ -90,7 +103,7 @@ export async function updateWebhookSubscription(ctx: RequestContext, id: string,
     const row = await repo.updateSubscription(tx, merchantAccountId, id, patch);
     await recordAudit(tx, ctx, 'updated', webhookSubscriptionAuditResource(row));
     return toWebhookSubscriptionResource(row);
-  });
+  }));
 }
 
 /**
@@ -99,11 +112,11 @@ export async function updateWebhookSubscription(ctx: RequestContext, id: string,
  */
 export async function deleteWebhookSubscription(ctx: RequestContext, id: string): Promise<void> {
   const merchantAccountId = ctx.merchantAccountId;
-  await withRequestTransaction(ctx, async (tx) => {
+  await changingSubscriptions(ctx, () => withRequestTransaction(ctx, async (tx) => {
     const row = await lockOrNotFound(tx, merchantAccountId, id);
     await repo.deleteSubscription(tx, merchantAccountId, id);
     await recordAudit(tx, ctx, 'deleted', webhookSubscriptionAuditResource(row));
-  });
+  }));
 }
 
 /**
@@ -113,7 +126,7 @@ export async function deleteWebhookSubscription(ctx: RequestContext, id: string)
 export async function rotateWebhookSubscriptionSecret(ctx: RequestContext, id: string): Promise<WebhookSubscription> {
   const merchantAccountId = ctx.merchantAccountId;
   const secret = generateSecret();
-  return withRequestTransaction(ctx, async (tx) => {
+  return changingSubscriptions(ctx, () => withRequestTransaction(ctx, async (tx) => {
     const current = await lockOrNotFound(tx, merchantAccountId, id);
     const now = new Date();
     const row = await repo.updateSubscription(tx, merchantAccountId, id, {
@@ -124,12 +137,18 @@ export async function rotateWebhookSubscriptionSecret(ctx: RequestContext, id: s
     });
     await recordAudit(tx, ctx, 'updated', webhookSubscriptionAuditResource(row));
     return toWebhookSubscriptionResource(row, { secret, now });
-  });
+  }));
 }
 
-/** Active subscriptions of a merchant account (one query). */
-export async function activeSubscriptions(db: Executor, merchantAccountId: string): Promise<WebhookSubscriptionRow[]> {
-  return repo.listActiveSubscriptions(db, merchantAccountId);
+/**
+ * Active subscriptions of a merchant account, oldest first. Read through the process's cache when
+ * `db` is the pool; a transaction (`db` is not `deps.db`) reads the database (one query), so it
+ * sees its own snapshot and writes.
+ */
+export async function activeSubscriptions(db: Executor, deps: Deps, merchantAccountId: string): Promise<readonly WebhookSubscriptionRow[]> {
+  if (db !== deps.db) return repo.listActiveSubscriptions(db, merchantAccountId);
+  // Frozen all the way down; a write to a shared row throws at run time (modules are strict mode).
+  return deps.readCaches.webhookSubscriptions.get(merchantAccountId, () => repo.listActiveSubscriptions(db, merchantAccountId)) as Promise<readonly WebhookSubscriptionRow[]>;
 }
 
 /** The secrets a delivery is signed with right now: [current] or [current, previous] while rotating. */

@@ -99,7 +99,7 @@ describe('happy', () => {
     const inactive = await created(m, { ...BODY, active: false });
     const gone = await created(m);
     expect((await t.request({ method: 'DELETE', url: `/payment-services/${gone.id}`, merchantAccountId: m })).statusCode).toBe(204);
-    expect((await listRoutablePaymentServices(t.deps.db, m)).map((r) => r.id)).toEqual([top.id, first.id, second.id]);
+    expect((await listRoutablePaymentServices(t.deps.db, t.deps, m)).map((r) => r.id)).toEqual([top.id, first.id, second.id]);
     expect((await findUsablePaymentService(t.deps.db, m, inactive.id))?.id).toBe(inactive.id);
     expect(await findUsablePaymentService(t.deps.db, m, gone.id)).toBeNull();
     expect(await findUsablePaymentService(t.deps.db, 'default', first.id)).toBeNull();

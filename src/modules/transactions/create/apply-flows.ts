@@ -17,7 +17,8 @@ import type { ResolvedInstrument } from './instrument.ts';
 /**
  * The flow rules of a new transaction (docs/routing.md): `decline-early`, then
  * `route-transaction` (the service, and the failover plan of a matched rule), then `skip-3ds`.
- * The rules come from the per-process cache: no database round trip beyond the routable services.
+ * The rules and, outside a database transaction (the card hot path), the routable services come
+ * from per-process caches: no database round trip.
  */
 export interface FlowsApplied {
   flow: TransactionActionJson['flow'];
@@ -49,7 +50,7 @@ export async function applyFlows(tx: Executor, ctx: RequestContext, input: FlowI
   const declined = firstMatch(await rules('decline-early'), facts);
   if (declined) return { flow, declined, service: null, plan: null, skip3ds: false, actions: [decided('decline-early', declined, { ...declined.outcome, error_code: 'flow_decline' })] };
 
-  const rows = await listRoutablePaymentServices(tx, ctx.merchantAccountId);
+  const rows = await listRoutablePaymentServices(tx, ctx.deps, ctx.merchantAccountId);
   const forced = body.payment_service_id ?? null;
   const definitions = ctx.deps.connectors.definitions();
   const request = { method: facts.method ?? instrument.method, currency: body.currency, country: body.country ?? null, forcedServiceId: forced, knownDefinitions: new Set(definitions.map((d) => d.id)), walletToken: walletTokenRoute(instrument, definitions), networkToken: networkTokenRoute(instrument, definitions) };

@@ -80,7 +80,7 @@ describe('happy', () => {
     expect(one.authentication).toBeNull();
     expect(two).toMatchObject({ active: false, authentication: null });
     expect(await basicAuthOf(t.deps.db, t.deps, await rowOf(m, one.id))).toBeNull();
-    expect((await activeSubscriptions(t.deps.db, m)).map((r) => r.id)).toEqual([one.id]);
+    expect((await activeSubscriptions(t.deps.db, t.deps, m)).map((r) => r.id)).toEqual([one.id]);
   });
 
   it('lists newest first with cursor pagination in the list envelope', async () => {
@@ -125,7 +125,7 @@ describe('happy', () => {
     expect((await get(m, sub.id)).statusCode).toBe(404);
     expect((await t.request({ method: 'DELETE', url: `/webhook-subscriptions/${sub.id}`, merchantAccountId: m })).statusCode).toBe(404);
     expect(await findSubscription(t.deps.db, m, sub.id)).toBeNull();
-    expect(await activeSubscriptions(t.deps.db, m)).toEqual([]);
+    expect(await activeSubscriptions(t.deps.db, t.deps, m)).toEqual([]);
     expect(await auditText()).toMatch(new RegExp(`"action":"deleted"[^\\n]*${sub.id}|${sub.id}[^\\n]*"action":"deleted"`));
   });
 });
