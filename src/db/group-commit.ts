@@ -49,9 +49,18 @@ export interface GroupCommitStats {
 
 const MAX_SHAPES = 200;
 
+/** A grouped statement's text and how to fill its parameters. */
+interface Plan {
+  sql: string;
+  shapes: Array<{ shape: WriteShape; types: string[] }>;
+  /** Its last parameter is the number of members (the updates' rows are counted against it). */
+  counted: boolean;
+}
+
 export class GroupCommit {
   private readonly pending = new Map<string, Batch>();
   private readonly shapes = new Map<string, Promise<{ shape: WriteShape; types: string[] } | null>>();
+  private readonly plans = new Map<string, Promise<Plan | null>>();
   private inFlight = 0;
   private scheduled = false;
   private probes = 0;
@@ -174,24 +183,47 @@ export class GroupCommit {
 
   /** The grouped statement for `chunk`, or null when one of its texts cannot be grouped. */
   private async statement(kind: Kind, chunk: Member[]): Promise<CompiledQuery<Record<string, unknown>> | null> {
-    const texts = chunk[0]!.queries.map((q) => q.sql);
-    const shapes = await Promise.all(texts.map((text) => this.shape(text, kind === 'reads')));
-    if (shapes.some((s) => s === null)) return null;
+    const plan = await this.plan(kind, chunk[0]!.queries.map((q) => q.sql));
+    if (!plan) return null;
     const parameters: unknown[] = [];
-    const parts = shapes.map((s, q) => {
-      const { shape, types } = s!;
-      const text = groupedText(shape, parameters.length, types);
+    plan.shapes.forEach(({ shape, types }, q) => {
       const arrays = groupedArrays(
         shape,
         chunk.map((m) => m.queries[q]!.parameters),
       );
       arrays.forEach((values, i) => parameters.push(arrayParameter(values, types[i]!)));
-      return text;
     });
     if (parameters.some((p) => p === null)) return null;
-    if (kind === 'reads') return CompiledQuery.raw(parts[0]!, parameters);
-    parameters.push(chunk.length);
-    const members = `$${parameters.length}::bigint`;
+    if (plan.counted) parameters.push(chunk.length);
+    return CompiledQuery.raw(plan.sql, parameters);
+  }
+
+  /**
+   * The text of the grouped statement for these member texts (the same for any number of members:
+   * their values travel in arrays), built once per process; null when they cannot be grouped.
+   */
+  private plan(kind: Kind, texts: string[]): Promise<Plan | null> {
+    const key = `${kind}\u0000${texts.join('\u0000')}`;
+    let found = this.plans.get(key);
+    if (found) return found;
+    if (this.plans.size >= MAX_SHAPES) return Promise.resolve(null);
+    found = this.build(kind, texts).catch(() => null);
+    this.plans.set(key, found);
+    return found;
+  }
+
+  private async build(kind: Kind, texts: string[]): Promise<Plan | null> {
+    const found = await Promise.all(texts.map((text) => this.shape(text, kind === 'reads')));
+    if (found.some((s) => s === null)) return null;
+    const shapes = found as Array<{ shape: WriteShape; types: string[] }>;
+    let offset = 0;
+    const parts = shapes.map(({ shape, types }) => {
+      const text = groupedText(shape, offset, types);
+      offset += shape.arrays;
+      return text;
+    });
+    if (kind === 'reads') return { sql: parts[0]!, shapes, counted: false };
+    const members = `$${offset + 1}::bigint`;
     const names = parts.map((_, i) => `w${i + 1}`);
     // The guarded update first; the writes' last one (an insert) gives the rows.
     const result = kind === 'guarded' ? names[0]! : names[names.length - 1]!;
@@ -199,17 +231,14 @@ export class GroupCommit {
     // Every update touched exactly one row per member, or nothing is written.
     const counted = names.filter((_, i) => shapes[i]!.shape.update).map((name) => `(select count(*) from ${name}) = ${members}`);
     if (kind === 'writes' && counted.length === 0) {
-      parameters.pop();
       const last = parts.pop()!;
-      return CompiledQuery.raw(parts.length === 0 ? last : `with ${parts.map((p, i) => `${names[i]} as (${p})`).join(', ')} ${last}`, parameters);
+      return { sql: parts.length === 0 ? last : `with ${parts.map((p, i) => `${names[i]} as (${p})`).join(', ')} ${last}`, shapes, counted: false };
     }
     // Writes with an update (an idempotency key's binding): their last insert must give the rows.
     if (kind === 'writes' && (shapes[shapes.length - 1]!.shape.update || !/ returning /i.test(texts[texts.length - 1]!))) return null;
     const ctes = parts.map((p, i) => `${names[i]} as (${p})`);
-    return CompiledQuery.raw(
-      `with ${ctes.join(', ')} select ${result}.* from (values (svc_require(${counted.join(' and ')}, 'grouped update found other rows than its members'))) as guard (ok) left join ${result} on true`,
-      parameters,
-    );
+    const sql = `with ${ctes.join(', ')} select ${result}.* from (values (svc_require(${counted.join(' and ')}, 'grouped update found other rows than its members'))) as guard (ok) left join ${result} on true`;
+    return { sql, shapes, counted: true };
   }
 
   /**
