@@ -8,7 +8,7 @@ import { auditQuery, recordAudit } from '../../audit-logs/audit-logs.service.ts'
 import { attemptPatch, callConnector, connectorOfTransaction, paymentHint, type BoundConnector } from '../connector-call.ts';
 import type { CaptureTransactionBody } from '../create-transaction.schema.ts';
 import { mispredicted, predictRow } from '../predicted-row.ts';
-import { recordGuarded } from '../guarded-answer.ts';
+import { recordGuarded, writeGuarded } from '../guarded-answer.ts';
 import { applyCapture, nextCheckAt, type Applied } from '../outcomes.ts';
 import { scheduleSettlement, settlementQuery } from '../settlements/settlements.service.ts';
 import { attemptEvent, statusEvent } from '../transaction-events.ts';
@@ -21,9 +21,9 @@ import { captureBasis, planCapture, relativeAmounts, type CapturePlan } from './
 
 /**
  * `POST /transactions/{id}/capture` in three phases: reserve the amount and record the attempt,
- * call the connector outside any database transaction, record the answer. Phase 3 first tries one
- * guarded statement without BEGIN/COMMIT (guarded-answer.ts) that applies only while the
- * transaction is as it was reserved; when it moved, the locked path (SELECT … FOR UPDATE) decides.
+ * call the connector outside any database transaction, record the answer. Phases 1 and 3 each
+ * first try one guarded statement without BEGIN/COMMIT (guarded-answer.ts) that applies only while
+ * the transaction is as it was read; when it moved, the locked path (SELECT … FOR UPDATE) decides.
  */
 
 interface Reserved {
@@ -41,7 +41,7 @@ async function checked(db: Executor, ctx: RequestContext, row: TransactionRow, b
   return { plan, bound: bound! };
 }
 
-/** The capture attempt with every column given: its answer's webhook event is rendered from it. */
+/** The capture attempt with every column given: the quick path knows the row it inserts without reading it back. */
 function newAttempt(ctx: RequestContext, row: TransactionRow, plan: CapturePlan, body: CaptureTransactionBody, now: Date): AttemptRow {
   return {
     merchant_account_id: ctx.merchantAccountId, id: uuidv7(), transaction_id: row.id, operation: 'capture', status: 'in_flight', amount: plan.amount, final: plan.final,
@@ -64,6 +64,26 @@ async function reserve(ctx: RequestContext, id: string, body: CaptureTransaction
     const attempt = await repo.insertAttempt(tx, newAttempt(ctx, row, plan, body, new Date()));
     return { row: updated, attempt, bound };
   });
+}
+
+/**
+ * Phase 1 in one statement: the transaction read without a lock and checked as `reserve` checks
+ * it (a refusal is the answer), then a guarded update reserves the amount, relative to the stored
+ * row, only while every column the checks read still holds what was read, and the attempt is
+ * inserted with it. Null when a column moved meanwhile (a concurrent capture, refund, void or
+ * increment): nothing was written and `reserve` decides under the lock.
+ */
+async function reserveQuickly(ctx: RequestContext, id: string, body: CaptureTransactionBody): Promise<Reserved | null> {
+  const db = ctx.deps.db;
+  const row = await repo.findTransaction(db, ctx.merchantAccountId, id);
+  if (!row) throw notFound('transaction', id);
+  const { plan, bound } = await checked(db, ctx, row, body);
+  const now = new Date();
+  const attempt = newAttempt(ctx, row, plan, body, now);
+  const update = repo.updateTransactionIfUnchangedQuery(db, ctx.merchantAccountId, id, { basis: captureBasis(row), add: { capture_reserved: plan.amount }, patch: plan.final ? { capture_closed: true } : {}, updatedAt: now });
+  // Keyed by the transaction: two captures of it never share a grouped statement.
+  const updated = await writeGuarded(db, update, [repo.insertAttemptQuery(db, attempt)], { column: 'id', value: id });
+  return updated && { row: updated, attempt, bound };
 }
 
 function call(ctx: RequestContext, { row, attempt, bound }: Reserved) {
@@ -176,7 +196,7 @@ async function recordQuickly(ctx: RequestContext, { row, attempt }: Reserved, re
 
 /** `POST /transactions/{id}/capture`. Returns the capture record; the route picks the shape by `prefer`. */
 export async function captureTransaction(ctx: RequestContext, id: string, body: CaptureTransactionBody, preferTransaction: boolean): Promise<OperationResult | Transaction> {
-  const reserved = await reserve(ctx, id, body);
+  const reserved = (await reserveQuickly(ctx, id, body)) ?? (await reserve(ctx, id, body));
   const result = await call(ctx, reserved);
   return (await recordQuickly(ctx, reserved, result, preferTransaction)) ?? record(ctx, reserved, result, preferTransaction);
 }
