@@ -5,10 +5,11 @@ import { createMerchantAccount } from '../../../test/helpers/factories.ts';
 import type { Runtime } from '../../deps.ts';
 import { withTransaction } from '../../db/transaction.ts';
 import { uuidv7 } from '../../lib/ids.ts';
-import { updateTransactionIfStatusQuery } from './transactions.repo.ts';
+import { updateTransactionIfStatusQuery, updateTransactionIfUnchangedQuery } from './transactions.repo.ts';
 
 /**
- * The guarded update that records an authorization's answer finds its row by primary key even
+ * The guarded updates (an authorization's answer; a capture's or a refund's reservation and a
+ * capture's answer, guarded by the values read, `updated_at` among them) find their row by primary key even
  * when the planner has no statistics (a new database, PGlite before its first ANALYZE job, a
  * server without autovacuum) and keeps a generic plan, as it does for a prepared statement.
  */
@@ -59,5 +60,13 @@ describe('happy', () => {
     const plan = await genericPlan(query);
     expect(plan).toContain('transactions_pkey');
     expect(plan).not.toContain('transactions_status_idx');
+  });
+
+  it('the update guarded by the values it read finds the transaction by its primary key too, not through the list index', async () => {
+    const read = { status: 'authorization_succeeded' as const, authorized_amount: 100, capture_limit: 100, captured_amount: 0, capture_reserved: 0, capture_closed: false, refunded_amount: 0, refund_reserved: 0, updated_at: new Date() };
+    const query = updateTransactionIfUnchangedQuery(runtime.deps.db, account, uuidv7(), { basis: read, add: { capture_reserved: 100 }, patch: { capture_closed: true }, updatedAt: new Date() }).compile();
+    const plan = await genericPlan(query);
+    expect(plan).toContain('transactions_pkey');
+    expect(plan).not.toMatch(/transactions_(status|list)_idx/);
   });
 });

@@ -48,6 +48,41 @@ export function updateTransactionIfStatusQuery(db: Executor, merchantAccountId: 
     .returningAll();
 }
 
+/** Columns a guarded update may require to hold the values they were read with. */
+const BASIS_COLUMNS = ['status', 'authorized_amount', 'capture_limit', 'captured_amount', 'capture_reserved', 'capture_closed', 'refunded_amount', 'refund_reserved', 'updated_at'] as const;
+
+export type TransactionBasis = Partial<Pick<TransactionRow, (typeof BASIS_COLUMNS)[number]>>;
+
+/** Amount columns an update moves relative to the stored row. */
+export type TransactionAmounts = Partial<Pick<TransactionRow, 'captured_amount' | 'capture_reserved' | 'refunded_amount' | 'refund_reserved'>>;
+
+/**
+ * Updates the transaction only while every column of `basis` still holds the value it was read
+ * with (nobody changed what the caller decided from), returning the row; for a guarded statement
+ * (src/db/write-batch.ts). `add` moves amounts relative to the stored row, `patch` sets values.
+ * Each test is written `(column = $n) is true`, as in `updateTransactionIfStatusQuery`, so that
+ * the row is found by its primary key only; the columns come in one fixed order, so that every
+ * request writes the same text (src/db/group-commit.ts).
+ */
+export function updateTransactionIfUnchangedQuery(db: Executor, merchantAccountId: string, id: string, change: { basis: TransactionBasis; add?: TransactionAmounts; patch?: TransactionPatch; updatedAt: Date }) {
+  let query = db
+    .updateTable('transactions')
+    .set((eb) => {
+      const moved: TransactionPatch = {};
+      for (const [column, amount] of Object.entries(change.add ?? {}) as Array<[keyof TransactionAmounts, number | undefined]>) {
+        if (amount !== undefined) moved[column] = eb(column, '+', amount);
+      }
+      return { ...change.patch, ...moved, updated_at: change.updatedAt };
+    })
+    .where('merchant_account_id', '=', merchantAccountId)
+    .where('id', '=', id);
+  for (const column of BASIS_COLUMNS) {
+    const value = change.basis[column];
+    if (value !== undefined) query = query.where(sql<boolean>`(${sql.ref(column)} = ${value}) is true`);
+  }
+  return query.returningAll();
+}
+
 /** Column values, or SQL expressions (such as `overCaptureLimit`). */
 export type TransactionPatch = UpdateObject<Database, 'transactions'>;
 
@@ -99,10 +134,11 @@ export async function updateAttempt(db: Executor, merchantAccountId: string, id:
   return updateAttemptQuery(db, merchantAccountId, id, patch).returningAll().executeTakeFirstOrThrow();
 }
 
-export function updateAttemptQuery(db: Executor, merchantAccountId: string, id: string, patch: Updateable<TransactionAttemptsTable>) {
+/** `updatedAt`: given when the caller renders the attempt as the update leaves it (a capture's webhook event). */
+export function updateAttemptQuery(db: Executor, merchantAccountId: string, id: string, patch: Updateable<TransactionAttemptsTable>, updatedAt: Date = new Date()) {
   return db
     .updateTable('transaction_attempts')
-    .set({ ...patch, updated_at: new Date() })
+    .set({ ...patch, updated_at: updatedAt })
     .where('merchant_account_id', '=', merchantAccountId)
     .where('id', '=', id);
 }
@@ -175,7 +211,11 @@ export async function listEvents(db: Executor, merchantAccountId: string, transa
 }
 
 export async function insertRefund(db: Executor, row: import('kysely').Insertable<RefundsTable>): Promise<RefundRow> {
-  return db.insertInto('refunds').values(row).returningAll().executeTakeFirstOrThrow();
+  return insertRefundQuery(db, row).returningAll().executeTakeFirstOrThrow();
+}
+
+export function insertRefundQuery(db: Executor, row: import('kysely').Insertable<RefundsTable>) {
+  return db.insertInto('refunds').values(row);
 }
 
 /** The refund's answer, only while the refund is still `status` (returning the row); for a guarded statement (src/db/write-batch.ts). */

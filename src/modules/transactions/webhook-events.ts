@@ -1,7 +1,7 @@
 import type { Deps } from '../../context.ts';
 import type { AttemptRow, RefundRow, TransactionRow } from '../../db/schema-transactions.ts';
 import type { Executor, Tx } from '../../db/transaction.ts';
-import { emitEvent, eventWrites } from '../events/events.service.ts';
+import { emitEvent, eventWrites, type NewEvent } from '../events/events.service.ts';
 import { giftCardServiceOf } from '../gift-cards/gift-card-service.ts';
 import { redemptionsOfTransaction } from '../gift-cards/gift-card-redemptions.service.ts';
 import { toCaptureResource } from './capture.schema.ts';
@@ -52,8 +52,17 @@ export function refundKind(status: RefundRow['status']): 'refund.created' | 'ref
   return status === 'succeeded' ? 'refund.succeeded' : status === 'processing' ? 'refund.created' : 'refund.failed';
 }
 
+function captureEvent(attempt: AttemptRow, transaction: TransactionRow): NewEvent {
+  const payload = toCaptureResource(attempt, transaction);
+  return { merchantAccountId: attempt.merchant_account_id, kind: `capture.${payload.status}`, resourceType: 'capture', resourceId: attempt.id, payload };
+}
+
 /** `capture.<status>` each time a capture's answer is recorded (`pending` too: no answer yet, or pending at the provider). */
 export async function emitCapture(tx: Tx, deps: Deps, attempt: AttemptRow, transaction: TransactionRow): Promise<void> {
-  const payload = toCaptureResource(attempt, transaction);
-  await emitEvent(tx, deps, { merchantAccountId: attempt.merchant_account_id, kind: `capture.${payload.status}`, resourceType: 'capture', resourceId: attempt.id, payload });
+  await emitEvent(tx, deps, captureEvent(attempt, transaction));
+}
+
+/** `emitCapture`'s writes, for a caller that runs them with its own (see `eventWrites`). */
+export async function captureEventWrites(db: Executor, deps: Deps, attempt: AttemptRow, transaction: TransactionRow) {
+  return eventWrites(db, deps, captureEvent(attempt, transaction));
 }

@@ -21,7 +21,7 @@ import * as repo from '../transactions.repo.ts';
 import { emitTransaction, transactionEventWrites } from '../webhook-events.ts';
 import { transactionResource } from '../transaction-view.ts';
 import { scheduleSettlement, settlementQuery } from '../settlements/settlements.service.ts';
-import { mispredicted, predictRow } from './predicted-row.ts';
+import { mispredicted, predictRow } from '../predicted-row.ts';
 import { recordGuarded } from '../guarded-answer.ts';
 import { pendChallenge } from '../three-ds/three-ds-challenge.service.ts';
 import { recordLateAnswer } from '../void/late-void.service.ts';

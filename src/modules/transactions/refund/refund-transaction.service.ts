@@ -1,20 +1,20 @@
 import { withRequestTransaction, type RequestContext } from '../../../context.ts';
-import type { RefundRow, TransactionRow } from '../../../db/schema-transactions.ts';
+import type { NewAttempt, RefundRow, TransactionRow } from '../../../db/schema-transactions.ts';
 import { withTransaction, type Tx } from '../../../db/transaction.ts';
 import { AppError, invalidField, notFound } from '../../../errors/app-error.ts';
 import { uuidv7 } from '../../../lib/ids.ts';
 import { uuidToBase62 } from '../../../lib/base62.ts';
 import { auditQuery, recordAudit } from '../../audit-logs/audit-logs.service.ts';
-import { recordGuarded } from '../guarded-answer.ts';
+import { recordGuarded, writeGuarded } from '../guarded-answer.ts';
 import { attemptPatch, callConnector, connectorOfTransaction, paymentHint, type BoundConnector } from '../connector-call.ts';
 import { applyRefund, nextCheckAt } from '../outcomes.ts';
 import { toRefundResource, type CreateRefundBody, type Refund } from '../refund.schema.ts';
 import { event } from '../transaction-events.ts';
-import { refundRefusal } from '../transaction-status.ts';
 import { refundSettlementQuery, scheduleRefundSettlement } from '../settlements/settlements.service.ts';
 import * as repo from '../transactions.repo.ts';
 import { emitRefund, refundEventWrites, refundKind } from '../webhook-events.ts';
 import { listTransactionGiftCardRedemptions, refundGiftCardRedemption } from '../../gift-cards/gift-cards.service.ts';
+import { planRefund, refundBasis } from './refund-checks.ts';
 
 interface Reserved {
   row: TransactionRow;
@@ -23,28 +23,59 @@ interface Reserved {
   bound: BoundConnector;
 }
 
-/** Phase 1: under the row lock, check and reserve the amount, record the refund and its attempt. */
+/** The refund with every column given: the quick path knows the row it inserts without reading it back. */
+function newRefund(ctx: RequestContext, row: TransactionRow, amount: number, body: CreateRefundBody, now: Date): RefundRow & { creator: null } {
+  return {
+    merchant_account_id: ctx.merchantAccountId, id: uuidv7(), transaction_id: row.id, status: 'processing', currency: row.currency, amount, reason: body.reason ?? null,
+    target_type: 'payment-method', target_id: row.payment_method_id, external_identifier: body.external_identifier ?? null, payment_service_refund_id: null,
+    error_code: null, raw_response_code: null, raw_response_description: null, creator: null, created_at: now, updated_at: now,
+  };
+}
+
+const refundAttempt = (row: TransactionRow, refund: RefundRow, attemptId: string): NewAttempt => ({
+  merchant_account_id: row.merchant_account_id, id: attemptId, transaction_id: row.id, operation: 'refund', status: 'in_flight', amount: refund.amount, refund_id: refund.id, payment_service_id: row.payment_service_id, next_check_at: nextCheckAt(0, new Date()),
+});
+
+/** Phase 1 under the row lock: check and reserve the amount, record the refund and its attempt. */
 async function reserve(tx: Tx, ctx: RequestContext, id: string, body: CreateRefundBody, requireAmount: boolean): Promise<Reserved | null> {
   const row = await repo.findTransaction(tx, ctx.merchantAccountId, id, { forUpdate: true });
   if (!row) throw notFound('transaction', id);
-  const refusal = refundRefusal(row);
-  if (refusal) throw new AppError('bad_request', refusal);
-  const refundable = row.captured_amount - row.refunded_amount - row.refund_reserved;
-  const amount = body.amount ?? refundable;
-  if (amount <= 0) {
-    if (!requireAmount) return null;
-    throw new AppError('bad_request', 'Nothing is left to refund on this transaction');
-  }
-  if (amount > refundable) throw invalidField('body', '/amount', `amount exceeds what can be refunded (${refundable} is left)`);
+  const amount = planRefund(row, body, requireAmount);
+  if (amount === null) return null;
   const bound = await connectorOfTransaction(tx, ctx.deps, row);
   const updated = await repo.updateTransaction(tx, ctx.merchantAccountId, id, { refund_reserved: row.refund_reserved + amount });
-  const refund = await repo.insertRefund(tx, {
-    merchant_account_id: ctx.merchantAccountId, id: uuidv7(), transaction_id: id, status: 'processing', currency: row.currency, amount,
-    reason: body.reason ?? null, target_type: 'payment-method', target_id: row.payment_method_id, external_identifier: body.external_identifier ?? null,
-  });
+  const refund = await repo.insertRefund(tx, newRefund(ctx, row, amount, body, new Date()));
   const attemptId = uuidv7();
-  await repo.insertAttempt(tx, { merchant_account_id: ctx.merchantAccountId, id: attemptId, transaction_id: id, operation: 'refund', status: 'in_flight', amount, refund_id: refund.id, payment_service_id: row.payment_service_id, next_check_at: nextCheckAt(0, new Date()) });
+  await repo.insertAttempt(tx, refundAttempt(row, refund, attemptId));
   return { row: updated, refund, attemptId, bound };
+}
+
+/**
+ * Phase 1 in one statement: the transaction read without a lock and checked as `reserve` checks
+ * it (a refusal is the answer), then a guarded update reserves the amount, relative to the stored
+ * row, only while the columns the checks read still hold what was read, and the refund and its
+ * attempt are inserted with it. Null when a column moved meanwhile (a concurrent refund or
+ * capture), or nothing is left to refund: nothing was written and `reserve` decides under the lock.
+ */
+async function reserveQuickly(ctx: RequestContext, id: string, body: CreateRefundBody, requireAmount: boolean): Promise<Reserved | null> {
+  const db = ctx.deps.db;
+  const row = await repo.findTransaction(db, ctx.merchantAccountId, id);
+  if (!row) throw notFound('transaction', id);
+  const amount = planRefund(row, body, requireAmount);
+  if (amount === null) return null;
+  const bound = await connectorOfTransaction(db, ctx.deps, row);
+  const now = new Date();
+  const refund = newRefund(ctx, row, amount, body, now);
+  const attemptId = uuidv7();
+  const update = repo.updateTransactionIfUnchangedQuery(db, ctx.merchantAccountId, id, { basis: refundBasis(row), add: { refund_reserved: amount }, updatedAt: now });
+  // Keyed by the transaction: two refunds of it never share a grouped statement.
+  const updated = await writeGuarded(db, update, [repo.insertRefundQuery(db, refund), repo.insertAttemptQuery(db, refundAttempt(row, refund, attemptId))], { column: 'id', value: id });
+  return updated && { row: updated, refund, attemptId, bound };
+}
+
+/** Phase 1: in one statement while the transaction holds still, else under the row lock. Null: nothing to refund. */
+async function reserveRefund(ctx: RequestContext, id: string, body: CreateRefundBody, requireAmount: boolean): Promise<Reserved | null> {
+  return (await reserveQuickly(ctx, id, body, requireAmount)) ?? withTransaction(ctx.deps.db, (tx) => reserve(tx, ctx, id, body, requireAmount));
 }
 
 /** Phase 3: the connector's answer on the refund, the transaction's amounts, an event, an audit entry. */
@@ -131,7 +162,7 @@ function call(ctx: RequestContext, reserved: Reserved) {
 /** `POST /transactions/{id}/refunds`: partial or full (amount omitted) refund of the captured amount. */
 export async function refundTransaction(ctx: RequestContext, id: string, body: CreateRefundBody): Promise<Refund> {
   if (body.target_type === 'gift-card-redemption') return refundRedemptionOf(ctx, id, body);
-  const reserved = (await withTransaction(ctx.deps.db, (tx) => reserve(tx, ctx, id, body, true)))!;
+  const reserved = (await reserveRefund(ctx, id, body, true))!;
   const result = await call(ctx, reserved);
   return (await recordQuickly(ctx, reserved, result)) ?? withRequestTransaction(ctx, (tx) => record(tx, ctx, reserved, result));
 }
@@ -150,7 +181,7 @@ export async function refundAll(ctx: RequestContext, id: string, body: { reason?
     const left = redemption.amount - redemption.refunded_amount;
     if (redemption.status === 'succeeded' && left > 0) giftCardRefunds.push(await refundRedemption(ctx, row, redemption.id, left, extra));
   }
-  const reserved = row.captured_amount > 0 ? await withTransaction(ctx.deps.db, (tx) => reserve(tx, ctx, id, extra, false)) : null;
+  const reserved = row.captured_amount > 0 ? await reserveRefund(ctx, id, extra, false) : null;
   const result = reserved ? await call(ctx, reserved) : null;
   return withRequestTransaction(ctx, async (tx) => {
     const items = reserved && result ? [await record(tx, ctx, reserved, result)] : [];

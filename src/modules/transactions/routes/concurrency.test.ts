@@ -4,8 +4,9 @@ import { buildTestApp, type TestApp } from '../../../../test/helpers/build-test-
 import { authorized, merchantWithMockCard } from '../../../../test/helpers/transactions.ts';
 
 /**
- * Concurrent captures and refunds of one transaction never exceed its limits: each reserves its
- * amount under the row lock before the connector call. Runs on PGlite and on PostgreSQL.
+ * Concurrent captures, refunds and voids of one transaction never exceed its limits: each reserves
+ * its amount before the connector call (in one guarded statement, or under the row lock when the
+ * row moved) and records the answer relative to what the others did. Runs on PGlite and on PostgreSQL.
  */
 let t: TestApp;
 let m: string;
@@ -36,6 +37,26 @@ function expectInvariants(l: Awaited<ReturnType<typeof ledger>>) {
   expect(l.refunded).toBe(l.refundedByRecords);
   expect(l.captureReserved).toBe(0);
   expect(l.refundReserved).toBe(0);
+}
+
+/**
+ * Holds the mock connector's next `operation` call at the provider until `release`; `reached`
+ * resolves once the call has started (its reservation is committed by then).
+ */
+function hold(operation: 'capture' | 'void') {
+  const connector = t.deps.connectors.get('mock-card') as unknown as Record<string, (request: unknown) => Promise<unknown>>;
+  const original = connector[operation]!;
+  let release!: () => void;
+  let reached!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  const started = new Promise<void>((resolve) => (reached = resolve));
+  connector[operation] = async (request) => {
+    delete connector[operation];
+    reached();
+    await released;
+    return original.call(connector, request);
+  };
+  return { reached: started, release };
 }
 
 const AMOUNTS = Array.from({ length: 20 }, (_, i) => 40 + ((i * 37) % 90)); // 20 amounts, 40..129, summing above 1000
@@ -107,6 +128,76 @@ describe('happy', () => {
     } finally {
       release();
       connector.authorize = original;
+    }
+  });
+
+  it('a void while a capture is at the provider is refused; the capture completes', async () => {
+    const txn = await authorized(t, m);
+    const gate = hold('capture');
+    const capturing = post(`/transactions/${txn.id}/capture`, { amount: 400 });
+    await gate.reached;
+    const voided = await post(`/transactions/${txn.id}/void`, {});
+    expect(voided.statusCode).toBe(400);
+    expect(voided.json().message).toContain('refund it instead');
+    gate.release();
+    expect((await capturing).json()).toMatchObject({ status: 'succeeded', transaction: { status: 'capture_succeeded', captured_amount: 400 } });
+    const l = await ledger(txn.id);
+    expect(l.captured).toBe(400);
+    expectInvariants(l);
+  });
+
+  it('a capture while a void is at the provider is refused; the void completes', async () => {
+    const txn = await authorized(t, m);
+    const gate = hold('void');
+    const voiding = post(`/transactions/${txn.id}/void`, {});
+    await gate.reached;
+    const captured = await post(`/transactions/${txn.id}/capture`, { amount: 400, final: false });
+    expect(captured.statusCode).toBe(400);
+    expect(captured.json().message).toContain('a final capture or a void has closed it');
+    gate.release();
+    expect((await voiding).json()).toMatchObject({ status: 'succeeded', transaction: { status: 'authorization_voided', captured_amount: 0 } });
+    const l = await ledger(txn.id);
+    expect(l.captured).toBe(0);
+    expectInvariants(l);
+  });
+
+  it("a refund while a further capture is at the provider: the amounts add up and the capture's events show the refund", async () => {
+    const txn = await authorized(t, m);
+    expect((await post(`/transactions/${txn.id}/capture`, { amount: 500, final: false })).statusCode).toBe(200);
+    const gate = hold('capture');
+    const capturing = post(`/transactions/${txn.id}/capture`, { amount: 200, final: false });
+    await gate.reached;
+    expect((await post(`/transactions/${txn.id}/refunds`, { amount: 300 })).json()).toMatchObject({ status: 'succeeded', amount: 300 });
+    gate.release();
+    const res = await capturing;
+    expect(res.json()).toMatchObject({ status: 'succeeded', transaction: { captured_amount: 700, refunded_amount: 300 } });
+    const stored = (await t.request({ method: 'GET', url: `/transactions/${txn.id}`, merchantAccountId: m })).json();
+    expect(res.json().transaction).toEqual(stored);
+    // The webhook snapshot of the capture is the stored transaction, the refund included.
+    const [latest] = await t.deps.db.selectFrom('events').select('payload').where('resource_id', '=', txn.id).where('kind', '=', 'transaction.captured').orderBy('id', 'desc').limit(1).execute();
+    expect(latest!.payload).toEqual(stored);
+    const l = await ledger(txn.id);
+    expect([l.captured, l.refunded]).toEqual([700, 300]);
+    expectInvariants(l);
+  });
+
+  it('captures, refunds and a void started together never leave inconsistent amounts', async () => {
+    for (let round = 0; round < 4; round++) {
+      const txn = await authorized(t, m);
+      const first = round % 2 === 0 ? await post(`/transactions/${txn.id}/capture`, { amount: 300, final: false }) : null;
+      const results = await Promise.all([
+        post(`/transactions/${txn.id}/capture`, { amount: 250, final: false }),
+        post(`/transactions/${txn.id}/void`, {}),
+        post(`/transactions/${txn.id}/refunds`, { amount: 100 }),
+        post(`/transactions/${txn.id}/capture`, { amount: 150 }),
+      ]);
+      for (const r of results) expect([200, 201, 400], r.body).toContain(r.statusCode);
+      const l = await ledger(txn.id);
+      expectInvariants(l);
+      const row = await t.deps.db.selectFrom('transactions').select(['status', 'voided_at']).where('id', '=', txn.id).executeTakeFirstOrThrow();
+      // A void succeeded only if nothing was captured, and then nothing was.
+      if (results[1]!.statusCode === 200) expect([row.status, l.captured, first]).toEqual(['authorization_voided', 0, null]);
+      else expect(row.voided_at).toBeNull();
     }
   });
 

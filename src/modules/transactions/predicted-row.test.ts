@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import type { TransactionRow } from '../../../db/schema-transactions.ts';
+import type { TransactionRow } from '../../db/schema-transactions.ts';
 import { mispredicted, predictRow } from './predicted-row.ts';
 
 const at = new Date('2026-11-24T10:00:00.000Z');

@@ -1,6 +1,6 @@
 import { isExpression } from 'kysely';
-import type { TransactionRow, TransactionsTable } from '../../../db/schema-transactions.ts';
-import type { TransactionPatch } from '../transactions.repo.ts';
+import type { TransactionRow, TransactionsTable } from '../../db/schema-transactions.ts';
+import type { TransactionPatch } from './transactions.repo.ts';
 
 /**
  * The row an update will leave, worked out before the update runs: the one-statement phase 3 of
