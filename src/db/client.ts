@@ -71,7 +71,7 @@ export async function openDb(options: OpenDbOptions): Promise<DbHandle> {
     pool.on('error', () => undefined);
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log });
     const max = options.poolSize ?? 10;
-    // Half the pool at most for grouped statements: reads and transactions keep the other half.
+    // Half the pool at most for grouped writes, and as many for grouped reads (src/db/group-commit.ts).
     if (options.groupCommit !== false) enableGroupCommit(db, { maxInFlight: Math.max(1, Math.floor(max / 2)), maxMembers: 64 });
     const feedConnection = { connectionString: options.databaseUrl, schema: options.schema };
     return {

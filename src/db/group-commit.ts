@@ -13,8 +13,8 @@ import { GUARD_FAILED, GuardFailed, combine, guarded, setGroupRunner, type Group
  * statement has committed its own rows.
  *
  * Members wait at most until the next turn of the event loop (`setImmediate`); when `maxInFlight`
- * grouped statements are already running, new members wait for one of them to finish and then go
- * together: under load groups grow by themselves, at low load a request runs alone with no delay.
+ * grouped statements (writes; reads count apart) are already running, new members wait for one of
+ * them to finish and then go together: under load groups grow by themselves, at low load a request runs alone with no delay.
  * A guarded group checks that its update touched one row per member; if any statement of a group
  * fails (a guard, a constraint, a deadlock), nothing of it was written and every member runs alone,
  * as it would have without grouping, so one bad row never fails its neighbours.
@@ -61,7 +61,7 @@ export class GroupCommit {
   private readonly pending = new Map<string, Batch>();
   private readonly shapes = new Map<string, Promise<{ shape: WriteShape; types: string[] } | null>>();
   private readonly plans = new Map<string, Promise<Plan | null>>();
-  private inFlight = 0;
+  private readonly inFlight = { reads: 0, writes: 0 };
   private scheduled = false;
   private probes = 0;
   readonly stats: GroupCommitStats = { statements: 0, members: 0, fallbacks: 0 };
@@ -98,11 +98,14 @@ export class GroupCommit {
   private flush(): void {
     this.scheduled = false;
     for (const [batchKey, batch] of this.pending) {
-      while (batch.members.length > 0 && this.inFlight < this.options.maxInFlight) {
+      // Reads have slots of their own: a read never waits behind writes that wait for a row lock
+      // (held, perhaps, by a transaction that is itself waiting for that read).
+      const lane = batch.kind === 'reads' ? 'reads' : 'writes';
+      while (batch.members.length > 0 && this.inFlight[lane] < this.options.maxInFlight) {
         const chunk = batch.kind === 'reads' ? batch.members.splice(0, this.options.maxMembers) : this.take(batch.members);
-        this.inFlight++;
+        this.inFlight[lane]++;
         void this.execute(batch.kind, chunk).finally(() => {
-          this.inFlight--;
+          this.inFlight[lane]--;
           if (this.pending.size > 0) this.schedule();
         });
       }
