@@ -35,6 +35,8 @@ interface Member {
 
 interface Batch {
   kind: Kind;
+  /** The kind and the member texts: what the members share, and the key of their plan. */
+  key: string;
   members: Member[];
 }
 
@@ -78,7 +80,7 @@ export class GroupCommit {
       return (await new Promise<unknown[]>((resolve, reject) => {
         const batchKey = `${kind}\u0000${queries.map((q) => q.sql).join('\u0000')}`;
         let batch = this.pending.get(batchKey);
-        if (!batch) this.pending.set(batchKey, (batch = { kind, members: [] }));
+        if (!batch) this.pending.set(batchKey, (batch = { kind, key: batchKey, members: [] }));
         batch.members.push({ queries, key, resolve, reject });
         this.schedule();
       })) as R[];
@@ -104,7 +106,7 @@ export class GroupCommit {
       while (batch.members.length > 0 && this.inFlight[lane] < this.options.maxInFlight) {
         const chunk = batch.kind === 'reads' ? batch.members.splice(0, this.options.maxMembers) : this.take(batch.members);
         this.inFlight[lane]++;
-        void this.execute(batch.kind, chunk).finally(() => {
+        void this.execute(batch, chunk).finally(() => {
           this.inFlight[lane]--;
           if (this.pending.size > 0) this.schedule();
         });
@@ -130,11 +132,12 @@ export class GroupCommit {
     return chunk;
   }
 
-  private async execute(kind: Kind, chunk: Member[]): Promise<void> {
+  private async execute(batch: Batch, chunk: Member[]): Promise<void> {
+    const { kind } = batch;
     if (chunk.length === 1) return this.alone(kind, chunk[0]!);
     let rows: Record<string, unknown>[];
     try {
-      const statement = await this.statement(kind, chunk);
+      const statement = await this.statement(batch, chunk);
       if (!statement) {
         await Promise.all(chunk.map((member) => this.alone(kind, member)));
         return;
@@ -185,8 +188,8 @@ export class GroupCommit {
   }
 
   /** The grouped statement for `chunk`, or null when one of its texts cannot be grouped. */
-  private async statement(kind: Kind, chunk: Member[]): Promise<CompiledQuery<Record<string, unknown>> | null> {
-    const plan = await this.plan(kind, chunk[0]!.queries.map((q) => q.sql));
+  private async statement(batch: Batch, chunk: Member[]): Promise<CompiledQuery<Record<string, unknown>> | null> {
+    const plan = await bounded(this.plans, batch.key, () => this.build(batch.kind, chunk[0]!.queries.map((q) => q.sql)));
     if (!plan) return null;
     const parameters: unknown[] = [];
     plan.shapes.forEach(({ shape, types }, q) => {
@@ -203,18 +206,9 @@ export class GroupCommit {
 
   /**
    * The text of the grouped statement for these member texts (the same for any number of members:
-   * their values travel in arrays), built once per process; null when they cannot be grouped.
+   * their values travel in arrays), built once per process (`plans`); null when they cannot be
+   * grouped.
    */
-  private plan(kind: Kind, texts: string[]): Promise<Plan | null> {
-    const key = `${kind}\u0000${texts.join('\u0000')}`;
-    let found = this.plans.get(key);
-    if (found) return found;
-    if (this.plans.size >= MAX_SHAPES) return Promise.resolve(null);
-    found = this.build(kind, texts).catch(() => null);
-    this.plans.set(key, found);
-    return found;
-  }
-
   private async build(kind: Kind, texts: string[]): Promise<Plan | null> {
     const found = await Promise.all(texts.map((text) => this.shape(text, kind === 'reads')));
     if (found.some((s) => s === null)) return null;
@@ -250,12 +244,7 @@ export class GroupCommit {
    * `pg_prepared_statements`. Null when it cannot be grouped.
    */
   private shape(text: string, read: boolean): Promise<{ shape: WriteShape; types: string[] } | null> {
-    let found = this.shapes.get(text);
-    if (found) return found;
-    if (this.shapes.size >= MAX_SHAPES) return Promise.resolve(null);
-    found = this.probe(text, read).catch(() => null);
-    this.shapes.set(text, found);
-    return found;
+    return bounded(this.shapes, text, () => this.probe(text, read));
   }
 
   private async probe(text: string, read: boolean): Promise<{ shape: WriteShape; types: string[] } | null> {
@@ -295,6 +284,19 @@ function arrayParameter(values: unknown[], type: string): unknown[] | null {
     else out[i] = value;
   }
   return out;
+}
+
+/**
+ * `load(key)` once per process: kept in `cache` (a failure is kept as null, the texts do not
+ * change); past MAX_SHAPES keys, new ones are null (run one by one) without loading.
+ */
+function bounded<T>(cache: Map<string, Promise<T | null>>, key: string, load: () => Promise<T | null>): Promise<T | null> {
+  let found = cache.get(key);
+  if (found) return found;
+  if (cache.size >= MAX_SHAPES) return Promise.resolve(null);
+  found = load().catch(() => null);
+  cache.set(key, found);
+  return found;
 }
 
 /** Makes `db` (a pool, never a transaction) group the writes that ask for it. */

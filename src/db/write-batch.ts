@@ -17,9 +17,10 @@ import type { Executor } from './transaction.ts';
 export async function runWrites<R = unknown>(db: Executor, writes: Array<Compilable<unknown> | CompiledQuery<unknown>>, group?: GroupKey): Promise<R[]> {
   const compiled = writes.map((w) => ('compile' in w ? w.compile() : w));
   if (compiled.length === 0) return [];
+  const combinable = compiled.every((q) => canCombine(q.sql));
   const runner = group && runners.get(db);
-  if (runner && compiled.every((q) => canCombine(q.sql))) return runner.run<R>('writes', compiled, group!);
-  if (!compiled.every((q) => canCombine(q.sql))) {
+  if (runner && combinable) return runner.run<R>('writes', compiled, group!);
+  if (!combinable) {
     let rows: R[] = [];
     for (const q of compiled) rows = (await db.executeQuery<R>(q as CompiledQuery<R>)).rows;
     return rows;

@@ -1,20 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { refusalOf as refusal } from '../../../../test/helpers/refusal.ts';
 import { captureBasis, planCapture, relativeAmounts, type CaptureFacts } from './capture-checks.ts';
 
 const authorized: CaptureFacts = { status: 'authorization_succeeded', authorized_amount: 1000, capture_limit: 1000, captured_amount: 0, capture_reserved: 0, capture_closed: false };
 const multi = { multiCapture: true, incrementalAuthorization: false };
 const single = { multiCapture: false, incrementalAuthorization: false };
-
-/** The error `planCapture` throws, as the error handler renders it. */
-function refusal(fn: () => unknown) {
-  try {
-    fn();
-  } catch (error) {
-    const { code, message, details } = error as { code: string; message: string; details?: Array<{ pointer: string; message: string }> };
-    return { code, message, pointer: details?.[0]?.pointer, detail: details?.[0]?.message };
-  }
-  throw new Error('no refusal');
-}
 
 describe('planCapture', () => {
   it('captures the rest of the authorized amount when the amount is omitted, final by default', () => {

@@ -1,17 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { refusalOf as refusal } from '../../../../test/helpers/refusal.ts';
 import { planRefund, refundBasis, type RefundFacts } from './refund-checks.ts';
 
 const captured: RefundFacts = { status: 'capture_succeeded', captured_amount: 1000, refunded_amount: 300, refund_reserved: 200 };
-
-function refusal(fn: () => unknown) {
-  try {
-    fn();
-  } catch (error) {
-    const { code, message, details } = error as { code: string; message: string; details?: Array<{ pointer: string; message: string }> };
-    return { code, message, pointer: details?.[0]?.pointer, detail: details?.[0]?.message };
-  }
-  throw new Error('no refusal');
-}
 
 describe('planRefund', () => {
   it('refunds what is captured and neither refunded nor reserved when the amount is omitted', () => {
