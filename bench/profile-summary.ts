@@ -1,8 +1,10 @@
 /**
  * The top of a V8 CPU profile (`node --cpu-prof`, e.g. the server's under BENCH_SERVER_NODE_ARGS):
- * `node --import tsx bench/profile-summary.ts FILE.cpuprofile [top=25]`. Prints the functions with
- * the most self time, then the same time by package (node_modules) or file (ours, Node's own).
- * A sample's time is the gap to the next sample, as DevTools counts it.
+ * `node --import tsx bench/profile-summary.ts FILE.cpuprofile [top=25] [--busiest=SECONDS]`. Prints the
+ * functions with the most self time, then the same time by package (node_modules) or file (ours,
+ * Node's own). A sample's time is the gap to the next sample, as DevTools counts it. `--busiest=10`
+ * keeps only the samples of the 10 s with the least idle time (a scenario's run, without the server's
+ * start and the seeding); shares are then also given of the busy (not idle) time.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -17,11 +19,38 @@ interface Profile {
   timeDeltas: number[];
 }
 
-/** Self time in µs per node id. */
-function selfTimes(profile: Profile): Map<number, number> {
+/** Self time in µs per node id, of the samples from index `from` to `to` (exclusive). */
+function selfTimes(profile: Profile, from = 0, to = profile.samples.length): Map<number, number> {
   const times = new Map<number, number>();
-  profile.samples.forEach((id, i) => times.set(id, (times.get(id) ?? 0) + (profile.timeDeltas[i + 1] ?? 0)));
+  for (let i = from; i < to; i++) {
+    const id = profile.samples[i]!;
+    times.set(id, (times.get(id) ?? 0) + (profile.timeDeltas[i + 1] ?? 0));
+  }
   return times;
+}
+
+/** The samples [from, to) spanning `seconds` with the least idle time (two pointers over the samples). */
+function busiestWindow(profile: Profile, seconds: number): [number, number] {
+  const idleIds = new Set(profile.nodes.filter((n) => n.callFrame.functionName === '(idle)').map((n) => n.id));
+  const span = seconds * 1e6;
+  let best: [number, number] = [0, profile.samples.length];
+  let bestBusy = -1;
+  let from = 0;
+  let length = 0;
+  let busy = 0;
+  for (let to = 0; to < profile.samples.length; to++) {
+    const us = profile.timeDeltas[to + 1] ?? 0;
+    length += us;
+    if (!idleIds.has(profile.samples[to]!)) busy += us;
+    while (length > span && from < to) {
+      const out = profile.timeDeltas[from + 1] ?? 0;
+      length -= out;
+      if (!idleIds.has(profile.samples[from]!)) busy -= out;
+      from++;
+    }
+    if (busy > bestBusy) [bestBusy, best] = [busy, [from, to + 1]];
+  }
+  return best;
 }
 
 /** A frame's file: from its package on in node_modules (`pg/lib/result.js`), from `src/` in ours, else its URL (`node:internal/...`, `wasm://...`). */
@@ -50,12 +79,13 @@ function top(times: Map<string, number>, count: number, total: number): string[]
     .map(([name, us]) => `${((us / total) * 100).toFixed(1).padStart(5)} %  ${(us / 1000).toFixed(0).padStart(7)} ms  ${name}`);
 }
 
-function summarize(profile: Profile, count: number): string {
+function summarize(profile: Profile, count: number, window?: number): string {
   const byNode = new Map(profile.nodes.map((node) => [node.id, node]));
   const functions = new Map<string, number>();
   const owners = new Map<string, number>();
   let total = 0;
-  for (const [id, us] of selfTimes(profile)) {
+  const [from, to] = window ? busiestWindow(profile, window) : [0, profile.samples.length];
+  for (const [id, us] of selfTimes(profile, from, to)) {
     const frame = byNode.get(id)!.callFrame;
     const where = frame.url === '' ? '' : ` ${fileOf(frame.url)}:${frame.lineNumber + 1}`;
     const name = `${frame.functionName || '(anonymous)'}${where}`;
@@ -64,21 +94,27 @@ function summarize(profile: Profile, count: number): string {
     total += us;
   }
   const idle = owners.get('(idle)') ?? 0;
+  // With a window, shares are of the busy time: idle is left out of the lists.
+  const shareOf = window ? total - idle : total;
+  if (window) [functions, owners].forEach((times) => times.delete('(idle)'));
   return [
-    `${(total / 1000).toFixed(0)} ms sampled, of which ${(idle / 1000).toFixed(0)} ms idle (${((idle / total) * 100).toFixed(1)} %)`,
+    `${(total / 1000).toFixed(0)} ms sampled${window ? ` (the busiest ${window} s)` : ''}, of which ${(idle / 1000).toFixed(0)} ms idle (${((idle / total) * 100).toFixed(1)} %)`,
     '',
-    `Top ${count} functions by self time:`,
-    ...top(functions, count, total),
+    `Top ${count} functions by self time${window ? ', share of the busy time' : ''}:`,
+    ...top(functions, count, shareOf),
     '',
     `Top ${count} packages and files by self time:`,
-    ...top(owners, count, total),
+    ...top(owners, count, shareOf),
   ].join('\n');
 }
 
-const [file, countArg = '25'] = process.argv.slice(2);
-if (!file || !/^\d+$/.test(countArg)) {
-  process.stderr.write('usage: node --import tsx bench/profile-summary.ts FILE.cpuprofile [top=25]\n');
+const args = process.argv.slice(2);
+const windowArg = args.find((a) => a.startsWith('--busiest='));
+const [file, countArg = '25'] = args.filter((a) => a !== windowArg);
+const window = windowArg === undefined ? undefined : Number(windowArg.slice('--busiest='.length));
+if (!file || !/^\d+$/.test(countArg) || (window !== undefined && !(window > 0))) {
+  process.stderr.write('usage: node --import tsx bench/profile-summary.ts FILE.cpuprofile [top=25] [--busiest=SECONDS]\n');
   process.exit(2);
 }
 const profile = JSON.parse(fs.readFileSync(file, 'utf8')) as Profile;
-process.stdout.write(`${summarize(profile, Number(countArg))}\n`);
+process.stdout.write(`${summarize(profile, Number(countArg), window)}\n`);
