@@ -26,7 +26,8 @@
  *                      `--cpu-prof --cpu-prof-dir=/tmp/prof` (an absolute directory: the server runs
  *                      in its checkout). It is stopped with SIGTERM and exits by itself, so the profile
  *                      is written; summarize it with `node --import tsx bench/profile-summary.ts FILE`
- * A scenario with answers that are not 2xx has their status codes counted on stderr.
+ * A scenario with answers that are not 2xx has their status codes counted on stderr, followed by the
+ * server's last output.
  * On PostgreSQL the transaction rows come with the reference (a plain transaction of four inserts,
  * measured right before them) and the SQL of one authorization replayed alone; every row is also
  * given as a ratio to the reference (bench/sql-alone.ts).
@@ -175,7 +176,10 @@ function scenarioRunner(target: Target, rows: Row[]): Run {
     // A run that ended before autocannon's last whole-second tick (each-once.ts) sat idle until
     // it: that idle time is not the requests'. Processes use no CPU while idle, so theirs stands.
     const tail = !own && (Date.now() - started) / 1000 - measured.result.duration > 0.1;
-    if (measured.result.non2xx > 0) log(`${label}: ${scenario}: ${measured.result.non2xx} answers not 2xx: ${statusCounts(measured.result.statusCodeStats)}`);
+    if (measured.result.non2xx > 0) {
+      log(`${label}: ${scenario}: ${measured.result.non2xx} answers not 2xx: ${statusCounts(measured.result.statusCodeStats)}`);
+      log(`${label}: the server's last output (LOG_LEVEL=warn):\n${server.output().slice(-3000)}`);
+    }
     rows.push({ scenario, ...measured, cpu: tail ? { ...cpu, idle: null } : cpu });
   };
 }
