@@ -11,8 +11,9 @@
  *                      per second of run)
  *   BENCH_DATABASE_URL PostgreSQL to run against instead of PGlite
  *   BENCH_TRANSACTIONS 0 skips the transaction scenarios (bench/transactions.ts, bench/flows.ts)
- *   BENCH_RATE         offered requests/s of the fixed-rate authorization scenario (default 1000),
- *                      sent over BENCH_RATE_CONNECTIONS connections (default 64)
+ *   BENCH_RATE         offered requests/s of the fixed-rate authorization scenarios (default 1000),
+ *                      sent over BENCH_RATE_CONNECTIONS connections at most (default 64): once evenly
+ *                      paced (bench/paced.ts), once in autocannon's bursts at the start of each second
  *   BENCH_ONLY         a regular expression: only the scenarios whose name matches run (the capture
  *                      scenario captures what the first authorization scenario authorized)
  *   BENCH_COMPARE_WITH another checkout (a directory with bin/svc.mjs and its node_modules, e.g. from

@@ -1,13 +1,14 @@
 /**
  * Transaction scenarios of the benchmark (bench/run.ts): authorize with a stored card (a reused
  * token, then a new token per request, then a new idempotency key per request, then at a fixed
- * offered rate), authorize and capture in one request, a capture of each transaction authorized
+ * offered rate, evenly paced and in autocannon's bursts), authorize and capture in one request, a capture of each transaction authorized
  * before, and refunds spread over captured transactions. Each request is a real engine run:
  * routing, the vault, the mock-card connector, the state machine, events, audit and, where a key is
  * sent, the idempotency record.
  */
 import { randomUUID } from 'node:crypto';
 import { eachOnce } from './each-once.ts';
+import { paced } from './paced.ts';
 import { recordRequest, referenceTransactions, replayStatements } from './sql-alone.ts';
 
 interface Request {
@@ -116,9 +117,14 @@ export async function transactionScenarios(ctx: TransactionBenchContext, run: (s
       requests: [{ setupRequest: (request: Request) => ({ ...request, headers: { ...request.headers, 'idempotency-key': randomUUID() } }) }],
     }),
   }));
-  // The latency at a steady offered load (autocannon corrects for coordinated omission at a fixed
-  // rate): enough connections that requests never wait for a free one on the client side.
-  await run(`POST /transactions, stored card, authorize at ${ctx.rate} req/s offered (${ctx.rateConnections} connections)`, async () => ({
+  // The latency at a steady offered load: requests evenly spaced whatever the answers (open loop),
+  // each timed from when it was due (bench/paced.ts), on enough connections that one is mostly free.
+  await run(`POST /transactions, stored card, authorize at ${ctx.rate} req/s offered, evenly paced (up to ${ctx.rateConnections} connections)`, async () => ({
+    result: await paced({ baseUrl: ctx.baseUrl, method: 'POST', path: '/transactions', headers: { authorization: `Bearer ${ctx.token}`, 'content-type': 'application/json' }, body: JSON.stringify(authorize), rate: ctx.rate, seconds: ctx.seconds, connections: ctx.rateConnections }),
+  }));
+  // The same rate as autocannon offers it (`overallRate`): each connection sends its share of a
+  // second as fast as it can when the second starts, so these are a burst's latencies (bench/paced.ts).
+  await run(`POST /transactions, stored card, authorize at ${ctx.rate} req/s in bursts once a second (autocannon overallRate, ${ctx.rateConnections} connections)`, async () => ({
     result: await post(ctx, '/transactions', authorize, { overallRate: ctx.rate, connections: ctx.rateConnections }),
   }));
   await run('POST /transactions, stored card, intent capture (authorize + capture)', async () => ({ result: await post(ctx, '/transactions', { ...authorize, intent: 'capture' }) }));
