@@ -1,11 +1,12 @@
 import type { AuditLogRow, AuditLogsTable } from '../../db/schema.ts';
 import type { Executor } from '../../db/transaction.ts';
+import { insertQuery } from '../../db/insert-query.ts';
 import { keysetPage, type KeysetPage } from '../../db/keyset.ts';
 import type { CursorPosition } from '../../http/cursor.ts';
 import type { Insertable } from 'kysely';
 
 export function insertAuditLogQuery(db: Executor, entry: Insertable<AuditLogsTable>) {
-  return db.insertInto('audit_logs').values(entry);
+  return insertQuery(db, 'audit_logs', entry);
 }
 
 export interface AuditLogFilter {

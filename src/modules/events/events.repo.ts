@@ -1,10 +1,11 @@
 import type { EventRow } from '../../db/schema-webhooks.ts';
+import { insertQuery } from '../../db/insert-query.ts';
 import type { Executor } from '../../db/transaction.ts';
 
 /** SQL of the event outbox (events and their pending deliveries). */
 
 export function insertEventQuery(db: Executor, row: Omit<EventRow, 'payload'> & { payload: Record<string, unknown> }) {
-  return db.insertInto('events').values({ ...row, payload: JSON.stringify(row.payload) });
+  return insertQuery(db, 'events', { ...row, payload: JSON.stringify(row.payload) });
 }
 
 export interface NewDelivery {
@@ -22,7 +23,11 @@ export interface NewDelivery {
 /** One statement for all the deliveries of an event. */
 /** `rows` must not be empty. */
 export function insertDeliveriesQuery(db: Executor, rows: NewDelivery[]) {
-  return db.insertInto('webhook_deliveries').values(rows.map((r) => ({ ...r, status: 'pending' as const })));
+  return insertQuery(
+    db,
+    'webhook_deliveries',
+    rows.map((r) => ({ ...r, status: 'pending' as const })),
+  );
 }
 
 export async function findEvent(db: Executor, merchantAccountId: string, id: string): Promise<EventRow | undefined> {

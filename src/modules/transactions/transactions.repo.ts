@@ -1,6 +1,7 @@
 import { sql, type Compilable, type UpdateObject, type Updateable } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { AttemptRow, NewAttempt, NewTransaction, NewTransactionEvent, RefundRow, SettlementRow, TransactionAttemptsTable, TransactionEventRow, TransactionRow, TransactionsTable, RefundsTable } from '../../db/schema-transactions.ts';
+import { insertQuery } from '../../db/insert-query.ts';
 import { keysetPage, type KeysetPage } from '../../db/keyset.ts';
 import type { Executor } from '../../db/transaction.ts';
 import { readRows, runWrites } from '../../db/write-batch.ts';
@@ -110,17 +111,17 @@ export async function updateTransaction(db: Executor, merchantAccountId: string,
 }
 
 export async function insertAttempt(db: Executor, row: NewAttempt): Promise<AttemptRow> {
-  return insertAttemptQuery(db, row).returningAll().executeTakeFirstOrThrow();
+  return db.insertInto('transaction_attempts').values(row).returningAll().executeTakeFirstOrThrow();
 }
 
 export function insertAttemptQuery(db: Executor, row: NewAttempt) {
-  return db.insertInto('transaction_attempts').values(row);
+  return insertQuery(db, 'transaction_attempts', row);
 }
 
 /** The transaction and its first attempt in one round trip (src/db/write-batch.ts). */
 export async function insertTransactionWithAttempt(db: Executor, row: NewTransaction, attempt: NewAttempt, withWrites: Compilable<unknown>[] = []): Promise<TransactionRow> {
   // Concurrent requests' inserts may share one statement (src/db/group-commit.ts).
-  const [inserted] = await runWrites<TransactionRow>(db, [insertAttemptQuery(db, attempt), ...withWrites, db.insertInto('transactions').values(row).returningAll()], { column: 'id', value: row.id });
+  const [inserted] = await runWrites<TransactionRow>(db, [insertAttemptQuery(db, attempt), ...withWrites, insertQuery(db, 'transactions', row, 'all')], { column: 'id', value: row.id });
   return inserted!;
 }
 
@@ -202,7 +203,7 @@ export async function insertEvents(db: Executor, rows: NewTransactionEvent[]): P
 
 /** `rows` must not be empty. */
 export function insertEventsQuery(db: Executor, rows: NewTransactionEvent[]) {
-  return db.insertInto('transaction_events').values(rows);
+  return insertQuery(db, 'transaction_events', rows);
 }
 
 export async function listEvents(db: Executor, merchantAccountId: string, transactionId: string, position: CursorPosition | null, limit: number): Promise<KeysetPage<TransactionEventRow>> {

@@ -1,0 +1,94 @@
+import { CompiledQuery, type Compilable, type Insertable, type Selectable } from 'kysely';
+import type { Database } from './schema.ts';
+import type { Executor } from './transaction.ts';
+
+/**
+ * `insert into "t" ("a", "b") values ($1, $2)[, (…)] [returning *]` for rows of plain values, the
+ * statement Kysely's `insertInto(t).values(rows)` compiles to, character for character (the group
+ * committer reads these texts, src/db/group-commit-sql.ts), without building and walking Kysely's
+ * operation tree for each request: the text is kept per table, columns, row count and returning.
+ * The hot inserts of a payment (its attempt, history, audit entry and webhook outbox) go through
+ * here. Rows holding a Kysely expression go through Kysely.
+ */
+export class InsertQuery<R = unknown> implements Compilable<R> {
+  constructor(
+    private readonly db: Executor,
+    private readonly compiled: CompiledQuery<R>,
+  ) {}
+
+  compile(): CompiledQuery<R> {
+    return this.compiled;
+  }
+
+  /** The rows it returned (none without `returning`). */
+  async execute(): Promise<R[]> {
+    return (await this.db.executeQuery(this.compiled)).rows;
+  }
+}
+
+type Table = keyof Database & string;
+
+type Rows<T extends Table> = Insertable<Database[T]> | ReadonlyArray<Insertable<Database[T]>>;
+
+export function insertQuery<T extends Table>(db: Executor, table: T, rows: Rows<T>): InsertQuery<never>;
+export function insertQuery<T extends Table>(db: Executor, table: T, rows: Rows<T>, returning: 'all'): InsertQuery<Selectable<Database[T]>>;
+export function insertQuery<T extends Table>(db: Executor, table: T, rows: Rows<T>, returning?: 'all'): InsertQuery<unknown> {
+  const list = (Array.isArray(rows) ? rows : [rows]) as ReadonlyArray<Record<string, unknown>>;
+  const compiled = compileInsert(table, list, returning === 'all');
+  if (compiled) return new InsertQuery(db, compiled);
+  // A row with an expression, or no row: Kysely says what it means (or refuses it).
+  const query = db.insertInto(table).values(rows as never);
+  return new InsertQuery(db, (returning === 'all' ? query.returningAll() : query).compile());
+}
+
+const MAX_TEXTS = 1000;
+const texts = new Map<string, string>();
+
+/** Pure: the compiled insert, or null when a value is a Kysely expression or there is no row (exported for tests). */
+export function compileInsert(table: string, rows: ReadonlyArray<Record<string, unknown>>, returningAll: boolean): CompiledQuery<any> | null {
+  if (rows.length === 0) return null;
+  // Kysely's columns: every key with a defined value, in order of first appearance over the rows.
+  const columns: string[] = [];
+  const seen = new Set<string>();
+  for (const row of rows) {
+    for (const key in row) {
+      const value = row[key];
+      if (value === undefined || seen.has(key)) continue;
+      if (isExpression(value)) return null;
+      seen.add(key);
+      columns.push(key);
+    }
+  }
+  const parameters: unknown[] = [];
+  // Which cells are `default` (a row without a column another row has) is part of the text.
+  let defaults = '';
+  for (const row of rows) {
+    for (const column of columns) {
+      const value = row[column];
+      if (value === undefined) defaults += `${parameters.length},`;
+      else {
+        if (isExpression(value)) return null;
+        parameters.push(value);
+      }
+    }
+  }
+  const key = `${table}\u0000${columns.join('\u0000')}\u0000${rows.length}\u0000${returningAll}\u0000${defaults}`;
+  let sql = texts.get(key);
+  if (sql === undefined) {
+    sql = insertText(table, columns, rows, returningAll);
+    if (texts.size < MAX_TEXTS) texts.set(key, sql);
+  }
+  return CompiledQuery.raw(sql, parameters);
+}
+
+function insertText(table: string, columns: string[], rows: ReadonlyArray<Record<string, unknown>>, returningAll: boolean): string {
+  let n = 0;
+  const tuples = rows.map((row) => `(${columns.map((column) => (row[column] === undefined ? 'default' : `$${++n}`)).join(', ')})`);
+  return `insert into ${identifier(table)} (${columns.map(identifier).join(', ')}) values ${tuples.join(', ')}${returningAll ? ' returning *' : ''}`;
+}
+
+/** Kysely's identifier: in double quotes, a double quote doubled. */
+const identifier = (name: string) => `"${name.replace(/"/g, '""')}"`;
+
+/** A Kysely expression (`sql\`…\``, a subquery): it compiles to SQL, not to a parameter. */
+const isExpression = (value: unknown): boolean => typeof value === 'object' && value !== null && typeof (value as { toOperationNode?: unknown }).toOperationNode === 'function';
