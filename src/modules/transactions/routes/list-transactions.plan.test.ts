@@ -16,12 +16,12 @@ let buyerId: string;
 async function seed(merchantAccountId: string) {
   await sql`INSERT INTO transactions (merchant_account_id, id, status, intent, intent_outcome, currency, amount, method, payment_method, card_fingerprint,
       buyer_id, buyer, buyer_external_identifier, buyer_email_address, ip_address, external_identifier, error_code, payment_source, merchant_initiated,
-      is_subsequent_payment, created_at, updated_at)
+      is_subsequent_payment, metadata, created_at, updated_at)
     SELECT ${merchantAccountId}, gen_random_uuid(), (ARRAY['authorization_succeeded','capture_succeeded','authorization_declined','authorization_voided','processing'])[1 + n % 5],
       'authorize', 'succeeded', 'USD', 100 + n % 1000, 'card', jsonb_build_object('bin', lpad(((n * 7919) % 100000)::text, 8, '4'), 'label', lpad((n % 10000)::text, 4, '0')),
       'fp-' || (n % 6000), CASE WHEN n % 3 = 0 THEN gen_random_uuid() END, jsonb_build_object('display_name', 'Buyer ' || (n % 4000)), 'bext-' || (n % 4000),
       'buyer' || (n % 4000) || '@example.com', '10.0.' || (n % 250) || '.' || (n / 250 % 250), 'order-' || n, CASE WHEN n % 5 = 2 THEN 'insufficient_funds' END,
-      'ecommerce', false, false, now() - n * interval '1 minute', now() - n * interval '1 minute'
+      'ecommerce', false, false, CASE WHEN n % 10 = 0 THEN jsonb_build_object('order_id', 'o' || n) END, now() - n * interval '1 minute', now() - n * interval '1 minute'
     FROM generate_series(1, 20000) AS n`.execute(t.deps.db);
 }
 
@@ -64,6 +64,7 @@ describe.skipIf(!usesPostgres())('happy', () => {
     ['ip_address', () => ({ ip_address: '10.0.1.2' }), ['transactions_ip_idx']],
     ['payment_method_bin', () => ({ payment_method_bin: '444412' }), ['transactions_bin_idx']],
     ['payment_method_label', () => ({ payment_method_label: '4242' }), ['transactions_label_idx']],
+    ['metadata', () => ({ metadata: ['{"order_id":"o420"}'] }), ['transactions_metadata_idx']],
   ])('answers %s from its index', async (_name, query, indexes) => {
     const text = await plan(query());
     for (const index of indexes) expect(text).toContain(index);
