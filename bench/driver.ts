@@ -159,11 +159,12 @@ async function measure(trace: Trace, driver: Driver): Promise<Measured> {
   try {
     // Connections opened, statements prepared on each, code warm.
     await replayTrace(trace, driver, POOL, 1);
-    const ioBefore = ioCalls();
+    // The system calls counted inside the CPU readings: those read every process's /proc/PID/stat.
     const before = cpuTicks(process.pid, true);
+    const ioBefore = ioCalls();
     const { statements, seconds } = await replayTrace(trace, driver, POOL, SECONDS);
-    const cpu = perRequest(before, cpuTicks(process.pid, true), statements * perStatement);
     const ioAfter = ioCalls();
+    const cpu = perRequest(before, cpuTicks(process.pid, true), statements * perStatement);
     const authorizations = statements * perStatement;
     const io = { reads: (ioAfter.reads - ioBefore.reads) / authorizations, writes: (ioAfter.writes - ioBefore.writes) / authorizations };
     let tracedAuthorizations = 0;
