@@ -106,15 +106,35 @@ export interface Driver {
   close(): Promise<void>;
 }
 
+interface Round {
+  ids: string[];
+  done: Uint8Array;
+  left: number;
+}
+
+/** Round `r` of the replay: its fresh ids and which of its statements answered (forgotten once all did). */
+function rounds(trace: Trace): { get(r: number): Round; answered(r: number, i: number): void } {
+  const total = trace.statements.length;
+  const open = new Map<number, Round>();
+  const get = (r: number) => {
+    let state = open.get(r);
+    if (!state) open.set(r, (state = { ids: Array.from({ length: trace.ids }, () => uuidv7()), done: new Uint8Array(total), left: total }));
+    return state;
+  };
+  return {
+    get,
+    answered(r, i) {
+      const state = get(r);
+      state.done[i] = 1;
+      if (--state.left === 0) open.delete(r);
+    },
+  };
+}
+
 /** Replays `trace` round after round until `seconds` have passed; the statements answered. */
 export async function replayTrace(trace: Trace, driver: Driver, inFlight: number, seconds: number): Promise<{ statements: number; seconds: number }> {
   const total = trace.statements.length;
-  const rounds = new Map<number, { ids: string[]; done: Uint8Array; left: number }>();
-  const round = (r: number) => {
-    let state = rounds.get(r);
-    if (!state) rounds.set(r, (state = { ids: Array.from({ length: trace.ids }, () => uuidv7()), done: new Uint8Array(total), left: total }));
-    return state;
-  };
+  const round = rounds(trace);
   const began = performance.now();
   const end = began + seconds * 1000;
   let issued = 0;
@@ -130,15 +150,14 @@ export async function replayTrace(trace: Trace, driver: Driver, inFlight: number
         }
         const r = Math.floor(issued / total);
         const i = issued % total;
-        const state = round(r);
+        const state = round.get(r);
         const statement = trace.statements[i]!;
         // In order, as the server sent them: a statement waiting for its id's earlier ones holds the rest.
         if (!statement.after.every((d) => state.done[d] === 1)) break;
         issued++;
         active++;
         driver.query(statement.text, statement.values.map((v) => fill(v, state.ids))).then(() => {
-          state.done[i] = 1;
-          if (--state.left === 0) rounds.delete(r);
+          round.answered(r, i);
           active--;
           answered++;
           pump();
