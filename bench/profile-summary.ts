@@ -1,8 +1,11 @@
 /**
  * The top of a V8 CPU profile (`node --cpu-prof`, e.g. the server's under BENCH_SERVER_NODE_ARGS):
- * `node --import tsx bench/profile-summary.ts FILE.cpuprofile [top=25] [--busiest=SECONDS]`. Prints the
- * functions with the most self time, then the same time by package (node_modules) or file (ours,
- * Node's own). A sample's time is the gap to the next sample, as DevTools counts it. `--busiest=10`
+ * `node --import tsx bench/profile-summary.ts FILE.cpuprofile [top=25] [PACKAGE,PACKAGE…] [--busiest=SECONDS]`.
+ * Prints the functions with the most self time, then the same time by package (node_modules) or
+ * file (ours, Node's own). With packages (e.g. `pg,pg-protocol,pg-pool,pg-types,postgres-date`),
+ * also the time of every sample with a frame of one of them on its stack (what they cost, the
+ * system calls and garbage they run into included) and its top functions. A sample's time is the
+ * gap to the next sample, as DevTools counts it. `--busiest=10`
  * keeps only the samples of the 10 s with the least idle time (a scenario's run, without the server's
  * start and the seeding); shares are then also given of the busy (not idle) time.
  */
@@ -12,6 +15,7 @@ import path from 'node:path';
 interface ProfileNode {
   id: number;
   callFrame: { functionName: string; url: string; lineNumber: number };
+  children?: number[];
 }
 interface Profile {
   nodes: ProfileNode[];
@@ -79,12 +83,11 @@ function top(times: Map<string, number>, count: number, total: number): string[]
     .map(([name, us]) => `${((us / total) * 100).toFixed(1).padStart(5)} %  ${(us / 1000).toFixed(0).padStart(7)} ms  ${name}`);
 }
 
-function summarize(profile: Profile, count: number, window?: number): string {
+function summarize(profile: Profile, count: number, [from, to]: [number, number], window?: number): string {
   const byNode = new Map(profile.nodes.map((node) => [node.id, node]));
   const functions = new Map<string, number>();
   const owners = new Map<string, number>();
   let total = 0;
-  const [from, to] = window ? busiestWindow(profile, window) : [0, profile.samples.length];
   for (const [id, us] of selfTimes(profile, from, to)) {
     const frame = byNode.get(id)!.callFrame;
     const where = frame.url === '' ? '' : ` ${fileOf(frame.url)}:${frame.lineNumber + 1}`;
@@ -108,13 +111,43 @@ function summarize(profile: Profile, count: number, window?: number): string {
   ].join('\n');
 }
 
+/** The samples [from, to) with a frame of `packages` on their stack: their time against the busy (not idle) time, and their top functions. */
+function under(profile: Profile, packages: Set<string>, count: number, [from, to]: [number, number]): string {
+  const byNode = new Map(profile.nodes.map((node) => [node.id, node]));
+  const parent = new Map<number, number>();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+  const inside = (id: number): boolean => {
+    for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) if (packages.has(owner(byNode.get(at)!.callFrame))) return true;
+    return false;
+  };
+  const functions = new Map<string, number>();
+  let busy = 0;
+  let total = 0;
+  for (const [id, us] of selfTimes(profile, from, to)) {
+    const frame = byNode.get(id)!.callFrame;
+    if (owner(frame) === '(idle)') continue;
+    busy += us;
+    if (!inside(id)) continue;
+    total += us;
+    const name = `${frame.functionName || '(anonymous)'}${frame.url === '' ? '' : ` ${fileOf(frame.url)}`}`;
+    functions.set(name, (functions.get(name) ?? 0) + us);
+  }
+  return [
+    '',
+    `Under ${[...packages].join(', ')}: ${(total / 1000).toFixed(0)} ms, ${((total / busy) * 100).toFixed(1)} % of the busy time; top ${count} functions there by self time (% of the busy time):`,
+    ...top(functions, count, busy),
+  ].join('\n');
+}
+
 const args = process.argv.slice(2);
 const windowArg = args.find((a) => a.startsWith('--busiest='));
-const [file, countArg = '25'] = args.filter((a) => a !== windowArg);
+const [file, countArg = '25', packagesArg] = args.filter((a) => a !== windowArg);
 const window = windowArg === undefined ? undefined : Number(windowArg.slice('--busiest='.length));
 if (!file || !/^\d+$/.test(countArg) || (window !== undefined && !(window > 0))) {
-  process.stderr.write('usage: node --import tsx bench/profile-summary.ts FILE.cpuprofile [top=25] [--busiest=SECONDS]\n');
+  process.stderr.write('usage: node --import tsx bench/profile-summary.ts FILE.cpuprofile [top=25] [PACKAGE,PACKAGE…] [--busiest=SECONDS]\n');
   process.exit(2);
 }
 const profile = JSON.parse(fs.readFileSync(file, 'utf8')) as Profile;
-process.stdout.write(`${summarize(profile, Number(countArg), window)}\n`);
+const samples: [number, number] = window ? busiestWindow(profile, window) : [0, profile.samples.length];
+process.stdout.write(`${summarize(profile, Number(countArg), samples, window)}\n`);
+if (packagesArg) process.stdout.write(`${under(profile, new Set(packagesArg.split(',')), Number(countArg), samples)}\n`);

@@ -27,11 +27,19 @@
  *                      `--cpu-prof --cpu-prof-dir=/tmp/prof` (an absolute directory: the server runs
  *                      in its checkout). It is stopped with SIGTERM and exits by itself, so the profile
  *                      is written; summarize it with `node --import tsx bench/profile-summary.ts FILE`
+ *                      (a third argument, packages such as `pg,pg-protocol`, adds the time of the
+ *                      samples with one of them on the stack; `--busiest=SECONDS` keeps the samples
+ *                      of the scenario's run only)
  * A scenario with answers that are not 2xx has their status codes counted on stderr, followed by the
  * server's last output.
  * On PostgreSQL the transaction rows come with the reference (a plain transaction of four inserts,
  * measured right before them) and the SQL of one authorization replayed alone; every row is also
  * given as a ratio to the reference (bench/sql-alone.ts).
+ * `npm run bench:driver` (bench/driver.ts, PostgreSQL only) is a measurement of its own: the SQL of
+ * BENCH_CONNECTIONS concurrent authorizations, recorded in-process as the server sends it (grouped
+ * and single statements), replayed through `pg` and postgres.js (pipelined or not) for BENCH_SECONDS
+ * each, with client and PostgreSQL CPU and system calls per authorization; BENCH_DRIVER_POOL,
+ * BENCH_DRIVER_PIPELINE_CONNECTIONS and BENCH_DRIVER_TRACE are described in its header.
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';

@@ -60,7 +60,7 @@ export async function seedPayments(api: Api): Promise<{ cardId: string }> {
 }
 
 /** Captured transactions to refund one unit at a time, round robin (no single hot row). */
-async function capturedTransactions(api: Api, cardId: string, count: number): Promise<string[]> {
+export async function capturedTransactions(api: Api, cardId: string, count: number): Promise<string[]> {
   const ids: string[] = [];
   let next = 0;
   const worker = async () => {
