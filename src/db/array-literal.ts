@@ -32,9 +32,12 @@ export function arrayLiteral(values: readonly unknown[], type: string): string |
 }
 
 const SPECIAL = /[\\"]/;
-const SPECIALS = /[\\"]/g;
 
-/** A double-quoted array element: backslashes and double quotes escaped with a backslash. */
+/**
+ * A double-quoted array element: backslashes and double quotes escaped with a backslash. Two
+ * replacements by plain strings are faster than one by `\\$&` (V8 has a fast path for them), and
+ * most elements (ids, codes) need neither.
+ */
 function quoted(text: string): string {
-  return SPECIAL.test(text) ? `"${text.replace(SPECIALS, '\\$&')}"` : `"${text}"`;
+  return SPECIAL.test(text) ? `"${text.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"` : `"${text}"`;
 }
