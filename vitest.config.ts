@@ -1,5 +1,6 @@
 import os from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
+import { LongFilesFirst } from './test/helpers/sequencer.ts';
 
 /**
  * Files whose module state must be their own: a vi.mock of a module the app imports (it only
@@ -29,6 +30,7 @@ export default defineConfig({
     // app (build-test-app.ts); vitest restores mocks between files. The few files that need a
     // fresh module graph run as the `isolated` project.
     isolate: false,
+    sequence: { sequencer: LongFilesFirst },
     // The projects inherit everything above (extends); the root's include would be added to theirs.
     projects: [
       { extends: true, test: { name: 'shared', include: ['src/**/*.test.ts', 'test/**/*.test.ts'], exclude: [...EXCLUDE, ...ISOLATED] } },
