@@ -10,6 +10,7 @@ import { loadConfig, type Config } from '../../src/config.ts';
 import type { Deps } from '../../src/context.ts';
 import { createRuntime, type Runtime, type RuntimeOptions } from '../../src/deps.ts';
 import { uuidv7 } from '../../src/lib/ids.ts';
+import { reuseCompiledSchemas } from './compile-cache.ts';
 import { createMerchantAccount } from './factories.ts';
 import { createTestKeyPair, type TestKeyPair } from './tokens.ts';
 
@@ -111,7 +112,8 @@ export async function buildTestApp(env: Record<string, string> = {}, options: Bu
   const app = await buildApp(runtime.deps, {
     logStream,
     plugins: options.plugins ?? [],
-    onRoute: (route) => {
+    onRoute(this: FastifyInstance, route) {
+      reuseCompiledSchemas(this, route);
       for (const method of [route.method].flat()) registeredRoutes.push({ method, url: route.url, public: !route.config?.scope && route.config?.credential !== 'checkout-session', config: route.config ?? {} });
     },
   });
