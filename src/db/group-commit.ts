@@ -2,7 +2,6 @@ import { CompiledQuery, sql } from 'kysely';
 import { withoutRequest, addDbTime } from '../observability/request-timing.ts';
 import type { Db } from './client.ts';
 import { groupedArrays, groupedText, readShape, writeShape, type WriteShape } from './group-commit-sql.ts';
-import { arrayLiteral } from './array-literal.ts';
 import { GUARD_FAILED, GuardFailed, combine, guarded, setGroupRunner, type GroupKey } from './write-batch.ts';
 
 /**
@@ -270,13 +269,11 @@ export class GroupCommit {
 }
 
 /**
- * A parameter holding `values` as a PostgreSQL array: its literal text (array-literal.ts), or else
- * a JavaScript array for the driver with JSON values as their text (the driver would otherwise take
- * a JavaScript array for a PostgreSQL one). Null when a value cannot travel in an array.
+ * A parameter holding `values` as a PostgreSQL array: JSON values are sent as their text (the
+ * driver would otherwise take a JavaScript array for a PostgreSQL one). Null when a value cannot
+ * travel in an array.
  */
-function arrayParameter(values: unknown[], type: string): string | unknown[] | null {
-  const literal = arrayLiteral(values, type);
-  if (literal !== null) return literal;
+function arrayParameter(values: unknown[], type: string): unknown[] | null {
   const json = type === 'json' || type === 'jsonb';
   const out: unknown[] = new Array(values.length);
   for (let i = 0; i < values.length; i++) {
