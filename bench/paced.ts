@@ -100,12 +100,13 @@ export async function paced(options: PacedOptions): Promise<PacedResult> {
   agent.destroy();
 
   latencies.sort((a, b) => a - b);
-  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
+  // Whole milliseconds, as autocannon gives them.
+  const at = (q: number) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0);
   const answered = latencies.length;
   const average = answered === 0 ? 0 : latencies.reduce((sum, ms) => sum + ms, 0) / answered;
   return {
     requests: { average: answered / duration, p50: answered / duration, p99: answered / duration, total: answered },
-    latency: { average, p50: at(0.5), p99: at(0.99), total: answered },
+    latency: { average: Math.round(average), p50: at(0.5), p99: at(0.99), total: answered },
     duration,
     errors,
     timeouts,
