@@ -30,8 +30,8 @@ interface Histogram {
   total: number;
 }
 
-/** The fields of an autocannon result that bench/run.ts reads. */
-export interface PacedResult {
+/** The fields of an autocannon result that bench/run.ts reads; paced() answers the same. */
+export interface LoadResult {
   requests: Histogram;
   latency: Histogram;
   duration: number;
@@ -44,7 +44,7 @@ export interface PacedResult {
 /** Requests still unanswered this long after the last one was due count as timeouts. */
 const DRAIN_MS = 10_000;
 
-export async function paced(options: PacedOptions): Promise<PacedResult> {
+export async function paced(options: PacedOptions): Promise<LoadResult> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: options.connections });
   const url = new URL(options.path, options.baseUrl);
   const headers = { ...options.headers, 'content-length': String(Buffer.byteLength(options.body)) };

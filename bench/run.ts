@@ -52,24 +52,12 @@ import { compareTable } from './compare.ts';
 import { cpuTicks, perRequest, type CpuFigures } from './cpu.ts';
 import { eachOnce } from './each-once.ts';
 import { flowScenarios } from './flows.ts';
+import type { LoadResult } from './paced.ts';
 import { api, deepCursor, expectOk, seed, tokenPool } from './seed.ts';
 import { log, postgresSchema, startServer, stopServer, type Server } from './server.ts';
 import { REFERENCE_SCENARIO, transactionScenarios } from './transactions.ts';
 
-interface Histogram {
-  average: number;
-  p50: number;
-  p99: number;
-  total: number;
-}
-interface Result {
-  requests: Histogram;
-  latency: Histogram;
-  duration: number;
-  errors: number;
-  timeouts: number;
-  non2xx: number;
-  statusCodeStats: Record<string, { count: number }>;
+interface Result extends LoadResult {
   /** Set by runs without the server (bench/sql-alone.ts): read before their connections closed. */
   cpu?: CpuFigures;
 }
