@@ -1,8 +1,8 @@
 /**
  * Transaction scenarios of the benchmark (bench/run.ts): authorize with a stored card (a reused
  * token, then a new token per request, then a new idempotency key per request, then at a fixed
- * offered rate, evenly paced and in autocannon's bursts), authorize and capture in one request, a capture of each transaction authorized
- * before, and refunds spread over captured transactions. Each request is a real engine run:
+ * offered rate, evenly paced and in autocannon's bursts), authorize and capture in one request, a
+ * capture of each transaction authorized before, and refunds spread over captured transactions. Each request is a real engine run:
  * routing, the vault, the mock-card connector, the state machine, events, audit and, where a key is
  * sent, the idempotency record.
  */
@@ -73,13 +73,15 @@ export async function capturedTransactions(api: Api, cardId: string, count: numb
   return ids;
 }
 
+const jsonHeaders = (ctx: TransactionBenchContext) => ({ authorization: `Bearer ${ctx.token}`, 'content-type': 'application/json' });
+
 function post(ctx: TransactionBenchContext, path: string, body: unknown, extra: Record<string, unknown> = {}) {
   return ctx.autocannon({
     url: `${ctx.baseUrl}${path}`,
     method: 'POST',
     connections: ctx.connections,
     duration: ctx.seconds,
-    headers: { authorization: `Bearer ${ctx.token}`, 'content-type': 'application/json' },
+    headers: jsonHeaders(ctx),
     body: JSON.stringify(body),
     ...extra,
   });
@@ -120,7 +122,7 @@ export async function transactionScenarios(ctx: TransactionBenchContext, run: (s
   // The latency at a steady offered load: requests evenly spaced whatever the answers (open loop),
   // each timed from when it was due (bench/paced.ts), on enough connections that one is mostly free.
   await run(`POST /transactions, stored card, authorize at ${ctx.rate} req/s offered, evenly paced (up to ${ctx.rateConnections} connections)`, async () => ({
-    result: await paced({ baseUrl: ctx.baseUrl, method: 'POST', path: '/transactions', headers: { authorization: `Bearer ${ctx.token}`, 'content-type': 'application/json' }, body: JSON.stringify(authorize), rate: ctx.rate, seconds: ctx.seconds, connections: ctx.rateConnections }),
+    result: await paced({ baseUrl: ctx.baseUrl, method: 'POST', path: '/transactions', headers: jsonHeaders(ctx), body: JSON.stringify(authorize), rate: ctx.rate, seconds: ctx.seconds, connections: ctx.rateConnections }),
   }));
   // The same rate as autocannon offers it (`overallRate`): each connection sends its share of a
   // second as fast as it can when the second starts, so these are a burst's latencies (bench/paced.ts).

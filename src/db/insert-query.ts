@@ -54,7 +54,6 @@ export function compileInsert(table: string, rows: ReadonlyArray<Record<string, 
     for (const key in row) {
       const value = row[key];
       if (value === undefined || seen.has(key)) continue;
-      if (isExpression(value)) return null;
       seen.add(key);
       columns.push(key);
     }
@@ -66,10 +65,8 @@ export function compileInsert(table: string, rows: ReadonlyArray<Record<string, 
     for (const column of columns) {
       const value = row[column];
       if (value === undefined) defaults += `${parameters.length},`;
-      else {
-        if (isExpression(value)) return null;
-        parameters.push(value);
-      }
+      else if (isExpression(value)) return null;
+      else parameters.push(value);
     }
   }
   const key = `${table}\u0000${columns.join('\u0000')}\u0000${rows.length}\u0000${returningAll}\u0000${defaults}`;
