@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestRuntime } from '../../test/helpers/build-test-app.ts';
 import type { Runtime } from '../deps.ts';
 import { GroupCommit } from './group-commit.ts';
-import { groupedArrays, groupedText, readShape, writeShape } from './group-commit-sql.ts';
+import { groupedArrays, groupedText, jsonArrays, jsonRows, readShape, writeShape } from './group-commit-sql.ts';
 import { GuardFailed, groupRunnerOf, readRows, runGuardedWrites, runWrites } from './write-batch.ts';
 
 describe('group commit SQL (pure)', () => {
@@ -49,6 +49,25 @@ describe('group commit SQL (pure)', () => {
     );
   });
 
+  it('sends jsonb values the statement only reads as one JSON array, checked for its count', () => {
+    const shape = writeShape('update "t" set "d" = $1, "n" = $2 where "id" = $3 and "j" = $4')!;
+    const types = ['jsonb', 'int4', 'text', 'jsonb'];
+    // "j" is compared with = any(...): it keeps its PostgreSQL array.
+    expect(jsonArrays(shape, types)).toEqual([true, false, false, false]);
+    expect(groupedText(shape, 2, types, jsonArrays(shape, types))).toBe(
+      'update "t" set "d" = "v"."p1", "n" = "v"."p2" from rows from (svc_json_rows($3::jsonb, $7::bigint), unnest($4::int4[]), unnest($5::text[]), unnest($6::jsonb[])) as "v" ("p1", "p2", "p3", "p4") where "id" = "v"."p3" and "j" = "v"."p4" and "t"."id" = any($5::text[]) and "t"."j" = any($6::jsonb[]) returning 1',
+    );
+    // A parameter number past 9 is not mistaken for another ("$@1" is not "$@10").
+    const wide = writeShape(`insert into "t" (${Array.from({ length: 11 }, (_, i) => `"c${i}"`).join(', ')}) values (${Array.from({ length: 11 }, (_, i) => `$${i + 1}`).join(', ')})`)!;
+    expect(jsonArrays(wide, Array(11).fill('jsonb')).every(Boolean)).toBe(true);
+  });
+
+  it('wraps each JSON value in an array of its own, SQL NULL as null, with nothing escaped', () => {
+    expect(jsonRows(['{"a":"\\"q\\""}', null, 'null', { b: [1] }, 7])).toBe('[[{"a":"\\"q\\""}],null,[null],[{"b":[1]}],[7]]');
+    expect(JSON.parse(jsonRows(['"x"', null])!)).toEqual([['x'], null]);
+    expect(jsonRows([undefined])).toBeNull();
+  });
+
   it('refuses an update it could not find by index', () => {
     expect(writeShape('update "t" set "a" = $1 where "b" > $2')).toBeNull();
   });
@@ -92,6 +111,34 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('group commit (PostgreSQL)', () 
     expect(stats().statements).toBeGreaterThan(before.statements);
     const children = await sql<{ n: number }>`select count(*)::int as n from gc_child`.execute(db());
     expect(children.rows[0]!.n).toBe(40);
+  });
+
+  it('keeps JSON null and SQL NULL apart, and objects and texts alike, within one grouped statement', async () => {
+    const before = { ...stats() };
+    const values: unknown[] = [null, 'null', JSON.stringify({ k: 'a"b\\c', u: '\u2028é' }), JSON.stringify([1, null]), JSON.stringify('text')];
+    const rows = await Promise.all(
+      values.map((data, i) =>
+        runWrites<{ id: string; data: unknown }>(db(), [db().insertInto('gc_parent').values({ id: `j${i}`, amount: i, status: 'processing', data }).returning(['id', 'data'])], { column: 'id', value: `j${i}` }),
+      ),
+    );
+    expect(stats().statements).toBeGreaterThan(before.statements);
+    expect(stats().fallbacks).toBe(before.fallbacks);
+    expect(rows.map((r) => r[0]!.data)).toEqual([null, null, { k: 'a"b\\c', u: '\u2028é' }, [1, null], 'text']);
+    const stored = await sql<{ id: string; is_null: boolean; kind: string | null }>`select id, data is null as is_null, jsonb_typeof(data) as kind from gc_parent where id like 'j%' order by id`.execute(db());
+    expect(stored.rows).toEqual([
+      { id: 'j0', is_null: true, kind: null },
+      { id: 'j1', is_null: false, kind: 'null' },
+      { id: 'j2', is_null: false, kind: 'object' },
+      { id: 'j3', is_null: false, kind: 'array' },
+      { id: 'j4', is_null: false, kind: 'string' },
+    ]);
+  });
+
+  it('refuses a JSON array whose count is not the count of rows (svc_json_rows)', async () => {
+    await expect(sql`select * from svc_json_rows(${'[[1],[2]]'}::jsonb, 3)`.execute(db())).rejects.toMatchObject({ code: 'SV001' });
+    await expect(sql`select * from svc_json_rows(${'{"a":1}'}::jsonb, 1)`.execute(db())).rejects.toThrow();
+    const ok = await sql<{ v: unknown }>`select v from svc_json_rows(${'[[1],null,[{"a":2}]]'}::jsonb, 3) as t(v)`.execute(db());
+    expect(ok.rows.map((r) => r.v)).toEqual([1, null, { a: 2 }]);
   });
 
   it('isolates a member whose guard fails: the others are written, it gets GuardFailed', async () => {

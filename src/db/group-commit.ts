@@ -1,7 +1,7 @@
 import { CompiledQuery, sql } from 'kysely';
 import { withoutRequest, addDbTime } from '../observability/request-timing.ts';
 import type { Db } from './client.ts';
-import { groupedArrays, groupedText, readShape, writeShape, type WriteShape } from './group-commit-sql.ts';
+import { groupedArrays, groupedText, jsonArrays, jsonRows, readShape, writeShape, type WriteShape } from './group-commit-sql.ts';
 import { GUARD_FAILED, GuardFailed, combine, guarded, setGroupRunner, type GroupKey } from './write-batch.ts';
 
 /**
@@ -54,7 +54,7 @@ const MAX_SHAPES = 200;
 /** A grouped statement's text and how to fill its parameters. */
 interface Plan {
   sql: string;
-  shapes: Array<{ shape: WriteShape; types: string[] }>;
+  shapes: Array<{ shape: WriteShape; types: string[]; json: boolean[] }>;
   /** Its last parameter is the number of members (the updates' rows are counted against it). */
   counted: boolean;
 }
@@ -192,13 +192,16 @@ export class GroupCommit {
     const plan = await bounded(this.plans, batch.key, () => this.build(batch.kind, chunk[0]!.queries.map((q) => q.sql)));
     if (!plan) return null;
     const parameters: unknown[] = [];
-    plan.shapes.forEach(({ shape, types }, q) => {
+    for (let q = 0; q < plan.shapes.length; q++) {
+      const { shape, types, json } = plan.shapes[q]!;
       const arrays = groupedArrays(
         shape,
         chunk.map((m) => m.queries[q]!.parameters),
       );
-      arrays.forEach((values, i) => parameters.push(arrayParameter(values, types[i]!)));
-    });
+      arrays.forEach((values, i) => parameters.push(json[i] ? jsonRows(values) : arrayParameter(values, types[i]!)));
+      // The count `svc_json_rows` checks its JSON arrays against.
+      if (json.some(Boolean)) parameters.push(chunk.length * shape.rows);
+    }
     if (parameters.some((p) => p === null)) return null;
     if (plan.counted) parameters.push(chunk.length);
     return CompiledQuery.raw(plan.sql, parameters);
@@ -212,11 +215,11 @@ export class GroupCommit {
   private async build(kind: Kind, texts: string[]): Promise<Plan | null> {
     const found = await Promise.all(texts.map((text) => this.shape(text, kind === 'reads')));
     if (found.some((s) => s === null)) return null;
-    const shapes = found as Array<{ shape: WriteShape; types: string[] }>;
+    const shapes = (found as Array<{ shape: WriteShape; types: string[] }>).map((s) => ({ ...s, json: jsonArrays(s.shape, s.types) }));
     let offset = 0;
-    const parts = shapes.map(({ shape, types }) => {
-      const text = groupedText(shape, offset, types);
-      offset += shape.arrays;
+    const parts = shapes.map(({ shape, types, json }) => {
+      const text = groupedText(shape, offset, types, json);
+      offset += shape.arrays + (json.some(Boolean) ? 1 : 0);
       return text;
     });
     if (kind === 'reads') return { sql: parts[0]!, shapes, counted: false };

@@ -40,5 +40,7 @@ describe('security', () => {
     } finally {
       await runtime.close();
     }
-  });
+    // Three fresh embedded databases (the server, the CLI, the runtime) each run every migration: 25 s
+    // alone on a slow host, past 60 s beside the rest of the suite.
+  }, 180_000);
 });
