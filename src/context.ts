@@ -106,6 +106,12 @@ export interface RecordedResponse {
 export interface IdempotencyHandle {
   /** Stores the response in `tx`, so it commits with the work it records. */
   record(tx: Tx, status: number, result: unknown): Promise<RecordedResponse>;
+  /**
+   * The write that stores the response, for a caller that runs it in one statement with the work it
+   * records (src/modules/transactions/guarded-answer.ts): `recorded` may be set once that statement
+   * has committed.
+   */
+  recordWrite(db: Executor, status: number, result: unknown): Promise<{ write: Compilable<unknown>; recorded: RecordedResponse }>;
   /** Stores an answer passed through as it came (a raw route's encoded `RawResponse`, http/raw-response.ts). */
   recordRaw(tx: Tx, status: number, encoded: string): Promise<RecordedResponse>;
   /**

@@ -158,14 +158,20 @@ async function resume(request: FastifyRequest, reply: FastifyReply, resourceId: 
 
 function createHandle(deps: Deps, claim: repo.NewClaim, reply: FastifyReply): IdempotencyHandle & { settle(error: unknown): Promise<void> } {
   /** Seals the body under the merchant account's data key, bound to this row and claim. */
-  const complete = async (tx: Tx, status: number, body: string) =>
-    repo.completeKey(tx, claim, status, await deps.vault.encrypt(tx, claim.merchantAccountId, body, responseBinding(claim)));
+  const seal = (db: Executor, body: string) => deps.vault.encrypt(db, claim.merchantAccountId, body, responseBinding(claim));
+  const complete = async (tx: Tx, status: number, body: string) => repo.completeKey(tx, claim, status, await seal(tx, body));
+  /** The body a replay sends: the route's serializer for `status`, as the first answer was sent. */
+  const serialize = (status: number, result: unknown) => (status === 204 || result === undefined ? '' : (reply.serializeInput(result as Record<string, unknown>, String(status)) as string));
   const handle = {
     recorded: null as RecordedResponse | null,
     async record(tx: Tx, status: number, result: unknown): Promise<RecordedResponse> {
-      const body = status === 204 || result === undefined ? '' : (reply.serializeInput(result as Record<string, unknown>, String(status)) as string);
+      const body = serialize(status, result);
       await complete(tx, status, body);
       return { status, body };
+    },
+    async recordWrite(db: Executor, status: number, result: unknown) {
+      const body = serialize(status, result);
+      return { write: repo.completeKeyQuery(db, claim, status, await seal(db, body)), recorded: { status, body } };
     },
     async recordRaw(tx: Tx, status: number, encoded: string): Promise<RecordedResponse> {
       await complete(tx, status, encoded);

@@ -58,6 +58,31 @@ describe('happy', () => {
   });
 });
 
+describe('the active key cache', () => {
+  it('reads which key is active once outside a transaction, and never keeps a key a rolled-back transaction created', async () => {
+    const vault = new Vault(deps.keyring);
+    const merchant = await createMerchantAccount(deps);
+    // Created inside a transaction that rolls back: the key is gone, and so must be the vault's memory of it.
+    const undone = await deps.db
+      .transaction()
+      .execute(async (tx) => {
+        const sealed = await vault.encrypt(tx, merchant, '4111111111111111', binding());
+        throw Object.assign(new Error('roll back'), { sealed });
+      })
+      .catch((error: { sealed: { keyId: string } }) => error.sealed);
+    const sealed = await vault.encrypt(deps.db, merchant, '4111111111111111', binding());
+    expect(sealed.keyId).not.toBe(undone.keyId);
+    const stored = await deps.db.selectFrom('vault_data_keys').select('id').where('merchant_account_id', '=', merchant).execute();
+    expect(stored.map((k) => k.id)).toEqual([sealed.keyId]);
+    // Read outside a transaction: kept. Later encryptions ask the database nothing.
+    let reads = 0;
+    const counting = deps.db.withPlugin({ transformQuery: (args) => (reads++, args.node), transformResult: async (args) => args.result });
+    const again = await Promise.all([1, 2, 3].map(() => vault.encrypt(counting, merchant, '4111111111111111', binding())));
+    expect(again.map((s) => s.keyId)).toEqual([sealed.keyId, sealed.keyId, sealed.keyId]);
+    expect(reads).toBe(0);
+  });
+});
+
 describe('errors', () => {
   it('detects tampering with the ciphertext', async () => {
     const merchant = await createMerchantAccount(deps);

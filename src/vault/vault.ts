@@ -29,9 +29,14 @@ export const wrapAad = (merchantAccountId: string, id: string, purpose: string) 
  * to its row by associated data. Fingerprints are HMAC-SHA256 under a separate per-merchant key, so
  * the same card stored twice has the same fingerprint, and a fingerprint reveals nothing.
  * Unwrapped data keys are cached in memory (bounded): they are as sensitive as the master key.
+ * So is which key is active for a merchant account and purpose: a data key stays active once
+ * created (the master key's rotation re-wraps it, keeping its id and material; merchant accounts are
+ * never deleted), but only an answer read outside a transaction is kept, since a transaction's own
+ * new key is undone with it if it rolls back.
  */
 export class Vault {
   private readonly cache = new Map<string, Buffer>();
+  private readonly active = new Map<string, string>();
 
   constructor(private readonly keyring: Keyring, private readonly maxCachedKeys = 10_000) {}
 
@@ -47,6 +52,8 @@ export class Vault {
 
   /** The active data key of a purpose, created on first use. Runs in the caller's transaction. */
   private async activeKey(db: Executor, merchantAccountId: string, purpose: keys.Purpose): Promise<{ id: string; key: Buffer }> {
+    const known = this.active.get(`${merchantAccountId}:${purpose}`);
+    if (known) return { id: known, key: await this.keyById(db, merchantAccountId, known) };
     let row = await keys.findActiveKey(db, merchantAccountId, purpose);
     if (!row) {
       const id = uuidv7();
@@ -54,6 +61,10 @@ export class Vault {
       await keys.insertActiveKey(db, { merchant_account_id: merchantAccountId, id, purpose, wrapped_key: wrapped, master_key_id: masterKeyId });
       row = await keys.findActiveKey(db, merchantAccountId, purpose);
       if (!row) throw new Error('the vault could not create a data key');
+    }
+    if (!db.isTransaction) {
+      if (this.active.size >= this.maxCachedKeys) this.active.clear();
+      this.active.set(`${merchantAccountId}:${purpose}`, row.id);
     }
     return { id: row.id, key: await this.keyById(db, merchantAccountId, row.id) };
   }
@@ -107,5 +118,6 @@ export class Vault {
   /** Forgets unwrapped keys (after a rotation, in tests). */
   clearCache(): void {
     this.cache.clear();
+    this.active.clear();
   }
 }

@@ -70,9 +70,17 @@ export async function renewClaim(db: Executor, claim: NewClaim, resourceId: stri
 
 /** Stores the response, sealed by the vault (the table refuses a body without its key id). */
 export async function completeKey(db: Executor, id: KeyId, status: number, body: Sealed): Promise<void> {
-  await byId(id)(
-    db.updateTable('idempotency_keys').set({ state: 'completed', response_status: status, response_body: body.ciphertext, response_key_id: body.keyId }),
-  ).execute();
+  await completeKeyQuery(db, id, status, body).execute();
+}
+
+/** The write of `completeKey`, for a caller that runs it in one statement with its own (db/write-batch.ts). */
+export function completeKeyQuery(db: Executor, id: KeyId, status: number, body: Sealed) {
+  return db
+    .updateTable('idempotency_keys')
+    .set({ state: 'completed', response_status: status, response_body: body.ciphertext, response_key_id: body.keyId })
+    .where('merchant_account_id', '=', id.merchantAccountId)
+    .where('owner', '=', id.owner)
+    .where('key', '=', id.key);
 }
 
 /** Binds the resource the claim's request created; a statement to run with the write that creates it. */

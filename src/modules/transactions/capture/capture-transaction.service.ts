@@ -159,7 +159,8 @@ const answerBasis = (row: TransactionRow): repo.TransactionBasis => ({ ...captur
  * relative to the stored row) while it is still as reserved, with the attempt's answer, the
  * history events, the webhook events, the audit entry and the settlement job, all rendered
  * beforehand from the row the update will leave (predicted-row.ts). The response is rendered from
- * the stored row, as `record` renders it. Null (nothing written) sends a timeout and a
+ * the stored row, as `record` renders it; with an idempotency key from that predicted row, and
+ * stored by the same statement. Null (nothing written) sends a timeout and a
  * transaction that moved since phase 1 to `record`.
  */
 async function recordQuickly(ctx: RequestContext, { row, attempt }: Reserved, result: Answer, preferTransaction: boolean): Promise<OperationResult | Transaction | null> {
@@ -184,7 +185,7 @@ async function recordQuickly(ctx: RequestContext, { row, attempt }: Reserved, re
   const { patch, add } = relativeAmounts(row, applied.patch);
   const update = repo.updateTransactionIfUnchangedQuery(db, ctx.merchantAccountId, row.id, { basis: answerBasis(row), add, patch, updatedAt: now });
   const render = async (executor: Executor, stored: TransactionRow) => respond(await transactionResource(executor, ctx, stored), result, applied, preferTransaction);
-  const recorded = await recordGuarded(ctx, update, writes, render, { column: 'id', value: row.id });
+  const recorded = await recordGuarded(ctx, update, writes, render, { column: 'id', value: row.id }, expected);
   if (!recorded) return null;
   // More than the events themselves: webhook deliveries or the settlement were queued.
   if (settles || outboxes.some((writes) => writes.length > 1)) ctx.deps.queue.pokeSoon();

@@ -178,7 +178,7 @@ async function cascade(ctx: RequestContext, started: Started, first: Answer): Pr
  * `processing` and writes the attempt's answer, the history events, the audit entry, the webhook
  * outbox and (for a capture) the settlement job with it; no BEGIN/COMMIT, no row read first. Those
  * writes are rendered from the row the update will leave (predicted-row.ts). With an
- * idempotency key the statement runs in a transaction that also stores the response.
+ * idempotency key the response, rendered from that row too, is stored by the same statement.
  * Null sends everything else (a stop, gift cards, `store`, a timeout, a transaction that moved
  * meanwhile, writes that cannot share a statement) down the locked path of `finish`; nothing was
  * written then.
@@ -199,7 +199,7 @@ async function finishQuickly(ctx: RequestContext, started: Started, result: Answ
   const settles = expected.status === 'capture_succeeded';
   const writes = [attemptUpdate(db, ctx, started, result, applied, now), repo.insertEventsQuery(db, events), auditQuery(db, ctx, 'created', auditedTransaction(expected)), ...outbox, ...(settles ? [settlementQuery(db, ctx.deps, expected)] : [])];
   const update = repo.updateTransactionIfStatusQuery(db, ctx.merchantAccountId, started.row.id, 'processing', patch, now);
-  const recorded = await recordGuarded(ctx, update, writes, (executor, row) => transactionResource(executor, ctx, row), { column: 'id', value: started.row.id });
+  const recorded = await recordGuarded(ctx, update, writes, (executor, row) => transactionResource(executor, ctx, row), { column: 'id', value: started.row.id }, expected);
   if (!recorded) return null;
   const { row, value: transaction } = recorded;
   // More than the event itself: webhook deliveries were queued.

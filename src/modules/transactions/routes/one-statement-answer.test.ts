@@ -38,14 +38,46 @@ describe('happy', () => {
     });
   }
 
-  it('with an idempotency key: the response is stored with the answer and replayed as it is', async () => {
+  const statements = (res: { headers: Record<string, unknown> }) => Number(/desc="(\d+) statements"/.exec(String(res.headers['server-timing']))![1]);
+
+  for (const [name, body, status] of cases) {
+    it(`with an idempotency key, ${name}: the response, rendered from the predicted row, is stored by the answer's statement and replayed as it is`, async () => {
+      const { merchantAccountId: m } = await merchantWithMockCard(t);
+      // The same request without a key, for its count of statements, once the account's caches are
+      // warm (its routing, its data keys: a keyed request before seals a response).
+      await createTransaction(t, m, body, { 'idempotency-key': `warm-${m}` });
+      const plain = await createTransaction(t, m, body);
+      expect(plain.statusCode, plain.body).toBe(201);
+      const headers = { 'idempotency-key': `one-statement-${m}` };
+      const first = await createTransaction(t, m, body, headers);
+      expect(first.statusCode, first.body).toBe(201);
+      expect(first.json().status).toBe(status);
+      // One statement more than without a key: the key's claim. The response is stored by the
+      // answer's own statement, with no transaction (BEGIN, the statement, the store, COMMIT) around it.
+      expect(statements(first)).toBe(statements(plain) + 1);
+      const again = await createTransaction(t, m, body, headers);
+      expect(again.headers['idempotent-replayed']).toBe('true');
+      expect(again.body).toBe(first.body);
+      const stored = (await t.request({ method: 'GET', url: `/transactions/${first.json().id}`, merchantAccountId: m })).json();
+      expect(first.json()).toEqual(stored);
+      expect((await createdEvent(first.json().id)).payload).toEqual(stored);
+      const key = await t.deps.db.selectFrom('idempotency_keys').select(['state', 'response_status', 'resource_id']).where('merchant_account_id', '=', m).where('key', '=', headers['idempotency-key']).executeTakeFirstOrThrow();
+      expect(key).toEqual({ state: 'completed', response_status: 201, resource_id: first.json().id });
+      expect(mispredictions()).toEqual([]);
+    });
+  }
+
+  it('concurrent requests with keys: each stores its own response, replayed byte for byte', async () => {
     const { merchantAccountId: m } = await merchantWithMockCard(t);
-    const headers = { 'idempotency-key': `one-statement-${m}` };
-    const first = await createTransaction(t, m, { amount: 1234 }, headers);
-    expect(first.statusCode, first.body).toBe(201);
-    const again = await createTransaction(t, m, { amount: 1234 }, headers);
-    expect(again.body).toBe(first.body);
-    expect((await createdEvent(first.json().id)).payload).toEqual(first.json());
+    const keys = Array.from({ length: 12 }, (_, i) => `concurrent-${m}-${i}`);
+    const firsts = await Promise.all(keys.map((key, i) => createTransaction(t, m, { amount: 1000 + i }, { 'idempotency-key': key })));
+    firsts.forEach((res, i) => {
+      expect(res.statusCode, res.body).toBe(201);
+      expect(res.json().amount).toBe(1000 + i);
+    });
+    const replays = await Promise.all(keys.map((key, i) => createTransaction(t, m, { amount: 1000 + i }, { 'idempotency-key': key })));
+    replays.forEach((res, i) => expect(res.body).toBe(firsts[i]!.body));
+    expect(new Set(firsts.map((res) => res.json().id)).size).toBe(keys.length);
     expect(mispredictions()).toEqual([]);
   });
 });
