@@ -1,5 +1,6 @@
 import type { IdempotencyKeyRow } from '../../db/schema.ts';
 import type { Executor } from '../../db/transaction.ts';
+import { runWrites } from '../../db/write-batch.ts';
 import type { Sealed } from '../../vault/vault.ts';
 
 export interface KeyId {
@@ -20,9 +21,13 @@ export interface NewClaim extends KeyId {
 const byId = (id: KeyId) => (qb: any) =>
   qb.where('merchant_account_id', '=', id.merchantAccountId).where('owner', '=', id.owner).where('key', '=', id.key);
 
-/** Inserts a processing claim; returns false when the key already exists. */
+/**
+ * Inserts a processing claim; returns false when the key already exists. Outside a transaction
+ * the insert may be written together with other requests' claims (src/db/group-commit.ts): two
+ * claims of one key never share a statement, so each learns whether its own row went in.
+ */
 export async function insertClaim(db: Executor, claim: NewClaim): Promise<boolean> {
-  const row = await db
+  const insert = db
     .insertInto('idempotency_keys')
     .values({
       merchant_account_id: claim.merchantAccountId,
@@ -37,9 +42,9 @@ export async function insertClaim(db: Executor, claim: NewClaim): Promise<boolea
       expires_at: claim.expiresAt,
     })
     .onConflict((oc) => oc.doNothing())
-    .returning('key')
-    .executeTakeFirst();
-  return row !== undefined;
+    .returning('key');
+  const rows = await runWrites(db, [insert], { column: 'key', value: claim.key });
+  return rows.length > 0;
 }
 
 export async function lockKey(db: Executor, id: KeyId): Promise<IdempotencyKeyRow | undefined> {
