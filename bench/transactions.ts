@@ -113,7 +113,7 @@ export async function transactionScenarios(ctx: TransactionBenchContext, run: (s
     ),
     note: `${ctx.pool.length} tokens`,
   }));
-  // Every request a first attempt: the answer and the stored response commit in one transaction.
+  // Every request a first attempt: a claim (one insert), then the answer with the stored response in its statement.
   await run('POST /transactions, stored card, authorize (a new idempotency-key per request)', async () => ({
     result: await post(ctx, '/transactions', authorize, {
       requests: [{ setupRequest: (request: Request) => ({ ...request, headers: { ...request.headers, 'idempotency-key': randomUUID() } }) }],
