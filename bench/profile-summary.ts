@@ -1,6 +1,6 @@
 /**
  * The top of a V8 CPU profile (`node --cpu-prof`, e.g. the server's under BENCH_SERVER_NODE_ARGS):
- * `node --import tsx bench/profile-summary.ts FILE.cpuprofile [top=25] [PACKAGE,PACKAGE…] [--busiest=SECONDS]`.
+ * `node --import tsx bench/profile-summary.ts FILE.cpuprofile [top=25] [PACKAGE,PACKAGE…] [--busiest=SECONDS | --last=SECONDS]`.
  * Prints the functions with the most self time, then the same time by package (node_modules) or
  * file (ours, Node's own). With packages (e.g. `pg,pg-protocol,pg-pool,pg-types,postgres-date`),
  * also the time of every sample with a frame of one of them on its stack (what they cost, the
@@ -57,6 +57,15 @@ function busiestWindow(profile: Profile, seconds: number): [number, number] {
   return best;
 }
 
+/** The samples [from, end) spanning the last `seconds` of the profile (a scenario that ran last, at a rate below the start-up's load). */
+function lastWindow(profile: Profile, seconds: number): [number, number] {
+  const span = seconds * 1e6;
+  let length = 0;
+  let from = profile.samples.length;
+  while (from > 0 && length < span) length += profile.timeDeltas[--from + 1] ?? 0;
+  return [from, profile.samples.length];
+}
+
 /** A frame's file: from its package on in node_modules (`pg/lib/result.js`), from `src/` in ours, else its URL (`node:internal/...`, `wasm://...`). */
 function fileOf(url: string): string {
   if (!url.startsWith('file://')) return url;
@@ -83,7 +92,7 @@ function top(times: Map<string, number>, count: number, total: number): string[]
     .map(([name, us]) => `${((us / total) * 100).toFixed(1).padStart(5)} %  ${(us / 1000).toFixed(0).padStart(7)} ms  ${name}`);
 }
 
-function summarize(profile: Profile, count: number, [from, to]: [number, number], window?: number): string {
+function summarize(profile: Profile, count: number, [from, to]: [number, number], window?: number, last = false): string {
   const byNode = new Map(profile.nodes.map((node) => [node.id, node]));
   const functions = new Map<string, number>();
   const owners = new Map<string, number>();
@@ -101,7 +110,7 @@ function summarize(profile: Profile, count: number, [from, to]: [number, number]
   const shareOf = window ? total - idle : total;
   if (window) [functions, owners].forEach((times) => times.delete('(idle)'));
   return [
-    `${(total / 1000).toFixed(0)} ms sampled${window ? ` (the busiest ${window} s)` : ''}, of which ${(idle / 1000).toFixed(0)} ms idle (${((idle / total) * 100).toFixed(1)} %)`,
+    `${(total / 1000).toFixed(0)} ms sampled${window ? ` (the ${last ? "last" : "busiest"} ${window} s)` : ''}, of which ${(idle / 1000).toFixed(0)} ms idle (${((idle / total) * 100).toFixed(1)} %)`,
     '',
     `Top ${count} functions by self time${window ? ', share of the busy time' : ''}:`,
     ...top(functions, count, shareOf),
@@ -140,14 +149,15 @@ function under(profile: Profile, packages: Set<string>, count: number, [from, to
 }
 
 const args = process.argv.slice(2);
-const windowArg = args.find((a) => a.startsWith('--busiest='));
+const windowArg = args.find((a) => a.startsWith('--busiest=') || a.startsWith('--last='));
 const [file, countArg = '25', packagesArg] = args.filter((a) => a !== windowArg);
-const window = windowArg === undefined ? undefined : Number(windowArg.slice('--busiest='.length));
+const last = windowArg?.startsWith('--last=') ?? false;
+const window = windowArg === undefined ? undefined : Number(windowArg.slice(windowArg.indexOf('=') + 1));
 if (!file || !/^\d+$/.test(countArg) || (window !== undefined && !(window > 0))) {
-  process.stderr.write('usage: node --import tsx bench/profile-summary.ts FILE.cpuprofile [top=25] [PACKAGE,PACKAGE…] [--busiest=SECONDS]\n');
+  process.stderr.write('usage: node --import tsx bench/profile-summary.ts FILE.cpuprofile [top=25] [PACKAGE,PACKAGE…] [--busiest=SECONDS | --last=SECONDS]\n');
   process.exit(2);
 }
 const profile = JSON.parse(fs.readFileSync(file, 'utf8')) as Profile;
-const samples: [number, number] = window ? busiestWindow(profile, window) : [0, profile.samples.length];
-process.stdout.write(`${summarize(profile, Number(countArg), samples, window)}\n`);
+const samples: [number, number] = window ? (last ? lastWindow(profile, window) : busiestWindow(profile, window)) : [0, profile.samples.length];
+process.stdout.write(`${summarize(profile, Number(countArg), samples, window, last)}\n`);
 if (packagesArg) process.stdout.write(`${under(profile, new Set(packagesArg.split(',')), Number(countArg), samples)}\n`);
