@@ -208,6 +208,20 @@ export async function findUsablePaymentService(db: Executor, merchantAccountId: 
   return row && !row.is_deleted ? row : null;
 }
 
+/**
+ * One service (not deleted) or null, for a follow-up call on a transaction (capture, void, refund,
+ * sync). An active one comes from the process's cache of routable services when `db` is the pool
+ * (the cache is told of every committed change, src/db/read-cache.ts); an inactive one, which still
+ * serves the transactions it made, and every read inside a transaction, from the database.
+ */
+export async function findUsablePaymentServiceCached(db: Executor, deps: Deps, merchantAccountId: string, id: string): Promise<PaymentServiceRow | null> {
+  if (db === deps.db) {
+    const cached = (await listRoutablePaymentServices(db, deps, merchantAccountId)).find((service) => service.id === id);
+    if (cached) return cached;
+  }
+  return findUsablePaymentService(db, merchantAccountId, id);
+}
+
 /** One service of the merchant account, deleted or not, or null (rules check what they name). */
 export async function findPaymentServiceRecord(db: Executor, merchantAccountId: string, id: string): Promise<PaymentServiceRow | null> {
   return (await repo.findPaymentService(db, merchantAccountId, id)) ?? null;

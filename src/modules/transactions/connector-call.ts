@@ -5,7 +5,7 @@ import type { Deps } from '../../context.ts';
 import type { AttemptStatus, TransactionRow } from '../../db/schema-transactions.ts';
 import type { Executor } from '../../db/transaction.ts';
 import { AppError } from '../../errors/app-error.ts';
-import { credentialsOf, findUsablePaymentService } from '../payment-services/payment-services.service.ts';
+import { credentialsOf, findUsablePaymentServiceCached } from '../payment-services/payment-services.service.ts';
 
 export { CONNECTOR_TIMEOUT_MS };
 
@@ -30,7 +30,7 @@ export interface BoundConnector {
 /** The connector, credentials and connection options of the payment service that processed a transaction. */
 export async function connectorOfTransaction(db: Executor, deps: Deps, row: TransactionRow): Promise<BoundConnector> {
   if (!row.payment_service_id) throw new AppError('bad_request', 'The transaction has no payment service to act on');
-  const service = await findUsablePaymentService(db, row.merchant_account_id, row.payment_service_id);
+  const service = await findUsablePaymentServiceCached(db, deps, row.merchant_account_id, row.payment_service_id);
   if (!service) throw new AppError('bad_request', `The payment service ${row.payment_service_id} of this transaction has been deleted`);
   const connector = deps.connectors.find(service.payment_service_definition_id);
   if (!connector) throw new AppError('bad_request', `No connector is available for ${service.payment_service_definition_id}`);

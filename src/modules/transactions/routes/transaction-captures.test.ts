@@ -57,6 +57,37 @@ describe('happy', () => {
   });
 });
 
+describe('the payment service of a capture', () => {
+  it('captures through the service as it is now: deactivated it still serves its transactions, deleted it refuses', async () => {
+    const { merchantAccountId: m, paymentServiceId } = await merchantWithMockCard(t);
+    // The authorizations route through the process's cache of active services; captures read it too.
+    const [first, second, third] = [await authorized(t, m), await authorized(t, m), await authorized(t, m)];
+    expect((await capture(m, first.id, {})).json()).toMatchObject({ status: 'succeeded' });
+    const put = await t.request({ method: 'PUT', url: `/payment-services/${paymentServiceId}`, merchantAccountId: m, payload: { active: false } });
+    expect(put.statusCode, put.body).toBe(200);
+    expect((await capture(m, second.id, {})).json()).toMatchObject({ status: 'succeeded', transaction: { payment_service: { id: paymentServiceId } } });
+    expect((await t.request({ method: 'DELETE', url: `/payment-services/${paymentServiceId}`, merchantAccountId: m })).statusCode).toBe(204);
+    const refused = await capture(m, third.id, {});
+    expect(refused.statusCode, refused.body).toBe(400);
+    expect(refused.json().message).toBe(`The payment service ${paymentServiceId} of this transaction has been deleted`);
+    expect((await get(m, `/transactions/${third.id}`)).json()).toMatchObject({ status: 'authorization_succeeded', captured_amount: 0 });
+  });
+
+  it('reads an active service from the cache: a capture sends one statement fewer than its first one', async () => {
+    const { merchantAccountId: m } = await merchantWithMockCard(t);
+    const txns = [await authorized(t, m), await authorized(t, m)];
+    const statements = async (id: string) => {
+      const res = await capture(m, id, {});
+      expect(res.statusCode, res.body).toBe(200);
+      return Number(/db;dur=[\d.]+;desc="(\d+) statements"/.exec(String(res.headers['server-timing']))![1]);
+    };
+    t.deps.readCaches.paymentServices.invalidate(m);
+    const cold = await statements(txns[0]!.id);
+    const warm = await statements(txns[1]!.id);
+    expect(warm).toBe(cold - 1);
+  });
+});
+
 describe('webhook events', () => {
   const events = (id: string) => t.deps.db.selectFrom('events').select(['kind', 'resource_type', 'payload']).where('resource_id', '=', id).orderBy('created_at').orderBy('id').execute();
 
