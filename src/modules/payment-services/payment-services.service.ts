@@ -210,7 +210,7 @@ export async function findUsablePaymentService(db: Executor, merchantAccountId: 
 
 /**
  * One service (not deleted) or null, for a follow-up call on a transaction (capture, void, refund,
- * sync). An active one comes from the process's cache of routable services when `db` is the pool
+ * increment, reconciliation, connectorOfTransaction). An active one comes from the process's cache of routable services when `db` is the pool
  * (the cache is told of every committed change, src/db/read-cache.ts); an inactive one, which still
  * serves the transactions it made, and every read inside a transaction, from the database.
  */
