@@ -209,10 +209,11 @@ export async function findUsablePaymentService(db: Executor, merchantAccountId: 
 }
 
 /**
- * One service (not deleted) or null, for a follow-up call on a transaction (capture, void, refund,
- * increment, reconciliation, connectorOfTransaction). An active one comes from the process's cache of routable services when `db` is the pool
- * (the cache is told of every committed change, src/db/read-cache.ts); an inactive one, which still
- * serves the transactions it made, and every read inside a transaction, from the database.
+ * One service (not deleted) or null, for a follow-up call on a transaction (connectorOfTransaction:
+ * capture, void, refund, increment, reconciliation). An active one comes from the process's cache
+ * of routable services when `db` is the pool (told of every committed change, src/db/read-cache.ts);
+ * an inactive one, which still serves the transactions it made, and every read inside a
+ * transaction come from the database.
  */
 export async function findUsablePaymentServiceCached(db: Executor, deps: Deps, merchantAccountId: string, id: string): Promise<PaymentServiceRow | null> {
   if (db === deps.db) {
