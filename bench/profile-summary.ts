@@ -110,7 +110,7 @@ function summarize(profile: Profile, count: number, [from, to]: [number, number]
   const shareOf = window ? total - idle : total;
   if (window) [functions, owners].forEach((times) => times.delete('(idle)'));
   return [
-    `${(total / 1000).toFixed(0)} ms sampled${window ? ` (the ${last ? "last" : "busiest"} ${window} s)` : ''}, of which ${(idle / 1000).toFixed(0)} ms idle (${((idle / total) * 100).toFixed(1)} %)`,
+    `${(total / 1000).toFixed(0)} ms sampled${window ? ` (the ${last ? 'last' : 'busiest'} ${window} s)` : ''}, of which ${(idle / 1000).toFixed(0)} ms idle (${((idle / total) * 100).toFixed(1)} %)`,
     '',
     `Top ${count} functions by self time${window ? ', share of the busy time' : ''}:`,
     ...top(functions, count, shareOf),
