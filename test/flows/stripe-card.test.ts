@@ -102,6 +102,26 @@ describe('happy', () => {
     expect((await t.request({ method: 'GET', url: `/transactions/${txn.id}`, merchantAccountId: m })).json()).toMatchObject({ status: 'authorization_succeeded' });
   });
 
+  it('a rotated webhook signing secret holds from the next webhook: the old one is refused, the new one accepted', async () => {
+    const m2 = await createMerchantAccount(t.deps);
+    const id = await stripeService(m2);
+    const txn = (await pay({ payment_method: card('4000000000003220', { redirect_url: 'https://merchant.example/back' }) }, m2)).json();
+    fake.completeAuthentication(txn.payment_service_transaction_id, true);
+    const intent = fake.state.intents.get(txn.payment_service_transaction_id)!;
+    const deliver = (secret: string, eventId: string) => {
+      const { body, signature } = StripeFake.signedEvent(secret, { id: eventId, type: 'payment_intent.amount_capturable_updated', data: { object: { ...intent, latest_charge: null } } });
+      return t.app.inject({ method: 'POST', url: `/merchant-accounts/${m2}/payment-services/${id}/webhooks`, headers: { 'content-type': 'application/json', 'stripe-signature': signature }, payload: body });
+    };
+    // The first delivery reads the service (and fills the process's cache of active services).
+    expect((await deliver('whsec_wrong', `evt_a_${txn.id}`)).statusCode).toBe(401);
+    const rotated = await t.request({ method: 'PUT', url: `/payment-services/${id}`, merchantAccountId: m2, payload: { fields: [{ key: 'webhook_signing_secret', value: 'whsec_rotated' }] } });
+    expect(rotated.statusCode, rotated.body).toBe(200);
+    expect((await deliver(signing, `evt_b_${txn.id}`)).statusCode).toBe(401);
+    const res = await deliver('whsec_rotated', `evt_c_${txn.id}`);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().actions).toEqual([{ kind: 'authorization_succeeded', transaction_id: txn.id, result: 'applied' }]);
+  });
+
   it('stores a card at Stripe as a payment service token (a Customer with its PaymentMethod)', async () => {
     const stored = (await t.request({ method: 'POST', url: '/payment-methods', merchantAccountId: m, payload: { method: 'card', number: '4242424242424242', expiration_date: '12/40' } })).json();
     const res = await post(`/payment-methods/${stored.id}/payment-service-tokens`, { payment_service_id: stripeId, redirect_url: 'https://merchant.example/back' });

@@ -3,7 +3,7 @@ import type { Deps } from '../../context.ts';
 import { withTransaction } from '../../db/transaction.ts';
 import { AppError, notFound, unauthorized } from '../../errors/app-error.ts';
 import { uuidv7 } from '../../lib/ids.ts';
-import { credentialsOf, findUsablePaymentService } from '../payment-services/payment-services.service.ts';
+import { credentialsOf, findUsablePaymentServiceCached } from '../payment-services/payment-services.service.ts';
 import { findDefinitionConnector } from '../payment-service-definitions/payment-service-definitions.service.ts';
 import { applyProviderAction } from '../transactions/inbound/provider-events.service.ts';
 import { toInboundWebhookReceipt, type InboundWebhookReceipt } from './inbound-webhooks.schemas.ts';
@@ -18,7 +18,7 @@ type Log = { warn(obj: object, msg?: string): void; info(obj: object, msg?: stri
  * applied in the same database transaction, so a replay, or two deliveries at once, apply it once.
  */
 export async function receiveProviderWebhook(deps: Deps, log: Log, merchantAccountId: string, paymentServiceId: string, request: InboundWebhookRequest): Promise<InboundWebhookReceipt> {
-  const service = await findUsablePaymentService(deps.db, merchantAccountId, paymentServiceId);
+  const service = await findUsablePaymentServiceCached(deps.db, deps, merchantAccountId, paymentServiceId);
   if (!service) throw notFound('payment service', paymentServiceId);
   const connector = findDefinitionConnector(deps, service.payment_service_definition_id);
   if (!connector?.parseWebhook) throw new AppError('bad_request', `The payment service definition ${service.payment_service_definition_id} does not receive webhooks`);

@@ -3,7 +3,7 @@ import type { Deps } from '../../context.ts';
 import type { PaymentServiceTokenRow } from '../../db/schema-payment-service-tokens.ts';
 import { withTransaction } from '../../db/transaction.ts';
 import { cardHintOf } from '../payment-methods/payment-methods.service.ts';
-import { credentialsOf, findUsablePaymentService } from '../payment-services/payment-services.service.ts';
+import { credentialsOf, findUsablePaymentServiceCached } from '../payment-services/payment-services.service.ts';
 import { callConnector } from '../transactions/connector-call.ts';
 import { nextCheckAt } from '../transactions/outcomes.ts';
 import * as repo from './payment-service-tokens.repo.ts';
@@ -37,7 +37,7 @@ async function postpone(deps: Deps, row: PaymentServiceTokenRow, now: Date): Pro
 
 /** Asks the provider about one `processing` token (by the create's idempotency key) and records the answer; true when final. */
 async function checkToken(deps: Deps, row: PaymentServiceTokenRow, log: Log, now: Date): Promise<boolean> {
-  const service = await findUsablePaymentService(deps.db, row.merchant_account_id, row.payment_service_id);
+  const service = await findUsablePaymentServiceCached(deps.db, deps, row.merchant_account_id, row.payment_service_id);
   const connector = service ? deps.connectors.find(service.payment_service_definition_id) : null;
   const card = await cardHintOf(deps.db, row.merchant_account_id, row.payment_method_id);
   if (!service || !connector?.syncToken || !card) return postpone(deps, row, now);

@@ -209,8 +209,9 @@ export async function findUsablePaymentService(db: Executor, merchantAccountId: 
 }
 
 /**
- * One service (not deleted) or null, for a follow-up call on a transaction (connectorOfTransaction:
- * capture, void, refund, increment, reconciliation). An active one comes from the process's cache
+ * One service (not deleted) or null, for a follow-up call on what it made (connectorOfTransaction:
+ * capture, void, refund, increment, reconciliation; a provider's inbound webhook; token and payout
+ * reconciliation). An active one comes from the process's cache
  * of routable services when `db` is the pool (told of every committed change, src/db/read-cache.ts);
  * an inactive one, which still serves the transactions it made, and every read inside a
  * transaction come from the database.

@@ -5,7 +5,7 @@ import type { PayoutAttemptRow } from '../../db/schema-payouts.ts';
 import { withTransaction, type Tx } from '../../db/transaction.ts';
 import { uuidToBase62 } from '../../lib/base62.ts';
 import { recordSystemAudit, type SystemActor } from '../audit-logs/audit-logs.service.ts';
-import { credentialsOf, findUsablePaymentService } from '../payment-services/payment-services.service.ts';
+import { credentialsOf, findUsablePaymentServiceCached } from '../payment-services/payment-services.service.ts';
 import { auditedPayout, emitPayout } from './payout-events.ts';
 import { canMove, isOpenAttempt, nextCheckAt, resolveSync } from './payout-status.ts';
 import * as repo from './payouts.repo.ts';
@@ -48,7 +48,7 @@ async function settle(tx: Tx, deps: Deps, attempt: PayoutAttemptRow, answer: Pay
 async function checkAttempt(deps: Deps, attempt: PayoutAttemptRow, log: Log, now: Date, actor: SystemActor): Promise<boolean> {
   const payout = await repo.findPayout(deps.db, attempt.merchant_account_id, attempt.payout_id);
   if (!payout) return true;
-  const service = await findUsablePaymentService(deps.db, attempt.merchant_account_id, attempt.payment_service_id);
+  const service = await findUsablePaymentServiceCached(deps.db, deps, attempt.merchant_account_id, attempt.payment_service_id);
   const connector = service ? deps.connectors.find(service.payment_service_definition_id) : null;
   if (!service || !connector?.syncPayout) {
     // Nobody can be asked (the service was deleted, or its connector has no status query): look
