@@ -142,6 +142,12 @@ export async function transactionScenarios(ctx: TransactionBenchContext, run: (s
       requests: [{ setupRequest: (request: Request) => ({ ...request, path: `/transactions/${ids[turn++ % ids.length]}/refunds` }) }],
     }),
   }));
+  // The same with a key per request: the claim, then the answer with the stored response in its statement.
+  await run('POST /transactions/{id}/refunds, 1 unit, a new idempotency-key per request', async () => ({
+    result: await post(ctx, '/transactions/x/refunds', { amount: 1 }, {
+      requests: [{ setupRequest: (request: Request) => ({ ...request, path: `/transactions/${ids[turn++ % ids.length]}/refunds`, headers: { ...request.headers, 'idempotency-key': randomUUID() } }) }],
+    }),
+  }));
   if (!ctx.postgres || !ctx.replaySql) return;
   const { dataDir, databaseUrl } = ctx.postgres;
   const recorded = await recordRequest(dataDir, databaseUrl, { url: '/transactions', token: ctx.token, body: authorize });

@@ -42,9 +42,10 @@ export function predictRow(row: TransactionRow, patch: TransactionPatch, updated
 /**
  * Pure: the columns whose predicted value is not what the database returned (empty when the
  * prediction held). Only the columns the update sets are compared: the others are the row the
- * update started from (the table has no triggers or generated columns).
+ * update started from (the table has no triggers or generated columns). Any table's row: a refund's
+ * answer is predicted too (refund-transaction.service.ts).
  */
-export function mispredicted(predicted: PredictedRow, actual: TransactionRow): string[] {
+export function mispredicted<R extends object>(predicted: { row: R; set: readonly string[] }, actual: R): string[] {
   const stored = actual as unknown as Record<string, unknown>;
   const expected = predicted.row as unknown as Record<string, unknown>;
   return predicted.set.filter((key) => comparable(stored[key]) !== comparable(expected[key]));

@@ -8,6 +8,7 @@ import { auditQuery, recordAudit } from '../../audit-logs/audit-logs.service.ts'
 import { recordGuarded, writeGuarded } from '../guarded-answer.ts';
 import { attemptPatch, callConnector, connectorOfTransaction, paymentHint, type BoundConnector } from '../connector-call.ts';
 import { applyRefund, nextCheckAt } from '../outcomes.ts';
+import { mispredicted } from '../predicted-row.ts';
 import { toRefundResource, type CreateRefundBody, type Refund } from '../refund.schema.ts';
 import { event } from '../transaction-events.ts';
 import { refundSettlementQuery, scheduleRefundSettlement } from '../settlements/settlements.service.ts';
@@ -140,9 +141,13 @@ async function recordQuickly(ctx: RequestContext, reserved: Reserved, result: Aw
   ];
   const update = repo.updateRefundIfStatusQuery(db, ctx.merchantAccountId, refund.id, 'processing', refundPatch, now);
   // Keyed by the transaction: its row is updated too, so two refunds of it never share a statement.
-  const recorded = await recordGuarded(ctx, update, writes, (_db, updated) => toRefundResource(updated, row), { column: 'transaction_id', value: row.id });
+  // With an idempotency key the response is rendered from `expected` and stored by the same statement.
+  const recorded = await recordGuarded(ctx, update, writes, (_db, updated) => toRefundResource(updated, row), { column: 'transaction_id', value: row.id }, expected);
   if (!recorded) return null;
   ctx.deps.queue.pokeSoon();
+  // Every column: the refund was inserted from `refund` without being read back.
+  const wrong = mispredicted({ row: expected, set: Object.keys(expected) }, recorded.row);
+  if (wrong.length > 0) ctx.log.error({ refundId: refund.id, columns: wrong }, 'the predicted refund row differs from the stored one; its events may show stale values');
   return recorded.value;
 }
 

@@ -14,6 +14,7 @@ beforeAll(async () => {
 afterAll(async () => t.close());
 
 const createdEvent = (id: string) => t.deps.db.selectFrom('events').selectAll().where('resource_id', '=', id).where('kind', '=', 'transaction.created').executeTakeFirstOrThrow();
+const statements = (res: { headers: Record<string, unknown> }) => Number(/desc="(\d+) statements"/.exec(String(res.headers['server-timing']))![1]);
 const mispredictions = () => t.logs.filter((line) => line.includes('predicted transaction row differs'));
 
 describe('happy', () => {
@@ -37,8 +38,6 @@ describe('happy', () => {
       expect(mispredictions()).toEqual([]);
     });
   }
-
-  const statements = (res: { headers: Record<string, unknown> }) => Number(/desc="(\d+) statements"/.exec(String(res.headers['server-timing']))![1]);
 
   for (const [name, body, status] of cases) {
     it(`with an idempotency key, ${name}: the response, rendered from the predicted row, is stored by the answer's statement and replayed as it is`, async () => {
@@ -97,6 +96,40 @@ describe('refunds', () => {
     expect((await refundEvents(stored.id)).map((e) => [e.kind, e.payload])).toEqual([['refund.created', stored], ['refund.succeeded', stored]]);
     expect(await amounts(txn.id)).toEqual({ captured_amount: 1000, refunded_amount: 400, refund_reserved: 0 });
   });
+
+  const refundMispredictions = () => t.logs.filter((line) => line.includes('predicted refund row differs'));
+  const refund = (m: string, id: string, amount: number, headers: Record<string, string> = {}) =>
+    t.request({ method: 'POST', url: `/transactions/${id}/refunds`, merchantAccountId: m, payload: { amount }, headers });
+
+  for (const [name, number, status] of [['that succeeds', '4111111111111111', 'succeeded'], ['the provider declines', '4000000000000341', 'declined']] as const) {
+    it(`with an idempotency key, a refund ${name}: the response is stored by the answer's statement and replayed as it is`, async () => {
+      const { merchantAccountId: m } = await merchantWithMockCard(t);
+      const txn = await authorized(t, m, { intent: 'capture', payment_method: card(number) });
+      // Warm the account's caches (a keyed request seals a response with its data key), then count a
+      // plain refund's statements.
+      expect((await refund(m, txn.id, 100, { 'idempotency-key': `warm-refund-${m}` })).statusCode).toBe(201);
+      const plain = await refund(m, txn.id, 100);
+      expect(plain.statusCode, plain.body).toBe(201);
+      const headers = { 'idempotency-key': `one-statement-refund-${m}` };
+      const first = await refund(m, txn.id, 300, headers);
+      expect(first.statusCode, first.body).toBe(201);
+      expect(first.json().status).toBe(status);
+      // One statement more than without a key (the key's claim), no transaction around the answer.
+      expect(statements(first)).toBe(statements(plain) + 1);
+      const again = await refund(m, txn.id, 300, headers);
+      expect(again.headers['idempotent-replayed']).toBe('true');
+      expect(again.body).toBe(first.body);
+      const stored = (await t.request({ method: 'GET', url: `/refunds/${first.json().id}`, merchantAccountId: m })).json();
+      expect(first.json()).toEqual(stored);
+      expect((await refundEvents(stored.id)).map((e) => e.payload)).toEqual([stored, stored]);
+      // A refund binds no resource to its key (only an authorization resumes one).
+      const key = await t.deps.db.selectFrom('idempotency_keys').select(['state', 'response_status']).where('merchant_account_id', '=', m).where('key', '=', headers['idempotency-key']).executeTakeFirstOrThrow();
+      expect(key).toEqual({ state: 'completed', response_status: 201 });
+      const refunded = status === 'succeeded' ? 500 : 0;
+      expect(await amounts(txn.id)).toEqual({ captured_amount: 1000, refunded_amount: refunded, refund_reserved: 0 });
+      expect(refundMispredictions()).toEqual([]);
+    });
+  }
 
   it('a refund the provider declines: released, not counted', async () => {
     const { merchantAccountId: m } = await merchantWithMockCard(t);
