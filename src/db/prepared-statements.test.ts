@@ -49,6 +49,33 @@ describe.skipIf(!url)('named prepared statements (pg)', () => {
     expect((await client.query(text, [1])).rows).toEqual([{ id: 1, name: 'one' }]);
   });
 
+  it('a named statement\'s rows, built from its remembered columns, equal pg\'s own for every kind of column', async () => {
+    const text = `SELECT id, name, $1::bigint AS big, now() AS at, '{"a":[1,{"b":null}]}'::jsonb AS doc, ARRAY['x','y,z']::text[] AS list, true AS flag, NULL::text AS nothing, 1.50::numeric AS num, id AS id FROM ${table} WHERE id = $2`;
+    const plain = new pg.Client({ connectionString: url });
+    await plain.connect();
+    try {
+      const expected = (await plain.query(text, ['9007199254740991', 1])).rows.map((row: Record<string, unknown>) => ({ ...row, at: null }));
+      for (let i = 0; i < 6; i++) {
+        const rows = (await client.query(text, ['9007199254740991', 1])).rows.map((row: Record<string, unknown>) => ({ ...row, at: null }));
+        expect(rows).toEqual(expected);
+        expect(Object.keys(rows[0]!)).toEqual(Object.keys(expected[0]!));
+      }
+      const at = (await client.query(text, ['1', 1])).rows[0].at;
+      expect(at).toBeInstanceOf(Date);
+      expect(await client.query(`SELECT name FROM pg_prepared_statements WHERE statement = $1`, [text]).then((r) => r.rows.length)).toBe(1);
+    } finally {
+      await plain.end();
+    }
+  });
+
+  it('a named statement returning no rows, and one failing mid-way, answer as pg does', async () => {
+    const text = `SELECT id, 1 / (id - $1) AS q FROM ${table} WHERE id >= $2`;
+    for (let i = 0; i < 4; i++) expect((await client.query(text, [0, 5])).rows).toEqual([]);
+    expect((await client.query(text, [0, 1])).rows).toEqual([{ id: 1, q: 1 }]);
+    await expect(client.query(text, [1, 1])).rejects.toMatchObject({ code: '22012' });
+    expect((await client.query(text, [0, 1])).rows).toEqual([{ id: 1, q: 1 }]);
+  });
+
   it('leaves other call forms alone', async () => {
     expect((await client.query(`SELECT count(*)::int AS n FROM ${table}`)).rows).toEqual([{ n: 1 }]);
     expect((await client.query({ text: `SELECT $1::int AS v`, values: [7] })).rows).toEqual([{ v: 7 }]);

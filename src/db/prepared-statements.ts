@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { shapedQuery } from './row-shapes.ts';
 
 /**
  * Named prepared statements for the `pg` driver. Kysely sends every query as an unnamed
@@ -62,8 +63,9 @@ export class PreparingClient extends pg.Client {
     if (typeof text !== 'string' || !Array.isArray(values) || values.length === 0 || args.length !== 2) return (super.query as (...a: any[]) => any)(...args);
     const name = nameFor(text);
     if (!name) return super.query(text, values);
-    const run = (super.query as (config: pg.QueryConfig) => Promise<pg.QueryResult>).bind(this);
-    return run({ name, text, values }).catch((error: unknown) => {
+    // Rows built from the statement's remembered columns (row-shapes.ts).
+    const run = () => new Promise<pg.QueryResult>((resolve, reject) => super.query(shapedQuery({ name, text, values }, (error, result) => (error ? reject(error) : resolve(result)))));
+    return run().catch((error: unknown) => {
       if (!isCachedPlanChange(error)) throw error;
       banned.add(text);
       names.delete(text);
