@@ -62,7 +62,7 @@ describe.skipIf(!url)('named prepared statements (pg)', () => {
       }
       const at = (await client.query(text, ['1', 1])).rows[0].at;
       expect(at).toBeInstanceOf(Date);
-      expect(await client.query(`SELECT name FROM pg_prepared_statements WHERE statement = $1`, [text]).then((r) => r.rows.length)).toBe(1);
+      expect(await client.query(`SELECT name FROM pg_prepared_statements WHERE statement = $1`, [text]).then((r: { rows: unknown[] }) => r.rows.length)).toBe(1);
     } finally {
       await plain.end();
     }
