@@ -87,6 +87,7 @@ const DRAIN_MS = 10_000;
 
 export async function paced(options: PacedOptions): Promise<LoadResult> {
   const target = new URL(options.path, options.baseUrl);
+  if (target.protocol !== 'http:') throw new Error(`paced() speaks plain HTTP/1.1 only, not ${target.protocol}`);
   const bytes = requestBytes(options, target);
   const latencies: number[] = [];
   const statusCodeStats: Record<string, { count: number }> = {};
@@ -131,7 +132,7 @@ export async function paced(options: PacedOptions): Promise<LoadResult> {
     if (due !== undefined) open(due);
   };
   const open = (due: number) => {
-    const socket = net.connect({ host: target.hostname, port: Number(target.port), noDelay: true });
+    const socket = net.connect({ host: target.hostname, port: Number(target.port || 80), noDelay: true });
     const connection: Connection = { socket, due: null, received: [], length: 0 };
     connections.add(connection);
     socket.on('data', (chunk: Buffer) => {
