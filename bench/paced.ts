@@ -115,7 +115,6 @@ export async function paced(options: PacedOptions): Promise<LoadResult> {
   };
   /** The connection is free again: the oldest waiting request goes on it. */
   const release = (connection: Connection) => {
-    connection.due = null;
     const due = waiting.shift();
     if (due === undefined) free.push(connection);
     else write(connection, due);
@@ -143,12 +142,12 @@ export async function paced(options: PacedOptions): Promise<LoadResult> {
       if (found === -1) return;
       connection.received = [];
       connection.length = 0;
-      if (found === null || connection.due === null) return retire(connection);
-      done(connection.due, found.status);
-      if (found.close) {
-        connection.due = null;
-        retire(connection);
-      } else release(connection);
+      const due = connection.due;
+      if (found === null || due === null) return retire(connection);
+      connection.due = null;
+      done(due, found.status);
+      if (found.close) retire(connection);
+      else release(connection);
     });
     socket.on('error', () => retire(connection));
     socket.on('close', () => retire(connection));
