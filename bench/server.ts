@@ -4,6 +4,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import pg from 'pg';
@@ -43,8 +44,20 @@ export async function postgresSchema(url: string): Promise<{ databaseUrl: string
 }
 
 /**
- * `svc serve` of the checkout at `root` (its own code and node_modules, run from there), with
- * `nodeArgs` before the script (a profiler, say). Resolves once GET /readyz answers 200.
+ * The node flags of a checkout's `npm start` (`node FLAGS bin/svc.mjs serve` in its package.json),
+ * so the benchmark runs each server as it is run (the Dockerfile's CMD carries the same flags).
+ * None when the script has another form (an older checkout's plain `node bin/svc.mjs serve`).
+ */
+export function npmStartNodeArgs(root: string): string[] {
+  const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts?: { start?: string } };
+  const flags = /^node((?:\s+-\S+)*)\s+bin\/svc\.mjs\s+serve$/.exec(pkg.scripts?.start?.trim() ?? '')?.[1] ?? '';
+  return flags.split(/\s+/).filter(Boolean);
+}
+
+/**
+ * `svc serve` of the checkout at `root` (its own code and node_modules, run from there), with the
+ * flags of its `npm start`, then `nodeArgs` (a profiler, say; a flag given again wins), before the
+ * script. Resolves once GET /readyz answers 200.
  */
 export async function startServer(root: string, dataDir: string, databaseUrl: string | null, nodeArgs: string[]): Promise<Server> {
   const port = await freePort();
@@ -55,7 +68,7 @@ export async function startServer(root: string, dataDir: string, databaseUrl: st
   delete env.DATABASE_URL;
   delete env.PUBLIC_URL;
   if (databaseUrl) env.DATABASE_URL = databaseUrl;
-  const child = spawn(process.execPath, [...nodeArgs, path.join(root, 'bin', 'svc.mjs'), 'serve'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...npmStartNodeArgs(root), ...nodeArgs, path.join(root, 'bin', 'svc.mjs'), 'serve'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const keep = (chunk: Buffer) => {
     output = (output + chunk.toString()).slice(-20_000);

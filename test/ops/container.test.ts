@@ -3,6 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { loadConfig } from '../../src/config.ts';
+import { npmStartNodeArgs } from '../../bench/server.ts';
 import { ROOT } from '../helpers/spawn-server.ts';
 
 /**
@@ -47,7 +48,9 @@ describe('happy', () => {
     expect(read('src/modules/health/index.ts')).toMatch(/'\/readyz'/);
     // Exec form: node is PID 1 and receives the signal, which src/server.ts handles.
     const cmd = finalStage.find((l) => l.startsWith('CMD '))!;
-    expect(JSON.parse(cmd.slice(4))).toEqual(['node', 'bin/svc.mjs', 'serve']);
+    // With npm start's node flags (a larger young generation, README "Memory"): one server, run alike.
+    expect(npmStartNodeArgs(ROOT)).toContain('--max-semi-space-size=64');
+    expect(JSON.parse(cmd.slice(4))).toEqual(['node', ...npmStartNodeArgs(ROOT), 'bin/svc.mjs', 'serve']);
     expect(finalStage).toContain('STOPSIGNAL SIGTERM');
     expect(read('src/server.ts')).toContain("process.once('SIGTERM'");
   });
