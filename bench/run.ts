@@ -23,7 +23,8 @@
  *                      ratio, p99, CPU per request). Only its server runs: the scenarios are this
  *                      checkout's, and the SQL replay (which records through this checkout's app) is
  *                      left out of its run
- *   BENCH_SERVER_NODE_ARGS extra node arguments of the server process, split on whitespace, e.g.
+ *   BENCH_SERVER_NODE_ARGS extra node arguments of the server process, split on whitespace, after
+ *                      the flags of its checkout's `npm start` (a flag given again wins), e.g.
  *                      `--cpu-prof --cpu-prof-dir=/tmp/prof` (an absolute directory: the server runs
  *                      in its checkout). It is stopped with SIGTERM and exits by itself, so the profile
  *                      is written; summarize it with `node --import tsx bench/profile-summary.ts FILE`
