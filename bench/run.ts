@@ -55,7 +55,7 @@ import { eachOnce } from './each-once.ts';
 import { flowScenarios } from './flows.ts';
 import type { LoadResult } from './paced.ts';
 import { api, deepCursor, expectOk, seed, tokenPool } from './seed.ts';
-import { log, postgresSchema, startServer, stopServer, type Server } from './server.ts';
+import { gcSeconds, log, postgresSchema, startServer, stopServer, type Server } from './server.ts';
 import { REFERENCE_SCENARIO, transactionScenarios } from './transactions.ts';
 
 interface Result extends LoadResult {
@@ -94,6 +94,8 @@ interface Row {
   result: Result;
   note?: string;
   cpu: CpuFigures;
+  /** The server's garbage-collection pauses, ms per request (null where its /metrics has none). */
+  gcMs: number | null;
 }
 
 async function bench(server: Server, requestPath: string, token: string, extra: Record<string, unknown> = {}): Promise<Result> {
@@ -127,14 +129,14 @@ function table(rows: Row[]): string {
   const referenceRow = rows.find((r) => r.scenario === REFERENCE_SCENARIO);
   const reference = referenceRow ? rate(referenceRow) : null;
   const lines = [
-    `| scenario | requests/s |${reference ? ' × reference |' : ''} p50 ms | p99 ms | errors / non-2xx | CPU ms/request: server | PostgreSQL | idle |`,
-    `|---|---:|${reference ? '---:|' : ''}---:|---:|---:|---:|---:|---:|`,
+    `| scenario | requests/s |${reference ? ' × reference |' : ''} p50 ms | p99 ms | errors / non-2xx | CPU ms/request: server | PostgreSQL | idle | server GC pauses ms/request |`,
+    `|---|---:|${reference ? '---:|' : ''}---:|---:|---:|---:|---:|---:|---:|`,
   ];
   for (const row of rows) {
-    const { scenario, result, note, cpu: used } = row;
+    const { scenario, result, note, cpu: used, gcMs } = row;
     const name = note ? `${scenario} (${note})` : scenario;
     const ratio = reference ? ` ${(rate(row) / reference).toFixed(2)} |` : '';
-    lines.push(`| ${name} | ${Math.round(rate(row))} |${ratio} ${round(result.latency.p50)} | ${round(result.latency.p99)} | ${result.errors} / ${result.non2xx} | ${cpu(used.server)} | ${cpu(used.postgres)} | ${cpu(used.idle)} |`);
+    lines.push(`| ${name} | ${Math.round(rate(row))} |${ratio} ${round(result.latency.p50)} | ${round(result.latency.p99)} | ${result.errors} / ${result.non2xx} | ${cpu(used.server)} | ${cpu(used.postgres)} | ${cpu(used.idle)} | ${gcMs === null ? '–' : gcMs.toFixed(3)} |`);
   }
   return lines.join('\n');
 }
@@ -166,11 +168,17 @@ function scenarioRunner(target: Target, rows: Row[]): Run {
   return async (scenario, fn) => {
     if (ONLY && !ONLY.test(scenario)) return;
     log(`${label}: ${scenario}: ${SECONDS} s, ${CONNECTIONS} connections`);
+    // GET /metrics outside the CPU readings, so its own cost is not counted as the scenario's.
+    const gcBefore = await gcSeconds(server);
     const before = cpuTicks(server.child.pid, schema !== null);
     const started = Date.now();
     const measured = await fn();
     const own = measured.result.cpu;
     const cpu = own ?? perRequest(before, cpuTicks(server.child.pid, schema !== null), measured.result.requests.total);
+    const gcAfter = await gcSeconds(server);
+    // A row measured outside the server (the reference, the SQL replay) has no server GC of its own.
+    const requests = measured.result.requests.total;
+    const gcMs = own || gcBefore === null || gcAfter === null || requests === 0 ? null : ((gcAfter - gcBefore) * 1000) / requests;
     // A run that ended before autocannon's last whole-second tick (each-once.ts) sat idle until
     // it: that idle time is not the requests'. Processes use no CPU while idle, so theirs stands.
     const tail = !own && (Date.now() - started) / 1000 - measured.result.duration > 0.1;
@@ -178,7 +186,7 @@ function scenarioRunner(target: Target, rows: Row[]): Run {
       log(`${label}: ${scenario}: ${measured.result.non2xx} answers not 2xx: ${statusCounts(measured.result.statusCodeStats)}`);
       log(`${label}: the server's last output (LOG_LEVEL=warn):\n${server.output().slice(-3000)}`);
     }
-    rows.push({ scenario, ...measured, cpu: tail ? { ...cpu, idle: null } : cpu });
+    rows.push({ scenario, ...measured, cpu: tail ? { ...cpu, idle: null } : cpu, gcMs });
   };
 }
 

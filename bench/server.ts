@@ -15,6 +15,32 @@ export interface Server {
   baseUrl: string;
   child: ChildProcess;
   output: () => string;
+  /** The bearer token of its `GET /metrics` (set by the benchmark). */
+  metricsToken: string;
+}
+
+/**
+ * Seconds the server's garbage collector has paused it since it started, all kinds together: the
+ * sum of prom-client's `nodejs_gc_duration_seconds` histogram in a `GET /metrics` answer. Null
+ * when the answer has none (an older checkout without the endpoint, say).
+ */
+export function gcSecondsFrom(metrics: string): number | null {
+  let total: number | null = null;
+  for (const match of metrics.matchAll(/^nodejs_gc_duration_seconds_sum(?:\{[^}]*\})? (\S+)$/gm)) {
+    const value = Number(match[1]);
+    if (Number.isFinite(value)) total = (total ?? 0) + value;
+  }
+  return total;
+}
+
+/** The server's GC pause seconds so far (`gcSecondsFrom`), or null if its /metrics does not answer them. */
+export async function gcSeconds(server: Server): Promise<number | null> {
+  try {
+    const res = await fetch(`${server.baseUrl}/metrics`, { headers: { authorization: `Bearer ${server.metricsToken}` } });
+    return res.ok ? gcSecondsFrom(await res.text()) : null;
+  } catch {
+    return null;
+  }
 }
 
 async function freePort(): Promise<number> {
@@ -64,7 +90,9 @@ export async function startServer(root: string, dataDir: string, databaseUrl: st
   // No cap on requests per connection: at the cap the server answers `Connection: close`, which
   // autocannon ignores; it goes on sending on that connection and Node answers each of those with
   // 503, so a scenario past 1,000 requests per connection measured 503s (README, Performance).
-  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', HTTP_MAX_REQUESTS_PER_SOCKET: '0' };
+  // A metrics token of its own: the table's GC column reads GET /metrics before and after each scenario.
+  const metricsToken = randomBytes(32).toString('hex');
+  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', HTTP_MAX_REQUESTS_PER_SOCKET: '0', METRICS_TOKEN: metricsToken };
   delete env.DATABASE_URL;
   delete env.PUBLIC_URL;
   if (databaseUrl) env.DATABASE_URL = databaseUrl;
@@ -75,7 +103,7 @@ export async function startServer(root: string, dataDir: string, databaseUrl: st
   };
   child.stdout!.on('data', keep);
   child.stderr!.on('data', keep);
-  const server = { baseUrl: `http://127.0.0.1:${port}`, child, output: () => output };
+  const server = { baseUrl: `http://127.0.0.1:${port}`, child, output: () => output, metricsToken };
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`the server exited with code ${child.exitCode}:\n${output}`);

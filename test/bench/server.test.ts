@@ -1,0 +1,46 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Histogram, Registry } from 'prom-client';
+import { afterEach, describe, expect, it } from 'vitest';
+import { gcSecondsFrom, npmStartNodeArgs } from '../../bench/server.ts';
+
+/**
+ * How the benchmark starts a checkout's server (with its `npm start` node flags) and reads the
+ * server's garbage-collection pauses off `GET /metrics` (bench/server.ts).
+ */
+describe('bench/server.ts', () => {
+  const dirs: string[] = [];
+  afterEach(() => {
+    for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  const checkout = (start: string | undefined) => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-start-'));
+    dirs.push(dir);
+    fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ scripts: start === undefined ? {} : { start } }));
+    return dir;
+  };
+
+  it("takes the node flags of a checkout's npm start, and none from a start script of another form", () => {
+    expect(npmStartNodeArgs(checkout('node --max-semi-space-size=64 bin/svc.mjs serve'))).toEqual(['--max-semi-space-size=64']);
+    expect(npmStartNodeArgs(checkout('node  --a=1 --b   bin/svc.mjs serve '))).toEqual(['--a=1', '--b']);
+    expect(npmStartNodeArgs(checkout('node bin/svc.mjs serve'))).toEqual([]);
+    expect(npmStartNodeArgs(checkout('tsx src/main.ts'))).toEqual([]);
+    expect(npmStartNodeArgs(checkout('node --x bin/svc.mjs serve && rm -rf data'))).toEqual([]);
+    expect(npmStartNodeArgs(checkout(undefined))).toEqual([]);
+  });
+
+  it("sums the GC histogram's kinds as prom-client writes them, and says null when there is none", async () => {
+    const registry = new Registry();
+    const gc = new Histogram({ name: 'nodejs_gc_duration_seconds', help: 'GC', labelNames: ['kind'], buckets: [0.001, 0.01], registers: [registry] });
+    const other = new Histogram({ name: 'http_request_duration_seconds', help: 'HTTP', labelNames: ['route'], registers: [registry] });
+    other.observe({ route: '/x' }, 5);
+    expect(gcSecondsFrom(await registry.metrics())).toBeNull();
+    gc.observe({ kind: 'minor' }, 0.002);
+    gc.observe({ kind: 'minor' }, 0.003);
+    gc.observe({ kind: 'major' }, 0.04);
+    expect(gcSecondsFrom(await registry.metrics())).toBeCloseTo(0.045, 9);
+    expect(gcSecondsFrom('nodejs_gc_duration_seconds_sum 0.5\nnodejs_gc_duration_seconds_count 3\n')).toBe(0.5);
+  });
+});
