@@ -21,14 +21,15 @@ export interface Server {
 
 /**
  * Seconds the server's garbage collector has paused it since it started, all kinds together: the
- * sum of prom-client's `nodejs_gc_duration_seconds` histogram in a `GET /metrics` answer. Null
- * when the answer has none (an older checkout without the endpoint, say).
+ * sum of prom-client's `nodejs_gc_duration_seconds` histogram in a `GET /metrics` answer (0 while
+ * the histogram has no series yet). Null when the answer has no such histogram.
  */
 export function gcSecondsFrom(metrics: string): number | null {
-  let total: number | null = null;
+  if (!/^# TYPE nodejs_gc_duration_seconds histogram$/m.test(metrics)) return null;
+  let total = 0;
   for (const match of metrics.matchAll(/^nodejs_gc_duration_seconds_sum(?:\{[^}]*\})? (\S+)$/gm)) {
     const value = Number(match[1]);
-    if (Number.isFinite(value)) total = (total ?? 0) + value;
+    if (Number.isFinite(value)) total += value;
   }
   return total;
 }
