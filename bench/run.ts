@@ -174,10 +174,10 @@ function scenarioRunner(target: Target, rows: Row[]): Run {
     const started = Date.now();
     const measured = await fn();
     const own = measured.result.cpu;
-    const cpu = own ?? perRequest(before, cpuTicks(server.child.pid, schema !== null), measured.result.requests.total);
+    const requests = measured.result.requests.total;
+    const cpu = own ?? perRequest(before, cpuTicks(server.child.pid, schema !== null), requests);
     const gcAfter = await gcSeconds(server);
     // A row measured outside the server (the reference, the SQL replay) has no server GC of its own.
-    const requests = measured.result.requests.total;
     const gcMs = own || gcBefore === null || gcAfter === null || requests === 0 ? null : ((gcAfter - gcBefore) * 1000) / requests;
     // A run that ended before autocannon's last whole-second tick (each-once.ts) sat idle until
     // it: that idle time is not the requests'. Processes use no CPU while idle, so theirs stands.
