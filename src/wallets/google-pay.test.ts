@@ -25,6 +25,12 @@ function token(overrides: { message?: Record<string, unknown>; recipientId?: str
   }) as { signedMessage: string; signature: string; intermediateSigningKey: { signedKey: string; signatures: string[] } };
 }
 
+/** `t` carrying `signedMessage`, signed by the intermediate key as Google signs it (length-prefixed parts). */
+function resigned(t: ReturnType<typeof token>, signedMessage: string) {
+  const lv = (...parts: string[]) => Buffer.concat(parts.flatMap((p) => [Buffer.from(new Uint32Array([Buffer.byteLength(p)]).buffer), Buffer.from(p)]));
+  return { ...t, signedMessage, signature: sign('sha256', lv('Google', RECIPIENT, 'ECv2', signedMessage), intermediate.privateKey).toString('base64') };
+}
+
 describe('happy', () => {
   it('verifies and decrypts an ECv2 CRYPTOGRAM_3DS token (object or JSON text)', () => {
     const card = { kind: 'dpan', number: '4111111111111111', expirationDate: '12/30', cryptogram: 'AAAAAA+Google+Cryptogram=', eci: '05', amount: null, tokenId: 'm-1', usableUntil: new Date(now.getTime() + 3600_000) };
@@ -53,10 +59,7 @@ describe('happy', () => {
     const cipher = createCipheriv('aes-256-ctr', keys.subarray(0, 32), Buffer.alloc(16));
     const encrypted = Buffer.concat([cipher.update(JSON.stringify(message())), cipher.final()]);
     const signedMessage = JSON.stringify({ encryptedMessage: encrypted.toString('base64'), ephemeralPublicKey: point.toString('base64'), tag: createHmac('sha256', keys.subarray(32)).update(encrypted).digest('base64') });
-    const lv = (...parts: string[]) => Buffer.concat(parts.flatMap((p) => [Buffer.from(new Uint32Array([Buffer.byteLength(p)]).buffer), Buffer.from(p)]));
-    const t = token();
-    const forged = { ...t, signedMessage, signature: sign('sha256', lv('Google', RECIPIENT, 'ECv2', signedMessage), intermediate.privateKey).toString('base64') };
-    expect(decryptGooglePayToken(forged, recipient, roots, now).number).toBe('4111111111111111');
+    expect(decryptGooglePayToken(resigned(token(), signedMessage), recipient, roots, now).number).toBe('4111111111111111');
   });
 });
 
@@ -77,8 +80,13 @@ describe('errors', () => {
   it('refuses tampered ciphertext (signature) and a tampered tag re-signed (MAC)', () => {
     const t = token();
     const signed = JSON.parse(t.signedMessage);
-    signed.encryptedMessage = Buffer.from('x' + Buffer.from(signed.encryptedMessage, 'base64').toString('latin1').slice(1), 'latin1').toString('base64');
-    expect(refusal(() => decryptGooglePayToken({ ...t, signedMessage: JSON.stringify(signed) }, recipient, roots, now)).reason).toBe('signature');
+    // One bit flipped, so the ciphertext always differs (replacing a byte left it unchanged when it already held that value).
+    const flipped = Buffer.from(signed.encryptedMessage, 'base64');
+    flipped[0] = flipped[0]! ^ 0x01;
+    const tampered = JSON.stringify({ ...signed, encryptedMessage: flipped.toString('base64') });
+    expect(refusal(() => decryptGooglePayToken({ ...t, signedMessage: tampered }, recipient, roots, now)).reason).toBe('signature');
+    // The same tampering signed again by the intermediate key passes the signature and fails the MAC.
+    expect(refusal(() => decryptGooglePayToken(resigned(t, tampered), recipient, roots, now))).toMatchObject({ reason: 'decryption', message: expect.stringContaining('tag does not verify') });
   });
 
   it('refuses a token encrypted for another key', () => {
