@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../../test/helpers/build-test-app.ts';
 import { createMerchantAccount } from '../../../../test/helpers/factories.ts';
 import { runScopeTests } from '../../../../test/helpers/scope-tests.ts';
@@ -14,7 +14,13 @@ afterAll(async () => t.close());
 
 const MINUTE = 60_000;
 const silent = { warn: () => undefined };
-const minuteAfter = (n: number) => new Date((Math.floor(Date.now() / MINUTE) + n) * MINUTE);
+// The minute each test started in: a test that crossed a minute boundary computed later samples'
+// times from the next minute and expected samples one minute off.
+let startMinute = 0;
+beforeEach(() => {
+  startMinute = Math.floor(Date.now() / MINUTE);
+});
+const minuteAfter = (n: number) => new Date((startMinute + n) * MINUTE);
 
 const metricBody = (ps: string, extra: object = {}) => ({
   display_name: 'Card auth rate',
