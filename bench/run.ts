@@ -23,6 +23,8 @@
  *                      ratio, p99, CPU per request). Only its server runs: the scenarios are this
  *                      checkout's, and the SQL replay (which records through this checkout's app) is
  *                      left out of its run
+ *   BENCH_LOG_LEVEL    the server's LOG_LEVEL (default warn: no access lines; `info` is npm start's
+ *                      default, one line per request, read by this process through a pipe)
  *   BENCH_SERVER_NODE_ARGS extra node arguments of the server process, split on whitespace, after
  *                      the flags of its checkout's `npm start` (a flag given again wins), e.g.
  *                      `--cpu-prof --cpu-prof-dir=/tmp/prof` (an absolute directory: the server runs
@@ -55,7 +57,7 @@ import { eachOnce } from './each-once.ts';
 import { flowScenarios } from './flows.ts';
 import type { LoadResult } from './paced.ts';
 import { api, deepCursor, expectOk, seed, tokenPool } from './seed.ts';
-import { gcSeconds, log, postgresSchema, startServer, stopServer, type Server } from './server.ts';
+import { gcSeconds, log, postgresSchema, SERVER_LOG_LEVEL, startServer, stopServer, type Server } from './server.ts';
 import { REFERENCE_SCENARIO, transactionScenarios } from './transactions.ts';
 
 interface Result extends LoadResult {
@@ -184,7 +186,7 @@ function scenarioRunner(target: Target, rows: Row[]): Run {
     const tail = !own && (Date.now() - started) / 1000 - measured.result.duration > 0.1;
     if (measured.result.non2xx > 0) {
       log(`${label}: ${scenario}: ${measured.result.non2xx} answers not 2xx: ${statusCounts(measured.result.statusCodeStats)}`);
-      log(`${label}: the server's last output (LOG_LEVEL=warn):\n${server.output().slice(-3000)}`);
+      log(`${label}: the server's last output (LOG_LEVEL=${SERVER_LOG_LEVEL}):\n${server.output().slice(-3000)}`);
     }
     rows.push({ scenario, ...measured, cpu: tail ? { ...cpu, idle: null } : cpu, gcMs });
   };
@@ -260,7 +262,7 @@ async function measure(root: string, label: string): Promise<Row[]> {
     server = await startServer(root, dataDir, schema?.databaseUrl ?? null, SERVER_NODE_ARGS);
     log(`${label}: server pid ${server.child.pid}${SERVER_NODE_ARGS.length > 0 ? `, node ${SERVER_NODE_ARGS.join(' ')}` : ''}`);
     const rows = await scenarios({ server, dataDir, schema, label, own: sameCheckout(root, ROOT) });
-    process.stdout.write(`\n${label}, ${describeCheckout(root)}: ${ACCOUNTS + 1} merchant accounts, ${database}, ${CONNECTIONS} connections, ${SECONDS} s per scenario, Node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model.trim() ?? 'unknown model'})\n\n`);
+    process.stdout.write(`\n${label}, ${describeCheckout(root)}: ${ACCOUNTS + 1} merchant accounts, ${database}, ${CONNECTIONS} connections, ${SECONDS} s per scenario, LOG_LEVEL=${SERVER_LOG_LEVEL}, Node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model.trim() ?? 'unknown model'})\n\n`);
     process.stdout.write(`${table(rows)}\n`);
     return rows;
   } catch (error) {

@@ -82,6 +82,13 @@ export function npmStartNodeArgs(root: string): string[] {
 }
 
 /**
+ * The server's LOG_LEVEL: `warn` (no access lines) unless BENCH_LOG_LEVEL says otherwise, e.g.
+ * `info` to measure what `npm start`'s default access log costs. The lines go to a pipe this
+ * process reads, as a container runtime's log collector would.
+ */
+export const SERVER_LOG_LEVEL = process.env.BENCH_LOG_LEVEL || 'warn';
+
+/**
  * `svc serve` of the checkout at `root` (its own code and node_modules, run from there), with the
  * flags of its `npm start`, then `nodeArgs` (a profiler, say; a flag given again wins), before the
  * script. Resolves once GET /readyz answers 200.
@@ -93,7 +100,7 @@ export async function startServer(root: string, dataDir: string, databaseUrl: st
   // 503, so a scenario past 1,000 requests per connection measured 503s (README, Performance).
   // A metrics token of its own: the table's GC column reads GET /metrics before and after each scenario.
   const metricsToken = randomBytes(32).toString('hex');
-  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', HTTP_MAX_REQUESTS_PER_SOCKET: '0', METRICS_TOKEN: metricsToken };
+  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: SERVER_LOG_LEVEL, HTTP_MAX_REQUESTS_PER_SOCKET: '0', METRICS_TOKEN: metricsToken };
   delete env.DATABASE_URL;
   delete env.PUBLIC_URL;
   if (databaseUrl) env.DATABASE_URL = databaseUrl;
