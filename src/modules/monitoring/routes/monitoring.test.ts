@@ -14,11 +14,13 @@ afterAll(async () => t.close());
 
 const MINUTE = 60_000;
 const silent = { warn: () => undefined };
-// The minute each test started in: a test that crossed a minute boundary computed later samples'
-// times from the next minute and expected samples one minute off.
+// Sample minutes count from one fixed minute per test: a test that crossed a minute boundary
+// computed later samples' times from the next minute and expected samples one minute off. That
+// minute is the next one, so minuteAfter(1) is 60 to 120 s after the test started and a sample
+// window ending there holds every transaction the test made, whenever in its minute it started.
 let startMinute = 0;
 beforeEach(() => {
-  startMinute = Math.floor(Date.now() / MINUTE);
+  startMinute = Math.floor(Date.now() / MINUTE) + 1;
 });
 const minuteAfter = (n: number) => new Date((startMinute + n) * MINUTE);
 
