@@ -80,13 +80,19 @@ describe('errors', () => {
   it('refuses tampered ciphertext (signature) and a tampered tag re-signed (MAC)', () => {
     const t = token();
     const signed = JSON.parse(t.signedMessage);
-    // One bit flipped, so the ciphertext always differs (replacing a byte left it unchanged when it already held that value).
-    const flipped = Buffer.from(signed.encryptedMessage, 'base64');
-    flipped[0] = flipped[0]! ^ 0x01;
-    const tampered = JSON.stringify({ ...signed, encryptedMessage: flipped.toString('base64') });
-    expect(refusal(() => decryptGooglePayToken({ ...t, signedMessage: tampered }, recipient, roots, now)).reason).toBe('signature');
-    // The same tampering signed again by the intermediate key passes the signature and fails the MAC.
-    expect(refusal(() => decryptGooglePayToken(resigned(t, tampered), recipient, roots, now))).toMatchObject({ reason: 'decryption', message: expect.stringContaining('tag does not verify') });
+    // One bit flipped, so the bytes always differ (replacing a byte left them unchanged when it already held that value).
+    const flipped = (base64: string) => {
+      const bytes = Buffer.from(base64, 'base64');
+      bytes[0] = bytes[0]! ^ 0x01;
+      return bytes.toString('base64');
+    };
+    const tamperedCiphertext = JSON.stringify({ ...signed, encryptedMessage: flipped(signed.encryptedMessage) });
+    expect(refusal(() => decryptGooglePayToken({ ...t, signedMessage: tamperedCiphertext }, recipient, roots, now)).reason).toBe('signature');
+    // Signed again by the intermediate key, a tampered tag (or ciphertext) passes the signature and fails the MAC.
+    const tamperedTag = JSON.stringify({ ...signed, tag: flipped(signed.tag) });
+    for (const tampered of [tamperedTag, tamperedCiphertext]) {
+      expect(refusal(() => decryptGooglePayToken(resigned(t, tampered), recipient, roots, now))).toMatchObject({ reason: 'decryption', message: expect.stringContaining('tag does not verify') });
+    }
   });
 
   it('refuses a token encrypted for another key', () => {
