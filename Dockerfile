@@ -36,4 +36,4 @@ HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
 # stops accepting, finishes requests in flight and closes the database (src/server.ts). The node
 # flags are npm start's (package.json): a 64 MB young generation (README, "Memory").
 STOPSIGNAL SIGTERM
-CMD ["node", "--max-semi-space-size=64", "bin/svc.mjs", "serve"]
+CMD ["node", "--max-semi-space-size=64", "--no-allocation-site-pretenuring", "bin/svc.mjs", "serve"]

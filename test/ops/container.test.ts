@@ -48,8 +48,8 @@ describe('happy', () => {
     expect(read('src/modules/health/index.ts')).toMatch(/'\/readyz'/);
     // Exec form: node is PID 1 and receives the signal, which src/server.ts handles.
     const cmd = finalStage.find((l) => l.startsWith('CMD '))!;
-    // With npm start's node flags (a larger young generation, README "Memory"): one server, run alike.
-    expect(npmStartNodeArgs(ROOT)).toContain('--max-semi-space-size=64');
+    // With npm start's node flags (a larger young generation, no pretenuring; README "Memory"): one server, run alike.
+    expect(npmStartNodeArgs(ROOT)).toEqual(['--max-semi-space-size=64', '--no-allocation-site-pretenuring']);
     expect(JSON.parse(cmd.slice(4))).toEqual(['node', ...npmStartNodeArgs(ROOT), 'bin/svc.mjs', 'serve']);
     expect(finalStage).toContain('STOPSIGNAL SIGTERM');
     expect(read('src/server.ts')).toContain("process.once('SIGTERM'");
