@@ -1,7 +1,7 @@
 /**
  * A preload that writes every garbage-collection pause of the process to a file, one line each:
  * `<epoch ms> <kind> <pause ms>` (kind: minor, major, incremental, weakcb). For the server under
- * the benchmark: `BENCH_SERVER_NODE_ARGS="--import ./bench/gc-pauses.mjs"` (the file is
+ * the benchmark: `BENCH_SERVER_NODE_ARGS="--import $PWD/bench/gc-pauses.mjs"` (the file is
  * `gc-<pid>.log` in BENCH_GC_LOG_DIR, default the system's temporary directory), then
  * `node --import tsx bench/gc-summary.ts FILE [--last=SECONDS]`. Plain JavaScript, so node loads it
  * before tsx is registered. The pauses are the ones prom-client sums in `/metrics`
