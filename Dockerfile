@@ -34,6 +34,6 @@ HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||8080)+'/readyz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 # Exec form: node is PID 1 and gets SIGTERM itself (no shell, no npm in between); the server
 # stops accepting, finishes requests in flight and closes the database (src/server.ts). The node
-# flags are npm start's (package.json): a 64 MB young generation (README, "Memory").
+# flags are npm start's (package.json): a 64 MB young generation, no pretenuring (README, "Memory").
 STOPSIGNAL SIGTERM
 CMD ["node", "--max-semi-space-size=64", "--no-allocation-site-pretenuring", "bin/svc.mjs", "serve"]
