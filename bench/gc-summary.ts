@@ -8,6 +8,7 @@
  */
 import fs from 'node:fs';
 import { pathToFileURL } from 'node:url';
+import { percentile } from './percentile.ts';
 
 export interface Pause {
   at: number;
@@ -38,9 +39,6 @@ export function parsePauses(text: string): Pause[] {
     });
 }
 
-/** Nearest-rank percentile of sorted values. */
-const rank = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))]!;
-
 /** Per kind (in order of first appearance), of the pauses that started within `lastMs` of the log's last one (all without it). */
 export function summarize(pauses: Pause[], lastMs?: number): KindSummary[] {
   if (pauses.length === 0) return [];
@@ -55,7 +53,7 @@ export function summarize(pauses: Pause[], lastMs?: number): KindSummary[] {
   return [...byKind].map(([kind, values]) => {
     const sorted = values.slice().sort((a, b) => a - b);
     const sumMs = sorted.reduce((sum, v) => sum + v, 0);
-    return { kind, count: sorted.length, sumMs, meanMs: sumMs / sorted.length, medianMs: rank(sorted, 0.5), p90Ms: rank(sorted, 0.9), maxMs: sorted[sorted.length - 1]!, over10Ms: sorted.filter((v) => v > 10).length };
+    return { kind, count: sorted.length, sumMs, meanMs: sumMs / sorted.length, medianMs: percentile(sorted, 0.5), p90Ms: percentile(sorted, 0.9), maxMs: sorted[sorted.length - 1]!, over10Ms: sorted.filter((v) => v > 10).length };
   });
 }
 

@@ -16,6 +16,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { mintToken } from '../src/cli/token.ts';
+import { percentile } from './percentile.ts';
 import { api } from './seed.ts';
 import { gcSecondsFrom, log, postgresSchema, startServer, stopServer, type Server } from './server.ts';
 import { seedPayments } from './transactions.ts';
@@ -38,12 +39,6 @@ export function serverTimingParts(header: string | undefined): Omit<Parts, 'tota
   }
   const app = durations.get('app');
   return app === undefined ? null : { appMs: app, dbMs: durations.get('db') ?? 0, connectorMs: durations.get('connector') ?? 0 };
-}
-
-/** Nearest-rank percentile. */
-export function percentile(values: number[], p: number): number {
-  const sorted = values.slice().sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))] ?? NaN;
 }
 
 /** One line: each part at p50/p99 over the requests. */

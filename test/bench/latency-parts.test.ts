@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { describeParts, percentile, serverTimingParts } from '../../bench/latency-parts.ts';
+import { describeParts, serverTimingParts } from '../../bench/latency-parts.ts';
+import { percentile } from '../../bench/percentile.ts';
 import { serverTimingHeader } from '../../src/observability/request-timing.ts';
 
 /** The parts of a request's time read off its Server-Timing header (bench/latency-parts.ts). */
@@ -16,6 +17,7 @@ describe('bench/latency-parts.ts', () => {
   it('takes nearest-rank percentiles and describes each part, the remainders included', () => {
     expect(percentile([5, 1, 3, 2, 4], 0.5)).toBe(3);
     expect(percentile([5, 1, 3, 2, 4], 0.99)).toBe(5);
+    expect(percentile([], 0.5)).toBeNaN();
     const parts = [
       { totalMs: 10, appMs: 8, dbMs: 5, connectorMs: 1 },
       { totalMs: 20, appMs: 15, dbMs: 10, connectorMs: 1 },
