@@ -18,7 +18,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { mintToken } from '../src/cli/token.ts';
 import { percentile } from './percentile.ts';
 import { api } from './seed.ts';
-import { gcSecondsFrom, log, postgresSchema, startServer, stopServer, type Server } from './server.ts';
+import { gcSecondsFrom, log, metricsText, postgresSchema, startServer, stopServer } from './server.ts';
 import { seedPayments } from './transactions.ts';
 
 export interface Parts {
@@ -52,11 +52,6 @@ export function describeParts(parts: Parts[]): string {
     `server's own ${at((p) => p.appMs - p.dbMs - p.connectorMs)}`,
     `outside app ${at((p) => p.totalMs - p.appMs)}`,
   ].join(', ');
-}
-
-async function metrics(server: Server): Promise<string> {
-  const res = await fetch(`${server.baseUrl}/metrics`, { headers: { authorization: `Bearer ${server.metricsToken}` } });
-  return res.text();
 }
 
 const gauge = (text: string, name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
@@ -95,14 +90,14 @@ async function main(): Promise<void> {
       });
     log(`this checkout (${root}): ${url ? 'PostgreSQL' : 'PGlite'}, ${seconds} s per count, npm start's node flags${nodeArgs.length ? ` then ${nodeArgs.join(' ')}` : ''}`);
     for (const connections of counts) {
-      await metrics(server); // prom-client resets the event loop histogram at each read
-      const gcBefore = gcSecondsFrom(await metrics(server)) ?? NaN;
+      // This read also starts the event loop's histogram afresh: prom-client resets it at each read.
+      const gcBefore = gcSecondsFrom((await metricsText(server)) ?? '') ?? NaN;
       const parts: Parts[] = [];
       const end = Date.now() + seconds * 1000;
       await Promise.all(Array.from({ length: connections }, async () => {
         while (Date.now() < end) parts.push(await one());
       }));
-      const after = await metrics(server);
+      const after = (await metricsText(server)) ?? '';
       const lagP99 = (gauge(after, 'nodejs_eventloop_lag_p99_seconds') - 0.01) * 1000;
       const gcMs = ((gcSecondsFrom(after) ?? NaN) - gcBefore) * 1000;
       console.log(`${connections} connection${connections === 1 ? '' : 's'}: ${Math.round(parts.length / seconds)}/s; ms p50/p99: ${describeParts(parts)}; event loop delay p99 ${lagP99.toFixed(1)} ms; GC pauses ${(gcMs / parts.length).toFixed(3)} ms/request`);

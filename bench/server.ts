@@ -34,14 +34,20 @@ export function gcSecondsFrom(metrics: string): number | null {
   return total;
 }
 
-/** The server's GC pause seconds so far (`gcSecondsFrom`), or null if its /metrics does not answer them. */
-export async function gcSeconds(server: Server): Promise<number | null> {
+/** The server's `GET /metrics` answer, or null when it does not answer 200. */
+export async function metricsText(server: Server): Promise<string | null> {
   try {
     const res = await fetch(`${server.baseUrl}/metrics`, { headers: { authorization: `Bearer ${server.metricsToken}` } });
-    return res.ok ? gcSecondsFrom(await res.text()) : null;
+    return res.ok ? await res.text() : null;
   } catch {
     return null;
   }
+}
+
+/** The server's GC pause seconds so far (`gcSecondsFrom`), or null if its /metrics does not answer them. */
+export async function gcSeconds(server: Server): Promise<number | null> {
+  const text = await metricsText(server);
+  return text === null ? null : gcSecondsFrom(text);
 }
 
 async function freePort(): Promise<number> {
