@@ -10,7 +10,9 @@ import type { Executor } from './transaction.ts';
  * The hot inserts of a payment (its attempt, history, audit entry and webhook outbox) go through
  * here. Rows holding a Kysely expression go through Kysely.
  */
-export class InsertQuery<R = unknown> implements Compilable<R> {
+
+/** A statement compiled once, as Kysely would have: `compile()` for the batching helpers (write-batch.ts), `execute()` alone. */
+export class PrecompiledQuery<R = unknown> implements Compilable<R> {
   constructor(
     private readonly db: Executor,
     private readonly compiled: CompiledQuery<R>,
@@ -30,15 +32,15 @@ type Table = keyof Database & string;
 
 type Rows<T extends Table> = Insertable<Database[T]> | ReadonlyArray<Insertable<Database[T]>>;
 
-export function insertQuery<T extends Table>(db: Executor, table: T, rows: Rows<T>): InsertQuery<never>;
-export function insertQuery<T extends Table>(db: Executor, table: T, rows: Rows<T>, returning: 'all'): InsertQuery<Selectable<Database[T]>>;
-export function insertQuery<T extends Table>(db: Executor, table: T, rows: Rows<T>, returning?: 'all'): InsertQuery<unknown> {
+export function insertQuery<T extends Table>(db: Executor, table: T, rows: Rows<T>): PrecompiledQuery<never>;
+export function insertQuery<T extends Table>(db: Executor, table: T, rows: Rows<T>, returning: 'all'): PrecompiledQuery<Selectable<Database[T]>>;
+export function insertQuery<T extends Table>(db: Executor, table: T, rows: Rows<T>, returning?: 'all'): PrecompiledQuery<unknown> {
   const list = (Array.isArray(rows) ? rows : [rows]) as ReadonlyArray<Record<string, unknown>>;
   const compiled = compileInsert(table, list, returning === 'all');
-  if (compiled) return new InsertQuery(db, compiled);
+  if (compiled) return new PrecompiledQuery(db, compiled);
   // A row with an expression, or no row: Kysely says what it means (or refuses it).
   const query = db.insertInto(table).values(rows as never);
-  return new InsertQuery(db, (returning === 'all' ? query.returningAll() : query).compile());
+  return new PrecompiledQuery(db, (returning === 'all' ? query.returningAll() : query).compile());
 }
 
 const MAX_TEXTS = 1000;
@@ -85,7 +87,7 @@ function insertText(table: string, columns: string[], rows: ReadonlyArray<Record
 }
 
 /** Kysely's identifier: in double quotes, a double quote doubled. */
-const identifier = (name: string) => `"${name.replace(/"/g, '""')}"`;
+export const identifier = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
 /** A Kysely expression (`sql\`…\``, a subquery): it compiles to SQL, not to a parameter. */
-const isExpression = (value: unknown): boolean => typeof value === 'object' && value !== null && typeof (value as { toOperationNode?: unknown }).toOperationNode === 'function';
+export const isExpression = (value: unknown): boolean => typeof value === 'object' && value !== null && typeof (value as { toOperationNode?: unknown }).toOperationNode === 'function';

@@ -2,6 +2,7 @@ import { sql, type Insertable, type Updateable } from 'kysely';
 import type { PaymentMethodRow, PaymentMethodsTable } from '../../db/schema.ts';
 import type { Executor } from '../../db/transaction.ts';
 import { keysetPage, type KeysetPage } from '../../db/keyset.ts';
+import { selectByKeysQuery } from '../../db/keyed-queries.ts';
 import { readRows } from '../../db/write-batch.ts';
 import type { CursorPosition } from '../../http/cursor.ts';
 
@@ -10,10 +11,9 @@ export async function insertPaymentMethod(db: Executor, row: Insertable<PaymentM
 }
 
 export async function findPaymentMethod(db: Executor, merchantAccountId: string, id: string, options: { forUpdate?: boolean } = {}): Promise<PaymentMethodRow | undefined> {
-  const query = db.selectFrom('payment_methods').selectAll().where('merchant_account_id', '=', merchantAccountId).where('id', '=', id);
-  if (options.forUpdate) return query.forUpdate().executeTakeFirst();
+  if (options.forUpdate) return db.selectFrom('payment_methods').selectAll().where('merchant_account_id', '=', merchantAccountId).where('id', '=', id).forUpdate().executeTakeFirst();
   // Concurrent requests' reads may share one statement (src/db/group-commit.ts).
-  return (await readRows(db, query))[0];
+  return (await readRows(db, selectByKeysQuery(db, 'payment_methods', [['merchant_account_id', merchantAccountId], ['id', id]])))[0];
 }
 
 export async function deletePaymentMethod(db: Executor, merchantAccountId: string, id: string): Promise<void> {

@@ -2,6 +2,7 @@ import { sql, type Compilable, type UpdateObject, type Updateable } from 'kysely
 import type { Database } from '../../db/schema.ts';
 import type { AttemptRow, NewAttempt, NewTransaction, NewTransactionEvent, RefundRow, SettlementRow, TransactionAttemptsTable, TransactionEventRow, TransactionRow, TransactionsTable, RefundsTable } from '../../db/schema-transactions.ts';
 import { insertQuery } from '../../db/insert-query.ts';
+import { updateByKeysQuery } from '../../db/keyed-queries.ts';
 import { keysetPage, type KeysetPage } from '../../db/keyset.ts';
 import type { Executor } from '../../db/transaction.ts';
 import { readRows, runWrites } from '../../db/write-batch.ts';
@@ -40,13 +41,7 @@ export async function findTransactionByProviderId(db: Executor, merchantAccountI
  * depend on statistics").
  */
 export function updateTransactionIfStatusQuery(db: Executor, merchantAccountId: string, id: string, status: TransactionRow['status'], patch: TransactionPatch, updatedAt: Date) {
-  return db
-    .updateTable('transactions')
-    .set({ ...patch, updated_at: updatedAt })
-    .where('merchant_account_id', '=', merchantAccountId)
-    .where('id', '=', id)
-    .where(sql<boolean>`(status = ${status}) is true`)
-    .returningAll();
+  return updateByKeysQuery<TransactionRow>(db, 'transactions', { ...patch, updated_at: updatedAt }, [['merchant_account_id', merchantAccountId], ['id', id]], { statusIs: status, returningAll: true });
 }
 
 /** Columns a guarded update may require to hold the values they were read with. */
@@ -132,16 +127,12 @@ export async function findAttempt(db: Executor, merchantAccountId: string, id: s
 }
 
 export async function updateAttempt(db: Executor, merchantAccountId: string, id: string, patch: Updateable<TransactionAttemptsTable>): Promise<AttemptRow> {
-  return updateAttemptQuery(db, merchantAccountId, id, patch).returningAll().executeTakeFirstOrThrow();
+  return db.updateTable('transaction_attempts').set({ ...patch, updated_at: new Date() }).where('merchant_account_id', '=', merchantAccountId).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
 }
 
 /** `updatedAt`: given when the caller renders the attempt as the update leaves it (a capture's webhook event). */
 export function updateAttemptQuery(db: Executor, merchantAccountId: string, id: string, patch: Updateable<TransactionAttemptsTable>, updatedAt: Date = new Date()) {
-  return db
-    .updateTable('transaction_attempts')
-    .set({ ...patch, updated_at: updatedAt })
-    .where('merchant_account_id', '=', merchantAccountId)
-    .where('id', '=', id);
+  return updateByKeysQuery(db, 'transaction_attempts', { ...patch, updated_at: updatedAt }, [['merchant_account_id', merchantAccountId], ['id', id]]);
 }
 
 /** The capture attempts of one transaction, newest first (index `transaction_attempts_txn_idx`). */

@@ -1,0 +1,82 @@
+import fc from 'fast-check';
+import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, sql } from 'kysely';
+import { describe, expect, it } from 'vitest';
+import { compileSelectByKeys, compileUpdateByKeys, statusIsTrue, updateByKeysQuery, type Keys } from './keyed-queries.ts';
+
+// Kysely compiling for PostgreSQL without a database: the statements ours must equal.
+const kysely = new Kysely<any>({
+  dialect: { createAdapter: () => new PostgresAdapter(), createDriver: () => new DummyDriver(), createIntrospector: (db) => new PostgresIntrospector(db), createQueryCompiler: () => new PostgresQueryCompiler() },
+});
+
+const plain = (compiled: { sql: string; parameters: ReadonlyArray<unknown> } | null) => compiled && { sql: compiled.sql, parameters: [...compiled.parameters] };
+
+const kyselySelect = (table: string, keys: Keys) => {
+  let query = kysely.selectFrom(table).selectAll();
+  for (const [column, value] of keys) query = query.where(column, '=', value);
+  return plain(query.compile());
+};
+
+const kyselyUpdate = (table: string, patch: Record<string, unknown>, keys: Keys, statusIs: string | undefined, returningAll: boolean) => {
+  let query = kysely.updateTable(table).set(patch);
+  for (const [column, value] of keys) query = query.where(column, '=', value);
+  if (statusIs !== undefined) query = query.where(statusIsTrue(statusIs));
+  return plain((returningAll ? query.returningAll() : query).compile());
+};
+
+const keyed: Keys = [
+  ['merchant_account_id', 'm-1'],
+  ['id', 'id-1'],
+];
+
+describe('compileSelectByKeys', () => {
+  it('compiles a read by key as Kysely does', () => {
+    expect(plain(compileSelectByKeys('payment_methods', keyed))).toEqual(kyselySelect('payment_methods', keyed));
+    expect(plain(compileSelectByKeys('payment_methods', keyed))).toEqual({ sql: 'select * from "payment_methods" where "merchant_account_id" = $1 and "id" = $2', parameters: ['m-1', 'id-1'] });
+  });
+
+  it('agrees with Kysely on any table, key columns and values', () => {
+    const name = fc.string({ minLength: 1, maxLength: 8 }).filter((s) => !s.includes('.'));
+    const keys = fc.array(fc.tuple(name, fc.oneof(fc.integer(), fc.string(), fc.constant(null))), { minLength: 1, maxLength: 3 });
+    fc.assert(fc.property(name, keys, (table, generated) => void expect(plain(compileSelectByKeys(table, generated))).toEqual(kyselySelect(table, generated))));
+  });
+});
+
+describe('compileUpdateByKeys', () => {
+  it('compiles a guarded update as Kysely does, leaving out undefined values', () => {
+    const patch = { status: 'authorized', amount: 10, error_code: null, at: new Date(0), raw: Buffer.from([1]), list: ['x'], data: { k: 1 }, skipped: undefined, 'odd"name': true };
+    expect(plain(compileUpdateByKeys('transactions', patch, keyed, { statusIs: 'processing', returningAll: true }))).toEqual(kyselyUpdate('transactions', patch, keyed, 'processing', true));
+    expect(plain(compileUpdateByKeys('transaction_attempts', patch, keyed))).toEqual(kyselyUpdate('transaction_attempts', patch, keyed, undefined, false));
+  });
+
+  it('agrees with Kysely on any patch of plain values, with and without the status guard and returning', () => {
+    const value = fc.oneof(fc.constant(undefined), fc.constant(null), fc.integer(), fc.string(), fc.date({ noInvalidDate: true }), fc.array(fc.string(), { maxLength: 2 }));
+    const patch = fc.dictionary(fc.constantFrom('a', 'b', 'c', 'updated_at', 'we"ird'), value);
+    fc.assert(
+      fc.property(patch, fc.option(fc.constantFrom('processing', 'authorized'), { nil: undefined }), fc.boolean(), (generated, statusIs, returningAll) => {
+        // Kysely refuses an update that sets nothing; ours declines it (null) and lets Kysely say so.
+        if (Object.values(generated).every((v) => v === undefined)) {
+          expect(compileUpdateByKeys('t', generated, keyed, { statusIs, returningAll })).toBeNull();
+          return;
+        }
+        expect(plain(compileUpdateByKeys('t', generated, keyed, { statusIs, returningAll }))).toEqual(kyselyUpdate('t', generated, keyed, statusIs, returningAll));
+      }),
+    );
+  });
+
+  it('gives the same text to every update of the same columns, with that update\'s values', () => {
+    const first = compileUpdateByKeys('t', { a: 1, b: 'x' }, keyed, { statusIs: 's' })!;
+    const second = compileUpdateByKeys('t', { a: 2, b: 'y' }, [['merchant_account_id', 'm-2'], ['id', 'id-2']], { statusIs: 'r' })!;
+    expect(second.sql).toBe(first.sql);
+    expect(second.parameters).toEqual([2, 'y', 'm-2', 'id-2', 'r']);
+    // Another column order is another text (Kysely's too: the object's order).
+    expect(compileUpdateByKeys('t', { b: 'x', a: 1 }, keyed, { statusIs: 's' })!.sql).not.toBe(first.sql);
+  });
+
+  it('leaves a patch holding an expression to Kysely, which compiles it', () => {
+    const patch = { a: 1, captured_amount: sql`captured_amount + ${5}` };
+    expect(compileUpdateByKeys('t', patch, keyed)).toBeNull();
+    const statement = updateByKeysQuery(kysely, 't' as never, patch, keyed, { statusIs: 'authorized', returningAll: true });
+    expect(plain(statement.compile())).toEqual(kyselyUpdate('t', patch, keyed, 'authorized', true));
+    expect(statement.compile().sql).toBe('update "t" set "a" = $1, "captured_amount" = captured_amount + $2 where "merchant_account_id" = $3 and "id" = $4 and (status = $5) is true returning *');
+  });
+});
