@@ -1,4 +1,5 @@
-import { CompiledQuery, type Compilable, type Insertable, type Selectable } from 'kysely';
+import type { CompiledQuery, Insertable, Selectable } from 'kysely';
+import { compiledQuery, isExpression, identifier, PrecompiledQuery, TextCache } from './kysely-text.ts';
 import type { Database } from './schema.ts';
 import type { Executor } from './transaction.ts';
 
@@ -10,23 +11,6 @@ import type { Executor } from './transaction.ts';
  * The hot inserts of a payment (its attempt, history, audit entry and webhook outbox) go through
  * here. Rows holding a Kysely expression go through Kysely.
  */
-
-/** A statement compiled once, as Kysely would have: `compile()` for the batching helpers (write-batch.ts), `execute()` alone. */
-export class PrecompiledQuery<R = unknown> implements Compilable<R> {
-  constructor(
-    private readonly db: Executor,
-    private readonly compiled: CompiledQuery<R>,
-  ) {}
-
-  compile(): CompiledQuery<R> {
-    return this.compiled;
-  }
-
-  /** The rows it returned (none without `returning`). */
-  async execute(): Promise<R[]> {
-    return (await this.db.executeQuery(this.compiled)).rows;
-  }
-}
 
 type Table = keyof Database & string;
 
@@ -43,8 +27,7 @@ export function insertQuery<T extends Table>(db: Executor, table: T, rows: Rows<
   return new PrecompiledQuery(db, (returning === 'all' ? query.returningAll() : query).compile());
 }
 
-const MAX_TEXTS = 1000;
-const texts = new Map<string, string>();
+const texts = new TextCache();
 
 /** Pure: the compiled insert, or null when a value is a Kysely expression or there is no row (exported for tests). */
 export function compileInsert(table: string, rows: ReadonlyArray<Record<string, unknown>>, returningAll: boolean): CompiledQuery<any> | null {
@@ -72,12 +55,7 @@ export function compileInsert(table: string, rows: ReadonlyArray<Record<string, 
     }
   }
   const key = `${table}\u0000${columns.join('\u0000')}\u0000${rows.length}\u0000${returningAll}\u0000${defaults}`;
-  let sql = texts.get(key);
-  if (sql === undefined) {
-    sql = insertText(table, columns, rows, returningAll);
-    if (texts.size < MAX_TEXTS) texts.set(key, sql);
-  }
-  return CompiledQuery.raw(sql, parameters);
+  return compiledQuery(texts.get(key, () => insertText(table, columns, rows, returningAll)), parameters);
 }
 
 function insertText(table: string, columns: string[], rows: ReadonlyArray<Record<string, unknown>>, returningAll: boolean): string {
@@ -86,8 +64,4 @@ function insertText(table: string, columns: string[], rows: ReadonlyArray<Record
   return `insert into ${identifier(table)} (${columns.map(identifier).join(', ')}) values ${tuples.join(', ')}${returningAll ? ' returning *' : ''}`;
 }
 
-/** Kysely's identifier: in double quotes, a double quote doubled. */
-export const identifier = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
-/** A Kysely expression (`sql\`…\``, a subquery): it compiles to SQL, not to a parameter. */
-export const isExpression = (value: unknown): boolean => typeof value === 'object' && value !== null && typeof (value as { toOperationNode?: unknown }).toOperationNode === 'function';

@@ -8,6 +8,9 @@ const kysely = new Kysely<any>({
   dialect: { createAdapter: () => new PostgresAdapter(), createDriver: () => new DummyDriver(), createIntrospector: (db) => new PostgresIntrospector(db), createQueryCompiler: () => new PostgresQueryCompiler() },
 });
 
+/** `sql` called as a tag with these fragments (a template's strings) and values. */
+const rawTemplate = (fragments: string[], values: unknown[]) => sql(Object.assign([...fragments], { raw: [...fragments] }) as unknown as TemplateStringsArray, ...values);
+
 const plain = (compiled: { sql: string; parameters: ReadonlyArray<unknown> } | null) => compiled && { sql: compiled.sql, parameters: [...compiled.parameters] };
 
 const kyselySelect = (table: string, keys: Keys) => {
@@ -72,11 +75,42 @@ describe('compileUpdateByKeys', () => {
     expect(compileUpdateByKeys('t', { b: 'x', a: 1 }, keyed, { statusIs: 's' })!.sql).not.toBe(first.sql);
   });
 
-  it('leaves a patch holding an expression to Kysely, which compiles it', () => {
-    const patch = { a: 1, captured_amount: sql`captured_amount + ${5}` };
-    expect(compileUpdateByKeys('t', patch, keyed)).toBeNull();
-    const statement = updateByKeysQuery(kysely, 't' as never, patch, keyed, { statusIs: 'authorized', returningAll: true });
-    expect(plain(statement.compile())).toEqual(kyselyUpdate('t', patch, keyed, 'authorized', true));
-    expect(statement.compile().sql).toBe('update "t" set "a" = $1, "captured_amount" = captured_amount + $2 where "merchant_account_id" = $3 and "id" = $4 and (status = $5) is true returning *');
+  it('writes a sql template of plain values as Kysely does (the capture limit read in the same statement)', () => {
+    const limit = (account: string, amount: number) => sql<number>`${amount}::bigint + coalesce((select least(ma.over_capture_amount, (${amount}::bigint * ma.over_capture_percentage) / 100) from merchant_accounts ma where ma.id = ${account}), 0)`;
+    const patch = { status: 'authorized', capture_limit: limit('m-1', 500), authorized_amount: 500, updated_at: new Date(0) };
+    const ours = plain(compileUpdateByKeys('transactions', patch, keyed, { statusIs: 'processing', returningAll: true }));
+    expect(ours).toEqual(kyselyUpdate('transactions', patch, keyed, 'processing', true));
+    expect(ours!.parameters).toEqual(['authorized', 500, 500, 'm-1', 500, new Date(0), 'm-1', 'id-1', 'processing']);
+    // Same template, other values: the same text.
+    const again = compileUpdateByKeys('transactions', { ...patch, capture_limit: limit('m-2', 7) }, keyed, { statusIs: 'processing', returningAll: true })!;
+    expect(again.sql).toBe(ours!.sql);
+    expect(again.parameters.slice(1, 4)).toEqual([7, 7, 'm-2']);
+    // Another template in the same place is another text.
+    expect(compileUpdateByKeys('transactions', { ...patch, capture_limit: sql<number>`${1}::bigint` }, keyed, { statusIs: 'processing', returningAll: true })!.sql).not.toBe(ours!.sql);
+  });
+
+  it('agrees with Kysely on templates of any fragments and values among plain values', () => {
+    const fragment = fc.string({ maxLength: 6 });
+    const template = fc.tuple(fc.array(fragment, { minLength: 1, maxLength: 4 }), fc.array(fc.oneof(fc.integer(), fc.string(), fc.constant(null)), { maxLength: 3 })).map(([fragments, values]) => {
+      const parts = fragments.slice(0, values.length + 1);
+      while (parts.length < values.length + 1) parts.push(' ');
+      return rawTemplate(parts, values.slice(0, parts.length - 1));
+    });
+    const patch = fc.dictionary(fc.constantFrom('a', 'b', 'c'), fc.oneof(fc.integer(), fc.constant(undefined), template), { minKeys: 1 });
+    fc.assert(
+      fc.property(patch, fc.boolean(), (generated, returningAll) => {
+        fc.pre(Object.values(generated).some((v) => v !== undefined));
+        expect(plain(compileUpdateByKeys('t', generated, keyed, { statusIs: 'x', returningAll }))).toEqual(kyselyUpdate('t', generated, keyed, 'x', returningAll));
+      }),
+    );
+  });
+
+  it('leaves any other expression to Kysely, which compiles it', () => {
+    for (const expression of [sql`${sql.ref('captured_amount')} + ${5}`, sql`${sql.lit(5)}`, kysely.selectFrom('limits').select('amount').where('id', '=', 'x')]) {
+      const patch = { a: 1, captured_amount: expression };
+      expect(compileUpdateByKeys('t', patch, keyed)).toBeNull();
+      const statement = updateByKeysQuery(kysely, 't' as never, patch, keyed, { statusIs: 'authorized', returningAll: true });
+      expect(plain(statement.compile())).toEqual(kyselyUpdate('t', patch, keyed, 'authorized', true));
+    }
   });
 });
