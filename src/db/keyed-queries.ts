@@ -1,4 +1,4 @@
-import { sql, type Compilable, type CompiledQuery, type Selectable } from 'kysely';
+import { sql, type Compilable, type CompiledQuery, type Expression, type Selectable } from 'kysely';
 import { compiledQuery, identifier, isExpression, PrecompiledQuery, TextCache } from './kysely-text.ts';
 import type { Database } from './schema.ts';
 import type { Executor } from './transaction.ts';
@@ -9,14 +9,14 @@ import type { Executor } from './transaction.ts';
  *
  * - `select * from "t" where "a" = $1 and "b" = $2`, what `selectFrom(t).selectAll().where(a, '=', …)
  *   .where(b, '=', …)` compiles to;
- * - `update "t" set "x" = $1, … where "a" = $n and "b" = $n+1[ and (status = $m) is true][ returning *]`,
- *   what `updateTable(t).set(patch).where(…)[.where(sql\`(status = ${s}) is true\`)][.returningAll()]`
+ * - `update "t" set "x" = $1, … where "a" = $n and "b" = $n+1[ and ("status" = $m) is true …][ returning *]`,
+ *   what `updateTable(t).set(patch).where(…)[.where(sql\`(${sql.ref(c)} = ${v}) is true\`)…][.returningAll()]`
  *   compiles to.
  *
  * Character for character (the group committer reads these texts, src/db/group-commit-sql.ts, and
  * the tests compare with Kysely's): a text is kept per table, columns and options (each name in the
- * key with its length first, so no two lists of names share a key). A patch holding a
- * Kysely expression other than a `sql\`…\`` template of plain values (`eb(…)`, a subquery) goes
+ * key with its length first, so no two lists of names share a key). A statement holding a Kysely
+ * expression other than a plain template (see `compileUpdateByKeys`; `eb(…)`, a subquery) goes
  * through Kysely.
  */
 
@@ -31,23 +31,33 @@ export function selectByKeysQuery<T extends Table>(db: Executor, table: T, keys:
 }
 
 export interface UpdateOptions {
-  /** Only while the row's status is this (`(status = $n) is true`, found by the key alone). */
-  statusIs?: string;
+  /**
+   * More conditions after the keys, each a `sql\`…\`` template such as `(status = ${s}) is true`
+   * (written so that the row is still found by its key alone), joined with `and` as Kysely's
+   * chained `where`s are.
+   */
+  conditions?: ReadonlyArray<Expression<unknown>>;
   returningAll?: boolean;
 }
 
 /** A statement to batch (`compile()`, write-batch.ts) or run alone (`execute()`). */
 export type Statement<R> = Compilable<R> & { execute(): Promise<unknown[]> };
 
-/** `update table set … where k1 = $n and …`; Kysely's own builder when a value is an expression. */
+/** `update table set … where k1 = $n and …`; Kysely's own builder when an expression is not a plain template. */
 export function updateByKeysQuery<R = never>(db: Executor, table: Table, patch: object, keys: Keys, options: UpdateOptions = {}): Statement<R> {
   const compiled = compileUpdateByKeys(table, patch as Record<string, unknown>, keys, options);
   if (compiled) return new PrecompiledQuery<R>(db, compiled as CompiledQuery<R>);
   let query = db.updateTable(table).set(patch as never);
   for (const [column, value] of keys) query = query.where(column as never, '=', value as never);
-  if (options.statusIs !== undefined) query = query.where(statusIsTrue(options.statusIs) as never);
+  for (const condition of options.conditions ?? []) query = query.where(condition as never);
   return (options.returningAll ? query.returningAll() : query) as unknown as Statement<R>;
 }
+
+/** `(column = value) is true`: a guard that leaves the row found by its key alone (for `conditions`). */
+export const columnIs = (column: string, value: unknown) => sql<boolean>`(${sql.ref(column)} = ${value}) is true`;
+
+/** `column + amount`: a value moved relative to the stored row (for a patch). */
+export const columnPlus = (column: string, amount: number) => sql<number>`${sql.ref(column)} + ${amount}`;
 
 const texts = new TextCache();
 
@@ -63,16 +73,18 @@ export function compileSelectByKeys(table: string, keys: Keys): CompiledQuery<an
 }
 
 /**
- * Pure: the compiled update, or null when a value is a Kysely expression other than a plain
- * `sql\`…\`` template of values (exported for tests). Such a template (the capture limit read from
- * the account's settings, say) is written as Kysely writes it: its fragments with `$n` between them.
+ * Pure: the compiled update, or null when an expression (a value of the patch, a condition) is not
+ * a plain template (exported for tests). A plain template is a `sql\`…\`` whose parameters are
+ * values or references to a column (`sql.ref(c)`): the capture limit read from the account's
+ * settings, an amount added to the stored one, a guard. It is written as Kysely writes it: its
+ * fragments with `$n` for a value and the quoted name for a column between them.
  */
 export function compileUpdateByKeys(table: string, patch: Record<string, unknown>, keys: Keys, options: UpdateOptions = {}): CompiledQuery<any> | null {
   const parameters: unknown[] = [];
-  let key = `u${options.statusIs !== undefined ? 's' : ''}${options.returningAll ? 'r' : ''}${table.length}:${table}`;
-  // Per column set: null for a value, else the template's fragments.
+  let key = `u${options.returningAll ? 'r' : ''}${table.length}:${table}`;
+  // Per column set: null for a value, else its template.
   const columns: string[] = [];
-  const templates: Array<readonly string[] | null> = [];
+  const templates: Array<Template | null> = [];
   // Kysely's set: every key with a defined value, in the object's order.
   for (const column in patch) {
     const value = patch[column];
@@ -84,11 +96,10 @@ export function compileUpdateByKeys(table: string, patch: Record<string, unknown
       parameters.push(value);
       continue;
     }
-    const raw = plainTemplate(value);
-    if (!raw) return null;
-    templates.push(raw.sqlFragments);
-    for (const fragment of raw.sqlFragments) key += `=${fragment.length}:${fragment}`;
-    for (const parameter of raw.parameters) parameters.push(parameter.value);
+    const template = plainTemplate(value);
+    if (!template) return null;
+    templates.push(template);
+    key += `=${templateKey(template, parameters)}`;
   }
   // Kysely refuses an update that sets nothing; so does the caller then.
   if (columns.length === 0) return null;
@@ -98,40 +109,83 @@ export function compileUpdateByKeys(table: string, patch: Record<string, unknown
     key += `,${column.length}:${column}`;
     parameters.push(value);
   }
-  if (options.statusIs !== undefined) parameters.push(options.statusIs);
+  const conditions: Template[] = [];
+  for (const condition of options.conditions ?? []) {
+    const template = plainTemplate(condition);
+    if (!template) return null;
+    conditions.push(template);
+    key += `&${templateKey(template, parameters)}`;
+  }
   const text = texts.get(key, () => {
     let n = 0;
-    const set = columns.map((column, i) => {
-      const fragments = templates[i];
-      if (!fragments) return `${identifier(column)} = $${++n}`;
-      // Kysely's visitRaw: each fragment, then the next parameter, while there is one.
-      let value = '';
-      fragments.forEach((fragment, j) => (value += j < fragments.length - 1 ? `${fragment}$${++n}` : fragment));
-      return `${identifier(column)} = ${value}`;
-    });
-    const status = options.statusIs !== undefined ? ` and (status = $${setParameters + keys.length + 1}) is true` : '';
-    return `update ${identifier(table)} set ${set.join(', ')}${whereText(keys, setParameters)}${status}${options.returningAll ? ' returning *' : ''}`;
+    const next = () => `$${++n}`;
+    const set = columns.map((column, i) => `${identifier(column)} = ${templates[i] ? templateText(templates[i], next) : next()}`);
+    n = setParameters;
+    const where = keys.map(([column]) => `${identifier(column)} = ${next()}`).concat(conditions.map((template) => templateText(template, next)));
+    return `update ${identifier(table)} set ${set.join(', ')}${where.length > 0 ? ` where ${where.join(' and ')}` : ''}${options.returningAll ? ' returning *' : ''}`;
   });
   return compiledQuery(text, parameters);
 }
 
-interface RawTemplate {
-  sqlFragments: readonly string[];
-  parameters: ReadonlyArray<{ value: unknown }>;
+/** A `sql\`…\`` template's fragments, and between each two a value (`$n`) or a column's name. */
+interface Template {
+  fragments: readonly string[];
+  parts: ReadonlyArray<{ value: unknown } | { column: string }>;
 }
 
-/** The fragments and values of a `sql\`…\`` template whose every parameter is a plain value, else null. */
-function plainTemplate(expression: unknown): RawTemplate | null {
-  const node = (expression as { toOperationNode(): { kind: string } }).toOperationNode() as { kind: string; sqlFragments?: readonly string[]; parameters?: ReadonlyArray<{ kind: string; immediate?: boolean; value: unknown }> };
+type Node = { kind: string; immediate?: boolean; value?: unknown; table?: unknown; column?: Node; name?: string; sqlFragments?: readonly string[]; parameters?: readonly Node[] };
+
+/** The fragments and parts of a plain template, else null. */
+function plainTemplate(expression: unknown): Template | null {
+  const node = (expression as { toOperationNode(): Node }).toOperationNode();
   if (node.kind !== 'RawNode' || !node.sqlFragments || !node.parameters) return null;
   // Kysely writes one parameter after each fragment but the last.
   if (node.parameters.length !== node.sqlFragments.length - 1) return null;
-  for (const parameter of node.parameters) if (parameter.kind !== 'ValueNode' || parameter.immediate) return null;
-  return { sqlFragments: node.sqlFragments, parameters: node.parameters };
+  const parts: Template['parts'][number][] = [];
+  for (const parameter of node.parameters) {
+    if (parameter.kind === 'ValueNode' && !parameter.immediate) parts.push({ value: parameter.value });
+    else {
+      const column = plainColumn(parameter);
+      if (column === null) return null;
+      parts.push({ column });
+    }
+  }
+  return { fragments: node.sqlFragments, parts };
+}
+
+/** The name of `sql.ref(column)` (a raw node around a reference to a column of no named table), else null. */
+function plainColumn(node: Node): string | null {
+  if (node.kind === 'RawNode' && node.sqlFragments?.length === 2 && node.sqlFragments[0] === '' && node.sqlFragments[1] === '' && node.parameters?.length === 1) return plainColumn(node.parameters[0]!);
+  if (node.kind === 'ReferenceNode' && node.table === undefined && node.column?.kind === 'ColumnNode' && node.column.column?.kind === 'IdentifierNode' && typeof node.column.column.name === 'string') return node.column.column.name;
+  return null;
+}
+
+/** What the template's text depends on, for the cache's key; its values go to `parameters`. */
+function templateKey(template: Template, parameters: unknown[]): string {
+  let key = '';
+  template.fragments.forEach((fragment, i) => {
+    key += `${fragment.length}:${fragment}`;
+    const part = template.parts[i];
+    if (part === undefined) return;
+    if ('column' in part) key += `c${part.column.length}:${part.column}`;
+    else {
+      key += 'v';
+      parameters.push(part.value);
+    }
+  });
+  return key;
+}
+
+/** Kysely's visitRaw: each fragment, then the next part (a value's placeholder, a column's name). */
+function templateText(template: Template, next: () => string): string {
+  let text = '';
+  template.fragments.forEach((fragment, i) => {
+    text += fragment;
+    const part = template.parts[i];
+    if (part !== undefined) text += 'column' in part ? identifier(part.column) : next();
+  });
+  return text;
 }
 
 /** ` where "a" = $offset+1 and "b" = $offset+2`. */
 const whereText = (keys: Keys, offset: number) => (keys.length === 0 ? '' : ` where ${keys.map(([column], i) => `${identifier(column)} = $${offset + i + 1}`).join(' and ')}`);
-
-/** The status guard of `updateByKeysQuery`, as a Kysely expression (the builder's fallback, and the tests). */
-export const statusIsTrue = (status: string) => sql<boolean>`(status = ${status}) is true`;

@@ -2,7 +2,7 @@ import { sql, type Compilable, type UpdateObject, type Updateable } from 'kysely
 import type { Database } from '../../db/schema.ts';
 import type { AttemptRow, NewAttempt, NewTransaction, NewTransactionEvent, RefundRow, SettlementRow, TransactionAttemptsTable, TransactionEventRow, TransactionRow, TransactionsTable, RefundsTable } from '../../db/schema-transactions.ts';
 import { insertQuery } from '../../db/insert-query.ts';
-import { updateByKeysQuery } from '../../db/keyed-queries.ts';
+import { columnIs, columnPlus, updateByKeysQuery } from '../../db/keyed-queries.ts';
 import { keysetPage, type KeysetPage } from '../../db/keyset.ts';
 import type { Executor } from '../../db/transaction.ts';
 import { readRows, runWrites } from '../../db/write-batch.ts';
@@ -41,7 +41,10 @@ export async function findTransactionByProviderId(db: Executor, merchantAccountI
  * depend on statistics").
  */
 export function updateTransactionIfStatusQuery(db: Executor, merchantAccountId: string, id: string, status: TransactionRow['status'], patch: TransactionPatch, updatedAt: Date) {
-  return updateByKeysQuery<TransactionRow>(db, 'transactions', { ...patch, updated_at: updatedAt }, [['merchant_account_id', merchantAccountId], ['id', id]], { statusIs: status, returningAll: true });
+  return updateByKeysQuery<TransactionRow>(db, 'transactions', { ...patch, updated_at: updatedAt }, [['merchant_account_id', merchantAccountId], ['id', id]], {
+    conditions: [sql<boolean>`(status = ${status}) is true`],
+    returningAll: true,
+  });
 }
 
 /** Columns a guarded update may require to hold the values they were read with. */
@@ -61,22 +64,18 @@ export type TransactionAmounts = Partial<Pick<TransactionRow, 'captured_amount' 
  * request writes the same text (src/db/group-commit.ts).
  */
 export function updateTransactionIfUnchangedQuery(db: Executor, merchantAccountId: string, id: string, change: { basis: TransactionBasis; add?: TransactionAmounts; patch?: TransactionPatch; updatedAt: Date }) {
-  let query = db
-    .updateTable('transactions')
-    .set((eb) => {
-      const moved: TransactionPatch = {};
-      for (const [column, amount] of Object.entries(change.add ?? {}) as Array<[keyof TransactionAmounts, number | undefined]>) {
-        if (amount !== undefined) moved[column] = eb(column, '+', amount);
-      }
-      return { ...change.patch, ...moved, updated_at: change.updatedAt };
-    })
-    .where('merchant_account_id', '=', merchantAccountId)
-    .where('id', '=', id);
+  // An amount moved takes the place of the same column in the patch, as an object spread would.
+  const set: Record<string, unknown> = { ...change.patch };
+  for (const [column, amount] of Object.entries(change.add ?? {}) as Array<[keyof TransactionAmounts, number | undefined]>) {
+    if (amount !== undefined) set[column] = columnPlus(column, amount);
+  }
+  set.updated_at = change.updatedAt;
+  const conditions = [];
   for (const column of BASIS_COLUMNS) {
     const value = change.basis[column];
-    if (value !== undefined) query = query.where(sql<boolean>`(${sql.ref(column)} = ${value}) is true`);
+    if (value !== undefined) conditions.push(columnIs(column, value));
   }
-  return query.returningAll();
+  return updateByKeysQuery<TransactionRow>(db, 'transactions', set, [['merchant_account_id', merchantAccountId], ['id', id]], { conditions, returningAll: true });
 }
 
 /** Column values, or SQL expressions (such as `overCaptureLimit`). */
