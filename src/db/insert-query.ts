@@ -63,5 +63,3 @@ function insertText(table: string, columns: string[], rows: ReadonlyArray<Record
   const tuples = rows.map((row) => `(${columns.map((column) => (row[column] === undefined ? 'default' : `$${++n}`)).join(', ')})`);
   return `insert into ${identifier(table)} (${columns.map(identifier).join(', ')}) values ${tuples.join(', ')}${returningAll ? ' returning *' : ''}`;
 }
-
-
