@@ -64,12 +64,8 @@ const texts = new TextCache();
 /** Pure (exported for tests). */
 export function compileSelectByKeys(table: string, keys: Keys): CompiledQuery<any> {
   const parameters: unknown[] = [];
-  let key = `s${table.length}:${table}`;
-  for (const [column, value] of keys) {
-    key += `,${column.length}:${column}`;
-    parameters.push(value);
-  }
-  return compiledQuery(texts.get(key, () => `select * from ${identifier(table)}${whereText(keys, 0)}`), parameters);
+  const key = `s${table.length}:${table}${keysKey(keys, parameters)}`;
+  return compiledQuery(texts.get(key, () => `select * from ${identifier(table)}${whereClause(keyEqualities(keys, placeholders(0)))}`), parameters);
 }
 
 /**
@@ -104,11 +100,7 @@ export function compileUpdateByKeys(table: string, patch: Record<string, unknown
   // Kysely refuses an update that sets nothing; so does the caller then.
   if (columns.length === 0) return null;
   const setParameters = parameters.length;
-  key += ';';
-  for (const [column, value] of keys) {
-    key += `,${column.length}:${column}`;
-    parameters.push(value);
-  }
+  key += `;${keysKey(keys, parameters)}`;
   const conditions: Template[] = [];
   for (const condition of options.conditions ?? []) {
     const template = plainTemplate(condition);
@@ -117,12 +109,11 @@ export function compileUpdateByKeys(table: string, patch: Record<string, unknown
     key += `&${templateKey(template, parameters)}`;
   }
   const text = texts.get(key, () => {
-    let n = 0;
-    const next = () => `$${++n}`;
-    const set = columns.map((column, i) => `${identifier(column)} = ${templates[i] ? templateText(templates[i], next) : next()}`);
-    n = setParameters;
-    const where = keys.map(([column]) => `${identifier(column)} = ${next()}`).concat(conditions.map((template) => templateText(template, next)));
-    return `update ${identifier(table)} set ${set.join(', ')}${where.length > 0 ? ` where ${where.join(' and ')}` : ''}${options.returningAll ? ' returning *' : ''}`;
+    const setNext = placeholders(0);
+    const set = columns.map((column, i) => `${identifier(column)} = ${templates[i] ? templateText(templates[i], setNext) : setNext()}`);
+    const whereNext = placeholders(setParameters);
+    const where = keyEqualities(keys, whereNext).concat(conditions.map((template) => templateText(template, whereNext)));
+    return `update ${identifier(table)} set ${set.join(', ')}${whereClause(where)}${options.returningAll ? ' returning *' : ''}`;
   });
   return compiledQuery(text, parameters);
 }
@@ -187,5 +178,24 @@ function templateText(template: Template, next: () => string): string {
   return text;
 }
 
-/** ` where "a" = $offset+1 and "b" = $offset+2`. */
-const whereText = (keys: Keys, offset: number) => (keys.length === 0 ? '' : ` where ${keys.map(([column], i) => `${identifier(column)} = $${offset + i + 1}`).join(' and ')}`);
+/** The keys' part of a cache key (each name with its length first); their values go to `parameters`. */
+function keysKey(keys: Keys, parameters: unknown[]): string {
+  let key = '';
+  for (const [column, value] of keys) {
+    key += `,${column.length}:${column}`;
+    parameters.push(value);
+  }
+  return key;
+}
+
+/** `$from+1`, `$from+2`, … one per call. */
+function placeholders(from: number): () => string {
+  let n = from;
+  return () => `$${++n}`;
+}
+
+/** `"a" = $n` for each key, numbered by `next`. */
+const keyEqualities = (keys: Keys, next: () => string) => keys.map(([column]) => `${identifier(column)} = ${next()}`);
+
+/** ` where c1 and c2 …`, or nothing without a condition. */
+const whereClause = (conditions: string[]) => (conditions.length === 0 ? '' : ` where ${conditions.join(' and ')}`);
