@@ -27,6 +27,8 @@ export interface PacedOptions {
   seconds: number;
   /** Sockets at most (kept alive); a request due while all are busy waits for one. */
   connections: number;
+  /** Called at each answer with its due time (ms after the start) and its latency in ms. */
+  onAnswer?: (dueMs: number, latencyMs: number) => void;
 }
 
 interface Histogram {
@@ -103,7 +105,9 @@ export async function paced(options: PacedOptions): Promise<LoadResult> {
   const done = (due: number, status: number | null) => {
     if (status === null) errors++;
     else {
-      latencies.push(performance.now() - due);
+      const latency = performance.now() - due;
+      latencies.push(latency);
+      options.onAnswer?.(due - start, latency);
       statusCodeStats[status] = { count: (statusCodeStats[status]?.count ?? 0) + 1 };
       if (status < 200 || status > 299) non2xx++;
     }

@@ -14,6 +14,11 @@
  *   BENCH_RATE         offered requests/s of the fixed-rate authorization scenarios (default 1000),
  *                      sent over BENCH_RATE_CONNECTIONS connections at most (default 64): once evenly
  *                      paced (bench/paced.ts), once in autocannon's bursts at the start of each second
+ *   BENCH_RATE_WARMUP  seconds of the same evenly paced load sent first, not measured (default 3; 0
+ *                      for none): a server's first seconds run code not yet optimized, open its
+ *                      sockets and database connections and prepare its statements, and their queue
+ *                      would otherwise be the scenario's 99th percentile. The measured run's p99 of
+ *                      each second is logged (stderr)
  *   BENCH_ONLY         a regular expression: only the scenarios whose name matches run (the capture
  *                      scenario captures what the first authorization scenario authorized)
  *   BENCH_COMPARE_WITH another checkout (a directory with bin/svc.mjs and its node_modules, e.g. from
@@ -34,7 +39,9 @@
  *                      samples with one of them on the stack; `--busiest=SECONDS` keeps the samples
  *                      of the scenario's run only)
  * A scenario with answers that are not 2xx has their status codes counted on stderr, followed by the
- * server's last output.
+ * server's last output. On PostgreSQL each scenario whose writes or reads were grouped (src/db/
+ * group-commit.ts) logs its grouped statements and the requests' statements they carried, from the
+ * server's `GET /metrics` read around it.
  * On PostgreSQL the transaction rows come with the reference (a plain transaction of four inserts,
  * measured right before them) and the SQL of one authorization replayed alone; every row is also
  * given as a ratio to the reference (bench/sql-alone.ts).
@@ -57,7 +64,7 @@ import { eachOnce } from './each-once.ts';
 import { flowScenarios } from './flows.ts';
 import type { LoadResult } from './paced.ts';
 import { api, deepCursor, expectOk, seed, tokenPool } from './seed.ts';
-import { gcSeconds, log, postgresSchema, SERVER_LOG_LEVEL, startServer, stopServer, type Server } from './server.ts';
+import { gcSecondsFrom, groupedFrom, log, metricsText, postgresSchema, SERVER_LOG_LEVEL, startServer, stopServer, type Server } from './server.ts';
 import { REFERENCE_SCENARIO, transactionScenarios } from './transactions.ts';
 
 interface Result extends LoadResult {
@@ -80,6 +87,7 @@ const ACCOUNTS = positive('BENCH_ACCOUNTS', 1000);
 const TOKENS = positive('BENCH_TOKENS', 500 * SECONDS);
 const RATE = positive('BENCH_RATE', 1000);
 const RATE_CONNECTIONS = positive('BENCH_RATE_CONNECTIONS', 64);
+const RATE_WARMUP = whole('BENCH_RATE_WARMUP', 3);
 const ONLY = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY, 'i') : null;
 const DATABASE_URL = process.env.BENCH_DATABASE_URL || null;
 const SERVER_NODE_ARGS = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
@@ -88,6 +96,13 @@ function positive(name: string, fallback: number): number {
   const raw = process.env[name];
   if (raw === undefined || raw === '') return fallback;
   if (!/^\d+$/.test(raw) || Number(raw) < 1) throw new Error(`${name} must be a positive whole number, got "${raw}"`);
+  return Number(raw);
+}
+
+function whole(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw)) throw new Error(`${name} must be a whole number of seconds, got "${raw}"`);
   return Number(raw);
 }
 
@@ -145,7 +160,11 @@ function table(rows: Row[]): string {
 
 
 type Schema = Awaited<ReturnType<typeof postgresSchema>>;
-type Run = (scenario: string, fn: () => Promise<{ result: Result; note?: string }>) => Promise<void>;
+/**
+ * Runs a scenario; `warmup`, when given, runs first, outside its measurement (the CPU readings, the
+ * GC pauses and the figures are the scenario's own).
+ */
+type Run = (scenario: string, fn: () => Promise<{ result: Result; note?: string }>, warmup?: () => Promise<void>) => Promise<void>;
 
 /** One server under measurement; `own`: it runs this checkout's code (what the in-process SQL replay records). */
 interface Target {
@@ -167,18 +186,27 @@ function statusCounts(stats: Result['statusCodeStats']): string {
 /** The `run` the scenarios call: filters by BENCH_ONLY, measures CPU around each, appends to `rows`. */
 function scenarioRunner(target: Target, rows: Row[]): Run {
   const { server, schema, label } = target;
-  return async (scenario, fn) => {
+  return async (scenario, fn, warmup) => {
     if (ONLY && !ONLY.test(scenario)) return;
     log(`${label}: ${scenario}: ${SECONDS} s, ${CONNECTIONS} connections`);
+    await warmup?.();
     // GET /metrics outside the CPU readings, so its own cost is not counted as the scenario's.
-    const gcBefore = await gcSeconds(server);
+    const metricsBefore = (await metricsText(server)) ?? '';
     const before = cpuTicks(server.child.pid, schema !== null);
     const started = Date.now();
     const measured = await fn();
     const own = measured.result.cpu;
     const requests = measured.result.requests.total;
     const cpu = own ?? perRequest(before, cpuTicks(server.child.pid, schema !== null), requests);
-    const gcAfter = await gcSeconds(server);
+    const metricsAfter = (await metricsText(server)) ?? '';
+    const gcBefore = gcSecondsFrom(metricsBefore);
+    const gcAfter = gcSecondsFrom(metricsAfter);
+    const [groupedBefore, groupedAfter] = [groupedFrom(metricsBefore), groupedFrom(metricsAfter)];
+    if (!own && groupedBefore && groupedAfter && groupedAfter.statements > groupedBefore.statements) {
+      const statements = groupedAfter.statements - groupedBefore.statements;
+      const members = groupedAfter.members - groupedBefore.members;
+      log(`${label}: ${scenario}: ${statements} grouped statements carried ${members} requests' statements (${(members / statements).toFixed(1)} each; the others ran alone)`);
+    }
     // A row measured outside the server (the reference, the SQL replay) has no server GC of its own.
     const gcMs = own || gcBefore === null || gcAfter === null || requests === 0 ? null : ((gcAfter - gcBefore) * 1000) / requests;
     // A run that ended before autocannon's last whole-second tick (each-once.ts) sat idle until
@@ -222,7 +250,7 @@ async function scenarios(target: Target): Promise<Row[]> {
   const analyze = async () => schema?.analyze();
   const postgres = schema ? { dataDir, databaseUrl: schema.databaseUrl } : null;
   const common = { baseUrl: server.baseUrl, token, connections: CONNECTIONS, seconds: SECONDS, autocannon };
-  await group('transaction', () => transactionScenarios({ ...common, pool: transactionPool, rate: RATE, rateConnections: RATE_CONNECTIONS, api: call, analyze, postgres, replaySql: target.own }, run));
+  await group('transaction', () => transactionScenarios({ ...common, pool: transactionPool, rate: RATE, rateConnections: RATE_CONNECTIONS, rateWarmup: RATE_WARMUP, api: call, analyze, postgres, replaySql: target.own }, run));
   await group('flow', () => flowScenarios(common, run));
   return rows;
 }

@@ -44,10 +44,16 @@ export async function metricsText(server: Server): Promise<string | null> {
   }
 }
 
-/** The server's GC pause seconds so far (`gcSecondsFrom`), or null if its /metrics does not answer them. */
-export async function gcSeconds(server: Server): Promise<number | null> {
-  const text = await metricsText(server);
-  return text === null ? null : gcSecondsFrom(text);
+/**
+ * The server's group-commit counters (src/db/group-commit.ts) in a `GET /metrics` answer: grouped
+ * statements so far and the members (requests' writes or reads) they carried. Null without them
+ * (PGlite, or a checkout from before them).
+ */
+export function groupedFrom(metrics: string): { statements: number; members: number } | null {
+  const counter = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(metrics)?.[1] ?? NaN);
+  const statements = counter('svc_db_group_commit_statements_total');
+  const members = counter('svc_db_group_commit_members_total');
+  return Number.isFinite(statements) && Number.isFinite(members) ? { statements, members } : null;
 }
 
 async function freePort(): Promise<number> {

@@ -9,6 +9,8 @@
 import { randomUUID } from 'node:crypto';
 import { eachOnce } from './each-once.ts';
 import { paced } from './paced.ts';
+import { p99BySecond } from './percentile.ts';
+import { log } from './server.ts';
 import { recordRequest, referenceTransactions, replayStatements } from './sql-alone.ts';
 
 interface Request {
@@ -32,6 +34,8 @@ export interface TransactionBenchContext {
   /** The offered rate of the fixed-rate authorization scenario, and its connections. */
   rate: number;
   rateConnections: number;
+  /** Seconds of the evenly paced load sent before its measured run (0: none). */
+  rateWarmup: number;
   /** Refreshes the planner's statistics after the seed (PostgreSQL: ANALYZE; PGlite: its own job). */
   analyze: () => Promise<void>;
   /** PostgreSQL only: the server's data directory and database, for the reference and the SQL replay (bench/sql-alone.ts). */
@@ -87,7 +91,7 @@ function post(ctx: TransactionBenchContext, path: string, body: unknown, extra: 
   });
 }
 
-export async function transactionScenarios(ctx: TransactionBenchContext, run: (scenario: string, fn: () => Promise<{ result: any; note?: string }>) => Promise<void>): Promise<void> {
+export async function transactionScenarios(ctx: TransactionBenchContext, run: (scenario: string, fn: () => Promise<{ result: any; note?: string }>, warmup?: () => Promise<void>) => Promise<void>): Promise<void> {
   const { cardId } = await seedPayments(ctx.api);
   const authorize = { amount: 1000, currency: 'USD', payment_method: { method: 'id', id: cardId } };
   // A history to run against, as in a live account: captured transactions (refunded below), then
@@ -121,9 +125,19 @@ export async function transactionScenarios(ctx: TransactionBenchContext, run: (s
   }));
   // The latency at a steady offered load: requests evenly spaced whatever the answers (open loop),
   // each timed from when it was due (bench/paced.ts), on enough connections that one is mostly free.
-  await run(`POST /transactions, stored card, authorize at ${ctx.rate} req/s offered, evenly paced (up to ${ctx.rateConnections} connections)`, async () => ({
-    result: await paced({ baseUrl: ctx.baseUrl, method: 'POST', path: '/transactions', headers: jsonHeaders(ctx), body: JSON.stringify(authorize), rate: ctx.rate, seconds: ctx.seconds, connections: ctx.rateConnections }),
-  }));
+  const evenly = { baseUrl: ctx.baseUrl, method: 'POST', path: '/transactions', headers: jsonHeaders(ctx), body: JSON.stringify(authorize), rate: ctx.rate, connections: ctx.rateConnections };
+  await run(
+    `POST /transactions, stored card, authorize at ${ctx.rate} req/s offered, evenly paced (up to ${ctx.rateConnections} connections)`,
+    async () => {
+      const points: Array<[number, number]> = [];
+      const result = await paced({ ...evenly, seconds: ctx.seconds, onAnswer: (due, latency) => points.push([due, latency]) });
+      log(`evenly paced ${ctx.rate}/s, p99 ms of each second: ${p99BySecond(points).map(({ p99 }) => Math.round(p99)).join(', ')}`);
+      return { result, note: ctx.rateWarmup > 0 ? `after ${ctx.rateWarmup} s of the same load` : undefined };
+    },
+    // The same load first, unmeasured: a cold server's first seconds queue (BENCH_RATE_WARMUP).
+    ctx.rateWarmup > 0 ? async () => void (await paced({ ...evenly, seconds: ctx.rateWarmup })) : undefined,
+  );
+
   // The same rate as autocannon offers it (`overallRate`): each connection sends its share of a
   // second as fast as it can when the second starts, so these are a burst's latencies (bench/paced.ts).
   await run(`POST /transactions, stored card, authorize at ${ctx.rate} req/s in bursts once a second (autocannon overallRate, ${ctx.rateConnections} connections)`, async () => ({

@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { paced } from '../../bench/paced.ts';
+import { p99BySecond } from '../../bench/percentile.ts';
 
 /**
  * The benchmark's open-loop load generator (bench/paced.ts) reads answers off raw sockets by their
@@ -10,8 +11,9 @@ import { paced } from '../../bench/paced.ts';
 describe('bench/paced.ts', () => {
   let server: http.Server | null = null;
   afterEach(async () => {
-    server?.closeAllConnections();
-    await new Promise((resolve) => server?.close(resolve));
+    if (!server) return;
+    server.closeAllConnections();
+    await new Promise((resolve) => server!.close(resolve));
     server = null;
   });
 
@@ -70,5 +72,32 @@ describe('bench/paced.ts', () => {
     expect(result.errors).toBe(10);
     expect(result.statusCodeStats).toEqual({ 200: { count: 90 } });
     expect(result.timeouts).toBe(0);
+  });
+
+  it('reports each answer with its due time and latency, the due times evenly spaced from the start', async () => {
+    const baseUrl = await listen((request, response) => {
+      request.resume();
+      // Every answer 20 ms late, so its latency counts from when it was due.
+      request.on('end', () => setTimeout(() => response.end('{}'), 20));
+    });
+    const points: Array<[number, number]> = [];
+    const result = await paced({ ...options, baseUrl, onAnswer: (due, latency) => points.push([due, latency]) });
+    expect(points).toHaveLength(result.latency.total);
+    expect(points).toHaveLength(100);
+    const dues = points.map(([due]) => due).sort((a, b) => a - b);
+    // Request i is due i / rate seconds after the start: 0, 5, 10 … 495 ms at 200/s.
+    dues.forEach((due, i) => expect(due).toBeCloseTo(i * 5, 6));
+    for (const [, latency] of points) expect(latency).toBeGreaterThanOrEqual(19);
+  });
+
+  it('gives the 99th percentile of each second by due time, seconds without answers left out', () => {
+    const points: Array<[number, number]> = [];
+    for (let i = 1; i <= 100; i++) points.push([i * 9.99, i]);
+    points.push([2500, 7]);
+    expect(p99BySecond(points)).toEqual([
+      { second: 0, answered: 100, p99: 99 },
+      { second: 2, answered: 1, p99: 7 },
+    ]);
+    expect(p99BySecond([])).toEqual([]);
   });
 });

@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Histogram, Registry } from 'prom-client';
+import { Counter, Histogram, Registry } from 'prom-client';
 import { afterEach, describe, expect, it } from 'vitest';
-import { gcSecondsFrom, npmStartNodeArgs } from '../../bench/server.ts';
+import { gcSecondsFrom, groupedFrom, npmStartNodeArgs } from '../../bench/server.ts';
 
 /**
  * How the benchmark starts a checkout's server (with its `npm start` node flags) and reads the
@@ -42,5 +42,17 @@ describe('bench/server.ts', () => {
     gc.observe({ kind: 'minor' }, 0.003);
     gc.observe({ kind: 'major' }, 0.04);
     expect(gcSecondsFrom(await registry.metrics())).toBeCloseTo(0.045, 9);
+  });
+
+  it("reads the group-commit counters (statements, members) when the server has them, null otherwise", async () => {
+    const registry = new Registry();
+    expect(groupedFrom(await registry.metrics())).toBeNull();
+    const statements = new Counter({ name: 'svc_db_group_commit_statements_total', help: 'statements', registers: [registry] });
+    expect(groupedFrom(await registry.metrics())).toBeNull();
+    const members = new Counter({ name: 'svc_db_group_commit_members_total', help: 'members', registers: [registry] });
+    expect(groupedFrom(await registry.metrics())).toEqual({ statements: 0, members: 0 });
+    statements.inc(3);
+    members.inc(17);
+    expect(groupedFrom(await registry.metrics())).toEqual({ statements: 3, members: 17 });
   });
 });
