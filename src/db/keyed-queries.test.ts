@@ -13,10 +13,10 @@ const rawTemplate = (fragments: string[], values: unknown[]) => sql(Object.assig
 
 const plain = (compiled: { sql: string; parameters: ReadonlyArray<unknown> } | null) => compiled && { sql: compiled.sql, parameters: [...compiled.parameters] };
 
-const kyselySelect = (table: string, keys: Keys) => {
+const kyselySelect = (table: string, keys: Keys, forUpdate = false) => {
   let query = kysely.selectFrom(table).selectAll();
   for (const [column, value] of keys) query = query.where(column, '=', value);
-  return plain(query.compile());
+  return plain((forUpdate ? query.forUpdate() : query).compile());
 };
 
 /** The authorization's guard, as transactions.repo.ts writes it. */
@@ -41,10 +41,18 @@ describe('compileSelectByKeys', () => {
     expect(plain(compileSelectByKeys('payment_methods', keyed))).toEqual({ sql: 'select * from "payment_methods" where "merchant_account_id" = $1 and "id" = $2', parameters: ['m-1', 'id-1'] });
   });
 
+  it('compiles a locking read by key as Kysely does, kept apart from the plain read', () => {
+    expect(plain(compileSelectByKeys('transactions', keyed, { forUpdate: true }))).toEqual(kyselySelect('transactions', keyed, true));
+    expect(compileSelectByKeys('transactions', keyed, { forUpdate: true }).sql).toBe('select * from "transactions" where "merchant_account_id" = $1 and "id" = $2 for update');
+    expect(compileSelectByKeys('transactions', keyed).sql).toBe('select * from "transactions" where "merchant_account_id" = $1 and "id" = $2');
+  });
+
   it('agrees with Kysely on any table, key columns and values', () => {
     const name = fc.string({ minLength: 1, maxLength: 8 }).filter((s) => !s.includes('.'));
     const keys = fc.array(fc.tuple(name, fc.oneof(fc.integer(), fc.string(), fc.constant(null))), { minLength: 1, maxLength: 3 });
-    fc.assert(fc.property(name, keys, (table, generated) => void expect(plain(compileSelectByKeys(table, generated))).toEqual(kyselySelect(table, generated))));
+    fc.assert(
+      fc.property(name, keys, fc.boolean(), (table, generated, forUpdate) => void expect(plain(compileSelectByKeys(table, generated, { forUpdate }))).toEqual(kyselySelect(table, generated, forUpdate))),
+    );
   });
 });
 

@@ -7,8 +7,8 @@ import type { Executor } from './transaction.ts';
  * The hot reads and updates of one row by its key, compiled without building and walking Kysely's
  * operation tree for each request (as insert-query.ts does for inserts):
  *
- * - `select * from "t" where "a" = $1 and "b" = $2`, what `selectFrom(t).selectAll().where(a, '=', …)
- *   .where(b, '=', …)` compiles to;
+ * - `select * from "t" where "a" = $1 and "b" = $2[ for update]`, what `selectFrom(t).selectAll()
+ *   .where(a, '=', …).where(b, '=', …)[.forUpdate()]` compiles to;
  * - `update "t" set "x" = $1, … where "a" = $n and "b" = $n+1[ and ("status" = $m) is true …][ returning *]`,
  *   what `updateTable(t).set(patch).where(…)[.where(sql\`(${sql.ref(c)} = ${v}) is true\`)…][.returningAll()]`
  *   compiles to.
@@ -25,9 +25,14 @@ type Table = keyof Database & string;
 /** Equalities, in the order of the WHERE clause: `[["merchant_account_id", m], ["id", id]]` (plain column names: no table prefix). */
 export type Keys = ReadonlyArray<readonly [column: string, value: unknown]>;
 
-/** `select * from table where k1 = $1 and …`. */
-export function selectByKeysQuery<T extends Table>(db: Executor, table: T, keys: Keys): PrecompiledQuery<Selectable<Database[T]>> {
-  return new PrecompiledQuery(db, compileSelectByKeys(table, keys));
+export interface SelectOptions {
+  /** `for update`: the row stays locked until the transaction ends. */
+  forUpdate?: boolean;
+}
+
+/** `select * from table where k1 = $1 and …[ for update]`. */
+export function selectByKeysQuery<T extends Table>(db: Executor, table: T, keys: Keys, options: SelectOptions = {}): PrecompiledQuery<Selectable<Database[T]>> {
+  return new PrecompiledQuery(db, compileSelectByKeys(table, keys, options));
 }
 
 export interface UpdateOptions {
@@ -62,10 +67,10 @@ export const columnPlus = (column: string, amount: number) => sql<number>`${sql.
 const texts = new TextCache();
 
 /** Pure (exported for tests). */
-export function compileSelectByKeys(table: string, keys: Keys): CompiledQuery<any> {
+export function compileSelectByKeys(table: string, keys: Keys, options: SelectOptions = {}): CompiledQuery<any> {
   const parameters: unknown[] = [];
-  const key = `s${table.length}:${table}${keysKey(keys, parameters)}`;
-  return compiledQuery(texts.get(key, () => `select * from ${identifier(table)}${whereClause(keyEqualities(keys, placeholders(0)))}`), parameters);
+  const key = `${options.forUpdate ? 'S' : 's'}${table.length}:${table}${keysKey(keys, parameters)}`;
+  return compiledQuery(texts.get(key, () => `select * from ${identifier(table)}${whereClause(keyEqualities(keys, placeholders(0)))}${options.forUpdate ? ' for update' : ''}`), parameters);
 }
 
 /**

@@ -2,7 +2,7 @@ import { sql, type Compilable, type UpdateObject, type Updateable } from 'kysely
 import type { Database } from '../../db/schema.ts';
 import type { AttemptRow, NewAttempt, NewTransaction, NewTransactionEvent, RefundRow, SettlementRow, TransactionAttemptsTable, TransactionEventRow, TransactionRow, TransactionsTable, RefundsTable } from '../../db/schema-transactions.ts';
 import { insertQuery } from '../../db/insert-query.ts';
-import { columnIs, columnPlus, updateByKeysQuery } from '../../db/keyed-queries.ts';
+import { columnIs, columnPlus, selectByKeysQuery, updateByKeysQuery } from '../../db/keyed-queries.ts';
 import { keysetPage, type KeysetPage } from '../../db/keyset.ts';
 import type { Executor } from '../../db/transaction.ts';
 import { readRows, runWrites } from '../../db/write-batch.ts';
@@ -17,8 +17,9 @@ export async function insertTransaction(db: Executor, row: NewTransaction, withW
 }
 
 export async function findTransaction(db: Executor, merchantAccountId: string, id: string, options: { forUpdate?: boolean } = {}): Promise<TransactionRow | undefined> {
-  const query = db.selectFrom('transactions').selectAll().where('merchant_account_id', '=', merchantAccountId).where('id', '=', id);
-  if (options.forUpdate) return query.forUpdate().executeTakeFirst();
+  // Compiled without Kysely's operation tree (src/db/keyed-queries.ts): the same text.
+  const query = selectByKeysQuery(db, 'transactions', [['merchant_account_id', merchantAccountId], ['id', id]], options);
+  if (options.forUpdate) return (await query.execute())[0];
   // Concurrent requests' reads may share one statement (src/db/group-commit.ts).
   return (await readRows(db, query))[0];
 }
