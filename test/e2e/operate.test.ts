@@ -155,7 +155,7 @@ describe('happy', () => {
     expect(timing).toMatch(/^db;dur=\d+\.\d{2};desc="\d+ statements", connector;dur=\d+\.\d{2};desc="1 calls", app;dur=\d+\.\d{2}$/);
     // The body is read from the socket before the handler: its statements are counted all the same.
     // At least the insert before the connector call and the answer. The reads vary: 4 statements
-    // when the file runs alone, 3 once in a full PostgreSQL run (a read a per-process cache answered).
+    // each time the file ran alone, 3 once in a full PostgreSQL run (which read was left out: not found).
     expect(Number(/desc="(\d+) statements"/.exec(timing)![1])).toBeGreaterThanOrEqual(2);
     const after = await scrapeMetrics();
     const labels = { payment_service_definition: 'mock-card', outcome: 'authorized' };
