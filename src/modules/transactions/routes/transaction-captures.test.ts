@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../../test/helpers/build-test-app.ts';
 import { runScopeTests } from '../../../../test/helpers/scope-tests.ts';
+import { changesDelivered } from '../../../../test/helpers/changes-delivered.ts';
 import { authorized, merchantWithMockCard } from '../../../../test/helpers/transactions.ts';
 import { uuidv7 } from '../../../lib/ids.ts';
 
@@ -81,6 +82,8 @@ describe('the payment service of a capture', () => {
       expect(res.statusCode, res.body).toBe(200);
       return Number(/db;dur=[\d.]+;desc="(\d+) statements"/.exec(String(res.headers['server-timing']))![1]);
     };
+    // No notification of the set-up's writes may empty the cache between the two captures.
+    await changesDelivered(t);
     t.deps.readCaches.paymentServices.invalidate(m);
     const cold = await statements(txns[0]!.id);
     const warm = await statements(txns[1]!.id);
