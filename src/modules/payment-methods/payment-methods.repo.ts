@@ -11,9 +11,10 @@ export async function insertPaymentMethod(db: Executor, row: Insertable<PaymentM
 }
 
 export async function findPaymentMethod(db: Executor, merchantAccountId: string, id: string, options: { forUpdate?: boolean } = {}): Promise<PaymentMethodRow | undefined> {
-  if (options.forUpdate) return db.selectFrom('payment_methods').selectAll().where('merchant_account_id', '=', merchantAccountId).where('id', '=', id).forUpdate().executeTakeFirst();
+  const query = selectByKeysQuery(db, 'payment_methods', [['merchant_account_id', merchantAccountId], ['id', id]], options);
+  if (options.forUpdate) return (await query.execute())[0];
   // Concurrent requests' reads may share one statement (src/db/group-commit.ts).
-  return (await readRows(db, selectByKeysQuery(db, 'payment_methods', [['merchant_account_id', merchantAccountId], ['id', id]])))[0];
+  return (await readRows(db, query))[0];
 }
 
 export async function deletePaymentMethod(db: Executor, merchantAccountId: string, id: string): Promise<void> {

@@ -121,9 +121,7 @@ export async function insertTransactionWithAttempt(db: Executor, row: NewTransac
 }
 
 export async function findAttempt(db: Executor, merchantAccountId: string, id: string, options: { forUpdate?: boolean } = {}): Promise<AttemptRow | undefined> {
-  let query = db.selectFrom('transaction_attempts').selectAll().where('merchant_account_id', '=', merchantAccountId).where('id', '=', id);
-  if (options.forUpdate) query = query.forUpdate();
-  return query.executeTakeFirst();
+  return (await selectByKeysQuery(db, 'transaction_attempts', [['merchant_account_id', merchantAccountId], ['id', id]], options).execute())[0];
 }
 
 export async function updateAttempt(db: Executor, merchantAccountId: string, id: string, patch: Updateable<TransactionAttemptsTable>): Promise<AttemptRow> {
