@@ -13,6 +13,7 @@ import { trackInFlight } from './http/in-flight.ts';
 import { installObservability } from './http/observability.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { SHARED_SCHEMAS } from './http/schemas/common.ts';
+import { lazySerializers, SERIALIZER_OPTIONS } from './http/serializers.ts';
 import { buildValidatorCompiler } from './http/validation.ts';
 import { MODULES } from './modules/index.ts';
 
@@ -59,8 +60,9 @@ export async function buildApp(deps: Deps, options: BuildAppOptions = {}): Promi
     // default, which would let a slow client hold its socket that much longer): every second.
     http: { headersTimeout: config.http.headersTimeoutMs, maxHeaderSize: config.http.maxHeaderBytes, connectionsCheckingInterval: 1_000 },
     clientErrorHandler: clientErrorHandler(config.http),
-    // The response serializer compiles its own Ajv for unions: it must know our custom formats.
-    serializerOpts: { ajv: { formats: { 'iso-4217': true, 'iso-3166-alpha-2': true } } },
+    // Response serializers are compiled on each route's first answer (http/serializers.ts).
+    schemaController: { compilersFactory: { buildSerializer: lazySerializers() } },
+    serializerOpts: SERIALIZER_OPTIONS,
   });
 
   for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
