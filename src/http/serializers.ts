@@ -11,9 +11,10 @@ export const SERIALIZER_OPTIONS: Options = { ajv: { formats: { 'iso-4217': true,
  *
  * Fastify compiles one fast-json-stringify function per route, status code and media type when the
  * server starts, each with an Ajv of its own for the unions in it. This API has about 3,000 of
- * them, nearly all for error statuses a route rarely answers with: they took about 2.3 s of every
- * start and held about 77 MB of the JavaScript heap (140 MB in use after start on PostgreSQL,
- * 63 MB with this), which every full garbage collection of a running server then marks again.
+ * them, nearly all for error statuses a route rarely answers with: they took about 3 s of every
+ * start and about half the JavaScript heap of a server just started (139 to 191 MB in use 3 s
+ * after a start on PostgreSQL, 65 to 92 MB with this), which every full garbage collection of a
+ * running server then marks again.
  * Compiled lazily, a server holds only the serializers of what it answered. The first answer of
  * each route and status pays its compilation once (milliseconds; tens for the transaction's
  * schema). The functions and their output are those Fastify would have built: the same compiler,
