@@ -1,8 +1,5 @@
 import { SerializerSelector, type SerializerFactory } from '@fastify/fast-json-stringify-compiler';
-import type { FastifyInstance, RouteOptions } from 'fastify';
-import { afterAll, describe, expect, it } from 'vitest';
-import { openTestRuntime } from '../../test/helpers/build-test-app.ts';
-import { buildApp } from '../app.ts';
+import { describe, expect, it } from 'vitest';
 import { lazySerializers, SERIALIZER_OPTIONS } from './serializers.ts';
 
 describe('lazySerializers', () => {
@@ -55,56 +52,4 @@ describe('lazySerializers', () => {
     expect(lazy(doc)).toBe(eager(doc));
     expect(JSON.parse(lazy(doc))).toEqual({ id: 'a"b', amount: 12, currency: 'USD' });
   });
-});
-
-/**
- * A start no longer compiles the response serializers, so a schema fast-json-stringify cannot
- * compile would only fail on that route's first answer with that status. This compiles every one
- * of them as a start used to: Fastify's own factory, the app's shared schemas, the same options.
- */
-describe('every response schema of every route', () => {
-  const routes: Array<{ instance: FastifyInstance; route: RouteOptions }> = [];
-  let dispose: (() => Promise<void>) | undefined;
-  let app: FastifyInstance | undefined;
-  afterAll(async () => {
-    await app?.close();
-    await dispose?.();
-  });
-
-  it('compiles', async () => {
-    const runtime = await openTestRuntime();
-    dispose = runtime.dispose;
-    app = await buildApp(runtime.runtime.deps, {
-      onRoute(this: FastifyInstance, route) {
-        routes.push({ instance: this, route });
-      },
-    });
-    await app.ready();
-    const compilers = new Map<FastifyInstance, ReturnType<SerializerFactory>>();
-    const done = new Set<unknown>();
-    let count = 0;
-    let pairs = 0;
-    for (const { instance, route } of routes) {
-      const responses = (route.schema as { response?: Record<string, unknown> } | undefined)?.response ?? {};
-      let compile = compilers.get(instance);
-      if (!compile) compilers.set(instance, (compile = SerializerSelector()(instance.getSchemas(), SERIALIZER_OPTIONS)));
-      for (const [httpStatus, response] of Object.entries(responses)) {
-        const content = (response as { content?: Record<string, { schema: unknown }> }).content;
-        const schemas = content ? Object.values(content).map((c) => c.schema) : [response];
-        for (const schema of schemas) {
-          pairs += [route.method].flat().length;
-          if (done.has(schema)) continue;
-          done.add(schema);
-          for (const method of [route.method].flat()) {
-            expect(() => compile({ method, url: route.url, httpStatus, schema }), `${method} ${route.url} ${httpStatus}`).not.toThrow();
-          }
-          count++;
-        }
-      }
-    }
-    // Routes share their error schemas: about 130 distinct schemas for about 3,000 route, method and
-    // status serializers. Far fewer would mean routes went missing.
-    expect(count).toBeGreaterThan(100);
-    expect(pairs).toBeGreaterThan(1_000);
-  }, 120_000);
 });

@@ -19,7 +19,7 @@ export const SERIALIZER_OPTIONS: Options = { ajv: { formats: { 'iso-4217': true,
  * each route and status pays its compilation once (milliseconds; tens for the transaction's
  * schema). The functions and their output are those Fastify would have built: the same compiler,
  * options and shared schemas (`build`, Fastify's default factory, unless a test passes another).
- * That every schema compiles is checked by a test (serializers.test.ts), as a start once did.
+ * That every schema compiles is checked by a test (route-schemas.test.ts), as a start once did.
  */
 export function lazySerializers(build: SerializerFactory = SerializerSelector()): SerializerFactory {
   return (externalSchemas, options) => {

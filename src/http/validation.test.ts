@@ -1,7 +1,8 @@
+import { Ajv } from 'ajv';
 import { Type } from 'typebox';
 import { describe, expect, it } from 'vitest';
 import { Country, Currency, Nullable, SHARED_SCHEMAS, StringEnum } from './schemas/common.ts';
-import { buildValidatorCompiler, toValidationBody } from './validation.ts';
+import { buildValidatorCompiler, lazyValidator, toValidationBody, type Validator } from './validation.ts';
 
 const compile = buildValidatorCompiler(SHARED_SCHEMAS);
 
@@ -73,5 +74,33 @@ describe('map keys', () => {
     const Map = Type.Object({ metadata: Type.Record(Type.String(), Type.String(), { propertyNames: { maxLength: 3 } }) });
     const result = validate(Map, { metadata: { toolong: 'x', ok: 'y' } });
     expect(result!.detail).toEqual([{ loc: ['body', 'metadata', 'toolong'], msg: 'String should have at most 3 characters', type: 'string_too_long' }]);
+  });
+});
+
+describe('lazyValidator', () => {
+  it('compiles on the first call only, and gives each call its own errors', () => {
+    let compilations = 0;
+    const ajv = new Ajv({ allErrors: true });
+    const check = lazyValidator(() => {
+      compilations++;
+      return ajv.compile({ type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] });
+    });
+    expect(compilations).toBe(0);
+    // Fastify hands the parent object only to a function with Ajv's `schemaEnv`.
+    expect(check.schemaEnv).toBeTruthy();
+    expect(check({ n: 'x' })).toBe(false);
+    expect(check.errors?.map((e) => e.instancePath)).toEqual(['/n']);
+    expect(check({ n: 1 })).toBe(true);
+    expect(check.errors).toBeNull();
+    expect(check({})).toBe(false);
+    expect(check.errors?.map((e) => e.keyword)).toEqual(['required']);
+    expect(compilations).toBe(1);
+  });
+
+  it('passes the parent on, so a coerced root value replaces the request part', () => {
+    const check = compile({ schema: { type: 'array', items: { type: 'string' } }, httpPart: 'querystring', method: 'GET', url: '/' }) as unknown as Validator;
+    const request: Record<string, unknown> = { query: 'one' };
+    expect(check(request.query, { parentData: request, parentDataProperty: 'query' })).toBe(true);
+    expect(request.query).toEqual(['one']);
   });
 });
