@@ -49,9 +49,9 @@ export interface Validator {
 
 /**
  * A validator compiled on its first call (`compile` runs once). Compiling every route's schemas
- * at start took about a third of the start and about 100 MB of resident memory (docs/decisions.md,
- * "Request validators compiled on first use"); a server now compiles what it is asked. Each call
- * copies the compiled function's `errors`, which Fastify reads right after the call.
+ * at start took 1 to 2 s of it and about 90 MB of resident memory (docs/decisions.md, "Request
+ * validators compiled on first use"); a server now compiles what it is asked. Each call copies
+ * the compiled function's `errors`, which Fastify reads right after the call.
  */
 export function lazyValidator(compile: () => ValidateFunction): Validator {
   let validate: ValidateFunction | undefined;
