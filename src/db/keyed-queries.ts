@@ -2,6 +2,7 @@ import { sql, type Compilable, type CompiledQuery, type Expression, type Selecta
 import { compiledQuery, identifier, isExpression, PrecompiledQuery, TextCache } from './kysely-text.ts';
 import type { Database } from './schema.ts';
 import type { Executor } from './transaction.ts';
+import { readRows } from './write-batch.ts';
 
 /**
  * The hot reads and updates of one row by its key, compiled without building and walking Kysely's
@@ -33,6 +34,15 @@ export interface SelectOptions {
 /** `select * from table where k1 = $1 and …[ for update]`. */
 export function selectByKeysQuery<T extends Table>(db: Executor, table: T, keys: Keys, options: SelectOptions = {}): PrecompiledQuery<Selectable<Database[T]>> {
   return new PrecompiledQuery(db, compileSelectByKeys(table, keys, options));
+}
+
+/**
+ * The row of `table` with these keys, or undefined. A locking read (`forUpdate`, inside a
+ * transaction) runs as it is; concurrent plain reads may share one statement (src/db/group-commit.ts).
+ */
+export async function rowByKeys<T extends Table>(db: Executor, table: T, keys: Keys, options: SelectOptions = {}): Promise<Selectable<Database[T]> | undefined> {
+  const query = selectByKeysQuery(db, table, keys, options);
+  return (options.forUpdate ? await query.execute() : await readRows(db, query))[0];
 }
 
 export interface UpdateOptions {

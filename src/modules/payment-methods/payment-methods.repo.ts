@@ -2,8 +2,7 @@ import { sql, type Insertable, type Updateable } from 'kysely';
 import type { PaymentMethodRow, PaymentMethodsTable } from '../../db/schema.ts';
 import type { Executor } from '../../db/transaction.ts';
 import { keysetPage, type KeysetPage } from '../../db/keyset.ts';
-import { selectByKeysQuery } from '../../db/keyed-queries.ts';
-import { readRows } from '../../db/write-batch.ts';
+import { rowByKeys } from '../../db/keyed-queries.ts';
 import type { CursorPosition } from '../../http/cursor.ts';
 
 export async function insertPaymentMethod(db: Executor, row: Insertable<PaymentMethodsTable>): Promise<PaymentMethodRow> {
@@ -11,10 +10,7 @@ export async function insertPaymentMethod(db: Executor, row: Insertable<PaymentM
 }
 
 export async function findPaymentMethod(db: Executor, merchantAccountId: string, id: string, options: { forUpdate?: boolean } = {}): Promise<PaymentMethodRow | undefined> {
-  const query = selectByKeysQuery(db, 'payment_methods', [['merchant_account_id', merchantAccountId], ['id', id]], options);
-  if (options.forUpdate) return (await query.execute())[0];
-  // Concurrent requests' reads may share one statement (src/db/group-commit.ts).
-  return (await readRows(db, query))[0];
+  return rowByKeys(db, 'payment_methods', [['merchant_account_id', merchantAccountId], ['id', id]], options);
 }
 
 export async function deletePaymentMethod(db: Executor, merchantAccountId: string, id: string): Promise<void> {

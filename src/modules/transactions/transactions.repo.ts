@@ -2,10 +2,10 @@ import { sql, type Compilable, type UpdateObject, type Updateable } from 'kysely
 import type { Database } from '../../db/schema.ts';
 import type { AttemptRow, NewAttempt, NewTransaction, NewTransactionEvent, RefundRow, SettlementRow, TransactionAttemptsTable, TransactionEventRow, TransactionRow, TransactionsTable, RefundsTable } from '../../db/schema-transactions.ts';
 import { insertQuery } from '../../db/insert-query.ts';
-import { columnIs, columnPlus, selectByKeysQuery, updateByKeysQuery } from '../../db/keyed-queries.ts';
+import { columnIs, columnPlus, rowByKeys, selectByKeysQuery, updateByKeysQuery } from '../../db/keyed-queries.ts';
 import { keysetPage, type KeysetPage } from '../../db/keyset.ts';
 import type { Executor } from '../../db/transaction.ts';
-import { readRows, runWrites } from '../../db/write-batch.ts';
+import { runWrites } from '../../db/write-batch.ts';
 import type { CursorPosition } from '../../http/cursor.ts';
 
 /** `with`: writes to run in the same statement (src/db/write-batch.ts), e.g. an idempotency key's binding. */
@@ -17,11 +17,7 @@ export async function insertTransaction(db: Executor, row: NewTransaction, withW
 }
 
 export async function findTransaction(db: Executor, merchantAccountId: string, id: string, options: { forUpdate?: boolean } = {}): Promise<TransactionRow | undefined> {
-  // Compiled without Kysely's operation tree (src/db/keyed-queries.ts): the same text.
-  const query = selectByKeysQuery(db, 'transactions', [['merchant_account_id', merchantAccountId], ['id', id]], options);
-  if (options.forUpdate) return (await query.execute())[0];
-  // Concurrent requests' reads may share one statement (src/db/group-commit.ts).
-  return (await readRows(db, query))[0];
+  return rowByKeys(db, 'transactions', [['merchant_account_id', merchantAccountId], ['id', id]], options);
 }
 
 /** The transaction a payment service knows by its own id (inbound provider webhooks). */
