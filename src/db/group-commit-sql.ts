@@ -206,23 +206,49 @@ export function jsonArrays(shape: WriteShape, types: readonly string[]): boolean
 /**
  * The SQL text of `shape` with its arrays numbered from `offset + 1` and cast to `types` (one per
  * array: the element type PostgreSQL inferred for that parameter). The arrays marked in `json`
- * travel as JSON texts (`jsonRows`), unnested by `svc_json_rows` (migration 0035), which checks
- * that they hold one value per row: the parameter after the arrays holds that count.
+ * travel as JSON texts (`jsonRows`): each is unnested by the built-in `jsonb_array_elements`, and
+ * each value read back as `-> 0` (SQL NULL travels as `[]`, a value `v` as `[v]`). Before any row
+ * is read, one `svc_require` (migration 0018) checks that every such array holds one value per
+ * row: the parameter after the arrays holds that count. A count that differs raises SV001 and
+ * nothing is written (its members then run one by one); `rows from` would otherwise pad the short
+ * ones with NULLs and shift values between rows.
+ *
+ * The unnesting was first a SQL function of ours (`svc_json_rows`, migration 0035, no longer
+ * used): PostgreSQL cannot inline a set-returning SQL function inside `rows from`, so it planned
+ * its body again at every call, about 13 calls per grouped insert and as many per answer
+ * (docs/decisions.md, "Grouped JSON values unnested by the built-in function").
  */
 export function groupedText(shape: WriteShape, offset: number, types: readonly string[], json: readonly boolean[] = []): string {
   const array = (n: number) => `$${offset + n + 1}::${types[n]}[]`;
-  const source = json.some(Boolean)
-    ? `rows from (${types.map((_, n) => (json[n] ? `svc_json_rows($${offset + n + 1}::jsonb, $${offset + shape.arrays + 1}::bigint)` : `unnest(${array(n)})`)).join(', ')})`
-    : `unnest(${types.map((_, n) => array(n)).join(', ')})`;
-  return shape.template.replace('$&', () => source).replace(/\$@(\d+)/g, (_, n: string) => array(Number(n)));
+  const jsonParameter = (n: number) => `$${offset + n + 1}::jsonb`;
+  const jsonAt = types.map((_, n) => n).filter((n) => json[n]);
+  let source: string;
+  let template = shape.template;
+  if (jsonAt.length > 0) {
+    const count = `$${offset + shape.arrays + 1}::bigint`;
+    const counted = jsonAt.map((n) => `jsonb_array_length(${jsonParameter(n)}) = ${count}`).join(' and ');
+    const first = jsonAt[0]!;
+    source = `rows from (${types
+      .map((_, n) => {
+        if (!json[n]) return `unnest(${array(n)})`;
+        const rows = n === first ? `case when svc_require(${counted}, 'grouped JSON values are not one per row') then ${jsonParameter(n)} end` : jsonParameter(n);
+        return `jsonb_array_elements(${rows})`;
+      })
+      .join(', ')})`;
+    for (const n of jsonAt) template = template.replace(new RegExp(`"v"\\."p${n + 1}"(?!\\d)`, 'g'), `("v"."p${n + 1}" -> 0)`);
+  } else {
+    source = `unnest(${types.map((_, n) => array(n)).join(', ')})`;
+  }
+  return template.replace('$&', () => source).replace(/\$@(\d+)/g, (_, n: string) => array(Number(n)));
 }
 
 /**
- * `values` (JSON texts or values, or null) as one parameter for `svc_json_rows`: a JSON array with
- * each value wrapped in an array of its own and null (SQL NULL) as `null`, so that a JSON `null`
- * and a missing value stay apart. A string is taken as the JSON text of the value, as the driver
- * sends it to a `jsonb` parameter: it must be JSON text (every writer passes `JSON.stringify`'s),
- * and `svc_json_rows` refuses an array whose length is not the count of rows.
+ * `values` (JSON texts or values, or null) as one parameter of a grouped statement
+ * (`groupedText`): a JSON array with each value wrapped in an array of its own and SQL NULL as an
+ * empty array, so that a JSON `null` (`[null]`) and a missing value (`[]`) stay apart and `-> 0`
+ * reads each back. A string is taken as the JSON text of the value, as the driver sends it to a
+ * `jsonb` parameter: it must be JSON text (every writer passes `JSON.stringify`'s); a string that
+ * is several JSON values (`1],[2`) changes the array's length, which the statement refuses.
  */
 export function jsonRows(values: readonly unknown[]): string | null {
   let text = '[';
@@ -230,7 +256,7 @@ export function jsonRows(values: readonly unknown[]): string | null {
     const value = values[i];
     if (value === undefined) return null;
     if (i > 0) text += ',';
-    text += value === null ? 'null' : `[${typeof value === 'string' ? value : JSON.stringify(value)}]`;
+    text += value === null ? '[]' : `[${typeof value === 'string' ? value : JSON.stringify(value)}]`;
   }
   return `${text}]`;
 }

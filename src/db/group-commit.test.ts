@@ -55,16 +55,16 @@ describe('group commit SQL (pure)', () => {
     // "j" is compared with = any(...): it keeps its PostgreSQL array.
     expect(jsonArrays(shape, types)).toEqual([true, false, false, false]);
     expect(groupedText(shape, 2, types, jsonArrays(shape, types))).toBe(
-      'update "t" set "d" = "v"."p1", "n" = "v"."p2" from rows from (svc_json_rows($3::jsonb, $7::bigint), unnest($4::int4[]), unnest($5::text[]), unnest($6::jsonb[])) as "v" ("p1", "p2", "p3", "p4") where "id" = "v"."p3" and "j" = "v"."p4" and "t"."id" = any($5::text[]) and "t"."j" = any($6::jsonb[]) returning 1',
+      'update "t" set "d" = ("v"."p1" -> 0), "n" = "v"."p2" from rows from (jsonb_array_elements(case when svc_require(jsonb_array_length($3::jsonb) = $7::bigint, \'grouped JSON values are not one per row\') then $3::jsonb end), unnest($4::int4[]), unnest($5::text[]), unnest($6::jsonb[])) as "v" ("p1", "p2", "p3", "p4") where "id" = "v"."p3" and "j" = "v"."p4" and "t"."id" = any($5::text[]) and "t"."j" = any($6::jsonb[]) returning 1',
     );
     // A parameter number past 9 is not mistaken for another ("$@1" is not "$@10").
     const wide = writeShape(`insert into "t" (${Array.from({ length: 11 }, (_, i) => `"c${i}"`).join(', ')}) values (${Array.from({ length: 11 }, (_, i) => `$${i + 1}`).join(', ')})`)!;
     expect(jsonArrays(wide, Array(11).fill('jsonb')).every(Boolean)).toBe(true);
   });
 
-  it('wraps each JSON value in an array of its own, SQL NULL as null, with nothing escaped', () => {
-    expect(jsonRows(['{"a":"\\"q\\""}', null, 'null', { b: [1] }, 7])).toBe('[[{"a":"\\"q\\""}],null,[null],[{"b":[1]}],[7]]');
-    expect(JSON.parse(jsonRows(['"x"', null])!)).toEqual([['x'], null]);
+  it('wraps each JSON value in an array of its own, SQL NULL as an empty one, with nothing escaped', () => {
+    expect(jsonRows(['{"a":"\\"q\\""}', null, 'null', { b: [1] }, 7])).toBe('[[{"a":"\\"q\\""}],[],[null],[{"b":[1]}],[7]]');
+    expect(JSON.parse(jsonRows(['"x"', null])!)).toEqual([['x'], []]);
     expect(jsonRows([undefined])).toBeNull();
   });
 
@@ -134,11 +134,31 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('group commit (PostgreSQL)', () 
     ]);
   });
 
-  it('refuses a JSON array whose count is not the count of rows (svc_json_rows)', async () => {
-    await expect(sql`select * from svc_json_rows(${'[[1],[2]]'}::jsonb, 3)`.execute(db())).rejects.toMatchObject({ code: 'SV001' });
-    await expect(sql`select * from svc_json_rows(${'{"a":1}'}::jsonb, 1)`.execute(db())).rejects.toThrow();
-    const ok = await sql<{ v: unknown }>`select v from svc_json_rows(${'[[1],null,[{"a":2}]]'}::jsonb, 3) as t(v)`.execute(db());
-    expect(ok.rows.map((r) => r.v)).toEqual([1, null, { a: 2 }]);
+  it('refuses a JSON array whose count is not the count of rows: a text of several JSON values never shifts its neighbours', async () => {
+    // Two JSON arrays of one statement, the second one value short: nothing is read, SV001.
+    const shape = writeShape('insert into "gc_parent" ("id", "amount", "status", "data", "note") values ($1, $2, $3, $4, $5)')!;
+    const types = ['text', 'int8', 'text', 'jsonb', 'text'];
+    const json = [false, false, false, true, false];
+    const text = groupedText(shape, 0, types, json);
+    const refuse = (data: string) => db().executeQuery(CompiledQuery.raw(text, [['c1', 'c2'], [1, 2], ['processing', 'processing'], data, ['x', 'y'], 2]));
+    await expect(refuse('[[1],[2],[3]]')).rejects.toMatchObject({ code: 'SV001' });
+    await expect(refuse('[[1]]')).rejects.toMatchObject({ code: 'SV001' });
+    const none = await sql<{ n: number }>`select count(*)::int as n from gc_parent where id in ('c1', 'c2')`.execute(db());
+    expect(none.rows[0]!.n).toBe(0);
+    // A member whose "JSON text" is two values ('1],[2') would add one: its group is refused and
+    // every member runs alone; it gets PostgreSQL's own refusal, the others their rows.
+    const before = { ...stats() };
+    const values = ['{"a":1}', '1],[2', '{"c":3}', 'null'];
+    const outcomes = await Promise.allSettled(
+      values.map((data, i) => runWrites<{ id: string; data: unknown }>(db(), [db().insertInto('gc_parent').values({ id: `k${i}`, amount: i, status: 'processing', data }).returning(['id', 'data'])], { column: 'id', value: `k${i}` })),
+    );
+    expect(stats().fallbacks).toBeGreaterThan(before.fallbacks);
+    expect(outcomes[1]).toMatchObject({ status: 'rejected', reason: { code: '22P02' } });
+    expect(outcomes.filter((_, i) => i !== 1).map((o) => o.status === 'fulfilled' && o.value[0])).toEqual([
+      { id: 'k0', data: { a: 1 } },
+      { id: 'k2', data: { c: 3 } },
+      { id: 'k3', data: null },
+    ]);
   });
 
   it('isolates a member whose guard fails: the others are written, it gets GuardFailed', async () => {
