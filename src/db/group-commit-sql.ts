@@ -261,6 +261,52 @@ export function jsonRows(values: readonly unknown[]): string | null {
   return `${text}]`;
 }
 
+const NEEDS_ESCAPE = /["\\]/;
+
+/**
+ * `values` as the text of a PostgreSQL array literal (`{"a","b\\"c",NULL}`) for a parameter of
+ * element type `type`: what `pg` writes for a JavaScript array (every element quoted, backslashes
+ * and double quotes escaped), without its per-element work, which was about 5 % of an
+ * authorization's server CPU (`escapeElement`'s two regular-expression replaces, `prepareValue`,
+ * `dateToString`). A `timestamptz` element that is a Date travels as its ISO text (the same
+ * instant; `pg` writes local time with its offset). JSON values that are not text are stringified,
+ * as before. Null when an element is of another kind (a Buffer, a Date of another type, an object):
+ * the caller then hands `pg` the array itself.
+ */
+export function arrayLiteral(values: readonly unknown[], type: string): string | null {
+  const json = type === 'json' || type === 'jsonb';
+  const timestamp = type === 'timestamptz';
+  let text = '{';
+  for (let i = 0; i < values.length; i++) {
+    const value = values[i];
+    if (i > 0) text += ',';
+    if (value === null) {
+      text += 'NULL';
+      continue;
+    }
+    let element: string;
+    switch (typeof value) {
+      case 'string':
+        element = value;
+        break;
+      case 'number':
+      case 'boolean':
+      case 'bigint':
+        element = String(value);
+        break;
+      case 'object':
+        if (json) element = JSON.stringify(value);
+        else if (timestamp && value instanceof Date && !Number.isNaN(value.getTime())) element = value.toISOString();
+        else return null;
+        break;
+      default:
+        return null;
+    }
+    text += NEEDS_ESCAPE.test(element) ? `"${element.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"` : `"${element}"`;
+  }
+  return `${text}}`;
+}
+
 /**
  * The arrays `shape` takes for `members` (each member's parameters for this text): array i holds,
  * member after member and row after row, the value of the row's i-th parameter.

@@ -1,9 +1,11 @@
+import { createRequire } from 'node:module';
+import fc from 'fast-check';
 import { CompiledQuery, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestRuntime } from '../../test/helpers/build-test-app.ts';
 import type { Runtime } from '../deps.ts';
 import { GroupCommit } from './group-commit.ts';
-import { groupedArrays, groupedText, jsonArrays, jsonRows, readShape, writeShape } from './group-commit-sql.ts';
+import { arrayLiteral, groupedArrays, groupedText, jsonArrays, jsonRows, readShape, writeShape } from './group-commit-sql.ts';
 import { GuardFailed, groupRunnerOf, readRows, runGuardedWrites, runWrites } from './write-batch.ts';
 
 describe('group commit SQL (pure)', () => {
@@ -261,5 +263,35 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('group commit (PostgreSQL)', () 
     const rows = await runWrites<{ id: string }>(db(), [CompiledQuery.raw(`insert into gc_parent (id, amount, status) values ($1, $2, $3) returning id`, ['solo', 5, 'processing'])], { column: 'id', value: 'solo' });
     expect(rows).toEqual([{ id: 'solo' }]);
     expect(stats().statements).toBe(before.statements);
+  });
+});
+
+describe('arrayLiteral', () => {
+  // pg's own serialization of a JavaScript array parameter (pg/lib/utils.js has no types).
+  const pgUtils = createRequire(import.meta.url)('pg/lib/utils.js') as { prepareValue(v: unknown): unknown };
+  const pgText = (values: unknown[]) => pgUtils.prepareValue(values);
+
+  it('writes the text pg writes for the same array, for any strings, numbers, booleans and nulls', () => {
+    const element = fc.oneof(fc.string({ unit: 'binary' }), fc.constantFrom('"', '\\', '\\"', 'NULL', '', ' ', '{a,b}', '\\\\x00'), fc.integer(), fc.double({ noNaN: true }), fc.boolean(), fc.constant(null), fc.bigInt());
+    fc.assert(
+      fc.property(fc.array(element, { maxLength: 20 }), (values) => {
+        expect(arrayLiteral(values, 'text')).toBe(pgText(values));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('stringifies JSON values that are not text, and writes a timestamptz Date as its ISO instant', () => {
+    expect(arrayLiteral([{ a: 'x"y' }, '{"b":1}', [1, 2], null], 'jsonb')).toBe(pgText([JSON.stringify({ a: 'x"y' }), '{"b":1}', '[1,2]', null]));
+    expect(arrayLiteral([new Date('2026-12-01T20:30:40.123Z'), null], 'timestamptz')).toBe('{"2026-12-01T20:30:40.123Z",NULL}');
+  });
+
+  it('leaves to the driver what it does not know', () => {
+    expect(arrayLiteral([Buffer.from([1])], 'bytea')).toBeNull();
+    expect(arrayLiteral([new Date()], 'date')).toBeNull();
+    expect(arrayLiteral([new Date(Number.NaN)], 'timestamptz')).toBeNull();
+    expect(arrayLiteral([{ a: 1 }], 'text')).toBeNull();
+    expect(arrayLiteral([[1]], 'int4')).toBeNull();
+    expect(arrayLiteral([undefined], 'text')).toBeNull();
   });
 });

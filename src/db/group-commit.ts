@@ -1,7 +1,7 @@
 import { CompiledQuery, sql } from 'kysely';
 import { withoutRequest, addDbTime } from '../observability/request-timing.ts';
 import type { Db } from './client.ts';
-import { groupedArrays, groupedText, jsonArrays, jsonRows, readShape, writeShape, type WriteShape } from './group-commit-sql.ts';
+import { arrayLiteral, groupedArrays, groupedText, jsonArrays, jsonRows, readShape, writeShape, type WriteShape } from './group-commit-sql.ts';
 import { GUARD_FAILED, GuardFailed, combine, guarded, setGroupRunner, type GroupKey } from './write-batch.ts';
 
 /**
@@ -198,8 +198,8 @@ export class GroupCommit {
         shape,
         chunk.map((m) => m.queries[q]!.parameters),
       );
-      arrays.forEach((values, i) => parameters.push(json[i] ? jsonRows(values) : arrayParameter(values, types[i]!)));
-      // The count `svc_json_rows` checks its JSON arrays against.
+      arrays.forEach((values, i) => parameters.push(json[i] ? jsonRows(values) : (arrayLiteral(values, types[i]!) ?? arrayParameter(values, types[i]!))));
+      // The count the statement checks its JSON arrays against (groupedText).
       if (json.some(Boolean)) parameters.push(chunk.length * shape.rows);
     }
     if (parameters.some((p) => p === null)) return null;
@@ -272,9 +272,10 @@ export class GroupCommit {
 }
 
 /**
- * A parameter holding `values` as a PostgreSQL array: JSON values are sent as their text (the
- * driver would otherwise take a JavaScript array for a PostgreSQL one). Null when a value cannot
- * travel in an array.
+ * A parameter holding `values` as a PostgreSQL array for the driver to write, when `arrayLiteral`
+ * does not know one of them (a Buffer, a Date of another type than timestamptz): JSON values are
+ * sent as their text (the driver would otherwise take a JavaScript array for a PostgreSQL one).
+ * Null when a value cannot travel in an array.
  */
 function arrayParameter(values: unknown[], type: string): unknown[] | null {
   const json = type === 'json' || type === 'jsonb';
