@@ -275,7 +275,8 @@ const NEEDS_ESCAPE = /["\\]/;
  */
 export function arrayLiteral(values: readonly unknown[], type: string): string | null {
   const json = type === 'json' || type === 'jsonb';
-  const timestamp = type === 'timestamptz';
+  // As PostgreSQL names the type (`pg_prepared_statements.parameter_types`), or its short name.
+  const timestamp = type === 'timestamp with time zone' || type === 'timestamptz';
   let text = '{';
   for (let i = 0; i < values.length; i++) {
     const value = values[i];

@@ -283,12 +283,15 @@ describe('arrayLiteral', () => {
 
   it('stringifies JSON values that are not text, and writes a timestamptz Date as its ISO instant', () => {
     expect(arrayLiteral([{ a: 'x"y' }, '{"b":1}', [1, 2], null], 'jsonb')).toBe(pgText([JSON.stringify({ a: 'x"y' }), '{"b":1}', '[1,2]', null]));
-    expect(arrayLiteral([new Date('2026-12-01T20:30:40.123Z'), null], 'timestamptz')).toBe('{"2026-12-01T20:30:40.123Z",NULL}');
+    // The type as PostgreSQL names it in pg_prepared_statements, as the group committer reads it.
+    expect(arrayLiteral([new Date('2026-12-01T20:30:40.123Z'), null], 'timestamp with time zone')).toBe('{"2026-12-01T20:30:40.123Z",NULL}');
+    expect(arrayLiteral([new Date('2026-12-01T20:30:40.123Z')], 'timestamptz')).toBe('{"2026-12-01T20:30:40.123Z"}');
   });
 
   it('leaves to the driver what it does not know', () => {
     expect(arrayLiteral([Buffer.from([1])], 'bytea')).toBeNull();
     expect(arrayLiteral([new Date()], 'date')).toBeNull();
+    expect(arrayLiteral([new Date()], 'timestamp without time zone')).toBeNull();
     expect(arrayLiteral([new Date(Number.NaN)], 'timestamptz')).toBeNull();
     expect(arrayLiteral([{ a: 1 }], 'text')).toBeNull();
     expect(arrayLiteral([[1]], 'int4')).toBeNull();
