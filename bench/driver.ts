@@ -28,16 +28,11 @@ import { mintToken } from '../src/cli/token.ts';
 import { cpuTicks, perRequest } from './cpu.ts';
 import { loadTrace, replayTrace, type Driver, type Trace } from './driver-trace.ts';
 import { api } from './seed.ts';
+import { positive } from './env.ts';
 import { log, postgresSchema, startServer, stopServer } from './server.ts';
 import { capturedTransactions, seedPayments } from './transactions.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const positive = (name: string, fallback: number) => {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  if (!/^\d+$/.test(raw) || Number(raw) < 1) throw new Error(`${name} must be a positive whole number, got "${raw}"`);
-  return Number(raw);
-};
 const SECONDS = positive('BENCH_SECONDS', 5);
 const CONNECTIONS = positive('BENCH_CONNECTIONS', 32);
 const POOL = positive('BENCH_DRIVER_POOL', 10);

@@ -31,6 +31,7 @@ import { fileURLToPath } from 'node:url';
 import { mintToken } from '../src/cli/token.ts';
 import { cpuTicks, perRequest, type CpuFigures } from './cpu.ts';
 import { api } from './seed.ts';
+import { positive } from './env.ts';
 import { log, postgresSchema, startServer, stopServer, type Server } from './server.ts';
 import { capturedTransactions, seedPayments } from './transactions.ts';
 
@@ -45,12 +46,6 @@ type Autocannon = (options: Record<string, unknown>) => PromiseLike<Result>;
 const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const positive = (name: string, fallback: number) => {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  if (!/^\d+$/.test(raw) || Number(raw) < 1) throw new Error(`${name} must be a positive whole number, got "${raw}"`);
-  return Number(raw);
-};
 const CONNECTIONS = positive('BENCH_CONNECTIONS', 32);
 const SLICE = positive('BENCH_SLICE_SECONDS', 5);
 const ROUNDS = positive('BENCH_ROUNDS', 6);

@@ -60,6 +60,7 @@ import { fileURLToPath } from 'node:url';
 import { mintToken } from '../src/cli/token.ts';
 import { compareTable } from './compare.ts';
 import { cpuTicks, perRequest, type CpuFigures } from './cpu.ts';
+import { positive, whole } from './env.ts';
 import { eachOnce } from './each-once.ts';
 import { flowScenarios } from './flows.ts';
 import type { LoadResult } from './paced.ts';
@@ -92,19 +93,7 @@ const ONLY = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY, 'i') : 
 const DATABASE_URL = process.env.BENCH_DATABASE_URL || null;
 const SERVER_NODE_ARGS = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
 
-function positive(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  if (!/^\d+$/.test(raw) || Number(raw) < 1) throw new Error(`${name} must be a positive whole number, got "${raw}"`);
-  return Number(raw);
-}
 
-function whole(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  if (!/^\d+$/.test(raw)) throw new Error(`${name} must be a whole number of seconds, got "${raw}"`);
-  return Number(raw);
-}
 
 interface Row {
   scenario: string;
