@@ -137,7 +137,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('group commit (PostgreSQL)', () 
   });
 
   it('refuses a JSON array whose count is not the count of rows: a text of several JSON values never shifts its neighbours', async () => {
-    // Two JSON arrays of one statement, the second one value short: nothing is read, SV001.
+    // A JSON array one value too many or too few for the statement's two rows: nothing is read, SV001.
     const shape = writeShape('insert into "gc_parent" ("id", "amount", "status", "data", "note") values ($1, $2, $3, $4, $5)')!;
     const types = ['text', 'int8', 'text', 'jsonb', 'text'];
     const json = [false, false, false, true, false];
@@ -147,6 +147,17 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('group commit (PostgreSQL)', () 
     await expect(refuse('[[1]]')).rejects.toMatchObject({ code: 'SV001' });
     const none = await sql<{ n: number }>`select count(*)::int as n from gc_parent where id in ('c1', 'c2')`.execute(db());
     expect(none.rows[0]!.n).toBe(0);
+    // Two JSON arrays, the second one value short: the one check covers every array of the statement.
+    await sql`create table gc_docs (id text primary key, a jsonb, b jsonb)`.execute(db());
+    const docs = groupedText(writeShape('insert into "gc_docs" ("id", "a", "b") values ($1, $2, $3)')!, 0, ['text', 'jsonb', 'jsonb'], [false, true, true]);
+    const write = (b: string) => db().executeQuery(CompiledQuery.raw(docs, [['d1', 'd2'], '[[1],[2]]', b, 2]));
+    await expect(write('[[3]]')).rejects.toMatchObject({ code: 'SV001' });
+    await write('[[3],[]]');
+    const written = await sql<{ id: string; a: unknown; b: unknown }>`select id, a, b from gc_docs order by id`.execute(db());
+    expect(written.rows).toEqual([
+      { id: 'd1', a: 1, b: 3 },
+      { id: 'd2', a: 2, b: null },
+    ]);
     // A member whose "JSON text" is two values ('1],[2') would add one: its group is refused and
     // every member runs alone; it gets PostgreSQL's own refusal, the others their rows.
     const before = { ...stats() };
