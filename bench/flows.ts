@@ -7,13 +7,15 @@
  */
 
 type Cannon = (options: Record<string, unknown>) => PromiseLike<any> & { stop(): void };
-type Run = (scenario: string, fn: () => Promise<{ result: any; note?: string }>) => Promise<void>;
+type Run = (scenario: string, fn: () => Promise<{ result: any; note?: string }>, warmup?: () => Promise<void>) => Promise<void>;
 
 export interface FlowBenchContext {
   baseUrl: string;
   token: string;
   connections: number;
   seconds: number;
+  /** Seconds of each row's own load sent before its measured run (0: none; BENCH_WARMUP). */
+  warmup: number;
   autocannon: Cannon;
 }
 
@@ -64,18 +66,23 @@ export async function flowScenarios(ctx: FlowBenchContext, run: Run): Promise<vo
   const failing = await account(ctx, `bench-failover-${suffix}`, [[{ key: 'simulate_outcome', value: 'unavailable' }], []]);
   await call(ctx, `bench-failover-${suffix}`, 'POST', '/flows/card-transaction/actions/route-transaction/rules', { conditions: [], outcome: { payment_service_ids: failing.services } }, 201);
 
-  const authorize = (merchant: string, cardId: string) =>
+  const authorize = (merchant: string, cardId: string, seconds: number) =>
     ctx.autocannon({
       url: `${ctx.baseUrl}/transactions`,
       method: 'POST',
       connections: ctx.connections,
-      duration: ctx.seconds,
+      duration: seconds,
       headers: { authorization: `Bearer ${ctx.token}`, 'content-type': 'application/json', [MERCHANT_HEADER]: merchant },
       body: JSON.stringify({ amount: 1000, currency: 'USD', payment_method: { method: 'id', id: cardId } }),
     });
-  await run('POST /transactions, stored card, authorize, no flow rules (own account)', async () => ({ result: await authorize(`bench-plain-${suffix}`, plain.cardId) }));
-  await run('POST /transactions, stored card, authorize, 50 flow rules (route-transaction, the 50th matches)', async () => ({ result: await authorize(`bench-rules-${suffix}`, ruled.cardId) }));
+  const row = (merchant: string, cardId: string) =>
+    [
+      async () => ({ result: await authorize(merchant, cardId, ctx.seconds) }),
+      ctx.warmup > 0 ? async () => void (await authorize(merchant, cardId, ctx.warmup)) : undefined,
+    ] as const;
+  await run('POST /transactions, stored card, authorize, no flow rules (own account)', ...row(`bench-plain-${suffix}`, plain.cardId));
+  await run('POST /transactions, stored card, authorize, 50 flow rules (route-transaction, the 50th matches)', ...row(`bench-rules-${suffix}`, ruled.cardId));
   // Once more: the spread between the two no-rule rows is the noise the 50-rule row is read against.
-  await run('POST /transactions, stored card, authorize, no flow rules again (own account)', async () => ({ result: await authorize(`bench-plain-${suffix}`, plain.cardId) }));
-  await run('POST /transactions, stored card, authorize, failover (first service unreachable, authorized at the second)', async () => ({ result: await authorize(`bench-failover-${suffix}`, failing.cardId) }));
+  await run('POST /transactions, stored card, authorize, no flow rules again (own account)', ...row(`bench-plain-${suffix}`, plain.cardId));
+  await run('POST /transactions, stored card, authorize, failover (first service unreachable, authorized at the second)', ...row(`bench-failover-${suffix}`, failing.cardId));
 }

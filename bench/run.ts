@@ -19,6 +19,10 @@
  *                      sockets and database connections and prepare its statements, and their queue
  *                      would otherwise be the scenario's 99th percentile. The measured run's p99 of
  *                      each second is logged (stderr)
+ *   BENCH_WARMUP       seconds of a closed-loop row's own load sent first, not measured (default 2;
+ *                      0 for none): its server's first run of a path compiles it, and a row measured
+ *                      from cold reads that too (the rows that send each token or transaction once
+ *                      have none: a warm-up would use them up)
  *   BENCH_ONLY         a regular expression: only the scenarios whose name matches run (the capture
  *                      scenario captures what the first authorization scenario authorized)
  *   BENCH_COMPARE_WITH another checkout (a directory with bin/svc.mjs and its node_modules, e.g. from
@@ -42,6 +46,9 @@
  * server's last output. On PostgreSQL each scenario whose writes or reads were grouped (src/db/
  * group-commit.ts) logs its grouped statements and the requests' statements they carried, from the
  * server's `GET /metrics` read around it.
+ * On a PostgreSQL server whose autovacuum is off (this workplace's CI configuration), each scenario
+ * starts with a VACUUM (ANALYZE) of the schema's tables, as autovacuum would have run by then
+ * (bench/server.ts); the table's heading says so.
  * On PostgreSQL the transaction rows come with the reference (a plain transaction of four inserts,
  * measured right before them) and the SQL of one authorization replayed alone; every row is also
  * given as a ratio to the reference (bench/sql-alone.ts).
@@ -89,6 +96,7 @@ const TOKENS = positive('BENCH_TOKENS', 500 * SECONDS);
 const RATE = positive('BENCH_RATE', 1000);
 const RATE_CONNECTIONS = positive('BENCH_RATE_CONNECTIONS', 64);
 const RATE_WARMUP = whole('BENCH_RATE_WARMUP', 3);
+const WARMUP = whole('BENCH_WARMUP', 2);
 const ONLY = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY, 'i') : null;
 const DATABASE_URL = process.env.BENCH_DATABASE_URL || null;
 const SERVER_NODE_ARGS = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
@@ -162,6 +170,8 @@ interface Target {
   schema: Schema | null;
   label: string;
   own: boolean;
+  /** Whether the scenarios started with a VACUUM (ANALYZE) (PostgreSQL with autovacuum off). */
+  vacuumed?: boolean;
 }
 
 /** `404 × 12, 500 × 3`: the answers that were not 2xx. */
@@ -178,6 +188,7 @@ function scenarioRunner(target: Target, rows: Row[]): Run {
   return async (scenario, fn, warmup) => {
     if (ONLY && !ONLY.test(scenario)) return;
     log(`${label}: ${scenario}: ${SECONDS} s, ${CONNECTIONS} connections`);
+    if (schema && (await schema.vacuumIfNoAutovacuum())) target.vacuumed = true;
     await warmup?.();
     // GET /metrics outside the CPU readings, so its own cost is not counted as the scenario's.
     const metricsBefore = (await metricsText(server)) ?? '';
@@ -226,10 +237,11 @@ async function scenarios(target: Target): Promise<Row[]> {
 
   const rows: Row[] = [];
   const run = scenarioRunner(target, rows);
-  await run('GET /merchant-accounts/default, one token (cache hit)', async () => ({ result: await bench(server, '/merchant-accounts/default', token) }));
+  const get = (requestPath: string) => [async () => ({ result: await bench(server, requestPath, token) }), WARMUP > 0 ? async () => void (await bench(server, requestPath, token, { duration: WARMUP })) : undefined] as const;
+  await run('GET /merchant-accounts/default, one token (cache hit)', ...get('/merchant-accounts/default'));
   await run('GET /merchant-accounts/default, new token per request', () => freshTokenBench(server, pool.slice(0, -1)));
-  await run('GET /merchant-accounts?limit=20 (first page)', async () => ({ result: await bench(server, '/merchant-accounts?limit=20', token) }));
-  await run(deepScenario, async () => ({ result: await bench(server, deep, token) }));
+  await run('GET /merchant-accounts?limit=20 (first page)', ...get('/merchant-accounts?limit=20'));
+  await run(deepScenario, ...get(deep));
   if (process.env.BENCH_TRANSACTIONS === '0') return rows;
   // An older checkout may lack what a group sets up (an endpoint, a field): its rows are then
   // missing from the comparison, the rest still compares. This checkout's failures stay fatal.
@@ -238,7 +250,7 @@ async function scenarios(target: Target): Promise<Row[]> {
   // What autovacuum does within a minute of the seed on a server (PGlite's own job every minute).
   const analyze = async () => schema?.analyze();
   const postgres = schema ? { dataDir, databaseUrl: schema.databaseUrl } : null;
-  const common = { baseUrl: server.baseUrl, token, connections: CONNECTIONS, seconds: SECONDS, autocannon };
+  const common = { baseUrl: server.baseUrl, token, connections: CONNECTIONS, seconds: SECONDS, warmup: WARMUP, autocannon };
   await group('transaction', () => transactionScenarios({ ...common, pool: transactionPool, rate: RATE, rateConnections: RATE_CONNECTIONS, rateWarmup: RATE_WARMUP, api: call, analyze, postgres, replaySql: target.own }, run));
   await group('flow', () => flowScenarios(common, run));
   return rows;
@@ -278,8 +290,10 @@ async function measure(root: string, label: string): Promise<Row[]> {
     log(`${label}: starting the server of ${root} (${database}) in ${dataDir}`);
     server = await startServer(root, dataDir, schema?.databaseUrl ?? null, SERVER_NODE_ARGS);
     log(`${label}: server pid ${server.child.pid}${SERVER_NODE_ARGS.length > 0 ? `, node ${SERVER_NODE_ARGS.join(' ')}` : ''}`);
-    const rows = await scenarios({ server, dataDir, schema, label, own: sameCheckout(root, ROOT) });
-    process.stdout.write(`\n${label}, ${describeCheckout(root)}: ${ACCOUNTS + 1} merchant accounts, ${database}, ${CONNECTIONS} connections, ${SECONDS} s per scenario, LOG_LEVEL=${SERVER_LOG_LEVEL}, Node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model.trim() ?? 'unknown model'})\n\n`);
+    const target: Target = { server, dataDir, schema, label, own: sameCheckout(root, ROOT) };
+    const rows = await scenarios(target);
+    const prelude = [WARMUP > 0 ? `closed-loop rows after ${WARMUP} s of their load` : null, target.vacuumed ? 'VACUUM (ANALYZE) before each (autovacuum off)' : null].filter(Boolean).join(', ');
+    process.stdout.write(`\n${label}, ${describeCheckout(root)}: ${ACCOUNTS + 1} merchant accounts, ${database}, ${CONNECTIONS} connections, ${SECONDS} s per scenario${prelude ? ` (${prelude})` : ''}, LOG_LEVEL=${SERVER_LOG_LEVEL}, Node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model.trim() ?? 'unknown model'})\n\n`);
     process.stdout.write(`${table(rows)}\n`);
     return rows;
   } catch (error) {

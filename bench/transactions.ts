@@ -36,6 +36,8 @@ export interface TransactionBenchContext {
   rateConnections: number;
   /** Seconds of the evenly paced load sent before its measured run (0: none). */
   rateWarmup: number;
+  /** Seconds of a closed-loop row's own load sent before its measured run (0: none; BENCH_WARMUP). */
+  warmup: number;
   /** Refreshes the planner's statistics after the seed (PostgreSQL: ANALYZE; PGlite: its own job). */
   analyze: () => Promise<void>;
   /** PostgreSQL only: the server's data directory and database, for the reference and the SQL replay (bench/sql-alone.ts). */
@@ -91,6 +93,14 @@ function post(ctx: TransactionBenchContext, path: string, body: unknown, extra: 
   });
 }
 
+/** A closed-loop row's measured run, and the same load for `ctx.warmup` seconds first (none when 0). */
+function closedLoop(ctx: TransactionBenchContext, path: string, body: unknown, extra: Record<string, unknown> = {}) {
+  return [
+    async () => ({ result: await post(ctx, path, body, extra) }),
+    ctx.warmup > 0 ? async () => void (await post(ctx, path, body, { ...extra, duration: ctx.warmup })) : undefined,
+  ] as const;
+}
+
 export async function transactionScenarios(ctx: TransactionBenchContext, run: (scenario: string, fn: () => Promise<{ result: any; note?: string }>, warmup?: () => Promise<void>) => Promise<void>): Promise<void> {
   const { cardId } = await seedPayments(ctx.api);
   const authorize = { amount: 1000, currency: 'USD', payment_method: { method: 'id', id: cardId } };
@@ -107,7 +117,10 @@ export async function transactionScenarios(ctx: TransactionBenchContext, run: (s
     const id = status === 201 ? ID_IN_BODY.exec(body)?.[1] : undefined;
     if (id) authorized.push(id);
   };
-  await run('POST /transactions, stored card, authorize (one token)', async () => ({ result: await post(ctx, '/transactions', authorize, { requests: [{ onResponse: keepId }] }) }));
+  // Its warm-up's transactions are not kept: the capture row captures the measured run's.
+  const [authorizeKept] = closedLoop(ctx, '/transactions', authorize, { requests: [{ onResponse: keepId }] });
+  const [, authorizeWarmup] = closedLoop(ctx, '/transactions', authorize);
+  await run('POST /transactions, stored card, authorize (one token)', authorizeKept, authorizeWarmup);
   await run('POST /transactions, stored card, authorize (new token per request)', async () => ({
     result: await eachOnce(ctx.pool, ({ amount, next, onResponse }) =>
       post(ctx, '/transactions', authorize, {
@@ -118,11 +131,12 @@ export async function transactionScenarios(ctx: TransactionBenchContext, run: (s
     note: `${ctx.pool.length} tokens`,
   }));
   // Every request a first attempt: a claim (one insert), then the answer with the stored response in its statement.
-  await run('POST /transactions, stored card, authorize (a new idempotency-key per request)', async () => ({
-    result: await post(ctx, '/transactions', authorize, {
+  await run(
+    'POST /transactions, stored card, authorize (a new idempotency-key per request)',
+    ...closedLoop(ctx, '/transactions', authorize, {
       requests: [{ setupRequest: (request: Request) => ({ ...request, headers: { ...request.headers, 'idempotency-key': randomUUID() } }) }],
     }),
-  }));
+  );
   // The latency at a steady offered load: requests evenly spaced whatever the answers (open loop),
   // each timed from when it was due (bench/paced.ts), on enough connections that one is mostly free.
   const evenly = { baseUrl: ctx.baseUrl, method: 'POST', path: '/transactions', headers: jsonHeaders(ctx), body: JSON.stringify(authorize), rate: ctx.rate, connections: ctx.rateConnections };
@@ -143,7 +157,7 @@ export async function transactionScenarios(ctx: TransactionBenchContext, run: (s
   await run(`POST /transactions, stored card, authorize at ${ctx.rate} req/s in bursts once a second (autocannon overallRate, ${ctx.rateConnections} connections)`, async () => ({
     result: await post(ctx, '/transactions', authorize, { overallRate: ctx.rate, connections: ctx.rateConnections }),
   }));
-  await run('POST /transactions, stored card, intent capture (authorize + capture)', async () => ({ result: await post(ctx, '/transactions', { ...authorize, intent: 'capture' }) }));
+  await run('POST /transactions, stored card, intent capture (authorize + capture)', ...closedLoop(ctx, '/transactions', { ...authorize, intent: 'capture' }));
   await run('POST /transactions/{id}/capture, the whole amount of a transaction authorized above', async () => ({
     result: await eachOnce(authorized, ({ amount, next, onResponse }) =>
       post(ctx, '/transactions/x/capture', {}, { amount, requests: [{ setupRequest: (request: Request) => ({ ...request, path: `/transactions/${next()}/capture` }), onResponse }] }),
@@ -151,17 +165,19 @@ export async function transactionScenarios(ctx: TransactionBenchContext, run: (s
     note: `${authorized.length} transactions`,
   }));
   let turn = 0;
-  await run('POST /transactions/{id}/refunds, 1 unit, over 500 captured transactions', async () => ({
-    result: await post(ctx, '/transactions/x/refunds', { amount: 1 }, {
+  await run(
+    'POST /transactions/{id}/refunds, 1 unit, over 500 captured transactions',
+    ...closedLoop(ctx, '/transactions/x/refunds', { amount: 1 }, {
       requests: [{ setupRequest: (request: Request) => ({ ...request, path: `/transactions/${ids[turn++ % ids.length]}/refunds` }) }],
     }),
-  }));
+  );
   // The same with a key per request: the claim, then the answer with the stored response in its statement.
-  await run('POST /transactions/{id}/refunds, 1 unit, a new idempotency-key per request', async () => ({
-    result: await post(ctx, '/transactions/x/refunds', { amount: 1 }, {
+  await run(
+    'POST /transactions/{id}/refunds, 1 unit, a new idempotency-key per request',
+    ...closedLoop(ctx, '/transactions/x/refunds', { amount: 1 }, {
       requests: [{ setupRequest: (request: Request) => ({ ...request, path: `/transactions/${ids[turn++ % ids.length]}/refunds`, headers: { ...request.headers, 'idempotency-key': randomUUID() } }) }],
     }),
-  }));
+  );
   if (!ctx.postgres || !ctx.replaySql) return;
   const { dataDir, databaseUrl } = ctx.postgres;
   const recorded = await recordRequest(dataDir, databaseUrl, { url: '/transactions', token: ctx.token, body: authorize });

@@ -1,0 +1,45 @@
+import pg from 'pg';
+import { describe, expect, it } from 'vitest';
+import { postgresSchema } from '../../bench/server.ts';
+
+const url = process.env.TEST_DATABASE_URL;
+
+/**
+ * The benchmark's stand-in for autovacuum (bench/server.ts): on a PostgreSQL server with
+ * autovacuum off it vacuums and analyzes the tables of its own schema, and only those; with
+ * autovacuum on it leaves the work to the server.
+ */
+describe.skipIf(!url)("bench/server.ts: VACUUM (ANALYZE) of the benchmark's schema", () => {
+  it("vacuums and analyzes the schema's tables when autovacuum is off, and says whether it ran", async () => {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    const schema = await postgresSchema(url!);
+    const other = await postgresSchema(url!);
+    try {
+      const [name, otherName] = [schema.name, other.name];
+      for (const s of [name, otherName]) {
+        await client.query(`CREATE TABLE ${s}.rows (id int PRIMARY KEY)`);
+        await client.query(`INSERT INTO ${s}.rows SELECT generate_series(1, 1000)`);
+        await client.query(`DELETE FROM ${s}.rows WHERE id % 2 = 0`);
+      }
+      const { autovacuum } = (await client.query<{ autovacuum: string }>('SHOW autovacuum')).rows[0]!;
+      expect(await schema.vacuumIfNoAutovacuum()).toBe(autovacuum !== 'on');
+      if (autovacuum === 'on') return;
+      const stats = async (s: string) =>
+        (await client.query<{ vacuumed: boolean; analyzed: boolean; dead: string }>(
+          `SELECT last_vacuum IS NOT NULL AS vacuumed, last_analyze IS NOT NULL AS analyzed, n_dead_tup AS dead FROM pg_stat_user_tables WHERE schemaname = $1 AND relname = 'rows'`,
+          [s],
+        )).rows[0]!;
+      // The statistics collector reports with a delay of its own: wait for the vacuum to show.
+      for (let waited = 0; !(await stats(name)).vacuumed && waited < 5000; waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(await stats(name)).toMatchObject({ vacuumed: true, analyzed: true, dead: '0' });
+      expect(await stats(otherName)).toMatchObject({ vacuumed: false, analyzed: false });
+      const { reltuples } = (await client.query<{ reltuples: number }>(`SELECT reltuples FROM pg_class WHERE oid = '${name}.rows'::regclass`)).rows[0]!;
+      expect(reltuples).toBe(500);
+    } finally {
+      await schema.drop();
+      await other.drop();
+      await client.end();
+    }
+  });
+});
