@@ -44,12 +44,42 @@ function revive(value: unknown): unknown {
   return value;
 }
 
+/** Elements of a PostgreSQL array literal as `arrayLiteral` (src/db/group-commit-sql.ts) writes it: `{"a","b\\"c",NULL}`. */
+export function arrayLiteralLength(text: string): number {
+  if (text === '{}') return 0;
+  let count = 1;
+  let quoted = false;
+  for (let i = 1; i < text.length - 1; i++) {
+    const c = text[i];
+    if (quoted && c === '\\') i++;
+    else if (c === '"') quoted = !quoted;
+    else if (c === ',' && !quoted) count++;
+  }
+  return count;
+}
+
+/**
+ * A grouped statement's members (src/db/group-commit-sql.ts, `groupedText`): the length of the
+ * first parameter it unnests, sent as an array, an array literal or a JSON array of one entry per
+ * member. Null for a statement that unnests nothing.
+ */
+export function groupMembers(text: string, values: readonly unknown[]): number | null {
+  const unnested = /(?:unnest\(|jsonb_array_elements\((?:case when .*? then )?)\$(\d+)::/.exec(text);
+  if (!unnested) return null;
+  const value = values[Number(unnested[1]) - 1];
+  if (Array.isArray(value)) return value.length;
+  if (typeof value !== 'string') return null;
+  if (value.startsWith('{')) return arrayLiteralLength(value);
+  if (value.startsWith('[')) return (JSON.parse(value) as unknown[]).length;
+  return null;
+}
+
 /** The trace bench/record-sql.mjs wrote to `file`, recorded between `startedAt` and `endedAt` (ms). */
 export function loadTrace(file: string, startedAt: number, endedAt: number, authorizations: number): Trace {
   const recorded = (JSON.parse(fs.readFileSync(file, 'utf8')) as Array<{ text: string; values: unknown[] }>).map(({ text, values }) => ({ text, values: values.map(revive) }));
-  const grouped = recorded.filter(({ values }) => values.some(Array.isArray));
-  const members = grouped.reduce((sum, { values }) => sum + (values.find(Array.isArray) as unknown[]).length, 0);
-  return { ...compile(recorded, startedAt, endedAt), authorizations, grouped: { statements: grouped.length, members: members / Math.max(grouped.length, 1) } };
+  const sizes = recorded.map(({ text, values }) => groupMembers(text, values)).filter((n): n is number => n !== null);
+  const members = sizes.reduce((sum, n) => sum + n, 0);
+  return { ...compile(recorded, startedAt, endedAt), authorizations, grouped: { statements: sizes.length, members: members / Math.max(sizes.length, 1) } };
 }
 
 /** Marks the ids made between `startedAt` and `endedAt` (UUIDv7 of that time) and links each statement to the earlier ones naming its ids. */
