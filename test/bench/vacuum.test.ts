@@ -26,14 +26,16 @@ describe.skipIf(!url)("bench/server.ts: VACUUM (ANALYZE) of the benchmark's sche
       expect(await schema.vacuumIfNoAutovacuum()).toBe(autovacuum !== 'on');
       if (autovacuum === 'on') return;
       const stats = async (s: string) =>
-        (await client.query<{ vacuumed: boolean; analyzed: boolean; dead: string }>(
-          `SELECT last_vacuum IS NOT NULL AS vacuumed, last_analyze IS NOT NULL AS analyzed, n_dead_tup AS dead FROM pg_stat_user_tables WHERE schemaname = $1 AND relname = 'rows'`,
+        (await client.query<{ vacuumed: boolean; analyzed: boolean }>(
+          `SELECT last_vacuum IS NOT NULL AS vacuumed, last_analyze IS NOT NULL AS analyzed FROM pg_stat_user_tables WHERE schemaname = $1 AND relname = 'rows'`,
           [s],
         )).rows[0]!;
       // The statistics collector reports with a delay of its own: wait for the vacuum to show.
       for (let waited = 0; !(await stats(name)).vacuumed && waited < 5000; waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
-      expect(await stats(name)).toMatchObject({ vacuumed: true, analyzed: true, dead: '0' });
-      expect(await stats(otherName)).toMatchObject({ vacuumed: false, analyzed: false });
+      // Whether its dead rows could go depends on the oldest snapshot of the whole server (other
+      // files' transactions): not asserted. The statistics are the live rows'.
+      expect(await stats(name)).toEqual({ vacuumed: true, analyzed: true });
+      expect(await stats(otherName)).toEqual({ vacuumed: false, analyzed: false });
       const { reltuples } = (await client.query<{ reltuples: number }>(`SELECT reltuples FROM pg_class WHERE oid = '${name}.rows'::regclass`)).rows[0]!;
       expect(reltuples).toBe(500);
     } finally {
