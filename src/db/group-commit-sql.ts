@@ -7,16 +7,13 @@
  *   →                                                   →
  *   insert into "t" ("a", "b")                          update "t" set "a" = "v"."p1"
  *     select "v"."p1", "v"."p2"                           from unnest($1::int[], $2::text[]) as "v" ("p1", "p2")
- *     from unnest($1::int[], $2::text[]) as "v" (…)       where "id" = "v"."p2"
+ *     from unnest($1::int[], $2::text[]) as "v" (…)       where "id" = "v"."p2" and "t"."id" = any($2::text[])
  *
  * Only the shapes Kysely produces for our writes are understood: a single-table INSERT … VALUES
  * (several rows of one template allowed) or UPDATE … SET … WHERE without a FROM, no literals, no
- * nested WITH. Anything else is `null` and its members run one by one. The rows are found by the
- * join on the unnested keys alone: a nested loop over the members, each looking its row up by the
- * whole key. Copies of the equalities as `"t"."col" = any(array)` (as there once were) let a custom
- * plan, on statistics that expect one row for a new merchant account, keep only the account as the
- * index condition and filter the ids: every statement then read the account's whole history
- * (docs/decisions.md, "The benchmark's warm-up and maintenance").
+ * nested WITH. Anything else is `null` and its members run one by one. The `= any(array)` copies of
+ * the WHERE's equalities let PostgreSQL find the updated rows through their index (a join with an
+ * unnest of unknown size could otherwise be planned as a scan).
  */
 
 /** One write text, understood: how to run it for many members. */
@@ -25,7 +22,10 @@ export interface WriteShape {
   rows: number;
   /** Parameter numbers (1-based, in the member's own text) of each row, in template order. */
   rowParams: number[][];
-  /** The grouped text with `$&` for the row source its arrays are unnested by (see `groupedText`). */
+  /**
+   * The grouped text with `$@i` standing for the i-th (0-based) array parameter of this write and
+   * `$&` for the row source its arrays are unnested by (see `groupedText`).
+   */
   template: string;
   /** How many arrays the template takes (the length of each rowParams entry). */
   arrays: number;
@@ -146,10 +146,15 @@ function updateShape(table: string, afterSet: string): WriteShape | null {
   // `returning *` would return the unnested columns too.
   if (/^ returning \*$/i.test(returning)) returning = ` returning ${table}.*`;
   if (returning === '') returning = ' returning 1';
-  // At least one equality with a parameter: the key its members' rows are joined on.
-  if (!splitTopLevel(where, ' and ').some((condition) => /^("[^"]+") = \$(\d+)$/.test(condition.trim()))) return null;
+  const conditions = splitTopLevel(where, ' and ');
+  const indexed: string[] = [];
+  for (const condition of conditions) {
+    const equal = /^("[^"]+") = \$(\d+)$/.exec(condition.trim());
+    if (equal) indexed.push(`${table}.${equal[1]} = any($@${order.indexOf(Number(equal[2]))})`);
+  }
+  if (indexed.length === 0) return null;
   const from = ` from $& as "v" (${order.map((_, i) => `"p${i + 1}"`).join(', ')})`;
-  const template = `update ${table} set ${toColumns(set, order)}${from} where ${toColumns(where, order)}${toColumns(returning, order)}`;
+  const template = `update ${table} set ${toColumns(set, order)}${from} where ${toColumns(where, order)} and ${indexed.join(' and ')}${toColumns(returning, order)}`;
   return { rows: 1, rowParams: [order], arrays: order.length, update: true, template };
 }
 
@@ -171,28 +176,31 @@ export function readShape(text: string): WriteShape | null {
   const order = paramsOf(where);
   if (order.length === 0 || (remove && /\$\d/.test(remove[3]!))) return null;
   const joins: string[] = [];
+  const indexed: string[] = [];
   for (const condition of splitTopLevel(where, ' and ')) {
     const equal = /^("[^"]+") = \$(\d+)$/.exec(condition.trim());
     if (!equal) return null;
-    joins.push(`${table}.${equal[1]} = "v"."p${order.indexOf(Number(equal[2])) + 1}"`);
+    const i = order.indexOf(Number(equal[2]));
+    joins.push(`${table}.${equal[1]} = "v"."p${i + 1}"`);
+    indexed.push(`${table}.${equal[1]} = any($@${i})`);
   }
   const columns = [...order.map((_, i) => `"p${i + 1}"`), '"svc_member"'];
   const from = `$& with ordinality as "v" (${columns.join(', ')})`;
   const template = select
-    ? `select ${table}.*, "v"."svc_member" from ${from} join ${table} on ${joins.join(' and ')}`
-    : `delete from ${table} using ${from} where ${joins.join(' and ')} ${remove![3]!}, "v"."svc_member"`;
+    ? `select ${table}.*, "v"."svc_member" from ${from} join ${table} on ${joins.join(' and ')} where ${indexed.join(' and ')}`
+    : `delete from ${table} using ${from} where ${joins.join(' and ')} and ${indexed.join(' and ')} ${remove![3]!}, "v"."svc_member"`;
   return { rows: 1, rowParams: [order], arrays: order.length, update: false, template };
 }
 
 /**
- * Which arrays travel as one JSON array (`jsonRows`) rather than as a PostgreSQL array: the
- * `jsonb` ones (the statement only reads values from its arrays, row by row). A PostgreSQL array
- * literal must escape every quote and backslash of each JSON text (the driver's `escapeElement`,
- * about 5 % of an authorization's server CPU, and a third more bytes on the wire); JSON texts
- * joined into a JSON array need no escaping.
+ * Which arrays of `shape` travel as one JSON array (`jsonRows`) rather than as a PostgreSQL array:
+ * the `jsonb` ones the statement only reads values from. A PostgreSQL array literal must escape
+ * every quote and backslash of each JSON text (the driver's `escapeElement`, about 5 % of an
+ * authorization's server CPU, and a third more bytes on the wire); JSON texts joined into a JSON
+ * array need no escaping. An array compared with `= any(...)` keeps its PostgreSQL type.
  */
-export function jsonArrays(types: readonly string[]): boolean[] {
-  return types.map((type) => type === 'jsonb');
+export function jsonArrays(shape: WriteShape, types: readonly string[]): boolean[] {
+  return types.map((type, i) => type === 'jsonb' && !new RegExp(`\\$@${i}(?!\\d)`).test(shape.template));
 }
 
 /**
@@ -231,7 +239,7 @@ export function groupedText(shape: WriteShape, offset: number, types: readonly s
   } else {
     source = `unnest(${types.map((_, n) => array(n)).join(', ')})`;
   }
-  return template.replace('$&', () => source);
+  return template.replace('$&', () => source).replace(/\$@(\d+)/g, (_, n: string) => array(Number(n)));
 }
 
 /**

@@ -29,11 +29,11 @@ describe('group commit SQL (pure)', () => {
     expect(writeShape('update "t" set "a" = $1 from "u" where "t"."id" = "u"."id" and "id" = $2')).toBeNull();
   });
 
-  it('turns an update into an update from unnested arrays, finding rows by the join on their keys alone and counting them', () => {
+  it('turns an update into an update from unnested arrays, finding rows by any(array) and counting them', () => {
     const shape = writeShape('update "t" set "a" = "a" + $1, "b" = $2 where "m" = $3 and "id" = $4 and (status = $5) is true returning *')!;
     expect(shape.update).toBe(true);
     expect(groupedText(shape, 0, ['int8', 'text', 'text', 'text', 'text'])).toBe(
-      'update "t" set "a" = "a" + "v"."p1", "b" = "v"."p2" from unnest($1::int8[], $2::text[], $3::text[], $4::text[], $5::text[]) as "v" ("p1", "p2", "p3", "p4", "p5") where "m" = "v"."p3" and "id" = "v"."p4" and (status = "v"."p5") is true returning "t".*',
+      'update "t" set "a" = "a" + "v"."p1", "b" = "v"."p2" from unnest($1::int8[], $2::text[], $3::text[], $4::text[], $5::text[]) as "v" ("p1", "p2", "p3", "p4", "p5") where "m" = "v"."p3" and "id" = "v"."p4" and (status = "v"."p5") is true and "t"."m" = any($3::text[]) and "t"."id" = any($4::text[]) returning "t".*',
     );
     expect(writeShape('update "t" set "a" = $1 where "id" = $2')!.template).toMatch(/ returning 1$/);
   });
@@ -41,29 +41,27 @@ describe('group commit SQL (pure)', () => {
   it('turns a read by equalities into a join with the unnested parameters, each row naming its member', () => {
     const shape = readShape('select * from "t" where "m" = $1 and "id" = $2')!;
     expect(groupedText(shape, 0, ['text', 'uuid'])).toBe(
-      'select "t".*, "v"."svc_member" from unnest($1::text[], $2::uuid[]) with ordinality as "v" ("p1", "p2", "svc_member") join "t" on "t"."m" = "v"."p1" and "t"."id" = "v"."p2"',
+      'select "t".*, "v"."svc_member" from unnest($1::text[], $2::uuid[]) with ordinality as "v" ("p1", "p2", "svc_member") join "t" on "t"."m" = "v"."p1" and "t"."id" = "v"."p2" where "t"."m" = any($1::text[]) and "t"."id" = any($2::uuid[])',
     );
     expect(readShape('select * from "t" where "m" = $1 and "at" > $2')).toBeNull();
     expect(readShape('select * from "t" where "m" = $1 for update')).toBeNull();
     expect(readShape('select "id" from "t" where "m" = $1')).toBeNull();
     expect(groupedText(readShape('delete from "t" where "m" = $1 and "o" = $2 returning "id", "c"')!, 0, ['text', 'text'])).toBe(
-      'delete from "t" using unnest($1::text[], $2::text[]) with ordinality as "v" ("p1", "p2", "svc_member") where "t"."m" = "v"."p1" and "t"."o" = "v"."p2" returning "id", "c", "v"."svc_member"',
+      'delete from "t" using unnest($1::text[], $2::text[]) with ordinality as "v" ("p1", "p2", "svc_member") where "t"."m" = "v"."p1" and "t"."o" = "v"."p2" and "t"."m" = any($1::text[]) and "t"."o" = any($2::text[]) returning "id", "c", "v"."svc_member"',
     );
   });
 
-  it('sends jsonb values as one JSON array, checked for its count, each value read back where the member\'s was', () => {
+  it('sends jsonb values the statement only reads as one JSON array, checked for its count', () => {
     const shape = writeShape('update "t" set "d" = $1, "n" = $2 where "id" = $3 and "j" = $4')!;
     const types = ['jsonb', 'int4', 'text', 'jsonb'];
-    expect(jsonArrays(types)).toEqual([true, false, false, true]);
-    expect(groupedText(shape, 2, types, jsonArrays(types))).toBe(
-      'update "t" set "d" = ("v"."p1" -> 0), "n" = "v"."p2" from rows from (jsonb_array_elements(case when svc_require(jsonb_array_length($3::jsonb) = $7::bigint and jsonb_array_length($6::jsonb) = $7::bigint, \'grouped JSON values are not one per row\') then $3::jsonb end), unnest($4::int4[]), unnest($5::text[]), jsonb_array_elements($6::jsonb)) as "v" ("p1", "p2", "p3", "p4") where "id" = "v"."p3" and "j" = ("v"."p4" -> 0) returning 1',
+    // "j" is compared with = any(...): it keeps its PostgreSQL array.
+    expect(jsonArrays(shape, types)).toEqual([true, false, false, false]);
+    expect(groupedText(shape, 2, types, jsonArrays(shape, types))).toBe(
+      'update "t" set "d" = ("v"."p1" -> 0), "n" = "v"."p2" from rows from (jsonb_array_elements(case when svc_require(jsonb_array_length($3::jsonb) = $7::bigint, \'grouped JSON values are not one per row\') then $3::jsonb end), unnest($4::int4[]), unnest($5::text[]), unnest($6::jsonb[])) as "v" ("p1", "p2", "p3", "p4") where "id" = "v"."p3" and "j" = "v"."p4" and "t"."id" = any($5::text[]) and "t"."j" = any($6::jsonb[]) returning 1',
     );
-    // A column number past 9 is not mistaken for another ("p1" is not "p10").
+    // A parameter number past 9 is not mistaken for another ("$@1" is not "$@10").
     const wide = writeShape(`insert into "t" (${Array.from({ length: 11 }, (_, i) => `"c${i}"`).join(', ')}) values (${Array.from({ length: 11 }, (_, i) => `$${i + 1}`).join(', ')})`)!;
-    const wideTypes = [...Array(10).fill('int4'), 'jsonb'];
-    expect(groupedText(wide, 0, wideTypes, jsonArrays(wideTypes))).toContain('"v"."p1", "v"."p2"');
-    expect(groupedText(wide, 0, wideTypes, jsonArrays(wideTypes))).toContain('("v"."p11" -> 0)');
-    expect(groupedText(wide, 0, wideTypes, jsonArrays(wideTypes))).not.toContain('("v"."p1" -> 0)');
+    expect(jsonArrays(wide, Array(11).fill('jsonb')).every(Boolean)).toBe(true);
   });
 
   it('wraps each JSON value in an array of its own, SQL NULL as an empty one, with nothing escaped', () => {

@@ -215,7 +215,7 @@ export class GroupCommit {
   private async build(kind: Kind, texts: string[]): Promise<Plan | null> {
     const found = await Promise.all(texts.map((text) => this.shape(text, kind === 'reads')));
     if (found.some((s) => s === null)) return null;
-    const shapes = (found as Array<{ shape: WriteShape; types: string[] }>).map((s) => ({ ...s, json: jsonArrays(s.types) }));
+    const shapes = (found as Array<{ shape: WriteShape; types: string[] }>).map((s) => ({ ...s, json: jsonArrays(s.shape, s.types) }));
     let offset = 0;
     const parts = shapes.map(({ shape, types, json }) => {
       const text = groupedText(shape, offset, types, json);

@@ -26,7 +26,7 @@ describe('bench/driver-trace.ts: members of a grouped statement', () => {
 
     const update = writeShape('update "t" set "d" = $1, "n" = $2 where "id" = $3')!;
     const types = ['jsonb', 'int4', 'text'];
-    const text = groupedText(update, 1, types, jsonArrays(types));
+    const text = groupedText(update, 1, types, jsonArrays(update, types));
     expect(text).toContain('jsonb_array_elements(case when');
     expect(groupMembers(text, ['merchant', jsonRows(['{"a":[1,2]}', null, '3', '4']), arrayLiteral([1, 2, 3, 4], 'int4'), arrayLiteral(['a', 'b', 'c', 'd'], 'text'), 4])).toBe(4);
   });
