@@ -33,7 +33,7 @@ describe('group commit SQL (pure)', () => {
     const shape = writeShape('update "t" set "a" = "a" + $1, "b" = $2 where "m" = $3 and "id" = $4 and (status = $5) is true returning *')!;
     expect(shape.update).toBe(true);
     expect(groupedText(shape, 0, ['int8', 'text', 'text', 'text', 'text'])).toBe(
-      'update "t" set "a" = "a" + "v"."p1", "b" = "v"."p2" from unnest($1::int8[], $2::text[], $3::text[], $4::text[], $5::text[]) as "v" ("p1", "p2", "p3", "p4", "p5") where "m" = "v"."p3" and "id" = "v"."p4" and (status = "v"."p5") is true and "t"."m" = any($3::text[]) and "t"."id" = any($4::text[]) returning "t".*',
+      'update "t" set "a" = "a" + "v"."p1", "b" = "v"."p2" from unnest($1::int8[], $2::text[], $3::text[], $4::text[], $5::text[]) as "v" ("p1", "p2", "p3", "p4", "p5") where "m" = "v"."p3" and "id" = "v"."p4" and (status = "v"."p5") is true and "t"."m" = any((select $3::text[])::text[]) and "t"."id" = any((select $4::text[])::text[]) returning "t".*',
     );
     expect(writeShape('update "t" set "a" = $1 where "id" = $2')!.template).toMatch(/ returning 1$/);
   });
@@ -41,13 +41,13 @@ describe('group commit SQL (pure)', () => {
   it('turns a read by equalities into a join with the unnested parameters, each row naming its member', () => {
     const shape = readShape('select * from "t" where "m" = $1 and "id" = $2')!;
     expect(groupedText(shape, 0, ['text', 'uuid'])).toBe(
-      'select "t".*, "v"."svc_member" from unnest($1::text[], $2::uuid[]) with ordinality as "v" ("p1", "p2", "svc_member") join "t" on "t"."m" = "v"."p1" and "t"."id" = "v"."p2" where "t"."m" = any($1::text[]) and "t"."id" = any($2::uuid[])',
+      'select "t".*, "v"."svc_member" from unnest($1::text[], $2::uuid[]) with ordinality as "v" ("p1", "p2", "svc_member") join "t" on "t"."m" = "v"."p1" and "t"."id" = "v"."p2" where "t"."m" = any((select $1::text[])::text[]) and "t"."id" = any((select $2::uuid[])::uuid[])',
     );
     expect(readShape('select * from "t" where "m" = $1 and "at" > $2')).toBeNull();
     expect(readShape('select * from "t" where "m" = $1 for update')).toBeNull();
     expect(readShape('select "id" from "t" where "m" = $1')).toBeNull();
     expect(groupedText(readShape('delete from "t" where "m" = $1 and "o" = $2 returning "id", "c"')!, 0, ['text', 'text'])).toBe(
-      'delete from "t" using unnest($1::text[], $2::text[]) with ordinality as "v" ("p1", "p2", "svc_member") where "t"."m" = "v"."p1" and "t"."o" = "v"."p2" and "t"."m" = any($1::text[]) and "t"."o" = any($2::text[]) returning "id", "c", "v"."svc_member"',
+      'delete from "t" using unnest($1::text[], $2::text[]) with ordinality as "v" ("p1", "p2", "svc_member") where "t"."m" = "v"."p1" and "t"."o" = "v"."p2" and "t"."m" = any((select $1::text[])::text[]) and "t"."o" = any((select $2::text[])::text[]) returning "id", "c", "v"."svc_member"',
     );
   });
 
@@ -57,7 +57,7 @@ describe('group commit SQL (pure)', () => {
     // "j" is compared with = any(...): it keeps its PostgreSQL array.
     expect(jsonArrays(shape, types)).toEqual([true, false, false, false]);
     expect(groupedText(shape, 2, types, jsonArrays(shape, types))).toBe(
-      'update "t" set "d" = ("v"."p1" -> 0), "n" = "v"."p2" from rows from (jsonb_array_elements(case when svc_require(jsonb_array_length($3::jsonb) = $7::bigint, \'grouped JSON values are not one per row\') then $3::jsonb end), unnest($4::int4[]), unnest($5::text[]), unnest($6::jsonb[])) as "v" ("p1", "p2", "p3", "p4") where "id" = "v"."p3" and "j" = "v"."p4" and "t"."id" = any($5::text[]) and "t"."j" = any($6::jsonb[]) returning 1',
+      'update "t" set "d" = ("v"."p1" -> 0), "n" = "v"."p2" from rows from (jsonb_array_elements(case when svc_require(jsonb_array_length($3::jsonb) = $7::bigint, \'grouped JSON values are not one per row\') then $3::jsonb end), unnest($4::int4[]), unnest($5::text[]), unnest($6::jsonb[])) as "v" ("p1", "p2", "p3", "p4") where "id" = "v"."p3" and "j" = "v"."p4" and "t"."id" = any((select $5::text[])::text[]) and "t"."j" = any((select $6::jsonb[])::jsonb[]) returning 1',
     );
     // A parameter number past 9 is not mistaken for another ("$@1" is not "$@10").
     const wide = writeShape(`insert into "t" (${Array.from({ length: 11 }, (_, i) => `"c${i}"`).join(', ')}) values (${Array.from({ length: 11 }, (_, i) => `$${i + 1}`).join(', ')})`)!;
