@@ -6,6 +6,7 @@ import type { Runtime } from '../deps.ts';
 import { uuidv7 } from '../lib/ids.ts';
 import { findTransaction, updateTransactionIfStatusQuery } from '../modules/transactions/transactions.repo.ts';
 import { selectByKeysQuery } from './keyed-queries.ts';
+import { parameterTypes } from './group-commit.ts';
 import { groupedArrays, groupedText, jsonArrays, jsonRows, readShape, writeShape, type WriteShape } from './group-commit-sql.ts';
 
 /**
@@ -45,16 +46,8 @@ afterAll(async () => dispose?.());
 
 /** The array types PostgreSQL gives `text`'s parameters, as `GroupCommit` reads them. */
 async function arrayTypes(text: string, shape: WriteShape): Promise<string[]> {
-  const name = `plan_probe_${uuidv7().slice(-12)}`;
-  return runtime.deps.db.connection().execute(async (connection) => {
-    await connection.executeQuery(CompiledQuery.raw(`prepare ${name} as ${text}`));
-    try {
-      const { rows } = await sql<{ types: string[] }>`select parameter_types::text[] as types from pg_prepared_statements where name = ${name}`.execute(connection);
-      return shape.rowParams[0]!.map((n) => rows[0]!.types[n - 1]!);
-    } finally {
-      await connection.executeQuery(CompiledQuery.raw(`deallocate ${name}`));
-    }
-  });
+  const types = (await parameterTypes(runtime.deps.db, text, `plan_probe_${uuidv7().slice(-12)}`))!;
+  return shape.rowParams[0]!.map((n) => types[n - 1]!);
 }
 
 /** The plan of `query` grouped for one member per id, its arrays bound as values (a custom plan). */

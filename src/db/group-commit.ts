@@ -253,16 +253,7 @@ export class GroupCommit {
   private async probe(text: string, read: boolean): Promise<{ shape: WriteShape; types: string[] } | null> {
     const shape = read ? readShape(text) : writeShape(text);
     if (!shape) return null;
-    const name = `svc_group_probe_${++this.probes}`;
-    const types = await this.db.connection().execute(async (connection) => {
-      await connection.executeQuery(CompiledQuery.raw(`prepare ${name} as ${text}`));
-      try {
-        const { rows } = await sql<{ types: string[] }>`select parameter_types::text[] as types from pg_prepared_statements where name = ${name}`.execute(connection);
-        return rows[0]?.types ?? null;
-      } finally {
-        await connection.executeQuery(CompiledQuery.raw(`deallocate ${name}`));
-      }
-    });
+    const types = await parameterTypes(this.db, text, `svc_group_probe_${++this.probes}`);
     if (!types) return null;
     const arrayTypes = shape.rowParams[0]!.map((n) => types[n - 1] ?? 'unknown');
     // An array-typed or untyped parameter has no array of its own to travel in.
@@ -301,6 +292,22 @@ function bounded<T>(cache: Map<string, Promise<T | null>>, key: string, load: ()
   found = load().catch(() => null);
   cache.set(key, found);
   return found;
+}
+
+/**
+ * The types PostgreSQL gives `text`'s parameters (`pg_prepared_statements`), read by preparing it
+ * once under `name` on one connection and deallocating it; null when it names none.
+ */
+export async function parameterTypes(db: Db, text: string, name: string): Promise<string[] | null> {
+  return db.connection().execute(async (connection) => {
+    await connection.executeQuery(CompiledQuery.raw(`prepare ${name} as ${text}`));
+    try {
+      const { rows } = await sql<{ types: string[] }>`select parameter_types::text[] as types from pg_prepared_statements where name = ${name}`.execute(connection);
+      return rows[0]?.types ?? null;
+    } finally {
+      await connection.executeQuery(CompiledQuery.raw(`deallocate ${name}`));
+    }
+  });
 }
 
 /** Makes `db` (a pool, never a transaction) group the writes that ask for it. */
