@@ -4,7 +4,7 @@ import { openTestRuntime } from '../../test/helpers/build-test-app.ts';
 import { createMerchantAccount } from '../../test/helpers/factories.ts';
 import type { Runtime } from '../deps.ts';
 import { uuidv7 } from '../lib/ids.ts';
-import { findTransaction, updateTransactionIfStatusQuery } from '../modules/transactions/transactions.repo.ts';
+import { updateTransactionIfStatusQuery } from '../modules/transactions/transactions.repo.ts';
 import { selectByKeysQuery } from './keyed-queries.ts';
 import { parameterTypes } from './group-commit.ts';
 import { groupedArrays, groupedText, jsonArrays, jsonRows, readShape, writeShape, type WriteShape } from './group-commit-sql.ts';
@@ -50,8 +50,8 @@ async function arrayTypes(text: string, shape: WriteShape): Promise<string[]> {
   return shape.rowParams[0]!.map((n) => types[n - 1]!);
 }
 
-/** The plan of `query` grouped for one member per id, its arrays bound as values (a custom plan). */
-async function groupedPlan(query: (id: string) => CompiledQuery, shapeOf: (text: string) => WriteShape | null): Promise<string> {
+/** `query` grouped for one member per id: the statement and its arrays, as `GroupCommit` sends them. */
+async function grouped(query: (id: string) => CompiledQuery, shapeOf: (text: string) => WriteShape | null): Promise<CompiledQuery> {
   const members = ids.map((id) => query(id));
   const text = members[0]!.sql;
   const shape = shapeOf(text)!;
@@ -59,8 +59,12 @@ async function groupedPlan(query: (id: string) => CompiledQuery, shapeOf: (text:
   const types = await arrayTypes(text, shape);
   const json = jsonArrays(shape, types);
   const arrays = groupedArrays(shape, members.map((m) => m.parameters)).map((values, i) => (json[i] ? jsonRows(values) : values));
-  const parameters = json.some(Boolean) ? [...arrays, members.length] : arrays;
-  const { rows } = await runtime.deps.db.executeQuery<{ 'QUERY PLAN': string }>(CompiledQuery.raw(`explain ${groupedText(shape, 0, types, json)}`, parameters));
+  return CompiledQuery.raw(groupedText(shape, 0, types, json), json.some(Boolean) ? [...arrays, members.length] : arrays);
+}
+
+/** The plan of `statement`, its arrays bound as values (a custom plan). */
+async function planOf(statement: CompiledQuery): Promise<string> {
+  const { rows } = await runtime.deps.db.executeQuery<{ 'QUERY PLAN': string }>(CompiledQuery.raw(`explain ${statement.sql}`, [...statement.parameters]));
   return rows.map((r) => r['QUERY PLAN']).join('\n');
 }
 
@@ -77,14 +81,15 @@ describe('happy', () => {
   it("a grouped update of a new account's transactions looks each one up by its whole key", async () => {
     const stats = await sql<{ n: number }>`select count(*)::int as n from pg_stats where tablename = 'transactions' and schemaname = current_schema() and attname = 'merchant_account_id'`.execute(runtime.deps.db);
     expect(stats.rows[0]!.n).toBe(1);
-    const plan = await groupedPlan((id) => updateTransactionIfStatusQuery(runtime.deps.db, fresh, id, 'processing', { status: 'authorization_succeeded' }, new Date()).compile(), writeShape);
-    expectWholeKey(plan, 'transactions');
+    const statement = await grouped((id) => updateTransactionIfStatusQuery(runtime.deps.db, fresh, id, 'processing', { status: 'authorization_succeeded' }, new Date()).compile(), writeShape);
+    expectWholeKey(await planOf(statement), 'transactions');
   });
 
   it("a grouped read of a new account's transactions looks each one up by its whole key", async () => {
-    const plan = await groupedPlan((id) => selectByKeysQuery(runtime.deps.db, 'transactions', [['merchant_account_id', fresh], ['id', id]]).compile(), readShape);
-    expectWholeKey(plan, 'transactions');
-    // The read the plan is of answers as the single one does.
-    expect((await findTransaction(runtime.deps.db, fresh, ids[0]!))?.id).toBe(ids[0]);
+    const statement = await grouped((id) => selectByKeysQuery(runtime.deps.db, 'transactions', [['merchant_account_id', fresh], ['id', id]]).compile(), readShape);
+    expectWholeKey(await planOf(statement), 'transactions');
+    // The statement the plan is of reads each member's own row.
+    const { rows } = await runtime.deps.db.executeQuery<{ id: string; svc_member: string | number }>(statement);
+    expect(rows.map((r) => [Number(r.svc_member), r.id]).sort((a, b) => Number(a[0]) - Number(b[0]))).toEqual(ids.map((id, i) => [i + 1, id]));
   });
 });
