@@ -6,6 +6,8 @@
  * transaction is authorized at the second.
  */
 
+import { withWarmup } from './warmup.ts';
+
 type Cannon = (options: Record<string, unknown>) => PromiseLike<any> & { stop(): void };
 type Run = (scenario: string, fn: () => Promise<{ result: any; note?: string }>, warmup?: () => Promise<void>) => Promise<void>;
 
@@ -75,11 +77,7 @@ export async function flowScenarios(ctx: FlowBenchContext, run: Run): Promise<vo
       headers: { authorization: `Bearer ${ctx.token}`, 'content-type': 'application/json', [MERCHANT_HEADER]: merchant },
       body: JSON.stringify({ amount: 1000, currency: 'USD', payment_method: { method: 'id', id: cardId } }),
     });
-  const row = (merchant: string, cardId: string) =>
-    [
-      async () => ({ result: await authorize(merchant, cardId, ctx.seconds) }),
-      ctx.warmup > 0 ? async () => void (await authorize(merchant, cardId, ctx.warmup)) : undefined,
-    ] as const;
+  const row = (merchant: string, cardId: string) => withWarmup(ctx.seconds, ctx.warmup, (duration) => authorize(merchant, cardId, duration));
   await run('POST /transactions, stored card, authorize, no flow rules (own account)', ...row(`bench-plain-${suffix}`, plain.cardId));
   await run('POST /transactions, stored card, authorize, 50 flow rules (route-transaction, the 50th matches)', ...row(`bench-rules-${suffix}`, ruled.cardId));
   // Once more: the spread between the two no-rule rows is the noise the 50-rule row is read against.

@@ -74,6 +74,7 @@ import type { LoadResult } from './paced.ts';
 import { api, deepCursor, expectOk, seed, tokenPool } from './seed.ts';
 import { gcSecondsFrom, groupedFrom, log, metricsText, postgresSchema, SERVER_LOG_LEVEL, startServer, stopServer, type Server } from './server.ts';
 import { REFERENCE_SCENARIO, transactionScenarios } from './transactions.ts';
+import { withWarmup } from './warmup.ts';
 
 interface Result extends LoadResult {
   /** Set by runs without the server (bench/sql-alone.ts): read before their connections closed. */
@@ -237,7 +238,7 @@ async function scenarios(target: Target): Promise<Row[]> {
 
   const rows: Row[] = [];
   const run = scenarioRunner(target, rows);
-  const get = (requestPath: string) => [async () => ({ result: await bench(server, requestPath, token) }), WARMUP > 0 ? async () => void (await bench(server, requestPath, token, { duration: WARMUP })) : undefined] as const;
+  const get = (requestPath: string) => withWarmup(SECONDS, WARMUP, (duration) => bench(server, requestPath, token, { duration }));
   await run('GET /merchant-accounts/default, one token (cache hit)', ...get('/merchant-accounts/default'));
   await run('GET /merchant-accounts/default, new token per request', () => freshTokenBench(server, pool.slice(0, -1)));
   await run('GET /merchant-accounts?limit=20 (first page)', ...get('/merchant-accounts?limit=20'));

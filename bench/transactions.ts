@@ -12,6 +12,7 @@ import { paced } from './paced.ts';
 import { p99BySecond } from './percentile.ts';
 import { log } from './server.ts';
 import { recordRequest, referenceTransactions, replayStatements } from './sql-alone.ts';
+import { withWarmup } from './warmup.ts';
 
 interface Request {
   method?: string;
@@ -95,10 +96,7 @@ function post(ctx: TransactionBenchContext, path: string, body: unknown, extra: 
 
 /** A closed-loop row's measured run, and the same load for `ctx.warmup` seconds first (none when 0). */
 function closedLoop(ctx: TransactionBenchContext, path: string, body: unknown, extra: Record<string, unknown> = {}) {
-  return [
-    async () => ({ result: await post(ctx, path, body, extra) }),
-    ctx.warmup > 0 ? async () => void (await post(ctx, path, body, { ...extra, duration: ctx.warmup })) : undefined,
-  ] as const;
+  return withWarmup(ctx.seconds, ctx.warmup, (duration) => post(ctx, path, body, { ...extra, duration }));
 }
 
 export async function transactionScenarios(ctx: TransactionBenchContext, run: (scenario: string, fn: () => Promise<{ result: any; note?: string }>, warmup?: () => Promise<void>) => Promise<void>): Promise<void> {
