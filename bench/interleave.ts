@@ -19,6 +19,9 @@
  *   BENCH_ROUNDS         slice pairs per scenario (default 6)
  *   BENCH_ONLY           a regular expression: only the scenarios whose name matches run
  *
+ * On a PostgreSQL server whose autovacuum is off, each scenario starts with a VACUUM (ANALYZE) of
+ * both servers' schemas (bench/server.ts), as in `npm run bench`.
+ *
  * Prints, per scenario, each version's requests/s and CPU per request (median of its slices), the
  * median of the pairwise ratios B ÷ A with their range, and each slice (stderr).
  */
@@ -165,6 +168,9 @@ async function main(): Promise<void> {
     ];
     for (const scenario of SCENARIOS) {
       if (ONLY && !ONLY.test(scenario.name)) continue;
+      // As `npm run bench` does: on a server with autovacuum off, each scenario starts without the
+      // dead rows and stale statistics of the ones before it, on both sides alike.
+      for (const side of sides) if (await side.schema?.vacuumIfNoAutovacuum()) log(`${side.label}: VACUUM (ANALYZE) of its schema before "${scenario.name}"`);
       const slices: Record<'A' | 'B', Slice[]> = { A: [], B: [] };
       for (let round = 0; round < ROUNDS; round++) {
         // A B, then B A: each version goes first as often, and each B slice has an A slice beside it.

@@ -79,6 +79,12 @@ export interface PostgresSchema {
   vacuumIfNoAutovacuum(): Promise<boolean>;
 }
 
+/** The tables of `schema`, each as a quoted `schema.table`. */
+async function tablesOf(run: <T extends pg.QueryResultRow>(statement: string) => Promise<T[]>, schema: string): Promise<string[]> {
+  const rows = await run<{ name: string }>(`SELECT format('%I.%I', schemaname, tablename) AS name FROM pg_tables WHERE schemaname = '${schema}'`);
+  return rows.map((row) => row.name);
+}
+
 /** A throw-away schema on `url`, so the server bootstraps an empty database. */
 export async function postgresSchema(url: string): Promise<PostgresSchema> {
   const schema = `bench_${randomBytes(6).toString('hex')}`;
@@ -99,11 +105,16 @@ export async function postgresSchema(url: string): Promise<PostgresSchema> {
     name: schema,
     databaseUrl: withPath.toString(),
     drop: async () => void (await run(`DROP SCHEMA ${schema} CASCADE`)),
-    analyze: async () => void (await run(`SET search_path = ${schema}; ANALYZE`)),
+    // A bare ANALYZE (or VACUUM) takes every table of the database, whatever the search_path: the
+    // other runs' and test files' schemas too. Both name this schema's tables.
+    analyze: async () => {
+      const tables = await tablesOf(run, schema);
+      if (tables.length > 0) await run(`ANALYZE ${tables.join(', ')}`);
+    },
     vacuumIfNoAutovacuum: async () => {
       if (autovacuum === 'on') return false;
-      const tables = await run<{ name: string }>(`SELECT format('%I.%I', schemaname, tablename) AS name FROM pg_tables WHERE schemaname = '${schema}'`);
-      if (tables.length > 0) await run(`VACUUM (ANALYZE) ${tables.map((table) => table.name).join(', ')}`);
+      const tables = await tablesOf(run, schema);
+      if (tables.length > 0) await run(`VACUUM (ANALYZE) ${tables.join(', ')}`);
       return true;
     },
   };

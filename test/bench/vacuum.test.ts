@@ -44,4 +44,27 @@ describe.skipIf(!url)("bench/server.ts: VACUUM (ANALYZE) of the benchmark's sche
       await client.end();
     }
   });
+
+  it("analyzes the schema's own tables only (a bare ANALYZE would take every schema of the database)", async () => {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    const schema = await postgresSchema(url!);
+    const other = await postgresSchema(url!);
+    try {
+      for (const s of [schema.name, other.name]) {
+        await client.query(`CREATE TABLE ${s}.rows (id int PRIMARY KEY)`);
+        await client.query(`INSERT INTO ${s}.rows SELECT generate_series(1, 300)`);
+      }
+      await schema.analyze();
+      const reltuples = async (s: string) => (await client.query<{ reltuples: number }>(`SELECT reltuples FROM pg_class WHERE oid = '${s}.rows'::regclass`)).rows[0]!.reltuples;
+      expect(await reltuples(schema.name)).toBe(300);
+      // Never analyzed (-1), unless the server's own autovacuum got there first.
+      const { autovacuum } = (await client.query<{ autovacuum: string }>('SHOW autovacuum')).rows[0]!;
+      if (autovacuum !== 'on') expect(await reltuples(other.name)).toBe(-1);
+    } finally {
+      await schema.drop();
+      await other.drop();
+      await client.end();
+    }
+  });
 });
