@@ -48,7 +48,10 @@
  * server's `GET /metrics` read around it.
  * On a PostgreSQL server whose autovacuum is off (this workplace's CI configuration), each scenario
  * starts with a VACUUM (ANALYZE) of the schema's tables, as autovacuum would have run by then
- * (bench/server.ts); the table's heading says so.
+ * (bench/server.ts); the table's heading says so. The heading also gives the server's
+ * shared_buffers, and each scenario during which PostgreSQL's backends had to write dirty buffers
+ * out themselves (the benchmark's data outgrew shared_buffers) or a checkpoint started logs how
+ * many: both are in the PostgreSQL CPU column, and they grow with the data the rows before wrote.
  * On PostgreSQL the transaction rows come with the reference (a plain transaction of four inserts,
  * measured right before them) and the SQL of one authorization replayed alone; every row is also
  * given as a ratio to the reference (bench/sql-alone.ts).
@@ -193,6 +196,7 @@ function scenarioRunner(target: Target, rows: Row[]): Run {
     await warmup?.();
     // GET /metrics outside the CPU readings, so its own cost is not counted as the scenario's.
     const metricsBefore = (await metricsText(server)) ?? '';
+    const buffersBefore = (await schema?.bufferWrites()) ?? null;
     const before = cpuTicks(server.child.pid, schema !== null);
     const started = Date.now();
     const measured = await fn();
@@ -200,6 +204,14 @@ function scenarioRunner(target: Target, rows: Row[]): Run {
     const requests = measured.result.requests.total;
     const cpu = own ?? perRequest(before, cpuTicks(server.child.pid, schema !== null), requests);
     const metricsAfter = (await metricsText(server)) ?? '';
+    const buffersAfter = (await schema?.bufferWrites()) ?? null;
+    if (schema && buffersBefore && buffersAfter) {
+      // Counted in the PostgreSQL CPU column: once the benchmark's data outgrows shared_buffers,
+      // each new page a backend needs costs it the write of a dirty one.
+      const written = buffersAfter.backend - buffersBefore.backend;
+      const checkpoints = buffersAfter.checkpoints - buffersBefore.checkpoints;
+      if (written > 0 || checkpoints > 0) log(`${label}: ${scenario}: PostgreSQL's backends wrote ${written} buffers themselves (${requests > 0 ? (written / requests).toFixed(2) : '–'} per request; shared_buffers ${schema.sharedBuffers}), ${checkpoints} checkpoints started`);
+    }
     const gcBefore = gcSecondsFrom(metricsBefore);
     const gcAfter = gcSecondsFrom(metricsAfter);
     const [groupedBefore, groupedAfter] = [groupedFrom(metricsBefore), groupedFrom(metricsAfter)];
@@ -294,7 +306,7 @@ async function measure(root: string, label: string): Promise<Row[]> {
     const target: Target = { server, dataDir, schema, label, own: sameCheckout(root, ROOT) };
     const rows = await scenarios(target);
     const prelude = [WARMUP > 0 ? `closed-loop rows after ${WARMUP} s of their load` : null, target.vacuumed ? 'VACUUM (ANALYZE) before each (autovacuum off)' : null].filter(Boolean).join(', ');
-    process.stdout.write(`\n${label}, ${describeCheckout(root)}: ${ACCOUNTS + 1} merchant accounts, ${database}, ${CONNECTIONS} connections, ${SECONDS} s per scenario${prelude ? ` (${prelude})` : ''}, LOG_LEVEL=${SERVER_LOG_LEVEL}, Node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model.trim() ?? 'unknown model'})\n\n`);
+    process.stdout.write(`\n${label}, ${describeCheckout(root)}: ${ACCOUNTS + 1} merchant accounts, ${database}${schema ? ` (shared_buffers ${schema.sharedBuffers})` : ''}, ${CONNECTIONS} connections, ${SECONDS} s per scenario${prelude ? ` (${prelude})` : ''}, LOG_LEVEL=${SERVER_LOG_LEVEL}, Node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model.trim() ?? 'unknown model'})\n\n`);
     process.stdout.write(`${table(rows)}\n`);
     return rows;
   } catch (error) {

@@ -77,6 +77,21 @@ export interface PostgresSchema {
    * when autovacuum is on: the server's own workers do it. Returns whether it ran.
    */
   vacuumIfNoAutovacuum(): Promise<boolean>;
+  /**
+   * The server's counters of buffers written by its backends themselves (a backend that needs a
+   * free buffer and finds only dirty ones writes one out) and of checkpoints started, server-wide
+   * (`pg_stat_bgwriter`, PostgreSQL 16 and earlier); null where the view has no such columns.
+   */
+  bufferWrites(): Promise<BufferWrites | null>;
+  /** The server's `shared_buffers` setting, e.g. `128MB`. */
+  sharedBuffers: string;
+}
+
+export interface BufferWrites {
+  /** Buffers written by backends themselves (`buffers_backend`). */
+  backend: number;
+  /** Checkpoints started, timed and requested (a requested one follows max_wal_size). */
+  checkpoints: number;
 }
 
 /** The tables of `schema`, each as a quoted `schema.table`. */
@@ -101,8 +116,16 @@ export async function postgresSchema(url: string): Promise<PostgresSchema> {
   const withPath = new URL(url);
   withPath.searchParams.set('options', `-c search_path=${schema}`);
   const [{ autovacuum }] = (await run<{ autovacuum: string }>('SHOW autovacuum')) as [{ autovacuum: string }];
+  const [{ shared_buffers: sharedBuffers }] = (await run<{ shared_buffers: string }>('SHOW shared_buffers')) as [{ shared_buffers: string }];
   return {
     name: schema,
+    sharedBuffers,
+    // PostgreSQL 17 moved these counters to pg_stat_io and pg_stat_checkpointer.
+    bufferWrites: () =>
+      run<{ backend: string; checkpoints: string }>('SELECT buffers_backend AS backend, checkpoints_timed + checkpoints_req AS checkpoints FROM pg_stat_bgwriter').then(
+        ([row]) => (row ? { backend: Number(row.backend), checkpoints: Number(row.checkpoints) } : null),
+        () => null,
+      ),
     databaseUrl: withPath.toString(),
     drop: async () => void (await run(`DROP SCHEMA ${schema} CASCADE`)),
     // A bare ANALYZE (or VACUUM) takes every table of the database, whatever the search_path: the
@@ -139,6 +162,17 @@ export function npmStartNodeArgs(root: string): string[] {
 export const SERVER_LOG_LEVEL = process.env.BENCH_LOG_LEVEL || 'warn';
 
 /**
+ * A capture's settlement job is due SETTLEMENT_DELAY_SECONDS after it (60 by default). With the
+ * default, the tens of thousands of captures of the capture rows settled a minute later, during
+ * the rows after them, and their jobs' CPU was counted as those rows' (docs/decisions.md, "The
+ * benchmark's rows kept apart"). So the benchmark's servers settle a week later (the most the
+ * setting allows), unless the environment gives SETTLEMENT_DELAY_SECONDS itself.
+ */
+export function settlementDelaySeconds(env: NodeJS.ProcessEnv = process.env): string {
+  return env.SETTLEMENT_DELAY_SECONDS || String(7 * 24 * 3600);
+}
+
+/**
  * `svc serve` of the checkout at `root` (its own code and node_modules, run from there), with the
  * flags of its `npm start`, then `nodeArgs` (a profiler, say; a flag given again wins), before the
  * script. Resolves once GET /readyz answers 200.
@@ -150,7 +184,16 @@ export async function startServer(root: string, dataDir: string, databaseUrl: st
   // 503, so a scenario past 1,000 requests per connection measured 503s (README, Performance).
   // A metrics token of its own: the table's GC column reads GET /metrics before and after each scenario.
   const metricsToken = randomBytes(32).toString('hex');
-  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: SERVER_LOG_LEVEL, HTTP_MAX_REQUESTS_PER_SOCKET: '0', METRICS_TOKEN: metricsToken };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: SERVER_LOG_LEVEL,
+    HTTP_MAX_REQUESTS_PER_SOCKET: '0',
+    METRICS_TOKEN: metricsToken,
+    SETTLEMENT_DELAY_SECONDS: settlementDelaySeconds(),
+  };
   delete env.DATABASE_URL;
   delete env.PUBLIC_URL;
   if (databaseUrl) env.DATABASE_URL = databaseUrl;

@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { Counter, Histogram, Registry } from 'prom-client';
 import { afterEach, describe, expect, it } from 'vitest';
-import { gcSecondsFrom, groupedFrom, npmStartNodeArgs } from '../../bench/server.ts';
+import { gcSecondsFrom, groupedFrom, npmStartNodeArgs, settlementDelaySeconds } from '../../bench/server.ts';
+import { loadConfig } from '../../src/config.ts';
 
 /**
  * How the benchmark starts a checkout's server (with its `npm start` node flags) and reads the
@@ -29,6 +30,12 @@ describe('bench/server.ts', () => {
     expect(npmStartNodeArgs(checkout('tsx src/main.ts'))).toEqual([]);
     expect(npmStartNodeArgs(checkout('node --x bin/svc.mjs serve && rm -rf data'))).toEqual([]);
     expect(npmStartNodeArgs(checkout(undefined))).toEqual([]);
+  });
+
+  it("settles its servers' captures a week later (the most the server allows) unless told otherwise, so no row runs the settlements of the rows before it", () => {
+    const delay = settlementDelaySeconds({});
+    expect(loadConfig({ SETTLEMENT_DELAY_SECONDS: delay }).settlementDelaySeconds).toBe(7 * 24 * 3600);
+    expect(settlementDelaySeconds({ SETTLEMENT_DELAY_SECONDS: '5' })).toBe('5');
   });
 
   it("sums the GC histogram's kinds as prom-client writes them: 0 before any pause, null without the histogram", async () => {

@@ -67,4 +67,30 @@ describe.skipIf(!url)("bench/server.ts: VACUUM (ANALYZE) of the benchmark's sche
       await client.end();
     }
   });
+
+  it("reads the server's shared_buffers and its counters of backends' own buffer writes and checkpoints", async () => {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    const schema = await postgresSchema(url!);
+    try {
+      expect(schema.sharedBuffers).toBe((await client.query<{ shared_buffers: string }>('SHOW shared_buffers')).rows[0]!.shared_buffers);
+      const before = await schema.bufferWrites();
+      // PostgreSQL 17 and later keep these counters elsewhere: null there.
+      const version = Number((await client.query<{ server_version_num: string }>('SHOW server_version_num')).rows[0]!.server_version_num);
+      if (version >= 170000) return expect(before).toBeNull();
+      expect(before).toEqual({ backend: expect.any(Number), checkpoints: expect.any(Number) });
+      await client.query('CHECKPOINT');
+      const after = (await schema.bufferWrites())!;
+      // The statistics are reported with a delay of their own.
+      for (let waited = 0; after.checkpoints === before!.checkpoints && waited < 5000; waited += 100) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        Object.assign(after, await schema.bufferWrites());
+      }
+      expect(after.checkpoints).toBeGreaterThan(before!.checkpoints);
+      expect(after.backend).toBeGreaterThanOrEqual(before!.backend);
+    } finally {
+      await schema.drop();
+      await client.end();
+    }
+  });
 });
