@@ -50,8 +50,9 @@
  * starts with a VACUUM (ANALYZE) of the schema's tables, as autovacuum would have run by then
  * (bench/server.ts); the table's heading says so. The heading also gives the server's
  * shared_buffers, and each scenario during which PostgreSQL's backends had to write dirty buffers
- * out themselves (the benchmark's data outgrew shared_buffers) or a checkpoint started logs how
- * many: both are in the PostgreSQL CPU column, and they grow with the data the rows before wrote.
+ * out themselves (as they do once the benchmark's data outgrows shared_buffers) or a checkpoint
+ * started logs how many: both are in the PostgreSQL CPU column, and they grow with the data the
+ * rows before wrote.
  * On PostgreSQL the transaction rows come with the reference (a plain transaction of four inserts,
  * measured right before them) and the SQL of one authorization replayed alone; every row is also
  * given as a ratio to the reference (bench/sql-alone.ts).
