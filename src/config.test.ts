@@ -17,6 +17,11 @@ describe('happy', () => {
     expect(config).toMatchObject({ port: 9000, host: '0.0.0.0', dataDir: '/tmp/x', databaseUrl: 'postgres://u@h:5432/d', databasePoolSize: 25, instanceId: 'acme', environment: 'production', logLevel: 'warn' });
   });
 
+  it('reads JOB_CONCURRENCY, the jobs one worker runs at once (default 4)', () => {
+    expect(loadConfig({}).jobConcurrency).toBe(4);
+    expect(loadConfig({ JOB_CONCURRENCY: '16' }).jobConcurrency).toBe(16);
+  });
+
   it('reads STRIPE_API_BASE_URL in the sandbox (default: none, the real API host)', () => {
     expect(loadConfig({}).stripeApiBaseUrl).toBeNull();
     expect(loadConfig({ STRIPE_API_BASE_URL: 'http://127.0.0.1:12111/' }).stripeApiBaseUrl).toBe('http://127.0.0.1:12111');
@@ -74,6 +79,7 @@ describe('errors', () => {
     [{ DATABASE_URL: 'mysql://x@y/z' }, 'DATABASE_URL: must start with postgres:// or postgresql://, got "mysql://"'],
     [{ DATABASE_URL: 'not a url' }, 'DATABASE_URL: is not a valid URL (expected postgres://user:password@host:5432/database)'],
     [{ DATABASE_POOL_SIZE: '0' }, 'DATABASE_POOL_SIZE: must be between 1 and 1000, got 0'],
+    [{ JOB_CONCURRENCY: '0' }, 'JOB_CONCURRENCY: must be between 1 and 64, got 0'],
     [{ METRICS_TOKEN: 'short' }, 'METRICS_TOKEN: must be 32 to 512 printable characters without spaces (for example: openssl rand -hex 32)'],
     [{ METRICS_TOKEN: `${'a'.repeat(20)} ${'b'.repeat(20)}` }, 'METRICS_TOKEN: must be 32 to 512 printable characters without spaces (for example: openssl rand -hex 32)'],
     [{ INSTANCE_ID: 'Bad Id' }, 'INSTANCE_ID: must be lowercase letters, digits and dashes (1 to 63 characters), got "Bad Id"'],

@@ -25,6 +25,8 @@ export interface Config {
   runWorker: boolean;
   /** Poll interval of the job worker, in milliseconds. */
   jobPollMs: number;
+  /** Jobs one worker runs at once. */
+  jobConcurrency: number;
   /** Public base URL printed at start and written into the OpenAPI servers list. */
   publicUrl: string;
   /** Longest accepted bearer token lifetime (exp - iat), in seconds. */
@@ -364,6 +366,7 @@ export function loadConfig(env: Env = process.env): Config {
     idempotencyTtlSeconds: integer(env, 'IDEMPOTENCY_TTL_SECONDS', 24 * 3600, 3600, 30 * 24 * 3600),
     runWorker: boolean(env, 'RUN_WORKER', true),
     jobPollMs: integer(env, 'JOB_POLL_MS', 1000, 10, 60_000),
+    jobConcurrency: integer(env, 'JOB_CONCURRENCY', 4, 1, 64),
     publicUrl: publicUrl.replace(/\/$/, ''),
     tokenMaxLifetimeSeconds: integer(env, 'TOKEN_MAX_LIFETIME_SECONDS', 24 * 3600, 60, 30 * 24 * 3600),
     embedRateLimitPerMinute: integer(env, 'EMBED_RATE_LIMIT_PER_MINUTE', 50, 1, 100_000),

@@ -48,7 +48,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     if (options.checkKeyring) assertKeyringOpens(keyring, await masterKeyIdsInUse(handle.db));
     const cursorSecret = await getOrCreateSecret(handle.db, 'cursor_secret');
     const metrics = new Metrics({ db: handle.db, pool: handle.pool });
-    const queue = new JobQueue({ pollMs: config.jobPollMs, recurring: RECURRING, observer: metrics }, JOBS, options.log ?? silentLog);
+    const queue = new JobQueue({ pollMs: config.jobPollMs, concurrency: config.jobConcurrency, recurring: RECURRING, observer: metrics }, JOBS, options.log ?? silentLog);
     const readCaches: ReadCaches = { paymentServices: new ReadCache(), webhookSubscriptions: new ReadCache() };
     // After the migrations: the feed listens for the notifications their triggers send.
     feed = await handle.openChangeFeed(invalidating({ payment_services: readCaches.paymentServices, webhook_subscriptions: readCaches.webhookSubscriptions }), { ...options.changeFeed, log: options.log ?? silentLog });

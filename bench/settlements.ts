@@ -1,0 +1,107 @@
+/**
+ * How fast one server settles a backlog of captures: `npm run bench:settlements`.
+ *
+ * A capture enqueues its settlement job, due SETTLEMENT_DELAY_SECONDS later (src/modules/
+ * transactions/settlements). Here a server is started with that delay set to BENCH_SECONDS + 10, so
+ * that the captures of a closed-loop run of BENCH_SECONDS (default 10) at BENCH_CONNECTIONS (default
+ * 32; `POST /transactions` with `intent: capture`) all fall due after the run has ended. It then
+ * prints, every 2 s, the settlements its worker ran (`svc_jobs_total` of `settle-transaction` in
+ * `GET /metrics`) and those still unfinished (`svc_job_queue_depth`), until none is left, and the
+ * mean rate. The server's JOB_CONCURRENCY (jobs one worker runs at once) comes from the environment,
+ * so `JOB_CONCURRENCY=16 npm run bench:settlements` measures another setting.
+ * BENCH_DATABASE_URL runs it on PostgreSQL (a throw-away schema), PGlite without it.
+ */
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { mintToken } from '../src/cli/token.ts';
+import { positive } from './env.ts';
+import { api } from './seed.ts';
+import { log, metricsText, postgresSchema, startServer, stopServer } from './server.ts';
+import { seedPayments } from './transactions.ts';
+
+const JOB = 'settle-transaction';
+
+/** This server's settlements that ran and succeeded (`svc_jobs_total`), 0 before the first. */
+export function settledFrom(metrics: string): number {
+  const match = new RegExp(`^svc_jobs_total\\{(?=[^}]*job="${JOB}")(?=[^}]*outcome="succeeded")[^}]*\\} (\\S+)$`, 'm').exec(metrics);
+  return match ? Number(match[1]) : 0;
+}
+
+/** Settlements not finished yet, due, scheduled or running, in the whole database (`svc_job_queue_depth`). */
+export function settlementsLeftFrom(metrics: string): number {
+  let left = 0;
+  for (const match of metrics.matchAll(new RegExp(`^svc_job_queue_depth\\{(?=[^}]*job="${JOB}")[^}]*\\} (\\S+)$`, 'gm'))) left += Number(match[1]);
+  return left;
+}
+
+async function main(): Promise<void> {
+  const seconds = positive('BENCH_SECONDS', 10);
+  const connections = positive('BENCH_CONNECTIONS', 32);
+  const databaseUrl = process.env.BENCH_DATABASE_URL || null;
+  const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+  const autocannon = createRequire(import.meta.url)('autocannon');
+  const delay = seconds + 10;
+  process.env.SETTLEMENT_DELAY_SECONDS = String(delay);
+  const schema = databaseUrl ? await postgresSchema(databaseUrl) : null;
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-settlements-'));
+  const server = await startServer(root, dataDir, schema?.databaseUrl ?? null, []);
+  try {
+    const privateKeyPem = fs.readFileSync(path.join(dataDir, 'private_key.pem'), 'utf8');
+    const token = await mintToken({ privateKeyPem, scopes: ['*.read', '*.write'], lifetimeSeconds: 3600 });
+    const { cardId } = await seedPayments((method, url, body) => api(server, token, method, url, body));
+    const started = Date.now();
+    const result = await autocannon({
+      url: `${server.baseUrl}/transactions`,
+      method: 'POST',
+      connections,
+      duration: seconds,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ amount: 1000, currency: 'USD', intent: 'capture', payment_method: { method: 'id', id: cardId } }),
+    });
+    const lines = [`captures: ${result.requests.total} in ${result.duration} s at ${connections} connections, ${Math.round(result.requests.total / result.duration)}/s (${result.non2xx} not 2xx)`];
+    log(lines[0]!);
+    // The first settlements fall due `delay` s after the run started and the last about `seconds`
+    // later: from then on, what is left is a backlog the worker drains as fast as it can.
+    while (Date.now() - started < (delay + seconds) * 1000) await new Promise((resolve) => setTimeout(resolve, 100));
+    const metrics = async () => (await metricsText(server)) ?? '';
+    const first = await metrics();
+    let [settled, at, left] = [settledFrom(first), Date.now(), settlementsLeftFrom(first)];
+    const backlog = left;
+    const rates: number[] = [];
+    while (left > 0 && rates.length < 300) {
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+      const now = await metrics();
+      const [settledNow, time] = [settledFrom(now), Date.now()];
+      left = settlementsLeftFrom(now);
+      const rate = ((settledNow - settled) * 1000) / (time - at);
+      // The interval in which the backlog ran out was partly idle: left out of the rate.
+      if (left > 0) rates.push(rate);
+      log(`${Math.round(rate)} settled/s, ${left} left`);
+      [settled, at] = [settledNow, time];
+    }
+    const sorted = [...rates].sort((a, b) => a - b);
+    const median = sorted[Math.floor(sorted.length / 2)]!;
+    const setting = `JOB_CONCURRENCY=${process.env.JOB_CONCURRENCY ?? '4 (default)'}, ${databaseUrl ? 'PostgreSQL' : 'PGlite'}, ${os.cpus().length} CPUs`;
+    if (rates.length === 0) {
+      lines.push(`settlements: ${backlog === 0 ? 'no backlog' : `a backlog of ${backlog}, gone within 2 s`}: the worker kept up with the captures as they fell due, ${setting}`);
+    } else {
+      const range = `${Math.round(sorted[0]!)} to ${Math.round(sorted[sorted.length - 1]!)}`;
+      lines.push(`settlements: a backlog of ${backlog}, drained at ${Math.round(median)}/s (median of ${rates.length} 2-s intervals, ${range})${left > 0 ? `, ${left} still left` : ''}, ${setting}`);
+    }
+    process.stdout.write(`${lines.join('\n')}\n`);
+  } finally {
+    await stopServer(server.child);
+    await schema?.drop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  main().catch((error: Error) => {
+    process.stderr.write(`bench failed: ${error.stack ?? error.message}\n`);
+    process.exitCode = 1;
+  });
+}
