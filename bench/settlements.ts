@@ -7,7 +7,7 @@
  * 32; `POST /transactions` with `intent: capture`) all fall due after the run has ended. It then
  * prints, every 2 s, the settlements its worker ran (`svc_jobs_total` of `settle-transaction` in
  * `GET /metrics`) and those still unfinished (`svc_job_queue_depth`), until none is left, and the
- * mean rate. The server's JOB_CONCURRENCY (jobs one worker runs at once) comes from the environment,
+ * median of those 2-s rates (the last interval, partly idle, left out). The server's JOB_CONCURRENCY (jobs one worker runs at once) comes from the environment,
  * so `JOB_CONCURRENCY=16 npm run bench:settlements` measures another setting.
  * BENCH_DATABASE_URL runs it on PostgreSQL (a throw-away schema), PGlite without it.
  */
@@ -15,7 +15,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { mintToken } from '../src/cli/token.ts';
 import { positive } from './env.ts';
 import { api } from './seed.ts';
@@ -99,9 +99,4 @@ async function main(): Promise<void> {
   }
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  main().catch((error: Error) => {
-    process.stderr.write(`bench failed: ${error.stack ?? error.message}\n`);
-    process.exitCode = 1;
-  });
-}
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await main();
