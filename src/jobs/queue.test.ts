@@ -126,6 +126,29 @@ describe('happy', () => {
     expect(rows.every((row) => row.status === 'succeeded' && row.attempts === 1)).toBe(true);
   });
 
+  it('runs at most `concurrency` jobs at once, and all of them', async () => {
+    let running = 0;
+    let most = 0;
+    const { job, runs } = testJob();
+    const slow = defineJob({
+      ...job,
+      async handle(payload, ctx) {
+        running++;
+        most = Math.max(most, running);
+        await sleep(30);
+        running--;
+        await job.handle(payload, ctx);
+      },
+    });
+    const queue = newQueue([slow], { pollMs: 20, concurrency: 3 });
+    expect(queue.concurrency).toBe(3);
+    for (let n = 0; n < 9; n++) await queue.enqueue(deps.db, slow.name, { n });
+    queue.start(deps);
+    await vi.waitFor(() => expect(runs).toHaveLength(9), { timeout: 5_000, interval: 10 });
+    await queue.stop();
+    expect(most).toBe(3);
+  });
+
   it('keeps a job across a restart: a fresh queue on the same database runs it', async () => {
     const { job, runs } = testJob();
     const first = newQueue([job]);

@@ -103,6 +103,11 @@ export class JobQueue<Payloads extends PayloadSchemas = typeof JOB_PAYLOADS> {
     });
   }
 
+  /** Jobs this worker runs at once (JOB_CONCURRENCY). */
+  get concurrency(): number {
+    return this.options.concurrency ?? 4;
+  }
+
   /** A job was added: it is visible once the caller commits, so look again shortly instead of waiting a full poll. */
   pokeSoon(): void {
     if (this.running) setTimeout(() => this.poke(), 25).unref();
@@ -152,7 +157,7 @@ export class JobQueue<Payloads extends PayloadSchemas = typeof JOB_PAYLOADS> {
       } catch (error) {
         this.log.error({ err: error }, 'job queue poll failed');
       }
-      if (claimed > 0 && this.inFlight.size < (this.options.concurrency ?? 4)) continue;
+      if (claimed > 0 && this.inFlight.size < this.concurrency) continue;
       // stop() during the poll above found no waiting loop to wake: do not sleep a full poll.
       if (!this.running) break;
       if (this.poked) {
@@ -171,7 +176,7 @@ export class JobQueue<Payloads extends PayloadSchemas = typeof JOB_PAYLOADS> {
 
   private async tick(): Promise<number> {
     const deps = this.deps!;
-    const capacity = (this.options.concurrency ?? 4) - this.inFlight.size;
+    const capacity = this.concurrency - this.inFlight.size;
     if (capacity <= 0) {
       await Promise.race([...this.inFlight]);
       return 0;

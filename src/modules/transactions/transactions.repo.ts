@@ -91,6 +91,11 @@ export async function findLatestOfPaymentLink(db: Executor, merchantAccountId: s
     .executeTakeFirst();
 }
 
+/** `updateTransaction`'s statement without its answer, for a caller that renders the row itself (predicted-row.ts) with `updatedAt`. */
+export function updateTransactionQuery(db: Executor, merchantAccountId: string, id: string, patch: TransactionPatch, updatedAt: Date) {
+  return updateByKeysQuery(db, 'transactions', { ...patch, updated_at: updatedAt }, [['merchant_account_id', merchantAccountId], ['id', id]]);
+}
+
 export async function updateTransaction(db: Executor, merchantAccountId: string, id: string, patch: TransactionPatch): Promise<TransactionRow> {
   return db
     .updateTable('transactions')
@@ -271,11 +276,7 @@ export async function findRefundSettlement(db: Executor, merchantAccountId: stri
 }
 
 /** Inserts a settlement once: a second run for the same capture, refund or transaction changes nothing. */
-export async function insertSettlementOnce(db: Executor, row: import('kysely').Insertable<import('../../db/schema-transactions.ts').SettlementsTable>): Promise<SettlementRow | undefined> {
-  return db
-    .insertInto('settlements')
-    .values(row)
-    .onConflict((oc) => oc.expression(sql`merchant_account_id, transaction_id, (coalesce(refund_id, capture_attempt_id, '00000000-0000-0000-0000-000000000000'::uuid))`).doNothing())
-    .returningAll()
-    .executeTakeFirst();
+/** A settlement record, for a caller that runs it with its other writes (settlements.service.ts); `settlements_once_idx` refuses a second one. */
+export function insertSettlementQuery(db: Executor, row: import('kysely').Insertable<import('../../db/schema-transactions.ts').SettlementsTable>) {
+  return insertQuery(db, 'settlements', row);
 }

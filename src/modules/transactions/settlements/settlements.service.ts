@@ -1,13 +1,16 @@
+import type { Compilable, Insertable } from 'kysely';
 import type { Deps } from '../../../context.ts';
-import type { SettlementRow, TransactionRow } from '../../../db/schema-transactions.ts';
+import type { NewTransactionEvent, SettlementRow, SettlementsTable, TransactionRow } from '../../../db/schema-transactions.ts';
 import type { Executor, Tx } from '../../../db/transaction.ts';
 import { withTransaction } from '../../../db/transaction.ts';
+import { runWrites } from '../../../db/write-batch.ts';
 import { uuidv7 } from '../../../lib/ids.ts';
 import { scenarioOf } from '../../../connectors/mock/mock-card.scenarios.ts';
 import { paymentHint } from '../connector-call.ts';
 import { event } from '../transaction-events.ts';
 import * as repo from '../transactions.repo.ts';
-import { emitTransaction } from '../webhook-events.ts';
+import { predictRow } from '../predicted-row.ts';
+import { transactionEventWrites, type TransactionEventKind } from '../webhook-events.ts';
 
 /** Settlement of the sandbox: the payment service "reports" a capture settled after this delay. */
 export function settlementDelayMs(deps: Deps): number {
@@ -64,10 +67,26 @@ function sandboxReport(now: Date) {
 export const commissionOf = (amount: number) => Math.floor((amount * 15) / 1000) + 10;
 
 /**
+ * Pure: whether `settlements` (a transaction's, read under its row lock) already hold the one this
+ * run would write: of the refund `refundId`, of the capture `captureAttemptId`, or (both null) of
+ * the captured amount. The key of `settlements_once_idx`.
+ */
+export function alreadySettled(settlements: ReadonlyArray<Pick<SettlementRow, 'refund_id' | 'capture_attempt_id'>>, captureAttemptId: string | null, refundId: string | null = null): boolean {
+  const key = refundId ?? captureAttemptId;
+  return settlements.some((r) => (r.refund_id ?? r.capture_attempt_id ?? null) === key);
+}
+
+/**
  * Settles one capture (or, without `captureAttemptId`, the captured amount not settled yet) once:
  * a settlement record, the transaction's `settled` fields (`settled_amount` is every settlement so
  * far, captures net of refunds), an event. The first settlement of the dispute test card opens a
  * chargeback. Idempotent: a second run finds the settlement and changes nothing.
+ *
+ * The transaction's row lock is taken first, by every settlement of it (this and `settleRefund`),
+ * so the settlements read under it are all there are: the writes (the record, the transaction, the
+ * webhook events rendered from the row the update leaves, the history) then go in one statement
+ * (src/db/write-batch.ts). A record written anyway by another path would fail that statement on
+ * `settlements_once_idx`, and the job's retry would find it.
  */
 export async function settleTransaction(deps: Deps, merchantAccountId: string, transactionId: string, captureAttemptId: string | null = null): Promise<void> {
   await withTransaction(deps.db, async (tx) => {
@@ -75,29 +94,54 @@ export async function settleTransaction(deps: Deps, merchantAccountId: string, t
     if (!row || row.captured_amount === 0) return;
     const now = new Date();
     const settlements = await repo.listSettlements(tx, merchantAccountId, row.id);
+    if (alreadySettled(settlements, captureAttemptId)) return;
     // Gross capture here; refunds settle on their own (negative) records, counted in settled_amount.
     const amount = await amountToSettle(tx, row, captureAttemptId, settlements);
     if (amount <= 0) return;
-    const settlement = await repo.insertSettlementOnce(tx, {
-      merchant_account_id: merchantAccountId, id: uuidv7(), transaction_id: row.id, refund_id: null, capture_attempt_id: captureAttemptId, currency: row.currency, amount,
-      commission: commissionOf(amount), interchange: null, markup: null, scheme_fee: null, exchange_rate: null,
-      ...sandboxReport(now),
-    });
-    if (!settlement) return;
+    const settlementId = uuidv7();
     // The sandbox's issuer disputes the dispute test card once it settles.
     const definition = (row.payment_service as { payment_service_definition_id?: string } | null)?.payment_service_definition_id;
     const scenario = definition === 'mock-card' ? scenarioOf(row.authorized_amount, paymentHint(row)).kind : null;
     const disputed = !row.settled && (scenario === 'dispute' || scenario === 'dispute-reversed');
+    const reversed = disputed && scenario === 'dispute-reversed';
     const net = settlements.reduce((sum, r) => sum + r.amount, amount);
-    const updated = await repo.updateTransaction(tx, merchantAccountId, row.id, { settled: true, settled_amount: net, settled_currency: row.currency, ...(disputed ? { disputed: true } : {}) });
-    await emitTransaction(tx, deps, updated, 'transaction.settled');
-    if (disputed) await emitTransaction(tx, deps, updated, 'transaction.disputed');
-    if (disputed && scenario === 'dispute-reversed') await emitTransaction(tx, deps, updated, 'transaction.chargeback_reversed');
-    const events = [event(row, 'payment-connector-report-transaction-settled', { settlement_id: settlement.id, capture_id: captureAttemptId, amount, currency: row.currency }, now)];
+    const patch = { settled: true, settled_amount: net, settled_currency: row.currency, ...(disputed ? { disputed: true } : {}) };
+    const kinds: TransactionEventKind[] = ['transaction.settled', ...(disputed ? ['transaction.disputed' as const] : []), ...(reversed ? ['transaction.chargeback_reversed' as const] : [])];
+    const events = [event(row, 'payment-connector-report-transaction-settled', { settlement_id: settlementId, capture_id: captureAttemptId, amount, currency: row.currency }, now)];
     if (disputed) events.push(event(row, 'payment-connector-report-chargeback-posted', { amount: row.captured_amount, currency: row.currency, reason: 'fraudulent' }, now));
-    if (disputed && scenario === 'dispute-reversed') events.push(event(row, 'payment-connector-report-chargeback-reversal-posted', { amount: row.captured_amount, currency: row.currency }, now));
-    await repo.insertEvents(tx, events);
+    if (reversed) events.push(event(row, 'payment-connector-report-chargeback-reversal-posted', { amount: row.captured_amount, currency: row.currency }, now));
+    const record = { merchant_account_id: merchantAccountId, id: settlementId, transaction_id: row.id, refund_id: null, capture_attempt_id: captureAttemptId, currency: row.currency, amount, commission: commissionOf(amount), ...sandboxReport(now) };
+    await writeSettlement(tx, deps, record, { row, patch, now, kinds }, events);
   });
+}
+
+/**
+ * The settlement record, the transaction's change (`update`: its patch, rendered into its webhook
+ * events `kinds` as it will be left) and the history `events`, in one statement.
+ */
+async function writeSettlement(
+  tx: Tx,
+  deps: Deps,
+  record: Insertable<SettlementsTable>,
+  update: { row: TransactionRow; patch: repo.TransactionPatch; now: Date; kinds: TransactionEventKind[] } | null,
+  events: NewTransactionEvent[],
+): Promise<void> {
+  const writes: Array<Compilable<unknown>> = [repo.insertSettlementQuery(tx, { exchange_rate: null, interchange: null, markup: null, scheme_fee: null, ...record })];
+  let outboxes = 0;
+  if (update) {
+    const { row: txn, patch, now, kinds } = update;
+    const expected = predictRow(txn, patch, now).row;
+    writes.push(repo.updateTransactionQuery(tx, txn.merchant_account_id, txn.id, patch, now));
+    for (const kind of kinds) {
+      const outbox = await transactionEventWrites(tx, deps, expected, kind);
+      outboxes += outbox.length - 1;
+      writes.push(...outbox);
+    }
+  }
+  writes.push(repo.insertEventsQuery(tx, events));
+  await runWrites(tx, writes);
+  // Webhook deliveries were queued with the events.
+  if (outboxes > 0) deps.queue.pokeSoon();
 }
 
 /** Enqueues the settlement of a succeeded refund (a refund settlement) in the caller's transaction. */
@@ -117,20 +161,19 @@ export function refundSettlementQuery(db: Executor, deps: Deps, refund: { mercha
 /**
  * A refund settlement: a settlement record of the refund (negative amount, no commission) once,
  * and, when the transaction has settled already, its net `settled_amount` goes down by the refund.
+ * Written as `settleTransaction` writes, under the transaction's row lock.
  */
 export async function settleRefund(deps: Deps, merchantAccountId: string, transactionId: string, refundId: string): Promise<void> {
   await withTransaction(deps.db, async (tx) => {
     const row = await repo.findTransaction(tx, merchantAccountId, transactionId, { forUpdate: true });
     const refund = await repo.findRefund(tx, merchantAccountId, refundId, transactionId);
     if (!row || !refund || refund.status !== 'succeeded' || refund.target_type !== 'payment-method') return;
+    if (alreadySettled(await repo.listSettlements(tx, merchantAccountId, row.id), null, refund.id)) return;
     const now = new Date();
-    const settlement = await repo.insertSettlementOnce(tx, {
-      merchant_account_id: merchantAccountId, id: uuidv7(), transaction_id: row.id, refund_id: refund.id, currency: refund.currency, amount: -refund.amount,
-      commission: 0, interchange: null, markup: null, scheme_fee: null, exchange_rate: null,
-      ...sandboxReport(now),
-    });
-    if (!settlement) return;
-    if (row.settled) await emitTransaction(tx, deps, await repo.updateTransaction(tx, merchantAccountId, row.id, { settled_amount: row.settled_amount - refund.amount }), 'transaction.settled');
-    await repo.insertEvents(tx, [event(row, 'payment-connector-report-transaction-settled', { settlement_id: settlement.id, refund_id: refund.id, amount: -refund.amount, currency: refund.currency }, now)]);
+    const settlementId = uuidv7();
+    const record = { merchant_account_id: merchantAccountId, id: settlementId, transaction_id: row.id, refund_id: refund.id, currency: refund.currency, amount: -refund.amount, commission: 0, ...sandboxReport(now) };
+    const update = row.settled ? { row, patch: { settled_amount: row.settled_amount - refund.amount }, now, kinds: ['transaction.settled' as const] } : null;
+    const events = [event(row, 'payment-connector-report-transaction-settled', { settlement_id: settlementId, refund_id: refund.id, amount: -refund.amount, currency: refund.currency }, now)];
+    await writeSettlement(tx, deps, record, update, events);
   });
 }
