@@ -133,7 +133,9 @@ async function writeSettlement(
     const expected = predictRow(txn, patch, now).row;
     writes.push(repo.updateTransactionQuery(tx, txn.merchant_account_id, txn.id, patch, now));
     for (const kind of kinds) {
-      const outbox = await transactionEventWrites(tx, deps, expected, kind);
+      // Rendered on the pool, as a capture's answer renders them: the merchant's webhook
+      // subscriptions come from the read cache rather than a read in this transaction.
+      const outbox = await transactionEventWrites(deps.db, deps, expected, kind);
       outboxes += outbox.length - 1;
       writes.push(...outbox);
     }
