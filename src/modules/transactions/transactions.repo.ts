@@ -275,7 +275,6 @@ export async function findRefundSettlement(db: Executor, merchantAccountId: stri
   return row as (SettlementRow & { refund_id: string }) | undefined;
 }
 
-/** Inserts a settlement once: a second run for the same capture, refund or transaction changes nothing. */
 /** A settlement record, for a caller that runs it with its other writes (settlements.service.ts); `settlements_once_idx` refuses a second one. */
 export function insertSettlementQuery(db: Executor, row: import('kysely').Insertable<import('../../db/schema-transactions.ts').SettlementsTable>) {
   return insertQuery(db, 'settlements', row);
