@@ -1,8 +1,8 @@
-import { sql, type CompiledQuery } from 'kysely';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestRuntime } from '../../../test/helpers/build-test-app.ts';
+import { genericPlan } from '../../../test/helpers/generic-plan.ts';
 import type { Runtime } from '../../deps.ts';
-import { withTransaction } from '../../db/transaction.ts';
 import { failAbandonedJobsQuery } from './jobs.repo.ts';
 
 /**
@@ -28,34 +28,14 @@ beforeAll(async () => {
 });
 afterAll(async () => dispose?.());
 
-/** A parameter as an SQL literal (the check binds strings, dates and null). */
-function literal(value: unknown): string {
-  if (value === null || value === undefined) return 'NULL';
-  const text = value instanceof Date ? value.toISOString() : String(value);
-  return `'${text.replace(/'/g, "''")}'`;
-}
-
-async function genericPlan(query: CompiledQuery): Promise<string> {
-  return withTransaction(runtime.deps.db, async (tx) => {
-    await sql`set local plan_cache_mode = force_generic_plan`.execute(tx);
-    await sql.raw(`prepare abandoned_plan as ${query.sql}`).execute(tx);
-    try {
-      const { rows } = await sql.raw<{ 'QUERY PLAN': string }>(`explain execute abandoned_plan(${query.parameters.map(literal).join(', ')})`).execute(tx);
-      return rows.map((r) => r['QUERY PLAN']).join('\n');
-    } finally {
-      await sql`deallocate abandoned_plan`.execute(tx);
-    }
-  });
-}
-
 describe('happy', () => {
   it('reads the running jobs through their own index, without statistics and with them', async () => {
     const query = failAbandonedJobsQuery(runtime.deps.db, new Date()).compile();
-    const cold = await genericPlan(query);
+    const cold = await genericPlan(runtime.deps.db, query);
     expect(cold).toContain('jobs_running_idx');
     expect(cold).not.toContain('Seq Scan');
     await sql`analyze jobs`.execute(runtime.deps.db);
-    const analyzed = await genericPlan(query);
+    const analyzed = await genericPlan(runtime.deps.db, query);
     expect(analyzed).toContain('jobs_running_idx');
     expect(analyzed).not.toContain('Seq Scan');
   });

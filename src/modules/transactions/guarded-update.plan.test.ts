@@ -1,9 +1,9 @@
-import { sql, type CompiledQuery } from 'kysely';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestRuntime } from '../../../test/helpers/build-test-app.ts';
 import { createMerchantAccount } from '../../../test/helpers/factories.ts';
+import { genericPlan } from '../../../test/helpers/generic-plan.ts';
 import type { Runtime } from '../../deps.ts';
-import { withTransaction } from '../../db/transaction.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import { updateTransactionIfStatusQuery, updateTransactionIfUnchangedQuery } from './transactions.repo.ts';
 
@@ -30,34 +30,12 @@ beforeAll(async () => {
 });
 afterAll(async () => dispose?.());
 
-/** A parameter as an SQL literal (strings, numbers, dates and null: what the update below binds). */
-function literal(value: unknown): string {
-  if (value === null || value === undefined) return 'NULL';
-  if (typeof value === 'number') return String(value);
-  const text = value instanceof Date ? value.toISOString() : String(value);
-  return `'${text.replace(/'/g, "''")}'`;
-}
-
-/** The generic plan of `query` as a prepared statement, as text. */
-async function genericPlan(query: CompiledQuery): Promise<string> {
-  return withTransaction(runtime.deps.db, async (tx) => {
-    await sql`set local plan_cache_mode = force_generic_plan`.execute(tx);
-    await sql.raw(`prepare guarded_plan as ${query.sql}`).execute(tx);
-    try {
-      const { rows } = await sql.raw<{ 'QUERY PLAN': string }>(`explain execute guarded_plan(${query.parameters.map(literal).join(', ')})`).execute(tx);
-      return rows.map((r) => r['QUERY PLAN']).join('\n');
-    } finally {
-      await sql`deallocate guarded_plan`.execute(tx);
-    }
-  });
-}
-
 describe('happy', () => {
   it('finds the transaction by its primary key, not through the status index, without statistics', async () => {
     const stats = await sql<{ n: number }>`select count(*)::int as n from pg_stats where tablename = 'transactions' and schemaname = current_schema()`.execute(runtime.deps.db);
     expect(stats.rows[0]!.n).toBe(0);
     const query = updateTransactionIfStatusQuery(runtime.deps.db, account, uuidv7(), 'processing', { status: 'authorization_succeeded' }, new Date()).compile();
-    const plan = await genericPlan(query);
+    const plan = await genericPlan(runtime.deps.db, query);
     expect(plan).toContain('transactions_pkey');
     expect(plan).not.toContain('transactions_status_idx');
   });
@@ -65,7 +43,7 @@ describe('happy', () => {
   it('the update guarded by the values it read finds the transaction by its primary key too, not through the list index', async () => {
     const read = { status: 'authorization_succeeded' as const, authorized_amount: 100, capture_limit: 100, captured_amount: 0, capture_reserved: 0, capture_closed: false, refunded_amount: 0, refund_reserved: 0, updated_at: new Date() };
     const query = updateTransactionIfUnchangedQuery(runtime.deps.db, account, uuidv7(), { basis: read, add: { capture_reserved: 100 }, patch: { capture_closed: true }, updatedAt: new Date() }).compile();
-    const plan = await genericPlan(query);
+    const plan = await genericPlan(runtime.deps.db, query);
     expect(plan).toContain('transactions_pkey');
     expect(plan).not.toMatch(/transactions_(status|list)_idx/);
   });
