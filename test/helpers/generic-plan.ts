@@ -3,7 +3,7 @@ import type { Db } from '../../src/db/client.ts';
 import { withTransaction } from '../../src/db/transaction.ts';
 
 /** A parameter as an SQL literal (strings, numbers, dates and null: what the plan tests' statements bind). */
-export function literal(value: unknown): string {
+function literal(value: unknown): string {
   if (value === null || value === undefined) return 'NULL';
   if (typeof value === 'number') return String(value);
   const text = value instanceof Date ? value.toISOString() : String(value);
