@@ -287,6 +287,87 @@ describe('errors', () => {
   });
 });
 
+describe('one statement per poll', () => {
+  /**
+   * `deps` whose database counts the statements it runs (a Kysely plugin sees each result once),
+   * and fails the `failPoll`th poll before it is sent (a poll is one raw statement: its query node).
+   */
+  function countingDeps(failPoll?: number): { deps: Deps; count(): number } {
+    let ran = 0;
+    let polls = 0;
+    const db = deps.db.withPlugin({
+      transformQuery(args) {
+        if (args.node.kind === 'RawNode' && ++polls === failPoll) throw new Error('the database went away for one statement');
+        return args.node;
+      },
+      transformResult: async (args) => {
+        ran++;
+        return args.result;
+      },
+    });
+    return { deps: { ...deps, db }, count: () => ran };
+  }
+
+  it("records a job's success in the poll that takes the next job: 3 jobs, 4 statements", async () => {
+    const { job, runs } = testJob();
+    const queue = newQueue([job], { concurrency: 1 });
+    for (const n of [1, 2, 3]) await queue.enqueue(deps.db, job.name, { n });
+    const counting = countingDeps();
+    expect(await queue.drain(counting.deps)).toBe(3);
+    expect(runs.map((r) => r.n).sort()).toEqual([1, 2, 3]);
+    // Polls: take 1; record 1, take 2; record 2, take 3; record 3, find none. Before, each poll was
+    // two statements (abandoned jobs, claim) and each success one more: 11.
+    expect(counting.count()).toBe(4);
+    const rows = await rowsOf(job);
+    expect(rows.map((row) => [row.status, row.attempts, row.locked_by, row.locked_until])).toEqual([
+      ['succeeded', 1, null, null],
+      ['succeeded', 1, null, null],
+      ['succeeded', 1, null, null],
+    ]);
+  });
+
+  it('records the successes of a drain cut short by its rounds, once it ends', async () => {
+    const { job } = testJob();
+    const queue = newQueue([job], { concurrency: 1 });
+    await queue.enqueue(deps.db, job.name, { n: 1 });
+    await queue.enqueue(deps.db, job.name, { n: 2 });
+    expect(await queue.drain(deps, 1)).toBe(1);
+    expect((await rowsOf(job)).map((row) => row.status).sort()).toEqual(['queued', 'succeeded']);
+  });
+
+  it('keeps a success a failed poll did not write, and writes it with the next poll; the job runs once', async () => {
+    const logged: Logged[] = [];
+    const { job, runs } = testJob();
+    const queue = newQueue([job], { concurrency: 1, pollMs: 20 }, recordingLog(logged));
+    await queue.enqueue(deps.db, job.name, { n: 1 });
+    await queue.enqueue(deps.db, job.name, { n: 2 });
+    // The first poll takes job 1; the second, after job 1's end, fails before it is sent.
+    queue.start(countingDeps(2).deps);
+    await vi.waitFor(async () => expect((await rowsOf(job)).map((row) => row.status)).toEqual(['succeeded', 'succeeded']), { timeout: 5_000, interval: 20 });
+    await queue.stop();
+    expect(runs.map((r) => r.n)).toEqual([1, 2]);
+    expect(logged.filter((l) => l.msg === 'job queue poll failed')).toHaveLength(1);
+  });
+
+  it('never takes again, in the poll that records it, a job that ran past its lease', async () => {
+    const { job, runs } = testJob({ delayMs: 0 });
+    const slow: TestJob = {
+      ...job,
+      async handle(payload, ctx) {
+        await sleep(150);
+        await job.handle(payload, ctx);
+      },
+    };
+    // A lease of 50 ms: the job is still running, on its own worker, when it ends.
+    const queue = newQueue([slow], { concurrency: 1, leaseMs: 50 });
+    await queue.enqueue(deps.db, slow.name, { n: 1 });
+    // Its second round's poll records it while its lease is over: it must not take it again.
+    expect(await queue.drain(deps)).toBe(1);
+    expect(runs).toHaveLength(1);
+    expect((await rowsOf(job))[0]).toMatchObject({ status: 'succeeded', attempts: 1, locked_by: null });
+  });
+});
+
 describe('recovery', () => {
   it('takes again a job whose worker died (lease past), but not one whose lease still runs', async () => {
     const { job, runs } = testJob();

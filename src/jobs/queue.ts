@@ -2,6 +2,7 @@ import { hostname } from 'node:os';
 import type { Static, TSchema } from 'typebox';
 import { Value } from 'typebox/value';
 import type { Deps } from '../context.ts';
+import type { JobRow } from '../db/schema.ts';
 import type { Executor } from '../db/transaction.ts';
 import { uuidv7 } from '../lib/ids.ts';
 import { scrubString } from '../lib/redact.ts';
@@ -57,6 +58,8 @@ export class JobQueue<Payloads extends PayloadSchemas = typeof JOB_PAYLOADS> {
   /** A poke came while no loop was waiting (see `poke`). */
   private poked = false;
   private readonly inFlight = new Set<Promise<void>>();
+  /** Jobs run to success, not yet recorded `succeeded`: the next poll records them (`repo.pollJobs`). */
+  private finished: string[] = [];
   private lastScheduled = new Map<string, number>();
 
   constructor(private readonly options: QueueOptions, jobs: JobDefinition[], private readonly log: Logger) {
@@ -126,6 +129,19 @@ export class JobQueue<Payloads extends PayloadSchemas = typeof JOB_PAYLOADS> {
     this.poke();
     await this.loop;
     await Promise.allSettled([...this.inFlight]);
+    await this.recordFinished();
+  }
+
+  /** Records the jobs finished since the last poll, outside a poll (a stop, the end of a drain). */
+  private async recordFinished(): Promise<void> {
+    if (this.finished.length === 0) return;
+    const ids = this.finished.splice(0);
+    try {
+      await repo.markSucceeded(this.deps!.db, ids, this.workerId);
+    } catch (error) {
+      // Their lease runs out and they run again (handlers are idempotent), as after a crash.
+      this.log.error({ err: error, jobIds: ids }, 'could not record finished jobs');
+    }
   }
 
   poke(): void {
@@ -143,8 +159,9 @@ export class JobQueue<Payloads extends PayloadSchemas = typeof JOB_PAYLOADS> {
       const ran = await this.tick();
       await Promise.allSettled([...this.inFlight]);
       total += ran;
-      if (ran === 0) return total;
+      if (ran === 0) break;
     }
+    await this.recordFinished();
     return total;
   }
 
@@ -177,12 +194,19 @@ export class JobQueue<Payloads extends PayloadSchemas = typeof JOB_PAYLOADS> {
   private async tick(): Promise<number> {
     const deps = this.deps!;
     const capacity = this.concurrency - this.inFlight.size;
-    if (capacity <= 0) {
+    if (capacity <= 0 && this.finished.length === 0) {
       await Promise.race([...this.inFlight]);
       return 0;
     }
-    await repo.failAbandonedJobs(deps.db);
-    const rows = await repo.claimDueJobs(deps.db, this.workerId, capacity, this.options.leaseMs ?? 300_000, [...this.jobs.keys()]);
+    const finished = this.finished.splice(0);
+    let rows: JobRow[];
+    try {
+      rows = await repo.pollJobs(deps.db, { workerId: this.workerId, finished, batch: Math.max(0, capacity), leaseMs: this.options.leaseMs ?? 300_000, names: [...this.jobs.keys()] });
+    } catch (error) {
+      // Nothing of the poll was written: the next one records them.
+      this.finished.unshift(...finished);
+      throw error;
+    }
     for (const row of rows) {
       const promise = this.execute(row).finally(() => {
         this.inFlight.delete(promise);
@@ -193,7 +217,7 @@ export class JobQueue<Payloads extends PayloadSchemas = typeof JOB_PAYLOADS> {
     return rows.length;
   }
 
-  private async execute(row: Awaited<ReturnType<typeof repo.claimDueJobs>>[number]): Promise<void> {
+  private async execute(row: JobRow): Promise<void> {
     const deps = this.deps!;
     const job = this.jobs.get(row.name)!;
     const log = { jobId: row.id, job: row.name, attempt: row.attempts };
@@ -201,7 +225,8 @@ export class JobQueue<Payloads extends PayloadSchemas = typeof JOB_PAYLOADS> {
     try {
       if (!Value.Check(job.payload, row.payload)) throw new Error('payload does not match the job schema');
       await job.handle(row.payload as never, { deps, jobId: row.id, attempt: row.attempts, log: this.log });
-      await repo.markSucceeded(deps.db, row.id, this.workerId);
+      // Recorded by the poll this job's end starts (`tick`), which also takes the next job.
+      this.finished.push(row.id);
       this.options.observer?.jobRun(row.name, 'succeeded');
     } catch (error) {
       this.options.observer?.jobRun(row.name, row.attempts < row.max_attempts ? 'retrying' : 'failed');

@@ -32,43 +32,63 @@ export async function insertJob(db: Executor, job: NewJob): Promise<boolean> {
   return (await insertJobQuery(db, job).executeTakeFirst()) !== undefined;
 }
 
+export interface PollJobs {
+  workerId: string;
+  /** Jobs this worker ran to success since its last poll: recorded `succeeded` by this statement. */
+  finished: string[];
+  /** How many due jobs to take (0: only record `finished` and fail abandoned jobs). */
+  batch: number;
+  leaseMs: number;
+  names: string[];
+}
+
 /**
- * Takes up to `batch` due jobs for this worker. SKIP LOCKED lets several processes dequeue at
- * once without waiting on, or taking, each other's rows; a `running` job whose lease ran out (its
- * worker died) is due again.
+ * One poll of a worker, in one statement (one round trip and one commit, where there were three):
+ *  - records the jobs it finished since its last poll (`finished`, still locked by it) `succeeded`;
+ *  - fails the jobs whose worker died on their last allowed attempt (`failAbandonedJobsQuery`);
+ *  - takes up to `batch` due jobs. SKIP LOCKED lets several processes dequeue at once without
+ *    waiting on, or taking, each other's rows; a `running` job whose lease ran out (its worker
+ *    died) is due again. A job just finished is never taken again by the same statement, even when
+ *    it ran past its lease.
+ * The three parts touch disjoint rows: the abandoned ones have no attempt left, the due ones do, and
+ * the finished ones are left out of both. The claimed ids come as one array (`= ANY(ARRAY(…))`), so
+ * the update finds them by key: with `IN (…)` a generic plan, which cannot know the LIMIT, read the
+ * whole table (finished jobs included) to join it with them.
  */
-export async function claimDueJobs(db: Executor, workerId: string, batch: number, leaseMs: number, names: string[]): Promise<JobRow[]> {
-  if (names.length === 0) return [];
-  const now = new Date();
-  const result = await sql<JobRow>`
+export async function pollJobs(db: Executor, poll: PollJobs): Promise<JobRow[]> {
+  return (await pollJobsQuery(db, poll, new Date()).execute(db)).rows;
+}
+
+/** `pollJobs`' statement (its plan is tested: src/modules/jobs/jobs.plan.test.ts). */
+export function pollJobsQuery(db: Executor, { workerId, finished, batch, leaseMs, names }: PollJobs, now: Date) {
+  const done = uuidArray(finished);
+  const abandoned = failAbandonedJobsQuery(db, now).where(sql<boolean>`id <> ALL(${done}::uuid[])`);
+  const due = names.length === 0 ? sql`false` : sql`name IN (${sql.join(names)})`;
+  return sql<JobRow>`
+    WITH finished AS (
+      UPDATE jobs SET status = 'succeeded', locked_by = NULL, locked_until = NULL, last_error = NULL, updated_at = ${now}
+      WHERE id = ANY(${done}::uuid[]) AND locked_by = ${workerId}
+    ), abandoned AS (${abandoned})
     UPDATE jobs SET status = 'running', attempts = attempts + 1, locked_by = ${workerId},
            locked_until = ${new Date(now.getTime() + leaseMs)}, updated_at = ${now}
-    WHERE id IN (
+    WHERE id = ANY(ARRAY(
       SELECT id FROM jobs
       WHERE status IN ('queued', 'running') AND run_at <= ${now}
         AND (status = 'queued' OR (locked_until < ${now} AND attempts < max_attempts))
-        AND name IN (${sql.join(names)})
+        AND ${due} AND id <> ALL(${done}::uuid[])
       ORDER BY run_at
       LIMIT ${batch}
       FOR UPDATE SKIP LOCKED
-    )
-    RETURNING *`.execute(db);
-  return result.rows;
+    ))
+    RETURNING *`;
 }
 
 /**
- * A job whose worker died on its last allowed attempt (lease over, no attempts left) would otherwise
- * stay `running` forever: it is failed, so a job that kills its worker every time ends.
- */
-export async function failAbandonedJobs(db: Executor): Promise<number> {
-  const result = await failAbandonedJobsQuery(db, new Date()).executeTakeFirst();
-  return Number(result.numUpdatedRows);
-}
-
-/**
- * `failAbandonedJobs`' statement: it reads the running jobs only (`jobs_running_idx`), not the
- * table. The status is written in the text: a partial index serves a prepared statement's generic
- * plan only when its condition is there, not in a parameter.
+ * Fails the jobs whose worker died on their last allowed attempt (lease over, no attempts left):
+ * they would otherwise stay `running` forever, and a job that kills its worker every time would
+ * never end. Part of every poll (`pollJobsQuery`). It reads the running jobs only
+ * (`jobs_running_idx`), not the table. The status is written in the text: a partial index serves a
+ * prepared statement's generic plan only when its condition is there, not in a parameter.
  */
 export function failAbandonedJobsQuery(db: Executor, now: Date) {
   return db
@@ -79,14 +99,28 @@ export function failAbandonedJobsQuery(db: Executor, now: Date) {
     .whereRef('attempts', '>=', 'max_attempts');
 }
 
-export async function markSucceeded(db: Executor, id: string, workerId: string): Promise<void> {
+/** Records jobs this worker ran to success `succeeded` (those a poll has not recorded: at a stop). */
+export async function markSucceeded(db: Executor, ids: string[], workerId: string): Promise<void> {
+  if (ids.length === 0) return;
   await db
     .updateTable('jobs')
     .set({ status: 'succeeded', locked_by: null, locked_until: null, last_error: null, updated_at: new Date() })
-    .where('id', '=', id)
+    .where(sql<boolean>`id = ANY(${uuidArray(ids)}::uuid[])`)
     .where('locked_by', '=', workerId)
     .execute();
 }
+
+/**
+ * Job ids as one PostgreSQL array literal, sent as text and cast by the statement: the same on
+ * both drivers, whatever each does with a JavaScript array. Ids are uuids (checked here): nothing
+ * in them needs quoting.
+ */
+function uuidArray(ids: string[]): string {
+  for (const id of ids) if (!UUID.test(id)) throw new Error(`not a job id: ${id}`);
+  return `{${ids.join(',')}}`;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export async function markFailed(db: Executor, id: string, workerId: string, error: string, retryAt: Date | null): Promise<void> {
   await db
