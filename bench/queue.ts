@@ -6,17 +6,18 @@
  * reads (default 3; 0: a job that does nothing), then starts one worker (`JobQueue`,
  * JOB_CONCURRENCY at once, default 4) and times it until every job has been recorded `succeeded`.
  * Prints the jobs per second and the queue's own statements per job (its polls and marks: what a
- * Kysely plugin counted, less the jobs' reads; BEGIN and COMMIT pass no plugin). Runs BENCH_ROUNDS times (default 3), each on a database of its own.
+ * Kysely plugin counted, less the jobs' reads; BEGIN and COMMIT pass no plugin). Runs BENCH_ROUNDS
+ * times (default 3), each on a database of its own.
  *
- * BENCH_QUEUE_OF names another checkout (a directory with src/ and test/, e.g. from `git worktree
+ * BENCH_QUEUE_OF names another checkout (a directory with src/ and its node_modules, e.g. from `git worktree
  * add /tmp/before <commit>`): its queue and database code are measured instead of this one's, with
  * this script, so two versions can be run one after the other on the same host.
  */
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { positive, whole } from './env.ts';
-import os from 'node:os';
-import fs from 'node:fs';
 import { log, postgresSchema } from './server.ts';
 
 const JOBS = positive('BENCH_JOBS', 3000);
