@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { arrayLiteral } from '../../db/group-commit-sql.ts';
 import type { JobRow } from '../../db/schema.ts';
 import type { Executor } from '../../db/transaction.ts';
 
@@ -111,17 +112,13 @@ export async function markSucceeded(db: Executor, ids: string[], workerId: strin
 }
 
 /**
- * Job ids as one PostgreSQL array literal, sent as text and cast by the statement: the same on
- * both drivers, whatever each does with a JavaScript array. Ids are uuids (checked here): nothing
- * in them needs quoting.
+ * Job ids as one PostgreSQL array literal (`arrayLiteral`, as the group committer writes its
+ * arrays), sent as text and cast by the statement: the same on both drivers, whatever each does
+ * with a JavaScript array.
  */
 function uuidArray(ids: string[]): string {
-  for (const id of ids) if (!UUID.test(id)) throw new Error(`not a job id: ${id}`);
-  return `{${ids.join(',')}}`;
+  return arrayLiteral(ids, 'uuid')!;
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 export async function markFailed(db: Executor, id: string, workerId: string, error: string, retryAt: Date | null): Promise<void> {
   await db
     .updateTable('jobs')
