@@ -10,13 +10,23 @@
  * median of those 2-s rates (the last interval, partly idle, left out). The server's JOB_CONCURRENCY (jobs one worker runs at once) comes from the environment,
  * so `JOB_CONCURRENCY=16 npm run bench:settlements` measures another setting.
  * BENCH_DATABASE_URL runs it on PostgreSQL (a throw-away schema), PGlite without it.
+ *
+ * The backlog that way depends on how fast that host captured and how much the worker settled while
+ * the settlements fell due. BENCH_CAPTURES=N makes exactly N captures instead, with the settlements
+ * due a week later; the server is then stopped, every settlement made due, and the same server
+ * started again on the same database drains all N, so that two versions drain the same backlog.
+ * BENCH_SETTLEMENTS_OF names another checkout (a directory with
+ * its node_modules, e.g. from `git worktree add /tmp/before <commit>`) whose server is measured
+ * instead of this one's, with this script.
  */
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { sql } from 'kysely';
 import { mintToken } from '../src/cli/token.ts';
+import { openDb } from '../src/db/client.ts';
 import { positive } from './env.ts';
 import { api } from './seed.ts';
 import { log, metricsText, postgresSchema, startServer, stopServer } from './server.ts';
@@ -37,17 +47,31 @@ export function settlementsLeftFrom(metrics: string): number {
   return left;
 }
 
+/** Makes every queued settlement due now (the server stopped), on the database the server used. */
+async function makeSettlementsDue(databaseUrl: string | null, dataDir: string): Promise<number> {
+  const handle = await openDb({ databaseUrl, dataDir, groupCommit: false });
+  try {
+    const result = await sql`update jobs set run_at = now() where name = ${JOB} and status = 'queued'`.execute(handle.db);
+    return Number(result.numAffectedRows ?? 0);
+  } finally {
+    await handle.close();
+  }
+}
+
 async function main(): Promise<void> {
   const seconds = positive('BENCH_SECONDS', 10);
   const connections = positive('BENCH_CONNECTIONS', 32);
   const databaseUrl = process.env.BENCH_DATABASE_URL || null;
-  const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+  const captures = process.env.BENCH_CAPTURES ? positive('BENCH_CAPTURES', 1) : null;
+  const root = path.resolve(process.env.BENCH_SETTLEMENTS_OF || path.join(path.dirname(fileURLToPath(import.meta.url)), '..'));
   const autocannon = createRequire(import.meta.url)('autocannon');
-  const delay = seconds + 10;
+  // A fixed backlog: the settlements are due a week later, and made due at once after the captures.
+  const delay = captures ? 7 * 24 * 3600 : seconds + 10;
   process.env.SETTLEMENT_DELAY_SECONDS = String(delay);
   const schema = databaseUrl ? await postgresSchema(databaseUrl) : null;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-settlements-'));
-  const server = await startServer(root, dataDir, schema?.databaseUrl ?? null, []);
+  let due: number | null = null;
+  let server = await startServer(root, dataDir, schema?.databaseUrl ?? null, []);
   try {
     const privateKeyPem = fs.readFileSync(path.join(dataDir, 'private_key.pem'), 'utf8');
     const token = await mintToken({ privateKeyPem, scopes: ['*.read', '*.write'], lifetimeSeconds: 3600 });
@@ -57,19 +81,28 @@ async function main(): Promise<void> {
       url: `${server.baseUrl}/transactions`,
       method: 'POST',
       connections,
-      duration: seconds,
+      ...(captures ? { amount: captures } : { duration: seconds }),
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
       body: JSON.stringify({ amount: 1000, currency: 'USD', intent: 'capture', payment_method: { method: 'id', id: cardId } }),
     });
     const lines = [`captures: ${result.requests.total} in ${result.duration} s at ${connections} connections, ${Math.round(result.requests.total / result.duration)}/s (${result.non2xx} not 2xx)`];
     log(lines[0]!);
-    // The first settlements fall due `delay` s after the run started and the last about `seconds`
-    // later: from then on, what is left is a backlog the worker drains as fast as it can.
-    while (Date.now() - started < (delay + seconds) * 1000) await new Promise((resolve) => setTimeout(resolve, 100));
+    if (captures) {
+      // The same server again, on the same database, once every settlement is due: its worker
+      // drains the whole backlog, as one would after an outage.
+      await stopServer(server.child);
+      due = await makeSettlementsDue(databaseUrl ? schema!.databaseUrl : null, dataDir);
+      log(`${due} settlements made due`);
+      server = await startServer(root, dataDir, schema?.databaseUrl ?? null, []);
+    } else {
+      // The first settlements fall due `delay` s after the run started and the last about
+      // `seconds` later: from then on, what is left is a backlog the worker drains as fast as it can.
+      while (Date.now() - started < (delay + seconds) * 1000) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
     const metrics = async () => (await metricsText(server)) ?? '';
     const first = await metrics();
     let [settled, at, left] = [settledFrom(first), Date.now(), settlementsLeftFrom(first)];
-    const backlog = left;
+    const backlog = due ?? left;
     const rates: number[] = [];
     while (left > 0 && rates.length < 300) {
       await new Promise((resolve) => setTimeout(resolve, 2000));
@@ -84,7 +117,7 @@ async function main(): Promise<void> {
     }
     const sorted = [...rates].sort((a, b) => a - b);
     const median = sorted[Math.floor(sorted.length / 2)]!;
-    const setting = `JOB_CONCURRENCY=${process.env.JOB_CONCURRENCY ?? '4 (default)'}, ${databaseUrl ? 'PostgreSQL' : 'PGlite'}, ${os.cpus().length} CPUs`;
+    const setting = `JOB_CONCURRENCY=${process.env.JOB_CONCURRENCY ?? '4 (default)'}, ${databaseUrl ? 'PostgreSQL' : 'PGlite'}, ${os.cpus().length} CPUs${process.env.BENCH_SETTLEMENTS_OF ? `, the server of ${root}` : ''}`;
     if (rates.length === 0) {
       lines.push(`settlements: ${backlog === 0 ? 'no backlog' : `a backlog of ${backlog}, gone within 2 s`}: the worker kept up with the captures as they fell due, ${setting}`);
     } else {
