@@ -2,6 +2,7 @@ import type { Compilable } from 'kysely';
 import type { Deps } from '../../context.ts';
 import { runWrites } from '../../db/write-batch.ts';
 import type { Executor, Tx } from '../../db/transaction.ts';
+import type { WebhookSubscriptionRow } from '../../db/schema-webhooks.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import { activeSubscriptions } from '../webhook-subscriptions/webhook-subscriptions.service.ts';
 import { insertDeliveriesQuery, insertEventQuery, type NewDelivery } from './events.repo.ts';
@@ -25,8 +26,12 @@ export const GIVE_UP_AFTER_MS = 24 * 3600 * 1000;
  * its own writes in one round trip (src/db/write-batch.ts; call `deps.queue.pokeSoon()` after);
  * `emitEvent` runs them at once. A merchant without subscriptions costs one select and one insert;
  * outside a database transaction (`tx` is `deps.db`) the select comes from the process's cache.
+ * A caller inside a transaction that wants the cached ones reads them before it begins
+ * (`activeSubscriptions(deps.db, …)`) and passes them as `subscriptions`: a cache miss loads on
+ * the pool, and a pool read inside a transaction can wait for ever for a connection the
+ * transactions hold (PGlite's only one, or all of a pool's).
  */
-export async function eventWrites(tx: Executor, deps: Deps, event: NewEvent): Promise<Array<Compilable<unknown>>> {
+export async function eventWrites(tx: Executor, deps: Deps, event: NewEvent, subscriptions?: readonly WebhookSubscriptionRow[]): Promise<Array<Compilable<unknown>>> {
   // Times come from this process, not the database's now(): deliveries of a resource are ordered
   // by (created_at, id), and ids from uuidv7 are strictly increasing within the process.
   const now = new Date();
@@ -42,10 +47,10 @@ export async function eventWrites(tx: Executor, deps: Deps, event: NewEvent): Pr
       created_at: now,
     }),
   ];
-  const subscriptions = await activeSubscriptions(tx, deps, event.merchantAccountId);
-  if (subscriptions.length === 0) return writes;
+  const active = subscriptions ?? (await activeSubscriptions(tx, deps, event.merchantAccountId));
+  if (active.length === 0) return writes;
   const giveUpAt = new Date(now.getTime() + GIVE_UP_AFTER_MS);
-  const deliveries: NewDelivery[] = subscriptions.map((s) => ({
+  const deliveries: NewDelivery[] = active.map((s) => ({
     merchant_account_id: event.merchantAccountId,
     id: uuidv7(now.getTime()),
     subscription_id: s.id,

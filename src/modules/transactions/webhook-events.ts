@@ -1,5 +1,6 @@
 import type { Deps } from '../../context.ts';
 import type { AttemptRow, RefundRow, TransactionRow } from '../../db/schema-transactions.ts';
+import type { WebhookSubscriptionRow } from '../../db/schema-webhooks.ts';
 import type { Executor, Tx } from '../../db/transaction.ts';
 import { emitEvent, eventWrites, type NewEvent } from '../events/events.service.ts';
 import { giftCardServiceOf } from '../gift-cards/gift-card-service.ts';
@@ -28,9 +29,9 @@ export async function emitTransaction(tx: Tx, deps: Deps, row: TransactionRow, k
   await emitEvent(tx, deps, { merchantAccountId: row.merchant_account_id, kind, resourceType: 'transaction', resourceId: row.id, payload: await snapshot(tx, row) });
 }
 
-/** `emitTransaction`'s writes, for a caller that runs them with its own (see `eventWrites`). */
-export async function transactionEventWrites(tx: Executor, deps: Deps, row: TransactionRow, kind: TransactionEventKind) {
-  return eventWrites(tx, deps, { merchantAccountId: row.merchant_account_id, kind, resourceType: 'transaction', resourceId: row.id, payload: await snapshot(tx, row) });
+/** `emitTransaction`'s writes, for a caller that runs them with its own (see `eventWrites`, and its `subscriptions`). */
+export async function transactionEventWrites(tx: Executor, deps: Deps, row: TransactionRow, kind: TransactionEventKind, subscriptions?: readonly WebhookSubscriptionRow[]) {
+  return eventWrites(tx, deps, { merchantAccountId: row.merchant_account_id, kind, resourceType: 'transaction', resourceId: row.id, payload: await snapshot(tx, row) }, subscriptions);
 }
 
 /** `transaction.updated` when the status changed and no more specific kind applies. */

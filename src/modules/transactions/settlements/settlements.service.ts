@@ -1,11 +1,13 @@
 import type { Compilable, Insertable } from 'kysely';
 import type { Deps } from '../../../context.ts';
 import type { NewTransactionEvent, SettlementRow, SettlementsTable, TransactionRow } from '../../../db/schema-transactions.ts';
+import type { WebhookSubscriptionRow } from '../../../db/schema-webhooks.ts';
 import type { Executor, Tx } from '../../../db/transaction.ts';
 import { withTransaction } from '../../../db/transaction.ts';
 import { runWrites } from '../../../db/write-batch.ts';
 import { uuidv7 } from '../../../lib/ids.ts';
 import { scenarioOf } from '../../../connectors/mock/mock-card.scenarios.ts';
+import { activeSubscriptions } from '../../webhook-subscriptions/webhook-subscriptions.service.ts';
 import { paymentHint } from '../connector-call.ts';
 import { event } from '../transaction-events.ts';
 import * as repo from '../transactions.repo.ts';
@@ -89,6 +91,7 @@ export function alreadySettled(settlements: ReadonlyArray<Pick<SettlementRow, 'r
  * `settlements_once_idx`, and the job's retry would find it.
  */
 export async function settleTransaction(deps: Deps, merchantAccountId: string, transactionId: string, captureAttemptId: string | null = null): Promise<void> {
+  const subscriptions = await activeSubscriptions(deps.db, deps, merchantAccountId);
   await withTransaction(deps.db, async (tx) => {
     const row = await repo.findTransaction(tx, merchantAccountId, transactionId, { forUpdate: true });
     if (!row || row.captured_amount === 0) return;
@@ -111,17 +114,22 @@ export async function settleTransaction(deps: Deps, merchantAccountId: string, t
     if (disputed) events.push(event(row, 'payment-connector-report-chargeback-posted', { amount: row.captured_amount, currency: row.currency, reason: 'fraudulent' }, now));
     if (reversed) events.push(event(row, 'payment-connector-report-chargeback-reversal-posted', { amount: row.captured_amount, currency: row.currency }, now));
     const record = { merchant_account_id: merchantAccountId, id: settlementId, transaction_id: row.id, refund_id: null, capture_attempt_id: captureAttemptId, currency: row.currency, amount, commission: commissionOf(amount), ...sandboxReport(now) };
-    await writeSettlement(tx, deps, record, { row, patch, now, kinds }, events);
+    await writeSettlement(tx, deps, subscriptions, record, { row, patch, now, kinds }, events);
   });
 }
 
 /**
  * The settlement record, the transaction's change (`update`: its patch, rendered into its webhook
- * events `kinds` as it will be left) and the history `events`, in one statement.
+ * events `kinds` as it will be left) and the history `events`, in one statement. `subscriptions`:
+ * the merchant's webhook subscriptions, read before the transaction began (from the read cache, as
+ * a capture's answer reads them, rather than a read in this transaction). Read here, a cache miss
+ * would wait for a pool connection while this transaction holds one: with as many jobs at once as
+ * the pool has connections (or on PGlite, which has one), for ever.
  */
 async function writeSettlement(
   tx: Tx,
   deps: Deps,
+  subscriptions: readonly WebhookSubscriptionRow[],
   record: Insertable<SettlementsTable>,
   update: { row: TransactionRow; patch: repo.TransactionPatch; now: Date; kinds: TransactionEventKind[] } | null,
   events: NewTransactionEvent[],
@@ -133,9 +141,7 @@ async function writeSettlement(
     const expected = predictRow(txn, patch, now).row;
     writes.push(repo.updateTransactionQuery(tx, txn.merchant_account_id, txn.id, patch, now));
     for (const kind of kinds) {
-      // Rendered on the pool, as a capture's answer renders them: the merchant's webhook
-      // subscriptions come from the read cache rather than a read in this transaction.
-      const outbox = await transactionEventWrites(deps.db, deps, expected, kind);
+      const outbox = await transactionEventWrites(tx, deps, expected, kind, subscriptions);
       outboxes += outbox.length - 1;
       writes.push(...outbox);
     }
@@ -166,6 +172,7 @@ export function refundSettlementQuery(db: Executor, deps: Deps, refund: { mercha
  * Written as `settleTransaction` writes, under the transaction's row lock.
  */
 export async function settleRefund(deps: Deps, merchantAccountId: string, transactionId: string, refundId: string): Promise<void> {
+  const subscriptions = await activeSubscriptions(deps.db, deps, merchantAccountId);
   await withTransaction(deps.db, async (tx) => {
     const row = await repo.findTransaction(tx, merchantAccountId, transactionId, { forUpdate: true });
     const refund = await repo.findRefund(tx, merchantAccountId, refundId, transactionId);
@@ -176,6 +183,6 @@ export async function settleRefund(deps: Deps, merchantAccountId: string, transa
     const record = { merchant_account_id: merchantAccountId, id: settlementId, transaction_id: row.id, refund_id: refund.id, currency: refund.currency, amount: -refund.amount, commission: 0, ...sandboxReport(now) };
     const update = row.settled ? { row, patch: { settled_amount: row.settled_amount - refund.amount }, now, kinds: ['transaction.settled' as const] } : null;
     const events = [event(row, 'payment-connector-report-transaction-settled', { settlement_id: settlementId, refund_id: refund.id, amount: -refund.amount, currency: refund.currency }, now)];
-    await writeSettlement(tx, deps, record, update, events);
+    await writeSettlement(tx, deps, subscriptions, record, update, events);
   });
 }
