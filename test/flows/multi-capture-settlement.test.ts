@@ -87,4 +87,21 @@ describe('errors', () => {
     await t.deps.queue.drain(t.deps);
     expect(await amounts(m, txn.id)).toEqual([100]);
   });
+
+  it("a settlement names its transaction's own capture: another transaction's, another account's or an unknown attempt settles nothing", async () => {
+    const { merchantAccountId: m } = await merchantWithMockCard(t, { fields: MULTI });
+    const { merchantAccountId: other } = await merchantWithMockCard(t, { fields: MULTI });
+    const [txn, second, elsewhere] = [await authorized(t, m), await authorized(t, m), await authorized(t, other)];
+    await capture(m, txn.id, { amount: 100, final: false });
+    await capture(m, second.id, { amount: 200, final: false });
+    await capture(other, elsewhere.id, { amount: 300, final: false });
+    const captureOf = (id: string) => t.deps.db.selectFrom('transaction_attempts').select('id').where('transaction_id', '=', id).where('operation', '=', 'capture').executeTakeFirstOrThrow();
+    const [own, ofSecond, ofElsewhere] = [await captureOf(txn.id), await captureOf(second.id), await captureOf(elsewhere.id)];
+    await settleTransaction(t.deps, m, txn.id, ofSecond.id);
+    await settleTransaction(t.deps, m, txn.id, ofElsewhere.id);
+    await settleTransaction(t.deps, m, txn.id, '01900000-0000-7000-8000-000000000000');
+    expect(await amounts(m, txn.id)).toEqual([]);
+    await settleTransaction(t.deps, m, txn.id, own.id);
+    expect(await amounts(m, txn.id)).toEqual([100]);
+  });
 });

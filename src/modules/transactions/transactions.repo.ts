@@ -20,6 +20,33 @@ export async function findTransaction(db: Executor, merchantAccountId: string, i
   return rowByKeys(db, 'transactions', [['merchant_account_id', merchantAccountId], ['id', id]], options);
 }
 
+/** What a capture's settlement reads of the capture's attempt. */
+export type SettledAttempt = Pick<AttemptRow, 'transaction_id' | 'operation' | 'status' | 'amount'>;
+
+/**
+ * The transaction `FOR UPDATE`, with what a settlement reads of the attempt `attemptId`, in one
+ * statement. The attempt comes from the statement's snapshot, taken before any wait for the lock:
+ * it may be read so only because a capture's settlement is enqueued in the database transaction that
+ * records its attempt succeeded (so it is committed before the settlement can run), and nothing
+ * changes a succeeded capture's attempt again. Anything that another holder of
+ * the lock may have written (the settlements) is read after this statement.
+ */
+export async function lockTransactionWithAttempt(db: Executor, merchantAccountId: string, id: string, attemptId: string): Promise<{ row: TransactionRow; attempt: SettledAttempt | null } | undefined> {
+  const found = await db
+    .selectFrom('transactions as t')
+    .leftJoin('transaction_attempts as a', (join) => join.onRef('a.merchant_account_id', '=', 't.merchant_account_id').on('a.id', '=', attemptId))
+    .selectAll('t')
+    .select(['a.transaction_id as svc_attempt_transaction_id', 'a.operation as svc_attempt_operation', 'a.status as svc_attempt_status', 'a.amount as svc_attempt_amount'])
+    .where('t.merchant_account_id', '=', merchantAccountId)
+    .where('t.id', '=', id)
+    .forUpdate('t')
+    .executeTakeFirst();
+  if (!found) return undefined;
+  const { svc_attempt_transaction_id: transactionId, svc_attempt_operation: operation, svc_attempt_status: status, svc_attempt_amount: amount, ...row } = found;
+  const attempt = transactionId === null || operation === null || status === null || amount === null ? null : { transaction_id: transactionId, operation, status, amount };
+  return { row, attempt };
+}
+
 /** The transaction a payment service knows by its own id (inbound provider webhooks). */
 export async function findTransactionByProviderId(db: Executor, merchantAccountId: string, paymentServiceId: string, providerTransactionId: string): Promise<TransactionRow | undefined> {
   return db.selectFrom('transactions').selectAll().where('merchant_account_id', '=', merchantAccountId).where('payment_service_transaction_id', '=', providerTransactionId).where('payment_service_id', '=', paymentServiceId).executeTakeFirst();

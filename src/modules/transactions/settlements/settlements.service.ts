@@ -48,11 +48,10 @@ export function captureSettlementAmount(row: Pick<TransactionRow, 'captured_amou
   return Math.min(capture.operation === 'capture' ? capture.amount : row.authorized_amount, rest);
 }
 
-/** The settlement amount of one capture; 0 when there is nothing (left) to settle. */
-async function amountToSettle(tx: Tx, row: TransactionRow, captureAttemptId: string | null, settlements: SettlementRow[]): Promise<number> {
+/** The settlement amount of one capture (its attempt, `attempt`); 0 when there is nothing (left) to settle. */
+function amountToSettle(row: TransactionRow, captureAttemptId: string | null, attempt: repo.SettledAttempt | null, settlements: SettlementRow[]): number {
   const captureSettled = settlements.filter((r) => r.refund_id === null).reduce((sum, r) => sum + r.amount, 0);
   if (!captureAttemptId) return captureSettlementAmount(row, null, captureSettled);
-  const attempt = await repo.findAttempt(tx, row.merchant_account_id, captureAttemptId);
   // A capture, or the authorization of an authorize-and-capture transaction.
   const captures = attempt?.operation === 'capture' || (attempt?.operation === 'authorize' && row.intent === 'capture');
   if (!attempt || attempt.transaction_id !== row.id || attempt.status !== 'succeeded' || !captures) return 0;
@@ -78,6 +77,12 @@ export function alreadySettled(settlements: ReadonlyArray<Pick<SettlementRow, 'r
   return settlements.some((r) => (r.refund_id ?? r.capture_attempt_id ?? null) === key);
 }
 
+/** The transaction `FOR UPDATE`, without an attempt. */
+async function lockedAlone(tx: Tx, merchantAccountId: string, transactionId: string) {
+  const row = await repo.findTransaction(tx, merchantAccountId, transactionId, { forUpdate: true });
+  return row && { row, attempt: null };
+}
+
 /**
  * Settles one capture (or, without `captureAttemptId`, the captured amount not settled yet) once:
  * a settlement record, the transaction's `settled` fields (`settled_amount` is every settlement so
@@ -93,13 +98,15 @@ export function alreadySettled(settlements: ReadonlyArray<Pick<SettlementRow, 'r
 export async function settleTransaction(deps: Deps, merchantAccountId: string, transactionId: string, captureAttemptId: string | null = null): Promise<void> {
   const subscriptions = await activeSubscriptions(deps.db, deps, merchantAccountId);
   await withTransaction(deps.db, async (tx) => {
-    const row = await repo.findTransaction(tx, merchantAccountId, transactionId, { forUpdate: true });
-    if (!row || row.captured_amount === 0) return;
+    // The capture's attempt with the row lock (lockTransactionWithAttempt says why it may be).
+    const locked = captureAttemptId ? await repo.lockTransactionWithAttempt(tx, merchantAccountId, transactionId, captureAttemptId) : await lockedAlone(tx, merchantAccountId, transactionId);
+    if (!locked || locked.row.captured_amount === 0) return;
+    const { row, attempt } = locked;
     const now = new Date();
     const settlements = await repo.listSettlements(tx, merchantAccountId, row.id);
     if (alreadySettled(settlements, captureAttemptId)) return;
     // Gross capture here; refunds settle on their own (negative) records, counted in settled_amount.
-    const amount = await amountToSettle(tx, row, captureAttemptId, settlements);
+    const amount = amountToSettle(row, captureAttemptId, attempt, settlements);
     if (amount <= 0) return;
     const settlementId = uuidv7();
     // The sandbox's issuer disputes the dispute test card once it settles.
