@@ -110,7 +110,9 @@ async function main(): Promise<void> {
       await stopServer(server.child);
       due = await makeSettlementsDue(databaseUrl ? schema!.databaseUrl : null, dataDir);
       log(`${due} settlements made due`);
+      const starting = Date.now();
       server = await startServer(root, dataDir, schema?.databaseUrl ?? null, []);
+      log(`the server answered /readyz ${((Date.now() - starting) / 1000).toFixed(1)} s after it was started`);
     } else {
       // The first settlements fall due `delay` s after the run started and the last about
       // `seconds` later: from then on, what is left is a backlog the worker drains as fast as it can.

@@ -149,6 +149,28 @@ describe('happy', () => {
     expect(most).toBe(3);
   });
 
+  it('lets the event loop turn while it works through a backlog: a timer set as it starts fires long before the backlog is done', async () => {
+    const { job, runs } = testJob();
+    const querying = defineJob({
+      ...job,
+      async handle(payload, ctx) {
+        await sql`select 1`.execute(deps.db);
+        await job.handle(payload, ctx);
+      },
+    });
+    const queue = newQueue([querying], { concurrency: 4 });
+    for (let n = 0; n < 200; n++) await queue.enqueue(deps.db, querying.name, { n });
+    let ranWhenTimerFired: number | null = null;
+    queue.start(deps);
+    // On PGlite a statement is answered without I/O: without a turn of the loop between polls, no
+    // timer (nor any request of the server) ran until all 200 jobs were done.
+    setTimeout(() => (ranWhenTimerFired = runs.length), 0);
+    await vi.waitFor(() => expect(runs).toHaveLength(200), { timeout: 20_000, interval: 10 });
+    await queue.stop();
+    expect(ranWhenTimerFired).not.toBeNull();
+    expect(ranWhenTimerFired!).toBeLessThan(50);
+  });
+
   it('keeps a job across a restart: a fresh queue on the same database runs it', async () => {
     const { job, runs } = testJob();
     const first = newQueue([job]);

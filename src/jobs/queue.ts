@@ -168,6 +168,11 @@ export class JobQueue<Payloads extends PayloadSchemas = typeof JOB_PAYLOADS> {
   private async run(): Promise<void> {
     while (this.running) {
       let claimed = 0;
+      // A turn of the event loop before each poll. PGlite answers without I/O (it runs in this
+      // thread), so a worker with a backlog would otherwise go from job to job on promise
+      // callbacks alone, and no request would be read until the backlog was gone.
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      if (!this.running) break;
       try {
         await this.scheduleRecurring();
         claimed = await this.tick();
