@@ -15,12 +15,12 @@
  * the settlements fell due. BENCH_CAPTURES=N makes exactly N captures instead, with the settlements
  * due a week later; the server is then stopped, every settlement made due, and the same server
  * started again on the same database drains all N, so that two versions drain the same backlog.
- * Its worker starts before the server answers (on PGlite well before: they share one session), so
- * the rate of the whole drain is also read from the jobs table once the server has stopped: the
- * settlements over the time from the first one's `succeeded` to the last one's.
- * BENCH_SETTLEMENTS_OF names another checkout (a directory with
- * its node_modules, e.g. from `git worktree add /tmp/before <commit>`) whose server is measured
- * instead of this one's, with this script.
+ * Its worker starts before the server answers, so the rate of the whole drain is also read from
+ * the jobs table once the server has stopped: the settlements over the time from the first one's
+ * `succeeded` to the last one's. The time the restarted server took to answer `/readyz` is printed
+ * too. BENCH_SETTLEMENTS_OF names another checkout (a directory with its node_modules, e.g. from
+ * `git worktree add /tmp/before <commit>`) whose server is measured instead of this one's, with
+ * this script.
  */
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -136,8 +136,8 @@ async function main(): Promise<void> {
     }
     let whole = '';
     if (captures) {
-      // The worker starts before the server answers (on PGlite, whose one session it shares, well
-      // before): the jobs' own times give the rate of the whole drain.
+      // The worker starts before the server answers: the jobs' own times give the rate of the
+      // whole drain.
       await stopServer(server.child);
       stopped = true;
       const span = await drainSpan(databaseUrl ? schema!.databaseUrl : null, dataDir);
