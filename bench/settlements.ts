@@ -29,7 +29,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { sql } from 'kysely';
 import { mintToken } from '../src/cli/token.ts';
-import { openDb } from '../src/db/client.ts';
+import { openDb, type DbHandle } from '../src/db/client.ts';
 import { positive } from './env.ts';
 import { api } from './seed.ts';
 import { log, metricsText, postgresSchema, startServer, stopServer } from './server.ts';
@@ -50,29 +50,28 @@ export function settlementsLeftFrom(metrics: string): number {
   return left;
 }
 
-/** Makes every queued settlement due now (the server stopped), on the database the server used. */
-async function makeSettlementsDue(databaseUrl: string | null, dataDir: string): Promise<number> {
+/** `fn` on the database the server used (the server stopped: PGlite's data directory is locked while it runs). */
+async function onDatabase<T>(databaseUrl: string | null, dataDir: string, fn: (db: DbHandle['db']) => Promise<T>): Promise<T> {
   const handle = await openDb({ databaseUrl, dataDir, groupCommit: false });
   try {
-    const result = await sql`update jobs set run_at = now() where name = ${JOB} and status = 'queued'`.execute(handle.db);
-    return Number(result.numAffectedRows ?? 0);
+    return await fn(handle.db);
   } finally {
     await handle.close();
   }
 }
 
-/** The succeeded settlements and the seconds from the first one's end to the last one's (the jobs table, the server stopped). */
-async function drainSpan(databaseUrl: string | null, dataDir: string): Promise<{ settled: number; seconds: number }> {
-  const handle = await openDb({ databaseUrl, dataDir, groupCommit: false });
-  try {
+/** Makes every queued settlement due now. */
+const makeSettlementsDue = (databaseUrl: string | null, dataDir: string) =>
+  onDatabase(databaseUrl, dataDir, async (db) => Number((await sql`update jobs set run_at = now() where name = ${JOB} and status = 'queued'`.execute(db)).numAffectedRows ?? 0));
+
+/** The succeeded settlements and the seconds from the first one's end to the last one's (the jobs table). */
+const drainSpan = (databaseUrl: string | null, dataDir: string) =>
+  onDatabase(databaseUrl, dataDir, async (db) => {
     const { rows } = await sql<{ settled: number; seconds: number | null }>`
       select count(*)::int as settled, extract(epoch from max(updated_at) - min(updated_at))::float8 as seconds
-      from jobs where name = ${JOB} and status = 'succeeded'`.execute(handle.db);
+      from jobs where name = ${JOB} and status = 'succeeded'`.execute(db);
     return { settled: rows[0]?.settled ?? 0, seconds: rows[0]?.seconds ?? 0 };
-  } finally {
-    await handle.close();
-  }
-}
+  });
 
 async function main(): Promise<void> {
   const seconds = positive('BENCH_SECONDS', 10);

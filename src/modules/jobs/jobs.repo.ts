@@ -119,6 +119,7 @@ export async function markSucceeded(db: Executor, ids: string[], workerId: strin
 function uuidArray(ids: string[]): string {
   return arrayLiteral(ids, 'uuid')!;
 }
+
 export async function markFailed(db: Executor, id: string, workerId: string, error: string, retryAt: Date | null): Promise<void> {
   await db
     .updateTable('jobs')
