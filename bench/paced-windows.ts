@@ -1,0 +1,143 @@
+/**
+ * What the slow moments of an evenly paced authorization row hold:
+ * `BENCH_DATABASE_URL=… npm run bench:windows` (PostgreSQL only). Starts this checkout's server
+ * (its `npm start` flags, bench/gc-pauses.mjs, then BENCH_SERVER_NODE_ARGS) on a throw-away schema,
+ * makes a mock-card payment service and a stored card, and sends stored-card authorizations evenly
+ * paced at BENCH_RATE (default 1,000/s) over up to BENCH_RATE_CONNECTIONS (64) sockets:
+ * BENCH_RATE_WARMUP seconds (3), `VACUUM (ANALYZE)` when autovacuum is off (as the benchmark does
+ * before each row), 3 s more, then BENCH_SECONDS (20) measured. Meanwhile one connection samples,
+ * every BENCH_SAMPLE_MS (20), the wait events of the database's active backends, and /proc gives the
+ * CPU of the server, of PostgreSQL's processes (those `pg_stat_activity` lists once the warm-up has
+ * opened the pool's connections) and of the host. Prints one line per BENCH_WINDOW_MS (250) window
+ * (requests by the time they were due: p50, p99, `*` over BENCH_AIM_MS (50); the GC pauses; mean
+ * active backends; CPU in % of one CPU; the wait events seen), then for each wait event the mean
+ * p99 of the windows that saw it against the others'. The sampling costs CPU of its own (about a
+ * tenth of a CPU): compare its rows with each other, not with `npm run bench`'s.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import pg from 'pg';
+import { mintToken } from '../src/cli/token.ts';
+import { paced } from './paced.ts';
+import { percentile } from './percentile.ts';
+import { api } from './seed.ts';
+import { log, postgresSchema, startServer, stopServer } from './server.ts';
+import { seedPayments } from './transactions.ts';
+import { fixed, formatWindow, waitsAgainstP99, windowsOf, type GcPause, type Point, type Sample } from './windows.ts';
+
+/** Linux's USER_HZ: /proc's CPU times are in hundredths of a second. */
+const TICKS_PER_SECOND = 100;
+
+/** utime + stime of a process, in ticks; null once it is gone. */
+function processTicks(pid: number): number | null {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return Number(fields[11]) + Number(fields[12]);
+  } catch {
+    return null;
+  }
+}
+
+/** The host's busy ticks, all CPUs summed (/proc/stat: everything but idle and iowait). */
+function hostBusyTicks(): number {
+  const fields = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+  return fields.reduce((sum, n) => sum + n, 0) - fields[3]! - fields[4]!;
+}
+
+const number = (name: string, fallback: number) => {
+  const value = Number(process.env[name] ?? fallback);
+  if (!(value > 0)) throw new Error(`${name} must be a positive number`);
+  return value;
+};
+
+async function main(): Promise<void> {
+  const url = process.env.BENCH_DATABASE_URL;
+  if (!url) throw new Error('BENCH_DATABASE_URL must name a PostgreSQL database (this script reads its backends)');
+  const rate = number('BENCH_RATE', 1000);
+  const seconds = number('BENCH_SECONDS', 20);
+  const warmup = number('BENCH_RATE_WARMUP', 3);
+  const windowMs = number('BENCH_WINDOW_MS', 250);
+  const sampleMs = number('BENCH_SAMPLE_MS', 20);
+  const aimMs = number('BENCH_AIM_MS', 50);
+  const connections = number('BENCH_RATE_CONNECTIONS', 64);
+  const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+  const schema = await postgresSchema(url);
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-windows-'));
+  const gcDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-windows-gc-'));
+  process.env.BENCH_GC_LOG_DIR = gcDir;
+  const nodeArgs = ['--import', path.join(root, 'bench', 'gc-pauses.mjs'), ...(process.env.BENCH_SERVER_NODE_ARGS ?? '').split(/\s+/).filter(Boolean)];
+  const server = await startServer(root, dataDir, schema.databaseUrl, nodeArgs);
+  const client = new pg.Client({ connectionString: schema.databaseUrl });
+  try {
+    const token = await mintToken({ privateKeyPem: fs.readFileSync(path.join(dataDir, 'private_key.pem'), 'utf8'), scopes: ['*.read', '*.write'], lifetimeSeconds: 3600 });
+    const { cardId } = await seedPayments((method, u, body) => api(server, token, method, u, body));
+    await schema.analyze();
+    const load = {
+      baseUrl: server.baseUrl,
+      method: 'POST',
+      path: '/transactions',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ amount: 100, currency: 'USD', intent: 'authorize', payment_method: { method: 'id', id: cardId } }),
+      rate,
+      connections,
+    };
+    log(`this checkout (${root}): ${rate}/s evenly paced, ${warmup} s + VACUUM + 3 s of warm-up, then ${seconds} s in ${windowMs}-ms windows`);
+    await paced({ ...load, seconds: warmup });
+    await schema.vacuumIfNoAutovacuum();
+    await paced({ ...load, seconds: 3 });
+
+    await client.connect();
+    const { rows: processes } = await client.query<{ pid: number }>('select pid from pg_stat_activity where pid <> pg_backend_pid()');
+    const postgresPids = processes.map((row) => row.pid);
+    const lastTicks = new Map<number, number>();
+    const samples: Sample[] = [];
+    let sampling = true;
+    const sampler = (async () => {
+      while (sampling) {
+        const at = Date.now();
+        const { rows } = await client.query<{ wait: string | null }>(
+          "select wait_event as wait from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid() and state = 'active'",
+        );
+        await client.query('select pg_stat_clear_snapshot()');
+        let postgresTicks = 0;
+        for (const pid of postgresPids) {
+          const ticks = processTicks(pid) ?? lastTicks.get(pid) ?? 0;
+          lastTicks.set(pid, ticks);
+          postgresTicks += ticks;
+        }
+        samples.push({ at, waits: rows.map((row) => row.wait ?? 'cpu'), serverTicks: processTicks(server.child.pid!) ?? NaN, postgresTicks, hostBusyTicks: hostBusyTicks() });
+        await new Promise((resolve) => setTimeout(resolve, sampleMs));
+      }
+    })();
+    const points: Point[] = [];
+    const startMs = Date.now();
+    const result = await paced({ ...load, seconds, onAnswer: (dueMs, latencyMs) => points.push([startMs + dueMs, latencyMs]) });
+    sampling = false;
+    await sampler;
+    await stopServer(server.child);
+    const gc: GcPause[] = fs
+      .readdirSync(gcDir)
+      .flatMap((file) => fs.readFileSync(path.join(gcDir, file), 'utf8').split('\n'))
+      .filter(Boolean)
+      .map((line) => line.split(' '))
+      .map(([at, kind, ms]) => ({ at: Number(at), kind: kind!, ms: Number(ms) }));
+    const windows = windowsOf(points, gc, samples, { startMs, endMs: startMs + seconds * 1000, windowMs, ticksPerSecond: TICKS_PER_SECOND });
+    const slow = windows.filter((w) => w.p99 > aimMs).length;
+    console.log(
+      `${Math.round(result.requests.average)}/s answered of ${rate}/s offered; p50 ${percentile(points.map((p) => p[1]), 0.5).toFixed(0)} ms, p99 ${percentile(points.map((p) => p[1]), 0.99).toFixed(0)} ms; ${slow} of ${windows.length} windows over ${aimMs} ms at p99; ${result.errors + result.non2xx} errors or non-2xx`,
+    );
+    for (const w of windows) console.log(formatWindow(w, aimMs));
+    console.log('\nwait event: windows that saw it, their mean p99 ms, the others\' mean p99 ms');
+    for (const row of waitsAgainstP99(windows)) console.log(`${row.wait}: ${row.with}, ${fixed(row.withMean)}, ${fixed(row.withoutMean)}`);
+  } finally {
+    await client.end().catch(() => undefined);
+    await stopServer(server.child);
+    await schema.drop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    fs.rmSync(gcDir, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await main();
