@@ -9,7 +9,8 @@
  * every BENCH_SAMPLE_MS (20), the wait events of the database's active backends, and /proc gives the
  * CPU of the server, of PostgreSQL's processes (those `pg_stat_activity` lists once the warm-up has
  * opened the pool's connections) and of the host. Prints one line per BENCH_WINDOW_MS (250) window
- * (requests by the time they were due: p50, p99, `*` over BENCH_AIM_MS (50); the GC pauses; mean
+ * (requests by the time they were due: p50, p99, `*` over BENCH_AIM_MS (50), then the p99 of their
+ * time in the server (`Server-Timing` `app`) and of how late the generator wrote them; the GC pauses; mean
  * active backends; CPU in % of one CPU; the wait events seen), then for each wait event the mean
  * p99 of the windows that saw it against the others'. The sampling costs CPU of its own (about a
  * tenth of a CPU): compare its rows with each other, not with `npm run bench`'s.
@@ -22,6 +23,7 @@ import pg from 'pg';
 import { mintToken } from '../src/cli/token.ts';
 import { paced } from './paced.ts';
 import { percentile } from './percentile.ts';
+import { serverTimingParts } from './latency-parts.ts';
 import { api } from './seed.ts';
 import { log, postgresSchema, startServer, stopServer } from './server.ts';
 import { seedPayments } from './transactions.ts';
@@ -44,6 +46,15 @@ function processTicks(pid: number): number | null {
 function hostBusyTicks(): number {
   const fields = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
   return fields.reduce((sum, n) => sum + n, 0) - fields[3]! - fields[4]!;
+}
+
+/** The cluster's WAL counters (pg_stat_wal: the whole cluster, so run nothing else meanwhile) and pg_wal's file count. */
+async function walStats(client: pg.Client): Promise<{ records: number; fpi: number; bytes: number; files: number }> {
+  const { rows } = await client.query<{ records: string; fpi: string; bytes: string; files: string }>(
+    'select wal_records as records, wal_fpi as fpi, wal_bytes as bytes, (select count(*) from pg_ls_waldir()) as files from pg_stat_wal',
+  );
+  const row = rows[0]!;
+  return { records: Number(row.records), fpi: Number(row.fpi), bytes: Number(row.bytes), files: Number(row.files) };
 }
 
 const number = (name: string, fallback: number) => {
@@ -111,11 +122,17 @@ async function main(): Promise<void> {
         await new Promise((resolve) => setTimeout(resolve, sampleMs));
       }
     })();
+    const walBefore = await walStats(client);
     const points: Point[] = [];
     const startMs = Date.now();
-    const result = await paced({ ...load, seconds, onAnswer: (dueMs, latencyMs) => points.push([startMs + dueMs, latencyMs]) });
+    const result = await paced({
+      ...load,
+      seconds,
+      onAnswer: (dueMs, latencyMs, { lateMs, head }) => points.push([startMs + dueMs, latencyMs, serverTimingParts(/\r\nserver-timing: *([^\r]*)/.exec(head)?.[1])?.appMs, lateMs]),
+    });
     sampling = false;
     await sampler;
+    const walAfter = await walStats(client);
     await stopServer(server.child);
     const gc: GcPause[] = fs
       .readdirSync(gcDir)
@@ -127,6 +144,12 @@ async function main(): Promise<void> {
     const slow = windows.filter((w) => w.p99 > aimMs).length;
     console.log(
       `${Math.round(result.requests.average)}/s answered of ${rate}/s offered; p50 ${percentile(points.map((p) => p[1]), 0.5).toFixed(0)} ms, p99 ${percentile(points.map((p) => p[1]), 0.99).toFixed(0)} ms; ${slow} of ${windows.length} windows over ${aimMs} ms at p99; ${result.errors + result.non2xx} errors or non-2xx`,
+    );
+    const at = (index: 1 | 2 | 3, q: number) => percentile(points.map((p) => p[index]).filter((v): v is number => v !== undefined), q).toFixed(1);
+    console.log(`in the server (Server-Timing app) p50 ${at(2, 0.5)} ms, p99 ${at(2, 0.99)} ms; written late by the generator p50 ${at(3, 0.5)} ms, p99 ${at(3, 0.99)} ms`);
+    const per = (n: number) => (n / points.length).toFixed(1);
+    console.log(
+      `WAL per answer: ${per(walAfter.records - walBefore.records)} records, ${per(walAfter.fpi - walBefore.fpi)} full-page images, ${per(walAfter.bytes - walBefore.bytes)} bytes; ${walAfter.files - walBefore.files} more WAL files (${walAfter.files})`,
     );
     for (const w of windows) console.log(formatWindow(w, aimMs));
     console.log('\nwait event: windows that saw it, their mean p99 ms, the others\' mean p99 ms');

@@ -27,8 +27,12 @@ export interface PacedOptions {
   seconds: number;
   /** Sockets at most (kept alive); a request due while all are busy waits for one. */
   connections: number;
-  /** Called at each answer with its due time (ms after the start) and its latency in ms. */
-  onAnswer?: (dueMs: number, latencyMs: number) => void;
+  /**
+   * Called at each answer with its due time (ms after the start), its latency in ms (from when it
+   * was due), how late it was written (ms after it was due: waiting for a free connection, or the
+   * generator's own event loop) and the answer's head, lower-cased.
+   */
+  onAnswer?: (dueMs: number, latencyMs: number, detail: { lateMs: number; head: string }) => void;
 }
 
 interface Histogram {
@@ -54,6 +58,8 @@ interface Connection {
   socket: net.Socket;
   /** When the request in flight was due; null when the connection is free. */
   due: number | null;
+  /** When it was written. */
+  sentAt: number;
   received: Buffer[];
   length: number;
 }
@@ -72,7 +78,7 @@ function requestBytes(options: PacedOptions, target: URL): Buffer {
 }
 
 /** The status of a complete answer in `data`, -1 while it is incomplete, null when it cannot be read. */
-function answer(data: Buffer): { status: number; close: boolean } | -1 | null {
+function answer(data: Buffer): { status: number; close: boolean; head: string } | -1 | null {
   const end = data.indexOf('\r\n\r\n', 0, 'latin1');
   if (end < 0) return -1;
   const head = data.toString('latin1', 0, end).toLowerCase();
@@ -81,7 +87,7 @@ function answer(data: Buffer): { status: number; close: boolean } | -1 | null {
   const total = end + 4 + Number(length[1]);
   if (data.length < total) return -1;
   if (data.length > total) return null;
-  return { status: Number(head.slice(9, 12)), close: /\r\nconnection: *close/.test(head) };
+  return { status: Number(head.slice(9, 12)), close: /\r\nconnection: *close/.test(head), head };
 }
 
 /** Requests still unanswered this long after the last one was due count as timeouts. */
@@ -102,12 +108,12 @@ export async function paced(options: PacedOptions): Promise<LoadResult> {
   /** Due times of requests waiting for a free connection, oldest first. */
   const waiting: number[] = [];
 
-  const done = (due: number, status: number | null) => {
+  const done = (due: number, status: number | null, sentAt = due, head = '') => {
     if (status === null) errors++;
     else {
       const latency = performance.now() - due;
       latencies.push(latency);
-      options.onAnswer?.(due - start, latency);
+      options.onAnswer?.(due - start, latency, { lateMs: sentAt - due, head });
       statusCodeStats[status] = { count: (statusCodeStats[status]?.count ?? 0) + 1 };
       if (status < 200 || status > 299) non2xx++;
     }
@@ -115,6 +121,7 @@ export async function paced(options: PacedOptions): Promise<LoadResult> {
   };
   const write = (connection: Connection, due: number) => {
     connection.due = due;
+    connection.sentAt = performance.now();
     connection.socket.write(bytes);
   };
   /** The connection is free again: the oldest waiting request goes on it. */
@@ -136,7 +143,7 @@ export async function paced(options: PacedOptions): Promise<LoadResult> {
   };
   const open = (due: number) => {
     const socket = net.connect({ host: target.hostname, port: Number(target.port || 80), noDelay: true });
-    const connection: Connection = { socket, due: null, received: [], length: 0 };
+    const connection: Connection = { socket, due: null, sentAt: 0, received: [], length: 0 };
     connections.add(connection);
     socket.on('data', (chunk: Buffer) => {
       connection.received.push(chunk);
@@ -149,7 +156,7 @@ export async function paced(options: PacedOptions): Promise<LoadResult> {
       const due = connection.due;
       if (found === null || due === null) return retire(connection);
       connection.due = null;
-      done(due, found.status);
+      done(due, found.status, connection.sentAt, found.head);
       if (found.close) retire(connection);
       else release(connection);
     });

@@ -5,8 +5,11 @@
  */
 import { percentile } from './percentile.ts';
 
-/** A request: when it was due (epoch ms) and its latency (ms). */
-export type Point = readonly [dueMs: number, latencyMs: number];
+/**
+ * A request: when it was due (epoch ms), its latency (ms, from when it was due), and when known its
+ * time in the server (its `Server-Timing` `app`) and how late the generator wrote it (ms after due).
+ */
+export type Point = readonly [dueMs: number, latencyMs: number, serverMs?: number, lateMs?: number];
 
 export interface GcPause {
   /** Epoch ms. */
@@ -33,6 +36,9 @@ export interface Window {
   answered: number;
   p50: number;
   p99: number;
+  /** p99 of the time in the server and of the lateness of the writes (NaN when unknown). */
+  serverP99: number;
+  lateP99: number;
   gc: GcPause[];
   /** Mean number of active backends. */
   active: number;
@@ -49,7 +55,9 @@ export function windowsOf(points: readonly Point[], gc: readonly GcPause[], samp
   const out: Window[] = [];
   for (let from = o.startMs; from < o.endMs; from += o.windowMs) {
     const to = from + o.windowMs;
-    const latencies = points.filter(([at]) => at >= from && at < to).map(([, ms]) => ms);
+    const inRange = points.filter(([at]) => at >= from && at < to);
+    const latencies = inRange.map(([, ms]) => ms);
+    const known = (values: Array<number | undefined>) => values.filter((v): v is number => v !== undefined);
     const inWindow = samples.filter((s) => s.at >= from && s.at < to);
     const waits = new Map<string, number>();
     for (const sample of inWindow) for (const wait of sample.waits) waits.set(wait, (waits.get(wait) ?? 0) + 1);
@@ -62,6 +70,8 @@ export function windowsOf(points: readonly Point[], gc: readonly GcPause[], samp
       answered: latencies.length,
       p50: percentile(latencies, 0.5),
       p99: percentile(latencies, 0.99),
+      serverP99: percentile(known(inRange.map((p) => p[2])), 0.99),
+      lateP99: percentile(known(inRange.map((p) => p[3])), 0.99),
       gc: gc.filter((p) => p.at >= from && p.at < to),
       active: inWindow.reduce((sum, s) => sum + s.waits.length, 0) / (inWindow.length || 1),
       serverCpu: share((s) => s.serverTicks),
@@ -97,6 +107,8 @@ export function formatWindow(w: Window, aimMs: number): string {
     `n ${String(w.answered).padStart(4)}`,
     `p50 ${fixed(w.p50).padStart(5)}`,
     `p99 ${fixed(w.p99).padStart(5)}${w.p99 > aimMs ? ' *' : '  '}`,
+    `in server ${fixed(w.serverP99).padStart(4)}`,
+    `late ${fixed(w.lateP99).padStart(3)}`,
     `gc ${gc.padEnd(16)}`,
     `active ${w.active.toFixed(1)}`,
     `server ${fixed(w.serverCpu).padStart(3)} %`,
