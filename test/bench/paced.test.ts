@@ -90,6 +90,27 @@ describe('bench/paced.ts', () => {
     for (const [, latency] of points) expect(latency).toBeGreaterThanOrEqual(19);
   });
 
+  it('says how late each request was written and hands over the answer\'s head', async () => {
+    const baseUrl = await listen((request, response) => {
+      request.resume();
+      // 20 ms per answer on one socket at one request due every 5 ms: each waits for the one before.
+      request.on('end', () => setTimeout(() => response.setHeader('server-timing', 'app;dur=20.00').end('{}'), 20));
+    });
+    const answers: Array<{ due: number; latency: number; lateMs: number; head: string }> = [];
+    await paced({ ...options, seconds: 0.1, connections: 1, baseUrl, onAnswer: (due, latency, detail) => answers.push({ due, latency, ...detail }) });
+    expect(answers).toHaveLength(20);
+    answers.sort((a, b) => a.due - b.due);
+    // The first goes out when due; the last waited for the 19 before it (about 19 × 20 − 19 × 5 ms).
+    expect(answers[0]!.lateMs).toBeLessThan(15);
+    expect(answers[19]!.lateMs).toBeGreaterThan(200);
+    for (const a of answers) {
+      expect(a.lateMs).toBeGreaterThanOrEqual(0);
+      expect(a.latency).toBeGreaterThanOrEqual(a.lateMs + 19);
+      expect(a.head).toMatch(/^http\/1\.1 200 ok\r\n/);
+      expect(a.head).toContain('\r\nserver-timing: app;dur=20.00');
+    }
+  });
+
   it('gives the 99th percentile of each second by due time, seconds without answers left out', () => {
     const points: Array<[number, number]> = [];
     for (let i = 1; i <= 100; i++) points.push([i * 9.99, i]);

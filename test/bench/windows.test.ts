@@ -72,4 +72,22 @@ describe('bench/windows.ts', () => {
       { wait: 'WALInitWrite', with: 1, withMean: 100, withoutMean: 20 },
     ]);
   });
+
+  it('gives the p99 of the time in the server and of the lateness where the points carry them', () => {
+    const [known, unknown] = windowsOf(
+      [
+        [0, 40, 30, 2],
+        [10, 20, 15, 0],
+        [100, 25],
+      ],
+      [],
+      [],
+      { startMs: 0, endMs: 200, windowMs: 100, ticksPerSecond: 100 },
+    );
+    expect(known).toMatchObject({ p99: 40, serverP99: 30, lateP99: 2 });
+    expect(unknown!.serverP99).toBeNaN();
+    expect(unknown!.lateP99).toBeNaN();
+    expect(formatWindow(known!, 50)).toContain('in server   30  late   2');
+    expect(formatWindow(unknown!, 50)).toContain('in server    –  late   –');
+  });
 });
