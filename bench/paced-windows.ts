@@ -125,6 +125,7 @@ async function main(): Promise<void> {
     const walBefore = await walStats(client);
     const points: Point[] = [];
     const startMs = Date.now();
+    log(`measuring from ${new Date(startMs).toISOString()} (window 0.00 s)`);
     const result = await paced({
       ...load,
       seconds,
