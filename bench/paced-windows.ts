@@ -150,7 +150,7 @@ async function main(): Promise<void> {
     console.log(`in the server (Server-Timing app) p50 ${at(2, 0.5)} ms, p99 ${at(2, 0.99)} ms; written late by the generator p50 ${at(3, 0.5)} ms, p99 ${at(3, 0.99)} ms`);
     const per = (n: number) => (n / points.length).toFixed(1);
     console.log(
-      `WAL per answer: ${per(walAfter.records - walBefore.records)} records, ${per(walAfter.fpi - walBefore.fpi)} full-page images, ${per(walAfter.bytes - walBefore.bytes)} bytes; ${walAfter.files - walBefore.files} more WAL files (${walAfter.files})`,
+      `WAL per answer: ${per(walAfter.records - walBefore.records)} records, ${per(walAfter.fpi - walBefore.fpi)} full-page images, ${per(walAfter.bytes - walBefore.bytes)} bytes; files in pg_wal ${walBefore.files} → ${walAfter.files} (a checkpoint removes or recycles some)`,
     );
     for (const w of windows) console.log(formatWindow(w, aimMs));
     console.log('\nwait event: windows that saw it, their mean p99 ms, the others\' mean p99 ms');
