@@ -20,7 +20,8 @@ export interface CpuReading {
   idle: number | null;
 }
 
-const TICKS_PER_SECOND = (() => {
+/** Clock ticks per second of /proc's CPU times (`getconf CLK_TCK`, 100 where it cannot be read). */
+export const TICKS_PER_SECOND = (() => {
   try {
     return Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
   } catch {
@@ -66,18 +67,34 @@ function postgresSpent(before: Map<number, number> | null, after: Map<number, nu
   return spent;
 }
 
-/** Idle and I/O wait of all CPUs (the first line of /proc/stat). */
-function idleTicks(): number | null {
+/** The ticks of all CPUs by state (the first line of /proc/stat); null where it cannot be read. */
+function allCpuFields(): number[] | null {
   const line = read('/proc/stat')?.split('\n')[0];
   if (!line?.startsWith('cpu ')) return null;
-  const fields = line.trim().split(/\s+/).slice(1).map(Number);
-  return (fields[3] ?? 0) + (fields[4] ?? 0);
+  return line.trim().split(/\s+/).slice(1).map(Number);
+}
+
+/** Idle and I/O wait of all CPUs. */
+function idleTicks(): number | null {
+  const fields = allCpuFields();
+  return fields ? (fields[3] ?? 0) + (fields[4] ?? 0) : null;
+}
+
+/** Busy ticks of all CPUs, summed: every state but idle and I/O wait. */
+export function hostBusyTicks(): number | null {
+  const fields = allCpuFields();
+  return fields ? fields.reduce((sum, n) => sum + n, 0) - (fields[3] ?? 0) - (fields[4] ?? 0) : null;
+}
+
+/** utime + stime of process `pid` so far, in ticks; null once it is gone. */
+export function processTicksOf(pid: number): number | null {
+  const stat = read(`/proc/${pid}/stat`);
+  return stat ? processTicks(stat) : null;
 }
 
 /** `postgres`: whether the server uses a PostgreSQL server (else one running here for others is left out). */
 export function cpuTicks(serverPid: number | undefined, postgres: boolean): CpuReading {
-  const stat = serverPid === undefined ? null : read(`/proc/${serverPid}/stat`);
-  return { server: stat ? processTicks(stat) : null, postgres: postgres ? postgresTicks() : null, idle: idleTicks() };
+  return { server: serverPid === undefined ? null : processTicksOf(serverPid), postgres: postgres ? postgresTicks() : null, idle: idleTicks() };
 }
 
 /**

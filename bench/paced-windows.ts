@@ -21,6 +21,8 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { mintToken } from '../src/cli/token.ts';
+import { hostBusyTicks, processTicksOf, TICKS_PER_SECOND } from './cpu.ts';
+import { positive } from './env.ts';
 import { paced } from './paced.ts';
 import { percentile } from './percentile.ts';
 import { serverTimingParts } from './latency-parts.ts';
@@ -28,25 +30,6 @@ import { api } from './seed.ts';
 import { log, postgresSchema, startServer, stopServer } from './server.ts';
 import { seedPayments } from './transactions.ts';
 import { fixed, formatWindow, waitsAgainstP99, windowsOf, type GcPause, type Point, type Sample } from './windows.ts';
-
-/** Linux's USER_HZ: /proc's CPU times are in hundredths of a second. */
-const TICKS_PER_SECOND = 100;
-
-/** utime + stime of a process, in ticks; null once it is gone. */
-function processTicks(pid: number): number | null {
-  try {
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return Number(fields[11]) + Number(fields[12]);
-  } catch {
-    return null;
-  }
-}
-
-/** The host's busy ticks, all CPUs summed (/proc/stat: everything but idle and iowait). */
-function hostBusyTicks(): number {
-  const fields = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
-  return fields.reduce((sum, n) => sum + n, 0) - fields[3]! - fields[4]!;
-}
 
 /** The cluster's WAL counters (pg_stat_wal: the whole cluster, so run nothing else meanwhile) and pg_wal's file count. */
 async function walStats(client: pg.Client): Promise<{ records: number; fpi: number; bytes: number; files: number }> {
@@ -57,22 +40,16 @@ async function walStats(client: pg.Client): Promise<{ records: number; fpi: numb
   return { records: Number(row.records), fpi: Number(row.fpi), bytes: Number(row.bytes), files: Number(row.files) };
 }
 
-const number = (name: string, fallback: number) => {
-  const value = Number(process.env[name] ?? fallback);
-  if (!(value > 0)) throw new Error(`${name} must be a positive number`);
-  return value;
-};
-
 async function main(): Promise<void> {
   const url = process.env.BENCH_DATABASE_URL;
   if (!url) throw new Error('BENCH_DATABASE_URL must name a PostgreSQL database (this script reads its backends)');
-  const rate = number('BENCH_RATE', 1000);
-  const seconds = number('BENCH_SECONDS', 20);
-  const warmup = number('BENCH_RATE_WARMUP', 3);
-  const windowMs = number('BENCH_WINDOW_MS', 250);
-  const sampleMs = number('BENCH_SAMPLE_MS', 20);
-  const aimMs = number('BENCH_AIM_MS', 50);
-  const connections = number('BENCH_RATE_CONNECTIONS', 64);
+  const rate = positive('BENCH_RATE', 1000);
+  const seconds = positive('BENCH_SECONDS', 20);
+  const warmup = positive('BENCH_RATE_WARMUP', 3);
+  const windowMs = positive('BENCH_WINDOW_MS', 250);
+  const sampleMs = positive('BENCH_SAMPLE_MS', 20);
+  const aimMs = positive('BENCH_AIM_MS', 50);
+  const connections = positive('BENCH_RATE_CONNECTIONS', 64);
   const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
   const schema = await postgresSchema(url);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-windows-'));
@@ -111,14 +88,13 @@ async function main(): Promise<void> {
         const { rows } = await client.query<{ wait: string | null }>(
           "select wait_event as wait from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid() and state = 'active'",
         );
-        await client.query('select pg_stat_clear_snapshot()');
         let postgresTicks = 0;
         for (const pid of postgresPids) {
-          const ticks = processTicks(pid) ?? lastTicks.get(pid) ?? 0;
+          const ticks = processTicksOf(pid) ?? lastTicks.get(pid) ?? 0;
           lastTicks.set(pid, ticks);
           postgresTicks += ticks;
         }
-        samples.push({ at, waits: rows.map((row) => row.wait ?? 'cpu'), serverTicks: processTicks(server.child.pid!) ?? NaN, postgresTicks, hostBusyTicks: hostBusyTicks() });
+        samples.push({ at, waits: rows.map((row) => row.wait ?? 'cpu'), serverTicks: processTicksOf(server.child.pid!) ?? NaN, postgresTicks, hostBusyTicks: hostBusyTicks() ?? NaN });
         await new Promise((resolve) => setTimeout(resolve, sampleMs));
       }
     })();
