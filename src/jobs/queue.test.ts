@@ -283,7 +283,8 @@ describe('errors', () => {
     expect(row).toMatchObject({ status: 'queued', attempts: 1, last_error: 'temporary' });
     expect(row!.run_at.getTime()).toBeGreaterThanOrEqual(before + 59_000);
     expect(await queue.drain(deps)).toBe(0);
-    await sql`UPDATE jobs SET run_at = now() WHERE id = ${row!.id}`.execute(deps.db);
+    // A second ago: the poll's clock is the process's, in milliseconds, which can trail now()'s microseconds.
+    await sql`UPDATE jobs SET run_at = now() - interval '1 second' WHERE id = ${row!.id}`.execute(deps.db);
     expect(await queue.drain(deps)).toBe(1);
     [row] = await rowsOf(job);
     expect(row).toMatchObject({ status: 'succeeded', attempts: 2, last_error: null });

@@ -70,7 +70,9 @@ describe('errors', () => {
       fs.writeFileSync(path.join(other.config.dataDir, 'reports'), 'not a directory');
       const res = await postReport(other, mm);
       for (let i = 0; i < 3; i++) {
-        await sql`UPDATE jobs SET run_at = now() WHERE name = 'generate-report' AND status = 'queued'`.execute(other.deps.db);
+        // Due a second ago: the poll compares run_at with the process's clock in milliseconds, and
+        // the database's now() (microseconds) can still be ahead of it when the poll follows at once.
+        await sql`UPDATE jobs SET run_at = now() - interval '1 second' WHERE name = 'generate-report' AND status = 'queued'`.execute(other.deps.db);
         await other.deps.queue.drain(other.deps);
       }
       const execution = (await other.request({ method: 'GET', url: `/report-executions/${res.json().latest_execution.id}`, merchantAccountId: mm })).json();
