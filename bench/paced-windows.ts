@@ -23,13 +23,14 @@ import pg from 'pg';
 import { mintToken } from '../src/cli/token.ts';
 import { hostBusyTicks, processTicksOf, TICKS_PER_SECOND } from './cpu.ts';
 import { positive } from './env.ts';
+import { parsePauses } from './gc-summary.ts';
 import { paced } from './paced.ts';
 import { percentile } from './percentile.ts';
 import { serverTimingParts } from './latency-parts.ts';
 import { api } from './seed.ts';
 import { log, postgresSchema, startServer, stopServer } from './server.ts';
 import { seedPayments } from './transactions.ts';
-import { fixed, formatWindow, waitsAgainstP99, windowsOf, type GcPause, type Point, type Sample } from './windows.ts';
+import { fixed, formatWindow, waitsAgainstP99, windowsOf, type Point, type Sample } from './windows.ts';
 
 /** The cluster's WAL counters (pg_stat_wal: the whole cluster, so run nothing else meanwhile) and pg_wal's file count. */
 async function walStats(client: pg.Client): Promise<{ records: number; fpi: number; bytes: number; files: number }> {
@@ -111,12 +112,7 @@ async function main(): Promise<void> {
     await sampler;
     const walAfter = await walStats(client);
     await stopServer(server.child);
-    const gc: GcPause[] = fs
-      .readdirSync(gcDir)
-      .flatMap((file) => fs.readFileSync(path.join(gcDir, file), 'utf8').split('\n'))
-      .filter(Boolean)
-      .map((line) => line.split(' '))
-      .map(([at, kind, ms]) => ({ at: Number(at), kind: kind!, ms: Number(ms) }));
+    const gc = fs.readdirSync(gcDir).flatMap((file) => parsePauses(fs.readFileSync(path.join(gcDir, file), 'utf8')));
     const windows = windowsOf(points, gc, samples, { startMs, endMs: startMs + seconds * 1000, windowMs, ticksPerSecond: TICKS_PER_SECOND });
     const slow = windows.filter((w) => w.p99 > aimMs).length;
     console.log(

@@ -3,6 +3,7 @@
  * (`npm run bench:windows`, bench/paced-windows.ts). Pure: the runner gives it the requests'
  * latencies, the server's GC pauses and the samples it took, and prints what this returns.
  */
+import type { Pause } from './gc-summary.ts';
 import { percentile } from './percentile.ts';
 
 /**
@@ -11,12 +12,6 @@ import { percentile } from './percentile.ts';
  */
 export type Point = readonly [dueMs: number, latencyMs: number, serverMs?: number, lateMs?: number];
 
-export interface GcPause {
-  /** Epoch ms. */
-  at: number;
-  kind: string;
-  ms: number;
-}
 
 /** One look at the host and at the database's active backends. */
 export interface Sample {
@@ -39,7 +34,7 @@ export interface Window {
   /** p99 of the time in the server and of the lateness of the writes (NaN when unknown). */
   serverP99: number;
   lateP99: number;
-  gc: GcPause[];
+  gc: Pause[];
   /** Mean number of active backends. */
   active: number;
   /** CPU used, in % of one CPU (the host's 200 is two CPUs busy), between the window's first and last samples; NaN with fewer than two. */
@@ -51,7 +46,7 @@ export interface Window {
 }
 
 /** `points`, `gc` and `samples` cut into windows of `windowMs` from `startMs` to `endMs`. */
-export function windowsOf(points: readonly Point[], gc: readonly GcPause[], samples: readonly Sample[], o: { startMs: number; endMs: number; windowMs: number; ticksPerSecond: number }): Window[] {
+export function windowsOf(points: readonly Point[], gc: readonly Pause[], samples: readonly Sample[], o: { startMs: number; endMs: number; windowMs: number; ticksPerSecond: number }): Window[] {
   const out: Window[] = [];
   for (let from = o.startMs; from < o.endMs; from += o.windowMs) {
     const to = from + o.windowMs;
