@@ -105,8 +105,10 @@ export function createAuthenticator(deps: Deps) {
     const principal = config.credential === 'checkout-session' ? await checkoutSession(request) : await bearer(request);
     const embedCall = isEmbed(principal);
     if (principal.kind === 'api-key-pair' && config.scope) {
-      const allowed = hasScope(principal, config.scope) || (embedCall && config.embed === true);
-      if (!allowed) throw embedCall && !config.embed ? forbidden('Embed tokens may not call this operation') : missingScope(config.scope);
+      // An embed token reaches the operations open to embed tokens only, whatever other scopes it
+      // lists: the browser holds it, and its pins only apply to those operations' bodies.
+      if (embedCall && config.embed !== true) throw forbidden('Embed tokens may not call this operation');
+      if (!embedCall && !hasScope(principal, config.scope)) throw missingScope(config.scope);
     }
     const merchantAccountId = pickMerchantAccount(request, principal);
     checkAccountInPath(request, principal);
