@@ -70,10 +70,10 @@ export interface Principal {
   keyPairName: string;
   thumbprint: string;
   scopes: string[];
-  /** Set when the key pair may act on one merchant account only. */
+  /** Set when the key pair may act on one merchant account only (one of the limits of `accountLimit`). */
   restrictedTo: string | null;
   embed: Record<string, unknown> | null;
-  /** The token's `merchant_account_id` claim: its requests act on this account. */
+  /** The token's `merchant_account_id` claim: its requests act on this account only (see `accountLimit`). */
   tokenMerchantAccountId: string | null;
   tokenId: string | null;
   /** SHA-256 of the credential (base64url): the rate limit bucket of embed tokens. */
@@ -82,14 +82,24 @@ export interface Principal {
 }
 
 /**
- * The one merchant account a credential may act on (a limited key pair, a token's
- * `merchant_account_id` claim, or an embed token's pinned account), or null for an instance-wide
- * credential. Operations that name the account in their path check it against this.
+ * Every merchant account a credential is limited to: the account of a limited key pair, the token's
+ * `merchant_account_id` claim, and the account an embed token pins. The authentication hook refuses
+ * a request whose merchant account differs from any of them (http/auth.ts), so after it they agree.
+ */
+export function accountPins(principal: Principal): string[] {
+  const embedded = principal.embed?.merchant_account_id;
+  const pins = [principal.restrictedTo, principal.tokenMerchantAccountId, typeof embedded === 'string' && embedded !== '' ? embedded : null];
+  return pins.filter((pin): pin is string => pin !== null);
+}
+
+/**
+ * The one merchant account a credential may act on, or null for an instance-wide credential. The
+ * only reading of a credential's reach: instance-wide operations (merchant accounts, API key pairs)
+ * list, read, change and create only what belongs to this account. Never read `restrictedTo` or
+ * `tokenMerchantAccountId` alone: each is one of several limits.
  */
 export function accountLimit(principal: Principal | null): string | null {
-  if (!principal) return null;
-  const embedded = principal.embed?.merchant_account_id;
-  return principal.restrictedTo ?? principal.tokenMerchantAccountId ?? (typeof embedded === 'string' && embedded !== '' ? embedded : null);
+  return principal ? (accountPins(principal)[0] ?? null) : null;
 }
 
 /** A token for browsers and apps (scope `embed`): limited operations, pinned values, rate limited. */

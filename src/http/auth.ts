@@ -1,10 +1,9 @@
 import type { FastifyRequest } from 'fastify';
-import { hasScope, isEmbed, type Deps, type Principal } from '../context.ts';
-import { forbidden, missingScope, unauthorized } from '../errors/app-error.ts';
+import { accountLimit, accountPins, hasScope, isEmbed, type Deps, type Principal } from '../context.ts';
+import { forbidden, missingScope, notFound, unauthorized } from '../errors/app-error.ts';
 import { isUuid } from '../lib/ids.ts';
 import { verifyAccessToken, VerifiedTokenCache } from '../modules/api-key-pairs/access-token.ts';
 import { MerchantAccountCache } from '../modules/merchant-accounts/merchant-account-cache.ts';
-import { embedMerchantAccount } from './embed.ts';
 import { RateLimiter } from './rate-limit.ts';
 
 export const MERCHANT_HEADER = 'x-svc-merchant-account-id';
@@ -83,11 +82,22 @@ export function createAuthenticator(deps: Deps) {
   function pickMerchantAccount(request: FastifyRequest, principal: Principal): string {
     const requested = request.headers[MERCHANT_HEADER];
     const named = typeof requested === 'string' && requested !== '' ? requested : null;
-    const pins = [principal.restrictedTo, principal.tokenMerchantAccountId, embedMerchantAccount(principal)].filter((pin): pin is string => pin !== null);
+    const pins = accountPins(principal);
     const chosen = named ?? pins[0] ?? DEFAULT_MERCHANT_ACCOUNT;
     const conflict = pins.find((pin) => pin !== chosen);
     if (conflict !== undefined) throw forbidden(`This credential may not act on merchant account ${chosen}`);
     return chosen;
+  }
+
+  /**
+   * An operation that names a merchant account in its path (the instance-wide merchant account
+   * routes) is another account's resource for a credential limited to one: 404, as for any
+   * resource of another account, so the answer does not tell whether the account exists.
+   */
+  function checkAccountInPath(request: FastifyRequest, principal: Principal): void {
+    const limit = accountLimit(principal);
+    const named = (request.params as Record<string, unknown> | undefined)?.merchant_account_id;
+    if (limit !== null && typeof named === 'string' && named !== limit) throw notFound('merchant account', named);
   }
 
   return async function authenticate(request: FastifyRequest): Promise<void> {
@@ -95,10 +105,13 @@ export function createAuthenticator(deps: Deps) {
     const principal = config.credential === 'checkout-session' ? await checkoutSession(request) : await bearer(request);
     const embedCall = isEmbed(principal);
     if (principal.kind === 'api-key-pair' && config.scope) {
-      const allowed = hasScope(principal, config.scope) || (embedCall && config.embed === true);
-      if (!allowed) throw embedCall && !config.embed ? forbidden('Embed tokens may not call this operation') : missingScope(config.scope);
+      // An embed token reaches the operations open to embed tokens only, whatever other scopes it
+      // lists: the browser holds it, and its pins only apply to those operations' bodies.
+      if (embedCall && config.embed !== true) throw forbidden('Embed tokens may not call this operation');
+      if (!embedCall && !hasScope(principal, config.scope)) throw missingScope(config.scope);
     }
     const merchantAccountId = pickMerchantAccount(request, principal);
+    checkAccountInPath(request, principal);
     if (config.merchantScoped !== false && !(await merchants.exists(merchantAccountId))) {
       throw forbidden(`Merchant account ${merchantAccountId} does not exist or is not accessible with this credential`);
     }

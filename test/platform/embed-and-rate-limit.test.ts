@@ -144,6 +144,25 @@ describe('errors', () => {
 });
 
 describe('security', () => {
+  it('keeps an embed token off every operation of the route table not open to embed tokens, whatever other scopes it lists', async () => {
+    const token = await mintToken({ privateKeyPem: t.keys.privateKeyPem, scopes: ['embed', '*.read', '*.write'], lifetimeSeconds: 3600 });
+    const routes = t.registeredRoutes.filter((route) => !route.public && route.method !== 'HEAD' && route.config.credential !== 'checkout-session' && !route.url.startsWith('/test-only'));
+    const refusals: string[] = [];
+    const failures: string[] = [];
+    for (const route of routes) {
+      // The scope check runs before validation: any path value and body reach it.
+      const url = route.url.replace(/:[a-z_]+/g, uuidv7()).replace('*', 'x');
+      const res = await t.app.inject({ method: route.method as 'GET', url, headers: { authorization: `Bearer ${token}` }, ...(['POST', 'PUT'].includes(route.method) ? { payload: {} } : {}) });
+      const refused = res.statusCode === 403 && res.json().message === 'Embed tokens may not call this operation';
+      if (refused) refusals.push(route.config.operationId!);
+      if (refused === (route.config.embed === true)) failures.push(`${route.method} ${route.url} (embed: ${route.config.embed === true}) → ${res.statusCode} ${res.body.slice(0, 120)}`);
+    }
+    expect(failures).toEqual([]);
+    // The check reached the route table: most operations are closed to embed tokens, a few open.
+    expect(refusals.length).toBeGreaterThan(100);
+    expect(routes.some((route) => route.config.embed === true)).toBe(true);
+  });
+
   it('allows exactly 50 calls a minute per embed token across processes; the 51st gets 429 with Retry-After', async () => {
     await freshWindow();
     const token = await embedToken();

@@ -1,4 +1,6 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mintToken } from '../../src/cli/token.ts';
 import { withTransaction } from '../../src/db/transaction.ts';
 import { uuidv7 } from '../../src/lib/ids.ts';
 import { emitEvent } from '../../src/modules/events/events.service.ts';
@@ -10,9 +12,11 @@ import { createTestKeyPair, type TestKeyPair } from '../helpers/tokens.ts';
 
 /**
  * Cross-merchant isolation over every route, generated from the route table: merchant account A
- * owns one resource of each kind, and a credential of merchant account B tries every operation on
- * them. A new route whose path parameter or body has no entry below fails this test until one is
- * added, so no route escapes the check.
+ * owns one resource of each kind, and each credential limited to merchant account B (a key pair
+ * limited to B, a token of an instance-wide key pair whose `merchant_account_id` claim is B, an
+ * embed token pinned to B that also lists `*.read` and `*.write`) tries every operation on them.
+ * A new route whose path parameter or body has no entry below fails this test until one is added,
+ * so no route escapes the check.
  */
 
 /** Creates, in merchant account A, the resource a path parameter names; returns its id. */
@@ -382,6 +386,8 @@ let a: string;
 let b: string;
 let limitedToB: TestKeyPair;
 const ids: Record<string, string> = {};
+/** Every row outside merchant account B, read after the fixtures (see `rowsOutside`). */
+let before: Record<string, string[]>;
 
 beforeAll(async () => {
   t = await buildTestApp();
@@ -389,8 +395,55 @@ beforeAll(async () => {
   b = await createMerchantAccount(t.deps, { id: `tenant-b-${uuidv7().slice(-8)}` });
   limitedToB = await createTestKeyPair(t.deps, b);
   for (const [param, fixture] of Object.entries(FIXTURES)) ids[param] = await fixture(t, a);
+  before = await rowsOutside(b);
 });
 afterAll(async () => t.close());
+
+/**
+ * The server's own bookkeeping, which any request may write: rate limit counters, and instance
+ * settings (secrets the server generates on first use, such as the report download key). The jobs
+ * a request of B enqueues are told apart by their payload instead (see `rowsOutside`).
+ */
+const BOOKKEEPING = new Set(['rate_limit_windows', 'instance_settings', 'schema_migrations']);
+
+/**
+ * Every row of every table that lies outside merchant account B, as JSON text by table: rows of
+ * other accounts, instance-wide rows (key pairs limited to no account, other merchant accounts)
+ * and jobs whose payload does not name B. Compared before and after B's attempts: B may change
+ * nothing outside B.
+ */
+async function rowsOutside(account: string): Promise<Record<string, string[]>> {
+  const { rows: tables } = await sql<{ table_name: string; scoped: boolean }>`
+    select c.table_name, bool_or(c.column_name = 'merchant_account_id') as scoped
+    from information_schema.columns c
+    join information_schema.tables t on t.table_schema = c.table_schema and t.table_name = c.table_name
+    where c.table_schema = current_schema() and t.table_type = 'BASE TABLE'
+    group by c.table_name order by c.table_name`.execute(t.deps.db);
+  const out: Record<string, string[]> = {};
+  for (const { table_name: table, scoped } of tables) {
+    if (BOOKKEEPING.has(table)) continue;
+    const outside =
+      table === 'merchant_accounts' ? sql`x.id <> ${account}`
+      : table === 'jobs' ? sql`strpos(x.payload::text, ${account}) = 0`
+      : scoped ? sql`x.merchant_account_id is distinct from ${account}`
+      : sql`true`;
+    const { rows } = await sql<{ row: string }>`select to_jsonb(x)::text as row from ${sql.table(table)} x where ${outside}`.execute(t.deps.db);
+    out[table] = rows.map((r) => r.row).sort();
+  }
+  return out;
+}
+
+/** Every `merchant_account_id` value in an answer (a limited credential's answers name B only). */
+function accountsNamed(value: unknown, found: unknown[] = []): unknown[] {
+  if (Array.isArray(value)) for (const item of value) accountsNamed(item, found);
+  else if (value !== null && typeof value === 'object') {
+    for (const [key, item] of Object.entries(value)) {
+      if (key === 'merchant_account_id') found.push(item);
+      else accountsNamed(item, found);
+    }
+  }
+  return found;
+}
 
 function protectedRoutes() {
   return t.registeredRoutes.filter((route) => !route.public && route.method !== 'HEAD' && !route.url.startsWith('/test-only'));
@@ -408,16 +461,22 @@ describe('security', () => {
 
   it("lets no credential of merchant account B read, change or delete merchant account A's resources", async () => {
     const failures: string[] = [];
-    const secrets = Object.entries(ids).filter(([param, id]) => id !== a && !CATALOGUE_PARAMS.has(param)).map(([, id]) => id);
+    // The instance-wide key pair's kid: only the key pair list would show it (its id is also the
+    // creator named by the resources it made in B).
+    const outsideB = [...Object.entries(ids).filter(([param, id]) => id !== a && !CATALOGUE_PARAMS.has(param)).map(([, id]) => id), t.keys.thumbprint];
+    const limited = [
+      { label: 'key pair limited to B', token: await limitedToB.token() },
+      { label: 'token limited to B by its merchant_account_id claim', token: await t.keys.token({ merchantAccountId: b }) },
+      { label: 'embed token pinned to B, with *.read and *.write', token: await mintToken({ privateKeyPem: t.keys.privateKeyPem, scopes: ['embed', '*.read', '*.write'], lifetimeSeconds: 3600, embed: { merchant_account_id: b } }) },
+    ];
     for (const route of protectedRoutes()) {
       const query = QUERIES[route.config.operationId!]?.();
       const url = route.url.replace(/:([a-z_]+)/g, (_m, param: string) => ids[fixtureOf(route.url, param)]!) + (query ? `?${query}` : '');
       const payload = BODIES[route.config.operationId!]?.();
       const extraHeaders = HEADERS[route.config.operationId!]?.() ?? {};
-      const attempts = [{ label: 'key pair limited to B', token: await limitedToB.token(), merchantAccountId: undefined as string | undefined }];
       // The checkout session id is the credential there (a bearer token means nothing): the only way
       // to reach for merchant account B is to name it, which the session's pinned account refuses.
-      if (route.config.credential === 'checkout-session') attempts.pop();
+      const attempts: Array<{ label: string; token: string; merchantAccountId?: string }> = route.config.credential === 'checkout-session' ? [] : [...limited];
       if (route.config.merchantScoped !== false) attempts.push({ label: 'instance-wide key acting on B', token: await t.keys.token(), merchantAccountId: b });
       for (const attempt of attempts) {
         const res = await t.request({ method: route.method as 'GET', url, token: attempt.token, headers: extraHeaders, ...(attempt.merchantAccountId ? { merchantAccountId: attempt.merchantAccountId } : {}), ...(payload ? { payload } : {}) });
@@ -426,8 +485,10 @@ describe('security', () => {
         if (touchesA) {
           if (![403, 404].includes(res.statusCode)) failures.push(`${where}: expected 403 or 404`);
         } else if (res.statusCode < 300) {
-          // Lists and creates act on B only: nothing of A may appear in the answer.
-          if (res.body.includes(a) || secrets.some((id) => res.body.includes(id))) failures.push(`${where}: the answer shows merchant account A's data`);
+          // Lists and creates act on B only: nothing outside B may appear in the answer.
+          if (res.body.includes(a) || outsideB.some((id) => res.body.includes(id))) failures.push(`${where}: the answer shows data outside merchant account B`);
+          const named = accountsNamed(res.body ? res.json() : null).filter((account) => account !== b);
+          if (named.length > 0) failures.push(`${where}: the answer names merchant account ${JSON.stringify(named[0])}, not B`);
         } else if (![403, 404].includes(res.statusCode) && !(res.statusCode === 400 && REFUSED_WITH_400.has(route.config.operationId!)) && REFUSED_FOR_B.get(route.config.operationId!) !== res.statusCode) {
           failures.push(`${where}: unexpected status`);
         } else if (res.body.includes(a)) {
@@ -436,6 +497,15 @@ describe('security', () => {
       }
     }
     expect(failures).toEqual([]);
+  });
+
+  it('changes no row outside merchant account B', async () => {
+    const after = await rowsOutside(b);
+    // The snapshot holds A's rows and the instance-wide key pair, so an empty read cannot pass.
+    expect(before.buyers!.length).toBeGreaterThan(0);
+    expect(before.api_key_pairs!.some((row) => row.includes(t.keys.thumbprint))).toBe(true);
+    const changed = Object.keys({ ...before, ...after }).filter((table) => JSON.stringify(before[table]) !== JSON.stringify(after[table]));
+    expect(changed.map((table) => ({ table, added: (after[table] ?? []).filter((row) => !before[table]?.includes(row)) }))).toEqual([]);
   });
 
   it("leaves merchant account A's resources as they were", async () => {

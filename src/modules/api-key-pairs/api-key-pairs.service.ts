@@ -1,4 +1,4 @@
-import { withRequestTransaction, type Deps, type RequestContext } from '../../context.ts';
+import { accountLimit, withRequestTransaction, type Deps, type RequestContext } from '../../context.ts';
 import type { ApiKeyPairRow } from '../../db/schema.ts';
 import { withTransaction, type Tx } from '../../db/transaction.ts';
 import { AppError, badRequest, duplicateRecord, forbidden, notFound } from '../../errors/app-error.ts';
@@ -23,6 +23,7 @@ import { describePublicKey, generateEs512KeyPair, PublicKeyError } from './key-m
  */
 interface Caller {
   deps: Deps;
+  /** The merchant account the caller is limited to (`accountLimit`), or null for every account. */
   restrictedTo: string | null;
   write<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
   audit(tx: Tx, action: AuditAction, row: ApiKeyPairRow): Promise<void>;
@@ -31,7 +32,7 @@ interface Caller {
 function requestCaller(ctx: RequestContext): Caller {
   return {
     deps: ctx.deps,
-    restrictedTo: ctx.principal?.restrictedTo ?? null,
+    restrictedTo: accountLimit(ctx.principal),
     write: (fn) => withRequestTransaction(ctx, fn),
     async audit(tx, action, row) {
       // These routes skip the merchant account check of the auth hook (the resource is
@@ -153,7 +154,7 @@ export async function createApiKeyPair(ctx: RequestContext, body: CreateApiKeyPa
 }
 
 export async function listApiKeyPairs(ctx: RequestContext, query: ListApiKeyPairsQuery) {
-  const only = ctx.principal?.restrictedTo ?? null;
+  const only = accountLimit(ctx.principal);
   return listPage(
     ctx,
     'api-key-pairs',

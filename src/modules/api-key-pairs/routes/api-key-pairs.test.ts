@@ -336,6 +336,30 @@ describe('security', () => {
     expect((await remove(created.json().id, { token })).statusCode).toBe(204);
   });
 
+  it('holds a token limited by its merchant_account_id claim to that account, as a limited key pair is held', async () => {
+    // The issue's reproduction: `svc token --merchant-account m2 --scope api-key-pairs.write --scope api-key-pairs.read`.
+    const m2 = await createMerchantAccount(t.deps);
+    const token = await t.keys.token({ merchantAccountId: m2, scopes: ['api-key-pairs.write', 'api-key-pairs.read'] });
+    const everywhere = (await create({ display_name: 'instance-wide' })).json();
+
+    const created = await create({ display_name: 'made with the claim' }, { token });
+    expect(created.statusCode).toBe(201);
+    expect(created.json().merchant_account_id).toBe(m2);
+    const escape = await create({ display_name: 'escape', merchant_account_id: null }, { token });
+    expect(escape.statusCode).toBe(403);
+    expect(escape.json().message).toBe(`This credential is limited to merchant account ${m2}; it can only create key pairs limited to that account`);
+
+    const listed = (await list('?limit=100', { token })).json().items;
+    expect(listed.map((item: { id: string }) => item.id)).toEqual([created.json().id]);
+    // The instance-wide pairs, the bootstrap's and the one that signed this token included, are outside its reach.
+    for (const id of [everywhere.id, everywhere.kid, t.keys.id]) {
+      expect((await get(id, { token })).statusCode).toBe(404);
+      expect((await update(id, { active: false }, { token })).statusCode).toBe(404);
+      expect((await remove(id, { token })).statusCode).toBe(404);
+    }
+    expect((await get(everywhere.id)).json()).toMatchObject({ active: true, revoked_at: null });
+  });
+
   it('writes an audit entry for each create, update and delete, under the request\'s merchant account', async () => {
     const account = await createMerchantAccount(t.deps);
     const options = { merchantAccountId: account };
