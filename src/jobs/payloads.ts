@@ -18,6 +18,7 @@ export const JOB_PAYLOADS = {
   'purge-expired-checkout-sessions': Type.Object({}),
   'purge-finished-jobs': Type.Object({}),
   'purge-idempotency-keys': Type.Object({}),
+  'purge-inbound-webhook-events': Type.Object({}),
   'purge-monitoring-history': Type.Object({}),
   'purge-rate-limit-windows': Type.Object({}),
   'purge-security-codes': Type.Object({}),
