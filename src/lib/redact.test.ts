@@ -19,6 +19,10 @@ describe('happy', () => {
     const out = scrub({ token: { paymentToken: '4895370012003478' }, dynamicData: [{ dynamicDataValue: 'AgAA', dynamicDataType: 'T' }], accessToken: 'a', checkout_token: 'c', completeResponse: 'x.y.z', securePayload: 'j' });
     expect(out).toEqual({ token: '[REDACTED]', dynamicData: [{ dynamicDataValue: '[REDACTED]', dynamicDataType: 'T' }], accessToken: '[REDACTED]', checkout_token: '[REDACTED]', completeResponse: '[REDACTED]', securePayload: '[REDACTED]' });
     expect(scrub({ paymentToken: '4895370012003478' })).toEqual({ paymentToken: '[REDACTED]' });
+    // A merchant account's secrets, but not the key ids beside them.
+    expect(scrub({ loon_secret_key: 's', account_updater_request_encryption_key: 'k', account_updater_response_decryption_key: 'k', account_updater_request_encryption_key_id: 'kid-1' })).toEqual({
+      loon_secret_key: '[REDACTED]', account_updater_request_encryption_key: '[REDACTED]', account_updater_response_decryption_key: '[REDACTED]', account_updater_request_encryption_key_id: 'kid-1',
+    });
   });
 
   it('redacts tokens and private keys inside text', () => {

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../../test/helpers/build-test-app.ts';
 import { expectNoSecrets } from '../../../../test/helpers/leak-scan.ts';
 import { uuidv7 } from '../../../lib/ids.ts';
+import { sealPlaintextSecrets } from '../merchant-account-secrets.ts';
 
 /**
  * The secrets a merchant account holds (`loon_secret_key` and the account updater's two keys) are
@@ -65,6 +66,18 @@ describe('security', () => {
     const sealed = (await rowOf(a)).sealed_secrets.account_updater_request_encryption_key;
     await expect(t.deps.vault.decrypt(t.deps.db, a, sealed, { table: 'merchant_accounts', column: 'account_updater_response_decryption_key', rowId: a })).rejects.toThrow();
     await expect(t.deps.vault.decrypt(t.deps.db, b, sealed, { table: 'merchant_accounts', column: 'account_updater_request_encryption_key', rowId: b })).rejects.toThrow();
+  });
+
+  it('two sweeps at once (two processes) seal each row kept in clear once, and every sealed value opens', async () => {
+    const ids = [newId(), newId(), newId(), newId(), newId()];
+    for (const id of ids) await sql`INSERT INTO merchant_accounts (id, display_name, loon_secret_key) VALUES (${id}, 'Legacy', ${`legacy-loon-${id}`})`.execute(t.deps.db);
+    const [a, b] = await Promise.all([sealPlaintextSecrets(t.deps, 2), sealPlaintextSecrets(t.deps, 2)]);
+    expect(a + b).toBe(ids.length);
+    for (const id of ids) {
+      expect((await rowOf(id)).loon_secret_key).toBeNull();
+      expect(await open(id, 'loon_secret_key')).toBe(`legacy-loon-${id}`);
+    }
+    expect(await sealPlaintextSecrets(t.deps)).toBe(0);
   });
 
   it('a row written in clear before migration 0039 is sealed by seal-merchant-account-secrets, and still answers and opens the same', async () => {
