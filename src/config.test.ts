@@ -38,6 +38,12 @@ describe('happy', () => {
     expect(loadConfig({}).vaultForwardAllowedHosts).toEqual([]);
   });
 
+  it('reads INBOUND_WEBHOOK_RETENTION_DAYS (default 45; at least 31, past the 30 days Adyen retries a webhook for)', () => {
+    expect(loadConfig({}).inboundWebhookRetentionDays).toBe(45);
+    expect(loadConfig({ INBOUND_WEBHOOK_RETENTION_DAYS: '90' }).inboundWebhookRetentionDays).toBe(90);
+    expect(() => loadConfig({ INBOUND_WEBHOOK_RETENTION_DAYS: '30' })).toThrow('INBOUND_WEBHOOK_RETENTION_DAYS: must be between 31 and 3650, got 30');
+  });
+
   it('reads NETWORK_TOKENS_API_PROVISIONING (default false)', () => {
     expect(loadConfig({}).networkTokensApiProvisioning).toBe(false);
     expect(loadConfig({ NETWORK_TOKENS_API_PROVISIONING: 'true' }).networkTokensApiProvisioning).toBe(true);

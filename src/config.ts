@@ -41,6 +41,8 @@ export interface Config {
   buyerApprovalTimeoutSeconds: number;
   /** Sandbox only: webhooks may go to http and to loopback/private addresses (local receivers). */
   webhookAllowPrivateUrls: boolean;
+  /** Days a provider webhook's deduplication row is kept (at least 31: Adyen resends for 30 days). */
+  inboundWebhookRetentionDays: number;
   /** Current vault master key (base64 of 32 bytes); null in the sandbox means a key file in DATA_DIR. */
   vaultMasterKey: string | null;
   /** Earlier master keys, still able to unwrap data keys during a rotation. */
@@ -374,6 +376,7 @@ export function loadConfig(env: Env = process.env): Config {
     settlementDelaySeconds: integer(env, 'SETTLEMENT_DELAY_SECONDS', 60, 0, 7 * 24 * 3600),
     buyerApprovalTimeoutSeconds: integer(env, 'BUYER_APPROVAL_TIMEOUT_SECONDS', 3600, 60, 7 * 24 * 3600),
     webhookAllowPrivateUrls: boolean(env, 'WEBHOOK_ALLOW_PRIVATE_URLS', false),
+    inboundWebhookRetentionDays: integer(env, 'INBOUND_WEBHOOK_RETENTION_DAYS', 45, 31, 3650),
     ...vaultKeys(env, environment),
     networkTokensApiProvisioning: boolean(env, 'NETWORK_TOKENS_API_PROVISIONING', false),
     vaultForwardAllowPrivateUrls: boolean(env, 'VAULT_FORWARD_ALLOW_PRIVATE_URLS', false),

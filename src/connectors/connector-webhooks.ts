@@ -2,7 +2,7 @@
  * Inbound provider webhooks in the connector contract. A provider tells us about things that
  * happen after our call returned (a capture settled, a refund failed, a chargeback opened). The
  * connector only verifies the provider's signature and translates its event into a few normalized
- * actions; the engine finds the transaction, deduplicates by `eventId` and applies each action
+ * actions; the engine finds the transaction, deduplicates each event by its `eventId` and applies each action
  * through the same state machine as our own calls.
  */
 
@@ -42,9 +42,19 @@ export interface InboundWebhookAction {
   rawResponseDescription: string | null;
 }
 
+/**
+ * One event of a request, deduplicated on its own: a provider that batches (Adyen) sends several,
+ * and may resend one of them inside a later batch.
+ */
+export interface InboundWebhookEvent {
+  /** The provider's own id of the event, or one the connector builds from signed fields only; used to drop replays. */
+  eventId: string;
+  actions: InboundWebhookAction[];
+}
+
 export type InboundWebhookOutcome =
-  /** A genuine event: `eventId` is the provider's own id, used to drop replays. */
-  | { status: 'accepted'; eventId: string; actions: InboundWebhookAction[] }
+  /** A genuine request: its events, each applied once by its `eventId`. */
+  | { status: 'accepted'; events: InboundWebhookEvent[] }
   /** The signature, timestamp or credentials did not check out: answered 401, nothing changes. */
   | { status: 'rejected'; reason: string };
 

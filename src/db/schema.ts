@@ -12,18 +12,28 @@ export interface InstanceSettingsTable {
   created_at: CreatedAt;
 }
 
+/**
+ * A secret kept in clear before migration 0039: read only to seal it, written only to clear it
+ * (merchant-account-secrets.ts), so no code can store one in clear again.
+ */
+type LegacyPlaintextSecret = ColumnType<string | null, never, null>;
+
 export interface MerchantAccountsTable {
   id: string;
   display_name: string;
   account_updater_enabled: Generated<boolean>;
-  account_updater_request_encryption_key: string | null;
+  account_updater_request_encryption_key: LegacyPlaintextSecret;
   account_updater_request_encryption_key_id: string | null;
-  account_updater_response_decryption_key: string | null;
+  account_updater_response_decryption_key: LegacyPlaintextSecret;
   account_updater_response_decryption_key_id: string | null;
   over_capture_amount: number | null;
   over_capture_percentage: number | null;
   loon_client_key: string | null;
-  loon_secret_key: string | null;
+  loon_secret_key: LegacyPlaintextSecret;
+  /** The secret fields by name (also their vault binding column), sealed under the account's data key (migration 0039). */
+  sealed_secrets: ColumnType<Record<string, SealedJson>, string | undefined, string>;
+  /** What responses show of each sealed field (maskSecret), so a read opens nothing. */
+  secret_masks: ColumnType<Record<string, string>, string | undefined, string>;
   loon_accepted_schemes: string[] | null;
   visa_network_tokens_requestor_id: string | null;
   visa_network_tokens_app_id: string | null;

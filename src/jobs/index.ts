@@ -22,9 +22,11 @@ import { generateReport } from './generate-report.job.ts';
 import { scheduleReports } from './schedule-reports.job.ts';
 import { purgeReportExecutions } from './purge-report-executions.job.ts';
 import { purgeWalletTokenUses } from './purge-wallet-token-uses.job.ts';
+import { purgeInboundWebhookEvents } from './purge-inbound-webhook-events.job.ts';
+import { sealMerchantAccountSecrets } from './seal-merchant-account-secrets.job.ts';
 
 /** Every job the workers know. Add a new job here (see jobs/README.md). */
-export const JOBS: JobDefinition[] = [purgeIdempotencyKeys, purgeFinishedJobs, purgeRateLimitWindows, purgeSecurityCodes, purgeExpiredCheckoutSessions, runAccountUpdater, settleTransactionJob, reconcileAttempts, reconcilePayouts, deliverWebhook, voidLateAuthorization, reconcilePaymentServiceTokens, expireThreeDsChallengesJob, analyzeEmbeddedDatabase, vacuumEmbeddedDatabase, evaluateMonitoringMetrics, purgeMonitoringHistory, expirePaymentLinksJob, generateReport, scheduleReports, purgeReportExecutions, purgeWalletTokenUses];
+export const JOBS: JobDefinition[] = [purgeIdempotencyKeys, purgeFinishedJobs, purgeRateLimitWindows, purgeSecurityCodes, purgeExpiredCheckoutSessions, runAccountUpdater, settleTransactionJob, reconcileAttempts, reconcilePayouts, deliverWebhook, voidLateAuthorization, reconcilePaymentServiceTokens, expireThreeDsChallengesJob, analyzeEmbeddedDatabase, vacuumEmbeddedDatabase, evaluateMonitoringMetrics, purgeMonitoringHistory, expirePaymentLinksJob, generateReport, scheduleReports, purgeReportExecutions, purgeWalletTokenUses, purgeInboundWebhookEvents, sealMerchantAccountSecrets];
 
 const HOUR = 3600 * 1000;
 
@@ -59,4 +61,9 @@ export const RECURRING: RecurringJob[] = [
   { job: purgeReportExecutions, everyMs: HOUR },
   // Wallet token uses outlive their tokens by an hour already: an hourly purge keeps the table small.
   { job: purgeWalletTokenUses, everyMs: HOUR },
+  // Provider webhook events outlive the providers' retries (INBOUND_WEBHOOK_RETENTION_DAYS): hourly is plenty.
+  { job: purgeInboundWebhookEvents, everyMs: HOUR },
+  // Secrets kept in clear are sealed within 5 minutes of an upgrade (a worker's first poll schedules
+  // the period's run), and so are those processes of the previous version write during a rolling deploy.
+  { job: sealMerchantAccountSecrets, everyMs: 5 * 60 * 1000 },
 ];

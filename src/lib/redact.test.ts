@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { luhnValid } from './card-schemes.ts';
-import { scrub, scrubString } from './redact.ts';
+import { DEPTH_LIMIT, scrub, scrubString } from './redact.ts';
 
 describe('happy', () => {
   it('masks Luhn-valid card numbers in text, keeping the last four digits', () => {
@@ -19,6 +19,10 @@ describe('happy', () => {
     const out = scrub({ token: { paymentToken: '4895370012003478' }, dynamicData: [{ dynamicDataValue: 'AgAA', dynamicDataType: 'T' }], accessToken: 'a', checkout_token: 'c', completeResponse: 'x.y.z', securePayload: 'j' });
     expect(out).toEqual({ token: '[REDACTED]', dynamicData: [{ dynamicDataValue: '[REDACTED]', dynamicDataType: 'T' }], accessToken: '[REDACTED]', checkout_token: '[REDACTED]', completeResponse: '[REDACTED]', securePayload: '[REDACTED]' });
     expect(scrub({ paymentToken: '4895370012003478' })).toEqual({ paymentToken: '[REDACTED]' });
+    // A merchant account's secrets, but not the key ids beside them.
+    expect(scrub({ loon_secret_key: 's', account_updater_request_encryption_key: 'k', account_updater_response_decryption_key: 'k', account_updater_request_encryption_key_id: 'kid-1' })).toEqual({
+      loon_secret_key: '[REDACTED]', account_updater_request_encryption_key: '[REDACTED]', account_updater_response_decryption_key: '[REDACTED]', account_updater_request_encryption_key_id: 'kid-1',
+    });
   });
 
   it('redacts tokens and private keys inside text', () => {
@@ -36,6 +40,21 @@ describe('happy', () => {
 });
 
 describe('security', () => {
+  it('replaces what lies deeper than its depth limit with a marker, never returning it unscrubbed', () => {
+    let deep: Record<string, unknown> = { note: 'card 4111111111111111', number: '5555555555554444' };
+    for (let level = 0; level < 20; level++) deep = { level, inner: deep };
+    const text = JSON.stringify(scrub({ body: deep, list: [[[[[[[[[[[{ pan: '4012888888881881' }]]]]]]]]]]] }));
+    expect(text).not.toContain('4111111111111111');
+    expect(text).not.toContain('5555555555554444');
+    expect(text).not.toContain('4012888888881881');
+    expect(text).toContain(DEPTH_LIMIT);
+    // Shallow objects are untouched by the limit, and a cycle ends at the marker instead of looping.
+    expect(scrub({ a: { b: 1 } })).toEqual({ a: { b: 1 } });
+    const cycle: Record<string, unknown> = { name: 'loop' };
+    cycle.self = cycle;
+    expect(JSON.stringify(scrub(cycle))).toContain(DEPTH_LIMIT);
+  });
+
   it('never lets a Luhn-valid 13..19 digit number through (property)', () => {
     const pan = fc
       .array(fc.integer({ min: 0, max: 9 }), { minLength: 12, maxLength: 18 })

@@ -27,7 +27,7 @@ function payload(kind: 'capture_succeeded' | 'refund_succeeded' | 'chargeback_op
       ? `<transaction><id>refund1</id><type>credit</type><refunded-transaction-id>${legacyOf(id)}</refunded-transaction-id><amount>${value}</amount><currency-iso-code>USD</currency-iso-code></transaction>`
       : `<dispute><id>dp1</id><amount-disputed>${value}</amount-disputed><currency-iso-code>USD</currency-iso-code><transaction><id>${legacyOf(id)}</id></transaction></dispute>`;
   const name = kind === 'chargeback_opened' ? 'dispute_opened' : 'transaction_settled';
-  return `<notification><timestamp type="datetime">2026-11-25T12:00:00Z</timestamp><kind>${name}</kind><subject>${subject}</subject></notification>`;
+  return `<notification><timestamp type="datetime">${new Date().toISOString()}</timestamp><kind>${name}</kind><subject>${subject}</subject></notification>`;
 }
 
 const harness = (): ContractHarness => ({

@@ -155,8 +155,8 @@ function securityScenarios(h: () => ContractHarness): void {
   it.each(['capture_succeeded', 'refund_succeeded', 'chargeback_opened'] as const)('accepts a correctly signed %s webhook and maps it to that action', async (kind: InboundWebhookActionKind) => {
     const id = await authorized(h());
     const outcome = h().connector().parseWebhook!(h().credentials(), h().webhook(kind as never, id, h().approve.amount, false));
-    expect(outcome).toMatchObject({ status: 'accepted', eventId: expect.any(String) });
-    if (outcome.status === 'accepted') expect(outcome.actions).toEqual([expect.objectContaining({ kind, providerTransactionId: id })]);
+    expect(outcome).toMatchObject({ status: 'accepted', events: [{ eventId: expect.any(String) }] });
+    if (outcome.status === 'accepted') expect(outcome.events.flatMap((e) => e.actions)).toEqual([expect.objectContaining({ kind, providerTransactionId: id })]);
   });
 
   it('rejects a webhook with a bad signature, and one without credentials to check it', async () => {

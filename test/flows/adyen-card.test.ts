@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reconcileDueAttempts } from '../../src/modules/transactions/reconcile/reconcile.service.ts';
 import { ADYEN_FAKE_KEY, ADYEN_FAKE_MERCHANT, startAdyenFake, type AdyenFake } from '../fakes/adyen-fake.ts';
@@ -179,6 +180,36 @@ describe('security', () => {
     const forged = await t.app.inject({ method: 'GET', url: `/connector-returns/${m}/${attempt}?redirectResult=Y.PSPforged` });
     expect(forged.statusCode).toBe(200);
     expect(await get(m, `/transactions/${txn.id}`)).toMatchObject({ status: 'buyer_approval_pending' });
+  });
+
+  it('applies each item of a batch once: an item replayed inside a new batch is not applied again, the new item is', async () => {
+    const { m, service } = await merchantWithAdyen();
+    const txn = await paid(m);
+    expect((await post(m, `/transactions/${txn.id}/capture`, { amount: 600 })).statusCode).toBe(200);
+    const signed = (item: Record<string, any>) => {
+      const text = [item.pspReference, item.originalReference, item.merchantAccountCode, item.merchantReference, item.amount.value, item.amount.currency, item.eventCode, item.success].join(':');
+      return { ...item, additionalData: { hmacSignature: createHmac('sha256', Buffer.from(HMAC, 'hex')).update(text).digest('base64') } };
+    };
+    const common = { originalReference: txn.payment_service_transaction_id, merchantAccountCode: ADYEN_FAKE_MERCHANT, merchantReference: 'ref', amount: { value: 600, currency: 'EUR' }, success: 'true' };
+    const chargeback = signed({ ...common, pspReference: 'DISPUTEPSP00001', eventCode: 'NOTIFICATION_OF_CHARGEBACK' });
+    const capture = signed({ ...common, pspReference: 'CAPTUREPSP00002', eventCode: 'CAPTURE' });
+    const deliver = (...items: object[]) => t.app.inject({ method: 'POST', url: `/merchant-accounts/${m}/payment-services/${service.id}/webhooks`, headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ live: 'false', notificationItems: items.map((NotificationRequestItem) => ({ NotificationRequestItem })) }) });
+    const disputedEvents = async () => (await sql<{ n: number }>`SELECT count(*)::int AS n FROM events WHERE merchant_account_id = ${m} AND resource_id = ${txn.id} AND kind = 'transaction.disputed'`.execute(t.deps.db)).rows[0]!.n;
+
+    expect((await deliver(chargeback)).json()).toMatchObject({ duplicate: false, actions: [{ kind: 'chargeback_opened', result: 'applied' }] });
+    expect(await disputedEvents()).toBe(1);
+    const batch = await deliver(chargeback, capture);
+    expect(batch.statusCode, batch.body).toBe(200);
+    expect(await disputedEvents()).toBe(1);
+    expect(await get(m, `/transactions/${txn.id}`)).toMatchObject({ status: 'capture_succeeded', captured_amount: 600, disputed: true });
+    expect(batch.json()).toMatchObject({
+      event_id: 'adyen:NOTIFICATION_OF_CHARGEBACK:DISPUTEPSP00001:true', duplicate: false,
+      events: [{ event_id: 'adyen:NOTIFICATION_OF_CHARGEBACK:DISPUTEPSP00001:true', duplicate: true }, { event_id: 'adyen:CAPTURE:CAPTUREPSP00002:true', duplicate: false }],
+      actions: [{ kind: 'chargeback_opened', transaction_id: txn.id, result: 'applied' }, { kind: 'capture_succeeded', transaction_id: txn.id, result: 'applied' }],
+    });
+    const again = await deliver(capture, chargeback);
+    expect(again.json()).toMatchObject({ duplicate: true, events: [{ duplicate: true }, { duplicate: true }] });
+    expect(await disputedEvents()).toBe(1);
   });
 
   it('keeps no card number, security code or API key in logs, transactions or stored answers', async () => {

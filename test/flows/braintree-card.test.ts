@@ -85,7 +85,7 @@ describe('happy', () => {
     const { m, service } = await merchantWithBraintree();
     const txn = await paid(m, { intent: 'capture' });
     const legacy = Buffer.from(txn.payment_service_transaction_id, 'base64').toString('utf8').replace(/^transaction_/, '');
-    const xml = `<notification><timestamp type="datetime">2026-11-25T12:00:00Z</timestamp><kind>dispute_opened</kind><subject><dispute><id>dp1</id><amount-disputed>10.00</amount-disputed><currency-iso-code>USD</currency-iso-code><transaction><id>${legacy}</id></transaction></dispute></subject></notification>`;
+    const xml = `<notification><timestamp type="datetime">${new Date().toISOString()}</timestamp><kind>dispute_opened</kind><subject><dispute><id>dp1</id><amount-disputed>10.00</amount-disputed><currency-iso-code>USD</currency-iso-code><transaction><id>${legacy}</id></transaction></dispute></subject></notification>`;
     const payload = Buffer.from(xml).toString('base64');
     const sign = (key: string) => `${BRAINTREE_FAKE_KEYS.public_key}|${createHmac('sha1', createHash('sha1').update(key).digest()).update(payload).digest('hex')}`;
     const deliver = (signature: string) => t.app.inject({ method: 'POST', url: `/merchant-accounts/${m}/payment-services/${service.id}/webhooks`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: new URLSearchParams({ bt_signature: signature, bt_payload: payload }).toString() });
@@ -131,6 +131,27 @@ describe('errors', () => {
 });
 
 describe('security', () => {
+  it('refuses a signed webhook stamped before Braintree\'s retry window or in the future (401, nothing changes), and applies a fresh one', async () => {
+    const { m, service } = await merchantWithBraintree();
+    const txn = await paid(m, { intent: 'capture' });
+    const legacy = Buffer.from(txn.payment_service_transaction_id, 'base64').toString('utf8').replace(/^transaction_/, '');
+    const deliver = (at: Date) => {
+      const xml = `<notification><timestamp type="datetime">${at.toISOString()}</timestamp><kind>dispute_opened</kind><subject><dispute><id>dp-${at.getTime()}</id><amount-disputed>10.00</amount-disputed><currency-iso-code>USD</currency-iso-code><transaction><id>${legacy}</id></transaction></dispute></subject></notification>`;
+      const payload = Buffer.from(xml).toString('base64');
+      const signature = `${BRAINTREE_FAKE_KEYS.public_key}|${createHmac('sha1', createHash('sha1').update(BRAINTREE_FAKE_KEYS.private_key).digest()).update(payload).digest('hex')}`;
+      return t.app.inject({ method: 'POST', url: `/merchant-accounts/${m}/payment-services/${service.id}/webhooks`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: new URLSearchParams({ bt_signature: signature, bt_payload: payload }).toString() });
+    };
+    const hour = 3600_000;
+    const stale = await deliver(new Date(Date.now() - 26 * hour));
+    expect(stale.statusCode, stale.body).toBe(401);
+    expect((await deliver(new Date(Date.now() + hour))).statusCode).toBe(401);
+    expect(await get(m, `/transactions/${txn.id}`)).toMatchObject({ disputed: false });
+    // A retry Braintree sends 23 hours after the event still checks out.
+    const retried = await deliver(new Date(Date.now() - 23 * hour));
+    expect(retried.statusCode, retried.body).toBe(200);
+    expect(await get(m, `/transactions/${txn.id}`)).toMatchObject({ disputed: true });
+  });
+
   it('keeps no card number, security code or private key in logs, transactions or stored answers', async () => {
     const { m } = await merchantWithBraintree();
     const ids = [(await paid(m)).id, (await paid(m, { amount: 200000 })).id, (await paid(m, { amount: 500000 })).id];

@@ -24,8 +24,11 @@ const item = (eventCode: string, extra: Record<string, any> = {}) => sign({ pspR
 describe('happy', () => {
   it('accepts Adyen\'s documented example and maps it to an authorization', () => {
     expect(parseAdyenWebhook(credentials, request(DOC_ITEM))).toEqual({
-      status: 'accepted', eventId: 'adyen:AUTHORISATION:7914073381342284:true',
-      actions: [{ kind: 'authorization_succeeded', providerTransactionId: '7914073381342284', providerReferenceId: null, amount: 1130, currency: 'EUR', rawResponseCode: null, rawResponseDescription: null }],
+      status: 'accepted',
+      events: [{
+        eventId: 'adyen:AUTHORISATION:7914073381342284:true',
+        actions: [{ kind: 'authorization_succeeded', providerTransactionId: '7914073381342284', providerReferenceId: null, amount: 1130, currency: 'EUR', rawResponseCode: null, rawResponseDescription: null }],
+      }],
     });
   });
 
@@ -38,16 +41,19 @@ describe('happy', () => {
     ];
     for (const [code, extra, kind] of cases) {
       const outcome = parseAdyenWebhook(credentials, request(item(code, extra)));
-      expect(outcome, code).toMatchObject({ status: 'accepted', actions: [{ kind, providerTransactionId: 'PSP0000000000001', providerReferenceId: 'CAP0000000000001', amount: 1500, currency: 'EUR' }] });
+      expect(outcome, code).toMatchObject({ status: 'accepted', events: [{ actions: [{ kind, providerTransactionId: 'PSP0000000000001', providerReferenceId: 'CAP0000000000001', amount: 1500, currency: 'EUR' }] }] });
     }
     const clp = parseAdyenWebhook(credentials, request(item('REFUND', { amount: { value: 150000, currency: 'CLP' } })));
-    expect(clp).toMatchObject({ actions: [{ amount: 1500, currency: 'CLP' }] });
+    expect(clp).toMatchObject({ events: [{ actions: [{ amount: 1500, currency: 'CLP' }] }] });
   });
 
-  it('accepts events that change nothing, with no actions, and a batch as one event', () => {
-    expect(parseAdyenWebhook(credentials, request(item('REPORT_AVAILABLE')))).toMatchObject({ status: 'accepted', actions: [] });
+  it('accepts events that change nothing, with no actions, and each item of a batch as its own event', () => {
+    expect(parseAdyenWebhook(credentials, request(item('REPORT_AVAILABLE')))).toMatchObject({ status: 'accepted', events: [{ eventId: 'adyen:REPORT_AVAILABLE:CAP0000000000001:true', actions: [] }] });
     const batch = parseAdyenWebhook(credentials, request(item('CAPTURE'), item('REFUND', { pspReference: 'REF0000000000001' })));
-    expect(batch).toMatchObject({ status: 'accepted', eventId: expect.stringMatching(/^adyen:[0-9a-f]{64}$/), actions: [{ kind: 'capture_succeeded' }, { kind: 'refund_succeeded' }] });
+    expect(batch).toMatchObject({
+      status: 'accepted',
+      events: [{ eventId: 'adyen:CAPTURE:CAP0000000000001:true', actions: [{ kind: 'capture_succeeded' }] }, { eventId: 'adyen:REFUND:REF0000000000001:true', actions: [{ kind: 'refund_succeeded' }] }],
+    });
   });
 });
 
@@ -65,6 +71,16 @@ describe('security', () => {
     expect(parseAdyenWebhook({ ...credentials, hmac_key: DOC_KEY.replace('4', '5') }, request(DOC_ITEM))).toMatchObject({ status: 'rejected' });
     expect(parseAdyenWebhook(credentials, request({ ...DOC_ITEM, additionalData: {} }))).toMatchObject({ status: 'rejected' });
     expect(parseAdyenWebhook(credentials, request(item('CAPTURE'), { ...item('REFUND'), success: 'false' }))).toMatchObject({ status: 'rejected' });
+  });
+
+  it('names an item by its signed event code, PSP reference and success flag, whatever batch carries it or what its unsigned fields say', () => {
+    const capture = item('CAPTURE');
+    const alone = parseAdyenWebhook(credentials, request(capture));
+    const inBatch = parseAdyenWebhook(credentials, request(item('REFUND', { pspReference: 'REF0000000000002' }), { ...capture, eventDate: '2030-01-01T00:00:00+01:00', reason: 'replayed' }));
+    const idsOf = (outcome: ReturnType<typeof parseAdyenWebhook>) => (outcome.status === 'accepted' ? outcome.events.map((e) => e.eventId) : []);
+    expect(idsOf(inBatch)).toEqual(['adyen:REFUND:REF0000000000002:true', ...idsOf(alone)]);
+    // A later outcome of the same event (success false, then true) is a new event.
+    expect(idsOf(parseAdyenWebhook(credentials, request(item('CAPTURE', { success: 'false' }))))).toEqual(['adyen:CAPTURE:CAP0000000000001:false']);
   });
 
   it('rejects a genuine notification for another merchant account', () => {

@@ -1,4 +1,4 @@
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import { isCurrency } from '../../lib/currencies.ts';
 import type { InboundWebhookAction, InboundWebhookActionKind, InboundWebhookOutcome, InboundWebhookRequest } from '../connector-webhooks.ts';
 import { fromAdyenValue } from './adyen.amounts.ts';
@@ -8,7 +8,7 @@ import { fromAdyenValue } from './adyen.amounts.ts';
  * HMAC-SHA256 (`additionalData.hmacSignature`, base64) of
  * `pspReference:originalReference:merchantAccountCode:merchantReference:value:currency:eventCode:success`
  * under the webhook's hex HMAC key. Every item of a batch must check out, else the whole request
- * is rejected; so must its merchant account.
+ * is rejected; so must its merchant account. Each item is an event of its own (`eventIdOf`).
  */
 
 export interface AdyenNotificationItem {
@@ -92,10 +92,15 @@ function actionOf(item: AdyenNotificationItem): InboundWebhookAction | null {
   };
 }
 
-/** Adyen sends no event id: an item is identified by its event code, PSP reference and success flag. */
-function eventIdOf(items: AdyenNotificationItem[]): string {
-  const ids = items.map((i) => `${i.eventCode}:${i.pspReference}:${i.success}`);
-  return ids.length === 1 ? `adyen:${ids[0]}` : `adyen:${createHash('sha256').update(ids.join(',')).digest('hex')}`;
+/**
+ * Adyen sends no event id. Its documented key of a notification item is the event code with the
+ * PSP reference, and the success flag (a later outcome of the same event is a new item). Each item
+ * of a batch is its own event, so an item Adyen resends inside a later batch is dropped while the
+ * batch's new items apply. Only signed fields enter the key: `eventDate` is not signed, and a key
+ * holding it would let a replayed item through with a new date.
+ */
+function eventIdOf(item: AdyenNotificationItem): string {
+  return `adyen:${item.eventCode ?? ''}:${item.pspReference ?? ''}:${item.success ?? ''}`;
 }
 
 function itemsOf(rawBody: Buffer): AdyenNotificationItem[] | null {
@@ -115,6 +120,5 @@ export function parseAdyenWebhook(credentials: Record<string, string>, request: 
   if (!items) return { status: 'rejected', reason: 'The body is not an Adyen notification (notificationItems)' };
   if (!items.every((item) => signatureMatches(item, hexKey))) return { status: 'rejected', reason: 'An item of the notification has no valid HMAC signature' };
   if (!items.every((item) => item.merchantAccountCode === credentials.merchant_account)) return { status: 'rejected', reason: 'The notification is for another Adyen merchant account' };
-  const actions = items.map(actionOf).filter((a): a is InboundWebhookAction => a !== null);
-  return { status: 'accepted', eventId: eventIdOf(items), actions };
+  return { status: 'accepted', events: items.map((item) => ({ eventId: eventIdOf(item), actions: [actionOf(item)].filter((a): a is InboundWebhookAction => a !== null) })) };
 }

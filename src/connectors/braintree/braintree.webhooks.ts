@@ -11,6 +11,28 @@ import { child, parseXml, textOf, type XmlElement } from './braintree.xml.ts';
  * `payment_service_transaction_id`) names a transaction `base64("transaction_" + legacy id)`.
  */
 
+/**
+ * How old a notification's signed timestamp may be: Braintree resends an unanswered notification
+ * every hour for up to 24 hours in production, unchanged, so a genuine retry is up to 24 hours
+ * old; an hour more covers its delivery. A replay inside this window is dropped by its event id
+ * (kept for INBOUND_WEBHOOK_RETENTION_DAYS, far longer); an older one is rejected here.
+ */
+export const BRAINTREE_WEBHOOK_MAX_AGE_SECONDS = 25 * 3600;
+/** How far ahead of our clock a timestamp may be (clock skew), as Stripe's tolerance allows. */
+export const BRAINTREE_WEBHOOK_MAX_SKEW_SECONDS = 300;
+/** `2026-11-25T12:00:00Z`, with optional fractions and a numeric offset. */
+const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/;
+
+/** Why a notification's timestamp does not check out at `now` (milliseconds); null when it does. */
+function timestampProblem(notification: XmlElement, now: number): string | null {
+  const text = textOf(notification, 'timestamp');
+  const at = text && TIMESTAMP.test(text) ? Date.parse(text) : Number.NaN;
+  if (Number.isNaN(at)) return 'The notification has no valid timestamp';
+  if (now - at > BRAINTREE_WEBHOOK_MAX_AGE_SECONDS * 1000) return `The notification's timestamp is older than Braintree retries for (${BRAINTREE_WEBHOOK_MAX_AGE_SECONDS / 3600} hours)`;
+  if (at - now > BRAINTREE_WEBHOOK_MAX_SKEW_SECONDS * 1000) return 'The notification\'s timestamp is in the future';
+  return null;
+}
+
 /** The GraphQL id of a legacy transaction id. */
 export const graphQlIdOf = (legacyId: string) => Buffer.from(`transaction_${legacyId}`, 'utf8').toString('base64').replace(/=+$/, '');
 
@@ -80,7 +102,7 @@ function actionsOf(notification: XmlElement): InboundWebhookAction[] {
   return action ? [action] : [];
 }
 
-export function parseBraintreeWebhook(credentials: Record<string, string>, request: InboundWebhookRequest): InboundWebhookOutcome {
+export function parseBraintreeWebhook(credentials: Record<string, string>, request: InboundWebhookRequest, now: () => number = Date.now): InboundWebhookOutcome {
   const form = new URLSearchParams(request.rawBody.toString('utf8'));
   const signature = form.get('bt_signature');
   const payload = form.get('bt_payload');
@@ -89,7 +111,9 @@ export function parseBraintreeWebhook(credentials: Record<string, string>, reque
   if (!signed(signature, payload, credentials)) return { status: 'rejected', reason: 'bt_signature does not match this payment service\'s public and private keys' };
   const notification = parseXml(Buffer.from(payload, 'base64').toString('utf8'));
   if (!notification || notification.name !== 'notification') return { status: 'rejected', reason: 'bt_payload is not a Braintree notification' };
+  const stale = timestampProblem(notification, now());
+  if (stale) return { status: 'rejected', reason: stale };
   // Braintree sends no event id: the signed payload (with its timestamp) identifies the event.
   const eventId = `braintree:${createHash('sha256').update(payload.replace(/\n/g, '')).digest('hex')}`;
-  return { status: 'accepted', eventId, actions: actionsOf(notification) };
+  return { status: 'accepted', events: [{ eventId, actions: actionsOf(notification) }] };
 }

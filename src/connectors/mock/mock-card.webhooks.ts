@@ -58,5 +58,5 @@ export function parseMockCardWebhook(credentials: Record<string, string>, reques
   }
   if (typeof event.id !== 'string' || event.id.length === 0 || event.id.length > 255) return { status: 'rejected', reason: 'the event has no id' };
   const action = actionOf(event);
-  return { status: 'accepted', eventId: event.id, actions: action ? [action] : [] };
+  return { status: 'accepted', events: [{ eventId: event.id, actions: action ? [action] : [] }] };
 }

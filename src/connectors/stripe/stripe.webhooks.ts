@@ -81,5 +81,5 @@ export function parseStripeWebhook(credentials: Record<string, string>, request:
     // The package's message says which check failed (no signature match, outside the tolerance); it holds no secret.
     return { status: 'rejected', reason: error instanceof Stripe.errors.StripeSignatureVerificationError ? error.message.split('\n')[0]! : 'the event could not be read' };
   }
-  return { status: 'accepted', eventId: event.id, actions: actionsOf(event) };
+  return { status: 'accepted', events: [{ eventId: event.id, actions: actionsOf(event) }] };
 }

@@ -16,3 +16,21 @@ export async function findEvent(db: Executor, merchantAccountId: string, payment
   return db.selectFrom('inbound_webhook_events').selectAll()
     .where('merchant_account_id', '=', merchantAccountId).where('payment_service_id', '=', paymentServiceId).where('event_id', '=', eventId).executeTakeFirst();
 }
+
+/**
+ * Deletes up to `batch` events received before `before`, of every merchant account (the retention
+ * purge); returns how many. In batches, so a backlog is no long transaction.
+ */
+export async function purgeEventsReceivedBefore(db: Executor, before: Date, batch = 5_000): Promise<number> {
+  const result = await db
+    .deleteFrom('inbound_webhook_events')
+    .where(({ eb, selectFrom }: any) =>
+      eb(
+        eb.refTuple('merchant_account_id', 'payment_service_id', 'event_id'),
+        'in',
+        selectFrom('inbound_webhook_events').select(['merchant_account_id', 'payment_service_id', 'event_id']).where('received_at', '<', before).limit(batch),
+      ),
+    )
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

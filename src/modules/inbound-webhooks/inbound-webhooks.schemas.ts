@@ -14,21 +14,40 @@ const AppliedAction = Type.Object(
   { additionalProperties: false },
 );
 
+const ReceivedEvent = Type.Object(
+  {
+    event_id: Type.String({ description: 'The provider\'s id of the event (Adyen: `adyen:<eventCode>:<pspReference>:<success>` of one notification item)' }),
+    duplicate: Type.Boolean({ description: 'This event was received before; nothing changed for it this time' }),
+  },
+  { additionalProperties: false },
+);
+
 export const InboundWebhookReceiptSchema = Type.Object(
   {
     type: Type.Literal('inbound-webhook-receipt'),
-    event_id: Type.String({ description: 'The provider\'s id of the event' }),
-    duplicate: Type.Boolean({ description: 'The event was received before; nothing changed this time' }),
-    actions: Type.Array(AppliedAction),
+    event_id: Type.String({ description: 'The provider\'s id of the event; of a batch (Adyen), its first item\'s' }),
+    duplicate: Type.Boolean({ description: 'Every event of the request was received before; nothing changed this time' }),
+    events: Type.Array(ReceivedEvent, { description: 'Each event of the request, deduplicated on its own: one, or one per item of an Adyen batch' }),
+    actions: Type.Array(AppliedAction, { description: 'The actions of every event, in order; for a duplicate, what its first delivery did' }),
   },
-  { additionalProperties: false, description: 'What the server did with a provider\'s event (the provider only looks at the 2xx status)' },
+  { additionalProperties: false, description: 'What the server did with a provider\'s request (the provider only looks at the 2xx status)' },
 );
 
 export type InboundWebhookReceipt = Static<typeof InboundWebhookReceiptSchema>;
 
-export function toInboundWebhookReceipt(eventId: string, duplicate: boolean, actions: Array<Record<string, unknown>>): InboundWebhookReceipt {
+/** One event of the request as received: new (its actions applied now) or a duplicate (its first delivery's actions). */
+export interface ReceivedInboundEvent {
+  eventId: string;
+  duplicate: boolean;
+  actions: Array<Record<string, unknown>>;
+}
+
+export function toInboundWebhookReceipt(events: ReceivedInboundEvent[]): InboundWebhookReceipt {
   return {
-    type: 'inbound-webhook-receipt', event_id: eventId, duplicate,
-    actions: actions.map((a) => ({ kind: String(a.kind), transaction_id: (a.transaction_id as string | null) ?? null, result: a.result as InboundWebhookReceipt['actions'][number]['result'] })),
+    type: 'inbound-webhook-receipt',
+    event_id: events[0]?.eventId ?? '',
+    duplicate: events.every((e) => e.duplicate),
+    events: events.map((e) => ({ event_id: e.eventId, duplicate: e.duplicate })),
+    actions: events.flatMap((e) => e.actions).map((a) => ({ kind: String(a.kind), transaction_id: (a.transaction_id as string | null) ?? null, result: a.result as InboundWebhookReceipt['actions'][number]['result'] })),
   };
 }

@@ -1,12 +1,13 @@
-import type { InboundWebhookRequest } from '../../connectors/connector-webhooks.ts';
+import type { InboundWebhookAction, InboundWebhookRequest } from '../../connectors/connector-webhooks.ts';
 import type { Deps } from '../../context.ts';
-import { withTransaction } from '../../db/transaction.ts';
+import { withTransaction, type Tx } from '../../db/transaction.ts';
 import { AppError, notFound, unauthorized } from '../../errors/app-error.ts';
+import { inBatchesUntilDone } from '../../lib/batches.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import { credentialsOf, findUsablePaymentServiceCached } from '../payment-services/payment-services.service.ts';
 import { findDefinitionConnector } from '../payment-service-definitions/payment-service-definitions.service.ts';
 import { applyProviderAction } from '../transactions/inbound/provider-events.service.ts';
-import { toInboundWebhookReceipt, type InboundWebhookReceipt } from './inbound-webhooks.schemas.ts';
+import { toInboundWebhookReceipt, type InboundWebhookReceipt, type ReceivedInboundEvent } from './inbound-webhooks.schemas.ts';
 import * as repo from './inbound-webhooks.repo.ts';
 
 type Log = { warn(obj: object, msg?: string): void; info(obj: object, msg?: string): void };
@@ -14,8 +15,9 @@ type Log = { warn(obj: object, msg?: string): void; info(obj: object, msg?: stri
 /**
  * `POST /merchant-accounts/{id}/payment-services/{id}/webhooks`: a provider's event. The
  * connector verifies the provider's signature with the service's decrypted credentials (a bad one
- * is 401 and nothing changes); the event is then recorded once by its provider id and its actions
- * applied in the same database transaction, so a replay, or two deliveries at once, apply it once.
+ * is 401 and nothing changes); each event of the request (one, or one per item of a batch) is then
+ * recorded once by its provider id and its actions applied in the same database transaction, so a
+ * replay, alone or inside another batch, or two deliveries at once, apply it once.
  */
 export async function receiveProviderWebhook(deps: Deps, log: Log, merchantAccountId: string, paymentServiceId: string, request: InboundWebhookRequest): Promise<InboundWebhookReceipt> {
   const service = await findUsablePaymentServiceCached(deps.db, deps, merchantAccountId, paymentServiceId);
@@ -28,17 +30,34 @@ export async function receiveProviderWebhook(deps: Deps, log: Log, merchantAccou
     log.warn({ paymentServiceId, reason: outcome.reason }, 'inbound provider webhook rejected');
     throw unauthorized('The webhook could not be verified: its signature, timestamp or the payment service\'s webhook secret did not check out');
   }
-  const scope = { merchantAccountId, paymentServiceId, eventId: outcome.eventId };
   const overCapture = connector.definition.capabilities.overCapture;
   return withTransaction(deps.db, async (tx) => {
-    if (!(await repo.insertEventOnce(tx, { merchant_account_id: merchantAccountId, payment_service_id: paymentServiceId, event_id: outcome.eventId, id: uuidv7() }))) {
-      const earlier = await repo.findEvent(tx, merchantAccountId, paymentServiceId, outcome.eventId);
-      return toInboundWebhookReceipt(outcome.eventId, true, earlier?.actions ?? []);
-    }
-    const applied: Array<Record<string, unknown>> = [];
-    for (const action of outcome.actions) applied.push({ ...(await applyProviderAction(tx, deps, scope, action, log, overCapture)) });
-    await repo.recordActions(tx, merchantAccountId, paymentServiceId, outcome.eventId, applied);
-    log.info({ paymentServiceId, eventId: outcome.eventId, actions: applied.map((a) => `${String(a.kind)}:${String(a.result)}`) }, 'inbound provider webhook applied');
-    return toInboundWebhookReceipt(outcome.eventId, false, applied);
+    const received: ReceivedInboundEvent[] = [];
+    for (const event of outcome.events) received.push(await receiveEvent(tx, deps, log, { merchantAccountId, paymentServiceId, eventId: event.eventId }, event.actions, overCapture));
+    return toInboundWebhookReceipt(received);
   });
+}
+
+/** Records one event of the request once, by its id, and applies its actions; a replay answers what its first delivery did. */
+async function receiveEvent(tx: Tx, deps: Deps, log: Log, scope: { merchantAccountId: string; paymentServiceId: string; eventId: string }, actions: InboundWebhookAction[], overCapture: boolean): Promise<ReceivedInboundEvent> {
+  const { merchantAccountId, paymentServiceId, eventId } = scope;
+  if (!(await repo.insertEventOnce(tx, { merchant_account_id: merchantAccountId, payment_service_id: paymentServiceId, event_id: eventId, id: uuidv7() }))) {
+    const earlier = await repo.findEvent(tx, merchantAccountId, paymentServiceId, eventId);
+    return { eventId, duplicate: true, actions: earlier?.actions ?? [] };
+  }
+  const applied: Array<Record<string, unknown>> = [];
+  for (const action of actions) applied.push({ ...(await applyProviderAction(tx, deps, scope, action, log, overCapture)) });
+  await repo.recordActions(tx, merchantAccountId, paymentServiceId, eventId, applied);
+  log.info({ paymentServiceId, eventId, actions: applied.map((a) => `${String(a.kind)}:${String(a.result)}`) }, 'inbound provider webhook applied');
+  return { eventId, duplicate: false, actions: applied };
+}
+
+/**
+ * Forgets events received more than INBOUND_WEBHOOK_RETENTION_DAYS ago. The rows are what drops a
+ * replay, so they outlive the providers' retries (Adyen: 30 days; Braintree, whose signed timestamp
+ * is checked: 25 hours); returns how many went.
+ */
+export async function purgeOldInboundEvents(deps: Deps, now: Date): Promise<number> {
+  const before = new Date(now.getTime() - deps.config.inboundWebhookRetentionDays * 24 * 3600 * 1000);
+  return inBatchesUntilDone(() => repo.purgeEventsReceivedBefore(deps.db, before));
 }

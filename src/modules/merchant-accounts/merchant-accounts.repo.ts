@@ -22,8 +22,27 @@ export async function updateMerchantAccount(db: Executor, id: string, patch: Mer
     .executeTakeFirst();
 }
 
-export async function findMerchantAccount(db: Executor, id: string): Promise<MerchantAccountRow | undefined> {
-  return db.selectFrom('merchant_accounts').selectAll().where('id', '=', id).executeTakeFirst();
+export async function findMerchantAccount(db: Executor, id: string, options: { forUpdate?: boolean } = {}): Promise<MerchantAccountRow | undefined> {
+  const query = db.selectFrom('merchant_accounts').selectAll().where('id', '=', id);
+  return (options.forUpdate ? query.forUpdate() : query).executeTakeFirst();
+}
+
+/** Accounts whose plaintext secret columns still hold a value, locked; rows another transaction holds are skipped. */
+export async function lockAccountsWithPlaintextSecrets(db: Executor, batch: number): Promise<MerchantAccountRow[]> {
+  return db
+    .selectFrom('merchant_accounts')
+    .selectAll()
+    .where((eb) => eb.or([eb('loon_secret_key', 'is not', null), eb('account_updater_request_encryption_key', 'is not', null), eb('account_updater_response_decryption_key', 'is not', null)]))
+    .orderBy('id')
+    .limit(batch)
+    .forUpdate()
+    .skipLocked()
+    .execute();
+}
+
+/** Writes sealed secret columns without touching `updated_at`: sealing a stored value changes nothing a client sees. */
+export async function setSecretColumns(db: Executor, id: string, patch: MerchantAccountPatch): Promise<MerchantAccountRow | undefined> {
+  return db.updateTable('merchant_accounts').set(patch).where('id', '=', id).returningAll().executeTakeFirst();
 }
 
 export async function countMerchantAccounts(db: Executor): Promise<number> {

@@ -86,17 +86,27 @@ export function maskSecret(value: string | null): string | null {
   return value.length <= 8 ? '*'.repeat(value.length) : `${'*'.repeat(Math.min(value.length - 4, 16))}${value.slice(-4)}`;
 }
 
+/**
+ * What a response shows of a sealed secret field (merchant-account-secrets.ts). A plaintext column
+ * still set was written after the sealed value by a process of the previous version (this one
+ * clears it whenever it seals the field), so it wins until the job seals it.
+ */
+export function maskedSecret(row: MerchantAccountRow, field: 'loon_secret_key' | 'account_updater_request_encryption_key' | 'account_updater_response_decryption_key'): string | null {
+  const plaintext = row[field];
+  return plaintext !== null ? maskSecret(plaintext) : (row.secret_masks[field] ?? null);
+}
+
 export function toMerchantAccountResource(row: MerchantAccountRow): MerchantAccount {
   return {
     type: 'merchant-account',
     id: row.id,
     display_name: row.display_name,
     loon_client_key: row.loon_client_key,
-    loon_secret_key: maskSecret(row.loon_secret_key),
+    loon_secret_key: maskedSecret(row, 'loon_secret_key'),
     loon_accepted_schemes: row.loon_accepted_schemes,
-    account_updater_request_encryption_key: maskSecret(row.account_updater_request_encryption_key),
+    account_updater_request_encryption_key: maskedSecret(row, 'account_updater_request_encryption_key'),
     account_updater_request_encryption_key_id: row.account_updater_request_encryption_key_id,
-    account_updater_response_decryption_key: maskSecret(row.account_updater_response_decryption_key),
+    account_updater_response_decryption_key: maskedSecret(row, 'account_updater_response_decryption_key'),
     account_updater_response_decryption_key_id: row.account_updater_response_decryption_key_id,
     account_updater_enabled: row.account_updater_enabled,
     over_capture_amount: row.over_capture_amount,

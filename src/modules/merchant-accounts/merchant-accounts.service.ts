@@ -4,6 +4,8 @@ import type { Executor } from '../../db/transaction.ts';
 import { AppError, duplicateRecord, forbidden, notFound } from '../../errors/app-error.ts';
 import { recordAudit } from '../audit-logs/audit-logs.service.ts';
 import { listPage } from '../../http/pagination.ts';
+import type { MerchantAccountPatch } from '../../db/schema.ts';
+import { SECRET_FIELDS, secretColumns, withoutSecrets } from './merchant-account-secrets.ts';
 import * as repo from './merchant-accounts.repo.ts';
 import {
   toMerchantAccountResource,
@@ -35,8 +37,11 @@ export async function createMerchantAccount(ctx: RequestContext, body: CreateMer
   if (restriction(ctx) !== null) throw forbidden('A credential limited to one merchant account cannot create merchant accounts');
   checkLoonFields(body);
   return withRequestTransaction(ctx, async (tx) => {
-    const row = await repo.insertMerchantAccount(tx, { ...body, loon_accepted_schemes: body.loon_accepted_schemes ?? null });
-    if (!row) throw duplicateRecord(body.id, `A merchant account with the id ${body.id} already exists`);
+    const inserted = await repo.insertMerchantAccount(tx, { ...withoutSecrets(body), loon_accepted_schemes: body.loon_accepted_schemes ?? null });
+    if (!inserted) throw duplicateRecord(body.id, `A merchant account with the id ${body.id} already exists`);
+    // Sealed once the row exists: the account's data key belongs to it.
+    const secrets = await secretColumns(tx, ctx.deps, inserted, body);
+    const row = (secrets && (await repo.setSecretColumns(tx, inserted.id, secrets))) || inserted;
     await recordAudit(tx, ctx, 'created', { type: 'merchant-account', id: row.id, name: row.display_name }, row.id);
     return toMerchantAccountResource(row);
   });
@@ -48,9 +53,15 @@ export async function updateMerchantAccount(ctx: RequestContext, id: string, bod
   if (only !== null && only !== id) throw notFound('merchant account', id);
   checkLoonFields(body);
   const { display_name, ...rest } = body;
-  const patch = { ...rest, ...(display_name ? { display_name } : {}) };
+  const patch = { ...withoutSecrets(rest), ...(display_name ? { display_name } : {}) };
   return withRequestTransaction(ctx, async (tx) => {
-    const row = await repo.updateMerchantAccount(tx, id, patch);
+    let secrets: MerchantAccountPatch | null = null;
+    if (SECRET_FIELDS.some((field) => body[field] !== undefined)) {
+      const current = await repo.findMerchantAccount(tx, id, { forUpdate: true });
+      if (!current) throw notFound('merchant account', id);
+      secrets = await secretColumns(tx, ctx.deps, current, body);
+    }
+    const row = await repo.updateMerchantAccount(tx, id, { ...patch, ...secrets });
     if (!row) throw notFound('merchant account', id);
     await recordAudit(tx, ctx, 'updated', { type: 'merchant-account', id: row.id, name: row.display_name }, row.id);
     return toMerchantAccountResource(row);

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RECURRING } from '../../../jobs/index.ts';
 import { signMockWebhook } from '../../../connectors/mock/mock-card.webhooks.ts';
 import { buildTestApp, type TestApp } from '../../../../test/helpers/build-test-app.ts';
 import { card, merchantWithMockCard } from '../../../../test/helpers/transactions.ts';
@@ -48,7 +49,7 @@ describe('happy', () => {
     expect(txn.status).toBe('capture_pending');
     const res = await sendMock(m, paymentServiceId, { id: 'evt_cap_1', type: 'capture.succeeded', transaction_id: txn.payment_service_transaction_id, amount: 1000, currency: 'USD' });
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json()).toEqual({ type: 'inbound-webhook-receipt', event_id: 'evt_cap_1', duplicate: false, actions: [{ kind: 'capture_succeeded', transaction_id: txn.id, result: 'applied' }] });
+    expect(res.json()).toEqual({ type: 'inbound-webhook-receipt', event_id: 'evt_cap_1', duplicate: false, events: [{ event_id: 'evt_cap_1', duplicate: false }], actions: [{ kind: 'capture_succeeded', transaction_id: txn.id, result: 'applied' }] });
     expect(await get(m, txn.id)).toMatchObject({ status: 'capture_succeeded', captured_amount: 1000 });
   });
 
@@ -138,5 +139,23 @@ describe('security', () => {
     const b = await mockMerchant();
     const res = await sendMock(b.merchantAccountId, a.paymentServiceId, { id: 'evt_x', type: 'capture.succeeded', transaction_id: 'x' });
     expect(res.statusCode).toBe(404);
+  });
+});
+
+describe('retention', () => {
+  it('purges events received more than INBOUND_WEBHOOK_RETENTION_DAYS (45) ago, hourly; a younger one still stops its replay', async () => {
+    const { merchantAccountId: m, paymentServiceId } = await mockMerchant();
+    const event = (id: string) => ({ id, type: 'capture.succeeded', transaction_id: 'mock_txn_unknown' });
+    for (const id of ['evt_46_days', 'evt_44_days', 'evt_now']) expect((await sendMock(m, paymentServiceId, event(id))).statusCode).toBe(200);
+    const day = 24 * 3600 * 1000;
+    const age = (id: string, days: number) => sql`UPDATE inbound_webhook_events SET received_at = ${new Date(Date.now() - days * day)} WHERE merchant_account_id = ${m} AND event_id = ${id}`.execute(t.deps.db);
+    await age('evt_46_days', 46);
+    await age('evt_44_days', 44);
+    await t.deps.queue.enqueue(t.deps.db, 'purge-inbound-webhook-events', {});
+    await t.deps.queue.drain(t.deps);
+    const left = await sql<{ event_id: string }>`SELECT event_id FROM inbound_webhook_events WHERE merchant_account_id = ${m} ORDER BY event_id`.execute(t.deps.db);
+    expect(left.rows.map((r) => r.event_id)).toEqual(['evt_44_days', 'evt_now']);
+    expect((await sendMock(m, paymentServiceId, event('evt_44_days'))).json()).toMatchObject({ duplicate: true });
+    expect(RECURRING.find((r) => r.job.name === 'purge-inbound-webhook-events')?.everyMs).toBe(3600_000);
   });
 });
