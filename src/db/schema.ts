@@ -303,6 +303,8 @@ export interface CheckoutSessionsTable {
   cart_items: NullableJson<unknown[]>;
   metadata: NullableJson<Record<string, string>>;
   buyer: NullableJson<Record<string, unknown>>;
+  /** The stored buyer the session is for (0040): only this buyer's stored cards go into its fields. */
+  buyer_id: string | null;
   airline: NullableJson<Record<string, unknown>>;
   amount: number | null;
   currency: string | null;

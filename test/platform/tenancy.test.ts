@@ -264,7 +264,8 @@ const BODIES: Record<string, () => unknown> = {
   updatePaymentMethod: () => ({ expiration_date: '03/41', scheme_transaction_id: 'taken-over', transaction_link_id: 'b' }),
   // A's card named by B: it does not qualify, so B gets 204 and A's card gets no inquiry.
   createAccountUpdaterJob: () => ({ payment_method_ids: [ids.payment_method_id] }),
-  createCheckoutSession: () => ({ amount: 1, currency: 'USD' }),
+  // A's payment service and buyer named by B: 404, no session of B pointing at them.
+  createCheckoutSession: () => ({ amount: 1, currency: 'USD', payment_service_id: ids.payment_service_id, buyer_id: ids.buyer_id }),
   createDigitalWallet: () => ({ provider: 'apple', merchant_name: 'B made this', accept_terms_and_conditions: true }),
   updateDigitalWallet: () => ({ merchant_name: 'taken over', domain_names: null }),
   registerDigitalWalletDomain: () => ({ domain_name: 'b.example.com' }),

@@ -13,10 +13,19 @@ const SessionFields = {
   cart_items: Type.Optional(Nullable(Type.Array(CartItemSchema, { maxItems: 249 }))),
   metadata: Type.Optional(Nullable(Type.Record(Type.String({ maxLength: 40 }), Type.String({ maxLength: 500 }), { maxProperties: 20 }))),
   buyer: Type.Optional(Nullable(GuestBuyerSchema)),
+  buyer_id: Type.Optional(
+    Nullable(
+      Uuid({
+        description:
+          'Extension. The stored buyer this checkout is for (404 when it is not one of the merchant account\'s): the fields endpoint takes only this buyer\'s stored cards. ' +
+          'Without it, a buyer.external_identifier naming a stored buyer binds the session to that buyer; a session bound to no stored buyer takes no stored card.',
+      }),
+    ),
+  ),
   airline: Type.Optional(Nullable(AirlineSchema)),
   amount: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: 99_999_999, description: 'Minor currency units' }))),
   currency: Type.Optional(Nullable(Currency())),
-  payment_service_id: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 200 }))),
+  payment_service_id: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 200, description: 'A payment service of the merchant account (404 otherwise)' }))),
 };
 
 const ExpiresIn = Type.Number({
@@ -42,7 +51,7 @@ export const CheckoutSessionCardFields = Type.Object(
   { additionalProperties: false, title: 'CheckoutSessionCardFields' },
 );
 export const CheckoutSessionStoredMethodFields = Type.Object(
-  { method: Type.Literal('id'), id: Uuid({ description: 'A stored card payment method of the same merchant account' }), security_code: Type.Optional(Nullable(SecurityCode())) },
+  { method: Type.Literal('id'), id: Uuid({ description: 'A stored card of the buyer the session is for (404 for any other card)' }), security_code: Type.Optional(Nullable(SecurityCode())) },
   { additionalProperties: false, title: 'CheckoutSessionStoredMethodFields' },
 );
 
@@ -94,6 +103,7 @@ export function toCheckoutSessionResource(row: CheckoutSessionRow, revealPii: bo
     cart_items: (row.cart_items as CheckoutSession['cart_items']) ?? null,
     metadata: row.metadata ?? null,
     buyer: toGuestBuyerResource(row.buyer, revealPii),
+    buyer_id: row.buyer_id,
     airline: (row.airline as CheckoutSession['airline']) ?? null,
     amount: row.amount === null ? null : Number(row.amount),
     currency: row.currency,

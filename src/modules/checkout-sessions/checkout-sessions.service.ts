@@ -1,11 +1,14 @@
 import { withRequestTransaction, type CheckoutSessionCredential, type Deps, type RequestContext } from '../../context.ts';
 import type { CheckoutSessionRow } from '../../db/schema.ts';
 import type { Executor, Tx } from '../../db/transaction.ts';
+import { randomUUID } from 'node:crypto';
 import { AppError, notFound } from '../../errors/app-error.ts';
 import { bin, last4 } from '../../lib/card-schemes.ts';
-import { uuidv7 } from '../../lib/ids.ts';
+import { isUuid } from '../../lib/ids.ts';
 import { recordAudit } from '../audit-logs/audit-logs.service.ts';
-import { canReadPersonalData } from '../buyers/buyers.service.ts';
+import { findBuyerRow } from '../buyers/buyer-snapshots.service.ts';
+import { canReadPersonalData, resolveBuyerReference } from '../buyers/buyers.service.ts';
+import { findUsablePaymentService } from '../payment-services/payment-services.service.ts';
 import { checkCard, findStoredCard, SECURITY_CODE_TTL_MS } from '../payment-methods/stored-cards.service.ts';
 import * as repo from './checkout-sessions.repo.ts';
 import { inBatchesUntilDone } from '../../lib/batches.ts';
@@ -30,6 +33,7 @@ function patchOf(body: UpdateCheckoutSessionBody): repo.CheckoutSessionPatch {
   if (body.cart_items !== undefined) patch.cart_items = json(body.cart_items);
   if (body.metadata !== undefined) patch.metadata = json(body.metadata);
   if (body.buyer !== undefined) patch.buyer = json(body.buyer);
+  if (body.buyer_id !== undefined) patch.buyer_id = body.buyer_id;
   if (body.airline !== undefined) patch.airline = json(body.airline);
   if (body.amount !== undefined) patch.amount = body.amount;
   if (body.currency !== undefined) patch.currency = body.currency;
@@ -37,9 +41,25 @@ function patchOf(body: UpdateCheckoutSessionBody): repo.CheckoutSessionPatch {
   return patch;
 }
 
+/** A payment service or buyer the body names must be the merchant account's own: 404 otherwise, as everywhere. */
+async function checkReferences(tx: Executor, ctx: RequestContext, body: UpdateCheckoutSessionBody): Promise<void> {
+  const serviceId = body.payment_service_id;
+  if (serviceId !== undefined && serviceId !== null) {
+    // The contract types the field as a string: anything that is not a UUID names no service.
+    const service = isUuid(serviceId) ? await findUsablePaymentService(tx, ctx.merchantAccountId, serviceId) : null;
+    if (!service) throw notFound('payment service', serviceId);
+  }
+  if (body.buyer_id !== undefined && body.buyer_id !== null) await findBuyerRow(tx, ctx, { id: body.buyer_id });
+}
+
+/**
+ * `POST /checkout/sessions`. The id is a random UUID v4 (122 random bits), not a v7: it is the
+ * credential of the fields endpoint, so no part of it may be the time it was made.
+ */
 export async function createCheckoutSession(ctx: RequestContext, body: CreateCheckoutSessionBody): Promise<CheckoutSession> {
   return withRequestTransaction(ctx, async (tx) => {
-    const row = await repo.insertCheckoutSession(tx, { merchant_account_id: ctx.merchantAccountId, id: uuidv7(), ...patchOf(body), expires_at: expiry(ctx.deps, body.expires_in) });
+    await checkReferences(tx, ctx, body);
+    const row = await repo.insertCheckoutSession(tx, { merchant_account_id: ctx.merchantAccountId, id: randomUUID(), ...patchOf(body), expires_at: expiry(ctx.deps, body.expires_in) });
     await recordAudit(tx, ctx, 'created', audited(row));
     return toCheckoutSessionResource(row, canReadPersonalData(ctx));
   });
@@ -56,6 +76,7 @@ export async function updateCheckoutSession(ctx: RequestContext, id: string, bod
   return withRequestTransaction(ctx, async (tx) => {
     const current = await repo.findCheckoutSession(tx, ctx.merchantAccountId, id, { forUpdate: true });
     if (!isLive(current)) throw notFound('checkout session', id);
+    await checkReferences(tx, ctx, body);
     const patch = patchOf(body);
     if (body.expires_in !== undefined) patch.expires_at = expiry(ctx.deps, body.expires_in);
     const row = await repo.updateCheckoutSession(tx, ctx.merchantAccountId, id, patch);
@@ -81,12 +102,35 @@ export async function resolveCheckoutSession(deps: Deps, id: string): Promise<Ch
   return row ? { id: row.id, merchantAccountId: row.merchant_account_id, expiresAt: row.expires_at } : null;
 }
 
+/**
+ * The stored buyer a session is for: its `buyer_id`, else the stored buyer its guest buyer's
+ * `external_identifier` names (the only buyer field of the public model); null for a guest.
+ */
+async function sessionBuyer(db: Executor, ctx: RequestContext, row: CheckoutSessionRow): Promise<string | null> {
+  if (row.buyer_id) return row.buyer_id;
+  const external = (row.buyer as { external_identifier?: string | null } | null)?.external_identifier;
+  if (!external) return null;
+  return (await resolveBuyerReference(db, ctx, { externalIdentifier: external }, { missingIsNull: true }))?.id ?? null;
+}
+
+/**
+ * A stored card is usable only by its own buyer: a session takes (and releases) only a card of the
+ * buyer it is for. Any other card, a card of no buyer included, is 404 like an unknown id, so the
+ * browser holding the session id learns nothing of other buyers' cards.
+ */
+async function requireOwnCard(db: Executor, ctx: RequestContext, row: CheckoutSessionRow, cardBuyerId: string | null, cardId: string): Promise<void> {
+  const buyer = cardBuyerId === null ? null : await sessionBuyer(db, ctx, row);
+  if (buyer === null || buyer !== cardBuyerId) throw notFound('payment method', cardId);
+}
+
 /** The card columns of the fields body (the number encrypted, bound to the session row). */
-async function cardColumns(tx: Tx, ctx: RequestContext, sessionId: string, body: CheckoutSessionFieldsBody): Promise<repo.CheckoutSessionPatch> {
+async function cardColumns(tx: Tx, ctx: RequestContext, session: CheckoutSessionRow, body: CheckoutSessionFieldsBody): Promise<repo.CheckoutSessionPatch> {
+  const sessionId = session.id;
   const card = body.payment_method;
   if (card.method === 'id') {
     const stored = await findStoredCard(tx, ctx, card.id);
     if (!stored) throw notFound('payment method', card.id);
+    await requireOwnCard(tx, ctx, session, stored.buyer_id, card.id);
     return { ...repo.NO_CARD_DATA, method: 'id', payment_method_id: stored.id, scheme: stored.scheme, bin: stored.bin, last4: stored.last4, expiration_date: stored.expiration_date, fingerprint: stored.fingerprint };
   }
   const check = checkCard(card, '/payment_method');
@@ -115,7 +159,7 @@ export async function setCheckoutSessionFields(ctx: RequestContext, sessionId: s
   await withRequestTransaction(ctx, async (tx) => {
     const row = await repo.findCheckoutSession(tx, ctx.merchantAccountId, sessionId, { forUpdate: true });
     if (!isLive(row)) throw notFound('checkout session', sessionId);
-    await repo.updateCheckoutSession(tx, ctx.merchantAccountId, sessionId, await cardColumns(tx, ctx, sessionId, body));
+    await repo.updateCheckoutSession(tx, ctx.merchantAccountId, sessionId, await cardColumns(tx, ctx, row, body));
     const code = body.payment_method.security_code;
     if (code) {
       const until = new Date(Math.min(row.expires_at.getTime(), Date.now() + SECURITY_CODE_TTL_MS));
@@ -158,10 +202,16 @@ export type CheckoutSessionCard =
 
 /**
  * For the transaction that pays with a session: releases its card data (the number, or the stored
- * method it names) and its security code once, and purges them from the session in `tx`.
+ * method it names) and its security code once, and purges them from the session in `tx`. A stored
+ * card is released only while it is still the card of the buyer the session is for (the session may
+ * have been bound to another buyer since, or filled before sessions were bound): 404 otherwise.
  */
 export async function consumeCheckoutSessionCard(tx: Tx, ctx: RequestContext, sessionId: string): Promise<CheckoutSessionCard> {
   const row = await liveSessionWithCard(tx, ctx, sessionId, true);
+  if (row.method === 'id') {
+    const stored = await findStoredCard(tx, ctx, row.payment_method_id!);
+    await requireOwnCard(tx, ctx, row, stored?.buyer_id ?? null, row.payment_method_id!);
+  }
   const securityCode = await ctx.deps.vault.takeSecurityCode(tx, ctx.merchantAccountId, owner(sessionId));
   const card: CheckoutSessionCard =
     row.method === 'id'

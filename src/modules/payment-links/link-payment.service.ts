@@ -43,11 +43,14 @@ export async function payableLink(ctx: RequestContext, id: string): Promise<Paym
   return row;
 }
 
-/** `POST /pay/{m}/{id}/sessions`: a fresh checkout session for the card (the spec: one per checkout). */
+/**
+ * `POST /pay/{m}/{id}/sessions`: a fresh checkout session for the card (the spec: one per checkout),
+ * for the link's stored buyer if it has one: its fields then take that buyer's stored cards only.
+ */
 export async function startPageSession(ctx: RequestContext, id: string): Promise<{ id: string }> {
   const link = await payableLink(ctx, id);
   const cartItems = (link.cart_items as CreateTransactionBody['cart_items']) ?? null;
-  const session = await createCheckoutSession(ctx, { amount: link.amount, currency: link.currency, cart_items: cartItems, expires_in: SESSION_TTL_SECONDS });
+  const session = await createCheckoutSession(ctx, { amount: link.amount, currency: link.currency, cart_items: cartItems, buyer_id: link.buyer_id, expires_in: SESSION_TTL_SECONDS });
   return { id: session.id };
 }
 

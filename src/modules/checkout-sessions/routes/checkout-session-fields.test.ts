@@ -1,7 +1,8 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../../test/helpers/build-test-app.ts';
 import { createMerchantAccount } from '../../../../test/helpers/factories.ts';
+import { merchantWithMockCard } from '../../../../test/helpers/transactions.ts';
 import type { RequestContext } from '../../../context.ts';
 import { withTransaction } from '../../../db/transaction.ts';
 import { uuidv7 } from '../../../lib/ids.ts';
@@ -16,8 +17,12 @@ afterAll(async () => t.close());
 const VISA = '4111111111111111';
 const MASTERCARD = '5555555555554444';
 const card = (overrides: Record<string, unknown> = {}) => ({ method: 'card', number: VISA, expiration_date: '12/39', security_code: '737', ...overrides });
-const session = async (merchantAccountId?: string): Promise<string> =>
-  (await t.request({ method: 'POST', url: '/checkout/sessions', payload: {}, ...(merchantAccountId ? { merchantAccountId } : {}) })).json().id;
+const session = async (merchantAccountId?: string, payload: Record<string, unknown> = {}): Promise<string> =>
+  (await t.request({ method: 'POST', url: '/checkout/sessions', payload, ...(merchantAccountId ? { merchantAccountId } : {}) })).json().id;
+const addBuyer = async (external_identifier?: string, merchantAccountId?: string): Promise<string> =>
+  (await t.request({ method: 'POST', url: '/buyers', payload: { display_name: 'Buyer', ...(external_identifier ? { external_identifier } : {}) }, ...(merchantAccountId ? { merchantAccountId } : {}) })).json().id;
+const storeCard = async (buyer_id: string | null, merchantAccountId?: string) =>
+  (await t.request({ method: 'POST', url: '/payment-methods', payload: { method: 'card', number: MASTERCARD, expiration_date: '10/38', ...(buyer_id ? { buyer_id } : {}) }, ...(merchantAccountId ? { merchantAccountId } : {}) })).json();
 const send = (id: string, payment_method: unknown, method: 'POST' | 'PUT' = 'POST', headers: Record<string, string> = {}) =>
   t.app.inject({ method, url: `/checkout/sessions/${id}/fields`, payload: { payment_method }, headers });
 const row = (id: string) => t.deps.db.selectFrom('checkout_sessions').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
@@ -56,9 +61,10 @@ describe('happy', () => {
     expect(await t.deps.db.selectFrom('vault_security_codes').selectAll().where('owner_id', '=', id).execute()).toEqual([]);
   });
 
-  it('takes a stored card of the merchant account with a fresh security code', async () => {
-    const method = (await t.request({ method: 'POST', url: '/payment-methods', payload: { method: 'card', number: MASTERCARD, expiration_date: '10/38' } })).json();
-    const id = await session();
+  it("takes a stored card of the session's buyer with a fresh security code", async () => {
+    const buyer = await addBuyer();
+    const method = await storeCard(buyer);
+    const id = await session(undefined, { buyer_id: buyer });
     expect((await send(id, { method: 'id', id: method.id, security_code: '4321' })).statusCode).toBe(204);
     const resource = (await t.request({ method: 'GET', url: `/checkout/sessions/${id}` })).json();
     expect(resource.payment_method).toMatchObject({ id: method.id, method: 'card', scheme: 'mastercard', label: '4444', expiration_date: '10/38', fingerprint: method.fingerprint });
@@ -97,6 +103,68 @@ describe('errors', () => {
     const id = await session();
     expect((await send(id, { method: 'id', id: theirs.id })).statusCode).toBe(404);
     expect((await send(id, { method: 'id', id: uuidv7() })).statusCode).toBe(404);
+  });
+});
+
+describe('a stored card is usable only by its own buyer', () => {
+  it("answers 404 for a stored card of another buyer, of no buyer, or to a session bound to no buyer, as for an unknown id", async () => {
+    const a = await addBuyer();
+    const b = await addBuyer();
+    const ofA = (await storeCard(a)).id;
+    const ofNoOne = (await storeCard(null)).id;
+    const notFound = (id: string) => ({ type: 'error', code: 'not_found', status: 404, message: `The payment method ${id} could not be found`, details: [] });
+    const ofB = await session(undefined, { buyer_id: b });
+    const unbound = await session();
+    for (const [sessionId, cardId] of [[ofB, ofA], [ofB, ofNoOne], [unbound, ofA], [unbound, ofNoOne]] as const) {
+      const res = await send(sessionId, { method: 'id', id: cardId, security_code: '123' });
+      expect(res.statusCode, res.body).toBe(404);
+      expect(res.json()).toEqual(notFound(cardId));
+      expect((await row(sessionId)).method).toBeNull();
+    }
+    const unknown = uuidv7();
+    expect((await send(ofB, { method: 'id', id: unknown })).json()).toEqual(notFound(unknown));
+    expect(await t.deps.db.selectFrom('vault_security_codes').selectAll().where('owner_id', 'in', [ofB, unbound]).execute()).toEqual([]);
+  });
+
+  it("charges nothing when a browser puts buyer A's card into a checkout session made for another checkout (the confirmed path)", async () => {
+    const { merchantAccountId: m } = await merchantWithMockCard(t);
+    const ofA = (await storeCard(await addBuyer(undefined, m), m)).id;
+    const id = await session(m);
+    expect((await send(id, { method: 'id', id: ofA })).statusCode).toBe(404);
+    const authorize = vi.spyOn(t.deps.connectors.get('mock-card'), 'authorize');
+    try {
+      const paid = await t.request({ method: 'POST', url: '/transactions', merchantAccountId: m, payload: { amount: 1000, currency: 'USD', payment_method: { method: 'checkout-session', id } } });
+      expect(paid.statusCode, paid.body).toBe(400);
+      expect(paid.json().details[0]).toMatchObject({ type: 'checkout_session_no_card' });
+      expect(authorize).not.toHaveBeenCalled();
+    } finally {
+      authorize.mockRestore();
+    }
+    expect(await t.deps.db.selectFrom('transactions').select('id').where('merchant_account_id', '=', m).execute()).toEqual([]);
+  });
+
+  it("binds a session to its buyer by buyer_id, or by buyer.external_identifier naming a stored buyer", async () => {
+    const buyer = await addBuyer('shopper-42');
+    const method = (await storeCard(buyer)).id;
+    const byId = await session(undefined, { buyer_id: buyer });
+    expect((await send(byId, { method: 'id', id: method })).statusCode).toBe(204);
+    const byExternal = await session(undefined, { buyer: { display_name: 'Shopper', external_identifier: 'shopper-42' } });
+    expect((await send(byExternal, { method: 'id', id: method })).statusCode).toBe(204);
+    const guest = await session(undefined, { buyer: { display_name: 'Shopper', external_identifier: 'nobody-stored' } });
+    expect((await send(guest, { method: 'id', id: method })).statusCode).toBe(404);
+  });
+
+  it("refuses a session's stored card to a transaction once the session is bound to another buyer", async () => {
+    const { merchantAccountId: m } = await merchantWithMockCard(t);
+    const a = await addBuyer(undefined, m);
+    const ofA = (await storeCard(a, m)).id;
+    const id = await session(m, { buyer_id: a });
+    expect((await send(id, { method: 'id', id: ofA })).statusCode).toBe(204);
+    const b = await addBuyer(undefined, m);
+    expect((await t.request({ method: 'PUT', url: `/checkout/sessions/${id}`, merchantAccountId: m, payload: { buyer_id: b } })).statusCode).toBe(200);
+    const paid = await t.request({ method: 'POST', url: '/transactions', merchantAccountId: m, payload: { amount: 1000, currency: 'USD', payment_method: { method: 'checkout-session', id } } });
+    expect(paid.statusCode, paid.body).toBe(404);
+    expect(await t.deps.db.selectFrom('transactions').select('id').where('merchant_account_id', '=', m).execute()).toEqual([]);
   });
 });
 

@@ -212,6 +212,37 @@ describe('security', () => {
     expect((await get(id, mine)).json().amount).toBe(1);
   });
 
+  it("answers 404 for a payment service or a buyer of another merchant account, on create and update, and stores nothing", async () => {
+    const a = await createMerchantAccount(t.deps);
+    const b = await createMerchantAccount(t.deps);
+    const serviceOfA = (await t.request({ method: 'POST', url: '/payment-services', merchantAccountId: a, payload: { display_name: 'A', payment_service_definition_id: 'mock-card', fields: [{ key: 'merchant_id', value: 'a' }], accepted_currencies: ['USD'], accepted_countries: ['US'] } })).json().id;
+    const buyerOfA = (await t.request({ method: 'POST', url: '/buyers', merchantAccountId: a, payload: { display_name: 'Buyer of A' } })).json().id;
+    const refused = [
+      [{ payment_service_id: serviceOfA }, `The payment service ${serviceOfA} could not be found`],
+      [{ payment_service_id: 'not-a-uuid' }, 'The payment service not-a-uuid could not be found'],
+      [{ buyer_id: buyerOfA }, `The buyer ${buyerOfA} could not be found`],
+    ] as const;
+    const { id } = (await create({ amount: 1 }, b)).json();
+    for (const [payload, message] of refused) {
+      for (const res of [await create(payload, b), await t.request({ method: 'PUT', url: `/checkout/sessions/${id}`, payload, merchantAccountId: b })]) {
+        expect(res.statusCode, res.body).toBe(404);
+        expect(res.json()).toEqual({ type: 'error', code: 'not_found', status: 404, message, details: [] });
+      }
+    }
+    expect((await get(id, b)).json()).toMatchObject({ payment_service_id: null, buyer_id: null });
+    const count = await t.deps.db.selectFrom('checkout_sessions').select((eb) => eb.fn.countAll<string>().as('n')).where('merchant_account_id', '=', b).executeTakeFirstOrThrow();
+    expect(Number(count.n)).toBe(1);
+    // Its own account's service and buyer are taken.
+    const own = (await create({ payment_service_id: serviceOfA, buyer_id: buyerOfA }, a)).json();
+    expect(own).toMatchObject({ payment_service_id: serviceOfA, buyer_id: buyerOfA });
+  });
+
+  it('gives sessions random UUID v4 ids (122 random bits; the id is a credential)', async () => {
+    const ids = await Promise.all(Array.from({ length: 5 }, async () => (await create()).json().id as string));
+    for (const id of ids) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(new Set(ids).size).toBe(5);
+  });
+
   it('audits create, update and delete, without card data', async () => {
     const merchant = await createMerchantAccount(t.deps);
     const { id } = (await create({}, merchant)).json();

@@ -19,7 +19,7 @@ export const checkoutSessionFieldsRoute = (method: 'POST' | 'PUT', operationId: 
     summary: 'Set the card data of a checkout session',
     description:
       'Authenticated by the session id alone (401 when unknown, malformed or expired); 50 calls a minute per session. ' +
-      'Takes a card (number, expiration_date, security_code) or a stored card payment method of the same merchant account (`method: id`) with a fresh security code. ' +
+      'Takes a card (number, expiration_date, security_code) or, with a fresh security code, a stored card of the buyer the session is for (`method: id`; any other stored card is 404, as an unknown id). ' +
       'The card is validated like a stored card, encrypted and bound to the session, and purged when the session expires.',
     status: 204,
     params: CheckoutSessionFieldsParams,

@@ -189,17 +189,25 @@ describe('errors', () => {
     expect((await linkOf(link.id)).status).toBe('active');
   });
 
-  it('refuses a stored card that is not the link\'s buyer\'s', async () => {
-    const card = (await t.request({ method: 'POST', url: '/payment-methods', merchantAccountId: merchant, payload: { method: 'card', number: '4111111111111111', expiration_date: '12/40' } })).json();
-    const link = await createLink(t, merchant);
-    const { path, token } = await openPage(t, link.url);
-    const headers = { 'x-payment-link-token': token };
-    const id = (await t.app.inject({ method: 'POST', url: `${path}/sessions`, headers, payload: {} })).json().id;
-    await t.app.inject({ method: 'PUT', url: `/checkout/sessions/${id}/fields`, payload: { payment_method: { method: 'id', id: card.id, security_code: '123' } } });
-    const res = await t.app.inject({ method: 'POST', url: `${path}/payments`, headers, payload: { checkout_session_id: id } });
-    expect(res.statusCode).toBe(400);
-    expect(res.json().message).toBe('This payment link cannot be paid with that stored payment method');
-    expect(await transactionsOf(link.id)).toEqual([]);
+  it('refuses a stored card that is not the link\'s buyer\'s: the page\'s session is bound to the link\'s buyer (or to none)', async () => {
+    const buyer = (await t.request({ method: 'POST', url: '/buyers', merchantAccountId: merchant, payload: { display_name: 'Ada' } })).json();
+    const ofNoOne = (await t.request({ method: 'POST', url: '/payment-methods', merchantAccountId: merchant, payload: { method: 'card', number: '4111111111111111', expiration_date: '12/40' } })).json();
+    const ofBuyer = (await t.request({ method: 'POST', url: '/payment-methods', merchantAccountId: merchant, payload: { method: 'card', number: '4111111111111111', expiration_date: '12/40', buyer_id: buyer.id } })).json();
+    const other = (await t.request({ method: 'POST', url: '/buyers', merchantAccountId: merchant, payload: { display_name: 'Grace' } })).json();
+    for (const [linkBody, card] of [[{}, ofNoOne], [{}, ofBuyer], [{ buyer_id: other.id }, ofBuyer], [{ buyer_id: other.id }, ofNoOne]] as const) {
+      const link = await createLink(t, merchant, linkBody);
+      const { path, token } = await openPage(t, link.url);
+      const headers = { 'x-payment-link-token': token };
+      const id = (await t.app.inject({ method: 'POST', url: `${path}/sessions`, headers, payload: {} })).json().id;
+      const fields = await t.app.inject({ method: 'PUT', url: `/checkout/sessions/${id}/fields`, payload: { payment_method: { method: 'id', id: card.id, security_code: '123' } } });
+      expect(fields.statusCode).toBe(404);
+      expect(fields.json().message).toBe(`The payment method ${card.id} could not be found`);
+      const res = await t.app.inject({ method: 'POST', url: `${path}/payments`, headers, payload: { checkout_session_id: id } });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().message).toBe('The checkout session holds no card: send the card to its fields endpoint first');
+      expect(await transactionsOf(link.id)).toEqual([]);
+      expect((await linkOf(link.id)).status).toBe('active');
+    }
   });
 });
 

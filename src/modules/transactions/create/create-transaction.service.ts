@@ -29,6 +29,7 @@ import { applyAuthorizeOutcome, authorizeOutcomeOf, storeIfAccepted } from './au
 import { nextAttempt } from '../routing/failover.ts';
 import { failOver } from './failover-attempt.ts';
 import { guardWalletToken } from './wallet-instrument.ts';
+import { checkUnpinnedEmbed } from './embed-buyer.ts';
 
 /** Checks of the request that need no database. */
 function checkRequest(body: CreateTransactionBody): void {
@@ -267,6 +268,7 @@ const approvalDeadline = (ctx: RequestContext, now: Date) => new Date(now.getTim
 /** `ipAddress`: the buyer's address, the first of X-Forwarded-For; `origin`: a payment link it pays. */
 export async function createTransaction(ctx: RequestContext, body: CreateTransactionBody, ipAddress: string | null = null, origin: TransactionOrigin = {}): Promise<Transaction> {
   checkRequest(body);
+  checkUnpinnedEmbed(ctx, body);
   const started = await start(ctx, body, ipAddress, origin);
   if (started.tender && started.prepared.stop) await skipTender(ctx, started.tender);
   else if (started.tender) {

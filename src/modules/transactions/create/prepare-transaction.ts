@@ -6,6 +6,7 @@ import { AppError } from '../../../errors/app-error.ts';
 import { findBuyerRow, shippingDetailsSnapshot } from '../../buyers/buyer-snapshots.service.ts';
 import { matchThreeDsScenario } from '../../three-ds-scenarios/three-ds-scenarios.service.ts';
 import { antiFraudDecision } from './anti-fraud.ts';
+import { requireEmbedBuyerCard } from './embed-buyer.ts';
 import type { CreateTransactionBody } from '../create-transaction.schema.ts';
 import type { ResolvedInstrument } from './instrument.ts';
 import { intentOutcome, nextStatus } from '../transaction-status.ts';
@@ -38,13 +39,17 @@ export interface TransactionOrigin {
 
 const json = (value: unknown) => (value === undefined || value === null ? null : JSON.stringify(value));
 
-async function buyerSnapshot(tx: Executor, ctx: RequestContext, body: CreateTransactionBody, owner: string | null) {
+/** `stored`: the stored card paid with (by id or through a checkout session) and its buyer. */
+async function buyerSnapshot(tx: Executor, ctx: RequestContext, body: CreateTransactionBody, stored: { id: string; owner: string | null } | null) {
+  const owner = stored?.owner ?? null;
   const form = body.payment_method as { buyer_id?: string | null; buyer_external_identifier?: string | null } | undefined;
   // A stored card of a buyer pays for that buyer unless the request names one.
   const buyerId = body.buyer_id ?? form?.buyer_id ?? (body.buyer_external_identifier || form?.buyer_external_identifier ? null : owner);
   const external = body.buyer_external_identifier ?? form?.buyer_external_identifier ?? null;
+  if (!buyerId && !external && stored) requireEmbedBuyerCard(ctx, stored, null);
   if (buyerId || external) {
     const row = await findBuyerRow(tx, ctx, buyerId ? { id: buyerId } : { externalIdentifier: external! });
+    if (stored) requireEmbedBuyerCard(ctx, stored, row.id);
     if (owner && owner !== row.id) throw new AppError('bad_request', 'The stored payment method belongs to another buyer than the one this transaction names', { details: [{ location: 'body', pointer: '/buyer_id', message: 'Must be the buyer of the stored payment method', type: 'value_error' }] });
     const snapshot = { id: row.id, display_name: row.display_name, external_identifier: row.external_identifier, account_number: row.account_number, billing_details: row.billing_details };
     const shipping = body.shipping_details_id ? await shippingDetailsSnapshot(tx, ctx, row.id, body.shipping_details_id) : null;
@@ -88,7 +93,8 @@ function checkRedirect(body: CreateTransactionBody, instrument: ResolvedInstrume
 export async function prepareTransaction(tx: Executor, ctx: RequestContext, body: CreateTransactionBody, instrument: ResolvedInstrument | null, ipAddress: string | null, transactionId: string, origin: TransactionOrigin = {}): Promise<Prepared> {
   const country = instrument ? checkRedirect(body, instrument) : body.country ?? null;
   body = { ...body, country };
-  const buyer = await buyerSnapshot(tx, ctx, body, instrument?.ownerBuyerId ?? null);
+  const stored = instrument?.paymentMethodId ? { id: instrument.paymentMethodId, owner: instrument.ownerBuyerId } : null;
+  const buyer = await buyerSnapshot(tx, ctx, body, stored);
   const fraud = antiFraudDecision(ctx.deps.config.environment, instrument?.cardNumber ?? null);
   const buyerExternalIdentifier = (buyer.snapshot?.external_identifier as string | null | undefined) ?? null;
   const flows = instrument ? await applyFlows(tx, ctx, { body, instrument, antiFraudDecision: fraud, buyerExternalIdentifier, transactionId }) : null;

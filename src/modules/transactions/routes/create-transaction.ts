@@ -15,7 +15,9 @@ export const createTransaction = defineRoute({
   scope: 'transactions.write',
   tags: ['transactions'],
   summary: 'Create a transaction (authorize, or authorize and capture)',
-  description: 'Routes to the first active payment service (by position) that accepts the method, currency and country, unless payment_service_id forces one. The connector is called outside any database transaction; a declined or failed authorization is still 201 with its status. A connector timeout leaves the transaction processing until reconciliation (or sync) settles it.',
+  description:
+    'Routes to the first active payment service (by position) that accepts the method, currency and country, unless payment_service_id forces one. The connector is called outside any database transaction; a declined or failed authorization is still 201 with its status. A connector timeout leaves the transaction processing until reconciliation (or sync) settles it. ' +
+    'An embed token acts for the buyer it pins: every buyer field of the body must be that buyer (403) and a stored card must be that buyer\'s (404); without a buyer pin it may name no stored buyer and pay with no stored card (403).',
   status: 201,
   body: CreateTransactionBody,
   embed: true,
