@@ -22,9 +22,10 @@ import { generateReport } from './generate-report.job.ts';
 import { scheduleReports } from './schedule-reports.job.ts';
 import { purgeReportExecutions } from './purge-report-executions.job.ts';
 import { purgeWalletTokenUses } from './purge-wallet-token-uses.job.ts';
+import { rekeyIdempotencyKeys } from './rekey-idempotency-keys.job.ts';
 
 /** Every job the workers know. Add a new job here (see jobs/README.md). */
-export const JOBS: JobDefinition[] = [purgeIdempotencyKeys, purgeFinishedJobs, purgeRateLimitWindows, purgeSecurityCodes, purgeExpiredCheckoutSessions, runAccountUpdater, settleTransactionJob, reconcileAttempts, reconcilePayouts, deliverWebhook, voidLateAuthorization, reconcilePaymentServiceTokens, expireThreeDsChallengesJob, analyzeEmbeddedDatabase, vacuumEmbeddedDatabase, evaluateMonitoringMetrics, purgeMonitoringHistory, expirePaymentLinksJob, generateReport, scheduleReports, purgeReportExecutions, purgeWalletTokenUses];
+export const JOBS: JobDefinition[] = [purgeIdempotencyKeys, purgeFinishedJobs, purgeRateLimitWindows, purgeSecurityCodes, purgeExpiredCheckoutSessions, runAccountUpdater, settleTransactionJob, reconcileAttempts, reconcilePayouts, deliverWebhook, voidLateAuthorization, reconcilePaymentServiceTokens, expireThreeDsChallengesJob, analyzeEmbeddedDatabase, vacuumEmbeddedDatabase, evaluateMonitoringMetrics, purgeMonitoringHistory, expirePaymentLinksJob, generateReport, scheduleReports, purgeReportExecutions, purgeWalletTokenUses, rekeyIdempotencyKeys];
 
 const HOUR = 3600 * 1000;
 
@@ -59,4 +60,7 @@ export const RECURRING: RecurringJob[] = [
   { job: purgeReportExecutions, everyMs: HOUR },
   // Wallet token uses outlive their tokens by an hour already: an hourly purge keeps the table small.
   { job: purgeWalletTokenUses, everyMs: HOUR },
+  // Keys stored before migration 0038 are keyed when a worker starts (a new period) and, should a
+  // process of the previous version still store some during a rolling upgrade, within 10 minutes.
+  { job: rekeyIdempotencyKeys, everyMs: 10 * 60 * 1000 },
 ];

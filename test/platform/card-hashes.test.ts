@@ -84,6 +84,38 @@ async function haystacks(s: Session): Promise<Haystack[]> {
   return [...rows, ...t.logs.map((text, i) => ({ where: `log line ${i}`, text })), ...s.answers];
 }
 
+describe('request fingerprint', () => {
+  const pay = (merchantAccountId: string, key: string, payment_method: object) =>
+    t.request({ method: 'POST', url: '/transactions', merchantAccountId, payload: { amount: 1234, currency: 'USD', payment_method }, headers: { 'idempotency-key': key } });
+
+  it('replays the same card in another key order, and refuses another card number or code under the same key', async () => {
+    const { merchantAccountId } = await merchantWithMockCard(t);
+    const key = uuidv7();
+    const first = await pay(merchantAccountId, key, card(CARDS.authorize));
+    expect(first.statusCode, first.body).toBe(201);
+    const reordered = await pay(merchantAccountId, key, { security_code: CARDS.authorize.code, expiration_date: '12/40', number: CARDS.authorize.number, method: 'card' });
+    expect([reordered.statusCode, reordered.headers['idempotent-replayed'], reordered.body]).toEqual([201, 'true', first.body]);
+    for (const other of [card({ ...CARDS.authorize, number: '4242424242424242' }), card({ ...CARDS.authorize, code: '738' }), card(CARDS.authorize, { expiration_date: '11/40' })]) {
+      const res = await pay(merchantAccountId, key, other);
+      expect([res.statusCode, res.json().details?.[0]?.type]).toEqual([400, 'idempotency_mismatch']);
+    }
+  });
+
+  it('is a keyed MAC under each merchant account\'s own key: the same request gives another value elsewhere', async () => {
+    const key = uuidv7();
+    const hashes: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      const { merchantAccountId } = await merchantWithMockCard(t);
+      expect((await pay(merchantAccountId, key, card(CARDS.authorize))).statusCode).toBe(201);
+      const row = await t.deps.db.selectFrom('idempotency_keys').select('request_hash').where('merchant_account_id', '=', merchantAccountId).where('key', '=', key).executeTakeFirstOrThrow();
+      hashes.push(row.request_hash);
+    }
+    expect(hashes[0]).toMatch(/^k1:[A-Za-z0-9_-]{43}$/);
+    expect(hashes[1]).toMatch(/^k1:[A-Za-z0-9_-]{43}$/);
+    expect(hashes[0]).not.toBe(hashes[1]);
+  });
+});
+
 describe('security', () => {
   it('no hash, fingerprint or log line lets a brute force over the unknown digits recover a card number or security code', async () => {
     const s = await session();
