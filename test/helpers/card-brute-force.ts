@@ -169,7 +169,7 @@ export function bruteForceCards(cards: readonly KnownCard[], requests: readonly 
   for (const card of cards) {
     const forms = [
       ...cardForms(card).map((f) => ({ ...f, algorithms: f.parts.length === 1 ? ALGORITHMS : (['sha256'] as const) })),
-      ...requests.flatMap((r) => requestForms(r, card).map((f) => ({ ...f, form: `${f.form} of ${r.method} ${r.url}`, algorithms: ['sha256'] as const }))),
+      ...requests.flatMap((r, i) => requestForms(r, card).map((f) => ({ ...f, form: `${f.form} of request ${i + 1} (${r.method} ${r.url})`, algorithms: ['sha256'] as const }))),
     ].map((f) => ({ ...f, usesNumber: f.parts.includes(NUMBER), usesCode: f.parts.includes(CODE), tried: new Set<string>() }));
     const found = new Set<string>();
     for (const guess of guesses(card)) {
