@@ -61,7 +61,9 @@ export function guesses(card: KnownCard): Array<{ number: string; code: string |
   const out: Array<{ number: string; code: string | undefined }> = [];
   const add = (number: string, code: string | undefined) => {
     const id = `${number}|${code ?? ''}`;
-    if (!seen.has(id)) out.push({ number, code }), seen.add(id);
+    if (seen.has(id)) return;
+    seen.add(id);
+    out.push({ number, code });
   };
   for (const number of numberGuesses(card.number, UNKNOWN_NUMBER_DIGITS)) add(number, card.code);
   if (card.code !== undefined) {
@@ -75,7 +77,7 @@ export function guesses(card: KnownCard): Array<{ number: string; code: string |
 const NUMBER = '\uE000N\uE000';
 const CODE = '\uE000C\uE000';
 
-/** The payload with the card's number and code (as whole string values) replaced by markers; null when it holds neither. */
+/** The payload with the card's number and code (as whole string values) replaced by markers; `hit`: it held one. */
 function template(value: unknown, card: KnownCard): { value: unknown; hit: boolean } {
   if (typeof value === 'string') {
     if (value === card.number) return { value: NUMBER, hit: true };
@@ -126,7 +128,7 @@ function cardForms(card: KnownCard): Array<{ form: string; parts: string[] }> {
   const forms = [{ form: 'number', parts: [NUMBER] }];
   if (card.code !== undefined) {
     forms.push({ form: 'code', parts: [CODE] });
-    for (const sep of ['', ':', '|']) forms.push({ form: `number${JSON.stringify(sep)}code`, parts: sep ? [NUMBER, sep, CODE] : [NUMBER, CODE] });
+    for (const sep of ['', ':', '|']) forms.push({ form: `number and code joined by ${JSON.stringify(sep)}`, parts: sep ? [NUMBER, sep, CODE] : [NUMBER, CODE] });
   }
   return forms;
 }
@@ -161,7 +163,8 @@ export function hashIndex(haystacks: readonly Haystack[]): Map<string, string> {
  * Runs the brute force: each guess of each card, in each form (the requests that carried the card,
  * and the card's own values), hashed and looked up among `haystacks` (any of hex, base64 and
  * base64url). The number and the code alone are tried under SHA-256, SHA-512, SHA-1 and MD5, the
- * forms that join several values under SHA-256. Returns one line per form that matched (empty: nothing recovered).
+ * forms that join several values under SHA-256. Returns one line per form that matched (empty:
+ * nothing recovered).
  */
 export function bruteForceCards(cards: readonly KnownCard[], requests: readonly SentRequest[], haystacks: readonly Haystack[]): string[] {
   const index = hashIndex(haystacks);
