@@ -139,7 +139,7 @@ export interface RateLimitWindowsTable {
 export interface VaultDataKeysTable {
   merchant_account_id: string;
   id: string;
-  purpose: 'encryption' | 'fingerprint';
+  purpose: 'encryption' | 'fingerprint' | 'request';
   wrapped_key: string;
   master_key_id: string;
   active: Generated<boolean>;

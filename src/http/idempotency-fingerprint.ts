@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import type { Principal } from '../context.ts';
-import type { Binding } from '../vault/vault.ts';
+import type { Executor } from '../db/transaction.ts';
+import { isUnkeyed, KEYED, keyedLegacyHash, LEGACY_KEYED } from '../modules/idempotency-keys/request-hashes.ts';
+import type { Binding, Vault } from '../vault/vault.ts';
 
 /** JSON with sorted keys, so the same body sent with other whitespace or key order matches. */
 export function canonical(value: unknown): string {
@@ -17,18 +19,72 @@ export function canonical(value: unknown): string {
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
-/** What a key's request is: method, full URL and body as canonical JSON. */
-export function requestHash(request: FastifyRequest): string {
-  const raw = request.rawBody;
-  let body = '';
-  if (raw !== undefined && raw !== '') {
-    try {
-      body = canonical(JSON.parse(raw));
-    } catch {
-      body = raw;
-    }
+/**
+ * Fields whose values carry card data, in any body: card and gift card numbers, security codes,
+ * pins, expiry dates, network and wallet tokens, cryptograms. Matched by name wherever they sit
+ * (a `number` that is not a card is MACed all the same, which changes nothing but the cost).
+ */
+const CARD_FIELDS = new Set(['number', 'card_number', 'pan', 'security_code', 'cvv', 'cvc', 'pin', 'expiration_date', 'token', 'cryptogram', 'checkout_token']);
+
+/** The body with each card field's value replaced by its keyed MAC: a changed card is still another request. */
+function withoutCardData(value: unknown, macOf: (value: string) => string): unknown {
+  if (Array.isArray(value)) return value.map((item) => withoutCardData(item, macOf));
+  if (value === null || typeof value !== 'object') return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value as Record<string, unknown>)) {
+    out[key] = CARD_FIELDS.has(key) && item !== null && item !== undefined ? `mac:${macOf(canonical(item))}` : withoutCardData(item, macOf);
   }
-  return sha256(`${request.method} ${request.url}\n${body}`);
+  return out;
+}
+
+function parsedBody(request: FastifyRequest): { json: unknown } | { raw: string } | null {
+  const raw = request.rawBody;
+  if (raw === undefined || raw === '') return null;
+  try {
+    return { json: JSON.parse(raw) as unknown };
+  } catch {
+    return { raw };
+  }
+}
+
+/**
+ * What a key's request is: method, full URL and body as canonical JSON, as a keyed MAC under the
+ * merchant account's `request` key (`k1:`), with each card field MACed on its own first: neither
+ * the stored value nor the text it is computed from holds a card value (issue 48; a plain SHA-256
+ * of the body gave the card number and security code back in about 10⁶ guesses).
+ */
+export async function requestHash(vault: Vault, db: Executor, merchantAccountId: string, request: FastifyRequest): Promise<string> {
+  const body = parsedBody(request);
+  const mac = await vault.requestMac(db, merchantAccountId, (macOf) => {
+    const text = body === null ? '' : 'json' in body ? canonical(withoutCardData(body.json, macOf)) : `mac:${macOf(body.raw)}`;
+    return `${request.method} ${request.url}\n${text}`;
+  });
+  return KEYED + mac;
+}
+
+/**
+ * The request hash of the versions before migration 0038 (SHA-256 of method, URL and canonical
+ * body), computed in memory only to recognise a key they stored; never stored again. Remove it
+ * once no key of that age can exist (IDEMPOTENCY_TTL_SECONDS after the upgrade).
+ */
+export function legacyRequestHash(request: FastifyRequest): string {
+  const body = parsedBody(request);
+  return sha256(`${request.method} ${request.url}\n${body === null ? '' : 'json' in body ? canonical(body.json) : body.raw}`);
+}
+
+/**
+ * Whether a stored request hash is this request's, and if so the hash its response was sealed
+ * under (`responseBinding`), else null: the keyed hash itself; or, for a key stored before
+ * migration 0038, its old SHA-256 as stored (not yet rewritten) or rewritten by the rekey job
+ * (`k0:`), whose response is still sealed under the old SHA-256.
+ */
+export async function matchStoredHash(stored: string, requestHash: string, legacy: { vault: Vault; db: Executor; merchantAccountId: string; request: FastifyRequest }): Promise<string | null> {
+  if (stored === requestHash) return requestHash;
+  if (stored.startsWith(KEYED)) return null;
+  const old = legacyRequestHash(legacy.request);
+  if (isUnkeyed(stored)) return stored === old ? old : null;
+  if (stored.startsWith(LEGACY_KEYED)) return stored === (await keyedLegacyHash(legacy.vault, legacy.db, legacy.merchantAccountId, old)) ? old : null;
+  return null;
 }
 
 /**

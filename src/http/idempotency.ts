@@ -8,7 +8,7 @@ import { MerchantAccountCache } from '../modules/merchant-accounts/merchant-acco
 import type { Sealed } from '../vault/vault.ts';
 import { renderError } from './error-handler.ts';
 import { decodeRaw, isEncodedRaw, sendRaw } from './raw-response.ts';
-import { credentialHash, requestHash, responseBinding } from './idempotency-fingerprint.ts';
+import { credentialHash, matchStoredHash, requestHash, responseBinding } from './idempotency-fingerprint.ts';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
 export const REPLAYED_HEADER = 'idempotent-replayed';
@@ -22,12 +22,13 @@ const LEASE_MS = 120_000;
 
 type Outcome =
   | { kind: 'claimed' | 'running' | 'mismatch' | 'credentials' }
-  | { kind: 'replay'; status: number; sealed: Sealed }
+  /** `sealedUnder`: the request hash the response was sealed with (an older form for a key stored before migration 0038). */
+  | { kind: 'replay'; status: number; sealed: Sealed; sealedUnder: string }
   /** The claim was taken over and its request had recorded this resource (it died or failed after). */
   | { kind: 'resume'; resourceId: string };
 
 /** Claims the key, or says why not. Runs in one transaction, the row locked. */
-async function claimKey(tx: Tx, claim: repo.NewClaim, now: number): Promise<Outcome> {
+async function claimKey(tx: Tx, claim: Claim, now: number): Promise<Outcome> {
   if (await repo.insertClaim(tx, claim)) return { kind: 'claimed' };
   const row = await repo.lockKey(tx, claim);
   if (!row) {
@@ -39,11 +40,12 @@ async function claimKey(tx: Tx, claim: repo.NewClaim, now: number): Promise<Outc
     await repo.renewClaim(tx, claim);
     return { kind: 'claimed' };
   }
-  if (row.request_hash !== claim.requestHash) return { kind: 'mismatch' };
+  const sealedUnder = await claim.matchStoredHash(tx, row.request_hash);
+  if (sealedUnder === null) return { kind: 'mismatch' };
   // NULL: a claim made before migration 0012, which can never complete (see that migration).
   if (row.credential_hash !== null && row.credential_hash !== claim.credentialHash) return { kind: 'credentials' };
   if (row.state === 'completed') {
-    return { kind: 'replay', status: row.response_status ?? 200, sealed: { ciphertext: row.response_body ?? '', keyId: row.response_key_id ?? '' } };
+    return { kind: 'replay', status: row.response_status ?? 200, sealed: { ciphertext: row.response_body ?? '', keyId: row.response_key_id ?? '' }, sealedUnder };
   }
   if (row.locked_until.getTime() > now) return { kind: 'running' };
   // Abandoned (its process died) or released after a 5xx: a resource it recorded is kept and resumed.
@@ -51,18 +53,27 @@ async function claimKey(tx: Tx, claim: repo.NewClaim, now: number): Promise<Outc
   return row.resource_id === null ? { kind: 'claimed' } : { kind: 'resume', resourceId: row.resource_id };
 }
 
-function newClaim(request: FastifyRequest, key: string, now: number, ttlSeconds: number): repo.NewClaim {
+/** A claim, and how to tell whether a stored request hash is its request's (see `matchStoredHash`). */
+interface Claim extends repo.NewClaim {
+  matchStoredHash(db: Executor, stored: string): Promise<string | null>;
+}
+
+/** The request hash is the vault's keyed MAC: its key comes from the vault's cache, no round trip once warm. */
+async function newClaim(deps: Deps, request: FastifyRequest, key: string, now: number, ttlSeconds: number): Promise<Claim> {
   const ctx = request.ctx;
+  const merchantAccountId = ctx.merchantAccountId;
+  const hash = await requestHash(deps.vault, deps.db, merchantAccountId, request);
   return {
-    merchantAccountId: ctx.merchantAccountId,
+    merchantAccountId,
     owner: ctx.principal?.keyPairId ?? 'anonymous',
     key,
     method: request.method,
     path: request.url,
-    requestHash: requestHash(request),
+    requestHash: hash,
     credentialHash: credentialHash(ctx.principal),
     lockedUntil: new Date(now + LEASE_MS),
     expiresAt: new Date(now + ttlSeconds * 1000),
+    matchStoredHash: (db, stored) => matchStoredHash(stored, hash, { vault: deps.vault, db, merchantAccountId, request }),
   };
 }
 
@@ -93,7 +104,7 @@ export function createIdempotencyHook(deps: Deps) {
       throw forbidden(`Merchant account ${ctx.merchantAccountId} does not exist or is not accessible with this credential`);
     }
     const now = Date.now();
-    const claim = newClaim(request, key, now, deps.config.idempotencyTtlSeconds);
+    const claim = await newClaim(deps, request, key, now, deps.config.idempotencyTtlSeconds);
     // A new key (the common case) is claimed by one insert, with no transaction around it; a key
     // that exists is examined under its row lock.
     const inserted = await repo.insertClaim(deps.db, claim).catch((error: unknown) => {
@@ -116,7 +127,7 @@ export function createIdempotencyHook(deps: Deps) {
       case 'running':
         throw tooEarly('A request with this idempotency-key is still being processed; retry it shortly');
       case 'replay': {
-        const body = await deps.vault.decrypt(deps.db, claim.merchantAccountId, outcome.sealed, responseBinding(claim));
+        const body = await deps.vault.decrypt(deps.db, claim.merchantAccountId, outcome.sealed, responseBinding({ ...claim, requestHash: outcome.sealedUnder }));
         request.log.info({ operationId: ctx.operationId }, 'idempotent replay');
         // A raw route's answer was stored whole (status, headers, bytes); its errors as usual.
         if (request.routeOptions.config.rawResponse && isEncodedRaw(body)) return sendRaw(reply, decodeRaw(body), true);

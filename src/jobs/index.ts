@@ -24,9 +24,10 @@ import { purgeReportExecutions } from './purge-report-executions.job.ts';
 import { purgeWalletTokenUses } from './purge-wallet-token-uses.job.ts';
 import { purgeInboundWebhookEvents } from './purge-inbound-webhook-events.job.ts';
 import { sealMerchantAccountSecrets } from './seal-merchant-account-secrets.job.ts';
+import { rekeyIdempotencyKeys } from './rekey-idempotency-keys.job.ts';
 
 /** Every job the workers know. Add a new job here (see jobs/README.md). */
-export const JOBS: JobDefinition[] = [purgeIdempotencyKeys, purgeFinishedJobs, purgeRateLimitWindows, purgeSecurityCodes, purgeExpiredCheckoutSessions, runAccountUpdater, settleTransactionJob, reconcileAttempts, reconcilePayouts, deliverWebhook, voidLateAuthorization, reconcilePaymentServiceTokens, expireThreeDsChallengesJob, analyzeEmbeddedDatabase, vacuumEmbeddedDatabase, evaluateMonitoringMetrics, purgeMonitoringHistory, expirePaymentLinksJob, generateReport, scheduleReports, purgeReportExecutions, purgeWalletTokenUses, purgeInboundWebhookEvents, sealMerchantAccountSecrets];
+export const JOBS: JobDefinition[] = [purgeIdempotencyKeys, purgeFinishedJobs, purgeRateLimitWindows, purgeSecurityCodes, purgeExpiredCheckoutSessions, runAccountUpdater, settleTransactionJob, reconcileAttempts, reconcilePayouts, deliverWebhook, voidLateAuthorization, reconcilePaymentServiceTokens, expireThreeDsChallengesJob, analyzeEmbeddedDatabase, vacuumEmbeddedDatabase, evaluateMonitoringMetrics, purgeMonitoringHistory, expirePaymentLinksJob, generateReport, scheduleReports, purgeReportExecutions, purgeWalletTokenUses, rekeyIdempotencyKeys, purgeInboundWebhookEvents, sealMerchantAccountSecrets];
 
 const HOUR = 3600 * 1000;
 
@@ -66,4 +67,7 @@ export const RECURRING: RecurringJob[] = [
   // Secrets kept in clear are sealed within 5 minutes of an upgrade (a worker's first poll schedules
   // the period's run), and so are those processes of the previous version write during a rolling deploy.
   { job: sealMerchantAccountSecrets, everyMs: 5 * 60 * 1000 },
+  // Keys stored before migration 0038 are keyed when a worker starts (a new period) and, should a
+  // process of the previous version still store some during a rolling upgrade, within 10 minutes.
+  { job: rekeyIdempotencyKeys, everyMs: 10 * 60 * 1000 },
 ];

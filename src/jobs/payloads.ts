@@ -26,6 +26,7 @@ export const JOB_PAYLOADS = {
   'reconcile-attempts': Type.Object({}),
   'reconcile-payment-service-tokens': Type.Object({}),
   'reconcile-payouts': Type.Object({}),
+  'rekey-idempotency-keys': Type.Object({}),
   'seal-merchant-account-secrets': Type.Object({}),
   'run-account-updater': Type.Object({ merchant_account_id: MerchantAccountId, account_updater_job_id: Id }),
   /** One capture's settlement (`capture_id`: its attempt; without it, the captured amount not settled yet), or one refund's (`refund_id`). */

@@ -51,6 +51,27 @@ describe('happy', () => {
     expect(fa).not.toContain('1111');
   });
 
+  it('MACs a request under its own per-merchant key, card fields under another label, with no round trip once warm', async () => {
+    const a = await createMerchantAccount(deps);
+    const b = await createMerchantAccount(deps);
+    const text = (macOf: (value: string) => string) => `POST /transactions\n{"number":"${macOf('4111111111111111')}"}`;
+    const ma = await deps.vault.requestMac(deps.db, a, text);
+    expect(ma).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    let reads = 0;
+    const counting = deps.db.withPlugin({ transformQuery: (args) => (reads++, args.node), transformResult: async (args) => args.result });
+    expect(await deps.vault.requestMac(counting, a, text)).toBe(ma);
+    expect(reads).toBe(0);
+    expect(await deps.vault.requestMac(deps.db, b, text)).not.toBe(ma);
+    expect(await deps.vault.requestMac(deps.db, a, (macOf) => `POST /transactions\n{"number":"${macOf('4242424242424242')}"}`)).not.toBe(ma);
+    // The field MAC is not the request MAC of the same text, nor the card fingerprint.
+    let field = '';
+    await deps.vault.requestMac(deps.db, a, (macOf) => (field = macOf('x')));
+    expect(field).not.toBe(await deps.vault.requestMac(deps.db, a, () => 'x'));
+    expect(await deps.vault.requestMac(deps.db, a, (macOf) => macOf('4111111111111111'))).not.toBe(await deps.vault.fingerprint(deps.db, a, '4111111111111111'));
+    const keys = await deps.db.selectFrom('vault_data_keys').select('purpose').where('merchant_account_id', '=', a).execute();
+    expect(keys.map((k) => k.purpose).sort()).toEqual(['fingerprint', 'request']);
+  });
+
   it('creates one data key even when many requests need it at once', async () => {
     const merchant = await createMerchantAccount(deps);
     const sealed = await Promise.all(Array.from({ length: 10 }, () => deps.vault.encrypt(deps.db, merchant, '5555555555554444', binding())));

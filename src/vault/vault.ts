@@ -27,8 +27,8 @@ export const wrapAad = (merchantAccountId: string, id: string, purpose: string) 
  * The only plaintext boundary for card data. Envelope encryption: each merchant account has a data
  * key (AES-256-GCM) wrapped by the master key; each ciphertext records its data key id and is bound
  * to its row by associated data. Fingerprints are HMAC-SHA256 under a separate per-merchant key, so
- * the same card stored twice has the same fingerprint, and a fingerprint reveals nothing.
- * Unwrapped data keys are cached in memory (bounded): they are as sensitive as the master key.
+ * the same card stored twice has the same fingerprint, and a fingerprint reveals nothing; request
+ * fingerprints (idempotency keys) are HMAC-SHA256 under a third, the `request` key. Unwrapped data keys are cached in memory (bounded): they are as sensitive as the master key.
  * So is which key is active for a merchant account and purpose: a data key stays active once
  * created (the master key's rotation re-wraps it, keeping its id and material; merchant accounts are
  * never deleted), but only an answer read outside a transaction is kept, since a transaction's own
@@ -91,6 +91,20 @@ export class Vault {
   async fingerprint(db: Executor, merchantAccountId: string, value: string): Promise<string> {
     const { key } = await this.activeKey(db, merchantAccountId, 'fingerprint');
     return createHmac('sha256', key).update(value).digest('base64url');
+  }
+
+  /**
+   * A keyed MAC (HMAC-SHA256, base64url) of a request's representation, under the merchant
+   * account's `request` key: what an idempotency key stores to recognise its request. A plain hash
+   * of a body that holds a card can be brute-forced over the card's unknown digits; this cannot
+   * without the key, which never leaves the vault. `build` gets a MAC of single values under the
+   * same key (another label), to put in the representation in place of each card field, so that
+   * no card value enters it in clear. The key is cached like the others: no round trip once warm.
+   */
+  async requestMac(db: Executor, merchantAccountId: string, build: (macOf: (value: string) => string) => string): Promise<string> {
+    const { key } = await this.activeKey(db, merchantAccountId, 'request');
+    const mac = (label: string, value: string) => createHmac('sha256', key).update(label).update(value).digest('base64url');
+    return mac('request\n', build((value) => mac('field\n', value)));
   }
 
   /**

@@ -4,6 +4,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uuidv7 } from '../../src/lib/ids.ts';
 import { buildTestApp, type TestApp } from '../helpers/build-test-app.ts';
+import { bruteForceCards, type Haystack, type SentRequest } from '../helpers/card-brute-force.ts';
 import { merchantWithMockCard } from '../helpers/transactions.ts';
 import { drainUntil, startReceiver, type Receiver } from '../helpers/webhook-receiver.ts';
 import { CARD_PATHS, SECRETS, type PathContext } from './support/card-paths.ts';
@@ -13,7 +14,10 @@ import { report } from './support/profile.ts';
 /**
  * Card numbers and security codes go through every path that takes them (support/card-paths.ts);
  * then every answer, every log line, every webhook and every row of every table is searched for
- * them: 0 hits. Logs are at trace level, the most a deployment could write.
+ * them: 0 hits. Logs are at trace level, the most a deployment could write. The same texts are
+ * then searched for hashes of them: a brute force over the unknown digits of each card number and
+ * code, in every form the server could have hashed (the requests that carried them included),
+ * must recover nothing (helpers/card-brute-force.ts).
  */
 let t: TestApp;
 let receiver: Receiver;
@@ -49,6 +53,7 @@ describe('security', () => {
     const sub = await t.request({ method: 'POST', url: '/webhook-subscriptions', merchantAccountId, payload: { url: receiver.url } });
     expect(sub.statusCode, sub.body).toBe(201);
     const answers: Array<{ step: string; res: LightMyRequestResponse }> = [];
+    const requests: SentRequest[] = [];
     const ctx: PathContext = {
       merchantAccountId,
       paymentServiceId,
@@ -58,6 +63,7 @@ describe('security', () => {
         const headers = { ...(options.method === 'POST' ? { 'idempotency-key': uuidv7() } : {}), ...(options.headers as Record<string, string>) };
         const res = await t.request({ ...options, headers, merchantAccountId });
         answers.push({ step: `${options.method} ${options.url}`, res });
+        requests.push({ method: options.method ?? 'GET', url: options.url as string, payload: options.payload });
         return res;
       },
     };
@@ -71,8 +77,23 @@ describe('security', () => {
     const dump = await dumpAllTables(t.deps);
     for (const { table, rows } of dump) rows.forEach((row, i) => hits.push(...scan(`table ${table} row ${i}`, row, needles)));
 
+    const haystacks: Haystack[] = [
+      ...answers.map(({ step, res }) => ({ where: `answer to ${step}`, text: `${JSON.stringify(res.headers)}\n${res.body}` })),
+      ...t.logs.map((text, i) => ({ where: `log line ${i}`, text })),
+      ...receiver.received.map((r) => ({ where: `webhook ${r.json.kind}`, text: r.body })),
+      ...dump.flatMap(({ table, rows }) => rows.map((text, i) => ({ where: `table ${table} row ${i}`, text }))),
+    ];
+    const cards = [
+      { label: 'visa', number: SECRETS.visa.number, code: SECRETS.visa.securityCode },
+      { label: 'mastercard', number: SECRETS.mastercard.number, code: SECRETS.mastercard.securityCode },
+      { label: 'amex', number: SECRETS.amex.number, code: SECRETS.amex.securityCode },
+      { label: 'gift card', number: SECRETS.giftCard.number, code: SECRETS.giftCard.pin },
+    ];
+    const recovered = bruteForceCards(cards, requests, haystacks);
+    hits.push(...recovered);
+
     const rows = dump.reduce((n, d) => n + d.rows.length, 0);
-    report('leaks', { paths: CARD_PATHS.length, answers: answers.length, log_lines: t.logs.length, webhooks: receiver.received.length, tables: dump.length, rows, hits: hits.length });
+    report('leaks', { paths: CARD_PATHS.length, answers: answers.length, log_lines: t.logs.length, webhooks: receiver.received.length, tables: dump.length, rows, hits: hits.length, recovered_by_brute_force: recovered.length });
     // The scan saw the data it should: cards were stored (encrypted), events delivered, lines logged.
     expect(dump.find((d) => d.table === 'payment_methods')!.rows.length).toBeGreaterThanOrEqual(3);
     expect(receiver.received.length).toBeGreaterThanOrEqual(8);

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { IdempotencyKeyRow } from '../../db/schema.ts';
 import type { Executor } from '../../db/transaction.ts';
 import { runWrites } from '../../db/write-batch.ts';
@@ -120,4 +121,37 @@ export async function purgeExpiredKeys(db: Executor, now: Date, batch = 5_000): 
     )
     .executeTakeFirst();
   return Number(result.numDeletedRows);
+}
+
+export interface UnkeyedHash {
+  merchant_account_id: string;
+  owner: string;
+  key: string;
+  request_hash: string;
+}
+
+/** Keys whose request hash predates migration 0038 (not `k…`), across merchant accounts, through that migration's partial index. */
+export async function findUnkeyedRequestHashes(db: Executor, batch: number): Promise<UnkeyedHash[]> {
+  return db
+    .selectFrom('idempotency_keys')
+    .select(['merchant_account_id', 'owner', 'key', 'request_hash'])
+    // A literal, as in the index's predicate: a parameter would keep a generic plan off the index.
+    .where(sql<boolean>`request_hash NOT LIKE 'k%'`)
+    .limit(batch)
+    .execute();
+}
+
+export interface RekeyedHash extends UnkeyedHash {
+  keyed: string;
+}
+
+/** Replaces each row's request hash by its keyed form, in one statement, where it is still the one read; returns how many. */
+export async function setRekeyedHashes(db: Executor, rows: readonly RekeyedHash[]): Promise<number> {
+  const column = <K extends keyof RekeyedHash>(name: K) => sql.val(rows.map((row) => row[name]));
+  const result = await sql`
+    UPDATE idempotency_keys k SET request_hash = r.keyed
+    FROM unnest(${column('merchant_account_id')}::text[], ${column('owner')}::text[], ${column('key')}::text[], ${column('request_hash')}::text[], ${column('keyed')}::text[])
+      AS r(merchant_account_id, owner, key, request_hash, keyed)
+    WHERE k.merchant_account_id = r.merchant_account_id AND k.owner = r.owner AND k.key = r.key AND k.request_hash = r.request_hash`.execute(db);
+  return Number(result.numAffectedRows ?? 0);
 }

@@ -65,6 +65,15 @@ export const CARD_PATHS: CardPath[] = [
     },
   },
   {
+    name: 'a stored card: a network token asked with the security code only, then a payment with the code only',
+    async run(ctx) {
+      const pm = (await expectStatus(ctx.send({ method: 'POST', url: '/payment-methods', payload: { method: 'card', number: SECRETS.amex.number, expiration_date: '12/40' } }), 201, 'store')).json();
+      const code = SECRETS.amex.securityCode;
+      await expectStatus(ctx.send({ method: 'POST', url: `/payment-methods/${pm.id}/network-tokens`, payload: { merchant_initiated: false, is_subsequent_payment: false, security_code: code } }), 201, 'network token');
+      await expectStatus(ctx.send({ method: 'POST', url: '/transactions', payload: { amount: 600, currency: 'USD', payment_method: { method: 'id', id: pm.id, security_code: code } } }), 201, 'pay');
+    },
+  },
+  {
     name: 'payout to a raw card',
     async run(ctx) {
       const payout = { amount: 900, currency: 'USD', payment_service_id: ctx.paymentServiceId, payment_method: { method: 'card', number: SECRETS.visa.number, expiration_date: '12/40' } };
