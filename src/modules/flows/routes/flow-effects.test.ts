@@ -169,7 +169,7 @@ describe('route-transaction', () => {
     await fc.assert(
       fc.asyncProperty(fc.tuple(fc.constantFrom(...behaviours), fc.constantFrom(...behaviours), fc.constantFrom(...behaviours)), async (plan) => {
         const m = await createMerchantAccount(t.deps);
-        const ids = [];
+        const ids: string[] = [];
         for (const [i, outcome] of plan.entries()) ids.push(await service(m, `s${i}`, [{ key: 'simulate_outcome', value: outcome }]));
         await rule(m, 'card-transaction', 'route-transaction', { conditions: [], outcome: { payment_service_ids: ids } });
         calls.mockClear();
