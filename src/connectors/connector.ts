@@ -242,6 +242,13 @@ export interface SyncRequest extends CallBase {
   operation: 'authorize' | 'capture' | 'void' | 'refund' | 'increment';
   /** Null when the original call never got an answer (a timeout). */
   providerTransactionId: string | null;
+  /**
+   * The payment's own id at the provider (the authorization's), which a capture, void or refund
+   * refers to; `providerTransactionId` is then the modification's own id. Null before the
+   * authorization was answered.
+   */
+  paymentProviderTransactionId?: string | null;
+  /** The original call's reference (a refund's own, else the transaction's). */
   reference: string;
   amount: number;
   currency: string;

@@ -1,4 +1,4 @@
-import { createPublicKey, generateKeyPairSync, X509Certificate, type KeyObject } from 'node:crypto';
+import { createPrivateKey, createPublicKey, generateKeyPairSync, X509Certificate, type KeyObject } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { APPLE_INTERMEDIATE_MARKER, APPLE_LEAF_MARKER, decryptApplePayToken, makeApplePayToken } from './apple-pay.ts';
 import { APPLE_ROOT_CA_G3 } from './apple-root.ts';
@@ -61,6 +61,17 @@ describe('happy', () => {
 
   it('accepts paymentData alone (without paymentMethod and transactionIdentifier)', () => {
     expect(decryptApplePayToken(token().paymentData as never, recipient, trust).number).toBe('4895370012003478');
+  });
+
+  it('decrypts a token Apple made (a known-answer vector published by another library): the key derivation is Apple\'s', () => {
+    // Every other token here comes from makeApplePayToken, which shares decryptApplePayToken's key
+    // derivation: a derivation away from Apple's specification would pass them all. This one was
+    // made by an Apple device for a published test merchant key and signed by Apple's own chain.
+    const card = decryptApplePayToken(GALA.token, { privateKey: createPrivateKey({ key: GALA.privateKey, format: 'jwk' }), merchantIdentifier: GALA.merchantIdentifier }, { roots: [new X509Certificate(APPLE_ROOT_CA_G3)], now: GALA.signedAt, maxAgeSeconds: 300 });
+    expect(card).toEqual({
+      kind: 'dpan', number: '5353756319181169', expirationDate: '09/24', cryptogram: 'AMwBRjPWDnAgAA7Rls7mAoABFA==', eci: null, amount: 100, currencyCode: '840',
+      tokenId: GALA.token.header.transactionId, usableUntil: new Date(GALA.signedAt.getTime() + 300_000),
+    });
   });
 
   it('the embedded Apple Root CA - G3 is the published one', () => {
@@ -126,3 +137,26 @@ describe('errors', () => {
     expect(refusal(() => decryptApplePayToken(token({ payment: { ...PAYMENT, paymentDataType: 'EMV' } }), recipient, trust)).reason).toBe('unsupported');
   });
 });
+
+/**
+ * A known-answer vector from an independent implementation: the fixtures of spreedly/gala (Ruby,
+ * MIT licence), test/fixtures/{token.json,private_key.pem,certificate.pem} at commit a3223fb
+ * (https://github.com/spreedly/gala/tree/a3223fb199d00a16db6a5e503d1f2aa8f11aa9b1/test/fixtures).
+ * Its test_decrypt expects the card below; its tests also give the ECDH secret
+ * (yCUzDuNYTnUnANZEdxC7+DvPmqNslB2YWYn68SBsJHU=) and the derived key
+ * (3GTXJ4RuP/IhS23hsdOw2J2ecAZmC0RasbPIFdC3nQM=). The merchant identifier is the certificate's
+ * UID; SHA-256 of it is the certificate's merchant id field 358DA589…F439. The private key is that
+ * published test key (a sandbox merchant's, in JWK form), not a secret. The signature is Apple's
+ * (leaf valid 2019-05-18 to 2024-05-16), signed at 2021-09-01T19:03:06Z, so the check runs then.
+ */
+const GALA = {
+  merchantIdentifier: 'merchant.test.spreedly.123merchant',
+  privateKey: { kty: 'EC', crv: 'P-256', x: '4pUGHJqfJCucG40MvdGqTwvYRz2N9WvCtOHdtAuNf1s', y: 'wdjD2ci7KlN9md2uc9VnFiujh5nww0qjq30Ku1F5UIA', d: 'Ka8HtvNFzNolfTmUJMra55FVEACK8z8KBsfI5ohypbU' },
+  signedAt: new Date('2021-09-01T19:03:06Z'),
+  token: {
+    version: 'EC_v1',
+    data: '98K9zY2CVmVzD/9A9mq7EtYOLda1LUWn1bDZM8Cy/ABPBok2B630eG9eZJUrlMYwJeaedYTpSgS3OZWX4dSnGquZ2S5I9Me44OmiirRwU4rZ/J4NBK+zwtmxv4OonZYjTmbKACTahSG0IylGWC0ah6hOTSfOTOzn2KIHs+B5i1bVDHfoq8o41gBoxvfS26kUfFiH8HtQBbZ+2Cea8/7NxCwSpGUADEUqmEar0ZIS9ndK+XGLyICwSgP8J1wJpoOndscXHi3wkY7MgpOfrA5Z/wCR3RbSGZtD94por+bwv0N8OgcTXAnDnDVXBWuj8rSU+imWEtY0C+rl/Ro/btPbAE4WjkElxsmVEWY14cb8EQFmmdbx3kRF9emTxs6ssAEhqZrdiUTmu9nynuu0',
+    signature: 'MIAGCSqGSIb3DQEHAqCAMIACAQExDzANBglghkgBZQMEAgEFADCABgkqhkiG9w0BBwEAAKCAMIID4zCCA4igAwIBAgIITDBBSVGdVDYwCgYIKoZIzj0EAwIwejEuMCwGA1UEAwwlQXBwbGUgQXBwbGljYXRpb24gSW50ZWdyYXRpb24gQ0EgLSBHMzEmMCQGA1UECwwdQXBwbGUgQ2VydGlmaWNhdGlvbiBBdXRob3JpdHkxEzARBgNVBAoMCkFwcGxlIEluYy4xCzAJBgNVBAYTAlVTMB4XDTE5MDUxODAxMzI1N1oXDTI0MDUxNjAxMzI1N1owXzElMCMGA1UEAwwcZWNjLXNtcC1icm9rZXItc2lnbl9VQzQtUFJPRDEUMBIGA1UECwwLaU9TIFN5c3RlbXMxEzARBgNVBAoMCkFwcGxlIEluYy4xCzAJBgNVBAYTAlVTMFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAEwhV37evWx7Ihj2jdcJChIY3HsL1vLCg9hGCV2Ur0pUEbg0IO2BHzQH6DMx8cVMP36zIg1rrV1O/0komJPnwPE6OCAhEwggINMAwGA1UdEwEB/wQCMAAwHwYDVR0jBBgwFoAUI/JJxE+T5O8n5sT2KGw/orv9LkswRQYIKwYBBQUHAQEEOTA3MDUGCCsGAQUFBzABhilodHRwOi8vb2NzcC5hcHBsZS5jb20vb2NzcDA0LWFwcGxlYWljYTMwMjCCAR0GA1UdIASCARQwggEQMIIBDAYJKoZIhvdjZAUBMIH+MIHDBggrBgEFBQcCAjCBtgyBs1JlbGlhbmNlIG9uIHRoaXMgY2VydGlmaWNhdGUgYnkgYW55IHBhcnR5IGFzc3VtZXMgYWNjZXB0YW5jZSBvZiB0aGUgdGhlbiBhcHBsaWNhYmxlIHN0YW5kYXJkIHRlcm1zIGFuZCBjb25kaXRpb25zIG9mIHVzZSwgY2VydGlmaWNhdGUgcG9saWN5IGFuZCBjZXJ0aWZpY2F0aW9uIHByYWN0aWNlIHN0YXRlbWVudHMuMDYGCCsGAQUFBwIBFipodHRwOi8vd3d3LmFwcGxlLmNvbS9jZXJ0aWZpY2F0ZWF1dGhvcml0eS8wNAYDVR0fBC0wKzApoCegJYYjaHR0cDovL2NybC5hcHBsZS5jb20vYXBwbGVhaWNhMy5jcmwwHQYDVR0OBBYEFJRX22/VdIGGiYl2L35XhQfnm1gkMA4GA1UdDwEB/wQEAwIHgDAPBgkqhkiG92NkBh0EAgUAMAoGCCqGSM49BAMCA0kAMEYCIQC+CVcf5x4ec1tV5a+stMcv60RfMBhSIsclEAK2Hr1vVQIhANGLNQpd1t1usXRgNbEess6Hz6Pmr2y9g4CJDcgs3apjMIIC7jCCAnWgAwIBAgIISW0vvzqY2pcwCgYIKoZIzj0EAwIwZzEbMBkGA1UEAwwSQXBwbGUgUm9vdCBDQSAtIEczMSYwJAYDVQQLDB1BcHBsZSBDZXJ0aWZpY2F0aW9uIEF1dGhvcml0eTETMBEGA1UECgwKQXBwbGUgSW5jLjELMAkGA1UEBhMCVVMwHhcNMTQwNTA2MjM0NjMwWhcNMjkwNTA2MjM0NjMwWjB6MS4wLAYDVQQDDCVBcHBsZSBBcHBsaWNhdGlvbiBJbnRlZ3JhdGlvbiBDQSAtIEczMSYwJAYDVQQLDB1BcHBsZSBDZXJ0aWZpY2F0aW9uIEF1dGhvcml0eTETMBEGA1UECgwKQXBwbGUgSW5jLjELMAkGA1UEBhMCVVMwWTATBgcqhkjOPQIBBggqhkjOPQMBBwNCAATwFxGEGddkhdUaXiWBB3bogKLv3nuuTeCN/EuT4TNW1WZbNa4i0Jd2DSJOe7oI/XYXzojLdrtmcL7I6CmE/1RFo4H3MIH0MEYGCCsGAQUFBwEBBDowODA2BggrBgEFBQcwAYYqaHR0cDovL29jc3AuYXBwbGUuY29tL29jc3AwNC1hcHBsZXJvb3RjYWczMB0GA1UdDgQWBBQj8knET5Pk7yfmxPYobD+iu/0uSzAPBgNVHRMBAf8EBTADAQH/MB8GA1UdIwQYMBaAFLuw3qFYM4iapIqZ3r6966/ayySrMDcGA1UdHwQwMC4wLKAqoCiGJmh0dHA6Ly9jcmwuYXBwbGUuY29tL2FwcGxlcm9vdGNhZzMuY3JsMA4GA1UdDwEB/wQEAwIBBjAQBgoqhkiG92NkBgIOBAIFADAKBggqhkjOPQQDAgNnADBkAjA6z3KDURaZsYb7NcNWymK/9Bft2Q91TaKOvvGcgV5Ct4n4mPebWZ+Y1UENj53pwv4CMDIt1UQhsKMFd2xd8zg7kGf9F3wsIW2WT8ZyaYISb1T4en0bmcubCYkhYQaZDwmSHQAAMYIBjTCCAYkCAQEwgYYwejEuMCwGA1UEAwwlQXBwbGUgQXBwbGljYXRpb24gSW50ZWdyYXRpb24gQ0EgLSBHMzEmMCQGA1UECwwdQXBwbGUgQ2VydGlmaWNhdGlvbiBBdXRob3JpdHkxEzARBgNVBAoMCkFwcGxlIEluYy4xCzAJBgNVBAYTAlVTAghMMEFJUZ1UNjANBglghkgBZQMEAgEFAKCBlTAYBgkqhkiG9w0BCQMxCwYJKoZIhvcNAQcBMBwGCSqGSIb3DQEJBTEPFw0yMTA5MDExOTAzMDZaMCoGCSqGSIb3DQEJNDEdMBswDQYJYIZIAWUDBAIBBQChCgYIKoZIzj0EAwIwLwYJKoZIhvcNAQkEMSIEIJp5MA0izHSXJb0IZHNgCPFTzNVvCl93e6CLM+iDGmfjMAoGCCqGSM49BAMCBEgwRgIhAPpny9Qbxe1wpRcRK6kW8hfaT2G8L0cK55frTPNOjiw+AiEA1na4JJngB+yKCLij5V5JH2daE7Xcc91YbYywWL7QVSgAAAAAAAA=',
+    header: { ephemeralPublicKey: 'MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAEHqqqjg3xlLn9YH2fEN1Gq3Z0IUJY1KZrX9/ZSzzYnFu3EDP4PGdPBpp6gzlHIb9vr9Tbz1HuMixBCfVMWhAvmw==', publicKeyHash: '+9VwJrqieiPF2ZRB0xHFYhgQ6RYza5hfrVLpdB1KtKI=', transactionId: 'f7f133694685bab2f44ae3a7b54e2c0d0d39a3bc73fa2e6b14a2baf628d6ce87' },
+  },
+};

@@ -142,8 +142,10 @@ function errorScenarios(h: () => ContractHarness): void {
     expect(sync.status).toBe('authorized');
   });
 
-  it.each([401, 429, 500] as const)('turns a provider HTTP %i into a ConnectorError of the right kind, never a decline', async (status) => {
-    if (!h().fault) return;
+  // Only where the harness can inject the fault (a fake provider): elsewhere the cases show as
+  // skipped, with the reason in their name, instead of passing without an assertion.
+  const faults = h().fault !== undefined;
+  (faults ? it : it.skip).each([401, 429, 500] as const)(`turns a provider HTTP %i into a ConnectorError of the right kind, never a decline${faults ? '' : ' (skipped: this harness cannot inject provider faults)'}`, async (status) => {
     h().fault!(status);
     const error = await h().connector().authorize(authorizeRequest(h(), h().approve)).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConnectorError);

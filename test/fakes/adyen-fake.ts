@@ -4,9 +4,21 @@ import { startFakeServer, type FakeAnswer, type FakeRequest, type FakeServer } f
  * A local Adyen Checkout API v71, from Adyen's documented request and response examples
  * (docs.adyen.com: /payments, /payments/details, /payments/{pspReference}/captures, /cancels,
  * /refunds, /paymentMethods; API idempotency; error codes). It checks the X-API-Key, the merchant
- * account, the Idempotency-Key (a repeated key replays the first answer, whatever the body), the
- * amount in Adyen's minor units, the capture mode, and the shape of Apple Pay and Google Pay tokens
- * passed on for Adyen to decrypt; it decides outcomes by amount:
+ * account, the Idempotency-Key, the amount in Adyen's minor units, the capture mode, and the shape
+ * of Apple Pay and Google Pay tokens passed on for Adyen to decrypt.
+ *
+ * Idempotency: a repeated key replays the first answer, as Adyen documents ("If the Adyen payments
+ * platform already processed the request, the response to the first attempt will be returned",
+ * docs.adyen.com/development-resources/api-idempotency). Adyen's page documents no comparison of the
+ * bodies, so the fake replays a repeated key whatever the body, and lists each such reuse in
+ * `reusedWithOtherBody`: tests assert that only the authorization's status probe (the same key
+ * without the card, docs/connectors-adyen-braintree.md) does it, so a retried capture, refund or
+ * cancel whose body drifted cannot pass unseen. Adyen's idempotency is opt-in (a POST without the
+ * header is processed, not idempotently); the fake is stricter than Adyen there: it refuses a POST
+ * that can move money without an Idempotency-Key (400, errorCode `fake_missing_idempotency_key`),
+ * because the connector must send the attempt id on every one (docs/connectors.md).
+ *
+ * It decides outcomes by amount:
  *
  * | value | answer |
  * |---|---|
@@ -47,9 +59,20 @@ export interface AdyenFake extends FakeServer {
   failNext(status: 401 | 429 | 500): void;
   /** The JSON bodies the fake received on a path suffix. */
   bodies(pathSuffix: string): Array<Record<string, any>>;
+  /** Requests that repeated an Idempotency-Key with another body (or path) than its first: answered with the first reply. */
+  reusedWithOtherBody: Array<{ key: string; path: string }>;
 }
 
 const error = (status: number, errorCode: string, message: string, errorType: string): FakeAnswer => ({ status, json: { status, errorCode, message, errorType, pspReference: 'ERR0000000000001' } });
+
+/** POSTs that can move money: a payment, its 3DS completion, a capture, cancel or refund. */
+const MONEY_MOVING = /^\/v71\/payments(\/details|\/[^/]+\/(captures|cancels|refunds))?$/;
+
+/** A body's JSON with its keys sorted, to compare two bodies by content. */
+const canonical = (value: unknown): string =>
+  Array.isArray(value) ? `[${value.map(canonical).join(',')}]`
+    : value && typeof value === 'object' ? `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`).join(',')}}`
+      : JSON.stringify(value);
 
 const json = (text: unknown): Record<string, any> | null => {
   try {
@@ -79,7 +102,9 @@ function walletTokenProblem(pm: Record<string, any>): FakeAnswer | null {
 /** Adyen's state and answers: payments, stored cards, replies kept per idempotency key. */
 class AdyenSimulation {
   readonly payments = new Map<string, Payment>();
-  private readonly replies = new Map<string, FakeAnswer>();
+  /** The first reply under each key, with the request it answered (path and canonical body). */
+  private readonly replies = new Map<string, { answer: FakeAnswer; path: string; body: string }>();
+  readonly reusedWithOtherBody: Array<{ key: string; path: string }> = [];
   private readonly stored = new Map<string, string>();
   private sequence = 0;
   slowMs = 1000;
@@ -180,10 +205,15 @@ class AdyenSimulation {
     const body = JSON.parse(req.body || '{}') as Record<string, any>;
     if (req.path !== '/v71/payments/details' && body.merchantAccount !== ADYEN_FAKE_MERCHANT) return error(403, '901', 'Invalid Merchant Account', 'security');
     const key = req.headers['idempotency-key'] as string | undefined;
-    if (key && this.replies.has(key)) return this.replies.get(key)!;
+    if (!key && MONEY_MOVING.test(req.path)) return error(400, 'fake_missing_idempotency_key', `No Idempotency-Key on POST ${req.path}: the connector must send the attempt id on every call that can move money`, 'validation');
+    const first = key ? this.replies.get(key) : undefined;
+    if (first) {
+      if (first.path !== req.path || first.body !== canonical(body)) this.reusedWithOtherBody.push({ key: key!, path: req.path });
+      return first.answer;
+    }
     const answer = this.answerOf(req.path, body);
     // Rejected before processing (401/403/429) or failed (5xx): not kept, a retry is processed.
-    if (key && ('drop' in answer || (answer.status < 500 && ![401, 403, 429].includes(answer.status)))) this.replies.set(key, 'drop' in answer ? this.lastPaymentReply() : { status: answer.status, json: answer.json });
+    if (key && ('drop' in answer || (answer.status < 500 && ![401, 403, 429].includes(answer.status)))) this.replies.set(key, { answer: 'drop' in answer ? this.lastPaymentReply() : { status: answer.status, json: answer.json }, path: req.path, body: canonical(body) });
     return answer;
   }
 
@@ -221,5 +251,6 @@ export async function startAdyenFake(): Promise<AdyenFake> {
     set slowMs(ms: number) { simulation.slowMs = ms; },
     failNext: (status) => void (simulation.fault = status),
     bodies: (suffix) => server.requests.filter((r) => r.path.endsWith(suffix) && r.method === 'POST').map((r) => JSON.parse(r.body || '{}')),
+    reusedWithOtherBody: simulation.reusedWithOtherBody,
   };
 }

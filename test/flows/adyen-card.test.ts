@@ -148,6 +148,26 @@ describe('happy', () => {
     await reconcileDueAttempts(t.deps, new Date(Date.now() + 3600_000));
     expect(await get(m, `/transactions/${txn.id}`)).toMatchObject({ status: 'authorization_succeeded', payment_service_transaction_id: expect.stringMatching(/^PSP/) });
   });
+
+  it('asks Adyen again about a pending capture, refund and cancel with each one\'s own first request', async () => {
+    const { m } = await merchantWithAdyen();
+    const captured = await paid(m);
+    expect((await post(m, `/transactions/${captured.id}/capture`, { amount: 400 })).statusCode).toBe(200);
+    const charged = await paid(m, { intent: 'capture' });
+    expect((await post(m, `/transactions/${charged.id}/refunds`, { amount: 300 })).statusCode).toBe(201);
+    const voided = await paid(m);
+    expect((await post(m, `/transactions/${voided.id}/void`)).statusCode).toBe(200);
+    const modifications = () => fake.requests.filter((r) => /\/(captures|refunds|cancels)$/.test(r.path)).length;
+    const sent = modifications();
+    const reused = fake.reusedWithOtherBody.length;
+    // Adyen answers `received` and decides later: reconciliation re-posts each with its key.
+    await reconcileDueAttempts(t.deps, new Date(Date.now() + 3600_000));
+    expect(modifications()).toBeGreaterThanOrEqual(sent + 3);
+    // Each re-post is its first request again, to the payment's pspReference with the same reference
+    // and amount: Adyen answers it by the key (and makes it, if the first never arrived). Only an
+    // authorization's status probe (no card) may differ from its first request.
+    expect(fake.reusedWithOtherBody.slice(reused).filter((r) => r.path !== '/v71/payments')).toEqual([]);
+  });
 });
 
 describe('errors', () => {

@@ -127,7 +127,11 @@ describe('happy', () => {
     const res = await post(`/payment-methods/${stored.id}/payment-service-tokens`, { payment_service_id: stripeId, redirect_url: 'https://merchant.example/back' });
     expect(res.statusCode, res.body).toBe(201);
     expect(res.json()).toMatchObject({ status: 'succeeded', payment_service_id: stripeId });
-    expect([...fake.state.customers.keys()].length).toBeGreaterThan(0);
+    // The token names a Customer at Stripe that holds the card's PaymentMethod (attached to it: a
+    // PaymentMethod on no Customer cannot be used again).
+    const [customer, paymentMethod] = String(res.json().token).split(':');
+    expect(fake.state.customers.get(customer!)).toMatchObject({ id: customer });
+    expect(fake.state.paymentMethods.get(paymentMethod!)).toMatchObject({ last4: '4242', customer });
   });
 
   it('fails over from an unreachable Stripe to mock-card by the routing rule', async () => {

@@ -71,6 +71,21 @@ describe('happy', () => {
     expect(await adyen.syncToken({ idempotencyKey: 'pst-never', credentials, options: null, card: { bin: '411111', last4: '1142' } })).toMatchObject({ status: 'not_found', token: null });
   });
 
+  it('asks again about a capture, refund or cancel by re-posting its first request to the payment', async () => {
+    const paid = await adyen.authorize(authorization({ amount: 3000 }));
+    const base = { credentials, options: null, payment: { ...hint, authorizedAmount: 3000 }, providerTransactionId: paid.providerTransactionId!, reference: 'ref1', currency: 'EUR' };
+    const capture = { ...base, idempotencyKey: randomUUID(), amount: 1000, final: false };
+    const captured = await adyen.capture(capture);
+    const refund = { ...base, idempotencyKey: randomUUID(), reference: 'refund-ref', amount: 400, reason: null };
+    const refunded = await adyen.refund(refund);
+    const reused = fake.reusedWithOtherBody.length;
+    const again = (operation: 'capture' | 'refund', call: typeof capture | typeof refund, own: string | null): SyncRequest => ({ ...syncOf(authorization()), idempotencyKey: call.idempotencyKey, operation, providerTransactionId: own, paymentProviderTransactionId: paid.providerTransactionId, reference: call.reference, amount: call.amount });
+    expect(await adyen.sync(again('capture', capture, captured.providerCaptureId))).toMatchObject({ status: 'pending' });
+    expect(await adyen.sync(again('refund', refund, refunded.providerRefundId))).toMatchObject({ status: 'pending' });
+    expect(lastRequest().path).toBe(`/v71/payments/${paid.providerTransactionId}/refunds`);
+    expect(fake.reusedWithOtherBody.slice(reused)).toEqual([]);
+  });
+
   it('captures in part, refunds and voids: received by Adyen, pending until its webhook', async () => {
     const paid = await adyen.authorize(authorization({ amount: 3000 }));
     const base = { credentials, options: null, payment: { ...hint, authorizedAmount: 3000 }, providerTransactionId: paid.providerTransactionId!, reference: 'ref1', currency: 'EUR' };
@@ -100,6 +115,8 @@ describe('happy', () => {
     await expect(adyen.authorize(request)).rejects.toMatchObject({ kind: 'timeout' });
     const found = await adyen.sync(syncOf(request));
     expect(found).toMatchObject({ status: 'authorized', providerTransactionId: [...fake.payments.keys()].at(-1) });
+    // The probe is the first request's key without the card: answered with the first reply.
+    expect(fake.reusedWithOtherBody.at(-1)).toEqual({ key: request.idempotencyKey, path: '/v71/payments' });
     const never = await adyen.sync(syncOf(authorization()));
     expect(never).toMatchObject({ status: 'not_found' });
   });

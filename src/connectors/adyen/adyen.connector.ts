@@ -82,7 +82,9 @@ export class AdyenCardConnector implements PaymentConnector {
     const path = { capture: 'captures', void: 'cancels', refund: 'refunds' }[request.operation];
     const declineCode = (`${request.operation}_declined`) as 'capture_declined' | 'void_declined' | 'refund_declined';
     const body = { merchantAccount: request.credentials.merchant_account, reference: request.reference, ...(request.operation === 'void' ? {} : { amount: amountOf(request.amount, request.currency) }) };
-    const outcome = await modificationOutcome(this.client, request, `/payments/${encodeURIComponent(request.providerTransactionId ?? '')}/${path}`, body, declineCode);
+    // Re-posted as first sent: to the payment (a modification's own pspReference is no payment), with its reference.
+    const payment = request.paymentProviderTransactionId ?? request.providerTransactionId ?? '';
+    const outcome = await modificationOutcome(this.client, request, `/payments/${encodeURIComponent(payment)}/${path}`, body, declineCode);
     if (outcome.status === 'pending') return { ...blank, status: 'pending', providerTransactionId: request.providerTransactionId };
     return { ...outcome.facts, status: outcome.status, providerTransactionId: request.providerTransactionId };
   }

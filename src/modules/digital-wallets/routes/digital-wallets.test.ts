@@ -61,8 +61,12 @@ describe('happy', () => {
     expect(deleted.statusCode).toBe(204);
     expect(deleted.body).toBe('');
     expect((await t.request({ method: 'GET', url: `/digital-wallets/${created.id}`, merchantAccountId: merchant })).statusCode).toBe(404);
-    const audit = await t.deps.db.selectFrom('audit_logs').select('action').where('merchant_account_id', '=', merchant).where('resource_id' as never, '=', created.id as never).execute().catch(() => null);
-    if (audit) expect(audit.map((a) => a.action)).toEqual(expect.arrayContaining(['created', 'updated', 'deleted']));
+    // Every change audited, as the merchant's audit log shows it (newest first): the key's removal too.
+    const audit = await t.request({ method: 'GET', url: '/audit-logs?resource_type=digital-wallet&limit=100', merchantAccountId: merchant });
+    expect(audit.statusCode, audit.body).toBe(200);
+    const entries = audit.json().items.filter((e: { resource: { id: string } }) => e.resource.id === created.id);
+    expect(entries.map((e: { action: string }) => e.action)).toEqual(['deleted', 'updated', 'updated', 'created']);
+    expect(entries[0]).toMatchObject({ resource: { type: 'digital-wallet', id: created.id, name: 'google wallet' } });
   });
 
   it('adds (200, idempotent) and removes (204, JSON body, idempotent) Apple Pay domains', async () => {

@@ -153,7 +153,7 @@ async function checkAttempt(deps: Deps, attempt: AttemptRow, log: Log, strict: b
   }
   const sync = bound.connector.sync.bind(bound.connector);
   const result = await callConnector(
-    () => sync({ idempotencyKey: attempt.id, credentials: bound.credentials, options: bound.options, operation: attempt.operation === 'cancel' ? 'void' : attempt.operation, providerTransactionId: attempt.provider_reference ?? row.payment_service_transaction_id, reference: uuidToBase62(row.id), amount: attempt.amount, currency: row.currency, payment: paymentHint(row), intent: row.intent, buyerApproved: attempt.approval_decision === null ? null : attempt.approval_decision === 'approved', returnParams }),
+    () => sync({ idempotencyKey: attempt.id, credentials: bound.credentials, options: bound.options, operation: attempt.operation === 'cancel' ? 'void' : attempt.operation, providerTransactionId: attempt.provider_reference ?? row.payment_service_transaction_id, paymentProviderTransactionId: row.payment_service_transaction_id, reference: uuidToBase62(attempt.refund_id ?? row.id), amount: attempt.amount, currency: row.currency, payment: paymentHint(row), intent: row.intent, buyerApproved: attempt.approval_decision === null ? null : attempt.approval_decision === 'approved', returnParams }),
     log,
   );
   if (!result.ok) {
