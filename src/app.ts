@@ -43,6 +43,8 @@ export async function buildApp(deps: Deps, options: BuildAppOptions = {}): Promi
     // One access line per request is written by the onResponse hook of http/observability.ts.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: config.bodyLimit,
+    // request.ip follows X-Forwarded-For only through the proxies TRUST_PROXY names (docs/security.md).
+    trustProxy: config.trustProxy,
     requestIdHeader: false,
     genReqId: (req) => {
       const incoming = req.headers['x-request-id'];

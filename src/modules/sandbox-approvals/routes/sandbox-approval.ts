@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { defineRoute } from '../../../http/define-route.ts';
 import { AppError } from '../../../errors/app-error.ts';
+import { failedLookups } from '../../../http/failed-lookups.ts';
 import { withTransactionResult } from '../../../lib/return-url.ts';
 import { approvalPage, recordBuyerApproval } from '../../transactions/reconcile/buyer-approval.service.ts';
 import { renderApprovalPage } from '../approval-page.ts';
@@ -38,7 +39,7 @@ export const getSandboxApproval = defineRoute({
   response: Html,
   handler: async ({ ctx, params, reply, request }) => {
     sandboxOnly(ctx.deps.config.environment);
-    const page = await approvalPage(ctx.deps, params.merchant_account_id, params.attempt_id);
+    const page = await failedLookups(ctx.deps).guard(request.ip, () => approvalPage(ctx.deps, params.merchant_account_id, params.attempt_id));
     html(reply);
     return renderApprovalPage(page, request.url.split('?')[0]!);
   },
@@ -59,9 +60,9 @@ const decide = (approved: boolean) =>
     params: Params,
     bodyOptional: true,
     response: Html,
-    handler: async ({ ctx, params, reply }) => {
+    handler: async ({ ctx, params, reply, request }) => {
       sandboxOnly(ctx.deps.config.environment);
-      const page = await recordBuyerApproval(ctx.deps, params.merchant_account_id, params.attempt_id, approved);
+      const page = await failedLookups(ctx.deps).guard(request.ip, () => recordBuyerApproval(ctx.deps, params.merchant_account_id, params.attempt_id, approved));
       html(reply);
       sendBack(reply, page.redirectUrl, page.transactionId, page.status);
       return renderApprovalPage(page, '');
