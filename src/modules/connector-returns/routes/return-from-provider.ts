@@ -35,7 +35,7 @@ export const returnFromProvider = defineRoute({
   handler: async ({ ctx, params, query, reply, request }) => {
     // No token: the random attempt id is the secret, and an unknown one is a failed lookup of the client address.
     const page = await failedLookups(ctx.deps).guard(request.ip, () => recordProviderReturn(ctx.deps, params.merchant_account_id, params.attempt_id, query as Record<string, string>));
-    html(reply);
+    html(reply, { framable: true });
     const back = safeReturn(page.redirectUrl);
     const target = back ? `${back}${back.includes('?') ? '&' : '?'}transaction_id=${page.transactionId}&transaction_status=${page.status}` : null;
     if (target) reply.headers({ refresh: `0;url=${target}` });
