@@ -9,6 +9,7 @@ import { errorHandler, frameworkErrorHandler } from './http/error-handler.ts';
 import { createIdempotencyHook } from './http/idempotency.ts';
 import { loggerOptions } from './http/logger.ts';
 import { installNotFound } from './http/not-found.ts';
+import { installDrain } from './http/drain.ts';
 import { trackInFlight } from './http/in-flight.ts';
 import { installObservability } from './http/observability.ts';
 import { registerOpenApi } from './http/openapi.ts';
@@ -73,6 +74,7 @@ export async function buildApp(deps: Deps, options: BuildAppOptions = {}): Promi
   installNotFound(app);
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
   trackInFlight(app);
+  installDrain(app);
   installObservability(app, deps);
 
   // JSON only: any other media type is refused with a 400 that says what to send.
