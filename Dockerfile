@@ -4,14 +4,25 @@
 # rebuild gets the same base until this line is changed on purpose.
 ARG NODE_IMAGE=node:20.20.2-bookworm-slim
 
-# Stage 1: production dependencies only (tsx, the TypeScript loader the server runs with, is one
-# of them: there is no compile step). The lock file is the whole truth: npm ci, never npm install.
+# Stage 1: production dependencies only. The lock file is the whole truth: npm ci, never npm install.
 FROM ${NODE_IMAGE} AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 
-# Stage 2: the runtime image: dependencies, sources, nothing else (no npm cache, no tests, no dev tools).
+# Stage 2: the build: every dependency (TypeScript is a development one), then src/ compiled to
+# JavaScript in dist/ with the files it reads at run time (migrations, page assets).
+FROM ${NODE_IMAGE} AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY tsconfig.json tsconfig.build.json ./
+COPY bin ./bin
+COPY src ./src
+RUN npm run build
+
+# Stage 3: the runtime image: production dependencies and the compiled JavaScript, nothing else (no
+# sources, no TypeScript compiler or loader, no npm cache, no tests, no dev tools).
 FROM ${NODE_IMAGE} AS runtime
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
@@ -21,7 +32,7 @@ WORKDIR /app
 COPY --from=deps --chown=root:root /app/node_modules ./node_modules
 COPY --chown=root:root package.json ./
 COPY --chown=root:root bin ./bin
-COPY --chown=root:root src ./src
+COPY --from=build --chown=root:root /app/dist ./dist
 # The code belongs to root and is read-only for the server; only DATA_DIR (the bootstrap key file)
 # is writable, by the unprivileged `node` user (uid 1000) of the base image.
 RUN mkdir -p /var/lib/svc && chown node:node /var/lib/svc && chmod 0700 /var/lib/svc

@@ -9,6 +9,7 @@ import { errorHandler, frameworkErrorHandler } from './http/error-handler.ts';
 import { createIdempotencyHook } from './http/idempotency.ts';
 import { loggerOptions } from './http/logger.ts';
 import { installNotFound } from './http/not-found.ts';
+import { installDrain } from './http/drain.ts';
 import { trackInFlight } from './http/in-flight.ts';
 import { installObservability } from './http/observability.ts';
 import { registerOpenApi } from './http/openapi.ts';
@@ -43,6 +44,8 @@ export async function buildApp(deps: Deps, options: BuildAppOptions = {}): Promi
     // One access line per request is written by the onResponse hook of http/observability.ts.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: config.bodyLimit,
+    // request.ip follows X-Forwarded-For only through the proxies TRUST_PROXY names (docs/security.md).
+    trustProxy: config.trustProxy,
     requestIdHeader: false,
     genReqId: (req) => {
       const incoming = req.headers['x-request-id'];
@@ -71,6 +74,7 @@ export async function buildApp(deps: Deps, options: BuildAppOptions = {}): Promi
   installNotFound(app);
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
   trackInFlight(app);
+  installDrain(app);
   installObservability(app, deps);
 
   // JSON only: any other media type is refused with a 400 that says what to send.

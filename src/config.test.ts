@@ -70,6 +70,12 @@ describe('happy', () => {
     expect(createPublicKey(loadConfig({ PAZE_SIGNING_KEYS: jwks }).pazeSigningKeys[0]!.spki).asymmetricKeyDetails?.modulusLength).toBe(2048);
   });
 
+  it('reads TRUST_PROXY: off by default, or the proxies\' addresses and CIDR ranges', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 192.168.1.7,fd00::/8, ::1, loopback' }).trustProxy).toEqual(['10.0.0.0/8', '192.168.1.7', 'fd00::/8', '::1', 'loopback']);
+  });
+
   it('reads definition id = URL pairs in the sandbox, and none by default', () => {
     expect(loadConfig({}).connectorBaseUrls).toEqual({});
     expect(loadConfig({ CONNECTOR_BASE_URLS: 'adyen-card=http://127.0.0.1:9000/v71, braintree-card=http://127.0.0.1:9001/graphql' }).connectorBaseUrls).toEqual({ 'adyen-card': 'http://127.0.0.1:9000/v71', 'braintree-card': 'http://127.0.0.1:9001/graphql' });
@@ -109,6 +115,15 @@ describe('errors', () => {
     [{ PAZE_SIGNING_KEYS: pem(rsaPublic(1024)) }, 'PAZE_SIGNING_KEYS: must hold RSA public keys of at least 2048 bits (Paze signs with RS256)'],
     [{ PAZE_SIGNING_KEYS: pem(generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey) }, 'PAZE_SIGNING_KEYS: must hold RSA public keys of at least 2048 bits'],
     [{ STRIPE_API_BASE_URL: 'ftp://fake' }, 'STRIPE_API_BASE_URL: must be an http(s) URL, got "ftp://fake"'],
+    [{ TRUST_PROXY: 'true' }, 'TRUST_PROXY: must be the proxies\' addresses and CIDR ranges separated by commas (e.g. 10.0.0.0/8,192.168.1.7 or loopback), got "true"'],
+    [{ TRUST_PROXY: '1' }, 'TRUST_PROXY: a hop count (1) cannot tell your proxy from a client that connects directly; name the proxies\' addresses or CIDR ranges (e.g. 10.0.0.0/8)'],
+    [{ TRUST_PROXY: '10.0.0.0/33' }, 'TRUST_PROXY: must be the proxies\' addresses and CIDR ranges separated by commas (e.g. 10.0.0.0/8,192.168.1.7 or loopback), got "10.0.0.0/33"'],
+    [{ TRUST_PROXY: '10.0.0.0/8/8' }, 'got "10.0.0.0/8/8"'],
+    [{ TRUST_PROXY: '10.0.0.0/' }, 'got "10.0.0.0/"'],
+    [{ TRUST_PROXY: '10.0.0.1,proxy.internal' }, 'got "proxy.internal"'],
+    [{ TRUST_PROXY: '10.0.0.1,,10.0.0.2' }, 'got ""'],
+    [{ TRUST_PROXY: '0.0.0.0/0' }, 'TRUST_PROXY: 0.0.0.0/0 trusts every address, so any client could name its own address in X-Forwarded-For; name the proxies\' addresses or ranges'],
+    [{ TRUST_PROXY: '::/0' }, 'TRUST_PROXY: ::/0 trusts every address'],
   ];
   it.each(cases)('refuses %j with one line naming the variable', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);

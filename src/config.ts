@@ -1,4 +1,5 @@
 import { createPublicKey, X509Certificate, type JsonWebKey } from 'node:crypto';
+import { isIP } from 'node:net';
 import path from 'node:path';
 
 /**
@@ -87,7 +88,12 @@ export interface Config {
   reports: ReportsConfig;
   /** Slow and abusive clients: the HTTP server's limits (docs/reliability.md). */
   http: HttpLimits;
+  /** Proxies whose X-Forwarded-For names the client (Fastify's trustProxy): off, or their addresses and CIDR ranges. */
+  trustProxy: TrustProxy;
 }
+
+/** `false`: the TCP peer is the client; a list: the proxies' addresses and ranges, whose X-Forwarded-For is believed. */
+export type TrustProxy = false | string[];
 
 export interface ReportsConfig {
   /** `local`: files under DATA_DIR/reports; `s3`: an S3-compatible bucket. */
@@ -318,6 +324,29 @@ function httpLimits(env: Env, vaultForwardTimeoutSeconds: number): HttpLimits {
   return limits;
 }
 
+/**
+ * TRUST_PROXY (docs/security.md, "Client addresses and proxies"): the addresses and CIDR ranges of
+ * the proxies (proxy-addr's names loopback, linklocal and uniquelocal too). Refused: `true` and /0
+ * ranges, with which any client could name its own address in X-Forwarded-For, and hop counts,
+ * which cannot tell the proxy from a client connecting directly (Fastify 5 ignores them).
+ */
+function trustProxy(env: Env): TrustProxy {
+  const name = 'TRUST_PROXY';
+  const raw = read(env, name);
+  if (raw === undefined) return false;
+  if (/^\d+$/.test(raw)) throw new ConfigError(name, `a hop count (${raw}) cannot tell your proxy from a client that connects directly; name the proxies' addresses or CIDR ranges (e.g. 10.0.0.0/8)`);
+  return raw.split(',').map((entry) => {
+    const value = entry.trim();
+    const [address = '', prefix, extra] = value.split('/');
+    const family = isIP(address);
+    const bits = prefix === undefined ? null : /^\d{1,3}$/.test(prefix) ? Number(prefix) : NaN;
+    const valid = ['loopback', 'linklocal', 'uniquelocal'].includes(value) || (family !== 0 && extra === undefined && (bits === null || bits <= (family === 4 ? 32 : 128)));
+    if (!valid) throw new ConfigError(name, `must be the proxies' addresses and CIDR ranges separated by commas (e.g. 10.0.0.0/8,192.168.1.7 or loopback), got "${value}"`);
+    if (bits === 0) throw new ConfigError(name, `${value} trusts every address, so any client could name its own address in X-Forwarded-For; name the proxies' addresses or ranges`);
+    return value;
+  });
+}
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 /**
@@ -395,5 +424,6 @@ export function loadConfig(env: Env = process.env): Config {
     pazeSigningKeys: pazeSigningKeys(env, 'PAZE_SIGNING_KEYS'),
     reports: reportsConfig(env),
     http: httpLimits(env, integer(env, 'VAULT_FORWARD_TIMEOUT_SECONDS', 30, 1, 120)),
+    trustProxy: trustProxy(env),
   };
 }

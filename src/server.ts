@@ -10,6 +10,13 @@ import { loggerOptions } from './http/logger.ts';
 
 const SVC_BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'bin', 'svc.mjs');
 
+/**
+ * How long the connections open at SIGTERM are kept (http/drain.ts): a request a client sent just
+ * before the signal is read and answered within it, even on a busy event loop. A connection that
+ * sends nothing meanwhile is then closed as idle.
+ */
+const DRAIN_GRACE_MS = 1_000;
+
 /** The HTTP process: config → dependencies → app → listen, and a graceful close on SIGTERM/SIGINT. */
 export async function serve(config: Config): Promise<void> {
   const log = pino(loggerOptions(config) as pino.LoggerOptions);
@@ -32,12 +39,14 @@ export async function serve(config: Config): Promise<void> {
       process.exit(1);
     }
     closing = true;
+    const drained = app.drain.begin(DRAIN_GRACE_MS);
     log.info({ signal }, 'shutting down: no new connections, finishing requests in flight');
-    // close() ends the connections idle at that moment; one busy then would, once its answer is
-    // sent, stay open for the keep-alive timeout (72 s) and hold the exit that long: each is
-    // closed as soon as it goes idle.
-    const sweep = setInterval(() => app.server.closeIdleConnections(), 100);
     try {
+      await drained;
+      // close() ends the connections idle at that moment. Every answer since the signal closed its
+      // connection; one whose headers left before it would stay open for the keep-alive timeout
+      // (72 s) and hold the exit that long: each is closed as soon as it goes idle.
+      const sweep = setInterval(() => app.server.closeIdleConnections(), 100);
       await app.close();
       clearInterval(sweep);
       // A handler whose client went away is not waited for by close(): let it record its outcome

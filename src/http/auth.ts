@@ -4,13 +4,12 @@ import { forbidden, missingScope, notFound, unauthorized } from '../errors/app-e
 import { isUuid } from '../lib/ids.ts';
 import { verifyAccessToken, VerifiedTokenCache } from '../modules/api-key-pairs/access-token.ts';
 import { MerchantAccountCache } from '../modules/merchant-accounts/merchant-account-cache.ts';
+import { failedLookups } from './failed-lookups.ts';
 import { RateLimiter } from './rate-limit.ts';
 
 export const MERCHANT_HEADER = 'x-svc-merchant-account-id';
 export const DEFAULT_MERCHANT_ACCOUNT = 'default';
 
-/** Unknown, malformed or expired checkout session ids one client address may try per minute. */
-export const FAILED_SESSION_LOOKUPS_PER_MINUTE = 50;
 
 const BEARER = /^Bearer +([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+) *$/;
 
@@ -35,7 +34,7 @@ export function createAuthenticator(deps: Deps) {
   const tokens = new VerifiedTokenCache();
   const merchants = new MerchantAccountCache(deps.db);
   const limiter = new RateLimiter(deps.db, { limit: deps.config.embedRateLimitPerMinute, windowMs: 60_000 });
-  const failedLookups = new RateLimiter(deps.db, { limit: FAILED_SESSION_LOOKUPS_PER_MINUTE, windowMs: 60_000 });
+  const lookups = failedLookups(deps);
 
   async function bearer(request: FastifyRequest): Promise<Principal> {
     const header = request.headers.authorization;
@@ -53,15 +52,12 @@ export function createAuthenticator(deps: Deps) {
   }
 
   async function checkoutSession(request: FastifyRequest): Promise<Principal> {
-    // The per-session limit only counts ids that exist, so guessing is limited per client address.
-    // An address out of misses may look up no id at all until the window ends: were found ids still
-    // served, a 429 on a miss next to a 204 on a hit would keep telling ids apart.
-    const bucket = `checkout-session-lookup:${request.ip}`;
-    await failedLookups.check(bucket);
+    // The per-session limit only counts ids that exist; misses count per client address (request.ip,
+    // TRUST_PROXY) and a found session is served whatever its address's count (http/failed-lookups.ts).
     const id = (request.params as Record<string, string | undefined>).session_id;
     const session = id && isUuid(id) && deps.resolveCheckoutSession ? await deps.resolveCheckoutSession(deps, id) : null;
     if (!session || session.expiresAt.getTime() <= Date.now()) {
-      await failedLookups.hit(bucket);
+      await lookups.miss(request.ip);
       throw unauthorized();
     }
     return {

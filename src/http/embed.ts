@@ -27,12 +27,6 @@ interface Conflict {
   kind: 'value' | 'key';
 }
 
-/** The merchant account an embed token is pinned to, if any. */
-export function embedMerchantAccount(principal: Principal): string | null {
-  const value = principal.embed?.merchant_account_id;
-  return typeof value === 'string' && value !== '' ? value : null;
-}
-
 function valueAt(body: Record<string, unknown>, path: readonly string[]): unknown {
   let value: unknown = body;
   for (const key of path) value = value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>)[key] : undefined;

@@ -1,6 +1,6 @@
 import type { Db } from '../db/client.ts';
 import { tooManyRequests } from '../errors/app-error.ts';
-import { countHit, readCount } from '../modules/rate-limits/rate-limits.repo.ts';
+import { countHit } from '../modules/rate-limits/rate-limits.repo.ts';
 
 export interface RateLimitOptions {
   /** Requests allowed per window. */
@@ -28,14 +28,5 @@ export class RateLimiter {
     // Counters outlive their window by one more window, then the purge job removes them.
     const count = await countHit(this.db, bucket, new Date(start), new Date(end + this.options.windowMs));
     if (count > this.options.limit) throw tooManyRequests((end - now) / 1000);
-  }
-
-  /**
-   * Refuses with 429 once the window already holds `limit` hits, without counting this request:
-   * for budgets that only some outcomes spend (failed lookups), checked before the attempt.
-   */
-  async check(bucket: string): Promise<void> {
-    const { now, start, end } = this.window();
-    if ((await readCount(this.db, bucket, new Date(start))) >= this.options.limit) throw tooManyRequests((end - now) / 1000);
   }
 }

@@ -12,9 +12,15 @@ export interface RunningServer {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
+/** How to start it: another copy of `bin/svc.mjs` (an installed layout) and node flags before it. */
+export interface Launch {
+  svc?: string;
+  nodeArgs?: string[];
+}
+
 /** Starts `svc serve` as a real process and waits for its banner. */
-export async function startServer(env: Record<string, string>, timeoutMs = 90_000): Promise<RunningServer> {
-  const child = spawn(process.execPath, [SVC, 'serve'], {
+export async function startServer(env: Record<string, string>, timeoutMs = 90_000, launch: Launch = {}): Promise<RunningServer> {
+  const child = spawn(process.execPath, [...(launch.nodeArgs ?? []), launch.svc ?? SVC, 'serve'], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', PORT: '0', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

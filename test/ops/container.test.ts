@@ -32,14 +32,23 @@ describe('happy', () => {
   it('installs production dependencies from the lock file only, and runs as a non-root user', () => {
     expect(instructions.some((l) => /^RUN npm ci --omit=dev\b/.test(l))).toBe(true);
     const pkg = JSON.parse(read('package.json')) as { dependencies: Record<string, string> };
-    // The server runs TypeScript through tsx, so it must be a production dependency.
-    expect(pkg.dependencies).toHaveProperty('tsx');
+    // The image runs compiled JavaScript: no TypeScript loader among the production dependencies.
+    expect(pkg.dependencies).not.toHaveProperty('tsx');
     expect(pkg.dependencies).toHaveProperty('prom-client');
     const user = finalStage.filter((l) => l.startsWith('USER ')).at(-1);
     expect(user).toBeDefined();
     expect(user).not.toMatch(/^USER (root|0)(:|$)/);
     // No instruction after USER gives root back.
     expect(finalStage.slice(finalStage.indexOf(user!)).some((l) => /^USER (root|0)/.test(l))).toBe(false);
+  });
+
+  it('compiles the sources in a build stage and ships dist/ without them', () => {
+    const froms = instructions.filter((l) => l.startsWith('FROM '));
+    const build = instructions.slice(instructions.indexOf(froms.find((l) => l.endsWith(' AS build'))!), instructions.indexOf(froms.at(-1)!));
+    expect(build).toContain('RUN npm run build');
+    expect(build).toContain('COPY src ./src');
+    expect(finalStage).toContain('COPY --from=build --chown=root:root /app/dist ./dist');
+    expect(finalStage.some((l) => /^COPY .*\bsrc\b/.test(l))).toBe(false);
   });
 
   it('checks readiness on /readyz, the path the health module serves, and lets SIGTERM reach the server', () => {

@@ -11,12 +11,6 @@ export async function countHit(db: Executor, bucket: string, windowStart: Date, 
   return Number(result.rows[0]!.count);
 }
 
-/** The count of a window so far, without counting (0 when nothing was counted yet). */
-export async function readCount(db: Executor, bucket: string, windowStart: Date): Promise<number> {
-  const row = await db.selectFrom('rate_limit_windows').select('count').where('bucket', '=', bucket).where('window_start', '=', windowStart).executeTakeFirst();
-  return row ? Number(row.count) : 0;
-}
-
 export async function purgeExpiredWindows(db: Executor, now: Date, batch = 10_000): Promise<number> {
   const result = await db
     .deleteFrom('rate_limit_windows')

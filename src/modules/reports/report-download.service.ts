@@ -17,8 +17,23 @@ function signature(secret: Buffer, merchantAccountId: string, executionId: strin
   return createHmac('sha256', secret).update(`report-download\n${merchantAccountId}\n${executionId}\n${expires}`).digest('base64url');
 }
 
-/** The signing secret; read it before opening a transaction (PGlite has one session: a read inside would wait on itself). */
-export const downloadSecret = (deps: Deps): Promise<Buffer> => getOrCreateSecret(deps.db, SECRET_KEY);
+const secrets = new WeakMap<Deps, Promise<Buffer>>();
+
+/**
+ * The signing secret; read it before opening a transaction (PGlite has one session: a read inside
+ * would wait on itself). It never changes once stored, so each process reads it once and keeps it
+ * (one entry per runtime; a failed read is tried again): checking a download URL, a forged one
+ * above all, costs no statement.
+ */
+export function downloadSecret(deps: Deps): Promise<Buffer> {
+  let secret = secrets.get(deps);
+  if (!secret) {
+    secret = getOrCreateSecret(deps.db, SECRET_KEY);
+    secrets.set(deps, secret);
+    secret.catch(() => secrets.delete(deps));
+  }
+  return secret;
+}
 
 export function signDownload(deps: Deps, secret: Buffer, merchantAccountId: string, executionId: string, expiresAt: Date): string {
   const expires = Math.floor(expiresAt.getTime() / 1000);

@@ -44,6 +44,8 @@ describe('happy', () => {
     const res = await t.app.inject({ method: 'GET', url: await returnPath(txn.payment_method.approval_url, 'Y') });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toContain('text/html');
+    // Framable, unlike the sandbox pages: a merchant may run the provider's 3DS page in a frame, and the return lands there.
+    expect(res.headers['content-security-policy']).not.toContain('frame-ancestors');
     expect(res.headers.refresh).toBe(`0;url=https://shop.example/done?order=7&transaction_id=${txn.id}&transaction_status=authorization_succeeded`);
     expect(res.body).toContain('authorization succeeded');
     expect(await status(m, txn.id)).toBe('authorization_succeeded');

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { defineRoute } from '../../../http/define-route.ts';
+import { failedLookups } from '../../../http/failed-lookups.ts';
 import { formatAmount } from '../../../lib/currencies.ts';
 import { recordProviderReturn, type ApprovalPage } from '../../transactions/reconcile/buyer-approval.service.ts';
 import { html, Html, safeReturn } from '../../sandbox-approvals/routes/sandbox-approval.ts';
@@ -31,9 +32,10 @@ export const returnFromProvider = defineRoute({
   params: Params,
   querystring: Query,
   response: Html,
-  handler: async ({ ctx, params, query, reply }) => {
-    const page = await recordProviderReturn(ctx.deps, params.merchant_account_id, params.attempt_id, query as Record<string, string>);
-    html(reply);
+  handler: async ({ ctx, params, query, reply, request }) => {
+    // No token: the random attempt id is the secret, and an unknown one is a failed lookup of the client address.
+    const page = await failedLookups(ctx.deps).guard(request.ip, () => recordProviderReturn(ctx.deps, params.merchant_account_id, params.attempt_id, query as Record<string, string>));
+    html(reply, { framable: true });
     const back = safeReturn(page.redirectUrl);
     const target = back ? `${back}${back.includes('?') ? '&' : '?'}transaction_id=${page.transactionId}&transaction_status=${page.status}` : null;
     if (target) reply.headers({ refresh: `0;url=${target}` });

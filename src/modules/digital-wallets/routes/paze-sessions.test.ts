@@ -95,6 +95,9 @@ describe('happy', () => {
     const page = await t.app.inject({ method: 'GET', url: localPath(url) });
     expect(page.headers['content-type']).toMatch(/text\/html/);
     expect(page.headers['content-security-policy']).toContain("default-src 'none'");
+    // No framing: another site cannot overlay the card choice (clickjacking).
+    expect(page.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    expect(page.headers['x-frame-options']).toBe('DENY');
     expect(page.body).toContain('5.39 USD');
     expect(page.body).toContain('•••• 1111');
     expect(page.body).not.toContain('4444');

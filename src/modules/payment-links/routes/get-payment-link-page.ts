@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { defineRoute } from '../../../http/define-route.ts';
 import { pageView } from '../page/page-view.service.ts';
-import { checkLookups, Html, htmlErrors, pageContext, PageParams, pagePath, sendView } from './page-support.ts';
+import { Html, htmlErrors, pageContext, PageParams, pagePath, sendView } from './page-support.ts';
 
 const page = (returning: boolean) => ({
   ...defineRoute({
@@ -24,7 +24,6 @@ const page = (returning: boolean) => ({
     response: Html,
     handler: async ({ ctx, params, request, reply }) => {
       const scoped = pageContext(ctx, params.merchant_account_id);
-      await checkLookups(scoped, request);
       return sendView(scoped, request, reply, await pageView(scoped, params.payment_link_id, pagePath(params), returning));
     },
   }),

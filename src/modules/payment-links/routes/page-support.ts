@@ -3,10 +3,11 @@ import { Type } from 'typebox';
 import type { RequestContext } from '../../../context.ts';
 import { notFound } from '../../../errors/app-error.ts';
 import { renderError } from '../../../http/error-handler.ts';
+import { failedLookups } from '../../../http/failed-lookups.ts';
 import { translator } from '../page/i18n.ts';
 import { renderPage } from '../page/page-render.ts';
 import { checkOrigin, checkPageToken, newNonce, pageHeaders } from '../page/page-security.ts';
-import { linkBucket, lookupBucket, pageLimits } from '../page/page-limits.ts';
+import { linkBucket, pageLimits } from '../page/page-limits.ts';
 import type { RenderedView } from '../page/page-view.service.ts';
 
 /** The hosted page's path parameters: the merchant account names the row, the random link id is the secret. */
@@ -36,10 +37,10 @@ export const pageContext = (ctx: RequestContext, merchantAccountId: string): Req
 
 export const pagePath = (params: { merchant_account_id: string; payment_link_id: string }) => `/pay/${encodeURIComponent(params.merchant_account_id)}/${params.payment_link_id}`;
 
-/** Sends a page view with the page's security headers; an unknown link counts against the client address's lookups. */
+/** Sends a page view with the page's security headers; an unknown link is a miss of the client address (429 once it is out of misses). */
 export async function sendView(ctx: RequestContext, request: FastifyRequest, reply: FastifyReply, rendered: RenderedView): Promise<string> {
   if (rendered.status === 404) {
-    await pageLimits(ctx.deps).lookups.hit(lookupBucket(request.ip));
+    await failedLookups(ctx.deps).miss(request.ip);
     // htmlErrors renders the "not found" page.
     throw notFound('payment link');
   }
@@ -48,11 +49,6 @@ export async function sendView(ctx: RequestContext, request: FastifyRequest, rep
   reply.headers(pageHeaders(ctx.deps.config, rendered.view.nonce, { googlePay }));
   if (rendered.refreshTo) reply.header('refresh', `0;url=${rendered.refreshTo}`);
   return renderPage(rendered.view);
-}
-
-/** Refused before any lookup while the client address has used up its misses (guessing link ids). */
-export async function checkLookups(ctx: RequestContext, request: FastifyRequest): Promise<void> {
-  await pageLimits(ctx.deps).lookups.check(lookupBucket(request.ip));
 }
 
 /** The page's GET routes answer errors with a page a person can read, not a JSON body. */

@@ -6,6 +6,8 @@ import { buildTestApp, type TestApp } from '../../../../test/helpers/build-test-
 import { createMerchantAccount } from '../../../../test/helpers/factories.ts';
 import { pathOf, postReport, runReport } from '../../../../test/helpers/reports.ts';
 import { runScopeTests } from '../../../../test/helpers/scope-tests.ts';
+import { newRequestTiming, runWithTiming } from '../../../observability/request-timing.ts';
+import { getOrCreateSecret } from '../../instance-settings/instance-settings.repo.ts';
 import { downloadSecret, signDownload } from '../report-download.service.ts';
 
 let t: TestApp;
@@ -121,6 +123,34 @@ describe('security', () => {
     const res = await t.app.inject({ method: 'GET', url: pathOf(expired) });
     expect(res.statusCode).toBe(403);
     expect(res.json().message).toContain('has expired');
+  });
+
+  it('checks a download URL without writing to the database: a bad signature runs no statement, a good one reads only its execution', async () => {
+    const statements = (res: { headers: Record<string, unknown> }) => Number(/desc="(\d+) statements"/.exec(String(res.headers['server-timing']))![1]);
+    const { url } = (await urlOf(done.report.id, done.execution.id)).json();
+    const forged = new URL(url);
+    forged.searchParams.set('signature', 'A'.repeat(43));
+    for (let i = 0; i < 3; i++) {
+      const bad = await t.app.inject({ method: 'GET', url: pathOf(forged.toString()) });
+      expect(bad.statusCode).toBe(403);
+      expect(statements(bad)).toBe(0);
+    }
+    const good = await t.app.inject({ method: 'GET', url: pathOf(url) });
+    expect(good.statusCode).toBe(200);
+    expect(statements(good)).toBe(1);
+  });
+
+  it('reads the stored signing secret in one statement, writing only when there is none yet', async () => {
+    const timing = newRequestTiming();
+    const [first, again] = await runWithTiming(timing, async () => [await getOrCreateSecret(t.deps.db, 'report_download_secret'), await getOrCreateSecret(t.deps.db, 'report_download_secret')]);
+    expect(first).toEqual(again);
+    expect(first).toEqual(await downloadSecret(t.deps));
+    expect(timing.dbStatements).toBe(2);
+    const fresh = newRequestTiming();
+    const created = await runWithTiming(fresh, () => getOrCreateSecret(t.deps.db, `test_secret_${done.execution.id}`));
+    expect(created).toHaveLength(32);
+    // A read that finds nothing, then the insert, which returns what it stored.
+    expect(fresh.dbStatements).toBe(2);
   });
 
   it("keeps merchant account B away from A's executions", async () => {

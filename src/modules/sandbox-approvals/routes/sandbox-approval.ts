@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { defineRoute } from '../../../http/define-route.ts';
 import { AppError } from '../../../errors/app-error.ts';
+import { failedLookups } from '../../../http/failed-lookups.ts';
 import { withTransactionResult } from '../../../lib/return-url.ts';
 import { approvalPage, recordBuyerApproval } from '../../transactions/reconcile/buyer-approval.service.ts';
 import { renderApprovalPage } from '../approval-page.ts';
@@ -13,8 +14,19 @@ export function sandboxOnly(environment: string): void {
   if (environment === 'production') throw new AppError('not_found', 'Sandbox approval and 3DS challenge pages exist in the sandbox environment only');
 }
 
-export const html = (reply: { headers(h: Record<string, string>): unknown }) =>
-  reply.headers({ 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self' http: https:", 'x-content-type-options': 'nosniff' });
+/**
+ * The headers of a script-free HTML page. The sandbox pages carry buttons that move money (Approve,
+ * Complete, a Paze card): no site may frame them and overlay its own bait (clickjacking). The buyer
+ * reaches them by a top-level redirect to approval_url and leaves by one, so nothing needs a frame.
+ * The provider return page is framable (`framable`): a merchant may run the provider's 3DS page in
+ * a frame, and its redirect back lands there; the page has no button, it shows the outcome.
+ */
+export const html = (reply: { headers(h: Record<string, string>): unknown }, options: { framable?: boolean } = {}) =>
+  reply.headers({
+    'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff',
+    'content-security-policy': `default-src 'none'; style-src 'unsafe-inline'; form-action 'self' http: https:${options.framable ? '' : "; frame-ancestors 'none'"}`,
+    ...(options.framable ? {} : { 'x-frame-options': 'DENY' }),
+  });
 
 /** Only http(s) return addresses are followed: a `javascript:` URL must never reach the page. */
 export const safeReturn = (url: string | null) => (url && /^https?:\/\//i.test(url) ? url : null);
@@ -38,7 +50,7 @@ export const getSandboxApproval = defineRoute({
   response: Html,
   handler: async ({ ctx, params, reply, request }) => {
     sandboxOnly(ctx.deps.config.environment);
-    const page = await approvalPage(ctx.deps, params.merchant_account_id, params.attempt_id);
+    const page = await failedLookups(ctx.deps).guard(request.ip, () => approvalPage(ctx.deps, params.merchant_account_id, params.attempt_id));
     html(reply);
     return renderApprovalPage(page, request.url.split('?')[0]!);
   },
@@ -59,9 +71,9 @@ const decide = (approved: boolean) =>
     params: Params,
     bodyOptional: true,
     response: Html,
-    handler: async ({ ctx, params, reply }) => {
+    handler: async ({ ctx, params, reply, request }) => {
       sandboxOnly(ctx.deps.config.environment);
-      const page = await recordBuyerApproval(ctx.deps, params.merchant_account_id, params.attempt_id, approved);
+      const page = await failedLookups(ctx.deps).guard(request.ip, () => recordBuyerApproval(ctx.deps, params.merchant_account_id, params.attempt_id, approved));
       html(reply);
       sendBack(reply, page.redirectUrl, page.transactionId, page.status);
       return renderApprovalPage(page, '');

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { defineRoute } from '../../../http/define-route.ts';
+import { failedLookups } from '../../../http/failed-lookups.ts';
 import { completeChallenge } from '../../transactions/three-ds/three-ds-challenge-authorize.ts';
 import { challengePage, failChallenge } from '../../transactions/three-ds/three-ds-challenge.service.ts';
 import { renderChallengePage } from '../challenge-page.ts';
@@ -20,7 +21,7 @@ export const getSandboxChallenge = defineRoute({
   response: Html,
   handler: async ({ ctx, params, reply, request }) => {
     sandboxOnly(ctx.deps.config.environment);
-    const page = await challengePage(ctx.deps, params.merchant_account_id, params.challenge_id);
+    const page = await failedLookups(ctx.deps).guard(request.ip, () => challengePage(ctx.deps, params.merchant_account_id, params.challenge_id));
     html(reply);
     return renderChallengePage(page, request.url.split('?')[0]!);
   },
@@ -43,12 +44,11 @@ const decide = (completed: boolean) =>
     params: Params,
     bodyOptional: true,
     response: Html,
-    handler: async ({ ctx, params, reply }) => {
+    handler: async ({ ctx, params, reply, request }) => {
       sandboxOnly(ctx.deps.config.environment);
       // The buyer's request names the merchant account in the path (no token).
       const scoped = { ...ctx, merchantAccountId: params.merchant_account_id };
-      if (completed) await completeChallenge(scoped, params.challenge_id);
-      else await failChallenge(scoped, params.challenge_id);
+      await failedLookups(ctx.deps).guard(request.ip, () => (completed ? completeChallenge(scoped, params.challenge_id) : failChallenge(scoped, params.challenge_id)));
       html(reply);
       const page = await challengePage(ctx.deps, params.merchant_account_id, params.challenge_id);
       sendBack(reply, page.redirectUrl, page.transactionId, page.status);

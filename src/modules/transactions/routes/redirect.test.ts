@@ -83,3 +83,17 @@ describe('errors', () => {
     expect(res.statusCode).toBe(404);
   });
 });
+
+describe('security', () => {
+  it('the approval page and its answers may not be framed: another site cannot overlay the Approve button (clickjacking)', async () => {
+    const m = await merchantWithPayByBank();
+    const txn = await pending(m);
+    const page = await t.app.inject({ method: 'GET', url: pathOf(txn.payment_method.approval_url) });
+    const approved = await t.app.inject({ method: 'POST', url: `${pathOf(txn.payment_method.approval_url)}/approve`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: '' });
+    for (const res of [page, approved]) {
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+      expect(res.headers['x-frame-options']).toBe('DENY');
+    }
+  });
+});

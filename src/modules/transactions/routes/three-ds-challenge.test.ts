@@ -192,6 +192,18 @@ describe('errors', () => {
 });
 
 describe('security', () => {
+  it('the challenge page and its answers may not be framed: another site cannot overlay the Complete button (clickjacking)', async () => {
+    const m = await merchant();
+    const txn = await pending(m);
+    const page = await t.app.inject({ method: 'GET', url: pathOf(txn.payment_method.approval_url) });
+    const done = await post(`${pathOf(txn.payment_method.approval_url)}/complete`);
+    for (const res of [page, done]) {
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+      expect(res.headers['x-frame-options']).toBe('DENY');
+    }
+  });
+
   it('the challenge pages do not exist in production', async () => {
     const production = await buildTestApp({ ENVIRONMENT: 'production', VAULT_MASTER_KEY: randomBytes(32).toString('base64') });
     try {
