@@ -78,8 +78,12 @@ describe('happy', () => {
 
   it('sends the security code a checkout session holds for the card, once', async () => {
     const m = await createMerchantAccount(t.deps);
-    const card = await storedCard(m);
-    const session = (await t.request({ method: 'POST', url: '/checkout/sessions', merchantAccountId: m, payload: {} })).json().id;
+    // A checkout session takes only its own buyer's stored cards (docs/security.md).
+    const buyer = (await t.request({ method: 'POST', url: '/buyers', merchantAccountId: m, payload: { display_name: 'Forward buyer' } })).json().id as string;
+    const stored = await t.request({ method: 'POST', url: '/payment-methods', merchantAccountId: m, payload: { method: 'card', number: PAN, expiration_date: '07/30', buyer_id: buyer } });
+    expect(stored.statusCode, stored.body).toBe(201);
+    const card = stored.json().id as string;
+    const session = (await t.request({ method: 'POST', url: '/checkout/sessions', merchantAccountId: m, payload: { buyer_id: buyer } })).json().id;
     const fields = await t.request({ method: 'POST', url: `/checkout/sessions/${session}/fields`, token: null, payload: { payment_method: { method: 'id', id: card, security_code: '737' } } });
     expect(fields.statusCode, fields.body).toBe(204);
     received.length = 0;
