@@ -19,9 +19,43 @@ export const PLACEHOLDER_FIELDS = [
 ] as const;
 type Field = (typeof PLACEHOLDER_FIELDS)[number];
 
-/** Anything between double braces; what it holds is checked, so a typo is an error rather than sent as is. */
-const PLACEHOLDER = /\{\{\s*([^{}]*?)\s*\}\}/g;
+/** What a placeholder holds once trimmed: a field, `_`, the payment method's position (anchored; one step per character). */
 const SHAPE = /^([A-Z_]+?)_(\d{1,2})$/;
+/** Longer than this, what a placeholder holds is cut short in a refusal's message. */
+const SHOWN = 64;
+
+const OPEN = 0x7b; // {
+const CLOSE = 0x7d; // }
+
+/**
+ * Every placeholder of `body`, in order (`start`, `end` after its `}}`, and what it holds, trimmed):
+ * `{{`, then no brace, then `}}`. This is the grammar of the former pattern
+ * `/\{\{\s*([^{}]*?)\s*\}\}/g`, whose backtracking took time cubic in the length of an unclosed `{{`
+ * followed by spaces (1,515 bytes held the process for 3 s; issue 48). The scan reads each
+ * character a bounded number of times: a `{{` is a placeholder exactly when the first brace after
+ * it starts `}}`; when it does not, the next `{{` cannot start before that brace's neighbour, so
+ * the search goes on from there.
+ */
+function scanPlaceholders(body: string, each: (start: number, end: number, inner: string) => void): void {
+  let from = 0;
+  for (;;) {
+    const start = body.indexOf('{{', from);
+    if (start < 0) return;
+    let brace = start + 2;
+    while (brace < body.length && body.charCodeAt(brace) !== OPEN && body.charCodeAt(brace) !== CLOSE) brace++;
+    if (brace >= body.length) return;
+    if (body.charCodeAt(brace) === CLOSE && body.charCodeAt(brace + 1) === CLOSE) {
+      // trim() removes exactly what \s matches (ECMAScript WhiteSpace and LineTerminator).
+      each(start, brace + 2, body.slice(start + 2, brace).trim());
+      from = brace + 2;
+    } else {
+      // Between start + 1 and brace - 1 there is no brace but the `{` at start + 1.
+      from = brace - 1;
+    }
+  }
+}
+
+const shown = (inner: string) => (inner.length > SHOWN ? `${inner.slice(0, SHOWN)}…` : inner);
 
 export class PlaceholderError extends Error {
   constructor(message: string) {
@@ -49,34 +83,65 @@ function valueOf(field: Field, card: ForwardCard, index: number): string {
   }
 }
 
-/** The placeholders a body uses (field and 1-based index), checked; throws PlaceholderError naming the first bad one. */
-export function placeholdersOf(body: string, cardCount: number): Array<{ field: Field; index: number }> {
-  const found: Array<{ field: Field; index: number }> = [];
-  for (const match of body.matchAll(PLACEHOLDER)) {
-    const inner = match[1]!;
-    const shape = SHAPE.exec(inner);
-    if (!shape || !(PLACEHOLDER_FIELDS as readonly string[]).includes(shape[1]!)) {
-      throw new PlaceholderError(`Unknown placeholder {{${inner}}}; use ${PLACEHOLDER_FIELDS.map((f) => `{{${f}_n}}`).join(', ')} (n: the payment method's position in x-vault-forward-payment-methods, from 1)`);
-    }
-    const index = Number(shape[2]);
-    if (index < 1 || index > cardCount) {
-      throw new PlaceholderError(`Placeholder {{${inner}}} names payment method ${index}, but x-vault-forward-payment-methods lists ${cardCount}`);
-    }
-    found.push({ field: shape[1] as Field, index });
+/** A placeholder of a body, checked: its field, the 1-based position of its payment method, and where it stands. */
+export interface Placeholder {
+  field: Field;
+  index: number;
+  start: number;
+  end: number;
+}
+
+/** A body's text and its placeholders, checked. */
+export interface CheckedBody {
+  text: string;
+  placeholders: Placeholder[];
+}
+
+/** What a placeholder holds, read as a field and a position; a PlaceholderError when it is neither. */
+function parsed(inner: string, cardCount: number): { field: Field; index: number } | PlaceholderError {
+  const shape = SHAPE.exec(inner);
+  if (!shape || !(PLACEHOLDER_FIELDS as readonly string[]).includes(shape[1]!)) {
+    return new PlaceholderError(`Unknown placeholder {{${shown(inner)}}}; use ${PLACEHOLDER_FIELDS.map((f) => `{{${f}_n}}`).join(', ')} (n: the payment method's position in x-vault-forward-payment-methods, from 1)`);
   }
+  const index = Number(shape[2]);
+  if (index < 1 || index > cardCount) return new PlaceholderError(`Placeholder {{${shown(inner)}}} names payment method ${index}, but x-vault-forward-payment-methods lists ${cardCount}`);
+  return { field: shape[1] as Field, index };
+}
+
+/** The placeholders a body uses, checked; throws PlaceholderError naming the first bad one. */
+export function placeholdersOf(body: string, cardCount: number): Placeholder[] {
+  const found: Placeholder[] = [];
+  // A body may repeat a placeholder many times: each distinct one is read once.
+  const seen = new Map<string, { field: Field; index: number }>();
+  scanPlaceholders(body, (start, end, inner) => {
+    let known = seen.get(inner);
+    if (!known) {
+      const read = parsed(inner, cardCount);
+      if (read instanceof PlaceholderError) throw read;
+      seen.set(inner, (known = read));
+    }
+    found.push({ field: known.field, index: known.index, start, end });
+  });
   return found;
 }
 
 /**
- * The body with every placeholder replaced. Values are escaped for a JSON string (a cardholder
- * name may hold a quote), since placeholders stand inside the body's JSON strings.
+ * The body with every placeholder replaced (`found`: its placeholders, when already checked). Values
+ * are escaped for a JSON string (a cardholder name may hold a quote), since placeholders stand
+ * inside the body's JSON strings.
  */
-export function fillPlaceholders(body: string, cards: readonly ForwardCard[]): string {
-  placeholdersOf(body, cards.length);
-  return body.replace(PLACEHOLDER, (_m, inner: string) => {
-    const [, field, index] = SHAPE.exec(inner)!;
-    return JSON.stringify(valueOf(field as Field, cards[Number(index) - 1]!, Number(index))).slice(1, -1);
-  });
+export function fillPlaceholders(body: string, cards: readonly ForwardCard[], found: readonly Placeholder[] = placeholdersOf(body, cards.length)): string {
+  const values = new Map<string, string>();
+  let filled = '';
+  let at = 0;
+  for (const { field, index, start, end } of found) {
+    const key = `${field}_${index}`;
+    let value = values.get(key);
+    if (value === undefined) values.set(key, (value = JSON.stringify(valueOf(field, cards[index - 1]!, index)).slice(1, -1)));
+    filled += body.slice(at, start) + value;
+    at = end;
+  }
+  return filled + body.slice(at);
 }
 
 /** Every card number of `cards` in `text` masked to its first 6 and last 4 digits (what a target echoes back). */

@@ -8,7 +8,7 @@ import { recordAudit } from '../audit-logs/audit-logs.service.ts';
 import { consumeCheckoutSessionCard } from '../checkout-sessions/checkout-sessions.service.ts';
 import { lockAndReleaseCard } from '../payment-methods/payment-methods.service.ts';
 import { HOP_BY_HOP, readForwardRequest, refuseHeader, type ForwardRequest } from './forward-request.ts';
-import { fillPlaceholders, maskCardNumbers, PlaceholderError, placeholdersOf, type ForwardCard } from './placeholders.ts';
+import { fillPlaceholders, maskCardNumbers, PlaceholderError, placeholdersOf, type CheckedBody, type ForwardCard } from './placeholders.ts';
 import { applyAuthentications, loadAuthentications, type ForwardAuthentication, type Outgoing } from './forward-authentications.ts';
 import { checkedTarget, type CheckedTarget } from './forward-target.ts';
 import { relay, RelayError } from '../../lib/relay.ts';
@@ -60,16 +60,21 @@ async function takeSecurityCode(ctx: RequestContext, request: ForwardRequest, ca
   }
 }
 
-/** The body as text, its placeholders checked (`cards` null) or filled. */
-function bodyOf(request: ForwardRequest, body: unknown, cards: readonly ForwardCard[], check = false): string | null {
-  if (body === undefined || body === null || request.method === 'GET') return null;
+/** A refusal of the body's placeholders as a 400 at the body. */
+function refusingPlaceholders<T>(work: () => T): T {
   try {
-    if (check) placeholdersOf(JSON.stringify(body), cards.length);
-    return check ? null : fillPlaceholders(JSON.stringify(body), cards);
+    return work();
   } catch (error) {
     if (error instanceof PlaceholderError) throw fieldRefusal('body', '', error.message, 'placeholder');
     throw error;
   }
+}
+
+/** The body as text with its placeholders found and checked (null when nothing is sent): read once, filled later. */
+function checkedBody(request: ForwardRequest, body: unknown, cardCount: number): CheckedBody | null {
+  if (body === undefined || body === null || request.method === 'GET') return null;
+  const text = JSON.stringify(body);
+  return { text, placeholders: refusingPlaceholders(() => placeholdersOf(text, cardCount)) };
 }
 
 /** The target's answer for the caller: its hop-by-hop headers dropped, every forwarded card number masked. */
@@ -140,9 +145,10 @@ export async function forwardRequest(ctx: RequestContext, headers: IncomingHttpH
   const authentications = await loadAuthentications(ctx, request.authenticationIds, target.url, hasBody, configs);
   const cards = await cardsOf(ctx, request.paymentMethodIds);
   // Checked before a checkout session's security code is taken (it can be taken once only).
-  bodyOf(request, body, cards, true);
+  const payload = checkedBody(request, body, cards.length);
   if (request.checkoutSessionId) await takeSecurityCode(ctx, request, cards);
-  const out = await outgoingOf(request, target, bodyOf(request, body, cards), authentications);
+  const filled = payload && refusingPlaceholders(() => fillPlaceholders(payload.text, cards, payload.placeholders));
+  const out = await outgoingOf(request, target, filled, authentications);
   const answer = await send(ctx, target, out, request.timeoutSeconds ?? config.vaultForwardTimeoutSeconds, cards);
   await withTransaction(ctx.deps.db, async (tx) => {
     await recordAudit(tx, ctx, 'created', { type: 'vault-forward', id: uuidv7(), name: auditName(request, target, answer.status) });
