@@ -100,4 +100,35 @@ describe('maskCardNumbers', () => {
   it('masks every echo of a forwarded card number', () => {
     expect(maskCardNumbers(`got ${visa.number} and ${visa.number}`, [visa])).toBe('got 411111******1111 and 411111******1111');
   });
+
+  const amex: ForwardCard = { number: '378282246310005', expirationDate: '07/30', holderName: null, securityCode: null };
+  it.each([
+    ['spaces', '4111 1111 1111 1111', '4111 11** **** 1111'],
+    ['dashes', 'card: 4111-1111-1111-1111.', 'card: 4111-11**-****-1111.'],
+    ['dots', '4111.1111.1111.1111', '4111.11**.****.1111'],
+    ['spaced dashes', '4111 - 1111 - 1111 - 1111', '4111 - 11** - **** - 1111'],
+    ['tabs and new lines', '4111\t1111\n1111\r\n1111', '4111\t11**\n****\r\n1111'],
+    ['no-break spaces', '4111\u00a01111\u202f1111\u20071111', '4111\u00a011**\u202f****\u20071111'],
+    ['Unicode dashes', '4111\u20131111\u20141111\u22121111', '4111\u201311**\u2014****\u22121111'],
+    ['UTF-8 no-break spaces read as latin1', '4111\u00c2\u00a01111\u00c2\u00a01111\u00c2\u00a01111', '4111\u00c2\u00a011**\u00c2\u00a0****\u00c2\u00a01111'],
+    ['form encoding', 'pan=4111+1111+1111+1111&x=%204111%201111%201111%201111', 'pan=4111+11**+****+1111&x=%204111%2011**%20****%201111'],
+    ['UTF-16 read byte by byte', '4\u00001\u00001\u00001\u0000 \u00001\u00001\u00001\u00001\u0000 \u00001\u00001\u00001\u00001\u0000 \u00001\u00001\u00001\u00001\u0000', '4\u00001\u00001\u00001\u0000 \u00001\u00001\u0000*\u0000*\u0000 \u0000*\u0000*\u0000*\u0000*\u0000 \u00001\u00001\u00001\u00001\u0000'],
+    ['an American Express grouping', 'amex 3782 822463 10005', 'amex 3782 82**** *0005'],
+    ['glued to other digits', 'ref 99 4111111111111111 07/30', 'ref 99 411111******1111 07/30'],
+  ])('in %s', (_name, text, masked) => {
+    expect(maskCardNumbers(text, [visa, mc, amex])).toBe(masked);
+  });
+
+  it('leaves other numbers, and groups set apart by more than three separators, as they are', () => {
+    for (const text of ['4000 0000 0000 0002', '4111 1111 1111    1111', '4111 1111 1111 111', 'order 12345678901234567890', '']) {
+      expect(maskCardNumbers(text, [visa, mc])).toBe(text);
+    }
+  });
+
+  it('masks echoes that overlap, so none escapes behind another', () => {
+    const repeating: ForwardCard = { ...visa, number: '4242424242424242' };
+    // Found at 0 and at 2: the second's middle digits (8 to 13) reach past the first's (6 to 11).
+    expect(maskCardNumbers('424242424242424242', [repeating])).toBe('424242********4242');
+    expect(maskCardNumbers('42 4242424242424242', [repeating])).toBe('42 4242********4242');
+  });
 });

@@ -144,9 +144,70 @@ export function fillPlaceholders(body: string, cards: readonly ForwardCard[], fo
   return filled + body.slice(at);
 }
 
-/** Every card number of `cards` in `text` masked to its first 6 and last 4 digits (what a target echoes back). */
+/**
+ * What may stand between two digits of a card number a target prints: whitespace (no-break and
+ * other Unicode spaces too), dashes, dots, slashes, underscores, `+` (a form-encoded space) and NUL
+ * (text in UTF-16). Answers are read as latin1, so a UTF-8 character shows as its bytes: those
+ * forms are listed too, and the percent-encoded space and dash.
+ */
+const SEPARATOR_CHARS = new Set([...' \t\r\n\f\v-._/+\u0000\u00a0\u2007\u2009\u200a\u202f\u2010\u2011\u2012\u2013\u2014\u2212\u3000'].map((c) => c.charCodeAt(0)));
+const SEPARATOR_SEQUENCES = ['%20', '%2D', '%2d', ...['\u00a0', '\u2007', '\u2009', '\u200a', '\u202f', '\u2010', '\u2011', '\u2012', '\u2013', '\u2014', '\u2212', '\u3000'].map((c) => Buffer.from(c, 'utf8').toString('latin1'))];
+/** At most this many separators between two digits: `4111 - 1111` is one number, `4111    1111` is two. */
+const MAX_SEPARATORS = 3;
+
+const isDigit = (code: number) => code >= 0x30 && code <= 0x39;
+
+/** The length of the separator at `at` in `text`, or 0. */
+function separatorAt(text: string, at: number): number {
+  if (SEPARATOR_CHARS.has(text.charCodeAt(at))) return 1;
+  for (const sequence of SEPARATOR_SEQUENCES) if (text.startsWith(sequence, at)) return sequence.length;
+  return 0;
+}
+
+/** The positions in `text` of the digits of the run starting at `first`: digits with at most MAX_SEPARATORS separators between two. */
+function digitRun(text: string, first: number): number[] {
+  const positions = [first];
+  let at = first + 1;
+  for (;;) {
+    let next = at;
+    for (let gap = 0, length = 0; gap < MAX_SEPARATORS && (length = separatorAt(text, next)) > 0; gap++) next += length;
+    if (!isDigit(text.charCodeAt(next))) return positions;
+    positions.push(next);
+    at = next + 1;
+  }
+}
+
+/**
+ * Every card number of `cards` in `text` masked to its first 6 and last 4 digits (what a target
+ * echoes back), wherever it stands: as one run of digits, or printed in groups (`4111 1111 1111
+ * 1111` becomes `4111 11** **** 1111`, the separators kept). One pass over the text: each digit run
+ * is read once, and each card number is looked for in its digits.
+ */
 export function maskCardNumbers(text: string, cards: readonly ForwardCard[]): string {
-  let masked = text;
-  for (const { number } of cards) masked = masked.split(number).join(`${number.slice(0, 6)}${'*'.repeat(number.length - 10)}${number.slice(-4)}`);
-  return masked;
+  const numbers = [...new Set(cards.map((card) => card.number))];
+  if (numbers.length === 0) return text;
+  const shortest = Math.min(...numbers.map((number) => number.length));
+  // Ascending: runs are read in order, and each run's hidden digits are listed in order.
+  const hidden: number[] = [];
+  for (let at = 0; at < text.length; at++) {
+    if (!isDigit(text.charCodeAt(at))) continue;
+    const positions = digitRun(text, at);
+    at = positions[positions.length - 1]!;
+    if (positions.length < shortest) continue;
+    const digits = positions.map((p) => text[p]).join('');
+    const hide = new Uint8Array(positions.length);
+    for (const number of numbers) {
+      // Overlapping finds too, so that no echo escapes behind another.
+      for (let found = digits.indexOf(number); found >= 0; found = digits.indexOf(number, found + 1)) hide.fill(1, found + 6, found + number.length - 4);
+    }
+    hide.forEach((flag, i) => flag && hidden.push(positions[i]!));
+  }
+  if (hidden.length === 0) return text;
+  let masked = '';
+  let from = 0;
+  for (const position of hidden) {
+    masked += `${text.slice(from, position)}*`;
+    from = position + 1;
+  }
+  return masked + text.slice(from);
 }

@@ -11,6 +11,7 @@ import { HOP_BY_HOP, readForwardRequest, refuseHeader, type ForwardRequest } fro
 import { fillPlaceholders, maskCardNumbers, PlaceholderError, placeholdersOf, type CheckedBody, type ForwardCard } from './placeholders.ts';
 import { applyAuthentications, loadAuthentications, type ForwardAuthentication, type Outgoing } from './forward-authentications.ts';
 import { checkedTarget, type CheckedTarget } from './forward-target.ts';
+import { decodedAnswer, UndecodableAnswer } from './answer-encoding.ts';
 import { relay, RelayError } from '../../lib/relay.ts';
 import * as configsRepo from './vault-forward-configs.repo.ts';
 
@@ -77,15 +78,19 @@ function checkedBody(request: ForwardRequest, body: unknown, cardCount: number):
   return { text, placeholders: refusingPlaceholders(() => placeholdersOf(text, cardCount)) };
 }
 
-/** The target's answer for the caller: its hop-by-hop headers dropped, every forwarded card number masked. */
+/**
+ * The target's answer for the caller: its hop-by-hop headers dropped, its body decoded when the
+ * target compressed it anyway (then passed back uncompressed), every forwarded card number masked.
+ */
 function answerOf(status: number, headers: IncomingHttpHeaders, body: Buffer, cards: readonly ForwardCard[]): RawResponse {
+  const decoded = decodedAnswer(headers['content-encoding'], body, MAX_RESPONSE_BYTES);
   const kept: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(headers)) {
-    if (value === undefined || HOP_BY_HOP.has(name)) continue;
+    if (value === undefined || HOP_BY_HOP.has(name) || (decoded && name === 'content-encoding')) continue;
     kept[name] = Array.isArray(value) ? value.map((v) => maskCardNumbers(v, cards)) : maskCardNumbers(value, cards);
   }
   // Digits are ASCII in any ASCII-compatible encoding: latin1 keeps every other byte as it was.
-  return { status, headers: kept, body: Buffer.from(maskCardNumbers(body.toString('latin1'), cards), 'latin1') };
+  return { status, headers: kept, body: Buffer.from(maskCardNumbers((decoded ?? body).toString('latin1'), cards), 'latin1') };
 }
 
 /** The request as it leaves: the forwarded headers, the body filled, then each authentication method applied in order. */
@@ -114,8 +119,8 @@ async function send(ctx: RequestContext, target: CheckedTarget, out: Outgoing, t
     });
     return answerOf(response.status, response.headers, response.body, cards);
   } catch (error) {
-    if (!(error instanceof RelayError)) throw error;
-    throw new AppError(error.kind === 'timeout' ? 'gateway_timeout' : 'bad_gateway', `The target ${target.url.host} did not answer usably: ${error.message}`);
+    if (!(error instanceof RelayError || error instanceof UndecodableAnswer)) throw error;
+    throw new AppError(error instanceof RelayError && error.kind === 'timeout' ? 'gateway_timeout' : 'bad_gateway', `The target ${target.url.host} did not answer usably: ${error.message}`);
   } finally {
     const left = (running.get(ctx.merchantAccountId) ?? 1) - 1;
     if (left === 0) running.delete(ctx.merchantAccountId);
