@@ -1,3 +1,5 @@
+import { endianness } from 'node:os';
+
 /**
  * Placeholders of a forwarded body (docs/vault-forward.md): `{{CARD_NUMBER_1}}` or
  * `{{ CARD_NUMBER_1 }}`, numbered by the order of `x-vault-forward-payment-methods`. Pure: the
@@ -157,10 +159,13 @@ const MAX_SEPARATORS = 3;
 
 const isDigit = (code: number) => code >= 0x30 && code <= 0x39;
 
+const SEQUENCE_STARTS = new Set(SEPARATOR_SEQUENCES.map((sequence) => sequence.charCodeAt(0)));
+
 /** The length of the separator at `at` in `text`, or 0. */
 function separatorAt(text: string, at: number): number {
-  if (SEPARATOR_CHARS.has(text.charCodeAt(at))) return 1;
-  for (const sequence of SEPARATOR_SEQUENCES) if (text.startsWith(sequence, at)) return sequence.length;
+  const code = text.charCodeAt(at);
+  if (SEPARATOR_CHARS.has(code)) return 1;
+  if (SEQUENCE_STARTS.has(code)) for (const sequence of SEPARATOR_SEQUENCES) if (text.startsWith(sequence, at)) return sequence.length;
   return 0;
 }
 
@@ -169,12 +174,20 @@ function digitRun(text: string, first: number): number[] {
   const positions = [first];
   let at = first + 1;
   for (;;) {
+    while (isDigit(text.charCodeAt(at))) positions.push(at++);
     let next = at;
     for (let gap = 0, length = 0; gap < MAX_SEPARATORS && (length = separatorAt(text, next)) > 0; gap++) next += length;
     if (!isDigit(text.charCodeAt(next))) return positions;
     positions.push(next);
     at = next + 1;
   }
+}
+
+/** The digits at `positions` of `text`, as one string. */
+function digitsAt(text: string, positions: readonly number[]): string {
+  const digits = Buffer.allocUnsafe(positions.length);
+  positions.forEach((position, i) => (digits[i] = text.charCodeAt(position)));
+  return digits.toString('latin1');
 }
 
 /**
@@ -187,27 +200,31 @@ export function maskCardNumbers(text: string, cards: readonly ForwardCard[]): st
   const numbers = [...new Set(cards.map((card) => card.number))];
   if (numbers.length === 0) return text;
   const shortest = Math.min(...numbers.map((number) => number.length));
-  // Ascending: runs are read in order, and each run's hidden digits are listed in order.
-  const hidden: number[] = [];
+  // The text's UTF-16 code units, made at the first digit to hide: a digit becomes `*` in place.
+  let units: Uint16Array | null = null;
   for (let at = 0; at < text.length; at++) {
     if (!isDigit(text.charCodeAt(at))) continue;
     const positions = digitRun(text, at);
     at = positions[positions.length - 1]!;
     if (positions.length < shortest) continue;
-    const digits = positions.map((p) => text[p]).join('');
-    const hide = new Uint8Array(positions.length);
+    const digits = digitsAt(text, positions);
     for (const number of numbers) {
-      // Overlapping finds too, so that no echo escapes behind another.
-      for (let found = digits.indexOf(number); found >= 0; found = digits.indexOf(number, found + 1)) hide.fill(1, found + 6, found + number.length - 4);
+      // Overlapping finds too, so that no echo escapes behind another; finds come in order, so
+      // each digit is hidden once.
+      let hiddenTo = 0;
+      for (let found = digits.indexOf(number); found >= 0; found = digits.indexOf(number, found + 1)) {
+        if (!units) {
+          units = new Uint16Array(text.length);
+          for (let i = 0; i < text.length; i++) units[i] = text.charCodeAt(i);
+        }
+        for (let i = Math.max(found + 6, hiddenTo); i < found + number.length - 4; i++) units[positions[i]!] = 0x2a;
+        hiddenTo = found + number.length - 4;
+      }
     }
-    hide.forEach((flag, i) => flag && hidden.push(positions[i]!));
   }
-  if (hidden.length === 0) return text;
-  let masked = '';
-  let from = 0;
-  for (const position of hidden) {
-    masked += `${text.slice(from, position)}*`;
-    from = position + 1;
-  }
-  return masked + text.slice(from);
+  if (!units) return text;
+  const bytes = Buffer.from(units.buffer, units.byteOffset, units.byteLength);
+  // The array holds the platform's byte order; utf16le reads little-endian.
+  if (endianness() === 'BE') bytes.swap16();
+  return bytes.toString('utf16le');
 }
