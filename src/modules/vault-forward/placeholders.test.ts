@@ -34,8 +34,10 @@ const FIELDS = ['CARD_NUMBER', 'CARD_EXPIRATION_DATE', 'CARD_EXPIRATION_MONTH', 
 function formerFill(body: string, cards: readonly ForwardCard[]): string {
   for (const [, inner] of body.matchAll(FORMER)) {
     const shape = SHAPE.exec(inner!);
-    if (!shape || !FIELDS.includes(shape[1]!)) throw new PlaceholderError(`Unknown placeholder {{${inner}}}`);
-    if (Number(shape[2]) < 1 || Number(shape[2]) > cards.length) throw new PlaceholderError(`Placeholder {{${inner}}} names payment method ${Number(shape[2])}`);
+    // The one intended difference: a refusal names at most 64 characters of what a placeholder holds.
+    const named = inner!.length > 64 ? `${inner!.slice(0, 64)}…` : inner;
+    if (!shape || !FIELDS.includes(shape[1]!)) throw new PlaceholderError(`Unknown placeholder {{${named}}}`);
+    if (Number(shape[2]) < 1 || Number(shape[2]) > cards.length) throw new PlaceholderError(`Placeholder {{${named}}} names payment method ${Number(shape[2])}`);
   }
   return body.replace(FORMER, (_m, inner: string) => {
     const [, field, index] = SHAPE.exec(inner)!;
