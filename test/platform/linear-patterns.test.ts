@@ -109,6 +109,14 @@ describe('security', () => {
       ).toEqual([]);
       expect(listed, 'Entries of test/platform/linear-patterns.table.ts whose pattern is no longer in src/ as written: update or remove them (and their row in docs/security.md)').toEqual([]);
     });
+
+    it('has a row in docs/security.md for each one outside data reaches, and for each scan', () => {
+      const docs = fs.readFileSync(path.join(ROOT, 'docs/security.md'), 'utf8');
+      const section = docs.slice(docs.indexOf('\n## Patterns applied to request data'));
+      const rows = section.slice(0, section.indexOf('\n## ', 5) >= 0 ? section.indexOf('\n## ', 5) : undefined).split('\n').filter((line) => line.startsWith('| `src/'));
+      const missing = [...PATTERNS.filter((e) => e.reaches !== null), ...SCANS].filter((e) => !rows.some((row) => row.startsWith(`| \`${e.file}\``) && row.includes(e.name)));
+      expect(missing.map((e) => `${e.file} ${e.name}`), 'Add a row to the table "Patterns applied to request data" of docs/security.md: file, name, what reaches it, what it is applied to, why it runs in linear time').toEqual([]);
+    });
   });
 
   describe('each pattern that outside data reaches takes under 100 ms of CPU on 1 MiB adversarial inputs', () => {
