@@ -169,24 +169,42 @@ function separatorAt(text: string, at: number): number {
   return 0;
 }
 
-/** The positions in `text` of the digits of the run starting at `first`: digits with at most MAX_SEPARATORS separators between two. */
-function digitRun(text: string, first: number): number[] {
-  const positions = [first];
-  let at = first + 1;
-  for (;;) {
-    while (isDigit(text.charCodeAt(at))) positions.push(at++);
-    let next = at;
-    for (let gap = 0, length = 0; gap < MAX_SEPARATORS && (length = separatorAt(text, next)) > 0; gap++) next += length;
-    if (!isDigit(text.charCodeAt(next))) return positions;
-    positions.push(next);
-    at = next + 1;
-  }
+/** Positions in a text, in a typed array that grows as it fills (a run may hold a million digits). */
+interface Positions {
+  at: Int32Array;
+  count: number;
 }
 
-/** The digits at `positions` of `text`, as one string. */
-function digitsAt(text: string, positions: readonly number[]): string {
-  const digits = Buffer.allocUnsafe(positions.length);
-  positions.forEach((position, i) => (digits[i] = text.charCodeAt(position)));
+/** Appends the positions `from` to `to` (excluded). */
+function pushRange(positions: Positions, from: number, to: number): void {
+  if (positions.count + (to - from) > positions.at.length) {
+    const grown = new Int32Array(Math.max(positions.at.length * 2, positions.count + (to - from)));
+    grown.set(positions.at);
+    positions.at = grown;
+  }
+  for (let position = from; position < to; position++) positions.at[positions.count++] = position;
+}
+
+/**
+ * The positions in `text` of the digits of the run starting at `first` (into `positions`, emptied
+ * first): digits with at most MAX_SEPARATORS separators between two. Returns the run's digits.
+ */
+function digitRun(text: string, first: number, positions: Positions): string {
+  positions.count = 0;
+  let start = first;
+  for (;;) {
+    let end = start + 1;
+    while (isDigit(text.charCodeAt(end))) end++;
+    pushRange(positions, start, end);
+    let next = end;
+    for (let gap = 0, length = 0; gap < MAX_SEPARATORS && (length = separatorAt(text, next)) > 0; gap++) next += length;
+    if (!isDigit(text.charCodeAt(next))) break;
+    start = next;
+  }
+  const last = positions.at[positions.count - 1]!;
+  if (last - first + 1 === positions.count) return text.slice(first, last + 1);
+  const digits = Buffer.allocUnsafe(positions.count);
+  for (let i = 0; i < positions.count; i++) digits[i] = text.charCodeAt(positions.at[i]!);
   return digits.toString('latin1');
 }
 
@@ -200,14 +218,14 @@ export function maskCardNumbers(text: string, cards: readonly ForwardCard[]): st
   const numbers = [...new Set(cards.map((card) => card.number))];
   if (numbers.length === 0) return text;
   const shortest = Math.min(...numbers.map((number) => number.length));
+  const positions: Positions = { at: new Int32Array(64), count: 0 };
   // The text's UTF-16 code units, made at the first digit to hide: a digit becomes `*` in place.
   let units: Uint16Array | null = null;
   for (let at = 0; at < text.length; at++) {
     if (!isDigit(text.charCodeAt(at))) continue;
-    const positions = digitRun(text, at);
-    at = positions[positions.length - 1]!;
-    if (positions.length < shortest) continue;
-    const digits = digitsAt(text, positions);
+    const digits = digitRun(text, at, positions);
+    at = positions.at[positions.count - 1]!;
+    if (positions.count < shortest) continue;
     for (const number of numbers) {
       // Overlapping finds too, so that no echo escapes behind another; finds come in order, so
       // each digit is hidden once.
@@ -217,7 +235,7 @@ export function maskCardNumbers(text: string, cards: readonly ForwardCard[]): st
           units = new Uint16Array(text.length);
           for (let i = 0; i < text.length; i++) units[i] = text.charCodeAt(i);
         }
-        for (let i = Math.max(found + 6, hiddenTo); i < found + number.length - 4; i++) units[positions[i]!] = 0x2a;
+        for (let i = Math.max(found + 6, hiddenTo); i < found + number.length - 4; i++) units[positions.at[i]!] = 0x2a;
         hiddenTo = found + number.length - 4;
       }
     }
