@@ -55,6 +55,36 @@ describe('security', () => {
     expect(JSON.stringify(scrub(cycle))).toContain(DEPTH_LIMIT);
   });
 
+  it('masks a digit run exactly when one of its windows of 12 to 19 digits passes Luhn (property)', () => {
+    const windowPasses = (digits: string) => {
+      for (let length = 12; length <= 19; length++) for (let start = 0; start + length <= digits.length; start++) if (luhnValid(digits.slice(start, start + length))) return true;
+      return false;
+    };
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: 9 }), { minLength: 12, maxLength: 40 }), (list) => {
+        const digits = list.join('');
+        expect(scrubString(`x ${digits} y`) !== `x ${digits} y`).toBe(windowPasses(digits));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('redacts tokens exactly as the pattern eyJ…\\.….\\.… did, glued or not (property)', () => {
+    const JWT = /eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*/g;
+    const piece = fc.constantFrom('eyJ', 'a', 'ab', 'abcd', 'abcde', 'abcdef', '.', '-', '_', ' ', 'x.y', 'eyJhbGciOi');
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 16 }).map((p) => p.join('')), (text) => {
+        expect(scrubString(text)).toBe(text.replace(JWT, '[REDACTED TOKEN]'));
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
+  it('masks a private key to the end of the text when its END line is missing', () => {
+    expect(scrubString('key -----BEGIN EC PRIVATE KEY-----\nMHcCAQEE')).toBe('key [REDACTED PRIVATE KEY]');
+    expect(scrubString('a -----BEGIN PRIVATE KEY-----\nx\n-----END PRIVATE KEY----- b -----BEGIN RSA PRIVATE KEY----- c')).toBe('a [REDACTED PRIVATE KEY] b [REDACTED PRIVATE KEY]');
+  });
+
   it('never lets a Luhn-valid 13..19 digit number through (property)', () => {
     const pan = fc
       .array(fc.integer({ min: 0, max: 9 }), { minLength: 12, maxLength: 18 })

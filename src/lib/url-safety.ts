@@ -53,8 +53,9 @@ export function urlFormProblem(raw: string, policy: UrlPolicy): string | null {
   if (url.protocol !== 'https:' && !(relaxed && url.protocol === 'http:')) {
     return relaxed ? 'url must use http or https' : `url must use https (http is allowed in the sandbox only with ${policy.setting ?? 'WEBHOOK_ALLOW_PRIVATE_URLS'}=true)`;
   }
-  // A fully qualified name may end with a dot (localhost. is localhost).
-  const host = url.hostname.replace(/^\[|\]$/g, '').replace(/\.+$/, '');
+  // A fully qualified name may end with a dot (localhost. is localhost). The lookbehind starts the
+  // match only where a run of dots starts: tried from every dot, `\.+$` read each run to its end (issue 48).
+  const host = url.hostname.replace(/^\[|\]$/g, '').replace(/(?<!\.)\.+$/, '');
   if (!relaxed && policy.hostNamesOnly && isIP(host) !== 0) return 'url must name a host, not an IP address';
   if (!relaxed && (host === 'localhost' || host.endsWith('.localhost') || (isIP(host) !== 0 && isBlockedAddress(host)))) {
     return 'url must not point to a loopback, private, link-local or reserved address';

@@ -1,7 +1,7 @@
 /**
- * The Luhn (mod 10) check of ISO/IEC 7812. The one implementation in the code base: card number
- * validation and the log scrubber (`lib/redact.ts`) both use it. The scrubber calls it on every
- * window of long digit runs, so it stays a plain loop without allocations.
+ * The Luhn (mod 10) check of ISO/IEC 7812, a plain loop without allocations. Card number validation
+ * uses it; the log scrubber (`lib/redact.ts`) checks every window of a long digit run at once with
+ * running sums of the same weights (its tests compare the two).
  */
 export function luhnValid(digits: string): boolean {
   if (digits.length === 0) return false;

@@ -84,8 +84,26 @@ export function mtlsMaterial(values: FieldValues): { certificate: X509Certificat
   return { certificate, key, ca };
 }
 
-/** The PEM certificates of a field, in order. */
-export const pemBlocks = (text: string): string[] => text.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
+const PEM_BEGIN = '-----BEGIN CERTIFICATE-----';
+const PEM_END = '-----END CERTIFICATE-----';
+
+/**
+ * The PEM certificates of a field, in order: each from a BEGIN line to the first END line after it
+ * (what `/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g` matched). A scan: that
+ * pattern read to the end of the text from every BEGIN line without an END line after it (time
+ * quadratic in the field; issue 48), where the scan stops at the first one.
+ */
+export function pemBlocks(text: string): string[] {
+  const blocks: string[] = [];
+  for (let begin = text.indexOf(PEM_BEGIN); begin >= 0; ) {
+    // At least one character between the two lines, as `+?` required.
+    const end = text.indexOf(PEM_END, begin + PEM_BEGIN.length + 1);
+    if (end < 0) break;
+    blocks.push(text.slice(begin, end + PEM_END.length));
+    begin = text.indexOf(PEM_BEGIN, end + PEM_END.length);
+  }
+  return blocks;
+}
 
 const CURVES = new Set(['prime256v1', 'secp384r1', 'secp521r1']);
 

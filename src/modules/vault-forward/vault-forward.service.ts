@@ -8,9 +8,10 @@ import { recordAudit } from '../audit-logs/audit-logs.service.ts';
 import { consumeCheckoutSessionCard } from '../checkout-sessions/checkout-sessions.service.ts';
 import { lockAndReleaseCard } from '../payment-methods/payment-methods.service.ts';
 import { HOP_BY_HOP, readForwardRequest, refuseHeader, type ForwardRequest } from './forward-request.ts';
-import { fillPlaceholders, maskCardNumbers, PlaceholderError, placeholdersOf, type ForwardCard } from './placeholders.ts';
+import { fillPlaceholders, maskCardNumbers, PlaceholderError, placeholdersOf, type CheckedBody, type ForwardCard } from './placeholders.ts';
 import { applyAuthentications, loadAuthentications, type ForwardAuthentication, type Outgoing } from './forward-authentications.ts';
 import { checkedTarget, type CheckedTarget } from './forward-target.ts';
+import { decodedAnswer, UndecodableAnswer } from './answer-encoding.ts';
 import { relay, RelayError } from '../../lib/relay.ts';
 import * as configsRepo from './vault-forward-configs.repo.ts';
 
@@ -60,27 +61,36 @@ async function takeSecurityCode(ctx: RequestContext, request: ForwardRequest, ca
   }
 }
 
-/** The body as text, its placeholders checked (`cards` null) or filled. */
-function bodyOf(request: ForwardRequest, body: unknown, cards: readonly ForwardCard[], check = false): string | null {
-  if (body === undefined || body === null || request.method === 'GET') return null;
+/** A refusal of the body's placeholders as a 400 at the body. */
+function refusingPlaceholders<T>(work: () => T): T {
   try {
-    if (check) placeholdersOf(JSON.stringify(body), cards.length);
-    return check ? null : fillPlaceholders(JSON.stringify(body), cards);
+    return work();
   } catch (error) {
     if (error instanceof PlaceholderError) throw fieldRefusal('body', '', error.message, 'placeholder');
     throw error;
   }
 }
 
-/** The target's answer for the caller: its hop-by-hop headers dropped, every forwarded card number masked. */
+/** The body as text with its placeholders found and checked (null when nothing is sent): read once, filled later. */
+function checkedBody(request: ForwardRequest, body: unknown, cardCount: number): CheckedBody | null {
+  if (body === undefined || body === null || request.method === 'GET') return null;
+  const text = JSON.stringify(body);
+  return { text, placeholders: refusingPlaceholders(() => placeholdersOf(text, cardCount)) };
+}
+
+/**
+ * The target's answer for the caller: its hop-by-hop headers dropped, its body decoded when the
+ * target compressed it anyway (then passed back uncompressed), every forwarded card number masked.
+ */
 function answerOf(status: number, headers: IncomingHttpHeaders, body: Buffer, cards: readonly ForwardCard[]): RawResponse {
+  const decoded = decodedAnswer(headers['content-encoding'], body, MAX_RESPONSE_BYTES);
   const kept: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(headers)) {
-    if (value === undefined || HOP_BY_HOP.has(name)) continue;
+    if (value === undefined || HOP_BY_HOP.has(name) || (decoded && name === 'content-encoding')) continue;
     kept[name] = Array.isArray(value) ? value.map((v) => maskCardNumbers(v, cards)) : maskCardNumbers(value, cards);
   }
   // Digits are ASCII in any ASCII-compatible encoding: latin1 keeps every other byte as it was.
-  return { status, headers: kept, body: Buffer.from(maskCardNumbers(body.toString('latin1'), cards), 'latin1') };
+  return { status, headers: kept, body: Buffer.from(maskCardNumbers((decoded ?? body).toString('latin1'), cards), 'latin1') };
 }
 
 /** The request as it leaves: the forwarded headers, the body filled, then each authentication method applied in order. */
@@ -109,8 +119,8 @@ async function send(ctx: RequestContext, target: CheckedTarget, out: Outgoing, t
     });
     return answerOf(response.status, response.headers, response.body, cards);
   } catch (error) {
-    if (!(error instanceof RelayError)) throw error;
-    throw new AppError(error.kind === 'timeout' ? 'gateway_timeout' : 'bad_gateway', `The target ${target.url.host} did not answer usably: ${error.message}`);
+    if (!(error instanceof RelayError || error instanceof UndecodableAnswer)) throw error;
+    throw new AppError(error instanceof RelayError && error.kind === 'timeout' ? 'gateway_timeout' : 'bad_gateway', `The target ${target.url.host} did not answer usably: ${error.message}`);
   } finally {
     const left = (running.get(ctx.merchantAccountId) ?? 1) - 1;
     if (left === 0) running.delete(ctx.merchantAccountId);
@@ -140,9 +150,10 @@ export async function forwardRequest(ctx: RequestContext, headers: IncomingHttpH
   const authentications = await loadAuthentications(ctx, request.authenticationIds, target.url, hasBody, configs);
   const cards = await cardsOf(ctx, request.paymentMethodIds);
   // Checked before a checkout session's security code is taken (it can be taken once only).
-  bodyOf(request, body, cards, true);
+  const payload = checkedBody(request, body, cards.length);
   if (request.checkoutSessionId) await takeSecurityCode(ctx, request, cards);
-  const out = await outgoingOf(request, target, bodyOf(request, body, cards), authentications);
+  const filled = payload && refusingPlaceholders(() => fillPlaceholders(payload.text, cards, payload.placeholders));
+  const out = await outgoingOf(request, target, filled, authentications);
   const answer = await send(ctx, target, out, request.timeoutSeconds ?? config.vaultForwardTimeoutSeconds, cards);
   await withTransaction(ctx.deps.db, async (tx) => {
     await recordAudit(tx, ctx, 'created', { type: 'vault-forward', id: uuidv7(), name: auditName(request, target, answer.status) });

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../../test/helpers/build-test-app.ts';
@@ -17,7 +18,7 @@ interface Received {
 let target: Server;
 let base: string;
 const received: Received[] = [];
-let answer: (req: Received, res: import('node:http').ServerResponse) => void = (req, res) => {
+let answer: (req: Received, res: ServerResponse) => void = (req, res) => {
   res.writeHead(201, { 'content-type': 'application/json', 'x-target': 'yes', connection: 'close' });
   res.end(JSON.stringify({ echoed: JSON.parse(req.body || 'null') }));
 };
@@ -176,7 +177,70 @@ describe('errors', () => {
   });
 });
 
+/** Runs `work` with the target answering `with`, then restores the echoing target. */
+async function answering(with_: (req: Received, res: ServerResponse) => void, work: () => Promise<void>): Promise<void> {
+  const before = answer;
+  answer = with_;
+  try {
+    await work();
+  } finally {
+    answer = before;
+  }
+}
+
 describe('security', () => {
+  it('masks the forwarded card number in the forms targets print it: spaced, dashed, dotted, no-break spaces, form-encoded, UTF-16, in the body and in headers', async () => {
+    const m = await createMerchantAccount(t.deps);
+    const card = await storedCard(m);
+    const forms = ['4111 1111 1111 1111', '4111-1111-1111-1111', '4111.1111.1111.1111', '4111\u00a01111\u00a01111\u00a01111', '4111 - 1111 - 1111 - 1111', '4111+1111+1111+1111', '4111%201111%201111%201111'];
+    const utf16 = Buffer.from('card 4111 1111 1111 1111', 'utf16le');
+    await answering((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8', 'x-card': '4111 1111 1111 1111' });
+      res.end(Buffer.concat([Buffer.from(forms.join('\n'), 'utf8'), Buffer.from('\n'), utf16]));
+    }, async () => {
+      const res = await forward(m, { 'x-vault-forward-payment-methods': card }, { n: '{{CARD_NUMBER_1}}' });
+      expect(res.statusCode, res.body).toBe(200);
+      const [text, wide] = [res.rawPayload.subarray(0, res.rawPayload.length - utf16.length).toString('utf8'), res.rawPayload.subarray(res.rawPayload.length - utf16.length).toString('utf16le')];
+      expect(text.split('\n').slice(0, forms.length)).toEqual(['4111 11** **** 1111', '4111-11**-****-1111', '4111.11**.****.1111', '4111\u00a011**\u00a0****\u00a01111', '4111 - 11** - **** - 1111', '4111+11**+****+1111', '4111%2011**%20****%201111']);
+      expect(wide).toBe('card 4111 11** **** 1111');
+      expect(res.headers['x-card']).toBe('4111 11** **** 1111');
+    });
+  });
+
+  it('decodes a compressed answer (gzip, deflate, br) to mask it, and passes it back uncompressed', async () => {
+    const m = await createMerchantAccount(t.deps);
+    const card = await storedCard(m);
+    const plain = Buffer.from(JSON.stringify({ echoed: '4111 1111 1111 1111', exact: PAN }));
+    for (const [encoding, encode] of [['gzip', gzipSync], ['x-gzip', gzipSync], ['deflate', deflateSync], ['br', brotliCompressSync], ['GZIP', gzipSync]] as const) {
+      await answering((_req, res) => res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': encoding }).end(encode(plain)), async () => {
+        const res = await forward(m, { 'x-vault-forward-payment-methods': card }, { n: '{{CARD_NUMBER_1}}' });
+        expect(res.statusCode, `${encoding}: ${res.body}`).toBe(200);
+        expect(res.headers['content-encoding'], encoding).toBeUndefined();
+        expect(res.json(), encoding).toEqual({ echoed: '4111 11** **** 1111', exact: '411111******1111' });
+      });
+    }
+  });
+
+  it('refuses (502) an answer it cannot decode to inspect: an unknown content-encoding, a corrupt body, or more than 1 MiB once decoded', async () => {
+    const m = await createMerchantAccount(t.deps);
+    const card = await storedCard(m);
+    const cases: Array<[string, Buffer, RegExp]> = [
+      ['zstd', Buffer.from(PAN), /content-encoding "zstd".*cannot be decoded/],
+      ['gzip, zstd', gzipSync(PAN), /content-encoding "gzip, zstd".*cannot be decoded/],
+      ['compress', Buffer.from(PAN), /content-encoding "compress"/],
+      ['gzip', Buffer.from(`not gzip ${PAN}`), /could not be decoded \(gzip\)/],
+      ['gzip', gzipSync(Buffer.alloc(2 * 1024 * 1024, ' ')), /exceeds 1048576 bytes once decoded/],
+    ];
+    for (const [encoding, body, message] of cases) {
+      await answering((_req, res) => res.writeHead(200, { 'content-type': 'text/plain', 'content-encoding': encoding }).end(body), async () => {
+        const res = await forward(m, { 'x-vault-forward-payment-methods': card }, { n: '{{CARD_NUMBER_1}}' });
+        expect(res.statusCode, `${encoding}: ${res.body}`).toBe(502);
+        expect(res.json()).toMatchObject({ type: 'error', code: 'bad_gateway', status: 502, message: expect.stringMatching(message) });
+        expect(res.body).not.toContain(PAN);
+      });
+    }
+  });
+
   runScopeTests(() => t, { request: () => ({ method: 'POST', url: '/vault-forward', headers: { 'x-vault-forward-url': 'https://example.com/' }, payload: {} }), scope: 'vault-forward.write' });
 
   it('in production reaches no local listener, whatever form the address takes, and only allow-listed https hosts', async () => {
