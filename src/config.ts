@@ -1,5 +1,6 @@
 import { createPublicKey, X509Certificate, type JsonWebKey } from 'node:crypto';
 import path from 'node:path';
+import { CRASH_STEPS, parseCrashPoint, type TestFaults } from './observability/test-faults.ts';
 
 /**
  * Typed configuration, read once from the environment and passed down.
@@ -85,6 +86,8 @@ export interface Config {
   reports: ReportsConfig;
   /** Slow and abusive clients: the HTTP server's limits (docs/reliability.md). */
   http: HttpLimits;
+  /** Tests only (`TEST_CRASH_POINT`, `TEST_CONNECTOR_CALL_LOG`; refused in production): observability/test-faults.ts. */
+  testFaults: TestFaults;
 }
 
 export interface ReportsConfig {
@@ -337,6 +340,20 @@ function providerBaseUrl(env: Env, name: string, environment: 'sandbox' | 'produ
   return url.origin;
 }
 
+/** The crash-safety test's hooks (observability/test-faults.ts): never in production, where a variable that kills the process would be a weapon. */
+function testFaults(env: Env, environment: 'sandbox' | 'production'): TestFaults {
+  const names = ['TEST_CRASH_POINT', 'TEST_CONNECTOR_CALL_LOG', 'TEST_IDEMPOTENCY_LEASE_MS'] as const;
+  for (const name of names) {
+    if (read(env, name) !== undefined && environment === 'production') throw new ConfigError(name, 'is for the crash-safety tests only and is refused in production');
+  }
+  const point = read(env, 'TEST_CRASH_POINT');
+  const crashPoint = point === undefined ? null : parseCrashPoint(point);
+  if (point !== undefined && !crashPoint) throw new ConfigError('TEST_CRASH_POINT', `must be <step>:<name> with step one of ${CRASH_STEPS.join(', ')}, got "${point}"`);
+  const callLog = read(env, 'TEST_CONNECTOR_CALL_LOG');
+  const lease = read(env, 'TEST_IDEMPOTENCY_LEASE_MS') === undefined ? null : integer(env, 'TEST_IDEMPOTENCY_LEASE_MS', 0, 100, 120_000);
+  return { crashPoint, connectorCallLog: callLog === undefined ? null : path.resolve(callLog), idempotencyLeaseMs: lease };
+}
+
 /** Parses and validates the environment. Throws ConfigError naming the first bad variable. */
 export function loadConfig(env: Env = process.env): Config {
   const port = integer(env, 'PORT', 8080, 0, 65535);
@@ -392,5 +409,6 @@ export function loadConfig(env: Env = process.env): Config {
     pazeSigningKeys: pazeSigningKeys(env, 'PAZE_SIGNING_KEYS'),
     reports: reportsConfig(env),
     http: httpLimits(env, integer(env, 'VAULT_FORWARD_TIMEOUT_SECONDS', 30, 1, 120)),
+    testFaults: testFaults(env, environment),
   };
 }

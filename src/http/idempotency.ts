@@ -51,7 +51,7 @@ async function claimKey(tx: Tx, claim: repo.NewClaim, now: number): Promise<Outc
   return row.resource_id === null ? { kind: 'claimed' } : { kind: 'resume', resourceId: row.resource_id };
 }
 
-function newClaim(request: FastifyRequest, key: string, now: number, ttlSeconds: number): repo.NewClaim {
+function newClaim(request: FastifyRequest, key: string, now: number, ttlSeconds: number, leaseMs: number): repo.NewClaim {
   const ctx = request.ctx;
   return {
     merchantAccountId: ctx.merchantAccountId,
@@ -61,7 +61,7 @@ function newClaim(request: FastifyRequest, key: string, now: number, ttlSeconds:
     path: request.url,
     requestHash: requestHash(request),
     credentialHash: credentialHash(ctx.principal),
-    lockedUntil: new Date(now + LEASE_MS),
+    lockedUntil: new Date(now + leaseMs),
     expiresAt: new Date(now + ttlSeconds * 1000),
   };
 }
@@ -93,7 +93,8 @@ export function createIdempotencyHook(deps: Deps) {
       throw forbidden(`Merchant account ${ctx.merchantAccountId} does not exist or is not accessible with this credential`);
     }
     const now = Date.now();
-    const claim = newClaim(request, key, now, deps.config.idempotencyTtlSeconds);
+    // The crash-safety test shortens the lease (observability/test-faults.ts); production cannot.
+    const claim = newClaim(request, key, now, deps.config.idempotencyTtlSeconds, deps.config.testFaults.idempotencyLeaseMs ?? LEASE_MS);
     // A new key (the common case) is claimed by one insert, with no transaction around it; a key
     // that exists is examined under its row lock.
     const inserted = await repo.insertClaim(deps.db, claim).catch((error: unknown) => {
@@ -144,8 +145,9 @@ async function resume(request: FastifyRequest, reply: FastifyReply, resourceId: 
   const handle = ctx.idempotency as SettleableHandle;
   let recorded: RecordedResponse;
   try {
-    const resource = await request.routeOptions.config.resume!(ctx, resourceId);
-    recorded = await withTransaction(ctx.deps.db, (tx) => handle.record(tx, ctx.successStatus, resource));
+    const resource = await request.routeOptions.config.resume!(ctx, resourceId, { params: request.params, body: request.body, headers: request.headers });
+    // A resume that finished the request's record stored its answer with that write.
+    recorded = handle.recorded ?? (await withTransaction(ctx.deps.db, (tx) => handle.record(tx, ctx.successStatus, resource)));
   } catch (error) {
     await handle.settle(error);
     throw error;
