@@ -66,9 +66,11 @@ export interface RouteDefinition<P extends TSchema | undefined, Q extends TSchem
    */
   rawResponse?: boolean;
   /**
-   * The resource a request bound to its idempotency key (`ctx.idempotency.bindResource`) as GET
-   * renders it now. A retry that takes over the claim of a request which died (or failed with a
-   * 5xx) after binding answers with it instead of running the handler again.
+   * The answer for the resource a request bound to its idempotency key (`ctx.idempotency.bindResource`).
+   * A retry that takes over the claim of a request which died (or failed with a 5xx) after binding
+   * answers with it instead of running the handler again; it never calls a provider, and records a
+   * call whose answer the request never recorded as one without an answer (connectors/call.ts,
+   * `UNANSWERED`), storing its answer with that write.
    */
   resume?: (ctx: RequestContext, resourceId: string, input: ResumeInput<StaticOf<P>, StaticOf<B>>) => Promise<R extends TSchema ? Static<R> : void>;
   /** Returns the response body; null only with `noContentWhenNull`. */

@@ -136,9 +136,11 @@ export function createIdempotencyHook(deps: Deps) {
 }
 
 /**
- * Answers a taken-over claim whose request had recorded its resource: the resource as it is now,
- * with the route's success status, recorded on the key so that later retries replay it. The
- * handler does not run (it would create a second resource and call the connector again).
+ * Answers a taken-over claim whose request had recorded its resource: the route's `resume` answers
+ * for it (finishing a provider call whose answer was never recorded as one without an answer, and
+ * storing its answer with that write), with the route's success status, recorded on the key so
+ * that later retries replay it. The handler does not run (it would create a second resource and
+ * call the connector again; docs/security.md, "Crash safety").
  */
 async function resume(request: FastifyRequest, reply: FastifyReply, resourceId: string): Promise<FastifyReply> {
   const ctx = request.ctx;
