@@ -22,6 +22,13 @@ describe('happy', () => {
     expect(loadConfig({ JOB_CONCURRENCY: '16' }).jobConcurrency).toBe(16);
   });
 
+  it('reads the crash-safety test hooks (default: none)', () => {
+    expect(loadConfig({}).testFaults).toEqual({ crashPoint: null, connectorCallLog: null, idempotencyLeaseMs: null });
+    expect(loadConfig({ TEST_CRASH_POINT: 'after-answer:createTransactionRefund', TEST_CONNECTOR_CALL_LOG: '/tmp/calls.log', TEST_IDEMPOTENCY_LEASE_MS: '1000' }).testFaults).toEqual({
+      crashPoint: { step: 'after-answer', name: 'createTransactionRefund' }, connectorCallLog: '/tmp/calls.log', idempotencyLeaseMs: 1000,
+    });
+  });
+
   it('reads STRIPE_API_BASE_URL in the sandbox (default: none, the real API host)', () => {
     expect(loadConfig({}).stripeApiBaseUrl).toBeNull();
     expect(loadConfig({ STRIPE_API_BASE_URL: 'http://127.0.0.1:12111/' }).stripeApiBaseUrl).toBe('http://127.0.0.1:12111');
@@ -124,6 +131,12 @@ describe('errors', () => {
     [{ TRUST_PROXY: '10.0.0.1,,10.0.0.2' }, 'got ""'],
     [{ TRUST_PROXY: '0.0.0.0/0' }, 'TRUST_PROXY: 0.0.0.0/0 trusts every address, so any client could name its own address in X-Forwarded-For; name the proxies\' addresses or ranges'],
     [{ TRUST_PROXY: '::/0' }, 'TRUST_PROXY: ::/0 trusts every address'],
+    // The crash-safety test's hooks (one kills the process): never in production.
+    [{ ENVIRONMENT: 'production', VAULT_MASTER_KEY: Buffer.alloc(32, 7).toString('base64'), TEST_CRASH_POINT: 'before-call:refund' }, 'TEST_CRASH_POINT: is for the crash-safety tests only and is refused in production'],
+    [{ ENVIRONMENT: 'production', VAULT_MASTER_KEY: Buffer.alloc(32, 7).toString('base64'), TEST_CONNECTOR_CALL_LOG: '/tmp/calls.log' }, 'TEST_CONNECTOR_CALL_LOG: is for the crash-safety tests only and is refused in production'],
+    [{ ENVIRONMENT: 'production', VAULT_MASTER_KEY: Buffer.alloc(32, 7).toString('base64'), TEST_IDEMPOTENCY_LEASE_MS: '1000' }, 'TEST_IDEMPOTENCY_LEASE_MS: is for the crash-safety tests only and is refused in production'],
+    [{ TEST_CRASH_POINT: 'during:refund' }, 'TEST_CRASH_POINT: must be <step>:<name> with step one of before-call, after-call, after-answer, got "during:refund"'],
+    [{ TEST_IDEMPOTENCY_LEASE_MS: '5' }, 'TEST_IDEMPOTENCY_LEASE_MS: must be between 100 and 120000, got 5'],
   ];
   it.each(cases)('refuses %j with one line naming the variable', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);

@@ -1,6 +1,7 @@
 import { createPublicKey, X509Certificate, type JsonWebKey } from 'node:crypto';
 import { isIP } from 'node:net';
 import path from 'node:path';
+import { CRASH_STEPS, parseCrashPoint, type TestFaults } from './observability/test-faults.ts';
 
 /**
  * Typed configuration, read once from the environment and passed down.
@@ -90,6 +91,8 @@ export interface Config {
   http: HttpLimits;
   /** Proxies whose X-Forwarded-For names the client (Fastify's trustProxy): off, or their addresses and CIDR ranges. */
   trustProxy: TrustProxy;
+  /** Tests only (`TEST_CRASH_POINT`, `TEST_CONNECTOR_CALL_LOG`; refused in production): observability/test-faults.ts. */
+  testFaults: TestFaults;
 }
 
 /** `false`: the TCP peer is the client; a list: the proxies' addresses and ranges, whose X-Forwarded-For is believed. */
@@ -368,6 +371,20 @@ function providerBaseUrl(env: Env, name: string, environment: 'sandbox' | 'produ
   return url.origin;
 }
 
+/** The crash-safety test's hooks (observability/test-faults.ts): never in production, where a variable that kills the process would be a weapon. */
+function testFaults(env: Env, environment: 'sandbox' | 'production'): TestFaults {
+  const names = ['TEST_CRASH_POINT', 'TEST_CONNECTOR_CALL_LOG', 'TEST_IDEMPOTENCY_LEASE_MS'] as const;
+  for (const name of names) {
+    if (read(env, name) !== undefined && environment === 'production') throw new ConfigError(name, 'is for the crash-safety tests only and is refused in production');
+  }
+  const point = read(env, 'TEST_CRASH_POINT');
+  const crashPoint = point === undefined ? null : parseCrashPoint(point);
+  if (point !== undefined && !crashPoint) throw new ConfigError('TEST_CRASH_POINT', `must be <step>:<name> with step one of ${CRASH_STEPS.join(', ')}, got "${point}"`);
+  const callLog = read(env, 'TEST_CONNECTOR_CALL_LOG');
+  const lease = read(env, 'TEST_IDEMPOTENCY_LEASE_MS') === undefined ? null : integer(env, 'TEST_IDEMPOTENCY_LEASE_MS', 0, 100, 120_000);
+  return { crashPoint, connectorCallLog: callLog === undefined ? null : path.resolve(callLog), idempotencyLeaseMs: lease };
+}
+
 /** Parses and validates the environment. Throws ConfigError naming the first bad variable. */
 export function loadConfig(env: Env = process.env): Config {
   const port = integer(env, 'PORT', 8080, 0, 65535);
@@ -425,5 +442,6 @@ export function loadConfig(env: Env = process.env): Config {
     reports: reportsConfig(env),
     http: httpLimits(env, integer(env, 'VAULT_FORWARD_TIMEOUT_SECONDS', 30, 1, 120)),
     trustProxy: trustProxy(env),
+    testFaults: testFaults(env, environment),
   };
 }

@@ -17,6 +17,7 @@ import { masterKeyIdsInUse } from './vault/data-keys.repo.ts';
 import { Vault } from './vault/vault.ts';
 import { Metrics } from './observability/metrics.ts';
 import { createDefaultRegistry, type ConnectorRegistry } from './connectors/registry.ts';
+import { armTestFaults } from './observability/test-faults.ts';
 
 export interface Runtime {
   deps: Deps;
@@ -41,6 +42,7 @@ export interface RuntimeOptions extends Partial<OpenDbOptions> {
 /** Opens the database, applies migrations and builds the dependencies shared by every process. */
 export async function createRuntime(config: Config, options: RuntimeOptions = {}): Promise<Runtime> {
   const keyring = options.keyring ?? loadKeyring(config);
+  armTestFaults(config.testFaults);
   const handle = await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize, groupCommit: config.databaseGroupCommit, ...options });
   let feed: ChangeFeed | null = null;
   try {

@@ -28,6 +28,13 @@ export interface CallFailure {
   ms: number;
 }
 
+/**
+ * The result a call is recorded with when its request died (or failed) before recording the
+ * provider's answer, and a retry resumes it: no answer, an unknown outcome (as a timeout), so the
+ * attempt is left to reconciliation, which asks the provider; the retry never calls it again.
+ */
+export const UNANSWERED: CallFailure = { ok: false, kind: 'timeout', message: 'no answer was recorded: the request that made this call ended first', ms: 0 };
+
 /** A failure with what caused it, for the caller's log or rethrow; never for an answer. */
 export interface ClassifiedCallFailure extends CallFailure {
   cause: unknown;

@@ -1,3 +1,4 @@
+import { withCallFaults } from '../observability/test-faults.ts';
 import { ConnectorError, type PaymentConnector } from './connector.ts';
 
 /** What a connector call turned into: `ok`, a `ConnectorError` kind, or `error` (anything else thrown). */
@@ -41,7 +42,7 @@ export function instrumentConnector(connector: PaymentConnector, observer: () =>
       if (typeof property !== 'string' || !CALLS.has(property) || typeof value !== 'function' || WRAPPERS.has(value)) return value;
       let fn = wrapped.get(value);
       if (!fn) {
-        fn = timed(value as (...a: unknown[]) => Promise<unknown>, target, (ms, result, status) => report({ definition, operation: property, ms, result, status }));
+        fn = timed(value as (...a: unknown[]) => Promise<unknown>, target, { definition, operation: property }, (ms, result, status) => report({ definition, operation: property, ms, result, status }));
         wrapped.set(value, fn);
       }
       return fn;
@@ -52,11 +53,13 @@ export function instrumentConnector(connector: PaymentConnector, observer: () =>
 /** Functions this module made: never wrapped twice (a restored spy puts one back on the connector). */
 const WRAPPERS = new WeakSet<object>();
 
-function timed(method: (...a: unknown[]) => Promise<unknown>, target: object, done: (ms: number, result: ConnectorCallResult, status: string | null) => void) {
+function timed(method: (...a: unknown[]) => Promise<unknown>, target: object, call: { definition: string; operation: string }, done: (ms: number, result: ConnectorCallResult, status: string | null) => void) {
   const fn = async (...args: unknown[]) => {
     const started = performance.now();
     try {
-      const answer = (await method.apply(target, args)) as { status?: unknown } | null;
+      // The crash-safety test's hooks (a no-op unless a test armed them).
+      const key = (args[0] as { idempotencyKey?: unknown } | undefined)?.idempotencyKey;
+      const answer = (await withCallFaults(call.definition, call.operation, key, () => method.apply(target, args))) as { status?: unknown } | null;
       done(performance.now() - started, 'ok', typeof answer?.status === 'string' ? answer.status : null);
       return answer;
     } catch (error) {

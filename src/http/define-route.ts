@@ -5,6 +5,7 @@ import { withTransaction } from '../db/transaction.ts';
 import { IDEMPOTENCY_HEADER, sendRecorded, type SettleableHandle } from './idempotency.ts';
 import { encodeRaw, sendRaw, type RawResponse } from './raw-response.ts';
 import { MERCHANT_HEADER } from './auth.ts';
+import { crashPoint } from '../observability/test-faults.ts';
 import type { Scope } from './scopes.ts';
 
 export interface RouteInput<P, Q, B> {
@@ -18,6 +19,13 @@ export interface RouteInput<P, Q, B> {
 }
 
 type StaticOf<T> = T extends TSchema ? Static<T> : undefined;
+
+/** What a `resume` sees of the retry: the same path and body as the request it answers for (the key's fingerprint). */
+export interface ResumeInput<P, B> {
+  params: P;
+  body: B;
+  headers: FastifyRequest['headers'];
+}
 
 export interface RouteDefinition<P extends TSchema | undefined, Q extends TSchema | undefined, B extends TSchema | undefined, R extends TSchema | null> {
   /** camelCase of the file name; also the name in logs and audit entries. */
@@ -58,11 +66,13 @@ export interface RouteDefinition<P extends TSchema | undefined, Q extends TSchem
    */
   rawResponse?: boolean;
   /**
-   * The resource a request bound to its idempotency key (`ctx.idempotency.bindResource`) as GET
-   * renders it now. A retry that takes over the claim of a request which died (or failed with a
-   * 5xx) after binding answers with it instead of running the handler again.
+   * The answer for the resource a request bound to its idempotency key (`ctx.idempotency.bindResource`).
+   * A retry that takes over the claim of a request which died (or failed with a 5xx) after binding
+   * answers with it instead of running the handler again; it never calls a provider, and records a
+   * call whose answer the request never recorded as one without an answer (connectors/call.ts,
+   * `UNANSWERED`), storing its answer with that write.
    */
-  resume?: (ctx: RequestContext, resourceId: string) => Promise<R extends TSchema ? Static<R> : void>;
+  resume?: (ctx: RequestContext, resourceId: string, input: ResumeInput<StaticOf<P>, StaticOf<B>>) => Promise<R extends TSchema ? Static<R> : void>;
   /** Returns the response body; null only with `noContentWhenNull`. */
   handler: (input: RouteInput<StaticOf<P>, StaticOf<Q>, StaticOf<B>>) => Promise<R extends TSchema ? Static<R> | null : void>;
 }
@@ -75,7 +85,7 @@ declare module 'fastify' {
     merchantScoped?: boolean;
     successStatus?: number;
     rawResponse?: boolean;
-    resume?: (ctx: RequestContext, resourceId: string) => Promise<unknown>;
+    resume?: (ctx: RequestContext, resourceId: string, input: ResumeInput<any, any>) => Promise<unknown>;
   }
 }
 
@@ -176,8 +186,10 @@ export function defineRoute<P extends TSchema | undefined = undefined, Q extends
             // The service did not record the response with its own write (read-only outcome): record it now.
             ctx.idempotency.recorded = await withTransaction(ctx.deps.db, (tx) => ctx.idempotency!.record(tx, status, result));
           }
+          crashPoint('after-answer', def.operationId);
           return sendRecorded(reply, ctx.idempotency.recorded);
         }
+        crashPoint('after-answer', def.operationId);
         reply.code(status);
         return status === 204 ? reply.send() : result;
       } catch (error) {

@@ -59,7 +59,7 @@ interface Claim extends repo.NewClaim {
 }
 
 /** The request hash is the vault's keyed MAC: its key comes from the vault's cache, no round trip once warm. */
-async function newClaim(deps: Deps, request: FastifyRequest, key: string, now: number, ttlSeconds: number): Promise<Claim> {
+async function newClaim(deps: Deps, request: FastifyRequest, key: string, now: number, ttlSeconds: number, leaseMs: number): Promise<Claim> {
   const ctx = request.ctx;
   const merchantAccountId = ctx.merchantAccountId;
   const hash = await requestHash(deps.vault, deps.db, merchantAccountId, request);
@@ -71,7 +71,7 @@ async function newClaim(deps: Deps, request: FastifyRequest, key: string, now: n
     path: request.url,
     requestHash: hash,
     credentialHash: credentialHash(ctx.principal),
-    lockedUntil: new Date(now + LEASE_MS),
+    lockedUntil: new Date(now + leaseMs),
     expiresAt: new Date(now + ttlSeconds * 1000),
     matchStoredHash: (db, stored) => matchStoredHash(stored, hash, { vault: deps.vault, db, merchantAccountId, request }),
   };
@@ -104,7 +104,8 @@ export function createIdempotencyHook(deps: Deps) {
       throw forbidden(`Merchant account ${ctx.merchantAccountId} does not exist or is not accessible with this credential`);
     }
     const now = Date.now();
-    const claim = await newClaim(deps, request, key, now, deps.config.idempotencyTtlSeconds);
+    // The crash-safety test shortens the lease (observability/test-faults.ts); production cannot.
+    const claim = await newClaim(deps, request, key, now, deps.config.idempotencyTtlSeconds, deps.config.testFaults.idempotencyLeaseMs ?? LEASE_MS);
     // A new key (the common case) is claimed by one insert, with no transaction around it; a key
     // that exists is examined under its row lock.
     const inserted = await repo.insertClaim(deps.db, claim).catch((error: unknown) => {
@@ -146,17 +147,20 @@ export function createIdempotencyHook(deps: Deps) {
 }
 
 /**
- * Answers a taken-over claim whose request had recorded its resource: the resource as it is now,
- * with the route's success status, recorded on the key so that later retries replay it. The
- * handler does not run (it would create a second resource and call the connector again).
+ * Answers a taken-over claim whose request had recorded its resource: the route's `resume` answers
+ * for it (finishing a provider call whose answer was never recorded as one without an answer, and
+ * storing its answer with that write), with the route's success status, recorded on the key so
+ * that later retries replay it. The handler does not run (it would create a second resource and
+ * call the connector again; docs/security.md, "Crash safety").
  */
 async function resume(request: FastifyRequest, reply: FastifyReply, resourceId: string): Promise<FastifyReply> {
   const ctx = request.ctx;
   const handle = ctx.idempotency as SettleableHandle;
   let recorded: RecordedResponse;
   try {
-    const resource = await request.routeOptions.config.resume!(ctx, resourceId);
-    recorded = await withTransaction(ctx.deps.db, (tx) => handle.record(tx, ctx.successStatus, resource));
+    const resource = await request.routeOptions.config.resume!(ctx, resourceId, { params: request.params, body: request.body, headers: request.headers });
+    // A resume that finished the request's record stored its answer with that write.
+    recorded = handle.recorded ?? (await withTransaction(ctx.deps.db, (tx) => handle.record(tx, ctx.successStatus, resource)));
   } catch (error) {
     await handle.settle(error);
     throw error;

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { MOCK_GIFT_CARD_DEFINITION_ID, mockGiftCardService } from '../../connectors/gift-cards/mock-gift-card.ts';
 import type { GiftCardConnector } from '../../connectors/gift-cards/gift-card-connector.ts';
+import { withFaultHooks } from '../../observability/test-faults.ts';
 
 export interface GiftCardServiceResource {
   type: 'gift-card-service';
@@ -21,6 +22,9 @@ export function builtInGiftCardServiceId(merchantAccountId: string): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
+/** The simulator with the crash-safety test's hooks on the calls that move money (a no-op unless armed). */
+const connector = withFaultHooks(mockGiftCardService, MOCK_GIFT_CARD_DEFINITION_ID, { redeem: 'giftCardRedeem', refund: 'giftCardRefund', reverse: 'giftCardReverse', activate: 'giftCardActivate', issue: 'giftCardIssue' });
+
 /**
  * Every merchant account has one gift card service: the built-in sandbox simulator. Configurable
  * services (`/gift-card-services`) would replace this lookup, not its callers.
@@ -28,6 +32,6 @@ export function builtInGiftCardServiceId(merchantAccountId: string): string {
 export function giftCardServiceOf(merchantAccountId: string): { resource: GiftCardServiceResource; connector: GiftCardConnector } {
   return {
     resource: { type: 'gift-card-service', id: builtInGiftCardServiceId(merchantAccountId), gift_card_service_definition_id: MOCK_GIFT_CARD_DEFINITION_ID, display_name: 'Mock gift card service' },
-    connector: mockGiftCardService,
+    connector,
   };
 }

@@ -1,8 +1,8 @@
-import { callConnector, unknownOutcome } from '../../connectors/call.ts';
+import { callConnector, UNANSWERED, unknownOutcome } from '../../connectors/call.ts';
 import type { PaymentConnector, PayoutMerchant } from '../../connectors/connector.ts';
 import { withRequestTransaction, type RequestContext } from '../../context.ts';
 import type { PayoutRow } from '../../db/schema-payouts.ts';
-import { withTransaction, type Executor } from '../../db/transaction.ts';
+import { withTransaction, type Executor, type Tx } from '../../db/transaction.ts';
 import { invalidField, notFound } from '../../errors/app-error.ts';
 import { uuidToBase62 } from '../../lib/base62.ts';
 import { uuidv7 } from '../../lib/ids.ts';
@@ -15,6 +15,7 @@ import { nextCheckAt, resolveCall } from './payout-status.ts';
 import type { CreatePayoutBody, Payout, PayoutMerchantJson } from './payouts.schemas.ts';
 import { toPayoutResource } from './payout.resource.ts';
 import * as repo from './payouts.repo.ts';
+import { getPayout } from './payouts.service.ts';
 
 const json = (value: unknown) => (value === undefined || value === null ? null : JSON.stringify(value));
 
@@ -95,27 +96,44 @@ async function callPayout(ctx: RequestContext, started: Started, body: CreatePay
 }
 
 /** Phase 3, one database transaction: the answer on the attempt and the payout, the webhook event, the idempotent response. */
-async function finish(ctx: RequestContext, started: Started, result: Awaited<ReturnType<typeof callPayout>>): Promise<Payout> {
+async function finish(ctx: RequestContext, started: Started, result: CallResult): Promise<Payout> {
+  return withRequestTransaction(ctx, (tx) => finishIn(tx, ctx, started.row.id, started.attemptId, result));
+}
+
+type CallResult = Awaited<ReturnType<typeof callPayout>>;
+
+/** `finish` in the caller's transaction (also a resumed payout's: resumePayout). */
+async function finishIn(tx: Tx, ctx: RequestContext, payoutId: string, attemptId: string, result: CallResult): Promise<Payout> {
   const reveal = canReadPersonalData(ctx);
-  return withRequestTransaction(ctx, async (tx) => {
-    // The payout first, then its attempt: reconciliation locks in the same order.
-    const current = (await repo.findPayout(tx, ctx.merchantAccountId, started.row.id, { forUpdate: true }))!;
-    const attempt = await repo.findAttempt(tx, ctx.merchantAccountId, started.attemptId, { forUpdate: true });
-    // Reconciliation settled it meanwhile (this process stalled past its first check): keep its answer.
-    if (!attempt || attempt.status !== 'in_flight') return toPayoutResource(current, reveal);
-    const resolved = resolveCall(result);
-    const now = new Date();
-    await repo.updateAttempt(tx, ctx.merchantAccountId, attempt.id, {
-      status: resolved.attemptStatus, provider_reference: resolved.providerPayoutId, error_code: resolved.errorCode ?? (result.ok ? null : result.kind),
-      raw_response_code: resolved.rawResponseCode, raw_response_description: resolved.rawResponseDescription, next_check_at: resolved.open ? nextCheckAt(0, now) : null,
-    }, now);
-    const row = await repo.updatePayout(tx, ctx.merchantAccountId, current.id, {
-      status: resolved.status, payment_service_payout_id: resolved.providerPayoutId, error_code: resolved.errorCode,
-      raw_response_code: resolved.rawResponseCode, raw_response_description: resolved.rawResponseDescription,
-    }, now);
-    await emitPayout(tx, ctx.deps, row);
-    return toPayoutResource(row, reveal);
-  });
+  // The payout first, then its attempt: reconciliation locks in the same order.
+  const current = (await repo.findPayout(tx, ctx.merchantAccountId, payoutId, { forUpdate: true }))!;
+  const attempt = await repo.findAttempt(tx, ctx.merchantAccountId, attemptId, { forUpdate: true });
+  // Reconciliation settled it meanwhile (this process stalled past its first check): keep its answer.
+  if (!attempt || attempt.status !== 'in_flight') return toPayoutResource(current, reveal);
+  const resolved = resolveCall(result);
+  const now = new Date();
+  await repo.updateAttempt(tx, ctx.merchantAccountId, attempt.id, {
+    status: resolved.attemptStatus, provider_reference: resolved.providerPayoutId, error_code: resolved.errorCode ?? (result.ok ? null : result.kind),
+    raw_response_code: resolved.rawResponseCode, raw_response_description: resolved.rawResponseDescription, next_check_at: resolved.open ? nextCheckAt(0, now) : null,
+  }, now);
+  const row = await repo.updatePayout(tx, ctx.merchantAccountId, current.id, {
+    status: resolved.status, payment_service_payout_id: resolved.providerPayoutId, error_code: resolved.errorCode,
+    raw_response_code: resolved.rawResponseCode, raw_response_description: resolved.rawResponseDescription,
+  }, now);
+  await emitPayout(tx, ctx.deps, row);
+  return toPayoutResource(row, reveal);
+}
+
+/**
+ * `resume` of `POST /payouts` (http/idempotency.ts): the payout the first request recorded before it
+ * died or failed. A call whose answer was never recorded (the attempt still `in_flight`) is recorded
+ * now without one, as a timeout is: the payout stays `pending`, its `payout.pending` webhook goes
+ * out, and reconciliation asks the provider. The provider is never called again.
+ */
+export async function resumePayout(ctx: RequestContext, payoutId: string): Promise<Payout> {
+  const attempt = await repo.findAttemptOfPayout(ctx.deps.db, ctx.merchantAccountId, payoutId);
+  if (!attempt) return getPayout(ctx, payoutId);
+  return withRequestTransaction(ctx, (tx) => finishIn(tx, ctx, payoutId, attempt.id, UNANSWERED));
 }
 
 /**

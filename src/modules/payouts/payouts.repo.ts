@@ -26,6 +26,11 @@ export async function findAttempt(db: Executor, merchantAccountId: string, id: s
   return query.executeTakeFirst();
 }
 
+/** The provider call a payout was recorded with (one per payout). */
+export async function findAttemptOfPayout(db: Executor, merchantAccountId: string, payoutId: string): Promise<PayoutAttemptRow | undefined> {
+  return db.selectFrom('payout_attempts').selectAll().where('merchant_account_id', '=', merchantAccountId).where('payout_id', '=', payoutId).orderBy('created_at').executeTakeFirst();
+}
+
 export async function updateAttempt(db: Executor, merchantAccountId: string, id: string, patch: PayoutAttemptPatch, now = new Date()): Promise<void> {
   await db.updateTable('payout_attempts').set({ ...patch, updated_at: now }).where('merchant_account_id', '=', merchantAccountId).where('id', '=', id).execute();
 }

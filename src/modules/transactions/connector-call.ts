@@ -1,4 +1,4 @@
-import { callConnector as boundedConnectorCall, CONNECTOR_TIMEOUT_MS, unknownOutcome, type CallFailure, type CallSuccess } from '../../connectors/call.ts';
+import { callConnector as boundedConnectorCall, CONNECTOR_TIMEOUT_MS, unknownOutcome, UNANSWERED, type CallFailure, type CallSuccess } from '../../connectors/call.ts';
 import type { PaymentConnector, ResponseFacts } from '../../connectors/connector.ts';
 import type { RequestContext } from '../../context.ts';
 import type { Deps } from '../../context.ts';
@@ -7,7 +7,7 @@ import type { Executor } from '../../db/transaction.ts';
 import { AppError } from '../../errors/app-error.ts';
 import { credentialsOf, findUsablePaymentServiceCached } from '../payment-services/payment-services.service.ts';
 
-export { CONNECTOR_TIMEOUT_MS };
+export { CONNECTOR_TIMEOUT_MS, UNANSWERED };
 
 /** The technical result of a call: the connector's answer, or why there is none. */
 export type CallResult<T> = CallSuccess<T> | CallFailure;

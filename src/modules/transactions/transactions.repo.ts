@@ -185,6 +185,12 @@ export async function findCapture(db: Executor, merchantAccountId: string, trans
     .executeTakeFirst();
 }
 
+/** The provider call of a refund (none for a gift card redemption's refund), locked when asked (index `transaction_attempts_txn_idx`). */
+export async function findRefundAttempt(db: Executor, merchantAccountId: string, transactionId: string, refundId: string, options: { forUpdate?: boolean } = {}): Promise<AttemptRow | undefined> {
+  const query = db.selectFrom('transaction_attempts').selectAll().where('merchant_account_id', '=', merchantAccountId).where('transaction_id', '=', transactionId).where('refund_id', '=', refundId);
+  return (options.forUpdate ? query.forUpdate() : query).executeTakeFirst();
+}
+
 /** The void sent for a late authorization (its authorize attempt); at most one, a unique index says so. */
 export async function findCompensatingAttempt(db: Executor, merchantAccountId: string, authorizeAttemptId: string): Promise<AttemptRow | undefined> {
   return db.selectFrom('transaction_attempts').selectAll().where('merchant_account_id', '=', merchantAccountId).where('compensates_attempt_id', '=', authorizeAttemptId).executeTakeFirst();

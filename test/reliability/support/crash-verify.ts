@@ -12,6 +12,11 @@ const LATER: Record<string, string[]> = {
   succeeded: ['succeeded'],
 };
 
+/** A transaction answered `processing` (a retry resumed it after a crash): reconciliation settles it. */
+const LATER_TRANSACTION: Record<string, string[]> = {
+  processing: ['processing', 'authorization_succeeded', 'capture_pending', 'capture_succeeded', 'authorization_declined', 'authorization_failed'],
+};
+
 const WEBHOOK_KIND: Record<Answered['op'], (a: Answered) => string> = {
   authorize: () => 'transaction.created',
   capture: () => 'transaction.captured',
@@ -61,7 +66,13 @@ export async function verifyAnswered(get: Get, answered: Answered[], delivered: 
     }
     const now = res.json.status as string;
     const problems: string[] = [];
-    if (!(LATER[a.status] ?? [a.status]).includes(now)) problems.push(`is now ${now}`);
+    const later = (a.op === 'authorize' ? LATER_TRANSACTION[a.status] : undefined) ?? LATER[a.status] ?? [a.status];
+    if (!later.includes(now)) problems.push(`is now ${now}`);
+    // Each client refunds a transaction once: a second refund is a retry that ran again (issue 48).
+    if (a.op === 'refund') {
+      const refunds = await get(`/transactions/${a.transactionId}/refunds`);
+      if (refunds.json.items.length !== 1) problems.push(`${refunds.json.items.length} refunds for one refund request`);
+    }
     if (a.op === 'capture' && res.json.captured_amount < a.amount) problems.push(`captured ${res.json.captured_amount} < ${a.amount}`);
     if (a.transactionId && a.op !== 'refund') {
       const history = await get(`/transactions/${a.transactionId}/events?limit=100`);

@@ -1,7 +1,6 @@
 import { defineRoute } from '../../../http/define-route.ts';
-import { createPayout as run } from '../create-payout.service.ts';
+import { createPayout as run, resumePayout } from '../create-payout.service.ts';
 import { CreatePayoutBody, PayoutSchema } from '../payouts.schemas.ts';
-import { getPayout } from '../payouts.service.ts';
 
 export const createPayout = defineRoute({
   operationId: 'createPayout',
@@ -18,6 +17,6 @@ export const createPayout = defineRoute({
   body: CreatePayoutBody,
   response: PayoutSchema,
   // A retry whose first request died after recording the payout gets that payout, not a second one.
-  resume: getPayout,
+  resume: resumePayout,
   handler: ({ ctx, body }) => run(ctx, body),
 });

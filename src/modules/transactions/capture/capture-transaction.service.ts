@@ -1,11 +1,12 @@
 import { withRequestTransaction, type RequestContext } from '../../../context.ts';
 import type { AttemptRow, TransactionRow } from '../../../db/schema-transactions.ts';
-import { withTransaction, type Executor } from '../../../db/transaction.ts';
+import { withTransaction, type Executor, type Tx } from '../../../db/transaction.ts';
 import { notFound } from '../../../errors/app-error.ts';
 import { uuidv7 } from '../../../lib/ids.ts';
 import { uuidToBase62 } from '../../../lib/base62.ts';
 import { auditQuery, recordAudit } from '../../audit-logs/audit-logs.service.ts';
-import { attemptPatch, callConnector, connectorOfTransaction, paymentHint, type BoundConnector } from '../connector-call.ts';
+import { attemptPatch, callConnector, connectorOfTransaction, paymentHint, UNANSWERED, type BoundConnector } from '../connector-call.ts';
+import { resultOfAttempt, resumeAttempt } from '../resumed-operation.ts';
 import type { CaptureTransactionBody } from '../create-transaction.schema.ts';
 import { mispredicted, predictRow } from '../predicted-row.ts';
 import { recordGuarded, writeGuarded } from '../guarded-answer.ts';
@@ -62,6 +63,8 @@ async function reserve(ctx: RequestContext, id: string, body: CaptureTransaction
     const { plan, bound } = await checked(tx, ctx, row, body);
     const updated = await repo.updateTransaction(tx, ctx.merchantAccountId, id, { capture_reserved: row.capture_reserved + plan.amount, ...(plan.final ? { capture_closed: true } : {}) });
     const attempt = await repo.insertAttempt(tx, newAttempt(ctx, row, plan, body, new Date()));
+    // Committed with the attempt: a retry after a crash resumes this capture instead of capturing again.
+    if (ctx.idempotency) await ctx.idempotency.bindResource(tx, attempt.id);
     return { row: updated, attempt, bound };
   });
 }
@@ -81,8 +84,10 @@ async function reserveQuickly(ctx: RequestContext, id: string, body: CaptureTran
   const now = new Date();
   const attempt = newAttempt(ctx, row, plan, body, now);
   const update = repo.updateTransactionIfUnchangedQuery(db, ctx.merchantAccountId, id, { basis: captureBasis(row), add: { capture_reserved: plan.amount }, patch: plan.final ? { capture_closed: true } : {}, updatedAt: now });
+  // The idempotency key's binding is one more write of the statement (a key has one request at a time).
+  const bind = ctx.idempotency ? [ctx.idempotency.bindResourceWrite(db, attempt.id)] : [];
   // Keyed by the transaction: two captures of it never share a grouped statement.
-  const updated = await writeGuarded(db, update, [repo.insertAttemptQuery(db, attempt)], { column: 'id', value: id });
+  const updated = await writeGuarded(db, update, [repo.insertAttemptQuery(db, attempt), ...bind], { column: 'id', value: id });
   return updated && { row: updated, attempt, bound };
 }
 
@@ -127,22 +132,25 @@ function respond(transaction: Transaction, result: Answer, applied: Applied | nu
 
 /** Phase 3 under the row lock: every answer, a timeout included (the attempt stays open for reconciliation). */
 async function record(ctx: RequestContext, { row, attempt }: Reserved, result: Answer, preferTransaction: boolean): Promise<OperationResult | Transaction> {
-  return withRequestTransaction(ctx, async (tx) => {
-    const current = (await repo.findTransaction(tx, ctx.merchantAccountId, row.id, { forUpdate: true }))!;
-    const now = new Date();
-    const outcome = outcomeOf(result);
-    const applied = outcome ? applyCapture(current, outcome, attempt, now) : null;
-    const updated = applied ? await repo.updateTransaction(tx, ctx.merchantAccountId, row.id, applied.patch) : current;
-    const recorded = await repo.updateAttempt(tx, ctx.merchantAccountId, attempt.id, attemptPatch(result, applied, nextCheckAt(0, now), result.ok ? result.value.providerCaptureId : null));
-    await repo.insertEvents(tx, history(current, updated, attempt, result, applied, now));
-    const kind = transactionKind(current, updated, applied);
-    if (kind) await emitTransaction(tx, ctx.deps, updated, kind);
-    await emitCapture(tx, ctx.deps, recorded, updated);
-    await recordAudit(tx, ctx, 'captured', audited(updated, attempt));
-    // Every capture settles on its own, final or not (docs/decisions.md, "Settlements").
-    if (applied?.attemptStatus === 'succeeded') await scheduleSettlement(tx, ctx.deps, updated, attempt.id);
-    return respond(await transactionResource(tx, ctx, updated), result, applied, preferTransaction);
-  });
+  return withRequestTransaction(ctx, (tx) => recordIn(tx, ctx, row.id, attempt, result, preferTransaction));
+}
+
+/** `record` in the caller's transaction (also a resumed capture's: resumeCapture). */
+async function recordIn(tx: Tx, ctx: RequestContext, transactionId: string, attempt: AttemptRow, result: Answer, preferTransaction: boolean): Promise<OperationResult | Transaction> {
+  const current = (await repo.findTransaction(tx, ctx.merchantAccountId, transactionId, { forUpdate: true }))!;
+  const now = new Date();
+  const outcome = outcomeOf(result);
+  const applied = outcome ? applyCapture(current, outcome, attempt, now) : null;
+  const updated = applied ? await repo.updateTransaction(tx, ctx.merchantAccountId, transactionId, applied.patch) : current;
+  const recorded = await repo.updateAttempt(tx, ctx.merchantAccountId, attempt.id, attemptPatch(result, applied, nextCheckAt(0, now), result.ok ? result.value.providerCaptureId : null));
+  await repo.insertEvents(tx, history(current, updated, attempt, result, applied, now));
+  const kind = transactionKind(current, updated, applied);
+  if (kind) await emitTransaction(tx, ctx.deps, updated, kind);
+  await emitCapture(tx, ctx.deps, recorded, updated);
+  await recordAudit(tx, ctx, 'captured', audited(updated, attempt));
+  // Every capture settles on its own, final or not (docs/decisions.md, "Settlements").
+  if (applied?.attemptStatus === 'succeeded') await scheduleSettlement(tx, ctx.deps, updated, attempt.id);
+  return respond(await transactionResource(tx, ctx, updated), result, applied, preferTransaction);
 }
 
 /**
@@ -200,4 +208,13 @@ export async function captureTransaction(ctx: RequestContext, id: string, body: 
   const reserved = (await reserveQuickly(ctx, id, body)) ?? (await reserve(ctx, id, body));
   const result = await call(ctx, reserved);
   return (await recordQuickly(ctx, reserved, result, preferTransaction)) ?? record(ctx, reserved, result, preferTransaction);
+}
+
+/** `resume` of `POST /transactions/{id}/capture` (resumed-operation.ts): the capture the first request recorded. */
+export function resumeCapture(ctx: RequestContext, attemptId: string, preferTransaction: boolean): Promise<OperationResult | Transaction> {
+  return resumeAttempt(
+    ctx, attemptId, 'capture',
+    (tx, attempt) => recordIn(tx, ctx, attempt.transaction_id, attempt, UNANSWERED, preferTransaction),
+    (attempt, transaction) => (preferTransaction ? transaction : resultOfAttempt('transaction-capture', attempt, transaction)),
+  );
 }

@@ -6,7 +6,7 @@ import { uuidv7 } from '../../../lib/ids.ts';
 import { uuidToBase62 } from '../../../lib/base62.ts';
 import { auditQuery, recordAudit } from '../../audit-logs/audit-logs.service.ts';
 import { recordGuarded, writeGuarded } from '../guarded-answer.ts';
-import { attemptPatch, callConnector, connectorOfTransaction, paymentHint, type BoundConnector } from '../connector-call.ts';
+import { attemptPatch, callConnector, connectorOfTransaction, paymentHint, UNANSWERED, type BoundConnector } from '../connector-call.ts';
 import { applyRefund, nextCheckAt } from '../outcomes.ts';
 import { mispredicted } from '../predicted-row.ts';
 import { toRefundResource, type CreateRefundBody, type Refund } from '../refund.schema.ts';
@@ -24,6 +24,13 @@ interface Reserved {
   bound: BoundConnector;
 }
 
+/**
+ * What the request binds to its idempotency key with the refund it records (http/idempotency.ts):
+ * the refund's id, or for `refunds/all` the ids of every refund it recorded so far.
+ */
+type BindAs = (refundId: string) => string;
+const bindRefund: BindAs = (refundId) => refundId;
+
 /** The refund with every column given: the quick path knows the row it inserts without reading it back. */
 function newRefund(ctx: RequestContext, row: TransactionRow, amount: number, body: CreateRefundBody, now: Date): RefundRow & { creator: null } {
   return {
@@ -37,8 +44,11 @@ const refundAttempt = (row: TransactionRow, refund: RefundRow, attemptId: string
   merchant_account_id: row.merchant_account_id, id: attemptId, transaction_id: row.id, operation: 'refund', status: 'in_flight', amount: refund.amount, refund_id: refund.id, payment_service_id: row.payment_service_id, next_check_at: nextCheckAt(0, new Date()),
 });
 
-/** Phase 1 under the row lock: check and reserve the amount, record the refund and its attempt. */
-async function reserve(tx: Tx, ctx: RequestContext, id: string, body: CreateRefundBody, requireAmount: boolean): Promise<Reserved | null> {
+/**
+ * Phase 1 under the row lock: check and reserve the amount, record the refund and its attempt, and
+ * bind the refund to the idempotency key in the same commit: a retry after a crash resumes it.
+ */
+async function reserve(tx: Tx, ctx: RequestContext, id: string, body: CreateRefundBody, requireAmount: boolean, bindAs: BindAs): Promise<Reserved | null> {
   const row = await repo.findTransaction(tx, ctx.merchantAccountId, id, { forUpdate: true });
   if (!row) throw notFound('transaction', id);
   const amount = planRefund(row, body, requireAmount);
@@ -48,6 +58,7 @@ async function reserve(tx: Tx, ctx: RequestContext, id: string, body: CreateRefu
   const refund = await repo.insertRefund(tx, newRefund(ctx, row, amount, body, new Date()));
   const attemptId = uuidv7();
   await repo.insertAttempt(tx, refundAttempt(row, refund, attemptId));
+  if (ctx.idempotency) await ctx.idempotency.bindResource(tx, bindAs(refund.id));
   return { row: updated, refund, attemptId, bound };
 }
 
@@ -58,7 +69,7 @@ async function reserve(tx: Tx, ctx: RequestContext, id: string, body: CreateRefu
  * attempt are inserted with it. Null when a column moved meanwhile (a concurrent refund or
  * capture), or nothing is left to refund: nothing was written and `reserve` decides under the lock.
  */
-async function reserveQuickly(ctx: RequestContext, id: string, body: CreateRefundBody, requireAmount: boolean): Promise<Reserved | null> {
+async function reserveQuickly(ctx: RequestContext, id: string, body: CreateRefundBody, requireAmount: boolean, bindAs: BindAs): Promise<Reserved | null> {
   const db = ctx.deps.db;
   const row = await repo.findTransaction(db, ctx.merchantAccountId, id);
   if (!row) throw notFound('transaction', id);
@@ -69,18 +80,20 @@ async function reserveQuickly(ctx: RequestContext, id: string, body: CreateRefun
   const refund = newRefund(ctx, row, amount, body, now);
   const attemptId = uuidv7();
   const update = repo.updateTransactionIfUnchangedQuery(db, ctx.merchantAccountId, id, { basis: refundBasis(row), add: { refund_reserved: amount }, updatedAt: now });
+  // The idempotency key's binding is one more write of the statement (a key has one request at a time).
+  const bind = ctx.idempotency ? [ctx.idempotency.bindResourceWrite(db, bindAs(refund.id))] : [];
   // Keyed by the transaction: two refunds of it never share a grouped statement.
-  const updated = await writeGuarded(db, update, [repo.insertRefundQuery(db, refund), repo.insertAttemptQuery(db, refundAttempt(row, refund, attemptId))], { column: 'id', value: id });
+  const updated = await writeGuarded(db, update, [repo.insertRefundQuery(db, refund), repo.insertAttemptQuery(db, refundAttempt(row, refund, attemptId)), ...bind], { column: 'id', value: id });
   return updated && { row: updated, refund, attemptId, bound };
 }
 
 /** Phase 1: in one statement while the transaction holds still, else under the row lock. Null: nothing to refund. */
-async function reserveRefund(ctx: RequestContext, id: string, body: CreateRefundBody, requireAmount: boolean): Promise<Reserved | null> {
-  return (await reserveQuickly(ctx, id, body, requireAmount)) ?? withTransaction(ctx.deps.db, (tx) => reserve(tx, ctx, id, body, requireAmount));
+async function reserveRefund(ctx: RequestContext, id: string, body: CreateRefundBody, requireAmount: boolean, bindAs: BindAs = bindRefund): Promise<Reserved | null> {
+  return (await reserveQuickly(ctx, id, body, requireAmount, bindAs)) ?? withTransaction(ctx.deps.db, (tx) => reserve(tx, ctx, id, body, requireAmount, bindAs));
 }
 
 /** Phase 3: the connector's answer on the refund, the transaction's amounts, an event, an audit entry. */
-async function record(tx: Tx, ctx: RequestContext, reserved: Reserved, result: Awaited<ReturnType<typeof call>>): Promise<Refund> {
+async function record(tx: Tx, ctx: RequestContext, reserved: Pick<Reserved, 'refund' | 'attemptId'>, result: Awaited<ReturnType<typeof call>>): Promise<Refund> {
   const { refund, attemptId } = reserved;
   const current = (await repo.findTransaction(tx, ctx.merchantAccountId, refund.transaction_id, { forUpdate: true }))!;
   const now = new Date();
@@ -152,7 +165,7 @@ async function recordQuickly(ctx: RequestContext, reserved: Reserved, result: Aw
 }
 
 /** The history event of a refund's connector call. */
-function refundEvent(row: TransactionRow, reserved: Reserved, outcome: string, errorCode: string | null, ms: number, now: Date) {
+function refundEvent(row: TransactionRow, reserved: Pick<Reserved, 'refund' | 'attemptId'>, outcome: string, errorCode: string | null, ms: number, now: Date) {
   return event(row, 'transaction-sync-event', { operation: 'refund', attempt_id: reserved.attemptId, refund_id: reserved.refund.id, amount: reserved.refund.amount, outcome, error_code: errorCode, duration_ms: ms }, now);
 }
 
@@ -182,11 +195,13 @@ export async function refundAll(ctx: RequestContext, id: string, body: { reason?
   const row = await repo.findTransaction(ctx.deps.db, ctx.merchantAccountId, id);
   if (!row) throw notFound('transaction', id);
   const giftCardRefunds: Refund[] = [];
+  // Each refund is bound to the idempotency key with the ones before it, as it is recorded.
+  const bindAs: BindAs = (refundId) => [...giftCardRefunds.map((r) => r.id), refundId].join(',');
   for (const redemption of await listTransactionGiftCardRedemptions(ctx.deps.db, ctx, id)) {
     const left = redemption.amount - redemption.refunded_amount;
-    if (redemption.status === 'succeeded' && left > 0) giftCardRefunds.push(await refundRedemption(ctx, row, redemption.id, left, extra));
+    if (redemption.status === 'succeeded' && left > 0) giftCardRefunds.push(await refundRedemption(ctx, row, redemption.id, left, extra, bindAs));
   }
-  const reserved = row.captured_amount > 0 ? await reserveRefund(ctx, id, extra, false) : null;
+  const reserved = row.captured_amount > 0 ? await reserveRefund(ctx, id, extra, false, bindAs) : null;
   const result = reserved ? await call(ctx, reserved) : null;
   return withRequestTransaction(ctx, async (tx) => {
     const items = reserved && result ? [await record(tx, ctx, reserved, result)] : [];
@@ -210,11 +225,13 @@ async function refundRedemptionOf(ctx: RequestContext, id: string, body: CreateR
  * called outside any transaction (the redemption's amount is reserved by the gift cards module),
  * and the answer recorded. The transaction's `refunded_amount` counts the payment method only.
  */
-async function refundRedemption(ctx: RequestContext, row: TransactionRow, redemptionId: string, amount: number, body: { reason?: string | null; external_identifier?: string | null }): Promise<Refund> {
+async function refundRedemption(ctx: RequestContext, row: TransactionRow, redemptionId: string, amount: number, body: { reason?: string | null; external_identifier?: string | null }, bindAs: BindAs = bindRefund): Promise<Refund> {
   if (amount <= 0) throw new AppError('bad_request', 'Nothing is left to refund on this gift card redemption');
-  const refund = await withTransaction(ctx.deps.db, (tx) =>
-    repo.insertRefund(tx, { merchant_account_id: ctx.merchantAccountId, id: uuidv7(), transaction_id: row.id, status: 'processing', currency: row.currency, amount, reason: body.reason ?? null, target_type: 'gift-card-redemption', target_id: redemptionId, external_identifier: body.external_identifier ?? null }),
-  );
+  const refund = await withTransaction(ctx.deps.db, async (tx) => {
+    const inserted = await repo.insertRefund(tx, { merchant_account_id: ctx.merchantAccountId, id: uuidv7(), transaction_id: row.id, status: 'processing', currency: row.currency, amount, reason: body.reason ?? null, target_type: 'gift-card-redemption', target_id: redemptionId, external_identifier: body.external_identifier ?? null });
+    if (ctx.idempotency) await ctx.idempotency.bindResource(tx, bindAs(inserted.id));
+    return inserted;
+  });
   const result = await refundGiftCardRedemption(ctx, redemptionId, amount, refund.id);
   return withTransaction(ctx.deps.db, async (tx) => {
     const patch = result.ok ? { status: 'succeeded' as const, payment_service_refund_id: result.refundId } : { status: 'declined' as const, error_code: result.errorCode, raw_response_code: result.rawErrorCode, raw_response_description: result.rawErrorMessage };
@@ -224,5 +241,38 @@ async function refundRedemption(ctx: RequestContext, row: TransactionRow, redemp
     await emitRefund(tx, ctx.deps, updated, row, 'refund.created');
     await emitRefund(tx, ctx.deps, updated, row, refundKind(updated.status));
     return toRefundResource(updated, row);
+  });
+}
+
+/**
+ * A refund a retry resumes (http/idempotency.ts): its request died, or failed with a 5xx, after
+ * recording it. A call whose answer was never recorded (the attempt still `in_flight`) is recorded
+ * now without an answer, as a timeout is: the refund stays `processing` and reconciliation asks the
+ * provider; the request's history event, audit entry and `refund.created` webhook are written with
+ * it. The provider is never called again. Otherwise the refund as it is now.
+ */
+async function finishRefund(tx: Tx, ctx: RequestContext, refundId: string): Promise<Refund> {
+  const refund = await repo.findRefund(tx, ctx.merchantAccountId, refundId);
+  if (!refund) throw notFound('refund', refundId);
+  // The attempt first, then the transaction (in `record`): reconciliation locks in this order.
+  const attempt = await repo.findRefundAttempt(tx, ctx.merchantAccountId, refund.transaction_id, refund.id, { forUpdate: true });
+  if (attempt?.status === 'in_flight') return record(tx, ctx, { refund, attemptId: attempt.id }, UNANSWERED);
+  return toRefundResource(refund, (await repo.findTransaction(tx, ctx.merchantAccountId, refund.transaction_id))!);
+}
+
+/** `resume` of `POST /transactions/{id}/refunds`: the refund the first request recorded, its answer stored with it. */
+export async function resumeRefund(ctx: RequestContext, refundId: string): Promise<Refund> {
+  return withRequestTransaction(ctx, (tx) => finishRefund(tx, ctx, refundId));
+}
+
+/**
+ * `resume` of `POST /transactions/{id}/refunds/all`: the refunds the first request recorded before
+ * it died, in its order. What it had not started yet is still refundable (a new request refunds it).
+ */
+export async function resumeRefundAll(ctx: RequestContext, refundIds: string) {
+  return withRequestTransaction(ctx, async (tx) => {
+    const items: Refund[] = [];
+    for (const refundId of refundIds.split(',')) items.push(await finishRefund(tx, ctx, refundId));
+    return { items, limit: 20, next_cursor: null, previous_cursor: null };
   });
 }

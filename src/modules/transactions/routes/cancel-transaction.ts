@@ -12,7 +12,8 @@ export const cancelTransaction = defineRoute({
   summary: 'Cancel a transaction that is still processing or awaiting buyer approval',
   status: 200,
   params: TransactionParams,
-  idempotent: false,
+  // Its change and its answer are one database transaction, stored with the idempotency key: a
+  // retry after a crash replays the answer (no provider call to repeat).
   response: TransactionCancelSchema,
   handler: ({ ctx, params }) => run(ctx, params.transaction_id),
 });

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { defineRoute } from '../../../http/define-route.ts';
-import { captureTransaction as run } from '../capture/capture-transaction.service.ts';
+import { captureTransaction as run, resumeCapture } from '../capture/capture-transaction.service.ts';
 import { CaptureTransactionBody, TransactionParams } from '../create-transaction.schema.ts';
 import { TransactionCaptureSchema, TransactionSchema } from '../transaction.schema.ts';
 import { PreferHeader, prefersTransaction } from './prefer.ts';
@@ -21,5 +21,7 @@ export const captureTransaction = defineRoute({
   bodyOptional: true,
   headers: { prefer: PreferHeader },
   response: Type.Union([TransactionCaptureSchema, TransactionSchema]),
+  // A retry whose first request died after recording its capture answers for that capture, never captures again.
+  resume: (ctx, attemptId, { headers }) => resumeCapture(ctx, attemptId, prefersTransaction(headers)),
   handler: ({ ctx, params, body, headers }) => run(ctx, params.transaction_id, body ?? {}, prefersTransaction(headers)),
 });

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { defineRoute } from '../../../http/define-route.ts';
-import { refundAll as run } from '../refund/refund-transaction.service.ts';
+import { refundAll as run, resumeRefundAll } from '../refund/refund-transaction.service.ts';
 import { TransactionParams } from '../create-transaction.schema.ts';
 import { RefundAllBody, RefundsSchema } from '../refund.schema.ts';
 
@@ -17,5 +17,7 @@ export const createFullTransactionRefund = defineRoute({
   body: Type.Union([RefundAllBody, Type.Null()]),
   bodyOptional: true,
   response: RefundsSchema,
+  // A retry whose first request died after recording its refund gets that refund, not a second one.
+  resume: resumeRefundAll,
   handler: ({ ctx, params, body }) => run(ctx, params.transaction_id, body),
 });

@@ -1,5 +1,5 @@
 import { defineRoute } from '../../../http/define-route.ts';
-import { refundTransaction as run } from '../refund/refund-transaction.service.ts';
+import { refundTransaction as run, resumeRefund } from '../refund/refund-transaction.service.ts';
 import { TransactionParams } from '../create-transaction.schema.ts';
 import { CreateRefundBody, RefundSchema } from '../refund.schema.ts';
 
@@ -16,5 +16,7 @@ export const createTransactionRefund = defineRoute({
   body: CreateRefundBody,
   bodyOptional: true,
   response: RefundSchema,
+  // A retry whose first request died after recording its refund gets that refund, not a second one.
+  resume: resumeRefund,
   handler: ({ ctx, params, body }) => run(ctx, params.transaction_id, body),
 });

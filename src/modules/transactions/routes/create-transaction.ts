@@ -3,7 +3,7 @@ import { defineRoute } from '../../../http/define-route.ts';
 import { CreateTransactionBody } from '../create-transaction.schema.ts';
 import { TransactionSchema } from '../transaction.schema.ts';
 import { createTransaction as run } from '../create/create-transaction.service.ts';
-import { getTransaction } from '../transactions.service.ts';
+import { resumeTransaction } from '../create/resume-transaction.ts';
 
 /** The client's address: the first entry of X-Forwarded-For, as the merchant's server forwards it. */
 const buyerIp = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value)?.split(',')[0]?.trim().slice(0, 64) || null;
@@ -25,6 +25,6 @@ export const createTransaction = defineRoute({
   headers: { 'x-forwarded-for': Type.Optional(Type.String({ maxLength: 1000, description: 'Buyer IP address (kept for anti-fraud)' })) },
   response: TransactionSchema,
   // A retry whose first request died after recording the transaction gets that transaction, not a second charge.
-  resume: getTransaction,
+  resume: resumeTransaction,
   handler: ({ ctx, body, headers }) => run(ctx, body, buyerIp(headers['x-forwarded-for'])),
 });

@@ -1,6 +1,6 @@
 import { defineRoute } from '../../../http/define-route.ts';
 import { TransactionParams } from '../create-transaction.schema.ts';
-import { incrementAuthorization as run } from '../increment/increment-authorization.service.ts';
+import { incrementAuthorization as run, resumeIncrement } from '../increment/increment-authorization.service.ts';
 import { IncrementAuthorizationBody, TransactionAuthorizationIncrementSchema } from '../transaction.schema.ts';
 
 export const incrementTransactionAuthorization = defineRoute({
@@ -18,5 +18,7 @@ export const incrementTransactionAuthorization = defineRoute({
   params: TransactionParams,
   body: IncrementAuthorizationBody,
   response: TransactionAuthorizationIncrementSchema,
+  // A retry whose first request died after recording its increase answers for it, never asks the provider again.
+  resume: resumeIncrement,
   handler: ({ ctx, params, body }) => run(ctx, params.transaction_id, body),
 });

@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import { defineRoute } from '../../../http/define-route.ts';
 import { TransactionParams } from '../create-transaction.schema.ts';
 import { TransactionSchema, TransactionVoidSchema } from '../transaction.schema.ts';
-import { voidTransaction as run } from '../void/void-transaction.service.ts';
+import { resumeVoid, voidTransaction as run } from '../void/void-transaction.service.ts';
 import { PreferHeader, prefersTransaction } from './prefer.ts';
 
 export const voidTransaction = defineRoute({
@@ -17,5 +17,7 @@ export const voidTransaction = defineRoute({
   params: TransactionParams,
   headers: { prefer: PreferHeader },
   response: Type.Union([TransactionVoidSchema, TransactionSchema]),
+  // A retry whose first request died after recording its void answers for that void, never voids again.
+  resume: (ctx, attemptId, { headers }) => resumeVoid(ctx, attemptId, prefersTransaction(headers)),
   handler: ({ ctx, params, headers }) => run(ctx, params.transaction_id, prefersTransaction(headers)),
 });
