@@ -13,6 +13,8 @@ import { getTransaction } from './routes/get-transaction.ts';
 import { incrementTransactionAuthorization } from './routes/increment-transaction-authorization.ts';
 import { listTransactionActions } from './routes/list-transaction-actions.ts';
 import { listTransactionCaptures } from './routes/list-transaction-captures.ts';
+import { listTransactionChargebackReversals } from './routes/list-transaction-chargeback-reversals.ts';
+import { listTransactionChargebacks } from './routes/list-transaction-chargebacks.ts';
 import { listTransactionEvents } from './routes/list-transaction-events.ts';
 import { listTransactionRefundSettlements } from './routes/list-transaction-refund-settlements.ts';
 import { listTransactionRefunds } from './routes/list-transaction-refunds.ts';
@@ -29,6 +31,7 @@ export async function transactions(app: FastifyInstance): Promise<void> {
     listTransactionActions, listTransactionEvents, listTransactionSettlements, getTransactionSettlement,
     incrementTransactionAuthorization,
     listTransactionCaptures, getTransactionCapture, listTransactionRefundSettlements, getTransactionRefundSettlement,
+    listTransactionChargebacks, listTransactionChargebackReversals,
   ]) {
     app.route(route);
   }
