@@ -21,6 +21,7 @@ import { listTransactionRefunds } from './routes/list-transaction-refunds.ts';
 import { listTransactions } from './routes/list-transactions.ts';
 import { listTransactionSettlements } from './routes/list-transaction-settlements.ts';
 import { syncTransaction } from './routes/sync-transaction.ts';
+import { updateTransactionSession } from './routes/update-transaction-session.ts';
 import { updateTransaction } from './routes/update-transaction.ts';
 import { voidTransaction } from './routes/void-transaction.ts';
 
@@ -31,7 +32,7 @@ export async function transactions(app: FastifyInstance): Promise<void> {
     listTransactionActions, listTransactionEvents, listTransactionSettlements, getTransactionSettlement,
     incrementTransactionAuthorization,
     listTransactionCaptures, getTransactionCapture, listTransactionRefundSettlements, getTransactionRefundSettlement,
-    listTransactionChargebacks, listTransactionChargebackReversals,
+    listTransactionChargebacks, listTransactionChargebackReversals, updateTransactionSession,
   ]) {
     app.route(route);
   }
