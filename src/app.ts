@@ -114,7 +114,7 @@ export async function buildApp(deps: Deps, options: BuildAppOptions = {}): Promi
   const authenticate = createAuthenticator(deps);
   app.addHook('onRequest', async (request: FastifyRequest) => {
     const config = request.routeOptions.config;
-    if ((config.scope !== undefined && config.scope !== null) || config.credential === 'checkout-session') await authenticate(request);
+    if ((config.scope !== undefined && config.scope !== null) || (config.credential ?? 'bearer') !== 'bearer') await authenticate(request);
   });
   app.addHook('preValidation', async (request: FastifyRequest) => {
     if (request.routeOptions.config.embed && isEmbed(request.ctx.principal)) applyEmbedPins(request.ctx.principal!, request.body);

@@ -13,6 +13,7 @@ import type { Vault } from './vault/vault.ts';
 import type { JobQueue } from './jobs/queue.ts';
 import type { KeyPairCache } from './modules/api-key-pairs/key-pair-cache.ts';
 import type { FlowRuleCache } from './modules/flows/rule-cache.ts';
+import type { TransactionSessionTokens } from './modules/transactions/session-token.ts';
 import type { ConnectorRegistry } from './connectors/registry.ts';
 import type { Metrics } from './observability/metrics.ts';
 
@@ -34,6 +35,13 @@ export interface Deps {
    * sessions module; without it such requests are 401.
    */
   resolveCheckoutSession?: (deps: Deps, sessionId: string) => Promise<CheckoutSessionCredential | null>;
+  /** Signs and reads transaction session tokens (`session_token`); its secret is shared through the database. */
+  sessionTokens: TransactionSessionTokens;
+  /**
+   * Looks up the transaction a session token opens (`POST /transactions/{id}/session`). Set by the
+   * transactions module; without it such requests are 401.
+   */
+  resolveTransactionSession?: (deps: Deps, transactionId: string, token: string) => Promise<TransactionSessionCredential | null>;
   /** The only plaintext boundary for card data. */
   vault: Vault;
   keyring: Keyring;
@@ -60,10 +68,20 @@ export interface CheckoutSessionCredential {
   expiresAt: Date;
 }
 
+/** A transaction whose session token checked out: its merchant account, and until when the token is good. */
+export interface TransactionSessionCredential {
+  transactionId: string;
+  merchantAccountId: string;
+  expiresAt: Date;
+}
+
 /** Who is calling: the verified credential. */
 export interface Principal {
-  /** `checkout-session`: a checkout session id used as the credential of its fields endpoint. */
-  kind: 'api-key-pair' | 'checkout-session';
+  /**
+   * `checkout-session`: a checkout session id used as the credential of its own operations;
+   * `transaction-session`: a transaction's session token, the credential of its session.
+   */
+  kind: 'api-key-pair' | 'checkout-session' | 'transaction-session';
   /** Id of the API key pair (the credential owner for idempotency and audit). */
   keyPairId: string;
   /** Display name of the key pair (the actor's name in audit entries). */

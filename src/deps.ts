@@ -11,6 +11,8 @@ import { JobQueue } from './jobs/queue.ts';
 import { resolveCheckoutSession } from './modules/checkout-sessions/checkout-sessions.service.ts';
 import { KeyPairCache } from './modules/api-key-pairs/key-pair-cache.ts';
 import { FlowRuleCache } from './modules/flows/rule-cache.ts';
+import { TransactionSessionTokens } from './modules/transactions/session-token.ts';
+import { resolveTransactionSession } from './modules/transactions/session/transaction-session.service.ts';
 import { getOrCreateSecret } from './modules/instance-settings/instance-settings.repo.ts';
 import { assertKeyringOpens, loadKeyring, type Keyring } from './vault/keyring.ts';
 import { masterKeyIdsInUse } from './vault/data-keys.repo.ts';
@@ -49,6 +51,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     if (options.migrate !== false) await migrate(handle.db);
     if (options.checkKeyring) assertKeyringOpens(keyring, await masterKeyIdsInUse(handle.db));
     const cursorSecret = await getOrCreateSecret(handle.db, 'cursor_secret');
+    const sessionTokenSecret = await getOrCreateSecret(handle.db, 'transaction_session_secret');
     const metrics = new Metrics({ db: handle.db, pool: handle.pool });
     const queue = new JobQueue({ pollMs: config.jobPollMs, concurrency: config.jobConcurrency, recurring: RECURRING, observer: metrics }, JOBS, options.log ?? silentLog);
     const readCaches: ReadCaches = { paymentServices: new ReadCache(), webhookSubscriptions: new ReadCache() };
@@ -67,6 +70,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       keyring,
       vault: new Vault(keyring),
       resolveCheckoutSession,
+      sessionTokens: new TransactionSessionTokens(sessionTokenSecret),
+      resolveTransactionSession,
       connectors,
       metrics,
     };

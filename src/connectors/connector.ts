@@ -25,7 +25,7 @@ export interface ConnectorDefinition {
   supportedCountries: string[];
   iconUrl: string | null;
   capabilities: ConnectorCapabilities;
-  supportedIntegrationClients: Array<'redirect' | 'web' | 'android' | 'ios'> | null;
+  supportedIntegrationClients: IntegrationClient[] | null;
   configuration: {
     approval_ui_target: 'new_window' | 'any';
     approval_ui_height: string;
@@ -312,6 +312,35 @@ export interface SessionOutcome {
   responseBody: Record<string, unknown> | null;
 }
 
+/** Where a transaction's session is used (the API's IntegrationClient). */
+export type IntegrationClient = 'redirect' | 'web' | 'android' | 'ios';
+
+/**
+ * The client session of a transaction that waits for its buyer (`POST /transactions/{id}/session`):
+ * what a front end needs to take the buyer through the payment service's step, and an optional
+ * update of it.
+ */
+export interface ClientSessionRequest extends CallBase {
+  providerTransactionId: string | null;
+  reference: string;
+  /** The page the buyer must visit (the transaction's approval URL), and until when. */
+  approvalUrl: string;
+  approvalExpiresAt: Date;
+  /** The client the transaction was created for (`integration_client`), if it named one. */
+  integrationClient: IntegrationClient | null;
+  /** Connector-specific data to update the session with, as the client sent it; null: read it only. */
+  payload: Record<string, unknown> | null;
+}
+
+export interface ClientSessionOutcome {
+  /** `update_refused`: the session takes no such update (the caller answers 400 naming `payload`, with `message`). */
+  status: 'succeeded' | 'update_refused';
+  /** What the client needs to launch the provider's step (SDK or page). */
+  sessionData: Record<string, unknown> | null;
+  integrationClient: IntegrationClient;
+  message: string | null;
+}
+
 /** A connector: one payment service's protocol in our normalized types. */
 export interface PaymentConnector {
   readonly definition: ConnectorDefinition;
@@ -334,6 +363,12 @@ export interface PaymentConnector {
   syncToken?(request: TokenSyncRequest): Promise<TokenSyncOutcome>;
   /** Present when `capabilities.sessions`. */
   createSession?(credentials: Record<string, string>, body: Record<string, unknown>): Promise<SessionOutcome>;
+  /**
+   * Present when the connector has a client session for a transaction waiting for its buyer (a
+   * provider's client SDK session, the sandbox's approval or 3DS page): such transactions carry a
+   * `session_token`, and `POST /transactions/{id}/session` answers with this.
+   */
+  clientSession?(request: ClientSessionRequest): Promise<ClientSessionOutcome>;
   /** Present when `capabilities.incrementalAuthorization`. */
   incrementAuthorization?(request: IncrementRequest): Promise<IncrementOutcome>;
   /** Present when `capabilities.payout`. Sends `amount` to the instrument; `idempotencyKey` makes a retry find the same payout. */

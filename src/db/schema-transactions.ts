@@ -178,6 +178,17 @@ export interface SettlementsTable {
   updated_at: UpdatedAt;
 }
 
+/**
+ * A chargeback or chargeback reversal: a line of a payment service's settlement report (migration
+ * 0046). The settlement fields, with the line's kind and its id at the payment service.
+ */
+export interface ChargebacksTable extends Omit<SettlementsTable, 'refund_id' | 'capture_attempt_id'> {
+  kind: 'chargeback' | 'chargeback-reversal';
+  payment_service_id: string;
+  /** The provider's id of the report line: unique per payment service. */
+  report_line_id: string;
+}
+
 declare module './schema.ts' {
   interface Database {
     transactions: TransactionsTable;
@@ -185,6 +196,7 @@ declare module './schema.ts' {
     transaction_events: TransactionEventsTable;
     refunds: RefundsTable;
     settlements: SettlementsTable;
+    chargebacks: ChargebacksTable;
   }
 }
 
@@ -196,3 +208,4 @@ export type TransactionEventRow = Selectable<TransactionEventsTable>;
 export type NewTransactionEvent = Insertable<TransactionEventsTable>;
 export type RefundRow = Selectable<RefundsTable>;
 export type SettlementRow = Selectable<SettlementsTable>;
+export type ChargebackRow = Selectable<ChargebacksTable>;

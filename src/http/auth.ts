@@ -19,8 +19,11 @@ declare module 'fastify' {
     embed?: boolean;
     /** Enumeration prevention: calls by embed tokens and checkout sessions are rate limited. */
     enumerationLimited?: boolean;
-    /** `checkout-session`: the session id in the path is the credential (no bearer token). */
-    credential?: 'bearer' | 'checkout-session';
+    /**
+     * `checkout-session`: the session id in the path is the credential (no bearer token);
+     * `transaction-session`: the `?token=` query, the transaction's session token, is.
+     */
+    credential?: 'bearer' | 'checkout-session' | 'transaction-session';
   }
 }
 
@@ -75,6 +78,35 @@ export function createAuthenticator(deps: Deps) {
     };
   }
 
+  /**
+   * A transaction's session token (`?token=`) for the transaction in the path. Limited as checkout
+   * session ids are: misses count in the client address's failed-lookup budget shared by every
+   * tokenless lookup (a found token spends nothing and is always served), calls per transaction.
+   */
+  async function transactionSession(request: FastifyRequest): Promise<Principal> {
+    const id = (request.params as Record<string, string | undefined>).transaction_id;
+    const token = (request.query as Record<string, unknown> | undefined)?.token;
+    const session = id && isUuid(id) && typeof token === 'string' && deps.resolveTransactionSession ? await deps.resolveTransactionSession(deps, id, token) : null;
+    if (!session) {
+      await lookups.miss(request.ip);
+      throw unauthorized();
+    }
+    await limiter.hit(`transaction-session:${session.transactionId}`);
+    return {
+      kind: 'transaction-session',
+      keyPairId: `transaction-session:${session.transactionId}`,
+      keyPairName: 'transaction session',
+      thumbprint: '',
+      scopes: [],
+      restrictedTo: session.merchantAccountId,
+      embed: null,
+      tokenMerchantAccountId: session.merchantAccountId,
+      tokenId: session.transactionId,
+      tokenHash: session.transactionId,
+      expiresAt: Math.floor(session.expiresAt.getTime() / 1000),
+    };
+  }
+
   function pickMerchantAccount(request: FastifyRequest, principal: Principal): string {
     const requested = request.headers[MERCHANT_HEADER];
     const named = typeof requested === 'string' && requested !== '' ? requested : null;
@@ -98,7 +130,7 @@ export function createAuthenticator(deps: Deps) {
 
   return async function authenticate(request: FastifyRequest): Promise<void> {
     const config = request.routeOptions.config;
-    const principal = config.credential === 'checkout-session' ? await checkoutSession(request) : await bearer(request);
+    const principal = config.credential === 'checkout-session' ? await checkoutSession(request) : config.credential === 'transaction-session' ? await transactionSession(request) : await bearer(request);
     const embedCall = isEmbed(principal);
     if (principal.kind === 'api-key-pair' && config.scope) {
       // An embed token reaches the operations open to embed tokens only, whatever other scopes it

@@ -58,8 +58,11 @@ export interface RouteDefinition<P extends TSchema | undefined, Q extends TSchem
   embed?: boolean;
   /** Rate limited for embed tokens and checkout sessions (enumeration prevention). */
   enumerationLimited?: boolean;
-  /** `checkout-session`: the session id in the path is the credential instead of a bearer token. */
-  credential?: 'bearer' | 'checkout-session';
+  /**
+   * `checkout-session`: the session id in the path is the credential instead of a bearer token;
+   * `transaction-session`: the transaction's session token in `?token=` is.
+   */
+  credential?: 'bearer' | 'checkout-session' | 'transaction-session';
   /**
    * The handler returns a `RawResponse` (http/raw-response.ts) sent as it is: status, headers and
    * bytes from elsewhere; `response` then only documents it. Idempotent replays send it again.
@@ -141,7 +144,7 @@ export function defineRoute<P extends TSchema | undefined = undefined, Q extends
     ...(def.querystring ? { querystring: def.querystring } : {}),
     ...(def.body ? { body: def.body } : {}),
     ...(Object.keys(headerProps).length > 0 ? { headers: Type.Object(headerProps) } : {}),
-    response: { [def.status]: success, ...(def.noContentWhenNull ? { 204: Type.Null({ description: 'No content' }) } : {}), ...(def.scope === null && def.credential !== 'checkout-session' ? {} : ERROR_RESPONSES) },
+    response: { [def.status]: success, ...(def.noContentWhenNull ? { 204: Type.Null({ description: 'No content' }) } : {}), ...(def.scope === null && (def.credential ?? 'bearer') === 'bearer' ? {} : ERROR_RESPONSES) },
   };
 
   return {

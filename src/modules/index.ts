@@ -6,6 +6,7 @@ import { buyers } from './buyers/index.ts';
 import { cardDetails } from './card-details/index.ts';
 import { checkoutSessions } from './checkout-sessions/index.ts';
 import { cardSchemeDefinitions } from './card-scheme-definitions/index.ts';
+import { paymentMethodDefinitions } from './payment-method-definitions/index.ts';
 import { giftCards } from './gift-cards/index.ts';
 import { health } from './health/index.ts';
 import { merchantAccounts } from './merchant-accounts/index.ts';
@@ -34,4 +35,4 @@ import { monitoring } from './monitoring/index.ts';
 import { inboundWebhooks } from './inbound-webhooks/index.ts';
 
 /** Every resource group, registered by `buildApp` in this order. */
-export const MODULES: Array<(app: FastifyInstance) => Promise<void>> = [health, merchantAccounts, threeDsConfigurations, auditLogs, apiKeyPairs, buyers, cardSchemeDefinitions, cardDetails, paymentMethods, networkTokens, checkoutSessions, accountUpdater, paymentServiceDefinitions, paymentServices, paymentServiceTokens, paymentOptions, flows, giftCards, threeDsScenarios, transactions, payouts, sandboxApprovals, webhookSubscriptions, webhookDeliveries, vaultForward, metricsExplorer, monitoring, inboundWebhooks, metrics, paymentLinks, digitalWallets, reports, connectorReturns];
+export const MODULES: Array<(app: FastifyInstance) => Promise<void>> = [health, merchantAccounts, threeDsConfigurations, auditLogs, apiKeyPairs, buyers, cardSchemeDefinitions, paymentMethodDefinitions, cardDetails, paymentMethods, networkTokens, checkoutSessions, accountUpdater, paymentServiceDefinitions, paymentServices, paymentServiceTokens, paymentOptions, flows, giftCards, threeDsScenarios, transactions, payouts, sandboxApprovals, webhookSubscriptions, webhookDeliveries, vaultForward, metricsExplorer, monitoring, inboundWebhooks, metrics, paymentLinks, digitalWallets, reports, connectorReturns];

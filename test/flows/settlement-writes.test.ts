@@ -80,6 +80,11 @@ describe('happy', () => {
     }
     expect(await history(m, txn.id, 'payment-connector-report-chargeback-posted')).toHaveLength(1);
     expect(await history(m, txn.id, 'payment-connector-report-chargeback-reversal-posted')).toHaveLength(1);
+    const lines = await t.deps.db.selectFrom('chargebacks').select(['kind', 'amount', 'report_line_id']).where('merchant_account_id', '=', m).orderBy('kind').execute();
+    expect(lines).toEqual([
+      { kind: 'chargeback', amount: 1000, report_line_id: `sandbox-chargeback:${txn.id}` },
+      { kind: 'chargeback-reversal', amount: 1000, report_line_id: `sandbox-chargeback-reversal:${txn.id}` },
+    ]);
   });
 });
 

@@ -114,7 +114,7 @@ export async function buildTestApp(env: Record<string, string> = {}, options: Bu
     plugins: options.plugins ?? [],
     onRoute(this: FastifyInstance, route) {
       reuseCompiledSchemas(this, route);
-      for (const method of [route.method].flat()) registeredRoutes.push({ method, url: route.url, public: !route.config?.scope && route.config?.credential !== 'checkout-session', config: route.config ?? {} });
+      for (const method of [route.method].flat()) registeredRoutes.push({ method, url: route.url, public: !route.config?.scope && (route.config?.credential ?? 'bearer') === 'bearer', config: route.config ?? {} });
     },
   });
   // As on a bootstrapped instance, requests without a merchant account header act on `default`.

@@ -46,8 +46,8 @@ describe('happy', () => {
       if (route.public) {
         expect(operation!.security).toEqual([]);
       } else {
-        // A checkout session credential route takes the session id of its path instead of a bearer token.
-        if (route.config.credential === 'checkout-session') expect(operation!.security).toEqual([]);
+        // A checkout session or transaction session route takes that credential instead of a bearer token.
+        if ((route.config.credential ?? 'bearer') !== 'bearer') expect(operation!.security).toEqual([]);
         else expect(operation!['x-required-scopes']![0]).toMatch(/^[a-z*-]+(\.[a-z-]+)*\.(read|write)$/);
         for (const status of ['400', '401', '403', '404', '405', '409', '422', '425', '429', '500', '502', '504']) {
           expect(operation!.responses[status], `${route.method} ${route.url} ${status}`).toBeDefined();

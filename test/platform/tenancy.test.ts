@@ -142,6 +142,17 @@ const FIXTURES: Record<string, Fixture> = {
     expect(res.json().items).toHaveLength(1);
     return res.json().items[0].id;
   },
+  // After incident_id (its rate counts A's approved payment alone) and before subscription_id (no
+  // delivery of its event): A's redirect payment waiting for its buyer, with a session token.
+  session_transaction_id: async (t, a) => {
+    const service = await t.request({ method: 'POST', url: '/payment-services', payload: { display_name: 'Bank of A', payment_service_definition_id: 'mock-paybybank', fields: [{ key: 'merchant_id', value: 'a-bank' }], accepted_currencies: ['EUR'], accepted_countries: ['GB'] }, merchantAccountId: a });
+    expect(service.statusCode, service.body).toBe(201);
+    const res = await t.request({ method: 'POST', url: '/transactions', payload: { amount: 600, currency: 'EUR', country: 'GB', payment_method: { method: 'paybybank', country: 'GB', currency: 'EUR', redirect_url: 'https://a.example/back' } }, merchantAccountId: a });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json()).toMatchObject({ status: 'buyer_approval_pending', session_token: expect.any(String) });
+    sessionTokenOfA = res.json().session_token;
+    return res.json().id;
+  },
   // The connector catalogue is instance-wide: nobody owns a definition (see CATALOGUE_PARAMS).
   payment_service_definition_id: async () => 'mock-card',
   // Fixtures run in this order: the shipping details belong to the buyer above.
@@ -201,6 +212,8 @@ const FIXTURES: Record<string, Fixture> = {
     return res.json().id;
   },
 };
+/** The session token of A's redirect payment (`session_transaction_id`). */
+let sessionTokenOfA = '';
 
 const MONITORING_METRIC_BODY = {
   display_name: 'Rate of A',
@@ -220,6 +233,7 @@ const PAYMENT_SERVICE_BODY = {
 /** Routes whose path parameter has the name of another resource's (the spec's names): the fixture they take instead. */
 const ROUTE_FIXTURES: Record<string, Record<string, string>> = {
   '/transactions/:transaction_id/refund-settlements/:settlement_id': { settlement_id: 'refund_settlement_id' },
+  '/transactions/:transaction_id/session': { transaction_id: 'session_transaction_id' },
 };
 const fixtureOf = (url: string, param: string) => ROUTE_FIXTURES[url]?.[param] ?? param;
 /** Path parameters naming instance-wide catalogue entries, not resources of merchant account A. */
@@ -311,6 +325,7 @@ const BODIES: Record<string, () => unknown> = {
   voidTransaction: () => ({}),
   cancelTransaction: () => ({}),
   syncTransaction: () => ({}),
+  updateTransactionSession: () => ({}),
   createTransactionRefund: () => ({ amount: 1 }),
   createFullTransactionRefund: () => ({}),
   createWebhookSubscription: () => ({ url: 'https://hooks.example.com/b' }),
@@ -380,6 +395,8 @@ const QUERIES: Record<string, () => string> = {
   getMetricTotals: () => 'datetime_range=P1D/now',
   listMetricModule: () => 'datetime_range=P1D/now',
   listMonitoringMetrics: () => 'samples_timestamp_interval=PT60M/now',
+  // A's own session token: the credential of the route, whatever else is sent (see the attempts below).
+  updateTransactionSession: () => `token=${encodeURIComponent(sessionTokenOfA)}`,
 };
 
 let t: TestApp;
@@ -475,9 +492,10 @@ describe('security', () => {
       const url = route.url.replace(/:([a-z_]+)/g, (_m, param: string) => ids[fixtureOf(route.url, param)]!) + (query ? `?${query}` : '');
       const payload = BODIES[route.config.operationId!]?.();
       const extraHeaders = HEADERS[route.config.operationId!]?.() ?? {};
-      // The checkout session id is the credential there (a bearer token means nothing): the only way
-      // to reach for merchant account B is to name it, which the session's pinned account refuses.
-      const attempts: Array<{ label: string; token: string; merchantAccountId?: string }> = route.config.credential === 'checkout-session' ? [] : [...limited];
+      // The checkout session id, or the transaction's session token, is the credential there (a bearer
+      // token means nothing): the only way to reach for merchant account B is to name it, which the
+      // session's pinned account refuses.
+      const attempts: Array<{ label: string; token: string; merchantAccountId?: string }> = (route.config.credential ?? 'bearer') !== 'bearer' ? [] : [...limited];
       if (route.config.merchantScoped !== false) attempts.push({ label: 'instance-wide key acting on B', token: await t.keys.token(), merchantAccountId: b });
       for (const attempt of attempts) {
         const res = await t.request({ method: route.method as 'GET', url, token: attempt.token, headers: extraHeaders, ...(attempt.merchantAccountId ? { merchantAccountId: attempt.merchantAccountId } : {}), ...(payload ? { payload } : {}) });

@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
-import { ConnectorError, type AuthorizeOutcome, type AuthorizeRequest, type CaptureOutcome, type CaptureRequest, type CaptureRules, type ConnectorDefinition, type IncrementOutcome, type IncrementRequest, type PaymentHint, type PaymentConnector, type PayoutOutcome, type PayoutRequest, type PayoutSyncOutcome, type PayoutSyncRequest, type RefundOutcome, type RefundRequest, type SessionOutcome, type SyncOutcome, type SyncRequest, type TokenizeOutcome, type TokenizeRequest, type TokenSyncOutcome, type TokenSyncRequest, type VerifyOutcome, type VoidOutcome, type VoidRequest } from '../connector.ts';
+import { ConnectorError, type AuthorizeOutcome, type AuthorizeRequest, type CaptureOutcome, type CaptureRequest, type CaptureRules, type ClientSessionOutcome, type ClientSessionRequest, type ConnectorDefinition, type IncrementOutcome, type IncrementRequest, type PaymentHint, type PaymentConnector, type PayoutOutcome, type PayoutRequest, type PayoutSyncOutcome, type PayoutSyncRequest, type RefundOutcome, type RefundRequest, type SessionOutcome, type SyncOutcome, type SyncRequest, type TokenizeOutcome, type TokenizeRequest, type TokenSyncOutcome, type TokenSyncRequest, type VerifyOutcome, type VoidOutcome, type VoidRequest } from '../connector.ts';
 import { COUNTRY_CODES } from '../../lib/countries.ts';
 import { CURRENCY_EXPONENTS } from '../../lib/currencies.ts';
 import { payoutScenarioOf } from './mock-card-payouts.scenarios.ts';
 import { incrementScenarioOf, scenarioOf, type MockScenario } from './mock-card.scenarios.ts';
 import { parseMockCardWebhook } from './mock-card.webhooks.ts';
+import { sandboxPageSession } from './mock-session.ts';
 import { openWalletToken } from './mock-card-wallet-tokens.ts';
 import { SIMULATION_FIELDS, simulatedOutcome, simulationProblems, type SimulatedOutcome } from './mock-card-simulation.ts';
 
@@ -225,6 +226,11 @@ export class MockCardConnector implements PaymentConnector {
 
   async createSession(credentials: Record<string, string>, body: Record<string, unknown>): Promise<SessionOutcome> {
     return { status: 'succeeded', code: null, statusCode: 200, responseBody: { session_id: providerId('mock_ses', JSON.stringify(body) + (credentials.merchant_id ?? '')), merchant_id: credentials.merchant_id ?? null } };
+  }
+
+  /** A transaction waiting at the sandbox 3DS challenge page: that page (mock-session.ts). */
+  async clientSession(request: ClientSessionRequest): Promise<ClientSessionOutcome> {
+    return sandboxPageSession(this.definition, request);
   }
 
   /** Outcomes by amount or card (mock-card-payouts.scenarios.ts); a retry with the same idempotency key finds the same payout id. */

@@ -43,8 +43,8 @@ export const MOCK_CARDS: readonly MockCardEntry[] = [
   { number: '4000000000000077', scenario: { kind: 'capture-pending' }, description: 'Capture pending: capture_pending until the capture is confirmed by a status query (job or sync)' },
   { number: '4000000000000317', scenario: { kind: 'void-pending' }, description: 'Void pending: authorization_void_pending until confirmed by a status query' },
   { number: '4000000000000341', scenario: { kind: 'refund-decline' }, description: 'Approved; every refund is declined (refund_declined, raw 12)' },
-  { number: '4000000000000259', scenario: { kind: 'dispute' }, description: 'Approved; after settlement the issuer opens a chargeback (disputed: true)' },
-  { number: '4000000000000630', scenario: { kind: 'dispute-reversed' }, description: 'Approved; after settlement a chargeback is opened and then reversed (disputed stays true; both are events)' },
+  { number: '4000000000000259', scenario: { kind: 'dispute' }, description: 'Approved; after settlement the issuer opens a chargeback (disputed: true; `GET /transactions/{id}/chargebacks` lists it)' },
+  { number: '4000000000000630', scenario: { kind: 'dispute-reversed' }, description: 'Approved; after settlement a chargeback is opened and then reversed (disputed stays true; both are events, and both are listed: `.../chargebacks`, `.../chargeback-reversals`)' },
   { number: '4000000000003220', scenario: { kind: 'three-ds-required' }, description: '3DS required: with three_d_secure_enabled on the payment service, the sandbox 3DS server challenges it (buyer_approval_pending until the buyer completes the challenge page at payment_method.approval_url) and it is then authorized with three_d_secure.method challenge; without 3DS, declined authentication_required (raw 1A)' },
 ];
 

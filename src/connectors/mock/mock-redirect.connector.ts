@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import { COUNTRY_CODES } from '../../lib/countries.ts';
 import { CURRENCY_EXPONENTS } from '../../lib/currencies.ts';
-import type { AuthorizeOutcome, AuthorizeRequest, CaptureOutcome, CaptureRequest, CaptureRules, ConnectorDefinition, PaymentConnector, RefundOutcome, RefundRequest, SyncOutcome, SyncRequest, VerifyOutcome, VoidOutcome, VoidRequest } from '../connector.ts';
+import type { AuthorizeOutcome, AuthorizeRequest, CaptureOutcome, CaptureRequest, CaptureRules, ClientSessionOutcome, ClientSessionRequest, ConnectorDefinition, PaymentConnector, RefundOutcome, RefundRequest, SyncOutcome, SyncRequest, VerifyOutcome, VoidOutcome, VoidRequest } from '../connector.ts';
 import { AMOUNT_SCENARIOS } from './mock-card.scenarios.ts';
+import { sandboxPageSession } from './mock-session.ts';
 
 export const MOCK_REDIRECT_DEFINITION: ConnectorDefinition = {
   id: 'mock-paybybank',
@@ -60,6 +61,11 @@ export class MockRedirectConnector implements PaymentConnector {
 
   async refund(request: RefundRequest): Promise<RefundOutcome> {
     return { ...blank, status: 'succeeded', providerRefundId: providerId('mock_pbb_ref', request.idempotencyKey) };
+  }
+
+  /** A payment waiting at the sandbox approval page: that page (mock-session.ts). */
+  async clientSession(request: ClientSessionRequest): Promise<ClientSessionOutcome> {
+    return sandboxPageSession(this.definition, request);
   }
 
   async sync(request: SyncRequest): Promise<SyncOutcome> {

@@ -1,19 +1,12 @@
+import { renderBadgeIcon, type BadgeLook } from '../badge-icon.ts';
 import type { CardScheme } from './schemes.ts';
-
-interface SchemeLook {
-  displayName: string;
-  /** Short text drawn on the icon. */
-  label: string;
-  /** Background colour of the icon. */
-  color: string;
-}
 
 /**
  * Display name and icon of every scheme, for `GET /card-scheme-definitions`. The icons are plain
  * generated badges (a coloured card with the scheme's short name), not the networks' logos, which
  * are trademarks a deployment may license and serve itself.
  */
-const LOOKS: Record<CardScheme, SchemeLook> = {
+const LOOKS: Record<CardScheme, BadgeLook> = {
   accel: { displayName: 'Accel', label: 'ACCEL', color: '#5b2c83' },
   amex: { displayName: 'American Express', label: 'AMEX', color: '#1f72cd' },
   bancontact: { displayName: 'Bancontact', label: 'BC', color: '#1e3764' },
@@ -49,15 +42,7 @@ export function cardSchemeIconPath(scheme: CardScheme): string {
   return `/assets/card-schemes/${scheme}.svg`;
 }
 
-/** The icon: a 48×32 SVG badge. Static text only (no scripts, no external references). */
+/** The icon: a 48×32 SVG badge (src/lib/badge-icon.ts). */
 export function renderCardSchemeIcon(scheme: CardScheme): string {
-  const look = LOOKS[scheme];
-  const fontSize = look.label.length <= 4 ? 11 : 8;
-  return (
-    `<svg xmlns="http://www.w3.org/2000/svg" width="48" height="32" viewBox="0 0 48 32" role="img" aria-label="${look.displayName}">` +
-    `<title>${look.displayName}</title>` +
-    `<rect x="0.5" y="0.5" width="47" height="31" rx="4" fill="${look.color}" stroke="#d0d5dd"/>` +
-    `<text x="24" y="${16 + Math.round(fontSize / 3)}" text-anchor="middle" font-family="Arial, Helvetica, sans-serif" font-size="${fontSize}" font-weight="700" fill="#ffffff">${look.label}</text>` +
-    '</svg>\n'
-  );
+  return renderBadgeIcon(LOOKS[scheme]);
 }

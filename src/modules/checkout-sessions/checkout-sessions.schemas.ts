@@ -123,3 +123,23 @@ export function toCheckoutSessionResource(row: CheckoutSessionRow, revealPii: bo
       : null,
   };
 }
+
+/**
+ * What a client-side 3DS SDK needs of the acquirer for the session's card (the public API leaves
+ * the body open): the merchant account's 3DS configuration for the card's scheme and the session's
+ * currency.
+ */
+export const CheckoutSessionAcquirerSchema = Type.Object(
+  {
+    scheme: Type.String({ description: 'The card scheme of the session\'s card', examples: ['visa'] }),
+    currency: Nullable(Type.String({ description: 'The session\'s currency; null when it has none', examples: ['EUR'] })),
+    merchant_acquirer_bin: Type.String({ description: 'BIN of the acquirer (acquirerBIN)' }),
+    merchant_acquirer_id: Type.String({ description: 'Merchant identifier assigned by the acquirer (acquirerMerchantID)' }),
+    merchant_name: Type.String(),
+    merchant_country_code: Type.String({ description: 'ISO 3166-1 numeric country code', examples: ['840'] }),
+    merchant_category_code: Type.String({ description: 'Merchant category code (MCC)', examples: ['5999'] }),
+    merchant_url: Type.String(),
+  },
+  { additionalProperties: false, title: 'CheckoutSessionAcquirer' },
+);
+export type CheckoutSessionAcquirer = Static<typeof CheckoutSessionAcquirerSchema>;

@@ -12,9 +12,11 @@ import { findUsablePaymentService } from '../payment-services/payment-services.s
 import { checkCard, findStoredCard, SECURITY_CODE_TTL_MS } from '../payment-methods/stored-cards.service.ts';
 import * as repo from './checkout-sessions.repo.ts';
 import { inBatchesUntilDone } from '../../lib/batches.ts';
+import { threeDsConfigurationFor } from '../three-ds-configurations/three-ds-configurations.service.ts';
 import {
   toCheckoutSessionResource,
   type CheckoutSession,
+  type CheckoutSessionAcquirer,
   type CheckoutSessionFieldsBody,
   type CreateCheckoutSessionBody,
   type UpdateCheckoutSessionBody,
@@ -168,6 +170,23 @@ export async function setCheckoutSessionFields(ctx: RequestContext, sessionId: s
       await ctx.deps.vault.discardSecurityCode(tx, ctx.merchantAccountId, owner(sessionId));
     }
   });
+}
+
+/**
+ * `GET /checkout/sessions/{id}/acquirer`: the acquirer data of the merchant account's 3DS
+ * configuration for the session's card scheme and currency (that currency's, else the scheme's
+ * configuration for every currency). 404 while the session holds no card, or without a configuration.
+ */
+export async function getCheckoutSessionAcquirer(ctx: RequestContext, id: string): Promise<CheckoutSessionAcquirer> {
+  const row = await repo.findCheckoutSession(ctx.deps.db, ctx.merchantAccountId, id);
+  if (!isLive(row)) throw notFound('checkout session', id);
+  if (!row.scheme) throw new AppError('not_found', `Checkout session ${id} holds no card yet: send its card with PUT /checkout/sessions/${id}/fields first`);
+  const config = await threeDsConfigurationFor(ctx.deps.db, ctx.merchantAccountId, row.scheme, row.currency);
+  if (!config) throw new AppError('not_found', `No 3DS configuration for scheme ${row.scheme}${row.currency ? ` and currency ${row.currency}` : ''} on this merchant account`);
+  return {
+    scheme: row.scheme, currency: row.currency, merchant_acquirer_bin: config.merchant_acquirer_bin, merchant_acquirer_id: config.merchant_acquirer_id, merchant_name: config.merchant_name,
+    merchant_country_code: config.merchant_country_code, merchant_category_code: config.merchant_category_code, merchant_url: config.merchant_url,
+  };
 }
 
 const noCardData = () =>

@@ -72,13 +72,24 @@ const TransactionFilters = Closed(
   'TransactionsReportFilters',
 );
 
-const SortKey = StringEnum([...TRANSACTION_SORT_COLUMNS, ...TRANSACTION_SORT_COLUMNS.map((c) => `-${c}` as const)], { description: 'A column, ascending; `-` in front: descending' });
+const SortShorthand = StringEnum([...TRANSACTION_SORT_COLUMNS, ...TRANSACTION_SORT_COLUMNS.map((c) => `-${c}` as const)], { description: 'Shorthand: a column, ascending; `-` in front: descending' });
+export const SORT_ORDERS = ['asc', 'desc'] as const;
+const SortField = Closed(
+  { field: StringEnum(TRANSACTION_SORT_COLUMNS, { description: 'A sortable column' }), order: Type.Optional(StringEnum(SORT_ORDERS, { description: 'Default `asc`' })) },
+  'TransactionsReportSort',
+  'A sort key as the public API documents it: `{"field": "created_at", "order": "desc"}`',
+);
+/**
+ * One sort key: the object form, or the string shorthand. An if/then/else on the type rather than
+ * `anyOf`, so a bad key reports the errors of its own form only (its `loc` names the field or order).
+ */
+const SortKey = Type.Unsafe<Static<typeof SortField> | Static<typeof SortShorthand>>({ if: { type: 'string' }, then: SortShorthand, else: SortField });
 
 const TransactionsParams = Closed(
   {
     fields: List(StringEnum(TRANSACTION_COLUMNS), 'Columns, in this order; null or absent: every column'),
     filters: Opt(TransactionFilters),
-    sort: Type.Optional(Nullable(Type.Array(SortKey, { minItems: 1, maxItems: 5, description: 'Sort keys, most significant first; default `["created_at"]`; ties by id' }))),
+    sort: Type.Optional(Nullable(Type.Array(SortKey, { minItems: 1, maxItems: 5, description: 'Sort keys, applied in list order (most significant first): `{field, order}` objects, or the shorthand strings; default `created_at` ascending; ties by id' }))),
   },
   'TransactionsReportParams',
 );

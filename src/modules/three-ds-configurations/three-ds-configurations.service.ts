@@ -1,5 +1,6 @@
 import { withRequestTransaction, type RequestContext } from '../../context.ts';
 import type { ThreeDsConfigurationRow } from '../../db/schema.ts';
+import type { Executor } from '../../db/transaction.ts';
 import { AppError, notFound } from '../../errors/app-error.ts';
 import { isUniqueViolation } from '../../errors/pg-errors.ts';
 import { uuidv7 } from '../../lib/ids.ts';
@@ -129,4 +130,14 @@ export async function deleteThreeDsConfiguration(ctx: RequestContext, merchantAc
     await repo.deleteThreeDsConfiguration(tx, merchantAccountId, id);
     await recordAudit(tx, ctx, 'deleted', audited(current), merchantAccountId);
   });
+}
+
+/**
+ * The configuration a payment of `scheme` in `currency` uses: the one for that currency, else the
+ * scheme's configuration for every currency (null currency); null when neither exists. For other
+ * modules (the checkout session acquirer data), outside any transaction.
+ */
+export async function threeDsConfigurationFor(db: Executor, merchantAccountId: string, scheme: string, currency: string | null): Promise<ThreeDsConfigurationRow | null> {
+  const exact = currency === null ? undefined : await repo.findThreeDsConfigurationByKey(db, merchantAccountId, { scheme, currency });
+  return exact ?? (await repo.findThreeDsConfigurationByKey(db, merchantAccountId, { scheme, currency: null })) ?? null;
 }

@@ -13,12 +13,15 @@ import { getTransaction } from './routes/get-transaction.ts';
 import { incrementTransactionAuthorization } from './routes/increment-transaction-authorization.ts';
 import { listTransactionActions } from './routes/list-transaction-actions.ts';
 import { listTransactionCaptures } from './routes/list-transaction-captures.ts';
+import { listTransactionChargebackReversals } from './routes/list-transaction-chargeback-reversals.ts';
+import { listTransactionChargebacks } from './routes/list-transaction-chargebacks.ts';
 import { listTransactionEvents } from './routes/list-transaction-events.ts';
 import { listTransactionRefundSettlements } from './routes/list-transaction-refund-settlements.ts';
 import { listTransactionRefunds } from './routes/list-transaction-refunds.ts';
 import { listTransactions } from './routes/list-transactions.ts';
 import { listTransactionSettlements } from './routes/list-transaction-settlements.ts';
 import { syncTransaction } from './routes/sync-transaction.ts';
+import { updateTransactionSession } from './routes/update-transaction-session.ts';
 import { updateTransaction } from './routes/update-transaction.ts';
 import { voidTransaction } from './routes/void-transaction.ts';
 
@@ -29,6 +32,7 @@ export async function transactions(app: FastifyInstance): Promise<void> {
     listTransactionActions, listTransactionEvents, listTransactionSettlements, getTransactionSettlement,
     incrementTransactionAuthorization,
     listTransactionCaptures, getTransactionCapture, listTransactionRefundSettlements, getTransactionRefundSettlement,
+    listTransactionChargebacks, listTransactionChargebackReversals, updateTransactionSession,
   ]) {
     app.route(route);
   }

@@ -4,15 +4,19 @@ import type { Executor } from '../../db/transaction.ts';
 import { canReadPersonalData } from '../buyers/buyers.service.ts';
 import { giftCardServiceOf } from '../gift-cards/gift-card-service.ts';
 import { listTransactionGiftCardRedemptions, redemptionsByTransaction } from '../gift-cards/gift-card-redemptions.service.ts';
+import { sessionTokenOf } from './session-token.ts';
 import { toTransactionResource } from './transaction.resource.ts';
 import type { Transaction, TransactionSummary } from './transaction.schema.ts';
 
 /**
- * The full transaction resource as the caller may see it: PII masked without the scope, and the
- * gift card redemptions of a multi-tender transaction (one indexed query, only for those).
+ * The full transaction resource as the caller may see it: PII masked without the scope, the
+ * session token of an open session, and the gift card redemptions of a multi-tender transaction
+ * (one indexed query, only for those).
  */
 export async function transactionResource(db: Executor, ctx: RequestContext, row: TransactionRow): Promise<Transaction> {
   const resource = toTransactionResource(row, canReadPersonalData(ctx));
+  // The browser's credential for the transaction's session (webhook snapshots carry none).
+  resource.session_token = sessionTokenOf(ctx.deps, row);
   if (!row.multi_tender) return resource;
   const redemptions = await listTransactionGiftCardRedemptions(db, ctx, row.id);
   return { ...resource, gift_card_redemptions: redemptions, gift_card_service: giftCardServiceOf(row.merchant_account_id).resource };

@@ -59,6 +59,8 @@ describe('happy', () => {
     const event = { id: 'evt_cb_1', type: 'chargeback.opened', transaction_id: txn.payment_service_transaction_id, reference_id: 'dp_1', amount: 1000, currency: 'USD' };
     expect((await sendMock(m, paymentServiceId, event)).json()).toMatchObject({ duplicate: false, actions: [{ kind: 'chargeback_opened', result: 'applied' }] });
     expect(await get(m, txn.id)).toMatchObject({ disputed: true });
+    // A dispute notification is no settlement report line: no chargeback record is made up from it.
+    expect((await t.request({ method: 'GET', url: `/transactions/${txn.id}/chargebacks`, merchantAccountId: m })).json()).toEqual({ items: [] });
     const replay = await sendMock(m, paymentServiceId, event);
     expect(replay.statusCode).toBe(200);
     expect(replay.json()).toMatchObject({ duplicate: true, actions: [{ kind: 'chargeback_opened', transaction_id: txn.id, result: 'applied' }] });
@@ -66,6 +68,7 @@ describe('happy', () => {
     const won = await sendMock(m, paymentServiceId, { ...event, id: 'evt_cb_2', type: 'chargeback.won' });
     expect(won.json().actions[0].result).toBe('applied');
     expect(await outbox(m, txn.id)).toContain('transaction.chargeback_reversed');
+    expect((await t.request({ method: 'GET', url: `/transactions/${txn.id}/chargeback-reversals`, merchantAccountId: m })).json()).toEqual({ items: [] });
   });
 
   it('a Stripe refund that was pending succeeds by refund.updated; its event is our refund.succeeded', async () => {

@@ -2,7 +2,7 @@ import { sql, type Expression, type SqlBool } from 'kysely';
 import { maskBillingDetails } from '../../buyers/pii-mask.ts';
 import type { CellValue } from '../csv.ts';
 import { resolveRange, type DateFilterJson } from '../report-period.ts';
-import { TRANSACTION_COLUMNS, type TransactionColumn, type TransactionsParams } from '../report-spec.schemas.ts';
+import { TRANSACTION_COLUMNS, type TransactionColumn, type TransactionSortColumn, type TransactionsParams } from '../report-spec.schemas.ts';
 import { decimal, stamp, text, type ReportModelDef, type ReportView } from './report-model.ts';
 
 type Row = Record<string, any>;
@@ -83,11 +83,19 @@ function conditions(params: TransactionsParams, view: ReportView): Expression<Sq
   ];
 }
 
-/** `sort` keys (`-` in front: descending) then id, so the order is total and repeatable. */
+type SortKey = NonNullable<TransactionsParams['sort']>[number];
+
+/** A sort key as `{field, order}`: the object form as sent (order `asc` by default), or the shorthand (`-` in front: descending). */
+export function sortKeyOf(key: SortKey): { field: TransactionSortColumn; order: 'asc' | 'desc' } {
+  if (typeof key !== 'string') return { field: key.field, order: key.order ?? 'asc' };
+  return key.startsWith('-') ? { field: key.slice(1) as TransactionSortColumn, order: 'desc' } : { field: key as TransactionSortColumn, order: 'asc' };
+}
+
+/** `sort` keys in list order, then id, so the order is total and repeatable. */
 function orderBy(params: TransactionsParams) {
-  const keys = params.sort ?? ['created_at'];
-  const parts = keys.map((key) => (key.startsWith('-') ? sql`${sql.ref(key.slice(1))} DESC NULLS LAST` : sql`${sql.ref(key)} ASC NULLS LAST`));
-  if (!keys.some((k) => k.replace(/^-/, '') === 'id')) parts.push(sql`id ASC`);
+  const keys = (params.sort ?? ['created_at']).map(sortKeyOf);
+  const parts = keys.map(({ field, order }) => (order === 'desc' ? sql`${sql.ref(field)} DESC NULLS LAST` : sql`${sql.ref(field)} ASC NULLS LAST`));
+  if (!keys.some((k) => k.field === 'id')) parts.push(sql`id ASC`);
   return sql.join(parts);
 }
 

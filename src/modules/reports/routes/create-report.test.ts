@@ -26,6 +26,13 @@ describe('happy', () => {
     expect(Date.parse(report.latest_execution.context.reference_timestamp)).toBeGreaterThan(Date.now() - 60_000);
   });
 
+  it('takes sort as {field, order} objects, as the public API documents it, and keeps the spec as sent', async () => {
+    const sort = [{ field: 'created_at', order: 'desc' }, { field: 'amount' }, '-captured_at'];
+    const res = await postReport(t, merchant, { schedule_enabled: false, spec: { model: 'transactions', params: { sort } } });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json().spec).toEqual({ model: 'transactions', params: { sort } });
+  });
+
   it('plans a daily report for the next local midnight and makes no execution yet', async () => {
     const res = await postReport(t, merchant, { schedule: 'daily', schedule_timezone: 'Asia/Tokyo', spec: { model: 'detailed_settlement', params: { filters: { ingested_at: { start: 'day_start', end: 'day_end' } } } } });
     expect(res.statusCode, res.body).toBe(201);
@@ -62,6 +69,17 @@ describe('errors', () => {
     expect(await refused({ spec: { model: 'transactions', params: { group_by: 'day' } } })).toEqual([expect.objectContaining({ loc: ['body', 'spec', 'params', 'group_by'] })]);
     expect(await refused({ spec: { model: 'transactions', params: { sort: ['-metadata'] } } })).toEqual([expect.objectContaining({ loc: ['body', 'spec', 'params', 'sort', 0], type: 'enum' })]);
     expect(await refused({ spec: { model: 'transaction_retries', params: { filters: { status: ['x'] } } } })).toEqual([expect.objectContaining({ loc: ['body', 'spec', 'params', 'filters', 'status'] })]);
+  });
+
+  it('names an unknown sort field, order or key of the object form', async () => {
+    const sorted = (sort: unknown[]) => refused({ spec: { model: 'transactions', params: { sort } } });
+    expect(await sorted([{ field: 'created_at', order: 'desc' }, { field: 'card_number', order: 'asc' }])).toEqual([
+      { loc: ['body', 'spec', 'params', 'sort', 1, 'field'], msg: expect.stringContaining('"created_at"'), type: 'enum' },
+    ]);
+    expect(await sorted([{ field: 'amount', order: 'descending' }])).toEqual([{ loc: ['body', 'spec', 'params', 'sort', 0, 'order'], msg: 'Input should be one of "asc", "desc"', type: 'enum' }]);
+    expect(await sorted([{ field: 'amount', direction: 'desc' }])).toEqual([expect.objectContaining({ loc: ['body', 'spec', 'params', 'sort', 0, 'direction'] })]);
+    expect(await sorted([{ order: 'desc' }])).toEqual([expect.objectContaining({ loc: ['body', 'spec', 'params', 'sort', 0, 'field'], type: 'missing' })]);
+    expect(await sorted([7])).toEqual([expect.objectContaining({ loc: ['body', 'spec', 'params', 'sort', 0] })]);
   });
 
   it('names an unknown model, placeholder or value', async () => {

@@ -47,6 +47,15 @@ describe('happy', () => {
     expect(out[1]!.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+05:30$/);
   });
 
+  it('transactions: sort objects apply in list order, and mix with the shorthand', async () => {
+    const ids = async (sort: unknown[]) => records((await csvOf({ model: 'transactions', params: { fields: ['id'], sort } })).rows).map((r) => r.id);
+    // EUR 2000, JPY 300, USD 1050: by currency first, then amount.
+    expect(await ids([{ field: 'currency', order: 'asc' }, { field: 'amount', order: 'desc' }])).toEqual([txns[1]!.id, txns[2]!.id, txns[0]!.id]);
+    expect(await ids([{ field: 'amount', order: 'desc' }, { field: 'currency' }])).toEqual([txns[1]!.id, txns[0]!.id, txns[2]!.id]);
+    expect(await ids([{ field: 'currency', order: 'desc' }])).toEqual([txns[0]!.id, txns[2]!.id, txns[1]!.id]);
+    expect(await ids([{ field: 'amount' }])).toEqual(await ids(['amount']));
+  });
+
   it('transactions: chosen fields in order, filters, and a relative period ("yesterday" in Europe/Paris)', async () => {
     const fields = { fields: ['id', 'amount', 'currency'] };
     const pick = async (filters: Record<string, unknown>) => records((await csvOf({ model: 'transactions', params: { ...fields, filters } }, { schedule_timezone: 'Europe/Paris' })).rows).map((r) => r.id);

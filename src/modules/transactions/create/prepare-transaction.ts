@@ -104,6 +104,8 @@ export async function prepareTransaction(tx: Executor, ctx: RequestContext, body
   const extra: Record<string, unknown> = Object.fromEntries(EXTRA_FIELDS.filter((k) => body[k] !== undefined && body[k] !== null).map((k) => [k, body[k]]));
   // Kept for the approval page, which sends the buyer back there (not part of the resource).
   if (instrument?.redirectUrl) extra.redirect_url = instrument.redirectUrl;
+  // Kept for the transaction's client session (POST /transactions/{id}/session), which answers for it.
+  if (body.integration_client) extra.integration_client = body.integration_client;
   const email = (buyer.snapshot as { billing_details?: { email_address?: string | null } | null } | null)?.billing_details?.email_address ?? null;
   const columns: Prepared['columns'] = {
     status: 'processing', intent: body.intent ?? 'authorize', intent_outcome: 'pending', currency: body.currency, country: body.country ?? null, amount: body.amount,

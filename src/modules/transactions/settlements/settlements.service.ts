@@ -1,12 +1,14 @@
 import type { Compilable, Insertable } from 'kysely';
 import type { Deps } from '../../../context.ts';
-import type { NewTransactionEvent, SettlementRow, SettlementsTable, TransactionRow } from '../../../db/schema-transactions.ts';
+import type { ChargebacksTable, NewTransactionEvent, SettlementRow, SettlementsTable, TransactionRow } from '../../../db/schema-transactions.ts';
 import type { WebhookSubscriptionRow } from '../../../db/schema-webhooks.ts';
 import type { Executor, Tx } from '../../../db/transaction.ts';
 import { withTransaction } from '../../../db/transaction.ts';
 import { runWrites } from '../../../db/write-batch.ts';
 import { uuidv7 } from '../../../lib/ids.ts';
 import { scenarioOf } from '../../../connectors/mock/mock-card.scenarios.ts';
+import { insertChargebacksQuery } from '../chargebacks/chargebacks.repo.ts';
+import { sandboxDisputeLines } from '../chargebacks/chargebacks.service.ts';
 import { activeSubscriptions } from '../../webhook-subscriptions/webhook-subscriptions.service.ts';
 import { paymentHint } from '../connector-call.ts';
 import { event } from '../transaction-events.ts';
@@ -86,8 +88,8 @@ async function lockedAlone(tx: Tx, merchantAccountId: string, transactionId: str
 /**
  * Settles one capture (or, without `captureAttemptId`, the captured amount not settled yet) once:
  * a settlement record, the transaction's `settled` fields (`settled_amount` is every settlement so
- * far, captures net of refunds), an event. The first settlement of the dispute test card opens a
- * chargeback. Idempotent: a second run finds the settlement and changes nothing.
+ * far, captures net of refunds), an event. The first settlement of a dispute test card also
+ * posts a chargeback (and, for the reversed one, its reversal) on the same report. Idempotent: a second run finds the settlement and changes nothing.
  *
  * The transaction's row lock is taken first, by every settlement of it (this and `settleRefund`),
  * so the settlements read under it are all there are: the writes (the record, the transaction, the
@@ -117,17 +119,20 @@ export async function settleTransaction(deps: Deps, merchantAccountId: string, t
     const net = settlements.reduce((sum, r) => sum + r.amount, amount);
     const patch = { settled: true, settled_amount: net, settled_currency: row.currency, ...(disputed ? { disputed: true } : {}) };
     const kinds: TransactionEventKind[] = ['transaction.settled', ...(disputed ? ['transaction.disputed' as const] : []), ...(reversed ? ['transaction.chargeback_reversed' as const] : [])];
+    const report = sandboxReport(now);
+    // The same report posts the dispute's lines (GET .../chargebacks, .../chargeback-reversals).
+    const [chargeback, reversal] = disputed ? sandboxDisputeLines(row, report, reversed) : [];
     const events = [event(row, 'payment-connector-report-transaction-settled', { settlement_id: settlementId, capture_id: captureAttemptId, amount, currency: row.currency }, now)];
-    if (disputed) events.push(event(row, 'payment-connector-report-chargeback-posted', { amount: row.captured_amount, currency: row.currency, reason: 'fraudulent' }, now));
-    if (reversed) events.push(event(row, 'payment-connector-report-chargeback-reversal-posted', { amount: row.captured_amount, currency: row.currency }, now));
-    const record = { merchant_account_id: merchantAccountId, id: settlementId, transaction_id: row.id, refund_id: null, capture_attempt_id: captureAttemptId, currency: row.currency, amount, commission: commissionOf(amount), ...sandboxReport(now) };
-    await writeSettlement(tx, deps, subscriptions, record, { row, patch, now, kinds }, events);
+    if (chargeback) events.push(event(row, 'payment-connector-report-chargeback-posted', { chargeback_id: chargeback.id, amount: row.captured_amount, currency: row.currency, reason: 'fraudulent' }, now));
+    if (reversal) events.push(event(row, 'payment-connector-report-chargeback-reversal-posted', { chargeback_reversal_id: reversal.id, amount: row.captured_amount, currency: row.currency }, now));
+    const record = { merchant_account_id: merchantAccountId, id: settlementId, transaction_id: row.id, refund_id: null, capture_attempt_id: captureAttemptId, currency: row.currency, amount, commission: commissionOf(amount), ...report };
+    await writeSettlement(tx, deps, subscriptions, record, { row, patch, now, kinds }, events, [chargeback, reversal].filter((line) => line !== undefined));
   });
 }
 
 /**
  * The settlement record, the transaction's change (`update`: its patch, rendered into its webhook
- * events `kinds` as it will be left) and the history `events`, in one statement. `subscriptions`:
+ * events `kinds` as it will be left), the history `events` and the report's dispute lines, in one statement. `subscriptions`:
  * the merchant's webhook subscriptions, read before the transaction began (from the read cache, as
  * a capture's answer reads them, rather than a read in this transaction). Read here, a cache miss
  * would wait for a pool connection while this transaction holds one: with as many jobs at once as
@@ -140,8 +145,10 @@ async function writeSettlement(
   record: Insertable<SettlementsTable>,
   update: { row: TransactionRow; patch: repo.TransactionPatch; now: Date; kinds: TransactionEventKind[] } | null,
   events: NewTransactionEvent[],
+  disputeLines: Array<Insertable<ChargebacksTable>> = [],
 ): Promise<void> {
   const writes: Array<Compilable<unknown>> = [repo.insertSettlementQuery(tx, { exchange_rate: null, interchange: null, markup: null, scheme_fee: null, ...record })];
+  if (disputeLines.length > 0) writes.push(insertChargebacksQuery(tx, disputeLines));
   let outboxes = 0;
   if (update) {
     const { row: txn, patch, now, kinds } = update;
