@@ -127,7 +127,7 @@ export async function settleTransaction(deps: Deps, merchantAccountId: string, t
 
 /**
  * The settlement record, the transaction's change (`update`: its patch, rendered into its webhook
- * events `kinds` as it will be left) and the history `events`, in one statement. `subscriptions`:
+ * events `kinds` as it will be left), the history `events` and `more` (a refund's `settled`), in one statement. `subscriptions`:
  * the merchant's webhook subscriptions, read before the transaction began (from the read cache, as
  * a capture's answer reads them, rather than a read in this transaction). Read here, a cache miss
  * would wait for a pool connection while this transaction holds one: with as many jobs at once as
@@ -140,8 +140,9 @@ async function writeSettlement(
   record: Insertable<SettlementsTable>,
   update: { row: TransactionRow; patch: repo.TransactionPatch; now: Date; kinds: TransactionEventKind[] } | null,
   events: NewTransactionEvent[],
+  more: Array<Compilable<unknown>> = [],
 ): Promise<void> {
-  const writes: Array<Compilable<unknown>> = [repo.insertSettlementQuery(tx, { exchange_rate: null, interchange: null, markup: null, scheme_fee: null, ...record })];
+  const writes: Array<Compilable<unknown>> = [repo.insertSettlementQuery(tx, { exchange_rate: null, interchange: null, markup: null, scheme_fee: null, ...record }), ...more];
   let outboxes = 0;
   if (update) {
     const { row: txn, patch, now, kinds } = update;
@@ -175,7 +176,8 @@ export function refundSettlementQuery(db: Executor, deps: Deps, refund: { mercha
 
 /**
  * A refund settlement: a settlement record of the refund (negative amount, no commission) once,
- * and, when the transaction has settled already, its net `settled_amount` goes down by the refund.
+ * the refund `settled`, and, when the transaction has settled already, its net `settled_amount`
+ * goes down by the refund.
  * Written as `settleTransaction` writes, under the transaction's row lock.
  */
 export async function settleRefund(deps: Deps, merchantAccountId: string, transactionId: string, refundId: string): Promise<void> {
@@ -190,6 +192,6 @@ export async function settleRefund(deps: Deps, merchantAccountId: string, transa
     const record = { merchant_account_id: merchantAccountId, id: settlementId, transaction_id: row.id, refund_id: refund.id, currency: refund.currency, amount: -refund.amount, commission: 0, ...sandboxReport(now) };
     const update = row.settled ? { row, patch: { settled_amount: row.settled_amount - refund.amount }, now, kinds: ['transaction.settled' as const] } : null;
     const events = [event(row, 'payment-connector-report-transaction-settled', { settlement_id: settlementId, refund_id: refund.id, amount: -refund.amount, currency: refund.currency }, now)];
-    await writeSettlement(tx, deps, subscriptions, record, update, events);
+    await writeSettlement(tx, deps, subscriptions, record, update, events, [repo.markRefundSettledQuery(tx, merchantAccountId, refund.id, now)]);
   });
 }
