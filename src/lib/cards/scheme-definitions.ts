@@ -49,12 +49,16 @@ export function cardSchemeIconPath(scheme: CardScheme): string {
   return `/assets/card-schemes/${scheme}.svg`;
 }
 
+/** The icon's size in pixels. */
+export const CARD_SCHEME_ICON_SIZE = { width: 48, height: 32 } as const;
+
 /** The icon: a 48×32 SVG badge. Static text only (no scripts, no external references). */
 export function renderCardSchemeIcon(scheme: CardScheme): string {
   const look = LOOKS[scheme];
   const fontSize = look.label.length <= 4 ? 11 : 8;
+  const { width, height } = CARD_SCHEME_ICON_SIZE;
   return (
-    `<svg xmlns="http://www.w3.org/2000/svg" width="48" height="32" viewBox="0 0 48 32" role="img" aria-label="${look.displayName}">` +
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" role="img" aria-label="${look.displayName}">` +
     `<title>${look.displayName}</title>` +
     `<rect x="0.5" y="0.5" width="47" height="31" rx="4" fill="${look.color}" stroke="#d0d5dd"/>` +
     `<text x="24" y="${16 + Math.round(fontSize / 3)}" text-anchor="middle" font-family="Arial, Helvetica, sans-serif" font-size="${fontSize}" font-weight="700" fill="#ffffff">${look.label}</text>` +
