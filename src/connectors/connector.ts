@@ -43,6 +43,12 @@ export interface DefinitionField {
   format: 'text' | 'multiline' | 'number' | 'timezone' | 'boolean';
   /** Secret values are stored encrypted and never returned. */
   secret: boolean;
+  /**
+   * The field takes part in credential verification: `verifyCredentials` checks its value with
+   * the payment service (or, for the simulators, as the simulated service would), not only its
+   * form. A field that is not verifiable is used as given (a webhook secret, a preference).
+   */
+  verifiable: boolean;
 }
 
 /** What a connector can do; routing and the transaction rules read these. */

@@ -152,6 +152,8 @@ export interface RefundsTable {
   raw_response_code: string | null;
   raw_response_description: string | null;
   creator: NullableJson<{ id: string; name: string; email_address: string }>;
+  /** Its settlement record exists (migration 0047). */
+  settled: WithDefault<boolean>;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
 }

@@ -169,7 +169,10 @@ export interface PaymentMethodsTable {
   last_replaced_at: Timestamp | null;
   /** Until when a security code may be held in the vault for this card (migration 0018). */
   security_code_held_until: Timestamp | null;
-  /** Set by `PUT /payment-methods/{id}` (migration 0021); not in the API's PaymentMethod. */
+  /**
+   * Set by `PUT /payment-methods/{id}` (migration 0021), and the scheme id by the card's first
+   * approved customer-initiated payment when the connector answers one.
+   */
   scheme_transaction_id: string | null;
   scheme_transaction_id_scheme: string | null;
   transaction_link_id: string | null;

@@ -18,17 +18,18 @@ export interface SandboxPazeCard {
   panLastFour: string;
   network: 'VISA' | 'MASTERCARD';
   type: 'CREDIT' | 'DEBIT' | 'PREPAID';
-  brand: string;
+  /** The card product as Paze names it to the buyer (its paymentCardDescriptor). */
+  descriptor: string;
   /** What the sandbox's mock-card connector answers for it. */
   outcome: string;
 }
 
 /** The cards of the sandbox's Paze consumer; their network tokens drive mock-card's outcomes. */
 export const SANDBOX_PAZE_CARDS: readonly SandboxPazeCard[] = [
-  { id: 'visa-credit', dpan: '4895370012003478', panLastFour: '1111', network: 'VISA', type: 'CREDIT', brand: 'Sandbox Bank Visa Signature', outcome: 'Approved' },
-  { id: 'mastercard-debit', dpan: '5204245250001488', panLastFour: '4444', network: 'MASTERCARD', type: 'DEBIT', brand: 'Sandbox Bank Debit Mastercard', outcome: 'Approved' },
-  { id: 'visa-declined', dpan: '4000000000000002', panLastFour: '0002', network: 'VISA', type: 'CREDIT', brand: 'Sandbox Bank Visa', outcome: 'Declined: do_not_honor' },
-  { id: 'visa-insufficient-funds', dpan: '4000000000009995', panLastFour: '9995', network: 'VISA', type: 'DEBIT', brand: 'Sandbox Bank Visa Debit', outcome: 'Declined: insufficient_funds' },
+  { id: 'visa-credit', dpan: '4895370012003478', panLastFour: '1111', network: 'VISA', type: 'CREDIT', descriptor: 'Sandbox Bank Visa Signature', outcome: 'Approved' },
+  { id: 'mastercard-debit', dpan: '5204245250001488', panLastFour: '4444', network: 'MASTERCARD', type: 'DEBIT', descriptor: 'Sandbox Bank Debit Mastercard', outcome: 'Approved' },
+  { id: 'visa-declined', dpan: '4000000000000002', panLastFour: '0002', network: 'VISA', type: 'CREDIT', descriptor: 'Sandbox Bank Visa', outcome: 'Declined: do_not_honor' },
+  { id: 'visa-insufficient-funds', dpan: '4000000000009995', panLastFour: '9995', network: 'VISA', type: 'DEBIT', descriptor: 'Sandbox Bank Visa Debit', outcome: 'Declined: insufficient_funds' },
 ];
 export const SANDBOX_PAZE_TOKEN_EXPIRY = { month: '12', year: '2030' };
 

@@ -10,8 +10,8 @@ export const SIMULATED_OUTCOMES = ['none', 'unavailable', 'error', 'decline', 't
 export type SimulatedOutcome = (typeof SIMULATED_OUTCOMES)[number];
 
 export const SIMULATION_FIELDS = [
-  { key: 'simulate_outcome', display_name: 'Simulate: none, unavailable (never reached), error (service_error), decline (do_not_honor) or timeout (authorized, answer lost)', required: false, format: 'text', secret: false },
-  { key: 'simulate_share', display_name: 'Simulate: percentage of authorizations affected (1 to 100, default 100)', required: false, format: 'number', secret: false },
+  { key: 'simulate_outcome', display_name: 'Simulate: none, unavailable (never reached), error (service_error), decline (do_not_honor) or timeout (authorized, answer lost)', required: false, format: 'text', secret: false, verifiable: false },
+  { key: 'simulate_share', display_name: 'Simulate: percentage of authorizations affected (1 to 100, default 100)', required: false, format: 'number', secret: false, verifiable: false },
 ] as const;
 
 /** What is wrong with the simulation fields (verify), one message per field. */

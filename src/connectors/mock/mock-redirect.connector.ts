@@ -10,7 +10,7 @@ export const MOCK_REDIRECT_DEFINITION: ConnectorDefinition = {
   displayName: 'Mock pay-by-bank (sandbox redirect)',
   method: 'paybybank',
   mode: 'redirect',
-  fields: [{ key: 'merchant_id', display_name: 'Merchant ID', required: true, format: 'text', secret: false }],
+  fields: [{ key: 'merchant_id', display_name: 'Merchant ID', required: true, format: 'text', secret: false, verifiable: true }],
   reportingFields: [],
   supportedCurrencies: Object.keys(CURRENCY_EXPONENTS).sort(),
   supportedCountries: [...COUNTRY_CODES].sort(),

@@ -42,6 +42,9 @@ export function cardSchemeIconPath(scheme: CardScheme): string {
   return `/assets/card-schemes/${scheme}.svg`;
 }
 
+/** The icon's size in pixels (src/lib/badge-icon.ts draws every badge at this size). */
+export const CARD_SCHEME_ICON_SIZE = { width: 48, height: 32 } as const;
+
 /** The icon: a 48×32 SVG badge (src/lib/badge-icon.ts). */
 export function renderCardSchemeIcon(scheme: CardScheme): string {
   return renderBadgeIcon(LOOKS[scheme]);

@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import type { ApiKeyPairRow } from '../../db/schema.ts';
-import { DateTime, ListEnvelope, Nullable, PaginationQuery, Uuid } from '../../http/schemas/common.ts';
+import { DateTime, ListEnvelope, Nullable, PaginationQuery, StringEnum, Uuid } from '../../http/schemas/common.ts';
 import { MerchantAccountIdSchema } from '../merchant-accounts/merchant-accounts.schemas.ts';
 
 const DisplayName = Type.String({ minLength: 1, maxLength: 200, description: 'A name for people, e.g. the system that holds the private key' });
@@ -63,8 +63,9 @@ export const ApiKeyPairSchema = Type.Object(
   {
     type: Type.Literal('api-key-pair'),
     id: Uuid(),
-    kid: Type.String({ description: 'RFC 7638 JWK thumbprint (SHA-256) of the public key: the `kid` header of every token signed with the pair' }),
-    algorithm: Type.Literal('ES512'),
+    thumbprint: Type.String({ description: 'RFC 7638 JWK thumbprint (SHA-256, base64url) of the public key: the `kid` header of every token signed with the pair', examples: ['va-SLs5AxJNfqKXD8LI5Y38BflpNvjZjY4RSWz66U1w'] }),
+    kid: Type.String({ description: 'The same value as thumbprint, under the name of the header it goes in (kept for clients written before thumbprint)' }),
+    algorithm: StringEnum(['ECDSA', 'RSA'] as const, { description: 'The key type: always ECDSA (curve P-521; tokens are signed ES512). RSA keys are not accepted' }),
     display_name: Type.String(),
     merchant_account_id: Nullable(Type.String({ description: 'The one merchant account the pair may act on; null: every account' })),
     active: Type.Boolean(),
@@ -88,8 +89,9 @@ export function toApiKeyPairResource(row: ApiKeyPairRow, privateKeyPem: string |
   return {
     type: 'api-key-pair',
     id: row.id,
+    thumbprint: row.thumbprint,
     kid: row.thumbprint,
-    algorithm: 'ES512',
+    algorithm: 'ECDSA',
     display_name: row.display_name,
     merchant_account_id: row.merchant_account_id,
     active: row.active,

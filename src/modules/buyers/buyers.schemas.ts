@@ -2,6 +2,7 @@ import { Type, type Static } from 'typebox';
 import type { BillingDetailsJson, BuyerRow } from '../../db/schema.ts';
 import { AddressResourceSchema, AddressSchema, toAddressResource } from '../../http/schemas/address.ts';
 import { DateTime, ListEnvelope, Nullable, PaginationQuery, StringEnum, Uuid } from '../../http/schemas/common.ts';
+import { uuidToBase62 } from '../../lib/base62.ts';
 import { maskBillingDetails } from './pii-mask.ts';
 import { TAX_ID_KINDS } from './tax-id-kinds.ts';
 
@@ -80,6 +81,7 @@ export const BuyerSchema = Type.Object(
   {
     type: Type.Literal(BUYER_TYPE),
     id: Uuid(),
+    reconciliation_id: Type.String({ description: 'Base62 form of the id: the short reference a payment service can be given for the buyer, as a transaction has', examples: ['7jZXl4gBUNl0CnaLEnfXbt'] }),
     merchant_account_id: Type.String(),
     display_name: Nullable(Type.String()),
     external_identifier: Nullable(Type.String()),
@@ -131,6 +133,7 @@ export function toBuyerResource(row: BuyerRow, revealPii: boolean): Buyer {
   return {
     type: BUYER_TYPE,
     id: row.id,
+    reconciliation_id: uuidToBase62(row.id),
     merchant_account_id: row.merchant_account_id,
     display_name: row.display_name,
     external_identifier: row.external_identifier,

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { StringEnum } from '../../http/schemas/common.ts';
+import { Nullable, StringEnum } from '../../http/schemas/common.ts';
 import { DomainName } from './digital-wallets.schemas.ts';
 
 /**
@@ -83,26 +83,80 @@ export const PazeReviewBody = Type.Object(
 );
 export type PazeReviewBody = Static<typeof PazeReviewBody>;
 
-const Open = (title: string) => Type.Record(Type.String(), Type.Unknown(), { title });
+const PazeMobileNumberSchema = Type.Object(
+  { countryCode: Type.String({ description: 'ITU country calling code, e.g. 1' }), phoneNumber: Type.String({ description: 'The number without the country code' }) },
+  { additionalProperties: false, title: 'PazeMobileNumber' },
+);
+
+const PazeConsumerSchema = Type.Object(
+  {
+    firstName: Nullable(Type.String()),
+    lastName: Nullable(Type.String()),
+    fullName: Type.String(),
+    emailAddress: Type.String(),
+    mobileNumber: Nullable(PazeMobileNumberSchema),
+    countryCode: Nullable(Type.String({ description: 'ISO 3166-1 alpha-2' })),
+    languageCode: Nullable(Type.String({ description: 'ISO 639-1' })),
+  },
+  { additionalProperties: false, title: 'PazeConsumer' },
+);
+
+/** The lines, city, state and postal code both of Paze's addresses have. */
+const AddressLines = {
+  line1: Type.String(),
+  line2: Type.Optional(Nullable(Type.String())),
+  line3: Type.Optional(Nullable(Type.String())),
+  city: Type.String(),
+  state: Type.String(),
+  zip: Type.String({ description: 'Postal code' }),
+};
+
+const PazeShippingAddressSchema = Type.Object(
+  {
+    ...AddressLines,
+    countryCode: Type.String({ description: 'ISO 3166-1 alpha-2' }),
+    deliveryContactDetails: Nullable(
+      Type.Object(
+        { contactFullName: Nullable(Type.String({ description: 'Who receives the delivery' })), contactPhoneNumber: Nullable(PazeMobileNumberSchema) },
+        { additionalProperties: false, title: 'PazeDeliveryContactDetails' },
+      ),
+    ),
+  },
+  { additionalProperties: false, title: 'PazeShippingAddress' },
+);
+
+const PazeBillingAddressSchema = Type.Object(
+  { name: Type.Optional(Nullable(Type.String())), ...AddressLines, countryCode: Type.Optional(Nullable(Type.String({ description: 'ISO 3166-1 alpha-2' }))) },
+  { additionalProperties: false, title: 'PazeBillingAddress' },
+);
 
 export const PazeReviewSchema = Type.Object(
   {
-    consumer: Open('PazeConsumer'),
-    shippingAddress: Type.Union([Open('PazeAddress'), Type.Null()]),
+    consumer: PazeConsumerSchema,
+    shippingAddress: Nullable(PazeShippingAddressSchema),
     maskedCard: Type.Object(
       {
         panLastFour: Type.String(),
         paymentAccountReference: Type.String(),
+        panExpirationMonth: Nullable(Type.String({ description: 'MM' })),
+        panExpirationYear: Nullable(Type.String({ description: 'YYYY' })),
+        paymentCardDescriptor: Type.String({ description: 'The card product as the buyer knows it, e.g. Visa Signature' }),
         paymentCardType: Type.String({ description: 'CREDIT, DEBIT or PREPAID' }),
-        paymentCardBrand: Type.String(),
-        paymentCardNetwork: Type.String({ description: 'VISA or MASTERCARD' }),
-        panExpirationMonth: Type.String(),
-        panExpirationYear: Type.String(),
-        digitalCardData: Open('PazeDigitalCardData'),
+        paymentCardBrand: Type.String({ description: 'VISA, MASTERCARD or DISCOVER' }),
+        paymentCardNetwork: Type.String({ description: 'VISA, MASTERCARD or DISCOVER' }),
+        digitalCardData: Type.Object(
+          {
+            artUri: Type.String({ description: 'An image of the card to show the buyer' }),
+            artHeight: Type.Integer({ description: 'Its height in pixels' }),
+            artWidth: Type.Integer({ description: 'Its width in pixels' }),
+          },
+          { additionalProperties: false, title: 'PazeDigitalCardData' },
+        ),
+        billingAddress: Nullable(PazeBillingAddressSchema),
       },
       { additionalProperties: false, title: 'PazeMaskedCard' },
     ),
-    links: Type.Object({ CHANGE_CARD: Type.String(), CHANGE_SHIPPING_ADDRESS: Type.String() }, { additionalProperties: false }),
+    links: Type.Object({ CHANGE_CARD: Nullable(Type.String()), CHANGE_SHIPPING_ADDRESS: Nullable(Type.String()) }, { additionalProperties: false, title: 'PazeSessionReviewLinks' }),
     code: Type.String({ description: 'The code to complete the session with' }),
   },
   { additionalProperties: false, title: 'PazeSessionReview' },

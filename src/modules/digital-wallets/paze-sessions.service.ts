@@ -8,6 +8,8 @@ import {
   simulatedClientContext, simulatedCryptogram, simulatedEwSid, type PazeTokenKind, type SandboxPazeCard, type SessionClaims,
 } from '../../wallets/paze-sandbox.ts';
 import { sandboxPazeKeys } from '../../wallets/sandbox-keys.ts';
+import type { CardScheme } from '../../lib/card-schemes.ts';
+import { CARD_SCHEME_ICON_SIZE, cardSchemeIconPath } from '../../lib/cards/scheme-definitions.ts';
 import { pazeClient } from './paze-client.ts';
 import type { PazeCheckout, PazeCheckoutBody, PazeComplete, PazeCompleteBody, PazeReview, PazeReviewBody, PazeSession, PazeSessionBody, TransactionValue } from './paze-sessions.schemas.ts';
 import { rsaPrivateKey, walletSecrets } from './wallet-secrets.ts';
@@ -85,27 +87,41 @@ export async function createPazeCheckout(ctx: RequestContext, body: PazeCheckout
   if (body.intent === 'EXPRESS_CHECKOUT' && !body.transactionValue) throw fieldRefusal('body', '/transactionValue', 'transactionValue is required with intent EXPRESS_CHECKOUT (the buyer pays without a review step)');
   const state = await signSessionToken('checkout', {
     mid: ctx.merchantAccountId, wid: wallet.id, sid: body.sessionId, cb: body.callbackURLScheme, tv: body.transactionValue ?? null,
-    networks: body.acceptedPaymentCardNetworks ?? ['VISA', 'MASTERCARD'], shipping: body.shippingPreference !== 'NONE',
+    networks: body.acceptedPaymentCardNetworks ?? ['VISA', 'MASTERCARD'], shipping: body.shippingPreference !== 'NONE', billing: body.billingPreference !== 'NONE',
   });
   return { pazeCheckoutUrl: checkoutUrl(ctx.deps, state), ...stamp(body.sessionId) };
 }
 
-const maskedCard = (card: SandboxPazeCard) => ({
-  panLastFour: card.panLastFour, paymentAccountReference: sandboxPar(card.id), paymentCardType: card.type,
-  paymentCardBrand: card.brand, paymentCardNetwork: card.network, panExpirationMonth: SANDBOX_PAZE_TOKEN_EXPIRY.month, panExpirationYear: SANDBOX_PAZE_TOKEN_EXPIRY.year,
-  digitalCardData: { status: 'ACTIVE', artUri: null, artHeight: null, artWidth: null },
+/** The sandbox consumer's address, as Paze gives it for shipping: the consumer receives the delivery. */
+const shippingAddress = () => {
+  const { name: _name, ...lines } = SANDBOX_PAZE_ADDRESS;
+  return { ...lines, deliveryContactDetails: { contactFullName: SANDBOX_PAZE_CONSUMER.fullName, contactPhoneNumber: SANDBOX_PAZE_CONSUMER.mobileNumber } };
+};
+
+/**
+ * The chosen card as the review shows it. Its art is the card scheme's icon this server serves
+ * (`/assets/card-schemes/...`, no token needed): the simulated Paze has no issuer card art.
+ */
+const maskedCard = (deps: Deps, card: SandboxPazeCard, billing: boolean) => ({
+  panLastFour: card.panLastFour, paymentAccountReference: sandboxPar(card.id), panExpirationMonth: SANDBOX_PAZE_TOKEN_EXPIRY.month, panExpirationYear: SANDBOX_PAZE_TOKEN_EXPIRY.year,
+  paymentCardDescriptor: card.descriptor, paymentCardType: card.type, paymentCardBrand: card.network, paymentCardNetwork: card.network,
+  digitalCardData: { artUri: `${deps.config.publicUrl}${cardSchemeIconPath(SCHEME_OF_NETWORK[card.network])}`, artHeight: CARD_SCHEME_ICON_SIZE.height, artWidth: CARD_SCHEME_ICON_SIZE.width },
+  billingAddress: billing ? SANDBOX_PAZE_ADDRESS : null,
 });
+
+const SCHEME_OF_NETWORK = { VISA: 'visa', MASTERCARD: 'mastercard' } as const satisfies Record<SandboxPazeCard['network'], CardScheme>;
 
 /** `POST /digital-wallets/paze/session/review`: the consumer, the chosen card (masked) and a fresh code. */
 export async function reviewPazeSession(ctx: RequestContext, body: PazeReviewBody): Promise<PazeReview> {
   simulatedOnly(ctx.deps, 'Reviewing a Paze session');
   const { code, card } = await sessionOf(ctx, body);
-  const claims = { mid: code!.mid, wid: code!.wid, sid: code!.sid, card: card!.id, cb: code!.cb, tv: code!.tv ?? null, networks: code!.networks, shipping: code!.shipping };
+  const claims = { mid: code!.mid, wid: code!.wid, sid: code!.sid, card: card!.id, cb: code!.cb, tv: code!.tv ?? null, networks: code!.networks, shipping: code!.shipping, billing: code!.billing };
   const change = checkoutUrl(ctx.deps, await signSessionToken('checkout', claims));
   return {
     consumer: SANDBOX_PAZE_CONSUMER,
-    shippingAddress: code!.shipping === false ? null : SANDBOX_PAZE_ADDRESS,
-    maskedCard: maskedCard(card!),
+    shippingAddress: code!.shipping === false ? null : shippingAddress(),
+    // A code of a checkout made before billingPreference was kept has no `billing`: the address.
+    maskedCard: maskedCard(ctx.deps, card!, code!.billing !== false),
     links: { CHANGE_CARD: change, CHANGE_SHIPPING_ADDRESS: change },
     code: await signSessionToken('code', claims),
   };
@@ -148,7 +164,7 @@ export async function choosePazeCard(state: string, cardId: string): Promise<str
   const claims = await checkoutState(state);
   const card = SANDBOX_PAZE_CARDS.find((c) => c.id === cardId && (claims.networks as string[]).includes(c.network));
   if (!card) throw fieldRefusal('path', '/card_id', `${cardId} is not a card of the sandbox Paze consumer accepted by this checkout`);
-  const code = await signSessionToken('code', { mid: claims.mid, wid: claims.wid, sid: claims.sid, card: card.id, cb: claims.cb, tv: claims.tv ?? null, networks: claims.networks, shipping: claims.shipping });
+  const code = await signSessionToken('code', { mid: claims.mid, wid: claims.wid, sid: claims.sid, card: card.id, cb: claims.cb, tv: claims.tv ?? null, networks: claims.networks, shipping: claims.shipping, billing: claims.billing });
   return `${String(claims.cb)}://paze?code=${code}`;
 }
 

@@ -8,7 +8,7 @@ import * as redemptions from './gift-card-redemptions.repo.ts';
 import { giftCardServiceOf } from './gift-card-service.ts';
 import { cardDigits, giftCardFingerprint, releaseGiftCard } from './gift-card-vault.ts';
 import * as repo from './gift-cards.repo.ts';
-import type { GiftCardBalanceBody, GiftCardSummary, ListBuyerGiftCardsQuery } from './gift-cards.schemas.ts';
+import { NO_USAGE, usageFields, type GiftCardBalanceBody, type GiftCardSummary, type GiftCardUsage, type ListBuyerGiftCardsQuery } from './gift-cards.schemas.ts';
 
 /** The buyer list is plain (no cursor) and checks each balance: at most this many cards. */
 export const BUYER_GIFT_CARDS_LIMIT = 20;
@@ -20,6 +20,18 @@ interface Lookup {
   pin: string;
 }
 
+/**
+ * How often each card was redeemed, in two reads at most: a stored card counts as `GET
+ * /gift-cards/{id}` counts it (by id), a card given in full by its number's fingerprint.
+ */
+async function usageOfCards(ctx: RequestContext, cards: Lookup[], fingerprints: string[]): Promise<GiftCardUsage[]> {
+  const { db } = ctx.deps;
+  const stored = cards.flatMap((card) => (card.id ? [card.id] : []));
+  const given = fingerprints.filter((_, index) => !cards[index]!.id);
+  const [byId, byFingerprint] = await Promise.all([repo.usageOf(db, ctx.merchantAccountId, stored), repo.usageByFingerprint(db, ctx.merchantAccountId, given)]);
+  return cards.map((card, index) => (card.id ? byId.get(card.id) : byFingerprint.get(fingerprints[index]!)) ?? NO_USAGE);
+}
+
 /** Asks the service for each card's balance, net of what this account already took from it. */
 async function summaries(ctx: RequestContext, cards: Lookup[]): Promise<GiftCardSummary[]> {
   const { db } = ctx.deps;
@@ -28,11 +40,12 @@ async function summaries(ctx: RequestContext, cards: Lookup[]): Promise<GiftCard
   for (const card of cards) fingerprints.push(await giftCardFingerprint(db, ctx, card.number));
   const taken = await redemptions.redeemedByFingerprint(db, ctx.merchantAccountId, fingerprints);
   const activated = await activations.activatedByFingerprint(db, ctx.merchantAccountId, fingerprints);
+  const usage = await usageOfCards(ctx, cards, fingerprints);
   const { connector } = giftCardServiceOf(ctx.merchantAccountId);
   return Promise.all(
     cards.map(async (card, index): Promise<GiftCardSummary> => {
       const outcome = await connector.balance({ number: card.number, pin: card.pin, alreadyRedeemed: taken.get(fingerprints[index]!) ?? 0, activated: activated.get(fingerprints[index]!) ?? null });
-      const base = { type: 'gift-card' as const, id: card.id, merchant_account_id: ctx.merchantAccountId, ...cardDigits(card.number) };
+      const base = { type: 'gift-card' as const, id: card.id, merchant_account_id: ctx.merchantAccountId, ...cardDigits(card.number), ...usageFields(usage[index]!) };
       if (outcome.ok) return { ...base, currency: outcome.currency, expiration_date: outcome.expirationDate, balance: outcome.balance, balance_error_code: null, balance_raw_error_code: null, balance_raw_error_message: null };
       return { ...base, currency: null, expiration_date: null, balance: null, balance_error_code: outcome.errorCode, balance_raw_error_code: outcome.rawErrorCode, balance_raw_error_message: outcome.rawErrorMessage };
     }),

@@ -59,27 +59,38 @@ export async function listBuyerGiftCards(db: Executor, merchantAccountId: string
  * The succeeded redemptions of stored cards, counted per card, and those of customer-initiated
  * transactions (not `merchant_initiated`); index `gift_card_redemptions_gift_card_idx`.
  */
-export async function usageOf(db: Executor, merchantAccountId: string, ids: readonly string[]): Promise<Map<string, GiftCardUsage>> {
-  if (ids.length === 0) return new Map();
+export function usageOf(db: Executor, merchantAccountId: string, ids: readonly string[]): Promise<Map<string, GiftCardUsage>> {
+  return usageBy(db, merchantAccountId, 'gift_card_id', ids);
+}
+
+/** As `usageOf`, of cards by the fingerprint of their number (stored or given in full); index `gift_card_redemptions_fingerprint_idx`. */
+export function usageByFingerprint(db: Executor, merchantAccountId: string, fingerprints: readonly string[]): Promise<Map<string, GiftCardUsage>> {
+  return usageBy(db, merchantAccountId, 'fingerprint', fingerprints);
+}
+
+/** One grouped read for every key, whatever their number. */
+async function usageBy(db: Executor, merchantAccountId: string, key: 'gift_card_id' | 'fingerprint', values: readonly string[]): Promise<Map<string, GiftCardUsage>> {
+  if (values.length === 0) return new Map();
+  const column = `r.${key}` as const;
   const rows = await db
     .selectFrom('gift_card_redemptions as r')
     .leftJoin('transactions as t', (join) => join.onRef('t.merchant_account_id', '=', 'r.merchant_account_id').onRef('t.id', '=', 'r.transaction_id'))
     .select([
-      'r.gift_card_id',
+      sql<string>`${sql.ref(column)}`.as('key'),
       sql<string>`COUNT(*)`.as('usage_count'),
       sql<Date | null>`MAX(r.created_at)`.as('last_used_at'),
       sql<string>`COUNT(*) FILTER (WHERE t.merchant_initiated IS NOT TRUE)`.as('cit_usage_count'),
       sql<Date | null>`MAX(r.created_at) FILTER (WHERE t.merchant_initiated IS NOT TRUE)`.as('cit_last_used_at'),
     ])
     .where('r.merchant_account_id', '=', merchantAccountId)
-    .where('r.gift_card_id', 'in', [...ids])
+    .where(column, 'in', [...new Set(values)])
     .where('r.status', '=', 'succeeded')
-    .groupBy('r.gift_card_id')
+    .groupBy(column)
     .execute();
   const date = (value: Date | string | null) => (value === null ? null : new Date(value));
   return new Map(
     rows.map((row) => [
-      row.gift_card_id!,
+      row.key,
       { usageCount: Number(row.usage_count), lastUsedAt: date(row.last_used_at), citUsageCount: Number(row.cit_usage_count), citLastUsedAt: date(row.cit_last_used_at) },
     ]),
   );

@@ -124,6 +124,10 @@ export const GiftCardSummarySchema = Type.Object(
     balance_error_code: ErrorCode(),
     balance_raw_error_code: Text(),
     balance_raw_error_message: Text(),
+    usage_count: Type.Integer({ description: 'Succeeded redemptions of the card in this merchant account: of the stored card (as GET /gift-cards/{id} counts), or of the number given in full' }),
+    cit_usage_count: Type.Integer({ description: 'Those of them in customer-initiated transactions' }),
+    last_used_at: Type.Optional(Nullable(DateTime({ description: 'When the card was last redeemed' }))),
+    cit_last_used_at: Type.Optional(Nullable(DateTime({ description: 'When the card was last redeemed in a customer-initiated transaction' }))),
   },
   { additionalProperties: false, title: 'GiftCardSummary' },
 );
@@ -142,7 +146,7 @@ export interface GiftCardUsage {
 }
 export const NO_USAGE: GiftCardUsage = { usageCount: 0, lastUsedAt: null, citUsageCount: 0, citLastUsedAt: null };
 
-const usageFields = (usage: GiftCardUsage) => ({
+export const usageFields = (usage: GiftCardUsage) => ({
   usage_count: usage.usageCount,
   cit_usage_count: usage.citUsageCount,
   last_used_at: iso(usage.lastUsedAt),

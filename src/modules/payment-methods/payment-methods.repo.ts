@@ -47,6 +47,20 @@ export async function updatePaymentMethod(db: Executor, merchantAccountId: strin
   return db.updateTable('payment_methods').set(patch).where('merchant_account_id', '=', merchantAccountId).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
 }
 
+/**
+ * Gives a card the scheme's transaction id of a payment unless it has one already: the first
+ * approved customer-initiated payment's id is the one merchant-initiated payments refer to, and a
+ * later payment (or a race of two first ones) must not move it.
+ */
+export function recordSchemeTransactionIdQuery(db: Executor, merchantAccountId: string, id: string, schemeTransactionId: string, scheme: string | null, now: Date) {
+  return db
+    .updateTable('payment_methods')
+    .set({ scheme_transaction_id: schemeTransactionId, scheme_transaction_id_scheme: scheme, updated_at: now })
+    .where('merchant_account_id', '=', merchantAccountId)
+    .where('id', '=', id)
+    .where('scheme_transaction_id', 'is', null);
+}
+
 /** A buyer's usable methods by last use (never used last), then newest first; index `payment_methods_buyer_idx`. */
 export async function listBuyerPaymentMethods(db: Executor, merchantAccountId: string, buyerId: string, order: 'asc' | 'desc', limit: number): Promise<PaymentMethodRow[]> {
   return db

@@ -21,6 +21,8 @@ interface NewCard {
   scheme: string;
   card_type?: string | null | undefined;
   external_identifier?: string | null | undefined;
+  /** The scheme's transaction id of the customer-initiated payment that stored the card, if the connector answered one. */
+  scheme_transaction_id?: string | null | undefined;
 }
 
 /** Inserts a validated card: the number encrypted under the merchant's data key, bound to the new row. */
@@ -44,6 +46,8 @@ async function insertCard(tx: Tx, ctx: RequestContext, card: NewCard, buyerId: s
     fingerprint: await vault.fingerprint(tx, merchant, card.number),
     number_ciphertext: sealed.ciphertext,
     number_key_id: sealed.keyId,
+    scheme_transaction_id: card.scheme_transaction_id ?? null,
+    scheme_transaction_id_scheme: card.scheme_transaction_id ? card.scheme : null,
   });
   await recordAudit(tx, ctx, 'created', { type: 'payment-method', id, name: `${card.scheme} ${row.last4}` });
   await emitEvent(tx, ctx.deps, { merchantAccountId: merchant, kind: 'payment_method.created', resourceType: 'payment-method', resourceId: id, payload: toPaymentMethodResource(row) });
@@ -157,6 +161,8 @@ export interface ReleasedCard {
   fingerprint: string | null;
   /** The vault may hold a security code for this card (stored with one, less than its time ago). */
   securityCodeHeld: boolean;
+  /** The card has no scheme transaction id yet: its next approved customer-initiated payment gives it one. */
+  lacksSchemeTransactionId: boolean;
 }
 
 /**
@@ -173,7 +179,7 @@ export async function lockAndReleaseCard(tx: Executor, ctx: RequestContext, id: 
   }
   const number = await ctx.deps.vault.decrypt(tx, ctx.merchantAccountId, { ciphertext: row.number_ciphertext, keyId: row.number_key_id }, { table: 'payment_methods', column: 'number', rowId: id });
   const securityCodeHeld = row.security_code_held_until !== null && row.security_code_held_until.getTime() > Date.now();
-  return { id, scheme: row.scheme, expirationDate: row.expiration_date, number, buyerId: row.buyer_id, fingerprint: row.fingerprint, securityCodeHeld };
+  return { id, scheme: row.scheme, expirationDate: row.expiration_date, number, buyerId: row.buyer_id, fingerprint: row.fingerprint, securityCodeHeld, lacksSchemeTransactionId: row.scheme_transaction_id === null };
 }
 
 /**
@@ -183,6 +189,15 @@ export async function lockAndReleaseCard(tx: Executor, ctx: RequestContext, id: 
 export async function storeAuthorizedCard(tx: Tx, ctx: RequestContext, card: NewCard, buyerId: string | null): Promise<{ id: string }> {
   const row = await insertCard(tx, ctx, card, buyerId);
   return { id: row.id };
+}
+
+/**
+ * For the transaction engine, with the writes that record a payment's answer: the statement that
+ * gives a stored card the scheme's transaction id of its first approved customer-initiated payment
+ * (`recordSchemeTransactionIdQuery`; no webhook, the transaction's own carry the id).
+ */
+export function schemeTransactionIdQuery(db: Executor, merchantAccountId: string, paymentMethodId: string, schemeTransactionId: string, scheme: string | null, now: Date) {
+  return repo.recordSchemeTransactionIdQuery(db, merchantAccountId, paymentMethodId, schemeTransactionId, scheme, now);
 }
 
 /** 404 unless the payment method exists in the merchant account of the request. */

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import type { ConnectorCapabilities, ConnectorDefinition, SessionOutcome } from '../../connectors/connector.ts';
+import type { ConnectorCapabilities, ConnectorDefinition, DefinitionField, SessionOutcome } from '../../connectors/connector.ts';
 import { ListEnvelope, Nullable, PaginationQuery, StringEnum } from '../../http/schemas/common.ts';
 
 export const PAYMENT_SERVICE_DEFINITION_TYPE = 'payment-service-definition';
@@ -25,6 +25,7 @@ export const DefinitionFieldSchema = Type.Object(
     required: Type.Boolean(),
     format: StringEnum(FORMATS),
     secret: Type.Boolean({ description: 'Secret values are never returned when reading a payment service' }),
+    verifiable: Type.Boolean({ description: 'The field takes part in credential verification (POST /payment-services/verify): its value is checked with the payment service, not only its form' }),
   },
   { additionalProperties: false, title: 'DefinitionField' },
 );
@@ -106,6 +107,8 @@ function supportedFeatures(c: ConnectorCapabilities): Record<string, boolean> {
   };
 }
 
+const toDefinitionField = (f: DefinitionField) => ({ key: f.key, display_name: f.display_name, required: f.required, format: f.format, secret: f.secret, verifiable: f.verifiable });
+
 /** The only way a registry definition becomes a response. */
 export function toPaymentServiceDefinitionResource(d: ConnectorDefinition): PaymentServiceDefinition {
   return {
@@ -113,8 +116,8 @@ export function toPaymentServiceDefinitionResource(d: ConnectorDefinition): Paym
     type: PAYMENT_SERVICE_DEFINITION_TYPE,
     display_name: d.displayName,
     method: d.method,
-    fields: d.fields.map((f) => ({ key: f.key, display_name: f.display_name, required: f.required, format: f.format, secret: f.secret })),
-    reporting_fields: d.reportingFields.map((f) => ({ key: f.key, display_name: f.display_name, required: f.required, format: f.format, secret: f.secret })),
+    fields: d.fields.map(toDefinitionField),
+    reporting_fields: d.reportingFields.map(toDefinitionField),
     supported_currencies: [...d.supportedCurrencies],
     supported_countries: [...d.supportedCountries],
     mode: d.mode,

@@ -1,9 +1,26 @@
 import { describe, expect, it } from 'vitest';
 import { ConnectorError } from '../../connectors/connector.ts';
 import { AppError } from '../../errors/app-error.ts';
+import { createDefaultRegistry } from '../../connectors/registry.ts';
 import { callConnector } from './payment-service-definitions.service.ts';
 
 describe('happy', () => {
+  it('every built-in definition says which fields verification checks, and checks each required one', () => {
+    const definitions = createDefaultRegistry().definitions();
+    expect(definitions.map((d) => d.id)).toEqual(expect.arrayContaining(['mock-card', 'adyen-card', 'stripe-card', 'braintree-card']));
+    for (const definition of definitions) {
+      for (const field of [...definition.fields, ...definition.reportingFields]) {
+        expect(typeof field.verifiable, `${definition.id} ${field.key}`).toBe('boolean');
+        // A credential the service cannot work without is one verification must look at.
+        if (field.required) expect(field.verifiable, `${definition.id} ${field.key}`).toBe(true);
+      }
+    }
+    const verifiable = (id: string) => createDefaultRegistry().get(id).definition.fields.filter((f) => f.verifiable).map((f) => f.key);
+    expect(verifiable('stripe-card')).toEqual(['secret_key']);
+    expect(verifiable('adyen-card')).toEqual(['api_key', 'merchant_account', 'live_url_prefix']);
+  });
+
+
   it('returns the answer as it came', async () => {
     expect(await callConnector(async () => ({ ok: true, problems: [] }))).toEqual({ ok: true, problems: [] });
   });

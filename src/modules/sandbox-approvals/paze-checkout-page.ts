@@ -10,7 +10,7 @@ const page = (title: string, body: string) => `<!doctype html>
 export function renderPazeCheckoutPage(cards: readonly SandboxPazeCard[], amount: { transactionAmount: string; transactionCurrency: string } | null, action: (cardId: string) => string): string {
   const total = amount ? `<p>Pay <strong>${escape(`${amount.transactionAmount} ${amount.transactionCurrency}`)}</strong> with Paze.</p>` : '<p>Choose a card to pay with Paze.</p>';
   const items = cards
-    .map((card) => `<li><form method="post" action="${escape(action(card.id))}"><button type="submit">${escape(card.brand)} •••• ${escape(card.panLastFour)}</button></form> <small>${escape(card.type.toLowerCase())}; sandbox outcome: ${escape(card.outcome)}</small></li>`)
+    .map((card) => `<li><form method="post" action="${escape(action(card.id))}"><button type="submit">${escape(card.descriptor)} •••• ${escape(card.panLastFour)}</button></form> <small>${escape(card.type.toLowerCase())}; sandbox outcome: ${escape(card.outcome)}</small></li>`)
     .join('\n');
   return page('Paze (sandbox)', `${total}<p>Signed in as Pat Sandbox.</p><ul>${items}</ul>`);
 }

@@ -4,6 +4,12 @@ import { DateTime, ListEnvelope, Nullable, PaginationQuery, StringEnum, Uuid } f
 
 export const THREE_DS_SCENARIO_TYPE = 'three-d-secure-scenario';
 
+/**
+ * The 3DS protocol version the sandbox 3DS server authenticates with when nothing asks for another:
+ * its own default (three-d-secure.ts), and the version of a scenario outcome that names none.
+ */
+export const SANDBOX_THREE_DS_VERSION = '2.2.0';
+
 export const AUTHENTICATION_STATUSES = ['Y', 'N', 'A', 'R', 'U', 'C', 'timeout'] as const;
 export const RESULT_STATUSES = ['Y', 'N', 'timeout'] as const;
 
@@ -31,7 +37,16 @@ export type ThreeDsScenarioConditionsBody = Static<typeof ThreeDsScenarioConditi
 
 export const ThreeDsScenarioOutcomeSchema = Type.Object(
   {
-    version: Type.String({ minLength: 1, maxLength: 20, description: '3DS protocol version, e.g. 2.2.0', examples: ['2.2.0'] }),
+    version: Type.Optional(
+      Nullable(
+        Type.String({
+          minLength: 1,
+          maxLength: 20,
+          description: `3DS protocol version to simulate, e.g. 2.2.0; omitted or null: ${SANDBOX_THREE_DS_VERSION}, the version the sandbox 3DS server uses`,
+          examples: ['2.2.0'],
+        }),
+      ),
+    ),
     authentication: Type.Object(
       { transaction_status: StringEnum(AUTHENTICATION_STATUSES, { description: 'Authentication response status (transStatus); C is a challenge' }) },
       { additionalProperties: false, title: 'ThreeDSecureScenarioOutcomeAuthentication' },

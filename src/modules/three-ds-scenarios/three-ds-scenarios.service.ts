@@ -9,6 +9,7 @@ import { recordAudit } from '../audit-logs/audit-logs.service.ts';
 import { conditionsMatch, hasCondition, maskCardNumber } from './scenario-conditions.ts';
 import * as repo from './three-ds-scenarios.repo.ts';
 import {
+  SANDBOX_THREE_DS_VERSION,
   THREE_DS_SCENARIO_TYPE,
   toThreeDsScenarioOutcome,
   toThreeDsScenarioResource,
@@ -63,7 +64,8 @@ async function conditionColumns(tx: Tx, ctx: RequestContext, conditions: ThreeDs
   };
 }
 
-const outcomeJson = (outcome: ThreeDsScenarioOutcomeBody) => JSON.stringify({ ...outcome, result: outcome.result ?? null });
+/** As stored: every key present, the version the sandbox's when none is named. */
+const outcomeJson = (outcome: ThreeDsScenarioOutcomeBody) => JSON.stringify({ ...outcome, version: outcome.version ?? SANDBOX_THREE_DS_VERSION, result: outcome.result ?? null });
 
 export async function createThreeDsScenario(ctx: RequestContext, body: CreateThreeDsScenarioBody): Promise<ThreeDsScenario> {
   checkOutcome(body.outcome, '/outcome');

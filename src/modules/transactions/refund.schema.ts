@@ -43,6 +43,7 @@ export const RefundSchema = Type.Object(
     error_code: NullableOut(Type.String()),
     raw_response_code: NullableOut(Type.String()),
     raw_response_description: NullableOut(Type.String()),
+    settled: Type.Boolean({ description: "The payment service's settlement report includes this refund (GET /transactions/{transaction_id}/refund-settlements lists it)" }),
   },
   { additionalProperties: false, title: 'Refund' },
 );
@@ -80,6 +81,7 @@ export function toRefundResource(row: RefundRow, transaction: { external_identif
     error_code: row.error_code,
     raw_response_code: row.raw_response_code,
     raw_response_description: row.raw_response_description,
+    settled: row.settled,
   };
 }
 

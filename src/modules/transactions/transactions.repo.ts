@@ -279,6 +279,11 @@ export async function updateRefund(db: Executor, merchantAccountId: string, id: 
     .executeTakeFirstOrThrow();
 }
 
+/** A refund's settlement record was written: `settled` (migration 0047). */
+export function markRefundSettledQuery(db: Executor, merchantAccountId: string, id: string, now: Date) {
+  return db.updateTable('refunds').set({ settled: true, updated_at: now }).where('merchant_account_id', '=', merchantAccountId).where('id', '=', id);
+}
+
 export async function findRefund(db: Executor, merchantAccountId: string, id: string, transactionId?: string): Promise<RefundRow | undefined> {
   let query = db.selectFrom('refunds').selectAll().where('merchant_account_id', '=', merchantAccountId).where('id', '=', id);
   if (transactionId) query = query.where('transaction_id', '=', transactionId);

@@ -46,8 +46,9 @@ describe('happy', () => {
     expect(body).toEqual({
       type: 'api-key-pair',
       id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      thumbprint: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
       kid: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
-      algorithm: 'ES512',
+      algorithm: 'ECDSA',
       display_name: 'Checkout backend',
       merchant_account_id: null,
       active: true,
@@ -57,7 +58,8 @@ describe('happy', () => {
       updated_at: expect.stringMatching(ISO),
       revoked_at: null,
     });
-    expect(body.kid).toBe(await thumbprintOf(body.public_key));
+    expect(body.thumbprint).toBe(await thumbprintOf(body.public_key));
+    expect(body.kid).toBe(body.thumbprint);
 
     const token = await tokenOf(body.private_key);
     expect(await callWith(token)).toBe(200);
@@ -86,7 +88,7 @@ describe('happy', () => {
     const key = localKey();
     const res = await create({ display_name: 'JWK', public_key: { ...key.jwk, kid: 'mine', use: 'sig', alg: 'ES512' } });
     expect(res.statusCode).toBe(201);
-    expect(res.json()).toMatchObject({ private_key: null, public_key: { kty: 'EC', crv: 'P-521', x: key.jwk.x, y: key.jwk.y }, kid: await thumbprintOf(key.jwk) });
+    expect(res.json()).toMatchObject({ private_key: null, public_key: { kty: 'EC', crv: 'P-521', x: key.jwk.x, y: key.jwk.y }, thumbprint: await thumbprintOf(key.jwk), kid: await thumbprintOf(key.jwk), algorithm: 'ECDSA' });
     expect(await callWith(await tokenOf(key.privateKeyPem))).toBe(200);
   });
 

@@ -3,6 +3,7 @@ import { buildTestApp, type TestApp } from '../../../../test/helpers/build-test-
 import { createMerchantAccount } from '../../../../test/helpers/factories.ts';
 import { runScopeTests } from '../../../../test/helpers/scope-tests.ts';
 import { createTestKeyPair } from '../../../../test/helpers/tokens.ts';
+import { base62ToUuid } from '../../../lib/base62.ts';
 import { uuidv7 } from '../../../lib/ids.ts';
 
 let t: TestApp;
@@ -67,11 +68,14 @@ describe('happy', () => {
     expect(created).toEqual({
       type: 'buyer',
       id: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-7/),
+      reconciliation_id: expect.stringMatching(/^[1-9A-Za-z][0-9A-Za-z]{0,21}$/),
       merchant_account_id: account,
       ...body,
       created_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
       updated_at: created.created_at,
     });
+    // The short form of the id, as a transaction's: it decodes back to the buyer's id.
+    expect(base62ToUuid(created.reconciliation_id)).toBe(created.id);
     const read = await t.request({ method: 'GET', url: `/buyers/${created.id}`, merchantAccountId: account });
     expect(read.statusCode).toBe(200);
     expect(read.json()).toEqual(created);

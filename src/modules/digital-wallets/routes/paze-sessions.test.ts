@@ -64,17 +64,45 @@ describe('happy', () => {
     expect(created).toEqual({ pazeCheckoutUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:8080\/sandbox\/paze\/checkout\?state=/), clientContext: expect.any(String), ewSID: expect.stringMatching(/^[0-9a-f-]{36}$/), timestampISO8601: expect.any(String) });
     expect(review).toEqual({
       consumer: expect.objectContaining({ firstName: 'Pat', lastName: 'Sandbox', emailAddress: 'pat.sandbox@example.com' }),
-      shippingAddress: expect.objectContaining({ line1: '1 Sandbox Way', countryCode: 'US' }),
-      maskedCard: { panLastFour: '4444', paymentAccountReference: expect.stringMatching(/^V0010[0-9A-F]{24}$/), paymentCardType: 'DEBIT', paymentCardBrand: 'Sandbox Bank Debit Mastercard', paymentCardNetwork: 'MASTERCARD', panExpirationMonth: '12', panExpirationYear: '2030', digitalCardData: expect.any(Object) },
+      shippingAddress: {
+        line1: '1 Sandbox Way', line2: null, line3: null, city: 'Tampa', state: 'FL', zip: '33601', countryCode: 'US',
+        deliveryContactDetails: { contactFullName: 'Pat Sandbox', contactPhoneNumber: { countryCode: '1', phoneNumber: '5555550100' } },
+      },
+      maskedCard: {
+        panLastFour: '4444', paymentAccountReference: expect.stringMatching(/^V0010[0-9A-F]{24}$/), panExpirationMonth: '12', panExpirationYear: '2030',
+        paymentCardDescriptor: 'Sandbox Bank Debit Mastercard', paymentCardType: 'DEBIT', paymentCardBrand: 'MASTERCARD', paymentCardNetwork: 'MASTERCARD',
+        digitalCardData: { artUri: 'http://127.0.0.1:8080/assets/card-schemes/mastercard.svg', artHeight: 32, artWidth: 48 },
+        billingAddress: { name: 'Pat Sandbox', line1: '1 Sandbox Way', line2: null, line3: null, city: 'Tampa', state: 'FL', zip: '33601', countryCode: 'US' },
+      },
       links: { CHANGE_CARD: expect.stringContaining('/sandbox/paze/checkout?state='), CHANGE_SHIPPING_ADDRESS: expect.any(String) },
       code: expect.any(String),
     });
+    // The card art is an image this server serves without a token, of the size the review gives.
+    const art = await t.app.inject({ method: 'GET', url: localPath(review.maskedCard.digitalCardData.artUri) });
+    expect(art.statusCode).toBe(200);
+    expect(art.headers['content-type']).toMatch(/^image\/svg\+xml/);
+    expect(art.body).toContain('width="48" height="32"');
     expect(complete).toEqual({ payloadId: expect.any(String), completeResponse: expect.any(String), securePayload: expect.any(String), clientContext: created.clientContext, ewSID: created.ewSID, timestampISO8601: expect.any(String) });
     // A real JWS(JWE(JWS)): the sandbox wallet key decrypts it, the sandbox Paze key signed it.
     const card = await decryptPazeToken(complete.completeResponse, { privateKey: sandboxPazeKeys().processingKey, profileId: session.profileId }, sandboxTrust());
     expect(card).toMatchObject({ kind: 'dpan', number: '5204245250001488', expirationDate: '12/30', amount: 1200, scheme: 'mastercard', tokenId: complete.payloadId });
     expect(complete.completeResponse.split('.')[1]).toBeDefined();
     expect(JSON.parse(Buffer.from(complete.completeResponse.split('.')[1], 'base64url').toString())).toEqual({ payloadId: complete.payloadId, sessionId, securedPayload: complete.securePayload });
+  });
+
+  it('review: no shipping address or billing address when the checkout asked for none', async () => {
+    const m = await createMerchantAccount(t.deps);
+    await registerPaze(t, m);
+    const { id, name, profileId, accessToken, sessionId } = await mobileSession(m);
+    const created = await pazeCall(t, m, 'create', { client: { id, name, profileId }, sessionId, accessToken, callbackURLScheme: 'shopapp', intent: 'REVIEW_AND_PAY', shippingPreference: 'NONE', billingPreference: 'NONE' });
+    expect(created.statusCode, created.body).toBe(200);
+    const { code } = await chooseCard(t, created.json().pazeCheckoutUrl, 'visa-credit');
+    const review = await pazeCall(t, m, 'review', { sessionId, accessToken, code });
+    expect(review.statusCode, review.body).toBe(200);
+    expect(review.json()).toMatchObject({ shippingAddress: null, maskedCard: { billingAddress: null, paymentCardBrand: 'VISA', paymentCardDescriptor: 'Sandbox Bank Visa Signature', digitalCardData: { artUri: expect.stringMatching(/\/assets\/card-schemes\/visa\.svg$/) } } });
+    // The code of the review keeps the preferences: a second review answers the same.
+    const again = await pazeCall(t, m, 'review', { sessionId, accessToken, code: review.json().code });
+    expect(again.json()).toMatchObject({ shippingAddress: null, maskedCard: { billingAddress: null } });
   });
 
   it('complete encrypts to the wallet\'s own RSA key when it has one', async () => {

@@ -62,6 +62,44 @@ describe('happy', () => {
   });
 });
 
+describe('usage', () => {
+  /** A payment by gift cards alone: no payment method, so no payment service is needed. */
+  async function payWith(m: string, giftCard: object, extra: object = {}) {
+    const res = await t.request({ method: 'POST', url: '/transactions', merchantAccountId: m, payload: { amount: 100, currency: 'USD', gift_cards: [{ ...giftCard, amount: 100 }], ...extra } });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json().gift_card_redemptions[0].status).toBe('succeeded');
+  }
+
+  it('counts the succeeded redemptions of each card, and those of customer-initiated transactions', async () => {
+    const m = await createMerchantAccount(t.deps);
+    const holder = (await t.request({ method: 'POST', url: '/buyers', payload: { display_name: 'usage' }, merchantAccountId: m })).json();
+    const stored = (await t.request({ method: 'POST', url: '/gift-cards', payload: { number: DEFAULT, pin: PIN, buyer_id: holder.id }, merchantAccountId: m })).json().id;
+    const given = TEST_GIFT_CARDS[1]!.number;
+    await payWith(m, { id: stored }, { buyer_id: holder.id });
+    await payWith(m, { id: stored }, { buyer_id: holder.id, merchant_initiated: true });
+    await payWith(m, { number: given, pin: PIN });
+    // A refused redemption is no use of the card.
+    const refused = await t.request({ method: 'POST', url: '/transactions', merchantAccountId: m, payload: { amount: 900, currency: 'USD', gift_cards: [{ number: given, pin: PIN, amount: 900 }] } });
+    expect(refused.json()).toMatchObject({ status: 'authorization_declined', error_code: 'insufficient_funds' });
+    const res = await t.request({ method: 'POST', url: '/gift-cards/balances', merchantAccountId: m, payload: { items: [{ id: stored }, { number: given, pin: PIN }, { number: TEST_GIFT_CARDS[4]!.number, pin: PIN }] } });
+    expect(res.statusCode, res.body).toBe(200);
+    const [first, second, unused] = res.json().items;
+    expect(first).toMatchObject({ id: stored, usage_count: 2, cit_usage_count: 1, last_used_at: expect.any(String), cit_last_used_at: expect.any(String) });
+    expect(Date.parse(first.last_used_at)).toBeGreaterThan(Date.parse(first.cit_last_used_at));
+    expect(second).toMatchObject({ id: null, usage_count: 1, cit_usage_count: 1 });
+    expect(unused).toMatchObject({ id: null, usage_count: 0, cit_usage_count: 0, last_used_at: null, cit_last_used_at: null });
+    // The buyer's list counts the stored card as GET /gift-cards/{id} does.
+    const listed = (await t.request({ method: 'GET', url: `/buyers/gift-cards?buyer_id=${holder.id}`, merchantAccountId: m })).json().items;
+    const single = (await t.request({ method: 'GET', url: `/gift-cards/${stored}`, merchantAccountId: m })).json();
+    expect(listed).toEqual([expect.objectContaining({ id: stored, usage_count: 2, cit_usage_count: 1, last_used_at: single.last_used_at, cit_last_used_at: single.cit_last_used_at })]);
+    expect(single).toMatchObject({ usage_count: 2, cit_usage_count: 1 });
+    // Another merchant account's redemptions of the same number are not this account's.
+    const outsider = await createMerchantAccount(t.deps);
+    const theirs = (await t.request({ method: 'POST', url: '/gift-cards/balances', merchantAccountId: outsider, payload: { items: [{ number: given, pin: PIN }] } })).json().items[0];
+    expect(theirs).toMatchObject({ usage_count: 0, cit_usage_count: 0 });
+  });
+});
+
 describe('errors', () => {
   it('answers 404 naming an unknown stored card, and validates items', async () => {
     const res = await balances([{ number: DEFAULT, pin: PIN }, { id: '018f0000-0000-7000-8000-000000000000' }]);

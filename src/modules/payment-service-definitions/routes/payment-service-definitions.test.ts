@@ -58,7 +58,9 @@ describe('happy', () => {
       supported_integration_clients: null,
       configuration: { approval_ui_target: 'any', cart_items_limit: 249 },
     });
-    expect(definition.fields).toContainEqual({ key: 'api_key', display_name: 'API key', required: false, format: 'text', secret: true });
+    expect(definition.fields).toContainEqual({ key: 'api_key', display_name: 'API key', required: false, format: 'text', secret: true, verifiable: false });
+    // The simulated processor checks merchant_id when credentials are verified (it refuses "invalid").
+    expect(definition.fields).toContainEqual({ key: 'merchant_id', display_name: 'Merchant ID', required: true, format: 'text', secret: false, verifiable: true });
     expect(definition.supported_features).toMatchObject({ partial_capture: true, multi_capture: true, refunds: true, void: true, sessions: true, redirect: false, payouts: true });
     expect(definition.supported_currencies).toContain('EUR');
     expect(definition.supported_countries).toContain('GB');

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../../test/helpers/build-test-app.ts';
 import { createMerchantAccount } from '../../../../test/helpers/factories.ts';
 import { runScopeTests } from '../../../../test/helpers/scope-tests.ts';
+import { createTransaction, merchantWithMockCard } from '../../../../test/helpers/transactions.ts';
 import { SANDBOX_ONLY_MESSAGE } from '../three-ds-scenarios.service.ts';
 
 let t: TestApp;
@@ -69,6 +70,24 @@ describe('happy', () => {
     const outcome = (await update(id, { outcome: CHALLENGE })).json();
     expect(outcome).toMatchObject({ conditions: { ...NO_CONDITIONS, card_number: '555555******4444' }, outcome: CHALLENGE });
     expect((await update(id, {})).json().outcome).toEqual(CHALLENGE);
+  });
+
+  it("takes an outcome without a version (or null): the sandbox 3DS server's 2.2.0, which a matched transaction is authenticated with", async () => {
+    const { merchantAccountId: m } = await merchantWithMockCard(t, { three_d_secure_enabled: true });
+    const omitted = await create({ conditions: { amount: 1811 }, outcome: { authentication: { transaction_status: 'Y' } } }, t, m);
+    expect(omitted.statusCode, omitted.body).toBe(201);
+    expect(omitted.json().outcome).toEqual({ version: '2.2.0', authentication: { transaction_status: 'Y' }, result: null });
+    const nulled = await create({ conditions: { amount: 1812 }, outcome: { version: null, authentication: { transaction_status: 'Y' } } }, t, m);
+    expect(nulled.statusCode, nulled.body).toBe(201);
+    expect(nulled.json().outcome.version).toBe('2.2.0');
+    // An outcome sent to update replaces the stored one whole, the version included.
+    const own = await create({ conditions: { amount: 1813 }, outcome: { version: '2.1.0', authentication: { transaction_status: 'Y' } } }, t, m);
+    const replaced = await t.request({ method: 'PUT', url: `/three-ds-scenarios/${own.json().id}`, merchantAccountId: m, payload: { outcome: { authentication: { transaction_status: 'A' } } } });
+    expect(replaced.statusCode, replaced.body).toBe(200);
+    expect(replaced.json().outcome).toEqual({ version: '2.2.0', authentication: { transaction_status: 'A' }, result: null });
+    const paid = await createTransaction(t, m, { amount: 1811 });
+    expect(paid.statusCode, paid.body).toBe(201);
+    expect(paid.json()).toMatchObject({ status: 'authorization_succeeded', three_d_secure: { version: '2.2.0', status: 'complete', method: 'frictionless' } });
   });
 
   it('deletes a scenario: 204, then 404', async () => {

@@ -1,9 +1,9 @@
 import type { AuthorizeOutcome, PaymentConnector } from '../../../connectors/connector.ts';
 import type { RequestContext } from '../../../context.ts';
 import type { TransactionRow } from '../../../db/schema-transactions.ts';
-import type { Tx } from '../../../db/transaction.ts';
+import type { Executor, Tx } from '../../../db/transaction.ts';
 import { overCaptureLimit } from '../../merchant-accounts/merchant-accounts.service.ts';
-import { storeAuthorizedCard } from '../../payment-methods/payment-methods.service.ts';
+import { schemeTransactionIdQuery, storeAuthorizedCard } from '../../payment-methods/payment-methods.service.ts';
 import type { CallResult } from '../connector-call.ts';
 import type { ResolvedInstrument } from './instrument.ts';
 import { applyAuthorization, type Applied } from '../outcomes.ts';
@@ -36,13 +36,29 @@ export function applyAuthorizeOutcome(ctx: RequestContext, row: TransactionRow, 
   return applied;
 }
 
+const ACCEPTED: readonly string[] = ['authorization_succeeded', 'capture_succeeded', 'capture_pending'];
+
 /**
  * `store: true`: the card is vaulted once the authorization accepted it, not before, and the
- * transaction points at the stored payment method (`snapshot`: its `payment_method` so far).
+ * transaction points at the stored payment method (`snapshot`: its `payment_method` so far). A
+ * customer-initiated payment gives the card the scheme's transaction id the connector answered.
  */
-export async function storeIfAccepted(tx: Tx, ctx: RequestContext, applied: Applied | null, card: NonNullable<ResolvedInstrument['storable']>, snapshot: Record<string, unknown>, buyerId: string | null): Promise<void> {
-  if (!applied || !['authorization_succeeded', 'capture_succeeded', 'capture_pending'].includes(applied.patch.status as string)) return;
-  const stored = await storeAuthorizedCard(tx, ctx, card, buyerId);
+export async function storeIfAccepted(tx: Tx, ctx: RequestContext, applied: Applied | null, card: NonNullable<ResolvedInstrument['storable']>, snapshot: Record<string, unknown>, current: Pick<TransactionRow, 'buyer_id' | 'merchant_initiated'>): Promise<void> {
+  if (!applied || !ACCEPTED.includes(applied.patch.status as string)) return;
+  const schemeTransactionId = current.merchant_initiated ? null : ((applied.patch.scheme_transaction_id as string | null | undefined) ?? null);
+  const stored = await storeAuthorizedCard(tx, ctx, { ...card, scheme_transaction_id: schemeTransactionId }, current.buyer_id);
   applied.patch.payment_method_id = stored.id;
   applied.patch.payment_method = JSON.stringify({ ...snapshot, id: stored.id });
+}
+
+/**
+ * The statement that gives a stored card (`lacksSchemeTransactionId`: it had none when the payment
+ * read it) the scheme's transaction id of its first approved customer-initiated payment, for the
+ * caller to run with the answer's other writes; null when `row` (the transaction as the answer
+ * leaves it) is not such a payment or the connector answered no id.
+ */
+export function schemeTransactionIdWrite(db: Executor, row: TransactionRow, lacksSchemeTransactionId: boolean, now: Date) {
+  if (!lacksSchemeTransactionId || !row.payment_method_id || row.merchant_initiated || !row.scheme_transaction_id || !ACCEPTED.includes(row.status)) return null;
+  const scheme = (row.payment_method as { scheme?: string | null } | null)?.scheme ?? null;
+  return schemeTransactionIdQuery(db, row.merchant_account_id, row.payment_method_id, row.scheme_transaction_id, scheme, now);
 }

@@ -25,7 +25,7 @@ import { mispredicted, predictRow } from '../predicted-row.ts';
 import { recordGuarded } from '../guarded-answer.ts';
 import { pendChallenge } from '../three-ds/three-ds-challenge.service.ts';
 import { recordLateAnswer } from '../void/late-void.service.ts';
-import { applyAuthorizeOutcome, authorizeOutcomeOf, storeIfAccepted } from './authorization-answer.ts';
+import { applyAuthorizeOutcome, authorizeOutcomeOf, schemeTransactionIdWrite, storeIfAccepted } from './authorization-answer.ts';
 import { nextAttempt } from '../routing/failover.ts';
 import { failOver } from './failover-attempt.ts';
 import { guardWalletToken } from './wallet-instrument.ts';
@@ -198,7 +198,8 @@ async function finishQuickly(ctx: RequestContext, started: Started, result: Answ
   const events = [statusEvent(expected, started.row.status, now), attemptEvent(expected, started.attemptId, 'authorize', expected.amount, result, applied, now)].filter((e) => e !== null);
   const outbox = await transactionEventWrites(db, ctx.deps, expected, 'transaction.created');
   const settles = expected.status === 'capture_succeeded';
-  const writes = [attemptUpdate(db, ctx, started, result, applied, now), repo.insertEventsQuery(db, events), auditQuery(db, ctx, 'created', auditedTransaction(expected)), ...outbox, ...(settles ? [settlementQuery(db, ctx.deps, expected)] : [])];
+  const schemeId = schemeTransactionIdWrite(db, expected, started.instrument?.lacksSchemeTransactionId ?? false, now);
+  const writes = [attemptUpdate(db, ctx, started, result, applied, now), repo.insertEventsQuery(db, events), auditQuery(db, ctx, 'created', auditedTransaction(expected)), ...outbox, ...(settles ? [settlementQuery(db, ctx.deps, expected)] : []), ...(schemeId ? [schemeId] : [])];
   const update = repo.updateTransactionIfStatusQuery(db, ctx.merchantAccountId, started.row.id, 'processing', patch, now);
   const recorded = await recordGuarded(ctx, update, writes, (executor, row) => transactionResource(executor, ctx, row), { column: 'id', value: started.row.id }, expected);
   if (!recorded) return null;
@@ -236,10 +237,11 @@ async function finish(ctx: RequestContext, started: Started, result: Answer | nu
       await recordLateAnswer(tx, ctx.deps, ctx.log, current, started.attemptId, result);
       return transactionResource(tx, ctx, current);
     }
-    if (started.store && started.instrument?.storable) await storeIfAccepted(tx, ctx, applied, started.instrument.storable, started.instrument.snapshot, current.buyer_id);
+    if (started.store && started.instrument?.storable) await storeIfAccepted(tx, ctx, applied, started.instrument.storable, started.instrument.snapshot, current);
     // The buyer has until approval_expires_at; reconciliation times the transaction out after it.
     if (applied?.patch.status === 'buyer_approval_pending') applied.patch.approval_expires_at = approvalDeadline(ctx, now);
     const row = applied ? await repo.updateTransaction(tx, ctx.merchantAccountId, current.id, applied.patch) : current;
+    await schemeTransactionIdWrite(tx, row, started.instrument?.lacksSchemeTransactionId ?? false, now)?.execute();
     if (!started.prepared.stop && started.attemptRecorded && result) await attemptUpdate(tx, ctx, started, result, applied, now).execute();
     // Stopped after the attempt was recorded (a gift card failed): the connector was never called.
     else if (started.attemptRecorded) await repo.updateAttempt(tx, ctx.merchantAccountId, started.attemptId, { status: 'failed', error_code: 'not_attempted', next_check_at: null });

@@ -42,6 +42,8 @@ export interface ResolvedInstrument {
   heldCodeOf: string | null;
   /** An Apple Pay or Google Pay token: checked and recorded as used before the connector call (wallet-instrument.ts). */
   walletToken?: WalletTokenCheck;
+  /** A stored card without a scheme transaction id: an approved customer-initiated payment gives it one. */
+  lacksSchemeTransactionId?: boolean;
 }
 
 function cardSnapshot(number: string, expirationDate: string, scheme: string | null, extra: Record<string, unknown> = {}): Record<string, unknown> {
@@ -92,6 +94,7 @@ async function storedCard(tx: Executor, ctx: RequestContext, id: string, securit
     cardNumber: card.number,
     ownerBuyerId: card.buyerId,
     heldCodeOf: deferHeldCode && card.securityCodeHeld ? id : null,
+    lacksSchemeTransactionId: card.lacksSchemeTransactionId,
   };
 }
 

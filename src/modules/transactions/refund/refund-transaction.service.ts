@@ -36,7 +36,7 @@ function newRefund(ctx: RequestContext, row: TransactionRow, amount: number, bod
   return {
     merchant_account_id: ctx.merchantAccountId, id: uuidv7(), transaction_id: row.id, status: 'processing', currency: row.currency, amount, reason: body.reason ?? null,
     target_type: 'payment-method', target_id: row.payment_method_id, external_identifier: body.external_identifier ?? null, payment_service_refund_id: null,
-    error_code: null, raw_response_code: null, raw_response_description: null, creator: null, created_at: now, updated_at: now,
+    error_code: null, raw_response_code: null, raw_response_description: null, creator: null, settled: false, created_at: now, updated_at: now,
   };
 }
 

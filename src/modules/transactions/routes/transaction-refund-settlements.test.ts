@@ -47,6 +47,31 @@ describe('happy', () => {
     }
   });
 
+  it('a refund says settled once its settlement record exists, in every read of it', async () => {
+    const { merchantAccountId: m } = await merchantWithMockCard(t);
+    const txn = await authorized(t, m, { intent: 'capture' });
+    const created = (await refund(m, txn.id, 100)).json();
+    expect(created).toMatchObject({ status: 'succeeded', settled: false });
+    expect((await get(m, `/refunds/${created.id}`)).json().settled).toBe(false);
+    await t.deps.queue.drain(t.deps);
+    const settled = (await get(m, `/refunds/${created.id}`)).json();
+    expect(settled).toMatchObject({ id: created.id, status: 'succeeded', settled: true });
+    expect(Date.parse(settled.updated_at)).toBeGreaterThanOrEqual(Date.parse(created.updated_at));
+    expect((await get(m, `/transactions/${txn.id}/refunds/${created.id}`)).json()).toEqual(settled);
+    expect((await get(m, `/transactions/${txn.id}/refunds`)).json().items).toEqual([settled]);
+    const [record] = (await get(m, `/transactions/${txn.id}/refund-settlements`)).json().items;
+    expect(record.refund_id).toBe(created.id);
+  });
+
+  it('a refund the payment service declined never settles', async () => {
+    const { merchantAccountId: m } = await merchantWithMockCard(t);
+    const txn = await authorized(t, m, { intent: 'capture', payment_method: { method: 'card', number: '4000000000000341', expiration_date: '12/40', security_code: '123' } });
+    const declined = (await refund(m, txn.id, 100)).json();
+    expect(declined.status).toBe('declined');
+    await t.deps.queue.drain(t.deps);
+    expect((await get(m, `/refunds/${declined.id}`)).json()).toMatchObject({ status: 'declined', settled: false });
+  });
+
   it('an empty list before any refund settles', async () => {
     const { merchantAccountId: m } = await merchantWithMockCard(t);
     const txn = await authorized(t, m, { intent: 'capture' });

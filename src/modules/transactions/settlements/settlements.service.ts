@@ -126,13 +126,20 @@ export async function settleTransaction(deps: Deps, merchantAccountId: string, t
     if (chargeback) events.push(event(row, 'payment-connector-report-chargeback-posted', { chargeback_id: chargeback.id, amount: row.captured_amount, currency: row.currency, reason: 'fraudulent' }, now));
     if (reversal) events.push(event(row, 'payment-connector-report-chargeback-reversal-posted', { chargeback_reversal_id: reversal.id, amount: row.captured_amount, currency: row.currency }, now));
     const record = { merchant_account_id: merchantAccountId, id: settlementId, transaction_id: row.id, refund_id: null, capture_attempt_id: captureAttemptId, currency: row.currency, amount, commission: commissionOf(amount), ...report };
-    await writeSettlement(tx, deps, subscriptions, record, { row, patch, now, kinds }, events, [chargeback, reversal].filter((line) => line !== undefined));
+    await writeSettlement(tx, deps, subscriptions, record, { row, patch, now, kinds }, events, disputeWrites(tx, [chargeback, reversal]));
   });
+}
+
+/** The insert of the dispute lines a settlement report posts, if any. */
+function disputeWrites(tx: Tx, lines: Array<Insertable<ChargebacksTable> | undefined>): Array<Compilable<unknown>> {
+  const posted = lines.filter((line): line is Insertable<ChargebacksTable> => line !== undefined);
+  return posted.length > 0 ? [insertChargebacksQuery(tx, posted)] : [];
 }
 
 /**
  * The settlement record, the transaction's change (`update`: its patch, rendered into its webhook
- * events `kinds` as it will be left), the history `events` and the report's dispute lines, in one statement. `subscriptions`:
+ * events `kinds` as it will be left), the history `events` and `more` (the report's dispute lines, a
+ * refund's `settled`), in one statement. `subscriptions`:
  * the merchant's webhook subscriptions, read before the transaction began (from the read cache, as
  * a capture's answer reads them, rather than a read in this transaction). Read here, a cache miss
  * would wait for a pool connection while this transaction holds one: with as many jobs at once as
@@ -145,10 +152,9 @@ async function writeSettlement(
   record: Insertable<SettlementsTable>,
   update: { row: TransactionRow; patch: repo.TransactionPatch; now: Date; kinds: TransactionEventKind[] } | null,
   events: NewTransactionEvent[],
-  disputeLines: Array<Insertable<ChargebacksTable>> = [],
+  more: Array<Compilable<unknown>> = [],
 ): Promise<void> {
-  const writes: Array<Compilable<unknown>> = [repo.insertSettlementQuery(tx, { exchange_rate: null, interchange: null, markup: null, scheme_fee: null, ...record })];
-  if (disputeLines.length > 0) writes.push(insertChargebacksQuery(tx, disputeLines));
+  const writes: Array<Compilable<unknown>> = [repo.insertSettlementQuery(tx, { exchange_rate: null, interchange: null, markup: null, scheme_fee: null, ...record }), ...more];
   let outboxes = 0;
   if (update) {
     const { row: txn, patch, now, kinds } = update;
@@ -182,7 +188,8 @@ export function refundSettlementQuery(db: Executor, deps: Deps, refund: { mercha
 
 /**
  * A refund settlement: a settlement record of the refund (negative amount, no commission) once,
- * and, when the transaction has settled already, its net `settled_amount` goes down by the refund.
+ * the refund `settled`, and, when the transaction has settled already, its net `settled_amount`
+ * goes down by the refund.
  * Written as `settleTransaction` writes, under the transaction's row lock.
  */
 export async function settleRefund(deps: Deps, merchantAccountId: string, transactionId: string, refundId: string): Promise<void> {
@@ -197,6 +204,6 @@ export async function settleRefund(deps: Deps, merchantAccountId: string, transa
     const record = { merchant_account_id: merchantAccountId, id: settlementId, transaction_id: row.id, refund_id: refund.id, currency: refund.currency, amount: -refund.amount, commission: 0, ...sandboxReport(now) };
     const update = row.settled ? { row, patch: { settled_amount: row.settled_amount - refund.amount }, now, kinds: ['transaction.settled' as const] } : null;
     const events = [event(row, 'payment-connector-report-transaction-settled', { settlement_id: settlementId, refund_id: refund.id, amount: -refund.amount, currency: refund.currency }, now)];
-    await writeSettlement(tx, deps, subscriptions, record, update, events);
+    await writeSettlement(tx, deps, subscriptions, record, update, events, [repo.markRefundSettledQuery(tx, merchantAccountId, refund.id, now)]);
   });
 }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ThreeDSecureData } from '../../../connectors/connector.ts';
-import type { ThreeDsScenarioOutcome } from '../../three-ds-scenarios/three-ds-scenarios.schemas.ts';
+import { SANDBOX_THREE_DS_VERSION, type ThreeDsScenarioOutcome } from '../../three-ds-scenarios/three-ds-scenarios.schemas.ts';
 
 /**
  * The sandbox 3DS server. It authenticates a card when the payment service has 3DS enabled: a
@@ -76,7 +76,7 @@ export function abandonedChallenge(pending: Record<string, unknown>, status: 'er
 
 /** Pure: the decision for a scenario's outcome (or the default when none matched). */
 export function decideThreeDs(outcome: ThreeDsScenarioOutcome | null, cardNumber: string | null, amount: number, seed: string): ThreeDsDecision {
-  const effective = outcome ?? { version: '2.2.0', authentication: { transaction_status: cardNumber === THREE_DS_TEST_CARD ? 'C' : 'Y' }, result: { transaction_status: 'Y' } };
+  const effective = outcome ?? { version: SANDBOX_THREE_DS_VERSION, authentication: { transaction_status: cardNumber === THREE_DS_TEST_CARD ? 'C' : 'Y' }, result: { transaction_status: 'Y' } };
   const { version } = effective;
   switch (effective.authentication.transaction_status) {
     case 'Y':

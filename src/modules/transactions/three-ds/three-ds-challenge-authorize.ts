@@ -6,7 +6,7 @@ import { withTransaction, type Tx } from '../../../db/transaction.ts';
 import { uuidToBase62 } from '../../../lib/base62.ts';
 import { uuidv7 } from '../../../lib/ids.ts';
 import { lockAndReleaseCard } from '../../payment-methods/payment-methods.service.ts';
-import { applyAuthorizeOutcome, authorizeOutcomeOf, storeIfAccepted } from '../create/authorization-answer.ts';
+import { applyAuthorizeOutcome, authorizeOutcomeOf, schemeTransactionIdWrite, storeIfAccepted } from '../create/authorization-answer.ts';
 import { attemptPatch, callConnector, connectorOfTransaction, type BoundConnector, type CallResult } from '../connector-call.ts';
 import { recordLateAnswer } from '../void/late-void.service.ts';
 import { nextCheckAt, type Applied } from '../outcomes.ts';
@@ -34,20 +34,22 @@ interface Ready {
   threeDs: ThreeDSecureData | null;
   /** A raw card that `store: true` vaults once it is authorized. */
   storable: { number: string; expiration_date: string; scheme: string; card_type?: string | null; external_identifier?: string | null } | null;
+  /** A stored card without a scheme transaction id: an approved answer gives it one. */
+  lacksSchemeTransactionId: boolean;
 }
 
 /** The card the challenge waited with: a raw one opened from the challenge row, a stored one read again; the held code taken. */
-async function releaseCard(tx: Tx, ctx: RequestContext, challenge: ThreeDsChallengeRow, row: TransactionRow): Promise<Pick<Ready, 'instrument' | 'storable'>> {
+async function releaseCard(tx: Tx, ctx: RequestContext, challenge: ThreeDsChallengeRow, row: TransactionRow): Promise<Pick<Ready, 'instrument' | 'storable' | 'lacksSchemeTransactionId'>> {
   const securityCode = await ctx.deps.vault.takeSecurityCode(tx, ctx.merchantAccountId, challengeOwner(challenge.id));
   const pm = (row.payment_method ?? {}) as { scheme?: string | null; card_type?: string | null; external_identifier?: string | null };
   if (row.payment_method_id && !challenge.number_ciphertext) {
     const card = await lockAndReleaseCard(tx, ctx, row.payment_method_id, { lock: false });
-    return { instrument: { kind: 'card', number: card.number, expirationDate: card.expirationDate ?? '', securityCode, scheme: card.scheme }, storable: null };
+    return { instrument: { kind: 'card', number: card.number, expirationDate: card.expirationDate ?? '', securityCode, scheme: card.scheme }, storable: null, lacksSchemeTransactionId: card.lacksSchemeTransactionId };
   }
   const number = await ctx.deps.vault.decrypt(tx, ctx.merchantAccountId, { ciphertext: challenge.number_ciphertext!, keyId: challenge.number_key_id! }, challengeBinding(challenge.id));
   const expirationDate = challenge.expiration_date!;
   const storable = challenge.store && pm.scheme ? { number, expiration_date: expirationDate, scheme: pm.scheme, card_type: pm.card_type ?? null, external_identifier: pm.external_identifier ?? null } : null;
-  return { instrument: { kind: 'card', number, expirationDate, securityCode, scheme: pm.scheme ?? null }, storable };
+  return { instrument: { kind: 'card', number, expirationDate, securityCode, scheme: pm.scheme ?? null }, storable, lacksSchemeTransactionId: false };
 }
 
 /** Step 1. The transaction row instead when the completed challenge ends it (scenario result `N`). */
@@ -99,8 +101,9 @@ async function record(ctx: RequestContext, ready: Ready, result: CallResult<Auth
       await recordLateAnswer(tx, ctx.deps, ctx.log, current, ready.attemptId, result);
       return current;
     }
-    if (ready.storable) await storeIfAccepted(tx, ctx, applied, ready.storable, (current.payment_method ?? {}) as Record<string, unknown>, current.buyer_id);
+    if (ready.storable) await storeIfAccepted(tx, ctx, applied, ready.storable, (current.payment_method ?? {}) as Record<string, unknown>, current);
     const row = applied ? await repo.updateTransaction(tx, ctx.merchantAccountId, current.id, applied.patch) : current;
+    await schemeTransactionIdWrite(tx, row, ready.lacksSchemeTransactionId, now)?.execute();
     const errorWithoutAnswer = applied ? ((applied.patch.error_code as string | null | undefined) ?? null) : null;
     await repo.updateAttempt(tx, ctx.merchantAccountId, ready.attemptId, attemptPatch(result, applied, nextCheckAt(0, now), result.ok ? result.value.providerTransactionId : null, errorWithoutAnswer));
     await repo.insertEvents(tx, [statusEvent(row, current.status, now), attemptEvent(row, ready.attemptId, 'authorize', row.amount, result, applied, now)].filter((e) => e !== null));
