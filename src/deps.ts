@@ -11,9 +11,9 @@ import { JobQueue } from './jobs/queue.ts';
 import { resolveCheckoutSession } from './modules/checkout-sessions/checkout-sessions.service.ts';
 import { KeyPairCache } from './modules/api-key-pairs/key-pair-cache.ts';
 import { FlowRuleCache } from './modules/flows/rule-cache.ts';
-import { getOrCreateSecret } from './modules/instance-settings/instance-settings.repo.ts';
 import { assertKeyringOpens, loadKeyring, type Keyring } from './vault/keyring.ts';
 import { masterKeyIdsInUse } from './vault/data-keys.repo.ts';
+import { openInstanceSecrets } from './vault/instance-secrets.ts';
 import { Vault } from './vault/vault.ts';
 import { Metrics } from './observability/metrics.ts';
 import { createDefaultRegistry, type ConnectorRegistry } from './connectors/registry.ts';
@@ -46,7 +46,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   try {
     if (options.migrate !== false) await migrate(handle.db);
     if (options.checkKeyring) assertKeyringOpens(keyring, await masterKeyIdsInUse(handle.db));
-    const cursorSecret = await getOrCreateSecret(handle.db, 'cursor_secret');
+    const secrets = await openInstanceSecrets(handle.db, keyring);
     const metrics = new Metrics({ db: handle.db, pool: handle.pool });
     const queue = new JobQueue({ pollMs: config.jobPollMs, concurrency: config.jobConcurrency, recurring: RECURRING, observer: metrics }, JOBS, options.log ?? silentLog);
     const readCaches: ReadCaches = { paymentServices: new ReadCache(), webhookSubscriptions: new ReadCache() };
@@ -61,7 +61,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       keyPairs: new KeyPairCache(handle.db),
       flowRules: new FlowRuleCache(handle.db),
       readCaches,
-      cursors: new CursorCodec(cursorSecret),
+      cursors: new CursorCodec(secrets.cursor_secret),
       keyring,
       vault: new Vault(keyring),
       resolveCheckoutSession,
