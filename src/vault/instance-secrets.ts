@@ -17,7 +17,7 @@ function sealSecret(keyring: Keyring, key: string, secret: Buffer): { value: str
 }
 
 /** Opens a sealed value; an error an operator can act on when this process cannot. */
-export function openSealedSecret(keyring: Keyring, row: { key: string; value: string; master_key_id: string }): Buffer {
+function openSealedSecret(keyring: Keyring, row: { key: string; value: string; master_key_id: string }): Buffer {
   assertKeyringOpens(keyring, [row.master_key_id], `The instance secret ${row.key} is sealed`);
   try {
     return keyring.unwrap(row.value, row.master_key_id, instanceSecretAad(row.key));
