@@ -13,9 +13,9 @@ import { KeyPairCache } from './modules/api-key-pairs/key-pair-cache.ts';
 import { FlowRuleCache } from './modules/flows/rule-cache.ts';
 import { TransactionSessionTokens } from './modules/transactions/session-token.ts';
 import { resolveTransactionSession } from './modules/transactions/session/transaction-session.service.ts';
-import { getOrCreateSecret } from './modules/instance-settings/instance-settings.repo.ts';
 import { assertKeyringOpens, loadKeyring, type Keyring } from './vault/keyring.ts';
 import { masterKeyIdsInUse } from './vault/data-keys.repo.ts';
+import { openInstanceSecrets } from './vault/instance-secrets.ts';
 import { Vault } from './vault/vault.ts';
 import { Metrics } from './observability/metrics.ts';
 import { createDefaultRegistry, type ConnectorRegistry } from './connectors/registry.ts';
@@ -50,8 +50,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   try {
     if (options.migrate !== false) await migrate(handle.db);
     if (options.checkKeyring) assertKeyringOpens(keyring, await masterKeyIdsInUse(handle.db));
-    const cursorSecret = await getOrCreateSecret(handle.db, 'cursor_secret');
-    const sessionTokenSecret = await getOrCreateSecret(handle.db, 'transaction_session_secret');
+    const secrets = await openInstanceSecrets(handle.db, keyring);
     const metrics = new Metrics({ db: handle.db, pool: handle.pool });
     const queue = new JobQueue({ pollMs: config.jobPollMs, concurrency: config.jobConcurrency, recurring: RECURRING, observer: metrics }, JOBS, options.log ?? silentLog);
     const readCaches: ReadCaches = { paymentServices: new ReadCache(), webhookSubscriptions: new ReadCache() };
@@ -66,11 +65,11 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       keyPairs: new KeyPairCache(handle.db),
       flowRules: new FlowRuleCache(handle.db),
       readCaches,
-      cursors: new CursorCodec(cursorSecret),
+      cursors: new CursorCodec(secrets.cursor_secret),
       keyring,
       vault: new Vault(keyring),
       resolveCheckoutSession,
-      sessionTokens: new TransactionSessionTokens(sessionTokenSecret),
+      sessionTokens: new TransactionSessionTokens(secrets.transaction_session_secret),
       resolveTransactionSession,
       connectors,
       metrics,

@@ -8,7 +8,9 @@ type Json<T = unknown> = ColumnType<T, string, string>;
 
 export interface InstanceSettingsTable {
   key: string;
+  /** Sealed by the master key `master_key_id` (src/vault/instance-secrets.ts); in clear when that is null (before migration 0049). */
   value: string;
+  master_key_id: string | null;
   created_at: CreatedAt;
 }
 

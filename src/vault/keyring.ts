@@ -83,15 +83,16 @@ export function loadKeyring(config: Pick<Config, 'vaultMasterKey' | 'vaultPrevio
 }
 
 /**
- * Refuses a process whose master keys cannot open the database's data keys: every process on one
- * database must share VAULT_MASTER_KEY (a sandbox key file is per data directory). Without this
- * check such a process would start, then fail every request that touches card data.
+ * Refuses a process whose master keys cannot open the database's data keys (or, `what`, its sealed
+ * instance secrets): every process on one database must share VAULT_MASTER_KEY (a sandbox key file
+ * is per data directory). Without this check such a process would start, then fail every request
+ * that touches card data.
  */
-export function assertKeyringOpens(keyring: Keyring, masterKeyIds: readonly string[]): void {
+export function assertKeyringOpens(keyring: Keyring, masterKeyIds: readonly string[], what = "The database's vault data keys are wrapped"): void {
   const missing = masterKeyIds.filter((id) => !keyring.has(id));
   if (missing.length === 0) return;
   throw new Error(
-    `The database's vault data keys are wrapped with master key ${missing.join(', ')}, which this process does not have. ` +
+    `${what} with master key ${missing.join(', ')}, which this process does not have. ` +
       'Every server process on one database must use the same VAULT_MASTER_KEY (and, during a rotation, VAULT_PREVIOUS_MASTER_KEYS).',
   );
 }

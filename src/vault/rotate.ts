@@ -1,6 +1,8 @@
 import type { Db } from '../db/client.ts';
 import { withTransaction } from '../db/transaction.ts';
+import * as settings from '../modules/instance-settings/instance-settings.repo.ts';
 import * as keys from './data-keys.repo.ts';
+import { rewrapSealedSecret } from './instance-secrets.ts';
 import type { Keyring } from './keyring.ts';
 import { wrapAad } from './vault.ts';
 
@@ -20,6 +22,24 @@ export async function rewrapDataKeys(db: Db, keyring: Keyring, batch = 100): Pro
         const { wrapped, masterKeyId } = keyring.wrap(keyring.unwrap(row.wrapped_key, row.master_key_id, aad), aad);
         await keys.setWrappedKey(tx, row, wrapped, masterKeyId);
       }
+      return rows.length;
+    });
+    total += done;
+    if (done < batch) return total;
+  }
+}
+
+/**
+ * Re-wraps the sealed instance secrets (cursor and report download secrets) under the current
+ * master key, as rewrapDataKeys does the data keys: their values do not change, so cursors and
+ * download URLs handed out before stay valid. Returns how many were re-wrapped.
+ */
+export async function rewrapInstanceSecrets(db: Db, keyring: Keyring, batch = 100): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const done = await withTransaction(db, async (tx) => {
+      const rows = await settings.lockSettingsToRewrap(tx, keyring.currentId, batch);
+      for (const row of rows) await settings.setSealedSetting(tx, row.key, rewrapSealedSecret(keyring, row));
       return rows.length;
     });
     total += done;

@@ -18,6 +18,8 @@ describe.skipIf(!url)('two server processes on one PostgreSQL database', () => {
   let a: RunningServer;
   let b: RunningServer;
   let key = '';
+  // Every process on the database, the CLI's too, opens its sealed instance secrets at start.
+  const masterKey = randomBytes(32).toString('base64');
 
   beforeAll(async () => {
     const admin = new pg.Client({ connectionString: url });
@@ -29,7 +31,6 @@ describe.skipIf(!url)('two server processes on one PostgreSQL database', () => {
     databaseUrl = u.toString();
     // Started together: migrations and bootstrap must each happen once. Processes on one database
     // share the vault master key (each sandbox data directory would otherwise generate its own).
-    const masterKey = randomBytes(32).toString('base64');
     const servers = await Promise.all(dirs.map((dir) => startServer({ DATA_DIR: dir, DATABASE_URL: databaseUrl, VAULT_MASTER_KEY: masterKey })));
     a = servers[0]!;
     b = servers[1]!;
@@ -99,7 +100,7 @@ describe.skipIf(!url)('two server processes on one PostgreSQL database', () => {
   });
 
   it('a key pair revoked through one process is refused by the other within 5 seconds', async () => {
-    const created = await runSvc(['keys', 'create', '--name', 'e2e'], { DATABASE_URL: databaseUrl, DATA_DIR: dirs[0]! });
+    const created = await runSvc(['keys', 'create', '--name', 'e2e'], { DATABASE_URL: databaseUrl, DATA_DIR: dirs[0]!, VAULT_MASTER_KEY: masterKey });
     expect(created.code).toBe(0);
     const pem = created.stdout;
     const kid = /kid (\S+)\./.exec(created.stderr)![1]!;
@@ -107,7 +108,7 @@ describe.skipIf(!url)('two server processes on one PostgreSQL database', () => {
     const get = (server: RunningServer) => fetch(`${server.baseUrl}/merchant-accounts`, { headers: { authorization: `Bearer ${token}` } });
     expect((await get(a)).status).toBe(200);
     expect((await get(b)).status).toBe(200);
-    expect((await runSvc(['keys', 'revoke', kid], { DATABASE_URL: databaseUrl, DATA_DIR: dirs[0]! })).code).toBe(0);
+    expect((await runSvc(['keys', 'revoke', kid], { DATABASE_URL: databaseUrl, DATA_DIR: dirs[0]!, VAULT_MASTER_KEY: masterKey })).code).toBe(0);
     await new Promise((resolve) => setTimeout(resolve, 5_100));
     expect((await get(a)).status).toBe(401);
     expect((await get(b)).status).toBe(401);

@@ -37,7 +37,7 @@ export const usesPostgres = (): boolean => Boolean(process.env.TEST_DATABASE_URL
 export interface TestRuntimeOptions {
   /** PostgreSQL only: open another runtime (another "process") on this existing schema; it stays when disposed. */
   joinSchema?: string;
-  runtime?: Pick<RuntimeOptions, 'changeFeed'>;
+  runtime?: Pick<RuntimeOptions, 'changeFeed' | 'keyring'>;
 }
 
 /** A fresh database for one test file: a PGlite loaded from the migrated dump, or a new PostgreSQL schema. */
@@ -100,7 +100,9 @@ export interface BuildTestAppOptions {
 export async function buildTestApp(env: Record<string, string> = {}, options: BuildTestAppOptions = {}): Promise<TestApp> {
   const peerOf = options.peerOf;
   if (peerOf && !peerOf.schema) throw new Error('a second app on one database needs PostgreSQL (TEST_DATABASE_URL)');
-  const { runtime, config, schema, dispose } = await openTestRuntime(env, { runtime: options.runtime, ...(peerOf?.schema ? { joinSchema: peerOf.schema } : {}) });
+  // Processes on one database share the vault master key (each data directory would make its own).
+  const runtimeOptions = peerOf ? { ...options.runtime, keyring: peerOf.deps.keyring } : options.runtime;
+  const { runtime, config, schema, dispose } = await openTestRuntime(env, { runtime: runtimeOptions, ...(peerOf?.schema ? { joinSchema: peerOf.schema } : {}) });
   const logs: string[] = [];
   const logStream = new Writable({
     write(chunk, _encoding, done) {

@@ -2,16 +2,17 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { Deps } from '../../context.ts';
 import { forbidden, notFound } from '../../errors/app-error.ts';
-import { getOrCreateSecret } from '../instance-settings/instance-settings.repo.ts';
+import { openInstanceSecret, type InstanceSecret } from '../../vault/instance-secrets.ts';
 import * as repo from './reports.repo.ts';
 import { reportStorage } from './storage/report-storage.ts';
 
 /**
  * Signed download URLs: HMAC-SHA256 over (merchant account, execution, expiry) with an
- * instance-wide secret every process shares through the database. The URL is the credential, so it
- * needs no bearer token; changing any part of it, or using it after its expiry, is 403.
+ * instance-wide secret every process shares through the database, sealed by the vault's master key
+ * (src/vault/instance-secrets.ts). The URL is the credential, so it needs no bearer token; changing
+ * any part of it, or using it after its expiry, is 403.
  */
-const SECRET_KEY = 'report_download_secret';
+const SECRET_KEY = 'report_download_secret' satisfies InstanceSecret;
 
 function signature(secret: Buffer, merchantAccountId: string, executionId: string, expires: number): string {
   return createHmac('sha256', secret).update(`report-download\n${merchantAccountId}\n${executionId}\n${expires}`).digest('base64url');
@@ -28,7 +29,7 @@ const secrets = new WeakMap<Deps, Promise<Buffer>>();
 export function downloadSecret(deps: Deps): Promise<Buffer> {
   let secret = secrets.get(deps);
   if (!secret) {
-    secret = getOrCreateSecret(deps.db, SECRET_KEY);
+    secret = openInstanceSecret(deps.db, deps.keyring, SECRET_KEY);
     secrets.set(deps, secret);
     secret.catch(() => secrets.delete(deps));
   }

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Deps } from '../../../src/context.ts';
+import { wholeToken } from '../../helpers/leak-scan.ts';
 
 export interface Needle {
   label: string;
@@ -8,8 +9,8 @@ export interface Needle {
 
 /**
  * What to look for: a card number in full, also grouped by spaces or dashes (4-4-4-4, 4-6-5), and
- * a security code or pin as a whole token (not inside a longer number, an id or the fraction of a
- * timestamp, where three digits occur by chance).
+ * a security code or pin as a whole token (wholeToken: not inside a longer number, an id, the
+ * fraction of a timestamp, a ciphertext or a digest, where three digits occur by chance).
  */
 export function needlesOf(numbers: string[], codes: string[]): Needle[] {
   const grouped = (n: string, sep: string) => [n.replace(/(\d{4})(?=\d)/g, `$1${sep}`), n.length === 15 ? `${n.slice(0, 4)}${sep}${n.slice(4, 10)}${sep}${n.slice(10)}` : null];
@@ -18,7 +19,7 @@ export function needlesOf(numbers: string[], codes: string[]): Needle[] {
     needles.push({ label: `card number ${n}`, pattern: new RegExp(n) });
     for (const sep of [' ', '-']) for (const form of grouped(n, sep)) if (form) needles.push({ label: `card number ${JSON.stringify(form)}`, pattern: new RegExp(form.replace(/[-]/g, '\\-')) });
   }
-  for (const c of codes) needles.push({ label: `security code ${c}`, pattern: new RegExp(`(?<![0-9A-Za-z.+/=_-])${c}(?![0-9A-Za-z])`) });
+  for (const c of codes) needles.push({ label: `security code ${c}`, pattern: wholeToken(c) });
   return needles;
 }
 

@@ -2,7 +2,9 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../../test/helpers/build-test-app.ts';
 import { createMerchantAccount } from '../../../../test/helpers/factories.ts';
+import { containsSecret } from '../../../../test/helpers/leak-scan.ts';
 import { runScopeTests } from '../../../../test/helpers/scope-tests.ts';
+import { DecryptionError } from '../../../vault/crypto.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -63,8 +65,18 @@ describe('happy', () => {
     const { id } = (await store(card({ security_code: '737' }))).json();
     const rows = await t.deps.db.selectFrom('vault_security_codes').selectAll().where('owner_id', '=', id).execute();
     expect(rows).toHaveLength(1);
-    expect(rows[0]!.ciphertext).not.toContain('737');
-    expect(rows[0]!.expires_at.getTime() - Date.now()).toBeLessThanOrEqual(3600_000);
+    // Three digits occur by chance in base64url text (about one sealed "737" in 10,000 contains
+    // "737"), so no substring check: the code is in no other column, nor in the card's row, as a
+    // whole value; the ciphertext column holds the vault's sealed form, which opens only with the
+    // data key and this row's binding.
+    const { ciphertext, ...columns } = rows[0]!;
+    const method = await t.deps.db.selectFrom('payment_methods').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    expect(containsSecret(JSON.stringify(columns), '737')).toBe(false);
+    expect(containsSecret(JSON.stringify(method), '737')).toBe(false);
+    expect(ciphertext).toMatch(/^v1\.[\w-]{16}\.[\w-]{22}\.[\w-]+$/);
+    const elsewhere = { table: 'vault_security_codes', column: 'ciphertext', rowId: 'payment-method:another-card' };
+    await expect(t.deps.vault.decrypt(t.deps.db, 'default', { ciphertext, keyId: columns.key_id }, elsewhere)).rejects.toBeInstanceOf(DecryptionError);
+    expect(columns.expires_at.getTime() - Date.now()).toBeLessThanOrEqual(3600_000);
     expect(await t.deps.vault.takeSecurityCode(t.deps.db, 'default', { type: 'payment-method', id })).toBe('737');
     expect(await t.deps.vault.takeSecurityCode(t.deps.db, 'default', { type: 'payment-method', id })).toBeNull();
   });

@@ -7,7 +7,7 @@ import { createMerchantAccount } from '../../../../test/helpers/factories.ts';
 import { pathOf, postReport, runReport } from '../../../../test/helpers/reports.ts';
 import { runScopeTests } from '../../../../test/helpers/scope-tests.ts';
 import { newRequestTiming, runWithTiming } from '../../../observability/request-timing.ts';
-import { getOrCreateSecret } from '../../instance-settings/instance-settings.repo.ts';
+import { openInstanceSecret } from '../../../vault/instance-secrets.ts';
 import { downloadSecret, signDownload } from '../report-download.service.ts';
 
 let t: TestApp;
@@ -142,12 +142,12 @@ describe('security', () => {
 
   it('reads the stored signing secret in one statement, writing only when there is none yet', async () => {
     const timing = newRequestTiming();
-    const [first, again] = await runWithTiming(timing, async () => [await getOrCreateSecret(t.deps.db, 'report_download_secret'), await getOrCreateSecret(t.deps.db, 'report_download_secret')]);
+    const [first, again] = await runWithTiming(timing, async () => [await openInstanceSecret(t.deps.db, t.deps.keyring, 'report_download_secret'), await openInstanceSecret(t.deps.db, t.deps.keyring, 'report_download_secret')]);
     expect(first).toEqual(again);
     expect(first).toEqual(await downloadSecret(t.deps));
     expect(timing.dbStatements).toBe(2);
     const fresh = newRequestTiming();
-    const created = await runWithTiming(fresh, () => getOrCreateSecret(t.deps.db, `test_secret_${done.execution.id}`));
+    const created = await runWithTiming(fresh, () => openInstanceSecret(t.deps.db, t.deps.keyring, `test_secret_${done.execution.id}`));
     expect(created).toHaveLength(32);
     // A read that finds nothing, then the insert, which returns what it stored.
     expect(fresh.dbStatements).toBe(2);
