@@ -28,7 +28,7 @@ describe('security', () => {
     const before = fs.readFileSync(keyFile, 'utf8');
     const rotated = await runSvc(['keys', 'rotate-vault'], { DATA_DIR: dataDir });
     expect(rotated.code, rotated.stderr).toBe(0);
-    expect(rotated.stdout).toMatch(/re-wrapped [1-9]\d* data key\(s\) and 2 instance secret\(s\)/);
+    expect(rotated.stdout).toMatch(/re-wrapped [1-9]\d* data key\(s\) and 3 instance secret\(s\)/);
     expect(fs.readFileSync(keyFile, 'utf8')).not.toBe(before);
     expect(fs.existsSync(path.join(dataDir, 'vault_master_key.previous'))).toBe(false);
 

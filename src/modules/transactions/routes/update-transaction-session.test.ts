@@ -197,7 +197,7 @@ describe('security', () => {
     expect(Number(over.headers['retry-after'])).toBeGreaterThanOrEqual(1);
   });
 
-  it('limits failed token lookups to 50 a minute per client address, then refuses every lookup from it', async () => {
+  it('limits failed token lookups to 50 a minute per client address, then refuses its misses; a valid token is still served', async () => {
     const left = 60_000 - (Date.now() % 60_000);
     if (left < 20_000) await new Promise((resolve) => setTimeout(resolve, left + 50));
     const m = await merchantWithPayByBank();
@@ -210,7 +210,10 @@ describe('security', () => {
     const over = await session(txn.id, 'guess', { remoteAddress: attacker });
     expect(over.statusCode).toBe(429);
     expect(over.json()).toMatchObject({ code: 'too_many_requests', status: 429 });
-    expect((await session(txn.id, txn.session_token, { remoteAddress: attacker })).statusCode).toBe(429);
-    expect((await session(txn.id, txn.session_token, { remoteAddress: '203.0.113.10' })).statusCode).toBe(200);
+    // A found token is served whatever its address's count (src/http/failed-lookups.ts): behind a
+    // proxy many buyers share an address, and one noisy client must not lock them out.
+    expect((await session(txn.id, txn.session_token, { remoteAddress: attacker })).statusCode).toBe(200);
+    expect((await session(txn.id, 'guess-again', { remoteAddress: attacker })).statusCode).toBe(429);
+    expect((await session(txn.id, 'guess', { remoteAddress: '203.0.113.10' })).statusCode).toBe(401);
   });
 });
