@@ -141,6 +141,14 @@ export interface AuthorizeRequest extends CallBase {
   merchantInitiated: boolean;
   isSubsequentPayment: boolean;
   paymentSource: string;
+  /**
+   * A merchant-initiated payment only: the scheme's transaction id of the customer-initiated
+   * payment it follows (the request's `previous_scheme_transaction_id`, else the stored card's
+   * `scheme_transaction_id`), from whichever provider answered it. A connector whose provider
+   * takes it sends it (docs/connectors.md, "Network transaction ids"); null or absent: none known,
+   * and always for a customer-initiated payment.
+   */
+  previousSchemeTransactionId?: string | null;
   threeDSecure: ThreeDSecureData | null;
   /** Where the buyer's approval page lives (redirect flows). */
   approvalBaseUrl: string;
@@ -171,6 +179,12 @@ export interface AuthorizeOutcome extends ResponseFacts {
   authResponseCode: string | null;
   avsResponseCode: 'match' | 'no_match' | 'partial_match_address' | 'partial_match_postcode' | 'partial_match_name' | 'unavailable' | null;
   cvvResponseCode: 'match' | 'no_match' | 'unavailable' | 'not_provided' | null;
+  /**
+   * The card scheme's (network's) transaction id of an approved card payment, as the provider
+   * answered it (Stripe `network_transaction_id`, Adyen `networkTxReference`, Braintree
+   * `networkTransactionId`): the transaction's `scheme_transaction_id`, and the stored card's when
+   * it is its first approved customer-initiated payment.
+   */
   schemeTransactionId: string | null;
   merchantAdviceCode: string | null;
   approvalUrl: string | null;
@@ -277,6 +291,8 @@ export interface SyncOutcome extends ResponseFacts {
    */
   status: 'pending' | 'authorized' | 'captured' | 'capture_pending' | 'buyer_approval_pending' | 'declined' | 'failed' | 'voided' | 'refunded' | 'refund_pending' | 'not_found';
   providerTransactionId: string | null;
+  /** Of an approved authorization (after 3DS at the provider, or found again): as `AuthorizeOutcome.schemeTransactionId`. */
+  schemeTransactionId?: string | null;
 }
 
 export interface TokenizeRequest extends CallBase {

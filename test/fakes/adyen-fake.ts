@@ -141,7 +141,23 @@ class AdyenSimulation {
     const pm = body.paymentMethod;
     if (pm.type === 'applepay' || pm.type === 'googlepay') return walletTokenProblem(pm);
     if (pm.storedPaymentMethodId) return this.stored.get(pm.storedPaymentMethodId) === body.shopperReference ? null : error(422, '800', 'Contract not found', 'validation');
+    const reference = body.additionalData?.networkTxReference === undefined ? null : this.referenceProblem(body);
+    if (reference) return reference;
     if (pm.type !== 'scheme' || !/^\d{12,19}$/.test(pm.number ?? '') || !/^\d{2}$/.test(pm.expiryMonth ?? '') || !/^\d{4}$/.test(pm.expiryYear ?? '')) return error(422, '14_030', 'Invalid card details', 'validation');
+    return null;
+  }
+
+  /**
+   * `additionalData.networkTxReference`: the scheme's id of the customer-initiated payment a
+   * merchant-initiated one with card details Adyen did not store follows. Adyen classifies it as
+   * merchant-initiated only with `shopperInteraction: ContAuth` and `recurringProcessingModel`
+   * `Subscription` or `UnscheduledCardOnFile` (its networkTxReference field description); the fake
+   * refuses anything else rather than charge a misflagged payment (stricter than Adyen).
+   */
+  private referenceProblem(body: Record<string, any>): FakeAnswer | null {
+    const reference = body.additionalData.networkTxReference;
+    if (typeof reference !== 'string' || !/^\w{1,100}$/.test(reference)) return error(422, '14_030', 'Invalid networkTxReference', 'validation');
+    if (body.shopperInteraction !== 'ContAuth' || !['Subscription', 'UnscheduledCardOnFile'].includes(body.recurringProcessingModel)) return error(422, 'fake_not_merchant_initiated', 'networkTxReference needs shopperInteraction ContAuth and recurringProcessingModel Subscription or UnscheduledCardOnFile', 'validation');
     return null;
   }
 
@@ -173,7 +189,7 @@ class AdyenSimulation {
     }
     payment.status = 'authorised';
     if (!payment.manualCapture) payment.captured = payment.value;
-    return { status: 200, json: { pspReference, resultCode: 'Authorised', merchantReference: payment.reference, additionalData: { authCode: '091233', cvcResult: '1 Matches' } } };
+    return { status: 200, json: { pspReference, resultCode: 'Authorised', merchantReference: payment.reference, additionalData: { authCode: '091233', cvcResult: '1 Matches', networkTxReference: `NTR${pspReference!.slice(3)}` } } };
   }
 
   private modification(pspReference: string, kind: string, body: Record<string, any>): FakeAnswer {

@@ -36,6 +36,8 @@ interface Tx {
   kind: 'sale' | 'credit';
   refunded: number;
   history: Array<Record<string, unknown>>;
+  /** The network's transaction id of an authorized card payment (`CreditCardTransactionDetails`). */
+  networkTransactionId?: string | null;
 }
 
 export interface BraintreeFake extends FakeServer {
@@ -76,7 +78,7 @@ class BraintreeSimulation {
   }
 
   view(tx: Tx) {
-    return { id: tx.id, legacyId: tx.legacyId, orderId: tx.orderId, status: tx.status, merchantAccountId: tx.merchantAccountId, amount: { value: tx.amount, currencyCode: tx.currency }, statusHistory: tx.history };
+    return { id: tx.id, legacyId: tx.legacyId, orderId: tx.orderId, status: tx.status, merchantAccountId: tx.merchantAccountId, amount: { value: tx.amount, currencyCode: tx.currency }, paymentMethodSnapshot: { __typename: 'CreditCardTransactionDetails', networkTransactionId: tx.networkTransactionId ?? null }, statusHistory: tx.history };
   }
 
   /** What is wrong with a transaction input, as Braintree's validation error, or null. */
@@ -109,6 +111,8 @@ class BraintreeSimulation {
   create(input: Record<string, any>, charge: boolean): FakeAnswer {
     const method = this.singleUse.get(input.paymentMethodId) ?? (this.vaulted.has(input.paymentMethodId) ? { cvv: null } : null);
     if (!method) return gqlError(200, 'VALIDATION', 'Unknown or expired payment_method_nonce.', '91565');
+    const stored = this.storedCredentialProblem(input, !this.singleUse.has(input.paymentMethodId));
+    if (stored) return stored;
     this.singleUse.delete(input.paymentMethodId);
     const transaction = input.transaction ?? {};
     const merchantAccountId = transaction.merchantAccountId ?? 'default_usd';
@@ -120,10 +124,27 @@ class BraintreeSimulation {
     const legacyId = this.next('t');
     const tx: Tx = { id: globalId(legacyId), legacyId, orderId: transaction.orderId, status: 'AUTHORIZED', amount: transaction.amount, authorized: transaction.amount, currency: ACCOUNTS[merchantAccountId]!, merchantAccountId, kind: 'sale', refunded: 0, history: [] };
     this.decide(tx, value, method.cvv, charge);
+    if (tx.history.some((event) => event.status === 'AUTHORIZED')) tx.networkTransactionId = `4${String(parseInt(legacyId.slice(1), 36)).padStart(14, '0')}`;
     this.transactions.set(tx.id, tx);
     const answer = ok({ [charge ? 'chargeCreditCard' : 'authorizeCreditCard']: { transaction: this.view(tx) } });
     if (value === 4090) return { drop: true };
     return value === 4080 ? { ...answer, delayMs: this.slowMs } : answer;
+  }
+
+  /**
+   * A stored credential's inputs, as Braintree's schema documents them: `paymentInitiator` one of
+   * PaymentInitiator's values; `options.externalVault` only for a card not in Braintree's vault
+   * (`multiUse`: the payment method is), its `verifyingNetworkTransactionId` not with `WILL_VAULT`.
+   */
+  private storedCredentialProblem(input: Record<string, any>, multiUse: boolean): FakeAnswer | null {
+    const initiator = input.transaction?.paymentInitiator;
+    if (initiator !== undefined && !['ESTIMATED', 'INSTALLMENT', 'INSTALLMENT_FIRST', 'MOTO', 'RECURRING', 'RECURRING_FIRST', 'UNSCHEDULED'].includes(initiator)) return gqlError(200, 'VALIDATION', `Variable 'input' has an invalid value: paymentInitiator ${String(initiator)}`);
+    const vault = input.options?.externalVault;
+    if (vault === undefined) return null;
+    if (!['VAULTED', 'WILL_VAULT'].includes(vault.status)) return gqlError(200, 'VALIDATION', `Variable 'input' has an invalid value: externalVault.status ${String(vault.status)}`);
+    if (multiUse) return gqlError(200, 'VALIDATION', 'External vault options cannot be used with a payment method stored in the Braintree vault.');
+    if (vault.status === 'WILL_VAULT' && vault.verifyingNetworkTransactionId !== undefined) return gqlError(200, 'VALIDATION', 'verifyingNetworkTransactionId cannot be passed with externalVault status WILL_VAULT.');
+    return null;
   }
 
   capture(input: Record<string, any>): FakeAnswer {

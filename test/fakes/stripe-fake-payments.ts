@@ -31,7 +31,7 @@ export function render(intent: Obj, expand: boolean): Obj {
   return { ...visible, latest_charge: charge ? (expand ? charge : charge.id) : null };
 }
 
-function chargeOf(state: FakeState, intent: Obj, pm: FakeState['paymentMethods'] extends Map<string, infer V> ? V : never): Obj {
+export function chargeOf(state: FakeState, intent: Obj, pm: FakeState['paymentMethods'] extends Map<string, infer V> ? V : never): Obj {
   const s = pm.scenario.kind === 'approve' ? pm.scenario : {};
   return {
     id: idOf(state, 'ch'), object: 'charge', amount: intent.amount, currency: intent.currency, captured: false, payment_intent: intent.id,

@@ -2,7 +2,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { amountProblem, scenarioOfCard, type FakeCardScenario } from './stripe-fake-cards.ts';
-import { captureIntent, cancelIntent, confirmIntent, createRefund, type FakeState, type Reply } from './stripe-fake-payments.ts';
+import { captureIntent, cancelIntent, chargeOf, confirmIntent, createRefund, render, type FakeState, type Reply } from './stripe-fake-payments.ts';
 
 /**
  * A local fake of Stripe's HTTP API on 127.0.0.1, built from Stripe's documented requests and
@@ -40,6 +40,8 @@ export function parseForm(raw: string): Record<string, unknown> {
 }
 
 const error = (status: number, type: string, message: string, extra: Record<string, unknown> = {}): Reply => ({ status, body: { error: { type, message, ...extra } } });
+/** A GET asked Stripe to expand `field` (`expand[0]=latest_charge`). */
+const expands = (url: URL, field: string) => [...url.searchParams.entries()].some(([key, value]) => /^expand\[\d*\]$/.test(key) && value === field);
 
 export class StripeFake {
   readonly requests: RecordedRequest[] = [];
@@ -48,6 +50,8 @@ export class StripeFake {
   private readonly faults: Array<{ fault: Fault; path: string | null }> = [];
   private server: Server | null = null;
   url = '';
+  /** Stripe enabled `mit_exemption` (network transaction ids of other processors) on this account. */
+  mitExemptionEnabled = true;
 
   constructor(readonly secretKey = `sk_test_${randomBytes(12).toString('hex')}`) {}
 
@@ -80,6 +84,8 @@ export class StripeFake {
     if (!succeeded) Object.assign(intent, { status: 'requires_payment_method', last_payment_error: { type: 'card_error', code: 'payment_intent_authentication_failure', message: 'The provided PaymentMethod has failed authentication.' } });
     else if (intent.capture_method === 'manual') Object.assign(intent, { status: 'requires_capture', amount_capturable: intent.amount });
     else Object.assign(intent, { status: 'succeeded', amount_received: intent.amount });
+    // An authenticated payment is authorized: its charge exists, with the network's id.
+    if (succeeded) intent._charge ??= chargeOf(this.state, intent, this.state.paymentMethods.get(String(intent.payment_method))!);
   }
 
   /** A webhook event signed the way Stripe signs (`Stripe-Signature: t=...,v1=HMAC-SHA256(secret, t.body)`). */
@@ -129,6 +135,8 @@ export class StripeFake {
       const problem = amountProblem(body.amount, String(body.currency ?? ''));
       if (problem) return error(400, 'invalid_request_error', problem, { code: 'parameter_invalid_integer', param: 'amount' });
       if (!['manual', 'automatic'].includes(String(body.capture_method))) return error(400, 'invalid_request_error', 'capture_method must be manual or automatic here', { param: 'capture_method' });
+      const mit = this.mitExemptionProblem(body);
+      if (mit) return mit;
       return confirmIntent(this.state, body, this.url);
     }
     if (resource === 'payment_intents' && verb === 'capture') return captureIntent(this.state, id!, body);
@@ -143,18 +151,35 @@ export class StripeFake {
     if (resource === 'balance') return { status: 200, body: { object: 'balance', available: [{ amount: 0, currency: 'usd' }], livemode: false, pending: [] } };
     if (resource === 'payment_intents' && id === 'search') {
       const attempt = /metadata\['attempt_id'\]:'([^']+)'/.exec(url.searchParams.get('query') ?? '')?.[1];
-      const data = [...this.state.intents.values()].filter((i) => (i.metadata as Record<string, string>).attempt_id === attempt);
+      const data = [...this.state.intents.values()].filter((i) => (i.metadata as Record<string, string>).attempt_id === attempt).map((i) => render(i, expands(url, 'data.latest_charge')));
       return { status: 200, body: { object: 'search_result', data, has_more: false, url: '/v1/payment_intents/search' } };
     }
     if (resource === 'payment_intents' && id) {
       const intent = this.state.intents.get(id);
-      return intent ? { status: 200, body: intent } : error(404, 'invalid_request_error', `No such payment_intent: '${id}'`, { code: 'resource_missing' });
+      return intent ? { status: 200, body: render(intent, expands(url, 'latest_charge')) } : error(404, 'invalid_request_error', `No such payment_intent: '${id}'`, { code: 'resource_missing' });
     }
     if (resource === 'refunds') {
       const data = [...this.state.refunds.values()].filter((r) => r.payment_intent === url.searchParams.get('payment_intent'));
       return { status: 200, body: { object: 'list', data, has_more: false, url: '/v1/refunds' } };
     }
     return error(404, 'invalid_request_error', `Unrecognized request URL (GET: ${url.pathname})`);
+  }
+
+  /**
+   * `payment_method_options[card][mit_exemption]`: the network transaction id of the
+   * customer-initiated payment a merchant-initiated one follows, for a card Stripe did not store.
+   * Stripe enables the parameter per account (`mitExemptionEnabled`; otherwise its usual answer to
+   * an unknown parameter); an exemption of an on-session payment is refused (the fake is stricter
+   * than Stripe's documented checks there).
+   */
+  private mitExemptionProblem(body: Record<string, unknown>): Reply | null {
+    const exemption = ((body.payment_method_options as Record<string, unknown> | undefined)?.card as Record<string, unknown> | undefined)?.mit_exemption as Record<string, unknown> | undefined;
+    if (exemption === undefined) return null;
+    const param = 'payment_method_options[card][mit_exemption]';
+    if (!this.mitExemptionEnabled) return error(400, 'invalid_request_error', `Received unknown parameter: ${param}`, { param });
+    if (typeof exemption.network_transaction_id !== 'string' || !/^\w{1,100}$/.test(exemption.network_transaction_id)) return error(400, 'invalid_request_error', `Invalid ${param}[network_transaction_id]`, { param: `${param}[network_transaction_id]` });
+    if (body.off_session !== 'true') return error(400, 'invalid_request_error', `${param} needs off_session=true: it marks a merchant-initiated payment`, { param });
+    return null;
   }
 
   private createPaymentMethod(body: Record<string, unknown>): Reply {

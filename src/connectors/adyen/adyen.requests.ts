@@ -71,17 +71,36 @@ function mpiData(data: ThreeDSecureData): Record<string, unknown> {
 /** Where Adyen sends the buyer back after a 3DS redirect: our return endpoint for this attempt. */
 export const returnUrlOf = (request: AuthorizeRequest) => `${request.approvalBaseUrl}/connector-returns/${encodeURIComponent(request.merchantAccountId ?? '')}/${request.idempotencyKey}`;
 
-/** The shopper interaction and recurring model of a payment (stored card, merchant-initiated, subscription). */
+/**
+ * The shopper interaction and recurring model of a payment (stored card, merchant-initiated,
+ * subscription). A merchant-initiated payment with card details Adyen did not store is `ContAuth`
+ * with `Subscription` (a recurring or installment series) or `UnscheduledCardOnFile`, as Adyen
+ * requires with `networkTxReference`.
+ */
 function recurringOf(request: AuthorizeRequest, stored: boolean): Record<string, unknown> {
+  if (!stored && request.merchantInitiated) return { shopperInteraction: 'ContAuth', recurringProcessingModel: ['recurring', 'installment'].includes(request.paymentSource) ? 'Subscription' : 'UnscheduledCardOnFile' };
   if (!stored) return { shopperInteraction: 'Ecommerce' };
   if (request.paymentSource === 'recurring') return { shopperInteraction: 'ContAuth', recurringProcessingModel: 'Subscription' };
   if (request.merchantInitiated) return { shopperInteraction: 'ContAuth', recurringProcessingModel: 'UnscheduledCardOnFile' };
   return { shopperInteraction: 'Ecommerce', recurringProcessingModel: 'CardOnFile' };
 }
 
+/**
+ * `additionalData` of a payment: manual capture, and for a merchant-initiated payment with card
+ * details Adyen did not store the scheme's id of the customer-initiated payment it follows
+ * (`networkTxReference`, from whichever provider answered it). A card stored at Adyen needs none.
+ */
+function additionalDataOf(request: AuthorizeRequest, stored: boolean): Record<string, string> | null {
+  const data: Record<string, string> = {};
+  if (request.intent !== 'capture') data.manualCapture = 'true';
+  if (request.merchantInitiated && !stored && request.previousSchemeTransactionId && request.instrument.kind === 'card') data.networkTxReference = request.previousSchemeTransactionId;
+  return Object.keys(data).length > 0 ? data : null;
+}
+
 /** `POST /payments` of an authorization. Manual capture unless the intent is capture (then Adyen captures at once). */
 export function paymentBody(request: AuthorizeRequest, merchantAccount: string): Record<string, unknown> {
   const { paymentMethod, shopperReference } = paymentMethodOf(request.instrument);
+  const additionalData = additionalDataOf(request, shopperReference !== null);
   return {
     merchantAccount,
     reference: request.reference,
@@ -92,7 +111,8 @@ export function paymentBody(request: AuthorizeRequest, merchantAccount: string):
     ...(request.country ? { countryCode: request.country } : {}),
     ...(shopperReference ? { shopperReference } : {}),
     ...recurringOf(request, shopperReference !== null),
-    ...(request.intent === 'capture' ? { captureDelayHours: 0 } : { additionalData: { manualCapture: 'true' } }),
+    ...(request.intent === 'capture' ? { captureDelayHours: 0 } : {}),
+    ...(additionalData ? { additionalData } : {}),
     ...(request.threeDSecure ? { mpiData: mpiData(request.threeDSecure) } : {}),
   };
 }

@@ -30,7 +30,7 @@ export async function modificationOutcome(client: AdyenClient, request: CallBase
 function syncOf(answer: AdyenPaymentResponse, request: SyncRequest): SyncOutcome {
   const outcome = authorizationOf(answer, request.intent);
   const providerTransactionId = outcome.providerTransactionId ?? request.providerTransactionId;
-  return { errorCode: outcome.errorCode, rawResponseCode: outcome.rawResponseCode, rawResponseDescription: outcome.rawResponseDescription, status: outcome.status, providerTransactionId };
+  return { errorCode: outcome.errorCode, rawResponseCode: outcome.rawResponseCode, rawResponseDescription: outcome.rawResponseDescription, status: outcome.status, providerTransactionId, schemeTransactionId: outcome.schemeTransactionId };
 }
 
 /**

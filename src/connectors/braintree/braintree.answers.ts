@@ -9,6 +9,8 @@ export interface BraintreeTransaction {
   status: string;
   merchantAccountId?: string | null;
   amount?: { value: string; currencyCode: string } | null;
+  /** A card payment's `CreditCardTransactionDetails`: the network's transaction id. */
+  paymentMethodSnapshot?: { __typename?: string; networkTransactionId?: string | null } | null;
   statusHistory?: Array<{
     status: string;
     gatewayRejectionReason?: string | null;
@@ -59,7 +61,7 @@ export function authorizationOf(transaction: BraintreeTransaction): Omit<Authori
     authResponseCode: refused ? null : response?.legacyCode ?? null,
     avsResponseCode: avsOf(response?.avsPostalCodeResponse, response?.avsStreetAddressResponse),
     cvvResponseCode: cvvOf(response?.cvvResponse),
-    schemeTransactionId: null,
+    schemeTransactionId: refused ? null : transaction.paymentMethodSnapshot?.networkTransactionId ?? null,
     merchantAdviceCode: null,
     approvalUrl: null,
     additionalIdentifiers: { transaction_id: transaction.id, legacy_id: transaction.legacyId ?? null, authorization_id: response?.authorizationId ?? null },

@@ -62,9 +62,10 @@ export class BraintreeCardConnector implements PaymentConnector {
     const merchantAccountId = merchantAccountOf(request.credentials, request.currency);
     const paymentMethodId = await this.paymentMethodId(request);
     if (isFacts(paymentMethodId)) return declined(paymentMethodId);
-    const transaction = { amount: toBraintreeAmount(request.amount, request.currency), orderId: request.idempotencyKey, ...(merchantAccountId ? { merchantAccountId } : {}) };
+    const transaction = { amount: toBraintreeAmount(request.amount, request.currency), orderId: request.idempotencyKey, ...(merchantAccountId ? { merchantAccountId } : {}), ...initiatorOf(request) };
     const [query, field] = request.intent === 'capture' ? [CHARGE_CARD, 'chargeCreditCard'] : [AUTHORIZE_CARD, 'authorizeCreditCard'];
-    const answer = await this.client.call<Record<string, { transaction: BraintreeTransaction } | null>>(request.credentials, query, { input: { paymentMethodId, transaction } });
+    const options = externalVaultOf(request);
+    const answer = await this.client.call<Record<string, { transaction: BraintreeTransaction } | null>>(request.credentials, query, { input: { paymentMethodId, transaction, ...(options ? { options } : {}) } });
     const result = dataOf(answer, field);
     if (isFacts(result)) return declined(result);
     const outcome = authorizationOf(result.transaction);
@@ -126,6 +127,26 @@ export class BraintreeCardConnector implements PaymentConnector {
     }
     return { ...blank, status: 'succeeded', token: vaulted.paymentMethod.id, approvalUrl: null };
   }
+}
+
+/**
+ * `paymentInitiator` of a merchant-initiated payment (Braintree's PaymentInitiator: a recurring or
+ * installment series, else unscheduled); a customer-initiated one passes none.
+ */
+function initiatorOf(request: AuthorizeRequest): { paymentInitiator?: string } {
+  if (!request.merchantInitiated) return {};
+  return { paymentInitiator: request.paymentSource === 'recurring' ? 'RECURRING' : request.paymentSource === 'installment' ? 'INSTALLMENT' : 'UNSCHEDULED' };
+}
+
+/**
+ * `options.externalVault` of a merchant-initiated payment with a card our vault holds (tokenized
+ * for this call, not stored at Braintree): `VAULTED`, with the network transaction id of the
+ * customer-initiated payment it follows (`verifyingNetworkTransactionId`). Braintree refuses it for
+ * a card in its own vault, and asks for no id on a customer-initiated payment.
+ */
+function externalVaultOf(request: AuthorizeRequest): { externalVault: { status: 'VAULTED'; verifyingNetworkTransactionId: string } } | null {
+  if (!request.merchantInitiated || !request.previousSchemeTransactionId || request.instrument.kind !== 'card') return null;
+  return { externalVault: { status: 'VAULTED', verifyingNetworkTransactionId: request.previousSchemeTransactionId } };
 }
 
 /** `MM/YY` card → Braintree's CreditCardInput (the number goes to Braintree only). */

@@ -8,6 +8,7 @@ const RESPONSE = 'legacyCode message cvvResponse avsPostalCodeResponse avsStreet
 export const TRANSACTION_FIELDS = `
   id legacyId orderId status merchantAccountId
   amount { value currencyCode }
+  paymentMethodSnapshot { __typename ... on CreditCardTransactionDetails { networkTransactionId } }
   statusHistory {
     status
     ... on AuthorizedEvent { processorResponse { ${RESPONSE} authorizationId } }

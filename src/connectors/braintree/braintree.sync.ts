@@ -25,7 +25,7 @@ async function transactionById(client: BraintreeClient, request: SyncRequest, id
 
 function outcomeOf(transaction: BraintreeTransaction): SyncOutcome {
   const outcome = authorizationOf(transaction);
-  return { errorCode: outcome.errorCode, rawResponseCode: outcome.rawResponseCode, rawResponseDescription: outcome.rawResponseDescription, status: outcome.status, providerTransactionId: transaction.id };
+  return { errorCode: outcome.errorCode, rawResponseCode: outcome.rawResponseCode, rawResponseDescription: outcome.rawResponseDescription, status: outcome.status, providerTransactionId: transaction.id, schemeTransactionId: outcome.schemeTransactionId };
 }
 
 /** A refund by its orderId (our attempt id): the refund mutation may have timed out before answering. */

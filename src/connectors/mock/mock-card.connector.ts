@@ -40,6 +40,8 @@ export const MOCK_CARD_DEFINITION: ConnectorDefinition = {
 const providerId = (prefix: string, key: string) => `${prefix}_${createHash('sha256').update(key).digest('hex').slice(0, 24)}`;
 
 const blank = { errorCode: null, rawResponseCode: null, rawResponseDescription: null };
+/** The scheme's transaction id the sandbox answers for an approved authorization (the same when found again by sync). */
+const schemeIdOf = (key: string) => providerId('sch', key).slice(4, 19);
 
 function hintOf(request: AuthorizeRequest): { bin: string | null; last4: string | null } {
   const { instrument } = request;
@@ -47,6 +49,13 @@ function hintOf(request: AuthorizeRequest): { bin: string | null; last4: string 
   if (instrument.kind === 'network-token') return { bin: instrument.token.slice(0, 6), last4: instrument.token.slice(-4) };
   return { bin: null, last4: null };
 }
+
+/**
+ * What the sandbox received as the previous scheme transaction id of a merchant-initiated payment,
+ * kept with the payment's identifiers (`additional_identifiers.previous_scheme_transaction_id`) so
+ * a merchant can see what a provider would have been sent.
+ */
+const received = (request: AuthorizeRequest): Record<string, string> => (request.previousSchemeTransactionId ? { previous_scheme_transaction_id: request.previousSchemeTransactionId } : {});
 
 function approved(request: AuthorizeRequest, scenario: MockScenario): AuthorizeOutcome {
   return {
@@ -56,10 +65,10 @@ function approved(request: AuthorizeRequest, scenario: MockScenario): AuthorizeO
     authResponseCode: '00',
     avsResponseCode: 'unavailable',
     cvvResponseCode: request.instrument.kind === 'card' ? (request.instrument.securityCode ? 'match' : 'not_provided') : null,
-    schemeTransactionId: providerId('sch', request.idempotencyKey).slice(4, 19),
+    schemeTransactionId: schemeIdOf(request.idempotencyKey),
     merchantAdviceCode: null,
     approvalUrl: null,
-    additionalIdentifiers: { authorization_id: providerId('auth', request.idempotencyKey) },
+    additionalIdentifiers: { authorization_id: providerId('auth', request.idempotencyKey), ...received(request) },
   };
 }
 
@@ -77,7 +86,7 @@ function refused(request: AuthorizeRequest, status: 'declined' | 'failed', facts
     schemeTransactionId: null,
     merchantAdviceCode: advice?.result ?? null,
     approvalUrl: null,
-    additionalIdentifiers: {},
+    additionalIdentifiers: received(request),
   };
 }
 
@@ -196,7 +205,7 @@ export class MockCardConnector implements PaymentConnector {
         if (scenario.kind === 'unavailable') return { ...blank, status: 'not_found', providerTransactionId: null };
         if (scenario.kind === 'decline') return { errorCode: scenario.errorCode, rawResponseCode: scenario.rawCode, rawResponseDescription: scenario.rawDescription, status: 'declined', providerTransactionId: id };
         if (scenario.kind === 'fail') return { errorCode: scenario.errorCode, rawResponseCode: scenario.rawCode, rawResponseDescription: scenario.rawDescription, status: 'failed', providerTransactionId: id };
-        return { ...blank, status: request.intent === 'capture' ? 'captured' : 'authorized', providerTransactionId: id };
+        return { ...blank, status: request.intent === 'capture' ? 'captured' : 'authorized', providerTransactionId: id, schemeTransactionId: schemeIdOf(request.idempotencyKey) };
       case 'capture':
         return { ...blank, status: 'captured', providerTransactionId: id };
       case 'void':

@@ -4,7 +4,7 @@ import { toStripeAmount } from './stripe.amounts.ts';
 import { STRIPE_CARD_DEFINITION } from './stripe-card.definition.ts';
 import { connectorErrorOf, isMissing, Stripe, stripeClient, type StripeEndpoint } from './stripe.client.ts';
 import { errorCodeOf, refundStatusOf, syncStatusOf } from './stripe.mapping.ts';
-import { createCardPaymentMethod, createPaymentIntent, outcomeOfError, outcomeOfIntent, tokenOf } from './stripe-payments.ts';
+import { createCardPaymentMethod, createPaymentIntent, networkTransactionIdOf, outcomeOfError, outcomeOfIntent, tokenOf } from './stripe-payments.ts';
 import { parseStripeWebhook } from './stripe.webhooks.ts';
 import { verifyStripeCredentials } from './stripe.verify.ts';
 
@@ -123,7 +123,7 @@ export class StripeCardConnector implements PaymentConnector {
   private async findIntent(stripe: Stripe, request: SyncRequest): Promise<Stripe.PaymentIntent | null> {
     if (request.providerTransactionId) return stripe.paymentIntents.retrieve(request.providerTransactionId, { expand: ['latest_charge'] });
     if (request.operation !== 'authorize') return null;
-    const found = await stripe.paymentIntents.search({ query: `metadata['attempt_id']:'${request.idempotencyKey}'`, limit: 1 });
+    const found = await stripe.paymentIntents.search({ query: `metadata['attempt_id']:'${request.idempotencyKey}'`, limit: 1, expand: ['data.latest_charge'] });
     return found.data[0] ?? null;
   }
 
@@ -137,7 +137,8 @@ export class StripeCardConnector implements PaymentConnector {
       return { ...blank, status: status === 'captured' || (received && intent.amount_received > 0) ? 'captured' : status === 'voided' ? 'failed' : 'authorized', providerTransactionId: intent.id };
     }
     if (request.operation === 'void') return { ...blank, status: status === 'voided' ? 'voided' : 'authorized', providerTransactionId: intent.id };
-    return { ...codes, status: request.operation === 'authorize' && status === 'voided' ? 'failed' : status, providerTransactionId: intent.id };
+    const found = { ...codes, status: request.operation === 'authorize' && status === 'voided' ? 'failed' : status, providerTransactionId: intent.id } as const;
+    return request.operation === 'authorize' ? { ...found, schemeTransactionId: networkTransactionIdOf(intent) } : found;
   }
 
   /** A refund found by the attempt id Stripe keeps in its metadata; none: the call never arrived. */

@@ -26,6 +26,7 @@ export const STRIPE_CARD_DEFINITION: ConnectorDefinition = {
     { key: 'webhook_signing_secret', display_name: 'Webhook signing secret (whsec_...) of the endpoint pointing at this payment service', required: false, format: 'text', secret: true, verifiable: false },
     { key: 'publishable_key', display_name: 'Publishable key (pk_...)', required: false, format: 'text', secret: false, verifiable: false },
     { key: 'multi_capture_enabled', display_name: 'Multicapture is enabled on the Stripe account (IC+ pricing)', required: false, format: 'boolean', secret: false, verifiable: false },
+    { key: 'network_transaction_ids_enabled', display_name: 'Stripe enabled merchant-initiated payments with network transaction ids of other processors on the account (mit_exemption)', required: false, format: 'boolean', secret: false, verifiable: false },
   ],
   reportingFields: [],
   supportedCurrencies: STRIPE_CURRENCIES,

@@ -45,10 +45,26 @@ async function paymentMethodOf(stripe: Stripe, request: AuthorizeRequest): Promi
   throw new Error(`stripe-card cannot authorize a ${instrument.kind} instrument`);
 }
 
+/**
+ * `payment_method_options.card` of a PaymentIntent: multicapture, and for a merchant-initiated
+ * payment with a card released by our vault the network transaction id of the customer-initiated
+ * payment it follows (`mit_exemption.network_transaction_id`, a parameter Stripe enables per
+ * account: `network_transaction_ids_enabled`; the SDK's types do not list it). A card stored at
+ * Stripe (a payment service token) needs none: Stripe links its own.
+ */
+function cardOptions(request: AuthorizeRequest, multiCapture: boolean): Record<string, unknown> | null {
+  const card: Record<string, unknown> = {};
+  if (multiCapture && request.intent === 'authorize') card.request_multicapture = 'if_available';
+  const sendsNetworkId = request.merchantInitiated && request.previousSchemeTransactionId && request.instrument.kind === 'card' && request.credentials.network_transaction_ids_enabled === 'true';
+  if (sendsNetworkId) card.mit_exemption = { network_transaction_id: request.previousSchemeTransactionId };
+  return Object.keys(card).length > 0 ? card : null;
+}
+
 /** The PaymentIntent of one authorization: manual capture unless the intent is to capture at once. */
 export async function createPaymentIntent(stripe: Stripe, request: AuthorizeRequest, multiCapture: boolean): Promise<Stripe.PaymentIntent> {
   const amount = toStripeAmount(request.amount, request.currency);
   const method = await paymentMethodOf(stripe, request);
+  const card = cardOptions(request, multiCapture);
   const params: Stripe.PaymentIntentCreateParams = {
     amount, currency: request.currency.toLowerCase(), capture_method: request.intent === 'capture' ? 'automatic' : 'manual',
     confirm: true, payment_method: method.paymentMethod, allowed_payment_method_types: ['card'],
@@ -56,7 +72,7 @@ export async function createPaymentIntent(stripe: Stripe, request: AuthorizeRequ
     ...(request.merchantInitiated ? { off_session: true } : {}),
     // Without a return address a 3DS step cannot happen: Stripe declines instead of asking for it.
     ...(request.redirectUrl && !request.merchantInitiated ? { return_url: request.redirectUrl } : { error_on_requires_action: true }),
-    ...(multiCapture && request.intent === 'authorize' ? { payment_method_options: { card: { request_multicapture: 'if_available' } } } : {}),
+    ...(card ? { payment_method_options: { card: card as Stripe.PaymentIntentCreateParams.PaymentMethodOptions.Card } } : {}),
     metadata: { attempt_id: request.idempotencyKey, reference: request.reference },
     expand: ['latest_charge'],
   };
@@ -64,6 +80,12 @@ export async function createPaymentIntent(stripe: Stripe, request: AuthorizeRequ
 }
 
 const blankFacts = { authResponseCode: null, avsResponseCode: null, cvvResponseCode: null, schemeTransactionId: null, merchantAdviceCode: null, approvalUrl: null };
+
+/** The network's transaction id of a PaymentIntent's charge (`latest_charge` expanded), if the card payment was approved. */
+export function networkTransactionIdOf(intent: Stripe.PaymentIntent): string | null {
+  const charge = typeof intent.latest_charge === 'object' ? intent.latest_charge : null;
+  return charge?.payment_method_details?.card?.network_transaction_id ?? null;
+}
 
 /** A PaymentIntent's answer as our outcome (its status, the charge's checks and ids). */
 export function outcomeOfIntent(intent: Stripe.PaymentIntent): AuthorizeOutcome {
@@ -83,7 +105,7 @@ export function outcomeOfIntent(intent: Stripe.PaymentIntent): AuthorizeOutcome 
     authResponseCode: card?.authorization_code ?? null,
     avsResponseCode: card ? avsOf(card.checks?.address_line1_check, card.checks?.address_postal_code_check) : null,
     cvvResponseCode: card ? cvvOf(card.checks?.cvc_check) : null,
-    schemeTransactionId: card?.network_transaction_id ?? null,
+    schemeTransactionId: networkTransactionIdOf(intent),
     merchantAdviceCode: charge?.outcome?.network_advice_code ?? null,
     approvalUrl: status === 'buyer_approval_pending' ? redirect : null,
     additionalIdentifiers: { charge_id: charge?.id ?? null, payment_method_id: typeof intent.payment_method === 'string' ? intent.payment_method : (intent.payment_method?.id ?? null) },

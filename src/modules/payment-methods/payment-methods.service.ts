@@ -163,6 +163,8 @@ export interface ReleasedCard {
   securityCodeHeld: boolean;
   /** The card has no scheme transaction id yet: its next approved customer-initiated payment gives it one. */
   lacksSchemeTransactionId: boolean;
+  /** The card's scheme transaction id (its first approved customer-initiated payment's), which merchant-initiated payments send. */
+  schemeTransactionId: string | null;
 }
 
 /**
@@ -179,7 +181,7 @@ export async function lockAndReleaseCard(tx: Executor, ctx: RequestContext, id: 
   }
   const number = await ctx.deps.vault.decrypt(tx, ctx.merchantAccountId, { ciphertext: row.number_ciphertext, keyId: row.number_key_id }, { table: 'payment_methods', column: 'number', rowId: id });
   const securityCodeHeld = row.security_code_held_until !== null && row.security_code_held_until.getTime() > Date.now();
-  return { id, scheme: row.scheme, expirationDate: row.expiration_date, number, buyerId: row.buyer_id, fingerprint: row.fingerprint, securityCodeHeld, lacksSchemeTransactionId: row.scheme_transaction_id === null };
+  return { id, scheme: row.scheme, expirationDate: row.expiration_date, number, buyerId: row.buyer_id, fingerprint: row.fingerprint, securityCodeHeld, lacksSchemeTransactionId: row.scheme_transaction_id === null, schemeTransactionId: row.scheme_transaction_id };
 }
 
 /**

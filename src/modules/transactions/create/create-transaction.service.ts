@@ -68,6 +68,19 @@ interface Started {
   attemptRecorded: boolean;
   /** `store: true` of the request. */
   store: boolean;
+  /** What a merchant-initiated payment sends as the previous scheme transaction id (`previousSchemeTransactionIdOf`). */
+  previousSchemeTransactionId: string | null;
+}
+
+/**
+ * The scheme transaction id a merchant-initiated payment refers to: the request's
+ * `previous_scheme_transaction_id`, else the stored card's `scheme_transaction_id` (its first
+ * approved customer-initiated payment's, at whichever provider). A customer-initiated payment
+ * sends none, even when the request names one (docs/connectors.md, "Network transaction ids").
+ */
+export function previousSchemeTransactionIdOf(body: Pick<CreateTransactionBody, 'merchant_initiated' | 'previous_scheme_transaction_id'>, instrument: Pick<ResolvedInstrument, 'schemeTransactionId'> | null): string | null {
+  if (!body.merchant_initiated) return null;
+  return body.previous_scheme_transaction_id || instrument?.schemeTransactionId || null;
 }
 
 /**
@@ -117,7 +130,7 @@ async function record(db: Executor, ctx: RequestContext, body: CreateTransaction
   const tender = giftCards.length > 0 ? await recordTender(db as Tx, ctx, id, giftCards, body.amount, row.buyer_id, instrument === null) : null;
   if (callsConnector && giftCards.length > 0) await repo.insertAttempt(db, attempt);
   const credentials = callsConnector ? await credentialsOf(db, ctx.deps, prepared.service!) : {};
-  return { row, attemptId, instrument, service: prepared.service, credentials, prepared, tender, attemptRecorded: callsConnector, store: body.store ?? false };
+  return { row, attemptId, instrument, service: prepared.service, credentials, prepared, tender, attemptRecorded: callsConnector, store: body.store ?? false, previousSchemeTransactionId: previousSchemeTransactionIdOf(body, instrument) };
 }
 
 const connectorOf = (ctx: RequestContext, started: Started) => ctx.deps.connectors.get(started.service!.payment_service_definition_id);
@@ -140,6 +153,7 @@ async function authorize(ctx: RequestContext, started: Started) {
         merchantInitiated: row.merchant_initiated,
         isSubsequentPayment: row.is_subsequent_payment,
         paymentSource: row.payment_source,
+        previousSchemeTransactionId: started.previousSchemeTransactionId,
         threeDSecure: prepared.threeDs?.data ?? null,
         approvalBaseUrl: ctx.deps.config.publicUrl,
         merchantAccountId: ctx.merchantAccountId,

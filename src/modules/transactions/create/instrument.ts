@@ -44,6 +44,8 @@ export interface ResolvedInstrument {
   walletToken?: WalletTokenCheck;
   /** A stored card without a scheme transaction id: an approved customer-initiated payment gives it one. */
   lacksSchemeTransactionId?: boolean;
+  /** A stored card's scheme transaction id, which a merchant-initiated payment sends when the request names none. */
+  schemeTransactionId?: string | null;
 }
 
 function cardSnapshot(number: string, expirationDate: string, scheme: string | null, extra: Record<string, unknown> = {}): Record<string, unknown> {
@@ -95,6 +97,7 @@ async function storedCard(tx: Executor, ctx: RequestContext, id: string, securit
     ownerBuyerId: card.buyerId,
     heldCodeOf: deferHeldCode && card.securityCodeHeld ? id : null,
     lacksSchemeTransactionId: card.lacksSchemeTransactionId,
+    schemeTransactionId: card.schemeTransactionId,
   };
 }
 

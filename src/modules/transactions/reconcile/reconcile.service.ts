@@ -17,6 +17,7 @@ import * as repo from '../transactions.repo.ts';
 import { emitCapture, emitRefund, emitStatusChange, emitTransaction, refundKind } from '../webhook-events.ts';
 import { transactionResource } from '../transaction-view.ts';
 import { incrementPatch } from '../increment/increment-outcome.ts';
+import { schemeTransactionIdWrite } from '../create/authorization-answer.ts';
 
 type Log = { warn(obj: object, msg?: string): void; info(obj: object, msg?: string): void };
 const blank = { errorCode: null, rawResponseCode: null, rawResponseDescription: null };
@@ -34,7 +35,7 @@ function resolution(row: TransactionRow, attempt: AttemptRow, answer: SyncOutcom
       const map = { authorized: 'authorized', captured: 'captured', capture_pending: 'capture_pending', declined: 'declined', failed: 'failed', not_found: 'failed' } as const;
       const status = map[answer.status as keyof typeof map];
       if (!status) return null;
-      const outcome = { ...codes, ...(answer.status === 'not_found' ? { errorCode: 'service_network_error' } : {}), status, providerTransactionId: answer.providerTransactionId, authResponseCode: null, avsResponseCode: null, cvvResponseCode: null, schemeTransactionId: null, merchantAdviceCode: null, approvalUrl: null, additionalIdentifiers: {} };
+      const outcome = { ...codes, ...(answer.status === 'not_found' ? { errorCode: 'service_network_error' } : {}), status, providerTransactionId: answer.providerTransactionId, authResponseCode: null, avsResponseCode: null, cvvResponseCode: null, schemeTransactionId: answer.schemeTransactionId ?? null, merchantAdviceCode: null, approvalUrl: null, additionalIdentifiers: {} };
       const applied = applyAuthorization(row, outcome, now, 0);
       return { patch: applied.patch, status: applied.attemptStatus };
     }
@@ -122,6 +123,9 @@ export async function settleAttempt(tx: Tx, deps: Deps, attemptId: string, merch
     return { final: false, row };
   }
   const updated = Object.keys(resolved.patch).length > 0 ? await repo.updateTransaction(tx, merchantAccountId, row.id, resolved.patch) : row;
+  // A stored card's first approved customer-initiated payment, approved here (after 3DS at the
+  // provider, or found again), gives the card its scheme transaction id (guarded: never replaced).
+  if (attempt.operation === 'authorize' && updated !== row) await schemeTransactionIdWrite(tx, updated, true, now)?.execute();
   const recorded = await repo.updateAttempt(tx, merchantAccountId, attemptId, { status: resolved.status, checks: attempt.checks + 1, next_check_at: null, provider_reference: attempt.provider_reference ?? answer.providerTransactionId, ...(lateAuthorization ? { error_code: 'late_outcome' } : {}) });
   if (lateAuthorization) await scheduleLateVoid(tx, deps, row, attemptId, attempt.provider_reference ?? answer.providerTransactionId);
   if (attempt.refund_id && resolved.refundStatus) {

@@ -80,6 +80,8 @@ async function authorize(ctx: RequestContext, ready: Ready) {
         idempotencyKey: ready.attemptId, credentials: bound.credentials, options: bound.options, reference: uuidToBase62(row.id),
         amount: row.amount - row.gift_card_amount, currency: row.currency, country: row.country, intent: row.intent, instrument: ready.instrument,
         merchantInitiated: row.merchant_initiated, isSubsequentPayment: row.is_subsequent_payment, paymentSource: row.payment_source,
+        // A challenged payment is customer-initiated (merchant-initiated ones skip 3DS): it refers to none.
+        previousSchemeTransactionId: null,
         threeDSecure: ready.threeDs, approvalBaseUrl: ctx.deps.config.publicUrl, merchantAccountId: ctx.merchantAccountId, redirectUrl: null,
       }),
     ctx.log,
