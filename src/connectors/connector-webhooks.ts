@@ -27,7 +27,13 @@ export type InboundWebhookActionKind =
   | 'refund_failed'
   | 'chargeback_opened'
   | 'chargeback_won'
-  | 'chargeback_lost';
+  | 'chargeback_lost'
+  /**
+   * The provider published a settlement report (Adyen's REPORT_AVAILABLE): the engine enqueues the
+   * payment service's settlement ingestion for it. `providerReferenceId`: the report (its download
+   * URL or file name, as the connector's `settlements` takes it in `report`); `providerTransactionId` is ''.
+   */
+  | 'settlement_report_available';
 
 export interface InboundWebhookAction {
   kind: InboundWebhookActionKind;

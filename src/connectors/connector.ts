@@ -8,6 +8,7 @@
 
 import type { ParseInboundWebhook } from './connector-webhooks.ts';
 import type { PayoutOutcome, PayoutRequest, PayoutSyncOutcome, PayoutSyncRequest } from './connector-payouts.ts';
+import type { FetchSettlements } from './connector-settlements.ts';
 
 /** Static description of a connector: what `GET /payment-service-definitions` publishes. */
 export interface ConnectorDefinition {
@@ -306,6 +307,7 @@ export interface TokenizeOutcome extends ResponseFacts {
   approvalUrl: string | null;
 }
 
+export type { FetchSettlements, SettlementFetchRequest, SettlementLine, SettlementPage } from './connector-settlements.ts';
 export type { PayoutAddress, PayoutInstrument, PayoutMerchant, PayoutOutcome, PayoutRequest, PayoutSyncOutcome, PayoutSyncRequest } from './connector-payouts.ts';
 
 /** What an earlier tokenize call, found by its idempotency key, turned into at the provider. */
@@ -399,6 +401,8 @@ export interface PaymentConnector {
   syncPayout?(request: PayoutSyncRequest): Promise<PayoutSyncOutcome>;
   /** Present when the provider sends webhooks: verifies and maps one inbound request (`connector-webhooks.ts`). */
   parseWebhook?: ParseInboundWebhook;
+  /** Present on real connectors whose provider reports settlements (`connector-settlements.ts`); never on a sandbox connector. */
+  settlements?: FetchSettlements;
 }
 
 /**
