@@ -6,7 +6,7 @@ import { disputeLines, paymentLine, type BraintreeDispute, type SettledPayment, 
 import { DISPUTES_BY_EFFECTIVE_DATE, SETTLED_REFUNDS, SETTLED_TRANSACTIONS } from './braintree.settlement-queries.ts';
 
 export interface BraintreeSettlementOptions {
-  /** Nodes per search page (`first`); Braintree answers at most 50. */
+  /** Nodes per search page (`first`). */
   pageSize?: number;
   /**
    * How long after settling a line is read. Braintree disburses card payments 2 to 5 business days
@@ -68,7 +68,7 @@ async function readPhase(client: BraintreeClient, credentials: Record<string, st
 export async function fetchBraintreeSettlements(client: BraintreeClient, request: SettlementFetchRequest, options: BraintreeSettlementOptions = {}): Promise<SettlementPage> {
   const now = options.now ?? Date.now;
   const lag = options.lagMs ?? BRAINTREE_SETTLEMENT_LAG_MS;
-  const first = Math.min(options.pageSize ?? BRAINTREE_SETTLEMENT_PAGE_SIZE, BRAINTREE_SETTLEMENT_PAGE_SIZE);
+  const first = options.pageSize ?? BRAINTREE_SETTLEMENT_PAGE_SIZE;
   const cursor = request.cursor ? decodeCursor(request.cursor) : firstCursor(request.since);
   const upper = cursor.upper ?? (now() - lag) * 1000;
   if (upper <= cursor.lower) return { lines: [], cursor: encodeCursor({ ...cursor, upper: null, after: null }), done: true };
