@@ -1,3 +1,4 @@
+import { BraintreeSettlementSimulation } from './braintree-fake-settlements.ts';
 import { startFakeServer, type FakeAnswer, type FakeRequest, type FakeServer } from './fake-server.ts';
 
 /**
@@ -24,7 +25,7 @@ export const BRAINTREE_FAKE_KEYS = { public_key: 'pub_test_key', private_key: 'p
 /** Merchant accounts and their currencies; `default_usd` is the default account. */
 const ACCOUNTS: Record<string, string> = { default_usd: 'USD', acme_eur: 'EUR', acme_jpy: 'JPY', acme_kwd: 'KWD' };
 
-interface Tx {
+export interface BraintreeFakeTx {
   id: string;
   legacyId: string;
   orderId: string;
@@ -38,7 +39,12 @@ interface Tx {
   history: Array<Record<string, unknown>>;
   /** The network's transaction id of an authorized card payment (`CreditCardTransactionDetails`). */
   networkTransactionId?: string | null;
+  /** A refund (credit): the GraphQL id of the transaction it refunds (`refundedTransaction`). */
+  refundedTransactionId?: string;
+  /** Once disbursed (braintree-fake-settlements.ts): `disbursementDetails`. */
+  disbursement?: { date: string | null; amount: { value: string; currencyCode: string } | null; exchangeRate: string | null; fundsHeld: boolean } | null;
 }
+type Tx = BraintreeFakeTx;
 
 export interface BraintreeFake extends FakeServer {
   baseUrl: string;
@@ -48,8 +54,10 @@ export interface BraintreeFake extends FakeServer {
   settleOnCapture: boolean;
   /** The next request answers this status, once. */
   failNext(status: 401 | 429 | 500): void;
-  /** The nightly settlement batch: everything submitted for settlement is settled. */
-  settleAll(): void;
+  /** The nightly settlement batch: everything submitted for settlement is settled (at `at`, default now). */
+  settleAll(at?: string): void;
+  /** Settlements, disbursements and disputes (braintree-fake-settlements.ts). */
+  settlements: BraintreeSettlementSimulation;
   /** The variables of every GraphQL operation named `name` received. */
   calls(name: string): Array<Record<string, any>>;
 }
@@ -64,6 +72,7 @@ const ok = (data: unknown): FakeAnswer => ({ status: 200, json: { data } });
 /** Braintree's state and answers: single-use and vaulted payment methods, transactions and refunds. */
 class BraintreeSimulation {
   readonly transactions = new Map<string, Tx>();
+  readonly settlements = new BraintreeSettlementSimulation(this.transactions);
   private readonly singleUse = new Map<string, { cvv: string | null }>();
   private readonly vaulted = new Set<string>();
   private sequence = 0;
@@ -176,7 +185,7 @@ class BraintreeSimulation {
     if (tx.refunded + cents(amount) > cents(tx.amount)) return gqlError(200, 'VALIDATION', 'Refund amount is too large.', '91521');
     tx.refunded += cents(amount);
     const legacyId = this.next('r');
-    const credit: Tx = { ...tx, id: globalId(legacyId), legacyId, orderId: input.refund?.orderId ?? '', status: 'SUBMITTED_FOR_SETTLEMENT', amount, kind: 'credit', refunded: 0, history: [] };
+    const credit: Tx = { ...tx, id: globalId(legacyId), legacyId, orderId: input.refund?.orderId ?? '', status: 'SUBMITTED_FOR_SETTLEMENT', amount, kind: 'credit', refunded: 0, history: [{ status: 'SUBMITTED_FOR_SETTLEMENT' }], refundedTransactionId: tx.id, disbursement: null };
     this.transactions.set(credit.id, credit);
     return ok({ refundTransaction: { refund: refundView(credit) } });
   }
@@ -223,7 +232,7 @@ function operation(sim: BraintreeSimulation, name: string, variables: Record<str
     case 'FindPayment': return sim.find(variables.id);
     case 'SearchTransactions': return sim.search(input, 'sale');
     case 'SearchRefunds': return sim.search(input, 'credit');
-    default: return gqlError(200, 'VALIDATION', `Unknown operation ${name}`);
+    default: return sim.settlements.search(name, variables) ?? gqlError(200, 'VALIDATION', `Unknown operation ${name}`);
   }
 }
 
@@ -253,9 +262,8 @@ export async function startBraintreeFake(): Promise<BraintreeFake> {
     get settleOnCapture() { return sim.settleOnCapture; },
     set settleOnCapture(on: boolean) { sim.settleOnCapture = on; },
     failNext: (status) => void (sim.fault = status),
-    settleAll() {
-      for (const tx of sim.transactions.values()) if (tx.status === 'SUBMITTED_FOR_SETTLEMENT') tx.status = 'SETTLED';
-    },
+    settleAll: (at) => sim.settlements.settle(at ?? new Date().toISOString()),
+    settlements: sim.settlements,
     calls: (name) => server.requests.map((r) => JSON.parse(r.body || '{}') as { query?: string; variables?: Record<string, any> }).filter((b) => new RegExp(`^\\s*(mutation|query)\\s+${name}\\b`).test(b.query ?? '')).map((b) => b.variables ?? {}),
   };
 }

@@ -1,9 +1,10 @@
-import { ConnectorError, type AuthorizeOutcome, type AuthorizeRequest, type CaptureOutcome, type CaptureRequest, type CaptureRules, type PaymentConnector, type RefundOutcome, type RefundRequest, type ResponseFacts, type SyncOutcome, type SyncRequest, type TokenizeOutcome, type TokenizeRequest, type VerifyOutcome, type VoidOutcome, type VoidRequest } from '../connector.ts';
+import { ConnectorError, type AuthorizeOutcome, type AuthorizeRequest, type CaptureOutcome, type CaptureRequest, type CaptureRules, type PaymentConnector, type RefundOutcome, type RefundRequest, type ResponseFacts, type SettlementFetchRequest, type SettlementPage, type SyncOutcome, type SyncRequest, type TokenizeOutcome, type TokenizeRequest, type VerifyOutcome, type VoidOutcome, type VoidRequest } from '../connector.ts';
 import type { ProviderConnectorOptions } from '../provider-http.ts';
 import { toBraintreeAmount } from './braintree.amounts.ts';
 import { authorizationOf, refundStatusOf, type BraintreeRefund, type BraintreeTransaction } from './braintree.answers.ts';
 import { BraintreeClient } from './braintree.client.ts';
 import { BRAINTREE_CARD_DEFINITION } from './braintree.definition.ts';
+import { fetchBraintreeSettlements, type BraintreeSettlementOptions } from './braintree.settlements.ts';
 import { dataOf, isFacts, processorErrorCode } from './braintree.mapping.ts';
 import { AUTHORIZE_CARD, CAPTURE, CHARGE_CARD, REFUND, REVERSE, TOKENIZE_CARD, VAULT } from './braintree.queries.ts';
 import { syncOfBraintree, verifyBraintree } from './braintree.sync.ts';
@@ -37,9 +38,13 @@ export class BraintreeCardConnector implements PaymentConnector {
   readonly parseWebhook = parseBraintreeWebhook;
   private readonly client: BraintreeClient;
 
-  constructor(options: ProviderConnectorOptions = {}) {
+  /** `settlementOptions`: page size, lag and clock of the settlements reader (tests; the defaults otherwise). */
+  constructor(options: ProviderConnectorOptions = {}, private readonly settlementOptions: BraintreeSettlementOptions = {}) {
     this.client = new BraintreeClient(options);
   }
+
+  /** Settled transactions and refunds with their disbursements, and disputes (braintree.settlements.ts); bound, as the engine may pass it around. */
+  readonly settlements = (request: SettlementFetchRequest): Promise<SettlementPage> => fetchBraintreeSettlements(this.client, request, this.settlementOptions);
 
   captureRules(): CaptureRules {
     return { multiCapture: false, incrementalAuthorization: false };

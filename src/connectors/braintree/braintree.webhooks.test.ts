@@ -31,8 +31,13 @@ describe('happy', () => {
 
   it('maps disputes, and accepts a check with no actions', () => {
     const dispute = (kind: string) => form(notification(kind, '<dispute><id>dp1</id><amount-disputed>15.00</amount-disputed><currency-iso-code>USD</currency-iso-code><reason>fraud</reason><transaction><id>tx9</id><amount>15.00</amount></transaction></dispute>'));
-    for (const [kind, action] of [['dispute_opened', 'chargeback_opened'], ['dispute_won', 'chargeback_won'], ['dispute_lost', 'chargeback_lost']]) {
+    const kinds = [['dispute_opened', 'chargeback_opened'], ['dispute_won', 'chargeback_won'], ['dispute_lost', 'chargeback_lost'], ['dispute_accepted', 'chargeback_lost'], ['dispute_auto_accepted', 'chargeback_lost'], ['dispute_expired', 'chargeback_lost']];
+    for (const [kind, action] of kinds) {
       expect(parseBraintreeWebhook(credentials, dispute(kind!)), kind).toMatchObject({ status: 'accepted', events: [{ actions: [{ kind: action, providerTransactionId: graphQlIdOf('tx9'), providerReferenceId: 'dp1', amount: 1500 }] }] });
+    }
+    // The merchant's own steps (evidence sent, under review) move no money: accepted, no action.
+    for (const kind of ['dispute_disputed', 'dispute_under_review', 'constructor', 'toString']) {
+      expect(parseBraintreeWebhook(credentials, dispute(kind)), kind).toMatchObject({ status: 'accepted', events: [{ actions: [] }] });
     }
     expect(parseBraintreeWebhook(credentials, form(notification('check', '<check type="boolean">true</check>')))).toMatchObject({ status: 'accepted', events: [{ actions: [] }] });
   });

@@ -75,7 +75,25 @@ function transactionAction(kind: string, transaction: XmlElement): InboundWebhoo
   };
 }
 
-const DISPUTE_KINDS: Readonly<Record<string, InboundWebhookActionKind>> = { dispute_opened: 'chargeback_opened', dispute_won: 'chargeback_won', dispute_lost: 'chargeback_lost', dispute_accepted: 'chargeback_lost' };
+/**
+ * Every dispute notification Braintree sends (the SDKs' WebhookNotification kinds). Opened: the
+ * disputed amount is debited. Won: it is credited back. Lost, accepted (by the merchant),
+ * auto-accepted (by Braintree, e.g. under its chargeback protection) and expired (no answer before
+ * the reply-by date): the cardholder keeps it. Disputed (the merchant's evidence was sent) and
+ * under review move no money and change nothing of ours: no action.
+ */
+const DISPUTE_KINDS = {
+  dispute_opened: 'chargeback_opened',
+  dispute_won: 'chargeback_won',
+  dispute_lost: 'chargeback_lost',
+  dispute_accepted: 'chargeback_lost',
+  dispute_auto_accepted: 'chargeback_lost',
+  dispute_expired: 'chargeback_lost',
+  dispute_disputed: null,
+  dispute_under_review: null,
+} as const satisfies Record<string, InboundWebhookActionKind | null>;
+
+const disputeKindOf = (kind: string): InboundWebhookActionKind | null => (Object.hasOwn(DISPUTE_KINDS, kind) ? DISPUTE_KINDS[kind as keyof typeof DISPUTE_KINDS] : null);
 
 function disputeAction(kind: InboundWebhookActionKind, dispute: XmlElement): InboundWebhookAction | null {
   const transactionId = textOf(child(dispute, 'transaction'), 'id');
@@ -95,9 +113,9 @@ function actionsOf(notification: XmlElement): InboundWebhookAction[] {
   if (kind === 'transaction_settled' || kind === 'transaction_settlement_declined') {
     const transaction = child(subject, 'transaction');
     action = transaction ? transactionAction(kind, transaction) : null;
-  } else if (DISPUTE_KINDS[kind]) {
+  } else if (disputeKindOf(kind)) {
     const dispute = child(subject, 'dispute');
-    action = dispute ? disputeAction(DISPUTE_KINDS[kind]!, dispute) : null;
+    action = dispute ? disputeAction(disputeKindOf(kind)!, dispute) : null;
   }
   return action ? [action] : [];
 }
