@@ -80,10 +80,13 @@ function kindOf(item: AdyenNotificationItem): InboundWebhookActionKind | null {
  * REPORT_AVAILABLE names the file in `pspReference` and its download URL in `reason`. Only a
  * Settlement details report is acted on (the connector's `settlements` fetches it from the URL,
  * which it checks against the merchant account's report folder); other reports change nothing.
+ * The file name is signed, the URL is not: a URL that names another file is replaced by the name.
  */
 function reportActionOf(item: AdyenNotificationItem): InboundWebhookAction | null {
   if (item.success !== 'true' || !item.pspReference || settlementBatchOf(item.pspReference) === null) return null;
-  return { kind: 'settlement_report_available', providerTransactionId: '', providerReferenceId: item.reason || item.pspReference, amount: null, currency: null, rawResponseCode: null, rawResponseDescription: null };
+  // `reason` is not among the signed fields: the URL is passed on only when it names the signed file.
+  const url = item.reason?.endsWith(`/${item.pspReference}`) ? item.reason : null;
+  return { kind: 'settlement_report_available', providerTransactionId: '', providerReferenceId: url ?? item.pspReference, amount: null, currency: null, rawResponseCode: null, rawResponseDescription: null };
 }
 
 function actionOf(item: AdyenNotificationItem): InboundWebhookAction | null {
