@@ -36,7 +36,7 @@ export interface ProviderResponse {
   json: unknown;
 }
 
-function hostAllowed(host: string, allowed: readonly string[]): boolean {
+export function hostAllowed(host: string, allowed: readonly string[]): boolean {
   // `*.example.com` and `*-live.example.com`: anything before the suffix, which must be non-empty.
   return allowed.some((pattern) => (pattern.startsWith('*') ? host.length > pattern.length - 1 && host.endsWith(pattern.slice(1)) : host === pattern));
 }
@@ -44,7 +44,7 @@ function hostAllowed(host: string, allowed: readonly string[]): boolean {
 /** Errors that prove the request never reached the provider: `unavailable`; any other failure may have come after it acted: `timeout`. */
 const NEVER_SENT = /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|no connection to the target/;
 
-function classify(error: unknown, provider: string): ConnectorError {
+export function classify(error: unknown, provider: string): ConnectorError {
   if (error instanceof RelayError && error.kind !== 'too_large' && NEVER_SENT.test(error.message)) {
     return new ConnectorError('unavailable', `${provider} could not be reached`);
   }

@@ -1,3 +1,4 @@
+import { AdyenReportBook, type AdyenBooking, type AdyenFakeReport } from './adyen-fake-reports.ts';
 import { startFakeServer, type FakeAnswer, type FakeRequest, type FakeServer } from './fake-server.ts';
 
 /**
@@ -17,6 +18,11 @@ import { startFakeServer, type FakeAnswer, type FakeRequest, type FakeServer } f
  * header is processed, not idempotently); the fake is stricter than Adyen there: it refuses a POST
  * that can move money without an Idempotency-Key (400, errorCode `fake_missing_idempotency_key`),
  * because the connector must send the attempt id on every one (docs/connectors.md).
+ *
+ * Settlement: every capture (an automatic one too), refund and dispute (`dispute()`) is booked for
+ * the next payout batch; `closeBatch()` writes that batch's Settlement details report, served on the
+ * report host path to a report user, and `reportAvailable()` makes its signed REPORT_AVAILABLE
+ * notification (adyen-fake-reports.ts).
  *
  * It decides outcomes by amount:
  *
@@ -61,6 +67,16 @@ export interface AdyenFake extends FakeServer {
   bodies(pathSuffix: string): Array<Record<string, any>>;
   /** Requests that repeated an Idempotency-Key with another body (or path) than its first: answered with the first reply. */
   reusedWithOtherBody: Array<{ key: string; path: string }>;
+  /** The report host's base to configure (`CONNECTOR_BASE_URLS=adyen-card-reports=<reportBaseUrl>`). */
+  reportBaseUrl: string;
+  /** Captures, refunds and disputes as they will appear in the next settlement report. */
+  bookings: AdyenBooking[];
+  /** A dispute on a payment (Chargeback, SecondChargeback or ChargebackReversed), for its full amount unless given. */
+  dispute(paymentPsp: string, type?: 'Chargeback' | 'SecondChargeback' | 'ChargebackReversed', value?: number): AdyenBooking;
+  /** Closes the payout batch: its Settlement details report, served from now on (adyen-fake-reports.ts). */
+  closeBatch(at?: Date): AdyenFakeReport;
+  /** The signed REPORT_AVAILABLE notification of a report file. */
+  reportAvailable(fileName: string, hexKey: string): Record<string, unknown>;
 }
 
 const error = (status: number, errorCode: string, message: string, errorType: string): FakeAnswer => ({ status, json: { status, errorCode, message, errorType, pspReference: 'ERR0000000000001' } });
@@ -111,6 +127,26 @@ class AdyenSimulation {
   url = '';
   /** A status the next POST /payments answers with (401, 429, 500), once. */
   fault: 401 | 429 | 500 | null = null;
+  readonly book = new AdyenReportBook(ADYEN_FAKE_MERCHANT);
+  private disputes = 0;
+
+  /** A capture, refund or dispute booked for the next settlement batch. */
+  private bookOf(payment: Payment, type: AdyenBooking['type'], modificationPsp: string, value: number, modificationReference: string): AdyenBooking {
+    const booking = { type, paymentPsp: payment.pspReference, modificationPsp, merchantReference: payment.reference, modificationReference, value, currency: payment.currency };
+    this.book.bookings.push(booking);
+    return booking;
+  }
+
+  /** An automatic capture (captureDelayHours 0) settles as Adyen's own capture of the payment. */
+  private autoCaptured(payment: Payment): void {
+    if (!payment.manualCapture && payment.status === 'authorised') this.bookOf(payment, 'Settled', `CAP${payment.pspReference.slice(3)}`, payment.value, payment.reference);
+  }
+
+  dispute(paymentPsp: string, type: 'Chargeback' | 'SecondChargeback' | 'ChargebackReversed' = 'Chargeback', value?: number): AdyenBooking {
+    const payment = this.payments.get(paymentPsp);
+    if (!payment) throw new Error(`no payment ${paymentPsp}`);
+    return this.bookOf(payment, type, `DSP${String(++this.disputes).padStart(13, '0')}`, value ?? payment.captured, `dispute-${this.disputes}`);
+  }
 
   private psp(): string {
     return `PSP${String(++this.sequence).padStart(13, '0')}`;
@@ -121,6 +157,7 @@ class AdyenSimulation {
     const value = body.amount.value as number;
     const manualCapture = body.additionalData?.manualCapture === 'true';
     this.payments.set(pspReference, { pspReference, value, currency: body.amount.currency, manualCapture, status: redirect ? 'redirect' : 'authorised', captured: manualCapture ? 0 : value, refunded: 0, returnUrl: body.returnUrl, reference: body.reference });
+    this.autoCaptured(this.payments.get(pspReference)!);
     if (redirect) return { status: 200, json: { resultCode: 'RedirectShopper', action: { paymentMethodType: 'scheme', url: `${this.url}/3ds/${pspReference}`, method: 'GET', type: 'redirect' } } };
     const pm = body.paymentMethod ?? {};
     const additionalData: Record<string, string> = { authCode: '064381', avsResult: '7 Both postal code and address match', cvcResult: pm.cvc ? '1 Matches' : '6 No CVC/CVV provided', networkTxReference: `NTR${pspReference.slice(3)}`, merchantAdviceCode: '' };
@@ -189,6 +226,7 @@ class AdyenSimulation {
     }
     payment.status = 'authorised';
     if (!payment.manualCapture) payment.captured = payment.value;
+    this.autoCaptured(payment);
     return { status: 200, json: { pspReference, resultCode: 'Authorised', merchantReference: payment.reference, additionalData: { authCode: '091233', cvcResult: '1 Matches', networkTxReference: `NTR${pspReference!.slice(3)}` } } };
   }
 
@@ -201,7 +239,9 @@ class AdyenSimulation {
     if (kind === 'refunds' && payment.refunded + value > payment.captured) return error(422, '167', 'Insufficient balance on payment', 'validation');
     if (kind === 'captures') payment.captured += value;
     if (kind === 'refunds') payment.refunded += value;
-    return { status: 201, json: { merchantAccount: body.merchantAccount, paymentPspReference: pspReference, pspReference: this.psp(), reference: body.reference, status: 'received', ...(body.amount ? { amount: body.amount } : {}) } };
+    const own = this.psp();
+    if (kind !== 'cancels') this.bookOf(payment, kind === 'captures' ? 'Settled' : 'Refunded', own, value, body.reference);
+    return { status: 201, json: { merchantAccount: body.merchantAccount, paymentPspReference: pspReference, pspReference: own, reference: body.reference, status: 'received', ...(body.amount ? { amount: body.amount } : {}) } };
   }
 
   /** The issuer's page: `?answer=Y` authenticates; Adyen then sends the buyer to returnUrl with redirectResult. */
@@ -216,6 +256,7 @@ class AdyenSimulation {
 
   route(req: FakeRequest): FakeAnswer {
     if (req.method === 'GET' && req.path.startsWith('/3ds/')) return this.issuerPage(req.path);
+    if (req.method === 'GET' && req.path.startsWith('/reports/download/MerchantAccount/')) return this.book.download(req);
     if (this.fault && req.path === '/v71/payments') return this.injectedFault();
     if (req.headers['x-api-key'] !== ADYEN_FAKE_KEY) return error(401, '000', 'HTTP Status Response - Unauthorized', 'security');
     const body = JSON.parse(req.body || '{}') as Record<string, any>;
@@ -268,5 +309,10 @@ export async function startAdyenFake(): Promise<AdyenFake> {
     failNext: (status) => void (simulation.fault = status),
     bodies: (suffix) => server.requests.filter((r) => r.path.endsWith(suffix) && r.method === 'POST').map((r) => JSON.parse(r.body || '{}')),
     reusedWithOtherBody: simulation.reusedWithOtherBody,
+    reportBaseUrl: `${server.url}/reports/download`,
+    bookings: simulation.book.bookings,
+    dispute: (psp, type, value) => simulation.dispute(psp, type, value),
+    closeBatch: (at) => simulation.book.closeBatch(at),
+    reportAvailable: (fileName, hexKey) => simulation.book.reportAvailable(fileName, server.url, hexKey),
   };
 }

@@ -9,9 +9,9 @@ export interface FakeRequest {
   body: string;
 }
 
-/** What a fake's handler answers: a JSON body, a delayed one, or a connection dropped after acting. */
+/** What a fake's handler answers: a JSON body (or a file's `text`), a delayed one, or a connection dropped after acting. */
 export type FakeAnswer =
-  | { status: number; json: unknown; delayMs?: number; headers?: Record<string, string> }
+  | { status: number; json: unknown; text?: string; delayMs?: number; headers?: Record<string, string> }
   | { drop: true };
 
 export interface FakeServer {
@@ -33,6 +33,7 @@ export async function startFakeServer(handle: (req: FakeRequest) => FakeAnswer |
       if ('drop' in answer) return void res.socket?.destroy();
       if (answer.delayMs) await new Promise((resolve) => setTimeout(resolve, answer.delayMs));
       if (res.destroyed) return;
+      if (answer.text !== undefined) return void res.writeHead(answer.status, { 'content-type': 'text/plain', ...answer.headers }).end(answer.text);
       res.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers }).end(JSON.stringify(answer.json));
     });
   });

@@ -1,10 +1,11 @@
-import { ConnectorError, type AuthorizeOutcome, type AuthorizeRequest, type CaptureOutcome, type CaptureRequest, type CaptureRules, type PaymentConnector, type RefundOutcome, type RefundRequest, type SyncOutcome, type SyncRequest, type TokenizeOutcome, type TokenizeRequest, type TokenSyncOutcome, type TokenSyncRequest, type VerifyOutcome, type VoidOutcome, type VoidRequest } from '../connector.ts';
+import { ConnectorError, type FetchSettlements, type AuthorizeOutcome, type AuthorizeRequest, type CaptureOutcome, type CaptureRequest, type CaptureRules, type PaymentConnector, type RefundOutcome, type RefundRequest, type SyncOutcome, type SyncRequest, type TokenizeOutcome, type TokenizeRequest, type TokenSyncOutcome, type TokenSyncRequest, type VerifyOutcome, type VoidOutcome, type VoidRequest } from '../connector.ts';
 import type { ProviderConnectorOptions, ProviderResponse } from '../provider-http.ts';
 import { authorizationOf, bodyOf, storedPaymentMethodIdOf, type AdyenPaymentResponse } from './adyen.answers.ts';
 import { AdyenClient } from './adyen.client.ts';
 import { ADYEN_CARD_DEFINITION } from './adyen.definition.ts';
 import { cardValidationDecline } from './adyen.mapping.ts';
 import { amountOf, joinToken, paymentBody, tokenizeBody } from './adyen.requests.ts';
+import { AdyenReports } from './adyen.reports.ts';
 import { parseAdyenWebhook } from './adyen.webhooks.ts';
 import { modificationOutcome, syncOfAuthorization, verifyAdyen } from './adyen.sync.ts';
 
@@ -28,9 +29,13 @@ export class AdyenCardConnector implements PaymentConnector {
   readonly definition = ADYEN_CARD_DEFINITION;
   private readonly client: AdyenClient;
   readonly parseWebhook = parseAdyenWebhook;
+  /** Adyen's Settlement details reports (adyen.reports.ts; docs/settlements.md, "Adyen"). */
+  readonly settlements: FetchSettlements;
 
   constructor(options: ProviderConnectorOptions = {}) {
     this.client = new AdyenClient(options);
+    const reports = new AdyenReports(options);
+    this.settlements = (request) => reports.settlements(request);
   }
 
   captureRules(credentials: Record<string, string>): CaptureRules {

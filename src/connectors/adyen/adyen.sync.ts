@@ -74,6 +74,9 @@ function fieldProblems(credentials: Record<string, string>): VerifyOutcome['prob
   if (hmac && !/^([0-9a-fA-F]{2}){16,}$/.test(hmac)) problems.push({ key: 'hmac_key', message: 'hmac_key must be the hexadecimal HMAC key of the webhook (Customer Area, Developers > Webhooks)' });
   const multi = credentials.multi_capture_enabled;
   if (multi !== undefined && multi !== 'true' && multi !== 'false') problems.push({ key: 'multi_capture_enabled', message: 'multi_capture_enabled must be "true" or "false"' });
+  const first = credentials.settlement_first_batch?.trim();
+  if (first && !(first.length <= 9 && [...first].every((c) => c >= '0' && c <= '9') && Number(first) > 0)) problems.push({ key: 'settlement_first_batch', message: 'settlement_first_batch must be a settlement batch number (a positive whole number)' });
+  if (Boolean(credentials.report_username?.trim()) !== Boolean(credentials.report_password)) problems.push({ key: credentials.report_username?.trim() ? 'report_password' : 'report_username', message: 'report_username and report_password go together (or set report_api_key instead)' });
   const currency = credentials.verification_currency;
   if (currency && !isCurrency(currency)) problems.push({ key: 'verification_currency', message: 'verification_currency must be an ISO 4217 currency code' });
   return problems;

@@ -57,6 +57,41 @@ describe('happy', () => {
   });
 });
 
+describe('settlement reports', () => {
+  // The reporting guide's REPORT_AVAILABLE: the file name in pspReference, its download URL in reason.
+  const report = (fileName: string, extra: Record<string, any> = {}) => sign({
+    pspReference: fileName, merchantAccountCode: 'TestMerchant', merchantReference: '', amount: { value: 0, currency: 'EUR' }, eventCode: 'REPORT_AVAILABLE', success: 'true',
+    reason: `https://ca-test.adyen.com/reports/download/MerchantAccount/TestMerchant/${fileName}`, eventDate: '2026-09-23T10:03:08+02:00', ...extra,
+  });
+
+  it('asks for the ingestion of a Settlement details report, named by its download URL, once per file', () => {
+    const outcome = parseAdyenWebhook(credentials, request(report('settlement_detail_report_batch_12.csv')));
+    expect(outcome).toEqual({
+      status: 'accepted',
+      events: [{
+        eventId: 'adyen:REPORT_AVAILABLE:settlement_detail_report_batch_12.csv:true',
+        actions: [{ kind: 'settlement_report_available', providerTransactionId: '', providerReferenceId: 'https://ca-test.adyen.com/reports/download/MerchantAccount/TestMerchant/settlement_detail_report_batch_12.csv', amount: null, currency: null, rawResponseCode: null, rawResponseDescription: null }],
+      }],
+    });
+    // Without a URL, or with one (unsigned) that names another file: the signed file name (the connector finds it in the merchant account's folder).
+    expect(parseAdyenWebhook(credentials, request(report('settlement_detail_report_batch_13.csv', { reason: '' })))).toMatchObject({ events: [{ actions: [{ providerReferenceId: 'settlement_detail_report_batch_13.csv' }] }] });
+    const moved = { ...report('settlement_detail_report_batch_13.csv'), reason: 'https://ca-test.adyen.com/reports/download/MerchantAccount/TestMerchant/settlement_detail_report_batch_1.csv' };
+    expect(parseAdyenWebhook(credentials, request(moved))).toMatchObject({ status: 'accepted', events: [{ actions: [{ providerReferenceId: 'settlement_detail_report_batch_13.csv' }] }] });
+  });
+
+  it('ignores other reports, and a report notification that is not a success', () => {
+    for (const name of ['received_payments_report_2026_09_22.csv', 'payment_accounting_report_2026_09_22.csv', 'settlement_detail_report_batch_12.xlsx', 'settlement_detail_report_batch_.csv']) {
+      expect(parseAdyenWebhook(credentials, request(report(name))), name).toMatchObject({ status: 'accepted', events: [{ actions: [] }] });
+    }
+    expect(parseAdyenWebhook(credentials, request(report('settlement_detail_report_batch_12.csv', { success: 'false' })))).toMatchObject({ status: 'accepted', events: [{ actions: [] }] });
+  });
+
+  it('rejects an unsigned or re-addressed report notification', () => {
+    expect(parseAdyenWebhook(credentials, request({ ...report('settlement_detail_report_batch_12.csv'), pspReference: 'settlement_detail_report_batch_13.csv' }))).toMatchObject({ status: 'rejected' });
+    expect(parseAdyenWebhook({ ...credentials, merchant_account: 'OtherMerchant' }, request(report('settlement_detail_report_batch_12.csv')))).toMatchObject({ status: 'rejected' });
+  });
+});
+
 describe('errors', () => {
   it('rejects a body that is not a notification, and a service without an HMAC key', () => {
     expect(parseAdyenWebhook(credentials, { ...request(), rawBody: Buffer.from('not json') })).toMatchObject({ status: 'rejected' });

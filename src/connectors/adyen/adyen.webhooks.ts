@@ -2,6 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { isCurrency } from '../../lib/currencies.ts';
 import type { InboundWebhookAction, InboundWebhookActionKind, InboundWebhookOutcome, InboundWebhookRequest } from '../connector-webhooks.ts';
 import { fromAdyenValue } from './adyen.amounts.ts';
+import { settlementBatchOf } from './adyen.reports.ts';
 
 /**
  * Adyen's standard webhooks (`notificationItems[].NotificationRequestItem`). Each item carries an
@@ -75,7 +76,21 @@ function kindOf(item: AdyenNotificationItem): InboundWebhookActionKind | null {
   }
 }
 
+/**
+ * REPORT_AVAILABLE names the file in `pspReference` and its download URL in `reason`. Only a
+ * Settlement details report is acted on (the connector's `settlements` fetches it from the URL,
+ * which it checks against the merchant account's report folder); other reports change nothing.
+ * The file name is signed, the URL is not: a URL that names another file is replaced by the name.
+ */
+function reportActionOf(item: AdyenNotificationItem): InboundWebhookAction | null {
+  if (item.success !== 'true' || !item.pspReference || settlementBatchOf(item.pspReference) === null) return null;
+  // `reason` is not among the signed fields: the URL is passed on only when it names the signed file.
+  const url = item.reason?.endsWith(`/${item.pspReference}`) ? item.reason : null;
+  return { kind: 'settlement_report_available', providerTransactionId: '', providerReferenceId: url ?? item.pspReference, amount: null, currency: null, rawResponseCode: null, rawResponseDescription: null };
+}
+
 function actionOf(item: AdyenNotificationItem): InboundWebhookAction | null {
+  if (item.eventCode === 'REPORT_AVAILABLE') return reportActionOf(item);
   const kind = kindOf(item);
   if (!kind || !item.pspReference) return null;
   // Modifications and disputes name the payment in originalReference and themselves in pspReference.
