@@ -11,10 +11,11 @@ export const isProduction = (config: { environment: string }): boolean => config
 
 /**
  * 403 `forbidden`: `what` is simulated in the sandbox and nothing real stands behind it in this
- * server; `instead` says what to configure or use.
+ * server; `instead` says what to configure or use. The message: "<what>: a sandbox simulation, not
+ * available in production; <instead>".
  */
 export function sandboxOnly(what: string, instead: string): AppError {
-  return new AppError('forbidden', `${what} is simulated in the sandbox and is not available in production; ${instead}`);
+  return new AppError('forbidden', `${what}: a sandbox simulation, not available in production; ${instead}`);
 }
 
 /** Throws `sandboxOnly(what, instead)` when the server runs in production. */

@@ -52,7 +52,7 @@ export async function runAccountUpdaterJob(deps: Deps, merchantAccountId: string
   // A job enqueued in the sandbox gets no simulated answers once the server runs in production: its
   // inquiries stay pending (docs/production.md).
   if (isProduction(deps.config)) {
-    job.log.warn({ merchant_account_id: merchantAccountId, account_updater_job_id: jobId }, `account updater job not run: ${NO_UPDATER[0]} is simulated in the sandbox and is not available in production`);
+    job.log.warn({ merchant_account_id: merchantAccountId, account_updater_job_id: jobId }, 'account updater job not run: the account updater is a sandbox simulation, not available in production');
     return;
   }
   for (const inquiryId of await repo.listPendingInquiryIds(deps.db, merchantAccountId, jobId)) {

@@ -252,7 +252,7 @@ describe('production switch', () => {
       expect(res.statusCode, res.body).toBe(403);
       expect(res.json()).toEqual({
         type: 'error', code: 'forbidden', status: 403, details: [],
-        message: "The network token service is simulated in the sandbox and is not available in production; no network token service is configured: tokens from a provider that offers network tokenization (Stripe's or Adyen's) are not integrated yet",
+        message: "The network token service: a sandbox simulation, not available in production; no network token service is configured: tokens from a provider that offers network tokenization (Stripe's or Adyen's) are not integrated yet",
       });
       expect((await app.request({ method: 'GET', url: base(pm) })).json()).toEqual({ items: [] });
     } finally {
