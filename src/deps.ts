@@ -57,6 +57,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     // After the migrations: the feed listens for the notifications their triggers send.
     feed = await handle.openChangeFeed(invalidating({ payment_services: readCaches.paymentServices, webhook_subscriptions: readCaches.webhookSubscriptions }), { ...options.changeFeed, log: options.log ?? silentLog });
     const connectors = (options.connectors ?? createDefaultRegistry({ stripeApiBaseUrl: config.stripeApiBaseUrl, baseUrls: config.connectorBaseUrls })).observe((call) => metrics.connectorCall(call));
+    // Production: the built-in simulators answer nothing (docs/production.md).
+    if (config.environment === 'production') connectors.withholdSandbox();
     const deps: Deps = {
       config,
       db: handle.db,

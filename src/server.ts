@@ -7,6 +7,7 @@ import { bootstrap } from './bootstrap.ts';
 import type { Config } from './config.ts';
 import { createRuntime } from './deps.ts';
 import { loggerOptions } from './http/logger.ts';
+import { warnOfSandboxPaymentServices } from './modules/payment-services/payment-services.service.ts';
 
 const SVC_BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'bin', 'svc.mjs');
 
@@ -23,6 +24,7 @@ export async function serve(config: Config): Promise<void> {
   // A server answers requests that open card data: it must be able to open the database's data keys.
   const runtime = await createRuntime(config, { log, checkKeyring: true });
   const boot = await bootstrap(runtime.deps);
+  await warnOfSandboxPaymentServices(runtime.deps, log);
   const app = await buildApp(runtime.deps);
   if (config.runWorker) runtime.deps.queue.start(runtime.deps);
   await app.listen({ port: config.port, host: config.host });

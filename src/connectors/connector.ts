@@ -85,6 +85,12 @@ export interface ConnectorCapabilities {
    * the wallet when the merchant's wallet passes its tokens on (`token_decryption: payment-service`).
    */
   encryptedWalletTokens?: ReadonlyArray<'apple' | 'google'>;
+  /**
+   * The provider authenticates cards itself (3DS through its own page, the buyer sent there when
+   * the issuer asks). In production, where the built-in 3DS server (a sandbox simulation) never
+   * runs, a payment service with 3DS enabled needs this or the merchant's own `three_d_secure_data`.
+   */
+  providerAuthentication?: boolean;
 }
 
 /**

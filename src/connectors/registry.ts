@@ -5,6 +5,8 @@ import { MockRedirectConnector } from './mock/mock-redirect.connector.ts';
 import { AdyenCardConnector } from './adyen/adyen.connector.ts';
 import { BraintreeCardConnector } from './braintree/braintree.connector.ts';
 import { StripeCardConnector } from './stripe/stripe-card.connector.ts';
+import type { AppError } from '../errors/app-error.ts';
+import { sandboxConnectorRefusal } from '../errors/sandbox-only.ts';
 
 /**
  * Connector id → connector. Refuses duplicate ids at registration and unknown ids at lookup, so a
@@ -12,6 +14,10 @@ import { StripeCardConnector } from './stripe/stripe-card.connector.ts';
  */
 export class ConnectorRegistry {
   private readonly connectors = new Map<string, PaymentConnector>();
+  /** The built-in simulators' definitions (`register(c, { sandbox: true })`): method by id. */
+  private readonly sandbox = new Map<string, string>();
+  /** Set by `withholdSandbox()`: the simulators are out of `find`, `get` and `definitions`. */
+  private sandboxWithheld = false;
   private observer: ConnectorObserver | null = null;
 
   /** Reports every provider call of every connector (timing and result) to `observer`. */
@@ -20,28 +26,59 @@ export class ConnectorRegistry {
     return this;
   }
 
-  register(connector: PaymentConnector): this {
+  /** `sandbox`: a built-in simulator, withheld in production (`withholdSandbox`). */
+  register(connector: PaymentConnector, options: { sandbox?: boolean } = {}): this {
     const { id } = connector.definition;
     if (this.connectors.has(id)) throw new Error(`connector ${id} is registered twice`);
     if (!/^[a-z0-9]+(-[a-z0-9_]+)+$/.test(id)) throw new Error(`connector id ${id} is not of the form <provider>-<method>`);
     this.connectors.set(id, instrumentConnector(connector, () => this.observer));
+    if (options.sandbox) this.sandbox.set(id, connector.definition.method);
     return this;
   }
 
-  /** The connector of a definition id, or null when no such definition exists. */
+  /**
+   * Production: the simulators answer nothing. Their ids stay known, so a request naming one, or a
+   * payment service made with one in the sandbox, is refused with `sandboxRefusal` rather than as
+   * an unknown definition.
+   */
+  withholdSandbox(): this {
+    this.sandboxWithheld = true;
+    return this;
+  }
+
+  private usable(id: string): PaymentConnector | null {
+    return this.sandboxWithheld && this.sandbox.has(id) ? null : this.connectors.get(id) ?? null;
+  }
+
+  /** The connector of a definition id, or null when no such definition exists (or it is a withheld simulator). */
   find(id: string): PaymentConnector | null {
-    return this.connectors.get(id) ?? null;
+    return this.usable(id);
   }
 
   get(id: string): PaymentConnector {
-    const connector = this.connectors.get(id);
+    const connector = this.usable(id);
     if (!connector) throw new Error(`no connector is registered for ${id}`);
     return connector;
   }
 
-  /** Every definition, sorted by id (the catalogue order). */
+  /** Every usable definition, sorted by id (the catalogue order). */
   definitions(): ConnectorDefinition[] {
-    return [...this.connectors.values()].map((c) => c.definition).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    return [...this.connectors.keys()].flatMap((id) => this.usable(id)?.definition ?? []).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  }
+
+  /** The ids of the withheld simulators (none unless `withholdSandbox` was called). */
+  withheldIds(): string[] {
+    return this.sandboxWithheld ? [...this.sandbox.keys()] : [];
+  }
+
+  /**
+   * When `id` is a withheld simulator: its refusal, naming the real definitions of its method
+   * (`pointer`: where the request named it). Null for any other id.
+   */
+  sandboxRefusal(id: string, pointer: string | null = null): AppError | null {
+    const method = this.sandboxWithheld ? this.sandbox.get(id) : undefined;
+    if (method === undefined) return null;
+    return sandboxConnectorRefusal(id, method, this.definitions().filter((d) => d.method === method).map((d) => d.id), pointer);
   }
 }
 
@@ -55,8 +92,8 @@ export interface ConnectorEndpoints {
 /** The built-in sandbox connectors and the real providers' connectors. */
 export function createDefaultRegistry(endpoints: ConnectorEndpoints = {}): ConnectorRegistry {
   return new ConnectorRegistry()
-    .register(new MockCardConnector())
-    .register(new MockRedirectConnector())
+    .register(new MockCardConnector(), { sandbox: true })
+    .register(new MockRedirectConnector(), { sandbox: true })
     .register(new StripeCardConnector({ baseUrl: endpoints.stripeApiBaseUrl ?? null }))
     .register(new AdyenCardConnector({ baseUrls: endpoints.baseUrls ?? {} }))
     .register(new BraintreeCardConnector({ baseUrls: endpoints.baseUrls ?? {} }));

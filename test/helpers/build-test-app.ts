@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
-import type { FastifyContextConfig, FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import type { FastifyContextConfig, FastifyInstance, FastifySchema, InjectOptions, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { buildApp, type BuildAppOptions } from '../../src/app.ts';
@@ -20,7 +20,7 @@ export interface TestApp {
   runtime: Runtime;
   config: Config;
   /** Every route the app registered (method, url, whether it needs no token). */
-  registeredRoutes: Array<{ method: string; url: string; public: boolean; config: FastifyContextConfig }>;
+  registeredRoutes: Array<{ method: string; url: string; public: boolean; config: FastifyContextConfig; schema: FastifySchema | undefined }>;
   /** Every log line the app wrote, as text. */
   logs: string[];
   /** A full-access key pair limited to no merchant account, and a token factory for it. */
@@ -37,7 +37,7 @@ export const usesPostgres = (): boolean => Boolean(process.env.TEST_DATABASE_URL
 export interface TestRuntimeOptions {
   /** PostgreSQL only: open another runtime (another "process") on this existing schema; it stays when disposed. */
   joinSchema?: string;
-  runtime?: Pick<RuntimeOptions, 'changeFeed' | 'keyring'>;
+  runtime?: Pick<RuntimeOptions, 'changeFeed' | 'keyring' | 'connectors'>;
 }
 
 /** A fresh database for one test file: a PGlite loaded from the migrated dump, or a new PostgreSQL schema. */
@@ -116,7 +116,7 @@ export async function buildTestApp(env: Record<string, string> = {}, options: Bu
     plugins: options.plugins ?? [],
     onRoute(this: FastifyInstance, route) {
       reuseCompiledSchemas(this, route);
-      for (const method of [route.method].flat()) registeredRoutes.push({ method, url: route.url, public: !route.config?.scope && (route.config?.credential ?? 'bearer') === 'bearer', config: route.config ?? {} });
+      for (const method of [route.method].flat()) registeredRoutes.push({ method, url: route.url, public: !route.config?.scope && (route.config?.credential ?? 'bearer') === 'bearer', config: route.config ?? {}, schema: route.schema });
     },
   });
   // As on a bootstrapped instance, requests without a merchant account header act on `default`.

@@ -43,6 +43,8 @@ export const ADYEN_CARD_DEFINITION: ConnectorDefinition = {
   capabilities: {
     multiCapture: true, overCapture: false, partialCapture: true, partialRefund: true, void: true, cancel: false,
     sync: true, tokenize: true, payout: false, threeDSecure: true, networkTokens: false, redirect: false, sessions: false, incrementalAuthorization: false,
+    // Adyen runs 3DS itself when the issuer asks (RedirectShopper, ChallengeShopper: returnUrl is always sent).
+    providerAuthentication: true,
     // Adyen decrypts Apple Pay and Google Pay tokens made for its keys (applePayToken, googlePayToken).
     encryptedWalletTokens: ['apple', 'google'],
   },

@@ -37,6 +37,7 @@ export const STRIPE_CARD_DEFINITION: ConnectorDefinition = {
   capabilities: {
     multiCapture: true, overCapture: false, partialCapture: true, partialRefund: true, void: true, cancel: true,
     sync: true, tokenize: true, payout: false, threeDSecure: true, networkTokens: false, redirect: false, sessions: false, incrementalAuthorization: false,
+    providerAuthentication: true,
     // None: Stripe's API has no documented server-side field for an encrypted Apple Pay token (Stripe's
     // own client SDKs exchange it), and a Google Pay token made for gateway `stripe` is already a
     // Stripe token, not an ECv2 message to pass on (docs/connectors-adyen-braintree.md).

@@ -4,7 +4,8 @@ import { uuidv7 } from '../../lib/ids.ts';
 import { lockPaymentMethods } from '../payment-methods/card-updates.service.ts';
 import * as repo from './account-updater.repo.ts';
 import { toAccountUpdaterJobResource, type AccountUpdaterJob, type CreateAccountUpdaterJobBody } from './account-updater.schemas.ts';
-import { ACCOUNT_UPDATER_SCHEMES } from './updater-service.ts';
+import { ACCOUNT_UPDATER_SCHEMES, NO_UPDATER } from './updater-service.ts';
+import { refuseInProduction } from '../../errors/sandbox-only.ts';
 
 const isUpdatableCard = (row: PaymentMethodRow) =>
   row.method === 'card' && row.status === 'succeeded' && row.number_ciphertext !== null && row.scheme !== null && ACCOUNT_UPDATER_SCHEMES.includes(row.scheme);
@@ -14,6 +15,7 @@ const isUpdatableCard = (row: PaymentMethodRow) =>
  * enqueued in the same transaction. Null (204) when none qualifies; then nothing is written.
  */
 export async function createAccountUpdaterJob(ctx: RequestContext, body: CreateAccountUpdaterJobBody): Promise<AccountUpdaterJob | null> {
+  refuseInProduction(ctx.deps.config, ...NO_UPDATER);
   const merchantAccountId = ctx.merchantAccountId;
   const ids = [...new Set(body.payment_method_ids)];
   return withRequestTransaction(

@@ -7,7 +7,8 @@ import type { JobContext } from '../../jobs/job.ts';
 import { recordSystemAudit, type SystemActor } from '../audit-logs/audit-logs.service.ts';
 import { lockPaymentMethods, markCardClosed, readCardNumber, replaceCardNumber, replaceExpirationDate } from '../payment-methods/card-updates.service.ts';
 import * as repo from './account-updater.repo.ts';
-import { inquire, type UpdaterAnswer } from './updater-service.ts';
+import { inquire, NO_UPDATER, type UpdaterAnswer } from './updater-service.ts';
+import { isProduction } from '../../errors/sandbox-only.ts';
 
 const ACTOR_NAME = 'System (account updater)';
 
@@ -48,6 +49,12 @@ async function runInquiry(deps: Deps, merchantAccountId: string, inquiryId: stri
 
 /** Runs every pending inquiry of an account updater job, then marks the job completed. Idempotent. */
 export async function runAccountUpdaterJob(deps: Deps, merchantAccountId: string, jobId: string, job: JobContext): Promise<void> {
+  // A job enqueued in the sandbox gets no simulated answers once the server runs in production: its
+  // inquiries stay pending (docs/production.md).
+  if (isProduction(deps.config)) {
+    job.log.warn({ merchant_account_id: merchantAccountId, account_updater_job_id: jobId }, 'account updater job not run: the account updater is a sandbox simulation, not available in production');
+    return;
+  }
   for (const inquiryId of await repo.listPendingInquiryIds(deps.db, merchantAccountId, jobId)) {
     await runInquiry(deps, merchantAccountId, inquiryId, job);
   }

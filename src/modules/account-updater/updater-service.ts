@@ -5,6 +5,9 @@ import { parseExpirationDate } from '../../lib/card-schemes.ts';
 /** The schemes whose stored cards the account updater accepts (the networks that run an updater service). */
 export const ACCOUNT_UPDATER_SCHEMES: readonly string[] = ['visa', 'mastercard', 'amex', 'discover'];
 
+/** Production's refusal (docs/production.md): this simulation is the only updater there is. */
+export const NO_UPDATER = ['The account updater', 'no real account updater is configured: a card network\'s or a provider\'s updater service is not integrated yet'] as const;
+
 /** What the updater knows about a card: only the card itself, no merchant data. */
 export interface UpdaterInquiry {
   number: string;

@@ -8,7 +8,7 @@ import { recordAudit } from '../audit-logs/audit-logs.service.ts';
 import { resolveBuyerReference, type BuyerReference } from '../buyers/buyers.service.ts';
 import { embedBuyerPins, singleBuyerReference } from '../buyers/embed-buyer.ts';
 import * as activations from './gift-card-activations.repo.ts';
-import { giftCardServiceOf } from './gift-card-service.ts';
+import { usableGiftCardService } from './gift-card-service.ts';
 import { cardDigits, giftCardFingerprint, sealGiftCard } from './gift-card-vault.ts';
 import * as repo from './gift-cards.repo.ts';
 import { toActivatedGiftCardResource, toGiftCardResource, type CreateGiftCardActivationBody, type GiftCard } from './gift-cards.schemas.ts';
@@ -71,7 +71,7 @@ export async function activateGiftCard(ctx: RequestContext, body: CreateGiftCard
   const fingerprint = await giftCardFingerprint(db, ctx, body.number);
   const previous = (await activations.activatedByFingerprint(db, ctx.merchantAccountId, [fingerprint])).get(fingerprint) ?? null;
   const id = uuidv7();
-  const service = giftCardServiceOf(ctx.merchantAccountId);
+  const service = usableGiftCardService(ctx);
   const outcome = await service.connector.activate({ number: body.number, pin: body.pin ?? null, value, activated: previous, idempotencyKey: id });
   if (!outcome.ok) throw activationRefusal(outcome);
   try {

@@ -5,7 +5,7 @@ import { resolveBuyerReference } from '../buyers/buyers.service.ts';
 import { embedBuyerPins, pinnedSelection, referenceOf } from '../buyers/embed-buyer.ts';
 import * as activations from './gift-card-activations.repo.ts';
 import * as redemptions from './gift-card-redemptions.repo.ts';
-import { giftCardServiceOf } from './gift-card-service.ts';
+import { usableGiftCardService } from './gift-card-service.ts';
 import { cardDigits, giftCardFingerprint, releaseGiftCard } from './gift-card-vault.ts';
 import * as repo from './gift-cards.repo.ts';
 import { NO_USAGE, usageFields, type GiftCardBalanceBody, type GiftCardSummary, type GiftCardUsage, type ListBuyerGiftCardsQuery } from './gift-cards.schemas.ts';
@@ -41,7 +41,7 @@ async function summaries(ctx: RequestContext, cards: Lookup[]): Promise<GiftCard
   const taken = await redemptions.redeemedByFingerprint(db, ctx.merchantAccountId, fingerprints);
   const activated = await activations.activatedByFingerprint(db, ctx.merchantAccountId, fingerprints);
   const usage = await usageOfCards(ctx, cards, fingerprints);
-  const { connector } = giftCardServiceOf(ctx.merchantAccountId);
+  const { connector } = usableGiftCardService(ctx);
   return Promise.all(
     cards.map(async (card, index): Promise<GiftCardSummary> => {
       const outcome = await connector.balance({ number: card.number, pin: card.pin, alreadyRedeemed: taken.get(fingerprints[index]!) ?? 0, activated: activated.get(fingerprints[index]!) ?? null });

@@ -3,7 +3,7 @@ import type { GiftCardFailure } from '../../connectors/gift-cards/gift-card-conn
 import { AppError } from '../../errors/app-error.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import { recordAudit } from '../audit-logs/audit-logs.service.ts';
-import { giftCardServiceOf } from './gift-card-service.ts';
+import { usableGiftCardService } from './gift-card-service.ts';
 import * as repo from './gift-card-issuances.repo.ts';
 import { toGiftCardIssuanceResource, type CreateGiftCardIssuanceBody, type GiftCardIssuance } from './gift-card-issuances.schemas.ts';
 
@@ -24,7 +24,7 @@ function issuanceRefusal(outcome: GiftCardFailure): AppError {
  */
 export async function createGiftCardIssuance(ctx: RequestContext, body: CreateGiftCardIssuanceBody): Promise<GiftCardIssuance> {
   const id = uuidv7();
-  const service = giftCardServiceOf(ctx.merchantAccountId);
+  const service = usableGiftCardService(ctx);
   const outcome = await service.connector.issue({ theme: body.theme, amount: body.amount, currency: body.currency, idempotencyKey: id, sandboxBaseUrl: ctx.deps.config.publicUrl });
   if (!outcome.ok) throw issuanceRefusal(outcome);
   return withRequestTransaction(ctx, async (tx) => {

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { MOCK_GIFT_CARD_DEFINITION_ID, mockGiftCardService } from '../../connectors/gift-cards/mock-gift-card.ts';
 import type { GiftCardConnector } from '../../connectors/gift-cards/gift-card-connector.ts';
 import { withFaultHooks } from '../../observability/test-faults.ts';
+import { refuseInProduction } from '../../errors/sandbox-only.ts';
 
 export interface GiftCardServiceResource {
   type: 'gift-card-service';
@@ -34,4 +35,14 @@ export function giftCardServiceOf(merchantAccountId: string): { resource: GiftCa
     resource: { type: 'gift-card-service', id: builtInGiftCardServiceId(merchantAccountId), gift_card_service_definition_id: MOCK_GIFT_CARD_DEFINITION_ID, display_name: 'Mock gift card service' },
     connector,
   };
+}
+
+/**
+ * The gift card service for a call that asks it anything (store, balance, activate, issue, redeem,
+ * refund, reverse). It is the simulator, so production refuses every such call: no production gift
+ * card service is integrated yet (docs/production.md).
+ */
+export function usableGiftCardService(ctx: { merchantAccountId: string; deps: { config: { environment: string } } }): ReturnType<typeof giftCardServiceOf> {
+  refuseInProduction(ctx.deps.config, `The gift card service (${MOCK_GIFT_CARD_DEFINITION_ID})`, 'no production gift card service is integrated yet, so gift cards cannot be stored, checked, activated, issued or redeemed');
+  return giftCardServiceOf(ctx.merchantAccountId);
 }

@@ -8,7 +8,7 @@ import { recordAudit } from '../audit-logs/audit-logs.service.ts';
 import { buyerResourcesByIds, resolveBuyerReference } from '../buyers/buyers.service.ts';
 import { embedBuyerPins, singleBuyerReference } from '../buyers/embed-buyer.ts';
 import { activatedByFingerprint } from './gift-card-activations.repo.ts';
-import { giftCardServiceOf } from './gift-card-service.ts';
+import { giftCardServiceOf, usableGiftCardService } from './gift-card-service.ts';
 import { cardDigits, giftCardFingerprint, sealGiftCard } from './gift-card-vault.ts';
 import * as repo from './gift-cards.repo.ts';
 import { toGiftCardResource, type CreateGiftCardBody, type GiftCard, type ListGiftCardsQuery } from './gift-cards.schemas.ts';
@@ -52,7 +52,7 @@ export async function createGiftCard(ctx: RequestContext, body: CreateGiftCardBo
   const reference = singleBuyerReference(body, 'body');
   // An embed token may link a card only to the buyer it pins (the pins fill and guard the body).
   if (reference && isEmbed(ctx.principal) && Object.keys(embedBuyerPins(ctx)).length === 0) throw forbidden('This embed token pins no buyer: it may not store a gift card for one');
-  const service = giftCardServiceOf(ctx.merchantAccountId);
+  const service = usableGiftCardService(ctx);
   const fingerprint = await giftCardFingerprint(ctx.deps.db, ctx, body.number);
   const activated = (await activatedByFingerprint(ctx.deps.db, ctx.merchantAccountId, [fingerprint])).get(fingerprint) ?? null;
   const balance = await service.connector.balance({ number: body.number, pin: body.pin, alreadyRedeemed: 0, activated });

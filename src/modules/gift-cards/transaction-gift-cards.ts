@@ -2,6 +2,7 @@ import type { RequestContext } from '../../context.ts';
 import type { Executor } from '../../db/transaction.ts';
 import { AppError, notFound } from '../../errors/app-error.ts';
 import { cardDigits, giftCardFingerprint, releaseGiftCard } from './gift-card-vault.ts';
+import { usableGiftCardService } from './gift-card-service.ts';
 import * as repo from './gift-cards.repo.ts';
 import { MAX_GIFT_CARDS } from './gift-cards.schemas.ts';
 
@@ -44,6 +45,8 @@ function checkItems(items: readonly TransactionGiftCardItem[], basePointer: stri
  * Nothing here calls the gift card service.
  */
 export async function resolveTransactionGiftCards(db: Executor, ctx: RequestContext, items: readonly TransactionGiftCardItem[], basePointer = '/gift_cards'): Promise<GiftCardInstrument[]> {
+  // Before anything is recorded: production has no gift card service to redeem them with.
+  if (items.length > 0) usableGiftCardService(ctx);
   checkItems(items, basePointer);
   const storedIds = items.flatMap((item) => ('id' in item ? [item.id] : []));
   const rows = new Map((await repo.findGiftCards(db, ctx.merchantAccountId, storedIds)).map((row) => [row.id, row]));

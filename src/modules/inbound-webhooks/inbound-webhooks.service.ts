@@ -23,7 +23,8 @@ export async function receiveProviderWebhook(deps: Deps, log: Log, merchantAccou
   const service = await findUsablePaymentServiceCached(deps.db, deps, merchantAccountId, paymentServiceId);
   if (!service) throw notFound('payment service', paymentServiceId);
   const connector = findDefinitionConnector(deps, service.payment_service_definition_id);
-  if (!connector?.parseWebhook) throw new AppError('bad_request', `The payment service definition ${service.payment_service_definition_id} does not receive webhooks`);
+  if (!connector) throw deps.connectors.sandboxRefusal(service.payment_service_definition_id) ?? new AppError('bad_request', `No connector is available for ${service.payment_service_definition_id}`);
+  if (!connector.parseWebhook) throw new AppError('bad_request', `The payment service definition ${service.payment_service_definition_id} does not receive webhooks`);
   const outcome = connector.parseWebhook(await credentialsOf(deps.db, deps, service), request);
   if (outcome.status === 'rejected') {
     // The reason is ours (which check failed), never the provider's body or a secret.

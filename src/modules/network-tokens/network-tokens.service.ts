@@ -4,6 +4,7 @@ import { withRequestTransaction, type RequestContext } from '../../context.ts';
 import type { NetworkTokenRow } from '../../db/schema.ts';
 import type { Executor, Tx } from '../../db/transaction.ts';
 import { AppError, duplicateRecord, forbidden, invalidField, notFound } from '../../errors/app-error.ts';
+import { refuseInProduction } from '../../errors/sandbox-only.ts';
 import { isExpired, last4 } from '../../lib/card-schemes.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import type { Binding } from '../../vault/vault.ts';
@@ -23,12 +24,19 @@ async function tokenOf(db: Executor, ctx: RequestContext, row: NetworkTokenRow):
   return ctx.deps.vault.decrypt(db, ctx.merchantAccountId, { ciphertext: row.token_ciphertext, keyId: row.token_key_id }, binding(row.id));
 }
 
-/** The spec: provisioning through the API is not enabled by default in production. */
+/** What production answers for the token service's operations: it is the sandbox's simulation (token-service.ts). */
+const NO_TOKEN_SERVICE = ['The network token service', 'no network token service is configured: tokens from a provider that offers network tokenization (Stripe\'s or Adyen\'s) are not integrated yet'] as const;
+
+/**
+ * The spec: provisioning through the API is not enabled by default in production. Enabled or not,
+ * the only token service is the sandbox's simulation, so production refuses it (docs/production.md).
+ */
 function assertProvisioningEnabled(ctx: RequestContext): void {
   const { environment, networkTokensApiProvisioning } = ctx.deps.config;
   if (environment === 'production' && !networkTokensApiProvisioning) {
     throw forbidden('Provisioning network tokens through the API is not enabled in production (set NETWORK_TOKENS_API_PROVISIONING=true to enable it)');
   }
+  refuseInProduction(ctx.deps.config, ...NO_TOKEN_SERVICE);
 }
 
 function provision(card: { number: string; expirationDate: string | null }) {
@@ -121,6 +129,8 @@ export async function deleteNetworkToken(ctx: RequestContext, paymentMethodId: s
 
 /** A one-time cryptogram for one transaction; only an active token gets one. Nothing is stored. */
 export async function createNetworkTokenCryptogram(ctx: RequestContext, paymentMethodId: string, id: string, body: CryptogramCreateBody): Promise<Cryptogram> {
+  // A token made in the sandbox gets no simulated cryptogram in production either.
+  refuseInProduction(ctx.deps.config, ...NO_TOKEN_SERVICE);
   return withRequestTransaction(ctx, async (tx) => {
     // Locked so a concurrent suspend or delete either waits for this or is seen by it.
     const row = await lockToken(tx, ctx, paymentMethodId, id);

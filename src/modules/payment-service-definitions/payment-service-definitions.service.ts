@@ -2,7 +2,7 @@ import type { RequestContext, Deps } from '../../context.ts';
 import { apiError, callConnector as boundedConnectorCall } from '../../connectors/call.ts';
 import type { ConnectorDefinition, PaymentConnector } from '../../connectors/connector.ts';
 import type { KeysetPage } from '../../db/keyset.ts';
-import { badRequest, notFound } from '../../errors/app-error.ts';
+import { AppError, badRequest, notFound } from '../../errors/app-error.ts';
 import type { CursorPosition } from '../../http/cursor.ts';
 import { listPage, type ListEnvelope } from '../../http/pagination.ts';
 import {
@@ -51,6 +51,9 @@ export async function listPaymentServiceDefinitions(ctx: RequestContext, query: 
 
 function connectorOrNotFound(deps: Deps, id: string): PaymentConnector {
   const connector = deps.connectors.find(id);
+  // Production: a sandbox definition is not in the catalogue; the answer says why.
+  const sandbox = connector ? null : deps.connectors.sandboxRefusal(id);
+  if (sandbox) throw new AppError('not_found', sandbox.message);
   if (!connector) throw notFound('payment service definition', id);
   return connector;
 }

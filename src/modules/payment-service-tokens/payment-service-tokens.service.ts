@@ -35,6 +35,8 @@ async function tokenizingService(tx: Tx, ctx: RequestContext, id: string): Promi
   if (!service.active) throw refuseService(id, 'is not active');
   if (!service.payment_method_tokenization_enabled) throw refuseService(id, 'does not have payment_method_tokenization_enabled');
   const connector = ctx.deps.connectors.find(service.payment_service_definition_id);
+  const sandbox = connector ? null : ctx.deps.connectors.sandboxRefusal(service.payment_service_definition_id, '/payment_service_id');
+  if (sandbox) throw sandbox;
   if (!connector?.definition.capabilities.tokenize || !connector.tokenize) throw refuseService(id, `(${service.payment_service_definition_id}) cannot create payment service tokens`);
   return { service, connector: connector as Tokenizer };
 }

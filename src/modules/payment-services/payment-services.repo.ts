@@ -64,3 +64,21 @@ export async function updatePaymentService(db: Executor, merchantAccountId: stri
     .returningAll()
     .executeTakeFirstOrThrow();
 }
+
+/**
+ * Instance-wide, for the start-up check of a production server only (no request reads it): the
+ * services not deleted whose definition is one of `definitionIds`, at most `limit`.
+ */
+export async function listServicesOfDefinitions(db: Executor, definitionIds: readonly string[], limit: number): Promise<Array<Pick<PaymentServiceRow, 'merchant_account_id' | 'id' | 'payment_service_definition_id' | 'display_name'>>> {
+  if (definitionIds.length === 0) return [];
+  return db
+    .selectFrom('payment_services')
+    .select(['merchant_account_id', 'id', 'payment_service_definition_id', 'display_name'])
+    .where('payment_service_definition_id', 'in', definitionIds)
+    .where('is_deleted', '=', false)
+    .orderBy('payment_service_definition_id')
+    .orderBy('merchant_account_id')
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+}

@@ -26,7 +26,7 @@ export type { PaymentServiceRow };
 /** The connector of a definition named in a request body; 400 naming an unknown id. */
 function connectorFor(deps: Deps, definitionId: string): PaymentConnector {
   const connector = findDefinitionConnector(deps, definitionId);
-  if (!connector) throw invalidField('body', '/payment_service_definition_id', `Unknown payment_service_definition_id ${definitionId}`);
+  if (!connector) throw deps.connectors.sandboxRefusal(definitionId, '/payment_service_definition_id') ?? invalidField('body', '/payment_service_definition_id', `Unknown payment_service_definition_id ${definitionId}`);
   return connector;
 }
 
@@ -122,7 +122,7 @@ async function usableOrNotFound(db: Executor, merchantAccountId: string, id: str
 /** The connector of a stored service; 400 when its definition is no longer registered. */
 function connectorOfRow(deps: Deps, row: PaymentServiceRow): PaymentConnector {
   const connector = findDefinitionConnector(deps, row.payment_service_definition_id);
-  if (!connector) throw badRequest(`The payment service definition ${row.payment_service_definition_id} of this payment service is no longer available`);
+  if (!connector) throw deps.connectors.sandboxRefusal(row.payment_service_definition_id) ?? badRequest(`The payment service definition ${row.payment_service_definition_id} of this payment service is no longer available`);
   return connector;
 }
 
@@ -232,4 +232,23 @@ export async function findPaymentServiceRecord(db: Executor, merchantAccountId: 
 /** Decrypted credentials (secrets included) for one connector call. */
 export async function credentialsOf(db: Executor, deps: Deps, row: PaymentServiceRow): Promise<Record<string, string>> {
   return openFields(db, deps, row, 'field');
+}
+
+/** How many sandbox services the start-up warning names (the count says whether there are more). */
+const SANDBOX_WARNING_LIMIT = 100;
+
+/**
+ * Start-up of a production server: the payment services still made with a sandbox connector (from
+ * before the switch to production). The server starts and refuses to use them (every use names
+ * the real definitions); this warns the operator once, naming them (docs/production.md).
+ */
+export async function warnOfSandboxPaymentServices(deps: Deps, log: { warn(obj: object, msg?: string): void }): Promise<number> {
+  const rows = await repo.listServicesOfDefinitions(deps.db, deps.connectors.withheldIds(), SANDBOX_WARNING_LIMIT + 1);
+  if (rows.length === 0) return 0;
+  const named = rows.slice(0, SANDBOX_WARNING_LIMIT).map((row) => ({ merchant_account_id: row.merchant_account_id, payment_service_id: row.id, payment_service_definition_id: row.payment_service_definition_id, display_name: row.display_name }));
+  log.warn(
+    { payment_services: named, more: rows.length > SANDBOX_WARNING_LIMIT },
+    `ENVIRONMENT=production and the database holds ${rows.length > SANDBOX_WARNING_LIMIT ? `more than ${SANDBOX_WARNING_LIMIT}` : rows.length} payment service(s) of sandbox connectors; they are refused (not routed to, not called): delete them, or replace them with a real connector's`,
+  );
+  return rows.length;
 }

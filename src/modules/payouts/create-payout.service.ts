@@ -25,7 +25,8 @@ async function payoutService(db: Executor, ctx: RequestContext, body: CreatePayo
   if (!service) throw notFound('payment service', body.payment_service_id);
   if (!service.active) throw invalidField('body', '/payment_service_id', 'The payment service is not active', 'payment_service_inactive');
   const connector = ctx.deps.connectors.find(service.payment_service_definition_id);
-  if (!connector?.definition.capabilities.payout || !connector.payout) {
+  if (!connector) throw ctx.deps.connectors.sandboxRefusal(service.payment_service_definition_id, '/payment_service_id') ?? invalidField('body', '/payment_service_id', `No connector is available for ${service.payment_service_definition_id}`);
+  if (!connector.definition.capabilities.payout || !connector.payout) {
     throw invalidField('body', '/payment_service_id', `The payment service's connector (${service.payment_service_definition_id}) does not make payouts`, 'payouts_not_supported');
   }
   if (!service.accepted_currencies.includes(body.currency)) throw invalidField('body', '/currency', `The payment service does not accept ${body.currency}`, 'currency_not_accepted');

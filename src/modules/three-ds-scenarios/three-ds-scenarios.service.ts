@@ -1,7 +1,8 @@
 import { withRequestTransaction, type Deps, type RequestContext } from '../../context.ts';
 import type { ThreeDsScenarioRow } from '../../db/schema.ts';
 import type { Executor, Tx } from '../../db/transaction.ts';
-import { fieldRefusal, forbidden, invalidField, notFound } from '../../errors/app-error.ts';
+import { fieldRefusal, invalidField, notFound } from '../../errors/app-error.ts';
+import { refuseInProduction, sandboxOnly } from '../../errors/sandbox-only.ts';
 import { listPage, type ListEnvelope } from '../../http/pagination.ts';
 import { cardNumberProblem, validateCardNumber } from '../../lib/card-schemes.ts';
 import { uuidv7 } from '../../lib/ids.ts';
@@ -24,11 +25,12 @@ import {
 
 export type { ThreeDsScenarioOutcome } from './three-ds-scenarios.schemas.ts';
 
-export const SANDBOX_ONLY_MESSAGE = '3DS scenarios are available in the sandbox environment only';
+const SANDBOX_ONLY: readonly [string, string] = ['3DS scenarios', "they steer the sandbox's simulated 3DS server only; in production the provider authenticates cards, or you send three_d_secure_data from your own 3DS server"];
+export const SANDBOX_ONLY_MESSAGE = sandboxOnly(...SANDBOX_ONLY).message;
 
 /** Simulated outcomes must never steer a real payment: every operation refuses in production. */
 export function assertSandbox(deps: Deps): void {
-  if (deps.config.environment === 'production') throw forbidden(SANDBOX_ONLY_MESSAGE);
+  refuseInProduction(deps.config, ...SANDBOX_ONLY);
 }
 
 const audited = (row: ThreeDsScenarioRow) => ({ type: THREE_DS_SCENARIO_TYPE, id: row.id, name: `3DS scenario ${row.id}` });

@@ -33,7 +33,7 @@ export async function connectorOfTransaction(db: Executor, deps: Deps, row: Tran
   const service = await findUsablePaymentServiceCached(db, deps, row.merchant_account_id, row.payment_service_id);
   if (!service) throw new AppError('bad_request', `The payment service ${row.payment_service_id} of this transaction has been deleted`);
   const connector = deps.connectors.find(service.payment_service_definition_id);
-  if (!connector) throw new AppError('bad_request', `No connector is available for ${service.payment_service_definition_id}`);
+  if (!connector) throw deps.connectors.sandboxRefusal(service.payment_service_definition_id) ?? new AppError('bad_request', `No connector is available for ${service.payment_service_definition_id}`);
   const options = (row.connection_options?.[service.payment_service_definition_id] as Record<string, unknown> | undefined) ?? null;
   return { connector, credentials: await credentialsOf(db, deps, service), options };
 }

@@ -12,7 +12,7 @@ export const createPaymentMethodNetworkToken = defineRoute({
   description:
     'Issues a token from the built-in simulated token service (a Luhn-valid number of the card\'s scheme in a token BIN range). ' +
     'One live token per payment method: while one is active or suspended, this answers 409 with its id in resource_id. ' +
-    'In production it answers 403 unless NETWORK_TOKENS_API_PROVISIONING=true.',
+    'In production it answers 403: unless NETWORK_TOKENS_API_PROVISIONING=true, and then because the token service is the sandbox\'s simulation (docs/production.md).',
   status: 201,
   params: PaymentMethodNetworkTokensParams,
   body: NetworkTokenCreateBody,

@@ -244,13 +244,17 @@ describe('production switch', () => {
     }
   });
 
-  it('provisions in production when NETWORK_TOKENS_API_PROVISIONING=true', async () => {
+  it('refuses provisioning in production even with NETWORK_TOKENS_API_PROVISIONING=true: the token service is simulated', async () => {
     const app = await buildTestApp({ ...production, NETWORK_TOKENS_API_PROVISIONING: 'true' });
     try {
       const pm = await storeCard(app, MASTERCARD);
       const res = await provision(app, pm);
-      expect(res.statusCode, res.body).toBe(201);
-      expect(detectScheme(res.json().token)).toBe('mastercard');
+      expect(res.statusCode, res.body).toBe(403);
+      expect(res.json()).toEqual({
+        type: 'error', code: 'forbidden', status: 403, details: [],
+        message: "The network token service: a sandbox simulation, not available in production; no network token service is configured: tokens from a provider that offers network tokenization (Stripe's or Adyen's) are not integrated yet",
+      });
+      expect((await app.request({ method: 'GET', url: base(pm) })).json()).toEqual({ items: [] });
     } finally {
       await app.close();
     }

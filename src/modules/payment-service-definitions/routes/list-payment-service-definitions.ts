@@ -10,7 +10,7 @@ export const listPaymentServiceDefinitions = defineRoute({
   merchantScoped: false,
   tags: ['payment-service-definitions'],
   summary: 'List the payment service definitions (the connector catalogue), by id',
-  description: 'Instance-wide: the same catalogue for every merchant account, so no merchant account header.',
+  description: 'Instance-wide: the same catalogue for every merchant account, so no merchant account header. In production the sandbox definitions (mock-card, mock-paybybank) are not listed.',
   status: 200,
   querystring: ListPaymentServiceDefinitionsQuery,
   response: PaymentServiceDefinitionsSchema,

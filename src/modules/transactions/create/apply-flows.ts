@@ -52,6 +52,10 @@ export async function applyFlows(tx: Executor, ctx: RequestContext, input: FlowI
 
   const rows = await listRoutablePaymentServices(tx, ctx.deps, ctx.merchantAccountId);
   const forced = body.payment_service_id ?? null;
+  // A sandbox service named in production is refused by name (unforced routing just skips it: no connector).
+  const forcedRow = forced ? rows.find((row) => row.id === forced) : undefined;
+  const sandbox = forcedRow ? ctx.deps.connectors.sandboxRefusal(forcedRow.payment_service_definition_id, '/payment_service_id') : null;
+  if (sandbox) throw sandbox;
   const definitions = ctx.deps.connectors.definitions();
   const request = { method: facts.method ?? instrument.method, currency: body.currency, country: body.country ?? null, forcedServiceId: forced, knownDefinitions: new Set(definitions.map((d) => d.id)), walletToken: walletTokenRoute(instrument, definitions), networkToken: networkTokenRoute(instrument, definitions) };
   const rule = forced ? null : firstMatch(await rules('route-transaction'), facts);

@@ -3,6 +3,7 @@ import type { PaymentServiceRow } from '../../../db/schema.ts';
 import type { NewTransaction, TransactionActionJson, TransactionRow } from '../../../db/schema-transactions.ts';
 import type { Executor } from '../../../db/transaction.ts';
 import { AppError } from '../../../errors/app-error.ts';
+import { isProduction, sandboxOnly } from '../../../errors/sandbox-only.ts';
 import { findBuyerRow, shippingDetailsSnapshot } from '../../buyers/buyer-snapshots.service.ts';
 import { matchThreeDsScenario } from '../../three-ds-scenarios/three-ds-scenarios.service.ts';
 import { antiFraudDecision } from './anti-fraud.ts';
@@ -64,6 +65,8 @@ async function buyerSnapshot(tx: Executor, ctx: RequestContext, body: CreateTran
 async function threeDsFor(tx: Executor, ctx: RequestContext, body: CreateTransactionBody, instrument: ResolvedInstrument, service: PaymentServiceRow, buyer: Record<string, any> | null, skip: boolean): Promise<ThreeDsDecision | null> {
   if (body.three_d_secure_data) return passThrough(body.three_d_secure_data, body.three_d_secure?.amount ?? body.amount);
   if (skip || !service.three_d_secure_enabled || instrument.method !== 'card' || body.merchant_initiated) return null;
+  // Production never runs the simulated 3DS server: the provider authenticates, or the payment is refused.
+  if (isProduction(ctx.deps.config)) return productionThreeDs(ctx, service);
   const billing = buyer?.billing_details ?? null;
   const scenario = await matchThreeDsScenario(tx, ctx.deps, ctx.merchantAccountId, {
     amount: body.amount,
@@ -72,6 +75,15 @@ async function threeDsFor(tx: Executor, ctx: RequestContext, body: CreateTransac
     buyer: billing ? { firstName: billing.first_name ?? null, lastName: billing.last_name ?? null, emailAddress: billing.email_address ?? null } : null,
   });
   return decideThreeDs(scenario, instrument.cardNumber, body.three_d_secure?.amount ?? body.amount, `${ctx.merchantAccountId}:${instrument.fingerprint ?? instrument.last4}:${Date.now()}`);
+}
+
+/**
+ * Production, 3DS enabled and no `three_d_secure_data`: a provider that authenticates cards itself
+ * is left to do so (null: no 3DS data sent); any other is refused before anything is written.
+ */
+function productionThreeDs(ctx: RequestContext, service: PaymentServiceRow): null {
+  if (ctx.deps.connectors.find(service.payment_service_definition_id)?.definition.capabilities.providerAuthentication) return null;
+  throw sandboxOnly('The 3DS server', `the payment service ${service.id} (${service.payment_service_definition_id}) has three_d_secure_enabled but its provider does not authenticate cards itself: send three_d_secure_data from your own 3DS server, or turn three_d_secure_enabled off`);
 }
 
 /** A transaction that ends before the connector: declined with `errorCode`. */
