@@ -5,6 +5,7 @@ import { DISPUTE_FEE, processingFee } from '../fakes/stripe-fake-balance.ts';
 import { StripeFake } from '../fakes/stripe-fake.ts';
 import { buildTestApp, type TestApp } from '../helpers/build-test-app.ts';
 import { createMerchantAccount } from '../helpers/factories.ts';
+import { downloadCsv, records, runReport } from '../helpers/reports.ts';
 import { card } from '../helpers/transactions.ts';
 
 /**
@@ -101,6 +102,16 @@ describe('happy', () => {
     expect(again).toMatchObject({ written: 0, duplicate: 4, unmatched: 0, done: true });
     expect(await t.deps.db.selectFrom('settlements').select('id').where('merchant_account_id', '=', m).execute()).toHaveLength(3);
     expect(await t.deps.db.selectFrom('chargebacks').select('id').where('merchant_account_id', '=', m).execute()).toHaveLength(1);
+
+    // The detailed_settlement report shows Stripe's figures: the payout as report id, the fees, the chargeback.
+    const { report, execution } = await runReport(t, m, { spec: { model: 'detailed_settlement', params: {} } });
+    expect(execution.status, JSON.stringify(execution)).toBe('succeeded');
+    const lines = records((await downloadCsv(t, m, report.id, execution.id)).rows).filter((r) => r.transaction_id === txn.id);
+    expect(lines.map((r) => [r.journal_type, r.gross_amount, r.fee_total, r.net_amount, r.report_id])).toEqual([
+      ['settlement', '600', String(processingFee(600)), String(600 - processingFee(600)), payout.id],
+      ['refund', '-250', '0', '-250', payout.id],
+      ['chargeback', '-350', String(DISPUTE_FEE), String(-350 - DISPUTE_FEE), payout.id],
+    ]);
 
     // The dispute is won: the next payout credits it back, and the CLI ingests it.
     fake.closeDispute(String(dispute.id), 'won');
