@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { settlementsCommand } from '../../src/cli/settlements.ts';
-import { ingestSettlements } from '../../src/modules/settlements-ingestion/settlement-ingestion.service.ts';
+import { ingestSettlements, scheduleDailyIngestions } from '../../src/modules/settlements-ingestion/settlement-ingestion.service.ts';
 import { DISPUTE_FEE, processingFee } from '../fakes/stripe-fake-balance.ts';
 import { StripeFake } from '../fakes/stripe-fake.ts';
 import { buildTestApp, type TestApp } from '../helpers/build-test-app.ts';
@@ -27,10 +27,12 @@ afterAll(async () => {
   await fake.stop();
 });
 
+const signing = 'whsec_settlements';
+
 async function stripeService(m: string): Promise<string> {
   const res = await t.request({
     method: 'POST', url: '/payment-services', merchantAccountId: m,
-    payload: { display_name: 'Stripe', payment_service_definition_id: 'stripe-card', fields: [{ key: 'secret_key', value: fake.secretKey }], accepted_currencies: ['USD', 'EUR', 'GBP', 'CHF'], accepted_countries: ['US'] },
+    payload: { display_name: 'Stripe', payment_service_definition_id: 'stripe-card', fields: [{ key: 'secret_key', value: fake.secretKey }, { key: 'webhook_signing_secret', value: signing }], accepted_currencies: ['USD', 'EUR', 'GBP', 'CHF'], accepted_countries: ['US'] },
   });
   expect(res.statusCode, res.body).toBe(201);
   return res.json().id as string;
@@ -151,6 +153,40 @@ describe('happy', () => {
     expect(read).toEqual([payout2.id]);
     expect((await get(m, `/transactions/${later.id}/settlements`)).items).toEqual([expect.objectContaining({ amount: 3000, payment_service_report_id: payout2.id })]);
     expect(await t.deps.db.selectFrom('settlement_ingestions').selectAll().where('merchant_account_id', '=', m).executeTakeFirstOrThrow()).toMatchObject({ lines_written: 2, last_error: null });
+  });
+
+  it('Stripe\'s payout.paid webhook enqueues that payout\'s ingestion once, which writes its lines', async () => {
+    const m = await createMerchantAccount(t.deps);
+    const ps = await stripeService(m);
+    const txn = await pay(m, 'CHF', 1500, 'capture');
+    const payout = fake.payout('chf')!;
+    const deliver = (eventId: string) => {
+      const { body, signature } = StripeFake.signedEvent(signing, { id: eventId, type: 'payout.paid', data: { object: payout } });
+      return t.app.inject({ method: 'POST', url: `/merchant-accounts/${m}/payment-services/${ps}/webhooks`, headers: { 'content-type': 'application/json', 'stripe-signature': signature }, payload: body });
+    };
+    const res = await deliver(`evt_payout_${m}`);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().actions).toEqual([{ kind: 'settlement_report_available', transaction_id: null, result: 'applied' }]);
+    // Stripe sends the event again under another id (a second endpoint): still one job for the payout.
+    expect((await deliver(`evt_payout_again_${m}`)).statusCode).toBe(200);
+    const jobs = await t.deps.db.selectFrom('jobs').select(['payload']).where('name', '=', 'ingest-settlements').where('payload', '@>', JSON.stringify({ payment_service_id: ps }) as never).execute();
+    expect(jobs.map((j) => j.payload)).toEqual([{ merchant_account_id: m, payment_service_id: ps, report: payout.id }]);
+    await t.deps.queue.drain(t.deps);
+    expect((await get(m, `/transactions/${txn.id}/settlements`)).items).toEqual([expect.objectContaining({ amount: 1500, commission: processingFee(1500), payment_service_report_id: payout.id })]);
+    // A report run leaves the listing's cursor alone.
+    expect(await t.deps.db.selectFrom('settlement_ingestions').select(['cursor', 'lines_written']).where('merchant_account_id', '=', m).executeTakeFirstOrThrow()).toEqual({ cursor: null, lines_written: 1 });
+  });
+
+  it('the daily schedule enqueues one ingestion a day per payment service with provider reports, none for the sandbox', async () => {
+    const m = await createMerchantAccount(t.deps);
+    const ps = await stripeService(m);
+    const mock = await post(m, '/payment-services', { display_name: 'Mock', payment_service_definition_id: 'mock-card', fields: [{ key: 'merchant_id', value: 'm1' }], accepted_currencies: ['USD'], accepted_countries: ['US'] }, 201);
+    const at = new Date('2031-03-04T00:10:00Z');
+    expect(await scheduleDailyIngestions(t.deps, at)).toBeGreaterThanOrEqual(1);
+    expect(await scheduleDailyIngestions(t.deps, new Date('2031-03-04T23:10:00Z'))).toBe(0);
+    const keys = (await t.deps.db.selectFrom('jobs').select('job_key').where('name', '=', 'ingest-settlements').where('job_key', 'like', `%${m}%daily:2031-03-04`).execute()).map((j) => j.job_key);
+    expect(keys).toEqual([`ingest-settlements:${m}:${ps}:daily:2031-03-04`]);
+    expect(keys.some((k) => k?.includes(mock.id))).toBe(false);
   });
 });
 
