@@ -26,10 +26,10 @@ export function parseSince(value: string): Date {
 
 function print(summary: IngestionSummary, out: (line: string) => void): void {
   out(`payment service ${summary.paymentServiceId}: ${summary.report ? `report ${summary.report}` : `listing since ${summary.since.toISOString()}`}, ${summary.pages} page(s) read`);
-  out(`  lines written:            ${summary.written}`);
+  out(`  lines written:             ${summary.written}`);
   out(`  skipped (ingested before): ${summary.duplicate}`);
   out(`  unmatched (not written):   ${summary.unmatched}`);
-  out(`  more to read:             ${summary.done ? 'no' : 'yes (the next run goes on from here)'}`);
+  out(`  more to read:              ${summary.done ? 'no' : 'yes (the next run goes on from here)'}`);
 }
 
 /** `svc settlements ingest ...` with the process's dependencies; returns the exit code. */
