@@ -25,6 +25,7 @@ Commands:
   listen     receive the sandbox's webhooks on this machine, verified and printed live
   trigger    make the sandbox produce a webhook event of a kind (real calls on mock-card)
   wallet-token  print a sandbox Apple Pay, Google Pay or Paze test token
+  settlements   ingest a payment service's settlement reports from its provider now
 
 Configuration comes from environment variables (see README). Run "svc <command> --help" for details.`,
   serve: `Usage: svc serve
@@ -85,7 +86,7 @@ or delete a card, pay out. Run "svc listen" in another terminal to see the event
 };
 
 async function printHelp(topic: string): Promise<number> {
-  const text = topic === 'wallet-token' ? (await import('./wallet-token.ts')).WALLET_TOKEN_HELP : HELP[topic];
+  const text = topic === 'wallet-token' ? (await import('./wallet-token.ts')).WALLET_TOKEN_HELP : topic === 'settlements' ? (await import('./settlements.ts')).SETTLEMENTS_HELP : HELP[topic];
   process.stdout.write(`${text ?? HELP.main}\n`);
   return 0;
 }
@@ -243,6 +244,10 @@ export async function main(argv: string[]): Promise<number> {
         return await listenCommand(config, args);
       case 'trigger':
         return await triggerCommand(config, args);
+      case 'settlements': {
+        const { settlementsCommand } = await import('./settlements.ts');
+        return await withRuntime(config, (rt) => settlementsCommand(rt.deps, args, out));
+      }
       case 'wallet-token': {
         const { walletTokenCommand } = await import('./wallet-token.ts');
         return await walletTokenCommand(args);

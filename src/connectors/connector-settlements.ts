@@ -12,7 +12,7 @@
 
 /** One page of an ingestion run for one payment service. */
 export interface SettlementFetchRequest {
-  /** The payment service's decrypted credentials. */
+  /** The payment service's decrypted credentials, with its reporting credentials (`reporting_fields`; a reporting field wins a key both have). */
   credentials: Record<string, string>;
   /** Lines posted at or after this instant (a first run: `svc settlements ingest --since`, or the payment service's creation). */
   since: Date;
@@ -44,7 +44,7 @@ export interface SettlementLine {
   currency: string;
   /** Gross amount of the line, positive, minor units. */
   amount: number;
-  /** Every fee the provider kept for this line, positive, minor units (0 when none). */
+  /** Every fee the provider kept for this line, positive, minor units (0 when none; negative only when the provider reports a fee returned, e.g. Stripe on some refunds). */
   commission: number;
   interchange: number | null;
   markup: number | null;

@@ -18,7 +18,7 @@ export interface ObservedCall {
 export type ConnectorObserver = (call: ObservedCall) => void;
 
 /** The methods that talk to the provider (captureRules is a local computation). */
-const CALLS = new Set(['verifyCredentials', 'authorize', 'capture', 'void', 'refund', 'sync', 'tokenize', 'syncToken', 'createSession', 'clientSession', 'incrementAuthorization', 'payout', 'syncPayout']);
+const CALLS = new Set(['verifyCredentials', 'authorize', 'capture', 'void', 'refund', 'sync', 'tokenize', 'syncToken', 'createSession', 'clientSession', 'incrementAuthorization', 'payout', 'syncPayout', 'settlements']);
 
 /**
  * Wraps a connector so every provider call is timed and reported to the registry's observer

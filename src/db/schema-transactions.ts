@@ -178,13 +178,17 @@ export interface SettlementsTable {
   ingested_at: Date | string;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
+  /** The payment service whose report the record is a line of (migration 0051; null on older sandbox records). */
+  payment_service_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The provider's id of the report line (unique per payment service); null for the sandbox's records (migration 0051). */
+  report_line_id: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /**
  * A chargeback or chargeback reversal: a line of a payment service's settlement report (migration
  * 0046). The settlement fields, with the line's kind and its id at the payment service.
  */
-export interface ChargebacksTable extends Omit<SettlementsTable, 'refund_id' | 'capture_attempt_id'> {
+export interface ChargebacksTable extends Omit<SettlementsTable, 'refund_id' | 'capture_attempt_id' | 'payment_service_id' | 'report_line_id'> {
   kind: 'chargeback' | 'chargeback-reversal';
   payment_service_id: string;
   /** The provider's id of the report line: unique per payment service. */

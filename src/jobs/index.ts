@@ -25,9 +25,11 @@ import { purgeWalletTokenUses } from './purge-wallet-token-uses.job.ts';
 import { purgeInboundWebhookEvents } from './purge-inbound-webhook-events.job.ts';
 import { sealMerchantAccountSecrets } from './seal-merchant-account-secrets.job.ts';
 import { rekeyIdempotencyKeys } from './rekey-idempotency-keys.job.ts';
+import { ingestSettlementsJob } from './ingest-settlements.job.ts';
+import { scheduleSettlementIngestions } from './schedule-settlement-ingestions.job.ts';
 
 /** Every job the workers know. Add a new job here (see jobs/README.md). */
-export const JOBS: JobDefinition[] = [purgeIdempotencyKeys, purgeFinishedJobs, purgeRateLimitWindows, purgeSecurityCodes, purgeExpiredCheckoutSessions, runAccountUpdater, settleTransactionJob, reconcileAttempts, reconcilePayouts, deliverWebhook, voidLateAuthorization, reconcilePaymentServiceTokens, expireThreeDsChallengesJob, analyzeEmbeddedDatabase, vacuumEmbeddedDatabase, evaluateMonitoringMetrics, purgeMonitoringHistory, expirePaymentLinksJob, generateReport, scheduleReports, purgeReportExecutions, purgeWalletTokenUses, rekeyIdempotencyKeys, purgeInboundWebhookEvents, sealMerchantAccountSecrets];
+export const JOBS: JobDefinition[] = [purgeIdempotencyKeys, purgeFinishedJobs, purgeRateLimitWindows, purgeSecurityCodes, purgeExpiredCheckoutSessions, runAccountUpdater, settleTransactionJob, reconcileAttempts, reconcilePayouts, deliverWebhook, voidLateAuthorization, reconcilePaymentServiceTokens, expireThreeDsChallengesJob, analyzeEmbeddedDatabase, vacuumEmbeddedDatabase, evaluateMonitoringMetrics, purgeMonitoringHistory, expirePaymentLinksJob, generateReport, scheduleReports, purgeReportExecutions, purgeWalletTokenUses, rekeyIdempotencyKeys, purgeInboundWebhookEvents, sealMerchantAccountSecrets, ingestSettlementsJob, scheduleSettlementIngestions];
 
 const HOUR = 3600 * 1000;
 
@@ -70,4 +72,7 @@ export const RECURRING: RecurringJob[] = [
   // Keys stored before migration 0038 are keyed when a worker starts (a new period) and, should a
   // process of the previous version still store some during a rolling upgrade, within 10 minutes.
   { job: rekeyIdempotencyKeys, everyMs: 10 * 60 * 1000 },
+  // Each payment service's settlement ingestion is keyed by its UTC day: an hourly look enqueues
+  // the day's run within an hour of midnight (or of a worker's start), and no second one that day.
+  { job: scheduleSettlementIngestions, everyMs: HOUR },
 ];

@@ -32,6 +32,17 @@ export const JOB_PAYLOADS = {
   /** One capture's settlement (`capture_id`: its attempt; without it, the captured amount not settled yet), or one refund's (`refund_id`). */
   'settle-transaction': Type.Object({ merchant_account_id: MerchantAccountId, transaction_id: Id, refund_id: Type.Optional(Id), capture_id: Type.Optional(Id) }),
   'vacuum-embedded-database': Type.Object({}),
+  /**
+   * One settlement ingestion run of a payment service (docs/settlements.md): `since` starts the
+   * provider's listing over from that instant; `report` reads one report the provider announced.
+   */
+  'ingest-settlements': Type.Object({
+    merchant_account_id: MerchantAccountId,
+    payment_service_id: Id,
+    since: Type.Optional(Type.String({ format: 'date-time' })),
+    report: Type.Optional(Type.String({ minLength: 1, maxLength: 2048 })),
+  }),
+  'schedule-settlement-ingestions': Type.Object({}),
   'generate-report': Type.Object({ merchant_account_id: MerchantAccountId, report_execution_id: Id }),
   'schedule-reports': Type.Object({}),
   'purge-report-executions': Type.Object({}),

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { FakeCardScenario } from './stripe-fake-cards.ts';
+import { bookCapture, bookRefund, type BalanceState } from './stripe-fake-balance.ts';
 
 /** The fake's PaymentIntents, captures, cancels and refunds, answering Stripe's documented objects. */
 
@@ -16,6 +17,8 @@ export interface FakeState {
   refunds: Map<string, Obj>;
   paymentMethods: Map<string, { id: string; scenario: FakeCardScenario; last4: string; cvc: boolean; customer: string | null }>;
   customers: Map<string, Obj>;
+  /** Balance transactions, disputes and payouts (stripe-fake-balance.ts). */
+  balance: BalanceState;
   seq: number;
 }
 
@@ -34,7 +37,7 @@ export function render(intent: Obj, expand: boolean): Obj {
 export function chargeOf(state: FakeState, intent: Obj, pm: FakeState['paymentMethods'] extends Map<string, infer V> ? V : never): Obj {
   const s = pm.scenario.kind === 'approve' ? pm.scenario : {};
   return {
-    id: idOf(state, 'ch'), object: 'charge', amount: intent.amount, currency: intent.currency, captured: false, payment_intent: intent.id,
+    id: idOf(state, 'ch'), object: 'charge', amount: intent.amount, amount_captured: 0, currency: intent.currency, captured: false, payment_intent: intent.id,
     outcome: { network_status: 'approved_by_network', reason: null, seller_message: 'Payment complete.', type: 'authorized', network_advice_code: null },
     payment_method_details: { type: 'card', card: { last4: pm.last4, authorization_code: '123456', network_transaction_id: `${state.seq}`.padStart(15, '5'), checks: { cvc_check: pm.cvc ? ((s as { cvc?: string }).cvc ?? 'pass') : null, address_line1_check: (s as { line1?: string }).line1 ?? null, address_postal_code_check: (s as { postal?: string }).postal ?? null } } },
   };
@@ -69,7 +72,11 @@ export function confirmIntent(state: FakeState, body: Obj, baseUrl: string): Rep
   }
   intent._charge = chargeOf(state, intent, pm);
   if (body.capture_method === 'manual') Object.assign(intent, { status: 'requires_capture', amount_capturable: intent.amount });
-  else Object.assign(intent, { status: 'succeeded', amount_received: intent.amount });
+  else {
+    Object.assign(intent, { status: 'succeeded', amount_received: intent.amount });
+    Object.assign(intent._charge as Obj, { captured: true });
+    bookCapture(state.balance, intent, intent._charge as Obj, Number(intent.amount), false);
+  }
   return { status: 200, body: render(intent, expanded(body)) };
 }
 
@@ -87,6 +94,7 @@ export function captureIntent(state: FakeState, id: string, body: Obj): Reply {
   const received = Number(intent.amount_received) + amount;
   Object.assign(intent, partOfMany ? { amount_received: received, amount_capturable: Number(intent.amount_capturable) - amount } : { amount_received: received, amount_capturable: 0, status: 'succeeded' });
   (intent._charge as Obj).captured = true;
+  bookCapture(state.balance, intent, intent._charge as Obj, amount, partOfMany || Boolean(intent._multicapture));
   return { status: 200, body: render(intent, expanded(body)) };
 }
 
@@ -110,5 +118,6 @@ export function createRefund(state: FakeState, body: Obj): Reply {
   const slow = (intent._scenario as FakeCardScenario).kind === 'refund-fails';
   const refund: Obj = { id: idOf(state, 're'), object: 'refund', amount, currency: intent.currency, payment_intent: intent.id, charge: (intent._charge as Obj | null)?.id ?? null, status: slow ? 'pending' : 'succeeded', reason: body.reason ?? null, failure_reason: null, metadata: body.metadata ?? {}, created: Math.floor(Date.now() / 1000) };
   state.refunds.set(String(refund.id), refund);
+  bookRefund(state.balance, refund);
   return { status: 200, body: refund };
 }

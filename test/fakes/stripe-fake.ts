@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { amountProblem, scenarioOfCard, type FakeCardScenario } from './stripe-fake-cards.ts';
 import { captureIntent, cancelIntent, chargeOf, confirmIntent, createRefund, render, type FakeState, type Reply } from './stripe-fake-payments.ts';
+import { bookCapture, closeDispute, listBalanceTransactions, listPayouts, newBalance, openDispute, payOut } from './stripe-fake-balance.ts';
 
 /**
  * A local fake of Stripe's HTTP API on 127.0.0.1, built from Stripe's documented requests and
@@ -45,9 +46,9 @@ const expands = (url: URL, field: string) => [...url.searchParams.entries()].som
 
 export class StripeFake {
   readonly requests: RecordedRequest[] = [];
-  readonly state: FakeState = { intents: new Map(), refunds: new Map(), paymentMethods: new Map(), customers: new Map(), seq: 0 };
+  readonly state: FakeState = { intents: new Map(), refunds: new Map(), paymentMethods: new Map(), customers: new Map(), balance: newBalance(), seq: 0 };
   private readonly idempotency = new Map<string, { fingerprint: string; reply: Reply }>();
-  private readonly faults: Array<{ fault: Fault; path: string | null }> = [];
+  private readonly faults: Array<{ fault: Fault; path: string | null; skip: number }> = [];
   private server: Server | null = null;
   url = '';
   /** Stripe enabled `mit_exemption` (network transaction ids of other processors) on this account. */
@@ -67,14 +68,35 @@ export class StripeFake {
     await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
   }
 
-  /** The next `count` requests (to paths starting with `path`, when given) meet this fault. */
-  failNext(fault: Fault, count = 1, path: string | null = null): void {
-    for (let i = 0; i < count; i++) this.faults.push({ fault, path });
+  /** The next `count` requests (to paths starting with `path`, when given; after `skip` of them went through) meet this fault. */
+  failNext(fault: Fault, count = 1, path: string | null = null, skip = 0): void {
+    for (let i = 0; i < count; i++) this.faults.push({ fault, path, skip });
   }
 
   private takeFault(path: string): Fault | undefined {
     const index = this.faults.findIndex((f) => f.path === null || path.startsWith(f.path));
-    return index < 0 ? undefined : this.faults.splice(index, 1)[0]!.fault;
+    if (index < 0) return undefined;
+    if (this.faults[index]!.skip > 0) {
+      this.faults[index]!.skip--;
+      return undefined;
+    }
+    return this.faults.splice(index, 1)[0]!.fault;
+  }
+
+  /** The buyer's bank disputes the PaymentIntent's captured amount (or `amount`): a dispute and its balance transaction. */
+  dispute(paymentIntent: string, amount?: number): Record<string, unknown> {
+    const intent = this.state.intents.get(paymentIntent)!;
+    return openDispute(this.state.balance, intent, intent._charge as Record<string, unknown>, amount ?? Number(intent.amount_received));
+  }
+
+  /** The dispute is closed, won (the amount is credited back) or lost. */
+  closeDispute(id: string, status: 'won' | 'lost'): Record<string, unknown> {
+    return closeDispute(this.state.balance, id, status);
+  }
+
+  /** Stripe's automatic payout of everything not paid out yet in `currency`; null when there is nothing. */
+  payout(currency = 'usd'): Record<string, unknown> | null {
+    return payOut(this.state.balance, currency);
   }
 
   /** The buyer finished (or failed) the 3DS page of a PaymentIntent in `requires_action`. */
@@ -86,6 +108,7 @@ export class StripeFake {
     else Object.assign(intent, { status: 'succeeded', amount_received: intent.amount });
     // An authenticated payment is authorized: its charge exists, with the network's id.
     if (succeeded) intent._charge ??= chargeOf(this.state, intent, this.state.paymentMethods.get(String(intent.payment_method))!);
+    if (succeeded && intent.status === 'succeeded') bookCapture(this.state.balance, intent, Object.assign(intent._charge as Record<string, unknown>, { captured: true }), Number(intent.amount), false);
   }
 
   /** A webhook event signed the way Stripe signs (`Stripe-Signature: t=...,v1=HMAC-SHA256(secret, t.body)`). */
@@ -157,6 +180,12 @@ export class StripeFake {
     if (resource === 'payment_intents' && id) {
       const intent = this.state.intents.get(id);
       return intent ? { status: 200, body: render(intent, expands(url, 'latest_charge')) } : error(404, 'invalid_request_error', `No such payment_intent: '${id}'`, { code: 'resource_missing' });
+    }
+    if (resource === 'balance_transactions' && !id) return { status: 200, body: listBalanceTransactions(this.state.balance, url.searchParams) };
+    if (resource === 'payouts' && !id) return { status: 200, body: listPayouts(this.state.balance, url.searchParams) };
+    if (resource === 'payouts' && id) {
+      const payout = this.state.balance.payouts.get(id);
+      return payout ? { status: 200, body: payout } : error(404, 'invalid_request_error', `No such payout: '${id}'`, { code: 'resource_missing' });
     }
     if (resource === 'refunds') {
       const data = [...this.state.refunds.values()].filter((r) => r.payment_intent === url.searchParams.get('payment_intent'));

@@ -1,3 +1,4 @@
+import type { SettlementFetchRequest, SettlementPage } from '../connector-settlements.ts';
 import type { AuthorizeOutcome, AuthorizeRequest, CaptureOutcome, CaptureRequest, CaptureRules, PaymentConnector, RefundOutcome, RefundRequest, SyncOutcome, SyncRequest, TokenizeOutcome, TokenizeRequest, VerifyOutcome, VoidOutcome, VoidRequest } from '../connector.ts';
 import type { InboundWebhookOutcome, InboundWebhookRequest } from '../connector-webhooks.ts';
 import { toStripeAmount } from './stripe.amounts.ts';
@@ -6,6 +7,7 @@ import { connectorErrorOf, isMissing, Stripe, stripeClient, type StripeEndpoint 
 import { errorCodeOf, refundStatusOf, syncStatusOf } from './stripe.mapping.ts';
 import { createCardPaymentMethod, createPaymentIntent, networkTransactionIdOf, outcomeOfError, outcomeOfIntent, tokenOf } from './stripe-payments.ts';
 import { parseStripeWebhook } from './stripe.webhooks.ts';
+import { fetchStripeSettlements } from './stripe.settlements.ts';
 import { verifyStripeCredentials } from './stripe.verify.ts';
 
 const blank = { errorCode: null, rawResponseCode: null, rawResponseDescription: null };
@@ -31,6 +33,16 @@ export class StripeCardConnector implements PaymentConnector {
   readonly parseWebhook = (credentials: Record<string, string>, request: InboundWebhookRequest): InboundWebhookOutcome => parseStripeWebhook(credentials, request);
 
   constructor(private readonly endpoint: StripeEndpoint = { baseUrl: null }) {}
+
+  /** Stripe's payouts and the balance transactions each paid out (stripe.settlements.ts). */
+  readonly settlements = async (request: SettlementFetchRequest): Promise<SettlementPage> => {
+    const stripe = await this.client(request.credentials);
+    try {
+      return await fetchStripeSettlements(stripe, request);
+    } catch (error) {
+      throw connectorErrorOf(error);
+    }
+  };
 
   private client(credentials: Record<string, string>): Promise<Stripe> {
     return stripeClient(this.endpoint, credentials.secret_key ?? '');

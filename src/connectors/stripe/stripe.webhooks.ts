@@ -63,6 +63,10 @@ export function actionsOf(event: Stripe.Event): InboundWebhookAction[] {
     case 'charge.dispute.created':
     case 'charge.dispute.closed':
       return disputeActions(event.type, event.data.object);
+    case 'payout.paid':
+      // An automatic payout reached the bank: its balance transactions are the report to ingest (stripe.settlements.ts).
+      if (!event.data.object.automatic) return [];
+      return [{ kind: 'settlement_report_available', providerTransactionId: '', providerReferenceId: event.data.object.id, ...moneyOf(event.data.object.amount, event.data.object.currency), rawResponseCode: null, rawResponseDescription: null }];
     default:
       return [];
   }

@@ -6,6 +6,7 @@ import { inBatchesUntilDone } from '../../lib/batches.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import { credentialsOf, findUsablePaymentServiceCached } from '../payment-services/payment-services.service.ts';
 import { findDefinitionConnector } from '../payment-service-definitions/payment-service-definitions.service.ts';
+import { enqueueReportIngestion } from '../settlements-ingestion/settlement-ingestion.service.ts';
 import { applyProviderAction } from '../transactions/inbound/provider-events.service.ts';
 import { toInboundWebhookReceipt, type InboundWebhookReceipt, type ReceivedInboundEvent } from './inbound-webhooks.schemas.ts';
 import * as repo from './inbound-webhooks.repo.ts';
@@ -47,10 +48,20 @@ async function receiveEvent(tx: Tx, deps: Deps, log: Log, scope: { merchantAccou
     return { eventId, duplicate: true, actions: earlier?.actions ?? [] };
   }
   const applied: Array<Record<string, unknown>> = [];
-  for (const action of actions) applied.push({ ...(await applyProviderAction(tx, deps, scope, action, log, overCapture)) });
+  for (const action of actions) applied.push(action.kind === 'settlement_report_available' ? await reportAvailable(tx, deps, scope, action) : { ...(await applyProviderAction(tx, deps, scope, action, log, overCapture)) });
   await repo.recordActions(tx, merchantAccountId, paymentServiceId, eventId, applied);
   log.info({ paymentServiceId, eventId, actions: applied.map((a) => `${String(a.kind)}:${String(a.result)}`) }, 'inbound provider webhook applied');
   return { eventId, duplicate: false, actions: applied };
+}
+
+/**
+ * A provider published a settlement report: its ingestion is enqueued with the event (in its
+ * transaction), once per report. A notification without the report's name is recorded, not applied.
+ */
+async function reportAvailable(tx: Tx, deps: Deps, scope: { merchantAccountId: string; paymentServiceId: string }, action: InboundWebhookAction): Promise<Record<string, unknown>> {
+  const report = action.providerReferenceId;
+  if (report) await enqueueReportIngestion(tx, deps, scope.merchantAccountId, scope.paymentServiceId, report);
+  return { kind: action.kind, provider_transaction_id: action.providerTransactionId, transaction_id: null, result: report ? 'applied' : 'already_final' };
 }
 
 /**

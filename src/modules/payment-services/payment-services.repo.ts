@@ -82,3 +82,11 @@ export async function listServicesOfDefinitions(db: Executor, definitionIds: rea
     .limit(limit)
     .execute();
 }
+
+/** Instance-wide (a scheduler's walk over every merchant account): services of these definitions, not deleted, keyset by (merchant account, id). */
+export async function listOfDefinitions(db: Executor, definitionIds: string[], after: { merchantAccountId: string; id: string } | null, limit: number): Promise<PaymentServiceRow[]> {
+  if (definitionIds.length === 0) return [];
+  let query = db.selectFrom('payment_services').selectAll().where('payment_service_definition_id', 'in', definitionIds).where('is_deleted', '=', false);
+  if (after) query = query.where((eb) => eb.or([eb('merchant_account_id', '>', after.merchantAccountId), eb.and([eb('merchant_account_id', '=', after.merchantAccountId), eb('id', '>', after.id)])]));
+  return query.orderBy('merchant_account_id').orderBy('id').limit(limit).execute();
+}

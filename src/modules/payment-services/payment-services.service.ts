@@ -252,3 +252,16 @@ export async function warnOfSandboxPaymentServices(deps: Deps, log: { warn(obj: 
   );
   return rows.length;
 }
+
+/** Decrypted credentials and reporting credentials together (a reporting field wins a key both have): what a connector's settlement reports are read with. */
+export async function reportingCredentialsOf(db: Executor, deps: Deps, row: PaymentServiceRow): Promise<Record<string, string>> {
+  return { ...(await openFields(db, deps, row, 'field')), ...(await openFields(db, deps, row, 'reporting_field')) };
+}
+
+/**
+ * Instance-wide: payment services (not deleted) of the given definitions, in (merchant account, id)
+ * order after `after`, a batch at a time (the daily settlement ingestion schedule).
+ */
+export async function listServicesOfDefinitions(db: Executor, definitionIds: string[], after: { merchantAccountId: string; id: string } | null, limit: number): Promise<PaymentServiceRow[]> {
+  return repo.listOfDefinitions(db, definitionIds, after, limit);
+}

@@ -317,3 +317,8 @@ export async function findRefundSettlement(db: Executor, merchantAccountId: stri
 export function insertSettlementQuery(db: Executor, row: import('kysely').Insertable<import('../../db/schema-transactions.ts').SettlementsTable>) {
   return insertQuery(db, 'settlements', row);
 }
+
+/** A transaction's refund the payment service knows by its own id (a provider's refund report line; refunds_psp_id_idx). */
+export async function findRefundByProviderId(db: Executor, merchantAccountId: string, transactionId: string, providerRefundId: string): Promise<RefundRow | undefined> {
+  return db.selectFrom('refunds').selectAll().where('merchant_account_id', '=', merchantAccountId).where('payment_service_refund_id', '=', providerRefundId).where('transaction_id', '=', transactionId).executeTakeFirst();
+}

@@ -11,7 +11,7 @@ import type { CaptureTransactionBody } from '../create-transaction.schema.ts';
 import { mispredicted, predictRow } from '../predicted-row.ts';
 import { recordGuarded, writeGuarded } from '../guarded-answer.ts';
 import { applyCapture, nextCheckAt, type Applied } from '../outcomes.ts';
-import { scheduleSettlement, settlementQuery } from '../settlements/settlements.service.ts';
+import { scheduleSettlement, settlementQueries } from '../settlements/settlements.service.ts';
 import { attemptEvent, statusEvent } from '../transaction-events.ts';
 import { captureRefusal } from '../transaction-status.ts';
 import type { OperationResult, Transaction } from '../transaction.schema.ts';
@@ -188,7 +188,7 @@ async function recordQuickly(ctx: RequestContext, { row, attempt }: Reserved, re
     repo.insertEventsQuery(db, history(row, expected, attempt, result, applied, now)),
     auditQuery(db, ctx, 'captured', audited(expected, attempt)),
     ...outboxes.flat(),
-    ...(settles ? [settlementQuery(db, ctx.deps, expected, attempt.id)] : []),
+    ...(settles ? settlementQueries(db, ctx.deps, expected, attempt.id) : []),
   ];
   const { patch, add } = relativeAmounts(row, applied.patch);
   const update = repo.updateTransactionIfUnchangedQuery(db, ctx.merchantAccountId, row.id, { basis: answerBasis(row), add, patch, updatedAt: now });

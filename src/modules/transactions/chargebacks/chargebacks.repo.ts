@@ -24,3 +24,9 @@ export async function listChargebacks<K extends ChargebackRow['kind']>(db: Execu
 export function insertChargebacksQuery(db: Executor, rows: Array<Insertable<ChargebacksTable>>) {
   return insertQuery(db, 'chargebacks', rows);
 }
+
+/** Whether the payment service's report line was written already (REPORT_LINE_INDEX). */
+export async function hasReportLine(db: Executor, merchantAccountId: string, paymentServiceId: string, reportLineId: string): Promise<boolean> {
+  const row = await db.selectFrom('chargebacks').select('id').where('merchant_account_id', '=', merchantAccountId).where('payment_service_id', '=', paymentServiceId).where('report_line_id', '=', reportLineId).executeTakeFirst();
+  return row !== undefined;
+}

@@ -20,7 +20,7 @@ import type { Transaction } from '../transaction.schema.ts';
 import * as repo from '../transactions.repo.ts';
 import { emitTransaction, transactionEventWrites } from '../webhook-events.ts';
 import { transactionResource } from '../transaction-view.ts';
-import { scheduleSettlement, settlementQuery } from '../settlements/settlements.service.ts';
+import { scheduleSettlement, settlementQueries } from '../settlements/settlements.service.ts';
 import { mispredicted, predictRow } from '../predicted-row.ts';
 import { recordGuarded } from '../guarded-answer.ts';
 import { pendChallenge } from '../three-ds/three-ds-challenge.service.ts';
@@ -213,7 +213,7 @@ async function finishQuickly(ctx: RequestContext, started: Started, result: Answ
   const outbox = await transactionEventWrites(db, ctx.deps, expected, 'transaction.created');
   const settles = expected.status === 'capture_succeeded';
   const schemeId = schemeTransactionIdWrite(db, expected, started.instrument?.lacksSchemeTransactionId ?? false, now);
-  const writes = [attemptUpdate(db, ctx, started, result, applied, now), repo.insertEventsQuery(db, events), auditQuery(db, ctx, 'created', auditedTransaction(expected)), ...outbox, ...(settles ? [settlementQuery(db, ctx.deps, expected)] : []), ...(schemeId ? [schemeId] : [])];
+  const writes = [attemptUpdate(db, ctx, started, result, applied, now), repo.insertEventsQuery(db, events), auditQuery(db, ctx, 'created', auditedTransaction(expected)), ...outbox, ...(settles ? settlementQueries(db, ctx.deps, expected) : []), ...(schemeId ? [schemeId] : [])];
   const update = repo.updateTransactionIfStatusQuery(db, ctx.merchantAccountId, started.row.id, 'processing', patch, now);
   const recorded = await recordGuarded(ctx, update, writes, (executor, row) => transactionResource(executor, ctx, row), { column: 'id', value: started.row.id }, expected);
   if (!recorded) return null;

@@ -131,7 +131,7 @@ export async function settleAttempt(tx: Tx, deps: Deps, attemptId: string, merch
   if (attempt.refund_id && resolved.refundStatus) {
     const refund = await repo.updateRefund(tx, merchantAccountId, attempt.refund_id, { status: resolved.refundStatus as never, error_code: answer.errorCode });
     if (refund.status !== 'processing') await emitRefund(tx, deps, refund, updated, refundKind(refund.status));
-    if (refund.status === 'succeeded') await scheduleRefundSettlement(tx, deps, refund);
+    if (refund.status === 'succeeded') await scheduleRefundSettlement(tx, deps, refund, updated);
   }
   // A late authorization's void changes nothing the merchant was told: no transaction.voided.
   const raised = attempt.operation === 'increment' && updated.authorized_amount > row.authorized_amount;

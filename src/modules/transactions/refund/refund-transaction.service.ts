@@ -11,7 +11,7 @@ import { applyRefund, nextCheckAt } from '../outcomes.ts';
 import { mispredicted } from '../predicted-row.ts';
 import { toRefundResource, type CreateRefundBody, type Refund } from '../refund.schema.ts';
 import { event } from '../transaction-events.ts';
-import { refundSettlementQuery, scheduleRefundSettlement } from '../settlements/settlements.service.ts';
+import { refundSettlementQueries, scheduleRefundSettlement } from '../settlements/settlements.service.ts';
 import * as repo from '../transactions.repo.ts';
 import { emitRefund, refundEventWrites, refundKind } from '../webhook-events.ts';
 import { listTransactionGiftCardRedemptions, refundGiftCardRedemption } from '../../gift-cards/gift-cards.service.ts';
@@ -112,7 +112,7 @@ async function record(tx: Tx, ctx: RequestContext, reserved: Pick<Reserved, 'ref
   await recordAudit(tx, ctx, 'created', { type: 'refund', id: refund.id, name: `${refund.currency} ${refund.amount}` });
   await emitRefund(tx, ctx.deps, updatedRefund, current, 'refund.created');
   if (updatedRefund.status !== 'processing') await emitRefund(tx, ctx.deps, updatedRefund, current, refundKind(updatedRefund.status));
-  if (updatedRefund.status === 'succeeded') await scheduleRefundSettlement(tx, ctx.deps, updatedRefund);
+  if (updatedRefund.status === 'succeeded') await scheduleRefundSettlement(tx, ctx.deps, updatedRefund, current);
   return toRefundResource(updatedRefund, current);
 }
 
@@ -150,7 +150,7 @@ async function recordQuickly(ctx: RequestContext, reserved: Reserved, result: Aw
     repo.insertEventsQuery(db, [refundEvent(row, reserved, applied.attemptStatus, answer?.errorCode ?? null, result.ms, now)]),
     auditQuery(db, ctx, 'created', { type: 'refund', id: refund.id, name: `${refund.currency} ${refund.amount}` }),
     ...outbox,
-    ...(succeeded ? [refundSettlementQuery(db, ctx.deps, expected)] : []),
+    ...(succeeded ? refundSettlementQueries(db, ctx.deps, expected, row) : []),
   ];
   const update = repo.updateRefundIfStatusQuery(db, ctx.merchantAccountId, refund.id, 'processing', refundPatch, now);
   // Keyed by the transaction: its row is updated too, so two refunds of it never share a statement.

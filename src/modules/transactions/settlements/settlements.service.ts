@@ -1,10 +1,8 @@
 import type { Compilable, Insertable } from 'kysely';
 import type { Deps } from '../../../context.ts';
-import type { ChargebacksTable, NewTransactionEvent, SettlementRow, SettlementsTable, TransactionRow } from '../../../db/schema-transactions.ts';
-import type { WebhookSubscriptionRow } from '../../../db/schema-webhooks.ts';
+import type { ChargebacksTable, SettlementRow, TransactionRow } from '../../../db/schema-transactions.ts';
 import type { Executor, Tx } from '../../../db/transaction.ts';
 import { withTransaction } from '../../../db/transaction.ts';
-import { runWrites } from '../../../db/write-batch.ts';
 import { uuidv7 } from '../../../lib/ids.ts';
 import { scenarioOf } from '../../../connectors/mock/mock-card.scenarios.ts';
 import { insertChargebacksQuery } from '../chargebacks/chargebacks.repo.ts';
@@ -13,8 +11,9 @@ import { activeSubscriptions } from '../../webhook-subscriptions/webhook-subscri
 import { paymentHint } from '../connector-call.ts';
 import { event } from '../transaction-events.ts';
 import * as repo from '../transactions.repo.ts';
-import { predictRow } from '../predicted-row.ts';
-import { transactionEventWrites, type TransactionEventKind } from '../webhook-events.ts';
+import type { TransactionEventKind } from '../webhook-events.ts';
+import { settlementRecordQuery, writeReportLines } from './settlement-writes.ts';
+import { simulatesSettlements } from './settlement-source.ts';
 
 /** Settlement of the sandbox: the payment service "reports" a capture settled after this delay. */
 export function settlementDelayMs(deps: Deps): number {
@@ -22,21 +21,23 @@ export function settlementDelayMs(deps: Deps): number {
 }
 
 /**
- * Enqueues a settlement in the caller's transaction (it runs after commit): of one capture (its
- * attempt: a capture, or an authorization that captured), or, without one, of the captured amount
- * not settled yet (an authorize-and-capture transaction).
+ * Enqueues a sandbox settlement in the caller's transaction (it runs after commit): of one capture
+ * (its attempt: a capture, or an authorization that captured), or, without one, of the captured
+ * amount not settled yet (an authorize-and-capture transaction). Only for the sandbox connectors
+ * (settlement-source.ts): a real connector's records come from its provider's reports.
  */
 export async function scheduleSettlement(tx: Tx, deps: Deps, row: TransactionRow, captureAttemptId?: string): Promise<void> {
-  await settlementQuery(tx, deps, row, captureAttemptId).execute();
+  for (const query of settlementQueries(tx, deps, row, captureAttemptId)) await query.execute();
   deps.queue.pokeSoon();
 }
 
-/** `scheduleSettlement`'s insert, for a caller that runs it with its other writes (src/db/write-batch.ts); poke the queue after. */
-export function settlementQuery(db: Executor, deps: Deps, row: TransactionRow, captureAttemptId?: string) {
-  return deps.queue.enqueueQuery(db, 'settle-transaction', { merchant_account_id: row.merchant_account_id, transaction_id: row.id, ...(captureAttemptId ? { capture_id: captureAttemptId } : {}) }, {
+/** `scheduleSettlement`'s insert (none for a real connector), for a caller that runs it with its other writes (src/db/write-batch.ts); poke the queue after. */
+export function settlementQueries(db: Executor, deps: Deps, row: TransactionRow, captureAttemptId?: string) {
+  if (!simulatesSettlements(deps, row)) return [];
+  return [deps.queue.enqueueQuery(db, 'settle-transaction', { merchant_account_id: row.merchant_account_id, transaction_id: row.id, ...(captureAttemptId ? { capture_id: captureAttemptId } : {}) }, {
     jobKey: captureAttemptId ? `settle-capture:${row.merchant_account_id}:${captureAttemptId}` : `settle-transaction:${row.merchant_account_id}:${row.id}`,
     runAt: new Date(Date.now() + settlementDelayMs(deps)),
-  });
+  })];
 }
 
 /**
@@ -102,7 +103,8 @@ export async function settleTransaction(deps: Deps, merchantAccountId: string, t
   await withTransaction(deps.db, async (tx) => {
     // The capture's attempt with the row lock (lockTransactionWithAttempt says why it may be).
     const locked = captureAttemptId ? await repo.lockTransactionWithAttempt(tx, merchantAccountId, transactionId, captureAttemptId) : await lockedAlone(tx, merchantAccountId, transactionId);
-    if (!locked || locked.row.captured_amount === 0) return;
+    // A job enqueued before its connector read its provider's reports invents nothing either.
+    if (!locked || locked.row.captured_amount === 0 || !simulatesSettlements(deps, locked.row)) return;
     const { row, attempt } = locked;
     const now = new Date();
     const settlements = await repo.listSettlements(tx, merchantAccountId, row.id);
@@ -125,8 +127,8 @@ export async function settleTransaction(deps: Deps, merchantAccountId: string, t
     const events = [event(row, 'payment-connector-report-transaction-settled', { settlement_id: settlementId, capture_id: captureAttemptId, amount, currency: row.currency }, now)];
     if (chargeback) events.push(event(row, 'payment-connector-report-chargeback-posted', { chargeback_id: chargeback.id, amount: row.captured_amount, currency: row.currency, reason: 'fraudulent' }, now));
     if (reversal) events.push(event(row, 'payment-connector-report-chargeback-reversal-posted', { chargeback_reversal_id: reversal.id, amount: row.captured_amount, currency: row.currency }, now));
-    const record = { merchant_account_id: merchantAccountId, id: settlementId, transaction_id: row.id, refund_id: null, capture_attempt_id: captureAttemptId, currency: row.currency, amount, commission: commissionOf(amount), ...report };
-    await writeSettlement(tx, deps, subscriptions, record, { row, patch, now, kinds }, events, disputeWrites(tx, [chargeback, reversal]));
+    const record = { merchant_account_id: merchantAccountId, id: settlementId, transaction_id: row.id, refund_id: null, capture_attempt_id: captureAttemptId, payment_service_id: row.payment_service_id, currency: row.currency, amount, commission: commissionOf(amount), ...report };
+    await writeReportLines(tx, deps, subscriptions, [settlementRecordQuery(tx, record), ...disputeWrites(tx, [chargeback, reversal])], { row, patch, now, kinds }, events);
   });
 }
 
@@ -136,54 +138,19 @@ function disputeWrites(tx: Tx, lines: Array<Insertable<ChargebacksTable> | undef
   return posted.length > 0 ? [insertChargebacksQuery(tx, posted)] : [];
 }
 
-/**
- * The settlement record, the transaction's change (`update`: its patch, rendered into its webhook
- * events `kinds` as it will be left), the history `events` and `more` (the report's dispute lines, a
- * refund's `settled`), in one statement. `subscriptions`:
- * the merchant's webhook subscriptions, read before the transaction began (from the read cache, as
- * a capture's answer reads them, rather than a read in this transaction). Read here, a cache miss
- * would wait for a pool connection while this transaction holds one: with as many jobs at once as
- * the pool has connections (or on PGlite, which has one), for ever.
- */
-async function writeSettlement(
-  tx: Tx,
-  deps: Deps,
-  subscriptions: readonly WebhookSubscriptionRow[],
-  record: Insertable<SettlementsTable>,
-  update: { row: TransactionRow; patch: repo.TransactionPatch; now: Date; kinds: TransactionEventKind[] } | null,
-  events: NewTransactionEvent[],
-  more: Array<Compilable<unknown>> = [],
-): Promise<void> {
-  const writes: Array<Compilable<unknown>> = [repo.insertSettlementQuery(tx, { exchange_rate: null, interchange: null, markup: null, scheme_fee: null, ...record }), ...more];
-  let outboxes = 0;
-  if (update) {
-    const { row: txn, patch, now, kinds } = update;
-    const expected = predictRow(txn, patch, now).row;
-    writes.push(repo.updateTransactionQuery(tx, txn.merchant_account_id, txn.id, patch, now));
-    for (const kind of kinds) {
-      const outbox = await transactionEventWrites(tx, deps, expected, kind, subscriptions);
-      outboxes += outbox.length - 1;
-      writes.push(...outbox);
-    }
-  }
-  writes.push(repo.insertEventsQuery(tx, events));
-  await runWrites(tx, writes);
-  // Webhook deliveries were queued with the events.
-  if (outboxes > 0) deps.queue.pokeSoon();
-}
-
-/** Enqueues the settlement of a succeeded refund (a refund settlement) in the caller's transaction. */
-export async function scheduleRefundSettlement(tx: Tx, deps: Deps, refund: { merchant_account_id: string; transaction_id: string; id: string }): Promise<void> {
-  await refundSettlementQuery(tx, deps, refund).execute();
+/** Enqueues the sandbox settlement of a succeeded refund (a refund settlement) of `row` in the caller's transaction; none for a real connector. */
+export async function scheduleRefundSettlement(tx: Tx, deps: Deps, refund: { merchant_account_id: string; transaction_id: string; id: string }, row: TransactionRow): Promise<void> {
+  for (const query of refundSettlementQueries(tx, deps, refund, row)) await query.execute();
   deps.queue.pokeSoon();
 }
 
-/** `scheduleRefundSettlement`'s insert, for a caller that runs it with its other writes (src/db/write-batch.ts). */
-export function refundSettlementQuery(db: Executor, deps: Deps, refund: { merchant_account_id: string; transaction_id: string; id: string }) {
-  return deps.queue.enqueueQuery(db, 'settle-transaction', { merchant_account_id: refund.merchant_account_id, transaction_id: refund.transaction_id, refund_id: refund.id }, {
+/** `scheduleRefundSettlement`'s insert (none for a real connector), for a caller that runs it with its other writes (src/db/write-batch.ts). */
+export function refundSettlementQueries(db: Executor, deps: Deps, refund: { merchant_account_id: string; transaction_id: string; id: string }, row: TransactionRow) {
+  if (!simulatesSettlements(deps, row)) return [];
+  return [deps.queue.enqueueQuery(db, 'settle-transaction', { merchant_account_id: refund.merchant_account_id, transaction_id: refund.transaction_id, refund_id: refund.id }, {
     jobKey: `settle-refund:${refund.merchant_account_id}:${refund.id}`,
     runAt: new Date(Date.now() + settlementDelayMs(deps)),
-  });
+  })];
 }
 
 /**
@@ -197,13 +164,13 @@ export async function settleRefund(deps: Deps, merchantAccountId: string, transa
   await withTransaction(deps.db, async (tx) => {
     const row = await repo.findTransaction(tx, merchantAccountId, transactionId, { forUpdate: true });
     const refund = await repo.findRefund(tx, merchantAccountId, refundId, transactionId);
-    if (!row || !refund || refund.status !== 'succeeded' || refund.target_type !== 'payment-method') return;
+    if (!row || !refund || refund.status !== 'succeeded' || refund.target_type !== 'payment-method' || !simulatesSettlements(deps, row)) return;
     if (alreadySettled(await repo.listSettlements(tx, merchantAccountId, row.id), null, refund.id)) return;
     const now = new Date();
     const settlementId = uuidv7();
-    const record = { merchant_account_id: merchantAccountId, id: settlementId, transaction_id: row.id, refund_id: refund.id, currency: refund.currency, amount: -refund.amount, commission: 0, ...sandboxReport(now) };
+    const record = { merchant_account_id: merchantAccountId, id: settlementId, transaction_id: row.id, refund_id: refund.id, payment_service_id: row.payment_service_id, currency: refund.currency, amount: -refund.amount, commission: 0, ...sandboxReport(now) };
     const update = row.settled ? { row, patch: { settled_amount: row.settled_amount - refund.amount }, now, kinds: ['transaction.settled' as const] } : null;
     const events = [event(row, 'payment-connector-report-transaction-settled', { settlement_id: settlementId, refund_id: refund.id, amount: -refund.amount, currency: refund.currency }, now)];
-    await writeSettlement(tx, deps, subscriptions, record, update, events, [repo.markRefundSettledQuery(tx, merchantAccountId, refund.id, now)]);
+    await writeReportLines(tx, deps, subscriptions, [settlementRecordQuery(tx, record), repo.markRefundSettledQuery(tx, merchantAccountId, refund.id, now)], update, events);
   });
 }
