@@ -27,17 +27,14 @@ describe('happy', () => {
     expect(res.body).not.toMatch(/<script>|<script type="text\/javascript">|https?:\/\/|scalar api reference|swagger/i);
   });
 
-  it('sends a policy that allows this origin only, with a fresh style nonce and no upgrade-insecure-requests', async () => {
-    const [one, two] = [await get('/docs/'), await get('/docs/')];
-    const csp = one.headers['content-security-policy'] as string;
-    const nonce = /'nonce-([A-Za-z0-9+/=]+)'/.exec(csp)![1]!;
+  it('sends a policy that allows this origin only (scripts, the document, images, fonts) and no upgrade-insecure-requests', async () => {
+    const res = await get('/docs/', { host: '192.168.1.20:8080' });
+    const csp = res.headers['content-security-policy'] as string;
     expect(csp).toBe(
-      `default-src 'none'; script-src 'self'; style-src 'self' 'nonce-${nonce}'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,
+      "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
     );
     expect(csp).not.toContain('upgrade-insecure-requests');
-    expect(one.body).toContain(`<meta property="csp-nonce" content="${nonce}">`);
-    expect(two.headers['content-security-policy']).not.toContain(nonce);
-    expect(one.headers).toMatchObject({ 'x-content-type-options': 'nosniff', 'x-frame-options': 'DENY', 'referrer-policy': 'no-referrer', 'cache-control': 'no-store' });
+    expect(res.headers).toMatchObject({ 'x-content-type-options': 'nosniff', 'x-frame-options': 'DENY', 'referrer-policy': 'no-referrer' });
   });
 
   it('redirects /docs to /docs/', async () => {
