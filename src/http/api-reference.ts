@@ -66,6 +66,7 @@ function page(): string {
 <meta name="description" content="Every operation of the svc payments API: parameters, bodies, responses and scopes">
 <link rel="icon" href="data:,">
 <link rel="stylesheet" href="./reference.css">
+<link rel="preload" href="../openapi.json" as="fetch" crossorigin="anonymous">
 </head>
 <body>
 <noscript>The svc API reference needs JavaScript. The OpenAPI document is at <a href="../openapi.json">/openapi.json</a>.</noscript>
