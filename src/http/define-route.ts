@@ -133,7 +133,7 @@ export function defineRoute<P extends TSchema | undefined = undefined, Q extends
   if (idempotent) {
     headerProps[IDEMPOTENCY_HEADER] = Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: 'Makes the request idempotent for 24 hours; a random value such as a UUIDv4' }));
   }
-  const success = def.response === null ? Type.Null({ description: 'No content' }) : def.response;
+  const success = def.response === null ? Type.Null({ description: 'No Content' }) : def.response;
   const schema = {
     operationId: def.operationId,
     tags: [...def.tags],
@@ -144,7 +144,7 @@ export function defineRoute<P extends TSchema | undefined = undefined, Q extends
     ...(def.querystring ? { querystring: def.querystring } : {}),
     ...(def.body ? { body: def.body } : {}),
     ...(Object.keys(headerProps).length > 0 ? { headers: Type.Object(headerProps) } : {}),
-    response: { [def.status]: success, ...(def.noContentWhenNull ? { 204: Type.Null({ description: 'No content' }) } : {}), ...(def.scope === null && (def.credential ?? 'bearer') === 'bearer' ? {} : ERROR_RESPONSES) },
+    response: { [def.status]: success, ...(def.noContentWhenNull ? { 204: Type.Null({ description: 'No Content' }) } : {}), ...(def.scope === null && (def.credential ?? 'bearer') === 'bearer' ? {} : ERROR_RESPONSES) },
   };
 
   return {

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
 import type { Config } from '../config.ts';
+import { registerApiReference } from './api-reference.ts';
+import { describeResponses, sharedErrorResponses } from './response-descriptions.ts';
 import { ALL_SCOPES } from './scopes.ts';
 
 export const API_VERSION = '1.0.0';
@@ -10,13 +11,16 @@ interface OperationObject {
   operationId?: string;
   description?: string;
   security?: unknown[];
+  responses?: Record<string, { description?: string }>;
   [key: string]: unknown;
 }
 
 /**
- * The OpenAPI document is generated from the route schemas. Each operation also carries its
- * required scope (`x-required-scopes`, and a line in its description), and the document lists
- * every scope with its operations under `x-scopes`.
+ * The OpenAPI document is generated from the route schemas (docs/api-reference.md). Each operation
+ * also carries its required scope (`x-required-scopes`, and a line in its description), every
+ * response a description of its own, and the document lists every scope with its operations under
+ * `x-scopes`. Its one server is this server's public URL: the first server's description names the
+ * environment (`svc trigger` reads it).
  */
 export async function registerOpenApi(app: FastifyInstance, config: Config): Promise<void> {
   const scopes = new Map<string, string | null>();
@@ -31,17 +35,17 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
       info: {
         title: 'Payments platform API',
         version: API_VERSION,
+        license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
         description:
           'Payment orchestration API. Authenticate with `Authorization: Bearer <JWT>` signed with ES512 by an API key pair; ' +
           'each operation names the scope it requires. Errors use the `Error` body; request validation failures answer 422 with `HTTPValidationError`.',
       },
       servers: [
         { url: config.publicUrl, description: `this server (${config.environment})` },
-        { url: `https://api.sandbox.${config.instanceId}.svc.app`, description: 'sandbox' },
-        { url: `https://api.${config.instanceId}.svc.app`, description: 'production' },
       ],
       components: {
         securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+        responses: sharedErrorResponses(),
       },
       security: [{ bearerAuth: [] }],
     },
@@ -51,6 +55,7 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
       const byScope: Record<string, string[]> = {};
       for (const methods of Object.values(document.paths ?? {})) {
         for (const operation of Object.values(methods)) {
+          describeResponses(operation.responses);
           const id = operation.operationId;
           if (!id || !scopes.has(id)) continue;
           const scope = scopes.get(id);
@@ -66,6 +71,6 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
       return document as never;
     },
   });
-  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
+  await registerApiReference(app);
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 }

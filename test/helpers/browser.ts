@@ -36,14 +36,15 @@ export interface BrowserHarness {
   close(): Promise<void>;
 }
 
-export async function startBrowserHarness(): Promise<BrowserHarness> {
+/** `browserArgs`: more chromium flags, e.g. `--host-resolver-rules` to reach the server by another host name. */
+export async function startBrowserHarness(options: { browserArgs?: string[] } = {}): Promise<BrowserHarness> {
   fs.mkdirSync(SHOTS, { recursive: true });
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-browser-'));
   const port = await freePort();
   const server: RunningServer = await startServer({ DATA_DIR: dataDir, PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}` });
   const base = server.baseUrl.replace('localhost', '127.0.0.1');
   const token = (await runSvc(['token', '--key', path.join(dataDir, 'private_key.pem')], { DATA_DIR: dataDir })).stdout.trim();
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: [...ARGS, ...(options.browserArgs ?? [])] });
   return {
     base,
     browser,

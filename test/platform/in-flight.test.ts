@@ -17,6 +17,8 @@ beforeAll(async () => {
         app.get('/test-throws', async () => {
           throw new Error('boom');
         });
+        // A plain (not async) handler that sends its answer and returns the reply, as plugins do.
+        app.get('/test-sends', (_request, reply) => reply.type('text/plain').send('sent'));
       },
     ],
   });
@@ -44,5 +46,12 @@ describe('errors', () => {
     expect((await t.app.inject({ method: 'GET', url: '/test-throws' })).statusCode).toBe(500);
     expect(t.app.inFlight.count).toBe(0);
     expect(await t.app.inFlight.drained(10)).toBe(true);
+  });
+
+  it('lets a plain handler that returns the reply answer, and counts it done', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/test-sends' });
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toBe('sent');
+    expect(t.app.inFlight.count).toBe(0);
   });
 });

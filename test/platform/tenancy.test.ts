@@ -302,9 +302,9 @@ const BODIES: Record<string, () => unknown> = {
   createPaymentMethodPaymentServiceToken: () => ({ payment_service_id: ids.payment_service_id, redirect_url: 'https://b.example/return' }),
   // B has no payment services: an empty list, never A's.
   listPaymentOptions: () => ({ currency: 'EUR', country: 'GB' }),
-  // The client library's ids: POST /payment-services is `updatePaymentService`, PUT is `createPaymentService`.
-  updatePaymentService: () => ({ ...PAYMENT_SERVICE_BODY, display_name: 'B made this', fields: [{ key: 'merchant_id', value: 'b-merchant' }] }),
-  createPaymentService: () => ({ display_name: 'taken over', fields: [{ key: 'merchant_id', value: 'b-merchant' }] }),
+  // POST /payment-services is `createPaymentService`, PUT is `updatePaymentService` (the original client library swaps them).
+  createPaymentService: () => ({ ...PAYMENT_SERVICE_BODY, display_name: 'B made this', fields: [{ key: 'merchant_id', value: 'b-merchant' }] }),
+  updatePaymentService: () => ({ display_name: 'taken over', fields: [{ key: 'merchant_id', value: 'b-merchant' }] }),
   // A's service named by B: 404, and A's stored secret is never opened for B.
   verifyPaymentServiceCredentials: () => ({ payment_service_definition_id: 'mock-card', payment_service_id: ids.payment_service_id, fields: [] }),
   createPaymentServiceSession: () => ({}),

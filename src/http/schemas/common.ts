@@ -84,9 +84,22 @@ export const SHARED_SCHEMAS = [ErrorDetailSchema, ErrorBodySchema, ValidationErr
 
 export const Cursor = Type.String({ minLength: 1, maxLength: 1000, description: 'Page pointer from a previous next_cursor or previous_cursor' });
 
+/**
+ * A query parameter with a default: optional in the OpenAPI document (a client may leave it out,
+ * and generated clients make it optional), while validation fills the default in (Ajv
+ * `useDefaults`), so the handler's type keeps it present.
+ */
+export function Defaulted<T extends TSchema>(schema: T): T {
+  if (!('default' in schema)) throw new Error('Defaulted: the schema has no default');
+  return Type.Optional(schema) as unknown as T;
+}
+
+/** The page size of every cursor-paginated list: 1 to 100, 20 when absent. */
+export const PageLimit = Defaulted(Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'Page size' }));
+
 export const PaginationQuery = {
   cursor: Type.Optional(Cursor),
-  limit: Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'Page size' }),
+  limit: PageLimit,
 };
 
 /** The list envelope of cursor-paginated lists. */

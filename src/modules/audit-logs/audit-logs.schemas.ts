@@ -1,12 +1,12 @@
 import { Type, type Static } from 'typebox';
 import type { AuditLogRow } from '../../db/schema.ts';
-import { Cursor, DateTime, ListEnvelope, Nullable, StringEnum } from '../../http/schemas/common.ts';
+import { Cursor, DateTime, ListEnvelope, Nullable, PageLimit, StringEnum } from '../../http/schemas/common.ts';
 
 export const AUDIT_ACTIONS = ['created', 'updated', 'deleted', 'voided', 'canceled', 'captured'] as const;
 
 export const ListAuditLogsQuery = Type.Object({
   cursor: Type.Optional(Nullable(Cursor)),
-  limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+  limit: PageLimit,
   action: Type.Optional(Nullable(StringEnum(AUDIT_ACTIONS))),
   user_id: Type.Optional(Nullable(Type.String({ format: 'uuid' }))),
   resource_type: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 100 }))),

@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { GIFT_CARD_ERROR_CODES } from '../../connectors/gift-cards/gift-card-connector.ts';
 import type { GiftCardActivationRow, GiftCardRedemptionRow, GiftCardRow } from '../../db/schema.ts';
-import { Amount, Currency, Cursor, DateTime, ItemList, ListEnvelope, Nullable, StringEnum } from '../../http/schemas/common.ts';
+import { Amount, Currency, Cursor, DateTime, ItemList, ListEnvelope, Nullable, PageLimit, StringEnum } from '../../http/schemas/common.ts';
 import type { GiftCardServiceResource } from './gift-card-service.ts';
 
 /** At most this many gift cards in one balance request (and, for the engine, one transaction). */
@@ -47,7 +47,7 @@ const BuyerSelection = {
 
 export const ListGiftCardsQuery = Type.Object({
   cursor: Type.Optional(Nullable(Cursor)),
-  limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+  limit: PageLimit,
   ...BuyerSelection,
 });
 export type ListGiftCardsQuery = Static<typeof ListGiftCardsQuery>;

@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import type { MonitoringIncidentRow, MonitoringMetricRow, MonitoringSampleRow } from '../../db/schema-insights.ts';
-import { DateTime, ListEnvelope, Nullable, PaginationQuery, Uuid } from '../../http/schemas/common.ts';
+import { DateTime, Defaulted, ListEnvelope, Nullable, PaginationQuery, Uuid } from '../../http/schemas/common.ts';
 
 export const METRIC_TYPE = 'monitoring.metric';
 export const INCIDENT_TYPE = 'monitoring.incident';
@@ -121,7 +121,7 @@ export const IncidentParams = Type.Object({ incident_id: Uuid({ description: 'ID
 
 export const ListMonitoringMetricsQuery = Type.Object({
   cursor: PaginationQuery.cursor,
-  limit: Type.Integer({ minimum: 1, maximum: 10, default: 5, description: 'Page size (each metric carries its samples)' }),
+  limit: Defaulted(Type.Integer({ minimum: 1, maximum: 10, default: 5, description: 'Page size (each metric carries its samples)' })),
   samples_timestamp_interval: Interval('Which samples each metric carries, e.g. PT60M/now'),
   search: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Part of the display name, any case' })),
 });

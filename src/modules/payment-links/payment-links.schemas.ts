@@ -1,6 +1,6 @@
 import { Type, type Static, type TSchema } from 'typebox';
 import { CartItemSchema, GuestBuyerSchema } from '../../http/schemas/checkout.ts';
-import { Country, Currency, Cursor, DateTime, ListEnvelope, Nullable, NullableOut, StringEnum, Uuid } from '../../http/schemas/common.ts';
+import { Country, Currency, Cursor, DateTime, ListEnvelope, Nullable, NullableOut, PageLimit, StringEnum, Uuid } from '../../http/schemas/common.ts';
 import { PAYMENT_SOURCES, StatementDescriptorSchema, TransactionBuyerSchema, TransactionShippingDetailsSchema } from '../transactions/transaction.schema.ts';
 
 /** `POST /payment-links` (PaymentLinkCreate), `GET /payment-links` and the payment link resource (PaymentLink). */
@@ -60,7 +60,7 @@ const Minor = (description: string) => Opt(Type.Integer({ minimum: 0, maximum: 2
 
 export const ListPaymentLinksQuery = Type.Object({
   cursor: Opt(Cursor),
-  limit: Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'Page size' }),
+  limit: PageLimit,
   created_at_gte: At('Created at or after'),
   created_at_lte: At('Created at or before'),
   updated_at_gte: At('Updated at or after'),

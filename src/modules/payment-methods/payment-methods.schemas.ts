@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import type { PaymentMethodRow } from '../../db/schema.ts';
-import { Country, Currency, Cursor, DateTime, ItemList, ListEnvelope, Nullable, StringEnum } from '../../http/schemas/common.ts';
+import { Country, Currency, Cursor, DateTime, Defaulted, ItemList, ListEnvelope, Nullable, PageLimit, StringEnum } from '../../http/schemas/common.ts';
 import { Discriminated } from '../../http/schemas/discriminated.ts';
 import { CARD_SCHEMES } from '../../lib/card-schemes.ts';
 
@@ -64,7 +64,7 @@ export const PaymentMethodParams = Type.Object({ payment_method_id: Type.String(
 
 export const ListPaymentMethodsQuery = Type.Object({
   cursor: Type.Optional(Nullable(Cursor)),
-  limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+  limit: PageLimit,
   buyer_id: Type.Optional(Nullable(Type.String({ format: 'uuid' }))),
   buyer_external_identifier: Type.Optional(Nullable(ExternalIdentifier)),
   external_identifier: Type.Optional(Nullable(ExternalIdentifier)),
@@ -154,7 +154,7 @@ export const ListBuyerPaymentMethodsQuery = Type.Object({
   buyer_external_identifier: Type.Optional(Nullable(ExternalIdentifier)),
   country: Type.Optional(Nullable(Country({ description: 'Only methods usable in this country (a method tied to no country matches any)' }))),
   currency: Type.Optional(Nullable(Currency({ description: 'Only methods usable in this currency (a method tied to no currency matches any)' }))),
-  order_by: StringEnum(['asc', 'desc'] as const, { default: 'desc' }),
+  order_by: Defaulted(StringEnum(['asc', 'desc'] as const, { default: 'desc' })),
   sort_by: Type.Optional(Nullable(Type.Literal('last_used_at'))),
 });
 export type ListBuyerPaymentMethodsQuery = Static<typeof ListBuyerPaymentMethodsQuery>;

@@ -7,14 +7,14 @@ import { listPaymentServices } from './routes/list-payment-services.ts';
 import { updatePaymentService } from './routes/update-payment-service.ts';
 import { verifyPaymentServiceCredentials } from './routes/verify-payment-service-credentials.ts';
 
-/** Configured payment services (connections). The operationIds of POST and PUT are the library's, swapped: see the route files. */
+/** Configured payment services (connections). The original client library swaps the ids of POST and PUT: see the route files. */
 export async function paymentServices(app: FastifyInstance): Promise<void> {
   for (const route of [
-    updatePaymentService,
+    createPaymentService,
     listPaymentServices,
     verifyPaymentServiceCredentials,
     getPaymentService,
-    createPaymentService,
+    updatePaymentService,
     deletePaymentService,
     createPaymentServiceSession,
   ]) {

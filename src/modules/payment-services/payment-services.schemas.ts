@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import type { MerchantProfileSchemeJson, PaymentServiceRow } from '../../db/schema.ts';
-import { Country, Currency, DateTime, ListEnvelope, Nullable, PaginationQuery, StringEnum, Uuid } from '../../http/schemas/common.ts';
+import { Country, Currency, DateTime, Defaulted, ListEnvelope, Nullable, PaginationQuery, StringEnum, Uuid } from '../../http/schemas/common.ts';
 import { CARD_SCHEME_PATTERN } from '../../lib/card-schemes.ts';
 import { DefinitionId } from '../payment-service-definitions/payment-service-definitions.schemas.ts';
 
@@ -104,7 +104,7 @@ export const PaymentServiceParams = Type.Object({ payment_service_id: Uuid({ des
 export const ListPaymentServicesQuery = Type.Object({
   ...PaginationQuery,
   method: Type.Optional(Nullable(MethodName())),
-  deleted: Type.Boolean({ default: false, description: 'true: only deleted services; false (default): only services not deleted' }),
+  deleted: Defaulted(Type.Boolean({ default: false, description: 'true: only deleted services; false (default): only services not deleted' })),
 });
 export type ListPaymentServicesQuery = Static<typeof ListPaymentServicesQuery>;
 

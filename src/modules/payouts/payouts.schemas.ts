@@ -1,7 +1,7 @@
 import { Type, type Static, type TSchema } from 'typebox';
 import { AddressResourceSchema, AddressSchema, toAddressResource, type Address } from '../../http/schemas/address.ts';
 import { GuestBuyerSchema } from '../../http/schemas/checkout.ts';
-import { Currency, Cursor, DateTime, ListEnvelope, Nullable, NullableOut, StringEnum, Uuid } from '../../http/schemas/common.ts';
+import { Currency, Cursor, DateTime, ListEnvelope, Nullable, NullableOut, PageLimit, StringEnum, Uuid } from '../../http/schemas/common.ts';
 import { CARD_SCHEME_PATTERN } from '../../lib/cards/schemes.ts';
 import { PhoneNumber } from '../buyers/buyers.schemas.ts';
 import { CardExpirationDate, CardNumber } from '../payment-methods/payment-methods.schemas.ts';
@@ -93,7 +93,7 @@ const At = (description: string) => Opt(DateTime({ description: `${description};
 
 export const ListPayoutsQuery = Type.Object({
   cursor: Opt(Cursor),
-  limit: Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'Page size' }),
+  limit: PageLimit,
   created_at_gte: At('Created at or after'),
   created_at_lte: At('Created at or before'),
   updated_at_gte: At('Updated at or after'),

@@ -1,5 +1,5 @@
 import { Type, type Static, type TSchema } from 'typebox';
-import { Cursor, DateTime, ListEnvelope, Nullable, NullableOut, StringEnum, Uuid } from '../../http/schemas/common.ts';
+import { Cursor, DateTime, ListEnvelope, Nullable, NullableOut, PageLimit, StringEnum, Uuid } from '../../http/schemas/common.ts';
 import { REPORT_SCHEDULES } from './report-schedule.ts';
 import { REPORT_MODELS, ReportSpecBody } from './report-spec.schemas.ts';
 
@@ -36,7 +36,7 @@ export const ReportParams = Type.Object({ report_id: Uuid({ description: 'ID of 
 export const ReportExecutionParams = Type.Object({ report_execution_id: Uuid({ description: 'ID of the report execution' }) });
 export const ReportExecutionUrlParams = Type.Object({ report_id: Uuid({ description: 'ID of the report' }), report_execution_id: Uuid({ description: 'ID of the report execution' }) });
 
-const Limit = Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'Page size' });
+const Limit = PageLimit;
 
 export const ListReportsQuery = Type.Object({
   cursor: Opt(Cursor),

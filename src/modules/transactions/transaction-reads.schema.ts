@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import type { ChargebackRow, SettlementRow, TransactionEventRow } from '../../db/schema-transactions.ts';
-import { DateTime, ItemList, ListEnvelope, NullableOut, StringEnum } from '../../http/schemas/common.ts';
+import { DateTime, Defaulted, ItemList, ListEnvelope, NullableOut, StringEnum } from '../../http/schemas/common.ts';
 
 export const TransactionActionSchema = Type.Object(
   {
@@ -23,7 +23,7 @@ export const TransactionEventsSchema = ListEnvelope(TransactionEventSchema, 'Tra
 
 export const ListTransactionEventsQuery = Type.Object({
   cursor: Type.Optional(NullableOut(Type.String({ minLength: 1, maxLength: 1000 }))),
-  limit: Type.Integer({ minimum: 1, maximum: 100, default: 100 }),
+  limit: Defaulted(Type.Integer({ minimum: 1, maximum: 100, default: 100, description: 'Page size' })),
 });
 
 export const SettlementSchema = Type.Object(

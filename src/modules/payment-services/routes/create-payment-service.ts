@@ -1,24 +1,24 @@
 import { defineRoute } from '../../../http/define-route.ts';
-import { PaymentServiceParams, PaymentServiceSchema, UpdatePaymentServiceBody } from '../payment-services.schemas.ts';
-import { updatePaymentService } from '../payment-services.service.ts';
+import { CreatePaymentServiceBody, PaymentServiceSchema } from '../payment-services.schemas.ts';
+import { createPaymentService as createService } from '../payment-services.service.ts';
 
 /**
- * `PUT /payment-services/{id}` changes a service. Its operationId is the client library's
- * (`create_payment_service`; see update-payment-service.ts for why the names are swapped).
+ * `POST /payment-services` creates a service. The original API's client library calls this
+ * operation `update_payment_service` (its ids of create and update are swapped); ours is correct,
+ * and the description names the library's so its users can find it (docs/api-reference.md).
  */
 export const createPaymentService = defineRoute({
   operationId: 'createPaymentService',
-  method: 'PUT',
-  url: '/payment-services/:payment_service_id',
+  method: 'POST',
+  url: '/payment-services',
   scope: 'payment-services.write',
   tags: ['payment-services'],
-  summary: 'Change a configured payment service (partial update)',
+  summary: 'Configure a new payment service (a connection to a payment service definition)',
   description:
-    'Fields that are not sent, or sent as null, keep their value; `merchant_profile: null` clears the profile and a null scheme entry removes that scheme. `fields` and `reporting_fields` merge key by key (an empty value removes an optional field) and the merged credentials are verified again. A deleted service answers 404.',
-  status: 200,
-  params: PaymentServiceParams,
-  body: UpdatePaymentServiceBody,
-  bodyOptional: true,
+    'The fields must be those of the definition: every required one, no unknown key; the connector then verifies them. Secret field values are stored encrypted and never returned. `position` defaults to after the last service of the same method.\n\n' +
+    'The original API\'s client libraries name this operation `update_payment_service` (`updatePaymentService`): they swap the names of create and update.',
+  status: 201,
+  body: CreatePaymentServiceBody,
   response: PaymentServiceSchema,
-  handler: ({ ctx, params, body }) => updatePaymentService(ctx, params.payment_service_id, body),
+  handler: ({ ctx, body }) => createService(ctx, body),
 });

@@ -76,8 +76,8 @@ describe('happy', () => {
 
     const audit = await t.deps.db.selectFrom('audit_logs').select(['action', 'operation_id', 'resource_type']).where('resource_id', '=', service.id).orderBy('created_at').orderBy('id').execute();
     expect(audit.map((a) => `${a.action}:${a.operation_id}:${a.resource_type}`)).toEqual([
-      'created:updatePaymentService:payment-service',
-      'updated:createPaymentService:payment-service',
+      'created:createPaymentService:payment-service',
+      'updated:updatePaymentService:payment-service',
       'deleted:deletePaymentService:payment-service',
     ]);
   });

@@ -1,23 +1,25 @@
 import { defineRoute } from '../../../http/define-route.ts';
-import { CreatePaymentServiceBody, PaymentServiceSchema } from '../payment-services.schemas.ts';
-import { createPaymentService } from '../payment-services.service.ts';
+import { PaymentServiceParams, PaymentServiceSchema, UpdatePaymentServiceBody } from '../payment-services.schemas.ts';
+import { updatePaymentService as updateService } from '../payment-services.service.ts';
 
 /**
- * `POST /payment-services` creates. Its operationId is the client library's (`update_payment_service`):
- * the library swapped the ids of create and update, and clients generated from our document keep
- * the library's method names (docs/decisions.md, "Payment services and definitions").
+ * `PUT /payment-services/{id}` changes a service. The original API's client library calls this
+ * operation `create_payment_service` (see create-payment-service.ts).
  */
 export const updatePaymentService = defineRoute({
   operationId: 'updatePaymentService',
-  method: 'POST',
-  url: '/payment-services',
+  method: 'PUT',
+  url: '/payment-services/:payment_service_id',
   scope: 'payment-services.write',
   tags: ['payment-services'],
-  summary: 'Configure a new payment service (a connection to a payment service definition)',
+  summary: 'Change a configured payment service (partial update)',
   description:
-    'The fields must be those of the definition: every required one, no unknown key; the connector then verifies them. Secret field values are stored encrypted and never returned. `position` defaults to after the last service of the same method.',
-  status: 201,
-  body: CreatePaymentServiceBody,
+    'Fields that are not sent, or sent as null, keep their value; `merchant_profile: null` clears the profile and a null scheme entry removes that scheme. `fields` and `reporting_fields` merge key by key (an empty value removes an optional field) and the merged credentials are verified again. A deleted service answers 404.\n\n' +
+    'The original API\'s client libraries name this operation `create_payment_service` (`createPaymentService`): they swap the names of create and update.',
+  status: 200,
+  params: PaymentServiceParams,
+  body: UpdatePaymentServiceBody,
+  bodyOptional: true,
   response: PaymentServiceSchema,
-  handler: ({ ctx, body }) => createPaymentService(ctx, body),
+  handler: ({ ctx, params, body }) => updateService(ctx, params.payment_service_id, body),
 });

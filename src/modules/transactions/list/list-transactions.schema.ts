@@ -1,5 +1,5 @@
 import { Type, type Static, type TSchema } from 'typebox';
-import { Country, Currency, Cursor, DateTime, ListEnvelope, Nullable, StringEnum, Uuid } from '../../../http/schemas/common.ts';
+import { Country, Currency, Cursor, DateTime, ListEnvelope, Nullable, PageLimit, StringEnum, Uuid } from '../../../http/schemas/common.ts';
 import { CARD_SCHEME_PATTERN } from '../../../lib/cards/schemes.ts';
 import { PAYMENT_SOURCES, TRANSACTION_STATUSES, TransactionSummarySchema } from '../transaction.schema.ts';
 
@@ -19,7 +19,7 @@ const At = (description: string) => Opt(DateTime({ description: `${description};
 
 export const ListTransactionsQuery = Type.Object({
   cursor: Type.Optional(Nullable(Cursor)),
-  limit: Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'Page size' }),
+  limit: PageLimit,
   amount_eq: Minor('amount equal to'),
   amount_gte: Minor('amount greater than or equal to'),
   amount_lte: Minor('amount less than or equal to'),
