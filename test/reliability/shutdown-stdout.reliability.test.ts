@@ -54,7 +54,7 @@ async function serveOnFifo(extraEnv: Record<string, string> = {}): Promise<Spawn
     stdio: ['ignore', writerFd, 'pipe'],
   });
   fs.closeSync(writerFd);
-  const entry = { child, readerFd, db };
+  const entry: (typeof started)[number] = { child, readerFd, db };
   started.push(entry);
   let err = '';
   child.stderr!.on('data', (d) => (err += d.toString()));
