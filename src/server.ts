@@ -4,9 +4,10 @@ import { fileURLToPath } from 'node:url';
 import pino from 'pino';
 import { buildApp } from './app.ts';
 import { bootstrap } from './bootstrap.ts';
-import type { Config } from './config.ts';
+import { ConfigError, type Config } from './config.ts';
 import { createRuntime } from './deps.ts';
 import { loggerOptions } from './http/logger.ts';
+import { localUrl, productionPublicUrlProblem } from './http/public-url.ts';
 import { LogDestination } from './observability/log-destination.ts';
 
 const SVC_BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'bin', 'svc.mjs');
@@ -38,6 +39,8 @@ const REPEAT_WINDOW_MS = 500;
 
 /** The HTTP process: config → dependencies → app → listen, and a graceful close on SIGTERM/SIGINT. */
 export async function serve(config: Config): Promise<void> {
+  const noPublicUrl = productionPublicUrlProblem(config.environment, config.publicUrlSet);
+  if (noPublicUrl) throw new ConfigError('PUBLIC_URL', noPublicUrl);
   const stdout = new LogDestination();
   const log = pino(loggerOptions(config) as pino.LoggerOptions, stdout);
   // A server answers requests that open card data: it must be able to open the database's data keys.
@@ -49,7 +52,8 @@ export async function serve(config: Config): Promise<void> {
 
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
-  const baseUrl = config.publicUrl.replace(`:${config.port}`, `:${port}`);
+  // Where this machine reaches it (an unspecified HOST shown as loopback), whatever PUBLIC_URL says.
+  const baseUrl = localUrl(config.host, port);
   printBanner(stdout, baseUrl, config, boot.keyFile, boot.created);
 
   let closingSince: number | null = null;
@@ -106,6 +110,9 @@ function printBanner(stdout: LogDestination, baseUrl: string, config: Config, ke
       ? `  bootstrap private key: ${keyFile}${created ? ' (created now; keep it safe, it has full access)' : ''}`
       : `  bootstrap private key: ${keyFile} is not on this machine (another process created it)`,
     `  API reference: ${baseUrl}/docs   OpenAPI: ${baseUrl}/openapi.json`,
+    config.publicUrlSet
+      ? `  public URL (PUBLIC_URL, in links it hands out): ${config.publicUrl}`
+      : `  links it hands out start with ${config.publicUrl}: set PUBLIC_URL to the address others reach it at`,
   ];
   if (keyExists) {
     lines.push(

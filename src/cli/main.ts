@@ -202,6 +202,10 @@ export async function main(argv: string[]): Promise<number> {
         return 2;
     }
   } catch (error) {
+    if (error instanceof ConfigError) {
+      err(`configuration error: ${error.message}`);
+      return 1;
+    }
     const usage = String((error as NodeJS.ErrnoException).code).startsWith('ERR_PARSE_ARGS') ? ` (svc ${command} --help)` : '';
     err(`svc ${command}: ${(error as Error).message}${usage}`);
     return 1;
