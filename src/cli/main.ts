@@ -41,14 +41,14 @@ async function tokenCommand(config: Config, args: string[]): Promise<number> {
       embed: { type: 'string' },
     },
   });
-  const lifetime = Number(values.lifetime);
-  if (!Number.isInteger(lifetime) || lifetime < 1) throw new Error('--lifetime must be a positive whole number of seconds');
+  const { checkTokenRequest } = await import('./token-rules.ts');
+  const request = checkTokenRequest({ lifetime: values.lifetime, scopes: values.scope, embed: values.embed }, config.tokenMaxLifetimeSeconds);
   const token = await mintToken({
     privateKeyPem: readKeyFile(values.key ?? path.join(config.dataDir, BOOTSTRAP_KEY_FILE)),
-    scopes: values.scope && values.scope.length > 0 ? values.scope : ['*.read', '*.write'],
-    lifetimeSeconds: lifetime,
+    scopes: request.scopes,
+    lifetimeSeconds: request.lifetimeSeconds,
     ...(values['merchant-account'] ? { merchantAccountId: values['merchant-account'] } : {}),
-    ...(values.embed ? { embed: JSON.parse(values.embed) as Record<string, unknown> } : {}),
+    ...(request.embed ? { embed: request.embed } : {}),
   });
   write(`${token}\n`);
   return 0;

@@ -146,6 +146,19 @@ describe('errors', () => {
     expect(result.stderr).toMatch(/^svc trigger needs one event kind\n\nUsage: svc trigger <event kind>/);
   });
 
+  it('svc token refuses a lifetime over the server maximum and an unknown scope, exit 1, nothing on stdout', async () => {
+    const long = await runSvc(['token', '--lifetime', '200000'], env());
+    expect(long).toMatchObject({ code: 1, stdout: '' });
+    expect(long.stderr).toContain('svc token: --lifetime 200000 is longer than the server accepts (86400 s, 24 h: TOKEN_MAX_LIFETIME_SECONDS)');
+    const scope = await runSvc(['token', '--scope', 'transaction.write'], env());
+    expect(scope).toMatchObject({ code: 1, stdout: '' });
+    expect(scope.stderr).toContain('unknown scope "transaction.write"');
+    // At the maximum, what it prints the server accepts.
+    const ok = await runSvc(['token', '--lifetime', '86400', '--scope', 'merchant-accounts.read'], env());
+    expect(ok.code).toBe(0);
+    expect((await fetch(`${server.baseUrl}/merchant-accounts`, { headers: { authorization: `Bearer ${ok.stdout.trim()}` } })).status).toBe(200);
+  });
+
   it('svc serve in production without PUBLIC_URL refuses to start and says what to set', async () => {
     const result = await runSvc(['serve'], { DATA_DIR: dataDir, ENVIRONMENT: 'production', VAULT_MASTER_KEY: randomBytes(32).toString('base64'), PORT: '0' });
     expect(result.code).toBe(1);
