@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pino from 'pino';
@@ -41,6 +42,8 @@ const REPEAT_WINDOW_MS = 500;
 export async function serve(config: Config): Promise<void> {
   const noPublicUrl = productionPublicUrlProblem(config.environment, config.publicUrlSet);
   if (noPublicUrl) throw new ConfigError('PUBLIC_URL', noPublicUrl);
+  // Said at once, not after the migrations and the database are up.
+  await checkPortFree(config.host, config.port);
   const stdout = new LogDestination();
   const log = pino(loggerOptions(config) as pino.LoggerOptions, stdout);
   // A server answers requests that open card data: it must be able to open the database's data keys.
@@ -98,6 +101,21 @@ export async function serve(config: Config): Promise<void> {
   // Listeners stay installed: a second signal reaches shutdown() and forces the exit.
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+/** Throws a one-line explanation when HOST:PORT cannot be listened on (in use, not allowed). */
+async function checkPortFree(host: string, port: number): Promise<void> {
+  if (port === 0) return;
+  const probe = net.createServer();
+  await new Promise<void>((resolve, reject) => {
+    probe.once('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EADDRINUSE') reject(new Error(`port ${port} on ${host} is already in use (another svc serve?): stop that process, or choose another port, e.g. PORT=${port + 1}, or PORT=0 for any free one`));
+      else if (error.code === 'EACCES') reject(new Error(`port ${port} on ${host} needs privileges this process lacks: use a port above 1023, e.g. PORT=8080, or PORT=0 for any free one`));
+      else if (error.code === 'EADDRNOTAVAIL') reject(new Error(`HOST=${host} is not an address of this machine: use 127.0.0.1, 0.0.0.0 (every interface) or one of its own addresses`));
+      else reject(error);
+    });
+    probe.listen({ port, host, exclusive: true }, () => probe.close(() => resolve()));
+  });
 }
 
 function printBanner(stdout: LogDestination, baseUrl: string, config: Config, keyFile: string, created: boolean): void {

@@ -44,7 +44,7 @@ async function tokenCommand(config: Config, args: string[]): Promise<number> {
   const { checkTokenRequest } = await import('./token-rules.ts');
   const request = checkTokenRequest({ lifetime: values.lifetime, scopes: values.scope, embed: values.embed }, config.tokenMaxLifetimeSeconds);
   const token = await mintToken({
-    privateKeyPem: readKeyFile(values.key ?? path.join(config.dataDir, BOOTSTRAP_KEY_FILE)),
+    privateKeyPem: readKeyFile(values.key ?? path.join(config.dataDir, BOOTSTRAP_KEY_FILE), path.join(config.dataDir, BOOTSTRAP_KEY_FILE)),
     scopes: request.scopes,
     lifetimeSeconds: request.lifetimeSeconds,
     ...(values['merchant-account'] ? { merchantAccountId: values['merchant-account'] } : {}),
@@ -102,7 +102,7 @@ const TARGET_OPTIONS = { url: { type: 'string' }, key: { type: 'string' }, 'merc
 function apiClient(config: Config, values: { url?: string; key?: string; 'merchant-account'?: string }): ApiClient {
   return new ApiClient({
     baseUrl: values.url ?? config.publicUrl,
-    privateKeyPem: readKeyFile(values.key ?? path.join(config.dataDir, BOOTSTRAP_KEY_FILE)),
+    privateKeyPem: readKeyFile(values.key ?? path.join(config.dataDir, BOOTSTRAP_KEY_FILE), path.join(config.dataDir, BOOTSTRAP_KEY_FILE)),
     merchantAccountId: values['merchant-account'] ?? null,
   });
 }

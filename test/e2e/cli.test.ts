@@ -159,6 +159,34 @@ describe('errors', () => {
     expect((await fetch(`${server.baseUrl}/merchant-accounts`, { headers: { authorization: `Bearer ${ok.stdout.trim()}` } })).status).toBe(200);
   });
 
+  it('errors that teach: a missing key file names the default key and DATA_DIR relative to the current directory; a file that is no PEM key says so', async () => {
+    const missing = await runSvc(['token'], { DATA_DIR: 'no-such-dir' });
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain(`svc token: no private key file at ${path.join(ROOT, 'no-such-dir', 'private_key.pem')}.`);
+    expect(missing.stderr).toContain(`DATA_DIR (default ./data) is relative to the current directory (${ROOT})`);
+    const elsewhere = await runSvc(['token', '--key', 'nope.pem'], env());
+    expect(elsewhere.stderr).toContain(`The default key is ${path.join(dataDir, 'private_key.pem')}.`);
+    fs.writeFileSync(path.join(dataDir, 'not-a-key.txt'), 'hello\n');
+    const notPem = await runSvc(['token', '--key', path.join(dataDir, 'not-a-key.txt')], env());
+    expect(notPem.code).toBe(1);
+    expect(notPem.stderr).toContain('not-a-key.txt is not a PEM private key');
+  });
+
+  it('svc serve on a port in use says so before touching the database, and suggests PORT=0; HOST=localhost:8080 blames HOST', async () => {
+    const fresh = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-cli-port-'));
+    try {
+      const busy = await runSvc(['serve'], { DATA_DIR: fresh, PORT: String(port) });
+      expect(busy.code).toBe(1);
+      expect(busy.stderr).toContain(`svc serve: port ${port} on 127.0.0.1 is already in use (another svc serve?): stop that process, or choose another port, e.g. PORT=${port + 1}, or PORT=0 for any free one`);
+      expect(fs.readdirSync(fresh)).toEqual([]);
+      const host = await runSvc(['serve'], { DATA_DIR: fresh, HOST: 'localhost:8080' });
+      expect(host.code).toBe(1);
+      expect(host.stderr).toBe('configuration error: HOST: takes no port (the port is PORT), got "localhost:8080"; set HOST=localhost PORT=8080\n');
+    } finally {
+      fs.rmSync(fresh, { recursive: true, force: true });
+    }
+  });
+
   it('svc serve in production without PUBLIC_URL refuses to start and says what to set', async () => {
     const result = await runSvc(['serve'], { DATA_DIR: dataDir, ENVIRONMENT: 'production', VAULT_MASTER_KEY: randomBytes(32).toString('base64'), PORT: '0' });
     expect(result.code).toBe(1);
