@@ -24,6 +24,9 @@ RUN npm run build
 # Stage 3: the runtime image: production dependencies and the compiled JavaScript, nothing else (no
 # sources, no TypeScript compiler or loader, no npm cache, no tests, no dev tools).
 FROM ${NODE_IMAGE} AS runtime
+# HOST=0.0.0.0 is where the server listens in the container, never an address it hands out: set
+# PUBLIC_URL (docker run -e PUBLIC_URL=https://payments.example.com) to the address buyers reach,
+# required with ENVIRONMENT=production. Without it a sandbox hands out http://127.0.0.1:PORT links.
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=8080 \

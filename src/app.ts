@@ -27,7 +27,7 @@ declare module 'fastify' {
 
 export interface BuildAppOptions {
   /** Where log lines go (tests capture them); default stdout. */
-  logStream?: NodeJS.WritableStream;
+  logStream?: import('pino').DestinationStream;
   /** Plugins registered after the built-in modules (embedding applications, tests). */
   plugins?: Array<(app: FastifyInstance) => Promise<void>>;
   /** Called for every route registered (tests list them). */

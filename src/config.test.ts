@@ -1,5 +1,6 @@
 import { createPublicKey, generateKeyPairSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { productionPublicUrlProblem } from './http/public-url.ts';
 import { ConfigError, loadConfig } from './config.ts';
 
 const rsaPublic = (bits = 2048) => generateKeyPairSync('rsa', { modulusLength: bits }).publicKey;
@@ -137,9 +138,37 @@ describe('errors', () => {
     [{ ENVIRONMENT: 'production', VAULT_MASTER_KEY: Buffer.alloc(32, 7).toString('base64'), TEST_IDEMPOTENCY_LEASE_MS: '1000' }, 'TEST_IDEMPOTENCY_LEASE_MS: is for the crash-safety tests only and is refused in production'],
     [{ TEST_CRASH_POINT: 'during:refund' }, 'TEST_CRASH_POINT: must be <step>:<name> with step one of before-call, after-call, after-answer, got "during:refund"'],
     [{ TEST_IDEMPOTENCY_LEASE_MS: '5' }, 'TEST_IDEMPOTENCY_LEASE_MS: must be between 100 and 120000, got 5'],
+    // HOST is where to listen; PUBLIC_URL what is handed out (issue 51): each error blames the right one.
+    [{ HOST: 'localhost:8080' }, 'HOST: takes no port (the port is PORT), got "localhost:8080"; set HOST=localhost PORT=8080'],
+    [{ HOST: '[::1]:9000' }, 'HOST: takes no port (the port is PORT), got "[::1]:9000"; set HOST=::1 PORT=9000'],
+    [{ HOST: 'http://0.0.0.0' }, 'HOST: is the address to listen on, not a URL (the URL clients use is PUBLIC_URL), got "http://0.0.0.0"'],
+    [{ HOST: 'my host' }, 'HOST: must be an IP address or a host name (e.g. 127.0.0.1, 0.0.0.0, ::, localhost), got "my host"'],
+    [{ PUBLIC_URL: 'payments.example.com' }, 'PUBLIC_URL: is not a valid URL, got "payments.example.com" (e.g. https://payments.example.com)'],
+    [{ PUBLIC_URL: 'ftp://payments.example.com' }, 'PUBLIC_URL: must be an http(s) URL, got "ftp://payments.example.com"'],
+    [{ PUBLIC_URL: 'http://0.0.0.0:8080' }, 'PUBLIC_URL: names 0.0.0.0, an address to listen on that nobody can open'],
+    [{ PUBLIC_URL: 'http://[::]:8080' }, 'PUBLIC_URL: names [::], an address to listen on that nobody can open'],
   ];
   it.each(cases)('refuses %j with one line naming the variable', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);
+  });
+});
+
+describe('PUBLIC_URL and HOST', () => {
+  it('never derives a URL from an unspecified HOST: 0.0.0.0 and :: become loopback, with the port', () => {
+    expect(loadConfig({ HOST: '0.0.0.0', PORT: '8097' })).toMatchObject({ host: '0.0.0.0', publicUrl: 'http://127.0.0.1:8097', publicUrlSet: false });
+    expect(loadConfig({ HOST: '::', PORT: '8097' })).toMatchObject({ host: '::', publicUrl: 'http://localhost:8097', publicUrlSet: false });
+    expect(loadConfig({ HOST: '::1', PORT: '8097' }).publicUrl).toBe('http://[::1]:8097');
+    expect(loadConfig({ HOST: 'svc.internal', PORT: '8097' }).publicUrl).toBe('http://svc.internal:8097');
+  });
+
+  it('hands out PUBLIC_URL as given (less a trailing slash) and records that it was given', () => {
+    expect(loadConfig({ HOST: '0.0.0.0', PUBLIC_URL: 'https://payments.example.com/' })).toMatchObject({ publicUrl: 'https://payments.example.com', publicUrlSet: true });
+  });
+
+  it('makes PUBLIC_URL a condition of serving in production, with a message that says what to set', () => {
+    expect(productionPublicUrlProblem('production', false)).toMatch(/^is required in production: the address buyers and clients reach this server at \(e\.g\. https:\/\/payments\.example\.com\)/);
+    expect(productionPublicUrlProblem('production', true)).toBeNull();
+    expect(productionPublicUrlProblem('sandbox', false)).toBeNull();
   });
 });

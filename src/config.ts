@@ -1,6 +1,7 @@
 import { createPublicKey, X509Certificate, type JsonWebKey } from 'node:crypto';
 import { isIP } from 'node:net';
 import path from 'node:path';
+import { hostProblem, localUrl, publicUrlProblem } from './http/public-url.ts';
 import { CRASH_STEPS, parseCrashPoint, type TestFaults } from './observability/test-faults.ts';
 
 /**
@@ -31,6 +32,8 @@ export interface Config {
   jobConcurrency: number;
   /** Public base URL printed at start and written into the OpenAPI servers list. */
   publicUrl: string;
+  /** PUBLIC_URL was given (required to serve in production); otherwise publicUrl is HOST:PORT on loopback. */
+  publicUrlSet: boolean;
   /** Longest accepted bearer token lifetime (exp - iat), in seconds. */
   tokenMaxLifetimeSeconds: number;
   /** Enumeration prevention: requests per minute per embed token or checkout session. */
@@ -389,16 +392,17 @@ function testFaults(env: Env, environment: 'sandbox' | 'production'): TestFaults
 export function loadConfig(env: Env = process.env): Config {
   const port = integer(env, 'PORT', 8080, 0, 65535);
   const host = read(env, 'HOST') ?? '127.0.0.1';
+  const hostError = hostProblem(host);
+  if (hostError) throw new ConfigError('HOST', hostError);
   const instanceId = read(env, 'INSTANCE_ID') ?? 'local';
   if (!/^[a-z0-9][a-z0-9-]{0,62}$/.test(instanceId)) {
     throw new ConfigError('INSTANCE_ID', `must be lowercase letters, digits and dashes (1 to 63 characters), got "${instanceId}"`);
   }
-  const publicUrl = read(env, 'PUBLIC_URL') ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-  try {
-    new URL(publicUrl);
-  } catch {
-    throw new ConfigError('PUBLIC_URL', `is not a valid URL, got "${publicUrl}"`);
-  }
+  // PUBLIC_URL is checked, never derived from an unspecified HOST (http/public-url.ts).
+  const givenPublicUrl = read(env, 'PUBLIC_URL');
+  const publicUrlError = givenPublicUrl === undefined ? null : publicUrlProblem(givenPublicUrl);
+  if (publicUrlError) throw new ConfigError('PUBLIC_URL', publicUrlError);
+  const publicUrl = givenPublicUrl ?? localUrl(host, port);
   const environment = oneOf(env, 'ENVIRONMENT', 'sandbox', ['sandbox', 'production'] as const);
   return {
     port,
@@ -416,6 +420,7 @@ export function loadConfig(env: Env = process.env): Config {
     jobPollMs: integer(env, 'JOB_POLL_MS', 1000, 10, 60_000),
     jobConcurrency: integer(env, 'JOB_CONCURRENCY', 4, 1, 64),
     publicUrl: publicUrl.replace(/\/$/, ''),
+    publicUrlSet: givenPublicUrl !== undefined,
     tokenMaxLifetimeSeconds: integer(env, 'TOKEN_MAX_LIFETIME_SECONDS', 24 * 3600, 60, 30 * 24 * 3600),
     embedRateLimitPerMinute: integer(env, 'EMBED_RATE_LIMIT_PER_MINUTE', 50, 1, 100_000),
     checkoutSessionTtlSeconds: integer(env, 'CHECKOUT_SESSION_TTL_SECONDS', 3600, 60, 24 * 3600),

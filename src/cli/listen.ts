@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { verifySignatures } from '../modules/events/signatures.ts';
+import { signatures, verifySignatures } from '../modules/events/signatures.ts';
 import { ApiError, type ApiClient } from './api-client.ts';
 
 export interface ListenOptions {
@@ -12,6 +12,11 @@ export interface ListenOptions {
   forwardTo: string | null;
   /** Print each event's whole envelope as one JSON line instead of a summary. */
   json: boolean;
+  /**
+   * This machine's signing secret (listen-secret.ts): forwarded events are signed with it, so the
+   * local app's secret stays the same from one run to the next.
+   */
+  signingSecret: { secret: string; file: string; created: boolean };
   out: (line: string) => void;
   err: (line: string) => void;
 }
@@ -50,7 +55,8 @@ export async function listen(options: ListenOptions, stop: Promise<string>): Pro
   }
   secret = subscription.secret;
   options.out(`Ready: events of merchant account ${options.client.merchantAccountId} arrive at ${url} (subscription ${subscription.id}, deleted on exit; Ctrl-C to stop)`);
-  options.out(`Signing secret: ${subscription.secret}${options.forwardTo ? `   forwarding to ${options.forwardTo}` : ''}`);
+  const stored = `${options.signingSecret.created ? 'created in' : 'kept in'} ${options.signingSecret.file}, the same on every run`;
+  options.out(`Signing secret: ${options.signingSecret.secret} (${stored})${options.forwardTo ? `   forwarding to ${options.forwardTo}` : ''}`);
   const signal = await stop;
   options.out(`${signal}: deleting subscription ${subscription.id}`);
   await close(server);
@@ -85,7 +91,7 @@ async function receive(options: ListenOptions, secret: () => string, req: Incomi
     res.writeHead(400).end();
     return;
   }
-  const forwarded = options.forwardTo ? await forward(options.forwardTo, req, body) : null;
+  const forwarded = options.forwardTo ? await forward(options.forwardTo, options.signingSecret.secret, req, body) : null;
   options.out(options.json ? body : summary(event, forwarded));
   // A failed forward is retried by the server, as it would be for the real receiver.
   res.writeHead(forwarded === null || forwarded.ok ? 200 : 502).end();
@@ -105,14 +111,17 @@ function parse(body: string): Envelope {
 }
 
 /**
- * POSTs the delivery as it came to the developer's own endpoint (the CLI runs on their machine and
- * sends to the address they typed; the server's SSRF rules protect the server, not this).
+ * POSTs the delivery to the developer's own endpoint (the CLI runs on their machine and sends to the
+ * address they typed; the server's SSRF rules protect the server, not this): the body and its
+ * timestamp as they came, signed again with this machine's secret.
  */
-async function forward(target: string, req: IncomingMessage, body: string): Promise<{ ok: boolean; text: string }> {
+async function forward(target: string, secret: string, req: IncomingMessage, body: string): Promise<{ ok: boolean; text: string }> {
   const headers: Record<string, string> = {};
-  for (const name of ['content-type', 'user-agent', 'x-svc-webhook-timestamp', 'x-svc-webhook-signatures']) {
+  for (const name of ['content-type', 'user-agent', 'x-svc-webhook-timestamp']) {
     if (typeof req.headers[name] === 'string') headers[name] = req.headers[name] as string;
   }
+  // Verified before forwarding, so the timestamp header is a number within the tolerance.
+  headers['x-svc-webhook-signatures'] = signatures([secret], Number(headers['x-svc-webhook-timestamp']), body);
   try {
     const response = await fetch(target, { method: 'POST', headers, body, redirect: 'manual', signal: AbortSignal.timeout(FORWARD_TIMEOUT_MS) });
     await response.arrayBuffer();

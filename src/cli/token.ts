@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
+import path from 'node:path';
 import { SignJWT } from 'jose';
 import { describePrivateKeyPem } from '../modules/api-key-pairs/key-material.ts';
 
@@ -35,10 +36,21 @@ export async function mintToken(options: MintOptions): Promise<string> {
     .sign(privateKey);
 }
 
-export function readKeyFile(file: string): string {
+export function readKeyFile(file: string, defaultFile?: string): string {
+  let text: string;
   try {
-    return fs.readFileSync(file, 'utf8');
+    text = fs.readFileSync(file, 'utf8');
   } catch (error) {
-    throw new Error(`cannot read the private key file ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') {
+      // DATA_DIR is relative to the current directory: run from elsewhere, ./data is another folder.
+      const where = defaultFile && path.resolve(file) !== path.resolve(defaultFile) ? ` The default key is ${path.resolve(defaultFile)}.` : '';
+      throw new Error(`no private key file at ${path.resolve(file)}.${where} The server writes its key to DATA_DIR/private_key.pem on its first start; DATA_DIR (default ./data) is relative to the current directory (${process.cwd()}), so run svc where you ran the server, or set DATA_DIR or --key`);
+    }
+    throw new Error(`cannot read the private key file ${file}: ${code ?? (error as Error).message}`);
   }
+  if (!text.includes('-----BEGIN') || !text.includes('PRIVATE KEY-----')) {
+    throw new Error(`${file} is not a PEM private key (it should start with -----BEGIN PRIVATE KEY----- or -----BEGIN EC PRIVATE KEY-----): pass the file svc keys create wrote, or DATA_DIR/private_key.pem`);
+  }
+  return text;
 }

@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { accountLimit, accountPins, hasScope, isEmbed, type Deps, type Principal } from '../context.ts';
 import { forbidden, missingScope, notFound, unauthorized } from '../errors/app-error.ts';
 import { isUuid } from '../lib/ids.ts';
-import { verifyAccessToken, VerifiedTokenCache } from '../modules/api-key-pairs/access-token.ts';
+import { refusal, verifyAccessToken, VerifiedTokenCache } from '../modules/api-key-pairs/access-token.ts';
 import { MerchantAccountCache } from '../modules/merchant-accounts/merchant-account-cache.ts';
 import { failedLookups } from './failed-lookups.ts';
 import { RateLimiter } from './rate-limit.ts';
@@ -44,7 +44,7 @@ export function createAuthenticator(deps: Deps) {
     const match = typeof header === 'string' ? BEARER.exec(header) : null;
     if (!match) {
       request.log.debug({ reason: header ? 'malformed Authorization header' : 'no Authorization header' }, 'unauthorized');
-      throw unauthorized();
+      refusal(header ? 'malformed authorization header' : 'missing authorization header');
     }
     try {
       return await verifyAccessToken(match[1]!, deps.keyPairs, tokens, { maxLifetimeSeconds: deps.config.tokenMaxLifetimeSeconds });

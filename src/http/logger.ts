@@ -1,4 +1,5 @@
 import type { FastifyServerOptions } from 'fastify';
+import type { DestinationStream } from 'pino';
 import type { Config } from '../config.ts';
 import { scrub, scrubString } from '../lib/redact.ts';
 
@@ -6,7 +7,7 @@ import { scrub, scrubString } from '../lib/redact.ts';
  * pino options for Fastify. Every log object and message passes through the scrubber, so a card
  * number, token, secret or password never reaches a log line, whichever code logged it.
  */
-export function loggerOptions(config: Pick<Config, 'logLevel'>, stream?: NodeJS.WritableStream): FastifyServerOptions['logger'] {
+export function loggerOptions(config: Pick<Config, 'logLevel'>, stream?: DestinationStream): FastifyServerOptions['logger'] {
   return {
     level: config.logLevel,
     ...(stream ? { stream } : {}),

@@ -179,7 +179,7 @@ describe('errors', () => {
   // Starts a second server: slow on a loaded machine.
   it('on a production server, svc listen explains the refused local receiver and svc trigger refuses to make test payments', async () => {
     const strictDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-ops-prod-'));
-    const production = await startServer({ DATA_DIR: strictDir, ENVIRONMENT: 'production', VAULT_MASTER_KEY: randomBytes(32).toString('base64'), WEBHOOK_ALLOW_PRIVATE_URLS: 'true' });
+    const production = await startServer({ DATA_DIR: strictDir, ENVIRONMENT: 'production', PUBLIC_URL: 'https://payments.example.com', VAULT_MASTER_KEY: randomBytes(32).toString('base64'), WEBHOOK_ALLOW_PRIVATE_URLS: 'true' });
     try {
       const listened = await runSvc(['listen', '--url', production.baseUrl], { DATA_DIR: strictDir });
       expect(listened.code).toBe(1);

@@ -17,7 +17,7 @@ export function runScopeTests(getApp: () => TestApp, options: ScopeTestOptions):
     const t = getApp();
     const res = await t.request({ ...(await options.request()), token: null });
     expect(res.statusCode).toBe(401);
-    expect(res.json()).toEqual({ type: 'error', code: 'unauthorized', status: 401, message: 'No valid API authentication found', details: [] });
+    expect(res.json()).toEqual({ type: 'error', code: 'unauthorized', status: 401, message: 'No valid API authentication found: missing authorization header', details: [] });
   });
 
   it('answers 401 with a token signed by an unknown key', async () => {

@@ -61,7 +61,7 @@ describe('happy', () => {
     expect(npmStartNodeArgs(ROOT)).toEqual(['--max-semi-space-size=64', '--no-allocation-site-pretenuring']);
     expect(JSON.parse(cmd.slice(4))).toEqual(['node', ...npmStartNodeArgs(ROOT), 'bin/svc.mjs', 'serve']);
     expect(finalStage).toContain('STOPSIGNAL SIGTERM');
-    expect(read('src/server.ts')).toContain("process.once('SIGTERM'");
+    expect(read('src/server.ts')).toContain("process.on('SIGTERM'");
   });
 
   it('keeps secrets, local data and dependencies out of the build context', () => {
@@ -95,6 +95,8 @@ describe('happy', () => {
       expect(config.databaseUrl).toBe('postgres://svc:0123abcd@postgres:5432/svc');
       expect(config.metricsToken).not.toBeNull();
       expect(config.host).toBe('0.0.0.0');
+      // What the servers hand out is PUBLIC_URL, never the 0.0.0.0 they listen on.
+      expect(config.publicUrl).toBe('https://payments.example.com');
     }
   });
 });
@@ -102,7 +104,7 @@ describe('happy', () => {
 describe('errors', () => {
   it('refuses to start compose without the secrets, naming each (${VAR:?message})', () => {
     const required = [...read('compose.yaml').matchAll(/\$\{([A-Z_]+):\?/g)].map((m) => m[1]!);
-    expect(new Set(required)).toEqual(new Set(['POSTGRES_PASSWORD', 'VAULT_MASTER_KEY', 'METRICS_TOKEN']));
+    expect(new Set(required)).toEqual(new Set(['POSTGRES_PASSWORD', 'VAULT_MASTER_KEY', 'METRICS_TOKEN', 'PUBLIC_URL']));
     const example = read('docs/ops/compose.env.example');
     for (const variable of required) expect(example).toMatch(new RegExp(`^${variable}=$`, 'm'));
   });
@@ -118,6 +120,6 @@ describe('security', () => {
 
 /** What docker compose does with an .env holding sample secrets. */
 function substitute(value: string): string {
-  const samples: Record<string, string> = { POSTGRES_PASSWORD: '0123abcd', VAULT_MASTER_KEY: Buffer.alloc(32, 9).toString('base64'), METRICS_TOKEN: 'f'.repeat(64) };
+  const samples: Record<string, string> = { POSTGRES_PASSWORD: '0123abcd', VAULT_MASTER_KEY: Buffer.alloc(32, 9).toString('base64'), METRICS_TOKEN: 'f'.repeat(64), PUBLIC_URL: 'https://payments.example.com' };
   return value.replace(/\$\{([A-Z_]+)(?::-([^}]*)|:\?[^}]*)?\}/g, (_, name: string, fallback: string | undefined) => samples[name] ?? fallback ?? '');
 }

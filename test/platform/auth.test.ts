@@ -34,7 +34,9 @@ beforeAll(async () => {
 afterAll(async () => t.close());
 
 const get = (token: string | null, headers: Record<string, string> = {}) => t.request({ method: 'GET', url: '/merchant-accounts/default', token, headers });
-const UNAUTHORIZED = { type: 'error', code: 'unauthorized', status: 401, message: 'No valid API authentication found', details: [] };
+/** The spec's 401 body; its message says which class of failure, after the spec's sentence (issue 51). */
+const UNAUTHORIZED = (why: string) => ({ type: 'error', code: 'unauthorized', status: 401, message: `No valid API authentication found: ${why}`, details: [] });
+const refusedWith = async (token: string) => (await get(token)).json().message.replace('No valid API authentication found: ', '');
 
 async function signWith(claims: Record<string, unknown>, header: Record<string, unknown>, iat = Math.floor(Date.now() / 1000), exp = iat + 60) {
   const key = await importPKCS8(t.keys.privateKeyPem, 'ES512');
@@ -67,10 +69,11 @@ describe('happy', () => {
 
 describe('errors', () => {
   it('answers 401 for missing, malformed or non-bearer credentials', async () => {
-    for (const authorization of [undefined, '', 'Bearer', 'Basic dXNlcjpwYXNz', 'Bearer not-a-jwt', 'Bearer a.b.c']) {
+    const cases: Array<[string | undefined, string]> = [[undefined, 'missing authorization header'], ['', 'missing authorization header'], ['Bearer', 'malformed authorization header'], ['Basic dXNlcjpwYXNz', 'malformed authorization header'], ['Bearer not-a-jwt', 'malformed authorization header'], ['Bearer a.b.c', 'malformed token']];
+    for (const [authorization, why] of cases) {
       const res = await t.request({ method: 'GET', url: '/merchant-accounts/default', token: null, headers: authorization === undefined ? {} : { authorization } });
       expect(res.statusCode, String(authorization)).toBe(401);
-      expect(res.json()).toEqual(UNAUTHORIZED);
+      expect(res.json(), String(authorization)).toEqual(UNAUTHORIZED(why));
     }
   });
 
@@ -87,22 +90,30 @@ describe('errors', () => {
 
   it('refuses expired, not-yet-valid, future-issued and too-long-lived tokens', async () => {
     const now = Math.floor(Date.now() / 1000);
-    expect((await get(await signWith({ scopes: ['*.read'] }, {}, now - 600, now - 60))).statusCode).toBe(401);
-    expect((await get(await signWith({ scopes: ['*.read'], nbf: now + 300 }, {}))).statusCode).toBe(401);
-    expect((await get(await signWith({ scopes: ['*.read'] }, {}, now + 300, now + 400))).statusCode).toBe(401);
-    expect((await get(await signWith({ scopes: ['*.read'] }, {}, now, now + 30 * 24 * 3600))).statusCode).toBe(401);
+    const expired = await get(await signWith({ scopes: ['*.read'] }, {}, now - 600, now - 60));
+    expect(expired.statusCode).toBe(401);
+    expect(expired.json()).toEqual(UNAUTHORIZED('token expired'));
+    expect(await refusedWith(await signWith({ scopes: ['*.read'], nbf: now + 300 }, {}))).toBe('token not yet valid');
+    expect(await refusedWith(await signWith({ scopes: ['*.read'] }, {}, now + 300, now + 400))).toBe('token not yet valid');
+    // TOKEN_MAX_LIFETIME_SECONDS, 24 h by default.
+    expect(await refusedWith(await signWith({ scopes: ['*.read'] }, {}, now, now + 30 * 24 * 3600))).toBe('lifetime exceeds 24 h');
+    expect(await refusedWith(await signWith({ scopes: ['*.read'] }, {}, now, now + 24 * 3600 + 1))).toBe('lifetime exceeds 24 h');
   });
 
   it('refuses a token without scopes, a bad signature and an unknown kid', async () => {
-    expect((await get(await signWith({}, {}))).statusCode).toBe(401);
+    expect(await refusedWith(await signWith({}, {}))).toBe('malformed token');
     const good = await t.keys.token();
     const [h, p, s] = good.split('.');
     const flipped = `${h}.${p}.${s!.slice(0, 10)}${s![10] === 'A' ? 'B' : 'A'}${s!.slice(11)}`;
     expect((await get(flipped)).statusCode).toBe(401);
+    expect(await refusedWith(flipped)).toBe('invalid signature');
     // The same signature over a payload with more scopes.
     const widened = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(p!, 'base64url').toString()), scopes: ['*.read', '*.write', 'embed'] })).toString('base64url');
-    expect((await get(`${h}.${widened}.${s}`)).statusCode).toBe(401);
-    expect((await get(await signWith({ scopes: ['*.read'] }, { kid: 'unknown-kid' }))).statusCode).toBe(401);
+    expect(await refusedWith(`${h}.${widened}.${s}`)).toBe('invalid signature');
+    // The kid is not echoed: an unknown key and a revoked one answer alike.
+    const unknown = await get(await signWith({ scopes: ['*.read'] }, { kid: 'unknown-kid' }));
+    expect(unknown.statusCode).toBe(401);
+    expect(unknown.json()).toEqual(UNAUTHORIZED('unknown key'));
   });
 
   it('answers 403 for an unknown merchant account', async () => {
@@ -119,6 +130,7 @@ describe('security', () => {
     expect((await get(token)).statusCode).toBe(200);
     await revokeKeyPair(t.deps, pair.id);
     expect((await get(token)).statusCode).toBe(401);
+    expect(await refusedWith(token)).toBe('unknown key');
   });
 
   it('a key pair limited to a merchant account cannot act on another', async () => {

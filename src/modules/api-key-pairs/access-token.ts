@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { decodeProtectedHeader, jwtVerify, type JWTPayload } from 'jose';
 import type { Principal } from '../../context.ts';
 import { unauthorized } from '../../errors/app-error.ts';
+import { DEFAULT_MESSAGE } from '../../errors/codes.ts';
 import type { KeyPairCache } from './key-pair-cache.ts';
 
 /** Allowed clock difference between the caller and this server, in seconds. */
@@ -49,15 +50,36 @@ export class VerifiedTokenCache {
   }
 }
 
-function fail(reason: string): never {
-  const error = unauthorized();
+/**
+ * What a 401 tells the caller, after the specification's sentence: which of a few classes of
+ * failure it was, never more (no key id, no claim value, no library message). An expiry is only
+ * reported for a token whose signature verified, so it tells nothing to a forger; an unknown key and
+ * a revoked one answer alike.
+ */
+export type RefusalClass = 'missing authorization header' | 'malformed authorization header' | 'malformed token' | 'unknown key' | 'invalid signature' | 'token expired' | 'token not yet valid' | `lifetime exceeds ${string}`;
+
+/** The 401 of a refused bearer credential: the spec's message and its class (http/auth.ts logs `reason`). */
+export function refusal(said: RefusalClass, reason: string = said): never {
+  const error = unauthorized(`${DEFAULT_MESSAGE.unauthorized}: ${said}`);
   (error as { reason?: string }).reason = reason;
   throw error;
 }
 
+/** 86400 → "24 h", 90 → "90 s". */
+export const lifetimeText = (seconds: number) => (seconds % 3600 === 0 ? `${seconds / 3600} h` : `${seconds} s`);
+
+/** The claim jose names in its error codes → what the caller is told. */
+function verificationClass(error: unknown): RefusalClass {
+  const code = (error as { code?: string }).code;
+  if (code === 'ERR_JWT_EXPIRED') return 'token expired';
+  if (code === 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED') return 'invalid signature';
+  if (code === 'ERR_JWT_CLAIM_VALIDATION_FAILED' && (error as { claim?: string }).claim === 'nbf') return 'token not yet valid';
+  return 'malformed token';
+}
+
 function readScopes(payload: JWTPayload): string[] {
   const scopes = payload.scopes;
-  if (!Array.isArray(scopes) || !scopes.every((s) => typeof s === 'string')) fail('the scopes claim is missing or not a list of strings');
+  if (!Array.isArray(scopes) || !scopes.every((s) => typeof s === 'string')) refusal('malformed token', 'the scopes claim is missing or not a list of strings');
   return scopes as string[];
 }
 
@@ -74,7 +96,7 @@ export async function verifyAccessToken(
   if (cached) {
     // Revocation must win over the token cache: the key pair lookup is itself short-lived.
     const pair = await keyPairs.get(cached.thumbprint);
-    if (!pair || !pair.active) fail('the key pair was revoked');
+    if (!pair || !pair.active) refusal('unknown key', 'the key pair was revoked');
     return cached;
   }
 
@@ -82,13 +104,13 @@ export async function verifyAccessToken(
   try {
     header = decodeProtectedHeader(token);
   } catch {
-    fail('the token is not a JWT');
+    refusal('malformed token', 'the token is not a JWT');
   }
-  if (header.alg !== 'ES512') fail(`algorithm ${String(header.alg)} is not accepted; only ES512 is`);
-  if (typeof header.kid !== 'string' || header.kid.length === 0 || header.kid.length > 200) fail('the token header has no kid');
+  if (header.alg !== 'ES512') refusal('malformed token', `algorithm ${String(header.alg)} is not accepted; only ES512 is`);
+  if (typeof header.kid !== 'string' || header.kid.length === 0 || header.kid.length > 200) refusal('malformed token', 'the token header has no kid');
   const pair = await keyPairs.get(header.kid);
-  if (!pair) fail('unknown kid');
-  if (!pair.active) fail('the key pair was revoked');
+  if (!pair) refusal('unknown key', 'unknown kid');
+  if (!pair.active) refusal('unknown key', 'the key pair was revoked');
 
   let payload: JWTPayload;
   try {
@@ -99,14 +121,14 @@ export async function verifyAccessToken(
       currentDate: new Date(nowSeconds * 1000),
     }));
   } catch (error) {
-    fail(`verification failed: ${(error as Error).message}`);
+    refusal(verificationClass(error), `verification failed: ${(error as Error).message}`);
   }
   const iat = payload.iat!;
   const exp = payload.exp!;
-  if (iat > nowSeconds + CLOCK_SKEW_SECONDS) fail('iat is in the future');
-  if (exp - iat > options.maxLifetimeSeconds) fail(`the token lifetime exceeds ${options.maxLifetimeSeconds} s`);
+  if (iat > nowSeconds + CLOCK_SKEW_SECONDS) refusal('token not yet valid', 'iat is in the future');
+  if (exp - iat > options.maxLifetimeSeconds) refusal(`lifetime exceeds ${lifetimeText(options.maxLifetimeSeconds)}`, `the token lifetime exceeds ${options.maxLifetimeSeconds} s`);
   const embed = payload.embed;
-  if (embed !== undefined && (typeof embed !== 'object' || embed === null || Array.isArray(embed))) fail('the embed claim is not an object');
+  if (embed !== undefined && (typeof embed !== 'object' || embed === null || Array.isArray(embed))) refusal('malformed token', 'the embed claim is not an object');
 
   const principal: Principal = {
     kind: 'api-key-pair',
