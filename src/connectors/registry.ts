@@ -5,6 +5,7 @@ import { MockRedirectConnector } from './mock/mock-redirect.connector.ts';
 import { AdyenCardConnector } from './adyen/adyen.connector.ts';
 import { BraintreeCardConnector } from './braintree/braintree.connector.ts';
 import { StripeCardConnector } from './stripe/stripe-card.connector.ts';
+import type { SimulatorLedger } from './simulator-ledger.ts';
 
 /**
  * Connector id → connector. Refuses duplicate ids at registration and unknown ids at lookup, so a
@@ -52,10 +53,13 @@ export interface ConnectorEndpoints {
   baseUrls?: Readonly<Record<string, string>>;
 }
 
-/** The built-in sandbox connectors and the real providers' connectors. */
-export function createDefaultRegistry(endpoints: ConnectorEndpoints = {}): ConnectorRegistry {
+/**
+ * The built-in sandbox connectors and the real providers' connectors. `ledger`: where the
+ * simulators note the calls they receive (the server's is the database: `simulator_calls`).
+ */
+export function createDefaultRegistry(endpoints: ConnectorEndpoints = {}, ledger?: SimulatorLedger): ConnectorRegistry {
   return new ConnectorRegistry()
-    .register(new MockCardConnector())
+    .register(new MockCardConnector(ledger))
     .register(new MockRedirectConnector())
     .register(new StripeCardConnector({ baseUrl: endpoints.stripeApiBaseUrl ?? null }))
     .register(new AdyenCardConnector({ baseUrls: endpoints.baseUrls ?? {} }))

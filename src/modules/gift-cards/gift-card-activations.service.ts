@@ -71,7 +71,7 @@ export async function activateGiftCard(ctx: RequestContext, body: CreateGiftCard
   const fingerprint = await giftCardFingerprint(db, ctx, body.number);
   const previous = (await activations.activatedByFingerprint(db, ctx.merchantAccountId, [fingerprint])).get(fingerprint) ?? null;
   const id = uuidv7();
-  const service = giftCardServiceOf(ctx.merchantAccountId);
+  const service = giftCardServiceOf(ctx.merchantAccountId, ctx.deps.db);
   const outcome = await service.connector.activate({ number: body.number, pin: body.pin ?? null, value, activated: previous, idempotencyKey: id });
   if (!outcome.ok) throw activationRefusal(outcome);
   try {

@@ -41,7 +41,7 @@ async function summaries(ctx: RequestContext, cards: Lookup[]): Promise<GiftCard
   const taken = await redemptions.redeemedByFingerprint(db, ctx.merchantAccountId, fingerprints);
   const activated = await activations.activatedByFingerprint(db, ctx.merchantAccountId, fingerprints);
   const usage = await usageOfCards(ctx, cards, fingerprints);
-  const { connector } = giftCardServiceOf(ctx.merchantAccountId);
+  const { connector } = giftCardServiceOf(ctx.merchantAccountId, ctx.deps.db);
   return Promise.all(
     cards.map(async (card, index): Promise<GiftCardSummary> => {
       const outcome = await connector.balance({ number: card.number, pin: card.pin, alreadyRedeemed: taken.get(fingerprints[index]!) ?? 0, activated: activated.get(fingerprints[index]!) ?? null });

@@ -24,7 +24,7 @@ function issuanceRefusal(outcome: GiftCardFailure): AppError {
  */
 export async function createGiftCardIssuance(ctx: RequestContext, body: CreateGiftCardIssuanceBody): Promise<GiftCardIssuance> {
   const id = uuidv7();
-  const service = giftCardServiceOf(ctx.merchantAccountId);
+  const service = giftCardServiceOf(ctx.merchantAccountId, ctx.deps.db);
   const outcome = await service.connector.issue({ theme: body.theme, amount: body.amount, currency: body.currency, idempotencyKey: id, sandboxBaseUrl: ctx.deps.config.publicUrl });
   if (!outcome.ok) throw issuanceRefusal(outcome);
   return withRequestTransaction(ctx, async (tx) => {

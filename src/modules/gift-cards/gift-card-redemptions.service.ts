@@ -52,7 +52,7 @@ export async function redeemGiftCard(ctx: RequestContext, redemptionId: string, 
   if (current.status !== 'created') return toGiftCardRedemptionResource(current);
   const taken = await repo.redeemedByFingerprint(db, ctx.merchantAccountId, [current.fingerprint], current.id);
   const activated = await activatedByFingerprint(db, ctx.merchantAccountId, [current.fingerprint]);
-  const outcome = await giftCardServiceOf(ctx.merchantAccountId).connector.redeem({
+  const outcome = await giftCardServiceOf(ctx.merchantAccountId, ctx.deps.db).connector.redeem({
     number: card.number,
     pin: card.pin,
     amount: current.amount,
@@ -104,7 +104,7 @@ function refundable(amount: number) {
  */
 export async function refundGiftCardRedemption(ctx: RequestContext, redemptionId: string, amount: number, idempotencyKey: string): Promise<GiftCardRefundResult> {
   const reserved = await shiftRefunded(ctx, redemptionId, amount, refundable(amount));
-  const outcome = await giftCardServiceOf(ctx.merchantAccountId).connector.refund({ redemptionId: reserved.gift_card_service_redemption_id!, amount, idempotencyKey });
+  const outcome = await giftCardServiceOf(ctx.merchantAccountId, ctx.deps.db).connector.refund({ redemptionId: reserved.gift_card_service_redemption_id!, amount, idempotencyKey });
   if (outcome.ok) return { ok: true, redemption: toGiftCardRedemptionResource(reserved), refundId: outcome.refundId };
   return { ...outcome, redemption: toGiftCardRedemptionResource(await shiftRefunded(ctx, redemptionId, -amount)) };
 }
@@ -115,7 +115,7 @@ export async function reverseGiftCardRedemption(ctx: RequestContext, redemptionI
   if (!current) throw notFound('gift card redemption', redemptionId);
   const left = current.amount - current.refunded_amount;
   const reserved = await shiftRefunded(ctx, redemptionId, left, refundable(left));
-  const outcome = await giftCardServiceOf(ctx.merchantAccountId).connector.reverse({ redemptionId: reserved.gift_card_service_redemption_id!, idempotencyKey: `reverse:${redemptionId}` });
+  const outcome = await giftCardServiceOf(ctx.merchantAccountId, ctx.deps.db).connector.reverse({ redemptionId: reserved.gift_card_service_redemption_id!, idempotencyKey: `reverse:${redemptionId}` });
   if (outcome.ok) return { ok: true, redemption: toGiftCardRedemptionResource(reserved), refundId: `reverse:${redemptionId}` };
   return { ...outcome, redemption: toGiftCardRedemptionResource(await shiftRefunded(ctx, redemptionId, -left)) };
 }

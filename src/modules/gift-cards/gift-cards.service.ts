@@ -8,7 +8,7 @@ import { recordAudit } from '../audit-logs/audit-logs.service.ts';
 import { buyerResourcesByIds, resolveBuyerReference } from '../buyers/buyers.service.ts';
 import { embedBuyerPins, singleBuyerReference } from '../buyers/embed-buyer.ts';
 import { activatedByFingerprint } from './gift-card-activations.repo.ts';
-import { giftCardServiceOf } from './gift-card-service.ts';
+import { giftCardServiceOf, giftCardServiceResource } from './gift-card-service.ts';
 import { cardDigits, giftCardFingerprint, sealGiftCard } from './gift-card-vault.ts';
 import * as repo from './gift-cards.repo.ts';
 import { toGiftCardResource, type CreateGiftCardBody, type GiftCard, type ListGiftCardsQuery } from './gift-cards.schemas.ts';
@@ -52,7 +52,7 @@ export async function createGiftCard(ctx: RequestContext, body: CreateGiftCardBo
   const reference = singleBuyerReference(body, 'body');
   // An embed token may link a card only to the buyer it pins (the pins fill and guard the body).
   if (reference && isEmbed(ctx.principal) && Object.keys(embedBuyerPins(ctx)).length === 0) throw forbidden('This embed token pins no buyer: it may not store a gift card for one');
-  const service = giftCardServiceOf(ctx.merchantAccountId);
+  const service = giftCardServiceOf(ctx.merchantAccountId, ctx.deps.db);
   const fingerprint = await giftCardFingerprint(ctx.deps.db, ctx, body.number);
   const activated = (await activatedByFingerprint(ctx.deps.db, ctx.merchantAccountId, [fingerprint])).get(fingerprint) ?? null;
   const balance = await service.connector.balance({ number: body.number, pin: body.pin, alreadyRedeemed: 0, activated });
@@ -96,7 +96,7 @@ export async function getGiftCard(ctx: RequestContext, id: string): Promise<Gift
   const row = await repo.findGiftCard(ctx.deps.db, ctx.merchantAccountId, id);
   if (!row) throw notFound('gift card', id);
   const usage = (await repo.usageOf(ctx.deps.db, ctx.merchantAccountId, [id])).get(id);
-  return toGiftCardResource(row, giftCardServiceOf(ctx.merchantAccountId).resource, await buyerResourceOf(ctx.deps.db, ctx, row.buyer_id), usage);
+  return toGiftCardResource(row, giftCardServiceResource(ctx.merchantAccountId), await buyerResourceOf(ctx.deps.db, ctx, row.buyer_id), usage);
 }
 
 /** Deletes the card and its ciphertexts; its redemptions stay, detached (`gift_card_id` null). */
@@ -126,6 +126,6 @@ export async function listGiftCards(ctx: RequestContext, query: ListGiftCardsQue
   const buyerIds = [...new Set(page.items.map((row) => row.buyer_id).filter((buyerId): buyerId is string => buyerId !== null))];
   const buyers = await buyerResourcesByIds(ctx.deps.db, ctx, buyerIds);
   const usage = await repo.usageOf(ctx.deps.db, ctx.merchantAccountId, page.items.map((row) => row.id));
-  const service = giftCardServiceOf(ctx.merchantAccountId).resource;
+  const service = giftCardServiceResource(ctx.merchantAccountId);
   return { ...page, items: page.items.map((row) => toGiftCardResource(row, service, row.buyer_id ? buyers.get(row.buyer_id) ?? null : null, usage.get(row.id))) };
 }
