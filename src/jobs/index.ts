@@ -25,9 +25,11 @@ import { purgeWalletTokenUses } from './purge-wallet-token-uses.job.ts';
 import { purgeInboundWebhookEvents } from './purge-inbound-webhook-events.job.ts';
 import { sealMerchantAccountSecrets } from './seal-merchant-account-secrets.job.ts';
 import { rekeyIdempotencyKeys } from './rekey-idempotency-keys.job.ts';
+import { reconcileGiftCardsJob } from './reconcile-gift-cards.job.ts';
+import { reverseGiftCardRedemptionJob } from './reverse-gift-card-redemption.job.ts';
 
 /** Every job the workers know. Add a new job here (see jobs/README.md). */
-export const JOBS: JobDefinition[] = [purgeIdempotencyKeys, purgeFinishedJobs, purgeRateLimitWindows, purgeSecurityCodes, purgeExpiredCheckoutSessions, runAccountUpdater, settleTransactionJob, reconcileAttempts, reconcilePayouts, deliverWebhook, voidLateAuthorization, reconcilePaymentServiceTokens, expireThreeDsChallengesJob, analyzeEmbeddedDatabase, vacuumEmbeddedDatabase, evaluateMonitoringMetrics, purgeMonitoringHistory, expirePaymentLinksJob, generateReport, scheduleReports, purgeReportExecutions, purgeWalletTokenUses, rekeyIdempotencyKeys, purgeInboundWebhookEvents, sealMerchantAccountSecrets];
+export const JOBS: JobDefinition[] = [purgeIdempotencyKeys, purgeFinishedJobs, purgeRateLimitWindows, purgeSecurityCodes, purgeExpiredCheckoutSessions, runAccountUpdater, settleTransactionJob, reconcileAttempts, reconcilePayouts, deliverWebhook, voidLateAuthorization, reconcilePaymentServiceTokens, expireThreeDsChallengesJob, analyzeEmbeddedDatabase, vacuumEmbeddedDatabase, evaluateMonitoringMetrics, purgeMonitoringHistory, expirePaymentLinksJob, generateReport, scheduleReports, purgeReportExecutions, purgeWalletTokenUses, rekeyIdempotencyKeys, purgeInboundWebhookEvents, sealMerchantAccountSecrets, reconcileGiftCardsJob, reverseGiftCardRedemptionJob];
 
 const HOUR = 3600 * 1000;
 
@@ -44,6 +46,8 @@ export const RECURRING: RecurringJob[] = [
   { job: reconcileAttempts, everyMs: 60 * 1000 },
   // Open payout attempts come due like transaction attempts: 5 minutes after their call at the earliest.
   { job: reconcilePayouts, everyMs: 60 * 1000 },
+  // Gift card records a crash left open come due 5 minutes after they were recorded.
+  { job: reconcileGiftCardsJob, everyMs: 60 * 1000 },
   // A challenge times out like a redirect approval (BUYER_APPROVAL_TIMEOUT_SECONDS); a minute late at most.
   { job: expireThreeDsChallengesJob, everyMs: 60 * 1000 },
   // Tokens left `processing` come due 5 minutes after their call at the earliest, like attempts.

@@ -200,4 +200,3 @@ export class MockGiftCardService implements GiftCardConnector {
   }
 }
 
-export const mockGiftCardService = new MockGiftCardService();

@@ -15,14 +15,17 @@ import { toGiftCardResource, type CreateGiftCardBody, type GiftCard, type ListGi
 
 export { resolveTransactionGiftCards, type GiftCardInstrument, type TransactionGiftCardItem } from './transaction-gift-cards.ts';
 export {
+  giftCardRefundStatus,
   listTransactionGiftCardRedemptions,
   recordGiftCardRedemptions,
   redeemGiftCard,
-  refundGiftCardRedemption,
-  reverseGiftCardRedemption,
+  releaseGiftCardRefund,
+  reserveGiftCardRefund,
+  sendGiftCardRefund,
+  settleOpenRedemption,
   skipGiftCardRedemption,
-  type GiftCardRefundResult,
 } from './gift-card-redemptions.service.ts';
+export { reverseGiftCardRedemption, scheduleReversals, sendReversal } from './gift-card-reversals.service.ts';
 
 /** Refusals that describe the card itself (the caller can fix them); anything else is the service's fault. */
 const CARD_PROBLEMS: Record<string, string> = {
