@@ -93,10 +93,13 @@ const cancel = (point: string, callsAtCrash: number): Case => ({
   },
 });
 
+// The cancel cases first: their first server runs the job queue, whose reconciliation would
+// otherwise reach, 5 minutes on, an earlier case's open authorization and give back its gift card
+// at the armed giftCardReverse crash point.
 const CASES: Case[] = [
+  cancel('after-answer:cancelTransaction', 0), cancel('before-call:giftCardReverse', 0), cancel('after-call:giftCardReverse', 1),
   redemption('before-call:giftCardRedeem', 0), redemption('after-call:giftCardRedeem', 1), redemption('after-answer:createTransaction', 1),
   refund('before-call:giftCardRefund', 0), refund('after-call:giftCardRefund', 1), refund('after-answer:createTransactionRefund', 1),
-  cancel('after-answer:cancelTransaction', 0), cancel('before-call:giftCardReverse', 0), cancel('after-call:giftCardReverse', 1),
 ];
 
 const methodOf = (line: string) => line.split(' ')[1]!;
