@@ -20,6 +20,7 @@ import { Vault } from './vault/vault.ts';
 import { Metrics } from './observability/metrics.ts';
 import { createDefaultRegistry, type ConnectorRegistry } from './connectors/registry.ts';
 import { armTestFaults } from './observability/test-faults.ts';
+import { databaseLedger } from './modules/simulator-calls/simulator-calls.repo.ts';
 
 export interface Runtime {
   deps: Deps;
@@ -56,7 +57,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     const readCaches: ReadCaches = { paymentServices: new ReadCache(), webhookSubscriptions: new ReadCache() };
     // After the migrations: the feed listens for the notifications their triggers send.
     feed = await handle.openChangeFeed(invalidating({ payment_services: readCaches.paymentServices, webhook_subscriptions: readCaches.webhookSubscriptions }), { ...options.changeFeed, log: options.log ?? silentLog });
-    const connectors = (options.connectors ?? createDefaultRegistry({ stripeApiBaseUrl: config.stripeApiBaseUrl, baseUrls: config.connectorBaseUrls })).observe((call) => metrics.connectorCall(call));
+    const connectors = (options.connectors ?? createDefaultRegistry({ stripeApiBaseUrl: config.stripeApiBaseUrl, baseUrls: config.connectorBaseUrls }, databaseLedger(handle.db))).observe((call) => metrics.connectorCall(call));
     // Production: the built-in simulators answer nothing (docs/production.md).
     if (config.environment === 'production') connectors.withholdSandbox();
     const deps: Deps = {

@@ -7,6 +7,7 @@ import { BraintreeCardConnector } from './braintree/braintree.connector.ts';
 import { StripeCardConnector } from './stripe/stripe-card.connector.ts';
 import type { AppError } from '../errors/app-error.ts';
 import { sandboxConnectorRefusal } from '../errors/sandbox-only.ts';
+import type { SimulatorLedger } from './simulator-ledger.ts';
 
 /**
  * Connector id → connector. Refuses duplicate ids at registration and unknown ids at lookup, so a
@@ -89,10 +90,13 @@ export interface ConnectorEndpoints {
   baseUrls?: Readonly<Record<string, string>>;
 }
 
-/** The built-in sandbox connectors and the real providers' connectors. */
-export function createDefaultRegistry(endpoints: ConnectorEndpoints = {}): ConnectorRegistry {
+/**
+ * The built-in sandbox connectors and the real providers' connectors. `ledger`: where the
+ * simulators note the calls they receive (the server's is the database: `simulator_calls`).
+ */
+export function createDefaultRegistry(endpoints: ConnectorEndpoints = {}, ledger?: SimulatorLedger): ConnectorRegistry {
   return new ConnectorRegistry()
-    .register(new MockCardConnector(), { sandbox: true })
+    .register(new MockCardConnector(ledger), { sandbox: true })
     .register(new MockRedirectConnector(), { sandbox: true })
     .register(new StripeCardConnector({ baseUrl: endpoints.stripeApiBaseUrl ?? null }))
     .register(new AdyenCardConnector({ baseUrls: endpoints.baseUrls ?? {} }))

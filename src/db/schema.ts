@@ -470,8 +470,22 @@ export interface GiftCardRedemptionsTable {
   error_code: string | null;
   raw_error_code: string | null;
   raw_error_message: string | null;
+  /** A reversal recorded before its call to the gift card service (migration 0050): `pending` holds `reversal_amount`. */
+  reversal_status: Generated<GiftCardReversalStatus | null>;
+  reversal_amount: Generated<number | null>;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
+}
+
+export type GiftCardReversalStatus = 'pending' | 'succeeded' | 'failed';
+
+/** What a built-in simulator received (migration 0050): its status queries answer from it. */
+export interface SimulatorCallsTable {
+  service: string;
+  operation: string;
+  idempotency_key: string;
+  answer: NullableJson<unknown>;
+  created_at: CreatedAt;
 }
 
 export interface GiftCardActivationsTable {
@@ -510,6 +524,7 @@ export interface Database {
   gift_card_redemptions: GiftCardRedemptionsTable;
   gift_card_activations: GiftCardActivationsTable;
   gift_card_issuances: GiftCardIssuancesTable;
+  simulator_calls: SimulatorCallsTable;
 }
 
 export type GiftCardRow = Selectable<GiftCardsTable>;

@@ -27,9 +27,11 @@ import { sealMerchantAccountSecrets } from './seal-merchant-account-secrets.job.
 import { rekeyIdempotencyKeys } from './rekey-idempotency-keys.job.ts';
 import { ingestSettlementsJob } from './ingest-settlements.job.ts';
 import { scheduleSettlementIngestions } from './schedule-settlement-ingestions.job.ts';
+import { reconcileGiftCardsJob } from './reconcile-gift-cards.job.ts';
+import { reverseGiftCardRedemptionJob } from './reverse-gift-card-redemption.job.ts';
 
 /** Every job the workers know. Add a new job here (see jobs/README.md). */
-export const JOBS: JobDefinition[] = [purgeIdempotencyKeys, purgeFinishedJobs, purgeRateLimitWindows, purgeSecurityCodes, purgeExpiredCheckoutSessions, runAccountUpdater, settleTransactionJob, reconcileAttempts, reconcilePayouts, deliverWebhook, voidLateAuthorization, reconcilePaymentServiceTokens, expireThreeDsChallengesJob, analyzeEmbeddedDatabase, vacuumEmbeddedDatabase, evaluateMonitoringMetrics, purgeMonitoringHistory, expirePaymentLinksJob, generateReport, scheduleReports, purgeReportExecutions, purgeWalletTokenUses, rekeyIdempotencyKeys, purgeInboundWebhookEvents, sealMerchantAccountSecrets, ingestSettlementsJob, scheduleSettlementIngestions];
+export const JOBS: JobDefinition[] = [purgeIdempotencyKeys, purgeFinishedJobs, purgeRateLimitWindows, purgeSecurityCodes, purgeExpiredCheckoutSessions, runAccountUpdater, settleTransactionJob, reconcileAttempts, reconcilePayouts, deliverWebhook, voidLateAuthorization, reconcilePaymentServiceTokens, expireThreeDsChallengesJob, analyzeEmbeddedDatabase, vacuumEmbeddedDatabase, evaluateMonitoringMetrics, purgeMonitoringHistory, expirePaymentLinksJob, generateReport, scheduleReports, purgeReportExecutions, purgeWalletTokenUses, rekeyIdempotencyKeys, purgeInboundWebhookEvents, sealMerchantAccountSecrets, reconcileGiftCardsJob, reverseGiftCardRedemptionJob, ingestSettlementsJob, scheduleSettlementIngestions];
 
 const HOUR = 3600 * 1000;
 
@@ -46,6 +48,8 @@ export const RECURRING: RecurringJob[] = [
   { job: reconcileAttempts, everyMs: 60 * 1000 },
   // Open payout attempts come due like transaction attempts: 5 minutes after their call at the earliest.
   { job: reconcilePayouts, everyMs: 60 * 1000 },
+  // Gift card records a crash left open come due 5 minutes after they were recorded.
+  { job: reconcileGiftCardsJob, everyMs: 60 * 1000 },
   // A challenge times out like a redirect approval (BUYER_APPROVAL_TIMEOUT_SECONDS); a minute late at most.
   { job: expireThreeDsChallengesJob, everyMs: 60 * 1000 },
   // Tokens left `processing` come due 5 minutes after their call at the earliest, like attempts.

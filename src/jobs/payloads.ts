@@ -24,9 +24,12 @@ export const JOB_PAYLOADS = {
   'purge-security-codes': Type.Object({}),
   'purge-wallet-token-uses': Type.Object({}),
   'reconcile-attempts': Type.Object({}),
+  'reconcile-gift-cards': Type.Object({}),
   'reconcile-payment-service-tokens': Type.Object({}),
   'reconcile-payouts': Type.Object({}),
   'rekey-idempotency-keys': Type.Object({}),
+  /** Gives back the rest of one gift card redemption whose reversal was recorded `pending` (a cancel). */
+  'reverse-gift-card-redemption': Type.Object({ merchant_account_id: MerchantAccountId, redemption_id: Id }),
   'seal-merchant-account-secrets': Type.Object({}),
   'run-account-updater': Type.Object({ merchant_account_id: MerchantAccountId, account_updater_job_id: Id }),
   /** One capture's settlement (`capture_id`: its attempt; without it, the captured amount not settled yet), or one refund's (`refund_id`). */

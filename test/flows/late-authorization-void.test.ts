@@ -87,7 +87,12 @@ describe('happy', () => {
   it('a void that times out is left unknown, and reconciliation asks again', async () => {
     const { m, id } = await canceledAfterTimeout();
     await reconcileDueAttempts(t.deps, later());
-    vi.spyOn(mock(), 'void').mockRejectedValueOnce(new ConnectorError('timeout', 'slow'));
+    const original = mock().void.bind(mock());
+    // The processor received the void; its answer was lost (a provider status query finds it).
+    vi.spyOn(mock(), 'void').mockImplementationOnce(async (request) => {
+      await original(request);
+      throw new ConnectorError('timeout', 'slow');
+    });
     await t.deps.queue.drain(t.deps);
     const open = (await attemptsOf(id))[1]!;
     expect(open).toMatchObject({ operation: 'void', status: 'unknown', error_code: 'timeout' });

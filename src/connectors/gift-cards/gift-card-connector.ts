@@ -146,6 +146,27 @@ export type GiftCardIssueOutcome =
     }
   | GiftCardFailure;
 
+/** The calls that move money on a card, each found again by its idempotency key. */
+export interface GiftCardMoneyOutcomes {
+  redeem: GiftCardRedeemOutcome;
+  refund: GiftCardRefundOutcome;
+  reverse: GiftCardReverseOutcome;
+}
+
+export interface GiftCardStatusInput<O extends keyof GiftCardMoneyOutcomes = keyof GiftCardMoneyOutcomes> {
+  operation: O;
+  /** The idempotency key the call was (or would have been) sent with. */
+  idempotencyKey: string;
+}
+
+/**
+ * What became of a call whose answer we never recorded (the process died around it): `done` with
+ * the service's answer to it, `not_found` when the service never received it (nothing moved: it
+ * may be failed, or sent again with the same key), `pending` when the service has it but no
+ * answer yet (asked again later).
+ */
+export type GiftCardStatusOutcome<T> = { status: 'done'; outcome: T } | { status: 'not_found' } | { status: 'pending' };
+
 /** One gift card service definition (`mock-gift-card`, ...). */
 export interface GiftCardConnector {
   /** The `gift_card_service_definition_id`. */
@@ -162,4 +183,6 @@ export interface GiftCardConnector {
   activate(input: GiftCardActivateInput): Promise<GiftCardActivateOutcome>;
   /** Issues a new virtual card of `amount` with the design `theme`. */
   issue(input: GiftCardIssueInput): Promise<GiftCardIssueOutcome>;
+  /** The status query of a redemption, refund or reversal, by its idempotency key; it moves no money. */
+  status<O extends keyof GiftCardMoneyOutcomes>(input: GiftCardStatusInput<O>): Promise<GiftCardStatusOutcome<GiftCardMoneyOutcomes[O]>>;
 }

@@ -68,6 +68,27 @@ describe('happy', () => {
   });
 });
 
+describe('status queries (issue 48)', () => {
+  it('answers each redemption, refund and reversal it received with its first answer, and not_found for any other key', async () => {
+    const mock = new MockGiftCardService();
+    expect(await mock.status({ operation: 'redeem', idempotencyKey: 'r-9' })).toEqual({ status: 'not_found' });
+    const redeemed = await mock.redeem({ number: DEFAULT, pin, amount: 1000, currency: 'USD', idempotencyKey: 'r-9', alreadyRedeemed: 0 });
+    const refused = await mock.redeem({ number: SMALL, pin, amount: 501, currency: 'USD', idempotencyKey: 'r-10', alreadyRedeemed: 0 });
+    expect(await mock.status({ operation: 'redeem', idempotencyKey: 'r-9' })).toEqual({ status: 'done', outcome: redeemed });
+    expect(await mock.status({ operation: 'redeem', idempotencyKey: 'r-10' })).toEqual({ status: 'done', outcome: refused });
+    if (!redeemed.ok) throw new Error('unreachable');
+    expect(await mock.status({ operation: 'refund', idempotencyKey: 'f-9' })).toEqual({ status: 'not_found' });
+    const refunded = await mock.refund({ redemptionId: redeemed.redemptionId, amount: 100, idempotencyKey: 'f-9' });
+    expect(await mock.status({ operation: 'refund', idempotencyKey: 'f-9' })).toEqual({ status: 'done', outcome: refunded });
+    expect(await mock.status({ operation: 'reverse', idempotencyKey: 'v-9' })).toEqual({ status: 'not_found' });
+    await mock.reverse({ redemptionId: redeemed.redemptionId, idempotencyKey: 'v-9' });
+    expect(await mock.status({ operation: 'reverse', idempotencyKey: 'v-9' })).toEqual({ status: 'done', outcome: { ok: true } });
+    // A key is one call of one kind, and another simulator (another ledger) received none of them.
+    expect(await mock.status({ operation: 'refund', idempotencyKey: 'r-9' })).toEqual({ status: 'not_found' });
+    expect(await new MockGiftCardService().status({ operation: 'redeem', idempotencyKey: 'r-9' })).toEqual({ status: 'not_found' });
+  });
+});
+
 describe('errors', () => {
   it('refuses to activate active, expired, failing or wrongly identified cards', async () => {
     const activate = (number: string, extra: object = {}) => service.activate({ number, pin, value: null, activated: null, idempotencyKey: 'k', ...extra });

@@ -16,7 +16,11 @@ import type {
   GiftCardRefundOutcome,
   GiftCardReverseInput,
   GiftCardReverseOutcome,
+  GiftCardMoneyOutcomes,
+  GiftCardStatusInput,
+  GiftCardStatusOutcome,
 } from './gift-card-connector.ts';
+import { memoryLedger, type SimulatorLedger } from '../simulator-ledger.ts';
 
 export const MOCK_GIFT_CARD_DEFINITION_ID = 'mock-gift-card';
 
@@ -124,6 +128,24 @@ const available = (card: TestGiftCard, alreadyRedeemed: number) => Math.max(0, c
 export class MockGiftCardService implements GiftCardConnector {
   readonly id = MOCK_GIFT_CARD_DEFINITION_ID;
 
+  /**
+   * `ledger`: where the simulator notes each redemption, refund and reversal it receives, with its
+   * answer, before answering (the server's is the database, so it outlives a crash); `status`
+   * answers from it, and a call it never received is `not_found`.
+   */
+  constructor(private readonly ledger: SimulatorLedger = memoryLedger()) {}
+
+  private async answer<O extends keyof GiftCardMoneyOutcomes>(operation: O, idempotencyKey: string, outcome: GiftCardMoneyOutcomes[O]): Promise<GiftCardMoneyOutcomes[O]> {
+    await this.ledger.received({ service: this.id, operation, idempotencyKey }, outcome);
+    return outcome;
+  }
+
+  /** The first answer the simulator gave to the call with this key, or `not_found`; never `pending` (it answers at once). */
+  async status<O extends keyof GiftCardMoneyOutcomes>(input: GiftCardStatusInput<O>): Promise<GiftCardStatusOutcome<GiftCardMoneyOutcomes[O]>> {
+    const found = await this.ledger.lookup({ service: this.id, operation: input.operation, idempotencyKey: input.idempotencyKey });
+    return found ? { status: 'done', outcome: found.answer as GiftCardMoneyOutcomes[O] } : { status: 'not_found' };
+  }
+
   async balance(input: GiftCardBalanceInput): Promise<GiftCardBalanceOutcome> {
     const card = usableCard(input);
     if ('ok' in card) return card;
@@ -131,6 +153,10 @@ export class MockGiftCardService implements GiftCardConnector {
   }
 
   async redeem(input: GiftCardRedeemInput): Promise<GiftCardRedeemOutcome> {
+    return this.answer('redeem', input.idempotencyKey, this.redemptionOf(input));
+  }
+
+  private redemptionOf(input: GiftCardRedeemInput): GiftCardRedeemOutcome {
     const card = usableCard(input);
     if ('ok' in card) return card;
     if (!Number.isInteger(input.amount) || input.amount <= 0) return failure('invalid_amount');
@@ -142,13 +168,16 @@ export class MockGiftCardService implements GiftCardConnector {
   }
 
   async refund(input: GiftCardRefundInput): Promise<GiftCardRefundOutcome> {
-    if (!input.redemptionId.startsWith(REDEMPTION_PREFIX)) return failure('invalid_gift_card');
-    if (!Number.isInteger(input.amount) || input.amount <= 0) return failure('invalid_amount');
-    return { ok: true, refundId: `mock-gcf-${digest(`refund:${input.idempotencyKey}`).slice(0, 24)}` };
+    const outcome: GiftCardRefundOutcome = !input.redemptionId.startsWith(REDEMPTION_PREFIX)
+      ? failure('invalid_gift_card')
+      : !Number.isInteger(input.amount) || input.amount <= 0
+        ? failure('invalid_amount')
+        : { ok: true, refundId: `mock-gcf-${digest(`refund:${input.idempotencyKey}`).slice(0, 24)}` };
+    return this.answer('refund', input.idempotencyKey, outcome);
   }
 
   async reverse(input: GiftCardReverseInput): Promise<GiftCardReverseOutcome> {
-    return input.redemptionId.startsWith(REDEMPTION_PREFIX) ? { ok: true } : failure('invalid_gift_card');
+    return this.answer('reverse', input.idempotencyKey, input.redemptionId.startsWith(REDEMPTION_PREFIX) ? { ok: true } : failure('invalid_gift_card'));
   }
 
   /** Activatable cards activate once (`activated` says whether we did already); any other card is already active. */
@@ -171,4 +200,3 @@ export class MockGiftCardService implements GiftCardConnector {
   }
 }
 
-export const mockGiftCardService = new MockGiftCardService();

@@ -20,9 +20,13 @@ describe('increment scenarios', () => {
     expect(await connector.incrementAuthorization(request(250))).toMatchObject({ status: 'succeeded' });
     expect(await connector.incrementAuthorization(request(4005))).toMatchObject({ status: 'declined', errorCode: 'do_not_honor' });
     await expect(connector.incrementAuthorization(request(4408))).rejects.toMatchObject({ kind: 'timeout' });
+    await expect(connector.incrementAuthorization(request(4094))).rejects.toMatchObject({ kind: 'unavailable' });
+    expect(await connector.incrementAuthorization(request(4096))).toMatchObject({ status: 'failed' });
     const sync = (amount: number) => connector.sync({ ...request(amount), operation: 'increment', intent: 'authorize', buyerApproved: null });
     expect((await sync(4408)).status).toBe('authorized');
     expect((await sync(4094)).status).toBe('not_found');
     expect((await sync(4096)).status).toBe('failed');
+    // An increase it never received (nothing was sent with that key).
+    expect((await sync(251)).status).toBe('not_found');
   });
 });

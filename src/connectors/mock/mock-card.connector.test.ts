@@ -90,6 +90,44 @@ describe('happy', () => {
   });
 });
 
+describe('status queries (issue 48)', () => {
+  const base = { credentials: { merchant_id: 'm-1' }, options: null, reference: 'r-1', currency: 'USD' };
+  const payment = { method: 'card', bin: '411111', last4: '1111', authorizedAmount: 1000 };
+  const sync = (mock: MockCardConnector, operation: 'authorize' | 'capture' | 'void' | 'refund' | 'increment', idempotencyKey: string) =>
+    mock.sync({ ...base, idempotencyKey, operation, providerTransactionId: 'mock_txn_1', amount: 1000, payment, intent: 'authorize', buyerApproved: null });
+
+  it('answers not_found for a call it never received (a request lost before the call), and the call once received', async () => {
+    const mock = new MockCardConnector();
+    for (const operation of ['authorize', 'capture', 'void', 'refund', 'increment'] as const) {
+      expect((await sync(mock, operation, `never-${operation}`)).status, operation).toBe('not_found');
+    }
+    expect(await mock.syncPayout({ ...base, idempotencyKey: 'never-payout', providerPayoutId: null, amount: 1000, card: { bin: '41111111', last4: '1111' } })).toMatchObject({ status: 'not_found', providerPayoutId: null });
+    const card = { kind: 'card' as const, number: '4111111111111111', expirationDate: '12/40', securityCode: '123', scheme: 'visa' };
+    await mock.authorize({ ...base, idempotencyKey: 'a-1', amount: 1000, country: 'US', intent: 'authorize', instrument: card, merchantInitiated: false, isSubsequentPayment: false, paymentSource: 'ecommerce', previousSchemeTransactionId: null, threeDSecure: null, approvalBaseUrl: 'https://svc.test', merchantAccountId: 'm', redirectUrl: null } as never);
+    await mock.capture({ ...base, idempotencyKey: 'c-1', amount: 1000, payment, providerTransactionId: 'mock_txn_1' } as never);
+    await mock.void({ ...base, idempotencyKey: 'v-1', payment, providerTransactionId: 'mock_txn_1' } as never);
+    await mock.refund({ ...base, idempotencyKey: 'f-1', amount: 100, payment, providerTransactionId: 'mock_txn_1', reason: null } as never);
+    expect((await sync(mock, 'authorize', 'a-1')).status).toBe('authorized');
+    expect((await sync(mock, 'capture', 'c-1')).status).toBe('captured');
+    expect((await sync(mock, 'void', 'v-1')).status).toBe('voided');
+    expect((await sync(mock, 'refund', 'f-1')).status).toBe('refunded');
+    // A key is one call: the capture's key says nothing of a refund.
+    expect((await sync(mock, 'refund', 'c-1')).status).toBe('not_found');
+    // Another simulator (another ledger) never received them.
+    expect((await sync(new MockCardConnector(), 'capture', 'c-1')).status).toBe('not_found');
+  });
+
+  it('receives nothing when the processor is unreachable, and a timed-out call was received', async () => {
+    const mock = new MockCardConnector();
+    const card = (number: string) => ({ kind: 'card' as const, number, expirationDate: '12/40', securityCode: '123', scheme: 'visa' });
+    const authorize = (key: string, number: string) => mock.authorize({ ...base, idempotencyKey: key, amount: 1000, country: 'US', intent: 'authorize', instrument: card(number), merchantInitiated: false, isSubsequentPayment: false, paymentSource: 'ecommerce', previousSchemeTransactionId: null, threeDSecure: null, approvalBaseUrl: 'https://svc.test', merchantAccountId: 'm', redirectUrl: null } as never);
+    await expect(authorize('t-1', '4000000000000408')).rejects.toMatchObject({ kind: 'timeout' });
+    expect((await sync(mock, 'authorize', 't-1')).status).toBe('authorized');
+    await expect(authorize('u-1', '4000000000000994')).rejects.toMatchObject({ kind: 'unavailable' });
+    expect((await sync(mock, 'authorize', 'u-1')).status).toBe('not_found');
+  });
+});
+
 describe('errors', () => {
   it('throws ConnectorError for technical failures only, never for a decline', async () => {
     await expect(connector.payout(payoutRequest({ amount: 3408 }))).rejects.toMatchObject({ kind: 'timeout' });

@@ -8,6 +8,7 @@ import { parseMockCardWebhook } from './mock-card.webhooks.ts';
 import { sandboxPageSession } from './mock-session.ts';
 import { openWalletToken } from './mock-card-wallet-tokens.ts';
 import { SIMULATION_FIELDS, simulatedOutcome, simulationProblems, type SimulatedOutcome } from './mock-card-simulation.ts';
+import { memoryLedger, type SimulatorLedger } from '../simulator-ledger.ts';
 
 export const MOCK_CARD_DEFINITION: ConnectorDefinition = {
   id: 'mock-card',
@@ -112,14 +113,33 @@ function scenarioOfCall(credentials: Record<string, string>, idempotencyKey: str
   return outcome === 'none' ? null : SIMULATED[outcome];
 }
 
+const NOT_FOUND: SyncOutcome = { ...blank, status: 'not_found', providerTransactionId: null };
+
 /**
  * The sandbox card processor. Deterministic: the outcome comes from the amount or the card (see
  * mock-card.scenarios.ts). Timeouts throw `ConnectorError('timeout')` after "authorizing", so the
  * crash-safety path (attempt unknown → reconciliation) is exercised for real.
+ *
+ * Every money-moving call it receives (authorize, capture, void, refund, increase, payout) is noted
+ * in its ledger (simulator-ledger.ts) before it answers; an unreachable processor (the
+ * `unavailable` scenarios) receives nothing. A status query (`sync`, `syncPayout`) about a call the
+ * ledger does not hold answers `not_found`, as a real provider does for a request that never
+ * reached it (a process killed before the call): reconciliation then fails it instead of recording
+ * a payment, capture, void or refund that never happened.
  */
 export class MockCardConnector implements PaymentConnector {
   readonly definition = MOCK_CARD_DEFINITION;
   readonly parseWebhook = parseMockCardWebhook;
+
+  constructor(private readonly ledger: SimulatorLedger = memoryLedger()) {}
+
+  private receive(operation: string, idempotencyKey: string): Promise<void> {
+    return this.ledger.received({ service: MOCK_CARD_DEFINITION.id, operation, idempotencyKey }, null);
+  }
+
+  private async wasReceived(operation: string, idempotencyKey: string): Promise<boolean> {
+    return (await this.ledger.lookup({ service: MOCK_CARD_DEFINITION.id, operation, idempotencyKey })) !== null;
+  }
 
   captureRules(credentials: Record<string, string>): CaptureRules {
     return { multiCapture: credentials.multi_capture_enabled === 'true', incrementalAuthorization: credentials.incremental_authorization_enabled === 'true' };
@@ -140,10 +160,14 @@ export class MockCardConnector implements PaymentConnector {
     if (request.instrument.kind === 'wallet-token') {
       // Provider-side decryption: the token is opened here and its card paid like any other.
       const opened = openWalletToken(request.instrument, request);
-      if (!opened.ok) return refused(request, 'declined', opened);
+      if (!opened.ok) {
+        await this.receive('authorize', request.idempotencyKey);
+        return refused(request, 'declined', opened);
+      }
       request = { ...request, instrument: opened.instrument };
     }
     const scenario = scenarioOfCall(request.credentials, request.idempotencyKey) ?? scenarioOf(request.amount, hintOf(request));
+    if (scenario.kind !== 'unavailable') await this.receive('authorize', request.idempotencyKey);
     switch (scenario.kind) {
       case 'decline':
         return refused(request, 'declined', scenario);
@@ -162,16 +186,19 @@ export class MockCardConnector implements PaymentConnector {
   }
 
   async capture(request: CaptureRequest): Promise<CaptureOutcome> {
+    await this.receive('capture', request.idempotencyKey);
     const scenario = this.scenarioOfPayment(request);
     return { ...blank, status: scenario.kind === 'capture-pending' ? 'pending' : 'succeeded', providerCaptureId: providerId('mock_cap', request.idempotencyKey) };
   }
 
   async void(request: VoidRequest): Promise<VoidOutcome> {
+    await this.receive('void', request.idempotencyKey);
     const scenario = this.scenarioOfPayment(request);
     return { ...blank, status: scenario.kind === 'void-pending' ? 'pending' : 'succeeded' };
   }
 
   async refund(request: RefundRequest): Promise<RefundOutcome> {
+    await this.receive('refund', request.idempotencyKey);
     const scenario = this.scenarioOfPayment(request);
     if (scenario.kind === 'refund-decline') {
       return { errorCode: 'refund_declined', rawResponseCode: '12', rawResponseDescription: 'Invalid transaction', status: 'declined', providerRefundId: null };
@@ -182,6 +209,7 @@ export class MockCardConnector implements PaymentConnector {
   /** The increase decides by its own amount (INCREMENT_AMOUNT_SCENARIOS); any other increase is approved. */
   async incrementAuthorization(request: IncrementRequest): Promise<IncrementOutcome> {
     const scenario = incrementScenarioOf(request.amount);
+    if (scenario.kind !== 'unavailable') await this.receive('increment', request.idempotencyKey);
     switch (scenario.kind) {
       case 'decline':
       case 'fail':
@@ -196,6 +224,7 @@ export class MockCardConnector implements PaymentConnector {
   }
 
   async sync(request: SyncRequest): Promise<SyncOutcome> {
+    if (!(await this.wasReceived(request.operation, request.idempotencyKey))) return NOT_FOUND;
     if (request.operation === 'increment') return syncIncrement(request);
     const simulated = request.operation === 'authorize' ? scenarioOfCall(request.credentials, request.idempotencyKey) : null;
     const scenario = simulated ?? scenarioOf(request.payment.authorizedAmount, request.payment);
@@ -247,6 +276,7 @@ export class MockCardConnector implements PaymentConnector {
     const { instrument } = request;
     const hint = instrument.kind === 'card' ? { bin: instrument.number.slice(0, 6), last4: instrument.number.slice(-4) } : { bin: null, last4: null };
     const scenario = payoutScenarioOf(request.amount, hint);
+    if (scenario.kind !== 'unavailable') await this.receive('payout', request.idempotencyKey);
     const providerPayoutId = providerId('mock_pay', request.idempotencyKey);
     switch (scenario.kind) {
       case 'succeed':
@@ -266,9 +296,11 @@ export class MockCardConnector implements PaymentConnector {
   /**
    * The status a payout reached, from the same amount and card facts as `payout`: a pending payout
    * has been sent by the time anyone asks, a timed-out one was made (only its answer was lost), and
-   * an unreachable provider never saw the call.
+   * a payout the ledger does not hold (an unreachable provider, a process killed before the call)
+   * was never received.
    */
   async syncPayout(request: PayoutSyncRequest): Promise<PayoutSyncOutcome> {
+    if (!(await this.wasReceived('payout', request.idempotencyKey))) return { ...blank, status: 'not_found', providerPayoutId: null };
     const scenario = payoutScenarioOf(request.amount, request.card);
     const providerPayoutId = request.providerPayoutId ?? providerId('mock_pay', request.idempotencyKey);
     switch (scenario.kind) {

@@ -8,7 +8,7 @@ import { recordAudit } from '../audit-logs/audit-logs.service.ts';
 import { resolveBuyerReference, type BuyerReference } from '../buyers/buyers.service.ts';
 import { embedBuyerPins, singleBuyerReference } from '../buyers/embed-buyer.ts';
 import * as activations from './gift-card-activations.repo.ts';
-import { usableGiftCardService } from './gift-card-service.ts';
+import {usableGiftCardService } from './gift-card-service.ts';
 import { cardDigits, giftCardFingerprint, sealGiftCard } from './gift-card-vault.ts';
 import * as repo from './gift-cards.repo.ts';
 import { toActivatedGiftCardResource, toGiftCardResource, type CreateGiftCardActivationBody, type GiftCard } from './gift-cards.schemas.ts';

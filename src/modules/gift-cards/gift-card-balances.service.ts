@@ -5,7 +5,7 @@ import { resolveBuyerReference } from '../buyers/buyers.service.ts';
 import { embedBuyerPins, pinnedSelection, referenceOf } from '../buyers/embed-buyer.ts';
 import * as activations from './gift-card-activations.repo.ts';
 import * as redemptions from './gift-card-redemptions.repo.ts';
-import { usableGiftCardService } from './gift-card-service.ts';
+import {usableGiftCardService } from './gift-card-service.ts';
 import { cardDigits, giftCardFingerprint, releaseGiftCard } from './gift-card-vault.ts';
 import * as repo from './gift-cards.repo.ts';
 import { NO_USAGE, usageFields, type GiftCardBalanceBody, type GiftCardSummary, type GiftCardUsage, type ListBuyerGiftCardsQuery } from './gift-cards.schemas.ts';

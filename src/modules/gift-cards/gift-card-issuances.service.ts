@@ -3,7 +3,7 @@ import type { GiftCardFailure } from '../../connectors/gift-cards/gift-card-conn
 import { AppError } from '../../errors/app-error.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import { recordAudit } from '../audit-logs/audit-logs.service.ts';
-import { usableGiftCardService } from './gift-card-service.ts';
+import {usableGiftCardService } from './gift-card-service.ts';
 import * as repo from './gift-card-issuances.repo.ts';
 import { toGiftCardIssuanceResource, type CreateGiftCardIssuanceBody, type GiftCardIssuance } from './gift-card-issuances.schemas.ts';
 

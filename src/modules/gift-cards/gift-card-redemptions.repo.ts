@@ -64,3 +64,19 @@ export async function redeemedByFingerprint(db: Executor, merchantAccountId: str
   const rows = await query.groupBy('fingerprint').execute();
   return new Map(rows.map((row) => [row.fingerprint, Number(row.total)]));
 }
+
+/**
+ * Redemptions a crash may have left open, every merchant account, oldest first: still `created`,
+ * or a reversal still `pending`, untouched since `before` (reconcile-gift-cards). Partial index
+ * `gift_card_redemptions_open_idx`.
+ */
+export async function listOpenRedemptions(db: Executor, before: Date, limit: number): Promise<GiftCardRedemptionRow[]> {
+  return db
+    .selectFrom('gift_card_redemptions')
+    .selectAll()
+    .where((eb) => eb.or([eb('status', '=', 'created'), eb('reversal_status', '=', 'pending')]))
+    .where('updated_at', '<=', before)
+    .orderBy('updated_at')
+    .limit(limit)
+    .execute();
+}

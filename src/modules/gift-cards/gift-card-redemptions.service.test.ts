@@ -28,6 +28,8 @@ async function redeem(ctx: RequestContext, items: giftCards.TransactionGiftCardI
   for (const [index, redemption] of recorded.entries()) results.push(await giftCards.redeemGiftCard(ctx, redemption.id, instruments[index]!, currency));
   return { transactionId, instruments, results };
 }
+const redeemedTransaction = async (ctx: RequestContext, redemptionId: string) =>
+  (await t.deps.db.selectFrom('gift_card_redemptions').select('transaction_id').where('merchant_account_id', '=', ctx.merchantAccountId).where('id', '=', redemptionId).executeTakeFirst())?.transaction_id;
 const balanceOf = async (ctx: RequestContext, number: string) => (await listGiftCardBalances(ctx, { items: [{ number, pin: PIN }] })).items[0]!.balance;
 
 describe('happy', () => {
@@ -52,11 +54,13 @@ describe('happy', () => {
   it('refunds part of a redemption, then reverses the rest, giving the balance back', async () => {
     const ctx = ctxOf(await createMerchantAccount(t.deps));
     const { results } = await redeem(ctx, [{ number: DEFAULT!, pin: PIN, amount: 4000 }]);
-    const refund = await giftCards.refundGiftCardRedemption(ctx, results[0]!.id, 1000, 'refund-1');
-    expect(refund).toMatchObject({ ok: true, redemption: { refunded_amount: 1000 } });
+    const reserved = await withTransaction(t.deps.db, (tx) => giftCards.reserveGiftCardRefund(tx, ctx, results[0]!.id, 1000));
+    expect(reserved).toMatchObject({ refunded_amount: 1000 });
+    expect(await giftCards.sendGiftCardRefund(ctx, reserved, 1000, 'refund-1')).toMatchObject({ ok: true });
     expect(await balanceOf(ctx, DEFAULT!)).toBe(7000);
-    await expect(giftCards.refundGiftCardRedemption(ctx, results[0]!.id, 3001, 'refund-2')).rejects.toMatchObject({ code: 'bad_request' });
-    expect(await giftCards.reverseGiftCardRedemption(ctx, results[0]!.id)).toMatchObject({ ok: true, redemption: { refunded_amount: 4000 } });
+    await expect(withTransaction(t.deps.db, (tx) => giftCards.reserveGiftCardRefund(tx, ctx, results[0]!.id, 3001))).rejects.toMatchObject({ code: 'bad_request' });
+    await giftCards.reverseGiftCardRedemption(ctx, results[0]!.id);
+    expect(await giftCards.listTransactionGiftCardRedemptions(t.deps.db, ctx, (await redeemedTransaction(ctx, results[0]!.id))!)).toEqual([expect.objectContaining({ refunded_amount: 4000 })]);
     expect(await balanceOf(ctx, DEFAULT!)).toBe(10000);
   });
 });
@@ -69,7 +73,7 @@ describe('errors', () => {
     expect(results.map((r) => [r.status, r.error_code])).toEqual([['failed', 'insufficient_funds'], ['failed', 'service_error']]);
     expect(results[0]).toMatchObject({ raw_error_code: 'MOCK_INSUFFICIENT_FUNDS', raw_error_message: expect.any(String), gift_card_service_redemption_id: null });
     expect((await redeem(ctx, [{ number: DEFAULT!, pin: PIN, amount: 100 }], 'EUR')).results[0]).toMatchObject({ status: 'failed', error_code: 'incorrect_currency' });
-    await expect(giftCards.refundGiftCardRedemption(ctx, results[0]!.id, 1, 'k')).rejects.toMatchObject({ code: 'bad_request' });
+    await expect(withTransaction(t.deps.db, (tx) => giftCards.reserveGiftCardRefund(tx, ctx, results[0]!.id, 1))).rejects.toMatchObject({ code: 'bad_request' });
   });
 
   it('refuses the same card twice, too many cards, bad amounts and unknown stored cards', async () => {

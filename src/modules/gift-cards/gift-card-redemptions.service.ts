@@ -1,12 +1,12 @@
 import type { RequestContext } from '../../context.ts';
-import type { GiftCardFailure } from '../../connectors/gift-cards/gift-card-connector.ts';
+import type { GiftCardFailure, GiftCardRedeemOutcome, GiftCardRefundOutcome } from '../../connectors/gift-cards/gift-card-connector.ts';
 import type { GiftCardRedemptionRow } from '../../db/schema.ts';
 import { withTransaction, type Executor, type Tx } from '../../db/transaction.ts';
 import { AppError, notFound } from '../../errors/app-error.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import { activatedByFingerprint } from './gift-card-activations.repo.ts';
 import * as repo from './gift-card-redemptions.repo.ts';
-import { usableGiftCardService } from './gift-card-service.ts';
+import {usableGiftCardService } from './gift-card-service.ts';
 import { toGiftCardRedemptionResource, type GiftCardRedemption } from './gift-cards.schemas.ts';
 import type { GiftCardInstrument } from './transaction-gift-cards.ts';
 
@@ -15,7 +15,10 @@ import type { GiftCardInstrument } from './transaction-gift-cards.ts';
  * transaction is held across a call to the gift card service):
  * 1. `recordGiftCardRedemptions` in the engine's transaction: one `created` row per card (intent);
  * 2. after commit, `redeemGiftCard` per row: calls the service, records the outcome;
- * 3. later, `refundGiftCardRedemption` / `reverseGiftCardRedemption`.
+ * 3. later, a refund (`reserveGiftCardRefund` with the refund's record, `sendGiftCardRefund`) or
+ *    a reversal (gift-card-reversals.service.ts).
+ * A request that dies around a call leaves its record open; `settleOpenRedemption` and
+ * `giftCardRefundStatus` finish it from the service's status query (docs/security.md, crash safety).
  * The simulator is stateless: each call passes what we already took from the card (see
  * `redeemedByFingerprint`), which counts `created` rows too, so concurrent redemptions of one card
  * cannot spend its balance twice (they may refuse one another; never overspend).
@@ -33,7 +36,7 @@ export async function recordGiftCardRedemptions(tx: Tx, ctx: RequestContext, tra
   return rows.map(toGiftCardRedemptionResource);
 }
 
-async function lockRedemption(tx: Tx, ctx: RequestContext, id: string): Promise<GiftCardRedemptionRow> {
+export async function lockRedemption(tx: Tx, ctx: RequestContext, id: string): Promise<GiftCardRedemptionRow> {
   const row = await repo.findRedemption(tx, ctx.merchantAccountId, id, { forUpdate: true });
   if (!row) throw notFound('gift card redemption', id);
   return row;
@@ -52,7 +55,7 @@ export async function redeemGiftCard(ctx: RequestContext, redemptionId: string, 
   if (current.status !== 'created') return toGiftCardRedemptionResource(current);
   const taken = await repo.redeemedByFingerprint(db, ctx.merchantAccountId, [current.fingerprint], current.id);
   const activated = await activatedByFingerprint(db, ctx.merchantAccountId, [current.fingerprint]);
-  const outcome = await usableGiftCardService(ctx).connector.redeem({
+  const outcome = await usableGiftCardService(ctx, db).connector.redeem({
     number: card.number,
     pin: card.pin,
     amount: current.amount,
@@ -61,13 +64,36 @@ export async function redeemGiftCard(ctx: RequestContext, redemptionId: string, 
     alreadyRedeemed: taken.get(current.fingerprint) ?? 0,
     activated: activated.get(current.fingerprint) ?? null,
   });
-  const row = await withTransaction(db, async (tx) => {
+  return toGiftCardRedemptionResource(await recordRedemptionOutcome(ctx, redemptionId, outcome));
+}
+
+/** The service's answer on a redemption still `created` (a redemption settled meanwhile is kept as it is). */
+async function recordRedemptionOutcome(ctx: RequestContext, redemptionId: string, outcome: GiftCardRedeemOutcome): Promise<GiftCardRedemptionRow> {
+  return withTransaction(ctx.deps.db, async (tx) => {
     const locked = await lockRedemption(tx, ctx, redemptionId);
     if (locked.status !== 'created') return locked;
     const patch = outcome.ok ? { status: 'succeeded' as const, gift_card_service_redemption_id: outcome.redemptionId } : { status: 'failed' as const, ...failureColumns(outcome) };
     return repo.updateRedemption(tx, ctx.merchantAccountId, redemptionId, patch);
   });
-  return toGiftCardRedemptionResource(row);
+}
+
+/** The answer a redemption gets when the service never received its call: nothing was taken from the card. */
+export const NOT_RECEIVED: GiftCardFailure = { ok: false, errorCode: 'service_network_error', rawErrorCode: null, rawErrorMessage: 'The gift card service never received the call (the process stopped before sending it)' };
+
+/**
+ * A redemption left `created` by a request that died around its call to the service (the retry
+ * of that request, or reconciliation): the service's status query says what became of the call,
+ * found by the redemption's id (its idempotency key), and that answer is recorded as the call's
+ * own would have been; a call the service never received fails (`service_network_error`, nothing
+ * was taken). `pending` leaves it `created` for a later look. The redeem call is never sent again.
+ */
+export async function settleOpenRedemption(ctx: RequestContext, redemptionId: string): Promise<GiftCardRedemptionRow | null> {
+  const current = await repo.findRedemption(ctx.deps.db, ctx.merchantAccountId, redemptionId);
+  if (!current) return null;
+  if (current.status !== 'created') return current;
+  const answer = await usableGiftCardService(ctx).connector.status({ operation: 'redeem', idempotencyKey: current.id });
+  if (answer.status === 'pending') return current;
+  return recordRedemptionOutcome(ctx, redemptionId, answer.status === 'done' ? answer.outcome : NOT_RECEIVED);
 }
 
 /** Marks a recorded redemption that will not be attempted (an earlier card failed) as `skipped`. */
@@ -77,47 +103,35 @@ export async function skipGiftCardRedemption(tx: Tx, ctx: RequestContext, redemp
   return toGiftCardRedemptionResource(await repo.updateRedemption(tx, ctx.merchantAccountId, redemptionId, { status: 'skipped' }));
 }
 
-export type GiftCardRefundResult = { ok: true; redemption: GiftCardRedemption; refundId: string } | (GiftCardFailure & { redemption: GiftCardRedemption });
-
-/** Moves `delta` into or out of `refunded_amount` (the CHECK keeps it within `amount`). */
-async function shiftRefunded(ctx: RequestContext, id: string, delta: number, check?: (row: GiftCardRedemptionRow) => void): Promise<GiftCardRedemptionRow> {
-  return withTransaction(ctx.deps.db, async (tx) => {
-    const row = await lockRedemption(tx, ctx, id);
-    check?.(row);
-    return repo.updateRedemption(tx, ctx.merchantAccountId, id, { refunded_amount: row.refunded_amount + delta });
-  });
-}
-
-function refundable(amount: number) {
-  return (row: GiftCardRedemptionRow) => {
-    if (row.status !== 'succeeded' || !row.gift_card_service_redemption_id) throw new AppError('bad_request', 'Only a succeeded gift card redemption can be refunded');
-    if (!Number.isSafeInteger(amount) || amount <= 0 || amount > row.amount - row.refunded_amount) {
-      throw new AppError('bad_request', `The refund amount must be between 1 and ${row.amount - row.refunded_amount}`);
-    }
-  };
-}
-
 /**
- * Refunds part or all of a succeeded redemption. The amount is reserved first (so two concurrent
- * refunds cannot exceed the redemption), the service is called outside any transaction, and a
- * refusal gives the reservation back.
+ * Reserves `amount` of a succeeded redemption for a refund, in the caller's transaction (the one
+ * that records the refund: a crash never leaves one without the other). The CHECK keeps the
+ * reservations within the redeemed amount, so two concurrent refunds cannot exceed it.
  */
-export async function refundGiftCardRedemption(ctx: RequestContext, redemptionId: string, amount: number, idempotencyKey: string): Promise<GiftCardRefundResult> {
-  const reserved = await shiftRefunded(ctx, redemptionId, amount, refundable(amount));
-  const outcome = await usableGiftCardService(ctx).connector.refund({ redemptionId: reserved.gift_card_service_redemption_id!, amount, idempotencyKey });
-  if (outcome.ok) return { ok: true, redemption: toGiftCardRedemptionResource(reserved), refundId: outcome.refundId };
-  return { ...outcome, redemption: toGiftCardRedemptionResource(await shiftRefunded(ctx, redemptionId, -amount)) };
+export async function reserveGiftCardRefund(tx: Tx, ctx: RequestContext, redemptionId: string, amount: number): Promise<GiftCardRedemptionRow> {
+  const row = await lockRedemption(tx, ctx, redemptionId);
+  if (row.status !== 'succeeded' || !row.gift_card_service_redemption_id) throw new AppError('bad_request', 'Only a succeeded gift card redemption can be refunded');
+  if (!Number.isSafeInteger(amount) || amount <= 0 || amount > row.amount - row.refunded_amount) {
+    throw new AppError('bad_request', `The refund amount must be between 1 and ${row.amount - row.refunded_amount}`);
+  }
+  return repo.updateRedemption(tx, ctx.merchantAccountId, redemptionId, { refunded_amount: row.refunded_amount + amount });
 }
 
-/** Cancels what is left of a succeeded redemption (the payment it funded failed): refunded in full. */
-export async function reverseGiftCardRedemption(ctx: RequestContext, redemptionId: string): Promise<GiftCardRefundResult> {
-  const current = await repo.findRedemption(ctx.deps.db, ctx.merchantAccountId, redemptionId);
-  if (!current) throw notFound('gift card redemption', redemptionId);
-  const left = current.amount - current.refunded_amount;
-  const reserved = await shiftRefunded(ctx, redemptionId, left, refundable(left));
-  const outcome = await usableGiftCardService(ctx).connector.reverse({ redemptionId: reserved.gift_card_service_redemption_id!, idempotencyKey: `reverse:${redemptionId}` });
-  if (outcome.ok) return { ok: true, redemption: toGiftCardRedemptionResource(reserved), refundId: `reverse:${redemptionId}` };
-  return { ...outcome, redemption: toGiftCardRedemptionResource(await shiftRefunded(ctx, redemptionId, -left)) };
+/** Gives a refund's reservation back (the service refused it or never received it), in the caller's transaction. */
+export async function releaseGiftCardRefund(tx: Tx, ctx: RequestContext, redemptionId: string, amount: number): Promise<void> {
+  const row = await lockRedemption(tx, ctx, redemptionId);
+  await repo.updateRedemption(tx, ctx.merchantAccountId, redemptionId, { refunded_amount: row.refunded_amount - amount });
+}
+
+/** Sends a reserved refund to the service, outside any transaction; `idempotencyKey` is our refund's id. */
+export async function sendGiftCardRefund(ctx: RequestContext, redemption: GiftCardRedemptionRow, amount: number, idempotencyKey: string): Promise<GiftCardRefundOutcome> {
+  return usableGiftCardService(ctx).connector.refund({ redemptionId: redemption.gift_card_service_redemption_id!, amount, idempotencyKey });
+}
+
+/** What became of a refund whose answer was never recorded (`pending`: ask again later); `NOT_RECEIVED` when the service never had it. */
+export async function giftCardRefundStatus(ctx: RequestContext, idempotencyKey: string): Promise<GiftCardRefundOutcome | null> {
+  const answer = await usableGiftCardService(ctx).connector.status({ operation: 'refund', idempotencyKey });
+  return answer.status === 'pending' ? null : answer.status === 'done' ? answer.outcome : NOT_RECEIVED;
 }
 
 /** The redemptions of a transaction, oldest first, as `Transaction.gift_card_redemptions` shows them. */

@@ -8,21 +8,24 @@ import { recordAudit } from '../audit-logs/audit-logs.service.ts';
 import { buyerResourcesByIds, resolveBuyerReference } from '../buyers/buyers.service.ts';
 import { embedBuyerPins, singleBuyerReference } from '../buyers/embed-buyer.ts';
 import { activatedByFingerprint } from './gift-card-activations.repo.ts';
-import { giftCardServiceOf, usableGiftCardService } from './gift-card-service.ts';
+import {giftCardServiceResource, usableGiftCardService } from './gift-card-service.ts';
 import { cardDigits, giftCardFingerprint, sealGiftCard } from './gift-card-vault.ts';
 import * as repo from './gift-cards.repo.ts';
 import { toGiftCardResource, type CreateGiftCardBody, type GiftCard, type ListGiftCardsQuery } from './gift-cards.schemas.ts';
 
 export { resolveTransactionGiftCards, type GiftCardInstrument, type TransactionGiftCardItem } from './transaction-gift-cards.ts';
 export {
+  giftCardRefundStatus,
   listTransactionGiftCardRedemptions,
   recordGiftCardRedemptions,
   redeemGiftCard,
-  refundGiftCardRedemption,
-  reverseGiftCardRedemption,
+  releaseGiftCardRefund,
+  reserveGiftCardRefund,
+  sendGiftCardRefund,
+  settleOpenRedemption,
   skipGiftCardRedemption,
-  type GiftCardRefundResult,
 } from './gift-card-redemptions.service.ts';
+export { reverseGiftCardRedemption, scheduleReversals, sendReversal } from './gift-card-reversals.service.ts';
 
 /** Refusals that describe the card itself (the caller can fix them); anything else is the service's fault. */
 const CARD_PROBLEMS: Record<string, string> = {
@@ -96,7 +99,7 @@ export async function getGiftCard(ctx: RequestContext, id: string): Promise<Gift
   const row = await repo.findGiftCard(ctx.deps.db, ctx.merchantAccountId, id);
   if (!row) throw notFound('gift card', id);
   const usage = (await repo.usageOf(ctx.deps.db, ctx.merchantAccountId, [id])).get(id);
-  return toGiftCardResource(row, giftCardServiceOf(ctx.merchantAccountId).resource, await buyerResourceOf(ctx.deps.db, ctx, row.buyer_id), usage);
+  return toGiftCardResource(row, giftCardServiceResource(ctx.merchantAccountId), await buyerResourceOf(ctx.deps.db, ctx, row.buyer_id), usage);
 }
 
 /** Deletes the card and its ciphertexts; its redemptions stay, detached (`gift_card_id` null). */
@@ -126,6 +129,6 @@ export async function listGiftCards(ctx: RequestContext, query: ListGiftCardsQue
   const buyerIds = [...new Set(page.items.map((row) => row.buyer_id).filter((buyerId): buyerId is string => buyerId !== null))];
   const buyers = await buyerResourcesByIds(ctx.deps.db, ctx, buyerIds);
   const usage = await repo.usageOf(ctx.deps.db, ctx.merchantAccountId, page.items.map((row) => row.id));
-  const service = giftCardServiceOf(ctx.merchantAccountId).resource;
+  const service = giftCardServiceResource(ctx.merchantAccountId);
   return { ...page, items: page.items.map((row) => toGiftCardResource(row, service, row.buyer_id ? buyers.get(row.buyer_id) ?? null : null, usage.get(row.id))) };
 }

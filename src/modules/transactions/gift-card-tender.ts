@@ -1,7 +1,7 @@
 import type { Deps, RequestContext } from '../../context.ts';
 import type { TransactionRow } from '../../db/schema-transactions.ts';
 import type { Tx } from '../../db/transaction.ts';
-import { AppError, invalidField } from '../../errors/app-error.ts';
+import { invalidField } from '../../errors/app-error.ts';
 import { recordGiftCardRedemptions, redeemGiftCard, resolveTransactionGiftCards, reverseGiftCardRedemption, skipGiftCardRedemption, type GiftCardInstrument, type TransactionGiftCardItem } from '../gift-cards/gift-cards.service.ts';
 import { withTransaction } from '../../db/transaction.ts';
 import { redemptionsOfTransaction } from '../gift-cards/gift-card-redemptions.service.ts';
@@ -64,16 +64,13 @@ export async function skipTender(ctx: RequestContext, tender: GiftCardTender): P
   });
 }
 
-/** Gives back every redeemed amount (the payment it funded failed). A refused reversal is logged for follow-up. */
+/**
+ * Gives back every redeemed amount (the payment it funded failed). Each reversal is recorded
+ * before its call (gift-card-reversals.service.ts): a crash leaves it to reconcile-gift-cards; a
+ * refusal is logged there and the redemption stays charged.
+ */
 export async function reverseTender(ctx: RequestContext, tender: Pick<GiftCardTender, 'redemptionIds'>): Promise<void> {
-  for (const id of tender.redemptionIds) {
-    try {
-      const result = await reverseGiftCardRedemption(ctx, id);
-      if (!result.ok) ctx.log.warn({ redemptionId: id, errorCode: result.errorCode }, 'gift card reversal refused; the redemption stays charged');
-    } catch (error) {
-      if (!(error instanceof AppError)) throw error;
-    }
-  }
+  for (const id of tender.redemptionIds) await reverseGiftCardRedemption(ctx, id);
 }
 
 /**

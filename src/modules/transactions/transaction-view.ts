@@ -2,7 +2,7 @@ import type { RequestContext } from '../../context.ts';
 import type { TransactionRow } from '../../db/schema-transactions.ts';
 import type { Executor } from '../../db/transaction.ts';
 import { canReadPersonalData } from '../buyers/buyers.service.ts';
-import { giftCardServiceOf } from '../gift-cards/gift-card-service.ts';
+import { giftCardServiceResource } from '../gift-cards/gift-card-service.ts';
 import { listTransactionGiftCardRedemptions, redemptionsByTransaction } from '../gift-cards/gift-card-redemptions.service.ts';
 import { sessionTokenOf } from './session-token.ts';
 import { toTransactionResource } from './transaction.resource.ts';
@@ -19,7 +19,7 @@ export async function transactionResource(db: Executor, ctx: RequestContext, row
   resource.session_token = sessionTokenOf(ctx.deps, row);
   if (!row.multi_tender) return resource;
   const redemptions = await listTransactionGiftCardRedemptions(db, ctx, row.id);
-  return { ...resource, gift_card_redemptions: redemptions, gift_card_service: giftCardServiceOf(row.merchant_account_id).resource };
+  return { ...resource, gift_card_redemptions: redemptions, gift_card_service: giftCardServiceResource(row.merchant_account_id) };
 }
 
 /** List items: the gift card redemptions of the page's multi-tender transactions in one query. */
@@ -27,5 +27,5 @@ export async function withGiftCards(db: Executor, ctx: RequestContext, rows: rea
   const multi = rows.filter((row) => row.multi_tender).map((row) => row.id);
   if (multi.length === 0) return items;
   const redemptions = await redemptionsByTransaction(db, ctx, multi);
-  return items.map((item, index) => (rows[index]!.multi_tender ? { ...item, gift_card_redemptions: redemptions.get(item.id) ?? [], gift_card_service: giftCardServiceOf(ctx.merchantAccountId).resource } : item));
+  return items.map((item, index) => (rows[index]!.multi_tender ? { ...item, gift_card_redemptions: redemptions.get(item.id) ?? [], gift_card_service: giftCardServiceResource(ctx.merchantAccountId) } : item));
 }

@@ -290,6 +290,11 @@ export async function findRefund(db: Executor, merchantAccountId: string, id: st
   return query.executeTakeFirst();
 }
 
+/** Gift card refunds a crash may have left `processing`, every merchant account, untouched since `before`; partial index `refunds_gift_card_open_idx`. */
+export async function listOpenGiftCardRefunds(db: Executor, before: Date, limit: number): Promise<RefundRow[]> {
+  return db.selectFrom('refunds').selectAll().where('status', '=', 'processing').where('target_type', '=', 'gift-card-redemption').where('updated_at', '<=', before).orderBy('updated_at').limit(limit).execute();
+}
+
 export async function listRefunds(db: Executor, merchantAccountId: string, transactionId: string): Promise<RefundRow[]> {
   return db.selectFrom('refunds').selectAll().where('merchant_account_id', '=', merchantAccountId).where('transaction_id', '=', transactionId).orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
 }

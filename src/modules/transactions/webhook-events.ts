@@ -3,7 +3,7 @@ import type { AttemptRow, RefundRow, TransactionRow } from '../../db/schema-tran
 import type { WebhookSubscriptionRow } from '../../db/schema-webhooks.ts';
 import type { Executor, Tx } from '../../db/transaction.ts';
 import { emitEvent, eventWrites, type NewEvent } from '../events/events.service.ts';
-import { giftCardServiceOf } from '../gift-cards/gift-card-service.ts';
+import { giftCardServiceResource } from '../gift-cards/gift-card-service.ts';
 import { redemptionsOfTransaction } from '../gift-cards/gift-card-redemptions.service.ts';
 import { toCaptureResource } from './capture.schema.ts';
 import { toRefundResource } from './refund.schema.ts';
@@ -22,7 +22,7 @@ export type TransactionEventKind =
 async function snapshot(tx: Executor, row: TransactionRow): Promise<Record<string, unknown>> {
   const resource = toTransactionResource(row, false);
   if (!row.multi_tender) return resource;
-  return { ...resource, gift_card_redemptions: await redemptionsOfTransaction(tx, row.merchant_account_id, row.id), gift_card_service: giftCardServiceOf(row.merchant_account_id).resource };
+  return { ...resource, gift_card_redemptions: await redemptionsOfTransaction(tx, row.merchant_account_id, row.id), gift_card_service: giftCardServiceResource(row.merchant_account_id) };
 }
 
 export async function emitTransaction(tx: Tx, deps: Deps, row: TransactionRow, kind: TransactionEventKind): Promise<void> {

@@ -117,7 +117,12 @@ describe('happy', () => {
 
   it('treats an unexpected connector error as an unknown outcome, which reconciliation settles', async () => {
     const connector = t.deps.connectors.get('mock-card') as MockCardConnector;
-    const spy = vi.spyOn(connector, 'payout').mockImplementationOnce(() => Promise.reject(new Error('process died')));
+    const original = connector.payout.bind(connector);
+    // The provider received the payout and paid; the error came on the way back.
+    const spy = vi.spyOn(connector, 'payout').mockImplementationOnce(async (request) => {
+      await original(request);
+      throw new Error('process died');
+    });
     let payout;
     try {
       payout = (await postPayout(t, merchant, service, {})).json();

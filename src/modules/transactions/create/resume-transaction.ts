@@ -1,5 +1,6 @@
 import { withRequestTransaction, type RequestContext } from '../../../context.ts';
 import { notFound } from '../../../errors/app-error.ts';
+import { listTransactionGiftCardRedemptions, settleOpenRedemption } from '../../gift-cards/gift-cards.service.ts';
 import { recordAudit } from '../../audit-logs/audit-logs.service.ts';
 import { attemptPatch, UNANSWERED } from '../connector-call.ts';
 import { nextCheckAt } from '../outcomes.ts';
@@ -16,8 +17,15 @@ import { emitTransaction } from '../webhook-events.ts';
  * transaction stays `processing` and reconciliation asks the provider; the request's history
  * event, audit entry and `transaction.created` webhook are written with it, in the transaction
  * that stores this answer on the key. The provider is never called again.
+ *
+ * Gift cards are redeemed before the authorization: a redemption still `created` died around its
+ * call to the gift card service, and gets the answer the service's status query gives for it
+ * (`settleOpenRedemption`; never a second redeem call) before the answer is rendered. The
+ * authorization after it was then never sent: reconciliation finds it `not_found`, fails the
+ * transaction and gives back what the cards paid.
  */
 export async function resumeTransaction(ctx: RequestContext, id: string): Promise<Transaction> {
+  await settleRedemptions(ctx, id);
   return withRequestTransaction(ctx, async (tx) => {
     const open = (await repo.listOpenAttempts(tx, ctx.merchantAccountId, id)).find((a) => a.operation === 'authorize' && a.status === 'in_flight');
     // The attempt first, then the transaction: reconciliation locks in this order.
@@ -32,4 +40,11 @@ export async function resumeTransaction(ctx: RequestContext, id: string): Promis
     await emitTransaction(tx, ctx.deps, row, 'transaction.created');
     return transactionResource(tx, ctx, row);
   });
+}
+
+/** Every redemption of the transaction still `created`, settled from the gift card service's status query, in order. */
+async function settleRedemptions(ctx: RequestContext, transactionId: string): Promise<void> {
+  for (const redemption of await listTransactionGiftCardRedemptions(ctx.deps.db, ctx, transactionId)) {
+    if (redemption.status === 'created') await settleOpenRedemption(ctx, redemption.id);
+  }
 }

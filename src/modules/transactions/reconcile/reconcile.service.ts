@@ -40,13 +40,15 @@ function resolution(row: TransactionRow, attempt: AttemptRow, answer: SyncOutcom
       return { patch: applied.patch, status: applied.attemptStatus };
     }
     case 'capture': {
-      const s = answer.status === 'captured' ? 'succeeded' : answer.status === 'declined' || answer.status === 'failed' ? answer.status : null;
+      // `not_found`: the capture never reached the provider (a process killed before the call): it failed, the authorization stands.
+      const s = answer.status === 'captured' ? 'succeeded' : answer.status === 'declined' || answer.status === 'failed' ? answer.status : answer.status === 'not_found' ? 'failed' : null;
       if (!s) return null;
-      const applied = applyCapture(row, { status: s, ...codes }, attempt, now);
+      const applied = applyCapture(row, { status: s, ...codes, ...(answer.status === 'not_found' ? { errorCode: 'service_network_error' } : {}) }, attempt, now);
       return { patch: applied.patch, status: applied.attemptStatus };
     }
     case 'void': {
-      const s = answer.status === 'voided' ? 'succeeded' : answer.status === 'authorized' || answer.status === 'declined' || answer.status === 'failed' ? 'failed' : null;
+      // `not_found`: the void never reached the provider: the authorization stands (capturing reopens).
+      const s = answer.status === 'voided' ? 'succeeded' : answer.status === 'authorized' || answer.status === 'declined' || answer.status === 'failed' || answer.status === 'not_found' ? 'failed' : null;
       if (!s) return null;
       // The void of a late authorization: the transaction is closed already and stays as it is.
       if (attempt.compensates_attempt_id) return { patch: {}, status: s };

@@ -14,7 +14,8 @@ import { event } from '../transaction-events.ts';
 import { refundSettlementQueries, scheduleRefundSettlement } from '../settlements/settlements.service.ts';
 import * as repo from '../transactions.repo.ts';
 import { emitRefund, refundEventWrites, refundKind } from '../webhook-events.ts';
-import { listTransactionGiftCardRedemptions, refundGiftCardRedemption } from '../../gift-cards/gift-cards.service.ts';
+import { listTransactionGiftCardRedemptions } from '../../gift-cards/gift-cards.service.ts';
+import { bindRefund, refundRedemption, settleGiftCardRefund, type BindAs } from './gift-card-refund.service.ts';
 import { planRefund, refundBasis } from './refund-checks.ts';
 
 interface Reserved {
@@ -23,13 +24,6 @@ interface Reserved {
   attemptId: string;
   bound: BoundConnector;
 }
-
-/**
- * What the request binds to its idempotency key with the refund it records (http/idempotency.ts):
- * the refund's id, or for `refunds/all` the ids of every refund it recorded so far.
- */
-type BindAs = (refundId: string) => string;
-const bindRefund: BindAs = (refundId) => refundId;
 
 /** The refund with every column given: the quick path knows the row it inserts without reading it back. */
 function newRefund(ctx: RequestContext, row: TransactionRow, amount: number, body: CreateRefundBody, now: Date): RefundRow & { creator: null } {
@@ -221,30 +215,6 @@ async function refundRedemptionOf(ctx: RequestContext, id: string, body: CreateR
 }
 
 /**
- * Refunds a gift card redemption: the refund is recorded (`processing`), the gift card service is
- * called outside any transaction (the redemption's amount is reserved by the gift cards module),
- * and the answer recorded. The transaction's `refunded_amount` counts the payment method only.
- */
-async function refundRedemption(ctx: RequestContext, row: TransactionRow, redemptionId: string, amount: number, body: { reason?: string | null; external_identifier?: string | null }, bindAs: BindAs = bindRefund): Promise<Refund> {
-  if (amount <= 0) throw new AppError('bad_request', 'Nothing is left to refund on this gift card redemption');
-  const refund = await withTransaction(ctx.deps.db, async (tx) => {
-    const inserted = await repo.insertRefund(tx, { merchant_account_id: ctx.merchantAccountId, id: uuidv7(), transaction_id: row.id, status: 'processing', currency: row.currency, amount, reason: body.reason ?? null, target_type: 'gift-card-redemption', target_id: redemptionId, external_identifier: body.external_identifier ?? null });
-    if (ctx.idempotency) await ctx.idempotency.bindResource(tx, bindAs(inserted.id));
-    return inserted;
-  });
-  const result = await refundGiftCardRedemption(ctx, redemptionId, amount, refund.id);
-  return withTransaction(ctx.deps.db, async (tx) => {
-    const patch = result.ok ? { status: 'succeeded' as const, payment_service_refund_id: result.refundId } : { status: 'declined' as const, error_code: result.errorCode, raw_response_code: result.rawErrorCode, raw_response_description: result.rawErrorMessage };
-    const updated = await repo.updateRefund(tx, ctx.merchantAccountId, refund.id, patch);
-    await repo.insertEvents(tx, [event(row, result.ok ? 'gift-card-refund-succeeded' : 'gift-card-refund-failed', { refund_id: refund.id, redemption_id: redemptionId, amount }, new Date())]);
-    await recordAudit(tx, ctx, 'created', { type: 'refund', id: refund.id, name: `${refund.currency} ${amount}` });
-    await emitRefund(tx, ctx.deps, updated, row, 'refund.created');
-    await emitRefund(tx, ctx.deps, updated, row, refundKind(updated.status));
-    return toRefundResource(updated, row);
-  });
-}
-
-/**
  * A refund a retry resumes (http/idempotency.ts): its request died, or failed with a 5xx, after
  * recording it. A call whose answer was never recorded (the attempt still `in_flight`) is recorded
  * now without an answer, as a timeout is: the refund stays `processing` and reconciliation asks the
@@ -262,6 +232,8 @@ async function finishRefund(tx: Tx, ctx: RequestContext, refundId: string): Prom
 
 /** `resume` of `POST /transactions/{id}/refunds`: the refund the first request recorded, its answer stored with it. */
 export async function resumeRefund(ctx: RequestContext, refundId: string): Promise<Refund> {
+  // A gift card refund's call is settled from the service's status query first, outside any transaction.
+  await settleGiftCardRefund(ctx, refundId);
   return withRequestTransaction(ctx, (tx) => finishRefund(tx, ctx, refundId));
 }
 
@@ -270,6 +242,7 @@ export async function resumeRefund(ctx: RequestContext, refundId: string): Promi
  * it died, in its order. What it had not started yet is still refundable (a new request refunds it).
  */
 export async function resumeRefundAll(ctx: RequestContext, refundIds: string) {
+  for (const refundId of refundIds.split(',')) await settleGiftCardRefund(ctx, refundId);
   return withRequestTransaction(ctx, async (tx) => {
     const items: Refund[] = [];
     for (const refundId of refundIds.split(',')) items.push(await finishRefund(tx, ctx, refundId));

@@ -9,8 +9,7 @@ import { attemptPatch, callConnector, connectorOfTransaction, paymentHint, UNANS
 import { resultOfAttempt, resumeAttempt } from '../resumed-operation.ts';
 import { applyVoid, nextCheckAt } from '../outcomes.ts';
 import { cancelChallenge } from '../three-ds/three-ds-challenge.service.ts';
-import { reverseRedeemed } from '../gift-card-tender.ts';
-import type { TransactionRow } from '../../../db/schema-transactions.ts';
+import { scheduleReversals } from '../../gift-cards/gift-cards.service.ts';
 import { attemptEvent, statusEvent } from '../transaction-events.ts';
 import { cancelRefusal, intentOutcome, nextStatus, voidRefusal } from '../transaction-status.ts';
 import type { OperationResult, Transaction } from '../transaction.schema.ts';
@@ -81,8 +80,7 @@ export function resumeVoid(ctx: RequestContext, attemptId: string, preferTransac
  * authorization on the attempt and has it voided at the provider (late-void.service.ts).
  */
 export async function cancelTransaction(ctx: RequestContext, id: string): Promise<OperationResult> {
-  let ended: TransactionRow | null = null;
-  const result = await withRequestTransaction(ctx, async (tx) => {
+  return withRequestTransaction(ctx, async (tx) => {
     const row = await repo.findTransaction(tx, ctx.merchantAccountId, id, { forUpdate: true });
     if (!row) throw notFound('transaction', id);
     const refusal = cancelRefusal(row);
@@ -95,10 +93,11 @@ export async function cancelTransaction(ctx: RequestContext, id: string): Promis
     await repo.insertEvents(tx, [statusEvent(updated, row.status, now)].filter((e) => e !== null));
     await emitTransaction(tx, ctx.deps, updated, 'transaction.canceled');
     await recordAudit(tx, ctx, 'canceled', { type: 'transaction', id, name: `${updated.currency} ${updated.amount}` });
-    ended = updated;
+    // What gift cards already paid towards a canceled multi-tender payment goes back to them: each
+    // reversal is recorded and its job enqueued in this transaction, so a crash right after the
+    // commit cannot lose it (gift-card-reversals.service.ts). A redemption still in flight is given
+    // back by the request that makes it, when it finds the transaction canceled.
+    if (updated.multi_tender) await scheduleReversals(tx, ctx.deps, ctx.merchantAccountId, id);
     return { type: 'transaction-cancel', status: 'succeeded', code: null, raw_response_code: null, raw_response_description: null, transaction: await transactionResource(tx, ctx, updated) };
   });
-  // What gift cards already paid towards a canceled multi-tender payment goes back to them.
-  if (ended) await reverseRedeemed(ctx, ended);
-  return result;
 }
