@@ -2,7 +2,8 @@ import { createPublicKey, generateKeyPairSync, randomBytes, X509Certificate } fr
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../../test/helpers/build-test-app.ts';
 import { createLink, openPage } from '../../../../test/helpers/payment-links.ts';
-import { merchantWithMockCard } from '../../../../test/helpers/transactions.ts';
+import { createMerchantAccount } from '../../../../test/helpers/factories.ts';
+import { seedSandboxPaymentService } from '../../../../test/helpers/production.ts';
 import { issueCertificate } from '../../../wallets/x509.ts';
 
 /**
@@ -34,9 +35,13 @@ beforeAll(async () => {
 afterAll(async () => t.close());
 
 async function merchantWith(wallets: Record<string, Record<string, unknown>>) {
-  const { merchantAccountId } = await merchantWithMockCard(t);
+  // Production has no sandbox connector, and no real connector takes the network tokens a wallet token
+  // decrypted here becomes: an Adyen payment service, which decrypts the wallets' tokens passed on to it
+  // (token_decryption: payment-service), as configured (the page does not call it).
+  const merchantAccountId = await createMerchantAccount(t.deps);
+  await seedSandboxPaymentService(t, merchantAccountId, 'adyen-card', { currencies: ['USD', 'EUR', 'GBP'], countries: ['US', 'GB', 'DE', 'FR', 'NL'], fields: { merchant_account: 'LiveShop', api_key: 'live-key' } });
   for (const [provider, extra] of Object.entries(wallets)) {
-    const res = await t.request({ method: 'POST', url: '/digital-wallets', merchantAccountId, payload: { provider, merchant_name: 'Live Shop', accept_terms_and_conditions: true, ...extra } });
+    const res = await t.request({ method: 'POST', url: '/digital-wallets', merchantAccountId, payload: { provider, merchant_name: 'Live Shop', accept_terms_and_conditions: true, token_decryption: 'payment-service', ...extra } });
     expect(res.statusCode, res.body).toBe(201);
   }
   return merchantAccountId;
