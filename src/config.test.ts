@@ -87,6 +87,8 @@ describe('happy', () => {
   it('reads definition id = URL pairs in the sandbox, and none by default', () => {
     expect(loadConfig({}).connectorBaseUrls).toEqual({});
     expect(loadConfig({ CONNECTOR_BASE_URLS: 'adyen-card=http://127.0.0.1:9000/v71, braintree-card=http://127.0.0.1:9001/graphql' }).connectorBaseUrls).toEqual({ 'adyen-card': 'http://127.0.0.1:9000/v71', 'braintree-card': 'http://127.0.0.1:9001/graphql' });
+    // Adyen's report host (the Settlement details reports) has a key of its own beside its Checkout API's.
+    expect(loadConfig({ CONNECTOR_BASE_URLS: 'adyen-card=http://127.0.0.1:9000/v71,adyen-card-reports=http://127.0.0.1:9000/reports/download' }).connectorBaseUrls).toEqual({ 'adyen-card': 'http://127.0.0.1:9000/v71', 'adyen-card-reports': 'http://127.0.0.1:9000/reports/download' });
   });
 });
 

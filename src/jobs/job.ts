@@ -31,3 +31,14 @@ export function defaultBackoffMs(attempt: number): number {
   const base = Math.min(3_600_000, 1000 * 2 ** attempt);
   return Math.round(base * (1 + Math.random() * 0.2));
 }
+
+/**
+ * A failure no retry can fix (the provider refused the request's shape or credentials, the
+ * resource is gone): the queue marks the job failed at once, with this message as its last error.
+ */
+export class PermanentJobError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'PermanentJobError';
+  }
+}

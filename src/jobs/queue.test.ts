@@ -6,7 +6,7 @@ import type { Deps } from '../context.ts';
 import { openDb, type DbHandle } from '../db/client.ts';
 import { withTransaction } from '../db/transaction.ts';
 import { uuidv7 } from '../lib/ids.ts';
-import { defineJob } from './job.ts';
+import { defineJob, PermanentJobError } from './job.ts';
 import { JobQueue, type PayloadSchemas, type QueueOptions } from './queue.ts';
 
 let env: Awaited<ReturnType<typeof openTestRuntime>>;
@@ -58,7 +58,7 @@ function testJob(options: { maxAttempts?: number; backoffMs?: number; delayMs?: 
       runs.push({ n: payload.n, attempt: ctx.attempt });
       if (options.delayMs) await sleep(Math.random() * options.delayMs);
       const failure = options.fail?.(ctx.attempt) ?? null;
-      if (failure !== null) throw new Error(failure);
+      if (failure !== null) throw failure.startsWith('permanent:') ? new PermanentJobError(failure) : new Error(failure);
     },
   });
   return { job, runs };
@@ -271,6 +271,17 @@ describe('errors', () => {
     expect(JSON.stringify(logged)).not.toContain('4111111111111111');
     expect(logged.map((entry) => entry.level)).toEqual(['warn', 'warn', 'error']);
     expect(await queue.drain(deps)).toBe(0);
+  });
+
+  it('marks a job failed at its first PermanentJobError, attempts left or not', async () => {
+    const logged: Logged[] = [];
+    const { job, runs } = testJob({ maxAttempts: 8, fail: () => 'permanent: the provider refused the credentials' });
+    const queue = newQueue([job], {}, recordingLog(logged));
+    await queue.enqueue(deps.db, job.name, { n: 1 });
+    expect(await queue.drain(deps)).toBe(1);
+    expect(runs).toHaveLength(1);
+    expect((await rowsOf(job))[0]).toMatchObject({ status: 'failed', attempts: 1, max_attempts: 8, last_error: 'permanent: the provider refused the credentials' });
+    expect(logged.map((entry) => [entry.level, entry.msg])).toEqual([['error', 'job failed for good']]);
   });
 
   it('waits for the backoff before a retry, and clears last_error on success', async () => {

@@ -7,7 +7,7 @@ import type { Executor } from '../db/transaction.ts';
 import { uuidv7 } from '../lib/ids.ts';
 import { scrubString } from '../lib/redact.ts';
 import * as repo from '../modules/jobs/jobs.repo.ts';
-import { defaultBackoffMs, type JobDefinition } from './job.ts';
+import { defaultBackoffMs, PermanentJobError, type JobDefinition } from './job.ts';
 import type { JOB_PAYLOADS } from './payloads.ts';
 
 export interface EnqueueOptions {
@@ -234,9 +234,10 @@ export class JobQueue<Payloads extends PayloadSchemas = typeof JOB_PAYLOADS> {
       this.finished.push(row.id);
       this.options.observer?.jobRun(row.name, 'succeeded');
     } catch (error) {
-      this.options.observer?.jobRun(row.name, row.attempts < row.max_attempts ? 'retrying' : 'failed');
+      const retry = row.attempts < row.max_attempts && !(error instanceof PermanentJobError);
+      this.options.observer?.jobRun(row.name, retry ? 'retrying' : 'failed');
       const message = scrubString(error instanceof Error ? error.message : String(error));
-      const retryAt = row.attempts < row.max_attempts ? new Date(Date.now() + (job.backoffMs ?? defaultBackoffMs)(row.attempts)) : null;
+      const retryAt = retry ? new Date(Date.now() + (job.backoffMs ?? defaultBackoffMs)(row.attempts)) : null;
       this.log[retryAt ? 'warn' : 'error']({ ...log, error: message, retryAt }, retryAt ? 'job failed, will retry' : 'job failed for good');
       await repo.markFailed(deps.db, row.id, this.workerId, message, retryAt).catch((e) => this.log.error({ err: e }, 'could not record job failure'));
     }

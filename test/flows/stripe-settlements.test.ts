@@ -29,10 +29,10 @@ afterAll(async () => {
 
 const signing = 'whsec_settlements';
 
-async function stripeService(m: string): Promise<string> {
+async function stripeService(m: string, settlementReporting = true): Promise<string> {
   const res = await t.request({
     method: 'POST', url: '/payment-services', merchantAccountId: m,
-    payload: { display_name: 'Stripe', payment_service_definition_id: 'stripe-card', fields: [{ key: 'secret_key', value: fake.secretKey }, { key: 'webhook_signing_secret', value: signing }], accepted_currencies: ['USD', 'EUR', 'GBP', 'CHF'], accepted_countries: ['US'] },
+    payload: { display_name: 'Stripe', payment_service_definition_id: 'stripe-card', settlement_reporting_enabled: settlementReporting, fields: [{ key: 'secret_key', value: fake.secretKey }, { key: 'webhook_signing_secret', value: signing }], accepted_currencies: ['USD', 'EUR', 'GBP', 'CHF'], accepted_countries: ['US'] },
   });
   expect(res.statusCode, res.body).toBe(201);
   return res.json().id as string;
@@ -177,16 +177,31 @@ describe('happy', () => {
     expect(await t.deps.db.selectFrom('settlement_ingestions').select(['cursor', 'lines_written']).where('merchant_account_id', '=', m).executeTakeFirstOrThrow()).toEqual({ cursor: null, lines_written: 1 });
   });
 
-  it('the daily schedule enqueues one ingestion a day per payment service with provider reports, none for the sandbox', async () => {
+  it('the daily schedule enqueues one ingestion a day per payment service with settlement reporting enabled, none for the sandbox nor a disabled one', async () => {
     const m = await createMerchantAccount(t.deps);
     const ps = await stripeService(m);
+    const disabled = await stripeService(m, false);
     const mock = await post(m, '/payment-services', { display_name: 'Mock', payment_service_definition_id: 'mock-card', fields: [{ key: 'merchant_id', value: 'm1' }], accepted_currencies: ['USD'], accepted_countries: ['US'] }, 201);
     const at = new Date('2031-03-04T00:10:00Z');
     expect(await scheduleDailyIngestions(t.deps, at)).toBeGreaterThanOrEqual(1);
     expect(await scheduleDailyIngestions(t.deps, new Date('2031-03-04T23:10:00Z'))).toBe(0);
     const keys = (await t.deps.db.selectFrom('jobs').select('job_key').where('name', '=', 'ingest-settlements').where('job_key', 'like', `%${m}%daily:2031-03-04`).execute()).map((j) => j.job_key);
     expect(keys).toEqual([`ingest-settlements:${m}:${ps}:daily:2031-03-04`]);
-    expect(keys.some((k) => k?.includes(mock.id))).toBe(false);
+    expect(keys.some((k) => k?.includes(mock.id) || k?.includes(disabled))).toBe(false);
+  });
+
+  it('a payout.paid webhook of a service without settlement reporting enqueues nothing; the CLI ingests it on request', async () => {
+    const m = await createMerchantAccount(t.deps);
+    const ps = await stripeService(m, false);
+    const txn = await pay(m, 'CHF', 900, 'capture');
+    const payout = fake.payout('chf')!;
+    const { body, signature } = StripeFake.signedEvent(signing, { id: `evt_payout_off_${m}`, type: 'payout.paid', data: { object: payout } });
+    const res = await t.app.inject({ method: 'POST', url: `/merchant-accounts/${m}/payment-services/${ps}/webhooks`, headers: { 'content-type': 'application/json', 'stripe-signature': signature }, payload: body });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().actions).toEqual([{ kind: 'settlement_report_available', transaction_id: null, result: 'settlement_reporting_disabled' }]);
+    expect(await t.deps.db.selectFrom('jobs').select('id').where('name', '=', 'ingest-settlements').where('payload', '@>', JSON.stringify({ payment_service_id: ps }) as never).execute()).toEqual([]);
+    expect(await settlementsCommand(t.deps, ['ingest', '--payment-service', ps, '--merchant-account', m], () => undefined)).toBe(0);
+    expect((await get(m, `/transactions/${txn.id}/settlements`)).items).toEqual([expect.objectContaining({ amount: 900, payment_service_report_id: payout.id })]);
   });
 });
 

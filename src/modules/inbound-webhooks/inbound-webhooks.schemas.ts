@@ -9,7 +9,7 @@ const AppliedAction = Type.Object(
   {
     kind: Type.String({ description: 'What the provider reported: capture_succeeded, refund_failed, chargeback_opened, ...' }),
     transaction_id: Type.Union([Type.String({ format: 'uuid' }), Type.Null()], { description: 'Our transaction, when one matches the provider\'s payment id' }),
-    result: Type.Union([Type.Literal('applied'), Type.Literal('already_final'), Type.Literal('still_open'), Type.Literal('unknown_transaction')]),
+    result: Type.Union([Type.Literal('applied'), Type.Literal('already_final'), Type.Literal('still_open'), Type.Literal('unknown_transaction'), Type.Literal('settlement_reporting_disabled')]),
   },
   { additionalProperties: false },
 );

@@ -56,12 +56,14 @@ async function receiveEvent(tx: Tx, deps: Deps, log: Log, scope: { merchantAccou
 
 /**
  * A provider published a settlement report: its ingestion is enqueued with the event (in its
- * transaction), once per report. A notification without the report's name is recorded, not applied.
+ * transaction), once per report, when the payment service has `settlement_reporting_enabled`
+ * (`settlement_reporting_disabled` otherwise). A notification without the report's name is
+ * recorded, not applied.
  */
 async function reportAvailable(tx: Tx, deps: Deps, scope: { merchantAccountId: string; paymentServiceId: string }, action: InboundWebhookAction): Promise<Record<string, unknown>> {
   const report = action.providerReferenceId;
-  if (report) await enqueueReportIngestion(tx, deps, scope.merchantAccountId, scope.paymentServiceId, report);
-  return { kind: action.kind, provider_transaction_id: action.providerTransactionId, transaction_id: null, result: report ? 'applied' : 'already_final' };
+  const result = !report ? 'already_final' : (await enqueueReportIngestion(tx, deps, scope.merchantAccountId, scope.paymentServiceId, report)) !== null ? 'applied' : 'settlement_reporting_disabled';
+  return { kind: action.kind, provider_transaction_id: action.providerTransactionId, transaction_id: null, result };
 }
 
 /**

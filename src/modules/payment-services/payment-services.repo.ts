@@ -83,10 +83,10 @@ export async function listServicesOfDefinitions(db: Executor, definitionIds: rea
     .execute();
 }
 
-/** Instance-wide (a scheduler's walk over every merchant account): services of these definitions, not deleted, keyset by (merchant account, id). */
-export async function listOfDefinitions(db: Executor, definitionIds: string[], after: { merchantAccountId: string; id: string } | null, limit: number): Promise<PaymentServiceRow[]> {
+/** Instance-wide (the settlement scheduler's walk over every merchant account): services of these definitions with `settlement_reporting_enabled`, not deleted, keyset by (merchant account, id). */
+export async function listSettlementReportingOfDefinitions(db: Executor, definitionIds: string[], after: { merchantAccountId: string; id: string } | null, limit: number): Promise<PaymentServiceRow[]> {
   if (definitionIds.length === 0) return [];
-  let query = db.selectFrom('payment_services').selectAll().where('payment_service_definition_id', 'in', definitionIds).where('is_deleted', '=', false);
+  let query = db.selectFrom('payment_services').selectAll().where('payment_service_definition_id', 'in', definitionIds).where('is_deleted', '=', false).where('settlement_reporting_enabled', '=', true);
   if (after) query = query.where((eb) => eb.or([eb('merchant_account_id', '>', after.merchantAccountId), eb.and([eb('merchant_account_id', '=', after.merchantAccountId), eb('id', '>', after.id)])]));
   return query.orderBy('merchant_account_id').orderBy('id').limit(limit).execute();
 }

@@ -259,9 +259,10 @@ export async function reportingCredentialsOf(db: Executor, deps: Deps, row: Paym
 }
 
 /**
- * Instance-wide: payment services (not deleted) of the given definitions, in (merchant account, id)
- * order after `after`, a batch at a time (the daily settlement ingestion schedule).
+ * Instance-wide: payment services (not deleted) of the given definitions whose settlement reports
+ * are ingested (`settlement_reporting_enabled`), in (merchant account, id) order after `after`, a
+ * batch at a time (the daily settlement ingestion schedule).
  */
-export async function listServicesOfDefinitions(db: Executor, definitionIds: string[], after: { merchantAccountId: string; id: string } | null, limit: number): Promise<PaymentServiceRow[]> {
-  return repo.listOfDefinitions(db, definitionIds, after, limit);
+export async function listSettlementReportingServices(db: Executor, definitionIds: string[], after: { merchantAccountId: string; id: string } | null, limit: number): Promise<PaymentServiceRow[]> {
+  return repo.listSettlementReportingOfDefinitions(db, definitionIds, after, limit);
 }

@@ -53,3 +53,9 @@ export async function recordRun(db: Executor, merchantAccountId: string, payment
     .where('payment_service_id', '=', paymentServiceId)
     .execute();
 }
+
+/** Whether the merchant account's payment service has its settlement reports ingested (`settlement_reporting_enabled`, not deleted). */
+export async function reportingEnabled(db: Executor, merchantAccountId: string, paymentServiceId: string): Promise<boolean> {
+  const row = await db.selectFrom('payment_services').select('settlement_reporting_enabled').where('merchant_account_id', '=', merchantAccountId).where('id', '=', paymentServiceId).where('is_deleted', '=', false).executeTakeFirst();
+  return row?.settlement_reporting_enabled === true;
+}

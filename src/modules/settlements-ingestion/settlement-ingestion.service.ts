@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
 import { boundedCall } from '../../connectors/call.ts';
+import { PROVIDER_FILE_TIMEOUT_MS } from '../../connectors/provider-download.ts';
 import type { PaymentConnector, SettlementLine, SettlementPage } from '../../connectors/connector.ts';
 import type { Deps } from '../../context.ts';
 import type { PaymentServiceRow } from '../../db/schema.ts';
 import type { Executor } from '../../db/transaction.ts';
 import { AppError, notFound } from '../../errors/app-error.ts';
-import { findUsablePaymentService, listServicesOfDefinitions, reportingCredentialsOf } from '../payment-services/payment-services.service.ts';
+import { findUsablePaymentService, listSettlementReportingServices, reportingCredentialsOf } from '../payment-services/payment-services.service.ts';
 import { recordProviderLine, type LineResult } from '../transactions/settlements/provider-lines.service.ts';
 import { activeSubscriptions } from '../webhook-subscriptions/webhook-subscriptions.service.ts';
 import * as repo from './settlement-ingestion.repo.ts';
@@ -65,14 +66,25 @@ async function startOf(deps: Deps, request: IngestionRequest, service: PaymentSe
   return { since: request.since, cursor: null };
 }
 
-/** One page of the provider's lines, or a thrown error (recorded on the state) for the job to retry. */
+/**
+ * How long one page may take: a page can be a whole report file (Adyen's Settlement details report,
+ * tens of megabytes, downloaded within PROVIDER_FILE_TIMEOUT_MS), so the 30 s bound of the payment
+ * calls (CONNECTOR_TIMEOUT_MS) would cut it short. The download's own limit ends first.
+ */
+export const SETTLEMENT_PAGE_TIMEOUT_MS = PROVIDER_FILE_TIMEOUT_MS + 30_000;
+
+/**
+ * One page of the provider's lines, or a thrown error, recorded on the state: a 502 (`unavailable`,
+ * `timeout`: the job retries) or, when the provider refused the request (`invalid_request`: bad
+ * report credentials, a malformed report, a report not ours), a 400 no retry can fix (the job fails).
+ */
 async function fetchPage(deps: Deps, connector: PaymentConnector & Required<Pick<PaymentConnector, 'settlements'>>, request: IngestionRequest, args: { credentials: Record<string, string>; since: Date; cursor: string | null }): Promise<SettlementPage> {
   const fetch = connector.settlements.bind(connector);
-  const result = await boundedCall(() => fetch({ ...args, report: request.report ?? null }));
+  const result = await boundedCall(() => fetch({ ...args, report: request.report ?? null }), { timeoutMs: SETTLEMENT_PAGE_TIMEOUT_MS });
   if (result.ok) return result.value;
   const message = `the provider's settlement report could not be read (${result.kind}): ${result.message}`;
   await repo.recordRun(deps.db, request.merchantAccountId, request.paymentServiceId, message, new Date());
-  throw new AppError('bad_gateway', message);
+  throw new AppError(result.kind === 'invalid_request' ? 'bad_request' : 'bad_gateway', message);
 }
 
 /** Writes a page's lines; unmatched ones are logged by their ids (no card data is in a report line). */
@@ -129,9 +141,12 @@ const reportKey = (merchantAccountId: string, paymentServiceId: string, report: 
 
 /**
  * A provider announced a report (the `settlement_report_available` webhook action): its ingestion
- * is enqueued in the caller's transaction, once per report (a redelivered notification adds no job).
+ * is enqueued in the caller's transaction, once per report (a redelivered notification adds no job),
+ * when the payment service has `settlement_reporting_enabled`: whether a job was added, or null
+ * (nothing enqueued) when its reports are not ingested.
  */
-export async function enqueueReportIngestion(db: Executor, deps: Deps, merchantAccountId: string, paymentServiceId: string, report: string): Promise<boolean> {
+export async function enqueueReportIngestion(db: Executor, deps: Deps, merchantAccountId: string, paymentServiceId: string, report: string): Promise<boolean | null> {
+  if (!(await repo.reportingEnabled(db, merchantAccountId, paymentServiceId))) return null;
   return deps.queue.enqueue(db, 'ingest-settlements', { merchant_account_id: merchantAccountId, payment_service_id: paymentServiceId, report }, { jobKey: reportKey(merchantAccountId, paymentServiceId, report) });
 }
 
@@ -139,7 +154,8 @@ const BATCH = 200;
 
 /**
  * The `schedule-settlement-ingestions` job: every payment service (not deleted, every merchant
- * account) whose connector reads its provider's settlements gets its day's ingestion, once a day
+ * account) with `settlement_reporting_enabled` whose connector reads its provider's settlements
+ * gets its day's ingestion, once a day
  * (the job key names the UTC day). Returns how many were enqueued.
  */
 export async function scheduleDailyIngestions(deps: Deps, now: Date): Promise<number> {
@@ -148,7 +164,7 @@ export async function scheduleDailyIngestions(deps: Deps, now: Date): Promise<nu
   let after: { merchantAccountId: string; id: string } | null = null;
   let added = 0;
   for (;;) {
-    const services = await listServicesOfDefinitions(deps.db, definitions, after, BATCH);
+    const services = await listSettlementReportingServices(deps.db, definitions, after, BATCH);
     for (const s of services) {
       if (await deps.queue.enqueue(deps.db, 'ingest-settlements', { merchant_account_id: s.merchant_account_id, payment_service_id: s.id }, { jobKey: `ingest-settlements:${s.merchant_account_id}:${s.id}:daily:${day}` })) added++;
     }
