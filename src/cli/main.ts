@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, type Config } from '../config.ts';
+import { databaseConnectMessage, withoutDatabasePassword } from '../db/connect-error.ts';
 import type { Runtime } from '../deps.ts';
 import { ApiClient } from './api-client.ts';
 import { mintToken, readKeyFile } from './token.ts';
@@ -211,7 +212,9 @@ export async function main(argv: string[]): Promise<number> {
       return 1;
     }
     const usage = String((error as NodeJS.ErrnoException).code).startsWith('ERR_PARSE_ARGS') ? ` (svc ${command} --help)` : '';
-    err(`svc ${command}: ${(error as Error).message}${usage}`);
+    // A PostgreSQL server that does not answer is named by host:port; no line carries its password.
+    const unreachable = config.databaseUrl ? databaseConnectMessage(error, config.databaseUrl) : null;
+    err(withoutDatabasePassword(`svc ${command}: ${unreachable ?? `${(error as Error).message}${usage}`}`, config.databaseUrl));
     return 1;
   }
 }

@@ -3,7 +3,7 @@ import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 import { isCountry } from '../lib/countries.ts';
 import { isCurrency } from '../lib/currencies.ts';
-import type { ValidationErrorBody } from './schemas/common.ts';
+import { MINOR_UNITS_KEYWORD, type ValidationErrorBody } from './schemas/common.ts';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
@@ -13,6 +13,8 @@ const BASE: Options = {
   removeAdditional: true,
   useDefaults: true,
   strict: false,
+  // Errors carry their schema, so an amount's error can teach minor units (MINOR_UNITS_KEYWORD).
+  verbose: true,
 };
 
 function makeAjv(coerceTypes: Options['coerceTypes']): Ajv {
@@ -82,6 +84,9 @@ export function buildValidatorCompiler(sharedSchemas: object[]): FastifySchemaCo
   return ({ schema, httpPart }) => lazyValidator(() => (httpPart === 'body' ? bodyAjv : textAjv).compile(schema as object));
 }
 
+/** What an amount field answers to "12.99" or 12.99. */
+export const MINOR_UNITS_MESSAGE = 'an integer in minor units, e.g. 1299 for 12.99';
+
 const LOCATIONS: Record<string, string> = { body: 'body', querystring: 'query', params: 'path', headers: 'header' };
 
 type Loc = (string | number)[];
@@ -104,6 +109,9 @@ function describe(error: ErrorObject): { extra: Loc; msg: string; type: string }
       return { extra: [String(p.additionalProperty)], msg: 'Extra inputs are not permitted', type: 'extra_forbidden' };
     case 'type': {
       const expected = String(p.type).split(',')[0];
+      if (expected === 'integer' && (error.parentSchema as Record<string, unknown> | undefined)?.[MINOR_UNITS_KEYWORD] === true) {
+        return { extra: [], msg: `Input should be ${MINOR_UNITS_MESSAGE}`, type: 'integer_type' };
+      }
       const names: Record<string, string> = { integer: 'a valid integer', number: 'a valid number', string: 'a valid string', boolean: 'a valid boolean', object: 'a valid object', array: 'a valid list', null: 'null' };
       return { extra: [], msg: `Input should be ${names[expected!] ?? expected}`, type: `${expected === 'array' ? 'list' : expected === 'object' ? 'dict' : expected}_type` };
     }

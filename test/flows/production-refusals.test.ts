@@ -64,6 +64,9 @@ describe('sandbox connectors', () => {
     expect(list.json().items.map((d: { id: string }) => d.id)).toEqual(['adyen-card', 'braintree-card', 'stripe-card']);
     const one = await t.request({ method: 'GET', url: '/payment-service-definitions/mock-card' });
     expect(one.json()).toEqual(error(404, 'not_found', MOCK_CARD_REFUSAL));
+    // An unknown id lists the valid ids: the real ones only.
+    const unknown = await t.request({ method: 'GET', url: '/payment-service-definitions/nope-card' });
+    expect(unknown.json()).toEqual(error(404, 'not_found', 'unknown payment_service_definition_id "nope-card"; valid ids: adyen-card, braintree-card, stripe-card'));
   });
 
   it('refuses a payment on a sandbox payment service made before the switch: nothing is charged or written', async () => {

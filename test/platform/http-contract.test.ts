@@ -104,6 +104,26 @@ describe('errors', () => {
     expect(header.json().detail[0].loc).toEqual(['header', 'idempotency-key']);
   });
 
+  it('teaches minor units where an amount arrives as text or a decimal, on every amount field', async () => {
+    const minor = 'Input should be an integer in minor units, e.g. 1299 for 12.99';
+    for (const amount of ['12.99', 12.99]) {
+      const created = await t.request({ method: 'POST', url: '/transactions', payload: { amount, currency: 'USD', payment_method: { method: 'card', number: '4111111111111111', expiration_date: '12/40' } } });
+      expect(created.statusCode).toBe(422);
+      expect(created.json().detail).toEqual([{ loc: ['body', 'amount'], msg: minor, type: 'integer_type' }]);
+      const refund = await t.request({ method: 'POST', url: '/transactions/00000000-0000-4000-8000-000000000000/refunds', payload: { amount } });
+      expect(refund.statusCode).toBe(422);
+      expect(refund.json().detail).toEqual([{ loc: ['body', 'amount'], msg: minor, type: 'integer_type' }]);
+    }
+    const payout = await t.request({ method: 'POST', url: '/payouts', payload: { amount: '12.99', currency: 'USD', payment_service_id: '00000000-0000-4000-8000-000000000000', payment_method: { method: 'id', id: '00000000-0000-4000-8000-000000000000' } } });
+    expect(payout.statusCode).toBe(422);
+    expect(payout.json().detail).toContainEqual({ loc: ['body', 'amount'], msg: minor, type: 'integer_type' });
+    // Nested amounts (cart items) and query filters carry the same message; other integers keep theirs.
+    const cart = await t.request({ method: 'POST', url: '/transactions', payload: { amount: 100, currency: 'USD', cart_items: [{ name: 'n', quantity: 1, unit_amount: 1.5 }] } });
+    expect(cart.json().detail).toContainEqual({ loc: ['body', 'cart_items', 0, 'unit_amount'], msg: minor, type: 'integer_type' });
+    const list = await t.request({ method: 'GET', url: '/transactions?amount_eq=12.99' });
+    expect(list.json().detail).toEqual([{ loc: ['query', 'amount_eq'], msg: minor, type: 'integer_type' }]);
+  });
+
   it('does not coerce body types ("5" is not an integer)', async () => {
     const res = await t.request({ method: 'POST', url: '/merchant-accounts', payload: { id: 'coerce', display_name: 'c', over_capture_amount: '5' } });
     expect(res.statusCode).toBe(422);

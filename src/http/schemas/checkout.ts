@@ -1,20 +1,20 @@
 import { Type, type Static } from 'typebox';
 import { BillingDetailsSchema } from '../../modules/buyers/buyers.schemas.ts';
 import { CreateShippingDetailsBody } from '../../modules/buyers/shipping-details.schemas.ts';
-import { Nullable, StringEnum } from './common.ts';
+import { MinorUnits, Nullable, StringEnum } from './common.ts';
 
 /** Shapes a checkout carries (checkout sessions now; transactions and payment links reuse them). */
 
 export const PRODUCT_TYPES = ['physical', 'discount', 'shipping_fee', 'sales_tax', 'digital', 'gift_card', 'store_credit', 'surcharge'] as const;
 
 const OptionalString = () => Type.Optional(Nullable(Type.String()));
-const OptionalMinor = () => Type.Optional(Nullable(Type.Integer({ minimum: 0, description: 'Minor currency units' })));
+const OptionalMinor = () => Type.Optional(Nullable(MinorUnits({ minimum: 0, description: 'Minor currency units' })));
 
 export const CartItemSchema = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 255 }),
     quantity: Type.Integer({ exclusiveMinimum: 0 }),
-    unit_amount: Type.Integer({ minimum: 0, description: 'Minor currency units' }),
+    unit_amount: MinorUnits({ minimum: 0, description: 'Minor currency units' }),
     discount_amount: OptionalMinor(),
     tax_amount: OptionalMinor(),
     external_identifier: OptionalString(),

@@ -29,9 +29,20 @@ export const Currency = (options: { description?: string } = {}) =>
 export const Country = (options: { description?: string } = {}) =>
   Type.String({ pattern: '^[A-Z]{2}$', format: 'iso-3166-alpha-2', description: 'ISO 3166-1 alpha-2 country code', ...options });
 
+/**
+ * Marks an integer schema as an amount in minor units: a request that sends "12.99" or 12.99
+ * there is told "an integer in minor units, e.g. 1299 for 12.99" (http/validation.ts). The
+ * keyword is an OpenAPI extension, so the document carries it too.
+ */
+export const MINOR_UNITS_KEYWORD = 'x-minor-units';
+
+/** An integer amount in the minor units of its currency (cents for USD, yen for JPY). */
+export const MinorUnits = (options: { description?: string; minimum?: number; maximum?: number } = {}) =>
+  Type.Integer({ ...options, [MINOR_UNITS_KEYWORD]: true });
+
 /** Amount in the smallest unit of its currency. */
 export const Amount = (options: { description?: string; maximum?: number } = {}) =>
-  Type.Integer({ minimum: 0, maximum: 99_999_999, ...options });
+  MinorUnits({ minimum: 0, maximum: 99_999_999, ...options });
 
 export const ErrorDetailSchema = Type.Object(
   {

@@ -1,6 +1,6 @@
 import { Type, type Static, type TSchema } from 'typebox';
 import { CartItemSchema, GuestBuyerSchema } from '../../http/schemas/checkout.ts';
-import { Country, Currency, Cursor, DateTime, ListEnvelope, Nullable, NullableOut, PageLimit, StringEnum, Uuid } from '../../http/schemas/common.ts';
+import { Country, Currency, Cursor, DateTime, ListEnvelope, MinorUnits, Nullable, NullableOut, PageLimit, StringEnum, Uuid } from '../../http/schemas/common.ts';
 import { PAYMENT_SOURCES, StatementDescriptorSchema, TransactionBuyerSchema, TransactionShippingDetailsSchema } from '../transactions/transaction.schema.ts';
 
 /** `POST /payment-links` (PaymentLinkCreate), `GET /payment-links` and the payment link resource (PaymentLink). */
@@ -24,7 +24,7 @@ const Metadata = Type.Record(Type.String({ maxLength: 100 }), Type.String({ maxL
 
 export const CreatePaymentLinkBody = Type.Object(
   {
-    amount: Type.Integer({ minimum: 0, maximum: 99_999_999, description: 'Minor currency units' }),
+    amount: MinorUnits({ minimum: 0, maximum: 99_999_999, description: 'Minor currency units' }),
     country: Country({ description: 'Filters the payment services that may take the payment' }),
     currency: Currency(),
     intent: Type.Optional(StringEnum(['authorize', 'capture'] as const, { default: 'authorize' })),
@@ -56,7 +56,7 @@ export type CreatePaymentLinkBody = Static<typeof CreatePaymentLinkBody>;
 export const PaymentLinkParams = Type.Object({ payment_link_id: Uuid({ description: 'ID of the payment link' }) });
 
 const At = (description: string) => Opt(DateTime({ description: `${description}; must carry a time zone offset` }));
-const Minor = (description: string) => Opt(Type.Integer({ minimum: 0, maximum: 2_147_483_647, description }));
+const Minor = (description: string) => Opt(MinorUnits({ minimum: 0, maximum: 2_147_483_647, description }));
 
 export const ListPaymentLinksQuery = Type.Object({
   cursor: Opt(Cursor),

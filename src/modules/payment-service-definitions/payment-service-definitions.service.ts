@@ -2,7 +2,7 @@ import type { RequestContext, Deps } from '../../context.ts';
 import { apiError, callConnector as boundedConnectorCall } from '../../connectors/call.ts';
 import type { ConnectorDefinition, PaymentConnector } from '../../connectors/connector.ts';
 import type { KeysetPage } from '../../db/keyset.ts';
-import { AppError, badRequest, notFound } from '../../errors/app-error.ts';
+import { AppError, badRequest } from '../../errors/app-error.ts';
 import type { CursorPosition } from '../../http/cursor.ts';
 import { listPage, type ListEnvelope } from '../../http/pagination.ts';
 import {
@@ -54,8 +54,16 @@ function connectorOrNotFound(deps: Deps, id: string): PaymentConnector {
   // Production: a sandbox definition is not in the catalogue; the answer says why.
   const sandbox = connector ? null : deps.connectors.sandboxRefusal(id);
   if (sandbox) throw new AppError('not_found', sandbox.message);
-  if (!connector) throw notFound('payment service definition', id);
+  if (!connector) throw new AppError('not_found', unknownDefinitionMessage(deps, id));
   return connector;
+}
+
+/**
+ * What a client naming a definition that does not exist is told: the id and every valid one (the
+ * usable catalogue: production's withheld simulators are not listed).
+ */
+export function unknownDefinitionMessage(deps: Deps, id: string): string {
+  return `unknown payment_service_definition_id ${JSON.stringify(id)}; valid ids: ${deps.connectors.definitions().map((d) => d.id).join(', ')}`;
 }
 
 export async function getPaymentServiceDefinition(ctx: RequestContext, id: string): Promise<PaymentServiceDefinition> {

@@ -2,11 +2,11 @@ import { withRequestTransaction, type Deps, type RequestContext } from '../../co
 import type { ConnectorDefinition, PaymentConnector } from '../../connectors/connector.ts';
 import type { PaymentServiceRow } from '../../db/schema.ts';
 import type { Executor } from '../../db/transaction.ts';
-import { AppError, badRequest, invalidField, notFound, tooEarly, type ErrorDetail } from '../../errors/app-error.ts';
+import { AppError, badRequest, fieldRefusal, invalidField, notFound, tooEarly, type ErrorDetail } from '../../errors/app-error.ts';
 import { listPage, type ListEnvelope } from '../../http/pagination.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import { recordAudit } from '../audit-logs/audit-logs.service.ts';
-import { findDefinitionConnector, openSession } from '../payment-service-definitions/payment-service-definitions.service.ts';
+import { findDefinitionConnector, openSession, unknownDefinitionMessage } from '../payment-service-definitions/payment-service-definitions.service.ts';
 import type { CreateSession, CreateSessionBody } from '../payment-service-definitions/payment-service-definitions.schemas.ts';
 import { mergeFields, openFields, sealFields, toFieldMap, verifyFields, type StoredFields } from './payment-service-fields.ts';
 import * as repo from './payment-services.repo.ts';
@@ -26,7 +26,7 @@ export type { PaymentServiceRow };
 /** The connector of a definition named in a request body; 400 naming an unknown id. */
 function connectorFor(deps: Deps, definitionId: string): PaymentConnector {
   const connector = findDefinitionConnector(deps, definitionId);
-  if (!connector) throw deps.connectors.sandboxRefusal(definitionId, '/payment_service_definition_id') ?? invalidField('body', '/payment_service_definition_id', `Unknown payment_service_definition_id ${definitionId}`);
+  if (!connector) throw deps.connectors.sandboxRefusal(definitionId, '/payment_service_definition_id') ?? fieldRefusal('body', '/payment_service_definition_id', unknownDefinitionMessage(deps, definitionId));
   return connector;
 }
 

@@ -1,7 +1,7 @@
 import { Type, type Static, type TSchema } from 'typebox';
 import { AddressResourceSchema, AddressSchema, toAddressResource, type Address } from '../../http/schemas/address.ts';
 import { GuestBuyerSchema } from '../../http/schemas/checkout.ts';
-import { Currency, Cursor, DateTime, ListEnvelope, Nullable, NullableOut, PageLimit, StringEnum, Uuid } from '../../http/schemas/common.ts';
+import { Currency, Cursor, DateTime, ListEnvelope, MinorUnits, Nullable, NullableOut, PageLimit, StringEnum, Uuid } from '../../http/schemas/common.ts';
 import { CARD_SCHEME_PATTERN } from '../../lib/cards/schemes.ts';
 import { PhoneNumber } from '../buyers/buyers.schemas.ts';
 import { CardExpirationDate, CardNumber } from '../payment-methods/payment-methods.schemas.ts';
@@ -71,7 +71,7 @@ export const PayoutConnectionOptions = Type.Object({ 'checkout-card': Opt(Checko
 
 export const CreatePayoutBody = Type.Object(
   {
-    amount: Type.Integer({ minimum: 0, maximum: 99999999, description: 'Minor currency units' }),
+    amount: MinorUnits({ minimum: 0, maximum: 99999999, description: 'Minor currency units' }),
     currency: Currency(),
     payment_service_id: Uuid({ description: 'An active payment service of the merchant account whose connector makes payouts' }),
     payment_method: PayoutPaymentMethodBody,

@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { AirlineSchema, CartItemSchema, GuestBuyerSchema } from '../../http/schemas/checkout.ts';
-import { Nullable, StringEnum } from '../../http/schemas/common.ts';
+import { MinorUnits, Nullable, StringEnum } from '../../http/schemas/common.ts';
 import { Discriminated, KeyPresence } from '../../http/schemas/discriminated.ts';
 import { CardExpirationDate, CardNumber, CARD_TYPES, SecurityCode } from '../payment-methods/payment-methods.schemas.ts';
 import { PAYMENT_SOURCES, RecipientSchema, StatementDescriptorSchema } from './transaction.schema.ts';
@@ -210,16 +210,16 @@ const GiftCardItem = Type.Object(
     number: Type.Optional(Type.String({ pattern: '^\\d{16,19}$' })),
     pin: Type.Optional(Type.String({ minLength: 1, maxLength: 20 })),
     id: Type.Optional(Type.String({ format: 'uuid' })),
-    amount: Type.Integer({ minimum: 1, maximum: 99999999 }),
+    amount: MinorUnits({ minimum: 1, maximum: 99999999 }),
   },
   { additionalProperties: false, title: 'GiftCardTransactionCreate', description: 'Either number and pin (GiftCardTransactionCreate) or id (GiftCardTokenTransactionCreate)' },
 );
 
-const Minor = () => Opt(Type.Integer({ minimum: 0, maximum: 99999999 }));
+const Minor = () => Opt(MinorUnits({ minimum: 0, maximum: 99999999 }));
 
 export const CreateTransactionBody = Type.Object(
   {
-    amount: Type.Integer({ minimum: 0, maximum: 99999999, description: 'Minor currency units; total across gift cards and the payment method' }),
+    amount: MinorUnits({ minimum: 0, maximum: 99999999, description: 'Minor currency units; total across gift cards and the payment method' }),
     currency: Type.String({ pattern: '^[A-Z]{3}$', format: 'iso-4217' }),
     country: Opt(Type.String({ pattern: '^[A-Z]{2}$', format: 'iso-3166-alpha-2' })),
     payment_method: Opt(TransactionPaymentMethodBody),
@@ -231,7 +231,7 @@ export const CreateTransactionBody = Type.Object(
     intent: Type.Optional(StringEnum(['authorize', 'capture'] as const, { default: 'authorize' })),
     store: Type.Optional(Type.Boolean({ default: false })),
     three_d_secure_data: Opt(ThreeDSecureData),
-    three_d_secure: Opt(Type.Object({ amount: Opt(Type.Integer({ minimum: 0 })) }, { additionalProperties: false })),
+    three_d_secure: Opt(Type.Object({ amount: Opt(MinorUnits({ minimum: 0 })) }, { additionalProperties: false })),
     metadata: Opt(Type.Record(Type.String({ maxLength: 100 }), Type.String({ maxLength: 500 }), { maxProperties: 50 })),
     is_subsequent_payment: Type.Optional(Type.Boolean({ default: false })),
     merchant_initiated: Type.Optional(Type.Boolean({ default: false })),
@@ -276,7 +276,7 @@ export type UpdateTransactionBody = Static<typeof UpdateTransactionBody>;
 
 export const CaptureTransactionBody = Type.Object(
   {
-    amount: Opt(Type.Integer({ minimum: 0, maximum: 99999999, description: 'Minor currency units; omitted: the rest of the authorized amount' })),
+    amount: Opt(MinorUnits({ minimum: 0, maximum: 99999999, description: 'Minor currency units; omitted: the rest of the authorized amount' })),
     airline: Opt(AirlineSchema),
     cart_items: Opt(Type.Array(CartItemSchema, { maxItems: 249 })),
     final: Type.Optional(Type.Boolean({ default: true, description: 'False leaves the transaction open for further captures (multi-capture connections only)' })),

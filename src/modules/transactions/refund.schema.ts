@@ -1,11 +1,11 @@
 import { Type, type Static } from 'typebox';
 import type { RefundRow } from '../../db/schema-transactions.ts';
-import { DateTime, ItemList, NullableOut, StringEnum, Uuid } from '../../http/schemas/common.ts';
+import { DateTime, ItemList, MinorUnits, NullableOut, StringEnum, Uuid } from '../../http/schemas/common.ts';
 import { uuidToBase62 } from '../../lib/base62.ts';
 
 export const CreateRefundBody = Type.Object(
   {
-    amount: Type.Optional(NullableOut(Type.Integer({ minimum: 1, maximum: 99999999, description: 'Minor currency units; omitted: everything captured and not yet refunded' }))),
+    amount: Type.Optional(NullableOut(MinorUnits({ minimum: 1, maximum: 99999999, description: 'Minor currency units; omitted: everything captured and not yet refunded' }))),
     target_type: Type.Optional(StringEnum(['payment-method', 'gift-card-redemption'] as const)),
     target_id: Type.Optional(NullableOut(Type.String({ format: 'uuid' }))),
     reason: Type.Optional(NullableOut(Type.String({ maxLength: 500 }))),

@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { AddressResourceSchema } from '../../http/schemas/address.ts';
 import { AirlineSchema, CartItemSchema } from '../../http/schemas/checkout.ts';
-import { DateTime, NullableOut, StringEnum, Uuid } from '../../http/schemas/common.ts';
+import { DateTime, MinorUnits, NullableOut, StringEnum, Uuid } from '../../http/schemas/common.ts';
 import { BillingDetailsResourceSchema } from '../buyers/buyers.schemas.ts';
 import { GiftCardRedemptionSchema } from '../gift-cards/gift-cards.schemas.ts';
 
@@ -191,7 +191,7 @@ export const TransactionVoidSchema = resultOf('transaction-void', ['succeeded', 
 export const TransactionCancelSchema = resultOf('transaction-cancel', ['succeeded', 'pending', 'failed'], 'TransactionCancel');
 export const TransactionAuthorizationIncrementSchema = resultOf('transaction-authorization-increment', ['succeeded', 'failed'], 'TransactionAuthorizationIncrement');
 export const IncrementAuthorizationBody = Type.Object(
-  { amount: Type.Integer({ minimum: 0, maximum: 99_999_999, description: 'The increase in minor units (not the new total)' }) },
+  { amount: MinorUnits({ minimum: 0, maximum: 99_999_999, description: 'The increase in minor units (not the new total)' }) },
   { additionalProperties: false, title: 'TransactionAuthorizationIncrementCreate' },
 );
 export type IncrementAuthorizationBody = Static<typeof IncrementAuthorizationBody>;

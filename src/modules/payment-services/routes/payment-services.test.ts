@@ -119,10 +119,11 @@ describe('happy', () => {
 });
 
 describe('errors', () => {
-  it('refuses an unknown definition, naming it', async () => {
+  it('refuses an unknown definition, naming it and every valid id', async () => {
     const res = await create('default', { ...SERVICE_BODY, payment_service_definition_id: 'nope-card' });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toMatchObject({ code: 'bad_request', details: [{ pointer: '/payment_service_definition_id', message: 'Unknown payment_service_definition_id nope-card' }] });
+    const message = 'unknown payment_service_definition_id "nope-card"; valid ids: adyen-card, braintree-card, mock-card, mock-paybybank, stripe-card';
+    expect(res.json()).toMatchObject({ code: 'bad_request', message, details: [{ pointer: '/payment_service_definition_id', message }] });
   });
 
   it('refuses a missing required field, an unknown key and a key sent twice', async () => {

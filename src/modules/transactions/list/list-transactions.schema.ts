@@ -1,5 +1,5 @@
 import { Type, type Static, type TSchema } from 'typebox';
-import { Country, Currency, Cursor, DateTime, ListEnvelope, Nullable, PageLimit, StringEnum, Uuid } from '../../../http/schemas/common.ts';
+import { Country, Currency, Cursor, DateTime, ListEnvelope, MinorUnits, Nullable, PageLimit, StringEnum, Uuid } from '../../../http/schemas/common.ts';
 import { CARD_SCHEME_PATTERN } from '../../../lib/cards/schemes.ts';
 import { PAYMENT_SOURCES, TRANSACTION_STATUSES, TransactionSummarySchema } from '../transaction.schema.ts';
 
@@ -14,7 +14,7 @@ const Opt = <T extends TSchema>(schema: T) => Type.Optional(Nullable(schema));
 const AnyOf = <T extends TSchema>(item: T, description: string) => Opt(Type.Array(item, { minItems: 1, maxItems: 50, description }));
 const Text = (description?: string) => Type.String({ minLength: 1, maxLength: 200, ...(description ? { description } : {}) });
 const Flag = (description: string) => Opt(Type.Boolean({ description }));
-const Minor = (description: string) => Opt(Type.Integer({ minimum: 0, maximum: 99_999_999, description }));
+const Minor = (description: string) => Opt(MinorUnits({ minimum: 0, maximum: 99_999_999, description }));
 const At = (description: string) => Opt(DateTime({ description: `${description}; must carry a time zone offset` }));
 
 export const ListTransactionsQuery = Type.Object({
