@@ -5,6 +5,7 @@ import { ADYEN_FAKE_REPORT_KEY } from '../fakes/adyen-fake-reports.ts';
 import { ADYEN_FAKE_KEY, ADYEN_FAKE_MERCHANT, startAdyenFake, type AdyenFake } from '../fakes/adyen-fake.ts';
 import { buildTestApp, type TestApp } from '../helpers/build-test-app.ts';
 import { createMerchantAccount } from '../helpers/factories.ts';
+import { createPaymentService, jsonCalls } from '../helpers/settlement-flows.ts';
 
 /**
  * Adyen's settlements through our API (docs/settlements.md, "Adyen"): payments captured, refunded
@@ -31,21 +32,10 @@ const fields = (overrides: Record<string, string>) => Object.entries({ api_key: 
 
 async function adyenService(m: string, overrides: Record<string, string> = {}): Promise<string> {
   const payload = { display_name: 'Adyen', payment_service_definition_id: 'adyen-card', settlement_reporting_enabled: true, fields: fields(overrides), accepted_currencies: ['EUR'], accepted_countries: ['NL'] };
-  const res = await t.request({ method: 'POST', url: '/payment-services', merchantAccountId: m, payload });
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json().id as string;
+  return createPaymentService(t, m, payload);
 }
 
-const get = async (m: string, url: string) => {
-  const res = await t.request({ method: 'GET', url, merchantAccountId: m });
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json();
-};
-const post = async (m: string, url: string, payload: Record<string, unknown>, status: number) => {
-  const res = await t.request({ method: 'POST', url, merchantAccountId: m, payload });
-  expect(res.statusCode, res.body).toBe(status);
-  return res.json();
-};
+const { get, post } = jsonCalls(() => t);
 const card = { method: 'card', number: '4111111145551142', expiration_date: '03/30', security_code: '737' };
 const pay = (m: string, amount: number, intent: 'authorize' | 'capture') => post(m, '/transactions', { amount, currency: 'EUR', country: 'NL', intent, payment_method: card }, 201);
 const notify = (m: string, ps: string, body: Record<string, unknown>) => t.app.inject({ method: 'POST', url: `/merchant-accounts/${m}/payment-services/${ps}/webhooks`, headers: { 'content-type': 'application/json' }, payload: JSON.stringify(body) });
@@ -112,8 +102,10 @@ describe('happy', () => {
     const next = fake.closeBatch();
     expect(await scheduleDailyIngestions(t.deps, new Date())).toBe(1);
     await t.deps.queue.drain(t.deps);
-    expect((await get(m, `/transactions/${txn.id}/chargeback-reversals`)).items).toEqual([expect.objectContaining({ type: 'chargeback-reversal', amount: 3500, commission: 0, payment_service_report_id: next.fileName })]);
+    // What the run left (its last error, its jobs), to read when the next line fails.
     const state = await t.deps.db.selectFrom('settlement_ingestions').selectAll().where('merchant_account_id', '=', m).executeTakeFirstOrThrow();
+    const jobs = await t.deps.db.selectFrom('jobs').selectAll().where('name', '=', 'ingest-settlements').execute();
+    expect((await get(m, `/transactions/${txn.id}/chargeback-reversals`)).items, JSON.stringify({ state, jobs })).toEqual([expect.objectContaining({ type: 'chargeback-reversal', amount: 3500, commission: 0, payment_service_report_id: next.fileName })]);
     expect(state).toMatchObject({ cursor: next.fileName, lines_written: 5, lines_duplicate: 4, last_error: null });
     expect(await net()).toEqual({ net: report.net.EUR! + next.net.EUR!, fees: report.fees.EUR! + next.fees.EUR! });
     expect(await t.deps.db.selectFrom('settlements').select('id').where('merchant_account_id', '=', m).execute()).toHaveLength(3);

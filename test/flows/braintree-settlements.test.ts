@@ -3,6 +3,7 @@ import { settlementsCommand } from '../../src/cli/settlements.ts';
 import { BRAINTREE_FAKE_KEYS, startBraintreeFake, type BraintreeFake } from '../fakes/braintree-fake.ts';
 import { buildTestApp, type TestApp } from '../helpers/build-test-app.ts';
 import { createMerchantAccount } from '../helpers/factories.ts';
+import { createPaymentService, jsonCalls } from '../helpers/settlement-flows.ts';
 
 /**
  * Braintree's settlements through our API (docs/settlements.md, "Braintree"): payments captured,
@@ -28,21 +29,10 @@ const fields = Object.entries({ environment: 'sandbox', merchant_id: 'mid', ...B
 
 async function braintreeService(m: string): Promise<string> {
   const payload = { display_name: 'Braintree', payment_service_definition_id: 'braintree-card', settlement_reporting_enabled: true, fields, accepted_currencies: ['USD'], accepted_countries: ['US'] };
-  const res = await t.request({ method: 'POST', url: '/payment-services', merchantAccountId: m, payload });
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json().id as string;
+  return createPaymentService(t, m, payload);
 }
 
-const get = async (m: string, url: string) => {
-  const res = await t.request({ method: 'GET', url, merchantAccountId: m });
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json();
-};
-const post = async (m: string, url: string, payload: Record<string, unknown>, status: number) => {
-  const res = await t.request({ method: 'POST', url, merchantAccountId: m, payload });
-  expect(res.statusCode, res.body).toBe(status);
-  return res.json();
-};
+const { get, post } = jsonCalls(() => t);
 const card = { method: 'card', number: '4111111111111111', expiration_date: '03/30', security_code: '123' };
 const pay = (m: string, amount: number, intent: 'authorize' | 'capture') => post(m, '/transactions', { amount, currency: 'USD', country: 'US', intent, payment_method: card }, 201);
 const DAY = 86_400_000;

@@ -5,6 +5,7 @@ import { DISPUTE_FEE, processingFee } from '../fakes/stripe-fake-balance.ts';
 import { StripeFake } from '../fakes/stripe-fake.ts';
 import { buildTestApp, type TestApp } from '../helpers/build-test-app.ts';
 import { createMerchantAccount } from '../helpers/factories.ts';
+import { createPaymentService, jsonCalls } from '../helpers/settlement-flows.ts';
 import { downloadCsv, records, runReport } from '../helpers/reports.ts';
 import { card } from '../helpers/transactions.ts';
 
@@ -38,16 +39,7 @@ async function stripeService(m: string, settlementReporting = true): Promise<str
   return res.json().id as string;
 }
 
-const get = async (m: string, url: string) => {
-  const res = await t.request({ method: 'GET', url, merchantAccountId: m });
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json();
-};
-const post = async (m: string, url: string, payload: Record<string, unknown> = {}, status = 200) => {
-  const res = await t.request({ method: 'POST', url, merchantAccountId: m, payload });
-  expect(res.statusCode, res.body).toBe(status);
-  return res.json();
-};
+const { get, post } = jsonCalls(() => t);
 const pay = (m: string, currency: string, amount = 1000, intent = 'authorize') => post(m, '/transactions', { amount, currency, country: 'US', intent, payment_method: card('4242424242424242') }, 201);
 const ingest = (m: string, paymentServiceId: string, extra: Record<string, string> = {}) =>
   t.deps.queue.enqueue(t.deps.db, 'ingest-settlements', { merchant_account_id: m, payment_service_id: paymentServiceId, ...extra }).then(() => t.deps.queue.drain(t.deps));
