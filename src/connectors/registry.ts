@@ -67,6 +67,11 @@ export class ConnectorRegistry {
     return [...this.connectors.keys()].flatMap((id) => this.usable(id)?.definition ?? []).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   }
 
+  /** Whether `id` is a built-in simulator's definition (registered with `sandbox: true`), withheld or not. */
+  isSandbox(id: string): boolean {
+    return this.sandbox.has(id);
+  }
+
   /** The ids of the withheld simulators (none unless `withholdSandbox` was called). */
   withheldIds(): string[] {
     return this.sandboxWithheld ? [...this.sandbox.keys()] : [];
