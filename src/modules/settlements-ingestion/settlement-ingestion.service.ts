@@ -55,9 +55,17 @@ async function reportingService(deps: Deps, merchantAccountId: string, paymentSe
 }
 
 /** Where this run starts: the stored state, made on a first run (`since`: the request's, or the service's creation). */
+/**
+ * Where a payment service's first run starts without `--since`: the UTC day it was created. Not the
+ * instant: providers date their lines in seconds or days (Adyen's Creation Date, Stripe's `created`),
+ * so a line of the service's first payment may read earlier than the service's creation in
+ * milliseconds, and would be dropped as before the start.
+ */
+export const defaultSince = (createdAt: Date): Date => new Date(Date.UTC(createdAt.getUTCFullYear(), createdAt.getUTCMonth(), createdAt.getUTCDate()));
+
 async function startOf(deps: Deps, request: IngestionRequest, service: PaymentServiceRow, now: Date): Promise<{ since: Date; cursor: string | null }> {
   const { merchantAccountId: m, paymentServiceId: id } = request;
-  await repo.insertStateOnce(deps.db, m, id, request.since ?? service.created_at);
+  await repo.insertStateOnce(deps.db, m, id, request.since ?? defaultSince(new Date(service.created_at)));
   const state = (await repo.findState(deps.db, m, id))!;
   if (request.report) return { since: request.since ?? state.since, cursor: null };
   // A new start only: the retry of a job with `since` (the same start) resumes at the cursor.
