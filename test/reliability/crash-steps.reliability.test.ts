@@ -9,7 +9,7 @@ import { reconcileDuePayouts } from '../../src/modules/payouts/reconcile-payouts
 import { reconcileDueAttempts } from '../../src/modules/transactions/reconcile/reconcile.service.ts';
 import { reconcileGiftCards } from '../../src/modules/transactions/reconcile/reconcile-gift-cards.service.ts';
 import { startServer, type RunningServer } from '../helpers/spawn-server.ts';
-import { attemptIds, crashCases, type Answer, type Api, type CrashCase } from './support/crash-steps-cases.ts';
+import { apiOf, attemptIds, crashCases, type Answer, type CrashCase } from './support/crash-steps-cases.ts';
 import { report } from './support/profile.ts';
 import { bootstrapToken, freePort, openServerDatabase } from './support/real-server.ts';
 
@@ -28,18 +28,6 @@ const cleanup: Array<() => Promise<unknown>> = [];
 afterAll(async () => {
   for (const step of cleanup.reverse()) await step();
 });
-
-function apiOf(baseUrl: () => string, token: string, merchantAccountId?: string): Api {
-  return async (method, route, body, key) => {
-    const res = await fetch(`${baseUrl()}${route}`, {
-      method,
-      headers: { authorization: `Bearer ${token}`, ...(merchantAccountId ? { 'x-svc-merchant-account-id': merchantAccountId } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(key ? { 'idempotency-key': key } : {}) },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const text = await res.text();
-    return { status: res.status, json: text ? JSON.parse(text) : null, headers: res.headers };
-  };
-}
 
 /** A merchant account of its own per case (its lists hold only that case's records) with a mock-card service. */
 async function newMerchant(baseUrl: () => string, token: string, n: number): Promise<string> {

@@ -10,6 +10,7 @@ import { createRuntime } from '../../src/deps.ts';
 import { reconcileGiftCards } from '../../src/modules/transactions/reconcile/reconcile-gift-cards.service.ts';
 import { reconcileDueAttempts } from '../../src/modules/transactions/reconcile/reconcile.service.ts';
 import { startServer, type RunningServer } from '../helpers/spawn-server.ts';
+import { apiOf, type Answer, type Api } from './support/crash-steps-cases.ts';
 import { bootstrapToken, freePort, openServerDatabase } from './support/real-server.ts';
 
 /**
@@ -33,25 +34,6 @@ const cleanup: Array<() => Promise<unknown>> = [];
 afterAll(async () => {
   for (const step of cleanup.reverse()) await step();
 });
-
-interface Answer {
-  status: number;
-  json: any;
-  headers: Headers;
-}
-type Api = (method: 'GET' | 'POST', route: string, body?: unknown, key?: string) => Promise<Answer>;
-
-function apiOf(baseUrl: () => string, token: string, merchantAccountId?: string): Api {
-  return async (method, route, body, key) => {
-    const res = await fetch(`${baseUrl()}${route}`, {
-      method,
-      headers: { authorization: `Bearer ${token}`, ...(merchantAccountId ? { 'x-svc-merchant-account-id': merchantAccountId } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(key ? { 'idempotency-key': key } : {}) },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const text = await res.text();
-    return { status: res.status, json: text ? JSON.parse(text) : null, headers: res.headers };
-  };
-}
 
 async function ok(answer: Promise<Answer>, what: string): Promise<any> {
   const res = await answer;

@@ -16,6 +16,19 @@ export interface Answer {
 /** Requests as one merchant account, with an optional idempotency key. */
 export type Api = (method: 'GET' | 'POST', path: string, body?: unknown, key?: string) => Promise<Answer>;
 
+/** The API of the server at `baseUrl()` (it changes across restarts) as `merchantAccountId`, with `token`. */
+export function apiOf(baseUrl: () => string, token: string, merchantAccountId?: string): Api {
+  return async (method, route, body, key) => {
+    const res = await fetch(`${baseUrl()}${route}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, ...(merchantAccountId ? { 'x-svc-merchant-account-id': merchantAccountId } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(key ? { 'idempotency-key': key } : {}) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const text = await res.text();
+    return { status: res.status, json: text ? JSON.parse(text) : null, headers: res.headers };
+  };
+}
+
 export interface Prepared {
   path: string;
   body?: unknown;
