@@ -55,7 +55,7 @@ export async function redeemGiftCard(ctx: RequestContext, redemptionId: string, 
   if (current.status !== 'created') return toGiftCardRedemptionResource(current);
   const taken = await repo.redeemedByFingerprint(db, ctx.merchantAccountId, [current.fingerprint], current.id);
   const activated = await activatedByFingerprint(db, ctx.merchantAccountId, [current.fingerprint]);
-  const outcome = await usableGiftCardService(ctx, db).connector.redeem({
+  const outcome = await usableGiftCardService(ctx).connector.redeem({
     number: card.number,
     pin: card.pin,
     amount: current.amount,

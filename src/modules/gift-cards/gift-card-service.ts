@@ -61,7 +61,7 @@ export function giftCardServiceOf(merchantAccountId: string, db: Executor): { re
  * refund, reverse). It is the simulator, so production refuses every such call: no production gift
  * card service is integrated yet (docs/production.md).
  */
-export function usableGiftCardService(ctx: { merchantAccountId: string; deps: { config: { environment: string }; db: Executor } }, db: Executor = ctx.deps.db): ReturnType<typeof giftCardServiceOf> {
+export function usableGiftCardService(ctx: { merchantAccountId: string; deps: { config: { environment: string }; db: Executor } }): ReturnType<typeof giftCardServiceOf> {
   refuseInProduction(ctx.deps.config, `The gift card service (${MOCK_GIFT_CARD_DEFINITION_ID})`, 'no production gift card service is integrated yet, so gift cards cannot be stored, checked, activated, issued or redeemed');
-  return giftCardServiceOf(ctx.merchantAccountId, db);
+  return giftCardServiceOf(ctx.merchantAccountId, ctx.deps.db);
 }

@@ -13,7 +13,7 @@ import { event } from '../transaction-events.ts';
 import * as repo from '../transactions.repo.ts';
 import type { TransactionEventKind } from '../webhook-events.ts';
 import { settlementRecordQuery, writeReportLines } from './settlement-writes.ts';
-import { simulatesSettlements } from './settlement-source.ts';
+import { definitionOf, simulatesSettlements } from './settlement-source.ts';
 
 /** Settlement of the sandbox: the payment service "reports" a capture settled after this delay. */
 export function settlementDelayMs(deps: Deps): number {
@@ -114,7 +114,7 @@ export async function settleTransaction(deps: Deps, merchantAccountId: string, t
     if (amount <= 0) return;
     const settlementId = uuidv7();
     // The sandbox's issuer disputes the dispute test card once it settles.
-    const definition = (row.payment_service as { payment_service_definition_id?: string } | null)?.payment_service_definition_id;
+    const definition = definitionOf(row);
     const scenario = definition === 'mock-card' ? scenarioOf(row.authorized_amount, paymentHint(row)).kind : null;
     const disputed = !row.settled && (scenario === 'dispute' || scenario === 'dispute-reversed');
     const reversed = disputed && scenario === 'dispute-reversed';
