@@ -164,8 +164,8 @@ export const SERVER_LOG_LEVEL = process.env.BENCH_LOG_LEVEL || 'warn';
 /**
  * A capture's settlement job is due SETTLEMENT_DELAY_SECONDS after it (60 by default). With the
  * default, the tens of thousands of captures of the capture rows settled a minute later, during
- * the rows after them, and their jobs' CPU was counted as those rows' (docs/decisions.md, "The
- * benchmark's rows kept apart"). So the benchmark's servers settle a week later (the most the
+ * the rows after them, and their jobs' CPU was counted as those rows' (decision 0108).
+ * So the benchmark's servers settle a week later (the most the
  * setting allows), unless the environment gives SETTLEMENT_DELAY_SECONDS itself.
  */
 export function settlementDelaySeconds(env: NodeJS.ProcessEnv = process.env): string {

@@ -122,7 +122,7 @@ const available = (card: TestGiftCard, alreadyRedeemed: number) => Math.max(0, c
 /**
  * The built-in sandbox gift card service: pure and deterministic. It keeps no state: the balance
  * is the card's face value minus `alreadyRedeemed`, which the gift cards service sums from its own
- * redemption records (see docs/decisions.md, "Gift cards"). Redemption and refund ids derive from
+ * redemption records (decision 0043). Redemption and refund ids derive from
  * the idempotency key, so a retried call returns the same id.
  */
 export class MockGiftCardService implements GiftCardConnector {

@@ -17,8 +17,8 @@ const MAC_BYTES = 32;
  * merchant account and the expiry, keyed by an instance-wide secret every process shares through
  * the database. Nothing is stored: the server renders the same token again from the transaction
  * (its approval deadline) and checks one by recomputing its MAC, so no token, nor anything a token
- * could be recovered or confirmed from without the key, is kept (decision in docs/decisions.md,
- * "Transaction sessions"). The merchant account rides in the token so the check finds the
+ * could be recovered or confirmed from without the key, is kept (decision 0056).
+ * The merchant account rides in the token so the check finds the
  * transaction by its primary key without a lookup by id alone.
  */
 export class TransactionSessionTokens {
