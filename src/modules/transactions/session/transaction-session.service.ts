@@ -4,7 +4,7 @@ import type { Deps, RequestContext, TransactionSessionCredential } from '../../.
 import type { TransactionRow } from '../../../db/schema-transactions.ts';
 import { AppError, notFound } from '../../../errors/app-error.ts';
 import { connectorOfTransaction } from '../connector-call.ts';
-import { sessionConnector, sessionOpen } from '../session-token.ts';
+import { sessionConnector, sessionOpen } from '../session-open.ts';
 import * as repo from '../transactions.repo.ts';
 import type { TransactionSession, UpdateTransactionSessionBody } from './transaction-session.schema.ts';
 
