@@ -13,7 +13,7 @@ import { pageScript, runnableBlocks, serverEnvironment, shows, type Block } from
  * address http://127.0.0.1:8080 is replaced by the server's; `svc` finds the server and its key
  * through the same DATA_DIR and PORT.
  */
-const PAGES = ['README.md', 'docs/getting-started.md', 'docs/sandbox.md'];
+const PAGES = ['README.md', 'docs/getting-started.md', 'docs/sandbox.md', 'docs/digital-wallets.md'];
 const DOCUMENTED_URL = 'http://127.0.0.1:8080';
 
 const blocksOf = (page: string) => runnableBlocks(readFileSync(path.join(ROOT, page), 'utf8'));
