@@ -97,6 +97,8 @@ describe('happy', () => {
     const captured = await runSvc(['trigger', 'transaction.captured', '--url', server.baseUrl], { DATA_DIR: dataDir });
     expect(captured.code, captured.stderr).toBe(0);
     expect(captured.stdout).toMatch(/transaction: [0-9a-f-]{36} authorization_succeeded/);
+    // The capture record has no id: its line is the status alone, with no gap where an id would be.
+    expect(captured.stdout).toMatch(/^capture: succeeded$/m);
     expect(captured.stdout).toContain('triggered transaction.captured in merchant account default');
     const payout = await runSvc(['trigger', 'payout.succeeded', '--url', server.baseUrl], { DATA_DIR: dataDir });
     expect(payout.code, payout.stderr).toBe(0);

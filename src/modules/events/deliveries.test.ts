@@ -45,7 +45,7 @@ function advance(ms: number) {
 }
 
 describe('happy', () => {
-  it('POSTs the signed envelope, which the README verification accepts', async () => {
+  it('POSTs the signed envelope, which the receiver code of docs/webhooks.md accepts', async () => {
     const sub = await subscribe();
     await emit('tx-1', 'transaction.created', { id: 'tx-1', amount: 1299 });
     await drain();
