@@ -133,6 +133,24 @@ describe('errors', () => {
 });
 
 describe('happy', () => {
+  it('a stored card needs neither number nor expiry: choosing it clears their messages, and it pays', async () => {
+    const buyer = await api('POST', '/buyers', { display_name: 'Ada' });
+    const stored = await api('POST', '/payment-methods', { method: 'card', number: '5555555555554444', expiration_date: '11/39', buyer_id: buyer.body.id });
+    expect(stored.status, JSON.stringify(stored.body)).toBe(201);
+    const { link, page, problems } = await open({ buyer_id: buyer.body.id });
+    await page.getByLabel('A new card').check();
+    await page.getByRole('button', { name: /^Pay / }).click();
+    expect(await fieldState(page, 'card-number')).toMatchObject({ invalid: 'true', message: 'Enter the card number.' });
+    await page.getByLabel(/ending 4444/).check();
+    expect(await fieldState(page, 'card-number')).toMatchObject({ invalid: null, message: '' });
+    expect(await fieldState(page, 'expiration-date')).toMatchObject({ invalid: null, message: '' });
+    await page.locator('#security-code').fill('123');
+    await page.getByRole('button', { name: /^Pay / }).click();
+    await page.getByRole('heading', { name: 'Payment successful' }).waitFor();
+    expect((await api('GET', `/payment-links/${link.id}`)).body.status).toBe('completed');
+    expect(problems).toEqual([]);
+  });
+
   it('the sandbox 3DS challenge page on a 390 px phone: a viewport, the stylesheet under the CSP, no horizontal scroll, named buttons', async () => {
     const { page, problems } = await open({}, 390);
     await fill(page, { number: '4000 0000 0000 3220', expiry: '12/40', code: '123' });

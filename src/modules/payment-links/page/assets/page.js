@@ -93,6 +93,12 @@
       if (!still) mark(id, null);
     });
   });
+  // A stored card needs no number nor expiry: their messages go when one is chosen.
+  each(form.querySelectorAll('input[name=stored_card]'), function (choice) {
+    choice.addEventListener('change', function () {
+      if (storedCard()) { mark('card-number', null); mark('expiration-date', null); }
+    });
+  });
   function cardFields(card) {
     var stored = storedCard();
     if (stored) return { method: 'id', id: stored, security_code: card.security_code };
