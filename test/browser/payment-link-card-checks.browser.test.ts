@@ -109,6 +109,7 @@ describe('errors', () => {
     await page.waitForFunction(() => document.getElementById('status')?.className.includes('error'));
     expect(await page.locator('#status').textContent()).toBe('Check your card number, expiry date and security code.');
     expect(await fieldState(page, 'card-number')).toMatchObject({ invalid: 'true', message: 'The card number is not valid.' });
+    expect(await focused(page)).toBe('card-number');
     expect(await page.getByRole('button', { name: /^Pay / }).isEnabled()).toBe(true);
     await h.shot(page, 'checks-04-server-refused');
     expect((await api('GET', `/transactions?payment_link_id=${link.id}`)).body.items).toEqual([]);

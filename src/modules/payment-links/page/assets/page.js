@@ -1,6 +1,7 @@
-// The hosted payment page's script (served from this server: CSP script-src 'self'), after
-// card-checks.js. 0. checks the card fields (no request while one is wrong); 1. asks the page for a checkout session; 2. sends the card to that session's fields endpoint
-// (the card never goes anywhere else, nor into a URL); 3. pays the link with the session; then
+// The hosted payment page's script (served from this server: CSP script-src 'self'), run after
+// card-checks.js. 0. checks the card fields (no request while one is wrong); 1. asks the page for
+// a checkout session; 2. sends the card to that session's fields endpoint (the card never goes
+// anywhere else, nor into a URL); 3. pays the link with the session; then
 // follows the answer: an approval page (3DS challenge, redirect method), the return URL, or a
 // message. Every call carries the page token (CSRF) and is JSON (no cross-site form can send it).
 // Wallets (Apple Pay, Google Pay) pay the same link with the wallet's token instead of a session.
@@ -46,18 +47,11 @@
       });
     });
   }
-  // What the page says when a call is refused: a card the server refused (its fields, or an expired
-  // stored card at payment) is "check your card", with the fields it names flagged as the checks do.
   function refused(res, fallback) {
     if (res.status === 429) return msg('too-many');
     var detail = res.body && res.body.details && res.body.details[0];
     if (detail && detail.type === 'payment_link_not_payable') return msg('not-payable');
-    var card = checks.cardRefusal(res.body) || (res.cardRefused ? [] : null);
-    if (!card) return msg(fallback);
-    flag(card);
-    var first = card.filter(function (p) { return p.field; })[0];
-    if (first) document.getElementById(first.field).focus();
-    return msg('invalid-card');
+    return msg(fallback);
   }
 
   // The card checks (card-checks.js): a message next to each field in error, named by its
@@ -116,6 +110,17 @@
     say(res && res.status ? refused(res, 'failed') : msg('network'), true);
     busy(false);
   }
+  // A card the server refused (its fields endpoint, or an expired stored card at payment): "check
+  // your card", with the fields its answer names flagged as the page's own checks flag them.
+  function cardFailed(res) {
+    var card = res && res.status ? checks.cardRefusal(res.body) || (res.cardRefused ? [] : null) : null;
+    if (!card) { failed(res); return; }
+    flag(card);
+    var first = card.filter(function (p) { return p.field; })[0];
+    if (first) document.getElementById(first.field).focus();
+    say(msg('invalid-card'), true);
+    busy(false);
+  }
   function walletFailed(res) {
     say(res && res.status ? refused(res, 'wallet-failed') : msg('wallet-failed'), true);
     busy(false);
@@ -157,7 +162,7 @@
         return call('POST', base + '/payments', { checkout_session_id: sessionId, cardholder_name: field('cardholder-name') || null });
       })
       .then(follow)
-      .catch(failed);
+      .catch(cardFailed);
   });
 
   // Sandbox: the simulated wallet sheet (a modal <dialog>: focus moves in, Escape closes). The
