@@ -19,8 +19,9 @@
   function checkNumber(raw) {
     var value = String(raw || '').trim();
     if (value === '') return { problem: 'number-required' };
-    if (!/^[0-9 ]+$/.test(value)) return { problem: 'number-format' };
-    var digits = value.replace(/ /g, '');
+    // Spaces and dashes are how people group the digits as printed on the card (and autofill may add them).
+    if (!/^[0-9 -]+$/.test(value)) return { problem: 'number-format' };
+    var digits = value.replace(/[ -]/g, '');
     if (digits.length < 12 || digits.length > 19 || !luhnValid(digits)) return { problem: 'number-invalid' };
     return { value: digits };
   }
