@@ -2,6 +2,7 @@ import { createPublicKey, X509Certificate, type JsonWebKey } from 'node:crypto';
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { hostProblem, localUrl, publicUrlProblem } from './http/public-url.ts';
+import type { PrivateTargets } from './lib/url-safety.ts';
 import { CRASH_STEPS, parseCrashPoint, type TestFaults } from './observability/test-faults.ts';
 
 /**
@@ -44,8 +45,8 @@ export interface Config {
   settlementDelaySeconds: number;
   /** How long a buyer has to approve a redirect payment before it times out. */
   buyerApprovalTimeoutSeconds: number;
-  /** Sandbox only: webhooks may go to http and to loopback/private addresses (local receivers). */
-  webhookAllowPrivateUrls: boolean;
+  /** Sandbox only: whether webhooks may go to http and to loopback (default) or all private addresses (local receivers); `none` in production. */
+  webhookAllowPrivateUrls: PrivateTargets;
   /** Days a provider webhook's deduplication row is kept (at least 31: Adyen resends for 30 days). */
   inboundWebhookRetentionDays: number;
   /** Current vault master key (base64 of 32 bytes); null in the sandbox means a key file in DATA_DIR. */
@@ -57,8 +58,8 @@ export interface Config {
    * not enabled by default there). Always allowed in the sandbox.
    */
   networkTokensApiProvisioning: boolean;
-  /** Sandbox only: vault forwarding may go to http and to loopback/private addresses (local targets). */
-  vaultForwardAllowPrivateUrls: boolean;
+  /** Sandbox only: whether vault forwarding may go to http and to loopback (default) or all private addresses (local targets); `none` in production. */
+  vaultForwardAllowPrivateUrls: PrivateTargets;
   /** Hosts vault forwarding may reach in production (`*.example.com` covers subdomains); empty: none. */
   vaultForwardAllowedHosts: string[];
   /** Longest a vault forward waits for the target (a caller may ask for less), in seconds. */
@@ -191,6 +192,17 @@ function boolean(env: Env, name: string, fallback: boolean): boolean {
   if (raw === 'true' || raw === '1') return true;
   if (raw === 'false' || raw === '0') return false;
   throw new ConfigError(name, `must be true or false, got "${raw}"`);
+}
+
+/**
+ * `*_ALLOW_PRIVATE_URLS`: `true` (every private address, sandbox), `loopback` (the default: this
+ * machine only), `false` (none, e.g. a sandbox shared over a network). Production: none, whatever it says.
+ */
+function privateTargets(env: Env, name: string, environment: 'sandbox' | 'production'): PrivateTargets {
+  const raw = read(env, name);
+  if (raw !== undefined && !['true', '1', 'false', '0', 'loopback'].includes(raw)) throw new ConfigError(name, `must be true, false or loopback, got "${raw}"`);
+  if (environment === 'production') return 'none';
+  return raw === undefined || raw === 'loopback' ? 'loopback' : raw === 'true' || raw === '1' ? 'all' : 'none';
 }
 
 function databaseUrl(env: Env): string | null {
@@ -426,11 +438,11 @@ export function loadConfig(env: Env = process.env): Config {
     checkoutSessionTtlSeconds: integer(env, 'CHECKOUT_SESSION_TTL_SECONDS', 3600, 60, 24 * 3600),
     settlementDelaySeconds: integer(env, 'SETTLEMENT_DELAY_SECONDS', 60, 0, 7 * 24 * 3600),
     buyerApprovalTimeoutSeconds: integer(env, 'BUYER_APPROVAL_TIMEOUT_SECONDS', 3600, 60, 7 * 24 * 3600),
-    webhookAllowPrivateUrls: boolean(env, 'WEBHOOK_ALLOW_PRIVATE_URLS', false),
+    webhookAllowPrivateUrls: privateTargets(env, 'WEBHOOK_ALLOW_PRIVATE_URLS', environment),
     inboundWebhookRetentionDays: integer(env, 'INBOUND_WEBHOOK_RETENTION_DAYS', 45, 31, 3650),
     ...vaultKeys(env, environment),
     networkTokensApiProvisioning: boolean(env, 'NETWORK_TOKENS_API_PROVISIONING', false),
-    vaultForwardAllowPrivateUrls: boolean(env, 'VAULT_FORWARD_ALLOW_PRIVATE_URLS', false),
+    vaultForwardAllowPrivateUrls: privateTargets(env, 'VAULT_FORWARD_ALLOW_PRIVATE_URLS', environment),
     vaultForwardAllowedHosts: hostList(env, 'VAULT_FORWARD_ALLOWED_HOSTS'),
     vaultForwardTimeoutSeconds: integer(env, 'VAULT_FORWARD_TIMEOUT_SECONDS', 30, 1, 120),
     vaultForwardMaxConcurrent: integer(env, 'VAULT_FORWARD_MAX_CONCURRENT', 10, 1, 1000),
