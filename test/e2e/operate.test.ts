@@ -186,7 +186,7 @@ describe('errors', () => {
       const listened = await runSvc(['listen', '--url', production.baseUrl], { DATA_DIR: strictDir });
       expect(listened.code).toBe(1);
       expect(listened.stderr).toMatch(/POST \/webhook-subscriptions answered 400: .+/);
-      expect(listened.stderr).toContain('start it with WEBHOOK_ALLOW_PRIVATE_URLS=true (sandbox only');
+      expect(listened.stderr).toContain('production delivers to public https addresses only');
       const triggered = await runSvc(['trigger', 'transaction.created', '--url', production.baseUrl], { DATA_DIR: strictDir });
       expect(triggered.code).toBe(1);
       expect(triggered.stderr).toContain('svc trigger runs against sandbox servers only (it makes test payments on mock-card); this server is production');

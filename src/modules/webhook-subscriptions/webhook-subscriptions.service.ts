@@ -4,7 +4,7 @@ import type { Executor, Tx } from '../../db/transaction.ts';
 import { fieldRefusal, notFound } from '../../errors/app-error.ts';
 import { listPage, type ListEnvelope } from '../../http/pagination.ts';
 import { uuidv7 } from '../../lib/ids.ts';
-import { urlFormProblem } from '../../lib/url-safety.ts';
+import { privateTargetsPolicy, urlFormProblem } from '../../lib/url-safety.ts';
 import { recordAudit } from '../audit-logs/audit-logs.service.ts';
 import { generateSecret, openAuthentication, openSecrets, ROTATION_GRACE_MS, sealAuthentication, sealSecret } from './webhook-secrets.ts';
 import * as repo from './webhook-subscriptions.repo.ts';
@@ -24,7 +24,7 @@ const RESOURCE = 'webhook subscription';
 
 /** 400 naming /url when the URL may not receive webhooks under this instance's rules (form only; delivery re-checks with DNS). */
 function assertUrlAllowed(deps: Deps, url: string): void {
-  const problem = urlFormProblem(url, { production: deps.config.environment === 'production', allowPrivate: deps.config.webhookAllowPrivateUrls });
+  const problem = urlFormProblem(url, privateTargetsPolicy(deps.config.environment === 'production', deps.config.webhookAllowPrivateUrls, 'WEBHOOK_ALLOW_PRIVATE_URLS'));
   if (problem) throw fieldRefusal('body', '/url', problem);
 }
 
