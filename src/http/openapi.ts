@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import type { Config } from '../config.ts';
 import { registerApiReference } from './api-reference.ts';
+import { hoistTitledSchemas } from './openapi-components.ts';
 import { describeResponses, sharedErrorResponses } from './response-descriptions.ts';
 import { ALL_SCOPES } from './scopes.ts';
 
@@ -68,7 +69,7 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
       }
       document['x-scopes'] = byScope;
       document['x-known-scopes'] = ALL_SCOPES;
-      return document as never;
+      return hoistTitledSchemas(document) as never;
     },
   });
   await registerApiReference(app);
