@@ -72,6 +72,6 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
       return hoistTitledSchemas(document) as never;
     },
   });
+  // `/openapi.json` and `/docs`: the document kept once, serialized and gzipped (http/api-reference.ts).
   await registerApiReference(app);
-  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 }
