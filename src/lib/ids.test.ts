@@ -59,11 +59,20 @@ describe('happy', () => {
 
 describe('errors', () => {
   it('isUuid refuses what is not a UUID', () => {
-    for (const bad of ['', 'abc', '0000000000000000000000000000000', `${uuidv7()}0`, uuidv7().replace(/-/g, ''), 'g0000000-0000-7000-8000-000000000000']) {
+    for (const bad of [
+      '',
+      'abc',
+      '0000000000000000000000000000000',
+      `${uuidv7()}0`,
+      uuidv7().replace(/-/g, ''),
+      'g0000000-0000-7000-8000-000000000000',
+    ]) {
       expect(isUuid(bad)).toBe(false);
     }
-    fc.assert(fc.property(fc.uuid(), (uuid) => {
-      expect(isUuid(uuid)).toBe(true);
-    }));
+    fc.assert(
+      fc.property(fc.uuid(), (uuid) => {
+        expect(isUuid(uuid)).toBe(true);
+      }),
+    );
   });
 });

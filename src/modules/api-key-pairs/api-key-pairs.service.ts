@@ -38,7 +38,9 @@ function requestCaller(ctx: RequestContext): Caller {
       // These routes skip the merchant account check of the auth hook (the resource is
       // instance-wide), yet the entry is filed under the request's account: it must exist.
       if (!(await merchantAccountExists(tx, ctx.merchantAccountId))) {
-        throw forbidden(`Merchant account ${ctx.merchantAccountId} does not exist or is not accessible with this credential`);
+        throw forbidden(
+          `Merchant account ${ctx.merchantAccountId} does not exist or is not accessible with this credential`,
+        );
       }
       await recordAudit(tx, ctx, action, { type: 'api-key-pair', id: row.id, name: row.display_name });
     },
@@ -59,11 +61,14 @@ function limitOf(caller: Caller, requested: string | null | undefined): string |
   const only = caller.restrictedTo;
   if (only === null) return requested ?? null;
   if (requested === undefined || requested === only) return only;
-  throw forbidden(`This credential is limited to merchant account ${only}; it can only create key pairs limited to that account`);
+  throw forbidden(
+    `This credential is limited to merchant account ${only}; it can only create key pairs limited to that account`,
+  );
 }
 
-
-async function keyMaterial(publicKey: CreateApiKeyPairBody['public_key']): Promise<{ publicJwk: Record<string, string>; thumbprint: string; privateKeyPem: string | null }> {
+async function keyMaterial(
+  publicKey: CreateApiKeyPairBody['public_key'],
+): Promise<{ publicJwk: Record<string, string>; thumbprint: string; privateKeyPem: string | null }> {
   if (publicKey === undefined) return generateEs512KeyPair();
   try {
     return { ...(await describePublicKey(publicKey)), privateKeyPem: null };
@@ -80,7 +85,10 @@ async function duplicateKey(tx: Tx, caller: Caller, thumbprint: string): Promise
     return duplicateRecord(existing.id, `This public key is already registered as API key pair ${existing.id}`);
   }
   if (existing && existing.deleted_at !== null && visible(caller, existing)) {
-    return new AppError('duplicate_record', 'This public key belonged to an API key pair that was deleted; a deleted key cannot be registered again. Use a new key');
+    return new AppError(
+      'duplicate_record',
+      'This public key belonged to an API key pair that was deleted; a deleted key cannot be registered again. Use a new key',
+    );
   }
   return new AppError('duplicate_record', 'This public key is already registered');
 }
@@ -95,7 +103,13 @@ async function register(caller: Caller, body: CreateApiKeyPairBody): Promise<Api
     if (merchantAccountId !== null && !(await merchantAccountExists(tx, merchantAccountId))) {
       throw fieldRefusal('body', '/merchant_account_id', `The merchant account ${merchantAccountId} does not exist`);
     }
-    const row = await repo.insertKeyPairIfNew(tx, { id: uuidv7(), thumbprint: key.thumbprint, publicJwk: key.publicJwk, displayName: body.display_name, merchantAccountId });
+    const row = await repo.insertKeyPairIfNew(tx, {
+      id: uuidv7(),
+      thumbprint: key.thumbprint,
+      publicJwk: key.publicJwk,
+      displayName: body.display_name,
+      merchantAccountId,
+    });
     if (!row) throw await duplicateKey(tx, caller, key.thumbprint);
     await caller.audit(tx, 'created', row);
     return toApiKeyPairResource(row);
@@ -137,7 +151,11 @@ async function remove(caller: Caller, idOrKid: string): Promise<void> {
   await caller.write(async (tx) => {
     const row = await lockPair(tx, caller, idOrKid);
     const now = new Date();
-    const deleted = await repo.updateKeyPair(tx, row.id, { active: false, deleted_at: now, revoked_at: row.revoked_at ?? now });
+    const deleted = await repo.updateKeyPair(tx, row.id, {
+      active: false,
+      deleted_at: now,
+      revoked_at: row.revoked_at ?? now,
+    });
     await caller.audit(tx, 'deleted', deleted);
     kid = row.thumbprint;
   });
@@ -170,7 +188,11 @@ export async function getApiKeyPair(ctx: RequestContext, idOrKid: string): Promi
   return toApiKeyPairResource(row);
 }
 
-export async function updateApiKeyPair(ctx: RequestContext, idOrKid: string, body: UpdateApiKeyPairBody): Promise<ApiKeyPair> {
+export async function updateApiKeyPair(
+  ctx: RequestContext,
+  idOrKid: string,
+  body: UpdateApiKeyPairBody,
+): Promise<ApiKeyPair> {
   return change(requestCaller(ctx), idOrKid, body);
 }
 
@@ -187,8 +209,14 @@ export interface CreatedKeyPair {
 }
 
 /** Generates and registers an ES512 key pair. The private key is returned once and never stored. */
-export async function createKeyPair(deps: Deps, input: { displayName: string; merchantAccountId: string | null }): Promise<CreatedKeyPair> {
-  const created = await register(operatorCaller(deps), { display_name: input.displayName, merchant_account_id: input.merchantAccountId });
+export async function createKeyPair(
+  deps: Deps,
+  input: { displayName: string; merchantAccountId: string | null },
+): Promise<CreatedKeyPair> {
+  const created = await register(operatorCaller(deps), {
+    display_name: input.displayName,
+    merchant_account_id: input.merchantAccountId,
+  });
   return { id: created.id, thumbprint: created.kid, privateKeyPem: created.private_key! };
 }
 

@@ -21,7 +21,13 @@ interface Actor {
   requestId: string | null;
 }
 
-function entryQuery(db: Executor, merchantAccountId: string, actor: Actor, action: AuditAction, resource: AuditedResource) {
+function entryQuery(
+  db: Executor,
+  merchantAccountId: string,
+  actor: Actor,
+  action: AuditAction,
+  resource: AuditedResource,
+) {
   return repo.insertAuditLogQuery(db, {
     merchant_account_id: merchantAccountId,
     id: uuidv7(),
@@ -37,20 +43,37 @@ function entryQuery(db: Executor, merchantAccountId: string, actor: Actor, actio
   });
 }
 
-async function writeEntry(tx: Tx, merchantAccountId: string, actor: Actor, action: AuditAction, resource: AuditedResource): Promise<void> {
+async function writeEntry(
+  tx: Tx,
+  merchantAccountId: string,
+  actor: Actor,
+  action: AuditAction,
+  resource: AuditedResource,
+): Promise<void> {
   await entryQuery(tx, merchantAccountId, actor, action, resource).execute();
 }
 
 const requestActor = (ctx: RequestContext): Actor => {
   const principal = ctx.principal;
-  return { userId: principal?.keyPairId ?? null, name: principal ? `API key ${principal.keyPairName}` : 'anonymous', operationId: ctx.operationId, requestId: ctx.requestId };
+  return {
+    userId: principal?.keyPairId ?? null,
+    name: principal ? `API key ${principal.keyPairName}` : 'anonymous',
+    operationId: ctx.operationId,
+    requestId: ctx.requestId,
+  };
 };
 
 /**
  * Writes the audit entry of a change, in the transaction of the change: no change without its
  * entry, no entry without its change. The actor is the credential of the request.
  */
-export async function recordAudit(tx: Tx, ctx: RequestContext, action: AuditAction, resource: AuditedResource, merchantAccountId = ctx.merchantAccountId): Promise<void> {
+export async function recordAudit(
+  tx: Tx,
+  ctx: RequestContext,
+  action: AuditAction,
+  resource: AuditedResource,
+  merchantAccountId = ctx.merchantAccountId,
+): Promise<void> {
   await writeEntry(tx, merchantAccountId, requestActor(ctx), action, resource);
 }
 
@@ -69,12 +92,28 @@ export interface SystemActor {
 }
 
 /** Like `recordAudit`, for changes made by the platform itself: no user, the system as actor. */
-export async function recordSystemAudit(tx: Tx, merchantAccountId: string, actor: SystemActor, action: AuditAction, resource: AuditedResource): Promise<void> {
-  await writeEntry(tx, merchantAccountId, { userId: null, name: actor.name, operationId: actor.jobName, requestId: actor.jobId }, action, resource);
+export async function recordSystemAudit(
+  tx: Tx,
+  merchantAccountId: string,
+  actor: SystemActor,
+  action: AuditAction,
+  resource: AuditedResource,
+): Promise<void> {
+  await writeEntry(
+    tx,
+    merchantAccountId,
+    { userId: null, name: actor.name, operationId: actor.jobName, requestId: actor.jobId },
+    action,
+    resource,
+  );
 }
 
 export async function listAuditLogs(ctx: RequestContext, query: ListAuditLogsQuery) {
-  const filter = { action: query.action ?? undefined, userId: query.user_id ?? undefined, resourceType: query.resource_type ?? undefined };
+  const filter = {
+    action: query.action ?? undefined,
+    userId: query.user_id ?? undefined,
+    resourceType: query.resource_type ?? undefined,
+  };
   return listPage(
     ctx,
     `audit-logs:${filter.action ?? ''}:${filter.userId ?? ''}:${filter.resourceType ?? ''}`,
