@@ -33,7 +33,7 @@ export class PGliteDialect implements Dialect {
     this.driver = new PGliteDriver(this.client);
     return this.driver;
   }
-  createIntrospector(db: Kysely<any>) {
+  createIntrospector(db: Kysely<unknown>) {
     return new PostgresIntrospector(db);
   }
   createQueryCompiler() {
