@@ -117,7 +117,7 @@ function summarize(
   const idle = owners.get('(idle)') ?? 0;
   // With a window, shares are of the busy time: idle is left out of the lists.
   const shareOf = window ? total - idle : total;
-  if (window) [functions, owners].forEach((times) => times.delete('(idle)'));
+  if (window) for (const times of [functions, owners]) times.delete('(idle)');
   return [
     `${(total / 1000).toFixed(0)} ms sampled${window ? ` (the ${last ? 'last' : 'busiest'} ${window} s)` : ''}, of which ${(idle / 1000).toFixed(0)} ms idle (${((idle / total) * 100).toFixed(1)} %)`,
     '',

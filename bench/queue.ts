@@ -47,7 +47,10 @@ async function main(): Promise<void> {
     // Counts the statements the worker and its jobs run (each result passes a plugin once).
     const db = handle.db.withPlugin({
       transformQuery: (args: { node: unknown }) => args.node,
-      transformResult: async (args: { result: unknown }) => (statements++, args.result),
+      transformResult: async (args: { result: unknown }) => {
+        statements++;
+        return args.result;
+      },
     });
     try {
       await migrate(handle.db);

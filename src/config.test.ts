@@ -132,7 +132,7 @@ describe('happy', () => {
   });
 });
 
-describe('happy', () => {
+describe('happy: Paze, trusted proxies and sandbox definitions', () => {
   it('reads PAZE_CLIENT_ID, PAZE_CLIENT_NAME and PAZE_SIGNING_KEYS as PEM or JWKS (default: none)', () => {
     expect(loadConfig({})).toMatchObject({ pazeClientId: null, pazeClientName: null, pazeSigningKeys: [] });
     const [a, b] = [rsaPublic(), rsaPublic()];

@@ -131,7 +131,7 @@ export function accountLimit(principal: Principal | null): string | null {
 
 /** A token for browsers and apps (scope `embed`): limited operations, pinned values, rate limited. */
 export function isEmbed(principal: Principal | null): boolean {
-  return principal !== null && principal.scopes.includes('embed');
+  return principal?.scopes.includes('embed') === true;
 }
 
 export interface RecordedResponse {

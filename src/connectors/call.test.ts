@@ -3,7 +3,7 @@ import { apiError, boundedCall, callConnector, CONNECTOR_TIMEOUT_MS, unknownOutc
 import { AppError } from '../errors/app-error.ts';
 import { ConnectorError } from './connector.ts';
 
-const after = <T>(ms: number, value: T) => new Promise<T>((resolve) => setTimeout(() => resolve(value), ms));
+const answerAfter = <T>(ms: number, value: T) => new Promise<T>((resolve) => setTimeout(() => resolve(value), ms));
 const never = () => new Promise<never>(() => {});
 
 afterEach(() => {
@@ -13,7 +13,7 @@ afterEach(() => {
 describe('happy', () => {
   it('returns the answer with the time it took, and leaves no timer behind', async () => {
     vi.useFakeTimers();
-    const pending = boundedCall(() => after(250, 'answer'));
+    const pending = boundedCall(() => answerAfter(250, 'answer'));
     await vi.advanceTimersByTimeAsync(250);
     expect(await pending).toEqual({ ok: true, value: 'answer', ms: 250 });
     expect(vi.getTimerCount()).toBe(0);
@@ -21,7 +21,7 @@ describe('happy', () => {
 
   it('accepts an answer just inside the bound', async () => {
     vi.useFakeTimers();
-    const pending = boundedCall(() => after(CONNECTOR_TIMEOUT_MS - 1, 'late but in time'));
+    const pending = boundedCall(() => answerAfter(CONNECTOR_TIMEOUT_MS - 1, 'late but in time'));
     await vi.advanceTimersByTimeAsync(CONNECTOR_TIMEOUT_MS - 1);
     expect(await pending).toMatchObject({ ok: true, value: 'late but in time' });
   });
@@ -53,7 +53,7 @@ describe('errors', () => {
     const unhandled = vi.fn();
     process.on('unhandledRejection', unhandled);
     try {
-      const late = await boundedCall(() => after(200, 'too late'), { timeoutMs: 20 });
+      const late = await boundedCall(() => answerAfter(200, 'too late'), { timeoutMs: 20 });
       expect(late).toMatchObject({ ok: false, kind: 'timeout', message: 'no answer within 20 ms', unexpected: false });
       const rejected = await boundedCall(
         () => new Promise((_, reject) => setTimeout(() => reject(new Error('late failure')), 50)),

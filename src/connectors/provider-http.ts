@@ -73,7 +73,7 @@ export async function providerRequest(
   });
   if (!target.ok) throw new ConnectorError('unavailable', `${provider} could not be reached: ${target.problem}`);
   const payload = body === undefined ? null : JSON.stringify(body);
-  let answer;
+  let answer: Awaited<ReturnType<typeof relay>>;
   try {
     answer = await relay({
       url,

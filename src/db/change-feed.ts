@@ -45,7 +45,9 @@ export function invalidating(
 ): ChangeListener {
   return {
     changed: (table, merchantAccountId) => byTable[table]?.invalidate(merchantAccountId),
-    live: (up) => Object.values(byTable).forEach((cache) => cache.serve(up)),
+    live: (up) => {
+      for (const cache of Object.values(byTable)) cache.serve(up);
+    },
   };
 }
 

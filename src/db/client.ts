@@ -91,7 +91,7 @@ export async function openDb(options: OpenDbOptions): Promise<DbHandle> {
     };
   }
   let dataDir: string | undefined;
-  let releaseLock = () => undefined as void;
+  let releaseLock: () => void = () => {};
   if (!options.inMemory) {
     dataDir = path.join(options.dataDir, 'pgdata');
     fs.mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });

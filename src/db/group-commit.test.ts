@@ -125,6 +125,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('group commit (PostgreSQL)', () 
   });
   afterAll(async () => dispose?.());
 
+  // biome-ignore lint/suspicious/noExplicitAny: the tables this test creates are not in the Database type
   const db = () => runtime.deps.db as any;
   const stats = () => (groupRunnerOf(runtime.deps.db) as GroupCommit).stats;
 

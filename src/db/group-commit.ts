@@ -167,7 +167,7 @@ export class GroupCommit {
         const { svc_member: member, ...rest } = row;
         byMember[Number(member) - 1]?.push(rest);
       }
-      chunk.forEach((member, i) => member.resolve(byMember[i]!));
+      for (const [i, member] of chunk.entries()) member.resolve(byMember[i]!);
       return;
     }
     const byKey = new Map<unknown, unknown[]>();
@@ -213,11 +213,10 @@ export class GroupCommit {
         shape,
         chunk.map((m) => m.queries[q]!.parameters),
       );
-      arrays.forEach((values, i) =>
+      for (const [i, values] of arrays.entries())
         parameters.push(
           json[i] ? jsonRows(values) : (arrayLiteral(values, types[i]!) ?? arrayParameter(values, types[i]!)),
-        ),
-      );
+        );
       // The count the statement checks its JSON arrays against (groupedText).
       if (json.some(Boolean)) parameters.push(chunk.length * shape.rows);
     }

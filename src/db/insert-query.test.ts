@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { compileInsert } from './insert-query.ts';
 
 // Kysely compiling for PostgreSQL without a database: the statements insertQuery must equal.
+// biome-ignore lint/suspicious/noExplicitAny: compiles statements for arbitrary generated table names
 const kysely = new Kysely<any>({
   dialect: {
     createAdapter: () => new PostgresAdapter(),

@@ -88,7 +88,7 @@ export function compileInsert(
   table: string,
   rows: ReadonlyArray<Record<string, unknown>>,
   returningAll: boolean,
-): CompiledQuery<any> | null {
+): CompiledQuery<unknown> | null {
   if (rows.length === 0) return null;
   let node = tableNode(table);
   const parameters: unknown[] = [];

@@ -38,7 +38,8 @@ export function selectByKeysQuery<T extends Table>(
   keys: Keys,
   options: SelectOptions = {},
 ): PrecompiledQuery<Selectable<Database[T]>> {
-  return new PrecompiledQuery(db, compileSelectByKeys(table, keys, options));
+  // `select *` of `table`: its rows.
+  return new PrecompiledQuery(db, compileSelectByKeys(table, keys, options) as CompiledQuery<Selectable<Database[T]>>);
 }
 
 /**
@@ -93,7 +94,7 @@ export const columnPlus = (column: string, amount: number) => sql<number>`${sql.
 const texts = new TextCache();
 
 /** Pure (exported for tests). */
-export function compileSelectByKeys(table: string, keys: Keys, options: SelectOptions = {}): CompiledQuery<any> {
+export function compileSelectByKeys(table: string, keys: Keys, options: SelectOptions = {}): CompiledQuery<unknown> {
   const parameters: unknown[] = [];
   const key = `${options.forUpdate ? 'S' : 's'}${table.length}:${table}${keysKey(keys, parameters)}`;
   return compiledQuery(
@@ -118,7 +119,7 @@ export function compileUpdateByKeys(
   patch: Record<string, unknown>,
   keys: Keys,
   options: UpdateOptions = {},
-): CompiledQuery<any> | null {
+): CompiledQuery<unknown> | null {
   const parameters: unknown[] = [];
   let key = `u${options.returningAll ? 'r' : ''}${table.length}:${table}`;
   // Per column set: null for a value, else its template.

@@ -27,9 +27,9 @@ export interface KeysetPage<Row> {
  * Timestamps in sort keys must be stored with millisecond precision (`timestamptz(3)`): the cursor
  * carries them as ISO strings, which hold milliseconds only, so microseconds would skip rows.
  */
-export async function keysetPage<Row>(
+export async function keysetPage<DB, TB extends keyof DB, Row>(
   db: Executor,
-  base: SelectQueryBuilder<any, any, Row>,
+  base: SelectQueryBuilder<DB, TB, Row>,
   { columns, limit, position, ascending = false }: KeysetOptions,
 ): Promise<KeysetPage<Row>> {
   const [first, second] = columns;
@@ -44,8 +44,8 @@ export async function keysetPage<Row>(
   const probeOrder = towardsSmaller ? asc : desc;
 
   const at = position ? sql`(${sql.val(keyValue(position.key[0]))}, ${sql.val(position.key[1])})` : null;
-  let page = base as SelectQueryBuilder<any, any, any>;
-  let probe = base as SelectQueryBuilder<any, any, any>;
+  let page = base;
+  let probe = base;
   if (at) {
     // The row the cursor points at belongs to the page we came from (the probe includes it), unless
     // the cursor was made from an empty page, where it belongs to the page asked for.

@@ -24,7 +24,10 @@ describe('kysely-text', () => {
   it('builds a text once per key, and keeps at most its bound', () => {
     const cache = new TextCache(2);
     let built = 0;
-    const build = (text: string) => () => (built++, text);
+    const build = (text: string) => () => {
+      built++;
+      return text;
+    };
     const first = cache.get('a', build('select 1'));
     expect(cache.get('a', build('never built'))).toBe(first);
     cache.get('b', build('select 2'));

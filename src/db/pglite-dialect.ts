@@ -33,7 +33,7 @@ export class PGliteDialect implements Dialect {
     this.driver = new PGliteDriver(this.client);
     return this.driver;
   }
-  createIntrospector(db: Kysely<any>) {
+  createIntrospector(db: Kysely<unknown>) {
     return new PostgresIntrospector(db);
   }
   createQueryCompiler() {
@@ -110,7 +110,7 @@ class PGliteConnection implements DatabaseConnection {
     return { rows: result.rows, numAffectedRows: BigInt(result.affectedRows ?? 0) };
   }
 
-  // eslint-disable-next-line require-yield
+  // biome-ignore lint/correctness/useYield: Kysely's DatabaseConnection wants an async iterator; as a generator this one throws when first read, not when called
   async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
     throw new Error('streaming is not supported on PGlite');
   }

@@ -59,12 +59,13 @@ export function isCachedPlanChange(error: unknown): boolean {
 /** A `pg` client that names hot query texts (see above); everything else goes through unchanged. */
 export class PreparingClient extends pg.Client {
   // pg's overloads are many; Kysely calls query(text, values), which is the one handled here.
+  // biome-ignore lint/suspicious/noExplicitAny: overrides every overload of pg's Client.query, whose signatures use any
   override query(...args: any[]): any {
     const [text, values] = args as [unknown, unknown];
     // Without parameters pg uses the simple protocol, which also runs several statements in one
     // text (a prepared statement cannot); there is no plan worth keeping for those anyway.
     if (typeof text !== 'string' || !Array.isArray(values) || values.length === 0 || args.length !== 2)
-      return (super.query as (...a: any[]) => any)(...args);
+      return (super.query as (...a: unknown[]) => unknown)(...args);
     const name = nameFor(text);
     if (!name) return super.query(text, values);
     // Rows built from the statement's remembered columns (row-shapes.ts).

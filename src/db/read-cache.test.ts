@@ -69,7 +69,11 @@ describe('ReadCache', () => {
   it('keeps at most maxEntries keys, dropping the least recently used', async () => {
     const cache = new ReadCache<string>({ serving: true, maxEntries: 2 });
     const loads: string[] = [];
-    const get = (key: string) => cache.get(key, async () => (loads.push(key), key));
+    const get = (key: string) =>
+      cache.get(key, async () => {
+        loads.push(key);
+        return key;
+      });
     await get('a');
     await get('b');
     await get('a'); // a is now the most recently used

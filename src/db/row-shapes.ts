@@ -110,14 +110,20 @@ class ShapedQuery extends (pg.Query as unknown as PgQueryClass) {
     const result = this._result;
     // A second result of the same query (not for a prepared statement, but pg's own path knows how).
     this.shape = result.command || !result._types ? null : shapeFor(result._types, this.statementName, message.fields);
-    if (!this.shape) return super.handleRowDescription(message);
+    if (!this.shape) {
+      super.handleRowDescription(message);
+      return;
+    }
     result.fields = message.fields;
     this._accumulateRows = true;
   }
 
   override handleDataRow(message: { fields: Array<string | null> }): void {
     const shape = this.shape;
-    if (!shape) return super.handleDataRow(message);
+    if (!shape) {
+      super.handleDataRow(message);
+      return;
+    }
     if (this._canceledDueToError) return;
     let row: Record<string, unknown>;
     try {

@@ -48,6 +48,7 @@ describe('runWrites (database)', () => {
   });
   afterAll(async () => dispose?.());
 
+  // biome-ignore lint/suspicious/noExplicitAny: the tables this test creates are not in the Database type
   const db = () => runtime.deps.db as any;
 
   it('writes a parent and a child referencing it in one statement, returning the last write', async () => {

@@ -116,7 +116,7 @@ export async function runGuardedWrites<R>(
 }
 
 /** Pure: the guarded statement of `runGuardedWrites` (exported for tests). */
-export function guarded(queries: ReadonlyArray<CompiledQuery<unknown>>): CompiledQuery<any> {
+export function guarded(queries: ReadonlyArray<CompiledQuery<unknown>>): CompiledQuery<unknown> {
   const { parts, parameters } = renumbered(queries);
   const [update, ...rest] = parts;
   const ctes = [`u as (${update})`, ...rest.map((p, i) => `w${i + 1} as (${p})`)];
@@ -139,7 +139,7 @@ function renumbered(queries: ReadonlyArray<CompiledQuery<unknown>>): { parts: st
 }
 
 /** Pure: the combined statement (exported for tests). */
-export function combine(queries: ReadonlyArray<CompiledQuery<unknown>>): CompiledQuery<any> {
+export function combine(queries: ReadonlyArray<CompiledQuery<unknown>>): CompiledQuery<unknown> {
   if (queries.length === 1) return queries[0]!;
   const { parts, parameters } = renumbered(queries);
   const last = parts.pop()!;

@@ -99,6 +99,7 @@ declare module 'fastify' {
     merchantScoped?: boolean;
     successStatus?: number;
     rawResponse?: boolean;
+    // biome-ignore lint/suspicious/noExplicitAny: each route's resume takes its own params and body; the config holds any route's
     resume?: (ctx: RequestContext, resourceId: string, input: ResumeInput<any, any>) => Promise<unknown>;
   }
 }

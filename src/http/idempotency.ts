@@ -107,7 +107,7 @@ function sendStored(reply: FastifyReply, status: number, body: string, replayed:
  */
 export function createIdempotencyHook(deps: Deps) {
   const merchants = new MerchantAccountCache(deps.db);
-  return async function idempotency(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | void> {
+  return async function idempotency(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
     const key = request.headers[IDEMPOTENCY_HEADER];
     if (typeof key !== 'string' || key === '') return;
     const ctx = request.ctx;

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import { AppError, notFound } from '../errors/app-error.ts';
 
@@ -21,7 +21,7 @@ export function installNotFound(app: FastifyInstance): void {
       }
     }
   });
-  app.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) => {
+  app.setNotFoundHandler((request: FastifyRequest) => {
     const path = request.url.split('?')[0] ?? '/';
     const allowed = METHODS.filter(
       (method) =>

@@ -99,10 +99,10 @@ describe('errors', () => {
 
 describe('map keys', () => {
   it('names the offending key of a map once', () => {
-    const Map = Type.Object({
+    const MapBody = Type.Object({
       metadata: Type.Record(Type.String(), Type.String(), { propertyNames: { maxLength: 3 } }),
     });
-    const result = validate(Map, { metadata: { toolong: 'x', ok: 'y' } });
+    const result = validate(MapBody, { metadata: { toolong: 'x', ok: 'y' } });
     expect(result!.detail).toEqual([
       { loc: ['body', 'metadata', 'toolong'], msg: 'String should have at most 3 characters', type: 'string_too_long' },
     ]);

@@ -42,14 +42,15 @@ export async function takeSecurityCode(db: Executor, merchantAccountId: string, 
 export async function purgeExpiredSecurityCodes(db: Executor, now: Date, batch = 5_000): Promise<number> {
   const result = await db
     .deleteFrom('vault_security_codes')
-    .where(({ eb, selectFrom }: any) =>
+    .where(({ eb, refTuple, selectFrom }) =>
       eb(
-        eb.refTuple('merchant_account_id', 'id'),
+        refTuple('merchant_account_id', 'id'),
         'in',
         selectFrom('vault_security_codes')
           .select(['merchant_account_id', 'id'])
           .where('expires_at', '<=', now)
-          .limit(batch),
+          .limit(batch)
+          .$asTuple('merchant_account_id', 'id'),
       ),
     )
     .executeTakeFirst();

@@ -69,7 +69,10 @@ describe('happy', () => {
     expect(ma).toMatch(/^[A-Za-z0-9_-]{43}$/);
     let reads = 0;
     const counting = deps.db.withPlugin({
-      transformQuery: (args) => (reads++, args.node),
+      transformQuery: (args) => {
+        reads++;
+        return args.node;
+      },
       transformResult: async (args) => args.result,
     });
     expect(await deps.vault.requestMac(counting, a, text)).toBe(ma);
@@ -129,7 +132,10 @@ describe('the active key cache', () => {
     // Read outside a transaction: kept. Later encryptions ask the database nothing.
     let reads = 0;
     const counting = deps.db.withPlugin({
-      transformQuery: (args) => (reads++, args.node),
+      transformQuery: (args) => {
+        reads++;
+        return args.node;
+      },
       transformResult: async (args) => args.result,
     });
     const again = await Promise.all(

@@ -96,7 +96,17 @@ const signedContent = (ephemeral: Buffer, data: Buffer, header: PaymentData['hea
     Buffer.from(header.applicationData ?? '', 'hex'),
   ]);
 
-function cardOf(plain: Record<string, any>): WalletCard {
+/** The decrypted payment data, as JSON.parse gives it: each field is tested before use. */
+interface ApplePaymentData {
+  applicationPrimaryAccountNumber?: unknown;
+  applicationExpirationDate?: unknown;
+  paymentDataType?: unknown;
+  paymentData?: { onlinePaymentCryptogram?: unknown; eciIndicator?: unknown };
+  transactionAmount?: unknown;
+  currencyCode?: unknown;
+}
+
+function cardOf(plain: ApplePaymentData): WalletCard {
   const pan = plain.applicationPrimaryAccountNumber;
   const expiry = plain.applicationExpirationDate;
   if (typeof pan !== 'string' || !/^\d{12,19}$/.test(pan) || typeof expiry !== 'string' || !/^\d{6}$/.test(expiry))

@@ -52,7 +52,7 @@ function lengthValue(...parts: string[]): Buffer {
   );
 }
 
-const spki = (base64: string, what: string) => {
+const spki = (base64: unknown, what: string) => {
   try {
     return createPublicKey({ key: base64Field(base64, what), format: 'der', type: 'spki' });
   } catch {
@@ -60,7 +60,7 @@ const spki = (base64: string, what: string) => {
   }
 };
 
-function parseJson(text: unknown, what: string): Record<string, any> {
+function parseJson(text: unknown, what: string): Record<string, unknown> {
   if (typeof text !== 'string') return fail('malformed', `${what} must be a JSON string`);
   try {
     const value = JSON.parse(text);
@@ -72,7 +72,7 @@ function parseJson(text: unknown, what: string): Record<string, any> {
 }
 
 /** The intermediate signing key after checking its signature by a root key and its expiration. */
-function intermediateKey(token: Record<string, any>, roots: readonly GoogleRootKey[], now: Date): KeyObject {
+function intermediateKey(token: Record<string, unknown>, roots: readonly GoogleRootKey[], now: Date): KeyObject {
   const intermediate = token.intermediateSigningKey as { signedKey?: unknown; signatures?: unknown } | undefined;
   if (!intermediate || typeof intermediate.signedKey !== 'string' || !Array.isArray(intermediate.signatures))
     fail('malformed', 'The Google Pay token has no intermediateSigningKey with signedKey and signatures');
@@ -93,7 +93,7 @@ function intermediateKey(token: Record<string, any>, roots: readonly GoogleRootK
   return spki(key.keyValue, 'intermediateSigningKey keyValue');
 }
 
-function decryptMessage(message: Record<string, any>, recipient: GoogleRecipient): Record<string, any> {
+function decryptMessage(message: Record<string, unknown>, recipient: GoogleRecipient): Record<string, unknown> {
   const ephemeral = base64Field(message.ephemeralPublicKey, 'signedMessage.ephemeralPublicKey');
   const encrypted = base64Field(message.encryptedMessage, 'signedMessage.encryptedMessage');
   const tag = base64Field(message.tag, 'signedMessage.tag');
@@ -126,10 +126,20 @@ function decryptMessage(message: Record<string, any>, recipient: GoogleRecipient
   }
 }
 
-function cardOf(message: Record<string, any>, now: Date): WalletCard {
+/** The card fields of a decrypted message, as JSON.parse gives them: each is tested before use. */
+interface GoogleCardDetails {
+  pan?: unknown;
+  expirationMonth?: unknown;
+  expirationYear?: unknown;
+  authMethod?: unknown;
+  cryptogram?: unknown;
+  eciIndicator?: unknown;
+}
+
+function cardOf(message: Record<string, unknown>, now: Date): WalletCard {
   if (!(Number(message.messageExpiration) > now.getTime()))
     fail('expired', 'The Google Pay token has expired (messageExpiration is in the past)');
-  const details = message.paymentMethodDetails ?? {};
+  const details = (message.paymentMethodDetails ?? {}) as GoogleCardDetails;
   if (message.paymentMethod !== 'CARD' || typeof details.pan !== 'string' || !/^\d{12,19}$/.test(details.pan))
     fail('malformed', 'The decrypted Google Pay token has no card');
   const month = Number(details.expirationMonth);

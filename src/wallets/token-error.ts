@@ -13,9 +13,10 @@ export class WalletTokenError extends Error {
   }
 }
 
-export const fail = (reason: WalletTokenError['reason'], message: string): never => {
+/** A function declaration, not an arrow: a call narrows the values it has just tested (`if (typeof x !== 'string') fail(...)`). */
+export function fail(reason: WalletTokenError['reason'], message: string): never {
   throw new WalletTokenError(reason, message);
-};
+}
 
 /** Base64 text that decodes to at least one byte, else a `malformed` error naming `what`. */
 export function base64Field(value: unknown, what: string): Buffer {

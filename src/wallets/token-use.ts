@@ -32,8 +32,16 @@ export const PASSED_APPLE_TOKEN_LIFE_MS = DAY_MS;
 /** A Google message cannot verify after its intermediate signing key expires; bounded in case that date is absurd. */
 export const PASSED_GOOGLE_TOKEN_LIFE_MS = 30 * DAY_MS;
 
-function parsed(token: string | Record<string, unknown>, what: string): Record<string, any> {
-  if (typeof token !== 'string') return token;
+/** A Google Pay token as given or as JSON.parse gives it: each field is tested before use. */
+interface GoogleTokenJson {
+  protocolVersion?: unknown;
+  signedMessage?: unknown;
+  signature?: unknown;
+  intermediateSigningKey?: { signedKey?: unknown };
+}
+
+function parsed(token: string | Record<string, unknown>, what: string): GoogleTokenJson {
+  if (typeof token !== 'string') return token as GoogleTokenJson;
   try {
     const value = JSON.parse(token);
     if (typeof value === 'object' && value !== null && !Array.isArray(value)) return value;

@@ -66,6 +66,7 @@ describe('happy', () => {
         expect(await page.getByRole('heading', { name: /Payments platform API/ }).isVisible()).toBe(true);
         // Fits the screen, and no other product's name is visible.
         expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+        // biome-ignore lint/performance/useDomNodeTextContent: the text a reader sees (innerText), not hidden nodes' text
         expect(await page.evaluate(() => document.body.innerText)).not.toMatch(/scalar|swagger|redoc/i);
         // Everything came from this server: no CDN, fonts or telemetry.
         expect([...origins]).toEqual([new URL(docsUrl).origin]);
@@ -86,6 +87,7 @@ describe('happy', () => {
     await page.locator('a.operation[href="operations/addBuyer"]').tap();
     await page.getByRole('heading', { name: 'Responses' }).waitFor({ timeout: 30_000 });
     expect(new URL(page.url()).pathname).toBe('/docs/operations/addBuyer');
+    // biome-ignore lint/performance/useDomNodeTextContent: Playwright's Locator.innerText, the rendered text, not a DOM property
     expect(await page.locator('.endpoint').innerText()).toBe('POST /buyers');
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await h.shot(page, 'api-reference-operation-phone-390px');

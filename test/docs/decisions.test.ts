@@ -30,7 +30,7 @@ function walk(dir: string, extensions: string[]): string[] {
 }
 
 /** The record numbers a text cites: `(decision 0012)`, `decisions 0053, 0054 and 0063`. */
-export function citedNumbers(text: string): string[] {
+function citedNumbers(text: string): string[] {
   const found: string[] = [];
   for (const m of text.matchAll(/\bdecisions? (\d{4}(?:(?:, | and )\d{4})*)/g))
     found.push(...(m[1] ?? '').split(/, | and /));

@@ -357,8 +357,7 @@ class AdyenSimulation {
   private details(body: Record<string, any>): FakeAnswer {
     const [outcome, pspReference] = String(body.details?.redirectResult ?? '').split('.');
     const payment = pspReference ? this.payments.get(pspReference) : undefined;
-    if (!payment || payment.status !== 'redirect')
-      return error(422, '14_018', 'Invalid payload provided', 'validation');
+    if (payment?.status !== 'redirect') return error(422, '14_018', 'Invalid payload provided', 'validation');
     if (outcome !== 'Y') {
       payment.status = 'refused';
       return {
@@ -392,7 +391,7 @@ class AdyenSimulation {
 
   private modification(pspReference: string, kind: string, body: Record<string, any>): FakeAnswer {
     const payment = this.payments.get(pspReference);
-    if (!payment || payment.status !== 'authorised')
+    if (payment?.status !== 'authorised')
       return error(422, '167', 'Original pspReference required for this operation', 'validation');
     const value = body.amount?.value as number;
     if (kind !== 'cancels' && (body.amount?.currency !== payment.currency || !Number.isInteger(value)))

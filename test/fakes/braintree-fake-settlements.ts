@@ -106,7 +106,7 @@ export class BraintreeSettlementSimulation {
     options: { amount?: string; type?: BraintreeFakeDispute['type']; disbursementDate?: string } = {},
   ): string {
     const tx = this.transactions.get(transactionId);
-    if (!tx || tx.kind !== 'sale') throw new Error(`no sale ${transactionId}`);
+    if (tx?.kind !== 'sale') throw new Error(`no sale ${transactionId}`);
     const legacyId = `dp${(++this.sequence).toString(36).padStart(6, '0')}`;
     const id = Buffer.from(`dispute_${legacyId}`).toString('base64').replace(/=+$/, '');
     const type = options.type ?? 'CHARGEBACK';

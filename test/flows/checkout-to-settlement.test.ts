@@ -195,8 +195,8 @@ describe('security', () => {
     expect(bodies.length).toBeGreaterThan(5);
     expect(t.logs.length).toBeGreaterThan(0);
     expect(CVV_ALONE.test('{"security_code":"739"}')).toBe(true);
-    bodies.forEach((body, i) => expectClean(`response ${i}`, body));
-    t.logs.forEach((line, i) => expectClean(`log line ${i}`, line));
+    for (const [i, body] of bodies.entries()) expectClean(`response ${i}`, body);
+    for (const [i, line] of t.logs.entries()) expectClean(`log line ${i}`, line);
     for (const table of [
       'audit_logs',
       'jobs',

@@ -391,8 +391,8 @@ describe('security', () => {
       for (const secret of secrets)
         expect(text.includes(secret), `${where} contains ${secret.slice(0, 6)}…`).toBe(false);
     };
-    bodies.forEach((body, i) => clean(`response ${i}`, body));
-    t.logs.forEach((line, i) => clean(`log line ${i}`, line));
+    for (const [i, body] of bodies.entries()) clean(`response ${i}`, body);
+    for (const [i, line] of t.logs.entries()) clean(`log line ${i}`, line);
     const tables = await sql<{
       table_name: string;
     }>`SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'`.execute(

@@ -214,13 +214,16 @@ describe('security', () => {
       const patterns = new Set<string>();
       const formats = new Set<string>();
       const walk = (node: unknown): void => {
-        if (Array.isArray(node)) return node.forEach(walk);
+        if (Array.isArray(node)) {
+          for (const item of node) walk(item);
+          return;
+        }
         if (node === null || typeof node !== 'object') return;
         for (const [key, value] of Object.entries(node)) {
           if (key === 'pattern' && typeof value === 'string') patterns.add(value);
           if (key === 'format' && typeof value === 'string') formats.add(value);
           if (key === 'patternProperties' && value && typeof value === 'object')
-            Object.keys(value).forEach((p) => patterns.add(p));
+            for (const p of Object.keys(value)) patterns.add(p);
           walk(value);
         }
       };

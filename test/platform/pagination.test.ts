@@ -321,7 +321,10 @@ describe('security', () => {
   it.skipIf(!usesPostgres())('runs both halves of a page on merchant_accounts_created_idx', async () => {
     const captured: RootOperationNode[] = [];
     const db = t.deps.db.withPlugin({
-      transformQuery: ({ node }) => (captured.push(node), node),
+      transformQuery: ({ node }) => {
+        captured.push(node);
+        return node;
+      },
       transformResult: async ({ result }) => result,
     });
     const plans: string[] = [];

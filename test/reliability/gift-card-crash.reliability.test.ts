@@ -217,7 +217,7 @@ describe('security', () => {
       while (
         retry.status === 425 &&
         Date.now() < deadline &&
-        (await new Promise((resolve) => setTimeout(resolve, 250)), true)
+        (await new Promise<boolean>((resolve) => setTimeout(() => resolve(true), 250)))
       );
       check(retry.status === c.status, `retry answered ${retry.status} ${JSON.stringify(retry.json).slice(0, 300)}`);
       check(retry.headers.get('idempotent-replayed') === 'true', 'retry ran as a new request (no idempotent-replayed)');

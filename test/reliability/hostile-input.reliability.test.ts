@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/build-test-app.ts';
 import { inlineSchemaRefs } from '../helpers/openapi-document.ts';
@@ -47,7 +48,7 @@ async function send(
     'x-svc-merchant-account-id': merchantAccountId,
     ...request.headers,
   };
-  let answer;
+  let answer: Promise<LightMyRequestResponse>;
   try {
     answer = t.app.inject({
       method: request.method as 'GET',

@@ -94,7 +94,7 @@ describe('security', () => {
     hits.push(...receiver.received.flatMap((r) => scan(`webhook ${r.json.kind}`, r.body, needles)));
     const dump = await dumpAllTables(t.deps);
     for (const { table, rows } of dump)
-      rows.forEach((row, i) => hits.push(...scan(`table ${table} row ${i}`, row, needles)));
+      for (const [i, row] of rows.entries()) hits.push(...scan(`table ${table} row ${i}`, row, needles));
 
     const haystacks: Haystack[] = [
       ...answers.map(({ step, res }) => ({

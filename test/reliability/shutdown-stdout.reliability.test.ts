@@ -99,7 +99,10 @@ async function logALot(baseUrl: string): Promise<number> {
   for (let i = 0; i < REQUESTS; i += 20) {
     const batch = Array.from({ length: 20 }, (_, j) =>
       fetch(`${baseUrl}/no-such-route-${i + j}-${'x'.repeat(100)}`).then(
-        (res) => (res.body?.cancel(), 1),
+        (res) => {
+          res.body?.cancel();
+          return 1;
+        },
         () => 0,
       ),
     );

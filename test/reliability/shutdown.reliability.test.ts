@@ -28,7 +28,10 @@ afterAll(async () => {
 const connects = (port: number) =>
   new Promise<boolean>((resolve) => {
     const socket = net.connect(port, '127.0.0.1');
-    socket.once('connect', () => (socket.destroy(), resolve(true)));
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
     socket.once('error', () => resolve(false));
   });
 

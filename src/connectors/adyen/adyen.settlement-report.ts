@@ -65,7 +65,7 @@ const invalid = (fileName: string, message: string) =>
  * file is not a settlement details report or a mapped line cannot be read: a line is never guessed.
  */
 export function parseSettlementReport(fileName: string, text: string, merchantAccount: string): ParsedSettlementReport {
-  let records;
+  let records: ReturnType<typeof parseCsv>;
   try {
     records = parseCsv(text);
   } catch (error) {

@@ -16,7 +16,10 @@ const DOC_ITEM = {
 const credentials = { merchant_account: 'TestMerchant', hmac_key: DOC_KEY, api_key: 'k' };
 
 /** Signs an item the documented way, independently of the connector's code. */
-function sign(item: Record<string, any>, key = DOC_KEY): Record<string, any> {
+/** A NotificationRequestItem as these tests build it: the amount the signature covers, any other field. */
+type Item = Record<string, unknown> & { amount: { value: number; currency: string }; additionalData?: object };
+
+function sign(item: Item, key = DOC_KEY): Item {
   const text = [
     item.pspReference,
     item.originalReference ?? '',
@@ -36,7 +39,7 @@ function sign(item: Record<string, any>, key = DOC_KEY): Record<string, any> {
   };
 }
 
-const request = (...items: Array<Record<string, any>>) => ({
+const request = (...items: Array<Record<string, unknown>>) => ({
   headers: { 'content-type': 'application/json' },
   rawBody: Buffer.from(
     JSON.stringify({
@@ -47,7 +50,7 @@ const request = (...items: Array<Record<string, any>>) => ({
   url: 'https://svc.example/webhooks/adyen',
 });
 
-const item = (eventCode: string, extra: Record<string, any> = {}) =>
+const item = (eventCode: string, extra: Record<string, unknown> = {}) =>
   sign({
     pspReference: 'CAP0000000000001',
     originalReference: 'PSP0000000000001',
@@ -83,7 +86,7 @@ describe('happy', () => {
   });
 
   it('maps modifications and disputes onto the payment (originalReference), in our minor units', () => {
-    const cases: Array<[string, Record<string, any>, string]> = [
+    const cases: Array<[string, Record<string, unknown>, string]> = [
       ['CAPTURE', {}, 'capture_succeeded'],
       ['CAPTURE', { success: 'false', reason: 'Insufficient balance' }, 'capture_failed'],
       ['CAPTURE_FAILED', {}, 'capture_failed'],
@@ -141,7 +144,7 @@ describe('happy', () => {
 
 describe('settlement reports', () => {
   // The reporting guide's REPORT_AVAILABLE: the file name in pspReference, its download URL in reason.
-  const report = (fileName: string, extra: Record<string, any> = {}) =>
+  const report = (fileName: string, extra: Record<string, unknown> = {}) =>
     sign({
       pspReference: fileName,
       merchantAccountCode: 'TestMerchant',

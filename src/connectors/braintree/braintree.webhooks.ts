@@ -155,7 +155,7 @@ export function parseBraintreeWebhook(
   if (!signed(signature, payload, credentials))
     return { status: 'rejected', reason: "bt_signature does not match this payment service's public and private keys" };
   const notification = parseXml(Buffer.from(payload, 'base64').toString('utf8'));
-  if (!notification || notification.name !== 'notification')
+  if (notification?.name !== 'notification')
     return { status: 'rejected', reason: 'bt_payload is not a Braintree notification' };
   const stale = timestampProblem(notification, now());
   if (stale) return { status: 'rejected', reason: stale };

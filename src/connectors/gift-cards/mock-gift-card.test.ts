@@ -59,7 +59,7 @@ describe('happy', () => {
   });
 });
 
-describe('happy', () => {
+describe('happy: activation and issuing', () => {
   const INACTIVE = TEST_GIFT_CARDS[3]!.number;
   const fresh = `${UNACTIVATED_GIFT_CARD_PREFIX}000000000042`;
   const activate = (number: string, extra: object = {}) =>

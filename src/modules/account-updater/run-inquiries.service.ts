@@ -43,7 +43,7 @@ async function runInquiry(deps: Deps, merchantAccountId: string, inquiryId: stri
   await withTransaction(deps.db, async (tx) => {
     const inquiry = await repo.findInquiry(tx, merchantAccountId, inquiryId, { forUpdate: true });
     // Gone with its payment method, or answered by an earlier run of this job.
-    if (!inquiry || inquiry.status !== 'pending') return;
+    if (inquiry?.status !== 'pending') return;
     const [card] = await lockPaymentMethods(tx, merchantAccountId, [inquiry.payment_method_id]);
     const number = card ? await readCardNumber(tx, deps, card) : null;
     // The number stays in this function: it goes to the updater and, when replaced, back to the vault.

@@ -106,7 +106,7 @@ export async function verifyAccessToken(
   if (cached) {
     // Revocation must win over the token cache: the key pair lookup is itself short-lived.
     const pair = await keyPairs.get(cached.thumbprint);
-    if (!pair || !pair.active) refusal('unknown key', 'the key pair was revoked');
+    if (!pair?.active) refusal('unknown key', 'the key pair was revoked');
     return cached;
   }
 

@@ -20,8 +20,8 @@ afterAll(async () => dispose?.());
 function countingFind() {
   let reads = 0;
   let gate: Promise<void> | null = null;
-  let release = () => undefined as void;
-  let didRead = () => undefined as void;
+  let release: () => void = () => {};
+  let didRead: () => void = () => {};
   return {
     find: async (db: Executor, thumbprint: string) => {
       reads++;

@@ -1,4 +1,4 @@
-import { createPublicKey, X509Certificate, type JsonWebKey } from 'node:crypto';
+import { createPublicKey, X509Certificate, type JsonWebKey, type KeyObject } from 'node:crypto';
 import { ConfigError, customSetting, defineGroup, integerSetting, read, type Env } from '../../lib/settings.ts';
 
 /** Digital wallets: the keys and certificates Apple Pay, Google Pay and Paze tokens are checked with. */
@@ -46,7 +46,7 @@ function googleRootKeys(env: Env, name: string): GooglePayRootSigningKey[] {
 
 /** An RSA public key of at least 2048 bits as SPKI PEM, from PEM (key or certificate) or a JWK. */
 function rsaSpki(name: string, source: string | JsonWebKey): string {
-  let key;
+  let key: KeyObject;
   try {
     key =
       typeof source === 'string' && source.includes('CERTIFICATE')

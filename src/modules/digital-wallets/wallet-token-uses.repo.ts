@@ -35,14 +35,15 @@ export async function findTokenUse(
 export async function purgeExpiredTokenUses(db: Executor, now: Date, batch = 5_000): Promise<number> {
   const result = await db
     .deleteFrom('wallet_token_uses')
-    .where(({ eb, selectFrom }: any) =>
+    .where(({ eb, refTuple, selectFrom }) =>
       eb(
-        eb.refTuple('merchant_account_id', 'token_hash'),
+        refTuple('merchant_account_id', 'token_hash'),
         'in',
         selectFrom('wallet_token_uses')
           .select(['merchant_account_id', 'token_hash'])
           .where('expires_at', '<=', now)
-          .limit(batch),
+          .limit(batch)
+          .$asTuple('merchant_account_id', 'token_hash'),
       ),
     )
     .executeTakeFirst();

@@ -87,7 +87,7 @@ export async function attemptDelivery(
 
 async function waitForEarlier(deps: Deps, merchantAccountId: string, deliveryId: string, now: Date): Promise<void> {
   const d = await repo.findDeliveryRow(deps.db, merchantAccountId, deliveryId);
-  if (!d || d.status !== 'pending' || !d.next_attempt_at || d.next_attempt_at > now) return;
+  if (d?.status !== 'pending' || !d.next_attempt_at || d.next_attempt_at > now) return;
   await withTransaction(deps.db, async (tx) => {
     // Locking the earlier delivery waits for an attempt of it that is being recorded: once it has
     // finished, this one goes at once. Without the lock, its wake-up of this delivery could come

@@ -24,7 +24,7 @@ import {
 import { giftCardAlreadyStored, giftCardRefusal } from './gift-cards.errors.ts';
 
 /** The value to load: amount and currency together, or neither (the card's own face value). */
-function valueOf(body: CreateGiftCardActivationBody): GiftCardActivated | null {
+function activationValue(body: CreateGiftCardActivationBody): GiftCardActivated | null {
   const amount = body.amount ?? null;
   const currency = body.currency ?? null;
   if (amount !== null && currency === null)
@@ -76,7 +76,7 @@ class Concurrent extends Error {
  * is the activation's), and writes the audit entries.
  */
 export async function activateGiftCard(ctx: RequestContext, body: CreateGiftCardActivationBody): Promise<GiftCard> {
-  const value = valueOf(body);
+  const value = activationValue(body);
   const reference = buyerOf(ctx, body);
   const { db } = ctx.deps;
   const buyer = reference ? await resolveBuyerReference(db, ctx, reference) : null;

@@ -24,7 +24,7 @@ export const reversalKey = (redemptionId: string) => `reverse:${redemptionId}`;
  */
 export async function reserveReversal(tx: Tx, merchantAccountId: string, redemptionId: string): Promise<boolean> {
   const row = await repo.findRedemption(tx, merchantAccountId, redemptionId, { forUpdate: true });
-  if (!row || row.status !== 'succeeded' || !row.gift_card_service_redemption_id) return false;
+  if (row?.status !== 'succeeded' || !row.gift_card_service_redemption_id) return false;
   if (row.reversal_status === 'pending' || row.reversal_status === 'succeeded') return false;
   const left = row.amount - row.refunded_amount;
   if (left <= 0) return false;
@@ -96,7 +96,7 @@ export async function sendReversal(
   mayHaveSent: boolean,
 ): Promise<GiftCardRedemptionRow | null> {
   const row = await repo.findRedemption(ctx.deps.db, ctx.merchantAccountId, redemptionId);
-  if (!row || row.reversal_status !== 'pending') return row ?? null;
+  if (row?.reversal_status !== 'pending') return row ?? null;
   const { connector } = usableGiftCardService(ctx);
   if (mayHaveSent) {
     const answer = await connector.status({ operation: 'reverse', idempotencyKey: reversalKey(redemptionId) });

@@ -19,8 +19,15 @@ export interface NewClaim extends KeyId {
   expiresAt: Date;
 }
 
-const byId = (id: KeyId) => (qb: any) =>
-  qb.where('merchant_account_id', '=', id.merchantAccountId).where('owner', '=', id.owner).where('key', '=', id.key);
+/** A select, update or delete of idempotency_keys: `where` keeps its builder's type. */
+interface KeyFilterable<Q> {
+  where(column: 'merchant_account_id' | 'owner' | 'key', op: '=', value: string): Q;
+}
+
+const byId =
+  (id: KeyId) =>
+  <Q extends KeyFilterable<Q>>(qb: Q): Q =>
+    qb.where('merchant_account_id', '=', id.merchantAccountId).where('owner', '=', id.owner).where('key', '=', id.key);
 
 /**
  * Inserts a processing claim; returns false when the key already exists. Outside a transaction
@@ -118,14 +125,15 @@ export async function releaseKey(db: Executor, id: KeyId): Promise<void> {
 export async function purgeExpiredKeys(db: Executor, now: Date, batch = 5_000): Promise<number> {
   const result = await db
     .deleteFrom('idempotency_keys')
-    .where(({ eb, selectFrom }: any) =>
+    .where(({ eb, refTuple, selectFrom }) =>
       eb(
-        eb.refTuple('merchant_account_id', 'owner', 'key'),
+        refTuple('merchant_account_id', 'owner', 'key'),
         'in',
         selectFrom('idempotency_keys')
           .select(['merchant_account_id', 'owner', 'key'])
           .where('expires_at', '<', now)
-          .limit(batch),
+          .limit(batch)
+          .$asTuple('merchant_account_id', 'owner', 'key'),
       ),
     )
     .executeTakeFirst();

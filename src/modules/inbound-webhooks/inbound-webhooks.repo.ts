@@ -48,14 +48,15 @@ export async function findEvent(db: Executor, merchantAccountId: string, payment
 export async function purgeEventsReceivedBefore(db: Executor, before: Date, batch = 5_000): Promise<number> {
   const result = await db
     .deleteFrom('inbound_webhook_events')
-    .where(({ eb, selectFrom }: any) =>
+    .where(({ eb, refTuple, selectFrom }) =>
       eb(
-        eb.refTuple('merchant_account_id', 'payment_service_id', 'event_id'),
+        refTuple('merchant_account_id', 'payment_service_id', 'event_id'),
         'in',
         selectFrom('inbound_webhook_events')
           .select(['merchant_account_id', 'payment_service_id', 'event_id'])
           .where('received_at', '<', before)
-          .limit(batch),
+          .limit(batch)
+          .$asTuple('merchant_account_id', 'payment_service_id', 'event_id'),
       ),
     )
     .executeTakeFirst();

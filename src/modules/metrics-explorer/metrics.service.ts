@@ -96,7 +96,7 @@ export function filterConditions(
   for (const key of FILTER_KEYS) {
     const values = filters[key];
     if (!values || values.length === 0) continue;
-    values.forEach((value, i) => checkValue(key, value, location, `${prefix}/${key}/${i}`));
+    for (const [i, value] of values.entries()) checkValue(key, value, location, `${prefix}/${key}/${i}`);
     conditions.push(filterCondition(key, values));
   }
   return conditions;

@@ -121,7 +121,7 @@ export async function settleDueLinks(deps: Deps, now: Date, audit: Audit): Promi
 export async function reopenUnpaid(deps: Deps, merchantAccountId: string, id: string, audit: Audit): Promise<void> {
   await withTransaction(deps.db, async (tx) => {
     const row = await repo.findPaymentLink(tx, merchantAccountId, id, { forUpdate: true });
-    if (!row || row.status !== 'processing') return;
+    if (row?.status !== 'processing') return;
     const now = new Date();
     if (await latestTransactionOfPaymentLink(tx, merchantAccountId, id)) await settleLocked(tx, deps, row, audit, now);
     else await changeStatus(tx, deps, row, afterPayment('unpaid', row.expires_at, now), audit, {}, now);

@@ -62,7 +62,7 @@ async function checkToken(deps: Deps, row: PaymentServiceTokenRow, log: Log, now
   return withTransaction(deps.db, async (tx) => {
     // Deleted, or answered by another worker, meanwhile: nothing to record.
     const current = await repo.lockTokenById(tx, row.merchant_account_id, row.id);
-    if (!current || current.status !== 'processing') return true;
+    if (current?.status !== 'processing') return true;
     const sealed = final.token
       ? await deps.vault.encrypt(tx, row.merchant_account_id, final.token, binding(row.id))
       : null;

@@ -203,7 +203,7 @@ async function finishIn(
   const current = (await repo.findPayout(tx, ctx.merchantAccountId, payoutId, { forUpdate: true }))!;
   const attempt = await repo.findAttempt(tx, ctx.merchantAccountId, attemptId, { forUpdate: true });
   // Reconciliation settled it meanwhile (this process stalled past its first check): keep its answer.
-  if (!attempt || attempt.status !== 'in_flight') return toPayoutResource(current, reveal);
+  if (attempt?.status !== 'in_flight') return toPayoutResource(current, reveal);
   const resolved = resolveCall(result);
   const now = new Date();
   await repo.updateAttempt(

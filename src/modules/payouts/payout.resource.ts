@@ -4,8 +4,12 @@ import { toPayoutMerchant, type Payout, type PayoutMerchantJson } from './payout
 
 const buyerOf = (row: PayoutRow, revealPii: boolean): Payout['buyer'] => toBuyerSnapshotResource(row.buyer, revealPii);
 
+type PaymentMethodJson = NonNullable<Payout['payment_method']>;
+/** The payment method as copied onto the row (JSON) when the payout was made. */
+type StoredPaymentMethod = Partial<Omit<PaymentMethodJson, 'details'>> & { bin?: string };
+
 function paymentMethodOf(row: PayoutRow): Payout['payment_method'] {
-  const pm = row.payment_method as Record<string, any>;
+  const pm = row.payment_method as StoredPaymentMethod;
   return {
     type: 'payment-method',
     id: pm.id ?? null,

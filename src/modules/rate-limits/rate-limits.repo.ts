@@ -14,11 +14,15 @@ export async function countHit(db: Executor, bucket: string, windowStart: Date, 
 export async function purgeExpiredWindows(db: Executor, now: Date, batch = 10_000): Promise<number> {
   const result = await db
     .deleteFrom('rate_limit_windows')
-    .where(({ eb, selectFrom }: any) =>
+    .where(({ eb, refTuple, selectFrom }) =>
       eb(
-        eb.refTuple('bucket', 'window_start'),
+        refTuple('bucket', 'window_start'),
         'in',
-        selectFrom('rate_limit_windows').select(['bucket', 'window_start']).where('expires_at', '<', now).limit(batch),
+        selectFrom('rate_limit_windows')
+          .select(['bucket', 'window_start'])
+          .where('expires_at', '<', now)
+          .limit(batch)
+          .$asTuple('bucket', 'window_start'),
       ),
     )
     .executeTakeFirst();

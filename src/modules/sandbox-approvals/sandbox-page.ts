@@ -1,5 +1,5 @@
 /** Escapes text for HTML content and quoted attribute values. */
-export const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /**
  * The frame of the sandbox's simulated pages (3DS challenge, redirect approval, Paze checkout): a
@@ -11,6 +11,6 @@ export const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.c
 export function sandboxPage(title: string, body: string, note: string): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer"><title>${escape(title)}</title><link rel="stylesheet" href="/pay-assets/page.css"></head>
-<body><main><h1>${escape(title)}</h1>${body}<p class="secured">${note}</p></main></body></html>`;
+<meta name="referrer" content="no-referrer"><title>${escapeHtml(title)}</title><link rel="stylesheet" href="/pay-assets/page.css"></head>
+<body><main><h1>${escapeHtml(title)}</h1>${body}<p class="secured">${note}</p></main></body></html>`;
 }

@@ -5,6 +5,18 @@ import { toBuyerSnapshotResource } from '../buyers/buyers.schemas.ts';
 import { maskContactDetails } from '../buyers/pii-mask.ts';
 import { EXTRA_FIELDS, type Transaction, type TransactionSummary } from './transaction.schema.ts';
 
+type ShippingJson = NonNullable<Transaction['shipping_details']>;
+/** Shipping details as copied onto the row (JSON): the resource's fields, any of which an older row may lack. */
+type StoredShipping = Partial<Omit<ShippingJson, 'address'>> & { address?: Parameters<typeof toAddressResource>[0] };
+
+type PaymentMethodJson = NonNullable<Transaction['payment_method']>;
+/** The payment method as copied onto the row (JSON) when the transaction was made. */
+type StoredPaymentMethod = Partial<Omit<PaymentMethodJson, 'method' | 'details'>> &
+  Pick<PaymentMethodJson, 'method'> & {
+    bin?: string;
+    card_type?: NonNullable<PaymentMethodJson['details']>['card_type'];
+  };
+
 const iso = (value: Date | null) => (value ? value.toISOString() : null);
 
 const buyerOf = (row: TransactionRow, revealPii: boolean): Transaction['buyer'] =>
@@ -15,7 +27,7 @@ const shippingOf = (row: TransactionRow, revealPii: boolean): Transaction['shipp
 
 /** Shipping details copied onto a transaction or a payment link, masked without the scope to read personal data. */
 export function toShippingSnapshotResource(snapshot: unknown, revealPii: boolean): Transaction['shipping_details'] {
-  const s = snapshot as Record<string, any> | null;
+  const s = snapshot as StoredShipping | null;
   if (!s) return null;
   const resource = {
     type: 'shipping-details' as const,
@@ -31,7 +43,7 @@ export function toShippingSnapshotResource(snapshot: unknown, revealPii: boolean
 }
 
 function paymentMethodOf(row: TransactionRow): Transaction['payment_method'] {
-  const pm = row.payment_method as Record<string, any> | null;
+  const pm = row.payment_method as StoredPaymentMethod | null;
   if (!pm) return null;
   return {
     type: 'payment-method',
@@ -93,7 +105,7 @@ export function toTransactionSummary(row: TransactionRow, revealPii: boolean): T
 
 /** The only way a transaction row becomes a response; `revealPii` false masks buyer, shipping and recipient data. */
 export function toTransactionResource(row: TransactionRow, revealPii: boolean): Transaction {
-  const extra = row.extra as Record<string, any>;
+  const extra = row.extra as Record<string, unknown>;
   const recipient = row.recipient as Transaction['recipient'];
   // Added to the summary object rather than spread into a new one: rendered for every response and
   // webhook snapshot, and a spread of 30 fields into a fresh literal was its largest cost.

@@ -72,7 +72,7 @@ export class PlaceholderError extends Error {
   }
 }
 
-function valueOf(field: Field, card: ForwardCard, index: number): string {
+function placeholderValue(field: Field, card: ForwardCard, index: number): string {
   if (field === 'CARD_NUMBER') return card.number;
   if (field.startsWith('CARD_EXPIRATION') && card.expirationDate === null)
     throw new PlaceholderError(`{{${field}_${index}}}: payment method ${index} has no expiration date stored`);
@@ -167,7 +167,7 @@ export function fillPlaceholders(
     const key = `${field}_${index}`;
     let value = values.get(key);
     if (value === undefined)
-      values.set(key, (value = JSON.stringify(valueOf(field, cards[index - 1]!, index)).slice(1, -1)));
+      values.set(key, (value = JSON.stringify(placeholderValue(field, cards[index - 1]!, index)).slice(1, -1)));
     filled += body.slice(at, start) + value;
     at = end;
   }

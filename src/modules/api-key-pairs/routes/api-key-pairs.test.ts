@@ -414,9 +414,9 @@ describe('security', () => {
     const created = await create({ display_name: 'made with the claim' }, { token });
     expect(created.statusCode).toBe(201);
     expect(created.json().merchant_account_id).toBe(m2);
-    const escape = await create({ display_name: 'escape', merchant_account_id: null }, { token });
-    expect(escape.statusCode).toBe(403);
-    expect(escape.json().message).toBe(
+    const escaping = await create({ display_name: 'escape', merchant_account_id: null }, { token });
+    expect(escaping.statusCode).toBe(403);
+    expect(escaping.json().message).toBe(
       `This credential is limited to merchant account ${m2}; it can only create key pairs limited to that account`,
     );
 

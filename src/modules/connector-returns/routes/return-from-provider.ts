@@ -12,14 +12,14 @@ const Params = Type.Object({
 /** Whatever the provider appended (Adyen: `redirectResult`); bounded in number and size. */
 const Query = Type.Object({}, { additionalProperties: Type.String({ maxLength: 8192 }), maxProperties: 20 });
 
-const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 function render(page: ApprovalPage, target: string | null): string {
-  const amount = escape(formatAmount(page.amount, page.currency));
-  const next = target ? `<p><a href="${escape(target)}">Continue</a></p>` : '';
+  const amount = escapeHtml(formatAmount(page.amount, page.currency));
+  const next = target ? `<p><a href="${escapeHtml(target)}">Continue</a></p>` : '';
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Payment</title></head>
-<body><p>The payment of <strong>${amount}</strong> is ${escape(page.status.replaceAll('_', ' '))}.</p>${next}</body></html>`;
+<body><p>The payment of <strong>${amount}</strong> is ${escapeHtml(page.status.replaceAll('_', ' '))}.</p>${next}</body></html>`;
 }
 
 export const returnFromProvider = defineRoute({

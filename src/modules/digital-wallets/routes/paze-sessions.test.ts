@@ -1,4 +1,5 @@
 import { createPublicKey, generateKeyPairSync, randomBytes } from 'node:crypto';
+import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mintToken } from '../../../cli/token.ts';
 import { buildTestApp, type TestApp } from '../../../../test/helpers/build-test-app.ts';
@@ -284,7 +285,7 @@ describe('errors', () => {
       intent: 'REVIEW_AND_PAY',
       ...extra,
     });
-  const expect400 = (res: { statusCode: number; body: string; json(): any }, pointer: string, message: string) => {
+  const expect400 = (res: LightMyRequestResponse, pointer: string, message: string) => {
     expect(res.statusCode, res.body).toBe(400);
     expect(res.json()).toMatchObject({
       code: 'bad_request',

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../../test/helpers/build-test-app.ts';
 import { createMerchantAccount } from '../../../../test/helpers/factories.ts';
@@ -181,7 +182,7 @@ describe('happy', () => {
 });
 
 describe('errors', () => {
-  const refused = async (res: { statusCode: number; json(): any; body: string }, pointer: string, message: RegExp) => {
+  const refused = async (res: LightMyRequestResponse, pointer: string, message: RegExp) => {
     expect(res.statusCode, res.body).toBe(400);
     expect(res.json()).toMatchObject({
       type: 'error',

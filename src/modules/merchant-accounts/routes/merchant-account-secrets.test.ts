@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import type { Sealed } from '../../../vault/vault.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../../test/helpers/build-test-app.ts';
 import { expectNoSecrets } from '../../../../test/helpers/leak-scan.ts';
@@ -27,11 +28,16 @@ const FIELDS = Object.keys(SECRETS) as Array<keyof typeof SECRETS>;
 /** What a response shows of a secret longer than 20 characters (maskSecret). */
 const mask = (secret: string) => `${'*'.repeat(16)}${secret.slice(-4)}`;
 const rowOf = async (id: string) =>
-  (await sql<Record<string, any>>`SELECT * FROM merchant_accounts WHERE id = ${id}`.execute(t.deps.db)).rows[0]!;
+  (
+    await sql<{
+      sealed_secrets: Record<string, Sealed>;
+      [column: string]: unknown;
+    }>`SELECT * FROM merchant_accounts WHERE id = ${id}`.execute(t.deps.db)
+  ).rows[0]!;
 
 /** Opens one sealed field of a row the way the server does: the account's data key, bound to the row and column. */
 async function open(id: string, field: string): Promise<string> {
-  const sealed = (await rowOf(id)).sealed_secrets[field];
+  const sealed = (await rowOf(id)).sealed_secrets[field]!;
   return t.deps.vault.decrypt(t.deps.db, id, sealed, { table: 'merchant_accounts', column: field, rowId: id });
 }
 
@@ -115,7 +121,7 @@ describe('security', () => {
       },
     });
     await t.request({ method: 'POST', url: '/merchant-accounts', payload: { id: b, display_name: 'B' } });
-    const sealed = (await rowOf(a)).sealed_secrets.account_updater_request_encryption_key;
+    const sealed = (await rowOf(a)).sealed_secrets.account_updater_request_encryption_key!;
     await expect(
       t.deps.vault.decrypt(t.deps.db, a, sealed, {
         table: 'merchant_accounts',

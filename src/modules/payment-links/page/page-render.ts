@@ -52,8 +52,6 @@ export interface PageView extends WalletView {
   redirectTo: string | null;
 }
 
-const escape = escapeHtml;
-
 /** WCAG relative luminance: white text on dark accents, near-black on light ones (contrast ≥ 4.5 either way for most colours). */
 function onAccent(hex: string): string {
   const full = hex.length === 4 ? `#${hex[1]}${hex[1]}${hex[2]}${hex[2]}${hex[3]}${hex[3]}` : hex;
@@ -70,11 +68,11 @@ function head(view: PageView, title: string): string {
     ? `<style nonce="${view.nonce}">:root{--accent:${color};--on-accent:${onAccent(color)}}</style>`
     : '';
   const icon = view.link?.merchant_favicon_url
-    ? `<link rel="icon" href="${escape(view.link.merchant_favicon_url)}">`
+    ? `<link rel="icon" href="${escapeHtml(view.link.merchant_favicon_url)}">`
     : '';
   return `<!doctype html>
 <html lang="${view.tr.locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer"><title>${escape(title)}</title>${icon}
+<meta name="referrer" content="no-referrer"><title>${escapeHtml(title)}</title>${icon}
 <link rel="stylesheet" href="/pay-assets/page.css">${style}</head>`;
 }
 
@@ -84,10 +82,10 @@ function brand(view: PageView): string {
   const link = view.link;
   if (!link) return '';
   const banner = link.merchant_banner_url
-    ? `<img class="banner" src="${escape(link.merchant_banner_url)}" alt="${escape(merchantOf(view))}">`
+    ? `<img class="banner" src="${escapeHtml(link.merchant_banner_url)}" alt="${escapeHtml(merchantOf(view))}">`
     : '';
-  const name = link.merchant_name ? `<p><strong>${escape(link.merchant_name)}</strong></p>` : '';
-  const message = link.merchant_message ? `<p class="message">${escape(link.merchant_message)}</p>` : '';
+  const name = link.merchant_name ? `<p><strong>${escapeHtml(link.merchant_name)}</strong></p>` : '';
+  const message = link.merchant_message ? `<p class="message">${escapeHtml(link.merchant_message)}</p>` : '';
   return `<header>${banner}${name}${message}</header>`;
 }
 
@@ -97,14 +95,14 @@ function cart(view: PageView): string {
   const rows = items
     .map(
       (item) =>
-        `<li><span>${escape(item.name)}<span class="qty">${escape(view.tr.t('quantity', { quantity: item.quantity }))}</span></span><span>${escape(view.tr.money(item.unit_amount * item.quantity, view.link!.currency))}</span></li>`,
+        `<li><span>${escapeHtml(item.name)}<span class="qty">${escapeHtml(view.tr.t('quantity', { quantity: item.quantity }))}</span></span><span>${escapeHtml(view.tr.money(item.unit_amount * item.quantity, view.link!.currency))}</span></li>`,
     )
     .join('');
-  return `<h2>${escape(view.tr.t('cart'))}</h2><ul class="cart">${rows}</ul>`;
+  return `<h2>${escapeHtml(view.tr.t('cart'))}</h2><ul class="cart">${rows}</ul>`;
 }
 
 const input = (id: string, label: string, attrs: string) =>
-  `<label for="${id}">${escape(label)}</label><input type="text" id="${id}" ${attrs}>`;
+  `<label for="${id}">${escapeHtml(label)}</label><input type="text" id="${id}" ${attrs}>`;
 
 /**
  * A card input with the message of the page's checks next to it (page.js fills it and sets
@@ -132,10 +130,10 @@ function storedChoices(view: PageView): string {
   const choices = view.storedCards
     .map(
       (c, i) =>
-        `<label class="choice"><input type="radio" name="stored_card" value="${escape(c.id)}"${i === 0 ? ' checked' : ''}> ${escape(t('stored_card', { scheme: c.scheme, last4: c.last4, expiry: c.expiry }))}</label>`,
+        `<label class="choice"><input type="radio" name="stored_card" value="${escapeHtml(c.id)}"${i === 0 ? ' checked' : ''}> ${escapeHtml(t('stored_card', { scheme: c.scheme, last4: c.last4, expiry: c.expiry }))}</label>`,
     )
     .join('');
-  return `<fieldset><legend>${escape(t('stored_cards'))}</legend>${choices}<label class="choice"><input type="radio" name="stored_card" value="new"> ${escape(t('new_card'))}</label></fieldset>`;
+  return `<fieldset><legend>${escapeHtml(t('stored_cards'))}</legend>${choices}<label class="choice"><input type="radio" name="stored_card" value="new"> ${escapeHtml(t('new_card'))}</label></fieldset>`;
 }
 
 /**
@@ -147,10 +145,10 @@ function otherMethods(view: PageView): string {
   const buttons = view.redirectMethods
     .map(
       (m) =>
-        `<button type="button" class="alt" data-method="${escape(m.method)}">${escape(view.tr.t('pay_with', { method: m.label }))}</button>`,
+        `<button type="button" class="alt" data-method="${escapeHtml(m.method)}">${escapeHtml(view.tr.t('pay_with', { method: m.label }))}</button>`,
     )
     .join('');
-  return `<section aria-labelledby="other-methods"><h2 id="other-methods">${escape(view.tr.t('other_methods'))}</h2>${buttons}</section>`;
+  return `<section aria-labelledby="other-methods"><h2 id="other-methods">${escapeHtml(view.tr.t('other_methods'))}</h2>${buttons}</section>`;
 }
 
 function payForm(view: PageView): string {
@@ -168,19 +166,19 @@ function payForm(view: PageView): string {
     ['msg-wallet-failed', t('wallet_failed')],
     ...CHECK_MESSAGES.map(([name, key]) => [`msg-${name}`, t(key)]),
   ]
-    .map(([k, v]) => `data-${k}="${escape(v!)}"`)
+    .map(([k, v]) => `data-${k}="${escapeHtml(v!)}"`)
     .join(' ');
   return `<form id="pay-form" method="post" novalidate ${data}>${walletButtons(view)}${storedChoices(view)}
-<fieldset><legend>${escape(t('card_details'))}</legend>
+<fieldset><legend>${escapeHtml(t('card_details'))}</legend>
 ${cardInput('card-number', t('card_number'), 'inputmode="numeric" autocomplete="cc-number" maxlength="23" spellcheck="false"')}
-<div class="row"><div>${cardInput('expiration-date', t('expiry'), `inputmode="numeric" autocomplete="cc-exp" maxlength="7" placeholder="${escape(t('expiry_placeholder'))}"`)}</div>
+<div class="row"><div>${cardInput('expiration-date', t('expiry'), `inputmode="numeric" autocomplete="cc-exp" maxlength="7" placeholder="${escapeHtml(t('expiry_placeholder'))}"`)}</div>
 <div>${cardInput('security-code', t('security_code'), 'inputmode="numeric" autocomplete="cc-csc" maxlength="4"')}</div></div>
 ${input('cardholder-name', t('cardholder_name'), 'autocomplete="cc-name" maxlength="200"')}</fieldset>
-<button type="submit">${escape(t('pay_button', { amount }))}</button>
+<button type="submit">${escapeHtml(t('pay_button', { amount }))}</button>
 ${otherMethods(view)}
-<p id="status" class="status${view.notice ? ' error' : ''}" role="status" aria-live="polite">${view.notice ? escape(view.notice) : ''}</p>
-<p class="secured">${escape(t('secured'))}</p></form>${walletSheet(view)}
-<noscript><p class="status error">${escape(t('state_error_text'))}</p></noscript><script src="/pay-assets/card-checks.js" defer></script><script src="/pay-assets/page.js" defer></script>`;
+<p id="status" class="status${view.notice ? ' error' : ''}" role="status" aria-live="polite">${view.notice ? escapeHtml(view.notice) : ''}</p>
+<p class="secured">${escapeHtml(t('secured'))}</p></form>${walletSheet(view)}
+<noscript><p class="status error">${escapeHtml(t('state_error_text'))}</p></noscript><script src="/pay-assets/card-checks.js" defer></script><script src="/pay-assets/page.js" defer></script>`;
 }
 
 const STATE_TEXT: Record<
@@ -212,20 +210,20 @@ const STATE_TEXT: Record<
 function stateBody(view: PageView): string {
   const { t } = view.tr;
   if (view.state === 'redirecting') {
-    const to = escape(view.redirectTo ?? '');
-    return `<section class="state completed"><h1>${escape(t('state_completed_title'))}</h1><p role="status">${escape(t('redirecting', { merchant: merchantOf(view) }))}</p><p><a href="${to}">${escape(t('continue'))}</a></p></section>`;
+    const to = escapeHtml(view.redirectTo ?? '');
+    return `<section class="state completed"><h1>${escapeHtml(t('state_completed_title'))}</h1><p role="status">${escapeHtml(t('redirecting', { merchant: merchantOf(view) }))}</p><p><a href="${to}">${escapeHtml(t('continue'))}</a></p></section>`;
   }
   const [title, text] = STATE_TEXT[view.state as keyof typeof STATE_TEXT];
-  return `<section class="state ${view.state}"><h1>${escape(t(title))}</h1><p>${escape(t(text, { merchant: merchantOf(view) }))}</p></section>`;
+  return `<section class="state ${view.state}"><h1>${escapeHtml(t(title))}</h1><p>${escapeHtml(t(text, { merchant: merchantOf(view) }))}</p></section>`;
 }
 
 function footer(view: PageView): string {
   const link = view.link;
   const terms = link?.merchant_terms_and_conditions_url
-    ? `<a href="${escape(link.merchant_terms_and_conditions_url)}" rel="noreferrer">${escape(view.tr.t('terms'))}</a>`
+    ? `<a href="${escapeHtml(link.merchant_terms_and_conditions_url)}" rel="noreferrer">${escapeHtml(view.tr.t('terms'))}</a>`
     : '';
   const site = link?.merchant_url
-    ? `<a href="${escape(link.merchant_url)}" rel="noreferrer">${escape(view.tr.t('visit_merchant', { merchant: merchantOf(view) }))}</a>`
+    ? `<a href="${escapeHtml(link.merchant_url)}" rel="noreferrer">${escapeHtml(view.tr.t('visit_merchant', { merchant: merchantOf(view) }))}</a>`
     : '';
   return terms || site ? `<footer>${[terms, site].filter(Boolean).join(' · ')}</footer>` : '';
 }
@@ -236,7 +234,7 @@ export function renderPage(view: PageView): string {
   const title = t('page_title', { merchant: merchantOf(view) });
   const summary =
     view.link && view.state === 'pay'
-      ? `<h1>${escape(title)}</h1><p class="visually-hidden">${escape(t('amount_due'))}</p><p class="amount">${escape(view.tr.money(view.link.amount, view.link.currency))}</p>${cart(view)}`
+      ? `<h1>${escapeHtml(title)}</h1><p class="visually-hidden">${escapeHtml(t('amount_due'))}</p><p class="amount">${escapeHtml(view.tr.money(view.link.amount, view.link.currency))}</p>${cart(view)}`
       : '';
   const body = view.state === 'pay' ? `${summary}${payForm(view)}` : stateBody(view);
   return `${head(view, title)}<body><main>${brand(view)}${body}${footer(view)}</main></body></html>`;

@@ -24,8 +24,6 @@ export interface WalletView {
   walletMode: 'sandbox' | 'production';
 }
 
-const escape = escapeHtml;
-
 /**
  * The buttons, at the top of the form (express checkout). In production they stay hidden until the
  * script knows the browser can pay with the wallet (ApplePaySession.canMakePayments, isReadyToPay).
@@ -36,11 +34,11 @@ export function walletButtons(view: WalletView): string {
   const hidden = view.walletMode === 'production' ? ' hidden' : '';
   const buttons = view.wallets
     .map((w) => {
-      const request = w.appleRequest ? ` data-request="${escape(JSON.stringify(w.appleRequest))}"` : '';
-      return `<button type="button" class="wallet wallet-${w.method}" data-wallet="${w.method}"${request}${hidden}>${escape(t('pay_with', { method: w.label }))}</button>`;
+      const request = w.appleRequest ? ` data-request="${escapeHtml(JSON.stringify(w.appleRequest))}"` : '';
+      return `<button type="button" class="wallet wallet-${w.method}" data-wallet="${w.method}"${request}${hidden}>${escapeHtml(t('pay_with', { method: w.label }))}</button>`;
     })
     .join('');
-  return `<section class="wallets" aria-labelledby="wallets-title" data-wallet-mode="${view.walletMode}"><h2 id="wallets-title">${escape(t('wallets_title'))}</h2>${buttons}</section>`;
+  return `<section class="wallets" aria-labelledby="wallets-title" data-wallet-mode="${view.walletMode}"><h2 id="wallets-title">${escapeHtml(t('wallets_title'))}</h2>${buttons}</section>`;
 }
 
 const OUTCOME_KEYS: Record<
@@ -67,12 +65,12 @@ export function walletSheet(view: WalletView): string {
       ? `${t(OUTCOME_KEYS[card.outcome])} · ${t('wallet_card_pan_only')}`
       : t(OUTCOME_KEYS[card.outcome]);
     const name = t('wallet_card', { scheme: card.scheme, last4: card.number.slice(-4) });
-    return `<li${only}><button type="button" class="sheet-card" data-card="${card.id}" aria-label="${escape(`${name}, ${outcome}`)}"><span>${escape(name)}</span><span class="outcome">${escape(outcome)}</span></button></li>`;
+    return `<li${only}><button type="button" class="sheet-card" data-card="${card.id}" aria-label="${escapeHtml(`${name}, ${outcome}`)}"><span>${escapeHtml(name)}</span><span class="outcome">${escapeHtml(outcome)}</span></button></li>`;
   }).join('');
   const titles = view.wallets
-    .map((w) => `data-title-${w.method}="${escape(t('wallet_sheet_title', { wallet: w.label }))}"`)
+    .map((w) => `data-title-${w.method}="${escapeHtml(t('wallet_sheet_title', { wallet: w.label }))}"`)
     .join(' ');
   return `<dialog id="wallet-sheet" class="sheet" aria-labelledby="wallet-sheet-title" aria-describedby="wallet-sheet-text" ${titles}>
-<h2 id="wallet-sheet-title"></h2><p id="wallet-sheet-text">${escape(t('wallet_sheet_text'))}</p>
-<ul class="sheet-cards">${cards}</ul><button type="button" class="alt" data-sheet-cancel>${escape(t('wallet_sheet_cancel'))}</button></dialog>`;
+<h2 id="wallet-sheet-title"></h2><p id="wallet-sheet-text">${escapeHtml(t('wallet_sheet_text'))}</p>
+<ul class="sheet-cards">${cards}</ul><button type="button" class="alt" data-sheet-cancel>${escapeHtml(t('wallet_sheet_cancel'))}</button></dialog>`;
 }

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { MockCardConnector } from '../../../connectors/mock/mock-card.connector.ts';
 import { buildTestApp, type TestApp } from '../../../../test/helpers/build-test-app.ts';
@@ -35,7 +36,7 @@ const eventsOf = async (id: string) =>
     .execute();
 
 /** A 422 whose detail names `loc`. */
-function expect422(res: { statusCode: number; body: string; json(): any }, loc: (string | number)[]) {
+function expect422(res: LightMyRequestResponse, loc: (string | number)[]) {
   expect(res.statusCode, res.body).toBe(422);
   expect(
     res.json().detail.map((d: { loc: unknown }) => d.loc),
@@ -44,7 +45,7 @@ function expect422(res: { statusCode: number; body: string; json(): any }, loc: 
 }
 
 /** A 400 whose detail points at `pointer`. */
-function expect400(res: { statusCode: number; body: string; json(): any }, pointer: string) {
+function expect400(res: LightMyRequestResponse, pointer: string) {
   expect(res.statusCode, res.body).toBe(400);
   expect(res.json()).toMatchObject({ type: 'error', code: 'bad_request', status: 400 });
   expect(

@@ -198,7 +198,7 @@ describe('happy', () => {
       await original(request);
       throw new Error('process died');
     });
-    let payout;
+    let payout: { id: string; status: string };
     try {
       payout = (await postPayout(t, merchant, service, {})).json();
     } finally {

@@ -6,7 +6,7 @@ import { transactionRetriesModel } from './transaction-retries.model.ts';
 import { transactionsModel } from './transactions.model.ts';
 
 /** Every report model by its `spec.model` name. */
-export const REPORT_MODEL_DEFS: Record<ReportModel, ReportModelDef<any>> = {
+export const REPORT_MODEL_DEFS: Record<ReportModel, ReportModelDef<unknown>> = {
   transactions: transactionsModel,
   transaction_retries: transactionRetriesModel,
   detailed_settlement: detailedSettlementModel,

@@ -10,7 +10,7 @@ import {
 } from '../report-spec.schemas.ts';
 import { decimal, stamp, text, type ReportModelDef, type ReportView } from './report-model.ts';
 
-type Row = Record<string, any>;
+type Row = Record<string, unknown>;
 type Column = { cells: (row: Row, view: ReportView, billing: Row | null) => CellValue[]; amount?: boolean };
 
 const json = (row: Row, key: string): Row => (row[key] as Row | null) ?? {};
@@ -21,7 +21,7 @@ const flag = (name: string): Column => ({
 });
 const money = (name: string, currency = 'currency'): Column => ({
   amount: true,
-  cells: (row) => [Number(row[name] ?? 0), decimal(Number(row[name] ?? 0), row[currency])],
+  cells: (row) => [Number(row[name] ?? 0), decimal(Number(row[name] ?? 0), row[currency] as string | null)],
 });
 const billingText = (pick: (b: Row) => unknown): Column => ({
   cells: (_row, _view, billing) => [billing ? text(pick(billing)) : null],

@@ -12,7 +12,7 @@ import { downloadSecret, signDownload } from '../report-download.service.ts';
 
 let t: TestApp;
 let m: string;
-let done: { report: any; execution: any };
+let done: Awaited<ReturnType<typeof runReport>>;
 beforeAll(async () => {
   t = await buildTestApp();
   m = await createMerchantAccount(t.deps);
@@ -31,7 +31,7 @@ const eventsOf = async (id: string) =>
   (
     await sql<{
       kind: string;
-      payload: any;
+      payload: Record<string, unknown>;
     }>`SELECT kind, payload FROM events WHERE resource_id = ${id} ORDER BY created_at`.execute(t.deps.db)
   ).rows;
 

@@ -8,7 +8,7 @@ import { settleRefund, settleTransaction } from '../../transactions/settlements/
 
 let t: TestApp;
 let m: string;
-const txns: Array<Record<string, any>> = [];
+const txns: Array<{ id: string }> = [];
 const BUYER = {
   display_name: 'Ada',
   billing_details: {

@@ -60,11 +60,11 @@ describe('happy', () => {
     ).json();
     await makeDue(report.id, new Date('2024-01-01T00:00:00Z'));
     expect(await scheduleDueReports(t.deps, new Date('2024-01-03T12:00:00Z'), JOB)).toBe(3);
-    expect((await executionsOf(report.id)).map((e: any) => e.context.reference_timestamp)).toEqual([
-      '2024-01-03T00:00:00.000Z',
-      '2024-01-02T00:00:00.000Z',
-      '2024-01-01T00:00:00.000Z',
-    ]);
+    expect(
+      (await executionsOf(report.id)).map(
+        (e: { context: { reference_timestamp: string } }) => e.context.reference_timestamp,
+      ),
+    ).toEqual(['2024-01-03T00:00:00.000Z', '2024-01-02T00:00:00.000Z', '2024-01-01T00:00:00.000Z']);
     expect(await scheduleDueReports(t.deps, new Date('2024-01-03T12:00:00Z'), JOB)).toBe(0);
     // Down for weeks: only the runs of the last 7 days are made.
     expect(await scheduleDueReports(t.deps, new Date('2024-01-30T12:00:00Z'), JOB)).toBe(7);

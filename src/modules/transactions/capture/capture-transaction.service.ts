@@ -55,7 +55,7 @@ async function checked(
   body: CaptureTransactionBody,
 ): Promise<{ plan: CapturePlan; bound: BoundConnector }> {
   const bound = captureRefusal(row) === null ? await connectorOfTransaction(db, ctx.deps, row) : null;
-  const plan = planCapture(row, body, bound && bound.connector.captureRules(bound.credentials));
+  const plan = planCapture(row, body, bound === null ? null : bound.connector.captureRules(bound.credentials));
   // planCapture refused the capture when there is no connection.
   return { plan, bound: bound! };
 }

@@ -54,9 +54,9 @@ export async function failOver(
 ): Promise<NextAttempt | null> {
   return withTransaction(ctx.deps.db, async (tx) => {
     const current = await repo.findTransaction(tx, ctx.merchantAccountId, failed.row.id, { forUpdate: true });
-    if (!current || current.status !== 'processing') return null;
+    if (current?.status !== 'processing') return null;
     const service = await findUsablePaymentService(tx, ctx.merchantAccountId, nextServiceId);
-    if (!service || !service.active) return null;
+    if (!service?.active) return null;
     const now = new Date();
     const as = failedAs(failed.result);
     // The attempt's outcome only: the transaction itself goes on (its status stays `processing`).

@@ -100,13 +100,20 @@ async function buyerSnapshot(
   };
 }
 
+/** The names in a buyer's billing details that a simulated 3DS scenario can match. */
+interface BillingNames {
+  first_name?: string | null;
+  last_name?: string | null;
+  email_address?: string | null;
+}
+
 async function threeDsFor(
   tx: Executor,
   ctx: RequestContext,
   body: CreateTransactionBody,
   instrument: ResolvedInstrument,
   service: PaymentServiceRow,
-  buyer: Record<string, any> | null,
+  buyer: { billing_details?: unknown } | null,
   skip: boolean,
 ): Promise<ThreeDsDecision | null> {
   if (body.three_d_secure_data)
@@ -114,7 +121,7 @@ async function threeDsFor(
   if (skip || !service.three_d_secure_enabled || instrument.method !== 'card' || body.merchant_initiated) return null;
   // Production never runs the simulated 3DS server: the provider authenticates, or the payment is refused.
   if (isProduction(ctx.deps.config)) return productionThreeDs(ctx, service);
-  const billing = buyer?.billing_details ?? null;
+  const billing = (buyer?.billing_details ?? null) as BillingNames | null;
   const scenario = await matchThreeDsScenario(tx, ctx.deps, ctx.merchantAccountId, {
     amount: body.amount,
     cardNumber: instrument.cardNumber,

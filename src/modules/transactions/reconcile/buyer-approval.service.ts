@@ -48,11 +48,10 @@ export async function recordBuyerApproval(
 ): Promise<ApprovalPage> {
   await withTransaction(deps.db, async (tx) => {
     const attempt = await repo.findAttempt(tx, merchantAccountId, attemptId, { forUpdate: true });
-    if (!attempt || attempt.operation !== 'authorize') throw notFound('approval');
+    if (attempt?.operation !== 'authorize') throw notFound('approval');
     const row = await repo.findTransaction(tx, merchantAccountId, attempt.transaction_id);
     if (
-      !row ||
-      row.status !== 'buyer_approval_pending' ||
+      row?.status !== 'buyer_approval_pending' ||
       attempt.status !== 'pending' ||
       attempt.approval_decision !== null
     ) {

@@ -115,7 +115,7 @@ async function recordGiftCardRefund(
  */
 export async function settleGiftCardRefund(ctx: RequestContext, refundId: string): Promise<RefundRow | null> {
   const refund = await repo.findRefund(ctx.deps.db, ctx.merchantAccountId, refundId);
-  if (!refund || refund.target_type !== 'gift-card-redemption' || refund.status !== 'processing') return refund ?? null;
+  if (refund?.target_type !== 'gift-card-redemption' || refund.status !== 'processing') return refund ?? null;
   const outcome = await giftCardRefundStatus(ctx, refund.id);
   return outcome ? recordGiftCardRefund(ctx, refund, outcome) : refund;
 }

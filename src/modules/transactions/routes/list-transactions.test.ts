@@ -6,7 +6,7 @@ import { uuidToBase62 } from '../../../lib/base62.ts';
 import { uuidv7 } from '../../../lib/ids.ts';
 
 type Page = {
-  items: Array<{ id: string; updated_at: string; buyer: any }>;
+  items: Array<{ id: string; updated_at: string; buyer: { billing_details: unknown } }>;
   limit: number;
   next_cursor: string | null;
   previous_cursor: string | null;
@@ -18,7 +18,7 @@ let paymentServiceId: string;
 /** The fixture transactions of merchant `m`, by name. */
 const tx: Record<
   'a' | 'b' | 'c' | 'd',
-  { id: string; payment_method: any; payment_service_transaction_id: string | null }
+  { id: string; payment_method: { fingerprint: string }; payment_service_transaction_id: string | null }
 > = {} as never;
 const giftCardId = uuidv7();
 

@@ -107,7 +107,7 @@ describe('happy', () => {
     const replays = await Promise.all(
       keys.map((key, i) => createTransaction(t, m, { amount: 1000 + i }, { 'idempotency-key': key })),
     );
-    replays.forEach((res, i) => expect(res.body).toBe(firsts[i]!.body));
+    for (const [i, res] of replays.entries()) expect(res.body).toBe(firsts[i]!.body);
     expect(new Set(firsts.map((res) => res.json().id)).size).toBe(keys.length);
     expect(mispredictions()).toEqual([]);
   });

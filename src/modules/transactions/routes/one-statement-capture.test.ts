@@ -270,9 +270,8 @@ describe('happy', () => {
       const txns = await Promise.all(Array.from({ length: 12 }, () => authorized(t, m)));
       const before = stats();
       const captures = await Promise.all(txns.map((txn, i) => capture(txn.id, { amount: 100 + i, final: false })));
-      captures.forEach((res, i) =>
-        expect(res.json(), res.body).toMatchObject({ status: 'succeeded', transaction: { captured_amount: 100 + i } }),
-      );
+      for (const [i, res] of captures.entries())
+        expect(res.json(), res.body).toMatchObject({ status: 'succeeded', transaction: { captured_amount: 100 + i } });
       const refunds = await Promise.all(
         txns.map((txn, i) =>
           t.request({
@@ -283,7 +282,8 @@ describe('happy', () => {
           }),
         ),
       );
-      refunds.forEach((res, i) => expect(res.json(), res.body).toMatchObject({ status: 'succeeded', amount: 50 + i }));
+      for (const [i, res] of refunds.entries())
+        expect(res.json(), res.body).toMatchObject({ status: 'succeeded', amount: 50 + i });
       const after = stats();
       // Nothing failed and fell back to one by one (each transaction was written by its own request only).
       expect(after.fallbacks).toBe(before.fallbacks);

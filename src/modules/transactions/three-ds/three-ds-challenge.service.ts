@@ -50,7 +50,7 @@ const challengeUrl = (deps: Deps, merchantAccountId: string, id: string) =>
  */
 export async function pendChallenge(ctx: RequestContext, started: ChallengeStart): Promise<Transaction> {
   const { instrument, prepared } = started;
-  if (!instrument || instrument.instrument.kind !== 'card' || !prepared.challenge)
+  if (instrument?.instrument.kind !== 'card' || !prepared.challenge)
     throw new Error('only a card transaction can be challenged');
   const card = instrument.instrument;
   const outcomes = prepared.challenge;
@@ -226,7 +226,7 @@ export async function cancelChallenge(tx: Tx, deps: Deps, row: TransactionRow): 
   const challenge = await challenges.findChallengeOfTransaction(tx, row.merchant_account_id, row.id, {
     forUpdate: true,
   });
-  if (!challenge || challenge.status !== 'pending') return {};
+  if (challenge?.status !== 'pending') return {};
   await closeChallenge(tx, deps, challenge, 'canceled');
   return { three_d_secure: JSON.stringify(abandonedChallenge(row.three_d_secure ?? {}, 'cancelled')) };
 }
@@ -250,7 +250,7 @@ export async function expireThreeDsChallenges(
       const current =
         challenge &&
         (await repo.findTransaction(tx, due.merchant_account_id, challenge.transaction_id, { forUpdate: true }));
-      if (!challenge || challenge.status !== 'pending' || !current) return null;
+      if (challenge?.status !== 'pending' || !current) return null;
       await closeChallenge(tx, deps, challenge, 'expired');
       if (current.status !== 'buyer_approval_pending') return null;
       const status = nextStatus(current.status, 'authorization_failed');

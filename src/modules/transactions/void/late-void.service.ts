@@ -168,7 +168,7 @@ export async function voidLateAuthorizationNow(
     await repo.findTransaction(tx, merchantAccountId, transactionId, { forUpdate: true });
     const current = await repo.findAttempt(tx, merchantAccountId, attempt.id, { forUpdate: true });
     // Reconciliation answered it meanwhile.
-    if (!current || current.status !== 'in_flight') return;
+    if (current?.status !== 'in_flight') return;
     const now = new Date();
     const patch = lateVoidAttemptPatch(result, now, attempt.provider_reference);
     await repo.updateAttempt(tx, merchantAccountId, attempt.id, patch);

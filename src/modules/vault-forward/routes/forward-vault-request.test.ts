@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { LightMyRequestResponse } from 'fastify';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
@@ -188,7 +189,7 @@ describe('happy', () => {
 });
 
 describe('errors', () => {
-  const refused = async (res: { statusCode: number; json(): any; body: string }, pointer: string, message: RegExp) => {
+  const refused = async (res: LightMyRequestResponse, pointer: string, message: RegExp) => {
     expect(res.statusCode, res.body).toBe(400);
     expect(res.json()).toMatchObject({
       code: 'bad_request',
