@@ -95,6 +95,8 @@ export interface BuildTestAppOptions {
    */
   peerOf?: TestApp;
   runtime?: TestRuntimeOptions['runtime'];
+  /** Where the app finds the built dashboard console (default dist/console). */
+  consoleDir?: string;
 }
 
 export async function buildTestApp(env: Record<string, string> = {}, options: BuildTestAppOptions = {}): Promise<TestApp> {
@@ -114,6 +116,7 @@ export async function buildTestApp(env: Record<string, string> = {}, options: Bu
   const app = await buildApp(runtime.deps, {
     logStream,
     plugins: options.plugins ?? [],
+    ...(options.consoleDir ? { consoleDir: options.consoleDir } : {}),
     onRoute(this: FastifyInstance, route) {
       reuseCompiledSchemas(this, route);
       for (const method of [route.method].flat()) registeredRoutes.push({ method, url: route.url, public: !route.config?.scope && (route.config?.credential ?? 'bearer') === 'bearer', config: route.config ?? {}, schema: route.schema });
