@@ -35,7 +35,7 @@ export function toRoleResource(slug: RoleSlug): Role {
     name: role.name,
     slug,
     description: role.description,
-    permissions: { allow: [...role.allow].sort() },
+    permissions: { allow: [...new Set(role.allow)].sort() },
     assignable_to: ['user', 'api-key-pair'],
     applies_to: addOn ? [...ADD_ON_BASES] : [],
     is_standalone_assignable: !addOn,
