@@ -40,6 +40,8 @@ export interface Config {
   embedRateLimitPerMinute: number;
   /** Default lifetime of a checkout session (and at most of its held card data), in seconds. */
   checkoutSessionTtlSeconds: number;
+  /** Dashboard sign-in sessions: ended after this long without a request, and this long after sign-in whatever happens. */
+  dashboardSession: { idleSeconds: number; absoluteSeconds: number };
   /** Sandbox: delay before a captured transaction is reported settled. */
   settlementDelaySeconds: number;
   /** How long a buyer has to approve a redirect payment before it times out. */
@@ -424,6 +426,10 @@ export function loadConfig(env: Env = process.env): Config {
     tokenMaxLifetimeSeconds: integer(env, 'TOKEN_MAX_LIFETIME_SECONDS', 24 * 3600, 60, 30 * 24 * 3600),
     embedRateLimitPerMinute: integer(env, 'EMBED_RATE_LIMIT_PER_MINUTE', 50, 1, 100_000),
     checkoutSessionTtlSeconds: integer(env, 'CHECKOUT_SESSION_TTL_SECONDS', 3600, 60, 24 * 3600),
+    dashboardSession: {
+      idleSeconds: 60 * integer(env, 'DASHBOARD_SESSION_IDLE_MINUTES', 30, 1, 24 * 60),
+      absoluteSeconds: 3600 * integer(env, 'DASHBOARD_SESSION_ABSOLUTE_HOURS', 12, 1, 7 * 24),
+    },
     settlementDelaySeconds: integer(env, 'SETTLEMENT_DELAY_SECONDS', 60, 0, 7 * 24 * 3600),
     buyerApprovalTimeoutSeconds: integer(env, 'BUYER_APPROVAL_TIMEOUT_SECONDS', 3600, 60, 7 * 24 * 3600),
     webhookAllowPrivateUrls: boolean(env, 'WEBHOOK_ALLOW_PRIVATE_URLS', false),

@@ -33,6 +33,8 @@ import { digitalWallets } from './digital-wallets/index.ts';
 import { metricsExplorer } from './metrics-explorer/index.ts';
 import { monitoring } from './monitoring/index.ts';
 import { inboundWebhooks } from './inbound-webhooks/index.ts';
+import { roles } from './roles/index.ts';
+import { dashboardSessions } from './dashboard-sessions/index.ts';
 
 /** Every resource group, registered by `buildApp` in this order. */
-export const MODULES: Array<(app: FastifyInstance) => Promise<void>> = [health, merchantAccounts, threeDsConfigurations, auditLogs, apiKeyPairs, buyers, cardSchemeDefinitions, paymentMethodDefinitions, cardDetails, paymentMethods, networkTokens, checkoutSessions, accountUpdater, paymentServiceDefinitions, paymentServices, paymentServiceTokens, paymentOptions, flows, giftCards, threeDsScenarios, transactions, payouts, sandboxApprovals, webhookSubscriptions, webhookDeliveries, vaultForward, metricsExplorer, monitoring, inboundWebhooks, metrics, paymentLinks, digitalWallets, reports, connectorReturns];
+export const MODULES: Array<(app: FastifyInstance) => Promise<void>> = [health, merchantAccounts, threeDsConfigurations, auditLogs, apiKeyPairs, buyers, cardSchemeDefinitions, paymentMethodDefinitions, cardDetails, paymentMethods, networkTokens, checkoutSessions, accountUpdater, paymentServiceDefinitions, paymentServices, paymentServiceTokens, paymentOptions, flows, giftCards, threeDsScenarios, transactions, payouts, sandboxApprovals, webhookSubscriptions, webhookDeliveries, vaultForward, metricsExplorer, monitoring, inboundWebhooks, metrics, paymentLinks, digitalWallets, reports, connectorReturns, roles, dashboardSessions];

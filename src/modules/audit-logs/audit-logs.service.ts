@@ -14,9 +14,11 @@ export interface AuditedResource {
   name: string;
 }
 
-interface Actor {
+/** Who made a change: an API key pair, a dashboard user (with its e-mail address) or the platform. */
+export interface Actor {
   userId: string | null;
   name: string;
+  email?: string | null;
   operationId: string | null;
   requestId: string | null;
 }
@@ -31,7 +33,7 @@ function entryQuery(db: Executor, merchantAccountId: string, actor: Actor, actio
     resource_name: resource.name,
     user_id: actor.userId,
     user_name: actor.name,
-    user_email_address: null,
+    user_email_address: actor.email ?? null,
     operation_id: actor.operationId,
     request_id: actor.requestId,
   });
@@ -43,6 +45,7 @@ async function writeEntry(tx: Tx, merchantAccountId: string, actor: Actor, actio
 
 const requestActor = (ctx: RequestContext): Actor => {
   const principal = ctx.principal;
+  if (principal?.user) return { userId: principal.user.id, name: principal.user.displayName, email: principal.user.email, operationId: ctx.operationId, requestId: ctx.requestId };
   return { userId: principal?.keyPairId ?? null, name: principal ? `API key ${principal.keyPairName}` : 'anonymous', operationId: ctx.operationId, requestId: ctx.requestId };
 };
 
@@ -71,6 +74,15 @@ export interface SystemActor {
 /** Like `recordAudit`, for changes made by the platform itself: no user, the system as actor. */
 export async function recordSystemAudit(tx: Tx, merchantAccountId: string, actor: SystemActor, action: AuditAction, resource: AuditedResource): Promise<void> {
   await writeEntry(tx, merchantAccountId, { userId: null, name: actor.name, operationId: actor.jobName, requestId: actor.jobId }, action, resource);
+}
+
+/**
+ * An entry in each of `merchantAccountIds` with `actor` (a dashboard user signing in or out, or
+ * setting up its password): such an event belongs to no one merchant account, so every account the
+ * user may act on gets it, and that account's audit log shows who entered it.
+ */
+export async function recordActorAudit(tx: Tx, merchantAccountIds: readonly string[], actor: Actor, action: AuditAction, resource: AuditedResource): Promise<void> {
+  for (const merchantAccountId of merchantAccountIds) await writeEntry(tx, merchantAccountId, actor, action, resource);
 }
 
 export async function listAuditLogs(ctx: RequestContext, query: ListAuditLogsQuery) {

@@ -31,7 +31,7 @@ function assertUrlAllowed(deps: Deps, url: string): void {
 /** The key pair that makes the request; its name is shown as is (no e-mail: key pairs have none). */
 export function creatorOf(ctx: RequestContext): string | null {
   const principal = ctx.principal;
-  return principal ? JSON.stringify({ id: principal.keyPairId, name: principal.keyPairName, email_address: null }) : null;
+  return principal ? JSON.stringify({ id: principal.keyPairId, name: principal.keyPairName, email_address: principal.user?.email ?? null }) : null;
 }
 
 /**
