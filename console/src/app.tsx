@@ -25,7 +25,12 @@ function Shell({ user, account, path }: { user: DashboardUser; account: string |
   const visible = PAGES.filter((page) => page.nav && hasScope(scopes, page.scope));
   const match = matchPage(path);
   const [menuOpen, setMenuOpen] = useState(false);
+  const allowed = match !== null && hasScope(scopes, match.page.scope);
   useEffect(() => setMenuOpen(false), [path]);
+  // A role without the overview's scope lands on its first page instead.
+  useEffect(() => {
+    if (path === '/' && !allowed && visible[0]) navigate(visible[0].path, true);
+  }, [path, allowed, visible[0]?.path]);
   useEffect(() => {
     if (match) document.title = `${match.page.title} · svc dashboard`;
   }, [match?.page.title]);
@@ -56,7 +61,7 @@ function Shell({ user, account, path }: { user: DashboardUser; account: string |
       <main id="main" class="content" key={account ?? ''}>
         {!match ? (
           <Empty>There is no such page. Choose one in the menu.</Empty>
-        ) : !hasScope(scopes, match.page.scope) ? (
+        ) : !allowed ? (
           <Empty>Your role does not allow this page in this merchant account.</Empty>
         ) : (
           match.page.render({ params: match.params, scopes, user })

@@ -15,7 +15,7 @@ interface Series {
 }
 interface Totals {
   series: { current: Series; previous: Series | null };
-  summary: { current: number | null; previous: number | null; delta: number | null };
+  summary: { current: { value: number | null }; previous: { value: number | null } | null; delta: number | null };
 }
 interface Incident {
   id: string;
@@ -73,9 +73,9 @@ function Metric(props: { title: string; metric: string; range: string; currency?
       <h2>{props.title}</h2>
       {totals.error ? <ErrorNotice error={totals.error} /> : !t ? <Loading /> : (
         <>
-          <p class="figure">{props.format(t.summary.current)}</p>
+          <p class="figure">{props.format(t.summary.current.value)}</p>
           <p class="muted">
-            Previous period: {props.format(t.summary.previous)}
+            Previous period: {props.format(t.summary.previous?.value ?? null)}
             {delta === null || delta === undefined ? '' : props.rate ? ` (${delta >= 0 ? '+' : ''}${(delta * 100).toFixed(1)} points)` : ` (${delta >= 0 ? '+' : ''}${delta.toFixed(1)} %)`}
           </p>
           <PeriodChart title={`${props.title}: this period and the previous one`} times={times(t.series.current)} current={t.series.current.values} previous={t.series.previous?.values ?? null} format={props.format} />

@@ -72,7 +72,8 @@ export function ListTable<T>(props: { list: CursorList<T>; columns: Column<T>[];
   );
 }
 
-export function Pager<T>({ list }: { list: CursorList<T> }): JSX.Element {
+export function Pager<T>({ list }: { list: CursorList<T> }): JSX.Element | null {
+  if (!list.hasPrevious && !list.data?.next_cursor) return null;
   return (
     <nav class="pager" aria-label="Pages">
       <button type="button" class="secondary" disabled={!list.hasPrevious || list.loading} onClick={list.previous}>
