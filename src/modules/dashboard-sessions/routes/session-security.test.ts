@@ -118,6 +118,18 @@ describe('security', () => {
     expect((await fromBrowser(t, admin.browser, { method: 'POST', url: '/merchant-accounts', payload: { id: `m-${Date.now()}`, display_name: 'New' } })).statusCode).toBe(403);
   });
 
+  it("refuses a disabled user's session at its next request, and applies a role change at once", async () => {
+    const account = await createMerchantAccount(t.deps);
+    const user = await createDashboardUser(t, ['customer-support'], account);
+    const browser = await signedIn(t, user);
+    expect((await fromBrowser(t, browser, { method: 'POST', url: '/buyers', payload: { display_name: 'Ada' } })).statusCode).toBe(201);
+    await t.deps.db.updateTable('dashboard_memberships').set({ role: 'analyst' }).where('user_id', '=', user.id).execute();
+    expect((await fromBrowser(t, browser, { method: 'POST', url: '/buyers', payload: { display_name: 'Ada' } })).statusCode).toBe(403);
+    await updateUser(t.deps.db, user.id, { status: 'disabled' });
+    expect((await fromBrowser(t, browser, { method: 'GET', url: '/buyers' })).statusCode).toBe(401);
+    expect((await signIn(t, user)).statusCode).toBe(401);
+  });
+
   it('ends a session after the idle timeout and after the absolute timeout', async () => {
     const user = await createDashboardUser(t, ['analyst']);
     const idle = await signedIn(t, user);
