@@ -1,11 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../../test/helpers/build-test-app.ts';
-import { createDashboardUser, fromBrowser, PASSWORD, signedIn } from '../../../../test/helpers/dashboard.ts';
+import { createDashboardUser, fromBrowser, PASSWORD, signedIn, signedInAdministrator } from '../../../../test/helpers/dashboard.ts';
 import { purgeDashboardSessions } from '../../../jobs/purge-dashboard-sessions.job.ts';
 import { FAILED_LOOKUPS_PER_MINUTE } from '../../../http/failed-lookups.ts';
 import { createOrResetUser } from '../../dashboard-users/dashboard-users.service.ts';
 import { tokenHash } from '../session-cookie.ts';
+import { openTotpSecret } from '../../dashboard-users/totp.ts';
+import { Keyring } from '../../../vault/keyring.ts';
+import { rewrapTotpSecrets } from '../../../vault/rotate.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -36,6 +39,19 @@ describe('happy', () => {
 });
 
 describe('security', () => {
+  it('re-wraps TOTP secrets under a new vault master key (svc keys rotate-vault): the same secret opens with the new key alone', async () => {
+    const { user, secret } = await signedInAdministrator(t);
+    const oldKey = (t.deps.keyring as unknown as { current: { key: Buffer } }).current.key;
+    const newKey = randomBytes(32);
+    const during = new Keyring(newKey, [oldKey]);
+    expect(await rewrapTotpSecrets(t.deps.db, during)).toBeGreaterThanOrEqual(1);
+    expect(await rewrapTotpSecrets(t.deps.db, during)).toBe(0);
+    const row = await t.deps.db.selectFrom('dashboard_users').selectAll().where('id', '=', user.id).executeTakeFirstOrThrow();
+    expect(row.totp_master_key_id).toBe(during.currentId);
+    expect(openTotpSecret(new Keyring(newKey), user.id, row.totp_sealed!, row.totp_master_key_id!)).toBe(secret);
+    expect(() => openTotpSecret(new Keyring(newKey), 'another-user', row.totp_sealed!, row.totp_master_key_id!)).toThrow();
+  });
+
   it("counts unknown set-up tokens in the client address's failed-lookup budget, and still serves a real link", async () => {
     await freshWindow();
     const address = '192.0.2.91';
