@@ -1,5 +1,5 @@
 /**
- * The CPU one access line costs (docs/decisions.md, "The access log's cost"): BENCH_LOG_LINES lines
+ * The CPU one access line costs (decision 0092): BENCH_LOG_LINES lines
  * (default 200,000) through this server's logger options (src/http/logger.ts, the scrubber
  * included), each from a child logger carrying a request id as Fastify makes one per request, with
  * the access line's fields, written to stdout. Run it with stdout on a pipe, as a container

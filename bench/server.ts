@@ -164,8 +164,8 @@ export const SERVER_LOG_LEVEL = process.env.BENCH_LOG_LEVEL || 'warn';
 /**
  * A capture's settlement job is due SETTLEMENT_DELAY_SECONDS after it (60 by default). With the
  * default, the tens of thousands of captures of the capture rows settled a minute later, during
- * the rows after them, and their jobs' CPU was counted as those rows' (docs/decisions.md, "The
- * benchmark's rows kept apart"). So the benchmark's servers settle a week later (the most the
+ * the rows after them, and their jobs' CPU was counted as those rows' (decision 0108).
+ * So the benchmark's servers settle a week later (the most the
  * setting allows), unless the environment gives SETTLEMENT_DELAY_SECONDS itself.
  */
 export function settlementDelaySeconds(env: NodeJS.ProcessEnv = process.env): string {
@@ -181,7 +181,7 @@ export async function startServer(root: string, dataDir: string, databaseUrl: st
   const port = await freePort();
   // No cap on requests per connection: at the cap the server answers `Connection: close`, which
   // autocannon ignores; it goes on sending on that connection and Node answers each of those with
-  // 503, so a scenario past 1,000 requests per connection measured 503s (README, Performance).
+  // 503, so a scenario past 1,000 requests per connection measured 503s (docs/performance.md).
   // A metrics token of its own: the table's GC column reads GET /metrics before and after each scenario.
   const metricsToken = randomBytes(32).toString('hex');
   const env: NodeJS.ProcessEnv = {

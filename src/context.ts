@@ -10,6 +10,7 @@ import { withTransaction } from './db/transaction.ts';
 import type { CursorCodec } from './http/cursor.ts';
 import type { Keyring } from './vault/keyring.ts';
 import type { Vault } from './vault/vault.ts';
+import type { JOB_PAYLOADS } from './jobs/payloads.ts';
 import type { JobQueue } from './jobs/queue.ts';
 import type { KeyPairCache } from './modules/api-key-pairs/key-pair-cache.ts';
 import type { FlowRuleCache } from './modules/flows/rule-cache.ts';
@@ -22,7 +23,7 @@ export interface Deps {
   config: Config;
   db: Db;
   dbKind: 'pglite' | 'postgres';
-  queue: JobQueue;
+  queue: JobQueue<typeof JOB_PAYLOADS, Deps>;
   keyPairs: KeyPairCache;
   /** Flow rules per merchant account (routing, failover, decline-early, skip-3ds, payment options). */
   flowRules: FlowRuleCache;

@@ -17,7 +17,7 @@ export interface MintOptions {
 /**
  * Signs a bearer token the way the public client library does: ES512, `kid` = RFC 7638 thumbprint,
  * claims `scopes`, `iat`, `nbf` = `iat`, `exp`, `jti`, `iss`. `merchant_account_id` is this
- * server's extension for curl users (see docs/decisions.md).
+ * server's extension for curl users (decision 0004).
  */
 export async function mintToken(options: MintOptions): Promise<string> {
   const { privateKey, thumbprint } = await describePrivateKeyPem(options.privateKeyPem);

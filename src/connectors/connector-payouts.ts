@@ -1,4 +1,4 @@
-import type { CallBase, ResponseFacts } from './connector.ts';
+import type { CallBase, ResponseFacts } from './connector-base.ts';
 
 /** The payout part of the connector contract (connector.ts re-exports these types). */
 

@@ -6,6 +6,7 @@
  * for technical failure only (STYLE E5).
  */
 
+import type { CallBase, ResponseFacts } from './connector-base.ts';
 import type { ParseInboundWebhook } from './connector-webhooks.ts';
 import type { PayoutOutcome, PayoutRequest, PayoutSyncOutcome, PayoutSyncRequest } from './connector-payouts.ts';
 import type { FetchSettlements } from './connector-settlements.ts';
@@ -126,16 +127,6 @@ export interface ThreeDSecureData {
   authenticationResponse: string | null;
 }
 
-/** Facts every call carries. */
-export interface CallBase {
-  /** Provider-side idempotency key: the attempt id. A retried attempt reuses it. */
-  idempotencyKey: string;
-  /** Credential fields of the payment service (secrets included, decrypted for this call). */
-  credentials: Record<string, string>;
-  /** This connector's entry of the transaction's `connection_options`. */
-  options: Record<string, unknown> | null;
-}
-
 export interface AuthorizeRequest extends CallBase {
   /** Our short reference (the transaction's reconciliation id). */
   reference: string;
@@ -163,14 +154,6 @@ export interface AuthorizeRequest extends CallBase {
   merchantAccountId?: string;
   /** Where the buyer returns after an approval page (redirect flows, 3DS). */
   redirectUrl?: string | null;
-}
-
-/** Fields of a provider response that the transaction keeps. */
-export interface ResponseFacts {
-  /** Standardized error code (ours), null on success. */
-  errorCode: string | null;
-  rawResponseCode: string | null;
-  rawResponseDescription: string | null;
 }
 
 export interface AuthorizeOutcome extends ResponseFacts {
@@ -313,6 +296,7 @@ export interface TokenizeOutcome extends ResponseFacts {
   approvalUrl: string | null;
 }
 
+export type { CallBase, ResponseFacts } from './connector-base.ts';
 export type { FetchSettlements, SettlementFetchRequest, SettlementLine, SettlementPage } from './connector-settlements.ts';
 export type { PayoutAddress, PayoutInstrument, PayoutMerchant, PayoutOutcome, PayoutRequest, PayoutSyncOutcome, PayoutSyncRequest } from './connector-payouts.ts';
 

@@ -1,7 +1,7 @@
 import type { PGlite } from '@electric-sql/pglite';
 import { sql } from 'kysely';
 import pg from 'pg';
-import type { Db } from './client.ts';
+import type { Db } from './executor.ts';
 
 /**
  * Cross-process invalidation of the read caches (src/db/read-cache.ts) through PostgreSQL

@@ -5,12 +5,13 @@ import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { addDbTime } from '../observability/request-timing.ts';
 import type { Database } from './schema.ts';
+import type { Db } from './executor.ts';
 import { enableGroupCommit } from './group-commit.ts';
 import { openPgChangeFeed, openPgliteChangeFeed, type ChangeFeed, type ChangeFeedOptions, type ChangeListener } from './change-feed.ts';
 import { PGliteDialect } from './pglite-dialect.ts';
 import { PreparingClient } from './prepared-statements.ts';
 
-export type Db = Kysely<Database>;
+export type { Db };
 
 /** Connections of this process: for the metrics endpoint. */
 export interface PoolStats {

@@ -19,7 +19,7 @@
  * statistics taken while a merchant account had no rows expected one row for it, kept only the
  * account as the index condition and filtered the ids, and so read the account's whole history for
  * every statement. With the values unseen it uses the whole key, as a generic plan does
- * (docs/decisions.md, "The benchmark's warm-up and maintenance").
+ * (decision 0106).
  */
 
 /** One write text, understood: how to run it for many members. */
@@ -222,7 +222,7 @@ export function jsonArrays(shape: WriteShape, types: readonly string[]): boolean
  * The unnesting was first a SQL function of ours (`svc_json_rows`, migration 0035, no longer
  * used): PostgreSQL cannot inline a set-returning SQL function inside `rows from`, so it planned
  * its body again at every call, about 13 calls per grouped insert and as many per answer
- * (docs/decisions.md, "Grouped JSON values unnested by the built-in function").
+ * (decision 0099).
  */
 export function groupedText(shape: WriteShape, offset: number, types: readonly string[], json: readonly boolean[] = []): string {
   const array = (n: number) => `$${offset + n + 1}::${types[n]}[]`;

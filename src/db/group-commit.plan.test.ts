@@ -16,7 +16,7 @@ import { groupedArrays, groupedText, jsonArrays, jsonRows, readShape, writeShape
  * prepared statement's first executions) expects about one row for the new account. While the
  * keys' `= any(array)` copies showed it their values, it kept only the account as the index
  * condition and filtered the ids, reading the account's whole history for every statement
- * (docs/decisions.md, "The benchmark's warm-up and maintenance"). The copies now read their arrays
+ * (decision 0106). The copies now read their arrays
  * through a sub-select (src/db/group-commit-sql.ts).
  */
 

@@ -1,6 +1,6 @@
 import { CompiledQuery, sql } from 'kysely';
 import { withoutRequest, addDbTime } from '../observability/request-timing.ts';
-import type { Db } from './client.ts';
+import type { Db } from './executor.ts';
 import { arrayLiteral, groupedArrays, groupedText, jsonArrays, jsonRows, readShape, writeShape, type WriteShape } from './group-commit-sql.ts';
 import { GUARD_FAILED, GuardFailed, combine, guarded, setGroupRunner, type GroupKey } from './write-batch.ts';
 

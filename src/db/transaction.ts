@@ -1,11 +1,7 @@
-import type { Transaction } from 'kysely';
 import { isRetryable, translatePgError } from '../errors/pg-errors.ts';
-import type { Db } from './client.ts';
-import type { Database } from './schema.ts';
+import type { Db, Tx } from './executor.ts';
 
-/** A pool or a transaction: what repo functions take as their first argument. */
-export type Executor = Db | Transaction<Database>;
-export type Tx = Transaction<Database>;
+export type { Executor, Tx } from './executor.ts';
 
 const MAX_ATTEMPTS = 3;
 

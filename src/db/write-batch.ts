@@ -1,5 +1,5 @@
 import { CompiledQuery, type Compilable } from 'kysely';
-import type { Executor } from './transaction.ts';
+import type { Executor } from './executor.ts';
 
 /**
  * Several writes in one database round trip: `WITH w1 AS (<write 1>), w2 AS (<write 2>) <last

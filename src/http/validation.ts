@@ -9,7 +9,7 @@ const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
 const BASE: Options = {
   allErrors: true,
-  // Unknown body fields are dropped, never stored or echoed (see docs/decisions.md).
+  // Unknown body fields are dropped, never stored or echoed (decision 0002).
   removeAdditional: true,
   useDefaults: true,
   strict: false,
@@ -51,8 +51,8 @@ export interface Validator {
 
 /**
  * A validator compiled on its first call (`compile` runs once). Compiling every route's schemas
- * at start took 1 to 2 s of it and about 90 MB of resident memory (docs/decisions.md, "Request
- * validators compiled on first use"); a server now compiles what it is asked. Each call copies
+ * at start took 1 to 2 s of it and about 90 MB of resident memory (decision 0098);
+ * a server now compiles what it is asked. Each call copies
  * the compiled function's `errors`, which Fastify reads right after the call.
  */
 export function lazyValidator(compile: () => ValidateFunction): Validator {

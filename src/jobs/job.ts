@@ -1,44 +1,15 @@
-import type { TSchema, Static } from 'typebox';
+import type { TSchema } from 'typebox';
 import type { Deps } from '../context.ts';
+import type { Job, JobRun } from './job-types.ts';
 
-export interface JobContext {
-  deps: Deps;
-  jobId: string;
-  attempt: number;
-  log: { info(obj: object, msg?: string): void; warn(obj: object, msg?: string): void; error(obj: object, msg?: string): void };
-}
+export { defaultBackoffMs, PermanentJobError } from './job-types.ts';
 
-/**
- * A background job. Payloads carry ids only (never card data, secrets or whole resources) and are
- * validated again when dequeued, because older code may have written them. Handlers are
- * idempotent: a job can run more than once (a worker can die after the work, before the ack).
- */
-export interface JobDefinition<P extends TSchema = TSchema> {
-  name: string;
-  payload: P;
-  maxAttempts: number;
-  /** Delay before retry `attempt` (1-based), in milliseconds. Default: exponential with jitter. */
-  backoffMs?: (attempt: number) => number;
-  handle(payload: Static<P>, ctx: JobContext): Promise<void>;
-}
+/** What a job of this server is handed: the process's dependencies, the job's id and attempt, a log. */
+export type JobContext = JobRun<Deps>;
+
+/** A background job of this server (the contract: job-types.ts `Job`). */
+export type JobDefinition<P extends TSchema = TSchema> = Job<P, Deps>;
 
 export function defineJob<P extends TSchema>(job: JobDefinition<P>): JobDefinition<P> {
   return job;
-}
-
-/** 2^attempt seconds (capped at one hour), plus up to 20 % jitter so retries do not bunch up. */
-export function defaultBackoffMs(attempt: number): number {
-  const base = Math.min(3_600_000, 1000 * 2 ** attempt);
-  return Math.round(base * (1 + Math.random() * 0.2));
-}
-
-/**
- * A failure no retry can fix (the provider refused the request's shape or credentials, the
- * resource is gone): the queue marks the job failed at once, with this message as its last error.
- */
-export class PermanentJobError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'PermanentJobError';
-  }
 }

@@ -1,13 +1,12 @@
 import { hostname } from 'node:os';
 import type { Static, TSchema } from 'typebox';
 import { Value } from 'typebox/value';
-import type { Deps } from '../context.ts';
 import type { JobRow } from '../db/schema.ts';
-import type { Executor } from '../db/transaction.ts';
+import type { Db, Executor } from '../db/executor.ts';
 import { uuidv7 } from '../lib/ids.ts';
 import { scrubString } from '../lib/redact.ts';
 import * as repo from '../modules/jobs/jobs.repo.ts';
-import { defaultBackoffMs, PermanentJobError, type JobDefinition } from './job.ts';
+import { defaultBackoffMs, PermanentJobError, type Job } from './job-types.ts';
 import type { JOB_PAYLOADS } from './payloads.ts';
 
 export interface EnqueueOptions {
@@ -17,7 +16,8 @@ export interface EnqueueOptions {
 }
 
 export interface RecurringJob {
-  job: JobDefinition;
+  /** Any of the queue's jobs (whatever it is handed): the queue enqueues it by name. */
+  job: Job<TSchema, never>;
   everyMs: number;
 }
 
@@ -42,15 +42,21 @@ export type PayloadSchemas = Record<string, TSchema>;
 
 type Logger = { info(obj: object, msg?: string): void; warn(obj: object, msg?: string): void; error(obj: object, msg?: string): void };
 
+/** What the queue needs of what its jobs are handed: the database it keeps them in. */
+export interface QueueDeps {
+  db: Db;
+}
+
 /**
  * The PostgreSQL-backed job queue. Jobs are rows written in the caller's transaction (so no job
  * exists for a rolled-back write), claimed with SKIP LOCKED by any number of workers, retried with
- * backoff, and kept after they finish for inspection until purged.
+ * backoff, and kept after they finish for inspection until purged. `D`: what its jobs are handed
+ * (context.ts `Deps` for the server's queue).
  */
-export class JobQueue<Payloads extends PayloadSchemas = typeof JOB_PAYLOADS> {
+export class JobQueue<Payloads extends PayloadSchemas = typeof JOB_PAYLOADS, D extends QueueDeps = QueueDeps> {
   readonly workerId = `${hostname()}:${process.pid}:${uuidv7().slice(-8)}`;
-  private readonly jobs = new Map<string, JobDefinition>();
-  private deps: Deps | null = null;
+  private readonly jobs = new Map<string, Job<TSchema, D>>();
+  private deps: D | null = null;
   private running = false;
   private timer: NodeJS.Timeout | null = null;
   private loop: Promise<void> | null = null;
@@ -62,7 +68,7 @@ export class JobQueue<Payloads extends PayloadSchemas = typeof JOB_PAYLOADS> {
   private finished: string[] = [];
   private lastScheduled = new Map<string, number>();
 
-  constructor(private readonly options: QueueOptions, jobs: JobDefinition[], private readonly log: Logger) {
+  constructor(private readonly options: QueueOptions, jobs: Array<Job<TSchema, D>>, private readonly log: Logger) {
     for (const job of jobs) {
       if (this.jobs.has(job.name)) throw new Error(`job ${job.name} is defined twice`);
       this.jobs.set(job.name, job);
@@ -116,7 +122,7 @@ export class JobQueue<Payloads extends PayloadSchemas = typeof JOB_PAYLOADS> {
     if (this.running) setTimeout(() => this.poke(), 25).unref();
   }
 
-  start(deps: Deps): void {
+  start(deps: D): void {
     if (this.running) return;
     this.deps = deps;
     this.running = true;
@@ -152,7 +158,7 @@ export class JobQueue<Payloads extends PayloadSchemas = typeof JOB_PAYLOADS> {
   }
 
   /** Runs due jobs until none is left (tests; a CLI one-off). Returns how many ran. */
-  async drain(deps: Deps, maxRounds = 100): Promise<number> {
+  async drain(deps: D, maxRounds = 100): Promise<number> {
     this.deps = deps;
     let total = 0;
     for (let round = 0; round < maxRounds; round++) {

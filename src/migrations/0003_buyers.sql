@@ -18,7 +18,7 @@ CREATE INDEX buyers_created_idx ON buyers (merchant_account_id, created_at DESC,
 -- One buyer per external identifier (NULLs do not collide); also serves the exact filter.
 CREATE UNIQUE INDEX buyers_external_identifier_key ON buyers (merchant_account_id, external_identifier);
 -- `search`: case-insensitive prefix match, `lower(col) LIKE 'term%'`. text_pattern_ops lets the
--- LIKE prefix use the index whatever the database collation (see docs/decisions.md, "Buyers").
+-- LIKE prefix use the index whatever the database collation (decision 0036).
 CREATE INDEX buyers_display_name_search_idx ON buyers (merchant_account_id, lower(display_name) text_pattern_ops);
 CREATE INDEX buyers_external_identifier_search_idx ON buyers (merchant_account_id, lower(external_identifier) text_pattern_ops);
 

@@ -40,7 +40,7 @@ CREATE TABLE payment_methods (
   created_at           timestamptz(3) NOT NULL DEFAULT now(),
   updated_at           timestamptz(3) NOT NULL DEFAULT now(),
   PRIMARY KEY (merchant_account_id, id),
-  -- Deleting a buyer detaches its stored methods (see docs/decisions.md, "The vault").
+  -- Deleting a buyer detaches its stored methods (decision 0034).
   FOREIGN KEY (merchant_account_id, buyer_id) REFERENCES buyers (merchant_account_id, id) ON DELETE SET NULL (buyer_id)
 );
 CREATE INDEX payment_methods_created_idx ON payment_methods (merchant_account_id, created_at DESC, id DESC);

@@ -1,5 +1,5 @@
 -- Checkout sessions: a short-lived checkout context whose id is the credential of its fields
--- endpoint, and the card data a browser posted to it (see docs/decisions.md, "Checkout sessions").
+-- endpoint, and the card data a browser posted to it (decision 0041).
 
 CREATE TABLE checkout_sessions (
   merchant_account_id  text NOT NULL REFERENCES merchant_accounts (id),

@@ -1,4 +1,4 @@
--- Network tokens of stored cards, issued by the simulated token service (docs/decisions.md, "Network tokens").
+-- Network tokens of stored cards, issued by the simulated token service (decision 0038).
 
 CREATE TABLE network_tokens (
   merchant_account_id  text NOT NULL REFERENCES merchant_accounts (id),

@@ -17,7 +17,7 @@ CREATE TABLE account_updater_inquiries (
   job_id              uuid NOT NULL,
   payment_method_id   uuid NOT NULL,
   status              text NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'completed')),
-  -- What the updater answered (see docs/decisions.md, "Account updater").
+  -- What the updater answered (decision 0040).
   outcome             text CHECK (outcome IN ('no_change', 'expiration_date_updated', 'number_updated', 'closed')),
   created_at          timestamptz(3) NOT NULL DEFAULT now(),
   updated_at          timestamptz(3) NOT NULL DEFAULT now(),

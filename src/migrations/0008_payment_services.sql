@@ -1,5 +1,5 @@
 -- Configured payment services (connections to a payment service definition of the connector
--- registry), per merchant account. See docs/decisions.md, "Payment services and definitions".
+-- registry), per merchant account. See decisions 0045 and 0048.
 
 CREATE TABLE payment_services (
   merchant_account_id                 text NOT NULL REFERENCES merchant_accounts (id),

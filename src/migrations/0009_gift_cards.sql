@@ -1,5 +1,5 @@
 -- Stored gift cards (number and pin encrypted by the vault) and the gift card redemptions of
--- transactions. See docs/decisions.md, "Gift cards".
+-- transactions. See decision 0043.
 
 CREATE TABLE gift_cards (
   merchant_account_id text NOT NULL REFERENCES merchant_accounts (id),

@@ -1,4 +1,4 @@
--- Simulated 3DS outcomes of the sandbox (docs/decisions.md, "3DS scenarios"). A scenario's
+-- Simulated 3DS outcomes of the sandbox (decision 0049). A scenario's
 -- conditions are plain columns (null: not a condition) so the transaction engine's lookup is
 -- answered by indexes; the card number is never stored, only its vault fingerprint and a mask.
 

@@ -1,6 +1,6 @@
 -- The transaction engine: transactions, every connector call (attempts), the transaction's event
 -- history, refunds and settlements. Amounts are bigint minor units. The money invariants are
--- enforced here as well as in the state machine (docs/decisions.md, "Transactions").
+-- enforced here as well as in the state machine (decision 0052).
 
 CREATE TABLE transactions (
   merchant_account_id            text NOT NULL REFERENCES merchant_accounts (id),

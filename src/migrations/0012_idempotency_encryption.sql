@@ -1,5 +1,5 @@
 -- Idempotency responses are sealed by the vault (AES-256-GCM under the merchant account's data key)
--- and bound to the credential that made the request. See docs/decisions.md, "Idempotency".
+-- and bound to the credential that made the request. See decision 0013.
 
 -- Completed keys hold their response in clear: delete them rather than encrypt them here (SQL has
 -- no access to the data keys). They would expire within IDEMPOTENCY_TTL_SECONDS (24 h) anyway; a

@@ -1,5 +1,5 @@
--- Indexes for the filters of GET /transactions that 0011 does not cover (docs/decisions.md,
--- "Transaction list filters"). Low-selectivity filters (currency, country, method, scheme, payment
+-- Indexes for the filters of GET /transactions that 0011 does not cover (decision 0065).
+-- Low-selectivity filters (currency, country, method, scheme, payment
 -- source, the booleans other than the two below, amounts) get none: they filter rows read in list
 -- order from transactions_list_idx, which stops after one page. Each index leads with
 -- merchant_account_id, and the JSON paths are written exactly as list-transactions.repo.ts writes them.

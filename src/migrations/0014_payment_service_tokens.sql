@@ -1,4 +1,4 @@
--- Gateway tokens of stored cards at payment services (docs/decisions.md, "Payment service tokens").
+-- Gateway tokens of stored cards at payment services (decision 0063).
 
 CREATE TABLE payment_service_tokens (
   merchant_account_id  text NOT NULL REFERENCES merchant_accounts (id),

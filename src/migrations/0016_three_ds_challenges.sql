@@ -1,4 +1,4 @@
--- Interactive sandbox 3DS challenges (docs/decisions.md, "3DS and anti-fraud"): a challenged card
+-- Interactive sandbox 3DS challenges (decision 0061): a challenged card
 -- transaction waits for the buyer, and the card it will be authorized with is held here, sealed
 -- by the vault, only until the challenge ends.
 

@@ -1,5 +1,5 @@
 -- Late authorization voids, one settlement per capture, and reconciliation of payment service
--- tokens (docs/decisions.md, "Transactions" and "Payment service tokens").
+-- tokens (decisions 0053, 0054 and 0063).
 
 -- The void sent for an authorization that arrived after the transaction was closed names that
 -- authorization's attempt. At most one per attempt: a void job that runs twice finds the first.

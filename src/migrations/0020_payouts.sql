@@ -1,6 +1,6 @@
 -- Payouts (funds sent to a card) and every connector call made for one (attempts), recorded before
 -- the call with its provider-side idempotency key (the attempt id). A timeout or a crash leaves the
--- attempt `unknown` and the payout `pending`; reconciliation settles both (docs/decisions.md, "Payouts").
+-- attempt `unknown` and the payout `pending`; reconciliation settles both (decision 0068).
 CREATE TABLE payouts (
   merchant_account_id        text NOT NULL REFERENCES merchant_accounts (id),
   id                         uuid NOT NULL,

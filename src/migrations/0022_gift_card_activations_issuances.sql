@@ -1,5 +1,5 @@
 -- Gift card activations and issued virtual gift cards (POST /gift-cards/activations and
--- /gift-cards/issuances). See docs/decisions.md, "Gift cards".
+-- /gift-cards/issuances). See decision 0044.
 
 CREATE TABLE gift_card_activations (
   merchant_account_id             text NOT NULL REFERENCES merchant_accounts (id),

@@ -1,5 +1,5 @@
 -- Change notifications for the per-process read caches (src/db/read-cache.ts, src/db/change-feed.ts;
--- docs/decisions.md, "Read caches for routing and webhook subscriptions"). Every row written to a
+-- decisions 0082 and 0083). Every row written to a
 -- cached table notifies `svc_changes` with `<schema>:<table>:<merchant_account_id>`; PostgreSQL
 -- sends it when the transaction commits (and folds identical notifications of one transaction into
 -- one), so a listener that hears it reads the change. The schema is the table's, not the writer's

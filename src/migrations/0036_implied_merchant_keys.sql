@@ -4,8 +4,8 @@
 -- pass the composite key, so the direct one checks nothing more. It did cost a check per row
 -- written (a `SELECT … FOR KEY SHARE` of the one merchant_accounts row every payment of the account
 -- locks): three per authorization (its attempt and two history events), more with webhook
--- deliveries, captures, refunds and payouts (docs/decisions.md, "Foreign keys that another one
--- implies"). Merchant accounts are never deleted; every other foreign key stays.
+-- deliveries, captures, refunds and payouts (decision 0100).
+-- Merchant accounts are never deleted; every other foreign key stays.
 ALTER TABLE transaction_attempts DROP CONSTRAINT transaction_attempts_merchant_account_id_fkey;
 ALTER TABLE transaction_events DROP CONSTRAINT transaction_events_merchant_account_id_fkey;
 ALTER TABLE refunds DROP CONSTRAINT refunds_merchant_account_id_fkey;

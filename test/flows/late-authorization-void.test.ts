@@ -7,7 +7,7 @@ import { authorized, card, merchantWithMockCard } from '../helpers/transactions.
 
 /**
  * An authorization that answers after its transaction was closed is voided at the provider by the
- * void-late-authorization job; the transaction stays as it was (docs/decisions.md, "Transactions").
+ * void-late-authorization job; the transaction stays as it was (decision 0053).
  */
 let t: TestApp;
 beforeAll(async () => {

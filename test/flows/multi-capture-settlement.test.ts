@@ -4,7 +4,7 @@ import { settleTransaction } from '../../src/modules/transactions/settlements/se
 import { buildTestApp, type TestApp } from '../helpers/build-test-app.ts';
 import { authorized, card, merchantWithMockCard } from '../helpers/transactions.ts';
 
-/** Every capture settles on its own, final or not (docs/decisions.md, "Transactions", settlements). */
+/** Every capture settles on its own, final or not (decision 0054). */
 let t: TestApp;
 beforeAll(async () => {
   t = await buildTestApp({ SETTLEMENT_DELAY_SECONDS: '0' });

@@ -5,8 +5,7 @@ import { authorized, card, createTransaction, merchantWithMockCard } from '../he
 /**
  * A stored card's `scheme_transaction_id`: the scheme's transaction id of its first approved
  * customer-initiated payment, as the connector answered it (the sandbox's mock-card answers one for
- * every approval), kept for the merchant-initiated payments that follow (docs/decisions.md,
- * "The newer clients' models").
+ * every approval), kept for the merchant-initiated payments that follow (decision 0051).
  */
 let t: TestApp;
 beforeAll(async () => {

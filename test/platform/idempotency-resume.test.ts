@@ -7,7 +7,7 @@ import { createTransaction, merchantWithMockCard } from '../helpers/transactions
 /**
  * A retry of POST /transactions or POST /payouts whose first request died (or failed with a 5xx)
  * after recording its resource answers with that resource: no second transaction, no second
- * connector call (docs/decisions.md, "Idempotent retries after a crash").
+ * connector call (decision 0081).
  */
 
 let t: TestApp;

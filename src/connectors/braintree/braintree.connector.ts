@@ -28,7 +28,7 @@ function declined(facts: ResponseFacts): AuthorizeOutcome {
 
 /**
  * Braintree cards through its GraphQL API (plain HTTP: the `braintree` SDK speaks XML to the
- * gateway through its own HTTP client, which would bypass the SSRF-checked relay; docs/decisions.md).
+ * gateway through its own HTTP client, which would bypass the SSRF-checked relay; decision 0080).
  * Braintree has no idempotency key for these mutations: every transaction carries the attempt id
  * as its `orderId`, and a call without an answer is found by searching that orderId (`sync`),
  * never sent again.

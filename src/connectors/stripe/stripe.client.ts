@@ -6,7 +6,7 @@ import { resolveDeliveryAddress } from '../../lib/url-safety.ts';
 import { ConnectorError } from '../connector.ts';
 
 /**
- * HTTP to Stripe, through the official `stripe` package (docs/decisions.md says why). Every call
+ * HTTP to Stripe, through the official `stripe` package (decision 0069 says why). Every call
  * goes to an allow-listed host only: `api.stripe.com` over TLS, or the sandbox/test base URL of
  * `STRIPE_API_BASE_URL` (refused by the configuration in production). The host is resolved and
  * checked by the same SSRF guard as outbound webhooks, and the connection goes to the checked

@@ -39,7 +39,7 @@ export type CardNumberCheck =
  * Checks a card number: digits only, a length its scheme allows, then the Luhn check digit.
  * Length is checked before Luhn because a missing or extra digit usually breaks both, and the
  * length is the more useful thing to tell the caller. Every scheme is held to Luhn, UnionPay
- * included (see docs/decisions.md "Card schemes").
+ * included (decision 0030).
  */
 export function validateCardNumber(pan: string): CardNumberCheck {
   if (!/^\d*$/.test(pan)) return { ok: false, reason: 'not_digits' };

@@ -4,7 +4,7 @@ import type { BadgeLook } from '../../lib/badge-icon.ts';
  * Every payment method this server recognizes: the values of the method enumeration a transaction,
  * a stored payment method or a payment service of this server can carry (the payment method forms
  * of `POST /transactions`, and `gift-card`). No source lists the public API's definitions, so the
- * names and the `method` kind are ours (docs/decisions.md "Payment method definitions").
+ * names and the `method` kind are ours (decision 0032).
  */
 export interface PaymentMethodEntry {
   displayName: string;

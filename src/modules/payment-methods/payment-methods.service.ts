@@ -81,7 +81,7 @@ export async function storeCard(ctx: RequestContext, body: CreateCardPaymentMeth
 
 /**
  * Stores the card a checkout session holds. The session keeps its card data and security code:
- * the transaction that references the session still uses them (see docs/decisions.md).
+ * the transaction that references the session still uses them (decision 0041).
  */
 async function storeCheckoutSessionCard(ctx: RequestContext, body: CreateCheckoutSessionPaymentMethodBody): Promise<PaymentMethod> {
   const reference = singleBuyerReference(body, 'body');

@@ -6,8 +6,6 @@ import { toPayoutResource } from './payout.resource.ts';
 import type { ListPayoutsQuery, Payout } from './payouts.schemas.ts';
 import * as repo from './payouts.repo.ts';
 
-export { createPayout } from './create-payout.service.ts';
-
 /** `GET /payouts/{payout_id}`. */
 export async function getPayout(ctx: RequestContext, id: string): Promise<Payout> {
   const row = await repo.findPayout(ctx.deps.db, ctx.merchantAccountId, id);

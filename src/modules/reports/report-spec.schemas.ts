@@ -6,7 +6,7 @@ import { DATE_PLACEHOLDERS } from './report-period.ts';
 /**
  * The four report models (`spec.model`) and their `params` (docs/reports.md). Objects list their
  * keys with `propertyNames`, not `additionalProperties: false`: the validator drops undeclared keys
- * silently elsewhere (docs/decisions.md), while here an unknown column, filter or parameter must be
+ * silently elsewhere (decision 0002), while here an unknown column, filter or parameter must be
  * a 422 that names it.
  */
 

@@ -60,7 +60,7 @@ export async function listThreeDsConfigurations(ctx: RequestContext, merchantAcc
   return { items: rows.map(toThreeDsConfigurationResource) };
 }
 
-/** Fields the resource requires: null cannot mean "clear" for them (see docs/decisions.md). */
+/** Fields the resource requires: null cannot mean "clear" for them (decision 0028). */
 const REQUIRED_FIELDS = [
   'merchant_acquirer_bin',
   'merchant_acquirer_id',

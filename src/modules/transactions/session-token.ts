@@ -1,7 +1,4 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { PaymentConnector } from '../../connectors/connector.ts';
-import type { Deps } from '../../context.ts';
-import type { TransactionRow } from '../../db/schema-transactions.ts';
 
 /** The claim a valid token carries: the merchant account of its transaction, and its expiry. */
 export interface SessionTokenClaim {
@@ -17,8 +14,8 @@ const MAC_BYTES = 32;
  * merchant account and the expiry, keyed by an instance-wide secret every process shares through
  * the database. Nothing is stored: the server renders the same token again from the transaction
  * (its approval deadline) and checks one by recomputing its MAC, so no token, nor anything a token
- * could be recovered or confirmed from without the key, is kept (decision in docs/decisions.md,
- * "Transaction sessions"). The merchant account rides in the token so the check finds the
+ * could be recovered or confirmed from without the key, is kept (decision 0056).
+ * The merchant account rides in the token so the check finds the
  * transaction by its primary key without a lookup by id alone.
  */
 export class TransactionSessionTokens {
@@ -50,25 +47,4 @@ export class TransactionSessionTokens {
     if (!timingSafeEqual(given, this.mac(merchantAccountId, transactionId, expiresMs))) return null;
     return { merchantAccountId, expiresAt: new Date(expiresMs) };
   }
-}
-
-/** The connector of the transaction's payment service, when it has client sessions. */
-export function sessionConnector(deps: Deps, row: TransactionRow): PaymentConnector | null {
-  const definition = (row.payment_service as { payment_service_definition_id?: string } | null)?.payment_service_definition_id;
-  const connector = definition ? deps.connectors.find(definition) : null;
-  return connector?.clientSession ? connector : null;
-}
-
-/**
- * Whether the transaction has an open client session: it waits for its buyer at an approval page
- * (a redirect, a 3DS challenge) until its approval deadline, through a connector with client
- * sessions. Only then does it carry a `session_token`, valid until that deadline.
- */
-export function sessionOpen(deps: Deps, row: TransactionRow, now = new Date()): row is TransactionRow & { approval_url: string; approval_expires_at: Date } {
-  return row.status === 'buyer_approval_pending' && row.approval_url !== null && row.approval_expires_at !== null && row.approval_expires_at.getTime() > now.getTime() && sessionConnector(deps, row) !== null;
-}
-
-/** The transaction's `session_token`: issued while its session is open, null otherwise. */
-export function sessionTokenOf(deps: Deps, row: TransactionRow, now = new Date()): string | null {
-  return sessionOpen(deps, row, now) ? deps.sessionTokens.issue(row.merchant_account_id, row.id, row.approval_expires_at) : null;
 }

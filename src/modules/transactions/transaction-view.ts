@@ -4,7 +4,7 @@ import type { Executor } from '../../db/transaction.ts';
 import { canReadPersonalData } from '../buyers/buyers.service.ts';
 import { giftCardServiceResource } from '../gift-cards/gift-card-service.ts';
 import { listTransactionGiftCardRedemptions, redemptionsByTransaction } from '../gift-cards/gift-card-redemptions.service.ts';
-import { sessionTokenOf } from './session-token.ts';
+import { sessionTokenOf } from './session-open.ts';
 import { toTransactionResource } from './transaction.resource.ts';
 import type { Transaction, TransactionSummary } from './transaction.schema.ts';
 

@@ -61,8 +61,7 @@ export async function findTransactionByProviderId(db: Executor, merchantAccountI
  * found by its primary key whatever the statistics say. As `status = $n`, a plan made without
  * statistics (a new database, or no autovacuum) finds it through `transactions_status_idx`
  * (merchant, status, …, id): every transaction passes through `processing`, so that walked the
- * merchant's whole history of entries for each authorization (docs/decisions.md, "Plans that do not
- * depend on statistics").
+ * merchant's whole history of entries for each authorization (decision 0026).
  */
 export function updateTransactionIfStatusQuery(db: Executor, merchantAccountId: string, id: string, status: TransactionRow['status'], patch: TransactionPatch, updatedAt: Date) {
   return updateByKeysQuery<TransactionRow>(db, 'transactions', { ...patch, updated_at: updatedAt }, [['merchant_account_id', merchantAccountId], ['id', id]], {

@@ -163,7 +163,7 @@ describe('errors', () => {
   it('422 for an unknown provider and a bad domain (an unknown field is dropped); 400 for a domain of a Google wallet; null merchant_name', async () => {
     const merchant = await createMerchantAccount(t.deps);
     expect((await post(merchant, apple({ provider: 'samsung' }))).statusCode).toBe(422);
-    // Unknown fields are dropped (docs/decisions.md), never stored or echoed.
+    // Unknown fields are dropped (decision 0002), never stored or echoed.
     const extra = await post(merchant, apple({ colour: 'red' }));
     expect(extra.statusCode).toBe(201);
     expect(extra.body).not.toContain('colour');

@@ -82,7 +82,7 @@ describe('errors', () => {
       expect(res.json().detail.map((d: { loc: string[] }) => d.loc.join('.')), JSON.stringify(payload)).toContain(`body.${field}`);
     }
     expect(await stored(card.id)).toMatchObject({ expiration_date: '12/39', scheme_transaction_id: null });
-    // Fields the update does not take are dropped, as everywhere (docs/decisions.md): the number stays.
+    // Fields the update does not take are dropped, as everywhere (decision 0002): the number stays.
     const res = await update(m, card.id, { number: '5555555555554444', status: 'failed' });
     expect(res.json()).toMatchObject({ label: '1111', status: 'succeeded' });
   });

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { ReportStorage } from './report-storage.ts';
+import type { ReportStorage } from './report-storage-types.ts';
 
 /**
  * Report files under `DATA_DIR/reports`. A file is written to a temporary name and renamed when

@@ -1,7 +1,7 @@
 import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, NoSuchKey, S3Client } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import type { Readable } from 'node:stream';
-import type { ReportStorage } from './report-storage.ts';
+import type { ReportStorage } from './report-storage-types.ts';
 
 export interface S3Settings {
   bucket: string;

@@ -148,7 +148,7 @@ async function recordIn(tx: Tx, ctx: RequestContext, transactionId: string, atte
   if (kind) await emitTransaction(tx, ctx.deps, updated, kind);
   await emitCapture(tx, ctx.deps, recorded, updated);
   await recordAudit(tx, ctx, 'captured', audited(updated, attempt));
-  // Every capture settles on its own, final or not (docs/decisions.md, "Settlements").
+  // Every capture settles on its own, final or not (decision 0054).
   if (applied?.attemptStatus === 'succeeded') await scheduleSettlement(tx, ctx.deps, updated, attempt.id);
   return respond(await transactionResource(tx, ctx, updated), result, applied, preferTransaction);
 }

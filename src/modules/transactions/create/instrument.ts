@@ -1,52 +1,16 @@
 import type { RequestContext } from '../../../context.ts';
 import type { Executor, Tx } from '../../../db/transaction.ts';
 import { invalidField } from '../../../errors/app-error.ts';
-import type { Instrument } from '../../../connectors/connector.ts';
 import { bin, detectSchemes, isExpired, last4 } from '../../../lib/card-schemes.ts';
 import { consumeCheckoutSessionCard } from '../../checkout-sessions/checkout-sessions.service.ts';
 import { lockAndReleaseCard } from '../../payment-methods/payment-methods.service.ts';
 import { checkCard } from '../../payment-methods/stored-cards.service.ts';
 import type { TransactionPaymentMethodBody } from '../create-transaction.schema.ts';
 import { requireWallet } from '../../digital-wallets/wallet-tokens.service.ts';
-import { clickToPayTokenInstrument, pazeInstrument, walletInstrument, type WalletTokenCheck } from './wallet-instrument.ts';
+import type { ResolvedInstrument } from './resolved-instrument.ts';
+import { clickToPayTokenInstrument, pazeInstrument, walletInstrument } from './wallet-instrument.ts';
 
-/**
- * The payment instrument of a new transaction, resolved from the request in the creating
- * database transaction: the card number is released by the vault into memory for the one
- * connector call and is never written anywhere but the vault.
- */
-export interface ResolvedInstrument {
-  instrument: Instrument;
-  /** `card`, `network-token`, or a redirect method. */
-  method: string;
-  instrumentType: 'pan' | 'card_token' | 'network_token' | 'redirect' | 'applepay' | 'googlepay';
-  /** Where the buyer returns after an approval page. */
-  redirectUrl: string | null;
-  paymentMethodId: string | null;
-  /** The transaction's `payment_method` object (no full number). */
-  snapshot: Record<string, unknown>;
-  fingerprint: string | null;
-  bin: string | null;
-  last4: string | null;
-  checkoutSessionId: string | null;
-  /** A raw card that `store: true` may vault. */
-  storable: { number: string; expiration_date: string; scheme: string; card_type?: string | null; external_identifier?: string | null } | null;
-  /** The card number itself, for 3DS scenario matching (memory only). */
-  cardNumber: string | null;
-  /** The buyer a stored card belongs to. */
-  ownerBuyerId: string | null;
-  /**
-   * A stored card whose held security code was not taken yet (`resolveInstrument` with
-   * `deferHeldCode`): the caller takes it with `takeHeldCode` once the transaction is recorded.
-   */
-  heldCodeOf: string | null;
-  /** An Apple Pay or Google Pay token: checked and recorded as used before the connector call (wallet-instrument.ts). */
-  walletToken?: WalletTokenCheck;
-  /** A stored card without a scheme transaction id: an approved customer-initiated payment gives it one. */
-  lacksSchemeTransactionId?: boolean;
-  /** A stored card's scheme transaction id, which a merchant-initiated payment sends when the request names none. */
-  schemeTransactionId?: string | null;
-}
+export type { ResolvedInstrument };
 
 function cardSnapshot(number: string, expirationDate: string, scheme: string | null, extra: Record<string, unknown> = {}): Record<string, unknown> {
   return { method: 'card', mode: 'card', scheme, bin: bin(number), label: last4(number), expiration_date: expirationDate, ...extra };

@@ -3,24 +3,17 @@ import type { Executor } from '../../../db/transaction.ts';
 import { fieldRefusal } from '../../../errors/app-error.ts';
 import type { Instrument } from '../../../connectors/connector.ts';
 import { bin, detectSchemes, isExpired, last4 } from '../../../lib/card-schemes.ts';
-import { recordWalletTokenUse, type WalletTokenUse } from '../../digital-wallets/wallet-token-uses.service.ts';
+import { recordWalletTokenUse } from '../../digital-wallets/wallet-token-uses.service.ts';
 import { decryptPazeWalletToken, resolveWalletToken } from '../../digital-wallets/wallet-tokens.service.ts';
 import { approvedAmountProblem, type EncryptedWalletToken, type WalletProvider } from '../../../wallets/token-use.ts';
 import type { WalletCard } from '../../../wallets/wallet-card.ts';
 import type { TransactionPaymentMethodBody } from '../create-transaction.schema.ts';
-import type { ResolvedInstrument } from './instrument.ts';
+import type { ResolvedInstrument, WalletTokenCheck } from './resolved-instrument.ts';
 
 type WalletForm = Extract<TransactionPaymentMethodBody, { method: 'applepay' | 'googlepay' }>;
 type PazeForm = Extract<TransactionPaymentMethodBody, { method: 'paze' }>;
 type ClickToPayTokenForm = Extract<TransactionPaymentMethodBody, { method: 'click-to-pay'; token: string }>;
 const POINTER = '/payment_method/token';
-
-/** What the creating transaction checks and records of a wallet token before any connector call. */
-export interface WalletTokenCheck {
-  use: WalletTokenUse;
-  /** An Apple token decrypted here: the amount and currency the buyer approved. */
-  approved: { amount: number | null; currencyCode: string | null } | null;
-}
 
 const base = { paymentMethodId: null, checkoutSessionId: null, storable: null, cardNumber: null, ownerBuyerId: null, heldCodeOf: null };
 

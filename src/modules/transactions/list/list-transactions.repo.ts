@@ -9,7 +9,7 @@ import type { CursorPosition } from '../../../http/cursor.ts';
  * The filtered list of transactions, newest update first. Every filter is optional; the service
  * has already parsed and checked the values (metadata objects, ids decoded from base62). Each filter
  * group is one small function below, written with the exact expressions of the indexes of
- * migrations 0011 and 0013 so the planner can use them (docs/decisions.md, "Transaction list filters").
+ * migrations 0011 and 0013 so the planner can use them (decision 0065).
  */
 export interface TransactionFilter {
   /** Every one of these must equal the id (`id`, and `reconciliation_id` decoded). */

@@ -6,7 +6,7 @@ import { PAYMENT_SOURCES, TRANSACTION_STATUSES, TransactionSummarySchema } from 
 /**
  * The query of `GET /transactions` (list_transactions): every filter of the specification. Arrays
  * arrive as repeated keys (`status=a&status=b`); the query validator turns a single value into a
- * one-item array. Null or absent means "no filter". See docs/decisions.md, "Transaction list filters".
+ * one-item array. Null or absent means "no filter". See decision 0065.
  */
 
 const Opt = <T extends TSchema>(schema: T) => Type.Optional(Nullable(schema));

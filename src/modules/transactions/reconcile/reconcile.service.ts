@@ -143,7 +143,7 @@ export async function settleAttempt(tx: Tx, deps: Deps, attemptId: string, merch
   if (attempt.operation === 'capture') await emitCapture(tx, deps, recorded, updated);
   const change = statusEvent(updated, row.status, now);
   await repo.insertEvents(tx, change ? [...events, change] : events);
-  // Every capture settles on its own, final or not (docs/decisions.md, "Settlements").
+  // Every capture settles on its own, final or not (decision 0054).
   if (updated.captured_amount > row.captured_amount) await scheduleSettlement(tx, deps, updated, attemptId);
   return { final: true, row: updated };
 }

@@ -12,7 +12,7 @@ import { authorized, merchantWithMockCard } from '../../../../test/helpers/trans
  * On PGlite the requests interleave statement by statement only because `interleaveStatements`
  * makes each statement wait a turn of the event loop: PGlite answers without I/O, so requests
  * "at once" otherwise ran one after another, and with the guarded update and the CHECK removed
- * every test here still passed (docs/decisions.md, "Tests that can see their defect"). The first
+ * every test here still passed (decision 0114). The first
  * test checks that the interleaving happens. Parallel transactions and row locks exist only on
  * PostgreSQL (TEST_DATABASE_URL), a run CI requires.
  */

@@ -7,7 +7,7 @@ import { SANDBOX_THREE_DS_VERSION, type ThreeDsScenarioOutcome } from '../../thr
  * matching 3DS scenario forces the outcome; otherwise the 3DS test card is challenged and every
  * other card passes frictionless. A challenge waits for the buyer on the sandbox challenge page
  * (three-ds-challenge.service.ts): completing it yields the scenario's result, failing it always
- * declines (docs/decisions.md, "3DS and anti-fraud").
+ * declines (decision 0061).
  */
 
 export interface ThreeDsDecision {

@@ -20,7 +20,7 @@ import { emitStatusChange } from '../webhook-events.ts';
 
 /**
  * The buyer completed the sandbox 3DS challenge: the authorization runs now, through the same
- * three steps as every connector call (docs/decisions.md, "Transactions"): (1) under the row
+ * three steps as every connector call (decision 0052): (1) under the row
  * locks, end the challenge, release the card from the vault into memory (destroying what the
  * challenge held) and record the attempt; (2) call the connector outside any database transaction;
  * (3) apply the answer through the state machine with its events and webhook.

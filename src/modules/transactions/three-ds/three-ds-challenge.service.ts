@@ -19,7 +19,7 @@ import * as repo from '../transactions.repo.ts';
 import { emitStatusChange, emitTransaction } from '../webhook-events.ts';
 
 /**
- * The interactive sandbox 3DS challenge (docs/decisions.md, "3DS and anti-fraud"). A challenged
+ * The interactive sandbox 3DS challenge (decision 0061). A challenged
  * card transaction waits in `buyer_approval_pending` with the challenge page as its approval URL;
  * the connector is not called until the buyer completes the challenge
  * (three-ds-challenge-authorize.ts). A raw card is kept sealed by the vault on the challenge row

@@ -75,7 +75,7 @@ export function resumeVoid(ctx: RequestContext, attemptId: string, preferTransac
 /**
  * `POST /transactions/{id}/cancel`: a transaction still processing or awaiting buyer approval is
  * given up. Nothing was authorized, so no connector call is needed: the transaction ends
- * `authorization_failed` with `error_code` `canceled` and `canceled_at` (docs/decisions.md). An
+ * `authorization_failed` with `error_code` `canceled` and `canceled_at` (decision 0052). An
  * attempt still open at the provider is left to reconciliation, which records (and logs) a late
  * authorization on the attempt and has it voided at the provider (late-void.service.ts).
  */
