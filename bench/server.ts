@@ -181,7 +181,7 @@ export async function startServer(root: string, dataDir: string, databaseUrl: st
   const port = await freePort();
   // No cap on requests per connection: at the cap the server answers `Connection: close`, which
   // autocannon ignores; it goes on sending on that connection and Node answers each of those with
-  // 503, so a scenario past 1,000 requests per connection measured 503s (README, Performance).
+  // 503, so a scenario past 1,000 requests per connection measured 503s (docs/performance.md).
   // A metrics token of its own: the table's GC column reads GET /metrics before and after each scenario.
   const metricsToken = randomBytes(32).toString('hex');
   const env: NodeJS.ProcessEnv = {

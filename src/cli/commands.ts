@@ -101,8 +101,8 @@ reader of its output goes away, as "svc listen | tee events.log" after Ctrl-C).
   --key FILE              private key of a key pair (default DATA_DIR/${BOOTSTRAP_KEY_FILE})
   --merchant-account ID   whose events (default: default)
 The signing secret it prints is the same on every run: it is kept in DATA_DIR/cli-listen-secret
-(created on the first run, mode 0600; delete the file for a new one). The server must allow local
-receivers: WEBHOOK_ALLOW_PRIVATE_URLS=true (sandbox only).
+(created on the first run, mode 0600; delete the file for a new one). A sandbox server accepts
+this loopback receiver (unless started with WEBHOOK_ALLOW_PRIVATE_URLS=false); production refuses it.
 
 Example:
   svc listen --forward-to http://127.0.0.1:3000/webhooks`,

@@ -73,7 +73,7 @@ export async function listen(options: ListenOptions, stop: Promise<string>): Pro
 function explainRefusal(error: unknown): string {
   const message = (error as Error).message;
   if (error instanceof ApiError && error.status === 400) {
-    return `${message}\nThe server refuses local webhook addresses: start it with WEBHOOK_ALLOW_PRIVATE_URLS=true (sandbox only; production delivers to public https addresses only).`;
+    return `${message}\nThe server refuses local webhook addresses: a sandbox server allows loopback unless started with WEBHOOK_ALLOW_PRIVATE_URLS=false; production delivers to public https addresses only.`;
   }
   return message;
 }

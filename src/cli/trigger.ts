@@ -3,7 +3,7 @@ import type { ApiClient } from './api-client.ts';
 /**
  * `svc trigger <kind>`: makes the sandbox produce an event of that kind the only honest way,
  * through real API calls on a `mock-card` payment service (authorize, capture, refund, payout, ...).
- * The test cards and amounts are the ones the README lists for `mock-card`.
+ * The test cards and amounts are the ones docs/sandbox.md lists for `mock-card`.
  */
 
 type Step = (api: Api) => Promise<void>;
@@ -31,7 +31,8 @@ function card(number: string) {
 
 async function post(api: Api, path: string, body: unknown, what: string): Promise<Resource> {
   const resource = (await api.client.call('POST', path, body)).body as unknown as Resource;
-  api.say(`${what}: ${resource.id ?? ''}${resource.status ? ` ${resource.status}` : ''}`);
+  // A capture's answer is its capture record, which has a status and no id of its own.
+  api.say([`${what}:`, resource.id, resource.status].filter(Boolean).join(' '));
   return resource;
 }
 

@@ -1,4 +1,5 @@
 import type { ConnectorDefinition, PaymentConnector } from './connector.ts';
+import { capabilityProblems } from './capability-check.ts';
 import { instrumentConnector, type ConnectorObserver } from './instrument.ts';
 import { MockCardConnector } from './mock/mock-card.connector.ts';
 import { MockRedirectConnector } from './mock/mock-redirect.connector.ts';
@@ -10,7 +11,8 @@ import { sandboxConnectorRefusal } from '../errors/sandbox-only.ts';
 import type { SimulatorLedger } from './simulator-ledger.ts';
 
 /**
- * Connector id → connector. Refuses duplicate ids at registration and unknown ids at lookup, so a
+ * Connector id → connector. Refuses duplicate ids, and a connector whose capability flags do not
+ * match its methods (capability-check.ts), at registration, and unknown ids at lookup, so a
  * misconfiguration fails at start, not on the first payment.
  */
 export class ConnectorRegistry {
@@ -32,6 +34,8 @@ export class ConnectorRegistry {
     const { id } = connector.definition;
     if (this.connectors.has(id)) throw new Error(`connector ${id} is registered twice`);
     if (!/^[a-z0-9]+(-[a-z0-9_]+)+$/.test(id)) throw new Error(`connector id ${id} is not of the form <provider>-<method>`);
+    const problems = capabilityProblems(connector, options);
+    if (problems.length > 0) throw new Error(`connector ${id} does not match its capabilities: ${problems.join('; ')}`);
     this.connectors.set(id, instrumentConnector(connector, () => this.observer));
     if (options.sandbox) this.sandbox.set(id, connector.definition.method);
     return this;

@@ -42,9 +42,12 @@ export const badRequest = (message = DEFAULT_MESSAGE.bad_request, details: Error
 export const invalidField = (location: ErrorLocation, pointer: string, message: string, type = 'value_error') =>
   new AppError('bad_request', 'Request failed validation', { details: [{ location, pointer, message, type }] });
 
-/** A 400 about one field whose message says what is wrong (rather than the generic "Request failed validation"). */
-export const fieldRefusal = (location: ErrorLocation, pointer: string, message: string, type = 'value_error') =>
-  new AppError('bad_request', message, { details: [{ location, pointer, message, type }] });
+/**
+ * A 400 about one field whose message says what is wrong (rather than the generic "Request failed
+ * validation"). `headline`: the error's own message when it says more than the field's (by default the same).
+ */
+export const fieldRefusal = (location: ErrorLocation, pointer: string, message: string, type = 'value_error', headline = message) =>
+  new AppError('bad_request', headline, { details: [{ location, pointer, message, type }] });
 
 export const unauthorized = (message = DEFAULT_MESSAGE.unauthorized) => new AppError('unauthorized', message);
 

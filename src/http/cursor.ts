@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { AppError } from '../errors/app-error.ts';
+import { AppError, fieldRefusal } from '../errors/app-error.ts';
 
 export type Direction = 'next' | 'prev';
 
@@ -47,7 +47,5 @@ export class CursorCodec {
 }
 
 export function invalidCursor(): AppError {
-  return new AppError('bad_request', 'The cursor is not valid for this list; pass a next_cursor or previous_cursor value returned by it', {
-    details: [{ location: 'query', pointer: '/cursor', message: 'Invalid or foreign cursor', type: 'value_error' }],
-  });
+  return fieldRefusal('query', '/cursor', 'Invalid or foreign cursor', 'value_error', 'The cursor is not valid for this list; pass a next_cursor or previous_cursor value returned by it');
 }

@@ -2,7 +2,7 @@ import { translatePgError } from '../errors/pg-errors.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps, IdempotencyHandle, RecordedResponse } from '../context.ts';
 import { withTransaction, type Executor, type Tx } from '../db/transaction.ts';
-import { AppError, forbidden, tooEarly } from '../errors/app-error.ts';
+import { fieldRefusal, forbidden, tooEarly } from '../errors/app-error.ts';
 import * as repo from '../modules/idempotency-keys/idempotency-keys.repo.ts';
 import { MerchantAccountCache } from '../modules/merchant-accounts/merchant-account-cache.ts';
 import type { Sealed } from '../vault/vault.ts';
@@ -78,7 +78,7 @@ async function newClaim(deps: Deps, request: FastifyRequest, key: string, now: n
 }
 
 const refused = (message: string, detail: string, type: string) =>
-  new AppError('bad_request', message, { details: [{ location: 'header', pointer: '/idempotency-key', message: detail, type }] });
+  fieldRefusal('header', '/idempotency-key', detail, type, message);
 
 function sendStored(reply: FastifyReply, status: number, body: string, replayed: boolean): FastifyReply {
   reply.code(status);

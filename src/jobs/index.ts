@@ -22,6 +22,7 @@ import { generateReport } from './generate-report.job.ts';
 import { scheduleReports } from './schedule-reports.job.ts';
 import { purgeReportExecutions } from './purge-report-executions.job.ts';
 import { purgeWalletTokenUses } from './purge-wallet-token-uses.job.ts';
+import { purgeDashboardSessions } from './purge-dashboard-sessions.job.ts';
 import { purgeInboundWebhookEvents } from './purge-inbound-webhook-events.job.ts';
 import { sealMerchantAccountSecrets } from './seal-merchant-account-secrets.job.ts';
 import { rekeyIdempotencyKeys } from './rekey-idempotency-keys.job.ts';
@@ -31,7 +32,7 @@ import { reconcileGiftCardsJob } from './reconcile-gift-cards.job.ts';
 import { reverseGiftCardRedemptionJob } from './reverse-gift-card-redemption.job.ts';
 
 /** Every job the workers know. Add a new job here (see jobs/README.md). */
-export const JOBS: JobDefinition[] = [purgeIdempotencyKeys, purgeFinishedJobs, purgeRateLimitWindows, purgeSecurityCodes, purgeExpiredCheckoutSessions, runAccountUpdater, settleTransactionJob, reconcileAttempts, reconcilePayouts, deliverWebhook, voidLateAuthorization, reconcilePaymentServiceTokens, expireThreeDsChallengesJob, analyzeEmbeddedDatabase, vacuumEmbeddedDatabase, evaluateMonitoringMetrics, purgeMonitoringHistory, expirePaymentLinksJob, generateReport, scheduleReports, purgeReportExecutions, purgeWalletTokenUses, rekeyIdempotencyKeys, purgeInboundWebhookEvents, sealMerchantAccountSecrets, reconcileGiftCardsJob, reverseGiftCardRedemptionJob, ingestSettlementsJob, scheduleSettlementIngestions];
+export const JOBS: JobDefinition[] = [purgeIdempotencyKeys, purgeFinishedJobs, purgeRateLimitWindows, purgeSecurityCodes, purgeExpiredCheckoutSessions, runAccountUpdater, settleTransactionJob, reconcileAttempts, reconcilePayouts, deliverWebhook, voidLateAuthorization, reconcilePaymentServiceTokens, expireThreeDsChallengesJob, analyzeEmbeddedDatabase, vacuumEmbeddedDatabase, evaluateMonitoringMetrics, purgeMonitoringHistory, expirePaymentLinksJob, generateReport, scheduleReports, purgeReportExecutions, purgeWalletTokenUses, rekeyIdempotencyKeys, purgeInboundWebhookEvents, sealMerchantAccountSecrets, reconcileGiftCardsJob, reverseGiftCardRedemptionJob, ingestSettlementsJob, scheduleSettlementIngestions, purgeDashboardSessions];
 
 const HOUR = 3600 * 1000;
 
@@ -68,6 +69,8 @@ export const RECURRING: RecurringJob[] = [
   { job: purgeReportExecutions, everyMs: HOUR },
   // Wallet token uses outlive their tokens by an hour already: an hourly purge keeps the table small.
   { job: purgeWalletTokenUses, everyMs: HOUR },
+  // Ended dashboard sessions open nothing (they are checked on every request): hourly keeps the table small.
+  { job: purgeDashboardSessions, everyMs: HOUR },
   // Provider webhook events outlive the providers' retries (INBOUND_WEBHOOK_RETENTION_DAYS): hourly is plenty.
   { job: purgeInboundWebhookEvents, everyMs: HOUR },
   // Secrets kept in clear are sealed within 5 minutes of an upgrade (a worker's first poll schedules

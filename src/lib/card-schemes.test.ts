@@ -71,9 +71,9 @@ describe('happy', () => {
     for (const range of IIN_RANGES) expect(covered.has(range.scheme), range.scheme).toBe(true);
   });
 
-  it('matches the README table "Sandbox test cards", number for number', () => {
-    const readme = fs.readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-    const start = readme.indexOf('## Sandbox test cards');
+  it('matches the table "Test cards" of docs/sandbox.md, number for number', () => {
+    const readme = fs.readFileSync(new URL('../../docs/sandbox.md', import.meta.url), 'utf8');
+    const start = readme.indexOf('## Test cards');
     // Up to the next heading of any level: sub-tables (account updater outcomes) follow.
     const section = readme.slice(start, readme.indexOf('\n#', start + 1));
     const rows = [...section.matchAll(/^\| `(\d+)` \| `([a-z-]+)`/gm)].map(([, number, scheme]) => [number, scheme]);

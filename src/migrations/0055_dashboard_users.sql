@@ -40,6 +40,7 @@ CREATE TABLE dashboard_setup_tokens (
   created_at   timestamptz(3) NOT NULL DEFAULT now()
 );
 CREATE INDEX dashboard_setup_tokens_user_idx ON dashboard_setup_tokens (user_id);
+CREATE INDEX dashboard_setup_tokens_expires_idx ON dashboard_setup_tokens (expires_at);
 
 -- Sign-in sessions: the cookie holds a random token, the row its SHA-256 only.
 -- stage: `second-factor` (password checked, code expected), `enrollment` (signed in, must enrol
@@ -57,3 +58,5 @@ CREATE TABLE dashboard_sessions (
   revoked_at     timestamptz(3)
 );
 CREATE INDEX dashboard_sessions_user_idx ON dashboard_sessions (user_id);
+-- The purge-dashboard-sessions job deletes sessions a day after their absolute end.
+CREATE INDEX dashboard_sessions_expires_idx ON dashboard_sessions (expires_at);

@@ -24,6 +24,7 @@ import { transactions } from './transactions/index.ts';
 import { flows } from './flows/index.ts';
 import { vaultForward } from './vault-forward/index.ts';
 import { sandboxApprovals } from './sandbox-approvals/index.ts';
+import { sandboxEcho } from './sandbox-echo/index.ts';
 import { connectorReturns } from './connector-returns/index.ts';
 import { threeDsConfigurations } from './three-ds-configurations/index.ts';
 import { threeDsScenarios } from './three-ds-scenarios/index.ts';
@@ -37,4 +38,4 @@ import { roles } from './roles/index.ts';
 import { dashboardSessions } from './dashboard-sessions/index.ts';
 
 /** Every resource group, registered by `buildApp` in this order. */
-export const MODULES: Array<(app: FastifyInstance) => Promise<void>> = [health, merchantAccounts, threeDsConfigurations, auditLogs, apiKeyPairs, buyers, cardSchemeDefinitions, paymentMethodDefinitions, cardDetails, paymentMethods, networkTokens, checkoutSessions, accountUpdater, paymentServiceDefinitions, paymentServices, paymentServiceTokens, paymentOptions, flows, giftCards, threeDsScenarios, transactions, payouts, sandboxApprovals, webhookSubscriptions, webhookDeliveries, vaultForward, metricsExplorer, monitoring, inboundWebhooks, metrics, paymentLinks, digitalWallets, reports, connectorReturns, roles, dashboardSessions];
+export const MODULES: Array<(app: FastifyInstance) => Promise<void>> = [health, merchantAccounts, threeDsConfigurations, auditLogs, apiKeyPairs, buyers, cardSchemeDefinitions, paymentMethodDefinitions, cardDetails, paymentMethods, networkTokens, checkoutSessions, accountUpdater, paymentServiceDefinitions, paymentServices, paymentServiceTokens, paymentOptions, flows, giftCards, threeDsScenarios, transactions, payouts, sandboxApprovals, sandboxEcho, webhookSubscriptions, webhookDeliveries, vaultForward, metricsExplorer, monitoring, inboundWebhooks, metrics, paymentLinks, digitalWallets, reports, connectorReturns, roles, dashboardSessions];

@@ -97,6 +97,8 @@ describe('happy', () => {
     const captured = await runSvc(['trigger', 'transaction.captured', '--url', server.baseUrl], { DATA_DIR: dataDir });
     expect(captured.code, captured.stderr).toBe(0);
     expect(captured.stdout).toMatch(/transaction: [0-9a-f-]{36} authorization_succeeded/);
+    // The capture record has no id: its line is the status alone, with no gap where an id would be.
+    expect(captured.stdout).toMatch(/^capture: succeeded$/m);
     expect(captured.stdout).toContain('triggered transaction.captured in merchant account default');
     const payout = await runSvc(['trigger', 'payout.succeeded', '--url', server.baseUrl], { DATA_DIR: dataDir });
     expect(payout.code, payout.stderr).toBe(0);
@@ -184,7 +186,7 @@ describe('errors', () => {
       const listened = await runSvc(['listen', '--url', production.baseUrl], { DATA_DIR: strictDir });
       expect(listened.code).toBe(1);
       expect(listened.stderr).toMatch(/POST \/webhook-subscriptions answered 400: .+/);
-      expect(listened.stderr).toContain('start it with WEBHOOK_ALLOW_PRIVATE_URLS=true (sandbox only');
+      expect(listened.stderr).toContain('production delivers to public https addresses only');
       const triggered = await runSvc(['trigger', 'transaction.created', '--url', production.baseUrl], { DATA_DIR: strictDir });
       expect(triggered.code).toBe(1);
       expect(triggered.stderr).toContain('svc trigger runs against sandbox servers only (it makes test payments on mock-card); this server is production');

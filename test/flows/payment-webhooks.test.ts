@@ -11,7 +11,7 @@ import { drainUntil, startReceiver, verifyWebhook, type Receiver } from '../help
 let t: TestApp;
 let receiver: Receiver;
 beforeAll(async () => {
-  t = await buildTestApp({ WEBHOOK_ALLOW_PRIVATE_URLS: 'true', SETTLEMENT_DELAY_SECONDS: '0' });
+  t = await buildTestApp({ SETTLEMENT_DELAY_SECONDS: '0' });
   receiver = await startReceiver();
 });
 afterAll(async () => {

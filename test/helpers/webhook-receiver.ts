@@ -42,7 +42,7 @@ export async function startReceiver(path = '/hooks'): Promise<Receiver> {
   };
 }
 
-/** The README's verification, as a receiver runs it (5 minutes of tolerance, constant-time comparison). */
+/** The verification of docs/webhooks.md ("Verifying a delivery"), as a receiver runs it (5 minutes of tolerance, constant-time comparison). */
 export function verifyWebhook(secret: string, headers: IncomingHttpHeaders, rawBody: string, now = Date.now()): boolean {
   const timestamp = Number(headers['x-svc-webhook-timestamp']);
   if (!Number.isInteger(timestamp) || Math.abs(now / 1000 - timestamp) > 300) return false;

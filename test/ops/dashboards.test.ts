@@ -6,7 +6,7 @@ import { buildTestApp, type TestApp } from '../helpers/build-test-app.ts';
 import { METRICS_TOKEN, scrape } from '../helpers/metrics.ts';
 import { ROOT } from '../helpers/spawn-server.ts';
 
-/** The dashboard, the alert rules and the README speak of metrics the server really exposes. */
+/** The dashboard, the alert rules and docs/operating.md speak of metrics the server really exposes. */
 let t: TestApp;
 let exposed: Set<string>;
 beforeAll(async () => {
@@ -67,8 +67,8 @@ describe('happy', () => {
 });
 
 describe('errors', () => {
-  it('the README lists every svc_ family and no family that does not exist', () => {
-    const section = read('README.md').split('### Metrics')[1]!.split('### Server-Timing')[0]!;
+  it('docs/operating.md lists every svc_ family and no family that does not exist', () => {
+    const section = read('docs/operating.md').split('\n## Metrics\n')[1]!.split('\n## Server-Timing\n')[0]!;
     const listed = metricNames(section).filter((n) => n.startsWith('svc_'));
     for (const name of listed) expect(exposed.has(name), name).toBe(true);
     for (const name of exposed) if (name.startsWith('svc_') && !/_(bucket|count|sum)$/.test(name)) expect(listed, name).toContain(name);

@@ -43,7 +43,7 @@ function factsOf(response: AdyenPaymentResponse, status: AdyenPaymentStatus): Re
 
 /** A `/payments` (or `/payments/details`) answer in our terms. */
 export function authorizationOf(response: AdyenPaymentResponse, intent: 'authorize' | 'capture'): AdyenAuthorization {
-  let status = paymentStatusOf(response.resultCode ?? '', intent);
+  let status = paymentStatusOf(response.resultCode, intent);
   const approvalUrl = status === 'buyer_approval_pending' ? approvalUrlOf(response) : null;
   // A redirect we cannot send the buyer to (a POST form) cannot complete.
   if (status === 'buyer_approval_pending' && !approvalUrl) status = 'failed';

@@ -1,13 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { avsOf, cvvOf, httpError, paymentStatusOf, refusalErrorCode } from './adyen.mapping.ts';
+import { ConnectorError } from '../connector.ts';
+import { avsOf, cvvOf, httpError, paymentStatusOf, refusalErrorCode, RESULT_CODE_STATUS, type AdyenResultCode } from './adyen.mapping.ts';
 
 describe('happy', () => {
   it('maps every Adyen resultCode', () => {
-    const expected: Record<string, string> = {
+    const expected: Record<AdyenResultCode, string> = {
       Authorised: 'authorized', Refused: 'declined', Cancelled: 'declined', RedirectShopper: 'buyer_approval_pending', IdentifyShopper: 'buyer_approval_pending',
       ChallengeShopper: 'buyer_approval_pending', PresentToShopper: 'buyer_approval_pending', Pending: 'pending', Received: 'pending', Error: 'failed',
       AuthenticationFinished: 'failed', AuthenticationNotRequired: 'failed', PartiallyAuthorised: 'failed',
     };
+    expect(Object.keys(RESULT_CODE_STATUS).sort()).toEqual(Object.keys(expected).sort());
     for (const [code, status] of Object.entries(expected)) expect(paymentStatusOf(code, 'authorize'), code).toBe(status);
     expect(paymentStatusOf('Authorised', 'capture')).toBe('captured');
   });
@@ -22,15 +24,28 @@ describe('happy', () => {
     expect(cvvOf('1 Matches')).toBe('match');
     expect(cvvOf('2 Does not match')).toBe('no_match');
     expect(cvvOf('6 No CVC/CVV provided')).toBe('not_provided');
+    expect(['0 Unknown', '1 Matches', '2 Does not match', '3 Not checked', '4 No CVC/CVV provided, but was required', '5 Issuer not certified for CVC/CVV', '6 No CVC/CVV provided'].map(cvvOf))
+      .toEqual(['unavailable', 'match', 'no_match', 'unavailable', 'not_provided', 'unavailable', 'not_provided']);
+    const avs: Record<string, string> = { match: '7 20 24', no_match: '2 11 26', partial_match_address: '1 13 19', partial_match_postcode: '6 12 14 21 22 23 25', unavailable: '0 3 4 5 15 16 17 18' };
+    for (const [ours, codes] of Object.entries(avs)) for (const code of codes.split(' ')) expect(avsOf(`${code} text`), code).toBe(ours);
   });
 });
 
 describe('errors', () => {
   it('never approves what it does not know', () => {
-    expect(paymentStatusOf('SomethingNew', 'authorize')).toBe('failed');
+    expect(avsOf('9 Address matches, postal code unknown')).toBeNull();
     expect(refusalErrorCode('999', 'Refused')).toBe('do_not_honor');
     expect(avsOf(undefined)).toBeNull();
     expect(cvvOf('x')).toBeNull();
+  });
+
+  it('a resultCode newer than the table (or none) is an unknown outcome naming it, never a decline or failure', () => {
+    for (const code of ['SomethingNew', undefined]) {
+      const call = () => paymentStatusOf(code, 'authorize');
+      expect(call).toThrow(ConnectorError);
+      expect(call).toThrow(code ? /resultCode "SomethingNew".*left to reconciliation/ : /resultCode null/);
+      try { call(); } catch (error) { expect(error).toMatchObject({ kind: 'timeout' }); }
+    }
   });
 
   it('classifies HTTP errors, keeping Adyen\'s code', () => {

@@ -1,46 +1,54 @@
 import { ConnectorError, type AuthorizeOutcome } from '../connector.ts';
 import type { StandardErrorCode } from '../error-codes.ts';
+import { inTable, unknownStatus } from '../status-table.ts';
 
 /**
  * Adyen's answers in our terms: `resultCode` onto our authorization statuses, `refusalReasonCode`
  * onto the standardized `error_code` set (the raw code and reason are kept), AVS and CVC results
- * from `additionalData`, and HTTP errors onto outcomes or `ConnectorError`. Exhaustive switches:
- * an Adyen value we do not know maps to a failure, never to an approval.
+ * from `additionalData`, and HTTP errors onto outcomes or `ConnectorError`. Statuses are complete
+ * tables the compiler checks (STYLE E4, `status-table.ts`): an Adyen value we do not know is never
+ * an approval, nor a failure while Adyen may have charged the card.
  */
 
-/** Adyen Checkout `resultCode` values (API v71). */
+/**
+ * Adyen Checkout `resultCode` values (API v71, docs.adyen.com/online-payments/build-your-integration/payment-result-codes;
+ * the `ResultCodeEnum` of Adyen's API libraries). We call Adyen over plain HTTP, without its library.
+ */
 export type AdyenResultCode =
   | 'Authorised' | 'Refused' | 'Error' | 'Cancelled' | 'Pending' | 'Received' | 'RedirectShopper' | 'IdentifyShopper'
   | 'ChallengeShopper' | 'PresentToShopper' | 'AuthenticationFinished' | 'AuthenticationNotRequired' | 'PartiallyAuthorised';
 
 export type AdyenPaymentStatus = AuthorizeOutcome['status'] | 'pending';
 
-/** Our status of a `/payments` or `/payments/details` answer. `pending`: not final at Adyen yet (its webhook will tell). */
-export function paymentStatusOf(resultCode: string, intent: 'authorize' | 'capture'): AdyenPaymentStatus {
-  switch (resultCode as AdyenResultCode) {
-    // With intent capture the payment is sent with captureDelayHours 0: Adyen books the capture itself.
-    case 'Authorised':
-      return intent === 'capture' ? 'captured' : 'authorized';
-    case 'Refused':
-    case 'Cancelled':
-      return 'declined';
-    case 'RedirectShopper':
-    case 'IdentifyShopper':
-    case 'ChallengeShopper':
-    case 'PresentToShopper':
-      return 'buyer_approval_pending';
-    case 'Pending':
-    case 'Received':
-      return 'pending';
-    case 'Error':
-    case 'AuthenticationFinished':
-    case 'AuthenticationNotRequired':
-    // A partial authorization would leave the buyer short: we never request one, so it is a failure.
-    case 'PartiallyAuthorised':
-      return 'failed';
-    default:
-      return 'failed';
-  }
+/** `approved`: authorized, or captured with intent capture (sent with captureDelayHours 0: Adyen books the capture itself). */
+export const RESULT_CODE_STATUS = {
+  Authorised: 'approved',
+  Refused: 'declined',
+  Cancelled: 'declined',
+  RedirectShopper: 'buyer_approval_pending',
+  IdentifyShopper: 'buyer_approval_pending',
+  ChallengeShopper: 'buyer_approval_pending',
+  PresentToShopper: 'buyer_approval_pending',
+  Pending: 'pending',
+  Received: 'pending',
+  Error: 'failed',
+  // Authentication-only results: we never ask for authentication alone, so no payment was made.
+  AuthenticationFinished: 'failed',
+  AuthenticationNotRequired: 'failed',
+  // A partial authorization would leave the buyer short: we never request one, so it is a failure.
+  PartiallyAuthorised: 'failed',
+} as const satisfies Record<AdyenResultCode, Exclude<AdyenPaymentStatus, 'authorized' | 'captured' | 'capture_pending'> | 'approved'>;
+
+/**
+ * Our status of a `/payments` or `/payments/details` answer. `pending`: not final at Adyen yet (its
+ * webhook will tell). A `resultCode` missing or newer than this table is an unknown outcome
+ * (`unknownStatus`): left to reconciliation, never read as a decline or a failure.
+ */
+export function paymentStatusOf(resultCode: string | undefined, intent: 'authorize' | 'capture'): AdyenPaymentStatus {
+  if (!inTable(RESULT_CODE_STATUS, resultCode)) throw unknownStatus('Adyen', 'resultCode', resultCode ?? null);
+  const status = RESULT_CODE_STATUS[resultCode];
+  if (status !== 'approved') return status;
+  return intent === 'capture' ? 'captured' : 'authorized';
 }
 
 /** Adyen refusal reason codes (docs.adyen.com/development-resources/refusal-reasons) → our standard error_code (error-codes.ts). */
@@ -62,40 +70,42 @@ export function refusalErrorCode(refusalReasonCode: string | null | undefined, r
   return (refusalReasonCode && REFUSALS[refusalReasonCode]) || 'do_not_honor';
 }
 
+type AvsCode = AuthorizeOutcome['avsResponseCode'];
+
+/**
+ * `additionalData.avsResult` codes we map (docs.adyen.com/risk-management/avs-checks), by their
+ * leading number. A code not in the table (8 to 10, or one Adyen adds) reads as no AVS result
+ * (`null`): the result is informational, and an unread one is never a match.
+ */
+const AVS_RESULTS: Readonly<Record<number, AvsCode>> = {
+  7: 'match', 20: 'match', 24: 'match',
+  2: 'no_match', 11: 'no_match', 26: 'no_match',
+  1: 'partial_match_address', 13: 'partial_match_address', 19: 'partial_match_address',
+  6: 'partial_match_postcode', 12: 'partial_match_postcode', 14: 'partial_match_postcode', 21: 'partial_match_postcode', 22: 'partial_match_postcode', 23: 'partial_match_postcode', 25: 'partial_match_postcode',
+  0: 'unavailable', 3: 'unavailable', 4: 'unavailable', 5: 'unavailable', 15: 'unavailable', 16: 'unavailable', 17: 'unavailable', 18: 'unavailable',
+};
+
+/** `additionalData.cvcResult` codes 0 to 6 (docs.adyen.com/risk-management/cvc-checks). */
+export type AdyenCvcCode = 0 | 1 | 2 | 3 | 4 | 5 | 6;
+
+/** Complete over the documented codes; another code reads as no CVC result (`null`), never a match. */
+const CVC_RESULTS = {
+  0: 'unavailable', 1: 'match', 2: 'no_match', 3: 'unavailable', 4: 'not_provided', 5: 'unavailable', 6: 'not_provided',
+} as const satisfies Record<AdyenCvcCode, AuthorizeOutcome['cvvResponseCode']>;
+
+/** The leading number of a result such as "1 Matches"; NaN when there is none. */
+const codeOf = (result: string | undefined) => (result ? Number.parseInt(result, 10) : Number.NaN);
+
 /** `additionalData.avsResult`, e.g. "5 No AVS data provided" → our AVS code. */
-export function avsOf(avsResult: string | undefined): AuthorizeOutcome['avsResponseCode'] {
-  const code = avsResult ? Number.parseInt(avsResult, 10) : Number.NaN;
-  switch (code) {
-    case 7: case 20: case 24:
-      return 'match';
-    case 2: case 11: case 26:
-      return 'no_match';
-    case 1: case 13: case 19:
-      return 'partial_match_address';
-    case 6: case 12: case 14: case 21: case 22: case 23: case 25:
-      return 'partial_match_postcode';
-    case 0: case 3: case 4: case 5: case 15: case 16: case 17: case 18:
-      return 'unavailable';
-    default:
-      return null;
-  }
+export function avsOf(avsResult: string | undefined): AvsCode {
+  const code = codeOf(avsResult);
+  return Object.hasOwn(AVS_RESULTS, code) ? AVS_RESULTS[code]! : null;
 }
 
 /** `additionalData.cvcResult`, e.g. "1 Matches" → our CVV code. */
 export function cvvOf(cvcResult: string | undefined): AuthorizeOutcome['cvvResponseCode'] {
-  const code = cvcResult ? Number.parseInt(cvcResult, 10) : Number.NaN;
-  switch (code) {
-    case 1:
-      return 'match';
-    case 2:
-      return 'no_match';
-    case 4: case 6:
-      return 'not_provided';
-    case 0: case 3: case 5:
-      return 'unavailable';
-    default:
-      return null;
-  }
+  const code = codeOf(cvcResult);
+  return Object.hasOwn(CVC_RESULTS, code) ? CVC_RESULTS[code as AdyenCvcCode] : null;
 }
 
 /** Adyen's error body (`ServiceError`). */

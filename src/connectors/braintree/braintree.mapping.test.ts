@@ -1,13 +1,31 @@
 import { describe, expect, it } from 'vitest';
-import { avsOf, cvvOf, dataOf, graphQlError, processorErrorCode, rejectionErrorCode, syncStatusOf } from './braintree.mapping.ts';
+import { ConnectorError } from '../connector.ts';
+import { refundStatusOf } from './braintree.answers.ts';
+import { avsOf, cvvOf, dataOf, graphQlError, PAYMENT_STATUS, processorErrorCode, rejectionErrorCode, syncStatusOf, type BraintreeAvsCvvCode, type BraintreeStatus } from './braintree.mapping.ts';
 
 describe('happy', () => {
   it('maps every Braintree payment status', () => {
-    const expected: Record<string, string> = {
+    const expected: Record<BraintreeStatus, string> = {
       AUTHORIZED: 'authorized', SUBMITTED_FOR_SETTLEMENT: 'captured', SETTLING: 'captured', SETTLEMENT_PENDING: 'captured', SETTLED: 'captured', SETTLEMENT_CONFIRMED: 'captured',
       VOIDED: 'voided', PROCESSOR_DECLINED: 'declined', GATEWAY_REJECTED: 'declined', SETTLEMENT_DECLINED: 'declined', AUTHORIZING: 'pending', FAILED: 'failed', AUTHORIZATION_EXPIRED: 'failed',
     };
+    expect(Object.keys(PAYMENT_STATUS).sort()).toEqual(Object.keys(expected).sort());
     for (const [status, ours] of Object.entries(expected)) expect(syncStatusOf(status), status).toBe(ours);
+  });
+
+  it('maps every refund status: settled or settling is refunded, a voided one failed', () => {
+    const refunds: Record<string, string> = { SUBMITTED_FOR_SETTLEMENT: 'refunded', SETTLED: 'refunded', AUTHORIZING: 'pending', PROCESSOR_DECLINED: 'declined', FAILED: 'failed', VOIDED: 'failed', AUTHORIZED: 'failed' };
+    for (const [status, ours] of Object.entries(refunds)) expect(refundStatusOf(status), status).toBe(ours);
+  });
+
+  it('maps every AVS/CVV response code of the CVV result', () => {
+    const expected: Record<BraintreeAvsCvvCode, string> = {
+      MATCHES: 'match', DOES_NOT_MATCH: 'no_match', NOT_PROVIDED: 'not_provided', BYPASS: 'unavailable', ISSUER_DOES_NOT_PARTICIPATE: 'unavailable',
+      NOT_APPLICABLE: 'unavailable', NOT_VERIFIED: 'unavailable', SYSTEM_ERROR: 'unavailable',
+    };
+    for (const [code, ours] of Object.entries(expected)) expect(cvvOf(code), code).toBe(ours);
+    expect(cvvOf(null)).toBeNull();
+    expect(cvvOf('A_NEW_CODE')).toBe('unavailable');
   });
 
   it('maps processor codes, gateway rejections, AVS and CVV', () => {
@@ -31,13 +49,22 @@ describe('happy', () => {
 
 describe('errors', () => {
   it('never approves an unknown status, and classifies GraphQL error classes', () => {
-    expect(syncStatusOf('SOMETHING_NEW')).toBe('failed');
     expect(processorErrorCode('2999')).toBe('do_not_honor');
     expect(graphQlError(200, [{ extensions: { errorClass: 'AUTHENTICATION' } }]).kind).toBe('invalid_request');
     expect(graphQlError(200, [{ extensions: { errorClass: 'SERVICE_AVAILABILITY' } }]).kind).toBe('unavailable');
     expect(graphQlError(200, [{ extensions: { errorClass: 'INTERNAL' } }]).kind).toBe('timeout');
     expect(graphQlError(502, []).kind).toBe('timeout');
     expect(graphQlError(429, []).kind).toBe('unavailable');
+  });
+});
+
+describe('unknown values', () => {
+  it('a payment or refund status newer than the table is an unknown outcome naming it, never failed', () => {
+    for (const call of [() => syncStatusOf('SOMETHING_NEW'), () => refundStatusOf('SOMETHING_NEW')]) {
+      expect(call).toThrow(ConnectorError);
+      expect(call).toThrow(/PaymentStatus "SOMETHING_NEW".*left to reconciliation/);
+      try { call(); } catch (error) { expect(error).toMatchObject({ kind: 'timeout', raw: { code: 'SOMETHING_NEW' } }); }
+    }
   });
 });
 

@@ -1,45 +1,50 @@
 import { ConnectorError, type AuthorizeOutcome, type ResponseFacts, type SyncOutcome } from '../connector.ts';
 import type { GraphQlAnswer, GraphQlError } from './braintree.client.ts';
 import type { StandardErrorCode } from '../error-codes.ts';
+import { inTable, unknownStatus } from '../status-table.ts';
 
 /**
  * Braintree's answers in our terms: the `PaymentStatus` of a transaction, processor response codes
  * (`legacyCode`, developer.paypal.com/braintree/docs/reference/general/processor-responses) and
  * gateway rejection reasons onto the standardized `error_code` set (raw code and text kept), AVS
- * and CVV results, and GraphQL error classes onto `ConnectorError`. Exhaustive switches: an
- * unknown value maps to a failure, never to an approval.
+ * and CVV results, and GraphQL error classes onto `ConnectorError`. Statuses are complete tables
+ * the compiler checks (STYLE E4, `status-table.ts`): an unknown value is never an approval, nor a
+ * failure while Braintree may have charged the card.
  */
 
+/**
+ * The GraphQL API's `PaymentStatus` enum (developer.paypal.com/braintree/graphql/reference/types/payment-status).
+ * We call the GraphQL API over plain HTTP: no Braintree library types these values.
+ */
 export type BraintreeStatus =
   | 'AUTHORIZATION_EXPIRED' | 'AUTHORIZED' | 'AUTHORIZING' | 'FAILED' | 'GATEWAY_REJECTED' | 'PROCESSOR_DECLINED' | 'SETTLED'
   | 'SETTLEMENT_CONFIRMED' | 'SETTLEMENT_DECLINED' | 'SETTLEMENT_PENDING' | 'SETTLING' | 'SUBMITTED_FOR_SETTLEMENT' | 'VOIDED';
 
 /** What a transaction's status means to us. `pending`: Braintree has not decided (AUTHORIZING). */
+export const PAYMENT_STATUS = {
+  AUTHORIZED: 'authorized',
+  // Submitted for settlement is our capture: Braintree settles it in its nightly batch.
+  SUBMITTED_FOR_SETTLEMENT: 'captured',
+  SETTLING: 'captured',
+  SETTLEMENT_PENDING: 'captured',
+  SETTLED: 'captured',
+  SETTLEMENT_CONFIRMED: 'captured',
+  VOIDED: 'voided',
+  PROCESSOR_DECLINED: 'declined',
+  GATEWAY_REJECTED: 'declined',
+  SETTLEMENT_DECLINED: 'declined',
+  AUTHORIZING: 'pending',
+  FAILED: 'failed',
+  AUTHORIZATION_EXPIRED: 'failed',
+} as const satisfies Record<BraintreeStatus, SyncOutcome['status']>;
+
+/**
+ * A transaction's (or refund's) status in our terms. A status newer than this table is an unknown
+ * outcome (`unknownStatus`): left to reconciliation, which asks Braintree again.
+ */
 export function syncStatusOf(status: string): SyncOutcome['status'] {
-  switch (status as BraintreeStatus) {
-    case 'AUTHORIZED':
-      return 'authorized';
-    // Submitted for settlement is our capture: Braintree settles it in its nightly batch.
-    case 'SUBMITTED_FOR_SETTLEMENT':
-    case 'SETTLING':
-    case 'SETTLEMENT_PENDING':
-    case 'SETTLED':
-    case 'SETTLEMENT_CONFIRMED':
-      return 'captured';
-    case 'VOIDED':
-      return 'voided';
-    case 'PROCESSOR_DECLINED':
-    case 'GATEWAY_REJECTED':
-    case 'SETTLEMENT_DECLINED':
-      return 'declined';
-    case 'AUTHORIZING':
-      return 'pending';
-    case 'FAILED':
-    case 'AUTHORIZATION_EXPIRED':
-      return 'failed';
-    default:
-      return 'failed';
-  }
+  if (!inTable(PAYMENT_STATUS, status)) throw unknownStatus('Braintree', 'PaymentStatus', status);
+  return PAYMENT_STATUS[status];
 }
 
 /** Processor response codes (`legacyCode`) → our standard error_code (error-codes.ts). */
@@ -77,20 +82,24 @@ export function avsOf(postal: string | null | undefined, street: string | null |
   return 'unavailable';
 }
 
+/** The GraphQL API's `AvsCvvResponseCode` enum (developer.paypal.com/braintree/graphql/reference/types/avs-cvv-response-code). */
+export type BraintreeAvsCvvCode = 'BYPASS' | 'DOES_NOT_MATCH' | 'ISSUER_DOES_NOT_PARTICIPATE' | 'MATCHES' | 'NOT_APPLICABLE' | 'NOT_PROVIDED' | 'NOT_VERIFIED' | 'SYSTEM_ERROR';
+
+const CVV_RESULTS = {
+  MATCHES: 'match',
+  DOES_NOT_MATCH: 'no_match',
+  NOT_PROVIDED: 'not_provided',
+  BYPASS: 'unavailable',
+  ISSUER_DOES_NOT_PARTICIPATE: 'unavailable',
+  NOT_APPLICABLE: 'unavailable',
+  NOT_VERIFIED: 'unavailable',
+  SYSTEM_ERROR: 'unavailable',
+} as const satisfies Record<BraintreeAvsCvvCode, AuthorizeOutcome['cvvResponseCode']>;
+
+/** A CVV result in our terms; one newer than the table is `unavailable` (informational, never a match). */
 export function cvvOf(cvv: string | null | undefined): AuthorizeOutcome['cvvResponseCode'] {
-  switch (cvv) {
-    case 'MATCHES':
-      return 'match';
-    case 'DOES_NOT_MATCH':
-      return 'no_match';
-    case 'NOT_PROVIDED':
-      return 'not_provided';
-    case null:
-    case undefined:
-      return null;
-    default:
-      return 'unavailable';
-  }
+  if (cvv === null || cvv === undefined) return null;
+  return inTable(CVV_RESULTS, cvv) ? CVV_RESULTS[cvv] : 'unavailable';
 }
 
 /** Card validation errors (class VALIDATION) that are a refusal of this card, not a bug of ours. */

@@ -41,11 +41,11 @@ export interface TestGiftCard {
   activatable?: boolean;
   /** Activation is refused with this code. */
   activateRefusal?: GiftCardErrorCode;
-  /** What the README says it is for. */
+  /** What docs/sandbox.md says it is for. */
   description: string;
 }
 
-/** The sandbox gift cards (README "Sandbox gift cards" lists them; keep the two equal). */
+/** The sandbox gift cards (docs/sandbox.md, "Gift cards", lists them; keep the two equal). */
 export const TEST_GIFT_CARDS: readonly TestGiftCard[] = [
   { number: '6036281000000000001', balance: 10000, currency: 'USD', expirationDate: '2099-12-31T23:59:59.000Z', description: '100.00 USD: the default test gift card' },
   { number: '6036281000000000002', balance: 500, currency: 'USD', expirationDate: '2099-12-31T23:59:59.000Z', description: '5.00 USD: a partial payment, or `insufficient_funds` above 500' },

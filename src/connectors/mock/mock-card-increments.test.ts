@@ -3,14 +3,14 @@ import { describe, expect, it } from 'vitest';
 import { MockCardConnector } from './mock-card.connector.ts';
 import { AMOUNT_SCENARIOS, INCREMENT_AMOUNT_SCENARIOS, incrementScenarioOf } from './mock-card.scenarios.ts';
 
-const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
+const sandboxPage = readFileSync(new URL('../../../docs/sandbox.md', import.meta.url), 'utf8');
 const connector = new MockCardConnector();
 const request = (amount: number) => ({ idempotencyKey: `inc-${amount}`, credentials: { merchant_id: 'm' }, options: null, payment: { method: 'card', bin: '411111', last4: '1111', authorizedAmount: 1000 }, providerTransactionId: 'p', reference: 'r', amount, currency: 'USD' });
 
 describe('increment scenarios', () => {
-  it('lists every increase amount in the README, apart from the payment amounts', () => {
+  it('lists every increase amount in docs/sandbox.md, apart from the payment amounts', () => {
     for (const [amount, entry] of INCREMENT_AMOUNT_SCENARIOS) {
-      expect(readme).toContain(`| \`${amount}\` | ${entry.description} |`);
+      expect(sandboxPage).toContain(`| \`${amount}\` | ${entry.description} |`);
       expect(AMOUNT_SCENARIOS.has(amount)).toBe(false);
     }
   });

@@ -1,7 +1,7 @@
 /**
  * The mock card connector's deterministic payout outcomes, apart from the payment scenarios: a
  * payment test card has no effect on a payout. The amount decides first (any card or stored card),
- * then the card by its first 6 and last 4 digits; every other payout succeeds. README "Payout
+ * then the card by its first 6 and last 4 digits; every other payout succeeds. docs/sandbox.md "Payout
  * outcomes" and src/connectors/README.md list the same tables; a test keeps them in step.
  */
 export type MockPayoutScenario =
@@ -17,7 +17,7 @@ export type MockPayoutScenario =
 
 export interface MockPayoutEntry {
   scenario: MockPayoutScenario;
-  /** README wording. */
+  /** The wording of docs/sandbox.md. */
   description: string;
 }
 

@@ -180,7 +180,14 @@ export class MockCardConnector implements PaymentConnector {
       case 'three-ds-required':
         if (!request.threeDSecure) return refused(request, 'declined', { errorCode: 'authentication_required', rawCode: '1A', rawDescription: 'Strong customer authentication required' });
         return approved(request, scenario);
-      default:
+      // Scenarios of the follow-up calls: the authorization itself is approved. No `default`: a new
+      // scenario kind does not compile until its authorization outcome is chosen here.
+      case 'approve':
+      case 'capture-pending':
+      case 'void-pending':
+      case 'refund-decline':
+      case 'dispute':
+      case 'dispute-reversed':
         return approved(request, scenario);
     }
   }
@@ -218,7 +225,13 @@ export class MockCardConnector implements PaymentConnector {
         throw new ConnectorError('timeout', 'The mock processor did not answer in time');
       case 'unavailable':
         throw new ConnectorError('unavailable', 'The mock processor could not be reached');
-      default:
+      case 'approve':
+      case 'capture-pending':
+      case 'void-pending':
+      case 'refund-decline':
+      case 'dispute':
+      case 'dispute-reversed':
+      case 'three-ds-required':
         return { ...blank, status: 'succeeded' };
     }
   }
@@ -309,7 +322,9 @@ export class MockCardConnector implements PaymentConnector {
         return { errorCode: scenario.errorCode, rawResponseCode: scenario.rawCode, rawResponseDescription: scenario.rawDescription, status: scenario.kind === 'decline' ? 'declined' : 'failed', providerPayoutId };
       case 'unavailable':
         return { ...blank, status: 'not_found', providerPayoutId: null };
-      default:
+      case 'succeed':
+      case 'pending':
+      case 'timeout':
         return { ...blank, status: 'succeeded', providerPayoutId };
     }
   }

@@ -4,13 +4,13 @@ import { luhnValid } from '../../lib/card-schemes.ts';
 import { PAYOUT_AMOUNT_SCENARIOS, PAYOUT_CARDS, payoutScenarioOf } from './mock-card-payouts.scenarios.ts';
 import { AMOUNT_SCENARIOS, MOCK_CARDS, scenarioOf } from './mock-card.scenarios.ts';
 
-const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
+const sandboxPage = readFileSync(new URL('../../../docs/sandbox.md', import.meta.url), 'utf8');
 const connectorsReadme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
 
 describe('happy', () => {
-  it('lists every test card and amount in the README', () => {
-    for (const card of MOCK_CARDS) expect(readme).toContain(`| \`${card.number}\` | ${card.description} |`);
-    for (const [amount, entry] of AMOUNT_SCENARIOS) expect(readme).toContain(`| \`${amount}\` | ${entry.description} |`);
+  it('lists every test card and amount in docs/sandbox.md', () => {
+    for (const card of MOCK_CARDS) expect(sandboxPage).toContain(`| \`${card.number}\` | ${card.description} |`);
+    for (const [amount, entry] of AMOUNT_SCENARIOS) expect(sandboxPage).toContain(`| \`${amount}\` | ${entry.description} |`);
   });
 
   it('finds each card by its first 6 and last 4 digits, and amounts first', () => {
@@ -23,8 +23,8 @@ describe('happy', () => {
     expect(scenarioOf(1000, { bin: null, last4: null }).kind).toBe('approve');
   });
 
-  it('lists every payout test card and amount in both READMEs', () => {
-    for (const text of [readme, connectorsReadme]) {
+  it('lists every payout test card and amount in docs/sandbox.md and the connectors README', () => {
+    for (const text of [sandboxPage, connectorsReadme]) {
       for (const [number, entry] of PAYOUT_CARDS) expect(text).toContain(`| \`${number}\` | ${entry.description} |`);
       for (const [amount, entry] of PAYOUT_AMOUNT_SCENARIOS) expect(text).toContain(`| \`${amount}\` | ${entry.description} |`);
     }

@@ -1,7 +1,7 @@
 /**
  * The mock card connector's deterministic outcomes. A card is recognised by its first 6 and last 4
  * digits, so a later status query (which carries no card number) finds the same scenario. Amounts
- * listed in AMOUNT_SCENARIOS trigger their outcome with any card. README "Sandbox test cards" lists
+ * listed in AMOUNT_SCENARIOS trigger their outcome with any card. docs/sandbox.md "Transaction outcomes" lists
  * the same table; a test keeps the two in step.
  */
 export type MockScenario =
@@ -28,7 +28,7 @@ export type MockScenario =
 export interface MockCardEntry {
   number: string;
   scenario: MockScenario;
-  /** README wording. */
+  /** The wording of docs/sandbox.md. */
   description: string;
 }
 
@@ -69,7 +69,7 @@ export function scenarioOf(amount: number, hint: { bin: string | null; last4: st
 
 /**
  * Increases of an authorization (`POST /transactions/{id}/authorization/increment`) decided by
- * the increase's own amount; any other increase is approved. README "Incremental authorization"
+ * the increase's own amount; any other increase is approved. docs/sandbox.md "Incremental authorization"
  * lists the same table (a test keeps them in step).
  */
 export const INCREMENT_AMOUNT_SCENARIOS: ReadonlyMap<number, { scenario: MockScenario; description: string }> = new Map([

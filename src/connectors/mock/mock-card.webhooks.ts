@@ -4,7 +4,7 @@ import { isCurrency } from '../../lib/currencies.ts';
 
 /**
  * The sandbox processor's webhooks, so the inbound path can be exercised without a real provider
- * (README, "Sandbox provider webhooks"). The payment service's `webhook_secret` signs
+ * (docs/sandbox.md, "Provider webhooks"). The payment service's `webhook_secret` signs
  * `<t>.<raw body>` with HMAC-SHA256, sent as `X-Mock-Signature: t=<unix seconds>,v1=<hex>`;
  * a signature older than 5 minutes is refused. The body is one event:
  * `{"id", "type": "<kind with a dot>", "transaction_id", "reference_id"?, "amount"?, "currency"?}`
@@ -19,7 +19,7 @@ const KINDS = new Set<InboundWebhookActionKind>([
   'refund_succeeded', 'refund_failed', 'chargeback_opened', 'chargeback_won', 'chargeback_lost',
 ]);
 
-/** The signature header of a body (tests and the README's walkthrough sign this way). */
+/** The signature header of a body (tests and docs/sandbox.md's example sign this way). */
 export function signMockWebhook(secret: string, body: string, timestamp = Math.floor(Date.now() / 1000)): string {
   return `t=${timestamp},v1=${createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex')}`;
 }

@@ -1,10 +1,12 @@
 import type { StandardErrorCode } from '../error-codes.ts';
 import type { AuthorizeOutcome, RefundOutcome, SyncOutcome } from '../connector.ts';
 import type { Stripe } from './stripe.client.ts';
+import { inTable, unknownStatus, type KnownValues } from '../status-table.ts';
 
 /**
- * Stripe's statuses and codes onto ours, as exhaustive switches (STYLE C3). The raw code stays in
- * `raw_response_code`; an unknown code maps to the safe default, never to a guess.
+ * Stripe's statuses and codes onto ours: statuses as complete tables the compiler checks (STYLE E4,
+ * `status-table.ts`), decline codes as a lookup whose unknown code is a generic decline. The raw
+ * code stays in `raw_response_code`; an unknown value maps to the safe outcome, never to a guess.
  */
 
 /** Stripe decline codes (https://docs.stripe.com/declines/codes) and error codes onto ours. */
@@ -30,15 +32,15 @@ export function errorCodeOf(declineCode: string | null | undefined, code: string
 
 type Check = string | null | undefined;
 
-/** Stripe's `cvc_check` onto ours. */
+/** Stripe's `cvc_check` values (docs.stripe.com/api/charges/object, `payment_method_details.card.checks`; typed `string` by the package). */
+export type StripeCheck = 'pass' | 'fail' | 'unavailable' | 'unchecked';
+
+const CVV_OF = { pass: 'match', fail: 'no_match', unavailable: 'unavailable', unchecked: 'not_provided' } as const satisfies Record<StripeCheck, AuthorizeOutcome['cvvResponseCode']>;
+
+/** Stripe's `cvc_check` onto ours. A result we do not know is `unavailable`: informational, never a match. */
 export function cvvOf(check: Check): AuthorizeOutcome['cvvResponseCode'] {
-  switch (check) {
-    case 'pass': return 'match';
-    case 'fail': return 'no_match';
-    case 'unavailable': return 'unavailable';
-    case 'unchecked': case null: case undefined: return 'not_provided';
-    default: return 'unavailable';
-  }
+  if (check === null || check === undefined) return 'not_provided';
+  return inTable(CVV_OF, check) ? CVV_OF[check] : 'unavailable';
 }
 
 /** Stripe's `address_line1_check` and `address_postal_code_check` onto our AVS result. */
@@ -51,39 +53,69 @@ export function avsOf(line1: Check, postal: Check): AuthorizeOutcome['avsRespons
   return line1 || postal ? 'unavailable' : null;
 }
 
-/** A PaymentIntent's status onto an authorization outcome status; `null`: still processing. */
-export function authorizeStatusOf(intent: Pick<Stripe.PaymentIntent, 'status' | 'amount_capturable'>): AuthorizeOutcome['status'] | null {
-  switch (intent.status) {
-    case 'requires_capture': return 'authorized';
-    case 'succeeded': return 'captured';
-    case 'requires_action': return 'buyer_approval_pending';
-    case 'requires_payment_method': return 'declined';
-    case 'canceled': return 'failed';
-    case 'processing': return null;
-    case 'requires_confirmation': return 'failed';
-    default: return 'failed';
-  }
-}
+/** Stripe's PaymentIntent statuses, from the `stripe` package's own type (its open `string` member left out). */
+export type StripeIntentStatus = KnownValues<Stripe.PaymentIntent.Status>;
+
+/** A PaymentIntent's status as an authorization outcome; `null`: still processing (a capture pending at Stripe). */
+export const AUTHORIZE_STATUS = {
+  requires_capture: 'authorized',
+  succeeded: 'captured',
+  requires_action: 'buyer_approval_pending',
+  requires_payment_method: 'declined',
+  // We confirm on creation: an intent still waiting for confirmation or canceled did not pay.
+  requires_confirmation: 'failed',
+  canceled: 'failed',
+  processing: null,
+} as const satisfies Record<StripeIntentStatus, AuthorizeOutcome['status'] | null>;
 
 /** A PaymentIntent's status as a status query answer. */
-export function syncStatusOf(intent: Stripe.PaymentIntent): SyncOutcome['status'] {
-  switch (intent.status) {
-    case 'requires_capture': return 'authorized';
-    case 'succeeded': return 'captured';
-    case 'requires_action': return 'buyer_approval_pending';
-    case 'requires_payment_method': return 'declined';
-    case 'canceled': return 'voided';
-    case 'processing': return 'capture_pending';
-    default: return 'failed';
-  }
+export const SYNC_STATUS = {
+  requires_capture: 'authorized',
+  succeeded: 'captured',
+  requires_action: 'buyer_approval_pending',
+  requires_payment_method: 'declined',
+  requires_confirmation: 'failed',
+  canceled: 'voided',
+  processing: 'capture_pending',
+} as const satisfies Record<StripeIntentStatus, SyncOutcome['status']>;
+
+/**
+ * A PaymentIntent's status onto an authorization outcome status; `null`: still processing. A
+ * status newer than the package's types is an unknown outcome (`unknownStatus`): the payment is
+ * left to reconciliation, never marked failed while Stripe may have charged the card.
+ */
+export function authorizeStatusOf(intent: Pick<Stripe.PaymentIntent, 'status'>): AuthorizeOutcome['status'] | null {
+  if (!inTable(AUTHORIZE_STATUS, intent.status)) throw unknownStatus('Stripe', 'PaymentIntent status', intent.status);
+  return AUTHORIZE_STATUS[intent.status];
 }
 
-/** A Refund's status onto ours (https://docs.stripe.com/api/refunds/object#refund_object-status). */
+/** A PaymentIntent's status as a status query answer; an unknown one: as `authorizeStatusOf` (asked again later). */
+export function syncStatusOf(intent: Pick<Stripe.PaymentIntent, 'status'>): SyncOutcome['status'] {
+  if (!inTable(SYNC_STATUS, intent.status)) throw unknownStatus('Stripe', 'PaymentIntent status', intent.status);
+  return SYNC_STATUS[intent.status];
+}
+
+/**
+ * Stripe's Refund statuses (docs.stripe.com/api/refunds/object#refund_object-status; the package
+ * types `Refund.status` as `string | null` and lists these values in its documentation comment).
+ */
+export type StripeRefundStatus = 'pending' | 'requires_action' | 'succeeded' | 'failed' | 'canceled';
+
+export const REFUND_STATUS = {
+  succeeded: 'succeeded',
+  pending: 'processing',
+  requires_action: 'processing',
+  failed: 'failed',
+  canceled: 'failed',
+} as const satisfies Record<StripeRefundStatus, RefundOutcome['status']>;
+
+/**
+ * A Refund's status onto ours. No status yet (`null`) is a refund in progress; a status newer
+ * than this table is an unknown outcome (`unknownStatus`), left to reconciliation rather than
+ * reported failed while Stripe may be paying it back.
+ */
 export function refundStatusOf(status: string | null): RefundOutcome['status'] {
-  switch (status) {
-    case 'succeeded': return 'succeeded';
-    case 'pending': case 'requires_action': return 'processing';
-    case 'failed': case 'canceled': return 'failed';
-    default: return 'processing';
-  }
+  if (status === null) return 'processing';
+  if (!inTable(REFUND_STATUS, status)) throw unknownStatus('Stripe', 'Refund status', status);
+  return REFUND_STATUS[status];
 }

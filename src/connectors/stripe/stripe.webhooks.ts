@@ -2,6 +2,8 @@ import type { InboundWebhookAction, InboundWebhookActionKind, InboundWebhookOutc
 import { isCurrency } from '../../lib/currencies.ts';
 import { fromStripeAmount } from './stripe.amounts.ts';
 import { Stripe } from './stripe.client.ts';
+import { REFUND_STATUS } from './stripe.mapping.ts';
+import { inTable } from '../status-table.ts';
 
 /**
  * Stripe's webhook events (https://docs.stripe.com/webhooks): the `Stripe-Signature` header is
@@ -28,10 +30,16 @@ function action(kind: InboundWebhookActionKind, paymentIntent: string | null, re
   return [{ kind, providerTransactionId: paymentIntent, providerReferenceId: reference, ...money, rawResponseCode: raw.code ?? null, rawResponseDescription: raw.description ?? null }];
 }
 
+/**
+ * A refund event's action, read through the same table as the refund's answer (REFUND_STATUS). A
+ * refund still in progress, or in a status newer than the table, changes nothing: a webhook
+ * never throws, and reconciliation asks Stripe for the refund's outcome.
+ */
 function refundActions(refund: Stripe.Refund): InboundWebhookAction[] {
   const money = moneyOf(refund.amount, refund.currency);
-  if (refund.status === 'succeeded') return action('refund_succeeded', idOf(refund.payment_intent), refund.id, money);
-  if (refund.status === 'failed' || refund.status === 'canceled') return action('refund_failed', idOf(refund.payment_intent), refund.id, money, { code: refund.failure_reason ?? refund.status, description: null });
+  const status = inTable(REFUND_STATUS, refund.status) ? REFUND_STATUS[refund.status] : null;
+  if (status === 'succeeded') return action('refund_succeeded', idOf(refund.payment_intent), refund.id, money);
+  if (status === 'failed') return action('refund_failed', idOf(refund.payment_intent), refund.id, money, { code: refund.failure_reason ?? refund.status, description: null });
   return [];
 }
 

@@ -5,7 +5,7 @@ export interface TestCard {
   scheme: CardScheme;
   /** Set for co-badged numbers. */
   additionalSchemes?: readonly CardScheme[];
-  /** What the number is for (README "Sandbox test cards" lists the same table). */
+  /** What the number is for (docs/sandbox.md, "Test cards", lists the same table). */
   purpose: string;
 }
 

@@ -21,7 +21,7 @@ export type UpdaterAnswer =
   | { outcome: 'closed' };
 
 /**
- * Sandbox test cards with a scripted answer (README "Sandbox test cards"); every other number
+ * Sandbox test cards with a scripted answer (docs/sandbox.md, "Account updater outcomes"); every other number
  * answers `no_change`.
  */
 export const ACCOUNT_UPDATER_TEST_CARDS: Readonly<Record<string, Exclude<AccountUpdaterOutcome, 'no_change'>>> = {

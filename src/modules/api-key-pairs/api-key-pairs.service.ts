@@ -1,7 +1,7 @@
 import { accountLimit, withRequestTransaction, type Deps, type RequestContext } from '../../context.ts';
 import type { ApiKeyPairRow } from '../../db/schema.ts';
 import { withTransaction, type Tx } from '../../db/transaction.ts';
-import { AppError, badRequest, duplicateRecord, forbidden, notFound } from '../../errors/app-error.ts';
+import { AppError, duplicateRecord, fieldRefusal, forbidden, notFound } from '../../errors/app-error.ts';
 import { listPage } from '../../http/pagination.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import { recordAudit, type AuditAction } from '../audit-logs/audit-logs.service.ts';
@@ -62,16 +62,13 @@ function limitOf(caller: Caller, requested: string | null | undefined): string |
   throw forbidden(`This credential is limited to merchant account ${only}; it can only create key pairs limited to that account`);
 }
 
-function bodyError(pointer: string, message: string): AppError {
-  return badRequest(message, [{ location: 'body', pointer, message, type: 'value_error' }]);
-}
 
 async function keyMaterial(publicKey: CreateApiKeyPairBody['public_key']): Promise<{ publicJwk: Record<string, string>; thumbprint: string; privateKeyPem: string | null }> {
   if (publicKey === undefined) return generateEs512KeyPair();
   try {
     return { ...(await describePublicKey(publicKey)), privateKeyPem: null };
   } catch (error) {
-    if (error instanceof PublicKeyError) throw bodyError('/public_key', error.message);
+    if (error instanceof PublicKeyError) throw fieldRefusal('body', '/public_key', error.message);
     throw error;
   }
 }
@@ -96,7 +93,7 @@ async function register(caller: Caller, body: CreateApiKeyPairBody): Promise<Api
   // stored (idempotency), the key would not be stored with it.
   const resource = await caller.write(async (tx) => {
     if (merchantAccountId !== null && !(await merchantAccountExists(tx, merchantAccountId))) {
-      throw bodyError('/merchant_account_id', `The merchant account ${merchantAccountId} does not exist`);
+      throw fieldRefusal('body', '/merchant_account_id', `The merchant account ${merchantAccountId} does not exist`);
     }
     const row = await repo.insertKeyPairIfNew(tx, { id: uuidv7(), thumbprint: key.thumbprint, publicJwk: key.publicJwk, displayName: body.display_name, merchantAccountId });
     if (!row) throw await duplicateKey(tx, caller, key.thumbprint);

@@ -1,5 +1,5 @@
 import { hasScope, isEmbed, type RequestContext } from '../../context.ts';
-import { AppError, forbidden } from '../../errors/app-error.ts';
+import { AppError, fieldRefusal, forbidden } from '../../errors/app-error.ts';
 import type { BuyerReference } from './buyers.service.ts';
 
 const BUYER_FIELDS = ['buyer_id', 'buyer_external_identifier'] as const;
@@ -47,12 +47,24 @@ export function referenceOf(selection: BuyerSelection): BuyerReference | null {
   return null;
 }
 
+/** The reference a list's selection must make (`GET /buyers/payment-methods`, `GET /buyers/gift-cards`): 400 when it names no buyer. */
+export function requiredReference(selection: BuyerSelection): BuyerReference {
+  const reference = referenceOf(selection);
+  if (reference) return reference;
+  throw fieldRefusal('query', '/buyer_id', 'buyer_id or buyer_external_identifier is required', 'missing', 'Choose the buyer with buyer_id or buyer_external_identifier');
+}
+
+/** Both keys given (by the query or by the pins) must name the same buyer, the one `buyer_id` resolved to. */
+export function checkSameBuyer(selection: BuyerSelection, buyer: { external_identifier: string | null }): void {
+  if (selection.buyer_id && selection.buyer_external_identifier && buyer.external_identifier !== selection.buyer_external_identifier) {
+    throw new AppError('bad_request', 'buyer_id and buyer_external_identifier name different buyers');
+  }
+}
+
 /** A body or query names a buyer by one key at most. */
 export function singleBuyerReference(input: BuyerSelection, location: 'body' | 'query'): BuyerReference | null {
   if (input.buyer_id && input.buyer_external_identifier) {
-    throw new AppError('bad_request', 'Send buyer_id or buyer_external_identifier, not both', {
-      details: [{ location, pointer: '/buyer_external_identifier', message: 'Use either buyer_id or buyer_external_identifier', type: 'value_error' }],
-    });
+    throw fieldRefusal(location, '/buyer_external_identifier', 'Use either buyer_id or buyer_external_identifier', 'value_error', 'Send buyer_id or buyer_external_identifier, not both');
   }
   return referenceOf(input);
 }

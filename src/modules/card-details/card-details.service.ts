@@ -1,15 +1,11 @@
 import type { RequestContext } from '../../context.ts';
-import { AppError } from '../../errors/app-error.ts';
+import { fieldRefusal } from '../../errors/app-error.ts';
 import { detectSchemes, numberLengths } from '../../lib/card-schemes.ts';
 import { schemeIconUrl } from '../card-scheme-definitions/card-scheme-definitions.service.ts';
 import type { CardDetail } from './card-details.schemas.ts';
 
 const MAX_BIN_DIGITS = 8;
 const MIN_BIN_DIGITS = 6;
-
-function invalidBin(message: string, type: string): AppError {
-  return new AppError('bad_request', message, { details: [{ location: 'query', pointer: '/bin', message, type }] });
-}
 
 /**
  * Refuses anything but a BIN. A value with more than 8 digits is most likely a card number: it is
@@ -18,10 +14,10 @@ function invalidBin(message: string, type: string): AppError {
  */
 function checkBin(value: string): string {
   if ((value.match(/\d/g)?.length ?? 0) > MAX_BIN_DIGITS) {
-    throw invalidBin('Send only the BIN, the first 6 to 8 digits of the card number, never the full card number', 'bin_too_long');
+    throw fieldRefusal('query', '/bin', 'Send only the BIN, the first 6 to 8 digits of the card number, never the full card number', 'bin_too_long');
   }
-  if (!/^\d+$/.test(value)) throw invalidBin('The BIN must contain only digits', 'bin_not_digits');
-  if (value.length < MIN_BIN_DIGITS) throw invalidBin('The BIN must have 6 to 8 digits', 'bin_too_short');
+  if (!/^\d+$/.test(value)) throw fieldRefusal('query', '/bin', 'The BIN must contain only digits', 'bin_not_digits');
+  if (value.length < MIN_BIN_DIGITS) throw fieldRefusal('query', '/bin', 'The BIN must have 6 to 8 digits', 'bin_too_short');
   return value;
 }
 

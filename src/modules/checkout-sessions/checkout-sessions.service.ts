@@ -2,7 +2,7 @@ import { withRequestTransaction, type CheckoutSessionCredential, type Deps, type
 import type { CheckoutSessionRow } from '../../db/schema.ts';
 import type { Executor, Tx } from '../../db/transaction.ts';
 import { randomUUID } from 'node:crypto';
-import { AppError, notFound } from '../../errors/app-error.ts';
+import { AppError, invalidField, notFound } from '../../errors/app-error.ts';
 import { bin, last4 } from '../../lib/card-schemes.ts';
 import { isUuid } from '../../lib/ids.ts';
 import { recordAudit } from '../audit-logs/audit-logs.service.ts';
@@ -189,10 +189,7 @@ export async function getCheckoutSessionAcquirer(ctx: RequestContext, id: string
   };
 }
 
-const noCardData = () =>
-  new AppError('bad_request', 'Request failed validation', {
-    details: [{ location: 'body', pointer: '/id', message: 'The checkout session holds no card number', type: 'checkout_session_no_card' }],
-  });
+const noCardData = () => invalidField('body', '/id', 'The checkout session holds no card number', 'checkout_session_no_card');
 
 async function liveSessionWithCard(tx: Executor, ctx: RequestContext, id: string, forUpdate: boolean): Promise<CheckoutSessionRow> {
   const row = await repo.findCheckoutSession(tx, ctx.merchantAccountId, id, { forUpdate });

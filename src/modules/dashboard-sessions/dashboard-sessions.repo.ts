@@ -27,3 +27,19 @@ export async function revokeUserSessions(db: Executor, userId: string, now: Date
   const rows = await db.updateTable('dashboard_sessions').set({ revoked_at: now }).where('user_id', '=', userId).where('revoked_at', 'is', null).returning('id').execute();
   return rows.length;
 }
+
+/**
+ * Deletes sessions ended by their absolute timeout before `before` (revoked or idle ones end by then
+ * too), and set-up links expired before it; returns how many rows went.
+ */
+export async function purgeEnded(db: Executor, before: Date, batch = 10_000): Promise<number> {
+  const sessions = await db
+    .deleteFrom('dashboard_sessions')
+    .where('id_hash', 'in', db.selectFrom('dashboard_sessions').select('id_hash').where('expires_at', '<', before).limit(batch))
+    .executeTakeFirst();
+  const links = await db
+    .deleteFrom('dashboard_setup_tokens')
+    .where('token_hash', 'in', db.selectFrom('dashboard_setup_tokens').select('token_hash').where('expires_at', '<', before).limit(batch))
+    .executeTakeFirst();
+  return Number(sessions.numDeletedRows) + Number(links.numDeletedRows);
+}

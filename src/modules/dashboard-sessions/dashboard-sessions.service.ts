@@ -39,7 +39,7 @@ export async function resolveSession(deps: Deps, token: string | null, now = new
   if (!found || found.user.status !== 'active') return null;
   const { session } = found;
   if (session.expires_at.getTime() <= now.getTime()) return null;
-  if (now.getTime() - session.last_seen_at.getTime() > deps.config.dashboardSession.idleSeconds * 1000) return null;
+  if (now.getTime() - session.last_seen_at.getTime() > deps.config.dashboardSessionIdleMinutes * 60_000) return null;
   if (now.getTime() - session.last_seen_at.getTime() > TOUCH_EVERY_MS) await repo.touchSession(deps.db, session.id_hash, now);
   return { token, ...found };
 }
@@ -62,7 +62,7 @@ export async function requireSession(deps: Deps, token: string | null, method: s
 export async function startSession(tx: Tx, deps: Deps, user: DashboardUserRow, stage: DashboardSessionStage, leaving: string | null, clientAddress: string): Promise<{ token: string; session: DashboardSessionRow }> {
   const now = new Date();
   if (leaving) await repo.revokeSession(tx, tokenHash(leaving), now);
-  const lifetime = stage === 'second-factor' ? SECOND_FACTOR_WINDOW_SECONDS : deps.config.dashboardSession.absoluteSeconds;
+  const lifetime = stage === 'second-factor' ? SECOND_FACTOR_WINDOW_SECONDS : deps.config.dashboardSessionAbsoluteHours * 3600;
   const token = newToken();
   const session = await repo.insertSession(tx, {
     id_hash: tokenHash(token),

@@ -44,6 +44,12 @@ const lockedOut = (user: DashboardUserRow) =>
 
 const isLocked = (user: DashboardUserRow) => user.locked_until !== null && user.locked_until.getTime() > Date.now();
 
+/** An attempt of a locked-out user: audited (not counted: the lockout runs from its start), then refused. */
+async function refuseLocked(deps: Deps, user: DashboardUserRow, requestId: string, operationId: string): Promise<never> {
+  await withTransaction(deps.db, (tx) => recordUserEvent(tx, user, { action: 'canceled', resource: { type: 'dashboard-sign-in', id: uuidv7(), name: 'failed sign-in: locked out' }, operationId, requestId }));
+  throw lockedOut(user);
+}
+
 /** Records a failed attempt of a known user (audit entry, lockout count) in its own transaction, then refuses. */
 async function refuse(deps: Deps, user: DashboardUserRow, reason: string, requestId: string, operationId: string): Promise<never> {
   const locked = await withTransaction(deps.db, async (tx) => {
@@ -77,7 +83,7 @@ export async function signIn(deps: Deps, input: SignInInput): Promise<SessionAns
     await verifyAgainstDecoy(input.password);
     throw unauthorized(WRONG_CREDENTIALS);
   }
-  if (isLocked(user)) throw lockedOut(user);
+  if (isLocked(user)) return refuseLocked(deps, user, input.requestId, 'signIn');
   if (!(await verifyPassword(user.password_hash, input.password))) return refuse(deps, user, 'wrong password', input.requestId, 'signIn');
   if (user.status !== 'active') return refuse(deps, user, 'user disabled', input.requestId, 'signIn');
   if (user.totp_confirmed_at === null) return completeSignIn(deps, user, input.presented, input.clientAddress, input.requestId, 'signIn');
@@ -90,7 +96,7 @@ export async function verifySecondFactor(deps: Deps, input: { token: string | nu
   const live = await resolveSession(deps, input.token);
   if (!live || live.session.stage !== 'second-factor') throw unauthorized('No sign-in waiting for a code: sign in again');
   const user = live.user;
-  if (isLocked(user)) throw lockedOut(user);
+  if (isLocked(user)) return refuseLocked(deps, user, input.requestId, 'verifySignInCode');
   const secret = openTotpSecret(deps.keyring, user.id, user.totp_sealed!, user.totp_master_key_id!);
   const step = await checkTotpCode(secret, input.code, user.totp_last_step === null ? null : Number(user.totp_last_step));
   if (step === null || !(await users.claimTotpStep(deps.db, user.id, step))) return refuse(deps, user, 'wrong code', input.requestId, 'verifySignInCode');

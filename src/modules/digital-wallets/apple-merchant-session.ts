@@ -1,5 +1,5 @@
 import { createHash, createHmac } from 'node:crypto';
-import { AppError } from '../../errors/app-error.ts';
+import { AppError, fieldRefusal } from '../../errors/app-error.ts';
 import { resolveDeliveryAddress } from '../../lib/url-safety.ts';
 import { relay, RelayError } from '../../lib/relay.ts';
 
@@ -30,7 +30,7 @@ export interface MerchantSessionRequest {
 export function checkValidationUrl(raw: string): URL {
   const url = new URL(raw);
   if (url.protocol !== 'https:' || !APPLE_GATEWAY.test(url.hostname) || url.port !== '' || url.username || url.password) {
-    throw new AppError('bad_request', 'validation_url must be an https URL on one of Apple\'s Apple Pay gateway hosts (apple-pay-gateway*.apple.com), as given by onvalidatemerchant', { details: [{ location: 'body', pointer: '/validation_url', message: 'Not an Apple Pay gateway URL', type: 'value_error' }] });
+    throw fieldRefusal('body', '/validation_url', 'Not an Apple Pay gateway URL', 'value_error', 'validation_url must be an https URL on one of Apple\'s Apple Pay gateway hosts (apple-pay-gateway*.apple.com), as given by onvalidatemerchant');
   }
   return url;
 }

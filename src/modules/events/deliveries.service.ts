@@ -1,7 +1,7 @@
 import type { Deps } from '../../context.ts';
 import type { EventRow, WebhookDeliveryRow, WebhookSubscriptionRow } from '../../db/schema-webhooks.ts';
 import { withTransaction, type Executor } from '../../db/transaction.ts';
-import { resolveDeliveryAddress } from '../../lib/url-safety.ts';
+import { privateTargetsPolicy, resolveDeliveryAddress } from '../../lib/url-safety.ts';
 import type { WebhookAttemptOutcome } from '../../observability/metrics.ts';
 import { basicAuthOf, findSubscription, signingSecrets } from '../webhook-subscriptions/webhook-subscriptions.service.ts';
 import * as repo from './deliveries.repo.ts';
@@ -81,7 +81,7 @@ async function send(deps: Deps, d: WebhookDeliveryRow, now: Date): Promise<SendR
   if (!sub.active) return { stop: 'the subscription is inactive' };
   const event = await findEvent(deps.db, d.merchant_account_id, d.event_id);
   if (!event) return { stop: 'the event no longer exists' };
-  const policy = { production: deps.config.environment === 'production', allowPrivate: deps.config.webhookAllowPrivateUrls };
+  const policy = privateTargetsPolicy(deps.config.environment === 'production', deps.config.webhookAllowPrivateUrls, 'WEBHOOK_ALLOW_PRIVATE_URLS');
   const target = await resolveDeliveryAddress(sub.url, policy);
   if (!target.ok) return { statusCode: null, durationMs: 0, error: `refused: ${target.problem}` };
   const body = JSON.stringify(envelope(event));

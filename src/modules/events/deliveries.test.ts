@@ -45,7 +45,7 @@ function advance(ms: number) {
 }
 
 describe('happy', () => {
-  it('POSTs the signed envelope, which the README verification accepts', async () => {
+  it('POSTs the signed envelope, which the receiver code of docs/webhooks.md accepts', async () => {
     const sub = await subscribe();
     await emit('tx-1', 'transaction.created', { id: 'tx-1', amount: 1299 });
     await drain();
@@ -177,12 +177,12 @@ describe('security', () => {
     const sub = await subscribe();
     await t.deps.db.updateTable('webhook_subscriptions').set({ url: receiver.url.replace('http:', 'https:') }).where('id', '=', sub.id).execute();
     await emit('tx-1');
-    const config = t.deps.config as { environment: string; webhookAllowPrivateUrls: boolean };
-    Object.assign(config, { environment: 'production', webhookAllowPrivateUrls: false });
+    const config = t.deps.config as { environment: string; webhookAllowPrivateUrls: string };
+    Object.assign(config, { environment: 'production', webhookAllowPrivateUrls: 'none' });
     try {
       await drain();
     } finally {
-      Object.assign(config, { environment: 'sandbox', webhookAllowPrivateUrls: true });
+      Object.assign(config, { environment: 'sandbox', webhookAllowPrivateUrls: 'all' });
     }
     expect(mine()).toHaveLength(0);
     const [delivery] = await deliveries();

@@ -13,7 +13,7 @@ export function signatures(secrets: string[], timestamp: number, body: string): 
 export const SIGNATURE_TOLERANCE_SECONDS = 300;
 
 /**
- * A receiver's check (what the README shows integrators): one of the comma-separated signatures
+ * A receiver's check (what docs/webhooks.md shows integrators): one of the comma-separated signatures
  * matches `secret` over `<timestamp>.<raw body>`, compared in constant time, and the timestamp is
  * within the tolerance. Returns why it fails, or null when the request is genuine.
  */

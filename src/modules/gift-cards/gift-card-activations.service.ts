@@ -2,7 +2,7 @@ import { isEmbed, withRequestTransaction, type RequestContext } from '../../cont
 import type { GiftCardActivateOutcome, GiftCardActivated, GiftCardFailure } from '../../connectors/gift-cards/gift-card-connector.ts';
 import type { GiftCardActivationRow, GiftCardRow } from '../../db/schema.ts';
 import type { Tx } from '../../db/transaction.ts';
-import { AppError, duplicateRecord, forbidden } from '../../errors/app-error.ts';
+import { AppError, fieldRefusal, forbidden } from '../../errors/app-error.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import { recordAudit } from '../audit-logs/audit-logs.service.ts';
 import { resolveBuyerReference, type BuyerReference } from '../buyers/buyers.service.ts';
@@ -12,16 +12,15 @@ import {usableGiftCardService } from './gift-card-service.ts';
 import { cardDigits, giftCardFingerprint, sealGiftCard } from './gift-card-vault.ts';
 import * as repo from './gift-cards.repo.ts';
 import { toActivatedGiftCardResource, toGiftCardResource, type CreateGiftCardActivationBody, type GiftCard } from './gift-cards.schemas.ts';
-import { giftCardRefusal } from './gift-cards.service.ts';
+import { giftCardAlreadyStored, giftCardRefusal } from './gift-cards.errors.ts';
 
-const invalid = (pointer: string, message: string, type = 'value_error') => new AppError('bad_request', message, { details: [{ location: 'body', pointer, message, type }] });
 
 /** The value to load: amount and currency together, or neither (the card's own face value). */
 function valueOf(body: CreateGiftCardActivationBody): GiftCardActivated | null {
   const amount = body.amount ?? null;
   const currency = body.currency ?? null;
-  if (amount !== null && currency === null) throw invalid('/currency', 'currency is required when amount is given', 'missing');
-  if (currency !== null && amount === null) throw invalid('/amount', 'amount is required when currency is given', 'missing');
+  if (amount !== null && currency === null) throw fieldRefusal('body', '/currency', 'currency is required when amount is given', 'missing');
+  if (currency !== null && amount === null) throw fieldRefusal('body', '/amount', 'amount is required when currency is given', 'missing');
   return amount === null || currency === null ? null : { amount, currency };
 }
 
@@ -34,17 +33,17 @@ function buyerOf(ctx: RequestContext, body: CreateGiftCardActivationBody): Buyer
   const pins = embedBuyerPins(ctx);
   if (!body.store) {
     const chosen = (['buyer_id', 'buyer_external_identifier'] as const).find((field) => body[field] != null && body[field] !== pins[field]);
-    if (chosen) throw invalid(`/${chosen}`, `${chosen} applies only when store is true`);
+    if (chosen) throw fieldRefusal('body', `/${chosen}`, `${chosen} applies only when store is true`);
     return null;
   }
-  if (!body.pin) throw invalid('/pin', 'pin is required when store is true', 'missing');
+  if (!body.pin) throw fieldRefusal('body', '/pin', 'pin is required when store is true', 'missing');
   const reference = singleBuyerReference(body, 'body');
   // As for POST /gift-cards: an embed token links a card only to the buyer it pins.
   if (reference && isEmbed(ctx.principal) && Object.keys(pins).length === 0) throw forbidden('This embed token pins no buyer: it may not store a gift card for one');
   return reference;
 }
 
-const alreadyActive = () => invalid('/number', 'The gift card is already active', 'invalid_gift_card');
+const alreadyActive = () => fieldRefusal('body', '/number', 'The gift card is already active', 'invalid_gift_card');
 
 function activationRefusal(outcome: GiftCardFailure & { alreadyActive?: boolean }): AppError {
   return outcome.alreadyActive ? alreadyActive() : giftCardRefusal(outcome);
@@ -84,7 +83,7 @@ export async function activateGiftCard(ctx: RequestContext, body: CreateGiftCard
     if (!(error instanceof Concurrent)) throw error;
     if (error.what === 'activation') throw alreadyActive();
     const existing = await repo.findGiftCardByFingerprint(db, ctx.merchantAccountId, fingerprint);
-    throw existing ? duplicateRecord(existing.id, 'This gift card is already stored') : new AppError('duplicate_record', 'This gift card is already stored');
+    throw giftCardAlreadyStored(existing?.id);
   }
 }
 
@@ -121,7 +120,7 @@ async function storeCard(
 ): Promise<GiftCardRow> {
   // A stored card is active, so the service refuses it first; this catches a concurrent store.
   const existing = await repo.findGiftCardByFingerprint(tx, ctx.merchantAccountId, fingerprint);
-  if (existing) throw duplicateRecord(existing.id, 'This gift card is already stored');
+  if (existing) throw giftCardAlreadyStored(existing.id);
   const sealed = await sealGiftCard(tx, ctx, id, body);
   const row = await repo.insertGiftCard(tx, {
     merchant_account_id: ctx.merchantAccountId,

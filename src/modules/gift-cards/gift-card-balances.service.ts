@@ -2,7 +2,7 @@ import { hasScope, isEmbed, type RequestContext } from '../../context.ts';
 import type { GiftCardRow } from '../../db/schema.ts';
 import { AppError, forbidden } from '../../errors/app-error.ts';
 import { resolveBuyerReference } from '../buyers/buyers.service.ts';
-import { embedBuyerPins, pinnedSelection, referenceOf } from '../buyers/embed-buyer.ts';
+import { checkSameBuyer, embedBuyerPins, pinnedSelection, referenceOf, requiredReference } from '../buyers/embed-buyer.ts';
 import * as activations from './gift-card-activations.repo.ts';
 import * as redemptions from './gift-card-redemptions.repo.ts';
 import {usableGiftCardService } from './gift-card-service.ts';
@@ -91,17 +91,8 @@ export async function listGiftCardBalances(ctx: RequestContext, body: GiftCardBa
 /** `GET /buyers/gift-cards`: a buyer's stored cards, newest first, each with its balance. */
 export async function listBuyerGiftCards(ctx: RequestContext, query: ListBuyerGiftCardsQuery): Promise<{ items: GiftCardSummary[] }> {
   const selection = pinnedSelection(ctx, query, 'gift-cards.read', 'gift cards');
-  const reference = referenceOf(selection);
-  if (!reference) {
-    throw new AppError('bad_request', 'Choose the buyer with buyer_id or buyer_external_identifier', {
-      details: [{ location: 'query', pointer: '/buyer_id', message: 'buyer_id or buyer_external_identifier is required', type: 'missing' }],
-    });
-  }
-  const buyer = (await resolveBuyerReference(ctx.deps.db, ctx, reference))!;
-  // Both keys given (by the query or by the pins) must name the same buyer.
-  if (selection.buyer_id && selection.buyer_external_identifier && buyer.external_identifier !== selection.buyer_external_identifier) {
-    throw new AppError('bad_request', 'buyer_id and buyer_external_identifier name different buyers');
-  }
+  const buyer = (await resolveBuyerReference(ctx.deps.db, ctx, requiredReference(selection)))!;
+  checkSameBuyer(selection, buyer);
   const rows = await repo.listBuyerGiftCards(ctx.deps.db, ctx.merchantAccountId, buyer.id, BUYER_GIFT_CARDS_LIMIT);
   const cards = await Promise.all(rows.map(async (row) => ({ id: row.id, ...(await releaseGiftCard(ctx.deps.db, ctx, row)) })));
   return { items: await summaries(ctx, cards) };

@@ -1,21 +1,10 @@
 import { withRequestTransaction, type RequestContext } from '../../context.ts';
-import type { GiftCardFailure } from '../../connectors/gift-cards/gift-card-connector.ts';
-import { AppError } from '../../errors/app-error.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import { recordAudit } from '../audit-logs/audit-logs.service.ts';
 import {usableGiftCardService } from './gift-card-service.ts';
 import * as repo from './gift-card-issuances.repo.ts';
+import { issuanceRefusal } from './gift-cards.errors.ts';
 import { toGiftCardIssuanceResource, type CreateGiftCardIssuanceBody, type GiftCardIssuance } from './gift-card-issuances.schemas.ts';
-
-/** Refusals the caller can fix, by the field at fault; anything else is the service's fault. */
-const FIELD_PROBLEMS: Record<string, string> = { invalid_amount: '/amount', incorrect_currency: '/currency' };
-
-function issuanceRefusal(outcome: GiftCardFailure): AppError {
-  const pointer = FIELD_PROBLEMS[outcome.errorCode];
-  if (!pointer) return new AppError('bad_gateway', `The gift card service could not issue the gift card (${outcome.errorCode})`);
-  const message = outcome.rawErrorMessage ?? outcome.errorCode;
-  return new AppError('bad_request', `${message} (${outcome.errorCode})`, { details: [{ location: 'body', pointer, message, type: outcome.errorCode }] });
-}
 
 /**
  * `POST /gift-cards/issuances`: the gift card service issues a virtual card (outside any

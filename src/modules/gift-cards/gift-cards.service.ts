@@ -1,7 +1,6 @@
 import { withRequestTransaction, isEmbed, type RequestContext } from '../../context.ts';
-import type { GiftCardFailure } from '../../connectors/gift-cards/gift-card-connector.ts';
 import type { Executor } from '../../db/transaction.ts';
-import { AppError, duplicateRecord, forbidden, notFound } from '../../errors/app-error.ts';
+import { forbidden, notFound } from '../../errors/app-error.ts';
 import { listPage } from '../../http/pagination.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import { recordAudit } from '../audit-logs/audit-logs.service.ts';
@@ -10,6 +9,7 @@ import { embedBuyerPins, singleBuyerReference } from '../buyers/embed-buyer.ts';
 import { activatedByFingerprint } from './gift-card-activations.repo.ts';
 import {giftCardServiceResource, usableGiftCardService } from './gift-card-service.ts';
 import { cardDigits, giftCardFingerprint, sealGiftCard } from './gift-card-vault.ts';
+import { giftCardAlreadyStored, giftCardRefusal } from './gift-cards.errors.ts';
 import * as repo from './gift-cards.repo.ts';
 import { toGiftCardResource, type CreateGiftCardBody, type GiftCard, type ListGiftCardsQuery } from './gift-cards.schemas.ts';
 
@@ -26,22 +26,6 @@ export {
   skipGiftCardRedemption,
 } from './gift-card-redemptions.service.ts';
 export { reverseGiftCardRedemption, scheduleReversals, sendReversal } from './gift-card-reversals.service.ts';
-
-/** Refusals that describe the card itself (the caller can fix them); anything else is the service's fault. */
-const CARD_PROBLEMS: Record<string, string> = {
-  invalid_gift_card: 'The gift card number or pin is not valid',
-  expired_card: 'The gift card has expired',
-  inactive_card: 'The gift card is not active',
-};
-
-/** 400 naming the problem for a refused card, 502 when the service could not answer. */
-export function giftCardRefusal(outcome: GiftCardFailure, pointer = ''): AppError {
-  const problem = CARD_PROBLEMS[outcome.errorCode];
-  if (!problem) return new AppError('bad_gateway', `The gift card service could not check the gift card (${outcome.errorCode})`);
-  return new AppError('bad_request', `${problem} (${outcome.errorCode})`, {
-    details: [{ location: 'body', pointer: `${pointer}/number`, message: problem, type: outcome.errorCode }],
-  });
-}
 
 /** Thrown inside the transaction when the unique fingerprint index refuses a concurrent copy. */
 class DuplicateGiftCard extends Error {}
@@ -64,7 +48,7 @@ export async function createGiftCard(ctx: RequestContext, body: CreateGiftCardBo
     return await withRequestTransaction(ctx, async (tx) => {
       const buyer = reference ? await resolveBuyerReference(tx, ctx, reference) : null;
       const existing = await repo.findGiftCardByFingerprint(tx, ctx.merchantAccountId, fingerprint);
-      if (existing) throw duplicateRecord(existing.id, 'This gift card is already stored');
+      if (existing) throw giftCardAlreadyStored(existing.id);
       const id = uuidv7();
       const sealed = await sealGiftCard(tx, ctx, id, body);
       const row = await repo.insertGiftCard(tx, {
@@ -86,7 +70,7 @@ export async function createGiftCard(ctx: RequestContext, body: CreateGiftCardBo
   } catch (error) {
     if (!(error instanceof DuplicateGiftCard)) throw error;
     const existing = await repo.findGiftCardByFingerprint(ctx.deps.db, ctx.merchantAccountId, await giftCardFingerprint(ctx.deps.db, ctx, body.number));
-    throw existing ? duplicateRecord(existing.id, 'This gift card is already stored') : new AppError('duplicate_record', 'This gift card is already stored');
+    throw giftCardAlreadyStored(existing?.id);
   }
 }
 

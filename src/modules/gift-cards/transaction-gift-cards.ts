@@ -1,6 +1,6 @@
 import type { RequestContext } from '../../context.ts';
 import type { Executor } from '../../db/transaction.ts';
-import { AppError, notFound } from '../../errors/app-error.ts';
+import { fieldRefusal, notFound } from '../../errors/app-error.ts';
 import { cardDigits, giftCardFingerprint, releaseGiftCard } from './gift-card-vault.ts';
 import { usableGiftCardService } from './gift-card-service.ts';
 import * as repo from './gift-cards.repo.ts';
@@ -26,15 +26,12 @@ export interface GiftCardInstrument {
   pointer: string;
 }
 
-const invalid = (pointer: string, message: string, type: string) =>
-  new AppError('bad_request', message, { details: [{ location: 'body', pointer, message, type }] });
-
 function checkItems(items: readonly TransactionGiftCardItem[], basePointer: string): void {
-  if (items.length > MAX_GIFT_CARDS) throw invalid(basePointer, `At most ${MAX_GIFT_CARDS} gift cards can fund one transaction`, 'max_gift_cards_reached');
+  if (items.length > MAX_GIFT_CARDS) throw fieldRefusal('body', basePointer, `At most ${MAX_GIFT_CARDS} gift cards can fund one transaction`, 'max_gift_cards_reached');
   items.forEach((item, index) => {
-    if (!Number.isSafeInteger(item.amount) || item.amount <= 0) throw invalid(`${basePointer}/${index}/amount`, 'The amount must be a positive integer in minor units', 'invalid_amount');
-    if ('number' in item && !/^\d{16,19}$/.test(item.number)) throw invalid(`${basePointer}/${index}/number`, 'A gift card number has 16 to 19 digits', 'invalid_gift_card');
-    if ('number' in item && item.pin === '') throw invalid(`${basePointer}/${index}/pin`, 'The pin is required', 'invalid_gift_card');
+    if (!Number.isSafeInteger(item.amount) || item.amount <= 0) throw fieldRefusal('body', `${basePointer}/${index}/amount`, 'The amount must be a positive integer in minor units', 'invalid_amount');
+    if ('number' in item && !/^\d{16,19}$/.test(item.number)) throw fieldRefusal('body', `${basePointer}/${index}/number`, 'A gift card number has 16 to 19 digits', 'invalid_gift_card');
+    if ('number' in item && item.pin === '') throw fieldRefusal('body', `${basePointer}/${index}/pin`, 'The pin is required', 'invalid_gift_card');
   });
 }
 
@@ -64,7 +61,7 @@ export async function resolveTransactionGiftCards(db: Executor, ctx: RequestCont
       card = { number: item.number, pin: item.pin };
     }
     const fingerprint = await giftCardFingerprint(db, ctx, card.number);
-    if (instruments.some((other) => other.fingerprint === fingerprint)) throw invalid(pointer, 'The same gift card appears twice', 'invalid_gift_card');
+    if (instruments.some((other) => other.fingerprint === fingerprint)) throw fieldRefusal('body', pointer, 'The same gift card appears twice', 'invalid_gift_card');
     instruments.push({ giftCardId: 'id' in item ? item.id : null, buyerId, ...card, fingerprint, ...cardDigits(card.number), amount: item.amount, pointer });
   }
   return instruments;

@@ -1,4 +1,4 @@
-import { AppError } from '../../errors/app-error.ts';
+import { fieldRefusal } from '../../errors/app-error.ts';
 
 export const NETWORK_TOKEN_STATUSES = ['active', 'inactive', 'suspended', 'deleted'] as const;
 export type NetworkTokenStatus = (typeof NETWORK_TOKEN_STATUSES)[number];
@@ -22,15 +22,11 @@ export function canTransition(from: NetworkTokenStatus, to: NetworkTokenStatus):
 /** Throws 400 `bad_request` naming both states when `from → to` is not allowed. */
 export function assertTransition(from: NetworkTokenStatus, to: NetworkTokenStatus): void {
   if (canTransition(from, to)) return;
-  throw new AppError('bad_request', `The network token is ${from}: it cannot become ${to}`, {
-    details: [{ location: 'path', pointer: '/network_token_id', message: `Illegal status transition ${from} → ${to}`, type: 'invalid_status_transition' }],
-  });
+  throw fieldRefusal('path', '/network_token_id', `Illegal status transition ${from} → ${to}`, 'invalid_status_transition', `The network token is ${from}: it cannot become ${to}`);
 }
 
 /** Throws 400 `bad_request` unless the token can be used for a payment (a cryptogram). */
 export function assertUsable(status: NetworkTokenStatus): void {
   if (status === 'active') return;
-  throw new AppError('bad_request', `The network token is ${status}: a cryptogram can only be provisioned for an active token`, {
-    details: [{ location: 'path', pointer: '/network_token_id', message: `The token is ${status}, not active`, type: 'network_token_not_active' }],
-  });
+  throw fieldRefusal('path', '/network_token_id', `The token is ${status}, not active`, 'network_token_not_active', `The network token is ${status}: a cryptogram can only be provisioned for an active token`);
 }

@@ -1,7 +1,7 @@
 import type { RequestContext } from '../../context.ts';
 import type { PaymentLinkRow } from '../../db/schema-payment-links.ts';
 import { withTransaction } from '../../db/transaction.ts';
-import { AppError, notFound } from '../../errors/app-error.ts';
+import { fieldRefusal, notFound } from '../../errors/app-error.ts';
 import { withTransactionResult } from '../../lib/return-url.ts';
 import { createCheckoutSession, getCheckoutSession } from '../checkout-sessions/checkout-sessions.service.ts';
 import { findStoredCard } from '../payment-methods/stored-cards.service.ts';
@@ -11,6 +11,7 @@ import type { Transaction } from '../transactions/transaction.schema.ts';
 import { changeStatus, refreshLink, reopenUnpaid, requestAudit, settleLocked } from './payment-link-lifecycle.ts';
 import { isWalletMethod, requireOfferedWallet, type WalletMethod } from './link-wallets.ts';
 import { paymentOutcome, payRefusal } from './payment-link-status.ts';
+import { linkNotPayable } from './payment-links.errors.ts';
 import * as repo from './payment-links.repo.ts';
 import { declineMessage, pageLocale, translator } from './page/i18n.ts';
 
@@ -25,21 +26,12 @@ import { declineMessage, pageLocale, translator } from './page/i18n.ts';
 /** How long the page's checkout session (and the card data it holds) lives. */
 const SESSION_TTL_SECONDS = 30 * 60;
 
-const REFUSALS = {
-  completed: 'This payment link was paid already: a payment link is paid once',
-  expired: 'This payment link has expired and can no longer be paid',
-  processing: 'A payment through this payment link is in progress: the link cannot be paid again now',
-} as const;
-
-const notPayable = (reason: keyof typeof REFUSALS) =>
-  new AppError('bad_request', REFUSALS[reason], { details: [{ location: 'path', pointer: '/payment_link_id', message: REFUSALS[reason], type: 'payment_link_not_payable' }] });
-
 /** The link, up to date, if a payment may start now; 404 unknown, 400 not payable. */
 export async function payableLink(ctx: RequestContext, id: string): Promise<PaymentLinkRow> {
   const row = await refreshLink(ctx.deps, ctx.merchantAccountId, id, requestAudit(ctx));
   if (!row) throw notFound('payment link', id);
   const refusal = payRefusal(row, new Date());
-  if (refusal) throw notPayable(refusal);
+  if (refusal) throw linkNotPayable(refusal);
   return row;
 }
 
@@ -58,11 +50,10 @@ export async function startPageSession(ctx: RequestContext, id: string): Promise
 async function checkSessionCard(ctx: RequestContext, link: PaymentLinkRow, sessionId: string): Promise<void> {
   const session = await getCheckoutSession(ctx, sessionId);
   const pm = session.payment_method;
-  const refuse = (message: string) => new AppError('bad_request', message, { details: [{ location: 'body', pointer: '/checkout_session_id', message, type: 'value_error' }] });
-  if (!pm) throw refuse('The checkout session holds no card: send the card to its fields endpoint first');
+  if (!pm) throw fieldRefusal('body', '/checkout_session_id', 'The checkout session holds no card: send the card to its fields endpoint first');
   if (!pm.id) return;
   const stored = link.buyer_id ? await findStoredCard(ctx.deps.db, ctx, pm.id) : null;
-  if (!stored || stored.buyer_id !== link.buyer_id) throw refuse('This payment link cannot be paid with that stored payment method');
+  if (!stored || stored.buyer_id !== link.buyer_id) throw fieldRefusal('body', '/checkout_session_id', 'This payment link cannot be paid with that stored payment method');
 }
 
 /** Under the row lock: active → processing. Of two buyers paying at once, the second finds it processing. */
@@ -75,7 +66,7 @@ async function claim(ctx: RequestContext, id: string): Promise<PaymentLinkRow> {
     const refusal = payRefusal(row, new Date());
     return refusal ? { refusal, row: null } : { refusal: null, row: await changeStatus(tx, ctx.deps, row, 'processing', audit, { transaction_id: null }) };
   });
-  if (result.refusal) throw notPayable(result.refusal);
+  if (result.refusal) throw linkNotPayable(result.refusal);
   return result.row!;
 }
 
@@ -98,19 +89,17 @@ function paymentMethodOf(link: PaymentLinkRow, payment: PagePayment, redirectUrl
   return { method: 'checkout-session', id: payment.checkout_session_id!, redirect_url: redirectUrl };
 }
 
-const badField = (pointer: string, message: string) => new AppError('bad_request', message, { details: [{ location: 'body', pointer, message, type: 'value_error' }] });
-
 /**
  * Exactly one way to pay; a checkout session must hold a card the link may be paid with; a wallet
  * comes with its token and must be one the link offers (as its button is).
  */
 async function checkPayment(ctx: RequestContext, link: PaymentLinkRow, payment: PagePayment): Promise<void> {
   if (Boolean(payment.method) === Boolean(payment.checkout_session_id)) {
-    throw badField('/checkout_session_id', 'Send checkout_session_id (a card) or method (a redirect method, or applepay or googlepay with the wallet\'s token), one of them');
+    throw fieldRefusal('body', '/checkout_session_id', 'Send checkout_session_id (a card) or method (a redirect method, or applepay or googlepay with the wallet\'s token), one of them');
   }
   const wallet = isWalletMethod(payment.method);
-  if (wallet && !payment.token) throw badField('/token', `method ${payment.method} needs the wallet's payment token in token`);
-  if (!wallet && (payment.token || payment.card_suffix)) throw badField('/token', 'token and card_suffix go with method applepay or googlepay only');
+  if (wallet && !payment.token) throw fieldRefusal('body', '/token', `method ${payment.method} needs the wallet's payment token in token`);
+  if (!wallet && (payment.token || payment.card_suffix)) throw fieldRefusal('body', '/token', 'token and card_suffix go with method applepay or googlepay only');
   if (isWalletMethod(payment.method)) await requireOfferedWallet(ctx, link, payment.method, { location: 'body', pointer: '/method' });
   if (payment.checkout_session_id) await checkSessionCard(ctx, link, payment.checkout_session_id);
 }

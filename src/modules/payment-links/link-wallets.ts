@@ -63,19 +63,17 @@ export async function pageWallets(ctx: RequestContext, link: PaymentLinkRow, opt
   return wallets;
 }
 
-const refuse = (where: { location: ErrorLocation; pointer: string }, message: string, type: string) => fieldRefusal(where.location, where.pointer, message, type);
-
 /** The wallet for one of the page's calls, or a 400 saying why the link does not offer it. */
 export async function requireOfferedWallet(ctx: RequestContext, link: PaymentLinkRow, method: WalletMethod, where: { location: ErrorLocation; pointer: string }): Promise<OfferedWallet> {
   const name = WALLET_NAMES[method];
   const wallet = await checkoutWallet(ctx, PROVIDERS[method], pageHost(ctx.deps.config));
-  if (!wallet) throw refuse(where, `No ${name} wallet is registered for this merchant account: register one with POST /digital-wallets`, 'wallet_not_registered');
+  if (!wallet) throw fieldRefusal(where.location, where.pointer, `No ${name} wallet is registered for this merchant account: register one with POST /digital-wallets`, 'wallet_not_registered');
   const option = (await linkOptions(ctx, link)).find((o) => o.method === method);
   if (!option) {
     const market = link.country ? `${link.currency} in ${link.country}` : link.currency;
-    throw refuse(where, `${name} is not offered for this payment link: no active card service taking network tokens accepts ${market}, or a checkout flow rule leaves it out (see POST /payment-options)`, 'payment_method_not_offered');
+    throw fieldRefusal(where.location, where.pointer, `${name} is not offered for this payment link: no active card service taking network tokens accepts ${market}, or a checkout flow rule leaves it out (see POST /payment-options)`, 'payment_method_not_offered');
   }
-  if (!storable(link, option)) throw refuse(where, `${name} is not offered for this payment link: it stores the payment method (store: true), and a wallet token cannot be stored`, 'payment_method_not_offered');
-  if (wallet.problem) throw refuse(where, `${name} cannot be used on the payment page: ${wallet.problem}`, 'wallet_not_configured');
+  if (!storable(link, option)) throw fieldRefusal(where.location, where.pointer, `${name} is not offered for this payment link: it stores the payment method (store: true), and a wallet token cannot be stored`, 'payment_method_not_offered');
+  if (wallet.problem) throw fieldRefusal(where.location, where.pointer, `${name} cannot be used on the payment page: ${wallet.problem}`, 'wallet_not_configured');
   return { method, label: option.label ?? name, schemes: schemesOf(option), wallet };
 }

@@ -2,7 +2,7 @@ import type { PaymentConnector, TokenizeOutcome } from '../../connectors/connect
 import { withRequestTransaction, type RequestContext } from '../../context.ts';
 import type { PaymentServiceTokenRow } from '../../db/schema-payment-service-tokens.ts';
 import { withTransaction, type Executor, type Tx } from '../../db/transaction.ts';
-import { AppError, duplicateRecord, notFound } from '../../errors/app-error.ts';
+import { AppError, duplicateRecord, fieldRefusal, notFound } from '../../errors/app-error.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import type { Binding } from '../../vault/vault.ts';
 import { recordAudit } from '../audit-logs/audit-logs.service.ts';
@@ -24,7 +24,7 @@ async function tokenOf(db: Executor, ctx: RequestContext, row: PaymentServiceTok
 }
 
 const refuseService = (id: string, reason: string) =>
-  new AppError('bad_request', `The payment service ${id} ${reason}`, { details: [{ location: 'body', pointer: '/payment_service_id', message: reason, type: 'value_error' }] });
+  fieldRefusal('body', '/payment_service_id', reason, 'value_error', `The payment service ${id} ${reason}`);
 
 type Tokenizer = Required<Pick<PaymentConnector, 'tokenize'>>;
 

@@ -1,7 +1,7 @@
 import type { RequestContext } from '../../context.ts';
 import type { PayoutInstrument } from '../../connectors/connector.ts';
 import type { Executor } from '../../db/transaction.ts';
-import { AppError, invalidField } from '../../errors/app-error.ts';
+import { fieldRefusal, invalidField } from '../../errors/app-error.ts';
 import { bin, isExpired, last4 } from '../../lib/card-schemes.ts';
 import { findBuyerRow } from '../buyers/buyer-snapshots.service.ts';
 import { lockAndReleaseCard } from '../payment-methods/payment-methods.service.ts';
@@ -54,7 +54,7 @@ export function checkBuyerFields(body: CreatePayoutBody): void {
 }
 
 const notTheOwner = (pointer: string) =>
-  new AppError('bad_request', 'The stored card belongs to another buyer than the one this payout names', { details: [{ location: 'body', pointer, message: 'Must be the buyer of the stored card', type: 'value_error' }] });
+  fieldRefusal('body', pointer, 'Must be the buyer of the stored card', 'value_error', 'The stored card belongs to another buyer than the one this payout names');
 
 /** The payout's buyer: the stored buyer named (who must own a stored card), a guest buyer, or the stored card's owner. */
 export async function resolveBuyer(db: Executor, ctx: RequestContext, body: CreatePayoutBody, owner: string | null): Promise<{ buyerId: string | null; snapshot: Record<string, unknown> | null }> {

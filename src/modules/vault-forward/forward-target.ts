@@ -1,7 +1,7 @@
 import type { RequestContext } from '../../context.ts';
 import type { VaultForwardConfigRow } from '../../db/schema-vault-forward.ts';
 import { forbidden } from '../../errors/app-error.ts';
-import { resolveDeliveryAddress, urlFormProblem, type UrlPolicy } from '../../lib/url-safety.ts';
+import { privateTargetsPolicy, resolveDeliveryAddress, urlFormProblem, type UrlPolicy } from '../../lib/url-safety.ts';
 import { refuseHeader } from './forward-request.ts';
 import { anyMatches } from './host-rules.ts';
 import { hostsOf } from './vault-forward-configs.schemas.ts';
@@ -21,7 +21,7 @@ export interface CheckedTarget {
 
 function policyOf(ctx: RequestContext): UrlPolicy {
   const { config } = ctx.deps;
-  return { production: config.environment === 'production', allowPrivate: config.vaultForwardAllowPrivateUrls, setting: 'VAULT_FORWARD_ALLOW_PRIVATE_URLS', hostNamesOnly: true };
+  return { ...privateTargetsPolicy(config.environment === 'production', config.vaultForwardAllowPrivateUrls, 'VAULT_FORWARD_ALLOW_PRIVATE_URLS'), hostNamesOnly: true };
 }
 
 const refuseUrl = (problem: string) => refuseHeader('x-vault-forward-url', `x-vault-forward-url: ${problem.replace(/^url /, 'the address ')}`);

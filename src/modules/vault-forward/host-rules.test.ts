@@ -23,16 +23,21 @@ describe('happy', () => {
 
 describe('errors', () => {
   it('refuses what is not a host name, and local names and IP addresses unless private targets are allowed', () => {
-    expect(hostPatternProblem('api.example.com', false)).toBeNull();
-    expect(hostPatternProblem('https://api.example.com', false)).toMatch(/not a host name/);
-    expect(hostPatternProblem('api.example.com:443', false)).toMatch(/not a host name/);
-    expect(hostPatternProblem('intranet', false)).toMatch(/fully qualified/);
-    expect(hostPatternProblem('*.com', false)).toMatch(/whole top-level domain/);
-    expect(hostPatternProblem('127.0.0.1', false)).toMatch(/IP address/);
-    expect(hostPatternProblem('[::1]', false)).toMatch(/IP address/);
-    expect(hostPatternProblem('localhost', false)).toMatch(/local name/);
-    expect(hostPatternProblem('a.localhost', false)).toMatch(/local name/);
-    expect(hostPatternProblem('127.0.0.1', true)).toBeNull();
-    expect(hostPatternProblem('localhost', true)).toBeNull();
+    expect(hostPatternProblem('api.example.com', 'none')).toBeNull();
+    expect(hostPatternProblem('https://api.example.com', 'none')).toMatch(/not a host name/);
+    expect(hostPatternProblem('api.example.com:443', 'none')).toMatch(/not a host name/);
+    expect(hostPatternProblem('intranet', 'none')).toMatch(/fully qualified/);
+    expect(hostPatternProblem('*.com', 'none')).toMatch(/whole top-level domain/);
+    expect(hostPatternProblem('127.0.0.1', 'none')).toMatch(/IP address/);
+    expect(hostPatternProblem('[::1]', 'none')).toMatch(/IP address/);
+    expect(hostPatternProblem('localhost', 'none')).toMatch(/local name/);
+    expect(hostPatternProblem('a.localhost', 'none')).toMatch(/local name/);
+    expect(hostPatternProblem('127.0.0.1', 'all')).toBeNull();
+    expect(hostPatternProblem('localhost', 'all')).toBeNull();
+  });
+
+  it('allows loopback addresses and local names, and nothing else private, in the default sandbox (loopback)', () => {
+    for (const host of ['127.0.0.1', '127.5.0.1', '[::1]', 'localhost', 'a.localhost', 'api.example.com']) expect(hostPatternProblem(host, 'loopback'), host).toBeNull();
+    for (const host of ['10.0.0.1', '169.254.169.254', '0.0.0.0', '[fd00::1]', '8.8.8.8']) expect(hostPatternProblem(host, 'loopback'), host).toMatch(/VAULT_FORWARD_ALLOW_PRIVATE_URLS=true/);
   });
 });

@@ -1,4 +1,9 @@
-import { isIP } from 'node:net';
+import { BlockList, isIP } from 'node:net';
+import type { PrivateTargets } from '../../lib/url-safety.ts';
+
+const LOOPBACK = new BlockList();
+LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');
+LOOPBACK.addAddress('::1', 'ipv6');
 
 /**
  * Host patterns of vault forwarding: the hosts of a config (exact names or `*.example.com`, which
@@ -25,16 +30,20 @@ export function patternWithin(pattern: string, ceiling: string): boolean {
 }
 
 /**
- * Why a merchant's host pattern cannot be stored, or null. IP addresses and local names only where
- * private targets are allowed (the sandbox with VAULT_FORWARD_ALLOW_PRIVATE_URLS=true).
+ * Why a merchant's host pattern cannot be stored, or null. Loopback addresses and local names in
+ * the sandbox (unless VAULT_FORWARD_ALLOW_PRIVATE_URLS=false), other IP addresses only in the
+ * sandbox with VAULT_FORWARD_ALLOW_PRIVATE_URLS=true; production: `none`.
  */
-export function hostPatternProblem(pattern: string, allowPrivate: boolean): string | null {
-  const ip = isIP(pattern.replace(/^\[|\]$/g, '')) !== 0;
-  if (ip) return allowPrivate ? null : 'is an IP address: list host names (IP addresses only in the sandbox with VAULT_FORWARD_ALLOW_PRIVATE_URLS=true)';
+export function hostPatternProblem(pattern: string, allowed: PrivateTargets): string | null {
+  const address = pattern.replace(/^\[|\]$/g, '');
+  if (isIP(address) !== 0) {
+    if (allowed === 'all' || (allowed === 'loopback' && LOOPBACK.check(address, isIP(address) === 6 ? 'ipv6' : 'ipv4'))) return null;
+    return `is an IP address: list host names (${allowed === 'loopback' ? 'loopback addresses in the sandbox, others' : 'IP addresses'} only in the sandbox with VAULT_FORWARD_ALLOW_PRIVATE_URLS=true)`;
+  }
   if (!HOST_NAME.test(pattern)) return 'is not a host name or a *.domain pattern (lower case, no scheme, port or path)';
   if (!pattern.includes('.') && pattern !== 'localhost') return 'must be a fully qualified host name';
   if (pattern.startsWith('*.') && !pattern.slice(2).includes('.')) return 'is a wildcard over a whole top-level domain: name at least the domain (*.example.com)';
   const local = pattern === 'localhost' || pattern.endsWith('.localhost');
-  if (local && !allowPrivate) return 'is a local name (allowed only in the sandbox with VAULT_FORWARD_ALLOW_PRIVATE_URLS=true)';
+  if (local && allowed === 'none') return 'is a local name (allowed only in the sandbox, unless VAULT_FORWARD_ALLOW_PRIVATE_URLS=false)';
   return null;
 }

@@ -40,7 +40,7 @@ function customHosts(ctx: RequestContext, hosts: readonly string[] | undefined):
   const details: ErrorDetail[] = [];
   hosts.forEach((raw, index) => {
     const host = raw.toLowerCase();
-    let problem = hostPatternProblem(host, !production && config.vaultForwardAllowPrivateUrls);
+    let problem = hostPatternProblem(host, production ? 'none' : config.vaultForwardAllowPrivateUrls);
     if (!problem && production && !config.vaultForwardAllowedHosts.some((ceiling) => patternWithin(host, ceiling))) {
       problem = 'is not within VAULT_FORWARD_ALLOWED_HOSTS, the hosts this instance may forward to';
     }

@@ -1,10 +1,10 @@
 import { withRequestTransaction, type Deps, type RequestContext } from '../../context.ts';
 import type { WebhookSubscriptionRow } from '../../db/schema-webhooks.ts';
 import type { Executor, Tx } from '../../db/transaction.ts';
-import { AppError, notFound } from '../../errors/app-error.ts';
+import { fieldRefusal, notFound } from '../../errors/app-error.ts';
 import { listPage, type ListEnvelope } from '../../http/pagination.ts';
 import { uuidv7 } from '../../lib/ids.ts';
-import { urlFormProblem } from '../../lib/url-safety.ts';
+import { privateTargetsPolicy, urlFormProblem } from '../../lib/url-safety.ts';
 import { recordAudit } from '../audit-logs/audit-logs.service.ts';
 import { generateSecret, openAuthentication, openSecrets, ROTATION_GRACE_MS, sealAuthentication, sealSecret } from './webhook-secrets.ts';
 import * as repo from './webhook-subscriptions.repo.ts';
@@ -24,8 +24,8 @@ const RESOURCE = 'webhook subscription';
 
 /** 400 naming /url when the URL may not receive webhooks under this instance's rules (form only; delivery re-checks with DNS). */
 function assertUrlAllowed(deps: Deps, url: string): void {
-  const problem = urlFormProblem(url, { production: deps.config.environment === 'production', allowPrivate: deps.config.webhookAllowPrivateUrls });
-  if (problem) throw new AppError('bad_request', problem, { details: [{ location: 'body', pointer: '/url', message: problem, type: 'value_error' }] });
+  const problem = urlFormProblem(url, privateTargetsPolicy(deps.config.environment === 'production', deps.config.webhookAllowPrivateUrls, 'WEBHOOK_ALLOW_PRIVATE_URLS'));
+  if (problem) throw fieldRefusal('body', '/url', problem);
 }
 
 /** The key pair that makes the request; its name is shown as is (no e-mail: key pairs have none). */

@@ -1,6 +1,6 @@
 /**
  * The suite's two sizes. `ci` (the default) is what `.ci/run` runs and must finish in under 10
- * minutes on a 2-core machine; `release` is the longer run for a release (README, "Reliability").
+ * minutes on a 2-core machine; `release` is the longer run for a release (docs/reliability.md).
  */
 export type ProfileName = 'ci' | 'release';
 
@@ -34,7 +34,7 @@ export function loadProfile(env: Record<string, string | undefined> = process.en
   return { name: raw, fuzzSeed: seed, ...PROFILES[raw], ...kills };
 }
 
-/** Prints a figure the suite measured, one greppable line per section (the README quotes them). */
+/** Prints a figure the suite measured, one greppable line per section (docs/reliability.md quotes them). */
 export function report(section: string, figures: Record<string, number | string>): void {
   const line = `[reliability] ${section}: ${Object.entries(figures).map(([k, v]) => `${k}=${v}`).join(' ')}`;
   process.stdout.write(`${line}\n`);

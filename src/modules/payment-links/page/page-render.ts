@@ -1,6 +1,6 @@
 import type { PaymentLinkRow } from '../../../db/schema-payment-links.ts';
 import { escapeHtml } from './html.ts';
-import type { Translator } from './i18n.ts';
+import type { MessageKey, Translator } from './i18n.ts';
 import { walletButtons, walletSheet, type WalletView } from './page-wallets-render.ts';
 
 /** What the hosted page shows: the form, or one of the states a link can be in. */
@@ -85,6 +85,20 @@ function cart(view: PageView): string {
 
 const input = (id: string, label: string, attrs: string) => `<label for="${id}">${escape(label)}</label><input type="text" id="${id}" ${attrs}>`;
 
+/**
+ * A card input with the message of the page's checks next to it (page.js fills it and sets
+ * aria-invalid): named by aria-describedby, and a live region so a screen reader reads it out.
+ */
+const cardInput = (id: string, label: string, attrs: string) =>
+  `${input(id, label, `${attrs} aria-required="true" aria-describedby="${id}-error"`)}<p class="field-error" id="${id}-error" aria-live="polite"></p>`;
+
+/** The messages of the card checks (assets/card-checks.js names them), as data-msg-* attributes of the form. */
+const CHECK_MESSAGES = [
+  ['number-required', 'check_number_required'], ['number-format', 'check_number_format'], ['number-invalid', 'check_number_invalid'],
+  ['expiry-required', 'check_expiry_required'], ['expiry-format', 'check_expiry_format'], ['expiry-month', 'check_expiry_month'], ['expiry-past', 'check_expiry_past'],
+  ['code-required', 'check_code_required'], ['code-invalid', 'check_code_invalid'],
+] as const satisfies ReadonlyArray<readonly [string, MessageKey]>;
+
 function storedChoices(view: PageView): string {
   if (view.storedCards.length === 0) return '';
   const { t } = view.tr;
@@ -110,19 +124,19 @@ function payForm(view: PageView): string {
   const data = [
     ['base', view.base], ['token', view.token], ['msg-processing', t('processing_notice')], ['msg-invalid-card', t('invalid_card')],
     ['msg-too-many', t('too_many_attempts')], ['msg-network', t('network_error')], ['msg-failed', t('payment_failed')], ['msg-not-payable', t('not_payable')],
-    ['msg-wallet-failed', t('wallet_failed')],
+    ['msg-wallet-failed', t('wallet_failed')], ...CHECK_MESSAGES.map(([name, key]) => [`msg-${name}`, t(key)]),
   ].map(([k, v]) => `data-${k}="${escape(v!)}"`).join(' ');
   return `<form id="pay-form" method="post" novalidate ${data}>${walletButtons(view)}${storedChoices(view)}
 <fieldset><legend>${escape(t('card_details'))}</legend>
-${input('card-number', t('card_number'), 'inputmode="numeric" autocomplete="cc-number" maxlength="23" spellcheck="false"')}
-<div class="row"><div>${input('expiration-date', t('expiry'), 'inputmode="numeric" autocomplete="cc-exp" maxlength="7" placeholder="MM/YY"')}</div>
-<div>${input('security-code', t('security_code'), 'inputmode="numeric" autocomplete="cc-csc" maxlength="4"')}</div></div>
+${cardInput('card-number', t('card_number'), 'inputmode="numeric" autocomplete="cc-number" maxlength="23" spellcheck="false"')}
+<div class="row"><div>${cardInput('expiration-date', t('expiry'), `inputmode="numeric" autocomplete="cc-exp" maxlength="7" placeholder="${escape(t('expiry_placeholder'))}"`)}</div>
+<div>${cardInput('security-code', t('security_code'), 'inputmode="numeric" autocomplete="cc-csc" maxlength="4"')}</div></div>
 ${input('cardholder-name', t('cardholder_name'), 'autocomplete="cc-name" maxlength="200"')}</fieldset>
 <button type="submit">${escape(t('pay_button', { amount }))}</button>
 ${otherMethods(view)}
 <p id="status" class="status${view.notice ? ' error' : ''}" role="status" aria-live="polite">${view.notice ? escape(view.notice) : ''}</p>
 <p class="secured">${escape(t('secured'))}</p></form>${walletSheet(view)}
-<noscript><p class="status error">${escape(t('state_error_text'))}</p></noscript><script src="/pay-assets/page.js" defer></script>`;
+<noscript><p class="status error">${escape(t('state_error_text'))}</p></noscript><script src="/pay-assets/card-checks.js" defer></script><script src="/pay-assets/page.js" defer></script>`;
 }
 
 const STATE_TEXT: Record<Exclude<PageState, 'pay' | 'redirecting'>, ['state_completed_title' | 'state_expired_title' | 'state_processing_title' | 'state_not_found_title' | 'state_error_title', 'state_completed_text' | 'state_expired_text' | 'state_processing_text' | 'state_not_found_text' | 'state_error_text']> = {
@@ -150,7 +164,7 @@ function footer(view: PageView): string {
   return terms || site ? `<footer>${[terms, site].filter(Boolean).join(' · ')}</footer>` : '';
 }
 
-/** The whole page. Every value from the link is escaped; the only script is /pay-assets/page.js. */
+/** The whole page. Every value from the link is escaped; the only scripts are /pay-assets/card-checks.js and page.js. */
 export function renderPage(view: PageView): string {
   const { t } = view.tr;
   const title = t('page_title', { merchant: merchantOf(view) });

@@ -1,7 +1,7 @@
 /**
  * The cards of the hosted page's simulated wallet sheet (sandbox only): the card a buyer "holds" in
  * the wallet, by id (the page never sends a card number). Their outcomes are those of `mock-card`
- * for the same number (README "Transaction outcomes"); a test keeps the two in step.
+ * for the same number (docs/sandbox.md, "Transaction outcomes"); a test keeps the two in step.
  */
 
 export type WalletCardOutcome = 'approved' | 'declined' | 'insufficient_funds' | 'failed';

@@ -6,8 +6,9 @@ import { notFound } from '../../../errors/app-error.ts';
 import { defineRoute } from '../../../http/define-route.ts';
 
 const DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'page', 'assets');
-/** The page's two static files, read once. */
+/** The page's static files, read once. */
 const ASSETS: Record<string, { type: string; body: string }> = {
+  'card-checks.js': { type: 'text/javascript; charset=utf-8', body: fs.readFileSync(path.join(DIR, 'card-checks.js'), 'utf8') },
   'page.js': { type: 'text/javascript; charset=utf-8', body: fs.readFileSync(path.join(DIR, 'page.js'), 'utf8') },
   'page.css': { type: 'text/css; charset=utf-8', body: fs.readFileSync(path.join(DIR, 'page.css'), 'utf8') },
 };
@@ -19,7 +20,7 @@ export const getPaymentLinkPageAsset = defineRoute({
   scope: null,
   merchantScoped: false,
   tags: ['payment-links'],
-  summary: 'The hosted payment page\'s script and style sheet (page.js, page.css)',
+  summary: 'The hosted payment page\'s scripts and style sheet (card-checks.js, page.js, page.css)',
   status: 200,
   params: Type.Object({ file: Type.String({ maxLength: 20 }) }),
   response: Type.Unsafe<string>({ description: 'JavaScript or CSS', content: { 'text/javascript': { schema: { type: 'string' } }, 'text/css': { schema: { type: 'string' } } } }),

@@ -33,7 +33,7 @@ describe('happy', () => {
     expect(csp).toContain("frame-ancestors 'none'");
     expect(csp).not.toContain('unsafe-inline');
     expect(res.body).toContain(`<style nonce="${nonce}">:root{--accent:#FF5733`);
-    expect(res.body).not.toMatch(/<script(?![^>]*src="\/pay-assets\/page\.js")/);
+    expect(res.body).not.toMatch(/<script(?![^>]*src="\/pay-assets\/(?:card-checks|page)\.js")/);
     expect(res.headers).toMatchObject({ 'x-frame-options': 'DENY', 'referrer-policy': 'no-referrer', 'cache-control': 'no-store' });
   });
 

@@ -8,7 +8,7 @@ import { merchantWithMockCard, payoutCard, postPayout, storeCard } from '../../.
 import { reconcileDuePayouts } from '../reconcile-payouts.service.ts';
 
 /**
- * README "Payout outcomes" driven through the API: what POST /payouts answers for each mock-card
+ * docs/sandbox.md "Payout outcomes" driven through the API: what POST /payouts answers for each mock-card
  * scenario, and what reconciliation (the reconcile-payouts job, the payout status query) makes of
  * the payouts left pending.
  */

@@ -15,7 +15,8 @@ export function sandboxOnly(environment: string): void {
 }
 
 /**
- * The headers of a script-free HTML page. The sandbox pages carry buttons that move money (Approve,
+ * The headers of a script-free HTML page, whose only style is a style sheet of this server (the
+ * hosted payment page's: sandbox-page.ts). The sandbox pages carry buttons that move money (Approve,
  * Complete, a Paze card): no site may frame them and overlay its own bait (clickjacking). The buyer
  * reaches them by a top-level redirect to approval_url and leaves by one, so nothing needs a frame.
  * The provider return page is framable (`framable`): a merchant may run the provider's 3DS page in
@@ -24,7 +25,7 @@ export function sandboxOnly(environment: string): void {
 export const html = (reply: { headers(h: Record<string, string>): unknown }, options: { framable?: boolean } = {}) =>
   reply.headers({
     'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff',
-    'content-security-policy': `default-src 'none'; style-src 'unsafe-inline'; form-action 'self' http: https:${options.framable ? '' : "; frame-ancestors 'none'"}`,
+    'content-security-policy': `default-src 'none'; style-src 'self'; form-action 'self' http: https:${options.framable ? '' : "; frame-ancestors 'none'"}`,
     ...(options.framable ? {} : { 'x-frame-options': 'DENY' }),
   });
 

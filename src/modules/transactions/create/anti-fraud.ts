@@ -1,5 +1,5 @@
 /**
- * The sandbox anti-fraud decision, deterministic by card (README, "Sandbox test cards"): one card
+ * The sandbox anti-fraud decision, deterministic by card (docs/sandbox.md, "Test cards"): one card
  * is sent to manual review (`pending_review: true`), one is rejected before any payment service is
  * called; every other card is accepted. Production has no built-in anti-fraud service: null.
  */

@@ -2,7 +2,7 @@ import type { RequestContext } from '../../../context.ts';
 import type { PaymentServiceRow } from '../../../db/schema.ts';
 import type { NewTransaction, TransactionActionJson, TransactionRow } from '../../../db/schema-transactions.ts';
 import type { Executor } from '../../../db/transaction.ts';
-import { AppError } from '../../../errors/app-error.ts';
+import { AppError, fieldRefusal } from '../../../errors/app-error.ts';
 import { isProduction, sandboxOnly } from '../../../errors/sandbox-only.ts';
 import { findBuyerRow, shippingDetailsSnapshot } from '../../buyers/buyer-snapshots.service.ts';
 import { matchThreeDsScenario } from '../../three-ds-scenarios/three-ds-scenarios.service.ts';
@@ -51,7 +51,7 @@ async function buyerSnapshot(tx: Executor, ctx: RequestContext, body: CreateTran
   if (buyerId || external) {
     const row = await findBuyerRow(tx, ctx, buyerId ? { id: buyerId } : { externalIdentifier: external! });
     if (stored) requireEmbedBuyerCard(ctx, stored, row.id);
-    if (owner && owner !== row.id) throw new AppError('bad_request', 'The stored payment method belongs to another buyer than the one this transaction names', { details: [{ location: 'body', pointer: '/buyer_id', message: 'Must be the buyer of the stored payment method', type: 'value_error' }] });
+    if (owner && owner !== row.id) throw fieldRefusal('body', '/buyer_id', 'Must be the buyer of the stored payment method', 'value_error', 'The stored payment method belongs to another buyer than the one this transaction names');
     const snapshot = { id: row.id, display_name: row.display_name, external_identifier: row.external_identifier, account_number: row.account_number, billing_details: row.billing_details };
     const shipping = body.shipping_details_id ? await shippingDetailsSnapshot(tx, ctx, row.id, body.shipping_details_id) : null;
     return { buyerId: row.id, snapshot, shipping };

@@ -1,5 +1,5 @@
 import type { RequestContext } from '../../../context.ts';
-import { badRequest } from '../../../errors/app-error.ts';
+import { fieldRefusal } from '../../../errors/app-error.ts';
 import { listPage, type ListEnvelope } from '../../../http/pagination.ts';
 import { base62ToUuid } from '../../../lib/base62.ts';
 import { canReadPersonalData } from '../../buyers/buyers.service.ts';
@@ -50,7 +50,7 @@ function parseMetadata(values: string[]): Record<string, string>[] {
     const isObject = typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed);
     if (!isObject || !Object.values(parsed as object).every((v) => typeof v === 'string')) {
       const message = 'metadata must be a JSON object with string values, e.g. {"order_id":"42"}';
-      throw badRequest(message, [{ location: 'query', pointer: `/metadata/${index}`, message, type: 'metadata_invalid' }]);
+      throw fieldRefusal('query', `/metadata/${index}`, message, 'metadata_invalid');
     }
     return parsed as Record<string, string>;
   });

@@ -2,7 +2,7 @@ import { apiError, callConnector } from '../../../connectors/call.ts';
 import type { IntegrationClient } from '../../../connectors/connector.ts';
 import type { Deps, RequestContext, TransactionSessionCredential } from '../../../context.ts';
 import type { TransactionRow } from '../../../db/schema-transactions.ts';
-import { AppError, notFound } from '../../../errors/app-error.ts';
+import { fieldRefusal, notFound } from '../../../errors/app-error.ts';
 import { connectorOfTransaction } from '../connector-call.ts';
 import { sessionConnector, sessionOpen } from '../session-open.ts';
 import * as repo from '../transactions.repo.ts';
@@ -51,7 +51,7 @@ export async function updateTransactionSession(ctx: RequestContext, transactionI
   );
   if (outcome.status === 'update_refused') {
     const message = outcome.message ?? 'This payment service\'s session takes no such update';
-    throw new AppError('bad_request', message, { details: [{ location: 'body', pointer: '/payload', message, type: 'session_update_not_supported' }] });
+    throw fieldRefusal('body', '/payload', message, 'session_update_not_supported');
   }
   return { session_data: outcome.sessionData, default_completion_url: completionUrl(row), integration_client: outcome.integrationClient };
 }

@@ -1,6 +1,7 @@
-// The hosted payment page's only script (served from this server: CSP script-src 'self').
-// 1. asks the page for a checkout session; 2. sends the card to that session's fields endpoint
-// (the card never goes anywhere else, nor into a URL); 3. pays the link with the session; then
+// The hosted payment page's script (served from this server: CSP script-src 'self'), run after
+// card-checks.js. 0. checks the card fields (no request while one is wrong); 1. asks the page for
+// a checkout session; 2. sends the card to that session's fields endpoint (the card never goes
+// anywhere else, nor into a URL); 3. pays the link with the session; then
 // follows the answer: an approval page (3DS challenge, redirect method), the return URL, or a
 // message. Every call carries the page token (CSRF) and is JSON (no cross-site form can send it).
 // Wallets (Apple Pay, Google Pay) pay the same link with the wallet's token instead of a session.
@@ -11,6 +12,7 @@
   var status = document.getElementById('status');
   var base = form.getAttribute('data-base');
   var token = form.getAttribute('data-token');
+  var checks = window.svcCardChecks;
   var each = function (list, fn) { Array.prototype.forEach.call(list, fn); };
   var msg = function (name) { return form.getAttribute('data-msg-' + name); };
 
@@ -51,12 +53,50 @@
     if (detail && detail.type === 'payment_link_not_payable') return msg('not-payable');
     return msg(fallback);
   }
-  function cardFields() {
+
+  // The card checks (card-checks.js): a message next to each field in error, named by its
+  // aria-describedby; aria-invalid; focus on the first. A field's message goes once it is corrected.
+  var CARD_INPUTS = ['card-number', 'expiration-date', 'security-code'];
+  function mark(id, problem) {
+    var input = document.getElementById(id);
+    var note = document.getElementById(id + '-error');
+    if (!input || !note) return;
+    if (problem) input.setAttribute('aria-invalid', 'true');
+    else input.removeAttribute('aria-invalid');
+    note.textContent = problem ? msg(problem) : '';
+  }
+  function flag(problems) {
+    CARD_INPUTS.forEach(function (id) {
+      var found = problems.filter(function (p) { return p.field === id; })[0];
+      mark(id, found ? found.problem : null);
+    });
+  }
+  function storedCard() {
     var stored = form.querySelector('input[name=stored_card]:checked');
-    var code = field('security-code');
-    if (stored && stored.value !== 'new') return { method: 'id', id: stored.value, security_code: code || null };
-    var expiry = field('expiration-date').replace(/\s+/g, '').replace(/^(\d{2})(\d{2})$/, '$1/$2');
-    return { method: 'card', number: field('card-number').replace(/[\s-]+/g, ''), expiration_date: expiry, security_code: code || null };
+    return stored && stored.value !== 'new' ? stored.value : null;
+  }
+  function checkForm() {
+    return checks.checkCard({ stored: storedCard() !== null, number: field('card-number'), expiry: field('expiration-date'), code: field('security-code') }, new Date());
+  }
+  CARD_INPUTS.forEach(function (id) {
+    var input = document.getElementById(id);
+    if (!input) return;
+    input.addEventListener('input', function () {
+      if (input.getAttribute('aria-invalid') !== 'true') return;
+      var still = checkForm().problems.some(function (p) { return p.field === id; });
+      if (!still) mark(id, null);
+    });
+  });
+  // A stored card needs no number nor expiry: their messages go when one is chosen.
+  each(form.querySelectorAll('input[name=stored_card]'), function (choice) {
+    choice.addEventListener('change', function () {
+      if (storedCard()) { mark('card-number', null); mark('expiration-date', null); }
+    });
+  });
+  function cardFields(card) {
+    var stored = storedCard();
+    if (stored) return { method: 'id', id: stored, security_code: card.security_code };
+    return { method: 'card', number: card.number, expiration_date: card.expiration_date, security_code: card.security_code };
   }
 
   function follow(res) {
@@ -68,6 +108,17 @@
   }
   function failed(res) {
     say(res && res.status ? refused(res, 'failed') : msg('network'), true);
+    busy(false);
+  }
+  // A card the server refused (its fields endpoint, or an expired stored card at payment): "check
+  // your card", with the fields its answer names flagged as the page's own checks flag them.
+  function cardFailed(res) {
+    var card = res && res.status ? checks.cardRefusal(res.body) || (res.cardRefused ? [] : null) : null;
+    if (!card) { failed(res); return; }
+    flag(card);
+    var first = card.filter(function (p) { return p.field; })[0];
+    if (first) document.getElementById(first.field).focus();
+    say(msg('invalid-card'), true);
     busy(false);
   }
   function walletFailed(res) {
@@ -88,8 +139,15 @@
 
   form.addEventListener('submit', function (event) {
     event.preventDefault();
+    var checked = checkForm();
+    flag(checked.problems);
+    if (checked.problems.length > 0) {
+      say(msg('invalid-card'), true);
+      document.getElementById(checked.problems[0].field).focus();
+      return;
+    }
     start();
-    var card = cardFields();
+    var card = cardFields(checked.card);
     var sessionId = null;
     call('POST', base + '/sessions', {})
       .then(function (res) {
@@ -99,11 +157,12 @@
       })
       .then(function (res) {
         if (res.status === 429) throw res;
-        if (res.status !== 204) throw { status: 400, body: { page_message: msg('invalid-card') } };
+        // The fields endpoint refused the card: "check your card", and the fields its answer names.
+        if (res.status !== 204) throw { status: res.status, body: res.body, cardRefused: true };
         return call('POST', base + '/payments', { checkout_session_id: sessionId, cardholder_name: field('cardholder-name') || null });
       })
       .then(follow)
-      .catch(failed);
+      .catch(cardFailed);
   });
 
   // Sandbox: the simulated wallet sheet (a modal <dialog>: focus moves in, Escape closes). The
