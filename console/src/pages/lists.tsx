@@ -106,31 +106,3 @@ export function PayoutsPage(_props: PageProps): JSX.Element {
     </section>
   );
 }
-
-interface WebhookSubscription {
-  id: string;
-  url: string;
-  active: boolean;
-  description?: string | null;
-  created_at: string;
-}
-
-export function WebhooksPage({ scopes }: PageProps): JSX.Element {
-  const list = useCursorList<WebhookSubscription>('/webhook-subscriptions', {});
-  const rotate = useAction();
-  const [rotated, setRotated] = useState<string | null>(null);
-  const canWrite = hasScope(scopes, 'webhook-subscriptions.write');
-  return (
-    <section>
-      <PageHeader title="Webhooks" />
-      <ErrorNotice error={rotate.error} />
-      {rotated ? <Success>{rotated}</Success> : null}
-      <ListTable list={list} caption="Webhook subscriptions" empty="No webhook subscription yet." rowKey={(w) => w.id} columns={[
-        { title: 'Address', cell: (w) => <code class="wrap">{w.url}</code> },
-        { title: 'State', cell: (w) => <Status value={w.active ? 'active' : 'disabled'} /> },
-        { title: 'Created', cell: (w) => dateTime(w.created_at) },
-        ...(canWrite ? [{ title: 'Secret', cell: (w: WebhookSubscription) => <ConfirmAction label="Rotate secret" question="Start a new signing secret? The old one keeps working for a while." onConfirm={() => rotate.run(async () => (await post(`/webhook-subscriptions/${w.id}/rotate-secret`), setRotated('The signing secret is being rotated.')))} /> }] : []),
-      ]} />
-    </section>
-  );
-}
