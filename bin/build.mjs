@@ -51,7 +51,10 @@ export async function buildConsole(root = ROOT, outDir = path.join(root, 'dist',
   const target = path.resolve(outDir);
   const building = `${target}.building-${process.pid}`;
   fs.rmSync(building, { recursive: true, force: true });
-  await vite.build({ configFile: path.join(root, 'console', 'vite.config.ts'), logLevel: 'warn', build: { outDir: building, emptyOutDir: true } });
+  // A production build whatever NODE_ENV the caller has (vitest's global setup passes `test`, which
+  // would bring Preact's debugging code into the bundle and leave it unminified).
+  process.env.NODE_ENV = 'production';
+  await vite.build({ configFile: path.join(root, 'console', 'vite.config.ts'), mode: 'production', logLevel: 'warn', build: { outDir: building, emptyOutDir: true } });
   const stamp = path.join(building, STAMP);
   fs.writeFileSync(stamp, `built from console/ as it was at ${started.toISOString()}\n`);
   fs.utimesSync(stamp, started, started);

@@ -188,6 +188,23 @@ describe('happy', () => {
   });
 });
 
+describe('performance', () => {
+  it('serves the first page in under 300 kB gzipped, its hashed assets cached for a year', async () => {
+    const html = await (await fetch(`${h.base}/dashboard/`)).text();
+    const assets = [...html.matchAll(/\/dashboard\/assets\/[\w.-]+/g)].map((m) => m[0]);
+    expect(assets.length).toBeGreaterThanOrEqual(2);
+    let total = html.length;
+    for (const asset of assets) {
+      const res = await fetch(`${h.base}${asset}`, { headers: { 'accept-encoding': 'gzip' } });
+      expect(res.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+      expect(res.headers.get('content-encoding')).toBe('gzip');
+      total += Number(res.headers.get('content-length'));
+    }
+    console.log(`/dashboard/ first page: ${(total / 1024).toFixed(1)} kB gzipped (${assets.join(', ')})`);
+    expect(total).toBeLessThan(300 * 1024);
+  });
+});
+
 describe('security', () => {
   it('shows a customer-support user only what its role allows, and the API refuses the rest', async () => {
     const buyer = await h.api('POST', '/buyers', { display_name: 'Ada', external_identifier: 'buyer-ada', billing_details: { first_name: 'Ada', last_name: 'Lovelace', email_address: 'ada@example.com' } });
