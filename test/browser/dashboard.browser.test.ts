@@ -40,6 +40,12 @@ describe('happy', () => {
   it("signs an administrator in the first time (set-up link, password, authenticator), then with password and code", async () => {
     await setUpPassword(page, h.base, admin);
     await h.shot(page, 'dashboard-sign-in');
+    // A wrong password: the API's refusal is shown, and the page stays.
+    await page.getByLabel('E-mail address').fill(admin.email);
+    await page.getByLabel('Password').fill('not the password at all');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('alert').waitFor();
+    expect(await page.getByRole('heading', { name: 'Sign in' }).isVisible()).toBe(true);
     await signInWithPassword(page, admin.email);
     secret = await enrollAuthenticator(page);
     await heading(page, 'Overview');
