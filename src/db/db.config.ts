@@ -18,5 +18,5 @@ export const databaseSettings = defineGroup('Database', {
     return raw;
   }),
   databasePoolSize: integerSetting('DATABASE_POOL_SIZE', { default: 10, min: 1, max: 1000, description: 'Connections each server process keeps open to that PostgreSQL server (1 to 1000). Several processes on one server add up: keep their sum under its `max_connections`' }),
-  databaseGroupCommit: flagSetting('DATABASE_GROUP_COMMIT', true, 'On PostgreSQL, concurrent requests\' identical statements (a transaction\'s first insert, an answer\'s guarded statement, reads of a card or a transaction) go in one statement for all of them, each request answered once its own rows committed (docs/decisions.md, "Authorization cost"). `false` runs every request\'s statements on their own. No effect on PGlite'),
+  databaseGroupCommit: flagSetting('DATABASE_GROUP_COMMIT', true, 'On PostgreSQL, concurrent requests\' identical statements (a transaction\'s first insert, an answer\'s guarded statement, reads of a card or a transaction) go in one statement for all of them, each request answered once its own rows committed (decision 0084). `false` runs every request\'s statements on their own. No effect on PGlite'),
 });

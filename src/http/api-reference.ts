@@ -1,130 +1,90 @@
+import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import apiReference from '@scalar/fastify-api-reference';
+import { registerApiExplorer } from './api-explorer.ts';
+import { indexPage, layout, operationPage, operationsOf, schemaPage, schemasPage, type Document } from './reference-pages.ts';
+import { REFERENCE_STYLESHEET } from './reference-style.ts';
 
 /**
- * The API reference for people at `/docs` (docs/api-reference.md): Scalar's renderer, served from
- * node_modules by its Fastify plugin (no CDN: the server may be offline), on a page of our own.
+ * The API reference for people at `/docs/` (docs/api-reference.md): pages written on this server
+ * from the OpenAPI document, with no script. The index lists every operation by tag; each
+ * operation and each named schema has a page of its own, so a phone receives a few kilobytes per
+ * page however large the API grows, and shows them at once, on any host name, offline too.
+ * `/docs/explorer/` (http/api-explorer.ts) shows the whole document on one page, with search.
  *
- * The plugin's page would carry an inline script and the renderer's brand; ours loads two scripts
- * from this server (the renderer and `reference.js`, its configuration) and one stylesheet, so the
- * Content-Security-Policy allows scripts from this origin only. Styles also allow 'unsafe-inline':
- * the renderer (Vue) writes style elements and attributes at run time, some without the nonce it
- * could be given; with images, fonts and connections limited to this origin an injected style has
- * nowhere to send anything. The policy has no `upgrade-insecure-requests`: the page must work over
- * plain http on any host name (a sandbox on a LAN address), where upgrading its own requests to
- * https would break every asset.
+ * Pages are written on their first request and kept (the document does not change while the
+ * server runs), each with its gzip and an ETag. `/openapi.json` is kept the same way.
  */
 
-export const API_REFERENCE_TITLE = 'svc API reference';
-const PREFIX = '/docs';
-
-/** The renderer's settings: nothing fetched from elsewhere (fonts, telemetry, AI agent, MCP), our title. */
-const RENDERER_CONFIGURATION = {
-  // Relative to /docs/, so that a proxy serving the API under a path prefix still finds the document.
-  url: '../openapi.json',
-  withDefaultFonts: false,
-  telemetry: false,
-  agent: { disabled: true },
-  mcp: { disabled: true },
-  showDeveloperTools: 'never',
-  documentDownloadType: 'json',
-  hideClientButton: true,
-  metaData: { title: API_REFERENCE_TITLE },
-  defaultOpenFirstTag: false,
-  operationTitleSource: 'summary',
-};
-
-/** Hides the renderer's own brand (the sidebar's "Powered by" link); fonts are the system's. */
-const STYLESHEET = `a[href*="scalar.com"] { display: none !important; }
-:root { --scalar-font: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; --scalar-font-code: ui-monospace, Menlo, Consolas, monospace; }
-`;
-
-const CONFIGURATION_SCRIPT = `Scalar.createApiReference('#app', ${JSON.stringify(RENDERER_CONFIGURATION)});\n`;
+export { API_EXPLORER_CSP } from './api-explorer.ts';
 
 export const API_REFERENCE_CSP = [
   "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  // The renderer's icons and the document's own images are data: URLs or served here.
+  "style-src 'self'",
   "img-src 'self' data:",
-  "font-src 'self' data:",
-  // The document (/openapi.json) only: the client button that would send requests is hidden.
-  "connect-src 'self'",
   "base-uri 'none'",
   "form-action 'none'",
   "frame-ancestors 'none'",
 ].join('; ');
 
-function page(): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${API_REFERENCE_TITLE}</title>
-<meta name="description" content="Every operation of the svc payments API: parameters, bodies, responses and scopes">
-<link rel="icon" href="data:,">
-<link rel="stylesheet" href="./reference.css">
-<link rel="preload" href="../openapi.json" as="fetch" crossorigin="anonymous">
-</head>
-<body>
-<noscript>The svc API reference needs JavaScript. The OpenAPI document is at <a href="../openapi.json">/openapi.json</a>.</noscript>
-<div id="app"></div>
-<script src="./js/scalar.js"></script>
-<script src="./reference.js"></script>
-</body>
-</html>
-`;
-}
-
 const SECURITY_HEADERS = { 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer', 'x-frame-options': 'DENY' };
 
-const PAGE = page();
+interface Kept { body: string; gzipped: Buffer; etag: string }
 
-function sendPage(reply: FastifyReply): FastifyReply {
-  return reply
-    .headers({ 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache', 'content-security-policy': API_REFERENCE_CSP, ...SECURITY_HEADERS })
-    .send(PAGE);
+const keep = (body: string): Kept => ({ body, gzipped: gzipSync(body), etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` });
+
+const acceptsGzip = (request: FastifyRequest) => (request.headers['accept-encoding'] ?? '').split(',').some((part) => part.trim().split(';')[0] === 'gzip');
+
+/** Sends a kept body: 304 when the browser has it, gzipped when it accepts gzip. */
+function sendKept(request: FastifyRequest, reply: FastifyReply, kept: Kept, type: string): FastifyReply {
+  reply.headers({ 'content-type': type, 'cache-control': 'no-cache', etag: kept.etag, vary: 'accept-encoding', ...SECURITY_HEADERS });
+  if (request.headers['if-none-match'] === kept.etag) return reply.code(304).send();
+  if (!acceptsGzip(request)) return reply.send(kept.body);
+  return reply.header('content-encoding', 'gzip').send(kept.gzipped);
 }
 
-const accepts = (request: FastifyRequest, encoding: string) => (request.headers['accept-encoding'] ?? '').split(',').some((part) => part.trim().split(';')[0] === encoding);
-
-/**
- * The renderer's script is 4.8 MB; gzipped once, on its first request, it is 1.4 MB. The response
- * of the plugin's route is replaced by the cached gzip when the browser accepts it.
- */
-function compressScript(): (request: FastifyRequest, reply: FastifyReply, payload: unknown) => Promise<unknown> {
-  let gzipped: Buffer | null = null;
-  return async (request, reply, payload) => {
-    if (request.url !== `${PREFIX}/js/scalar.js` || typeof payload !== 'string' || reply.statusCode !== 200) return payload;
-    reply.header('cache-control', 'public, max-age=3600').header('vary', 'accept-encoding').headers(SECURITY_HEADERS);
-    if (!accepts(request, 'gzip')) return payload;
-    gzipped ??= gzipSync(payload);
-    reply.header('content-encoding', 'gzip').removeHeader('content-length');
-    return gzipped;
-  };
-}
-
-/** Registers `/docs` (and `/docs/`), the renderer's script, its configuration and stylesheet. */
+/** Registers `/docs/` and its pages, `/docs/explorer/`, and `/openapi.json`. */
 export async function registerApiReference(app: FastifyInstance): Promise<void> {
-  await app.register(async (scope) => {
-    scope.addHook('onSend', compressScript());
-    await scope.register(apiReference, {
-      routePrefix: PREFIX,
-      configuration: { url: RENDERER_CONFIGURATION.url },
-      logLevel: 'warn',
-      hooks: {
-        // The plugin's own page (inline script, its brand) is never sent: ours answers instead.
-        onRequest: async (request, reply) => {
-          if (request.url.split('?')[0] === `${PREFIX}/`) return sendPage(reply);
-        },
-      },
-    });
-    const hide = { schema: { hide: true } };
-    scope.get(`${PREFIX}/reference.js`, hide, async (_request, reply) =>
-      reply.headers({ 'content-type': 'application/javascript; charset=utf-8', 'cache-control': 'no-cache', ...SECURITY_HEADERS }).send(CONFIGURATION_SCRIPT));
-    scope.get(`${PREFIX}/reference.css`, hide, async (_request, reply) =>
-      reply.headers({ 'content-type': 'text/css; charset=utf-8', 'cache-control': 'no-cache', ...SECURITY_HEADERS }).send(STYLESHEET));
+  const kept = new Map<string, Kept>();
+  const documentOf = () => app.swagger() as unknown as Document;
+  /** The kept body for `key`, written by `write` on first use; null (and nothing kept) when `write` finds nothing. */
+  const lookup = (key: string, write: () => string | null): Kept | null => {
+    const known = kept.get(key);
+    if (known) return known;
+    const body = write();
+    if (body === null) return null;
+    const fresh = keep(body);
+    kept.set(key, fresh);
+    return fresh;
+  };
+  const page = (request: FastifyRequest, reply: FastifyReply, found: Kept | null) => {
+    reply.header('content-security-policy', API_REFERENCE_CSP);
+    if (found) return sendKept(request, reply, found, 'text/html; charset=utf-8');
+    return reply.code(404).headers({ 'content-type': 'text/html; charset=utf-8', ...SECURITY_HEADERS }).send(layout('Not found', '../', '<h1>Not found</h1><p>No such page in this reference.</p>'));
+  };
+  const hide = { schema: { hide: true } };
+
+  app.get('/openapi.json', hide, async (request, reply) =>
+    sendKept(request, reply, lookup('openapi.json', () => JSON.stringify(app.swagger()))!, 'application/json; charset=utf-8'));
+  app.get('/docs', hide, async (_request, reply) => reply.redirect('/docs/', 301));
+  app.get('/docs/', hide, async (request, reply) => page(request, reply, lookup('index', () => indexPage(documentOf()))));
+  app.get('/docs/operations/:operationId', hide, async (request, reply) => {
+    const { operationId } = request.params as { operationId: string };
+    return page(request, reply, lookup(`operation:${operationId}`, () => {
+      const doc = documentOf();
+      const located = operationsOf(doc).find(({ operation }) => operation.operationId === operationId);
+      return located ? operationPage(doc, located) : null;
+    }));
   });
+  app.get('/docs/schemas/', hide, async (request, reply) => page(request, reply, lookup('schemas', () => schemasPage(documentOf()))));
+  app.get('/docs/schemas/:name', hide, async (request, reply) => {
+    const { name } = request.params as { name: string };
+    return page(request, reply, lookup(`schema:${name}`, () => {
+      const doc = documentOf();
+      const schema = Object.hasOwn(doc.components?.schemas ?? {}, name) ? doc.components!.schemas![name]! : null;
+      return schema ? schemaPage(doc, name, schema) : null;
+    }));
+  });
+  app.get('/docs/reference.css', hide, async (request, reply) => sendKept(request, reply, lookup('css', () => REFERENCE_STYLESHEET)!, 'text/css; charset=utf-8'));
+  await registerApiExplorer(app);
 }

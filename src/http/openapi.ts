@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import type { Config } from '../config.ts';
 import { registerApiReference } from './api-reference.ts';
+import { hoistTitledSchemas } from './openapi-components.ts';
 import { describeResponses, sharedErrorResponses } from './response-descriptions.ts';
 import { ALL_SCOPES } from './scopes.ts';
 
@@ -68,9 +69,9 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
       }
       document['x-scopes'] = byScope;
       document['x-known-scopes'] = ALL_SCOPES;
-      return document as never;
+      return hoistTitledSchemas(document) as never;
     },
   });
+  // `/openapi.json` and `/docs`: the document kept once, serialized and gzipped (http/api-reference.ts).
   await registerApiReference(app);
-  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 }

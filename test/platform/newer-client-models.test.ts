@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/build-test-app.ts';
+import { inlineSchemaRefs } from '../helpers/openapi-document.ts';
 
 /**
  * The public API's newer clients (the 2.x line) parse answers strictly: each field below is
@@ -10,7 +11,7 @@ let t: TestApp;
 let doc: { paths: Record<string, Record<string, Operation>> };
 beforeAll(async () => {
   t = await buildTestApp();
-  doc = (await t.request({ method: 'GET', url: '/openapi.json', token: null })).json();
+  doc = inlineSchemaRefs((await t.request({ method: 'GET', url: '/openapi.json', token: null })).json());
 });
 afterAll(async () => t.close());
 

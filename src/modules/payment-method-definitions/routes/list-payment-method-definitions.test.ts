@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../../test/helpers/build-test-app.ts';
+import { inlineSchemaRefs } from '../../../../test/helpers/openapi-document.ts';
 import { runScopeTests } from '../../../../test/helpers/scope-tests.ts';
 import { mintToken } from '../../../cli/token.ts';
 import { TransactionPaymentMethodBody } from '../../transactions/create-transaction.schema.ts';
@@ -57,7 +58,7 @@ describe('happy', () => {
   });
 
   it('is documented with its scope and model', async () => {
-    const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    const doc = inlineSchemaRefs((await t.app.inject({ method: 'GET', url: '/openapi.json' })).json());
     const operation = doc.paths['/payment-method-definitions'].get;
     expect(operation).toMatchObject({ operationId: 'listPaymentMethodDefinitions', 'x-required-scopes': ['payment-method-definitions.read'] });
     const item = operation.responses['200'].content['application/json'].schema.properties.items.items;
