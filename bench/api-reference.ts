@@ -2,13 +2,12 @@
  * How long `/docs` takes to show its operations: `npm run bench:docs` (docs/api-reference.md).
  *
  * Starts this checkout's server (and, with `BENCH_COMPARE_WITH`, the other checkout's, "before")
- * on PGlite in fresh data directories, then loads `/docs/` (and this checkout's one-page explorer,
- * `/docs/explorer/`) in Debian's chromium on a 390 px phone viewport, in turn, the order reversed
+ * on PGlite in fresh data directories, then loads `/docs/` in Debian's chromium on a 390 px phone viewport, in turn, the order reversed
  * every other round, so that a drift of the shared host falls on all alike. Each load is a fresh
  * browser context (nothing cached), timed from navigation start to five operations on screen
- * (`a.operation` on our pages, `a.endpoint` in Scalar's), as the browser test does, with the CPU
- * time the browser's processes spent on it. The servers' one-time work (the renderer gzipped, the
- * document serialized, the index written) is done before the first load.
+ * (`a.operation` on our pages, `a.endpoint` in the Scalar page of older checkouts), as the browser test does, with the CPU
+ * time the browser's processes spent on it. The servers' one-time work (an older checkout's renderer
+ * gzipped, the document serialized, the index written) is done before the first load.
  *
  * Environment:
  *   BENCH_COMPARE_WITH   another checkout ("before"): a directory with bin/svc.mjs and node_modules
@@ -75,7 +74,7 @@ async function start(name: string, root: string): Promise<Omit<Target, 'path'>> 
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-bench-docs-'));
   const server = await startServer({ DATA_DIR: dataDir }, 180_000, { svc: path.join(root, 'bin', 'svc.mjs') });
   const base = server.baseUrl.replace('localhost', '127.0.0.1');
-  for (const asset of ['/docs/', '/docs/js/scalar.js', '/docs/explorer/js/scalar.js']) await fetch(`${base}${asset}`, { headers: { 'accept-encoding': 'gzip' } });
+  for (const asset of ['/docs/', '/docs/js/scalar.js']) await fetch(`${base}${asset}`, { headers: { 'accept-encoding': 'gzip' } });
   const plain = await (await fetch(`${base}/openapi.json`)).arrayBuffer();
   // Node's fetch unzips: the size on the wire is the content-length of the gzipped answer.
   const zipped = await fetch(`${base}/openapi.json`, { headers: { 'accept-encoding': 'gzip' } });
@@ -104,7 +103,6 @@ async function main(): Promise<void> {
   const targets: Target[] = [
     ...(before ? [{ ...before, path: '/docs/' }] : []),
     { ...after, path: '/docs/' },
-    { ...after, name: `${after.name} explorer`, path: '/docs/explorer/', times: [], cpu: [] },
   ];
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ARGS });
   try {

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { registerApiExplorer } from './api-explorer.ts';
 import { indexPage, layout, operationPage, operationsOf, schemaPage, schemasPage, type Document } from './reference-pages.ts';
 import { REFERENCE_STYLESHEET } from './reference-style.ts';
 
@@ -10,13 +9,10 @@ import { REFERENCE_STYLESHEET } from './reference-style.ts';
  * from the OpenAPI document, with no script. The index lists every operation by tag; each
  * operation and each named schema has a page of its own, so a phone receives a few kilobytes per
  * page however large the API grows, and shows them at once, on any host name, offline too.
- * `/docs/explorer/` (http/api-explorer.ts) shows the whole document on one page, with search.
  *
  * Pages are written on their first request and kept (the document does not change while the
  * server runs), each with its gzip and an ETag. `/openapi.json` is kept the same way.
  */
-
-export { API_EXPLORER_CSP } from './api-explorer.ts';
 
 export const API_REFERENCE_CSP = [
   "default-src 'none'",
@@ -43,7 +39,7 @@ function sendKept(request: FastifyRequest, reply: FastifyReply, kept: Kept, type
   return reply.header('content-encoding', 'gzip').send(kept.gzipped);
 }
 
-/** Registers `/docs/` and its pages, `/docs/explorer/`, and `/openapi.json`. */
+/** Registers `/docs/` and its pages, and `/openapi.json`. */
 export async function registerApiReference(app: FastifyInstance): Promise<void> {
   const kept = new Map<string, Kept>();
   const documentOf = () => app.swagger() as unknown as Document;
@@ -86,5 +82,4 @@ export async function registerApiReference(app: FastifyInstance): Promise<void> 
     }));
   });
   app.get('/docs/reference.css', hide, async (request, reply) => sendKept(request, reply, lookup('css', () => REFERENCE_STYLESHEET)!, 'text/css; charset=utf-8'));
-  await registerApiExplorer(app);
 }

@@ -80,7 +80,7 @@ export function indexPage(doc: Document): string {
   const body = `<h1>${escapeHtml(doc.info.title)} <small>${escapeHtml(doc.info.version)}</small></h1>
 ${markdownHtml(doc.info.description ?? '')}
 <p>Server:</p><ul>${servers}</ul>
-<p>The OpenAPI document: <a href="../openapi.json">/openapi.json</a>. Its named schemas: <a href="schemas/">schemas</a>. The whole reference on one page, with search: the <a href="explorer/">explorer</a> (a 1.4 MB script, slow on a phone).</p>
+<p>The OpenAPI document: <a href="../openapi.json">/openapi.json</a>. Its named schemas: <a href="schemas/">schemas</a>.</p>
 ${contents}
 ${sections.join('\n')}`;
   return layout(REFERENCE_TITLE, '', body);
