@@ -102,6 +102,11 @@ export function isAddOn(slug: RoleSlug): slug is AddOnRole {
 
 export const roleId = (slug: RoleSlug): string => uuidv5(slug, ROLE_ID_NAMESPACE);
 
+const SLUG_BY_ID = new Map<string, RoleSlug>(ROLE_SLUGS.map((slug) => [roleId(slug), slug]));
+
+/** The role with this id, or undefined. */
+export const roleSlugOfId = (id: string): RoleSlug | undefined => SLUG_BY_ID.get(id.toLowerCase());
+
 /** The scopes a set of roles grants together, sorted, each once. */
 export function scopesOfRoles(slugs: Iterable<string>): string[] {
   const scopes = new Set<string>();
