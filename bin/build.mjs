@@ -21,7 +21,8 @@ const CONFIGS = ['tsconfig.json', 'tsconfig.build.json'];
 function newestSource(root) {
   const entries = fs.readdirSync(path.join(root, 'src'), { recursive: true }).map((entry) => path.join('src', entry));
   let newest = fs.statSync(path.join(root, 'src')).mtimeMs;
-  for (const entry of [...entries, ...CONFIGS]) newest = Math.max(newest, fs.statSync(path.join(root, entry), { throwIfNoEntry: false })?.mtimeMs ?? 0);
+  for (const entry of [...entries, ...CONFIGS])
+    newest = Math.max(newest, fs.statSync(path.join(root, entry), { throwIfNoEntry: false })?.mtimeMs ?? 0);
   return newest;
 }
 
@@ -42,14 +43,20 @@ export function build(root = ROOT, outDir = path.join(root, 'dist')) {
   try {
     tsc = createRequire(path.join(root, 'package.json')).resolve('typescript/bin/tsc');
   } catch {
-    throw new Error('TypeScript is not installed: run npm install (development dependencies included), then npm run build');
+    throw new Error(
+      'TypeScript is not installed: run npm install (development dependencies included), then npm run build',
+    );
   }
   // The stamp carries the time before tsc reads anything: a source saved during the build makes it stale.
   const started = new Date();
   const target = path.resolve(outDir);
   const building = `${target}.building-${process.pid}`;
   fs.rmSync(building, { recursive: true, force: true });
-  const result = spawnSync(process.execPath, [tsc, '-p', path.join(root, 'tsconfig.build.json'), '--outDir', building], { cwd: root, stdio: 'inherit' });
+  const result = spawnSync(
+    process.execPath,
+    [tsc, '-p', path.join(root, 'tsconfig.build.json'), '--outDir', building],
+    { cwd: root, stdio: 'inherit' },
+  );
   if (result.status !== 0) {
     fs.rmSync(building, { recursive: true, force: true });
     throw new Error(`tsc failed (exit ${result.status ?? result.signal}); run npm run typecheck for the errors`);
@@ -73,7 +80,9 @@ export function build(root = ROOT, outDir = path.join(root, 'dist')) {
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(fs.realpathSync(process.argv[1])).href) {
-  const { values } = parseArgs({ options: { 'if-stale': { type: 'boolean', default: false }, 'out-dir': { type: 'string' } } });
+  const { values } = parseArgs({
+    options: { 'if-stale': { type: 'boolean', default: false }, 'out-dir': { type: 'string' } },
+  });
   const outDir = values['out-dir'] ?? path.join(ROOT, 'dist');
   if (values['if-stale'] && outDir === path.join(ROOT, 'dist') && distState() === 'fresh') {
     process.stdout.write('dist/ is up to date with src/\n');

@@ -49,7 +49,11 @@ export async function findKeyPairByThumbprint(db: Executor, thumbprint: string):
 }
 
 /** A pair that is not deleted, by id (a UUID) or kid (its thumbprint). */
-export async function findKeyPair(db: Executor, idOrThumbprint: string, options: { forUpdate?: boolean } = {}): Promise<ApiKeyPairRow | undefined> {
+export async function findKeyPair(
+  db: Executor,
+  idOrThumbprint: string,
+  options: { forUpdate?: boolean } = {},
+): Promise<ApiKeyPairRow | undefined> {
   let query = db
     .selectFrom('api_key_pairs')
     .selectAll()
@@ -65,7 +69,12 @@ export interface KeyPairFilter {
 }
 
 /** Newest first, deleted pairs left out; the order is index-backed (api_key_pairs_created_idx). */
-export async function listKeyPairs(db: Executor, filter: KeyPairFilter, position: CursorPosition | null, limit: number): Promise<KeysetPage<ApiKeyPairRow>> {
+export async function listKeyPairs(
+  db: Executor,
+  filter: KeyPairFilter,
+  position: CursorPosition | null,
+  limit: number,
+): Promise<KeysetPage<ApiKeyPairRow>> {
   let query = db.selectFrom('api_key_pairs').selectAll().where('deleted_at', 'is', null);
   if (filter.merchantAccountId !== null) query = query.where('merchant_account_id', '=', filter.merchantAccountId);
   return keysetPage(db, query, { columns: ['created_at', 'id'], limit, position });
@@ -73,11 +82,20 @@ export async function listKeyPairs(db: Executor, filter: KeyPairFilter, position
 
 /** Every pair that is not deleted, newest first (the CLI's list; key pairs are few). */
 export async function listAllKeyPairs(db: Executor): Promise<ApiKeyPairRow[]> {
-  return db.selectFrom('api_key_pairs').selectAll().where('deleted_at', 'is', null).orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
+  return db
+    .selectFrom('api_key_pairs')
+    .selectAll()
+    .where('deleted_at', 'is', null)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
 }
 
 export async function countKeyPairs(db: Executor): Promise<number> {
-  const row = await db.selectFrom('api_key_pairs').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('api_key_pairs')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .executeTakeFirstOrThrow();
   return Number(row.count);
 }
 

@@ -10,13 +10,19 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-const create = (payload: Record<string, unknown>, scopes?: string[]) => t.request({ method: 'POST', url: '/api-key-pairs', payload, ...(scopes ? { scopes } : {}) });
-const tokenOf = (privateKeyPem: string, scopes = ['*.read', '*.write']) => mintToken({ privateKeyPem, scopes, lifetimeSeconds: 300 });
-const status = async (token: string, method: 'GET' | 'POST', url: string, payload?: object) => (await t.request({ method, url, token, ...(payload ? { payload } : {}) })).statusCode;
+const create = (payload: Record<string, unknown>, scopes?: string[]) =>
+  t.request({ method: 'POST', url: '/api-key-pairs', payload, ...(scopes ? { scopes } : {}) });
+const tokenOf = (privateKeyPem: string, scopes = ['*.read', '*.write']) =>
+  mintToken({ privateKeyPem, scopes, lifetimeSeconds: 300 });
+const status = async (token: string, method: 'GET' | 'POST', url: string, payload?: object) =>
+  (await t.request({ method, url, token, ...(payload ? { payload } : {}) })).statusCode;
 
 describe('happy', () => {
   it("gives a pair roles (role_ids): its tokens get at most the roles' scopes, whatever they claim", async () => {
-    const res = await create({ display_name: 'Support tool', role_ids: [roleId('customer-support'), roleId('pii-viewer')] });
+    const res = await create({
+      display_name: 'Support tool',
+      role_ids: [roleId('customer-support'), roleId('pii-viewer')],
+    });
     expect(res.statusCode, res.body).toBe(201);
     const body = res.json();
     expect(body.roles.map((r: { slug: string }) => r.slug)).toEqual(['customer-support', 'pii-viewer']);
@@ -27,7 +33,9 @@ describe('happy', () => {
     expect(await status(token, 'POST', '/api-key-pairs', { display_name: 'escalation' })).toBe(403);
     expect(await status(token, 'GET', '/payment-services')).toBe(403);
     // A token claiming fewer scopes keeps only those.
-    expect(await status(await tokenOf(body.private_key, ['transactions.read']), 'POST', '/buyers', { display_name: 'Ada' })).toBe(403);
+    expect(
+      await status(await tokenOf(body.private_key, ['transactions.read']), 'POST', '/buyers', { display_name: 'Ada' }),
+    ).toBe(403);
   });
 
   it('reads a claim against the roles: exact scopes and *.read / *.write, embed kept when claimed', () => {
@@ -54,10 +62,16 @@ describe('errors', () => {
 
 describe('security', () => {
   it("refuses roles beyond the caller's own scopes (403): a key pair cannot be used to escalate", async () => {
-    const res = await create({ display_name: 'x', role_ids: [roleId('administrator')] }, ['api-key-pairs.write', 'api-key-pairs.read']);
+    const res = await create({ display_name: 'x', role_ids: [roleId('administrator')] }, [
+      'api-key-pairs.write',
+      'api-key-pairs.read',
+    ]);
     expect(res.statusCode).toBe(403);
     expect(res.json().message).toMatch(/lacks/);
-    const within = await create({ display_name: 'y', role_ids: [roleId('analyst')] }, ['api-key-pairs.write', '*.read']);
+    const within = await create({ display_name: 'y', role_ids: [roleId('analyst')] }, [
+      'api-key-pairs.write',
+      '*.read',
+    ]);
     expect(within.statusCode, within.body).toBe(201);
   });
 });
