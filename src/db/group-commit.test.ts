@@ -4,7 +4,7 @@ import { CompiledQuery, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestRuntime } from '../../test/helpers/build-test-app.ts';
 import type { Runtime } from '../deps.ts';
-import { GroupCommit } from './group-commit.ts';
+import type { GroupCommit } from './group-commit.ts';
 import {
   arrayLiteral,
   groupedArrays,

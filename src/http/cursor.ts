@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { AppError, fieldRefusal } from '../errors/app-error.ts';
+import { type AppError, fieldRefusal } from '../errors/app-error.ts';
 
 export type Direction = 'next' | 'prev';
 

@@ -173,7 +173,7 @@ export const CURRENCY_EXPONENTS: Readonly<Record<string, number>> = Object.freez
 });
 
 export function isCurrency(code: string): boolean {
-  return Object.prototype.hasOwnProperty.call(CURRENCY_EXPONENTS, code);
+  return Object.hasOwn(CURRENCY_EXPONENTS, code);
 }
 
 /** Digits after the decimal point of a currency; throws for an unknown code. */

@@ -175,7 +175,7 @@ export const CURRENCY_NUMBERS: Readonly<Record<string, string>> = Object.freeze(
 
 /** The ISO 4217 numeric code of an alphabetic currency code, or null when unknown. */
 export function currencyNumber(code: string): string | null {
-  return Object.prototype.hasOwnProperty.call(CURRENCY_NUMBERS, code) ? CURRENCY_NUMBERS[code]! : null;
+  return Object.hasOwn(CURRENCY_NUMBERS, code) ? CURRENCY_NUMBERS[code]! : null;
 }
 
 /** The alphabetic code of an ISO 4217 numeric code (`"840"` → USD; leading zeros optional), or null when unknown. */

@@ -168,7 +168,7 @@ describe('errors', () => {
 
   it('refuses an altered transaction id', () => {
     const t = token();
-    t.paymentData.header.transactionId = 'ab' + t.paymentData.header.transactionId!.slice(2);
+    t.paymentData.header.transactionId = `ab${t.paymentData.header.transactionId!.slice(2)}`;
     expect(refusal(() => decryptApplePayToken(t, recipient, trust)).reason).toBe('signature');
   });
 

@@ -6,7 +6,7 @@ import {
   diffieHellman,
   generateKeyPairSync,
   randomBytes,
-  X509Certificate,
+  type X509Certificate,
   type KeyObject,
 } from 'node:crypto';
 import { signDetached, verifyDetached, type Signer } from './pkcs7.ts';

@@ -7,7 +7,7 @@ import { runConnectorContract, type ContractHarness } from './contract.ts';
 /** adyen-card against the local Adyen fake (amount-driven outcomes, test/fakes/adyen-fake.ts). */
 let fake: AdyenFake;
 let connector: AdyenCardConnector;
-const HMAC = 'C0FFEE'.repeat(10) + 'C0FF';
+const HMAC = `${'C0FFEE'.repeat(10)}C0FF`;
 
 beforeAll(async () => {
   fake = await startAdyenFake();

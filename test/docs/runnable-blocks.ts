@@ -127,5 +127,5 @@ export function pageScript(blocks: Block[], outDir: string): string {
       parts.push(`wait_for ${quote(`${outDir}/${n}.out`)} ${quote(lineRegex(pieces))}`);
   });
   parts.push(`echo done > ${quote(`${outDir}/current`)}`);
-  return parts.join('\n') + '\n';
+  return `${parts.join('\n')}\n`;
 }

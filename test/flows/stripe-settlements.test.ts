@@ -8,7 +8,7 @@ import { DISPUTE_FEE, processingFee } from '../fakes/stripe-fake-balance.ts';
 import { StripeFake } from '../fakes/stripe-fake.ts';
 import { buildTestApp, type TestApp } from '../helpers/build-test-app.ts';
 import { createMerchantAccount } from '../helpers/factories.ts';
-import { createPaymentService, jsonCalls } from '../helpers/settlement-flows.ts';
+import { jsonCalls } from '../helpers/settlement-flows.ts';
 import { downloadCsv, records, runReport } from '../helpers/reports.ts';
 import { card } from '../helpers/transactions.ts';
 

@@ -255,7 +255,7 @@ describe('errors', () => {
       '%00',
       '{"d":"n"}',
       randomBytes(300).toString('base64'),
-      randomBytes(30).toString('base64url') + '.' + randomBytes(16).toString('base64url').slice(0, 22),
+      `${randomBytes(30).toString('base64url')}.${randomBytes(16).toString('base64url').slice(0, 22)}`,
     ];
     for (const value of garbage) expectBadCursor(await list(withCursor('limit=5', value)));
   });

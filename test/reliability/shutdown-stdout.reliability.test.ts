@@ -127,24 +127,22 @@ describe('shutdown with stdout on a pipe', () => {
     ['full', 'SIGINT'],
     ['closed', 'SIGTERM'],
   ] as const) {
-    {
-      it(`${signal} with stdout ${stdout === 'full' ? 'a full pipe nobody reads' : 'a pipe whose reader is gone (EPIPE)'}: exits 0 within the drain time`, async () => {
-        const server = await serveOnFifo();
-        if (stdout === 'closed') server.closeReader();
-        const answered = await logALot(server.baseUrl);
-        const exit = await timeExit(server, signal);
-        report(`shutdown, stdout ${stdout}, ${signal}`, {
-          exit_ms: exit.ms,
-          bound_ms: BOUND_MS,
-          exit_code: String(exit.code),
-          answered_before: answered,
-        });
-        expect(answered).toBe(REQUESTS);
-        expect(exit.ms).toBeLessThan(BOUND_MS);
-        expect(exit).toMatchObject({ code: 0, signal: null });
-        expect(server.stderr()).not.toMatch(/EPIPE|Error/);
+    it(`${signal} with stdout ${stdout === 'full' ? 'a full pipe nobody reads' : 'a pipe whose reader is gone (EPIPE)'}: exits 0 within the drain time`, async () => {
+      const server = await serveOnFifo();
+      if (stdout === 'closed') server.closeReader();
+      const answered = await logALot(server.baseUrl);
+      const exit = await timeExit(server, signal);
+      report(`shutdown, stdout ${stdout}, ${signal}`, {
+        exit_ms: exit.ms,
+        bound_ms: BOUND_MS,
+        exit_code: String(exit.code),
+        answered_before: answered,
       });
-    }
+      expect(answered).toBe(REQUESTS);
+      expect(exit.ms).toBeLessThan(BOUND_MS);
+      expect(exit).toMatchObject({ code: 0, signal: null });
+      expect(server.stderr()).not.toMatch(/EPIPE|Error/);
+    });
   }
 
   it('a second SIGTERM forces the exit while a request holds the shutdown (stdout a full pipe)', async () => {

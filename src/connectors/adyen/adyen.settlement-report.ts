@@ -1,7 +1,7 @@
 import { isCurrency } from '../../lib/currencies.ts';
 import { ConnectorError, type SettlementLine } from '../connector.ts';
 import { adyenExponent, fromAdyenValue } from './adyen.amounts.ts';
-import { CsvError, parseCsv } from './adyen.csv.ts';
+import { type CsvError, parseCsv } from './adyen.csv.ts';
 import { instantOf, minorOf, scaledOf } from './adyen.report-values.ts';
 
 /**

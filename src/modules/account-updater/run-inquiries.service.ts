@@ -13,7 +13,7 @@ import {
   replaceExpirationDate,
 } from '../payment-methods/card-updates.service.ts';
 import * as repo from './account-updater.repo.ts';
-import { inquire, NO_UPDATER, type UpdaterAnswer } from './updater-service.ts';
+import { inquire, type UpdaterAnswer } from './updater-service.ts';
 import { isProduction } from '../../errors/sandbox-only.ts';
 
 const ACTOR_NAME = 'System (account updater)';

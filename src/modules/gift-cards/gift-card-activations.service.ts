@@ -6,7 +6,7 @@ import type {
 } from '../../connectors/gift-cards/gift-card-connector.ts';
 import type { GiftCardActivationRow, GiftCardRow } from '../../db/schema.ts';
 import type { Tx } from '../../db/transaction.ts';
-import { AppError, fieldRefusal, forbidden } from '../../errors/app-error.ts';
+import { type AppError, fieldRefusal, forbidden } from '../../errors/app-error.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import { recordAudit } from '../audit-logs/audit-logs.service.ts';
 import { resolveBuyerReference, type BuyerReference } from '../buyers/buyers.service.ts';

@@ -357,14 +357,12 @@ export async function warnOfSandboxPaymentServices(
 ): Promise<number> {
   const rows = await repo.listServicesOfDefinitions(deps.db, deps.connectors.withheldIds(), SANDBOX_WARNING_LIMIT + 1);
   if (rows.length === 0) return 0;
-  const named = rows
-    .slice(0, SANDBOX_WARNING_LIMIT)
-    .map((row) => ({
-      merchant_account_id: row.merchant_account_id,
-      payment_service_id: row.id,
-      payment_service_definition_id: row.payment_service_definition_id,
-      display_name: row.display_name,
-    }));
+  const named = rows.slice(0, SANDBOX_WARNING_LIMIT).map((row) => ({
+    merchant_account_id: row.merchant_account_id,
+    payment_service_id: row.id,
+    payment_service_definition_id: row.payment_service_definition_id,
+    display_name: row.display_name,
+  }));
   log.warn(
     { payment_services: named, more: rows.length > SANDBOX_WARNING_LIMIT },
     `ENVIRONMENT=production and the database holds ${rows.length > SANDBOX_WARNING_LIMIT ? `more than ${SANDBOX_WARNING_LIMIT}` : rows.length} payment service(s) of sandbox connectors; they are refused (not routed to, not called): delete them, or replace them with a real connector's`,

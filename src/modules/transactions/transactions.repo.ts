@@ -10,7 +10,6 @@ import type {
   TransactionAttemptsTable,
   TransactionEventRow,
   TransactionRow,
-  TransactionsTable,
   RefundsTable,
 } from '../../db/schema-transactions.ts';
 import { insertQuery } from '../../db/insert-query.ts';

@@ -135,9 +135,7 @@ describe('the placeholder grammar: "{{", no brace, "}}"; what it holds trimmed',
 
   it('names a long unknown placeholder by its first 64 characters only', () => {
     const inner = 'A'.repeat(100_000);
-    expect(() => placeholdersOf(`{{ ${inner} }}`, 1)).toThrow(
-      new RegExp(`Unknown placeholder \\{\\{A{64}…\\}\\}; use`),
-    );
+    expect(() => placeholdersOf(`{{ ${inner} }}`, 1)).toThrow(/Unknown placeholder \{\{A{64}…\}\}; use/);
   });
 
   it('agrees with the former pattern on short bodies (where that pattern finishes quickly)', () => {

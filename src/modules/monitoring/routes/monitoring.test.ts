@@ -107,7 +107,7 @@ describe('happy', () => {
     const withSamples = (
       await t.request({
         method: 'GET',
-        url: `/monitoring/metrics/${metric.id}?samples_timestamp_interval=${encodeURIComponent('PT10M/' + minuteAfter(5).toISOString())}`,
+        url: `/monitoring/metrics/${metric.id}?samples_timestamp_interval=${encodeURIComponent(`PT10M/${minuteAfter(5).toISOString()}`)}`,
         merchantAccountId: m,
       })
     ).json();
@@ -134,7 +134,7 @@ describe('happy', () => {
     const samples = (
       await t.request({
         method: 'GET',
-        url: `/monitoring/metrics/${metric.id}?samples_timestamp_interval=${encodeURIComponent('PT5M/' + minuteAfter(2).toISOString())}`,
+        url: `/monitoring/metrics/${metric.id}?samples_timestamp_interval=${encodeURIComponent(`PT5M/${minuteAfter(2).toISOString()}`)}`,
         merchantAccountId: m,
       })
     ).json().samples_view;

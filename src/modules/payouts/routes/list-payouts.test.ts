@@ -86,7 +86,7 @@ describe('errors', () => {
       ['status=lost', ['query', 'status', 0]],
       ['created_at_gte=yesterday', ['query', 'created_at_gte']],
       ['limit=101', ['query', 'limit']],
-      ['external_identifier=' + 'x'.repeat(201), ['query', 'external_identifier']],
+      [`external_identifier=${'x'.repeat(201)}`, ['query', 'external_identifier']],
     ] as const) {
       const res = await t.request({ method: 'GET', url: `/payouts?${query}`, merchantAccountId: merchant });
       expect(res.statusCode, res.body).toBe(422);

@@ -1,7 +1,7 @@
 import { withRequestTransaction, type RequestContext } from '../../../context.ts';
 import type { NewAttempt, RefundRow, TransactionRow } from '../../../db/schema-transactions.ts';
 import { withTransaction, type Tx } from '../../../db/transaction.ts';
-import { AppError, invalidField, notFound } from '../../../errors/app-error.ts';
+import { invalidField, notFound } from '../../../errors/app-error.ts';
 import { uuidv7 } from '../../../lib/ids.ts';
 import { uuidToBase62 } from '../../../lib/base62.ts';
 import { auditQuery, recordAudit } from '../../audit-logs/audit-logs.service.ts';

@@ -125,7 +125,7 @@ describe('happy', () => {
     for (const secret of [
       SECRET,
       pki.clientKey.split('\n')[1]!,
-      'BEGIN CERTIFICATE-----\n' + pki.clientCert.split('\n')[1],
+      `BEGIN CERTIFICATE-----\n${pki.clientCert.split('\n')[1]}`,
     ])
       expect(everything).not.toContain(secret);
   });
