@@ -8,7 +8,11 @@ import { LongFilesFirst } from './test/helpers/sequencer.ts';
  * (src/db/prepared-statements.ts) and the id generator's clock (src/lib/ids.ts), which earlier
  * files in a shared process would have spent or moved.
  */
-const ISOLATED = ['src/modules/transactions/routes/one-statement-capture.test.ts', 'src/db/prepared-statements.test.ts', 'src/lib/ids.test.ts'];
+const ISOLATED = [
+  'src/modules/transactions/routes/one-statement-capture.test.ts',
+  'src/db/prepared-statements.test.ts',
+  'src/lib/ids.test.ts',
+];
 // Browser tests need chromium and a listening server: `npm run test:browser` (vitest.browser.config.ts);
 // the reliability suite has its own config and command (npm run test:reliability).
 const EXCLUDE = [...configDefaults.exclude, 'test/browser/**', 'test/reliability/**'];
@@ -33,7 +37,14 @@ export default defineConfig({
     sequence: { sequencer: LongFilesFirst },
     // The projects inherit everything above (extends); the root's include would be added to theirs.
     projects: [
-      { extends: true, test: { name: 'shared', include: ['src/**/*.test.ts', 'test/**/*.test.ts'], exclude: [...EXCLUDE, ...ISOLATED] } },
+      {
+        extends: true,
+        test: {
+          name: 'shared',
+          include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+          exclude: [...EXCLUDE, ...ISOLATED],
+        },
+      },
       { extends: true, test: { name: 'isolated', include: ISOLATED, exclude: EXCLUDE, isolate: true } },
     ],
   },

@@ -94,7 +94,11 @@ export function processTicksOf(pid: number): number | null {
 
 /** `postgres`: whether the server uses a PostgreSQL server (else one running here for others is left out). */
 export function cpuTicks(serverPid: number | undefined, postgres: boolean): CpuReading {
-  return { server: serverPid === undefined ? null : processTicksOf(serverPid), postgres: postgres ? postgresTicks() : null, idle: idleTicks() };
+  return {
+    server: serverPid === undefined ? null : processTicksOf(serverPid),
+    postgres: postgres ? postgresTicks() : null,
+    idle: idleTicks(),
+  };
 }
 
 /**
@@ -103,7 +107,12 @@ export function cpuTicks(serverPid: number | undefined, postgres: boolean): CpuR
  * until the second reading).
  */
 export function perRequest(before: CpuReading, after: CpuReading, requests: number): CpuFigures {
-  const ms = (ticks: number | null) => (ticks === null || requests === 0 ? null : (ticks * 1000) / TICKS_PER_SECOND / requests);
+  const ms = (ticks: number | null) =>
+    ticks === null || requests === 0 ? null : (ticks * 1000) / TICKS_PER_SECOND / requests;
   const delta = (a: number | null, b: number | null) => (a === null || b === null ? null : b - a);
-  return { server: ms(delta(before.server, after.server)), postgres: ms(postgresSpent(before.postgres, after.postgres)), idle: ms(delta(before.idle, after.idle)) };
+  return {
+    server: ms(delta(before.server, after.server)),
+    postgres: ms(postgresSpent(before.postgres, after.postgres)),
+    idle: ms(delta(before.idle, after.idle)),
+  };
 }

@@ -12,7 +12,10 @@ import fs from 'node:fs';
 import { uuidv7 } from '../src/lib/ids.ts';
 
 /** A value as recorded, with the ids to renew marked: a string becomes literal parts and id numbers. */
-type Template = { kind: 'as-is'; value: unknown } | { kind: 'text'; parts: Array<string | number> } | { kind: 'array'; items: Template[] };
+type Template =
+  | { kind: 'as-is'; value: unknown }
+  | { kind: 'text'; parts: Array<string | number> }
+  | { kind: 'array'; items: Template[] };
 
 export interface TracedStatement {
   text: string;
@@ -76,14 +79,24 @@ export function groupMembers(text: string, values: readonly unknown[]): number |
 
 /** The trace bench/record-sql.mjs wrote to `file`, recorded between `startedAt` and `endedAt` (ms). */
 export function loadTrace(file: string, startedAt: number, endedAt: number, authorizations: number): Trace {
-  const recorded = (JSON.parse(fs.readFileSync(file, 'utf8')) as Array<{ text: string; values: unknown[] }>).map(({ text, values }) => ({ text, values: values.map(revive) }));
+  const recorded = (JSON.parse(fs.readFileSync(file, 'utf8')) as Array<{ text: string; values: unknown[] }>).map(
+    ({ text, values }) => ({ text, values: values.map(revive) }),
+  );
   const sizes = recorded.map(({ text, values }) => groupMembers(text, values)).filter((n): n is number => n !== null);
   const members = sizes.reduce((sum, n) => sum + n, 0);
-  return { ...compile(recorded, startedAt, endedAt), authorizations, grouped: { statements: sizes.length, members: members / Math.max(sizes.length, 1) } };
+  return {
+    ...compile(recorded, startedAt, endedAt),
+    authorizations,
+    grouped: { statements: sizes.length, members: members / Math.max(sizes.length, 1) },
+  };
 }
 
 /** Marks the ids made between `startedAt` and `endedAt` (UUIDv7 of that time) and links each statement to the earlier ones naming its ids. */
-function compile(recorded: Array<{ text: string; values: unknown[] }>, startedAt: number, endedAt: number): Pick<Trace, 'statements' | 'ids'> {
+function compile(
+  recorded: Array<{ text: string; values: unknown[] }>,
+  startedAt: number,
+  endedAt: number,
+): Pick<Trace, 'statements' | 'ids'> {
   const numbers = new Map<string, number>();
   const made = (id: string) => {
     const ms = parseInt(id.replace(/-/g, '').slice(0, 12), 16);
@@ -148,7 +161,11 @@ function rounds(trace: Trace): { get(r: number): Round; answered(r: number, i: n
   const open = new Map<number, Round>();
   const get = (r: number) => {
     let state = open.get(r);
-    if (!state) open.set(r, (state = { ids: Array.from({ length: trace.ids }, () => uuidv7()), done: new Uint8Array(total), left: total }));
+    if (!state)
+      open.set(
+        r,
+        (state = { ids: Array.from({ length: trace.ids }, () => uuidv7()), done: new Uint8Array(total), left: total }),
+      );
     return state;
   };
   return {
@@ -162,7 +179,12 @@ function rounds(trace: Trace): { get(r: number): Round; answered(r: number, i: n
 }
 
 /** Replays `trace` round after round until `seconds` have passed; the statements answered. */
-export async function replayTrace(trace: Trace, driver: Driver, inFlight: number, seconds: number): Promise<{ statements: number; seconds: number }> {
+export async function replayTrace(
+  trace: Trace,
+  driver: Driver,
+  inFlight: number,
+  seconds: number,
+): Promise<{ statements: number; seconds: number }> {
   const total = trace.statements.length;
   const round = rounds(trace);
   const began = performance.now();
@@ -186,15 +208,27 @@ export async function replayTrace(trace: Trace, driver: Driver, inFlight: number
         if (!statement.after.every((d) => state.done[d] === 1)) break;
         issued++;
         active++;
-        driver.query(statement.text, statement.values.map((v) => fill(v, state.ids))).then(() => {
-          round.answered(r, i);
-          active--;
-          answered++;
-          pump();
-        }, (error: Error) => {
-          stopping = true;
-          reject(new Error(`${driver.name}: statement ${i} of the trace failed: ${error.message}\n${statement.text.slice(0, 300)}`));
-        });
+        driver
+          .query(
+            statement.text,
+            statement.values.map((v) => fill(v, state.ids)),
+          )
+          .then(
+            () => {
+              round.answered(r, i);
+              active--;
+              answered++;
+              pump();
+            },
+            (error: Error) => {
+              stopping = true;
+              reject(
+                new Error(
+                  `${driver.name}: statement ${i} of the trace failed: ${error.message}\n${statement.text.slice(0, 300)}`,
+                ),
+              );
+            },
+          );
       }
       if (stopping && active === 0) resolve({ statements: answered, seconds: (performance.now() - began) / 1000 });
     };

@@ -43,7 +43,10 @@ const INT8_OID = 20;
 
 /** `pg` as the server uses it: `connections` clients, every text a named prepared statement, int8 read as numbers. */
 async function pgDriver(url: string, connections: number): Promise<Driver> {
-  const types = { getTypeParser: (oid: number, format?: string) => (oid === INT8_OID ? Number : (pg.types.getTypeParser as (o: number, f?: string) => unknown)(oid, format)) };
+  const types = {
+    getTypeParser: (oid: number, format?: string) =>
+      oid === INT8_OID ? Number : (pg.types.getTypeParser as (o: number, f?: string) => unknown)(oid, format),
+  };
   const idle = await Promise.all(
     Array.from({ length: connections }, async () => {
       const client = new pg.Client({ connectionString: url, types: types as pg.CustomTypesConfig });
@@ -82,19 +85,33 @@ function postgresJsDriver(url: string, connections: number): Driver {
     prepare: true,
     onnotice: () => undefined,
     types: {
-      json: { to: 114, from: [114, 3802], serialize: (x: unknown) => (typeof x === 'string' ? x : JSON.stringify(x)), parse: (x: string) => JSON.parse(x) as unknown },
+      json: {
+        to: 114,
+        from: [114, 3802],
+        serialize: (x: unknown) => (typeof x === 'string' ? x : JSON.stringify(x)),
+        parse: (x: string) => JSON.parse(x) as unknown,
+      },
       int8: { to: INT8_OID, from: [INT8_OID], serialize: (x: unknown) => String(x), parse: (x: string) => Number(x) },
     },
   });
   return {
     name: `postgres.js, ${connections} connections`,
-    query: (text, values) => sql.unsafe(text, values.map((v) => (Array.isArray(v) ? sql.typed(v as never, 0) : v)) as postgres.ParameterOrJSON<never>[], { prepare: true }),
+    query: (text, values) =>
+      sql.unsafe(
+        text,
+        values.map((v) => (Array.isArray(v) ? sql.typed(v as never, 0) : v)) as postgres.ParameterOrJSON<never>[],
+        { prepare: true },
+      ),
     close: () => sql.end({ timeout: 5 }),
   };
 }
 
 /** The replay's own cost: statements answered at once, no database. */
-const noDriver: Driver = { name: 'no database (the replay itself)', query: () => Promise.resolve([]), close: async () => undefined };
+const noDriver: Driver = {
+  name: 'no database (the replay itself)',
+  query: () => Promise.resolve([]),
+  close: async () => undefined,
+};
 
 /** syscr and syscw of this process (every read-like and write-like system call, sockets included). */
 function ioCalls(): { reads: number; writes: number } {
@@ -106,7 +123,11 @@ function ioCalls(): { reads: number; writes: number } {
 /** Runs `fn` with `strace -f -c` attached to this process; the calls by name, or null without strace. */
 async function straced(fn: () => Promise<void>): Promise<Map<string, number> | null> {
   const file = path.join(os.tmpdir(), `svc-bench-strace-${process.pid}.txt`);
-  const tracer = spawn('strace', ['-f', '-c', '-e', 'trace=network,read,write,writev,readv', '-o', file, '-p', String(process.pid)], { stdio: 'ignore' });
+  const tracer = spawn(
+    'strace',
+    ['-f', '-c', '-e', 'trace=network,read,write,writev,readv', '-o', file, '-p', String(process.pid)],
+    { stdio: 'ignore' },
+  );
   const failed = await new Promise<boolean>((resolve) => {
     tracer.once('error', () => resolve(true));
     const started = Date.now();
@@ -161,13 +182,24 @@ async function measure(trace: Trace, driver: Driver): Promise<Measured> {
     const ioAfter = ioCalls();
     const cpu = perRequest(before, cpuTicks(process.pid, true), statements * perStatement);
     const authorizations = statements * perStatement;
-    const io = { reads: (ioAfter.reads - ioBefore.reads) / authorizations, writes: (ioAfter.writes - ioBefore.writes) / authorizations };
+    const io = {
+      reads: (ioAfter.reads - ioBefore.reads) / authorizations,
+      writes: (ioAfter.writes - ioBefore.writes) / authorizations,
+    };
     let tracedAuthorizations = 0;
     const counted = await straced(async () => {
       tracedAuthorizations = (await replayTrace(trace, driver, POOL, Math.min(3, SECONDS))).statements * perStatement;
     });
     const traced = counted && new Map([...counted].map(([name, calls]) => [name, calls / tracedAuthorizations]));
-    return { variant: driver.name, authorizationsPerSecond: authorizations / seconds, statementsPerSecond: statements / seconds, client: cpu.server, postgres: cpu.postgres, io, traced };
+    return {
+      variant: driver.name,
+      authorizationsPerSecond: authorizations / seconds,
+      statementsPerSecond: statements / seconds,
+      client: cpu.server,
+      postgres: cpu.postgres,
+      io,
+      traced,
+    };
   } finally {
     await driver.close();
   }
@@ -182,7 +214,9 @@ function table(rows: Measured[]): string {
   ];
   for (const r of rows) {
     const traced = names.map((n) => ` ${fixed(r.traced?.get(n) ?? 0)} |`).join('');
-    lines.push(`| ${r.variant} | ${Math.round(r.authorizationsPerSecond)} | ${Math.round(r.statementsPerSecond)} | ${fixed(r.client, 3)} | ${fixed(r.postgres, 3)} | ${fixed(r.io.reads)} / ${fixed(r.io.writes)} |${traced}`);
+    lines.push(
+      `| ${r.variant} | ${Math.round(r.authorizationsPerSecond)} | ${Math.round(r.statementsPerSecond)} | ${fixed(r.client, 3)} | ${fixed(r.postgres, 3)} | ${fixed(r.io.reads)} / ${fixed(r.io.writes)} |${traced}`,
+    );
   }
   return lines.join('\n');
 }
@@ -194,12 +228,22 @@ const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
  * The server on a throw-away schema with a stored card and a history, warmed by authorizations, then
  * recording (bench/record-sql.mjs) while it answers TRACE more, CONNECTIONS at a time.
  */
-async function record(schema: Awaited<ReturnType<typeof postgresSchema>>, dataDir: string): Promise<{ trace: Trace; serverCpu: number | null }> {
+async function record(
+  schema: Awaited<ReturnType<typeof postgresSchema>>,
+  dataDir: string,
+): Promise<{ trace: Trace; serverCpu: number | null }> {
   const file = path.join(dataDir, 'trace.json');
   process.env.BENCH_RECORD_SQL_FILE = file;
-  const server = await startServer(ROOT, dataDir, schema.databaseUrl, ['--import', path.join(ROOT, 'bench', 'record-sql.mjs')]);
+  const server = await startServer(ROOT, dataDir, schema.databaseUrl, [
+    '--import',
+    path.join(ROOT, 'bench', 'record-sql.mjs'),
+  ]);
   try {
-    const token = await mintToken({ privateKeyPem: fs.readFileSync(path.join(dataDir, 'private_key.pem'), 'utf8'), scopes: ['*.read', '*.write'], lifetimeSeconds: 3600 });
+    const token = await mintToken({
+      privateKeyPem: fs.readFileSync(path.join(dataDir, 'private_key.pem'), 'utf8'),
+      scopes: ['*.read', '*.write'],
+      lifetimeSeconds: 3600,
+    });
     const call = (method: string, requestUrl: string, body?: unknown) => api(server, token, method, requestUrl, body);
     const { cardId } = await seedPayments(call);
     await capturedTransactions(call, cardId, 200);
@@ -240,15 +284,25 @@ async function main(): Promise<void> {
   const schema = await postgresSchema(url);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-bench-'));
   try {
-    log(`seeding a stored card and 200 captured transactions, then recording ${TRACE} authorizations, ${CONNECTIONS} at a time, on ${schema.databaseUrl}`);
+    log(
+      `seeding a stored card and 200 captured transactions, then recording ${TRACE} authorizations, ${CONNECTIONS} at a time, on ${schema.databaseUrl}`,
+    );
     const { trace, serverCpu } = await record(schema, dataDir);
     const rows: Measured[] = [];
-    const variants = [() => noDriver, () => pgDriver(schema.databaseUrl, POOL), () => postgresJsDriver(schema.databaseUrl, POOL), () => postgresJsDriver(schema.databaseUrl, PIPELINE_CONNECTIONS), () => pgDriver(schema.databaseUrl, POOL)];
+    const variants = [
+      () => noDriver,
+      () => pgDriver(schema.databaseUrl, POOL),
+      () => postgresJsDriver(schema.databaseUrl, POOL),
+      () => postgresJsDriver(schema.databaseUrl, PIPELINE_CONNECTIONS),
+      () => pgDriver(schema.databaseUrl, POOL),
+    ];
     for (const make of variants) {
       const driver = await make();
       log(`${driver.name}: ${SECONDS} s, at most ${POOL} statements in flight`);
       const row = await measure(trace, driver);
-      log(`${driver.name}: ${Math.round(row.authorizationsPerSecond)} authorizations/s, client CPU ${row.client?.toFixed(3)} ms, PostgreSQL CPU ${row.postgres?.toFixed(3)} ms per authorization`);
+      log(
+        `${driver.name}: ${Math.round(row.authorizationsPerSecond)} authorizations/s, client CPU ${row.client?.toFixed(3)} ms, PostgreSQL CPU ${row.postgres?.toFixed(3)} ms per authorization`,
+      );
       rows.push(rows.some((r) => r.variant === row.variant) ? { ...row, variant: `${row.variant}, again` } : row);
     }
     const { grouped } = trace;

@@ -15,11 +15,18 @@ export interface EachOnceHooks<T> {
  * cache), and with `amount` the duration it reports is rounded up to that tick. So the run sends
  * `amount` requests, and the duration is measured from the start to the last response.
  */
-export async function eachOnce<T, R extends { duration: number }>(items: readonly T[], start: (hooks: EachOnceHooks<T>) => PromiseLike<R>): Promise<R> {
+export async function eachOnce<T, R extends { duration: number }>(
+  items: readonly T[],
+  start: (hooks: EachOnceHooks<T>) => PromiseLike<R>,
+): Promise<R> {
   if (items.length === 0) throw new Error('eachOnce needs at least one item');
   let used = 0;
   let last = 0;
   const began = Date.now();
-  const result = await start({ amount: items.length, next: () => items[used++]!, onResponse: () => (last = Date.now()) });
+  const result = await start({
+    amount: items.length,
+    next: () => items[used++]!,
+    onResponse: () => (last = Date.now()),
+  });
   return { ...result, duration: (last - began) / 1000 };
 }

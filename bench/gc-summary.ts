@@ -53,7 +53,16 @@ export function summarize(pauses: Pause[], lastMs?: number): KindSummary[] {
   return [...byKind].map(([kind, values]) => {
     const sorted = values.slice().sort((a, b) => a - b);
     const sumMs = sorted.reduce((sum, v) => sum + v, 0);
-    return { kind, count: sorted.length, sumMs, meanMs: sumMs / sorted.length, medianMs: percentile(sorted, 0.5), p90Ms: percentile(sorted, 0.9), maxMs: sorted[sorted.length - 1]!, over10Ms: sorted.filter((v) => v > 10).length };
+    return {
+      kind,
+      count: sorted.length,
+      sumMs,
+      meanMs: sumMs / sorted.length,
+      medianMs: percentile(sorted, 0.5),
+      p90Ms: percentile(sorted, 0.9),
+      maxMs: sorted[sorted.length - 1]!,
+      over10Ms: sorted.filter((v) => v > 10).length,
+    };
   });
 }
 
@@ -69,7 +78,9 @@ function main(args: string[]): void {
     console.log(`${file}${lastMs === undefined ? '' : ` (the last ${lastMs / 1000} s)`}`);
     for (const s of summarize(parsePauses(fs.readFileSync(file, 'utf8')), lastMs)) {
       const f = (v: number) => v.toFixed(1);
-      console.log(`  ${s.kind.padEnd(11)} ${String(s.count).padStart(5)} pauses, ${f(s.sumMs)} ms in all; mean ${f(s.meanMs)}, median ${f(s.medianMs)}, p90 ${f(s.p90Ms)}, longest ${f(s.maxMs)} ms; ${s.over10Ms} over 10 ms`);
+      console.log(
+        `  ${s.kind.padEnd(11)} ${String(s.count).padStart(5)} pauses, ${f(s.sumMs)} ms in all; mean ${f(s.meanMs)}, median ${f(s.medianMs)}, p90 ${f(s.p90Ms)}, longest ${f(s.maxMs)} ms; ${s.over10Ms} over 10 ms`,
+      );
     }
   }
 }

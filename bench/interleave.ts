@@ -77,11 +77,28 @@ const json = (side: Side) => ({ authorization: `Bearer ${side.token}`, 'content-
 const SCENARIOS: Scenario[] = [
   {
     name: 'POST /transactions, stored card, authorize',
-    load: (side, seconds) => ({ url: `${side.server.baseUrl}/transactions`, method: 'POST', headers: json(side), body: JSON.stringify({ amount: 1000, currency: 'USD', payment_method: { method: 'id', id: side.cardId } }), duration: seconds }),
+    load: (side, seconds) => ({
+      url: `${side.server.baseUrl}/transactions`,
+      method: 'POST',
+      headers: json(side),
+      body: JSON.stringify({ amount: 1000, currency: 'USD', payment_method: { method: 'id', id: side.cardId } }),
+      duration: seconds,
+    }),
   },
   {
     name: 'POST /transactions, stored card, intent capture',
-    load: (side, seconds) => ({ url: `${side.server.baseUrl}/transactions`, method: 'POST', headers: json(side), body: JSON.stringify({ amount: 1000, currency: 'USD', intent: 'capture', payment_method: { method: 'id', id: side.cardId } }), duration: seconds }),
+    load: (side, seconds) => ({
+      url: `${side.server.baseUrl}/transactions`,
+      method: 'POST',
+      headers: json(side),
+      body: JSON.stringify({
+        amount: 1000,
+        currency: 'USD',
+        intent: 'capture',
+        payment_method: { method: 'id', id: side.cardId },
+      }),
+      duration: seconds,
+    }),
   },
   {
     name: 'POST /transactions/{id}/refunds, 1 unit, over 500 captured transactions',
@@ -93,7 +110,14 @@ const SCENARIOS: Scenario[] = [
         headers: json(side),
         body: JSON.stringify({ amount: 1 }),
         duration: seconds,
-        requests: [{ setupRequest: (request: Record<string, unknown>) => ({ ...request, path: `/transactions/${side.captured[turn++ % side.captured.length]}/refunds` }) }],
+        requests: [
+          {
+            setupRequest: (request: Record<string, unknown>) => ({
+              ...request,
+              path: `/transactions/${side.captured[turn++ % side.captured.length]}/refunds`,
+            }),
+          },
+        ],
       };
     },
   },
@@ -105,7 +129,14 @@ const SCENARIOS: Scenario[] = [
       headers: json(side),
       body: JSON.stringify({ amount: 1000, currency: 'USD', payment_method: { method: 'id', id: side.cardId } }),
       duration: seconds,
-      requests: [{ setupRequest: (request: { headers: Record<string, string> }) => ({ ...request, headers: { ...request.headers, 'idempotency-key': randomUUID() } }) }],
+      requests: [
+        {
+          setupRequest: (request: { headers: Record<string, string> }) => ({
+            ...request,
+            headers: { ...request.headers, 'idempotency-key': randomUUID() },
+          }),
+        },
+      ],
     }),
   },
 ];
@@ -142,7 +173,12 @@ async function slice(side: Side, scenario: Scenario): Promise<Slice> {
   const before = cpuTicks(side.server.child.pid, side.schema !== null);
   const result = await autocannon({ connections: CONNECTIONS, ...scenario.load(side, SLICE) });
   const cpu = perRequest(before, cpuTicks(side.server.child.pid, side.schema !== null), result.requests.total);
-  return { rate: result.requests.total / result.duration, p99: result.latency.p99, cpu, failed: result.errors + result.non2xx };
+  return {
+    rate: result.requests.total / result.duration,
+    p99: result.latency.p99,
+    cpu,
+    failed: result.errors + result.non2xx,
+  };
 }
 
 const median = (values: number[]) => {
@@ -150,13 +186,15 @@ const median = (values: number[]) => {
   const mid = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 };
-const fixed = (value: number | null | undefined, digits = 2) => (value === null || value === undefined || Number.isNaN(value) ? '–' : value.toFixed(digits));
+const fixed = (value: number | null | undefined, digits = 2) =>
+  value === null || value === undefined || Number.isNaN(value) ? '–' : value.toFixed(digits);
 
 async function main(): Promise<void> {
   const other = process.env.BENCH_COMPARE_WITH;
   if (!other) throw new Error('BENCH_COMPARE_WITH must name the other checkout (a directory with bin/svc.mjs)');
   const otherRoot = path.resolve(other);
-  if (!fs.existsSync(path.join(otherRoot, 'bin', 'svc.mjs'))) throw new Error(`BENCH_COMPARE_WITH: there is no bin/svc.mjs in ${otherRoot}`);
+  if (!fs.existsSync(path.join(otherRoot, 'bin', 'svc.mjs')))
+    throw new Error(`BENCH_COMPARE_WITH: there is no bin/svc.mjs in ${otherRoot}`);
   const sides: Side[] = [];
   try {
     sides.push(await start('A (before)', otherRoot));
@@ -170,15 +208,28 @@ async function main(): Promise<void> {
       if (ONLY && !ONLY.test(scenario.name)) continue;
       // As `npm run bench` does: on a server with autovacuum off, each scenario starts without the
       // dead rows and stale statistics of the ones before it, on both sides alike.
-      for (const side of sides) if (await side.schema?.vacuumIfNoAutovacuum()) log(`${side.label}: VACUUM (ANALYZE) of its schema before "${scenario.name}"`);
+      for (const side of sides)
+        if (await side.schema?.vacuumIfNoAutovacuum())
+          log(`${side.label}: VACUUM (ANALYZE) of its schema before "${scenario.name}"`);
       const slices: Record<'A' | 'B', Slice[]> = { A: [], B: [] };
       for (let round = 0; round < ROUNDS; round++) {
         // A B, then B A: each version goes first as often, and each B slice has an A slice beside it.
-        const order: Array<['A' | 'B', Side]> = round % 2 === 0 ? [['A', a], ['B', b]] : [['B', b], ['A', a]];
+        const order: Array<['A' | 'B', Side]> =
+          round % 2 === 0
+            ? [
+                ['A', a],
+                ['B', b],
+              ]
+            : [
+                ['B', b],
+                ['A', a],
+              ];
         for (const [name, side] of order) {
           const measured = await slice(side, scenario);
           slices[name].push(measured);
-          log(`${scenario.name}: round ${round + 1} ${name}: ${Math.round(measured.rate)}/s, server ${fixed(measured.cpu.server)} ms, PostgreSQL ${fixed(measured.cpu.postgres)} ms, p99 ${measured.p99} ms${measured.failed ? `, ${measured.failed} failed` : ''}`);
+          log(
+            `${scenario.name}: round ${round + 1} ${name}: ${Math.round(measured.rate)}/s, server ${fixed(measured.cpu.server)} ms, PostgreSQL ${fixed(measured.cpu.postgres)} ms, p99 ${measured.p99} ms${measured.failed ? `, ${measured.failed} failed` : ''}`,
+          );
         }
       }
       const ratios = slices.B.map((s, i) => s.rate / slices.A[i]!.rate);
@@ -190,7 +241,9 @@ async function main(): Promise<void> {
         `| ${scenario.name} | ${Math.round(of(slices.A, (s) => s.rate)!)} | ${Math.round(of(slices.B, (s) => s.rate)!)} | ${fixed(median(ratios))} (${fixed(Math.min(...ratios))} to ${fixed(Math.max(...ratios))}) | ${fixed(of(slices.A, (s) => s.cpu.server))} → ${fixed(of(slices.B, (s) => s.cpu.server))} | ${fixed(of(slices.A, (s) => s.cpu.postgres))} → ${fixed(of(slices.B, (s) => s.cpu.postgres))} | ${of(slices.A, (s) => s.p99)} → ${of(slices.B, (s) => s.p99)} | ${slices.A.reduce((n, s) => n + s.failed, 0)} / ${slices.B.reduce((n, s) => n + s.failed, 0)} |`,
       );
     }
-    process.stdout.write(`\nA: ${otherRoot}\nB: ${ROOT}\n${DATABASE_URL ? 'PostgreSQL' : 'PGlite'}, ${CONNECTIONS} connections, ${ROUNDS} rounds of ${SLICE} s slices per version (each after 1 s unmeasured), Node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model.trim() ?? 'unknown model'})\n\n${lines.join('\n')}\n`);
+    process.stdout.write(
+      `\nA: ${otherRoot}\nB: ${ROOT}\n${DATABASE_URL ? 'PostgreSQL' : 'PGlite'}, ${CONNECTIONS} connections, ${ROUNDS} rounds of ${SLICE} s slices per version (each after 1 s unmeasured), Node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model.trim() ?? 'unknown model'})\n\n${lines.join('\n')}\n`,
+    );
   } finally {
     for (const side of sides) await stop(side);
   }

@@ -38,12 +38,15 @@ export function serverTimingParts(header: string | undefined): Omit<Parts, 'tota
     if (name && dur) durations.set(name.trim(), Number(dur[1]));
   }
   const app = durations.get('app');
-  return app === undefined ? null : { appMs: app, dbMs: durations.get('db') ?? 0, connectorMs: durations.get('connector') ?? 0 };
+  return app === undefined
+    ? null
+    : { appMs: app, dbMs: durations.get('db') ?? 0, connectorMs: durations.get('connector') ?? 0 };
 }
 
 /** One line: each part at p50/p99 over the requests. */
 export function describeParts(parts: Parts[]): string {
-  const at = (f: (p: Parts) => number) => `${percentile(parts.map(f), 0.5).toFixed(1)}/${percentile(parts.map(f), 0.99).toFixed(1)}`;
+  const at = (f: (p: Parts) => number) =>
+    `${percentile(parts.map(f), 0.5).toFixed(1)}/${percentile(parts.map(f), 0.99).toFixed(1)}`;
   return [
     `client ${at((p) => p.totalMs)}`,
     `app ${at((p) => p.appMs)}`,
@@ -60,7 +63,8 @@ async function main(): Promise<void> {
   const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
   const seconds = Number(process.env.BENCH_SECONDS ?? 8);
   const counts = (process.env.BENCH_LATENCY_CONNECTIONS ?? '1,8,32').split(',').map(Number);
-  if (!(seconds > 0) || counts.some((n) => !Number.isInteger(n) || n < 1)) throw new Error('BENCH_SECONDS must be positive and BENCH_LATENCY_CONNECTIONS whole numbers ≥ 1, comma-separated');
+  if (!(seconds > 0) || counts.some((n) => !Number.isInteger(n) || n < 1))
+    throw new Error('BENCH_SECONDS must be positive and BENCH_LATENCY_CONNECTIONS whole numbers ≥ 1, comma-separated');
   const url = process.env.BENCH_DATABASE_URL || null;
   const schema = url ? await postgresSchema(url) : null;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-latency-'));
@@ -68,39 +72,58 @@ async function main(): Promise<void> {
   const server = await startServer(root, dataDir, schema?.databaseUrl ?? null, nodeArgs);
   const agent = new http.Agent({ keepAlive: true, maxSockets: Math.max(...counts) });
   try {
-    const token = await mintToken({ privateKeyPem: fs.readFileSync(path.join(dataDir, 'private_key.pem'), 'utf8'), scopes: ['*.read', '*.write'], lifetimeSeconds: 3600 });
+    const token = await mintToken({
+      privateKeyPem: fs.readFileSync(path.join(dataDir, 'private_key.pem'), 'utf8'),
+      scopes: ['*.read', '*.write'],
+      lifetimeSeconds: 3600,
+    });
     const { cardId } = await seedPayments((method, u, body) => api(server, token, method, u, body));
     await schema?.analyze();
-    const body = JSON.stringify({ amount: 100, currency: 'USD', intent: 'authorize', payment_method: { method: 'id', id: cardId } });
+    const body = JSON.stringify({
+      amount: 100,
+      currency: 'USD',
+      intent: 'authorize',
+      payment_method: { method: 'id', id: cardId },
+    });
     const { port } = new URL(server.baseUrl);
     const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
     const one = () =>
       new Promise<Parts>((resolve, reject) => {
         const started = performance.now();
-        const req = http.request({ agent, host: '127.0.0.1', port, method: 'POST', path: '/transactions', headers }, (res) => {
-          res.resume();
-          res.on('end', () => {
-            const parts = serverTimingParts(res.headers['server-timing'] as string | undefined);
-            if (res.statusCode !== 201 || !parts) reject(new Error(`POST /transactions answered ${res.statusCode} without the expected Server-Timing`));
-            else resolve({ totalMs: performance.now() - started, ...parts });
-          });
-        });
+        const req = http.request(
+          { agent, host: '127.0.0.1', port, method: 'POST', path: '/transactions', headers },
+          (res) => {
+            res.resume();
+            res.on('end', () => {
+              const parts = serverTimingParts(res.headers['server-timing'] as string | undefined);
+              if (res.statusCode !== 201 || !parts)
+                reject(new Error(`POST /transactions answered ${res.statusCode} without the expected Server-Timing`));
+              else resolve({ totalMs: performance.now() - started, ...parts });
+            });
+          },
+        );
         req.on('error', reject);
         req.end(body);
       });
-    log(`this checkout (${root}): ${url ? 'PostgreSQL' : 'PGlite'}, ${seconds} s per count, npm start's node flags${nodeArgs.length ? ` then ${nodeArgs.join(' ')}` : ''}`);
+    log(
+      `this checkout (${root}): ${url ? 'PostgreSQL' : 'PGlite'}, ${seconds} s per count, npm start's node flags${nodeArgs.length ? ` then ${nodeArgs.join(' ')}` : ''}`,
+    );
     for (const connections of counts) {
       // This read also starts the event loop's histogram afresh: prom-client resets it at each read.
       const gcBefore = gcSecondsFrom((await metricsText(server)) ?? '') ?? NaN;
       const parts: Parts[] = [];
       const end = Date.now() + seconds * 1000;
-      await Promise.all(Array.from({ length: connections }, async () => {
-        while (Date.now() < end) parts.push(await one());
-      }));
+      await Promise.all(
+        Array.from({ length: connections }, async () => {
+          while (Date.now() < end) parts.push(await one());
+        }),
+      );
       const after = (await metricsText(server)) ?? '';
       const lagP99 = (gauge(after, 'nodejs_eventloop_lag_p99_seconds') - 0.01) * 1000;
       const gcMs = ((gcSecondsFrom(after) ?? NaN) - gcBefore) * 1000;
-      console.log(`${connections} connection${connections === 1 ? '' : 's'}: ${Math.round(parts.length / seconds)}/s; ms p50/p99: ${describeParts(parts)}; event loop delay p99 ${lagP99.toFixed(1)} ms; GC pauses ${(gcMs / parts.length).toFixed(3)} ms/request`);
+      console.log(
+        `${connections} connection${connections === 1 ? '' : 's'}: ${Math.round(parts.length / seconds)}/s; ms p50/p99: ${describeParts(parts)}; event loop delay p99 ${lagP99.toFixed(1)} ms; GC pauses ${(gcMs / parts.length).toFixed(3)} ms/request`,
+      );
     }
   } finally {
     agent.destroy();

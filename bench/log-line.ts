@@ -14,15 +14,30 @@ import { loggerOptions } from '../src/http/logger.ts';
 
 const LINES = Number(process.env.BENCH_LOG_LINES ?? 200_000);
 const ROUNDS = 2;
-const FIELDS = { method: 'POST', route: '/transactions', operationId: 'createTransaction', status: 201, durationMs: 14.02, dbMs: 6.41, connectorMs: 0.35, merchantAccountId: 'default' };
+const FIELDS = {
+  method: 'POST',
+  route: '/transactions',
+  operationId: 'createTransaction',
+  status: 201,
+  durationMs: 14.02,
+  dbMs: 6.41,
+  connectorMs: 0.35,
+  merchantAccountId: 'default',
+};
 
 const ours = loggerOptions({ logLevel: 'info' }) as LoggerOptions;
 // The same options less the three places the scrubber runs (object, error serializers, messages).
 const { formatters: _formatters, serializers: _serializers, hooks: _hooks, ...withoutScrubber } = ours;
-const variants: Record<string, () => { options: LoggerOptions; destination: DestinationStream & { flushSync(): void } }> = {
+const variants: Record<
+  string,
+  () => { options: LoggerOptions; destination: DestinationStream & { flushSync(): void } }
+> = {
   'this logger, synchronous': () => ({ options: ours, destination: pino.destination({ dest: 1, sync: true }) }),
   'without the scrubber': () => ({ options: withoutScrubber, destination: pino.destination({ dest: 1, sync: true }) }),
-  'this logger, asynchronous (4 KB)': () => ({ options: ours, destination: pino.destination({ dest: 1, sync: false, minLength: 4096 }) }),
+  'this logger, asynchronous (4 KB)': () => ({
+    options: ours,
+    destination: pino.destination({ dest: 1, sync: false, minLength: 4096 }),
+  }),
 };
 
 const ids = Array.from({ length: LINES }, () => randomUUID());
@@ -35,6 +50,8 @@ for (let round = 1; round <= ROUNDS; round++) {
     destination.flushSync();
     const used = process.cpuUsage(before);
     const perLine = (micros: number) => (micros / LINES).toFixed(2);
-    process.stderr.write(`round ${round}, ${name}: ${perLine(used.user + used.system)} µs CPU per line (user ${perLine(used.user)}, system ${perLine(used.system)})\n`);
+    process.stderr.write(
+      `round ${round}, ${name}: ${perLine(used.user + used.system)} µs CPU per line (user ${perLine(used.user)}, system ${perLine(used.system)})\n`,
+    );
   }
 }

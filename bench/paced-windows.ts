@@ -56,11 +56,19 @@ async function main(): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-windows-'));
   const gcDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-windows-gc-'));
   process.env.BENCH_GC_LOG_DIR = gcDir;
-  const nodeArgs = ['--import', path.join(root, 'bench', 'gc-pauses.mjs'), ...(process.env.BENCH_SERVER_NODE_ARGS ?? '').split(/\s+/).filter(Boolean)];
+  const nodeArgs = [
+    '--import',
+    path.join(root, 'bench', 'gc-pauses.mjs'),
+    ...(process.env.BENCH_SERVER_NODE_ARGS ?? '').split(/\s+/).filter(Boolean),
+  ];
   const server = await startServer(root, dataDir, schema.databaseUrl, nodeArgs);
   const client = new pg.Client({ connectionString: schema.databaseUrl });
   try {
-    const token = await mintToken({ privateKeyPem: fs.readFileSync(path.join(dataDir, 'private_key.pem'), 'utf8'), scopes: ['*.read', '*.write'], lifetimeSeconds: 3600 });
+    const token = await mintToken({
+      privateKeyPem: fs.readFileSync(path.join(dataDir, 'private_key.pem'), 'utf8'),
+      scopes: ['*.read', '*.write'],
+      lifetimeSeconds: 3600,
+    });
     const { cardId } = await seedPayments((method, u, body) => api(server, token, method, u, body));
     await schema.analyze();
     const load = {
@@ -68,17 +76,26 @@ async function main(): Promise<void> {
       method: 'POST',
       path: '/transactions',
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ amount: 100, currency: 'USD', intent: 'authorize', payment_method: { method: 'id', id: cardId } }),
+      body: JSON.stringify({
+        amount: 100,
+        currency: 'USD',
+        intent: 'authorize',
+        payment_method: { method: 'id', id: cardId },
+      }),
       rate,
       connections,
     };
-    log(`this checkout (${root}): ${rate}/s evenly paced, ${warmup} s + VACUUM + 3 s of warm-up, then ${seconds} s in ${windowMs}-ms windows`);
+    log(
+      `this checkout (${root}): ${rate}/s evenly paced, ${warmup} s + VACUUM + 3 s of warm-up, then ${seconds} s in ${windowMs}-ms windows`,
+    );
     await paced({ ...load, seconds: warmup });
     await schema.vacuumIfNoAutovacuum();
     await paced({ ...load, seconds: 3 });
 
     await client.connect();
-    const { rows: processes } = await client.query<{ pid: number }>('select pid from pg_stat_activity where pid <> pg_backend_pid()');
+    const { rows: processes } = await client.query<{ pid: number }>(
+      'select pid from pg_stat_activity where pid <> pg_backend_pid()',
+    );
     const postgresPids = processes.map((row) => row.pid);
     const lastTicks = new Map<number, number>();
     const samples: Sample[] = [];
@@ -95,7 +112,13 @@ async function main(): Promise<void> {
           lastTicks.set(pid, ticks);
           postgresTicks += ticks;
         }
-        samples.push({ at, waits: rows.map((row) => row.wait ?? 'cpu'), serverTicks: processTicksOf(server.child.pid!) ?? NaN, postgresTicks, hostBusyTicks: hostBusyTicks() ?? NaN });
+        samples.push({
+          at,
+          waits: rows.map((row) => row.wait ?? 'cpu'),
+          serverTicks: processTicksOf(server.child.pid!) ?? NaN,
+          postgresTicks,
+          hostBusyTicks: hostBusyTicks() ?? NaN,
+        });
         await new Promise((resolve) => setTimeout(resolve, sampleMs));
       }
     })();
@@ -106,27 +129,53 @@ async function main(): Promise<void> {
     const result = await paced({
       ...load,
       seconds,
-      onAnswer: (dueMs, latencyMs, { lateMs, head }) => points.push([startMs + dueMs, latencyMs, serverTimingParts(/\r\nserver-timing: *([^\r]*)/.exec(head)?.[1])?.appMs, lateMs]),
+      onAnswer: (dueMs, latencyMs, { lateMs, head }) =>
+        points.push([
+          startMs + dueMs,
+          latencyMs,
+          serverTimingParts(/\r\nserver-timing: *([^\r]*)/.exec(head)?.[1])?.appMs,
+          lateMs,
+        ]),
     });
     sampling = false;
     await sampler;
     const walAfter = await walStats(client);
     await stopServer(server.child);
     const gc = fs.readdirSync(gcDir).flatMap((file) => parsePauses(fs.readFileSync(path.join(gcDir, file), 'utf8')));
-    const windows = windowsOf(points, gc, samples, { startMs, endMs: startMs + seconds * 1000, windowMs, ticksPerSecond: TICKS_PER_SECOND });
+    const windows = windowsOf(points, gc, samples, {
+      startMs,
+      endMs: startMs + seconds * 1000,
+      windowMs,
+      ticksPerSecond: TICKS_PER_SECOND,
+    });
     const slow = windows.filter((w) => w.p99 > aimMs).length;
     console.log(
-      `${Math.round(result.requests.average)}/s answered of ${rate}/s offered; p50 ${percentile(points.map((p) => p[1]), 0.5).toFixed(0)} ms, p99 ${percentile(points.map((p) => p[1]), 0.99).toFixed(0)} ms; ${slow} of ${windows.length} windows over ${aimMs} ms at p99; ${result.errors + result.non2xx} errors or non-2xx`,
+      `${Math.round(result.requests.average)}/s answered of ${rate}/s offered; p50 ${percentile(
+        points.map((p) => p[1]),
+        0.5,
+      ).toFixed(0)} ms, p99 ${percentile(
+        points.map((p) => p[1]),
+        0.99,
+      ).toFixed(
+        0,
+      )} ms; ${slow} of ${windows.length} windows over ${aimMs} ms at p99; ${result.errors + result.non2xx} errors or non-2xx`,
     );
-    const at = (index: 1 | 2 | 3, q: number) => percentile(points.map((p) => p[index]).filter((v): v is number => v !== undefined), q).toFixed(1);
-    console.log(`in the server (Server-Timing app) p50 ${at(2, 0.5)} ms, p99 ${at(2, 0.99)} ms; written late by the generator p50 ${at(3, 0.5)} ms, p99 ${at(3, 0.99)} ms`);
+    const at = (index: 1 | 2 | 3, q: number) =>
+      percentile(
+        points.map((p) => p[index]).filter((v): v is number => v !== undefined),
+        q,
+      ).toFixed(1);
+    console.log(
+      `in the server (Server-Timing app) p50 ${at(2, 0.5)} ms, p99 ${at(2, 0.99)} ms; written late by the generator p50 ${at(3, 0.5)} ms, p99 ${at(3, 0.99)} ms`,
+    );
     const per = (n: number) => (n / points.length).toFixed(1);
     console.log(
       `WAL per answer: ${per(walAfter.records - walBefore.records)} records, ${per(walAfter.fpi - walBefore.fpi)} full-page images, ${per(walAfter.bytes - walBefore.bytes)} bytes; files in pg_wal ${walBefore.files} → ${walAfter.files} (a checkpoint removes or recycles some)`,
     );
     for (const w of windows) console.log(formatWindow(w, aimMs));
-    console.log('\nwait event: windows that saw it, their mean p99 ms, the others\' mean p99 ms');
-    for (const row of waitsAgainstP99(windows)) console.log(`${row.wait}: ${row.with}, ${fixed(row.withMean)}, ${fixed(row.withoutMean)}`);
+    console.log("\nwait event: windows that saw it, their mean p99 ms, the others' mean p99 ms");
+    for (const row of waitsAgainstP99(windows))
+      console.log(`${row.wait}: ${row.with}, ${fixed(row.withMean)}, ${fixed(row.withoutMean)}`);
   } finally {
     await client.end().catch(() => undefined);
     await stopServer(server.child);

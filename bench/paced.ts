@@ -70,7 +70,8 @@ interface Connection {
 function requestBytes(options: PacedOptions, target: URL): Buffer {
   const body = Buffer.from(options.body);
   const lines = [`${options.method} ${target.pathname}${target.search} HTTP/1.1`, `host: ${target.host}`];
-  for (const [name, value] of Object.entries(options.headers)) if (name.toLowerCase() !== 'content-length') lines.push(`${name}: ${value}`);
+  for (const [name, value] of Object.entries(options.headers))
+    if (name.toLowerCase() !== 'content-length') lines.push(`${name}: ${value}`);
   lines.push(`content-length: ${body.length}`, '', '');
   return Buffer.concat([Buffer.from(lines.join('\r\n'), 'latin1'), body]);
 }
@@ -199,7 +200,8 @@ export async function paced(options: PacedOptions): Promise<LoadResult> {
 
   latencies.sort((a, b) => a - b);
   // Whole milliseconds, as autocannon gives them.
-  const at = (q: number) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0);
+  const at = (q: number) =>
+    Math.round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0);
   const answered = latencies.length;
   const average = answered === 0 ? 0 : latencies.reduce((sum, ms) => sum + ms, 0) / answered;
   return {

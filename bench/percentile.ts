@@ -8,7 +8,9 @@ export function percentile(values: readonly number[], p: number): number {
  * The 99th percentile of each second's latencies, by when the requests were due: `points` are
  * [due ms after the start, latency ms]. Seconds with no answer are left out.
  */
-export function p99BySecond(points: ReadonlyArray<readonly [number, number]>): Array<{ second: number; answered: number; p99: number }> {
+export function p99BySecond(
+  points: ReadonlyArray<readonly [number, number]>,
+): Array<{ second: number; answered: number; p99: number }> {
   const seconds = new Map<number, number[]>();
   for (const [due, latency] of points) {
     const second = Math.floor(due / 1000);
@@ -16,5 +18,7 @@ export function p99BySecond(points: ReadonlyArray<readonly [number, number]>): A
     if (!list) seconds.set(second, (list = []));
     list.push(latency);
   }
-  return [...seconds].sort(([a], [b]) => a - b).map(([second, latencies]) => ({ second, answered: latencies.length, p99: percentile(latencies, 0.99) }));
+  return [...seconds]
+    .sort(([a], [b]) => a - b)
+    .map(([second, latencies]) => ({ second, answered: latencies.length, p99: percentile(latencies, 0.99) }));
 }

@@ -89,10 +89,19 @@ function top(times: Map<string, number>, count: number, total: number): string[]
   return [...times]
     .sort((a, b) => b[1] - a[1])
     .slice(0, count)
-    .map(([name, us]) => `${((us / total) * 100).toFixed(1).padStart(5)} %  ${(us / 1000).toFixed(0).padStart(7)} ms  ${name}`);
+    .map(
+      ([name, us]) =>
+        `${((us / total) * 100).toFixed(1).padStart(5)} %  ${(us / 1000).toFixed(0).padStart(7)} ms  ${name}`,
+    );
 }
 
-function summarize(profile: Profile, count: number, [from, to]: [number, number], window?: number, last = false): string {
+function summarize(
+  profile: Profile,
+  count: number,
+  [from, to]: [number, number],
+  window?: number,
+  last = false,
+): string {
   const byNode = new Map(profile.nodes.map((node) => [node.id, node]));
   const functions = new Map<string, number>();
   const owners = new Map<string, number>();
@@ -126,7 +135,8 @@ function under(profile: Profile, packages: Set<string>, count: number, [from, to
   const parent = new Map<number, number>();
   for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
   const inside = (id: number): boolean => {
-    for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) if (packages.has(owner(byNode.get(at)!.callFrame))) return true;
+    for (let at: number | undefined = id; at !== undefined; at = parent.get(at))
+      if (packages.has(owner(byNode.get(at)!.callFrame))) return true;
     return false;
   };
   const functions = new Map<string, number>();
@@ -154,10 +164,17 @@ const [file, countArg = '25', packagesArg] = args.filter((a) => a !== windowArg)
 const last = windowArg?.startsWith('--last=') ?? false;
 const window = windowArg === undefined ? undefined : Number(windowArg.slice(windowArg.indexOf('=') + 1));
 if (!file || !/^\d+$/.test(countArg) || (window !== undefined && !(window > 0))) {
-  process.stderr.write('usage: node --import tsx bench/profile-summary.ts FILE.cpuprofile [top=25] [PACKAGE,PACKAGE…] [--busiest=SECONDS | --last=SECONDS]\n');
+  process.stderr.write(
+    'usage: node --import tsx bench/profile-summary.ts FILE.cpuprofile [top=25] [PACKAGE,PACKAGE…] [--busiest=SECONDS | --last=SECONDS]\n',
+  );
   process.exit(2);
 }
 const profile = JSON.parse(fs.readFileSync(file, 'utf8')) as Profile;
-const samples: [number, number] = window ? (last ? lastWindow(profile, window) : busiestWindow(profile, window)) : [0, profile.samples.length];
+const samples: [number, number] = window
+  ? last
+    ? lastWindow(profile, window)
+    : busiestWindow(profile, window)
+  : [0, profile.samples.length];
 process.stdout.write(`${summarize(profile, Number(countArg), samples, window, last)}\n`);
-if (packagesArg) process.stdout.write(`${under(profile, new Set(packagesArg.split(',')), Number(countArg), samples)}\n`);
+if (packagesArg)
+  process.stdout.write(`${under(profile, new Set(packagesArg.split(',')), Number(countArg), samples)}\n`);

@@ -36,14 +36,19 @@ async function main(): Promise<void> {
   const { withTransaction } = await load('src/db/transaction.ts');
   const { sql } = await import('kysely');
   const { Type } = await import('typebox');
-  log(`the queue of ${root}, ${databaseUrl ? 'PostgreSQL' : 'PGlite (in memory)'}, ${JOBS} jobs of ${STATEMENTS} statements in a transaction, JOB_CONCURRENCY=${CONCURRENCY}`);
+  log(
+    `the queue of ${root}, ${databaseUrl ? 'PostgreSQL' : 'PGlite (in memory)'}, ${JOBS} jobs of ${STATEMENTS} statements in a transaction, JOB_CONCURRENCY=${CONCURRENCY}`,
+  );
   for (let round = 1; round <= ROUNDS; round++) {
     const schema = databaseUrl ? await postgresSchema(databaseUrl) : null;
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-queue-'));
     const handle = await openDb({ databaseUrl: schema?.databaseUrl ?? null, dataDir, inMemory: true });
     let statements = 0;
     // Counts the statements the worker and its jobs run (each result passes a plugin once).
-    const db = handle.db.withPlugin({ transformQuery: (args: { node: unknown }) => args.node, transformResult: async (args: { result: unknown }) => (statements++, args.result) });
+    const db = handle.db.withPlugin({
+      transformQuery: (args: { node: unknown }) => args.node,
+      transformResult: async (args: { result: unknown }) => (statements++, args.result),
+    });
     try {
       await migrate(handle.db);
       let ran = 0;
@@ -54,15 +59,22 @@ async function main(): Promise<void> {
         payload: Type.Object({ n: Type.Integer() }),
         maxAttempts: 3,
         async handle() {
-          if (STATEMENTS > 0) await withTransaction(db, async (tx: typeof db) => {
-            for (let i = 0; i < STATEMENTS; i++) await sql`select 1`.execute(tx);
-          });
+          if (STATEMENTS > 0)
+            await withTransaction(db, async (tx: typeof db) => {
+              for (let i = 0; i < STATEMENTS; i++) await sql`select 1`.execute(tx);
+            });
         },
       };
       const observer = { jobStarted: () => undefined, jobRun: () => ++ran === JOBS && done() };
-      const queue = new JobQueue({ pollMs: 1000, concurrency: CONCURRENCY, observer }, [job], { info() {}, warn() {}, error() {} });
+      const queue = new JobQueue({ pollMs: 1000, concurrency: CONCURRENCY, observer }, [job], {
+        info() {},
+        warn() {},
+        error() {},
+      });
       await sql`INSERT INTO jobs (id, name, payload, max_attempts, run_at)
-        SELECT gen_random_uuid(), 'bench-queue', jsonb_build_object('n', g), 3, now() - interval '1 second' FROM generate_series(1, ${JOBS}) g`.execute(db);
+        SELECT gen_random_uuid(), 'bench-queue', jsonb_build_object('n', g), 3, now() - interval '1 second' FROM generate_series(1, ${JOBS}) g`.execute(
+        db,
+      );
       if (databaseUrl) await sql`analyze jobs`.execute(db);
       const before = statements;
       const started = performance.now();
@@ -72,9 +84,15 @@ async function main(): Promise<void> {
       await queue.stop();
       const seconds = (performance.now() - started) / 1000;
       const after = statements;
-      const left = (await sql<{ n: number }>`select count(*)::int as n from jobs where name = 'bench-queue' and status <> 'succeeded'`.execute(db)).rows[0]!.n;
+      const left = (
+        await sql<{
+          n: number;
+        }>`select count(*)::int as n from jobs where name = 'bench-queue' and status <> 'succeeded'`.execute(db)
+      ).rows[0]!.n;
       if (left !== 0) throw new Error(`${left} jobs not recorded succeeded`);
-      console.log(`round ${round}: ${JOBS} jobs in ${seconds.toFixed(2)} s, ${Math.round(JOBS / seconds)} jobs/s, ${((after - before) / JOBS - STATEMENTS).toFixed(2)} of the queue's own statements per job`);
+      console.log(
+        `round ${round}: ${JOBS} jobs in ${seconds.toFixed(2)} s, ${Math.round(JOBS / seconds)} jobs/s, ${((after - before) / JOBS - STATEMENTS).toFixed(2)} of the queue's own statements per job`,
+      );
     } finally {
       await handle.close();
       await schema?.drop();

@@ -17,7 +17,8 @@ pg.Client.prototype.query = function (...args) {
   if (recording) {
     const [config, values] = args;
     const text = typeof config === 'string' ? config : config?.text;
-    if (typeof text === 'string' && !FEED.test(text)) recording.push({ text, values: (typeof config === 'string' ? values : (config.values ?? values)) ?? [] });
+    if (typeof text === 'string' && !FEED.test(text))
+      recording.push({ text, values: (typeof config === 'string' ? values : (config.values ?? values)) ?? [] });
   }
   return original.apply(this, args);
 };

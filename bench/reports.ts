@@ -26,7 +26,10 @@ import { runReportExecution } from '../src/modules/reports/report-runner.service
 
 /** Peak resident set size of this process (Linux VmHWM), in bytes. */
 function vmHwm(): number {
-  const line = fs.readFileSync('/proc/self/status', 'utf8').split('\n').find((l) => l.startsWith('VmHWM:'));
+  const line = fs
+    .readFileSync('/proc/self/status', 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('VmHWM:'));
   return line ? Number(line.replace(/\D+/g, '')) * 1024 : 0;
 }
 
@@ -64,12 +67,55 @@ try {
   const reportId = uuidv7();
   const executionId = uuidv7();
   const now = new Date();
-  await deps.db.insertInto('reports').values({ merchant_account_id: m, id: reportId, name: 'Bench', description: null, schedule: 'once', schedule_enabled: true, schedule_timezone: 'Europe/Paris', spec: JSON.stringify({ model: 'transactions', params: {} }), creator_id: null, creator_display_name: null, creator_type: null, reveal_pii: false, next_execution_at: null, created_at: now, updated_at: now }).execute();
-  await deps.db.insertInto('report_executions').values({ merchant_account_id: m, id: executionId, report_id: reportId, status: 'pending', reference_timestamp: now, reference_timezone: 'Europe/Paris', file_key: null, row_count: null, size: null, error_code: null, error_message: null, created_at: now, updated_at: now }).execute();
+  await deps.db
+    .insertInto('reports')
+    .values({
+      merchant_account_id: m,
+      id: reportId,
+      name: 'Bench',
+      description: null,
+      schedule: 'once',
+      schedule_enabled: true,
+      schedule_timezone: 'Europe/Paris',
+      spec: JSON.stringify({ model: 'transactions', params: {} }),
+      creator_id: null,
+      creator_display_name: null,
+      creator_type: null,
+      reveal_pii: false,
+      next_execution_at: null,
+      created_at: now,
+      updated_at: now,
+    })
+    .execute();
+  await deps.db
+    .insertInto('report_executions')
+    .values({
+      merchant_account_id: m,
+      id: executionId,
+      report_id: reportId,
+      status: 'pending',
+      reference_timestamp: now,
+      reference_timezone: 'Europe/Paris',
+      file_key: null,
+      row_count: null,
+      size: null,
+      error_code: null,
+      error_message: null,
+      created_at: now,
+      updated_at: now,
+    })
+    .execute();
 
   (globalThis as { gc?: () => void }).gc?.();
   // Linux: reset this process's peak RSS (VmHWM) so the peak read after the run is the run's own.
-  const canResetPeak = (() => { try { fs.writeFileSync('/proc/self/clear_refs', '5'); return true; } catch { return false; } })();
+  const canResetPeak = (() => {
+    try {
+      fs.writeFileSync('/proc/self/clear_refs', '5');
+      return true;
+    } catch {
+      return false;
+    }
+  })();
   const baseline = process.memoryUsage().rss;
   const heapBaseline = process.memoryUsage().heapUsed;
   let peak = baseline;
@@ -79,7 +125,10 @@ try {
     const usage = process.memoryUsage();
     peak = Math.max(peak, usage.rss);
     heapPeak = Math.max(heapPeak, usage.heapUsed);
-    if (process.env.BENCH_TRACE && ++ticks % 250 === 0) console.error(`rss ${(usage.rss / 1048576).toFixed(0)} MiB, heap ${(usage.heapUsed / 1048576).toFixed(0)} MiB, external ${(usage.external / 1048576).toFixed(0)} MiB, arrayBuffers ${(usage.arrayBuffers / 1048576).toFixed(0)} MiB`);
+    if (process.env.BENCH_TRACE && ++ticks % 250 === 0)
+      console.error(
+        `rss ${(usage.rss / 1048576).toFixed(0)} MiB, heap ${(usage.heapUsed / 1048576).toFixed(0)} MiB, external ${(usage.external / 1048576).toFixed(0)} MiB, arrayBuffers ${(usage.arrayBuffers / 1048576).toFixed(0)} MiB`,
+      );
   }, 20);
   started = Date.now();
   await runReportExecution(deps, m, executionId, { jobName: 'bench', jobId: uuidv7(), willRetry: false, log });
@@ -88,13 +137,21 @@ try {
   peak = Math.max(peak, process.memoryUsage().rss, canResetPeak ? vmHwm() : 0);
   (globalThis as { gc?: () => void }).gc?.();
   const heapAfterGc = process.memoryUsage().heapUsed;
-  const execution = await deps.db.selectFrom('report_executions').selectAll().where('id', '=', executionId).executeTakeFirstOrThrow();
+  const execution = await deps.db
+    .selectFrom('report_executions')
+    .selectAll()
+    .where('id', '=', executionId)
+    .executeTakeFirstOrThrow();
   if (execution.status !== 'succeeded') throw new Error(`execution ${execution.status}: ${execution.error_message}`);
   const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
   console.log('| rows | seconds | rows/s | gzip file | RSS before | peak RSS growth | peak heap growth |');
   console.log('|---:|---:|---:|---:|---:|---:|---:|');
-  console.log(`| ${Number(execution.row_count).toLocaleString('en')} | ${seconds.toFixed(1)} | ${Math.round(Number(execution.row_count) / seconds).toLocaleString('en')} | ${mb(Number(execution.size))} MiB | ${mb(baseline)} MiB | ${mb(peak - baseline)} MiB | ${mb(heapPeak - heapBaseline)} MiB |`);
-  console.log(`heap after the run and a full GC: ${mb(heapAfterGc - heapBaseline)} MiB above the baseline (nothing retained)`);
+  console.log(
+    `| ${Number(execution.row_count).toLocaleString('en')} | ${seconds.toFixed(1)} | ${Math.round(Number(execution.row_count) / seconds).toLocaleString('en')} | ${mb(Number(execution.size))} MiB | ${mb(baseline)} MiB | ${mb(peak - baseline)} MiB | ${mb(heapPeak - heapBaseline)} MiB |`,
+  );
+  console.log(
+    `heap after the run and a full GC: ${mb(heapAfterGc - heapBaseline)} MiB above the baseline (nothing retained)`,
+  );
 } finally {
   await runtime.close();
   await admin.query(`DROP SCHEMA ${schema} CASCADE`);

@@ -76,7 +76,17 @@ import { eachOnce } from './each-once.ts';
 import { flowScenarios } from './flows.ts';
 import type { LoadResult } from './paced.ts';
 import { api, deepCursor, expectOk, seed, tokenPool } from './seed.ts';
-import { gcSecondsFrom, groupedFrom, log, metricsText, postgresSchema, SERVER_LOG_LEVEL, startServer, stopServer, type Server } from './server.ts';
+import {
+  gcSecondsFrom,
+  groupedFrom,
+  log,
+  metricsText,
+  postgresSchema,
+  SERVER_LOG_LEVEL,
+  startServer,
+  stopServer,
+  type Server,
+} from './server.ts';
 import { REFERENCE_SCENARIO, transactionScenarios } from './transactions.ts';
 import { withWarmup } from './warmup.ts';
 
@@ -106,8 +116,6 @@ const ONLY = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY, 'i') : 
 const DATABASE_URL = process.env.BENCH_DATABASE_URL || null;
 const SERVER_NODE_ARGS = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
 
-
-
 interface Row {
   scenario: string;
   result: Result;
@@ -117,7 +125,12 @@ interface Row {
   gcMs: number | null;
 }
 
-async function bench(server: Server, requestPath: string, token: string, extra: Record<string, unknown> = {}): Promise<Result> {
+async function bench(
+  server: Server,
+  requestPath: string,
+  token: string,
+  extra: Record<string, unknown> = {},
+): Promise<Result> {
   return autocannon({
     url: `${server.baseUrl}${requestPath}`,
     connections: CONNECTIONS,
@@ -134,7 +147,15 @@ async function freshTokenBench(server: Server, pool: string[]): Promise<{ result
       url: `${server.baseUrl}/merchant-accounts/default`,
       connections: CONNECTIONS,
       amount,
-      requests: [{ setupRequest: (request: Request) => ({ ...request, headers: { ...request.headers, authorization: `Bearer ${next()}` } }), onResponse }],
+      requests: [
+        {
+          setupRequest: (request: Request) => ({
+            ...request,
+            headers: { ...request.headers, authorization: `Bearer ${next()}` },
+          }),
+          onResponse,
+        },
+      ],
     }),
   );
   return { result, note: `${pool.length} tokens` };
@@ -155,18 +176,23 @@ function table(rows: Row[]): string {
     const { scenario, result, note, cpu: used, gcMs } = row;
     const name = note ? `${scenario} (${note})` : scenario;
     const ratio = reference ? ` ${(rate(row) / reference).toFixed(2)} |` : '';
-    lines.push(`| ${name} | ${Math.round(rate(row))} |${ratio} ${round(result.latency.p50)} | ${round(result.latency.p99)} | ${result.errors} / ${result.non2xx} | ${cpu(used.server)} | ${cpu(used.postgres)} | ${cpu(used.idle)} | ${gcMs === null ? '–' : gcMs.toFixed(3)} |`);
+    lines.push(
+      `| ${name} | ${Math.round(rate(row))} |${ratio} ${round(result.latency.p50)} | ${round(result.latency.p99)} | ${result.errors} / ${result.non2xx} | ${cpu(used.server)} | ${cpu(used.postgres)} | ${cpu(used.idle)} | ${gcMs === null ? '–' : gcMs.toFixed(3)} |`,
+    );
   }
   return lines.join('\n');
 }
-
 
 type Schema = Awaited<ReturnType<typeof postgresSchema>>;
 /**
  * Runs a scenario; `warmup`, when given, runs first, outside its measurement (the CPU readings, the
  * GC pauses and the figures are the scenario's own).
  */
-type Run = (scenario: string, fn: () => Promise<{ result: Result; note?: string }>, warmup?: () => Promise<void>) => Promise<void>;
+type Run = (
+  scenario: string,
+  fn: () => Promise<{ result: Result; note?: string }>,
+  warmup?: () => Promise<void>,
+) => Promise<void>;
 
 /** One server under measurement; `own`: it runs this checkout's code (what the in-process SQL replay records). */
 interface Target {
@@ -211,7 +237,10 @@ function scenarioRunner(target: Target, rows: Row[]): Run {
       // each new page a backend needs costs it the write of a dirty one.
       const written = buffersAfter.backend - buffersBefore.backend;
       const checkpoints = buffersAfter.checkpoints - buffersBefore.checkpoints;
-      if (written > 0 || checkpoints > 0) log(`${label}: ${scenario}: PostgreSQL's backends wrote ${written} buffers themselves (${requests > 0 ? (written / requests).toFixed(2) : '–'} per request; shared_buffers ${schema.sharedBuffers}), ${checkpoints} checkpoints started`);
+      if (written > 0 || checkpoints > 0)
+        log(
+          `${label}: ${scenario}: PostgreSQL's backends wrote ${written} buffers themselves (${requests > 0 ? (written / requests).toFixed(2) : '–'} per request; shared_buffers ${schema.sharedBuffers}), ${checkpoints} checkpoints started`,
+        );
     }
     const gcBefore = gcSecondsFrom(metricsBefore);
     const gcAfter = gcSecondsFrom(metricsAfter);
@@ -219,15 +248,20 @@ function scenarioRunner(target: Target, rows: Row[]): Run {
     if (!own && groupedBefore && groupedAfter && groupedAfter.statements > groupedBefore.statements) {
       const statements = groupedAfter.statements - groupedBefore.statements;
       const members = groupedAfter.members - groupedBefore.members;
-      log(`${label}: ${scenario}: ${statements} grouped statements carried ${members} requests' statements (${(members / statements).toFixed(1)} each; the others ran alone)`);
+      log(
+        `${label}: ${scenario}: ${statements} grouped statements carried ${members} requests' statements (${(members / statements).toFixed(1)} each; the others ran alone)`,
+      );
     }
     // A row measured outside the server (the reference, the SQL replay) has no server GC of its own.
-    const gcMs = own || gcBefore === null || gcAfter === null || requests === 0 ? null : ((gcAfter - gcBefore) * 1000) / requests;
+    const gcMs =
+      own || gcBefore === null || gcAfter === null || requests === 0 ? null : ((gcAfter - gcBefore) * 1000) / requests;
     // A run that ended before autocannon's last whole-second tick (each-once.ts) sat idle until
     // it: that idle time is not the requests'. Processes use no CPU while idle, so theirs stands.
     const tail = !own && (Date.now() - started) / 1000 - measured.result.duration > 0.1;
     if (measured.result.non2xx > 0) {
-      log(`${label}: ${scenario}: ${measured.result.non2xx} answers not 2xx: ${statusCounts(measured.result.statusCodeStats)}`);
+      log(
+        `${label}: ${scenario}: ${measured.result.non2xx} answers not 2xx: ${statusCounts(measured.result.statusCodeStats)}`,
+      );
       log(`${label}: the server's last output (LOG_LEVEL=${SERVER_LOG_LEVEL}):\n${server.output().slice(-3000)}`);
     }
     rows.push({ scenario, ...measured, cpu: tail ? { ...cpu, idle: null } : cpu, gcMs });
@@ -251,7 +285,8 @@ async function scenarios(target: Target): Promise<Row[]> {
 
   const rows: Row[] = [];
   const run = scenarioRunner(target, rows);
-  const get = (requestPath: string) => withWarmup(SECONDS, WARMUP, (duration) => bench(server, requestPath, token, { duration }));
+  const get = (requestPath: string) =>
+    withWarmup(SECONDS, WARMUP, (duration) => bench(server, requestPath, token, { duration }));
   await run('GET /merchant-accounts/default, one token (cache hit)', ...get('/merchant-accounts/default'));
   await run('GET /merchant-accounts/default, new token per request', () => freshTokenBench(server, pool.slice(0, -1)));
   await run('GET /merchant-accounts?limit=20 (first page)', ...get('/merchant-accounts?limit=20'));
@@ -259,20 +294,44 @@ async function scenarios(target: Target): Promise<Row[]> {
   if (process.env.BENCH_TRANSACTIONS === '0') return rows;
   // An older checkout may lack what a group sets up (an endpoint, a field): its rows are then
   // missing from the comparison, the rest still compares. This checkout's failures stay fatal.
-  const group = async (name: string, fn: () => Promise<void>) => (target.own ? fn() : fn().catch((error: Error) => log(`${label}: the ${name} scenarios stopped: ${error.message}`)));
+  const group = async (name: string, fn: () => Promise<void>) =>
+    target.own ? fn() : fn().catch((error: Error) => log(`${label}: the ${name} scenarios stopped: ${error.message}`));
   const call = (method: string, url: string, body?: unknown) => api(server, token, method, url, body);
   // What autovacuum does within a minute of the seed on a server (PGlite's own job every minute).
   const analyze = async () => schema?.analyze();
   const postgres = schema ? { dataDir, databaseUrl: schema.databaseUrl } : null;
-  const common = { baseUrl: server.baseUrl, token, connections: CONNECTIONS, seconds: SECONDS, warmup: WARMUP, autocannon };
-  await group('transaction', () => transactionScenarios({ ...common, pool: transactionPool, rate: RATE, rateConnections: RATE_CONNECTIONS, rateWarmup: RATE_WARMUP, api: call, analyze, postgres, replaySql: target.own }, run));
+  const common = {
+    baseUrl: server.baseUrl,
+    token,
+    connections: CONNECTIONS,
+    seconds: SECONDS,
+    warmup: WARMUP,
+    autocannon,
+  };
+  await group('transaction', () =>
+    transactionScenarios(
+      {
+        ...common,
+        pool: transactionPool,
+        rate: RATE,
+        rateConnections: RATE_CONNECTIONS,
+        rateWarmup: RATE_WARMUP,
+        api: call,
+        analyze,
+        postgres,
+        replaySql: target.own,
+      },
+      run,
+    ),
+  );
   await group('flow', () => flowScenarios(common, run));
   return rows;
 }
 
 /** `/path (commit abc1234, uncommitted changes)`, or the path alone outside git. */
 function describeCheckout(root: string): string {
-  const git = (...args: string[]) => execFileSync('git', ['-C', root, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  const git = (...args: string[]) =>
+    execFileSync('git', ['-C', root, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
   try {
     const dirty = git('status', '--porcelain', '--untracked-files=no') !== '';
     return `${root} (commit ${git('rev-parse', '--short', 'HEAD')}${dirty ? ', uncommitted changes' : ''})`;
@@ -303,11 +362,20 @@ async function measure(root: string, label: string): Promise<Row[]> {
     const database = schema ? 'PostgreSQL' : 'PGlite';
     log(`${label}: starting the server of ${root} (${database}) in ${dataDir}`);
     server = await startServer(root, dataDir, schema?.databaseUrl ?? null, SERVER_NODE_ARGS);
-    log(`${label}: server pid ${server.child.pid}${SERVER_NODE_ARGS.length > 0 ? `, node ${SERVER_NODE_ARGS.join(' ')}` : ''}`);
+    log(
+      `${label}: server pid ${server.child.pid}${SERVER_NODE_ARGS.length > 0 ? `, node ${SERVER_NODE_ARGS.join(' ')}` : ''}`,
+    );
     const target: Target = { server, dataDir, schema, label, own: sameCheckout(root, ROOT) };
     const rows = await scenarios(target);
-    const prelude = [WARMUP > 0 ? `closed-loop rows after ${WARMUP} s of their load` : null, target.vacuumed ? 'VACUUM (ANALYZE) before each (autovacuum off)' : null].filter(Boolean).join(', ');
-    process.stdout.write(`\n${label}, ${describeCheckout(root)}: ${ACCOUNTS + 1} merchant accounts, ${database}${schema ? ` (shared_buffers ${schema.sharedBuffers})` : ''}, ${CONNECTIONS} connections, ${SECONDS} s per scenario${prelude ? ` (${prelude})` : ''}, LOG_LEVEL=${SERVER_LOG_LEVEL}, Node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model.trim() ?? 'unknown model'})\n\n`);
+    const prelude = [
+      WARMUP > 0 ? `closed-loop rows after ${WARMUP} s of their load` : null,
+      target.vacuumed ? 'VACUUM (ANALYZE) before each (autovacuum off)' : null,
+    ]
+      .filter(Boolean)
+      .join(', ');
+    process.stdout.write(
+      `\n${label}, ${describeCheckout(root)}: ${ACCOUNTS + 1} merchant accounts, ${database}${schema ? ` (shared_buffers ${schema.sharedBuffers})` : ''}, ${CONNECTIONS} connections, ${SECONDS} s per scenario${prelude ? ` (${prelude})` : ''}, LOG_LEVEL=${SERVER_LOG_LEVEL}, Node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model.trim() ?? 'unknown model'})\n\n`,
+    );
     process.stdout.write(`${table(rows)}\n`);
     return rows;
   } catch (error) {
@@ -324,10 +392,13 @@ async function measure(root: string, label: string): Promise<Row[]> {
 /** The other checkout first, then this one, on the same kind of database; then the two side by side. */
 async function compare(other: string): Promise<void> {
   const otherRoot = path.resolve(other);
-  if (!fs.existsSync(path.join(otherRoot, 'bin', 'svc.mjs'))) throw new Error(`BENCH_COMPARE_WITH: there is no bin/svc.mjs in ${otherRoot}`);
+  if (!fs.existsSync(path.join(otherRoot, 'bin', 'svc.mjs')))
+    throw new Error(`BENCH_COMPARE_WITH: there is no bin/svc.mjs in ${otherRoot}`);
   const before = await measure(otherRoot, 'before');
   const after = await measure(ROOT, 'after');
-  process.stdout.write(`\nbefore: ${describeCheckout(otherRoot)}\nafter: ${describeCheckout(ROOT)}\n\n${compareTable(before, after)}\n`);
+  process.stdout.write(
+    `\nbefore: ${describeCheckout(otherRoot)}\nafter: ${describeCheckout(ROOT)}\n\n${compareTable(before, after)}\n`,
+  );
 }
 
 async function main(): Promise<void> {

@@ -4,10 +4,19 @@ import { SignJWT } from 'jose';
 import { describePrivateKeyPem } from '../src/modules/api-key-pairs/key-material.ts';
 import type { Server } from './server.ts';
 
-export async function api(server: Server, token: string, method: string, url: string, body?: unknown): Promise<{ status: number; json: any }> {
+export async function api(
+  server: Server,
+  token: string,
+  method: string,
+  url: string,
+  body?: unknown,
+): Promise<{ status: number; json: any }> {
   const res = await fetch(`${server.baseUrl}${url}`, {
     method,
-    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   return { status: res.status, json: await res.json() };
@@ -25,8 +34,12 @@ export async function seed(server: Server, token: string, accounts: number): Pro
   let next = 0;
   const worker = async () => {
     for (let i = next++; i < accounts; i = next++) {
-      const res = await api(server, token, 'POST', '/merchant-accounts', { id: `${prefix}-${i}`, display_name: `Bench merchant ${i}` });
-      if (res.status !== 201) throw new Error(`creating a merchant account answered ${res.status}: ${JSON.stringify(res.json)}`);
+      const res = await api(server, token, 'POST', '/merchant-accounts', {
+        id: `${prefix}-${i}`,
+        display_name: `Bench merchant ${i}`,
+      });
+      if (res.status !== 201)
+        throw new Error(`creating a merchant account answered ${res.status}: ${JSON.stringify(res.json)}`);
     }
   };
   await Promise.all(Array.from({ length: 8 }, worker));

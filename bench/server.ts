@@ -37,7 +37,9 @@ export function gcSecondsFrom(metrics: string): number | null {
 /** The server's `GET /metrics` answer, or null when it does not answer 200. */
 export async function metricsText(server: Server): Promise<string | null> {
   try {
-    const res = await fetch(`${server.baseUrl}/metrics`, { headers: { authorization: `Bearer ${server.metricsToken}` } });
+    const res = await fetch(`${server.baseUrl}/metrics`, {
+      headers: { authorization: `Bearer ${server.metricsToken}` },
+    });
     return res.ok ? await res.text() : null;
   } catch {
     return null;
@@ -95,8 +97,13 @@ export interface BufferWrites {
 }
 
 /** The tables of `schema`, each as a quoted `schema.table`. */
-async function tablesOf(run: <T extends pg.QueryResultRow>(statement: string) => Promise<T[]>, schema: string): Promise<string[]> {
-  const rows = await run<{ name: string }>(`SELECT format('%I.%I', schemaname, tablename) AS name FROM pg_tables WHERE schemaname = '${schema}'`);
+async function tablesOf(
+  run: <T extends pg.QueryResultRow>(statement: string) => Promise<T[]>,
+  schema: string,
+): Promise<string[]> {
+  const rows = await run<{ name: string }>(
+    `SELECT format('%I.%I', schemaname, tablename) AS name FROM pg_tables WHERE schemaname = '${schema}'`,
+  );
   return rows.map((row) => row.name);
 }
 
@@ -116,13 +123,17 @@ export async function postgresSchema(url: string): Promise<PostgresSchema> {
   const withPath = new URL(url);
   withPath.searchParams.set('options', `-c search_path=${schema}`);
   const [{ autovacuum }] = (await run<{ autovacuum: string }>('SHOW autovacuum')) as [{ autovacuum: string }];
-  const [{ shared_buffers: sharedBuffers }] = (await run<{ shared_buffers: string }>('SHOW shared_buffers')) as [{ shared_buffers: string }];
+  const [{ shared_buffers: sharedBuffers }] = (await run<{ shared_buffers: string }>('SHOW shared_buffers')) as [
+    { shared_buffers: string },
+  ];
   return {
     name: schema,
     sharedBuffers,
     // PostgreSQL 17 moved these counters to pg_stat_io and pg_stat_checkpointer.
     bufferWrites: () =>
-      run<{ backend: string; checkpoints: string }>('SELECT buffers_backend AS backend, checkpoints_timed + checkpoints_req AS checkpoints FROM pg_stat_bgwriter').then(
+      run<{ backend: string; checkpoints: string }>(
+        'SELECT buffers_backend AS backend, checkpoints_timed + checkpoints_req AS checkpoints FROM pg_stat_bgwriter',
+      ).then(
         ([row]) => (row ? { backend: Number(row.backend), checkpoints: Number(row.checkpoints) } : null),
         () => null,
       ),
@@ -177,7 +188,12 @@ export function settlementDelaySeconds(env: NodeJS.ProcessEnv = process.env): st
  * flags of its `npm start`, then `nodeArgs` (a profiler, say; a flag given again wins), before the
  * script. Resolves once GET /readyz answers 200.
  */
-export async function startServer(root: string, dataDir: string, databaseUrl: string | null, nodeArgs: string[]): Promise<Server> {
+export async function startServer(
+  root: string,
+  dataDir: string,
+  databaseUrl: string | null,
+  nodeArgs: string[],
+): Promise<Server> {
   const port = await freePort();
   // No cap on requests per connection: at the cap the server answers `Connection: close`, which
   // autocannon ignores; it goes on sending on that connection and Node answers each of those with
@@ -197,7 +213,11 @@ export async function startServer(root: string, dataDir: string, databaseUrl: st
   delete env.DATABASE_URL;
   delete env.PUBLIC_URL;
   if (databaseUrl) env.DATABASE_URL = databaseUrl;
-  const child = spawn(process.execPath, [...npmStartNodeArgs(root), ...nodeArgs, path.join(root, 'bin', 'svc.mjs'), 'serve'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    [...npmStartNodeArgs(root), ...nodeArgs, path.join(root, 'bin', 'svc.mjs'), 'serve'],
+    { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   let output = '';
   const keep = (chunk: Buffer) => {
     output = (output + chunk.toString()).slice(-20_000);
@@ -208,7 +228,10 @@ export async function startServer(root: string, dataDir: string, databaseUrl: st
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`the server exited with code ${child.exitCode}:\n${output}`);
-    const ready = await fetch(`${server.baseUrl}/readyz`).then((res) => res.status === 200, () => false);
+    const ready = await fetch(`${server.baseUrl}/readyz`).then(
+      (res) => res.status === 200,
+      () => false,
+    );
     if (ready) return server;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }

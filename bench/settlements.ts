@@ -39,19 +39,29 @@ const JOB = 'settle-transaction';
 
 /** This server's settlements that ran and succeeded (`svc_jobs_total`), 0 before the first. */
 export function settledFrom(metrics: string): number {
-  const match = new RegExp(`^svc_jobs_total\\{(?=[^}]*job="${JOB}")(?=[^}]*outcome="succeeded")[^}]*\\} (\\S+)$`, 'm').exec(metrics);
+  const match = new RegExp(
+    `^svc_jobs_total\\{(?=[^}]*job="${JOB}")(?=[^}]*outcome="succeeded")[^}]*\\} (\\S+)$`,
+    'm',
+  ).exec(metrics);
   return match ? Number(match[1]) : 0;
 }
 
 /** Settlements not finished yet, due, scheduled or running, in the whole database (`svc_job_queue_depth`). */
 export function settlementsLeftFrom(metrics: string): number {
   let left = 0;
-  for (const match of metrics.matchAll(new RegExp(`^svc_job_queue_depth\\{(?=[^}]*job="${JOB}")[^}]*\\} (\\S+)$`, 'gm'))) left += Number(match[1]);
+  for (const match of metrics.matchAll(
+    new RegExp(`^svc_job_queue_depth\\{(?=[^}]*job="${JOB}")[^}]*\\} (\\S+)$`, 'gm'),
+  ))
+    left += Number(match[1]);
   return left;
 }
 
 /** `fn` on the database the server used (the server stopped: PGlite's data directory is locked while it runs). */
-async function onDatabase<T>(databaseUrl: string | null, dataDir: string, fn: (db: DbHandle['db']) => Promise<T>): Promise<T> {
+async function onDatabase<T>(
+  databaseUrl: string | null,
+  dataDir: string,
+  fn: (db: DbHandle['db']) => Promise<T>,
+): Promise<T> {
   const handle = await openDb({ databaseUrl, dataDir, groupCommit: false });
   try {
     return await fn(handle.db);
@@ -62,7 +72,12 @@ async function onDatabase<T>(databaseUrl: string | null, dataDir: string, fn: (d
 
 /** Makes every queued settlement due now. */
 const makeSettlementsDue = (databaseUrl: string | null, dataDir: string) =>
-  onDatabase(databaseUrl, dataDir, async (db) => Number((await sql`update jobs set run_at = now() where name = ${JOB} and status = 'queued'`.execute(db)).numAffectedRows ?? 0));
+  onDatabase(databaseUrl, dataDir, async (db) =>
+    Number(
+      (await sql`update jobs set run_at = now() where name = ${JOB} and status = 'queued'`.execute(db))
+        .numAffectedRows ?? 0,
+    ),
+  );
 
 /** The succeeded settlements and the seconds from the first one's end to the last one's (the jobs table). */
 const drainSpan = (databaseUrl: string | null, dataDir: string) =>
@@ -78,7 +93,9 @@ async function main(): Promise<void> {
   const connections = positive('BENCH_CONNECTIONS', 32);
   const databaseUrl = process.env.BENCH_DATABASE_URL || null;
   const captures = process.env.BENCH_CAPTURES ? positive('BENCH_CAPTURES', 1) : null;
-  const root = path.resolve(process.env.BENCH_SETTLEMENTS_OF || path.join(path.dirname(fileURLToPath(import.meta.url)), '..'));
+  const root = path.resolve(
+    process.env.BENCH_SETTLEMENTS_OF || path.join(path.dirname(fileURLToPath(import.meta.url)), '..'),
+  );
   const autocannon = createRequire(import.meta.url)('autocannon');
   // A fixed backlog: the settlements are due a week later, and made due at once after the captures.
   const delay = captures ? 7 * 24 * 3600 : seconds + 10;
@@ -99,9 +116,16 @@ async function main(): Promise<void> {
       connections,
       ...(captures ? { amount: captures } : { duration: seconds }),
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ amount: 1000, currency: 'USD', intent: 'capture', payment_method: { method: 'id', id: cardId } }),
+      body: JSON.stringify({
+        amount: 1000,
+        currency: 'USD',
+        intent: 'capture',
+        payment_method: { method: 'id', id: cardId },
+      }),
     });
-    const lines = [`captures: ${result.requests.total} in ${result.duration} s at ${connections} connections, ${Math.round(result.requests.total / result.duration)}/s (${result.non2xx} not 2xx)`];
+    const lines = [
+      `captures: ${result.requests.total} in ${result.duration} s at ${connections} connections, ${Math.round(result.requests.total / result.duration)}/s (${result.non2xx} not 2xx)`,
+    ];
     log(lines[0]!);
     if (captures) {
       // The same server again, on the same database, once every settlement is due: its worker
@@ -140,17 +164,24 @@ async function main(): Promise<void> {
       await stopServer(server.child);
       stopped = true;
       const span = await drainSpan(databaseUrl ? schema!.databaseUrl : null, dataDir);
-      if (span.seconds > 0) whole = `; ${span.settled} settled in ${span.seconds.toFixed(1)} s from the first one's end to the last one's, ${Math.round((span.settled - 1) / span.seconds)}/s`;
+      if (span.seconds > 0)
+        whole = `; ${span.settled} settled in ${span.seconds.toFixed(1)} s from the first one's end to the last one's, ${Math.round((span.settled - 1) / span.seconds)}/s`;
     }
     const sorted = [...rates].sort((a, b) => a - b);
     const median = sorted[Math.floor(sorted.length / 2)]!;
     const setting = `JOB_CONCURRENCY=${process.env.JOB_CONCURRENCY ?? '4 (default)'}, ${databaseUrl ? 'PostgreSQL' : 'PGlite'}, ${os.cpus().length} CPUs${process.env.BENCH_SETTLEMENTS_OF ? `, the server of ${root}` : ''}`;
     if (rates.length === 0) {
-      const kept = captures ? 'gone within 2 s of the server answering' : 'gone within 2 s: the worker kept up with the captures as they fell due';
-      lines.push(`settlements: ${backlog === 0 ? 'no backlog' : `a backlog of ${backlog}, ${kept}`}${whole}, ${setting}`);
+      const kept = captures
+        ? 'gone within 2 s of the server answering'
+        : 'gone within 2 s: the worker kept up with the captures as they fell due';
+      lines.push(
+        `settlements: ${backlog === 0 ? 'no backlog' : `a backlog of ${backlog}, ${kept}`}${whole}, ${setting}`,
+      );
     } else {
       const range = `${Math.round(sorted[0]!)} to ${Math.round(sorted[sorted.length - 1]!)}`;
-      lines.push(`settlements: a backlog of ${backlog}, drained at ${Math.round(median)}/s (median of ${rates.length} 2-s intervals, ${range})${left > 0 ? `, ${left} still left` : ''}${whole}, ${setting}`);
+      lines.push(
+        `settlements: a backlog of ${backlog}, drained at ${Math.round(median)}/s (median of ${rates.length} 2-s intervals, ${range})${left > 0 ? `, ${left} still left` : ''}${whole}, ${setting}`,
+      );
     }
     process.stdout.write(`${lines.join('\n')}\n`);
   } finally {

@@ -41,7 +41,12 @@ export interface LoopResult {
 }
 
 /** `step` over `connections` clients for `seconds`; latency per step in ms. */
-async function loop(databaseUrl: string, connections: number, seconds: number, step: (client: pg.Client) => Promise<void>): Promise<LoopResult> {
+async function loop(
+  databaseUrl: string,
+  connections: number,
+  seconds: number,
+  step: (client: pg.Client) => Promise<void>,
+): Promise<LoopResult> {
   const clients = await Promise.all(
     Array.from({ length: connections }, async () => {
       const client = new pg.Client({ connectionString: databaseUrl });
@@ -71,25 +76,46 @@ async function loop(databaseUrl: string, connections: number, seconds: number, s
     await Promise.all(clients.map((c) => c.end()));
   }
   latencies.sort((a, b) => a - b);
-  const at = (q: number) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0);
+  const at = (q: number) =>
+    Math.round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0);
   const total = latencies.length;
   const meanLatency = latencies.reduce((sum, ms) => sum + ms, 0) / Math.max(total, 1);
   const requests = { total, average: total / duration, p50: at(0.5), p99: at(0.99) };
-  return { requests, latency: { ...requests, average: meanLatency }, duration, errors: 0, timeouts: 0, non2xx: 0, statusCodeStats: {}, cpu: { ...perRequest(before, after, total), server: null } };
+  return {
+    requests,
+    latency: { ...requests, average: meanLatency },
+    duration,
+    errors: 0,
+    timeouts: 0,
+    non2xx: 0,
+    statusCodeStats: {},
+    cpu: { ...perRequest(before, after, total), server: null },
+  };
 }
 
 /** The plain four-insert transaction (a table of its own, dropped afterwards). */
-export async function referenceTransactions(databaseUrl: string, connections: number, seconds: number): Promise<LoopResult> {
+export async function referenceTransactions(
+  databaseUrl: string,
+  connections: number,
+  seconds: number,
+): Promise<LoopResult> {
   const admin = new pg.Client({ connectionString: databaseUrl });
   await admin.connect();
   // Dirty buffers left by the rows before it (the seed, earlier scenarios) are written now, not during
   // it. CHECKPOINT needs a superuser or pg_checkpoint; without either the reference runs without it.
   await admin.query('checkpoint').catch(() => undefined);
-  await admin.query('create table bench_reference (id uuid primary key, n int not null, note text not null, created_at timestamptz not null default now())');
+  await admin.query(
+    'create table bench_reference (id uuid primary key, n int not null, note text not null, created_at timestamptz not null default now())',
+  );
   try {
     return await loop(databaseUrl, connections, seconds, async (client) => {
       await client.query('begin');
-      for (let n = 0; n < 4; n++) await client.query({ name: 'bench_reference_insert', text: 'insert into bench_reference (id, n, note) values ($1, $2, $3)', values: [uuidv7(), n, 'reference'] });
+      for (let n = 0; n < 4; n++)
+        await client.query({
+          name: 'bench_reference_insert',
+          text: 'insert into bench_reference (id, n, note) values ($1, $2, $3)',
+          values: [uuidv7(), n, 'reference'],
+        });
       await client.query('commit');
     });
   } finally {
@@ -99,12 +125,21 @@ export async function referenceTransactions(databaseUrl: string, connections: nu
 }
 
 /** Records the statements one request makes, in-process through the real app (the server's data directory and database). */
-export async function recordRequest(dataDir: string, databaseUrl: string, request: { url: string; token: string; body: unknown }): Promise<{ statements: Statement[]; startedAt: number; endedAt: number }> {
+export async function recordRequest(
+  dataDir: string,
+  databaseUrl: string,
+  request: { url: string; token: string; body: unknown },
+): Promise<{ statements: Statement[]; startedAt: number; endedAt: number }> {
   const config = loadConfig({ DATA_DIR: dataDir, DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' });
   const runtime = await createRuntime(config, { migrate: false, poolSize: 1 });
   const app = await buildApp(runtime.deps, { logStream: new Writable({ write: (_chunk, _encoding, done) => done() }) });
   const send = async () => {
-    const res = await app.inject({ method: 'POST', url: request.url, headers: { authorization: `Bearer ${request.token}`, 'content-type': 'application/json' }, payload: JSON.stringify(request.body) });
+    const res = await app.inject({
+      method: 'POST',
+      url: request.url,
+      headers: { authorization: `Bearer ${request.token}`, 'content-type': 'application/json' },
+      payload: JSON.stringify(request.body),
+    });
     if (res.statusCode !== 201) throw new Error(`the recorded request answered ${res.statusCode}: ${res.body}`);
   };
   type Query = (this: pg.Client, ...args: unknown[]) => unknown;
@@ -117,7 +152,8 @@ export async function recordRequest(dataDir: string, databaseUrl: string, reques
     prototype.query = function (this: pg.Client, ...args: unknown[]) {
       const [config, values] = args as [string | { text?: string; values?: unknown[] }, unknown[] | undefined];
       if (typeof config === 'string') statements.push({ text: config, values: values ?? [] });
-      else if (config && typeof config.text === 'string') statements.push({ text: config.text, values: config.values ?? values ?? [] });
+      else if (config && typeof config.text === 'string')
+        statements.push({ text: config.text, values: config.values ?? values ?? [] });
       return original.apply(this, args);
     };
     const startedAt = Date.now();
@@ -149,14 +185,21 @@ function idsMadeBetween(statements: Statement[], startedAt: number, endedAt: num
 }
 
 /** Replays `statements` as one unit per step, with the request's own ids replaced by fresh ones each time. */
-export async function replayStatements(databaseUrl: string, recorded: { statements: Statement[]; startedAt: number; endedAt: number }, connections: number, seconds: number): Promise<LoopResult> {
+export async function replayStatements(
+  databaseUrl: string,
+  recorded: { statements: Statement[]; startedAt: number; endedAt: number },
+  connections: number,
+  seconds: number,
+): Promise<LoopResult> {
   const ids = idsMadeBetween(recorded.statements, recorded.startedAt, recorded.endedAt);
-  if (ids.length === 0) throw new Error('the recorded request made no ids: nothing to replace, every replay would collide');
+  if (ids.length === 0)
+    throw new Error('the recorded request made no ids: nothing to replace, every replay would collide');
   const pattern = new RegExp(ids.join('|'), 'g');
   const named = recorded.statements.map((s, i) => ({ name: `bench_replay_${i}`, text: s.text, values: s.values }));
   return loop(databaseUrl, connections, seconds, async (client) => {
     const fresh = new Map(ids.map((id) => [id, uuidv7()]));
-    const swap = (value: unknown) => (typeof value === 'string' ? value.replace(pattern, (id) => fresh.get(id)!) : value);
+    const swap = (value: unknown) =>
+      typeof value === 'string' ? value.replace(pattern, (id) => fresh.get(id)!) : value;
     for (const s of named) await client.query({ name: s.name, text: s.text, values: s.values.map(swap) });
   });
 }

@@ -61,8 +61,26 @@ async function must(api: Api, method: string, url: string, body: unknown, status
 
 /** A mock-card payment service and a stored card in the default merchant account. */
 export async function seedPayments(api: Api): Promise<{ cardId: string }> {
-  await must(api, 'POST', '/payment-services', { display_name: 'Bench cards', payment_service_definition_id: 'mock-card', fields: [{ key: 'merchant_id', value: 'bench' }], accepted_currencies: ['USD'], accepted_countries: ['US'] }, 201);
-  const card = await must(api, 'POST', '/payment-methods', { method: 'card', number: '4111111111111111', expiration_date: '12/40' }, 201);
+  await must(
+    api,
+    'POST',
+    '/payment-services',
+    {
+      display_name: 'Bench cards',
+      payment_service_definition_id: 'mock-card',
+      fields: [{ key: 'merchant_id', value: 'bench' }],
+      accepted_currencies: ['USD'],
+      accepted_countries: ['US'],
+    },
+    201,
+  );
+  const card = await must(
+    api,
+    'POST',
+    '/payment-methods',
+    { method: 'card', number: '4111111111111111', expiration_date: '12/40' },
+    201,
+  );
   return { cardId: card.id };
 }
 
@@ -72,7 +90,13 @@ export async function capturedTransactions(api: Api, cardId: string, count: numb
   let next = 0;
   const worker = async () => {
     for (let i = next++; i < count; i = next++) {
-      const txn = await must(api, 'POST', '/transactions', { amount: 1_000_000, currency: 'USD', intent: 'capture', payment_method: { method: 'id', id: cardId } }, 201);
+      const txn = await must(
+        api,
+        'POST',
+        '/transactions',
+        { amount: 1_000_000, currency: 'USD', intent: 'capture', payment_method: { method: 'id', id: cardId } },
+        201,
+      );
       ids.push(txn.id);
     }
   };
@@ -80,7 +104,10 @@ export async function capturedTransactions(api: Api, cardId: string, count: numb
   return ids;
 }
 
-const jsonHeaders = (ctx: TransactionBenchContext) => ({ authorization: `Bearer ${ctx.token}`, 'content-type': 'application/json' });
+const jsonHeaders = (ctx: TransactionBenchContext) => ({
+  authorization: `Bearer ${ctx.token}`,
+  'content-type': 'application/json',
+});
 
 function post(ctx: TransactionBenchContext, path: string, body: unknown, extra: Record<string, unknown> = {}) {
   return ctx.autocannon({
@@ -99,7 +126,14 @@ function closedLoop(ctx: TransactionBenchContext, path: string, body: unknown, e
   return withWarmup(ctx.seconds, ctx.warmup, (duration) => post(ctx, path, body, { ...extra, duration }));
 }
 
-export async function transactionScenarios(ctx: TransactionBenchContext, run: (scenario: string, fn: () => Promise<{ result: any; note?: string }>, warmup?: () => Promise<void>) => Promise<void>): Promise<void> {
+export async function transactionScenarios(
+  ctx: TransactionBenchContext,
+  run: (
+    scenario: string,
+    fn: () => Promise<{ result: any; note?: string }>,
+    warmup?: () => Promise<void>,
+  ) => Promise<void>,
+): Promise<void> {
   const { cardId } = await seedPayments(ctx.api);
   const authorize = { amount: 1000, currency: 'USD', payment_method: { method: 'id', id: cardId } };
   // A history to run against, as in a live account: captured transactions (refunded below), then
@@ -108,7 +142,10 @@ export async function transactionScenarios(ctx: TransactionBenchContext, run: (s
   await ctx.analyze();
   // The reference right before the transaction rows, in the state they start from: measured after
   // them it reads about half (the writes they leave behind), and this host's speed drifts over hours.
-  if (ctx.postgres) await run(REFERENCE_SCENARIO, async () => ({ result: await referenceTransactions(ctx.postgres!.databaseUrl, ctx.connections, ctx.seconds) }));
+  if (ctx.postgres)
+    await run(REFERENCE_SCENARIO, async () => ({
+      result: await referenceTransactions(ctx.postgres!.databaseUrl, ctx.connections, ctx.seconds),
+    }));
   // The transactions it authorizes are captured one by one further down.
   const authorized: string[] = [];
   const keepId = (status: number, body: string) => {
@@ -123,7 +160,15 @@ export async function transactionScenarios(ctx: TransactionBenchContext, run: (s
     result: await eachOnce(ctx.pool, ({ amount, next, onResponse }) =>
       post(ctx, '/transactions', authorize, {
         amount,
-        requests: [{ setupRequest: (request: Request) => ({ ...request, headers: { ...request.headers, authorization: `Bearer ${next()}` } }), onResponse }],
+        requests: [
+          {
+            setupRequest: (request: Request) => ({
+              ...request,
+              headers: { ...request.headers, authorization: `Bearer ${next()}` },
+            }),
+            onResponse,
+          },
+        ],
       }),
     ),
     note: `${ctx.pool.length} tokens`,
@@ -132,18 +177,41 @@ export async function transactionScenarios(ctx: TransactionBenchContext, run: (s
   await run(
     'POST /transactions, stored card, authorize (a new idempotency-key per request)',
     ...closedLoop(ctx, '/transactions', authorize, {
-      requests: [{ setupRequest: (request: Request) => ({ ...request, headers: { ...request.headers, 'idempotency-key': randomUUID() } }) }],
+      requests: [
+        {
+          setupRequest: (request: Request) => ({
+            ...request,
+            headers: { ...request.headers, 'idempotency-key': randomUUID() },
+          }),
+        },
+      ],
     }),
   );
   // The latency at a steady offered load: requests evenly spaced whatever the answers (open loop),
   // each timed from when it was due (bench/paced.ts), on enough connections that one is mostly free.
-  const evenly = { baseUrl: ctx.baseUrl, method: 'POST', path: '/transactions', headers: jsonHeaders(ctx), body: JSON.stringify(authorize), rate: ctx.rate, connections: ctx.rateConnections };
+  const evenly = {
+    baseUrl: ctx.baseUrl,
+    method: 'POST',
+    path: '/transactions',
+    headers: jsonHeaders(ctx),
+    body: JSON.stringify(authorize),
+    rate: ctx.rate,
+    connections: ctx.rateConnections,
+  };
   await run(
     `POST /transactions, stored card, authorize at ${ctx.rate} req/s offered, evenly paced (up to ${ctx.rateConnections} connections)`,
     async () => {
       const points: Array<[number, number]> = [];
-      const result = await paced({ ...evenly, seconds: ctx.seconds, onAnswer: (due, latency) => points.push([due, latency]) });
-      log(`evenly paced ${ctx.rate}/s, p99 ms of each second: ${p99BySecond(points).map(({ p99 }) => Math.round(p99)).join(', ')}`);
+      const result = await paced({
+        ...evenly,
+        seconds: ctx.seconds,
+        onAnswer: (due, latency) => points.push([due, latency]),
+      });
+      log(
+        `evenly paced ${ctx.rate}/s, p99 ms of each second: ${p99BySecond(points)
+          .map(({ p99 }) => Math.round(p99))
+          .join(', ')}`,
+      );
       return { result, note: ctx.rateWarmup > 0 ? `after ${ctx.rateWarmup} s of the same load` : undefined };
     },
     // The same load first, unmeasured: a cold server's first seconds queue (BENCH_RATE_WARMUP).
@@ -152,37 +220,89 @@ export async function transactionScenarios(ctx: TransactionBenchContext, run: (s
 
   // The same rate as autocannon offers it (`overallRate`): each connection sends its share of a
   // second as fast as it can when the second starts, so these are a burst's latencies (bench/paced.ts).
-  await run(`POST /transactions, stored card, authorize at ${ctx.rate} req/s in bursts once a second (autocannon overallRate, ${ctx.rateConnections} connections)`, async () => ({
-    result: await post(ctx, '/transactions', authorize, { overallRate: ctx.rate, connections: ctx.rateConnections }),
-  }));
-  await run('POST /transactions, stored card, intent capture (authorize + capture)', ...closedLoop(ctx, '/transactions', { ...authorize, intent: 'capture' }));
+  await run(
+    `POST /transactions, stored card, authorize at ${ctx.rate} req/s in bursts once a second (autocannon overallRate, ${ctx.rateConnections} connections)`,
+    async () => ({
+      result: await post(ctx, '/transactions', authorize, { overallRate: ctx.rate, connections: ctx.rateConnections }),
+    }),
+  );
+  await run(
+    'POST /transactions, stored card, intent capture (authorize + capture)',
+    ...closedLoop(ctx, '/transactions', { ...authorize, intent: 'capture' }),
+  );
   await run('POST /transactions/{id}/capture, the whole amount of a transaction authorized above', async () => ({
     result: await eachOnce(authorized, ({ amount, next, onResponse }) =>
-      post(ctx, '/transactions/x/capture', {}, { amount, requests: [{ setupRequest: (request: Request) => ({ ...request, path: `/transactions/${next()}/capture` }), onResponse }] }),
+      post(
+        ctx,
+        '/transactions/x/capture',
+        {},
+        {
+          amount,
+          requests: [
+            {
+              setupRequest: (request: Request) => ({ ...request, path: `/transactions/${next()}/capture` }),
+              onResponse,
+            },
+          ],
+        },
+      ),
     ),
     note: `${authorized.length} transactions`,
   }));
   let turn = 0;
   await run(
     'POST /transactions/{id}/refunds, 1 unit, over 500 captured transactions',
-    ...closedLoop(ctx, '/transactions/x/refunds', { amount: 1 }, {
-      requests: [{ setupRequest: (request: Request) => ({ ...request, path: `/transactions/${ids[turn++ % ids.length]}/refunds` }) }],
-    }),
+    ...closedLoop(
+      ctx,
+      '/transactions/x/refunds',
+      { amount: 1 },
+      {
+        requests: [
+          {
+            setupRequest: (request: Request) => ({
+              ...request,
+              path: `/transactions/${ids[turn++ % ids.length]}/refunds`,
+            }),
+          },
+        ],
+      },
+    ),
   );
   // The same with a key per request: the claim, then the answer with the stored response in its statement.
   await run(
     'POST /transactions/{id}/refunds, 1 unit, a new idempotency-key per request',
-    ...closedLoop(ctx, '/transactions/x/refunds', { amount: 1 }, {
-      requests: [{ setupRequest: (request: Request) => ({ ...request, path: `/transactions/${ids[turn++ % ids.length]}/refunds`, headers: { ...request.headers, 'idempotency-key': randomUUID() } }) }],
-    }),
+    ...closedLoop(
+      ctx,
+      '/transactions/x/refunds',
+      { amount: 1 },
+      {
+        requests: [
+          {
+            setupRequest: (request: Request) => ({
+              ...request,
+              path: `/transactions/${ids[turn++ % ids.length]}/refunds`,
+              headers: { ...request.headers, 'idempotency-key': randomUUID() },
+            }),
+          },
+        ],
+      },
+    ),
   );
   if (!ctx.postgres || !ctx.replaySql) return;
   const { dataDir, databaseUrl } = ctx.postgres;
-  const recorded = await recordRequest(dataDir, databaseUrl, { url: '/transactions', token: ctx.token, body: authorize });
-  await run(`The SQL of one stored-card authorization alone (${recorded.statements.length} statements replayed by bare pg clients, no HTTP)`, async () => ({
-    result: await replayStatements(databaseUrl, recorded, ctx.connections, ctx.seconds),
-  }));
+  const recorded = await recordRequest(dataDir, databaseUrl, {
+    url: '/transactions',
+    token: ctx.token,
+    body: authorize,
+  });
+  await run(
+    `The SQL of one stored-card authorization alone (${recorded.statements.length} statements replayed by bare pg clients, no HTTP)`,
+    async () => ({
+      result: await replayStatements(databaseUrl, recorded, ctx.connections, ctx.seconds),
+    }),
+  );
 }
 
 /** The plain transaction the throughput aim is measured against (bench/sql-alone.ts); bench/run.ts gives every row as a ratio to it. */
-export const REFERENCE_SCENARIO = 'Reference: a plain transaction, BEGIN + 4 prepared inserts + COMMIT (bare pg clients, no HTTP)';
+export const REFERENCE_SCENARIO =
+  'Reference: a plain transaction, BEGIN + 4 prepared inserts + COMMIT (bare pg clients, no HTTP)';

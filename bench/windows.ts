@@ -12,7 +12,6 @@ import { percentile } from './percentile.ts';
  */
 export type Point = readonly [dueMs: number, latencyMs: number, serverMs?: number, lateMs?: number];
 
-
 /** One look at the host and at the database's active backends. */
 export interface Sample {
   /** Epoch ms. */
@@ -46,7 +45,12 @@ export interface Window {
 }
 
 /** `points`, `gc` and `samples` cut into windows of `windowMs` from `startMs` to `endMs`. */
-export function windowsOf(points: readonly Point[], gc: readonly Pause[], samples: readonly Sample[], o: { startMs: number; endMs: number; windowMs: number; ticksPerSecond: number }): Window[] {
+export function windowsOf(
+  points: readonly Point[],
+  gc: readonly Pause[],
+  samples: readonly Sample[],
+  o: { startMs: number; endMs: number; windowMs: number; ticksPerSecond: number },
+): Window[] {
   const out: Window[] = [];
   for (let from = o.startMs; from < o.endMs; from += o.windowMs) {
     const to = from + o.windowMs;
@@ -59,7 +63,8 @@ export function windowsOf(points: readonly Point[], gc: readonly Pause[], sample
     const first = inWindow[0];
     const last = inWindow[inWindow.length - 1];
     const seconds = first && last && last.at > first.at ? (last.at - first.at) / 1000 : 0;
-    const share = (ticks: (s: Sample) => number) => (seconds > 0 ? ((ticks(last!) - ticks(first!)) / o.ticksPerSecond / seconds) * 100 : NaN);
+    const share = (ticks: (s: Sample) => number) =>
+      seconds > 0 ? ((ticks(last!) - ticks(first!)) / o.ticksPerSecond / seconds) * 100 : NaN;
     out.push({
       offsetMs: from - o.startMs,
       answered: latencies.length,
@@ -79,14 +84,21 @@ export function windowsOf(points: readonly Point[], gc: readonly Pause[], sample
 }
 
 /** For each wait event: the mean p99 of the windows where it was seen, and of the others. */
-export function waitsAgainstP99(windows: readonly Window[]): Array<{ wait: string; with: number; withMean: number; withoutMean: number }> {
+export function waitsAgainstP99(
+  windows: readonly Window[],
+): Array<{ wait: string; with: number; withMean: number; withoutMean: number }> {
   const names = new Set(windows.flatMap((w) => w.waits.map(([name]) => name)));
   const mean = (list: readonly Window[]) => (list.length ? list.reduce((sum, w) => sum + w.p99, 0) / list.length : NaN);
   const answered = windows.filter((w) => w.answered > 0);
   return [...names]
     .map((wait) => {
       const seen = answered.filter((w) => w.waits.some(([name]) => name === wait));
-      return { wait, with: seen.length, withMean: mean(seen), withoutMean: mean(answered.filter((w) => !seen.includes(w))) };
+      return {
+        wait,
+        with: seen.length,
+        withMean: mean(seen),
+        withoutMean: mean(answered.filter((w) => !seen.includes(w))),
+      };
     })
     .sort((a, b) => b.with - a.with || a.wait.localeCompare(b.wait));
 }
@@ -96,7 +108,10 @@ export const fixed = (n: number, digits = 0) => (Number.isFinite(n) ? n.toFixed(
 /** One line per window; `*` marks a window whose p99 is over `aimMs`. */
 export function formatWindow(w: Window, aimMs: number): string {
   const gc = w.gc.map((p) => `${p.kind[0]}${p.ms.toFixed(1)}`).join(',') || '-';
-  const waits = w.waits.slice(0, 4).map(([name, n]) => `${name}:${n}`).join(' ');
+  const waits = w.waits
+    .slice(0, 4)
+    .map(([name, n]) => `${name}:${n}`)
+    .join(' ');
   return [
     `${(w.offsetMs / 1000).toFixed(2).padStart(6)} s`,
     `n ${String(w.answered).padStart(4)}`,

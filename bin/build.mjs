@@ -24,7 +24,8 @@ const CONSOLE_CONFIGS = ['package-lock.json'];
 function newestSource(root, dir = 'src', extra = CONFIGS) {
   const entries = fs.readdirSync(path.join(root, dir), { recursive: true }).map((entry) => path.join(dir, entry));
   let newest = fs.statSync(path.join(root, dir)).mtimeMs;
-  for (const entry of [...entries, ...extra]) newest = Math.max(newest, fs.statSync(path.join(root, entry), { throwIfNoEntry: false })?.mtimeMs ?? 0);
+  for (const entry of [...entries, ...extra])
+    newest = Math.max(newest, fs.statSync(path.join(root, entry), { throwIfNoEntry: false })?.mtimeMs ?? 0);
   return newest;
 }
 
@@ -45,7 +46,9 @@ export async function buildConsole(root = ROOT, outDir = path.join(root, 'dist',
   try {
     vite = await import(pathToFileURL(createRequire(path.join(root, 'package.json')).resolve('vite')).href);
   } catch {
-    throw new Error('Vite is not installed: run npm install (development dependencies included), then npm run build:console');
+    throw new Error(
+      'Vite is not installed: run npm install (development dependencies included), then npm run build:console',
+    );
   }
   const started = new Date();
   const target = path.resolve(outDir);
@@ -54,7 +57,12 @@ export async function buildConsole(root = ROOT, outDir = path.join(root, 'dist',
   // A production build whatever NODE_ENV the caller has (vitest's global setup passes `test`, which
   // would bring Preact's debugging code into the bundle and leave it unminified).
   process.env.NODE_ENV = 'production';
-  await vite.build({ configFile: path.join(root, 'console', 'vite.config.ts'), mode: 'production', logLevel: 'warn', build: { outDir: building, emptyOutDir: true } });
+  await vite.build({
+    configFile: path.join(root, 'console', 'vite.config.ts'),
+    mode: 'production',
+    logLevel: 'warn',
+    build: { outDir: building, emptyOutDir: true },
+  });
   const stamp = path.join(building, STAMP);
   fs.writeFileSync(stamp, `built from console/ as it was at ${started.toISOString()}\n`);
   fs.utimesSync(stamp, started, started);
@@ -82,14 +90,20 @@ export function build(root = ROOT, outDir = path.join(root, 'dist')) {
   try {
     tsc = createRequire(path.join(root, 'package.json')).resolve('typescript/bin/tsc');
   } catch {
-    throw new Error('TypeScript is not installed: run npm install (development dependencies included), then npm run build');
+    throw new Error(
+      'TypeScript is not installed: run npm install (development dependencies included), then npm run build',
+    );
   }
   // The stamp carries the time before tsc reads anything: a source saved during the build makes it stale.
   const started = new Date();
   const target = path.resolve(outDir);
   const building = `${target}.building-${process.pid}`;
   fs.rmSync(building, { recursive: true, force: true });
-  const result = spawnSync(process.execPath, [tsc, '-p', path.join(root, 'tsconfig.build.json'), '--outDir', building], { cwd: root, stdio: 'inherit' });
+  const result = spawnSync(
+    process.execPath,
+    [tsc, '-p', path.join(root, 'tsconfig.build.json'), '--outDir', building],
+    { cwd: root, stdio: 'inherit' },
+  );
   if (result.status !== 0) {
     fs.rmSync(building, { recursive: true, force: true });
     throw new Error(`tsc failed (exit ${result.status ?? result.signal}); run npm run typecheck for the errors`);
@@ -132,13 +146,25 @@ async function main({ ifStale, outDir, consoleOnly }) {
     return;
   }
   await buildConsole(ROOT, consoleOut);
-  process.stdout.write(`built ${path.relative(process.cwd(), consoleOut)} from console/ (the dashboard at /dashboard/)\n`);
+  process.stdout.write(
+    `built ${path.relative(process.cwd(), consoleOut)} from console/ (the dashboard at /dashboard/)\n`,
+  );
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(fs.realpathSync(process.argv[1])).href) {
-  const { values } = parseArgs({ options: { 'if-stale': { type: 'boolean', default: false }, 'out-dir': { type: 'string' }, console: { type: 'boolean', default: false } } });
+  const { values } = parseArgs({
+    options: {
+      'if-stale': { type: 'boolean', default: false },
+      'out-dir': { type: 'string' },
+      console: { type: 'boolean', default: false },
+    },
+  });
   try {
-    await main({ ifStale: values['if-stale'], outDir: path.resolve(values['out-dir'] ?? path.join(ROOT, 'dist')), consoleOnly: values.console });
+    await main({
+      ifStale: values['if-stale'],
+      outDir: path.resolve(values['out-dir'] ?? path.join(ROOT, 'dist')),
+      consoleOnly: values.console,
+    });
   } catch (error) {
     process.stderr.write(`build: ${error.message}\n`);
     process.exitCode = 1;

@@ -15,7 +15,9 @@ async function loadCli() {
     tsx = await import('tsx/esm/api');
   } catch (error) {
     if (error?.code !== 'ERR_MODULE_NOT_FOUND') throw error;
-    process.stderr.write(`svc: dist/ is ${state === 'missing' ? 'missing' : 'older than src/'}, and tsx (a development dependency) is not installed to run the sources: run npm run build\n`);
+    process.stderr.write(
+      `svc: dist/ is ${state === 'missing' ? 'missing' : 'older than src/'}, and tsx (a development dependency) is not installed to run the sources: run npm run build\n`,
+    );
     process.exit(1);
   }
   tsx.register();

@@ -64,7 +64,11 @@ export async function buildApp(deps: Deps, options: BuildAppOptions = {}): Promi
     maxRequestsPerSocket: config.http.maxRequestsPerSocket,
     // Node checks the header and request timeouts every connectionsCheckingInterval (30 s by
     // default, which would let a slow client hold its socket that much longer): every second.
-    http: { headersTimeout: config.http.headersTimeoutMs, maxHeaderSize: config.http.maxHeaderBytes, connectionsCheckingInterval: 1_000 },
+    http: {
+      headersTimeout: config.http.headersTimeoutMs,
+      maxHeaderSize: config.http.maxHeaderBytes,
+      connectionsCheckingInterval: 1_000,
+    },
     clientErrorHandler: clientErrorHandler(config.http),
     // Response serializers are compiled on each route's first answer (http/serializers.ts).
     schemaController: { compilersFactory: { buildSerializer: lazySerializers() } },
@@ -88,14 +92,23 @@ export async function buildApp(deps: Deps, options: BuildAppOptions = {}): Promi
     if (text.trim() === '') return done(null, undefined);
     // PostgreSQL text cannot hold NUL: refuse it here with a clear message rather than fail later.
     if (text.includes('\\u0000')) {
-      return done(new AppError('bad_request', 'Strings in the request body may not contain the NUL character (\\u0000)'), undefined);
+      return done(
+        new AppError('bad_request', 'Strings in the request body may not contain the NUL character (\\u0000)'),
+        undefined,
+      );
     }
     try {
       done(null, secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' }));
     } catch (error) {
       // The parser's message quotes the body, which may hold card data: only the position is kept.
       const position = /position (\d+)/.exec((error as Error).message)?.[1];
-      done(new AppError('bad_request', `Malformed JSON in request body${position ? ` (at position ${position})` : ''}; send a valid JSON document`), undefined);
+      done(
+        new AppError(
+          'bad_request',
+          `Malformed JSON in request body${position ? ` (at position ${position})` : ''}; send a valid JSON document`,
+        ),
+        undefined,
+      );
     }
   });
 
@@ -117,10 +130,12 @@ export async function buildApp(deps: Deps, options: BuildAppOptions = {}): Promi
   const authenticate = createAuthenticator(deps);
   app.addHook('onRequest', async (request: FastifyRequest) => {
     const config = request.routeOptions.config;
-    if ((config.scope !== undefined && config.scope !== null) || (config.credential ?? 'bearer') !== 'bearer') await authenticate(request);
+    if ((config.scope !== undefined && config.scope !== null) || (config.credential ?? 'bearer') !== 'bearer')
+      await authenticate(request);
   });
   app.addHook('preValidation', async (request: FastifyRequest) => {
-    if (request.routeOptions.config.embed && isEmbed(request.ctx.principal)) applyEmbedPins(request.ctx.principal!, request.body);
+    if (request.routeOptions.config.embed && isEmbed(request.ctx.principal))
+      applyEmbedPins(request.ctx.principal!, request.body);
   });
   const idempotency = createIdempotencyHook(deps);
   app.addHook('preHandler', async (request, reply) => {

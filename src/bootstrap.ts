@@ -32,7 +32,8 @@ export async function bootstrap(deps: Deps): Promise<BootstrapResult> {
     await sql`SELECT pg_advisory_xact_lock(hashtext(current_schema() || ':svc-bootstrap'))`.execute(tx);
     // Requests without a merchant account header act on `default`: it exists from the first start,
     // even when key pairs were created with `svc keys create` before it.
-    if ((await countMerchantAccounts(tx)) === 0) await insertMerchantAccount(tx, { id: 'default', display_name: 'Default' });
+    if ((await countMerchantAccounts(tx)) === 0)
+      await insertMerchantAccount(tx, { id: 'default', display_name: 'Default' });
     if ((await countKeyPairs(tx)) > 0) return { keyFile, created: false, imported: false, thumbprint: null };
     let publicJwk: Record<string, string>;
     let thumbprint: string;

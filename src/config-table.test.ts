@@ -9,12 +9,22 @@ import { configurationVariables, withConfigurationTable } from './config.ts';
 const SRC = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.dirname(SRC);
 const sourceFiles = (dir: string): string[] =>
-  fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? sourceFiles(path.join(dir, entry.name)) : entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts') ? [path.join(dir, entry.name)] : []));
+  fs
+    .readdirSync(dir, { withFileTypes: true })
+    .flatMap((entry) =>
+      entry.isDirectory()
+        ? sourceFiles(path.join(dir, entry.name))
+        : entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts')
+          ? [path.join(dir, entry.name)]
+          : [],
+    );
 
 describe('happy', () => {
   it('docs/configuration.md holds the table the settings render (npm run docs:config rewrites it)', () => {
     const doc = fs.readFileSync(path.join(ROOT, 'docs', 'configuration.md'), 'utf8');
-    expect(withConfigurationTable(doc) === doc, 'docs/configuration.md is out of date: run npm run docs:config').toBe(true);
+    expect(withConfigurationTable(doc) === doc, 'docs/configuration.md is out of date: run npm run docs:config').toBe(
+      true,
+    );
   });
 
   it('documents each variable once, with a default and a description on one line', () => {
@@ -22,7 +32,8 @@ describe('happy', () => {
     expect(new Set(variables.map((v) => v.name)).size).toBe(variables.length);
     for (const v of variables) {
       expect(v.name).toMatch(/^[A-Z][A-Z0-9_]*$/);
-      for (const text of [v.default, v.description]) expect(text.length > 0 && !text.includes('\n') && !text.includes('|'), `${v.name}: ${text}`).toBe(true);
+      for (const text of [v.default, v.description])
+        expect(text.length > 0 && !text.includes('\n') && !text.includes('|'), `${v.name}: ${text}`).toBe(true);
     }
   });
 
@@ -32,10 +43,14 @@ describe('happy', () => {
     const settingsFiles = files.filter((file) => file.endsWith('.config.ts'));
     expect(settingsFiles.length).toBeGreaterThan(10);
     for (const file of settingsFiles) {
-      const named = [...fs.readFileSync(file, 'utf8').matchAll(/'([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|PORT|HOST)'/g)].map((m) => m[1]!);
+      const named = [...fs.readFileSync(file, 'utf8').matchAll(/'([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|PORT|HOST)'/g)].map(
+        (m) => m[1]!,
+      );
       for (const name of named) expect(documented.has(name), `${path.relative(ROOT, file)} names ${name}`).toBe(true);
     }
-    const readers = files.filter((file) => /process\.env\b/.test(fs.readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '')));
+    const readers = files.filter((file) =>
+      /process\.env\b/.test(fs.readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '')),
+    );
     expect(readers.map((file) => path.relative(ROOT, file))).toEqual(['src/config.ts']);
   });
 });

@@ -42,7 +42,11 @@ export interface Deps {
    * Looks up the transaction a session token opens (`POST /transactions/{id}/session`). Set by the
    * transactions module; without it such requests are 401.
    */
-  resolveTransactionSession?: (deps: Deps, transactionId: string, token: string) => Promise<TransactionSessionCredential | null>;
+  resolveTransactionSession?: (
+    deps: Deps,
+    transactionId: string,
+    token: string,
+  ) => Promise<TransactionSessionCredential | null>;
   /** The only plaintext boundary for card data. */
   vault: Vault;
   keyring: Keyring;
@@ -115,7 +119,11 @@ export function creatorType(principal: Principal): 'user' | 'private_key' {
  */
 export function accountPins(principal: Principal): string[] {
   const embedded = principal.embed?.merchant_account_id;
-  const pins = [principal.restrictedTo, principal.tokenMerchantAccountId, typeof embedded === 'string' && embedded !== '' ? embedded : null];
+  const pins = [
+    principal.restrictedTo,
+    principal.tokenMerchantAccountId,
+    typeof embedded === 'string' && embedded !== '' ? embedded : null,
+  ];
   return pins.filter((pin): pin is string => pin !== null);
 }
 
@@ -148,7 +156,11 @@ export interface IdempotencyHandle {
    * records (src/modules/transactions/guarded-answer.ts): `recorded` may be set once that statement
    * has committed.
    */
-  recordWrite(db: Executor, status: number, result: unknown): Promise<{ write: Compilable<unknown>; recorded: RecordedResponse }>;
+  recordWrite(
+    db: Executor,
+    status: number,
+    result: unknown,
+  ): Promise<{ write: Compilable<unknown>; recorded: RecordedResponse }>;
   /** Stores an answer passed through as it came (a raw route's encoded `RawResponse`, http/raw-response.ts). */
   recordRaw(tx: Tx, status: number, encoded: string): Promise<RecordedResponse>;
   /**
@@ -181,12 +193,21 @@ export interface RequestContext {
  * Runs the final write of a request in one transaction and, when the request carries an
  * idempotency key, stores its response in that same transaction.
  */
-export async function withRequestTransaction<T>(ctx: RequestContext, fn: (tx: Tx) => Promise<T>, options: { statusOf?: (value: T) => number } = {}): Promise<T> {
+export async function withRequestTransaction<T>(
+  ctx: RequestContext,
+  fn: (tx: Tx) => Promise<T>,
+  options: { statusOf?: (value: T) => number } = {},
+): Promise<T> {
   let recorded: RecordedResponse | null = null;
   const result = await withTransaction(ctx.deps.db, async (tx) => {
     const value = await fn(tx);
     // `statusOf`: an operation with two success statuses (201 or 204) records the one it answers.
-    if (ctx.idempotency) recorded = await ctx.idempotency.record(tx, options.statusOf ? options.statusOf(value) : ctx.successStatus, value);
+    if (ctx.idempotency)
+      recorded = await ctx.idempotency.record(
+        tx,
+        options.statusOf ? options.statusOf(value) : ctx.successStatus,
+        value,
+      );
     return value;
   });
   // Only a committed record may be sent as the stored response.

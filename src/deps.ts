@@ -46,18 +46,40 @@ export interface RuntimeOptions extends Partial<OpenDbOptions> {
 export async function createRuntime(config: Config, options: RuntimeOptions = {}): Promise<Runtime> {
   const keyring = options.keyring ?? loadKeyring(config);
   armTestFaults(config.testFaults);
-  const handle = await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize, groupCommit: config.databaseGroupCommit, ...options });
+  const handle = await openDb({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    poolSize: config.databasePoolSize,
+    groupCommit: config.databaseGroupCommit,
+    ...options,
+  });
   let feed: ChangeFeed | null = null;
   try {
     if (options.migrate !== false) await migrate(handle.db);
     if (options.checkKeyring) assertKeyringOpens(keyring, await masterKeyIdsInUse(handle.db));
     const secrets = await openInstanceSecrets(handle.db, keyring);
     const metrics = new Metrics({ db: handle.db, pool: handle.pool });
-    const queue = new JobQueue({ pollMs: config.jobPollMs, concurrency: config.jobConcurrency, recurring: RECURRING, observer: metrics }, JOBS, options.log ?? silentLog);
+    const queue = new JobQueue(
+      { pollMs: config.jobPollMs, concurrency: config.jobConcurrency, recurring: RECURRING, observer: metrics },
+      JOBS,
+      options.log ?? silentLog,
+    );
     const readCaches: ReadCaches = { paymentServices: new ReadCache(), webhookSubscriptions: new ReadCache() };
     // After the migrations: the feed listens for the notifications their triggers send.
-    feed = await handle.openChangeFeed(invalidating({ payment_services: readCaches.paymentServices, webhook_subscriptions: readCaches.webhookSubscriptions }), { ...options.changeFeed, log: options.log ?? silentLog });
-    const connectors = (options.connectors ?? createDefaultRegistry({ stripeApiBaseUrl: config.stripeApiBaseUrl, baseUrls: config.connectorBaseUrls }, databaseLedger(handle.db))).observe((call) => metrics.connectorCall(call));
+    feed = await handle.openChangeFeed(
+      invalidating({
+        payment_services: readCaches.paymentServices,
+        webhook_subscriptions: readCaches.webhookSubscriptions,
+      }),
+      { ...options.changeFeed, log: options.log ?? silentLog },
+    );
+    const connectors = (
+      options.connectors ??
+      createDefaultRegistry(
+        { stripeApiBaseUrl: config.stripeApiBaseUrl, baseUrls: config.connectorBaseUrls },
+        databaseLedger(handle.db),
+      )
+    ).observe((call) => metrics.connectorCall(call));
     // Production: the built-in simulators answer nothing (docs/production.md).
     if (config.environment === 'production') connectors.withholdSandbox();
     const deps: Deps = {

@@ -91,7 +91,8 @@ export async function serve(config: Config): Promise<void> {
       clearInterval(sweep);
       // A handler whose client went away is not waited for by close(): let it record its outcome
       // (connector calls are bounded at 30 s) before the database goes.
-      if (!(await app.inFlight.drained(HANDLER_GRACE_MS))) log.warn({ handlers: app.inFlight.count }, 'closing with handlers still running');
+      if (!(await app.inFlight.drained(HANDLER_GRACE_MS)))
+        log.warn({ handlers: app.inFlight.count }, 'closing with handlers still running');
       await runtime.close();
       log.info({ ...(stdout.dropped ? { droppedLogLines: stdout.dropped } : {}) }, 'shutdown complete');
       await exit(0);
@@ -111,9 +112,24 @@ async function checkPortFree(host: string, port: number): Promise<void> {
   const probe = net.createServer();
   await new Promise<void>((resolve, reject) => {
     probe.once('error', (error: NodeJS.ErrnoException) => {
-      if (error.code === 'EADDRINUSE') reject(new Error(`port ${port} on ${host} is already in use (another svc serve?): stop that process, or choose another port, e.g. PORT=${port + 1}, or PORT=0 for any free one`));
-      else if (error.code === 'EACCES') reject(new Error(`port ${port} on ${host} needs privileges this process lacks: use a port above 1023, e.g. PORT=8080, or PORT=0 for any free one`));
-      else if (error.code === 'EADDRNOTAVAIL') reject(new Error(`HOST=${host} is not an address of this machine: use 127.0.0.1, 0.0.0.0 (every interface) or one of its own addresses`));
+      if (error.code === 'EADDRINUSE')
+        reject(
+          new Error(
+            `port ${port} on ${host} is already in use (another svc serve?): stop that process, or choose another port, e.g. PORT=${port + 1}, or PORT=0 for any free one`,
+          ),
+        );
+      else if (error.code === 'EACCES')
+        reject(
+          new Error(
+            `port ${port} on ${host} needs privileges this process lacks: use a port above 1023, e.g. PORT=8080, or PORT=0 for any free one`,
+          ),
+        );
+      else if (error.code === 'EADDRNOTAVAIL')
+        reject(
+          new Error(
+            `HOST=${host} is not an address of this machine: use 127.0.0.1, 0.0.0.0 (every interface) or one of its own addresses`,
+          ),
+        );
       else reject(error);
     });
     probe.listen({ port, host, exclusive: true }, () => probe.close(() => resolve()));

@@ -17,7 +17,9 @@ describe('the command table', () => {
   });
 
   it('reads its version from package.json', () => {
-    const pkg = JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, '..', '..', 'package.json'), 'utf8')) as { version: string };
+    const pkg = JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, '..', '..', 'package.json'), 'utf8')) as {
+      version: string;
+    };
     expect(version()).toBe(pkg.version);
   });
 });
@@ -41,7 +43,9 @@ describe('the listen signing secret', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-secret-'));
     try {
       fs.writeFileSync(path.join(dir, LISTEN_SECRET_FILE), 'not a secret\n');
-      expect(() => machineListenSecret(dir)).toThrow(/does not hold a signing secret .* delete it and run svc listen again/);
+      expect(() => machineListenSecret(dir)).toThrow(
+        /does not hold a signing secret .* delete it and run svc listen again/,
+      );
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

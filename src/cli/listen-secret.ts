@@ -34,6 +34,9 @@ export function machineListenSecret(dataDir: string): { secret: string; file: st
 
 function readSecret(file: string): string {
   const secret = fs.readFileSync(file, 'utf8').trim();
-  if (!SHAPE.test(secret)) throw new Error(`${file} does not hold a signing secret (whsec_ and 43 characters): delete it and run svc listen again to create a new one`);
+  if (!SHAPE.test(secret))
+    throw new Error(
+      `${file} does not hold a signing secret (whsec_ and 43 characters): delete it and run svc listen again to create a new one`,
+    );
   return secret;
 }

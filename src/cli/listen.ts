@@ -54,16 +54,22 @@ export async function listen(options: ListenOptions, stop: Promise<string>): Pro
     return 1;
   }
   secret = subscription.secret;
-  options.out(`Ready: events of merchant account ${options.client.merchantAccountId} arrive at ${url} (subscription ${subscription.id}, deleted on exit; Ctrl-C to stop)`);
+  options.out(
+    `Ready: events of merchant account ${options.client.merchantAccountId} arrive at ${url} (subscription ${subscription.id}, deleted on exit; Ctrl-C to stop)`,
+  );
   const stored = `${options.signingSecret.created ? 'created in' : 'kept in'} ${options.signingSecret.file}, the same on every run`;
-  options.out(`Signing secret: ${options.signingSecret.secret} (${stored})${options.forwardTo ? `   forwarding to ${options.forwardTo}` : ''}`);
+  options.out(
+    `Signing secret: ${options.signingSecret.secret} (${stored})${options.forwardTo ? `   forwarding to ${options.forwardTo}` : ''}`,
+  );
   const signal = await stop;
   options.out(`${signal}: deleting subscription ${subscription.id}`);
   await close(server);
   try {
     await options.client.call('DELETE', `/webhook-subscriptions/${subscription.id}`);
   } catch (error) {
-    options.err(`could not delete subscription ${subscription.id}: ${(error as Error).message}; delete it with DELETE /webhook-subscriptions/${subscription.id}`);
+    options.err(
+      `could not delete subscription ${subscription.id}: ${(error as Error).message}; delete it with DELETE /webhook-subscriptions/${subscription.id}`,
+    );
     return 1;
   }
   options.out(`subscription ${subscription.id} deleted`);
@@ -79,19 +85,29 @@ function explainRefusal(error: unknown): string {
 }
 
 /** One delivery: verified, printed, forwarded; the answer tells the server whether to retry. */
-async function receive(options: ListenOptions, secret: () => string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function receive(
+  options: ListenOptions,
+  secret: () => string,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
   const body = Buffer.concat(chunks).toString('utf8');
   const header = (name: string) => (typeof req.headers[name] === 'string' ? (req.headers[name] as string) : undefined);
-  const problem = req.method === 'POST' ? verifySignatures(secret(), header('x-svc-webhook-timestamp'), header('x-svc-webhook-signatures'), body) : `${req.method} is not a delivery`;
+  const problem =
+    req.method === 'POST'
+      ? verifySignatures(secret(), header('x-svc-webhook-timestamp'), header('x-svc-webhook-signatures'), body)
+      : `${req.method} is not a delivery`;
   const event = parse(body);
   if (problem) {
     options.err(`${new Date().toISOString()}  ${event.kind ?? '(unreadable body)'}  signature INVALID: ${problem}`);
     res.writeHead(400).end();
     return;
   }
-  const forwarded = options.forwardTo ? await forward(options.forwardTo, options.signingSecret.secret, req, body) : null;
+  const forwarded = options.forwardTo
+    ? await forward(options.forwardTo, options.signingSecret.secret, req, body)
+    : null;
   options.out(options.json ? body : summary(event, forwarded));
   // A failed forward is retried by the server, as it would be for the real receiver.
   res.writeHead(forwarded === null || forwarded.ok ? 200 : 502).end();
@@ -115,7 +131,12 @@ function parse(body: string): Envelope {
  * address they typed; the server's SSRF rules protect the server, not this): the body and its
  * timestamp as they came, signed again with this machine's secret.
  */
-async function forward(target: string, secret: string, req: IncomingMessage, body: string): Promise<{ ok: boolean; text: string }> {
+async function forward(
+  target: string,
+  secret: string,
+  req: IncomingMessage,
+  body: string,
+): Promise<{ ok: boolean; text: string }> {
   const headers: Record<string, string> = {};
   for (const name of ['content-type', 'user-agent', 'x-svc-webhook-timestamp']) {
     if (typeof req.headers[name] === 'string') headers[name] = req.headers[name] as string;
@@ -123,7 +144,13 @@ async function forward(target: string, secret: string, req: IncomingMessage, bod
   // Verified before forwarding, so the timestamp header is a number within the tolerance.
   headers['x-svc-webhook-signatures'] = signatures([secret], Number(headers['x-svc-webhook-timestamp']), body);
   try {
-    const response = await fetch(target, { method: 'POST', headers, body, redirect: 'manual', signal: AbortSignal.timeout(FORWARD_TIMEOUT_MS) });
+    const response = await fetch(target, {
+      method: 'POST',
+      headers,
+      body,
+      redirect: 'manual',
+      signal: AbortSignal.timeout(FORWARD_TIMEOUT_MS),
+    });
     await response.arrayBuffer();
     return { ok: response.status >= 200 && response.status < 300, text: `${target} answered ${response.status}` };
   } catch (error) {

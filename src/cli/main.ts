@@ -9,7 +9,6 @@ import { mintToken, readKeyFile } from './token.ts';
 import { BOOTSTRAP_KEY_FILE, commandUsage, mainHelp, version } from './commands.ts';
 import { guardStdout } from './stdout.ts';
 
-
 // Database and HTTP modules load only for the commands that need them: `token` and `--help` stay fast.
 const keyPairs = () => import('../modules/api-key-pairs/api-key-pairs.service.ts');
 
@@ -43,9 +42,15 @@ async function tokenCommand(config: Config, args: string[]): Promise<number> {
     },
   });
   const { checkTokenRequest } = await import('./token-rules.ts');
-  const request = checkTokenRequest({ lifetime: values.lifetime, scopes: values.scope, embed: values.embed }, config.tokenMaxLifetimeSeconds);
+  const request = checkTokenRequest(
+    { lifetime: values.lifetime, scopes: values.scope, embed: values.embed },
+    config.tokenMaxLifetimeSeconds,
+  );
   const token = await mintToken({
-    privateKeyPem: readKeyFile(values.key ?? path.join(config.dataDir, BOOTSTRAP_KEY_FILE), path.join(config.dataDir, BOOTSTRAP_KEY_FILE)),
+    privateKeyPem: readKeyFile(
+      values.key ?? path.join(config.dataDir, BOOTSTRAP_KEY_FILE),
+      path.join(config.dataDir, BOOTSTRAP_KEY_FILE),
+    ),
     scopes: request.scopes,
     lifetimeSeconds: request.lifetimeSeconds,
     ...(values['merchant-account'] ? { merchantAccountId: values['merchant-account'] } : {}),
@@ -58,17 +63,26 @@ async function tokenCommand(config: Config, args: string[]): Promise<number> {
 async function keysCommand(config: Config, args: string[]): Promise<number> {
   const [action, ...rest] = args;
   if (action === 'create') {
-    const { values } = parseArgs({ args: rest, options: { name: { type: 'string' }, 'merchant-account': { type: 'string' }, out: { type: 'string' } } });
-    if (values.out && fs.existsSync(values.out)) throw new Error(`${values.out} already exists; it is never overwritten`);
+    const { values } = parseArgs({
+      args: rest,
+      options: { name: { type: 'string' }, 'merchant-account': { type: 'string' }, out: { type: 'string' } },
+    });
+    if (values.out && fs.existsSync(values.out))
+      throw new Error(`${values.out} already exists; it is never overwritten`);
     const { createKeyPair } = await keyPairs();
     const created = await withRuntime(config, (rt) =>
-      createKeyPair(rt.deps, { displayName: values.name ?? 'cli', merchantAccountId: values['merchant-account'] ?? null }),
+      createKeyPair(rt.deps, {
+        displayName: values.name ?? 'cli',
+        merchantAccountId: values['merchant-account'] ?? null,
+      }),
     );
     if (values.out) {
       fs.writeFileSync(values.out, created.privateKeyPem, { mode: 0o600, flag: 'wx' });
       write(`key pair ${created.id} created; kid ${created.thumbprint}; private key written to ${values.out}\n`);
     } else {
-      process.stderr.write(`key pair ${created.id} created; kid ${created.thumbprint}. The private key below is shown once:\n`);
+      process.stderr.write(
+        `key pair ${created.id} created; kid ${created.thumbprint}. The private key below is shown once:\n`,
+      );
       write(created.privateKeyPem);
     }
     return 0;
@@ -76,7 +90,14 @@ async function keysCommand(config: Config, args: string[]): Promise<number> {
   if (action === 'list') {
     const { listKeyPairs } = await keyPairs();
     const pairs = await withRuntime(config, (rt) => listKeyPairs(rt.deps));
-    const rows = pairs.map((p) => [p.id, p.kid, p.display_name, p.merchant_account_id ?? '(all)', p.active ? 'active' : 'revoked', p.created_at]);
+    const rows = pairs.map((p) => [
+      p.id,
+      p.kid,
+      p.display_name,
+      p.merchant_account_id ?? '(all)',
+      p.active ? 'active' : 'revoked',
+      p.created_at,
+    ]);
     const header = ['ID', 'KID', 'NAME', 'MERCHANT ACCOUNT', 'STATE', 'CREATED'];
     const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
     for (const row of [header, ...rows]) write(`${row.map((c, i) => c.padEnd(widths[i]!)).join('  ')}\n`);
@@ -98,12 +119,19 @@ async function keysCommand(config: Config, args: string[]): Promise<number> {
   return printHelp('keys');
 }
 
-const TARGET_OPTIONS = { url: { type: 'string' }, key: { type: 'string' }, 'merchant-account': { type: 'string' } } as const;
+const TARGET_OPTIONS = {
+  url: { type: 'string' },
+  key: { type: 'string' },
+  'merchant-account': { type: 'string' },
+} as const;
 
 function apiClient(config: Config, values: { url?: string; key?: string; 'merchant-account'?: string }): ApiClient {
   return new ApiClient({
     baseUrl: values.url ?? config.publicUrl,
-    privateKeyPem: readKeyFile(values.key ?? path.join(config.dataDir, BOOTSTRAP_KEY_FILE), path.join(config.dataDir, BOOTSTRAP_KEY_FILE)),
+    privateKeyPem: readKeyFile(
+      values.key ?? path.join(config.dataDir, BOOTSTRAP_KEY_FILE),
+      path.join(config.dataDir, BOOTSTRAP_KEY_FILE),
+    ),
     merchantAccountId: values['merchant-account'] ?? null,
   });
 }
@@ -112,10 +140,21 @@ const out = (line: string) => write(`${line}\n`);
 const err = (line: string) => void process.stderr.write(`${line}\n`);
 
 async function listenCommand(config: Config, args: string[]): Promise<number> {
-  const { values } = parseArgs({ args, options: { ...TARGET_OPTIONS, 'forward-to': { type: 'string' }, port: { type: 'string', default: '0' }, host: { type: 'string', default: '127.0.0.1' }, json: { type: 'boolean', default: false } } });
+  const { values } = parseArgs({
+    args,
+    options: {
+      ...TARGET_OPTIONS,
+      'forward-to': { type: 'string' },
+      port: { type: 'string', default: '0' },
+      host: { type: 'string', default: '127.0.0.1' },
+      json: { type: 'boolean', default: false },
+    },
+  });
   const port = Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error('--port must be a whole number between 0 and 65535');
-  if (values['forward-to'] && !/^https?:\/\//.test(values['forward-to'])) throw new Error('--forward-to must be an http:// or https:// URL');
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error('--port must be a whole number between 0 and 65535');
+  if (values['forward-to'] && !/^https?:\/\//.test(values['forward-to']))
+    throw new Error('--forward-to must be an http:// or https:// URL');
   // Exit cleanly on the first signal, or when the reader of stdout is gone (EPIPE: `svc listen |
   // tee f` after Ctrl-C): the subscription is deleted either way. A second signal is left to Node.
   const stop = new Promise<string>((resolve) => {
@@ -126,13 +165,27 @@ async function listenCommand(config: Config, args: string[]): Promise<number> {
   const { listen } = await import('./listen.ts');
   const { machineListenSecret } = await import('./listen-secret.ts');
   const signingSecret = machineListenSecret(config.dataDir);
-  return listen({ client: apiClient(config, values), host: values.host, port, forwardTo: values['forward-to'] ?? null, json: values.json, signingSecret, out, err }, stop);
+  return listen(
+    {
+      client: apiClient(config, values),
+      host: values.host,
+      port,
+      forwardTo: values['forward-to'] ?? null,
+      json: values.json,
+      signingSecret,
+      out,
+      err,
+    },
+    stop,
+  );
 }
 
 async function triggerCommand(config: Config, args: string[]): Promise<number> {
   const { values, positionals } = parseArgs({ args, options: TARGET_OPTIONS, allowPositionals: true });
   if (positionals.length !== 1) {
-    err(`svc trigger needs one event kind${positionals.length > 1 ? `, got ${positionals.length}` : ''}\n\n${await commandUsage('trigger')}`);
+    err(
+      `svc trigger needs one event kind${positionals.length > 1 ? `, got ${positionals.length}` : ''}\n\n${await commandUsage('trigger')}`,
+    );
     return 2;
   }
   const { trigger } = await import('./trigger.ts');
@@ -215,10 +268,17 @@ export async function main(argv: string[]): Promise<number> {
       err(`configuration error: ${error.message}`);
       return 1;
     }
-    const usage = String((error as NodeJS.ErrnoException).code).startsWith('ERR_PARSE_ARGS') ? ` (svc ${command} --help)` : '';
+    const usage = String((error as NodeJS.ErrnoException).code).startsWith('ERR_PARSE_ARGS')
+      ? ` (svc ${command} --help)`
+      : '';
     // A PostgreSQL server that does not answer is named by host:port; no line carries its password.
     const unreachable = config.databaseUrl ? databaseConnectMessage(error, config.databaseUrl) : null;
-    err(withoutDatabasePassword(`svc ${command}: ${unreachable ?? `${(error as Error).message}${usage}`}`, config.databaseUrl));
+    err(
+      withoutDatabasePassword(
+        `svc ${command}: ${unreachable ?? `${(error as Error).message}${usage}`}`,
+        config.databaseUrl,
+      ),
+    );
     return 1;
   }
 }

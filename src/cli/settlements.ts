@@ -1,6 +1,9 @@
 import { parseArgs } from 'node:util';
 import type { Deps } from '../context.ts';
-import { ingestSettlements, type IngestionSummary } from '../modules/settlements-ingestion/settlement-ingestion.service.ts';
+import {
+  ingestSettlements,
+  type IngestionSummary,
+} from '../modules/settlements-ingestion/settlement-ingestion.service.ts';
 
 export const SETTLEMENTS_HELP = `Usage: svc settlements ingest --payment-service ID [--since DATE] [--merchant-account ID] [--report NAME]
 
@@ -20,12 +23,15 @@ With the embedded database, stop the server first: PGlite allows one process at 
 /** `--since`: a day (UTC midnight) or a full ISO 8601 time. */
 export function parseSince(value: string): Date {
   const date = new Date(value.length === 10 ? `${value}T00:00:00Z` : value);
-  if (value.length < 10 || Number.isNaN(date.getTime())) throw new Error('--since must be a day (YYYY-MM-DD) or an ISO 8601 time');
+  if (value.length < 10 || Number.isNaN(date.getTime()))
+    throw new Error('--since must be a day (YYYY-MM-DD) or an ISO 8601 time');
   return date;
 }
 
 function print(summary: IngestionSummary, out: (line: string) => void): void {
-  out(`payment service ${summary.paymentServiceId}: ${summary.report ? `report ${summary.report}` : `listing since ${summary.since.toISOString()}`}, ${summary.pages} page(s) read`);
+  out(
+    `payment service ${summary.paymentServiceId}: ${summary.report ? `report ${summary.report}` : `listing since ${summary.since.toISOString()}`}, ${summary.pages} page(s) read`,
+  );
   out(`  lines written:             ${summary.written}`);
   out(`  skipped (ingested before): ${summary.duplicate}`);
   out(`  unmatched (not written):   ${summary.unmatched}`);
@@ -39,7 +45,15 @@ export async function settlementsCommand(deps: Deps, args: string[], out: (line:
     out(SETTLEMENTS_HELP);
     return 2;
   }
-  const { values } = parseArgs({ args: rest, options: { 'payment-service': { type: 'string' }, since: { type: 'string' }, 'merchant-account': { type: 'string', default: 'default' }, report: { type: 'string' } } });
+  const { values } = parseArgs({
+    args: rest,
+    options: {
+      'payment-service': { type: 'string' },
+      since: { type: 'string' },
+      'merchant-account': { type: 'string', default: 'default' },
+      report: { type: 'string' },
+    },
+  });
   const paymentServiceId = values['payment-service'];
   if (!paymentServiceId) throw new Error('--payment-service is required');
   const summary = await ingestSettlements(deps, {

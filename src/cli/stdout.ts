@@ -11,7 +11,10 @@ export interface CliStdout {
   isClosed(): boolean;
 }
 
-export function guardStdout(stream: NodeJS.WriteStream = process.stdout, errStream: NodeJS.WriteStream = process.stderr): CliStdout {
+export function guardStdout(
+  stream: NodeJS.WriteStream = process.stdout,
+  errStream: NodeJS.WriteStream = process.stderr,
+): CliStdout {
   let gone = false;
   let markClosed!: () => void;
   const closed = new Promise<void>((resolve) => (markClosed = resolve));

@@ -44,13 +44,20 @@ export function readKeyFile(file: string, defaultFile?: string): string {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') {
       // DATA_DIR is relative to the current directory: run from elsewhere, ./data is another folder.
-      const where = defaultFile && path.resolve(file) !== path.resolve(defaultFile) ? ` The default key is ${path.resolve(defaultFile)}.` : '';
-      throw new Error(`no private key file at ${path.resolve(file)}.${where} The server writes its key to DATA_DIR/private_key.pem on its first start; DATA_DIR (default ./data) is relative to the current directory (${process.cwd()}), so run svc where you ran the server, or set DATA_DIR or --key`);
+      const where =
+        defaultFile && path.resolve(file) !== path.resolve(defaultFile)
+          ? ` The default key is ${path.resolve(defaultFile)}.`
+          : '';
+      throw new Error(
+        `no private key file at ${path.resolve(file)}.${where} The server writes its key to DATA_DIR/private_key.pem on its first start; DATA_DIR (default ./data) is relative to the current directory (${process.cwd()}), so run svc where you ran the server, or set DATA_DIR or --key`,
+      );
     }
     throw new Error(`cannot read the private key file ${file}: ${code ?? (error as Error).message}`);
   }
   if (!text.includes('-----BEGIN') || !text.includes('PRIVATE KEY-----')) {
-    throw new Error(`${file} is not a PEM private key (it should start with -----BEGIN PRIVATE KEY----- or -----BEGIN EC PRIVATE KEY-----): pass the file svc keys create wrote, or DATA_DIR/private_key.pem`);
+    throw new Error(
+      `${file} is not a PEM private key (it should start with -----BEGIN PRIVATE KEY----- or -----BEGIN EC PRIVATE KEY-----): pass the file svc keys create wrote, or DATA_DIR/private_key.pem`,
+    );
   }
   return text;
 }

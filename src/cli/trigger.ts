@@ -37,7 +37,12 @@ async function post(api: Api, path: string, body: unknown, what: string): Promis
 }
 
 const authorize = (api: Api, number = '4111111111111111', amount = 1299) =>
-  post(api, '/transactions', { amount, currency: CURRENCY, country: COUNTRY, payment_service_id: api.serviceId, payment_method: card(number) }, 'transaction');
+  post(
+    api,
+    '/transactions',
+    { amount, currency: CURRENCY, country: COUNTRY, payment_service_id: api.serviceId, payment_method: card(number) },
+    'transaction',
+  );
 
 async function captured(api: Api, number?: string, amount?: number): Promise<Resource> {
   const txn = await authorize(api, number, amount);
@@ -53,19 +58,44 @@ async function refunded(api: Api, number?: string): Promise<void> {
 const storeCard = (api: Api) => post(api, '/payment-methods', card('4111111111111111'), 'payment method');
 
 const payout = (amount: number) => async (api: Api) =>
-  void (await post(api, '/payouts', { amount, currency: CURRENCY, payment_service_id: api.serviceId, payment_method: { method: 'card', number: '4111111111111111', expiration_date: card('4111111111111111').expiration_date } }, 'payout'));
+  void (await post(
+    api,
+    '/payouts',
+    {
+      amount,
+      currency: CURRENCY,
+      payment_service_id: api.serviceId,
+      payment_method: {
+        method: 'card',
+        number: '4111111111111111',
+        expiration_date: card('4111111111111111').expiration_date,
+      },
+    },
+    'payout',
+  ));
 
 /** Event kind → what produces it (docs/webhooks.md, "Event kinds"). */
 export const TRIGGERS: Record<string, { steps: Step; note?: string }> = {
   'transaction.created': { steps: async (api) => void (await authorize(api)) },
   'transaction.captured': { steps: async (api) => void (await captured(api)) },
   'capture.succeeded': { steps: async (api) => void (await captured(api)) },
-  'capture.pending': { steps: async (api) => void (await captured(api, undefined, 2077)), note: 'amount 2077: the capture stays pending until a status query' },
-  'transaction.voided': { steps: async (api) => void (await post(api, `/transactions/${(await authorize(api)).id}/void`, undefined, 'void')) },
-  'transaction.settled': { steps: async (api) => void (await captured(api)), note: 'transaction.settled follows SETTLEMENT_DELAY_SECONDS (default 60) after the capture' },
+  'capture.pending': {
+    steps: async (api) => void (await captured(api, undefined, 2077)),
+    note: 'amount 2077: the capture stays pending until a status query',
+  },
+  'transaction.voided': {
+    steps: async (api) => void (await post(api, `/transactions/${(await authorize(api)).id}/void`, undefined, 'void')),
+  },
+  'transaction.settled': {
+    steps: async (api) => void (await captured(api)),
+    note: 'transaction.settled follows SETTLEMENT_DELAY_SECONDS (default 60) after the capture',
+  },
   'refund.created': { steps: (api) => refunded(api) },
   'refund.succeeded': { steps: (api) => refunded(api) },
-  'refund.failed': { steps: (api) => refunded(api, '4000000000000341'), note: 'card 4000000000000341: every refund is declined' },
+  'refund.failed': {
+    steps: (api) => refunded(api, '4000000000000341'),
+    note: 'card 4000000000000341: every refund is declined',
+  },
   'payment_method.created': { steps: async (api) => void (await storeCard(api)) },
   'payment_method.deleted': {
     steps: async (api) => {
@@ -82,16 +112,27 @@ export const TRIGGERS: Record<string, { steps: Step; note?: string }> = {
 
 /** The merchant account's active `mock-card` service accepting USD, or a new one. */
 async function mockCardService(client: ApiClient, say: (line: string) => void): Promise<string> {
-  const list = (await client.call('GET', '/payment-services?limit=100')).body as { items?: Array<{ id: string; payment_service_definition_id: string; active: boolean; accepted_currencies: string[] }> };
-  const found = list.items?.find((s) => s.payment_service_definition_id === 'mock-card' && s.active && s.accepted_currencies.includes(CURRENCY));
+  const list = (await client.call('GET', '/payment-services?limit=100')).body as {
+    items?: Array<{
+      id: string;
+      payment_service_definition_id: string;
+      active: boolean;
+      accepted_currencies: string[];
+    }>;
+  };
+  const found = list.items?.find(
+    (s) => s.payment_service_definition_id === 'mock-card' && s.active && s.accepted_currencies.includes(CURRENCY),
+  );
   if (found) return found.id;
-  const created = (await client.call('POST', '/payment-services', {
-    display_name: 'svc trigger (mock-card)',
-    payment_service_definition_id: 'mock-card',
-    fields: [{ key: 'merchant_id', value: 'svc-trigger' }],
-    accepted_currencies: [CURRENCY],
-    accepted_countries: [COUNTRY],
-  })).body as { id: string };
+  const created = (
+    await client.call('POST', '/payment-services', {
+      display_name: 'svc trigger (mock-card)',
+      payment_service_definition_id: 'mock-card',
+      fields: [{ key: 'merchant_id', value: 'svc-trigger' }],
+      accepted_currencies: [CURRENCY],
+      accepted_countries: [COUNTRY],
+    })
+  ).body as { id: string };
   say(`payment service (mock-card): ${created.id} created`);
   return created.id;
 }
@@ -106,7 +147,12 @@ async function serverEnvironment(client: ApiClient): Promise<string | null> {
 }
 
 /** Runs the steps of `kind`. Returns the exit code: 2 for a kind it cannot produce. */
-export async function trigger(client: ApiClient, kind: string, out: (line: string) => void, err: (line: string) => void): Promise<number> {
+export async function trigger(
+  client: ApiClient,
+  kind: string,
+  out: (line: string) => void,
+  err: (line: string) => void,
+): Promise<number> {
   const entry = TRIGGERS[kind];
   if (!entry) {
     err(`svc trigger cannot produce "${kind}". Kinds: ${Object.keys(TRIGGERS).join(', ')}`);
@@ -114,7 +160,9 @@ export async function trigger(client: ApiClient, kind: string, out: (line: strin
   }
   const environment = await serverEnvironment(client);
   if (environment !== 'sandbox') {
-    err(`svc trigger runs against sandbox servers only (it makes test payments on mock-card); this server is ${environment ?? 'of an unknown environment'}`);
+    err(
+      `svc trigger runs against sandbox servers only (it makes test payments on mock-card); this server is ${environment ?? 'of an unknown environment'}`,
+    );
     return 1;
   }
   const serviceId = await mockCardService(client, out);

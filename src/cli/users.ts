@@ -27,11 +27,26 @@ export async function usersCommand(deps: Deps, args: string[], out: (line: strin
     out(USERS_HELP);
     return 2;
   }
-  const { values } = parseArgs({ args: rest, options: { email: { type: 'string' }, role: { type: 'string', multiple: true }, 'merchant-account': { type: 'string' }, name: { type: 'string' } } });
+  const { values } = parseArgs({
+    args: rest,
+    options: {
+      email: { type: 'string' },
+      role: { type: 'string', multiple: true },
+      'merchant-account': { type: 'string' },
+      name: { type: 'string' },
+    },
+  });
   if (!values.email) throw new Error('--email is required');
   if (!values.role || values.role.length === 0) throw new Error(`--role is required (${ROLE_SLUGS.join(', ')})`);
-  const link = await createOrResetUser(deps, { email: values.email, displayName: values.name, roles: values.role, merchantAccountId: values['merchant-account'] ?? null });
-  out(`${link.created ? 'created' : 'updated'} user ${link.userId} (${values.email}); set-up link, valid once until ${link.expiresAt.toISOString()}:`);
+  const link = await createOrResetUser(deps, {
+    email: values.email,
+    displayName: values.name,
+    roles: values.role,
+    merchantAccountId: values['merchant-account'] ?? null,
+  });
+  out(
+    `${link.created ? 'created' : 'updated'} user ${link.userId} (${values.email}); set-up link, valid once until ${link.expiresAt.toISOString()}:`,
+  );
   out(link.url);
   return 0;
 }

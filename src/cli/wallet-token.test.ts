@@ -14,26 +14,71 @@ async function run(args: string[]) {
 
 describe('happy', () => {
   it('svc wallet-token apple prints an EC_v1 token that the sandbox keys verify and decrypt', async () => {
-    const { code, token } = await run(['apple', '--card', '4111111111111111', '--expiry', '08/29', '--amount', '1999', '--currency', 'EUR']);
+    const { code, token } = await run([
+      'apple',
+      '--card',
+      '4111111111111111',
+      '--expiry',
+      '08/29',
+      '--amount',
+      '1999',
+      '--currency',
+      'EUR',
+    ]);
     expect(code).toBe(0);
     const keys = sandboxWalletKeys().apple;
-    const card = decryptApplePayToken(token, { privateKey: keys.processingKey, merchantIdentifier: keys.merchantIdentifier }, { roots: [keys.root], now: new Date(), maxAgeSeconds: 60 });
-    expect(card).toMatchObject({ kind: 'dpan', number: '4111111111111111', expirationDate: '08/29', amount: 1999, currencyCode: '978', eci: '07' });
+    const card = decryptApplePayToken(
+      token,
+      { privateKey: keys.processingKey, merchantIdentifier: keys.merchantIdentifier },
+      { roots: [keys.root], now: new Date(), maxAgeSeconds: 60 },
+    );
+    expect(card).toMatchObject({
+      kind: 'dpan',
+      number: '4111111111111111',
+      expirationDate: '08/29',
+      amount: 1999,
+      currencyCode: '978',
+      eci: '07',
+    });
   });
 
   it('svc wallet-token google --pan-only prints an ECv2 PAN_ONLY token', async () => {
     const { token } = await run(['google', '--card', '5555555555554444', '--pan-only']);
     const keys = sandboxWalletKeys().google;
-    expect(decryptGooglePayToken(token, { privateKey: keys.processingKey, recipientId: keys.recipientId }, [keys.root], new Date())).toMatchObject({ kind: 'fpan', number: '5555555555554444', cryptogram: null });
+    expect(
+      decryptGooglePayToken(
+        token,
+        { privateKey: keys.processingKey, recipientId: keys.recipientId },
+        [keys.root],
+        new Date(),
+      ),
+    ).toMatchObject({ kind: 'fpan', number: '5555555555554444', cryptogram: null });
     expect(createPublicKey(keys.processingKey).asymmetricKeyDetails?.namedCurve).toBe('prime256v1');
   });
 
   it('svc wallet-token paze prints a completeResponse that the sandbox Paze keys verify and decrypt', async () => {
     let out = '';
-    expect(await walletTokenCommand(['paze', '--card', '5204245250001488', '--expiry', '11/31', '--amount', '1250', '--profile-id', 'PROFILE-1'], (text) => (out += text))).toBe(0);
+    expect(
+      await walletTokenCommand(
+        ['paze', '--card', '5204245250001488', '--expiry', '11/31', '--amount', '1250', '--profile-id', 'PROFILE-1'],
+        (text) => (out += text),
+      ),
+    ).toBe(0);
     const keys = sandboxPazeKeys();
-    const card = await decryptPazeToken(out.trim(), { privateKey: keys.processingKey, profileId: 'PROFILE-1' }, { keys: [{ kid: keys.signingKeyId, key: createPublicKey(keys.signingKey) }], now: new Date() });
-    expect(card).toMatchObject({ kind: 'dpan', number: '5204245250001488', expirationDate: '11/31', amount: 1250, scheme: 'mastercard', eci: '02', tokenId: expect.any(String) });
+    const card = await decryptPazeToken(
+      out.trim(),
+      { privateKey: keys.processingKey, profileId: 'PROFILE-1' },
+      { keys: [{ kid: keys.signingKeyId, key: createPublicKey(keys.signingKey) }], now: new Date() },
+    );
+    expect(card).toMatchObject({
+      kind: 'dpan',
+      number: '5204245250001488',
+      expirationDate: '11/31',
+      amount: 1250,
+      scheme: 'mastercard',
+      eci: '02',
+      tokenId: expect.any(String),
+    });
     expect(card.cryptogram).toMatch(/^[A-Za-z0-9+/]{27}=$/);
   });
 });

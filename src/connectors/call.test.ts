@@ -31,12 +31,20 @@ describe('errors', () => {
   it('bounds a call at 30 s: the outcome is unknown (timeout), never a decline', async () => {
     vi.useFakeTimers();
     let settled = false;
-    const pending = boundedCall(never).finally(() => { settled = true; });
+    const pending = boundedCall(never).finally(() => {
+      settled = true;
+    });
     await vi.advanceTimersByTimeAsync(CONNECTOR_TIMEOUT_MS - 1);
     expect(settled).toBe(false);
     await vi.advanceTimersByTimeAsync(1);
     const result = await pending;
-    expect(result).toMatchObject({ ok: false, kind: 'timeout', message: `no answer within ${CONNECTOR_TIMEOUT_MS} ms`, ms: CONNECTOR_TIMEOUT_MS, unexpected: false });
+    expect(result).toMatchObject({
+      ok: false,
+      kind: 'timeout',
+      message: `no answer within ${CONNECTOR_TIMEOUT_MS} ms`,
+      ms: CONNECTOR_TIMEOUT_MS,
+      unexpected: false,
+    });
     expect(!result.ok && result.cause).toBeInstanceOf(ConnectorError);
     expect(vi.getTimerCount()).toBe(0);
   });
@@ -47,7 +55,10 @@ describe('errors', () => {
     try {
       const late = await boundedCall(() => after(200, 'too late'), { timeoutMs: 20 });
       expect(late).toMatchObject({ ok: false, kind: 'timeout', message: 'no answer within 20 ms', unexpected: false });
-      const rejected = await boundedCall(() => new Promise((_, reject) => setTimeout(() => reject(new Error('late failure')), 50)), { timeoutMs: 20 });
+      const rejected = await boundedCall(
+        () => new Promise((_, reject) => setTimeout(() => reject(new Error('late failure')), 50)),
+        { timeoutMs: 20 },
+      );
       expect(rejected).toMatchObject({ ok: false, kind: 'timeout' });
       await new Promise((resolve) => setTimeout(resolve, 100));
       expect(unhandled).not.toHaveBeenCalled();
@@ -56,16 +67,33 @@ describe('errors', () => {
     }
   });
 
-  it.each(['invalid_request', 'unavailable', 'timeout'] as const)('classifies a ConnectorError %s by its kind and keeps it as the cause', async (kind) => {
-    const error = new ConnectorError(kind, `provider said ${kind}`);
-    const result = await boundedCall(() => Promise.reject(error));
-    expect(result).toEqual({ ok: false, kind, message: `provider said ${kind}`, ms: expect.any(Number), cause: error, unexpected: false });
-  });
+  it.each(['invalid_request', 'unavailable', 'timeout'] as const)(
+    'classifies a ConnectorError %s by its kind and keeps it as the cause',
+    async (kind) => {
+      const error = new ConnectorError(kind, `provider said ${kind}`);
+      const result = await boundedCall(() => Promise.reject(error));
+      expect(result).toEqual({
+        ok: false,
+        kind,
+        message: `provider said ${kind}`,
+        ms: expect.any(Number),
+        cause: error,
+        unexpected: false,
+      });
+    },
+  );
 
   it('classifies any other error as an unknown outcome (timeout), flagged unexpected, without its message', async () => {
     const bug = new TypeError('cannot read properties of undefined');
     const result = await boundedCall(() => Promise.reject(bug));
-    expect(result).toEqual({ ok: false, kind: 'timeout', message: 'unexpected connector error', ms: expect.any(Number), cause: bug, unexpected: true });
+    expect(result).toEqual({
+      ok: false,
+      kind: 'timeout',
+      message: 'unexpected connector error',
+      ms: expect.any(Number),
+      cause: bug,
+      unexpected: true,
+    });
   });
 
   it('classifies a synchronous throw and a thrown non-error the same way', async () => {
@@ -79,21 +107,36 @@ describe('errors', () => {
 });
 
 describe('per-caller failure mappings', () => {
-  it('unknownOutcome keeps the failure without its cause and logs only an unexpected error, with the caller\'s ids', async () => {
+  it("unknownOutcome keeps the failure without its cause and logs only an unexpected error, with the caller's ids", async () => {
     const warn = vi.fn();
-    const declined = await callConnector(() => Promise.reject(new ConnectorError('unavailable', 'down')), unknownOutcome({ warn }, { payoutId: 'p1' }));
+    const declined = await callConnector(
+      () => Promise.reject(new ConnectorError('unavailable', 'down')),
+      unknownOutcome({ warn }, { payoutId: 'p1' }),
+    );
     expect(declined).toEqual({ ok: false, kind: 'unavailable', message: 'down', ms: expect.any(Number) });
     expect(warn).not.toHaveBeenCalled();
-    const bug = await callConnector(() => Promise.reject(new TypeError('x')), unknownOutcome({ warn }, { payoutId: 'p1' }));
+    const bug = await callConnector(
+      () => Promise.reject(new TypeError('x')),
+      unknownOutcome({ warn }, { payoutId: 'p1' }),
+    );
     expect(bug).toEqual({ ok: false, kind: 'timeout', message: 'unexpected connector error', ms: expect.any(Number) });
-    expect(warn).toHaveBeenCalledWith(expect.objectContaining({ payoutId: 'p1', err: expect.any(TypeError) }), expect.stringContaining('unknown'));
+    expect(warn).toHaveBeenCalledWith(
+      expect.objectContaining({ payoutId: 'p1', err: expect.any(TypeError) }),
+      expect.stringContaining('unknown'),
+    );
   });
 
-  it('apiError answers 504 for a timeout and 502 for another failure, without the provider\'s message; a bug is rethrown', async () => {
-    const timeout = await callConnector(() => Promise.reject(new ConnectorError('timeout', 'secret detail')), apiError).catch((e: unknown) => e);
+  it("apiError answers 504 for a timeout and 502 for another failure, without the provider's message; a bug is rethrown", async () => {
+    const timeout = await callConnector(
+      () => Promise.reject(new ConnectorError('timeout', 'secret detail')),
+      apiError,
+    ).catch((e: unknown) => e);
     expect(timeout).toBeInstanceOf(AppError);
     expect(timeout).toMatchObject({ code: 'gateway_timeout', message: 'The payment service did not answer in time' });
-    const refused = await callConnector(() => Promise.reject(new ConnectorError('invalid_request', 'secret detail')), apiError).catch((e: unknown) => e);
+    const refused = await callConnector(
+      () => Promise.reject(new ConnectorError('invalid_request', 'secret detail')),
+      apiError,
+    ).catch((e: unknown) => e);
     expect(refused).toMatchObject({ code: 'bad_gateway' });
     expect((refused as Error).message).not.toContain('secret detail');
     const bug = new RangeError('bug');
@@ -101,6 +144,10 @@ describe('per-caller failure mappings', () => {
   });
 
   it('passes the answer through unchanged', async () => {
-    expect(await callConnector(() => Promise.resolve(42), apiError)).toEqual({ ok: true, value: 42, ms: expect.any(Number) });
+    expect(await callConnector(() => Promise.resolve(42), apiError)).toEqual({
+      ok: true,
+      value: 42,
+      ms: expect.any(Number),
+    });
   });
 });

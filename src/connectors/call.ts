@@ -33,7 +33,12 @@ export interface CallFailure {
  * provider's answer, and a retry resumes it: no answer, an unknown outcome (as a timeout), so the
  * attempt is left to reconciliation, which asks the provider; the retry never calls it again.
  */
-export const UNANSWERED: CallFailure = { ok: false, kind: 'timeout', message: 'no answer was recorded: the request that made this call ended first', ms: 0 };
+export const UNANSWERED: CallFailure = {
+  ok: false,
+  kind: 'timeout',
+  message: 'no answer was recorded: the request that made this call ended first',
+  ms: 0,
+};
 
 /** A failure with what caused it, for the caller's log or rethrow; never for an answer. */
 export interface ClassifiedCallFailure extends CallFailure {
@@ -51,7 +56,10 @@ export type BoundedCallResult<T> = CallSuccess<T> | ClassifiedCallFailure;
  * Runs one connector call, bounded at `timeoutMs`. Never throws. The call itself is not
  * cancelled on timeout (a connector has no abort signal): its late answer is dropped.
  */
-export async function boundedCall<T>(fn: () => Promise<T>, options: { timeoutMs?: number } = {}): Promise<BoundedCallResult<T>> {
+export async function boundedCall<T>(
+  fn: () => Promise<T>,
+  options: { timeoutMs?: number } = {},
+): Promise<BoundedCallResult<T>> {
   const timeoutMs = options.timeoutMs ?? CONNECTOR_TIMEOUT_MS;
   const started = Date.now();
   let timer: NodeJS.Timeout | undefined;
@@ -64,7 +72,8 @@ export async function boundedCall<T>(fn: () => Promise<T>, options: { timeoutMs?
     return { ok: true, value, ms: Date.now() - started };
   } catch (error) {
     const ms = Date.now() - started;
-    if (error instanceof ConnectorError) return { ok: false, kind: error.kind, message: error.message, ms, cause: error, unexpected: false };
+    if (error instanceof ConnectorError)
+      return { ok: false, kind: error.kind, message: error.message, ms, cause: error, unexpected: false };
     return { ok: false, kind: 'timeout', message: 'unexpected connector error', ms, cause: error, unexpected: true };
   } finally {
     clearTimeout(timer);
@@ -83,7 +92,11 @@ type WarnLog = { warn(obj: object, msg?: string): void };
  */
 export function unknownOutcome(log: WarnLog, context: Record<string, unknown> = {}): FailureMapping<CallFailure> {
   return (failure) => {
-    if (failure.unexpected) log.warn({ ...context, err: failure.cause }, 'connector call threw an unexpected error; its outcome is treated as unknown');
+    if (failure.unexpected)
+      log.warn(
+        { ...context, err: failure.cause },
+        'connector call threw an unexpected error; its outcome is treated as unknown',
+      );
     return { ok: false, kind: failure.kind, message: failure.message, ms: failure.ms };
   };
 }
@@ -102,7 +115,11 @@ export const apiError: FailureMapping<never> = (failure) => {
 };
 
 /** Runs one connector call bounded at 30 s (`boundedCall`); a failure goes through the caller's mapping. */
-export async function callConnector<T, R>(fn: () => Promise<T>, onFailure: FailureMapping<R>, options: { timeoutMs?: number } = {}): Promise<CallSuccess<T> | R> {
+export async function callConnector<T, R>(
+  fn: () => Promise<T>,
+  onFailure: FailureMapping<R>,
+  options: { timeoutMs?: number } = {},
+): Promise<CallSuccess<T> | R> {
   const result = await boundedCall(fn, options);
   return result.ok ? result : onFailure(result);
 }

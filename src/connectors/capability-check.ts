@@ -43,7 +43,8 @@ const METHOD_FLAG = {
   incrementAuthorization: 'incrementalAuthorization',
 } as const satisfies Partial<Record<Method, FlagName>>;
 
-const has = (connector: PaymentConnector, method: Method) => typeof (connector as unknown as Record<string, unknown>)[method] === 'function';
+const has = (connector: PaymentConnector, method: Method) =>
+  typeof (connector as unknown as Record<string, unknown>)[method] === 'function';
 
 /**
  * What is inconsistent between the connector's flags and its methods, one sentence each; empty
@@ -55,11 +56,14 @@ export function capabilityProblems(connector: PaymentConnector, options: { sandb
   const problems: string[] = [];
   for (const [flag, methods] of Object.entries(FLAG_METHODS) as Array<[FlagName, readonly Method[]]>) {
     if (!capabilities[flag]) continue;
-    for (const method of methods) if (!has(connector, method)) problems.push(`capability ${flag} is declared but method ${method} is missing`);
+    for (const method of methods)
+      if (!has(connector, method)) problems.push(`capability ${flag} is declared but method ${method} is missing`);
   }
   for (const [method, flag] of Object.entries(METHOD_FLAG) as Array<[Method, FlagName]>) {
-    if (has(connector, method) && !capabilities[flag]) problems.push(`method ${method} is present but capability ${flag} is not declared`);
+    if (has(connector, method) && !capabilities[flag])
+      problems.push(`method ${method} is present but capability ${flag} is not declared`);
   }
-  if (options.sandbox && connector.settlements !== undefined) problems.push('method settlements is present on a sandbox connector (sandbox settlements are simulated)');
+  if (options.sandbox && connector.settlements !== undefined)
+    problems.push('method settlements is present on a sandbox connector (sandbox settlements are simulated)');
   return problems;
 }

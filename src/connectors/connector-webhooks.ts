@@ -69,4 +69,7 @@ export type InboundWebhookOutcome =
  * and maps one inbound request with the payment service's decrypted credentials. Never throws for a bad
  * signature (that is `rejected`); never touches the database.
  */
-export type ParseInboundWebhook = (credentials: Record<string, string>, request: InboundWebhookRequest) => InboundWebhookOutcome;
+export type ParseInboundWebhook = (
+  credentials: Record<string, string>,
+  request: InboundWebhookRequest,
+) => InboundWebhookOutcome;

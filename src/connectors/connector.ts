@@ -108,7 +108,14 @@ export interface CaptureRules {
 export type Instrument =
   | { kind: 'card'; number: string; expirationDate: string; securityCode: string | null; scheme: string | null }
   /** A network token; from a wallet (Apple Pay, Google Pay CRYPTOGRAM_3DS) the device token with its cryptogram and ECI. */
-  | { kind: 'network-token'; token: string; expirationDate: string; cryptogram: string | null; eci?: string | null; scheme: string | null }
+  | {
+      kind: 'network-token';
+      token: string;
+      expirationDate: string;
+      cryptogram: string | null;
+      eci?: string | null;
+      scheme: string | null;
+    }
   | { kind: 'payment-service-token'; token: string }
   /**
    * An Apple Pay or Google Pay token as the wallet made it, still encrypted, for a connector whose
@@ -167,7 +174,14 @@ export interface AuthorizeOutcome extends ResponseFacts {
   /** The provider's id of the payment. */
   providerTransactionId: string | null;
   authResponseCode: string | null;
-  avsResponseCode: 'match' | 'no_match' | 'partial_match_address' | 'partial_match_postcode' | 'partial_match_name' | 'unavailable' | null;
+  avsResponseCode:
+    | 'match'
+    | 'no_match'
+    | 'partial_match_address'
+    | 'partial_match_postcode'
+    | 'partial_match_name'
+    | 'unavailable'
+    | null;
   cvvResponseCode: 'match' | 'no_match' | 'unavailable' | 'not_provided' | null;
   /**
    * The card scheme's (network's) transaction id of an approved card payment, as the provider
@@ -279,7 +293,18 @@ export interface SyncOutcome extends ResponseFacts {
    * `not_found`: the provider has no record of the call (it never arrived); `pending`: the provider
    * has the call but not its result yet (asked again later; asynchronous providers report by webhook).
    */
-  status: 'pending' | 'authorized' | 'captured' | 'capture_pending' | 'buyer_approval_pending' | 'declined' | 'failed' | 'voided' | 'refunded' | 'refund_pending' | 'not_found';
+  status:
+    | 'pending'
+    | 'authorized'
+    | 'captured'
+    | 'capture_pending'
+    | 'buyer_approval_pending'
+    | 'declined'
+    | 'failed'
+    | 'voided'
+    | 'refunded'
+    | 'refund_pending'
+    | 'not_found';
   providerTransactionId: string | null;
   /** Of an approved authorization (after 3DS at the provider, or found again): as `AuthorizeOutcome.schemeTransactionId`. */
   schemeTransactionId?: string | null;
@@ -297,8 +322,21 @@ export interface TokenizeOutcome extends ResponseFacts {
 }
 
 export type { CallBase, ResponseFacts } from './connector-base.ts';
-export type { FetchSettlements, SettlementFetchRequest, SettlementLine, SettlementPage } from './connector-settlements.ts';
-export type { PayoutAddress, PayoutInstrument, PayoutMerchant, PayoutOutcome, PayoutRequest, PayoutSyncOutcome, PayoutSyncRequest } from './connector-payouts.ts';
+export type {
+  FetchSettlements,
+  SettlementFetchRequest,
+  SettlementLine,
+  SettlementPage,
+} from './connector-settlements.ts';
+export type {
+  PayoutAddress,
+  PayoutInstrument,
+  PayoutMerchant,
+  PayoutOutcome,
+  PayoutRequest,
+  PayoutSyncOutcome,
+  PayoutSyncRequest,
+} from './connector-payouts.ts';
 
 /** What an earlier tokenize call, found by its idempotency key, turned into at the provider. */
 export interface TokenSyncRequest extends CallBase {
@@ -401,7 +439,11 @@ export interface PaymentConnector {
  * complete; `invalid_request`: the provider refused the request's shape (a bug or bad credentials).
  */
 export class ConnectorError extends Error {
-  constructor(readonly kind: 'invalid_request' | 'unavailable' | 'timeout', message: string, readonly raw: { code?: string; description?: string } = {}) {
+  constructor(
+    readonly kind: 'invalid_request' | 'unavailable' | 'timeout',
+    message: string,
+    readonly raw: { code?: string; description?: string } = {},
+  ) {
     super(message);
     this.name = 'ConnectorError';
   }

@@ -7,14 +7,36 @@
  */
 export const STANDARD_ERROR_CODES = [
   // Issuer declines.
-  'do_not_honor', 'insufficient_funds', 'expired_card', 'incorrect_cvv', 'invalid_card_number', 'incorrect_address',
-  'lost_or_stolen_card', 'suspected_fraud', 'restricted_card', 'transaction_not_permitted', 'limit_exceeded',
-  'card_not_supported', 'currency_not_supported', 'invalid_amount', 'duplicate_transaction', 'try_again_later',
-  'issuer_unavailable', 'authentication_required', 'three_d_secure_authentication_failed', 'blocked_by_risk_rules',
+  'do_not_honor',
+  'insufficient_funds',
+  'expired_card',
+  'incorrect_cvv',
+  'invalid_card_number',
+  'incorrect_address',
+  'lost_or_stolen_card',
+  'suspected_fraud',
+  'restricted_card',
+  'transaction_not_permitted',
+  'limit_exceeded',
+  'card_not_supported',
+  'currency_not_supported',
+  'invalid_amount',
+  'duplicate_transaction',
+  'try_again_later',
+  'issuer_unavailable',
+  'authentication_required',
+  'three_d_secure_authentication_failed',
+  'blocked_by_risk_rules',
   // Follow-up calls.
-  'refund_declined', 'capture_declined', 'void_declined', 'authorization_expired',
+  'refund_declined',
+  'capture_declined',
+  'void_declined',
+  'authorization_expired',
   // Technical.
-  'service_error', 'service_network_error', 'invalid_credentials', 'rate_limited',
+  'service_error',
+  'service_network_error',
+  'invalid_credentials',
+  'rate_limited',
 ] as const;
 
 export type StandardErrorCode = (typeof STANDARD_ERROR_CODES)[number];

@@ -23,7 +23,9 @@ describe('happy', () => {
       return answer;
     });
     expect(await registry.get('mock-card').authorize(request)).toBe(answer);
-    expect(calls).toEqual([{ definition: 'mock-card', operation: 'authorize', ms: expect.any(Number), result: 'ok', status: 'declined' }]);
+    expect(calls).toEqual([
+      { definition: 'mock-card', operation: 'authorize', ms: expect.any(Number), result: 'ok', status: 'declined' },
+    ]);
     expect(calls[0]!.ms).toBeGreaterThanOrEqual(15);
   });
 

@@ -18,14 +18,32 @@ export interface ObservedCall {
 export type ConnectorObserver = (call: ObservedCall) => void;
 
 /** The methods that talk to the provider (captureRules is a local computation). */
-const CALLS = new Set(['verifyCredentials', 'authorize', 'capture', 'void', 'refund', 'sync', 'tokenize', 'syncToken', 'createSession', 'clientSession', 'incrementAuthorization', 'payout', 'syncPayout', 'settlements']);
+const CALLS = new Set([
+  'verifyCredentials',
+  'authorize',
+  'capture',
+  'void',
+  'refund',
+  'sync',
+  'tokenize',
+  'syncToken',
+  'createSession',
+  'clientSession',
+  'incrementAuthorization',
+  'payout',
+  'syncPayout',
+  'settlements',
+]);
 
 /**
  * Wraps a connector so every provider call is timed and reported to the registry's observer
  * (metrics, Server-Timing). The connector itself is untouched: a Proxy binds each call to it, and
  * an observer failure never changes the call's answer.
  */
-export function instrumentConnector(connector: PaymentConnector, observer: () => ConnectorObserver | null): PaymentConnector {
+export function instrumentConnector(
+  connector: PaymentConnector,
+  observer: () => ConnectorObserver | null,
+): PaymentConnector {
   const definition = connector.definition.id;
   // Keyed by the function, not the name: a method replaced later (a test's spy) is wrapped anew.
   const wrapped = new WeakMap<object, unknown>();
@@ -39,10 +57,16 @@ export function instrumentConnector(connector: PaymentConnector, observer: () =>
   return new Proxy(connector, {
     get(target, property, receiver) {
       const value = Reflect.get(target, property, receiver) as unknown;
-      if (typeof property !== 'string' || !CALLS.has(property) || typeof value !== 'function' || WRAPPERS.has(value)) return value;
+      if (typeof property !== 'string' || !CALLS.has(property) || typeof value !== 'function' || WRAPPERS.has(value))
+        return value;
       let fn = wrapped.get(value);
       if (!fn) {
-        fn = timed(value as (...a: unknown[]) => Promise<unknown>, target, { definition, operation: property }, (ms, result, status) => report({ definition, operation: property, ms, result, status }));
+        fn = timed(
+          value as (...a: unknown[]) => Promise<unknown>,
+          target,
+          { definition, operation: property },
+          (ms, result, status) => report({ definition, operation: property, ms, result, status }),
+        );
         wrapped.set(value, fn);
       }
       return fn;
@@ -53,13 +77,20 @@ export function instrumentConnector(connector: PaymentConnector, observer: () =>
 /** Functions this module made: never wrapped twice (a restored spy puts one back on the connector). */
 const WRAPPERS = new WeakSet<object>();
 
-function timed(method: (...a: unknown[]) => Promise<unknown>, target: object, call: { definition: string; operation: string }, done: (ms: number, result: ConnectorCallResult, status: string | null) => void) {
+function timed(
+  method: (...a: unknown[]) => Promise<unknown>,
+  target: object,
+  call: { definition: string; operation: string },
+  done: (ms: number, result: ConnectorCallResult, status: string | null) => void,
+) {
   const fn = async (...args: unknown[]) => {
     const started = performance.now();
     try {
       // The crash-safety test's hooks (a no-op unless a test armed them).
       const key = (args[0] as { idempotencyKey?: unknown } | undefined)?.idempotencyKey;
-      const answer = (await withCallFaults(call.definition, call.operation, key, () => method.apply(target, args))) as { status?: unknown } | null;
+      const answer = (await withCallFaults(call.definition, call.operation, key, () => method.apply(target, args))) as {
+        status?: unknown;
+      } | null;
       done(performance.now() - started, 'ok', typeof answer?.status === 'string' ? answer.status : null);
       return answer;
     } catch (error) {

@@ -19,18 +19,34 @@ export interface ProviderFile {
   body: Buffer;
 }
 
-export async function providerDownload(endpoint: ProviderEndpoint, provider: string, path: string, headers: Record<string, string>): Promise<ProviderFile> {
+export async function providerDownload(
+  endpoint: ProviderEndpoint,
+  provider: string,
+  path: string,
+  headers: Record<string, string>,
+): Promise<ProviderFile> {
   const base = endpoint.baseUrl.endsWith('/') ? endpoint.baseUrl.slice(0, -1) : endpoint.baseUrl;
   const url = new URL(`${base}${path}`);
   if (!endpoint.overridden && (url.protocol !== 'https:' || !hostAllowed(url.hostname, endpoint.allowedHosts))) {
     throw new ConnectorError('invalid_request', `${provider}: ${url.hostname} is not one of the provider's hosts`);
   }
-  const target = await resolveDeliveryAddress(url.toString(), { production: !endpoint.overridden, allowPrivate: endpoint.overridden, setting: 'CONNECTOR_BASE_URLS' });
+  const target = await resolveDeliveryAddress(url.toString(), {
+    production: !endpoint.overridden,
+    allowPrivate: endpoint.overridden,
+    setting: 'CONNECTOR_BASE_URLS',
+  });
   if (!target.ok) throw new ConnectorError('unavailable', `${provider} could not be reached: ${target.problem}`);
   try {
     const answer = await relay({
-      url, address: target.address, family: target.family, method: 'GET', headers: { accept: 'text/csv, */*', ...headers }, body: null,
-      timeoutMs: endpoint.timeoutMs ?? PROVIDER_FILE_TIMEOUT_MS, connectTimeoutMs: PROVIDER_CONNECT_TIMEOUT_MS, maxResponseBytes: PROVIDER_FILE_MAX_BYTES,
+      url,
+      address: target.address,
+      family: target.family,
+      method: 'GET',
+      headers: { accept: 'text/csv, */*', ...headers },
+      body: null,
+      timeoutMs: endpoint.timeoutMs ?? PROVIDER_FILE_TIMEOUT_MS,
+      connectTimeoutMs: PROVIDER_CONNECT_TIMEOUT_MS,
+      maxResponseBytes: PROVIDER_FILE_MAX_BYTES,
     });
     return { status: answer.status, body: answer.body };
   } catch (error) {

@@ -24,10 +24,14 @@ const refusal = async (endpoint: ProviderEndpoint) => {
 };
 
 describe('security', () => {
-  it('reaches only the provider\'s own hosts over https, never an address the SSRF guard refuses, unless the sandbox override is in use', async () => {
+  it("reaches only the provider's own hosts over https, never an address the SSRF guard refuses, unless the sandbox override is in use", async () => {
     const hosts = ['*.acme.example', 'localhost'];
-    expect((await refusal({ baseUrl: `https://other.example:${port}`, allowedHosts: hosts, overridden: false })).message).toMatch(/other\.example is not one of the provider's hosts/);
-    expect((await refusal({ baseUrl: `http://api.acme.example:${port}`, allowedHosts: hosts, overridden: false })).message).toMatch(/not one of the provider's hosts/);
+    expect(
+      (await refusal({ baseUrl: `https://other.example:${port}`, allowedHosts: hosts, overridden: false })).message,
+    ).toMatch(/other\.example is not one of the provider's hosts/);
+    expect(
+      (await refusal({ baseUrl: `http://api.acme.example:${port}`, allowedHosts: hosts, overridden: false })).message,
+    ).toMatch(/not one of the provider's hosts/);
     // An allowed name that leads to this machine: the guard refuses it before any connection.
     const loopback = await refusal({ baseUrl: `https://localhost:${port}`, allowedHosts: hosts, overridden: false });
     expect(loopback.kind).toBe('unavailable');

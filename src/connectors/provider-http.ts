@@ -38,7 +38,9 @@ export interface ProviderResponse {
 
 export function hostAllowed(host: string, allowed: readonly string[]): boolean {
   // `*.example.com` and `*-live.example.com`: anything before the suffix, which must be non-empty.
-  return allowed.some((pattern) => (pattern.startsWith('*') ? host.length > pattern.length - 1 && host.endsWith(pattern.slice(1)) : host === pattern));
+  return allowed.some((pattern) =>
+    pattern.startsWith('*') ? host.length > pattern.length - 1 && host.endsWith(pattern.slice(1)) : host === pattern,
+  );
 }
 
 /** Errors that prove the request never reached the provider: `unavailable`; any other failure may have come after it acted: `timeout`. */
@@ -52,20 +54,41 @@ export function classify(error: unknown, provider: string): ConnectorError {
 }
 
 /** Sends one JSON request to the provider. Never logs; card data in `body` goes to the provider only. */
-export async function providerRequest(endpoint: ProviderEndpoint, provider: string, method: 'GET' | 'POST', path: string, headers: Record<string, string>, body: unknown): Promise<ProviderResponse> {
+export async function providerRequest(
+  endpoint: ProviderEndpoint,
+  provider: string,
+  method: 'GET' | 'POST',
+  path: string,
+  headers: Record<string, string>,
+  body: unknown,
+): Promise<ProviderResponse> {
   const url = new URL(`${endpoint.baseUrl.replace(/\/$/, '')}${path}`);
   if (!endpoint.overridden && (url.protocol !== 'https:' || !hostAllowed(url.hostname, endpoint.allowedHosts))) {
     throw new ConnectorError('invalid_request', `${provider}: ${url.hostname} is not one of the provider's hosts`);
   }
-  const target = await resolveDeliveryAddress(url.toString(), { production: !endpoint.overridden, allowPrivate: endpoint.overridden, setting: 'CONNECTOR_BASE_URLS' });
+  const target = await resolveDeliveryAddress(url.toString(), {
+    production: !endpoint.overridden,
+    allowPrivate: endpoint.overridden,
+    setting: 'CONNECTOR_BASE_URLS',
+  });
   if (!target.ok) throw new ConnectorError('unavailable', `${provider} could not be reached: ${target.problem}`);
   const payload = body === undefined ? null : JSON.stringify(body);
   let answer;
   try {
     answer = await relay({
-      url, address: target.address, family: target.family, method,
-      headers: { accept: 'application/json', ...(payload !== null ? { 'content-type': 'application/json' } : {}), ...headers },
-      body: payload, timeoutMs: endpoint.timeoutMs ?? PROVIDER_TOTAL_TIMEOUT_MS, connectTimeoutMs: PROVIDER_CONNECT_TIMEOUT_MS, maxResponseBytes: MAX_RESPONSE_BYTES,
+      url,
+      address: target.address,
+      family: target.family,
+      method,
+      headers: {
+        accept: 'application/json',
+        ...(payload !== null ? { 'content-type': 'application/json' } : {}),
+        ...headers,
+      },
+      body: payload,
+      timeoutMs: endpoint.timeoutMs ?? PROVIDER_TOTAL_TIMEOUT_MS,
+      connectTimeoutMs: PROVIDER_CONNECT_TIMEOUT_MS,
+      maxResponseBytes: MAX_RESPONSE_BYTES,
     });
   } catch (error) {
     throw classify(error, provider);
@@ -80,9 +103,20 @@ export async function providerRequest(endpoint: ProviderEndpoint, provider: stri
 }
 
 /** The base URL of a connector: the sandbox override when configured, else the provider's. */
-export function endpointOf(overrides: Readonly<Record<string, string>>, definitionId: string, providerUrl: string, allowedHosts: readonly string[], timeoutMs?: number): ProviderEndpoint {
+export function endpointOf(
+  overrides: Readonly<Record<string, string>>,
+  definitionId: string,
+  providerUrl: string,
+  allowedHosts: readonly string[],
+  timeoutMs?: number,
+): ProviderEndpoint {
   const override = overrides[definitionId];
-  return { baseUrl: override ?? providerUrl, allowedHosts, overridden: override !== undefined, ...(timeoutMs !== undefined ? { timeoutMs } : {}) };
+  return {
+    baseUrl: override ?? providerUrl,
+    allowedHosts,
+    overridden: override !== undefined,
+    ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+  };
 }
 
 /** What every real connector is built with (from the configuration, `createDefaultRegistry`). */

@@ -33,10 +33,14 @@ export class ConnectorRegistry {
   register(connector: PaymentConnector, options: { sandbox?: boolean } = {}): this {
     const { id } = connector.definition;
     if (this.connectors.has(id)) throw new Error(`connector ${id} is registered twice`);
-    if (!/^[a-z0-9]+(-[a-z0-9_]+)+$/.test(id)) throw new Error(`connector id ${id} is not of the form <provider>-<method>`);
+    if (!/^[a-z0-9]+(-[a-z0-9_]+)+$/.test(id))
+      throw new Error(`connector id ${id} is not of the form <provider>-<method>`);
     const problems = capabilityProblems(connector, options);
     if (problems.length > 0) throw new Error(`connector ${id} does not match its capabilities: ${problems.join('; ')}`);
-    this.connectors.set(id, instrumentConnector(connector, () => this.observer));
+    this.connectors.set(
+      id,
+      instrumentConnector(connector, () => this.observer),
+    );
     if (options.sandbox) this.sandbox.set(id, connector.definition.method);
     return this;
   }
@@ -52,7 +56,7 @@ export class ConnectorRegistry {
   }
 
   private usable(id: string): PaymentConnector | null {
-    return this.sandboxWithheld && this.sandbox.has(id) ? null : this.connectors.get(id) ?? null;
+    return this.sandboxWithheld && this.sandbox.has(id) ? null : (this.connectors.get(id) ?? null);
   }
 
   /** The connector of a definition id, or null when no such definition exists (or it is a withheld simulator). */
@@ -68,7 +72,9 @@ export class ConnectorRegistry {
 
   /** Every usable definition, sorted by id (the catalogue order). */
   definitions(): ConnectorDefinition[] {
-    return [...this.connectors.keys()].flatMap((id) => this.usable(id)?.definition ?? []).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    return [...this.connectors.keys()]
+      .flatMap((id) => this.usable(id)?.definition ?? [])
+      .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   }
 
   /** Whether `id` is a built-in simulator's definition (registered with `sandbox: true`), withheld or not. */
@@ -88,7 +94,14 @@ export class ConnectorRegistry {
   sandboxRefusal(id: string, pointer: string | null = null): AppError | null {
     const method = this.sandboxWithheld ? this.sandbox.get(id) : undefined;
     if (method === undefined) return null;
-    return sandboxConnectorRefusal(id, method, this.definitions().filter((d) => d.method === method).map((d) => d.id), pointer);
+    return sandboxConnectorRefusal(
+      id,
+      method,
+      this.definitions()
+        .filter((d) => d.method === method)
+        .map((d) => d.id),
+      pointer,
+    );
   }
 }
 

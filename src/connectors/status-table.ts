@@ -26,8 +26,12 @@ export function inTable<K extends string>(table: Readonly<Record<K, unknown>>, v
  * names the value, so an operator sees what to map.
  */
 export function unknownStatus(provider: string, field: string, value: unknown): ConnectorError {
-  return new ConnectorError('timeout', `${provider} answered ${field} ${JSON.stringify(value)}, which this version does not know: the outcome is treated as unknown and left to reconciliation`, {
-    code: String(value),
-    description: `unknown ${field}`,
-  });
+  return new ConnectorError(
+    'timeout',
+    `${provider} answered ${field} ${JSON.stringify(value)}, which this version does not know: the outcome is treated as unknown and left to reconciliation`,
+    {
+      code: String(value),
+      description: `unknown ${field}`,
+    },
+  );
 }

@@ -40,7 +40,9 @@ export interface ChangeFeedOptions {
 }
 
 /** A ChangeListener that invalidates a cache per table. */
-export function invalidating(byTable: Record<string, { invalidate(key: string): void; serve(on: boolean): void }>): ChangeListener {
+export function invalidating(
+  byTable: Record<string, { invalidate(key: string): void; serve(on: boolean): void }>,
+): ChangeListener {
   return {
     changed: (table, merchantAccountId) => byTable[table]?.invalidate(merchantAccountId),
     live: (up) => Object.values(byTable).forEach((cache) => cache.serve(up)),
@@ -52,7 +54,11 @@ export function parseChange(payload: string): { schema: string; table: string; m
   const first = payload.indexOf(':');
   const second = payload.indexOf(':', first + 1);
   if (first <= 0 || second <= first + 1) return null;
-  return { schema: payload.slice(0, first), table: payload.slice(first + 1, second), merchantAccountId: payload.slice(second + 1) };
+  return {
+    schema: payload.slice(0, first),
+    table: payload.slice(first + 1, second),
+    merchantAccountId: payload.slice(second + 1),
+  };
 }
 
 function deliver(listener: ChangeListener, schema: string, payload: string): void {
@@ -95,7 +101,11 @@ export interface PgFeedConnection {
  * queries), application_name `svc-changes`. Resolves once the first attempt to connect is over,
  * whether or not it succeeded: the caches serve only while it is connected.
  */
-export async function openPgChangeFeed(connection: PgFeedConnection, listener: ChangeListener, options: ChangeFeedOptions = {}): Promise<ChangeFeed> {
+export async function openPgChangeFeed(
+  connection: PgFeedConnection,
+  listener: ChangeListener,
+  options: ChangeFeedOptions = {},
+): Promise<ChangeFeed> {
   const feed = new PgChangeFeed(connection, listener, options);
   await feed.connect();
   return feed;
@@ -136,7 +146,8 @@ class PgChangeFeed implements ChangeFeed {
       const { rows } = await client.query<{ schema: string }>('SELECT current_schema() AS schema');
       const current = rows[0]!.schema;
       client.on('notification', (message) => {
-        if (message.channel === CHANGE_CHANNEL && message.payload !== undefined) deliver(this.listener, current, message.payload);
+        if (message.channel === CHANGE_CHANNEL && message.payload !== undefined)
+          deliver(this.listener, current, message.payload);
       });
       await client.query(`LISTEN ${CHANGE_CHANNEL}`);
     } catch (error) {
@@ -144,7 +155,8 @@ class PgChangeFeed implements ChangeFeed {
       return;
     }
     if (this.client !== client) return;
-    if (this.failures > 0) this.options.log?.info({ attempts: this.failures }, 'change feed reconnected; read caches serve again');
+    if (this.failures > 0)
+      this.options.log?.info({ attempts: this.failures }, 'change feed reconnected; read caches serve again');
     this.failures = 0;
     // Changes committed before the LISTEN went unheard: `live(true)` starts the caches empty.
     this.listener.live(true);
@@ -155,7 +167,9 @@ class PgChangeFeed implements ChangeFeed {
   private beat(client: pg.Client): void {
     const every = this.options.heartbeatMs ?? 10_000;
     this.heartbeat = setTimeout(() => {
-      const timeout = new Promise<never>((_, reject) => setTimeout(() => reject(new Error('change feed heartbeat timed out')), every).unref());
+      const timeout = new Promise<never>((_, reject) =>
+        setTimeout(() => reject(new Error('change feed heartbeat timed out')), every).unref(),
+      );
       Promise.race([client.query('SELECT 1'), timeout]).then(
         () => this.client === client && this.beat(client),
         (error: unknown) => this.lost(client, error),
@@ -172,7 +186,11 @@ class PgChangeFeed implements ChangeFeed {
     this.listener.live(false);
     client.end().catch(() => undefined);
     if (this.closed) return;
-    if (this.failures === 0) this.options.log?.warn({ err: error }, 'change feed lost its connection; read caches bypassed until it reconnects');
+    if (this.failures === 0)
+      this.options.log?.warn(
+        { err: error },
+        'change feed lost its connection; read caches bypassed until it reconnects',
+      );
     const delay = Math.min(this.retryMs.max, this.retryMs.min * 2 ** this.failures);
     this.failures += 1;
     this.retry = setTimeout(() => void this.connect(), delay);

@@ -7,7 +7,13 @@ import { addDbTime } from '../observability/request-timing.ts';
 import type { Database } from './schema.ts';
 import type { Db } from './executor.ts';
 import { enableGroupCommit } from './group-commit.ts';
-import { openPgChangeFeed, openPgliteChangeFeed, type ChangeFeed, type ChangeFeedOptions, type ChangeListener } from './change-feed.ts';
+import {
+  openPgChangeFeed,
+  openPgliteChangeFeed,
+  type ChangeFeed,
+  type ChangeFeedOptions,
+  type ChangeListener,
+} from './change-feed.ts';
 import { PGliteDialect } from './pglite-dialect.ts';
 import { PreparingClient } from './prepared-statements.ts';
 
@@ -73,7 +79,8 @@ export async function openDb(options: OpenDbOptions): Promise<DbHandle> {
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log });
     const max = options.poolSize ?? 10;
     // Half the pool at most for grouped writes, and as many for grouped reads (src/db/group-commit.ts).
-    if (options.groupCommit !== false) enableGroupCommit(db, { maxInFlight: Math.max(1, Math.floor(max / 2)), maxMembers: 64 });
+    if (options.groupCommit !== false)
+      enableGroupCommit(db, { maxInFlight: Math.max(1, Math.floor(max / 2)), maxMembers: 64 });
     const feedConnection = { connectionString: options.databaseUrl, schema: options.schema };
     return {
       db,

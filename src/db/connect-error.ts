@@ -5,7 +5,14 @@
  */
 
 /** Socket errors that mean "nothing answers at that address" rather than a database refusal. */
-const UNREACHABLE = new Set(['ECONNREFUSED', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ECONNRESET', 'EADDRNOTAVAIL']);
+const UNREACHABLE = new Set([
+  'ECONNREFUSED',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ECONNRESET',
+  'EADDRNOTAVAIL',
+]);
 const UNKNOWN_HOST = new Set(['ENOTFOUND', 'EAI_AGAIN']);
 
 function codeOf(error: unknown): string | null {
@@ -36,7 +43,8 @@ export function databaseConnectMessage(error: unknown, databaseUrl: string): str
   const code = codeOf(error);
   if (!code) return null;
   const at = databaseAddress(databaseUrl) ?? 'the address of DATABASE_URL';
-  if (UNKNOWN_HOST.has(code)) return `cannot connect to PostgreSQL at ${at} (${code}): the host name does not resolve; check DATABASE_URL`;
+  if (UNKNOWN_HOST.has(code))
+    return `cannot connect to PostgreSQL at ${at} (${code}): the host name does not resolve; check DATABASE_URL`;
   return `cannot connect to PostgreSQL at ${at} (${code}): is it running? check DATABASE_URL`;
 }
 

@@ -136,7 +136,13 @@ function insertShape(table: string, columns: string, values: string): WriteShape
     if (rowParams[r]!.length !== first.length || toColumns(parsed.rows[r]!, rowParams[r]!) !== template) return null;
   }
   const from = `from $& as "v" (${first.map((_, i) => `"p${i + 1}"`).join(', ')})`;
-  return { rows: parsed.rows.length, rowParams, arrays: first.length, update: false, template: `insert into ${table} ${columns} select ${template} ${from}${rest}` };
+  return {
+    rows: parsed.rows.length,
+    rowParams,
+    arrays: first.length,
+    update: false,
+    template: `insert into ${table} ${columns} select ${template} ${from}${rest}`,
+  };
 }
 
 function updateShape(table: string, afterSet: string): WriteShape | null {
@@ -224,7 +230,12 @@ export function jsonArrays(shape: WriteShape, types: readonly string[]): boolean
  * its body again at every call, about 13 calls per grouped insert and as many per answer
  * (decision 0099).
  */
-export function groupedText(shape: WriteShape, offset: number, types: readonly string[], json: readonly boolean[] = []): string {
+export function groupedText(
+  shape: WriteShape,
+  offset: number,
+  types: readonly string[],
+  json: readonly boolean[] = [],
+): string {
   const array = (n: number) => `$${offset + n + 1}::${types[n]}[]`;
   const jsonParameter = (n: number) => `$${offset + n + 1}::jsonb`;
   const jsonAt = types.map((_, n) => n).filter((n) => json[n]);
@@ -237,16 +248,22 @@ export function groupedText(shape: WriteShape, offset: number, types: readonly s
     source = `rows from (${types
       .map((_, n) => {
         if (!json[n]) return `unnest(${array(n)})`;
-        const rows = n === first ? `case when svc_require(${counted}, 'grouped JSON values are not one per row') then ${jsonParameter(n)} end` : jsonParameter(n);
+        const rows =
+          n === first
+            ? `case when svc_require(${counted}, 'grouped JSON values are not one per row') then ${jsonParameter(n)} end`
+            : jsonParameter(n);
         return `jsonb_array_elements(${rows})`;
       })
       .join(', ')})`;
-    for (const n of jsonAt) template = template.replace(new RegExp(`"v"\\."p${n + 1}"(?!\\d)`, 'g'), `("v"."p${n + 1}" -> 0)`);
+    for (const n of jsonAt)
+      template = template.replace(new RegExp(`"v"\\."p${n + 1}"(?!\\d)`, 'g'), `("v"."p${n + 1}" -> 0)`);
   } else {
     source = `unnest(${types.map((_, n) => array(n)).join(', ')})`;
   }
   // A key's copy reads its array through a sub-select: no plan sees its values (see the top).
-  return template.replace('$&', () => source).replace(/\$@(\d+)/g, (_, n: string) => `(select ${array(Number(n))})::${types[Number(n)]}[]`);
+  return template
+    .replace('$&', () => source)
+    .replace(/\$@(\d+)/g, (_, n: string) => `(select ${array(Number(n))})::${types[Number(n)]}[]`);
 }
 
 /**

@@ -7,7 +7,15 @@ import { uuidv7 } from '../lib/ids.ts';
 import { updateTransactionIfStatusQuery } from '../modules/transactions/transactions.repo.ts';
 import { selectByKeysQuery } from './keyed-queries.ts';
 import { parameterTypes } from './group-commit.ts';
-import { groupedArrays, groupedText, jsonArrays, jsonRows, readShape, writeShape, type WriteShape } from './group-commit-sql.ts';
+import {
+  groupedArrays,
+  groupedText,
+  jsonArrays,
+  jsonRows,
+  readShape,
+  writeShape,
+  type WriteShape,
+} from './group-commit-sql.ts';
 
 /**
  * A grouped statement finds its members' rows by the whole key, whatever the statistics say of the
@@ -39,7 +47,9 @@ beforeAll(async () => {
   await insertRows(big, 3000);
   await sql`analyze transactions`.execute(runtime.deps.db);
   await insertRows(fresh, 2000);
-  const { rows } = await sql<{ id: string }>`select id from transactions where merchant_account_id = ${fresh} order by id limit 31`.execute(runtime.deps.db);
+  const { rows } = await sql<{
+    id: string;
+  }>`select id from transactions where merchant_account_id = ${fresh} order by id limit 31`.execute(runtime.deps.db);
   ids.push(...rows.map((r) => r.id));
 });
 afterAll(async () => dispose?.());
@@ -51,20 +61,31 @@ async function arrayTypes(text: string, shape: WriteShape): Promise<string[]> {
 }
 
 /** `query` grouped for one member per id: the statement and its arrays, as `GroupCommit` sends them. */
-async function grouped(query: (id: string) => CompiledQuery, shapeOf: (text: string) => WriteShape | null): Promise<CompiledQuery> {
+async function grouped(
+  query: (id: string) => CompiledQuery,
+  shapeOf: (text: string) => WriteShape | null,
+): Promise<CompiledQuery> {
   const members = ids.map((id) => query(id));
   const text = members[0]!.sql;
   const shape = shapeOf(text)!;
   expect(shape).not.toBeNull();
   const types = await arrayTypes(text, shape);
   const json = jsonArrays(shape, types);
-  const arrays = groupedArrays(shape, members.map((m) => m.parameters)).map((values, i) => (json[i] ? jsonRows(values) : values));
-  return CompiledQuery.raw(groupedText(shape, 0, types, json), json.some(Boolean) ? [...arrays, members.length] : arrays);
+  const arrays = groupedArrays(
+    shape,
+    members.map((m) => m.parameters),
+  ).map((values, i) => (json[i] ? jsonRows(values) : values));
+  return CompiledQuery.raw(
+    groupedText(shape, 0, types, json),
+    json.some(Boolean) ? [...arrays, members.length] : arrays,
+  );
 }
 
 /** The plan of `statement`, its arrays bound as values (a custom plan). */
 async function planOf(statement: CompiledQuery): Promise<string> {
-  const { rows } = await runtime.deps.db.executeQuery<{ 'QUERY PLAN': string }>(CompiledQuery.raw(`explain ${statement.sql}`, [...statement.parameters]));
+  const { rows } = await runtime.deps.db.executeQuery<{ 'QUERY PLAN': string }>(
+    CompiledQuery.raw(`explain ${statement.sql}`, [...statement.parameters]),
+  );
   return rows.map((r) => r['QUERY PLAN']).join('\n');
 }
 
@@ -73,23 +94,49 @@ function expectWholeKey(plan: string, table: string): void {
   expect(plan).toContain(`Index Scan using ${table}_pkey`);
   // A sub-select's array prints as `$0` (PostgreSQL 15) or `(InitPlan 1).col1` (17, PGlite).
   const value = String.raw`(?:ANY \((?:\$\d+|\(InitPlan \d+\)\.col\d+)\)|v\.\w+)`;
-  expect(plan).toMatch(new RegExp(String.raw`Index Cond: \(\(merchant_account_id = ${value}\) AND \(id = ${value}\)\)`));
+  expect(plan).toMatch(
+    new RegExp(String.raw`Index Cond: \(\(merchant_account_id = ${value}\) AND \(id = ${value}\)\)`),
+  );
   expect(plan).not.toMatch(/Filter: \(id = ANY/);
 }
 
 describe('happy', () => {
   it("a grouped update of a new account's transactions looks each one up by its whole key", async () => {
-    const stats = await sql<{ n: number }>`select count(*)::int as n from pg_stats where tablename = 'transactions' and schemaname = current_schema() and attname = 'merchant_account_id'`.execute(runtime.deps.db);
+    const stats = await sql<{
+      n: number;
+    }>`select count(*)::int as n from pg_stats where tablename = 'transactions' and schemaname = current_schema() and attname = 'merchant_account_id'`.execute(
+      runtime.deps.db,
+    );
     expect(stats.rows[0]!.n).toBe(1);
-    const statement = await grouped((id) => updateTransactionIfStatusQuery(runtime.deps.db, fresh, id, 'processing', { status: 'authorization_succeeded' }, new Date()).compile(), writeShape);
+    const statement = await grouped(
+      (id) =>
+        updateTransactionIfStatusQuery(
+          runtime.deps.db,
+          fresh,
+          id,
+          'processing',
+          { status: 'authorization_succeeded' },
+          new Date(),
+        ).compile(),
+      writeShape,
+    );
     expectWholeKey(await planOf(statement), 'transactions');
   });
 
   it("a grouped read of a new account's transactions looks each one up by its whole key", async () => {
-    const statement = await grouped((id) => selectByKeysQuery(runtime.deps.db, 'transactions', [['merchant_account_id', fresh], ['id', id]]).compile(), readShape);
+    const statement = await grouped(
+      (id) =>
+        selectByKeysQuery(runtime.deps.db, 'transactions', [
+          ['merchant_account_id', fresh],
+          ['id', id],
+        ]).compile(),
+      readShape,
+    );
     expectWholeKey(await planOf(statement), 'transactions');
     // The statement the plan is of reads each member's own row.
     const { rows } = await runtime.deps.db.executeQuery<{ id: string; svc_member: string | number }>(statement);
-    expect(rows.map((r) => [Number(r.svc_member), r.id]).sort((a, b) => Number(a[0]) - Number(b[0]))).toEqual(ids.map((id, i) => [i + 1, id]));
+    expect(rows.map((r) => [Number(r.svc_member), r.id]).sort((a, b) => Number(a[0]) - Number(b[0]))).toEqual(
+      ids.map((id, i) => [i + 1, id]),
+    );
   });
 });

@@ -1,7 +1,16 @@
 import { CompiledQuery, sql } from 'kysely';
 import { withoutRequest, addDbTime } from '../observability/request-timing.ts';
 import type { Db } from './executor.ts';
-import { arrayLiteral, groupedArrays, groupedText, jsonArrays, jsonRows, readShape, writeShape, type WriteShape } from './group-commit-sql.ts';
+import {
+  arrayLiteral,
+  groupedArrays,
+  groupedText,
+  jsonArrays,
+  jsonRows,
+  readShape,
+  writeShape,
+  type WriteShape,
+} from './group-commit-sql.ts';
 import { GUARD_FAILED, GuardFailed, combine, guarded, setGroupRunner, type GroupKey } from './write-batch.ts';
 
 /**
@@ -104,7 +113,8 @@ export class GroupCommit {
       // (held, perhaps, by a transaction that is itself waiting for that read).
       const lane = batch.kind === 'reads' ? 'reads' : 'writes';
       while (batch.members.length > 0 && this.inFlight[lane] < this.options.maxInFlight) {
-        const chunk = batch.kind === 'reads' ? batch.members.splice(0, this.options.maxMembers) : this.take(batch.members);
+        const chunk =
+          batch.kind === 'reads' ? batch.members.splice(0, this.options.maxMembers) : this.take(batch.members);
         this.inFlight[lane]++;
         void this.execute(batch, chunk).finally(() => {
           this.inFlight[lane]--;
@@ -189,7 +199,12 @@ export class GroupCommit {
 
   /** The grouped statement for `chunk`, or null when one of its texts cannot be grouped. */
   private async statement(batch: Batch, chunk: Member[]): Promise<CompiledQuery<Record<string, unknown>> | null> {
-    const plan = await bounded(this.plans, batch.key, () => this.build(batch.kind, chunk[0]!.queries.map((q) => q.sql)));
+    const plan = await bounded(this.plans, batch.key, () =>
+      this.build(
+        batch.kind,
+        chunk[0]!.queries.map((q) => q.sql),
+      ),
+    );
     if (!plan) return null;
     const parameters: unknown[] = [];
     for (let q = 0; q < plan.shapes.length; q++) {
@@ -198,7 +213,11 @@ export class GroupCommit {
         shape,
         chunk.map((m) => m.queries[q]!.parameters),
       );
-      arrays.forEach((values, i) => parameters.push(json[i] ? jsonRows(values) : (arrayLiteral(values, types[i]!) ?? arrayParameter(values, types[i]!))));
+      arrays.forEach((values, i) =>
+        parameters.push(
+          json[i] ? jsonRows(values) : (arrayLiteral(values, types[i]!) ?? arrayParameter(values, types[i]!)),
+        ),
+      );
       // The count the statement checks its JSON arrays against (groupedText).
       if (json.some(Boolean)) parameters.push(chunk.length * shape.rows);
     }
@@ -215,7 +234,10 @@ export class GroupCommit {
   private async build(kind: Kind, texts: string[]): Promise<Plan | null> {
     const found = await Promise.all(texts.map((text) => this.shape(text, kind === 'reads')));
     if (found.some((s) => s === null)) return null;
-    const shapes = (found as Array<{ shape: WriteShape; types: string[] }>).map((s) => ({ ...s, json: jsonArrays(s.shape, s.types) }));
+    const shapes = (found as Array<{ shape: WriteShape; types: string[] }>).map((s) => ({
+      ...s,
+      json: jsonArrays(s.shape, s.types),
+    }));
     let offset = 0;
     const parts = shapes.map(({ shape, types, json }) => {
       const text = groupedText(shape, offset, types, json);
@@ -229,13 +251,23 @@ export class GroupCommit {
     const result = kind === 'guarded' ? names[0]! : names[names.length - 1]!;
     if (kind === 'guarded' && !shapes[0]!.shape.update) return null;
     // Every update touched exactly one row per member, or nothing is written.
-    const counted = names.filter((_, i) => shapes[i]!.shape.update).map((name) => `(select count(*) from ${name}) = ${members}`);
+    const counted = names
+      .filter((_, i) => shapes[i]!.shape.update)
+      .map((name) => `(select count(*) from ${name}) = ${members}`);
     if (kind === 'writes' && counted.length === 0) {
       const last = parts.pop()!;
-      return { sql: parts.length === 0 ? last : `with ${parts.map((p, i) => `${names[i]} as (${p})`).join(', ')} ${last}`, shapes, counted: false };
+      return {
+        sql: parts.length === 0 ? last : `with ${parts.map((p, i) => `${names[i]} as (${p})`).join(', ')} ${last}`,
+        shapes,
+        counted: false,
+      };
     }
     // Writes with an update (an idempotency key's binding): their last insert must give the rows.
-    if (kind === 'writes' && (shapes[shapes.length - 1]!.shape.update || !/ returning /i.test(texts[texts.length - 1]!))) return null;
+    if (
+      kind === 'writes' &&
+      (shapes[shapes.length - 1]!.shape.update || !/ returning /i.test(texts[texts.length - 1]!))
+    )
+      return null;
     const ctes = parts.map((p, i) => `${names[i]} as (${p})`);
     const sql = `with ${ctes.join(', ')} select ${result}.* from (values (svc_require(${counted.join(' and ')}, 'grouped update found other rows than its members'))) as guard (ok) left join ${result} on true`;
     return { sql, shapes, counted: true };
@@ -285,7 +317,11 @@ function arrayParameter(values: unknown[], type: string): unknown[] | null {
  * `load(key)` once per process: kept in `cache` (a failure is kept as null, the texts do not
  * change); past MAX_SHAPES keys, new ones are null (run one by one) without loading.
  */
-function bounded<T>(cache: Map<string, Promise<T | null>>, key: string, load: () => Promise<T | null>): Promise<T | null> {
+function bounded<T>(
+  cache: Map<string, Promise<T | null>>,
+  key: string,
+  load: () => Promise<T | null>,
+): Promise<T | null> {
   let found = cache.get(key);
   if (found) return found;
   if (cache.size >= MAX_SHAPES) return Promise.resolve(null);
@@ -302,7 +338,9 @@ export async function parameterTypes(db: Db, text: string, name: string): Promis
   return db.connection().execute(async (connection) => {
     await connection.executeQuery(CompiledQuery.raw(`prepare ${name} as ${text}`));
     try {
-      const { rows } = await sql<{ types: string[] }>`select parameter_types::text[] as types from pg_prepared_statements where name = ${name}`.execute(connection);
+      const { rows } = await sql<{
+        types: string[];
+      }>`select parameter_types::text[] as types from pg_prepared_statements where name = ${name}`.execute(connection);
       return rows[0]?.types ?? null;
     } finally {
       await connection.executeQuery(CompiledQuery.raw(`deallocate ${name}`));

@@ -5,7 +5,12 @@ import { compileInsert } from './insert-query.ts';
 
 // Kysely compiling for PostgreSQL without a database: the statements insertQuery must equal.
 const kysely = new Kysely<any>({
-  dialect: { createAdapter: () => new PostgresAdapter(), createDriver: () => new DummyDriver(), createIntrospector: (db) => new PostgresIntrospector(db), createQueryCompiler: () => new PostgresQueryCompiler() },
+  dialect: {
+    createAdapter: () => new PostgresAdapter(),
+    createDriver: () => new DummyDriver(),
+    createIntrospector: (db) => new PostgresIntrospector(db),
+    createQueryCompiler: () => new PostgresQueryCompiler(),
+  },
 });
 const byKysely = (table: string, rows: Record<string, unknown>[], returningAll: boolean) => {
   const query = kysely.insertInto(table).values(rows);
@@ -19,13 +24,26 @@ const ours = (table: string, rows: Record<string, unknown>[], returningAll: bool
 
 describe('compileInsert', () => {
   it('compiles a row as Kysely does, leaving out undefined values', () => {
-    const row = { id: 'a', amount: 10, data: null, at: new Date(0), raw: Buffer.from([1]), list: ['x'], skipped: undefined, 'odd"name': true };
+    const row = {
+      id: 'a',
+      amount: 10,
+      data: null,
+      at: new Date(0),
+      raw: Buffer.from([1]),
+      list: ['x'],
+      skipped: undefined,
+      'odd"name': true,
+    };
     expect(ours('transactions', [row], false)).toEqual(byKysely('transactions', [row], false));
     expect(ours('transactions', [row], true)).toEqual(byKysely('transactions', [row], true));
   });
 
   it('compiles several rows with columns some lack as Kysely does (default)', () => {
-    const rows = [{ a: 1, b: 2 }, { b: 3, c: 4 }, { a: undefined, c: 5 }];
+    const rows = [
+      { a: 1, b: 2 },
+      { b: 3, c: 4 },
+      { a: undefined, c: 5 },
+    ];
     expect(ours('t', rows, false)).toEqual(byKysely('t', rows, false));
   });
 
@@ -46,13 +64,19 @@ describe('compileInsert', () => {
     const table = fc.string({ minLength: 1, maxLength: 6 }).filter((t) => !t.includes('.'));
     const name = fc.string({ minLength: 1, maxLength: 6 });
     fc.assert(
-      fc.property(table, fc.uniqueArray(name, { minLength: 1, maxLength: 6 }), fc.integer(), fc.boolean(), (table, columns, n, returningAll) => {
-        const row = Object.fromEntries(columns.map((column, i) => [column, n + i]));
-        const reversed = Object.fromEntries([...columns].reverse().map((column, i) => [column, n + i]));
-        expect(ours(table, [row], returningAll)).toEqual(byKysely(table, [row], returningAll));
-        expect(ours(table, [reversed], returningAll)).toEqual(byKysely(table, [reversed], returningAll));
-        expect(ours(table, [row, reversed], returningAll)).toEqual(byKysely(table, [row, reversed], returningAll));
-      }),
+      fc.property(
+        table,
+        fc.uniqueArray(name, { minLength: 1, maxLength: 6 }),
+        fc.integer(),
+        fc.boolean(),
+        (table, columns, n, returningAll) => {
+          const row = Object.fromEntries(columns.map((column, i) => [column, n + i]));
+          const reversed = Object.fromEntries([...columns].reverse().map((column, i) => [column, n + i]));
+          expect(ours(table, [row], returningAll)).toEqual(byKysely(table, [row], returningAll));
+          expect(ours(table, [reversed], returningAll)).toEqual(byKysely(table, [reversed], returningAll));
+          expect(ours(table, [row, reversed], returningAll)).toEqual(byKysely(table, [row, reversed], returningAll));
+        },
+      ),
     );
   });
 
@@ -67,7 +91,16 @@ describe('compileInsert', () => {
 
   it('gives the same text for the same shape (kept), other texts for other shapes', () => {
     expect(compileInsert('t', [{ a: 1 }], false)!.sql).toBe(compileInsert('t', [{ a: 2 }], false)!.sql);
-    expect(compileInsert('t', [{ a: 1 }, { b: 1 }], false)!.sql).not.toBe(compileInsert('t', [{ a: 1, b: 1 }, { a: 1, b: 1 }], false)!.sql);
+    expect(compileInsert('t', [{ a: 1 }, { b: 1 }], false)!.sql).not.toBe(
+      compileInsert(
+        't',
+        [
+          { a: 1, b: 1 },
+          { a: 1, b: 1 },
+        ],
+        false,
+      )!.sql,
+    );
   });
 
   it('leaves rows with expressions, and no rows, to Kysely', () => {

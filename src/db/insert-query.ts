@@ -17,8 +17,18 @@ type Table = keyof Database & string;
 type Rows<T extends Table> = Insertable<Database[T]> | ReadonlyArray<Insertable<Database[T]>>;
 
 export function insertQuery<T extends Table>(db: Executor, table: T, rows: Rows<T>): PrecompiledQuery<never>;
-export function insertQuery<T extends Table>(db: Executor, table: T, rows: Rows<T>, returning: 'all'): PrecompiledQuery<Selectable<Database[T]>>;
-export function insertQuery<T extends Table>(db: Executor, table: T, rows: Rows<T>, returning?: 'all'): PrecompiledQuery<unknown> {
+export function insertQuery<T extends Table>(
+  db: Executor,
+  table: T,
+  rows: Rows<T>,
+  returning: 'all',
+): PrecompiledQuery<Selectable<Database[T]>>;
+export function insertQuery<T extends Table>(
+  db: Executor,
+  table: T,
+  rows: Rows<T>,
+  returning?: 'all',
+): PrecompiledQuery<unknown> {
   const list = (Array.isArray(rows) ? rows : [rows]) as ReadonlyArray<Record<string, unknown>>;
   const compiled = compileInsert(table, list, returning === 'all');
   if (compiled) return new PrecompiledQuery(db, compiled);
@@ -43,7 +53,11 @@ const MAX_NODES = 5000;
 const tables = new Map<string, ColumnNode>();
 let nodes = 0;
 
-const newNode = (columns: readonly string[]): ColumnNode => ({ columns, children: new Map(), texts: new TextCache(100) });
+const newNode = (columns: readonly string[]): ColumnNode => ({
+  columns,
+  children: new Map(),
+  texts: new TextCache(100),
+});
 
 function tableNode(table: string): ColumnNode {
   let node = tables.get(table);
@@ -70,7 +84,11 @@ function child(node: ColumnNode, column: string): ColumnNode {
 }
 
 /** Pure: the compiled insert, or null when a value is a Kysely expression or there is no row (exported for tests). */
-export function compileInsert(table: string, rows: ReadonlyArray<Record<string, unknown>>, returningAll: boolean): CompiledQuery<any> | null {
+export function compileInsert(
+  table: string,
+  rows: ReadonlyArray<Record<string, unknown>>,
+  returningAll: boolean,
+): CompiledQuery<any> | null {
   if (rows.length === 0) return null;
   let node = tableNode(table);
   const parameters: unknown[] = [];
@@ -85,7 +103,10 @@ export function compileInsert(table: string, rows: ReadonlyArray<Record<string, 
       node = child(node, key);
     }
     const { columns } = node;
-    return compiledQuery(node.texts.get(returningAll ? 'returning' : '', () => insertText(table, columns, rows, returningAll)), parameters);
+    return compiledQuery(
+      node.texts.get(returningAll ? 'returning' : '', () => insertText(table, columns, rows, returningAll)),
+      parameters,
+    );
   }
   // Kysely's columns: every key with a defined value, in order of first appearance over the rows.
   const seen = new Set<string>();
@@ -107,11 +128,23 @@ export function compileInsert(table: string, rows: ReadonlyArray<Record<string, 
       else parameters.push(value);
     }
   }
-  return compiledQuery(node.texts.get(`${rows.length}\u0000${returningAll}\u0000${defaults}`, () => insertText(table, columns, rows, returningAll)), parameters);
+  return compiledQuery(
+    node.texts.get(`${rows.length}\u0000${returningAll}\u0000${defaults}`, () =>
+      insertText(table, columns, rows, returningAll),
+    ),
+    parameters,
+  );
 }
 
-function insertText(table: string, columns: readonly string[], rows: ReadonlyArray<Record<string, unknown>>, returningAll: boolean): string {
+function insertText(
+  table: string,
+  columns: readonly string[],
+  rows: ReadonlyArray<Record<string, unknown>>,
+  returningAll: boolean,
+): string {
   let n = 0;
-  const tuples = rows.map((row) => `(${columns.map((column) => (row[column] === undefined ? 'default' : `$${++n}`)).join(', ')})`);
+  const tuples = rows.map(
+    (row) => `(${columns.map((column) => (row[column] === undefined ? 'default' : `$${++n}`)).join(', ')})`,
+  );
   return `insert into ${identifier(table)} (${columns.map(identifier).join(', ')}) values ${tuples.join(', ')}${returningAll ? ' returning *' : ''}`;
 }

@@ -32,7 +32,12 @@ export interface SelectOptions {
 }
 
 /** `select * from table where k1 = $1 and …[ for update]`. */
-export function selectByKeysQuery<T extends Table>(db: Executor, table: T, keys: Keys, options: SelectOptions = {}): PrecompiledQuery<Selectable<Database[T]>> {
+export function selectByKeysQuery<T extends Table>(
+  db: Executor,
+  table: T,
+  keys: Keys,
+  options: SelectOptions = {},
+): PrecompiledQuery<Selectable<Database[T]>> {
   return new PrecompiledQuery(db, compileSelectByKeys(table, keys, options));
 }
 
@@ -40,7 +45,12 @@ export function selectByKeysQuery<T extends Table>(db: Executor, table: T, keys:
  * The row of `table` with these keys, or undefined. A locking read (`forUpdate`, inside a
  * transaction) runs as it is; concurrent plain reads may share one statement (src/db/group-commit.ts).
  */
-export async function rowByKeys<T extends Table>(db: Executor, table: T, keys: Keys, options: SelectOptions = {}): Promise<Selectable<Database[T]> | undefined> {
+export async function rowByKeys<T extends Table>(
+  db: Executor,
+  table: T,
+  keys: Keys,
+  options: SelectOptions = {},
+): Promise<Selectable<Database[T]> | undefined> {
   const query = selectByKeysQuery(db, table, keys, options);
   return (options.forUpdate ? await query.execute() : await readRows(db, query))[0];
 }
@@ -59,7 +69,13 @@ export interface UpdateOptions {
 export type Statement<R> = Compilable<R> & { execute(): Promise<unknown[]> };
 
 /** `update table set … where k1 = $n and …`; Kysely's own builder when an expression is not a plain template. */
-export function updateByKeysQuery<R = never>(db: Executor, table: Table, patch: object, keys: Keys, options: UpdateOptions = {}): Statement<R> {
+export function updateByKeysQuery<R = never>(
+  db: Executor,
+  table: Table,
+  patch: object,
+  keys: Keys,
+  options: UpdateOptions = {},
+): Statement<R> {
   const compiled = compileUpdateByKeys(table, patch as Record<string, unknown>, keys, options);
   if (compiled) return new PrecompiledQuery<R>(db, compiled as CompiledQuery<R>);
   let query = db.updateTable(table).set(patch as never);
@@ -80,7 +96,14 @@ const texts = new TextCache();
 export function compileSelectByKeys(table: string, keys: Keys, options: SelectOptions = {}): CompiledQuery<any> {
   const parameters: unknown[] = [];
   const key = `${options.forUpdate ? 'S' : 's'}${table.length}:${table}${keysKey(keys, parameters)}`;
-  return compiledQuery(texts.get(key, () => `select * from ${identifier(table)}${whereClause(keyEqualities(keys, placeholders(0)))}${options.forUpdate ? ' for update' : ''}`), parameters);
+  return compiledQuery(
+    texts.get(
+      key,
+      () =>
+        `select * from ${identifier(table)}${whereClause(keyEqualities(keys, placeholders(0)))}${options.forUpdate ? ' for update' : ''}`,
+    ),
+    parameters,
+  );
 }
 
 /**
@@ -90,7 +113,12 @@ export function compileSelectByKeys(table: string, keys: Keys, options: SelectOp
  * settings, an amount added to the stored one, a guard. It is written as Kysely writes it: its
  * fragments with `$n` for a value and the quoted name for a column between them.
  */
-export function compileUpdateByKeys(table: string, patch: Record<string, unknown>, keys: Keys, options: UpdateOptions = {}): CompiledQuery<any> | null {
+export function compileUpdateByKeys(
+  table: string,
+  patch: Record<string, unknown>,
+  keys: Keys,
+  options: UpdateOptions = {},
+): CompiledQuery<any> | null {
   const parameters: unknown[] = [];
   let key = `u${options.returningAll ? 'r' : ''}${table.length}:${table}`;
   // Per column set: null for a value, else its template.
@@ -125,9 +153,13 @@ export function compileUpdateByKeys(table: string, patch: Record<string, unknown
   }
   const text = texts.get(key, () => {
     const setNext = placeholders(0);
-    const set = columns.map((column, i) => `${identifier(column)} = ${templates[i] ? templateText(templates[i], setNext) : setNext()}`);
+    const set = columns.map(
+      (column, i) => `${identifier(column)} = ${templates[i] ? templateText(templates[i], setNext) : setNext()}`,
+    );
     const whereNext = placeholders(setParameters);
-    const where = keyEqualities(keys, whereNext).concat(conditions.map((template) => templateText(template, whereNext)));
+    const where = keyEqualities(keys, whereNext).concat(
+      conditions.map((template) => templateText(template, whereNext)),
+    );
     return `update ${identifier(table)} set ${set.join(', ')}${whereClause(where)}${options.returningAll ? ' returning *' : ''}`;
   });
   return compiledQuery(text, parameters);
@@ -139,7 +171,16 @@ interface Template {
   parts: ReadonlyArray<{ value: unknown } | { column: string }>;
 }
 
-type Node = { kind: string; immediate?: boolean; value?: unknown; table?: unknown; column?: Node; name?: string; sqlFragments?: readonly string[]; parameters?: readonly Node[] };
+type Node = {
+  kind: string;
+  immediate?: boolean;
+  value?: unknown;
+  table?: unknown;
+  column?: Node;
+  name?: string;
+  sqlFragments?: readonly string[];
+  parameters?: readonly Node[];
+};
 
 /** The fragments and parts of a plain template, else null. */
 function plainTemplate(expression: unknown): Template | null {
@@ -161,8 +202,22 @@ function plainTemplate(expression: unknown): Template | null {
 
 /** The name of `sql.ref(column)` (a raw node around a reference to a column of no named table), else null. */
 function plainColumn(node: Node): string | null {
-  if (node.kind === 'RawNode' && node.sqlFragments?.length === 2 && node.sqlFragments[0] === '' && node.sqlFragments[1] === '' && node.parameters?.length === 1) return plainColumn(node.parameters[0]!);
-  if (node.kind === 'ReferenceNode' && node.table === undefined && node.column?.kind === 'ColumnNode' && node.column.column?.kind === 'IdentifierNode' && typeof node.column.column.name === 'string') return node.column.column.name;
+  if (
+    node.kind === 'RawNode' &&
+    node.sqlFragments?.length === 2 &&
+    node.sqlFragments[0] === '' &&
+    node.sqlFragments[1] === '' &&
+    node.parameters?.length === 1
+  )
+    return plainColumn(node.parameters[0]!);
+  if (
+    node.kind === 'ReferenceNode' &&
+    node.table === undefined &&
+    node.column?.kind === 'ColumnNode' &&
+    node.column.column?.kind === 'IdentifierNode' &&
+    typeof node.column.column.name === 'string'
+  )
+    return node.column.column.name;
   return null;
 }
 

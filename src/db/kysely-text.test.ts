@@ -5,12 +5,20 @@ import { compiledQuery, TextCache } from './kysely-text.ts';
 describe('kysely-text', () => {
   it('makes the compiled query CompiledQuery.raw makes, the query id aside', () => {
     const cache = new TextCache();
-    const ours = compiledQuery(cache.get('k', () => 'select $1'), [1]);
+    const ours = compiledQuery(
+      cache.get('k', () => 'select $1'),
+      [1],
+    );
     const { queryId: _ours, ...rest } = ours;
     const { queryId: _theirs, ...expected } = CompiledQuery.raw('select $1', [1]);
     expect(rest).toEqual(expected);
     // Each statement its own query id, as Kysely gives.
-    expect(compiledQuery(cache.get('k', () => 'select $1'), [2]).queryId).not.toBe(ours.queryId);
+    expect(
+      compiledQuery(
+        cache.get('k', () => 'select $1'),
+        [2],
+      ).queryId,
+    ).not.toBe(ours.queryId);
   });
 
   it('builds a text once per key, and keeps at most its bound', () => {

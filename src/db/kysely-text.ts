@@ -11,7 +11,10 @@ import type { Executor } from './transaction.ts';
 export const identifier = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
 /** A Kysely expression (`sql\`…\``, a subquery): it compiles to SQL, not to a parameter. */
-export const isExpression = (value: unknown): boolean => typeof value === 'object' && value !== null && typeof (value as { toOperationNode?: unknown }).toOperationNode === 'function';
+export const isExpression = (value: unknown): boolean =>
+  typeof value === 'object' &&
+  value !== null &&
+  typeof (value as { toOperationNode?: unknown }).toOperationNode === 'function';
 
 /** A statement's text, with the node Kysely's `CompiledQuery.raw` would make for it (built once). */
 export interface StatementText {
@@ -40,7 +43,12 @@ export class TextCache {
  * `CompiledQuery.raw(text, parameters)`, less its four `Object.freeze` calls per statement (the
  * node is the text's, frozen once; the parameters are a fresh array nobody else holds).
  */
-export const compiledQuery = <R>(text: StatementText, parameters: unknown[]): CompiledQuery<R> => ({ sql: text.sql, query: text.node, parameters, queryId: createQueryId() });
+export const compiledQuery = <R>(text: StatementText, parameters: unknown[]): CompiledQuery<R> => ({
+  sql: text.sql,
+  query: text.node,
+  parameters,
+  queryId: createQueryId(),
+});
 
 /** A statement compiled once, as Kysely would have: `compile()` for the batching helpers (write-batch.ts), `execute()` alone. */
 export class PrecompiledQuery<R = unknown> implements Compilable<R> {

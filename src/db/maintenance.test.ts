@@ -13,7 +13,14 @@ beforeAll(async () => {
 });
 afterAll(async () => dispose?.());
 
-const relpages = async () => (await sql<{ relpages: number }>`select relpages from pg_class where relname = 'mt_grown' and relnamespace = (select oid from pg_namespace where nspname = current_schema())`.execute(runtime.deps.db)).rows[0]!.relpages;
+const relpages = async () =>
+  (
+    await sql<{
+      relpages: number;
+    }>`select relpages from pg_class where relname = 'mt_grown' and relnamespace = (select oid from pg_namespace where nspname = current_schema())`.execute(
+      runtime.deps.db,
+    )
+  ).rows[0]!.relpages;
 
 describe('happy', () => {
   it('analyzes a table once it has grown, and not again until it grows more', async () => {
@@ -28,7 +35,8 @@ describe('happy', () => {
 
   it('keeps statistics itself on PGlite, and on a PostgreSQL server only when its autovacuum is off', async () => {
     const db = runtime.deps.db;
-    const setting = (await sql<{ value: string }>`select current_setting('autovacuum') as value`.execute(db)).rows[0]!.value;
+    const setting = (await sql<{ value: string }>`select current_setting('autovacuum') as value`.execute(db)).rows[0]!
+      .value;
     expect(await statisticsLeftToUs(db, 'pglite')).toBe(true);
     expect(await statisticsLeftToUs(db, 'postgres')).toBe(setting === 'off');
   });

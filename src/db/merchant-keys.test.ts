@@ -31,14 +31,18 @@ describe('merchant keys', () => {
     const { rows: tables } = await sql<{ table: string }>`
       select c.table_name as "table" from information_schema.columns c
       join information_schema.tables t on t.table_schema = c.table_schema and t.table_name = c.table_name and t.table_type = 'BASE TABLE'
-      where c.table_schema = current_schema() and c.column_name = 'merchant_account_id' and c.table_name <> 'merchant_accounts'`.execute(db);
+      where c.table_schema = current_schema() and c.column_name = 'merchant_account_id' and c.table_name <> 'merchant_accounts'`.execute(
+      db,
+    );
     const { rows: keys } = await sql<Key>`
       select cl.relname as "table", pc.relname as parent,
         array(select a.attname::text from unnest(con.conkey) as k(n) join pg_attribute a on a.attrelid = con.conrelid and a.attnum = k.n) as columns
       from pg_constraint con
       join pg_class cl on cl.oid = con.conrelid
       join pg_class pc on pc.oid = con.confrelid
-      where con.contype = 'f' and cl.relnamespace = (select oid from pg_namespace where nspname = current_schema())`.execute(db);
+      where con.contype = 'f' and cl.relnamespace = (select oid from pg_namespace where nspname = current_schema())`.execute(
+      db,
+    );
     const { rows: notNull } = await sql<{ table: string; column: string }>`
       select table_name as "table", column_name as "column" from information_schema.columns
       where table_schema = current_schema() and is_nullable = 'NO'`.execute(db);
@@ -50,9 +54,23 @@ describe('merchant keys', () => {
       if (seen.has(table)) return false;
       seen.add(table);
       // A nullable merchant_account_id (an instance-wide row) needs a key of its own where it is set.
-      const direct = keys.some((k) => k.table === table && k.parent === 'merchant_accounts' && k.columns.length === 1 && k.columns[0] === 'merchant_account_id');
+      const direct = keys.some(
+        (k) =>
+          k.table === table &&
+          k.parent === 'merchant_accounts' &&
+          k.columns.length === 1 &&
+          k.columns[0] === 'merchant_account_id',
+      );
       const ok = required.has(`${table}.merchant_account_id`)
-        ? direct || keys.some((k) => k.table === table && k.columns[0] === 'merchant_account_id' && k.parent !== 'merchant_accounts' && k.columns.every((c) => required.has(`${table}.${c}`)) && reach(k.parent, seen))
+        ? direct ||
+          keys.some(
+            (k) =>
+              k.table === table &&
+              k.columns[0] === 'merchant_account_id' &&
+              k.parent !== 'merchant_accounts' &&
+              k.columns.every((c) => required.has(`${table}.${c}`)) &&
+              reach(k.parent, seen),
+          )
         : direct;
       reaches.set(table, ok);
       return ok;
@@ -60,11 +78,26 @@ describe('merchant keys', () => {
     expect(tables.length).toBeGreaterThan(30);
     // idempotency_keys has had no foreign key since migration 0001: a key is claimed before the
     // request it guards runs, and its rows expire on their own.
-    expect(tables.map((t) => t.table).filter((t) => !reach(t, new Set())).sort()).toEqual(['idempotency_keys']);
+    expect(
+      tables
+        .map((t) => t.table)
+        .filter((t) => !reach(t, new Set()))
+        .sort(),
+    ).toEqual(['idempotency_keys']);
     // The direct keys migration 0036 dropped are gone: a check per row the chain already makes.
     const direct = new Set(keys.filter((k) => k.parent === 'merchant_accounts').map((k) => k.table));
-    for (const table of ['transaction_attempts', 'transaction_events', 'refunds', 'settlements', 'payout_attempts', 'webhook_deliveries', 'webhook_delivery_attempts']) expect(direct.has(table), table).toBe(false);
-    for (const table of ['transactions', 'events', 'audit_logs', 'payouts', 'payment_methods']) expect(direct.has(table), table).toBe(true);
+    for (const table of [
+      'transaction_attempts',
+      'transaction_events',
+      'refunds',
+      'settlements',
+      'payout_attempts',
+      'webhook_deliveries',
+      'webhook_delivery_attempts',
+    ])
+      expect(direct.has(table), table).toBe(false);
+    for (const table of ['transactions', 'events', 'audit_logs', 'payouts', 'payment_methods'])
+      expect(direct.has(table), table).toBe(true);
   });
 
   it('still refuses an attempt or a history event of another merchant account than its transaction', async () => {
@@ -73,9 +106,17 @@ describe('merchant keys', () => {
     const other = await createMerchantAccount(runtime.deps);
     const transactionId = uuidv7();
     await sql`insert into transactions (merchant_account_id, id, status, intent, intent_outcome, currency, amount, payment_source, merchant_initiated, is_subsequent_payment)
-      values (${merchant}, ${transactionId}, 'processing', 'authorize', 'pending', 'USD', 100, 'ecommerce', false, false)`.execute(db);
-    const attempt = (account: string) => sql`insert into transaction_attempts (merchant_account_id, id, transaction_id, operation, status, amount) values (${account}, ${uuidv7()}, ${transactionId}, 'authorize', 'in_flight', 100)`.execute(db);
-    const event = (account: string) => sql`insert into transaction_events (merchant_account_id, id, transaction_id, name) values (${account}, ${uuidv7()}, ${transactionId}, 'transaction-created')`.execute(db);
+      values (${merchant}, ${transactionId}, 'processing', 'authorize', 'pending', 'USD', 100, 'ecommerce', false, false)`.execute(
+      db,
+    );
+    const attempt = (account: string) =>
+      sql`insert into transaction_attempts (merchant_account_id, id, transaction_id, operation, status, amount) values (${account}, ${uuidv7()}, ${transactionId}, 'authorize', 'in_flight', 100)`.execute(
+        db,
+      );
+    const event = (account: string) =>
+      sql`insert into transaction_events (merchant_account_id, id, transaction_id, name) values (${account}, ${uuidv7()}, ${transactionId}, 'transaction-created')`.execute(
+        db,
+      );
     for (const write of [attempt, event]) {
       await expect(write(other)).rejects.toMatchObject({ code: '23503' });
       await expect(write('no-such-account')).rejects.toMatchObject({ code: '23503' });

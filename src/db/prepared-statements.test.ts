@@ -20,7 +20,9 @@ describe.skipIf(!url)('named prepared statements (pg)', () => {
     await client.end();
   });
 
-  const prepared = async () => (await client.query(`SELECT name FROM pg_prepared_statements WHERE statement LIKE $1`, [`%FROM ${table} WHERE%`])).rows.length;
+  const prepared = async () =>
+    (await client.query(`SELECT name FROM pg_prepared_statements WHERE statement LIKE $1`, [`%FROM ${table} WHERE%`]))
+      .rows.length;
 
   it('names a text once it has been seen a few times, and answers the same', async () => {
     const text = `SELECT * FROM ${table} WHERE id = $1`;
@@ -49,20 +51,30 @@ describe.skipIf(!url)('named prepared statements (pg)', () => {
     expect((await client.query(text, [1])).rows).toEqual([{ id: 1, name: 'one' }]);
   });
 
-  it('a named statement\'s rows, built from its remembered columns, equal pg\'s own for every kind of column', async () => {
+  it("a named statement's rows, built from its remembered columns, equal pg's own for every kind of column", async () => {
     const text = `SELECT id, name, $1::bigint AS big, now() AS at, '{"a":[1,{"b":null}]}'::jsonb AS doc, ARRAY['x','y,z']::text[] AS list, true AS flag, NULL::text AS nothing, 1.50::numeric AS num, id AS id FROM ${table} WHERE id = $2`;
     const plain = new pg.Client({ connectionString: url });
     await plain.connect();
     try {
-      const expected = (await plain.query(text, ['9007199254740991', 1])).rows.map((row: Record<string, unknown>) => ({ ...row, at: null }));
+      const expected = (await plain.query(text, ['9007199254740991', 1])).rows.map((row: Record<string, unknown>) => ({
+        ...row,
+        at: null,
+      }));
       for (let i = 0; i < 6; i++) {
-        const rows = (await client.query(text, ['9007199254740991', 1])).rows.map((row: Record<string, unknown>) => ({ ...row, at: null }));
+        const rows = (await client.query(text, ['9007199254740991', 1])).rows.map((row: Record<string, unknown>) => ({
+          ...row,
+          at: null,
+        }));
         expect(rows).toEqual(expected);
         expect(Object.keys(rows[0]!)).toEqual(Object.keys(expected[0]!));
       }
       const at = (await client.query(text, ['1', 1])).rows[0].at;
       expect(at).toBeInstanceOf(Date);
-      expect(await client.query(`SELECT name FROM pg_prepared_statements WHERE statement = $1`, [text]).then((r: { rows: unknown[] }) => r.rows.length)).toBe(1);
+      expect(
+        await client
+          .query(`SELECT name FROM pg_prepared_statements WHERE statement = $1`, [text])
+          .then((r: { rows: unknown[] }) => r.rows.length),
+      ).toBe(1);
     } finally {
       await plain.end();
     }
@@ -90,7 +102,12 @@ describe.skipIf(!url)('partial unique index conflicts (pg)', () => {
     try {
       await client.query(`CREATE TABLE ${table} (k text, active boolean)`);
       await client.query(`CREATE UNIQUE INDEX ON ${table} (k) WHERE active`);
-      for (let i = 0; i < 8; i++) await client.query(`INSERT INTO ${table} VALUES ($1, $2) ON CONFLICT (k) WHERE active = $3 DO NOTHING`, ['a', true, true]);
+      for (let i = 0; i < 8; i++)
+        await client.query(`INSERT INTO ${table} VALUES ($1, $2) ON CONFLICT (k) WHERE active = $3 DO NOTHING`, [
+          'a',
+          true,
+          true,
+        ]);
       expect((await client.query(`SELECT count(*)::int AS n FROM ${table}`)).rows).toEqual([{ n: 1 }]);
     } finally {
       await client.query(`DROP TABLE IF EXISTS ${table}`);

@@ -50,7 +50,10 @@ function nameFor(text: string): string | null {
 
 /** "cached plan must not change result type" (SQLSTATE 0A000, feature not supported). */
 export function isCachedPlanChange(error: unknown): boolean {
-  return (error as { code?: string } | null)?.code === '0A000' && /cached plan must not change result type/.test((error as Error).message);
+  return (
+    (error as { code?: string } | null)?.code === '0A000' &&
+    /cached plan must not change result type/.test((error as Error).message)
+  );
 }
 
 /** A `pg` client that names hot query texts (see above); everything else goes through unchanged. */
@@ -60,11 +63,15 @@ export class PreparingClient extends pg.Client {
     const [text, values] = args as [unknown, unknown];
     // Without parameters pg uses the simple protocol, which also runs several statements in one
     // text (a prepared statement cannot); there is no plan worth keeping for those anyway.
-    if (typeof text !== 'string' || !Array.isArray(values) || values.length === 0 || args.length !== 2) return (super.query as (...a: any[]) => any)(...args);
+    if (typeof text !== 'string' || !Array.isArray(values) || values.length === 0 || args.length !== 2)
+      return (super.query as (...a: any[]) => any)(...args);
     const name = nameFor(text);
     if (!name) return super.query(text, values);
     // Rows built from the statement's remembered columns (row-shapes.ts).
-    const run = () => new Promise<pg.QueryResult>((resolve, reject) => super.query(shapedQuery({ name, text, values }, (error, result) => (error ? reject(error) : resolve(result)))));
+    const run = () =>
+      new Promise<pg.QueryResult>((resolve, reject) =>
+        super.query(shapedQuery({ name, text, values }, (error, result) => (error ? reject(error) : resolve(result)))),
+      );
     return run().catch((error: unknown) => {
       if (!isCachedPlanChange(error)) throw error;
       banned.add(text);

@@ -1,5 +1,11 @@
 /** A cached value: frozen all the way down (arrays and plain objects), so no caller can change what others read. */
-export type Frozen<T> = T extends Date ? T : T extends ReadonlyArray<infer E> ? ReadonlyArray<Frozen<E>> : T extends object ? { readonly [K in keyof T]: Frozen<T[K]> } : T;
+export type Frozen<T> = T extends Date
+  ? T
+  : T extends ReadonlyArray<infer E>
+    ? ReadonlyArray<Frozen<E>>
+    : T extends object
+      ? { readonly [K in keyof T]: Frozen<T[K]> }
+      : T;
 
 interface Entry<T> {
   value: Promise<Frozen<T>>;

@@ -44,7 +44,11 @@ interface PgQuery {
   handleDataRow(message: { fields: Array<string | null> }): void;
 }
 
-type PgQueryClass = new (config: pg.QueryConfig, values: undefined, callback: (error: Error | null, result: pg.QueryResult) => void) => PgQuery;
+type PgQueryClass = new (
+  config: pg.QueryConfig,
+  values: undefined,
+  callback: (error: Error | null, result: pg.QueryResult) => void,
+) => PgQuery;
 
 /** Shapes by statement name, per type source (a client's overrides; one per connection). */
 const shapesBySource = new WeakMap<TypeSource, Map<string, RowShape>>();
@@ -53,7 +57,12 @@ const fitsShape = (shape: RowShape, fields: FieldDescription[]) => {
   if (shape.names.length !== fields.length) return false;
   for (let i = 0; i < fields.length; i++) {
     const field = fields[i]!;
-    if (field.name !== shape.names[i] || field.dataTypeID !== shape.oids[i] || (field.format !== 'text' && field.format !== undefined)) return false;
+    if (
+      field.name !== shape.names[i] ||
+      field.dataTypeID !== shape.oids[i] ||
+      (field.format !== 'text' && field.format !== undefined)
+    )
+      return false;
   }
   return true;
 };
@@ -63,7 +72,8 @@ export function shapeFor(source: TypeSource, name: string, fields: FieldDescript
   let shapes = shapesBySource.get(source);
   const known = shapes?.get(name);
   if (known && fitsShape(known, fields)) return known;
-  if (fields.some((field) => (field.format !== 'text' && field.format !== undefined) || field.name === '__proto__')) return null;
+  if (fields.some((field) => (field.format !== 'text' && field.format !== undefined) || field.name === '__proto__'))
+    return null;
   const shape: RowShape = {
     names: fields.map((field) => field.name),
     oids: fields.map((field) => field.dataTypeID),
@@ -122,6 +132,9 @@ class ShapedQuery extends (pg.Query as unknown as PgQueryClass) {
 }
 
 /** A query of the named statement `config.name` whose rows are built from its remembered shape; `done` gets pg's answer. */
-export function shapedQuery(config: { name: string; text: string; values: unknown[] }, done: (error: Error | null, result: pg.QueryResult) => void): pg.Submittable {
+export function shapedQuery(
+  config: { name: string; text: string; values: unknown[] },
+  done: (error: Error | null, result: pg.QueryResult) => void,
+): pg.Submittable {
   return new ShapedQuery(config.name, config, done) as unknown as pg.Submittable;
 }

@@ -56,7 +56,10 @@ export interface WalletTokenUsesTable {
 
 export type DigitalWalletRow = Selectable<DigitalWalletsTable>;
 export type NewDigitalWallet = Insertable<DigitalWalletsTable>;
-export type DigitalWalletPatch = Omit<Updateable<DigitalWalletsTable>, 'merchant_account_id' | 'id' | 'provider' | 'created_at'>;
+export type DigitalWalletPatch = Omit<
+  Updateable<DigitalWalletsTable>,
+  'merchant_account_id' | 'id' | 'provider' | 'created_at'
+>;
 
 declare module './schema.ts' {
   interface Database {

@@ -35,7 +35,10 @@ export interface FlowRulesTable {
 
 export type FlowRuleRow = Selectable<FlowRulesTable>;
 export type NewFlowRule = Insertable<FlowRulesTable>;
-export type FlowRulePatch = Omit<Updateable<FlowRulesTable>, 'merchant_account_id' | 'id' | 'flow' | 'action' | 'created_at'>;
+export type FlowRulePatch = Omit<
+  Updateable<FlowRulesTable>,
+  'merchant_account_id' | 'id' | 'flow' | 'action' | 'created_at'
+>;
 
 declare module './schema.ts' {
   interface Database {

@@ -85,7 +85,10 @@ export type PresetRow = Selectable<MetricsExplorerPresetsTable>;
 export type NewPreset = Insertable<MetricsExplorerPresetsTable>;
 export type MonitoringMetricRow = Selectable<MonitoringMetricsTable>;
 export type NewMonitoringMetric = Insertable<MonitoringMetricsTable>;
-export type MonitoringMetricPatch = Omit<Updateable<MonitoringMetricsTable>, 'merchant_account_id' | 'id' | 'created_at' | 'spec'>;
+export type MonitoringMetricPatch = Omit<
+  Updateable<MonitoringMetricsTable>,
+  'merchant_account_id' | 'id' | 'created_at' | 'spec'
+>;
 export type MonitoringSampleRow = Selectable<MonitoringSamplesTable>;
 export type MonitoringIncidentRow = Selectable<MonitoringIncidentsTable>;
 export type NewMonitoringIncident = Insertable<MonitoringIncidentsTable>;

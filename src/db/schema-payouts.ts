@@ -22,7 +22,12 @@ export interface PayoutsTable {
   category: 'online_gambling' | null;
   external_identifier: string | null;
   payment_service_id: string;
-  payment_service: Json<{ id: string; payment_service_definition_id: string; method: string; display_name: string | null }>;
+  payment_service: Json<{
+    id: string;
+    payment_service_definition_id: string;
+    method: string;
+    display_name: string | null;
+  }>;
   payment_method_id: string | null;
   payment_method: Json<Record<string, unknown>>;
   buyer_id: string | null;
@@ -58,7 +63,10 @@ export type NewPayout = Insertable<PayoutsTable>;
 export type PayoutPatch = Omit<Updateable<PayoutsTable>, 'merchant_account_id' | 'id' | 'created_at'>;
 export type PayoutAttemptRow = Selectable<PayoutAttemptsTable>;
 export type NewPayoutAttempt = Insertable<PayoutAttemptsTable>;
-export type PayoutAttemptPatch = Omit<Updateable<PayoutAttemptsTable>, 'merchant_account_id' | 'id' | 'payout_id' | 'created_at'>;
+export type PayoutAttemptPatch = Omit<
+  Updateable<PayoutAttemptsTable>,
+  'merchant_account_id' | 'id' | 'payout_id' | 'created_at'
+>;
 
 declare module './schema.ts' {
   interface Database {

@@ -11,8 +11,15 @@ type NullableJson<T> = ColumnType<T | null, string | null | undefined, string | 
 type WithDefault<T> = ColumnType<T, T | undefined, T>;
 
 export type TransactionStatus =
-  | 'processing' | 'buyer_approval_pending' | 'authorization_succeeded' | 'authorization_declined' | 'authorization_failed'
-  | 'authorization_voided' | 'authorization_void_pending' | 'capture_succeeded' | 'capture_pending';
+  | 'processing'
+  | 'buyer_approval_pending'
+  | 'authorization_succeeded'
+  | 'authorization_declined'
+  | 'authorization_failed'
+  | 'authorization_voided'
+  | 'authorization_void_pending'
+  | 'capture_succeeded'
+  | 'capture_pending';
 
 /** A routing or flow decision, as `GET /transactions/{id}/actions` lists it. */
 export interface TransactionActionJson {
@@ -188,7 +195,8 @@ export interface SettlementsTable {
  * A chargeback or chargeback reversal: a line of a payment service's settlement report (migration
  * 0046). The settlement fields, with the line's kind and its id at the payment service.
  */
-export interface ChargebacksTable extends Omit<SettlementsTable, 'refund_id' | 'capture_attempt_id' | 'payment_service_id' | 'report_line_id'> {
+export interface ChargebacksTable
+  extends Omit<SettlementsTable, 'refund_id' | 'capture_attempt_id' | 'payment_service_id' | 'report_line_id'> {
   kind: 'chargeback' | 'chargeback-reversal';
   payment_service_id: string;
   /** The provider's id of the report line: unique per payment service. */

@@ -60,6 +60,8 @@ export interface ApiKeyPairsTable {
   updated_at: UpdatedAt;
   revoked_at: Timestamp | null;
   deleted_at: Timestamp | null;
+  /** Slugs of the pair's roles (GET /roles): its tokens get at most their scopes; null: no roles. */
+  role_slugs: ColumnType<string[] | null, string[] | null | undefined, string[] | null>;
 }
 
 export interface IdempotencyKeysTable {

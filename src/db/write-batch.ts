@@ -14,7 +14,11 @@ import type { Executor } from './executor.ts';
  * data-modifying WITHs). With `group`, on a pool that groups writes, they may be written together
  * with other requests' identical writes (src/db/group-commit.ts).
  */
-export async function runWrites<R = unknown>(db: Executor, writes: Array<Compilable<unknown> | CompiledQuery<unknown>>, group?: GroupKey): Promise<R[]> {
+export async function runWrites<R = unknown>(
+  db: Executor,
+  writes: Array<Compilable<unknown> | CompiledQuery<unknown>>,
+  group?: GroupKey,
+): Promise<R[]> {
   const compiled = writes.map((w) => ('compile' in w ? w.compile() : w));
   if (compiled.length === 0) return [];
   const combinable = compiled.every((q) => canCombine(q.sql));
@@ -92,7 +96,12 @@ export class GuardFailed extends Error {
  * writes nothing: this throws GuardFailed. Null when the writes cannot be combined (see
  * `canCombine`): nothing ran, the caller takes its usual path. Otherwise the updated rows.
  */
-export async function runGuardedWrites<R>(db: Executor, update: Compilable<R>, writes: Array<Compilable<unknown> | CompiledQuery<unknown>>, group?: GroupKey): Promise<R[] | null> {
+export async function runGuardedWrites<R>(
+  db: Executor,
+  update: Compilable<R>,
+  writes: Array<Compilable<unknown> | CompiledQuery<unknown>>,
+  group?: GroupKey,
+): Promise<R[] | null> {
   const compiled = [update.compile(), ...writes.map((w) => ('compile' in w ? w.compile() : w))];
   if (!compiled.every((q) => canCombine(q.sql))) return null;
   const runner = group && runners.get(db);
@@ -112,7 +121,10 @@ export function guarded(queries: ReadonlyArray<CompiledQuery<unknown>>): Compile
   const [update, ...rest] = parts;
   const ctes = [`u as (${update})`, ...rest.map((p, i) => `w${i + 1} as (${p})`)];
   // The guard is the outer side of a left join, so it is evaluated even when u is empty.
-  return CompiledQuery.raw(`with ${ctes.join(', ')} select u.* from (values (svc_require(exists (select 1 from u), 'guarded update found no row'))) as guard (ok) left join u on true`, parameters);
+  return CompiledQuery.raw(
+    `with ${ctes.join(', ')} select u.* from (values (svc_require(exists (select 1 from u), 'guarded update found no row'))) as guard (ok) left join u on true`,
+    parameters,
+  );
 }
 
 /** The texts of `queries` with their parameters numbered one after the other, and those parameters. */

@@ -25,7 +25,11 @@ export class AppError extends Error {
   readonly resourceId: string | undefined;
   readonly headers: Record<string, string>;
 
-  constructor(readonly code: ErrorCode, message: string = DEFAULT_MESSAGE[code], options: AppErrorOptions = {}) {
+  constructor(
+    readonly code: ErrorCode,
+    message: string = DEFAULT_MESSAGE[code],
+    options: AppErrorOptions = {},
+  ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'AppError';
     this.status = ERROR_STATUS[code];
@@ -46,8 +50,13 @@ export const invalidField = (location: ErrorLocation, pointer: string, message: 
  * A 400 about one field whose message says what is wrong (rather than the generic "Request failed
  * validation"). `headline`: the error's own message when it says more than the field's (by default the same).
  */
-export const fieldRefusal = (location: ErrorLocation, pointer: string, message: string, type = 'value_error', headline = message) =>
-  new AppError('bad_request', headline, { details: [{ location, pointer, message, type }] });
+export const fieldRefusal = (
+  location: ErrorLocation,
+  pointer: string,
+  message: string,
+  type = 'value_error',
+  headline = message,
+) => new AppError('bad_request', headline, { details: [{ location, pointer, message, type }] });
 
 export const unauthorized = (message = DEFAULT_MESSAGE.unauthorized) => new AppError('unauthorized', message);
 
@@ -57,7 +66,10 @@ export const missingScope = (scope: string) =>
   new AppError('forbidden', `The credential lacks the scope ${scope} required by this operation`);
 
 export const notFound = (resource?: string, id?: string) =>
-  new AppError('not_found', resource === undefined ? DEFAULT_MESSAGE.not_found : `The ${resource}${id ? ` ${id}` : ''} could not be found`);
+  new AppError(
+    'not_found',
+    resource === undefined ? DEFAULT_MESSAGE.not_found : `The ${resource}${id ? ` ${id}` : ''} could not be found`,
+  );
 
 export const duplicateRecord = (resourceId: string, message = DEFAULT_MESSAGE.duplicate_record) =>
   new AppError('duplicate_record', message, { resourceId });

@@ -41,7 +41,9 @@ export function translatePgError(error: unknown): unknown {
     return new AppError('not_found', 'A resource referenced by this request could not be found', { cause: error });
   }
   if (state === SQLSTATE.characterNotInRepertoire || state === SQLSTATE.untranslatableCharacter) {
-    return new AppError('bad_request', 'The request contains a character that cannot be stored (such as NUL)', { cause: error });
+    return new AppError('bad_request', 'The request contains a character that cannot be stored (such as NUL)', {
+      cause: error,
+    });
   }
   if (state === SQLSTATE.invalidTextRepresentation) {
     return new AppError('bad_request', 'Request failed validation', { cause: error });

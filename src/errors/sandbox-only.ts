@@ -27,8 +27,16 @@ export function refuseInProduction(config: { environment: string }, what: string
  * 400 `bad_request`: a sandbox connector named by a request (`pointer` in its body) or behind a
  * payment service it uses. `alternatives` are the real definitions of the same method.
  */
-export function sandboxConnectorRefusal(definitionId: string, method: string, alternatives: readonly string[], pointer: string | null = null): AppError {
-  const instead = alternatives.length > 0 ? `use one of: ${alternatives.join(', ')}` : `no production connector processes ${method} yet`;
+export function sandboxConnectorRefusal(
+  definitionId: string,
+  method: string,
+  alternatives: readonly string[],
+  pointer: string | null = null,
+): AppError {
+  const instead =
+    alternatives.length > 0
+      ? `use one of: ${alternatives.join(', ')}`
+      : `no production connector processes ${method} yet`;
   const message = `${definitionId} is a sandbox connector and is not available in production; ${instead}`;
   return pointer ? fieldRefusal('body', pointer, message, 'sandbox_connector') : new AppError('bad_request', message);
 }

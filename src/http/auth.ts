@@ -12,7 +12,6 @@ import { RateLimiter } from './rate-limit.ts';
 export const MERCHANT_HEADER = 'x-svc-merchant-account-id';
 export const DEFAULT_MERCHANT_ACCOUNT = 'default';
 
-
 const BEARER = /^Bearer +([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+) *$/;
 
 declare module 'fastify' {
@@ -45,11 +44,16 @@ export function createAuthenticator(deps: Deps) {
     const header = request.headers.authorization;
     const match = typeof header === 'string' ? BEARER.exec(header) : null;
     if (!match) {
-      request.log.debug({ reason: header ? 'malformed Authorization header' : 'no Authorization header' }, 'unauthorized');
+      request.log.debug(
+        { reason: header ? 'malformed Authorization header' : 'no Authorization header' },
+        'unauthorized',
+      );
       refusal(header ? 'malformed authorization header' : 'missing authorization header');
     }
     try {
-      return await verifyAccessToken(match[1]!, deps.keyPairs, tokens, { maxLifetimeSeconds: deps.config.tokenMaxLifetimeSeconds });
+      return await verifyAccessToken(match[1]!, deps.keyPairs, tokens, {
+        maxLifetimeSeconds: deps.config.tokenMaxLifetimeSeconds,
+      });
     } catch (error) {
       request.log.debug({ reason: (error as { reason?: string }).reason }, 'unauthorized');
       throw error;
@@ -63,7 +67,12 @@ export function createAuthenticator(deps: Deps) {
    */
   async function cookieSession(request: FastifyRequest, token: string): Promise<Principal> {
     const requested = request.headers[MERCHANT_HEADER];
-    return dashboardPrincipal(deps, { token, method: request.method, csrfHeader: request.headers[CSRF_HEADER], requestedAccount: typeof requested === 'string' && requested !== '' ? requested : null });
+    return dashboardPrincipal(deps, {
+      token,
+      method: request.method,
+      csrfHeader: request.headers[CSRF_HEADER],
+      requestedAccount: typeof requested === 'string' && requested !== '' ? requested : null,
+    });
   }
 
   async function credentialOf(request: FastifyRequest): Promise<Principal> {
@@ -71,7 +80,8 @@ export function createAuthenticator(deps: Deps) {
     if (credential === 'checkout-session') return checkoutSession(request);
     if (credential === 'transaction-session') return transactionSession(request);
     // A bearer token wins over a cookie: an API client's request is never the browser's session.
-    const cookie = request.headers.authorization === undefined ? readSessionCookie(request.headers.cookie, deps.config) : null;
+    const cookie =
+      request.headers.authorization === undefined ? readSessionCookie(request.headers.cookie, deps.config) : null;
     return cookie ? cookieSession(request, cookie) : bearer(request);
   }
 
@@ -79,7 +89,8 @@ export function createAuthenticator(deps: Deps) {
     // The per-session limit only counts ids that exist; misses count per client address (request.ip,
     // TRUST_PROXY) and a found session is served whatever its address's count (http/failed-lookups.ts).
     const id = (request.params as Record<string, string | undefined>).session_id;
-    const session = id && isUuid(id) && deps.resolveCheckoutSession ? await deps.resolveCheckoutSession(deps, id) : null;
+    const session =
+      id && isUuid(id) && deps.resolveCheckoutSession ? await deps.resolveCheckoutSession(deps, id) : null;
     if (!session || session.expiresAt.getTime() <= Date.now()) {
       await lookups.miss(request.ip);
       throw unauthorized();
@@ -107,7 +118,10 @@ export function createAuthenticator(deps: Deps) {
   async function transactionSession(request: FastifyRequest): Promise<Principal> {
     const id = (request.params as Record<string, string | undefined>).transaction_id;
     const token = (request.query as Record<string, unknown> | undefined)?.token;
-    const session = id && isUuid(id) && typeof token === 'string' && deps.resolveTransactionSession ? await deps.resolveTransactionSession(deps, id, token) : null;
+    const session =
+      id && isUuid(id) && typeof token === 'string' && deps.resolveTransactionSession
+        ? await deps.resolveTransactionSession(deps, id, token)
+        : null;
     if (!session) {
       await lookups.miss(request.ip);
       throw unauthorized();
@@ -168,7 +182,9 @@ export function createAuthenticator(deps: Deps) {
     request.ctx.merchantAccountId = merchantAccountId;
     // Server-to-server tokens are never rate limited; browser credentials are, on enumerable operations.
     if (config.enumerationLimited && (embedCall || principal.kind === 'checkout-session')) {
-      await limiter.hit(`${principal.kind === 'checkout-session' ? 'checkout-session' : 'embed'}:${principal.tokenHash}`);
+      await limiter.hit(
+        `${principal.kind === 'checkout-session' ? 'checkout-session' : 'embed'}:${principal.tokenHash}`,
+      );
     }
   };
 }

@@ -15,8 +15,16 @@ export function clientErrorHandler(limits: HttpLimits) {
       socket.destroy();
       return;
     }
-    const body = JSON.stringify({ type: 'error', code: 'bad_request', status: 400, message: messageOf(error, limits), details: [] });
-    socket.end(`HTTP/1.1 400 Bad Request\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+    const body = JSON.stringify({
+      type: 'error',
+      code: 'bad_request',
+      status: 400,
+      message: messageOf(error, limits),
+      details: [],
+    });
+    socket.end(
+      `HTTP/1.1 400 Bad Request\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
   };
 }
 

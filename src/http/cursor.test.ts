@@ -9,11 +9,20 @@ const LIST = 'merchant-accounts:';
 const SCOPE = 'default';
 const position: CursorPosition = { direction: 'next', key: ['2024-05-01T10:20:30.123Z', 'acct-1'] };
 
-const positionArb: fc.Arbitrary<CursorPosition> = fc.record({
-  direction: fc.constantFrom('next' as const, 'prev' as const),
-  key: fc.array(fc.oneof(fc.string({ unit: 'grapheme' }), fc.integer(), fc.date({ noInvalidDate: true }).map((d) => d.toISOString())), { minLength: 1, maxLength: 3 }),
-  inclusive: fc.constantFrom(undefined, true),
-}).map(({ inclusive, ...rest }) => (inclusive ? { ...rest, inclusive } : rest));
+const positionArb: fc.Arbitrary<CursorPosition> = fc
+  .record({
+    direction: fc.constantFrom('next' as const, 'prev' as const),
+    key: fc.array(
+      fc.oneof(
+        fc.string({ unit: 'grapheme' }),
+        fc.integer(),
+        fc.date({ noInvalidDate: true }).map((d) => d.toISOString()),
+      ),
+      { minLength: 1, maxLength: 3 },
+    ),
+    inclusive: fc.constantFrom(undefined, true),
+  })
+  .map(({ inclusive, ...rest }) => (inclusive ? { ...rest, inclusive } : rest));
 
 function expectBadCursor(fn: () => unknown): void {
   let caught: unknown;
@@ -26,7 +35,9 @@ function expectBadCursor(fn: () => unknown): void {
   const error = caught as AppError;
   expect(error.code).toBe('bad_request');
   expect(error.status).toBe(400);
-  expect(error.details).toEqual([{ location: 'query', pointer: '/cursor', message: expect.any(String), type: 'value_error' }]);
+  expect(error.details).toEqual([
+    { location: 'query', pointer: '/cursor', message: expect.any(String), type: 'value_error' },
+  ]);
 }
 
 describe('happy', () => {
@@ -72,13 +83,15 @@ describe('errors', () => {
   });
 
   it('refuses a truncated or extended cursor', () => {
-    for (let end = 0; end < cursor.length; end++) expectBadCursor(() => codec.decode(LIST, SCOPE, cursor.slice(0, end)));
+    for (let end = 0; end < cursor.length; end++)
+      expectBadCursor(() => codec.decode(LIST, SCOPE, cursor.slice(0, end)));
     expectBadCursor(() => codec.decode(LIST, SCOPE, `${cursor}A`));
     expectBadCursor(() => codec.decode(LIST, SCOPE, `${cursor}.A`));
   });
 
   it('refuses malformed input', () => {
-    for (const bad of ['', '.', '..', 'abc', 'a.b', 'a.b.c', '%%%.%%%', '\u0000.\u0000', 'é.✓']) expectBadCursor(() => codec.decode(LIST, SCOPE, bad));
+    for (const bad of ['', '.', '..', 'abc', 'a.b', 'a.b.c', '%%%.%%%', '\u0000.\u0000', 'é.✓'])
+      expectBadCursor(() => codec.decode(LIST, SCOPE, bad));
     fc.assert(fc.property(fc.string(), (bad) => expectBadCursor(() => codec.decode(LIST, SCOPE, bad))));
   });
 
@@ -88,11 +101,33 @@ describe('errors', () => {
     const own = new CursorCodec(secret);
     const sign = (text: string) => {
       const payload = Buffer.from(text).toString('base64url');
-      return `${payload}.${createHmac('sha256', secret).update(JSON.stringify([LIST, SCOPE, payload])).digest('base64url').slice(0, 22)}`;
+      return `${payload}.${createHmac('sha256', secret)
+        .update(JSON.stringify([LIST, SCOPE, payload]))
+        .digest('base64url')
+        .slice(0, 22)}`;
     };
     expect(own.decode(LIST, SCOPE, sign('{"d":"p","k":["x",1]}'))).toEqual({ direction: 'prev', key: ['x', 1] });
-    expect(own.decode(LIST, SCOPE, sign('{"d":"n","k":["x"],"i":1}'))).toEqual({ direction: 'next', key: ['x'], inclusive: true });
-    for (const text of ['', 'not json', 'null', '7', '"n"', '[]', '{}', '{"d":"x","k":[]}', '{"d":"n"}', '{"d":"n","k":"a"}', '{"d":"n","k":[{}]}', '{"d":"n","k":[null]}', '{"d":"n","k":[true]}', '{"d":"n","k":[]}']) {
+    expect(own.decode(LIST, SCOPE, sign('{"d":"n","k":["x"],"i":1}'))).toEqual({
+      direction: 'next',
+      key: ['x'],
+      inclusive: true,
+    });
+    for (const text of [
+      '',
+      'not json',
+      'null',
+      '7',
+      '"n"',
+      '[]',
+      '{}',
+      '{"d":"x","k":[]}',
+      '{"d":"n"}',
+      '{"d":"n","k":"a"}',
+      '{"d":"n","k":[{}]}',
+      '{"d":"n","k":[null]}',
+      '{"d":"n","k":[true]}',
+      '{"d":"n","k":[]}',
+    ]) {
       expectBadCursor(() => own.decode(LIST, SCOPE, sign(text)));
     }
   });

@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { AppError, fieldRefusal } from '../errors/app-error.ts';
+import { type AppError, fieldRefusal } from '../errors/app-error.ts';
 
 export type Direction = 'next' | 'prev';
 
@@ -20,11 +20,20 @@ export class CursorCodec {
   constructor(private readonly secret: Buffer) {}
 
   private mac(list: string, scope: string, payload: string): string {
-    return createHmac('sha256', this.secret).update(JSON.stringify([list, scope, payload])).digest('base64url').slice(0, 22);
+    return createHmac('sha256', this.secret)
+      .update(JSON.stringify([list, scope, payload]))
+      .digest('base64url')
+      .slice(0, 22);
   }
 
   encode(list: string, scope: string, position: CursorPosition): string {
-    const payload = Buffer.from(JSON.stringify({ d: position.direction === 'next' ? 'n' : 'p', k: position.key, ...(position.inclusive ? { i: 1 } : {}) })).toString('base64url');
+    const payload = Buffer.from(
+      JSON.stringify({
+        d: position.direction === 'next' ? 'n' : 'p',
+        k: position.key,
+        ...(position.inclusive ? { i: 1 } : {}),
+      }),
+    ).toString('base64url');
     return `${payload}.${this.mac(list, scope, payload)}`;
   }
 
@@ -41,11 +50,27 @@ export class CursorCodec {
       throw invalidCursor();
     }
     const { d, k, i } = (parsed ?? {}) as { d?: unknown; k?: unknown; i?: unknown };
-    if ((d !== 'n' && d !== 'p') || !Array.isArray(k) || k.length === 0 || !k.every((v) => typeof v === 'string' || typeof v === 'number')) throw invalidCursor();
-    return { direction: d === 'n' ? 'next' : 'prev', key: k as (string | number)[], ...(i === 1 ? { inclusive: true } : {}) };
+    if (
+      (d !== 'n' && d !== 'p') ||
+      !Array.isArray(k) ||
+      k.length === 0 ||
+      !k.every((v) => typeof v === 'string' || typeof v === 'number')
+    )
+      throw invalidCursor();
+    return {
+      direction: d === 'n' ? 'next' : 'prev',
+      key: k as (string | number)[],
+      ...(i === 1 ? { inclusive: true } : {}),
+    };
   }
 }
 
 export function invalidCursor(): AppError {
-  return fieldRefusal('query', '/cursor', 'Invalid or foreign cursor', 'value_error', 'The cursor is not valid for this list; pass a next_cursor or previous_cursor value returned by it');
+  return fieldRefusal(
+    'query',
+    '/cursor',
+    'Invalid or foreign cursor',
+    'value_error',
+    'The cursor is not valid for this list; pass a next_cursor or previous_cursor value returned by it',
+  );
 }

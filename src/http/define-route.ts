@@ -27,7 +27,12 @@ export interface ResumeInput<P, B> {
   headers: FastifyRequest['headers'];
 }
 
-export interface RouteDefinition<P extends TSchema | undefined, Q extends TSchema | undefined, B extends TSchema | undefined, R extends TSchema | null> {
+export interface RouteDefinition<
+  P extends TSchema | undefined,
+  Q extends TSchema | undefined,
+  B extends TSchema | undefined,
+  R extends TSchema | null,
+> {
   /** camelCase of the file name; also the name in logs and audit entries. */
   operationId: string;
   method: HTTPMethods;
@@ -75,9 +80,15 @@ export interface RouteDefinition<P extends TSchema | undefined, Q extends TSchem
    * call whose answer the request never recorded as one without an answer (connectors/call.ts,
    * `UNANSWERED`), storing its answer with that write.
    */
-  resume?: (ctx: RequestContext, resourceId: string, input: ResumeInput<StaticOf<P>, StaticOf<B>>) => Promise<R extends TSchema ? Static<R> : void>;
+  resume?: (
+    ctx: RequestContext,
+    resourceId: string,
+    input: ResumeInput<StaticOf<P>, StaticOf<B>>,
+  ) => Promise<R extends TSchema ? Static<R> : void>;
   /** Returns the response body; null only with `noContentWhenNull`. */
-  handler: (input: RouteInput<StaticOf<P>, StaticOf<Q>, StaticOf<B>>) => Promise<R extends TSchema ? Static<R> | null : void>;
+  handler: (
+    input: RouteInput<StaticOf<P>, StaticOf<Q>, StaticOf<B>>,
+  ) => Promise<R extends TSchema ? Static<R> | null : void>;
 }
 
 declare module 'fastify' {
@@ -115,23 +126,40 @@ export const ERROR_RESPONSES: Record<number, TSchema> = {
 async function sendRawResult(ctx: RequestContext, reply: FastifyReply, raw: RawResponse): Promise<FastifyReply> {
   if (ctx.idempotency && !ctx.idempotency.recorded) {
     const encoded = encodeRaw(raw);
-    ctx.idempotency.recorded = await withTransaction(ctx.deps.db, (tx) => ctx.idempotency!.recordRaw(tx, raw.status, encoded));
+    ctx.idempotency.recorded = await withTransaction(ctx.deps.db, (tx) =>
+      ctx.idempotency!.recordRaw(tx, raw.status, encoded),
+    );
   }
   return sendRaw(reply, raw);
 }
 
 /** Builds the Fastify route of an operation: schemas, shared error responses, scope, idempotency. */
-export function defineRoute<P extends TSchema | undefined = undefined, Q extends TSchema | undefined = undefined, B extends TSchema | undefined = undefined, R extends TSchema | null = null>(
-  def: RouteDefinition<P, Q, B, R>,
-): RouteOptions {
+export function defineRoute<
+  P extends TSchema | undefined = undefined,
+  Q extends TSchema | undefined = undefined,
+  B extends TSchema | undefined = undefined,
+  R extends TSchema | null = null,
+>(def: RouteDefinition<P, Q, B, R>): RouteOptions {
   const idempotent = def.idempotent ?? def.method === 'POST';
   const merchantScoped = def.merchantScoped ?? true;
   const headerProps: Record<string, TSchema> = { ...def.headers };
   if (merchantScoped && def.scope !== null) {
-    headerProps[MERCHANT_HEADER] = Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: 'The merchant account the request acts on (default: the credential\'s account, else `default`)' }));
+    headerProps[MERCHANT_HEADER] = Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 255,
+        description: "The merchant account the request acts on (default: the credential's account, else `default`)",
+      }),
+    );
   }
   if (idempotent) {
-    headerProps[IDEMPOTENCY_HEADER] = Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: 'Makes the request idempotent for 24 hours; a random value such as a UUIDv4' }));
+    headerProps[IDEMPOTENCY_HEADER] = Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 255,
+        description: 'Makes the request idempotent for 24 hours; a random value such as a UUIDv4',
+      }),
+    );
   }
   const success = def.response === null ? Type.Null({ description: 'No Content' }) : def.response;
   const schema = {
@@ -144,7 +172,11 @@ export function defineRoute<P extends TSchema | undefined = undefined, Q extends
     ...(def.querystring ? { querystring: def.querystring } : {}),
     ...(def.body ? { body: def.body } : {}),
     ...(Object.keys(headerProps).length > 0 ? { headers: Type.Object(headerProps) } : {}),
-    response: { [def.status]: success, ...(def.noContentWhenNull ? { 204: Type.Null({ description: 'No Content' }) } : {}), ...(def.scope === null && (def.credential ?? 'bearer') === 'bearer' ? {} : ERROR_RESPONSES) },
+    response: {
+      [def.status]: success,
+      ...(def.noContentWhenNull ? { 204: Type.Null({ description: 'No Content' }) } : {}),
+      ...(def.scope === null && (def.credential ?? 'bearer') === 'bearer' ? {} : ERROR_RESPONSES),
+    },
   };
 
   return {
@@ -187,7 +219,9 @@ export function defineRoute<P extends TSchema | undefined = undefined, Q extends
         if (ctx.idempotency) {
           if (!ctx.idempotency.recorded) {
             // The service did not record the response with its own write (read-only outcome): record it now.
-            ctx.idempotency.recorded = await withTransaction(ctx.deps.db, (tx) => ctx.idempotency!.record(tx, status, result));
+            ctx.idempotency.recorded = await withTransaction(ctx.deps.db, (tx) =>
+              ctx.idempotency!.record(tx, status, result),
+            );
           }
           crashPoint('after-answer', def.operationId);
           return sendRecorded(reply, ctx.idempotency.recorded);

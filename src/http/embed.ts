@@ -3,7 +3,15 @@ import type { Principal } from '../context.ts';
 import { AppError } from '../errors/app-error.ts';
 
 /** Claims of an `embed` token that pin the request body field of the same name. */
-export const PINNED_FIELDS = ['amount', 'currency', 'buyer_id', 'buyer_external_identifier', 'metadata', 'cart_items', 'connection_options'] as const;
+export const PINNED_FIELDS = [
+  'amount',
+  'currency',
+  'buyer_id',
+  'buyer_external_identifier',
+  'metadata',
+  'cart_items',
+  'connection_options',
+] as const;
 
 type BuyerPin = 'buyer_id' | 'buyer_external_identifier';
 
@@ -29,7 +37,11 @@ interface Conflict {
 
 function valueAt(body: Record<string, unknown>, path: readonly string[]): unknown {
   let value: unknown = body;
-  for (const key of path) value = value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>)[key] : undefined;
+  for (const key of path)
+    value =
+      value !== null && typeof value === 'object' && !Array.isArray(value)
+        ? (value as Record<string, unknown>)[key]
+        : undefined;
   return value;
 }
 
@@ -49,7 +61,9 @@ function pinRefusal(embed: Record<string, unknown>, conflicts: Conflict[]): AppE
   const names = (kind: Conflict['kind']) => conflicts.filter((c) => c.kind === kind).map((c) => c.path.join('.'));
   const values = names('value');
   const keys = names('key');
-  const pins = (['buyer_id', 'buyer_external_identifier'] as const).filter((pin) => typeof embed[pin] === 'string' && embed[pin] !== '');
+  const pins = (['buyer_id', 'buyer_external_identifier'] as const).filter(
+    (pin) => typeof embed[pin] === 'string' && embed[pin] !== '',
+  );
   const parts = [
     values.length > 0 ? `${values.join(', ')} must equal the pinned value${values.length > 1 ? 's' : ''}` : null,
     keys.length > 0 ? `the token pins the buyer by ${pins.join(' and ')}, so ${keys.join(', ')} may not be sent` : null,
@@ -58,7 +72,10 @@ function pinRefusal(embed: Record<string, unknown>, conflicts: Conflict[]): AppE
     details: conflicts.map((c) => ({
       location: 'body' as const,
       pointer: `/${c.path.join('/')}`,
-      message: c.kind === 'value' ? 'Must equal the value pinned by the embed token' : `The embed token pins the buyer by ${pins.join(' and ')}: name the buyer that way, or not at all`,
+      message:
+        c.kind === 'value'
+          ? 'Must equal the value pinned by the embed token'
+          : `The embed token pins the buyer by ${pins.join(' and ')}: name the buyer that way, or not at all`,
       type: 'embed_pin_mismatch',
     })),
   });

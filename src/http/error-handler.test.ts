@@ -13,7 +13,13 @@ describe('errors', () => {
     for (const url of ['/buyers/%zz', '/buyers/%E0%A4%A', '/webhook-subscriptions/%']) {
       const res = await t.request({ method: 'GET', url, headers: { 'x-request-id': 'bad-url-1' } });
       expect(res.statusCode, url).toBe(400);
-      expect(res.json()).toEqual({ type: 'error', code: 'bad_request', status: 400, message: 'The request URL is malformed: a path segment has invalid percent-encoding', details: [] });
+      expect(res.json()).toEqual({
+        type: 'error',
+        code: 'bad_request',
+        status: 400,
+        message: 'The request URL is malformed: a path segment has invalid percent-encoding',
+        details: [],
+      });
       expect(res.headers['x-request-id']).toBe('bad-url-1');
     }
   });
@@ -21,7 +27,13 @@ describe('errors', () => {
   it('answers a path parameter over 500 characters with the error body', async () => {
     const res = await t.request({ method: 'GET', url: `/payouts/${'a'.repeat(600)}` });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ type: 'error', code: 'bad_request', status: 400, message: 'A path parameter is longer than 500 characters; no identifier is that long', details: [] });
+    expect(res.json()).toEqual({
+      type: 'error',
+      code: 'bad_request',
+      status: 400,
+      message: 'A path parameter is longer than 500 characters; no identifier is that long',
+      details: [],
+    });
   });
 });
 

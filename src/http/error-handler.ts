@@ -13,23 +13,38 @@ export interface RenderedError {
   unexpected: boolean;
 }
 
-const CODE_BY_STATUS = new Map<number, ErrorCode>(Object.entries(ERROR_STATUS).map(([code, status]) => [status, code as ErrorCode]));
+const CODE_BY_STATUS = new Map<number, ErrorCode>(
+  Object.entries(ERROR_STATUS).map(([code, status]) => [status, code as ErrorCode]),
+);
 
 function errorBody(error: AppError): ErrorBody {
-  const body: ErrorBody = { type: 'error', code: error.code, status: error.status, message: error.message, details: error.details };
+  const body: ErrorBody = {
+    type: 'error',
+    code: error.code,
+    status: error.status,
+    message: error.message,
+    details: error.details,
+  };
   if (error.code === 'duplicate_record') body.resource_id = error.resourceId ?? null;
   return body;
 }
 
 function humanSize(bytes: number): string {
-  return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : bytes % 1024 === 0 ? `${bytes / 1024} KiB` : `${bytes} bytes`;
+  return bytes % (1024 * 1024) === 0
+    ? `${bytes / (1024 * 1024)} MiB`
+    : bytes % 1024 === 0
+      ? `${bytes / 1024} KiB`
+      : `${bytes} bytes`;
 }
 
 /** Maps Fastify's own request errors (parsing, size, media type) onto the specification's codes. */
 function fromFastifyError(error: FastifyError, bodyLimit: number): AppError | null {
   switch (error.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new AppError('bad_request', `Request body is larger than the limit of ${bodyLimit} bytes (${humanSize(bodyLimit)})`);
+      return new AppError(
+        'bad_request',
+        `Request body is larger than the limit of ${bodyLimit} bytes (${humanSize(bodyLimit)})`,
+      );
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new AppError('bad_request', 'Unsupported Content-Type; send the request body as application/json');
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
@@ -65,7 +80,12 @@ export function renderError(raw: unknown, bodyLimit: number): RenderedError {
   }
   const appError = error instanceof AppError ? error : fromFastifyError(fastifyError, bodyLimit);
   if (appError) {
-    return { status: appError.status, body: errorBody(appError), headers: appError.headers, unexpected: appError.status >= 500 && appError.code === 'server_error' };
+    return {
+      status: appError.status,
+      body: errorBody(appError),
+      headers: appError.headers,
+      unexpected: appError.status >= 500 && appError.code === 'server_error',
+    };
   }
   const fallback = new AppError('server_error');
   return { status: 500, body: errorBody(fallback), headers: {}, unexpected: true };

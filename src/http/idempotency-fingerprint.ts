@@ -24,7 +24,19 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
  * pins, expiry dates, network and wallet tokens, cryptograms. Matched by name wherever they sit
  * (a `number` that is not a card is MACed all the same, which changes nothing but the cost).
  */
-const CARD_FIELDS = new Set(['number', 'card_number', 'pan', 'security_code', 'cvv', 'cvc', 'pin', 'expiration_date', 'token', 'cryptogram', 'checkout_token']);
+const CARD_FIELDS = new Set([
+  'number',
+  'card_number',
+  'pan',
+  'security_code',
+  'cvv',
+  'cvc',
+  'pin',
+  'expiration_date',
+  'token',
+  'cryptogram',
+  'checkout_token',
+]);
 
 /** The body with each card field's value replaced by its keyed MAC: a changed card is still another request. */
 function withoutCardData(value: unknown, macOf: (value: string) => string): unknown {
@@ -32,7 +44,10 @@ function withoutCardData(value: unknown, macOf: (value: string) => string): unkn
   if (value === null || typeof value !== 'object') return value;
   const out: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value as Record<string, unknown>)) {
-    out[key] = CARD_FIELDS.has(key) && item !== null && item !== undefined ? `mac:${macOf(canonical(item))}` : withoutCardData(item, macOf);
+    out[key] =
+      CARD_FIELDS.has(key) && item !== null && item !== undefined
+        ? `mac:${macOf(canonical(item))}`
+        : withoutCardData(item, macOf);
   }
   return out;
 }
@@ -53,10 +68,16 @@ function parsedBody(request: FastifyRequest): { json: unknown } | { raw: string 
  * the stored value nor the text it is computed from holds a card value (issue 48; a plain SHA-256
  * of the body gave the card number and security code back in about 10⁶ guesses).
  */
-export async function requestHash(vault: Vault, db: Executor, merchantAccountId: string, request: FastifyRequest): Promise<string> {
+export async function requestHash(
+  vault: Vault,
+  db: Executor,
+  merchantAccountId: string,
+  request: FastifyRequest,
+): Promise<string> {
   const body = parsedBody(request);
   const mac = await vault.requestMac(db, merchantAccountId, (macOf) => {
-    const text = body === null ? '' : 'json' in body ? canonical(withoutCardData(body.json, macOf)) : `mac:${macOf(body.raw)}`;
+    const text =
+      body === null ? '' : 'json' in body ? canonical(withoutCardData(body.json, macOf)) : `mac:${macOf(body.raw)}`;
     return `${request.method} ${request.url}\n${text}`;
   });
   return KEYED + mac;
@@ -69,7 +90,9 @@ export async function requestHash(vault: Vault, db: Executor, merchantAccountId:
  */
 export function legacyRequestHash(request: FastifyRequest): string {
   const body = parsedBody(request);
-  return sha256(`${request.method} ${request.url}\n${body === null ? '' : 'json' in body ? canonical(body.json) : body.raw}`);
+  return sha256(
+    `${request.method} ${request.url}\n${body === null ? '' : 'json' in body ? canonical(body.json) : body.raw}`,
+  );
 }
 
 /**
@@ -78,12 +101,17 @@ export function legacyRequestHash(request: FastifyRequest): string {
  * migration 0038, its old SHA-256 as stored (not yet rewritten) or rewritten by the rekey job
  * (`k0:`), whose response is still sealed under the old SHA-256.
  */
-export async function matchStoredHash(stored: string, requestHash: string, legacy: { vault: Vault; db: Executor; merchantAccountId: string; request: FastifyRequest }): Promise<string | null> {
+export async function matchStoredHash(
+  stored: string,
+  requestHash: string,
+  legacy: { vault: Vault; db: Executor; merchantAccountId: string; request: FastifyRequest },
+): Promise<string | null> {
   if (stored === requestHash) return requestHash;
   if (stored.startsWith(KEYED)) return null;
   const old = legacyRequestHash(legacy.request);
   if (isUnkeyed(stored)) return stored === old ? old : null;
-  if (stored.startsWith(LEGACY_KEYED)) return stored === (await keyedLegacyHash(legacy.vault, legacy.db, legacy.merchantAccountId, old)) ? old : null;
+  if (stored.startsWith(LEGACY_KEYED))
+    return stored === (await keyedLegacyHash(legacy.vault, legacy.db, legacy.merchantAccountId, old)) ? old : null;
   return null;
 }
 
@@ -104,7 +132,12 @@ export function credentialHash(principal: Principal | null): string {
  * account) and the claim it answers, so a ciphertext copied to another row, or left from an earlier
  * claim of the same key, or under an edited credential hash, does not open.
  */
-export function responseBinding(claim: { owner: string; key: string; requestHash: string; credentialHash: string }): Binding {
+export function responseBinding(claim: {
+  owner: string;
+  key: string;
+  requestHash: string;
+  credentialHash: string;
+}): Binding {
   const rowId = sha256(JSON.stringify([claim.owner, claim.key, claim.requestHash, claim.credentialHash]));
   return { table: 'idempotency_keys', column: 'response_body', rowId };
 }

@@ -45,7 +45,12 @@ async function claimKey(tx: Tx, claim: Claim, now: number): Promise<Outcome> {
   // NULL: a claim made before migration 0012, which can never complete (see that migration).
   if (row.credential_hash !== null && row.credential_hash !== claim.credentialHash) return { kind: 'credentials' };
   if (row.state === 'completed') {
-    return { kind: 'replay', status: row.response_status ?? 200, sealed: { ciphertext: row.response_body ?? '', keyId: row.response_key_id ?? '' }, sealedUnder };
+    return {
+      kind: 'replay',
+      status: row.response_status ?? 200,
+      sealed: { ciphertext: row.response_body ?? '', keyId: row.response_key_id ?? '' },
+      sealedUnder,
+    };
   }
   if (row.locked_until.getTime() > now) return { kind: 'running' };
   // Abandoned (its process died) or released after a 5xx: a resource it recorded is kept and resumed.
@@ -59,7 +64,14 @@ interface Claim extends repo.NewClaim {
 }
 
 /** The request hash is the vault's keyed MAC: its key comes from the vault's cache, no round trip once warm. */
-async function newClaim(deps: Deps, request: FastifyRequest, key: string, now: number, ttlSeconds: number, leaseMs: number): Promise<Claim> {
+async function newClaim(
+  deps: Deps,
+  request: FastifyRequest,
+  key: string,
+  now: number,
+  ttlSeconds: number,
+  leaseMs: number,
+): Promise<Claim> {
   const ctx = request.ctx;
   const merchantAccountId = ctx.merchantAccountId;
   const hash = await requestHash(deps.vault, deps.db, merchantAccountId, request);
@@ -73,7 +85,8 @@ async function newClaim(deps: Deps, request: FastifyRequest, key: string, now: n
     credentialHash: credentialHash(ctx.principal),
     lockedUntil: new Date(now + leaseMs),
     expiresAt: new Date(now + ttlSeconds * 1000),
-    matchStoredHash: (db, stored) => matchStoredHash(stored, hash, { vault: deps.vault, db, merchantAccountId, request }),
+    matchStoredHash: (db, stored) =>
+      matchStoredHash(stored, hash, { vault: deps.vault, db, merchantAccountId, request }),
   };
 }
 
@@ -101,17 +114,28 @@ export function createIdempotencyHook(deps: Deps) {
     // Responses are sealed under the key's merchant account, which must exist. Authentication
     // checks it for merchant-scoped operations only; instance-wide ones may name any account.
     if (request.routeOptions.config.merchantScoped === false && !(await merchants.exists(ctx.merchantAccountId))) {
-      throw forbidden(`Merchant account ${ctx.merchantAccountId} does not exist or is not accessible with this credential`);
+      throw forbidden(
+        `Merchant account ${ctx.merchantAccountId} does not exist or is not accessible with this credential`,
+      );
     }
     const now = Date.now();
     // The crash-safety test shortens the lease (observability/test-faults.ts); production cannot.
-    const claim = await newClaim(deps, request, key, now, deps.config.idempotencyTtlSeconds, deps.config.testFaults.idempotencyLeaseMs ?? LEASE_MS);
+    const claim = await newClaim(
+      deps,
+      request,
+      key,
+      now,
+      deps.config.idempotencyTtlSeconds,
+      deps.config.testFaults.idempotencyLeaseMs ?? LEASE_MS,
+    );
     // A new key (the common case) is claimed by one insert, with no transaction around it; a key
     // that exists is examined under its row lock.
     const inserted = await repo.insertClaim(deps.db, claim).catch((error: unknown) => {
       throw translatePgError(error);
     });
-    const outcome: Outcome = inserted ? { kind: 'claimed' } : await withTransaction(deps.db, (tx) => claimKey(tx, claim, now));
+    const outcome: Outcome = inserted
+      ? { kind: 'claimed' }
+      : await withTransaction(deps.db, (tx) => claimKey(tx, claim, now));
     switch (outcome.kind) {
       case 'mismatch':
         throw refused(
@@ -128,7 +152,12 @@ export function createIdempotencyHook(deps: Deps) {
       case 'running':
         throw tooEarly('A request with this idempotency-key is still being processed; retry it shortly');
       case 'replay': {
-        const body = await deps.vault.decrypt(deps.db, claim.merchantAccountId, outcome.sealed, responseBinding({ ...claim, requestHash: outcome.sealedUnder }));
+        const body = await deps.vault.decrypt(
+          deps.db,
+          claim.merchantAccountId,
+          outcome.sealed,
+          responseBinding({ ...claim, requestHash: outcome.sealedUnder }),
+        );
         request.log.info({ operationId: ctx.operationId }, 'idempotent replay');
         // A raw route's answer was stored whole (status, headers, bytes); its errors as usual.
         if (request.routeOptions.config.rawResponse && isEncodedRaw(body)) return sendRaw(reply, decodeRaw(body), true);
@@ -158,9 +187,14 @@ async function resume(request: FastifyRequest, reply: FastifyReply, resourceId: 
   const handle = ctx.idempotency as SettleableHandle;
   let recorded: RecordedResponse;
   try {
-    const resource = await request.routeOptions.config.resume!(ctx, resourceId, { params: request.params, body: request.body, headers: request.headers });
+    const resource = await request.routeOptions.config.resume!(ctx, resourceId, {
+      params: request.params,
+      body: request.body,
+      headers: request.headers,
+    });
     // A resume that finished the request's record stored its answer with that write.
-    recorded = handle.recorded ?? (await withTransaction(ctx.deps.db, (tx) => handle.record(tx, ctx.successStatus, resource)));
+    recorded =
+      handle.recorded ?? (await withTransaction(ctx.deps.db, (tx) => handle.record(tx, ctx.successStatus, resource)));
   } catch (error) {
     await handle.settle(error);
     throw error;
@@ -171,12 +205,21 @@ async function resume(request: FastifyRequest, reply: FastifyReply, resourceId: 
   return sendStored(reply, recorded.status, recorded.body, true);
 }
 
-function createHandle(deps: Deps, claim: repo.NewClaim, reply: FastifyReply): IdempotencyHandle & { settle(error: unknown): Promise<void> } {
+function createHandle(
+  deps: Deps,
+  claim: repo.NewClaim,
+  reply: FastifyReply,
+): IdempotencyHandle & { settle(error: unknown): Promise<void> } {
   /** Seals the body under the merchant account's data key, bound to this row and claim. */
-  const seal = (db: Executor, body: string) => deps.vault.encrypt(db, claim.merchantAccountId, body, responseBinding(claim));
-  const complete = async (tx: Tx, status: number, body: string) => repo.completeKey(tx, claim, status, await seal(tx, body));
+  const seal = (db: Executor, body: string) =>
+    deps.vault.encrypt(db, claim.merchantAccountId, body, responseBinding(claim));
+  const complete = async (tx: Tx, status: number, body: string) =>
+    repo.completeKey(tx, claim, status, await seal(tx, body));
   /** The body a replay sends: the route's serializer for `status`, as the first answer was sent. */
-  const serialize = (status: number, result: unknown) => (status === 204 || result === undefined ? '' : (reply.serializeInput(result as Record<string, unknown>, String(status)) as string));
+  const serialize = (status: number, result: unknown) =>
+    status === 204 || result === undefined
+      ? ''
+      : (reply.serializeInput(result as Record<string, unknown>, String(status)) as string);
   const handle = {
     recorded: null as RecordedResponse | null,
     async record(tx: Tx, status: number, result: unknown): Promise<RecordedResponse> {
@@ -203,9 +246,13 @@ function createHandle(deps: Deps, claim: repo.NewClaim, reply: FastifyReply): Id
      */
     async settle(error: unknown): Promise<void> {
       const rendered = renderError(error, deps.config.bodyLimit);
-      const final = rendered.status < 500 && rendered.status !== 425 && rendered.status !== 429 && rendered.status !== 422;
+      const final =
+        rendered.status < 500 && rendered.status !== 425 && rendered.status !== 429 && rendered.status !== 422;
       if (final) {
-        const body = reply.serializeInput(rendered.body as unknown as Record<string, unknown>, String(rendered.status)) as string;
+        const body = reply.serializeInput(
+          rendered.body as unknown as Record<string, unknown>,
+          String(rendered.status),
+        ) as string;
         await withTransaction(deps.db, (tx) => complete(tx, rendered.status, body));
       } else {
         await withTransaction(deps.db, (tx) => repo.releaseKey(tx, claim));

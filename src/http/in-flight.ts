@@ -40,7 +40,8 @@ export function trackInFlight(app: FastifyInstance): InFlight {
       }
       // A handler that sent its answer itself returns the reply, which is thenable but no promise
       // (no `finally`): its work is done.
-      if (result !== reply && result && typeof (result as Promise<unknown>).then === 'function') return (result as Promise<unknown>).finally(done);
+      if (result !== reply && result && typeof (result as Promise<unknown>).then === 'function')
+        return (result as Promise<unknown>).finally(done);
       done();
       return result;
     } as RouteOptions['handler'];

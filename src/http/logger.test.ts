@@ -25,6 +25,9 @@ describe('security', () => {
     expect(lines).toHaveLength(1);
     expect(lines[0]).not.toContain('4111111111111111');
     expect(lines[0]).toContain('[depth limit]');
-    expect(JSON.parse(lines[0]!)).toMatchObject({ msg: 'provider answer', provider: { inner: { inner: expect.any(Object) } } });
+    expect(JSON.parse(lines[0]!)).toMatchObject({
+      msg: 'provider answer',
+      provider: { inner: { inner: expect.any(Object) } },
+    });
   });
 });

@@ -7,7 +7,10 @@ import { scrub, scrubString } from '../lib/redact.ts';
  * pino options for Fastify. Every log object and message passes through the scrubber, so a card
  * number, token, secret or password never reaches a log line, whichever code logged it.
  */
-export function loggerOptions(config: Pick<Config, 'logLevel'>, stream?: DestinationStream): FastifyServerOptions['logger'] {
+export function loggerOptions(
+  config: Pick<Config, 'logLevel'>,
+  stream?: DestinationStream,
+): FastifyServerOptions['logger'] {
   return {
     level: config.logLevel,
     ...(stream ? { stream } : {}),

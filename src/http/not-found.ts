@@ -23,9 +23,14 @@ export function installNotFound(app: FastifyInstance): void {
   });
   app.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) => {
     const path = request.url.split('?')[0] ?? '/';
-    const allowed = METHODS.filter((method) => method !== request.method && router.find(method, path) !== null && router.find(method, path) !== undefined);
+    const allowed = METHODS.filter(
+      (method) =>
+        method !== request.method && router.find(method, path) !== null && router.find(method, path) !== undefined,
+    );
     if (allowed.length > 0) {
-      const error = new AppError('method_not_allowed', 'Method Not Allowed', { headers: { allow: allowed.join(', ') } });
+      const error = new AppError('method_not_allowed', 'Method Not Allowed', {
+        headers: { allow: allowed.join(', ') },
+      });
       throw error;
     }
     throw notFound();

@@ -37,7 +37,11 @@ function accessLine(requestId: string): Record<string, unknown> {
 
 describe('happy', () => {
   it('gives the database time of a read, and no connector entry', async () => {
-    const res = await t.request({ method: 'GET', url: '/merchant-accounts', headers: { 'x-request-id': 'timing-read-1' } });
+    const res = await t.request({
+      method: 'GET',
+      url: '/merchant-accounts',
+      headers: { 'x-request-id': 'timing-read-1' },
+    });
     expect(res.statusCode).toBe(200);
     const timing = parseTiming(res.headers['server-timing']);
     expect(timing.db.statements).toBeGreaterThanOrEqual(1);
@@ -58,7 +62,14 @@ describe('happy', () => {
     expect(timing.app).toBeGreaterThanOrEqual(timing.db.dur + timing.connector!.dur);
 
     const line = accessLine('timing-payment-1');
-    expect(line).toMatchObject({ reqId: 'timing-payment-1', operationId: 'createTransaction', merchantAccountId: m, status: 201, method: 'POST', route: '/transactions' });
+    expect(line).toMatchObject({
+      reqId: 'timing-payment-1',
+      operationId: 'createTransaction',
+      merchantAccountId: m,
+      status: 201,
+      method: 'POST',
+      route: '/transactions',
+    });
     expect(line.durationMs).toBeGreaterThan(0);
     expect(line.dbMs).toBeGreaterThan(0);
     expect(line.connectorMs).toBeGreaterThanOrEqual(0);
@@ -69,7 +80,14 @@ describe('happy', () => {
     const lines = t.logs.filter((l) => l.includes('"reqId":"access-2"') && l.includes('request completed'));
     expect(lines).toHaveLength(1);
     const line = JSON.parse(lines[0]!);
-    expect(line).toMatchObject({ level: 30, reqId: 'access-2', operationId: 'getMerchantAccount', merchantAccountId: 'default', status: 200, msg: 'request completed' });
+    expect(line).toMatchObject({
+      level: 30,
+      reqId: 'access-2',
+      operationId: 'getMerchantAccount',
+      merchantAccountId: 'default',
+      status: 200,
+      msg: 'request completed',
+    });
     expect(typeof line.durationMs).toBe('number');
     expect(typeof line.dbMs).toBe('number');
     expect(line).not.toHaveProperty('connectorMs');
@@ -87,7 +105,12 @@ describe('errors', () => {
     const missing = await t.request({ method: 'GET', url: '/no-such-thing' });
     expect(missing.statusCode).toBe(404);
     expect(parseTiming(missing.headers['server-timing']).db.statements).toBeGreaterThanOrEqual(0);
-    const invalid = await t.request({ method: 'POST', url: '/transactions', payload: { amount: 'x' }, headers: { 'x-request-id': 'access-422' } });
+    const invalid = await t.request({
+      method: 'POST',
+      url: '/transactions',
+      payload: { amount: 'x' },
+      headers: { 'x-request-id': 'access-422' },
+    });
     expect(invalid.statusCode).toBe(422);
     expect(invalid.headers['server-timing']).toMatch(/^db;dur=\d+\.\d{2};desc="\d+ statements", app;dur=\d+\.\d{2}$/);
     expect(accessLine('access-422')).toMatchObject({ operationId: 'createTransaction', status: 422 });

@@ -1,6 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Deps } from '../context.ts';
-import { newRequestTiming, runWithTiming, serverTimingHeader, type RequestTiming } from '../observability/request-timing.ts';
+import {
+  newRequestTiming,
+  runWithTiming,
+  serverTimingHeader,
+  type RequestTiming,
+} from '../observability/request-timing.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -11,7 +16,9 @@ declare module 'fastify' {
 /** The operationId of a request's route, or `unmatched` for a path no route serves (bounded labels). */
 export function operationOf(request: FastifyRequest): string {
   const options = request.routeOptions;
-  return options.config?.operationId ?? (options.schema as { operationId?: string } | undefined)?.operationId ?? 'unmatched';
+  return (
+    options.config?.operationId ?? (options.schema as { operationId?: string } | undefined)?.operationId ?? 'unmatched'
+  );
 }
 
 /**

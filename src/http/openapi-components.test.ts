@@ -3,14 +3,24 @@ import { inlineSchemaRefs } from '../../test/helpers/openapi-document.ts';
 import { hoistTitledSchemas } from './openapi-components.ts';
 
 const address = () => ({ title: 'Address', type: 'object', properties: { city: { type: 'string' } } });
-const requestAddress = () => ({ title: 'Address', type: 'object', properties: { city: { type: 'string', maxLength: 100 } } });
+const requestAddress = () => ({
+  title: 'Address',
+  type: 'object',
+  properties: { city: { type: 'string', maxLength: 100 } },
+});
 const json = (schema: unknown) => ({ content: { 'application/json': { schema } } });
 /** The value at `keys` inside a document. */
-const at = (value: unknown, ...keys: Array<string | number>): unknown => keys.reduce((node, key) => (node as Record<string | number, unknown>)[key], value);
+const at = (value: unknown, ...keys: Array<string | number>): unknown =>
+  keys.reduce((node, key) => (node as Record<string | number, unknown>)[key], value);
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
 function documentWith() {
-  const buyer = (addressSchema: unknown) => ({ title: 'Buyer', type: 'object', properties: { address: addressSchema, example: { type: 'string' } }, example: { title: 'Not a schema' } });
+  const buyer = (addressSchema: unknown) => ({
+    title: 'Buyer',
+    type: 'object',
+    properties: { address: addressSchema, example: { type: 'string' } },
+    example: { title: 'Not a schema' },
+  });
   return {
     paths: {
       '/buyers': {
@@ -19,7 +29,14 @@ function documentWith() {
           requestBody: json({ title: 'BuyerCreate', type: 'object', properties: { address: requestAddress() } }),
           responses: { 201: { description: 'Created', ...json(buyer(address())) } },
         },
-        get: { responses: { 200: { description: 'OK', ...json({ type: 'object', properties: { items: { type: 'array', items: buyer(address()) } } }) } } },
+        get: {
+          responses: {
+            200: {
+              description: 'OK',
+              ...json({ type: 'object', properties: { items: { type: 'array', items: buyer(address()) } } }),
+            },
+          },
+        },
       },
     },
     components: { schemas: { Error: { type: 'object' } } as Record<string, unknown> },
@@ -33,10 +50,29 @@ describe('happy', () => {
     const schemas = at(doc, 'components', 'schemas') as Record<string, unknown>;
     expect(Object.keys(schemas)).toEqual(['Error', 'Address', 'BuyerCreate', 'Address2', 'Buyer']);
     expect(at(doc, 'paths', '/buyers', 'post', 'requestBody')).toEqual(json(ref('BuyerCreate')));
-    expect(schemas.BuyerCreate).toEqual({ title: 'BuyerCreate', type: 'object', properties: { address: ref('Address') } });
+    expect(schemas.BuyerCreate).toEqual({
+      title: 'BuyerCreate',
+      type: 'object',
+      properties: { address: ref('Address') },
+    });
     // The response's Address differs from the request's: a name of its own, shared by both operations.
     expect(at(schemas.Buyer, 'properties', 'address')).toEqual(ref('Address2'));
-    expect(at(doc, 'paths', '/buyers', 'get', 'responses', 200, 'content', 'application/json', 'schema', 'properties', 'items', 'items')).toEqual(ref('Buyer'));
+    expect(
+      at(
+        doc,
+        'paths',
+        '/buyers',
+        'get',
+        'responses',
+        200,
+        'content',
+        'application/json',
+        'schema',
+        'properties',
+        'items',
+        'items',
+      ),
+    ).toEqual(ref('Buyer'));
     // Parameters stay inline; an example's `title` is data; a property called `example` is still a schema.
     expect(at(doc, 'paths', '/buyers', 'post', 'parameters')).toEqual(original.paths['/buyers'].post.parameters);
     expect(at(schemas.Buyer, 'example')).toEqual({ title: 'Not a schema' });
@@ -48,8 +84,19 @@ describe('happy', () => {
 
 describe('errors', () => {
   it('never takes an existing component name, and leaves a document without bodies as it was', () => {
-    const doc = hoistTitledSchemas({ paths: { '/e': { get: { responses: { 200: { description: 'OK', ...json({ title: 'Error', type: 'string' }) } } } } }, components: { schemas: { Error: { type: 'object' } } } });
-    expect(at(doc, 'components', 'schemas')).toEqual({ Error: { type: 'object' }, Error2: { title: 'Error', type: 'string' } });
-    expect(hoistTitledSchemas({ paths: { '/h': { get: {} } } })).toEqual({ paths: { '/h': { get: {} } }, components: { schemas: {} } });
+    const doc = hoistTitledSchemas({
+      paths: {
+        '/e': { get: { responses: { 200: { description: 'OK', ...json({ title: 'Error', type: 'string' }) } } } },
+      },
+      components: { schemas: { Error: { type: 'object' } } },
+    });
+    expect(at(doc, 'components', 'schemas')).toEqual({
+      Error: { type: 'object' },
+      Error2: { title: 'Error', type: 'string' },
+    });
+    expect(hoistTitledSchemas({ paths: { '/h': { get: {} } } })).toEqual({
+      paths: { '/h': { get: {} } },
+      components: { schemas: {} },
+    });
   });
 });

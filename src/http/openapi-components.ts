@@ -26,7 +26,8 @@ interface Document {
 const DATA_KEYWORDS = new Set(['example', 'examples', 'default', 'const', 'enum']);
 const NAME = /[^A-Za-z0-9._-]/g;
 
-const isObject = (value: Json | undefined): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: Json | undefined): value is JsonObject =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 class Hoister {
   private readonly byShape = new Map<string, string>();

@@ -41,9 +41,7 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
           'Payment orchestration API. Authenticate with `Authorization: Bearer <JWT>` signed with ES512 by an API key pair; ' +
           'each operation names the scope it requires. Errors use the `Error` body; request validation failures answer 422 with `HTTPValidationError`.',
       },
-      servers: [
-        { url: config.publicUrl, description: `this server (${config.environment})` },
-      ],
+      servers: [{ url: config.publicUrl, description: `this server (${config.environment})` }],
       components: {
         securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
         responses: sharedErrorResponses(),
@@ -52,7 +50,10 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
     },
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
     transformObject: (documentObject) => {
-      const document = (documentObject as unknown as { openapiObject: unknown }).openapiObject as { paths?: Record<string, Record<string, OperationObject>>; [key: string]: unknown };
+      const document = (documentObject as unknown as { openapiObject: unknown }).openapiObject as {
+        paths?: Record<string, Record<string, OperationObject>>;
+        [key: string]: unknown;
+      };
       const byScope: Record<string, string[]> = {};
       for (const methods of Object.values(document.paths ?? {})) {
         for (const operation of Object.values(methods)) {

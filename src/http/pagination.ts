@@ -19,7 +19,8 @@ type SortKey = [Date | string | number, string];
 /** A decoded key must have the shape `keyOf` produces: [ISO timestamp, id], or [whole number, id] for an ordered list. */
 function checkKey(key: (string | number)[], kind: 'timestamp' | 'integer'): void {
   const [at, id] = key;
-  const goodFirst = kind === 'integer' ? Number.isSafeInteger(at) : typeof at === 'string' && !Number.isNaN(Date.parse(at));
+  const goodFirst =
+    kind === 'integer' ? Number.isSafeInteger(at) : typeof at === 'string' && !Number.isNaN(Date.parse(at));
   if (key.length !== 2 || !goodFirst || typeof id !== 'string') throw invalidCursor();
 }
 
@@ -43,13 +44,18 @@ export async function listPage<Row, Item>(
   if (position) checkKey(position.key, keyKind);
   const page = await fetch(position, query.limit);
   const encode = (direction: CursorPosition['direction'], key: SortKey, inclusive = false) =>
-    codec.encode(list, scope, { direction, key: [key[0] instanceof Date ? key[0].toISOString() : key[0], key[1]], inclusive });
+    codec.encode(list, scope, {
+      direction,
+      key: [key[0] instanceof Date ? key[0].toISOString() : key[0], key[1]],
+      inclusive,
+    });
   const first = page.rows[0];
   const last = page.rows[page.rows.length - 1];
   // An empty page (its rows were deleted) continues from the cursor's own row, which then belongs
   // to the page in the other direction.
   const from = position ? (position.key as SortKey) : null;
-  const edge = (direction: CursorPosition['direction'], row: Row | undefined) => (row ? encode(direction, keyOf(row)) : from && encode(direction, from, !position?.inclusive));
+  const edge = (direction: CursorPosition['direction'], row: Row | undefined) =>
+    row ? encode(direction, keyOf(row)) : from && encode(direction, from, !position?.inclusive);
   return {
     items: page.rows.map(toItem),
     limit: query.limit,

@@ -21,10 +21,16 @@ const HOST_NAME = /^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z
 /** Why HOST is not an address or host name to listen on, or null. */
 export function hostProblem(host: string): string | null {
   if (net.isIP(host) !== 0 || HOST_NAME.test(host)) return null;
-  if (host.includes('://')) return `is the address to listen on, not a URL (the URL clients use is PUBLIC_URL), got "${host}"; e.g. HOST=0.0.0.0`;
+  if (host.includes('://'))
+    return `is the address to listen on, not a URL (the URL clients use is PUBLIC_URL), got "${host}"; e.g. HOST=0.0.0.0`;
   const colon = host.lastIndexOf(':');
   const [name, port] = [host.slice(0, colon), host.slice(colon + 1)];
-  if (colon > 0 && port !== '' && Number.isInteger(Number(port)) && (net.isIP(unbracketed(name)) !== 0 || HOST_NAME.test(name))) {
+  if (
+    colon > 0 &&
+    port !== '' &&
+    Number.isInteger(Number(port)) &&
+    (net.isIP(unbracketed(name)) !== 0 || HOST_NAME.test(name))
+  ) {
     return `takes no port (the port is PORT), got "${host}"; set HOST=${unbracketed(name)} PORT=${port}`;
   }
   return `must be an IP address or a host name (e.g. 127.0.0.1, 0.0.0.0, ::, localhost), got "${host}"`;
@@ -39,7 +45,8 @@ export function publicUrlProblem(value: string): string | null {
     return `is not a valid URL, got "${value}" (e.g. https://payments.example.com)`;
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return `must be an http(s) URL, got "${value}"`;
-  if (isUnspecified(url.hostname)) return `names ${url.hostname}, an address to listen on that nobody can open: give the host name buyers and clients reach this server at, got "${value}"`;
+  if (isUnspecified(url.hostname))
+    return `names ${url.hostname}, an address to listen on that nobody can open: give the host name buyers and clients reach this server at, got "${value}"`;
   return null;
 }
 

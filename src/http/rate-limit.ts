@@ -15,7 +15,10 @@ export interface RateLimitOptions {
  * window passes, the next is refused with 429 and a Retry-After until the window ends.
  */
 export class RateLimiter {
-  constructor(private readonly db: Db, private readonly options: RateLimitOptions) {}
+  constructor(
+    private readonly db: Db,
+    private readonly options: RateLimitOptions,
+  ) {}
 
   private window(): { now: number; start: number; end: number } {
     const now = this.options.now?.() ?? Date.now();

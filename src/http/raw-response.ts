@@ -16,7 +16,8 @@ export const REPLAYED = 'idempotent-replayed';
 /** The marker that tells a stored raw answer from an error body stored for the same route. */
 const MARK = '{"raw_response":1,';
 
-export const encodeRaw = (raw: RawResponse): string => `${MARK}${JSON.stringify({ status: raw.status, headers: raw.headers, body: raw.body.toString('base64') }).slice(1)}`;
+export const encodeRaw = (raw: RawResponse): string =>
+  `${MARK}${JSON.stringify({ status: raw.status, headers: raw.headers, body: raw.body.toString('base64') }).slice(1)}`;
 
 export const isEncodedRaw = (stored: string): boolean => stored.startsWith(MARK);
 

@@ -1,4 +1,11 @@
-import { escapeHtml, markdownHtml, schemaHtml, schemaName, structureHtml, type Schema } from './reference-schema-html.ts';
+import {
+  escapeHtml,
+  markdownHtml,
+  schemaHtml,
+  schemaName,
+  structureHtml,
+  type Schema,
+} from './reference-schema-html.ts';
 
 /**
  * The pages of the API reference at `/docs` (docs/api-reference.md), written on the server from
@@ -7,9 +14,21 @@ import { escapeHtml, markdownHtml, schemaHtml, schemaName, structureHtml, type S
  * few kilobytes arrive.
  */
 
-interface Parameter { name: string; in: string; required?: boolean; description?: string; schema?: Schema }
-interface Content { [mediaType: string]: { schema?: Schema } }
-interface Response { description?: string; content?: Content; $ref?: string }
+interface Parameter {
+  name: string;
+  in: string;
+  required?: boolean;
+  description?: string;
+  schema?: Schema;
+}
+interface Content {
+  [mediaType: string]: { schema?: Schema };
+}
+interface Response {
+  description?: string;
+  content?: Content;
+  $ref?: string;
+}
 export interface Operation {
   operationId?: string;
   summary?: string;
@@ -29,14 +48,21 @@ export interface Document {
   components?: { schemas?: Record<string, Schema>; responses?: Record<string, Response> };
 }
 
-export interface Located { method: string; path: string; operation: Operation }
+export interface Located {
+  method: string;
+  path: string;
+  operation: Operation;
+}
 
 export const REFERENCE_TITLE = 'svc API reference';
 
 /** Every operation with an id, in the document's order. */
 export function operationsOf(doc: Document): Located[] {
   return Object.entries(doc.paths).flatMap(([path, methods]) =>
-    Object.entries(methods).filter(([, operation]) => operation.operationId).map(([method, operation]) => ({ method, path, operation })));
+    Object.entries(methods)
+      .filter(([, operation]) => operation.operationId)
+      .map(([method, operation]) => ({ method, path, operation })),
+  );
 }
 
 /** A page of the reference: `root` is the way back to /docs/ from it. */
@@ -72,11 +98,20 @@ export function indexPage(doc: Document): string {
   const tags = [...byTag.keys()];
   const contents = `<nav class="tags" aria-label="Resources">${tags.map((tag) => `<a href="#${anchor(tag)}">${escapeHtml(tag)}</a>`).join(' ')}</nav>`;
   const sections = tags.map((tag) => {
-    const items = byTag.get(tag)!.map(({ method: name, path, operation }) =>
-      `<li><a class="operation" href="operations/${encodeURIComponent(operation.operationId!)}">${method(name)} <code class="path">${escapeHtml(path)}</code> <span class="summary">${escapeHtml(operation.summary ?? operation.operationId!)}</span></a></li>`);
+    const items = byTag
+      .get(tag)!
+      .map(
+        ({ method: name, path, operation }) =>
+          `<li><a class="operation" href="operations/${encodeURIComponent(operation.operationId!)}">${method(name)} <code class="path">${escapeHtml(path)}</code> <span class="summary">${escapeHtml(operation.summary ?? operation.operationId!)}</span></a></li>`,
+      );
     return `<section id="${anchor(tag)}"><h2>${escapeHtml(tag)}</h2><ul class="operations">${items.join('')}</ul></section>`;
   });
-  const servers = (doc.servers ?? []).map((server) => `<li><code>${escapeHtml(server.url)}</code>${server.description ? ` ${escapeHtml(server.description)}` : ''}</li>`).join('');
+  const servers = (doc.servers ?? [])
+    .map(
+      (server) =>
+        `<li><code>${escapeHtml(server.url)}</code>${server.description ? ` ${escapeHtml(server.description)}` : ''}</li>`,
+    )
+    .join('');
   const body = `<h1>${escapeHtml(doc.info.title)} <small>${escapeHtml(doc.info.version)}</small></h1>
 ${markdownHtml(doc.info.description ?? '')}
 <p>Server:</p><ul>${servers}</ul>
@@ -88,19 +123,25 @@ ${sections.join('\n')}`;
 
 function parametersHtml(parameters: Parameter[]): string {
   if (parameters.length === 0) return '';
-  const rows = parameters.map((parameter) => `<li><code class="name">${escapeHtml(parameter.name)}</code> <span class="in">${escapeHtml(parameter.in)}</span>${
-    parameter.required ? ' <span class="required">required</span>' : ''}${schemaHtml(parameter.schema ?? {})}${parameter.description ? markdownHtml(parameter.description) : ''}</li>`);
+  const rows = parameters.map(
+    (parameter) =>
+      `<li><code class="name">${escapeHtml(parameter.name)}</code> <span class="in">${escapeHtml(parameter.in)}</span>${
+        parameter.required ? ' <span class="required">required</span>' : ''
+      }${schemaHtml(parameter.schema ?? {})}${parameter.description ? markdownHtml(parameter.description) : ''}</li>`,
+  );
   return `<h2>Parameters</h2><ul class="parameters">${rows.join('')}</ul>`;
 }
 
 /** A body: its media type and schema; a named schema is shown with its properties (its own named schemas stay links). */
 function contentHtml(doc: Document, content: Content | undefined, expand: boolean): string {
-  return Object.entries(content ?? {}).map(([type, media]) => {
-    const name = media.schema?.$ref ? schemaName(media.schema.$ref) : null;
-    const named = expand && name ? doc.components?.schemas?.[name] : undefined;
-    const schema = media.schema ? schemaHtml(media.schema) + (named ? structureHtml(named) : '') : '';
-    return `<div class="media"><code>${escapeHtml(type)}</code>${schema}</div>`;
-  }).join('');
+  return Object.entries(content ?? {})
+    .map(([type, media]) => {
+      const name = media.schema?.$ref ? schemaName(media.schema.$ref) : null;
+      const named = expand && name ? doc.components?.schemas?.[name] : undefined;
+      const schema = media.schema ? schemaHtml(media.schema) + (named ? structureHtml(named) : '') : '';
+      return `<div class="media"><code>${escapeHtml(type)}</code>${schema}</div>`;
+    })
+    .join('');
 }
 
 function responsesHtml(doc: Document, responses: Record<string, Response>): string {
@@ -116,7 +157,11 @@ function responsesHtml(doc: Document, responses: Record<string, Response>): stri
 export function operationPage(doc: Document, { method: name, path, operation }: Located): string {
   const tag = operation.tags?.[0] ?? 'other';
   const scope = operation['x-required-scopes']?.[0];
-  const credential = scope ? `Bearer token with scope <code>${escapeHtml(scope)}</code>` : operation.security?.length === 0 ? 'No bearer token' : 'Bearer token';
+  const credential = scope
+    ? `Bearer token with scope <code>${escapeHtml(scope)}</code>`
+    : operation.security?.length === 0
+      ? 'No bearer token'
+      : 'Bearer token';
   const body = `<p class="crumb"><a href="../#${anchor(tag)}">${escapeHtml(tag)}</a></p>
 <h1>${escapeHtml(operation.summary ?? operation.operationId!)}</h1>
 <p class="endpoint">${method(name)} <code class="path">${escapeHtml(path)}</code></p>
@@ -149,8 +194,10 @@ function usersOf(doc: Document, name: string): Located[] {
 }
 
 export function schemaPage(doc: Document, name: string, schema: Schema): string {
-  const users = usersOf(doc, name).map(({ method: m, path, operation }) =>
-    `<li><a href="../operations/${encodeURIComponent(operation.operationId!)}">${method(m)} <code class="path">${escapeHtml(path)}</code></a></li>`);
+  const users = usersOf(doc, name).map(
+    ({ method: m, path, operation }) =>
+      `<li><a href="../operations/${encodeURIComponent(operation.operationId!)}">${method(m)} <code class="path">${escapeHtml(path)}</code></a></li>`,
+  );
   const body = `<p class="crumb"><a href="./">schemas</a></p>
 <h1>${escapeHtml(name)}</h1>
 ${schemaHtml(schema)}

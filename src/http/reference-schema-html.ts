@@ -35,11 +35,17 @@ export const escapeHtml = (text: string): string =>
 export function markdownHtml(text: string): string {
   return text
     .split(/\n{2,}/)
-    .map((paragraph) => `<p>${escapeHtml(paragraph).replace(/`([^`\n]+)`/g, '<code>$1</code>').replace(/\n/g, '<br>')}</p>`)
+    .map(
+      (paragraph) =>
+        `<p>${escapeHtml(paragraph)
+          .replace(/`([^`\n]+)`/g, '<code>$1</code>')
+          .replace(/\n/g, '<br>')}</p>`,
+    )
     .join('');
 }
 
-export const schemaName = (ref: string): string | null => (ref.startsWith(SCHEMA_PREFIX) ? ref.slice(SCHEMA_PREFIX.length) : null);
+export const schemaName = (ref: string): string | null =>
+  ref.startsWith(SCHEMA_PREFIX) ? ref.slice(SCHEMA_PREFIX.length) : null;
 
 /** Where a schema's page is, relative to any page under /docs/. */
 export const schemaHref = (name: string): string => `../schemas/${encodeURIComponent(name)}`;
@@ -63,7 +69,8 @@ export function typeHtml(schema: Schema): string {
   if (schema.const !== undefined) return literal(schema.const);
   const choice = alternatives(schema);
   if (choice) {
-    const kinds = choice.options.length === 1 ? typeHtml(choice.options[0]!) : choice.options.length > 1 ? 'one of' : 'null';
+    const kinds =
+      choice.options.length === 1 ? typeHtml(choice.options[0]!) : choice.options.length > 1 ? 'one of' : 'null';
     return choice.nullable && choice.options.length > 0 ? `${kinds} or null` : kinds;
   }
   if (schema.allOf) return 'all of';
@@ -73,16 +80,25 @@ export function typeHtml(schema: Schema): string {
 }
 
 const LIMITS: Array<[string, string]> = [
-  ['minLength', 'min length'], ['maxLength', 'max length'], ['minimum', 'min'], ['maximum', 'max'], ['exclusiveMinimum', 'greater than'],
-  ['exclusiveMaximum', 'less than'], ['minItems', 'min items'], ['maxItems', 'max items'], ['pattern', 'pattern'], ['default', 'default'],
+  ['minLength', 'min length'],
+  ['maxLength', 'max length'],
+  ['minimum', 'min'],
+  ['maximum', 'max'],
+  ['exclusiveMinimum', 'greater than'],
+  ['exclusiveMaximum', 'less than'],
+  ['minItems', 'min items'],
+  ['maxItems', 'max items'],
+  ['pattern', 'pattern'],
+  ['default', 'default'],
 ];
 
 /** Enum values, limits and default of a schema (of its one non-null alternative), as a line. */
 function limitsHtml(schema: Schema): string {
   const choice = alternatives(schema);
   const target = choice?.options.length === 1 ? choice.options[0]! : schema;
-  const parts = LIMITS.filter(([key]) => target[key] !== undefined || (key === 'default' && schema.default !== undefined))
-    .map(([key, label]) => `${label} ${literal(target[key] ?? schema[key])}`);
+  const parts = LIMITS.filter(
+    ([key]) => target[key] !== undefined || (key === 'default' && schema.default !== undefined),
+  ).map(([key, label]) => `${label} ${literal(target[key] ?? schema[key])}`);
   if (target.enum) parts.unshift(`one of ${target.enum.map(literal).join(', ')}`);
   return parts.length > 0 ? `<div class="limits">${parts.join(' · ')}</div>` : '';
 }
@@ -99,7 +115,9 @@ export function structureHtml(schema: Schema, depth = 0): string {
   if (schema.items) return structureHtml(schema.items, depth);
   if (!schema.properties) return '';
   const required = new Set(schema.required ?? []);
-  const rows = Object.entries(schema.properties).map(([name, property]) => propertyHtml(name, property, required.has(name), depth + 1));
+  const rows = Object.entries(schema.properties).map(([name, property]) =>
+    propertyHtml(name, property, required.has(name), depth + 1),
+  );
   return `<ul class="properties">${rows.join('')}</ul>`;
 }
 

@@ -40,7 +40,9 @@ describe('every schema of every route', () => {
       for (const httpPart of ['body', 'querystring', 'params', 'headers']) {
         const part = schema[httpPart];
         if (!part) continue;
-        const validate = compile({ schema: part, httpPart, method: [route.method].flat()[0]!, url: route.url }) as (data: unknown) => boolean;
+        const validate = compile({ schema: part, httpPart, method: [route.method].flat()[0]!, url: route.url }) as (
+          data: unknown,
+        ) => boolean;
         // The first call compiles.
         expect(() => validate(undefined), `${route.url} ${httpPart}`).not.toThrow();
         count++;
@@ -57,7 +59,8 @@ describe('every schema of every route', () => {
     for (const { instance, route } of routes) {
       const responses = (route.schema as { response?: Record<string, unknown> } | undefined)?.response ?? {};
       let compile = compilers.get(instance);
-      if (!compile) compilers.set(instance, (compile = SerializerSelector()(instance.getSchemas(), SERIALIZER_OPTIONS)));
+      if (!compile)
+        compilers.set(instance, (compile = SerializerSelector()(instance.getSchemas(), SERIALIZER_OPTIONS)));
       for (const [httpStatus, response] of Object.entries(responses)) {
         const content = (response as { content?: Record<string, { schema: unknown }> }).content;
         const schemas = content ? Object.values(content).map((c) => c.schema) : [response];
@@ -66,7 +69,10 @@ describe('every schema of every route', () => {
           if (done.has(schema)) continue;
           done.add(schema);
           for (const method of [route.method].flat()) {
-            expect(() => compile({ method, url: route.url, httpStatus, schema }), `${method} ${route.url} ${httpStatus}`).not.toThrow();
+            expect(
+              () => compile({ method, url: route.url, httpStatus, schema }),
+              `${method} ${route.url} ${httpStatus}`,
+            ).not.toThrow();
           }
           count++;
         }

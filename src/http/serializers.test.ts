@@ -44,7 +44,14 @@ describe('lazySerializers', () => {
   });
 
   it('writes what Fastify’s own serializer writes, dropping what the schema does not name', () => {
-    const schema = { type: 'object', properties: { id: { type: 'string' }, amount: { type: 'integer' }, currency: { type: 'string', format: 'iso-4217' } } };
+    const schema = {
+      type: 'object',
+      properties: {
+        id: { type: 'string' },
+        amount: { type: 'integer' },
+        currency: { type: 'string', format: 'iso-4217' },
+      },
+    };
     const route = { method: 'GET', url: '/x', httpStatus: '200', schema };
     const doc = { id: 'a"b', amount: 12, currency: 'USD', number: '4111111111111111' };
     const lazy = lazySerializers()({}, SERIALIZER_OPTIONS)(route);

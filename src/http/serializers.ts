@@ -1,4 +1,9 @@
-import { SerializerSelector, type Options, type SerializerCompiler, type SerializerFactory } from '@fastify/fast-json-stringify-compiler';
+import {
+  SerializerSelector,
+  type Options,
+  type SerializerCompiler,
+  type SerializerFactory,
+} from '@fastify/fast-json-stringify-compiler';
 
 /**
  * The response serializers' options: the serializer compiles its own Ajv for unions, so it must

@@ -7,7 +7,9 @@ import { buildValidatorCompiler, lazyValidator, toValidationBody, type Validator
 const compile = buildValidatorCompiler(SHARED_SCHEMAS);
 
 function validate(schema: object, value: unknown, httpPart = 'body') {
-  const check = compile({ schema, httpPart, method: 'POST', url: '/' }) as unknown as ((v: unknown) => boolean) & { errors: never[] };
+  const check = compile({ schema, httpPart, method: 'POST', url: '/' }) as unknown as ((v: unknown) => boolean) & {
+    errors: never[];
+  };
   const ok = check(value);
   return ok ? null : toValidationBody(check.errors, httpPart === 'querystring' ? 'querystring' : httpPart);
 }
@@ -34,14 +36,29 @@ describe('happy', () => {
 
 describe('errors', () => {
   it('reports each failure once with its full location, array indexes as integers', () => {
-    const result = validate(Body, { currency: 'XXZ', country: 'QQ', amount: 1.5, note: 'long', kind: 'c', cart_items: [{ quantity: 1 }, { quantity: 0 }] });
+    const result = validate(Body, {
+      currency: 'XXZ',
+      country: 'QQ',
+      amount: 1.5,
+      note: 'long',
+      kind: 'c',
+      cart_items: [{ quantity: 1 }, { quantity: 0 }],
+    });
     expect(result!.detail).toEqual([
       { loc: ['body', 'currency'], msg: 'Input should be a valid ISO 4217 currency code', type: 'iso_4217_parsing' },
-      { loc: ['body', 'country'], msg: 'Input should be a valid ISO 3166-1 alpha-2 country code', type: 'iso_3166_alpha_2_parsing' },
+      {
+        loc: ['body', 'country'],
+        msg: 'Input should be a valid ISO 3166-1 alpha-2 country code',
+        type: 'iso_3166_alpha_2_parsing',
+      },
       { loc: ['body', 'amount'], msg: 'Input should be a valid integer', type: 'integer_type' },
       { loc: ['body', 'note'], msg: 'String should have at most 3 characters', type: 'string_too_long' },
       { loc: ['body', 'kind'], msg: 'Input should be one of "a", "b"', type: 'enum' },
-      { loc: ['body', 'cart_items', 1, 'quantity'], msg: 'Input should be greater than or equal to 1', type: 'greater_than_equal' },
+      {
+        loc: ['body', 'cart_items', 1, 'quantity'],
+        msg: 'Input should be greater than or equal to 1',
+        type: 'greater_than_equal',
+      },
     ]);
   });
 
@@ -60,20 +77,35 @@ describe('errors', () => {
   });
 
   it('reports the nested field of a nullable object, without a summary of the union', () => {
-    const Inner = Type.Object({ kind: Type.String(), value: Type.Optional(Type.String({ maxLength: 2 })) }, { additionalProperties: false });
-    const Outer = Type.Object({ details: Type.Optional(Nullable(Type.Object({ inner: Type.Optional(Nullable(Inner)) }, { additionalProperties: false }))) });
+    const Inner = Type.Object(
+      { kind: Type.String(), value: Type.Optional(Type.String({ maxLength: 2 })) },
+      { additionalProperties: false },
+    );
+    const Outer = Type.Object({
+      details: Type.Optional(
+        Nullable(Type.Object({ inner: Type.Optional(Nullable(Inner)) }, { additionalProperties: false })),
+      ),
+    });
     expect(validate(Outer, { details: { inner: { value: 'abc' } } })!.detail).toEqual([
       { loc: ['body', 'details', 'inner', 'kind'], msg: 'Field required', type: 'missing' },
-      { loc: ['body', 'details', 'inner', 'value'], msg: 'String should have at most 2 characters', type: 'string_too_long' },
+      {
+        loc: ['body', 'details', 'inner', 'value'],
+        msg: 'String should have at most 2 characters',
+        type: 'string_too_long',
+      },
     ]);
   });
 });
 
 describe('map keys', () => {
   it('names the offending key of a map once', () => {
-    const Map = Type.Object({ metadata: Type.Record(Type.String(), Type.String(), { propertyNames: { maxLength: 3 } }) });
+    const Map = Type.Object({
+      metadata: Type.Record(Type.String(), Type.String(), { propertyNames: { maxLength: 3 } }),
+    });
     const result = validate(Map, { metadata: { toolong: 'x', ok: 'y' } });
-    expect(result!.detail).toEqual([{ loc: ['body', 'metadata', 'toolong'], msg: 'String should have at most 3 characters', type: 'string_too_long' }]);
+    expect(result!.detail).toEqual([
+      { loc: ['body', 'metadata', 'toolong'], msg: 'String should have at most 3 characters', type: 'string_too_long' },
+    ]);
   });
 });
 
@@ -98,7 +130,12 @@ describe('lazyValidator', () => {
   });
 
   it('passes the parent on, so a coerced root value replaces the request part', () => {
-    const check = compile({ schema: { type: 'array', items: { type: 'string' } }, httpPart: 'querystring', method: 'GET', url: '/' }) as unknown as Validator;
+    const check = compile({
+      schema: { type: 'array', items: { type: 'string' } },
+      httpPart: 'querystring',
+      method: 'GET',
+      url: '/',
+    }) as unknown as Validator;
     const request: Record<string, unknown> = { query: 'one' };
     expect(check(request.query, { parentData: request, parentDataProperty: 'query' })).toBe(true);
     expect(request.query).toEqual(['one']);

@@ -81,7 +81,8 @@ export function buildValidatorCompiler(sharedSchemas: object[]): FastifySchemaCo
     bodyAjv.addSchema(schema);
     textAjv.addSchema(schema);
   }
-  return ({ schema, httpPart }) => lazyValidator(() => (httpPart === 'body' ? bodyAjv : textAjv).compile(schema as object));
+  return ({ schema, httpPart }) =>
+    lazyValidator(() => (httpPart === 'body' ? bodyAjv : textAjv).compile(schema as object));
 }
 
 /** What an amount field answers to "12.99" or 12.99. */
@@ -109,11 +110,26 @@ function describe(error: ErrorObject): { extra: Loc; msg: string; type: string }
       return { extra: [String(p.additionalProperty)], msg: 'Extra inputs are not permitted', type: 'extra_forbidden' };
     case 'type': {
       const expected = String(p.type).split(',')[0];
-      if (expected === 'integer' && (error.parentSchema as Record<string, unknown> | undefined)?.[MINOR_UNITS_KEYWORD] === true) {
+      if (
+        expected === 'integer' &&
+        (error.parentSchema as Record<string, unknown> | undefined)?.[MINOR_UNITS_KEYWORD] === true
+      ) {
         return { extra: [], msg: `Input should be ${MINOR_UNITS_MESSAGE}`, type: 'integer_type' };
       }
-      const names: Record<string, string> = { integer: 'a valid integer', number: 'a valid number', string: 'a valid string', boolean: 'a valid boolean', object: 'a valid object', array: 'a valid list', null: 'null' };
-      return { extra: [], msg: `Input should be ${names[expected!] ?? expected}`, type: `${expected === 'array' ? 'list' : expected === 'object' ? 'dict' : expected}_type` };
+      const names: Record<string, string> = {
+        integer: 'a valid integer',
+        number: 'a valid number',
+        string: 'a valid string',
+        boolean: 'a valid boolean',
+        object: 'a valid object',
+        array: 'a valid list',
+        null: 'null',
+      };
+      return {
+        extra: [],
+        msg: `Input should be ${names[expected!] ?? expected}`,
+        type: `${expected === 'array' ? 'list' : expected === 'object' ? 'dict' : expected}_type`,
+      };
     }
     case 'minimum':
       return { extra: [], msg: `Input should be greater than or equal to ${p.limit}`, type: 'greater_than_equal' };
@@ -124,21 +140,37 @@ function describe(error: ErrorObject): { extra: Loc; msg: string; type: string }
     case 'exclusiveMaximum':
       return { extra: [], msg: `Input should be less than ${p.limit}`, type: 'less_than' };
     case 'minLength':
-      return { extra: [], msg: `String should have at least ${p.limit} character${p.limit === 1 ? '' : 's'}`, type: 'string_too_short' };
+      return {
+        extra: [],
+        msg: `String should have at least ${p.limit} character${p.limit === 1 ? '' : 's'}`,
+        type: 'string_too_short',
+      };
     case 'maxLength':
       return { extra: [], msg: `String should have at most ${p.limit} characters`, type: 'string_too_long' };
     case 'minItems':
-      return { extra: [], msg: `List should have at least ${p.limit} item${p.limit === 1 ? '' : 's'}`, type: 'too_short' };
+      return {
+        extra: [],
+        msg: `List should have at least ${p.limit} item${p.limit === 1 ? '' : 's'}`,
+        type: 'too_short',
+      };
     case 'maxItems':
       return { extra: [], msg: `List should have at most ${p.limit} items`, type: 'too_long' };
     case 'pattern':
       return { extra: [], msg: `String should match pattern '${p.pattern}'`, type: 'string_pattern_mismatch' };
     case 'format':
-      return { extra: [], msg: `Input should be a valid ${FORMAT_NAMES[String(p.format)] ?? p.format}`, type: `${String(p.format).replace(/-/g, '_')}_parsing` };
+      return {
+        extra: [],
+        msg: `Input should be a valid ${FORMAT_NAMES[String(p.format)] ?? p.format}`,
+        type: `${String(p.format).replace(/-/g, '_')}_parsing`,
+      };
     case 'const':
       return { extra: [], msg: `Input should be ${JSON.stringify(p.allowedValue)}`, type: 'literal_error' };
     case 'enum':
-      return { extra: [], msg: `Input should be one of ${(p.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`, type: 'enum' };
+      return {
+        extra: [],
+        msg: `Input should be one of ${(p.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`,
+        type: 'enum',
+      };
     default:
       return { extra: [], msg: error.message ?? 'Invalid value', type: 'value_error' };
   }
@@ -152,12 +184,20 @@ function describe(error: ErrorObject): { extra: Loc; msg: string; type: string }
 export function toValidationBody(errors: ErrorObject[], context: string): ValidationErrorBody {
   const location = LOCATIONS[context] ?? context;
   const concrete = new Set(
-    errors.filter((e) => !['anyOf', 'oneOf', 'const', 'if'].includes(e.keyword) && !(e.keyword === 'type' && e.params.type === 'null')).map((e) => e.instancePath),
+    errors
+      .filter(
+        (e) =>
+          !['anyOf', 'oneOf', 'const', 'if'].includes(e.keyword) && !(e.keyword === 'type' && e.params.type === 'null'),
+      )
+      .map((e) => e.instancePath),
   );
   // A nullable object whose own field is wrong reports that field, not "does not match any form"
   // (only for nullable unions: a union of several shapes keeps its summary).
-  const nullable = new Set(errors.filter((e) => e.keyword === 'type' && e.params.type === 'null').map((e) => e.instancePath));
-  const hasConcrete = (path: string) => concrete.has(path) || (nullable.has(path) && [...concrete].some((p) => p.startsWith(`${path}/`)));
+  const nullable = new Set(
+    errors.filter((e) => e.keyword === 'type' && e.params.type === 'null').map((e) => e.instancePath),
+  );
+  const hasConcrete = (path: string) =>
+    concrete.has(path) || (nullable.has(path) && [...concrete].some((p) => p.startsWith(`${path}/`)));
   const seen = new Set<string>();
   const detail: ValidationErrorBody['detail'] = [];
   for (const error of errors) {
@@ -172,11 +212,20 @@ export function toValidationBody(errors: ErrorObject[], context: string): Valida
     if (isNullBranch) continue;
     const { extra, msg, type } = describe(error);
     const propertyName = (error as ErrorObject & { propertyName?: string }).propertyName;
-    const loc = [location, ...pathToLoc(error.instancePath), ...(propertyName !== undefined ? [propertyName] : []), ...extra];
+    const loc = [
+      location,
+      ...pathToLoc(error.instancePath),
+      ...(propertyName !== undefined ? [propertyName] : []),
+      ...extra,
+    ];
     const key = JSON.stringify([loc, type]);
     if (seen.has(key)) continue;
     seen.add(key);
-    detail.push({ loc, msg: isSummary ? 'Input does not match any allowed form' : msg, type: isSummary ? 'union_error' : type });
+    detail.push({
+      loc,
+      msg: isSummary ? 'Input does not match any allowed form' : msg,
+      type: isSummary ? 'union_error' : type,
+    });
   }
   return { detail };
 }

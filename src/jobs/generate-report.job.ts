@@ -10,6 +10,11 @@ export const generateReport = defineJob({
   payload: JOB_PAYLOADS['generate-report'],
   maxAttempts: MAX_ATTEMPTS,
   async handle(payload, job) {
-    await runReportExecution(job.deps, payload.merchant_account_id, payload.report_execution_id, { jobName: 'generate-report', jobId: job.jobId, willRetry: job.attempt < MAX_ATTEMPTS, log: job.log });
+    await runReportExecution(job.deps, payload.merchant_account_id, payload.report_execution_id, {
+      jobName: 'generate-report',
+      jobId: job.jobId,
+      willRetry: job.attempt < MAX_ATTEMPTS,
+      log: job.log,
+    });
   },
 });

@@ -32,7 +32,38 @@ import { reconcileGiftCardsJob } from './reconcile-gift-cards.job.ts';
 import { reverseGiftCardRedemptionJob } from './reverse-gift-card-redemption.job.ts';
 
 /** Every job the workers know. Add a new job here (see jobs/README.md). */
-export const JOBS: JobDefinition[] = [purgeIdempotencyKeys, purgeFinishedJobs, purgeRateLimitWindows, purgeSecurityCodes, purgeExpiredCheckoutSessions, runAccountUpdater, settleTransactionJob, reconcileAttempts, reconcilePayouts, deliverWebhook, voidLateAuthorization, reconcilePaymentServiceTokens, expireThreeDsChallengesJob, analyzeEmbeddedDatabase, vacuumEmbeddedDatabase, evaluateMonitoringMetrics, purgeMonitoringHistory, expirePaymentLinksJob, generateReport, scheduleReports, purgeReportExecutions, purgeWalletTokenUses, rekeyIdempotencyKeys, purgeInboundWebhookEvents, sealMerchantAccountSecrets, reconcileGiftCardsJob, reverseGiftCardRedemptionJob, ingestSettlementsJob, scheduleSettlementIngestions, purgeDashboardSessions];
+export const JOBS: JobDefinition[] = [
+  purgeIdempotencyKeys,
+  purgeFinishedJobs,
+  purgeRateLimitWindows,
+  purgeSecurityCodes,
+  purgeExpiredCheckoutSessions,
+  runAccountUpdater,
+  settleTransactionJob,
+  reconcileAttempts,
+  reconcilePayouts,
+  deliverWebhook,
+  voidLateAuthorization,
+  reconcilePaymentServiceTokens,
+  expireThreeDsChallengesJob,
+  analyzeEmbeddedDatabase,
+  vacuumEmbeddedDatabase,
+  evaluateMonitoringMetrics,
+  purgeMonitoringHistory,
+  expirePaymentLinksJob,
+  generateReport,
+  scheduleReports,
+  purgeReportExecutions,
+  purgeWalletTokenUses,
+  rekeyIdempotencyKeys,
+  purgeInboundWebhookEvents,
+  sealMerchantAccountSecrets,
+  reconcileGiftCardsJob,
+  reverseGiftCardRedemptionJob,
+  ingestSettlementsJob,
+  scheduleSettlementIngestions,
+  purgeDashboardSessions,
+];
 
 const HOUR = 3600 * 1000;
 

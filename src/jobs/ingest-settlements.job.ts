@@ -4,7 +4,8 @@ import { defineJob, PermanentJobError } from './job.ts';
 import { JOB_PAYLOADS } from './payloads.ts';
 
 /** 30 s, doubling, capped at an hour: eight attempts span about an hour of a provider's outage. */
-export const ingestionBackoffMs = (attempt: number): number => Math.round(Math.min(3_600_000, 30_000 * 2 ** Math.max(0, attempt - 1)) * (1 + Math.random() * 0.2));
+export const ingestionBackoffMs = (attempt: number): number =>
+  Math.round(Math.min(3_600_000, 30_000 * 2 ** Math.max(0, attempt - 1)) * (1 + Math.random() * 0.2));
 
 /**
  * Reads a payment service's settlement reports from its provider and writes their lines once
@@ -21,7 +22,16 @@ export const ingestSettlementsJob = defineJob({
   backoffMs: ingestionBackoffMs,
   async handle(payload, job) {
     try {
-      await ingestSettlements(job.deps, { merchantAccountId: payload.merchant_account_id, paymentServiceId: payload.payment_service_id, since: payload.since ? new Date(payload.since) : null, report: payload.report ?? null }, job.log);
+      await ingestSettlements(
+        job.deps,
+        {
+          merchantAccountId: payload.merchant_account_id,
+          paymentServiceId: payload.payment_service_id,
+          since: payload.since ? new Date(payload.since) : null,
+          report: payload.report ?? null,
+        },
+        job.log,
+      );
     } catch (error) {
       if (error instanceof AppError && error.status < 500) throw new PermanentJobError(error.message, { cause: error });
       throw error;

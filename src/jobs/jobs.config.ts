@@ -4,6 +4,17 @@ import { defineGroup, flagSetting, integerSetting } from '../lib/settings.ts';
 
 export const jobSettings = defineGroup('Jobs', {
   runWorker: flagSetting('RUN_WORKER', true, 'Run the background job worker in the server process'),
-  jobPollMs: integerSetting('JOB_POLL_MS', { default: 1000, min: 10, max: 60_000, description: 'How often an idle worker looks for due jobs, in milliseconds (10 to 60000)' }),
-  jobConcurrency: integerSetting('JOB_CONCURRENCY', { default: 4, min: 1, max: 64, description: 'Jobs one worker runs at once (1 to 64). Each holds a database connection while its statements run, so keep it well below `DATABASE_POOL_SIZE`: at or above it, the API\'s requests wait for connections behind the jobs. Each capture\'s settlement is a job (`SETTLEMENT_DELAY_SECONDS` after it): on a 2-CPU host that took 480 to 810 captures/s, one server drained a backlog of settlements at about 240/s with 4 and 340 to 600/s with 16 (`npm run bench:settlements`): raise it when the settlements of a sustained capture load fall behind (`svc_job_queue_depth` and `svc_job_queue_lag_seconds` in `GET /metrics`)' }),
+  jobPollMs: integerSetting('JOB_POLL_MS', {
+    default: 1000,
+    min: 10,
+    max: 60_000,
+    description: 'How often an idle worker looks for due jobs, in milliseconds (10 to 60000)',
+  }),
+  jobConcurrency: integerSetting('JOB_CONCURRENCY', {
+    default: 4,
+    min: 1,
+    max: 64,
+    description:
+      "Jobs one worker runs at once (1 to 64). Each holds a database connection while its statements run, so keep it well below `DATABASE_POOL_SIZE`: at or above it, the API's requests wait for connections behind the jobs. Each capture's settlement is a job (`SETTLEMENT_DELAY_SECONDS` after it): on a 2-CPU host that took 480 to 810 captures/s, one server drained a backlog of settlements at about 240/s with 4 and 340 to 600/s with 16 (`npm run bench:settlements`): raise it when the settlements of a sustained capture load fall behind (`svc_job_queue_depth` and `svc_job_queue_lag_seconds` in `GET /metrics`)",
+  }),
 });

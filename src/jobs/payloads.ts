@@ -34,7 +34,12 @@ export const JOB_PAYLOADS = {
   'seal-merchant-account-secrets': Type.Object({}),
   'run-account-updater': Type.Object({ merchant_account_id: MerchantAccountId, account_updater_job_id: Id }),
   /** One capture's settlement (`capture_id`: its attempt; without it, the captured amount not settled yet), or one refund's (`refund_id`). */
-  'settle-transaction': Type.Object({ merchant_account_id: MerchantAccountId, transaction_id: Id, refund_id: Type.Optional(Id), capture_id: Type.Optional(Id) }),
+  'settle-transaction': Type.Object({
+    merchant_account_id: MerchantAccountId,
+    transaction_id: Id,
+    refund_id: Type.Optional(Id),
+    capture_id: Type.Optional(Id),
+  }),
   'vacuum-embedded-database': Type.Object({}),
   /**
    * One settlement ingestion run of a payment service (docs/settlements.md): `since` starts the
@@ -50,7 +55,11 @@ export const JOB_PAYLOADS = {
   'generate-report': Type.Object({ merchant_account_id: MerchantAccountId, report_execution_id: Id }),
   'schedule-reports': Type.Object({}),
   'purge-report-executions': Type.Object({}),
-  'void-late-authorization': Type.Object({ merchant_account_id: MerchantAccountId, transaction_id: Id, attempt_id: Id }),
+  'void-late-authorization': Type.Object({
+    merchant_account_id: MerchantAccountId,
+    transaction_id: Id,
+    attempt_id: Id,
+  }),
 } as const;
 
 export type JobName = keyof typeof JOB_PAYLOADS;

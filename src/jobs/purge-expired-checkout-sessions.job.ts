@@ -1,4 +1,7 @@
-import { deleteExpiredCheckoutSessions, purgeExpiredCheckoutSessionCards } from '../modules/checkout-sessions/checkout-sessions.service.ts';
+import {
+  deleteExpiredCheckoutSessions,
+  purgeExpiredCheckoutSessionCards,
+} from '../modules/checkout-sessions/checkout-sessions.service.ts';
 import { defineJob } from './job.ts';
 import { JOB_PAYLOADS } from './payloads.ts';
 

@@ -47,7 +47,14 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * A job with a name of its own (the tests share one database) that records every execution.
  * `fail(attempt)` returns the message to fail that attempt with, or null to succeed.
  */
-function testJob(options: { maxAttempts?: number; backoffMs?: number; delayMs?: number; fail?: (attempt: number) => string | null } = {}) {
+function testJob(
+  options: {
+    maxAttempts?: number;
+    backoffMs?: number;
+    delayMs?: number;
+    fail?: (attempt: number) => string | null;
+  } = {},
+) {
   const runs: Array<{ n: number; attempt: number }> = [];
   const job = defineJob({
     name: `test-${uuidv7()}`,
@@ -58,13 +65,15 @@ function testJob(options: { maxAttempts?: number; backoffMs?: number; delayMs?: 
       runs.push({ n: payload.n, attempt: ctx.attempt });
       if (options.delayMs) await sleep(Math.random() * options.delayMs);
       const failure = options.fail?.(ctx.attempt) ?? null;
-      if (failure !== null) throw failure.startsWith('permanent:') ? new PermanentJobError(failure) : new Error(failure);
+      if (failure !== null)
+        throw failure.startsWith('permanent:') ? new PermanentJobError(failure) : new Error(failure);
     },
   });
   return { job, runs };
 }
 
-const rowsOf = (job: TestJob) => deps.db.selectFrom('jobs').selectAll().where('name', '=', job.name).orderBy('created_at').execute();
+const rowsOf = (job: TestJob) =>
+  deps.db.selectFrom('jobs').selectAll().where('name', '=', job.name).orderBy('created_at').execute();
 
 describe('happy', () => {
   it('runs a job enqueued in a committed transaction once', async () => {
@@ -74,7 +83,16 @@ describe('happy', () => {
     expect(await queue.drain(deps)).toBe(1);
     expect(await queue.drain(deps)).toBe(0);
     expect(runs).toEqual([{ n: 1, attempt: 1 }]);
-    expect(await rowsOf(job)).toEqual([expect.objectContaining({ status: 'succeeded', attempts: 1, locked_by: null, locked_until: null, last_error: null, payload: { n: 1 } })]);
+    expect(await rowsOf(job)).toEqual([
+      expect.objectContaining({
+        status: 'succeeded',
+        attempts: 1,
+        locked_by: null,
+        locked_until: null,
+        last_error: null,
+        payload: { n: 1 },
+      }),
+    ]);
   });
 
   it('adds nothing for a job enqueued in a transaction that rolls back', async () => {
@@ -109,7 +127,12 @@ describe('happy', () => {
     let otherDb = deps.db;
     if (deps.dbKind === 'postgres') {
       const { rows } = await sql<{ schema: string }>`SELECT current_schema() AS schema`.execute(deps.db);
-      const handle = await openDb({ databaseUrl: env.config.databaseUrl, dataDir: env.config.dataDir, schema: rows[0]!.schema, poolSize: 5 });
+      const handle = await openDb({
+        databaseUrl: env.config.databaseUrl,
+        dataDir: env.config.dataDir,
+        schema: rows[0]!.schema,
+        poolSize: 5,
+      });
       handles.push(handle);
       otherDb = handle.db;
     }
@@ -247,7 +270,10 @@ describe('happy', () => {
     const queue = newQueue([slow]);
     await queue.enqueue(deps.db, slow.name, { n: 1 });
     queue.start(deps);
-    await vi.waitFor(async () => expect((await rowsOf(job))[0]?.status).toBe('running'), { timeout: 2_000, interval: 10 });
+    await vi.waitFor(async () => expect((await rowsOf(job))[0]?.status).toBe('running'), {
+      timeout: 2_000,
+      interval: 10,
+    });
     const stopped = queue.stop();
     setTimeout(release, 100);
     await stopped;
@@ -259,7 +285,10 @@ describe('happy', () => {
 describe('errors', () => {
   it('retries a failing job, then marks it failed after maxAttempts with a redacted last_error', async () => {
     const logged: Logged[] = [];
-    const { job, runs } = testJob({ maxAttempts: 3, fail: (attempt) => `card 4111111111111111 declined on attempt ${attempt}` });
+    const { job, runs } = testJob({
+      maxAttempts: 3,
+      fail: (attempt) => `card 4111111111111111 declined on attempt ${attempt}`,
+    });
     const queue = newQueue([job], {}, recordingLog(logged));
     await queue.enqueue(deps.db, job.name, { n: 1 });
     expect(await queue.drain(deps)).toBe(3);
@@ -280,12 +309,21 @@ describe('errors', () => {
     await queue.enqueue(deps.db, job.name, { n: 1 });
     expect(await queue.drain(deps)).toBe(1);
     expect(runs).toHaveLength(1);
-    expect((await rowsOf(job))[0]).toMatchObject({ status: 'failed', attempts: 1, max_attempts: 8, last_error: 'permanent: the provider refused the credentials' });
+    expect((await rowsOf(job))[0]).toMatchObject({
+      status: 'failed',
+      attempts: 1,
+      max_attempts: 8,
+      last_error: 'permanent: the provider refused the credentials',
+    });
     expect(logged.map((entry) => [entry.level, entry.msg])).toEqual([['error', 'job failed for good']]);
   });
 
   it('waits for the backoff before a retry, and clears last_error on success', async () => {
-    const { job, runs } = testJob({ maxAttempts: 3, backoffMs: 60_000, fail: (attempt) => (attempt === 1 ? 'temporary' : null) });
+    const { job, runs } = testJob({
+      maxAttempts: 3,
+      backoffMs: 60_000,
+      fail: (attempt) => (attempt === 1 ? 'temporary' : null),
+    });
     const queue = newQueue([job]);
     await queue.enqueue(deps.db, job.name, { n: 1 });
     const before = Date.now();
@@ -306,7 +344,9 @@ describe('errors', () => {
     const { job } = testJob();
     const queue = newQueue([job]);
     await expect(queue.enqueue(deps.db, job.name, { n: 'one' })).rejects.toThrow(/does not match its schema/);
-    await expect(queue.enqueue(deps.db, job.name, { n: 1, card: '4111111111111111' })).rejects.toThrow(/does not match its schema/);
+    await expect(queue.enqueue(deps.db, job.name, { n: 1, card: '4111111111111111' })).rejects.toThrow(
+      /does not match its schema/,
+    );
     await expect(queue.enqueue(deps.db, testJob().job.name, { n: 1 })).rejects.toThrow(/is not registered/);
     expect(await rowsOf(job)).toEqual([]);
   });
@@ -314,10 +354,16 @@ describe('errors', () => {
   it('fails a stored payload that no longer matches the schema without running the handler', async () => {
     const { job, runs } = testJob({ maxAttempts: 1 });
     const queue = newQueue([job]);
-    await deps.db.insertInto('jobs').values({ id: uuidv7(), name: job.name, payload: JSON.stringify({ m: 1 }), max_attempts: 1 }).execute();
+    await deps.db
+      .insertInto('jobs')
+      .values({ id: uuidv7(), name: job.name, payload: JSON.stringify({ m: 1 }), max_attempts: 1 })
+      .execute();
     expect(await queue.drain(deps)).toBe(1);
     expect(runs).toEqual([]);
-    expect((await rowsOf(job))[0]).toMatchObject({ status: 'failed', last_error: 'payload does not match the job schema' });
+    expect((await rowsOf(job))[0]).toMatchObject({
+      status: 'failed',
+      last_error: 'payload does not match the job schema',
+    });
   });
 });
 
@@ -331,7 +377,8 @@ describe('one statement per poll', () => {
     let polls = 0;
     const db = deps.db.withPlugin({
       transformQuery(args) {
-        if (args.node.kind === 'RawNode' && ++polls === failPoll) throw new Error('the database went away for one statement');
+        if (args.node.kind === 'RawNode' && ++polls === failPoll)
+          throw new Error('the database went away for one statement');
         return args.node;
       },
       transformResult: async (args) => {
@@ -377,7 +424,10 @@ describe('one statement per poll', () => {
     await queue.enqueue(deps.db, job.name, { n: 2 });
     // The first poll takes job 1; the second, after job 1's end, fails before it is sent.
     queue.start(countingDeps(2).deps);
-    await vi.waitFor(async () => expect((await rowsOf(job)).map((row) => row.status)).toEqual(['succeeded', 'succeeded']), { timeout: 5_000, interval: 20 });
+    await vi.waitFor(
+      async () => expect((await rowsOf(job)).map((row) => row.status)).toEqual(['succeeded', 'succeeded']),
+      { timeout: 5_000, interval: 20 },
+    );
     await queue.stop();
     expect(runs.map((r) => r.n)).toEqual([1, 2]);
     expect(logged.filter((l) => l.msg === 'job queue poll failed')).toHaveLength(1);
@@ -409,12 +459,20 @@ describe('recovery', () => {
     await queue.enqueue(deps.db, job.name, { n: 1 });
     await queue.enqueue(deps.db, job.name, { n: 2 });
     const [dead, alive] = await rowsOf(job);
-    await sql`UPDATE jobs SET status = 'running', attempts = 1, locked_by = 'dead-worker', locked_until = now() - interval '1 minute' WHERE id = ${dead!.id}`.execute(deps.db);
-    await sql`UPDATE jobs SET status = 'running', attempts = 1, locked_by = 'live-worker', locked_until = now() + interval '1 hour' WHERE id = ${alive!.id}`.execute(deps.db);
+    await sql`UPDATE jobs SET status = 'running', attempts = 1, locked_by = 'dead-worker', locked_until = now() - interval '1 minute' WHERE id = ${dead!.id}`.execute(
+      deps.db,
+    );
+    await sql`UPDATE jobs SET status = 'running', attempts = 1, locked_by = 'live-worker', locked_until = now() + interval '1 hour' WHERE id = ${alive!.id}`.execute(
+      deps.db,
+    );
     expect(await queue.drain(deps)).toBe(1);
     expect(runs).toEqual([{ n: (dead!.payload as { n: number }).n, attempt: 2 }]);
     const rows = await rowsOf(job);
-    expect(rows.find((row) => row.id === dead!.id)).toMatchObject({ status: 'succeeded', attempts: 2, locked_by: null });
+    expect(rows.find((row) => row.id === dead!.id)).toMatchObject({
+      status: 'succeeded',
+      attempts: 2,
+      locked_by: null,
+    });
     expect(rows.find((row) => row.id === alive!.id)).toMatchObject({ status: 'running', locked_by: 'live-worker' });
   });
 
@@ -423,9 +481,15 @@ describe('recovery', () => {
     const queue = newQueue([job]);
     await queue.enqueue(deps.db, job.name, { n: 1 });
     const [row] = await rowsOf(job);
-    await sql`UPDATE jobs SET status = 'running', attempts = 2, locked_by = 'dead-worker', locked_until = now() - interval '1 minute' WHERE id = ${row!.id}`.execute(deps.db);
+    await sql`UPDATE jobs SET status = 'running', attempts = 2, locked_by = 'dead-worker', locked_until = now() - interval '1 minute' WHERE id = ${row!.id}`.execute(
+      deps.db,
+    );
     expect(await queue.drain(deps)).toBe(0);
     expect(runs).toEqual([]);
-    expect((await rowsOf(job))[0]).toMatchObject({ status: 'failed', last_error: 'the worker stopped during the last attempt', locked_by: null });
+    expect((await rowsOf(job))[0]).toMatchObject({
+      status: 'failed',
+      last_error: 'the worker stopped during the last attempt',
+      locked_by: null,
+    });
   });
 });

@@ -40,7 +40,11 @@ export interface JobObserver {
 /** Job name → payload schema: what a queue's callers may enqueue (`JOB_PAYLOADS`; a test queue has its own). */
 export type PayloadSchemas = Record<string, TSchema>;
 
-type Logger = { info(obj: object, msg?: string): void; warn(obj: object, msg?: string): void; error(obj: object, msg?: string): void };
+type Logger = {
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+};
 
 /** What the queue needs of what its jobs are handed: the database it keeps them in. */
 export interface QueueDeps {
@@ -68,7 +72,11 @@ export class JobQueue<Payloads extends PayloadSchemas = typeof JOB_PAYLOADS, D e
   private finished: string[] = [];
   private lastScheduled = new Map<string, number>();
 
-  constructor(private readonly options: QueueOptions, jobs: Array<Job<TSchema, D>>, private readonly log: Logger) {
+  constructor(
+    private readonly options: QueueOptions,
+    jobs: Array<Job<TSchema, D>>,
+    private readonly log: Logger,
+  ) {
     for (const job of jobs) {
       if (this.jobs.has(job.name)) throw new Error(`job ${job.name} is defined twice`);
       this.jobs.set(job.name, job);
@@ -79,7 +87,12 @@ export class JobQueue<Payloads extends PayloadSchemas = typeof JOB_PAYLOADS, D e
    * Adds the job named `name` in `db` (pass the transaction of the business write). Returns false
    * for a duplicate key. The payload is checked against the job's schema here and again when it runs.
    */
-  async enqueue<N extends keyof Payloads & string>(db: Executor, name: N, payload: Static<Payloads[N]>, options: EnqueueOptions = {}): Promise<boolean> {
+  async enqueue<N extends keyof Payloads & string>(
+    db: Executor,
+    name: N,
+    payload: Static<Payloads[N]>,
+    options: EnqueueOptions = {},
+  ): Promise<boolean> {
     return this.add(db, name, payload, options);
   }
 
@@ -87,7 +100,12 @@ export class JobQueue<Payloads extends PayloadSchemas = typeof JOB_PAYLOADS, D e
    * The insert that adds a job, for a caller that runs it with other writes (src/db/write-batch.ts);
    * call `pokeSoon()` after running it.
    */
-  enqueueQuery<N extends keyof Payloads & string>(db: Executor, name: N, payload: Static<Payloads[N]>, options: EnqueueOptions = {}) {
+  enqueueQuery<N extends keyof Payloads & string>(
+    db: Executor,
+    name: N,
+    payload: Static<Payloads[N]>,
+    options: EnqueueOptions = {},
+  ) {
     return this.insertQuery(db, name, payload, options);
   }
 
@@ -212,7 +230,13 @@ export class JobQueue<Payloads extends PayloadSchemas = typeof JOB_PAYLOADS, D e
     const finished = this.finished.splice(0);
     let rows: JobRow[];
     try {
-      rows = await repo.pollJobs(deps.db, { workerId: this.workerId, finished, batch: Math.max(0, capacity), leaseMs: this.options.leaseMs ?? 300_000, names: [...this.jobs.keys()] });
+      rows = await repo.pollJobs(deps.db, {
+        workerId: this.workerId,
+        finished,
+        batch: Math.max(0, capacity),
+        leaseMs: this.options.leaseMs ?? 300_000,
+        names: [...this.jobs.keys()],
+      });
     } catch (error) {
       // Nothing of the poll was written: the next one records them.
       this.finished.unshift(...finished);
@@ -244,8 +268,13 @@ export class JobQueue<Payloads extends PayloadSchemas = typeof JOB_PAYLOADS, D e
       this.options.observer?.jobRun(row.name, retry ? 'retrying' : 'failed');
       const message = scrubString(error instanceof Error ? error.message : String(error));
       const retryAt = retry ? new Date(Date.now() + (job.backoffMs ?? defaultBackoffMs)(row.attempts)) : null;
-      this.log[retryAt ? 'warn' : 'error']({ ...log, error: message, retryAt }, retryAt ? 'job failed, will retry' : 'job failed for good');
-      await repo.markFailed(deps.db, row.id, this.workerId, message, retryAt).catch((e) => this.log.error({ err: e }, 'could not record job failure'));
+      this.log[retryAt ? 'warn' : 'error'](
+        { ...log, error: message, retryAt },
+        retryAt ? 'job failed, will retry' : 'job failed for good',
+      );
+      await repo
+        .markFailed(deps.db, row.id, this.workerId, message, retryAt)
+        .catch((e) => this.log.error({ err: e }, 'could not record job failure'));
     }
   }
 

@@ -12,7 +12,14 @@ export const settleTransactionJob = defineJob({
   payload: JOB_PAYLOADS['settle-transaction'],
   maxAttempts: 10,
   async handle(payload, job) {
-    if (payload.refund_id) await settleRefund(job.deps, payload.merchant_account_id, payload.transaction_id, payload.refund_id);
-    else await settleTransaction(job.deps, payload.merchant_account_id, payload.transaction_id, payload.capture_id ?? null);
+    if (payload.refund_id)
+      await settleRefund(job.deps, payload.merchant_account_id, payload.transaction_id, payload.refund_id);
+    else
+      await settleTransaction(
+        job.deps,
+        payload.merchant_account_id,
+        payload.transaction_id,
+        payload.capture_id ?? null,
+      );
   },
 });

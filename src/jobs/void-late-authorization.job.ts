@@ -12,6 +12,12 @@ export const voidLateAuthorization = defineJob({
   payload: JOB_PAYLOADS['void-late-authorization'],
   maxAttempts: 10,
   async handle(payload, job) {
-    await voidLateAuthorizationNow(job.deps, payload.merchant_account_id, payload.transaction_id, payload.attempt_id, job.log);
+    await voidLateAuthorizationNow(
+      job.deps,
+      payload.merchant_account_id,
+      payload.transaction_id,
+      payload.attempt_id,
+      job.log,
+    );
   },
 });

@@ -14,9 +14,11 @@ const anyUuid = fc.uint8Array({ minLength: 16, maxLength: 16 }).map((bytes) => {
 
 describe('happy', () => {
   it('round-trips every UUID', () => {
-    fc.assert(fc.property(fc.oneof(fc.uuid(), anyUuid), (uuid) => {
-      expect(base62ToUuid(uuidToBase62(uuid))).toBe(uuid);
-    }));
+    fc.assert(
+      fc.property(fc.oneof(fc.uuid(), anyUuid), (uuid) => {
+        expect(base62ToUuid(uuidToBase62(uuid))).toBe(uuid);
+      }),
+    );
   });
 
   it('equals the 128-bit number written in base62 (BigInt reference)', () => {
@@ -30,9 +32,11 @@ describe('happy', () => {
       } while (n > 0n);
       return out;
     };
-    fc.assert(fc.property(fc.oneof(fc.uuid(), anyUuid, fc.constant(NIL), fc.constant(MAX)), (uuid) => {
-      expect(uuidToBase62(uuid)).toBe(reference(uuid));
-    }));
+    fc.assert(
+      fc.property(fc.oneof(fc.uuid(), anyUuid, fc.constant(NIL), fc.constant(MAX)), (uuid) => {
+        expect(uuidToBase62(uuid)).toBe(reference(uuid));
+      }),
+    );
   });
 
   it('round-trips UUIDv7 ids', () => {
@@ -43,9 +47,11 @@ describe('happy', () => {
   });
 
   it('writes at most 22 base62 characters', () => {
-    fc.assert(fc.property(anyUuid, (uuid) => {
-      expect(uuidToBase62(uuid)).toMatch(/^[0-9A-Za-z]{1,22}$/);
-    }));
+    fc.assert(
+      fc.property(anyUuid, (uuid) => {
+        expect(uuidToBase62(uuid)).toMatch(/^[0-9A-Za-z]{1,22}$/);
+      }),
+    );
     expect(uuidToBase62(MAX)).toHaveLength(22);
   });
 
@@ -60,15 +66,18 @@ describe('happy', () => {
   });
 
   it('reads upper-case hex UUIDs as their lower-case form', () => {
-    fc.assert(fc.property(fc.uuid(), (uuid) => {
-      expect(base62ToUuid(uuidToBase62(uuid.toUpperCase()))).toBe(uuid);
-    }));
+    fc.assert(
+      fc.property(fc.uuid(), (uuid) => {
+        expect(base62ToUuid(uuidToBase62(uuid.toUpperCase()))).toBe(uuid);
+      }),
+    );
   });
 });
 
 describe('errors', () => {
   it('refuses characters outside the alphabet', () => {
-    for (const bad of ['-', 'abc-def', 'é', ' 1', '1 ', '+']) expect(() => base62ToUuid(bad)).toThrow('not a base62 string');
+    for (const bad of ['-', 'abc-def', 'é', ' 1', '1 ', '+'])
+      expect(() => base62ToUuid(bad)).toThrow('not a base62 string');
   });
 
   it('refuses values above 128 bits', () => {

@@ -30,25 +30,92 @@ const within = (digits: string, range: IinRange) => {
 /** A Luhn-valid number of `length` digits inside `range`. */
 const numberIn = (range: IinRange, lengths: readonly number[]) =>
   fc
-    .tuple(fc.integer({ min: range.low, max: range.high }), fc.constantFrom(...lengths.filter((l) => l > range.prefixLength)), fc.array(fc.integer({ min: 0, max: 9 }), { minLength: 18, maxLength: 18 }))
+    .tuple(
+      fc.integer({ min: range.low, max: range.high }),
+      fc.constantFrom(...lengths.filter((l) => l > range.prefixLength)),
+      fc.array(fc.integer({ min: 0, max: 9 }), { minLength: 18, maxLength: 18 }),
+    )
     .map(([lead, length, fill]) => {
-      const body = String(lead).padStart(range.prefixLength, '0') + fill.slice(0, length - range.prefixLength - 1).join('');
+      const body =
+        String(lead).padStart(range.prefixLength, '0') + fill.slice(0, length - range.prefixLength - 1).join('');
       return body + luhnCheckDigit(body);
     });
 
 describe('happy', () => {
   it.each<[string, CardScheme]>([
-    ['4', 'visa'], ['401177', 'visa'], ['51', 'mastercard'], ['55', 'mastercard'], ['2221', 'mastercard'], ['2720', 'mastercard'],
-    ['34', 'amex'], ['37', 'amex'], ['6011', 'discover'], ['644', 'discover'], ['649', 'discover'], ['65', 'discover'], ['65214', 'discover'], ['65315', 'discover'],
-    ['62', 'unionpay'], ['622125', 'unionpay'], ['622926', 'unionpay'], ['810', 'unionpay'], ['8171', 'unionpay'],
-    ['3528', 'jcb'], ['3589', 'jcb'], ['300', 'diners-club'], ['305', 'diners-club'], ['36', 'diners-club'], ['38', 'diners-club'], ['39', 'diners-club'], ['384101', 'diners-club'],
-    ['5018', 'maestro'], ['5020', 'maestro'], ['5038', 'maestro'], ['5893', 'maestro'], ['6304', 'maestro'], ['6759', 'maestro'], ['6761', 'maestro'], ['6763', 'maestro'],
-    ['401178', 'elo'], ['506699', 'elo'], ['509999', 'elo'], ['627780', 'elo'], ['650031', 'elo'], ['655058', 'elo'],
-    ['606282', 'hipercard'], ['384100', 'hipercard'], ['384160', 'hipercard'], ['2200', 'mir'], ['2204', 'mir'],
-    ['5085', 'rupay'], ['60698', 'rupay'], ['6078', 'rupay'], ['6085', 'rupay'], ['65215', 'rupay'], ['6529', 'rupay'], ['6530', 'rupay'], ['65314', 'rupay'], ['8172', 'rupay'], ['8201', 'rupay'],
-    ['5019', 'dankort'], ['1', 'uatp'],
-    ['2220', 'other'], ['2721', 'other'], ['2205', 'other'], ['50', 'other'], ['56', 'other'], ['3527', 'other'], ['3590', 'other'], ['306', 'other'],
-    ['643', 'other'], ['6764', 'other'], ['8202', 'other'], ['9', 'other'], ['7', 'other'], ['0', 'other'], ['', 'other'],
+    ['4', 'visa'],
+    ['401177', 'visa'],
+    ['51', 'mastercard'],
+    ['55', 'mastercard'],
+    ['2221', 'mastercard'],
+    ['2720', 'mastercard'],
+    ['34', 'amex'],
+    ['37', 'amex'],
+    ['6011', 'discover'],
+    ['644', 'discover'],
+    ['649', 'discover'],
+    ['65', 'discover'],
+    ['65214', 'discover'],
+    ['65315', 'discover'],
+    ['62', 'unionpay'],
+    ['622125', 'unionpay'],
+    ['622926', 'unionpay'],
+    ['810', 'unionpay'],
+    ['8171', 'unionpay'],
+    ['3528', 'jcb'],
+    ['3589', 'jcb'],
+    ['300', 'diners-club'],
+    ['305', 'diners-club'],
+    ['36', 'diners-club'],
+    ['38', 'diners-club'],
+    ['39', 'diners-club'],
+    ['384101', 'diners-club'],
+    ['5018', 'maestro'],
+    ['5020', 'maestro'],
+    ['5038', 'maestro'],
+    ['5893', 'maestro'],
+    ['6304', 'maestro'],
+    ['6759', 'maestro'],
+    ['6761', 'maestro'],
+    ['6763', 'maestro'],
+    ['401178', 'elo'],
+    ['506699', 'elo'],
+    ['509999', 'elo'],
+    ['627780', 'elo'],
+    ['650031', 'elo'],
+    ['655058', 'elo'],
+    ['606282', 'hipercard'],
+    ['384100', 'hipercard'],
+    ['384160', 'hipercard'],
+    ['2200', 'mir'],
+    ['2204', 'mir'],
+    ['5085', 'rupay'],
+    ['60698', 'rupay'],
+    ['6078', 'rupay'],
+    ['6085', 'rupay'],
+    ['65215', 'rupay'],
+    ['6529', 'rupay'],
+    ['6530', 'rupay'],
+    ['65314', 'rupay'],
+    ['8172', 'rupay'],
+    ['8201', 'rupay'],
+    ['5019', 'dankort'],
+    ['1', 'uatp'],
+    ['2220', 'other'],
+    ['2721', 'other'],
+    ['2205', 'other'],
+    ['50', 'other'],
+    ['56', 'other'],
+    ['3527', 'other'],
+    ['3590', 'other'],
+    ['306', 'other'],
+    ['643', 'other'],
+    ['6764', 'other'],
+    ['8202', 'other'],
+    ['9', 'other'],
+    ['7', 'other'],
+    ['0', 'other'],
+    ['', 'other'],
   ])('detects %s as %s (longest matching prefix)', (digits, scheme) => {
     expect(detectScheme(digits)).toBe(scheme);
   });
@@ -65,7 +132,11 @@ describe('happy', () => {
     expect(new Set(TEST_CARDS.map((c) => c.number)).size).toBe(TEST_CARDS.length);
     for (const card of TEST_CARDS) {
       expect(luhnValid(card.number), card.number).toBe(true);
-      expect(validateCardNumber(card.number), card.number).toMatchObject({ ok: true, scheme: card.scheme, additionalSchemes: card.additionalSchemes ?? [] });
+      expect(validateCardNumber(card.number), card.number).toMatchObject({
+        ok: true,
+        scheme: card.scheme,
+        additionalSchemes: card.additionalSchemes ?? [],
+      });
     }
     const covered = new Set(TEST_CARDS.map((c) => c.scheme));
     for (const range of IIN_RANGES) expect(covered.has(range.scheme), range.scheme).toBe(true);
@@ -82,7 +153,18 @@ describe('happy', () => {
 
   it('includes the test numbers the project relies on', () => {
     const numbers = TEST_CARDS.map((c) => c.number);
-    for (const n of ['4111111111111111', '4242424242424242', '5555555555554444', '2223003122003222', '378282246310005', '6011111111111117', '3530111333300000', '36227206271667', '6200000000000005', '6759649826438453']) {
+    for (const n of [
+      '4111111111111111',
+      '4242424242424242',
+      '5555555555554444',
+      '2223003122003222',
+      '378282246310005',
+      '6011111111111117',
+      '3530111333300000',
+      '36227206271667',
+      '6200000000000005',
+      '6759649826438453',
+    ]) {
       expect(numbers).toContain(n);
     }
   });
@@ -116,14 +198,23 @@ describe('happy', () => {
 });
 
 describe('properties', () => {
-  it('detects generated Luhn-valid numbers of every range and allowed length as that range\'s scheme', () => {
+  it("detects generated Luhn-valid numbers of every range and allowed length as that range's scheme", () => {
     for (const range of IIN_RANGES) {
       const lengths = numberLengths(range.scheme);
       fc.assert(
         fc.property(numberIn(range, lengths), (pan) => {
           // A longer range of another scheme inside this one takes precedence: not this range's number.
-          fc.pre(!IIN_RANGES.some((other) => other !== range && other.prefixLength > range.prefixLength && within(pan, other)));
-          expect(validateCardNumber(pan)).toEqual({ ok: true, scheme: range.scheme, additionalSchemes: range.additionalSchemes, country: range.country });
+          fc.pre(
+            !IIN_RANGES.some(
+              (other) => other !== range && other.prefixLength > range.prefixLength && within(pan, other),
+            ),
+          );
+          expect(validateCardNumber(pan)).toEqual({
+            ok: true,
+            scheme: range.scheme,
+            additionalSchemes: range.additionalSchemes,
+            country: range.country,
+          });
           expect(detectSchemes(bin(pan))).toEqual(detectSchemes(pan));
         }),
         { numRuns: 60 },
@@ -132,7 +223,9 @@ describe('properties', () => {
   });
 
   it('breaks Luhn with any single-digit change', () => {
-    const valid = fc.array(fc.integer({ min: 0, max: 9 }), { minLength: 11, maxLength: 18 }).map((digits) => digits.join('') + luhnCheckDigit(digits.join('')));
+    const valid = fc
+      .array(fc.integer({ min: 0, max: 9 }), { minLength: 11, maxLength: 18 })
+      .map((digits) => digits.join('') + luhnCheckDigit(digits.join('')));
     fc.assert(
       fc.property(valid, fc.nat(), fc.integer({ min: 1, max: 9 }), (pan, at, shift) => {
         const i = at % pan.length;
@@ -156,18 +249,33 @@ describe('properties', () => {
 
 describe('errors', () => {
   it('refuses anything but digits', () => {
-    for (const pan of ['4111 1111 1111 1111', '4111-1111-1111-1111', '411111111111111a', ' 4111111111111111', '４１１１']) {
+    for (const pan of [
+      '4111 1111 1111 1111',
+      '4111-1111-1111-1111',
+      '411111111111111a',
+      ' 4111111111111111',
+      '４１１１',
+    ]) {
       const check = validateCardNumber(pan);
       expect(check).toEqual({ ok: false, reason: 'not_digits' });
-      expect(cardNumberProblem(check as never)).toBe('The card number must contain only digits, without spaces or separators');
+      expect(cardNumberProblem(check as never)).toBe(
+        'The card number must contain only digits, without spaces or separators',
+      );
     }
   });
 
   it('refuses a length the scheme does not allow, naming the allowed lengths', () => {
     const visa15 = '411111111111116';
-    expect(validateCardNumber(visa15)).toEqual({ ok: false, reason: 'length', scheme: 'visa', allowedLengths: [13, 16, 19] });
+    expect(validateCardNumber(visa15)).toEqual({
+      ok: false,
+      reason: 'length',
+      scheme: 'visa',
+      allowedLengths: [13, 16, 19],
+    });
     expect(cardNumberProblem(validateCardNumber(visa15) as never)).toBe('Visa card numbers have 13, 16 or 19 digits');
-    expect(cardNumberProblem(validateCardNumber('3782822463100055') as never)).toBe('American Express card numbers have 15 digits');
+    expect(cardNumberProblem(validateCardNumber('3782822463100055') as never)).toBe(
+      'American Express card numbers have 15 digits',
+    );
     expect(cardNumberProblem(validateCardNumber('99999999999') as never)).toBe('Card numbers have 12 to 19 digits');
     expect(validateCardNumber('')).toMatchObject({ ok: false, reason: 'length', scheme: 'other' });
     expect(validateCardNumber('41111111111111111111')).toMatchObject({ ok: false, reason: 'length' });
@@ -176,7 +284,9 @@ describe('errors', () => {
   it('refuses a wrong check digit', () => {
     const check = validateCardNumber('4111111111111112');
     expect(check).toEqual({ ok: false, reason: 'luhn', scheme: 'visa' });
-    expect(cardNumberProblem(check as never)).toBe('The card number is not valid: its check digit does not match (Luhn)');
+    expect(cardNumberProblem(check as never)).toBe(
+      'The card number is not valid: its check digit does not match (Luhn)',
+    );
   });
 
   it('Luhn: refuses empty input and non-digits; check digits are computed', () => {
@@ -190,7 +300,8 @@ describe('errors', () => {
     const overlaps: string[] = [];
     for (const a of IIN_RANGES) {
       for (const b of IIN_RANGES) {
-        if (a !== b && a.prefixLength === b.prefixLength && a.low <= b.high && b.low <= a.high) overlaps.push(`${a.scheme} ${a.low}-${a.high} / ${b.scheme} ${b.low}-${b.high}`);
+        if (a !== b && a.prefixLength === b.prefixLength && a.low <= b.high && b.low <= a.high)
+          overlaps.push(`${a.scheme} ${a.low}-${a.high} / ${b.scheme} ${b.low}-${b.high}`);
       }
     }
     expect(overlaps).toEqual([]);

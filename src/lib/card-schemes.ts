@@ -3,7 +3,14 @@
  * and icons, sandbox test cards. Pure and deterministic (no network). The pieces live in `cards/`;
  * import them from here.
  */
-export { CARD_SCHEMES, CARD_SCHEME_PATTERN, CARD_TYPES, isCardScheme, type CardScheme, type CardType } from './cards/schemes.ts';
+export {
+  CARD_SCHEMES,
+  CARD_SCHEME_PATTERN,
+  CARD_TYPES,
+  isCardScheme,
+  type CardScheme,
+  type CardType,
+} from './cards/schemes.ts';
 export { luhnCheckDigit, luhnValid } from './cards/luhn.ts';
 export { IIN_RANGES, NUMBER_LENGTHS, type IinRange } from './cards/iin-ranges.ts';
 export {

@@ -59,18 +59,31 @@ describe('happy', () => {
 
 describe('errors', () => {
   it('isUuid refuses what is not a UUID', () => {
-    for (const bad of ['', 'abc', '0000000000000000000000000000000', `${uuidv7()}0`, uuidv7().replace(/-/g, ''), 'g0000000-0000-7000-8000-000000000000']) {
+    for (const bad of [
+      '',
+      'abc',
+      '0000000000000000000000000000000',
+      `${uuidv7()}0`,
+      uuidv7().replace(/-/g, ''),
+      'g0000000-0000-7000-8000-000000000000',
+    ]) {
       expect(isUuid(bad)).toBe(false);
     }
-    fc.assert(fc.property(fc.uuid(), (uuid) => {
-      expect(isUuid(uuid)).toBe(true);
-    }));
+    fc.assert(
+      fc.property(fc.uuid(), (uuid) => {
+        expect(isUuid(uuid)).toBe(true);
+      }),
+    );
   });
 });
 
 describe('uuidv5', () => {
   it('gives the RFC 9562 example id, the same on every call', () => {
-    expect(uuidv5('www.example.com', '6ba7b810-9dad-11d1-80b4-00c04fd430c8')).toBe('2ed6657d-e927-568b-95e1-2665a8aea6a2');
-    expect(uuidv5('administrator', '6ba7b810-9dad-11d1-80b4-00c04fd430c8')).toBe(uuidv5('administrator', '6ba7b810-9dad-11d1-80b4-00c04fd430c8'));
+    expect(uuidv5('www.example.com', '6ba7b810-9dad-11d1-80b4-00c04fd430c8')).toBe(
+      '2ed6657d-e927-568b-95e1-2665a8aea6a2',
+    );
+    expect(uuidv5('administrator', '6ba7b810-9dad-11d1-80b4-00c04fd430c8')).toBe(
+      uuidv5('administrator', '6ba7b810-9dad-11d1-80b4-00c04fd430c8'),
+    );
   });
 });

@@ -11,24 +11,66 @@ describe('happy', () => {
   });
 
   it('redacts values under sensitive keys at any depth', () => {
-    const out = scrub({ headers: { authorization: 'Bearer x', 'x-request-id': 'r' }, body: { payment_method: { number: '4111111111111111', security_code: '123', expiration_date: '12/30' }, password: 'p', secret: 's' } });
-    expect(out).toEqual({ headers: { authorization: '[REDACTED]', 'x-request-id': 'r' }, body: { payment_method: { number: '[REDACTED]', security_code: '[REDACTED]', expiration_date: '12/30' }, password: '[REDACTED]', secret: '[REDACTED]' } });
+    const out = scrub({
+      headers: { authorization: 'Bearer x', 'x-request-id': 'r' },
+      body: {
+        payment_method: { number: '4111111111111111', security_code: '123', expiration_date: '12/30' },
+        password: 'p',
+        secret: 's',
+      },
+    });
+    expect(out).toEqual({
+      headers: { authorization: '[REDACTED]', 'x-request-id': 'r' },
+      body: {
+        payment_method: { number: '[REDACTED]', security_code: '[REDACTED]', expiration_date: '12/30' },
+        password: '[REDACTED]',
+        secret: '[REDACTED]',
+      },
+    });
   });
 
   it('redacts the secrets of wallet payloads and sessions (Paze) under their keys', () => {
-    const out = scrub({ token: { paymentToken: '4895370012003478' }, dynamicData: [{ dynamicDataValue: 'AgAA', dynamicDataType: 'T' }], accessToken: 'a', checkout_token: 'c', completeResponse: 'x.y.z', securePayload: 'j' });
-    expect(out).toEqual({ token: '[REDACTED]', dynamicData: [{ dynamicDataValue: '[REDACTED]', dynamicDataType: 'T' }], accessToken: '[REDACTED]', checkout_token: '[REDACTED]', completeResponse: '[REDACTED]', securePayload: '[REDACTED]' });
+    const out = scrub({
+      token: { paymentToken: '4895370012003478' },
+      dynamicData: [{ dynamicDataValue: 'AgAA', dynamicDataType: 'T' }],
+      accessToken: 'a',
+      checkout_token: 'c',
+      completeResponse: 'x.y.z',
+      securePayload: 'j',
+    });
+    expect(out).toEqual({
+      token: '[REDACTED]',
+      dynamicData: [{ dynamicDataValue: '[REDACTED]', dynamicDataType: 'T' }],
+      accessToken: '[REDACTED]',
+      checkout_token: '[REDACTED]',
+      completeResponse: '[REDACTED]',
+      securePayload: '[REDACTED]',
+    });
     expect(scrub({ paymentToken: '4895370012003478' })).toEqual({ paymentToken: '[REDACTED]' });
     // A merchant account's secrets, but not the key ids beside them.
-    expect(scrub({ loon_secret_key: 's', account_updater_request_encryption_key: 'k', account_updater_response_decryption_key: 'k', account_updater_request_encryption_key_id: 'kid-1' })).toEqual({
-      loon_secret_key: '[REDACTED]', account_updater_request_encryption_key: '[REDACTED]', account_updater_response_decryption_key: '[REDACTED]', account_updater_request_encryption_key_id: 'kid-1',
+    expect(
+      scrub({
+        loon_secret_key: 's',
+        account_updater_request_encryption_key: 'k',
+        account_updater_response_decryption_key: 'k',
+        account_updater_request_encryption_key_id: 'kid-1',
+      }),
+    ).toEqual({
+      loon_secret_key: '[REDACTED]',
+      account_updater_request_encryption_key: '[REDACTED]',
+      account_updater_response_decryption_key: '[REDACTED]',
+      account_updater_request_encryption_key_id: 'kid-1',
     });
   });
 
   it('redacts tokens and private keys inside text', () => {
-    expect(scrubString('token eyJhbGciOiJFUzUxMiJ9.eyJzY29wZXMiOltdfQ.abcdefgh end')).toBe('token [REDACTED TOKEN] end');
+    expect(scrubString('token eyJhbGciOiJFUzUxMiJ9.eyJzY29wZXMiOltdfQ.abcdefgh end')).toBe(
+      'token [REDACTED TOKEN] end',
+    );
     expect(scrubString('-----BEGIN PRIVATE KEY-----\nMIIB\n-----END PRIVATE KEY-----')).toBe('[REDACTED PRIVATE KEY]');
-    expect(scrubString('signed with whsec_AbC-12_xyzXYZ0123456789abcdefABCDEF0123456789 ok')).toBe('signed with whsec_[REDACTED] ok');
+    expect(scrubString('signed with whsec_AbC-12_xyzXYZ0123456789abcdefABCDEF0123456789 ok')).toBe(
+      'signed with whsec_[REDACTED] ok',
+    );
     expect(scrubString('masked whsec_…wxyz stays')).toBe('masked whsec_…wxyz stays');
   });
 
@@ -57,7 +99,9 @@ describe('security', () => {
 
   it('masks a digit run exactly when one of its windows of 12 to 19 digits passes Luhn (property)', () => {
     const windowPasses = (digits: string) => {
-      for (let length = 12; length <= 19; length++) for (let start = 0; start + length <= digits.length; start++) if (luhnValid(digits.slice(start, start + length))) return true;
+      for (let length = 12; length <= 19; length++)
+        for (let start = 0; start + length <= digits.length; start++)
+          if (luhnValid(digits.slice(start, start + length))) return true;
       return false;
     };
     fc.assert(
@@ -73,26 +117,31 @@ describe('security', () => {
     const JWT = /eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*/g;
     const piece = fc.constantFrom('eyJ', 'a', 'ab', 'abcd', 'abcde', 'abcdef', '.', '-', '_', ' ', 'x.y', 'eyJhbGciOi');
     fc.assert(
-      fc.property(fc.array(piece, { maxLength: 16 }).map((p) => p.join('')), (text) => {
-        expect(scrubString(text)).toBe(text.replace(JWT, '[REDACTED TOKEN]'));
-      }),
+      fc.property(
+        fc.array(piece, { maxLength: 16 }).map((p) => p.join('')),
+        (text) => {
+          expect(scrubString(text)).toBe(text.replace(JWT, '[REDACTED TOKEN]'));
+        },
+      ),
       { numRuns: 5000 },
     );
   });
 
   it('masks a private key to the end of the text when its END line is missing', () => {
     expect(scrubString('key -----BEGIN EC PRIVATE KEY-----\nMHcCAQEE')).toBe('key [REDACTED PRIVATE KEY]');
-    expect(scrubString('a -----BEGIN PRIVATE KEY-----\nx\n-----END PRIVATE KEY----- b -----BEGIN RSA PRIVATE KEY----- c')).toBe('a [REDACTED PRIVATE KEY] b [REDACTED PRIVATE KEY]');
+    expect(
+      scrubString('a -----BEGIN PRIVATE KEY-----\nx\n-----END PRIVATE KEY----- b -----BEGIN RSA PRIVATE KEY----- c'),
+    ).toBe('a [REDACTED PRIVATE KEY] b [REDACTED PRIVATE KEY]');
   });
 
   it('never lets a Luhn-valid 13..19 digit number through (property)', () => {
-    const pan = fc
-      .array(fc.integer({ min: 0, max: 9 }), { minLength: 12, maxLength: 18 })
-      .map((digits) => {
-        const body = digits.join('');
-        for (let check = 0; check <= 9; check++) if (luhnValid(body + check)) return body + check;
-        return body + '0';
-      });
-    fc.assert(fc.property(pan, fc.string(), (number, text) => !scrubString(`${text} ${number} ${text}`).includes(number)));
+    const pan = fc.array(fc.integer({ min: 0, max: 9 }), { minLength: 12, maxLength: 18 }).map((digits) => {
+      const body = digits.join('');
+      for (let check = 0; check <= 9; check++) if (luhnValid(body + check)) return body + check;
+      return `${body}0`;
+    });
+    fc.assert(
+      fc.property(pan, fc.string(), (number, text) => !scrubString(`${text} ${number} ${text}`).includes(number)),
+    );
   });
 });

@@ -48,7 +48,8 @@ function containsCardNumber(digits: string): boolean {
 }
 
 const DOT = 0x2e;
-const isTokenCharacter = (c: number) => (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c === 0x2d || c === 0x5f;
+const isTokenCharacter = (c: number) =>
+  (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c === 0x2d || c === 0x5f;
 const runEnd = (text: string, at: number) => {
   while (at < text.length && isTokenCharacter(text.charCodeAt(at))) at++;
   return at;
@@ -102,7 +103,12 @@ export function scrub(value: unknown, depth = 0): unknown {
   if (depth > MAX_DEPTH) return DEPTH_LIMIT;
   if (Array.isArray(value)) return value.map((item) => scrub(item, depth + 1));
   if (value instanceof Error) {
-    return { type: value.name, message: scrubString(value.message), stack: value.stack ? scrubString(value.stack) : undefined, ...scrubFields(value as unknown as Record<string, unknown>, depth) };
+    return {
+      type: value.name,
+      message: scrubString(value.message),
+      stack: value.stack ? scrubString(value.stack) : undefined,
+      ...scrubFields(value as unknown as Record<string, unknown>, depth),
+    };
   }
   return scrubFields(value as Record<string, unknown>, depth);
 }
@@ -110,7 +116,8 @@ export function scrub(value: unknown, depth = 0): unknown {
 function scrubFields(value: Record<string, unknown>, depth: number): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value)) {
-    out[key] = SENSITIVE_KEY.test(key) && item !== null && item !== undefined && item !== '' ? REDACTED : scrub(item, depth + 1);
+    out[key] =
+      SENSITIVE_KEY.test(key) && item !== null && item !== undefined && item !== '' ? REDACTED : scrub(item, depth + 1);
   }
   return out;
 }

@@ -40,7 +40,10 @@ export interface RelayResponse {
 }
 
 export class RelayError extends Error {
-  constructor(readonly kind: 'timeout' | 'too_large' | 'unreachable', message: string) {
+  constructor(
+    readonly kind: 'timeout' | 'too_large' | 'unreachable',
+    message: string,
+  ) {
     super(message);
     this.name = 'RelayError';
   }
@@ -53,11 +56,21 @@ export function relay(req: RelayRequest): Promise<RelayResponse> {
     hostname: req.url.hostname.replace(/^\[|\]$/g, ''),
     port: req.url.port || undefined,
     path: `${req.url.pathname}${req.url.search}`,
-    headers: { ...req.headers, ...(req.body !== null ? { 'content-length': String(Buffer.byteLength(req.body)) } : {}) },
+    headers: {
+      ...req.headers,
+      ...(req.body !== null ? { 'content-length': String(Buffer.byteLength(req.body)) } : {}),
+    },
     lookup: pinnedLookup(req.address, req.family),
     // A fresh connection each time: no TLS session or socket is shared between forwards (nor client certificates).
     agent: false,
-    ...(req.tls ? { cert: req.tls.cert, key: req.tls.key, passphrase: req.tls.passphrase, ...(req.tls.ca ? { ca: req.tls.ca } : {}) } : {}),
+    ...(req.tls
+      ? {
+          cert: req.tls.cert,
+          key: req.tls.key,
+          passphrase: req.tls.passphrase,
+          ...(req.tls.ca ? { ca: req.tls.ca } : {}),
+        }
+      : {}),
   };
   return new Promise((resolve, reject) => {
     let settled = false;
@@ -74,7 +87,8 @@ export function relay(req: RelayRequest): Promise<RelayResponse> {
       let size = 0;
       res.on('data', (chunk: Buffer) => {
         size += chunk.length;
-        if (size > req.maxResponseBytes) return fail(new RelayError('too_large', `the target's answer exceeds ${req.maxResponseBytes} bytes`));
+        if (size > req.maxResponseBytes)
+          return fail(new RelayError('too_large', `the target's answer exceeds ${req.maxResponseBytes} bytes`));
         chunks.push(chunk);
       });
       res.on('end', () => {
@@ -84,12 +98,27 @@ export function relay(req: RelayRequest): Promise<RelayResponse> {
         clearTimeout(totalTimer);
         resolve({ status: res.statusCode ?? 502, headers: res.headers, body: Buffer.concat(chunks) });
       });
-      res.on('error', () => fail(new RelayError('unreachable', 'the connection to the target broke during its answer')));
+      res.on('error', () =>
+        fail(new RelayError('unreachable', 'the connection to the target broke during its answer')),
+      );
     });
-    const connectTimer = setTimeout(() => fail(new RelayError('timeout', `no connection to the target within ${req.connectTimeoutMs} ms`)), req.connectTimeoutMs);
-    const totalTimer = setTimeout(() => fail(new RelayError('timeout', `no complete answer from the target within ${req.timeoutMs} ms`)), req.timeoutMs);
+    const connectTimer = setTimeout(
+      () => fail(new RelayError('timeout', `no connection to the target within ${req.connectTimeoutMs} ms`)),
+      req.connectTimeoutMs,
+    );
+    const totalTimer = setTimeout(
+      () => fail(new RelayError('timeout', `no complete answer from the target within ${req.timeoutMs} ms`)),
+      req.timeoutMs,
+    );
     outgoing.on('socket', (socket) => socket.once('connect', () => clearTimeout(connectTimer)));
-    outgoing.on('error', (e) => fail(new RelayError('unreachable', `the target could not be reached (${(e as NodeJS.ErrnoException).code ?? 'connection error'})`)));
+    outgoing.on('error', (e) =>
+      fail(
+        new RelayError(
+          'unreachable',
+          `the target could not be reached (${(e as NodeJS.ErrnoException).code ?? 'connection error'})`,
+        ),
+      ),
+    );
     outgoing.end(req.body ?? undefined);
   });
 }

@@ -10,7 +10,10 @@ export type Env = Record<string, string | undefined>;
 export type Environment = 'sandbox' | 'production';
 
 export class ConfigError extends Error {
-  constructor(readonly variable: string, problem: string) {
+  constructor(
+    readonly variable: string,
+    problem: string,
+  ) {
     super(`${variable}: ${problem}`);
   }
 }
@@ -36,13 +39,21 @@ export interface SettingGroup<S extends Record<string, Setting<unknown>>> {
   settings: S;
 }
 
-export const defineGroup = <S extends Record<string, Setting<unknown>>>(title: string, settings: S): SettingGroup<S> => ({ title, settings });
+export const defineGroup = <S extends Record<string, Setting<unknown>>>(
+  title: string,
+  settings: S,
+): SettingGroup<S> => ({ title, settings });
 
 /** The values a group's settings produce, typed. */
-export type ValuesOf<G> = G extends SettingGroup<infer S> ? { [K in keyof S]: S[K] extends Setting<infer T> ? T : never } : never;
+export type ValuesOf<G> =
+  G extends SettingGroup<infer S> ? { [K in keyof S]: S[K] extends Setting<infer T> ? T : never } : never;
 
 /** Reads every setting of a group, in the order declared; the first bad one throws. */
-export function loadGroup(group: SettingGroup<Record<string, Setting<unknown>>>, env: Env, environment: Environment): Record<string, unknown> {
+export function loadGroup(
+  group: SettingGroup<Record<string, Setting<unknown>>>,
+  env: Env,
+  environment: Environment,
+): Record<string, unknown> {
   const values: Record<string, unknown> = {};
   for (const [key, setting] of Object.entries(group.settings)) values[key] = setting.read(env, environment);
   return values;
@@ -83,8 +94,14 @@ export function boolean(env: Env, name: string, fallback: boolean): boolean {
 const code = (value: string | number | boolean) => `\`${value}\``;
 
 /** A whole number within its range. */
-export function integerSetting(name: string, options: { default: number; min: number; max: number; description: string }): Setting<number> {
-  return { variables: [{ name, default: code(options.default), description: options.description }], read: (env) => integer(env, name, options.default, options.min, options.max) };
+export function integerSetting(
+  name: string,
+  options: { default: number; min: number; max: number; description: string },
+): Setting<number> {
+  return {
+    variables: [{ name, default: code(options.default), description: options.description }],
+    read: (env) => integer(env, name, options.default, options.min, options.max),
+  };
 }
 
 /** `true`/`1` or `false`/`0`. */
@@ -93,11 +110,22 @@ export function flagSetting(name: string, fallback: boolean, description: string
 }
 
 /** One of a list of words. */
-export function choiceSetting<T extends string>(name: string, fallback: T, allowed: readonly T[], description: string): Setting<T> {
-  return { variables: [{ name, default: code(fallback), description }], read: (env) => oneOf(env, name, fallback, allowed) };
+export function choiceSetting<T extends string>(
+  name: string,
+  fallback: T,
+  allowed: readonly T[],
+  description: string,
+): Setting<T> {
+  return {
+    variables: [{ name, default: code(fallback), description }],
+    read: (env) => oneOf(env, name, fallback, allowed),
+  };
 }
 
 /** Any other value: the variables it documents and its own reading. */
-export function customSetting<T>(variables: Variable | readonly Variable[], readValue: (env: Env, environment: Environment) => T): Setting<T> {
+export function customSetting<T>(
+  variables: Variable | readonly Variable[],
+  readValue: (env: Env, environment: Environment) => T,
+): Setting<T> {
   return { variables: Array.isArray(variables) ? variables : [variables as Variable], read: readValue };
 }

@@ -18,7 +18,12 @@ export interface JobQueueRow {
 }
 
 export async function jobQueueStats(db: Executor, now: Date): Promise<JobQueueRow[]> {
-  const result = await sql<{ name: string; state: JobQueueRow['state']; count: number | string; lag_seconds: number | string | null }>`
+  const result = await sql<{
+    name: string;
+    state: JobQueueRow['state'];
+    count: number | string;
+    lag_seconds: number | string | null;
+  }>`
     SELECT name, state, count(*)::int AS count,
            COALESCE(EXTRACT(EPOCH FROM (${now}::timestamptz - min(run_at))), 0)::float8 AS lag_seconds
     FROM (
@@ -43,8 +48,13 @@ export interface WebhookBacklog {
 
 export async function webhookBacklog(db: Executor, now: Date): Promise<WebhookBacklog> {
   const result = await sql<{ pending: number | string; oldest: Date | string | null }>`
-    SELECT count(*)::int AS pending, min(created_at) AS oldest FROM webhook_deliveries WHERE status = 'pending'`.execute(db);
+    SELECT count(*)::int AS pending, min(created_at) AS oldest FROM webhook_deliveries WHERE status = 'pending'`.execute(
+    db,
+  );
   const row = result.rows[0];
   const oldest = row?.oldest ? new Date(row.oldest).getTime() : null;
-  return { pending: Number(row?.pending ?? 0), oldest_pending_seconds: oldest === null ? 0 : Math.max(0, (now.getTime() - oldest) / 1000) };
+  return {
+    pending: Number(row?.pending ?? 0),
+    oldest_pending_seconds: oldest === null ? 0 : Math.max(0, (now.getTime() - oldest) / 1000),
+  };
 }

@@ -40,7 +40,12 @@ export class LogDestination {
     // A write error on Node's own stdout and stderr streams (a warning, an uncaught error's trace)
     // would otherwise be thrown as an unhandled 'error' event.
     for (const stream of [process.stdout, process.stderr]) stream.on('error', () => {});
-    this.boom = pino.destination({ dest: fd, sync: false, maxLength: MAX_BUFFERED_BYTES, retryEAGAIN: () => !this.abandoned }) as unknown as Boom;
+    this.boom = pino.destination({
+      dest: fd,
+      sync: false,
+      maxLength: MAX_BUFFERED_BYTES,
+      retryEAGAIN: () => !this.abandoned,
+    }) as unknown as Boom;
     this.boom.on('drop', () => void (this.dropped += 1));
     this.boom.on('error', (error) => {
       this.broken ??= (error as NodeJS.ErrnoException).code ?? 'error';

@@ -38,13 +38,51 @@ export class Metrics {
 
   constructor(private readonly sources: MetricsSources) {
     const registers = [this.registry];
-    this.httpRequests = new Counter({ name: 'svc_http_requests_total', help: 'HTTP requests answered, by operationId and status', labelNames: ['operation', 'status'], registers });
-    this.httpDuration = new Histogram({ name: 'svc_http_request_duration_seconds', help: 'Time from receiving a request to its response, by operationId and status', labelNames: ['operation', 'status'], buckets: SECONDS, registers });
-    this.authorizations = new Counter({ name: 'svc_authorizations_total', help: 'Authorization calls to payment services, by payment service definition and outcome (authorized, captured, declined, failed, ..., or the technical failure: timeout, unavailable, invalid_request, error)', labelNames: ['payment_service_definition', 'outcome'], registers });
-    this.connectorDuration = new Histogram({ name: 'svc_connector_call_duration_seconds', help: 'Duration of calls to payment connectors, by payment service definition, operation and result', labelNames: ['payment_service_definition', 'operation', 'result'], buckets: SECONDS, registers });
-    this.webhookAttempts = new Counter({ name: 'svc_webhook_delivery_attempts_total', help: 'Webhook delivery attempts by outcome: succeeded, retrying (failed, another attempt is scheduled), failed (gave up), stopped (subscription deleted or inactive)', labelNames: ['outcome'], registers });
-    this.jobRuns = new Counter({ name: 'svc_jobs_total', help: 'Jobs run by this process, by job and outcome', labelNames: ['job', 'outcome'], registers });
-    this.jobStartDelay = new Histogram({ name: 'svc_job_start_delay_seconds', help: 'Time between a job becoming due and a worker starting it, by job', labelNames: ['job'], buckets: LAG_SECONDS, registers });
+    this.httpRequests = new Counter({
+      name: 'svc_http_requests_total',
+      help: 'HTTP requests answered, by operationId and status',
+      labelNames: ['operation', 'status'],
+      registers,
+    });
+    this.httpDuration = new Histogram({
+      name: 'svc_http_request_duration_seconds',
+      help: 'Time from receiving a request to its response, by operationId and status',
+      labelNames: ['operation', 'status'],
+      buckets: SECONDS,
+      registers,
+    });
+    this.authorizations = new Counter({
+      name: 'svc_authorizations_total',
+      help: 'Authorization calls to payment services, by payment service definition and outcome (authorized, captured, declined, failed, ..., or the technical failure: timeout, unavailable, invalid_request, error)',
+      labelNames: ['payment_service_definition', 'outcome'],
+      registers,
+    });
+    this.connectorDuration = new Histogram({
+      name: 'svc_connector_call_duration_seconds',
+      help: 'Duration of calls to payment connectors, by payment service definition, operation and result',
+      labelNames: ['payment_service_definition', 'operation', 'result'],
+      buckets: SECONDS,
+      registers,
+    });
+    this.webhookAttempts = new Counter({
+      name: 'svc_webhook_delivery_attempts_total',
+      help: 'Webhook delivery attempts by outcome: succeeded, retrying (failed, another attempt is scheduled), failed (gave up), stopped (subscription deleted or inactive)',
+      labelNames: ['outcome'],
+      registers,
+    });
+    this.jobRuns = new Counter({
+      name: 'svc_jobs_total',
+      help: 'Jobs run by this process, by job and outcome',
+      labelNames: ['job', 'outcome'],
+      registers,
+    });
+    this.jobStartDelay = new Histogram({
+      name: 'svc_job_start_delay_seconds',
+      help: 'Time between a job becoming due and a worker starting it, by job',
+      labelNames: ['job'],
+      buckets: LAG_SECONDS,
+      registers,
+    });
     this.registerScrapeGauges();
     collectDefaultMetrics({ register: this.registry });
   }
@@ -69,7 +107,11 @@ export class Metrics {
   connectorCall(call: ObservedCall): void {
     const { definition, operation, result } = call;
     this.connectorDuration.observe({ payment_service_definition: definition, operation, result }, call.ms / 1000);
-    if (operation === 'authorize') this.authorizations.inc({ payment_service_definition: definition, outcome: result === 'ok' ? call.status ?? 'unknown' : result });
+    if (operation === 'authorize')
+      this.authorizations.inc({
+        payment_service_definition: definition,
+        outcome: result === 'ok' ? (call.status ?? 'unknown') : result,
+      });
     addConnectorTime(call.ms);
   }
 
@@ -90,7 +132,10 @@ export class Metrics {
     const registers = [this.registry];
     const { db, pool } = this.sources;
     new Gauge({
-      name: 'svc_db_pool_connections', help: 'Database connections of this process by state (in_use, idle, max); PGlite has one session', labelNames: ['state'], registers,
+      name: 'svc_db_pool_connections',
+      help: 'Database connections of this process by state (in_use, idle, max); PGlite has one session',
+      labelNames: ['state'],
+      registers,
       collect() {
         const stats = pool();
         this.set({ state: 'in_use' }, stats.total - stats.idle);
@@ -100,22 +145,55 @@ export class Metrics {
     });
     const grouped = () => groupRunnerOf(db)?.stats ?? { statements: 0, members: 0, fallbacks: 0 };
     const total = (name: string, help: string, read: () => number) =>
-      new Counter({ name, help, registers, collect() { this.reset(); this.inc(read()); } });
-    total('svc_db_group_commit_statements_total', 'Grouped statements that wrote several requests\' identical writes at once (PostgreSQL)', () => grouped().statements);
-    total('svc_db_group_commit_members_total', 'Requests whose writes went in a grouped statement; divided by the statements, the mean group size', () => grouped().members);
-    total('svc_db_group_commit_fallbacks_total', 'Groups that failed (a guard, a constraint, a deadlock) and whose members then ran one by one', () => grouped().fallbacks);
-    new Gauge({ name: 'svc_db_pool_waiting', help: 'Queries of this process waiting for a database connection', registers, collect() { this.set(pool().waiting); } });
+      new Counter({
+        name,
+        help,
+        registers,
+        collect() {
+          this.reset();
+          this.inc(read());
+        },
+      });
+    total(
+      'svc_db_group_commit_statements_total',
+      "Grouped statements that wrote several requests' identical writes at once (PostgreSQL)",
+      () => grouped().statements,
+    );
+    total(
+      'svc_db_group_commit_members_total',
+      'Requests whose writes went in a grouped statement; divided by the statements, the mean group size',
+      () => grouped().members,
+    );
+    total(
+      'svc_db_group_commit_fallbacks_total',
+      'Groups that failed (a guard, a constraint, a deadlock) and whose members then ran one by one',
+      () => grouped().fallbacks,
+    );
+    new Gauge({
+      name: 'svc_db_pool_waiting',
+      help: 'Queries of this process waiting for a database connection',
+      registers,
+      collect() {
+        this.set(pool().waiting);
+      },
+    });
     const jobs = sharedRead(() => jobQueueStats(db, new Date()));
     this.scrapeReads.push(jobs);
     new Gauge({
-      name: 'svc_job_queue_depth', help: 'Unfinished jobs in the database (all processes) by job and state: due, scheduled (later), running', labelNames: ['job', 'state'], registers,
+      name: 'svc_job_queue_depth',
+      help: 'Unfinished jobs in the database (all processes) by job and state: due, scheduled (later), running',
+      labelNames: ['job', 'state'],
+      registers,
       async collect() {
         this.reset();
         for (const row of await jobs.get()) this.set({ job: row.name, state: row.state }, row.count);
       },
     });
     new Gauge({
-      name: 'svc_job_queue_lag_seconds', help: 'How long the oldest due job of each kind has been waiting for a worker (absent when none waits)', labelNames: ['job'], registers,
+      name: 'svc_job_queue_lag_seconds',
+      help: 'How long the oldest due job of each kind has been waiting for a worker (absent when none waits)',
+      labelNames: ['job'],
+      registers,
       async collect() {
         this.reset();
         for (const row of await jobs.get()) if (row.state === 'due') this.set({ job: row.name }, row.lag_seconds);
@@ -123,8 +201,22 @@ export class Metrics {
     });
     const webhooks = sharedRead(() => webhookBacklog(db, new Date()));
     this.scrapeReads.push(webhooks);
-    new Gauge({ name: 'svc_webhook_deliveries_pending', help: 'Webhook deliveries not yet delivered nor given up (all processes)', registers, async collect() { this.set((await webhooks.get()).pending); } });
-    new Gauge({ name: 'svc_webhook_oldest_pending_seconds', help: 'Age of the oldest pending webhook delivery (0 when none is pending)', registers, async collect() { this.set((await webhooks.get()).oldest_pending_seconds); } });
+    new Gauge({
+      name: 'svc_webhook_deliveries_pending',
+      help: 'Webhook deliveries not yet delivered nor given up (all processes)',
+      registers,
+      async collect() {
+        this.set((await webhooks.get()).pending);
+      },
+    });
+    new Gauge({
+      name: 'svc_webhook_oldest_pending_seconds',
+      help: 'Age of the oldest pending webhook delivery (0 when none is pending)',
+      registers,
+      async collect() {
+        this.set((await webhooks.get()).oldest_pending_seconds);
+      },
+    });
   }
 }
 

@@ -53,7 +53,8 @@ export function addConnectorTime(ms: number): void {
  */
 export function serverTimingHeader(timing: RequestTiming, totalMs: number): string {
   const parts = [`db;dur=${timing.dbMs.toFixed(2)};desc="${timing.dbStatements} statements"`];
-  if (timing.connectorCalls > 0) parts.push(`connector;dur=${timing.connectorMs.toFixed(2)};desc="${timing.connectorCalls} calls"`);
+  if (timing.connectorCalls > 0)
+    parts.push(`connector;dur=${timing.connectorMs.toFixed(2)};desc="${timing.connectorCalls} calls"`);
   parts.push(`app;dur=${totalMs.toFixed(2)}`);
   return parts.join(', ');
 }

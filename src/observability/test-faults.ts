@@ -50,14 +50,23 @@ export function crashPoint(step: CrashStep, name: string): void {
 
 /** Appends `<connector> <method> <idempotency key>` to the call log, synchronously (it must survive a SIGKILL right after). */
 export function logConnectorCall(connector: string, method: string, idempotencyKey: unknown): void {
-  if (armed.connectorCallLog) appendFileSync(armed.connectorCallLog, `${connector} ${method} ${typeof idempotencyKey === 'string' ? idempotencyKey : '-'}\n`);
+  if (armed.connectorCallLog)
+    appendFileSync(
+      armed.connectorCallLog,
+      `${connector} ${method} ${typeof idempotencyKey === 'string' ? idempotencyKey : '-'}\n`,
+    );
 }
 
 /**
  * One provider call with the hooks around it: logged, then `before-call`, the call, `after-call`
  * (the provider has acted; the answer is not recorded yet).
  */
-export async function withCallFaults<T>(connector: string, method: string, idempotencyKey: unknown, call: () => Promise<T>): Promise<T> {
+export async function withCallFaults<T>(
+  connector: string,
+  method: string,
+  idempotencyKey: unknown,
+  call: () => Promise<T>,
+): Promise<T> {
   if (!armed.crashPoint && !armed.connectorCallLog) return call();
   crashPoint('before-call', method);
   logConnectorCall(connector, method, idempotencyKey);
@@ -71,13 +80,20 @@ export async function withCallFaults<T>(connector: string, method: string, idemp
  * registry (gift cards); `methods` maps a method to the name its steps go by (`redeem` →
  * `giftCardRedeem`, apart from a card connector's `refund`).
  */
-export function withFaultHooks<T extends object>(connector: T, id: string, methods: Readonly<Record<string, string>>): T {
+export function withFaultHooks<T extends object>(
+  connector: T,
+  id: string,
+  methods: Readonly<Record<string, string>>,
+): T {
   return new Proxy(connector, {
     get(target, property, receiver) {
       const value = Reflect.get(target, property, receiver) as unknown;
       const name = typeof property === 'string' && Object.hasOwn(methods, property) ? methods[property]! : null;
       if (name === null || typeof value !== 'function') return value;
-      return (...args: unknown[]) => withCallFaults(id, name, (args[0] as { idempotencyKey?: unknown } | undefined)?.idempotencyKey, () => (value as (...a: unknown[]) => Promise<unknown>).apply(target, args));
+      return (...args: unknown[]) =>
+        withCallFaults(id, name, (args[0] as { idempotencyKey?: unknown } | undefined)?.idempotencyKey, () =>
+          (value as (...a: unknown[]) => Promise<unknown>).apply(target, args),
+        );
     },
   });
 }

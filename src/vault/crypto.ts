@@ -13,7 +13,12 @@ export function seal(key: Buffer, plaintext: Buffer, aad: string): string {
   const cipher = createCipheriv('aes-256-gcm', key, iv);
   cipher.setAAD(Buffer.from(aad, 'utf8'));
   const ciphertext = Buffer.concat([cipher.update(plaintext), cipher.final()]);
-  return [VERSION, iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), ciphertext.toString('base64url')].join('.');
+  return [
+    VERSION,
+    iv.toString('base64url'),
+    cipher.getAuthTag().toString('base64url'),
+    ciphertext.toString('base64url'),
+  ].join('.');
 }
 
 export class DecryptionError extends Error {
@@ -25,7 +30,8 @@ export class DecryptionError extends Error {
 
 export function open(key: Buffer, sealed: string, aad: string): Buffer {
   const [version, iv, tag, ciphertext, extra] = sealed.split('.');
-  if (version !== VERSION || !iv || !tag || ciphertext === undefined || extra !== undefined) throw new DecryptionError();
+  if (version !== VERSION || !iv || !tag || ciphertext === undefined || extra !== undefined)
+    throw new DecryptionError();
   try {
     const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
     decipher.setAAD(Buffer.from(aad, 'utf8'));

@@ -4,7 +4,11 @@ import type { Executor } from '../db/transaction.ts';
 
 export type Purpose = VaultDataKeyRow['purpose'];
 
-export async function findActiveKey(db: Executor, merchantAccountId: string, purpose: Purpose): Promise<VaultDataKeyRow | undefined> {
+export async function findActiveKey(
+  db: Executor,
+  merchantAccountId: string,
+  purpose: Purpose,
+): Promise<VaultDataKeyRow | undefined> {
   return db
     .selectFrom('vault_data_keys')
     .selectAll()
@@ -14,12 +18,24 @@ export async function findActiveKey(db: Executor, merchantAccountId: string, pur
     .executeTakeFirst();
 }
 
-export async function findKey(db: Executor, merchantAccountId: string, id: string): Promise<VaultDataKeyRow | undefined> {
-  return db.selectFrom('vault_data_keys').selectAll().where('merchant_account_id', '=', merchantAccountId).where('id', '=', id).executeTakeFirst();
+export async function findKey(
+  db: Executor,
+  merchantAccountId: string,
+  id: string,
+): Promise<VaultDataKeyRow | undefined> {
+  return db
+    .selectFrom('vault_data_keys')
+    .selectAll()
+    .where('merchant_account_id', '=', merchantAccountId)
+    .where('id', '=', id)
+    .executeTakeFirst();
 }
 
 /** Inserts the active key unless another process just did; the caller reads the winner back. */
-export async function insertActiveKey(db: Executor, row: { merchant_account_id: string; id: string; purpose: Purpose; wrapped_key: string; master_key_id: string }): Promise<void> {
+export async function insertActiveKey(
+  db: Executor,
+  row: { merchant_account_id: string; id: string; purpose: Purpose; wrapped_key: string; master_key_id: string },
+): Promise<void> {
   await db
     .insertInto('vault_data_keys')
     .values(row)
@@ -28,7 +44,11 @@ export async function insertActiveKey(db: Executor, row: { merchant_account_id: 
 }
 
 /** Keys wrapped by any master key but `currentMasterKeyId`, a batch at a time, locked for re-wrapping. */
-export async function lockKeysToRewrap(db: Executor, currentMasterKeyId: string, batch: number): Promise<VaultDataKeyRow[]> {
+export async function lockKeysToRewrap(
+  db: Executor,
+  currentMasterKeyId: string,
+  batch: number,
+): Promise<VaultDataKeyRow[]> {
   return db
     .selectFrom('vault_data_keys')
     .selectAll()
@@ -39,7 +59,12 @@ export async function lockKeysToRewrap(db: Executor, currentMasterKeyId: string,
     .execute();
 }
 
-export async function setWrappedKey(db: Executor, row: VaultDataKeyRow, wrapped: string, masterKeyId: string): Promise<void> {
+export async function setWrappedKey(
+  db: Executor,
+  row: VaultDataKeyRow,
+  wrapped: string,
+  masterKeyId: string,
+): Promise<void> {
   await db
     .updateTable('vault_data_keys')
     .set({ wrapped_key: wrapped, master_key_id: masterKeyId, rewrapped_at: new Date() })

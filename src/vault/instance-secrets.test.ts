@@ -29,7 +29,12 @@ const SECRETS = ['cursor_secret', 'report_download_secret', 'transaction_session
 const cursorSecretOf = (deps: Deps) => (deps.cursors as unknown as { secret: Buffer }).secret;
 
 /** Every text form a 32-byte secret could be stored in. */
-const formsOf = (secret: Buffer) => [secret.toString('base64'), secret.toString('base64').replace(/=+$/, ''), secret.toString('base64url'), secret.toString('hex')];
+const formsOf = (secret: Buffer) => [
+  secret.toString('base64'),
+  secret.toString('base64').replace(/=+$/, ''),
+  secret.toString('base64url'),
+  secret.toString('hex'),
+];
 
 /** instance_settings as a database dump shows it: each row's text (PostgreSQL's row form). */
 async function settingsText(deps: Deps): Promise<string[]> {
@@ -38,12 +43,20 @@ async function settingsText(deps: Deps): Promise<string[]> {
 }
 
 function expectNotInClear(rows: string[], secret: Buffer, name: string): void {
-  for (const row of rows) for (const form of formsOf(secret)) expect(row.includes(form), `instance_settings holds the ${name} in clear, in the row of ${row.split(',')[0]})`).toBe(false);
+  for (const row of rows)
+    for (const form of formsOf(secret))
+      expect(
+        row.includes(form),
+        `instance_settings holds the ${name} in clear, in the row of ${row.split(',')[0]})`,
+      ).toBe(false);
 }
 
 /** A cursor of the buyers list, signed with `secret` (as a process holding it would sign it). */
 const buyersCursor = (secret: Buffer, merchantAccountId: string) =>
-  new CursorCodec(secret).encode('buyers:[null,null]', merchantAccountId, { direction: 'next', key: [new Date().toISOString(), uuidv7()] });
+  new CursorCodec(secret).encode('buyers:[null,null]', merchantAccountId, {
+    direction: 'next',
+    key: [new Date().toISOString(), uuidv7()],
+  });
 
 /**
  * A database that outlives the processes started on it, as the previous version left it: a
@@ -60,15 +73,24 @@ async function previousVersionDatabase(settings: Record<string, Buffer>) {
     await admin.end();
   }
   const dump = url ? undefined : new Blob([fs.readFileSync(inject('pgliteDump'))]);
-  const handle = await openDb({ databaseUrl: url ?? null, dataDir, ...(schema ? { schema, poolSize: 2 } : { pgliteDump: dump }) });
+  const handle = await openDb({
+    databaseUrl: url ?? null,
+    dataDir,
+    ...(schema ? { schema, poolSize: 2 } : { pgliteDump: dump }),
+  });
   await migrate(handle.db);
-  for (const [key, value] of Object.entries(settings)) await handle.db.insertInto('instance_settings').values({ key, value: value.toString('base64') }).execute();
+  for (const [key, value] of Object.entries(settings))
+    await handle.db
+      .insertInto('instance_settings')
+      .values({ key, value: value.toString('base64') })
+      .execute();
   await handle.close();
   const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...(url ? { DATABASE_URL: url } : {}) });
   return {
     config,
     /** Starts a process (runtime) on the database with this master key. */
-    start: (keyring: Keyring): Promise<Runtime> => createRuntime(config, { keyring, ...(schema ? { schema, poolSize: 2 } : {}) }),
+    start: (keyring: Keyring): Promise<Runtime> =>
+      createRuntime(config, { keyring, ...(schema ? { schema, poolSize: 2 } : {}) }),
     async drop() {
       if (url) {
         const admin = new pg.Client({ connectionString: url });
@@ -99,8 +121,15 @@ describe('security', () => {
     expectNotInClear(rows, cursorSecretOf(t.deps), 'cursor secret');
     expectNotInClear(await settingsText(t.deps), await downloadSecret(t.deps), 'report download secret');
     // Both exist from the start, each sealed with the master key whose id is stored beside it.
-    const stored = await t.deps.db.selectFrom('instance_settings').selectAll().where('key', 'in', [...SECRETS]).orderBy('key').execute();
-    expect(stored.map((row) => [row.key, row.master_key_id])).toEqual(SECRETS.map((key) => [key, t.deps.keyring.currentId]));
+    const stored = await t.deps.db
+      .selectFrom('instance_settings')
+      .selectAll()
+      .where('key', 'in', [...SECRETS])
+      .orderBy('key')
+      .execute();
+    expect(stored.map((row) => [row.key, row.master_key_id])).toEqual(
+      SECRETS.map((key) => [key, t.deps.keyring.currentId]),
+    );
     expect(stored.every((row) => row.value.startsWith('v1.'))).toBe(true);
   });
 });
@@ -124,13 +153,23 @@ describe('security (a database of the previous version)', () => {
 
       const { app, keys, merchant } = await serve(runtime);
       const headers = { authorization: `Bearer ${await keys.token()}`, 'x-svc-merchant-account-id': merchant };
-      const buyer = (await app.inject({ method: 'POST', url: '/buyers', headers, payload: { display_name: 'Before the seal' } })).json();
-      const page = await app.inject({ method: 'GET', url: `/buyers?cursor=${buyersCursor(legacy.cursor_secret, merchant)}`, headers });
+      const buyer = (
+        await app.inject({ method: 'POST', url: '/buyers', headers, payload: { display_name: 'Before the seal' } })
+      ).json();
+      const page = await app.inject({
+        method: 'GET',
+        url: `/buyers?cursor=${buyersCursor(legacy.cursor_secret, merchant)}`,
+        headers,
+      });
       expect(page.statusCode, page.body).toBe(200);
       expect(page.json().items.map((b: { id: string }) => b.id)).toEqual([buyer.id]);
-      expect((await app.inject({ method: 'GET', url: `/buyers?cursor=${buyersCursor(randomBytes(32), merchant)}`, headers })).statusCode).toBe(400);
+      expect(
+        (await app.inject({ method: 'GET', url: `/buyers?cursor=${buyersCursor(randomBytes(32), merchant)}`, headers }))
+          .statusCode,
+      ).toBe(400);
       // A URL signed with the old secret passes the signature check (404: no such file); a forged one is 403.
-      const url = (secret: Buffer) => pathOf(signDownload(runtime.deps, secret, merchant, uuidv7(), new Date(Date.now() + 60_000)));
+      const url = (secret: Buffer) =>
+        pathOf(signDownload(runtime.deps, secret, merchant, uuidv7(), new Date(Date.now() + 60_000)));
       expect((await app.inject({ method: 'GET', url: url(legacy.report_download_secret) })).statusCode).toBe(404);
       expect((await app.inject({ method: 'GET', url: url(randomBytes(32)) })).statusCode).toBe(403);
       await app.close();
@@ -151,16 +190,28 @@ describe('security (a database of the previous version)', () => {
 
   it('refuses to start a process whose master key cannot open the sealed secrets, naming VAULT_MASTER_KEY', async () => {
     await (await db.start(master)).close();
-    await expect(db.start(new Keyring(randomBytes(32)))).rejects.toThrow(/^The instance secret cursor_secret is sealed with master key \w+, which this process does not have\. .*must use the same VAULT_MASTER_KEY/);
+    await expect(db.start(new Keyring(randomBytes(32)))).rejects.toThrow(
+      /^The instance secret cursor_secret is sealed with master key \w+, which this process does not have\. .*must use the same VAULT_MASTER_KEY/,
+    );
     // A sealed value moved to another setting does not open there either.
     const runtime = await db.start(master);
     try {
-      const cursor = await runtime.deps.db.selectFrom('instance_settings').select('value').where('key', '=', 'cursor_secret').executeTakeFirstOrThrow();
-      await runtime.deps.db.updateTable('instance_settings').set({ value: cursor.value }).where('key', '=', 'report_download_secret').execute();
+      const cursor = await runtime.deps.db
+        .selectFrom('instance_settings')
+        .select('value')
+        .where('key', '=', 'cursor_secret')
+        .executeTakeFirstOrThrow();
+      await runtime.deps.db
+        .updateTable('instance_settings')
+        .set({ value: cursor.value })
+        .where('key', '=', 'report_download_secret')
+        .execute();
     } finally {
       await runtime.close();
     }
-    await expect(db.start(master)).rejects.toThrow(/report_download_secret does not open with master key \w+ \(VAULT_MASTER_KEY\)/);
+    await expect(db.start(master)).rejects.toThrow(
+      /report_download_secret does not open with master key \w+ \(VAULT_MASTER_KEY\)/,
+    );
   });
 });
 

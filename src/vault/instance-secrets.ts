@@ -68,6 +68,9 @@ export async function openInstanceSecrets(db: Executor, keyring: Keyring): Promi
 }
 
 /** Re-wraps one sealed secret under the keyring's current master key (a rotation). */
-export function rewrapSealedSecret(keyring: Keyring, row: { key: string; value: string; master_key_id: string }): { value: string; master_key_id: string } {
+export function rewrapSealedSecret(
+  keyring: Keyring,
+  row: { key: string; value: string; master_key_id: string },
+): { value: string; master_key_id: string } {
   return sealSecret(keyring, row.key, openSealedSecret(keyring, row));
 }

@@ -41,7 +41,10 @@ export class Keyring {
 
   unwrap(wrapped: string, masterKeyId: string, aad: string): Buffer {
     const key = this.byId.get(masterKeyId);
-    if (!key) throw new Error(`master key ${masterKeyId} is not configured (set it in VAULT_PREVIOUS_MASTER_KEYS until the rotation has finished)`);
+    if (!key)
+      throw new Error(
+        `master key ${masterKeyId} is not configured (set it in VAULT_PREVIOUS_MASTER_KEYS until the rotation has finished)`,
+      );
     return open(key, wrapped, aad);
   }
 }
@@ -62,7 +65,9 @@ function readKeyFile(file: string): Buffer[] {
 }
 
 /** Builds the keyring from the configuration, creating the sandbox key file when needed. */
-export function loadKeyring(config: Pick<Config, 'vaultMasterKey' | 'vaultPreviousMasterKeys' | 'dataDir' | 'environment'>): Keyring {
+export function loadKeyring(
+  config: Pick<Config, 'vaultMasterKey' | 'vaultPreviousMasterKeys' | 'dataDir' | 'environment'>,
+): Keyring {
   const previous = config.vaultPreviousMasterKeys.map((value) => decodeMasterKey(value, 'VAULT_PREVIOUS_MASTER_KEYS'));
   if (config.vaultMasterKey) return new Keyring(decodeMasterKey(config.vaultMasterKey, 'VAULT_MASTER_KEY'), previous);
   if (config.environment === 'production') throw new Error('VAULT_MASTER_KEY: is required in production');
@@ -88,7 +93,11 @@ export function loadKeyring(config: Pick<Config, 'vaultMasterKey' | 'vaultPrevio
  * is per data directory). Without this check such a process would start, then fail every request
  * that touches card data.
  */
-export function assertKeyringOpens(keyring: Keyring, masterKeyIds: readonly string[], what = "The database's vault data keys are wrapped"): void {
+export function assertKeyringOpens(
+  keyring: Keyring,
+  masterKeyIds: readonly string[],
+  what = "The database's vault data keys are wrapped",
+): void {
   const missing = masterKeyIds.filter((id) => !keyring.has(id));
   if (missing.length === 0) return;
   throw new Error(

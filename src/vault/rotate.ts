@@ -56,7 +56,10 @@ export async function rewrapTotpSecrets(db: Db, keyring: Keyring, batch = 100): 
     const done = await withTransaction(db, async (tx) => {
       const rows = await users.lockTotpSecretsToRewrap(tx, keyring.currentId, batch);
       for (const row of rows) {
-        const { wrapped, masterKeyId } = keyring.wrap(keyring.unwrap(row.totp_sealed, row.totp_master_key_id, totpAad(row.id)), totpAad(row.id));
+        const { wrapped, masterKeyId } = keyring.wrap(
+          keyring.unwrap(row.totp_sealed, row.totp_master_key_id, totpAad(row.id)),
+          totpAad(row.id),
+        );
         await users.updateUser(tx, row.id, { totp_sealed: wrapped, totp_master_key_id: masterKeyId });
       }
       return rows.length;

@@ -4,11 +4,26 @@ import type { Executor } from '../db/transaction.ts';
 export type Owner = { type: 'payment-method' | 'checkout-session' | 'three-ds-challenge'; id: string };
 
 /** Replaces the code held for an owner (a new one supersedes the old). */
-export async function upsertSecurityCode(db: Executor, row: { merchant_account_id: string; id: string; owner: Owner; ciphertext: string; key_id: string; expires_at: Date }): Promise<void> {
+export async function upsertSecurityCode(
+  db: Executor,
+  row: { merchant_account_id: string; id: string; owner: Owner; ciphertext: string; key_id: string; expires_at: Date },
+): Promise<void> {
   await db
     .insertInto('vault_security_codes')
-    .values({ merchant_account_id: row.merchant_account_id, id: row.id, owner_type: row.owner.type, owner_id: row.owner.id, ciphertext: row.ciphertext, key_id: row.key_id, expires_at: row.expires_at })
-    .onConflict((oc) => oc.columns(['merchant_account_id', 'owner_type', 'owner_id']).doUpdateSet({ id: row.id, ciphertext: row.ciphertext, key_id: row.key_id, expires_at: row.expires_at }))
+    .values({
+      merchant_account_id: row.merchant_account_id,
+      id: row.id,
+      owner_type: row.owner.type,
+      owner_id: row.owner.id,
+      ciphertext: row.ciphertext,
+      key_id: row.key_id,
+      expires_at: row.expires_at,
+    })
+    .onConflict((oc) =>
+      oc
+        .columns(['merchant_account_id', 'owner_type', 'owner_id'])
+        .doUpdateSet({ id: row.id, ciphertext: row.ciphertext, key_id: row.key_id, expires_at: row.expires_at }),
+    )
     .execute();
 }
 
@@ -28,7 +43,14 @@ export async function purgeExpiredSecurityCodes(db: Executor, now: Date, batch =
   const result = await db
     .deleteFrom('vault_security_codes')
     .where(({ eb, selectFrom }: any) =>
-      eb(eb.refTuple('merchant_account_id', 'id'), 'in', selectFrom('vault_security_codes').select(['merchant_account_id', 'id']).where('expires_at', '<=', now).limit(batch)),
+      eb(
+        eb.refTuple('merchant_account_id', 'id'),
+        'in',
+        selectFrom('vault_security_codes')
+          .select(['merchant_account_id', 'id'])
+          .where('expires_at', '<=', now)
+          .limit(batch),
+      ),
     )
     .executeTakeFirst();
   return Number(result.numDeletedRows);

@@ -26,7 +26,13 @@ const binding = (rowId = uuidv7()) => ({ table: 'payment_methods', column: 'numb
 describe('happy', () => {
   it('seals and opens any text (property)', () => {
     const key = randomBytes(32);
-    fc.assert(fc.property(fc.string(), fc.string(), (text, aad) => open(key, seal(key, Buffer.from(text), aad), aad).toString() === text));
+    fc.assert(
+      fc.property(
+        fc.string(),
+        fc.string(),
+        (text, aad) => open(key, seal(key, Buffer.from(text), aad), aad).toString() === text,
+      ),
+    );
   });
 
   it('encrypts a card number under the merchant data key and decrypts it', async () => {
@@ -36,7 +42,11 @@ describe('happy', () => {
     expect(sealed.ciphertext).not.toContain('4111');
     expect(sealed.ciphertext).toMatch(/^v1\./);
     expect(await deps.vault.decrypt(deps.db, merchant, sealed, where)).toBe('4111111111111111');
-    const keys = await deps.db.selectFrom('vault_data_keys').selectAll().where('merchant_account_id', '=', merchant).execute();
+    const keys = await deps.db
+      .selectFrom('vault_data_keys')
+      .selectAll()
+      .where('merchant_account_id', '=', merchant)
+      .execute();
     expect(keys.map((k) => k.purpose)).toEqual(['encryption']);
     expect(keys[0]!.id).toBe(sealed.keyId);
   });
@@ -58,23 +68,40 @@ describe('happy', () => {
     const ma = await deps.vault.requestMac(deps.db, a, text);
     expect(ma).toMatch(/^[A-Za-z0-9_-]{43}$/);
     let reads = 0;
-    const counting = deps.db.withPlugin({ transformQuery: (args) => (reads++, args.node), transformResult: async (args) => args.result });
+    const counting = deps.db.withPlugin({
+      transformQuery: (args) => (reads++, args.node),
+      transformResult: async (args) => args.result,
+    });
     expect(await deps.vault.requestMac(counting, a, text)).toBe(ma);
     expect(reads).toBe(0);
     expect(await deps.vault.requestMac(deps.db, b, text)).not.toBe(ma);
-    expect(await deps.vault.requestMac(deps.db, a, (macOf) => `POST /transactions\n{"number":"${macOf('4242424242424242')}"}`)).not.toBe(ma);
+    expect(
+      await deps.vault.requestMac(
+        deps.db,
+        a,
+        (macOf) => `POST /transactions\n{"number":"${macOf('4242424242424242')}"}`,
+      ),
+    ).not.toBe(ma);
     // The field MAC is not the request MAC of the same text, nor the card fingerprint.
     let field = '';
     await deps.vault.requestMac(deps.db, a, (macOf) => (field = macOf('x')));
     expect(field).not.toBe(await deps.vault.requestMac(deps.db, a, () => 'x'));
-    expect(await deps.vault.requestMac(deps.db, a, (macOf) => macOf('4111111111111111'))).not.toBe(await deps.vault.fingerprint(deps.db, a, '4111111111111111'));
-    const keys = await deps.db.selectFrom('vault_data_keys').select('purpose').where('merchant_account_id', '=', a).execute();
+    expect(await deps.vault.requestMac(deps.db, a, (macOf) => macOf('4111111111111111'))).not.toBe(
+      await deps.vault.fingerprint(deps.db, a, '4111111111111111'),
+    );
+    const keys = await deps.db
+      .selectFrom('vault_data_keys')
+      .select('purpose')
+      .where('merchant_account_id', '=', a)
+      .execute();
     expect(keys.map((k) => k.purpose).sort()).toEqual(['fingerprint', 'request']);
   });
 
   it('creates one data key even when many requests need it at once', async () => {
     const merchant = await createMerchantAccount(deps);
-    const sealed = await Promise.all(Array.from({ length: 10 }, () => deps.vault.encrypt(deps.db, merchant, '5555555555554444', binding())));
+    const sealed = await Promise.all(
+      Array.from({ length: 10 }, () => deps.vault.encrypt(deps.db, merchant, '5555555555554444', binding())),
+    );
     expect(new Set(sealed.map((s) => s.keyId)).size).toBe(1);
   });
 });
@@ -93,12 +120,21 @@ describe('the active key cache', () => {
       .catch((error: { sealed: { keyId: string } }) => error.sealed);
     const sealed = await vault.encrypt(deps.db, merchant, '4111111111111111', binding());
     expect(sealed.keyId).not.toBe(undone.keyId);
-    const stored = await deps.db.selectFrom('vault_data_keys').select('id').where('merchant_account_id', '=', merchant).execute();
+    const stored = await deps.db
+      .selectFrom('vault_data_keys')
+      .select('id')
+      .where('merchant_account_id', '=', merchant)
+      .execute();
     expect(stored.map((k) => k.id)).toEqual([sealed.keyId]);
     // Read outside a transaction: kept. Later encryptions ask the database nothing.
     let reads = 0;
-    const counting = deps.db.withPlugin({ transformQuery: (args) => (reads++, args.node), transformResult: async (args) => args.result });
-    const again = await Promise.all([1, 2, 3].map(() => vault.encrypt(counting, merchant, '4111111111111111', binding())));
+    const counting = deps.db.withPlugin({
+      transformQuery: (args) => (reads++, args.node),
+      transformResult: async (args) => args.result,
+    });
+    const again = await Promise.all(
+      [1, 2, 3].map(() => vault.encrypt(counting, merchant, '4111111111111111', binding())),
+    );
     expect(again.map((s) => s.keyId)).toEqual([sealed.keyId, sealed.keyId, sealed.keyId]);
     expect(reads).toBe(0);
   });
@@ -113,8 +149,12 @@ describe('errors', () => {
     const flipped = Buffer.from(parts[3]!, 'base64url');
     flipped[0] = flipped[0]! ^ 1;
     parts[3] = flipped.toString('base64url');
-    await expect(deps.vault.decrypt(deps.db, merchant, { ...sealed, ciphertext: parts.join('.') }, where)).rejects.toBeInstanceOf(DecryptionError);
-    await expect(deps.vault.decrypt(deps.db, merchant, { ...sealed, ciphertext: 'v1.x.y' }, where)).rejects.toBeInstanceOf(DecryptionError);
+    await expect(
+      deps.vault.decrypt(deps.db, merchant, { ...sealed, ciphertext: parts.join('.') }, where),
+    ).rejects.toBeInstanceOf(DecryptionError);
+    await expect(
+      deps.vault.decrypt(deps.db, merchant, { ...sealed, ciphertext: 'v1.x.y' }, where),
+    ).rejects.toBeInstanceOf(DecryptionError);
   });
 
   it('refuses a ciphertext copied to another row, column or merchant account', async () => {
@@ -123,7 +163,9 @@ describe('errors', () => {
     const where = binding();
     const sealed = await deps.vault.encrypt(deps.db, merchant, '4111111111111111', where);
     await expect(deps.vault.decrypt(deps.db, merchant, sealed, binding())).rejects.toBeInstanceOf(DecryptionError);
-    await expect(deps.vault.decrypt(deps.db, merchant, sealed, { ...where, column: 'security_code' })).rejects.toBeInstanceOf(DecryptionError);
+    await expect(
+      deps.vault.decrypt(deps.db, merchant, sealed, { ...where, column: 'security_code' }),
+    ).rejects.toBeInstanceOf(DecryptionError);
     await expect(deps.vault.decrypt(deps.db, other, sealed, where)).rejects.toThrow();
   });
 
@@ -133,7 +175,9 @@ describe('errors', () => {
     const where = binding();
     const sealed = await deps.vault.encrypt(deps.db, merchant, '4111111111111111', where);
     await sql`INSERT INTO vault_data_keys (merchant_account_id, id, purpose, wrapped_key, master_key_id, active)
-      SELECT ${other}, id, purpose, wrapped_key, master_key_id, false FROM vault_data_keys WHERE merchant_account_id = ${merchant}`.execute(deps.db);
+      SELECT ${other}, id, purpose, wrapped_key, master_key_id, false FROM vault_data_keys WHERE merchant_account_id = ${merchant}`.execute(
+      deps.db,
+    );
     const fresh = new Vault(deps.keyring);
     await expect(fresh.decrypt(deps.db, other, sealed, where)).rejects.toBeInstanceOf(DecryptionError);
     await sql`DELETE FROM vault_data_keys WHERE merchant_account_id = ${other}`.execute(deps.db);
@@ -152,17 +196,26 @@ describe('security', () => {
 
     // During the rotation: the new key is current, the old ones still open what they wrapped
     // (the file's key wrapped the data keys the other tests created).
-    const fileKey = Buffer.from(fs.readFileSync(path.join(env.config.dataDir, MASTER_KEY_FILE), 'utf8').trim(), 'base64');
+    const fileKey = Buffer.from(
+      fs.readFileSync(path.join(env.config.dataDir, MASTER_KEY_FILE), 'utf8').trim(),
+      'base64',
+    );
     const during = new Keyring(newMaster, [oldMaster, fileKey]);
     expect(await new Vault(during).decrypt(deps.db, merchant, sealed, where)).toBe('378282246310005');
     expect(await rewrapDataKeys(deps.db, during)).toBeGreaterThanOrEqual(2);
-    const rows = await deps.db.selectFrom('vault_data_keys').select(['master_key_id', 'rewrapped_at']).where('merchant_account_id', '=', merchant).execute();
+    const rows = await deps.db
+      .selectFrom('vault_data_keys')
+      .select(['master_key_id', 'rewrapped_at'])
+      .where('merchant_account_id', '=', merchant)
+      .execute();
     expect(rows.every((row) => row.master_key_id === during.currentId && row.rewrapped_at !== null)).toBe(true);
 
     // After it: only the new key is configured.
     const after = new Vault(new Keyring(newMaster));
     expect(await after.decrypt(deps.db, merchant, sealed, where)).toBe('378282246310005');
     expect(await after.fingerprint(deps.db, merchant, '378282246310005')).toBe(fingerprint);
-    await expect(new Vault(new Keyring(oldMaster)).decrypt(deps.db, merchant, sealed, where)).rejects.toThrow(/master key .* is not configured/);
+    await expect(new Vault(new Keyring(oldMaster)).decrypt(deps.db, merchant, sealed, where)).rejects.toThrow(
+      /master key .* is not configured/,
+    );
   });
 });

@@ -19,9 +19,11 @@ export interface Binding {
   rowId: string;
 }
 
-const aadOf = (merchantAccountId: string, binding: Binding) => `${binding.table}.${binding.column}:${merchantAccountId}:${binding.rowId}`;
+const aadOf = (merchantAccountId: string, binding: Binding) =>
+  `${binding.table}.${binding.column}:${merchantAccountId}:${binding.rowId}`;
 /** Associated data of a wrapped data key: the wrapping is bound to its key row (rotation uses it too). */
-export const wrapAad = (merchantAccountId: string, id: string, purpose: string) => `vault_data_keys:${merchantAccountId}:${id}:${purpose}`;
+export const wrapAad = (merchantAccountId: string, id: string, purpose: string) =>
+  `vault_data_keys:${merchantAccountId}:${id}:${purpose}`;
 
 /**
  * The only plaintext boundary for card data. Envelope encryption: each merchant account has a data
@@ -38,7 +40,10 @@ export class Vault {
   private readonly cache = new Map<string, Buffer>();
   private readonly active = new Map<string, string>();
 
-  constructor(private readonly keyring: Keyring, private readonly maxCachedKeys = 10_000) {}
+  constructor(
+    private readonly keyring: Keyring,
+    private readonly maxCachedKeys = 10_000,
+  ) {}
 
   private cacheKey(merchantAccountId: string, id: string): string {
     return `${merchantAccountId}:${id}`;
@@ -51,14 +56,24 @@ export class Vault {
   }
 
   /** The active data key of a purpose, created on first use. Runs in the caller's transaction. */
-  private async activeKey(db: Executor, merchantAccountId: string, purpose: keys.Purpose): Promise<{ id: string; key: Buffer }> {
+  private async activeKey(
+    db: Executor,
+    merchantAccountId: string,
+    purpose: keys.Purpose,
+  ): Promise<{ id: string; key: Buffer }> {
     const known = this.active.get(`${merchantAccountId}:${purpose}`);
     if (known) return { id: known, key: await this.keyById(db, merchantAccountId, known) };
     let row = await keys.findActiveKey(db, merchantAccountId, purpose);
     if (!row) {
       const id = uuidv7();
       const { wrapped, masterKeyId } = this.keyring.wrap(randomBytes(32), wrapAad(merchantAccountId, id, purpose));
-      await keys.insertActiveKey(db, { merchant_account_id: merchantAccountId, id, purpose, wrapped_key: wrapped, master_key_id: masterKeyId });
+      await keys.insertActiveKey(db, {
+        merchant_account_id: merchantAccountId,
+        id,
+        purpose,
+        wrapped_key: wrapped,
+        master_key_id: masterKeyId,
+      });
       row = await keys.findActiveKey(db, merchantAccountId, purpose);
       if (!row) throw new Error('the vault could not create a data key');
     }
@@ -74,7 +89,11 @@ export class Vault {
     if (cached) return cached;
     const row = await keys.findKey(db, merchantAccountId, id);
     if (!row) throw new Error(`data key ${id} not found for this merchant account`);
-    return this.remember(merchantAccountId, id, this.keyring.unwrap(row.wrapped_key, row.master_key_id, wrapAad(merchantAccountId, id, row.purpose)));
+    return this.remember(
+      merchantAccountId,
+      id,
+      this.keyring.unwrap(row.wrapped_key, row.master_key_id, wrapAad(merchantAccountId, id, row.purpose)),
+    );
   }
 
   async encrypt(db: Executor, merchantAccountId: string, plaintext: string, binding: Binding): Promise<Sealed> {
@@ -101,27 +120,57 @@ export class Vault {
    * same key (another label), to put in the representation in place of each card field, so that
    * no card value enters it in clear. The key is cached like the others: no round trip once warm.
    */
-  async requestMac(db: Executor, merchantAccountId: string, build: (macOf: (value: string) => string) => string): Promise<string> {
+  async requestMac(
+    db: Executor,
+    merchantAccountId: string,
+    build: (macOf: (value: string) => string) => string,
+  ): Promise<string> {
     const { key } = await this.activeKey(db, merchantAccountId, 'request');
-    const mac = (label: string, value: string) => createHmac('sha256', key).update(label).update(value).digest('base64url');
-    return mac('request\n', build((value) => mac('field\n', value)));
+    const mac = (label: string, value: string) =>
+      createHmac('sha256', key).update(label).update(value).digest('base64url');
+    return mac(
+      'request\n',
+      build((value) => mac('field\n', value)),
+    );
   }
 
   /**
    * Holds a security code (CVV) encrypted until `expiresAt` or its first use, whichever comes
    * first. It is never stored in clear and never outlives authorization.
    */
-  async holdSecurityCode(db: Executor, merchantAccountId: string, owner: codes.Owner, code: string, expiresAt: Date): Promise<void> {
+  async holdSecurityCode(
+    db: Executor,
+    merchantAccountId: string,
+    owner: codes.Owner,
+    code: string,
+    expiresAt: Date,
+  ): Promise<void> {
     const id = uuidv7();
-    const sealed = await this.encrypt(db, merchantAccountId, code, { table: 'vault_security_codes', column: 'ciphertext', rowId: `${owner.type}:${owner.id}` });
-    await codes.upsertSecurityCode(db, { merchant_account_id: merchantAccountId, id, owner, ciphertext: sealed.ciphertext, key_id: sealed.keyId, expires_at: expiresAt });
+    const sealed = await this.encrypt(db, merchantAccountId, code, {
+      table: 'vault_security_codes',
+      column: 'ciphertext',
+      rowId: `${owner.type}:${owner.id}`,
+    });
+    await codes.upsertSecurityCode(db, {
+      merchant_account_id: merchantAccountId,
+      id,
+      owner,
+      ciphertext: sealed.ciphertext,
+      key_id: sealed.keyId,
+      expires_at: expiresAt,
+    });
   }
 
   /** Releases a held security code for one use and destroys it; null when none is held or it expired. */
   async takeSecurityCode(db: Executor, merchantAccountId: string, owner: codes.Owner): Promise<string | null> {
     const row = await codes.takeSecurityCode(db, merchantAccountId, owner);
     if (!row || row.expires_at.getTime() <= Date.now()) return null;
-    return this.decrypt(db, merchantAccountId, { ciphertext: row.ciphertext, keyId: row.key_id }, { table: 'vault_security_codes', column: 'ciphertext', rowId: `${owner.type}:${owner.id}` });
+    return this.decrypt(
+      db,
+      merchantAccountId,
+      { ciphertext: row.ciphertext, keyId: row.key_id },
+      { table: 'vault_security_codes', column: 'ciphertext', rowId: `${owner.type}:${owner.id}` },
+    );
   }
 
   /** Destroys a held security code without opening it (card data replaced or purged). */

@@ -17,8 +17,13 @@ describe('happy', () => {
     const key = derivedRsaKey(SEED, 'one');
     const publicKey = createPublicKey(key);
     expect(verify('sha256', Buffer.from('hello'), publicKey, sign('sha256', Buffer.from('hello'), key))).toBe(true);
-    const sealed = publicEncrypt({ key: publicKey, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' }, Buffer.from('secret'));
-    expect(privateDecrypt({ key, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' }, sealed).toString()).toBe('secret');
+    const sealed = publicEncrypt(
+      { key: publicKey, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' },
+      Buffer.from('secret'),
+    );
+    expect(
+      privateDecrypt({ key, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' }, sealed).toString(),
+    ).toBe('secret');
   });
 
   it('modInverse inverts', () => {

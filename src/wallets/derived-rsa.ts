@@ -52,6 +52,16 @@ export function derivedRsaKey(seed: Buffer, label: string): KeyObject {
   const q = derivedPrime(seed, `${label}:q`);
   if (p === q) throw new Error('derived the same prime twice');
   const d = modInverse(E, (p - 1n) * (q - 1n));
-  const jwk = { kty: 'RSA', n: base64url(p * q), e: base64url(E), d: base64url(d), p: base64url(p), q: base64url(q), dp: base64url(d % (p - 1n)), dq: base64url(d % (q - 1n)), qi: base64url(modInverse(q, p)) };
+  const jwk = {
+    kty: 'RSA',
+    n: base64url(p * q),
+    e: base64url(E),
+    d: base64url(d),
+    p: base64url(p),
+    q: base64url(q),
+    dp: base64url(d % (p - 1n)),
+    dq: base64url(d % (q - 1n)),
+    qi: base64url(modInverse(q, p)),
+  };
   return createPrivateKey({ key: jwk, format: 'jwk' });
 }

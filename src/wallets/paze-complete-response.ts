@@ -26,15 +26,37 @@ export interface CompleteResponseInput {
 
 const utf8 = (text: string) => new TextEncoder().encode(text);
 
-export async function makePazeCompleteResponse(input: CompleteResponseInput): Promise<{ payloadId: string; completeResponse: string; securedPayload: string }> {
+export async function makePazeCompleteResponse(
+  input: CompleteResponseInput,
+): Promise<{ payloadId: string; completeResponse: string; securedPayload: string }> {
   const payloadId = input.payloadId ?? randomUUID();
   const json = JSON.stringify(input.data);
-  const inner = input.plainInner ? json : await new CompactSign(utf8(json)).setProtectedHeader({ alg: PAZE_SIGNATURE_ALG, kid: input.signer.kid, typ: 'JOSE' }).sign(input.signer.key);
-  const recipient = input.recipientPublicKey.type === 'public' ? input.recipientPublicKey : createPublicKey(input.recipientPublicKey);
+  const inner = input.plainInner
+    ? json
+    : await new CompactSign(utf8(json))
+        .setProtectedHeader({ alg: PAZE_SIGNATURE_ALG, kid: input.signer.kid, typ: 'JOSE' })
+        .sign(input.signer.key);
+  const recipient =
+    input.recipientPublicKey.type === 'public' ? input.recipientPublicKey : createPublicKey(input.recipientPublicKey);
   const kid = await calculateJwkThumbprint(await exportJWK(recipient));
-  const securedPayload = await new CompactEncrypt(utf8(inner)).setProtectedHeader({ alg: PAZE_KEY_ALG, enc: PAZE_CONTENT_ALG, kid, cty: 'JWT' }).encrypt(recipient);
+  const securedPayload = await new CompactEncrypt(utf8(inner))
+    .setProtectedHeader({ alg: PAZE_KEY_ALG, enc: PAZE_CONTENT_ALG, kid, cty: 'JWT' })
+    .encrypt(recipient);
   const iat = Math.floor(input.issuedAt.getTime() / 1000);
-  const header = { alg: PAZE_SIGNATURE_ALG, typ: 'JWT', kid: input.signer.kid, iss: input.issuer, aud: 'file://', iat, exp: iat + input.lifetimeSeconds, jti: randomUUID() };
-  const completeResponse = await new CompactSign(utf8(JSON.stringify({ payloadId, sessionId: input.sessionId, securedPayload }))).setProtectedHeader(header).sign(input.signer.key);
+  const header = {
+    alg: PAZE_SIGNATURE_ALG,
+    typ: 'JWT',
+    kid: input.signer.kid,
+    iss: input.issuer,
+    aud: 'file://',
+    iat,
+    exp: iat + input.lifetimeSeconds,
+    jti: randomUUID(),
+  };
+  const completeResponse = await new CompactSign(
+    utf8(JSON.stringify({ payloadId, sessionId: input.sessionId, securedPayload })),
+  )
+    .setProtectedHeader(header)
+    .sign(input.signer.key);
   return { payloadId, completeResponse, securedPayload };
 }

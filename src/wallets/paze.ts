@@ -1,5 +1,13 @@
 import { createPublicKey, type KeyObject } from 'node:crypto';
-import { calculateJwkThumbprint, compactDecrypt, compactVerify, decodeProtectedHeader, errors, exportJWK, type ProtectedHeaderParameters } from 'jose';
+import {
+  calculateJwkThumbprint,
+  compactDecrypt,
+  compactVerify,
+  decodeProtectedHeader,
+  errors,
+  exportJWK,
+  type ProtectedHeaderParameters,
+} from 'jose';
 import { CURRENCY_EXPONENTS } from '../lib/currencies.ts';
 import { fail } from './token-error.ts';
 import type { WalletCard } from './wallet-card.ts';
@@ -40,7 +48,13 @@ export const PAZE_KEY_ALG = 'RSA-OAEP-256';
 export const PAZE_CONTENT_ALG = 'A256GCM';
 /** Clock drift allowed between Paze and this server. */
 const DRIFT_SECONDS = 300;
-const NETWORKS: Record<string, string> = { VISA: 'visa', MASTERCARD: 'mastercard', DISCOVER: 'discover', AMEX: 'amex', AMERICAN_EXPRESS: 'amex' };
+const NETWORKS: Record<string, string> = {
+  VISA: 'visa',
+  MASTERCARD: 'mastercard',
+  DISCOVER: 'discover',
+  AMEX: 'amex',
+  AMERICAN_EXPRESS: 'amex',
+};
 
 type Claims = Record<string, unknown>;
 
@@ -66,17 +80,23 @@ function headerOf(compact: string, what: string): ProtectedHeaderParameters {
 }
 
 /** Verifies a compact JWS with the trusted key its `kid` names (or each key); returns its header and payload. */
-async function verifiedJws(jws: string, trust: PazeTrust, what: string): Promise<{ header: Claims; payload: Uint8Array }> {
+async function verifiedJws(
+  jws: string,
+  trust: PazeTrust,
+  what: string,
+): Promise<{ header: Claims; payload: Uint8Array }> {
   if (jws.split('.').length !== 3) fail('malformed', `${what} is not a compact JWS (three base64url parts)`);
   const header = headerOf(jws, what);
-  if (header.alg !== PAZE_SIGNATURE_ALG) fail('unsupported', `${what} is signed with ${String(header.alg)}; Paze signs with ${PAZE_SIGNATURE_ALG}`);
+  if (header.alg !== PAZE_SIGNATURE_ALG)
+    fail('unsupported', `${what} is signed with ${String(header.alg)}; Paze signs with ${PAZE_SIGNATURE_ALG}`);
   const named = trust.keys.filter((k) => k.kid !== null && k.kid === header.kid);
   for (const candidate of named.length > 0 ? named : trust.keys) {
     try {
       const { payload } = await compactVerify(jws, candidate.key, { algorithms: [PAZE_SIGNATURE_ALG] });
       return { header: header as Claims, payload };
     } catch (error) {
-      if (!(error instanceof errors.JWSSignatureVerificationFailed)) fail('malformed', `${what} could not be read: ${(error as Error).message.slice(0, 120)}`);
+      if (!(error instanceof errors.JWSSignatureVerificationFailed))
+        fail('malformed', `${what} could not be read: ${(error as Error).message.slice(0, 120)}`);
     }
   }
   return fail('signature', `${what} is not signed by a trusted Paze signing key (altered, or signed by another key)`);
@@ -84,26 +104,49 @@ async function verifiedJws(jws: string, trust: PazeTrust, what: string): Promise
 
 /** `exp` must be ahead, `iat` not ahead (with drift); read from the JWS header, else the payload. */
 function checkTimes(header: Claims, payload: Claims, now: Date, what: string): Date {
-  const claim = (name: string) => (typeof header[name] === 'number' ? (header[name] as number) : typeof payload[name] === 'number' ? (payload[name] as number) : null);
+  const claim = (name: string) =>
+    typeof header[name] === 'number'
+      ? (header[name] as number)
+      : typeof payload[name] === 'number'
+        ? (payload[name] as number)
+        : null;
   const [exp, iat, nowSeconds] = [claim('exp'), claim('iat'), now.getTime() / 1000];
   if (exp === null) fail('malformed', `${what} has no exp (expiry) claim`);
-  if (exp! <= nowSeconds) fail('expired', `${what} expired at ${new Date(exp! * 1000).toISOString()}; complete a new Paze checkout`);
-  if (iat !== null && iat > nowSeconds + DRIFT_SECONDS) fail('expired', `${what} was issued in the future (iat ${new Date(iat * 1000).toISOString()})`);
+  if (exp! <= nowSeconds)
+    fail('expired', `${what} expired at ${new Date(exp! * 1000).toISOString()}; complete a new Paze checkout`);
+  if (iat !== null && iat > nowSeconds + DRIFT_SECONDS)
+    fail('expired', `${what} was issued in the future (iat ${new Date(iat * 1000).toISOString()})`);
   return new Date(exp! * 1000);
 }
 
 async function decryptSecuredPayload(jwe: string, privateKey: KeyObject): Promise<Uint8Array> {
   const header = headerOf(jwe, 'The Paze securedPayload');
-  if (header.alg !== PAZE_KEY_ALG || header.enc !== PAZE_CONTENT_ALG) fail('unsupported', `The Paze securedPayload uses ${String(header.alg)} / ${String(header.enc)}; only ${PAZE_KEY_ALG} with ${PAZE_CONTENT_ALG} is supported`);
+  if (header.alg !== PAZE_KEY_ALG || header.enc !== PAZE_CONTENT_ALG)
+    fail(
+      'unsupported',
+      `The Paze securedPayload uses ${String(header.alg)} / ${String(header.enc)}; only ${PAZE_KEY_ALG} with ${PAZE_CONTENT_ALG} is supported`,
+    );
   try {
-    return (await compactDecrypt(jwe, privateKey, { keyManagementAlgorithms: [PAZE_KEY_ALG], contentEncryptionAlgorithms: [PAZE_CONTENT_ALG] })).plaintext;
+    return (
+      await compactDecrypt(jwe, privateKey, {
+        keyManagementAlgorithms: [PAZE_KEY_ALG],
+        contentEncryptionAlgorithms: [PAZE_CONTENT_ALG],
+      })
+    ).plaintext;
   } catch (error) {
     if (error instanceof errors.JWEInvalid) fail('malformed', 'The Paze securedPayload is not a valid compact JWE');
     // jose answers a wrong key and altered data alike (no padding oracle); the JWE's kid, when it
     // is a key thumbprint, tells the first apart.
     const thumbprint = await calculateJwkThumbprint(await exportJWK(createPublicKey(privateKey)));
-    if (typeof header.kid === 'string' && header.kid !== thumbprint) fail('wrong_key', `The Paze securedPayload was encrypted for another key (kid ${header.kid.slice(0, 64)}) than this wallet's payment processing key`);
-    return fail('decryption', 'The Paze securedPayload could not be decrypted with this wallet\'s payment processing key (tampered or altered, or encrypted for another key)');
+    if (typeof header.kid === 'string' && header.kid !== thumbprint)
+      fail(
+        'wrong_key',
+        `The Paze securedPayload was encrypted for another key (kid ${header.kid.slice(0, 64)}) than this wallet's payment processing key`,
+      );
+    return fail(
+      'decryption',
+      "The Paze securedPayload could not be decrypted with this wallet's payment processing key (tampered or altered, or encrypted for another key)",
+    );
   }
 }
 
@@ -123,16 +166,29 @@ async function innerPayload(plaintext: Uint8Array, trust: PazeTrust): Promise<Cl
 function expiryOf(value: unknown): Date | null {
   if (value === undefined || value === null || value === '') return null;
   const text = String(value);
-  const time = /^\d{9,11}$/.test(text) ? Number(text) * 1000 : /^\d{12,14}$/.test(text) ? Number(text) : Date.parse(text);
-  return Number.isFinite(time) ? new Date(time) : fail('malformed', 'The Paze dynamicDataExpiration is neither epoch seconds nor an ISO 8601 time');
+  const time = /^\d{9,11}$/.test(text)
+    ? Number(text) * 1000
+    : /^\d{12,14}$/.test(text)
+      ? Number(text)
+      : Date.parse(text);
+  return Number.isFinite(time)
+    ? new Date(time)
+    : fail('malformed', 'The Paze dynamicDataExpiration is neither epoch seconds nor an ISO 8601 time');
 }
 
 function amountOf(value: unknown): number | null {
   const v = value as { transactionAmount?: unknown; transactionCurrency?: unknown } | undefined;
   const exponent = typeof v?.transactionCurrency === 'string' ? CURRENCY_EXPONENTS[v.transactionCurrency] : undefined;
-  if (exponent === undefined || typeof v?.transactionAmount !== 'string' || !/^\d{1,12}(\.\d{1,4})?$/.test(v.transactionAmount)) return null;
+  if (
+    exponent === undefined ||
+    typeof v?.transactionAmount !== 'string' ||
+    !/^\d{1,12}(\.\d{1,4})?$/.test(v.transactionAmount)
+  )
+    return null;
   const [units, fraction = ''] = v.transactionAmount.split('.');
-  return fraction.length > exponent ? null : Number(units) * 10 ** exponent + Number(fraction.padEnd(exponent, '0') || '0');
+  return fraction.length > exponent
+    ? null
+    : Number(units) * 10 ** exponent + Number(fraction.padEnd(exponent, '0') || '0');
 }
 
 /** The network token, its cryptogram (checked unexpired) and ECI. */
@@ -141,14 +197,28 @@ function cardOf(data: Claims, now: Date): Omit<WalletCard, 'tokenId'> {
   const number = token.paymentToken;
   const month = String(token.tokenExpirationMonth ?? '').padStart(2, '0');
   const year = String(token.tokenExpirationYear ?? '');
-  if (typeof number !== 'string' || !/^\d{12,19}$/.test(number)) fail('malformed', 'The decrypted Paze payload has no token.paymentToken (the network token)');
-  if (!/^(0[1-9]|1[0-2])$/.test(month) || !/^(\d{2}|\d{4})$/.test(year)) fail('malformed', 'The decrypted Paze payload has no valid token.tokenExpirationMonth / tokenExpirationYear');
-  const dynamic = (Array.isArray(data.dynamicData) ? data.dynamicData : []).find((d: Claims) => typeof d?.dynamicDataValue === 'string' && d.dynamicDataValue !== '') as Claims | undefined;
+  if (typeof number !== 'string' || !/^\d{12,19}$/.test(number))
+    fail('malformed', 'The decrypted Paze payload has no token.paymentToken (the network token)');
+  if (!/^(0[1-9]|1[0-2])$/.test(month) || !/^(\d{2}|\d{4})$/.test(year))
+    fail('malformed', 'The decrypted Paze payload has no valid token.tokenExpirationMonth / tokenExpirationYear');
+  const dynamic = (Array.isArray(data.dynamicData) ? data.dynamicData : []).find(
+    (d: Claims) => typeof d?.dynamicDataValue === 'string' && d.dynamicDataValue !== '',
+  ) as Claims | undefined;
   const expiry = expiryOf(dynamic?.dynamicDataExpiration);
-  if (expiry && expiry <= now) fail('expired', `The Paze cryptogram expired at ${expiry.toISOString()}; complete a new Paze checkout`);
+  if (expiry && expiry <= now)
+    fail('expired', `The Paze cryptogram expired at ${expiry.toISOString()}; complete a new Paze checkout`);
   const eci = typeof data.eci === 'string' || typeof data.eci === 'number' ? String(data.eci) : null;
-  const network = typeof data.paymentCardNetwork === 'string' ? (NETWORKS[data.paymentCardNetwork.toUpperCase()] ?? null) : null;
-  return { kind: 'dpan', number: number as string, expirationDate: `${month}/${year.slice(-2)}`, cryptogram: (dynamic?.dynamicDataValue as string | undefined) ?? null, eci, amount: amountOf(data.transactionValue), scheme: network };
+  const network =
+    typeof data.paymentCardNetwork === 'string' ? (NETWORKS[data.paymentCardNetwork.toUpperCase()] ?? null) : null;
+  return {
+    kind: 'dpan',
+    number: number as string,
+    expirationDate: `${month}/${year.slice(-2)}`,
+    cryptogram: (dynamic?.dynamicDataValue as string | undefined) ?? null,
+    eci,
+    amount: amountOf(data.transactionValue),
+    scheme: network,
+  };
 }
 
 /**
@@ -168,7 +238,11 @@ export async function decryptPazeToken(token: string, recipient: PazeRecipient, 
   } finally {
     plaintext.fill(0);
   }
-  if (recipient.profileId !== null && data.profileId !== recipient.profileId) fail('wrong_key', 'The Paze payload was made for another Paze profile than this wallet\'s (extra_configuration.profile_id)');
+  if (recipient.profileId !== null && data.profileId !== recipient.profileId)
+    fail(
+      'wrong_key',
+      "The Paze payload was made for another Paze profile than this wallet's (extra_configuration.profile_id)",
+    );
   const id = [body.payloadId, outer.header.jti, body.jti].find((v): v is string => typeof v === 'string' && v !== '');
   // The token is accepted until its JWS expires: the replay guard keeps its id that long.
   return { ...cardOf(data, trust.now), usableUntil: expires, ...(id ? { tokenId: id } : {}) };
@@ -188,10 +262,15 @@ export function sessionIdOf(token: string): string | null {
  * Verifies the checkout_token of a Paze payment (the JWS of Paze's checkout response): signed by
  * Paze, unexpired, and of the same session as the completeResponse when both name one.
  */
-export async function verifyPazeCheckoutToken(checkoutToken: string, trust: PazeTrust, sessionId: string | null): Promise<void> {
+export async function verifyPazeCheckoutToken(
+  checkoutToken: string,
+  trust: PazeTrust,
+  sessionId: string | null,
+): Promise<void> {
   const what = 'The Paze checkout_token';
   const { header, payload } = await verifiedJws(checkoutToken, trust, what);
   const claims = parseJson(payload, what);
   checkTimes(header, claims, trust.now, what);
-  if (sessionId !== null && typeof claims.sessionId === 'string' && claims.sessionId !== sessionId) fail('malformed', `${what} belongs to another Paze session than the completeResponse`);
+  if (sessionId !== null && typeof claims.sessionId === 'string' && claims.sessionId !== sessionId)
+    fail('malformed', `${what} belongs to another Paze session than the completeResponse`);
 }

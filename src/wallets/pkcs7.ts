@@ -1,5 +1,19 @@
 import { AsnConvert, OctetString } from '@peculiar/asn1-schema';
-import { Attribute, CertificateChoices, CertificateSet, ContentInfo, DigestAlgorithmIdentifiers, EncapsulatedContentInfo, id_data, id_signedData, IssuerAndSerialNumber, SignedData, SignerIdentifier, SignerInfo, SignerInfos } from '@peculiar/asn1-cms';
+import {
+  Attribute,
+  CertificateChoices,
+  CertificateSet,
+  ContentInfo,
+  DigestAlgorithmIdentifiers,
+  EncapsulatedContentInfo,
+  id_data,
+  id_signedData,
+  IssuerAndSerialNumber,
+  SignedData,
+  SignerIdentifier,
+  SignerInfo,
+  SignerInfos,
+} from '@peculiar/asn1-cms';
 import { AlgorithmIdentifier, Certificate, Time } from '@peculiar/asn1-x509';
 import { createHash, sign, timingSafeEqual, verify, X509Certificate, type KeyObject } from 'node:crypto';
 import { fail } from './token-error.ts';
@@ -56,16 +70,25 @@ function certificatesOf(signed: SignedData): Array<{ der: Buffer; x509: X509Cert
 /** The leaf certificate after checking leaf ← intermediate ← a trusted root, all valid now. */
 function checkChain(signed: SignedData, rules: ChainRules): X509Certificate {
   const certificates = certificatesOf(signed);
-  const leaf = certificates.find((c) => c.markers.includes(rules.leafMarker))?.x509 ?? fail('signature', 'The signature carries no leaf certificate with the wallet signing extension');
-  const intermediate = certificates.find((c) => c.markers.includes(rules.intermediateMarker))?.x509 ?? fail('signature', 'The signature carries no intermediate certificate with the wallet intermediate extension');
-  if (!leaf.checkIssued(intermediate) || !leaf.verify(intermediate.publicKey)) fail('signature', 'The leaf certificate is not signed by the intermediate certificate');
+  const leaf =
+    certificates.find((c) => c.markers.includes(rules.leafMarker))?.x509 ??
+    fail('signature', 'The signature carries no leaf certificate with the wallet signing extension');
+  const intermediate =
+    certificates.find((c) => c.markers.includes(rules.intermediateMarker))?.x509 ??
+    fail('signature', 'The signature carries no intermediate certificate with the wallet intermediate extension');
+  if (!leaf.checkIssued(intermediate) || !leaf.verify(intermediate.publicKey))
+    fail('signature', 'The leaf certificate is not signed by the intermediate certificate');
   const root = rules.roots.find((r) => intermediate.checkIssued(r) && intermediate.verify(r.publicKey));
   if (!root) fail('signature', 'The intermediate certificate is not signed by a trusted root certificate');
-  for (const cert of [leaf, intermediate, root!]) if (!within(cert, rules.now)) fail('signature', `The certificate ${cert.subject.replace(/\n/g, ', ')} is not valid at this time`);
+  for (const cert of [leaf, intermediate, root!])
+    if (!within(cert, rules.now))
+      fail('signature', `The certificate ${cert.subject.replace(/\n/g, ', ')} is not valid at this time`);
   return leaf;
 }
 
-const attribute = (signer: SignerInfo, oid: string): ArrayBuffer => signer.signedAttrs?.find((a) => a.attrType === oid)?.attrValues[0] ?? fail('signature', `The signature has no signed attribute ${oid}`);
+const attribute = (signer: SignerInfo, oid: string): ArrayBuffer =>
+  signer.signedAttrs?.find((a) => a.attrType === oid)?.attrValues[0] ??
+  fail('signature', `The signature has no signed attribute ${oid}`);
 
 /** Verifies a detached signature over `content`; returns the signing time. Throws WalletTokenError. */
 export function verifyDetached(signatureDer: Buffer, content: Buffer, rules: ChainRules): Date {
@@ -82,14 +105,20 @@ export function verifyDetached(signatureDer: Buffer, content: Buffer, rules: Cha
   if (!signer.signedAttrs?.length) fail('signature', 'The signature has no signed attributes');
   const digest = Buffer.from(AsnConvert.parse(attribute(signer, MESSAGE_DIGEST), OctetString).buffer);
   const expected = createHash('sha256').update(content).digest();
-  if (digest.length !== expected.length || !timingSafeEqual(digest, expected)) fail('signature', 'The signature does not match the token data (tampered or altered)');
+  if (digest.length !== expected.length || !timingSafeEqual(digest, expected))
+    fail('signature', 'The signature does not match the token data (tampered or altered)');
   // The signature covers the DER of the attributes as a SET (tag 0x31), not the [0] IMPLICIT form;
   // re-encoded in the order received (DER input re-encodes to the same bytes).
   const signedBytes = attributeSet(signer.signedAttrs!.map((a) => Buffer.from(AsnConvert.serialize(a))));
-  if (!verify('sha256', signedBytes, leaf.publicKey, Buffer.from(signer.signature.buffer))) fail('signature', 'The signature does not verify with the leaf certificate');
+  if (!verify('sha256', signedBytes, leaf.publicKey, Buffer.from(signer.signature.buffer)))
+    fail('signature', 'The signature does not verify with the leaf certificate');
   const signingTime = AsnConvert.parse(attribute(signer, SIGNING_TIME), Time).getTime();
   const age = (rules.now.getTime() - signingTime.getTime()) / 1000;
-  if (age > rules.maxAgeSeconds) fail('expired', `The token was signed ${Math.round(age)} seconds ago; tokens older than ${rules.maxAgeSeconds} seconds are refused`);
+  if (age > rules.maxAgeSeconds)
+    fail(
+      'expired',
+      `The token was signed ${Math.round(age)} seconds ago; tokens older than ${rules.maxAgeSeconds} seconds are refused`,
+    );
   // A small allowance for clock drift between the wallet's signer and this server.
   if (age < -300) fail('expired', 'The token signing time is in the future');
   return signingTime;
@@ -110,12 +139,19 @@ export function signDetached(content: Buffer, signer: Signer, signingTime: Date)
   ];
   const attributes = values.map(([oid, value]) => new Attribute({ attrType: oid, attrValues: [toArrayBuffer(value)] }));
   // DER orders a SET OF by its members' encodings.
-  const encoded = attributes.map((a) => ({ a, der: Buffer.from(AsnConvert.serialize(a)) })).sort((x, y) => Buffer.compare(x.der, y.der));
+  const encoded = attributes
+    .map((a) => ({ a, der: Buffer.from(AsnConvert.serialize(a)) }))
+    .sort((x, y) => Buffer.compare(x.der, y.der));
   const signature = sign('sha256', attributeSet(encoded.map((e) => e.der)), signer.key);
   const leaf = AsnConvert.parse(signer.leaf, Certificate);
   const info = new SignerInfo({
     version: 1,
-    sid: new SignerIdentifier({ issuerAndSerialNumber: new IssuerAndSerialNumber({ issuer: leaf.tbsCertificate.issuer, serialNumber: leaf.tbsCertificate.serialNumber }) }),
+    sid: new SignerIdentifier({
+      issuerAndSerialNumber: new IssuerAndSerialNumber({
+        issuer: leaf.tbsCertificate.issuer,
+        serialNumber: leaf.tbsCertificate.serialNumber,
+      }),
+    }),
     digestAlgorithm: new AlgorithmIdentifier({ algorithm: SHA256 }),
     signedAttrs: encoded.map((e) => e.a),
     signatureAlgorithm: new AlgorithmIdentifier({ algorithm: ECDSA_WITH_SHA256 }),
@@ -125,8 +161,14 @@ export function signDetached(content: Buffer, signer: Signer, signingTime: Date)
     version: 1,
     digestAlgorithms: new DigestAlgorithmIdentifiers([new AlgorithmIdentifier({ algorithm: SHA256 })]),
     encapContentInfo: new EncapsulatedContentInfo({ eContentType: id_data }),
-    certificates: new CertificateSet([leaf, AsnConvert.parse(signer.intermediate, Certificate)].map((certificate) => new CertificateChoices({ certificate }))),
+    certificates: new CertificateSet(
+      [leaf, AsnConvert.parse(signer.intermediate, Certificate)].map(
+        (certificate) => new CertificateChoices({ certificate }),
+      ),
+    ),
     signerInfos: new SignerInfos([info]),
   });
-  return Buffer.from(AsnConvert.serialize(new ContentInfo({ contentType: id_signedData, content: AsnConvert.serialize(signed) })));
+  return Buffer.from(
+    AsnConvert.serialize(new ContentInfo({ contentType: id_signedData, content: AsnConvert.serialize(signed) })),
+  );
 }

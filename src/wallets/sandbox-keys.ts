@@ -33,13 +33,29 @@ function derivedKey(label: string): KeyObject {
     const ecdh = createECDH('prime256v1');
     ecdh.setPrivateKey(d);
     const point = ecdh.getPublicKey();
-    return createPrivateKey({ key: { kty: 'EC', crv: 'P-256', d: d.toString('base64url'), x: point.subarray(1, 33).toString('base64url'), y: point.subarray(33).toString('base64url') }, format: 'jwk' });
+    return createPrivateKey({
+      key: {
+        kty: 'EC',
+        crv: 'P-256',
+        d: d.toString('base64url'),
+        x: point.subarray(1, 33).toString('base64url'),
+        y: point.subarray(33).toString('base64url'),
+      },
+      format: 'jwk',
+    });
   }
 }
 
 export interface SandboxWalletKeys {
   apple: { processingKey: KeyObject; merchantIdentifier: string; root: X509Certificate; signer: Signer };
-  google: { processingKey: KeyObject; recipientId: string; rootKey: KeyObject; root: GoogleRootKey; intermediateKey: KeyObject; authKey: KeyObject };
+  google: {
+    processingKey: KeyObject;
+    recipientId: string;
+    rootKey: KeyObject;
+    root: GoogleRootKey;
+    intermediateKey: KeyObject;
+    authKey: KeyObject;
+  };
 }
 
 // Fixed validity: the sandbox chain does not expire under the tests' feet.
@@ -51,9 +67,35 @@ function appleChain() {
   const intermediateKey = derivedKey('apple-intermediate');
   const leafKey = derivedKey('apple-leaf');
   const common = { notBefore: NOT_BEFORE, notAfter: NOT_AFTER };
-  const root = issueCertificate({ ...common, subject: 'Sandbox Apple Root CA', issuer: 'Sandbox Apple Root CA', serial: 1, publicKey: createPublicKey(rootKey), issuerKey: rootKey, ca: true });
-  const intermediate = issueCertificate({ ...common, subject: 'Sandbox Apple Application Integration CA', issuer: 'Sandbox Apple Root CA', serial: 2, publicKey: createPublicKey(intermediateKey), issuerKey: rootKey, ca: true, markers: [APPLE_INTERMEDIATE_MARKER] });
-  const leaf = issueCertificate({ ...common, subject: 'Sandbox ecc-smp-broker-sign', issuer: 'Sandbox Apple Application Integration CA', serial: 3, publicKey: createPublicKey(leafKey), issuerKey: intermediateKey, ca: false, markers: [APPLE_LEAF_MARKER] });
+  const root = issueCertificate({
+    ...common,
+    subject: 'Sandbox Apple Root CA',
+    issuer: 'Sandbox Apple Root CA',
+    serial: 1,
+    publicKey: createPublicKey(rootKey),
+    issuerKey: rootKey,
+    ca: true,
+  });
+  const intermediate = issueCertificate({
+    ...common,
+    subject: 'Sandbox Apple Application Integration CA',
+    issuer: 'Sandbox Apple Root CA',
+    serial: 2,
+    publicKey: createPublicKey(intermediateKey),
+    issuerKey: rootKey,
+    ca: true,
+    markers: [APPLE_INTERMEDIATE_MARKER],
+  });
+  const leaf = issueCertificate({
+    ...common,
+    subject: 'Sandbox ecc-smp-broker-sign',
+    issuer: 'Sandbox Apple Application Integration CA',
+    serial: 3,
+    publicKey: createPublicKey(leafKey),
+    issuerKey: intermediateKey,
+    ca: false,
+    markers: [APPLE_LEAF_MARKER],
+  });
   return { root: new X509Certificate(root), signer: { leaf, intermediate, key: leafKey } };
 }
 
@@ -64,12 +106,19 @@ export function sandboxWalletKeys(): SandboxWalletKeys {
   if (cached) return cached;
   const rootKey = derivedKey('google-root');
   cached = {
-    apple: { processingKey: derivedKey('apple-processing'), merchantIdentifier: SANDBOX_APPLE_MERCHANT_IDENTIFIER, ...appleChain() },
+    apple: {
+      processingKey: derivedKey('apple-processing'),
+      merchantIdentifier: SANDBOX_APPLE_MERCHANT_IDENTIFIER,
+      ...appleChain(),
+    },
     google: {
       processingKey: derivedKey('google-processing'),
       recipientId: SANDBOX_GOOGLE_RECIPIENT_ID,
       rootKey,
-      root: { keyValue: createPublicKey(rootKey).export({ type: 'spki', format: 'der' }).toString('base64'), protocolVersion: 'ECv2' },
+      root: {
+        keyValue: createPublicKey(rootKey).export({ type: 'spki', format: 'der' }).toString('base64'),
+        protocolVersion: 'ECv2',
+      },
       intermediateKey: derivedKey('google-intermediate'),
       authKey: derivedKey('google-auth-jwt'),
     },

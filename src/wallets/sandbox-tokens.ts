@@ -36,8 +36,15 @@ export interface SandboxCard {
   eci?: string;
 }
 
-const cryptogramOf = (number: string) => createHash('sha256').update(`sandbox-cryptogram:${number}`).digest().subarray(0, 20).toString('base64');
-const NETWORKS: Record<string, string> = { '4': 'Visa', '5': 'MasterCard', '2': 'MasterCard', '3': 'AmEx', '6': 'Discover' };
+const cryptogramOf = (number: string) =>
+  createHash('sha256').update(`sandbox-cryptogram:${number}`).digest().subarray(0, 20).toString('base64');
+const NETWORKS: Record<string, string> = {
+  '4': 'Visa',
+  '5': 'MasterCard',
+  '2': 'MasterCard',
+  '3': 'AmEx',
+  '6': 'Discover',
+};
 
 function numberOf(currency: string): string {
   const number = currencyNumber(currency);
@@ -46,7 +53,11 @@ function numberOf(currency: string): string {
 }
 
 /** An Apple Pay `EC_v1` token (Apple Pay JS `payment.token`), signed now by the sandbox chain. */
-export function sandboxApplePayToken(card: SandboxCard, signingTime = new Date(), recipient?: SandboxRecipient): Record<string, unknown> {
+export function sandboxApplePayToken(
+  card: SandboxCard,
+  signingTime = new Date(),
+  recipient?: SandboxRecipient,
+): Record<string, unknown> {
   const keys = sandboxWalletKeys().apple;
   const [month, year] = card.expirationDate.split('/');
   const payment = {
@@ -56,30 +67,57 @@ export function sandboxApplePayToken(card: SandboxCard, signingTime = new Date()
     transactionAmount: card.amount ?? 0,
     deviceManufacturerIdentifier: '040010030273',
     paymentDataType: '3DSecure',
-    paymentData: { onlinePaymentCryptogram: card.cryptogram ?? cryptogramOf(card.number), eciIndicator: card.eci ?? '07' },
+    paymentData: {
+      onlinePaymentCryptogram: card.cryptogram ?? cryptogramOf(card.number),
+      eciIndicator: card.eci ?? '07',
+    },
   };
   const to = recipient ?? { publicKey: createPublicKey(keys.processingKey), id: keys.merchantIdentifier };
-  return makeApplePayToken({ payment, recipientPublicKey: to.publicKey, merchantIdentifier: to.id, signer: keys.signer, signingTime, network: NETWORKS[card.number[0]!] ?? 'Visa' });
+  return makeApplePayToken({
+    payment,
+    recipientPublicKey: to.publicKey,
+    merchantIdentifier: to.id,
+    signer: keys.signer,
+    signingTime,
+    network: NETWORKS[card.number[0]!] ?? 'Visa',
+  });
 }
 
 /** A Google Pay `ECv2` token for the sandbox gateway (or `recipient`), valid for an hour. */
-export function sandboxGooglePayToken(card: SandboxCard & { authMethod?: 'CRYPTOGRAM_3DS' | 'PAN_ONLY'; gatewayMerchantId?: string }, now = new Date(), recipient?: SandboxRecipient): Record<string, unknown> {
+export function sandboxGooglePayToken(
+  card: SandboxCard & { authMethod?: 'CRYPTOGRAM_3DS' | 'PAN_ONLY'; gatewayMerchantId?: string },
+  now = new Date(),
+  recipient?: SandboxRecipient,
+): Record<string, unknown> {
   const keys = sandboxWalletKeys().google;
   const [month, year] = card.expirationDate.split('/');
-  const cryptogram = card.authMethod === 'PAN_ONLY' ? {} : { cryptogram: card.cryptogram ?? cryptogramOf(card.number), eciIndicator: card.eci ?? '05' };
+  const cryptogram =
+    card.authMethod === 'PAN_ONLY'
+      ? {}
+      : { cryptogram: card.cryptogram ?? cryptogramOf(card.number), eciIndicator: card.eci ?? '05' };
   const message = {
     gatewayMerchantId: card.gatewayMerchantId ?? 'sandbox',
     messageExpiration: String(now.getTime() + 3600_000),
     // Random, like Google's: each token is a new payment (the replay guard keys on it).
     messageId: randomBytes(16).toString('hex'),
     paymentMethod: 'CARD',
-    paymentMethodDetails: { pan: card.number, expirationMonth: Number(month), expirationYear: 2000 + Number(year), authMethod: card.authMethod ?? 'CRYPTOGRAM_3DS', ...cryptogram },
+    paymentMethodDetails: {
+      pan: card.number,
+      expirationMonth: Number(month),
+      expirationYear: 2000 + Number(year),
+      authMethod: card.authMethod ?? 'CRYPTOGRAM_3DS',
+      ...cryptogram,
+    },
   };
   return makeGooglePayToken({
     message,
     recipientId: recipient?.id ?? keys.recipientId,
     recipientPublicKey: recipient?.publicKey ?? createPublicKey(keys.processingKey),
-    intermediate: { privateKey: keys.intermediateKey, publicKey: createPublicKey(keys.intermediateKey), expiration: new Date(now.getTime() + 7 * 86400_000) },
+    intermediate: {
+      privateKey: keys.intermediateKey,
+      publicKey: createPublicKey(keys.intermediateKey),
+      expiration: new Date(now.getTime() + 7 * 86400_000),
+    },
     rootPrivateKey: keys.rootKey,
   });
 }
@@ -89,18 +127,41 @@ export function sandboxGooglePayToken(card: SandboxCard & { authMethod?: 'CRYPTO
  * sandbox's Paze wallet key, valid for an hour (its cryptogram for 15 minutes): what the simulated
  * Paze's complete answers, without the session. `profileId`: the wallet's extra_configuration.profile_id, if set.
  */
-export async function sandboxPazeToken(card: SandboxCard & { profileId?: string; amount?: number; currency?: string }, now = new Date()): Promise<{ payloadId: string; completeResponse: string }> {
+export async function sandboxPazeToken(
+  card: SandboxCard & { profileId?: string; amount?: number; currency?: string },
+  now = new Date(),
+): Promise<{ payloadId: string; completeResponse: string }> {
   const keys = sandboxPazeKeys();
   const [month, year] = card.expirationDate.split('/');
   const sessionId = randomUUID();
   const payloadId = randomUUID();
   const currency = card.currency ?? 'USD';
   const exponent = currencyExponent(currency);
-  const transactionValue = card.amount ? { transactionAmount: (card.amount / 10 ** exponent).toFixed(exponent), transactionCurrency: currency } : null;
+  const transactionValue = card.amount
+    ? { transactionAmount: (card.amount / 10 ** exponent).toFixed(exponent), transactionCurrency: currency }
+    : null;
   const network = /^[25]/.test(card.number) ? 'MASTERCARD' : 'VISA';
-  const data = sandboxPazePayload({ id: card.number, dpan: card.number, network }, {
-    clientId: 'SANDBOX', profileId: card.profileId ?? 'SANDBOX', cryptogram: card.cryptogram ?? simulatedCryptogram(sessionId, payloadId), now, transactionValue, expiry: { month: month!, year: `20${year}` }, ...(card.eci ? { eci: card.eci } : {}),
+  const data = sandboxPazePayload(
+    { id: card.number, dpan: card.number, network },
+    {
+      clientId: 'SANDBOX',
+      profileId: card.profileId ?? 'SANDBOX',
+      cryptogram: card.cryptogram ?? simulatedCryptogram(sessionId, payloadId),
+      now,
+      transactionValue,
+      expiry: { month: month!, year: `20${year}` },
+      ...(card.eci ? { eci: card.eci } : {}),
+    },
+  );
+  const made = await makePazeCompleteResponse({
+    data,
+    recipientPublicKey: createPublicKey(keys.processingKey),
+    signer: { key: keys.signingKey, kid: keys.signingKeyId },
+    sessionId,
+    payloadId,
+    issuedAt: now,
+    lifetimeSeconds: 3600,
+    issuer: SANDBOX_PAZE_ISSUER,
   });
-  const made = await makePazeCompleteResponse({ data, recipientPublicKey: createPublicKey(keys.processingKey), signer: { key: keys.signingKey, kid: keys.signingKeyId }, sessionId, payloadId, issuedAt: now, lifetimeSeconds: 3600, issuer: SANDBOX_PAZE_ISSUER });
   return { payloadId, completeResponse: made.completeResponse };
 }

@@ -22,13 +22,26 @@ describe('bench/driver-trace.ts: members of a grouped statement', () => {
     const values = [arrayLiteral(['1', '2', '3'], 'int4'), arrayLiteral(['x,"y"', 'z', null], 'text')];
     expect(groupMembers(groupedText(insert, 0, ['int4', 'text']), values)).toBe(3);
     // The pg fallback: the array itself.
-    expect(groupMembers(groupedText(insert, 0, ['int4', 'text']), [[1, 2], ['a', 'b']])).toBe(2);
+    expect(
+      groupMembers(groupedText(insert, 0, ['int4', 'text']), [
+        [1, 2],
+        ['a', 'b'],
+      ]),
+    ).toBe(2);
 
     const update = writeShape('update "t" set "d" = $1, "n" = $2 where "id" = $3')!;
     const types = ['jsonb', 'int4', 'text'];
     const text = groupedText(update, 1, types, jsonArrays(update, types));
     expect(text).toContain('jsonb_array_elements(case when');
-    expect(groupMembers(text, ['merchant', jsonRows(['{"a":[1,2]}', null, '3', '4']), arrayLiteral([1, 2, 3, 4], 'int4'), arrayLiteral(['a', 'b', 'c', 'd'], 'text'), 4])).toBe(4);
+    expect(
+      groupMembers(text, [
+        'merchant',
+        jsonRows(['{"a":[1,2]}', null, '3', '4']),
+        arrayLiteral([1, 2, 3, 4], 'int4'),
+        arrayLiteral(['a', 'b', 'c', 'd'], 'text'),
+        4,
+      ]),
+    ).toBe(4);
   });
 
   it('finds no members in a statement that unnests nothing', () => {

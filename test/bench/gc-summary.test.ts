@@ -25,7 +25,9 @@ describe('bench/gc-summary.ts', () => {
   });
 
   it('names a line that is not a pause', () => {
-    expect(() => parsePauses('1000 minor 2\nminor 3\n')).toThrow('line 2 is not "<epoch ms> <kind> <pause ms>": minor 3');
+    expect(() => parsePauses('1000 minor 2\nminor 3\n')).toThrow(
+      'line 2 is not "<epoch ms> <kind> <pause ms>": minor 3',
+    );
   });
 
   it('the preload logs the pauses of a real process, which the summary reads', () => {
@@ -33,8 +35,12 @@ describe('bench/gc-summary.ts', () => {
     try {
       const preload = path.resolve('bench/gc-pauses.mjs');
       // Garbage enough for several scavenges, then a full collection, in a process of its own.
-      const script = 'let keep = []; for (let i = 0; i < 2e6; i++) { keep.push({ i }); if (keep.length > 1000) keep = []; } globalThis.gc(); setTimeout(() => {}, 50);';
-      execFileSync(process.execPath, ['--expose-gc', '--import', preload, '-e', script], { env: { ...process.env, BENCH_GC_LOG_DIR: dir }, stdio: 'pipe' });
+      const script =
+        'let keep = []; for (let i = 0; i < 2e6; i++) { keep.push({ i }); if (keep.length > 1000) keep = []; } globalThis.gc(); setTimeout(() => {}, 50);';
+      execFileSync(process.execPath, ['--expose-gc', '--import', preload, '-e', script], {
+        env: { ...process.env, BENCH_GC_LOG_DIR: dir },
+        stdio: 'pipe',
+      });
       const [file] = fs.readdirSync(dir);
       expect(file).toMatch(/^gc-\d+\.log$/);
       const kinds = summarize(parsePauses(fs.readFileSync(path.join(dir, file!), 'utf8'))).map((s) => s.kind);

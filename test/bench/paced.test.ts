@@ -23,7 +23,15 @@ describe('bench/paced.ts', () => {
     return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   }
 
-  const options = { method: 'POST', path: '/things?x=1', headers: { 'content-type': 'application/json' }, body: '{"amount":1}', rate: 200, seconds: 0.5, connections: 4 };
+  const options = {
+    method: 'POST',
+    path: '/things?x=1',
+    headers: { 'content-type': 'application/json' },
+    body: '{"amount":1}',
+    rate: 200,
+    seconds: 0.5,
+    connections: 4,
+  };
 
   it('sends the request as given, paced, over at most `connections` sockets, and counts the answers by status', async () => {
     const seen: string[] = [];
@@ -47,7 +55,13 @@ describe('bench/paced.ts', () => {
     expect(new Set(seen)).toEqual(new Set(['POST /things?x=1 application/json {"amount":1}']));
     expect(sockets.size).toBeLessThanOrEqual(4);
     expect(result.statusCodeStats).toEqual({ 201: { count: 80 }, 500: { count: 20 } });
-    expect(result).toMatchObject({ errors: 0, timeouts: 0, non2xx: 20, requests: { total: 100 }, latency: { total: 100 } });
+    expect(result).toMatchObject({
+      errors: 0,
+      timeouts: 0,
+      non2xx: 20,
+      requests: { total: 100 },
+      latency: { total: 100 },
+    });
     expect(result.latency.p99).toBeGreaterThanOrEqual(result.latency.p50);
   });
 
@@ -90,14 +104,20 @@ describe('bench/paced.ts', () => {
     for (const [, latency] of points) expect(latency).toBeGreaterThanOrEqual(19);
   });
 
-  it('says how late each request was written and hands over the answer\'s head', async () => {
+  it("says how late each request was written and hands over the answer's head", async () => {
     const baseUrl = await listen((request, response) => {
       request.resume();
       // 20 ms per answer on one socket at one request due every 5 ms: each waits for the one before.
       request.on('end', () => setTimeout(() => response.setHeader('server-timing', 'app;dur=20.00').end('{}'), 20));
     });
     const answers: Array<{ due: number; latency: number; lateMs: number; head: string }> = [];
-    await paced({ ...options, seconds: 0.1, connections: 1, baseUrl, onAnswer: (due, latency, detail) => answers.push({ due, latency, ...detail }) });
+    await paced({
+      ...options,
+      seconds: 0.1,
+      connections: 1,
+      baseUrl,
+      onAnswer: (due, latency, detail) => answers.push({ due, latency, ...detail }),
+    });
     expect(answers).toHaveLength(20);
     answers.sort((a, b) => a.due - b.due);
     // The first goes out when due; the last waited for the 19 before it (about 19 × 20 − 19 × 5 ms).

@@ -24,7 +24,9 @@ describe('bench/server.ts', () => {
   };
 
   it("takes the node flags of a checkout's npm start, and none from a start script of another form", () => {
-    expect(npmStartNodeArgs(checkout('node --max-semi-space-size=64 bin/svc.mjs serve'))).toEqual(['--max-semi-space-size=64']);
+    expect(npmStartNodeArgs(checkout('node --max-semi-space-size=64 bin/svc.mjs serve'))).toEqual([
+      '--max-semi-space-size=64',
+    ]);
     expect(npmStartNodeArgs(checkout('node  --a=1 --b   bin/svc.mjs serve '))).toEqual(['--a=1', '--b']);
     expect(npmStartNodeArgs(checkout('node bin/svc.mjs serve'))).toEqual([]);
     expect(npmStartNodeArgs(checkout('tsx src/main.ts'))).toEqual([]);
@@ -40,10 +42,21 @@ describe('bench/server.ts', () => {
 
   it("sums the GC histogram's kinds as prom-client writes them: 0 before any pause, null without the histogram", async () => {
     const registry = new Registry();
-    const other = new Histogram({ name: 'http_request_duration_seconds', help: 'HTTP', labelNames: ['route'], registers: [registry] });
+    const other = new Histogram({
+      name: 'http_request_duration_seconds',
+      help: 'HTTP',
+      labelNames: ['route'],
+      registers: [registry],
+    });
     other.observe({ route: '/x' }, 5);
     expect(gcSecondsFrom(await registry.metrics())).toBeNull();
-    const gc = new Histogram({ name: 'nodejs_gc_duration_seconds', help: 'GC', labelNames: ['kind'], buckets: [0.001, 0.01], registers: [registry] });
+    const gc = new Histogram({
+      name: 'nodejs_gc_duration_seconds',
+      help: 'GC',
+      labelNames: ['kind'],
+      buckets: [0.001, 0.01],
+      registers: [registry],
+    });
     expect(gcSecondsFrom(await registry.metrics())).toBe(0);
     gc.observe({ kind: 'minor' }, 0.002);
     gc.observe({ kind: 'minor' }, 0.003);
@@ -51,10 +64,14 @@ describe('bench/server.ts', () => {
     expect(gcSecondsFrom(await registry.metrics())).toBeCloseTo(0.045, 9);
   });
 
-  it("reads the group-commit counters (statements, members) when the server has them, null otherwise", async () => {
+  it('reads the group-commit counters (statements, members) when the server has them, null otherwise', async () => {
     const registry = new Registry();
     expect(groupedFrom(await registry.metrics())).toBeNull();
-    const statements = new Counter({ name: 'svc_db_group_commit_statements_total', help: 'statements', registers: [registry] });
+    const statements = new Counter({
+      name: 'svc_db_group_commit_statements_total',
+      help: 'statements',
+      registers: [registry],
+    });
     expect(groupedFrom(await registry.metrics())).toBeNull();
     const members = new Counter({ name: 'svc_db_group_commit_members_total', help: 'members', registers: [registry] });
     expect(groupedFrom(await registry.metrics())).toEqual({ statements: 0, members: 0 });

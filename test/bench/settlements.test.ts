@@ -4,12 +4,22 @@ import { settledFrom, settlementsLeftFrom } from '../../bench/settlements.ts';
 
 /** What `npm run bench:settlements` reads off the server's `GET /metrics` (bench/settlements.ts). */
 describe('bench/settlements.ts', () => {
-  it("reads the settlements this server ran and those left in the database, other jobs and outcomes apart", async () => {
+  it('reads the settlements this server ran and those left in the database, other jobs and outcomes apart', async () => {
     const registry = new Registry();
     expect(settledFrom(await registry.metrics())).toBe(0);
     expect(settlementsLeftFrom(await registry.metrics())).toBe(0);
-    const runs = new Counter({ name: 'svc_jobs_total', help: 'runs', labelNames: ['job', 'outcome'], registers: [registry] });
-    const depth = new Gauge({ name: 'svc_job_queue_depth', help: 'depth', labelNames: ['job', 'state'], registers: [registry] });
+    const runs = new Counter({
+      name: 'svc_jobs_total',
+      help: 'runs',
+      labelNames: ['job', 'outcome'],
+      registers: [registry],
+    });
+    const depth = new Gauge({
+      name: 'svc_job_queue_depth',
+      help: 'depth',
+      labelNames: ['job', 'state'],
+      registers: [registry],
+    });
     runs.inc({ job: 'settle-transaction', outcome: 'succeeded' }, 41);
     runs.inc({ job: 'settle-transaction', outcome: 'retrying' }, 3);
     runs.inc({ job: 'deliver-webhook', outcome: 'succeeded' }, 7);

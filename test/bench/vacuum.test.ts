@@ -5,7 +5,10 @@ import { postgresSchema, type PostgresSchema } from '../../bench/server.ts';
 const url = process.env.TEST_DATABASE_URL;
 
 /** Runs `fn` with a client and two throw-away schemas, each holding a table `rows`, then drops them. */
-async function withTwoSchemas(rows: { insert: number; deleteEven?: boolean }, fn: (client: pg.Client, schema: PostgresSchema, other: PostgresSchema) => Promise<void>): Promise<void> {
+async function withTwoSchemas(
+  rows: { insert: number; deleteEven?: boolean },
+  fn: (client: pg.Client, schema: PostgresSchema, other: PostgresSchema) => Promise<void>,
+): Promise<void> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   const schema = await postgresSchema(url!);
@@ -24,9 +27,11 @@ async function withTwoSchemas(rows: { insert: number; deleteEven?: boolean }, fn
   }
 }
 
-const setting = async (client: pg.Client, name: string) => (await client.query<Record<string, string>>(`SHOW ${name}`)).rows[0]![name]!;
+const setting = async (client: pg.Client, name: string) =>
+  (await client.query<Record<string, string>>(`SHOW ${name}`)).rows[0]![name]!;
 const reltuples = async (client: pg.Client, schema: string) =>
-  (await client.query<{ reltuples: number }>(`SELECT reltuples FROM pg_class WHERE oid = '${schema}.rows'::regclass`)).rows[0]!.reltuples;
+  (await client.query<{ reltuples: number }>(`SELECT reltuples FROM pg_class WHERE oid = '${schema}.rows'::regclass`))
+    .rows[0]!.reltuples;
 
 /**
  * The benchmark's stand-in for autovacuum (bench/server.ts): on a PostgreSQL server with
@@ -40,12 +45,15 @@ describe.skipIf(!url)("bench/server.ts: VACUUM (ANALYZE) of the benchmark's sche
       expect(await schema.vacuumIfNoAutovacuum()).toBe(autovacuum !== 'on');
       if (autovacuum === 'on') return;
       const stats = async (s: string) =>
-        (await client.query<{ vacuumed: boolean; analyzed: boolean }>(
-          `SELECT last_vacuum IS NOT NULL AS vacuumed, last_analyze IS NOT NULL AS analyzed FROM pg_stat_user_tables WHERE schemaname = $1 AND relname = 'rows'`,
-          [s],
-        )).rows[0]!;
+        (
+          await client.query<{ vacuumed: boolean; analyzed: boolean }>(
+            `SELECT last_vacuum IS NOT NULL AS vacuumed, last_analyze IS NOT NULL AS analyzed FROM pg_stat_user_tables WHERE schemaname = $1 AND relname = 'rows'`,
+            [s],
+          )
+        ).rows[0]!;
       // The statistics collector reports with a delay of its own: wait for the vacuum to show.
-      for (let waited = 0; !(await stats(schema.name)).vacuumed && waited < 5000; waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
+      for (let waited = 0; !(await stats(schema.name)).vacuumed && waited < 5000; waited += 100)
+        await new Promise((resolve) => setTimeout(resolve, 100));
       // Whether its dead rows could go depends on the oldest snapshot of the whole server (other
       // files' transactions): not asserted. The statistics are the live rows'.
       expect(await stats(schema.name)).toEqual({ vacuumed: true, analyzed: true });

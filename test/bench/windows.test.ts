@@ -64,7 +64,11 @@ describe('bench/windows.ts', () => {
         [200, 30],
       ],
       [],
-      [sample(0, ['cpu'], { server: 0, postgres: 0, host: 0 }), sample(100, ['WALInitWrite', 'cpu'], { server: 0, postgres: 0, host: 0 }), sample(200, [], { server: 0, postgres: 0, host: 0 })],
+      [
+        sample(0, ['cpu'], { server: 0, postgres: 0, host: 0 }),
+        sample(100, ['WALInitWrite', 'cpu'], { server: 0, postgres: 0, host: 0 }),
+        sample(200, [], { server: 0, postgres: 0, host: 0 }),
+      ],
       { startMs: 0, endMs: 300, windowMs: 100, ticksPerSecond: 100 },
     );
     expect(waitsAgainstP99(windows)).toEqual([

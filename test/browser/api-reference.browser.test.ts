@@ -25,13 +25,22 @@ afterAll(async () => h?.close());
 
 /** A fresh phone (nothing cached) that records console errors, failed loads and every origin asked. */
 async function phone() {
-  const context = await h.browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
+  const context = await h.browser.newContext({
+    viewport: { width: 390, height: 844 },
+    isMobile: true,
+    hasTouch: true,
+    deviceScaleFactor: 2,
+  });
   const page = await context.newPage();
   const problems: string[] = [];
   const origins = new Set<string>();
-  page.on('console', (message) => { if (message.type() === 'error') problems.push(message.text()); });
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(message.text());
+  });
   page.on('pageerror', (error) => problems.push(error.message));
-  page.on('response', (response) => { if (response.status() >= 400) problems.push(`${response.status()} ${response.url()}`); });
+  page.on('response', (response) => {
+    if (response.status() >= 400) problems.push(`${response.status()} ${response.url()}`);
+  });
   page.on('request', (request) => origins.add(new URL(request.url()).origin));
   return { context, page, problems, origins };
 }
@@ -65,7 +74,9 @@ describe('happy', () => {
       await context.close();
     }
     const median = [...times].sort((a, b) => a - b)[1]!;
-    console.log(`/docs showed its operations after ${times.map(Math.round).join(', ')} ms (median ${Math.round(median)} ms)`);
+    console.log(
+      `/docs showed its operations after ${times.map(Math.round).join(', ')} ms (median ${Math.round(median)} ms)`,
+    );
     expect(median).toBeLessThan(BUDGET_MS);
   });
 

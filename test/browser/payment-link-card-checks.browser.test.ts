@@ -13,14 +13,27 @@ let h: BrowserHarness;
 const api = (method: string, url: string, body?: unknown) => h.api(method, url, body);
 
 async function createLink(extra: Record<string, unknown> = {}) {
-  const res = await api('POST', '/payment-links', { amount: 1250, currency: 'USD', country: 'US', merchant_name: 'Ada\'s Tea Shop', ...extra });
+  const res = await api('POST', '/payment-links', {
+    amount: 1250,
+    currency: 'USD',
+    country: 'US',
+    merchant_name: "Ada's Tea Shop",
+    ...extra,
+  });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body as { id: string; url: string };
 }
 
 beforeAll(async () => {
   h = await startBrowserHarness();
-  const service = await api('POST', '/payment-services', { display_name: 'Mock card', payment_service_definition_id: 'mock-card', fields: [{ key: 'merchant_id', value: 'm-1' }], accepted_currencies: ['USD'], accepted_countries: ['US'], three_d_secure_enabled: true });
+  const service = await api('POST', '/payment-services', {
+    display_name: 'Mock card',
+    payment_service_definition_id: 'mock-card',
+    fields: [{ key: 'merchant_id', value: 'm-1' }],
+    accepted_currencies: ['USD'],
+    accepted_countries: ['US'],
+    three_d_secure_enabled: true,
+  });
   expect(service.status, JSON.stringify(service.body)).toBe(201);
 });
 
@@ -30,9 +43,21 @@ afterAll(async () => h?.close());
 async function fieldState(page: Page, id: string) {
   return page.evaluate((inputId) => {
     const input = document.getElementById(inputId)!;
-    const described = (input.getAttribute('aria-describedby') ?? '').split(/\s+/).filter(Boolean).map((ref) => document.getElementById(ref));
-    const live = described.some((note) => note?.getAttribute('aria-live') === 'polite' || note?.getAttribute('role') === 'alert');
-    return { invalid: input.getAttribute('aria-invalid'), message: described.map((note) => note?.textContent ?? '').join(' ').trim(), live };
+    const described = (input.getAttribute('aria-describedby') ?? '')
+      .split(/\s+/)
+      .filter(Boolean)
+      .map((ref) => document.getElementById(ref));
+    const live = described.some(
+      (note) => note?.getAttribute('aria-live') === 'polite' || note?.getAttribute('role') === 'alert',
+    );
+    return {
+      invalid: input.getAttribute('aria-invalid'),
+      message: described
+        .map((note) => note?.textContent ?? '')
+        .join(' ')
+        .trim(),
+      live,
+    };
   }, id);
 }
 
@@ -49,7 +74,9 @@ async function open(extra: Record<string, unknown> = {}, width?: number) {
   const link = await createLink(extra);
   const { page, problems } = await h.openPage(width);
   const calls: string[] = [];
-  page.on('request', (request) => { if (request.method() !== 'GET') calls.push(`${request.method()} ${new URL(request.url()).pathname}`); });
+  page.on('request', (request) => {
+    if (request.method() !== 'GET') calls.push(`${request.method()} ${new URL(request.url()).pathname}`);
+  });
   await page.goto(link.url);
   return { link, page, problems, calls };
 }
@@ -59,7 +86,11 @@ describe('errors', () => {
     const { link, page, problems, calls } = await open();
     await fill(page, { number: '4111 1111 1111 1112', expiry: '12/40', code: '123' });
     await page.getByRole('button', { name: /^Pay / }).click();
-    expect(await fieldState(page, 'card-number')).toEqual({ invalid: 'true', message: 'The card number is not valid.', live: true });
+    expect(await fieldState(page, 'card-number')).toEqual({
+      invalid: 'true',
+      message: 'The card number is not valid.',
+      live: true,
+    });
     expect(await fieldState(page, 'expiration-date')).toMatchObject({ invalid: null, message: '' });
     expect(await focused(page)).toBe('card-number');
     expect(await page.locator('#status').textContent()).toBe('Check your card number, expiry date and security code.');
@@ -77,13 +108,20 @@ describe('errors', () => {
     const { page, problems, calls } = await open();
     await fill(page, { number: '4111111111111111', expiry: '01/20', code: '123' });
     await page.keyboard.press('Enter');
-    expect(await fieldState(page, 'expiration-date')).toEqual({ invalid: 'true', message: 'This card has expired.', live: true });
+    expect(await fieldState(page, 'expiration-date')).toEqual({
+      invalid: 'true',
+      message: 'This card has expired.',
+      live: true,
+    });
     expect(await fieldState(page, 'card-number')).toMatchObject({ invalid: null });
     expect(await focused(page)).toBe('expiration-date');
     await h.shot(page, 'checks-02-expired');
     await page.locator('#expiration-date').fill('13/40');
     await page.getByRole('button', { name: /^Pay / }).click();
-    expect(await fieldState(page, 'expiration-date')).toMatchObject({ invalid: 'true', message: 'The month must be between 01 and 12.' });
+    expect(await fieldState(page, 'expiration-date')).toMatchObject({
+      invalid: 'true',
+      message: 'The month must be between 01 and 12.',
+    });
     expect(calls).toEqual([]);
     expect(problems).toEqual([]);
   });
@@ -91,9 +129,21 @@ describe('errors', () => {
   it('an empty form flags every required field and focuses the first', async () => {
     const { page, problems, calls } = await open({}, 390);
     await page.getByRole('button', { name: /^Pay / }).click();
-    expect(await fieldState(page, 'card-number')).toEqual({ invalid: 'true', message: 'Enter the card number.', live: true });
-    expect(await fieldState(page, 'expiration-date')).toEqual({ invalid: 'true', message: 'Enter the expiry date.', live: true });
-    expect(await fieldState(page, 'security-code')).toEqual({ invalid: 'true', message: 'Enter the security code.', live: true });
+    expect(await fieldState(page, 'card-number')).toEqual({
+      invalid: 'true',
+      message: 'Enter the card number.',
+      live: true,
+    });
+    expect(await fieldState(page, 'expiration-date')).toEqual({
+      invalid: 'true',
+      message: 'Enter the expiry date.',
+      live: true,
+    });
+    expect(await fieldState(page, 'security-code')).toEqual({
+      invalid: 'true',
+      message: 'Enter the security code.',
+      live: true,
+    });
     expect(await page.locator('#cardholder-name').getAttribute('aria-invalid')).toBeNull();
     expect(await focused(page)).toBe('card-number');
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
@@ -108,7 +158,10 @@ describe('errors', () => {
     await page.getByRole('button', { name: /^Pay / }).click();
     await page.waitForFunction(() => document.getElementById('status')?.className.includes('error'));
     expect(await page.locator('#status').textContent()).toBe('Check your card number, expiry date and security code.');
-    expect(await fieldState(page, 'card-number')).toMatchObject({ invalid: 'true', message: 'The card number is not valid.' });
+    expect(await fieldState(page, 'card-number')).toMatchObject({
+      invalid: 'true',
+      message: 'The card number is not valid.',
+    });
     expect(await focused(page)).toBe('card-number');
     expect(await page.getByRole('button', { name: /^Pay / }).isEnabled()).toBe(true);
     await h.shot(page, 'checks-04-server-refused');
@@ -119,14 +172,29 @@ describe('errors', () => {
     const { page, problems } = await open({ locale: 'es' });
     expect(await page.locator('#expiration-date').getAttribute('placeholder')).toBe('MM/AA');
     await page.getByRole('button', { name: /^Pagar / }).click();
-    expect(await fieldState(page, 'card-number')).toMatchObject({ invalid: 'true', message: 'Introduce el número de tarjeta.' });
-    expect(await fieldState(page, 'expiration-date')).toMatchObject({ invalid: 'true', message: 'Introduce la fecha de caducidad.' });
-    expect(await fieldState(page, 'security-code')).toMatchObject({ invalid: 'true', message: 'Introduce el código de seguridad.' });
-    expect(await page.locator('#status').textContent()).toBe('Comprueba el número de tarjeta, la fecha de caducidad y el código de seguridad.');
+    expect(await fieldState(page, 'card-number')).toMatchObject({
+      invalid: 'true',
+      message: 'Introduce el número de tarjeta.',
+    });
+    expect(await fieldState(page, 'expiration-date')).toMatchObject({
+      invalid: 'true',
+      message: 'Introduce la fecha de caducidad.',
+    });
+    expect(await fieldState(page, 'security-code')).toMatchObject({
+      invalid: 'true',
+      message: 'Introduce el código de seguridad.',
+    });
+    expect(await page.locator('#status').textContent()).toBe(
+      'Comprueba el número de tarjeta, la fecha de caducidad y el código de seguridad.',
+    );
     await fill(page, { number: '4111111111111111', expiry: '1/2', code: '12' });
     await page.getByRole('button', { name: /^Pagar / }).click();
-    expect(await fieldState(page, 'expiration-date')).toMatchObject({ message: 'Introduce la fecha de caducidad como MM/AA.' });
-    expect(await fieldState(page, 'security-code')).toMatchObject({ message: 'El código de seguridad tiene 3 o 4 cifras.' });
+    expect(await fieldState(page, 'expiration-date')).toMatchObject({
+      message: 'Introduce la fecha de caducidad como MM/AA.',
+    });
+    expect(await fieldState(page, 'security-code')).toMatchObject({
+      message: 'El código de seguridad tiene 3 o 4 cifras.',
+    });
     expect(await fieldState(page, 'card-number')).toMatchObject({ invalid: null, message: '' });
     await h.shot(page, 'checks-05-spanish');
     expect(problems).toEqual([]);
@@ -136,7 +204,12 @@ describe('errors', () => {
 describe('happy', () => {
   it('a stored card needs neither number nor expiry: choosing it clears their messages, and it pays', async () => {
     const buyer = await api('POST', '/buyers', { display_name: 'Ada' });
-    const stored = await api('POST', '/payment-methods', { method: 'card', number: '5555555555554444', expiration_date: '11/39', buyer_id: buyer.body.id });
+    const stored = await api('POST', '/payment-methods', {
+      method: 'card',
+      number: '5555555555554444',
+      expiration_date: '11/39',
+      buyer_id: buyer.body.id,
+    });
     expect(stored.status, JSON.stringify(stored.body)).toBe(201);
     const { link, page, problems } = await open({ buyer_id: buyer.body.id });
     await page.getByLabel('A new card').check();

@@ -14,7 +14,21 @@ const openPage = (width?: number) => h.openPage(width);
 const shot = (page: Page, name: string) => h.shot(page, name);
 
 async function createLink(extra: Record<string, unknown> = {}) {
-  const res = await api('POST', '/payment-links', { amount: 1250, currency: 'USD', country: 'US', merchant_name: 'Ada\'s Tea Shop', merchant_color: '#0B5D3B', merchant_message: 'Thank you for your order', merchant_terms_and_conditions_url: `${h.base}/healthz`, return_url: `${h.base}/healthz?shop=1`, cart_items: [{ name: 'Green tea', quantity: 2, unit_amount: 500 }, { name: 'Cup', quantity: 1, unit_amount: 250 }], ...extra });
+  const res = await api('POST', '/payment-links', {
+    amount: 1250,
+    currency: 'USD',
+    country: 'US',
+    merchant_name: "Ada's Tea Shop",
+    merchant_color: '#0B5D3B',
+    merchant_message: 'Thank you for your order',
+    merchant_terms_and_conditions_url: `${h.base}/healthz`,
+    return_url: `${h.base}/healthz?shop=1`,
+    cart_items: [
+      { name: 'Green tea', quantity: 2, unit_amount: 500 },
+      { name: 'Cup', quantity: 1, unit_amount: 250 },
+    ],
+    ...extra,
+  });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body as { id: string; url: string };
 }
@@ -28,9 +42,22 @@ async function fillCard(page: Page, number: string) {
 
 beforeAll(async () => {
   h = await startBrowserHarness();
-  const service = await api('POST', '/payment-services', { display_name: 'Mock card', payment_service_definition_id: 'mock-card', fields: [{ key: 'merchant_id', value: 'm-1' }], accepted_currencies: ['USD'], accepted_countries: ['US'], three_d_secure_enabled: true });
+  const service = await api('POST', '/payment-services', {
+    display_name: 'Mock card',
+    payment_service_definition_id: 'mock-card',
+    fields: [{ key: 'merchant_id', value: 'm-1' }],
+    accepted_currencies: ['USD'],
+    accepted_countries: ['US'],
+    three_d_secure_enabled: true,
+  });
   expect(service.status, JSON.stringify(service.body)).toBe(201);
-  const bank = await api('POST', '/payment-services', { display_name: 'Bank', payment_service_definition_id: 'mock-paybybank', fields: [{ key: 'merchant_id', value: 'pbb' }], accepted_currencies: ['EUR'], accepted_countries: ['NL'] });
+  const bank = await api('POST', '/payment-services', {
+    display_name: 'Bank',
+    payment_service_definition_id: 'mock-paybybank',
+    fields: [{ key: 'merchant_id', value: 'pbb' }],
+    accepted_currencies: ['EUR'],
+    accepted_countries: ['NL'],
+  });
   expect(bank.status, JSON.stringify(bank.body)).toBe(201);
 });
 
@@ -43,7 +70,9 @@ async function expectReturned(page: Page, linkId: string, status: string, curren
   expect(url.searchParams.get('transaction_status')).toBe(status);
   const transaction = await api('GET', `/transactions/${url.searchParams.get('transaction_id')}`);
   expect(transaction.body).toMatchObject({ status, amount: 1250, currency });
-  expect((await api('GET', `/transactions?payment_link_id=${linkId}`)).body.items.map((t: { id: string }) => t.id)).toEqual([transaction.body.id]);
+  expect(
+    (await api('GET', `/transactions?payment_link_id=${linkId}`)).body.items.map((t: { id: string }) => t.id),
+  ).toEqual([transaction.body.id]);
   expect((await api('GET', `/payment-links/${linkId}`)).body.status).toBe('completed');
 }
 
@@ -72,7 +101,9 @@ describe('happy', () => {
     await fillCard(page, '4000000000000002');
     await page.getByRole('button', { name: /^Pay / }).click();
     await page.waitForFunction(() => document.getElementById('status')?.textContent?.includes('declined'));
-    expect(await page.locator('#status').textContent()).toBe('Your card was declined. Try another card or contact your bank.');
+    expect(await page.locator('#status').textContent()).toBe(
+      'Your card was declined. Try another card or contact your bank.',
+    );
     await shot(page, '03-declined');
     expect((await api('GET', `/payment-links/${link.id}`)).body.status).toBe('active');
     const declined = (await api('GET', `/transactions?payment_link_id=${link.id}`)).body.items;
@@ -109,7 +140,11 @@ describe('happy', () => {
     const { page, problems } = await openPage(390);
     await page.goto(link.url);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-    const labelled = await page.evaluate(() => [...document.querySelectorAll('input[type=text]')].every((input) => document.querySelector(`label[for="${input.id}"]`)));
+    const labelled = await page.evaluate(() =>
+      [...document.querySelectorAll('input[type=text]')].every((input) =>
+        document.querySelector(`label[for="${input.id}"]`),
+      ),
+    );
     expect(labelled).toBe(true);
     await shot(page, '05-phone-390px');
     await page.getByLabel('Número do cartão').fill('4111111111111111');

@@ -16,11 +16,26 @@ beforeAll(async () => {
   h = await startBrowserHarness();
   expect((await h.api('POST', '/merchant-accounts', { id: SHOP, display_name: 'Wallet Shop' })).status).toBe(201);
   for (const merchant of [SHOP, 'default']) {
-    const service = await api('POST', '/payment-services', { display_name: 'Mock card', payment_service_definition_id: 'mock-card', fields: [{ key: 'merchant_id', value: 'm-1' }], accepted_currencies: ['USD'], accepted_countries: ['US'] }, merchant);
+    const service = await api(
+      'POST',
+      '/payment-services',
+      {
+        display_name: 'Mock card',
+        payment_service_definition_id: 'mock-card',
+        fields: [{ key: 'merchant_id', value: 'm-1' }],
+        accepted_currencies: ['USD'],
+        accepted_countries: ['US'],
+      },
+      merchant,
+    );
     expect(service.status, JSON.stringify(service.body)).toBe(201);
   }
   for (const provider of ['apple', 'google']) {
-    const wallet = await api('POST', '/digital-wallets', { provider, merchant_name: 'Wallet Shop', accept_terms_and_conditions: true });
+    const wallet = await api('POST', '/digital-wallets', {
+      provider,
+      merchant_name: 'Wallet Shop',
+      accept_terms_and_conditions: true,
+    });
     expect(wallet.status, JSON.stringify(wallet.body)).toBe(201);
   }
 });
@@ -28,13 +43,26 @@ beforeAll(async () => {
 afterAll(async () => h?.close());
 
 async function createLink(merchant = SHOP) {
-  const res = await api('POST', '/payment-links', { amount: 1250, currency: 'USD', country: 'US', merchant_name: 'Ada\'s Tea Shop', return_url: `${h.base}/healthz?shop=1`, cart_items: [{ name: 'Green tea', quantity: 2, unit_amount: 625 }] }, merchant);
+  const res = await api(
+    'POST',
+    '/payment-links',
+    {
+      amount: 1250,
+      currency: 'USD',
+      country: 'US',
+      merchant_name: "Ada's Tea Shop",
+      return_url: `${h.base}/healthz?shop=1`,
+      cart_items: [{ name: 'Green tea', quantity: 2, unit_amount: 625 }],
+    },
+    merchant,
+  );
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body as { id: string; url: string };
 }
 
 const sheet = (page: Page) => page.getByRole('dialog');
-const focusInSheet = (page: Page) => page.evaluate(() => document.getElementById('wallet-sheet')!.contains(document.activeElement));
+const focusInSheet = (page: Page) =>
+  page.evaluate(() => document.getElementById('wallet-sheet')!.contains(document.activeElement));
 
 /** The buyer lands on return_url; the link's transactions are as expected, the last one paid by `method`. */
 async function expectPaid(page: Page, linkId: string, method: string, statuses: string[]) {
@@ -42,8 +70,17 @@ async function expectPaid(page: Page, linkId: string, method: string, statuses: 
   const url = new URL(page.url());
   expect(url.searchParams.get('transaction_status')).toBe('authorization_succeeded');
   const transaction = (await api('GET', `/transactions/${url.searchParams.get('transaction_id')}`)).body;
-  expect(transaction).toMatchObject({ status: 'authorization_succeeded', method, instrument_type: method, amount: 1250, currency: 'USD', payment_method: { method, label: '1111' } });
-  expect((await api('GET', `/transactions?payment_link_id=${linkId}`)).body.items.map((t: { status: string }) => t.status)).toEqual(statuses);
+  expect(transaction).toMatchObject({
+    status: 'authorization_succeeded',
+    method,
+    instrument_type: method,
+    amount: 1250,
+    currency: 'USD',
+    payment_method: { method, label: '1111' },
+  });
+  expect(
+    (await api('GET', `/transactions?payment_link_id=${linkId}`)).body.items.map((t: { status: string }) => t.status),
+  ).toEqual(statuses);
   expect((await api('GET', `/payment-links/${linkId}`)).body.status).toBe('completed');
 }
 
@@ -67,9 +104,15 @@ describe('happy', () => {
     await page.goto(link.url);
     await page.getByRole('button', { name: 'Pay with Google Pay' }).click();
     await expect(sheet(page).isVisible()).resolves.toBe(true);
-    await expect(sheet(page).getByRole('heading', { name: 'Google Pay (sandbox test wallet)' }).isVisible()).resolves.toBe(true);
+    await expect(
+      sheet(page).getByRole('heading', { name: 'Google Pay (sandbox test wallet)' }).isVisible(),
+    ).resolves.toBe(true);
     expect(await focusInSheet(page)).toBe(true);
-    await expect(sheet(page).getByRole('button', { name: /Visa ending 4242/ }).isVisible()).resolves.toBe(true);
+    await expect(
+      sheet(page)
+        .getByRole('button', { name: /Visa ending 4242/ })
+        .isVisible(),
+    ).resolves.toBe(true);
     await h.shot(page, '11-google-pay-sheet');
     await sheet(page).getByRole('button', { name: 'Visa ending 1111, Approved', exact: true }).click();
     await expectPaid(page, link.id, 'googlepay', ['authorization_succeeded']);
@@ -82,20 +125,32 @@ describe('happy', () => {
     await page.goto(link.url);
     const apple = page.getByRole('button', { name: 'Pay with Apple Pay' });
     await apple.click();
-    await expect(sheet(page).getByRole('heading', { name: 'Apple Pay (sandbox test wallet)' }).isVisible()).resolves.toBe(true);
+    await expect(
+      sheet(page).getByRole('heading', { name: 'Apple Pay (sandbox test wallet)' }).isVisible(),
+    ).resolves.toBe(true);
     // PAN_ONLY is a Google Pay form: not in Apple Pay's sheet.
-    await expect(sheet(page).getByRole('button', { name: /Visa ending 4242/ }).isVisible()).resolves.toBe(false);
+    await expect(
+      sheet(page)
+        .getByRole('button', { name: /Visa ending 4242/ })
+        .isVisible(),
+    ).resolves.toBe(false);
     await page.keyboard.press('Escape');
     await expect(sheet(page).isVisible()).resolves.toBe(false);
     expect(await page.evaluate(() => document.activeElement?.getAttribute('data-wallet'))).toBe('applepay');
     await apple.click();
-    await sheet(page).getByRole('button', { name: /Visa ending 9995/ }).click();
+    await sheet(page)
+      .getByRole('button', { name: /Visa ending 9995/ })
+      .click();
     await page.waitForFunction(() => document.getElementById('status')?.className.includes('error'));
-    expect(await page.locator('#status').textContent()).toBe('Your card was declined: there are not enough funds. Try another card.');
+    expect(await page.locator('#status').textContent()).toBe(
+      'Your card was declined: there are not enough funds. Try another card.',
+    );
     await h.shot(page, '12-apple-pay-declined');
     expect((await api('GET', `/payment-links/${link.id}`)).body.status).toBe('active');
     await apple.click();
-    await sheet(page).getByRole('button', { name: /Visa ending 1111/ }).click();
+    await sheet(page)
+      .getByRole('button', { name: /Visa ending 1111/ })
+      .click();
     await expectPaid(page, link.id, 'applepay', ['authorization_succeeded', 'authorization_declined']);
     expect(problems).toEqual([]);
   });

@@ -7,7 +7,7 @@ import { runConnectorContract, type ContractHarness } from './contract.ts';
 /** adyen-card against the local Adyen fake (amount-driven outcomes, test/fakes/adyen-fake.ts). */
 let fake: AdyenFake;
 let connector: AdyenCardConnector;
-const HMAC = 'C0FFEE'.repeat(10) + 'C0FF';
+const HMAC = `${'C0FFEE'.repeat(10)}C0FF`;
 
 beforeAll(async () => {
   fake = await startAdyenFake();
@@ -15,14 +15,38 @@ beforeAll(async () => {
 });
 afterAll(async () => fake.close());
 
-const EVENT_CODES = { capture_succeeded: 'CAPTURE', refund_succeeded: 'REFUND', chargeback_opened: 'NOTIFICATION_OF_CHARGEBACK' } as const;
+const EVENT_CODES = {
+  capture_succeeded: 'CAPTURE',
+  refund_succeeded: 'REFUND',
+  chargeback_opened: 'NOTIFICATION_OF_CHARGEBACK',
+} as const;
 
 /** A notification item signed the way Adyen documents (HMAC-SHA256 of the colon-joined fields, hex key). */
 function notification(kind: keyof typeof EVENT_CODES, psp: string, amount: number, key: string) {
-  const item = { pspReference: `MOD${psp.slice(3)}`, originalReference: psp, merchantAccountCode: ADYEN_FAKE_MERCHANT, merchantReference: 'ref', amount: { value: amount, currency: 'EUR' }, eventCode: EVENT_CODES[kind], success: 'true' };
-  const text = [item.pspReference, item.originalReference, item.merchantAccountCode, item.merchantReference, amount, 'EUR', item.eventCode, 'true'].join(':');
+  const item = {
+    pspReference: `MOD${psp.slice(3)}`,
+    originalReference: psp,
+    merchantAccountCode: ADYEN_FAKE_MERCHANT,
+    merchantReference: 'ref',
+    amount: { value: amount, currency: 'EUR' },
+    eventCode: EVENT_CODES[kind],
+    success: 'true',
+  };
+  const text = [
+    item.pspReference,
+    item.originalReference,
+    item.merchantAccountCode,
+    item.merchantReference,
+    amount,
+    'EUR',
+    item.eventCode,
+    'true',
+  ].join(':');
   const hmacSignature = createHmac('sha256', Buffer.from(key, 'hex')).update(text).digest('base64');
-  return { live: 'false', notificationItems: [{ NotificationRequestItem: { ...item, additionalData: { hmacSignature } } }] };
+  return {
+    live: 'false',
+    notificationItems: [{ NotificationRequestItem: { ...item, additionalData: { hmacSignature } } }],
+  };
 }
 
 const harness = (): ContractHarness => ({
@@ -33,7 +57,11 @@ const harness = (): ContractHarness => ({
   decline: { number: '4111111145551142', amount: 2051, errorCode: 'insufficient_funds' },
   threeDS: { number: '4212345678910006', amount: 2300, expect: 'redirect' },
   unanswered: () => ({ card: { number: '4111111145551142', amount: 2409 }, timeoutMs: 5000 }),
-  webhook: (kind, psp, amount, tamper) => ({ headers: { 'content-type': 'application/json' }, rawBody: Buffer.from(JSON.stringify(notification(kind, psp, amount, tamper ? 'AB'.repeat(32) : HMAC))), url: 'http://localhost/webhooks' }),
+  webhook: (kind, psp, amount, tamper) => ({
+    headers: { 'content-type': 'application/json' },
+    rawBody: Buffer.from(JSON.stringify(notification(kind, psp, amount, tamper ? 'AB'.repeat(32) : HMAC))),
+    url: 'http://localhost/webhooks',
+  }),
   fault: (status) => fake.failNext(status),
   asyncModifications: true,
 });

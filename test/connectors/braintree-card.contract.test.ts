@@ -17,15 +17,23 @@ beforeAll(async () => {
 afterAll(async () => fake.close());
 
 /** The legacy id inside a GraphQL transaction id (base64 of `transaction_<legacy id>`). */
-const legacyOf = (id: string) => Buffer.from(id, 'base64').toString('utf8').replace(/^transaction_/, '');
+const legacyOf = (id: string) =>
+  Buffer.from(id, 'base64')
+    .toString('utf8')
+    .replace(/^transaction_/, '');
 
-function payload(kind: 'capture_succeeded' | 'refund_succeeded' | 'chargeback_opened', id: string, amount: number): string {
+function payload(
+  kind: 'capture_succeeded' | 'refund_succeeded' | 'chargeback_opened',
+  id: string,
+  amount: number,
+): string {
   const value = (amount / 100).toFixed(2);
-  const subject = kind === 'capture_succeeded'
-    ? `<transaction><id>${legacyOf(id)}</id><type>sale</type><amount>${value}</amount><currency-iso-code>USD</currency-iso-code></transaction>`
-    : kind === 'refund_succeeded'
-      ? `<transaction><id>refund1</id><type>credit</type><refunded-transaction-id>${legacyOf(id)}</refunded-transaction-id><amount>${value}</amount><currency-iso-code>USD</currency-iso-code></transaction>`
-      : `<dispute><id>dp1</id><amount-disputed>${value}</amount-disputed><currency-iso-code>USD</currency-iso-code><transaction><id>${legacyOf(id)}</id></transaction></dispute>`;
+  const subject =
+    kind === 'capture_succeeded'
+      ? `<transaction><id>${legacyOf(id)}</id><type>sale</type><amount>${value}</amount><currency-iso-code>USD</currency-iso-code></transaction>`
+      : kind === 'refund_succeeded'
+        ? `<transaction><id>refund1</id><type>credit</type><refunded-transaction-id>${legacyOf(id)}</refunded-transaction-id><amount>${value}</amount><currency-iso-code>USD</currency-iso-code></transaction>`
+        : `<dispute><id>dp1</id><amount-disputed>${value}</amount-disputed><currency-iso-code>USD</currency-iso-code><transaction><id>${legacyOf(id)}</id></transaction></dispute>`;
   const name = kind === 'chargeback_opened' ? 'dispute_opened' : 'transaction_settled';
   return `<notification><timestamp type="datetime">${new Date().toISOString()}</timestamp><kind>${name}</kind><subject>${subject}</subject></notification>`;
 }
@@ -40,9 +48,15 @@ const harness = (): ContractHarness => ({
   unanswered: () => ({ card: { number: '4111111111111111', amount: 409000 }, timeoutMs: 5000 }),
   webhook: (kind, id, amount, tamper) => {
     const body = Buffer.from(payload(kind, id, amount)).toString('base64');
-    const key = createHash('sha1').update(tamper ? 'another_private_key' : BRAINTREE_FAKE_KEYS.private_key).digest();
+    const key = createHash('sha1')
+      .update(tamper ? 'another_private_key' : BRAINTREE_FAKE_KEYS.private_key)
+      .digest();
     const signature = `${BRAINTREE_FAKE_KEYS.public_key}|${createHmac('sha1', key).update(body).digest('hex')}`;
-    return { headers: { 'content-type': 'application/x-www-form-urlencoded' }, rawBody: Buffer.from(new URLSearchParams({ bt_signature: signature, bt_payload: body }).toString()), url: 'http://localhost/webhooks' };
+    return {
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      rawBody: Buffer.from(new URLSearchParams({ bt_signature: signature, bt_payload: body }).toString()),
+      url: 'http://localhost/webhooks',
+    };
   },
   fault: (status) => fake.failNext(status),
 });

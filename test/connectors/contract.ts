@@ -30,7 +30,12 @@ export interface ContractHarness {
   /** Arranges that the next authorization reaches the provider but its answer never arrives; returns the call's bound in ms. */
   unanswered(): { card: CardInput; timeoutMs: number };
   /** A signed webhook reporting `kind` for the provider's payment id; `tamper` breaks its signature. */
-  webhook(kind: 'capture_succeeded' | 'refund_succeeded' | 'chargeback_opened', providerTransactionId: string, amount: number, tamper: boolean): InboundWebhookRequest;
+  webhook(
+    kind: 'capture_succeeded' | 'refund_succeeded' | 'chargeback_opened',
+    providerTransactionId: string,
+    amount: number,
+    tamper: boolean,
+  ): InboundWebhookRequest;
   /** Provider-level faults (HTTP 401/429/500 answers), where the provider is a fake that can inject them. */
   fault?: (status: 401 | 429 | 500) => void;
   /**
@@ -42,15 +47,36 @@ export interface ContractHarness {
 
 const base = (h: ContractHarness) => ({ credentials: h.credentials(), options: null });
 
-export function authorizeRequest(h: ContractHarness, card: CardInput, extra: Partial<AuthorizeRequest> = {}): AuthorizeRequest {
+export function authorizeRequest(
+  h: ContractHarness,
+  card: CardInput,
+  extra: Partial<AuthorizeRequest> = {},
+): AuthorizeRequest {
   return {
-    ...base(h), idempotencyKey: uuidv7(), reference: `ref${Date.now()}`, amount: card.amount, currency: h.currency, country: 'US', intent: 'authorize',
+    ...base(h),
+    idempotencyKey: uuidv7(),
+    reference: `ref${Date.now()}`,
+    amount: card.amount,
+    currency: h.currency,
+    country: 'US',
+    intent: 'authorize',
     instrument: { kind: 'card', number: card.number, expirationDate: '12/40', securityCode: '123', scheme: 'visa' },
-    merchantInitiated: false, isSubsequentPayment: false, paymentSource: 'ecommerce', threeDSecure: null, approvalBaseUrl: 'http://localhost:3000', redirectUrl: 'https://merchant.example/return', ...extra,
+    merchantInitiated: false,
+    isSubsequentPayment: false,
+    paymentSource: 'ecommerce',
+    threeDSecure: null,
+    approvalBaseUrl: 'http://localhost:3000',
+    redirectUrl: 'https://merchant.example/return',
+    ...extra,
   };
 }
 
-const hint = (card: CardInput) => ({ method: 'card', bin: card.number.slice(0, 6), last4: card.number.slice(-4), authorizedAmount: card.amount });
+const hint = (card: CardInput) => ({
+  method: 'card',
+  bin: card.number.slice(0, 6),
+  last4: card.number.slice(-4),
+  authorizedAmount: card.amount,
+});
 
 async function authorized(h: ContractHarness) {
   return (await authorizedWithKey(h)).id;
@@ -88,7 +114,7 @@ function happyScenarios(h: () => ContractHarness): void {
     expect(typeof c.parseWebhook).toBe('function');
   });
 
-  it('authorizes an approved card with the provider\'s id and no error', async () => {
+  it("authorizes an approved card with the provider's id and no error", async () => {
     const outcome = await h().connector().authorize(authorizeRequest(h(), h().approve));
     expect(outcome).toMatchObject({ status: 'authorized', errorCode: null });
     expect(outcome.providerTransactionId).toEqual(expect.any(String));
@@ -98,27 +124,70 @@ function happyScenarios(h: () => ContractHarness): void {
     const c = h().connector();
     const id = await authorized(h());
     const half = Math.floor(h().approve.amount / 2);
-    const capture = await c.capture({ ...base(h()), idempotencyKey: uuidv7(), payment: hint(h().approve), providerTransactionId: id, reference: 'cap', amount: half, currency: h().currency, final: true });
+    const capture = await c.capture({
+      ...base(h()),
+      idempotencyKey: uuidv7(),
+      payment: hint(h().approve),
+      providerTransactionId: id,
+      reference: 'cap',
+      amount: half,
+      currency: h().currency,
+      final: true,
+    });
     expect(capture).toMatchObject({ status: done(h()), errorCode: null });
-    const refund = await c.refund({ ...base(h()), idempotencyKey: uuidv7(), payment: hint(h().approve), providerTransactionId: id, reference: 'ref', amount: Math.floor(half / 2), currency: h().currency, reason: null });
+    const refund = await c.refund({
+      ...base(h()),
+      idempotencyKey: uuidv7(),
+      payment: hint(h().approve),
+      providerTransactionId: id,
+      reference: 'ref',
+      amount: Math.floor(half / 2),
+      currency: h().currency,
+      reason: null,
+    });
     expect(['succeeded', 'processing']).toContain(refund.status);
   });
 
   it('voids an authorization', async () => {
     const id = await authorized(h());
-    expect(await h().connector().void({ ...base(h()), idempotencyKey: uuidv7(), payment: hint(h().approve), providerTransactionId: id, reference: 'void' })).toMatchObject({ status: done(h()) });
+    expect(
+      await h()
+        .connector()
+        .void({
+          ...base(h()),
+          idempotencyKey: uuidv7(),
+          payment: hint(h().approve),
+          providerTransactionId: id,
+          reference: 'void',
+        }),
+    ).toMatchObject({ status: done(h()) });
   });
 
-  it('reports an authorization\'s status by its id (sync, with the attempt id as the engine sends it)', async () => {
+  it("reports an authorization's status by its id (sync, with the attempt id as the engine sends it)", async () => {
     const { id, key } = await authorizedWithKey(h());
-    const sync = await h().connector().sync!({ ...base(h()), idempotencyKey: key, operation: 'authorize', providerTransactionId: id, reference: 'r', amount: h().approve.amount, currency: h().currency, payment: hint(h().approve), intent: 'authorize', buyerApproved: null });
+    const sync = await h().connector().sync!({
+      ...base(h()),
+      idempotencyKey: key,
+      operation: 'authorize',
+      providerTransactionId: id,
+      reference: 'r',
+      amount: h().approve.amount,
+      currency: h().currency,
+      payment: hint(h().approve),
+      intent: 'authorize',
+      buyerApproved: null,
+    });
     expect(sync).toMatchObject({ status: 'authorized', providerTransactionId: id });
   });
 
-  it('asks for the buyer\'s authentication as the provider does', async () => {
+  it("asks for the buyer's authentication as the provider does", async () => {
     const { threeDS } = h();
     const outcome = await h().connector().authorize(authorizeRequest(h(), threeDS));
-    if (threeDS.expect === 'redirect') expect(outcome).toMatchObject({ status: 'buyer_approval_pending', approvalUrl: expect.stringMatching(/^https?:\/\//) });
+    if (threeDS.expect === 'redirect')
+      expect(outcome).toMatchObject({
+        status: 'buyer_approval_pending',
+        approvalUrl: expect.stringMatching(/^https?:\/\//),
+      });
     else expect(outcome).toMatchObject({ status: 'declined', errorCode: 'authentication_required' });
   });
 }
@@ -138,32 +207,64 @@ function errorScenarios(h: () => ContractHarness): void {
     const request = authorizeRequest(h(), card);
     const result = await boundedCall(() => h().connector().authorize(request), { timeoutMs });
     expect(result).toMatchObject({ ok: false, kind: 'timeout' });
-    const sync = await h().connector().sync!({ ...base(h()), idempotencyKey: request.idempotencyKey, operation: 'authorize', providerTransactionId: null, reference: request.reference, amount: card.amount, currency: h().currency, payment: hint(card), intent: 'authorize', buyerApproved: null });
+    const sync = await h().connector().sync!({
+      ...base(h()),
+      idempotencyKey: request.idempotencyKey,
+      operation: 'authorize',
+      providerTransactionId: null,
+      reference: request.reference,
+      amount: card.amount,
+      currency: h().currency,
+      payment: hint(card),
+      intent: 'authorize',
+      buyerApproved: null,
+    });
     expect(sync.status).toBe('authorized');
   });
 
   // Only where the harness can inject the fault (a fake provider): elsewhere the cases show as
   // skipped, with the reason in their name, instead of passing without an assertion.
   const faults = h().fault !== undefined;
-  (faults ? it : it.skip).each([401, 429, 500] as const)(`turns a provider HTTP %i into a ConnectorError of the right kind, never a decline${faults ? '' : ' (skipped: this harness cannot inject provider faults)'}`, async (status) => {
-    h().fault!(status);
-    const error = await h().connector().authorize(authorizeRequest(h(), h().approve)).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ConnectorError);
-    expect((error as ConnectorError).kind).toBe(status === 401 ? 'invalid_request' : status === 429 ? 'unavailable' : 'timeout');
-  });
+  (faults ? it : it.skip).each([401, 429, 500] as const)(
+    `turns a provider HTTP %i into a ConnectorError of the right kind, never a decline${faults ? '' : ' (skipped: this harness cannot inject provider faults)'}`,
+    async (status) => {
+      h().fault!(status);
+      const error = await h()
+        .connector()
+        .authorize(authorizeRequest(h(), h().approve))
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ConnectorError);
+      expect((error as ConnectorError).kind).toBe(
+        status === 401 ? 'invalid_request' : status === 429 ? 'unavailable' : 'timeout',
+      );
+    },
+  );
 }
 
 function securityScenarios(h: () => ContractHarness): void {
-  it.each(['capture_succeeded', 'refund_succeeded', 'chargeback_opened'] as const)('accepts a correctly signed %s webhook and maps it to that action', async (kind: InboundWebhookActionKind) => {
-    const id = await authorized(h());
-    const outcome = h().connector().parseWebhook!(h().credentials(), h().webhook(kind as never, id, h().approve.amount, false));
-    expect(outcome).toMatchObject({ status: 'accepted', events: [{ eventId: expect.any(String) }] });
-    if (outcome.status === 'accepted') expect(outcome.events.flatMap((e) => e.actions)).toEqual([expect.objectContaining({ kind, providerTransactionId: id })]);
-  });
+  it.each(['capture_succeeded', 'refund_succeeded', 'chargeback_opened'] as const)(
+    'accepts a correctly signed %s webhook and maps it to that action',
+    async (kind: InboundWebhookActionKind) => {
+      const id = await authorized(h());
+      const outcome = h().connector().parseWebhook!(
+        h().credentials(),
+        h().webhook(kind as never, id, h().approve.amount, false),
+      );
+      expect(outcome).toMatchObject({ status: 'accepted', events: [{ eventId: expect.any(String) }] });
+      if (outcome.status === 'accepted')
+        expect(outcome.events.flatMap((e) => e.actions)).toEqual([
+          expect.objectContaining({ kind, providerTransactionId: id }),
+        ]);
+    },
+  );
 
   it('rejects a webhook with a bad signature, and one without credentials to check it', async () => {
     const id = await authorized(h());
-    expect(h().connector().parseWebhook!(h().credentials(), h().webhook('capture_succeeded', id, 100, true))).toMatchObject({ status: 'rejected' });
-    expect(h().connector().parseWebhook!({}, h().webhook('capture_succeeded', id, 100, false))).toMatchObject({ status: 'rejected' });
+    expect(
+      h().connector().parseWebhook!(h().credentials(), h().webhook('capture_succeeded', id, 100, true)),
+    ).toMatchObject({ status: 'rejected' });
+    expect(h().connector().parseWebhook!({}, h().webhook('capture_succeeded', id, 100, false))).toMatchObject({
+      status: 'rejected',
+    });
   });
 }

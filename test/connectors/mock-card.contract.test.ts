@@ -15,8 +15,18 @@ runConnectorContract('mock-card', () => ({
   // The simulator "authorizes" and then loses the answer for this card.
   unanswered: () => ({ card: { number: '4000000000000408', amount: 1000 }, timeoutMs: 1000 }),
   webhook: (kind, providerTransactionId, amount, tamper) => {
-    const body = JSON.stringify({ id: `evt_${providerTransactionId}_${kind}`, type: kind.replace('_', '.'), transaction_id: providerTransactionId, amount, currency: 'USD' });
+    const body = JSON.stringify({
+      id: `evt_${providerTransactionId}_${kind}`,
+      type: kind.replace('_', '.'),
+      transaction_id: providerTransactionId,
+      amount,
+      currency: 'USD',
+    });
     const signature = signMockWebhook(tamper ? 'another secret' : credentials.webhook_secret, body);
-    return { headers: { 'x-mock-signature': signature, 'content-type': 'application/json' }, rawBody: Buffer.from(body), url: 'http://localhost/webhooks' };
+    return {
+      headers: { 'x-mock-signature': signature, 'content-type': 'application/json' },
+      rawBody: Buffer.from(body),
+      url: 'http://localhost/webhooks',
+    };
   },
 }));

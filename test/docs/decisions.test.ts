@@ -13,7 +13,9 @@ const NAME = /^(\d{4})-[a-z0-9]+(?:-[a-z0-9]+)*\.md$/;
 const LINK = /\]\((\d{4}-[a-z0-9-]+\.md)\)/g;
 
 const files = readdirSync(DIR).filter((f) => f !== 'README.md');
-const records = files.filter((f) => NAME.test(f)).map((file) => ({ file, number: file.slice(0, 4), text: readFileSync(join(DIR, file), 'utf8') }));
+const records = files
+  .filter((f) => NAME.test(f))
+  .map((file) => ({ file, number: file.slice(0, 4), text: readFileSync(join(DIR, file), 'utf8') }));
 const existing = new Set(files);
 const numbers = new Set(records.map((r) => r.number));
 
@@ -30,7 +32,8 @@ function walk(dir: string, extensions: string[]): string[] {
 /** The record numbers a text cites: `(decision 0012)`, `decisions 0053, 0054 and 0063`. */
 export function citedNumbers(text: string): string[] {
   const found: string[] = [];
-  for (const m of text.matchAll(/\bdecisions? (\d{4}(?:(?:, | and )\d{4})*)/g)) found.push(...(m[1] ?? '').split(/, | and /));
+  for (const m of text.matchAll(/\bdecisions? (\d{4}(?:(?:, | and )\d{4})*)/g))
+    found.push(...(m[1] ?? '').split(/, | and /));
   return found;
 }
 
@@ -47,7 +50,8 @@ describe('decision records', () => {
       const lines = text.split('\n');
       expect(lines[0], file).toMatch(new RegExp(`^# ${number}\\. \\S`));
       expect(text, file).toMatch(/^- Status: (Accepted|Superseded by \[\d{4}\]\(\d{4}-[a-z0-9-]+\.md\))$/m);
-      for (const section of ['Context', 'Decision', 'Consequences']) expect(text, `${file}: ${section}`).toMatch(new RegExp(`^## ${section}$`, 'm'));
+      for (const section of ['Context', 'Decision', 'Consequences'])
+        expect(text, `${file}: ${section}`).toMatch(new RegExp(`^## ${section}$`, 'm'));
     }
   });
 
@@ -66,24 +70,39 @@ describe('decision records', () => {
       expect(successorFile.slice(0, 4), file).toBe(number);
       expect(existing.has(successorFile), `${file} -> ${successorFile}`).toBe(true);
       const successor = readFileSync(join(DIR, successorFile), 'utf8');
-      expect(successor, `${successorFile} supersedes ${file}`).toMatch(new RegExp(`^- Supersedes: .*\\]\\(${file.replace('.', '\\.')}\\)`, 'm'));
+      expect(successor, `${successorFile} supersedes ${file}`).toMatch(
+        new RegExp(`^- Supersedes: .*\\]\\(${file.replace('.', '\\.')}\\)`, 'm'),
+      );
     }
   });
 
   it('links between records name files that exist', () => {
-    for (const { file, text } of records) for (const [, target = ''] of text.matchAll(LINK)) expect(existing.has(target), `${file} -> ${target}`).toBe(true);
+    for (const { file, text } of records)
+      for (const [, target = ''] of text.matchAll(LINK))
+        expect(existing.has(target), `${file} -> ${target}`).toBe(true);
   });
 
   it('every decision cited in the README, src, test, bench, bin and docs exists, and nothing cites docs/decisions.md', () => {
-    const sources = [join(ROOT, 'README.md'), ...['src', 'test', 'bench', 'bin', 'docs', '.ci'].flatMap((d) => walk(join(ROOT, d), ['.ts', '.mjs', '.js', '.sql', '.md', '.sh', '.yaml']))];
+    const sources = [
+      join(ROOT, 'README.md'),
+      ...['src', 'test', 'bench', 'bin', 'docs', '.ci'].flatMap((d) =>
+        walk(join(ROOT, d), ['.ts', '.mjs', '.js', '.sql', '.md', '.sh', '.yaml']),
+      ),
+    ];
     const missing: string[] = [];
     const stale: string[] = [];
     for (const path of sources) {
       const text = readFileSync(path, 'utf8');
       for (const n of citedNumbers(text)) if (!numbers.has(n)) missing.push(`${path}: decision ${n}`);
-      for (const [, target = ''] of text.matchAll(/decisions\/(\d{4}-[a-z0-9-]+\.md)/g)) if (!existing.has(target)) missing.push(`${path}: ${target}`);
+      for (const [, target = ''] of text.matchAll(/decisions\/(\d{4}-[a-z0-9-]+\.md)/g))
+        if (!existing.has(target)) missing.push(`${path}: ${target}`);
       // The index says where the records came from; nothing else may point at the old single file.
-      if (/docs\/decisions\.md|\(decisions\.md\)/.test(text) && !path.endsWith('decisions.test.ts') && path !== join(DIR, 'README.md')) stale.push(path);
+      if (
+        /docs\/decisions\.md|\(decisions\.md\)/.test(text) &&
+        !path.endsWith('decisions.test.ts') &&
+        path !== join(DIR, 'README.md')
+      )
+        stale.push(path);
     }
     expect(missing).toEqual([]);
     expect(stale).toEqual([]);

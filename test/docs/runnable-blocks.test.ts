@@ -34,7 +34,13 @@ function runScript(markdown: string) {
     const blocks = runnableBlocks(markdown);
     writeFileSync(path.join(dir, 'page.sh'), pageScript(blocks, dir));
     const result = spawnSync('bash', [path.join(dir, 'page.sh')], { encoding: 'utf8' });
-    const outputs = blocks.map((_, n) => { try { return readFileSync(path.join(dir, `${n}.out`), 'utf8'); } catch { return null; } });
+    const outputs = blocks.map((_, n) => {
+      try {
+        return readFileSync(path.join(dir, `${n}.out`), 'utf8');
+      } catch {
+        return null;
+      }
+    });
     return { code: result.status, outputs, current: readFileSync(path.join(dir, 'current'), 'utf8').trim() };
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -44,7 +50,11 @@ function runScript(markdown: string) {
 describe('happy', () => {
   it('finds the marked blocks only, with their kind, line and # → pieces', () => {
     const blocks = runnableBlocks(page);
-    expect(blocks.map((b) => [b.kind, b.line])).toEqual([['server', 4], ['run', 12], ['run', 18]]);
+    expect(blocks.map((b) => [b.kind, b.line])).toEqual([
+      ['server', 4],
+      ['run', 12],
+      ['run', 18],
+    ]);
     expect(blocks[1]!.expectations).toEqual([['hello,', 'world']]);
     expect(serverEnvironment(blocks[0]!)).toEqual({ WEBHOOK_ALLOW_PRIVATE_URLS: 'true' });
   });
@@ -70,6 +80,8 @@ describe('errors', () => {
 
   it('refuses a marker without a shell fence, and a server block with something other than VAR=value', () => {
     expect(() => runnableBlocks('<!-- run -->\n```js\nx\n```')).toThrow(/not followed by a ```sh fence/);
-    expect(() => serverEnvironment(runnableBlocks('<!-- run: server -->\n```sh\ncd x && npm start\n```')[0]!)).toThrow(/not VAR=value/);
+    expect(() => serverEnvironment(runnableBlocks('<!-- run: server -->\n```sh\ncd x && npm start\n```')[0]!)).toThrow(
+      /not VAR=value/,
+    );
   });
 });

@@ -23,7 +23,11 @@ export interface Block {
   expectations: string[][];
 }
 
-const MARKERS: Record<string, BlockKind> = { '<!-- run -->': 'run', '<!-- run: background -->': 'background', '<!-- run: server -->': 'server' };
+const MARKERS: Record<string, BlockKind> = {
+  '<!-- run -->': 'run',
+  '<!-- run: background -->': 'background',
+  '<!-- run: server -->': 'server',
+};
 
 const collapse = (text: string) => text.replace(/\s+/g, ' ').trim();
 
@@ -33,7 +37,12 @@ export function expectationsOf(code: string): string[][] {
     .split('\n')
     .map((line) => /^\s*# → (.*)$/.exec(line)?.[1])
     .filter((text): text is string => text !== undefined)
-    .map((text) => text.split('…').map(collapse).filter((piece) => piece !== ''));
+    .map((text) =>
+      text
+        .split('…')
+        .map(collapse)
+        .filter((piece) => piece !== ''),
+    );
 }
 
 /** Every runnable block of a Markdown page, in order. */
@@ -43,7 +52,8 @@ export function runnableBlocks(markdown: string): Block[] {
   for (let i = 0; i < lines.length - 1; i++) {
     const kind = MARKERS[lines[i]!.trim()];
     if (!kind) continue;
-    if (!/^```(sh|bash)\s*$/.test(lines[i + 1]!)) throw new Error(`line ${i + 1}: ${lines[i]} is not followed by a \`\`\`sh fence`);
+    if (!/^```(sh|bash)\s*$/.test(lines[i + 1]!))
+      throw new Error(`line ${i + 1}: ${lines[i]} is not followed by a \`\`\`sh fence`);
     const end = lines.findIndex((line, n) => n > i + 1 && line.startsWith('```'));
     if (end < 0) throw new Error(`line ${i + 2}: unclosed fence`);
     const code = lines.slice(i + 2, end).join('\n');
@@ -113,8 +123,9 @@ export function pageScript(blocks: Block[], outDir: string): string {
   });
   blocks.forEach((block, n) => {
     if (block.kind !== 'background') return;
-    for (const pieces of block.expectations.slice(1)) parts.push(`wait_for ${quote(`${outDir}/${n}.out`)} ${quote(lineRegex(pieces))}`);
+    for (const pieces of block.expectations.slice(1))
+      parts.push(`wait_for ${quote(`${outDir}/${n}.out`)} ${quote(lineRegex(pieces))}`);
   });
   parts.push(`echo done > ${quote(`${outDir}/current`)}`);
-  return parts.join('\n') + '\n';
+  return `${parts.join('\n')}\n`;
 }

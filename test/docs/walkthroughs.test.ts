@@ -61,8 +61,13 @@ function failure(page: string, blocks: Block[], outDir: string, stderr: string):
 describe('happy', () => {
   for (const page of PAGES) {
     it(`${page}: every runnable block exits 0 and shows what its # → lines say`, async () => {
-      const blocks = blocksOf(page).map((block) => ({ ...block, code: block.code.replaceAll(DOCUMENTED_URL, server.baseUrl) }));
-      expect(blocks.filter((block) => block.kind !== 'server').length, `${page} has runnable blocks`).toBeGreaterThan(0);
+      const blocks = blocksOf(page).map((block) => ({
+        ...block,
+        code: block.code.replaceAll(DOCUMENTED_URL, server.baseUrl),
+      }));
+      expect(blocks.filter((block) => block.kind !== 'server').length, `${page} has runnable blocks`).toBeGreaterThan(
+        0,
+      );
       const outDir = mkdtempSync(path.join(os.tmpdir(), 'svc-docs-run-'));
       try {
         const { code, stderr } = await run(page, blocks, outDir);
@@ -70,7 +75,11 @@ describe('happy', () => {
         blocks.forEach((block, n) => {
           if (block.kind === 'server') return;
           const output = readFileSync(path.join(outDir, `${n}.out`), 'utf8');
-          for (const pieces of block.expectations) expect(shows(output, pieces), `${page} line ${block.line}: # → ${pieces.join('…')}\n--- output:\n${output}`).toBe(true);
+          for (const pieces of block.expectations)
+            expect(
+              shows(output, pieces),
+              `${page} line ${block.line}: # → ${pieces.join('…')}\n--- output:\n${output}`,
+            ).toBe(true);
         });
       } finally {
         rmSync(outDir, { recursive: true, force: true });

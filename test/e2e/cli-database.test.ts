@@ -15,7 +15,9 @@ describe('errors', () => {
     it(`svc ${command} names host:port in one line, without a stack or the password`, async () => {
       const { code, stdout, stderr } = await runSvc([command], env);
       expect(code).toBe(1);
-      expect(stderr).toBe(`svc ${command}: cannot connect to PostgreSQL at 127.0.0.1:1 (ECONNREFUSED): is it running? check DATABASE_URL\n`);
+      expect(stderr).toBe(
+        `svc ${command}: cannot connect to PostgreSQL at 127.0.0.1:1 (ECONNREFUSED): is it running? check DATABASE_URL\n`,
+      );
       expect(stdout + stderr).not.toContain('secret');
       expect(stdout + stderr).not.toMatch(/\n\s+at /);
     }, 60_000);

@@ -15,7 +15,11 @@ describe('security', () => {
     const server = await startServer({ DATA_DIR: dataDir });
     const keyFile = path.join(dataDir, 'vault_master_key');
     expect(fs.statSync(keyFile).mode & 0o777).toBe(0o600);
-    const token = await mintToken({ privateKeyPem: fs.readFileSync(path.join(dataDir, 'private_key.pem'), 'utf8'), scopes: ['*.write'], lifetimeSeconds: 60 });
+    const token = await mintToken({
+      privateKeyPem: fs.readFileSync(path.join(dataDir, 'private_key.pem'), 'utf8'),
+      scopes: ['*.write'],
+      lifetimeSeconds: 60,
+    });
     const res = await fetch(`${server.baseUrl}/payment-methods`, {
       method: 'POST',
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
@@ -34,8 +38,17 @@ describe('security', () => {
 
     const runtime = await createRuntime(loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' }));
     try {
-      const row = await runtime.deps.db.selectFrom('payment_methods').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-      const number = await runtime.deps.vault.decrypt(runtime.deps.db, 'default', { ciphertext: row.number_ciphertext!, keyId: row.number_key_id! }, { table: 'payment_methods', column: 'number', rowId: id });
+      const row = await runtime.deps.db
+        .selectFrom('payment_methods')
+        .selectAll()
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow();
+      const number = await runtime.deps.vault.decrypt(
+        runtime.deps.db,
+        'default',
+        { ciphertext: row.number_ciphertext!, keyId: row.number_key_id! },
+        { table: 'payment_methods', column: 'number', rowId: id },
+      );
       expect(number).toBe('5555555555554444');
     } finally {
       await runtime.close();

@@ -31,7 +31,9 @@ describe.skipIf(!url)('two server processes on one PostgreSQL database', () => {
     databaseUrl = u.toString();
     // Started together: migrations and bootstrap must each happen once. Processes on one database
     // share the vault master key (each sandbox data directory would otherwise generate its own).
-    const servers = await Promise.all(dirs.map((dir) => startServer({ DATA_DIR: dir, DATABASE_URL: databaseUrl, VAULT_MASTER_KEY: masterKey })));
+    const servers = await Promise.all(
+      dirs.map((dir) => startServer({ DATA_DIR: dir, DATABASE_URL: databaseUrl, VAULT_MASTER_KEY: masterKey })),
+    );
     a = servers[0]!;
     b = servers[1]!;
     const keyFiles = dirs.map((dir) => path.join(dir, 'private_key.pem')).filter((file) => fs.existsSync(file));
@@ -48,18 +50,36 @@ describe.skipIf(!url)('two server processes on one PostgreSQL database', () => {
     for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  const call = async (server: RunningServer, method: string, route: string, body?: unknown, headers: Record<string, string> = {}) => {
+  const call = async (
+    server: RunningServer,
+    method: string,
+    route: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ) => {
     const token = await mintToken({ privateKeyPem: key, scopes: ['*.read', '*.write'], lifetimeSeconds: 300 });
     return fetch(`${server.baseUrl}${route}`, {
       method,
-      headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}), ...headers },
+      headers: {
+        authorization: `Bearer ${token}`,
+        ...(body ? { 'content-type': 'application/json' } : {}),
+        ...headers,
+      },
       ...(body ? { body: JSON.stringify(body) } : {}),
     });
   };
 
   it('refuses a third process whose vault master key cannot open the data keys', async () => {
     // A card stored through A creates the merchant's data key under the shared master key.
-    expect((await call(a, 'POST', '/payment-methods', { method: 'card', number: '4111111111111111', expiration_date: '12/40' })).status).toBe(201);
+    expect(
+      (
+        await call(a, 'POST', '/payment-methods', {
+          method: 'card',
+          number: '4111111111111111',
+          expiration_date: '12/40',
+        })
+      ).status,
+    ).toBe(201);
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-c-'));
     try {
       const result = await runSvc(['serve'], { DATA_DIR: dir, DATABASE_URL: databaseUrl, PORT: '0' });
@@ -100,15 +120,28 @@ describe.skipIf(!url)('two server processes on one PostgreSQL database', () => {
   });
 
   it('a key pair revoked through one process is refused by the other within 5 seconds', async () => {
-    const created = await runSvc(['keys', 'create', '--name', 'e2e'], { DATABASE_URL: databaseUrl, DATA_DIR: dirs[0]!, VAULT_MASTER_KEY: masterKey });
+    const created = await runSvc(['keys', 'create', '--name', 'e2e'], {
+      DATABASE_URL: databaseUrl,
+      DATA_DIR: dirs[0]!,
+      VAULT_MASTER_KEY: masterKey,
+    });
     expect(created.code).toBe(0);
     const pem = created.stdout;
     const kid = /kid (\S+)\./.exec(created.stderr)![1]!;
     const token = await mintToken({ privateKeyPem: pem, scopes: ['*.read'], lifetimeSeconds: 300 });
-    const get = (server: RunningServer) => fetch(`${server.baseUrl}/merchant-accounts`, { headers: { authorization: `Bearer ${token}` } });
+    const get = (server: RunningServer) =>
+      fetch(`${server.baseUrl}/merchant-accounts`, { headers: { authorization: `Bearer ${token}` } });
     expect((await get(a)).status).toBe(200);
     expect((await get(b)).status).toBe(200);
-    expect((await runSvc(['keys', 'revoke', kid], { DATABASE_URL: databaseUrl, DATA_DIR: dirs[0]!, VAULT_MASTER_KEY: masterKey })).code).toBe(0);
+    expect(
+      (
+        await runSvc(['keys', 'revoke', kid], {
+          DATABASE_URL: databaseUrl,
+          DATA_DIR: dirs[0]!,
+          VAULT_MASTER_KEY: masterKey,
+        })
+      ).code,
+    ).toBe(0);
     await new Promise((resolve) => setTimeout(resolve, 5_100));
     expect((await get(a)).status).toBe(401);
     expect((await get(b)).status).toBe(401);

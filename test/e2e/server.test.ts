@@ -51,7 +51,9 @@ describe('happy', () => {
     running.push(server);
     expect(server.output()).not.toContain('created now');
     expect(fs.readFileSync(keyFile, 'utf8')).toBe(before);
-    const token = (await runSvc(['token', '--key', keyFile, '--scope', 'merchant-accounts.read'], { DATA_DIR: dataDir })).stdout.trim();
+    const token = (
+      await runSvc(['token', '--key', keyFile, '--scope', 'merchant-accounts.read'], { DATA_DIR: dataDir })
+    ).stdout.trim();
     const res = await fetch(`${server.baseUrl}/merchant-accounts`, { headers: { authorization: `Bearer ${token}` } });
     expect(res.status).toBe(200);
     expect(await server.stop('SIGINT')).toBe(0);
@@ -64,13 +66,19 @@ describe('happy', () => {
   it('exits in seconds after SIGTERM when a keep-alive connection was busy at that moment', async () => {
     const server = await startServer({ DATA_DIR: dataDir });
     running.push(server);
-    const token = (await runSvc(['token', '--key', path.join(dataDir, 'private_key.pem'), '--scope', 'merchant-accounts.write'], { DATA_DIR: dataDir })).stdout.trim();
+    const token = (
+      await runSvc(['token', '--key', path.join(dataDir, 'private_key.pem'), '--scope', 'merchant-accounts.write'], {
+        DATA_DIR: dataDir,
+      })
+    ).stdout.trim();
     const body = JSON.stringify({ id: 'busy-at-sigterm', display_name: 'Busy' });
     const socket = net.connect(Number(new URL(server.baseUrl).port), '127.0.0.1');
     let answer = '';
     socket.on('data', (d) => (answer += d.toString()));
     await new Promise((resolve) => socket.once('connect', resolve));
-    socket.write(`POST /merchant-accounts HTTP/1.1\r\nHost: x\r\nConnection: keep-alive\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`);
+    socket.write(
+      `POST /merchant-accounts HTTP/1.1\r\nHost: x\r\nConnection: keep-alive\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`,
+    );
     await new Promise((resolve) => setTimeout(resolve, 300));
     const started = Date.now();
     const exited = server.stop('SIGTERM');

@@ -34,9 +34,18 @@ describe('happy', () => {
   it('runs the offline vault forwarding example: the echo shows the number put in, masked on the way back', async () => {
     expect(block).toContain('x-vault-forward-url: http://127.0.0.1:8080/sandbox/echo');
     const script = block.replaceAll('http://127.0.0.1:8080', server.baseUrl).replaceAll('npx svc', `node ${SVC}`);
-    const { stdout } = await run('bash', ['-euo', 'pipefail', '-c', script], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', DATA_DIR: dataDir }, timeout: 60_000 });
+    const { stdout } = await run('bash', ['-euo', 'pipefail', '-c', script], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', DATA_DIR: dataDir },
+      timeout: 60_000,
+    });
     const answer = JSON.parse(stdout.trim().split('\n').at(-1)!);
-    expect(answer).toMatchObject({ method: 'POST', path: '/sandbox/echo', headers: { 'x-hotel-key': 'demo' }, body: { card: { number: '411111******1111', expiry: '07/30' } } });
+    expect(answer).toMatchObject({
+      method: 'POST',
+      path: '/sandbox/echo',
+      headers: { 'x-hotel-key': 'demo' },
+      body: { card: { number: '411111******1111', expiry: '07/30' } },
+    });
     expect(stdout).not.toContain('4111111111111111');
     expect(stdout).not.toContain('{{');
   }, 90_000);

@@ -43,10 +43,36 @@ const DECIMALS: Record<string, number> = { JPY: 0, KRW: 0, VND: 0, CVE: 0, BHD: 
 const decimalsOf = (currency: string) => DECIMALS[currency] ?? 2;
 
 const HEADER = [
-  'Company Account', 'Merchant Account', 'Psp Reference', 'Merchant Reference', 'Payment Method', 'Creation Date', 'TimeZone', 'Type', 'Modification Reference',
-  'Gross Currency', 'Gross Debit (GC)', 'Gross Credit (GC)', 'Exchange Rate', 'Net Currency', 'Net Debit (NC)', 'Net Credit (NC)', 'Commission (NC)', 'Markup (NC)',
-  'Scheme Fees (NC)', 'Interchange (NC)', 'Payment Method Variant', 'Modification Merchant Reference', 'Batch Number',
-  'Reserved4', 'Reserved5', 'Reserved6', 'Reserved7', 'Reserved8', 'Reserved9', 'Reserved10',
+  'Company Account',
+  'Merchant Account',
+  'Psp Reference',
+  'Merchant Reference',
+  'Payment Method',
+  'Creation Date',
+  'TimeZone',
+  'Type',
+  'Modification Reference',
+  'Gross Currency',
+  'Gross Debit (GC)',
+  'Gross Credit (GC)',
+  'Exchange Rate',
+  'Net Currency',
+  'Net Debit (NC)',
+  'Net Credit (NC)',
+  'Commission (NC)',
+  'Markup (NC)',
+  'Scheme Fees (NC)',
+  'Interchange (NC)',
+  'Payment Method Variant',
+  'Modification Merchant Reference',
+  'Batch Number',
+  'Reserved4',
+  'Reserved5',
+  'Reserved6',
+  'Reserved7',
+  'Reserved8',
+  'Reserved9',
+  'Reserved10',
 ];
 
 /** A value in Adyen's minor units as the report writes it ("5.00", "1000", "12.345"); empty for none. */
@@ -68,15 +94,29 @@ const cet = (at: Date) => new Date(at.getTime() + 3_600_000).toISOString().slice
  * 0.3 %, scheme fees 0.05 %, markup 0.6 % plus 0.10 of the currency's unit), the fixed 0.10 markup on
  * a refund, a blended 15.00 chargeback fee on a chargeback, none on a reversal.
  */
-function feesOf(booking: AdyenBooking): { commission: number | null; markup: number | null; scheme: number | null; interchange: number | null } {
+function feesOf(booking: AdyenBooking): {
+  commission: number | null;
+  markup: number | null;
+  scheme: number | null;
+  interchange: number | null;
+} {
   const unit = 10 ** decimalsOf(booking.currency);
   const fixed = Math.round(unit / 10);
   switch (booking.type) {
-    case 'Settled': return { commission: null, markup: Math.round(booking.value * 0.006) + fixed, scheme: Math.round(booking.value * 0.0005), interchange: Math.round(booking.value * 0.003) };
-    case 'Refunded': return { commission: null, markup: fixed, scheme: null, interchange: null };
+    case 'Settled':
+      return {
+        commission: null,
+        markup: Math.round(booking.value * 0.006) + fixed,
+        scheme: Math.round(booking.value * 0.0005),
+        interchange: Math.round(booking.value * 0.003),
+      };
+    case 'Refunded':
+      return { commission: null, markup: fixed, scheme: null, interchange: null };
     case 'Chargeback':
-    case 'SecondChargeback': return { commission: 15 * unit, markup: null, scheme: null, interchange: null };
-    case 'ChargebackReversed': return { commission: null, markup: null, scheme: null, interchange: null };
+    case 'SecondChargeback':
+      return { commission: 15 * unit, markup: null, scheme: null, interchange: null };
+    case 'ChargebackReversed':
+      return { commission: null, markup: null, scheme: null, interchange: null };
   }
 }
 
@@ -104,17 +144,111 @@ export class AdyenReportBook {
       fees[booking.currency] = (fees[booking.currency] ?? 0) + total;
       const c = booking.currency;
       rows.push([
-        ADYEN_FAKE_COMPANY, this.merchantAccount, booking.paymentPsp, booking.merchantReference, 'visa', cet(at), 'CET', booking.type, booking.modificationPsp,
-        c, credit ? '' : decimal(booking.value, c), credit ? decimal(booking.value, c) : '', '1', c, netValue < 0 ? decimal(-netValue, c) : '', netValue >= 0 ? decimal(netValue, c) : '',
-        decimal(fee.commission, c), decimal(fee.markup, c), decimal(fee.scheme, c), decimal(fee.interchange, c), 'visaclassic', booking.modificationReference, String(batch),
-        '', '', '', '', '', '', '',
+        ADYEN_FAKE_COMPANY,
+        this.merchantAccount,
+        booking.paymentPsp,
+        booking.merchantReference,
+        'visa',
+        cet(at),
+        'CET',
+        booking.type,
+        booking.modificationPsp,
+        c,
+        credit ? '' : decimal(booking.value, c),
+        credit ? decimal(booking.value, c) : '',
+        '1',
+        c,
+        netValue < 0 ? decimal(-netValue, c) : '',
+        netValue >= 0 ? decimal(netValue, c) : '',
+        decimal(fee.commission, c),
+        decimal(fee.markup, c),
+        decimal(fee.scheme, c),
+        decimal(fee.interchange, c),
+        'visaclassic',
+        booking.modificationReference,
+        String(batch),
+        '',
+        '',
+        '',
+        '',
+        '',
+        '',
+        '',
       ]);
     }
     this.booked = this.bookings.length;
     // The batch's own lines: the month's transaction fees and the payout to the merchant's bank.
-    rows.push([ADYEN_FAKE_COMPANY, this.merchantAccount, '', '', '', cet(at), 'CET', 'Fee', 'Transaction Fees', 'EUR', '', '', '', 'EUR', '1.25', '', '', '', '', '', '', '', String(batch), '', '', '', '', '', '', '']);
-    rows.push([ADYEN_FAKE_COMPANY, this.merchantAccount, '', '', '', cet(at), 'CET', 'MerchantPayout', `TX${batch}, batch ${batch}`, 'EUR', '', '', '', 'EUR', '', '', '', '', '', '', '', '', String(batch), '', '', '', '', '', '', '']);
-    const report = { batch, fileName, csv: `${rows.map((row) => row.map(csvField).join(',')).join('\r\n')}\r\n`, net, fees };
+    rows.push([
+      ADYEN_FAKE_COMPANY,
+      this.merchantAccount,
+      '',
+      '',
+      '',
+      cet(at),
+      'CET',
+      'Fee',
+      'Transaction Fees',
+      'EUR',
+      '',
+      '',
+      '',
+      'EUR',
+      '1.25',
+      '',
+      '',
+      '',
+      '',
+      '',
+      '',
+      '',
+      String(batch),
+      '',
+      '',
+      '',
+      '',
+      '',
+      '',
+      '',
+    ]);
+    rows.push([
+      ADYEN_FAKE_COMPANY,
+      this.merchantAccount,
+      '',
+      '',
+      '',
+      cet(at),
+      'CET',
+      'MerchantPayout',
+      `TX${batch}, batch ${batch}`,
+      'EUR',
+      '',
+      '',
+      '',
+      'EUR',
+      '',
+      '',
+      '',
+      '',
+      '',
+      '',
+      '',
+      '',
+      String(batch),
+      '',
+      '',
+      '',
+      '',
+      '',
+      '',
+      '',
+    ]);
+    const report = {
+      batch,
+      fileName,
+      csv: `${rows.map((row) => row.map(csvField).join(',')).join('\r\n')}\r\n`,
+      net,
+      fees,
+    };
     this.reports.set(fileName, report);
     return report;
   }
@@ -123,21 +257,45 @@ export class AdyenReportBook {
   download(req: FakeRequest): FakeAnswer {
     const key = req.headers['x-api-key'];
     const basic = `Basic ${Buffer.from(`${ADYEN_FAKE_REPORT_USER}:${ADYEN_FAKE_REPORT_PASSWORD}`).toString('base64')}`;
-    if (key !== ADYEN_FAKE_REPORT_KEY && req.headers.authorization !== basic) return { status: 401, json: null, text: 'HTTP Status 401 - Unauthorized' };
-    const [account, fileName] = req.path.slice('/reports/download/MerchantAccount/'.length).split('/').map(decodeURIComponent);
+    if (key !== ADYEN_FAKE_REPORT_KEY && req.headers.authorization !== basic)
+      return { status: 401, json: null, text: 'HTTP Status 401 - Unauthorized' };
+    const [account, fileName] = req.path
+      .slice('/reports/download/MerchantAccount/'.length)
+      .split('/')
+      .map(decodeURIComponent);
     if (account !== this.merchantAccount) return { status: 403, json: null, text: 'HTTP Status 403 - Forbidden' };
     const report = this.reports.get(fileName ?? '');
-    return report ? { status: 200, json: null, text: report.csv, headers: { 'content-type': 'text/csv' } } : { status: 404, json: null, text: 'HTTP Status 404 - Not Found' };
+    return report
+      ? { status: 200, json: null, text: report.csv, headers: { 'content-type': 'text/csv' } }
+      : { status: 404, json: null, text: 'HTTP Status 404 - Not Found' };
   }
 
   /** The REPORT_AVAILABLE notification of a report (the reporting guide's shape), signed with the webhook's hex HMAC key. */
   reportAvailable(fileName: string, downloadBase: string, hexKey: string): Record<string, unknown> {
     const item = {
-      amount: { currency: 'EUR', value: 0 }, eventCode: 'REPORT_AVAILABLE', eventDate: new Date().toISOString(), merchantAccountCode: this.merchantAccount, merchantReference: '',
-      pspReference: fileName, reason: `${downloadBase}/reports/download/MerchantAccount/${this.merchantAccount}/${fileName}`, success: 'true',
+      amount: { currency: 'EUR', value: 0 },
+      eventCode: 'REPORT_AVAILABLE',
+      eventDate: new Date().toISOString(),
+      merchantAccountCode: this.merchantAccount,
+      merchantReference: '',
+      pspReference: fileName,
+      reason: `${downloadBase}/reports/download/MerchantAccount/${this.merchantAccount}/${fileName}`,
+      success: 'true',
     };
-    const signed = [item.pspReference, '', item.merchantAccountCode, item.merchantReference, item.amount.value, item.amount.currency, item.eventCode, item.success].join(':');
+    const signed = [
+      item.pspReference,
+      '',
+      item.merchantAccountCode,
+      item.merchantReference,
+      item.amount.value,
+      item.amount.currency,
+      item.eventCode,
+      item.success,
+    ].join(':');
     const hmacSignature = createHmac('sha256', Buffer.from(hexKey, 'hex')).update(signed, 'utf8').digest('base64');
-    return { live: 'false', notificationItems: [{ NotificationRequestItem: { ...item, additionalData: { hmacSignature } } }] };
+    return {
+      live: 'false',
+      notificationItems: [{ NotificationRequestItem: { ...item, additionalData: { hmacSignature } } }],
+    };
   }
 }

@@ -72,22 +72,34 @@ export interface AdyenFake extends FakeServer {
   /** Captures, refunds and disputes as they will appear in the next settlement report. */
   bookings: AdyenBooking[];
   /** A dispute on a payment (Chargeback, SecondChargeback or ChargebackReversed), for its full amount unless given. */
-  dispute(paymentPsp: string, type?: 'Chargeback' | 'SecondChargeback' | 'ChargebackReversed', value?: number): AdyenBooking;
+  dispute(
+    paymentPsp: string,
+    type?: 'Chargeback' | 'SecondChargeback' | 'ChargebackReversed',
+    value?: number,
+  ): AdyenBooking;
   /** Closes the payout batch: its Settlement details report, served from now on (adyen-fake-reports.ts). */
   closeBatch(at?: Date): AdyenFakeReport;
   /** The signed REPORT_AVAILABLE notification of a report file. */
   reportAvailable(fileName: string, hexKey: string): Record<string, unknown>;
 }
 
-const error = (status: number, errorCode: string, message: string, errorType: string): FakeAnswer => ({ status, json: { status, errorCode, message, errorType, pspReference: 'ERR0000000000001' } });
+const error = (status: number, errorCode: string, message: string, errorType: string): FakeAnswer => ({
+  status,
+  json: { status, errorCode, message, errorType, pspReference: 'ERR0000000000001' },
+});
 
 /** POSTs that can move money: a payment, its 3DS completion, a capture, cancel or refund. */
 const MONEY_MOVING = /^\/v71\/payments(\/details|\/[^/]+\/(captures|cancels|refunds))?$/;
 
 /** A body's JSON with its keys sorted, to compare two bodies by content. */
 const canonical = (value: unknown): string =>
-  Array.isArray(value) ? `[${value.map(canonical).join(',')}]`
-    : value && typeof value === 'object' ? `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`).join(',')}}`
+  Array.isArray(value)
+    ? `[${value.map(canonical).join(',')}]`
+    : value && typeof value === 'object'
+      ? `{${Object.keys(value)
+          .sort()
+          .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`)
+          .join(',')}}`
       : JSON.stringify(value);
 
 const json = (text: unknown): Record<string, any> | null => {
@@ -106,13 +118,35 @@ const json = (text: unknown): Record<string, any> | null => {
  */
 function walletTokenProblem(pm: Record<string, any>): FakeAnswer | null {
   if (pm.type === 'applepay') {
-    const data = typeof pm.applePayToken === 'string' && /^[A-Za-z0-9+/]+={0,2}$/.test(pm.applePayToken) ? json(Buffer.from(pm.applePayToken, 'base64').toString('utf8')) : null;
-    const ok = data && ['EC_v1', 'RSA_v1'].includes(data.version) && typeof data.data === 'string' && typeof data.signature === 'string' && typeof data.header?.transactionId === 'string';
-    return ok ? null : error(422, '14_030', 'Invalid Apple Pay token: applePayToken must be the base64 of the paymentData JSON', 'validation');
+    const data =
+      typeof pm.applePayToken === 'string' && /^[A-Za-z0-9+/]+={0,2}$/.test(pm.applePayToken)
+        ? json(Buffer.from(pm.applePayToken, 'base64').toString('utf8'))
+        : null;
+    const ok =
+      data &&
+      ['EC_v1', 'RSA_v1'].includes(data.version) &&
+      typeof data.data === 'string' &&
+      typeof data.signature === 'string' &&
+      typeof data.header?.transactionId === 'string';
+    return ok
+      ? null
+      : error(
+          422,
+          '14_030',
+          'Invalid Apple Pay token: applePayToken must be the base64 of the paymentData JSON',
+          'validation',
+        );
   }
   const token = json(pm.googlePayToken);
-  const ok = token && token.protocolVersion === 'ECv2' && typeof token.signedMessage === 'string' && typeof token.signature === 'string' && typeof token.intermediateSigningKey?.signedKey === 'string';
-  return ok ? null : error(422, '14_030', 'Invalid Google Pay token: googlePayToken must be the token JSON text', 'validation');
+  const ok =
+    token &&
+    token.protocolVersion === 'ECv2' &&
+    typeof token.signedMessage === 'string' &&
+    typeof token.signature === 'string' &&
+    typeof token.intermediateSigningKey?.signedKey === 'string';
+  return ok
+    ? null
+    : error(422, '14_030', 'Invalid Google Pay token: googlePayToken must be the token JSON text', 'validation');
 }
 
 /** Adyen's state and answers: payments, stored cards, replies kept per idempotency key. */
@@ -131,21 +165,46 @@ class AdyenSimulation {
   private disputes = 0;
 
   /** A capture, refund or dispute booked for the next settlement batch. */
-  private bookOf(payment: Payment, type: AdyenBooking['type'], modificationPsp: string, value: number, modificationReference: string): AdyenBooking {
-    const booking = { type, paymentPsp: payment.pspReference, modificationPsp, merchantReference: payment.reference, modificationReference, value, currency: payment.currency };
+  private bookOf(
+    payment: Payment,
+    type: AdyenBooking['type'],
+    modificationPsp: string,
+    value: number,
+    modificationReference: string,
+  ): AdyenBooking {
+    const booking = {
+      type,
+      paymentPsp: payment.pspReference,
+      modificationPsp,
+      merchantReference: payment.reference,
+      modificationReference,
+      value,
+      currency: payment.currency,
+    };
     this.book.bookings.push(booking);
     return booking;
   }
 
   /** An automatic capture (captureDelayHours 0) settles as Adyen's own capture of the payment. */
   private autoCaptured(payment: Payment): void {
-    if (!payment.manualCapture && payment.status === 'authorised') this.bookOf(payment, 'Settled', `CAP${payment.pspReference.slice(3)}`, payment.value, payment.reference);
+    if (!payment.manualCapture && payment.status === 'authorised')
+      this.bookOf(payment, 'Settled', `CAP${payment.pspReference.slice(3)}`, payment.value, payment.reference);
   }
 
-  dispute(paymentPsp: string, type: 'Chargeback' | 'SecondChargeback' | 'ChargebackReversed' = 'Chargeback', value?: number): AdyenBooking {
+  dispute(
+    paymentPsp: string,
+    type: 'Chargeback' | 'SecondChargeback' | 'ChargebackReversed' = 'Chargeback',
+    value?: number,
+  ): AdyenBooking {
     const payment = this.payments.get(paymentPsp);
     if (!payment) throw new Error(`no payment ${paymentPsp}`);
-    return this.bookOf(payment, type, `DSP${String(++this.disputes).padStart(13, '0')}`, value ?? payment.captured, `dispute-${this.disputes}`);
+    return this.bookOf(
+      payment,
+      type,
+      `DSP${String(++this.disputes).padStart(13, '0')}`,
+      value ?? payment.captured,
+      `dispute-${this.disputes}`,
+    );
   }
 
   private psp(): string {
@@ -156,31 +215,79 @@ class AdyenSimulation {
     const pspReference = this.psp();
     const value = body.amount.value as number;
     const manualCapture = body.additionalData?.manualCapture === 'true';
-    this.payments.set(pspReference, { pspReference, value, currency: body.amount.currency, manualCapture, status: redirect ? 'redirect' : 'authorised', captured: manualCapture ? 0 : value, refunded: 0, returnUrl: body.returnUrl, reference: body.reference });
+    this.payments.set(pspReference, {
+      pspReference,
+      value,
+      currency: body.amount.currency,
+      manualCapture,
+      status: redirect ? 'redirect' : 'authorised',
+      captured: manualCapture ? 0 : value,
+      refunded: 0,
+      returnUrl: body.returnUrl,
+      reference: body.reference,
+    });
     this.autoCaptured(this.payments.get(pspReference)!);
-    if (redirect) return { status: 200, json: { resultCode: 'RedirectShopper', action: { paymentMethodType: 'scheme', url: `${this.url}/3ds/${pspReference}`, method: 'GET', type: 'redirect' } } };
+    if (redirect)
+      return {
+        status: 200,
+        json: {
+          resultCode: 'RedirectShopper',
+          action: {
+            paymentMethodType: 'scheme',
+            url: `${this.url}/3ds/${pspReference}`,
+            method: 'GET',
+            type: 'redirect',
+          },
+        },
+      };
     const pm = body.paymentMethod ?? {};
-    const additionalData: Record<string, string> = { authCode: '064381', avsResult: '7 Both postal code and address match', cvcResult: pm.cvc ? '1 Matches' : '6 No CVC/CVV provided', networkTxReference: `NTR${pspReference.slice(3)}`, merchantAdviceCode: '' };
+    const additionalData: Record<string, string> = {
+      authCode: '064381',
+      avsResult: '7 Both postal code and address match',
+      cvcResult: pm.cvc ? '1 Matches' : '6 No CVC/CVV provided',
+      networkTxReference: `NTR${pspReference.slice(3)}`,
+      merchantAdviceCode: '',
+    };
     if (body.storePaymentMethod) {
       const id = `SPM${pspReference.slice(3)}`;
       this.stored.set(id, body.shopperReference);
       additionalData['tokenization.storedPaymentMethodId'] = id;
       additionalData['tokenization.shopperReference'] = body.shopperReference;
     }
-    return { status: 200, json: { pspReference, resultCode: 'Authorised', merchantReference: body.reference, amount: body.amount, additionalData } };
+    return {
+      status: 200,
+      json: {
+        pspReference,
+        resultCode: 'Authorised',
+        merchantReference: body.reference,
+        amount: body.amount,
+        additionalData,
+      },
+    };
   }
 
   /** What is wrong with a `/payments` body, as Adyen's 422, or null. */
   private invalid(body: Record<string, any>): FakeAnswer | null {
-    if (!body.paymentMethod) return error(422, '14_030', "Required field 'paymentMethod' is not provided.", 'validation');
-    if (!Number.isInteger(body.amount?.value) || !/^[A-Z]{3}$/.test(body.amount?.currency ?? '')) return error(422, '137', 'Invalid amount specified', 'validation');
+    if (!body.paymentMethod)
+      return error(422, '14_030', "Required field 'paymentMethod' is not provided.", 'validation');
+    if (!Number.isInteger(body.amount?.value) || !/^[A-Z]{3}$/.test(body.amount?.currency ?? ''))
+      return error(422, '137', 'Invalid amount specified', 'validation');
     if (!body.returnUrl) return error(422, '14_029', "Required field 'returnUrl' is not provided.", 'validation');
     const pm = body.paymentMethod;
     if (pm.type === 'applepay' || pm.type === 'googlepay') return walletTokenProblem(pm);
-    if (pm.storedPaymentMethodId) return this.stored.get(pm.storedPaymentMethodId) === body.shopperReference ? null : error(422, '800', 'Contract not found', 'validation');
+    if (pm.storedPaymentMethodId)
+      return this.stored.get(pm.storedPaymentMethodId) === body.shopperReference
+        ? null
+        : error(422, '800', 'Contract not found', 'validation');
     const reference = body.additionalData?.networkTxReference === undefined ? null : this.referenceProblem(body);
     if (reference) return reference;
-    if (pm.type !== 'scheme' || !/^\d{12,19}$/.test(pm.number ?? '') || !/^\d{2}$/.test(pm.expiryMonth ?? '') || !/^\d{4}$/.test(pm.expiryYear ?? '')) return error(422, '14_030', 'Invalid card details', 'validation');
+    if (
+      pm.type !== 'scheme' ||
+      !/^\d{12,19}$/.test(pm.number ?? '') ||
+      !/^\d{2}$/.test(pm.expiryMonth ?? '') ||
+      !/^\d{4}$/.test(pm.expiryYear ?? '')
+    )
+      return error(422, '14_030', 'Invalid card details', 'validation');
     return null;
   }
 
@@ -193,55 +300,123 @@ class AdyenSimulation {
    */
   private referenceProblem(body: Record<string, any>): FakeAnswer | null {
     const reference = body.additionalData.networkTxReference;
-    if (typeof reference !== 'string' || !/^\w{1,100}$/.test(reference)) return error(422, '14_030', 'Invalid networkTxReference', 'validation');
-    if (body.shopperInteraction !== 'ContAuth' || !['Subscription', 'UnscheduledCardOnFile'].includes(body.recurringProcessingModel)) return error(422, 'fake_not_merchant_initiated', 'networkTxReference needs shopperInteraction ContAuth and recurringProcessingModel Subscription or UnscheduledCardOnFile', 'validation');
+    if (typeof reference !== 'string' || !/^\w{1,100}$/.test(reference))
+      return error(422, '14_030', 'Invalid networkTxReference', 'validation');
+    if (
+      body.shopperInteraction !== 'ContAuth' ||
+      !['Subscription', 'UnscheduledCardOnFile'].includes(body.recurringProcessingModel)
+    )
+      return error(
+        422,
+        'fake_not_merchant_initiated',
+        'networkTxReference needs shopperInteraction ContAuth and recurringProcessingModel Subscription or UnscheduledCardOnFile',
+        'validation',
+      );
     return null;
   }
 
   private pay(body: Record<string, any>): FakeAnswer {
     const invalid = this.invalid(body);
     if (invalid) return invalid;
-    const refused = (code: string, reason: string, extra: Record<string, string> = {}): FakeAnswer => ({ status: 200, json: { pspReference: this.psp(), resultCode: 'Refused', refusalReason: reason, refusalReasonCode: code, merchantReference: body.reference, additionalData: extra } });
+    const refused = (code: string, reason: string, extra: Record<string, string> = {}): FakeAnswer => ({
+      status: 200,
+      json: {
+        pspReference: this.psp(),
+        resultCode: 'Refused',
+        refusalReason: reason,
+        refusalReasonCode: code,
+        merchantReference: body.reference,
+        additionalData: extra,
+      },
+    });
     switch (body.amount.value as number) {
-      case 2005: return refused('2', 'Refused');
-      case 2051: return refused('12', 'Not enough balance');
-      case 2024: return refused('24', 'CVC Declined', { cvcResult: '2 Does not match' });
-      case 2101: return error(422, '101', 'Invalid card number', 'validation');
-      case 2429: return error(429, '000', 'Too many requests', 'security');
-      case 2500: return error(500, '905', 'Payment details are not supported', 'internal');
-      case 2300: return this.authorise(body, true);
-      case 2408: return { ...(this.authorise(body, false) as { status: number; json: unknown }), delayMs: this.slowMs };
-      case 2409: this.authorise(body, false); return { drop: true };
-      default: return this.authorise(body, false);
+      case 2005:
+        return refused('2', 'Refused');
+      case 2051:
+        return refused('12', 'Not enough balance');
+      case 2024:
+        return refused('24', 'CVC Declined', { cvcResult: '2 Does not match' });
+      case 2101:
+        return error(422, '101', 'Invalid card number', 'validation');
+      case 2429:
+        return error(429, '000', 'Too many requests', 'security');
+      case 2500:
+        return error(500, '905', 'Payment details are not supported', 'internal');
+      case 2300:
+        return this.authorise(body, true);
+      case 2408:
+        return { ...(this.authorise(body, false) as { status: number; json: unknown }), delayMs: this.slowMs };
+      case 2409:
+        this.authorise(body, false);
+        return { drop: true };
+      default:
+        return this.authorise(body, false);
     }
   }
 
   private details(body: Record<string, any>): FakeAnswer {
     const [outcome, pspReference] = String(body.details?.redirectResult ?? '').split('.');
     const payment = pspReference ? this.payments.get(pspReference) : undefined;
-    if (!payment || payment.status !== 'redirect') return error(422, '14_018', 'Invalid payload provided', 'validation');
+    if (!payment || payment.status !== 'redirect')
+      return error(422, '14_018', 'Invalid payload provided', 'validation');
     if (outcome !== 'Y') {
       payment.status = 'refused';
-      return { status: 200, json: { pspReference, resultCode: 'Refused', refusalReason: '3D Not Authenticated', refusalReasonCode: '11', merchantReference: payment.reference } };
+      return {
+        status: 200,
+        json: {
+          pspReference,
+          resultCode: 'Refused',
+          refusalReason: '3D Not Authenticated',
+          refusalReasonCode: '11',
+          merchantReference: payment.reference,
+        },
+      };
     }
     payment.status = 'authorised';
     if (!payment.manualCapture) payment.captured = payment.value;
     this.autoCaptured(payment);
-    return { status: 200, json: { pspReference, resultCode: 'Authorised', merchantReference: payment.reference, additionalData: { authCode: '091233', cvcResult: '1 Matches', networkTxReference: `NTR${pspReference!.slice(3)}` } } };
+    return {
+      status: 200,
+      json: {
+        pspReference,
+        resultCode: 'Authorised',
+        merchantReference: payment.reference,
+        additionalData: {
+          authCode: '091233',
+          cvcResult: '1 Matches',
+          networkTxReference: `NTR${pspReference!.slice(3)}`,
+        },
+      },
+    };
   }
 
   private modification(pspReference: string, kind: string, body: Record<string, any>): FakeAnswer {
     const payment = this.payments.get(pspReference);
-    if (!payment || payment.status !== 'authorised') return error(422, '167', 'Original pspReference required for this operation', 'validation');
+    if (!payment || payment.status !== 'authorised')
+      return error(422, '167', 'Original pspReference required for this operation', 'validation');
     const value = body.amount?.value as number;
-    if (kind !== 'cancels' && (body.amount?.currency !== payment.currency || !Number.isInteger(value))) return error(422, '137', 'Invalid amount specified', 'validation');
-    if (kind === 'captures' && (!payment.manualCapture || payment.captured + value > payment.value)) return error(422, '167', 'Insufficient balance on payment', 'validation');
-    if (kind === 'refunds' && payment.refunded + value > payment.captured) return error(422, '167', 'Insufficient balance on payment', 'validation');
+    if (kind !== 'cancels' && (body.amount?.currency !== payment.currency || !Number.isInteger(value)))
+      return error(422, '137', 'Invalid amount specified', 'validation');
+    if (kind === 'captures' && (!payment.manualCapture || payment.captured + value > payment.value))
+      return error(422, '167', 'Insufficient balance on payment', 'validation');
+    if (kind === 'refunds' && payment.refunded + value > payment.captured)
+      return error(422, '167', 'Insufficient balance on payment', 'validation');
     if (kind === 'captures') payment.captured += value;
     if (kind === 'refunds') payment.refunded += value;
     const own = this.psp();
-    if (kind !== 'cancels') this.bookOf(payment, kind === 'captures' ? 'Settled' : 'Refunded', own, value, body.reference);
-    return { status: 201, json: { merchantAccount: body.merchantAccount, paymentPspReference: pspReference, pspReference: own, reference: body.reference, status: 'received', ...(body.amount ? { amount: body.amount } : {}) } };
+    if (kind !== 'cancels')
+      this.bookOf(payment, kind === 'captures' ? 'Settled' : 'Refunded', own, value, body.reference);
+    return {
+      status: 201,
+      json: {
+        merchantAccount: body.merchantAccount,
+        paymentPspReference: pspReference,
+        pspReference: own,
+        reference: body.reference,
+        status: 'received',
+        ...(body.amount ? { amount: body.amount } : {}),
+      },
+    };
   }
 
   /** The issuer's page: `?answer=Y` authenticates; Adyen then sends the buyer to returnUrl with redirectResult. */
@@ -256,40 +431,71 @@ class AdyenSimulation {
 
   route(req: FakeRequest): FakeAnswer {
     if (req.method === 'GET' && req.path.startsWith('/3ds/')) return this.issuerPage(req.path);
-    if (req.method === 'GET' && req.path.startsWith('/reports/download/MerchantAccount/')) return this.book.download(req);
+    if (req.method === 'GET' && req.path.startsWith('/reports/download/MerchantAccount/'))
+      return this.book.download(req);
     if (this.fault && req.path === '/v71/payments') return this.injectedFault();
-    if (req.headers['x-api-key'] !== ADYEN_FAKE_KEY) return error(401, '000', 'HTTP Status Response - Unauthorized', 'security');
+    if (req.headers['x-api-key'] !== ADYEN_FAKE_KEY)
+      return error(401, '000', 'HTTP Status Response - Unauthorized', 'security');
     const body = JSON.parse(req.body || '{}') as Record<string, any>;
-    if (req.path !== '/v71/payments/details' && body.merchantAccount !== ADYEN_FAKE_MERCHANT) return error(403, '901', 'Invalid Merchant Account', 'security');
+    if (req.path !== '/v71/payments/details' && body.merchantAccount !== ADYEN_FAKE_MERCHANT)
+      return error(403, '901', 'Invalid Merchant Account', 'security');
     const key = req.headers['idempotency-key'] as string | undefined;
-    if (!key && MONEY_MOVING.test(req.path)) return error(400, 'fake_missing_idempotency_key', `No Idempotency-Key on POST ${req.path}: the connector must send the attempt id on every call that can move money`, 'validation');
+    if (!key && MONEY_MOVING.test(req.path))
+      return error(
+        400,
+        'fake_missing_idempotency_key',
+        `No Idempotency-Key on POST ${req.path}: the connector must send the attempt id on every call that can move money`,
+        'validation',
+      );
     const first = key ? this.replies.get(key) : undefined;
     if (first) {
-      if (first.path !== req.path || first.body !== canonical(body)) this.reusedWithOtherBody.push({ key: key!, path: req.path });
+      if (first.path !== req.path || first.body !== canonical(body))
+        this.reusedWithOtherBody.push({ key: key!, path: req.path });
       return first.answer;
     }
     const answer = this.answerOf(req.path, body);
     // Rejected before processing (401/403/429) or failed (5xx): not kept, a retry is processed.
-    if (key && ('drop' in answer || (answer.status < 500 && ![401, 403, 429].includes(answer.status)))) this.replies.set(key, { answer: 'drop' in answer ? this.lastPaymentReply() : { status: answer.status, json: answer.json }, path: req.path, body: canonical(body) });
+    if (key && ('drop' in answer || (answer.status < 500 && ![401, 403, 429].includes(answer.status))))
+      this.replies.set(key, {
+        answer: 'drop' in answer ? this.lastPaymentReply() : { status: answer.status, json: answer.json },
+        path: req.path,
+        body: canonical(body),
+      });
     return answer;
   }
 
   private injectedFault(): FakeAnswer {
     const status = this.fault!;
     this.fault = null;
-    return status === 401 ? error(401, '000', 'HTTP Status Response - Unauthorized', 'security') : status === 429 ? error(429, '000', 'Too many requests', 'security') : error(500, '905', 'Internal error', 'internal');
+    return status === 401
+      ? error(401, '000', 'HTTP Status Response - Unauthorized', 'security')
+      : status === 429
+        ? error(429, '000', 'Too many requests', 'security')
+        : error(500, '905', 'Internal error', 'internal');
   }
 
   /** A dropped answer was still made: a retry with the same key finds the payment Adyen recorded. */
   private lastPaymentReply(): FakeAnswer {
     const payment = [...this.payments.values()].at(-1)!;
-    return { status: 200, json: { pspReference: payment.pspReference, resultCode: 'Authorised', merchantReference: payment.reference, additionalData: { authCode: '064381' } } };
+    return {
+      status: 200,
+      json: {
+        pspReference: payment.pspReference,
+        resultCode: 'Authorised',
+        merchantReference: payment.reference,
+        additionalData: { authCode: '064381' },
+      },
+    };
   }
 
   private answerOf(path: string, body: Record<string, any>): FakeAnswer {
     if (path === '/v71/payments') return this.pay(body);
     if (path === '/v71/payments/details') return this.details(body);
-    if (path === '/v71/paymentMethods') return { status: 200, json: { paymentMethods: [{ name: 'Cards', type: 'scheme', brands: ['visa', 'mc', 'amex'] }] } };
+    if (path === '/v71/paymentMethods')
+      return {
+        status: 200,
+        json: { paymentMethods: [{ name: 'Cards', type: 'scheme', brands: ['visa', 'mc', 'amex'] }] },
+      };
     const match = /^\/v71\/payments\/([^/]+)\/(captures|cancels|refunds)$/.exec(path);
     if (match) return this.modification(decodeURIComponent(match[1]!), match[2]!, body);
     return { status: 404, json: { status: 404, errorCode: '000', message: 'Not found', errorType: 'validation' } };
@@ -304,10 +510,17 @@ export async function startAdyenFake(): Promise<AdyenFake> {
     ...server,
     baseUrl: `${server.url}/v71`,
     payments: simulation.payments,
-    get slowMs() { return simulation.slowMs; },
-    set slowMs(ms: number) { simulation.slowMs = ms; },
+    get slowMs() {
+      return simulation.slowMs;
+    },
+    set slowMs(ms: number) {
+      simulation.slowMs = ms;
+    },
     failNext: (status) => void (simulation.fault = status),
-    bodies: (suffix) => server.requests.filter((r) => r.path.endsWith(suffix) && r.method === 'POST').map((r) => JSON.parse(r.body || '{}')),
+    bodies: (suffix) =>
+      server.requests
+        .filter((r) => r.path.endsWith(suffix) && r.method === 'POST')
+        .map((r) => JSON.parse(r.body || '{}')),
     reusedWithOtherBody: simulation.reusedWithOtherBody,
     reportBaseUrl: `${server.url}/reports/download`,
     bookings: simulation.book.bookings,

@@ -14,11 +14,31 @@ export const STRIPE_TEST_CARDS: Record<string, FakeCardScenario> = {
   '5555555555554444': { kind: 'approve' },
   '4000000000000101': { kind: 'approve', cvc: 'fail' },
   '4000000000000028': { kind: 'approve', line1: 'fail', postal: 'pass' },
-  '4000000000000002': { kind: 'decline', code: 'card_declined', declineCode: 'generic_decline', message: 'Your card was declined.' },
-  '4000000000009995': { kind: 'decline', code: 'card_declined', declineCode: 'insufficient_funds', message: 'Your card has insufficient funds.' },
+  '4000000000000002': {
+    kind: 'decline',
+    code: 'card_declined',
+    declineCode: 'generic_decline',
+    message: 'Your card was declined.',
+  },
+  '4000000000009995': {
+    kind: 'decline',
+    code: 'card_declined',
+    declineCode: 'insufficient_funds',
+    message: 'Your card has insufficient funds.',
+  },
   '4000000000000069': { kind: 'decline', code: 'expired_card', declineCode: null, message: 'Your card has expired.' },
-  '4000000000000127': { kind: 'decline', code: 'incorrect_cvc', declineCode: null, message: 'Your card\'s security code is incorrect.' },
-  '4100000000000019': { kind: 'decline', code: 'card_declined', declineCode: 'fraudulent', message: 'Your card was declined.' },
+  '4000000000000127': {
+    kind: 'decline',
+    code: 'incorrect_cvc',
+    declineCode: null,
+    message: "Your card's security code is incorrect.",
+  },
+  '4100000000000019': {
+    kind: 'decline',
+    code: 'card_declined',
+    declineCode: 'fraudulent',
+    message: 'Your card was declined.',
+  },
   '4000000000003220': { kind: 'three-ds' },
   '4000000000005126': { kind: 'refund-fails' },
 };
@@ -34,7 +54,8 @@ export function amountProblem(amount: unknown, currency: string): string | null 
   const value = Number(amount);
   if (!Number.isInteger(value) || value < 1) return 'Invalid integer: amount';
   if (THREE.has(currency) && value % 10 !== 0) return 'Invalid amount: three-decimal currencies need a last digit of 0';
-  if (currency === 'isk' && value % 100 !== 0) return 'Currency ISK has become effectively zero-decimal and charged amounts must be evenly divisible by 100.';
+  if (currency === 'isk' && value % 100 !== 0)
+    return 'Currency ISK has become effectively zero-decimal and charged amounts must be evenly divisible by 100.';
   if (!/^[a-z]{3}$/.test(currency)) return 'Invalid currency: must be a lowercase ISO code';
   return null;
 }

@@ -30,15 +30,36 @@ async function send(options: Parameters<TestApp['request']>[0]) {
 
 async function merchantWithClickToPay() {
   const { merchantAccountId } = await merchantWithMockCard(t);
-  const res = await send({ method: 'POST', url: '/digital-wallets', merchantAccountId, payload: { provider: 'click-to-pay', merchant_name: 'C2P Shop', accept_terms_and_conditions: true } });
+  const res = await send({
+    method: 'POST',
+    url: '/digital-wallets',
+    merchantAccountId,
+    payload: { provider: 'click-to-pay', merchant_name: 'C2P Shop', accept_terms_and_conditions: true },
+  });
   expect(res.statusCode, res.body).toBe(201);
   return merchantAccountId;
 }
 
 const pay = (merchantAccountId: string, paymentMethod: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
-  send({ method: 'POST', url: '/transactions', merchantAccountId, payload: { amount: 1500, currency: 'USD', country: 'US', payment_method: { method: 'click-to-pay', ...paymentMethod }, ...extra } });
+  send({
+    method: 'POST',
+    url: '/transactions',
+    merchantAccountId,
+    payload: {
+      amount: 1500,
+      currency: 'USD',
+      country: 'US',
+      payment_method: { method: 'click-to-pay', ...paymentMethod },
+      ...extra,
+    },
+  });
 
-const token = (extra: Record<string, unknown> = {}) => ({ token: DPAN, cryptogram: CRYPTOGRAM, expiration_date: '12/30', ...extra });
+const token = (extra: Record<string, unknown> = {}) => ({
+  token: DPAN,
+  cryptogram: CRYPTOGRAM,
+  expiration_date: '12/30',
+  ...extra,
+});
 
 describe('happy', () => {
   it('a device token: a network token with its cryptogram, captured and refunded', async () => {
@@ -46,40 +67,123 @@ describe('happy', () => {
     const authorize = vi.spyOn(t.deps.connectors.get('mock-card'), 'authorize');
     const res = await pay(m, token({ external_identifier: 'c2p-1' }));
     expect(res.statusCode, res.body).toBe(201);
-    expect(res.json()).toMatchObject({ status: 'authorization_succeeded', method: 'click-to-pay', instrument_type: 'network_token', payment_method: { method: 'click-to-pay', mode: 'click-to-pay', label: '3478', scheme: 'visa', expiration_date: '12/30', details: null } });
-    expect((authorize.mock.calls.at(-1)![0] as AuthorizeRequest).instrument).toEqual({ kind: 'network-token', token: DPAN, expirationDate: '12/30', cryptogram: CRYPTOGRAM, eci: null, scheme: 'visa' });
+    expect(res.json()).toMatchObject({
+      status: 'authorization_succeeded',
+      method: 'click-to-pay',
+      instrument_type: 'network_token',
+      payment_method: {
+        method: 'click-to-pay',
+        mode: 'click-to-pay',
+        label: '3478',
+        scheme: 'visa',
+        expiration_date: '12/30',
+        details: null,
+      },
+    });
+    expect((authorize.mock.calls.at(-1)![0] as AuthorizeRequest).instrument).toEqual({
+      kind: 'network-token',
+      token: DPAN,
+      expirationDate: '12/30',
+      cryptogram: CRYPTOGRAM,
+      eci: null,
+      scheme: 'visa',
+    });
     authorize.mockRestore();
     const id = res.json().id;
-    expect((await send({ method: 'POST', url: `/transactions/${id}/capture`, merchantAccountId: m, payload: {} })).json()).toMatchObject({ status: 'succeeded' });
-    expect((await send({ method: 'POST', url: `/transactions/${id}/refunds`, merchantAccountId: m, payload: { amount: 1500 } })).json()).toMatchObject({ status: 'succeeded', amount: 1500 });
+    expect(
+      (await send({ method: 'POST', url: `/transactions/${id}/capture`, merchantAccountId: m, payload: {} })).json(),
+    ).toMatchObject({ status: 'succeeded' });
+    expect(
+      (
+        await send({
+          method: 'POST',
+          url: `/transactions/${id}/refunds`,
+          merchantAccountId: m,
+          payload: { amount: 1500 },
+        })
+      ).json(),
+    ).toMatchObject({ status: 'succeeded', amount: 1500 });
   });
 
   it('a card number: a card with BIN and fingerprint, which store may vault', async () => {
     const m = await merchantWithClickToPay();
     const authorize = vi.spyOn(t.deps.connectors.get('mock-card'), 'authorize');
-    const res = await pay(m, { number: PAN, expiration_date: '11/31', security_code: '123', card_type: 'debit' }, { store: true });
+    const res = await pay(
+      m,
+      { number: PAN, expiration_date: '11/31', security_code: '123', card_type: 'debit' },
+      { store: true },
+    );
     expect(res.statusCode, res.body).toBe(201);
-    expect(res.json()).toMatchObject({ status: 'authorization_succeeded', method: 'click-to-pay', instrument_type: 'pan', payment_method: { method: 'click-to-pay', mode: 'click-to-pay', label: '4444', fingerprint: expect.any(String), details: { bin: '55555555' } } });
-    expect((authorize.mock.calls.at(-1)![0] as AuthorizeRequest).instrument).toMatchObject({ kind: 'card', number: PAN, securityCode: '123', scheme: 'mastercard' });
+    expect(res.json()).toMatchObject({
+      status: 'authorization_succeeded',
+      method: 'click-to-pay',
+      instrument_type: 'pan',
+      payment_method: {
+        method: 'click-to-pay',
+        mode: 'click-to-pay',
+        label: '4444',
+        fingerprint: expect.any(String),
+        details: { bin: '55555555' },
+      },
+    });
+    expect((authorize.mock.calls.at(-1)![0] as AuthorizeRequest).instrument).toMatchObject({
+      kind: 'card',
+      number: PAN,
+      securityCode: '123',
+      scheme: 'mastercard',
+    });
     authorize.mockRestore();
   });
 
   it('payment options offer Click to Pay once its wallet is registered', async () => {
     const { merchantAccountId: m } = await merchantWithMockCard(t);
-    const options = async () => (await send({ method: 'POST', url: '/payment-options', merchantAccountId: m, payload: { currency: 'USD', country: 'US' } })).json().items;
+    const options = async () =>
+      (
+        await send({
+          method: 'POST',
+          url: '/payment-options',
+          merchantAccountId: m,
+          payload: { currency: 'USD', country: 'US' },
+        })
+      ).json().items;
     expect((await options()).map((o: { method: string }) => o.method)).toEqual(['card']);
-    await send({ method: 'POST', url: '/digital-wallets', merchantAccountId: m, payload: { provider: 'click-to-pay', merchant_name: 'C2P Shop', accept_terms_and_conditions: true } });
-    await send({ method: 'POST', url: '/digital-wallets', merchantAccountId: m, payload: { provider: 'paze', merchant_name: 'C2P Shop', accept_terms_and_conditions: true } });
+    await send({
+      method: 'POST',
+      url: '/digital-wallets',
+      merchantAccountId: m,
+      payload: { provider: 'click-to-pay', merchant_name: 'C2P Shop', accept_terms_and_conditions: true },
+    });
+    await send({
+      method: 'POST',
+      url: '/digital-wallets',
+      merchantAccountId: m,
+      payload: { provider: 'paze', merchant_name: 'C2P Shop', accept_terms_and_conditions: true },
+    });
     const items = await options();
     // Paze is not offered: no payment option mode names it.
     expect(items.map((o: { method: string }) => o.method)).toEqual(['card', 'click-to-pay']);
-    expect(items[1]).toMatchObject({ mode: 'click-to-pay', label: 'Click to Pay', can_store_payment_method: false, can_delay_capture: true, context: { merchant_name: expect.any(String), supported_schemes: expect.arrayContaining(['visa', 'mastercard']) } });
-    expect((await send({ method: 'POST', url: '/payment-options', merchantAccountId: m, payload: { currency: 'JPY' } })).json().items).toEqual([]);
+    expect(items[1]).toMatchObject({
+      mode: 'click-to-pay',
+      label: 'Click to Pay',
+      can_store_payment_method: false,
+      can_delay_capture: true,
+      context: { merchant_name: expect.any(String), supported_schemes: expect.arrayContaining(['visa', 'mastercard']) },
+    });
+    expect(
+      (
+        await send({ method: 'POST', url: '/payment-options', merchantAccountId: m, payload: { currency: 'JPY' } })
+      ).json().items,
+    ).toEqual([]);
   });
 
   it('OpenAPI shows both Click to Pay forms and the Paze form', async () => {
     const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).body;
-    for (const title of ['ClickToPayPaymentMethodCreate', 'ClickToPayFPANPaymentMethodCreate', 'PazePaymentMethodCreate']) expect(doc).toContain(`"title":"${title}"`);
+    for (const title of [
+      'ClickToPayPaymentMethodCreate',
+      'ClickToPayFPANPaymentMethodCreate',
+      'PazePaymentMethodCreate',
+    ])
+      expect(doc).toContain(`"title":"${title}"`);
   });
 });
 
@@ -112,13 +216,21 @@ describe('errors', () => {
     for (const form of [token(), { number: PAN, expiration_date: '11/31' }]) {
       const res = await pay(bare, form);
       expect(res.statusCode).toBe(400);
-      expect(res.json()).toMatchObject({ message: expect.stringContaining('No click-to-pay digital wallet is registered'), details: [{ pointer: '/payment_method/method', type: 'wallet_not_registered' }] });
+      expect(res.json()).toMatchObject({
+        message: expect.stringContaining('No click-to-pay digital wallet is registered'),
+        details: [{ pointer: '/payment_method/method', type: 'wallet_not_registered' }],
+      });
     }
     const expired = await pay(m, token({ expiration_date: '01/20' }));
-    expect(expired.json()).toMatchObject({ status: 400, details: [{ pointer: '/payment_method/expiration_date', type: 'card_expired' }] });
+    expect(expired.json()).toMatchObject({
+      status: 400,
+      details: [{ pointer: '/payment_method/expiration_date', type: 'card_expired' }],
+    });
     const stored = await pay(m, token(), { store: true });
     expect(stored.json()).toMatchObject({ status: 400, details: [{ pointer: '/store' }] });
-    expect(await t.deps.db.selectFrom('transactions').select('id').where('merchant_account_id', '=', m).execute()).toEqual([]);
+    expect(
+      await t.deps.db.selectFrom('transactions').select('id').where('merchant_account_id', '=', m).execute(),
+    ).toEqual([]);
   });
 });
 

@@ -11,14 +11,20 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-const MULTI = [{ key: 'merchant_id', value: 'm-1' }, { key: 'multi_capture_enabled', value: 'true' }];
+const MULTI = [
+  { key: 'merchant_id', value: 'm-1' },
+  { key: 'multi_capture_enabled', value: 'true' },
+];
 const get = async (m: string, url: string) => (await t.request({ method: 'GET', url, merchantAccountId: m })).json();
 async function capture(m: string, id: string, payload: object) {
   const res = await t.request({ method: 'POST', url: `/transactions/${id}/capture`, merchantAccountId: m, payload });
   expect(res.statusCode, res.body).toBe(200);
   return res.json();
 }
-const amounts = async (m: string, id: string) => (await get(m, `/transactions/${id}/settlements`)).items.map((s: { amount: number }) => s.amount).sort((a: number, b: number) => a - b);
+const amounts = async (m: string, id: string) =>
+  (await get(m, `/transactions/${id}/settlements`)).items
+    .map((s: { amount: number }) => s.amount)
+    .sort((a: number, b: number) => a - b);
 
 describe('happy', () => {
   it('partial captures without a final one are settled one by one; a later final capture settles only its part', async () => {
@@ -28,9 +34,20 @@ describe('happy', () => {
     await capture(m, txn.id, { amount: 200, final: false });
     await t.deps.queue.drain(t.deps);
     expect(await amounts(m, txn.id)).toEqual([200, 300]);
-    expect(await get(m, `/transactions/${txn.id}`)).toMatchObject({ status: 'capture_succeeded', captured_amount: 500, settled: true, settled_amount: 500, settled_currency: 'USD' });
+    expect(await get(m, `/transactions/${txn.id}`)).toMatchObject({
+      status: 'capture_succeeded',
+      captured_amount: 500,
+      settled: true,
+      settled_amount: 500,
+      settled_currency: 'USD',
+    });
 
-    const refund = await t.request({ method: 'POST', url: `/transactions/${txn.id}/refunds`, merchantAccountId: m, payload: { amount: 100 } });
+    const refund = await t.request({
+      method: 'POST',
+      url: `/transactions/${txn.id}/refunds`,
+      merchantAccountId: m,
+      payload: { amount: 100 },
+    });
     expect(refund.statusCode, refund.body).toBe(201);
     await t.deps.queue.drain(t.deps);
     expect(await get(m, `/transactions/${txn.id}`)).toMatchObject({ settled_amount: 400 });
@@ -39,7 +56,9 @@ describe('happy', () => {
     await t.deps.queue.drain(t.deps);
     expect(await amounts(m, txn.id)).toEqual([-100, 200, 300, 500]);
     expect(await get(m, `/transactions/${txn.id}`)).toMatchObject({ captured_amount: 1000, settled_amount: 900 });
-    const events = (await get(m, `/transactions/${txn.id}/events`)).items.filter((e: { name: string }) => e.name === 'payment-connector-report-transaction-settled');
+    const events = (await get(m, `/transactions/${txn.id}/events`)).items.filter(
+      (e: { name: string }) => e.name === 'payment-connector-report-transaction-settled',
+    );
     expect(events).toHaveLength(4);
   });
 
@@ -52,7 +71,11 @@ describe('happy', () => {
     await reconcileDueAttempts(t.deps, new Date(Date.now() + 10 * 60_000));
     await t.deps.queue.drain(t.deps);
     expect(await amounts(m, txn.id)).toEqual([400]);
-    expect(await get(m, `/transactions/${txn.id}`)).toMatchObject({ captured_amount: 400, settled: true, settled_amount: 400 });
+    expect(await get(m, `/transactions/${txn.id}`)).toMatchObject({
+      captured_amount: 400,
+      settled: true,
+      settled_amount: 400,
+    });
   });
 
   it('an authorize-and-capture transaction still settles once, whole', async () => {
@@ -69,7 +92,12 @@ describe('errors', () => {
     const txn = await authorized(t, m);
     const first = await capture(m, txn.id, { amount: 250, final: false });
     await t.deps.queue.drain(t.deps);
-    const attempt = await t.deps.db.selectFrom('transaction_attempts').select('id').where('transaction_id', '=', txn.id).where('operation', '=', 'capture').executeTakeFirstOrThrow();
+    const attempt = await t.deps.db
+      .selectFrom('transaction_attempts')
+      .select('id')
+      .where('transaction_id', '=', txn.id)
+      .where('operation', '=', 'capture')
+      .executeTakeFirstOrThrow();
     await settleTransaction(t.deps, m, txn.id, attempt.id);
     await settleTransaction(t.deps, m, txn.id);
     expect(await amounts(m, txn.id)).toEqual([250]);
@@ -81,7 +109,12 @@ describe('errors', () => {
     const { merchantAccountId: m } = await merchantWithMockCard(t, { fields: MULTI });
     const txn = await authorized(t, m);
     await capture(m, txn.id, { amount: 100, final: false });
-    const authorization = await t.deps.db.selectFrom('transaction_attempts').select('id').where('transaction_id', '=', txn.id).where('operation', '=', 'authorize').executeTakeFirstOrThrow();
+    const authorization = await t.deps.db
+      .selectFrom('transaction_attempts')
+      .select('id')
+      .where('transaction_id', '=', txn.id)
+      .where('operation', '=', 'authorize')
+      .executeTakeFirstOrThrow();
     await settleTransaction(t.deps, m, txn.id, authorization.id);
     expect(await amounts(m, txn.id)).toEqual([]);
     await t.deps.queue.drain(t.deps);
@@ -95,8 +128,18 @@ describe('errors', () => {
     await capture(m, txn.id, { amount: 100, final: false });
     await capture(m, second.id, { amount: 200, final: false });
     await capture(other, elsewhere.id, { amount: 300, final: false });
-    const captureOf = (id: string) => t.deps.db.selectFrom('transaction_attempts').select('id').where('transaction_id', '=', id).where('operation', '=', 'capture').executeTakeFirstOrThrow();
-    const [own, ofSecond, ofElsewhere] = [await captureOf(txn.id), await captureOf(second.id), await captureOf(elsewhere.id)];
+    const captureOf = (id: string) =>
+      t.deps.db
+        .selectFrom('transaction_attempts')
+        .select('id')
+        .where('transaction_id', '=', id)
+        .where('operation', '=', 'capture')
+        .executeTakeFirstOrThrow();
+    const [own, ofSecond, ofElsewhere] = [
+      await captureOf(txn.id),
+      await captureOf(second.id),
+      await captureOf(elsewhere.id),
+    ];
     await settleTransaction(t.deps, m, txn.id, ofSecond.id);
     await settleTransaction(t.deps, m, txn.id, ofElsewhere.id);
     await settleTransaction(t.deps, m, txn.id, '01900000-0000-7000-8000-000000000000');

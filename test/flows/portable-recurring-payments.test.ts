@@ -23,7 +23,10 @@ beforeAll(async () => {
   await stripe.start();
   adyen = await startAdyenFake();
   braintree = await startBraintreeFake();
-  t = await buildTestApp({ STRIPE_API_BASE_URL: stripe.url, CONNECTOR_BASE_URLS: `adyen-card=${adyen.baseUrl},braintree-card=${braintree.baseUrl}` });
+  t = await buildTestApp({
+    STRIPE_API_BASE_URL: stripe.url,
+    CONNECTOR_BASE_URLS: `adyen-card=${adyen.baseUrl},braintree-card=${braintree.baseUrl}`,
+  });
 });
 afterAll(async () => {
   await t.close();
@@ -35,36 +38,72 @@ afterAll(async () => {
 type Fields = Record<string, string>;
 const SERVICES: Record<string, (extra: Fields) => { definition: string; fields: Fields }> = {
   stripe: (extra) => ({ definition: 'stripe-card', fields: { secret_key: stripe.secretKey, ...extra } }),
-  adyen: (extra) => ({ definition: 'adyen-card', fields: { api_key: ADYEN_FAKE_KEY, merchant_account: ADYEN_FAKE_MERCHANT, ...extra } }),
-  braintree: (extra) => ({ definition: 'braintree-card', fields: { environment: 'sandbox', merchant_id: 'mid', ...BRAINTREE_FAKE_KEYS, merchant_account_ids: 'EUR=acme_eur', ...extra } }),
+  adyen: (extra) => ({
+    definition: 'adyen-card',
+    fields: { api_key: ADYEN_FAKE_KEY, merchant_account: ADYEN_FAKE_MERCHANT, ...extra },
+  }),
+  braintree: (extra) => ({
+    definition: 'braintree-card',
+    fields: {
+      environment: 'sandbox',
+      merchant_id: 'mid',
+      ...BRAINTREE_FAKE_KEYS,
+      merchant_account_ids: 'EUR=acme_eur',
+      ...extra,
+    },
+  }),
   mock: (extra) => ({ definition: 'mock-card', fields: { merchant_id: 'merchant-1', ...extra } }),
 };
 
 async function service(m: string, name: keyof typeof SERVICES, extra: Fields = {}): Promise<string> {
   const { definition, fields } = SERVICES[name]!(extra);
-  const payload = { display_name: name, payment_service_definition_id: definition, fields: Object.entries(fields).map(([key, value]) => ({ key, value })), accepted_currencies: ['EUR'], accepted_countries: ['NL'] };
+  const payload = {
+    display_name: name,
+    payment_service_definition_id: definition,
+    fields: Object.entries(fields).map(([key, value]) => ({ key, value })),
+    accepted_currencies: ['EUR'],
+    accepted_countries: ['NL'],
+  };
   const res = await t.request({ method: 'POST', url: '/payment-services', merchantAccountId: m, payload });
   expect(res.statusCode, res.body).toBe(201);
   return res.json().id;
 }
 
 async function storedCard(m: string, number = PAN): Promise<string> {
-  const res = await t.request({ method: 'POST', url: '/payment-methods', merchantAccountId: m, payload: { method: 'card', number, expiration_date: '12/40' } });
+  const res = await t.request({
+    method: 'POST',
+    url: '/payment-methods',
+    merchantAccountId: m,
+    payload: { method: 'card', number, expiration_date: '12/40' },
+  });
   expect(res.statusCode, res.body).toBe(201);
   return res.json().id;
 }
 
 async function pay(m: string, serviceId: string, body: Record<string, unknown>) {
-  const res = await t.request({ method: 'POST', url: '/transactions', merchantAccountId: m, payload: { amount: 1000, currency: 'EUR', country: 'NL', payment_service_id: serviceId, ...body } });
+  const res = await t.request({
+    method: 'POST',
+    url: '/transactions',
+    merchantAccountId: m,
+    payload: { amount: 1000, currency: 'EUR', country: 'NL', payment_service_id: serviceId, ...body },
+  });
   expect(res.statusCode, res.body).toBe(201);
   return res.json();
 }
 
 const MIT = { merchant_initiated: true, is_subsequent_payment: true, payment_source: 'recurring' };
-const withCard = (id: string, extra: Record<string, unknown> = {}) => ({ payment_method: { method: 'id', id, ...extra } });
-const paymentMethod = async (m: string, id: string) => (await t.request({ method: 'GET', url: `/payment-methods/${id}`, merchantAccountId: m })).json();
+const withCard = (id: string, extra: Record<string, unknown> = {}) => ({
+  payment_method: { method: 'id', id, ...extra },
+});
+const paymentMethod = async (m: string, id: string) =>
+  (await t.request({ method: 'GET', url: `/payment-methods/${id}`, merchantAccountId: m })).json();
 /** The network transaction id Stripe's charge of a PaymentIntent answered. */
-const stripeNetworkId = (intentId: string) => ((stripe.state.intents.get(intentId)!._charge as { payment_method_details: { card: { network_transaction_id: string } } }).payment_method_details.card.network_transaction_id);
+const stripeNetworkId = (intentId: string) =>
+  (
+    stripe.state.intents.get(intentId)!._charge as {
+      payment_method_details: { card: { network_transaction_id: string } };
+    }
+  ).payment_method_details.card.network_transaction_id;
 const lastAdyenPayment = () => adyen.bodies('/v71/payments').at(-1)!;
 
 describe('happy', () => {
@@ -76,12 +115,20 @@ describe('happy', () => {
     const networkId = stripeNetworkId(first.payment_service_transaction_id);
     expect(networkId).toMatch(/^\d{15}$/);
     expect(first).toMatchObject({ status: 'authorization_succeeded', scheme_transaction_id: networkId });
-    expect(await paymentMethod(m, card)).toMatchObject({ scheme_transaction_id: networkId, scheme_transaction_id_scheme: 'visa' });
+    expect(await paymentMethod(m, card)).toMatchObject({
+      scheme_transaction_id: networkId,
+      scheme_transaction_id_scheme: 'visa',
+    });
 
     const mit = await pay(m, adyenId, { ...withCard(card), ...MIT });
     expect(mit).toMatchObject({ status: 'authorization_succeeded', payment_service: { id: adyenId } });
     const sent = lastAdyenPayment();
-    expect(sent).toMatchObject({ reference: expect.any(String), shopperInteraction: 'ContAuth', recurringProcessingModel: 'Subscription', additionalData: { networkTxReference: networkId } });
+    expect(sent).toMatchObject({
+      reference: expect.any(String),
+      shopperInteraction: 'ContAuth',
+      recurringProcessingModel: 'Subscription',
+      additionalData: { networkTxReference: networkId },
+    });
     expect(sent.paymentMethod).toMatchObject({ type: 'scheme', number: PAN });
     // Adyen's own id of this payment is the transaction's; the card keeps the first one.
     expect(mit.scheme_transaction_id).toMatch(/^NTR/);
@@ -90,54 +137,83 @@ describe('happy', () => {
 });
 
 /** What each provider answered as the network transaction id of one of our transactions. */
-const providerNetworkId: Record<'stripe' | 'adyen' | 'braintree', (txn: { payment_service_transaction_id: string }) => string | null | undefined> = {
+const providerNetworkId: Record<
+  'stripe' | 'adyen' | 'braintree',
+  (txn: { payment_service_transaction_id: string }) => string | null | undefined
+> = {
   stripe: (txn) => stripeNetworkId(txn.payment_service_transaction_id),
   adyen: (txn) => `NTR${txn.payment_service_transaction_id.slice(3)}`,
   braintree: (txn) => braintree.transactions.get(txn.payment_service_transaction_id)?.networkTransactionId,
 };
 
 describe('happy: every connector records the id', () => {
-  it.each(['stripe', 'adyen', 'braintree'] as const)('%s: on the transaction and on the stored card of its first approved customer-initiated payment', async (name) => {
-    const m = await createMerchantAccount(t.deps);
-    const serviceId = await service(m, name);
-    const card = await storedCard(m);
-    const first = await pay(m, serviceId, withCard(card, { security_code: '123' }));
-    const networkId = providerNetworkId[name](first);
-    expect(networkId).toMatch(/^\w{9,}$/);
-    expect(first).toMatchObject({ status: 'authorization_succeeded', scheme_transaction_id: networkId });
-    expect(await paymentMethod(m, card)).toMatchObject({ scheme_transaction_id: networkId, scheme_transaction_id_scheme: 'visa' });
-    // A card paid with store: true gets it as it is stored.
-    const stored = await pay(m, serviceId, { payment_method: { method: 'card', number: '5555555555554444', expiration_date: '12/40', security_code: '123' }, store: true, payment_source: 'recurring' });
-    expect(await paymentMethod(m, stored.payment_method.id)).toMatchObject({ scheme_transaction_id: providerNetworkId[name](stored), scheme_transaction_id_scheme: 'mastercard' });
-  });
+  it.each(['stripe', 'adyen', 'braintree'] as const)(
+    '%s: on the transaction and on the stored card of its first approved customer-initiated payment',
+    async (name) => {
+      const m = await createMerchantAccount(t.deps);
+      const serviceId = await service(m, name);
+      const card = await storedCard(m);
+      const first = await pay(m, serviceId, withCard(card, { security_code: '123' }));
+      const networkId = providerNetworkId[name](first);
+      expect(networkId).toMatch(/^\w{9,}$/);
+      expect(first).toMatchObject({ status: 'authorization_succeeded', scheme_transaction_id: networkId });
+      expect(await paymentMethod(m, card)).toMatchObject({
+        scheme_transaction_id: networkId,
+        scheme_transaction_id_scheme: 'visa',
+      });
+      // A card paid with store: true gets it as it is stored.
+      const stored = await pay(m, serviceId, {
+        payment_method: { method: 'card', number: '5555555555554444', expiration_date: '12/40', security_code: '123' },
+        store: true,
+        payment_source: 'recurring',
+      });
+      expect(await paymentMethod(m, stored.payment_method.id)).toMatchObject({
+        scheme_transaction_id: providerNetworkId[name](stored),
+        scheme_transaction_id_scheme: 'mastercard',
+      });
+    },
+  );
 });
 
 describe("happy: the id of a payment approved after the provider's 3DS page", () => {
-  it('stripe: found by the sync that follows the buyer\'s return', async () => {
+  it("stripe: found by the sync that follows the buyer's return", async () => {
     const m = await createMerchantAccount(t.deps);
     const stripeId = await service(m, 'stripe');
     const card = await storedCard(m, '4000000000003220');
-    const txn = await pay(m, stripeId, withCard(card, { security_code: '123', redirect_url: 'https://shop.example/back' }));
+    const txn = await pay(
+      m,
+      stripeId,
+      withCard(card, { security_code: '123', redirect_url: 'https://shop.example/back' }),
+    );
     expect(txn).toMatchObject({ status: 'buyer_approval_pending', scheme_transaction_id: null });
     stripe.completeAuthentication(txn.payment_service_transaction_id, true);
     const synced = await t.request({ method: 'POST', url: `/transactions/${txn.id}/sync`, merchantAccountId: m });
     expect(synced.statusCode, synced.body).toBe(200);
     const networkId = stripeNetworkId(txn.payment_service_transaction_id);
     expect(synced.json()).toMatchObject({ status: 'authorization_succeeded', scheme_transaction_id: networkId });
-    expect(await paymentMethod(m, card)).toMatchObject({ scheme_transaction_id: networkId, scheme_transaction_id_scheme: 'visa' });
+    expect(await paymentMethod(m, card)).toMatchObject({
+      scheme_transaction_id: networkId,
+      scheme_transaction_id_scheme: 'visa',
+    });
   });
 
   it('adyen: completed with the redirect result the buyer brings back', async () => {
     const m = await createMerchantAccount(t.deps);
     const adyenId = await service(m, 'adyen');
     const card = await storedCard(m);
-    const txn = await pay(m, adyenId, { ...withCard(card, { security_code: '123', redirect_url: 'https://shop.example/back' }), amount: 2300 });
+    const txn = await pay(m, adyenId, {
+      ...withCard(card, { security_code: '123', redirect_url: 'https://shop.example/back' }),
+      amount: 2300,
+    });
     expect(txn.status).toBe('buyer_approval_pending');
     const issuer = await fetch(`${txn.payment_method.approval_url}?answer=Y`, { redirect: 'manual' });
     const back = new URL(issuer.headers.get('location')!);
     expect((await t.app.inject({ method: 'GET', url: `${back.pathname}${back.search}` })).statusCode).toBe(200);
     const done = (await t.request({ method: 'GET', url: `/transactions/${txn.id}`, merchantAccountId: m })).json();
-    expect(done).toMatchObject({ status: 'authorization_succeeded', scheme_transaction_id: providerNetworkId.adyen(done) });
+    expect(done).toMatchObject({
+      status: 'authorization_succeeded',
+      scheme_transaction_id: providerNetworkId.adyen(done),
+    });
     expect((await paymentMethod(m, card)).scheme_transaction_id).toBe(done.scheme_transaction_id);
   });
 });
@@ -149,23 +225,45 @@ describe('happy: every connector sends it with a merchant-initiated payment', ()
     const card = await storedCard(m);
     const networkId = (await pay(m, adyenId, withCard(card, { security_code: '123' }))).scheme_transaction_id;
     expect(networkId).toMatch(/^NTR/);
-    const mit = await pay(m, braintreeId, { ...withCard(card), merchant_initiated: true, is_subsequent_payment: true, payment_source: 'card_on_file' });
-    expect(mit).toMatchObject({ status: 'authorization_succeeded', scheme_transaction_id: providerNetworkId.braintree(mit) });
-    expect(braintree.calls('AuthorizeCreditCard').at(-1)).toMatchObject({ input: { transaction: { paymentInitiator: 'UNSCHEDULED' }, options: { externalVault: { status: 'VAULTED', verifyingNetworkTransactionId: networkId } } } });
+    const mit = await pay(m, braintreeId, {
+      ...withCard(card),
+      merchant_initiated: true,
+      is_subsequent_payment: true,
+      payment_source: 'card_on_file',
+    });
+    expect(mit).toMatchObject({
+      status: 'authorization_succeeded',
+      scheme_transaction_id: providerNetworkId.braintree(mit),
+    });
+    expect(braintree.calls('AuthorizeCreditCard').at(-1)).toMatchObject({
+      input: {
+        transaction: { paymentInitiator: 'UNSCHEDULED' },
+        options: { externalVault: { status: 'VAULTED', verifyingNetworkTransactionId: networkId } },
+      },
+    });
     expect((await paymentMethod(m, card)).scheme_transaction_id).toBe(networkId);
   });
 
   it("Stripe: a card first charged at Braintree, with Braintree's id as the MIT exemption, once Stripe enabled it on the account", async () => {
     const m = await createMerchantAccount(t.deps);
     const braintreeId = await service(m, 'braintree');
-    const [enabled, plain] = [await service(m, 'stripe', { network_transaction_ids_enabled: 'true' }), await service(m, 'stripe')];
+    const [enabled, plain] = [
+      await service(m, 'stripe', { network_transaction_ids_enabled: 'true' }),
+      await service(m, 'stripe'),
+    ];
     const card = await storedCard(m);
     const networkId = (await pay(m, braintreeId, withCard(card, { security_code: '123' }))).scheme_transaction_id;
     expect(networkId).toMatch(/^4\d{14}$/);
     const mit = await pay(m, enabled, { ...withCard(card), ...MIT });
-    expect(mit).toMatchObject({ status: 'authorization_succeeded', scheme_transaction_id: providerNetworkId.stripe(mit) });
+    expect(mit).toMatchObject({
+      status: 'authorization_succeeded',
+      scheme_transaction_id: providerNetworkId.stripe(mit),
+    });
     const intentBody = () => stripe.requests.filter((r) => r.path === '/v1/payment_intents').at(-1)!.body;
-    expect(intentBody()).toMatchObject({ off_session: 'true', payment_method_options: { card: { mit_exemption: { network_transaction_id: networkId } } } });
+    expect(intentBody()).toMatchObject({
+      off_session: 'true',
+      payment_method_options: { card: { mit_exemption: { network_transaction_id: networkId } } },
+    });
     // Without the account's feature the parameter is never sent (Stripe would refuse it as unknown).
     stripe.mitExemptionEnabled = false;
     try {
@@ -177,20 +275,27 @@ describe('happy: every connector sends it with a merchant-initiated payment', ()
     }
   });
 
-  it('the sandbox (mock-card): shows what it received among the payment\'s identifiers', async () => {
+  it("the sandbox (mock-card): shows what it received among the payment's identifiers", async () => {
     const m = await createMerchantAccount(t.deps);
     const [adyenId, mockId] = [await service(m, 'adyen'), await service(m, 'mock')];
     const card = await storedCard(m);
     const networkId = (await pay(m, adyenId, withCard(card, { security_code: '123' }))).scheme_transaction_id;
     const mit = await pay(m, mockId, { ...withCard(card), ...MIT });
-    expect(mit).toMatchObject({ status: 'authorization_succeeded', additional_identifiers: { previous_scheme_transaction_id: networkId } });
+    expect(mit).toMatchObject({
+      status: 'authorization_succeeded',
+      additional_identifiers: { previous_scheme_transaction_id: networkId },
+    });
     const cit = await pay(m, mockId, withCard(card, { security_code: '123' }));
     expect(cit.additional_identifiers).not.toHaveProperty('previous_scheme_transaction_id');
   });
 
   it("sends the request's previous_scheme_transaction_id rather than the stored card's, and a migrated raw card's", async () => {
     const m = await createMerchantAccount(t.deps);
-    const [stripeId, adyenId, braintreeId] = [await service(m, 'stripe'), await service(m, 'adyen'), await service(m, 'braintree')];
+    const [stripeId, adyenId, braintreeId] = [
+      await service(m, 'stripe'),
+      await service(m, 'adyen'),
+      await service(m, 'braintree'),
+    ];
     const card = await storedCard(m);
     const networkId = (await pay(m, stripeId, withCard(card, { security_code: '123' }))).scheme_transaction_id;
     await pay(m, adyenId, { ...withCard(card), ...MIT, previous_scheme_transaction_id: 'MCC0123456789' });
@@ -198,23 +303,59 @@ describe('happy: every connector sends it with a merchant-initiated payment', ()
     expect((await paymentMethod(m, card)).scheme_transaction_id).toBe(networkId);
     // A card brought from another vault: its number and the id its first payment got there.
     const migrated = { method: 'card', number: '4111111111111111', expiration_date: '12/40' };
-    await pay(m, braintreeId, { payment_method: migrated, ...MIT, payment_source: 'installment', previous_scheme_transaction_id: '483299310332879' });
-    expect(braintree.calls('AuthorizeCreditCard').at(-1)).toMatchObject({ input: { transaction: { paymentInitiator: 'INSTALLMENT' }, options: { externalVault: { status: 'VAULTED', verifyingNetworkTransactionId: '483299310332879' } } } });
-    await pay(m, adyenId, { payment_method: migrated, ...MIT, payment_source: 'card_on_file', previous_scheme_transaction_id: '483299310332879' });
-    expect(lastAdyenPayment()).toMatchObject({ shopperInteraction: 'ContAuth', recurringProcessingModel: 'UnscheduledCardOnFile', additionalData: { networkTxReference: '483299310332879' } });
+    await pay(m, braintreeId, {
+      payment_method: migrated,
+      ...MIT,
+      payment_source: 'installment',
+      previous_scheme_transaction_id: '483299310332879',
+    });
+    expect(braintree.calls('AuthorizeCreditCard').at(-1)).toMatchObject({
+      input: {
+        transaction: { paymentInitiator: 'INSTALLMENT' },
+        options: { externalVault: { status: 'VAULTED', verifyingNetworkTransactionId: '483299310332879' } },
+      },
+    });
+    await pay(m, adyenId, {
+      payment_method: migrated,
+      ...MIT,
+      payment_source: 'card_on_file',
+      previous_scheme_transaction_id: '483299310332879',
+    });
+    expect(lastAdyenPayment()).toMatchObject({
+      shopperInteraction: 'ContAuth',
+      recurringProcessingModel: 'UnscheduledCardOnFile',
+      additionalData: { networkTxReference: '483299310332879' },
+    });
   });
 });
 
 describe('errors', () => {
   it('a customer-initiated payment never sends one, even when the request names one', async () => {
     const m = await createMerchantAccount(t.deps);
-    const [stripeId, adyenId, braintreeId] = [await service(m, 'stripe', { network_transaction_ids_enabled: 'true' }), await service(m, 'adyen'), await service(m, 'braintree')];
+    const [stripeId, adyenId, braintreeId] = [
+      await service(m, 'stripe', { network_transaction_ids_enabled: 'true' }),
+      await service(m, 'adyen'),
+      await service(m, 'braintree'),
+    ];
     const card = await storedCard(m);
-    const put = await t.request({ method: 'PUT', url: `/payment-methods/${card}`, merchantAccountId: m, payload: { scheme_transaction_id: 'MCC000111' } });
+    const put = await t.request({
+      method: 'PUT',
+      url: `/payment-methods/${card}`,
+      merchantAccountId: m,
+      payload: { scheme_transaction_id: 'MCC000111' },
+    });
     expect(put.statusCode, put.body).toBe(200);
-    const cit = { ...withCard(card, { security_code: '123' }), is_subsequent_payment: true, payment_source: 'card_on_file', previous_scheme_transaction_id: 'MCC000222' };
+    const cit = {
+      ...withCard(card, { security_code: '123' }),
+      is_subsequent_payment: true,
+      payment_source: 'card_on_file',
+      previous_scheme_transaction_id: 'MCC000222',
+    };
     await pay(m, adyenId, cit);
-    expect(lastAdyenPayment()).toMatchObject({ shopperInteraction: 'Ecommerce', additionalData: { manualCapture: 'true' } });
+    expect(lastAdyenPayment()).toMatchObject({
+      shopperInteraction: 'Ecommerce',
+      additionalData: { manualCapture: 'true' },
+    });
     expect(lastAdyenPayment().additionalData).not.toHaveProperty('networkTxReference');
     await pay(m, braintreeId, cit);
     const call = braintree.calls('AuthorizeCreditCard').at(-1)!;
@@ -232,10 +373,19 @@ describe('errors', () => {
     const adyenId = await service(m, 'adyen');
     const card = await storedCard(m);
     const mit = await pay(m, adyenId, { ...withCard(card), ...MIT });
-    expect(mit).toMatchObject({ status: 'authorization_succeeded', scheme_transaction_id: expect.stringMatching(/^NTR/) });
-    expect(lastAdyenPayment()).toMatchObject({ shopperInteraction: 'ContAuth', recurringProcessingModel: 'Subscription' });
+    expect(mit).toMatchObject({
+      status: 'authorization_succeeded',
+      scheme_transaction_id: expect.stringMatching(/^NTR/),
+    });
+    expect(lastAdyenPayment()).toMatchObject({
+      shopperInteraction: 'ContAuth',
+      recurringProcessingModel: 'Subscription',
+    });
     expect(lastAdyenPayment().additionalData).not.toHaveProperty('networkTxReference');
-    expect(await paymentMethod(m, card)).toMatchObject({ scheme_transaction_id: null, scheme_transaction_id_scheme: null });
+    expect(await paymentMethod(m, card)).toMatchObject({
+      scheme_transaction_id: null,
+      scheme_transaction_id_scheme: null,
+    });
   });
 
   it('a declined customer-initiated payment gives the card no id', async () => {
@@ -256,7 +406,19 @@ describe('security', () => {
     const card = await storedCard(m);
     const networkId = (await pay(m, stripeId, withCard(card, { security_code: '123' }))).scheme_transaction_id;
     const before = adyen.requests.length;
-    const res = await t.request({ method: 'POST', url: '/transactions', merchantAccountId: other, payload: { amount: 1000, currency: 'EUR', country: 'NL', payment_service_id: otherAdyen, ...withCard(card), ...MIT } });
+    const res = await t.request({
+      method: 'POST',
+      url: '/transactions',
+      merchantAccountId: other,
+      payload: {
+        amount: 1000,
+        currency: 'EUR',
+        country: 'NL',
+        payment_service_id: otherAdyen,
+        ...withCard(card),
+        ...MIT,
+      },
+    });
     expect(res.statusCode).toBe(404);
     expect(adyen.requests.slice(before).filter((r) => r.path === '/v71/payments')).toEqual([]);
     expect(JSON.stringify(adyen.requests.slice(before))).not.toContain(networkId);

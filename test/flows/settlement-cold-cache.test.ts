@@ -19,23 +19,41 @@ afterAll(async () => t.close());
 
 it('settlements with their subscriptions not cached, more at once than the pool has connections, finish and are delivered', async () => {
   const { merchantAccountId: m } = await merchantWithMockCard(t);
-  const subscribed = await t.request({ method: 'POST', url: '/webhook-subscriptions', merchantAccountId: m, payload: { url: 'https://hooks.example.com/svc' } });
+  const subscribed = await t.request({
+    method: 'POST',
+    url: '/webhook-subscriptions',
+    merchantAccountId: m,
+    payload: { url: 'https://hooks.example.com/svc' },
+  });
   expect(subscribed.statusCode, subscribed.body).toBe(201);
   const txns = [];
   for (let i = 0; i < 4; i++) txns.push(await authorized(t, m, { intent: 'capture' }));
   // As in a process that has just started.
   t.deps.readCaches.webhookSubscriptions.clear();
   let timer: NodeJS.Timeout | undefined;
-  const hung = new Promise((_, reject) => (timer = setTimeout(() => reject(new Error('the settlements did not finish within 10 s')), 10_000)));
+  const hung = new Promise(
+    (_, reject) => (timer = setTimeout(() => reject(new Error('the settlements did not finish within 10 s')), 10_000)),
+  );
   try {
     await Promise.race([Promise.all(txns.map((txn) => settleTransaction(t.deps, m, txn.id))), hung]);
   } finally {
     clearTimeout(timer);
   }
   for (const txn of txns) {
-    const events = await t.deps.db.selectFrom('events').select('id').where('merchant_account_id', '=', m).where('resource_id', '=', txn.id).where('kind', '=', 'transaction.settled').execute();
+    const events = await t.deps.db
+      .selectFrom('events')
+      .select('id')
+      .where('merchant_account_id', '=', m)
+      .where('resource_id', '=', txn.id)
+      .where('kind', '=', 'transaction.settled')
+      .execute();
     expect(events).toHaveLength(1);
-    const deliveries = await t.deps.db.selectFrom('webhook_deliveries').select('subscription_id').where('merchant_account_id', '=', m).where('event_id', '=', events[0]!.id).execute();
+    const deliveries = await t.deps.db
+      .selectFrom('webhook_deliveries')
+      .select('subscription_id')
+      .where('merchant_account_id', '=', m)
+      .where('event_id', '=', events[0]!.id)
+      .execute();
     expect(deliveries.map((d) => d.subscription_id)).toEqual([subscribed.json().id]);
   }
 });

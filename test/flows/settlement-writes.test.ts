@@ -16,10 +16,25 @@ beforeAll(async () => {
 afterAll(async () => t.close());
 
 const get = async (m: string, url: string) => (await t.request({ method: 'GET', url, merchantAccountId: m })).json();
-const settlementsOf = (m: string, id: string) => t.deps.db.selectFrom('settlements').selectAll().where('merchant_account_id', '=', m).where('transaction_id', '=', id).execute();
+const settlementsOf = (m: string, id: string) =>
+  t.deps.db
+    .selectFrom('settlements')
+    .selectAll()
+    .where('merchant_account_id', '=', m)
+    .where('transaction_id', '=', id)
+    .execute();
 const eventsOf = (m: string, id: string, kind: string) =>
-  t.deps.db.selectFrom('events').selectAll().where('merchant_account_id', '=', m).where('resource_id', '=', id).where('kind', '=', kind).orderBy('created_at').orderBy('id').execute();
-const history = async (m: string, id: string, name: string) => (await get(m, `/transactions/${id}/events`)).items.filter((e: { name: string }) => e.name === name);
+  t.deps.db
+    .selectFrom('events')
+    .selectAll()
+    .where('merchant_account_id', '=', m)
+    .where('resource_id', '=', id)
+    .where('kind', '=', kind)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+const history = async (m: string, id: string, name: string) =>
+  (await get(m, `/transactions/${id}/events`)).items.filter((e: { name: string }) => e.name === name);
 
 async function captured(m: string, payment?: object) {
   const txn = await authorized(t, m, { intent: 'capture', ...(payment ? { payment_method: payment } : {}) });
@@ -39,9 +54,17 @@ describe('happy', () => {
     expect(settledEvent!.payload).toMatchObject({ settled: true, settled_amount: 1000, updated_at: stored.updated_at });
     const [record] = await settlementsOf(m, txn.id);
     expect(record).toMatchObject({ amount: 1000, commission: 25, refund_id: null, capture_attempt_id: null });
-    expect((await history(m, txn.id, 'payment-connector-report-transaction-settled'))[0].context).toMatchObject({ settlement_id: record!.id, amount: 1000 });
+    expect((await history(m, txn.id, 'payment-connector-report-transaction-settled'))[0].context).toMatchObject({
+      settlement_id: record!.id,
+      amount: 1000,
+    });
 
-    const refund = await t.request({ method: 'POST', url: `/transactions/${txn.id}/refunds`, merchantAccountId: m, payload: { amount: 300 } });
+    const refund = await t.request({
+      method: 'POST',
+      url: `/transactions/${txn.id}/refunds`,
+      merchantAccountId: m,
+      payload: { amount: 300 },
+    });
     expect(refund.statusCode, refund.body).toBe(201);
     await settleRefund(t.deps, m, txn.id, refund.json().id);
     await settleRefund(t.deps, m, txn.id, refund.json().id);
@@ -56,7 +79,12 @@ describe('happy', () => {
   it('a refund settled before its transaction leaves the transaction as it is', async () => {
     const { merchantAccountId: m } = await merchantWithMockCard(t);
     const txn = await captured(m);
-    const refund = await t.request({ method: 'POST', url: `/transactions/${txn.id}/refunds`, merchantAccountId: m, payload: { amount: 100 } });
+    const refund = await t.request({
+      method: 'POST',
+      url: `/transactions/${txn.id}/refunds`,
+      merchantAccountId: m,
+      payload: { amount: 100 },
+    });
     expect(refund.statusCode, refund.body).toBe(201);
     const before = await get(m, `/transactions/${txn.id}`);
     await settleRefund(t.deps, m, txn.id, refund.json().id);
@@ -80,7 +108,12 @@ describe('happy', () => {
     }
     expect(await history(m, txn.id, 'payment-connector-report-chargeback-posted')).toHaveLength(1);
     expect(await history(m, txn.id, 'payment-connector-report-chargeback-reversal-posted')).toHaveLength(1);
-    const lines = await t.deps.db.selectFrom('chargebacks').select(['kind', 'amount', 'report_line_id']).where('merchant_account_id', '=', m).orderBy('kind').execute();
+    const lines = await t.deps.db
+      .selectFrom('chargebacks')
+      .select(['kind', 'amount', 'report_line_id'])
+      .where('merchant_account_id', '=', m)
+      .orderBy('kind')
+      .execute();
     expect(lines).toEqual([
       { kind: 'chargeback', amount: 1000, report_line_id: `sandbox-chargeback:${txn.id}` },
       { kind: 'chargeback-reversal', amount: 1000, report_line_id: `sandbox-chargeback-reversal:${txn.id}` },
@@ -94,7 +127,12 @@ describe('errors', () => {
     const txn = await captured(m);
     const refunds = [];
     for (const amount of [100, 200]) {
-      const res = await t.request({ method: 'POST', url: `/transactions/${txn.id}/refunds`, merchantAccountId: m, payload: { amount } });
+      const res = await t.request({
+        method: 'POST',
+        url: `/transactions/${txn.id}/refunds`,
+        merchantAccountId: m,
+        payload: { amount },
+      });
       expect(res.statusCode, res.body).toBe(201);
       refunds.push(res.json().id as string);
     }

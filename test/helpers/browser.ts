@@ -13,7 +13,16 @@ import { ROOT, runSvc, startServer, type RunningServer } from './spawn-server.ts
 
 const SHOTS = path.join(ROOT, 'test', 'browser', 'screenshots');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -41,7 +50,9 @@ export interface BrowserHarness {
  * `beforeStart`: work on the data directory before the server opens it (the embedded database
  * allows one process at a time), given the server's environment.
  */
-export async function startBrowserHarness(options: { browserArgs?: string[]; beforeStart?: (env: Record<string, string>) => Promise<void> } = {}): Promise<BrowserHarness> {
+export async function startBrowserHarness(
+  options: { browserArgs?: string[]; beforeStart?: (env: Record<string, string>) => Promise<void> } = {},
+): Promise<BrowserHarness> {
   fs.mkdirSync(SHOTS, { recursive: true });
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-browser-'));
   const port = await freePort();
@@ -49,14 +60,24 @@ export async function startBrowserHarness(options: { browserArgs?: string[]; bef
   await options.beforeStart?.(env);
   const server: RunningServer = await startServer(env);
   const base = server.baseUrl.replace('localhost', '127.0.0.1');
-  const token = (await runSvc(['token', '--key', path.join(dataDir, 'private_key.pem')], { DATA_DIR: dataDir })).stdout.trim();
+  const token = (
+    await runSvc(['token', '--key', path.join(dataDir, 'private_key.pem')], { DATA_DIR: dataDir })
+  ).stdout.trim();
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: [...ARGS, ...(options.browserArgs ?? [])] });
   return {
     base,
     browser,
     async api(method, url, body, merchantAccountId) {
-      const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...(merchantAccountId ? { 'x-svc-merchant-account-id': merchantAccountId } : {}) };
-      const res = await fetch(`${base}${url}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+      const headers = {
+        authorization: `Bearer ${token}`,
+        'content-type': 'application/json',
+        ...(merchantAccountId ? { 'x-svc-merchant-account-id': merchantAccountId } : {}),
+      };
+      const res = await fetch(`${base}${url}`, {
+        method,
+        headers,
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
       return { status: res.status, body: res.status === 204 ? null : await res.json() };
     },
     async openPage(width = 1024) {
@@ -64,8 +85,14 @@ export async function startBrowserHarness(options: { browserArgs?: string[]; bef
       const page = await context.newPage();
       const problems: string[] = [];
       // CSP violations and script errors are console errors; failed loads are checked by URL (browsers ask for /favicon.ico on their own).
-      page.on('console', (message) => { if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) problems.push(message.text()); });
-      page.on('response', (response) => { if (response.status() >= 400 && !response.url().endsWith('/favicon.ico')) problems.push(`${response.status()} ${response.url()}`); });
+      page.on('console', (message) => {
+        if (message.type() === 'error' && !message.text().startsWith('Failed to load resource'))
+          problems.push(message.text());
+      });
+      page.on('response', (response) => {
+        if (response.status() >= 400 && !response.url().endsWith('/favicon.ico'))
+          problems.push(`${response.status()} ${response.url()}`);
+      });
       page.on('pageerror', (error) => problems.push(error.message));
       return { page, problems };
     },

@@ -2,7 +2,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
-import type { FastifyContextConfig, FastifyInstance, FastifySchema, InjectOptions, LightMyRequestResponse } from 'fastify';
+import type {
+  FastifyContextConfig,
+  FastifyInstance,
+  FastifySchema,
+  InjectOptions,
+  LightMyRequestResponse,
+} from 'fastify';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { buildApp, type BuildAppOptions } from '../../src/app.ts';
@@ -20,7 +26,13 @@ export interface TestApp {
   runtime: Runtime;
   config: Config;
   /** Every route the app registered (method, url, whether it needs no token). */
-  registeredRoutes: Array<{ method: string; url: string; public: boolean; config: FastifyContextConfig; schema: FastifySchema | undefined }>;
+  registeredRoutes: Array<{
+    method: string;
+    url: string;
+    public: boolean;
+    config: FastifyContextConfig;
+    schema: FastifySchema | undefined;
+  }>;
   /** Every log line the app wrote, as text. */
   logs: string[];
   /** A full-access key pair limited to no merchant account, and a token factory for it. */
@@ -28,7 +40,9 @@ export interface TestApp {
   /** The PostgreSQL schema of the test file's database (null on PGlite). */
   schema: string | null;
   /** Sends a request with a bearer token (all scopes unless `scopes` is given). */
-  request(options: InjectOptions & { scopes?: string[]; merchantAccountId?: string; token?: string | null }): Promise<LightMyRequestResponse>;
+  request(
+    options: InjectOptions & { scopes?: string[]; merchantAccountId?: string; token?: string | null },
+  ): Promise<LightMyRequestResponse>;
   close(): Promise<void>;
 }
 
@@ -41,7 +55,10 @@ export interface TestRuntimeOptions {
 }
 
 /** A fresh database for one test file: a PGlite loaded from the migrated dump, or a new PostgreSQL schema. */
-export async function openTestRuntime(env: Record<string, string> = {}, options: TestRuntimeOptions = {}): Promise<{ runtime: Runtime; config: Config; schema: string | null; dispose(): Promise<void> }> {
+export async function openTestRuntime(
+  env: Record<string, string> = {},
+  options: TestRuntimeOptions = {},
+): Promise<{ runtime: Runtime; config: Config; schema: string | null; dispose(): Promise<void> }> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-data-'));
   const url = process.env.TEST_DATABASE_URL;
   const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'info', ...env, ...(url ? { DATABASE_URL: url } : {}) });
@@ -55,7 +72,11 @@ export async function openTestRuntime(env: Record<string, string> = {}, options:
       await admin.end();
     }
     // Small pools keep the parallel test files under the server's max_connections.
-    const runtime = await createRuntime(config, { ...options.runtime, schema, ...(env.DATABASE_POOL_SIZE ? {} : { poolSize: 5 }) });
+    const runtime = await createRuntime(config, {
+      ...options.runtime,
+      schema,
+      ...(env.DATABASE_POOL_SIZE ? {} : { poolSize: 5 }),
+    });
     return {
       runtime,
       config,
@@ -99,12 +120,18 @@ export interface BuildTestAppOptions {
   consoleDir?: string;
 }
 
-export async function buildTestApp(env: Record<string, string> = {}, options: BuildTestAppOptions = {}): Promise<TestApp> {
+export async function buildTestApp(
+  env: Record<string, string> = {},
+  options: BuildTestAppOptions = {},
+): Promise<TestApp> {
   const peerOf = options.peerOf;
   if (peerOf && !peerOf.schema) throw new Error('a second app on one database needs PostgreSQL (TEST_DATABASE_URL)');
   // Processes on one database share the vault master key (each data directory would make its own).
   const runtimeOptions = peerOf ? { ...options.runtime, keyring: peerOf.deps.keyring } : options.runtime;
-  const { runtime, config, schema, dispose } = await openTestRuntime(env, { runtime: runtimeOptions, ...(peerOf?.schema ? { joinSchema: peerOf.schema } : {}) });
+  const { runtime, config, schema, dispose } = await openTestRuntime(env, {
+    runtime: runtimeOptions,
+    ...(peerOf?.schema ? { joinSchema: peerOf.schema } : {}),
+  });
   const logs: string[] = [];
   const logStream = new Writable({
     write(chunk, _encoding, done) {
@@ -119,7 +146,14 @@ export async function buildTestApp(env: Record<string, string> = {}, options: Bu
     ...(options.consoleDir ? { consoleDir: options.consoleDir } : {}),
     onRoute(this: FastifyInstance, route) {
       reuseCompiledSchemas(this, route);
-      for (const method of [route.method].flat()) registeredRoutes.push({ method, url: route.url, public: !route.config?.scope && (route.config?.credential ?? 'bearer') === 'bearer', config: route.config ?? {}, schema: route.schema });
+      for (const method of [route.method].flat())
+        registeredRoutes.push({
+          method,
+          url: route.url,
+          public: !route.config?.scope && (route.config?.credential ?? 'bearer') === 'bearer',
+          config: route.config ?? {},
+          schema: route.schema,
+        });
     },
   });
   // As on a bootstrapped instance, requests without a merchant account header act on `default`.

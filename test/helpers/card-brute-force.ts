@@ -117,7 +117,10 @@ function requestForms(request: SentRequest, card: KnownCard): Array<{ form: stri
   const { value, hit } = template(request.payload, card);
   if (!hit) return [];
   return [
-    { form: 'method, URL and canonical JSON (the request fingerprint)', parts: split(`${request.method} ${request.url}\n${canonical(value)}`) },
+    {
+      form: 'method, URL and canonical JSON (the request fingerprint)',
+      parts: split(`${request.method} ${request.url}\n${canonical(value)}`),
+    },
     { form: 'canonical JSON', parts: split(canonical(value)) },
     { form: 'raw body', parts: split(JSON.stringify(value)) },
   ];
@@ -128,7 +131,11 @@ function cardForms(card: KnownCard): Array<{ form: string; parts: string[] }> {
   const forms = [{ form: 'number', parts: [NUMBER] }];
   if (card.code !== undefined) {
     forms.push({ form: 'code', parts: [CODE] });
-    for (const sep of ['', ':', '|']) forms.push({ form: `number and code joined by ${JSON.stringify(sep)}`, parts: sep ? [NUMBER, sep, CODE] : [NUMBER, CODE] });
+    for (const sep of ['', ':', '|'])
+      forms.push({
+        form: `number and code joined by ${JSON.stringify(sep)}`,
+        parts: sep ? [NUMBER, sep, CODE] : [NUMBER, CODE],
+      });
   }
   return forms;
 }
@@ -143,7 +150,8 @@ export function hashIndex(haystacks: readonly Haystack[]): Map<string, string> {
     if (!index.has(key)) index.set(key, where);
   };
   for (const { where, text } of haystacks) {
-    for (const match of text.matchAll(/[0-9a-fA-F]{16,}/g)) add(Buffer.from(match[0].slice(0, 16), 'hex').toString('hex'), where);
+    for (const match of text.matchAll(/[0-9a-fA-F]{16,}/g))
+      add(Buffer.from(match[0].slice(0, 16), 'hex').toString('hex'), where);
     for (const match of text.matchAll(/[A-Za-z0-9+/_-]{16,}/g)) {
       const run = match[0];
       add(Buffer.from(run.slice(0, 16), 'base64').toString('hex', 0, 8), where);
@@ -166,14 +174,29 @@ export function hashIndex(haystacks: readonly Haystack[]): Map<string, string> {
  * forms that join several values under SHA-256. Returns one line per form that matched (empty:
  * nothing recovered).
  */
-export function bruteForceCards(cards: readonly KnownCard[], requests: readonly SentRequest[], haystacks: readonly Haystack[]): string[] {
+export function bruteForceCards(
+  cards: readonly KnownCard[],
+  requests: readonly SentRequest[],
+  haystacks: readonly Haystack[],
+): string[] {
   const index = hashIndex(haystacks);
   const hits: string[] = [];
   for (const card of cards) {
     const forms = [
       ...cardForms(card).map((f) => ({ ...f, algorithms: f.parts.length === 1 ? ALGORITHMS : (['sha256'] as const) })),
-      ...requests.flatMap((r, i) => requestForms(r, card).map((f) => ({ ...f, form: `${f.form} of request ${i + 1} (${r.method} ${r.url})`, algorithms: ['sha256'] as const }))),
-    ].map((f) => ({ ...f, usesNumber: f.parts.includes(NUMBER), usesCode: f.parts.includes(CODE), tried: new Set<string>() }));
+      ...requests.flatMap((r, i) =>
+        requestForms(r, card).map((f) => ({
+          ...f,
+          form: `${f.form} of request ${i + 1} (${r.method} ${r.url})`,
+          algorithms: ['sha256'] as const,
+        })),
+      ),
+    ].map((f) => ({
+      ...f,
+      usesNumber: f.parts.includes(NUMBER),
+      usesCode: f.parts.includes(CODE),
+      tried: new Set<string>(),
+    }));
     const found = new Set<string>();
     for (const guess of guesses(card)) {
       for (const { form, parts, algorithms, usesNumber, usesCode, tried } of forms) {
@@ -189,7 +212,9 @@ export function bruteForceCards(cards: readonly KnownCard[], requests: readonly 
           const where = index.get(hash(algorithm, text, 'hex').slice(0, 16));
           if (where === undefined) continue;
           found.add(form);
-          const recovered = [usesNumber ? `number ${guess.number}` : null, usesCode ? `code ${guess.code}` : null].filter(Boolean).join(' and ');
+          const recovered = [usesNumber ? `number ${guess.number}` : null, usesCode ? `code ${guess.code}` : null]
+            .filter(Boolean)
+            .join(' and ');
           hits.push(`${card.label}: ${recovered} recovered from the ${algorithm} of the ${form}, in ${where}`);
         }
       }

@@ -25,9 +25,14 @@ export async function changesDelivered(t: TestApp, timeoutMs = 10_000): Promise<
       };
     });
     const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(t.deps.db);
-    await sql`select pg_notify(${CHANGE_CHANNEL}, ${`${rows[0]!.schema}:payment_services:${marker}`})`.execute(t.deps.db);
+    await sql`select pg_notify(${CHANGE_CHANNEL}, ${`${rows[0]!.schema}:payment_services:${marker}`})`.execute(
+      t.deps.db,
+    );
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`the change feed did not deliver a notification within ${timeoutMs} ms`)), timeoutMs);
+      timer = setTimeout(
+        () => reject(new Error(`the change feed did not deliver a notification within ${timeoutMs} ms`)),
+        timeoutMs,
+      );
     });
     await Promise.race([delivered, timeout]);
   } finally {

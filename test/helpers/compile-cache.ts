@@ -32,7 +32,10 @@ function privateSymbol(instance: object, description: string): symbol | undefine
 }
 
 interface SchemaController {
-  getSerializerBuilder(): (schemas: Record<string, unknown>, options: unknown) => FastifySerializerCompiler<FastifySchema>;
+  getSerializerBuilder(): (
+    schemas: Record<string, unknown>,
+    options: unknown,
+  ) => FastifySerializerCompiler<FastifySchema>;
 }
 
 /** The serializer compiler Fastify would build for `instance` (its shared schemas and serializerOpts). */
@@ -70,13 +73,20 @@ export function reuseCompiledSchemas(instance: FastifyInstance, route: RouteOpti
   const validatorOf = () => ownValidator ?? instance.validatorCompiler;
   // Without a custom validator compiler Fastify builds its default one late, with options of its own: leave it be.
   if (validatorOf()) {
-    route.validatorCompiler = (args: ValidatorArgs) => memo(validators, args.schema, `${args.httpPart}|${shared}`, () => validatorOf()!(args));
+    route.validatorCompiler = (args: ValidatorArgs) =>
+      memo(validators, args.schema, `${args.httpPart}|${shared}`, () => validatorOf()!(args));
   }
   const ownSerializer = route.serializerCompiler;
   let serializer: FastifySerializerCompiler<FastifySchema> | undefined;
-  const serializerOf = () => (serializer ??= ownSerializer ?? instance.serializerCompiler ?? defaultSerializerCompiler(instance));
+  const serializerOf = () =>
+    (serializer ??= ownSerializer ?? instance.serializerCompiler ?? defaultSerializerCompiler(instance));
   if (ownSerializer || privateSymbol(instance, 'fastify.schemaController')) {
     route.serializerCompiler = (args: SerializerArgs) =>
-      memo(serializers, args.schema, `${args.httpStatus}|${(args as { contentType?: string }).contentType ?? ''}|${shared}`, () => serializerOf()!(args));
+      memo(
+        serializers,
+        args.schema,
+        `${args.httpStatus}|${(args as { contentType?: string }).contentType ?? ''}|${shared}`,
+        () => serializerOf()!(args),
+      );
   }
 }

@@ -16,7 +16,9 @@ export async function genericPlan(db: Db, query: CompiledQuery): Promise<string>
     await sql`set local plan_cache_mode = force_generic_plan`.execute(tx);
     await sql.raw(`prepare generic_plan as ${query.sql}`).execute(tx);
     try {
-      const { rows } = await sql.raw<{ 'QUERY PLAN': string }>(`explain execute generic_plan(${query.parameters.map(literal).join(', ')})`).execute(tx);
+      const { rows } = await sql
+        .raw<{ 'QUERY PLAN': string }>(`explain execute generic_plan(${query.parameters.map(literal).join(', ')})`)
+        .execute(tx);
       return rows.map((r) => r['QUERY PLAN']).join('\n');
     } finally {
       await sql`deallocate generic_plan`.execute(tx);

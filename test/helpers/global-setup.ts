@@ -24,7 +24,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-test-'));
   const db = new PGlite();
   await db.waitReady;
-  await db.exec('CREATE TABLE schema_migrations (version text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())');
+  await db.exec(
+    'CREATE TABLE schema_migrations (version text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
+  );
   for (const migration of listMigrations()) {
     await db.exec(migration.sql);
     await db.query('INSERT INTO schema_migrations (version) VALUES ($1)', [migration.version]);

@@ -16,7 +16,10 @@ export interface CardChecks {
   checkNumber(raw: string): Check<string>;
   checkExpiry(raw: string, now: Date): Check<string>;
   checkCode(raw: string, required: boolean): Check<string | null>;
-  checkCard(input: { stored: boolean; number: string; expiry: string; code: string }, now: Date): { problems: CardProblem[]; card: Record<string, string | null> | null };
+  checkCard(
+    input: { stored: boolean; number: string; expiry: string; code: string },
+    now: Date,
+  ): { problems: CardProblem[]; card: Record<string, string | null> | null };
   cardRefusal(body: unknown): CardProblem[] | null;
 }
 

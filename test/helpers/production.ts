@@ -13,10 +13,20 @@ import { buildTestApp, type TestApp } from './build-test-app.ts';
  * production config refuses STRIPE_API_BASE_URL and CONNECTOR_BASE_URLS, so the test hands the
  * registry over instead, as a test of a real deployment's provider would be).
  */
-export function buildProductionApp(env: Record<string, string> = {}, endpoints: { stripeApiBaseUrl?: string; baseUrls?: Record<string, string> } = {}): Promise<TestApp> {
+export function buildProductionApp(
+  env: Record<string, string> = {},
+  endpoints: { stripeApiBaseUrl?: string; baseUrls?: Record<string, string> } = {},
+): Promise<TestApp> {
   return buildTestApp(
     { ENVIRONMENT: 'production', VAULT_MASTER_KEY: randomBytes(32).toString('base64'), ...env },
-    { runtime: { connectors: createDefaultRegistry({ stripeApiBaseUrl: endpoints.stripeApiBaseUrl ?? null, baseUrls: endpoints.baseUrls ?? {} }) } },
+    {
+      runtime: {
+        connectors: createDefaultRegistry({
+          stripeApiBaseUrl: endpoints.stripeApiBaseUrl ?? null,
+          baseUrls: endpoints.baseUrls ?? {},
+        }),
+      },
+    },
   );
 }
 
@@ -27,17 +37,47 @@ const SANDBOX_DEFINITIONS = { 'mock-card': MOCK_CARD_DEFINITION, 'mock-paybybank
  * other definition's): written as
  * `POST /payment-services` wrote it in the sandbox (fields sealed the same way), before the switch.
  */
-export async function seedSandboxPaymentService(t: TestApp, merchantAccountId: string, definitionId: string, options: { currencies?: string[]; countries?: string[]; position?: number; threeDSecure?: boolean; fields?: Record<string, string> } = {}): Promise<string> {
+export async function seedSandboxPaymentService(
+  t: TestApp,
+  merchantAccountId: string,
+  definitionId: string,
+  options: {
+    currencies?: string[];
+    countries?: string[];
+    position?: number;
+    threeDSecure?: boolean;
+    fields?: Record<string, string>;
+  } = {},
+): Promise<string> {
   // Any other definition: as configured without its provider being asked (no fake needed).
-  const definition = SANDBOX_DEFINITIONS[definitionId as keyof typeof SANDBOX_DEFINITIONS] ?? t.deps.connectors.get(definitionId).definition;
+  const definition =
+    SANDBOX_DEFINITIONS[definitionId as keyof typeof SANDBOX_DEFINITIONS] ??
+    t.deps.connectors.get(definitionId).definition;
   const id = uuidv7();
   await withTransaction(t.deps.db, async (tx) => {
-    const stored = await sealFields(tx, t.deps, merchantAccountId, id, definition, { field: options.fields ?? { merchant_id: 'sandbox-merchant' }, reporting_field: {} });
+    const stored = await sealFields(tx, t.deps, merchantAccountId, id, definition, {
+      field: options.fields ?? { merchant_id: 'sandbox-merchant' },
+      reporting_field: {},
+    });
     await insertPaymentService(tx, {
-      merchant_account_id: merchantAccountId, id, payment_service_definition_id: definitionId, method: definition.method, display_name: `Sandbox ${definitionId}`,
-      position: options.position ?? 0, active: true, accepted_currencies: options.currencies ?? ['USD', 'EUR'], accepted_countries: options.countries ?? ['US', 'GB'],
-      three_d_secure_enabled: options.threeDSecure ?? false, payment_method_tokenization_enabled: true, network_tokens_enabled: false, open_loop: false, settlement_reporting_enabled: false, merchant_profile: null,
-      fields: JSON.stringify(stored.fields), reporting_fields: JSON.stringify(stored.reporting_fields), sealed_fields: JSON.stringify(stored.sealed_fields),
+      merchant_account_id: merchantAccountId,
+      id,
+      payment_service_definition_id: definitionId,
+      method: definition.method,
+      display_name: `Sandbox ${definitionId}`,
+      position: options.position ?? 0,
+      active: true,
+      accepted_currencies: options.currencies ?? ['USD', 'EUR'],
+      accepted_countries: options.countries ?? ['US', 'GB'],
+      three_d_secure_enabled: options.threeDSecure ?? false,
+      payment_method_tokenization_enabled: true,
+      network_tokens_enabled: false,
+      open_loop: false,
+      settlement_reporting_enabled: false,
+      merchant_profile: null,
+      fields: JSON.stringify(stored.fields),
+      reporting_fields: JSON.stringify(stored.reporting_fields),
+      sealed_fields: JSON.stringify(stored.sealed_fields),
     });
   });
   t.deps.readCaches.paymentServices.invalidate(merchantAccountId);

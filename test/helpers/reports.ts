@@ -3,18 +3,34 @@ import { expect } from 'vitest';
 import type { TestApp } from './build-test-app.ts';
 
 /** POST /reports with a once-enabled transactions report unless the body says otherwise. */
-export async function postReport(t: TestApp, merchantAccountId: string, body: Record<string, unknown> = {}, scopes?: string[]) {
+export async function postReport(
+  t: TestApp,
+  merchantAccountId: string,
+  body: Record<string, unknown> = {},
+  scopes?: string[],
+) {
   return t.request({
     method: 'POST',
     url: '/reports',
     merchantAccountId,
     ...(scopes ? { scopes } : {}),
-    payload: { name: 'Transactions', schedule: 'once', schedule_enabled: true, spec: { model: 'transactions', params: {} }, ...body },
+    payload: {
+      name: 'Transactions',
+      schedule: 'once',
+      schedule_enabled: true,
+      spec: { model: 'transactions', params: {} },
+      ...body,
+    },
   });
 }
 
 /** Creates a report, runs the queue, returns the report and its (latest) execution. */
-export async function runReport(t: TestApp, merchantAccountId: string, body: Record<string, unknown> = {}, scopes?: string[]) {
+export async function runReport(
+  t: TestApp,
+  merchantAccountId: string,
+  body: Record<string, unknown> = {},
+  scopes?: string[],
+) {
   const res = await postReport(t, merchantAccountId, body, scopes);
   expect(res.statusCode, res.body).toBe(201);
   await t.deps.queue.drain(t.deps);
@@ -24,7 +40,12 @@ export async function runReport(t: TestApp, merchantAccountId: string, body: Rec
 
 /** A signed URL of the execution's file, then the file through it (no token), gunzipped and parsed. */
 export async function downloadCsv(t: TestApp, merchantAccountId: string, reportId: string, executionId: string) {
-  const url = await t.request({ method: 'POST', url: `/reports/${reportId}/executions/${executionId}/url`, merchantAccountId, payload: {} });
+  const url = await t.request({
+    method: 'POST',
+    url: `/reports/${reportId}/executions/${executionId}/url`,
+    merchantAccountId,
+    payload: {},
+  });
   expect(url.statusCode, url.body).toBe(200);
   const res = await t.app.inject({ method: 'GET', url: pathOf(url.json().url) });
   expect(res.statusCode, res.body).toBe(200);
@@ -61,4 +82,5 @@ export function parseCsv(text: string): string[][] {
 }
 
 /** Rows as objects keyed by the header. */
-export const records = (rows: string[][]) => rows.slice(1).map((r) => Object.fromEntries(rows[0]!.map((h, i) => [h, r[i]!])));
+export const records = (rows: string[][]) =>
+  rows.slice(1).map((r) => Object.fromEntries(rows[0]!.map((h, i) => [h, r[i]!])));

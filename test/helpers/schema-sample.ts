@@ -48,7 +48,8 @@ export function sampleOf(schema: Schema | undefined, context: SampleContext, nam
     const choice = union.find((s: Schema) => s.type !== 'null') ?? union[0];
     return sampleOf(choice, context, name, depth + 1);
   }
-  if (Array.isArray(schema.allOf)) return Object.assign({}, ...schema.allOf.map((s: Schema) => sampleOf(s, context, name, depth + 1) ?? {}));
+  if (Array.isArray(schema.allOf))
+    return Object.assign({}, ...schema.allOf.map((s: Schema) => sampleOf(s, context, name, depth + 1) ?? {}));
   const type = Array.isArray(schema.type) ? schema.type.find((t: string) => t !== 'null') : schema.type;
   switch (type) {
     case 'object': {
@@ -68,7 +69,10 @@ export function sampleOf(schema: Schema | undefined, context: SampleContext, nam
       return stringSample(schema, name, context);
     case 'integer':
     case 'number':
-      return Math.max(typeof schema.minimum === 'number' ? schema.minimum : 1, typeof schema.exclusiveMinimum === 'number' ? schema.exclusiveMinimum + 1 : 1);
+      return Math.max(
+        typeof schema.minimum === 'number' ? schema.minimum : 1,
+        typeof schema.exclusiveMinimum === 'number' ? schema.exclusiveMinimum + 1 : 1,
+      );
     case 'boolean':
       return false;
     case 'null':

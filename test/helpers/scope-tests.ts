@@ -17,18 +17,35 @@ export function runScopeTests(getApp: () => TestApp, options: ScopeTestOptions):
     const t = getApp();
     const res = await t.request({ ...(await options.request()), token: null });
     expect(res.statusCode).toBe(401);
-    expect(res.json()).toEqual({ type: 'error', code: 'unauthorized', status: 401, message: 'No valid API authentication found: missing authorization header', details: [] });
+    expect(res.json()).toEqual({
+      type: 'error',
+      code: 'unauthorized',
+      status: 401,
+      message: 'No valid API authentication found: missing authorization header',
+      details: [],
+    });
   });
 
   it('answers 401 with a token signed by an unknown key', async () => {
     const t = getApp();
-    const res = await t.request({ ...(await options.request()), headers: { ...(await options.request()).headers, authorization: 'Bearer eyJhbGciOiJFUzUxMiIsImtpZCI6Im5vcGUifQ.eyJzY29wZXMiOltdfQ.c2ln' }, token: null });
+    const res = await t.request({
+      ...(await options.request()),
+      headers: {
+        ...(await options.request()).headers,
+        authorization: 'Bearer eyJhbGciOiJFUzUxMiIsImtpZCI6Im5vcGUifQ.eyJzY29wZXMiOltdfQ.c2ln',
+      },
+      token: null,
+    });
     expect(res.statusCode).toBe(401);
   });
 
   it(`answers 403 without ${options.scope}`, async () => {
     const t = getApp();
-    const wrong = options.wrongScope ?? (options.scope.endsWith('.read') ? options.scope.replace(/\.read$/, '.write') : options.scope.replace(/\.write$/, '.read'));
+    const wrong =
+      options.wrongScope ??
+      (options.scope.endsWith('.read')
+        ? options.scope.replace(/\.read$/, '.write')
+        : options.scope.replace(/\.write$/, '.read'));
     const res = await t.request({ ...(await options.request()), scopes: [wrong] });
     expect(res.statusCode).toBe(403);
     expect(res.json()).toMatchObject({ type: 'error', code: 'forbidden', status: 403 });

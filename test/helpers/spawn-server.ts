@@ -19,7 +19,11 @@ export interface Launch {
 }
 
 /** Starts `svc serve` as a real process and waits for its banner. */
-export async function startServer(env: Record<string, string>, timeoutMs = 90_000, launch: Launch = {}): Promise<RunningServer> {
+export async function startServer(
+  env: Record<string, string>,
+  timeoutMs = 90_000,
+  launch: Launch = {},
+): Promise<RunningServer> {
   const child = spawn(process.execPath, [...(launch.nodeArgs ?? []), launch.svc ?? SVC, 'serve'], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', PORT: '0', LOG_LEVEL: 'info', ...env },
@@ -57,8 +61,14 @@ export async function startServer(env: Record<string, string>, timeoutMs = 90_00
 }
 
 /** Runs `svc <args>` to completion. */
-export async function runSvc(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [SVC, ...args], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env } });
+export async function runSvc(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [SVC, ...args], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env },
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d) => (stdout += d.toString()));

@@ -29,22 +29,80 @@ function openssl(dir: string, args: string[]): void {
 }
 
 function issue(dir: string, name: string, subject: string, ca: string, extensions: string): void {
-  openssl(dir, ['req', '-new', '-newkey', 'rsa:2048', '-nodes', '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', subject]);
+  openssl(dir, [
+    'req',
+    '-new',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-keyout',
+    `${name}.key`,
+    '-out',
+    `${name}.csr`,
+    '-subj',
+    subject,
+  ]);
   writeFileSync(join(dir, `${name}.ext`), extensions);
-  openssl(dir, ['x509', '-req', '-in', `${name}.csr`, '-CA', `${ca}.crt`, '-CAkey', `${ca}.key`, '-CAcreateserial', '-out', `${name}.crt`, '-days', '2', '-sha256', '-extfile', `${name}.ext`]);
+  openssl(dir, [
+    'x509',
+    '-req',
+    '-in',
+    `${name}.csr`,
+    '-CA',
+    `${ca}.crt`,
+    '-CAkey',
+    `${ca}.key`,
+    '-CAcreateserial',
+    '-out',
+    `${name}.crt`,
+    '-days',
+    '2',
+    '-sha256',
+    '-extfile',
+    `${name}.ext`,
+  ]);
 }
 
 export function createTestPki(): TestPki {
   const dir = mkdtempSync(join(tmpdir(), 'svc-pki-'));
   try {
     for (const ca of ['ca', 'stranger-ca']) {
-      openssl(dir, ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', `${ca}.key`, '-out', `${ca}.crt`, '-days', '2', '-subj', `/CN=svc test ${ca}`]);
+      openssl(dir, [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-keyout',
+        `${ca}.key`,
+        '-out',
+        `${ca}.crt`,
+        '-days',
+        '2',
+        '-subj',
+        `/CN=svc test ${ca}`,
+      ]);
     }
-    issue(dir, 'server', '/CN=localhost', 'ca', 'subjectAltName=DNS:localhost,IP:127.0.0.1\nextendedKeyUsage=serverAuth\n');
+    issue(
+      dir,
+      'server',
+      '/CN=localhost',
+      'ca',
+      'subjectAltName=DNS:localhost,IP:127.0.0.1\nextendedKeyUsage=serverAuth\n',
+    );
     issue(dir, 'client', '/CN=merchant-client/O=svc test', 'ca', 'extendedKeyUsage=clientAuth\n');
     issue(dir, 'stranger', '/CN=stranger-client', 'stranger-ca', 'extendedKeyUsage=clientAuth\n');
     const passphrase = 'correct horse battery staple';
-    openssl(dir, ['pkey', '-in', 'client.key', '-aes256', '-passout', `pass:${passphrase}`, '-out', 'client-encrypted.key']);
+    openssl(dir, [
+      'pkey',
+      '-in',
+      'client.key',
+      '-aes256',
+      '-passout',
+      `pass:${passphrase}`,
+      '-out',
+      'client-encrypted.key',
+    ]);
     const read = (file: string) => readFileSync(join(dir, file), 'utf8');
     return {
       caCert: read('ca.crt'),

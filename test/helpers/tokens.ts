@@ -6,7 +6,12 @@ export interface TestKeyPair {
   id: string;
   thumbprint: string;
   privateKeyPem: string;
-  token(options?: { scopes?: string[]; lifetimeSeconds?: number; merchantAccountId?: string; now?: number }): Promise<string>;
+  token(options?: {
+    scopes?: string[];
+    lifetimeSeconds?: number;
+    merchantAccountId?: string;
+    now?: number;
+  }): Promise<string>;
 }
 
 /** Registers a key pair (instance-wide, or limited to one merchant account) and returns a token factory. */
@@ -17,7 +22,8 @@ export async function createTestKeyPair(deps: Deps, merchantAccountId: string | 
     ...created,
     async token(options = {}) {
       const scopes = options.scopes ?? ['*.read', '*.write'];
-      const plain = options.lifetimeSeconds === undefined && options.now === undefined && options.merchantAccountId === undefined;
+      const plain =
+        options.lifetimeSeconds === undefined && options.now === undefined && options.merchantAccountId === undefined;
       const key = scopes.join(' ');
       if (plain && cache.has(key)) return cache.get(key)!;
       const token = await mintToken({

@@ -3,7 +3,15 @@ import type { TestApp } from './build-test-app.ts';
 import { createMerchantAccount } from './factories.ts';
 
 /** A merchant account with one mock-card payment service accepting every country and currency. */
-export async function merchantWithMockCard(t: TestApp, options: { fields?: Array<{ key: string; value: string }>; three_d_secure_enabled?: boolean; accepted_currencies?: string[]; accepted_countries?: string[] } = {}) {
+export async function merchantWithMockCard(
+  t: TestApp,
+  options: {
+    fields?: Array<{ key: string; value: string }>;
+    three_d_secure_enabled?: boolean;
+    accepted_currencies?: string[];
+    accepted_countries?: string[];
+  } = {},
+) {
   const merchantAccountId = await createMerchantAccount(t.deps);
   const res = await t.request({
     method: 'POST',
@@ -22,10 +30,27 @@ export async function merchantWithMockCard(t: TestApp, options: { fields?: Array
   return { merchantAccountId, paymentServiceId: res.json().id as string };
 }
 
-export const card = (number = '4111111111111111', extra: Record<string, unknown> = {}) => ({ method: 'card', number, expiration_date: '12/40', security_code: '123', ...extra });
+export const card = (number = '4111111111111111', extra: Record<string, unknown> = {}) => ({
+  method: 'card',
+  number,
+  expiration_date: '12/40',
+  security_code: '123',
+  ...extra,
+});
 
-export async function createTransaction(t: TestApp, merchantAccountId: string, body: Record<string, unknown>, headers: Record<string, string> = {}) {
-  return t.request({ method: 'POST', url: '/transactions', merchantAccountId, payload: { amount: 1000, currency: 'USD', payment_method: card(), ...body }, headers });
+export async function createTransaction(
+  t: TestApp,
+  merchantAccountId: string,
+  body: Record<string, unknown>,
+  headers: Record<string, string> = {},
+) {
+  return t.request({
+    method: 'POST',
+    url: '/transactions',
+    merchantAccountId,
+    payload: { amount: 1000, currency: 'USD', payment_method: card(), ...body },
+    headers,
+  });
 }
 
 export async function authorized(t: TestApp, merchantAccountId: string, body: Record<string, unknown> = {}) {

@@ -8,7 +8,13 @@ export interface Received {
   /** The status this receiver answered. */
   status: number;
   body: string;
-  json: { id: string; kind: string; resource: { type: string; id: string }; payload: Record<string, unknown>; [key: string]: unknown };
+  json: {
+    id: string;
+    kind: string;
+    resource: { type: string; id: string };
+    payload: Record<string, unknown>;
+    [key: string]: unknown;
+  };
 }
 
 export interface Receiver {
@@ -43,7 +49,12 @@ export async function startReceiver(path = '/hooks'): Promise<Receiver> {
 }
 
 /** The verification of docs/webhooks.md ("Verifying a delivery"), as a receiver runs it (5 minutes of tolerance, constant-time comparison). */
-export function verifyWebhook(secret: string, headers: IncomingHttpHeaders, rawBody: string, now = Date.now()): boolean {
+export function verifyWebhook(
+  secret: string,
+  headers: IncomingHttpHeaders,
+  rawBody: string,
+  now = Date.now(),
+): boolean {
   const timestamp = Number(headers['x-svc-webhook-timestamp']);
   if (!Number.isInteger(timestamp) || Math.abs(now / 1000 - timestamp) > 300) return false;
   const expected = createHmac('sha256', secret).update(`${timestamp}.${rawBody}`).digest();
@@ -60,7 +71,11 @@ export function verifyWebhook(secret: string, headers: IncomingHttpHeaders, rawB
  * in order: one that found an earlier delivery still in flight waits about a second, and a plain
  * drain does not wait for jobs due later.
  */
-export async function drainUntil(deps: { queue: { drain(deps: never): Promise<number> } }, done: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+export async function drainUntil(
+  deps: { queue: { drain(deps: never): Promise<number> } },
+  done: () => boolean | Promise<boolean>,
+  timeoutMs = 10_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     await deps.queue.drain(deps as never);

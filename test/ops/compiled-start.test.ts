@@ -38,11 +38,15 @@ beforeAll(async () => {
   const built = await runNode([path.join(ROOT, 'bin', 'build.mjs'), '--out-dir', path.join(install, 'dist')]);
   expect(built.status, built.output).toBe(0);
   fs.mkdirSync(path.join(install, 'bin'));
-  for (const file of ['svc.mjs', 'build.mjs']) fs.copyFileSync(path.join(ROOT, 'bin', file), path.join(install, 'bin', file));
+  for (const file of ['svc.mjs', 'build.mjs'])
+    fs.copyFileSync(path.join(ROOT, 'bin', file), path.join(install, 'bin', file));
   fs.copyFileSync(path.join(ROOT, 'package.json'), path.join(install, 'package.json'));
   fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(install, 'node_modules'));
   fs.writeFileSync(path.join(install, 'refuse-typescript-hooks.mjs'), HOOKS);
-  fs.writeFileSync(refuseHook, "import { register } from 'node:module';\nregister('./refuse-typescript-hooks.mjs', import.meta.url);\n");
+  fs.writeFileSync(
+    refuseHook,
+    "import { register } from 'node:module';\nregister('./refuse-typescript-hooks.mjs', import.meta.url);\n",
+  );
 }, 600_000);
 
 afterAll(async () => {
@@ -53,20 +57,28 @@ afterAll(async () => {
 describe('happy', () => {
   it('starts from dist/ with plain node: migrations applied, page files served, no tsx and no .ts file loaded', async () => {
     // The hook does refuse: tsx, and a TypeScript file, fail to load under it.
-    for (const code of ["await import('tsx/esm/api')", `await import(${JSON.stringify(pathToFileURL(path.join(ROOT, 'src', 'lib', 'ids.ts')).href)})`]) {
+    for (const code of [
+      "await import('tsx/esm/api')",
+      `await import(${JSON.stringify(pathToFileURL(path.join(ROOT, 'src', 'lib', 'ids.ts')).href)})`,
+    ]) {
       const refused = await runNode(['--import', pathToFileURL(refuseHook).href, '--input-type=module', '-e', code]);
       expect(refused.status).not.toBe(0);
       expect(refused.output).toContain('refused:');
     }
     expect(fs.existsSync(path.join(install, 'dist', 'cli', 'main.js'))).toBe(true);
     expect(fs.existsSync(path.join(install, 'src'))).toBe(false);
-    server = await startServer({ DATA_DIR: path.join(install, 'data') }, 120_000, { svc: path.join(install, 'bin', 'svc.mjs'), nodeArgs: ['--import', pathToFileURL(refuseHook).href, ...npmStartNodeArgs(ROOT)] });
+    server = await startServer({ DATA_DIR: path.join(install, 'data') }, 120_000, {
+      svc: path.join(install, 'bin', 'svc.mjs'),
+      nodeArgs: ['--import', pathToFileURL(refuseHook).href, ...npmStartNodeArgs(ROOT)],
+    });
     expect((await fetch(`${server.baseUrl}/healthz`)).status).toBe(200);
     // Ready = the database answers, migrated from dist/migrations at start.
     expect((await fetch(`${server.baseUrl}/readyz`)).status).toBe(200);
     const script = await fetch(`${server.baseUrl}/pay-assets/page.js`);
     expect(script.status).toBe(200);
-    expect(await script.text()).toBe(fs.readFileSync(path.join(ROOT, 'src', 'modules', 'payment-links', 'page', 'assets', 'page.js'), 'utf8'));
+    expect(await script.text()).toBe(
+      fs.readFileSync(path.join(ROOT, 'src', 'modules', 'payment-links', 'page', 'assets', 'page.js'), 'utf8'),
+    );
     expect((await fetch(`${server.baseUrl}/openapi.json`)).status).toBe(200);
     // The dashboard console, built by the same command into dist/console/.
     const dashboard = await fetch(`${server.baseUrl}/dashboard/`);
@@ -79,17 +91,25 @@ describe('happy', () => {
   });
 
   it('npm start builds dist/ first when it is missing or stale; tsx is a development dependency only', () => {
-    const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string>; dependencies: Record<string, string>; devDependencies: Record<string, string> };
+    const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+      scripts: Record<string, string>;
+      dependencies: Record<string, string>;
+      devDependencies: Record<string, string>;
+    };
     expect(pkg.scripts.prestart).toBe('node bin/build.mjs --if-stale');
     expect(pkg.scripts.start).toMatch(/^node( -\S+)* bin\/svc\.mjs serve$/);
     expect(pkg.dependencies).not.toHaveProperty('tsx');
     expect(pkg.devDependencies).toHaveProperty('tsx');
-    const lock = JSON.parse(fs.readFileSync(path.join(ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, { dev?: boolean }> };
+    const lock = JSON.parse(fs.readFileSync(path.join(ROOT, 'package-lock.json'), 'utf8')) as {
+      packages: Record<string, { dev?: boolean }>;
+    };
     expect(lock.packages['node_modules/tsx']!.dev).toBe(true);
   });
 
-  it('tells a current build from a stale or missing one by the sources\' times', async () => {
-    const { distState } = (await import(pathToFileURL(path.join(ROOT, 'bin', 'build.mjs')).href)) as { distState(root: string): string };
+  it("tells a current build from a stale or missing one by the sources' times", async () => {
+    const { distState } = (await import(pathToFileURL(path.join(ROOT, 'bin', 'build.mjs')).href)) as {
+      distState(root: string): string;
+    };
     const root = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-state-'));
     try {
       const at = (file: string, seconds: number) => fs.utimesSync(path.join(root, file), seconds, seconds);

@@ -13,9 +13,24 @@ import { ROOT } from '../helpers/spawn-server.ts';
 const read = (file: string) => fs.readFileSync(path.join(ROOT, file), 'utf8');
 const dockerfile = read('Dockerfile');
 /** Instructions with continuation lines joined, comments dropped. */
-const instructions = dockerfile.replace(/\\\n\s*/g, ' ').split('\n').map((l) => l.trim()).filter((l) => l !== '' && !l.startsWith('#'));
+const instructions = dockerfile
+  .replace(/\\\n\s*/g, ' ')
+  .split('\n')
+  .map((l) => l.trim())
+  .filter((l) => l !== '' && !l.startsWith('#'));
 const finalStage = instructions.slice(instructions.map((l) => l.startsWith('FROM ')).lastIndexOf(true));
-const compose = parse(read('compose.yaml'), { merge: true }) as { services: Record<string, { image?: string; command?: string[]; environment?: Record<string, string>; depends_on?: Record<string, { condition: string }>; ports?: string[] }> };
+const compose = parse(read('compose.yaml'), { merge: true }) as {
+  services: Record<
+    string,
+    {
+      image?: string;
+      command?: string[];
+      environment?: Record<string, string>;
+      depends_on?: Record<string, { condition: string }>;
+      ports?: string[];
+    }
+  >;
+};
 /** The configuration table of docs/configuration.md (generated from the settings: src/config-table.test.ts). */
 const configurationDoc = read('docs/configuration.md');
 const settingNames = new Set(configurationVariables().map((v) => v.name));
@@ -45,7 +60,10 @@ describe('happy', () => {
 
   it('compiles the sources in a build stage and ships dist/ without them', () => {
     const froms = instructions.filter((l) => l.startsWith('FROM '));
-    const build = instructions.slice(instructions.indexOf(froms.find((l) => l.endsWith(' AS build'))!), instructions.indexOf(froms.at(-1)!));
+    const build = instructions.slice(
+      instructions.indexOf(froms.find((l) => l.endsWith(' AS build'))!),
+      instructions.indexOf(froms.at(-1)!),
+    );
     expect(build).toContain('RUN npm run build');
     expect(build).toContain('COPY src ./src');
     expect(finalStage).toContain('COPY --from=build --chown=root:root /app/dist ./dist');
@@ -66,7 +84,9 @@ describe('happy', () => {
   });
 
   it('keeps secrets, local data and dependencies out of the build context', () => {
-    const ignored = read('.dockerignore').split('\n').map((l) => l.trim());
+    const ignored = read('.dockerignore')
+      .split('\n')
+      .map((l) => l.trim());
     for (const entry of ['node_modules', 'data', '*.pem', '.env', '.git']) expect(ignored).toContain(entry);
   });
 
@@ -75,7 +95,8 @@ describe('happy', () => {
     expect(postgres!.image).toMatch(/^postgres:15\.\d+(-[a-z]+)?$/);
     expect(migrate!.command).toEqual(['node', 'bin/svc.mjs', 'migrate']);
     expect(migrate!.depends_on).toEqual({ postgres: { condition: 'service_healthy' } });
-    for (const server of [one!, two!]) expect(server.depends_on).toEqual({ migrate: { condition: 'service_completed_successfully' } });
+    for (const server of [one!, two!])
+      expect(server.depends_on).toEqual({ migrate: { condition: 'service_completed_successfully' } });
     expect(one!.environment!.VAULT_MASTER_KEY).toBe(two!.environment!.VAULT_MASTER_KEY);
     expect(one!.environment!.VAULT_MASTER_KEY).toMatch(/^\$\{VAULT_MASTER_KEY:\?/);
     expect(one!.environment!.DATABASE_URL).toBe(two!.environment!.DATABASE_URL);
@@ -87,10 +108,14 @@ describe('happy', () => {
       const environment = compose.services[name]!.environment!;
       for (const variable of Object.keys(environment)) {
         expect(settingNames.has(variable), `${variable} read by the settings (src/config.ts GROUPS)`).toBe(true);
-        expect(configurationDoc, `${variable} in the table of docs/configuration.md`).toMatch(new RegExp(`^\\| \`${variable}\` \\|`, 'm'));
+        expect(configurationDoc, `${variable} in the table of docs/configuration.md`).toMatch(
+          new RegExp(`^\\| \`${variable}\` \\|`, 'm'),
+        );
       }
       // With the required secrets filled in as the example file says, the configuration loads.
-      const filled = Object.fromEntries(Object.entries(environment).map(([key, value]) => [key, substitute(String(value))]));
+      const filled = Object.fromEntries(
+        Object.entries(environment).map(([key, value]) => [key, substitute(String(value))]),
+      );
       const config = loadConfig(filled);
       expect(config.environment).toBe('production');
       expect(config.databaseUrl).toBe('postgres://svc:0123abcd@postgres:5432/svc');
@@ -105,7 +130,9 @@ describe('happy', () => {
 describe('errors', () => {
   it('refuses to start compose without the secrets, naming each (${VAR:?message})', () => {
     const required = [...read('compose.yaml').matchAll(/\$\{([A-Z_]+):\?/g)].map((m) => m[1]!);
-    expect(new Set(required)).toEqual(new Set(['POSTGRES_PASSWORD', 'VAULT_MASTER_KEY', 'METRICS_TOKEN', 'PUBLIC_URL']));
+    expect(new Set(required)).toEqual(
+      new Set(['POSTGRES_PASSWORD', 'VAULT_MASTER_KEY', 'METRICS_TOKEN', 'PUBLIC_URL']),
+    );
     const example = read('docs/ops/compose.env.example');
     for (const variable of required) expect(example).toMatch(new RegExp(`^${variable}=$`, 'm'));
   });
@@ -115,12 +142,21 @@ describe('security', () => {
   it('leaves only the data directory writable by the server user, and publishes ports on loopback', () => {
     expect(finalStage.filter((l) => l.startsWith('COPY ')).every((l) => l.includes('--chown=root:root'))).toBe(true);
     expect(finalStage.some((l) => l.includes('chown node:node /var/lib/svc'))).toBe(true);
-    for (const name of ['server-1', 'server-2']) for (const port of compose.services[name]!.ports!) expect(port).toMatch(/^127\.0\.0\.1:/);
+    for (const name of ['server-1', 'server-2'])
+      for (const port of compose.services[name]!.ports!) expect(port).toMatch(/^127\.0\.0\.1:/);
   });
 });
 
 /** What docker compose does with an .env holding sample secrets. */
 function substitute(value: string): string {
-  const samples: Record<string, string> = { POSTGRES_PASSWORD: '0123abcd', VAULT_MASTER_KEY: Buffer.alloc(32, 9).toString('base64'), METRICS_TOKEN: 'f'.repeat(64), PUBLIC_URL: 'https://payments.example.com' };
-  return value.replace(/\$\{([A-Z_]+)(?::-([^}]*)|:\?[^}]*)?\}/g, (_, name: string, fallback: string | undefined) => samples[name] ?? fallback ?? '');
+  const samples: Record<string, string> = {
+    POSTGRES_PASSWORD: '0123abcd',
+    VAULT_MASTER_KEY: Buffer.alloc(32, 9).toString('base64'),
+    METRICS_TOKEN: 'f'.repeat(64),
+    PUBLIC_URL: 'https://payments.example.com',
+  };
+  return value.replace(
+    /\$\{([A-Z_]+)(?::-([^}]*)|:\?[^}]*)?\}/g,
+    (_, name: string, fallback: string | undefined) => samples[name] ?? fallback ?? '',
+  );
 }

@@ -25,7 +25,9 @@ afterAll(async () => {
 });
 
 const read = (file: string) => fs.readFileSync(path.join(ROOT, file), 'utf8');
-const metricNames = (text: string) => [...new Set([...text.matchAll(/\b((?:svc|process|nodejs)_[a-z0-9_]+)\b/g)].map((m) => m[1]!))];
+const metricNames = (text: string) => [
+  ...new Set([...text.matchAll(/\b((?:svc|process|nodejs)_[a-z0-9_]+)\b/g)].map((m) => m[1]!)),
+];
 
 interface Rule {
   alert: string;
@@ -36,7 +38,9 @@ interface Rule {
 
 describe('happy', () => {
   it('alert rules use exposed metrics, one alert each for approval rate, connector errors, webhook backlog and job lag', () => {
-    const rules = (parse(read('docs/ops/alerts.yaml')) as { groups: Array<{ rules: Rule[] }> }).groups.flatMap((g) => g.rules);
+    const rules = (parse(read('docs/ops/alerts.yaml')) as { groups: Array<{ rules: Rule[] }> }).groups.flatMap(
+      (g) => g.rules,
+    );
     for (const rule of rules) {
       expect(rule.annotations.summary, rule.alert).toBeTruthy();
       expect(['page', 'warn']).toContain(rule.labels.severity);
@@ -50,7 +54,9 @@ describe('happy', () => {
   });
 
   it('the Grafana dashboard queries exposed metrics only', () => {
-    const dashboard = JSON.parse(read('docs/ops/grafana-dashboard.json')) as { panels: Array<{ title: string; targets: Array<{ expr: string }> }> };
+    const dashboard = JSON.parse(read('docs/ops/grafana-dashboard.json')) as {
+      panels: Array<{ title: string; targets: Array<{ expr: string }> }>;
+    };
     expect(dashboard.panels.length).toBeGreaterThanOrEqual(10);
     const used = new Set<string>();
     for (const panel of dashboard.panels) {
@@ -62,7 +68,8 @@ describe('happy', () => {
       }
     }
     // Every family of ours is on the dashboard.
-    for (const name of exposed) if (name.startsWith('svc_') && !/_(bucket|count|sum)$/.test(name)) expect(used, name).toContain(name);
+    for (const name of exposed)
+      if (name.startsWith('svc_') && !/_(bucket|count|sum)$/.test(name)) expect(used, name).toContain(name);
   });
 });
 
@@ -71,7 +78,8 @@ describe('errors', () => {
     const section = read('docs/operating.md').split('\n## Metrics\n')[1]!.split('\n## Server-Timing\n')[0]!;
     const listed = metricNames(section).filter((n) => n.startsWith('svc_'));
     for (const name of listed) expect(exposed.has(name), name).toBe(true);
-    for (const name of exposed) if (name.startsWith('svc_') && !/_(bucket|count|sum)$/.test(name)) expect(listed, name).toContain(name);
+    for (const name of exposed)
+      if (name.startsWith('svc_') && !/_(bucket|count|sum)$/.test(name)) expect(listed, name).toContain(name);
   });
 });
 
@@ -79,7 +87,17 @@ describe('security', () => {
   it('no alert or panel groups by a label that could hold ids', () => {
     const text = read('docs/ops/alerts.yaml') + read('docs/ops/grafana-dashboard.json');
     for (const [, labels] of text.matchAll(/by \(([^)]*)\)/g)) {
-      for (const label of labels!.split(',').map((l) => l.trim())) expect(['operation', 'status', 'payment_service_definition', 'outcome', 'job', 'state', 'instance', 'le']).toContain(label);
+      for (const label of labels!.split(',').map((l) => l.trim()))
+        expect([
+          'operation',
+          'status',
+          'payment_service_definition',
+          'outcome',
+          'job',
+          'state',
+          'instance',
+          'le',
+        ]).toContain(label);
     }
   });
 });

@@ -10,7 +10,10 @@ import { buildTestApp, type TestApp } from '../helpers/build-test-app.ts';
  */
 
 let t: TestApp;
-let doc: { paths: Record<string, Record<string, { operationId?: string }>>; components: { schemas: Record<string, unknown> } };
+let doc: {
+  paths: Record<string, Record<string, { operationId?: string }>>;
+  components: { schemas: Record<string, unknown> };
+};
 beforeAll(async () => {
   t = await buildTestApp();
   doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
@@ -18,7 +21,8 @@ beforeAll(async () => {
 afterAll(async () => t.close());
 
 const get = (url: string, headers: Record<string, string> = {}) => t.app.inject({ method: 'GET', url, headers });
-const PAGE_CSP = "default-src 'none'; style-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+const PAGE_CSP =
+  "default-src 'none'; style-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 describe('happy', () => {
   it('lists every operation of the document on the index, each linked to its page, with no script', async () => {
@@ -26,10 +30,16 @@ describe('happy', () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(res.headers['content-security-policy']).toBe(PAGE_CSP);
-    expect(res.headers).toMatchObject({ 'x-content-type-options': 'nosniff', 'x-frame-options': 'DENY', 'referrer-policy': 'no-referrer' });
+    expect(res.headers).toMatchObject({
+      'x-content-type-options': 'nosniff',
+      'x-frame-options': 'DENY',
+      'referrer-policy': 'no-referrer',
+    });
     expect(res.body).toContain('<title>svc API reference</title>');
     expect(res.body).toContain('<meta name="viewport" content="width=device-width, initial-scale=1">');
-    const ids = Object.values(doc.paths).flatMap((methods) => Object.values(methods).map((operation) => operation.operationId));
+    const ids = Object.values(doc.paths).flatMap((methods) =>
+      Object.values(methods).map((operation) => operation.operationId),
+    );
     expect(ids.length).toBeGreaterThan(150);
     const linked = [...res.body.matchAll(/<a class="operation" href="operations\/([A-Za-z]+)">/g)].map((m) => m[1]);
     expect(linked.sort()).toEqual([...ids].sort());
@@ -51,10 +61,14 @@ describe('happy', () => {
     expect(res.body).toContain('<a href="../schemas/BuyerCreate">BuyerCreate</a>');
     // The body's fields are on the page; the schemas inside it are links.
     expect(res.body).toContain('<code class="name">external_identifier</code>');
-    expect(res.body).toMatch(/<code class="name">billing_details<\/code> <span class="type"><a href="\.\.\/schemas\/BillingDetails\d*">/);
+    expect(res.body).toMatch(
+      /<code class="name">billing_details<\/code> <span class="type"><a href="\.\.\/schemas\/BillingDetails\d*">/,
+    );
     expect(res.body).toContain('<span class="status s2">201</span>');
     // The shared error answers, with their description and body.
-    expect(res.body).toMatch(/<span class="status s4">422<\/span> <p>Unprocessable Entity[^<]*<code>HTTPValidationError<\/code>/);
+    expect(res.body).toMatch(
+      /<span class="status s4">422<\/span> <p>Unprocessable Entity[^<]*<code>HTTPValidationError<\/code>/,
+    );
   });
 
   it('shows a named schema with its properties, what is required, limits, and the operations that use it', async () => {
@@ -90,7 +104,12 @@ describe('happy', () => {
 
 describe('errors', () => {
   it('answers 404 for an unknown operation or schema, and keeps nothing for it', async () => {
-    for (const url of ['/docs/operations/noSuchOperation', '/docs/schemas/NoSuchSchema', '/docs/schemas/constructor', '/docs/operations/__proto__']) {
+    for (const url of [
+      '/docs/operations/noSuchOperation',
+      '/docs/schemas/NoSuchSchema',
+      '/docs/schemas/constructor',
+      '/docs/operations/__proto__',
+    ]) {
       const res = await get(url);
       expect(res.statusCode, url).toBe(404);
       expect(res.body, url).toContain('<h1>Not found</h1>');

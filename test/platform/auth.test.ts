@@ -33,14 +33,31 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-const get = (token: string | null, headers: Record<string, string> = {}) => t.request({ method: 'GET', url: '/merchant-accounts/default', token, headers });
+const get = (token: string | null, headers: Record<string, string> = {}) =>
+  t.request({ method: 'GET', url: '/merchant-accounts/default', token, headers });
 /** The spec's 401 body; its message says which class of failure, after the spec's sentence (issue 51). */
-const UNAUTHORIZED = (why: string) => ({ type: 'error', code: 'unauthorized', status: 401, message: `No valid API authentication found: ${why}`, details: [] });
-const refusedWith = async (token: string) => (await get(token)).json().message.replace('No valid API authentication found: ', '');
+const UNAUTHORIZED = (why: string) => ({
+  type: 'error',
+  code: 'unauthorized',
+  status: 401,
+  message: `No valid API authentication found: ${why}`,
+  details: [],
+});
+const refusedWith = async (token: string) =>
+  (await get(token)).json().message.replace('No valid API authentication found: ', '');
 
-async function signWith(claims: Record<string, unknown>, header: Record<string, unknown>, iat = Math.floor(Date.now() / 1000), exp = iat + 60) {
+async function signWith(
+  claims: Record<string, unknown>,
+  header: Record<string, unknown>,
+  iat = Math.floor(Date.now() / 1000),
+  exp = iat + 60,
+) {
   const key = await importPKCS8(t.keys.privateKeyPem, 'ES512');
-  return new SignJWT(claims).setProtectedHeader({ alg: 'ES512', kid: t.keys.thumbprint, ...header } as never).setIssuedAt(iat).setExpirationTime(exp).sign(key);
+  return new SignJWT(claims)
+    .setProtectedHeader({ alg: 'ES512', kid: t.keys.thumbprint, ...header } as never)
+    .setIssuedAt(iat)
+    .setExpirationTime(exp)
+    .sign(key);
 }
 
 describe('happy', () => {
@@ -56,11 +73,19 @@ describe('happy', () => {
 
   it('uses the merchant account of the header, else the token claim, else default', async () => {
     const other = await createMerchantAccount(t.deps);
-    const whoami = (token: string, headers: Record<string, string> = {}) => t.request({ method: 'GET', url: '/test-only/whoami', token, headers });
+    const whoami = (token: string, headers: Record<string, string> = {}) =>
+      t.request({ method: 'GET', url: '/test-only/whoami', token, headers });
     const plain = await t.keys.token();
-    expect((await whoami(plain, { 'x-svc-merchant-account-id': other })).json()).toEqual({ merchant_account_id: other });
+    expect((await whoami(plain, { 'x-svc-merchant-account-id': other })).json()).toEqual({
+      merchant_account_id: other,
+    });
     expect((await whoami(plain)).json()).toEqual({ merchant_account_id: 'default' });
-    const pinned = await mintToken({ privateKeyPem: t.keys.privateKeyPem, scopes: ['*.read'], lifetimeSeconds: 60, merchantAccountId: other });
+    const pinned = await mintToken({
+      privateKeyPem: t.keys.privateKeyPem,
+      scopes: ['*.read'],
+      lifetimeSeconds: 60,
+      merchantAccountId: other,
+    });
     expect((await whoami(pinned)).json()).toEqual({ merchant_account_id: other });
     const limited = await createTestKeyPair(t.deps, other);
     expect((await whoami(await limited.token())).json()).toEqual({ merchant_account_id: other });
@@ -69,22 +94,48 @@ describe('happy', () => {
 
 describe('errors', () => {
   it('answers 401 for missing, malformed or non-bearer credentials', async () => {
-    const cases: Array<[string | undefined, string]> = [[undefined, 'missing authorization header'], ['', 'missing authorization header'], ['Bearer', 'malformed authorization header'], ['Basic dXNlcjpwYXNz', 'malformed authorization header'], ['Bearer not-a-jwt', 'malformed authorization header'], ['Bearer a.b.c', 'malformed token']];
+    const cases: Array<[string | undefined, string]> = [
+      [undefined, 'missing authorization header'],
+      ['', 'missing authorization header'],
+      ['Bearer', 'malformed authorization header'],
+      ['Basic dXNlcjpwYXNz', 'malformed authorization header'],
+      ['Bearer not-a-jwt', 'malformed authorization header'],
+      ['Bearer a.b.c', 'malformed token'],
+    ];
     for (const [authorization, why] of cases) {
-      const res = await t.request({ method: 'GET', url: '/merchant-accounts/default', token: null, headers: authorization === undefined ? {} : { authorization } });
+      const res = await t.request({
+        method: 'GET',
+        url: '/merchant-accounts/default',
+        token: null,
+        headers: authorization === undefined ? {} : { authorization },
+      });
       expect(res.statusCode, String(authorization)).toBe(401);
       expect(res.json(), String(authorization)).toEqual(UNAUTHORIZED(why));
     }
   });
 
   it('refuses alg none, HS512 and RS512', async () => {
-    const body = Buffer.from(JSON.stringify({ scopes: ['*.read'], iat: Math.floor(Date.now() / 1000), exp: Math.floor(Date.now() / 1000) + 60 })).toString('base64url');
+    const body = Buffer.from(
+      JSON.stringify({
+        scopes: ['*.read'],
+        iat: Math.floor(Date.now() / 1000),
+        exp: Math.floor(Date.now() / 1000) + 60,
+      }),
+    ).toString('base64url');
     const none = `${Buffer.from(JSON.stringify({ alg: 'none', kid: t.keys.thumbprint })).toString('base64url')}.${body}.`;
     expect((await get(none)).statusCode).toBe(401);
-    const hs = await new SignJWT({ scopes: ['*.read'] }).setProtectedHeader({ alg: 'HS512', kid: t.keys.thumbprint }).setIssuedAt().setExpirationTime('1m').sign(new TextEncoder().encode(t.keys.thumbprint.repeat(3)));
+    const hs = await new SignJWT({ scopes: ['*.read'] })
+      .setProtectedHeader({ alg: 'HS512', kid: t.keys.thumbprint })
+      .setIssuedAt()
+      .setExpirationTime('1m')
+      .sign(new TextEncoder().encode(t.keys.thumbprint.repeat(3)));
     expect((await get(hs)).statusCode).toBe(401);
     const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 });
-    const rs = await new SignJWT({ scopes: ['*.read'] }).setProtectedHeader({ alg: 'RS512', kid: t.keys.thumbprint }).setIssuedAt().setExpirationTime('1m').sign(rsa.privateKey);
+    const rs = await new SignJWT({ scopes: ['*.read'] })
+      .setProtectedHeader({ alg: 'RS512', kid: t.keys.thumbprint })
+      .setIssuedAt()
+      .setExpirationTime('1m')
+      .sign(rsa.privateKey);
     expect((await get(rs)).statusCode).toBe(401);
   });
 
@@ -94,10 +145,16 @@ describe('errors', () => {
     expect(expired.statusCode).toBe(401);
     expect(expired.json()).toEqual(UNAUTHORIZED('token expired'));
     expect(await refusedWith(await signWith({ scopes: ['*.read'], nbf: now + 300 }, {}))).toBe('token not yet valid');
-    expect(await refusedWith(await signWith({ scopes: ['*.read'] }, {}, now + 300, now + 400))).toBe('token not yet valid');
+    expect(await refusedWith(await signWith({ scopes: ['*.read'] }, {}, now + 300, now + 400))).toBe(
+      'token not yet valid',
+    );
     // TOKEN_MAX_LIFETIME_SECONDS, 24 h by default.
-    expect(await refusedWith(await signWith({ scopes: ['*.read'] }, {}, now, now + 30 * 24 * 3600))).toBe('lifetime exceeds 24 h');
-    expect(await refusedWith(await signWith({ scopes: ['*.read'] }, {}, now, now + 24 * 3600 + 1))).toBe('lifetime exceeds 24 h');
+    expect(await refusedWith(await signWith({ scopes: ['*.read'] }, {}, now, now + 30 * 24 * 3600))).toBe(
+      'lifetime exceeds 24 h',
+    );
+    expect(await refusedWith(await signWith({ scopes: ['*.read'] }, {}, now, now + 24 * 3600 + 1))).toBe(
+      'lifetime exceeds 24 h',
+    );
   });
 
   it('refuses a token without scopes, a bad signature and an unknown kid', async () => {
@@ -108,7 +165,12 @@ describe('errors', () => {
     expect((await get(flipped)).statusCode).toBe(401);
     expect(await refusedWith(flipped)).toBe('invalid signature');
     // The same signature over a payload with more scopes.
-    const widened = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(p!, 'base64url').toString()), scopes: ['*.read', '*.write', 'embed'] })).toString('base64url');
+    const widened = Buffer.from(
+      JSON.stringify({
+        ...JSON.parse(Buffer.from(p!, 'base64url').toString()),
+        scopes: ['*.read', '*.write', 'embed'],
+      }),
+    ).toString('base64url');
     expect(await refusedWith(`${h}.${widened}.${s}`)).toBe('invalid signature');
     // The kid is not echoed: an unknown key and a revoked one answer alike.
     const unknown = await get(await signWith({ scopes: ['*.read'] }, { kid: 'unknown-kid' }));
@@ -139,13 +201,22 @@ describe('security', () => {
     const token = await pair.token();
     const res = await t.request({ method: 'GET', url: '/test-only/whoami', token, merchantAccountId: 'default' });
     expect(res.statusCode).toBe(403);
-    expect((await t.request({ method: 'GET', url: '/test-only/whoami', token, merchantAccountId: mine })).statusCode).toBe(200);
+    expect(
+      (await t.request({ method: 'GET', url: '/test-only/whoami', token, merchantAccountId: mine })).statusCode,
+    ).toBe(200);
   });
 
   it('a token pinned to a merchant account cannot name another in the header', async () => {
     const mine = await createMerchantAccount(t.deps);
-    const token = await mintToken({ privateKeyPem: t.keys.privateKeyPem, scopes: ['*.read'], lifetimeSeconds: 60, merchantAccountId: mine });
-    expect((await t.request({ method: 'GET', url: '/test-only/whoami', token, merchantAccountId: 'default' })).statusCode).toBe(403);
+    const token = await mintToken({
+      privateKeyPem: t.keys.privateKeyPem,
+      scopes: ['*.read'],
+      lifetimeSeconds: 60,
+      merchantAccountId: mine,
+    });
+    expect(
+      (await t.request({ method: 'GET', url: '/test-only/whoami', token, merchantAccountId: 'default' })).statusCode,
+    ).toBe(403);
     expect((await t.request({ method: 'GET', url: '/test-only/whoami', token })).statusCode).toBe(200);
   });
 });

@@ -21,15 +21,35 @@ async function freshWindow(): Promise<void> {
 }
 
 const session = async (t: TestApp, merchantAccountId?: string): Promise<string> => {
-  const res = await t.request({ method: 'POST', url: '/checkout/sessions', payload: {}, ...(merchantAccountId ? { merchantAccountId } : {}) });
+  const res = await t.request({
+    method: 'POST',
+    url: '/checkout/sessions',
+    payload: {},
+    ...(merchantAccountId ? { merchantAccountId } : {}),
+  });
   expect(res.statusCode, res.body).toBe(201);
   return res.json().id;
 };
 
 /** A request from `remoteAddress` (the peer of the TCP connection), optionally naming a client in X-Forwarded-For. */
-const from = (remoteAddress: string, forwardedFor?: string): Pick<InjectOptions, 'remoteAddress' | 'headers'> => ({ remoteAddress, headers: forwardedFor === undefined ? {} : { 'x-forwarded-for': forwardedFor } });
-const fields = (t: TestApp, id: string, client: ReturnType<typeof from>) => t.app.inject({ method: 'POST', url: `/checkout/sessions/${id}/fields`, payload: { payment_method: card }, ...client });
-const clickToPay = (t: TestApp, id: string, client: ReturnType<typeof from>) => t.app.inject({ method: 'POST', url: '/digital-wallets/click-to-pay/session', payload: { checkout_session_id: id }, ...client });
+const from = (remoteAddress: string, forwardedFor?: string): Pick<InjectOptions, 'remoteAddress' | 'headers'> => ({
+  remoteAddress,
+  headers: forwardedFor === undefined ? {} : { 'x-forwarded-for': forwardedFor },
+});
+const fields = (t: TestApp, id: string, client: ReturnType<typeof from>) =>
+  t.app.inject({
+    method: 'POST',
+    url: `/checkout/sessions/${id}/fields`,
+    payload: { payment_method: card },
+    ...client,
+  });
+const clickToPay = (t: TestApp, id: string, client: ReturnType<typeof from>) =>
+  t.app.inject({
+    method: 'POST',
+    url: '/digital-wallets/click-to-pay/session',
+    payload: { checkout_session_id: id },
+    ...client,
+  });
 
 /** Spends the 50 misses of a client address on unknown session ids; every one is 401. */
 async function spendMisses(t: TestApp, client: ReturnType<typeof from>): Promise<void> {
@@ -73,7 +93,8 @@ describe('security', () => {
       await freshWindow();
       // 203.0.113.50 is no trusted proxy: its X-Forwarded-For is ignored, every guess counts for it.
       const statuses: number[] = [];
-      for (let i = 0; i < 51; i++) statuses.push((await fields(t, uuidv7(), from('203.0.113.50', `198.51.100.${i}`))).statusCode);
+      for (let i = 0; i < 51; i++)
+        statuses.push((await fields(t, uuidv7(), from('203.0.113.50', `198.51.100.${i}`))).statusCode);
       expect(statuses.slice(0, 50).filter((s) => s !== 401)).toEqual([]);
       expect(statuses[50]).toBe(429);
     });
@@ -82,7 +103,8 @@ describe('security', () => {
       await freshWindow();
       // The CDN appends the address it saw, the load balancer the CDN's; what the client wrote itself changes every time.
       const statuses: number[] = [];
-      for (let i = 0; i < 51; i++) statuses.push((await fields(t, uuidv7(), from(PROXY, `192.0.2.${i}, 198.51.100.40, 172.16.5.5`))).statusCode);
+      for (let i = 0; i < 51; i++)
+        statuses.push((await fields(t, uuidv7(), from(PROXY, `192.0.2.${i}, 198.51.100.40, 172.16.5.5`))).statusCode);
       expect(statuses.slice(0, 50).filter((s) => s !== 401)).toEqual([]);
       expect(statuses[50]).toBe(429);
       expect((await fields(t, uuidv7(), from(PROXY, '192.0.2.1, 198.51.100.41, 172.16.5.5'))).statusCode).toBe(401);
@@ -91,7 +113,12 @@ describe('security', () => {
     it('counts Click to Pay misses in the same budget: a guesser cannot switch endpoints for 50 more', async () => {
       await freshWindow();
       const m = await createMerchantAccount(t.deps);
-      const wallet = await t.request({ method: 'POST', url: '/digital-wallets', merchantAccountId: m, payload: { provider: 'click-to-pay', merchant_name: 'C2P Shop', accept_terms_and_conditions: true } });
+      const wallet = await t.request({
+        method: 'POST',
+        url: '/digital-wallets',
+        merchantAccountId: m,
+        payload: { provider: 'click-to-pay', merchant_name: 'C2P Shop', accept_terms_and_conditions: true },
+      });
       expect(wallet.statusCode, wallet.body).toBe(201);
       const guesser = from(PROXY, '198.51.100.30');
       const statuses: number[] = [];
@@ -120,15 +147,21 @@ describe('security', () => {
         `/sandbox/challenges/default/${uuidv7()}`,
       ];
       // Each kind of miss counts: 4 here and 46 on session ids spend the 50.
-      for (const url of unknown) expect((await t.app.inject({ method: 'GET', url, ...guesser })).statusCode, url).toBe(404);
+      for (const url of unknown)
+        expect((await t.app.inject({ method: 'GET', url, ...guesser })).statusCode, url).toBe(404);
       for (let i = 0; i < 46; i++) expect((await fields(t, uuidv7(), guesser)).statusCode).toBe(401);
-      for (const url of unknown) expect((await t.app.inject({ method: 'GET', url, ...guesser })).statusCode, url).toBe(429);
-      for (const url of [`/sandbox/approvals/default/${uuidv7()}/approve`, `/sandbox/challenges/default/${uuidv7()}/complete`]) {
+      for (const url of unknown)
+        expect((await t.app.inject({ method: 'GET', url, ...guesser })).statusCode, url).toBe(429);
+      for (const url of [
+        `/sandbox/approvals/default/${uuidv7()}/approve`,
+        `/sandbox/challenges/default/${uuidv7()}/complete`,
+      ]) {
         expect((await t.app.inject({ method: 'POST', url, ...guesser })).statusCode, url).toBe(429);
       }
       // The page of a link that exists is served to the spent address; another address still gets 404 for a guess.
       expect((await t.app.inject({ method: 'GET', url: pagePath, ...guesser })).statusCode).toBe(200);
-      for (const url of unknown) expect((await t.app.inject({ method: 'GET', url, ...other })).statusCode, url).toBe(404);
+      for (const url of unknown)
+        expect((await t.app.inject({ method: 'GET', url, ...other })).statusCode, url).toBe(404);
     });
   });
 
@@ -142,7 +175,8 @@ describe('security', () => {
     it('ignores X-Forwarded-For: a client cannot escape its count by writing a new address each time', async () => {
       await freshWindow();
       const statuses: number[] = [];
-      for (let i = 0; i < 51; i++) statuses.push((await fields(t, uuidv7(), from('203.0.113.60', `198.51.100.${i}`))).statusCode);
+      for (let i = 0; i < 51; i++)
+        statuses.push((await fields(t, uuidv7(), from('203.0.113.60', `198.51.100.${i}`))).statusCode);
       expect(statuses[50]).toBe(429);
       // A real session is still served to that address.
       expect((await fields(t, await session(t), from('203.0.113.60'))).statusCode).toBe(204);

@@ -11,15 +11,24 @@ beforeAll(async () => {
 afterAll(async () => t.close());
 
 const newKey = () => `key-${uuidv7()}`;
-const CREDENTIALS_MESSAGE = 'This idempotency-key was already used by a token with other scopes or embed pins; retry with a token like the first, or send a new key';
+const CREDENTIALS_MESSAGE =
+  'This idempotency-key was already used by a token with other scopes or embed pins; retry with a token like the first, or send a new key';
 
 type Extra = { scopes?: string[]; merchantAccountId?: string };
 const createBuyer = (email: string, key: string, extra: Extra = {}) =>
-  t.request({ method: 'POST', url: '/buyers', payload: { display_name: 'Ada', billing_details: { first_name: 'Ada', email_address: email } }, headers: { 'idempotency-key': key }, ...extra });
+  t.request({
+    method: 'POST',
+    url: '/buyers',
+    payload: { display_name: 'Ada', billing_details: { first_name: 'Ada', email_address: email } },
+    headers: { 'idempotency-key': key },
+    ...extra,
+  });
 
 /** Every column of every idempotency row, as the database holds it. */
 async function rawTable(): Promise<string> {
-  const rows = await sql<{ text: string }>`SELECT row_to_json(k)::text AS text FROM idempotency_keys k`.execute(t.deps.db);
+  const rows = await sql<{ text: string }>`SELECT row_to_json(k)::text AS text FROM idempotency_keys k`.execute(
+    t.deps.db,
+  );
   return rows.rows.map((r) => r.text).join('\n');
 }
 
@@ -35,8 +44,17 @@ describe('encryption at rest', () => {
     expect(raw).toContain(key);
     expect(raw).not.toContain(email);
     expect(raw).not.toContain(first.json().id);
-    const row = await t.deps.db.selectFrom('idempotency_keys').selectAll().where('key', '=', key).executeTakeFirstOrThrow();
-    expect(row).toMatchObject({ state: 'completed', response_status: 201, response_key_id: expect.any(String), credential_hash: expect.any(String) });
+    const row = await t.deps.db
+      .selectFrom('idempotency_keys')
+      .selectAll()
+      .where('key', '=', key)
+      .executeTakeFirstOrThrow();
+    expect(row).toMatchObject({
+      state: 'completed',
+      response_status: 201,
+      response_key_id: expect.any(String),
+      credential_hash: expect.any(String),
+    });
 
     const again = await createBuyer(email, key);
     expect([again.statusCode, again.headers['idempotent-replayed'], again.body]).toEqual([201, 'true', first.body]);
@@ -53,7 +71,9 @@ describe('encryption at rest', () => {
     const [a, b] = [newKey(), newKey()];
     expect((await createBuyer('a@example.com', a)).statusCode).toBe(201);
     expect((await createBuyer('b@example.com', b)).statusCode).toBe(201);
-    await sql`UPDATE idempotency_keys SET (response_body, response_key_id) = (SELECT response_body, response_key_id FROM idempotency_keys WHERE key = ${a}) WHERE key = ${b}`.execute(t.deps.db);
+    await sql`UPDATE idempotency_keys SET (response_body, response_key_id) = (SELECT response_body, response_key_id FROM idempotency_keys WHERE key = ${a}) WHERE key = ${b}`.execute(
+      t.deps.db,
+    );
     const replay = await createBuyer('b@example.com', b);
     expect(replay.statusCode).toBe(500);
     expect(replay.body).not.toContain('a@example.com');
@@ -85,7 +105,14 @@ describe('credential binding', () => {
       code: 'bad_request',
       status: 400,
       message: CREDENTIALS_MESSAGE,
-      details: [{ location: 'header', pointer: '/idempotency-key', message: 'Key reused with different credentials or scopes', type: 'idempotency_credentials_mismatch' }],
+      details: [
+        {
+          location: 'header',
+          pointer: '/idempotency-key',
+          message: 'Key reused with different credentials or scopes',
+          type: 'idempotency_credentials_mismatch',
+        },
+      ],
     });
   });
 
@@ -94,7 +121,10 @@ describe('credential binding', () => {
     const scopes = ['buyers.write', 'buyers.read'];
     const first = await createBuyer('s@example.com', key, { scopes });
     expect(first.statusCode).toBe(201);
-    expect((await createBuyer('s@example.com', key)).json()).toMatchObject({ code: 'bad_request', message: CREDENTIALS_MESSAGE });
+    expect((await createBuyer('s@example.com', key)).json()).toMatchObject({
+      code: 'bad_request',
+      message: CREDENTIALS_MESSAGE,
+    });
     // Another token with the same scopes in another order and with a duplicate is the same credential.
     const same = await createBuyer('s@example.com', key, { scopes: ['buyers.read', 'buyers.write', 'buyers.read'] });
     expect([same.statusCode, same.headers['idempotent-replayed'], same.body]).toEqual([201, 'true', first.body]);
@@ -104,7 +134,9 @@ describe('credential binding', () => {
     const key = newKey();
     const merchant = await createMerchantAccount(t.deps);
     expect((await createBuyer('m@example.com', key)).statusCode).toBe(201);
-    expect((await createBuyer('other@example.com', key, { scopes: ['buyers.write'] })).json().details[0].type).toBe('idempotency_mismatch');
+    expect((await createBuyer('other@example.com', key, { scopes: ['buyers.write'] })).json().details[0].type).toBe(
+      'idempotency_mismatch',
+    );
     const elsewhere = await createBuyer('m@example.com', key, { merchantAccountId: merchant });
     expect([elsewhere.statusCode, elsewhere.headers['idempotent-replayed']]).toEqual([201, undefined]);
   });

@@ -22,19 +22,43 @@ afterAll(async () => t?.close());
 
 const CARD = { label: 'legacy key', number: '4111111111111111', code: '737' };
 const body = (number = CARD.number) => ({ method: 'card', number, expiration_date: '12/40', security_code: CARD.code });
-const store = (merchantAccountId: string, key: string, payload: object = body()) => t.request({ method: 'POST', url: '/payment-methods', merchantAccountId, payload, headers: { 'idempotency-key': key } });
+const store = (merchantAccountId: string, key: string, payload: object = body()) =>
+  t.request({
+    method: 'POST',
+    url: '/payment-methods',
+    merchantAccountId,
+    payload,
+    headers: { 'idempotency-key': key },
+  });
 
 const rowOf = (merchantAccountId: string, key: string) =>
-  t.deps.db.selectFrom('idempotency_keys').selectAll().where('merchant_account_id', '=', merchantAccountId).where('key', '=', key).executeTakeFirstOrThrow();
+  t.deps.db
+    .selectFrom('idempotency_keys')
+    .selectAll()
+    .where('merchant_account_id', '=', merchantAccountId)
+    .where('key', '=', key)
+    .executeTakeFirstOrThrow();
 
 /** Turns a key stored now into what the previous version stored: the SHA-256 of the request, the response sealed under it. */
 async function makeLegacy(merchantAccountId: string, key: string): Promise<string> {
   const row = await rowOf(merchantAccountId, key);
   const claim = { owner: row.owner, key, credentialHash: row.credential_hash! };
   const sealed = { ciphertext: row.response_body!, keyId: row.response_key_id! };
-  const response = await t.deps.vault.decrypt(t.deps.db, merchantAccountId, sealed, responseBinding({ ...claim, requestHash: row.request_hash }));
-  const legacy = createHash('sha256').update(`POST /payment-methods\n${canonical(body())}`).digest('hex');
-  const resealed = await t.deps.vault.encrypt(t.deps.db, merchantAccountId, response, responseBinding({ ...claim, requestHash: legacy }));
+  const response = await t.deps.vault.decrypt(
+    t.deps.db,
+    merchantAccountId,
+    sealed,
+    responseBinding({ ...claim, requestHash: row.request_hash }),
+  );
+  const legacy = createHash('sha256')
+    .update(`POST /payment-methods\n${canonical(body())}`)
+    .digest('hex');
+  const resealed = await t.deps.vault.encrypt(
+    t.deps.db,
+    merchantAccountId,
+    response,
+    responseBinding({ ...claim, requestHash: legacy }),
+  );
   await t.deps.db
     .updateTable('idempotency_keys')
     .set({ request_hash: legacy, response_body: resealed.ciphertext, response_key_id: resealed.keyId })
@@ -49,7 +73,10 @@ async function rekey(): Promise<void> {
   await rekeyIdempotencyKeys.handle({}, { deps: t.deps, jobId: uuidv7(), attempt: 1, log });
 }
 
-const tableRows = async () => (await dumpAllTables(t.deps)).flatMap(({ table, rows }) => rows.map((text, i) => ({ where: `table ${table} row ${i}`, text })));
+const tableRows = async () =>
+  (await dumpAllTables(t.deps)).flatMap(({ table, rows }) =>
+    rows.map((text, i) => ({ where: `table ${table} row ${i}`, text })),
+  );
 const request = { method: 'POST', url: '/payment-methods', payload: body() };
 
 describe('keys stored before migration 0038', () => {
@@ -71,7 +98,9 @@ describe('keys stored before migration 0038', () => {
     const row = await rowOf(merchantAccountId, key);
     expect(row.request_hash).toMatch(/^k0:[A-Za-z0-9_-]{43}$/);
     expect(row.request_hash).not.toContain(legacy);
-    const unkeyed = await sql<{ n: number }>`SELECT count(*)::int AS n FROM idempotency_keys WHERE request_hash NOT LIKE 'k%'`.execute(t.deps.db);
+    const unkeyed = await sql<{
+      n: number;
+    }>`SELECT count(*)::int AS n FROM idempotency_keys WHERE request_hash NOT LIKE 'k%'`.execute(t.deps.db);
     expect(unkeyed.rows[0]!.n).toBe(0);
     expect(bruteForceCards([CARD], [request], await tableRows())).toEqual([]);
 
@@ -91,9 +120,17 @@ describe('keys stored before migration 0038', () => {
     await makeLegacy(merchantAccountId, key);
     const { setRekeyedHashes } = await import('../../src/modules/idempotency-keys/idempotency-keys.repo.ts');
     const row = await rowOf(merchantAccountId, key);
-    const stale = { merchant_account_id: merchantAccountId, owner: row.owner, key, request_hash: 'f'.repeat(64), keyed: 'k0:stale' };
+    const stale = {
+      merchant_account_id: merchantAccountId,
+      owner: row.owner,
+      key,
+      request_hash: 'f'.repeat(64),
+      keyed: 'k0:stale',
+    };
     expect(await setRekeyedHashes(t.deps.db, [stale])).toBe(0);
-    expect(await setRekeyedHashes(t.deps.db, [{ ...stale, request_hash: row.request_hash, keyed: 'k0:fresh' }])).toBe(1);
+    expect(await setRekeyedHashes(t.deps.db, [{ ...stale, request_hash: row.request_hash, keyed: 'k0:fresh' }])).toBe(
+      1,
+    );
     expect((await rowOf(merchantAccountId, key)).request_hash).toBe('k0:fresh');
   });
 });

@@ -26,26 +26,62 @@ function hanging(): { promise: Promise<never>; end: () => void } {
 }
 
 const keyRow = (merchantAccountId: string, key: string) =>
-  t.deps.db.selectFrom('idempotency_keys').selectAll().where('merchant_account_id', '=', merchantAccountId).where('key', '=', key).executeTakeFirst();
+  t.deps.db
+    .selectFrom('idempotency_keys')
+    .selectAll()
+    .where('merchant_account_id', '=', merchantAccountId)
+    .where('key', '=', key)
+    .executeTakeFirst();
 
 /** What a process killed mid-request leaves once its lease has run out. */
 const expireLease = (merchantAccountId: string, key: string) =>
-  t.deps.db.updateTable('idempotency_keys').set({ locked_until: new Date(Date.now() - 1000) }).where('merchant_account_id', '=', merchantAccountId).where('key', '=', key).execute();
+  t.deps.db
+    .updateTable('idempotency_keys')
+    .set({ locked_until: new Date(Date.now() - 1000) })
+    .where('merchant_account_id', '=', merchantAccountId)
+    .where('key', '=', key)
+    .execute();
 
 const countRows = async (table: 'transactions' | 'payouts', merchantAccountId: string) =>
-  Number((await t.deps.db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).where('merchant_account_id', '=', merchantAccountId).executeTakeFirstOrThrow()).n);
+  Number(
+    (
+      await t.deps.db
+        .selectFrom(table)
+        .select((eb) => eb.fn.countAll().as('n'))
+        .where('merchant_account_id', '=', merchantAccountId)
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
 type Post = (merchantAccountId: string, paymentServiceId: string, key: string) => ReturnType<TestApp['request']>;
 const postTransaction: Post = (m, _service, key) => createTransaction(t, m, {}, { 'idempotency-key': key });
 const postPayoutWithKey: Post = (m, service, key) => postPayout(t, m, service, {}, { 'idempotency-key': key });
 
 const cases = [
-  { name: 'POST /transactions', table: 'transactions' as const, method: 'authorize' as const, post: postTransaction, resumedStatus: 'processing' },
-  { name: 'POST /payouts', table: 'payouts' as const, method: 'payout' as const, post: postPayoutWithKey, resumedStatus: 'pending' },
+  {
+    name: 'POST /transactions',
+    table: 'transactions' as const,
+    method: 'authorize' as const,
+    post: postTransaction,
+    resumedStatus: 'processing',
+  },
+  {
+    name: 'POST /payouts',
+    table: 'payouts' as const,
+    method: 'payout' as const,
+    post: postPayoutWithKey,
+    resumedStatus: 'pending',
+  },
 ];
 
 /** The retry resumes the one recorded resource; a further retry replays that answer byte for byte. */
-async function expectResumed(c: (typeof cases)[number], m: string, service: string, key: string, calls: { mock: { calls: unknown[] } }) {
+async function expectResumed(
+  c: (typeof cases)[number],
+  m: string,
+  service: string,
+  key: string,
+  calls: { mock: { calls: unknown[] } },
+) {
   const bound = await keyRow(m, key);
   expect(bound?.resource_id).toBeTruthy();
   const retry = await c.post(m, service, key);
@@ -105,7 +141,12 @@ describe('happy', () => {
       const first = postTransaction(m, service, key);
       await vi.waitFor(() => expect(spy).toHaveBeenCalledTimes(1));
       // The key as a request that died before recording its transaction leaves it.
-      await t.deps.db.updateTable('idempotency_keys').set({ resource_id: null, locked_until: new Date(Date.now() - 1000) }).where('merchant_account_id', '=', m).where('key', '=', key).execute();
+      await t.deps.db
+        .updateTable('idempotency_keys')
+        .set({ resource_id: null, locked_until: new Date(Date.now() - 1000) })
+        .where('merchant_account_id', '=', m)
+        .where('key', '=', key)
+        .execute();
       const retry = await postTransaction(m, service, key);
       expect(retry.statusCode, retry.body).toBe(201);
       expect(retry.headers['idempotent-replayed']).toBeUndefined();

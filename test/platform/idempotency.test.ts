@@ -11,7 +11,8 @@ import { buildTestApp, type TestApp } from '../helpers/build-test-app.ts';
 import { createMerchantAccount } from '../helpers/factories.ts';
 import { createTestKeyPair } from '../helpers/tokens.ts';
 
-const MISMATCH_MESSAGE = 'This idempotency-key was already used with other parameters (method, path or body); send a new key for a different request';
+const MISMATCH_MESSAGE =
+  'This idempotency-key was already used with other parameters (method, path or body); send a new key for a different request';
 
 function deferred(): { promise: Promise<void>; resolve: () => void } {
   let resolve!: () => void;
@@ -24,7 +25,14 @@ const slow = { started: deferred(), release: deferred() };
 
 const TestBody = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) }, { additionalProperties: false });
 const TestResult = Type.Object({ id: Type.String(), execution: Type.Integer() }, { additionalProperties: false });
-const common = { scope: 'merchant-accounts.write', tags: ['test'], status: 201, merchantScoped: false, body: TestBody, response: TestResult } as const;
+const common = {
+  scope: 'merchant-accounts.write',
+  tags: ['test'],
+  status: 201,
+  merchantScoped: false,
+  body: TestBody,
+  response: TestResult,
+} as const;
 
 /** `/test/flaky` fails with a plain Error on the first execution per id; `/test/slow` waits on `slow.release`. */
 async function testRoutes(app: FastifyInstance): Promise<void> {
@@ -84,19 +92,35 @@ function post(body: object | string, key: string, extra: Extra = {}) {
     method: 'POST',
     url: url ?? '/merchant-accounts',
     payload: body,
-    headers: { 'idempotency-key': key, ...(typeof body === 'string' ? { 'content-type': 'application/json' } : {}), ...headers },
+    headers: {
+      'idempotency-key': key,
+      ...(typeof body === 'string' ? { 'content-type': 'application/json' } : {}),
+      ...headers,
+    },
     ...rest,
   });
 }
 
 async function countAccounts(id: string): Promise<number> {
-  const row = await t.deps.db.selectFrom('merchant_accounts').select((eb) => eb.fn.countAll<number>().as('n')).where('id', '=', id).executeTakeFirstOrThrow();
+  const row = await t.deps.db
+    .selectFrom('merchant_accounts')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
 /** The transaction that last wrote a row: equal for rows written in one transaction. */
-async function writtenBy(table: 'merchant_accounts' | 'idempotency_keys', column: 'id' | 'key', value: string): Promise<string> {
-  return (await sql<{ x: string }>`SELECT xmin::text AS x FROM ${sql.table(table)} WHERE ${sql.ref(column)} = ${value}`.execute(t.deps.db)).rows[0]!.x;
+async function writtenBy(
+  table: 'merchant_accounts' | 'idempotency_keys',
+  column: 'id' | 'key',
+  value: string,
+): Promise<string> {
+  return (
+    await sql<{
+      x: string;
+    }>`SELECT xmin::text AS x FROM ${sql.table(table)} WHERE ${sql.ref(column)} = ${value}`.execute(t.deps.db)
+  ).rows[0]!.x;
 }
 
 const keyRows = (key: string) => t.deps.db.selectFrom('idempotency_keys').selectAll().where('key', '=', key).execute();
@@ -148,7 +172,8 @@ describe('happy', () => {
     const originals = created.filter((res) => res.headers['idempotent-replayed'] === undefined);
     expect(originals).toHaveLength(1);
     for (const res of created) expect(res.body).toBe(originals[0]!.body);
-    for (const res of responses.filter((r) => r.statusCode === 425)) expect(res.json()).toMatchObject({ code: 'too_early', status: 425 });
+    for (const res of responses.filter((r) => r.statusCode === 425))
+      expect(res.json()).toMatchObject({ code: 'too_early', status: 425 });
     const replay = await post({ id, display_name: 'Parallel' }, key);
     expect(replay.headers['idempotent-replayed']).toBe('true');
     expect(replay.body).toBe(originals[0]!.body);
@@ -159,7 +184,9 @@ describe('happy', () => {
     const id = newId();
     expect((await post({ id, display_name: 'Expiring' }, expired)).statusCode).toBe(201);
     expect((await post({ id: newId(), display_name: 'Live' }, live)).statusCode).toBe(201);
-    await sql`UPDATE idempotency_keys SET expires_at = now() - interval '1 minute' WHERE key = ${expired}`.execute(t.deps.db);
+    await sql`UPDATE idempotency_keys SET expires_at = now() - interval '1 minute' WHERE key = ${expired}`.execute(
+      t.deps.db,
+    );
 
     expect(await t.deps.queue.enqueue(t.deps.db, 'purge-idempotency-keys', {})).toBe(true);
     expect(await t.deps.queue.drain(t.deps)).toBeGreaterThanOrEqual(1);
@@ -175,7 +202,9 @@ describe('happy', () => {
     let n = 0;
     const body = fc.record(
       {
-        id: fc.stringMatching(/^[A-Za-z0-9][A-Za-z0-9._-]{0,30}$/).map((prefix) => `${prefix}-${uuidv7().slice(-12)}-${n++}`),
+        id: fc
+          .stringMatching(/^[A-Za-z0-9][A-Za-z0-9._-]{0,30}$/)
+          .map((prefix) => `${prefix}-${uuidv7().slice(-12)}-${n++}`),
         // NUL cannot be stored in a PostgreSQL text column (see the report); every other code point can.
         display_name: fc.string({ unit: 'binary', minLength: 1, maxLength: 100 }).filter((s) => !s.includes('\u0000')),
         over_capture_amount: fc.option(fc.integer({ min: 0, max: 99_999_999 }), { nil: undefined }),
@@ -183,13 +212,21 @@ describe('happy', () => {
       { requiredKeys: ['id', 'display_name'] },
     );
     await fc.assert(
-      fc.asyncProperty(body, fc.string({ minLength: 1, maxLength: 255, unit: 'grapheme-ascii' }), async (payload, suffix) => {
-        const key = `${uuidv7()}${suffix}`.slice(0, 255);
-        const first = await post(payload, key);
-        expect(first.statusCode).toBe(201);
-        const again = await post(payload, key);
-        expect([again.statusCode, again.headers['idempotent-replayed'], again.body]).toEqual([201, 'true', first.body]);
-      }),
+      fc.asyncProperty(
+        body,
+        fc.string({ minLength: 1, maxLength: 255, unit: 'grapheme-ascii' }),
+        async (payload, suffix) => {
+          const key = `${uuidv7()}${suffix}`.slice(0, 255);
+          const first = await post(payload, key);
+          expect(first.statusCode).toBe(201);
+          const again = await post(payload, key);
+          expect([again.statusCode, again.headers['idempotent-replayed'], again.body]).toEqual([
+            201,
+            'true',
+            first.body,
+          ]);
+        },
+      ),
       { numRuns: 25 },
     );
   });
@@ -209,10 +246,20 @@ describe('errors', () => {
       code: 'bad_request',
       status: 400,
       message: MISMATCH_MESSAGE,
-      details: [{ location: 'header', pointer: '/idempotency-key', message: 'Key reused with a different request', type: 'idempotency_mismatch' }],
+      details: [
+        {
+          location: 'header',
+          pointer: '/idempotency-key',
+          message: 'Key reused with a different request',
+          type: 'idempotency_mismatch',
+        },
+      ],
     });
     // Another path with the same key is another request too.
-    expect((await post({ id }, key, { url: '/test/flaky' })).json()).toMatchObject({ code: 'bad_request', message: MISMATCH_MESSAGE });
+    expect((await post({ id }, key, { url: '/test/flaky' })).json()).toMatchObject({
+      code: 'bad_request',
+      message: MISMATCH_MESSAGE,
+    });
     const original = await post({ id, display_name: 'Original' }, key);
     expect(original.headers['idempotent-replayed']).toBe('true');
     expect(original.body).toBe(first.body);
@@ -234,8 +281,14 @@ describe('errors', () => {
   it('answers 422 for a key longer than 255 characters and accepts 255', async () => {
     const res = await post({ id: newId(), display_name: 'Long key' }, 'k'.repeat(256));
     expect(res.statusCode).toBe(422);
-    expect(res.json().detail).toEqual(expect.arrayContaining([expect.objectContaining({ loc: ['header', 'idempotency-key'], type: 'string_too_long' })]));
-    expect((await post({ id: newId(), display_name: 'Longest key' }, `${uuidv7()}${'k'.repeat(219)}`)).statusCode).toBe(201);
+    expect(res.json().detail).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ loc: ['header', 'idempotency-key'], type: 'string_too_long' }),
+      ]),
+    );
+    expect((await post({ id: newId(), display_name: 'Longest key' }, `${uuidv7()}${'k'.repeat(219)}`)).statusCode).toBe(
+      201,
+    );
   });
 
   it('does not store a 500: a retry with the key runs again, and its success is replayed', async () => {
@@ -248,10 +301,18 @@ describe('errors', () => {
     expect(await keyRows(key)).toEqual([]);
 
     const retried = await post({ id }, key, { url: '/test/flaky' });
-    expect([retried.statusCode, retried.headers['idempotent-replayed'], retried.json()]).toEqual([201, undefined, { id, execution: 2 }]);
+    expect([retried.statusCode, retried.headers['idempotent-replayed'], retried.json()]).toEqual([
+      201,
+      undefined,
+      { id, execution: 2 },
+    ]);
 
     const replayed = await post({ id }, key, { url: '/test/flaky' });
-    expect([replayed.statusCode, replayed.headers['idempotent-replayed'], replayed.body]).toEqual([201, 'true', retried.body]);
+    expect([replayed.statusCode, replayed.headers['idempotent-replayed'], replayed.body]).toEqual([
+      201,
+      'true',
+      retried.body,
+    ]);
     expect(executions.get(id)).toBe(2);
     expect(await countAccounts(id)).toBe(1);
   });
@@ -299,7 +360,9 @@ describe('security', () => {
     const id = newId();
     const first = await post({ id, display_name: 'Default account' }, key);
     expect(first.statusCode).toBe(201);
-    const other = await post({ id: newId(), display_name: 'Other account' }, key, { headers: { 'x-svc-merchant-account-id': merchant } });
+    const other = await post({ id: newId(), display_name: 'Other account' }, key, {
+      headers: { 'x-svc-merchant-account-id': merchant },
+    });
     expect(other.statusCode).toBe(201);
     expect(other.headers['idempotent-replayed']).toBeUndefined();
     expect((await keyRows(key)).map((row) => row.merchant_account_id).sort()).toEqual(['default', merchant].sort());

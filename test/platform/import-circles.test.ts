@@ -13,7 +13,9 @@ const SRC = path.resolve(import.meta.dirname, '../../src');
 
 /** Each source file of src/ (tests aside), as a path relative to src/, with the src/ files it imports. */
 function importGraph(): Map<string, string[]> {
-  const files = fs.readdirSync(SRC, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'));
+  const files = fs
+    .readdirSync(SRC, { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'));
   const known = new Set(files.map((f) => f.split(path.sep).join('/')));
   const graph = new Map<string, string[]>();
   for (const file of known) {
@@ -71,7 +73,8 @@ function exampleCircle(graph: Map<string, string[]>, component: string[]): strin
     for (const next of graph.get(queue[i]!) ?? []) {
       if (next === start) {
         const chain = [start];
-        for (let at: string | undefined = queue[i]; at !== undefined && at !== start; at = from.get(at)) chain.splice(1, 0, at);
+        for (let at: string | undefined = queue[i]; at !== undefined && at !== start; at = from.get(at))
+          chain.splice(1, 0, at);
         const others = component.filter((member) => !chain.includes(member));
         return [...chain, start].join(' → ') + (others.length > 0 ? ` (with ${others.join(', ')})` : '');
       }
@@ -99,8 +102,15 @@ describe('import circles', () => {
       ['d.ts', []],
       ['e.ts', ['e.ts']],
     ]);
-    expect(circles(graph).map((component) => exampleCircle(graph, component))).toEqual(['a.ts → b.ts → c.ts → a.ts', 'e.ts → e.ts']);
-    const { importedFiles } = ts.preProcessFile("import type { A } from './a.ts';\nexport * from './b.ts';\nlet t: import('./c.ts').T;\nconst s = \"import './x.ts'\";\n// import './y.ts'\n", true, true);
+    expect(circles(graph).map((component) => exampleCircle(graph, component))).toEqual([
+      'a.ts → b.ts → c.ts → a.ts',
+      'e.ts → e.ts',
+    ]);
+    const { importedFiles } = ts.preProcessFile(
+      "import type { A } from './a.ts';\nexport * from './b.ts';\nlet t: import('./c.ts').T;\nconst s = \"import './x.ts'\";\n// import './y.ts'\n",
+      true,
+      true,
+    );
     expect(importedFiles.map((ref) => ref.fileName)).toEqual(['./a.ts', './b.ts', './c.ts']);
   });
 });

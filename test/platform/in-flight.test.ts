@@ -6,22 +6,25 @@ let t: TestApp;
 let release: () => void = () => undefined;
 let started: () => void = () => undefined;
 beforeAll(async () => {
-  t = await buildTestApp({}, {
-    plugins: [
-      async (app) => {
-        app.get('/test-slow', async () => {
-          started();
-          await new Promise<void>((resolve) => (release = resolve));
-          return { ok: true };
-        });
-        app.get('/test-throws', async () => {
-          throw new Error('boom');
-        });
-        // A plain (not async) handler that sends its answer and returns the reply, as plugins do.
-        app.get('/test-sends', (_request, reply) => reply.type('text/plain').send('sent'));
-      },
-    ],
-  });
+  t = await buildTestApp(
+    {},
+    {
+      plugins: [
+        async (app) => {
+          app.get('/test-slow', async () => {
+            started();
+            await new Promise<void>((resolve) => (release = resolve));
+            return { ok: true };
+          });
+          app.get('/test-throws', async () => {
+            throw new Error('boom');
+          });
+          // A plain (not async) handler that sends its answer and returns the reply, as plugins do.
+          app.get('/test-sends', (_request, reply) => reply.type('text/plain').send('sent'));
+        },
+      ],
+    },
+  );
 });
 afterAll(async () => t.close());
 

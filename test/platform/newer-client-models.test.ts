@@ -29,12 +29,16 @@ interface Operation {
 }
 
 const json = (content: Record<string, { schema: Schema }> | undefined) => content!['application/json']!.schema;
-const response = (method: string, path: string, status = '200') => json(doc.paths[path]![method]!.responses[status]!.content);
+const response = (method: string, path: string, status = '200') =>
+  json(doc.paths[path]![method]!.responses[status]!.content);
 const request = (method: string, path: string) => json(doc.paths[path]![method]!.requestBody!.content);
 /** The schema without its null alternative. */
 const solid = (schema: Schema): Schema => schema.anyOf?.find((s) => s.type !== 'null') ?? schema;
-const nullable = (schema: Schema) => (schema.anyOf?.some((s) => s.type === 'null') ?? false) || (Array.isArray(schema.type) && schema.type.includes('null'));
-const at = (schema: Schema, ...keys: string[]) => keys.reduce((s, key) => (key === '[]' ? solid(s).items! : solid(s).properties![key]!), schema);
+const nullable = (schema: Schema) =>
+  (schema.anyOf?.some((s) => s.type === 'null') ?? false) ||
+  (Array.isArray(schema.type) && schema.type.includes('null'));
+const at = (schema: Schema, ...keys: string[]) =>
+  keys.reduce((s, key) => (key === '[]' ? solid(s).items! : solid(s).properties![key]!), schema);
 
 function expectRequired(schema: Schema, fields: Record<string, { type: string; nullable?: boolean }>) {
   const object = solid(schema);
@@ -48,27 +52,41 @@ function expectRequired(schema: Schema, fields: Record<string, { type: string; n
 
 describe('happy', () => {
   it('API key pair: thumbprint, and algorithm from ECDSA | RSA', () => {
-    for (const schema of [response('get', '/api-key-pairs/{api_key_pair_id}'), response('post', '/api-key-pairs', '201'), at(response('get', '/api-key-pairs'), 'items', '[]')]) {
+    for (const schema of [
+      response('get', '/api-key-pairs/{api_key_pair_id}'),
+      response('post', '/api-key-pairs', '201'),
+      at(response('get', '/api-key-pairs'), 'items', '[]'),
+    ]) {
       expectRequired(schema, { thumbprint: { type: 'string' }, algorithm: { type: 'string' } });
       expect(at(schema, 'algorithm').enum).toEqual(['ECDSA', 'RSA']);
     }
   });
 
   it('buyer: reconciliation_id', () => {
-    for (const schema of [response('get', '/buyers/{buyer_id}'), response('post', '/buyers', '201'), at(response('get', '/buyers'), 'items', '[]')]) {
+    for (const schema of [
+      response('get', '/buyers/{buyer_id}'),
+      response('post', '/buyers', '201'),
+      at(response('get', '/buyers'), 'items', '[]'),
+    ]) {
       expectRequired(schema, { reconciliation_id: { type: 'string' } });
     }
   });
 
   it('payment method: scheme_transaction_id and its scheme, both nullable', () => {
-    const fields = { scheme_transaction_id: { type: 'string', nullable: true }, scheme_transaction_id_scheme: { type: 'string', nullable: true } };
+    const fields = {
+      scheme_transaction_id: { type: 'string', nullable: true },
+      scheme_transaction_id_scheme: { type: 'string', nullable: true },
+    };
     expectRequired(response('get', '/payment-methods/{payment_method_id}'), fields);
     expectRequired(at(response('get', '/payment-methods'), 'items', '[]'), fields);
     expectRequired(at(response('get', '/buyers/payment-methods'), 'items', '[]'), fields);
   });
 
   it('gift card summaries: usage_count and cit_usage_count', () => {
-    for (const schema of [at(response('get', '/buyers/gift-cards'), 'items', '[]'), at(response('post', '/gift-cards/balances'), 'items', '[]')]) {
+    for (const schema of [
+      at(response('get', '/buyers/gift-cards'), 'items', '[]'),
+      at(response('post', '/gift-cards/balances'), 'items', '[]'),
+    ]) {
       expectRequired(schema, { usage_count: { type: 'integer' }, cit_usage_count: { type: 'integer' } });
     }
   });
@@ -80,7 +98,11 @@ describe('happy', () => {
   });
 
   it('refund: settled', () => {
-    for (const schema of [response('get', '/refunds/{refund_id}'), at(response('get', '/transactions/{transaction_id}/refunds'), 'items', '[]'), response('post', '/transactions/{transaction_id}/refunds', '201')]) {
+    for (const schema of [
+      response('get', '/refunds/{refund_id}'),
+      at(response('get', '/transactions/{transaction_id}/refunds'), 'items', '[]'),
+      response('post', '/transactions/{transaction_id}/refunds', '201'),
+    ]) {
       expectRequired(schema, { settled: { type: 'boolean' } });
     }
   });
@@ -89,8 +111,16 @@ describe('happy', () => {
     const review = response('post', '/digital-wallets/paze/session/review');
     expectRequired(review, { shippingAddress: { type: 'object', nullable: true } });
     expectRequired(at(review, 'shippingAddress'), { deliveryContactDetails: { type: 'object', nullable: true } });
-    expectRequired(at(review, 'maskedCard'), { paymentCardDescriptor: { type: 'string' }, billingAddress: { type: 'object', nullable: true }, digitalCardData: { type: 'object' } });
-    expectRequired(at(review, 'maskedCard', 'digitalCardData'), { artUri: { type: 'string' }, artHeight: { type: 'integer' }, artWidth: { type: 'integer' } });
+    expectRequired(at(review, 'maskedCard'), {
+      paymentCardDescriptor: { type: 'string' },
+      billingAddress: { type: 'object', nullable: true },
+      digitalCardData: { type: 'object' },
+    });
+    expectRequired(at(review, 'maskedCard', 'digitalCardData'), {
+      artUri: { type: 'string' },
+      artHeight: { type: 'integer' },
+      artWidth: { type: 'integer' },
+    });
   });
 
   it('3DS scenario: outcome.version optional (nullable) on create, always in the answer', () => {

@@ -47,17 +47,34 @@ const JUSTIFIED_WARNINGS = new Set(['operation-4xx-response', 'no-required-schem
 describe('happy', () => {
   it('passes Redocly lint (redocly.yaml, the recommended rules) with no error and no unjustified warning', async () => {
     const cli = path.join(ROOT, 'node_modules', '@redocly', 'cli', 'bin', 'cli.js');
-    const { stdout } = await run(process.execPath, [cli, 'lint', documentPath, '--config', path.join(ROOT, 'redocly.yaml'), '--format=json'], {
-      cwd: ROOT,
-      env: { PATH: process.env.PATH ?? '', HOME: os.tmpdir(), REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' },
-      maxBuffer: 64 * 1024 * 1024,
-    }).catch((error: { stdout: string; stderr: string }) => ({ stdout: error.stdout, stderr: error.stderr }));
-    const report = JSON.parse(stdout.slice(stdout.indexOf('{'))) as { totals: { errors: number; warnings: number }; problems: LintProblem[] };
+    const { stdout } = await run(
+      process.execPath,
+      [cli, 'lint', documentPath, '--config', path.join(ROOT, 'redocly.yaml'), '--format=json'],
+      {
+        cwd: ROOT,
+        env: {
+          PATH: process.env.PATH ?? '',
+          HOME: os.tmpdir(),
+          REDOCLY_TELEMETRY: 'off',
+          REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true',
+          NO_COLOR: '1',
+        },
+        maxBuffer: 64 * 1024 * 1024,
+      },
+    ).catch((error: { stdout: string; stderr: string }) => ({ stdout: error.stdout, stderr: error.stderr }));
+    const report = JSON.parse(stdout.slice(stdout.indexOf('{'))) as {
+      totals: { errors: number; warnings: number };
+      problems: LintProblem[];
+    };
     const errors = report.problems.filter((problem) => problem.severity === 'error');
-    expect(errors.map((problem) => `${problem.ruleId} ${problem.location[0]?.pointer}: ${problem.message}`)).toEqual([]);
+    expect(errors.map((problem) => `${problem.ruleId} ${problem.location[0]?.pointer}: ${problem.message}`)).toEqual(
+      [],
+    );
     expect(report.totals.errors).toBe(0);
     const unjustified = report.problems.filter((problem) => !JUSTIFIED_WARNINGS.has(problem.ruleId));
-    expect(unjustified.map((problem) => `${problem.ruleId} ${problem.location[0]?.pointer}: ${problem.message}`)).toEqual([]);
+    expect(
+      unjustified.map((problem) => `${problem.ruleId} ${problem.location[0]?.pointer}: ${problem.message}`),
+    ).toEqual([]);
   });
 
   it('generates a TypeScript client with openapi-typescript that compiles and types listTransactions and createPaymentService', async () => {
@@ -98,14 +115,21 @@ export const updateId: operations['updatePaymentService'] = {} as Update;
 `,
     );
     // A project of its own: strict, the DOM's fetch, no @types from anywhere.
-    const compilerOptions = { noEmit: true, strict: true, target: 'es2022', module: 'esnext', moduleResolution: 'bundler', lib: ['es2022', 'dom'], types: [] };
+    const compilerOptions = {
+      noEmit: true,
+      strict: true,
+      target: 'es2022',
+      module: 'esnext',
+      moduleResolution: 'bundler',
+      lib: ['es2022', 'dom'],
+      types: [],
+    };
     fs.writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: ['usage.ts'] }));
     const tsc = path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
-    const result = await run(
-      process.execPath,
-      [tsc, '-p', path.join(dir, 'tsconfig.json')],
-      { cwd: dir, maxBuffer: 16 * 1024 * 1024 },
-    ).then(
+    const result = await run(process.execPath, [tsc, '-p', path.join(dir, 'tsconfig.json')], {
+      cwd: dir,
+      maxBuffer: 16 * 1024 * 1024,
+    }).then(
       () => ({ code: 0, output: '' }),
       (error: { code: number; stdout: string }) => ({ code: error.code, output: error.stdout }),
     );

@@ -57,13 +57,20 @@ describe('happy', () => {
         }
       }
     }
-    expect(doc['x-scopes']['merchant-accounts.read']).toEqual(expect.arrayContaining(['listMerchantAccounts', 'getMerchantAccount']));
+    expect(doc['x-scopes']['merchant-accounts.read']).toEqual(
+      expect.arrayContaining(['listMerchantAccounts', 'getMerchantAccount']),
+    );
   });
 
   it('makes no parameter with a default required: every list takes its limit as optional, 20 when absent', async () => {
     const doc = (await t.request({ method: 'GET', url: '/openapi.json', token: null })).json();
     const limits: Array<{ required?: boolean; schema: { default?: number } }> = [];
-    for (const methods of Object.values(doc.paths) as Array<Record<string, { parameters?: Array<{ name: string; in: string; required?: boolean; schema: { default?: unknown } }> }>>) {
+    for (const methods of Object.values(doc.paths) as Array<
+      Record<
+        string,
+        { parameters?: Array<{ name: string; in: string; required?: boolean; schema: { default?: unknown } }> }
+      >
+    >) {
       for (const operation of Object.values(methods)) {
         for (const parameter of operation.parameters ?? []) {
           if (parameter.schema?.default !== undefined) expect(parameter.required ?? false, parameter.name).toBe(false);
@@ -84,10 +91,14 @@ describe('happy', () => {
   it('describes every response in its own words, the shared error answers once under components', async () => {
     const doc = (await t.request({ method: 'GET', url: '/openapi.json', token: null })).json();
     let responses = 0;
-    for (const methods of Object.values(doc.paths) as Array<Record<string, { responses: Record<string, { description?: string; $ref?: string }> }>>) {
+    for (const methods of Object.values(doc.paths) as Array<
+      Record<string, { responses: Record<string, { description?: string; $ref?: string }> }>
+    >) {
       for (const operation of Object.values(methods)) {
         for (const [status, response] of Object.entries(operation.responses)) {
-          const resolved = response.$ref ? doc.components.responses[response.$ref.replace('#/components/responses/', '')] : response;
+          const resolved = response.$ref
+            ? doc.components.responses[response.$ref.replace('#/components/responses/', '')]
+            : response;
           expect(resolved?.description, status).toBeTruthy();
           expect(resolved.description).not.toBe('Default Response');
           responses++;
@@ -103,10 +114,12 @@ describe('happy', () => {
       description: 'Not Found: the resource does not exist in this merchant account (`Error`, code `not_found`)',
       content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
     });
-    expect(doc.components.responses.ValidationFailed.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/HTTPValidationError' });
+    expect(doc.components.responses.ValidationFailed.content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/HTTPValidationError',
+    });
   });
 
-  it('names the payment-service operations for what they do, and the original client library\'s swapped names in their descriptions', async () => {
+  it("names the payment-service operations for what they do, and the original client library's swapped names in their descriptions", async () => {
     const doc = (await t.request({ method: 'GET', url: '/openapi.json', token: null })).json();
     const create = doc.paths['/payment-services'].post;
     const update = doc.paths['/payment-services/{payment_service_id}'].put;

@@ -40,8 +40,13 @@ afterAll(async () => t.close());
 
 /** The expected order, straight from the database (same collation as the API's query). */
 async function sqlListing(search?: string): Promise<string[]> {
-  let query = t.deps.db.selectFrom('merchant_accounts').select('id').orderBy('created_at', 'desc').orderBy('id', 'desc');
-  if (search) query = query.where((eb) => eb.or([eb('id', 'ilike', `%${search}%`), eb('display_name', 'ilike', `%${search}%`)]));
+  let query = t.deps.db
+    .selectFrom('merchant_accounts')
+    .select('id')
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc');
+  if (search)
+    query = query.where((eb) => eb.or([eb('id', 'ilike', `%${search}%`), eb('display_name', 'ilike', `%${search}%`)]));
   return (await query.execute()).map((row) => row.id);
 }
 
@@ -58,9 +63,19 @@ async function page(query: string): Promise<Envelope> {
 const withCursor = (base: string, cursor: string) => `${base}&cursor=${encodeURIComponent(cursor)}`;
 
 /** Follows one of the cursors from `start` until it is null (or `max` pages); returns the pages, `start` included. */
-async function walk(base: string, start: Envelope, direction: 'next_cursor' | 'previous_cursor', between?: () => Promise<void>, max = Infinity): Promise<Envelope[]> {
+async function walk(
+  base: string,
+  start: Envelope,
+  direction: 'next_cursor' | 'previous_cursor',
+  between?: () => Promise<void>,
+  max = Infinity,
+): Promise<Envelope[]> {
   const pages = [start];
-  for (let cursor = start[direction]; cursor !== null && pages.length < max; cursor = pages[pages.length - 1]![direction]) {
+  for (
+    let cursor = start[direction];
+    cursor !== null && pages.length < max;
+    cursor = pages[pages.length - 1]![direction]
+  ) {
     await between?.();
     pages.push(await page(withCursor(base, cursor)));
   }
@@ -95,7 +110,9 @@ describe('happy', () => {
     const times = forward.flatMap((p) => p.items.map((item) => Date.parse(item.created_at)));
     expect(times.every((time, i) => i === 0 || time <= times[i - 1]!)).toBe(true);
     // Some page boundaries fall inside a group of equal created_at: only the id tie-break places them.
-    expect(forward.some((p, i) => i > 0 && p.items[0]!.created_at === forward[i - 1]!.items.at(-1)!.created_at)).toBe(true);
+    expect(forward.some((p, i) => i > 0 && p.items[0]!.created_at === forward[i - 1]!.items.at(-1)!.created_at)).toBe(
+      true,
+    );
     expect(forward[0]!.previous_cursor).toBeNull();
     expect(forward.slice(1).every((p) => p.previous_cursor !== null)).toBe(true);
     expect(forward[forward.length - 1]!.next_cursor).toBeNull();
@@ -137,7 +154,12 @@ describe('happy', () => {
   });
 
   it('answers an empty page with no cursors when nothing matches', async () => {
-    expect(await page('search=no-such-merchant')).toEqual({ items: [], limit: 20, next_cursor: null, previous_cursor: null });
+    expect(await page('search=no-such-merchant')).toEqual({
+      items: [],
+      limit: 20,
+      next_cursor: null,
+      previous_cursor: null,
+    });
   });
 
   // Last: it adds rows.
@@ -146,7 +168,11 @@ describe('happy', () => {
     const first = await page('limit=100');
     let created = 0;
     const insert = async () => {
-      const res = await t.request({ method: 'POST', url: '/merchant-accounts', payload: { id: `new-${++created}-${randomBytes(4).toString('hex')}`, display_name: 'Late' } });
+      const res = await t.request({
+        method: 'POST',
+        url: '/merchant-accounts',
+        payload: { id: `new-${++created}-${randomBytes(4).toString('hex')}`, display_name: 'Late' },
+      });
       expect(res.statusCode).toBe(201);
     };
     const pages = await walk('limit=100', first, 'next_cursor', insert, 20);
@@ -164,10 +190,13 @@ describe('deleted rows', () => {
   it('an empty page left by deleted rows leads back to the whole previous page', async () => {
     const tag = `gone${Date.now()}`;
     const created: string[] = [];
-    for (let i = 1; i <= 5; i++) created.push(await createMerchantAccount(t.deps, { id: `${tag}-${i}`, display_name: tag }));
+    for (let i = 1; i <= 5; i++)
+      created.push(await createMerchantAccount(t.deps, { id: `${tag}-${i}`, display_name: tag }));
     const first = await page(`limit=2&search=${tag}`);
     expect(first.items.map((i) => i.id)).toEqual([`${tag}-5`, `${tag}-4`]);
-    await sql`DELETE FROM merchant_accounts WHERE id IN (${sql.join([`${tag}-3`, `${tag}-2`, `${tag}-1`])})`.execute(t.deps.db);
+    await sql`DELETE FROM merchant_accounts WHERE id IN (${sql.join([`${tag}-3`, `${tag}-2`, `${tag}-1`])})`.execute(
+      t.deps.db,
+    );
     const empty = await page(withCursor(`limit=2&search=${tag}`, first.next_cursor!));
     expect(empty.items).toEqual([]);
     expect(empty.next_cursor).toBeNull();
@@ -204,13 +233,30 @@ describe('errors', () => {
   });
 
   it('answers 400 for a truncated cursor', async () => {
-    for (const cut of [cursor.slice(0, -1), cursor.slice(0, cursor.indexOf('.') + 1), cursor.slice(0, cursor.indexOf('.')), cursor.slice(1)]) {
+    for (const cut of [
+      cursor.slice(0, -1),
+      cursor.slice(0, cursor.indexOf('.') + 1),
+      cursor.slice(0, cursor.indexOf('.')),
+      cursor.slice(1),
+    ]) {
       expectBadCursor(await list(withCursor('limit=5', cut)));
     }
   });
 
   it('answers 400 for random garbage, never 500', async () => {
-    const garbage = ['x', '.', '..', 'a.b', 'a.b.c', `${cursor}.x`, 'é✓', '%00', '{"d":"n"}', randomBytes(300).toString('base64'), randomBytes(30).toString('base64url') + '.' + randomBytes(16).toString('base64url').slice(0, 22)];
+    const garbage = [
+      'x',
+      '.',
+      '..',
+      'a.b',
+      'a.b.c',
+      `${cursor}.x`,
+      'é✓',
+      '%00',
+      '{"d":"n"}',
+      randomBytes(300).toString('base64'),
+      `${randomBytes(30).toString('base64url')}.${randomBytes(16).toString('base64url').slice(0, 22)}`,
+    ];
     for (const value of garbage) expectBadCursor(await list(withCursor('limit=5', value)));
   });
 
@@ -229,7 +275,10 @@ describe('security', () => {
   });
 
   it('refuses a well-formed cursor signed with another secret, whatever position it names', async () => {
-    const forged = new CursorCodec(randomBytes(32)).encode('merchant-accounts:', 'default', { direction: 'next', key: ['2099-01-01T00:00:00.000Z', 'zzz'] });
+    const forged = new CursorCodec(randomBytes(32)).encode('merchant-accounts:', 'default', {
+      direction: 'next',
+      key: ['2099-01-01T00:00:00.000Z', 'zzz'],
+    });
     expectBadCursor(await list(withCursor('limit=5', forged)));
   });
 
@@ -238,7 +287,9 @@ describe('security', () => {
     const mine = await createMerchantAccount(t.deps);
     const limited = await createTestKeyPair(t.deps, mine);
     const token = await limited.token();
-    expectBadCursor(await list(withCursor('limit=5', t.deps.cursors.encode('merchant-accounts:', 'default', position)), { token }));
+    expectBadCursor(
+      await list(withCursor('limit=5', t.deps.cursors.encode('merchant-accounts:', 'default', position)), { token }),
+    );
     const own = t.deps.cursors.encode('merchant-accounts:', mine, position);
     const res = await list(withCursor('limit=5', own), { token });
     expect(res.statusCode).toBe(200);
@@ -247,13 +298,22 @@ describe('security', () => {
 
   it('binds cursors of this instance-wide list to the credential, not to a merchant account header', async () => {
     const first = await page('limit=3');
-    const res = await t.request({ method: 'GET', url: `/merchant-accounts?${withCursor('limit=3', first.next_cursor!)}`, merchantAccountId: 'whatever' });
+    const res = await t.request({
+      method: 'GET',
+      url: `/merchant-accounts?${withCursor('limit=3', first.next_cursor!)}`,
+      merchantAccountId: 'whatever',
+    });
     expect(res.statusCode).toBe(200);
   });
 
   it('treats LIKE wildcards and quotes in search as text', async () => {
     for (const search of ['%', '_', "'; DROP TABLE merchant_accounts; --", '\\']) {
-      expect(await page(`search=${encodeURIComponent(search)}`)).toEqual({ items: [], limit: 20, next_cursor: null, previous_cursor: null });
+      expect(await page(`search=${encodeURIComponent(search)}`)).toEqual({
+        items: [],
+        limit: 20,
+        next_cursor: null,
+        previous_cursor: null,
+      });
     }
     expect((await sqlListing()).length).toBeGreaterThanOrEqual(total);
   });
@@ -265,11 +325,17 @@ describe('security', () => {
       transformResult: async ({ result }) => result,
     });
     const plans: string[] = [];
-    for (const position of [null, { direction: 'next', key: ['2024-01-01T00:00:01.000Z', 'ma-m'] }, { direction: 'prev', key: ['2024-01-01T00:00:01.000Z', 'ma-m'] }] as const) {
+    for (const position of [
+      null,
+      { direction: 'next', key: ['2024-01-01T00:00:01.000Z', 'ma-m'] },
+      { direction: 'prev', key: ['2024-01-01T00:00:01.000Z', 'ma-m'] },
+    ] as const) {
       captured.length = 0;
       await listMerchantAccounts(db, {}, position as CursorPosition | null, 100);
       const compiled = t.deps.db.getExecutor().compileQuery(captured.at(-1)!, createQueryId());
-      const result = await t.deps.db.executeQuery<{ 'QUERY PLAN': string }>(CompiledQuery.raw(`EXPLAIN ${compiled.sql}`, [...compiled.parameters]));
+      const result = await t.deps.db.executeQuery<{ 'QUERY PLAN': string }>(
+        CompiledQuery.raw(`EXPLAIN ${compiled.sql}`, [...compiled.parameters]),
+      );
       plans.push(result.rows.map((row) => row['QUERY PLAN']).join('\n'));
     }
     const [first, next, prev] = plans as [string, string, string];

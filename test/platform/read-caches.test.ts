@@ -26,19 +26,32 @@ async function createService(t: TestApp, m: string): Promise<string> {
     method: 'POST',
     url: '/payment-services',
     merchantAccountId: m,
-    payload: { display_name: 'Another mock card', payment_service_definition_id: 'mock-card', fields: FIELDS, accepted_currencies: ['USD'], accepted_countries: ['US'] },
+    payload: {
+      display_name: 'Another mock card',
+      payment_service_definition_id: 'mock-card',
+      fields: FIELDS,
+      accepted_currencies: ['USD'],
+      accepted_countries: ['US'],
+    },
   });
   expect(res.statusCode, res.body).toBe(201);
   return res.json().id;
 }
 
 async function setActive(t: TestApp, m: string, id: string, active: boolean): Promise<void> {
-  const res = await t.request({ method: 'PUT', url: `/payment-services/${id}`, merchantAccountId: m, payload: { active } });
+  const res = await t.request({
+    method: 'PUT',
+    url: `/payment-services/${id}`,
+    merchantAccountId: m,
+    payload: { active },
+  });
   expect(res.statusCode, res.body).toBe(200);
 }
 
 async function deleteService(t: TestApp, m: string, id: string): Promise<void> {
-  expect((await t.request({ method: 'DELETE', url: `/payment-services/${id}`, merchantAccountId: m })).statusCode).toBe(204);
+  expect((await t.request({ method: 'DELETE', url: `/payment-services/${id}`, merchantAccountId: m })).statusCode).toBe(
+    204,
+  );
 }
 
 /** Authorizes through `t` and answers which service it went to. */
@@ -49,7 +62,12 @@ async function routedTo(t: TestApp, m: string): Promise<string | null> {
 }
 
 async function subscribe(t: TestApp, m: string): Promise<string> {
-  const res = await t.request({ method: 'POST', url: '/webhook-subscriptions', merchantAccountId: m, payload: { url: 'https://hooks.example.com/svc' } });
+  const res = await t.request({
+    method: 'POST',
+    url: '/webhook-subscriptions',
+    merchantAccountId: m,
+    payload: { url: 'https://hooks.example.com/svc' },
+  });
   expect(res.statusCode, res.body).toBe(201);
   return res.json().id;
 }
@@ -58,7 +76,12 @@ async function subscribe(t: TestApp, m: string): Promise<string> {
 async function deliveredTo(t: TestApp, m: string): Promise<string[]> {
   const res = await createTransaction(t, m, { country: 'US' });
   expect(res.statusCode, res.body).toBe(201);
-  const rows = await t.deps.db.selectFrom('webhook_deliveries').select('subscription_id').where('merchant_account_id', '=', m).where('resource_id', '=', res.json().id).execute();
+  const rows = await t.deps.db
+    .selectFrom('webhook_deliveries')
+    .select('subscription_id')
+    .where('merchant_account_id', '=', m)
+    .where('resource_id', '=', res.json().id)
+    .execute();
   return rows.map((r) => r.subscription_id).sort();
 }
 
@@ -85,7 +108,9 @@ describe('one process', () => {
     expect(await routedTo(a, m)).toBe(s2);
 
     // No service code ran: only the trigger's notification can tell the cache.
-    await sql`UPDATE payment_services SET active = true WHERE merchant_account_id = ${m} AND id = ${s1}`.execute(a.deps.db);
+    await sql`UPDATE payment_services SET active = true WHERE merchant_account_id = ${m} AND id = ${s1}`.execute(
+      a.deps.db,
+    );
     await eventually('the cache hears of the SQL update', async () => (await routedTo(a, m)) === s1);
 
     await deleteService(a, m, s1);
@@ -98,12 +123,18 @@ describe('one process', () => {
     const w1 = await subscribe(a, m);
     expect(await deliveredTo(a, m)).toEqual([w1]);
 
-    await sql`UPDATE webhook_subscriptions SET active = false WHERE merchant_account_id = ${m} AND id = ${w1}`.execute(a.deps.db);
+    await sql`UPDATE webhook_subscriptions SET active = false WHERE merchant_account_id = ${m} AND id = ${w1}`.execute(
+      a.deps.db,
+    );
     await eventually('the cache hears of the SQL update', async () => same(await deliveredTo(a, m), []));
-    await sql`UPDATE webhook_subscriptions SET active = true WHERE merchant_account_id = ${m} AND id = ${w1}`.execute(a.deps.db);
+    await sql`UPDATE webhook_subscriptions SET active = true WHERE merchant_account_id = ${m} AND id = ${w1}`.execute(
+      a.deps.db,
+    );
     await eventually('the cache hears of the SQL update', async () => same(await deliveredTo(a, m), [w1]));
 
-    expect((await a.request({ method: 'DELETE', url: `/webhook-subscriptions/${w1}`, merchantAccountId: m })).statusCode).toBe(204);
+    expect(
+      (await a.request({ method: 'DELETE', url: `/webhook-subscriptions/${w1}`, merchantAccountId: m })).statusCode,
+    ).toBe(204);
     expect(await deliveredTo(a, m)).toEqual([]);
   });
 
@@ -116,13 +147,17 @@ describe('one process', () => {
     try {
       await sql`DELETE FROM webhook_subscriptions WHERE merchant_account_id = ${m} AND id = ${w1}`.execute(a.deps.db);
     } finally {
-      await sql`ALTER TABLE webhook_subscriptions ENABLE TRIGGER webhook_subscriptions_notify_change`.execute(a.deps.db);
+      await sql`ALTER TABLE webhook_subscriptions ENABLE TRIGGER webhook_subscriptions_notify_change`.execute(
+        a.deps.db,
+      );
     }
     expect(await deliveredTo(a, m)).toEqual([]);
   });
 
   it('reads the database inside a transaction, not the cache', async () => {
-    const { listRoutablePaymentServices } = await import('../../src/modules/payment-services/payment-services.service.ts');
+    const { listRoutablePaymentServices } = await import(
+      '../../src/modules/payment-services/payment-services.service.ts'
+    );
     const { merchantAccountId: m, paymentServiceId: s1 } = await merchantWithMockCard(a);
     expect((await listRoutablePaymentServices(a.deps.db, a.deps, m)).map((r) => r.id)).toEqual([s1]);
     const seen = await a.deps.db.transaction().execute(async (tx) => {
@@ -165,11 +200,18 @@ describe.skipIf(!usesPostgres())('two processes on one database', () => {
     expect(await deliveredTo(b, m)).toEqual([]);
     const w1 = await subscribe(a, m);
     await eventually('B delivers to the new subscription', async () => same(await deliveredTo(b, m), [w1]));
-    const res = await a.request({ method: 'PUT', url: `/webhook-subscriptions/${w1}`, merchantAccountId: m, payload: { active: false } });
+    const res = await a.request({
+      method: 'PUT',
+      url: `/webhook-subscriptions/${w1}`,
+      merchantAccountId: m,
+      payload: { active: false },
+    });
     expect(res.statusCode, res.body).toBe(200);
     const w2 = await subscribe(a, m);
     await eventually('B delivers to the current subscriptions only', async () => same(await deliveredTo(b, m), [w2]));
-    expect((await a.request({ method: 'DELETE', url: `/webhook-subscriptions/${w2}`, merchantAccountId: m })).statusCode).toBe(204);
+    expect(
+      (await a.request({ method: 'DELETE', url: `/webhook-subscriptions/${w2}`, merchantAccountId: m })).statusCode,
+    ).toBe(204);
     await eventually('B stops delivering to the deleted subscription', async () => same(await deliveredTo(b, m), []));
   });
 
@@ -177,7 +219,11 @@ describe.skipIf(!usesPostgres())('two processes on one database', () => {
     const { merchantAccountId: m, paymentServiceId: s1 } = await merchantWithMockCard(a);
     expect(await routedTo(b, m)).toBe(s1);
     // Both apps of this file share the schema, so both feeds go (other files' feeds stay).
-    const killed = await sql<{ ok: boolean }>`SELECT pg_terminate_backend(pid) AS ok FROM pg_stat_activity WHERE application_name = ${`svc-changes ${a.schema}`}`.execute(a.deps.db);
+    const killed = await sql<{
+      ok: boolean;
+    }>`SELECT pg_terminate_backend(pid) AS ok FROM pg_stat_activity WHERE application_name = ${`svc-changes ${a.schema}`}`.execute(
+      a.deps.db,
+    );
     expect(killed.rows.length).toBe(2);
     await eventually('B notices its feed is gone', async () => !b.deps.readCaches.paymentServices.isServing, 2_000);
 
@@ -186,7 +232,10 @@ describe.skipIf(!usesPostgres())('two processes on one database', () => {
     await setActive(a, m, s1, false);
     expect(await routedTo(b, m)).toBe(s2);
 
-    await eventually('B reconnects', async () => b.deps.readCaches.paymentServices.isServing && b.deps.readCaches.webhookSubscriptions.isServing);
+    await eventually(
+      'B reconnects',
+      async () => b.deps.readCaches.paymentServices.isServing && b.deps.readCaches.webhookSubscriptions.isServing,
+    );
     expect(await routedTo(b, m)).toBe(s2);
     await setActive(a, m, s1, true);
     await eventually('B hears changes again', async () => (await routedTo(b, m)) === s1);

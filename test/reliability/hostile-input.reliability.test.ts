@@ -38,12 +38,23 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-async function send(request: FuzzRequest): Promise<{ status: number; contentType?: string; body: string } | 'hang' | 'unsendable'> {
+async function send(
+  request: FuzzRequest,
+): Promise<{ status: number; contentType?: string; body: string } | 'hang' | 'unsendable'> {
   const token = await t.keys.token();
-  const headers = { authorization: `Bearer ${token}`, 'x-svc-merchant-account-id': merchantAccountId, ...request.headers };
+  const headers = {
+    authorization: `Bearer ${token}`,
+    'x-svc-merchant-account-id': merchantAccountId,
+    ...request.headers,
+  };
   let answer;
   try {
-    answer = t.app.inject({ method: request.method as 'GET', url: request.url, headers, ...(request.payload === undefined ? {} : { payload: request.payload }) });
+    answer = t.app.inject({
+      method: request.method as 'GET',
+      url: request.url,
+      headers,
+      ...(request.payload === undefined ? {} : { payload: request.payload }),
+    });
   } catch {
     return 'unsendable';
   }
@@ -51,8 +62,13 @@ async function send(request: FuzzRequest): Promise<{ status: number; contentType
   const result = await Promise.race([answer.catch((error: Error) => error), timeout]);
   if (result === 'hang') return 'hang';
   // light-my-request refuses header values Node's HTTP parser would (CR, LF, non-Latin-1): no request reached the server.
-  if (result instanceof Error) return /header|Invalid character/i.test(result.message) ? 'unsendable' : { status: 599, body: result.message };
-  return { status: result.statusCode, contentType: result.headers['content-type'] as string | undefined, body: result.body };
+  if (result instanceof Error)
+    return /header|Invalid character/i.test(result.message) ? 'unsendable' : { status: 599, body: result.message };
+  return {
+    status: result.statusCode,
+    contentType: result.headers['content-type'] as string | undefined,
+    body: result.body,
+  };
 }
 
 describe('security', () => {
@@ -64,7 +80,10 @@ describe('security', () => {
     let unsendable = 0;
     const failures: string[] = [];
     for (const [index, op] of operations.entries()) {
-      const requests = fc.sample(requestArbitrary(op, validIds, foreignCursor), { seed: profile.fuzzSeed + index, numRuns: profile.fuzzRunsPerOperation });
+      const requests = fc.sample(requestArbitrary(op, validIds, foreignCursor), {
+        seed: profile.fuzzSeed + index,
+        numRuns: profile.fuzzRunsPerOperation,
+      });
       for (const request of requests) {
         const answer = await send(request);
         if (answer === 'unsendable') {
@@ -72,12 +91,26 @@ describe('security', () => {
           continue;
         }
         tried += 1;
-        const problem = answer === 'hang' ? `no answer within ${HANG_MS} ms` : answerProblem(answer.status, answer.contentType, answer.body, op.page);
-        if (problem) failures.push(`${request.operationId} [${request.mutation}] ${request.method} ${request.url.slice(0, 120)}: ${problem} ${answer === 'hang' ? '' : answer.body.slice(0, 200)}`);
+        const problem =
+          answer === 'hang'
+            ? `no answer within ${HANG_MS} ms`
+            : answerProblem(answer.status, answer.contentType, answer.body, op.page);
+        if (problem)
+          failures.push(
+            `${request.operationId} [${request.mutation}] ${request.method} ${request.url.slice(0, 120)}: ${problem} ${answer === 'hang' ? '' : answer.body.slice(0, 200)}`,
+          );
       }
     }
-    report('hostile input', { profile: profile.name, seed: profile.fuzzSeed, operations: operations.length, requests: tried, unsendable, failures: failures.length });
-    if (process.env.FUZZ_FAILURES_FILE) (await import('node:fs')).writeFileSync(process.env.FUZZ_FAILURES_FILE, failures.join('\n'));
+    report('hostile input', {
+      profile: profile.name,
+      seed: profile.fuzzSeed,
+      operations: operations.length,
+      requests: tried,
+      unsendable,
+      failures: failures.length,
+    });
+    if (process.env.FUZZ_FAILURES_FILE)
+      (await import('node:fs')).writeFileSync(process.env.FUZZ_FAILURES_FILE, failures.join('\n'));
     expect(failures).toEqual([]);
   });
 });

@@ -30,11 +30,20 @@ beforeAll(async () => {
   target = createServer((req, res) => {
     let body = '';
     req.on('data', (c) => (body += c));
-    req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ received: JSON.parse(body || 'null') })));
+    req.on('end', () =>
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ received: JSON.parse(body || 'null') })),
+    );
   });
   await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
   forwardTarget = `http://127.0.0.1:${(target.address() as AddressInfo).port}/echo`;
-  t = await buildTestApp({ LOG_LEVEL: 'trace', WEBHOOK_ALLOW_PRIVATE_URLS: 'true', VAULT_FORWARD_ALLOW_PRIVATE_URLS: 'true', SETTLEMENT_DELAY_SECONDS: '0' });
+  t = await buildTestApp({
+    LOG_LEVEL: 'trace',
+    WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+    VAULT_FORWARD_ALLOW_PRIVATE_URLS: 'true',
+    SETTLEMENT_DELAY_SECONDS: '0',
+  });
 });
 afterAll(async () => {
   await t?.close();
@@ -50,7 +59,12 @@ const needles = needlesOf(
 describe('security', () => {
   it('no card number or security code in any answer, log line, webhook or database row', async () => {
     const { merchantAccountId, paymentServiceId } = await merchantWithMockCard(t);
-    const sub = await t.request({ method: 'POST', url: '/webhook-subscriptions', merchantAccountId, payload: { url: receiver.url } });
+    const sub = await t.request({
+      method: 'POST',
+      url: '/webhook-subscriptions',
+      merchantAccountId,
+      payload: { url: receiver.url },
+    });
     expect(sub.statusCode, sub.body).toBe(201);
     const answers: Array<{ step: string; res: LightMyRequestResponse }> = [];
     const requests: SentRequest[] = [];
@@ -60,7 +74,10 @@ describe('security', () => {
       forwardTarget,
       async send(options) {
         // Idempotency keys too: the stored answers (replays) are part of the database scan.
-        const headers = { ...(options.method === 'POST' ? { 'idempotency-key': uuidv7() } : {}), ...(options.headers as Record<string, string>) };
+        const headers = {
+          ...(options.method === 'POST' ? { 'idempotency-key': uuidv7() } : {}),
+          ...(options.headers as Record<string, string>),
+        };
         const res = await t.request({ ...options, headers, merchantAccountId });
         answers.push({ step: `${options.method} ${options.url}`, res });
         requests.push({ method: options.method ?? 'GET', url: options.url as string, payload: options.payload });
@@ -71,14 +88,19 @@ describe('security', () => {
     await drainUntil(t.deps, () => receiver.received.length >= 8, 20_000);
 
     const hits: string[] = [];
-    for (const { step, res } of answers) hits.push(...scan(`answer to ${step}`, `${JSON.stringify(res.headers)}\n${res.body}`, needles));
+    for (const { step, res } of answers)
+      hits.push(...scan(`answer to ${step}`, `${JSON.stringify(res.headers)}\n${res.body}`, needles));
     hits.push(...t.logs.flatMap((line, i) => scan(`log line ${i}`, line, needles)));
     hits.push(...receiver.received.flatMap((r) => scan(`webhook ${r.json.kind}`, r.body, needles)));
     const dump = await dumpAllTables(t.deps);
-    for (const { table, rows } of dump) rows.forEach((row, i) => hits.push(...scan(`table ${table} row ${i}`, row, needles)));
+    for (const { table, rows } of dump)
+      rows.forEach((row, i) => hits.push(...scan(`table ${table} row ${i}`, row, needles)));
 
     const haystacks: Haystack[] = [
-      ...answers.map(({ step, res }) => ({ where: `answer to ${step}`, text: `${JSON.stringify(res.headers)}\n${res.body}` })),
+      ...answers.map(({ step, res }) => ({
+        where: `answer to ${step}`,
+        text: `${JSON.stringify(res.headers)}\n${res.body}`,
+      })),
       ...t.logs.map((text, i) => ({ where: `log line ${i}`, text })),
       ...receiver.received.map((r) => ({ where: `webhook ${r.json.kind}`, text: r.body })),
       ...dump.flatMap(({ table, rows }) => rows.map((text, i) => ({ where: `table ${table} row ${i}`, text }))),
@@ -93,7 +115,16 @@ describe('security', () => {
     hits.push(...recovered);
 
     const rows = dump.reduce((n, d) => n + d.rows.length, 0);
-    report('leaks', { paths: CARD_PATHS.length, answers: answers.length, log_lines: t.logs.length, webhooks: receiver.received.length, tables: dump.length, rows, hits: hits.length, recovered_by_brute_force: recovered.length });
+    report('leaks', {
+      paths: CARD_PATHS.length,
+      answers: answers.length,
+      log_lines: t.logs.length,
+      webhooks: receiver.received.length,
+      tables: dump.length,
+      rows,
+      hits: hits.length,
+      recovered_by_brute_force: recovered.length,
+    });
     // The scan saw the data it should: cards were stored (encrypted), events delivered, lines logged.
     expect(dump.find((d) => d.table === 'payment_methods')!.rows.length).toBeGreaterThanOrEqual(3);
     expect(receiver.received.length).toBeGreaterThanOrEqual(8);

@@ -55,13 +55,21 @@ class Connection {
     const end = this.buffer.indexOf('\r\n\r\n');
     if (end < 0 || !this.waiting) return;
     const head = this.buffer.subarray(0, end).toString('latin1').split('\r\n');
-    const headers = new Map(head.slice(1).map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
+    const headers = new Map(
+      head
+        .slice(1)
+        .map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]),
+    );
     const length = Number(headers.get('content-length') ?? 0);
     if (this.buffer.length < end + 4 + length) return;
     this.buffer = this.buffer.subarray(end + 4 + length);
     const resolve = this.waiting;
     this.waiting = null;
-    resolve({ kind: 'answered', status: Number(head[0]!.split(' ')[1]), close: /\bclose\b/i.test(headers.get('connection') ?? '') });
+    resolve({
+      kind: 'answered',
+      status: Number(head[0]!.split(' ')[1]),
+      close: /\bclose\b/i.test(headers.get('connection') ?? ''),
+    });
   }
 
   private end(reason: string): void {
@@ -82,7 +90,8 @@ describe('happy', () => {
 
     // Idle keep-alive connections, each already used once (as a load balancer's pool holds them).
     const idle = await Promise.all(Array.from({ length: 60 }, () => Connection.open(port)));
-    for (const connection of idle) expect(await connection.send()).toMatchObject({ kind: 'answered', status: 200, close: false });
+    for (const connection of idle)
+      expect(await connection.send()).toMatchObject({ kind: 'answered', status: 200, close: false });
     // Clients sending request after request on their connection until an answer says close.
     const busy = await Promise.all(Array.from({ length: 10 }, () => Connection.open(port)));
     const busyOutcomes: Outcome[] = [];
@@ -110,7 +119,12 @@ describe('happy', () => {
     const all = [...outcomes, ...busyOutcomes];
     const failed = all.filter((o) => o.kind === 'failed');
     const refusedKeptOpen = all.filter((o) => o.kind === 'answered' && o.status !== 200 && !o.close);
-    report('keep-alive at SIGTERM', { requests: all.length, answered_200: all.filter((o) => o.kind === 'answered' && o.status === 200).length, answered_503: all.filter((o) => o.kind === 'answered' && o.status === 503).length, reset_or_dropped: failed.length });
+    report('keep-alive at SIGTERM', {
+      requests: all.length,
+      answered_200: all.filter((o) => o.kind === 'answered' && o.status === 200).length,
+      answered_503: all.filter((o) => o.kind === 'answered' && o.status === 503).length,
+      reset_or_dropped: failed.length,
+    });
     expect(failed).toEqual([]);
     expect(refusedKeptOpen).toEqual([]);
     // Every looping client stopped on an answer that closed its connection.

@@ -50,7 +50,14 @@ async function serveOnFifo(extraEnv: Record<string, string> = {}): Promise<Spawn
   const port = await freePort();
   const child = spawn(process.execPath, [SVC, 'serve'], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', LOG_LEVEL: 'info', PORT: String(port), ...db.env, ...extraEnv },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '/tmp',
+      LOG_LEVEL: 'info',
+      PORT: String(port),
+      ...db.env,
+      ...extraEnv,
+    },
     stdio: ['ignore', writerFd, 'pipe'],
   });
   fs.closeSync(writerFd);
@@ -58,13 +65,18 @@ async function serveOnFifo(extraEnv: Record<string, string> = {}): Promise<Spawn
   started.push(entry);
   let err = '';
   child.stderr!.on('data', (d) => (err += d.toString()));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
   const baseUrl = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 120_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}: ${err}`);
     if (Date.now() > deadline) throw new Error(`server did not start: ${err}`);
-    const up = await fetch(`${baseUrl}/healthz`).then((res) => res.ok, () => false);
+    const up = await fetch(`${baseUrl}/healthz`).then(
+      (res) => res.ok,
+      () => false,
+    );
     if (up) break;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
@@ -85,35 +97,52 @@ async function serveOnFifo(extraEnv: Record<string, string> = {}): Promise<Spawn
 async function logALot(baseUrl: string): Promise<number> {
   let answered = 0;
   for (let i = 0; i < REQUESTS; i += 20) {
-    const batch = Array.from({ length: 20 }, (_, j) => fetch(`${baseUrl}/no-such-route-${i + j}-${'x'.repeat(100)}`).then((res) => (res.body?.cancel(), 1), () => 0));
+    const batch = Array.from({ length: 20 }, (_, j) =>
+      fetch(`${baseUrl}/no-such-route-${i + j}-${'x'.repeat(100)}`).then(
+        (res) => (res.body?.cancel(), 1),
+        () => 0,
+      ),
+    );
     answered += (await Promise.all(batch)).reduce<number>((a, b) => a + b, 0);
   }
   return answered;
 }
 
-async function timeExit(server: Spawned, signal: NodeJS.Signals): Promise<{ ms: number; code: number | null; signal: NodeJS.Signals | null }> {
+async function timeExit(
+  server: Spawned,
+  signal: NodeJS.Signals,
+): Promise<{ ms: number; code: number | null; signal: NodeJS.Signals | null }> {
   const sent = Date.now();
   server.child.kill(signal);
-  const result = await Promise.race([server.exited, new Promise<null>((resolve) => setTimeout(() => resolve(null), BOUND_MS * 3))]);
+  const result = await Promise.race([
+    server.exited,
+    new Promise<null>((resolve) => setTimeout(() => resolve(null), BOUND_MS * 3)),
+  ]);
   return { ms: Date.now() - sent, code: result?.code ?? null, signal: result?.signal ?? null };
 }
 
 describe('shutdown with stdout on a pipe', () => {
   // Each server takes its start (migrations) to come up: the two signals are split between the two pipes.
-  for (const [stdout, signal] of [['full', 'SIGINT'], ['closed', 'SIGTERM']] as const) {
-    {
-      it(`${signal} with stdout ${stdout === 'full' ? 'a full pipe nobody reads' : 'a pipe whose reader is gone (EPIPE)'}: exits 0 within the drain time`, async () => {
-        const server = await serveOnFifo();
-        if (stdout === 'closed') server.closeReader();
-        const answered = await logALot(server.baseUrl);
-        const exit = await timeExit(server, signal);
-        report(`shutdown, stdout ${stdout}, ${signal}`, { exit_ms: exit.ms, bound_ms: BOUND_MS, exit_code: String(exit.code), answered_before: answered });
-        expect(answered).toBe(REQUESTS);
-        expect(exit.ms).toBeLessThan(BOUND_MS);
-        expect(exit).toMatchObject({ code: 0, signal: null });
-        expect(server.stderr()).not.toMatch(/EPIPE|Error/);
+  for (const [stdout, signal] of [
+    ['full', 'SIGINT'],
+    ['closed', 'SIGTERM'],
+  ] as const) {
+    it(`${signal} with stdout ${stdout === 'full' ? 'a full pipe nobody reads' : 'a pipe whose reader is gone (EPIPE)'}: exits 0 within the drain time`, async () => {
+      const server = await serveOnFifo();
+      if (stdout === 'closed') server.closeReader();
+      const answered = await logALot(server.baseUrl);
+      const exit = await timeExit(server, signal);
+      report(`shutdown, stdout ${stdout}, ${signal}`, {
+        exit_ms: exit.ms,
+        bound_ms: BOUND_MS,
+        exit_code: String(exit.code),
+        answered_before: answered,
       });
-    }
+      expect(answered).toBe(REQUESTS);
+      expect(exit.ms).toBeLessThan(BOUND_MS);
+      expect(exit).toMatchObject({ code: 0, signal: null });
+      expect(server.stderr()).not.toMatch(/EPIPE|Error/);
+    });
   }
 
   it('a second SIGTERM forces the exit while a request holds the shutdown (stdout a full pipe)', async () => {
@@ -127,11 +156,20 @@ describe('shutdown with stdout on a pipe', () => {
     const server = await serveOnFifo({ VAULT_FORWARD_ALLOW_PRIVATE_URLS: 'true' });
     await logALot(server.baseUrl);
     const token = await bootstrapToken(started.at(-1)!.db.env.DATA_DIR!);
-    const card = await fetch(`${server.baseUrl}/payment-methods`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ method: 'card', number: '4111111111111111', expiration_date: '12/40' }) });
+    const card = await fetch(`${server.baseUrl}/payment-methods`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ method: 'card', number: '4111111111111111', expiration_date: '12/40' }),
+    });
     const { id } = (await card.json()) as { id: string };
     const slow = fetch(`${server.baseUrl}/vault-forward`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'x-vault-forward-url': `http://127.0.0.1:${(target.address() as AddressInfo).port}/slow`, 'x-vault-forward-payment-methods': id },
+      headers: {
+        authorization: `Bearer ${token}`,
+        'content-type': 'application/json',
+        'x-vault-forward-url': `http://127.0.0.1:${(target.address() as AddressInfo).port}/slow`,
+        'x-vault-forward-payment-methods': id,
+      },
       body: JSON.stringify({ pan: '{{CARD_NUMBER_1}}' }),
     }).catch(() => null);
     while (held < 1) await new Promise((resolve) => setTimeout(resolve, 20));

@@ -37,29 +37,61 @@ describe('happy', () => {
     target = createServer((req, res) => {
       targetReceived += 1;
       req.resume();
-      req.on('end', () => setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}'), SLOW_TARGET_MS));
+      req.on('end', () =>
+        setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}'), SLOW_TARGET_MS),
+      );
     });
     await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
     db = await openServerDatabase(process.env.TEST_DATABASE_URL);
-    server = await startServer({ ...db.env, LOG_LEVEL: 'info', JOB_POLL_MS: '100', VAULT_FORWARD_ALLOW_PRIVATE_URLS: 'true' });
+    server = await startServer({
+      ...db.env,
+      LOG_LEVEL: 'info',
+      JOB_POLL_MS: '100',
+      VAULT_FORWARD_ALLOW_PRIVATE_URLS: 'true',
+    });
     const token = await bootstrapToken(db.env.DATA_DIR!);
     const call = client(() => server.baseUrl, token);
-    const service = await call('POST', '/payment-services', { display_name: 'Mock card', payment_service_definition_id: 'mock-card', fields: [{ key: 'merchant_id', value: 'm-1' }], accepted_currencies: ['USD'], accepted_countries: ['US'] });
+    const service = await call('POST', '/payment-services', {
+      display_name: 'Mock card',
+      payment_service_definition_id: 'mock-card',
+      fields: [{ key: 'merchant_id', value: 'm-1' }],
+      accepted_currencies: ['USD'],
+      accepted_countries: ['US'],
+    });
     expect(service.status).toBe(201);
-    const card = await call('POST', '/payment-methods', { method: 'card', number: '4111111111111111', expiration_date: '12/40' });
+    const card = await call('POST', '/payment-methods', {
+      method: 'card',
+      number: '4111111111111111',
+      expiration_date: '12/40',
+    });
 
     const answered: Answered[] = [];
     const counts: TrafficCounts = { sent: 0, answered: 0, unanswered: 0, refused: {}, serverErrors: [] };
     let stop = false;
-    const load = [1, 2, 3].map(() => runClient({ baseUrl: () => server.baseUrl, token, merchantAccountId: 'default', paymentServiceId: service.json.id }, answered, counts, () => stop));
+    const load = [1, 2, 3].map(() =>
+      runClient(
+        { baseUrl: () => server.baseUrl, token, merchantAccountId: 'default', paymentServiceId: service.json.id },
+        answered,
+        counts,
+        () => stop,
+      ),
+    );
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     const forwardTo = `http://127.0.0.1:${(target.address() as AddressInfo).port}/slow`;
     const slow = [1, 2, 3].map(() =>
       fetch(`${server.baseUrl}/vault-forward`, {
         method: 'POST',
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'x-vault-forward-url': forwardTo, 'x-vault-forward-payment-methods': card.json.id },
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/json',
+          'x-vault-forward-url': forwardTo,
+          'x-vault-forward-payment-methods': card.json.id,
+        },
         body: JSON.stringify({ pan: '{{CARD_NUMBER_1}}' }),
-      }).then((res) => res.status, (error: Error) => error.message),
+      }).then(
+        (res) => res.status,
+        (error: Error) => error.message,
+      ),
     );
     // In flight for certain: the target holds all three (the server is waiting on it).
     while (targetReceived < 3) await new Promise((resolve) => setTimeout(resolve, 20));
@@ -75,8 +107,19 @@ describe('happy', () => {
     await Promise.all(load);
 
     if (process.env.SHUTDOWN_LOG) (await import('node:fs')).writeFileSync(process.env.SHUTDOWN_LOG, server.output());
-    const errorLines = server.output().split('\n').filter((line) => /"level":(50|60)/.test(line));
-    report('graceful shutdown', { exit_code: String(code), exit_ms: tookMs, bound_ms: BOUND_MS, in_flight_finished: slowStatuses.filter((s) => s === 200).length, accepted_new_after_sigterm: String(acceptsNew), load_answered: counts.answered, server_errors: counts.serverErrors.length });
+    const errorLines = server
+      .output()
+      .split('\n')
+      .filter((line) => /"level":(50|60)/.test(line));
+    report('graceful shutdown', {
+      exit_code: String(code),
+      exit_ms: tookMs,
+      bound_ms: BOUND_MS,
+      in_flight_finished: slowStatuses.filter((s) => s === 200).length,
+      accepted_new_after_sigterm: String(acceptsNew),
+      load_answered: counts.answered,
+      server_errors: counts.serverErrors.length,
+    });
     expect(slowStatuses).toEqual([200, 200, 200]);
     expect(acceptsNew).toBe(false);
     expect(code).toBe(0);

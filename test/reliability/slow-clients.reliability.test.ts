@@ -43,7 +43,12 @@ const p99 = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(v
 describe('security', () => {
   it('serves normal traffic within 2× of its undisturbed p99 while abusive clients are cut at the limits', async () => {
     db = await openServerDatabase(process.env.TEST_DATABASE_URL);
-    server = await startServer({ ...db.env, LOG_LEVEL: 'warn', HTTP_HEADERS_TIMEOUT_MS: String(HEADERS_MS), HTTP_REQUEST_TIMEOUT_MS: String(REQUEST_MS) });
+    server = await startServer({
+      ...db.env,
+      LOG_LEVEL: 'warn',
+      HTTP_HEADERS_TIMEOUT_MS: String(HEADERS_MS),
+      HTTP_REQUEST_TIMEOUT_MS: String(REQUEST_MS),
+    });
     const token = await bootstrapToken(db.env.DATA_DIR!);
     await measure(server.baseUrl, token, 100); // warm-up
     // Undisturbed and disturbed rounds alternate: the machine's other load (CI neighbours) then
@@ -55,7 +60,12 @@ describe('security', () => {
     const answers: Record<string, string[]> = {};
     for (let round = 0; round < ROUNDS; round++) {
       undisturbedSamples.push(...(await measure(server.baseUrl, token, profile.latencySamples / ROUNDS)));
-      const abuse = await startAbuseProcess(port, { idle: profile.idleConnections, 'slow-header': 50, 'slow-body': 30, 'oversized-headers': 10 });
+      const abuse = await startAbuseProcess(port, {
+        idle: profile.idleConnections,
+        'slow-header': 50,
+        'slow-body': 30,
+        'oversized-headers': 10,
+      });
       // Long enough for every kind to have been cut at least once.
       await new Promise((resolve) => setTimeout(resolve, REQUEST_MS + 2_500));
       disturbedSamples.push(...(await measure(server.baseUrl, token, profile.latencySamples / ROUNDS)));
@@ -70,8 +80,15 @@ describe('security', () => {
 
     const longest = (kind: string) => Math.max(...(abuse.closed[kind] ?? [Infinity]));
     report('slow clients', {
-      profile: profile.name, samples: profile.latencySamples, p99_undisturbed_ms: undisturbed.toFixed(1), p99_disturbed_ms: disturbed.toFixed(1), idle_connections: profile.idleConnections,
-      slow_header_cut_max_ms: longest('slow-header'), slow_body_cut_max_ms: longest('slow-body'), idle_cut_max_ms: longest('idle'), oversized_answers: abuse.answers['oversized-headers']?.length ?? 0,
+      profile: profile.name,
+      samples: profile.latencySamples,
+      p99_undisturbed_ms: undisturbed.toFixed(1),
+      p99_disturbed_ms: disturbed.toFixed(1),
+      idle_connections: profile.idleConnections,
+      slow_header_cut_max_ms: longest('slow-header'),
+      slow_body_cut_max_ms: longest('slow-body'),
+      idle_cut_max_ms: longest('idle'),
+      oversized_answers: abuse.answers['oversized-headers']?.length ?? 0,
     });
     expect(disturbed).toBeLessThanOrEqual(Math.max(2 * undisturbed, undisturbed + NOISE_FLOOR_MS));
     // Each abusive connection is closed by the server within its limit (+ the 1 s checking interval and slack).
@@ -80,7 +97,13 @@ describe('security', () => {
     expect(longest('idle')).toBeLessThan(HEADERS_MS + 2_500);
     for (const answer of abuse.answers['oversized-headers'] ?? []) {
       expect(answer).toMatch(/^HTTP\/1\.1 400 /);
-      expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toEqual({ type: 'error', code: 'bad_request', status: 400, message: 'Request headers are larger than the limit of 16384 bytes', details: [] });
+      expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toEqual({
+        type: 'error',
+        code: 'bad_request',
+        status: 400,
+        message: 'Request headers are larger than the limit of 16384 bytes',
+        details: [],
+      });
     }
     expect(abuse.answers['oversized-headers']?.length).toBeGreaterThan(0);
   });

@@ -39,13 +39,33 @@ const URL_INPUTS: UrlInput[] = [
   {
     name: 'webhook subscription url',
     async offer(t, m, url) {
-      const res = await t.request({ method: 'POST', url: '/webhook-subscriptions', merchantAccountId: m, payload: { url } });
+      const res = await t.request({
+        method: 'POST',
+        url: '/webhook-subscriptions',
+        merchantAccountId: m,
+        payload: { url },
+      });
       return { status: res.statusCode, body: res.body, ...(res.statusCode === 201 ? { stored: res.json().id } : {}) };
     },
     // A stored URL (a host name passes the form check) is judged again, resolved, at each delivery.
     async act(t, m, subscriptionId) {
-      await withTransaction(t.deps.db, (tx) => emitEvent(tx, t.deps, { merchantAccountId: m, kind: 'buyer.created', resourceType: 'buyer', resourceId: subscriptionId, payload: { id: subscriptionId } }));
-      const deliveries = async () => (await t.request({ method: 'GET', url: `/webhook-subscriptions/${subscriptionId}/deliveries`, merchantAccountId: m })).json().items as Array<{ last_error: string | null; attempts?: number }>;
+      await withTransaction(t.deps.db, (tx) =>
+        emitEvent(tx, t.deps, {
+          merchantAccountId: m,
+          kind: 'buyer.created',
+          resourceType: 'buyer',
+          resourceId: subscriptionId,
+          payload: { id: subscriptionId },
+        }),
+      );
+      const deliveries = async () =>
+        (
+          await t.request({
+            method: 'GET',
+            url: `/webhook-subscriptions/${subscriptionId}/deliveries`,
+            merchantAccountId: m,
+          })
+        ).json().items as Array<{ last_error: string | null; attempts?: number }>;
       await drainUntil(t.deps, async () => (await deliveries()).every((d) => d.last_error !== null), 15_000);
       return (await deliveries()).map((d) => d.last_error ?? '(not attempted)').join('; ');
     },
@@ -53,12 +73,21 @@ const URL_INPUTS: UrlInput[] = [
   {
     name: 'vault forwarding target (x-vault-forward-url)',
     async offer(t, m, url) {
-      const card = await t.request({ method: 'POST', url: '/payment-methods', merchantAccountId: m, payload: { method: 'card', number: '4111111111111111', expiration_date: '12/40' } });
+      const card = await t.request({
+        method: 'POST',
+        url: '/payment-methods',
+        merchantAccountId: m,
+        payload: { method: 'card', number: '4111111111111111', expiration_date: '12/40' },
+      });
       const res = await t.request({
         method: 'POST',
         url: '/vault-forward',
         merchantAccountId: m,
-        headers: { 'x-vault-forward-url': url, 'x-vault-forward-http-method': 'POST', 'x-vault-forward-payment-methods': card.json().id },
+        headers: {
+          'x-vault-forward-url': url,
+          'x-vault-forward-http-method': 'POST',
+          'x-vault-forward-payment-methods': card.json().id,
+        },
         payload: { pan: '{{CARD_NUMBER_1}}' },
       });
       return { status: res.statusCode, body: res.body };
@@ -70,7 +99,11 @@ let production: TestApp;
 let listener: Listener;
 beforeAll(async () => {
   listener = await startListener();
-  production = await buildTestApp({ ENVIRONMENT: 'production', VAULT_MASTER_KEY: randomBytes(32).toString('base64'), VAULT_FORWARD_ALLOWED_HOSTS: '*.ssrf.test,localhost,*.localhost' });
+  production = await buildTestApp({
+    ENVIRONMENT: 'production',
+    VAULT_MASTER_KEY: randomBytes(32).toString('base64'),
+    VAULT_FORWARD_ALLOWED_HOSTS: '*.ssrf.test,localhost,*.localhost',
+  });
 });
 afterAll(async () => {
   await production?.close();
@@ -100,7 +133,14 @@ describe('security', () => {
         else accepted.push(`${input.name} delivered to ${kind} ${url}: ${outcome}`);
       }
     }
-    report('SSRF', { places: URL_INPUTS.length, notations: TARGET_HOSTS.length, refused_at_offer: refusedAtOffer, refused_at_delivery: refusedAtDelivery, accepted: accepted.length, listener_connections: listener.connections });
+    report('SSRF', {
+      places: URL_INPUTS.length,
+      notations: TARGET_HOSTS.length,
+      refused_at_offer: refusedAtOffer,
+      refused_at_delivery: refusedAtDelivery,
+      accepted: accepted.length,
+      listener_connections: listener.connections,
+    });
     expect(accepted).toEqual([]);
     expect(listener.connections).toBe(0);
   });
@@ -110,10 +150,16 @@ describe('happy', () => {
   // The control: the same listener does receive when the sandbox allows private targets, so the
   // zero above is the server refusing, not the listener being unreachable.
   it('the listener is reachable when private targets are allowed, and no redirect is followed toward it', async () => {
-    const sandbox = await buildTestApp({ WEBHOOK_ALLOW_PRIVATE_URLS: 'true', VAULT_FORWARD_ALLOW_PRIVATE_URLS: 'true', VAULT_FORWARD_TIMEOUT_SECONDS: '5' });
+    const sandbox = await buildTestApp({
+      WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+      VAULT_FORWARD_ALLOW_PRIVATE_URLS: 'true',
+      VAULT_FORWARD_TIMEOUT_SECONDS: '5',
+    });
     // The first hop answers with a redirect to a second listener, which must see no connection.
     const redirectTarget = await startListener();
-    const hop = await startListener((res) => res.writeHead(307, { location: `http://127.0.0.1:${redirectTarget.port}/redirected` }).end());
+    const hop = await startListener((res) =>
+      res.writeHead(307, { location: `http://127.0.0.1:${redirectTarget.port}/redirected` }).end(),
+    );
     try {
       const m = await createMerchantAccount(sandbox.deps);
       const before = listener.connections;
@@ -130,7 +176,10 @@ describe('happy', () => {
       }
       expect(hop.requests).toHaveLength(URL_INPUTS.length);
       expect(redirectTarget.connections).toBe(0);
-      report('SSRF redirects', { first_hop_requests: hop.requests.length, redirect_target_connections: redirectTarget.connections });
+      report('SSRF redirects', {
+        first_hop_requests: hop.requests.length,
+        redirect_target_connections: redirectTarget.connections,
+      });
     } finally {
       await redirectTarget.close();
       await hop.close();

@@ -13,7 +13,7 @@ describe('happy', () => {
     }
   });
 
-  it('uses Adyen\'s own exponents where they differ from ISO 4217', () => {
+  it("uses Adyen's own exponents where they differ from ISO 4217", () => {
     expect(toAdyenValue(1500, 'CLP')).toBe(150000); // ISO 0, Adyen 2
     expect(toAdyenValue(1500, 'ISK')).toBe(150000); // ISO 0, Adyen 2
     expect(toAdyenValue(1500, 'CVE')).toBe(15); // ISO 2, Adyen 0

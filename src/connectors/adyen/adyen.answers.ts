@@ -1,6 +1,13 @@
 import type { AuthorizeOutcome, ResponseFacts } from '../connector.ts';
 import type { ProviderResponse } from '../provider-http.ts';
-import { avsOf, cvvOf, httpError, paymentStatusOf, refusalErrorCode, type AdyenPaymentStatus } from './adyen.mapping.ts';
+import {
+  avsOf,
+  cvvOf,
+  httpError,
+  paymentStatusOf,
+  refusalErrorCode,
+  type AdyenPaymentStatus,
+} from './adyen.mapping.ts';
 
 /** A 2xx answer's body, or the `ConnectorError` of any other status. */
 export function bodyOf<T>(response: ProviderResponse): T {
@@ -53,13 +60,16 @@ export function authorizationOf(response: AdyenPaymentResponse, intent: 'authori
     ...factsOf(response, status),
     status,
     providerTransactionId: response.pspReference ?? null,
-    authResponseCode: approved ? extra.authCode ?? null : null,
+    authResponseCode: approved ? (extra.authCode ?? null) : null,
     avsResponseCode: avsOf(extra.avsResult),
     cvvResponseCode: cvvOf(extra.cvcResult),
     schemeTransactionId: extra.networkTxReference ?? null,
     merchantAdviceCode: extra.merchantAdviceCode ? extra.merchantAdviceCode.slice(0, 2) : null,
     approvalUrl,
-    additionalIdentifiers: { psp_reference: response.pspReference ?? null, ...(extra.authCode ? { auth_code: extra.authCode } : {}) },
+    additionalIdentifiers: {
+      psp_reference: response.pspReference ?? null,
+      ...(extra.authCode ? { auth_code: extra.authCode } : {}),
+    },
   };
 }
 

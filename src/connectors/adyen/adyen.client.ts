@@ -16,10 +16,21 @@ export class AdyenClient {
     return prefix ? adyenLiveUrl(prefix) : ADYEN_TEST_URL;
   }
 
-  async post(credentials: Record<string, string>, path: string, body: Record<string, unknown>, idempotencyKey: string | null): Promise<ProviderResponse> {
+  async post(
+    credentials: Record<string, string>,
+    path: string,
+    body: Record<string, unknown>,
+    idempotencyKey: string | null,
+  ): Promise<ProviderResponse> {
     const apiKey = credentials.api_key;
     if (!apiKey) throw new ConnectorError('invalid_request', 'The Adyen payment service has no api_key');
-    const endpoint = endpointOf(this.options.baseUrls ?? {}, ADYEN_CARD_DEFINITION.id, this.baseUrl(credentials), ADYEN_HOSTS, this.options.timeoutMs);
+    const endpoint = endpointOf(
+      this.options.baseUrls ?? {},
+      ADYEN_CARD_DEFINITION.id,
+      this.baseUrl(credentials),
+      ADYEN_HOSTS,
+      this.options.timeoutMs,
+    );
     const headers: Record<string, string> = { 'x-api-key': apiKey };
     if (idempotencyKey) headers['idempotency-key'] = idempotencyKey;
     return providerRequest(endpoint, 'Adyen', 'POST', path, headers, body);

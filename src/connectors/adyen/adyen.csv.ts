@@ -52,7 +52,8 @@ export function parseCsv(text: string): CsvRecord[] {
         }
         field = parts.join('');
         const next = text[i];
-        if (i < n && next !== ',' && next !== '\n' && next !== '\r') throw new CsvError(`line ${line}: text after a closing quote`);
+        if (i < n && next !== ',' && next !== '\n' && next !== '\r')
+          throw new CsvError(`line ${line}: text after a closing quote`);
       } else {
         let end = i;
         while (end < n) {

@@ -15,8 +15,19 @@ import { inTable, unknownStatus } from '../status-table.ts';
  * the `ResultCodeEnum` of Adyen's API libraries). We call Adyen over plain HTTP, without its library.
  */
 export type AdyenResultCode =
-  | 'Authorised' | 'Refused' | 'Error' | 'Cancelled' | 'Pending' | 'Received' | 'RedirectShopper' | 'IdentifyShopper'
-  | 'ChallengeShopper' | 'PresentToShopper' | 'AuthenticationFinished' | 'AuthenticationNotRequired' | 'PartiallyAuthorised';
+  | 'Authorised'
+  | 'Refused'
+  | 'Error'
+  | 'Cancelled'
+  | 'Pending'
+  | 'Received'
+  | 'RedirectShopper'
+  | 'IdentifyShopper'
+  | 'ChallengeShopper'
+  | 'PresentToShopper'
+  | 'AuthenticationFinished'
+  | 'AuthenticationNotRequired'
+  | 'PartiallyAuthorised';
 
 export type AdyenPaymentStatus = AuthorizeOutcome['status'] | 'pending';
 
@@ -37,7 +48,10 @@ export const RESULT_CODE_STATUS = {
   AuthenticationNotRequired: 'failed',
   // A partial authorization would leave the buyer short: we never request one, so it is a failure.
   PartiallyAuthorised: 'failed',
-} as const satisfies Record<AdyenResultCode, Exclude<AdyenPaymentStatus, 'authorized' | 'captured' | 'capture_pending'> | 'approved'>;
+} as const satisfies Record<
+  AdyenResultCode,
+  Exclude<AdyenPaymentStatus, 'authorized' | 'captured' | 'capture_pending'> | 'approved'
+>;
 
 /**
  * Our status of a `/payments` or `/payments/details` answer. `pending`: not final at Adyen yet (its
@@ -53,14 +67,44 @@ export function paymentStatusOf(resultCode: string | undefined, intent: 'authori
 
 /** Adyen refusal reason codes (docs.adyen.com/development-resources/refusal-reasons) → our standard error_code (error-codes.ts). */
 const REFUSALS: Readonly<Record<string, StandardErrorCode>> = {
-  '2': 'do_not_honor', '3': 'do_not_honor', '4': 'try_again_later', '5': 'restricted_card', '6': 'expired_card',
-  '7': 'invalid_amount', '8': 'invalid_card_number', '9': 'issuer_unavailable', '10': 'card_not_supported', '11': 'three_d_secure_authentication_failed',
-  '12': 'insufficient_funds', '14': 'suspected_fraud', '15': 'do_not_honor', '16': 'do_not_honor', '17': 'do_not_honor',
-  '18': 'do_not_honor', '19': 'do_not_honor', '20': 'suspected_fraud', '21': 'try_again_later', '22': 'suspected_fraud',
-  '23': 'transaction_not_permitted', '24': 'incorrect_cvv', '25': 'restricted_card', '26': 'do_not_honor', '27': 'do_not_honor',
-  '28': 'limit_exceeded', '29': 'limit_exceeded', '31': 'suspected_fraud', '32': 'incorrect_address', '33': 'authentication_required',
-  '34': 'transaction_not_permitted', '35': 'transaction_not_permitted', '36': 'authentication_required', '38': 'authentication_required', '39': 'three_d_secure_authentication_failed',
-  '42': 'three_d_secure_authentication_failed', '43': 'authentication_required', '46': 'try_again_later',
+  '2': 'do_not_honor',
+  '3': 'do_not_honor',
+  '4': 'try_again_later',
+  '5': 'restricted_card',
+  '6': 'expired_card',
+  '7': 'invalid_amount',
+  '8': 'invalid_card_number',
+  '9': 'issuer_unavailable',
+  '10': 'card_not_supported',
+  '11': 'three_d_secure_authentication_failed',
+  '12': 'insufficient_funds',
+  '14': 'suspected_fraud',
+  '15': 'do_not_honor',
+  '16': 'do_not_honor',
+  '17': 'do_not_honor',
+  '18': 'do_not_honor',
+  '19': 'do_not_honor',
+  '20': 'suspected_fraud',
+  '21': 'try_again_later',
+  '22': 'suspected_fraud',
+  '23': 'transaction_not_permitted',
+  '24': 'incorrect_cvv',
+  '25': 'restricted_card',
+  '26': 'do_not_honor',
+  '27': 'do_not_honor',
+  '28': 'limit_exceeded',
+  '29': 'limit_exceeded',
+  '31': 'suspected_fraud',
+  '32': 'incorrect_address',
+  '33': 'authentication_required',
+  '34': 'transaction_not_permitted',
+  '35': 'transaction_not_permitted',
+  '36': 'authentication_required',
+  '38': 'authentication_required',
+  '39': 'three_d_secure_authentication_failed',
+  '42': 'three_d_secure_authentication_failed',
+  '43': 'authentication_required',
+  '46': 'try_again_later',
 };
 
 /** Our error_code of a refusal; an unknown reason code is a generic decline. */
@@ -78,11 +122,30 @@ type AvsCode = AuthorizeOutcome['avsResponseCode'];
  * (`null`): the result is informational, and an unread one is never a match.
  */
 const AVS_RESULTS: Readonly<Record<number, AvsCode>> = {
-  7: 'match', 20: 'match', 24: 'match',
-  2: 'no_match', 11: 'no_match', 26: 'no_match',
-  1: 'partial_match_address', 13: 'partial_match_address', 19: 'partial_match_address',
-  6: 'partial_match_postcode', 12: 'partial_match_postcode', 14: 'partial_match_postcode', 21: 'partial_match_postcode', 22: 'partial_match_postcode', 23: 'partial_match_postcode', 25: 'partial_match_postcode',
-  0: 'unavailable', 3: 'unavailable', 4: 'unavailable', 5: 'unavailable', 15: 'unavailable', 16: 'unavailable', 17: 'unavailable', 18: 'unavailable',
+  7: 'match',
+  20: 'match',
+  24: 'match',
+  2: 'no_match',
+  11: 'no_match',
+  26: 'no_match',
+  1: 'partial_match_address',
+  13: 'partial_match_address',
+  19: 'partial_match_address',
+  6: 'partial_match_postcode',
+  12: 'partial_match_postcode',
+  14: 'partial_match_postcode',
+  21: 'partial_match_postcode',
+  22: 'partial_match_postcode',
+  23: 'partial_match_postcode',
+  25: 'partial_match_postcode',
+  0: 'unavailable',
+  3: 'unavailable',
+  4: 'unavailable',
+  5: 'unavailable',
+  15: 'unavailable',
+  16: 'unavailable',
+  17: 'unavailable',
+  18: 'unavailable',
 };
 
 /** `additionalData.cvcResult` codes 0 to 6 (docs.adyen.com/risk-management/cvc-checks). */
@@ -90,7 +153,13 @@ export type AdyenCvcCode = 0 | 1 | 2 | 3 | 4 | 5 | 6;
 
 /** Complete over the documented codes; another code reads as no CVC result (`null`), never a match. */
 const CVC_RESULTS = {
-  0: 'unavailable', 1: 'match', 2: 'no_match', 3: 'unavailable', 4: 'not_provided', 5: 'unavailable', 6: 'not_provided',
+  0: 'unavailable',
+  1: 'match',
+  2: 'no_match',
+  3: 'unavailable',
+  4: 'not_provided',
+  5: 'unavailable',
+  6: 'not_provided',
 } as const satisfies Record<AdyenCvcCode, AuthorizeOutcome['cvvResponseCode']>;
 
 /** The leading number of a result such as "1 Matches"; NaN when there is none. */
@@ -118,10 +187,18 @@ export interface AdyenServiceError {
 }
 
 /** Adyen validation errors (HTTP 422) about the card itself: a decline of that card, not a bug of ours. */
-const CARD_VALIDATION: Readonly<Record<string, StandardErrorCode>> = { '101': 'invalid_card_number', '102': 'card_not_supported', '103': 'incorrect_cvv', '129': 'expired_card' };
+const CARD_VALIDATION: Readonly<Record<string, StandardErrorCode>> = {
+  '101': 'invalid_card_number',
+  '102': 'card_not_supported',
+  '103': 'incorrect_cvv',
+  '129': 'expired_card',
+};
 
 /** The decline a 422 about the card stands for, or null when the 422 is about our request. */
-export function cardValidationDecline(status: number, body: unknown): { errorCode: string; rawCode: string; rawDescription: string } | null {
+export function cardValidationDecline(
+  status: number,
+  body: unknown,
+): { errorCode: string; rawCode: string; rawDescription: string } | null {
   if (status !== 422) return null;
   const error = (body && typeof body === 'object' ? body : {}) as AdyenServiceError;
   const errorCode = error.errorCode ? CARD_VALIDATION[error.errorCode] : undefined;
@@ -137,8 +214,14 @@ export function cardValidationDecline(status: number, body: unknown): { errorCod
 export function httpError(status: number, body: unknown): ConnectorError {
   const error = (body && typeof body === 'object' ? body : {}) as AdyenServiceError;
   const raw = { code: error.errorCode ?? String(status), description: error.message ?? `HTTP ${status}` };
-  if (status === 401 || status === 403) return new ConnectorError('invalid_request', `Adyen refused the credentials (${raw.code}: ${raw.description})`, raw);
+  if (status === 401 || status === 403)
+    return new ConnectorError(
+      'invalid_request',
+      `Adyen refused the credentials (${raw.code}: ${raw.description})`,
+      raw,
+    );
   if (status === 429) return new ConnectorError('unavailable', 'Adyen rate-limited the request', raw);
-  if (status >= 500) return new ConnectorError('timeout', `Adyen could not process the request (${raw.code}: ${raw.description})`, raw);
+  if (status >= 500)
+    return new ConnectorError('timeout', `Adyen could not process the request (${raw.code}: ${raw.description})`, raw);
   return new ConnectorError('invalid_request', `Adyen refused the request (${raw.code}: ${raw.description})`, raw);
 }

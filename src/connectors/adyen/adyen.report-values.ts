@@ -58,11 +58,53 @@ export function minorOf(scaled: bigint, exponent: number): number {
  * its merchants commonly choose: CST as US Central (-06:00), IST as India (+05:30).
  */
 export const TIME_ZONE_OFFSETS: Readonly<Record<string, number>> = Object.freeze({
-  UTC: 0, GMT: 0, WET: 0, WEST: 60, BST: 60, CET: 60, CEST: 120, MET: 60, MEST: 120, EET: 120, EEST: 180, MSK: 180, TRT: 180,
-  GST: 240, IST: 330, ICT: 420, WIB: 420, SGT: 480, HKT: 480, PHT: 480, AWST: 480, JST: 540, KST: 540, ACST: 570, ACDT: 630,
-  AEST: 600, AEDT: 660, NZST: 720, NZDT: 780, SAST: 120,
-  BRT: -180, ART: -180, CLT: -240, CLST: -180, COT: -300, PET: -300,
-  EST: -300, EDT: -240, CST: -360, CDT: -300, MST: -420, MDT: -360, PST: -480, PDT: -420, AKST: -540, AKDT: -480, HST: -600,
+  UTC: 0,
+  GMT: 0,
+  WET: 0,
+  WEST: 60,
+  BST: 60,
+  CET: 60,
+  CEST: 120,
+  MET: 60,
+  MEST: 120,
+  EET: 120,
+  EEST: 180,
+  MSK: 180,
+  TRT: 180,
+  GST: 240,
+  IST: 330,
+  ICT: 420,
+  WIB: 420,
+  SGT: 480,
+  HKT: 480,
+  PHT: 480,
+  AWST: 480,
+  JST: 540,
+  KST: 540,
+  ACST: 570,
+  ACDT: 630,
+  AEST: 600,
+  AEDT: 660,
+  NZST: 720,
+  NZDT: 780,
+  SAST: 120,
+  BRT: -180,
+  ART: -180,
+  CLT: -240,
+  CLST: -180,
+  COT: -300,
+  PET: -300,
+  EST: -300,
+  EDT: -240,
+  CST: -360,
+  CDT: -300,
+  MST: -420,
+  MDT: -360,
+  PST: -480,
+  PDT: -420,
+  AKST: -540,
+  AKDT: -480,
+  HST: -600,
 });
 
 /** `+HH:MM`, `-HHMM` or `+HH` after an optional GMT or UTC: the offset in minutes, or null. */
@@ -93,7 +135,14 @@ export function instantOf(local: string, zone: string): Date | null {
     const c = text[i]!;
     if (shape[i] === 'd' ? !isDigit(c) : i === 10 ? c !== ' ' && c !== 'T' : c !== shape[i]) return null;
   }
-  const [y, mo, d, h, mi, s] = [text.slice(0, 4), text.slice(5, 7), text.slice(8, 10), text.slice(11, 13), text.slice(14, 16), text.slice(17, 19)].map(Number) as [number, number, number, number, number, number];
+  const [y, mo, d, h, mi, s] = [
+    text.slice(0, 4),
+    text.slice(5, 7),
+    text.slice(8, 10),
+    text.slice(11, 13),
+    text.slice(14, 16),
+    text.slice(17, 19),
+  ].map(Number) as [number, number, number, number, number, number];
   const utc = Date.UTC(y, mo - 1, d, h, mi, s);
   const check = new Date(utc);
   // Date.UTC rolls 2024-02-30 over to March: such a date is refused.

@@ -26,7 +26,8 @@ const PREFIX = 'settlement_detail_report_batch_';
 export const ADYEN_BATCH_LOOKAHEAD = 3;
 
 const isDigits = (text: string) => text.length > 0 && [...text].every((c) => c >= '0' && c <= '9');
-const isNameChar = (c: string) => (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c === '_' || c === '-';
+const isNameChar = (c: string) =>
+  (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c === '_' || c === '-';
 
 /**
  * The batch number of a Settlement details report's file name: `settlement_detail_report_batch_<N>.csv`,
@@ -38,7 +39,8 @@ export function settlementBatchOf(fileName: string): number | null {
   const cut = middle.indexOf('_');
   const batch = cut === -1 ? middle : middle.slice(0, cut);
   const rest = cut === -1 ? '' : middle.slice(cut + 1);
-  if (!isDigits(batch) || batch.length > 9 || (cut !== -1 && (rest === '' || ![...rest].every(isNameChar)))) return null;
+  if (!isDigits(batch) || batch.length > 9 || (cut !== -1 && (rest === '' || ![...rest].every(isNameChar))))
+    return null;
   return Number(batch);
 }
 
@@ -55,7 +57,9 @@ export class AdyenReports {
 
   /** The report folder URL of these credentials' merchant account (the override's in tests). */
   folderUrl(credentials: Record<string, string>): string {
-    const base = this.options.baseUrls?.[ADYEN_REPORTS_OVERRIDE_KEY] ?? adyenReportBaseUrl(Boolean(credentials.live_url_prefix?.trim()));
+    const base =
+      this.options.baseUrls?.[ADYEN_REPORTS_OVERRIDE_KEY] ??
+      adyenReportBaseUrl(Boolean(credentials.live_url_prefix?.trim()));
     return `${base.endsWith('/') ? base.slice(0, -1) : base}/MerchantAccount/${encodeURIComponent(credentials.merchant_account ?? '')}/`;
   }
 
@@ -63,8 +67,16 @@ export class AdyenReports {
   fileNameOf(credentials: Record<string, string>, report: string): string {
     const folder = this.folderUrl(credentials);
     const name = report.includes('/') ? (report.startsWith(folder) ? report.slice(folder.length) : null) : report;
-    if (name === null) throw new ConnectorError('invalid_request', `Adyen report ${JSON.stringify(report.slice(0, 200))} is not in this merchant account's report folder ${folder}`);
-    if (settlementBatchOf(name) === null) throw new ConnectorError('invalid_request', `Adyen report ${JSON.stringify(name.slice(0, 200))} is not a Settlement details report (settlement_detail_report_batch_<N>.csv)`);
+    if (name === null)
+      throw new ConnectorError(
+        'invalid_request',
+        `Adyen report ${JSON.stringify(report.slice(0, 200))} is not in this merchant account's report folder ${folder}`,
+      );
+    if (settlementBatchOf(name) === null)
+      throw new ConnectorError(
+        'invalid_request',
+        `Adyen report ${JSON.stringify(name.slice(0, 200))} is not a Settlement details report (settlement_detail_report_batch_<N>.csv)`,
+      );
     return name;
   }
 
@@ -72,11 +84,25 @@ export class AdyenReports {
   async download(credentials: Record<string, string>, fileName: string): Promise<string | null> {
     const folder = new URL(this.folderUrl(credentials));
     const overridden = this.options.baseUrls?.[ADYEN_REPORTS_OVERRIDE_KEY] !== undefined;
-    const endpoint = { baseUrl: folder.origin, allowedHosts: ADYEN_REPORT_HOSTS, overridden, ...(this.options.timeoutMs !== undefined ? { timeoutMs: this.options.timeoutMs } : {}) };
-    const file = await providerDownload(endpoint, 'Adyen', `${folder.pathname}${encodeURIComponent(fileName)}`, authorizationOf(credentials));
+    const endpoint = {
+      baseUrl: folder.origin,
+      allowedHosts: ADYEN_REPORT_HOSTS,
+      overridden,
+      ...(this.options.timeoutMs !== undefined ? { timeoutMs: this.options.timeoutMs } : {}),
+    };
+    const file = await providerDownload(
+      endpoint,
+      'Adyen',
+      `${folder.pathname}${encodeURIComponent(fileName)}`,
+      authorizationOf(credentials),
+    );
     if (file.status === 200) return file.body.toString('utf8');
     if (file.status === 404 || file.status === 403) return null;
-    if (file.status === 401) throw new ConnectorError('invalid_request', 'Adyen refused the report credentials (401): set report_api_key to the API key of a Report service user (or report_username and report_password)');
+    if (file.status === 401)
+      throw new ConnectorError(
+        'invalid_request',
+        'Adyen refused the report credentials (401): set report_api_key to the API key of a Report service user (or report_username and report_password)',
+      );
     throw new ConnectorError('unavailable', `Adyen answered ${file.status} to the report download`);
   }
 
@@ -93,16 +119,27 @@ export class AdyenReports {
     if (request.report) {
       const fileName = this.fileNameOf(credentials, request.report);
       const text = await this.download(credentials, fileName);
-      if (text === null) throw new ConnectorError('unavailable', `Adyen does not serve ${fileName} (yet): it is asked again later`);
-      return { lines: parseSettlementReport(fileName, text, merchantAccount).lines, cursor: laterOf(request.cursor, fileName), done: true };
+      if (text === null)
+        throw new ConnectorError('unavailable', `Adyen does not serve ${fileName} (yet): it is asked again later`);
+      return {
+        lines: parseSettlementReport(fileName, text, merchantAccount).lines,
+        cursor: laterOf(request.cursor, fileName),
+        done: true,
+      };
     }
     const last = request.cursor === null ? firstBatchOf(credentials) - 1 : settlementBatchOf(request.cursor);
-    if (last === null) throw new ConnectorError('invalid_request', `The Adyen settlement cursor ${JSON.stringify(request.cursor)} is not a report file name`);
+    if (last === null)
+      throw new ConnectorError(
+        'invalid_request',
+        `The Adyen settlement cursor ${JSON.stringify(request.cursor)} is not a report file name`,
+      );
     for (let next = last + 1; next <= last + ADYEN_BATCH_LOOKAHEAD; next += 1) {
       const fileName = settlementReportName(next);
       const text = await this.download(credentials, fileName);
       if (text === null) continue;
-      const lines = parseSettlementReport(fileName, text, merchantAccount).lines.filter((line) => line.postedAt >= request.since);
+      const lines = parseSettlementReport(fileName, text, merchantAccount).lines.filter(
+        (line) => line.postedAt >= request.since,
+      );
       return { lines, cursor: fileName, done: false };
     }
     return { lines: [], cursor: request.cursor, done: true };
@@ -119,6 +156,12 @@ function authorizationOf(credentials: Record<string, string>): Record<string, st
   const key = credentials.report_api_key?.trim();
   if (key) return { 'x-api-key': key };
   const user = credentials.report_username?.trim();
-  if (user && credentials.report_password) return { authorization: `Basic ${Buffer.from(`${user}:${credentials.report_password}`, 'utf8').toString('base64')}` };
-  throw new ConnectorError('invalid_request', 'The Adyen payment service has no report credentials: set report_api_key (the API key of a Report service user), or report_username and report_password');
+  if (user && credentials.report_password)
+    return {
+      authorization: `Basic ${Buffer.from(`${user}:${credentials.report_password}`, 'utf8').toString('base64')}`,
+    };
+  throw new ConnectorError(
+    'invalid_request',
+    'The Adyen payment service has no report credentials: set report_api_key (the API key of a Report service user), or report_username and report_password',
+  );
 }

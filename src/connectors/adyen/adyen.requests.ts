@@ -1,4 +1,10 @@
-import { ConnectorError, type AuthorizeRequest, type Instrument, type ThreeDSecureData, type TokenizeRequest } from '../connector.ts';
+import {
+  ConnectorError,
+  type AuthorizeRequest,
+  type Instrument,
+  type ThreeDSecureData,
+  type TokenizeRequest,
+} from '../connector.ts';
 import { toAdyenValue } from './adyen.amounts.ts';
 
 /**
@@ -9,17 +15,26 @@ import { toAdyenValue } from './adyen.amounts.ts';
  */
 
 /** A stored card's token at Adyen is the shopper reference and the stored payment method id. */
-export const joinToken = (shopperReference: string, storedPaymentMethodId: string) => `${shopperReference}|${storedPaymentMethodId}`;
+export const joinToken = (shopperReference: string, storedPaymentMethodId: string) =>
+  `${shopperReference}|${storedPaymentMethodId}`;
 
 export function splitToken(token: string): { shopperReference: string; storedPaymentMethodId: string } {
   const at = token.indexOf('|');
-  if (at <= 0 || at === token.length - 1) throw new ConnectorError('invalid_request', 'The stored card token is not an Adyen token (shopperReference|storedPaymentMethodId)');
+  if (at <= 0 || at === token.length - 1)
+    throw new ConnectorError(
+      'invalid_request',
+      'The stored card token is not an Adyen token (shopperReference|storedPaymentMethodId)',
+    );
   return { shopperReference: token.slice(0, at), storedPaymentMethodId: token.slice(at + 1) };
 }
 
 export function amountOf(amount: number, currency: string): { value: number; currency: string } {
   const value = toAdyenValue(amount, currency);
-  if (value === null) throw new ConnectorError('invalid_request', `Adyen counts ${currency} without decimals: ${amount} minor units cannot be sent`);
+  if (value === null)
+    throw new ConnectorError(
+      'invalid_request',
+      `Adyen counts ${currency} without decimals: ${amount} minor units cannot be sent`,
+    );
   return { value, currency };
 }
 
@@ -29,8 +44,17 @@ function expiry(expirationDate: string): { expiryMonth: string; expiryYear: stri
   return { expiryMonth: month.padStart(2, '0'), expiryYear: year.length === 2 ? `20${year}` : year };
 }
 
-function cardMethod(card: { number: string; expirationDate: string; securityCode: string | null }): Record<string, unknown> {
-  return { type: 'scheme', number: card.number, ...expiry(card.expirationDate), ...(card.securityCode ? { cvc: card.securityCode } : {}) };
+function cardMethod(card: {
+  number: string;
+  expirationDate: string;
+  securityCode: string | null;
+}): Record<string, unknown> {
+  return {
+    type: 'scheme',
+    number: card.number,
+    ...expiry(card.expirationDate),
+    ...(card.securityCode ? { cvc: card.securityCode } : {}),
+  };
 }
 
 /**
@@ -40,11 +64,15 @@ function cardMethod(card: { number: string; expirationDate: string; securityCode
  * docs.adyen.com "Apple Pay for API only" / "Google Pay for API only" (Checkout API v71).
  */
 function walletMethod(instrument: Extract<Instrument, { kind: 'wallet-token' }>): Record<string, unknown> {
-  if (instrument.provider === 'apple') return { type: 'applepay', applePayToken: Buffer.from(instrument.token, 'utf8').toString('base64') };
+  if (instrument.provider === 'apple')
+    return { type: 'applepay', applePayToken: Buffer.from(instrument.token, 'utf8').toString('base64') };
   return { type: 'googlepay', googlePayToken: instrument.token };
 }
 
-function paymentMethodOf(instrument: Instrument): { paymentMethod: Record<string, unknown>; shopperReference: string | null } {
+function paymentMethodOf(instrument: Instrument): {
+  paymentMethod: Record<string, unknown>;
+  shopperReference: string | null;
+} {
   switch (instrument.kind) {
     case 'card':
       return { paymentMethod: cardMethod(instrument), shopperReference: null };
@@ -56,20 +84,27 @@ function paymentMethodOf(instrument: Instrument): { paymentMethod: Record<string
       return { paymentMethod: walletMethod(instrument), shopperReference: null };
     case 'network-token':
     case 'redirect':
-      throw new ConnectorError('invalid_request', `The Adyen card connector does not take ${instrument.kind} instruments`);
+      throw new ConnectorError(
+        'invalid_request',
+        `The Adyen card connector does not take ${instrument.kind} instruments`,
+      );
   }
 }
 
 /** 3DS done elsewhere (our API's `three_d_secure_data`): passed as `mpiData`. */
 function mpiData(data: ThreeDSecureData): Record<string, unknown> {
   return {
-    threeDSVersion: data.version, cavv: data.cavv ?? undefined, eci: data.eci ?? undefined,
-    directoryResponse: data.directoryResponse ?? undefined, authenticationResponse: data.authenticationResponse ?? undefined,
+    threeDSVersion: data.version,
+    cavv: data.cavv ?? undefined,
+    eci: data.eci ?? undefined,
+    directoryResponse: data.directoryResponse ?? undefined,
+    authenticationResponse: data.authenticationResponse ?? undefined,
   };
 }
 
 /** Where Adyen sends the buyer back after a 3DS redirect: our return endpoint for this attempt. */
-export const returnUrlOf = (request: AuthorizeRequest) => `${request.approvalBaseUrl}/connector-returns/${encodeURIComponent(request.merchantAccountId ?? '')}/${request.idempotencyKey}`;
+export const returnUrlOf = (request: AuthorizeRequest) =>
+  `${request.approvalBaseUrl}/connector-returns/${encodeURIComponent(request.merchantAccountId ?? '')}/${request.idempotencyKey}`;
 
 /**
  * The shopper interaction and recurring model of a payment (stored card, merchant-initiated,
@@ -78,10 +113,18 @@ export const returnUrlOf = (request: AuthorizeRequest) => `${request.approvalBas
  * requires with `networkTxReference`.
  */
 function recurringOf(request: AuthorizeRequest, stored: boolean): Record<string, unknown> {
-  if (!stored && request.merchantInitiated) return { shopperInteraction: 'ContAuth', recurringProcessingModel: ['recurring', 'installment'].includes(request.paymentSource) ? 'Subscription' : 'UnscheduledCardOnFile' };
+  if (!stored && request.merchantInitiated)
+    return {
+      shopperInteraction: 'ContAuth',
+      recurringProcessingModel: ['recurring', 'installment'].includes(request.paymentSource)
+        ? 'Subscription'
+        : 'UnscheduledCardOnFile',
+    };
   if (!stored) return { shopperInteraction: 'Ecommerce' };
-  if (request.paymentSource === 'recurring') return { shopperInteraction: 'ContAuth', recurringProcessingModel: 'Subscription' };
-  if (request.merchantInitiated) return { shopperInteraction: 'ContAuth', recurringProcessingModel: 'UnscheduledCardOnFile' };
+  if (request.paymentSource === 'recurring')
+    return { shopperInteraction: 'ContAuth', recurringProcessingModel: 'Subscription' };
+  if (request.merchantInitiated)
+    return { shopperInteraction: 'ContAuth', recurringProcessingModel: 'UnscheduledCardOnFile' };
   return { shopperInteraction: 'Ecommerce', recurringProcessingModel: 'CardOnFile' };
 }
 
@@ -93,7 +136,8 @@ function recurringOf(request: AuthorizeRequest, stored: boolean): Record<string,
 function additionalDataOf(request: AuthorizeRequest, stored: boolean): Record<string, string> | null {
   const data: Record<string, string> = {};
   if (request.intent !== 'capture') data.manualCapture = 'true';
-  if (request.merchantInitiated && !stored && request.previousSchemeTransactionId && request.instrument.kind === 'card') data.networkTxReference = request.previousSchemeTransactionId;
+  if (request.merchantInitiated && !stored && request.previousSchemeTransactionId && request.instrument.kind === 'card')
+    data.networkTxReference = request.previousSchemeTransactionId;
   return Object.keys(data).length > 0 ? data : null;
 }
 
@@ -121,7 +165,11 @@ export function paymentBody(request: AuthorizeRequest, merchantAccount: string):
  * `POST /payments` storing a card: a zero-amount verification with `storePaymentMethod`, the
  * attempt id as the shopper reference (one shopper per stored card; Adyen only needs it stable).
  */
-export function tokenizeBody(request: TokenizeRequest, merchantAccount: string, currency: string): Record<string, unknown> {
+export function tokenizeBody(
+  request: TokenizeRequest,
+  merchantAccount: string,
+  currency: string,
+): Record<string, unknown> {
   return {
     merchantAccount,
     reference: request.idempotencyKey,

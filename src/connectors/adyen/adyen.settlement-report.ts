@@ -1,7 +1,7 @@
 import { isCurrency } from '../../lib/currencies.ts';
 import { ConnectorError, type SettlementLine } from '../connector.ts';
 import { adyenExponent, fromAdyenValue } from './adyen.amounts.ts';
-import { CsvError, parseCsv } from './adyen.csv.ts';
+import { type CsvError, parseCsv } from './adyen.csv.ts';
 import { instantOf, minorOf, scaledOf } from './adyen.report-values.ts';
 
 /**
@@ -28,9 +28,26 @@ export const ADYEN_LINE_KINDS: Readonly<Record<string, SettlementLine['kind']>> 
 });
 
 /** A credit to the merchant (+1) or a debit (−1), by kind. */
-export const DIRECTION: Readonly<Record<SettlementLine['kind'], 1 | -1>> = { capture: 1, 'chargeback-reversal': 1, refund: -1, chargeback: -1 };
+export const DIRECTION: Readonly<Record<SettlementLine['kind'], 1 | -1>> = {
+  capture: 1,
+  'chargeback-reversal': 1,
+  refund: -1,
+  chargeback: -1,
+};
 
-const REQUIRED = ['Psp Reference', 'Type', 'Modification Reference', 'Gross Currency', 'Gross Debit (GC)', 'Gross Credit (GC)', 'Net Currency', 'Net Debit (NC)', 'Net Credit (NC)', 'Creation Date', 'TimeZone'] as const;
+const REQUIRED = [
+  'Psp Reference',
+  'Type',
+  'Modification Reference',
+  'Gross Currency',
+  'Gross Debit (GC)',
+  'Gross Credit (GC)',
+  'Net Currency',
+  'Net Debit (NC)',
+  'Net Credit (NC)',
+  'Creation Date',
+  'TimeZone',
+] as const;
 const FEES = ['Commission (NC)', 'Markup (NC)', 'Scheme Fees (NC)', 'Interchange (NC)'] as const;
 
 export interface ParsedSettlementReport {
@@ -39,7 +56,8 @@ export interface ParsedSettlementReport {
   skipped: Array<{ line: number; type: string; reason: 'type' | 'merchant_account' }>;
 }
 
-const invalid = (fileName: string, message: string) => new ConnectorError('invalid_request', `Adyen settlement report ${fileName}: ${message}`);
+const invalid = (fileName: string, message: string) =>
+  new ConnectorError('invalid_request', `Adyen settlement report ${fileName}: ${message}`);
 
 /**
  * The settlement lines of one report file. `merchantAccount`: lines of other merchant accounts (a
@@ -59,7 +77,8 @@ export function parseSettlementReport(fileName: string, text: string, merchantAc
     if (!indexOf.has(name)) indexOf.set(name, i);
   });
   const missing = REQUIRED.filter((name) => !indexOf.has(name.toLowerCase()));
-  if (missing.length > 0) throw invalid(fileName, `not a Settlement details report (no column ${missing.map((m) => `"${m}"`).join(', ')})`);
+  if (missing.length > 0)
+    throw invalid(fileName, `not a Settlement details report (no column ${missing.map((m) => `"${m}"`).join(', ')})`);
   const lines: SettlementLine[] = [];
   const skipped: ParsedSettlementReport['skipped'] = [];
   const seen = new Map<string, number>();
@@ -89,7 +108,12 @@ export function parseSettlementReport(fileName: string, text: string, merchantAc
   return { lines, skipped };
 }
 
-function lineOf(fileName: string, lineNumber: number, kind: SettlementLine['kind'], cell: (name: string) => string): SettlementLine {
+function lineOf(
+  fileName: string,
+  lineNumber: number,
+  kind: SettlementLine['kind'],
+  cell: (name: string) => string,
+): SettlementLine {
   const fail = (message: string) => invalid(fileName, `line ${lineNumber}: ${message}`);
   const amountOf = (name: string): bigint => {
     const value = scaledOf(cell(name));
@@ -98,7 +122,8 @@ function lineOf(fileName: string, lineNumber: number, kind: SettlementLine['kind
   };
   const grossCurrency = cell('Gross Currency');
   const netCurrency = cell('Net Currency');
-  if (!isCurrency(grossCurrency) || !isCurrency(netCurrency)) throw fail(`unknown currency ${JSON.stringify(grossCurrency)} / ${JSON.stringify(netCurrency)}`);
+  if (!isCurrency(grossCurrency) || !isCurrency(netCurrency))
+    throw fail(`unknown currency ${JSON.stringify(grossCurrency)} / ${JSON.stringify(netCurrency)}`);
   const psp = cell('Psp Reference');
   if (psp === '') throw fail('no Psp Reference');
   const gross = amountOf('Gross Credit (GC)') - amountOf('Gross Debit (GC)');
@@ -113,10 +138,17 @@ function lineOf(fileName: string, lineNumber: number, kind: SettlementLine['kind
   const grossScaled = sameCurrency ? gross : net + fees;
   const rate = cell('Exchange Rate');
   const exchangeRate = sameCurrency || rate === '' ? null : Number(rate);
-  if (exchangeRate !== null && !(Number.isFinite(exchangeRate) && exchangeRate > 0)) throw fail(`"Exchange Rate" is not a rate: ${JSON.stringify(rate.slice(0, 40))}`);
+  if (exchangeRate !== null && !(Number.isFinite(exchangeRate) && exchangeRate > 0))
+    throw fail(`"Exchange Rate" is not a rate: ${JSON.stringify(rate.slice(0, 40))}`);
   const booked = cell('Booking Date');
-  const postedAt = booked !== '' ? instantOf(booked, cell('Booking Date TimeZone') || cell('TimeZone')) : instantOf(cell('Creation Date'), cell('TimeZone'));
-  if (!postedAt) throw fail(`date ${JSON.stringify((booked || cell('Creation Date')).slice(0, 40))} in time zone ${JSON.stringify((cell('Booking Date TimeZone') || cell('TimeZone')).slice(0, 10))} is not understood`);
+  const postedAt =
+    booked !== ''
+      ? instantOf(booked, cell('Booking Date TimeZone') || cell('TimeZone'))
+      : instantOf(cell('Creation Date'), cell('TimeZone'));
+  if (!postedAt)
+    throw fail(
+      `date ${JSON.stringify((booked || cell('Creation Date')).slice(0, 40))} in time zone ${JSON.stringify((cell('Booking Date TimeZone') || cell('TimeZone')).slice(0, 10))} is not understood`,
+    );
   return {
     kind,
     reportLineId: '',

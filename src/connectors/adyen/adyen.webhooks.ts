@@ -1,6 +1,11 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { isCurrency } from '../../lib/currencies.ts';
-import type { InboundWebhookAction, InboundWebhookActionKind, InboundWebhookOutcome, InboundWebhookRequest } from '../connector-webhooks.ts';
+import type {
+  InboundWebhookAction,
+  InboundWebhookActionKind,
+  InboundWebhookOutcome,
+  InboundWebhookRequest,
+} from '../connector-webhooks.ts';
 import { fromAdyenValue } from './adyen.amounts.ts';
 import { settlementBatchOf } from './adyen.reports.ts';
 
@@ -26,7 +31,16 @@ export interface AdyenNotificationItem {
 
 /** The string Adyen signs for one item (missing fields are empty). */
 export function adyenSigningString(item: AdyenNotificationItem): string {
-  return [item.pspReference, item.originalReference, item.merchantAccountCode, item.merchantReference, item.amount?.value, item.amount?.currency, item.eventCode, item.success]
+  return [
+    item.pspReference,
+    item.originalReference,
+    item.merchantAccountCode,
+    item.merchantReference,
+    item.amount?.value,
+    item.amount?.currency,
+    item.eventCode,
+    item.success,
+  ]
     .map((part) => (part === undefined || part === null ? '' : String(part)))
     .join(':');
 }
@@ -86,7 +100,15 @@ function reportActionOf(item: AdyenNotificationItem): InboundWebhookAction | nul
   if (item.success !== 'true' || !item.pspReference || settlementBatchOf(item.pspReference) === null) return null;
   // `reason` is not among the signed fields: the URL is passed on only when it names the signed file.
   const url = item.reason?.endsWith(`/${item.pspReference}`) ? item.reason : null;
-  return { kind: 'settlement_report_available', providerTransactionId: '', providerReferenceId: url ?? item.pspReference, amount: null, currency: null, rawResponseCode: null, rawResponseDescription: null };
+  return {
+    kind: 'settlement_report_available',
+    providerTransactionId: '',
+    providerReferenceId: url ?? item.pspReference,
+    amount: null,
+    currency: null,
+    rawResponseCode: null,
+    rawResponseDescription: null,
+  };
 }
 
 function actionOf(item: AdyenNotificationItem): InboundWebhookAction | null {
@@ -98,11 +120,11 @@ function actionOf(item: AdyenNotificationItem): InboundWebhookAction | null {
   const currency = item.amount?.currency && isCurrency(item.amount.currency) ? item.amount.currency : null;
   return {
     kind,
-    providerTransactionId: onPayment ? item.pspReference : item.originalReference ?? item.pspReference,
+    providerTransactionId: onPayment ? item.pspReference : (item.originalReference ?? item.pspReference),
     providerReferenceId: onPayment ? null : item.pspReference,
     amount: currency && typeof item.amount?.value === 'number' ? fromAdyenValue(item.amount.value, currency) : null,
     currency,
-    rawResponseCode: item.success === 'true' ? null : item.eventCode ?? null,
+    rawResponseCode: item.success === 'true' ? null : (item.eventCode ?? null),
     rawResponseDescription: item.reason || null,
   };
 }
@@ -120,20 +142,39 @@ function eventIdOf(item: AdyenNotificationItem): string {
 
 function itemsOf(rawBody: Buffer): AdyenNotificationItem[] | null {
   try {
-    const body = JSON.parse(rawBody.toString('utf8')) as { notificationItems?: Array<{ NotificationRequestItem?: AdyenNotificationItem }> };
-    const items = (body.notificationItems ?? []).map((entry) => entry.NotificationRequestItem).filter((item): item is AdyenNotificationItem => Boolean(item));
+    const body = JSON.parse(rawBody.toString('utf8')) as {
+      notificationItems?: Array<{ NotificationRequestItem?: AdyenNotificationItem }>;
+    };
+    const items = (body.notificationItems ?? [])
+      .map((entry) => entry.NotificationRequestItem)
+      .filter((item): item is AdyenNotificationItem => Boolean(item));
     return items.length > 0 ? items : null;
   } catch {
     return null;
   }
 }
 
-export function parseAdyenWebhook(credentials: Record<string, string>, request: InboundWebhookRequest): InboundWebhookOutcome {
+export function parseAdyenWebhook(
+  credentials: Record<string, string>,
+  request: InboundWebhookRequest,
+): InboundWebhookOutcome {
   const hexKey = credentials.hmac_key;
-  if (!hexKey || !/^([0-9a-fA-F]{2})+$/.test(hexKey)) return { status: 'rejected', reason: 'The payment service has no Adyen HMAC key (hmac_key) to verify webhooks with' };
+  if (!hexKey || !/^([0-9a-fA-F]{2})+$/.test(hexKey))
+    return {
+      status: 'rejected',
+      reason: 'The payment service has no Adyen HMAC key (hmac_key) to verify webhooks with',
+    };
   const items = itemsOf(request.rawBody);
   if (!items) return { status: 'rejected', reason: 'The body is not an Adyen notification (notificationItems)' };
-  if (!items.every((item) => signatureMatches(item, hexKey))) return { status: 'rejected', reason: 'An item of the notification has no valid HMAC signature' };
-  if (!items.every((item) => item.merchantAccountCode === credentials.merchant_account)) return { status: 'rejected', reason: 'The notification is for another Adyen merchant account' };
-  return { status: 'accepted', events: items.map((item) => ({ eventId: eventIdOf(item), actions: [actionOf(item)].filter((a): a is InboundWebhookAction => a !== null) })) };
+  if (!items.every((item) => signatureMatches(item, hexKey)))
+    return { status: 'rejected', reason: 'An item of the notification has no valid HMAC signature' };
+  if (!items.every((item) => item.merchantAccountCode === credentials.merchant_account))
+    return { status: 'rejected', reason: 'The notification is for another Adyen merchant account' };
+  return {
+    status: 'accepted',
+    events: items.map((item) => ({
+      eventId: eventIdOf(item),
+      actions: [actionOf(item)].filter((a): a is InboundWebhookAction => a !== null),
+    })),
+  };
 }

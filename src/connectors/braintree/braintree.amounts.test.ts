@@ -8,7 +8,9 @@ describe('happy', () => {
     for (const currency of BRAINTREE_CARD_DEFINITION.supportedCurrencies) {
       const exponent = currencyExponent(currency);
       const text = toBraintreeAmount(123456, currency);
-      expect(text, currency).toBe(exponent === 0 ? '123456' : `${String(123456).slice(0, -exponent)}.${String(123456).slice(-exponent)}`);
+      expect(text, currency).toBe(
+        exponent === 0 ? '123456' : `${String(123456).slice(0, -exponent)}.${String(123456).slice(-exponent)}`,
+      );
       expect(fromBraintreeAmount(text, currency), currency).toBe(123456);
     }
   });

@@ -15,8 +15,12 @@ export interface BraintreeTransaction {
     status: string;
     gatewayRejectionReason?: string | null;
     processorResponse?: {
-      legacyCode?: string | null; message?: string | null; cvvResponse?: string | null;
-      avsPostalCodeResponse?: string | null; avsStreetAddressResponse?: string | null; authorizationId?: string | null;
+      legacyCode?: string | null;
+      message?: string | null;
+      cvvResponse?: string | null;
+      avsPostalCodeResponse?: string | null;
+      avsStreetAddressResponse?: string | null;
+      authorizationId?: string | null;
     } | null;
   }> | null;
 }
@@ -32,7 +36,9 @@ const blank: ResponseFacts = { errorCode: null, rawResponseCode: null, rawRespon
 
 /** The authorization's event (most recent first in statusHistory): the one with a processor response. */
 function authorizationEvent(transaction: BraintreeTransaction) {
-  return (transaction.statusHistory ?? []).find((event) => event.processorResponse || event.gatewayRejectionReason) ?? null;
+  return (
+    (transaction.statusHistory ?? []).find((event) => event.processorResponse || event.gatewayRejectionReason) ?? null
+  );
 }
 
 /** Why a transaction was declined or failed, from its authorization event. */
@@ -41,16 +47,30 @@ export function refusalFacts(transaction: BraintreeTransaction): ResponseFacts {
   const response = event?.processorResponse ?? null;
   if (transaction.status === 'GATEWAY_REJECTED') {
     const reason = event?.gatewayRejectionReason ?? 'UNKNOWN';
-    return { errorCode: rejectionErrorCode(reason), rawResponseCode: reason, rawResponseDescription: `Gateway rejected: ${reason}` };
+    return {
+      errorCode: rejectionErrorCode(reason),
+      rawResponseCode: reason,
+      rawResponseDescription: `Gateway rejected: ${reason}`,
+    };
   }
   if (transaction.status === 'FAILED' || transaction.status === 'AUTHORIZATION_EXPIRED') {
-    return { errorCode: 'service_error', rawResponseCode: response?.legacyCode ?? transaction.status, rawResponseDescription: response?.message ?? transaction.status };
+    return {
+      errorCode: 'service_error',
+      rawResponseCode: response?.legacyCode ?? transaction.status,
+      rawResponseDescription: response?.message ?? transaction.status,
+    };
   }
-  return { errorCode: processorErrorCode(response?.legacyCode), rawResponseCode: response?.legacyCode ?? transaction.status, rawResponseDescription: response?.message ?? transaction.status };
+  return {
+    errorCode: processorErrorCode(response?.legacyCode),
+    rawResponseCode: response?.legacyCode ?? transaction.status,
+    rawResponseDescription: response?.message ?? transaction.status,
+  };
 }
 
 /** A transaction answered by authorizeCreditCard / chargeCreditCard in our terms. */
-export function authorizationOf(transaction: BraintreeTransaction): Omit<AuthorizeOutcome, 'status'> & { status: SyncOutcome['status'] } {
+export function authorizationOf(
+  transaction: BraintreeTransaction,
+): Omit<AuthorizeOutcome, 'status'> & { status: SyncOutcome['status'] } {
   const status = syncStatusOf(transaction.status);
   const response = authorizationEvent(transaction)?.processorResponse ?? null;
   const refused = status === 'declined' || status === 'failed';
@@ -58,13 +78,17 @@ export function authorizationOf(transaction: BraintreeTransaction): Omit<Authori
     ...(refused ? refusalFacts(transaction) : blank),
     status,
     providerTransactionId: transaction.id,
-    authResponseCode: refused ? null : response?.legacyCode ?? null,
+    authResponseCode: refused ? null : (response?.legacyCode ?? null),
     avsResponseCode: avsOf(response?.avsPostalCodeResponse, response?.avsStreetAddressResponse),
     cvvResponseCode: cvvOf(response?.cvvResponse),
-    schemeTransactionId: refused ? null : transaction.paymentMethodSnapshot?.networkTransactionId ?? null,
+    schemeTransactionId: refused ? null : (transaction.paymentMethodSnapshot?.networkTransactionId ?? null),
     merchantAdviceCode: null,
     approvalUrl: null,
-    additionalIdentifiers: { transaction_id: transaction.id, legacy_id: transaction.legacyId ?? null, authorization_id: response?.authorizationId ?? null },
+    additionalIdentifiers: {
+      transaction_id: transaction.id,
+      legacy_id: transaction.legacyId ?? null,
+      authorization_id: response?.authorizationId ?? null,
+    },
   };
 }
 

@@ -17,8 +17,19 @@ import { inTable, unknownStatus } from '../status-table.ts';
  * We call the GraphQL API over plain HTTP: no Braintree library types these values.
  */
 export type BraintreeStatus =
-  | 'AUTHORIZATION_EXPIRED' | 'AUTHORIZED' | 'AUTHORIZING' | 'FAILED' | 'GATEWAY_REJECTED' | 'PROCESSOR_DECLINED' | 'SETTLED'
-  | 'SETTLEMENT_CONFIRMED' | 'SETTLEMENT_DECLINED' | 'SETTLEMENT_PENDING' | 'SETTLING' | 'SUBMITTED_FOR_SETTLEMENT' | 'VOIDED';
+  | 'AUTHORIZATION_EXPIRED'
+  | 'AUTHORIZED'
+  | 'AUTHORIZING'
+  | 'FAILED'
+  | 'GATEWAY_REJECTED'
+  | 'PROCESSOR_DECLINED'
+  | 'SETTLED'
+  | 'SETTLEMENT_CONFIRMED'
+  | 'SETTLEMENT_DECLINED'
+  | 'SETTLEMENT_PENDING'
+  | 'SETTLING'
+  | 'SUBMITTED_FOR_SETTLEMENT'
+  | 'VOIDED';
 
 /** What a transaction's status means to us. `pending`: Braintree has not decided (AUTHORIZING). */
 export const PAYMENT_STATUS = {
@@ -49,29 +60,65 @@ export function syncStatusOf(status: string): SyncOutcome['status'] {
 
 /** Processor response codes (`legacyCode`) → our standard error_code (error-codes.ts). */
 const PROCESSOR_CODES: Readonly<Record<string, StandardErrorCode>> = {
-  '2000': 'do_not_honor', '2001': 'insufficient_funds', '2002': 'limit_exceeded', '2003': 'limit_exceeded', '2004': 'expired_card',
-  '2005': 'invalid_card_number', '2006': 'expired_card', '2007': 'transaction_not_permitted', '2008': 'invalid_card_number', '2009': 'invalid_card_number',
-  '2010': 'incorrect_cvv', '2011': 'do_not_honor', '2012': 'lost_or_stolen_card', '2013': 'lost_or_stolen_card', '2014': 'suspected_fraud',
-  '2015': 'transaction_not_permitted', '2016': 'duplicate_transaction', '2017': 'do_not_honor', '2019': 'transaction_not_permitted', '2038': 'do_not_honor',
-  '2044': 'do_not_honor', '2046': 'do_not_honor', '2047': 'lost_or_stolen_card', '2053': 'lost_or_stolen_card', '2057': 'restricted_card',
-  '2059': 'incorrect_address', '2060': 'incorrect_cvv', '2099': 'authentication_required', '3000': 'issuer_unavailable',
+  '2000': 'do_not_honor',
+  '2001': 'insufficient_funds',
+  '2002': 'limit_exceeded',
+  '2003': 'limit_exceeded',
+  '2004': 'expired_card',
+  '2005': 'invalid_card_number',
+  '2006': 'expired_card',
+  '2007': 'transaction_not_permitted',
+  '2008': 'invalid_card_number',
+  '2009': 'invalid_card_number',
+  '2010': 'incorrect_cvv',
+  '2011': 'do_not_honor',
+  '2012': 'lost_or_stolen_card',
+  '2013': 'lost_or_stolen_card',
+  '2014': 'suspected_fraud',
+  '2015': 'transaction_not_permitted',
+  '2016': 'duplicate_transaction',
+  '2017': 'do_not_honor',
+  '2019': 'transaction_not_permitted',
+  '2038': 'do_not_honor',
+  '2044': 'do_not_honor',
+  '2046': 'do_not_honor',
+  '2047': 'lost_or_stolen_card',
+  '2053': 'lost_or_stolen_card',
+  '2057': 'restricted_card',
+  '2059': 'incorrect_address',
+  '2060': 'incorrect_cvv',
+  '2099': 'authentication_required',
+  '3000': 'issuer_unavailable',
 };
 
 /** Gateway rejection reasons (Braintree's own risk and duplicate rules). */
 const REJECTIONS: Readonly<Record<string, StandardErrorCode>> = {
-  AVS: 'incorrect_address', CVV: 'incorrect_cvv', AVS_AND_CVV: 'incorrect_cvv', FRAUD: 'blocked_by_risk_rules', RISK_THRESHOLD: 'blocked_by_risk_rules',
-  DUPLICATE: 'duplicate_transaction', THREE_D_SECURE: 'authentication_required', EXCESSIVE_RETRY: 'try_again_later', APPLICATION_INCOMPLETE: 'service_error', TOKEN_ISSUANCE: 'service_error',
+  AVS: 'incorrect_address',
+  CVV: 'incorrect_cvv',
+  AVS_AND_CVV: 'incorrect_cvv',
+  FRAUD: 'blocked_by_risk_rules',
+  RISK_THRESHOLD: 'blocked_by_risk_rules',
+  DUPLICATE: 'duplicate_transaction',
+  THREE_D_SECURE: 'authentication_required',
+  EXCESSIVE_RETRY: 'try_again_later',
+  APPLICATION_INCOMPLETE: 'service_error',
+  TOKEN_ISSUANCE: 'service_error',
 };
 
 export function processorErrorCode(legacyCode: string | null | undefined): StandardErrorCode {
-  return (legacyCode && PROCESSOR_CODES[legacyCode]) || (legacyCode?.startsWith('3') ? 'issuer_unavailable' : 'do_not_honor');
+  return (
+    (legacyCode && PROCESSOR_CODES[legacyCode]) || (legacyCode?.startsWith('3') ? 'issuer_unavailable' : 'do_not_honor')
+  );
 }
 
 export function rejectionErrorCode(reason: string | null | undefined): StandardErrorCode {
   return (reason && REJECTIONS[reason]) || 'do_not_honor';
 }
 
-export function avsOf(postal: string | null | undefined, street: string | null | undefined): AuthorizeOutcome['avsResponseCode'] {
+export function avsOf(
+  postal: string | null | undefined,
+  street: string | null | undefined,
+): AuthorizeOutcome['avsResponseCode'] {
   if (!postal && !street) return null;
   const p = postal === 'MATCHES';
   const s = street === 'MATCHES';
@@ -83,7 +130,15 @@ export function avsOf(postal: string | null | undefined, street: string | null |
 }
 
 /** The GraphQL API's `AvsCvvResponseCode` enum (developer.paypal.com/braintree/graphql/reference/types/avs-cvv-response-code). */
-export type BraintreeAvsCvvCode = 'BYPASS' | 'DOES_NOT_MATCH' | 'ISSUER_DOES_NOT_PARTICIPATE' | 'MATCHES' | 'NOT_APPLICABLE' | 'NOT_PROVIDED' | 'NOT_VERIFIED' | 'SYSTEM_ERROR';
+export type BraintreeAvsCvvCode =
+  | 'BYPASS'
+  | 'DOES_NOT_MATCH'
+  | 'ISSUER_DOES_NOT_PARTICIPATE'
+  | 'MATCHES'
+  | 'NOT_APPLICABLE'
+  | 'NOT_PROVIDED'
+  | 'NOT_VERIFIED'
+  | 'SYSTEM_ERROR';
 
 const CVV_RESULTS = {
   MATCHES: 'match',
@@ -104,8 +159,15 @@ export function cvvOf(cvv: string | null | undefined): AuthorizeOutcome['cvvResp
 
 /** Card validation errors (class VALIDATION) that are a refusal of this card, not a bug of ours. */
 const CARD_VALIDATION: Readonly<Record<string, StandardErrorCode>> = {
-  '81715': 'invalid_card_number', '81716': 'invalid_card_number', '81703': 'card_not_supported', '81736': 'incorrect_cvv', '81707': 'incorrect_cvv',
-  '81709': 'expired_card', '81710': 'expired_card', '81712': 'expired_card', '81713': 'expired_card',
+  '81715': 'invalid_card_number',
+  '81716': 'invalid_card_number',
+  '81703': 'card_not_supported',
+  '81736': 'incorrect_cvv',
+  '81707': 'incorrect_cvv',
+  '81709': 'expired_card',
+  '81710': 'expired_card',
+  '81712': 'expired_card',
+  '81713': 'expired_card',
 };
 
 /** A refusal carried by GraphQL errors alone (no transaction object): a processor or card-validation decline. */
@@ -113,8 +175,18 @@ export function declineOfErrors(errors: GraphQlError[]): ResponseFacts | null {
   for (const error of errors) {
     const code = error.extensions?.legacyCode;
     if (error.extensions?.errorClass !== 'VALIDATION' || !code) continue;
-    if (/^[23]\d{3}$/.test(code)) return { errorCode: processorErrorCode(code), rawResponseCode: code, rawResponseDescription: error.message ?? null };
-    if (CARD_VALIDATION[code]) return { errorCode: CARD_VALIDATION[code]!, rawResponseCode: code, rawResponseDescription: error.message ?? null };
+    if (/^[23]\d{3}$/.test(code))
+      return {
+        errorCode: processorErrorCode(code),
+        rawResponseCode: code,
+        rawResponseDescription: error.message ?? null,
+      };
+    if (CARD_VALIDATION[code])
+      return {
+        errorCode: CARD_VALIDATION[code]!,
+        rawResponseCode: code,
+        rawResponseDescription: error.message ?? null,
+      };
   }
   return null;
 }
@@ -126,7 +198,9 @@ export function declineOfErrors(errors: GraphQlError[]): ResponseFacts | null {
  */
 export function graphQlError(status: number, errors: GraphQlError[]): ConnectorError {
   const first = errors[0];
-  const errorClass = first?.extensions?.errorClass ?? (status === 401 ? 'AUTHENTICATION' : status === 429 ? 'RESOURCE_LIMIT' : status >= 500 ? 'INTERNAL' : 'VALIDATION');
+  const errorClass =
+    first?.extensions?.errorClass ??
+    (status === 401 ? 'AUTHENTICATION' : status === 429 ? 'RESOURCE_LIMIT' : status >= 500 ? 'INTERNAL' : 'VALIDATION');
   const raw = { code: first?.extensions?.legacyCode ?? errorClass, description: first?.message ?? `HTTP ${status}` };
   switch (errorClass) {
     case 'AUTHENTICATION':
@@ -136,9 +210,17 @@ export function graphQlError(status: number, errors: GraphQlError[]): ConnectorE
     case 'SERVICE_AVAILABILITY':
       return new ConnectorError('unavailable', `Braintree did not take the request (${raw.description})`, raw);
     case 'INTERNAL':
-      return new ConnectorError('timeout', `Braintree failed while processing; the outcome is unknown (${raw.description})`, raw);
+      return new ConnectorError(
+        'timeout',
+        `Braintree failed while processing; the outcome is unknown (${raw.description})`,
+        raw,
+      );
     default:
-      return new ConnectorError('invalid_request', `Braintree refused the request (${raw.code}: ${raw.description})`, raw);
+      return new ConnectorError(
+        'invalid_request',
+        `Braintree refused the request (${raw.code}: ${raw.description})`,
+        raw,
+      );
   }
 }
 
@@ -147,15 +229,24 @@ export function graphQlError(status: number, errors: GraphQlError[]): ConnectorE
  * capture, void or refund (`modification`), any validation error is Braintree refusing that
  * modification (e.g. 91506: not settled yet; 91522: more than authorized): a decline with its code.
  */
-export function dataOf<T>(answer: GraphQlAnswer<Record<string, T | null>>, field: string, modification = false): T | ResponseFacts {
+export function dataOf<T>(
+  answer: GraphQlAnswer<Record<string, T | null>>,
+  field: string,
+  modification = false,
+): T | ResponseFacts {
   const value = answer.data?.[field];
   if (value && answer.status >= 200 && answer.status < 300) return value;
   const decline = declineOfErrors(answer.errors);
   if (decline) return decline;
   const refusal = answer.errors.find((e) => e.extensions?.errorClass === 'VALIDATION');
-  if (modification && refusal) return { errorCode: 'do_not_honor', rawResponseCode: refusal.extensions?.legacyCode ?? 'VALIDATION', rawResponseDescription: refusal.message ?? null };
+  if (modification && refusal)
+    return {
+      errorCode: 'do_not_honor',
+      rawResponseCode: refusal.extensions?.legacyCode ?? 'VALIDATION',
+      rawResponseDescription: refusal.message ?? null,
+    };
   throw graphQlError(answer.status, answer.errors);
 }
 
-export const isFacts = (value: unknown): value is ResponseFacts => typeof value === 'object' && value !== null && 'errorCode' in value;
-
+export const isFacts = (value: unknown): value is ResponseFacts =>
+  typeof value === 'object' && value !== null && 'errorCode' in value;

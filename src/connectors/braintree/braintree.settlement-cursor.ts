@@ -32,7 +32,8 @@ export function encodeCursor(cursor: SettlementCursor): string {
 }
 
 export function decodeCursor(text: string): SettlementCursor {
-  const invalid = () => new ConnectorError('invalid_request', 'The Braintree settlements cursor is not one this connector wrote');
+  const invalid = () =>
+    new ConnectorError('invalid_request', 'The Braintree settlements cursor is not one this connector wrote');
   if (!text.startsWith('bt1:')) throw invalid();
   let value: Partial<SettlementCursor>;
   try {

@@ -18,7 +18,12 @@ export interface SettledPayment {
   id: string;
   merchantAccountId?: string | null;
   amount?: Money;
-  statusHistory?: Array<{ status: string; timestamp?: string | null; amount?: Money; settlementBatchId?: string | null }> | null;
+  statusHistory?: Array<{
+    status: string;
+    timestamp?: string | null;
+    amount?: Money;
+    settlementBatchId?: string | null;
+  }> | null;
   disbursementDetails?: BraintreeDisbursement | null;
   refundedTransaction?: { id: string } | null;
 }
@@ -29,14 +34,23 @@ export interface BraintreeDispute {
   status?: string | null;
   amountDisputed?: Money;
   amountWon?: Money;
-  statusHistory?: Array<{ status: string; timestamp?: string | null; effectiveDate?: string | null; disbursementDate?: string | null }> | null;
+  statusHistory?: Array<{
+    status: string;
+    timestamp?: string | null;
+    effectiveDate?: string | null;
+    disbursementDate?: string | null;
+  }> | null;
   transaction?: { id: string; merchantAccountId?: string | null } | null;
 }
 
 /** A window of a round, in µs: (lower, upper]. */
-export interface Window { lower: number; upper: number }
+export interface Window {
+  lower: number;
+  upper: number;
+}
 
-const unreadable = (what: string) => new ConnectorError('unavailable', `Braintree answered a settlement line that cannot be read (${what})`);
+const unreadable = (what: string) =>
+  new ConnectorError('unavailable', `Braintree answered a settlement line that cannot be read (${what})`);
 
 /** A Braintree amount in our minor units and its currency; a malformed one stops the run (never a guessed figure). */
 function moneyOf(money: Money, what: string): { amount: number; currency: string } {
@@ -49,7 +63,12 @@ function moneyOf(money: Money, what: string): { amount: number; currency: string
 const noFees = { commission: 0, interchange: null, markup: null, schemeFee: null } as const;
 
 /** The report of a line: Braintree's disbursement (one per merchant account and day), else the settlement batch. */
-function reportOf(merchantAccountId: string, disbursement: BraintreeDisbursement | null | undefined, batch: string | null | undefined, fallback: string): string {
+function reportOf(
+  merchantAccountId: string,
+  disbursement: BraintreeDisbursement | null | undefined,
+  batch: string | null | undefined,
+  fallback: string,
+): string {
   if (disbursement?.date) return `disbursement:${merchantAccountId}:${disbursement.date}`;
   return batch ? `settlement-batch:${batch}` : fallback;
 }
@@ -66,7 +85,11 @@ function rateOf(disbursement: BraintreeDisbursement | null | undefined, currency
  * The ledger line of a settled transaction (`capture`) or refund (`refund`), or null when its
  * SETTLED event lies outside the window (the search bounds are inclusive; the window's lower is not).
  */
-export function paymentLine(kind: 'capture' | 'refund', payment: SettledPayment, window: Window): SettlementLine | null {
+export function paymentLine(
+  kind: 'capture' | 'refund',
+  payment: SettledPayment,
+  window: Window,
+): SettlementLine | null {
   const settled = (payment.statusHistory ?? []).find((event) => event.status === 'SETTLED');
   const at = settled?.timestamp ? microsOf(settled.timestamp) : null;
   if (at !== null && (at <= window.lower || at > window.upper)) return null;
@@ -80,7 +103,12 @@ export function paymentLine(kind: 'capture' | 'refund', payment: SettledPayment,
   return {
     kind,
     reportLineId: `${refund ? 'refund' : 'settled'}:${payment.id}`,
-    reportId: reportOf(merchantAccountId, payment.disbursementDetails, settled?.settlementBatchId, `settled:${merchantAccountId}:${day}`),
+    reportId: reportOf(
+      merchantAccountId,
+      payment.disbursementDetails,
+      settled?.settlementBatchId,
+      `settled:${merchantAccountId}:${day}`,
+    ),
     reportFileIds: [],
     providerTransactionId: refund ? payment.refundedTransaction!.id : payment.id,
     providerRefundId: refund ? payment.id : null,
@@ -109,21 +137,50 @@ function effectiveOf(event: DisputeEvent): number | null {
  */
 export function disputeLines(dispute: BraintreeDispute, window: Window): SettlementLine[] {
   if (dispute.type === 'RETRIEVAL' || !dispute.transaction?.id) return [];
-  const events = (dispute.statusHistory ?? []).map((event) => ({ event, at: effectiveOf(event) })).filter((e): e is { event: DisputeEvent; at: number } => e.at !== null).sort((a, b) => a.at - b.at);
+  const events = (dispute.statusHistory ?? [])
+    .map((event) => ({ event, at: effectiveOf(event) }))
+    .filter((e): e is { event: DisputeEvent; at: number } => e.at !== null)
+    .sort((a, b) => a.at - b.at);
   const opened = events[0];
   const won = events.find((e) => e.event.status === 'WON');
   const merchantAccountId = dispute.transaction.merchantAccountId ?? 'default';
   const lines: SettlementLine[] = [];
-  const add = (kind: 'chargeback' | 'chargeback-reversal', suffix: string, entry: { event: DisputeEvent; at: number }, money: Money) => {
+  const add = (
+    kind: 'chargeback' | 'chargeback-reversal',
+    suffix: string,
+    entry: { event: DisputeEvent; at: number },
+    money: Money,
+  ) => {
     if (entry.at <= window.lower || entry.at > window.upper) return;
     const { amount, currency } = moneyOf(money, `dispute ${dispute.id}`);
     if (amount === 0) return;
     const recorded = entry.event.timestamp ? microsOf(entry.event.timestamp) : null;
     const postedAt = new Date(Math.floor((recorded ?? entry.at) / 1000));
-    const reportId = entry.event.disbursementDate ? `disbursement:${merchantAccountId}:${entry.event.disbursementDate}` : `dispute:${dispute.id}`;
-    lines.push({ kind, reportLineId: `dispute:${dispute.id}:${suffix}`, reportId, reportFileIds: [], providerTransactionId: dispute.transaction!.id, providerRefundId: null, merchantReference: null, currency, amount, ...noFees, exchangeRate: null, postedAt });
+    const reportId = entry.event.disbursementDate
+      ? `disbursement:${merchantAccountId}:${entry.event.disbursementDate}`
+      : `dispute:${dispute.id}`;
+    lines.push({
+      kind,
+      reportLineId: `dispute:${dispute.id}:${suffix}`,
+      reportId,
+      reportFileIds: [],
+      providerTransactionId: dispute.transaction!.id,
+      providerRefundId: null,
+      merchantReference: null,
+      currency,
+      amount,
+      ...noFees,
+      exchangeRate: null,
+      postedAt,
+    });
   };
   if (opened) add('chargeback', 'opened', opened, dispute.amountDisputed);
-  if (won) add('chargeback-reversal', 'won', won, dispute.amountWon && Number(dispute.amountWon.value) > 0 ? dispute.amountWon : dispute.amountDisputed);
+  if (won)
+    add(
+      'chargeback-reversal',
+      'won',
+      won,
+      dispute.amountWon && Number(dispute.amountWon.value) > 0 ? dispute.amountWon : dispute.amountDisputed,
+    );
   return lines;
 }

@@ -1,8 +1,22 @@
 import type { SettlementFetchRequest, SettlementLine, SettlementPage } from '../connector.ts';
 import type { BraintreeClient } from './braintree.client.ts';
 import { graphQlError } from './braintree.mapping.ts';
-import { daysOf, decodeCursor, encodeCursor, firstCursor, nextPhase, timestampOf, type SettlementCursor } from './braintree.settlement-cursor.ts';
-import { disputeLines, paymentLine, type BraintreeDispute, type SettledPayment, type Window } from './braintree.settlement-lines.ts';
+import {
+  daysOf,
+  decodeCursor,
+  encodeCursor,
+  firstCursor,
+  nextPhase,
+  timestampOf,
+  type SettlementCursor,
+} from './braintree.settlement-cursor.ts';
+import {
+  disputeLines,
+  paymentLine,
+  type BraintreeDispute,
+  type SettledPayment,
+  type Window,
+} from './braintree.settlement-lines.ts';
 import { DISPUTES_BY_EFFECTIVE_DATE, SETTLED_REFUNDS, SETTLED_TRANSACTIONS } from './braintree.settlement-queries.ts';
 
 export interface BraintreeSettlementOptions {
@@ -27,32 +41,79 @@ interface Connection<T> {
 
 type Search = 'transactions' | 'refunds' | 'disputes';
 
-async function searchPage<T>(client: BraintreeClient, credentials: Record<string, string>, query: string, field: Search, input: Record<string, unknown>, first: number, after: string | null): Promise<{ nodes: T[]; next: string | null }> {
-  const answer = await client.call<{ search: Record<Search, Connection<T> | null> }>(credentials, query, { input, first, after });
+async function searchPage<T>(
+  client: BraintreeClient,
+  credentials: Record<string, string>,
+  query: string,
+  field: Search,
+  input: Record<string, unknown>,
+  first: number,
+  after: string | null,
+): Promise<{ nodes: T[]; next: string | null }> {
+  const answer = await client.call<{ search: Record<Search, Connection<T> | null> }>(credentials, query, {
+    input,
+    first,
+    after,
+  });
   const connection = answer.data?.search?.[field];
   if (!connection || answer.errors.length > 0) throw graphQlError(answer.status, answer.errors);
   const nodes = (connection.edges ?? []).flatMap((edge) => (edge?.node ? [edge.node] : []));
-  return { nodes, next: connection.pageInfo.hasNextPage && connection.pageInfo.endCursor ? connection.pageInfo.endCursor : null };
+  return {
+    nodes,
+    next: connection.pageInfo.hasNextPage && connection.pageInfo.endCursor ? connection.pageInfo.endCursor : null,
+  };
 }
 
 /** One page of the cursor's phase: its lines, and Braintree's cursor of the next page (null: the phase is done). */
-async function readPhase(client: BraintreeClient, credentials: Record<string, string>, cursor: SettlementCursor, window: Window, first: number): Promise<{ lines: SettlementLine[]; next: string | null }> {
+async function readPhase(
+  client: BraintreeClient,
+  credentials: Record<string, string>,
+  cursor: SettlementCursor,
+  window: Window,
+  first: number,
+): Promise<{ lines: SettlementLine[]; next: string | null }> {
   // Inclusive bounds in Braintree's terms: the first microsecond after `lower`, and `upper`.
-  const settledAt = { settledAt: { greaterThanOrEqualTo: timestampOf(window.lower + 1), lessThanOrEqualTo: timestampOf(window.upper) } };
+  const settledAt = {
+    settledAt: { greaterThanOrEqualTo: timestampOf(window.lower + 1), lessThanOrEqualTo: timestampOf(window.upper) },
+  };
   switch (cursor.phase) {
     case 'transactions': {
-      const page = await searchPage<SettledPayment>(client, credentials, SETTLED_TRANSACTIONS, 'transactions', { statusTransition: settledAt }, first, cursor.after);
+      const page = await searchPage<SettledPayment>(
+        client,
+        credentials,
+        SETTLED_TRANSACTIONS,
+        'transactions',
+        { statusTransition: settledAt },
+        first,
+        cursor.after,
+      );
       return { lines: page.nodes.flatMap((node) => paymentLine('capture', node, window) ?? []), next: page.next };
     }
     case 'refunds': {
-      const page = await searchPage<SettledPayment>(client, credentials, SETTLED_REFUNDS, 'refunds', { statusTransition: settledAt }, first, cursor.after);
+      const page = await searchPage<SettledPayment>(
+        client,
+        credentials,
+        SETTLED_REFUNDS,
+        'refunds',
+        { statusTransition: settledAt },
+        first,
+        cursor.after,
+      );
       return { lines: page.nodes.flatMap((node) => paymentLine('refund', node, window) ?? []), next: page.next };
     }
     case 'disputes': {
       const days = daysOf(window.lower, window.upper);
       if (!days) return { lines: [], next: null };
       const input = { effectiveDate: { greaterThanOrEqualTo: days.from, lessThanOrEqualTo: days.to } };
-      const page = await searchPage<BraintreeDispute>(client, credentials, DISPUTES_BY_EFFECTIVE_DATE, 'disputes', input, first, cursor.after);
+      const page = await searchPage<BraintreeDispute>(
+        client,
+        credentials,
+        DISPUTES_BY_EFFECTIVE_DATE,
+        'disputes',
+        input,
+        first,
+        cursor.after,
+      );
       return { lines: page.nodes.flatMap((node) => disputeLines(node, window)), next: page.next };
     }
   }
@@ -65,13 +126,18 @@ async function readPhase(client: BraintreeClient, credentials: Record<string, st
  * are read (the cursor then holds the next round's start). `report` is ignored: Braintree
  * announces no report this reader could fetch by name.
  */
-export async function fetchBraintreeSettlements(client: BraintreeClient, request: SettlementFetchRequest, options: BraintreeSettlementOptions = {}): Promise<SettlementPage> {
+export async function fetchBraintreeSettlements(
+  client: BraintreeClient,
+  request: SettlementFetchRequest,
+  options: BraintreeSettlementOptions = {},
+): Promise<SettlementPage> {
   const now = options.now ?? Date.now;
   const lag = options.lagMs ?? BRAINTREE_SETTLEMENT_LAG_MS;
   const first = options.pageSize ?? BRAINTREE_SETTLEMENT_PAGE_SIZE;
   const cursor = request.cursor ? decodeCursor(request.cursor) : firstCursor(request.since);
   const upper = cursor.upper ?? (now() - lag) * 1000;
-  if (upper <= cursor.lower) return { lines: [], cursor: encodeCursor({ ...cursor, upper: null, after: null }), done: true };
+  if (upper <= cursor.lower)
+    return { lines: [], cursor: encodeCursor({ ...cursor, upper: null, after: null }), done: true };
   const window = { lower: cursor.lower, upper };
   const { lines, next } = await readPhase(client, request.credentials, cursor, window, first);
   if (next) return { lines, cursor: encodeCursor({ ...cursor, upper, after: next }), done: false };

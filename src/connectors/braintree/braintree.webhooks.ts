@@ -1,6 +1,11 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { isCurrency } from '../../lib/currencies.ts';
-import type { InboundWebhookAction, InboundWebhookActionKind, InboundWebhookOutcome, InboundWebhookRequest } from '../connector-webhooks.ts';
+import type {
+  InboundWebhookAction,
+  InboundWebhookActionKind,
+  InboundWebhookOutcome,
+  InboundWebhookRequest,
+} from '../connector-webhooks.ts';
 import { fromBraintreeAmount } from './braintree.amounts.ts';
 import { child, parseXml, textOf, type XmlElement } from './braintree.xml.ts';
 
@@ -28,13 +33,15 @@ function timestampProblem(notification: XmlElement, now: number): string | null 
   const text = textOf(notification, 'timestamp');
   const at = text && TIMESTAMP.test(text) ? Date.parse(text) : Number.NaN;
   if (Number.isNaN(at)) return 'The notification has no valid timestamp';
-  if (now - at > BRAINTREE_WEBHOOK_MAX_AGE_SECONDS * 1000) return `The notification's timestamp is older than Braintree retries for (${BRAINTREE_WEBHOOK_MAX_AGE_SECONDS / 3600} hours)`;
-  if (at - now > BRAINTREE_WEBHOOK_MAX_SKEW_SECONDS * 1000) return 'The notification\'s timestamp is in the future';
+  if (now - at > BRAINTREE_WEBHOOK_MAX_AGE_SECONDS * 1000)
+    return `The notification's timestamp is older than Braintree retries for (${BRAINTREE_WEBHOOK_MAX_AGE_SECONDS / 3600} hours)`;
+  if (at - now > BRAINTREE_WEBHOOK_MAX_SKEW_SECONDS * 1000) return "The notification's timestamp is in the future";
   return null;
 }
 
 /** The GraphQL id of a legacy transaction id. */
-export const graphQlIdOf = (legacyId: string) => Buffer.from(`transaction_${legacyId}`, 'utf8').toString('base64').replace(/=+$/, '');
+export const graphQlIdOf = (legacyId: string) =>
+  Buffer.from(`transaction_${legacyId}`, 'utf8').toString('base64').replace(/=+$/, '');
 
 /** HMAC-SHA1 of the payload under SHA1(private key), hex (how Braintree signs; tests sign with it too). */
 export function braintreeSignature(payload: string, privateKey: string): string {
@@ -43,7 +50,10 @@ export function braintreeSignature(payload: string, privateKey: string): string 
 }
 
 function signed(signature: string, payload: string, credentials: Record<string, string>): boolean {
-  const pair = signature.split('&').map((p) => p.split('|')).find(([key]) => key === credentials.public_key);
+  const pair = signature
+    .split('&')
+    .map((p) => p.split('|'))
+    .find(([key]) => key === credentials.public_key);
   if (!pair?.[1] || !credentials.private_key) return false;
   const given = Buffer.from(pair[1], 'hex');
   // Braintree's own libraries also accept the signature of the payload with a trailing newline.
@@ -64,13 +74,21 @@ function transactionAction(kind: string, transaction: XmlElement): InboundWebhoo
   const credit = textOf(transaction, 'type') === 'credit';
   const refunded = textOf(transaction, 'refunded-transaction-id');
   const settled = kind === 'transaction_settled';
-  const actionKind: InboundWebhookActionKind = credit ? (settled ? 'refund_succeeded' : 'refund_failed') : settled ? 'capture_succeeded' : 'capture_failed';
+  const actionKind: InboundWebhookActionKind = credit
+    ? settled
+      ? 'refund_succeeded'
+      : 'refund_failed'
+    : settled
+      ? 'capture_succeeded'
+      : 'capture_failed';
   return {
     kind: actionKind,
     providerTransactionId: graphQlIdOf(credit && refunded ? refunded : id),
     providerReferenceId: credit ? graphQlIdOf(id) : null,
     ...money(textOf(transaction, 'amount'), textOf(transaction, 'currency-iso-code')),
-    rawResponseCode: settled ? null : textOf(transaction, 'processor-settlement-response-code') ?? 'settlement_declined',
+    rawResponseCode: settled
+      ? null
+      : (textOf(transaction, 'processor-settlement-response-code') ?? 'settlement_declined'),
     rawResponseDescription: settled ? null : textOf(transaction, 'processor-settlement-response-text'),
   };
 }
@@ -93,15 +111,19 @@ const DISPUTE_KINDS = {
   dispute_under_review: null,
 } as const satisfies Record<string, InboundWebhookActionKind | null>;
 
-const disputeKindOf = (kind: string): InboundWebhookActionKind | null => (Object.hasOwn(DISPUTE_KINDS, kind) ? DISPUTE_KINDS[kind as keyof typeof DISPUTE_KINDS] : null);
+const disputeKindOf = (kind: string): InboundWebhookActionKind | null =>
+  Object.hasOwn(DISPUTE_KINDS, kind) ? DISPUTE_KINDS[kind as keyof typeof DISPUTE_KINDS] : null;
 
 function disputeAction(kind: InboundWebhookActionKind, dispute: XmlElement): InboundWebhookAction | null {
   const transactionId = textOf(child(dispute, 'transaction'), 'id');
   if (!transactionId) return null;
   return {
-    kind, providerTransactionId: graphQlIdOf(transactionId), providerReferenceId: textOf(dispute, 'id'),
+    kind,
+    providerTransactionId: graphQlIdOf(transactionId),
+    providerReferenceId: textOf(dispute, 'id'),
     ...money(textOf(dispute, 'amount-disputed') ?? textOf(dispute, 'amount'), textOf(dispute, 'currency-iso-code')),
-    rawResponseCode: textOf(dispute, 'reason-code') ?? textOf(dispute, 'status'), rawResponseDescription: textOf(dispute, 'reason'),
+    rawResponseCode: textOf(dispute, 'reason-code') ?? textOf(dispute, 'status'),
+    rawResponseDescription: textOf(dispute, 'reason'),
   };
 }
 
@@ -120,15 +142,21 @@ function actionsOf(notification: XmlElement): InboundWebhookAction[] {
   return action ? [action] : [];
 }
 
-export function parseBraintreeWebhook(credentials: Record<string, string>, request: InboundWebhookRequest, now: () => number = Date.now): InboundWebhookOutcome {
+export function parseBraintreeWebhook(
+  credentials: Record<string, string>,
+  request: InboundWebhookRequest,
+  now: () => number = Date.now,
+): InboundWebhookOutcome {
   const form = new URLSearchParams(request.rawBody.toString('utf8'));
   const signature = form.get('bt_signature');
   const payload = form.get('bt_payload');
   if (!signature || !payload) return { status: 'rejected', reason: 'The body has no bt_signature and bt_payload' };
   if (/[^A-Za-z0-9+=/\n]/.test(payload)) return { status: 'rejected', reason: 'bt_payload is not base64' };
-  if (!signed(signature, payload, credentials)) return { status: 'rejected', reason: 'bt_signature does not match this payment service\'s public and private keys' };
+  if (!signed(signature, payload, credentials))
+    return { status: 'rejected', reason: "bt_signature does not match this payment service's public and private keys" };
   const notification = parseXml(Buffer.from(payload, 'base64').toString('utf8'));
-  if (!notification || notification.name !== 'notification') return { status: 'rejected', reason: 'bt_payload is not a Braintree notification' };
+  if (!notification || notification.name !== 'notification')
+    return { status: 'rejected', reason: 'bt_payload is not a Braintree notification' };
   const stale = timestampProblem(notification, now());
   if (stale) return { status: 'rejected', reason: stale };
   // Braintree sends no event id: the signed payload (with its timestamp) identifies the event.

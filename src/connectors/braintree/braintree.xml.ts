@@ -19,7 +19,8 @@ const decode = (s: string) => s.replace(/&(amp|lt|gt|quot|apos);/g, (_, name: st
  * first place no token starts. Tried at every position instead, an unclosed `<?` or `<!--` was
  * scanned to the end of the text from each of its copies (time quadratic in the text).
  */
-const TOKEN = /<\?[^>]*\?>|<!--[\s\S]*?-->|<\/([\w:-]+)\s*>|<([\w:-]+)((?:\s+[\w:-]+\s*=\s*"[^"]*")*)\s*(\/?)>|([^<]+)/gy;
+const TOKEN =
+  /<\?[^>]*\?>|<!--[\s\S]*?-->|<\/([\w:-]+)\s*>|<([\w:-]+)((?:\s+[\w:-]+\s*=\s*"[^"]*")*)\s*(\/?)>|([^<]+)/gy;
 const ATTRIBUTE = /\s*([\w:-]+)\s*=\s*"([^"]*)"/gy;
 /** A notification is a few hundred tokens; a document of more is refused before it costs much. */
 const MAX_TOKENS = 10_000;
@@ -39,7 +40,9 @@ export function parseXml(xml: string): XmlElement | null {
       if (top.name !== closing || stack.length === 1) return null;
       stack.pop();
     } else if (opening) {
-      const attributes = attrs ? Object.fromEntries([...attrs.matchAll(ATTRIBUTE)].map((a) => [a[1]!, decode(a[2]!)])) : {};
+      const attributes = attrs
+        ? Object.fromEntries([...attrs.matchAll(ATTRIBUTE)].map((a) => [a[1]!, decode(a[2]!)]))
+        : {};
       const element: XmlElement = { name: opening, attributes, children: [], text: '' };
       top.children.push(element);
       if (!selfClosing) stack.push(element);
@@ -52,7 +55,8 @@ export function parseXml(xml: string): XmlElement | null {
 }
 
 /** The first child element named `name`. */
-export const child = (element: XmlElement | null | undefined, name: string): XmlElement | null => element?.children.find((c) => c.name === name) ?? null;
+export const child = (element: XmlElement | null | undefined, name: string): XmlElement | null =>
+  element?.children.find((c) => c.name === name) ?? null;
 
 /** The trimmed text of a child, or null when it is absent or `nil="true"`. */
 export function textOf(element: XmlElement | null | undefined, name: string): string | null {

@@ -184,5 +184,7 @@ export interface GiftCardConnector {
   /** Issues a new virtual card of `amount` with the design `theme`. */
   issue(input: GiftCardIssueInput): Promise<GiftCardIssueOutcome>;
   /** The status query of a redemption, refund or reversal, by its idempotency key; it moves no money. */
-  status<O extends keyof GiftCardMoneyOutcomes>(input: GiftCardStatusInput<O>): Promise<GiftCardStatusOutcome<GiftCardMoneyOutcomes[O]>>;
+  status<O extends keyof GiftCardMoneyOutcomes>(
+    input: GiftCardStatusInput<O>,
+  ): Promise<GiftCardStatusOutcome<GiftCardMoneyOutcomes[O]>>;
 }

@@ -10,8 +10,23 @@ export const SIMULATED_OUTCOMES = ['none', 'unavailable', 'error', 'decline', 't
 export type SimulatedOutcome = (typeof SIMULATED_OUTCOMES)[number];
 
 export const SIMULATION_FIELDS = [
-  { key: 'simulate_outcome', display_name: 'Simulate: none, unavailable (never reached), error (service_error), decline (do_not_honor) or timeout (authorized, answer lost)', required: false, format: 'text', secret: false, verifiable: false },
-  { key: 'simulate_share', display_name: 'Simulate: percentage of authorizations affected (1 to 100, default 100)', required: false, format: 'number', secret: false, verifiable: false },
+  {
+    key: 'simulate_outcome',
+    display_name:
+      'Simulate: none, unavailable (never reached), error (service_error), decline (do_not_honor) or timeout (authorized, answer lost)',
+    required: false,
+    format: 'text',
+    secret: false,
+    verifiable: false,
+  },
+  {
+    key: 'simulate_share',
+    display_name: 'Simulate: percentage of authorizations affected (1 to 100, default 100)',
+    required: false,
+    format: 'number',
+    secret: false,
+    verifiable: false,
+  },
 ] as const;
 
 /** What is wrong with the simulation fields (verify), one message per field. */
@@ -19,10 +34,14 @@ export function simulationProblems(credentials: Record<string, string>): Array<{
   const problems: Array<{ key: string; message: string }> = [];
   const outcome = credentials.simulate_outcome;
   if (outcome !== undefined && !(SIMULATED_OUTCOMES as readonly string[]).includes(outcome)) {
-    problems.push({ key: 'simulate_outcome', message: `simulate_outcome must be one of ${SIMULATED_OUTCOMES.join(', ')}` });
+    problems.push({
+      key: 'simulate_outcome',
+      message: `simulate_outcome must be one of ${SIMULATED_OUTCOMES.join(', ')}`,
+    });
   }
   const share = credentials.simulate_share;
-  if (share !== undefined && !/^(100|[1-9]\d?)$/.test(share)) problems.push({ key: 'simulate_share', message: 'simulate_share must be a whole percentage from 1 to 100' });
+  if (share !== undefined && !/^(100|[1-9]\d?)$/.test(share))
+    problems.push({ key: 'simulate_share', message: 'simulate_share must be a whole percentage from 1 to 100' });
   return problems;
 }
 

@@ -26,7 +26,12 @@ type WalletTokenInstrument = Extract<Instrument, { kind: 'wallet-token' }>;
 
 export type OpenedWalletToken =
   | { ok: true; instrument: Extract<Instrument, { kind: 'card' | 'network-token' }> }
-  | { ok: false; errorCode: 'invalid_card_number' | 'invalid_amount' | 'expired_card'; rawCode: string; rawDescription: string };
+  | {
+      ok: false;
+      errorCode: 'invalid_card_number' | 'invalid_amount' | 'expired_card';
+      rawCode: string;
+      rawDescription: string;
+    };
 
 const NAMES = { apple: 'Apple Pay', google: 'Google Pay' } as const;
 
@@ -40,26 +45,70 @@ function decrypt(instrument: WalletTokenInstrument, now: Date): WalletCard {
   }
   if (instrument.provider === 'apple') {
     const roots = [new X509Certificate(APPLE_ROOT_CA_G3), keys.apple.root];
-    return decryptApplePayToken(token, { privateKey: keys.apple.processingKey, merchantIdentifier: keys.apple.merchantIdentifier }, { roots, now, maxAgeSeconds: MAX_AGE_SECONDS });
+    return decryptApplePayToken(
+      token,
+      { privateKey: keys.apple.processingKey, merchantIdentifier: keys.apple.merchantIdentifier },
+      { roots, now, maxAgeSeconds: MAX_AGE_SECONDS },
+    );
   }
-  return decryptGooglePayToken(token, { privateKey: keys.google.processingKey, recipientId: keys.google.recipientId }, [keys.google.root], now);
+  return decryptGooglePayToken(
+    token,
+    { privateKey: keys.google.processingKey, recipientId: keys.google.recipientId },
+    [keys.google.root],
+    now,
+  );
 }
 
 /** Decrypts the token of an authorization and checks it as the provider would; the card on success. */
-export function openWalletToken(instrument: WalletTokenInstrument, request: Pick<AuthorizeRequest, 'amount' | 'currency'>, now = new Date()): OpenedWalletToken {
+export function openWalletToken(
+  instrument: WalletTokenInstrument,
+  request: Pick<AuthorizeRequest, 'amount' | 'currency'>,
+  now = new Date(),
+): OpenedWalletToken {
   let card: WalletCard;
   try {
     card = decrypt(instrument, now);
   } catch (error) {
     if (!(error instanceof WalletTokenError)) throw error;
-    return { ok: false, errorCode: 'invalid_card_number', rawCode: '14', rawDescription: `The ${NAMES[instrument.provider]} token was refused: ${error.message}` };
+    return {
+      ok: false,
+      errorCode: 'invalid_card_number',
+      rawCode: '14',
+      rawDescription: `The ${NAMES[instrument.provider]} token was refused: ${error.message}`,
+    };
   }
   if (instrument.provider === 'apple') {
     const problem = approvedAmountProblem({ amount: card.amount, currencyCode: card.currencyCode ?? null }, request);
     if (problem) return { ok: false, errorCode: 'invalid_amount', rawCode: '13', rawDescription: problem };
   }
-  if (isExpired(card.expirationDate, now)) return { ok: false, errorCode: 'expired_card', rawCode: '54', rawDescription: 'The card in the wallet token has expired' };
+  if (isExpired(card.expirationDate, now))
+    return {
+      ok: false,
+      errorCode: 'expired_card',
+      rawCode: '54',
+      rawDescription: 'The card in the wallet token has expired',
+    };
   const scheme = instrument.scheme;
-  if (card.kind === 'fpan') return { ok: true, instrument: { kind: 'card', number: card.number, expirationDate: card.expirationDate, securityCode: null, scheme } };
-  return { ok: true, instrument: { kind: 'network-token', token: card.number, expirationDate: card.expirationDate, cryptogram: card.cryptogram, eci: card.eci, scheme } };
+  if (card.kind === 'fpan')
+    return {
+      ok: true,
+      instrument: {
+        kind: 'card',
+        number: card.number,
+        expirationDate: card.expirationDate,
+        securityCode: null,
+        scheme,
+      },
+    };
+  return {
+    ok: true,
+    instrument: {
+      kind: 'network-token',
+      token: card.number,
+      expirationDate: card.expirationDate,
+      cryptogram: card.cryptogram,
+      eci: card.eci,
+      scheme,
+    },
+  };
 }

@@ -10,7 +10,8 @@ const connectorsReadme = readFileSync(new URL('../README.md', import.meta.url), 
 describe('happy', () => {
   it('lists every test card and amount in docs/sandbox.md', () => {
     for (const card of MOCK_CARDS) expect(sandboxPage).toContain(`| \`${card.number}\` | ${card.description} |`);
-    for (const [amount, entry] of AMOUNT_SCENARIOS) expect(sandboxPage).toContain(`| \`${amount}\` | ${entry.description} |`);
+    for (const [amount, entry] of AMOUNT_SCENARIOS)
+      expect(sandboxPage).toContain(`| \`${amount}\` | ${entry.description} |`);
   });
 
   it('finds each card by its first 6 and last 4 digits, and amounts first', () => {
@@ -26,7 +27,8 @@ describe('happy', () => {
   it('lists every payout test card and amount in docs/sandbox.md and the connectors README', () => {
     for (const text of [sandboxPage, connectorsReadme]) {
       for (const [number, entry] of PAYOUT_CARDS) expect(text).toContain(`| \`${number}\` | ${entry.description} |`);
-      for (const [amount, entry] of PAYOUT_AMOUNT_SCENARIOS) expect(text).toContain(`| \`${amount}\` | ${entry.description} |`);
+      for (const [amount, entry] of PAYOUT_AMOUNT_SCENARIOS)
+        expect(text).toContain(`| \`${amount}\` | ${entry.description} |`);
     }
   });
 

@@ -1,5 +1,10 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { InboundWebhookAction, InboundWebhookActionKind, InboundWebhookOutcome, InboundWebhookRequest } from '../connector-webhooks.ts';
+import type {
+  InboundWebhookAction,
+  InboundWebhookActionKind,
+  InboundWebhookOutcome,
+  InboundWebhookRequest,
+} from '../connector-webhooks.ts';
 import { isCurrency } from '../../lib/currencies.ts';
 
 /**
@@ -15,8 +20,16 @@ export const MOCK_WEBHOOK_HEADER = 'x-mock-signature';
 export const MOCK_WEBHOOK_TOLERANCE_SECONDS = 300;
 
 const KINDS = new Set<InboundWebhookActionKind>([
-  'authorization_succeeded', 'authorization_failed', 'capture_succeeded', 'capture_failed', 'void_succeeded',
-  'refund_succeeded', 'refund_failed', 'chargeback_opened', 'chargeback_won', 'chargeback_lost',
+  'authorization_succeeded',
+  'authorization_failed',
+  'capture_succeeded',
+  'capture_failed',
+  'void_succeeded',
+  'refund_succeeded',
+  'refund_failed',
+  'chargeback_opened',
+  'chargeback_won',
+  'chargeback_lost',
 ]);
 
 /** The signature header of a body (tests and docs/sandbox.md's example sign this way). */
@@ -31,8 +44,10 @@ function signatureProblem(secret: string, header: string | undefined, body: Buff
   if (!Number.isInteger(t) || !parts.v1) return `the ${MOCK_WEBHOOK_HEADER} header is not t=<seconds>,v1=<hex>`;
   const expected = createHmac('sha256', secret).update(`${t}.`).update(body).digest();
   const given = Buffer.from(parts.v1, 'hex');
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return 'the signature does not match the body';
-  if (Math.abs(nowSeconds - t) > MOCK_WEBHOOK_TOLERANCE_SECONDS) return 'the signature timestamp is outside the 5 minute tolerance';
+  if (given.length !== expected.length || !timingSafeEqual(given, expected))
+    return 'the signature does not match the body';
+  if (Math.abs(nowSeconds - t) > MOCK_WEBHOOK_TOLERANCE_SECONDS)
+    return 'the signature timestamp is outside the 5 minute tolerance';
   return null;
 }
 
@@ -41,14 +56,31 @@ function actionOf(event: Record<string, unknown>): InboundWebhookAction | null {
   if (!KINDS.has(kind) || typeof event.transaction_id !== 'string') return null;
   const currency = typeof event.currency === 'string' && isCurrency(event.currency) ? event.currency : null;
   const amount = Number.isSafeInteger(event.amount) ? (event.amount as number) : null;
-  return { kind, providerTransactionId: event.transaction_id, providerReferenceId: typeof event.reference_id === 'string' ? event.reference_id : null, amount, currency, rawResponseCode: null, rawResponseDescription: null };
+  return {
+    kind,
+    providerTransactionId: event.transaction_id,
+    providerReferenceId: typeof event.reference_id === 'string' ? event.reference_id : null,
+    amount,
+    currency,
+    rawResponseCode: null,
+    rawResponseDescription: null,
+  };
 }
 
 /** `parseWebhook` of mock-card. */
-export function parseMockCardWebhook(credentials: Record<string, string>, request: InboundWebhookRequest, now: () => number = Date.now): InboundWebhookOutcome {
+export function parseMockCardWebhook(
+  credentials: Record<string, string>,
+  request: InboundWebhookRequest,
+  now: () => number = Date.now,
+): InboundWebhookOutcome {
   const secret = credentials.webhook_secret;
   if (!secret) return { status: 'rejected', reason: 'the payment service has no webhook_secret' };
-  const problem = signatureProblem(secret, request.headers[MOCK_WEBHOOK_HEADER], request.rawBody, Math.floor(now() / 1000));
+  const problem = signatureProblem(
+    secret,
+    request.headers[MOCK_WEBHOOK_HEADER],
+    request.rawBody,
+    Math.floor(now() / 1000),
+  );
   if (problem) return { status: 'rejected', reason: problem };
   let event: Record<string, unknown>;
   try {
@@ -56,7 +88,8 @@ export function parseMockCardWebhook(credentials: Record<string, string>, reques
   } catch {
     return { status: 'rejected', reason: 'the body is not JSON' };
   }
-  if (typeof event.id !== 'string' || event.id.length === 0 || event.id.length > 255) return { status: 'rejected', reason: 'the event has no id' };
+  if (typeof event.id !== 'string' || event.id.length === 0 || event.id.length > 255)
+    return { status: 'rejected', reason: 'the event has no id' };
   const action = actionOf(event);
   return { status: 'accepted', events: [{ eventId: event.id, actions: action ? [action] : [] }] };
 }

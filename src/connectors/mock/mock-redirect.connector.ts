@@ -1,7 +1,24 @@
 import { createHash } from 'node:crypto';
 import { COUNTRY_CODES } from '../../lib/countries.ts';
 import { CURRENCY_EXPONENTS } from '../../lib/currencies.ts';
-import type { AuthorizeOutcome, AuthorizeRequest, CaptureOutcome, CaptureRequest, CaptureRules, ClientSessionOutcome, ClientSessionRequest, ConnectorDefinition, PaymentConnector, RefundOutcome, RefundRequest, SyncOutcome, SyncRequest, VerifyOutcome, VoidOutcome, VoidRequest } from '../connector.ts';
+import type {
+  AuthorizeOutcome,
+  AuthorizeRequest,
+  CaptureOutcome,
+  CaptureRequest,
+  CaptureRules,
+  ClientSessionOutcome,
+  ClientSessionRequest,
+  ConnectorDefinition,
+  PaymentConnector,
+  RefundOutcome,
+  RefundRequest,
+  SyncOutcome,
+  SyncRequest,
+  VerifyOutcome,
+  VoidOutcome,
+  VoidRequest,
+} from '../connector.ts';
 import { AMOUNT_SCENARIOS } from './mock-card.scenarios.ts';
 import { sandboxPageSession } from './mock-session.ts';
 
@@ -10,20 +27,49 @@ export const MOCK_REDIRECT_DEFINITION: ConnectorDefinition = {
   displayName: 'Mock pay-by-bank (sandbox redirect)',
   method: 'paybybank',
   mode: 'redirect',
-  fields: [{ key: 'merchant_id', display_name: 'Merchant ID', required: true, format: 'text', secret: false, verifiable: true }],
+  fields: [
+    {
+      key: 'merchant_id',
+      display_name: 'Merchant ID',
+      required: true,
+      format: 'text',
+      secret: false,
+      verifiable: true,
+    },
+  ],
   reportingFields: [],
   supportedCurrencies: Object.keys(CURRENCY_EXPONENTS).sort(),
   supportedCountries: [...COUNTRY_CODES].sort(),
   iconUrl: null,
   capabilities: {
-    multiCapture: false, overCapture: false, partialCapture: true, partialRefund: true, void: true, cancel: true,
-    sync: true, tokenize: false, payout: false, threeDSecure: false, networkTokens: false, redirect: true, sessions: false, incrementalAuthorization: false,
+    multiCapture: false,
+    overCapture: false,
+    partialCapture: true,
+    partialRefund: true,
+    void: true,
+    cancel: true,
+    sync: true,
+    tokenize: false,
+    payout: false,
+    threeDSecure: false,
+    networkTokens: false,
+    redirect: true,
+    sessions: false,
+    incrementalAuthorization: false,
   },
   supportedIntegrationClients: ['redirect', 'web'],
-  configuration: { approval_ui_target: 'any', approval_ui_height: '600px', approval_ui_width: '500px', cart_items_limit: 249, cart_items_required: false, cart_items_should_match_amount: false },
+  configuration: {
+    approval_ui_target: 'any',
+    approval_ui_height: '600px',
+    approval_ui_width: '500px',
+    cart_items_limit: 249,
+    cart_items_required: false,
+    cart_items_should_match_amount: false,
+  },
 };
 
-const providerId = (prefix: string, key: string) => `${prefix}_${createHash('sha256').update(key).digest('hex').slice(0, 24)}`;
+const providerId = (prefix: string, key: string) =>
+  `${prefix}_${createHash('sha256').update(key).digest('hex').slice(0, 24)}`;
 const blank = { errorCode: null, rawResponseCode: null, rawResponseDescription: null };
 
 /**
@@ -39,14 +85,23 @@ export class MockRedirectConnector implements PaymentConnector {
   }
 
   async verifyCredentials(credentials: Record<string, string>): Promise<VerifyOutcome> {
-    return credentials.merchant_id?.trim() ? { ok: true, problems: [] } : { ok: false, problems: [{ key: 'merchant_id', message: 'merchant_id is required' }] };
+    return credentials.merchant_id?.trim()
+      ? { ok: true, problems: [] }
+      : { ok: false, problems: [{ key: 'merchant_id', message: 'merchant_id is required' }] };
   }
 
   async authorize(request: AuthorizeRequest): Promise<AuthorizeOutcome> {
     const id = providerId('mock_pbb', request.idempotencyKey);
     return {
-      ...blank, status: 'buyer_approval_pending', providerTransactionId: id, authResponseCode: null, avsResponseCode: null, cvvResponseCode: null,
-      schemeTransactionId: null, merchantAdviceCode: null, additionalIdentifiers: { payment_id: id },
+      ...blank,
+      status: 'buyer_approval_pending',
+      providerTransactionId: id,
+      authResponseCode: null,
+      avsResponseCode: null,
+      cvvResponseCode: null,
+      schemeTransactionId: null,
+      merchantAdviceCode: null,
+      additionalIdentifiers: { payment_id: id },
       approvalUrl: `${request.approvalBaseUrl}/sandbox/approvals/${encodeURIComponent(request.merchantAccountId ?? '')}/${request.idempotencyKey}`,
     };
   }
@@ -73,10 +128,25 @@ export class MockRedirectConnector implements PaymentConnector {
     if (request.operation === 'capture') return { ...blank, status: 'captured', providerTransactionId: id };
     if (request.operation === 'void') return { ...blank, status: 'voided', providerTransactionId: id };
     if (request.operation === 'refund') return { ...blank, status: 'refunded', providerTransactionId: id };
-    if (request.buyerApproved === null) return { ...blank, status: 'buyer_approval_pending', providerTransactionId: id };
-    if (!request.buyerApproved) return { errorCode: 'buyer_declined', rawResponseCode: 'REJECTED', rawResponseDescription: 'The buyer declined the payment', status: 'declined', providerTransactionId: id };
+    if (request.buyerApproved === null)
+      return { ...blank, status: 'buyer_approval_pending', providerTransactionId: id };
+    if (!request.buyerApproved)
+      return {
+        errorCode: 'buyer_declined',
+        rawResponseCode: 'REJECTED',
+        rawResponseDescription: 'The buyer declined the payment',
+        status: 'declined',
+        providerTransactionId: id,
+      };
     const forced = AMOUNT_SCENARIOS.get(request.payment.authorizedAmount)?.scenario;
-    if (forced?.kind === 'decline') return { errorCode: forced.errorCode, rawResponseCode: forced.rawCode, rawResponseDescription: forced.rawDescription, status: 'declined', providerTransactionId: id };
+    if (forced?.kind === 'decline')
+      return {
+        errorCode: forced.errorCode,
+        rawResponseCode: forced.rawCode,
+        rawResponseDescription: forced.rawDescription,
+        status: 'declined',
+        providerTransactionId: id,
+      };
     return { ...blank, status: request.intent === 'capture' ? 'captured' : 'authorized', providerTransactionId: id };
   }
 }

@@ -1,11 +1,34 @@
 import type { SettlementFetchRequest, SettlementPage } from '../connector-settlements.ts';
-import type { AuthorizeOutcome, AuthorizeRequest, CaptureOutcome, CaptureRequest, CaptureRules, PaymentConnector, RefundOutcome, RefundRequest, SyncOutcome, SyncRequest, TokenizeOutcome, TokenizeRequest, VerifyOutcome, VoidOutcome, VoidRequest } from '../connector.ts';
+import type {
+  AuthorizeOutcome,
+  AuthorizeRequest,
+  CaptureOutcome,
+  CaptureRequest,
+  CaptureRules,
+  PaymentConnector,
+  RefundOutcome,
+  RefundRequest,
+  SyncOutcome,
+  SyncRequest,
+  TokenizeOutcome,
+  TokenizeRequest,
+  VerifyOutcome,
+  VoidOutcome,
+  VoidRequest,
+} from '../connector.ts';
 import type { InboundWebhookOutcome, InboundWebhookRequest } from '../connector-webhooks.ts';
 import { toStripeAmount } from './stripe.amounts.ts';
 import { STRIPE_CARD_DEFINITION } from './stripe-card.definition.ts';
 import { connectorErrorOf, isMissing, Stripe, stripeClient, type StripeEndpoint } from './stripe.client.ts';
 import { errorCodeOf, refundStatusOf, syncStatusOf } from './stripe.mapping.ts';
-import { createCardPaymentMethod, createPaymentIntent, networkTransactionIdOf, outcomeOfError, outcomeOfIntent, tokenOf } from './stripe-payments.ts';
+import {
+  createCardPaymentMethod,
+  createPaymentIntent,
+  networkTransactionIdOf,
+  outcomeOfError,
+  outcomeOfIntent,
+  tokenOf,
+} from './stripe-payments.ts';
 import { parseStripeWebhook } from './stripe.webhooks.ts';
 import { fetchStripeSettlements } from './stripe.settlements.ts';
 import { verifyStripeCredentials } from './stripe.verify.ts';
@@ -15,9 +38,16 @@ const REFUND_REASONS = new Set(['duplicate', 'fraudulent', 'requested_by_custome
 
 /** A follow-up call's refusal (a 4xx other than auth) as a declined outcome with our code. */
 function refusal(error: unknown, code: 'capture_declined' | 'void_declined' | 'refund_declined') {
-  if (error instanceof Stripe.errors.StripeCardError || (error instanceof Stripe.errors.StripeInvalidRequestError && error.statusCode === 400)) {
+  if (
+    error instanceof Stripe.errors.StripeCardError ||
+    (error instanceof Stripe.errors.StripeInvalidRequestError && error.statusCode === 400)
+  ) {
     const e = error as Stripe.errors.StripeError;
-    return { errorCode: e.type === 'card_error' ? errorCodeOf(e.decline_code, e.code) : code, rawResponseCode: e.decline_code ?? e.code ?? null, rawResponseDescription: e.message ?? null };
+    return {
+      errorCode: e.type === 'card_error' ? errorCodeOf(e.decline_code, e.code) : code,
+      rawResponseCode: e.decline_code ?? e.code ?? null,
+      rawResponseDescription: e.message ?? null,
+    };
   }
   throw connectorErrorOf(error);
 }
@@ -30,7 +60,10 @@ function refusal(error: unknown, code: 'capture_declined' | 'void_declined' | 'r
  */
 export class StripeCardConnector implements PaymentConnector {
   readonly definition = STRIPE_CARD_DEFINITION;
-  readonly parseWebhook = (credentials: Record<string, string>, request: InboundWebhookRequest): InboundWebhookOutcome => parseStripeWebhook(credentials, request);
+  readonly parseWebhook = (
+    credentials: Record<string, string>,
+    request: InboundWebhookRequest,
+  ): InboundWebhookOutcome => parseStripeWebhook(credentials, request);
 
   constructor(private readonly endpoint: StripeEndpoint = { baseUrl: null }) {}
 
@@ -59,7 +92,9 @@ export class StripeCardConnector implements PaymentConnector {
   async authorize(request: AuthorizeRequest): Promise<AuthorizeOutcome> {
     const stripe = await this.client(request.credentials);
     try {
-      return outcomeOfIntent(await createPaymentIntent(stripe, request, this.captureRules(request.credentials).multiCapture));
+      return outcomeOfIntent(
+        await createPaymentIntent(stripe, request, this.captureRules(request.credentials).multiCapture),
+      );
     } catch (error) {
       return outcomeOfError(error);
     }
@@ -69,11 +104,26 @@ export class StripeCardConnector implements PaymentConnector {
     const stripe = await this.client(request.credentials);
     const multi = this.captureRules(request.credentials).multiCapture;
     try {
-      const params: Stripe.PaymentIntentCaptureParams = { amount_to_capture: toStripeAmount(request.amount, request.currency), ...(multi ? { final_capture: request.final } : {}), expand: ['latest_charge'] };
-      const intent = await stripe.paymentIntents.capture(request.providerTransactionId, params, { idempotencyKey: request.idempotencyKey });
+      const params: Stripe.PaymentIntentCaptureParams = {
+        amount_to_capture: toStripeAmount(request.amount, request.currency),
+        ...(multi ? { final_capture: request.final } : {}),
+        expand: ['latest_charge'],
+      };
+      const intent = await stripe.paymentIntents.capture(request.providerTransactionId, params, {
+        idempotencyKey: request.idempotencyKey,
+      });
       const done = intent.status === 'succeeded' || (intent.status === 'requires_capture' && !request.final && multi);
-      const charge = typeof intent.latest_charge === 'object' ? intent.latest_charge?.id ?? null : intent.latest_charge;
-      return done ? { ...blank, status: 'succeeded', providerCaptureId: charge } : { errorCode: 'capture_declined', rawResponseCode: intent.status, rawResponseDescription: null, status: 'failed', providerCaptureId: null };
+      const charge =
+        typeof intent.latest_charge === 'object' ? (intent.latest_charge?.id ?? null) : intent.latest_charge;
+      return done
+        ? { ...blank, status: 'succeeded', providerCaptureId: charge }
+        : {
+            errorCode: 'capture_declined',
+            rawResponseCode: intent.status,
+            rawResponseDescription: null,
+            status: 'failed',
+            providerCaptureId: null,
+          };
     } catch (error) {
       return { ...refusal(error, 'capture_declined'), status: 'declined', providerCaptureId: null };
     }
@@ -82,8 +132,19 @@ export class StripeCardConnector implements PaymentConnector {
   async void(request: VoidRequest): Promise<VoidOutcome> {
     const stripe = await this.client(request.credentials);
     try {
-      const intent = await stripe.paymentIntents.cancel(request.providerTransactionId, {}, { idempotencyKey: request.idempotencyKey });
-      return intent.status === 'canceled' ? { ...blank, status: 'succeeded' } : { errorCode: 'void_declined', rawResponseCode: intent.status, rawResponseDescription: null, status: 'failed' };
+      const intent = await stripe.paymentIntents.cancel(
+        request.providerTransactionId,
+        {},
+        { idempotencyKey: request.idempotencyKey },
+      );
+      return intent.status === 'canceled'
+        ? { ...blank, status: 'succeeded' }
+        : {
+            errorCode: 'void_declined',
+            rawResponseCode: intent.status,
+            rawResponseDescription: null,
+            status: 'failed',
+          };
     } catch (error) {
       return { ...refusal(error, 'void_declined'), status: 'declined' };
     }
@@ -91,14 +152,29 @@ export class StripeCardConnector implements PaymentConnector {
 
   async refund(request: RefundRequest): Promise<RefundOutcome> {
     const stripe = await this.client(request.credentials);
-    const reason = request.reason && REFUND_REASONS.has(request.reason) ? { reason: request.reason as Stripe.RefundCreateParams.Reason } : {};
+    const reason =
+      request.reason && REFUND_REASONS.has(request.reason)
+        ? { reason: request.reason as Stripe.RefundCreateParams.Reason }
+        : {};
     try {
       const refund = await stripe.refunds.create(
-        { payment_intent: request.providerTransactionId, amount: toStripeAmount(request.amount, request.currency), ...reason, metadata: { attempt_id: request.idempotencyKey, reference: request.reference } },
+        {
+          payment_intent: request.providerTransactionId,
+          amount: toStripeAmount(request.amount, request.currency),
+          ...reason,
+          metadata: { attempt_id: request.idempotencyKey, reference: request.reference },
+        },
         { idempotencyKey: request.idempotencyKey },
       );
       const status = refundStatusOf(refund.status);
-      const failed = status === 'failed' ? { errorCode: 'refund_declined', rawResponseCode: refund.failure_reason ?? refund.status, rawResponseDescription: null } : blank;
+      const failed =
+        status === 'failed'
+          ? {
+              errorCode: 'refund_declined',
+              rawResponseCode: refund.failure_reason ?? refund.status,
+              rawResponseDescription: null,
+            }
+          : blank;
       return { ...failed, status, providerRefundId: refund.id };
     } catch (error) {
       return { ...refusal(error, 'refund_declined'), status: 'declined', providerRefundId: null };
@@ -123,34 +199,72 @@ export class StripeCardConnector implements PaymentConnector {
     try {
       const paymentMethod = await createCardPaymentMethod(stripe, request.card, request.idempotencyKey);
       // Creating the Customer with the PaymentMethod attaches it (one call, one idempotency key).
-      const customer = await stripe.customers.create({ payment_method: paymentMethod, metadata: { attempt_id: request.idempotencyKey } }, { idempotencyKey: request.idempotencyKey });
+      const customer = await stripe.customers.create(
+        { payment_method: paymentMethod, metadata: { attempt_id: request.idempotencyKey } },
+        { idempotencyKey: request.idempotencyKey },
+      );
       return { ...blank, status: 'succeeded', token: tokenOf(customer.id, paymentMethod), approvalUrl: null };
     } catch (error) {
       const refused = outcomeOfError(error);
-      return { errorCode: refused.errorCode, rawResponseCode: refused.rawResponseCode, rawResponseDescription: refused.rawResponseDescription, status: 'failed', token: null, approvalUrl: null };
+      return {
+        errorCode: refused.errorCode,
+        rawResponseCode: refused.rawResponseCode,
+        rawResponseDescription: refused.rawResponseDescription,
+        status: 'failed',
+        token: null,
+        approvalUrl: null,
+      };
     }
   }
 
   /** The PaymentIntent by id, or (the authorization got no answer) by the attempt id in its metadata. */
   private async findIntent(stripe: Stripe, request: SyncRequest): Promise<Stripe.PaymentIntent | null> {
-    if (request.providerTransactionId) return stripe.paymentIntents.retrieve(request.providerTransactionId, { expand: ['latest_charge'] });
+    if (request.providerTransactionId)
+      return stripe.paymentIntents.retrieve(request.providerTransactionId, { expand: ['latest_charge'] });
     if (request.operation !== 'authorize') return null;
-    const found = await stripe.paymentIntents.search({ query: `metadata['attempt_id']:'${request.idempotencyKey}'`, limit: 1, expand: ['data.latest_charge'] });
+    const found = await stripe.paymentIntents.search({
+      query: `metadata['attempt_id']:'${request.idempotencyKey}'`,
+      limit: 1,
+      expand: ['data.latest_charge'],
+    });
     return found.data[0] ?? null;
   }
 
   private syncOfIntent(intent: Stripe.PaymentIntent, request: SyncRequest): SyncOutcome {
     const status = syncStatusOf(intent);
     const error = intent.last_payment_error;
-    const codes = status === 'declined' ? { errorCode: errorCodeOf(error?.decline_code, error?.code), rawResponseCode: error?.decline_code ?? error?.code ?? null, rawResponseDescription: error?.message ?? null } : blank;
+    const codes =
+      status === 'declined'
+        ? {
+            errorCode: errorCodeOf(error?.decline_code, error?.code),
+            rawResponseCode: error?.decline_code ?? error?.code ?? null,
+            rawResponseDescription: error?.message ?? null,
+          }
+        : blank;
     if (request.operation === 'capture') {
       // A capture happened when the PaymentIntent is captured, or (multicapture) its received amount covers this capture.
       const received = intent.amount_received >= toStripeAmount(request.amount, request.currency);
-      return { ...blank, status: status === 'captured' || (received && intent.amount_received > 0) ? 'captured' : status === 'voided' ? 'failed' : 'authorized', providerTransactionId: intent.id };
+      return {
+        ...blank,
+        status:
+          status === 'captured' || (received && intent.amount_received > 0)
+            ? 'captured'
+            : status === 'voided'
+              ? 'failed'
+              : 'authorized',
+        providerTransactionId: intent.id,
+      };
     }
-    if (request.operation === 'void') return { ...blank, status: status === 'voided' ? 'voided' : 'authorized', providerTransactionId: intent.id };
-    const found = { ...codes, status: request.operation === 'authorize' && status === 'voided' ? 'failed' : status, providerTransactionId: intent.id } as const;
-    return request.operation === 'authorize' ? { ...found, schemeTransactionId: networkTransactionIdOf(intent) } : found;
+    if (request.operation === 'void')
+      return { ...blank, status: status === 'voided' ? 'voided' : 'authorized', providerTransactionId: intent.id };
+    const found = {
+      ...codes,
+      status: request.operation === 'authorize' && status === 'voided' ? 'failed' : status,
+      providerTransactionId: intent.id,
+    } as const;
+    return request.operation === 'authorize'
+      ? { ...found, schemeTransactionId: networkTransactionIdOf(intent) }
+      : found;
   }
 
   /** A refund found by the attempt id Stripe keeps in its metadata; none: the call never arrived. */
@@ -159,7 +273,22 @@ export class StripeCardConnector implements PaymentConnector {
     const refund = refunds.data.find((r) => r.metadata?.attempt_id === attemptId);
     if (!refund) return { ...blank, status: 'not_found', providerTransactionId: paymentIntent };
     const status = refundStatusOf(refund.status);
-    const map = { succeeded: 'refunded', processing: 'refund_pending', failed: 'failed', declined: 'declined' } as const;
-    return { ...(status === 'failed' ? { errorCode: 'refund_declined', rawResponseCode: refund.failure_reason ?? refund.status, rawResponseDescription: null } : blank), status: map[status], providerTransactionId: paymentIntent };
+    const map = {
+      succeeded: 'refunded',
+      processing: 'refund_pending',
+      failed: 'failed',
+      declined: 'declined',
+    } as const;
+    return {
+      ...(status === 'failed'
+        ? {
+            errorCode: 'refund_declined',
+            rawResponseCode: refund.failure_reason ?? refund.status,
+            rawResponseDescription: null,
+          }
+        : blank),
+      status: map[status],
+      providerTransactionId: paymentIntent,
+    };
   }
 }

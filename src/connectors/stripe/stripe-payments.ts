@@ -10,7 +10,8 @@ export const tokenOf = (customer: string, paymentMethod: string) => `${customer}
 
 export function parseToken(token: string): { customer: string; paymentMethod: string } {
   const [customer, paymentMethod] = token.split(':');
-  if (!customer?.startsWith('cus_') || !paymentMethod?.startsWith('pm_')) throw new Error('not a Stripe payment service token');
+  if (!customer?.startsWith('cus_') || !paymentMethod?.startsWith('pm_'))
+    throw new Error('not a Stripe payment service token');
   return { customer, paymentMethod };
 }
 
@@ -26,18 +27,33 @@ export function expiryOf(expirationDate: string): { exp_month: number; exp_year:
  * request Stripe may echo in an idempotent replay. Raw card numbers need Stripe's "raw card data
  * API" access on the account (docs/connectors.md).
  */
-export async function createCardPaymentMethod(stripe: Stripe, card: { number: string; expirationDate: string; securityCode: string | null }, idempotencyKey: string): Promise<string> {
+export async function createCardPaymentMethod(
+  stripe: Stripe,
+  card: { number: string; expirationDate: string; securityCode: string | null },
+  idempotencyKey: string,
+): Promise<string> {
   const created = await stripe.paymentMethods.create(
-    { type: 'card', card: { number: card.number, ...expiryOf(card.expirationDate), ...(card.securityCode ? { cvc: card.securityCode } : {}) } },
+    {
+      type: 'card',
+      card: {
+        number: card.number,
+        ...expiryOf(card.expirationDate),
+        ...(card.securityCode ? { cvc: card.securityCode } : {}),
+      },
+    },
     { idempotencyKey: `${idempotencyKey}-pm` },
   );
   return created.id;
 }
 
 /** What to pay with: a PaymentMethod id and, for a stored token, its Customer. */
-async function paymentMethodOf(stripe: Stripe, request: AuthorizeRequest): Promise<{ paymentMethod: string; customer: string | null }> {
+async function paymentMethodOf(
+  stripe: Stripe,
+  request: AuthorizeRequest,
+): Promise<{ paymentMethod: string; customer: string | null }> {
   const { instrument } = request;
-  if (instrument.kind === 'card') return { paymentMethod: await createCardPaymentMethod(stripe, instrument, request.idempotencyKey), customer: null };
+  if (instrument.kind === 'card')
+    return { paymentMethod: await createCardPaymentMethod(stripe, instrument, request.idempotencyKey), customer: null };
   if (instrument.kind === 'payment-service-token') {
     const token = parseToken(instrument.token);
     return { paymentMethod: token.paymentMethod, customer: token.customer };
@@ -55,31 +71,54 @@ async function paymentMethodOf(stripe: Stripe, request: AuthorizeRequest): Promi
 function cardOptions(request: AuthorizeRequest, multiCapture: boolean): Record<string, unknown> | null {
   const card: Record<string, unknown> = {};
   if (multiCapture && request.intent === 'authorize') card.request_multicapture = 'if_available';
-  const sendsNetworkId = request.merchantInitiated && request.previousSchemeTransactionId && request.instrument.kind === 'card' && request.credentials.network_transaction_ids_enabled === 'true';
+  const sendsNetworkId =
+    request.merchantInitiated &&
+    request.previousSchemeTransactionId &&
+    request.instrument.kind === 'card' &&
+    request.credentials.network_transaction_ids_enabled === 'true';
   if (sendsNetworkId) card.mit_exemption = { network_transaction_id: request.previousSchemeTransactionId };
   return Object.keys(card).length > 0 ? card : null;
 }
 
 /** The PaymentIntent of one authorization: manual capture unless the intent is to capture at once. */
-export async function createPaymentIntent(stripe: Stripe, request: AuthorizeRequest, multiCapture: boolean): Promise<Stripe.PaymentIntent> {
+export async function createPaymentIntent(
+  stripe: Stripe,
+  request: AuthorizeRequest,
+  multiCapture: boolean,
+): Promise<Stripe.PaymentIntent> {
   const amount = toStripeAmount(request.amount, request.currency);
   const method = await paymentMethodOf(stripe, request);
   const card = cardOptions(request, multiCapture);
   const params: Stripe.PaymentIntentCreateParams = {
-    amount, currency: request.currency.toLowerCase(), capture_method: request.intent === 'capture' ? 'automatic' : 'manual',
-    confirm: true, payment_method: method.paymentMethod, allowed_payment_method_types: ['card'],
+    amount,
+    currency: request.currency.toLowerCase(),
+    capture_method: request.intent === 'capture' ? 'automatic' : 'manual',
+    confirm: true,
+    payment_method: method.paymentMethod,
+    allowed_payment_method_types: ['card'],
     ...(method.customer ? { customer: method.customer } : {}),
     ...(request.merchantInitiated ? { off_session: true } : {}),
     // Without a return address a 3DS step cannot happen: Stripe declines instead of asking for it.
-    ...(request.redirectUrl && !request.merchantInitiated ? { return_url: request.redirectUrl } : { error_on_requires_action: true }),
-    ...(card ? { payment_method_options: { card: card as Stripe.PaymentIntentCreateParams.PaymentMethodOptions.Card } } : {}),
+    ...(request.redirectUrl && !request.merchantInitiated
+      ? { return_url: request.redirectUrl }
+      : { error_on_requires_action: true }),
+    ...(card
+      ? { payment_method_options: { card: card as Stripe.PaymentIntentCreateParams.PaymentMethodOptions.Card } }
+      : {}),
     metadata: { attempt_id: request.idempotencyKey, reference: request.reference },
     expand: ['latest_charge'],
   };
   return stripe.paymentIntents.create(params, { idempotencyKey: request.idempotencyKey });
 }
 
-const blankFacts = { authResponseCode: null, avsResponseCode: null, cvvResponseCode: null, schemeTransactionId: null, merchantAdviceCode: null, approvalUrl: null };
+const blankFacts = {
+  authResponseCode: null,
+  avsResponseCode: null,
+  cvvResponseCode: null,
+  schemeTransactionId: null,
+  merchantAdviceCode: null,
+  approvalUrl: null,
+};
 
 /** The network's transaction id of a PaymentIntent's charge (`latest_charge` expanded), if the card payment was approved. */
 export function networkTransactionIdOf(intent: Stripe.PaymentIntent): string | null {
@@ -94,12 +133,20 @@ export function outcomeOfIntent(intent: Stripe.PaymentIntent): AuthorizeOutcome 
   const card = charge?.payment_method_details?.card ?? null;
   const error = intent.last_payment_error;
   const redirect = intent.next_action?.redirect_to_url?.url ?? null;
-  if (status === 'buyer_approval_pending' && !redirect) return declinedOutcome(intent.id, 'authentication_required', null, 'The card needs authentication Stripe could not redirect the buyer for');
+  if (status === 'buyer_approval_pending' && !redirect)
+    return declinedOutcome(
+      intent.id,
+      'authentication_required',
+      null,
+      'The card needs authentication Stripe could not redirect the buyer for',
+    );
   const refused = status === 'declined' || status === 'failed';
   return {
     status,
     errorCode: refused ? errorCodeOf(error?.decline_code, error?.code) : null,
-    rawResponseCode: refused ? (error?.decline_code ?? error?.code ?? intent.status) : (charge?.outcome?.network_status ?? null),
+    rawResponseCode: refused
+      ? (error?.decline_code ?? error?.code ?? intent.status)
+      : (charge?.outcome?.network_status ?? null),
     rawResponseDescription: refused ? (error?.message ?? null) : (charge?.outcome?.seller_message ?? null),
     providerTransactionId: intent.id,
     authResponseCode: card?.authorization_code ?? null,
@@ -108,21 +155,47 @@ export function outcomeOfIntent(intent: Stripe.PaymentIntent): AuthorizeOutcome 
     schemeTransactionId: networkTransactionIdOf(intent),
     merchantAdviceCode: charge?.outcome?.network_advice_code ?? null,
     approvalUrl: status === 'buyer_approval_pending' ? redirect : null,
-    additionalIdentifiers: { charge_id: charge?.id ?? null, payment_method_id: typeof intent.payment_method === 'string' ? intent.payment_method : (intent.payment_method?.id ?? null) },
+    additionalIdentifiers: {
+      charge_id: charge?.id ?? null,
+      payment_method_id:
+        typeof intent.payment_method === 'string' ? intent.payment_method : (intent.payment_method?.id ?? null),
+    },
   };
 }
 
-function declinedOutcome(intentId: string | null, code: string, declineCode: string | null, message: string | null): AuthorizeOutcome {
-  return { ...blankFacts, status: 'declined', errorCode: errorCodeOf(declineCode, code), rawResponseCode: declineCode ?? code, rawResponseDescription: message, providerTransactionId: intentId, additionalIdentifiers: {} };
+function declinedOutcome(
+  intentId: string | null,
+  code: string,
+  declineCode: string | null,
+  message: string | null,
+): AuthorizeOutcome {
+  return {
+    ...blankFacts,
+    status: 'declined',
+    errorCode: errorCodeOf(declineCode, code),
+    rawResponseCode: declineCode ?? code,
+    rawResponseDescription: message,
+    providerTransactionId: intentId,
+    additionalIdentifiers: {},
+  };
 }
 
 /** A card decline (HTTP 402 `card_error`) is an outcome; anything else is a `ConnectorError`. */
 export function outcomeOfError(error: unknown): AuthorizeOutcome {
   if (error instanceof Stripe.errors.StripeCardError) {
     const intent = (error.raw as { payment_intent?: { id?: string } } | undefined)?.payment_intent;
-    const outcome = declinedOutcome(intent?.id ?? null, error.code ?? 'card_declined', error.decline_code ?? null, error.message ?? null);
+    const outcome = declinedOutcome(
+      intent?.id ?? null,
+      error.code ?? 'card_declined',
+      error.decline_code ?? null,
+      error.message ?? null,
+    );
     const advice = error.network_advice_code ?? null;
-    return { ...outcome, merchantAdviceCode: advice, cvvResponseCode: error.code === 'incorrect_cvc' ? 'no_match' : null };
+    return {
+      ...outcome,
+      merchantAdviceCode: advice,
+      cvvResponseCode: error.code === 'incorrect_cvc' ? 'no_match' : null,
+    };
   }
   throw connectorErrorOf(error);
 }

@@ -5,7 +5,24 @@ import { STRIPE_CARD_DEFINITION } from './stripe-card.definition.ts';
 import { fromStripeAmount, stripeExponent, toStripeAmount } from './stripe.amounts.ts';
 
 /** What Stripe documents per currency group (https://docs.stripe.com/currencies), written out here, not derived. */
-const STRIPE_ZERO = ['BIF', 'CLP', 'DJF', 'GNF', 'JPY', 'KMF', 'KRW', 'MGA', 'PYG', 'RWF', 'UGX', 'VND', 'VUV', 'XAF', 'XOF', 'XPF'];
+const STRIPE_ZERO = [
+  'BIF',
+  'CLP',
+  'DJF',
+  'GNF',
+  'JPY',
+  'KMF',
+  'KRW',
+  'MGA',
+  'PYG',
+  'RWF',
+  'UGX',
+  'VND',
+  'VUV',
+  'XAF',
+  'XOF',
+  'XPF',
+];
 const STRIPE_THREE = ['BHD', 'JOD', 'KWD', 'OMR', 'TND'];
 
 describe('happy', () => {
@@ -16,7 +33,7 @@ describe('happy', () => {
     expect(fromStripeAmount(stripe, currency)).toBe(major * 12);
   });
 
-  it('follows Stripe\'s documented groups', () => {
+  it("follows Stripe's documented groups", () => {
     for (const c of STRIPE_ZERO) expect(stripeExponent(c), c).toBe(0);
     for (const c of STRIPE_THREE) expect(stripeExponent(c), c).toBe(3);
     expect(toStripeAmount(1050, 'USD')).toBe(1050);
@@ -33,7 +50,14 @@ describe('errors', () => {
     [1235, 'KWD', 'multiples of 10'],
     [1250, 'MGA', 'multiples of 100'],
   ])('refuses %i %s, which Stripe cannot take exactly (never rounds)', (amount, currency, words) => {
-    const error = (() => { try { toStripeAmount(amount, currency); } catch (e) { return e; } return null; })();
+    const error = (() => {
+      try {
+        toStripeAmount(amount, currency);
+      } catch (e) {
+        return e;
+      }
+      return null;
+    })();
     expect(error).toBeInstanceOf(ConnectorError);
     expect((error as ConnectorError).kind).toBe('invalid_request');
     expect((error as Error).message).toContain(words);

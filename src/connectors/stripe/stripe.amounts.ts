@@ -9,7 +9,24 @@ import { currencyExponent } from '../../lib/currencies.ts';
  * - ISK is zero-decimal in ISO but stays two-decimal at Stripe, amounts divisible by 100.
  * An amount that cannot be expressed exactly is refused, never rounded: money is not guessed.
  */
-const ZERO_DECIMAL = new Set(['BIF', 'CLP', 'DJF', 'GNF', 'JPY', 'KMF', 'KRW', 'MGA', 'PYG', 'RWF', 'UGX', 'VND', 'VUV', 'XAF', 'XOF', 'XPF']);
+const ZERO_DECIMAL = new Set([
+  'BIF',
+  'CLP',
+  'DJF',
+  'GNF',
+  'JPY',
+  'KMF',
+  'KRW',
+  'MGA',
+  'PYG',
+  'RWF',
+  'UGX',
+  'VND',
+  'VUV',
+  'XAF',
+  'XOF',
+  'XPF',
+]);
 const THREE_DECIMAL = new Set(['BHD', 'JOD', 'KWD', 'OMR', 'TND']);
 
 /** Digits after the decimal point in Stripe's `amount` of this currency. */
@@ -32,7 +49,10 @@ export function toStripeAmount(amount: number, currency: string): number {
   const scaled = shift >= 0 ? amount * 10 ** shift : amount / 10 ** -shift;
   if (!Number.isSafeInteger(scaled) || scaled % stripeStep(currency) !== 0) {
     const multiple = shift >= 0 ? Math.max(stripeStep(currency) / 10 ** shift, 1) : stripeStep(currency) * 10 ** -shift;
-    throw new ConnectorError('invalid_request', `Stripe cannot take ${amount} minor units of ${currency} exactly: amounts in ${currency} must be multiples of ${multiple}`);
+    throw new ConnectorError(
+      'invalid_request',
+      `Stripe cannot take ${amount} minor units of ${currency} exactly: amounts in ${currency} must be multiples of ${multiple}`,
+    );
   }
   return scaled;
 }

@@ -28,7 +28,8 @@ export interface StripeEndpoint {
 /** Where calls go: the allow-listed host, or the override. */
 function targetOf(endpoint: StripeEndpoint): URL {
   const url = new URL(endpoint.baseUrl ?? STRIPE_API_URL);
-  if (endpoint.baseUrl === null && !(STRIPE_API_HOSTS as readonly string[]).includes(url.hostname)) throw new ConnectorError('invalid_request', 'Stripe calls go to api.stripe.com only');
+  if (endpoint.baseUrl === null && !(STRIPE_API_HOSTS as readonly string[]).includes(url.hostname))
+    throw new ConnectorError('invalid_request', 'Stripe calls go to api.stripe.com only');
   return url;
 }
 
@@ -36,7 +37,11 @@ function targetOf(endpoint: StripeEndpoint): URL {
 export async function stripeClient(endpoint: StripeEndpoint, secretKey: string): Promise<Stripe> {
   const url = targetOf(endpoint);
   // The override is a local fake or a sandbox proxy: private addresses and http are allowed for it only.
-  const resolved = await resolveDeliveryAddress(url.href, { production: endpoint.baseUrl === null, allowPrivate: endpoint.baseUrl !== null, setting: 'STRIPE_API_BASE_URL' });
+  const resolved = await resolveDeliveryAddress(url.href, {
+    production: endpoint.baseUrl === null,
+    allowPrivate: endpoint.baseUrl !== null,
+    setting: 'STRIPE_API_BASE_URL',
+  });
   if (!resolved.ok) throw new ConnectorError('unavailable', `Stripe's API host cannot be reached: ${resolved.problem}`);
   const https = url.protocol === 'https:';
   const options = { lookup: pinnedLookup(resolved.address, resolved.family), keepAlive: false };
@@ -64,16 +69,21 @@ const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNRE
  */
 export function connectorErrorOf(error: unknown): ConnectorError {
   if (error instanceof ConnectorError) return error;
-  if (!(error instanceof Stripe.errors.StripeError)) return new ConnectorError('timeout', 'Stripe call failed without an answer');
+  if (!(error instanceof Stripe.errors.StripeError))
+    return new ConnectorError('timeout', 'Stripe call failed without an answer');
   const status = error.statusCode ?? null;
   const raw = { code: error.code ?? error.type, description: `HTTP ${status ?? 'none'}` };
   if (error instanceof Stripe.errors.StripeConnectionError) {
     const code = (error.detail as { code?: string } | undefined)?.code;
-    return code && NEVER_SENT.has(code) ? new ConnectorError('unavailable', 'Stripe could not be reached', raw) : new ConnectorError('timeout', 'Stripe did not answer in time', raw);
+    return code && NEVER_SENT.has(code)
+      ? new ConnectorError('unavailable', 'Stripe could not be reached', raw)
+      : new ConnectorError('timeout', 'Stripe did not answer in time', raw);
   }
   if (status === 429) return new ConnectorError('unavailable', 'Stripe rate-limited the request', raw);
-  if (status !== null && status >= 500) return new ConnectorError('timeout', `Stripe answered ${status}: the outcome is unknown`, raw);
-  if (status === 401 || status === 403) return new ConnectorError('invalid_request', 'Stripe refused the secret key', raw);
+  if (status !== null && status >= 500)
+    return new ConnectorError('timeout', `Stripe answered ${status}: the outcome is unknown`, raw);
+  if (status === 401 || status === 403)
+    return new ConnectorError('invalid_request', 'Stripe refused the secret key', raw);
   return new ConnectorError('invalid_request', `Stripe refused the request (${raw.code})`, raw);
 }
 

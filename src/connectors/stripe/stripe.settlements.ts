@@ -31,11 +31,18 @@ function parseCursor(cursor: string | null): StripeCursor | null {
   if (!cursor) return null;
   const parsed = JSON.parse(cursor) as Partial<StripeCursor>;
   if (typeof parsed.payout !== 'string' || typeof parsed.created !== 'number') return null;
-  return { payout: parsed.payout, created: parsed.created, after: typeof parsed.after === 'string' ? parsed.after : null, finished: parsed.finished === true };
+  return {
+    payout: parsed.payout,
+    created: parsed.created,
+    after: typeof parsed.after === 'string' ? parsed.after : null,
+    finished: parsed.finished === true,
+  };
 }
 
-const idOf = (value: string | { id: string } | null | undefined) => (typeof value === 'string' ? value : (value?.id ?? null));
-const later = (a: Pick<Stripe.Payout, 'created' | 'id'>, b: { created: number; id: string }) => a.created > b.created || (a.created === b.created && a.id > b.id);
+const idOf = (value: string | { id: string } | null | undefined) =>
+  typeof value === 'string' ? value : (value?.id ?? null);
+const later = (a: Pick<Stripe.Payout, 'created' | 'id'>, b: { created: number; id: string }) =>
+  a.created > b.created || (a.created === b.created && a.id > b.id);
 
 /** The oldest paid automatic payout after `after` (created at or after `since` when none). */
 async function nextPayout(stripe: Stripe, since: Date, after: StripeCursor | null): Promise<Stripe.Payout | null> {
@@ -44,7 +51,12 @@ async function nextPayout(stripe: Stripe, since: Date, after: StripeCursor | nul
   let startingAfter: string | undefined;
   // Stripe lists newest first; a day has a payout or a few per currency, so the whole range is read.
   for (;;) {
-    const page = await stripe.payouts.list({ created: { gte: from }, status: 'paid', limit: PAGE, ...(startingAfter ? { starting_after: startingAfter } : {}) });
+    const page = await stripe.payouts.list({
+      created: { gte: from },
+      status: 'paid',
+      limit: PAGE,
+      ...(startingAfter ? { starting_after: startingAfter } : {}),
+    });
     for (const payout of page.data) {
       if (!payout.automatic || (after && !later(payout, { created: after.created, id: after.payout }))) continue;
       if (!best || later(best, payout)) best = payout;
@@ -55,7 +67,8 @@ async function nextPayout(stripe: Stripe, since: Date, after: StripeCursor | nul
 }
 
 type Source = Stripe.Charge | Stripe.Refund | Stripe.Dispute;
-const sourceOf = (bt: Stripe.BalanceTransaction) => (bt.source && typeof bt.source === 'object' ? (bt.source as unknown as Source) : null);
+const sourceOf = (bt: Stripe.BalanceTransaction) =>
+  bt.source && typeof bt.source === 'object' ? (bt.source as unknown as Source) : null;
 
 /** Our amount (minor units of `currency`, positive) of a Stripe amount. */
 const ours = (amount: number, currency: string) => Math.abs(fromStripeAmount(amount, currency));
@@ -74,19 +87,57 @@ function reversalsByCharge(data: Stripe.BalanceTransaction[]): Map<string, { amo
 }
 
 /** A charge's captured gross (Stripe units): the authorization booked, less its reversal (in this page, or the Charge's `amount_captured` when no conversion). */
-function capturedGross(bt: Stripe.BalanceTransaction, charge: Stripe.Charge, reversal: { amount: number; fee: number } | undefined): { amount: number; fee: number } {
+function capturedGross(
+  bt: Stripe.BalanceTransaction,
+  charge: Stripe.Charge,
+  reversal: { amount: number; fee: number } | undefined,
+): { amount: number; fee: number } {
   if (reversal) return { amount: bt.amount + reversal.amount, fee: bt.fee + reversal.fee };
-  const partial = charge.amount_captured > 0 && charge.amount_captured < charge.amount && bt.amount === charge.amount && bt.exchange_rate === null;
+  const partial =
+    charge.amount_captured > 0 &&
+    charge.amount_captured < charge.amount &&
+    bt.amount === charge.amount &&
+    bt.exchange_rate === null;
   return { amount: partial ? charge.amount_captured : bt.amount, fee: bt.fee };
 }
 
 /** One balance transaction → our line, or null when it is no payment's line. */
-function lineOf(bt: Stripe.BalanceTransaction, payoutId: string, reversals: Map<string, { amount: number; fee: number }>): SettlementLine | null {
+function lineOf(
+  bt: Stripe.BalanceTransaction,
+  payoutId: string,
+  reversals: Map<string, { amount: number; fee: number }>,
+): SettlementLine | null {
   const source = sourceOf(bt);
   const currency = bt.currency.toUpperCase();
-  const base = { reportLineId: bt.id, reportId: payoutId, reportFileIds: [], merchantReference: null, currency, interchange: null, markup: null, schemeFee: null, exchangeRate: bt.exchange_rate, postedAt: new Date(bt.created * 1000) };
-  const line = (kind: SettlementLine['kind'], paymentIntent: string | null, refund: string | null, amount: number, fee: number): SettlementLine | null =>
-    paymentIntent ? { ...base, kind, providerTransactionId: paymentIntent, providerRefundId: refund, amount: ours(amount, currency), commission: fromStripeAmount(fee, currency) } : null;
+  const base = {
+    reportLineId: bt.id,
+    reportId: payoutId,
+    reportFileIds: [],
+    merchantReference: null,
+    currency,
+    interchange: null,
+    markup: null,
+    schemeFee: null,
+    exchangeRate: bt.exchange_rate,
+    postedAt: new Date(bt.created * 1000),
+  };
+  const line = (
+    kind: SettlementLine['kind'],
+    paymentIntent: string | null,
+    refund: string | null,
+    amount: number,
+    fee: number,
+  ): SettlementLine | null =>
+    paymentIntent
+      ? {
+          ...base,
+          kind,
+          providerTransactionId: paymentIntent,
+          providerRefundId: refund,
+          amount: ours(amount, currency),
+          commission: fromStripeAmount(fee, currency),
+        }
+      : null;
   if (!source) return null;
   switch (bt.reporting_category) {
     case 'charge': {
@@ -101,7 +152,13 @@ function lineOf(bt: Stripe.BalanceTransaction, payoutId: string, reversals: Map<
     case 'dispute':
     case 'dispute_reversal': {
       const dispute = source as Stripe.Dispute;
-      return line(bt.reporting_category === 'dispute' ? 'chargeback' : 'chargeback-reversal', idOf(dispute.payment_intent), null, bt.amount, bt.fee);
+      return line(
+        bt.reporting_category === 'dispute' ? 'chargeback' : 'chargeback-reversal',
+        idOf(dispute.payment_intent),
+        null,
+        bt.amount,
+        bt.fee,
+      );
     }
     default:
       return null;
@@ -109,13 +166,33 @@ function lineOf(bt: Stripe.BalanceTransaction, payoutId: string, reversals: Map<
 }
 
 /** One page of one payout's balance transactions as lines, and the cursor after it. */
-async function payoutPage(stripe: Stripe, payout: { id: string; created: number }, after: string | null): Promise<{ lines: SettlementLine[]; cursor: StripeCursor }> {
-  const page = await stripe.balanceTransactions.list({ payout: payout.id, limit: PAGE, expand: ['data.source'], ...(after ? { starting_after: after } : {}) });
+async function payoutPage(
+  stripe: Stripe,
+  payout: { id: string; created: number },
+  after: string | null,
+): Promise<{ lines: SettlementLine[]; cursor: StripeCursor }> {
+  const page = await stripe.balanceTransactions.list({
+    payout: payout.id,
+    limit: PAGE,
+    expand: ['data.source'],
+    ...(after ? { starting_after: after } : {}),
+  });
   const reversals = reversalsByCharge(page.data);
   // Stripe lists newest first: the page's lines are written in the order they were posted.
-  const lines = [...page.data].reverse().map((bt) => lineOf(bt, payout.id, reversals)).filter((l): l is SettlementLine => l !== null);
+  const lines = [...page.data]
+    .reverse()
+    .map((bt) => lineOf(bt, payout.id, reversals))
+    .filter((l): l is SettlementLine => l !== null);
   const last = page.data.length > 0 ? page.data[page.data.length - 1]!.id : after;
-  return { lines, cursor: { payout: payout.id, created: payout.created, after: page.has_more ? last : null, finished: !page.has_more } };
+  return {
+    lines,
+    cursor: {
+      payout: payout.id,
+      created: payout.created,
+      after: page.has_more ? last : null,
+      finished: !page.has_more,
+    },
+  };
 }
 
 /**
@@ -131,7 +208,8 @@ export async function fetchStripeSettlements(stripe: Stripe, request: Settlement
     const page = await payoutPage(stripe, payout, at?.after ?? null);
     return { lines: page.lines, cursor: JSON.stringify(page.cursor), done: page.cursor.finished };
   }
-  const current = at && !at.finished ? { id: at.payout, created: at.created } : await nextPayout(stripe, request.since, at);
+  const current =
+    at && !at.finished ? { id: at.payout, created: at.created } : await nextPayout(stripe, request.since, at);
   if (!current) return { lines: [], cursor: request.cursor, done: true };
   const page = await payoutPage(stripe, current, at && !at.finished ? at.after : null);
   return { lines: page.lines, cursor: JSON.stringify(page.cursor), done: false };

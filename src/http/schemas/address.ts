@@ -14,7 +14,15 @@ export const AddressSchema = Type.Object(
     country: Type.Optional(Nullable(Country())),
     postal_code: Text(50),
     state: Text(255),
-    state_code: Type.Optional(Nullable(Type.String({ pattern: '^[A-Z]{2}-[A-Z0-9]{1,3}$', description: 'ISO 3166-2 subdivision code', examples: ['US-CA'] }))),
+    state_code: Type.Optional(
+      Nullable(
+        Type.String({
+          pattern: '^[A-Z]{2}-[A-Z0-9]{1,3}$',
+          description: 'ISO 3166-2 subdivision code',
+          examples: ['US-CA'],
+        }),
+      ),
+    ),
     house_number_or_name: Text(255),
     line1: Text(255),
     line2: Text(255),
@@ -44,7 +52,17 @@ export const AddressResourceSchema = Type.Object(
 export type AddressResource = Static<typeof AddressResourceSchema>;
 
 /** The address fields in wire order; an absent field reads as null. */
-export const ADDRESS_FIELDS = ['city', 'country', 'postal_code', 'state', 'state_code', 'house_number_or_name', 'line1', 'line2', 'organization'] as const;
+export const ADDRESS_FIELDS = [
+  'city',
+  'country',
+  'postal_code',
+  'state',
+  'state_code',
+  'house_number_or_name',
+  'line1',
+  'line2',
+  'organization',
+] as const;
 
 /** Every field present, null where unknown: responses always carry the full shape. */
 export function toAddressResource(address: Address | null | undefined): AddressResource | null {

@@ -5,7 +5,16 @@ import { MinorUnits, Nullable, StringEnum } from './common.ts';
 
 /** Shapes a checkout carries (checkout sessions now; transactions and payment links reuse them). */
 
-export const PRODUCT_TYPES = ['physical', 'discount', 'shipping_fee', 'sales_tax', 'digital', 'gift_card', 'store_credit', 'surcharge'] as const;
+export const PRODUCT_TYPES = [
+  'physical',
+  'discount',
+  'shipping_fee',
+  'sales_tax',
+  'digital',
+  'gift_card',
+  'store_credit',
+  'surcharge',
+] as const;
 
 const OptionalString = () => Type.Optional(Nullable(Type.String()));
 const OptionalMinor = () => Type.Optional(Nullable(MinorUnits({ minimum: 0, description: 'Minor currency units' })));

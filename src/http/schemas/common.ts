@@ -1,10 +1,8 @@
 import { Type, type Static, type TSchema } from 'typebox';
 
-export const Uuid = (options: { description?: string } = {}) =>
-  Type.String({ format: 'uuid', ...options });
+export const Uuid = (options: { description?: string } = {}) => Type.String({ format: 'uuid', ...options });
 
-export const DateTime = (options: { description?: string } = {}) =>
-  Type.String({ format: 'date-time', ...options });
+export const DateTime = (options: { description?: string } = {}) => Type.String({ format: 'date-time', ...options });
 
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
@@ -27,7 +25,12 @@ export const Currency = (options: { description?: string } = {}) =>
 
 /** ISO 3166-1 alpha-2 code: the pattern of the specification, then membership (format `iso-3166-alpha-2`). */
 export const Country = (options: { description?: string } = {}) =>
-  Type.String({ pattern: '^[A-Z]{2}$', format: 'iso-3166-alpha-2', description: 'ISO 3166-1 alpha-2 country code', ...options });
+  Type.String({
+    pattern: '^[A-Z]{2}$',
+    format: 'iso-3166-alpha-2',
+    description: 'ISO 3166-1 alpha-2 country code',
+    ...options,
+  });
 
 /**
  * Marks an integer schema as an amount in minor units: a request that sends "12.99" or 12.99
@@ -93,7 +96,11 @@ export type ValidationErrorBody = Static<typeof ValidationErrorBodySchema>;
 /** The shared schemas registered once with `app.addSchema`, so they appear once in OpenAPI. */
 export const SHARED_SCHEMAS = [ErrorDetailSchema, ErrorBodySchema, ValidationErrorBodySchema];
 
-export const Cursor = Type.String({ minLength: 1, maxLength: 1000, description: 'Page pointer from a previous next_cursor or previous_cursor' });
+export const Cursor = Type.String({
+  minLength: 1,
+  maxLength: 1000,
+  description: 'Page pointer from a previous next_cursor or previous_cursor',
+});
 
 /**
  * A query parameter with a default: optional in the OpenAPI document (a client may leave it out,
@@ -130,5 +137,7 @@ export const ItemList = <T extends TSchema>(item: T, title: string) =>
   Type.Object({ items: Type.Array(item) }, { title, additionalProperties: false });
 
 /** A string enumeration as a plain JSON Schema `enum` (one validation error, one OpenAPI enum). */
-export const StringEnum = <const T extends readonly string[]>(values: T, options: { description?: string; default?: T[number] } = {}) =>
-  Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
+export const StringEnum = <const T extends readonly string[]>(
+  values: T,
+  options: { description?: string; default?: T[number] } = {},
+) => Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });

@@ -6,13 +6,26 @@ import { Type, type Static, type TSchema } from 'typebox';
  * first form tried would strip the fields of the others; the chain also reports the errors of the
  * chosen form only. A missing key takes `defaultValue`.
  */
-export function Discriminated<const T extends readonly TSchema[]>(key: string, values: { [K in keyof T]: string }, forms: T, options: { defaultValue?: string; title?: string; description?: string } = {}) {
+export function Discriminated<const T extends readonly TSchema[]>(
+  key: string,
+  values: { [K in keyof T]: string },
+  forms: T,
+  options: { defaultValue?: string; title?: string; description?: string } = {},
+) {
   const chain = (index: number): object =>
-    index === forms.length - 1 ? forms[index]! : { if: { properties: { [key]: { const: values[index] } } }, then: forms[index], else: chain(index + 1) };
+    index === forms.length - 1
+      ? forms[index]!
+      : { if: { properties: { [key]: { const: values[index] } } }, then: forms[index], else: chain(index + 1) };
   return Type.Unsafe<Static<T[number]>>({
     type: 'object',
     required: options.defaultValue === undefined ? [key] : [],
-    properties: { [key]: { type: 'string', enum: [...values], ...(options.defaultValue === undefined ? {} : { default: options.defaultValue }) } },
+    properties: {
+      [key]: {
+        type: 'string',
+        enum: [...values],
+        ...(options.defaultValue === undefined ? {} : { default: options.defaultValue }),
+      },
+    },
     ...(options.title ? { title: options.title } : {}),
     ...(options.description ? { description: options.description } : {}),
     ...chain(0),

@@ -17,7 +17,9 @@ export interface SchemeDetection {
  */
 export function detectSchemes(digits: string): SchemeDetection {
   const range = findIinRange(digits);
-  return range ? { scheme: range.scheme, additionalSchemes: range.additionalSchemes, country: range.country } : { scheme: 'other', additionalSchemes: [], country: null };
+  return range
+    ? { scheme: range.scheme, additionalSchemes: range.additionalSchemes, country: range.country }
+    : { scheme: 'other', additionalSchemes: [], country: null };
 }
 
 export function detectScheme(digits: string): CardScheme {
@@ -45,7 +47,8 @@ export function validateCardNumber(pan: string): CardNumberCheck {
   if (!/^\d*$/.test(pan)) return { ok: false, reason: 'not_digits' };
   const detection = detectSchemes(pan);
   const allowed = numberLengths(detection.scheme);
-  if (!allowed.includes(pan.length)) return { ok: false, reason: 'length', scheme: detection.scheme, allowedLengths: allowed };
+  if (!allowed.includes(pan.length))
+    return { ok: false, reason: 'length', scheme: detection.scheme, allowedLengths: allowed };
   if (!luhnValid(pan)) return { ok: false, reason: 'luhn', scheme: detection.scheme };
   return { ok: true, ...detection };
 }

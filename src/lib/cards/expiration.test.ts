@@ -33,8 +33,11 @@ describe('happy', () => {
 });
 
 describe('errors', () => {
-  it.each(['4/29', '13/29', '00/29', '04/2029', '04-29', ' 04/29', '04/29 ', '', '0429', 'ab/cd'])('refuses %j', (value) => {
-    expect(parseExpirationDate(value)).toBeNull();
-    expect(() => isExpired(value, new Date())).toThrow(RangeError);
-  });
+  it.each(['4/29', '13/29', '00/29', '04/2029', '04-29', ' 04/29', '04/29 ', '', '0429', 'ab/cd'])(
+    'refuses %j',
+    (value) => {
+      expect(parseExpirationDate(value)).toBeNull();
+      expect(() => isExpired(value, new Date())).toThrow(RangeError);
+    },
+  );
 });

@@ -39,17 +39,49 @@ const SPECS: readonly RangeSpec[] = [
     scheme: 'elo',
     country: 'BR',
     prefixes: [
-      '401178', '401179', '431274', '438935', '451416', '457393', '457631', '457632', '504175', '506699-506778',
-      '509000-509999', '627780', '636297', '636368', '650031-650033', '650035-650051', '650405-650439',
-      '650485-650538', '650541-650598', '650700-650718', '650720-650727', '650901-650978', '651652-651679',
-      '655000-655019', '655021-655058',
+      '401178',
+      '401179',
+      '431274',
+      '438935',
+      '451416',
+      '457393',
+      '457631',
+      '457632',
+      '504175',
+      '506699-506778',
+      '509000-509999',
+      '627780',
+      '636297',
+      '636368',
+      '650031-650033',
+      '650035-650051',
+      '650405-650439',
+      '650485-650538',
+      '650541-650598',
+      '650700-650718',
+      '650720-650727',
+      '650901-650978',
+      '651652-651679',
+      '655000-655019',
+      '655021-655058',
     ],
   },
   { scheme: 'hipercard', country: 'BR', prefixes: ['606282', '384100', '384140', '384160'] },
   { scheme: 'mir', prefixes: ['2200-2204'] },
   {
     scheme: 'rupay',
-    prefixes: ['5085-5089', '60698-60699', '6070-6078', '60790-60798', '6080-6085', '65215-65219', '6522-6529', '6530', '65310-65314', '8172-8201'],
+    prefixes: [
+      '5085-5089',
+      '60698-60699',
+      '6070-6078',
+      '60790-60798',
+      '6080-6085',
+      '65215-65219',
+      '6522-6529',
+      '6530',
+      '65310-65314',
+      '8172-8201',
+    ],
   },
   { scheme: 'dankort', country: 'DK', prefixes: ['5019'] },
   { scheme: 'uatp', prefixes: ['1'] },
@@ -101,9 +133,9 @@ function toRange(spec: RangeSpec, prefix: string): IinRange {
 }
 
 /** Every range, longest prefix first, so the first match is the most specific one. */
-export const IIN_RANGES: readonly IinRange[] = SPECS.flatMap((spec) => spec.prefixes.map((prefix) => toRange(spec, prefix))).sort(
-  (a, b) => b.prefixLength - a.prefixLength,
-);
+export const IIN_RANGES: readonly IinRange[] = SPECS.flatMap((spec) =>
+  spec.prefixes.map((prefix) => toRange(spec, prefix)),
+).sort((a, b) => b.prefixLength - a.prefixLength);
 
 /** The most specific range the leading digits fall in, or undefined (`other`). */
 export function findIinRange(digits: string): IinRange | undefined {

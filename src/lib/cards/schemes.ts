@@ -4,9 +4,30 @@
  * this list is what the server itself produces.
  */
 export const CARD_SCHEMES = [
-  'accel', 'amex', 'bancontact', 'carte-bancaire', 'cirrus', 'culiance', 'dankort', 'diners-club', 'discover',
-  'eftpos-australia', 'elo', 'hipercard', 'jcb', 'maestro', 'mastercard', 'mir', 'nyce', 'other', 'pulse',
-  'rupay', 'star', 'uatp', 'unionpay', 'visa',
+  'accel',
+  'amex',
+  'bancontact',
+  'carte-bancaire',
+  'cirrus',
+  'culiance',
+  'dankort',
+  'diners-club',
+  'discover',
+  'eftpos-australia',
+  'elo',
+  'hipercard',
+  'jcb',
+  'maestro',
+  'mastercard',
+  'mir',
+  'nyce',
+  'other',
+  'pulse',
+  'rupay',
+  'star',
+  'uatp',
+  'unionpay',
+  'visa',
 ] as const;
 
 export type CardScheme = (typeof CARD_SCHEMES)[number];

@@ -31,7 +31,12 @@ export const TEST_CARDS: readonly TestCard[] = [
   { number: '3056930009020004', scheme: 'diners-club', purpose: 'Diners Club, 16 digits, 300-305 range' },
   { number: '6200000000000005', scheme: 'unionpay', purpose: 'UnionPay, 16 digits' },
   { number: '6205500000000000004', scheme: 'unionpay', purpose: 'UnionPay, 19 digits' },
-  { number: '6221260000000000', scheme: 'unionpay', additionalSchemes: ['discover'], purpose: 'UnionPay co-badged with Discover (622126-622925)' },
+  {
+    number: '6221260000000000',
+    scheme: 'unionpay',
+    additionalSchemes: ['discover'],
+    purpose: 'UnionPay co-badged with Discover (622126-622925)',
+  },
   { number: '6759649826438453', scheme: 'maestro', purpose: 'Maestro, 16 digits' },
   { number: '5066991111111118', scheme: 'elo', purpose: 'Elo (Brazil)' },
   { number: '6062828888666688', scheme: 'hipercard', purpose: 'Hipercard (Brazil)' },

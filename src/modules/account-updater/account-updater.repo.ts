@@ -1,19 +1,35 @@
 import type { Insertable } from 'kysely';
-import type { AccountUpdaterInquiriesTable, AccountUpdaterInquiryRow, AccountUpdaterJobRow, AccountUpdaterOutcome } from '../../db/schema.ts';
+import type {
+  AccountUpdaterInquiriesTable,
+  AccountUpdaterInquiryRow,
+  AccountUpdaterJobRow,
+  AccountUpdaterOutcome,
+} from '../../db/schema.ts';
 import type { Executor } from '../../db/transaction.ts';
 
 export async function insertJob(db: Executor, merchantAccountId: string, id: string): Promise<AccountUpdaterJobRow> {
-  return db.insertInto('account_updater_jobs').values({ merchant_account_id: merchantAccountId, id }).returningAll().executeTakeFirstOrThrow();
+  return db
+    .insertInto('account_updater_jobs')
+    .values({ merchant_account_id: merchantAccountId, id })
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 /** Inserts inquiries in id order; the partial unique index refuses a second one in progress for a method. */
-export async function insertInquiries(db: Executor, rows: Insertable<AccountUpdaterInquiriesTable>[]): Promise<AccountUpdaterInquiryRow[]> {
+export async function insertInquiries(
+  db: Executor,
+  rows: Insertable<AccountUpdaterInquiriesTable>[],
+): Promise<AccountUpdaterInquiryRow[]> {
   if (rows.length === 0) return [];
   return db.insertInto('account_updater_inquiries').values(rows).returningAll().execute();
 }
 
 /** Which of `paymentMethodIds` already have an inquiry in progress. */
-export async function paymentMethodsInProgress(db: Executor, merchantAccountId: string, paymentMethodIds: readonly string[]): Promise<Set<string>> {
+export async function paymentMethodsInProgress(
+  db: Executor,
+  merchantAccountId: string,
+  paymentMethodIds: readonly string[],
+): Promise<Set<string>> {
   if (paymentMethodIds.length === 0) return new Set();
   const rows = await db
     .selectFrom('account_updater_inquiries')
@@ -37,13 +53,28 @@ export async function listPendingInquiryIds(db: Executor, merchantAccountId: str
   return rows.map((row) => row.id);
 }
 
-export async function findInquiry(db: Executor, merchantAccountId: string, id: string, options: { forUpdate?: boolean } = {}): Promise<AccountUpdaterInquiryRow | undefined> {
-  let query = db.selectFrom('account_updater_inquiries').selectAll().where('merchant_account_id', '=', merchantAccountId).where('id', '=', id);
+export async function findInquiry(
+  db: Executor,
+  merchantAccountId: string,
+  id: string,
+  options: { forUpdate?: boolean } = {},
+): Promise<AccountUpdaterInquiryRow | undefined> {
+  let query = db
+    .selectFrom('account_updater_inquiries')
+    .selectAll()
+    .where('merchant_account_id', '=', merchantAccountId)
+    .where('id', '=', id);
   if (options.forUpdate) query = query.forUpdate();
   return query.executeTakeFirst();
 }
 
-export async function completeInquiry(db: Executor, merchantAccountId: string, id: string, outcome: AccountUpdaterOutcome, now: Date): Promise<void> {
+export async function completeInquiry(
+  db: Executor,
+  merchantAccountId: string,
+  id: string,
+  outcome: AccountUpdaterOutcome,
+  now: Date,
+): Promise<void> {
   await db
     .updateTable('account_updater_inquiries')
     .set({ status: 'completed', outcome, completed_at: now, updated_at: now })
@@ -53,7 +84,12 @@ export async function completeInquiry(db: Executor, merchantAccountId: string, i
 }
 
 /** Marks the job completed once none of its inquiries is pending. */
-export async function completeJobIfDone(db: Executor, merchantAccountId: string, jobId: string, now: Date): Promise<void> {
+export async function completeJobIfDone(
+  db: Executor,
+  merchantAccountId: string,
+  jobId: string,
+  now: Date,
+): Promise<void> {
   await db
     .updateTable('account_updater_jobs')
     .set({ status: 'completed', updated_at: now })

@@ -10,7 +10,8 @@ export const CreateAccountUpdaterJobBody = Type.Object(
     payment_method_ids: Type.Array(Type.String({ format: 'uuid' }), {
       minItems: 1,
       maxItems: MAX_PAYMENT_METHODS_PER_JOB,
-      description: 'Stored cards to update. Those that do not qualify (unknown, not a card, unsupported scheme, an inquiry in progress) are skipped.',
+      description:
+        'Stored cards to update. Those that do not qualify (unknown, not a card, unsupported scheme, an inquiry in progress) are skipped.',
     }),
   },
   { additionalProperties: false },
@@ -39,12 +40,19 @@ export const AccountUpdaterJobSchema = Type.Object(
 );
 export type AccountUpdaterJob = Static<typeof AccountUpdaterJobSchema>;
 
-export function toAccountUpdaterJobResource(job: AccountUpdaterJobRow, inquiries: readonly AccountUpdaterInquiryRow[]): AccountUpdaterJob {
+export function toAccountUpdaterJobResource(
+  job: AccountUpdaterJobRow,
+  inquiries: readonly AccountUpdaterInquiryRow[],
+): AccountUpdaterJob {
   return {
     type: 'account-updater-job',
     id: job.id,
     merchant_account_id: job.merchant_account_id,
-    inquiries: inquiries.map((inquiry) => ({ type: 'account-updater-inquiry', id: inquiry.id, payment_method_id: inquiry.payment_method_id })),
+    inquiries: inquiries.map((inquiry) => ({
+      type: 'account-updater-inquiry',
+      id: inquiry.id,
+      payment_method_id: inquiry.payment_method_id,
+    })),
     created_at: job.created_at.toISOString(),
     updated_at: job.updated_at.toISOString(),
   };

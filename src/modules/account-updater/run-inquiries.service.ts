@@ -5,14 +5,26 @@ import type { PaymentMethodRow } from '../../db/schema.ts';
 import { withTransaction, type Tx } from '../../db/transaction.ts';
 import type { JobContext } from '../../jobs/job.ts';
 import { recordSystemAudit, type SystemActor } from '../audit-logs/audit-logs.service.ts';
-import { lockPaymentMethods, markCardClosed, readCardNumber, replaceCardNumber, replaceExpirationDate } from '../payment-methods/card-updates.service.ts';
+import {
+  lockPaymentMethods,
+  markCardClosed,
+  readCardNumber,
+  replaceCardNumber,
+  replaceExpirationDate,
+} from '../payment-methods/card-updates.service.ts';
 import * as repo from './account-updater.repo.ts';
-import { inquire, NO_UPDATER, type UpdaterAnswer } from './updater-service.ts';
+import { inquire, type UpdaterAnswer } from './updater-service.ts';
 import { isProduction } from '../../errors/sandbox-only.ts';
 
 const ACTOR_NAME = 'System (account updater)';
 
-async function applyAnswer(tx: Tx, deps: Deps, card: PaymentMethodRow, answer: UpdaterAnswer, now: Date): Promise<PaymentMethodRow | null> {
+async function applyAnswer(
+  tx: Tx,
+  deps: Deps,
+  card: PaymentMethodRow,
+  answer: UpdaterAnswer,
+  now: Date,
+): Promise<PaymentMethodRow | null> {
   switch (answer.outcome) {
     case 'expiration_date_updated':
       return replaceExpirationDate(tx, card, answer.expirationDate, now);
@@ -35,24 +47,53 @@ async function runInquiry(deps: Deps, merchantAccountId: string, inquiryId: stri
     const [card] = await lockPaymentMethods(tx, merchantAccountId, [inquiry.payment_method_id]);
     const number = card ? await readCardNumber(tx, deps, card) : null;
     // The number stays in this function: it goes to the updater and, when replaced, back to the vault.
-    const answer: UpdaterAnswer = card && number && card.status === 'succeeded' ? inquire({ number, expirationDate: card.expiration_date }) : { outcome: 'no_change' };
+    const answer: UpdaterAnswer =
+      card && number && card.status === 'succeeded'
+        ? inquire({ number, expirationDate: card.expiration_date })
+        : { outcome: 'no_change' };
     const now = new Date();
     const updated = card ? await applyAnswer(tx, deps, card, answer, now) : null;
     if (updated) {
-      await recordSystemAudit(tx, merchantAccountId, actor, 'updated', { type: 'payment-method', id: updated.id, name: `${updated.scheme ?? updated.method} ${updated.last4 ?? ''}`.trim() });
-      await emitEvent(tx, deps, { merchantAccountId, kind: 'payment_method.updated', resourceType: 'payment-method', resourceId: updated.id, payload: toPaymentMethodResource(updated) });
+      await recordSystemAudit(tx, merchantAccountId, actor, 'updated', {
+        type: 'payment-method',
+        id: updated.id,
+        name: `${updated.scheme ?? updated.method} ${updated.last4 ?? ''}`.trim(),
+      });
+      await emitEvent(tx, deps, {
+        merchantAccountId,
+        kind: 'payment_method.updated',
+        resourceType: 'payment-method',
+        resourceId: updated.id,
+        payload: toPaymentMethodResource(updated),
+      });
     }
     await repo.completeInquiry(tx, merchantAccountId, inquiryId, answer.outcome, now);
-    job.log.info({ merchant_account_id: merchantAccountId, inquiry_id: inquiryId, payment_method_id: inquiry.payment_method_id, outcome: answer.outcome }, 'account updater inquiry answered');
+    job.log.info(
+      {
+        merchant_account_id: merchantAccountId,
+        inquiry_id: inquiryId,
+        payment_method_id: inquiry.payment_method_id,
+        outcome: answer.outcome,
+      },
+      'account updater inquiry answered',
+    );
   });
 }
 
 /** Runs every pending inquiry of an account updater job, then marks the job completed. Idempotent. */
-export async function runAccountUpdaterJob(deps: Deps, merchantAccountId: string, jobId: string, job: JobContext): Promise<void> {
+export async function runAccountUpdaterJob(
+  deps: Deps,
+  merchantAccountId: string,
+  jobId: string,
+  job: JobContext,
+): Promise<void> {
   // A job enqueued in the sandbox gets no simulated answers once the server runs in production: its
   // inquiries stay pending (docs/production.md).
   if (isProduction(deps.config)) {
-    job.log.warn({ merchant_account_id: merchantAccountId, account_updater_job_id: jobId }, 'account updater job not run: the account updater is a sandbox simulation, not available in production');
+    job.log.warn(
+      { merchant_account_id: merchantAccountId, account_updater_job_id: jobId },
+      'account updater job not run: the account updater is a sandbox simulation, not available in production',
+    );
     return;
   }
   for (const inquiryId of await repo.listPendingInquiryIds(deps.db, merchantAccountId, jobId)) {

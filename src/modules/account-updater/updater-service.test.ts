@@ -4,7 +4,10 @@ import { extendExpirationDate, inquire, replacementNumber } from './updater-serv
 
 describe('updater service', () => {
   it('gives 4111111111111111 an expiration date two years later', () => {
-    expect(inquire({ number: '4111111111111111', expirationDate: '12/39' })).toEqual({ outcome: 'expiration_date_updated', expirationDate: '12/41' });
+    expect(inquire({ number: '4111111111111111', expirationDate: '12/39' })).toEqual({
+      outcome: 'expiration_date_updated',
+      expirationDate: '12/41',
+    });
     expect(extendExpirationDate('01/99', 2)).toBe('01/01');
     expect(extendExpirationDate('nope', 2)).toBeNull();
   });

@@ -6,7 +6,10 @@ import { parseExpirationDate } from '../../lib/card-schemes.ts';
 export const ACCOUNT_UPDATER_SCHEMES: readonly string[] = ['visa', 'mastercard', 'amex', 'discover'];
 
 /** Production's refusal (docs/production.md): this simulation is the only updater there is. */
-export const NO_UPDATER = ['The account updater', 'no real account updater is configured: a card network\'s or a provider\'s updater service is not integrated yet'] as const;
+export const NO_UPDATER = [
+  'The account updater',
+  "no real account updater is configured: a card network's or a provider's updater service is not integrated yet",
+] as const;
 
 /** What the updater knows about a card: only the card itself, no merchant data. */
 export interface UpdaterInquiry {

@@ -56,7 +56,15 @@ export class VerifiedTokenCache {
  * reported for a token whose signature verified, so it tells nothing to a forger; an unknown key and
  * a revoked one answer alike.
  */
-export type RefusalClass = 'missing authorization header' | 'malformed authorization header' | 'malformed token' | 'unknown key' | 'invalid signature' | 'token expired' | 'token not yet valid' | `lifetime exceeds ${string}`;
+export type RefusalClass =
+  | 'missing authorization header'
+  | 'malformed authorization header'
+  | 'malformed token'
+  | 'unknown key'
+  | 'invalid signature'
+  | 'token expired'
+  | 'token not yet valid'
+  | `lifetime exceeds ${string}`;
 
 /** The 401 of a refused bearer credential: the spec's message and its class (http/auth.ts logs `reason`). */
 export function refusal(said: RefusalClass, reason: string = said): never {
@@ -73,14 +81,28 @@ function verificationClass(error: unknown): RefusalClass {
   const code = (error as { code?: string }).code;
   if (code === 'ERR_JWT_EXPIRED') return 'token expired';
   if (code === 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED') return 'invalid signature';
-  if (code === 'ERR_JWT_CLAIM_VALIDATION_FAILED' && (error as { claim?: string }).claim === 'nbf') return 'token not yet valid';
+  if (code === 'ERR_JWT_CLAIM_VALIDATION_FAILED' && (error as { claim?: string }).claim === 'nbf')
+    return 'token not yet valid';
   return 'malformed token';
 }
 
 function readScopes(payload: JWTPayload): string[] {
   const scopes = payload.scopes;
-  if (!Array.isArray(scopes) || !scopes.every((s) => typeof s === 'string')) refusal('malformed token', 'the scopes claim is missing or not a list of strings');
+  if (!Array.isArray(scopes) || !scopes.every((s) => typeof s === 'string'))
+    refusal('malformed token', 'the scopes claim is missing or not a list of strings');
   return scopes as string[];
+}
+
+/**
+ * The scopes a token of a pair with roles gets: each of the roles' scopes the token claims (itself
+ * or by `*.read` / `*.write`), and `embed` when claimed. A pair without roles: what the token claims.
+ */
+export function scopesWithin(claimed: readonly string[], roleScopes: readonly string[] | null): string[] {
+  if (roleScopes === null) return [...claimed];
+  const granted = roleScopes.filter(
+    (scope) => claimed.includes(scope) || claimed.includes(`*.${scope.slice(scope.lastIndexOf('.') + 1)}`),
+  );
+  return claimed.includes('embed') ? [...granted, 'embed'] : granted;
 }
 
 /** Verifies a bearer JWT against the stored key pairs. Throws 401 with the specification's message. */
@@ -106,8 +128,10 @@ export async function verifyAccessToken(
   } catch {
     refusal('malformed token', 'the token is not a JWT');
   }
-  if (header.alg !== 'ES512') refusal('malformed token', `algorithm ${String(header.alg)} is not accepted; only ES512 is`);
-  if (typeof header.kid !== 'string' || header.kid.length === 0 || header.kid.length > 200) refusal('malformed token', 'the token header has no kid');
+  if (header.alg !== 'ES512')
+    refusal('malformed token', `algorithm ${String(header.alg)} is not accepted; only ES512 is`);
+  if (typeof header.kid !== 'string' || header.kid.length === 0 || header.kid.length > 200)
+    refusal('malformed token', 'the token header has no kid');
   const pair = await keyPairs.get(header.kid);
   if (!pair) refusal('unknown key', 'unknown kid');
   if (!pair.active) refusal('unknown key', 'the key pair was revoked');
@@ -126,16 +150,21 @@ export async function verifyAccessToken(
   const iat = payload.iat!;
   const exp = payload.exp!;
   if (iat > nowSeconds + CLOCK_SKEW_SECONDS) refusal('token not yet valid', 'iat is in the future');
-  if (exp - iat > options.maxLifetimeSeconds) refusal(`lifetime exceeds ${lifetimeText(options.maxLifetimeSeconds)}`, `the token lifetime exceeds ${options.maxLifetimeSeconds} s`);
+  if (exp - iat > options.maxLifetimeSeconds)
+    refusal(
+      `lifetime exceeds ${lifetimeText(options.maxLifetimeSeconds)}`,
+      `the token lifetime exceeds ${options.maxLifetimeSeconds} s`,
+    );
   const embed = payload.embed;
-  if (embed !== undefined && (typeof embed !== 'object' || embed === null || Array.isArray(embed))) refusal('malformed token', 'the embed claim is not an object');
+  if (embed !== undefined && (typeof embed !== 'object' || embed === null || Array.isArray(embed)))
+    refusal('malformed token', 'the embed claim is not an object');
 
   const principal: Principal = {
     kind: 'api-key-pair',
     keyPairId: pair.id,
     keyPairName: pair.displayName,
     thumbprint: pair.thumbprint,
-    scopes: readScopes(payload),
+    scopes: scopesWithin(readScopes(payload), pair.roleScopes),
     restrictedTo: pair.restrictedTo,
     embed: (embed as Record<string, unknown> | undefined) ?? null,
     tokenMerchantAccountId: typeof payload.merchant_account_id === 'string' ? payload.merchant_account_id : null,

@@ -10,6 +10,8 @@ export interface NewKeyPair {
   publicJwk: Record<string, string>;
   displayName: string;
   merchantAccountId: string | null;
+  /** Role slugs limiting the pair's tokens; null or absent: none. */
+  roleSlugs?: string[] | null;
 }
 
 export type KeyPairPatch = Pick<Updateable<ApiKeyPairsTable>, 'display_name' | 'active' | 'revoked_at' | 'deleted_at'>;
@@ -23,6 +25,7 @@ function values(pair: NewKeyPair) {
     public_jwk: JSON.stringify(pair.publicJwk),
     display_name: pair.displayName,
     merchant_account_id: pair.merchantAccountId,
+    role_slugs: pair.roleSlugs ?? null,
   };
 }
 
@@ -46,7 +49,11 @@ export async function findKeyPairByThumbprint(db: Executor, thumbprint: string):
 }
 
 /** A pair that is not deleted, by id (a UUID) or kid (its thumbprint). */
-export async function findKeyPair(db: Executor, idOrThumbprint: string, options: { forUpdate?: boolean } = {}): Promise<ApiKeyPairRow | undefined> {
+export async function findKeyPair(
+  db: Executor,
+  idOrThumbprint: string,
+  options: { forUpdate?: boolean } = {},
+): Promise<ApiKeyPairRow | undefined> {
   let query = db
     .selectFrom('api_key_pairs')
     .selectAll()
@@ -62,7 +69,12 @@ export interface KeyPairFilter {
 }
 
 /** Newest first, deleted pairs left out; the order is index-backed (api_key_pairs_created_idx). */
-export async function listKeyPairs(db: Executor, filter: KeyPairFilter, position: CursorPosition | null, limit: number): Promise<KeysetPage<ApiKeyPairRow>> {
+export async function listKeyPairs(
+  db: Executor,
+  filter: KeyPairFilter,
+  position: CursorPosition | null,
+  limit: number,
+): Promise<KeysetPage<ApiKeyPairRow>> {
   let query = db.selectFrom('api_key_pairs').selectAll().where('deleted_at', 'is', null);
   if (filter.merchantAccountId !== null) query = query.where('merchant_account_id', '=', filter.merchantAccountId);
   return keysetPage(db, query, { columns: ['created_at', 'id'], limit, position });
@@ -70,11 +82,20 @@ export async function listKeyPairs(db: Executor, filter: KeyPairFilter, position
 
 /** Every pair that is not deleted, newest first (the CLI's list; key pairs are few). */
 export async function listAllKeyPairs(db: Executor): Promise<ApiKeyPairRow[]> {
-  return db.selectFrom('api_key_pairs').selectAll().where('deleted_at', 'is', null).orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
+  return db
+    .selectFrom('api_key_pairs')
+    .selectAll()
+    .where('deleted_at', 'is', null)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
 }
 
 export async function countKeyPairs(db: Executor): Promise<number> {
-  const row = await db.selectFrom('api_key_pairs').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('api_key_pairs')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .executeTakeFirstOrThrow();
   return Number(row.count);
 }
 

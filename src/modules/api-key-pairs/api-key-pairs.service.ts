@@ -1,4 +1,4 @@
-import { accountLimit, withRequestTransaction, type Deps, type RequestContext } from '../../context.ts';
+import { accountLimit, hasScope, withRequestTransaction, type Deps, type RequestContext } from '../../context.ts';
 import type { ApiKeyPairRow } from '../../db/schema.ts';
 import { withTransaction, type Tx } from '../../db/transaction.ts';
 import { AppError, duplicateRecord, fieldRefusal, forbidden, notFound } from '../../errors/app-error.ts';
@@ -6,6 +6,7 @@ import { listPage } from '../../http/pagination.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import { recordAudit, type AuditAction } from '../audit-logs/audit-logs.service.ts';
 import { merchantAccountExists } from '../merchant-accounts/merchant-accounts.service.ts';
+import { roleSetProblem, roleSlugOfId, ROLES } from '../roles/roles.catalogue.ts';
 import * as repo from './api-key-pairs.repo.ts';
 import {
   toApiKeyPairResource,
@@ -25,6 +26,8 @@ interface Caller {
   deps: Deps;
   /** The merchant account the caller is limited to (`accountLimit`), or null for every account. */
   restrictedTo: string | null;
+  /** Whether the caller holds a scope (a pair may only be given roles within the caller's own scopes). */
+  holds(scope: string): boolean;
   write<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
   audit(tx: Tx, action: AuditAction, row: ApiKeyPairRow): Promise<void>;
 }
@@ -33,12 +36,15 @@ function requestCaller(ctx: RequestContext): Caller {
   return {
     deps: ctx.deps,
     restrictedTo: accountLimit(ctx.principal),
+    holds: (scope) => ctx.principal !== null && hasScope(ctx.principal, scope),
     write: (fn) => withRequestTransaction(ctx, fn),
     async audit(tx, action, row) {
       // These routes skip the merchant account check of the auth hook (the resource is
       // instance-wide), yet the entry is filed under the request's account: it must exist.
       if (!(await merchantAccountExists(tx, ctx.merchantAccountId))) {
-        throw forbidden(`Merchant account ${ctx.merchantAccountId} does not exist or is not accessible with this credential`);
+        throw forbidden(
+          `Merchant account ${ctx.merchantAccountId} does not exist or is not accessible with this credential`,
+        );
       }
       await recordAudit(tx, ctx, action, { type: 'api-key-pair', id: row.id, name: row.display_name });
     },
@@ -46,7 +52,13 @@ function requestCaller(ctx: RequestContext): Caller {
 }
 
 function operatorCaller(deps: Deps): Caller {
-  return { deps, restrictedTo: null, write: (fn) => withTransaction(deps.db, fn), audit: async () => undefined };
+  return {
+    deps,
+    restrictedTo: null,
+    holds: () => true,
+    write: (fn) => withTransaction(deps.db, fn),
+    audit: async () => undefined,
+  };
 }
 
 /** A caller limited to one merchant account sees only the pairs limited to that account. */
@@ -59,11 +71,33 @@ function limitOf(caller: Caller, requested: string | null | undefined): string |
   const only = caller.restrictedTo;
   if (only === null) return requested ?? null;
   if (requested === undefined || requested === only) return only;
-  throw forbidden(`This credential is limited to merchant account ${only}; it can only create key pairs limited to that account`);
+  throw forbidden(
+    `This credential is limited to merchant account ${only}; it can only create key pairs limited to that account`,
+  );
 }
 
+/** The slugs of `role_ids`: known roles, a valid set, within the caller's own scopes (403 otherwise). */
+function rolesOf(caller: Caller, roleIds: readonly string[] | undefined): string[] | null {
+  if (roleIds === undefined) return null;
+  const slugs = roleIds.map((id) => roleSlugOfId(id) ?? (id as string));
+  const unknown = roleIds.filter((id) => roleSlugOfId(id) === undefined);
+  if (unknown.length > 0)
+    throw fieldRefusal('body', '/role_ids', `Unknown role ${unknown.join(', ')}; GET /roles lists the roles`);
+  const problem = roleSetProblem(slugs);
+  if (problem) throw fieldRefusal('body', '/role_ids', problem);
+  const missing = [...new Set(slugs.flatMap((slug) => ROLES[slug as keyof typeof ROLES].allow))].filter(
+    (scope) => !caller.holds(scope),
+  );
+  if (missing.length > 0)
+    throw forbidden(
+      `A key pair may only be given roles within the caller's own scopes; this credential lacks ${missing.slice(0, 5).join(', ')}${missing.length > 5 ? ', ...' : ''}`,
+    );
+  return slugs;
+}
 
-async function keyMaterial(publicKey: CreateApiKeyPairBody['public_key']): Promise<{ publicJwk: Record<string, string>; thumbprint: string; privateKeyPem: string | null }> {
+async function keyMaterial(
+  publicKey: CreateApiKeyPairBody['public_key'],
+): Promise<{ publicJwk: Record<string, string>; thumbprint: string; privateKeyPem: string | null }> {
   if (publicKey === undefined) return generateEs512KeyPair();
   try {
     return { ...(await describePublicKey(publicKey)), privateKeyPem: null };
@@ -80,7 +114,10 @@ async function duplicateKey(tx: Tx, caller: Caller, thumbprint: string): Promise
     return duplicateRecord(existing.id, `This public key is already registered as API key pair ${existing.id}`);
   }
   if (existing && existing.deleted_at !== null && visible(caller, existing)) {
-    return new AppError('duplicate_record', 'This public key belonged to an API key pair that was deleted; a deleted key cannot be registered again. Use a new key');
+    return new AppError(
+      'duplicate_record',
+      'This public key belonged to an API key pair that was deleted; a deleted key cannot be registered again. Use a new key',
+    );
   }
   return new AppError('duplicate_record', 'This public key is already registered');
 }
@@ -88,6 +125,7 @@ async function duplicateKey(tx: Tx, caller: Caller, thumbprint: string): Promise
 /** Registers a pair; the private key it may have generated is returned once and never stored. */
 async function register(caller: Caller, body: CreateApiKeyPairBody): Promise<ApiKeyPair> {
   const merchantAccountId = limitOf(caller, body.merchant_account_id);
+  const roleSlugs = rolesOf(caller, body.role_ids);
   const key = await keyMaterial(body.public_key);
   // The transaction returns the resource without the private key: should the response ever be
   // stored (idempotency), the key would not be stored with it.
@@ -95,7 +133,14 @@ async function register(caller: Caller, body: CreateApiKeyPairBody): Promise<Api
     if (merchantAccountId !== null && !(await merchantAccountExists(tx, merchantAccountId))) {
       throw fieldRefusal('body', '/merchant_account_id', `The merchant account ${merchantAccountId} does not exist`);
     }
-    const row = await repo.insertKeyPairIfNew(tx, { id: uuidv7(), thumbprint: key.thumbprint, publicJwk: key.publicJwk, displayName: body.display_name, merchantAccountId });
+    const row = await repo.insertKeyPairIfNew(tx, {
+      id: uuidv7(),
+      thumbprint: key.thumbprint,
+      publicJwk: key.publicJwk,
+      displayName: body.display_name,
+      merchantAccountId,
+      roleSlugs,
+    });
     if (!row) throw await duplicateKey(tx, caller, key.thumbprint);
     await caller.audit(tx, 'created', row);
     return toApiKeyPairResource(row);
@@ -137,7 +182,11 @@ async function remove(caller: Caller, idOrKid: string): Promise<void> {
   await caller.write(async (tx) => {
     const row = await lockPair(tx, caller, idOrKid);
     const now = new Date();
-    const deleted = await repo.updateKeyPair(tx, row.id, { active: false, deleted_at: now, revoked_at: row.revoked_at ?? now });
+    const deleted = await repo.updateKeyPair(tx, row.id, {
+      active: false,
+      deleted_at: now,
+      revoked_at: row.revoked_at ?? now,
+    });
     await caller.audit(tx, 'deleted', deleted);
     kid = row.thumbprint;
   });
@@ -170,7 +219,11 @@ export async function getApiKeyPair(ctx: RequestContext, idOrKid: string): Promi
   return toApiKeyPairResource(row);
 }
 
-export async function updateApiKeyPair(ctx: RequestContext, idOrKid: string, body: UpdateApiKeyPairBody): Promise<ApiKeyPair> {
+export async function updateApiKeyPair(
+  ctx: RequestContext,
+  idOrKid: string,
+  body: UpdateApiKeyPairBody,
+): Promise<ApiKeyPair> {
   return change(requestCaller(ctx), idOrKid, body);
 }
 
@@ -187,8 +240,14 @@ export interface CreatedKeyPair {
 }
 
 /** Generates and registers an ES512 key pair. The private key is returned once and never stored. */
-export async function createKeyPair(deps: Deps, input: { displayName: string; merchantAccountId: string | null }): Promise<CreatedKeyPair> {
-  const created = await register(operatorCaller(deps), { display_name: input.displayName, merchant_account_id: input.merchantAccountId });
+export async function createKeyPair(
+  deps: Deps,
+  input: { displayName: string; merchantAccountId: string | null },
+): Promise<CreatedKeyPair> {
+  const created = await register(operatorCaller(deps), {
+    display_name: input.displayName,
+    merchant_account_id: input.merchantAccountId,
+  });
   return { id: created.id, thumbprint: created.kid, privateKeyPem: created.private_key! };
 }
 

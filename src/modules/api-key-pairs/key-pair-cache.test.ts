@@ -84,7 +84,7 @@ describe('KeyPairCache', () => {
   });
 
   it('remembers an unknown kid for the TTL, and forgets a failed load', async () => {
-    let now = 3_000_000;
+    const now = 3_000_000;
     const counting = countingFind();
     const cache = new KeyPairCache(runtime.deps.db, 5_000, 100, () => now, counting.find);
     expect(await Promise.all([cache.get('no-such-kid'), cache.get('no-such-kid')])).toEqual([null, null]);

@@ -1,6 +1,7 @@
 import { importJWK, type CryptoKey, type JWK } from 'jose';
 import type { ApiKeyPairRow } from '../../db/schema.ts';
 import type { Executor } from '../../db/transaction.ts';
+import { scopesOfRoles } from '../roles/roles.catalogue.ts';
 import { findKeyPairByThumbprint } from './api-key-pairs.repo.ts';
 
 export interface CachedKeyPair {
@@ -10,6 +11,8 @@ export interface CachedKeyPair {
   key: CryptoKey | Uint8Array;
   restrictedTo: string | null;
   active: boolean;
+  /** The scopes of the pair's roles, its tokens' ceiling; null: no roles, a token has what it claims. */
+  roleScopes: string[] | null;
 }
 
 interface Entry {
@@ -47,7 +50,10 @@ export class KeyPairCache {
     private readonly maxEntries = 10_000,
     private readonly now: () => number = Date.now,
     /** The read by thumbprint (tests count and hold it). */
-    private readonly find: (db: Executor, thumbprint: string) => Promise<ApiKeyPairRow | undefined> = findKeyPairByThumbprint,
+    private readonly find: (
+      db: Executor,
+      thumbprint: string,
+    ) => Promise<ApiKeyPairRow | undefined> = findKeyPairByThumbprint,
   ) {}
 
   get(thumbprint: string): Promise<CachedKeyPair | null> {
@@ -65,7 +71,11 @@ export class KeyPairCache {
     return load.promise;
   }
 
-  private async load(thumbprint: string, previous: Entry | undefined, generation: number): Promise<CachedKeyPair | null> {
+  private async load(
+    thumbprint: string,
+    previous: Entry | undefined,
+    generation: number,
+  ): Promise<CachedKeyPair | null> {
     const row = await this.find(this.db, thumbprint);
     const jwk = row ? JSON.stringify(row.public_jwk) : null;
     const value = row ? await this.toCached(row, jwk!, previous) : null;
@@ -78,8 +88,17 @@ export class KeyPairCache {
   }
 
   private async toCached(row: ApiKeyPairRow, jwk: string, previous: Entry | undefined): Promise<CachedKeyPair> {
-    const key = previous?.value && previous.jwk === jwk ? previous.value.key : await importJWK(row.public_jwk as JWK, 'ES512');
-    return { id: row.id, displayName: row.display_name, thumbprint: row.thumbprint, key, restrictedTo: row.merchant_account_id, active: row.active && row.deleted_at === null };
+    const key =
+      previous?.value && previous.jwk === jwk ? previous.value.key : await importJWK(row.public_jwk as JWK, 'ES512');
+    return {
+      id: row.id,
+      displayName: row.display_name,
+      thumbprint: row.thumbprint,
+      key,
+      restrictedTo: row.merchant_account_id,
+      active: row.active && row.deleted_at === null,
+      roleScopes: row.role_slugs === null ? null : scopesOfRoles(row.role_slugs),
+    };
   }
 
   /** Forgets a key pair at once in this process (after a local revoke), and any load of it under way. */

@@ -20,7 +20,10 @@ export const AuditLogSchema = Type.Object(
     timestamp: DateTime(),
     merchant_account_id: Type.String(),
     action: StringEnum(AUDIT_ACTIONS),
-    resource: Type.Object({ type: Type.String(), id: Type.String(), name: Type.String() }, { additionalProperties: false }),
+    resource: Type.Object(
+      { type: Type.String(), id: Type.String(), name: Type.String() },
+      { additionalProperties: false },
+    ),
     user: Type.Object(
       {
         type: Type.Literal('user'),

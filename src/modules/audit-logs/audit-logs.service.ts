@@ -23,7 +23,13 @@ export interface Actor {
   requestId: string | null;
 }
 
-function entryQuery(db: Executor, merchantAccountId: string, actor: Actor, action: AuditAction, resource: AuditedResource) {
+function entryQuery(
+  db: Executor,
+  merchantAccountId: string,
+  actor: Actor,
+  action: AuditAction,
+  resource: AuditedResource,
+) {
   return repo.insertAuditLogQuery(db, {
     merchant_account_id: merchantAccountId,
     id: uuidv7(),
@@ -39,21 +45,45 @@ function entryQuery(db: Executor, merchantAccountId: string, actor: Actor, actio
   });
 }
 
-async function writeEntry(tx: Tx, merchantAccountId: string, actor: Actor, action: AuditAction, resource: AuditedResource): Promise<void> {
+async function writeEntry(
+  tx: Tx,
+  merchantAccountId: string,
+  actor: Actor,
+  action: AuditAction,
+  resource: AuditedResource,
+): Promise<void> {
   await entryQuery(tx, merchantAccountId, actor, action, resource).execute();
 }
 
 const requestActor = (ctx: RequestContext): Actor => {
   const principal = ctx.principal;
-  if (principal?.user) return { userId: principal.user.id, name: principal.user.displayName, email: principal.user.email, operationId: ctx.operationId, requestId: ctx.requestId };
-  return { userId: principal?.keyPairId ?? null, name: principal ? `API key ${principal.keyPairName}` : 'anonymous', operationId: ctx.operationId, requestId: ctx.requestId };
+  if (principal?.user)
+    return {
+      userId: principal.user.id,
+      name: principal.user.displayName,
+      email: principal.user.email,
+      operationId: ctx.operationId,
+      requestId: ctx.requestId,
+    };
+  return {
+    userId: principal?.keyPairId ?? null,
+    name: principal ? `API key ${principal.keyPairName}` : 'anonymous',
+    operationId: ctx.operationId,
+    requestId: ctx.requestId,
+  };
 };
 
 /**
  * Writes the audit entry of a change, in the transaction of the change: no change without its
  * entry, no entry without its change. The actor is the credential of the request.
  */
-export async function recordAudit(tx: Tx, ctx: RequestContext, action: AuditAction, resource: AuditedResource, merchantAccountId = ctx.merchantAccountId): Promise<void> {
+export async function recordAudit(
+  tx: Tx,
+  ctx: RequestContext,
+  action: AuditAction,
+  resource: AuditedResource,
+  merchantAccountId = ctx.merchantAccountId,
+): Promise<void> {
   await writeEntry(tx, merchantAccountId, requestActor(ctx), action, resource);
 }
 
@@ -72,8 +102,20 @@ export interface SystemActor {
 }
 
 /** Like `recordAudit`, for changes made by the platform itself: no user, the system as actor. */
-export async function recordSystemAudit(tx: Tx, merchantAccountId: string, actor: SystemActor, action: AuditAction, resource: AuditedResource): Promise<void> {
-  await writeEntry(tx, merchantAccountId, { userId: null, name: actor.name, operationId: actor.jobName, requestId: actor.jobId }, action, resource);
+export async function recordSystemAudit(
+  tx: Tx,
+  merchantAccountId: string,
+  actor: SystemActor,
+  action: AuditAction,
+  resource: AuditedResource,
+): Promise<void> {
+  await writeEntry(
+    tx,
+    merchantAccountId,
+    { userId: null, name: actor.name, operationId: actor.jobName, requestId: actor.jobId },
+    action,
+    resource,
+  );
 }
 
 /**
@@ -81,12 +123,22 @@ export async function recordSystemAudit(tx: Tx, merchantAccountId: string, actor
  * setting up its password): such an event belongs to no one merchant account, so every account the
  * user may act on gets it, and that account's audit log shows who entered it.
  */
-export async function recordActorAudit(tx: Tx, merchantAccountIds: readonly string[], actor: Actor, action: AuditAction, resource: AuditedResource): Promise<void> {
+export async function recordActorAudit(
+  tx: Tx,
+  merchantAccountIds: readonly string[],
+  actor: Actor,
+  action: AuditAction,
+  resource: AuditedResource,
+): Promise<void> {
   for (const merchantAccountId of merchantAccountIds) await writeEntry(tx, merchantAccountId, actor, action, resource);
 }
 
 export async function listAuditLogs(ctx: RequestContext, query: ListAuditLogsQuery) {
-  const filter = { action: query.action ?? undefined, userId: query.user_id ?? undefined, resourceType: query.resource_type ?? undefined };
+  const filter = {
+    action: query.action ?? undefined,
+    userId: query.user_id ?? undefined,
+    resourceType: query.resource_type ?? undefined,
+  };
   return listPage(
     ctx,
     `audit-logs:${filter.action ?? ''}:${filter.userId ?? ''}:${filter.resourceType ?? ''}`,

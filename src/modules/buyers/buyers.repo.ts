@@ -13,23 +13,55 @@ export const EXTERNAL_IDENTIFIER_INDEX = 'buyers_external_identifier_key';
 
 /** Inserts the buyer, or returns nothing when its external identifier is taken. */
 export async function insertBuyer(db: Executor, row: NewBuyer): Promise<BuyerRow | undefined> {
-  return db.insertInto('buyers').values(row).onConflict((oc) => oc.doNothing()).returningAll().executeTakeFirst();
+  return db
+    .insertInto('buyers')
+    .values(row)
+    .onConflict((oc) => oc.doNothing())
+    .returningAll()
+    .executeTakeFirst();
 }
 
-export async function findBuyer(db: Executor, merchantAccountId: string, id: string, options: { forUpdate?: boolean } = {}): Promise<BuyerRow | undefined> {
-  let query = db.selectFrom('buyers').selectAll().where('merchant_account_id', '=', merchantAccountId).where('id', '=', id);
+export async function findBuyer(
+  db: Executor,
+  merchantAccountId: string,
+  id: string,
+  options: { forUpdate?: boolean } = {},
+): Promise<BuyerRow | undefined> {
+  let query = db
+    .selectFrom('buyers')
+    .selectAll()
+    .where('merchant_account_id', '=', merchantAccountId)
+    .where('id', '=', id);
   if (options.forUpdate) query = query.forUpdate();
   return query.executeTakeFirst();
 }
 
-export async function findBuyersByIds(db: Executor, merchantAccountId: string, ids: readonly string[]): Promise<BuyerRow[]> {
+export async function findBuyersByIds(
+  db: Executor,
+  merchantAccountId: string,
+  ids: readonly string[],
+): Promise<BuyerRow[]> {
   if (ids.length === 0) return [];
-  return db.selectFrom('buyers').selectAll().where('merchant_account_id', '=', merchantAccountId).where('id', 'in', ids).execute();
+  return db
+    .selectFrom('buyers')
+    .selectAll()
+    .where('merchant_account_id', '=', merchantAccountId)
+    .where('id', 'in', ids)
+    .execute();
 }
 
 /** The buyer holding an external identifier, other than `exceptId`. */
-export async function findBuyerByExternalIdentifier(db: Executor, merchantAccountId: string, externalIdentifier: string, exceptId?: string): Promise<BuyerRow | undefined> {
-  let query = db.selectFrom('buyers').selectAll().where('merchant_account_id', '=', merchantAccountId).where('external_identifier', '=', externalIdentifier);
+export async function findBuyerByExternalIdentifier(
+  db: Executor,
+  merchantAccountId: string,
+  externalIdentifier: string,
+  exceptId?: string,
+): Promise<BuyerRow | undefined> {
+  let query = db
+    .selectFrom('buyers')
+    .selectAll()
+    .where('merchant_account_id', '=', merchantAccountId)
+    .where('external_identifier', '=', externalIdentifier);
   if (exceptId !== undefined) query = query.where('id', '!=', exceptId);
   return query.executeTakeFirst();
 }
@@ -46,21 +78,39 @@ export interface BuyerFilter {
  * is an index range scan. `lower()` is applied to the term in SQL too, so both sides fold case
  * the same way, whatever the database's locale.
  */
-export function buyersQuery(db: Executor, merchantAccountId: string, filter: BuyerFilter): SelectQueryBuilder<Database, 'buyers', BuyerRow> {
+export function buyersQuery(
+  db: Executor,
+  merchantAccountId: string,
+  filter: BuyerFilter,
+): SelectQueryBuilder<Database, 'buyers', BuyerRow> {
   let query = db.selectFrom('buyers').selectAll().where('merchant_account_id', '=', merchantAccountId);
-  if (filter.externalIdentifier !== undefined) query = query.where('external_identifier', '=', filter.externalIdentifier);
+  if (filter.externalIdentifier !== undefined)
+    query = query.where('external_identifier', '=', filter.externalIdentifier);
   if (filter.search !== undefined) {
     const pattern = sql<string>`lower(${escapeLike(filter.search)}) || '%'`;
-    query = query.where((eb) => eb.or([eb(sql`lower(display_name)`, 'like', pattern), eb(sql`lower(external_identifier)`, 'like', pattern)]));
+    query = query.where((eb) =>
+      eb.or([eb(sql`lower(display_name)`, 'like', pattern), eb(sql`lower(external_identifier)`, 'like', pattern)]),
+    );
   }
   return query;
 }
 
-export async function listBuyers(db: Executor, merchantAccountId: string, filter: BuyerFilter, position: CursorPosition | null, limit: number): Promise<KeysetPage<BuyerRow>> {
+export async function listBuyers(
+  db: Executor,
+  merchantAccountId: string,
+  filter: BuyerFilter,
+  position: CursorPosition | null,
+  limit: number,
+): Promise<KeysetPage<BuyerRow>> {
   return keysetPage(db, buyersQuery(db, merchantAccountId, filter), { columns: ['created_at', 'id'], limit, position });
 }
 
-export async function updateBuyer(db: Executor, merchantAccountId: string, id: string, patch: BuyerPatch): Promise<BuyerRow | undefined> {
+export async function updateBuyer(
+  db: Executor,
+  merchantAccountId: string,
+  id: string,
+  patch: BuyerPatch,
+): Promise<BuyerRow | undefined> {
   return db
     .updateTable('buyers')
     .set({ ...patch, updated_at: new Date() })
@@ -71,6 +121,10 @@ export async function updateBuyer(db: Executor, merchantAccountId: string, id: s
 }
 
 export async function deleteBuyer(db: Executor, merchantAccountId: string, id: string): Promise<boolean> {
-  const result = await db.deleteFrom('buyers').where('merchant_account_id', '=', merchantAccountId).where('id', '=', id).executeTakeFirst();
+  const result = await db
+    .deleteFrom('buyers')
+    .where('merchant_account_id', '=', merchantAccountId)
+    .where('id', '=', id)
+    .executeTakeFirst();
   return result.numDeletedRows > 0n;
 }

@@ -8,11 +8,13 @@ import { TAX_ID_KINDS } from './tax-id-kinds.ts';
 
 export const BUYER_TYPE = 'buyer';
 
-const Text = (maxLength: number, description?: string) => Type.String({ minLength: 1, maxLength, ...(description ? { description } : {}) });
+const Text = (maxLength: number, description?: string) =>
+  Type.String({ minLength: 1, maxLength, ...(description ? { description } : {}) });
 const OptionalText = (maxLength: number, description?: string) => Type.Optional(Nullable(Text(maxLength, description)));
 
 /** E.164: `+`, country code, subscriber number; 15 digits at most. */
-export const PhoneNumber = () => Type.String({ pattern: '^\\+[1-9][0-9]{1,14}$', description: 'E.164 phone number', examples: ['+14155552671'] });
+export const PhoneNumber = () =>
+  Type.String({ pattern: '^\\+[1-9][0-9]{1,14}$', description: 'E.164 phone number', examples: ['+14155552671'] });
 
 export const EmailAddress = () => Type.String({ format: 'email', maxLength: 320 });
 
@@ -49,9 +51,15 @@ export const BillingDetailsResourceSchema = Type.Object(
     email_address: Out(),
     phone_number: Out(),
     address: Nullable(AddressResourceSchema),
-    tax_id: Nullable(Type.Object({ value: Type.String(), kind: Type.String() }, { additionalProperties: false, title: 'TaxId' })),
+    tax_id: Nullable(
+      Type.Object({ value: Type.String(), kind: Type.String() }, { additionalProperties: false, title: 'TaxId' }),
+    ),
   },
-  { additionalProperties: false, title: 'BillingDetails', description: 'Personal data: masked without the scope buyers.billing-details.read' },
+  {
+    additionalProperties: false,
+    title: 'BillingDetails',
+    description: 'Personal data: masked without the scope buyers.billing-details.read',
+  },
 );
 export type BillingDetailsResource = Static<typeof BillingDetailsResourceSchema>;
 
@@ -81,7 +89,11 @@ export const BuyerSchema = Type.Object(
   {
     type: Type.Literal(BUYER_TYPE),
     id: Uuid(),
-    reconciliation_id: Type.String({ description: 'Base62 form of the id: the short reference a payment service can be given for the buyer, as a transaction has', examples: ['7jZXl4gBUNl0CnaLEnfXbt'] }),
+    reconciliation_id: Type.String({
+      description:
+        'Base62 form of the id: the short reference a payment service can be given for the buyer, as a transaction has',
+      examples: ['7jZXl4gBUNl0CnaLEnfXbt'],
+    }),
     merchant_account_id: Type.String(),
     display_name: Nullable(Type.String()),
     external_identifier: Nullable(Type.String()),
@@ -101,7 +113,13 @@ export const BuyersSchema = ListEnvelope(BuyerSchema, 'Buyers');
  * guest buyer), as those resources show it: billing details masked without the scope to read them.
  */
 export function toBuyerSnapshotResource(snapshot: unknown, revealPii: boolean) {
-  const buyer = snapshot as { id?: string | null; display_name?: string | null; external_identifier?: string | null; account_number?: string | null; billing_details?: BillingDetailsJson | null } | null;
+  const buyer = snapshot as {
+    id?: string | null;
+    display_name?: string | null;
+    external_identifier?: string | null;
+    account_number?: string | null;
+    billing_details?: BillingDetailsJson | null;
+  } | null;
   if (!buyer) return null;
   const billing = toBillingDetailsResource(buyer.billing_details ?? null);
   return {

@@ -48,7 +48,10 @@ export async function addBuyer(ctx: RequestContext, body: CreateBuyerBody): Prom
     if (!row) {
       // The insert waited for any concurrent holder of the identifier, so the holder is visible now.
       const externalIdentifier = body.external_identifier ?? '';
-      throw duplicate(externalIdentifier, (await repo.findBuyerByExternalIdentifier(tx, merchantAccountId, externalIdentifier))?.id);
+      throw duplicate(
+        externalIdentifier,
+        (await repo.findBuyerByExternalIdentifier(tx, merchantAccountId, externalIdentifier))?.id,
+      );
     }
     await recordAudit(tx, ctx, 'created', buyerAuditResource(row));
     return toBuyerResource(row, canReadPersonalData(ctx));
@@ -56,7 +59,10 @@ export async function addBuyer(ctx: RequestContext, body: CreateBuyerBody): Prom
 }
 
 export async function listBuyers(ctx: RequestContext, query: ListBuyersQuery): Promise<ListEnvelope<Buyer>> {
-  const filter: repo.BuyerFilter = { search: query.search || undefined, externalIdentifier: query.external_identifier || undefined };
+  const filter: repo.BuyerFilter = {
+    search: query.search || undefined,
+    externalIdentifier: query.external_identifier || undefined,
+  };
   const reveal = canReadPersonalData(ctx);
   return listPage(
     ctx,
@@ -141,11 +147,18 @@ export async function resolveBuyerReference(
       : await repo.findBuyerByExternalIdentifier(db, ctx.merchantAccountId, reference.externalIdentifier);
   if (row) return toBuyerResource(row, canReadPersonalData(ctx));
   if (options.missingIsNull) return null;
-  throw notFound('buyer', 'id' in reference ? reference.id : `with the external_identifier ${reference.externalIdentifier}`);
+  throw notFound(
+    'buyer',
+    'id' in reference ? reference.id : `with the external_identifier ${reference.externalIdentifier}`,
+  );
 }
 
 /** For other modules: the buyers of the request's merchant account among `ids`, masked for the caller, in one query. */
-export async function buyerResourcesByIds(db: Executor, ctx: RequestContext, ids: readonly string[]): Promise<Map<string, Buyer>> {
+export async function buyerResourcesByIds(
+  db: Executor,
+  ctx: RequestContext,
+  ids: readonly string[],
+): Promise<Map<string, Buyer>> {
   const reveal = canReadPersonalData(ctx);
   const rows = await repo.findBuyersByIds(db, ctx.merchantAccountId, [...new Set(ids)]);
   return new Map(rows.map((row) => [row.id, toBuyerResource(row, reveal)]));

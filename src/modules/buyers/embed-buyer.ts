@@ -10,7 +10,8 @@ export type BuyerSelection = Partial<Record<BuyerField, string | null | undefine
 export function embedBuyerPins(ctx: RequestContext): BuyerSelection {
   const embed = isEmbed(ctx.principal) ? ctx.principal!.embed : null;
   const pins: BuyerSelection = {};
-  for (const field of BUYER_FIELDS) if (typeof embed?.[field] === 'string' && embed[field] !== '') pins[field] = embed[field] as string;
+  for (const field of BUYER_FIELDS)
+    if (typeof embed?.[field] === 'string' && embed[field] !== '') pins[field] = embed[field] as string;
   return pins;
 }
 
@@ -25,7 +26,12 @@ export function isUnpinnedEmbed(ctx: RequestContext, scope: string): boolean {
  * buyer only, a differing query value is 403, and an embed token without a buyer pin (and without
  * its own grant of `scope`) sees no one. `what` names the list in that refusal.
  */
-export function pinnedSelection(ctx: RequestContext, query: BuyerSelection, scope: string, what: string): BuyerSelection {
+export function pinnedSelection(
+  ctx: RequestContext,
+  query: BuyerSelection,
+  scope: string,
+  what: string,
+): BuyerSelection {
   const pins = embedBuyerPins(ctx);
   if (Object.keys(pins).length === 0) {
     if (isUnpinnedEmbed(ctx, scope)) throw forbidden(`This embed token pins no buyer: it may not list ${what}`);
@@ -33,9 +39,18 @@ export function pinnedSelection(ctx: RequestContext, query: BuyerSelection, scop
   }
   const conflicts = BUYER_FIELDS.filter((field) => query[field] != null && query[field] !== pins[field]);
   if (conflicts.length > 0) {
-    throw new AppError('forbidden', `The request contradicts the embed token: ${conflicts.join(', ')} must equal the pinned value`, {
-      details: conflicts.map((field) => ({ location: 'query' as const, pointer: `/${field}`, message: 'Must equal the value pinned by the embed token', type: 'embed_pin_mismatch' })),
-    });
+    throw new AppError(
+      'forbidden',
+      `The request contradicts the embed token: ${conflicts.join(', ')} must equal the pinned value`,
+      {
+        details: conflicts.map((field) => ({
+          location: 'query' as const,
+          pointer: `/${field}`,
+          message: 'Must equal the value pinned by the embed token',
+          type: 'embed_pin_mismatch',
+        })),
+      },
+    );
   }
   return pins;
 }
@@ -51,12 +66,22 @@ export function referenceOf(selection: BuyerSelection): BuyerReference | null {
 export function requiredReference(selection: BuyerSelection): BuyerReference {
   const reference = referenceOf(selection);
   if (reference) return reference;
-  throw fieldRefusal('query', '/buyer_id', 'buyer_id or buyer_external_identifier is required', 'missing', 'Choose the buyer with buyer_id or buyer_external_identifier');
+  throw fieldRefusal(
+    'query',
+    '/buyer_id',
+    'buyer_id or buyer_external_identifier is required',
+    'missing',
+    'Choose the buyer with buyer_id or buyer_external_identifier',
+  );
 }
 
 /** Both keys given (by the query or by the pins) must name the same buyer, the one `buyer_id` resolved to. */
 export function checkSameBuyer(selection: BuyerSelection, buyer: { external_identifier: string | null }): void {
-  if (selection.buyer_id && selection.buyer_external_identifier && buyer.external_identifier !== selection.buyer_external_identifier) {
+  if (
+    selection.buyer_id &&
+    selection.buyer_external_identifier &&
+    buyer.external_identifier !== selection.buyer_external_identifier
+  ) {
     throw new AppError('bad_request', 'buyer_id and buyer_external_identifier name different buyers');
   }
 }
@@ -64,7 +89,13 @@ export function checkSameBuyer(selection: BuyerSelection, buyer: { external_iden
 /** A body or query names a buyer by one key at most. */
 export function singleBuyerReference(input: BuyerSelection, location: 'body' | 'query'): BuyerReference | null {
   if (input.buyer_id && input.buyer_external_identifier) {
-    throw fieldRefusal(location, '/buyer_external_identifier', 'Use either buyer_id or buyer_external_identifier', 'value_error', 'Send buyer_id or buyer_external_identifier, not both');
+    throw fieldRefusal(
+      location,
+      '/buyer_external_identifier',
+      'Use either buyer_id or buyer_external_identifier',
+      'value_error',
+      'Send buyer_id or buyer_external_identifier, not both',
+    );
   }
   return referenceOf(input);
 }

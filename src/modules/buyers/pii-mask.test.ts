@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { maskAddress, maskBillingDetails, maskContactDetails, maskEmail, maskPhone, maskPostalCode, maskTaxIdValue, maskText } from './pii-mask.ts';
+import {
+  maskAddress,
+  maskBillingDetails,
+  maskContactDetails,
+  maskEmail,
+  maskPhone,
+  maskPostalCode,
+  maskTaxIdValue,
+  maskText,
+} from './pii-mask.ts';
 
 describe('happy', () => {
   it('masks names and lines to their first character', () => {
@@ -40,7 +49,13 @@ describe('happy', () => {
     expect(maskEmail(undefined)).toBeUndefined();
     expect(maskAddress(null)).toBeNull();
     expect(maskBillingDetails(null)).toBeNull();
-    expect(maskContactDetails({})).toEqual({ first_name: undefined, last_name: undefined, email_address: undefined, phone_number: undefined, address: undefined });
+    expect(maskContactDetails({})).toEqual({
+      first_name: undefined,
+      last_name: undefined,
+      email_address: undefined,
+      phone_number: undefined,
+      address: undefined,
+    });
   });
 
   it('masks an address, keeping country, subdivision code and unknown keys', () => {
@@ -82,10 +97,28 @@ describe('happy', () => {
       last_name: 'L***',
       email_address: 'a***@e***.com',
       phone_number: '+***23',
-      address: { line1: '1***', country: 'GB', city: undefined, postal_code: undefined, state: undefined, house_number_or_name: undefined, line2: undefined, organization: undefined },
+      address: {
+        line1: '1***',
+        country: 'GB',
+        city: undefined,
+        postal_code: undefined,
+        state: undefined,
+        house_number_or_name: undefined,
+        line2: undefined,
+        organization: undefined,
+      },
       tax_id: { value: '***89', kind: 'gb.vat' },
     });
-    const shipping = { type: 'shipping-details', id: 'sd-1', buyer_id: 'b-1', first_name: 'Ada', last_name: null, email_address: null, phone_number: null, address: null };
+    const shipping = {
+      type: 'shipping-details',
+      id: 'sd-1',
+      buyer_id: 'b-1',
+      first_name: 'Ada',
+      last_name: null,
+      email_address: null,
+      phone_number: null,
+      address: null,
+    };
     expect(maskContactDetails(shipping)).toEqual({ ...shipping, first_name: 'A***' });
   });
 });
@@ -93,7 +126,13 @@ describe('happy', () => {
 describe('errors', () => {
   it('never returns a masked value that contains the original beyond what the rule shows', () => {
     const values = ['Alexander', 'alexander.hamilton@treasury.gov', '+12025550143', 'W1J 7NT', 'DE123456789'];
-    const masked = [maskText(values[0]), maskEmail(values[1]), maskPhone(values[2]), maskPostalCode(values[3]), maskTaxIdValue(values[4]!)];
+    const masked = [
+      maskText(values[0]),
+      maskEmail(values[1]),
+      maskPhone(values[2]),
+      maskPostalCode(values[3]),
+      maskTaxIdValue(values[4]!),
+    ];
     for (const [i, value] of masked.entries()) {
       expect(value).not.toBe(values[i]);
       expect(value!.length).toBeLessThanOrEqual(16);

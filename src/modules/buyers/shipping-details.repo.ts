@@ -3,7 +3,10 @@ import type { BuyerShippingDetailsRow, BuyerShippingDetailsTable } from '../../d
 import type { Executor } from '../../db/transaction.ts';
 
 export type NewShippingDetails = Insertable<BuyerShippingDetailsTable>;
-export type ShippingDetailsPatch = Omit<Updateable<BuyerShippingDetailsTable>, 'merchant_account_id' | 'id' | 'buyer_id' | 'created_at' | 'updated_at'>;
+export type ShippingDetailsPatch = Omit<
+  Updateable<BuyerShippingDetailsTable>,
+  'merchant_account_id' | 'id' | 'buyer_id' | 'created_at' | 'updated_at'
+>;
 
 export async function insertShippingDetails(db: Executor, row: NewShippingDetails): Promise<BuyerShippingDetailsRow> {
   return db.insertInto('buyer_shipping_details').values(row).returningAll().executeTakeFirstOrThrow();
@@ -27,7 +30,11 @@ export async function findShippingDetails(
 }
 
 /** The shipping details of a buyer, newest first (bounded per buyer, see the service). */
-export async function listShippingDetails(db: Executor, merchantAccountId: string, buyerId: string): Promise<BuyerShippingDetailsRow[]> {
+export async function listShippingDetails(
+  db: Executor,
+  merchantAccountId: string,
+  buyerId: string,
+): Promise<BuyerShippingDetailsRow[]> {
   return db
     .selectFrom('buyer_shipping_details')
     .selectAll()
@@ -65,7 +72,12 @@ export async function updateShippingDetails(
     .executeTakeFirst();
 }
 
-export async function deleteShippingDetails(db: Executor, merchantAccountId: string, buyerId: string, id: string): Promise<boolean> {
+export async function deleteShippingDetails(
+  db: Executor,
+  merchantAccountId: string,
+  buyerId: string,
+  id: string,
+): Promise<boolean> {
   const result = await db
     .deleteFrom('buyer_shipping_details')
     .where('merchant_account_id', '=', merchantAccountId)
@@ -76,6 +88,15 @@ export async function deleteShippingDetails(db: Executor, merchantAccountId: str
 }
 
 /** Deletes every shipping details of a buyer; returns the deleted rows (for their audit entries). */
-export async function deleteShippingDetailsOfBuyer(db: Executor, merchantAccountId: string, buyerId: string): Promise<BuyerShippingDetailsRow[]> {
-  return db.deleteFrom('buyer_shipping_details').where('merchant_account_id', '=', merchantAccountId).where('buyer_id', '=', buyerId).returningAll().execute();
+export async function deleteShippingDetailsOfBuyer(
+  db: Executor,
+  merchantAccountId: string,
+  buyerId: string,
+): Promise<BuyerShippingDetailsRow[]> {
+  return db
+    .deleteFrom('buyer_shipping_details')
+    .where('merchant_account_id', '=', merchantAccountId)
+    .where('buyer_id', '=', buyerId)
+    .returningAll()
+    .execute();
 }

@@ -7,10 +7,16 @@ import { maskContactDetails } from './pii-mask.ts';
 
 export const SHIPPING_DETAILS_TYPE = 'shipping-details';
 
-export const CreateShippingDetailsBody = Type.Object(ContactFields, { additionalProperties: false, title: 'ShippingDetailsCreate' });
+export const CreateShippingDetailsBody = Type.Object(ContactFields, {
+  additionalProperties: false,
+  title: 'ShippingDetailsCreate',
+});
 export type CreateShippingDetailsBody = Static<typeof CreateShippingDetailsBody>;
 
-export const UpdateShippingDetailsBody = Type.Object(ContactFields, { additionalProperties: false, title: 'ShippingDetailsUpdate' });
+export const UpdateShippingDetailsBody = Type.Object(ContactFields, {
+  additionalProperties: false,
+  title: 'ShippingDetailsUpdate',
+});
 export type UpdateShippingDetailsBody = Static<typeof UpdateShippingDetailsBody>;
 
 export const BuyerShippingDetailsParams = Type.Object({
@@ -29,7 +35,11 @@ export const ShippingDetailsSchema = Type.Object(
     phone_number: Nullable(Type.String()),
     address: Nullable(AddressResourceSchema),
   },
-  { additionalProperties: false, title: 'ShippingDetails', description: 'Contact fields and address are personal data: masked without the scope buyers.billing-details.read' },
+  {
+    additionalProperties: false,
+    title: 'ShippingDetails',
+    description: 'Contact fields and address are personal data: masked without the scope buyers.billing-details.read',
+  },
 );
 export type ShippingDetails = Static<typeof ShippingDetailsSchema>;
 

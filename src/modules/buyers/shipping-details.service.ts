@@ -30,13 +30,20 @@ async function missing(db: Executor, ctx: RequestContext, buyerId: string, id: s
 
 const json = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value));
 
-export async function addBuyerShippingDetails(ctx: RequestContext, buyerId: string, body: CreateShippingDetailsBody): Promise<ShippingDetails> {
+export async function addBuyerShippingDetails(
+  ctx: RequestContext,
+  buyerId: string,
+  body: CreateShippingDetailsBody,
+): Promise<ShippingDetails> {
   const merchantAccountId = ctx.merchantAccountId;
   return withRequestTransaction(ctx, async (tx) => {
     // Locking the buyer serializes adds (the bound below) with each other and with the buyer's deletion.
     await requireBuyer(tx, ctx, buyerId, true);
     if ((await repo.countShippingDetails(tx, merchantAccountId, buyerId)) >= MAX_SHIPPING_DETAILS_PER_BUYER) {
-      throw new AppError('bad_request', `A buyer holds at most ${MAX_SHIPPING_DETAILS_PER_BUYER} shipping details; delete some before adding more`);
+      throw new AppError(
+        'bad_request',
+        `A buyer holds at most ${MAX_SHIPPING_DETAILS_PER_BUYER} shipping details; delete some before adding more`,
+      );
     }
     const row = await repo.insertShippingDetails(tx, {
       merchant_account_id: merchantAccountId,
@@ -53,7 +60,10 @@ export async function addBuyerShippingDetails(ctx: RequestContext, buyerId: stri
   });
 }
 
-export async function listBuyerShippingDetails(ctx: RequestContext, buyerId: string): Promise<{ items: ShippingDetails[] }> {
+export async function listBuyerShippingDetails(
+  ctx: RequestContext,
+  buyerId: string,
+): Promise<{ items: ShippingDetails[] }> {
   const db = ctx.deps.db;
   await requireBuyer(db, ctx, buyerId);
   const reveal = canReadPersonalData(ctx);
@@ -61,7 +71,11 @@ export async function listBuyerShippingDetails(ctx: RequestContext, buyerId: str
   return { items: rows.map((row) => toShippingDetailsResource(row, reveal)) };
 }
 
-export async function getBuyerShippingDetails(ctx: RequestContext, buyerId: string, id: string): Promise<ShippingDetails> {
+export async function getBuyerShippingDetails(
+  ctx: RequestContext,
+  buyerId: string,
+  id: string,
+): Promise<ShippingDetails> {
   const db = ctx.deps.db;
   const row = await repo.findShippingDetails(db, ctx.merchantAccountId, buyerId, id);
   if (!row) throw await missing(db, ctx, buyerId, id);
@@ -71,12 +85,19 @@ export async function getBuyerShippingDetails(ctx: RequestContext, buyerId: stri
 /** Only the fields sent: an absent field keeps its value, null clears it, address is replaced whole. */
 function toPatch(body: UpdateShippingDetailsBody): repo.ShippingDetailsPatch {
   const { address, ...fields } = body;
-  const patch: repo.ShippingDetailsPatch = Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
+  const patch: repo.ShippingDetailsPatch = Object.fromEntries(
+    Object.entries(fields).filter(([, value]) => value !== undefined),
+  );
   if (address !== undefined) patch.address = json(address);
   return patch;
 }
 
-export async function updateBuyerShippingDetails(ctx: RequestContext, buyerId: string, id: string, body: UpdateShippingDetailsBody): Promise<ShippingDetails> {
+export async function updateBuyerShippingDetails(
+  ctx: RequestContext,
+  buyerId: string,
+  id: string,
+  body: UpdateShippingDetailsBody,
+): Promise<ShippingDetails> {
   const merchantAccountId = ctx.merchantAccountId;
   const patch = toPatch(body);
   return withRequestTransaction(ctx, async (tx) => {

@@ -14,10 +14,16 @@ const MIN_BIN_DIGITS = 6;
  */
 function checkBin(value: string): string {
   if ((value.match(/\d/g)?.length ?? 0) > MAX_BIN_DIGITS) {
-    throw fieldRefusal('query', '/bin', 'Send only the BIN, the first 6 to 8 digits of the card number, never the full card number', 'bin_too_long');
+    throw fieldRefusal(
+      'query',
+      '/bin',
+      'Send only the BIN, the first 6 to 8 digits of the card number, never the full card number',
+      'bin_too_long',
+    );
   }
   if (!/^\d+$/.test(value)) throw fieldRefusal('query', '/bin', 'The BIN must contain only digits', 'bin_not_digits');
-  if (value.length < MIN_BIN_DIGITS) throw fieldRefusal('query', '/bin', 'The BIN must have 6 to 8 digits', 'bin_too_short');
+  if (value.length < MIN_BIN_DIGITS)
+    throw fieldRefusal('query', '/bin', 'The BIN must have 6 to 8 digits', 'bin_too_short');
   return value;
 }
 

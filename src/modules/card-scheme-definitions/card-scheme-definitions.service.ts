@@ -1,7 +1,11 @@
 import type { RequestContext } from '../../context.ts';
 import { notFound } from '../../errors/app-error.ts';
 import { CARD_SCHEMES, isCardScheme, renderCardSchemeIcon, type CardScheme } from '../../lib/card-schemes.ts';
-import { cardSchemeIconUrl, toCardSchemeDefinitionResource, type CardSchemeDefinition } from './card-scheme-definitions.schemas.ts';
+import {
+  cardSchemeIconUrl,
+  toCardSchemeDefinitionResource,
+  type CardSchemeDefinition,
+} from './card-scheme-definitions.schemas.ts';
 
 /** Every scheme the server knows, `other` included (its icon is a generic card). */
 export async function listCardSchemeDefinitions(ctx: RequestContext): Promise<{ items: CardSchemeDefinition[] }> {

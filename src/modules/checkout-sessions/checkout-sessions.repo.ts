@@ -17,12 +17,24 @@ export const NO_CARD_DATA = {
   number_key_id: null,
 } as const satisfies CheckoutSessionPatch;
 
-export async function insertCheckoutSession(db: Executor, row: Insertable<CheckoutSessionsTable>): Promise<CheckoutSessionRow> {
+export async function insertCheckoutSession(
+  db: Executor,
+  row: Insertable<CheckoutSessionsTable>,
+): Promise<CheckoutSessionRow> {
   return db.insertInto('checkout_sessions').values(row).returningAll().executeTakeFirstOrThrow();
 }
 
-export async function findCheckoutSession(db: Executor, merchantAccountId: string, id: string, options: { forUpdate?: boolean } = {}): Promise<CheckoutSessionRow | undefined> {
-  let query = db.selectFrom('checkout_sessions').selectAll().where('merchant_account_id', '=', merchantAccountId).where('id', '=', id);
+export async function findCheckoutSession(
+  db: Executor,
+  merchantAccountId: string,
+  id: string,
+  options: { forUpdate?: boolean } = {},
+): Promise<CheckoutSessionRow | undefined> {
+  let query = db
+    .selectFrom('checkout_sessions')
+    .selectAll()
+    .where('merchant_account_id', '=', merchantAccountId)
+    .where('id', '=', id);
   if (options.forUpdate) query = query.forUpdate();
   return query.executeTakeFirst();
 }
@@ -32,10 +44,19 @@ export async function findCheckoutSession(db: Executor, merchantAccountId: strin
  * is known (the id is the credential and names its merchant account).
  */
 export async function findCheckoutSessionCredential(db: Executor, id: string) {
-  return db.selectFrom('checkout_sessions').select(['merchant_account_id', 'id', 'expires_at']).where('id', '=', id).executeTakeFirst();
+  return db
+    .selectFrom('checkout_sessions')
+    .select(['merchant_account_id', 'id', 'expires_at'])
+    .where('id', '=', id)
+    .executeTakeFirst();
 }
 
-export async function updateCheckoutSession(db: Executor, merchantAccountId: string, id: string, patch: CheckoutSessionPatch): Promise<CheckoutSessionRow> {
+export async function updateCheckoutSession(
+  db: Executor,
+  merchantAccountId: string,
+  id: string,
+  patch: CheckoutSessionPatch,
+): Promise<CheckoutSessionRow> {
   return db
     .updateTable('checkout_sessions')
     .set({ ...patch, updated_at: new Date() })
@@ -46,11 +67,19 @@ export async function updateCheckoutSession(db: Executor, merchantAccountId: str
 }
 
 export async function deleteCheckoutSession(db: Executor, merchantAccountId: string, id: string): Promise<void> {
-  await db.deleteFrom('checkout_sessions').where('merchant_account_id', '=', merchantAccountId).where('id', '=', id).execute();
+  await db
+    .deleteFrom('checkout_sessions')
+    .where('merchant_account_id', '=', merchantAccountId)
+    .where('id', '=', id)
+    .execute();
 }
 
 /** Clears the card data of up to `batch` expired sessions; returns the sessions it cleared. */
-export async function purgeExpiredCardData(db: Executor, now: Date, batch = 1_000): Promise<Array<{ merchant_account_id: string; id: string }>> {
+export async function purgeExpiredCardData(
+  db: Executor,
+  now: Date,
+  batch = 1_000,
+): Promise<Array<{ merchant_account_id: string; id: string }>> {
   const result = await sql<{ merchant_account_id: string; id: string }>`
     UPDATE checkout_sessions
        SET method = NULL, payment_method_id = NULL, scheme = NULL, bin = NULL, last4 = NULL, expiration_date = NULL,

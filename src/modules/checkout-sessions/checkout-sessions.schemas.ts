@@ -4,41 +4,65 @@ import { AirlineSchema, CartItemSchema, GuestBuyerSchema } from '../../http/sche
 import { Currency, DateTime, Nullable, Uuid } from '../../http/schemas/common.ts';
 import { Discriminated } from '../../http/schemas/discriminated.ts';
 import { GuestBuyerResourceSchema, toGuestBuyerResource } from './guest-buyer.schemas.ts';
-import { CARD_TYPES, CardExpirationDate, CardNumber, SecurityCode } from '../payment-methods/payment-methods.schemas.ts';
+import {
+  CARD_TYPES,
+  CardExpirationDate,
+  CardNumber,
+  SecurityCode,
+} from '../payment-methods/payment-methods.schemas.ts';
 
 /** Longest lifetime a caller may ask for with `expires_in` (one day). */
 export const MAX_EXPIRES_IN_SECONDS = 24 * 3600;
 
 const SessionFields = {
   cart_items: Type.Optional(Nullable(Type.Array(CartItemSchema, { maxItems: 249 }))),
-  metadata: Type.Optional(Nullable(Type.Record(Type.String({ maxLength: 40 }), Type.String({ maxLength: 500 }), { maxProperties: 20 }))),
+  metadata: Type.Optional(
+    Nullable(Type.Record(Type.String({ maxLength: 40 }), Type.String({ maxLength: 500 }), { maxProperties: 20 })),
+  ),
   buyer: Type.Optional(Nullable(GuestBuyerSchema)),
   buyer_id: Type.Optional(
     Nullable(
       Uuid({
         description:
-          'Extension. The stored buyer this checkout is for (404 when it is not one of the merchant account\'s): the fields endpoint takes only this buyer\'s stored cards. ' +
+          "Extension. The stored buyer this checkout is for (404 when it is not one of the merchant account's): the fields endpoint takes only this buyer's stored cards. " +
           'Without it, a buyer.external_identifier naming a stored buyer binds the session to that buyer; a session bound to no stored buyer takes no stored card.',
       }),
     ),
   ),
   airline: Type.Optional(Nullable(AirlineSchema)),
-  amount: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: 99_999_999, description: 'Minor currency units' }))),
+  amount: Type.Optional(
+    Nullable(Type.Integer({ minimum: 0, maximum: 99_999_999, description: 'Minor currency units' })),
+  ),
   currency: Type.Optional(Nullable(Currency())),
-  payment_service_id: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 200, description: 'A payment service of the merchant account (404 otherwise)' }))),
+  payment_service_id: Type.Optional(
+    Nullable(
+      Type.String({
+        minLength: 1,
+        maxLength: 200,
+        description: 'A payment service of the merchant account (404 otherwise)',
+      }),
+    ),
+  ),
 };
 
 const ExpiresIn = Type.Number({
   exclusiveMinimum: 0,
   maximum: MAX_EXPIRES_IN_SECONDS,
-  description: 'Lifetime in seconds from now (default CHECKOUT_SESSION_TTL_SECONDS, 3600); on update it restarts the clock',
+  description:
+    'Lifetime in seconds from now (default CHECKOUT_SESSION_TTL_SECONDS, 3600); on update it restarts the clock',
 });
 
-export const CreateCheckoutSessionBody = Type.Object({ ...SessionFields, expires_in: Type.Optional(ExpiresIn) }, { additionalProperties: false, title: 'CheckoutSessionCreate' });
+export const CreateCheckoutSessionBody = Type.Object(
+  { ...SessionFields, expires_in: Type.Optional(ExpiresIn) },
+  { additionalProperties: false, title: 'CheckoutSessionCreate' },
+);
 export type CreateCheckoutSessionBody = Static<typeof CreateCheckoutSessionBody>;
 
 /** The same model as create; only the fields sent change (null clears one). */
-export const UpdateCheckoutSessionBody = Type.Object({ ...SessionFields, expires_in: Type.Optional(ExpiresIn) }, { additionalProperties: false, title: 'CheckoutSessionUpdate' });
+export const UpdateCheckoutSessionBody = Type.Object(
+  { ...SessionFields, expires_in: Type.Optional(ExpiresIn) },
+  { additionalProperties: false, title: 'CheckoutSessionUpdate' },
+);
 export type UpdateCheckoutSessionBody = Static<typeof UpdateCheckoutSessionBody>;
 
 export const CheckoutSessionParams = Type.Object({ session_id: Uuid({ description: 'ID of the checkout session' }) });
@@ -47,16 +71,31 @@ export const CheckoutSessionParams = Type.Object({ session_id: Uuid({ descriptio
 export const CheckoutSessionFieldsParams = Type.Object({ session_id: Type.String({ maxLength: 100 }) });
 
 export const CheckoutSessionCardFields = Type.Object(
-  { method: Type.Literal('card'), number: CardNumber(), expiration_date: CardExpirationDate(), security_code: Type.Optional(Nullable(SecurityCode())) },
+  {
+    method: Type.Literal('card'),
+    number: CardNumber(),
+    expiration_date: CardExpirationDate(),
+    security_code: Type.Optional(Nullable(SecurityCode())),
+  },
   { additionalProperties: false, title: 'CheckoutSessionCardFields' },
 );
 export const CheckoutSessionStoredMethodFields = Type.Object(
-  { method: Type.Literal('id'), id: Uuid({ description: 'A stored card of the buyer the session is for (404 for any other card)' }), security_code: Type.Optional(Nullable(SecurityCode())) },
+  {
+    method: Type.Literal('id'),
+    id: Uuid({ description: 'A stored card of the buyer the session is for (404 for any other card)' }),
+    security_code: Type.Optional(Nullable(SecurityCode())),
+  },
   { additionalProperties: false, title: 'CheckoutSessionStoredMethodFields' },
 );
 
 export const CheckoutSessionFieldsBody = Type.Object(
-  { payment_method: Discriminated('method', ['card', 'id'], [CheckoutSessionCardFields, CheckoutSessionStoredMethodFields]) },
+  {
+    payment_method: Discriminated(
+      'method',
+      ['card', 'id'],
+      [CheckoutSessionCardFields, CheckoutSessionStoredMethodFields],
+    ),
+  },
   { additionalProperties: false, title: 'CheckoutSessionFields' },
 );
 export type CheckoutSessionFieldsBody = Static<typeof CheckoutSessionFieldsBody>;
@@ -68,7 +107,17 @@ export const CheckoutSessionPaymentMethodSchema = Type.Object(
     type: Type.Literal('payment-method'),
     id: Type.Optional(Nullable(Type.String({ description: 'The stored payment method, when the session uses one' }))),
     details: Type.Optional(
-      Nullable(Type.Object({ bin: Text(), card_country: Text(), card_type: Type.Optional(Nullable(Type.Union(CARD_TYPES.map((v) => Type.Literal(v))))), card_issuer_name: Text() }, { additionalProperties: false })),
+      Nullable(
+        Type.Object(
+          {
+            bin: Text(),
+            card_country: Text(),
+            card_type: Type.Optional(Nullable(Type.Union(CARD_TYPES.map((v) => Type.Literal(v))))),
+            card_issuer_name: Text(),
+          },
+          { additionalProperties: false },
+        ),
+      ),
     ),
     label: Type.Optional(Nullable(Type.String({ description: 'Last 4 digits of the card' }))),
     method: Type.Literal('card'),
@@ -131,10 +180,14 @@ export function toCheckoutSessionResource(row: CheckoutSessionRow, revealPii: bo
  */
 export const CheckoutSessionAcquirerSchema = Type.Object(
   {
-    scheme: Type.String({ description: 'The card scheme of the session\'s card', examples: ['visa'] }),
-    currency: Nullable(Type.String({ description: 'The session\'s currency; null when it has none', examples: ['EUR'] })),
+    scheme: Type.String({ description: "The card scheme of the session's card", examples: ['visa'] }),
+    currency: Nullable(
+      Type.String({ description: "The session's currency; null when it has none", examples: ['EUR'] }),
+    ),
     merchant_acquirer_bin: Type.String({ description: 'BIN of the acquirer (acquirerBIN)' }),
-    merchant_acquirer_id: Type.String({ description: 'Merchant identifier assigned by the acquirer (acquirerMerchantID)' }),
+    merchant_acquirer_id: Type.String({
+      description: 'Merchant identifier assigned by the acquirer (acquirerMerchantID)',
+    }),
     merchant_name: Type.String(),
     merchant_country_code: Type.String({ description: 'ISO 3166-1 numeric country code', examples: ['840'] }),
     merchant_category_code: Type.String({ description: 'Merchant category code (MCC)', examples: ['5999'] }),

@@ -1,4 +1,9 @@
-import { withRequestTransaction, type CheckoutSessionCredential, type Deps, type RequestContext } from '../../context.ts';
+import {
+  withRequestTransaction,
+  type CheckoutSessionCredential,
+  type Deps,
+  type RequestContext,
+} from '../../context.ts';
 import type { CheckoutSessionRow } from '../../db/schema.ts';
 import type { Executor, Tx } from '../../db/transaction.ts';
 import { randomUUID } from 'node:crypto';
@@ -25,9 +30,15 @@ import {
 const json = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value));
 const owner = (id: string) => ({ type: 'checkout-session' as const, id });
 const numberBinding = (id: string) => ({ table: 'checkout_sessions', column: 'number', rowId: id });
-const audited = (row: CheckoutSessionRow) => ({ type: 'checkout-session', id: row.id, name: `checkout session ${row.id}` });
-const isLive = (row: CheckoutSessionRow | undefined): row is CheckoutSessionRow => row !== undefined && row.expires_at.getTime() > Date.now();
-const expiry = (deps: Deps, expiresIn: number | undefined) => new Date(Date.now() + Math.round((expiresIn ?? deps.config.checkoutSessionTtlSeconds) * 1000));
+const audited = (row: CheckoutSessionRow) => ({
+  type: 'checkout-session',
+  id: row.id,
+  name: `checkout session ${row.id}`,
+});
+const isLive = (row: CheckoutSessionRow | undefined): row is CheckoutSessionRow =>
+  row !== undefined && row.expires_at.getTime() > Date.now();
+const expiry = (deps: Deps, expiresIn: number | undefined) =>
+  new Date(Date.now() + Math.round((expiresIn ?? deps.config.checkoutSessionTtlSeconds) * 1000));
 
 /** The columns a create or update body sets; only the fields sent (null clears one). */
 function patchOf(body: UpdateCheckoutSessionBody): repo.CheckoutSessionPatch {
@@ -58,10 +69,18 @@ async function checkReferences(tx: Executor, ctx: RequestContext, body: UpdateCh
  * `POST /checkout/sessions`. The id is a random UUID v4 (122 random bits), not a v7: it is the
  * credential of the fields endpoint, so no part of it may be the time it was made.
  */
-export async function createCheckoutSession(ctx: RequestContext, body: CreateCheckoutSessionBody): Promise<CheckoutSession> {
+export async function createCheckoutSession(
+  ctx: RequestContext,
+  body: CreateCheckoutSessionBody,
+): Promise<CheckoutSession> {
   return withRequestTransaction(ctx, async (tx) => {
     await checkReferences(tx, ctx, body);
-    const row = await repo.insertCheckoutSession(tx, { merchant_account_id: ctx.merchantAccountId, id: randomUUID(), ...patchOf(body), expires_at: expiry(ctx.deps, body.expires_in) });
+    const row = await repo.insertCheckoutSession(tx, {
+      merchant_account_id: ctx.merchantAccountId,
+      id: randomUUID(),
+      ...patchOf(body),
+      expires_at: expiry(ctx.deps, body.expires_in),
+    });
     await recordAudit(tx, ctx, 'created', audited(row));
     return toCheckoutSessionResource(row, canReadPersonalData(ctx));
   });
@@ -74,7 +93,11 @@ export async function getCheckoutSession(ctx: RequestContext, id: string): Promi
   return toCheckoutSessionResource(row, canReadPersonalData(ctx));
 }
 
-export async function updateCheckoutSession(ctx: RequestContext, id: string, body: UpdateCheckoutSessionBody): Promise<CheckoutSession> {
+export async function updateCheckoutSession(
+  ctx: RequestContext,
+  id: string,
+  body: UpdateCheckoutSessionBody,
+): Promise<CheckoutSession> {
   return withRequestTransaction(ctx, async (tx) => {
     const current = await repo.findCheckoutSession(tx, ctx.merchantAccountId, id, { forUpdate: true });
     if (!isLive(current)) throw notFound('checkout session', id);
@@ -120,20 +143,40 @@ async function sessionBuyer(db: Executor, ctx: RequestContext, row: CheckoutSess
  * buyer it is for. Any other card, a card of no buyer included, is 404 like an unknown id, so the
  * browser holding the session id learns nothing of other buyers' cards.
  */
-async function requireOwnCard(db: Executor, ctx: RequestContext, row: CheckoutSessionRow, cardBuyerId: string | null, cardId: string): Promise<void> {
+async function requireOwnCard(
+  db: Executor,
+  ctx: RequestContext,
+  row: CheckoutSessionRow,
+  cardBuyerId: string | null,
+  cardId: string,
+): Promise<void> {
   const buyer = cardBuyerId === null ? null : await sessionBuyer(db, ctx, row);
   if (buyer === null || buyer !== cardBuyerId) throw notFound('payment method', cardId);
 }
 
 /** The card columns of the fields body (the number encrypted, bound to the session row). */
-async function cardColumns(tx: Tx, ctx: RequestContext, session: CheckoutSessionRow, body: CheckoutSessionFieldsBody): Promise<repo.CheckoutSessionPatch> {
+async function cardColumns(
+  tx: Tx,
+  ctx: RequestContext,
+  session: CheckoutSessionRow,
+  body: CheckoutSessionFieldsBody,
+): Promise<repo.CheckoutSessionPatch> {
   const sessionId = session.id;
   const card = body.payment_method;
   if (card.method === 'id') {
     const stored = await findStoredCard(tx, ctx, card.id);
     if (!stored) throw notFound('payment method', card.id);
     await requireOwnCard(tx, ctx, session, stored.buyer_id, card.id);
-    return { ...repo.NO_CARD_DATA, method: 'id', payment_method_id: stored.id, scheme: stored.scheme, bin: stored.bin, last4: stored.last4, expiration_date: stored.expiration_date, fingerprint: stored.fingerprint };
+    return {
+      ...repo.NO_CARD_DATA,
+      method: 'id',
+      payment_method_id: stored.id,
+      scheme: stored.scheme,
+      bin: stored.bin,
+      last4: stored.last4,
+      expiration_date: stored.expiration_date,
+      fingerprint: stored.fingerprint,
+    };
   }
   const check = checkCard(card, '/payment_method');
   const { vault } = ctx.deps;
@@ -156,7 +199,11 @@ async function cardColumns(tx: Tx, ctx: RequestContext, session: CheckoutSession
  * held encrypted until the session expires (at most an hour); card data sent without one drops an
  * older code, which belonged to the previous card.
  */
-export async function setCheckoutSessionFields(ctx: RequestContext, sessionId: string, body: CheckoutSessionFieldsBody): Promise<void> {
+export async function setCheckoutSessionFields(
+  ctx: RequestContext,
+  sessionId: string,
+  body: CheckoutSessionFieldsBody,
+): Promise<void> {
   if (body.payment_method.method === 'card') checkCard(body.payment_method, '/payment_method');
   await withRequestTransaction(ctx, async (tx) => {
     const row = await repo.findCheckoutSession(tx, ctx.merchantAccountId, sessionId, { forUpdate: true });
@@ -180,18 +227,38 @@ export async function setCheckoutSessionFields(ctx: RequestContext, sessionId: s
 export async function getCheckoutSessionAcquirer(ctx: RequestContext, id: string): Promise<CheckoutSessionAcquirer> {
   const row = await repo.findCheckoutSession(ctx.deps.db, ctx.merchantAccountId, id);
   if (!isLive(row)) throw notFound('checkout session', id);
-  if (!row.scheme) throw new AppError('not_found', `Checkout session ${id} holds no card yet: send its card with PUT /checkout/sessions/${id}/fields first`);
+  if (!row.scheme)
+    throw new AppError(
+      'not_found',
+      `Checkout session ${id} holds no card yet: send its card with PUT /checkout/sessions/${id}/fields first`,
+    );
   const config = await threeDsConfigurationFor(ctx.deps.db, ctx.merchantAccountId, row.scheme, row.currency);
-  if (!config) throw new AppError('not_found', `No 3DS configuration for scheme ${row.scheme}${row.currency ? ` and currency ${row.currency}` : ''} on this merchant account`);
+  if (!config)
+    throw new AppError(
+      'not_found',
+      `No 3DS configuration for scheme ${row.scheme}${row.currency ? ` and currency ${row.currency}` : ''} on this merchant account`,
+    );
   return {
-    scheme: row.scheme, currency: row.currency, merchant_acquirer_bin: config.merchant_acquirer_bin, merchant_acquirer_id: config.merchant_acquirer_id, merchant_name: config.merchant_name,
-    merchant_country_code: config.merchant_country_code, merchant_category_code: config.merchant_category_code, merchant_url: config.merchant_url,
+    scheme: row.scheme,
+    currency: row.currency,
+    merchant_acquirer_bin: config.merchant_acquirer_bin,
+    merchant_acquirer_id: config.merchant_acquirer_id,
+    merchant_name: config.merchant_name,
+    merchant_country_code: config.merchant_country_code,
+    merchant_category_code: config.merchant_category_code,
+    merchant_url: config.merchant_url,
   };
 }
 
-const noCardData = () => invalidField('body', '/id', 'The checkout session holds no card number', 'checkout_session_no_card');
+const noCardData = () =>
+  invalidField('body', '/id', 'The checkout session holds no card number', 'checkout_session_no_card');
 
-async function liveSessionWithCard(tx: Executor, ctx: RequestContext, id: string, forUpdate: boolean): Promise<CheckoutSessionRow> {
+async function liveSessionWithCard(
+  tx: Executor,
+  ctx: RequestContext,
+  id: string,
+  forUpdate: boolean,
+): Promise<CheckoutSessionRow> {
   const row = await repo.findCheckoutSession(tx, ctx.merchantAccountId, id, { forUpdate });
   if (!isLive(row)) throw notFound('checkout session', id);
   if (!row.method || (row.method === 'id' && !row.payment_method_id)) throw noCardData();
@@ -199,14 +266,23 @@ async function liveSessionWithCard(tx: Executor, ctx: RequestContext, id: string
 }
 
 async function openNumber(tx: Executor, ctx: RequestContext, row: CheckoutSessionRow): Promise<string> {
-  return ctx.deps.vault.decrypt(tx, ctx.merchantAccountId, { ciphertext: row.number_ciphertext!, keyId: row.number_key_id! }, numberBinding(row.id));
+  return ctx.deps.vault.decrypt(
+    tx,
+    ctx.merchantAccountId,
+    { ciphertext: row.number_ciphertext!, keyId: row.number_key_id! },
+    numberBinding(row.id),
+  );
 }
 
 /**
  * The card number a live session holds, for storing it as a payment method. The session keeps
  * its data (its transaction may still use it). 400 when it holds no number of its own.
  */
-export async function readCheckoutSessionCard(tx: Tx, ctx: RequestContext, id: string): Promise<{ number: string; expiration_date: string; scheme: string }> {
+export async function readCheckoutSessionCard(
+  tx: Tx,
+  ctx: RequestContext,
+  id: string,
+): Promise<{ number: string; expiration_date: string; scheme: string }> {
   const row = await liveSessionWithCard(tx, ctx, id, true);
   if (row.method !== 'card' || !row.number_ciphertext) throw noCardData();
   return { number: await openNumber(tx, ctx, row), expiration_date: row.expiration_date!, scheme: row.scheme! };
@@ -222,7 +298,11 @@ export type CheckoutSessionCard =
  * card is released only while it is still the card of the buyer the session is for (the session may
  * have been bound to another buyer since, or filled before sessions were bound): 404 otherwise.
  */
-export async function consumeCheckoutSessionCard(tx: Tx, ctx: RequestContext, sessionId: string): Promise<CheckoutSessionCard> {
+export async function consumeCheckoutSessionCard(
+  tx: Tx,
+  ctx: RequestContext,
+  sessionId: string,
+): Promise<CheckoutSessionCard> {
   const row = await liveSessionWithCard(tx, ctx, sessionId, true);
   if (row.method === 'id') {
     const stored = await findStoredCard(tx, ctx, row.payment_method_id!);
@@ -232,7 +312,13 @@ export async function consumeCheckoutSessionCard(tx: Tx, ctx: RequestContext, se
   const card: CheckoutSessionCard =
     row.method === 'id'
       ? { method: 'id', paymentMethodId: row.payment_method_id!, securityCode }
-      : { method: 'card', number: await openNumber(tx, ctx, row), expirationDate: row.expiration_date!, scheme: row.scheme!, securityCode };
+      : {
+          method: 'card',
+          number: await openNumber(tx, ctx, row),
+          expirationDate: row.expiration_date!,
+          scheme: row.scheme!,
+          securityCode,
+        };
   await repo.updateCheckoutSession(tx, ctx.merchantAccountId, sessionId, repo.NO_CARD_DATA);
   return card;
 }
@@ -241,7 +327,8 @@ export async function consumeCheckoutSessionCard(tx: Tx, ctx: RequestContext, se
 export async function purgeExpiredCheckoutSessionCards(deps: Deps, now: Date): Promise<number> {
   return inBatchesUntilDone(async () => {
     const cleared = await repo.purgeExpiredCardData(deps.db, now);
-    for (const session of cleared) await deps.vault.discardSecurityCode(deps.db, session.merchant_account_id, owner(session.id));
+    for (const session of cleared)
+      await deps.vault.discardSecurityCode(deps.db, session.merchant_account_id, owner(session.id));
     return cleared.length;
   });
 }

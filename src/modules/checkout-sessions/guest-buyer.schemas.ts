@@ -8,8 +8,18 @@ import { maskBillingDetails, maskContactDetails } from '../buyers/pii-mask.ts';
 const Out = () => Nullable(Type.String());
 
 const ContactResourceSchema = Type.Object(
-  { first_name: Out(), last_name: Out(), email_address: Out(), phone_number: Out(), address: Nullable(AddressResourceSchema) },
-  { additionalProperties: false, title: 'ShippingDetails', description: 'Personal data: masked without the scope buyers.billing-details.read' },
+  {
+    first_name: Out(),
+    last_name: Out(),
+    email_address: Out(),
+    phone_number: Out(),
+    address: Nullable(AddressResourceSchema),
+  },
+  {
+    additionalProperties: false,
+    title: 'ShippingDetails',
+    description: 'Personal data: masked without the scope buyers.billing-details.read',
+  },
 );
 
 /**
@@ -39,14 +49,23 @@ interface StoredGuestBuyer {
 function toContactResource(details: StoredGuestBuyer['shipping_details']): GuestBuyerResource['shipping_details'] {
   if (!details) return null;
   const { first_name, last_name, email_address, phone_number, address } = details;
-  return { first_name: first_name ?? null, last_name: last_name ?? null, email_address: email_address ?? null, phone_number: phone_number ?? null, address: toAddressResource(address) };
+  return {
+    first_name: first_name ?? null,
+    last_name: last_name ?? null,
+    email_address: email_address ?? null,
+    phone_number: phone_number ?? null,
+    address: toAddressResource(address),
+  };
 }
 
 /**
  * A stored guest buyer as a response. Its billing and shipping details are personal data like a
  * stored buyer's: masked with the buyers' rules unless `revealPii` (scope buyers.billing-details.read).
  */
-export function toGuestBuyerResource(stored: Record<string, unknown> | null, revealPii: boolean): GuestBuyerResource | null {
+export function toGuestBuyerResource(
+  stored: Record<string, unknown> | null,
+  revealPii: boolean,
+): GuestBuyerResource | null {
   if (!stored) return null;
   const buyer = stored as StoredGuestBuyer;
   const billing = toBillingDetailsResource(buyer.billing_details ?? null);

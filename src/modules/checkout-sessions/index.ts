@@ -8,5 +8,14 @@ import { updateCheckoutSession } from './routes/update-checkout-session.ts';
 import { updateCheckoutSessionFields } from './routes/update-checkout-session-fields.ts';
 
 export async function checkoutSessions(app: FastifyInstance): Promise<void> {
-  for (const route of [createCheckoutSession, getCheckoutSession, updateCheckoutSession, deleteCheckoutSession, createCheckoutSessionFields, updateCheckoutSessionFields, getCheckoutSessionAcquirer]) app.route(route);
+  for (const route of [
+    createCheckoutSession,
+    getCheckoutSession,
+    updateCheckoutSession,
+    deleteCheckoutSession,
+    createCheckoutSessionFields,
+    updateCheckoutSessionFields,
+    getCheckoutSessionAcquirer,
+  ])
+    app.route(route);
 }

@@ -4,18 +4,33 @@ import { DateTime, Nullable, StringEnum } from '../../http/schemas/common.ts';
 import { scopesOfRoles } from '../roles/roles.catalogue.ts';
 import { requiresSecondFactor } from '../dashboard-users/access.ts';
 
-const Email = Type.String({ minLength: 3, maxLength: 254, format: 'email', description: 'The e-mail address the user signs in with (any case)' });
+const Email = Type.String({
+  minLength: 3,
+  maxLength: 254,
+  format: 'email',
+  description: 'The e-mail address the user signs in with (any case)',
+});
 
-export const SignInBody = Type.Object({ email: Email, password: Type.String({ minLength: 1, maxLength: 256 }) }, { additionalProperties: false });
+export const SignInBody = Type.Object(
+  { email: Email, password: Type.String({ minLength: 1, maxLength: 256 }) },
+  { additionalProperties: false },
+);
 export type SignInBody = Static<typeof SignInBody>;
 
-export const CodeBody = Type.Object({ code: Type.String({ minLength: 6, maxLength: 6, description: 'The 6-digit code of the authenticator app' }) }, { additionalProperties: false });
+export const CodeBody = Type.Object(
+  { code: Type.String({ minLength: 6, maxLength: 6, description: 'The 6-digit code of the authenticator app' }) },
+  { additionalProperties: false },
+);
 export type CodeBody = Static<typeof CodeBody>;
 
 export const SetupBody = Type.Object(
   {
     token: Type.String({ minLength: 43, maxLength: 43, description: 'The token of the set-up link' }),
-    password: Type.String({ minLength: 1, maxLength: 256, description: 'At least 12 characters, not made of the e-mail address' }),
+    password: Type.String({
+      minLength: 1,
+      maxLength: 256,
+      description: 'At least 12 characters, not made of the e-mail address',
+    }),
   },
   { additionalProperties: false },
 );
@@ -49,9 +64,12 @@ export const DashboardSessionSchema = Type.Object(
   {
     type: Type.Literal('dashboard-session'),
     stage: StringEnum(['second-factor', 'enrollment', 'active'] as const, {
-      description: '`second-factor`: send the code (POST /dashboard/api/session/totp); `enrollment`: enrol a second factor first; `active`: signed in',
+      description:
+        '`second-factor`: send the code (POST /dashboard/api/session/totp); `enrollment`: enrol a second factor first; `active`: signed in',
     }),
-    csrf_token: Type.String({ description: 'Send it as x-csrf-token on every state-changing request this session authorizes' }),
+    csrf_token: Type.String({
+      description: 'Send it as x-csrf-token on every state-changing request this session authorizes',
+    }),
     expires_at: DateTime({ description: 'The absolute end of the session; it also ends after the idle timeout' }),
     user: Nullable(DashboardUserSchema),
   },
@@ -79,9 +97,13 @@ export const SetupResultSchema = Type.Object(
 );
 export type SetupResult = Static<typeof SetupResultSchema>;
 
-export function toDashboardUserResource(user: DashboardUserRow, memberships: readonly DashboardMembershipRow[]): DashboardUser {
+export function toDashboardUserResource(
+  user: DashboardUserRow,
+  memberships: readonly DashboardMembershipRow[],
+): DashboardUser {
   const byAccount = new Map<string | null, string[]>();
-  for (const m of memberships) byAccount.set(m.merchant_account_id, [...(byAccount.get(m.merchant_account_id) ?? []), m.role]);
+  for (const m of memberships)
+    byAccount.set(m.merchant_account_id, [...(byAccount.get(m.merchant_account_id) ?? []), m.role]);
   return {
     type: 'dashboard-user',
     id: user.id,
@@ -90,7 +112,11 @@ export function toDashboardUserResource(user: DashboardUserRow, memberships: rea
     status: user.status,
     totp_enrolled: user.totp_confirmed_at !== null,
     second_factor_required: requiresSecondFactor(memberships),
-    memberships: [...byAccount].map(([merchantAccountId, roles]) => ({ merchant_account_id: merchantAccountId, roles: roles.sort(), scopes: scopesOfRoles(roles) })),
+    memberships: [...byAccount].map(([merchantAccountId, roles]) => ({
+      merchant_account_id: merchantAccountId,
+      roles: roles.sort(),
+      scopes: scopesOfRoles(roles),
+    })),
   };
 }
 

@@ -6,8 +6,19 @@ import { uuidv7 } from '../../lib/ids.ts';
 import { listMemberships } from '../dashboard-users/dashboard-users.repo.ts';
 import { recordUserEvent } from '../dashboard-users/user-audit.ts';
 import * as repo from './dashboard-sessions.repo.ts';
-import { toDashboardSessionResource, toDashboardUserResource, type DashboardSession } from './dashboard-sessions.schemas.ts';
-import { clearedSessionCookie, csrfMatches, isSafeMethod, newToken, sessionCookie, tokenHash } from './session-cookie.ts';
+import {
+  toDashboardSessionResource,
+  toDashboardUserResource,
+  type DashboardSession,
+} from './dashboard-sessions.schemas.ts';
+import {
+  clearedSessionCookie,
+  csrfMatches,
+  isSafeMethod,
+  newToken,
+  sessionCookie,
+  tokenHash,
+} from './session-cookie.ts';
 
 /** How long a password-checked session waits for its second factor. */
 export const SECOND_FACTOR_WINDOW_SECONDS = 300;
@@ -40,7 +51,8 @@ export async function resolveSession(deps: Deps, token: string | null, now = new
   const { session } = found;
   if (session.expires_at.getTime() <= now.getTime()) return null;
   if (now.getTime() - session.last_seen_at.getTime() > deps.config.dashboardSessionIdleMinutes * 60_000) return null;
-  if (now.getTime() - session.last_seen_at.getTime() > TOUCH_EVERY_MS) await repo.touchSession(deps.db, session.id_hash, now);
+  if (now.getTime() - session.last_seen_at.getTime() > TOUCH_EVERY_MS)
+    await repo.touchSession(deps.db, session.id_hash, now);
   return { token, ...found };
 }
 
@@ -48,10 +60,17 @@ export async function resolveSession(deps: Deps, token: string | null, now = new
  * The live session of a request to a console route: 401 without one; for a method that changes
  * something, 403 unless the x-csrf-token header carries the session's CSRF token.
  */
-export async function requireSession(deps: Deps, token: string | null, method: string, csrfHeader: unknown, stages: readonly DashboardSessionStage[]): Promise<LiveSession> {
+export async function requireSession(
+  deps: Deps,
+  token: string | null,
+  method: string,
+  csrfHeader: unknown,
+  stages: readonly DashboardSessionStage[],
+): Promise<LiveSession> {
   const live = await resolveSession(deps, token);
   if (!live || !stages.includes(live.session.stage)) throw unauthorized('No valid dashboard session: sign in again');
-  if (!isSafeMethod(method) && !csrfMatches(live.session.csrf_token, csrfHeader)) throw forbidden('Missing or wrong x-csrf-token header');
+  if (!isSafeMethod(method) && !csrfMatches(live.session.csrf_token, csrfHeader))
+    throw forbidden('Missing or wrong x-csrf-token header');
   return live;
 }
 
@@ -59,10 +78,18 @@ export async function requireSession(deps: Deps, token: string | null, method: s
  * Starts a session with a new random token, whatever token the browser sent: a session id planted
  * before sign-in (fixation) is never the one signed in. The session being left is revoked.
  */
-export async function startSession(tx: Tx, deps: Deps, user: DashboardUserRow, stage: DashboardSessionStage, leaving: string | null, clientAddress: string): Promise<{ token: string; session: DashboardSessionRow }> {
+export async function startSession(
+  tx: Tx,
+  deps: Deps,
+  user: DashboardUserRow,
+  stage: DashboardSessionStage,
+  leaving: string | null,
+  clientAddress: string,
+): Promise<{ token: string; session: DashboardSessionRow }> {
   const now = new Date();
   if (leaving) await repo.revokeSession(tx, tokenHash(leaving), now);
-  const lifetime = stage === 'second-factor' ? SECOND_FACTOR_WINDOW_SECONDS : deps.config.dashboardSessionAbsoluteHours * 3600;
+  const lifetime =
+    stage === 'second-factor' ? SECOND_FACTOR_WINDOW_SECONDS : deps.config.dashboardSessionAbsoluteHours * 3600;
   const token = newToken();
   const session = await repo.insertSession(tx, {
     id_hash: tokenHash(token),
@@ -79,10 +106,18 @@ export async function startSession(tx: Tx, deps: Deps, user: DashboardUserRow, s
 }
 
 /** The answer of a request that started a session: its body and its cookie. */
-export async function sessionAnswer(db: Executor, deps: Deps, started: { token: string; session: DashboardSessionRow }, user: DashboardUserRow): Promise<SessionAnswer<DashboardSession>> {
+export async function sessionAnswer(
+  db: Executor,
+  deps: Deps,
+  started: { token: string; session: DashboardSessionRow },
+  user: DashboardUserRow,
+): Promise<SessionAnswer<DashboardSession>> {
   const memberships = await listMemberships(db, user.id);
   const maxAge = Math.max(0, Math.ceil((started.session.expires_at.getTime() - Date.now()) / 1000));
-  return { body: toDashboardSessionResource(started.session, toDashboardUserResource(user, memberships)), setCookie: sessionCookie(deps.config, started.token, maxAge) };
+  return {
+    body: toDashboardSessionResource(started.session, toDashboardUserResource(user, memberships)),
+    setCookie: sessionCookie(deps.config, started.token, maxAge),
+  };
 }
 
 export async function currentSession(db: Executor, live: LiveSession): Promise<DashboardSession> {
@@ -94,16 +129,30 @@ export async function currentSession(db: Executor, live: LiveSession): Promise<D
 export async function signOut(deps: Deps, live: LiveSession, requestId: string): Promise<SessionAnswer<null>> {
   await withTransaction(deps.db, async (tx) => {
     await repo.revokeSession(tx, live.session.id_hash, new Date());
-    await recordUserEvent(tx, live.user, { action: 'deleted', resource: { type: 'dashboard-session', id: live.session.id, name: 'sign-out' }, operationId: 'signOut', requestId });
+    await recordUserEvent(tx, live.user, {
+      action: 'deleted',
+      resource: { type: 'dashboard-session', id: live.session.id, name: 'sign-out' },
+      operationId: 'signOut',
+      requestId,
+    });
   });
   return { body: null, setCookie: clearedSessionCookie(deps.config) };
 }
 
 /** Ends every session of the user, this one included (a lost laptop, a shared computer). */
-export async function signOutEverywhere(deps: Deps, live: LiveSession, requestId: string): Promise<SessionAnswer<null>> {
+export async function signOutEverywhere(
+  deps: Deps,
+  live: LiveSession,
+  requestId: string,
+): Promise<SessionAnswer<null>> {
   await withTransaction(deps.db, async (tx) => {
     const count = await repo.revokeUserSessions(tx, live.user.id, new Date());
-    await recordUserEvent(tx, live.user, { action: 'deleted', resource: { type: 'dashboard-session', id: live.session.id, name: `sign-out everywhere (${count} sessions)` }, operationId: 'signOutEverywhere', requestId });
+    await recordUserEvent(tx, live.user, {
+      action: 'deleted',
+      resource: { type: 'dashboard-session', id: live.session.id, name: `sign-out everywhere (${count} sessions)` },
+      operationId: 'signOutEverywhere',
+      requestId,
+    });
   });
   return { body: null, setCookie: clearedSessionCookie(deps.config) };
 }

@@ -9,7 +9,16 @@ import { startTotpEnrollment } from './routes/start-totp-enrollment.ts';
 import { verifySignInCode } from './routes/verify-sign-in-code.ts';
 
 /** The console's own routes: sign-in, second factor, sign-out, set-up. Authorized by the session cookie, not a bearer token. */
-export const dashboardSessionRoutes = [signIn, verifySignInCode, getDashboardSession, signOut, signOutEverywhere, startTotpEnrollment, confirmTotpEnrollment, completeDashboardSetup];
+export const dashboardSessionRoutes = [
+  signIn,
+  verifySignInCode,
+  getDashboardSession,
+  signOut,
+  signOutEverywhere,
+  startTotpEnrollment,
+  confirmTotpEnrollment,
+  completeDashboardSetup,
+];
 
 export async function dashboardSessions(app: FastifyInstance): Promise<void> {
   for (const route of dashboardSessionRoutes) app.route(route);

@@ -21,7 +21,10 @@ export interface CookieRequest {
  */
 export async function dashboardPrincipal(deps: Deps, request: CookieRequest): Promise<Principal> {
   const live = await requireSession(deps, request.token, request.method, request.csrfHeader, ['enrollment', 'active']);
-  if (live.session.stage !== 'active') throw forbidden('Enrol a second factor first (POST /dashboard/api/session/totp-enrollment): administrators must have one');
+  if (live.session.stage !== 'active')
+    throw forbidden(
+      'Enrol a second factor first (POST /dashboard/api/session/totp-enrollment): administrators must have one',
+    );
   const memberships = await listMemberships(deps.db, live.user.id);
   const account = chosenAccount(memberships, request.requestedAccount);
   const access = accessIn(memberships, account);

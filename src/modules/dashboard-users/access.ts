@@ -21,7 +21,9 @@ export interface AccountAccess {
 export function chosenAccount(memberships: readonly DashboardMembershipRow[], requested: string | null): string {
   if (requested) return requested;
   const everywhere = memberships.some((m) => m.merchant_account_id === null);
-  const accounts = [...new Set(memberships.map((m) => m.merchant_account_id).filter((id): id is string => id !== null))].sort();
+  const accounts = [
+    ...new Set(memberships.map((m) => m.merchant_account_id).filter((id): id is string => id !== null)),
+  ].sort();
   return !everywhere && accounts.length > 0 ? accounts[0]! : 'default';
 }
 
@@ -31,12 +33,20 @@ export function chosenAccount(memberships: readonly DashboardMembershipRow[], re
  * keeps the user limited to it, so an account's administrator cannot act on other accounts
  * through instance-wide operations.
  */
-export function accessIn(memberships: readonly DashboardMembershipRow[], merchantAccountId: string): AccountAccess | null {
+export function accessIn(
+  memberships: readonly DashboardMembershipRow[],
+  merchantAccountId: string,
+): AccountAccess | null {
   const own = memberships.filter((m) => m.merchant_account_id === merchantAccountId).map((m) => m.role);
   const everywhere = memberships.filter((m) => m.merchant_account_id === null).map((m) => m.role);
   const roles = [...new Set([...everywhere, ...own])].sort();
   if (roles.length === 0) return null;
-  return { merchantAccountId, roles, scopes: scopesOfRoles(roles), restrictedTo: own.length > 0 || everywhere.length === 0 ? merchantAccountId : null };
+  return {
+    merchantAccountId,
+    roles,
+    scopes: scopesOfRoles(roles),
+    restrictedTo: own.length > 0 || everywhere.length === 0 ? merchantAccountId : null,
+  };
 }
 
 /** Whether any of the user's roles requires a second factor (administrators must have one). */

@@ -7,28 +7,54 @@ export type UserPatch = Omit<Updateable<DashboardUsersTable>, 'id' | 'created_at
 /** The unique index on lower(email): one user per address, whatever its case. */
 export const EMAIL_INDEX = 'dashboard_users_email_key';
 
-export async function insertUser(db: Executor, row: Insertable<DashboardUsersTable>): Promise<DashboardUserRow | undefined> {
-  return db.insertInto('dashboard_users').values(row).onConflict((oc) => oc.doNothing()).returningAll().executeTakeFirst();
+export async function insertUser(
+  db: Executor,
+  row: Insertable<DashboardUsersTable>,
+): Promise<DashboardUserRow | undefined> {
+  return db
+    .insertInto('dashboard_users')
+    .values(row)
+    .onConflict((oc) => oc.doNothing())
+    .returningAll()
+    .executeTakeFirst();
 }
 
-export async function findUserByEmail(db: Executor, email: string, options: { forUpdate?: boolean } = {}): Promise<DashboardUserRow | undefined> {
+export async function findUserByEmail(
+  db: Executor,
+  email: string,
+  options: { forUpdate?: boolean } = {},
+): Promise<DashboardUserRow | undefined> {
   let query = db.selectFrom('dashboard_users').selectAll().where(sql<string>`lower(email)`, '=', email.toLowerCase());
   if (options.forUpdate) query = query.forUpdate();
   return query.executeTakeFirst();
 }
 
-export async function findUser(db: Executor, id: string, options: { forUpdate?: boolean } = {}): Promise<DashboardUserRow | undefined> {
+export async function findUser(
+  db: Executor,
+  id: string,
+  options: { forUpdate?: boolean } = {},
+): Promise<DashboardUserRow | undefined> {
   let query = db.selectFrom('dashboard_users').selectAll().where('id', '=', id);
   if (options.forUpdate) query = query.forUpdate();
   return query.executeTakeFirst();
 }
 
 export async function updateUser(db: Executor, id: string, patch: UserPatch): Promise<DashboardUserRow> {
-  return db.updateTable('dashboard_users').set({ ...patch, updated_at: new Date() }).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+  return db
+    .updateTable('dashboard_users')
+    .set({ ...patch, updated_at: new Date() })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 /** One more failed attempt; at `maxAttempts` the user is locked until `lockUntil` and the count starts over. */
-export async function countFailedAttempt(db: Executor, id: string, maxAttempts: number, lockUntil: Date): Promise<{ locked: boolean }> {
+export async function countFailedAttempt(
+  db: Executor,
+  id: string,
+  maxAttempts: number,
+  lockUntil: Date,
+): Promise<{ locked: boolean }> {
   const row = await db
     .updateTable('dashboard_users')
     .set({
@@ -38,15 +64,29 @@ export async function countFailedAttempt(db: Executor, id: string, maxAttempts: 
     .where('id', '=', id)
     .returning(['failed_attempts', 'locked_until'])
     .executeTakeFirst();
-  return { locked: row?.failed_attempts === 0 && row.locked_until !== null && row.locked_until.getTime() === lockUntil.getTime() };
+  return {
+    locked:
+      row?.failed_attempts === 0 && row.locked_until !== null && row.locked_until.getTime() === lockUntil.getTime(),
+  };
 }
 
 export async function listMemberships(db: Executor, userId: string): Promise<DashboardMembershipRow[]> {
-  return db.selectFrom('dashboard_memberships').selectAll().where('user_id', '=', userId).orderBy('merchant_account_id').orderBy('role').execute();
+  return db
+    .selectFrom('dashboard_memberships')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .orderBy('merchant_account_id')
+    .orderBy('role')
+    .execute();
 }
 
 /** Gives roles in one merchant account (null: every account); roles the user holds there already stay. */
-export async function addMemberships(db: Executor, userId: string, merchantAccountId: string | null, roles: readonly string[]): Promise<void> {
+export async function addMemberships(
+  db: Executor,
+  userId: string,
+  merchantAccountId: string | null,
+  roles: readonly string[],
+): Promise<void> {
   if (roles.length === 0) return;
   await db
     .insertInto('dashboard_memberships')
@@ -55,18 +95,36 @@ export async function addMemberships(db: Executor, userId: string, merchantAccou
     .execute();
 }
 
-export async function insertSetupToken(db: Executor, row: { token_hash: string; user_id: string; expires_at: Date }): Promise<void> {
+export async function insertSetupToken(
+  db: Executor,
+  row: { token_hash: string; user_id: string; expires_at: Date },
+): Promise<void> {
   await db.insertInto('dashboard_setup_tokens').values(row).execute();
 }
 
 /** Marks every unused set-up link of a user used (a newer link, or the password was set). */
 export async function retireSetupTokens(db: Executor, userId: string, now: Date): Promise<void> {
-  await db.updateTable('dashboard_setup_tokens').set({ used_at: now }).where('user_id', '=', userId).where('used_at', 'is', null).execute();
+  await db
+    .updateTable('dashboard_setup_tokens')
+    .set({ used_at: now })
+    .where('user_id', '=', userId)
+    .where('used_at', 'is', null)
+    .execute();
 }
 
 /** The unused, unexpired set-up link with this hash. */
-export async function findUsableSetupToken(db: Executor, tokenHash: string, now: Date, options: { forUpdate?: boolean } = {}) {
-  let query = db.selectFrom('dashboard_setup_tokens').selectAll().where('token_hash', '=', tokenHash).where('used_at', 'is', null).where('expires_at', '>', now);
+export async function findUsableSetupToken(
+  db: Executor,
+  tokenHash: string,
+  now: Date,
+  options: { forUpdate?: boolean } = {},
+) {
+  let query = db
+    .selectFrom('dashboard_setup_tokens')
+    .selectAll()
+    .where('token_hash', '=', tokenHash)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now);
   if (options.forUpdate) query = query.forUpdate();
   return query.executeTakeFirst();
 }

@@ -44,8 +44,15 @@ export async function createOrResetUser(deps: Deps, input: CreateUserInput): Pro
     const now = new Date();
     let user = await repo.findUserByEmail(tx, input.email, { forUpdate: true });
     const created = !user;
-    user ??= await repo.insertUser(tx, { id: uuidv7(), email: input.email, display_name: input.displayName ?? input.email.split('@')[0]!, created_at: now, updated_at: now });
-    if (!user) throw new Error(`A user with the e-mail address ${input.email} was created meanwhile; run the command again`);
+    user ??= await repo.insertUser(tx, {
+      id: uuidv7(),
+      email: input.email,
+      display_name: input.displayName ?? input.email.split('@')[0]!,
+      created_at: now,
+      updated_at: now,
+    });
+    if (!user)
+      throw new Error(`A user with the e-mail address ${input.email} was created meanwhile; run the command again`);
     await repo.addMemberships(tx, user.id, input.merchantAccountId, input.roles);
     await repo.retireSetupTokens(tx, user.id, now);
     const token = newToken();
@@ -53,7 +60,13 @@ export async function createOrResetUser(deps: Deps, input: CreateUserInput): Pro
     await repo.insertSetupToken(tx, { token_hash: tokenHash(token), user_id: user.id, expires_at: expiresAt });
     const name = `${created ? 'created' : 'set-up link issued'}: ${input.roles.join(', ')} in ${input.merchantAccountId ?? 'every merchant account'}`;
     for (const account of await accountsOfUser(tx, user.id)) {
-      await recordSystemAudit(tx, account, { name: 'System (svc users create)', jobName: 'svc users create', jobId: uuidv7() }, created ? 'created' : 'updated', { type: 'dashboard-user', id: user.id, name });
+      await recordSystemAudit(
+        tx,
+        account,
+        { name: 'System (svc users create)', jobName: 'svc users create', jobId: uuidv7() },
+        created ? 'created' : 'updated',
+        { type: 'dashboard-user', id: user.id, name },
+      );
     }
     return { userId: user.id, created, url: `${deps.config.publicUrl}/dashboard/setup?token=${token}`, expiresAt };
   });
@@ -65,7 +78,8 @@ export async function createOrResetUser(deps: Deps, input: CreateUserInput): Pro
  */
 export async function completeSetup(deps: Deps, token: string, password: string, requestId: string) {
   const hash = tokenHash(token);
-  const unknown = () => new AppError('not_found', 'The set-up link is unknown, used or expired: ask for a new one (svc users create)');
+  const unknown = () =>
+    new AppError('not_found', 'The set-up link is unknown, used or expired: ask for a new one (svc users create)');
   // The link and the password are checked before the password is hashed: a guessed link costs no argon2 run.
   const link = await repo.findUsableSetupToken(deps.db, hash, new Date());
   const owner = link && (await repo.findUser(deps.db, link.user_id));
@@ -76,11 +90,25 @@ export async function completeSetup(deps: Deps, token: string, password: string,
   return withTransaction(deps.db, async (tx) => {
     const now = new Date();
     if (!(await repo.findUsableSetupToken(tx, hash, now, { forUpdate: true }))) throw unknown();
-    const updated = await repo.updateUser(tx, owner.id, { password_hash: passwordHash, failed_attempts: 0, locked_until: null });
+    const updated = await repo.updateUser(tx, owner.id, {
+      password_hash: passwordHash,
+      failed_attempts: 0,
+      locked_until: null,
+    });
     await repo.retireSetupTokens(tx, owner.id, now);
     await revokeUserSessions(tx, owner.id, now);
-    await recordUserEvent(tx, updated, { action: 'updated', resource: { type: 'dashboard-user', id: owner.id, name: 'password set' }, operationId: 'completeDashboardSetup', requestId });
+    await recordUserEvent(tx, updated, {
+      action: 'updated',
+      resource: { type: 'dashboard-user', id: owner.id, name: 'password set' },
+      operationId: 'completeDashboardSetup',
+      requestId,
+    });
     const memberships = await repo.listMemberships(tx, owner.id);
-    return { type: 'dashboard-setup' as const, email: owner.email, second_factor_required: requiresSecondFactor(memberships), totp_enrolled: updated.totp_confirmed_at !== null };
+    return {
+      type: 'dashboard-setup' as const,
+      email: owner.email,
+      second_factor_required: requiresSecondFactor(memberships),
+      totp_enrolled: updated.totp_confirmed_at !== null,
+    };
   });
 }

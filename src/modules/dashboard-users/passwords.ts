@@ -41,7 +41,8 @@ export function passwordProblem(password: string, email: string): string | null 
   const lower = password.toLowerCase();
   const address = email.toLowerCase();
   const local = address.split('@')[0] ?? address;
-  if (lower.includes(address) || (local.length >= 4 && lower.includes(local))) return 'The password may not contain the e-mail address or its name part';
+  if (lower.includes(address) || (local.length >= 4 && lower.includes(local)))
+    return 'The password may not contain the e-mail address or its name part';
   if (new Set(lower).size < 4) return 'The password must use at least 4 different characters';
   return null;
 }

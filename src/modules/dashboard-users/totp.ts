@@ -16,7 +16,11 @@ export function newTotpSecret(email: string): { secret: string; uri: string } {
  * Sealed as the instance secrets are (vault/instance-secrets.ts): a user belongs to no merchant
  * account, so the vault master key wraps the secret directly; `svc keys rotate-vault` re-wraps it.
  */
-export function sealTotpSecret(keyring: Keyring, userId: string, secret: string): { totp_sealed: string; totp_master_key_id: string } {
+export function sealTotpSecret(
+  keyring: Keyring,
+  userId: string,
+  secret: string,
+): { totp_sealed: string; totp_master_key_id: string } {
   const { wrapped, masterKeyId } = keyring.wrap(Buffer.from(secret, 'utf8'), totpAad(userId));
   return { totp_sealed: wrapped, totp_master_key_id: masterKeyId };
 }
@@ -31,6 +35,11 @@ export function openTotpSecret(keyring: Keyring, userId: string, sealed: string,
  */
 export async function checkTotpCode(secret: string, code: string, lastStep: number | null): Promise<number | null> {
   if (!/^\d{6}$/.test(code)) return null;
-  const result = await verify({ secret, token: code, epochTolerance: 30, ...(lastStep !== null ? { afterTimeStep: lastStep } : {}) });
+  const result = await verify({
+    secret,
+    token: code,
+    epochTolerance: 30,
+    ...(lastStep !== null ? { afterTimeStep: lastStep } : {}),
+  });
   return result.valid ? (result as { timeStep: number }).timeStep : null;
 }

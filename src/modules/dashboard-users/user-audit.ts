@@ -21,7 +21,17 @@ export interface UserEvent {
  * An audit entry with the user as the actor, for what it does outside the public API (signing in,
  * failing to, signing out, setting a password or a second factor), in every account it may act on.
  */
-export async function recordUserEvent(tx: Tx, user: Pick<DashboardUserRow, 'id' | 'email' | 'display_name'>, event: UserEvent): Promise<void> {
-  const actor = { userId: user.id, name: user.display_name, email: user.email, operationId: event.operationId, requestId: event.requestId };
+export async function recordUserEvent(
+  tx: Tx,
+  user: Pick<DashboardUserRow, 'id' | 'email' | 'display_name'>,
+  event: UserEvent,
+): Promise<void> {
+  const actor = {
+    userId: user.id,
+    name: user.display_name,
+    email: user.email,
+    operationId: event.operationId,
+    requestId: event.requestId,
+  };
   await recordActorAudit(tx, await accountsOfUser(tx, user.id), actor, event.action, event.resource);
 }

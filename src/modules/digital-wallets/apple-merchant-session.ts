@@ -29,8 +29,20 @@ export interface MerchantSessionRequest {
 /** Refuses a validation URL that is not https on one of Apple's gateway hosts. */
 export function checkValidationUrl(raw: string): URL {
   const url = new URL(raw);
-  if (url.protocol !== 'https:' || !APPLE_GATEWAY.test(url.hostname) || url.port !== '' || url.username || url.password) {
-    throw fieldRefusal('body', '/validation_url', 'Not an Apple Pay gateway URL', 'value_error', 'validation_url must be an https URL on one of Apple\'s Apple Pay gateway hosts (apple-pay-gateway*.apple.com), as given by onvalidatemerchant');
+  if (
+    url.protocol !== 'https:' ||
+    !APPLE_GATEWAY.test(url.hostname) ||
+    url.port !== '' ||
+    url.username ||
+    url.password
+  ) {
+    throw fieldRefusal(
+      'body',
+      '/validation_url',
+      'Not an Apple Pay gateway URL',
+      'value_error',
+      "validation_url must be an https URL on one of Apple's Apple Pay gateway hosts (apple-pay-gateway*.apple.com), as given by onvalidatemerchant",
+    );
   }
   return url;
 }
@@ -38,7 +50,8 @@ export function checkValidationUrl(raw: string): URL {
 /** The simulated session of the sandbox (docs/digital-wallets.md). */
 export function simulatedMerchantSession(req: MerchantSessionRequest, now: Date): Record<string, unknown> {
   const seed = `${req.walletId}:${req.domainName}:${req.validationUrl}:${now.getTime()}`;
-  const digest = (label: string) => createHmac('sha256', 'svc sandbox apple pay sessions').update(`${label}:${seed}`).digest();
+  const digest = (label: string) =>
+    createHmac('sha256', 'svc sandbox apple pay sessions').update(`${label}:${seed}`).digest();
   return {
     epochTimestamp: now.getTime(),
     expiresAt: now.getTime() + 5 * 60_000,
@@ -56,19 +69,50 @@ export function simulatedMerchantSession(req: MerchantSessionRequest, now: Date)
 }
 
 /** Requests the merchant session from Apple over mutual TLS; Apple's answer is passed through. */
-export async function requestMerchantSession(req: MerchantSessionRequest, identity: { cert: string; key: string }): Promise<Record<string, unknown>> {
+export async function requestMerchantSession(
+  req: MerchantSessionRequest,
+  identity: { cert: string; key: string },
+): Promise<Record<string, unknown>> {
   const url = checkValidationUrl(req.validationUrl);
-  const target = await resolveDeliveryAddress(url.toString(), { production: true, allowPrivate: false, hostNamesOnly: true });
+  const target = await resolveDeliveryAddress(url.toString(), {
+    production: true,
+    allowPrivate: false,
+    hostNamesOnly: true,
+  });
   if (!target.ok) throw new AppError('bad_request', `validation_url cannot be reached safely: ${target.problem}`);
-  const body = JSON.stringify({ merchantIdentifier: req.merchantIdentifier, displayName: req.displayName, initiative: 'web', initiativeContext: req.domainName });
+  const body = JSON.stringify({
+    merchantIdentifier: req.merchantIdentifier,
+    displayName: req.displayName,
+    initiative: 'web',
+    initiativeContext: req.domainName,
+  });
   try {
-    const answer = await relay({ url, address: target.address, family: target.family, method: 'POST', headers: { 'content-type': 'application/json' }, body, timeoutMs: TIMEOUT_MS, connectTimeoutMs: 5_000, maxResponseBytes: MAX_ANSWER_BYTES, tls: identity });
+    const answer = await relay({
+      url,
+      address: target.address,
+      family: target.family,
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+      timeoutMs: TIMEOUT_MS,
+      connectTimeoutMs: 5_000,
+      maxResponseBytes: MAX_ANSWER_BYTES,
+      tls: identity,
+    });
     const parsed = answer.status === 200 ? (JSON.parse(answer.body.toString('utf8')) as unknown) : null;
     if (parsed && typeof parsed === 'object') return parsed as Record<string, unknown>;
-    throw new AppError('bad_gateway', `Apple refused the merchant validation (HTTP ${answer.status}); check the merchant identity certificate and that ${req.domainName} is verified for the merchant identifier`);
+    throw new AppError(
+      'bad_gateway',
+      `Apple refused the merchant validation (HTTP ${answer.status}); check the merchant identity certificate and that ${req.domainName} is verified for the merchant identifier`,
+    );
   } catch (error) {
-    if (error instanceof RelayError) throw new AppError(error.kind === 'timeout' ? 'gateway_timeout' : 'bad_gateway', `Apple's merchant validation could not be completed: ${error.message}`);
-    if (error instanceof SyntaxError) throw new AppError('bad_gateway', 'Apple answered the merchant validation with something that is not JSON');
+    if (error instanceof RelayError)
+      throw new AppError(
+        error.kind === 'timeout' ? 'gateway_timeout' : 'bad_gateway',
+        `Apple's merchant validation could not be completed: ${error.message}`,
+      );
+    if (error instanceof SyntaxError)
+      throw new AppError('bad_gateway', 'Apple answered the merchant validation with something that is not JSON');
     throw error;
   }
 }

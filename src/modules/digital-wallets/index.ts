@@ -16,7 +16,21 @@ import { updateDigitalWallet } from './routes/update-digital-wallet.ts';
 
 /** Digital wallets: registrations per provider, their domains, and wallet sessions. */
 export async function digitalWallets(app: FastifyInstance): Promise<void> {
-  for (const route of [createDigitalWallet, listDigitalWallets, getDigitalWallet, updateDigitalWallet, deleteDigitalWallet, registerDigitalWalletDomain, unregisterDigitalWalletDomain,
-    createApplePayDigitalWalletSession, createGooglePayDigitalWalletSession, createClickToPayDigitalWalletSession,
-    createPazeDigitalWalletSession, createPazeDigitalWalletCheckout, reviewPazeDigitalWalletSession, completePazeDigitalWalletSession]) app.route(route);
+  for (const route of [
+    createDigitalWallet,
+    listDigitalWallets,
+    getDigitalWallet,
+    updateDigitalWallet,
+    deleteDigitalWallet,
+    registerDigitalWalletDomain,
+    unregisterDigitalWalletDomain,
+    createApplePayDigitalWalletSession,
+    createGooglePayDigitalWalletSession,
+    createClickToPayDigitalWalletSession,
+    createPazeDigitalWalletSession,
+    createPazeDigitalWalletCheckout,
+    reviewPazeDigitalWalletSession,
+    completePazeDigitalWalletSession,
+  ])
+    app.route(route);
 }

@@ -22,18 +22,33 @@ const text = (extra: Record<string, unknown> | null, key: string) => {
 };
 
 /** The profile the wallet names itself (payloads for another profile are refused), or null. */
-export const configuredProfileId = (wallet: Pick<DigitalWalletRow, 'extra_configuration'>) => text(wallet.extra_configuration, 'profile_id');
+export const configuredProfileId = (wallet: Pick<DigitalWalletRow, 'extra_configuration'>) =>
+  text(wallet.extra_configuration, 'profile_id');
 
 export function pazeClient(config: Config, wallet: DigitalWalletRow): PazeClient {
   const extra = wallet.extra_configuration;
   const sandbox = config.environment === 'sandbox';
   const id = text(extra, 'client_id') ?? config.pazeClientId ?? (sandbox ? simulatedClientId(wallet.id) : null);
-  const name = text(extra, 'client_name') ?? config.pazeClientName ?? (sandbox ? (wallet.merchant_display_name ?? wallet.merchant_name) : null);
+  const name =
+    text(extra, 'client_name') ??
+    config.pazeClientName ??
+    (sandbox ? (wallet.merchant_display_name ?? wallet.merchant_name) : null);
   const profileId = configuredProfileId(wallet) ?? (sandbox ? simulatedProfileId(wallet.id) : null);
   if (!id || !name) {
-    throw new AppError('bad_request', 'Paze is not configured on this server: set PAZE_CLIENT_ID and PAZE_CLIENT_NAME (the client onboarded with Paze), or extra_configuration.client_id and client_name on the Paze wallet with PUT /digital-wallets/{id}');
+    throw new AppError(
+      'bad_request',
+      'Paze is not configured on this server: set PAZE_CLIENT_ID and PAZE_CLIENT_NAME (the client onboarded with Paze), or extra_configuration.client_id and client_name on the Paze wallet with PUT /digital-wallets/{id}',
+    );
   }
-  if (id.length > 50) throw new AppError('bad_request', 'The Paze wallet\'s extra_configuration.client_id is longer than Paze allows (50 characters)');
-  if (!profileId) throw new AppError('bad_request', 'The Paze wallet has no extra_configuration.profile_id (the merchant\'s Paze profile): set it with PUT /digital-wallets/{id}');
+  if (id.length > 50)
+    throw new AppError(
+      'bad_request',
+      "The Paze wallet's extra_configuration.client_id is longer than Paze allows (50 characters)",
+    );
+  if (!profileId)
+    throw new AppError(
+      'bad_request',
+      "The Paze wallet has no extra_configuration.profile_id (the merchant's Paze profile): set it with PUT /digital-wallets/{id}",
+    );
   return { id, name, profileId };
 }

@@ -8,7 +8,8 @@ import { DomainName } from './digital-wallets.schemas.ts';
  * field names are kept: these bodies are handed to and from Paze's SDKs as they are.
  */
 
-const Text = (max: number, description?: string) => Type.String({ minLength: 1, maxLength: max, ...(description ? { description } : {}) });
+const Text = (max: number, description?: string) =>
+  Type.String({ minLength: 1, maxLength: max, ...(description ? { description } : {}) });
 const SessionId = () => Text(255, 'The Paze session id (sessionId of the mobile session)');
 const AccessToken = () => Text(4096, 'The accessToken of the mobile session');
 const NETWORKS = ['VISA', 'MASTERCARD'] as const;
@@ -16,10 +17,20 @@ const TRANSACTION_TYPES = ['PURCHASE', 'CARD_ON_FILE', 'BOTH'] as const;
 
 export const PazeSessionBody = Type.Object(
   {
-    source: Type.Optional(StringEnum(['web', 'mobile'] as const, { default: 'web', description: 'web: the configuration for Paze\'s JavaScript SDK; mobile: also starts a session for the mobile checkout' })),
+    source: Type.Optional(
+      StringEnum(['web', 'mobile'] as const, {
+        default: 'web',
+        description:
+          "web: the configuration for Paze's JavaScript SDK; mobile: also starts a session for the mobile checkout",
+      }),
+    ),
     domain_name: Type.Optional(DomainName()),
   },
-  { additionalProperties: false, title: 'PazeSessionRequest', description: 'domain_name is required when source is web' },
+  {
+    additionalProperties: false,
+    title: 'PazeSessionRequest',
+    description: 'domain_name is required when source is web',
+  },
 );
 export type PazeSessionBody = Static<typeof PazeSessionBody>;
 
@@ -27,18 +38,25 @@ export const PazeSessionSchema = Type.Object(
   {
     id: Type.String({ description: 'The Paze client id' }),
     name: Type.String({ description: 'The Paze client name' }),
-    profileId: Type.String({ description: 'The merchant\'s Paze profile id' }),
-    accessToken: Type.Optional(Type.String({ description: 'Mobile: the session\'s access token' })),
+    profileId: Type.String({ description: "The merchant's Paze profile id" }),
+    accessToken: Type.Optional(Type.String({ description: "Mobile: the session's access token" })),
     sessionId: Type.Optional(Type.String({ description: 'Mobile: the session id' })),
   },
-  { additionalProperties: false, title: 'PazeSession', description: 'PazeWebSession, or PazeMobileSession (with accessToken and sessionId)' },
+  {
+    additionalProperties: false,
+    title: 'PazeSession',
+    description: 'PazeWebSession, or PazeMobileSession (with accessToken and sessionId)',
+  },
 );
 export type PazeSession = Static<typeof PazeSessionSchema>;
 
 export const TransactionValue = Type.Object(
   {
     transactionCurrency: Type.String({ pattern: '^[A-Z]{3}$', format: 'iso-4217' }),
-    transactionAmount: Type.String({ pattern: '^\\d{1,10}(\\.\\d{1,2})?$', description: 'A decimal amount, e.g. "5.39"' }),
+    transactionAmount: Type.String({
+      pattern: '^\\d{1,10}(\\.\\d{1,2})?$',
+      description: 'A decimal amount, e.g. "5.39"',
+    }),
   },
   { additionalProperties: false, title: 'PazeTransactionValue' },
 );
@@ -46,10 +64,18 @@ export type TransactionValue = Static<typeof TransactionValue>;
 
 export const PazeCheckoutBody = Type.Object(
   {
-    client: Type.Object({ id: Text(50), name: Text(255), profileId: Text(255) }, { additionalProperties: false, description: 'As the session answered (id, name, profileId)' }),
+    client: Type.Object(
+      { id: Text(50), name: Text(255), profileId: Text(255) },
+      { additionalProperties: false, description: 'As the session answered (id, name, profileId)' },
+    ),
     sessionId: SessionId(),
     accessToken: AccessToken(),
-    callbackURLScheme: Type.String({ minLength: 1, maxLength: 40, pattern: '^[a-zA-Z][a-zA-Z0-9+.-]*$', description: 'The app\'s URL scheme: the checkout returns to <scheme>://paze?code=…' }),
+    callbackURLScheme: Type.String({
+      minLength: 1,
+      maxLength: 40,
+      pattern: '^[a-zA-Z][a-zA-Z0-9+.-]*$',
+      description: "The app's URL scheme: the checkout returns to <scheme>://paze?code=…",
+    }),
     intent: StringEnum(['REVIEW_AND_PAY', 'EXPRESS_CHECKOUT', 'ADD_CARD'] as const),
     transactionValue: Type.Optional(TransactionValue),
     transactionType: Type.Optional(StringEnum(TRANSACTION_TYPES)),
@@ -57,8 +83,18 @@ export const PazeCheckoutBody = Type.Object(
     billingPreference: Type.Optional(StringEnum(['ALL', 'ZIP_COUNTRY', 'NONE'] as const)),
     emailAddress: Type.Optional(Type.String({ format: 'email', maxLength: 255 })),
     phoneNumber: Type.Optional(Type.String({ pattern: '^\\+?[0-9]{4,15}$' })),
-    cobrand: Type.Optional(Type.Array(Type.Object({ cobrandName: Text(255), benefitsOffered: Type.Optional(Type.Boolean()) }, { additionalProperties: false }), { maxItems: 10 })),
-    acceptedShippingCountries: Type.Optional(Type.Array(Type.String({ pattern: '^[A-Z]{2}$', format: 'iso-3166-alpha-2' }), { maxItems: 250 })),
+    cobrand: Type.Optional(
+      Type.Array(
+        Type.Object(
+          { cobrandName: Text(255), benefitsOffered: Type.Optional(Type.Boolean()) },
+          { additionalProperties: false },
+        ),
+        { maxItems: 10 },
+      ),
+    ),
+    acceptedShippingCountries: Type.Optional(
+      Type.Array(Type.String({ pattern: '^[A-Z]{2}$', format: 'iso-3166-alpha-2' }), { maxItems: 250 }),
+    ),
     acceptedPaymentCardNetworks: Type.Optional(Type.Array(StringEnum(NETWORKS), { minItems: 1, maxItems: 2 })),
     alwaysEnableCheckout: Type.Optional(Type.Boolean()),
   },
@@ -70,7 +106,7 @@ export const PazeCheckoutSchema = Type.Object(
   {
     pazeCheckoutUrl: Type.String({ description: 'The page the app opens for the buyer to choose a card' }),
     clientContext: Type.String(),
-    ewSID: Type.String({ description: 'Paze\'s id of the session' }),
+    ewSID: Type.String({ description: "Paze's id of the session" }),
     timestampISO8601: Type.String(),
   },
   { additionalProperties: false, title: 'PazeMobileSessionCreate' },
@@ -78,13 +114,20 @@ export const PazeCheckoutSchema = Type.Object(
 export type PazeCheckout = Static<typeof PazeCheckoutSchema>;
 
 export const PazeReviewBody = Type.Object(
-  { sessionId: SessionId(), code: Text(10240, 'The code the checkout returned to the app'), accessToken: AccessToken() },
+  {
+    sessionId: SessionId(),
+    code: Text(10240, 'The code the checkout returned to the app'),
+    accessToken: AccessToken(),
+  },
   { additionalProperties: false, title: 'PazeSessionReviewRequest' },
 );
 export type PazeReviewBody = Static<typeof PazeReviewBody>;
 
 const PazeMobileNumberSchema = Type.Object(
-  { countryCode: Type.String({ description: 'ITU country calling code, e.g. 1' }), phoneNumber: Type.String({ description: 'The number without the country code' }) },
+  {
+    countryCode: Type.String({ description: 'ITU country calling code, e.g. 1' }),
+    phoneNumber: Type.String({ description: 'The number without the country code' }),
+  },
   { additionalProperties: false, title: 'PazeMobileNumber' },
 );
 
@@ -117,7 +160,10 @@ const PazeShippingAddressSchema = Type.Object(
     countryCode: Type.String({ description: 'ISO 3166-1 alpha-2' }),
     deliveryContactDetails: Nullable(
       Type.Object(
-        { contactFullName: Nullable(Type.String({ description: 'Who receives the delivery' })), contactPhoneNumber: Nullable(PazeMobileNumberSchema) },
+        {
+          contactFullName: Nullable(Type.String({ description: 'Who receives the delivery' })),
+          contactPhoneNumber: Nullable(PazeMobileNumberSchema),
+        },
         { additionalProperties: false, title: 'PazeDeliveryContactDetails' },
       ),
     ),
@@ -126,7 +172,11 @@ const PazeShippingAddressSchema = Type.Object(
 );
 
 const PazeBillingAddressSchema = Type.Object(
-  { name: Type.Optional(Nullable(Type.String())), ...AddressLines, countryCode: Type.Optional(Nullable(Type.String({ description: 'ISO 3166-1 alpha-2' }))) },
+  {
+    name: Type.Optional(Nullable(Type.String())),
+    ...AddressLines,
+    countryCode: Type.Optional(Nullable(Type.String({ description: 'ISO 3166-1 alpha-2' }))),
+  },
   { additionalProperties: false, title: 'PazeBillingAddress' },
 );
 
@@ -140,7 +190,9 @@ export const PazeReviewSchema = Type.Object(
         paymentAccountReference: Type.String(),
         panExpirationMonth: Nullable(Type.String({ description: 'MM' })),
         panExpirationYear: Nullable(Type.String({ description: 'YYYY' })),
-        paymentCardDescriptor: Type.String({ description: 'The card product as the buyer knows it, e.g. Visa Signature' }),
+        paymentCardDescriptor: Type.String({
+          description: 'The card product as the buyer knows it, e.g. Visa Signature',
+        }),
         paymentCardType: Type.String({ description: 'CREDIT, DEBIT or PREPAID' }),
         paymentCardBrand: Type.String({ description: 'VISA, MASTERCARD or DISCOVER' }),
         paymentCardNetwork: Type.String({ description: 'VISA, MASTERCARD or DISCOVER' }),
@@ -156,7 +208,10 @@ export const PazeReviewSchema = Type.Object(
       },
       { additionalProperties: false, title: 'PazeMaskedCard' },
     ),
-    links: Type.Object({ CHANGE_CARD: Nullable(Type.String()), CHANGE_SHIPPING_ADDRESS: Nullable(Type.String()) }, { additionalProperties: false, title: 'PazeSessionReviewLinks' }),
+    links: Type.Object(
+      { CHANGE_CARD: Nullable(Type.String()), CHANGE_SHIPPING_ADDRESS: Nullable(Type.String()) },
+      { additionalProperties: false, title: 'PazeSessionReviewLinks' },
+    ),
     code: Type.String({ description: 'The code to complete the session with' }),
   },
   { additionalProperties: false, title: 'PazeSessionReview' },
@@ -180,7 +235,9 @@ export const PazeCompleteBody = Type.Object(
       ),
     ),
     transactionValue: Type.Optional(TransactionValue),
-    processingNetwork: Type.Optional(Type.String({ pattern: '^[A-Z_]{1,20}$', description: 'The network to process with, e.g. VISA' })),
+    processingNetwork: Type.Optional(
+      Type.String({ pattern: '^[A-Z_]{1,20}$', description: 'The network to process with, e.g. VISA' }),
+    ),
     enhancedTransactionData: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { maxProperties: 50 })),
   },
   { additionalProperties: false, title: 'PazeSessionCompleteRequest' },
@@ -190,8 +247,12 @@ export type PazeCompleteBody = Static<typeof PazeCompleteBody>;
 export const PazeCompleteSchema = Type.Object(
   {
     payloadId: Type.String(),
-    completeResponse: Type.String({ description: 'The JWS to pay with: POST /transactions payment_method {method: paze, token: completeResponse}' }),
-    securePayload: Type.String({ description: 'The securedPayload the completeResponse wraps (a JWE to the wallet\'s key)' }),
+    completeResponse: Type.String({
+      description: 'The JWS to pay with: POST /transactions payment_method {method: paze, token: completeResponse}',
+    }),
+    securePayload: Type.String({
+      description: "The securedPayload the completeResponse wraps (a JWE to the wallet's key)",
+    }),
     clientContext: Type.String(),
     ewSID: Type.String(),
     timestampISO8601: Type.String(),

@@ -3,7 +3,11 @@ import type { EventRow, WebhookDeliveryRow, WebhookSubscriptionRow } from '../..
 import { withTransaction, type Executor } from '../../db/transaction.ts';
 import { privateTargetsPolicy, resolveDeliveryAddress } from '../../lib/url-safety.ts';
 import type { WebhookAttemptOutcome } from '../../observability/metrics.ts';
-import { basicAuthOf, findSubscription, signingSecrets } from '../webhook-subscriptions/webhook-subscriptions.service.ts';
+import {
+  basicAuthOf,
+  findSubscription,
+  signingSecrets,
+} from '../webhook-subscriptions/webhook-subscriptions.service.ts';
 import * as repo from './deliveries.repo.ts';
 import { findEvent } from './events.repo.ts';
 import { signatures } from './signatures.ts';
@@ -27,8 +31,18 @@ export function retryDelayMs(attempts: number, random: () => number = Math.rando
 }
 
 /** Enqueues the job of a delivery's next attempt (the key names the time, so a reschedule is not deduplicated away). */
-export async function scheduleAttempt(db: Executor, deps: Deps, d: { merchant_account_id: string; id: string }, at: Date): Promise<void> {
-  await deps.queue.enqueue(db, 'deliver-webhook', { merchant_account_id: d.merchant_account_id, delivery_id: d.id }, { jobKey: `deliver-webhook:${d.id}:${at.getTime()}`, runAt: at });
+export async function scheduleAttempt(
+  db: Executor,
+  deps: Deps,
+  d: { merchant_account_id: string; id: string },
+  at: Date,
+): Promise<void> {
+  await deps.queue.enqueue(
+    db,
+    'deliver-webhook',
+    { merchant_account_id: d.merchant_account_id, delivery_id: d.id },
+    { jobKey: `deliver-webhook:${d.id}:${at.getTime()}`, runAt: at },
+  );
 }
 
 /** The JSON body sent to receivers (docs/webhooks.md, "Envelope"). */
@@ -51,8 +65,19 @@ type SendResult = repo.AttemptRecord | { stop: string };
  * being attempted by another job is left alone; one blocked by an earlier delivery of its resource
  * waits for it.
  */
-export async function attemptDelivery(deps: Deps, merchantAccountId: string, deliveryId: string, now: Date): Promise<void> {
-  const claimed = await repo.claimDelivery(deps.db, merchantAccountId, deliveryId, now, new Date(now.getTime() + LEASE_MS));
+export async function attemptDelivery(
+  deps: Deps,
+  merchantAccountId: string,
+  deliveryId: string,
+  now: Date,
+): Promise<void> {
+  const claimed = await repo.claimDelivery(
+    deps.db,
+    merchantAccountId,
+    deliveryId,
+    now,
+    new Date(now.getTime() + LEASE_MS),
+  );
   if (!claimed) return waitForEarlier(deps, merchantAccountId, deliveryId, now);
   const result = await send(deps, claimed, now);
   const finishedAt = new Date(now.getTime() + ('stop' in result ? 0 : result.durationMs));
@@ -70,7 +95,9 @@ async function waitForEarlier(deps: Deps, merchantAccountId: string, deliveryId:
     const earlier = await repo.earlierPending(tx, d, { forUpdate: true });
     const after = earlier?.next_attempt_at && earlier.next_attempt_at > now ? earlier.next_attempt_at : now;
     // Later than the current job's time: its job key (delivery id + time) must not be that job's own.
-    const at = earlier ? new Date(after.getTime() + ORDER_WAIT_MS) : new Date(Math.max(now.getTime(), d.next_attempt_at!.getTime() + 1));
+    const at = earlier
+      ? new Date(after.getTime() + ORDER_WAIT_MS)
+      : new Date(Math.max(now.getTime(), d.next_attempt_at!.getTime() + 1));
     if (await repo.reschedule(tx, d, d.next_attempt_at, at, now)) await scheduleAttempt(tx, deps, d, at);
   });
 }
@@ -81,16 +108,31 @@ async function send(deps: Deps, d: WebhookDeliveryRow, now: Date): Promise<SendR
   if (!sub.active) return { stop: 'the subscription is inactive' };
   const event = await findEvent(deps.db, d.merchant_account_id, d.event_id);
   if (!event) return { stop: 'the event no longer exists' };
-  const policy = privateTargetsPolicy(deps.config.environment === 'production', deps.config.webhookAllowPrivateUrls, 'WEBHOOK_ALLOW_PRIVATE_URLS');
+  const policy = privateTargetsPolicy(
+    deps.config.environment === 'production',
+    deps.config.webhookAllowPrivateUrls,
+    'WEBHOOK_ALLOW_PRIVATE_URLS',
+  );
   const target = await resolveDeliveryAddress(sub.url, policy);
   if (!target.ok) return { statusCode: null, durationMs: 0, error: `refused: ${target.problem}` };
   const body = JSON.stringify(envelope(event));
   const headers = await requestHeaders(deps, sub, body, now);
-  const outcome = await postWebhook({ url: new URL(sub.url), address: target.address, family: target.family, headers, body });
+  const outcome = await postWebhook({
+    url: new URL(sub.url),
+    address: target.address,
+    family: target.family,
+    headers,
+    body,
+  });
   return { ...outcome, error: outcome.error ?? (isSuccess(outcome.statusCode) ? null : `HTTP ${outcome.statusCode}`) };
 }
 
-async function requestHeaders(deps: Deps, sub: WebhookSubscriptionRow, body: string, now: Date): Promise<Record<string, string>> {
+async function requestHeaders(
+  deps: Deps,
+  sub: WebhookSubscriptionRow,
+  body: string,
+  now: Date,
+): Promise<Record<string, string>> {
   const timestamp = Math.floor(now.getTime() / 1000);
   const headers: Record<string, string> = {
     'content-type': 'application/json',
@@ -108,7 +150,13 @@ function isSuccess(status: number | null): boolean {
 }
 
 /** Records the attempt and its outcome; a finished delivery lets the next one of its resource go at once. */
-async function record(tx: Executor, deps: Deps, d: WebhookDeliveryRow, result: SendResult, now: Date): Promise<WebhookAttemptOutcome> {
+async function record(
+  tx: Executor,
+  deps: Deps,
+  d: WebhookDeliveryRow,
+  result: SendResult,
+  now: Date,
+): Promise<WebhookAttemptOutcome> {
   if ('stop' in result) {
     await repo.setStopped(tx, d, result.stop, now);
     await wakeNext(tx, deps, d, now);

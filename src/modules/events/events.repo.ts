@@ -31,6 +31,10 @@ export function insertDeliveriesQuery(db: Executor, rows: NewDelivery[]) {
 }
 
 export async function findEvent(db: Executor, merchantAccountId: string, id: string): Promise<EventRow | undefined> {
-  return db.selectFrom('events').selectAll().where('merchant_account_id', '=', merchantAccountId).where('id', '=', id).executeTakeFirst();
+  return db
+    .selectFrom('events')
+    .selectAll()
+    .where('merchant_account_id', '=', merchantAccountId)
+    .where('id', '=', id)
+    .executeTakeFirst();
 }
-

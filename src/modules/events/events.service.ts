@@ -31,7 +31,12 @@ export const GIVE_UP_AFTER_MS = 24 * 3600 * 1000;
  * the pool, and a pool read inside a transaction can wait for ever for a connection the
  * transactions hold (PGlite's only one, or all of a pool's).
  */
-export async function eventWrites(tx: Executor, deps: Deps, event: NewEvent, subscriptions?: readonly WebhookSubscriptionRow[]): Promise<Array<Compilable<unknown>>> {
+export async function eventWrites(
+  tx: Executor,
+  deps: Deps,
+  event: NewEvent,
+  subscriptions?: readonly WebhookSubscriptionRow[],
+): Promise<Array<Compilable<unknown>>> {
   // Times come from this process, not the database's now(): deliveries of a resource are ordered
   // by (created_at, id), and ids from uuidv7 are strictly increasing within the process.
   const now = new Date();
@@ -63,7 +68,14 @@ export async function eventWrites(tx: Executor, deps: Deps, event: NewEvent, sub
   }));
   writes.push(insertDeliveriesQuery(tx, deliveries));
   for (const d of deliveries) {
-    writes.push(deps.queue.enqueueQuery(tx, 'deliver-webhook', { merchant_account_id: d.merchant_account_id, delivery_id: d.id }, { jobKey: `deliver-webhook:${d.id}`, runAt: now }));
+    writes.push(
+      deps.queue.enqueueQuery(
+        tx,
+        'deliver-webhook',
+        { merchant_account_id: d.merchant_account_id, delivery_id: d.id },
+        { jobKey: `deliver-webhook:${d.id}`, runAt: now },
+      ),
+    );
   }
   return writes;
 }

@@ -17,10 +17,17 @@ export const SIGNATURE_TOLERANCE_SECONDS = 300;
  * matches `secret` over `<timestamp>.<raw body>`, compared in constant time, and the timestamp is
  * within the tolerance. Returns why it fails, or null when the request is genuine.
  */
-export function verifySignatures(secret: string, timestampHeader: string | undefined, signaturesHeader: string | undefined, rawBody: string, now = Date.now()): string | null {
+export function verifySignatures(
+  secret: string,
+  timestampHeader: string | undefined,
+  signaturesHeader: string | undefined,
+  rawBody: string,
+  now = Date.now(),
+): string | null {
   const timestamp = Number(timestampHeader);
   if (!Number.isInteger(timestamp)) return 'no x-svc-webhook-timestamp header';
-  if (Math.abs(now / 1000 - timestamp) > SIGNATURE_TOLERANCE_SECONDS) return `timestamp ${timestamp} is more than ${SIGNATURE_TOLERANCE_SECONDS} s away from this clock`;
+  if (Math.abs(now / 1000 - timestamp) > SIGNATURE_TOLERANCE_SECONDS)
+    return `timestamp ${timestamp} is more than ${SIGNATURE_TOLERANCE_SECONDS} s away from this clock`;
   const expected = createHmac('sha256', secret).update(`${timestamp}.${rawBody}`).digest();
   const matches = (signaturesHeader ?? '').split(',').some((signature) => {
     const given = Buffer.from(signature.trim(), 'hex');

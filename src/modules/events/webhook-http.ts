@@ -60,8 +60,14 @@ export function postWebhook(req: PostRequest): Promise<PostOutcome> {
       res.on('end', () => finish(res.statusCode ?? null, null));
       res.on('error', (e) => finish(res.statusCode ?? null, e.message));
     });
-    const connectTimer = setTimeout(() => outgoing.destroy(new Error(`no connection within ${CONNECT_TIMEOUT_MS} ms`)), CONNECT_TIMEOUT_MS);
-    const totalTimer = setTimeout(() => outgoing.destroy(new Error(`no complete response within ${TOTAL_TIMEOUT_MS} ms`)), TOTAL_TIMEOUT_MS);
+    const connectTimer = setTimeout(
+      () => outgoing.destroy(new Error(`no connection within ${CONNECT_TIMEOUT_MS} ms`)),
+      CONNECT_TIMEOUT_MS,
+    );
+    const totalTimer = setTimeout(
+      () => outgoing.destroy(new Error(`no complete response within ${TOTAL_TIMEOUT_MS} ms`)),
+      TOTAL_TIMEOUT_MS,
+    );
     outgoing.on('socket', (socket) => socket.once('connect', () => clearTimeout(connectTimer)));
     outgoing.on('error', (e) => finish(null, e.message));
     outgoing.end(req.body);

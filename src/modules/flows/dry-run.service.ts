@@ -16,29 +16,73 @@ function factsOf(body: DryRunFlowBody): FlowFacts {
   const pm = body.payment_method ?? null;
   const bin = pm?.bin ?? null;
   return {
-    amount: body.amount, currency: body.currency, country: body.country ?? null, method: pm?.method ?? null,
-    scheme: pm?.scheme ?? (bin ? detectSchemes(bin).scheme : null), bin, issuerCountry: bin ? detectSchemes(bin).country : null,
-    paymentSource: body.payment_source ?? 'ecommerce', merchantInitiated: body.merchant_initiated ?? false, isSubsequentPayment: body.is_subsequent_payment ?? false,
-    metadata: body.metadata ?? null, buyerExternalIdentifier: body.buyer_external_identifier ?? null, antiFraudDecision: body.anti_fraud_decision ?? null,
+    amount: body.amount,
+    currency: body.currency,
+    country: body.country ?? null,
+    method: pm?.method ?? null,
+    scheme: pm?.scheme ?? (bin ? detectSchemes(bin).scheme : null),
+    bin,
+    issuerCountry: bin ? detectSchemes(bin).country : null,
+    paymentSource: body.payment_source ?? 'ecommerce',
+    merchantInitiated: body.merchant_initiated ?? false,
+    isSubsequentPayment: body.is_subsequent_payment ?? false,
+    metadata: body.metadata ?? null,
+    buyerExternalIdentifier: body.buyer_external_identifier ?? null,
+    antiFraudDecision: body.anti_fraud_decision ?? null,
     threeDSecureStatus: body.three_d_secure_status ?? null,
   };
 }
 
 /** The services in the order a transaction would try them, then those it would not, each with why. */
-async function routeSteps(ctx: RequestContext, facts: FlowFacts, winner: FlowRule | null, splitKey: string): Promise<Step[]> {
+async function routeSteps(
+  ctx: RequestContext,
+  facts: FlowFacts,
+  winner: FlowRule | null,
+  splitKey: string,
+): Promise<Step[]> {
   const rows = await listRoutablePaymentServices(ctx.deps.db, ctx.deps, ctx.merchantAccountId);
   const byId = new Map(rows.map((r) => [r.id, r]));
   const order = winner ? serviceOrder(routeOutcomeOf(winner), splitKey) : rows.map((r) => r.id);
   const candidates = order.flatMap((id, i) => (byId.has(id) ? [candidateOf(byId.get(id)!, i)] : []));
-  const request = { method: facts.method === 'network-token' ? 'card' : facts.method ?? 'card', currency: facts.currency ?? '', country: facts.country, forcedServiceId: null, knownDefinitions: new Set(ctx.deps.connectors.definitions().map((d) => d.id)) };
+  const request = {
+    method: facts.method === 'network-token' ? 'card' : (facts.method ?? 'card'),
+    currency: facts.currency ?? '',
+    country: facts.country,
+    forcedServiceId: null,
+    knownDefinitions: new Set(ctx.deps.connectors.definitions().map((d) => d.id)),
+  };
   const trace = route(candidates, request);
   const name = (id: string) => byId.get(id)?.display_name ?? null;
   // Without a rule only the first eligible service is tried: failover needs a rule.
   const tried = winner ? trace.eligible.slice(0, routeOutcomeOf(winner).max_attempts) : trace.eligible.slice(0, 1);
-  const steps: Step[] = tried.map((id) => ({ payment_service_id: id, display_name: name(id), eligible: true, skipped_because: null }));
-  for (const id of trace.eligible.filter((e) => !tried.includes(e))) steps.push({ payment_service_id: id, display_name: name(id), eligible: true, skipped_because: winner ? 'beyond_max_attempts' : 'no_failover_without_a_rule' });
-  for (const s of trace.skipped) steps.push({ payment_service_id: s.payment_service_id, display_name: name(s.payment_service_id), eligible: false, skipped_because: s.reason });
-  for (const id of order) if (!byId.has(id)) steps.push({ payment_service_id: id, display_name: null, eligible: false, skipped_because: 'inactive_or_deleted' });
+  const steps: Step[] = tried.map((id) => ({
+    payment_service_id: id,
+    display_name: name(id),
+    eligible: true,
+    skipped_because: null,
+  }));
+  for (const id of trace.eligible.filter((e) => !tried.includes(e)))
+    steps.push({
+      payment_service_id: id,
+      display_name: name(id),
+      eligible: true,
+      skipped_because: winner ? 'beyond_max_attempts' : 'no_failover_without_a_rule',
+    });
+  for (const s of trace.skipped)
+    steps.push({
+      payment_service_id: s.payment_service_id,
+      display_name: name(s.payment_service_id),
+      eligible: false,
+      skipped_because: s.reason,
+    });
+  for (const id of order)
+    if (!byId.has(id))
+      steps.push({
+        payment_service_id: id,
+        display_name: null,
+        eligible: false,
+        skipped_because: 'inactive_or_deleted',
+      });
   return steps;
 }
 
@@ -48,10 +92,24 @@ export async function dryRunFlow(ctx: RequestContext, flow: FlowName, body: DryR
   const decisions: Decision[] = [];
   for (const action of FLOW_ACTIONS[flow]) {
     const rows = await rulesInOrder(ctx.deps.db, ctx.merchantAccountId, flow, action);
-    const rules: FlowRule[] = rows.map((r) => ({ id: r.id, flow: r.flow, action: r.action, position: r.position, enabled: r.enabled, conditions: r.conditions, outcome: r.outcome }));
+    const rules: FlowRule[] = rows.map((r) => ({
+      id: r.id,
+      flow: r.flow,
+      action: r.action,
+      position: r.position,
+      enabled: r.enabled,
+      conditions: r.conditions,
+      outcome: r.outcome,
+    }));
     const { winner, rules: explained } = explainRules(rules, facts);
-    const decision: Decision = { action, matched_rule_id: winner?.id ?? null, outcome: (winner?.outcome as Decision['outcome']) ?? null, rules: explained };
-    if (action === 'route-transaction') decision.payment_services = await routeSteps(ctx, facts, winner, body.external_identifier ?? 'dry-run');
+    const decision: Decision = {
+      action,
+      matched_rule_id: winner?.id ?? null,
+      outcome: (winner?.outcome as Decision['outcome']) ?? null,
+      rules: explained,
+    };
+    if (action === 'route-transaction')
+      decision.payment_services = await routeSteps(ctx, facts, winner, body.external_identifier ?? 'dry-run');
     decisions.push(decision);
   }
   return { flow, decisions };

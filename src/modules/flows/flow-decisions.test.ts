@@ -4,10 +4,30 @@ import { explainRules, firstMatch, serviceOrder, splitBucket, type FlowRule } fr
 import type { FlowFacts } from './rule-conditions.ts';
 
 const facts: FlowFacts = {
-  amount: 500, currency: 'USD', country: 'US', method: 'card', scheme: 'visa', bin: '411111', issuerCountry: null, paymentSource: 'ecommerce',
-  merchantInitiated: false, isSubsequentPayment: false, metadata: null, buyerExternalIdentifier: null, antiFraudDecision: null, threeDSecureStatus: null,
+  amount: 500,
+  currency: 'USD',
+  country: 'US',
+  method: 'card',
+  scheme: 'visa',
+  bin: '411111',
+  issuerCountry: null,
+  paymentSource: 'ecommerce',
+  merchantInitiated: false,
+  isSubsequentPayment: false,
+  metadata: null,
+  buyerExternalIdentifier: null,
+  antiFraudDecision: null,
+  threeDSecureStatus: null,
 };
-const rule = (id: string, position: number, conditions: FlowRule['conditions'], enabled = true): FlowRule => ({ id, flow: 'card-transaction', action: 'route-transaction', position, enabled, conditions, outcome: {} });
+const rule = (id: string, position: number, conditions: FlowRule['conditions'], enabled = true): FlowRule => ({
+  id,
+  flow: 'card-transaction',
+  action: 'route-transaction',
+  position,
+  enabled,
+  conditions,
+  outcome: {},
+});
 
 describe('firstMatch and explainRules', () => {
   const rules = [
@@ -27,14 +47,25 @@ describe('firstMatch and explainRules', () => {
     const { winner, rules: explained } = explainRules(rules, facts);
     expect(winner?.id).toBe('usd');
     expect(explained.map((r) => [r.rule_id, r.matched, r.not_matched_because])).toEqual([
-      ['eur', false, 'conditions'], ['off', false, 'disabled'], ['usd', true, null], ['all', false, 'earlier_rule_matched'],
+      ['eur', false, 'conditions'],
+      ['off', false, 'disabled'],
+      ['usd', true, null],
+      ['all', false, 'earlier_rule_matched'],
     ]);
-    expect(explained[0]!.failed_conditions).toEqual([{ index: 0, field: 'currency', operator: 'equals', reason: 'currency is "USD", not "EUR"' }]);
+    expect(explained[0]!.failed_conditions).toEqual([
+      { index: 0, field: 'currency', operator: 'equals', reason: 'currency is "USD", not "EUR"' },
+    ]);
   });
 });
 
 describe('serviceOrder', () => {
-  const outcome = { payment_service_ids: ['a', 'b', 'c'], weights: null, max_attempts: 3, time_budget_seconds: 30, retry_on_declines: [] };
+  const outcome = {
+    payment_service_ids: ['a', 'b', 'c'],
+    weights: null,
+    max_attempts: 3,
+    time_budget_seconds: 30,
+    retry_on_declines: [],
+  };
 
   it('keeps the listed order without weights', () => {
     expect(serviceOrder(outcome, 'any')).toEqual(['a', 'b', 'c']);

@@ -40,8 +40,20 @@ export const ROUTE_DEFAULTS = {
  * laundering. `insufficient_funds` is not among them: a merchant may opt in.
  */
 export const HARD_DECLINES = [
-  'stolen_card', 'lost_card', 'pickup_card', 'suspected_fraud', 'invalid_card_number', 'incorrect_card_number', 'expired_card',
-  'restricted_card', 'blocked_card', 'account_closed', 'invalid_account', 'revoked_authorization', 'incorrect_cvv', 'authentication_required',
+  'stolen_card',
+  'lost_card',
+  'pickup_card',
+  'suspected_fraud',
+  'invalid_card_number',
+  'incorrect_card_number',
+  'expired_card',
+  'restricted_card',
+  'blocked_card',
+  'account_closed',
+  'invalid_account',
+  'revoked_authorization',
+  'incorrect_cvv',
+  'authentication_required',
 ] as const;
 
 export interface RouteOutcome {
@@ -84,16 +96,32 @@ export interface RuleExplanation {
 }
 
 /** Every rule of the list against the facts, for the dry run; `matched` marks the winner only. */
-export function explainRules(rules: readonly FlowRule[], facts: FlowFacts): { winner: FlowRule | null; rules: RuleExplanation[] } {
+export function explainRules(
+  rules: readonly FlowRule[],
+  facts: FlowFacts,
+): { winner: FlowRule | null; rules: RuleExplanation[] } {
   let winner: FlowRule | null = null;
   const explained = rules.map((rule): RuleExplanation => {
     const failed = rule.conditions.flatMap((c, index) => {
       const reason = conditionMiss(c, facts);
       return reason === null ? [] : [{ index, field: c.field, operator: c.operator, reason }];
     });
-    const because = !rule.enabled ? 'disabled' : failed.length > 0 ? 'conditions' : winner !== null ? 'earlier_rule_matched' : null;
+    const because = !rule.enabled
+      ? 'disabled'
+      : failed.length > 0
+        ? 'conditions'
+        : winner !== null
+          ? 'earlier_rule_matched'
+          : null;
     if (because === null) winner = rule;
-    return { rule_id: rule.id, position: rule.position, enabled: rule.enabled, matched: because === null, not_matched_because: because, failed_conditions: failed };
+    return {
+      rule_id: rule.id,
+      position: rule.position,
+      enabled: rule.enabled,
+      matched: because === null,
+      not_matched_because: because,
+      failed_conditions: failed,
+    };
   });
   return { winner, rules: explained };
 }

@@ -8,7 +8,12 @@ import type { CursorPosition } from '../../http/cursor.ts';
  * Serializes the writers of one flow action's list (positions are dense 1..n): held to the end of
  * the caller's transaction. An advisory lock rather than a row lock: the list may be empty.
  */
-export async function lockRuleList(db: Executor, merchantAccountId: string, flow: FlowName, action: FlowActionName): Promise<void> {
+export async function lockRuleList(
+  db: Executor,
+  merchantAccountId: string,
+  flow: FlowName,
+  action: FlowActionName,
+): Promise<void> {
   await sql`SELECT pg_advisory_xact_lock(hashtext(${`flow-rules:${merchantAccountId}:${flow}:${action}`}))`.execute(db);
 }
 
@@ -18,22 +23,51 @@ export async function insertFlowRule(db: Executor, row: NewFlowRule): Promise<Fl
 
 /** The rules of one flow action of the merchant account. */
 const listOf = (db: Executor, merchantAccountId: string, flow: FlowName, action: FlowActionName) =>
-  db.selectFrom('flow_rules').selectAll().where('merchant_account_id', '=', merchantAccountId).where('flow', '=', flow).where('action', '=', action);
+  db
+    .selectFrom('flow_rules')
+    .selectAll()
+    .where('merchant_account_id', '=', merchantAccountId)
+    .where('flow', '=', flow)
+    .where('action', '=', action);
 
-export async function findFlowRule(db: Executor, merchantAccountId: string, flow: FlowName, action: FlowActionName, id: string): Promise<FlowRuleRow | undefined> {
+export async function findFlowRule(
+  db: Executor,
+  merchantAccountId: string,
+  flow: FlowName,
+  action: FlowActionName,
+  id: string,
+): Promise<FlowRuleRow | undefined> {
   return listOf(db, merchantAccountId, flow, action).where('id', '=', id).executeTakeFirst();
 }
 
 /** A flow action's rules in order (the caller holds `lockRuleList`). */
-export async function rulesInOrder(db: Executor, merchantAccountId: string, flow: FlowName, action: FlowActionName): Promise<FlowRuleRow[]> {
+export async function rulesInOrder(
+  db: Executor,
+  merchantAccountId: string,
+  flow: FlowName,
+  action: FlowActionName,
+): Promise<FlowRuleRow[]> {
   return listOf(db, merchantAccountId, flow, action).orderBy('position').orderBy('id').execute();
 }
 
-export async function ruleIdsInOrder(db: Executor, merchantAccountId: string, flow: FlowName, action: FlowActionName): Promise<string[]> {
+export async function ruleIdsInOrder(
+  db: Executor,
+  merchantAccountId: string,
+  flow: FlowName,
+  action: FlowActionName,
+): Promise<string[]> {
   return (await rulesInOrder(db, merchantAccountId, flow, action)).map((r) => r.id);
 }
 
-export async function listFlowRules(db: Executor, merchantAccountId: string, flow: FlowName, action: FlowActionName, enabled: boolean | undefined, position: CursorPosition | null, limit: number): Promise<KeysetPage<FlowRuleRow>> {
+export async function listFlowRules(
+  db: Executor,
+  merchantAccountId: string,
+  flow: FlowName,
+  action: FlowActionName,
+  enabled: boolean | undefined,
+  position: CursorPosition | null,
+  limit: number,
+): Promise<KeysetPage<FlowRuleRow>> {
   let base = listOf(db, merchantAccountId, flow, action);
   if (enabled !== undefined) base = base.where('enabled', '=', enabled);
   return keysetPage(db, base, { columns: ['position', 'id'], limit, position, ascending: true });
@@ -41,10 +75,23 @@ export async function listFlowRules(db: Executor, merchantAccountId: string, flo
 
 /** Every rule of the merchant account, for the cache (one statement per account and TTL). */
 export async function allFlowRules(db: Executor, merchantAccountId: string): Promise<FlowRuleRow[]> {
-  return db.selectFrom('flow_rules').selectAll().where('merchant_account_id', '=', merchantAccountId).orderBy('flow').orderBy('action').orderBy('position').orderBy('id').execute();
+  return db
+    .selectFrom('flow_rules')
+    .selectAll()
+    .where('merchant_account_id', '=', merchantAccountId)
+    .orderBy('flow')
+    .orderBy('action')
+    .orderBy('position')
+    .orderBy('id')
+    .execute();
 }
 
-export async function updateFlowRule(db: Executor, merchantAccountId: string, id: string, patch: FlowRulePatch): Promise<FlowRuleRow> {
+export async function updateFlowRule(
+  db: Executor,
+  merchantAccountId: string,
+  id: string,
+  patch: FlowRulePatch,
+): Promise<FlowRuleRow> {
   return db
     .updateTable('flow_rules')
     .set({ ...patch, updated_at: new Date() })

@@ -25,7 +25,11 @@ export interface FlowAction {
   action: FlowActionName;
 }
 
-const audited = (row: FlowRuleRow) => ({ type: FLOW_RULE_TYPE, id: row.id, name: `${row.flow} ${row.action} rule ${row.position}${row.description ? `: ${row.description}` : ''}` });
+const audited = (row: FlowRuleRow) => ({
+  type: FLOW_RULE_TYPE,
+  id: row.id,
+  name: `${row.flow} ${row.action} rule ${row.position}${row.description ? `: ${row.description}` : ''}`,
+});
 
 /** A change is seen at once by this process, and within the cache TTL (5 s) by the others. */
 async function changing<T>(ctx: RequestContext, fn: (tx: Tx) => Promise<T>): Promise<T> {
@@ -41,19 +45,36 @@ function moved(ids: readonly string[], id: string, position: number): string[] {
   return rest;
 }
 
-export async function createFlowRule(ctx: RequestContext, { flow, action }: FlowAction, body: CreateFlowRuleBody): Promise<FlowRule> {
+export async function createFlowRule(
+  ctx: RequestContext,
+  { flow, action }: FlowAction,
+  body: CreateFlowRuleBody,
+): Promise<FlowRule> {
   checkFlowAction(flow, action);
   const conditions = checkConditions(flow, body.conditions);
   return changing(ctx, async (tx) => {
     const outcome = await checkOutcome(tx, ctx.merchantAccountId, action, body.outcome);
     await repo.lockRuleList(tx, ctx.merchantAccountId, flow, action);
     const ids = await repo.ruleIdsInOrder(tx, ctx.merchantAccountId, flow, action);
-    if (ids.length >= MAX_RULES_PER_ACTION) throw fieldRefusal('path', '/action', `The ${flow} ${action} list already holds ${MAX_RULES_PER_ACTION} rules, the most it may hold; delete or merge some first`, 'too_many_rules');
+    if (ids.length >= MAX_RULES_PER_ACTION)
+      throw fieldRefusal(
+        'path',
+        '/action',
+        `The ${flow} ${action} list already holds ${MAX_RULES_PER_ACTION} rules, the most it may hold; delete or merge some first`,
+        'too_many_rules',
+      );
     const id = uuidv7();
     const order = moved(ids, id, body.position ?? ids.length + 1);
     const row = await repo.insertFlowRule(tx, {
-      merchant_account_id: ctx.merchantAccountId, id, flow, action, position: order.indexOf(id) + 1, description: body.description ?? null,
-      enabled: body.enabled ?? true, conditions: JSON.stringify(conditions), outcome: JSON.stringify(outcome),
+      merchant_account_id: ctx.merchantAccountId,
+      id,
+      flow,
+      action,
+      position: order.indexOf(id) + 1,
+      description: body.description ?? null,
+      enabled: body.enabled ?? true,
+      conditions: JSON.stringify(conditions),
+      outcome: JSON.stringify(outcome),
     });
     // The rules after it move down one place (the new row already has its place, so it is not written).
     await repo.setPositions(tx, ctx.merchantAccountId, order);
@@ -62,13 +83,18 @@ export async function createFlowRule(ctx: RequestContext, { flow, action }: Flow
   });
 }
 
-export async function listFlowRules(ctx: RequestContext, { flow, action }: FlowAction, query: ListFlowRulesQuery): Promise<ListEnvelope<FlowRule>> {
+export async function listFlowRules(
+  ctx: RequestContext,
+  { flow, action }: FlowAction,
+  query: ListFlowRulesQuery,
+): Promise<ListEnvelope<FlowRule>> {
   checkFlowAction(flow, action);
   return listPage(
     ctx,
     `flow-rules:${flow}:${action}:${query.enabled ?? ''}`,
     query,
-    (position, limit) => repo.listFlowRules(ctx.deps.db, ctx.merchantAccountId, flow, action, query.enabled, position, limit),
+    (position, limit) =>
+      repo.listFlowRules(ctx.deps.db, ctx.merchantAccountId, flow, action, query.enabled, position, limit),
     toFlowRuleResource,
     (row) => [row.position, row.id],
     ctx.merchantAccountId,
@@ -76,7 +102,12 @@ export async function listFlowRules(ctx: RequestContext, { flow, action }: FlowA
   );
 }
 
-async function ruleOrNotFound(tx: Tx | RequestContext['deps']['db'], ctx: RequestContext, { flow, action }: FlowAction, id: string): Promise<FlowRuleRow> {
+async function ruleOrNotFound(
+  tx: Tx | RequestContext['deps']['db'],
+  ctx: RequestContext,
+  { flow, action }: FlowAction,
+  id: string,
+): Promise<FlowRuleRow> {
   const row = await repo.findFlowRule(tx, ctx.merchantAccountId, flow, action, id);
   if (!row) throw notFound('flow rule', id);
   return row;
@@ -88,7 +119,12 @@ export async function getFlowRule(ctx: RequestContext, list: FlowAction, id: str
 }
 
 /** PUT as a partial update: fields left out keep their value; conditions and outcome are replaced whole. */
-export async function updateFlowRule(ctx: RequestContext, list: FlowAction, id: string, body: UpdateFlowRuleBody): Promise<FlowRule> {
+export async function updateFlowRule(
+  ctx: RequestContext,
+  list: FlowAction,
+  id: string,
+  body: UpdateFlowRuleBody,
+): Promise<FlowRule> {
   checkFlowAction(list.flow, list.action);
   const conditions = body.conditions ? checkConditions(list.flow, body.conditions) : null;
   return changing(ctx, async (tx) => {
@@ -98,7 +134,8 @@ export async function updateFlowRule(ctx: RequestContext, list: FlowAction, id: 
     if (body.description !== undefined) patch.description = body.description;
     if (body.enabled !== undefined) patch.enabled = body.enabled;
     if (conditions) patch.conditions = JSON.stringify(conditions);
-    if (body.outcome) patch.outcome = JSON.stringify(await checkOutcome(tx, ctx.merchantAccountId, list.action, body.outcome));
+    if (body.outcome)
+      patch.outcome = JSON.stringify(await checkOutcome(tx, ctx.merchantAccountId, list.action, body.outcome));
     if (body.position !== undefined && body.position !== current.position) {
       const ids = await repo.ruleIdsInOrder(tx, ctx.merchantAccountId, list.flow, list.action);
       await repo.setPositions(tx, ctx.merchantAccountId, moved(ids, id, body.position));
@@ -116,13 +153,21 @@ export async function deleteFlowRule(ctx: RequestContext, list: FlowAction, id: 
     const current = await ruleOrNotFound(tx, ctx, list, id);
     await repo.deleteFlowRule(tx, ctx.merchantAccountId, id);
     // The rules after it move up one place: positions stay 1..n.
-    await repo.setPositions(tx, ctx.merchantAccountId, await repo.ruleIdsInOrder(tx, ctx.merchantAccountId, list.flow, list.action));
+    await repo.setPositions(
+      tx,
+      ctx.merchantAccountId,
+      await repo.ruleIdsInOrder(tx, ctx.merchantAccountId, list.flow, list.action),
+    );
     await recordAudit(tx, ctx, 'deleted', audited(current));
   });
 }
 
 /** The new order of the whole list: every rule of the flow action, each once. */
-export async function reorderFlowRules(ctx: RequestContext, list: FlowAction, body: ReorderFlowRulesBody): Promise<{ items: FlowRule[] }> {
+export async function reorderFlowRules(
+  ctx: RequestContext,
+  list: FlowAction,
+  body: ReorderFlowRulesBody,
+): Promise<{ items: FlowRule[] }> {
   checkFlowAction(list.flow, list.action);
   return changing(ctx, async (tx) => {
     await repo.lockRuleList(tx, ctx.merchantAccountId, list.flow, list.action);
@@ -130,9 +175,24 @@ export async function reorderFlowRules(ctx: RequestContext, list: FlowAction, bo
     const twice = body.rule_ids.find((id, i) => body.rule_ids.indexOf(id) !== i);
     if (twice) throw fieldRefusal('body', '/rule_ids', `rule_ids lists ${twice} twice`);
     const unknown = body.rule_ids.find((id) => !ids.includes(id));
-    if (unknown) throw new AppError('not_found', `The rule ${unknown} is not a ${list.flow} ${list.action} rule of this merchant account`, { details: [{ location: 'body', pointer: '/rule_ids', message: 'No such rule in this list', type: 'not_found' }] });
+    if (unknown)
+      throw new AppError(
+        'not_found',
+        `The rule ${unknown} is not a ${list.flow} ${list.action} rule of this merchant account`,
+        {
+          details: [
+            { location: 'body', pointer: '/rule_ids', message: 'No such rule in this list', type: 'not_found' },
+          ],
+        },
+      );
     const missing = ids.filter((id) => !body.rule_ids.includes(id));
-    if (missing.length > 0) throw fieldRefusal('body', '/rule_ids', `rule_ids must list every rule of the list; missing: ${missing.join(', ')}`, 'missing');
+    if (missing.length > 0)
+      throw fieldRefusal(
+        'body',
+        '/rule_ids',
+        `rule_ids must list every rule of the list; missing: ${missing.join(', ')}`,
+        'missing',
+      );
     await repo.setPositions(tx, ctx.merchantAccountId, body.rule_ids);
     const rows = await repo.rulesInOrder(tx, ctx.merchantAccountId, list.flow, list.action);
     for (const row of rows) await recordAudit(tx, ctx, 'updated', audited(row));

@@ -1,6 +1,17 @@
 import { Type, type Static } from 'typebox';
 import type { FlowRuleRow } from '../../db/schema-flow-rules.ts';
-import { Amount, Country, Currency, DateTime, ItemList, ListEnvelope, Nullable, PaginationQuery, StringEnum, Uuid } from '../../http/schemas/common.ts';
+import {
+  Amount,
+  Country,
+  Currency,
+  DateTime,
+  ItemList,
+  ListEnvelope,
+  Nullable,
+  PaginationQuery,
+  StringEnum,
+  Uuid,
+} from '../../http/schemas/common.ts';
 import { PAYMENT_SOURCES } from '../transactions/transaction.schema.ts';
 import { ANTI_FRAUD_DECISIONS, CONDITION_FIELDS, CONDITION_OPERATORS, THREE_DS_STATUSES } from './rule-conditions.ts';
 
@@ -15,31 +26,82 @@ export const FlowActionParams = Type.Object({
   flow: StringEnum(FLOWS, { description: 'The flow' }),
   action: StringEnum(FLOW_ACTION_NAMES, { description: 'The action whose rules these are' }),
 });
-export const FlowRuleParams = Type.Object({ ...FlowActionParams.properties, rule_id: Uuid({ description: 'ID of the rule' }) });
+export const FlowRuleParams = Type.Object({
+  ...FlowActionParams.properties,
+  rule_id: Uuid({ description: 'ID of the rule' }),
+});
 
 export const ConditionSchema = Type.Object(
   {
-    field: StringEnum(CONDITION_FIELDS, { description: 'What the condition looks at (docs/routing.md lists the operators and values of each)' }),
+    field: StringEnum(CONDITION_FIELDS, {
+      description: 'What the condition looks at (docs/routing.md lists the operators and values of each)',
+    }),
     operator: StringEnum(CONDITION_OPERATORS),
-    key: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 50, description: 'metadata conditions: the metadata key' }))),
-    value: Type.Unknown({ description: 'A string, boolean, list of strings, or a range object ({currency, min, max} for amount, {min, max} digit strings for bin)' }),
+    key: Type.Optional(
+      Nullable(Type.String({ minLength: 1, maxLength: 50, description: 'metadata conditions: the metadata key' })),
+    ),
+    value: Type.Unknown({
+      description:
+        'A string, boolean, list of strings, or a range object ({currency, min, max} for amount, {min, max} digit strings for bin)',
+    }),
   },
   { additionalProperties: false, title: 'FlowRuleCondition' },
 );
 
-const ServiceIds = Type.Array(Uuid(), { minItems: 1, maxItems: 10, description: 'route-transaction: payment services in the order they are tried (the rest are fallbacks)' });
+const ServiceIds = Type.Array(Uuid(), {
+  minItems: 1,
+  maxItems: 10,
+  description: 'route-transaction: payment services in the order they are tried (the rest are fallbacks)',
+});
 const DeclineCode = Type.String({ minLength: 1, maxLength: 100, pattern: '^[a-z0-9_]+$' });
 
 const outcomeFields = {
   payment_service_ids: Type.Optional(ServiceIds),
   weights: Type.Optional(
-    Nullable(Type.Array(Type.Integer({ minimum: 0, maximum: 100 }), { minItems: 1, maxItems: 10, description: 'route-transaction: a weighted split, one weight per service, summing to 100; the first service tried is drawn by weight per transaction' })),
+    Nullable(
+      Type.Array(Type.Integer({ minimum: 0, maximum: 100 }), {
+        minItems: 1,
+        maxItems: 10,
+        description:
+          'route-transaction: a weighted split, one weight per service, summing to 100; the first service tried is drawn by weight per transaction',
+      }),
+    ),
   ),
-  max_attempts: Type.Optional(Type.Integer({ minimum: 1, maximum: 10, description: 'route-transaction: attempts at most, the first included (default 3)' })),
-  time_budget_seconds: Type.Optional(Type.Integer({ minimum: 1, maximum: 120, description: 'route-transaction: no new attempt starts after this many seconds (default 30)' })),
-  retry_on_declines: Type.Optional(Type.Array(DeclineCode, { maxItems: 50, description: 'route-transaction: declines (error_code) that fail over to the next service; default do_not_honor, issuer_unavailable, try_again_later, processing_error' })),
-  reason: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'decline-early: why, kept as the transaction\'s raw_response_description' })),
-  payment_options: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 50, pattern: '^[a-z0-9][a-z0-9-]*$' }), { minItems: 1, maxItems: 50, description: 'select-payment-options: the methods offered, in this order' })),
+  max_attempts: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: 10,
+      description: 'route-transaction: attempts at most, the first included (default 3)',
+    }),
+  ),
+  time_budget_seconds: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: 120,
+      description: 'route-transaction: no new attempt starts after this many seconds (default 30)',
+    }),
+  ),
+  retry_on_declines: Type.Optional(
+    Type.Array(DeclineCode, {
+      maxItems: 50,
+      description:
+        'route-transaction: declines (error_code) that fail over to the next service; default do_not_honor, issuer_unavailable, try_again_later, processing_error',
+    }),
+  ),
+  reason: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 200,
+      description: "decline-early: why, kept as the transaction's raw_response_description",
+    }),
+  ),
+  payment_options: Type.Optional(
+    Type.Array(Type.String({ minLength: 1, maxLength: 50, pattern: '^[a-z0-9][a-z0-9-]*$' }), {
+      minItems: 1,
+      maxItems: 50,
+      description: 'select-payment-options: the methods offered, in this order',
+    }),
+  ),
 };
 
 export const OutcomeSchema = Type.Object(outcomeFields, {
@@ -49,13 +111,22 @@ export const OutcomeSchema = Type.Object(outcomeFields, {
 });
 
 const Description = Type.String({ minLength: 1, maxLength: 200 });
-const Conditions = Type.Array(ConditionSchema, { maxItems: 25, description: 'All must hold; an empty list matches every transaction' });
+const Conditions = Type.Array(ConditionSchema, {
+  maxItems: 25,
+  description: 'All must hold; an empty list matches every transaction',
+});
 
 export const CreateFlowRuleBody = Type.Object(
   {
     description: Type.Optional(Nullable(Description)),
     enabled: Type.Optional(Type.Boolean({ default: true })),
-    position: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_RULES_PER_ACTION, description: 'Where the rule goes (1 = first); default: last' })),
+    position: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: MAX_RULES_PER_ACTION,
+        description: 'Where the rule goes (1 = first); default: last',
+      }),
+    ),
     conditions: Conditions,
     outcome: OutcomeSchema,
   },
@@ -67,7 +138,13 @@ export const UpdateFlowRuleBody = Type.Object(
   {
     description: Type.Optional(Nullable(Description)),
     enabled: Type.Optional(Type.Boolean()),
-    position: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_RULES_PER_ACTION, description: 'Moves the rule there; the others keep their order' })),
+    position: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: MAX_RULES_PER_ACTION,
+        description: 'Moves the rule there; the others keep their order',
+      }),
+    ),
     conditions: Type.Optional(Conditions),
     outcome: Type.Optional(OutcomeSchema),
   },
@@ -76,12 +153,21 @@ export const UpdateFlowRuleBody = Type.Object(
 export type UpdateFlowRuleBody = Static<typeof UpdateFlowRuleBody>;
 
 export const ReorderFlowRulesBody = Type.Object(
-  { rule_ids: Type.Array(Uuid(), { minItems: 1, maxItems: MAX_RULES_PER_ACTION, description: 'Every rule of the flow action, each once, in the new order' }) },
+  {
+    rule_ids: Type.Array(Uuid(), {
+      minItems: 1,
+      maxItems: MAX_RULES_PER_ACTION,
+      description: 'Every rule of the flow action, each once, in the new order',
+    }),
+  },
   { additionalProperties: false, title: 'FlowRuleOrder' },
 );
 export type ReorderFlowRulesBody = Static<typeof ReorderFlowRulesBody>;
 
-export const ListFlowRulesQuery = Type.Object({ ...PaginationQuery, enabled: Type.Optional(Type.Boolean({ description: 'Only enabled (true) or disabled (false) rules' })) });
+export const ListFlowRulesQuery = Type.Object({
+  ...PaginationQuery,
+  enabled: Type.Optional(Type.Boolean({ description: 'Only enabled (true) or disabled (false) rules' })),
+});
 export type ListFlowRulesQuery = Static<typeof ListFlowRulesQuery>;
 
 export const FlowRuleSchema = Type.Object(
@@ -95,7 +181,10 @@ export const FlowRuleSchema = Type.Object(
     description: Nullable(Type.String()),
     enabled: Type.Boolean(),
     conditions: Type.Array(
-      Type.Object({ field: Type.String(), operator: Type.String(), key: Nullable(Type.String()), value: Type.Unknown() }, { additionalProperties: false, title: 'FlowRuleConditionResource' }),
+      Type.Object(
+        { field: Type.String(), operator: Type.String(), key: Nullable(Type.String()), value: Type.Unknown() },
+        { additionalProperties: false, title: 'FlowRuleConditionResource' },
+      ),
     ),
     outcome: OutcomeSchema,
     created_at: DateTime(),
@@ -118,7 +207,12 @@ export function toFlowRuleResource(row: FlowRuleRow): FlowRule {
     position: row.position,
     description: row.description,
     enabled: row.enabled,
-    conditions: row.conditions.map((c) => ({ field: c.field, operator: c.operator, key: c.key ?? null, value: c.value })),
+    conditions: row.conditions.map((c) => ({
+      field: c.field,
+      operator: c.operator,
+      key: c.key ?? null,
+      value: c.value,
+    })),
     outcome: row.outcome as FlowRule['outcome'],
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
@@ -134,8 +228,15 @@ export const DryRunFlowBody = Type.Object(
     payment_method: Type.Optional(
       Type.Object(
         {
-          method: Type.String({ minLength: 1, maxLength: 50, pattern: '^[a-z0-9][a-z0-9-]*$', description: '`card`, or a redirect method such as `paypal`' }),
-          bin: Type.Optional(Nullable(Type.String({ pattern: '^\\d{6,8}$', description: 'The card\'s first 6 or 8 digits' }))),
+          method: Type.String({
+            minLength: 1,
+            maxLength: 50,
+            pattern: '^[a-z0-9][a-z0-9-]*$',
+            description: '`card`, or a redirect method such as `paypal`',
+          }),
+          bin: Type.Optional(
+            Nullable(Type.String({ pattern: '^\\d{6,8}$', description: "The card's first 6 or 8 digits" })),
+          ),
           scheme: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 50 }))),
         },
         { additionalProperties: false, title: 'FlowDryRunPaymentMethod' },
@@ -144,9 +245,19 @@ export const DryRunFlowBody = Type.Object(
     payment_source: Type.Optional(StringEnum(PAYMENT_SOURCES)),
     merchant_initiated: Type.Optional(Type.Boolean()),
     is_subsequent_payment: Type.Optional(Type.Boolean()),
-    metadata: Type.Optional(Nullable(Type.Record(Type.String({ maxLength: 50 }), Type.String({ maxLength: 200 }), { maxProperties: 20 }))),
+    metadata: Type.Optional(
+      Nullable(Type.Record(Type.String({ maxLength: 50 }), Type.String({ maxLength: 200 }), { maxProperties: 20 })),
+    ),
     buyer_external_identifier: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 200 }))),
-    external_identifier: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 200, description: 'The key of a weighted split, as for a real transaction' }))),
+    external_identifier: Type.Optional(
+      Nullable(
+        Type.String({
+          minLength: 1,
+          maxLength: 200,
+          description: 'The key of a weighted split, as for a real transaction',
+        }),
+      ),
+    ),
     anti_fraud_decision: Type.Optional(Nullable(StringEnum(ANTI_FRAUD_DECISIONS))),
     three_d_secure_status: Type.Optional(Nullable(StringEnum(THREE_DS_STATUSES))),
   },
@@ -161,7 +272,12 @@ const RuleExplanationSchema = Type.Object(
     enabled: Type.Boolean(),
     matched: Type.Boolean(),
     not_matched_because: Nullable(StringEnum(['disabled', 'conditions', 'earlier_rule_matched'] as const)),
-    failed_conditions: Type.Array(Type.Object({ index: Type.Integer(), field: Type.String(), operator: Type.String(), reason: Type.String() }, { additionalProperties: false })),
+    failed_conditions: Type.Array(
+      Type.Object(
+        { index: Type.Integer(), field: Type.String(), operator: Type.String(), reason: Type.String() },
+        { additionalProperties: false },
+      ),
+    ),
   },
   { additionalProperties: false, title: 'FlowRuleEvaluation' },
 );
@@ -171,7 +287,12 @@ const RouteStepSchema = Type.Object(
     payment_service_id: Uuid(),
     display_name: Nullable(Type.String()),
     eligible: Type.Boolean(),
-    skipped_because: Nullable(Type.String({ description: 'Why this service would not be tried: inactive, deleted, method_not_supported, currency_not_supported, ...' })),
+    skipped_because: Nullable(
+      Type.String({
+        description:
+          'Why this service would not be tried: inactive, deleted, method_not_supported, currency_not_supported, ...',
+      }),
+    ),
   },
   { additionalProperties: false, title: 'FlowDryRunPaymentService' },
 );
@@ -186,7 +307,11 @@ export const DryRunResultSchema = Type.Object(
           matched_rule_id: Nullable(Uuid()),
           outcome: Nullable(OutcomeSchema),
           rules: Type.Array(RuleExplanationSchema),
-          payment_services: Type.Optional(Type.Array(RouteStepSchema, { description: 'route-transaction: the services in the order they would be tried (eligible first)' })),
+          payment_services: Type.Optional(
+            Type.Array(RouteStepSchema, {
+              description: 'route-transaction: the services in the order they would be tried (eligible first)',
+            }),
+          ),
         },
         { additionalProperties: false, title: 'FlowDryRunDecision' },
       ),

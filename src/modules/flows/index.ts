@@ -7,7 +7,15 @@ import { listFlowRules } from './routes/list-flow-rules.ts';
 import { reorderFlowRules } from './routes/reorder-flow-rules.ts';
 import { updateFlowRule } from './routes/update-flow-rule.ts';
 
-export const flowRoutes = [createFlowRule, listFlowRules, getFlowRule, updateFlowRule, deleteFlowRule, reorderFlowRules, dryRunFlow];
+export const flowRoutes = [
+  createFlowRule,
+  listFlowRules,
+  getFlowRule,
+  updateFlowRule,
+  deleteFlowRule,
+  reorderFlowRules,
+  dryRunFlow,
+];
 
 /** Flow rules: routing, failover, early declines, 3DS skips and payment option selection (docs/routing.md). */
 export async function flows(app: FastifyInstance): Promise<void> {

@@ -33,7 +33,12 @@ export class FlowRuleCache {
    * a caller inside a database transaction passes it (the embedded database has one connection,
    * which that transaction holds).
    */
-  async rules(merchantAccountId: string, flow: FlowName, action: FlowActionName, db: Executor = this.db): Promise<readonly FlowRule[]> {
+  async rules(
+    merchantAccountId: string,
+    flow: FlowName,
+    action: FlowActionName,
+    db: Executor = this.db,
+  ): Promise<readonly FlowRule[]> {
     return (await this.ruleSet(merchantAccountId, db)).get(listKey(flow, action)) ?? [];
   }
 
@@ -55,7 +60,15 @@ export class FlowRuleCache {
       if (!row.enabled) continue;
       const key = listKey(row.flow, row.action);
       const list = set.get(key) ?? [];
-      list.push({ id: row.id, flow: row.flow, action: row.action, position: row.position, enabled: true, conditions: row.conditions, outcome: row.outcome });
+      list.push({
+        id: row.id,
+        flow: row.flow,
+        action: row.action,
+        position: row.position,
+        enabled: true,
+        conditions: row.conditions,
+        outcome: row.outcome,
+      });
       set.set(key, list);
     }
     return set;

@@ -14,15 +14,23 @@ import type { CreateFlowRuleBody } from './flows.schemas.ts';
 export function checkFlowAction(flow: FlowName, action: FlowActionName): void {
   const actions = FLOW_ACTIONS[flow];
   if (!actions.includes(action)) {
-    throw fieldRefusal('path', '/action', `The ${flow} flow has no ${action} action; its actions are ${actions.join(', ')}`, 'enum');
+    throw fieldRefusal(
+      'path',
+      '/action',
+      `The ${flow} flow has no ${action} action; its actions are ${actions.join(', ')}`,
+      'enum',
+    );
   }
 }
 
 export function checkConditions(flow: FlowName, conditions: FlowConditionJson[]): FlowConditionJson[] {
   return conditions.map((condition, i) => {
     const problem = conditionProblem(condition, flow);
-    if (problem) throw fieldRefusal('body', `/conditions/${i}${problem.pointer}`, `conditions[${i}]: ${problem.message}`);
-    return condition.field === 'metadata' ? condition : { field: condition.field, operator: condition.operator, value: condition.value };
+    if (problem)
+      throw fieldRefusal('body', `/conditions/${i}${problem.pointer}`, `conditions[${i}]: ${problem.message}`);
+    return condition.field === 'metadata'
+      ? condition
+      : { field: condition.field, operator: condition.operator, value: condition.value };
   });
 }
 
@@ -36,17 +44,32 @@ const FIELDS_OF: Record<FlowActionName, ReadonlyArray<keyof Outcome>> = {
 };
 
 /** The outcome as stored: only the fields of its action, services checked against the merchant account. */
-export async function checkOutcome(db: Executor, merchantAccountId: string, action: FlowActionName, outcome: Outcome): Promise<Outcome> {
+export async function checkOutcome(
+  db: Executor,
+  merchantAccountId: string,
+  action: FlowActionName,
+  outcome: Outcome,
+): Promise<Outcome> {
   const allowed = FIELDS_OF[action];
   for (const key of Object.keys(outcome) as Array<keyof Outcome>) {
     if (outcome[key] !== undefined && !allowed.includes(key)) {
-      throw fieldRefusal('body', `/outcome/${key}`, `outcome.${key} does not apply to ${action}${allowed.length ? ` (its fields: ${allowed.join(', ')})` : ' (it takes no outcome fields)'}`);
+      throw fieldRefusal(
+        'body',
+        `/outcome/${key}`,
+        `outcome.${key} does not apply to ${action}${allowed.length ? ` (its fields: ${allowed.join(', ')})` : ' (it takes no outcome fields)'}`,
+      );
     }
   }
   if (action === 'route-transaction') await checkRoute(db, merchantAccountId, outcome);
   if (action === 'select-payment-options') {
     const options = outcome.payment_options;
-    if (!options) throw fieldRefusal('body', '/outcome/payment_options', 'select-payment-options needs outcome.payment_options: the methods to offer, in order', 'missing');
+    if (!options)
+      throw fieldRefusal(
+        'body',
+        '/outcome/payment_options',
+        'select-payment-options needs outcome.payment_options: the methods to offer, in order',
+        'missing',
+      );
     const twice = options.find((o, i) => options.indexOf(o) !== i);
     if (twice) throw fieldRefusal('body', '/outcome/payment_options', `outcome.payment_options lists ${twice} twice`);
   }
@@ -55,21 +78,55 @@ export async function checkOutcome(db: Executor, merchantAccountId: string, acti
 
 async function checkRoute(db: Executor, merchantAccountId: string, outcome: Outcome): Promise<void> {
   const ids = outcome.payment_service_ids;
-  if (!ids || ids.length === 0) throw fieldRefusal('body', '/outcome/payment_service_ids', 'route-transaction needs outcome.payment_service_ids: at least one payment service, in the order to try them', 'missing');
+  if (!ids || ids.length === 0)
+    throw fieldRefusal(
+      'body',
+      '/outcome/payment_service_ids',
+      'route-transaction needs outcome.payment_service_ids: at least one payment service, in the order to try them',
+      'missing',
+    );
   const twice = ids.find((id, i) => ids.indexOf(id) !== i);
-  if (twice) throw fieldRefusal('body', '/outcome/payment_service_ids', `outcome.payment_service_ids lists ${twice} twice`);
+  if (twice)
+    throw fieldRefusal('body', '/outcome/payment_service_ids', `outcome.payment_service_ids lists ${twice} twice`);
   for (const [i, id] of ids.entries()) {
     const service = await findPaymentServiceRecord(db, merchantAccountId, id);
     // As everywhere, another merchant account's resource is one that does not exist: 404.
-    if (!service) throw new AppError('not_found', `The payment service ${id} does not exist in this merchant account`, { details: [{ location: 'body', pointer: `/outcome/payment_service_ids/${i}`, message: 'No such payment service', type: 'not_found' }] });
-    if (service.is_deleted) throw fieldRefusal('body', `/outcome/payment_service_ids/${i}`, `The payment service ${id} (${service.display_name}) has been deleted`, 'deleted');
+    if (!service)
+      throw new AppError('not_found', `The payment service ${id} does not exist in this merchant account`, {
+        details: [
+          {
+            location: 'body',
+            pointer: `/outcome/payment_service_ids/${i}`,
+            message: 'No such payment service',
+            type: 'not_found',
+          },
+        ],
+      });
+    if (service.is_deleted)
+      throw fieldRefusal(
+        'body',
+        `/outcome/payment_service_ids/${i}`,
+        `The payment service ${id} (${service.display_name}) has been deleted`,
+        'deleted',
+      );
   }
   const weights = outcome.weights;
   if (weights) {
-    if (weights.length !== ids.length) throw fieldRefusal('body', '/outcome/weights', `outcome.weights has ${weights.length} entries for ${ids.length} payment services: give one weight per service`);
+    if (weights.length !== ids.length)
+      throw fieldRefusal(
+        'body',
+        '/outcome/weights',
+        `outcome.weights has ${weights.length} entries for ${ids.length} payment services: give one weight per service`,
+      );
     const sum = weights.reduce((a, b) => a + b, 0);
-    if (sum !== 100) throw fieldRefusal('body', '/outcome/weights', `outcome.weights must sum to 100, they sum to ${sum}`);
+    if (sum !== 100)
+      throw fieldRefusal('body', '/outcome/weights', `outcome.weights must sum to 100, they sum to ${sum}`);
   }
   const hard = outcome.retry_on_declines?.find((code) => (HARD_DECLINES as readonly string[]).includes(code));
-  if (hard) throw fieldRefusal('body', '/outcome/retry_on_declines', `${hard} is a hard decline (the card itself is refused): it is never retried at another payment service`);
+  if (hard)
+    throw fieldRefusal(
+      'body',
+      '/outcome/retry_on_declines',
+      `${hard} is a hard decline (the card itself is refused): it is never retried at another payment service`,
+    );
 }

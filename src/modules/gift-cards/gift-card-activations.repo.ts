@@ -5,7 +5,10 @@ import type { Executor } from '../../db/transaction.ts';
 import { isUniqueViolation } from '../../errors/pg-errors.ts';
 
 /** Records an activation; null when the account already activated the same card (same fingerprint). */
-export async function insertActivation(db: Executor, row: Insertable<GiftCardActivationsTable>): Promise<GiftCardActivationRow | null> {
+export async function insertActivation(
+  db: Executor,
+  row: Insertable<GiftCardActivationsTable>,
+): Promise<GiftCardActivationRow | null> {
   try {
     return await db.insertInto('gift_card_activations').values(row).returningAll().executeTakeFirstOrThrow();
   } catch (error) {
@@ -15,7 +18,11 @@ export async function insertActivation(db: Executor, row: Insertable<GiftCardAct
 }
 
 /** What each card (by fingerprint) was activated with, for the simulator; index `gift_card_activations_fingerprint_key`. */
-export async function activatedByFingerprint(db: Executor, merchantAccountId: string, fingerprints: readonly string[]): Promise<Map<string, GiftCardActivated>> {
+export async function activatedByFingerprint(
+  db: Executor,
+  merchantAccountId: string,
+  fingerprints: readonly string[],
+): Promise<Map<string, GiftCardActivated>> {
   if (fingerprints.length === 0) return new Map();
   const rows = await db
     .selectFrom('gift_card_activations')

@@ -2,13 +2,26 @@ import { hasScope, isEmbed, type RequestContext } from '../../context.ts';
 import type { GiftCardRow } from '../../db/schema.ts';
 import { AppError, forbidden } from '../../errors/app-error.ts';
 import { resolveBuyerReference } from '../buyers/buyers.service.ts';
-import { checkSameBuyer, embedBuyerPins, pinnedSelection, referenceOf, requiredReference } from '../buyers/embed-buyer.ts';
+import {
+  checkSameBuyer,
+  embedBuyerPins,
+  pinnedSelection,
+  referenceOf,
+  requiredReference,
+} from '../buyers/embed-buyer.ts';
 import * as activations from './gift-card-activations.repo.ts';
 import * as redemptions from './gift-card-redemptions.repo.ts';
-import {usableGiftCardService } from './gift-card-service.ts';
+import { usableGiftCardService } from './gift-card-service.ts';
 import { cardDigits, giftCardFingerprint, releaseGiftCard } from './gift-card-vault.ts';
 import * as repo from './gift-cards.repo.ts';
-import { NO_USAGE, usageFields, type GiftCardBalanceBody, type GiftCardSummary, type GiftCardUsage, type ListBuyerGiftCardsQuery } from './gift-cards.schemas.ts';
+import {
+  NO_USAGE,
+  usageFields,
+  type GiftCardBalanceBody,
+  type GiftCardSummary,
+  type GiftCardUsage,
+  type ListBuyerGiftCardsQuery,
+} from './gift-cards.schemas.ts';
 
 /** The buyer list is plain (no cursor) and checks each balance: at most this many cards. */
 export const BUYER_GIFT_CARDS_LIMIT = 20;
@@ -28,8 +41,13 @@ async function usageOfCards(ctx: RequestContext, cards: Lookup[], fingerprints: 
   const { db } = ctx.deps;
   const stored = cards.flatMap((card) => (card.id ? [card.id] : []));
   const given = fingerprints.filter((_, index) => !cards[index]!.id);
-  const [byId, byFingerprint] = await Promise.all([repo.usageOf(db, ctx.merchantAccountId, stored), repo.usageByFingerprint(db, ctx.merchantAccountId, given)]);
-  return cards.map((card, index) => (card.id ? byId.get(card.id) : byFingerprint.get(fingerprints[index]!)) ?? NO_USAGE);
+  const [byId, byFingerprint] = await Promise.all([
+    repo.usageOf(db, ctx.merchantAccountId, stored),
+    repo.usageByFingerprint(db, ctx.merchantAccountId, given),
+  ]);
+  return cards.map(
+    (card, index) => (card.id ? byId.get(card.id) : byFingerprint.get(fingerprints[index]!)) ?? NO_USAGE,
+  );
 }
 
 /** Asks the service for each card's balance, net of what this account already took from it. */
@@ -44,10 +62,38 @@ async function summaries(ctx: RequestContext, cards: Lookup[]): Promise<GiftCard
   const { connector } = usableGiftCardService(ctx);
   return Promise.all(
     cards.map(async (card, index): Promise<GiftCardSummary> => {
-      const outcome = await connector.balance({ number: card.number, pin: card.pin, alreadyRedeemed: taken.get(fingerprints[index]!) ?? 0, activated: activated.get(fingerprints[index]!) ?? null });
-      const base = { type: 'gift-card' as const, id: card.id, merchant_account_id: ctx.merchantAccountId, ...cardDigits(card.number), ...usageFields(usage[index]!) };
-      if (outcome.ok) return { ...base, currency: outcome.currency, expiration_date: outcome.expirationDate, balance: outcome.balance, balance_error_code: null, balance_raw_error_code: null, balance_raw_error_message: null };
-      return { ...base, currency: null, expiration_date: null, balance: null, balance_error_code: outcome.errorCode, balance_raw_error_code: outcome.rawErrorCode, balance_raw_error_message: outcome.rawErrorMessage };
+      const outcome = await connector.balance({
+        number: card.number,
+        pin: card.pin,
+        alreadyRedeemed: taken.get(fingerprints[index]!) ?? 0,
+        activated: activated.get(fingerprints[index]!) ?? null,
+      });
+      const base = {
+        type: 'gift-card' as const,
+        id: card.id,
+        merchant_account_id: ctx.merchantAccountId,
+        ...cardDigits(card.number),
+        ...usageFields(usage[index]!),
+      };
+      if (outcome.ok)
+        return {
+          ...base,
+          currency: outcome.currency,
+          expiration_date: outcome.expirationDate,
+          balance: outcome.balance,
+          balance_error_code: null,
+          balance_raw_error_code: null,
+          balance_raw_error_message: null,
+        };
+      return {
+        ...base,
+        currency: null,
+        expiration_date: null,
+        balance: null,
+        balance_error_code: outcome.errorCode,
+        balance_raw_error_code: outcome.rawErrorCode,
+        balance_raw_error_message: outcome.rawErrorMessage,
+      };
     }),
   );
 }
@@ -69,11 +115,18 @@ async function storedRows(ctx: RequestContext, body: GiftCardBalanceBody): Promi
   const allowedBuyer = await embedBuyerId(ctx);
   const rows = await repo.findGiftCards(ctx.deps.db, ctx.merchantAccountId, ids);
   // Another buyer's card is as unknown to an embed token as a missing one.
-  return new Map(rows.filter((row) => allowedBuyer === undefined || (allowedBuyer !== null && row.buyer_id === allowedBuyer)).map((row) => [row.id, row]));
+  return new Map(
+    rows
+      .filter((row) => allowedBuyer === undefined || (allowedBuyer !== null && row.buyer_id === allowedBuyer))
+      .map((row) => [row.id, row]),
+  );
 }
 
 /** `POST /gift-cards/balances`: one summary per item, in order; stored cards carry their id. */
-export async function listGiftCardBalances(ctx: RequestContext, body: GiftCardBalanceBody): Promise<{ items: GiftCardSummary[] }> {
+export async function listGiftCardBalances(
+  ctx: RequestContext,
+  body: GiftCardBalanceBody,
+): Promise<{ items: GiftCardSummary[] }> {
   const rows = await storedRows(ctx, body);
   const cards: Lookup[] = [];
   for (const [index, item] of body.items.entries()) {
@@ -82,18 +135,28 @@ export async function listGiftCardBalances(ctx: RequestContext, body: GiftCardBa
       continue;
     }
     const row = rows.get(item.id);
-    if (!row) throw new AppError('not_found', `The gift card ${item.id} could not be found`, { details: [{ location: 'body', pointer: `/items/${index}/id`, message: 'No such stored gift card', type: 'not_found' }] });
+    if (!row)
+      throw new AppError('not_found', `The gift card ${item.id} could not be found`, {
+        details: [
+          { location: 'body', pointer: `/items/${index}/id`, message: 'No such stored gift card', type: 'not_found' },
+        ],
+      });
     cards.push({ id: row.id, ...(await releaseGiftCard(ctx.deps.db, ctx, row)) });
   }
   return { items: await summaries(ctx, cards) };
 }
 
 /** `GET /buyers/gift-cards`: a buyer's stored cards, newest first, each with its balance. */
-export async function listBuyerGiftCards(ctx: RequestContext, query: ListBuyerGiftCardsQuery): Promise<{ items: GiftCardSummary[] }> {
+export async function listBuyerGiftCards(
+  ctx: RequestContext,
+  query: ListBuyerGiftCardsQuery,
+): Promise<{ items: GiftCardSummary[] }> {
   const selection = pinnedSelection(ctx, query, 'gift-cards.read', 'gift cards');
   const buyer = (await resolveBuyerReference(ctx.deps.db, ctx, requiredReference(selection)))!;
   checkSameBuyer(selection, buyer);
   const rows = await repo.listBuyerGiftCards(ctx.deps.db, ctx.merchantAccountId, buyer.id, BUYER_GIFT_CARDS_LIMIT);
-  const cards = await Promise.all(rows.map(async (row) => ({ id: row.id, ...(await releaseGiftCard(ctx.deps.db, ctx, row)) })));
+  const cards = await Promise.all(
+    rows.map(async (row) => ({ id: row.id, ...(await releaseGiftCard(ctx.deps.db, ctx, row)) })),
+  );
   return { items: await summaries(ctx, cards) };
 }

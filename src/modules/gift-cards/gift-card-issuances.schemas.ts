@@ -8,7 +8,11 @@ const ExternalIdentifier = () => Type.String({ minLength: 1, maxLength: 200 });
 
 export const CreateGiftCardIssuanceBody = Type.Object(
   {
-    theme: Type.String({ minLength: 1, maxLength: 200, description: "The gift card service's theme code (the card's design)" }),
+    theme: Type.String({
+      minLength: 1,
+      maxLength: 200,
+      description: "The gift card service's theme code (the card's design)",
+    }),
     amount: Amount({ description: 'The value of the issued card, in the minor units of currency' }),
     currency: Currency(),
     external_identifier: Type.Optional(Nullable(ExternalIdentifier())),
@@ -23,7 +27,9 @@ export const GiftCardIssuanceSchema = Type.Object(
     id: Type.String({ format: 'uuid' }),
     merchant_account_id: Type.String(),
     gift_card_service: GiftCardServiceSchema,
-    gift_card_service_payment_issuance_id: Type.String({ description: "The gift card service's id of the issued card" }),
+    gift_card_service_payment_issuance_id: Type.String({
+      description: "The gift card service's id of the issued card",
+    }),
     url: Type.String({ description: 'Where the buyer opens the issued virtual gift card' }),
     amount: Type.Integer(),
     currency: Type.String(),
@@ -35,7 +41,10 @@ export const GiftCardIssuanceSchema = Type.Object(
 );
 export type GiftCardIssuance = Static<typeof GiftCardIssuanceSchema>;
 
-export function toGiftCardIssuanceResource(row: GiftCardIssuanceRow, service: GiftCardServiceResource): GiftCardIssuance {
+export function toGiftCardIssuanceResource(
+  row: GiftCardIssuanceRow,
+  service: GiftCardServiceResource,
+): GiftCardIssuance {
   return {
     type: 'gift-card-issuance',
     id: row.id,

@@ -2,18 +2,35 @@ import { sql, type Insertable, type Updateable } from 'kysely';
 import type { GiftCardRedemptionRow, GiftCardRedemptionsTable } from '../../db/schema.ts';
 import type { Executor } from '../../db/transaction.ts';
 
-export async function insertRedemptions(db: Executor, rows: Insertable<GiftCardRedemptionsTable>[]): Promise<GiftCardRedemptionRow[]> {
+export async function insertRedemptions(
+  db: Executor,
+  rows: Insertable<GiftCardRedemptionsTable>[],
+): Promise<GiftCardRedemptionRow[]> {
   if (rows.length === 0) return [];
   return db.insertInto('gift_card_redemptions').values(rows).returningAll().execute();
 }
 
-export async function findRedemption(db: Executor, merchantAccountId: string, id: string, options: { forUpdate?: boolean } = {}): Promise<GiftCardRedemptionRow | undefined> {
-  let query = db.selectFrom('gift_card_redemptions').selectAll().where('merchant_account_id', '=', merchantAccountId).where('id', '=', id);
+export async function findRedemption(
+  db: Executor,
+  merchantAccountId: string,
+  id: string,
+  options: { forUpdate?: boolean } = {},
+): Promise<GiftCardRedemptionRow | undefined> {
+  let query = db
+    .selectFrom('gift_card_redemptions')
+    .selectAll()
+    .where('merchant_account_id', '=', merchantAccountId)
+    .where('id', '=', id);
   if (options.forUpdate) query = query.forUpdate();
   return query.executeTakeFirst();
 }
 
-export async function updateRedemption(db: Executor, merchantAccountId: string, id: string, patch: Updateable<GiftCardRedemptionsTable>): Promise<GiftCardRedemptionRow> {
+export async function updateRedemption(
+  db: Executor,
+  merchantAccountId: string,
+  id: string,
+  patch: Updateable<GiftCardRedemptionsTable>,
+): Promise<GiftCardRedemptionRow> {
   return db
     .updateTable('gift_card_redemptions')
     .set({ ...patch, updated_at: new Date() })
@@ -23,7 +40,11 @@ export async function updateRedemption(db: Executor, merchantAccountId: string, 
     .executeTakeFirstOrThrow();
 }
 
-export async function listTransactionRedemptions(db: Executor, merchantAccountId: string, transactionId: string): Promise<GiftCardRedemptionRow[]> {
+export async function listTransactionRedemptions(
+  db: Executor,
+  merchantAccountId: string,
+  transactionId: string,
+): Promise<GiftCardRedemptionRow[]> {
   return db
     .selectFrom('gift_card_redemptions')
     .selectAll()
@@ -35,7 +56,11 @@ export async function listTransactionRedemptions(db: Executor, merchantAccountId
 }
 
 /** The redemptions of several transactions in one query (a page of the transaction list). */
-export async function listRedemptionsOfTransactions(db: Executor, merchantAccountId: string, transactionIds: readonly string[]): Promise<GiftCardRedemptionRow[]> {
+export async function listRedemptionsOfTransactions(
+  db: Executor,
+  merchantAccountId: string,
+  transactionIds: readonly string[],
+): Promise<GiftCardRedemptionRow[]> {
   if (transactionIds.length === 0) return [];
   return db
     .selectFrom('gift_card_redemptions')
@@ -52,7 +77,12 @@ export async function listRedemptionsOfTransactions(db: Executor, merchantAccoun
  * redemptions still in flight (`created`, other than `exceptId`), so two concurrent redemptions
  * cannot both spend the same balance. Index `gift_card_redemptions_fingerprint_idx`.
  */
-export async function redeemedByFingerprint(db: Executor, merchantAccountId: string, fingerprints: readonly string[], exceptId: string | null = null): Promise<Map<string, number>> {
+export async function redeemedByFingerprint(
+  db: Executor,
+  merchantAccountId: string,
+  fingerprints: readonly string[],
+  exceptId: string | null = null,
+): Promise<Map<string, number>> {
   if (fingerprints.length === 0) return new Map();
   let query = db
     .selectFrom('gift_card_redemptions')

@@ -28,7 +28,11 @@ export async function reserveReversal(tx: Tx, merchantAccountId: string, redempt
   if (row.reversal_status === 'pending' || row.reversal_status === 'succeeded') return false;
   const left = row.amount - row.refunded_amount;
   if (left <= 0) return false;
-  await repo.updateRedemption(tx, merchantAccountId, redemptionId, { refunded_amount: row.refunded_amount + left, reversal_status: 'pending', reversal_amount: left });
+  await repo.updateRedemption(tx, merchantAccountId, redemptionId, {
+    refunded_amount: row.refunded_amount + left,
+    reversal_status: 'pending',
+    reversal_amount: left,
+  });
   return true;
 }
 
@@ -37,25 +41,47 @@ export async function reserveReversal(tx: Tx, merchantAccountId: string, redempt
  * the same transaction, one `reverse-gift-card-redemption` job per redemption (its job key makes
  * it one): a cancel's give-back survives a crash right after its commit. Returns how many.
  */
-export async function scheduleReversals(tx: Tx, deps: Pick<Deps, 'queue'>, merchantAccountId: string, transactionId: string): Promise<number> {
+export async function scheduleReversals(
+  tx: Tx,
+  deps: Pick<Deps, 'queue'>,
+  merchantAccountId: string,
+  transactionId: string,
+): Promise<number> {
   let scheduled = 0;
   for (const row of await repo.listTransactionRedemptions(tx, merchantAccountId, transactionId)) {
     if (!(await reserveReversal(tx, merchantAccountId, row.id))) continue;
-    await deps.queue.enqueue(tx, 'reverse-gift-card-redemption', { merchant_account_id: merchantAccountId, redemption_id: row.id }, { jobKey: `reverse-gift-card-redemption:${merchantAccountId}:${row.id}` });
+    await deps.queue.enqueue(
+      tx,
+      'reverse-gift-card-redemption',
+      { merchant_account_id: merchantAccountId, redemption_id: row.id },
+      { jobKey: `reverse-gift-card-redemption:${merchantAccountId}:${row.id}` },
+    );
     scheduled++;
   }
   return scheduled;
 }
 
 /** The service's answer on a `pending` reversal: `succeeded` keeps the amount given back; a refusal returns it to the redemption. */
-async function recordReversal(ctx: RequestContext, redemptionId: string, outcome: GiftCardReverseOutcome): Promise<GiftCardRedemptionRow> {
+async function recordReversal(
+  ctx: RequestContext,
+  redemptionId: string,
+  outcome: GiftCardReverseOutcome,
+): Promise<GiftCardRedemptionRow> {
   const row = await withTransaction(ctx.deps.db, async (tx) => {
     const locked = await lockRedemption(tx, ctx, redemptionId);
     if (locked.reversal_status !== 'pending') return locked;
-    if (outcome.ok) return repo.updateRedemption(tx, ctx.merchantAccountId, redemptionId, { reversal_status: 'succeeded' });
-    return repo.updateRedemption(tx, ctx.merchantAccountId, redemptionId, { reversal_status: 'failed', refunded_amount: locked.refunded_amount - (locked.reversal_amount ?? 0) });
+    if (outcome.ok)
+      return repo.updateRedemption(tx, ctx.merchantAccountId, redemptionId, { reversal_status: 'succeeded' });
+    return repo.updateRedemption(tx, ctx.merchantAccountId, redemptionId, {
+      reversal_status: 'failed',
+      refunded_amount: locked.refunded_amount - (locked.reversal_amount ?? 0),
+    });
   });
-  if (!outcome.ok) ctx.log.warn({ redemptionId, errorCode: outcome.errorCode }, 'gift card reversal refused; the redemption stays charged');
+  if (!outcome.ok)
+    ctx.log.warn(
+      { redemptionId, errorCode: outcome.errorCode },
+      'gift card reversal refused; the redemption stays charged',
+    );
   return row;
 }
 
@@ -64,16 +90,28 @@ async function recordReversal(ctx: RequestContext, redemptionId: string, outcome
  * an earlier run may have sent it before dying, so the status query is asked first and the call
  * is sent only when the service never received it (`pending` at the service: thrown, run later).
  */
-export async function sendReversal(ctx: RequestContext, redemptionId: string, mayHaveSent: boolean): Promise<GiftCardRedemptionRow | null> {
+export async function sendReversal(
+  ctx: RequestContext,
+  redemptionId: string,
+  mayHaveSent: boolean,
+): Promise<GiftCardRedemptionRow | null> {
   const row = await repo.findRedemption(ctx.deps.db, ctx.merchantAccountId, redemptionId);
   if (!row || row.reversal_status !== 'pending') return row ?? null;
   const { connector } = usableGiftCardService(ctx);
   if (mayHaveSent) {
     const answer = await connector.status({ operation: 'reverse', idempotencyKey: reversalKey(redemptionId) });
-    if (answer.status === 'pending') throw new Error(`the reversal of gift card redemption ${redemptionId} is pending at the service`);
+    if (answer.status === 'pending')
+      throw new Error(`the reversal of gift card redemption ${redemptionId} is pending at the service`);
     if (answer.status === 'done') return recordReversal(ctx, redemptionId, answer.outcome);
   }
-  return recordReversal(ctx, redemptionId, await connector.reverse({ redemptionId: row.gift_card_service_redemption_id!, idempotencyKey: reversalKey(redemptionId) }));
+  return recordReversal(
+    ctx,
+    redemptionId,
+    await connector.reverse({
+      redemptionId: row.gift_card_service_redemption_id!,
+      idempotencyKey: reversalKey(redemptionId),
+    }),
+  );
 }
 
 /**

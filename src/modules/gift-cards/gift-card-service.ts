@@ -18,7 +18,10 @@ export interface GiftCardServiceResource {
  * service needs no row, yet keeps the same id across processes and restarts.
  */
 export function builtInGiftCardServiceId(merchantAccountId: string): string {
-  const bytes = createHash('sha256').update(`gift-card-service:${MOCK_GIFT_CARD_DEFINITION_ID}:${merchantAccountId}`).digest().subarray(0, 16);
+  const bytes = createHash('sha256')
+    .update(`gift-card-service:${MOCK_GIFT_CARD_DEFINITION_ID}:${merchantAccountId}`)
+    .digest()
+    .subarray(0, 16);
   bytes[6] = 0x80 | (bytes[6]! & 0x0f);
   bytes[8] = 0x80 | (bytes[8]! & 0x3f);
   const hex = bytes.toString('hex');
@@ -36,7 +39,12 @@ function connectorOf(db: Executor): GiftCardConnector {
   let connector = connectors.get(db);
   if (!connector) {
     connector = withFaultHooks(new MockGiftCardService(databaseLedger(db)), MOCK_GIFT_CARD_DEFINITION_ID, {
-      redeem: 'giftCardRedeem', refund: 'giftCardRefund', reverse: 'giftCardReverse', activate: 'giftCardActivate', issue: 'giftCardIssue', status: 'giftCardStatus',
+      redeem: 'giftCardRedeem',
+      refund: 'giftCardRefund',
+      reverse: 'giftCardReverse',
+      activate: 'giftCardActivate',
+      issue: 'giftCardIssue',
+      status: 'giftCardStatus',
     });
     connectors.set(db, connector);
   }
@@ -45,14 +53,22 @@ function connectorOf(db: Executor): GiftCardConnector {
 
 /** The merchant account's gift card service as `Transaction.gift_card_service` shows it. */
 export function giftCardServiceResource(merchantAccountId: string): GiftCardServiceResource {
-  return { type: 'gift-card-service', id: builtInGiftCardServiceId(merchantAccountId), gift_card_service_definition_id: MOCK_GIFT_CARD_DEFINITION_ID, display_name: 'Mock gift card service' };
+  return {
+    type: 'gift-card-service',
+    id: builtInGiftCardServiceId(merchantAccountId),
+    gift_card_service_definition_id: MOCK_GIFT_CARD_DEFINITION_ID,
+    display_name: 'Mock gift card service',
+  };
 }
 
 /**
  * Every merchant account has one gift card service: the built-in sandbox simulator. Configurable
  * services (`/gift-card-services`) would replace this lookup, not its callers. `db`: the pool.
  */
-export function giftCardServiceOf(merchantAccountId: string, db: Executor): { resource: GiftCardServiceResource; connector: GiftCardConnector } {
+export function giftCardServiceOf(
+  merchantAccountId: string,
+  db: Executor,
+): { resource: GiftCardServiceResource; connector: GiftCardConnector } {
   return { resource: giftCardServiceResource(merchantAccountId), connector: connectorOf(db) };
 }
 
@@ -61,7 +77,14 @@ export function giftCardServiceOf(merchantAccountId: string, db: Executor): { re
  * refund, reverse). It is the simulator, so production refuses every such call: no production gift
  * card service is integrated yet (docs/production.md).
  */
-export function usableGiftCardService(ctx: { merchantAccountId: string; deps: { config: { environment: string }; db: Executor } }): ReturnType<typeof giftCardServiceOf> {
-  refuseInProduction(ctx.deps.config, `The gift card service (${MOCK_GIFT_CARD_DEFINITION_ID})`, 'no production gift card service is integrated yet, so gift cards cannot be stored, checked, activated, issued or redeemed');
+export function usableGiftCardService(ctx: {
+  merchantAccountId: string;
+  deps: { config: { environment: string }; db: Executor };
+}): ReturnType<typeof giftCardServiceOf> {
+  refuseInProduction(
+    ctx.deps.config,
+    `The gift card service (${MOCK_GIFT_CARD_DEFINITION_ID})`,
+    'no production gift card service is integrated yet, so gift cards cannot be stored, checked, activated, issued or redeemed',
+  );
   return giftCardServiceOf(ctx.merchantAccountId, ctx.deps.db);
 }

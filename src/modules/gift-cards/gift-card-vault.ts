@@ -19,7 +19,12 @@ export function giftCardFingerprint(db: Executor, ctx: RequestContext, number: s
 }
 
 /** Number and pin encrypted under the merchant's data key, each bound to the row `id` and its column. */
-export async function sealGiftCard(db: Executor, ctx: RequestContext, id: string, card: { number: string; pin: string }): Promise<{ number: Sealed; pin: Sealed }> {
+export async function sealGiftCard(
+  db: Executor,
+  ctx: RequestContext,
+  id: string,
+  card: { number: string; pin: string },
+): Promise<{ number: Sealed; pin: Sealed }> {
   const { vault } = ctx.deps;
   return {
     number: await vault.encrypt(db, ctx.merchantAccountId, card.number, binding('number', id)),
@@ -28,10 +33,24 @@ export async function sealGiftCard(db: Executor, ctx: RequestContext, id: string
 }
 
 /** Releases a stored card's number and pin for one call of the gift card service. */
-export async function releaseGiftCard(db: Executor, ctx: RequestContext, row: GiftCardRow): Promise<{ number: string; pin: string }> {
+export async function releaseGiftCard(
+  db: Executor,
+  ctx: RequestContext,
+  row: GiftCardRow,
+): Promise<{ number: string; pin: string }> {
   const { vault } = ctx.deps;
   return {
-    number: await vault.decrypt(db, ctx.merchantAccountId, { ciphertext: row.number_ciphertext, keyId: row.number_key_id }, binding('number', row.id)),
-    pin: await vault.decrypt(db, ctx.merchantAccountId, { ciphertext: row.pin_ciphertext, keyId: row.pin_key_id }, binding('pin', row.id)),
+    number: await vault.decrypt(
+      db,
+      ctx.merchantAccountId,
+      { ciphertext: row.number_ciphertext, keyId: row.number_key_id },
+      binding('number', row.id),
+    ),
+    pin: await vault.decrypt(
+      db,
+      ctx.merchantAccountId,
+      { ciphertext: row.pin_ciphertext, keyId: row.pin_key_id },
+      binding('pin', row.id),
+    ),
   };
 }

@@ -1,15 +1,27 @@
 import { Type, type Static } from 'typebox';
 import { GIFT_CARD_ERROR_CODES } from '../../connectors/gift-cards/gift-card-connector.ts';
 import type { GiftCardActivationRow, GiftCardRedemptionRow, GiftCardRow } from '../../db/schema.ts';
-import { Amount, Currency, Cursor, DateTime, ItemList, ListEnvelope, Nullable, PageLimit, StringEnum } from '../../http/schemas/common.ts';
+import {
+  Amount,
+  Currency,
+  Cursor,
+  DateTime,
+  ItemList,
+  ListEnvelope,
+  Nullable,
+  PageLimit,
+  StringEnum,
+} from '../../http/schemas/common.ts';
 import type { GiftCardServiceResource } from './gift-card-service.ts';
 
 /** At most this many gift cards in one balance request (and, for the engine, one transaction). */
 export const MAX_GIFT_CARDS = 10;
 
 const ExternalIdentifier = Type.String({ minLength: 1, maxLength: 200 });
-export const GiftCardNumber = () => Type.String({ pattern: '^\\d{16,19}$', description: '16 to 19 digits. Never returned, never logged.' });
-export const GiftCardPin = () => Type.String({ minLength: 1, maxLength: 64, description: 'Never returned, never logged.' });
+export const GiftCardNumber = () =>
+  Type.String({ pattern: '^\\d{16,19}$', description: '16 to 19 digits. Never returned, never logged.' });
+export const GiftCardPin = () =>
+  Type.String({ minLength: 1, maxLength: 64, description: 'Never returned, never logged.' });
 const BuyerId = () => Type.String({ format: 'uuid' });
 
 export const CreateGiftCardBody = Type.Object(
@@ -27,10 +39,20 @@ export const CreateGiftCardActivationBody = Type.Object(
   {
     number: GiftCardNumber(),
     pin: Type.Optional(Nullable(GiftCardPin())),
-    amount: Type.Optional(Nullable(Amount({ description: 'The value to load, in the minor units of currency (required with currency); without it the card takes its own face value' }))),
+    amount: Type.Optional(
+      Nullable(
+        Amount({
+          description:
+            'The value to load, in the minor units of currency (required with currency); without it the card takes its own face value',
+        }),
+      ),
+    ),
     currency: Type.Optional(Nullable(Currency({ description: 'ISO 4217 currency code (required with amount)' }))),
     external_identifier: Type.Optional(Nullable(ExternalIdentifier)),
-    store: Type.Boolean({ default: false, description: 'Also store the card (number and pin encrypted) as POST /gift-cards does; requires pin' }),
+    store: Type.Boolean({
+      default: false,
+      description: 'Also store the card (number and pin encrypted) as POST /gift-cards does; requires pin',
+    }),
     buyer_id: Type.Optional(Nullable(BuyerId())),
     buyer_external_identifier: Type.Optional(Nullable(ExternalIdentifier)),
   },
@@ -55,15 +77,26 @@ export type ListGiftCardsQuery = Static<typeof ListGiftCardsQuery>;
 export const ListBuyerGiftCardsQuery = Type.Object(BuyerSelection);
 export type ListBuyerGiftCardsQuery = Static<typeof ListBuyerGiftCardsQuery>;
 
-const GiftCardRequest = Type.Object({ number: GiftCardNumber(), pin: GiftCardPin() }, { additionalProperties: false, title: 'GiftCardRequest' });
-const GiftCardStoredRequest = Type.Object({ id: Type.String({ format: 'uuid' }) }, { additionalProperties: false, title: 'GiftCardStoredRequest' });
+const GiftCardRequest = Type.Object(
+  { number: GiftCardNumber(), pin: GiftCardPin() },
+  { additionalProperties: false, title: 'GiftCardRequest' },
+);
+const GiftCardStoredRequest = Type.Object(
+  { id: Type.String({ format: 'uuid' }) },
+  { additionalProperties: false, title: 'GiftCardStoredRequest' },
+);
 export type GiftCardBalanceItem = Static<typeof GiftCardRequest> | Static<typeof GiftCardStoredRequest>;
 
 /**
  * An item is a stored card when it has `id`, else a card given in full. An if/then/else, not
  * `anyOf`: the validator drops unknown fields, and the first form tried would strip the other's.
  */
-const BalanceItem = Type.Unsafe<GiftCardBalanceItem>({ type: 'object', if: { required: ['id'] }, then: GiftCardStoredRequest, else: GiftCardRequest });
+const BalanceItem = Type.Unsafe<GiftCardBalanceItem>({
+  type: 'object',
+  if: { required: ['id'] },
+  then: GiftCardStoredRequest,
+  else: GiftCardRequest,
+});
 
 export const GiftCardBalanceBody = Type.Object(
   { items: Type.Array(BalanceItem, { minItems: 1, maxItems: MAX_GIFT_CARDS }) },
@@ -95,11 +128,20 @@ export const GiftCardSchema = Type.Object(
     gift_card_service: GiftCardServiceSchema,
     ...CardDigits,
     expiration_date: Type.Optional(Nullable(DateTime())),
-    buyer: Type.Optional(Nullable(Type.Any({ description: 'The buyer the gift card is stored for (billing details masked without buyers.billing-details.read)' }))),
+    buyer: Type.Optional(
+      Nullable(
+        Type.Any({
+          description:
+            'The buyer the gift card is stored for (billing details masked without buyers.billing-details.read)',
+        }),
+      ),
+    ),
     usage_count: Type.Integer({ description: 'Succeeded redemptions of the stored card' }),
     cit_usage_count: Type.Integer({ description: 'Succeeded redemptions in customer-initiated transactions' }),
     last_used_at: Type.Optional(Nullable(DateTime({ description: 'When the card was last redeemed' }))),
-    cit_last_used_at: Type.Optional(Nullable(DateTime({ description: 'When the card was last redeemed in a customer-initiated transaction' }))),
+    cit_last_used_at: Type.Optional(
+      Nullable(DateTime({ description: 'When the card was last redeemed in a customer-initiated transaction' })),
+    ),
     created_at: DateTime(),
     updated_at: DateTime(),
   },
@@ -124,10 +166,15 @@ export const GiftCardSummarySchema = Type.Object(
     balance_error_code: ErrorCode(),
     balance_raw_error_code: Text(),
     balance_raw_error_message: Text(),
-    usage_count: Type.Integer({ description: 'Succeeded redemptions of the card in this merchant account: of the stored card (as GET /gift-cards/{id} counts), or of the number given in full' }),
+    usage_count: Type.Integer({
+      description:
+        'Succeeded redemptions of the card in this merchant account: of the stored card (as GET /gift-cards/{id} counts), or of the number given in full',
+    }),
     cit_usage_count: Type.Integer({ description: 'Those of them in customer-initiated transactions' }),
     last_used_at: Type.Optional(Nullable(DateTime({ description: 'When the card was last redeemed' }))),
-    cit_last_used_at: Type.Optional(Nullable(DateTime({ description: 'When the card was last redeemed in a customer-initiated transaction' }))),
+    cit_last_used_at: Type.Optional(
+      Nullable(DateTime({ description: 'When the card was last redeemed in a customer-initiated transaction' })),
+    ),
   },
   { additionalProperties: false, title: 'GiftCardSummary' },
 );
@@ -154,7 +201,15 @@ export const usageFields = (usage: GiftCardUsage) => ({
 });
 
 /** The resource of a stored gift card. Number, pin and their ciphertexts never leave. */
-export function toGiftCardResource(row: Pick<GiftCardRow, 'id' | 'merchant_account_id' | 'bin' | 'sub_bin' | 'last4' | 'expiration_date' | 'created_at' | 'updated_at'>, service: GiftCardServiceResource, buyer: unknown = null, usage: GiftCardUsage = NO_USAGE): GiftCard {
+export function toGiftCardResource(
+  row: Pick<
+    GiftCardRow,
+    'id' | 'merchant_account_id' | 'bin' | 'sub_bin' | 'last4' | 'expiration_date' | 'created_at' | 'updated_at'
+  >,
+  service: GiftCardServiceResource,
+  buyer: unknown = null,
+  usage: GiftCardUsage = NO_USAGE,
+): GiftCard {
   return {
     type: 'gift-card',
     id: row.id,
@@ -172,7 +227,8 @@ export function toGiftCardResource(row: Pick<GiftCardRow, 'id' | 'merchant_accou
 }
 
 /** An activated card that was not stored: its id is the activation's (no stored card has it). */
-export const toActivatedGiftCardResource = (row: GiftCardActivationRow, service: GiftCardServiceResource): GiftCard => toGiftCardResource(row, service);
+export const toActivatedGiftCardResource = (row: GiftCardActivationRow, service: GiftCardServiceResource): GiftCard =>
+  toGiftCardResource(row, service);
 
 export const TransactionGiftCardSchema = Type.Object(
   { type: Type.Literal('gift-card'), id: Type.Optional(Nullable(Type.String({ format: 'uuid' }))), ...CardDigits },

@@ -7,13 +7,22 @@ import { recordAudit } from '../audit-logs/audit-logs.service.ts';
 import { buyerResourcesByIds, resolveBuyerReference } from '../buyers/buyers.service.ts';
 import { embedBuyerPins, singleBuyerReference } from '../buyers/embed-buyer.ts';
 import { activatedByFingerprint } from './gift-card-activations.repo.ts';
-import {giftCardServiceResource, usableGiftCardService } from './gift-card-service.ts';
+import { giftCardServiceResource, usableGiftCardService } from './gift-card-service.ts';
 import { cardDigits, giftCardFingerprint, sealGiftCard } from './gift-card-vault.ts';
 import { giftCardAlreadyStored, giftCardRefusal } from './gift-cards.errors.ts';
 import * as repo from './gift-cards.repo.ts';
-import { toGiftCardResource, type CreateGiftCardBody, type GiftCard, type ListGiftCardsQuery } from './gift-cards.schemas.ts';
+import {
+  toGiftCardResource,
+  type CreateGiftCardBody,
+  type GiftCard,
+  type ListGiftCardsQuery,
+} from './gift-cards.schemas.ts';
 
-export { resolveTransactionGiftCards, type GiftCardInstrument, type TransactionGiftCardItem } from './transaction-gift-cards.ts';
+export {
+  resolveTransactionGiftCards,
+  type GiftCardInstrument,
+  type TransactionGiftCardItem,
+} from './transaction-gift-cards.ts';
 export {
   giftCardRefundStatus,
   listTransactionGiftCardRedemptions,
@@ -38,11 +47,18 @@ class DuplicateGiftCard extends Error {}
 export async function createGiftCard(ctx: RequestContext, body: CreateGiftCardBody): Promise<GiftCard> {
   const reference = singleBuyerReference(body, 'body');
   // An embed token may link a card only to the buyer it pins (the pins fill and guard the body).
-  if (reference && isEmbed(ctx.principal) && Object.keys(embedBuyerPins(ctx)).length === 0) throw forbidden('This embed token pins no buyer: it may not store a gift card for one');
+  if (reference && isEmbed(ctx.principal) && Object.keys(embedBuyerPins(ctx)).length === 0)
+    throw forbidden('This embed token pins no buyer: it may not store a gift card for one');
   const service = usableGiftCardService(ctx);
   const fingerprint = await giftCardFingerprint(ctx.deps.db, ctx, body.number);
-  const activated = (await activatedByFingerprint(ctx.deps.db, ctx.merchantAccountId, [fingerprint])).get(fingerprint) ?? null;
-  const balance = await service.connector.balance({ number: body.number, pin: body.pin, alreadyRedeemed: 0, activated });
+  const activated =
+    (await activatedByFingerprint(ctx.deps.db, ctx.merchantAccountId, [fingerprint])).get(fingerprint) ?? null;
+  const balance = await service.connector.balance({
+    number: body.number,
+    pin: body.pin,
+    alreadyRedeemed: 0,
+    activated,
+  });
   if (!balance.ok) throw giftCardRefusal(balance);
   try {
     return await withRequestTransaction(ctx, async (tx) => {
@@ -69,7 +85,11 @@ export async function createGiftCard(ctx: RequestContext, body: CreateGiftCardBo
     });
   } catch (error) {
     if (!(error instanceof DuplicateGiftCard)) throw error;
-    const existing = await repo.findGiftCardByFingerprint(ctx.deps.db, ctx.merchantAccountId, await giftCardFingerprint(ctx.deps.db, ctx, body.number));
+    const existing = await repo.findGiftCardByFingerprint(
+      ctx.deps.db,
+      ctx.merchantAccountId,
+      await giftCardFingerprint(ctx.deps.db, ctx, body.number),
+    );
     throw giftCardAlreadyStored(existing?.id);
   }
 }
@@ -83,7 +103,12 @@ export async function getGiftCard(ctx: RequestContext, id: string): Promise<Gift
   const row = await repo.findGiftCard(ctx.deps.db, ctx.merchantAccountId, id);
   if (!row) throw notFound('gift card', id);
   const usage = (await repo.usageOf(ctx.deps.db, ctx.merchantAccountId, [id])).get(id);
-  return toGiftCardResource(row, giftCardServiceResource(ctx.merchantAccountId), await buyerResourceOf(ctx.deps.db, ctx, row.buyer_id), usage);
+  return toGiftCardResource(
+    row,
+    giftCardServiceResource(ctx.merchantAccountId),
+    await buyerResourceOf(ctx.deps.db, ctx, row.buyer_id),
+    usage,
+  );
 }
 
 /** Deletes the card and its ciphertexts; its redemptions stay, detached (`gift_card_id` null). */
@@ -110,9 +135,20 @@ export async function listGiftCards(ctx: RequestContext, query: ListGiftCardsQue
     (row) => [row.created_at, row.id],
   );
   // The page's buyers in one query, not one per item.
-  const buyerIds = [...new Set(page.items.map((row) => row.buyer_id).filter((buyerId): buyerId is string => buyerId !== null))];
+  const buyerIds = [
+    ...new Set(page.items.map((row) => row.buyer_id).filter((buyerId): buyerId is string => buyerId !== null)),
+  ];
   const buyers = await buyerResourcesByIds(ctx.deps.db, ctx, buyerIds);
-  const usage = await repo.usageOf(ctx.deps.db, ctx.merchantAccountId, page.items.map((row) => row.id));
+  const usage = await repo.usageOf(
+    ctx.deps.db,
+    ctx.merchantAccountId,
+    page.items.map((row) => row.id),
+  );
   const service = giftCardServiceResource(ctx.merchantAccountId);
-  return { ...page, items: page.items.map((row) => toGiftCardResource(row, service, row.buyer_id ? buyers.get(row.buyer_id) ?? null : null, usage.get(row.id))) };
+  return {
+    ...page,
+    items: page.items.map((row) =>
+      toGiftCardResource(row, service, row.buyer_id ? (buyers.get(row.buyer_id) ?? null) : null, usage.get(row.id)),
+    ),
+  };
 }

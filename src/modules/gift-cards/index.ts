@@ -9,5 +9,15 @@ import { listGiftCardBalances } from './routes/list-gift-card-balances.ts';
 import { listGiftCards } from './routes/list-gift-cards.ts';
 
 export async function giftCards(app: FastifyInstance): Promise<void> {
-  for (const route of [createGiftCard, createGiftCardActivation, createGiftCardIssuance, listGiftCards, listGiftCardBalances, getGiftCard, deleteGiftCard, listBuyerGiftCards]) app.route(route);
+  for (const route of [
+    createGiftCard,
+    createGiftCardActivation,
+    createGiftCardIssuance,
+    listGiftCards,
+    listGiftCardBalances,
+    getGiftCard,
+    deleteGiftCard,
+    listBuyerGiftCards,
+  ])
+    app.route(route);
 }

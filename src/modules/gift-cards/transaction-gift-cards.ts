@@ -27,11 +27,30 @@ export interface GiftCardInstrument {
 }
 
 function checkItems(items: readonly TransactionGiftCardItem[], basePointer: string): void {
-  if (items.length > MAX_GIFT_CARDS) throw fieldRefusal('body', basePointer, `At most ${MAX_GIFT_CARDS} gift cards can fund one transaction`, 'max_gift_cards_reached');
+  if (items.length > MAX_GIFT_CARDS)
+    throw fieldRefusal(
+      'body',
+      basePointer,
+      `At most ${MAX_GIFT_CARDS} gift cards can fund one transaction`,
+      'max_gift_cards_reached',
+    );
   items.forEach((item, index) => {
-    if (!Number.isSafeInteger(item.amount) || item.amount <= 0) throw fieldRefusal('body', `${basePointer}/${index}/amount`, 'The amount must be a positive integer in minor units', 'invalid_amount');
-    if ('number' in item && !/^\d{16,19}$/.test(item.number)) throw fieldRefusal('body', `${basePointer}/${index}/number`, 'A gift card number has 16 to 19 digits', 'invalid_gift_card');
-    if ('number' in item && item.pin === '') throw fieldRefusal('body', `${basePointer}/${index}/pin`, 'The pin is required', 'invalid_gift_card');
+    if (!Number.isSafeInteger(item.amount) || item.amount <= 0)
+      throw fieldRefusal(
+        'body',
+        `${basePointer}/${index}/amount`,
+        'The amount must be a positive integer in minor units',
+        'invalid_amount',
+      );
+    if ('number' in item && !/^\d{16,19}$/.test(item.number))
+      throw fieldRefusal(
+        'body',
+        `${basePointer}/${index}/number`,
+        'A gift card number has 16 to 19 digits',
+        'invalid_gift_card',
+      );
+    if ('number' in item && item.pin === '')
+      throw fieldRefusal('body', `${basePointer}/${index}/pin`, 'The pin is required', 'invalid_gift_card');
   });
 }
 
@@ -41,7 +60,12 @@ function checkItems(items: readonly TransactionGiftCardItem[], basePointer: stri
  * card is fingerprinted; the same card twice is refused. Run in the engine's transaction `db`.
  * Nothing here calls the gift card service.
  */
-export async function resolveTransactionGiftCards(db: Executor, ctx: RequestContext, items: readonly TransactionGiftCardItem[], basePointer = '/gift_cards'): Promise<GiftCardInstrument[]> {
+export async function resolveTransactionGiftCards(
+  db: Executor,
+  ctx: RequestContext,
+  items: readonly TransactionGiftCardItem[],
+  basePointer = '/gift_cards',
+): Promise<GiftCardInstrument[]> {
   // Before anything is recorded: production has no gift card service to redeem them with.
   if (items.length > 0) usableGiftCardService(ctx);
   checkItems(items, basePointer);
@@ -61,8 +85,17 @@ export async function resolveTransactionGiftCards(db: Executor, ctx: RequestCont
       card = { number: item.number, pin: item.pin };
     }
     const fingerprint = await giftCardFingerprint(db, ctx, card.number);
-    if (instruments.some((other) => other.fingerprint === fingerprint)) throw fieldRefusal('body', pointer, 'The same gift card appears twice', 'invalid_gift_card');
-    instruments.push({ giftCardId: 'id' in item ? item.id : null, buyerId, ...card, fingerprint, ...cardDigits(card.number), amount: item.amount, pointer });
+    if (instruments.some((other) => other.fingerprint === fingerprint))
+      throw fieldRefusal('body', pointer, 'The same gift card appears twice', 'invalid_gift_card');
+    instruments.push({
+      giftCardId: 'id' in item ? item.id : null,
+      buyerId,
+      ...card,
+      fingerprint,
+      ...cardDigits(card.number),
+      amount: item.amount,
+      pointer,
+    });
   }
   return instruments;
 }

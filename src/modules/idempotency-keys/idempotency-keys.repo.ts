@@ -104,8 +104,14 @@ export function bindResourceQuery(db: Executor, id: KeyId, resourceId: string) {
  * lease ended instead (the epoch): the retry then resumes that resource rather than creating another.
  */
 export async function releaseKey(db: Executor, id: KeyId): Promise<void> {
-  await byId(id)(db.deleteFrom('idempotency_keys')).where('state', '=', 'processing').where('resource_id', 'is', null).execute();
-  await byId(id)(db.updateTable('idempotency_keys').set({ locked_until: new Date(0) })).where('state', '=', 'processing').where('resource_id', 'is not', null).execute();
+  await byId(id)(db.deleteFrom('idempotency_keys'))
+    .where('state', '=', 'processing')
+    .where('resource_id', 'is', null)
+    .execute();
+  await byId(id)(db.updateTable('idempotency_keys').set({ locked_until: new Date(0) }))
+    .where('state', '=', 'processing')
+    .where('resource_id', 'is not', null)
+    .execute();
 }
 
 /** Deletes up to `batch` expired keys; returns how many went. */
@@ -116,7 +122,10 @@ export async function purgeExpiredKeys(db: Executor, now: Date, batch = 5_000): 
       eb(
         eb.refTuple('merchant_account_id', 'owner', 'key'),
         'in',
-        selectFrom('idempotency_keys').select(['merchant_account_id', 'owner', 'key']).where('expires_at', '<', now).limit(batch),
+        selectFrom('idempotency_keys')
+          .select(['merchant_account_id', 'owner', 'key'])
+          .where('expires_at', '<', now)
+          .limit(batch),
       ),
     )
     .executeTakeFirst();
@@ -132,13 +141,15 @@ export interface UnkeyedHash {
 
 /** Keys whose request hash predates migration 0038 (not `k…`), across merchant accounts, through that migration's partial index. */
 export async function findUnkeyedRequestHashes(db: Executor, batch: number): Promise<UnkeyedHash[]> {
-  return db
-    .selectFrom('idempotency_keys')
-    .select(['merchant_account_id', 'owner', 'key', 'request_hash'])
-    // A literal, as in the index's predicate: a parameter would keep a generic plan off the index.
-    .where(sql<boolean>`request_hash NOT LIKE 'k%'`)
-    .limit(batch)
-    .execute();
+  return (
+    db
+      .selectFrom('idempotency_keys')
+      .select(['merchant_account_id', 'owner', 'key', 'request_hash'])
+      // A literal, as in the index's predicate: a parameter would keep a generic plan off the index.
+      .where(sql<boolean>`request_hash NOT LIKE 'k%'`)
+      .limit(batch)
+      .execute()
+  );
 }
 
 export interface RekeyedHash extends UnkeyedHash {
@@ -152,6 +163,8 @@ export async function setRekeyedHashes(db: Executor, rows: readonly RekeyedHash[
     UPDATE idempotency_keys k SET request_hash = r.keyed
     FROM unnest(${column('merchant_account_id')}::text[], ${column('owner')}::text[], ${column('key')}::text[], ${column('request_hash')}::text[], ${column('keyed')}::text[])
       AS r(merchant_account_id, owner, key, request_hash, keyed)
-    WHERE k.merchant_account_id = r.merchant_account_id AND k.owner = r.owner AND k.key = r.key AND k.request_hash = r.request_hash`.execute(db);
+    WHERE k.merchant_account_id = r.merchant_account_id AND k.owner = r.owner AND k.key = r.key AND k.request_hash = r.request_hash`.execute(
+    db,
+  );
   return Number(result.numAffectedRows ?? 0);
 }

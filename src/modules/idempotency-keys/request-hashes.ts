@@ -11,7 +11,12 @@ export const LEGACY_KEYED = 'k0:';
 export const isUnkeyed = (stored: string): boolean => /^[0-9a-f]{64}$/.test(stored);
 
 /** The rewritten form of an old SHA-256 request hash: what the rekey job stores in its place. */
-export async function keyedLegacyHash(vault: Vault, db: Executor, merchantAccountId: string, sha256Hex: string): Promise<string> {
+export async function keyedLegacyHash(
+  vault: Vault,
+  db: Executor,
+  merchantAccountId: string,
+  sha256Hex: string,
+): Promise<string> {
   return LEGACY_KEYED + (await vault.requestMac(db, merchantAccountId, () => `sha256 before 0038\n${sha256Hex}`));
 }
 
@@ -25,7 +30,10 @@ export async function rekeyRequestHashes(deps: { db: Executor; vault: Vault }, b
   const rows = await repo.findUnkeyedRequestHashes(deps.db, batch);
   const rekeyed: repo.RekeyedHash[] = [];
   for (const row of rows) {
-    rekeyed.push({ ...row, keyed: await keyedLegacyHash(deps.vault, deps.db, row.merchant_account_id, row.request_hash) });
+    rekeyed.push({
+      ...row,
+      keyed: await keyedLegacyHash(deps.vault, deps.db, row.merchant_account_id, row.request_hash),
+    });
   }
   return rekeyed.length === 0 ? 0 : repo.setRekeyedHashes(deps.db, rekeyed);
 }

@@ -11,6 +11,8 @@ const WEBHOOK_BODY_LIMIT_BYTES = 256 * 1024;
  */
 export async function inboundWebhooks(app: FastifyInstance): Promise<void> {
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: WEBHOOK_BODY_LIMIT_BYTES }, (_request, body, done) => done(null, body));
+  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: WEBHOOK_BODY_LIMIT_BYTES }, (_request, body, done) =>
+    done(null, body),
+  );
   app.route(receiveProviderWebhookRoute);
 }

@@ -26,13 +26,21 @@ beforeAll(async () => {
     SELECT gen_random_uuid(), 'plan-test', '{}', s.status, now() + (g || ' ms')::interval, 1, 10,
            case when s.status = 'running' then 'w' end, case when s.status = 'running' then now() + interval '5 minutes' end
     FROM generate_series(1, 4000) g
-    CROSS JOIN LATERAL (SELECT case when g <= 2 then 'running' when g % 2 = 0 then 'succeeded' else 'queued' end AS status) s`.execute(runtime.deps.db);
+    CROSS JOIN LATERAL (SELECT case when g <= 2 then 'running' when g % 2 = 0 then 'succeeded' else 'queued' end AS status) s`.execute(
+    runtime.deps.db,
+  );
 });
 afterAll(async () => dispose?.());
 
 describe('happy', () => {
   it('reads the running jobs through their own index, without statistics and with them', async () => {
-    const poll = { workerId: 'w', finished: ['0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b', '0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5c'], batch: 4, leaseMs: 60_000, names: ['plan-test'] };
+    const poll = {
+      workerId: 'w',
+      finished: ['0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b', '0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5c'],
+      batch: 4,
+      leaseMs: 60_000,
+      names: ['plan-test'],
+    };
     const query = pollJobsQuery(runtime.deps.db, poll, new Date()).compile(runtime.deps.db);
     const cold = await genericPlan(runtime.deps.db, query);
     expect(cold).toContain('jobs_running_idx');

@@ -94,7 +94,13 @@ export function pollJobsQuery(db: Executor, { workerId, finished, batch, leaseMs
 export function failAbandonedJobsQuery(db: Executor, now: Date) {
   return db
     .updateTable('jobs')
-    .set({ status: 'failed', locked_by: null, locked_until: null, last_error: 'the worker stopped during the last attempt', updated_at: now })
+    .set({
+      status: 'failed',
+      locked_by: null,
+      locked_until: null,
+      last_error: 'the worker stopped during the last attempt',
+      updated_at: now,
+    })
     .where(sql<boolean>`status = 'running'`)
     .where('locked_until', '<', now)
     .whereRef('attempts', '>=', 'max_attempts');
@@ -120,7 +126,13 @@ function uuidArray(ids: string[]): string {
   return arrayLiteral(ids, 'uuid')!;
 }
 
-export async function markFailed(db: Executor, id: string, workerId: string, error: string, retryAt: Date | null): Promise<void> {
+export async function markFailed(
+  db: Executor,
+  id: string,
+  workerId: string,
+  error: string,
+  retryAt: Date | null,
+): Promise<void> {
   await db
     .updateTable('jobs')
     .set({
@@ -145,13 +157,24 @@ export async function purgeFinishedJobs(db: Executor, before: Date, batch = 5_00
   const result = await db
     .deleteFrom('jobs')
     .where('id', 'in', (eb) =>
-      eb.selectFrom('jobs').select('id').where('status', 'in', ['succeeded', 'failed']).where('updated_at', '<', before).limit(batch),
+      eb
+        .selectFrom('jobs')
+        .select('id')
+        .where('status', 'in', ['succeeded', 'failed'])
+        .where('updated_at', '<', before)
+        .limit(batch),
     )
     .executeTakeFirst();
   return Number(result.numDeletedRows);
 }
 
 export async function nextDueAt(db: Executor): Promise<Date | null> {
-  const row = await db.selectFrom('jobs').select('run_at').where('status', '=', 'queued').orderBy('run_at').limit(1).executeTakeFirst();
+  const row = await db
+    .selectFrom('jobs')
+    .select('run_at')
+    .where('status', '=', 'queued')
+    .orderBy('run_at')
+    .limit(1)
+    .executeTakeFirst();
   return row?.run_at ?? null;
 }

@@ -6,7 +6,11 @@ import type { Executor } from '../../db/transaction.ts';
  */
 export class MerchantAccountCache {
   private readonly known = new Map<string, number>();
-  constructor(private readonly db: Executor, private readonly ttlMs = 5_000, private readonly maxEntries = 10_000) {}
+  constructor(
+    private readonly db: Executor,
+    private readonly ttlMs = 5_000,
+    private readonly maxEntries = 10_000,
+  ) {}
 
   async exists(id: string): Promise<boolean> {
     const at = this.known.get(id);

@@ -12,15 +12,28 @@ import { maskSecret } from './merchant-accounts.schemas.ts';
  * only (`maskedSecret`), so no read opens one. Nothing in this server opens them yet: they are held
  * for the services that use them (`secretBinding` is how one would).
  */
-export const SECRET_FIELDS = ['loon_secret_key', 'account_updater_request_encryption_key', 'account_updater_response_decryption_key'] as const;
+export const SECRET_FIELDS = [
+  'loon_secret_key',
+  'account_updater_request_encryption_key',
+  'account_updater_response_decryption_key',
+] as const;
 export type SecretField = (typeof SECRET_FIELDS)[number];
 export type SecretValues = Partial<Record<SecretField, string | null>>;
 
-export const secretBinding = (accountId: string, field: SecretField): Binding => ({ table: 'merchant_accounts', column: field, rowId: accountId });
+export const secretBinding = (accountId: string, field: SecretField): Binding => ({
+  table: 'merchant_accounts',
+  column: field,
+  rowId: accountId,
+});
 
 /** A body without its secret fields (they are written sealed, never as sent). */
 export function withoutSecrets<T extends SecretValues>(body: T): Omit<T, SecretField> {
-  const { loon_secret_key: _loon, account_updater_request_encryption_key: _request, account_updater_response_decryption_key: _response, ...rest } = body;
+  const {
+    loon_secret_key: _loon,
+    account_updater_request_encryption_key: _request,
+    account_updater_response_decryption_key: _response,
+    ...rest
+  } = body;
   return rest;
 }
 
@@ -32,7 +45,12 @@ type Current = Pick<MerchantAccountRow, 'id' | 'sealed_secrets' | 'secret_masks'
  * sent is kept. The sent fields' plaintext columns are cleared too: a process of the previous
  * version may have written them during a rolling deploy. Null when no secret is sent.
  */
-export async function secretColumns(db: Executor, deps: Deps, current: Current, values: SecretValues): Promise<MerchantAccountPatch | null> {
+export async function secretColumns(
+  db: Executor,
+  deps: Deps,
+  current: Current,
+  values: SecretValues,
+): Promise<MerchantAccountPatch | null> {
   const sent = SECRET_FIELDS.filter((field) => values[field] !== undefined);
   if (sent.length === 0) return null;
   const sealed = { ...current.sealed_secrets };
@@ -65,7 +83,9 @@ export async function sealPlaintextSecrets(deps: Deps, batch = 50): Promise<numb
     const sealed = await withTransaction(deps.db, async (tx) => {
       const rows = await repo.lockAccountsWithPlaintextSecrets(tx, batch);
       for (const row of rows) {
-        const values = Object.fromEntries(SECRET_FIELDS.filter((field) => row[field] !== null).map((field) => [field, row[field]])) as SecretValues;
+        const values = Object.fromEntries(
+          SECRET_FIELDS.filter((field) => row[field] !== null).map((field) => [field, row[field]]),
+        ) as SecretValues;
         const patch = await secretColumns(tx, deps, row, values);
         if (patch) await repo.setSecretColumns(tx, row.id, patch);
       }

@@ -4,7 +4,10 @@ import { keysetPage, type KeysetPage } from '../../db/keyset.ts';
 import type { CursorPosition } from '../../http/cursor.ts';
 import { escapeLike } from '../../db/like.ts';
 
-export async function insertMerchantAccount(db: Executor, account: NewMerchantAccount): Promise<MerchantAccountRow | undefined> {
+export async function insertMerchantAccount(
+  db: Executor,
+  account: NewMerchantAccount,
+): Promise<MerchantAccountRow | undefined> {
   return db
     .insertInto('merchant_accounts')
     .values(account)
@@ -13,7 +16,11 @@ export async function insertMerchantAccount(db: Executor, account: NewMerchantAc
     .executeTakeFirst();
 }
 
-export async function updateMerchantAccount(db: Executor, id: string, patch: MerchantAccountPatch): Promise<MerchantAccountRow | undefined> {
+export async function updateMerchantAccount(
+  db: Executor,
+  id: string,
+  patch: MerchantAccountPatch,
+): Promise<MerchantAccountRow | undefined> {
   return db
     .updateTable('merchant_accounts')
     .set({ ...patch, updated_at: new Date() })
@@ -22,7 +29,11 @@ export async function updateMerchantAccount(db: Executor, id: string, patch: Mer
     .executeTakeFirst();
 }
 
-export async function findMerchantAccount(db: Executor, id: string, options: { forUpdate?: boolean } = {}): Promise<MerchantAccountRow | undefined> {
+export async function findMerchantAccount(
+  db: Executor,
+  id: string,
+  options: { forUpdate?: boolean } = {},
+): Promise<MerchantAccountRow | undefined> {
   const query = db.selectFrom('merchant_accounts').selectAll().where('id', '=', id);
   return (options.forUpdate ? query.forUpdate() : query).executeTakeFirst();
 }
@@ -32,7 +43,13 @@ export async function lockAccountsWithPlaintextSecrets(db: Executor, batch: numb
   return db
     .selectFrom('merchant_accounts')
     .selectAll()
-    .where((eb) => eb.or([eb('loon_secret_key', 'is not', null), eb('account_updater_request_encryption_key', 'is not', null), eb('account_updater_response_decryption_key', 'is not', null)]))
+    .where((eb) =>
+      eb.or([
+        eb('loon_secret_key', 'is not', null),
+        eb('account_updater_request_encryption_key', 'is not', null),
+        eb('account_updater_response_decryption_key', 'is not', null),
+      ]),
+    )
     .orderBy('id')
     .limit(batch)
     .forUpdate()
@@ -41,12 +58,19 @@ export async function lockAccountsWithPlaintextSecrets(db: Executor, batch: numb
 }
 
 /** Writes sealed secret columns without touching `updated_at`: sealing a stored value changes nothing a client sees. */
-export async function setSecretColumns(db: Executor, id: string, patch: MerchantAccountPatch): Promise<MerchantAccountRow | undefined> {
+export async function setSecretColumns(
+  db: Executor,
+  id: string,
+  patch: MerchantAccountPatch,
+): Promise<MerchantAccountRow | undefined> {
   return db.updateTable('merchant_accounts').set(patch).where('id', '=', id).returningAll().executeTakeFirst();
 }
 
 export async function countMerchantAccounts(db: Executor): Promise<number> {
-  const row = await db.selectFrom('merchant_accounts').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('merchant_accounts')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .executeTakeFirstOrThrow();
   return Number(row.count);
 }
 
@@ -55,7 +79,6 @@ export interface MerchantAccountFilter {
   /** Only this account (credentials limited to one merchant account). */
   onlyId?: string | null;
 }
-
 
 /** Merchant accounts are instance-wide and few: the search is a scan filter, the order is index-backed. */
 export async function listMerchantAccounts(

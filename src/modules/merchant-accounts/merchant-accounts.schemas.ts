@@ -11,11 +11,17 @@ const CommonFields = {
   account_updater_request_encryption_key_id: OptionalText(),
   account_updater_response_decryption_key: OptionalText(),
   account_updater_response_decryption_key_id: OptionalText(),
-  over_capture_amount: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: 99_999_999, description: 'minor currency units' }))),
-  over_capture_percentage: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: 1000, description: 'percentage, e.g. 25 for 25%' }))),
+  over_capture_amount: Type.Optional(
+    Nullable(Type.Integer({ minimum: 0, maximum: 99_999_999, description: 'minor currency units' })),
+  ),
+  over_capture_percentage: Type.Optional(
+    Nullable(Type.Integer({ minimum: 0, maximum: 1000, description: 'percentage, e.g. 25 for 25%' })),
+  ),
   loon_client_key: OptionalText(),
   loon_secret_key: OptionalText(),
-  loon_accepted_schemes: Type.Optional(Nullable(Type.Array(Type.String({ pattern: CARD_SCHEME_PATTERN, maxLength: 50 }), { maxItems: 50 }))),
+  loon_accepted_schemes: Type.Optional(
+    Nullable(Type.Array(Type.String({ pattern: CARD_SCHEME_PATTERN, maxLength: 50 }), { maxItems: 50 })),
+  ),
   visa_network_tokens_requestor_id: OptionalText(),
   visa_network_tokens_app_id: OptionalText(),
   amex_network_tokens_requestor_id: OptionalText(),
@@ -25,7 +31,12 @@ const CommonFields = {
   async_network_tokens_enabled: Type.Optional(Type.Boolean()),
 };
 
-export const MerchantAccountIdSchema = Type.String({ minLength: 1, maxLength: 255, pattern: '^[A-Za-z0-9][A-Za-z0-9._-]*$', description: 'Caller-chosen merchant account ID' });
+export const MerchantAccountIdSchema = Type.String({
+  minLength: 1,
+  maxLength: 255,
+  pattern: '^[A-Za-z0-9][A-Za-z0-9._-]*$',
+  description: 'Caller-chosen merchant account ID',
+});
 
 export const CreateMerchantAccountBody = Type.Object(
   { id: MerchantAccountIdSchema, display_name: Type.String({ minLength: 1, maxLength: 200 }), ...CommonFields },
@@ -43,7 +54,9 @@ export const MerchantAccountParams = Type.Object({ merchant_account_id: Merchant
 
 export const ListMerchantAccountsQuery = Type.Object({
   ...PaginationQuery,
-  search: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Case-insensitive match on id or display name' })),
+  search: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 200, description: 'Case-insensitive match on id or display name' }),
+  ),
 });
 export type ListMerchantAccountsQuery = Static<typeof ListMerchantAccountsQuery>;
 
@@ -83,7 +96,9 @@ export const MerchantAccountsSchema = ListEnvelope(MerchantAccountSchema, 'Merch
 /** Secrets the account holds are returned masked: enough to recognise them, never in full. */
 export function maskSecret(value: string | null): string | null {
   if (value === null) return null;
-  return value.length <= 8 ? '*'.repeat(value.length) : `${'*'.repeat(Math.min(value.length - 4, 16))}${value.slice(-4)}`;
+  return value.length <= 8
+    ? '*'.repeat(value.length)
+    : `${'*'.repeat(Math.min(value.length - 4, 16))}${value.slice(-4)}`;
 }
 
 /**
@@ -91,7 +106,10 @@ export function maskSecret(value: string | null): string | null {
  * still set was written after the sealed value by a process of the previous version (this one
  * clears it whenever it seals the field), so it wins until the job seals it.
  */
-export function maskedSecret(row: MerchantAccountRow, field: 'loon_secret_key' | 'account_updater_request_encryption_key' | 'account_updater_response_decryption_key'): string | null {
+export function maskedSecret(
+  row: MerchantAccountRow,
+  field: 'loon_secret_key' | 'account_updater_request_encryption_key' | 'account_updater_response_decryption_key',
+): string | null {
   const plaintext = row[field];
   return plaintext !== null ? maskSecret(plaintext) : (row.secret_masks[field] ?? null);
 }

@@ -25,19 +25,36 @@ const LOON_FIELDS = ['loon_client_key', 'loon_secret_key', 'loon_accepted_scheme
 function checkLoonFields(body: UpdateMerchantAccountBody): void {
   const sent = LOON_FIELDS.filter((field) => body[field] !== undefined);
   if (sent.length === 0) return;
-  const complete = sent.length === 3 && (LOON_FIELDS.every((f) => body[f] === null) || LOON_FIELDS.every((f) => body[f] !== null));
+  const complete =
+    sent.length === 3 && (LOON_FIELDS.every((f) => body[f] === null) || LOON_FIELDS.every((f) => body[f] !== null));
   if (!complete) {
-    throw new AppError('bad_request', 'loon_client_key, loon_secret_key and loon_accepted_schemes must be set together or nulled together', {
-      details: LOON_FIELDS.filter((f) => body[f] === undefined || body[f] === null).map((f) => ({ location: 'body' as const, pointer: `/${f}`, message: 'Set or null together with the other loon fields', type: 'value_error' })),
-    });
+    throw new AppError(
+      'bad_request',
+      'loon_client_key, loon_secret_key and loon_accepted_schemes must be set together or nulled together',
+      {
+        details: LOON_FIELDS.filter((f) => body[f] === undefined || body[f] === null).map((f) => ({
+          location: 'body' as const,
+          pointer: `/${f}`,
+          message: 'Set or null together with the other loon fields',
+          type: 'value_error',
+        })),
+      },
+    );
   }
 }
 
-export async function createMerchantAccount(ctx: RequestContext, body: CreateMerchantAccountBody): Promise<MerchantAccount> {
-  if (restriction(ctx) !== null) throw forbidden('A credential limited to one merchant account cannot create merchant accounts');
+export async function createMerchantAccount(
+  ctx: RequestContext,
+  body: CreateMerchantAccountBody,
+): Promise<MerchantAccount> {
+  if (restriction(ctx) !== null)
+    throw forbidden('A credential limited to one merchant account cannot create merchant accounts');
   checkLoonFields(body);
   return withRequestTransaction(ctx, async (tx) => {
-    const inserted = await repo.insertMerchantAccount(tx, { ...withoutSecrets(body), loon_accepted_schemes: body.loon_accepted_schemes ?? null });
+    const inserted = await repo.insertMerchantAccount(tx, {
+      ...withoutSecrets(body),
+      loon_accepted_schemes: body.loon_accepted_schemes ?? null,
+    });
     if (!inserted) throw duplicateRecord(body.id, `A merchant account with the id ${body.id} already exists`);
     // Sealed once the row exists: the account's data key belongs to it.
     const secrets = await secretColumns(tx, ctx.deps, inserted, body);
@@ -48,7 +65,11 @@ export async function createMerchantAccount(ctx: RequestContext, body: CreateMer
 }
 
 /** Partial update: a field that is not sent keeps its value; null clears a nullable field. */
-export async function updateMerchantAccount(ctx: RequestContext, id: string, body: UpdateMerchantAccountBody): Promise<MerchantAccount> {
+export async function updateMerchantAccount(
+  ctx: RequestContext,
+  id: string,
+  body: UpdateMerchantAccountBody,
+): Promise<MerchantAccount> {
   const only = restriction(ctx);
   if (only !== null && only !== id) throw notFound('merchant account', id);
   checkLoonFields(body);

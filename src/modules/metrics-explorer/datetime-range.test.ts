@@ -18,13 +18,25 @@ describe('parseDuration', () => {
 
 describe('parseInterval', () => {
   it('takes duration/end with the hour keywords', () => {
-    expect(parseInterval('P7D/hour_start', now)).toEqual({ start: new Date('2026-03-18T10:00:00Z'), end: new Date('2026-03-25T10:00:00Z') });
-    expect(parseInterval('PT60M/hour_end', now)).toEqual({ start: new Date('2026-03-25T10:00:00Z'), end: new Date('2026-03-25T11:00:00Z') });
+    expect(parseInterval('P7D/hour_start', now)).toEqual({
+      start: new Date('2026-03-18T10:00:00Z'),
+      end: new Date('2026-03-25T10:00:00Z'),
+    });
+    expect(parseInterval('PT60M/hour_end', now)).toEqual({
+      start: new Date('2026-03-25T10:00:00Z'),
+      end: new Date('2026-03-25T11:00:00Z'),
+    });
     expect(parseInterval('PT5M/now', now)).toEqual({ start: new Date('2026-03-25T10:12:30Z'), end: now });
   });
   it('takes start/end and start/duration with offsets', () => {
-    expect(parseInterval('2026-03-01T00:00:00+01:00/2026-03-02T00:00:00Z', now)).toEqual({ start: new Date('2026-02-28T23:00:00Z'), end: new Date('2026-03-02T00:00:00Z') });
-    expect(parseInterval('2026-03-01T00:00:00Z/P1D', now)).toEqual({ start: new Date('2026-03-01T00:00:00Z'), end: new Date('2026-03-02T00:00:00Z') });
+    expect(parseInterval('2026-03-01T00:00:00+01:00/2026-03-02T00:00:00Z', now)).toEqual({
+      start: new Date('2026-02-28T23:00:00Z'),
+      end: new Date('2026-03-02T00:00:00Z'),
+    });
+    expect(parseInterval('2026-03-01T00:00:00Z/P1D', now)).toEqual({
+      start: new Date('2026-03-01T00:00:00Z'),
+      end: new Date('2026-03-02T00:00:00Z'),
+    });
   });
   it('refuses what does not say when, or ends before it starts, with a message naming the part', () => {
     expect(() => parseInterval('P7D', now)).toThrow(IntervalError);

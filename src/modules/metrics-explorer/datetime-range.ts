@@ -39,14 +39,18 @@ function parsePoint(text: string, now: Date): Date | null {
 }
 
 function describe(part: string): string {
-  if (/^P\d*[YM]/.test(part) || /^P[^T]*M/.test(part)) return `${part} counts years or months, whose length depends on the calendar; use weeks, days, hours or minutes`;
+  if (/^P\d*[YM]/.test(part) || /^P[^T]*M/.test(part))
+    return `${part} counts years or months, whose length depends on the calendar; use weeks, days, hours or minutes`;
   return `${part} is neither a date-time with its offset (2025-03-25T00:00:00Z), now, hour_start or hour_end, nor a duration (P7D, PT60M)`;
 }
 
 /** Parses an interval relative to `now`; throws `IntervalError` with a message for the caller. */
 export function parseInterval(text: string, now: Date): Interval {
   const parts = text.split('/');
-  if (parts.length !== 2) throw new IntervalError(`${text} is not an interval: give start/end, duration/end or start/duration (e.g. P7D/hour_start)`);
+  if (parts.length !== 2)
+    throw new IntervalError(
+      `${text} is not an interval: give start/end, duration/end or start/duration (e.g. P7D/hour_start)`,
+    );
   const [a, b] = parts as [string, string];
   const [startAt, endAt] = [parsePoint(a, now), parsePoint(b, now)];
   const [startLength, endLength] = [parseDuration(a), parseDuration(b)];
@@ -54,7 +58,10 @@ export function parseInterval(text: string, now: Date): Interval {
   if (startAt && endAt) interval = { start: startAt, end: endAt };
   else if (startLength !== null && endAt) interval = { start: new Date(endAt.getTime() - startLength), end: endAt };
   else if (startAt && endLength !== null) interval = { start: startAt, end: new Date(startAt.getTime() + endLength) };
-  else if (startLength !== null && endLength !== null) throw new IntervalError(`${text} gives two durations: one side must say when (a date-time, now, hour_start or hour_end)`);
+  else if (startLength !== null && endLength !== null)
+    throw new IntervalError(
+      `${text} gives two durations: one side must say when (a date-time, now, hour_start or hour_end)`,
+    );
   else throw new IntervalError(describe(startAt || startLength !== null ? b : a));
   if (interval.end.getTime() <= interval.start.getTime()) throw new IntervalError(`${text} ends before it starts`);
   return interval;

@@ -7,11 +7,31 @@ import { sql, type RawBuilder } from 'kysely';
  */
 
 export const MODULES = [
-  'authentication_outcome', 'authorized', 'country', 'currency', 'error_code', 'instrument_type', 'is_subsequent_payment',
-  'liability_shifted', 'merchant_initiated', 'metadata', 'method', 'payment_method_bin', 'payment_method_card_issuer_name',
-  'payment_method_card_type', 'payment_method_country', 'payment_method_scheme', 'payment_service', 'payment_source',
-  'raw_response_code', 'rule_route_transaction', 'rule_skip_3ds', 'rule_variant_id', 'three_d_secure_auth_resp',
-  'three_d_secure_eci', 'three_d_secure_method',
+  'authentication_outcome',
+  'authorized',
+  'country',
+  'currency',
+  'error_code',
+  'instrument_type',
+  'is_subsequent_payment',
+  'liability_shifted',
+  'merchant_initiated',
+  'metadata',
+  'method',
+  'payment_method_bin',
+  'payment_method_card_issuer_name',
+  'payment_method_card_type',
+  'payment_method_country',
+  'payment_method_scheme',
+  'payment_service',
+  'payment_source',
+  'raw_response_code',
+  'rule_route_transaction',
+  'rule_skip_3ds',
+  'rule_variant_id',
+  'three_d_secure_auth_resp',
+  'three_d_secure_eci',
+  'three_d_secure_method',
 ] as const;
 export type ModuleKey = (typeof MODULES)[number];
 
@@ -19,7 +39,8 @@ export type ModuleKey = (typeof MODULES)[number];
 export const AUTHORIZED_STATUSES = ['authorization_succeeded', 'capture_succeeded'] as const;
 
 const flag = (expression: string) => `CASE WHEN ${expression} THEN '1' ELSE '0' END`;
-const action = (id: string, path: string) => `(SELECT a${path} FROM jsonb_array_elements(actions) a WHERE a->>'id' = '${id}' LIMIT 1)`;
+const action = (id: string, path: string) =>
+  `(SELECT a${path} FROM jsonb_array_elements(actions) a WHERE a->>'id' = '${id}' LIMIT 1)`;
 /** Liability moves to the issuer on a completed authentication with a fully authenticated or attempted ECI. */
 const LIABILITY_SHIFTED = `CASE WHEN three_d_secure IS NULL THEN NULL WHEN three_d_secure->>'status' = 'complete' AND three_d_secure->'response_data'->>'eci' IN ('01', '02', '05', '06') THEN '1' ELSE '0' END`;
 
@@ -55,7 +76,9 @@ const EXPRESSIONS: Record<Exclude<ModuleKey, 'metadata' | 'payment_method_countr
 };
 
 /** Filters: every module but those computed outside SQL (issuer country) or never recorded (issuer name). */
-export const FILTER_KEYS = MODULES.filter((m) => m !== 'payment_method_country' && m !== 'payment_method_card_issuer_name');
+export const FILTER_KEYS = MODULES.filter(
+  (m) => m !== 'payment_method_country' && m !== 'payment_method_card_issuer_name',
+);
 export type FilterKey = (typeof FILTER_KEYS)[number];
 
 /** The grouping expression of a module (text, possibly null). */

@@ -8,5 +8,13 @@ import { updateMetricsExplorerPreset } from './routes/update-metrics-explorer-pr
 
 /** Insights: the metrics explorer and its presets (docs/insights.md). */
 export async function metricsExplorer(app: FastifyInstance): Promise<void> {
-  for (const route of [getMetricTotals, listMetricModule, listMetricsExplorerPresets, createMetricsExplorerPreset, updateMetricsExplorerPreset, deleteMetricsExplorerPreset]) app.route(route);
+  for (const route of [
+    getMetricTotals,
+    listMetricModule,
+    listMetricsExplorerPresets,
+    createMetricsExplorerPreset,
+    updateMetricsExplorerPreset,
+    deleteMetricsExplorerPreset,
+  ])
+    app.route(route);
 }

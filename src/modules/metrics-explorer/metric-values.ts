@@ -29,7 +29,13 @@ export function bucketCount(window: Interval, stepMs: number): number {
 export const EMPTY: Counts = { total: 0, authorized: 0, declined: 0, flowDeclines: 0, volume: 0 };
 
 export function addCounts(a: Counts, b: Counts): Counts {
-  return { total: a.total + b.total, authorized: a.authorized + b.authorized, declined: a.declined + b.declined, flowDeclines: a.flowDeclines + b.flowDeclines, volume: a.volume + b.volume };
+  return {
+    total: a.total + b.total,
+    authorized: a.authorized + b.authorized,
+    declined: a.declined + b.declined,
+    flowDeclines: a.flowDeclines + b.flowDeclines,
+    volume: a.volume + b.volume,
+  };
 }
 
 /**

@@ -56,13 +56,25 @@ function countColumns(q: AggregateQuery) {
 
 /** The rows of the window: a range scan of `transactions_created_idx`, then the filters. */
 function where(q: AggregateQuery) {
-  const conditions = [sql<boolean>`merchant_account_id = ${q.merchantAccountId}`, sql<boolean>`created_at >= ${q.window.start}`, sql<boolean>`created_at < ${q.window.end}`, measures(q.source).population, ...q.filters];
+  const conditions = [
+    sql<boolean>`merchant_account_id = ${q.merchantAccountId}`,
+    sql<boolean>`created_at >= ${q.window.start}`,
+    sql<boolean>`created_at < ${q.window.end}`,
+    measures(q.source).population,
+    ...q.filters,
+  ];
   return sql.join(conditions, sql` AND `);
 }
 
 type CountRow = { total: number; authorized: number; declined: number; flow_declines: number; volume: string | number };
 
-const toCounts = (r: CountRow): Counts => ({ total: Number(r.total), authorized: Number(r.authorized), declined: Number(r.declined), flowDeclines: Number(r.flow_declines), volume: Number(r.volume) });
+const toCounts = (r: CountRow): Counts => ({
+  total: Number(r.total),
+  authorized: Number(r.authorized),
+  declined: Number(r.declined),
+  flowDeclines: Number(r.flow_declines),
+  volume: Number(r.volume),
+});
 
 /** Counts over the whole window. */
 export async function countsIn(db: Executor, q: AggregateQuery): Promise<Counts> {
@@ -71,7 +83,12 @@ export async function countsIn(db: Executor, q: AggregateQuery): Promise<Counts>
 }
 
 /** Counts per bucket of `stepMs` from `origin` (bucket 0 starts at origin); buckets without rows are absent. */
-export async function countsByBucket(db: Executor, q: AggregateQuery, origin: Date, stepMs: number): Promise<Map<number, Counts>> {
+export async function countsByBucket(
+  db: Executor,
+  q: AggregateQuery,
+  origin: Date,
+  stepMs: number,
+): Promise<Map<number, Counts>> {
   const { rows } = await sql<CountRow & { bucket: number }>`
     SELECT floor(extract(epoch FROM (created_at - ${origin}::timestamptz)) * 1000 / ${stepMs})::int AS bucket, ${countColumns(q)}
     FROM transactions WHERE ${where(q)} GROUP BY 1`.execute(db);

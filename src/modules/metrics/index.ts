@@ -16,7 +16,8 @@ export async function metrics(app: FastifyInstance): Promise<void> {
       schema: {
         tags: ['health'],
         summary: 'Prometheus metrics of this process',
-        description: 'Prometheus text exposition format. Needs `Authorization: Bearer <METRICS_TOKEN>` (not an API token); 404 while `METRICS_TOKEN` is not set.',
+        description:
+          'Prometheus text exposition format. Needs `Authorization: Bearer <METRICS_TOKEN>` (not an API token); 404 while `METRICS_TOKEN` is not set.',
         operationId: 'getMetrics',
         security: [],
         produces: ['text/plain'],
@@ -33,12 +34,16 @@ export async function metrics(app: FastifyInstance): Promise<void> {
 
 function checkMetricsToken(request: FastifyRequest): void {
   const expected = request.ctx.deps.config.metricsToken;
-  if (expected === null) throw new AppError('not_found', 'Metrics are off: set METRICS_TOKEN on the server to serve them at GET /metrics');
+  if (expected === null)
+    throw new AppError('not_found', 'Metrics are off: set METRICS_TOKEN on the server to serve them at GET /metrics');
   const header = request.headers.authorization ?? '';
   const given = /^Bearer (.+)$/i.exec(header)?.[1] ?? '';
   // Digests of equal length, compared in constant time: the comparison tells nothing about the token.
   const digest = (value: string) => createHash('sha256').update(value).digest();
   if (!timingSafeEqual(digest(given), digest(expected))) {
-    throw new AppError('unauthorized', 'GET /metrics needs the header Authorization: Bearer <METRICS_TOKEN> (the metrics token, not an API token)');
+    throw new AppError(
+      'unauthorized',
+      'GET /metrics needs the header Authorization: Bearer <METRICS_TOKEN> (the metrics token, not an API token)',
+    );
   }
 }

@@ -25,18 +25,40 @@ const MINUTE = 60_000;
 /** The explorer's filters for a monitoring spec (null selects transactions without a value). */
 function explorerFilters(f: MonitoringFiltersJson): Filters {
   const values = (list: Array<string | null> | undefined) => list?.map((v) => v ?? NULL_VALUE);
-  return { method: values(f.method), payment_method_bin: values(f.payment_method_bin), payment_method_scheme: values(f.payment_method_scheme), payment_service: values(f.payment_service_id) };
+  return {
+    method: values(f.method),
+    payment_method_bin: values(f.payment_method_bin),
+    payment_method_scheme: values(f.payment_method_scheme),
+    payment_service: values(f.payment_service_id),
+  };
 }
 
 async function sampleValue(tx: Tx, metric: MonitoringMetricRow, minute: Date): Promise<number | null> {
   const filters = metric.spec.params.filters;
   const window = parseInterval(filters.datetime_range, minute);
-  const counts = await countsIn(tx, { merchantAccountId: metric.merchant_account_id, source: 'monitoring', window, filters: filterConditions(explorerFilters(filters)), currency: null });
+  const counts = await countsIn(tx, {
+    merchantAccountId: metric.merchant_account_id,
+    source: 'monitoring',
+    window,
+    filters: filterConditions(explorerFilters(filters)),
+    currency: null,
+  });
   return metricValue('auth_rate', counts);
 }
 
-async function announce(tx: Tx, deps: Deps, kind: 'created' | 'closed', row: Parameters<typeof toIncidentResource>[0]): Promise<void> {
-  await emitEvent(tx, deps, { merchantAccountId: row.merchant_account_id, kind: `monitoring.incident.${kind}`, resourceType: INCIDENT_TYPE, resourceId: row.id, payload: toIncidentResource(row) });
+async function announce(
+  tx: Tx,
+  deps: Deps,
+  kind: 'created' | 'closed',
+  row: Parameters<typeof toIncidentResource>[0],
+): Promise<void> {
+  await emitEvent(tx, deps, {
+    merchantAccountId: row.merchant_account_id,
+    kind: `monitoring.incident.${kind}`,
+    resourceType: INCIDENT_TYPE,
+    resourceId: row.id,
+    payload: toIncidentResource(row),
+  });
 }
 
 /** Opens or closes the metric's incident after its newest sample. */
@@ -44,12 +66,23 @@ async function applyIncidentPolicy(tx: Tx, deps: Deps, metric: MonitoringMetricR
   const { open, close } = debounce(metric.incident_policy);
   const recent = await repo.latestSamples(tx, metric.merchant_account_id, metric.id, Math.max(open, close));
   const incident = await repo.openIncident(tx, metric.merchant_account_id, metric.id);
-  const step = incidentStep(recent.map((s) => s.healthy), incident !== undefined, metric.incident_policy);
+  const step = incidentStep(
+    recent.map((s) => s.healthy),
+    incident !== undefined,
+    metric.incident_policy,
+  );
   if (incident) await repo.markIncidentRelated(tx, metric.merchant_account_id, metric.id, minute);
   if (step === 'open') {
     const row = await repo.insertIncident(tx, {
-      merchant_account_id: metric.merchant_account_id, id: uuidv7(), metric_id: metric.id, display_name: metric.display_name,
-      spec: JSON.stringify(metric.spec), alerting_policy: JSON.stringify(metric.alerting_policy), incident_policy: JSON.stringify(metric.incident_policy), notes: null, closed_at: null,
+      merchant_account_id: metric.merchant_account_id,
+      id: uuidv7(),
+      metric_id: metric.id,
+      display_name: metric.display_name,
+      spec: JSON.stringify(metric.spec),
+      alerting_policy: JSON.stringify(metric.alerting_policy),
+      incident_policy: JSON.stringify(metric.incident_policy),
+      notes: null,
+      closed_at: null,
     });
     await repo.markIncidentRelated(tx, metric.merchant_account_id, metric.id, recent[open - 1]!.sampled_at);
     await announce(tx, deps, 'created', row);
@@ -60,12 +93,24 @@ async function applyIncidentPolicy(tx: Tx, deps: Deps, metric: MonitoringMetricR
 }
 
 /** Takes one metric's sample of `minute`, unless another process already did. True when this call took it. */
-export async function evaluateMetric(deps: Deps, merchantAccountId: string, metricId: string, minute: Date): Promise<boolean> {
+export async function evaluateMetric(
+  deps: Deps,
+  merchantAccountId: string,
+  metricId: string,
+  minute: Date,
+): Promise<boolean> {
   return withTransaction(deps.db, async (tx) => {
     const metric = await repo.claimMinute(tx, merchantAccountId, metricId, minute);
     if (!metric) return false;
     const value = await sampleValue(tx, metric, minute);
-    await repo.insertSample(tx, { merchant_account_id: merchantAccountId, metric_id: metricId, sampled_at: minute, value, healthy: healthOf(value, metric.alerting_policy), incident_related: false });
+    await repo.insertSample(tx, {
+      merchant_account_id: merchantAccountId,
+      metric_id: metricId,
+      sampled_at: minute,
+      value,
+      healthy: healthOf(value, metric.alerting_policy),
+      incident_related: false,
+    });
     if (metric.alerting_policy) await applyIncidentPolicy(tx, deps, metric, minute);
     return true;
   });
@@ -75,7 +120,11 @@ export async function evaluateMetric(deps: Deps, merchantAccountId: string, metr
  * Samples every metric due at the minute `now` falls in; returns how many samples this call took.
  * A metric whose evaluation fails is logged and left for the next minute, so it cannot hold up the others.
  */
-export async function evaluateDueMetrics(deps: Deps, now: Date, log: { warn(obj: object, msg?: string): void }): Promise<number> {
+export async function evaluateDueMetrics(
+  deps: Deps,
+  now: Date,
+  log: { warn(obj: object, msg?: string): void },
+): Promise<number> {
   const minute = new Date(Math.floor(now.getTime() / MINUTE) * MINUTE);
   const failed = new Set<string>();
   let taken = 0;
@@ -86,7 +135,10 @@ export async function evaluateDueMetrics(deps: Deps, now: Date, log: { warn(obj:
         if (await evaluateMetric(deps, m.merchant_account_id, m.id, minute)) taken++;
       } catch (error) {
         failed.add(m.id);
-        log.warn({ err: error, merchant_account_id: m.merchant_account_id, metric_id: m.id }, 'monitoring metric evaluation failed');
+        log.warn(
+          { err: error, merchant_account_id: m.merchant_account_id, metric_id: m.id },
+          'monitoring metric evaluation failed',
+        );
       }
     }
     if (due.length === 0) return taken;

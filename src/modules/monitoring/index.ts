@@ -9,7 +9,17 @@ import { listMonitoringMetrics } from './routes/list-monitoring-metrics.ts';
 import { updateMonitoringIncident } from './routes/update-monitoring-incident.ts';
 import { updateMonitoringMetric } from './routes/update-monitoring-metric.ts';
 
-const ROUTES = [createMonitoringMetric, listMonitoringMetrics, getMonitoringMetric, updateMonitoringMetric, deleteMonitoringMetric, listMonitoringMetricIncidents, listMonitoringIncidents, getMonitoringIncident, updateMonitoringIncident];
+const ROUTES = [
+  createMonitoringMetric,
+  listMonitoringMetrics,
+  getMonitoringMetric,
+  updateMonitoringMetric,
+  deleteMonitoringMetric,
+  listMonitoringMetricIncidents,
+  listMonitoringIncidents,
+  getMonitoringIncident,
+  updateMonitoringIncident,
+];
 
 /** Monitoring and alerting: authorization rate metrics, their samples and incidents (docs/insights.md). */
 export async function monitoring(app: FastifyInstance): Promise<void> {

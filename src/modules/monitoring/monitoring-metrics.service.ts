@@ -27,23 +27,51 @@ function checkWindow(text: string): void {
   const pointer = '/spec/params/filters/datetime_range';
   const window = windowOf(text, new Date(), pointer, 'body');
   const minutes = lengthOf(window) / MINUTE;
-  if (minutes < 5 || minutes > 60) throw fieldRefusal('body', pointer, `${text} covers ${Math.round(minutes * 100) / 100} minutes; a monitoring window covers 5 to 60 minutes (e.g. PT60M/now)`, 'value_error.interval');
+  if (minutes < 5 || minutes > 60)
+    throw fieldRefusal(
+      'body',
+      pointer,
+      `${text} covers ${Math.round(minutes * 100) / 100} minutes; a monitoring window covers 5 to 60 minutes (e.g. PT60M/now)`,
+      'value_error.interval',
+    );
 }
 
 function checkThresholds(body: Pick<CreateMonitoringMetricBody, 'alerting_policy'>): void {
   const params = body.alerting_policy?.params;
-  if (params && params.alert_gt === null && params.alert_lt === null) throw fieldRefusal('body', '/alerting_policy/params', 'A threshold policy needs alert_gt, alert_lt or both; use alerting_policy null to watch without alerts');
+  if (params && params.alert_gt === null && params.alert_lt === null)
+    throw fieldRefusal(
+      'body',
+      '/alerting_policy/params',
+      'A threshold policy needs alert_gt, alert_lt or both; use alerting_policy null to watch without alerts',
+    );
 }
 
 /** The metric with its samples within `samples` (default: the last hour). */
-async function withSamples(ctx: RequestContext, rows: MonitoringMetricRow[], samples: Interval): Promise<MonitoringMetric[]> {
-  const all = await repo.samplesOf(ctx.deps.db, ctx.merchantAccountId, rows.map((r) => r.id), samples);
-  return rows.map((row) => toMonitoringMetricResource(row, all.filter((s) => s.metric_id === row.id)));
+async function withSamples(
+  ctx: RequestContext,
+  rows: MonitoringMetricRow[],
+  samples: Interval,
+): Promise<MonitoringMetric[]> {
+  const all = await repo.samplesOf(
+    ctx.deps.db,
+    ctx.merchantAccountId,
+    rows.map((r) => r.id),
+    samples,
+  );
+  return rows.map((row) =>
+    toMonitoringMetricResource(
+      row,
+      all.filter((s) => s.metric_id === row.id),
+    ),
+  );
 }
 
 const lastHour = (): Interval => ({ start: new Date(Date.now() - 60 * MINUTE), end: new Date() });
 
-export async function createMonitoringMetric(ctx: RequestContext, body: CreateMonitoringMetricBody): Promise<MonitoringMetric> {
+export async function createMonitoringMetric(
+  ctx: RequestContext,
+  body: CreateMonitoringMetricBody,
+): Promise<MonitoringMetric> {
   checkWindow(body.spec.params.filters.datetime_range);
   checkThresholds(body);
   const principal = ctx.principal;
@@ -65,7 +93,10 @@ export async function createMonitoringMetric(ctx: RequestContext, body: CreateMo
   });
 }
 
-export async function listMonitoringMetrics(ctx: RequestContext, query: ListMonitoringMetricsQuery): Promise<ListEnvelope<MonitoringMetric>> {
+export async function listMonitoringMetrics(
+  ctx: RequestContext,
+  query: ListMonitoringMetricsQuery,
+): Promise<ListEnvelope<MonitoringMetric>> {
   const samples = windowOf(query.samples_timestamp_interval, new Date(), '/samples_timestamp_interval');
   const page = await listPage(
     ctx,
@@ -84,21 +115,32 @@ async function metricOrNotFound(ctx: RequestContext, id: string): Promise<Monito
   return row;
 }
 
-export async function getMonitoringMetric(ctx: RequestContext, id: string, interval: string | undefined): Promise<MonitoringMetric> {
+export async function getMonitoringMetric(
+  ctx: RequestContext,
+  id: string,
+  interval: string | undefined,
+): Promise<MonitoringMetric> {
   const samples = interval === undefined ? lastHour() : windowOf(interval, new Date(), '/samples_timestamp_interval');
   const [metric] = await withSamples(ctx, [await metricOrNotFound(ctx, id)], samples);
   return metric!;
 }
 
-export async function updateMonitoringMetric(ctx: RequestContext, id: string, body: UpdateMonitoringMetricBody): Promise<MonitoringMetric> {
+export async function updateMonitoringMetric(
+  ctx: RequestContext,
+  id: string,
+  body: UpdateMonitoringMetricBody,
+): Promise<MonitoringMetric> {
   if (body.alerting_policy !== undefined) checkThresholds({ alerting_policy: body.alerting_policy });
   const row = await withRequestTransaction(ctx, async (tx) => {
-    if (!(await repo.findMetric(tx, ctx.merchantAccountId, id, { forUpdate: true }))) throw notFound('monitoring metric', id);
+    if (!(await repo.findMetric(tx, ctx.merchantAccountId, id, { forUpdate: true })))
+      throw notFound('monitoring metric', id);
     const now = new Date();
     const patch: MonitoringMetricPatch = { updated_at: now };
     if (body.display_name !== undefined) patch.display_name = body.display_name;
-    if (body.alerting_policy !== undefined) Object.assign(patch, { alerting_policy: json(body.alerting_policy), alerting_policy_updated_at: now });
-    if (body.incident_policy !== undefined) Object.assign(patch, { incident_policy: json(body.incident_policy), incident_policy_updated_at: now });
+    if (body.alerting_policy !== undefined)
+      Object.assign(patch, { alerting_policy: json(body.alerting_policy), alerting_policy_updated_at: now });
+    if (body.incident_policy !== undefined)
+      Object.assign(patch, { incident_policy: json(body.incident_policy), incident_policy_updated_at: now });
     const updated = await repo.updateMetric(tx, ctx.merchantAccountId, id, patch);
     await recordAudit(tx, ctx, 'updated', audited(updated));
     return updated;

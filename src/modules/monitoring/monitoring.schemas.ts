@@ -7,11 +7,19 @@ export const INCIDENT_TYPE = 'monitoring.incident';
 
 const Interval = (description: string) => Type.String({ minLength: 3, maxLength: 100, description });
 const NullableValues = <T extends ReturnType<typeof Type.String>>(item: T, description: string) =>
-  Type.Optional(Type.Array(Nullable(item), { minItems: 1, maxItems: 50, description: `${description}; null matches transactions without one` }));
+  Type.Optional(
+    Type.Array(Nullable(item), {
+      minItems: 1,
+      maxItems: 50,
+      description: `${description}; null matches transactions without one`,
+    }),
+  );
 
 export const MonitoringFiltersSchema = Type.Object(
   {
-    datetime_range: Interval('The window each sample covers, ending at the sample: an ISO 8601 interval of 5 to 60 minutes, e.g. PT60M/now'),
+    datetime_range: Interval(
+      'The window each sample covers, ending at the sample: an ISO 8601 interval of 5 to 60 minutes, e.g. PT60M/now',
+    ),
     method: NullableValues(Type.String({ minLength: 1, maxLength: 50 }), 'Payment methods'),
     payment_method_bin: NullableValues(Type.String({ pattern: '^[0-9]{6}$' }), 'Card BINs, 6 digits'),
     payment_method_scheme: NullableValues(Type.String({ minLength: 1, maxLength: 50 }), 'Card schemes'),
@@ -21,7 +29,10 @@ export const MonitoringFiltersSchema = Type.Object(
 );
 
 export const MonitoringSpecSchema = Type.Object(
-  { model: Type.Literal('auth_rate', { description: 'Only the authorization rate is monitored' }), params: Type.Object({ filters: MonitoringFiltersSchema }, { additionalProperties: false }) },
+  {
+    model: Type.Literal('auth_rate', { description: 'Only the authorization rate is monitored' }),
+    params: Type.Object({ filters: MonitoringFiltersSchema }, { additionalProperties: false }),
+  },
   { additionalProperties: false, title: 'MonitoringMetricSpec' },
 );
 
@@ -31,7 +42,10 @@ export const AlertingPolicySchema = Type.Object(
     strategy: Type.Literal('threshold'),
     params: Type.Object(
       { alert_gt: Threshold, alert_lt: Threshold },
-      { additionalProperties: false, description: 'A sample is unhealthy above alert_gt or below alert_lt (rates from 0 to 1)' },
+      {
+        additionalProperties: false,
+        description: 'A sample is unhealthy above alert_gt or below alert_lt (rates from 0 to 1)',
+      },
     ),
   },
   { additionalProperties: false, title: 'MonitoringAlertingPolicy' },
@@ -43,7 +57,10 @@ export const IncidentPolicySchema = Type.Object(
     strategy: Type.Literal('debouncing'),
     params: Type.Object(
       { create_after_n: Debounce, close_after_n: Debounce },
-      { additionalProperties: false, description: 'Consecutive unhealthy samples that open an incident, and healthy samples that close it' },
+      {
+        additionalProperties: false,
+        description: 'Consecutive unhealthy samples that open an incident, and healthy samples that close it',
+      },
     ),
   },
   { additionalProperties: false, title: 'MonitoringIncidentPolicy' },
@@ -52,21 +69,36 @@ export const IncidentPolicySchema = Type.Object(
 const DisplayName = Type.String({ minLength: 1, maxLength: 200 });
 
 export const CreateMonitoringMetricBody = Type.Object(
-  { display_name: DisplayName, spec: MonitoringSpecSchema, alerting_policy: Nullable(AlertingPolicySchema), incident_policy: Nullable(IncidentPolicySchema) },
+  {
+    display_name: DisplayName,
+    spec: MonitoringSpecSchema,
+    alerting_policy: Nullable(AlertingPolicySchema),
+    incident_policy: Nullable(IncidentPolicySchema),
+  },
   { additionalProperties: false, title: 'MonitoringMetricCreate' },
 );
 export type CreateMonitoringMetricBody = Static<typeof CreateMonitoringMetricBody>;
 
 export const UpdateMonitoringMetricBody = Type.Object(
-  { display_name: Type.Optional(DisplayName), alerting_policy: Type.Optional(Nullable(AlertingPolicySchema)), incident_policy: Type.Optional(Nullable(IncidentPolicySchema)) },
-  { additionalProperties: false, title: 'MonitoringMetricUpdate', description: 'The spec cannot change: create another metric' },
+  {
+    display_name: Type.Optional(DisplayName),
+    alerting_policy: Type.Optional(Nullable(AlertingPolicySchema)),
+    incident_policy: Type.Optional(Nullable(IncidentPolicySchema)),
+  },
+  {
+    additionalProperties: false,
+    title: 'MonitoringMetricUpdate',
+    description: 'The spec cannot change: create another metric',
+  },
 );
 export type UpdateMonitoringMetricBody = Static<typeof UpdateMonitoringMetricBody>;
 
 export const SampleSchema = Type.Object(
   {
     timestamp: DateTime({ description: 'The end of the minute the sample closes' }),
-    value: Nullable(Type.Number({ description: 'The authorization rate over the window; null when nothing was processed' })),
+    value: Nullable(
+      Type.Number({ description: 'The authorization rate over the window; null when nothing was processed' }),
+    ),
     healthy: Nullable(Type.Boolean({ description: 'Null without an alerting policy or a value' })),
     incident_related: Type.Boolean(),
   },
@@ -87,7 +119,9 @@ export const MonitoringMetricSchema = Type.Object(
     creator_id: Nullable(Type.String()),
     creator_type: Nullable(Type.Union([Type.Literal('user'), Type.Literal('private_key')])),
     creator_display_name: Nullable(Type.String()),
-    samples_view: Type.Array(SampleSchema, { description: 'The samples within samples_timestamp_interval, oldest first' }),
+    samples_view: Type.Array(SampleSchema, {
+      description: 'The samples within samples_timestamp_interval, oldest first',
+    }),
     created_at: DateTime(),
     updated_at: DateTime(),
   },
@@ -121,12 +155,18 @@ export const IncidentParams = Type.Object({ incident_id: Uuid({ description: 'ID
 
 export const ListMonitoringMetricsQuery = Type.Object({
   cursor: PaginationQuery.cursor,
-  limit: Defaulted(Type.Integer({ minimum: 1, maximum: 10, default: 5, description: 'Page size (each metric carries its samples)' })),
+  limit: Defaulted(
+    Type.Integer({ minimum: 1, maximum: 10, default: 5, description: 'Page size (each metric carries its samples)' }),
+  ),
   samples_timestamp_interval: Interval('Which samples each metric carries, e.g. PT60M/now'),
-  search: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Part of the display name, any case' })),
+  search: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 200, description: 'Part of the display name, any case' }),
+  ),
 });
 export type ListMonitoringMetricsQuery = Static<typeof ListMonitoringMetricsQuery>;
-export const GetMonitoringMetricQuery = Type.Object({ samples_timestamp_interval: Type.Optional(Interval('Which samples to carry (default PT60M/now)')) });
+export const GetMonitoringMetricQuery = Type.Object({
+  samples_timestamp_interval: Type.Optional(Interval('Which samples to carry (default PT60M/now)')),
+});
 
 export const ListIncidentsQuery = Type.Object({
   ...PaginationQuery,
@@ -134,9 +174,17 @@ export const ListIncidentsQuery = Type.Object({
 });
 export type ListIncidentsQuery = Static<typeof ListIncidentsQuery>;
 
-export const UpdateIncidentBody = Type.Object({ notes: Nullable(Type.String({ minLength: 1, maxLength: 1000 })) }, { additionalProperties: false, title: 'MonitoringIncidentUpdate' });
+export const UpdateIncidentBody = Type.Object(
+  { notes: Nullable(Type.String({ minLength: 1, maxLength: 1000 })) },
+  { additionalProperties: false, title: 'MonitoringIncidentUpdate' },
+);
 
-export const toSample = (s: MonitoringSampleRow) => ({ timestamp: s.sampled_at.toISOString(), value: s.value, healthy: s.healthy, incident_related: s.incident_related });
+export const toSample = (s: MonitoringSampleRow) => ({
+  timestamp: s.sampled_at.toISOString(),
+  value: s.value,
+  healthy: s.healthy,
+  incident_related: s.incident_related,
+});
 
 export function toMonitoringMetricResource(row: MonitoringMetricRow, samples: MonitoringSampleRow[]): MonitoringMetric {
   return {

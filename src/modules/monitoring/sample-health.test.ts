@@ -2,8 +2,14 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { healthOf, incidentStep } from './sample-health.ts';
 
-const threshold = (gt: number | null, lt: number | null) => ({ strategy: 'threshold' as const, params: { alert_gt: gt, alert_lt: lt } });
-const debouncing = (create: number, close: number) => ({ strategy: 'debouncing' as const, params: { create_after_n: create, close_after_n: close } });
+const threshold = (gt: number | null, lt: number | null) => ({
+  strategy: 'threshold' as const,
+  params: { alert_gt: gt, alert_lt: lt },
+});
+const debouncing = (create: number, close: number) => ({
+  strategy: 'debouncing' as const,
+  params: { create_after_n: create, close_after_n: close },
+});
 
 describe('healthOf', () => {
   it('breaches strictly above alert_gt or below alert_lt', () => {
@@ -35,13 +41,19 @@ describe('incidentStep', () => {
   it('never opens on a healthy newest sample nor closes on a breaching one (property)', () => {
     const health = fc.array(fc.constantFrom(true, false, null), { minLength: 1, maxLength: 12 });
     fc.assert(
-      fc.property(health, fc.boolean(), fc.integer({ min: 1, max: 10 }), fc.integer({ min: 1, max: 10 }), (recent, open, create, close) => {
-        const step = incidentStep(recent, open, debouncing(create, close));
-        if (step === 'open') expect(recent[0]).toBe(false);
-        if (step === 'close') expect(recent[0]).toBe(true);
-        if (open) expect(step).not.toBe('open');
-        else expect(step).not.toBe('close');
-      }),
+      fc.property(
+        health,
+        fc.boolean(),
+        fc.integer({ min: 1, max: 10 }),
+        fc.integer({ min: 1, max: 10 }),
+        (recent, open, create, close) => {
+          const step = incidentStep(recent, open, debouncing(create, close));
+          if (step === 'open') expect(recent[0]).toBe(false);
+          if (step === 'close') expect(recent[0]).toBe(true);
+          if (open) expect(step).not.toBe('open');
+          else expect(step).not.toBe('close');
+        },
+      ),
     );
   });
 });

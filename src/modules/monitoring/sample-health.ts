@@ -24,9 +24,14 @@ export type IncidentStep = 'open' | 'close' | 'none';
  * What the newest sample does, given the latest samples' health newest first. A sample without a
  * judgement (null) breaks a run either way: nothing processed is neither a breach nor a recovery.
  */
-export function incidentStep(recentHealth: Array<boolean | null>, incidentOpen: boolean, policy: IncidentPolicyJson | null): IncidentStep {
+export function incidentStep(
+  recentHealth: Array<boolean | null>,
+  incidentOpen: boolean,
+  policy: IncidentPolicyJson | null,
+): IncidentStep {
   const { open, close } = debounce(policy);
-  const run = (n: number, healthy: boolean) => recentHealth.length >= n && recentHealth.slice(0, n).every((h) => h === healthy);
+  const run = (n: number, healthy: boolean) =>
+    recentHealth.length >= n && recentHealth.slice(0, n).every((h) => h === healthy);
   if (!incidentOpen) return run(open, false) ? 'open' : 'none';
   return run(close, true) ? 'close' : 'none';
 }

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../errors/app-error.ts';
-import { assertTransition, assertUsable, canTransition, NETWORK_TOKEN_STATUSES, type NetworkTokenStatus } from './network-token-status.ts';
+import {
+  assertTransition,
+  assertUsable,
+  canTransition,
+  NETWORK_TOKEN_STATUSES,
+  type NetworkTokenStatus,
+} from './network-token-status.ts';
 
 describe('network token status', () => {
   it('allows active ⇄ suspended and deletion from every live state', () => {
@@ -11,12 +17,24 @@ describe('network token status', () => {
 
   it('allows exactly these transitions', () => {
     const allowed: string[] = [];
-    for (const from of NETWORK_TOKEN_STATUSES) for (const to of NETWORK_TOKEN_STATUSES) if (canTransition(from, to)) allowed.push(`${from}→${to}`);
-    expect(allowed.sort()).toEqual(['active→deleted', 'active→suspended', 'inactive→deleted', 'suspended→active', 'suspended→deleted']);
+    for (const from of NETWORK_TOKEN_STATUSES)
+      for (const to of NETWORK_TOKEN_STATUSES) if (canTransition(from, to)) allowed.push(`${from}→${to}`);
+    expect(allowed.sort()).toEqual([
+      'active→deleted',
+      'active→suspended',
+      'inactive→deleted',
+      'suspended→active',
+      'suspended→deleted',
+    ]);
   });
 
   it('refuses an illegal transition with a 400 naming both states', () => {
-    const cases: Array<[NetworkTokenStatus, NetworkTokenStatus]> = [['deleted', 'active'], ['active', 'active'], ['deleted', 'deleted'], ['inactive', 'suspended']];
+    const cases: Array<[NetworkTokenStatus, NetworkTokenStatus]> = [
+      ['deleted', 'active'],
+      ['active', 'active'],
+      ['deleted', 'deleted'],
+      ['inactive', 'suspended'],
+    ];
     for (const [from, to] of cases) {
       const error = (() => {
         try {
@@ -35,6 +53,7 @@ describe('network token status', () => {
 
   it('lets only an active token be used', () => {
     expect(() => assertUsable('active')).not.toThrow();
-    for (const status of ['suspended', 'inactive', 'deleted'] as const) expect(() => assertUsable(status)).toThrow(/is (suspended|inactive|deleted): a cryptogram/);
+    for (const status of ['suspended', 'inactive', 'deleted'] as const)
+      expect(() => assertUsable(status)).toThrow(/is (suspended|inactive|deleted): a cryptogram/);
   });
 });

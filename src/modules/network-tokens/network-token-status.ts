@@ -22,11 +22,23 @@ export function canTransition(from: NetworkTokenStatus, to: NetworkTokenStatus):
 /** Throws 400 `bad_request` naming both states when `from → to` is not allowed. */
 export function assertTransition(from: NetworkTokenStatus, to: NetworkTokenStatus): void {
   if (canTransition(from, to)) return;
-  throw fieldRefusal('path', '/network_token_id', `Illegal status transition ${from} → ${to}`, 'invalid_status_transition', `The network token is ${from}: it cannot become ${to}`);
+  throw fieldRefusal(
+    'path',
+    '/network_token_id',
+    `Illegal status transition ${from} → ${to}`,
+    'invalid_status_transition',
+    `The network token is ${from}: it cannot become ${to}`,
+  );
 }
 
 /** Throws 400 `bad_request` unless the token can be used for a payment (a cryptogram). */
 export function assertUsable(status: NetworkTokenStatus): void {
   if (status === 'active') return;
-  throw fieldRefusal('path', '/network_token_id', `The token is ${status}, not active`, 'network_token_not_active', `The network token is ${status}: a cryptogram can only be provisioned for an active token`);
+  throw fieldRefusal(
+    'path',
+    '/network_token_id',
+    `The token is ${status}, not active`,
+    'network_token_not_active',
+    `The network token is ${status}: a cryptogram can only be provisioned for an active token`,
+  );
 }

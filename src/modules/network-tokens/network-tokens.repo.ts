@@ -27,7 +27,11 @@ export async function findNetworkToken(
 }
 
 /** The token of a payment method that is not deleted (at most one: a unique index says so). */
-export async function findLiveNetworkToken(db: Executor, merchantAccountId: string, paymentMethodId: string): Promise<NetworkTokenRow | undefined> {
+export async function findLiveNetworkToken(
+  db: Executor,
+  merchantAccountId: string,
+  paymentMethodId: string,
+): Promise<NetworkTokenRow | undefined> {
   return db
     .selectFrom('network_tokens')
     .selectAll()
@@ -37,7 +41,11 @@ export async function findLiveNetworkToken(db: Executor, merchantAccountId: stri
     .executeTakeFirst();
 }
 
-export async function listNetworkTokens(db: Executor, merchantAccountId: string, paymentMethodId: string): Promise<NetworkTokenRow[]> {
+export async function listNetworkTokens(
+  db: Executor,
+  merchantAccountId: string,
+  paymentMethodId: string,
+): Promise<NetworkTokenRow[]> {
   return db
     .selectFrom('network_tokens')
     .selectAll()

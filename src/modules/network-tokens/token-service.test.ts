@@ -1,7 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { detectScheme, luhnCheckDigit, luhnValid, TEST_CARDS } from '../../lib/card-schemes.ts';
-import { createCryptogram, provisionToken, supportsScheme, TOKEN_BIN_RANGES, UnsupportedSchemeError } from './token-service.ts';
+import {
+  createCryptogram,
+  provisionToken,
+  supportsScheme,
+  TOKEN_BIN_RANGES,
+  UnsupportedSchemeError,
+} from './token-service.ts';
 
 const now = new Date('2026-03-15T00:00:00Z');
 const seed = (n: number) => new Uint8Array(16).fill(n);
@@ -17,7 +23,15 @@ describe('token service', () => {
   });
 
   it('issues a different, Luhn-valid number of the same scheme and length, in the token range', () => {
-    for (const pan of ['4111111111111111', '4012888888881881', '5555555555554444', '2223003122003222', '378282246310005', '6011111111111117', '4222222222222']) {
+    for (const pan of [
+      '4111111111111111',
+      '4012888888881881',
+      '5555555555554444',
+      '2223003122003222',
+      '378282246310005',
+      '6011111111111117',
+      '4222222222222',
+    ]) {
       const { token, scheme } = provisionToken({ pan, expirationDate: '12/30', seed: seed(1), now });
       expect(token).not.toBe(pan);
       expect(luhnValid(token)).toBe(true);
@@ -46,13 +60,19 @@ describe('token service', () => {
   });
 
   it("keeps the card's expiry, else three years from now", () => {
-    expect(provisionToken({ pan: '4111111111111111', expirationDate: '04/29', seed: seed(1), now }).expirationDate).toBe('04/29');
-    expect(provisionToken({ pan: '4111111111111111', expirationDate: null, seed: seed(1), now }).expirationDate).toBe('03/29');
+    expect(
+      provisionToken({ pan: '4111111111111111', expirationDate: '04/29', seed: seed(1), now }).expirationDate,
+    ).toBe('04/29');
+    expect(provisionToken({ pan: '4111111111111111', expirationDate: null, seed: seed(1), now }).expirationDate).toBe(
+      '03/29',
+    );
   });
 
   it('refuses schemes without a token range', () => {
     const jcb = TEST_CARDS.find((card) => detectScheme(card.number) === 'jcb')?.number ?? '3530111333300000';
-    expect(() => provisionToken({ pan: jcb, expirationDate: null, seed: seed(1), now })).toThrow(UnsupportedSchemeError);
+    expect(() => provisionToken({ pan: jcb, expirationDate: null, seed: seed(1), now })).toThrow(
+      UnsupportedSchemeError,
+    );
   });
 
   it('issues 28-character base64 cryptograms, one per nonce, with the ECI of the initiator', () => {

@@ -76,7 +76,10 @@ export function provisionToken(input: ProvisionInput): ProvisionedToken {
     const body = range + digitsFrom(input.seed, input.pan, counter, input.pan.length - range.length - 1);
     token = body + luhnCheckDigit(body);
   }
-  const expirationDate = input.expirationDate && parseExpirationDate(input.expirationDate) ? input.expirationDate : threeYearsFrom(input.now);
+  const expirationDate =
+    input.expirationDate && parseExpirationDate(input.expirationDate)
+      ? input.expirationDate
+      : threeYearsFrom(input.now);
   return { scheme, token, expirationDate };
 }
 
@@ -104,7 +107,10 @@ const ECI: Partial<Record<CardScheme, { cit: string; mit: string }>> = {
 
 export function createCryptogram(input: CryptogramInput): IssuedCryptogram {
   const scheme = detectScheme(input.token);
-  const digest = createHash('sha256').update(input.nonce).update(`:${input.token}:${input.merchantInitiated ? 'mit' : 'cit'}`).digest();
+  const digest = createHash('sha256')
+    .update(input.nonce)
+    .update(`:${input.token}:${input.merchantInitiated ? 'mit' : 'cit'}`)
+    .digest();
   const eci = ECI[scheme] ?? { cit: '05', mit: '07' };
   return { cryptogram: digest.subarray(0, 20).toString('base64'), eci: input.merchantInitiated ? eci.mit : eci.cit };
 }

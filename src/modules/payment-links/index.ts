@@ -14,6 +14,18 @@ import { listPaymentLinks } from './routes/list-payment-links.ts';
 /** Payment links (the API) and the hosted page a buyer pays them on (no token). */
 export async function paymentLinks(app: FastifyInstance): Promise<void> {
   for (const route of [createPaymentLink, listPaymentLinks, getPaymentLink, expirePaymentLink]) app.route(route);
-  for (const route of [getPaymentLinkPage, getPaymentLinkPageReturn, getPaymentLinkPageAsset, createPaymentLinkPageSession, createPaymentLinkPagePayment]) app.route(route);
-  for (const route of [createPaymentLinkPageWalletToken, createPaymentLinkPageApplePaySession, createPaymentLinkPageGooglePaySession]) app.route(route);
+  for (const route of [
+    getPaymentLinkPage,
+    getPaymentLinkPageReturn,
+    getPaymentLinkPageAsset,
+    createPaymentLinkPageSession,
+    createPaymentLinkPagePayment,
+  ])
+    app.route(route);
+  for (const route of [
+    createPaymentLinkPageWalletToken,
+    createPaymentLinkPageApplePaySession,
+    createPaymentLinkPageGooglePaySession,
+  ])
+    app.route(route);
 }

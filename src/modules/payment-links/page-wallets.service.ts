@@ -19,13 +19,28 @@ const LINK = { location: 'path', pointer: '/payment_link_id' } as const;
  * `POST /pay/{m}/{id}/wallet-tokens` (sandbox): the simulated wallet sheet's card as a real sandbox
  * token for this merchant account (wallet-checkout.service.ts, sandboxCheckoutToken).
  */
-export async function mintPageWalletToken(ctx: RequestContext, id: string, body: { method: WalletMethod; card: string }): Promise<{ token: Record<string, unknown> }> {
+export async function mintPageWalletToken(
+  ctx: RequestContext,
+  id: string,
+  body: { method: WalletMethod; card: string },
+): Promise<{ token: Record<string, unknown> }> {
   const link = await payableLink(ctx, id);
   await requireOfferedWallet(ctx, link, body.method, { location: 'body', pointer: '/method' });
   const card = sandboxWalletCard(body.card)!;
-  if (card.panOnly && body.method === 'applepay') throw fieldRefusal('body', '/card', `${card.id} is a Google Pay card number without cryptogram (PAN_ONLY); Apple Pay tokens always hold a device token: choose another card`);
+  if (card.panOnly && body.method === 'applepay')
+    throw fieldRefusal(
+      'body',
+      '/card',
+      `${card.id} is a Google Pay card number without cryptogram (PAN_ONLY); Apple Pay tokens always hold a device token: choose another card`,
+    );
   const provider = body.method === 'applepay' ? 'apple' : 'google';
-  const token = await sandboxCheckoutToken(ctx, provider, { number: card.number, expirationDate: SANDBOX_WALLET_EXPIRY, amount: link.amount, currency: link.currency, ...(card.panOnly ? { authMethod: 'PAN_ONLY' as const } : {}) });
+  const token = await sandboxCheckoutToken(ctx, provider, {
+    number: card.number,
+    expirationDate: SANDBOX_WALLET_EXPIRY,
+    amount: link.amount,
+    currency: link.currency,
+    ...(card.panOnly ? { authMethod: 'PAN_ONLY' as const } : {}),
+  });
   return { token };
 }
 
@@ -33,7 +48,11 @@ export async function mintPageWalletToken(ctx: RequestContext, id: string, body:
  * `POST /pay/{m}/{id}/apple-pay/session`: Apple Pay JS's onvalidatemerchant. The domain is the
  * page's host, which must be a domain of the wallet (createApplePaySession refuses it otherwise).
  */
-export async function startPageApplePaySession(ctx: RequestContext, id: string, validationUrl: string): Promise<Record<string, unknown>> {
+export async function startPageApplePaySession(
+  ctx: RequestContext,
+  id: string,
+  validationUrl: string,
+): Promise<Record<string, unknown>> {
   const link = await payableLink(ctx, id);
   await requireOfferedWallet(ctx, link, 'applepay', LINK);
   return createApplePaySession(ctx, { validation_url: validationUrl, domain_name: pageHost(ctx.deps.config) });
@@ -50,6 +69,16 @@ export async function startPageGooglePaySession(ctx: RequestContext, id: string)
   const offered = await requireOfferedWallet(ctx, link, 'googlepay', LINK);
   const host = pageHost(ctx.deps.config);
   const session = await createGooglePaySession(ctx, { origin_domain: host });
-  const request = googlePaymentDataRequest({ link, wallet: offered.wallet, schemes: offered.schemes, tokenization: await googleTokenization(ctx), pageHost: host, authJwt: session.token });
-  return { environment: ctx.deps.config.environment === 'production' ? 'PRODUCTION' : 'TEST', payment_data_request: request };
+  const request = googlePaymentDataRequest({
+    link,
+    wallet: offered.wallet,
+    schemes: offered.schemes,
+    tokenization: await googleTokenization(ctx),
+    pageHost: host,
+    authJwt: session.token,
+  });
+  return {
+    environment: ctx.deps.config.environment === 'production' ? 'PRODUCTION' : 'TEST',
+    payment_data_request: request,
+  };
 }

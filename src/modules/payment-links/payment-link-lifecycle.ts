@@ -19,32 +19,70 @@ export const STALE_PROCESSING_MS = 5 * 60 * 1000;
 
 /** Writes the audit entry of a change: the request's credential, or the platform's job. */
 export type Audit = (tx: Tx, row: PaymentLinkRow) => Promise<void>;
-export const requestAudit = (ctx: RequestContext): Audit => (tx, row) => recordAudit(tx, ctx, 'updated', auditedPaymentLink(row), row.merchant_account_id);
-export const systemAudit = (jobName: string, jobId: string): Audit => (tx, row) => recordSystemAudit(tx, row.merchant_account_id, { name: 'System (payment link expiry)', jobName, jobId }, 'updated', auditedPaymentLink(row));
+export const requestAudit =
+  (ctx: RequestContext): Audit =>
+  (tx, row) =>
+    recordAudit(tx, ctx, 'updated', auditedPaymentLink(row), row.merchant_account_id);
+export const systemAudit =
+  (jobName: string, jobId: string): Audit =>
+  (tx, row) =>
+    recordSystemAudit(
+      tx,
+      row.merchant_account_id,
+      { name: 'System (payment link expiry)', jobName, jobId },
+      'updated',
+      auditedPaymentLink(row),
+    );
 
 /** Moves the locked row to `status` with its event and audit entry. */
-export async function changeStatus(tx: Tx, deps: Deps, row: PaymentLinkRow, status: PaymentLinkStatus, audit: Audit, patch: PaymentLinkPatch = {}, now = new Date()): Promise<PaymentLinkRow> {
-  const updated = await repo.updatePaymentLink(tx, row.merchant_account_id, row.id, { ...patch, status, processing_since: status === 'processing' ? now : null }, now);
+export async function changeStatus(
+  tx: Tx,
+  deps: Deps,
+  row: PaymentLinkRow,
+  status: PaymentLinkStatus,
+  audit: Audit,
+  patch: PaymentLinkPatch = {},
+  now = new Date(),
+): Promise<PaymentLinkRow> {
+  const updated = await repo.updatePaymentLink(
+    tx,
+    row.merchant_account_id,
+    row.id,
+    { ...patch, status, processing_since: status === 'processing' ? now : null },
+    now,
+  );
   await emitPaymentLink(tx, deps, updated, 'updated');
   await audit(tx, updated);
   return updated;
 }
 
 /** The status the locked row should have now, and the payment it follows; null when nothing changes. */
-async function dueChange(tx: Tx, row: PaymentLinkRow, now: Date): Promise<{ status: PaymentLinkStatus; transactionId: string | null } | null> {
+async function dueChange(
+  tx: Tx,
+  row: PaymentLinkRow,
+  now: Date,
+): Promise<{ status: PaymentLinkStatus; transactionId: string | null } | null> {
   if (isDue(row, now)) return { status: 'expired', transactionId: row.transaction_id };
   if (row.status !== 'processing') return null;
   const payment = await latestTransactionOfPaymentLink(tx, row.merchant_account_id, row.id);
   if (payment) {
     const outcome = paymentOutcome(payment.status);
-    return outcome === 'pending' ? null : { status: afterPayment(outcome, row.expires_at, now), transactionId: payment.id };
+    return outcome === 'pending'
+      ? null
+      : { status: afterPayment(outcome, row.expires_at, now), transactionId: payment.id };
   }
   const stale = row.processing_since !== null && row.processing_since.getTime() <= now.getTime() - STALE_PROCESSING_MS;
   return stale ? { status: afterPayment('unpaid', row.expires_at, now), transactionId: null } : null;
 }
 
 /** Brings the locked row up to date; returns it (changed or not). */
-export async function settleLocked(tx: Tx, deps: Deps, row: PaymentLinkRow, audit: Audit, now = new Date()): Promise<PaymentLinkRow> {
+export async function settleLocked(
+  tx: Tx,
+  deps: Deps,
+  row: PaymentLinkRow,
+  audit: Audit,
+  now = new Date(),
+): Promise<PaymentLinkRow> {
   const change = await dueChange(tx, row, now);
   if (!change) return row;
   return changeStatus(tx, deps, row, change.status, audit, { transaction_id: change.transactionId }, now);
@@ -53,7 +91,12 @@ export async function settleLocked(tx: Tx, deps: Deps, row: PaymentLinkRow, audi
 const mayChange = (row: PaymentLinkRow, now: Date) => isDue(row, now) || row.status === 'processing';
 
 /** The link, brought up to date; undefined when it does not exist. Reads without a lock when nothing can change. */
-export async function refreshLink(deps: Deps, merchantAccountId: string, id: string, audit: Audit): Promise<PaymentLinkRow | undefined> {
+export async function refreshLink(
+  deps: Deps,
+  merchantAccountId: string,
+  id: string,
+  audit: Audit,
+): Promise<PaymentLinkRow | undefined> {
   const now = new Date();
   const row = await repo.findPaymentLink(deps.db, merchantAccountId, id);
   if (!row || !mayChange(row, now)) return row;

@@ -8,15 +8,32 @@ const earlier = new Date('2029-12-31T12:00:00Z');
 
 describe('payment link status', () => {
   it('allows exactly the documented changes', () => {
-    const allowed = (['active', 'processing', 'completed', 'expired'] as const).flatMap((from) => (['active', 'processing', 'completed', 'expired'] as const).filter((to) => canTransition(from, to)).map((to) => `${from}>${to}`));
-    expect(allowed).toEqual(['active>processing', 'active>expired', 'processing>active', 'processing>completed', 'processing>expired']);
+    const allowed = (['active', 'processing', 'completed', 'expired'] as const).flatMap((from) =>
+      (['active', 'processing', 'completed', 'expired'] as const)
+        .filter((to) => canTransition(from, to))
+        .map((to) => `${from}>${to}`),
+    );
+    expect(allowed).toEqual([
+      'active>processing',
+      'active>expired',
+      'processing>active',
+      'processing>completed',
+      'processing>expired',
+    ]);
   });
 
   it('maps every transaction status to paid, unpaid or pending', () => {
     const outcomes = Object.fromEntries(ALL_STATUSES.map((s) => [s, paymentOutcome(s)]));
     expect(outcomes).toEqual({
-      processing: 'pending', buyer_approval_pending: 'pending', authorization_succeeded: 'paid', authorization_declined: 'unpaid', authorization_failed: 'unpaid',
-      authorization_voided: 'paid', authorization_void_pending: 'paid', capture_succeeded: 'paid', capture_pending: 'paid',
+      processing: 'pending',
+      buyer_approval_pending: 'pending',
+      authorization_succeeded: 'paid',
+      authorization_declined: 'unpaid',
+      authorization_failed: 'unpaid',
+      authorization_voided: 'paid',
+      authorization_void_pending: 'paid',
+      capture_succeeded: 'paid',
+      capture_pending: 'paid',
     });
   });
 

@@ -51,7 +51,10 @@ export function afterPayment(outcome: 'paid' | 'unpaid', expiresAt: Date, now: D
 }
 
 /** Why a link cannot be paid now, as a key of the page's translations, or null. */
-export function payRefusal(link: { status: PaymentLinkStatus; expires_at: Date }, now: Date): 'completed' | 'expired' | 'processing' | null {
+export function payRefusal(
+  link: { status: PaymentLinkStatus; expires_at: Date },
+  now: Date,
+): 'completed' | 'expired' | 'processing' | null {
   if (link.status === 'completed') return 'completed';
   if (link.status === 'expired' || isDue(link, now)) return 'expired';
   if (link.status === 'processing') return 'processing';

@@ -5,7 +5,8 @@ import { toShippingSnapshotResource } from '../transactions/transaction.resource
 import type { PaymentLink } from './payment-links.schemas.ts';
 
 /** The hosted page of a link: the merchant account names the row (docs/payment-links.md, "The page's URL"). */
-export const pageUrl = (deps: Deps, row: Pick<PaymentLinkRow, 'merchant_account_id' | 'id'>) => `${deps.config.publicUrl}/pay/${encodeURIComponent(row.merchant_account_id)}/${row.id}`;
+export const pageUrl = (deps: Deps, row: Pick<PaymentLinkRow, 'merchant_account_id' | 'id'>) =>
+  `${deps.config.publicUrl}/pay/${encodeURIComponent(row.merchant_account_id)}/${row.id}`;
 
 /** The only way a payment link row becomes a response or a webhook snapshot; `revealPii` false masks the buyer's personal data. */
 export function toPaymentLinkResource(deps: Deps, row: PaymentLinkRow, revealPii: boolean): PaymentLink {

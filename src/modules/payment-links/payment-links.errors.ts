@@ -8,4 +8,5 @@ const NOT_PAYABLE = {
 } as const;
 
 /** The 400 of a link that cannot be paid now, about the path's `payment_link_id`. */
-export const linkNotPayable = (reason: keyof typeof NOT_PAYABLE) => fieldRefusal('path', '/payment_link_id', NOT_PAYABLE[reason], 'payment_link_not_payable');
+export const linkNotPayable = (reason: keyof typeof NOT_PAYABLE) =>
+  fieldRefusal('path', '/payment_link_id', NOT_PAYABLE[reason], 'payment_link_not_payable');

@@ -1,7 +1,24 @@
 import { Type, type Static, type TSchema } from 'typebox';
 import { CartItemSchema, GuestBuyerSchema } from '../../http/schemas/checkout.ts';
-import { Country, Currency, Cursor, DateTime, ListEnvelope, MinorUnits, Nullable, NullableOut, PageLimit, StringEnum, Uuid } from '../../http/schemas/common.ts';
-import { PAYMENT_SOURCES, StatementDescriptorSchema, TransactionBuyerSchema, TransactionShippingDetailsSchema } from '../transactions/transaction.schema.ts';
+import {
+  Country,
+  Currency,
+  Cursor,
+  DateTime,
+  ListEnvelope,
+  MinorUnits,
+  Nullable,
+  NullableOut,
+  PageLimit,
+  StringEnum,
+  Uuid,
+} from '../../http/schemas/common.ts';
+import {
+  PAYMENT_SOURCES,
+  StatementDescriptorSchema,
+  TransactionBuyerSchema,
+  TransactionShippingDetailsSchema,
+} from '../transactions/transaction.schema.ts';
 
 /** `POST /payment-links` (PaymentLinkCreate), `GET /payment-links` and the payment link resource (PaymentLink). */
 
@@ -10,9 +27,16 @@ export const PAYMENT_LINK_STATUSES = ['active', 'processing', 'completed', 'expi
 export const PAGE_LOCALES = ['en', 'en-GB', 'es', 'pt', 'pt-BR'] as const;
 
 const Opt = <T extends TSchema>(schema: T) => Type.Optional(Nullable(schema));
-const Text = (minLength: number, maxLength: number, description?: string) => Type.String({ minLength, maxLength, ...(description ? { description } : {}) });
+const Text = (minLength: number, maxLength: number, description?: string) =>
+  Type.String({ minLength, maxLength, ...(description ? { description } : {}) });
 /** An absolute http(s) URL; production accepts https only (checked by the service, 422 with its loc). */
-const Url = (description: string) => Type.String({ minLength: 1, maxLength: 2000, pattern: '^[Hh][Tt][Tt][Pp][Ss]?://[^\\s]+$', description: `${description}; an absolute https URL (http too in the sandbox)` });
+const Url = (description: string) =>
+  Type.String({
+    minLength: 1,
+    maxLength: 2000,
+    pattern: '^[Hh][Tt][Tt][Pp][Ss]?://[^\\s]+$',
+    description: `${description}; an absolute https URL (http too in the sandbox)`,
+  });
 /** Kebab-case connector ids, as in a transaction's connection_options. */
 const ConnectionOptions = Type.Record(Type.String(), Type.Record(Type.String(), Type.Unknown()), {
   propertyNames: { pattern: '^[a-z0-9]+(-[a-z0-9]+)*$' },
@@ -20,7 +44,10 @@ const ConnectionOptions = Type.Record(Type.String(), Type.Record(Type.String(), 
   description: 'Options per connector (kebab-case connector ids, e.g. `mock-card`), passed on to the transaction',
 });
 /** The same shape and bounds as a transaction's metadata: the link's metadata is copied onto its transaction. */
-const Metadata = Type.Record(Type.String({ maxLength: 100 }), Type.String({ maxLength: 500 }), { maxProperties: 50, description: 'String values; copied onto the transaction' });
+const Metadata = Type.Record(Type.String({ maxLength: 100 }), Type.String({ maxLength: 500 }), {
+  maxProperties: 50,
+  description: 'String values; copied onto the transaction',
+});
 
 export const CreatePaymentLinkBody = Type.Object(
   {
@@ -29,23 +56,49 @@ export const CreatePaymentLinkBody = Type.Object(
     currency: Currency(),
     intent: Type.Optional(StringEnum(['authorize', 'capture'] as const, { default: 'authorize' })),
     payment_source: Type.Optional(StringEnum(PAYMENT_SOURCES, { default: 'ecommerce' })),
-    store: Type.Optional(Type.Boolean({ default: false, description: 'Store the card the buyer pays with (for the link\'s buyer_id, if any)' })),
-    expires_at: Opt(DateTime({ description: 'In the future and at most 90 days ahead; default 24 hours after creation' })),
-    locale: Opt(Type.String({ minLength: 1, maxLength: 50, pattern: '^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$', description: `The hosted page's language: ${PAGE_LOCALES.join(', ')}; any other tag shows English` })),
+    store: Type.Optional(
+      Type.Boolean({
+        default: false,
+        description: "Store the card the buyer pays with (for the link's buyer_id, if any)",
+      }),
+    ),
+    expires_at: Opt(
+      DateTime({ description: 'In the future and at most 90 days ahead; default 24 hours after creation' }),
+    ),
+    locale: Opt(
+      Type.String({
+        minLength: 1,
+        maxLength: 50,
+        pattern: '^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$',
+        description: `The hosted page's language: ${PAGE_LOCALES.join(', ')}; any other tag shows English`,
+      }),
+    ),
     merchant_name: Opt(Text(1, 100)),
-    merchant_url: Opt(Url('The merchant\'s site')),
+    merchant_url: Opt(Url("The merchant's site")),
     merchant_banner_url: Opt(Url('An image shown at the top of the page')),
-    merchant_color: Opt(Type.String({ pattern: '^#([0-9A-Fa-f]{3}|[0-9A-Fa-f]{6})$', description: 'Hex colour of the page\'s accents, e.g. #FF5733' })),
+    merchant_color: Opt(
+      Type.String({
+        pattern: '^#([0-9A-Fa-f]{3}|[0-9A-Fa-f]{6})$',
+        description: "Hex colour of the page's accents, e.g. #FF5733",
+      }),
+    ),
     merchant_message: Opt(Text(1, 255)),
-    merchant_terms_and_conditions_url: Opt(Url('The merchant\'s terms and conditions')),
-    merchant_favicon_url: Opt(Url('The page\'s favicon')),
+    merchant_terms_and_conditions_url: Opt(Url("The merchant's terms and conditions")),
+    merchant_favicon_url: Opt(Url("The page's favicon")),
     external_identifier: Opt(Text(1, 200, 'Also applied to the transaction')),
     statement_descriptor: Opt(StatementDescriptorSchema),
-    return_url: Opt(Url('Where the buyer goes after paying, with transaction_id and transaction_status added to its query')),
+    return_url: Opt(
+      Url('Where the buyer goes after paying, with transaction_id and transaction_status added to its query'),
+    ),
     cart_items: Opt(Type.Array(CartItemSchema, { maxItems: 249 })),
     metadata: Opt(Metadata),
     buyer: Opt(GuestBuyerSchema),
-    buyer_id: Opt(Uuid({ description: 'A stored buyer; the link then lets its holder pay with that buyer\'s stored cards, so treat it as a secret' })),
+    buyer_id: Opt(
+      Uuid({
+        description:
+          "A stored buyer; the link then lets its holder pay with that buyer's stored cards, so treat it as a secret",
+      }),
+    ),
     installment_count: Opt(Type.Integer({ minimum: 1, maximum: 100 })),
     connection_options: Opt(ConnectionOptions),
   },
@@ -69,8 +122,21 @@ export const ListPaymentLinksQuery = Type.Object({
   amount_eq: Minor('amount equal to'),
   amount_gte: Minor('amount greater than or equal to'),
   amount_lte: Minor('amount less than or equal to'),
-  status: Opt(Type.Array(StringEnum(PAYMENT_LINK_STATUSES), { minItems: 1, maxItems: 4, description: 'Match any; repeat the key' })),
-  buyer_search: Opt(Type.Array(Text(1, 200), { minItems: 1, maxItems: 50, description: 'Exact match on the buyer\'s display name (ignoring case), external identifier, or e-mail address (ignoring case); match any; repeat the key' })),
+  status: Opt(
+    Type.Array(StringEnum(PAYMENT_LINK_STATUSES), {
+      minItems: 1,
+      maxItems: 4,
+      description: 'Match any; repeat the key',
+    }),
+  ),
+  buyer_search: Opt(
+    Type.Array(Text(1, 200), {
+      minItems: 1,
+      maxItems: 50,
+      description:
+        "Exact match on the buyer's display name (ignoring case), external identifier, or e-mail address (ignoring case); match any; repeat the key",
+    }),
+  ),
 });
 export type ListPaymentLinksQuery = Static<typeof ListPaymentLinksQuery>;
 
@@ -110,7 +176,12 @@ export const PaymentLinkSchema = Type.Object(
     created_at: DateTime(),
     updated_at: DateTime(),
   },
-  { additionalProperties: false, title: 'PaymentLink', description: 'The buyer\'s billing and shipping details are personal data: masked without the scope buyers.billing-details.read' },
+  {
+    additionalProperties: false,
+    title: 'PaymentLink',
+    description:
+      "The buyer's billing and shipping details are personal data: masked without the scope buyers.billing-details.read",
+  },
 );
 export type PaymentLink = Static<typeof PaymentLinkSchema>;
 

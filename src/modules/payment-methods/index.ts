@@ -7,5 +7,13 @@ import { listPaymentMethods } from './routes/list-payment-methods.ts';
 import { updatePaymentMethod } from './routes/update-payment-method.ts';
 
 export async function paymentMethods(app: FastifyInstance): Promise<void> {
-  for (const route of [createPaymentMethod, listPaymentMethods, getPaymentMethod, updatePaymentMethod, deletePaymentMethod, listBuyerPaymentMethods]) app.route(route);
+  for (const route of [
+    createPaymentMethod,
+    listPaymentMethods,
+    getPaymentMethod,
+    updatePaymentMethod,
+    deletePaymentMethod,
+    listBuyerPaymentMethods,
+  ])
+    app.route(route);
 }

@@ -5,16 +5,36 @@ import { keysetPage, type KeysetPage } from '../../db/keyset.ts';
 import { rowByKeys } from '../../db/keyed-queries.ts';
 import type { CursorPosition } from '../../http/cursor.ts';
 
-export async function insertPaymentMethod(db: Executor, row: Insertable<PaymentMethodsTable>): Promise<PaymentMethodRow> {
+export async function insertPaymentMethod(
+  db: Executor,
+  row: Insertable<PaymentMethodsTable>,
+): Promise<PaymentMethodRow> {
   return db.insertInto('payment_methods').values(row).returningAll().executeTakeFirstOrThrow();
 }
 
-export async function findPaymentMethod(db: Executor, merchantAccountId: string, id: string, options: { forUpdate?: boolean } = {}): Promise<PaymentMethodRow | undefined> {
-  return rowByKeys(db, 'payment_methods', [['merchant_account_id', merchantAccountId], ['id', id]], options);
+export async function findPaymentMethod(
+  db: Executor,
+  merchantAccountId: string,
+  id: string,
+  options: { forUpdate?: boolean } = {},
+): Promise<PaymentMethodRow | undefined> {
+  return rowByKeys(
+    db,
+    'payment_methods',
+    [
+      ['merchant_account_id', merchantAccountId],
+      ['id', id],
+    ],
+    options,
+  );
 }
 
 export async function deletePaymentMethod(db: Executor, merchantAccountId: string, id: string): Promise<void> {
-  await db.deleteFrom('payment_methods').where('merchant_account_id', '=', merchantAccountId).where('id', '=', id).execute();
+  await db
+    .deleteFrom('payment_methods')
+    .where('merchant_account_id', '=', merchantAccountId)
+    .where('id', '=', id)
+    .execute();
 }
 
 export interface PaymentMethodFilter {
@@ -38,13 +58,35 @@ export async function listPaymentMethods(
 }
 
 /** Stored methods among `ids`, locked in id order (two callers locking overlapping sets cannot deadlock). */
-export async function lockPaymentMethods(db: Executor, merchantAccountId: string, ids: readonly string[]): Promise<PaymentMethodRow[]> {
+export async function lockPaymentMethods(
+  db: Executor,
+  merchantAccountId: string,
+  ids: readonly string[],
+): Promise<PaymentMethodRow[]> {
   if (ids.length === 0) return [];
-  return db.selectFrom('payment_methods').selectAll().where('merchant_account_id', '=', merchantAccountId).where('id', 'in', [...ids]).orderBy('id').forUpdate().execute();
+  return db
+    .selectFrom('payment_methods')
+    .selectAll()
+    .where('merchant_account_id', '=', merchantAccountId)
+    .where('id', 'in', [...ids])
+    .orderBy('id')
+    .forUpdate()
+    .execute();
 }
 
-export async function updatePaymentMethod(db: Executor, merchantAccountId: string, id: string, patch: Updateable<PaymentMethodsTable>): Promise<PaymentMethodRow> {
-  return db.updateTable('payment_methods').set(patch).where('merchant_account_id', '=', merchantAccountId).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+export async function updatePaymentMethod(
+  db: Executor,
+  merchantAccountId: string,
+  id: string,
+  patch: Updateable<PaymentMethodsTable>,
+): Promise<PaymentMethodRow> {
+  return db
+    .updateTable('payment_methods')
+    .set(patch)
+    .where('merchant_account_id', '=', merchantAccountId)
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 /**
@@ -52,7 +94,14 @@ export async function updatePaymentMethod(db: Executor, merchantAccountId: strin
  * approved customer-initiated payment's id is the one merchant-initiated payments refer to, and a
  * later payment (or a race of two first ones) must not move it.
  */
-export function recordSchemeTransactionIdQuery(db: Executor, merchantAccountId: string, id: string, schemeTransactionId: string, scheme: string | null, now: Date) {
+export function recordSchemeTransactionIdQuery(
+  db: Executor,
+  merchantAccountId: string,
+  id: string,
+  schemeTransactionId: string,
+  scheme: string | null,
+  now: Date,
+) {
   return db
     .updateTable('payment_methods')
     .set({ scheme_transaction_id: schemeTransactionId, scheme_transaction_id_scheme: scheme, updated_at: now })
@@ -62,7 +111,13 @@ export function recordSchemeTransactionIdQuery(db: Executor, merchantAccountId: 
 }
 
 /** A buyer's usable methods by last use (never used last), then newest first; index `payment_methods_buyer_idx`. */
-export async function listBuyerPaymentMethods(db: Executor, merchantAccountId: string, buyerId: string, order: 'asc' | 'desc', limit: number): Promise<PaymentMethodRow[]> {
+export async function listBuyerPaymentMethods(
+  db: Executor,
+  merchantAccountId: string,
+  buyerId: string,
+  order: 'asc' | 'desc',
+  limit: number,
+): Promise<PaymentMethodRow[]> {
   return db
     .selectFrom('payment_methods')
     .selectAll()

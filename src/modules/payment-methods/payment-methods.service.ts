@@ -12,7 +12,15 @@ import { buyerResourcesByIds, resolveBuyerReference } from '../buyers/buyers.ser
 import { updatePatch } from './payment-method-update.ts';
 import * as repo from './payment-methods.repo.ts';
 import { checkCard, SECURITY_CODE_TTL_MS } from './stored-cards.service.ts';
-import { toPaymentMethodResource, type CreateCardPaymentMethodBody, type CreateCheckoutSessionPaymentMethodBody, type CreatePaymentMethodBody, type ListPaymentMethodsQuery, type PaymentMethod, type UpdatePaymentMethodBody } from './payment-methods.schemas.ts';
+import {
+  toPaymentMethodResource,
+  type CreateCardPaymentMethodBody,
+  type CreateCheckoutSessionPaymentMethodBody,
+  type CreatePaymentMethodBody,
+  type ListPaymentMethodsQuery,
+  type PaymentMethod,
+  type UpdatePaymentMethodBody,
+} from './payment-methods.schemas.ts';
 import { singleBuyerReference } from '../buyers/embed-buyer.ts';
 
 interface NewCard {
@@ -26,11 +34,20 @@ interface NewCard {
 }
 
 /** Inserts a validated card: the number encrypted under the merchant's data key, bound to the new row. */
-async function insertCard(tx: Tx, ctx: RequestContext, card: NewCard, buyerId: string | null): Promise<PaymentMethodRow> {
+async function insertCard(
+  tx: Tx,
+  ctx: RequestContext,
+  card: NewCard,
+  buyerId: string | null,
+): Promise<PaymentMethodRow> {
   const { vault } = ctx.deps;
   const merchant = ctx.merchantAccountId;
   const id = uuidv7();
-  const sealed = await vault.encrypt(tx, merchant, card.number, { table: 'payment_methods', column: 'number', rowId: id });
+  const sealed = await vault.encrypt(tx, merchant, card.number, {
+    table: 'payment_methods',
+    column: 'number',
+    rowId: id,
+  });
   const row = await repo.insertPaymentMethod(tx, {
     merchant_account_id: merchant,
     id,
@@ -50,7 +67,13 @@ async function insertCard(tx: Tx, ctx: RequestContext, card: NewCard, buyerId: s
     scheme_transaction_id_scheme: card.scheme_transaction_id ? card.scheme : null,
   });
   await recordAudit(tx, ctx, 'created', { type: 'payment-method', id, name: `${card.scheme} ${row.last4}` });
-  await emitEvent(tx, ctx.deps, { merchantAccountId: merchant, kind: 'payment_method.created', resourceType: 'payment-method', resourceId: id, payload: toPaymentMethodResource(row) });
+  await emitEvent(tx, ctx.deps, {
+    merchantAccountId: merchant,
+    kind: 'payment_method.created',
+    resourceType: 'payment-method',
+    resourceId: id,
+    payload: toPaymentMethodResource(row),
+  });
   return row;
 }
 
@@ -71,7 +94,13 @@ export async function storeCard(ctx: RequestContext, body: CreateCardPaymentMeth
     let row = await insertCard(tx, ctx, { ...body, scheme: check.scheme }, buyer?.id ?? null);
     if (body.security_code) {
       const until = new Date(Date.now() + SECURITY_CODE_TTL_MS);
-      await ctx.deps.vault.holdSecurityCode(tx, ctx.merchantAccountId, { type: 'payment-method', id: row.id }, body.security_code, until);
+      await ctx.deps.vault.holdSecurityCode(
+        tx,
+        ctx.merchantAccountId,
+        { type: 'payment-method', id: row.id },
+        body.security_code,
+        until,
+      );
       // Payments look for a held code only while this says there may be one (lockAndReleaseCard).
       row = await repo.updatePaymentMethod(tx, ctx.merchantAccountId, row.id, { security_code_held_until: until });
     }
@@ -83,12 +112,20 @@ export async function storeCard(ctx: RequestContext, body: CreateCardPaymentMeth
  * Stores the card a checkout session holds. The session keeps its card data and security code:
  * the transaction that references the session still uses them (decision 0041).
  */
-async function storeCheckoutSessionCard(ctx: RequestContext, body: CreateCheckoutSessionPaymentMethodBody): Promise<PaymentMethod> {
+async function storeCheckoutSessionCard(
+  ctx: RequestContext,
+  body: CreateCheckoutSessionPaymentMethodBody,
+): Promise<PaymentMethod> {
   const reference = singleBuyerReference(body, 'body');
   return withRequestTransaction(ctx, async (tx) => {
     const card = await readCheckoutSessionCard(tx, ctx, body.id);
     const buyer = reference ? await resolveBuyerReference(tx, ctx, reference) : null;
-    const row = await insertCard(tx, ctx, { ...card, external_identifier: body.external_identifier }, buyer?.id ?? null);
+    const row = await insertCard(
+      tx,
+      ctx,
+      { ...card, external_identifier: body.external_identifier },
+      buyer?.id ?? null,
+    );
     return toPaymentMethodResource(row, buyer);
   });
 }
@@ -105,16 +142,39 @@ export async function getPaymentMethod(ctx: RequestContext, id: string): Promise
 }
 
 /** `PUT /payment-methods/{id}`: expiry, the scheme transaction id and the transaction link id; `payment_method.updated` when something changed. */
-export async function updatePaymentMethod(ctx: RequestContext, id: string, body: UpdatePaymentMethodBody): Promise<PaymentMethod> {
-  if (body.expiration_date && isExpired(body.expiration_date, new Date())) throw invalidField('body', '/expiration_date', 'The card has expired: expiration_date is in the past', 'card_expired');
+export async function updatePaymentMethod(
+  ctx: RequestContext,
+  id: string,
+  body: UpdatePaymentMethodBody,
+): Promise<PaymentMethod> {
+  if (body.expiration_date && isExpired(body.expiration_date, new Date()))
+    throw invalidField(
+      'body',
+      '/expiration_date',
+      'The card has expired: expiration_date is in the past',
+      'card_expired',
+    );
   return withRequestTransaction(ctx, async (tx) => {
     const row = await repo.findPaymentMethod(tx, ctx.merchantAccountId, id, { forUpdate: true });
     if (!row) throw notFound('payment method', id);
     const patch = updatePatch(row, body);
     const changed = Object.keys(patch).length > 0;
-    const updated = changed ? await repo.updatePaymentMethod(tx, ctx.merchantAccountId, id, { ...patch, updated_at: new Date() }) : row;
-    await recordAudit(tx, ctx, 'updated', { type: 'payment-method', id, name: `${row.scheme ?? row.method} ${row.last4 ?? ''}`.trim() });
-    if (changed) await emitEvent(tx, ctx.deps, { merchantAccountId: ctx.merchantAccountId, kind: 'payment_method.updated', resourceType: 'payment-method', resourceId: id, payload: toPaymentMethodResource(updated) });
+    const updated = changed
+      ? await repo.updatePaymentMethod(tx, ctx.merchantAccountId, id, { ...patch, updated_at: new Date() })
+      : row;
+    await recordAudit(tx, ctx, 'updated', {
+      type: 'payment-method',
+      id,
+      name: `${row.scheme ?? row.method} ${row.last4 ?? ''}`.trim(),
+    });
+    if (changed)
+      await emitEvent(tx, ctx.deps, {
+        merchantAccountId: ctx.merchantAccountId,
+        kind: 'payment_method.updated',
+        resourceType: 'payment-method',
+        resourceId: id,
+        payload: toPaymentMethodResource(updated),
+      });
     return toPaymentMethodResource(updated, await buyerResourceOf(tx, ctx, updated.buyer_id));
   });
 }
@@ -126,8 +186,18 @@ export async function deletePaymentMethod(ctx: RequestContext, id: string): Prom
     // The ciphertext goes with the row; a held security code goes too.
     await ctx.deps.vault.takeSecurityCode(tx, ctx.merchantAccountId, { type: 'payment-method', id });
     await repo.deletePaymentMethod(tx, ctx.merchantAccountId, id);
-    await recordAudit(tx, ctx, 'deleted', { type: 'payment-method', id, name: `${row.scheme ?? row.method} ${row.last4 ?? ''}`.trim() });
-    await emitEvent(tx, ctx.deps, { merchantAccountId: ctx.merchantAccountId, kind: 'payment_method.deleted', resourceType: 'payment-method', resourceId: id, payload: toPaymentMethodResource(row) });
+    await recordAudit(tx, ctx, 'deleted', {
+      type: 'payment-method',
+      id,
+      name: `${row.scheme ?? row.method} ${row.last4 ?? ''}`.trim(),
+    });
+    await emitEvent(tx, ctx.deps, {
+      merchantAccountId: ctx.merchantAccountId,
+      kind: 'payment_method.deleted',
+      resourceType: 'payment-method',
+      resourceId: id,
+      payload: toPaymentMethodResource(row),
+    });
   });
 }
 
@@ -135,7 +205,11 @@ export async function listPaymentMethods(ctx: RequestContext, query: ListPayment
   const reference = singleBuyerReference(query, 'query');
   const buyer = reference ? await resolveBuyerReference(ctx.deps.db, ctx, reference, { missingIsNull: true }) : null;
   if (reference && !buyer) return { items: [], limit: query.limit, next_cursor: null, previous_cursor: null };
-  const filter = { buyerId: buyer?.id, externalIdentifier: query.external_identifier ?? undefined, statuses: query.status ?? undefined };
+  const filter = {
+    buyerId: buyer?.id,
+    externalIdentifier: query.external_identifier ?? undefined,
+    statuses: query.status ?? undefined,
+  };
   const listName = `payment-methods:${filter.buyerId ?? ''}:${filter.externalIdentifier ?? ''}:${(filter.statuses ?? []).join(',')}`;
   const page = await listPage(
     ctx,
@@ -148,7 +222,12 @@ export async function listPaymentMethods(ctx: RequestContext, query: ListPayment
   // The page's buyers in one query, not one per item.
   const buyerIds = [...new Set(page.items.map((row) => row.buyer_id).filter((id): id is string => id !== null))];
   const buyers = await buyerResourcesByIds(ctx.deps.db, ctx, buyerIds);
-  return { ...page, items: page.items.map((row) => toPaymentMethodResource(row, row.buyer_id ? buyers.get(row.buyer_id) ?? null : null)) };
+  return {
+    ...page,
+    items: page.items.map((row) =>
+      toPaymentMethodResource(row, row.buyer_id ? (buyers.get(row.buyer_id) ?? null) : null),
+    ),
+  };
 }
 
 /** A stored card with its number released by the vault, for one call of another module. */
@@ -173,22 +252,47 @@ export interface ReleasedCard {
  * account; 400 when it is not a usable card. `lock: false` (transactions) reads without locking, so
  * concurrent payments with one card do not queue behind each other.
  */
-export async function lockAndReleaseCard(tx: Executor, ctx: RequestContext, id: string, options: { lock?: boolean } = {}): Promise<ReleasedCard> {
+export async function lockAndReleaseCard(
+  tx: Executor,
+  ctx: RequestContext,
+  id: string,
+  options: { lock?: boolean } = {},
+): Promise<ReleasedCard> {
   const row = await repo.findPaymentMethod(tx, ctx.merchantAccountId, id, { forUpdate: options.lock ?? true });
   if (!row) throw notFound('payment method', id);
   if (row.method !== 'card' || !row.number_ciphertext || !row.number_key_id || row.status !== 'succeeded') {
     throw new AppError('bad_request', 'The payment method is not a stored card that can be used');
   }
-  const number = await ctx.deps.vault.decrypt(tx, ctx.merchantAccountId, { ciphertext: row.number_ciphertext, keyId: row.number_key_id }, { table: 'payment_methods', column: 'number', rowId: id });
+  const number = await ctx.deps.vault.decrypt(
+    tx,
+    ctx.merchantAccountId,
+    { ciphertext: row.number_ciphertext, keyId: row.number_key_id },
+    { table: 'payment_methods', column: 'number', rowId: id },
+  );
   const securityCodeHeld = row.security_code_held_until !== null && row.security_code_held_until.getTime() > Date.now();
-  return { id, scheme: row.scheme, expirationDate: row.expiration_date, number, buyerId: row.buyer_id, fingerprint: row.fingerprint, securityCodeHeld, lacksSchemeTransactionId: row.scheme_transaction_id === null, schemeTransactionId: row.scheme_transaction_id };
+  return {
+    id,
+    scheme: row.scheme,
+    expirationDate: row.expiration_date,
+    number,
+    buyerId: row.buyer_id,
+    fingerprint: row.fingerprint,
+    securityCodeHeld,
+    lacksSchemeTransactionId: row.scheme_transaction_id === null,
+    schemeTransactionId: row.scheme_transaction_id,
+  };
 }
 
 /**
  * For transactions with `store: true`: vaults the card that was just authorized, in the caller's
  * transaction, and returns the new payment method's id.
  */
-export async function storeAuthorizedCard(tx: Tx, ctx: RequestContext, card: NewCard, buyerId: string | null): Promise<{ id: string }> {
+export async function storeAuthorizedCard(
+  tx: Tx,
+  ctx: RequestContext,
+  card: NewCard,
+  buyerId: string | null,
+): Promise<{ id: string }> {
   const row = await insertCard(tx, ctx, card, buyerId);
   return { id: row.id };
 }
@@ -198,7 +302,14 @@ export async function storeAuthorizedCard(tx: Tx, ctx: RequestContext, card: New
  * gives a stored card the scheme's transaction id of its first approved customer-initiated payment
  * (`recordSchemeTransactionIdQuery`; no webhook, the transaction's own carry the id).
  */
-export function schemeTransactionIdQuery(db: Executor, merchantAccountId: string, paymentMethodId: string, schemeTransactionId: string, scheme: string | null, now: Date) {
+export function schemeTransactionIdQuery(
+  db: Executor,
+  merchantAccountId: string,
+  paymentMethodId: string,
+  schemeTransactionId: string,
+  scheme: string | null,
+  now: Date,
+) {
   return repo.recordSchemeTransactionIdQuery(db, merchantAccountId, paymentMethodId, schemeTransactionId, scheme, now);
 }
 
@@ -208,7 +319,11 @@ export async function assertPaymentMethodExists(db: Executor, ctx: RequestContex
 }
 
 /** For other modules' background work (token reconciliation): a card's BIN and last 4, never the number. */
-export async function cardHintOf(db: Executor, merchantAccountId: string, id: string): Promise<{ bin: string | null; last4: string | null } | null> {
+export async function cardHintOf(
+  db: Executor,
+  merchantAccountId: string,
+  id: string,
+): Promise<{ bin: string | null; last4: string | null } | null> {
   const row = await repo.findPaymentMethod(db, merchantAccountId, id);
   return row ? { bin: row.bin, last4: row.last4 } : null;
 }

@@ -21,8 +21,15 @@ export const SECURITY_CODE_TTL_MS = 60 * 60 * 1000;
  */
 export function checkCard(card: { number: string; expiration_date: string }, pointer = '') {
   const check = validateCardNumber(card.number);
-  if (!check.ok) throw invalidField('body', `${pointer}/number`, cardNumberProblem(check), `card_number_${check.reason}`);
-  if (isExpired(card.expiration_date, new Date())) throw invalidField('body', `${pointer}/expiration_date`, 'The card has expired: expiration_date is in the past', 'card_expired');
+  if (!check.ok)
+    throw invalidField('body', `${pointer}/number`, cardNumberProblem(check), `card_number_${check.reason}`);
+  if (isExpired(card.expiration_date, new Date()))
+    throw invalidField(
+      'body',
+      `${pointer}/expiration_date`,
+      'The card has expired: expiration_date is in the past',
+      'card_expired',
+    );
   return check;
 }
 

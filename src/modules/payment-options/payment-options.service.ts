@@ -26,7 +26,11 @@ async function candidatesOf(ctx: RequestContext): Promise<OptionCandidate[]> {
 }
 
 /** The payment option of each wallet provider. Paze has none: no payment option mode names it (docs/digital-wallets.md). */
-const WALLET_METHODS: Partial<Record<string, 'applepay' | 'googlepay' | 'click-to-pay'>> = { apple: 'applepay', google: 'googlepay', 'click-to-pay': 'click-to-pay' };
+const WALLET_METHODS: Partial<Record<string, 'applepay' | 'googlepay' | 'click-to-pay'>> = {
+  apple: 'applepay',
+  google: 'googlepay',
+  'click-to-pay': 'click-to-pay',
+};
 
 /**
  * Apple Pay, Google Pay and Click to Pay are offered when the merchant account registered the
@@ -43,16 +47,36 @@ async function walletCandidates(ctx: RequestContext, candidates: OptionCandidate
     const method = WALLET_METHODS[provider];
     if (!method) return [];
     const passedOn = tokenDecryption === 'payment-service' && (provider === 'apple' || provider === 'google');
-    const able = cardServices.filter((c) => (passedOn ? c.definition.capabilities.encryptedWalletTokens?.includes(provider as 'apple' | 'google') : c.definition.capabilities.networkTokens));
-    return able.map((c) => ({ ...c, method, tokenizationEnabled: false, definition: { ...c.definition, mode: method } }));
+    const able = cardServices.filter((c) =>
+      passedOn
+        ? c.definition.capabilities.encryptedWalletTokens?.includes(provider as 'apple' | 'google')
+        : c.definition.capabilities.networkTokens,
+    );
+    return able.map((c) => ({
+      ...c,
+      method,
+      tokenizationEnabled: false,
+      definition: { ...c.definition, mode: method },
+    }));
   });
 }
 
 /** What the checkout flow's rules know about this request. */
 const checkoutFacts = (body: PaymentOptionRequestBody): FlowFacts => ({
-  amount: body.amount ?? null, currency: body.currency ?? null, country: body.country ?? null, method: null, scheme: null, bin: null, issuerCountry: null,
-  paymentSource: null, merchantInitiated: false, isSubsequentPayment: false, metadata: body.metadata ?? null, buyerExternalIdentifier: body.buyer_external_identifier ?? null,
-  antiFraudDecision: null, threeDSecureStatus: null,
+  amount: body.amount ?? null,
+  currency: body.currency ?? null,
+  country: body.country ?? null,
+  method: null,
+  scheme: null,
+  bin: null,
+  issuerCountry: null,
+  paymentSource: null,
+  merchantInitiated: false,
+  isSubsequentPayment: false,
+  metadata: body.metadata ?? null,
+  buyerExternalIdentifier: body.buyer_external_identifier ?? null,
+  antiFraudDecision: null,
+  threeDSecureStatus: null,
 });
 
 /**
@@ -60,9 +84,16 @@ const checkoutFacts = (body: PaymentOptionRequestBody): FlowFacts => ({
  * matching `select-payment-options` rule of the checkout flow keeps the methods it lists, in its order.
  */
 export async function findPaymentOptions(ctx: RequestContext, body: PaymentOptionRequestBody): Promise<PaymentOptions> {
-  const [candidates, rules] = await Promise.all([candidatesOf(ctx), ctx.deps.flowRules.rules(ctx.merchantAccountId, 'checkout', 'select-payment-options')]);
+  const [candidates, rules] = await Promise.all([
+    candidatesOf(ctx),
+    ctx.deps.flowRules.rules(ctx.merchantAccountId, 'checkout', 'select-payment-options'),
+  ]);
   const name = needsMerchantName(candidates) ? (await getMerchantAccount(ctx, ctx.merchantAccountId)).display_name : '';
-  const request = { currency: body.currency ?? null, country: body.country ?? null, cartItemCount: body.cart_items?.length ?? null };
+  const request = {
+    currency: body.currency ?? null,
+    country: body.country ?? null,
+    cartItemCount: body.cart_items?.length ?? null,
+  };
   const options = selectPaymentOptions(candidates, request, { id: ctx.merchantAccountId, name });
   const rule = firstMatch(rules, checkoutFacts(body));
   if (!rule) return { items: options };

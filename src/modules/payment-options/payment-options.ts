@@ -25,7 +25,13 @@ export interface OptionRequest {
 export const WALLET_SCHEMES = ['visa', 'mastercard', 'amex', 'discover'];
 /** Gateway name a Google Pay integration is configured with for this platform. */
 export const GOOGLE_PAY_GATEWAY = 'svc';
-const METHOD_LABELS: Record<string, string> = { card: 'Card', applepay: 'Apple Pay', googlepay: 'Google Pay', 'click-to-pay': 'Click to Pay', 'gift-card': 'Gift card' };
+const METHOD_LABELS: Record<string, string> = {
+  card: 'Card',
+  applepay: 'Apple Pay',
+  googlepay: 'Google Pay',
+  'click-to-pay': 'Click to Pay',
+  'gift-card': 'Gift card',
+};
 /** Modes that authorize first and capture later (an approval or a gift card redemption is immediate). */
 const DELAYED_CAPTURE_MODES = new Set(['card', 'applepay', 'googlepay', 'click-to-pay']);
 
@@ -38,18 +44,35 @@ function accepts(candidate: OptionCandidate, request: OptionRequest): boolean {
   return items <= definition.configuration.cart_items_limit;
 }
 
-function contextOf(definition: ConnectorDefinition, merchantName: string, merchantAccountId: string): PaymentOptionContext {
+function contextOf(
+  definition: ConnectorDefinition,
+  merchantName: string,
+  merchantAccountId: string,
+): PaymentOptionContext {
   switch (definition.mode) {
     case 'googlepay':
-      return { merchant_name: merchantName, supported_schemes: WALLET_SCHEMES, gateway: GOOGLE_PAY_GATEWAY, gateway_merchant_id: merchantAccountId };
+      return {
+        merchant_name: merchantName,
+        supported_schemes: WALLET_SCHEMES,
+        gateway: GOOGLE_PAY_GATEWAY,
+        gateway_merchant_id: merchantAccountId,
+      };
     case 'applepay':
     case 'click-to-pay':
       return { merchant_name: merchantName, supported_schemes: WALLET_SCHEMES };
     case 'redirect':
     case 'bank':
     case 'checkout-session': {
-      const { approval_ui_height: height, approval_ui_width: width, approval_ui_target: target } = definition.configuration;
-      return { approval_ui: { height: height || null, width: width || null }, redirect_requires_popup: target === 'new_window', requires_tokenized_redirect_popup: false };
+      const {
+        approval_ui_height: height,
+        approval_ui_width: width,
+        approval_ui_target: target,
+      } = definition.configuration;
+      return {
+        approval_ui: { height: height || null, width: width || null },
+        redirect_requires_popup: target === 'new_window',
+        requires_tokenized_redirect_popup: false,
+      };
     }
     default:
       return null;
@@ -65,14 +88,19 @@ function optionOf(candidate: OptionCandidate, merchantName: string, merchantAcco
     mode: definition.mode,
     label: METHOD_LABELS[candidate.method] ?? definition.displayName,
     // A card is stored in our vault; other methods only as a token at a service that allows it.
-    can_store_payment_method: definition.mode === 'card' || (candidate.tokenizationEnabled && definition.capabilities.tokenize),
+    can_store_payment_method:
+      definition.mode === 'card' || (candidate.tokenizationEnabled && definition.capabilities.tokenize),
     can_delay_capture: DELAYED_CAPTURE_MODES.has(definition.mode),
     context: contextOf(definition, merchantName, merchantAccountId),
   };
 }
 
 /** One option per method, from the first accepting service by position. */
-export function selectPaymentOptions(candidates: readonly OptionCandidate[], request: OptionRequest, merchant: { id: string; name: string }): PaymentOption[] {
+export function selectPaymentOptions(
+  candidates: readonly OptionCandidate[],
+  request: OptionRequest,
+  merchant: { id: string; name: string },
+): PaymentOption[] {
   const seen = new Set<string>();
   const options: PaymentOption[] = [];
   for (const candidate of candidates) {
@@ -84,4 +112,5 @@ export function selectPaymentOptions(candidates: readonly OptionCandidate[], req
 }
 
 /** Whether any candidate's option needs the merchant's name (wallet contexts). */
-export const needsMerchantName = (candidates: readonly OptionCandidate[]) => candidates.some((c) => ['googlepay', 'applepay', 'click-to-pay'].includes(c.definition.mode));
+export const needsMerchantName = (candidates: readonly OptionCandidate[]) =>
+  candidates.some((c) => ['googlepay', 'applepay', 'click-to-pay'].includes(c.definition.mode));

@@ -5,5 +5,10 @@ import { listPaymentServiceDefinitions } from './routes/list-payment-service-def
 
 /** The connector catalogue (instance-wide, from the connector registry; no table). */
 export async function paymentServiceDefinitions(app: FastifyInstance): Promise<void> {
-  for (const route of [listPaymentServiceDefinitions, getPaymentServiceDefinition, createPaymentServiceDefinitionSession]) app.route(route);
+  for (const route of [
+    listPaymentServiceDefinitions,
+    getPaymentServiceDefinition,
+    createPaymentServiceDefinitionSession,
+  ])
+    app.route(route);
 }

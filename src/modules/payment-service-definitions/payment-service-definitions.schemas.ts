@@ -1,5 +1,10 @@
 import { Type, type Static } from 'typebox';
-import type { ConnectorCapabilities, ConnectorDefinition, DefinitionField, SessionOutcome } from '../../connectors/connector.ts';
+import type {
+  ConnectorCapabilities,
+  ConnectorDefinition,
+  DefinitionField,
+  SessionOutcome,
+} from '../../connectors/connector.ts';
 import { ListEnvelope, Nullable, PaginationQuery, StringEnum } from '../../http/schemas/common.ts';
 
 export const PAYMENT_SERVICE_DEFINITION_TYPE = 'payment-service-definition';
@@ -7,14 +12,29 @@ export const PAYMENT_SERVICE_SESSION_TYPE = 'payment-service-session';
 
 /** `<provider>-<method>`, the shape the connector registry enforces. */
 export const DefinitionId = (description = 'ID of the payment service definition: provider, a dash, then the method') =>
-  Type.String({ minLength: 3, maxLength: 100, pattern: '^[a-z0-9]+(-[a-z0-9_]+)+$', description, examples: ['mock-card'] });
+  Type.String({
+    minLength: 3,
+    maxLength: 100,
+    pattern: '^[a-z0-9]+(-[a-z0-9_]+)+$',
+    description,
+    examples: ['mock-card'],
+  });
 
 export const PaymentServiceDefinitionParams = Type.Object({ payment_service_definition_id: DefinitionId() });
 
 export const ListPaymentServiceDefinitionsQuery = Type.Object({ ...PaginationQuery });
 export type ListPaymentServiceDefinitionsQuery = Static<typeof ListPaymentServiceDefinitionsQuery>;
 
-const MODES = ['card', 'redirect', 'applepay', 'googlepay', 'checkout-session', 'click-to-pay', 'gift-card', 'bank'] as const;
+const MODES = [
+  'card',
+  'redirect',
+  'applepay',
+  'googlepay',
+  'checkout-session',
+  'click-to-pay',
+  'gift-card',
+  'bank',
+] as const;
 const FORMATS = ['text', 'multiline', 'number', 'timezone', 'boolean'] as const;
 const INTEGRATION_CLIENTS = ['redirect', 'web', 'android', 'ios'] as const;
 
@@ -25,13 +45,19 @@ export const DefinitionFieldSchema = Type.Object(
     required: Type.Boolean(),
     format: StringEnum(FORMATS),
     secret: Type.Boolean({ description: 'Secret values are never returned when reading a payment service' }),
-    verifiable: Type.Boolean({ description: 'The field takes part in credential verification (POST /payment-services/verify): its value is checked with the payment service, not only its form' }),
+    verifiable: Type.Boolean({
+      description:
+        'The field takes part in credential verification (POST /payment-services/verify): its value is checked with the payment service, not only its form',
+    }),
   },
   { additionalProperties: false, title: 'DefinitionField' },
 );
 
 const RequiredCheckoutFieldsSchema = Type.Object(
-  { required_fields: Type.Array(Type.String()), conditions: Type.Optional(Nullable(Type.Record(Type.String(), Type.Unknown()))) },
+  {
+    required_fields: Type.Array(Type.String()),
+    conditions: Type.Optional(Nullable(Type.Record(Type.String(), Type.Unknown()))),
+  },
   { additionalProperties: false, title: 'RequiredCheckoutFields' },
 );
 
@@ -59,7 +85,9 @@ export const PaymentServiceDefinitionSchema = Type.Object(
     supported_countries: Type.Array(Type.String(), { description: 'ISO 3166-1 alpha-2 country codes' }),
     mode: StringEnum(MODES),
     icon_url: Nullable(Type.String()),
-    supported_features: Type.Record(Type.String(), Type.Boolean(), { description: 'What a payment service of this definition can do, by feature name' }),
+    supported_features: Type.Record(Type.String(), Type.Boolean(), {
+      description: 'What a payment service of this definition can do, by feature name',
+    }),
     required_checkout_fields: Type.Array(RequiredCheckoutFieldsSchema),
     configuration: ConfigurationSchema,
     supported_integration_clients: Nullable(Type.Array(StringEnum(INTEGRATION_CLIENTS))),
@@ -68,10 +96,16 @@ export const PaymentServiceDefinitionSchema = Type.Object(
 );
 export type PaymentServiceDefinition = Static<typeof PaymentServiceDefinitionSchema>;
 
-export const PaymentServiceDefinitionsSchema = ListEnvelope(PaymentServiceDefinitionSchema, 'PaymentServiceDefinitions');
+export const PaymentServiceDefinitionsSchema = ListEnvelope(
+  PaymentServiceDefinitionSchema,
+  'PaymentServiceDefinitions',
+);
 
 /** The free-form body of both session operations, passed to the connector as it is. */
-export const CreateSessionBody = Type.Record(Type.String(), Type.Unknown(), { title: 'CreateSessionBody', description: 'Free-form JSON object sent to the payment service' });
+export const CreateSessionBody = Type.Record(Type.String(), Type.Unknown(), {
+  title: 'CreateSessionBody',
+  description: 'Free-form JSON object sent to the payment service',
+});
 export type CreateSessionBody = Static<typeof CreateSessionBody>;
 
 export const CreateSessionSchema = Type.Object(
@@ -80,7 +114,9 @@ export const CreateSessionSchema = Type.Object(
     status: StringEnum(['succeeded', 'failed'] as const),
     code: Nullable(Type.String()),
     status_code: Nullable(Type.Integer({ description: 'HTTP status received from the payment service' })),
-    response_body: Nullable(Type.Record(Type.String(), Type.Unknown(), { description: 'JSON body received from the payment service' })),
+    response_body: Nullable(
+      Type.Record(Type.String(), Type.Unknown(), { description: 'JSON body received from the payment service' }),
+    ),
   },
   { additionalProperties: false, title: 'CreateSession' },
 );
@@ -107,7 +143,14 @@ function supportedFeatures(c: ConnectorCapabilities): Record<string, boolean> {
   };
 }
 
-const toDefinitionField = (f: DefinitionField) => ({ key: f.key, display_name: f.display_name, required: f.required, format: f.format, secret: f.secret, verifiable: f.verifiable });
+const toDefinitionField = (f: DefinitionField) => ({
+  key: f.key,
+  display_name: f.display_name,
+  required: f.required,
+  format: f.format,
+  secret: f.secret,
+  verifiable: f.verifiable,
+});
 
 /** The only way a registry definition becomes a response. */
 export function toPaymentServiceDefinitionResource(d: ConnectorDefinition): PaymentServiceDefinition {
@@ -131,5 +174,11 @@ export function toPaymentServiceDefinitionResource(d: ConnectorDefinition): Paym
 }
 
 export function toCreateSessionResource(outcome: SessionOutcome): CreateSession {
-  return { type: PAYMENT_SERVICE_SESSION_TYPE, status: outcome.status, code: outcome.code, status_code: outcome.statusCode, response_body: outcome.responseBody };
+  return {
+    type: PAYMENT_SERVICE_SESSION_TYPE,
+    status: outcome.status,
+    code: outcome.code,
+    status_code: outcome.statusCode,
+    response_body: outcome.responseBody,
+  };
 }

@@ -7,7 +7,9 @@ import { callConnector } from './payment-service-definitions.service.ts';
 describe('happy', () => {
   it('every built-in definition says which fields verification checks, and checks each required one', () => {
     const definitions = createDefaultRegistry().definitions();
-    expect(definitions.map((d) => d.id)).toEqual(expect.arrayContaining(['mock-card', 'adyen-card', 'stripe-card', 'braintree-card']));
+    expect(definitions.map((d) => d.id)).toEqual(
+      expect.arrayContaining(['mock-card', 'adyen-card', 'stripe-card', 'braintree-card']),
+    );
     for (const definition of definitions) {
       for (const field of [...definition.fields, ...definition.reportingFields]) {
         expect(typeof field.verifiable, `${definition.id} ${field.key}`).toBe('boolean');
@@ -15,11 +17,14 @@ describe('happy', () => {
         if (field.required) expect(field.verifiable, `${definition.id} ${field.key}`).toBe(true);
       }
     }
-    const verifiable = (id: string) => createDefaultRegistry().get(id).definition.fields.filter((f) => f.verifiable).map((f) => f.key);
+    const verifiable = (id: string) =>
+      createDefaultRegistry()
+        .get(id)
+        .definition.fields.filter((f) => f.verifiable)
+        .map((f) => f.key);
     expect(verifiable('stripe-card')).toEqual(['secret_key']);
     expect(verifiable('adyen-card')).toEqual(['api_key', 'merchant_account', 'live_url_prefix']);
   });
-
 
   it('returns the answer as it came', async () => {
     expect(await callConnector(async () => ({ ok: true, problems: [] }))).toEqual({ ok: true, problems: [] });
@@ -34,7 +39,9 @@ describe('errors', () => {
     expect(caught).toMatchObject({ code: 'gateway_timeout', status: 504, cause: timeout });
     expect((caught as AppError).message).not.toContain('secret');
     for (const kind of ['unavailable', 'invalid_request'] as const) {
-      await expect(callConnector(() => Promise.reject(new ConnectorError(kind, 'provider secret detail')))).rejects.toMatchObject({ code: 'bad_gateway', status: 502, message: expect.not.stringContaining('secret') });
+      await expect(
+        callConnector(() => Promise.reject(new ConnectorError(kind, 'provider secret detail'))),
+      ).rejects.toMatchObject({ code: 'bad_gateway', status: 502, message: expect.not.stringContaining('secret') });
     }
   });
 

@@ -21,7 +21,11 @@ import {
 const CATALOGUE_INSTANT = '1970-01-01T00:00:00.000Z';
 
 /** One page of the in-memory catalogue (sorted by id), with the semantics of `keysetPage`. */
-function catalogueSlice(all: readonly ConnectorDefinition[], position: CursorPosition | null, limit: number): KeysetPage<ConnectorDefinition> {
+function catalogueSlice(
+  all: readonly ConnectorDefinition[],
+  position: CursorPosition | null,
+  limit: number,
+): KeysetPage<ConnectorDefinition> {
   if (!position) return { rows: all.slice(0, limit), hasNext: all.length > limit, hasPrev: false };
   const id = String(position.key[1]);
   const inclusive = position.inclusive === true;
@@ -35,7 +39,10 @@ function catalogueSlice(all: readonly ConnectorDefinition[], position: CursorPos
   return { rows: all.slice(from, end), hasNext: end < all.length, hasPrev: from > 0 };
 }
 
-export async function listPaymentServiceDefinitions(ctx: RequestContext, query: ListPaymentServiceDefinitionsQuery): Promise<ListEnvelope<PaymentServiceDefinition>> {
+export async function listPaymentServiceDefinitions(
+  ctx: RequestContext,
+  query: ListPaymentServiceDefinitionsQuery,
+): Promise<ListEnvelope<PaymentServiceDefinition>> {
   const all = ctx.deps.connectors.definitions();
   return listPage(
     ctx,
@@ -63,7 +70,10 @@ function connectorOrNotFound(deps: Deps, id: string): PaymentConnector {
  * usable catalogue: production's withheld simulators are not listed).
  */
 export function unknownDefinitionMessage(deps: Deps, id: string): string {
-  return `unknown payment_service_definition_id ${JSON.stringify(id)}; valid ids: ${deps.connectors.definitions().map((d) => d.id).join(', ')}`;
+  return `unknown payment_service_definition_id ${JSON.stringify(id)}; valid ids: ${deps.connectors
+    .definitions()
+    .map((d) => d.id)
+    .join(', ')}`;
 }
 
 export async function getPaymentServiceDefinition(ctx: RequestContext, id: string): Promise<PaymentServiceDefinition> {
@@ -84,7 +94,11 @@ export async function callConnector<T>(call: () => Promise<T>): Promise<T> {
 }
 
 /** Opens a provider session; 400 for a definition without sessions. Called outside any transaction. */
-export async function openSession(connector: PaymentConnector, credentials: Record<string, string>, body: CreateSessionBody): Promise<CreateSession> {
+export async function openSession(
+  connector: PaymentConnector,
+  credentials: Record<string, string>,
+  body: CreateSessionBody,
+): Promise<CreateSession> {
   const { definition } = connector;
   if (!definition.capabilities.sessions || !connector.createSession) {
     throw badRequest(`The payment service definition ${definition.id} does not support sessions`);
@@ -94,6 +108,10 @@ export async function openSession(connector: PaymentConnector, credentials: Reco
 }
 
 /** A session through a definition alone: no payment service, so no credentials. */
-export async function createPaymentServiceDefinitionSession(ctx: RequestContext, id: string, body: CreateSessionBody): Promise<CreateSession> {
+export async function createPaymentServiceDefinitionSession(
+  ctx: RequestContext,
+  id: string,
+  body: CreateSessionBody,
+): Promise<CreateSession> {
   return openSession(connectorOrNotFound(ctx.deps, id), {}, body);
 }

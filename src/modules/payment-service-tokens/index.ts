@@ -4,7 +4,11 @@ import { deletePaymentMethodPaymentServiceToken } from './routes/delete-payment-
 import { listPaymentMethodPaymentServiceTokens } from './routes/list-payment-method-payment-service-tokens.ts';
 
 export async function paymentServiceTokens(app: FastifyInstance): Promise<void> {
-  for (const route of [createPaymentMethodPaymentServiceToken, listPaymentMethodPaymentServiceTokens, deletePaymentMethodPaymentServiceToken]) {
+  for (const route of [
+    createPaymentMethodPaymentServiceToken,
+    listPaymentMethodPaymentServiceTokens,
+    deletePaymentMethodPaymentServiceToken,
+  ]) {
     app.route(route);
   }
 }

@@ -5,7 +5,10 @@ import type { Executor } from '../../db/transaction.ts';
 /** Tokens listed per payment method (one per payment service), newest first. */
 export const LIST_LIMIT = 100;
 
-export async function insertPaymentServiceToken(db: Executor, row: Insertable<PaymentServiceTokensTable>): Promise<PaymentServiceTokenRow> {
+export async function insertPaymentServiceToken(
+  db: Executor,
+  row: Insertable<PaymentServiceTokensTable>,
+): Promise<PaymentServiceTokenRow> {
   return db.insertInto('payment_service_tokens').values(row).returningAll().executeTakeFirstOrThrow();
 }
 
@@ -27,7 +30,12 @@ export async function findPaymentServiceToken(
 }
 
 /** The token of a (payment method, payment service) pair: at most one, a unique index says so. */
-export async function findTokenOfPair(db: Executor, merchantAccountId: string, paymentMethodId: string, paymentServiceId: string): Promise<PaymentServiceTokenRow | undefined> {
+export async function findTokenOfPair(
+  db: Executor,
+  merchantAccountId: string,
+  paymentMethodId: string,
+  paymentServiceId: string,
+): Promise<PaymentServiceTokenRow | undefined> {
   return db
     .selectFrom('payment_service_tokens')
     .selectAll()
@@ -37,7 +45,12 @@ export async function findTokenOfPair(db: Executor, merchantAccountId: string, p
     .executeTakeFirst();
 }
 
-export async function listPaymentServiceTokens(db: Executor, merchantAccountId: string, paymentMethodId: string, paymentServiceId: string | null): Promise<PaymentServiceTokenRow[]> {
+export async function listPaymentServiceTokens(
+  db: Executor,
+  merchantAccountId: string,
+  paymentMethodId: string,
+  paymentServiceId: string | null,
+): Promise<PaymentServiceTokenRow[]> {
   let query = db
     .selectFrom('payment_service_tokens')
     .selectAll()
@@ -51,7 +64,10 @@ export async function updatePaymentServiceToken(
   db: Executor,
   merchantAccountId: string,
   id: string,
-  patch: Pick<Updateable<PaymentServiceTokensTable>, 'status' | 'token_ciphertext' | 'token_key_id' | 'approval_url' | 'error_code' | 'next_check_at' | 'checks'>,
+  patch: Pick<
+    Updateable<PaymentServiceTokensTable>,
+    'status' | 'token_ciphertext' | 'token_key_id' | 'approval_url' | 'error_code' | 'next_check_at' | 'checks'
+  >,
 ): Promise<PaymentServiceTokenRow> {
   return db
     .updateTable('payment_service_tokens')
@@ -64,14 +80,35 @@ export async function updatePaymentServiceToken(
 
 /** Tokens still `processing` whose check is due, across merchant accounts (the reconciliation job). */
 export async function listDueTokens(db: Executor, now: Date, limit: number): Promise<PaymentServiceTokenRow[]> {
-  return db.selectFrom('payment_service_tokens').selectAll().where('status', '=', 'processing').where('next_check_at', '<=', now).orderBy('next_check_at').limit(limit).execute();
+  return db
+    .selectFrom('payment_service_tokens')
+    .selectAll()
+    .where('status', '=', 'processing')
+    .where('next_check_at', '<=', now)
+    .orderBy('next_check_at')
+    .limit(limit)
+    .execute();
 }
 
 /** One token by id in a merchant account, whatever its payment method (reconciliation). */
-export async function lockTokenById(db: Executor, merchantAccountId: string, id: string): Promise<PaymentServiceTokenRow | undefined> {
-  return db.selectFrom('payment_service_tokens').selectAll().where('merchant_account_id', '=', merchantAccountId).where('id', '=', id).forUpdate().executeTakeFirst();
+export async function lockTokenById(
+  db: Executor,
+  merchantAccountId: string,
+  id: string,
+): Promise<PaymentServiceTokenRow | undefined> {
+  return db
+    .selectFrom('payment_service_tokens')
+    .selectAll()
+    .where('merchant_account_id', '=', merchantAccountId)
+    .where('id', '=', id)
+    .forUpdate()
+    .executeTakeFirst();
 }
 
 export async function deletePaymentServiceToken(db: Executor, merchantAccountId: string, id: string): Promise<void> {
-  await db.deleteFrom('payment_service_tokens').where('merchant_account_id', '=', merchantAccountId).where('id', '=', id).execute();
+  await db
+    .deleteFrom('payment_service_tokens')
+    .where('merchant_account_id', '=', merchantAccountId)
+    .where('id', '=', id)
+    .execute();
 }

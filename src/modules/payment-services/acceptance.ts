@@ -9,6 +9,7 @@ export function acceptanceProblem(
   country: string | null,
 ): 'currency_not_accepted' | 'country_not_accepted' | null {
   if (currency !== null && !service.acceptedCurrencies.includes(currency)) return 'currency_not_accepted';
-  if (country !== null && service.acceptedCountries.length > 0 && !service.acceptedCountries.includes(country)) return 'country_not_accepted';
+  if (country !== null && service.acceptedCountries.length > 0 && !service.acceptedCountries.includes(country))
+    return 'country_not_accepted';
   return null;
 }

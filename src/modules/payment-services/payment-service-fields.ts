@@ -29,12 +29,20 @@ export interface FieldProblem {
 
 /** The 400 for field problems: one detail per problem, pointing at the list and naming the key. */
 export function fieldsError(problems: FieldProblem[], message = 'The payment service fields are not valid'): AppError {
-  const details: ErrorDetail[] = problems.map((p) => ({ location: 'body', pointer: `/${LIST_NAME[p.kind]}`, message: `${p.key}: ${p.message}`, type: 'value_error' }));
+  const details: ErrorDetail[] = problems.map((p) => ({
+    location: 'body',
+    pointer: `/${LIST_NAME[p.kind]}`,
+    message: `${p.key}: ${p.message}`,
+    type: 'value_error',
+  }));
   return new AppError('bad_request', `${message}: ${[...new Set(problems.map((p) => p.key))].join(', ')}`, { details });
 }
 
 /** A body's key/value list as a map; a key sent twice is refused (which one would win is a guess). */
-export function toFieldMap(list: ReadonlyArray<{ key: string; value: string }> | null | undefined, kind: FieldKind): FieldValues {
+export function toFieldMap(
+  list: ReadonlyArray<{ key: string; value: string }> | null | undefined,
+  kind: FieldKind,
+): FieldValues {
   const values: FieldValues = {};
   const twice = new Set<string>();
   for (const { key, value } of list ?? []) {
@@ -52,14 +60,20 @@ export function mergeFields(current: FieldValues, change: FieldValues): FieldVal
 }
 
 /** Unknown keys and missing required fields. */
-export function structuralProblems(definition: ConnectorDefinition, kind: FieldKind, values: FieldValues): FieldProblem[] {
+export function structuralProblems(
+  definition: ConnectorDefinition,
+  kind: FieldKind,
+  values: FieldValues,
+): FieldProblem[] {
   const known = definitionFieldsOf(definition, kind);
   const problems: FieldProblem[] = [];
   for (const key of Object.keys(values)) {
-    if (!known.some((field) => field.key === key)) problems.push({ kind, key, message: `is not a field of the definition ${definition.id}` });
+    if (!known.some((field) => field.key === key))
+      problems.push({ kind, key, message: `is not a field of the definition ${definition.id}` });
   }
   for (const field of known) {
-    if (field.required && !(values[field.key] ?? '').trim()) problems.push({ kind, key: field.key, message: 'is required' });
+    if (field.required && !(values[field.key] ?? '').trim())
+      problems.push({ kind, key: field.key, message: 'is required' });
   }
   return problems;
 }
@@ -79,15 +93,26 @@ function withoutSecrets(message: string, definition: ConnectorDefinition, values
  * credentials, only once they are well formed. Throws the 400 listing every problem. Runs outside
  * any transaction: the connector may call the provider.
  */
-export async function verifyFields(connector: PaymentConnector, credentials: FieldValues, reporting: FieldValues | null): Promise<void> {
+export async function verifyFields(
+  connector: PaymentConnector,
+  credentials: FieldValues,
+  reporting: FieldValues | null,
+): Promise<void> {
   const { definition } = connector;
   const problems = structuralProblems(definition, 'field', credentials);
   if (reporting) problems.push(...structuralProblems(definition, 'reporting_field', reporting));
   if (problems.length > 0) throw fieldsError(problems);
   const outcome = await callConnector(() => connector.verifyCredentials(credentials));
   if (!outcome.ok) {
-    const found = outcome.problems.map((p) => ({ kind: 'field' as const, key: p.key, message: withoutSecrets(p.message, definition, credentials) }));
-    throw fieldsError(found.length > 0 ? found : [{ kind: 'field', key: 'fields', message: 'were refused by the payment service' }], 'The payment service refused the credentials');
+    const found = outcome.problems.map((p) => ({
+      kind: 'field' as const,
+      key: p.key,
+      message: withoutSecrets(p.message, definition, credentials),
+    }));
+    throw fieldsError(
+      found.length > 0 ? found : [{ kind: 'field', key: 'fields', message: 'were refused by the payment service' }],
+      'The payment service refused the credentials',
+    );
   }
 }
 
@@ -100,13 +125,25 @@ export interface StoredFields {
 }
 
 /** Splits the values by the definition's `secret` flag and seals each secret one, bound to the row and key. */
-export async function sealFields(db: Executor, deps: Deps, merchantAccountId: string, id: string, definition: ConnectorDefinition, values: Record<FieldKind, FieldValues>): Promise<StoredFields> {
+export async function sealFields(
+  db: Executor,
+  deps: Deps,
+  merchantAccountId: string,
+  id: string,
+  definition: ConnectorDefinition,
+  values: Record<FieldKind, FieldValues>,
+): Promise<StoredFields> {
   const stored: StoredFields = { fields: {}, reporting_fields: {}, sealed_fields: {} };
   for (const kind of ['field', 'reporting_field'] as const) {
-    const secret = new Set(definitionFieldsOf(definition, kind).filter((f) => f.secret).map((f) => f.key));
+    const secret = new Set(
+      definitionFieldsOf(definition, kind)
+        .filter((f) => f.secret)
+        .map((f) => f.key),
+    );
     for (const [key, value] of Object.entries(values[kind])) {
       const column = `${kind}:${key}`;
-      if (secret.has(key)) stored.sealed_fields[column] = await deps.vault.encrypt(db, merchantAccountId, value, bindingOf(id, column));
+      if (secret.has(key))
+        stored.sealed_fields[column] = await deps.vault.encrypt(db, merchantAccountId, value, bindingOf(id, column));
       else stored[kind === 'field' ? 'fields' : 'reporting_fields'][key] = value;
     }
   }
@@ -114,11 +151,22 @@ export async function sealFields(db: Executor, deps: Deps, merchantAccountId: st
 }
 
 /** Every value of one kind, secrets opened. */
-export async function openFields(db: Executor, deps: Deps, row: PaymentServiceRow, kind: FieldKind): Promise<FieldValues> {
+export async function openFields(
+  db: Executor,
+  deps: Deps,
+  row: PaymentServiceRow,
+  kind: FieldKind,
+): Promise<FieldValues> {
   const values: FieldValues = { ...(kind === 'field' ? row.fields : row.reporting_fields) };
   const prefix = `${kind}:`;
   for (const [column, sealed] of Object.entries(row.sealed_fields)) {
-    if (column.startsWith(prefix)) values[column.slice(prefix.length)] = await deps.vault.decrypt(db, row.merchant_account_id, sealed, bindingOf(row.id, column));
+    if (column.startsWith(prefix))
+      values[column.slice(prefix.length)] = await deps.vault.decrypt(
+        db,
+        row.merchant_account_id,
+        sealed,
+        bindingOf(row.id, column),
+      );
   }
   return values;
 }

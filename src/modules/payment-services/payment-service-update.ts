@@ -1,7 +1,14 @@
 import type { Deps } from '../../context.ts';
 import type { PaymentConnector } from '../../connectors/connector.ts';
 import type { MerchantProfileSchemeJson, PaymentServiceRow } from '../../db/schema.ts';
-import { mergeFields, openFields, toFieldMap, verifyFields, type FieldKind, type FieldValues } from './payment-service-fields.ts';
+import {
+  mergeFields,
+  openFields,
+  toFieldMap,
+  verifyFields,
+  type FieldKind,
+  type FieldValues,
+} from './payment-service-fields.ts';
 import type { PaymentServicePatch } from './payment-services.repo.ts';
 import type { MerchantProfileScheme, UpdatePaymentServiceBody } from './payment-services.schemas.ts';
 
@@ -14,7 +21,10 @@ export class StaleCredentials extends Error {
 }
 
 /** A merchant profile per scheme; a null entry removes that scheme, a new entry records when it was set. */
-export function mergeProfile(current: Record<string, MerchantProfileSchemeJson> | null, change: Record<string, MerchantProfileScheme | null>): Record<string, MerchantProfileSchemeJson> {
+export function mergeProfile(
+  current: Record<string, MerchantProfileSchemeJson> | null,
+  change: Record<string, MerchantProfileScheme | null>,
+): Record<string, MerchantProfileSchemeJson> {
   const merged = { ...current };
   const now = new Date().toISOString();
   for (const [scheme, profile] of Object.entries(change)) {
@@ -25,8 +35,16 @@ export function mergeProfile(current: Record<string, MerchantProfileSchemeJson> 
 }
 
 const KEPT_WHEN_NULL = [
-  'display_name', 'position', 'active', 'accepted_currencies', 'accepted_countries', 'three_d_secure_enabled',
-  'payment_method_tokenization_enabled', 'network_tokens_enabled', 'open_loop', 'settlement_reporting_enabled',
+  'display_name',
+  'position',
+  'active',
+  'accepted_currencies',
+  'accepted_countries',
+  'three_d_secure_enabled',
+  'payment_method_tokenization_enabled',
+  'network_tokens_enabled',
+  'open_loop',
+  'settlement_reporting_enabled',
 ] as const;
 
 /** The columns a PUT changes besides the fields: absent or null keeps a value; `merchant_profile: null` clears it. */
@@ -36,7 +54,8 @@ export function simplePatch(body: UpdatePaymentServiceBody, current: PaymentServ
     if (body[key] !== undefined && body[key] !== null) patch[key] = body[key];
   }
   if (body.merchant_profile === null) patch.merchant_profile = null;
-  else if (body.merchant_profile !== undefined) patch.merchant_profile = JSON.stringify(mergeProfile(current.merchant_profile, body.merchant_profile));
+  else if (body.merchant_profile !== undefined)
+    patch.merchant_profile = JSON.stringify(mergeProfile(current.merchant_profile, body.merchant_profile));
   return patch as PaymentServicePatch;
 }
 
@@ -50,11 +69,19 @@ export interface CredentialPlan {
 const basis = (row: PaymentServiceRow) => JSON.stringify([row.fields, row.reporting_fields, row.sealed_fields]);
 
 /** Merges the changed fields over the stored ones (secrets opened) and verifies them; null when no field changes. */
-export async function planCredentials(deps: Deps, connector: PaymentConnector, current: PaymentServiceRow, body: UpdatePaymentServiceBody): Promise<CredentialPlan | null> {
+export async function planCredentials(
+  deps: Deps,
+  connector: PaymentConnector,
+  current: PaymentServiceRow,
+  body: UpdatePaymentServiceBody,
+): Promise<CredentialPlan | null> {
   if (!body.fields && !body.reporting_fields) return null;
   const values = {
     field: mergeFields(await openFields(deps.db, deps, current, 'field'), toFieldMap(body.fields, 'field')),
-    reporting_field: mergeFields(await openFields(deps.db, deps, current, 'reporting_field'), toFieldMap(body.reporting_fields, 'reporting_field')),
+    reporting_field: mergeFields(
+      await openFields(deps.db, deps, current, 'reporting_field'),
+      toFieldMap(body.reporting_fields, 'reporting_field'),
+    ),
   };
   await verifyFields(connector, values.field, values.reporting_field);
   return { values, basis };

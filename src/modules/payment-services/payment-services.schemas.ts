@@ -1,6 +1,16 @@
 import { Type, type Static } from 'typebox';
 import type { MerchantProfileSchemeJson, PaymentServiceRow } from '../../db/schema.ts';
-import { Country, Currency, DateTime, Defaulted, ListEnvelope, Nullable, PaginationQuery, StringEnum, Uuid } from '../../http/schemas/common.ts';
+import {
+  Country,
+  Currency,
+  DateTime,
+  Defaulted,
+  ListEnvelope,
+  Nullable,
+  PaginationQuery,
+  StringEnum,
+  Uuid,
+} from '../../http/schemas/common.ts';
 import { CARD_SCHEME_PATTERN } from '../../lib/card-schemes.ts';
 import { DefinitionId } from '../payment-service-definitions/payment-service-definitions.schemas.ts';
 
@@ -9,7 +19,8 @@ export const PAYMENT_SERVICE_TYPE = 'payment-service';
 /** Enough for any provider's key set; small enough to verify and seal in one request. */
 export const FIELD_LIMITS = { maxFields: 50, maxKeyLength: 100, maxValueLength: 10_000 } as const;
 
-const Text = (maxLength: number, description?: string) => Type.String({ minLength: 1, maxLength, ...(description ? { description } : {}) });
+const Text = (maxLength: number, description?: string) =>
+  Type.String({ minLength: 1, maxLength, ...(description ? { description } : {}) });
 
 /** A credential or reporting field value. Values are strings on the wire, whatever the format. */
 const FieldSchema = (title: string) =>
@@ -17,22 +28,53 @@ const FieldSchema = (title: string) =>
     { key: Text(FIELD_LIMITS.maxKeyLength), value: Type.String({ maxLength: FIELD_LIMITS.maxValueLength }) },
     { additionalProperties: false, title },
   );
-const FieldList = (title: string, description: string) => Type.Array(FieldSchema(title), { maxItems: FIELD_LIMITS.maxFields, description });
+const FieldList = (title: string, description: string) =>
+  Type.Array(FieldSchema(title), { maxItems: FIELD_LIMITS.maxFields, description });
 
-const MethodName = () => Type.String({ minLength: 1, maxLength: 50, pattern: '^[a-z0-9]+([_-][a-z0-9]+)*$', description: 'Payment method', examples: ['card'] });
+const MethodName = () =>
+  Type.String({
+    minLength: 1,
+    maxLength: 50,
+    pattern: '^[a-z0-9]+([_-][a-z0-9]+)*$',
+    description: 'Payment method',
+    examples: ['card'],
+  });
 
-const Currencies = () => Type.Array(Currency(), { minItems: 1, maxItems: 300, uniqueItems: true, description: 'ISO 4217 currency codes the service accepts' });
-const Countries = () => Type.Array(Country(), { minItems: 1, maxItems: 300, uniqueItems: true, description: 'ISO 3166-1 alpha-2 country codes the service accepts' });
+const Currencies = () =>
+  Type.Array(Currency(), {
+    minItems: 1,
+    maxItems: 300,
+    uniqueItems: true,
+    description: 'ISO 4217 currency codes the service accepts',
+  });
+const Countries = () =>
+  Type.Array(Country(), {
+    minItems: 1,
+    maxItems: 300,
+    uniqueItems: true,
+    description: 'ISO 3166-1 alpha-2 country codes the service accepts',
+  });
 
 const MerchantProfileFields = {
   merchant_acquirer_bin: Text(50),
   merchant_acquirer_id: Text(50),
   merchant_name: Text(200),
-  merchant_country_code: Type.String({ pattern: '^[0-9]{3}$', description: 'ISO 3166-1 numeric country code', examples: ['840'] }),
-  merchant_category_code: Type.String({ pattern: '^[0-9]{4}$', description: 'Merchant category code (MCC)', examples: ['5999'] }),
+  merchant_country_code: Type.String({
+    pattern: '^[0-9]{3}$',
+    description: 'ISO 3166-1 numeric country code',
+    examples: ['840'],
+  }),
+  merchant_category_code: Type.String({
+    pattern: '^[0-9]{4}$',
+    description: 'Merchant category code (MCC)',
+    examples: ['5999'],
+  }),
   merchant_url: Text(2048),
 };
-const MerchantProfileSchemeSchema = Type.Object(MerchantProfileFields, { additionalProperties: false, title: 'MerchantProfileScheme' });
+const MerchantProfileSchemeSchema = Type.Object(MerchantProfileFields, {
+  additionalProperties: false,
+  title: 'MerchantProfileScheme',
+});
 export type MerchantProfileScheme = Static<typeof MerchantProfileSchemeSchema>;
 
 /** Keyed by card scheme; a null value removes that scheme's profile. */
@@ -43,7 +85,13 @@ const MerchantProfile = () =>
     description: 'Merchant profile per card scheme (for 3DS); a null value removes a scheme',
   });
 
-const Position = () => Type.Integer({ minimum: 0, maximum: 2_147_483_647, description: 'Routing order among the services of the merchant account (lowest first); default: after the last one of the same method' });
+const Position = () =>
+  Type.Integer({
+    minimum: 0,
+    maximum: 2_147_483_647,
+    description:
+      'Routing order among the services of the merchant account (lowest first); default: after the last one of the same method',
+  });
 
 export const CreatePaymentServiceBody = Type.Object(
   {
@@ -70,8 +118,17 @@ export type CreatePaymentServiceBody = Static<typeof CreatePaymentServiceBody>;
 export const UpdatePaymentServiceBody = Type.Object(
   {
     display_name: Type.Optional(Nullable(Text(200))),
-    fields: Type.Optional(Nullable(FieldList('VoidableField', 'Credential fields to change, merged key by key; an empty value removes an optional field'))),
-    reporting_fields: Type.Optional(Nullable(FieldList('VoidableField', 'Reporting fields to change, merged key by key'))),
+    fields: Type.Optional(
+      Nullable(
+        FieldList(
+          'VoidableField',
+          'Credential fields to change, merged key by key; an empty value removes an optional field',
+        ),
+      ),
+    ),
+    reporting_fields: Type.Optional(
+      Nullable(FieldList('VoidableField', 'Reporting fields to change, merged key by key')),
+    ),
     position: Type.Optional(Nullable(Position())),
     accepted_currencies: Type.Optional(Nullable(Currencies())),
     accepted_countries: Type.Optional(Nullable(Countries())),
@@ -90,28 +147,49 @@ export type UpdatePaymentServiceBody = Static<typeof UpdatePaymentServiceBody>;
 export const VerifyCredentialsBody = Type.Object(
   {
     payment_service_definition_id: DefinitionId(),
-    payment_service_id: Type.Optional(Nullable(Uuid({ description: 'When given, the fields are merged with the stored ones before verifying' }))),
+    payment_service_id: Type.Optional(
+      Nullable(Uuid({ description: 'When given, the fields are merged with the stored ones before verifying' })),
+    ),
     fields: FieldList('Field', 'Credential fields to verify'),
   },
   { additionalProperties: false, title: 'VerifyCredentials' },
 );
 export type VerifyCredentialsBody = Static<typeof VerifyCredentialsBody>;
 
-export const VerifyCredentialsResult = Type.Object({}, { additionalProperties: false, description: 'Empty: the credentials passed the check (a failure answers 400 naming each field at fault)' });
+export const VerifyCredentialsResult = Type.Object(
+  {},
+  {
+    additionalProperties: false,
+    description: 'Empty: the credentials passed the check (a failure answers 400 naming each field at fault)',
+  },
+);
 
-export const PaymentServiceParams = Type.Object({ payment_service_id: Uuid({ description: 'ID of the payment service' }) });
+export const PaymentServiceParams = Type.Object({
+  payment_service_id: Uuid({ description: 'ID of the payment service' }),
+});
 
 export const ListPaymentServicesQuery = Type.Object({
   ...PaginationQuery,
   method: Type.Optional(Nullable(MethodName())),
-  deleted: Defaulted(Type.Boolean({ default: false, description: 'true: only deleted services; false (default): only services not deleted' })),
+  deleted: Defaulted(
+    Type.Boolean({
+      default: false,
+      description: 'true: only deleted services; false (default): only services not deleted',
+    }),
+  ),
 });
 export type ListPaymentServicesQuery = Static<typeof ListPaymentServicesQuery>;
 
-const FieldOut = Type.Object({ key: Type.String(), value: Type.String() }, { additionalProperties: false, title: 'Field' });
+const FieldOut = Type.Object(
+  { key: Type.String(), value: Type.String() },
+  { additionalProperties: false, title: 'Field' },
+);
 
 const MerchantProfileSchemeSummarySchema = Type.Object(
-  { ...Object.fromEntries(Object.keys(MerchantProfileFields).map((key) => [key, Type.String()])), created_at: DateTime() },
+  {
+    ...Object.fromEntries(Object.keys(MerchantProfileFields).map((key) => [key, Type.String()])),
+    created_at: DateTime(),
+  },
   { additionalProperties: false, title: 'MerchantProfileSchemeSummary' },
 );
 
@@ -135,7 +213,9 @@ export const PaymentServiceSchema = Type.Object(
     three_d_secure_enabled: Nullable(Type.Boolean()),
     merchant_profile: Nullable(Type.Record(Type.String(), Nullable(MerchantProfileSchemeSummarySchema))),
     webhook_url: Nullable(Type.String()),
-    fields: Nullable(Type.Array(FieldOut, { description: 'Non-secret credential fields only; secret ones are left out' })),
+    fields: Nullable(
+      Type.Array(FieldOut, { description: 'Non-secret credential fields only; secret ones are left out' }),
+    ),
     reporting_fields: Nullable(Type.Array(FieldOut, { description: 'Non-secret reporting fields only' })),
     is_deleted: Type.Boolean(),
     created_at: DateTime(),
@@ -147,7 +227,10 @@ export type PaymentService = Static<typeof PaymentServiceSchema>;
 
 export const PaymentServicesSchema = ListEnvelope(PaymentServiceSchema, 'PaymentServices');
 
-const asFieldList = (values: Record<string, string>) => Object.entries(values).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([key, value]) => ({ key, value }));
+const asFieldList = (values: Record<string, string>) =>
+  Object.entries(values)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([key, value]) => ({ key, value }));
 
 /**
  * The only way a payment service row becomes a response. Rows hold secret values in

@@ -8,7 +8,11 @@ import { uuidToBase62 } from '../../lib/base62.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import { recordAudit } from '../audit-logs/audit-logs.service.ts';
 import { canReadPersonalData } from '../buyers/buyers.service.ts';
-import { credentialsOf, findUsablePaymentService, type PaymentServiceRow } from '../payment-services/payment-services.service.ts';
+import {
+  credentialsOf,
+  findUsablePaymentService,
+  type PaymentServiceRow,
+} from '../payment-services/payment-services.service.ts';
 import { checkBuyerFields, resolveBuyer, resolveDestination, type Destination } from './payout-destination.ts';
 import { auditedPayout, emitPayout } from './payout-events.ts';
 import { nextCheckAt, resolveCall } from './payout-status.ts';
@@ -20,16 +24,40 @@ import { getPayout } from './payouts.service.ts';
 const json = (value: unknown) => (value === undefined || value === null ? null : JSON.stringify(value));
 
 /** The payment service must exist here, be active, accept the currency and make payouts. */
-async function payoutService(db: Executor, ctx: RequestContext, body: CreatePayoutBody): Promise<{ service: PaymentServiceRow; connector: PaymentConnector }> {
+async function payoutService(
+  db: Executor,
+  ctx: RequestContext,
+  body: CreatePayoutBody,
+): Promise<{ service: PaymentServiceRow; connector: PaymentConnector }> {
   const service = await findUsablePaymentService(db, ctx.merchantAccountId, body.payment_service_id);
   if (!service) throw notFound('payment service', body.payment_service_id);
-  if (!service.active) throw invalidField('body', '/payment_service_id', 'The payment service is not active', 'payment_service_inactive');
+  if (!service.active)
+    throw invalidField('body', '/payment_service_id', 'The payment service is not active', 'payment_service_inactive');
   const connector = ctx.deps.connectors.find(service.payment_service_definition_id);
-  if (!connector) throw ctx.deps.connectors.sandboxRefusal(service.payment_service_definition_id, '/payment_service_id') ?? invalidField('body', '/payment_service_id', `No connector is available for ${service.payment_service_definition_id}`);
+  if (!connector)
+    throw (
+      ctx.deps.connectors.sandboxRefusal(service.payment_service_definition_id, '/payment_service_id') ??
+      invalidField(
+        'body',
+        '/payment_service_id',
+        `No connector is available for ${service.payment_service_definition_id}`,
+      )
+    );
   if (!connector.definition.capabilities.payout || !connector.payout) {
-    throw invalidField('body', '/payment_service_id', `The payment service's connector (${service.payment_service_definition_id}) does not make payouts`, 'payouts_not_supported');
+    throw invalidField(
+      'body',
+      '/payment_service_id',
+      `The payment service's connector (${service.payment_service_definition_id}) does not make payouts`,
+      'payouts_not_supported',
+    );
   }
-  if (!service.accepted_currencies.includes(body.currency)) throw invalidField('body', '/currency', `The payment service does not accept ${body.currency}`, 'currency_not_accepted');
+  if (!service.accepted_currencies.includes(body.currency))
+    throw invalidField(
+      'body',
+      '/currency',
+      `The payment service does not accept ${body.currency}`,
+      'currency_not_accepted',
+    );
   return { service, connector };
 }
 
@@ -54,15 +82,48 @@ async function start(ctx: RequestContext, body: CreatePayoutBody): Promise<Start
     const row = await repo.insertPayoutWithAttempt(
       tx,
       {
-        merchant_account_id: ctx.merchantAccountId, id, status: 'pending', amount: body.amount, currency: body.currency, category: body.category ?? null,
-        external_identifier: body.external_identifier ?? null, payment_service_id: service.id,
-        payment_service: JSON.stringify({ id: service.id, payment_service_definition_id: service.payment_service_definition_id, method: service.method, display_name: service.display_name }),
-        payment_method_id: destination.paymentMethodId, payment_method: JSON.stringify(destination.snapshot), buyer_id: buyer.buyerId, buyer: json(buyer.snapshot),
-        merchant: json(body.merchant), connection_options: json(body.connection_options), payment_service_payout_id: null, error_code: null, raw_response_code: null, raw_response_description: null,
-        created_at: now, updated_at: now,
+        merchant_account_id: ctx.merchantAccountId,
+        id,
+        status: 'pending',
+        amount: body.amount,
+        currency: body.currency,
+        category: body.category ?? null,
+        external_identifier: body.external_identifier ?? null,
+        payment_service_id: service.id,
+        payment_service: JSON.stringify({
+          id: service.id,
+          payment_service_definition_id: service.payment_service_definition_id,
+          method: service.method,
+          display_name: service.display_name,
+        }),
+        payment_method_id: destination.paymentMethodId,
+        payment_method: JSON.stringify(destination.snapshot),
+        buyer_id: buyer.buyerId,
+        buyer: json(buyer.snapshot),
+        merchant: json(body.merchant),
+        connection_options: json(body.connection_options),
+        payment_service_payout_id: null,
+        error_code: null,
+        raw_response_code: null,
+        raw_response_description: null,
+        created_at: now,
+        updated_at: now,
       },
       // Looked at by reconciliation if this process never records the answer (a crash).
-      { merchant_account_id: ctx.merchantAccountId, id: attemptId, payout_id: id, payment_service_id: service.id, status: 'in_flight', provider_reference: null, error_code: null, raw_response_code: null, raw_response_description: null, next_check_at: nextCheckAt(0, now), created_at: now, updated_at: now },
+      {
+        merchant_account_id: ctx.merchantAccountId,
+        id: attemptId,
+        payout_id: id,
+        payment_service_id: service.id,
+        status: 'in_flight',
+        provider_reference: null,
+        error_code: null,
+        raw_response_code: null,
+        raw_response_description: null,
+        next_check_at: nextCheckAt(0, now),
+        created_at: now,
+        updated_at: now,
+      },
     );
     // Committed with the payout: a retry after a crash resumes it instead of paying out again.
     if (ctx.idempotency) await ctx.idempotency.bindResource(tx, id);
@@ -76,9 +137,25 @@ function merchantOf(merchant: PayoutMerchantJson | null | undefined): PayoutMerc
   if (!merchant) return null;
   const a = merchant.address;
   return {
-    name: merchant.name, identificationNumber: merchant.identification_number, phoneNumber: merchant.phone_number, url: merchant.url,
-    statementDescriptor: merchant.statement_descriptor, merchantCategoryCode: merchant.merchant_category_code,
-    address: a ? { line1: a.line1 ?? null, line2: a.line2 ?? null, houseNumberOrName: a.house_number_or_name ?? null, organization: a.organization ?? null, city: a.city ?? null, postalCode: a.postal_code ?? null, state: a.state ?? null, stateCode: a.state_code ?? null, country: a.country ?? null } : null,
+    name: merchant.name,
+    identificationNumber: merchant.identification_number,
+    phoneNumber: merchant.phone_number,
+    url: merchant.url,
+    statementDescriptor: merchant.statement_descriptor,
+    merchantCategoryCode: merchant.merchant_category_code,
+    address: a
+      ? {
+          line1: a.line1 ?? null,
+          line2: a.line2 ?? null,
+          houseNumberOrName: a.house_number_or_name ?? null,
+          organization: a.organization ?? null,
+          city: a.city ?? null,
+          postalCode: a.postal_code ?? null,
+          state: a.state ?? null,
+          stateCode: a.state_code ?? null,
+          country: a.country ?? null,
+        }
+      : null,
   };
 }
 
@@ -86,12 +163,22 @@ function merchantOf(merchant: PayoutMerchantJson | null | undefined): PayoutMerc
 async function callPayout(ctx: RequestContext, started: Started, body: CreatePayoutBody) {
   const { row, connector } = started;
   const definition = connector.definition.id;
-  const options = (body.connection_options as Record<string, Record<string, unknown> | null> | null | undefined)?.[definition] ?? null;
-  return callConnector(() =>
-    connector.payout!({
-      idempotencyKey: started.attemptId, credentials: started.credentials, options, reference: uuidToBase62(row.id), amount: row.amount, currency: row.currency,
-      category: row.category, instrument: started.destination.instrument, merchant: merchantOf(body.merchant),
-    }),
+  const options =
+    (body.connection_options as Record<string, Record<string, unknown> | null> | null | undefined)?.[definition] ??
+    null;
+  return callConnector(
+    () =>
+      connector.payout!({
+        idempotencyKey: started.attemptId,
+        credentials: started.credentials,
+        options,
+        reference: uuidToBase62(row.id),
+        amount: row.amount,
+        currency: row.currency,
+        category: row.category,
+        instrument: started.destination.instrument,
+        merchant: merchantOf(body.merchant),
+      }),
     unknownOutcome(ctx.log, { payoutId: row.id }),
   );
 }
@@ -104,7 +191,13 @@ async function finish(ctx: RequestContext, started: Started, result: CallResult)
 type CallResult = Awaited<ReturnType<typeof callPayout>>;
 
 /** `finish` in the caller's transaction (also a resumed payout's: resumePayout). */
-async function finishIn(tx: Tx, ctx: RequestContext, payoutId: string, attemptId: string, result: CallResult): Promise<Payout> {
+async function finishIn(
+  tx: Tx,
+  ctx: RequestContext,
+  payoutId: string,
+  attemptId: string,
+  result: CallResult,
+): Promise<Payout> {
   const reveal = canReadPersonalData(ctx);
   // The payout first, then its attempt: reconciliation locks in the same order.
   const current = (await repo.findPayout(tx, ctx.merchantAccountId, payoutId, { forUpdate: true }))!;
@@ -113,14 +206,33 @@ async function finishIn(tx: Tx, ctx: RequestContext, payoutId: string, attemptId
   if (!attempt || attempt.status !== 'in_flight') return toPayoutResource(current, reveal);
   const resolved = resolveCall(result);
   const now = new Date();
-  await repo.updateAttempt(tx, ctx.merchantAccountId, attempt.id, {
-    status: resolved.attemptStatus, provider_reference: resolved.providerPayoutId, error_code: resolved.errorCode ?? (result.ok ? null : result.kind),
-    raw_response_code: resolved.rawResponseCode, raw_response_description: resolved.rawResponseDescription, next_check_at: resolved.open ? nextCheckAt(0, now) : null,
-  }, now);
-  const row = await repo.updatePayout(tx, ctx.merchantAccountId, current.id, {
-    status: resolved.status, payment_service_payout_id: resolved.providerPayoutId, error_code: resolved.errorCode,
-    raw_response_code: resolved.rawResponseCode, raw_response_description: resolved.rawResponseDescription,
-  }, now);
+  await repo.updateAttempt(
+    tx,
+    ctx.merchantAccountId,
+    attempt.id,
+    {
+      status: resolved.attemptStatus,
+      provider_reference: resolved.providerPayoutId,
+      error_code: resolved.errorCode ?? (result.ok ? null : result.kind),
+      raw_response_code: resolved.rawResponseCode,
+      raw_response_description: resolved.rawResponseDescription,
+      next_check_at: resolved.open ? nextCheckAt(0, now) : null,
+    },
+    now,
+  );
+  const row = await repo.updatePayout(
+    tx,
+    ctx.merchantAccountId,
+    current.id,
+    {
+      status: resolved.status,
+      payment_service_payout_id: resolved.providerPayoutId,
+      error_code: resolved.errorCode,
+      raw_response_code: resolved.rawResponseCode,
+      raw_response_description: resolved.rawResponseDescription,
+    },
+    now,
+  );
   await emitPayout(tx, ctx.deps, row);
   return toPayoutResource(row, reveal);
 }

@@ -23,16 +23,30 @@ export interface Destination {
 
 const isStored = (form: PayoutPaymentMethodBody): form is PayoutStoredCardForm => 'id' in form;
 
-export async function resolveDestination(db: Executor, ctx: RequestContext, form: PayoutPaymentMethodBody): Promise<Destination> {
+export async function resolveDestination(
+  db: Executor,
+  ctx: RequestContext,
+  form: PayoutPaymentMethodBody,
+): Promise<Destination> {
   if (isStored(form)) {
     // 404 for a card of another merchant account, 400 for a payment method that is not a usable card.
     const card = await lockAndReleaseCard(db, ctx, form.id, { lock: false });
-    if (card.expirationDate && isExpired(card.expirationDate, new Date())) throw invalidField('body', '/payment_method/id', 'The stored card has expired', 'card_expired');
+    if (card.expirationDate && isExpired(card.expirationDate, new Date()))
+      throw invalidField('body', '/payment_method/id', 'The stored card has expired', 'card_expired');
     const fingerprint = card.fingerprint ?? (await ctx.deps.vault.fingerprint(db, ctx.merchantAccountId, card.number));
     return {
       instrument: { kind: 'card', number: card.number, expirationDate: card.expirationDate ?? '', scheme: card.scheme },
       paymentMethodId: card.id,
-      snapshot: { id: card.id, method: 'card', mode: 'card', scheme: card.scheme, bin: bin(card.number), label: last4(card.number), expiration_date: card.expirationDate, fingerprint },
+      snapshot: {
+        id: card.id,
+        method: 'card',
+        mode: 'card',
+        scheme: card.scheme,
+        bin: bin(card.number),
+        label: last4(card.number),
+        expiration_date: card.expirationDate,
+        fingerprint,
+      },
       ownerBuyerId: card.buyerId,
     };
   }
@@ -42,22 +56,50 @@ export async function resolveDestination(db: Executor, ctx: RequestContext, form
   return {
     instrument: { kind: 'card', number: form.number, expirationDate: form.expiration_date, scheme },
     paymentMethodId: null,
-    snapshot: { method: 'card', mode: 'card', scheme, bin: bin(form.number), label: last4(form.number), expiration_date: form.expiration_date, fingerprint, external_identifier: form.external_identifier ?? null },
+    snapshot: {
+      method: 'card',
+      mode: 'card',
+      scheme,
+      bin: bin(form.number),
+      label: last4(form.number),
+      expiration_date: form.expiration_date,
+      fingerprint,
+      external_identifier: form.external_identifier ?? null,
+    },
     ownerBuyerId: null,
   };
 }
 
 /** The buyer fields of the body; only one may be given. */
 export function checkBuyerFields(body: CreatePayoutBody): void {
-  const named = (['buyer_id', 'buyer', 'buyer_external_identifier'] as const).filter((key) => body[key] !== undefined && body[key] !== null);
-  if (named.length > 1) throw invalidField('body', `/${named[1]}`, `Send only one of buyer_id, buyer and buyer_external_identifier (this request sends ${named.join(', ')})`, 'buyer_conflict');
+  const named = (['buyer_id', 'buyer', 'buyer_external_identifier'] as const).filter(
+    (key) => body[key] !== undefined && body[key] !== null,
+  );
+  if (named.length > 1)
+    throw invalidField(
+      'body',
+      `/${named[1]}`,
+      `Send only one of buyer_id, buyer and buyer_external_identifier (this request sends ${named.join(', ')})`,
+      'buyer_conflict',
+    );
 }
 
 const notTheOwner = (pointer: string) =>
-  fieldRefusal('body', pointer, 'Must be the buyer of the stored card', 'value_error', 'The stored card belongs to another buyer than the one this payout names');
+  fieldRefusal(
+    'body',
+    pointer,
+    'Must be the buyer of the stored card',
+    'value_error',
+    'The stored card belongs to another buyer than the one this payout names',
+  );
 
 /** The payout's buyer: the stored buyer named (who must own a stored card), a guest buyer, or the stored card's owner. */
-export async function resolveBuyer(db: Executor, ctx: RequestContext, body: CreatePayoutBody, owner: string | null): Promise<{ buyerId: string | null; snapshot: Record<string, unknown> | null }> {
+export async function resolveBuyer(
+  db: Executor,
+  ctx: RequestContext,
+  body: CreatePayoutBody,
+  owner: string | null,
+): Promise<{ buyerId: string | null; snapshot: Record<string, unknown> | null }> {
   let buyerId = body.buyer_id ?? null;
   const external = body.buyer_external_identifier ?? null;
   if (body.buyer) {
@@ -69,5 +111,14 @@ export async function resolveBuyer(db: Executor, ctx: RequestContext, body: Crea
   if (!buyerId && !external) return { buyerId: null, snapshot: null };
   const row = await findBuyerRow(db, ctx, buyerId ? { id: buyerId } : { externalIdentifier: external! });
   if (owner && owner !== row.id) throw notTheOwner(body.buyer_id ? '/buyer_id' : '/buyer_external_identifier');
-  return { buyerId: row.id, snapshot: { id: row.id, display_name: row.display_name, external_identifier: row.external_identifier, account_number: row.account_number, billing_details: row.billing_details } };
+  return {
+    buyerId: row.id,
+    snapshot: {
+      id: row.id,
+      display_name: row.display_name,
+      external_identifier: row.external_identifier,
+      account_number: row.account_number,
+      billing_details: row.billing_details,
+    },
+  };
 }

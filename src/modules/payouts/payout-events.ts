@@ -10,8 +10,18 @@ import { toPayoutResource } from './payout.resource.ts';
  * without buyers.billing-details.read.
  */
 export async function emitPayout(tx: Tx, deps: Deps, row: PayoutRow): Promise<void> {
-  await emitEvent(tx, deps, { merchantAccountId: row.merchant_account_id, kind: `payout.${row.status}`, resourceType: 'payout', resourceId: row.id, payload: toPayoutResource(row, false) });
+  await emitEvent(tx, deps, {
+    merchantAccountId: row.merchant_account_id,
+    kind: `payout.${row.status}`,
+    resourceType: 'payout',
+    resourceId: row.id,
+    payload: toPayoutResource(row, false),
+  });
 }
 
 /** The payout as the audit log names it. */
-export const auditedPayout = (row: Pick<PayoutRow, 'id' | 'currency' | 'amount'>) => ({ type: 'payout', id: row.id, name: `${row.currency} ${row.amount}` });
+export const auditedPayout = (row: Pick<PayoutRow, 'id' | 'currency' | 'amount'>) => ({
+  type: 'payout',
+  id: row.id,
+  name: `${row.currency} ${row.amount}`,
+});

@@ -44,16 +44,37 @@ export function resolveCall(result: CallSuccess<PayoutOutcome> | CallFailure): P
   if (result.ok) {
     const answer = result.value;
     const status = answer.status;
-    return { status, attemptStatus: status, errorCode: answer.errorCode, rawResponseCode: answer.rawResponseCode, rawResponseDescription: answer.rawResponseDescription, providerPayoutId: answer.providerPayoutId, open: status === 'pending' };
+    return {
+      status,
+      attemptStatus: status,
+      errorCode: answer.errorCode,
+      rawResponseCode: answer.rawResponseCode,
+      rawResponseDescription: answer.rawResponseDescription,
+      providerPayoutId: answer.providerPayoutId,
+      open: status === 'pending',
+    };
   }
   const blank = { rawResponseCode: null, rawResponseDescription: null, providerPayoutId: null };
-  if (result.kind === 'timeout') return { ...blank, status: 'pending', attemptStatus: 'unknown', errorCode: null, open: true };
-  return { ...blank, status: 'failed', attemptStatus: 'failed', errorCode: result.kind === 'unavailable' ? 'service_network_error' : 'service_error', open: false };
+  if (result.kind === 'timeout')
+    return { ...blank, status: 'pending', attemptStatus: 'unknown', errorCode: null, open: true };
+  return {
+    ...blank,
+    status: 'failed',
+    attemptStatus: 'failed',
+    errorCode: result.kind === 'unavailable' ? 'service_network_error' : 'service_error',
+    open: false,
+  };
 }
 
 /** A status query's answer; null while the payout is still pending at the provider. */
 export function resolveSync(answer: PayoutSyncOutcome): PayoutResolution | null {
-  const facts = { errorCode: answer.errorCode, rawResponseCode: answer.rawResponseCode, rawResponseDescription: answer.rawResponseDescription, providerPayoutId: answer.providerPayoutId, open: false };
+  const facts = {
+    errorCode: answer.errorCode,
+    rawResponseCode: answer.rawResponseCode,
+    rawResponseDescription: answer.rawResponseDescription,
+    providerPayoutId: answer.providerPayoutId,
+    open: false,
+  };
   switch (answer.status) {
     case 'pending':
       return null;

@@ -1,7 +1,18 @@
 import { Type, type Static, type TSchema } from 'typebox';
 import { AddressResourceSchema, AddressSchema, toAddressResource, type Address } from '../../http/schemas/address.ts';
 import { GuestBuyerSchema } from '../../http/schemas/checkout.ts';
-import { Currency, Cursor, DateTime, ListEnvelope, MinorUnits, Nullable, NullableOut, PageLimit, StringEnum, Uuid } from '../../http/schemas/common.ts';
+import {
+  Currency,
+  Cursor,
+  DateTime,
+  ListEnvelope,
+  MinorUnits,
+  Nullable,
+  NullableOut,
+  PageLimit,
+  StringEnum,
+  Uuid,
+} from '../../http/schemas/common.ts';
 import { CARD_SCHEME_PATTERN } from '../../lib/cards/schemes.ts';
 import { PhoneNumber } from '../buyers/buyers.schemas.ts';
 import { CardExpirationDate, CardNumber } from '../payment-methods/payment-methods.schemas.ts';
@@ -27,7 +38,10 @@ const PayoutCardForm = Type.Object(
 );
 
 const PayoutStoredCardForm = Type.Object(
-  { method: Type.Optional(Type.Literal('id', { default: 'id' })), id: Uuid({ description: 'A stored card of the merchant account' }) },
+  {
+    method: Type.Optional(Type.Literal('id', { default: 'id' })),
+    id: Uuid({ description: 'A stored card of the merchant account' }),
+  },
   { additionalProperties: false, title: 'PaymentMethodStoredCard' },
 );
 
@@ -42,8 +56,14 @@ export type PayoutStoredCardForm = Static<typeof PayoutStoredCardForm>;
 export const PayoutPaymentMethodBody = Type.Unsafe<PayoutCardForm | PayoutStoredCardForm>({
   type: 'object',
   title: 'PayoutPaymentMethodCreate',
-  description: 'The card that receives the funds: `{number, expiration_date}` (method `card`, never stored) or `{id}` (method `id`, a stored card)',
-  if: { anyOf: [{ properties: { method: { const: 'id' } }, required: ['method'] }, { not: { required: ['method'] }, required: ['id'] }] },
+  description:
+    'The card that receives the funds: `{number, expiration_date}` (method `card`, never stored) or `{id}` (method `id`, a stored card)',
+  if: {
+    anyOf: [
+      { properties: { method: { const: 'id' } }, required: ['method'] },
+      { not: { required: ['method'] }, required: ['id'] },
+    ],
+  },
   then: PayoutStoredCardForm,
   else: PayoutCardForm,
 });
@@ -63,21 +83,31 @@ export const PayoutMerchantBody = Type.Object(
 );
 
 const CheckoutPayoutOptions = Type.Object(
-  { processing_channel_id: Type.String({ minLength: 1 }), source_id: Type.String({ minLength: 1, description: 'ID of the currency account that will fund the payout' }) },
+  {
+    processing_channel_id: Type.String({ minLength: 1 }),
+    source_id: Type.String({ minLength: 1, description: 'ID of the currency account that will fund the payout' }),
+  },
   { additionalProperties: false, title: 'CheckoutPayoutOptions' },
 );
 
-export const PayoutConnectionOptions = Type.Object({ 'checkout-card': Opt(CheckoutPayoutOptions) }, { additionalProperties: false, title: 'PayoutConnectionOptions' });
+export const PayoutConnectionOptions = Type.Object(
+  { 'checkout-card': Opt(CheckoutPayoutOptions) },
+  { additionalProperties: false, title: 'PayoutConnectionOptions' },
+);
 
 export const CreatePayoutBody = Type.Object(
   {
     amount: MinorUnits({ minimum: 0, maximum: 99999999, description: 'Minor currency units' }),
     currency: Currency(),
-    payment_service_id: Uuid({ description: 'An active payment service of the merchant account whose connector makes payouts' }),
+    payment_service_id: Uuid({
+      description: 'An active payment service of the merchant account whose connector makes payouts',
+    }),
     payment_method: PayoutPaymentMethodBody,
     category: Opt(StringEnum(PAYOUT_CATEGORIES)),
     external_identifier: Opt(ExternalIdentifier()),
-    buyer_id: Opt(Uuid({ description: 'A stored buyer; use only one of buyer_id, buyer and buyer_external_identifier' })),
+    buyer_id: Opt(
+      Uuid({ description: 'A stored buyer; use only one of buyer_id, buyer and buyer_external_identifier' }),
+    ),
     buyer: Opt(GuestBuyerSchema),
     buyer_external_identifier: Opt(ExternalIdentifier()),
     merchant: Opt(PayoutMerchantBody),
@@ -100,7 +130,9 @@ export const ListPayoutsQuery = Type.Object({
   updated_at_lte: At('Updated at or before'),
   external_identifier: Opt(ExternalIdentifier()),
   payment_service_payout_id: Opt(Type.String({ minLength: 1, maxLength: 200 })),
-  status: Opt(Type.Array(StringEnum(PAYOUT_STATUSES), { minItems: 1, maxItems: 4, description: 'Match any; repeat the key' })),
+  status: Opt(
+    Type.Array(StringEnum(PAYOUT_STATUSES), { minItems: 1, maxItems: 4, description: 'Match any; repeat the key' }),
+  ),
 });
 export type ListPayoutsQuery = Static<typeof ListPayoutsQuery>;
 
@@ -121,7 +153,13 @@ const PayoutMerchantSummarySchema = Type.Object(
 );
 
 const PayoutPaymentServiceSchema = Type.Object(
-  { type: Type.Literal('payment-service'), id: NullableOut(Uuid()), method: Type.Literal('card'), payment_service_definition_id: Type.String(), display_name: Str() },
+  {
+    type: Type.Literal('payment-service'),
+    id: NullableOut(Uuid()),
+    method: Type.Literal('card'),
+    payment_service_definition_id: Type.String(),
+    display_name: Str(),
+  },
   { additionalProperties: false, title: 'PayoutPaymentService' },
 );
 
@@ -143,7 +181,11 @@ export const PayoutSchema = Type.Object(
     created_at: DateTime(),
     updated_at: DateTime(),
   },
-  { additionalProperties: false, title: 'PayoutSummary', description: 'The buyer\'s billing details are personal data: masked without the scope buyers.billing-details.read' },
+  {
+    additionalProperties: false,
+    title: 'PayoutSummary',
+    description: "The buyer's billing details are personal data: masked without the scope buyers.billing-details.read",
+  },
 );
 export type Payout = Static<typeof PayoutSchema>;
 

@@ -15,11 +15,24 @@ const quiet: Log = { warn: () => undefined, info: () => undefined };
 
 /** Looks again later: 5 minutes, 1 hour, then daily after the call. */
 async function later(deps: Deps, attempt: PayoutAttemptRow, now: Date): Promise<void> {
-  await repo.updateAttempt(deps.db, attempt.merchant_account_id, attempt.id, { checks: attempt.checks + 1, next_check_at: nextCheckAt(attempt.checks + 1, now) }, now);
+  await repo.updateAttempt(
+    deps.db,
+    attempt.merchant_account_id,
+    attempt.id,
+    { checks: attempt.checks + 1, next_check_at: nextCheckAt(attempt.checks + 1, now) },
+    now,
+  );
 }
 
 /** Applies a status answer under the row locks (the payout first, as `POST /payouts` locks). True when the attempt is final. */
-async function settle(tx: Tx, deps: Deps, attempt: PayoutAttemptRow, answer: PayoutSyncOutcome, now: Date, actor: SystemActor): Promise<boolean> {
+async function settle(
+  tx: Tx,
+  deps: Deps,
+  attempt: PayoutAttemptRow,
+  answer: PayoutSyncOutcome,
+  now: Date,
+  actor: SystemActor,
+): Promise<boolean> {
   const m = attempt.merchant_account_id;
   const payout = await repo.findPayout(tx, m, attempt.payout_id, { forUpdate: true });
   const current = await repo.findAttempt(tx, m, attempt.id, { forUpdate: true });
@@ -27,42 +40,101 @@ async function settle(tx: Tx, deps: Deps, attempt: PayoutAttemptRow, answer: Pay
   const resolved = resolveSync(answer);
   const providerReference = current.provider_reference ?? answer.providerPayoutId;
   if (!resolved) {
-    await repo.updateAttempt(tx, m, current.id, { status: current.status === 'unknown' || current.status === 'in_flight' ? 'pending' : current.status, provider_reference: providerReference, checks: current.checks + 1, next_check_at: nextCheckAt(current.checks + 1, now) }, now);
+    await repo.updateAttempt(
+      tx,
+      m,
+      current.id,
+      {
+        status: current.status === 'unknown' || current.status === 'in_flight' ? 'pending' : current.status,
+        provider_reference: providerReference,
+        checks: current.checks + 1,
+        next_check_at: nextCheckAt(current.checks + 1, now),
+      },
+      now,
+    );
     return false;
   }
-  await repo.updateAttempt(tx, m, current.id, {
-    status: resolved.attemptStatus, provider_reference: providerReference, error_code: resolved.errorCode, raw_response_code: resolved.rawResponseCode,
-    raw_response_description: resolved.rawResponseDescription, checks: current.checks + 1, next_check_at: null,
-  }, now);
+  await repo.updateAttempt(
+    tx,
+    m,
+    current.id,
+    {
+      status: resolved.attemptStatus,
+      provider_reference: providerReference,
+      error_code: resolved.errorCode,
+      raw_response_code: resolved.rawResponseCode,
+      raw_response_description: resolved.rawResponseDescription,
+      checks: current.checks + 1,
+      next_check_at: null,
+    },
+    now,
+  );
   if (!canMove(payout.status, resolved.status)) return true;
-  const row = await repo.updatePayout(tx, m, payout.id, {
-    status: resolved.status, payment_service_payout_id: payout.payment_service_payout_id ?? providerReference, error_code: resolved.errorCode,
-    raw_response_code: resolved.rawResponseCode, raw_response_description: resolved.rawResponseDescription,
-  }, now);
+  const row = await repo.updatePayout(
+    tx,
+    m,
+    payout.id,
+    {
+      status: resolved.status,
+      payment_service_payout_id: payout.payment_service_payout_id ?? providerReference,
+      error_code: resolved.errorCode,
+      raw_response_code: resolved.rawResponseCode,
+      raw_response_description: resolved.rawResponseDescription,
+    },
+    now,
+  );
   await emitPayout(tx, deps, row);
   await recordSystemAudit(tx, m, actor, 'updated', auditedPayout(row));
   return true;
 }
 
 /** Asks the payment service what became of one open attempt and applies the answer. True when it is final. */
-async function checkAttempt(deps: Deps, attempt: PayoutAttemptRow, log: Log, now: Date, actor: SystemActor): Promise<boolean> {
+async function checkAttempt(
+  deps: Deps,
+  attempt: PayoutAttemptRow,
+  log: Log,
+  now: Date,
+  actor: SystemActor,
+): Promise<boolean> {
   const payout = await repo.findPayout(deps.db, attempt.merchant_account_id, attempt.payout_id);
   if (!payout) return true;
-  const service = await findUsablePaymentServiceCached(deps.db, deps, attempt.merchant_account_id, attempt.payment_service_id);
+  const service = await findUsablePaymentServiceCached(
+    deps.db,
+    deps,
+    attempt.merchant_account_id,
+    attempt.payment_service_id,
+  );
   const connector = service ? deps.connectors.find(service.payment_service_definition_id) : null;
   if (!service || !connector?.syncPayout) {
     // Nobody can be asked (the service was deleted, or its connector has no status query): look
     // again later, so the payout stays visible as pending rather than being guessed.
-    log.warn({ payoutId: payout.id, attemptId: attempt.id }, 'no payout status query is available for this payout; it stays pending');
+    log.warn(
+      { payoutId: payout.id, attemptId: attempt.id },
+      'no payout status query is available for this payout; it stays pending',
+    );
     await later(deps, attempt, now);
     return false;
   }
   const credentials = await credentialsOf(deps.db, deps, service);
-  const options = (payout.connection_options?.[service.payment_service_definition_id] as Record<string, unknown> | null | undefined) ?? null;
+  const options =
+    (payout.connection_options?.[service.payment_service_definition_id] as
+      | Record<string, unknown>
+      | null
+      | undefined) ?? null;
   const pm = payout.payment_method as { bin?: string | null; label?: string | null };
   const sync = connector.syncPayout.bind(connector);
-  const result = await callConnector(() =>
-    sync({ idempotencyKey: attempt.id, credentials, options, providerPayoutId: attempt.provider_reference, reference: uuidToBase62(payout.id), amount: payout.amount, currency: payout.currency, card: { bin: pm.bin ?? null, last4: pm.label ?? null } }),
+  const result = await callConnector(
+    () =>
+      sync({
+        idempotencyKey: attempt.id,
+        credentials,
+        options,
+        providerPayoutId: attempt.provider_reference,
+        reference: uuidToBase62(payout.id),
+        amount: payout.amount,
+        currency: payout.currency,
+        card: { bin: pm.bin ?? null, last4: pm.label ?? null },
+      }),
     unknownOutcome(log, { payoutId: payout.id, attemptId: attempt.id }),
   );
   if (!result.ok) {
@@ -83,7 +155,10 @@ export async function reconcileDuePayouts(deps: Deps, now: Date, log: Log = quie
     try {
       if (await checkAttempt(deps, attempt, log, now, actor)) settled++;
     } catch (error) {
-      log.warn({ err: error, attemptId: attempt.id }, 'reconciliation of a payout attempt failed; it is tried again later');
+      log.warn(
+        { err: error, attemptId: attempt.id },
+        'reconciliation of a payout attempt failed; it is tried again later',
+      );
       await later(deps, attempt, now);
     }
   }

@@ -15,7 +15,11 @@ export async function purgeExpiredWindows(db: Executor, now: Date, batch = 10_00
   const result = await db
     .deleteFrom('rate_limit_windows')
     .where(({ eb, selectFrom }: any) =>
-      eb(eb.refTuple('bucket', 'window_start'), 'in', selectFrom('rate_limit_windows').select(['bucket', 'window_start']).where('expires_at', '<', now).limit(batch)),
+      eb(
+        eb.refTuple('bucket', 'window_start'),
+        'in',
+        selectFrom('rate_limit_windows').select(['bucket', 'window_start']).where('expires_at', '<', now).limit(batch),
+      ),
     )
     .executeTakeFirst();
   return Number(result.numDeletedRows);

@@ -3,7 +3,9 @@ import { csvCell, csvLine } from './csv.ts';
 
 describe('happy', () => {
   it('writes RFC 4180 lines: CRLF, quotes doubled, fields with commas, quotes or line breaks quoted', () => {
-    expect(csvLine(['a', 'b,c', 'say "hi"', 'two\nlines', null, 12, true])).toBe('a,"b,c","say ""hi""","two\nlines",,12,true\r\n');
+    expect(csvLine(['a', 'b,c', 'say "hi"', 'two\nlines', null, 12, true])).toBe(
+      'a,"b,c","say ""hi""","two\nlines",,12,true\r\n',
+    );
   });
 
   it('leaves plain numbers as they are, negative ones too', () => {

@@ -11,5 +11,16 @@ import { updateReport } from './routes/update-report.ts';
 
 /** Reports: CSV exports of transactions, retries, settlements and receivables, once or on a schedule (docs/reports.md). */
 export async function reports(app: FastifyInstance): Promise<void> {
-  for (const route of [createReport, listReports, getReport, updateReport, listReportExecutions, createReportExecutionUrl, listAllReportExecutions, getReportExecution, downloadReportExecution]) app.route(route);
+  for (const route of [
+    createReport,
+    listReports,
+    getReport,
+    updateReport,
+    listReportExecutions,
+    createReportExecutionUrl,
+    listAllReportExecutions,
+    getReportExecution,
+    downloadReportExecution,
+  ])
+    app.route(route);
 }

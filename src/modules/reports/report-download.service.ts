@@ -15,7 +15,9 @@ import { reportStorage } from './storage/report-storage.ts';
 const SECRET_KEY = 'report_download_secret' satisfies InstanceSecret;
 
 function signature(secret: Buffer, merchantAccountId: string, executionId: string, expires: number): string {
-  return createHmac('sha256', secret).update(`report-download\n${merchantAccountId}\n${executionId}\n${expires}`).digest('base64url');
+  return createHmac('sha256', secret)
+    .update(`report-download\n${merchantAccountId}\n${executionId}\n${expires}`)
+    .digest('base64url');
 }
 
 const secrets = new WeakMap<Deps, Promise<Buffer>>();
@@ -36,9 +38,19 @@ export function downloadSecret(deps: Deps): Promise<Buffer> {
   return secret;
 }
 
-export function signDownload(deps: Deps, secret: Buffer, merchantAccountId: string, executionId: string, expiresAt: Date): string {
+export function signDownload(
+  deps: Deps,
+  secret: Buffer,
+  merchantAccountId: string,
+  executionId: string,
+  expiresAt: Date,
+): string {
   const expires = Math.floor(expiresAt.getTime() / 1000);
-  const query = new URLSearchParams({ merchant_account_id: merchantAccountId, expires: String(expires), signature: signature(secret, merchantAccountId, executionId, expires) });
+  const query = new URLSearchParams({
+    merchant_account_id: merchantAccountId,
+    expires: String(expires),
+    signature: signature(secret, merchantAccountId, executionId, expires),
+  });
   return `${deps.config.publicUrl}/report-executions/${executionId}/report.csv.gz?${query.toString()}`;
 }
 
@@ -54,14 +66,26 @@ export interface Download {
 }
 
 /** Checks the signature and expiry, then streams the stored file. */
-export async function openDownload(deps: Deps, executionId: string, query: DownloadQuery, now = new Date()): Promise<Download> {
+export async function openDownload(
+  deps: Deps,
+  executionId: string,
+  query: DownloadQuery,
+  now = new Date(),
+): Promise<Download> {
   const secret = await downloadSecret(deps);
   const expected = Buffer.from(signature(secret, query.merchant_account_id, executionId, query.expires));
   const given = Buffer.from(query.signature);
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw forbidden('The download URL is not valid: its signature does not match; create a new URL');
-  if (now.getTime() > query.expires * 1000) throw forbidden('The download URL has expired; create a new one with POST /reports/{report_id}/executions/{report_execution_id}/url');
+  if (given.length !== expected.length || !timingSafeEqual(given, expected))
+    throw forbidden('The download URL is not valid: its signature does not match; create a new URL');
+  if (now.getTime() > query.expires * 1000)
+    throw forbidden(
+      'The download URL has expired; create a new one with POST /reports/{report_id}/executions/{report_execution_id}/url',
+    );
   const row = await repo.findExecution(deps.db, query.merchant_account_id, executionId);
   const body = row?.file_key ? await reportStorage(deps.config).get(row.file_key) : null;
   if (!row || !body) throw notFound('report file', executionId);
-  return { fileName: `${row.name.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 80) || 'report'}-${executionId}.csv.gz`, body };
+  return {
+    fileName: `${row.name.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 80) || 'report'}-${executionId}.csv.gz`,
+    body,
+  };
 }

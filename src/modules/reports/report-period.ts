@@ -6,7 +6,15 @@ import { addDays, addMonths, isoWeekday, localDateOf, startOfLocalDay } from './
  * before the reference time: for a daily report run at midnight, `day_start`..`day_end` is the day
  * that just ended. Ends are exclusive.
  */
-export const DATE_PLACEHOLDERS = ['now', 'day_start', 'day_end', 'week_start', 'week_end', 'month_start', 'month_end'] as const;
+export const DATE_PLACEHOLDERS = [
+  'now',
+  'day_start',
+  'day_end',
+  'week_start',
+  'week_end',
+  'month_start',
+  'month_end',
+] as const;
 export type DatePlaceholder = (typeof DATE_PLACEHOLDERS)[number];
 
 /** A filter value: an ISO 8601 instant with its offset, a placeholder, or null (open). */
@@ -42,14 +50,19 @@ export function resolvePlaceholder(name: DatePlaceholder, reference: Date, timeZ
   }
 }
 
-export const isPlaceholder = (value: string): value is DatePlaceholder => (DATE_PLACEHOLDERS as readonly string[]).includes(value);
+export const isPlaceholder = (value: string): value is DatePlaceholder =>
+  (DATE_PLACEHOLDERS as readonly string[]).includes(value);
 
 function resolveValue(value: string | null | undefined, reference: Date, timeZone: string): Date | null {
   if (value === null || value === undefined) return null;
   return isPlaceholder(value) ? resolvePlaceholder(value, reference, timeZone) : new Date(value);
 }
 
-export function resolveRange(filter: DateFilterJson | null | undefined, reference: Date, timeZone: string): ResolvedRange {
+export function resolveRange(
+  filter: DateFilterJson | null | undefined,
+  reference: Date,
+  timeZone: string,
+): ResolvedRange {
   if (!filter) return { gte: null, lt: null };
   return { gte: resolveValue(filter.start, reference, timeZone), lt: resolveValue(filter.end, reference, timeZone) };
 }
@@ -58,8 +71,15 @@ export function resolveRange(filter: DateFilterJson | null | undefined, referenc
 export function dateFilterProblem(filter: DateFilterJson): { at: 'start' | 'end' | null; message: string } | null {
   const start = filter.start ?? null;
   const end = filter.end ?? null;
-  if (start === null && end === null) return { at: null, message: 'start and end cannot both be null: give at least one bound' };
-  if (start !== null && end !== null && !isPlaceholder(start) && !isPlaceholder(end) && Date.parse(start) > Date.parse(end)) {
+  if (start === null && end === null)
+    return { at: null, message: 'start and end cannot both be null: give at least one bound' };
+  if (
+    start !== null &&
+    end !== null &&
+    !isPlaceholder(start) &&
+    !isPlaceholder(end) &&
+    Date.parse(start) > Date.parse(end)
+  ) {
     return { at: 'start', message: `start (${start}) is after end (${end})` };
   }
   return null;

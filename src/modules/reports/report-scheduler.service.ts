@@ -27,7 +27,11 @@ function referenceOf(report: ReportRow, now: Date): Date {
  * when the service is back, one per missed period of the last 7 days, each for its own period
  * (older ones are skipped). Returns the executions made.
  */
-export async function scheduleDueReports(deps: Deps, now: Date, job: { jobName: string; jobId: string }): Promise<number> {
+export async function scheduleDueReports(
+  deps: Deps,
+  now: Date,
+  job: { jobName: string; jobId: string },
+): Promise<number> {
   let made = 0;
   for (;;) {
     const { count, locked } = await withTransaction(deps.db, async (tx) => {
@@ -43,7 +47,13 @@ export async function scheduleDueReports(deps: Deps, now: Date, job: { jobName: 
         const execution = await addExecution(tx, deps, report, reference);
         if (execution) {
           added++;
-          await recordSystemAudit(tx, report.merchant_account_id, { name: 'System (reports)', ...job }, 'created', auditedExecution({ id: execution.id, name: report.name }));
+          await recordSystemAudit(
+            tx,
+            report.merchant_account_id,
+            { name: 'System (reports)', ...job },
+            'created',
+            auditedExecution({ id: execution.id, name: report.name }),
+          );
         }
         const next = nextExecutionAt(report.schedule, report.schedule_timezone, reference);
         await repo.updateReport(tx, report.merchant_account_id, report.id, { next_execution_at: next });

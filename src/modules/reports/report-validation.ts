@@ -16,12 +16,20 @@ function unprocessable(pointer: string, message: string): Error {
 }
 
 export function checkReportBody(spec: ReportSpecBody, timeZone: string): void {
-  if (!isTimeZone(timeZone)) throw unprocessable('/schedule_timezone', `Unknown time zone "${timeZone}": use an IANA name such as Etc/UTC or Europe/Paris`);
-  const filters = ((spec.params as { filters?: Record<string, unknown> | null }).filters ?? {}) as Record<string, unknown>;
+  if (!isTimeZone(timeZone))
+    throw unprocessable(
+      '/schedule_timezone',
+      `Unknown time zone "${timeZone}": use an IANA name such as Etc/UTC or Europe/Paris`,
+    );
+  const filters = ((spec.params as { filters?: Record<string, unknown> | null }).filters ?? {}) as Record<
+    string,
+    unknown
+  >;
   for (const [name, value] of Object.entries(filters)) {
     // Every object-valued filter is a date filter (lists are arrays, bounds numbers or booleans).
     if (!value || typeof value !== 'object' || Array.isArray(value)) continue;
     const problem = dateFilterProblem(value as DateFilterJson);
-    if (problem) throw unprocessable(`/spec/params/filters/${name}${problem.at ? `/${problem.at}` : ''}`, problem.message);
+    if (problem)
+      throw unprocessable(`/spec/params/filters/${name}${problem.at ? `/${problem.at}` : ''}`, problem.message);
   }
 }

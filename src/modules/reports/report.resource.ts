@@ -11,10 +11,19 @@ function executionSummary(row: ReportExecutionRow): ReportExecutionSummary {
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
     status: row.status,
-    context: { reference_timestamp: new Date(row.reference_timestamp).toISOString(), reference_timezone: row.reference_timezone },
+    context: {
+      reference_timestamp: new Date(row.reference_timestamp).toISOString(),
+      reference_timezone: row.reference_timezone,
+    },
     row_count: row.row_count === null ? null : Number(row.row_count),
     size: row.size === null ? null : Number(row.size),
-    error: row.status === 'failed' ? { code: row.error_code ?? 'generation_error', message: row.error_message ?? 'The report could not be generated' } : null,
+    error:
+      row.status === 'failed'
+        ? {
+            code: row.error_code ?? 'generation_error',
+            message: row.error_message ?? 'The report could not be generated',
+          }
+        : null,
   };
 }
 
@@ -22,8 +31,13 @@ export function toReportExecutionResource(row: ExecutionWithReport): ReportExecu
   return {
     ...executionSummary(row),
     report: {
-      type: 'report', id: row.report_id, merchant_account_id: row.merchant_account_id, name: row.name,
-      creator_id: row.creator_id, creator_display_name: row.creator_display_name, creator_type: row.creator_type,
+      type: 'report',
+      id: row.report_id,
+      merchant_account_id: row.merchant_account_id,
+      name: row.name,
+      creator_id: row.creator_id,
+      creator_display_name: row.creator_display_name,
+      creator_type: row.creator_type,
     },
   };
 }
@@ -50,5 +64,9 @@ export function toReportResource(row: ReportRow, latest: ReportExecutionRow | nu
 }
 
 /** The execution as the audit log and logs name it. */
-export const auditedExecution = (row: Pick<ReportExecutionRow, 'id'> & { name: string }) => ({ type: 'report-execution', id: row.id, name: row.name });
+export const auditedExecution = (row: Pick<ReportExecutionRow, 'id'> & { name: string }) => ({
+  type: 'report-execution',
+  id: row.id,
+  name: row.name,
+});
 export const auditedReport = (row: Pick<ReportRow, 'id' | 'name'>) => ({ type: 'report', id: row.id, name: row.name });

@@ -12,14 +12,34 @@ export async function insertReport(db: Executor, row: Insertable<ReportsTable>):
   return db.insertInto('reports').values(row).returningAll().executeTakeFirstOrThrow();
 }
 
-export async function findReport(db: Executor, merchantAccountId: string, id: string, options: { forUpdate?: boolean } = {}): Promise<ReportRow | undefined> {
-  let query = db.selectFrom('reports').selectAll().where('merchant_account_id', '=', merchantAccountId).where('id', '=', id);
+export async function findReport(
+  db: Executor,
+  merchantAccountId: string,
+  id: string,
+  options: { forUpdate?: boolean } = {},
+): Promise<ReportRow | undefined> {
+  let query = db
+    .selectFrom('reports')
+    .selectAll()
+    .where('merchant_account_id', '=', merchantAccountId)
+    .where('id', '=', id);
   if (options.forUpdate) query = query.forUpdate();
   return query.executeTakeFirst();
 }
 
-export async function updateReport(db: Executor, merchantAccountId: string, id: string, patch: Updateable<ReportsTable>): Promise<ReportRow> {
-  return db.updateTable('reports').set(patch).where('merchant_account_id', '=', merchantAccountId).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+export async function updateReport(
+  db: Executor,
+  merchantAccountId: string,
+  id: string,
+  patch: Updateable<ReportsTable>,
+): Promise<ReportRow> {
+  return db
+    .updateTable('reports')
+    .set(patch)
+    .where('merchant_account_id', '=', merchantAccountId)
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 export interface ReportFilter {
@@ -28,9 +48,16 @@ export interface ReportFilter {
   scheduleEnabled?: boolean;
 }
 
-export async function listReports(db: Executor, merchantAccountId: string, f: ReportFilter, position: CursorPosition | null, limit: number): Promise<KeysetPage<ReportRow>> {
+export async function listReports(
+  db: Executor,
+  merchantAccountId: string,
+  f: ReportFilter,
+  position: CursorPosition | null,
+  limit: number,
+): Promise<KeysetPage<ReportRow>> {
   let query = db.selectFrom('reports').selectAll().where('merchant_account_id', '=', merchantAccountId);
-  if (f.name !== undefined) query = query.where(sql<boolean>`lower(name) LIKE ${`%${escapeLike(f.name.toLowerCase())}%`}`);
+  if (f.name !== undefined)
+    query = query.where(sql<boolean>`lower(name) LIKE ${`%${escapeLike(f.name.toLowerCase())}%`}`);
   if (f.schedules) query = query.where('schedule', 'in', f.schedules as ReportRow['schedule'][]);
   if (f.scheduleEnabled !== undefined) query = query.where('schedule_enabled', '=', f.scheduleEnabled);
   return keysetPage(db, query, { columns: ['created_at', 'id'], limit, position });
@@ -55,19 +82,25 @@ export async function lockDueReports(db: Executor, now: Date, limit: number): Pr
 }
 
 /** An execution with the report it belongs to (its name and creator). */
-export type ExecutionWithReport = ReportExecutionRow & Pick<ReportRow, 'name' | 'creator_id' | 'creator_display_name' | 'creator_type'>;
+export type ExecutionWithReport = ReportExecutionRow &
+  Pick<ReportRow, 'name' | 'creator_id' | 'creator_display_name' | 'creator_type'>;
 
 function executionsWithReport(db: Executor, merchantAccountId: string) {
   return db
     .selectFrom('report_executions as e')
-    .innerJoin('reports as r', (join) => join.onRef('r.merchant_account_id', '=', 'e.merchant_account_id').onRef('r.id', '=', 'e.report_id'))
+    .innerJoin('reports as r', (join) =>
+      join.onRef('r.merchant_account_id', '=', 'e.merchant_account_id').onRef('r.id', '=', 'e.report_id'),
+    )
     .selectAll('e')
     .select(['r.name', 'r.creator_id', 'r.creator_display_name', 'r.creator_type'])
     .where('e.merchant_account_id', '=', merchantAccountId);
 }
 
 /** Inserts the execution; undefined when this report already has one for that reference time. */
-export async function insertExecution(db: Executor, row: Insertable<import('../../db/schema-reports.ts').ReportExecutionsTable>): Promise<ReportExecutionRow | undefined> {
+export async function insertExecution(
+  db: Executor,
+  row: Insertable<import('../../db/schema-reports.ts').ReportExecutionsTable>,
+): Promise<ReportExecutionRow | undefined> {
   return db
     .insertInto('report_executions')
     .values(row)
@@ -76,16 +109,40 @@ export async function insertExecution(db: Executor, row: Insertable<import('../.
     .executeTakeFirst();
 }
 
-export async function findExecution(db: Executor, merchantAccountId: string, id: string): Promise<ExecutionWithReport | undefined> {
+export async function findExecution(
+  db: Executor,
+  merchantAccountId: string,
+  id: string,
+): Promise<ExecutionWithReport | undefined> {
   return executionsWithReport(db, merchantAccountId).where('e.id', '=', id).executeTakeFirst();
 }
 
-export async function lockExecution(db: Executor, merchantAccountId: string, id: string): Promise<ReportExecutionRow | undefined> {
-  return db.selectFrom('report_executions').selectAll().where('merchant_account_id', '=', merchantAccountId).where('id', '=', id).forUpdate().executeTakeFirst();
+export async function lockExecution(
+  db: Executor,
+  merchantAccountId: string,
+  id: string,
+): Promise<ReportExecutionRow | undefined> {
+  return db
+    .selectFrom('report_executions')
+    .selectAll()
+    .where('merchant_account_id', '=', merchantAccountId)
+    .where('id', '=', id)
+    .forUpdate()
+    .executeTakeFirst();
 }
 
-export async function updateExecution(db: Executor, merchantAccountId: string, id: string, patch: Updateable<import('../../db/schema-reports.ts').ReportExecutionsTable>): Promise<void> {
-  await db.updateTable('report_executions').set({ ...patch, updated_at: new Date() }).where('merchant_account_id', '=', merchantAccountId).where('id', '=', id).execute();
+export async function updateExecution(
+  db: Executor,
+  merchantAccountId: string,
+  id: string,
+  patch: Updateable<import('../../db/schema-reports.ts').ReportExecutionsTable>,
+): Promise<void> {
+  await db
+    .updateTable('report_executions')
+    .set({ ...patch, updated_at: new Date() })
+    .where('merchant_account_id', '=', merchantAccountId)
+    .where('id', '=', id)
+    .execute();
 }
 
 export interface ExecutionFilter {
@@ -96,19 +153,30 @@ export interface ExecutionFilter {
   statuses?: string[];
 }
 
-export async function listExecutions(db: Executor, merchantAccountId: string, f: ExecutionFilter, position: CursorPosition | null, limit: number): Promise<KeysetPage<ExecutionWithReport>> {
+export async function listExecutions(
+  db: Executor,
+  merchantAccountId: string,
+  f: ExecutionFilter,
+  position: CursorPosition | null,
+  limit: number,
+): Promise<KeysetPage<ExecutionWithReport>> {
   let query = executionsWithReport(db, merchantAccountId);
   if (f.reportId !== undefined) query = query.where('e.report_id', '=', f.reportId);
   if (f.createdAt.gte) query = query.where('e.created_at', '>=', f.createdAt.gte);
   if (f.createdAt.lte) query = query.where('e.created_at', '<=', f.createdAt.lte);
   if (f.creatorIds) query = query.where('r.creator_id', 'in', f.creatorIds);
-  if (f.reportName !== undefined) query = query.where(sql<boolean>`lower(r.name) LIKE ${`%${escapeLike(f.reportName.toLowerCase())}%`}`);
+  if (f.reportName !== undefined)
+    query = query.where(sql<boolean>`lower(r.name) LIKE ${`%${escapeLike(f.reportName.toLowerCase())}%`}`);
   if (f.statuses) query = query.where('e.status', 'in', f.statuses as ReportExecutionRow['status'][]);
   return keysetPage(db, query, { columns: ['e.created_at', 'e.id'], limit, position });
 }
 
 /** The newest execution of each of `reportIds` (one statement for a page of reports). */
-export async function latestExecutions(db: Executor, merchantAccountId: string, reportIds: string[]): Promise<Map<string, ReportExecutionRow>> {
+export async function latestExecutions(
+  db: Executor,
+  merchantAccountId: string,
+  reportIds: string[],
+): Promise<Map<string, ReportExecutionRow>> {
   if (reportIds.length === 0) return new Map();
   const rows = await db
     .selectFrom('report_executions')
@@ -125,9 +193,19 @@ export async function latestExecutions(db: Executor, merchantAccountId: string, 
 
 /** Executions older than `before`, oldest first, across merchant accounts (the retention purge). */
 export async function expiredExecutions(db: Executor, before: Date, limit: number): Promise<ReportExecutionRow[]> {
-  return db.selectFrom('report_executions').selectAll().where('created_at', '<', before).orderBy('created_at').limit(limit).execute();
+  return db
+    .selectFrom('report_executions')
+    .selectAll()
+    .where('created_at', '<', before)
+    .orderBy('created_at')
+    .limit(limit)
+    .execute();
 }
 
 export async function deleteExecution(db: Executor, merchantAccountId: string, id: string): Promise<void> {
-  await db.deleteFrom('report_executions').where('merchant_account_id', '=', merchantAccountId).where('id', '=', id).execute();
+  await db
+    .deleteFrom('report_executions')
+    .where('merchant_account_id', '=', merchantAccountId)
+    .where('id', '=', id)
+    .execute();
 }

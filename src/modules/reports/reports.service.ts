@@ -22,11 +22,21 @@ export async function createReport(ctx: RequestContext, body: CreateReportBody):
   return withRequestTransaction(ctx, async (tx) => {
     const now = new Date();
     let report = await repo.insertReport(tx, {
-      merchant_account_id: ctx.merchantAccountId, id: uuidv7(), name: body.name, description: body.description ?? null,
-      schedule: body.schedule, schedule_enabled: body.schedule_enabled, schedule_timezone: timeZone, spec: JSON.stringify(body.spec),
-      creator_id: principal.keyPairId, creator_display_name: principal.keyPairName, creator_type: creatorType(principal),
-      reveal_pii: canReadPersonalData(ctx), next_execution_at: body.schedule === 'once' ? now : nextExecutionAt(body.schedule, timeZone, now),
-      created_at: now, updated_at: now,
+      merchant_account_id: ctx.merchantAccountId,
+      id: uuidv7(),
+      name: body.name,
+      description: body.description ?? null,
+      schedule: body.schedule,
+      schedule_enabled: body.schedule_enabled,
+      schedule_timezone: timeZone,
+      spec: JSON.stringify(body.spec),
+      creator_id: principal.keyPairId,
+      creator_display_name: principal.keyPairName,
+      creator_type: creatorType(principal),
+      reveal_pii: canReadPersonalData(ctx),
+      next_execution_at: body.schedule === 'once' ? now : nextExecutionAt(body.schedule, timeZone, now),
+      created_at: now,
+      updated_at: now,
     });
     let latest = null;
     if (report.schedule === 'once' && report.schedule_enabled) {
@@ -58,11 +68,14 @@ export async function updateReport(ctx: RequestContext, id: string, body: Update
     const enabled = body.schedule_enabled ?? current.schedule_enabled;
     const switchedOn = enabled && !current.schedule_enabled;
     let next = current.next_execution_at;
-    if (switchedOn && current.schedule !== 'once') next = nextExecutionAt(current.schedule, current.schedule_timezone, now);
+    if (switchedOn && current.schedule !== 'once')
+      next = nextExecutionAt(current.schedule, current.schedule_timezone, now);
     let row = await repo.updateReport(tx, ctx.merchantAccountId, id, {
       ...(body.name !== undefined && body.name !== null ? { name: body.name } : {}),
       ...(body.description !== undefined ? { description: body.description } : {}),
-      schedule_enabled: enabled, next_execution_at: next, updated_at: now,
+      schedule_enabled: enabled,
+      next_execution_at: next,
+      updated_at: now,
     });
     if (switchedOn && row.schedule === 'once' && row.next_execution_at) {
       await addExecution(tx, ctx.deps, row, now);
@@ -91,6 +104,10 @@ export async function listReports(ctx: RequestContext, query: ListReportsQuery):
     (row) => row,
     (row) => [row.created_at, row.id],
   );
-  const latest = await repo.latestExecutions(ctx.deps.db, ctx.merchantAccountId, page.items.map((r) => r.id));
+  const latest = await repo.latestExecutions(
+    ctx.deps.db,
+    ctx.merchantAccountId,
+    page.items.map((r) => r.id),
+  );
   return { ...page, items: page.items.map((row) => toReportResource(row, latest.get(row.id) ?? null)) };
 }

@@ -23,7 +23,16 @@ const formatters = new Map<string, Intl.DateTimeFormat>();
 function formatter(timeZone: string): Intl.DateTimeFormat {
   let f = formatters.get(timeZone);
   if (!f) {
-    f = new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' });
+    f = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+    });
     formatters.set(timeZone, f);
   }
   return f;
@@ -43,8 +52,16 @@ export function isTimeZone(name: string): boolean {
 /** The wall clock in `timeZone` at `instant`. */
 export function localParts(instant: Date, timeZone: string): LocalParts {
   const out: Record<string, number> = {};
-  for (const part of formatter(timeZone).formatToParts(instant)) if (part.type !== 'literal') out[part.type] = Number(part.value);
-  return { year: out.year!, month: out.month!, day: out.day!, hour: out.hour!, minute: out.minute!, second: out.second! };
+  for (const part of formatter(timeZone).formatToParts(instant))
+    if (part.type !== 'literal') out[part.type] = Number(part.value);
+  return {
+    year: out.year!,
+    month: out.month!,
+    day: out.day!,
+    hour: out.hour!,
+    minute: out.minute!,
+    second: out.second!,
+  };
 }
 
 /** Offset of `timeZone` from UTC at `instant`, in milliseconds (east positive). */
@@ -63,7 +80,10 @@ export function startOfLocalDay(date: LocalDate, timeZone: string): Date {
   // Two passes: the offset just before and just after the answer may differ on a change day.
   const candidates = [wall - offsetAt(new Date(wall), timeZone)];
   candidates.push(wall - offsetAt(new Date(candidates[0]!), timeZone));
-  candidates.push(wall - offsetAt(new Date(wall - 12 * 3600_000), timeZone), wall - offsetAt(new Date(wall + 12 * 3600_000), timeZone));
+  candidates.push(
+    wall - offsetAt(new Date(wall - 12 * 3600_000), timeZone),
+    wall - offsetAt(new Date(wall + 12 * 3600_000), timeZone),
+  );
   const onDay = candidates
     .filter((t) => {
       const p = localParts(new Date(t), timeZone);

@@ -2,7 +2,14 @@ import { uuidv5 } from '../../lib/ids.ts';
 import { SCOPE_RESOURCES, type Scope } from '../../http/scopes.ts';
 
 /** The base roles, then the add-ons, in the order `GET /roles` lists them. */
-export const BASE_ROLES = ['administrator', 'analyst', 'customer-support', 'system-manager', 'system-support', 'user-manager'] as const;
+export const BASE_ROLES = [
+  'administrator',
+  'analyst',
+  'customer-support',
+  'system-manager',
+  'system-support',
+  'user-manager',
+] as const;
 export const ADD_ON_ROLES = ['pii-viewer', 'report-viewer', 'report-manager'] as const;
 export const ROLE_SLUGS = [...BASE_ROLES, ...ADD_ON_ROLES] as const;
 
@@ -16,20 +23,55 @@ export const ADD_ON_BASES: readonly BaseRole[] = ['analyst', 'customer-support']
 /** Namespace of the role ids: a role's id is the UUIDv5 of its slug, the same on every instance. */
 export const ROLE_ID_NAMESPACE = 'df958e4e-7790-4e51-8a77-516d9d5bf121';
 
-const reads = (...resources: Array<(typeof SCOPE_RESOURCES)[number]>): Scope[] => resources.map((r) => `${r}.read` as const);
-const readWrite = (...resources: Array<(typeof SCOPE_RESOURCES)[number]>): Scope[] => resources.flatMap((r) => [`${r}.read`, `${r}.write`] as const);
+const reads = (...resources: Array<(typeof SCOPE_RESOURCES)[number]>): Scope[] =>
+  resources.map((r) => `${r}.read` as const);
+const readWrite = (...resources: Array<(typeof SCOPE_RESOURCES)[number]>): Scope[] =>
+  resources.flatMap((r) => [`${r}.read`, `${r}.write`] as const);
 
 /** What every role may read: the catalogues a console page needs to show anything, and the user's own roles. */
-const EVERY_ROLE = reads('roles', 'users.me', 'payment-method-definitions', 'card-scheme-definitions', 'payment-service-definitions');
+const EVERY_ROLE = reads(
+  'roles',
+  'users.me',
+  'payment-method-definitions',
+  'card-scheme-definitions',
+  'payment-service-definitions',
+);
 
 /** Looking at payments, view only: the analyst's reads, which customer support also has. */
-const PAYMENT_READS = reads('transactions', 'buyers', 'payment-methods', 'checkout-sessions', 'payment-links', 'payouts', 'gift-cards', 'metrics-explorer', 'monitoring');
+const PAYMENT_READS = reads(
+  'transactions',
+  'buyers',
+  'payment-methods',
+  'checkout-sessions',
+  'payment-links',
+  'payouts',
+  'gift-cards',
+  'metrics-explorer',
+  'monitoring',
+);
 
 /** Connections (payment services, wallets, 3DS, vault forward, anti-fraud) and flows. */
 const SYSTEM_RESOURCES = [
-  'payment-services', 'gift-card-services', 'anti-fraud-services', 'connections', 'digital-wallets', 'apple-pay-certificates', 'three-ds-scenarios',
-  'flows', 'payment-options', 'webhook-subscriptions', 'vault-forward', 'vault-forward-configs', 'vault-forward-authentications', 'vault-forward-definitions',
-  'metrics-explorer', 'monitoring', 'merchant-accounts', 'gift-card-service-definitions', 'anti-fraud-service-definitions', 'api-logs',
+  'payment-services',
+  'gift-card-services',
+  'anti-fraud-services',
+  'connections',
+  'digital-wallets',
+  'apple-pay-certificates',
+  'three-ds-scenarios',
+  'flows',
+  'payment-options',
+  'webhook-subscriptions',
+  'vault-forward',
+  'vault-forward-configs',
+  'vault-forward-authentications',
+  'vault-forward-definitions',
+  'metrics-explorer',
+  'monitoring',
+  'merchant-accounts',
+  'gift-card-service-definitions',
+  'anti-fraud-service-definitions',
+  'api-logs',
 ] as const;
 
 export interface RoleDefinition {
@@ -101,6 +143,11 @@ export function isAddOn(slug: RoleSlug): slug is AddOnRole {
 }
 
 export const roleId = (slug: RoleSlug): string => uuidv5(slug, ROLE_ID_NAMESPACE);
+
+const SLUG_BY_ID = new Map<string, RoleSlug>(ROLE_SLUGS.map((slug) => [roleId(slug), slug]));
+
+/** The role with this id, or undefined. */
+export const roleSlugOfId = (id: string): RoleSlug | undefined => SLUG_BY_ID.get(id.toLowerCase());
 
 /** The scopes a set of roles grants together, sorted, each once. */
 export function scopesOfRoles(slugs: Iterable<string>): string[] {

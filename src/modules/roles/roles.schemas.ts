@@ -13,11 +13,19 @@ export const RoleSchema = Type.Object(
     slug: Type.String({ description: 'Unique readable identifier', examples: ['administrator'] }),
     description: Type.String({ examples: ['Full read and write access.'] }),
     permissions: Type.Object(
-      { allow: Type.Array(Type.String(), { description: 'The scopes the role grants, e.g. `["transactions.read","reports.read"]`' }) },
+      {
+        allow: Type.Array(Type.String(), {
+          description: 'The scopes the role grants, e.g. `["transactions.read","reports.read"]`',
+        }),
+      },
       { additionalProperties: false, title: 'PermissionSet' },
     ),
-    assignable_to: Type.Array(StringEnum(['user', 'api-key-pair'] as const), { description: 'Who the role can be given to' }),
-    applies_to: Type.Array(Type.String(), { description: 'Slugs of the roles this one is an add-on to; empty when it is not an add-on' }),
+    assignable_to: Type.Array(StringEnum(['user', 'api-key-pair'] as const), {
+      description: 'Who the role can be given to',
+    }),
+    applies_to: Type.Array(Type.String(), {
+      description: 'Slugs of the roles this one is an add-on to; empty when it is not an add-on',
+    }),
     is_standalone_assignable: Type.Boolean({ description: 'Whether it can be assigned without another role' }),
   },
   { additionalProperties: false, title: 'Role' },

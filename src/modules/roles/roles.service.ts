@@ -21,7 +21,11 @@ export function cataloguePage(position: CursorPosition | null, limit: number): K
   const at = Number(position.key[0]);
   if (position.direction === 'next') {
     const start = position.inclusive ? at : at + 1;
-    return { rows: CATALOGUE.slice(start, start + limit), hasNext: start + limit < CATALOGUE.length, hasPrev: start > 0 };
+    return {
+      rows: CATALOGUE.slice(start, start + limit),
+      hasNext: start + limit < CATALOGUE.length,
+      hasPrev: start > 0,
+    };
   }
   const end = Math.min(position.inclusive ? at + 1 : at, CATALOGUE.length);
   const start = Math.max(0, end - limit);
@@ -30,5 +34,14 @@ export function cataloguePage(position: CursorPosition | null, limit: number): K
 
 /** Every role of the catalogue, the same for every merchant account (instance-wide cursors). */
 export async function listRoles(ctx: RequestContext, query: ListRolesQuery): Promise<ListEnvelope<Role>> {
-  return listPage(ctx, 'roles', query, async (position, limit) => cataloguePage(position, limit), (row) => toRoleResource(row.slug), (row) => [row.position, row.slug], 'instance', 'integer');
+  return listPage(
+    ctx,
+    'roles',
+    query,
+    async (position, limit) => cataloguePage(position, limit),
+    (row) => toRoleResource(row.slug),
+    (row) => [row.position, row.slug],
+    'instance',
+    'integer',
+  );
 }

@@ -10,5 +10,9 @@ export function renderApprovalPage(page: ApprovalPage, action: string): string {
 <form method="post" action="${escape(action)}/approve"><button type="submit">Approve</button></form>
 <form method="post" action="${escape(action)}/decline"><button type="submit" class="alt">Decline</button></form>`
     : `<p>This payment of <strong>${amount}</strong> is ${escape(page.status.replaceAll('_', ' '))}; nothing is left to approve.</p>`;
-  return sandboxPage('Sandbox payment approval', body, `Simulated provider page of the sandbox. Transaction ${escape(page.transactionId)}.`);
+  return sandboxPage(
+    'Sandbox payment approval',
+    body,
+    `Simulated provider page of the sandbox. Transaction ${escape(page.transactionId)}.`,
+  );
 }

@@ -10,5 +10,9 @@ export function renderChallengePage(page: ChallengePage, action: string): string
 <form method="post" action="${escape(action)}/complete"><button type="submit">Complete authentication</button></form>
 <form method="post" action="${escape(action)}/fail"><button type="submit" class="alt">Fail authentication</button></form>`
     : `<p>This payment of <strong>${amount}</strong> is ${escape(page.status.replaceAll('_', ' '))}; no challenge is waiting.</p>`;
-  return sandboxPage('Sandbox 3DS challenge', body, `Simulated issuer page of the sandbox. Transaction ${escape(page.transactionId)}.`);
+  return sandboxPage(
+    'Sandbox 3DS challenge',
+    body,
+    `Simulated issuer page of the sandbox. Transaction ${escape(page.transactionId)}.`,
+  );
 }

@@ -10,6 +10,20 @@ import { chooseSandboxPazeCard, getSandboxPazeCheckout } from './routes/sandbox-
  * nowhere else.
  */
 export async function sandboxApprovals(app: FastifyInstance): Promise<void> {
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 1024 }, (_request, _body, done) => done(null, {}));
-  for (const route of [getSandboxApproval, approveSandboxApproval, declineSandboxApproval, getSandboxChallenge, completeSandboxChallenge, failSandboxChallenge, getSandboxPazeCheckout, chooseSandboxPazeCard]) app.route(route);
+  app.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string', bodyLimit: 1024 },
+    (_request, _body, done) => done(null, {}),
+  );
+  for (const route of [
+    getSandboxApproval,
+    approveSandboxApproval,
+    declineSandboxApproval,
+    getSandboxChallenge,
+    completeSandboxChallenge,
+    failSandboxChallenge,
+    getSandboxPazeCheckout,
+    chooseSandboxPazeCard,
+  ])
+    app.route(route);
 }

@@ -12,20 +12,29 @@ import { withoutRequest } from '../../observability/request-timing.ts';
 export function databaseLedger(db: Executor): SimulatorLedger {
   return {
     async received(call: SimulatorCall, answer: unknown) {
-      await withoutRequest(() => db
-        .insertInto('simulator_calls')
-        .values({ service: call.service, operation: call.operation, idempotency_key: call.idempotencyKey, answer: answer === undefined || answer === null ? null : JSON.stringify(answer) })
-        .onConflict((oc) => oc.columns(['service', 'operation', 'idempotency_key']).doNothing())
-        .execute());
+      await withoutRequest(() =>
+        db
+          .insertInto('simulator_calls')
+          .values({
+            service: call.service,
+            operation: call.operation,
+            idempotency_key: call.idempotencyKey,
+            answer: answer === undefined || answer === null ? null : JSON.stringify(answer),
+          })
+          .onConflict((oc) => oc.columns(['service', 'operation', 'idempotency_key']).doNothing())
+          .execute(),
+      );
     },
     async lookup(call: SimulatorCall) {
-      const row = await withoutRequest(() => db
-        .selectFrom('simulator_calls')
-        .select('answer')
-        .where('service', '=', call.service)
-        .where('operation', '=', call.operation)
-        .where('idempotency_key', '=', call.idempotencyKey)
-        .executeTakeFirst());
+      const row = await withoutRequest(() =>
+        db
+          .selectFrom('simulator_calls')
+          .select('answer')
+          .where('service', '=', call.service)
+          .where('operation', '=', call.operation)
+          .where('idempotency_key', '=', call.idempotencyKey)
+          .executeTakeFirst(),
+      );
       return row ? { answer: row.answer } : null;
     },
   };

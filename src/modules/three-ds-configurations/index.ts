@@ -4,7 +4,12 @@ import { deleteThreeDsConfiguration } from './routes/delete-three-ds-configurati
 import { editThreeDsConfiguration } from './routes/edit-three-ds-configuration.ts';
 import { listThreeDsConfigurations } from './routes/list-three-ds-configurations.ts';
 
-export const threeDsConfigurationRoutes = [createThreeDsConfiguration, listThreeDsConfigurations, editThreeDsConfiguration, deleteThreeDsConfiguration];
+export const threeDsConfigurationRoutes = [
+  createThreeDsConfiguration,
+  listThreeDsConfigurations,
+  editThreeDsConfiguration,
+  deleteThreeDsConfiguration,
+];
 
 export async function threeDsConfigurations(app: FastifyInstance): Promise<void> {
   for (const route of threeDsConfigurationRoutes) app.route(route);

@@ -3,13 +3,19 @@ import type { ThreeDsConfigurationRow, ThreeDsConfigurationsTable } from '../../
 import type { Executor } from '../../db/transaction.ts';
 
 export type NewThreeDsConfiguration = Insertable<ThreeDsConfigurationsTable>;
-export type ThreeDsConfigurationPatch = Omit<Updateable<ThreeDsConfigurationsTable>, 'merchant_account_id' | 'id' | 'created_at' | 'updated_at'>;
+export type ThreeDsConfigurationPatch = Omit<
+  Updateable<ThreeDsConfigurationsTable>,
+  'merchant_account_id' | 'id' | 'created_at' | 'updated_at'
+>;
 
 /** The unique index on (merchant_account_id, scheme, coalesce(currency, '')). */
 export const SCHEME_CURRENCY_INDEX = 'three_ds_configurations_scheme_currency_key';
 
 /** Inserts the configuration, or returns nothing when one with the same scheme and currency exists. */
-export async function insertThreeDsConfiguration(db: Executor, row: NewThreeDsConfiguration): Promise<ThreeDsConfigurationRow | undefined> {
+export async function insertThreeDsConfiguration(
+  db: Executor,
+  row: NewThreeDsConfiguration,
+): Promise<ThreeDsConfigurationRow | undefined> {
   return db
     .insertInto('three_ds_configurations')
     .values(row)
@@ -24,7 +30,11 @@ export async function findThreeDsConfiguration(
   id: string,
   options: { forUpdate?: boolean } = {},
 ): Promise<ThreeDsConfigurationRow | undefined> {
-  let query = db.selectFrom('three_ds_configurations').selectAll().where('merchant_account_id', '=', merchantAccountId).where('id', '=', id);
+  let query = db
+    .selectFrom('three_ds_configurations')
+    .selectAll()
+    .where('merchant_account_id', '=', merchantAccountId)
+    .where('id', '=', id);
   if (options.forUpdate) query = query.forUpdate();
   return query.executeTakeFirst();
 }
@@ -73,7 +83,15 @@ export async function updateThreeDsConfiguration(
     .executeTakeFirst();
 }
 
-export async function deleteThreeDsConfiguration(db: Executor, merchantAccountId: string, id: string): Promise<boolean> {
-  const result = await db.deleteFrom('three_ds_configurations').where('merchant_account_id', '=', merchantAccountId).where('id', '=', id).executeTakeFirst();
+export async function deleteThreeDsConfiguration(
+  db: Executor,
+  merchantAccountId: string,
+  id: string,
+): Promise<boolean> {
+  const result = await db
+    .deleteFrom('three_ds_configurations')
+    .where('merchant_account_id', '=', merchantAccountId)
+    .where('id', '=', id)
+    .executeTakeFirst();
   return result.numDeletedRows > 0n;
 }

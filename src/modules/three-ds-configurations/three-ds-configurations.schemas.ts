@@ -9,16 +9,20 @@ export const THREE_DS_CONFIGURATION_TYPE = 'merchant-account.three-ds-configurat
 /** Limits of the metadata map: enough for acquirer-specific extras, small enough to send on every 3DS request. */
 export const METADATA_LIMITS = { maxKeys: 20, maxKeyLength: 50, maxValueLength: 255 } as const;
 
-const Text = (maxLength: number, description?: string) => Type.String({ minLength: 1, maxLength, ...(description ? { description } : {}) });
+const Text = (maxLength: number, description?: string) =>
+  Type.String({ minLength: 1, maxLength, ...(description ? { description } : {}) });
 
 const Fields = {
   merchant_acquirer_bin: () => Text(50, 'BIN of the acquirer, sent to the 3DS server'),
   merchant_acquirer_id: () => Text(50, 'Merchant identifier assigned by the acquirer'),
   merchant_name: () => Text(200),
-  merchant_country_code: () => Type.String({ pattern: '^[0-9]{3}$', description: 'ISO 3166-1 numeric country code', examples: ['840'] }),
-  merchant_category_code: () => Type.String({ pattern: '^[0-9]{4}$', description: 'Merchant category code (MCC)', examples: ['5999'] }),
+  merchant_country_code: () =>
+    Type.String({ pattern: '^[0-9]{3}$', description: 'ISO 3166-1 numeric country code', examples: ['840'] }),
+  merchant_category_code: () =>
+    Type.String({ pattern: '^[0-9]{4}$', description: 'Merchant category code (MCC)', examples: ['5999'] }),
   merchant_url: () => Text(2048),
-  scheme: () => Type.String({ pattern: CARD_SCHEME_PATTERN, maxLength: 50, description: 'Card scheme', examples: ['visa'] }),
+  scheme: () =>
+    Type.String({ pattern: CARD_SCHEME_PATTERN, maxLength: 50, description: 'Card scheme', examples: ['visa'] }),
   currency: () => Currency({ description: 'ISO 4217 currency code; null or absent: applies to every currency' }),
   metadata: () =>
     Type.Record(Type.String(), Type.String({ maxLength: METADATA_LIMITS.maxValueLength }), {
@@ -69,7 +73,9 @@ export const ThreeDsConfigurationParams = Type.Object({
 });
 
 export const ListThreeDsConfigurationsQuery = Type.Object({
-  currency: Type.Optional(Nullable(Type.String({ pattern: '^[A-Z]{3}$', description: 'Only configurations of this currency (exact match)' }))),
+  currency: Type.Optional(
+    Nullable(Type.String({ pattern: '^[A-Z]{3}$', description: 'Only configurations of this currency (exact match)' })),
+  ),
 });
 export type ListThreeDsConfigurationsQuery = Static<typeof ListThreeDsConfigurationsQuery>;
 

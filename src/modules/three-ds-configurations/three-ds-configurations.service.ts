@@ -28,16 +28,24 @@ async function checkAccount(ctx: RequestContext, merchantAccountId: string): Pro
 
 function duplicate(key: Key, existingId: string | undefined): AppError {
   const currency = key.currency === null ? 'all currencies' : `currency ${key.currency}`;
-  return new AppError('duplicate_record', `A 3DS configuration for scheme ${key.scheme} and ${currency} already exists on this merchant account`, {
-    ...(existingId === undefined ? {} : { resourceId: existingId }),
-  });
+  return new AppError(
+    'duplicate_record',
+    `A 3DS configuration for scheme ${key.scheme} and ${currency} already exists on this merchant account`,
+    {
+      ...(existingId === undefined ? {} : { resourceId: existingId }),
+    },
+  );
 }
 
 function audited(row: ThreeDsConfigurationRow) {
   return { type: THREE_DS_CONFIGURATION_TYPE, id: row.id, name: row.merchant_name };
 }
 
-export async function createThreeDsConfiguration(ctx: RequestContext, merchantAccountId: string, body: CreateThreeDsConfigurationBody): Promise<ThreeDsConfiguration> {
+export async function createThreeDsConfiguration(
+  ctx: RequestContext,
+  merchantAccountId: string,
+  body: CreateThreeDsConfigurationBody,
+): Promise<ThreeDsConfiguration> {
   await checkAccount(ctx, merchantAccountId);
   const key: Key = { scheme: body.scheme, currency: body.currency ?? null };
   return withRequestTransaction(ctx, async (tx) => {
@@ -54,9 +62,15 @@ export async function createThreeDsConfiguration(ctx: RequestContext, merchantAc
   });
 }
 
-export async function listThreeDsConfigurations(ctx: RequestContext, merchantAccountId: string, query: ListThreeDsConfigurationsQuery): Promise<{ items: ThreeDsConfiguration[] }> {
+export async function listThreeDsConfigurations(
+  ctx: RequestContext,
+  merchantAccountId: string,
+  query: ListThreeDsConfigurationsQuery,
+): Promise<{ items: ThreeDsConfiguration[] }> {
   await checkAccount(ctx, merchantAccountId);
-  const rows = await repo.listThreeDsConfigurations(ctx.deps.db, merchantAccountId, { currency: query.currency ?? undefined });
+  const rows = await repo.listThreeDsConfigurations(ctx.deps.db, merchantAccountId, {
+    currency: query.currency ?? undefined,
+  });
   return { items: rows.map(toThreeDsConfigurationResource) };
 }
 
@@ -75,15 +89,26 @@ const REQUIRED_FIELDS = [
 function refuseNulls(body: UpdateThreeDsConfigurationBody): void {
   const nulled = REQUIRED_FIELDS.filter((field) => body[field] === null);
   if (nulled.length === 0) return;
-  throw new AppError('bad_request', `${nulled.join(', ')} cannot be null: a 3DS configuration requires ${nulled.length === 1 ? 'it' : 'them'}; leave a field out to keep its value`, {
-    details: nulled.map((field) => ({ location: 'body' as const, pointer: `/${field}`, message: 'Required on a 3DS configuration; cannot be null', type: 'value_error' })),
-  });
+  throw new AppError(
+    'bad_request',
+    `${nulled.join(', ')} cannot be null: a 3DS configuration requires ${nulled.length === 1 ? 'it' : 'them'}; leave a field out to keep its value`,
+    {
+      details: nulled.map((field) => ({
+        location: 'body' as const,
+        pointer: `/${field}`,
+        message: 'Required on a 3DS configuration; cannot be null',
+        type: 'value_error',
+      })),
+    },
+  );
 }
 
 function toPatch(body: UpdateThreeDsConfigurationBody): repo.ThreeDsConfigurationPatch {
   const { metadata, ...fields } = body;
   // Only the fields sent: an absent field keeps the stored value, a null currency clears it.
-  const patch: repo.ThreeDsConfigurationPatch = Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
+  const patch: repo.ThreeDsConfigurationPatch = Object.fromEntries(
+    Object.entries(fields).filter(([, value]) => value !== undefined),
+  );
   if (metadata) patch.metadata = JSON.stringify(metadata);
   return patch;
 }
@@ -104,7 +129,10 @@ export async function editThreeDsConfiguration(
     return await withRequestTransaction(ctx, async (tx) => {
       const current = await repo.findThreeDsConfiguration(tx, merchantAccountId, id, { forUpdate: true });
       if (!current) throw notFound('3DS configuration', id);
-      const key = { scheme: patch.scheme ?? current.scheme, currency: patch.currency === undefined ? current.currency : patch.currency };
+      const key = {
+        scheme: patch.scheme ?? current.scheme,
+        currency: patch.currency === undefined ? current.currency : patch.currency,
+      };
       target.key = key;
       if (key.scheme !== current.scheme || key.currency !== current.currency) {
         const other = await repo.findThreeDsConfigurationByKey(tx, merchantAccountId, key, id);
@@ -122,7 +150,11 @@ export async function editThreeDsConfiguration(
   }
 }
 
-export async function deleteThreeDsConfiguration(ctx: RequestContext, merchantAccountId: string, id: string): Promise<void> {
+export async function deleteThreeDsConfiguration(
+  ctx: RequestContext,
+  merchantAccountId: string,
+  id: string,
+): Promise<void> {
   await checkAccount(ctx, merchantAccountId);
   await withRequestTransaction(ctx, async (tx) => {
     const current = await repo.findThreeDsConfiguration(tx, merchantAccountId, id, { forUpdate: true });
@@ -137,7 +169,15 @@ export async function deleteThreeDsConfiguration(ctx: RequestContext, merchantAc
  * scheme's configuration for every currency (null currency); null when neither exists. For other
  * modules (the checkout session acquirer data), outside any transaction.
  */
-export async function threeDsConfigurationFor(db: Executor, merchantAccountId: string, scheme: string, currency: string | null): Promise<ThreeDsConfigurationRow | null> {
-  const exact = currency === null ? undefined : await repo.findThreeDsConfigurationByKey(db, merchantAccountId, { scheme, currency });
+export async function threeDsConfigurationFor(
+  db: Executor,
+  merchantAccountId: string,
+  scheme: string,
+  currency: string | null,
+): Promise<ThreeDsConfigurationRow | null> {
+  const exact =
+    currency === null
+      ? undefined
+      : await repo.findThreeDsConfigurationByKey(db, merchantAccountId, { scheme, currency });
   return exact ?? (await repo.findThreeDsConfigurationByKey(db, merchantAccountId, { scheme, currency: null })) ?? null;
 }

@@ -5,7 +5,12 @@ import { listThreeDsScenarios } from './routes/list-three-ds-scenarios.ts';
 import { updateThreeDsScenario } from './routes/update-three-ds-scenario.ts';
 import { assertSandbox } from './three-ds-scenarios.service.ts';
 
-export const threeDsScenarioRoutes = [createThreeDsScenario, listThreeDsScenarios, updateThreeDsScenario, deleteThreeDsScenario];
+export const threeDsScenarioRoutes = [
+  createThreeDsScenario,
+  listThreeDsScenarios,
+  updateThreeDsScenario,
+  deleteThreeDsScenario,
+];
 
 /** Simulated 3DS outcomes of the sandbox. */
 export async function threeDsScenarios(app: FastifyInstance): Promise<void> {

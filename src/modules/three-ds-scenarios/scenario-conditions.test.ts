@@ -1,7 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { conditionsMatch, hasCondition, maskCardNumber, type ComparableFacts, type StoredConditions } from './scenario-conditions.ts';
+import {
+  conditionsMatch,
+  hasCondition,
+  maskCardNumber,
+  type ComparableFacts,
+  type StoredConditions,
+} from './scenario-conditions.ts';
 
-const NONE: StoredConditions = { first_name: null, last_name: null, email_address: null, amount: null, external_identifier: null, card_fingerprint: null };
+const NONE: StoredConditions = {
+  first_name: null,
+  last_name: null,
+  email_address: null,
+  amount: null,
+  external_identifier: null,
+  card_fingerprint: null,
+};
 const FACTS: ComparableFacts = {
   amount: 1299,
   cardFingerprint: 'fp-visa',
@@ -13,7 +26,19 @@ describe('conditionsMatch', () => {
   it('matches when every set condition equals the fact', () => {
     expect(conditionsMatch({ ...NONE, amount: 1299 }, FACTS)).toBe(true);
     expect(conditionsMatch({ ...NONE, amount: '1299' }, FACTS)).toBe(true);
-    expect(conditionsMatch({ ...NONE, amount: 1299, card_fingerprint: 'fp-visa', external_identifier: 'order-1', first_name: 'Ada', last_name: 'Lovelace' }, FACTS)).toBe(true);
+    expect(
+      conditionsMatch(
+        {
+          ...NONE,
+          amount: 1299,
+          card_fingerprint: 'fp-visa',
+          external_identifier: 'order-1',
+          first_name: 'Ada',
+          last_name: 'Lovelace',
+        },
+        FACTS,
+      ),
+    ).toBe(true);
   });
 
   it('refuses a scenario when any one set condition differs', () => {

@@ -5,24 +5,46 @@ import type { Executor } from '../../db/transaction.ts';
 import type { CursorPosition } from '../../http/cursor.ts';
 
 export type NewThreeDsScenario = Insertable<ThreeDsScenariosTable>;
-export type ThreeDsScenarioPatch = Omit<Updateable<ThreeDsScenariosTable>, 'merchant_account_id' | 'id' | 'created_at' | 'updated_at'>;
+export type ThreeDsScenarioPatch = Omit<
+  Updateable<ThreeDsScenariosTable>,
+  'merchant_account_id' | 'id' | 'created_at' | 'updated_at'
+>;
 
 export async function insertThreeDsScenario(db: Executor, row: NewThreeDsScenario): Promise<ThreeDsScenarioRow> {
   return db.insertInto('three_ds_scenarios').values(row).returningAll().executeTakeFirstOrThrow();
 }
 
-export async function findThreeDsScenario(db: Executor, merchantAccountId: string, id: string, options: { forUpdate?: boolean } = {}): Promise<ThreeDsScenarioRow | undefined> {
-  let query = db.selectFrom('three_ds_scenarios').selectAll().where('merchant_account_id', '=', merchantAccountId).where('id', '=', id);
+export async function findThreeDsScenario(
+  db: Executor,
+  merchantAccountId: string,
+  id: string,
+  options: { forUpdate?: boolean } = {},
+): Promise<ThreeDsScenarioRow | undefined> {
+  let query = db
+    .selectFrom('three_ds_scenarios')
+    .selectAll()
+    .where('merchant_account_id', '=', merchantAccountId)
+    .where('id', '=', id);
   if (options.forUpdate) query = query.forUpdate();
   return query.executeTakeFirst();
 }
 
-export async function listThreeDsScenarios(db: Executor, merchantAccountId: string, position: CursorPosition | null, limit: number): Promise<KeysetPage<ThreeDsScenarioRow>> {
+export async function listThreeDsScenarios(
+  db: Executor,
+  merchantAccountId: string,
+  position: CursorPosition | null,
+  limit: number,
+): Promise<KeysetPage<ThreeDsScenarioRow>> {
   const base = db.selectFrom('three_ds_scenarios').selectAll().where('merchant_account_id', '=', merchantAccountId);
   return keysetPage(db, base, { columns: ['created_at', 'id'], limit, position });
 }
 
-export async function updateThreeDsScenario(db: Executor, merchantAccountId: string, id: string, patch: ThreeDsScenarioPatch): Promise<ThreeDsScenarioRow> {
+export async function updateThreeDsScenario(
+  db: Executor,
+  merchantAccountId: string,
+  id: string,
+  patch: ThreeDsScenarioPatch,
+): Promise<ThreeDsScenarioRow> {
   return db
     .updateTable('three_ds_scenarios')
     .set({ ...patch, updated_at: new Date() })
@@ -33,7 +55,11 @@ export async function updateThreeDsScenario(db: Executor, merchantAccountId: str
 }
 
 export async function deleteThreeDsScenario(db: Executor, merchantAccountId: string, id: string): Promise<void> {
-  await db.deleteFrom('three_ds_scenarios').where('merchant_account_id', '=', merchantAccountId).where('id', '=', id).execute();
+  await db
+    .deleteFrom('three_ds_scenarios')
+    .where('merchant_account_id', '=', merchantAccountId)
+    .where('id', '=', id)
+    .execute();
 }
 
 /**
@@ -42,8 +68,14 @@ export async function deleteThreeDsScenario(db: Executor, merchantAccountId: str
  * answered by its own partial index (see the migration), so a busy sandbox account with many
  * amount-keyed scenarios is not read whole. The caller checks the remaining conditions.
  */
-export async function findScenarioCandidates(db: Executor, merchantAccountId: string, amount: number, cardFingerprint: string | null): Promise<ThreeDsScenarioRow[]> {
-  const scoped = () => db.selectFrom('three_ds_scenarios').selectAll().where('merchant_account_id', '=', merchantAccountId);
+export async function findScenarioCandidates(
+  db: Executor,
+  merchantAccountId: string,
+  amount: number,
+  cardFingerprint: string | null,
+): Promise<ThreeDsScenarioRow[]> {
+  const scoped = () =>
+    db.selectFrom('three_ds_scenarios').selectAll().where('merchant_account_id', '=', merchantAccountId);
   let query = scoped()
     .where('amount', '=', amount)
     .unionAll(scoped().where('amount', 'is', null).where('card_fingerprint', 'is', null));

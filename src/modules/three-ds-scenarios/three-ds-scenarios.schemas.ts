@@ -24,13 +24,19 @@ export const ThreeDsScenarioConditionsSchema = Type.Object(
     amount: Condition(Type.Integer({ minimum: 0, maximum: 99_999_999, description: 'Minor currency units' })),
     external_identifier: Condition(Text()),
     card_number: Condition(
-      Type.String({ minLength: 1, maxLength: 32, description: 'A valid card number; stored as a keyed fingerprint and returned masked (first 6 and last 4 digits)' }),
+      Type.String({
+        minLength: 1,
+        maxLength: 32,
+        description:
+          'A valid card number; stored as a keyed fingerprint and returned masked (first 6 and last 4 digits)',
+      }),
     ),
   },
   {
     additionalProperties: false,
     title: 'ThreeDSecureScenarioConditions',
-    description: 'Every condition set (not null) must equal the transaction for the scenario to apply; at least one must be set.',
+    description:
+      'Every condition set (not null) must equal the transaction for the scenario to apply; at least one must be set.',
   },
 );
 export type ThreeDsScenarioConditionsBody = Static<typeof ThreeDsScenarioConditionsSchema>;
@@ -48,7 +54,11 @@ export const ThreeDsScenarioOutcomeSchema = Type.Object(
       ),
     ),
     authentication: Type.Object(
-      { transaction_status: StringEnum(AUTHENTICATION_STATUSES, { description: 'Authentication response status (transStatus); C is a challenge' }) },
+      {
+        transaction_status: StringEnum(AUTHENTICATION_STATUSES, {
+          description: 'Authentication response status (transStatus); C is a challenge',
+        }),
+      },
       { additionalProperties: false, title: 'ThreeDSecureScenarioOutcomeAuthentication' },
     ),
     result: Type.Optional(
@@ -60,7 +70,11 @@ export const ThreeDsScenarioOutcomeSchema = Type.Object(
       ),
     ),
   },
-  { additionalProperties: false, title: 'ThreeDSecureScenarioOutcome', description: '`result` is required when the authentication status is C (a challenge)' },
+  {
+    additionalProperties: false,
+    title: 'ThreeDSecureScenarioOutcome',
+    description: '`result` is required when the authentication status is C (a challenge)',
+  },
 );
 export type ThreeDsScenarioOutcomeBody = Static<typeof ThreeDsScenarioOutcomeSchema>;
 
@@ -71,12 +85,17 @@ export const CreateThreeDsScenarioBody = Type.Object(
 export type CreateThreeDsScenarioBody = Static<typeof CreateThreeDsScenarioBody>;
 
 export const UpdateThreeDsScenarioBody = Type.Object(
-  { conditions: Type.Optional(Nullable(ThreeDsScenarioConditionsSchema)), outcome: Type.Optional(Nullable(ThreeDsScenarioOutcomeSchema)) },
+  {
+    conditions: Type.Optional(Nullable(ThreeDsScenarioConditionsSchema)),
+    outcome: Type.Optional(Nullable(ThreeDsScenarioOutcomeSchema)),
+  },
   { additionalProperties: false, title: 'ThreeDSecureScenarioUpdate' },
 );
 export type UpdateThreeDsScenarioBody = Static<typeof UpdateThreeDsScenarioBody>;
 
-export const ThreeDsScenarioParams = Type.Object({ three_ds_scenario_id: Uuid({ description: 'ID of the 3DS scenario' }) });
+export const ThreeDsScenarioParams = Type.Object({
+  three_ds_scenario_id: Uuid({ description: 'ID of the 3DS scenario' }),
+});
 
 export const ListThreeDsScenariosQuery = Type.Object(PaginationQuery);
 export type ListThreeDsScenariosQuery = Static<typeof ListThreeDsScenariosQuery>;

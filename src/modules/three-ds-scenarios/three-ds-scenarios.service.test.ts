@@ -13,14 +13,25 @@ afterAll(async () => t.close());
 const VISA = '4111111111111111';
 const MASTERCARD = '5555555555554444';
 const outcome = (status: string) => ({ version: '2.2.0', authentication: { transaction_status: status } });
-const FACTS: ThreeDsFacts = { amount: 1299, cardNumber: VISA, externalIdentifier: 'order-1', buyer: { firstName: 'Ada', lastName: 'Lovelace', emailAddress: 'ada@example.com' } };
+const FACTS: ThreeDsFacts = {
+  amount: 1299,
+  cardNumber: VISA,
+  externalIdentifier: 'order-1',
+  buyer: { firstName: 'Ada', lastName: 'Lovelace', emailAddress: 'ada@example.com' },
+};
 
 async function scenario(merchant: string, conditions: object, status: string): Promise<void> {
-  const res = await t.request({ method: 'POST', url: '/three-ds-scenarios', payload: { conditions, outcome: outcome(status) }, merchantAccountId: merchant });
+  const res = await t.request({
+    method: 'POST',
+    url: '/three-ds-scenarios',
+    payload: { conditions, outcome: outcome(status) },
+    merchantAccountId: merchant,
+  });
   expect(res.statusCode, res.body).toBe(201);
 }
 
-const match = (merchant: string, facts: Partial<ThreeDsFacts> = {}) => matchThreeDsScenario(t.deps.db, t.deps, merchant, { ...FACTS, ...facts });
+const match = (merchant: string, facts: Partial<ThreeDsFacts> = {}) =>
+  matchThreeDsScenario(t.deps.db, t.deps, merchant, { ...FACTS, ...facts });
 
 describe('matchThreeDsScenario', () => {
   it('finds scenarios keyed by amount, by card, or by neither', async () => {
@@ -55,7 +66,12 @@ describe('matchThreeDsScenario', () => {
     try {
       await app.deps.db
         .insertInto('three_ds_scenarios')
-        .values({ merchant_account_id: 'default', id: '018f0000-0000-7000-8000-000000000001', amount: 1299, outcome: JSON.stringify({ ...outcome('Y'), result: null }) })
+        .values({
+          merchant_account_id: 'default',
+          id: '018f0000-0000-7000-8000-000000000001',
+          amount: 1299,
+          outcome: JSON.stringify({ ...outcome('Y'), result: null }),
+        })
         .execute();
       expect(await matchThreeDsScenario(app.deps.db, app.deps, 'default', { ...FACTS, cardNumber: null })).toBeNull();
     } finally {

@@ -14,7 +14,9 @@ export const CaptureSchema = Type.Object(
     transaction_id: Type.String({ format: 'uuid' }),
     currency: Type.String(),
     amount: Type.Integer({ description: 'Minor currency units' }),
-    status: StringEnum(CAPTURE_STATUSES, { description: '`pending` also while the provider has not answered yet (reconciliation asks it later)' }),
+    status: StringEnum(CAPTURE_STATUSES, {
+      description: '`pending` also while the provider has not answered yet (reconciliation asks it later)',
+    }),
     final: Type.Boolean({ description: 'Whether this capture closed capturing on the transaction' }),
     xid: NullableOut(Type.String({ description: "The payment service's id of the capture" })),
     captured_at: NullableOut(DateTime()),
@@ -42,7 +44,10 @@ export const CapturesSchema = Type.Object(
   { additionalProperties: false, title: 'CaptureCollection' },
 );
 
-export const CaptureParams = Type.Object({ transaction_id: Type.String({ format: 'uuid' }), capture_id: Type.String({ format: 'uuid' }) });
+export const CaptureParams = Type.Object({
+  transaction_id: Type.String({ format: 'uuid' }),
+  capture_id: Type.String({ format: 'uuid' }),
+});
 
 /** An attempt without its final answer yet (in flight, or no answer: `unknown`) is `pending` to the merchant. */
 export function captureStatus(status: AttemptRow['status']): CaptureStatus {
@@ -50,7 +55,10 @@ export function captureStatus(status: AttemptRow['status']): CaptureStatus {
 }
 
 /** A capture attempt as the API shows it. A succeeded attempt is not updated after its answer, so its `updated_at` is when it was captured. */
-export function toCaptureResource(attempt: AttemptRow, transaction: Pick<TransactionRow, 'currency' | 'external_identifier' | 'cart_items'>): Capture {
+export function toCaptureResource(
+  attempt: AttemptRow,
+  transaction: Pick<TransactionRow, 'currency' | 'external_identifier' | 'cart_items'>,
+): Capture {
   const status = captureStatus(attempt.status);
   return {
     type: 'capture',

@@ -1,4 +1,11 @@
-import { callConnector as boundedConnectorCall, CONNECTOR_TIMEOUT_MS, unknownOutcome, UNANSWERED, type CallFailure, type CallSuccess } from '../../connectors/call.ts';
+import {
+  callConnector as boundedConnectorCall,
+  CONNECTOR_TIMEOUT_MS,
+  unknownOutcome,
+  UNANSWERED,
+  type CallFailure,
+  type CallSuccess,
+} from '../../connectors/call.ts';
 import type { PaymentConnector, ResponseFacts } from '../../connectors/connector.ts';
 import type { RequestContext } from '../../context.ts';
 import type { Deps } from '../../context.ts';
@@ -17,7 +24,10 @@ export type CallResult<T> = CallSuccess<T> | CallFailure;
  * an unexpected error, which may have happened after the provider acted) is an unknown outcome,
  * never a decline (`unknownOutcome`).
  */
-export function callConnector<T>(fn: () => Promise<T>, log: { warn(obj: object, msg?: string): void }): Promise<CallResult<T>> {
+export function callConnector<T>(
+  fn: () => Promise<T>,
+  log: { warn(obj: object, msg?: string): void },
+): Promise<CallResult<T>> {
   return boundedConnectorCall(fn, unknownOutcome(log));
 }
 
@@ -31,29 +41,49 @@ export interface BoundConnector {
 export async function connectorOfTransaction(db: Executor, deps: Deps, row: TransactionRow): Promise<BoundConnector> {
   if (!row.payment_service_id) throw new AppError('bad_request', 'The transaction has no payment service to act on');
   const service = await findUsablePaymentServiceCached(db, deps, row.merchant_account_id, row.payment_service_id);
-  if (!service) throw new AppError('bad_request', `The payment service ${row.payment_service_id} of this transaction has been deleted`);
+  if (!service)
+    throw new AppError(
+      'bad_request',
+      `The payment service ${row.payment_service_id} of this transaction has been deleted`,
+    );
   const connector = deps.connectors.find(service.payment_service_definition_id);
-  if (!connector) throw deps.connectors.sandboxRefusal(service.payment_service_definition_id) ?? new AppError('bad_request', `No connector is available for ${service.payment_service_definition_id}`);
-  const options = (row.connection_options?.[service.payment_service_definition_id] as Record<string, unknown> | undefined) ?? null;
+  if (!connector)
+    throw (
+      deps.connectors.sandboxRefusal(service.payment_service_definition_id) ??
+      new AppError('bad_request', `No connector is available for ${service.payment_service_definition_id}`)
+    );
+  const options =
+    (row.connection_options?.[service.payment_service_definition_id] as Record<string, unknown> | undefined) ?? null;
   return { connector, credentials: await credentialsOf(db, deps, service), options };
 }
 
 /** Facts of the original payment that follow-up calls carry (never the full number). */
 export function paymentHint(row: TransactionRow) {
   const pm = (row.payment_method ?? {}) as { bin?: string | null; label?: string | null };
-  return { method: row.method ?? 'card', bin: pm.bin ?? null, last4: pm.label ?? null, authorizedAmount: row.authorized_amount || row.amount };
+  return {
+    method: row.method ?? 'card',
+    bin: pm.bin ?? null,
+    last4: pm.label ?? null,
+    authorizedAmount: row.authorized_amount || row.amount,
+  };
 }
 
 /**
  * The attempt row after its call: final, `pending` (asked again at `nextCheck`), or `unknown` when
  * no answer came (a timeout: never a decline; reconciliation asks the provider later).
  */
-export function attemptPatch(result: CallResult<ResponseFacts>, applied: { attemptStatus: AttemptStatus } | null, nextCheck: Date, providerReference: string | null, errorWithoutAnswer: string | null = null) {
+export function attemptPatch(
+  result: CallResult<ResponseFacts>,
+  applied: { attemptStatus: AttemptStatus } | null,
+  nextCheck: Date,
+  providerReference: string | null,
+  errorWithoutAnswer: string | null = null,
+) {
   const answer = result.ok ? result.value : null;
   return {
     status: applied?.attemptStatus ?? ('unknown' as const),
     provider_reference: providerReference,
-    error_code: answer ? answer.errorCode : errorWithoutAnswer ?? (result.ok ? null : result.kind),
+    error_code: answer ? answer.errorCode : (errorWithoutAnswer ?? (result.ok ? null : result.kind)),
     raw_response_code: answer?.rawResponseCode ?? null,
     raw_response_description: answer?.rawResponseDescription ?? null,
     next_check_at: applied && applied.attemptStatus !== 'pending' ? null : nextCheck,

@@ -2,14 +2,26 @@ import { Type, type Static } from 'typebox';
 import { AirlineSchema, CartItemSchema, GuestBuyerSchema } from '../../http/schemas/checkout.ts';
 import { MinorUnits, Nullable, StringEnum } from '../../http/schemas/common.ts';
 import { Discriminated, KeyPresence } from '../../http/schemas/discriminated.ts';
-import { CardExpirationDate, CardNumber, CARD_TYPES, SecurityCode } from '../payment-methods/payment-methods.schemas.ts';
+import {
+  CardExpirationDate,
+  CardNumber,
+  CARD_TYPES,
+  SecurityCode,
+} from '../payment-methods/payment-methods.schemas.ts';
 import { PAYMENT_SOURCES, RecipientSchema, StatementDescriptorSchema } from './transaction.schema.ts';
 
 /** `POST /transactions` body (TransactionCreate). */
 
 const ExternalIdentifier = () => Type.String({ minLength: 1, maxLength: 200 });
 const Opt = <T extends Parameters<typeof Nullable>[0]>(schema: T) => Type.Optional(Nullable(schema));
-const RedirectUrl = () => Opt(Type.String({ minLength: 1, maxLength: 2000, description: 'Where the buyer returns after an approval step (3DS, redirect methods)' }));
+const RedirectUrl = () =>
+  Opt(
+    Type.String({
+      minLength: 1,
+      maxLength: 2000,
+      description: 'Where the buyer returns after an approval step (3DS, redirect methods)',
+    }),
+  );
 const Uuid = (description: string) => Type.String({ format: 'uuid', description });
 
 export const CardForm = Type.Object(
@@ -28,7 +40,12 @@ export const CardForm = Type.Object(
 );
 
 export const StoredForm = Type.Object(
-  { method: Type.Literal('id'), id: Uuid('A stored payment method'), security_code: Opt(SecurityCode()), redirect_url: RedirectUrl() },
+  {
+    method: Type.Literal('id'),
+    id: Uuid('A stored payment method'),
+    security_code: Opt(SecurityCode()),
+    redirect_url: RedirectUrl(),
+  },
   { additionalProperties: false, title: 'TokenPaymentMethodCreate' },
 );
 
@@ -62,7 +79,9 @@ export const NetworkTokenForm = Type.Object(
 
 /** Optional fields the wallet forms share (ApplePayPaymentMethodCreate, GooglePayPaymentMethodCreate). */
 const walletFields = {
-  card_suffix: Opt(Type.String({ pattern: '^\\d{4}$', description: 'Last 4 digits of the card as the wallet shows it' })),
+  card_suffix: Opt(
+    Type.String({ pattern: '^\\d{4}$', description: 'Last 4 digits of the card as the wallet shows it' }),
+  ),
   card_scheme: Opt(Type.String({ maxLength: 50 })),
   card_type: Opt(Type.String({ maxLength: 50 })),
   cardholder_name: Opt(Type.String({ maxLength: 200 })),
@@ -72,15 +91,29 @@ const walletFields = {
 };
 
 export const ApplePayForm = Type.Object(
-  { method: Type.Literal('applepay'), token: Type.Record(Type.String(), Type.Unknown(), { description: 'The payment token object Apple Pay JS gives (`payment.token`), as is' }), ...walletFields },
+  {
+    method: Type.Literal('applepay'),
+    token: Type.Record(Type.String(), Type.Unknown(), {
+      description: 'The payment token object Apple Pay JS gives (`payment.token`), as is',
+    }),
+    ...walletFields,
+  },
   { additionalProperties: false, title: 'ApplePayPaymentMethodCreate' },
 );
 
 export const GooglePayForm = Type.Object(
   {
     method: Type.Literal('googlepay'),
-    token: Type.Union([Type.String({ minLength: 1, maxLength: 20_000 }), Type.Record(Type.String(), Type.Unknown())], { description: 'The Google Pay payment token (paymentMethodData.tokenizationData.token): its JSON text or the parsed object' }),
-    assurance_details: Opt(Type.Object({ account_verified: Opt(Type.Boolean()), card_holder_authenticated: Opt(Type.Boolean()) }, { additionalProperties: false, title: 'GooglePayAssuranceDetails' })),
+    token: Type.Union([Type.String({ minLength: 1, maxLength: 20_000 }), Type.Record(Type.String(), Type.Unknown())], {
+      description:
+        'The Google Pay payment token (paymentMethodData.tokenizationData.token): its JSON text or the parsed object',
+    }),
+    assurance_details: Opt(
+      Type.Object(
+        { account_verified: Opt(Type.Boolean()), card_holder_authenticated: Opt(Type.Boolean()) },
+        { additionalProperties: false, title: 'GooglePayAssuranceDetails' },
+      ),
+    ),
     ...walletFields,
   },
   { additionalProperties: false, title: 'GooglePayPaymentMethodCreate' },
@@ -98,7 +131,11 @@ export const GooglePayPanOnlyForm = Type.Object(
     buyer_external_identifier: Opt(ExternalIdentifier()),
     redirect_url: RedirectUrl(),
   },
-  { additionalProperties: false, title: 'GooglePayFPANPaymentMethodCreate', description: 'A Google Pay PAN_ONLY card the merchant decrypted itself' },
+  {
+    additionalProperties: false,
+    title: 'GooglePayFPANPaymentMethodCreate',
+    description: 'A Google Pay PAN_ONLY card the merchant decrypted itself',
+  },
 );
 
 /** Optional fields of the Click to Pay and Paze forms (models.md). */
@@ -112,8 +149,19 @@ const buyerFields = {
 export const PazeForm = Type.Object(
   {
     method: Type.Literal('paze'),
-    token: Type.String({ minLength: 1, maxLength: 20_000, description: 'The completeResponse of the Paze checkout (a JWS): verified and decrypted by this server' }),
-    checkout_token: Opt(Type.String({ minLength: 1, maxLength: 20_000, description: 'The JWS of Paze\'s checkout response, optional: when sent it must be signed by Paze, unexpired and of the same session' })),
+    token: Type.String({
+      minLength: 1,
+      maxLength: 20_000,
+      description: 'The completeResponse of the Paze checkout (a JWS): verified and decrypted by this server',
+    }),
+    checkout_token: Opt(
+      Type.String({
+        minLength: 1,
+        maxLength: 20_000,
+        description:
+          "The JWS of Paze's checkout response, optional: when sent it must be signed by Paze, unexpired and of the same session",
+      }),
+    ),
     ...buyerFields,
   },
   { additionalProperties: false, title: 'PazePaymentMethodCreate' },
@@ -139,7 +187,11 @@ const ClickToPayCardForm = Type.Object(
     card_type: Opt(StringEnum(CARD_TYPES)),
     ...buyerFields,
   },
-  { additionalProperties: false, title: 'ClickToPayFPANPaymentMethodCreate', description: 'A Click to Pay card number (FPAN)' },
+  {
+    additionalProperties: false,
+    title: 'ClickToPayFPANPaymentMethodCreate',
+    description: 'A Click to Pay card number (FPAN)',
+  },
 );
 
 /** Click to Pay: a card number when `number` is present, else a device token with its cryptogram (models.md). */
@@ -160,7 +212,11 @@ const redirectForm = (method: (typeof REDIRECT_METHODS)[number]) =>
       method: Type.Literal(method),
       country: Type.String({ pattern: '^[A-Z]{2}$', format: 'iso-3166-alpha-2' }),
       currency: Type.String({ pattern: '^[A-Z]{3}$', format: 'iso-4217' }),
-      redirect_url: Type.String({ minLength: 1, maxLength: 2000, description: 'Where the buyer returns after the approval page' }),
+      redirect_url: Type.String({
+        minLength: 1,
+        maxLength: 2000,
+        description: 'Where the buyer returns after the approval page',
+      }),
       external_identifier: Opt(ExternalIdentifier()),
       buyer_id: Opt(Uuid('Stored buyer')),
       buyer_external_identifier: Opt(ExternalIdentifier()),
@@ -171,11 +227,34 @@ const RedirectForms = REDIRECT_METHODS.map(redirectForm);
 
 export const TransactionPaymentMethodBody = Discriminated(
   'method',
-  ['card', 'id', 'checkout-session', 'network-token', 'applepay', 'googlepay', 'googlepay_pan_only', 'paze', 'click-to-pay', ...REDIRECT_METHODS],
-  [CardForm, StoredForm, CheckoutSessionForm, NetworkTokenForm, ApplePayForm, GooglePayForm, GooglePayPanOnlyForm, PazeForm, ClickToPayForm, ...RedirectForms],
+  [
+    'card',
+    'id',
+    'checkout-session',
+    'network-token',
+    'applepay',
+    'googlepay',
+    'googlepay_pan_only',
+    'paze',
+    'click-to-pay',
+    ...REDIRECT_METHODS,
+  ],
+  [
+    CardForm,
+    StoredForm,
+    CheckoutSessionForm,
+    NetworkTokenForm,
+    ApplePayForm,
+    GooglePayForm,
+    GooglePayPanOnlyForm,
+    PazeForm,
+    ClickToPayForm,
+    ...RedirectForms,
+  ],
   {
     title: 'TransactionPaymentMethodCreate',
-    description: 'How the buyer pays: a card, a stored payment method (`id`), a checkout session, a network token, an Apple Pay, Google Pay or Paze token (decrypted by this server), a Google Pay PAN_ONLY card, a Click to Pay device token or card number, or a redirect method (the buyer approves on a page)',
+    description:
+      'How the buyer pays: a card, a stored payment method (`id`), a checkout session, a network token, an Apple Pay, Google Pay or Paze token (decrypted by this server), a Google Pay PAN_ONLY card, a Click to Pay device token or card number, or a redirect method (the buyer approves on a page)',
   },
 );
 export type TransactionPaymentMethodBody = Static<typeof TransactionPaymentMethodBody>;
@@ -192,13 +271,25 @@ const ThreeDSecureData = Type.Object(
     xid: Opt(Type.String({ maxLength: 100 })),
     directory_transaction_id: Opt(Type.String({ maxLength: 100 })),
   },
-  { additionalProperties: false, title: 'ThreeDSecureData', description: 'Result of a 3DS authentication done elsewhere (v1: xid, cavv_algorithm, authentication_response; v2: directory_transaction_id)' },
+  {
+    additionalProperties: false,
+    title: 'ThreeDSecureData',
+    description:
+      'Result of a 3DS authentication done elsewhere (v1: xid, cavv_algorithm, authentication_response; v2: directory_transaction_id)',
+  },
 );
 
 const BrowserInfo = Type.Object(
   {
-    javascript_enabled: Type.Boolean(), java_enabled: Type.Boolean(), language: Type.String({ maxLength: 35 }), color_depth: Type.Integer(), screen_height: Type.Integer(),
-    screen_width: Type.Integer(), time_zone_offset: Type.Integer(), user_agent: Type.String({ maxLength: 2048 }), user_device: StringEnum(['desktop', 'mobile'] as const),
+    javascript_enabled: Type.Boolean(),
+    java_enabled: Type.Boolean(),
+    language: Type.String({ maxLength: 35 }),
+    color_depth: Type.Integer(),
+    screen_height: Type.Integer(),
+    screen_width: Type.Integer(),
+    time_zone_offset: Type.Integer(),
+    user_agent: Type.String({ maxLength: 2048 }),
+    user_device: StringEnum(['desktop', 'mobile'] as const),
     accept_header: Opt(Type.String({ maxLength: 2048 })),
   },
   { additionalProperties: false, title: 'BrowserInfo' },
@@ -212,21 +303,34 @@ const GiftCardItem = Type.Object(
     id: Type.Optional(Type.String({ format: 'uuid' })),
     amount: MinorUnits({ minimum: 1, maximum: 99999999 }),
   },
-  { additionalProperties: false, title: 'GiftCardTransactionCreate', description: 'Either number and pin (GiftCardTransactionCreate) or id (GiftCardTokenTransactionCreate)' },
+  {
+    additionalProperties: false,
+    title: 'GiftCardTransactionCreate',
+    description: 'Either number and pin (GiftCardTransactionCreate) or id (GiftCardTokenTransactionCreate)',
+  },
 );
 
 const Minor = () => Opt(MinorUnits({ minimum: 0, maximum: 99999999 }));
 
 export const CreateTransactionBody = Type.Object(
   {
-    amount: MinorUnits({ minimum: 0, maximum: 99999999, description: 'Minor currency units; total across gift cards and the payment method' }),
+    amount: MinorUnits({
+      minimum: 0,
+      maximum: 99999999,
+      description: 'Minor currency units; total across gift cards and the payment method',
+    }),
     currency: Type.String({ pattern: '^[A-Z]{3}$', format: 'iso-4217' }),
     country: Opt(Type.String({ pattern: '^[A-Z]{2}$', format: 'iso-3166-alpha-2' })),
     payment_method: Opt(TransactionPaymentMethodBody),
     buyer: Opt(GuestBuyerSchema),
     buyer_id: Opt(Uuid('A stored buyer')),
     buyer_external_identifier: Opt(ExternalIdentifier()),
-    gift_cards: Opt(Type.Array(GiftCardItem, { maxItems: 10, description: 'Gift cards redeemed first; the payment method is authorized for the rest of amount' })),
+    gift_cards: Opt(
+      Type.Array(GiftCardItem, {
+        maxItems: 10,
+        description: 'Gift cards redeemed first; the payment method is authorized for the rest of amount',
+      }),
+    ),
     external_identifier: Opt(ExternalIdentifier()),
     intent: Type.Optional(StringEnum(['authorize', 'capture'] as const, { default: 'authorize' })),
     store: Type.Optional(Type.Boolean({ default: false })),
@@ -276,14 +380,27 @@ export type UpdateTransactionBody = Static<typeof UpdateTransactionBody>;
 
 export const CaptureTransactionBody = Type.Object(
   {
-    amount: Opt(MinorUnits({ minimum: 0, maximum: 99999999, description: 'Minor currency units; omitted: the rest of the authorized amount' })),
+    amount: Opt(
+      MinorUnits({
+        minimum: 0,
+        maximum: 99999999,
+        description: 'Minor currency units; omitted: the rest of the authorized amount',
+      }),
+    ),
     airline: Opt(AirlineSchema),
     cart_items: Opt(Type.Array(CartItemSchema, { maxItems: 249 })),
-    final: Type.Optional(Type.Boolean({ default: true, description: 'False leaves the transaction open for further captures (multi-capture connections only)' })),
+    final: Type.Optional(
+      Type.Boolean({
+        default: true,
+        description: 'False leaves the transaction open for further captures (multi-capture connections only)',
+      }),
+    ),
     external_identifier: Opt(Type.String({ minLength: 1, maxLength: 300 })),
   },
   { additionalProperties: false, title: 'TransactionCaptureCreate' },
 );
 export type CaptureTransactionBody = Static<typeof CaptureTransactionBody>;
 
-export const TransactionParams = Type.Object({ transaction_id: Type.String({ format: 'uuid', description: 'ID of the transaction' }) });
+export const TransactionParams = Type.Object({
+  transaction_id: Type.String({ format: 'uuid', description: 'ID of the transaction' }),
+});

@@ -2,7 +2,15 @@ import type { Deps, RequestContext } from '../../context.ts';
 import type { TransactionRow } from '../../db/schema-transactions.ts';
 import type { Tx } from '../../db/transaction.ts';
 import { invalidField } from '../../errors/app-error.ts';
-import { recordGiftCardRedemptions, redeemGiftCard, resolveTransactionGiftCards, reverseGiftCardRedemption, skipGiftCardRedemption, type GiftCardInstrument, type TransactionGiftCardItem } from '../gift-cards/gift-cards.service.ts';
+import {
+  recordGiftCardRedemptions,
+  redeemGiftCard,
+  resolveTransactionGiftCards,
+  reverseGiftCardRedemption,
+  skipGiftCardRedemption,
+  type GiftCardInstrument,
+  type TransactionGiftCardItem,
+} from '../gift-cards/gift-cards.service.ts';
 import { withTransaction } from '../../db/transaction.ts';
 import { redemptionsOfTransaction } from '../gift-cards/gift-card-redemptions.service.ts';
 
@@ -21,30 +29,63 @@ export interface GiftCardTender {
 
 function items(raw: Array<{ number?: string; pin?: string; id?: string; amount: number }>): TransactionGiftCardItem[] {
   return raw.map((item, index) => {
-    if (item.id && (item.number || item.pin)) throw invalidField('body', `/gift_cards/${index}`, 'Send either id (a stored gift card) or number and pin, not both');
+    if (item.id && (item.number || item.pin))
+      throw invalidField(
+        'body',
+        `/gift_cards/${index}`,
+        'Send either id (a stored gift card) or number and pin, not both',
+      );
     if (item.id) return { id: item.id, amount: item.amount };
-    if (!item.number || !item.pin) throw invalidField('body', `/gift_cards/${index}`, 'A gift card needs number and pin, or the id of a stored gift card');
+    if (!item.number || !item.pin)
+      throw invalidField(
+        'body',
+        `/gift_cards/${index}`,
+        'A gift card needs number and pin, or the id of a stored gift card',
+      );
     return { number: item.number, pin: item.pin, amount: item.amount };
   });
 }
 
 /** Phase 1 (in the creating transaction): checks the cards and records one `created` redemption each. */
 /** `coversAll`: no payment method, so the gift cards must pay exactly `amount`. */
-export async function recordTender(tx: Tx, ctx: RequestContext, transactionId: string, raw: Array<{ number?: string; pin?: string; id?: string; amount: number }>, amount: number, buyerId: string | null, coversAll: boolean): Promise<GiftCardTender | null> {
+export async function recordTender(
+  tx: Tx,
+  ctx: RequestContext,
+  transactionId: string,
+  raw: Array<{ number?: string; pin?: string; id?: string; amount: number }>,
+  amount: number,
+  buyerId: string | null,
+  coversAll: boolean,
+): Promise<GiftCardTender | null> {
   if (raw.length === 0) return null;
   const instruments = await resolveTransactionGiftCards(tx, ctx, items(raw));
   for (const card of instruments) {
-    if (card.buyerId && card.buyerId !== buyerId) throw invalidField('body', card.pointer, 'The stored gift card belongs to another buyer than the transaction\'s');
+    if (card.buyerId && card.buyerId !== buyerId)
+      throw invalidField('body', card.pointer, "The stored gift card belongs to another buyer than the transaction's");
   }
   const total = instruments.reduce((sum, card) => sum + card.amount, 0);
-  if (coversAll && total !== amount) throw invalidField('body', '/gift_cards', `Without a payment_method the gift cards must add up to amount (${amount}); they add up to ${total}`);
-  if (!coversAll && total >= amount) throw invalidField('body', '/gift_cards', `The gift cards (${total}) must cover less than amount (${amount}): the payment method pays the rest`);
+  if (coversAll && total !== amount)
+    throw invalidField(
+      'body',
+      '/gift_cards',
+      `Without a payment_method the gift cards must add up to amount (${amount}); they add up to ${total}`,
+    );
+  if (!coversAll && total >= amount)
+    throw invalidField(
+      'body',
+      '/gift_cards',
+      `The gift cards (${total}) must cover less than amount (${amount}): the payment method pays the rest`,
+    );
   const redemptions = await recordGiftCardRedemptions(tx, ctx, transactionId, instruments);
   return { instruments, redemptionIds: redemptions.map((r) => r.id), total };
 }
 
 /** Phase 2: redeems every card in order; on the first failure skips the rest, reverses the redeemed, and returns its error code. */
-export async function redeemTender(ctx: RequestContext, tender: GiftCardTender, currency: string): Promise<string | null> {
+export async function redeemTender(
+  ctx: RequestContext,
+  tender: GiftCardTender,
+  currency: string,
+): Promise<string | null> {
   for (const [index, card] of tender.instruments.entries()) {
     const redemption = await redeemGiftCard(ctx, tender.redemptionIds[index]!, card, currency);
     if (redemption.status === 'succeeded') continue;
@@ -80,7 +121,9 @@ export async function reverseTender(ctx: RequestContext, tender: Pick<GiftCardTe
  */
 export async function reverseRedeemed(ctx: RequestContext, row: TransactionRow): Promise<void> {
   if (!row.multi_tender || !['authorization_declined', 'authorization_failed'].includes(row.status)) return;
-  const redeemed = (await redemptionsOfTransaction(ctx.deps.db, row.merchant_account_id, row.id)).filter((r) => r.status === 'succeeded');
+  const redeemed = (await redemptionsOfTransaction(ctx.deps.db, row.merchant_account_id, row.id)).filter(
+    (r) => r.status === 'succeeded',
+  );
   if (redeemed.length > 0) await reverseTender(ctx, { redemptionIds: redeemed.map((r) => r.id) });
 }
 
@@ -88,5 +131,14 @@ type Log = { warn(obj: object, msg?: string): void; info(obj: object, msg?: stri
 
 /** A context for work no request asked for (a job or a sweep): no principal, no idempotency. */
 export function systemContext(deps: Deps, merchantAccountId: string, operationId: string, log: Log): RequestContext {
-  return { deps, requestId: operationId, log: log as RequestContext['log'], principal: null, merchantAccountId, operationId, successStatus: 200, idempotency: null };
+  return {
+    deps,
+    requestId: operationId,
+    log: log as RequestContext['log'],
+    principal: null,
+    merchantAccountId,
+    operationId,
+    successStatus: 200,
+    idempotency: null,
+  };
 }

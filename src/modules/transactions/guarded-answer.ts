@@ -67,7 +67,9 @@ export async function recordGuarded<R, T>(
 }
 
 /** Also once withTransaction has translated it (the idempotent path). */
-const isForeignKeyViolation = (error: unknown) => sqlState(error) === SQLSTATE.foreignKeyViolation || sqlState((error as { cause?: unknown } | null)?.cause) === SQLSTATE.foreignKeyViolation;
+const isForeignKeyViolation = (error: unknown) =>
+  sqlState(error) === SQLSTATE.foreignKeyViolation ||
+  sqlState((error as { cause?: unknown } | null)?.cause) === SQLSTATE.foreignKeyViolation;
 
 /**
  * A guarded update and the writes that go with it in one statement outside any database
@@ -75,7 +77,12 @@ const isForeignKeyViolation = (error: unknown) => sqlState(error) === SQLSTATE.f
  * updated row, or null when nothing was written (the row moved, the writes cannot share a
  * statement, or a deadlock): the caller takes its locked path. `group` as for `recordGuarded`.
  */
-export async function writeGuarded<R>(db: Executor, update: Compilable<R>, writes: Array<Compilable<unknown>>, group?: GroupKey): Promise<R | null> {
+export async function writeGuarded<R>(
+  db: Executor,
+  update: Compilable<R>,
+  writes: Array<Compilable<unknown>>,
+  group?: GroupKey,
+): Promise<R | null> {
   try {
     const rows = await runGuardedWrites<R>(db, update, writes, group);
     return rows === null ? null : rows[0]!;

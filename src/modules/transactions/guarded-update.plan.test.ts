@@ -32,17 +32,43 @@ afterAll(async () => dispose?.());
 
 describe('happy', () => {
   it('finds the transaction by its primary key, not through the status index, without statistics', async () => {
-    const stats = await sql<{ n: number }>`select count(*)::int as n from pg_stats where tablename = 'transactions' and schemaname = current_schema()`.execute(runtime.deps.db);
+    const stats = await sql<{
+      n: number;
+    }>`select count(*)::int as n from pg_stats where tablename = 'transactions' and schemaname = current_schema()`.execute(
+      runtime.deps.db,
+    );
     expect(stats.rows[0]!.n).toBe(0);
-    const query = updateTransactionIfStatusQuery(runtime.deps.db, account, uuidv7(), 'processing', { status: 'authorization_succeeded' }, new Date()).compile();
+    const query = updateTransactionIfStatusQuery(
+      runtime.deps.db,
+      account,
+      uuidv7(),
+      'processing',
+      { status: 'authorization_succeeded' },
+      new Date(),
+    ).compile();
     const plan = await genericPlan(runtime.deps.db, query);
     expect(plan).toContain('transactions_pkey');
     expect(plan).not.toContain('transactions_status_idx');
   });
 
   it('the update guarded by the values it read finds the transaction by its primary key too, not through the list index', async () => {
-    const read = { status: 'authorization_succeeded' as const, authorized_amount: 100, capture_limit: 100, captured_amount: 0, capture_reserved: 0, capture_closed: false, refunded_amount: 0, refund_reserved: 0, updated_at: new Date() };
-    const query = updateTransactionIfUnchangedQuery(runtime.deps.db, account, uuidv7(), { basis: read, add: { capture_reserved: 100 }, patch: { capture_closed: true }, updatedAt: new Date() }).compile();
+    const read = {
+      status: 'authorization_succeeded' as const,
+      authorized_amount: 100,
+      capture_limit: 100,
+      captured_amount: 0,
+      capture_reserved: 0,
+      capture_closed: false,
+      refunded_amount: 0,
+      refund_reserved: 0,
+      updated_at: new Date(),
+    };
+    const query = updateTransactionIfUnchangedQuery(runtime.deps.db, account, uuidv7(), {
+      basis: read,
+      add: { capture_reserved: 100 },
+      patch: { capture_closed: true },
+      updatedAt: new Date(),
+    }).compile();
     const plan = await genericPlan(runtime.deps.db, query);
     expect(plan).toContain('transactions_pkey');
     expect(plan).not.toMatch(/transactions_(status|list)_idx/);

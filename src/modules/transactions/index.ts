@@ -27,12 +27,31 @@ import { voidTransaction } from './routes/void-transaction.ts';
 
 export async function transactions(app: FastifyInstance): Promise<void> {
   for (const route of [
-    createTransaction, listTransactions, getTransaction, updateTransaction, captureTransaction, voidTransaction, cancelTransaction, syncTransaction,
-    createTransactionRefund, createFullTransactionRefund, listTransactionRefunds, getTransactionRefund, getRefund,
-    listTransactionActions, listTransactionEvents, listTransactionSettlements, getTransactionSettlement,
+    createTransaction,
+    listTransactions,
+    getTransaction,
+    updateTransaction,
+    captureTransaction,
+    voidTransaction,
+    cancelTransaction,
+    syncTransaction,
+    createTransactionRefund,
+    createFullTransactionRefund,
+    listTransactionRefunds,
+    getTransactionRefund,
+    getRefund,
+    listTransactionActions,
+    listTransactionEvents,
+    listTransactionSettlements,
+    getTransactionSettlement,
     incrementTransactionAuthorization,
-    listTransactionCaptures, getTransactionCapture, listTransactionRefundSettlements, getTransactionRefundSettlement,
-    listTransactionChargebacks, listTransactionChargebackReversals, updateTransactionSession,
+    listTransactionCaptures,
+    getTransactionCapture,
+    listTransactionRefundSettlements,
+    getTransactionRefundSettlement,
+    listTransactionChargebacks,
+    listTransactionChargebackReversals,
+    updateTransactionSession,
   ]) {
     app.route(route);
   }

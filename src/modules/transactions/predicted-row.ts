@@ -10,8 +10,20 @@ import type { TransactionPatch } from './transactions.repo.ts';
 
 /** JSON columns: a patch writes them as JSON text, a row read back holds the parsed value. */
 const JSON_COLUMNS: ReadonlySet<keyof TransactionsTable> = new Set<keyof TransactionsTable>([
-  'payment_method', 'payment_service', 'buyer', 'shipping_details', 'additional_identifiers', 'metadata', 'cart_items',
-  'airline', 'statement_descriptor', 'three_d_secure', 'recipient', 'extra', 'connection_options', 'actions',
+  'payment_method',
+  'payment_service',
+  'buyer',
+  'shipping_details',
+  'additional_identifiers',
+  'metadata',
+  'cart_items',
+  'airline',
+  'statement_descriptor',
+  'three_d_secure',
+  'recipient',
+  'extra',
+  'connection_options',
+  'actions',
 ]);
 
 export interface PredictedRow {
@@ -33,7 +45,8 @@ export function predictRow(row: TransactionRow, patch: TransactionPatch, updated
       computed.push(key);
       continue;
     }
-    next[key] = JSON_COLUMNS.has(key as keyof TransactionsTable) && typeof value === 'string' ? JSON.parse(value) : value;
+    next[key] =
+      JSON_COLUMNS.has(key as keyof TransactionsTable) && typeof value === 'string' ? JSON.parse(value) : value;
     set.push(key);
   }
   return { row: next as unknown as TransactionRow, set, computed };
@@ -60,6 +73,11 @@ function canonical(value: unknown): unknown {
   if (value === undefined || value === null) return null;
   if (value instanceof Date) return `date:${value.getTime()}`;
   if (Array.isArray(value)) return value.map(canonical);
-  if (typeof value === 'object') return Object.fromEntries(Object.keys(value).sort().map((key) => [key, canonical((value as Record<string, unknown>)[key])]));
+  if (typeof value === 'object')
+    return Object.fromEntries(
+      Object.keys(value)
+        .sort()
+        .map((key) => [key, canonical((value as Record<string, unknown>)[key])]),
+    );
   return value;
 }

@@ -5,7 +5,15 @@ import { uuidToBase62 } from '../../lib/base62.ts';
 
 export const CreateRefundBody = Type.Object(
   {
-    amount: Type.Optional(NullableOut(MinorUnits({ minimum: 1, maximum: 99999999, description: 'Minor currency units; omitted: everything captured and not yet refunded' }))),
+    amount: Type.Optional(
+      NullableOut(
+        MinorUnits({
+          minimum: 1,
+          maximum: 99999999,
+          description: 'Minor currency units; omitted: everything captured and not yet refunded',
+        }),
+      ),
+    ),
     target_type: Type.Optional(StringEnum(['payment-method', 'gift-card-redemption'] as const)),
     target_id: Type.Optional(NullableOut(Type.String({ format: 'uuid' }))),
     reason: Type.Optional(NullableOut(Type.String({ maxLength: 500 }))),
@@ -16,7 +24,10 @@ export const CreateRefundBody = Type.Object(
 export type CreateRefundBody = Static<typeof CreateRefundBody>;
 
 export const RefundAllBody = Type.Object(
-  { reason: Type.Optional(NullableOut(Type.String({ maxLength: 500 }))), external_identifier: Type.Optional(NullableOut(Type.String({ minLength: 1, maxLength: 200 }))) },
+  {
+    reason: Type.Optional(NullableOut(Type.String({ maxLength: 500 }))),
+    external_identifier: Type.Optional(NullableOut(Type.String({ minLength: 1, maxLength: 200 }))),
+  },
   { additionalProperties: false, title: 'TransactionRefundAllCreate' },
 );
 export type RefundAllBody = Static<typeof RefundAllBody>;
@@ -39,11 +50,19 @@ export const RefundSchema = Type.Object(
     transaction_external_identifier: NullableOut(Type.String()),
     created_at: DateTime(),
     updated_at: DateTime(),
-    creator: NullableOut(Type.Object({ id: Type.String(), name: Type.String(), email_address: Type.String() }, { additionalProperties: false, title: 'Creator' })),
+    creator: NullableOut(
+      Type.Object(
+        { id: Type.String(), name: Type.String(), email_address: Type.String() },
+        { additionalProperties: false, title: 'Creator' },
+      ),
+    ),
     error_code: NullableOut(Type.String()),
     raw_response_code: NullableOut(Type.String()),
     raw_response_description: NullableOut(Type.String()),
-    settled: Type.Boolean({ description: "The payment service's settlement report includes this refund (GET /transactions/{transaction_id}/refund-settlements lists it)" }),
+    settled: Type.Boolean({
+      description:
+        "The payment service's settlement report includes this refund (GET /transactions/{transaction_id}/refund-settlements lists it)",
+    }),
   },
   { additionalProperties: false, title: 'Refund' },
 );
@@ -85,6 +104,9 @@ export function toRefundResource(row: RefundRow, transaction: { external_identif
   };
 }
 
-export const RefundParams = Type.Object({ transaction_id: Type.String({ format: 'uuid' }), refund_id: Type.String({ format: 'uuid' }) });
+export const RefundParams = Type.Object({
+  transaction_id: Type.String({ format: 'uuid' }),
+  refund_id: Type.String({ format: 'uuid' }),
+});
 export const RefundIdParams = Type.Object({ refund_id: Type.String({ format: 'uuid' }) });
 export const RefundItemList = ItemList(RefundSchema, 'RefundList');

@@ -32,7 +32,21 @@ export function resumeAttempt<T>(
 }
 
 /** A capture's or void's record from its attempt: a call without a final answer is `pending`. */
-export function resultOfAttempt(type: 'transaction-capture' | 'transaction-void', attempt: AttemptRow, transaction: Transaction): OperationResult {
-  const status = attempt.status === 'succeeded' || attempt.status === 'declined' || attempt.status === 'failed' ? attempt.status : 'pending';
-  return { type, status, code: attempt.error_code, raw_response_code: attempt.raw_response_code, raw_response_description: attempt.raw_response_description, transaction };
+export function resultOfAttempt(
+  type: 'transaction-capture' | 'transaction-void',
+  attempt: AttemptRow,
+  transaction: Transaction,
+): OperationResult {
+  const status =
+    attempt.status === 'succeeded' || attempt.status === 'declined' || attempt.status === 'failed'
+      ? attempt.status
+      : 'pending';
+  return {
+    type,
+    status,
+    code: attempt.error_code,
+    raw_response_code: attempt.raw_response_code,
+    raw_response_description: attempt.raw_response_description,
+    transaction,
+  };
 }

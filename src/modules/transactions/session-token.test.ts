@@ -17,14 +17,16 @@ describe('happy', () => {
   });
 
   it('round-trips any merchant account id', () => {
-    fc.assert(fc.property(fc.string({ minLength: 1, maxLength: 255 }), (merchant) => {
-      expect(tokens.read(tokens.issue(merchant, TXN, at), TXN)?.merchantAccountId).toBe(merchant);
-    }));
+    fc.assert(
+      fc.property(fc.string({ minLength: 1, maxLength: 255 }), (merchant) => {
+        expect(tokens.read(tokens.issue(merchant, TXN, at), TXN)?.merchantAccountId).toBe(merchant);
+      }),
+    );
   });
 });
 
 describe('security', () => {
-  it("refuses a token for another transaction, with an edited account or expiry, or under another key", () => {
+  it('refuses a token for another transaction, with an edited account or expiry, or under another key', () => {
     const token = tokens.issue('acme', TXN, at);
     const [account, expires, mac] = token.split('.');
     expect(tokens.read(token, OTHER)).toBeNull();
@@ -39,16 +41,27 @@ describe('security', () => {
     const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
     const index = alphabet.indexOf(last);
     const sameBytes = alphabet[index ^ 1]!;
-    expect(Buffer.from(token.split('.')[2]!.slice(0, -1) + sameBytes, 'base64url')).toEqual(Buffer.from(token.split('.')[2]!, 'base64url'));
+    expect(Buffer.from(token.split('.')[2]!.slice(0, -1) + sameBytes, 'base64url')).toEqual(
+      Buffer.from(token.split('.')[2]!, 'base64url'),
+    );
     expect(tokens.read(token.slice(0, -1) + sameBytes, TXN)).toBeNull();
   });
 
   it('refuses malformed tokens without throwing', () => {
-    fc.assert(fc.property(fc.string({ maxLength: 200 }), (junk) => {
-      expect(tokens.read(junk, TXN)).toBeNull();
-    }));
+    fc.assert(
+      fc.property(fc.string({ maxLength: 200 }), (junk) => {
+        expect(tokens.read(junk, TXN)).toBeNull();
+      }),
+    );
     const [account, expires, mac] = tokens.issue('acme', TXN, at).split('.');
-    for (const bad of [`${account}.${expires}`, `${account}.${expires}.${mac}.x`, `${account}.${expires}.${mac!.slice(1)}`, `${account}.-1.${mac}`, `${account}.1e9.${mac}`, `.${expires}.${mac}`]) {
+    for (const bad of [
+      `${account}.${expires}`,
+      `${account}.${expires}.${mac}.x`,
+      `${account}.${expires}.${mac!.slice(1)}`,
+      `${account}.-1.${mac}`,
+      `${account}.1e9.${mac}`,
+      `.${expires}.${mac}`,
+    ]) {
       expect(tokens.read(bad, TXN), bad).toBeNull();
     }
   });

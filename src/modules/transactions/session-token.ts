@@ -23,7 +23,9 @@ export class TransactionSessionTokens {
 
   private mac(merchantAccountId: string, transactionId: string, expiresMs: number): Buffer {
     // JSON keeps the parts apart: no text can move from one part into another.
-    return createHmac('sha256', this.secret).update(JSON.stringify(['transaction-session', merchantAccountId, transactionId, expiresMs])).digest();
+    return createHmac('sha256', this.secret)
+      .update(JSON.stringify(['transaction-session', merchantAccountId, transactionId, expiresMs]))
+      .digest();
   }
 
   issue(merchantAccountId: string, transactionId: string, expiresAt: Date): string {

@@ -1,4 +1,9 @@
-import type { NewTransactionEvent, TransactionRow, TransactionStatus, AttemptOperation } from '../../db/schema-transactions.ts';
+import type {
+  NewTransactionEvent,
+  TransactionRow,
+  TransactionStatus,
+  AttemptOperation,
+} from '../../db/schema-transactions.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import type { CallResult } from './connector-call.ts';
 import type { Applied } from './outcomes.ts';
@@ -13,8 +18,20 @@ export function statusEvent(row: TransactionRow, from: TransactionStatus, now: D
   return event(row, 'transaction-updated-status', { from, to: row.status }, now);
 }
 
-export function event(row: Pick<TransactionRow, 'merchant_account_id' | 'id'>, name: string, context: Record<string, unknown>, now: Date): NewTransactionEvent {
-  return { merchant_account_id: row.merchant_account_id, id: uuidv7(), transaction_id: row.id, name, context: JSON.stringify(context), created_at: now };
+export function event(
+  row: Pick<TransactionRow, 'merchant_account_id' | 'id'>,
+  name: string,
+  context: Record<string, unknown>,
+  now: Date,
+): NewTransactionEvent {
+  return {
+    merchant_account_id: row.merchant_account_id,
+    id: uuidv7(),
+    transaction_id: row.id,
+    name,
+    context: JSON.stringify(context),
+    created_at: now,
+  };
 }
 
 const UNKNOWN_EVENT: Record<AttemptOperation, string> = {
@@ -27,17 +44,35 @@ const UNKNOWN_EVENT: Record<AttemptOperation, string> = {
 };
 
 /** One connector call: which attempt, what was asked, what came back (or that nothing did). */
-export function attemptEvent(row: TransactionRow, attemptId: string, operation: AttemptOperation, amount: number, result: CallResult<{ errorCode: string | null; rawResponseCode: string | null; rawResponseDescription: string | null }> | null, applied: Applied | null, now: Date): NewTransactionEvent {
+export function attemptEvent(
+  row: TransactionRow,
+  attemptId: string,
+  operation: AttemptOperation,
+  amount: number,
+  result: CallResult<{
+    errorCode: string | null;
+    rawResponseCode: string | null;
+    rawResponseDescription: string | null;
+  }> | null,
+  applied: Applied | null,
+  now: Date,
+): NewTransactionEvent {
   const answer = result?.ok ? result.value : null;
-  return event(row, applied?.eventName ?? UNKNOWN_EVENT[operation], {
-    attempt_id: attemptId,
-    operation,
-    amount,
-    payment_service_id: row.payment_service_id,
-    outcome: applied ? applied.attemptStatus : 'unknown',
-    error_code: answer?.errorCode ?? (result && !result.ok ? (result.kind === 'timeout' ? 'timeout' : result.kind) : null),
-    raw_response_code: answer?.rawResponseCode ?? null,
-    raw_response_description: answer?.rawResponseDescription ?? null,
-    duration_ms: result?.ms ?? null,
-  }, now);
+  return event(
+    row,
+    applied?.eventName ?? UNKNOWN_EVENT[operation],
+    {
+      attempt_id: attemptId,
+      operation,
+      amount,
+      payment_service_id: row.payment_service_id,
+      outcome: applied ? applied.attemptStatus : 'unknown',
+      error_code:
+        answer?.errorCode ?? (result && !result.ok ? (result.kind === 'timeout' ? 'timeout' : result.kind) : null),
+      raw_response_code: answer?.rawResponseCode ?? null,
+      raw_response_description: answer?.rawResponseDescription ?? null,
+      duration_ms: result?.ms ?? null,
+    },
+    now,
+  );
 }

@@ -16,7 +16,13 @@ export const TransactionActionSchema = Type.Object(
 export const TransactionActionsSchema = ItemList(TransactionActionSchema, 'TransactionActions');
 
 export const TransactionEventSchema = Type.Object(
-  { type: Type.Literal('transaction-event'), id: Type.String(), name: Type.String(), created_at: DateTime(), context: Type.Record(Type.String(), Type.Unknown()) },
+  {
+    type: Type.Literal('transaction-event'),
+    id: Type.String(),
+    name: Type.String(),
+    created_at: DateTime(),
+    context: Type.Record(Type.String(), Type.Unknown()),
+  },
   { additionalProperties: false, title: 'TransactionEvent' },
 );
 export const TransactionEventsSchema = ListEnvelope(TransactionEventSchema, 'TransactionEvents');
@@ -65,27 +71,52 @@ export const RefundSettlementsSchema = ItemList(RefundSettlementSchema, 'RefundS
  * settlement's fields (`amount` positive: what the line takes back, or gives back).
  */
 const ledgerLine = <T extends 'chargeback' | 'chargeback-reversal'>(type: T, title: string) =>
-  Type.Object({ type: Type.Literal(type), ...Type.Omit(SettlementSchema, ['type']).properties }, { additionalProperties: false, title });
+  Type.Object(
+    { type: Type.Literal(type), ...Type.Omit(SettlementSchema, ['type']).properties },
+    { additionalProperties: false, title },
+  );
 export const ChargebackSchema = ledgerLine('chargeback', 'Chargeback');
 export const ChargebacksSchema = ItemList(ChargebackSchema, 'Chargebacks');
 export const ChargebackReversalSchema = ledgerLine('chargeback-reversal', 'ChargebackReversal');
 export const ChargebackReversalsSchema = ItemList(ChargebackReversalSchema, 'ChargebackReversals');
 
-export const SettlementParams = Type.Object({ transaction_id: Type.String({ format: 'uuid' }), settlement_id: Type.String({ format: 'uuid' }) });
+export const SettlementParams = Type.Object({
+  transaction_id: Type.String({ format: 'uuid' }),
+  settlement_id: Type.String({ format: 'uuid' }),
+});
 
 const time = (value: Date | string) => (value instanceof Date ? value : new Date(value)).toISOString();
 
 export function toEventResource(row: TransactionEventRow) {
-  return { type: 'transaction-event' as const, id: row.id, name: row.name, created_at: row.created_at.toISOString(), context: row.context };
+  return {
+    type: 'transaction-event' as const,
+    id: row.id,
+    name: row.name,
+    created_at: row.created_at.toISOString(),
+    context: row.context,
+  };
 }
 
 /** A settlement record, or the settlement fields of another report line (a chargeback). */
 export function toSettlementResource(row: Omit<SettlementRow, 'refund_id' | 'capture_attempt_id'>) {
   return {
-    type: 'settlement' as const, id: row.id, merchant_account_id: row.merchant_account_id, created_at: row.created_at.toISOString(), updated_at: row.updated_at.toISOString(),
-    posted_at: time(row.posted_at), ingested_at: time(row.ingested_at), currency: row.currency, amount: row.amount, exchange_rate: row.exchange_rate, commission: row.commission,
-    interchange: row.interchange, markup: row.markup, scheme_fee: row.scheme_fee, payment_service_report_id: row.payment_service_report_id,
-    payment_service_report_file_ids: row.payment_service_report_file_ids, transaction_id: row.transaction_id,
+    type: 'settlement' as const,
+    id: row.id,
+    merchant_account_id: row.merchant_account_id,
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+    posted_at: time(row.posted_at),
+    ingested_at: time(row.ingested_at),
+    currency: row.currency,
+    amount: row.amount,
+    exchange_rate: row.exchange_rate,
+    commission: row.commission,
+    interchange: row.interchange,
+    markup: row.markup,
+    scheme_fee: row.scheme_fee,
+    payment_service_report_id: row.payment_service_report_id,
+    payment_service_report_file_ids: row.payment_service_report_file_ids,
+    transaction_id: row.transaction_id,
   };
 }
 

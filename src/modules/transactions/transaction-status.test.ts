@@ -1,12 +1,41 @@
 import { describe, expect, it } from 'vitest';
 import type { TransactionStatus } from '../../db/schema-transactions.ts';
-import { ALL_STATUSES, AUTHORIZED, TransitionError, canTransition, cancelRefusal, captureRefusal, intentOutcome, nextStatus, refundRefusal, voidRefusal } from './transaction-status.ts';
+import {
+  ALL_STATUSES,
+  AUTHORIZED,
+  TransitionError,
+  canTransition,
+  cancelRefusal,
+  captureRefusal,
+  intentOutcome,
+  nextStatus,
+  refundRefusal,
+  voidRefusal,
+} from './transaction-status.ts';
 
 /** The specification, written out independently of TRANSITIONS: every allowed change. */
 const ALLOWED: Record<TransactionStatus, TransactionStatus[]> = {
-  processing: ['buyer_approval_pending', 'authorization_succeeded', 'authorization_declined', 'authorization_failed', 'capture_succeeded', 'capture_pending'],
-  buyer_approval_pending: ['authorization_succeeded', 'authorization_declined', 'authorization_failed', 'capture_succeeded', 'capture_pending'],
-  authorization_succeeded: ['capture_succeeded', 'capture_pending', 'authorization_voided', 'authorization_void_pending'],
+  processing: [
+    'buyer_approval_pending',
+    'authorization_succeeded',
+    'authorization_declined',
+    'authorization_failed',
+    'capture_succeeded',
+    'capture_pending',
+  ],
+  buyer_approval_pending: [
+    'authorization_succeeded',
+    'authorization_declined',
+    'authorization_failed',
+    'capture_succeeded',
+    'capture_pending',
+  ],
+  authorization_succeeded: [
+    'capture_succeeded',
+    'capture_pending',
+    'authorization_voided',
+    'authorization_void_pending',
+  ],
   capture_pending: ['capture_succeeded', 'authorization_succeeded'],
   // A further partial capture of a multi-capture authorization may be pending at the provider.
   capture_succeeded: ['capture_succeeded', 'capture_pending'],
@@ -44,9 +73,12 @@ describe('happy', () => {
     authorization_declined: { authorize: 'failed', capture: 'failed' },
     authorization_failed: { authorize: 'failed', capture: 'failed' },
   };
-  it.each(ALL_STATUSES.flatMap((s) => (['authorize', 'capture'] as const).map((i) => [s, i] as const)))('intentOutcome of %s with intent %s', (status, intent) => {
-    expect(intentOutcome(intent, status)).toBe(expected[status][intent]);
-  });
+  it.each(ALL_STATUSES.flatMap((s) => (['authorize', 'capture'] as const).map((i) => [s, i] as const)))(
+    'intentOutcome of %s with intent %s',
+    (status, intent) => {
+      expect(intentOutcome(intent, status)).toBe(expected[status][intent]);
+    },
+  );
 
   it('lists the statuses that hold authorized funds', () => {
     expect([...AUTHORIZED].sort()).toEqual(['authorization_succeeded', 'capture_pending', 'capture_succeeded']);
@@ -58,16 +90,22 @@ describe('happy', () => {
     for (const status of ALL_STATUSES.filter((s) => s !== 'authorization_succeeded' && s !== 'capture_succeeded')) {
       expect(captureRefusal({ status, capture_closed: false }), status).toEqual(expect.any(String));
     }
-    for (const status of ALL_STATUSES) expect(captureRefusal({ status, capture_closed: true })).toContain('final capture or a void');
+    for (const status of ALL_STATUSES)
+      expect(captureRefusal({ status, capture_closed: true })).toContain('final capture or a void');
     expect(captureRefusal({ status: 'capture_pending', capture_closed: false })).toContain('still pending');
   });
 
   it('voids only an authorized, uncaptured transaction', () => {
     const open = { captured_amount: 0, capture_reserved: 0 };
     expect(voidRefusal({ status: 'authorization_succeeded', ...open })).toBeNull();
-    for (const status of ALL_STATUSES.filter((s) => s !== 'authorization_succeeded')) expect(voidRefusal({ status, ...open }), status).toEqual(expect.any(String));
-    expect(voidRefusal({ status: 'authorization_succeeded', captured_amount: 1, capture_reserved: 0 })).toContain('refund it instead');
-    expect(voidRefusal({ status: 'authorization_succeeded', captured_amount: 0, capture_reserved: 1 })).toContain('refund it instead');
+    for (const status of ALL_STATUSES.filter((s) => s !== 'authorization_succeeded'))
+      expect(voidRefusal({ status, ...open }), status).toEqual(expect.any(String));
+    expect(voidRefusal({ status: 'authorization_succeeded', captured_amount: 1, capture_reserved: 0 })).toContain(
+      'refund it instead',
+    );
+    expect(voidRefusal({ status: 'authorization_succeeded', captured_amount: 0, capture_reserved: 1 })).toContain(
+      'refund it instead',
+    );
     expect(voidRefusal({ status: 'authorization_void_pending', ...open })).toContain('already pending');
   });
 

@@ -13,9 +13,27 @@ import type { TransactionStatus } from '../../db/schema-transactions.ts';
  *       ├─► authorization_declined | authorization_failed          (final)
  */
 export const TRANSITIONS: Readonly<Record<TransactionStatus, readonly TransactionStatus[]>> = {
-  processing: ['buyer_approval_pending', 'authorization_succeeded', 'authorization_declined', 'authorization_failed', 'capture_succeeded', 'capture_pending'],
-  buyer_approval_pending: ['authorization_succeeded', 'authorization_declined', 'authorization_failed', 'capture_succeeded', 'capture_pending'],
-  authorization_succeeded: ['capture_succeeded', 'capture_pending', 'authorization_voided', 'authorization_void_pending'],
+  processing: [
+    'buyer_approval_pending',
+    'authorization_succeeded',
+    'authorization_declined',
+    'authorization_failed',
+    'capture_succeeded',
+    'capture_pending',
+  ],
+  buyer_approval_pending: [
+    'authorization_succeeded',
+    'authorization_declined',
+    'authorization_failed',
+    'capture_succeeded',
+    'capture_pending',
+  ],
+  authorization_succeeded: [
+    'capture_succeeded',
+    'capture_pending',
+    'authorization_voided',
+    'authorization_void_pending',
+  ],
   // A pending capture that the provider then refuses leaves the authorization as it was.
   capture_pending: ['capture_succeeded', 'authorization_succeeded'],
   // Further partial captures of a multi-capture authorization keep the status, or are pending.
@@ -30,7 +48,10 @@ export const TRANSITIONS: Readonly<Record<TransactionStatus, readonly Transactio
 export const ALL_STATUSES = Object.keys(TRANSITIONS) as TransactionStatus[];
 
 export class TransitionError extends Error {
-  constructor(readonly from: TransactionStatus, readonly to: TransactionStatus) {
+  constructor(
+    readonly from: TransactionStatus,
+    readonly to: TransactionStatus,
+  ) {
     super(`a transaction cannot go from ${from} to ${to}`);
     this.name = 'TransitionError';
   }
@@ -47,7 +68,10 @@ export function nextStatus(from: TransactionStatus, to: TransactionStatus): Tran
 }
 
 /** The outcome of the intent given at creation, for a status. */
-export function intentOutcome(intent: 'authorize' | 'capture', status: TransactionStatus): 'pending' | 'succeeded' | 'failed' {
+export function intentOutcome(
+  intent: 'authorize' | 'capture',
+  status: TransactionStatus,
+): 'pending' | 'succeeded' | 'failed' {
   switch (status) {
     case 'authorization_declined':
     case 'authorization_failed':
@@ -68,7 +92,11 @@ export function intentOutcome(intent: 'authorize' | 'capture', status: Transacti
 }
 
 /** Statuses in which the funds are authorized and not released: capture and void act on these. */
-export const AUTHORIZED: readonly TransactionStatus[] = ['authorization_succeeded', 'capture_succeeded', 'capture_pending'];
+export const AUTHORIZED: readonly TransactionStatus[] = [
+  'authorization_succeeded',
+  'capture_succeeded',
+  'capture_pending',
+];
 
 /** Why a capture cannot start now, or null. */
 export function captureRefusal(t: { status: TransactionStatus; capture_closed: boolean }): string | null {
@@ -79,8 +107,17 @@ export function captureRefusal(t: { status: TransactionStatus; capture_closed: b
 }
 
 /** Why a void cannot start now, or null. */
-export function voidRefusal(t: { status: TransactionStatus; captured_amount: number; capture_reserved: number }): string | null {
-  if (t.captured_amount > 0 || t.capture_reserved > 0 || t.status === 'capture_succeeded' || t.status === 'capture_pending') {
+export function voidRefusal(t: {
+  status: TransactionStatus;
+  captured_amount: number;
+  capture_reserved: number;
+}): string | null {
+  if (
+    t.captured_amount > 0 ||
+    t.capture_reserved > 0 ||
+    t.status === 'capture_succeeded' ||
+    t.status === 'capture_pending'
+  ) {
     return 'A captured transaction cannot be voided; refund it instead';
   }
   if (t.status === 'authorization_succeeded') return null;

@@ -7,9 +7,11 @@ import { EXTRA_FIELDS, type Transaction, type TransactionSummary } from './trans
 
 const iso = (value: Date | null) => (value ? value.toISOString() : null);
 
-const buyerOf = (row: TransactionRow, revealPii: boolean): Transaction['buyer'] => toBuyerSnapshotResource(row.buyer, revealPii);
+const buyerOf = (row: TransactionRow, revealPii: boolean): Transaction['buyer'] =>
+  toBuyerSnapshotResource(row.buyer, revealPii);
 
-const shippingOf = (row: TransactionRow, revealPii: boolean): Transaction['shipping_details'] => toShippingSnapshotResource(row.shipping_details, revealPii);
+const shippingOf = (row: TransactionRow, revealPii: boolean): Transaction['shipping_details'] =>
+  toShippingSnapshotResource(row.shipping_details, revealPii);
 
 /** Shipping details copied onto a transaction or a payment link, masked without the scope to read personal data. */
 export function toShippingSnapshotResource(snapshot: unknown, revealPii: boolean): Transaction['shipping_details'] {
@@ -120,7 +122,16 @@ export function toTransactionResource(row: TransactionRow, revealPii: boolean): 
     intent_outcome: row.intent_outcome,
     multi_tender: row.multi_tender,
     account_funding_transaction: row.account_funding_transaction,
-    recipient: recipient && !revealPii ? { ...recipient, ...maskContactDetails({ first_name: recipient.first_name, last_name: recipient.last_name }), address: recipient.address ? {} : null, account_number: recipient.account_number ? '****' : null, date_of_birth: null } : recipient,
+    recipient:
+      recipient && !revealPii
+        ? {
+            ...recipient,
+            ...maskContactDetails({ first_name: recipient.first_name, last_name: recipient.last_name }),
+            address: recipient.address ? {} : null,
+            account_number: recipient.account_number ? '****' : null,
+            date_of_birth: null,
+          }
+        : recipient,
     merchant_advice_code: row.merchant_advice_code,
     session_token: null,
     iso_response_code: row.raw_response_code && /^\d{2}$/.test(row.raw_response_code) ? row.raw_response_code : null,

@@ -7,11 +7,37 @@ import { GiftCardRedemptionSchema } from '../gift-cards/gift-cards.schemas.ts';
 
 /** The transaction resource (`type` = `transaction`) as the spec lists it, every field present. */
 
-export const TRANSACTION_STATUSES = ['processing', 'authorization_succeeded', 'authorization_declined', 'authorization_failed', 'authorization_voided',
-  'authorization_void_pending', 'capture_succeeded', 'capture_pending', 'buyer_approval_pending'] as const;
+export const TRANSACTION_STATUSES = [
+  'processing',
+  'authorization_succeeded',
+  'authorization_declined',
+  'authorization_failed',
+  'authorization_voided',
+  'authorization_void_pending',
+  'capture_succeeded',
+  'capture_pending',
+  'buyer_approval_pending',
+] as const;
 export const PAYMENT_SOURCES = ['ecommerce', 'moto', 'recurring', 'installment', 'card_on_file'] as const;
-export const INSTRUMENT_TYPES = ['pan', 'card_token', 'redirect', 'redirect_token', 'googlepay', 'applepay', 'network_token', 'plaid', 'bank'] as const;
-const AVS = ['match', 'no_match', 'partial_match_address', 'partial_match_postcode', 'partial_match_name', 'unavailable'] as const;
+export const INSTRUMENT_TYPES = [
+  'pan',
+  'card_token',
+  'redirect',
+  'redirect_token',
+  'googlepay',
+  'applepay',
+  'network_token',
+  'plaid',
+  'bank',
+] as const;
+const AVS = [
+  'match',
+  'no_match',
+  'partial_match_address',
+  'partial_match_postcode',
+  'partial_match_name',
+  'unavailable',
+] as const;
 const CVV = ['match', 'no_match', 'unavailable', 'not_provided'] as const;
 const ANTI_FRAUD = ['accept', 'error', 'exception', 'reject', 'review', 'skipped', 'pending'] as const;
 
@@ -31,7 +57,12 @@ export const TransactionPaymentMethodSchema = Type.Object(
     fingerprint: Str(),
     country: Str(),
     currency: Str(),
-    details: NullableOut(Type.Object({ bin: Str(), card_type: Str(), card_issuer_name: Str() }, { additionalProperties: false, title: 'PaymentMethodDetailsCard' })),
+    details: NullableOut(
+      Type.Object(
+        { bin: Str(), card_type: Str(), card_issuer_name: Str() },
+        { additionalProperties: false, title: 'PaymentMethodDetailsCard' },
+      ),
+    ),
     approval_url: Str(),
     approval_target: Str(),
     external_identifier: Str(),
@@ -42,17 +73,43 @@ export const TransactionPaymentMethodSchema = Type.Object(
 );
 
 export const TransactionPaymentServiceSchema = Type.Object(
-  { type: Type.Literal('payment-service'), id: Uuid(), payment_service_definition_id: Type.String(), method: Type.String(), display_name: Type.String() },
+  {
+    type: Type.Literal('payment-service'),
+    id: Uuid(),
+    payment_service_definition_id: Type.String(),
+    method: Type.String(),
+    display_name: Type.String(),
+  },
   { additionalProperties: false, title: 'TransactionPaymentService' },
 );
 
 export const TransactionBuyerSchema = Type.Object(
-  { type: Type.Literal('buyer'), id: NullableOut(Uuid()), display_name: Str(), external_identifier: Str(), billing_details: NullableOut(BillingDetailsResourceSchema), account_number: Str() },
-  { additionalProperties: false, title: 'TransactionBuyer', description: 'Billing details are personal data: masked without the scope buyers.billing-details.read' },
+  {
+    type: Type.Literal('buyer'),
+    id: NullableOut(Uuid()),
+    display_name: Str(),
+    external_identifier: Str(),
+    billing_details: NullableOut(BillingDetailsResourceSchema),
+    account_number: Str(),
+  },
+  {
+    additionalProperties: false,
+    title: 'TransactionBuyer',
+    description: 'Billing details are personal data: masked without the scope buyers.billing-details.read',
+  },
 );
 
 export const TransactionShippingDetailsSchema = Type.Object(
-  { type: Type.Literal('shipping-details'), id: NullableOut(Uuid()), buyer_id: NullableOut(Uuid()), first_name: Str(), last_name: Str(), email_address: Str(), phone_number: Str(), address: NullableOut(AddressResourceSchema) },
+  {
+    type: Type.Literal('shipping-details'),
+    id: NullableOut(Uuid()),
+    buyer_id: NullableOut(Uuid()),
+    first_name: Str(),
+    last_name: Str(),
+    email_address: Str(),
+    phone_number: Str(),
+    address: NullableOut(AddressResourceSchema),
+  },
   { additionalProperties: false, title: 'TransactionShippingDetails' },
 );
 
@@ -63,7 +120,12 @@ const ThreeDSecureSummarySchema = Type.Object(
     method: NullableOut(StringEnum(['challenge', 'frictionless'] as const)),
     amount: Int(),
     response_data: NullableOut(Type.Record(Type.String(), Type.Union([Type.String(), Type.Null()]))),
-    error_data: NullableOut(Type.Object({ code: Str(), description: Str(), detail: Str(), component: Str() }, { additionalProperties: false, title: 'ThreeDSecureError' })),
+    error_data: NullableOut(
+      Type.Object(
+        { code: Str(), description: Str(), detail: Str(), component: Str() },
+        { additionalProperties: false, title: 'ThreeDSecureError' },
+      ),
+    ),
   },
   { additionalProperties: false, title: 'TransactionThreeDSecureSummary' },
 );
@@ -96,7 +158,9 @@ export const RecipientSchema = Type.Object(
 const SummaryFields = {
   type: Type.Literal('transaction'),
   id: Uuid(),
-  reconciliation_id: Type.String({ description: 'Base62 form of the id, sent to payment services as the short reference' }),
+  reconciliation_id: Type.String({
+    description: 'Base62 form of the id, sent to payment services as the short reference',
+  }),
   merchant_account_id: Type.String(),
   currency: Type.String(),
   amount: Type.Integer({ description: 'Total across all funding sources, gift cards included' }),
@@ -122,13 +186,26 @@ const SummaryFields = {
   shipping_details: NullableOut(TransactionShippingDetailsSchema),
   checkout_session_id: NullableOut(Uuid()),
   gift_card_redemptions: Type.Array(GiftCardRedemptionSchema),
-  gift_card_service: NullableOut(Type.Object({ type: Type.Literal('gift-card-service'), id: Uuid(), gift_card_service_definition_id: Type.String(), display_name: Type.String() }, { additionalProperties: false, title: 'GiftCardService' })),
+  gift_card_service: NullableOut(
+    Type.Object(
+      {
+        type: Type.Literal('gift-card-service'),
+        id: Uuid(),
+        gift_card_service_definition_id: Type.String(),
+        display_name: Type.String(),
+      },
+      { additionalProperties: false, title: 'GiftCardService' },
+    ),
+  ),
   created_at: DateTime(),
   updated_at: DateTime(),
   disputed: Type.Boolean(),
 };
 
-export const TransactionSummarySchema = Type.Object(SummaryFields, { additionalProperties: false, title: 'TransactionSummary' });
+export const TransactionSummarySchema = Type.Object(SummaryFields, {
+  additionalProperties: false,
+  title: 'TransactionSummary',
+});
 export type TransactionSummary = Static<typeof TransactionSummarySchema>;
 
 export const TransactionSchema = Type.Object(
@@ -177,22 +254,67 @@ export const TransactionSchema = Type.Object(
 export type Transaction = Static<typeof TransactionSchema>;
 
 /** Level 2/3 and other pass-through fields kept in the `extra` column. */
-export const EXTRA_FIELDS = ['installment_count', 'tax_amount', 'merchant_tax_id', 'purchase_order_number', 'customer_reference_number', 'amount_includes_tax',
-  'supplier_order_number', 'duty_amount', 'shipping_amount'] as const;
+export const EXTRA_FIELDS = [
+  'installment_count',
+  'tax_amount',
+  'merchant_tax_id',
+  'purchase_order_number',
+  'customer_reference_number',
+  'amount_includes_tax',
+  'supplier_order_number',
+  'duty_amount',
+  'shipping_amount',
+] as const;
 
 const resultOf = (type: string, statuses: readonly string[], title: string) =>
   Type.Object(
-    { type: Type.Literal(type), status: StringEnum(statuses), code: Str(), raw_response_code: Str(), raw_response_description: Str(), transaction: TransactionSchema },
+    {
+      type: Type.Literal(type),
+      status: StringEnum(statuses),
+      code: Str(),
+      raw_response_code: Str(),
+      raw_response_description: Str(),
+      transaction: TransactionSchema,
+    },
     { additionalProperties: false, title },
   );
 
-export const TransactionCaptureSchema = resultOf('transaction-capture', ['succeeded', 'pending', 'declined', 'failed'], 'TransactionCapture');
-export const TransactionVoidSchema = resultOf('transaction-void', ['succeeded', 'pending', 'declined', 'failed'], 'TransactionVoid');
-export const TransactionCancelSchema = resultOf('transaction-cancel', ['succeeded', 'pending', 'failed'], 'TransactionCancel');
-export const TransactionAuthorizationIncrementSchema = resultOf('transaction-authorization-increment', ['succeeded', 'failed'], 'TransactionAuthorizationIncrement');
+export const TransactionCaptureSchema = resultOf(
+  'transaction-capture',
+  ['succeeded', 'pending', 'declined', 'failed'],
+  'TransactionCapture',
+);
+export const TransactionVoidSchema = resultOf(
+  'transaction-void',
+  ['succeeded', 'pending', 'declined', 'failed'],
+  'TransactionVoid',
+);
+export const TransactionCancelSchema = resultOf(
+  'transaction-cancel',
+  ['succeeded', 'pending', 'failed'],
+  'TransactionCancel',
+);
+export const TransactionAuthorizationIncrementSchema = resultOf(
+  'transaction-authorization-increment',
+  ['succeeded', 'failed'],
+  'TransactionAuthorizationIncrement',
+);
 export const IncrementAuthorizationBody = Type.Object(
-  { amount: MinorUnits({ minimum: 0, maximum: 99_999_999, description: 'The increase in minor units (not the new total)' }) },
+  {
+    amount: MinorUnits({
+      minimum: 0,
+      maximum: 99_999_999,
+      description: 'The increase in minor units (not the new total)',
+    }),
+  },
   { additionalProperties: false, title: 'TransactionAuthorizationIncrementCreate' },
 );
 export type IncrementAuthorizationBody = Static<typeof IncrementAuthorizationBody>;
-export type OperationResult = { type: string; status: string; code: string | null; raw_response_code: string | null; raw_response_description: string | null; transaction: Transaction };
+export type OperationResult = {
+  type: string;
+  status: string;
+  code: string | null;
+  raw_response_code: string | null;
+  raw_response_description: string | null;
+  transaction: Transaction;
+};

@@ -1,6 +1,17 @@
 import { sql, type Compilable, type UpdateObject, type Updateable } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import type { AttemptRow, NewAttempt, NewTransaction, NewTransactionEvent, RefundRow, SettlementRow, TransactionAttemptsTable, TransactionEventRow, TransactionRow, TransactionsTable, RefundsTable } from '../../db/schema-transactions.ts';
+import type {
+  AttemptRow,
+  NewAttempt,
+  NewTransaction,
+  NewTransactionEvent,
+  RefundRow,
+  SettlementRow,
+  TransactionAttemptsTable,
+  TransactionEventRow,
+  TransactionRow,
+  RefundsTable,
+} from '../../db/schema-transactions.ts';
 import { insertQuery } from '../../db/insert-query.ts';
 import { columnIs, columnPlus, rowByKeys, selectByKeysQuery, updateByKeysQuery } from '../../db/keyed-queries.ts';
 import { keysetPage, type KeysetPage } from '../../db/keyset.ts';
@@ -9,15 +20,32 @@ import { runWrites } from '../../db/write-batch.ts';
 import type { CursorPosition } from '../../http/cursor.ts';
 
 /** `with`: writes to run in the same statement (src/db/write-batch.ts), e.g. an idempotency key's binding. */
-export async function insertTransaction(db: Executor, row: NewTransaction, withWrites: Compilable<unknown>[] = []): Promise<TransactionRow> {
+export async function insertTransaction(
+  db: Executor,
+  row: NewTransaction,
+  withWrites: Compilable<unknown>[] = [],
+): Promise<TransactionRow> {
   const insert = db.insertInto('transactions').values(row).returningAll();
   if (withWrites.length === 0) return insert.executeTakeFirstOrThrow();
   const [inserted] = await runWrites<TransactionRow>(db, [...withWrites, insert]);
   return inserted!;
 }
 
-export async function findTransaction(db: Executor, merchantAccountId: string, id: string, options: { forUpdate?: boolean } = {}): Promise<TransactionRow | undefined> {
-  return rowByKeys(db, 'transactions', [['merchant_account_id', merchantAccountId], ['id', id]], options);
+export async function findTransaction(
+  db: Executor,
+  merchantAccountId: string,
+  id: string,
+  options: { forUpdate?: boolean } = {},
+): Promise<TransactionRow | undefined> {
+  return rowByKeys(
+    db,
+    'transactions',
+    [
+      ['merchant_account_id', merchantAccountId],
+      ['id', id],
+    ],
+    options,
+  );
 }
 
 /** What a capture's settlement reads of the capture's attempt. */
@@ -31,25 +59,57 @@ export type SettledAttempt = Pick<AttemptRow, 'transaction_id' | 'operation' | '
  * changes a succeeded capture's attempt again. Anything that another holder of
  * the lock may have written (the settlements) is read after this statement.
  */
-export async function lockTransactionWithAttempt(db: Executor, merchantAccountId: string, id: string, attemptId: string): Promise<{ row: TransactionRow; attempt: SettledAttempt | null } | undefined> {
+export async function lockTransactionWithAttempt(
+  db: Executor,
+  merchantAccountId: string,
+  id: string,
+  attemptId: string,
+): Promise<{ row: TransactionRow; attempt: SettledAttempt | null } | undefined> {
   const found = await db
     .selectFrom('transactions as t')
-    .leftJoin('transaction_attempts as a', (join) => join.onRef('a.merchant_account_id', '=', 't.merchant_account_id').on('a.id', '=', attemptId))
+    .leftJoin('transaction_attempts as a', (join) =>
+      join.onRef('a.merchant_account_id', '=', 't.merchant_account_id').on('a.id', '=', attemptId),
+    )
     .selectAll('t')
-    .select(['a.transaction_id as svc_attempt_transaction_id', 'a.operation as svc_attempt_operation', 'a.status as svc_attempt_status', 'a.amount as svc_attempt_amount'])
+    .select([
+      'a.transaction_id as svc_attempt_transaction_id',
+      'a.operation as svc_attempt_operation',
+      'a.status as svc_attempt_status',
+      'a.amount as svc_attempt_amount',
+    ])
     .where('t.merchant_account_id', '=', merchantAccountId)
     .where('t.id', '=', id)
     .forUpdate('t')
     .executeTakeFirst();
   if (!found) return undefined;
-  const { svc_attempt_transaction_id: transactionId, svc_attempt_operation: operation, svc_attempt_status: status, svc_attempt_amount: amount, ...row } = found;
-  const attempt = transactionId === null || operation === null || status === null || amount === null ? null : { transaction_id: transactionId, operation, status, amount };
+  const {
+    svc_attempt_transaction_id: transactionId,
+    svc_attempt_operation: operation,
+    svc_attempt_status: status,
+    svc_attempt_amount: amount,
+    ...row
+  } = found;
+  const attempt =
+    transactionId === null || operation === null || status === null || amount === null
+      ? null
+      : { transaction_id: transactionId, operation, status, amount };
   return { row, attempt };
 }
 
 /** The transaction a payment service knows by its own id (inbound provider webhooks). */
-export async function findTransactionByProviderId(db: Executor, merchantAccountId: string, paymentServiceId: string, providerTransactionId: string): Promise<TransactionRow | undefined> {
-  return db.selectFrom('transactions').selectAll().where('merchant_account_id', '=', merchantAccountId).where('payment_service_transaction_id', '=', providerTransactionId).where('payment_service_id', '=', paymentServiceId).executeTakeFirst();
+export async function findTransactionByProviderId(
+  db: Executor,
+  merchantAccountId: string,
+  paymentServiceId: string,
+  providerTransactionId: string,
+): Promise<TransactionRow | undefined> {
+  return db
+    .selectFrom('transactions')
+    .selectAll()
+    .where('merchant_account_id', '=', merchantAccountId)
+    .where('payment_service_transaction_id', '=', providerTransactionId)
+    .where('payment_service_id', '=', paymentServiceId)
+    .executeTakeFirst();
 }
 
 /**
@@ -63,20 +123,48 @@ export async function findTransactionByProviderId(db: Executor, merchantAccountI
  * (merchant, status, …, id): every transaction passes through `processing`, so that walked the
  * merchant's whole history of entries for each authorization (decision 0026).
  */
-export function updateTransactionIfStatusQuery(db: Executor, merchantAccountId: string, id: string, status: TransactionRow['status'], patch: TransactionPatch, updatedAt: Date) {
-  return updateByKeysQuery<TransactionRow>(db, 'transactions', { ...patch, updated_at: updatedAt }, [['merchant_account_id', merchantAccountId], ['id', id]], {
-    conditions: [sql<boolean>`(status = ${status}) is true`],
-    returningAll: true,
-  });
+export function updateTransactionIfStatusQuery(
+  db: Executor,
+  merchantAccountId: string,
+  id: string,
+  status: TransactionRow['status'],
+  patch: TransactionPatch,
+  updatedAt: Date,
+) {
+  return updateByKeysQuery<TransactionRow>(
+    db,
+    'transactions',
+    { ...patch, updated_at: updatedAt },
+    [
+      ['merchant_account_id', merchantAccountId],
+      ['id', id],
+    ],
+    {
+      conditions: [sql<boolean>`(status = ${status}) is true`],
+      returningAll: true,
+    },
+  );
 }
 
 /** Columns a guarded update may require to hold the values they were read with. */
-const BASIS_COLUMNS = ['status', 'authorized_amount', 'capture_limit', 'captured_amount', 'capture_reserved', 'capture_closed', 'refunded_amount', 'refund_reserved', 'updated_at'] as const;
+const BASIS_COLUMNS = [
+  'status',
+  'authorized_amount',
+  'capture_limit',
+  'captured_amount',
+  'capture_reserved',
+  'capture_closed',
+  'refunded_amount',
+  'refund_reserved',
+  'updated_at',
+] as const;
 
 export type TransactionBasis = Partial<Pick<TransactionRow, (typeof BASIS_COLUMNS)[number]>>;
 
 /** Amount columns an update moves relative to the stored row. */
-export type TransactionAmounts = Partial<Pick<TransactionRow, 'captured_amount' | 'capture_reserved' | 'refunded_amount' | 'refund_reserved'>>;
+export type TransactionAmounts = Partial<
+  Pick<TransactionRow, 'captured_amount' | 'capture_reserved' | 'refunded_amount' | 'refund_reserved'>
+>;
 
 /**
  * Updates the transaction only while every column of `basis` still holds the value it was read
@@ -86,10 +174,17 @@ export type TransactionAmounts = Partial<Pick<TransactionRow, 'captured_amount' 
  * the row is found by its primary key only; the columns come in one fixed order, so that every
  * request writes the same text (src/db/group-commit.ts).
  */
-export function updateTransactionIfUnchangedQuery(db: Executor, merchantAccountId: string, id: string, change: { basis: TransactionBasis; add?: TransactionAmounts; patch?: TransactionPatch; updatedAt: Date }) {
+export function updateTransactionIfUnchangedQuery(
+  db: Executor,
+  merchantAccountId: string,
+  id: string,
+  change: { basis: TransactionBasis; add?: TransactionAmounts; patch?: TransactionPatch; updatedAt: Date },
+) {
   // An amount moved takes the place of the same column in the patch, as an object spread would.
   const set: Record<string, unknown> = { ...change.patch };
-  for (const [column, amount] of Object.entries(change.add ?? {}) as Array<[keyof TransactionAmounts, number | undefined]>) {
+  for (const [column, amount] of Object.entries(change.add ?? {}) as Array<
+    [keyof TransactionAmounts, number | undefined]
+  >) {
     if (amount !== undefined) set[column] = columnPlus(column, amount);
   }
   set.updated_at = change.updatedAt;
@@ -98,14 +193,27 @@ export function updateTransactionIfUnchangedQuery(db: Executor, merchantAccountI
     const value = change.basis[column];
     if (value !== undefined) conditions.push(columnIs(column, value));
   }
-  return updateByKeysQuery<TransactionRow>(db, 'transactions', set, [['merchant_account_id', merchantAccountId], ['id', id]], { conditions, returningAll: true });
+  return updateByKeysQuery<TransactionRow>(
+    db,
+    'transactions',
+    set,
+    [
+      ['merchant_account_id', merchantAccountId],
+      ['id', id],
+    ],
+    { conditions, returningAll: true },
+  );
 }
 
 /** Column values, or SQL expressions (such as `overCaptureLimit`). */
 export type TransactionPatch = UpdateObject<Database, 'transactions'>;
 
 /** The newest transaction made through a payment link (index `transactions_payment_link_idx` of 0026). */
-export async function findLatestOfPaymentLink(db: Executor, merchantAccountId: string, paymentLinkId: string): Promise<Pick<TransactionRow, 'id' | 'status' | 'error_code' | 'approval_url'> | undefined> {
+export async function findLatestOfPaymentLink(
+  db: Executor,
+  merchantAccountId: string,
+  paymentLinkId: string,
+): Promise<Pick<TransactionRow, 'id' | 'status' | 'error_code' | 'approval_url'> | undefined> {
   return db
     .selectFrom('transactions')
     .select(['id', 'status', 'error_code', 'approval_url'])
@@ -118,11 +226,25 @@ export async function findLatestOfPaymentLink(db: Executor, merchantAccountId: s
 }
 
 /** `updateTransaction`'s statement without its answer, for a caller that renders the row itself (predicted-row.ts) with `updatedAt`. */
-export function updateTransactionQuery(db: Executor, merchantAccountId: string, id: string, patch: TransactionPatch, updatedAt: Date) {
-  return updateByKeysQuery(db, 'transactions', { ...patch, updated_at: updatedAt }, [['merchant_account_id', merchantAccountId], ['id', id]]);
+export function updateTransactionQuery(
+  db: Executor,
+  merchantAccountId: string,
+  id: string,
+  patch: TransactionPatch,
+  updatedAt: Date,
+) {
+  return updateByKeysQuery(db, 'transactions', { ...patch, updated_at: updatedAt }, [
+    ['merchant_account_id', merchantAccountId],
+    ['id', id],
+  ]);
 }
 
-export async function updateTransaction(db: Executor, merchantAccountId: string, id: string, patch: TransactionPatch): Promise<TransactionRow> {
+export async function updateTransaction(
+  db: Executor,
+  merchantAccountId: string,
+  id: string,
+  patch: TransactionPatch,
+): Promise<TransactionRow> {
   return db
     .updateTable('transactions')
     .set({ ...patch, updated_at: new Date() })
@@ -141,27 +263,75 @@ export function insertAttemptQuery(db: Executor, row: NewAttempt) {
 }
 
 /** The transaction and its first attempt in one round trip (src/db/write-batch.ts). */
-export async function insertTransactionWithAttempt(db: Executor, row: NewTransaction, attempt: NewAttempt, withWrites: Compilable<unknown>[] = []): Promise<TransactionRow> {
+export async function insertTransactionWithAttempt(
+  db: Executor,
+  row: NewTransaction,
+  attempt: NewAttempt,
+  withWrites: Compilable<unknown>[] = [],
+): Promise<TransactionRow> {
   // Concurrent requests' inserts may share one statement (src/db/group-commit.ts).
-  const [inserted] = await runWrites<TransactionRow>(db, [insertAttemptQuery(db, attempt), ...withWrites, insertQuery(db, 'transactions', row, 'all')], { column: 'id', value: row.id });
+  const [inserted] = await runWrites<TransactionRow>(
+    db,
+    [insertAttemptQuery(db, attempt), ...withWrites, insertQuery(db, 'transactions', row, 'all')],
+    { column: 'id', value: row.id },
+  );
   return inserted!;
 }
 
-export async function findAttempt(db: Executor, merchantAccountId: string, id: string, options: { forUpdate?: boolean } = {}): Promise<AttemptRow | undefined> {
-  return (await selectByKeysQuery(db, 'transaction_attempts', [['merchant_account_id', merchantAccountId], ['id', id]], options).execute())[0];
+export async function findAttempt(
+  db: Executor,
+  merchantAccountId: string,
+  id: string,
+  options: { forUpdate?: boolean } = {},
+): Promise<AttemptRow | undefined> {
+  return (
+    await selectByKeysQuery(
+      db,
+      'transaction_attempts',
+      [
+        ['merchant_account_id', merchantAccountId],
+        ['id', id],
+      ],
+      options,
+    ).execute()
+  )[0];
 }
 
-export async function updateAttempt(db: Executor, merchantAccountId: string, id: string, patch: Updateable<TransactionAttemptsTable>): Promise<AttemptRow> {
-  return db.updateTable('transaction_attempts').set({ ...patch, updated_at: new Date() }).where('merchant_account_id', '=', merchantAccountId).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+export async function updateAttempt(
+  db: Executor,
+  merchantAccountId: string,
+  id: string,
+  patch: Updateable<TransactionAttemptsTable>,
+): Promise<AttemptRow> {
+  return db
+    .updateTable('transaction_attempts')
+    .set({ ...patch, updated_at: new Date() })
+    .where('merchant_account_id', '=', merchantAccountId)
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 /** `updatedAt`: given when the caller renders the attempt as the update leaves it (a capture's webhook event). */
-export function updateAttemptQuery(db: Executor, merchantAccountId: string, id: string, patch: Updateable<TransactionAttemptsTable>, updatedAt: Date = new Date()) {
-  return updateByKeysQuery(db, 'transaction_attempts', { ...patch, updated_at: updatedAt }, [['merchant_account_id', merchantAccountId], ['id', id]]);
+export function updateAttemptQuery(
+  db: Executor,
+  merchantAccountId: string,
+  id: string,
+  patch: Updateable<TransactionAttemptsTable>,
+  updatedAt: Date = new Date(),
+) {
+  return updateByKeysQuery(db, 'transaction_attempts', { ...patch, updated_at: updatedAt }, [
+    ['merchant_account_id', merchantAccountId],
+    ['id', id],
+  ]);
 }
 
 /** The capture attempts of one transaction, newest first (index `transaction_attempts_txn_idx`). */
-export async function listCaptures(db: Executor, merchantAccountId: string, transactionId: string): Promise<AttemptRow[]> {
+export async function listCaptures(
+  db: Executor,
+  merchantAccountId: string,
+  transactionId: string,
+): Promise<AttemptRow[]> {
   return db
     .selectFrom('transaction_attempts')
     .selectAll()
@@ -173,7 +343,12 @@ export async function listCaptures(db: Executor, merchantAccountId: string, tran
     .execute();
 }
 
-export async function findCapture(db: Executor, merchantAccountId: string, transactionId: string, id: string): Promise<AttemptRow | undefined> {
+export async function findCapture(
+  db: Executor,
+  merchantAccountId: string,
+  transactionId: string,
+  id: string,
+): Promise<AttemptRow | undefined> {
   return db
     .selectFrom('transaction_attempts')
     .selectAll()
@@ -185,18 +360,42 @@ export async function findCapture(db: Executor, merchantAccountId: string, trans
 }
 
 /** The provider call of a refund (none for a gift card redemption's refund), locked when asked (index `transaction_attempts_txn_idx`). */
-export async function findRefundAttempt(db: Executor, merchantAccountId: string, transactionId: string, refundId: string, options: { forUpdate?: boolean } = {}): Promise<AttemptRow | undefined> {
-  const query = db.selectFrom('transaction_attempts').selectAll().where('merchant_account_id', '=', merchantAccountId).where('transaction_id', '=', transactionId).where('refund_id', '=', refundId);
+export async function findRefundAttempt(
+  db: Executor,
+  merchantAccountId: string,
+  transactionId: string,
+  refundId: string,
+  options: { forUpdate?: boolean } = {},
+): Promise<AttemptRow | undefined> {
+  const query = db
+    .selectFrom('transaction_attempts')
+    .selectAll()
+    .where('merchant_account_id', '=', merchantAccountId)
+    .where('transaction_id', '=', transactionId)
+    .where('refund_id', '=', refundId);
   return (options.forUpdate ? query.forUpdate() : query).executeTakeFirst();
 }
 
 /** The void sent for a late authorization (its authorize attempt); at most one, a unique index says so. */
-export async function findCompensatingAttempt(db: Executor, merchantAccountId: string, authorizeAttemptId: string): Promise<AttemptRow | undefined> {
-  return db.selectFrom('transaction_attempts').selectAll().where('merchant_account_id', '=', merchantAccountId).where('compensates_attempt_id', '=', authorizeAttemptId).executeTakeFirst();
+export async function findCompensatingAttempt(
+  db: Executor,
+  merchantAccountId: string,
+  authorizeAttemptId: string,
+): Promise<AttemptRow | undefined> {
+  return db
+    .selectFrom('transaction_attempts')
+    .selectAll()
+    .where('merchant_account_id', '=', merchantAccountId)
+    .where('compensates_attempt_id', '=', authorizeAttemptId)
+    .executeTakeFirst();
 }
 
 /** Attempts of one transaction that have no final outcome yet (sync asks the connector about these). */
-export async function listOpenAttempts(db: Executor, merchantAccountId: string, transactionId: string): Promise<AttemptRow[]> {
+export async function listOpenAttempts(
+  db: Executor,
+  merchantAccountId: string,
+  transactionId: string,
+): Promise<AttemptRow[]> {
   return db
     .selectFrom('transaction_attempts')
     .selectAll()
@@ -228,8 +427,18 @@ export function insertEventsQuery(db: Executor, rows: NewTransactionEvent[]) {
   return insertQuery(db, 'transaction_events', rows);
 }
 
-export async function listEvents(db: Executor, merchantAccountId: string, transactionId: string, position: CursorPosition | null, limit: number): Promise<KeysetPage<TransactionEventRow>> {
-  const base = db.selectFrom('transaction_events').selectAll().where('merchant_account_id', '=', merchantAccountId).where('transaction_id', '=', transactionId);
+export async function listEvents(
+  db: Executor,
+  merchantAccountId: string,
+  transactionId: string,
+  position: CursorPosition | null,
+  limit: number,
+): Promise<KeysetPage<TransactionEventRow>> {
+  const base = db
+    .selectFrom('transaction_events')
+    .selectAll()
+    .where('merchant_account_id', '=', merchantAccountId)
+    .where('transaction_id', '=', transactionId);
   return keysetPage(db, base, { columns: ['created_at', 'id'], limit, position });
 }
 
@@ -242,7 +451,14 @@ export function insertRefundQuery(db: Executor, row: import('kysely').Insertable
 }
 
 /** The refund's answer, only while the refund is still `status` (returning the row); for a guarded statement (src/db/write-batch.ts). */
-export function updateRefundIfStatusQuery(db: Executor, merchantAccountId: string, id: string, status: RefundRow['status'], patch: Updateable<RefundsTable>, updatedAt: Date) {
+export function updateRefundIfStatusQuery(
+  db: Executor,
+  merchantAccountId: string,
+  id: string,
+  status: RefundRow['status'],
+  patch: Updateable<RefundsTable>,
+  updatedAt: Date,
+) {
   return db
     .updateTable('refunds')
     .set({ ...patch, updated_at: updatedAt })
@@ -256,7 +472,14 @@ export function updateRefundIfStatusQuery(db: Executor, merchantAccountId: strin
  * A refund's reservation released, and counted as refunded when it `succeeded`: relative to the
  * row as it is when the statement runs (no read first); the table's checks keep the sums right.
  */
-export function releaseRefundReservationQuery(db: Executor, merchantAccountId: string, id: string, amount: number, succeeded: boolean, updatedAt: Date) {
+export function releaseRefundReservationQuery(
+  db: Executor,
+  merchantAccountId: string,
+  id: string,
+  amount: number,
+  succeeded: boolean,
+  updatedAt: Date,
+) {
   return db
     .updateTable('transactions')
     .set((eb) => ({
@@ -268,7 +491,12 @@ export function releaseRefundReservationQuery(db: Executor, merchantAccountId: s
     .where('id', '=', id);
 }
 
-export async function updateRefund(db: Executor, merchantAccountId: string, id: string, patch: Updateable<RefundsTable>): Promise<RefundRow> {
+export async function updateRefund(
+  db: Executor,
+  merchantAccountId: string,
+  id: string,
+  patch: Updateable<RefundsTable>,
+): Promise<RefundRow> {
   return db
     .updateTable('refunds')
     .set({ ...patch, updated_at: new Date() })
@@ -280,49 +508,141 @@ export async function updateRefund(db: Executor, merchantAccountId: string, id: 
 
 /** A refund's settlement record was written: `settled` (migration 0047). */
 export function markRefundSettledQuery(db: Executor, merchantAccountId: string, id: string, now: Date) {
-  return db.updateTable('refunds').set({ settled: true, updated_at: now }).where('merchant_account_id', '=', merchantAccountId).where('id', '=', id);
+  return db
+    .updateTable('refunds')
+    .set({ settled: true, updated_at: now })
+    .where('merchant_account_id', '=', merchantAccountId)
+    .where('id', '=', id);
 }
 
-export async function findRefund(db: Executor, merchantAccountId: string, id: string, transactionId?: string): Promise<RefundRow | undefined> {
-  let query = db.selectFrom('refunds').selectAll().where('merchant_account_id', '=', merchantAccountId).where('id', '=', id);
+export async function findRefund(
+  db: Executor,
+  merchantAccountId: string,
+  id: string,
+  transactionId?: string,
+): Promise<RefundRow | undefined> {
+  let query = db
+    .selectFrom('refunds')
+    .selectAll()
+    .where('merchant_account_id', '=', merchantAccountId)
+    .where('id', '=', id);
   if (transactionId) query = query.where('transaction_id', '=', transactionId);
   return query.executeTakeFirst();
 }
 
 /** Gift card refunds a crash may have left `processing`, every merchant account, untouched since `before`; partial index `refunds_gift_card_open_idx`. */
 export async function listOpenGiftCardRefunds(db: Executor, before: Date, limit: number): Promise<RefundRow[]> {
-  return db.selectFrom('refunds').selectAll().where('status', '=', 'processing').where('target_type', '=', 'gift-card-redemption').where('updated_at', '<=', before).orderBy('updated_at').limit(limit).execute();
+  return db
+    .selectFrom('refunds')
+    .selectAll()
+    .where('status', '=', 'processing')
+    .where('target_type', '=', 'gift-card-redemption')
+    .where('updated_at', '<=', before)
+    .orderBy('updated_at')
+    .limit(limit)
+    .execute();
 }
 
-export async function listRefunds(db: Executor, merchantAccountId: string, transactionId: string): Promise<RefundRow[]> {
-  return db.selectFrom('refunds').selectAll().where('merchant_account_id', '=', merchantAccountId).where('transaction_id', '=', transactionId).orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
+export async function listRefunds(
+  db: Executor,
+  merchantAccountId: string,
+  transactionId: string,
+): Promise<RefundRow[]> {
+  return db
+    .selectFrom('refunds')
+    .selectAll()
+    .where('merchant_account_id', '=', merchantAccountId)
+    .where('transaction_id', '=', transactionId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
 }
 
-export async function listSettlements(db: Executor, merchantAccountId: string, transactionId: string): Promise<SettlementRow[]> {
-  return db.selectFrom('settlements').selectAll().where('merchant_account_id', '=', merchantAccountId).where('transaction_id', '=', transactionId).orderBy('created_at').orderBy('id').execute();
+export async function listSettlements(
+  db: Executor,
+  merchantAccountId: string,
+  transactionId: string,
+): Promise<SettlementRow[]> {
+  return db
+    .selectFrom('settlements')
+    .selectAll()
+    .where('merchant_account_id', '=', merchantAccountId)
+    .where('transaction_id', '=', transactionId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
 }
 
-export async function findSettlement(db: Executor, merchantAccountId: string, transactionId: string, id: string): Promise<SettlementRow | undefined> {
-  return db.selectFrom('settlements').selectAll().where('merchant_account_id', '=', merchantAccountId).where('transaction_id', '=', transactionId).where('id', '=', id).executeTakeFirst();
+export async function findSettlement(
+  db: Executor,
+  merchantAccountId: string,
+  transactionId: string,
+  id: string,
+): Promise<SettlementRow | undefined> {
+  return db
+    .selectFrom('settlements')
+    .selectAll()
+    .where('merchant_account_id', '=', merchantAccountId)
+    .where('transaction_id', '=', transactionId)
+    .where('id', '=', id)
+    .executeTakeFirst();
 }
 
 /** The settlements of the transaction's refunds (refund settlements), oldest first. */
-export async function listRefundSettlements(db: Executor, merchantAccountId: string, transactionId: string): Promise<Array<SettlementRow & { refund_id: string }>> {
-  const rows = await db.selectFrom('settlements').selectAll().where('merchant_account_id', '=', merchantAccountId).where('transaction_id', '=', transactionId).where('refund_id', 'is not', null).orderBy('created_at').orderBy('id').execute();
+export async function listRefundSettlements(
+  db: Executor,
+  merchantAccountId: string,
+  transactionId: string,
+): Promise<Array<SettlementRow & { refund_id: string }>> {
+  const rows = await db
+    .selectFrom('settlements')
+    .selectAll()
+    .where('merchant_account_id', '=', merchantAccountId)
+    .where('transaction_id', '=', transactionId)
+    .where('refund_id', 'is not', null)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
   return rows as Array<SettlementRow & { refund_id: string }>;
 }
 
-export async function findRefundSettlement(db: Executor, merchantAccountId: string, transactionId: string, id: string): Promise<(SettlementRow & { refund_id: string }) | undefined> {
-  const row = await db.selectFrom('settlements').selectAll().where('merchant_account_id', '=', merchantAccountId).where('transaction_id', '=', transactionId).where('id', '=', id).where('refund_id', 'is not', null).executeTakeFirst();
+export async function findRefundSettlement(
+  db: Executor,
+  merchantAccountId: string,
+  transactionId: string,
+  id: string,
+): Promise<(SettlementRow & { refund_id: string }) | undefined> {
+  const row = await db
+    .selectFrom('settlements')
+    .selectAll()
+    .where('merchant_account_id', '=', merchantAccountId)
+    .where('transaction_id', '=', transactionId)
+    .where('id', '=', id)
+    .where('refund_id', 'is not', null)
+    .executeTakeFirst();
   return row as (SettlementRow & { refund_id: string }) | undefined;
 }
 
 /** A settlement record, for a caller that runs it with its other writes (settlements.service.ts); `settlements_once_idx` refuses a second one. */
-export function insertSettlementQuery(db: Executor, row: import('kysely').Insertable<import('../../db/schema-transactions.ts').SettlementsTable>) {
+export function insertSettlementQuery(
+  db: Executor,
+  row: import('kysely').Insertable<import('../../db/schema-transactions.ts').SettlementsTable>,
+) {
   return insertQuery(db, 'settlements', row);
 }
 
 /** A transaction's refund the payment service knows by its own id (a provider's refund report line; refunds_psp_id_idx). */
-export async function findRefundByProviderId(db: Executor, merchantAccountId: string, transactionId: string, providerRefundId: string): Promise<RefundRow | undefined> {
-  return db.selectFrom('refunds').selectAll().where('merchant_account_id', '=', merchantAccountId).where('payment_service_refund_id', '=', providerRefundId).where('transaction_id', '=', transactionId).executeTakeFirst();
+export async function findRefundByProviderId(
+  db: Executor,
+  merchantAccountId: string,
+  transactionId: string,
+  providerRefundId: string,
+): Promise<RefundRow | undefined> {
+  return db
+    .selectFrom('refunds')
+    .selectAll()
+    .where('merchant_account_id', '=', merchantAccountId)
+    .where('payment_service_refund_id', '=', providerRefundId)
+    .where('transaction_id', '=', transactionId)
+    .executeTakeFirst();
 }

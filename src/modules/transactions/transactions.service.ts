@@ -19,7 +19,11 @@ async function requireTransaction(ctx: RequestContext, id: string) {
 }
 
 /** The newest transaction made through a payment link, or null: how the payment links module follows its payments. */
-export async function latestTransactionOfPaymentLink(db: Executor, merchantAccountId: string, paymentLinkId: string): Promise<{ id: string; status: TransactionStatus; errorCode: string | null; approvalUrl: string | null } | null> {
+export async function latestTransactionOfPaymentLink(
+  db: Executor,
+  merchantAccountId: string,
+  paymentLinkId: string,
+): Promise<{ id: string; status: TransactionStatus; errorCode: string | null; approvalUrl: string | null } | null> {
   const row = await repo.findLatestOfPaymentLink(db, merchantAccountId, paymentLinkId);
   return row ? { id: row.id, status: row.status, errorCode: row.error_code, approvalUrl: row.approval_url } : null;
 }
@@ -29,15 +33,21 @@ export async function getTransaction(ctx: RequestContext, id: string): Promise<T
 }
 
 /** `PUT /transactions/{id}`: external identifier, metadata (replaced whole when given), connection options. */
-export async function updateTransaction(ctx: RequestContext, id: string, body: UpdateTransactionBody): Promise<Transaction> {
+export async function updateTransaction(
+  ctx: RequestContext,
+  id: string,
+  body: UpdateTransactionBody,
+): Promise<Transaction> {
   return withRequestTransaction(ctx, async (tx) => {
     const row = await repo.findTransaction(tx, ctx.merchantAccountId, id, { forUpdate: true });
     if (!row) throw notFound('transaction', id);
     const patch: Parameters<typeof repo.updateTransaction>[3] = {};
     if (body.external_identifier !== undefined) patch.external_identifier = body.external_identifier;
     if (body.metadata !== undefined) patch.metadata = body.metadata === null ? null : JSON.stringify(body.metadata);
-    if (body.connection_options !== undefined) patch.connection_options = body.connection_options === null ? null : JSON.stringify(body.connection_options);
-    const updated = Object.keys(patch).length > 0 ? await repo.updateTransaction(tx, ctx.merchantAccountId, id, patch) : row;
+    if (body.connection_options !== undefined)
+      patch.connection_options = body.connection_options === null ? null : JSON.stringify(body.connection_options);
+    const updated =
+      Object.keys(patch).length > 0 ? await repo.updateTransaction(tx, ctx.merchantAccountId, id, patch) : row;
     await recordAudit(tx, ctx, 'updated', { type: 'transaction', id, name: `${row.currency} ${row.amount}` });
     return transactionResource(tx, ctx, updated);
   });
@@ -48,15 +58,31 @@ export async function listTransactionActions(ctx: RequestContext, id: string) {
   return { items: row.actions.map((action) => ({ type: 'action' as const, ...action })) };
 }
 
-export async function listTransactionEvents(ctx: RequestContext, id: string, query: { cursor?: string | null; limit: number }) {
+export async function listTransactionEvents(
+  ctx: RequestContext,
+  id: string,
+  query: { cursor?: string | null; limit: number },
+) {
   await requireTransaction(ctx, id);
-  return listPage(ctx, `transaction-events:${id}`, query, (position, limit) => repo.listEvents(ctx.deps.db, ctx.merchantAccountId, id, position, limit), toEventResource, (row) => [row.created_at, row.id]);
+  return listPage(
+    ctx,
+    `transaction-events:${id}`,
+    query,
+    (position, limit) => repo.listEvents(ctx.deps.db, ctx.merchantAccountId, id, position, limit),
+    toEventResource,
+    (row) => [row.created_at, row.id],
+  );
 }
 
 export async function listTransactionRefunds(ctx: RequestContext, id: string) {
   const row = await requireTransaction(ctx, id);
   const refunds = await repo.listRefunds(ctx.deps.db, ctx.merchantAccountId, id);
-  return { items: refunds.map((r) => toRefundResource(r, row)), limit: Math.max(refunds.length, 1), next_cursor: null, previous_cursor: null };
+  return {
+    items: refunds.map((r) => toRefundResource(r, row)),
+    limit: Math.max(refunds.length, 1),
+    next_cursor: null,
+    previous_cursor: null,
+  };
 }
 
 export async function getTransactionRefund(ctx: RequestContext, id: string, refundId: string) {
@@ -69,7 +95,10 @@ export async function getTransactionRefund(ctx: RequestContext, id: string, refu
 export async function getRefund(ctx: RequestContext, refundId: string) {
   const refund = await repo.findRefund(ctx.deps.db, ctx.merchantAccountId, refundId);
   if (!refund) throw notFound('refund', refundId);
-  return toRefundResource(refund, (await repo.findTransaction(ctx.deps.db, ctx.merchantAccountId, refund.transaction_id))!);
+  return toRefundResource(
+    refund,
+    (await repo.findTransaction(ctx.deps.db, ctx.merchantAccountId, refund.transaction_id))!,
+  );
 }
 
 export async function listTransactionSettlements(ctx: RequestContext, id: string) {
@@ -88,7 +117,12 @@ export async function getTransactionSettlement(ctx: RequestContext, id: string, 
 export async function listTransactionCaptures(ctx: RequestContext, id: string) {
   const row = await requireTransaction(ctx, id);
   const captures = await repo.listCaptures(ctx.deps.db, ctx.merchantAccountId, id);
-  return { items: captures.map((attempt) => toCaptureResource(attempt, row)), limit: Math.max(captures.length, 1), next_cursor: null, previous_cursor: null };
+  return {
+    items: captures.map((attempt) => toCaptureResource(attempt, row)),
+    limit: Math.max(captures.length, 1),
+    next_cursor: null,
+    previous_cursor: null,
+  };
 }
 
 export async function getTransactionCapture(ctx: RequestContext, id: string, captureId: string) {
@@ -100,7 +134,9 @@ export async function getTransactionCapture(ctx: RequestContext, id: string, cap
 
 export async function listTransactionRefundSettlements(ctx: RequestContext, id: string) {
   await requireTransaction(ctx, id);
-  return { items: (await repo.listRefundSettlements(ctx.deps.db, ctx.merchantAccountId, id)).map(toRefundSettlementResource) };
+  return {
+    items: (await repo.listRefundSettlements(ctx.deps.db, ctx.merchantAccountId, id)).map(toRefundSettlementResource),
+  };
 }
 
 export async function getTransactionRefundSettlement(ctx: RequestContext, id: string, settlementId: string) {

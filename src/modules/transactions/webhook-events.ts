@@ -16,36 +16,103 @@ import { toTransactionResource } from './transaction.resource.ts';
  */
 
 export type TransactionEventKind =
-  | 'transaction.created' | 'transaction.updated' | 'transaction.captured' | 'transaction.voided' | 'transaction.canceled'
-  | 'transaction.settled' | 'transaction.disputed' | 'transaction.chargeback_reversed';
+  | 'transaction.created'
+  | 'transaction.updated'
+  | 'transaction.captured'
+  | 'transaction.voided'
+  | 'transaction.canceled'
+  | 'transaction.settled'
+  | 'transaction.disputed'
+  | 'transaction.chargeback_reversed';
 
 async function snapshot(tx: Executor, row: TransactionRow): Promise<Record<string, unknown>> {
   const resource = toTransactionResource(row, false);
   if (!row.multi_tender) return resource;
-  return { ...resource, gift_card_redemptions: await redemptionsOfTransaction(tx, row.merchant_account_id, row.id), gift_card_service: giftCardServiceResource(row.merchant_account_id) };
+  return {
+    ...resource,
+    gift_card_redemptions: await redemptionsOfTransaction(tx, row.merchant_account_id, row.id),
+    gift_card_service: giftCardServiceResource(row.merchant_account_id),
+  };
 }
 
-export async function emitTransaction(tx: Tx, deps: Deps, row: TransactionRow, kind: TransactionEventKind): Promise<void> {
-  await emitEvent(tx, deps, { merchantAccountId: row.merchant_account_id, kind, resourceType: 'transaction', resourceId: row.id, payload: await snapshot(tx, row) });
+export async function emitTransaction(
+  tx: Tx,
+  deps: Deps,
+  row: TransactionRow,
+  kind: TransactionEventKind,
+): Promise<void> {
+  await emitEvent(tx, deps, {
+    merchantAccountId: row.merchant_account_id,
+    kind,
+    resourceType: 'transaction',
+    resourceId: row.id,
+    payload: await snapshot(tx, row),
+  });
 }
 
 /** `emitTransaction`'s writes, for a caller that runs them with its own (see `eventWrites`, and its `subscriptions`). */
-export async function transactionEventWrites(tx: Executor, deps: Deps, row: TransactionRow, kind: TransactionEventKind, subscriptions?: readonly WebhookSubscriptionRow[]) {
-  return eventWrites(tx, deps, { merchantAccountId: row.merchant_account_id, kind, resourceType: 'transaction', resourceId: row.id, payload: await snapshot(tx, row) }, subscriptions);
+export async function transactionEventWrites(
+  tx: Executor,
+  deps: Deps,
+  row: TransactionRow,
+  kind: TransactionEventKind,
+  subscriptions?: readonly WebhookSubscriptionRow[],
+) {
+  return eventWrites(
+    tx,
+    deps,
+    {
+      merchantAccountId: row.merchant_account_id,
+      kind,
+      resourceType: 'transaction',
+      resourceId: row.id,
+      payload: await snapshot(tx, row),
+    },
+    subscriptions,
+  );
 }
 
 /** `transaction.updated` when the status changed and no more specific kind applies. */
-export async function emitStatusChange(tx: Tx, deps: Deps, before: TransactionRow, after: TransactionRow): Promise<void> {
+export async function emitStatusChange(
+  tx: Tx,
+  deps: Deps,
+  before: TransactionRow,
+  after: TransactionRow,
+): Promise<void> {
   if (before.status !== after.status) await emitTransaction(tx, deps, after, 'transaction.updated');
 }
 
-export async function emitRefund(tx: Tx, deps: Deps, refund: RefundRow, transaction: Pick<TransactionRow, 'external_identifier'>, kind: 'refund.created' | 'refund.succeeded' | 'refund.failed'): Promise<void> {
-  await emitEvent(tx, deps, { merchantAccountId: refund.merchant_account_id, kind, resourceType: 'refund', resourceId: refund.id, payload: toRefundResource(refund, transaction) });
+export async function emitRefund(
+  tx: Tx,
+  deps: Deps,
+  refund: RefundRow,
+  transaction: Pick<TransactionRow, 'external_identifier'>,
+  kind: 'refund.created' | 'refund.succeeded' | 'refund.failed',
+): Promise<void> {
+  await emitEvent(tx, deps, {
+    merchantAccountId: refund.merchant_account_id,
+    kind,
+    resourceType: 'refund',
+    resourceId: refund.id,
+    payload: toRefundResource(refund, transaction),
+  });
 }
 
 /** `emitRefund`'s writes, for a caller that runs them with its own (see `eventWrites`). */
-export async function refundEventWrites(db: Executor, deps: Deps, refund: RefundRow, transaction: Pick<TransactionRow, 'external_identifier'>, kind: 'refund.created' | 'refund.succeeded' | 'refund.failed') {
-  return eventWrites(db, deps, { merchantAccountId: refund.merchant_account_id, kind, resourceType: 'refund', resourceId: refund.id, payload: toRefundResource(refund, transaction) });
+export async function refundEventWrites(
+  db: Executor,
+  deps: Deps,
+  refund: RefundRow,
+  transaction: Pick<TransactionRow, 'external_identifier'>,
+  kind: 'refund.created' | 'refund.succeeded' | 'refund.failed',
+) {
+  return eventWrites(db, deps, {
+    merchantAccountId: refund.merchant_account_id,
+    kind,
+    resourceType: 'refund',
+    resourceId: refund.id,
+    payload: toRefundResource(refund, transaction),
+  });
 }
 
 /** The refund event of a refund's current status (created while processing). */
@@ -55,7 +122,13 @@ export function refundKind(status: RefundRow['status']): 'refund.created' | 'ref
 
 function captureEvent(attempt: AttemptRow, transaction: TransactionRow): NewEvent {
   const payload = toCaptureResource(attempt, transaction);
-  return { merchantAccountId: attempt.merchant_account_id, kind: `capture.${payload.status}`, resourceType: 'capture', resourceId: attempt.id, payload };
+  return {
+    merchantAccountId: attempt.merchant_account_id,
+    kind: `capture.${payload.status}`,
+    resourceType: 'capture',
+    resourceId: attempt.id,
+    payload,
+  };
 }
 
 /** `capture.<status>` each time a capture's answer is recorded (`pending` too: no answer yet, or pending at the provider). */

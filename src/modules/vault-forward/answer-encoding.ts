@@ -41,10 +41,15 @@ const DECODERS: Record<string, (body: Buffer, maxOutputLength: number) => Buffer
  */
 export function decodedAnswer(header: string | undefined, body: Buffer, maxBytes: number): Buffer | null {
   if (header === undefined) return null;
-  const codings = header.split(',').map((c) => c.trim().toLowerCase()).filter((c) => c !== '' && c !== 'identity');
+  const codings = header
+    .split(',')
+    .map((c) => c.trim().toLowerCase())
+    .filter((c) => c !== '' && c !== 'identity');
   if (codings.length === 0) return null;
   if (codings.length > MAX_CODINGS || codings.some((c) => !DECODERS[c])) {
-    throw new UndecodableAnswer(`its answer has content-encoding "${header}", which cannot be decoded to mask card numbers in it (gzip, deflate and br can, ${MAX_CODINGS} at most; the request asked for identity)`);
+    throw new UndecodableAnswer(
+      `its answer has content-encoding "${header}", which cannot be decoded to mask card numbers in it (gzip, deflate and br can, ${MAX_CODINGS} at most; the request asked for identity)`,
+    );
   }
   let decoded = body;
   // Codings are listed in the order they were applied: undone last first.
@@ -52,7 +57,8 @@ export function decodedAnswer(header: string | undefined, body: Buffer, maxBytes
     try {
       decoded = DECODERS[coding]!(decoded, maxBytes);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') throw new UndecodableAnswer(`its answer exceeds ${maxBytes} bytes once decoded (${coding})`);
+      if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE')
+        throw new UndecodableAnswer(`its answer exceeds ${maxBytes} bytes once decoded (${coding})`);
       throw new UndecodableAnswer(`its answer could not be decoded (${coding}): it is not valid ${coding} data`);
     }
   }

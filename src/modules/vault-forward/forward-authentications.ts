@@ -39,8 +39,15 @@ export interface Outgoing {
 const refuse = (message: string, type = 'value_error') => refuseHeader(HEADER, `${HEADER}: ${message}`, type);
 
 /** Checks every named method against this merchant account, the target and the request; opens their fields. */
-export async function loadAuthentications(ctx: RequestContext, ids: readonly string[], target: URL, hasBody: boolean, configs: readonly VaultForwardConfigRow[]): Promise<ForwardAuthentication[]> {
-  if (ids.length > MAX_AUTHENTICATIONS) throw refuse(`at most ${MAX_AUTHENTICATIONS} authentication methods per forward`);
+export async function loadAuthentications(
+  ctx: RequestContext,
+  ids: readonly string[],
+  target: URL,
+  hasBody: boolean,
+  configs: readonly VaultForwardConfigRow[],
+): Promise<ForwardAuthentication[]> {
+  if (ids.length > MAX_AUTHENTICATIONS)
+    throw refuse(`at most ${MAX_AUTHENTICATIONS} authentication methods per forward`);
   const twice = ids.find((id, i) => ids.indexOf(id) !== i);
   if (twice) throw refuse(`authentication method ${twice} is named twice`);
   const rows = await repo.authenticationsByIds(ctx.deps.db, ctx.merchantAccountId, ids);
@@ -53,9 +60,14 @@ export async function loadAuthentications(ctx: RequestContext, ids: readonly str
     if (!row) throw refuse(`${where}: no such authentication method in this merchant account`, 'not_found');
     const config = configs.find((c) => c.id === row.config_id);
     const hosts = config ? hostsOf(config) : [];
-    if (!anyMatches(host, hosts)) throw refuse(`${where} belongs to the config ${config?.display_name ?? row.config_id} (${config?.definition_id ?? 'deleted'}), whose hosts (${hosts.join(', ') || 'none'}) do not include ${host}`);
-    if (row.kind === 'mtls' && target.protocol !== 'https:') throw refuse(`${where} is mutual TLS, which needs an https target`);
-    if (row.kind === 'mtls' && loaded.some((a) => a.kind === 'mtls')) throw refuse(`${where}: a request presents one client certificate; name one mtls method`);
+    if (!anyMatches(host, hosts))
+      throw refuse(
+        `${where} belongs to the config ${config?.display_name ?? row.config_id} (${config?.definition_id ?? 'deleted'}), whose hosts (${hosts.join(', ') || 'none'}) do not include ${host}`,
+      );
+    if (row.kind === 'mtls' && target.protocol !== 'https:')
+      throw refuse(`${where} is mutual TLS, which needs an https target`);
+    if (row.kind === 'mtls' && loaded.some((a) => a.kind === 'mtls'))
+      throw refuse(`${where}: a request presents one client certificate; name one mtls method`);
     if (row.kind === 'mle' && !hasBody) throw refuse(`${where} encrypts the body, and this request has none`);
     loaded.push({ id, kind: row.kind, values: await openFieldValues(ctx.deps.db, ctx.deps, row) });
   }
@@ -67,8 +79,14 @@ function sign(out: Outgoing, values: FieldValues): void {
   const dateHeader = values.date_header ?? SIGNATURE_DEFAULTS.date_header;
   const digestHeader = values.digest_header ?? SIGNATURE_DEFAULTS.digest_header;
   const date = new Date().toUTCString();
-  const digest = `SHA-256=${createHash('sha256').update(out.body ?? '').digest('base64')}`;
-  const lines = [`(request-target): ${out.method.toLowerCase()} ${out.url.pathname}${out.url.search}`, `${dateHeader}: ${date}`, `${digestHeader}: ${digest}`];
+  const digest = `SHA-256=${createHash('sha256')
+    .update(out.body ?? '')
+    .digest('base64')}`;
+  const lines = [
+    `(request-target): ${out.method.toLowerCase()} ${out.url.pathname}${out.url.search}`,
+    `${dateHeader}: ${date}`,
+    `${digestHeader}: ${digest}`,
+  ];
   const signature = createHmac('sha256', values.secret!).update(lines.join('\n')).digest('base64');
   out.headers[dateHeader] = date;
   out.headers[digestHeader] = digest;
@@ -79,7 +97,12 @@ function sign(out: Outgoing, values: FieldValues): void {
 /** The body as it is now, encrypted for the target as a compact JWE. */
 async function encrypt(out: Outgoing, values: FieldValues): Promise<void> {
   const { key, alg, enc } = mleKey(values);
-  const header = { alg, enc, cty: out.headers['content-type'] ?? 'application/json', ...(values.key_id ? { kid: values.key_id } : {}) };
+  const header = {
+    alg,
+    enc,
+    cty: out.headers['content-type'] ?? 'application/json',
+    ...(values.key_id ? { kid: values.key_id } : {}),
+  };
   const jwe = await new CompactEncrypt(Buffer.from(out.body ?? '', 'utf8')).setProtectedHeader(header).encrypt(key);
   const field = values.body_field;
   out.body = field ? JSON.stringify({ [field]: jwe }) : jwe;
@@ -97,7 +120,10 @@ function presentCertificate(out: Outgoing, values: FieldValues): void {
 }
 
 /** Applies each method in the order given: a signature covers the body as the methods before it left it. */
-export async function applyAuthentications(out: Outgoing, authentications: readonly ForwardAuthentication[]): Promise<void> {
+export async function applyAuthentications(
+  out: Outgoing,
+  authentications: readonly ForwardAuthentication[],
+): Promise<void> {
   for (const a of authentications) {
     if (a.kind === 'signature') sign(out, a.values);
     else if (a.kind === 'mle') await encrypt(out, a.values);

@@ -21,12 +21,24 @@ export interface CheckedTarget {
 
 function policyOf(ctx: RequestContext): UrlPolicy {
   const { config } = ctx.deps;
-  return { ...privateTargetsPolicy(config.environment === 'production', config.vaultForwardAllowPrivateUrls, 'VAULT_FORWARD_ALLOW_PRIVATE_URLS'), hostNamesOnly: true };
+  return {
+    ...privateTargetsPolicy(
+      config.environment === 'production',
+      config.vaultForwardAllowPrivateUrls,
+      'VAULT_FORWARD_ALLOW_PRIVATE_URLS',
+    ),
+    hostNamesOnly: true,
+  };
 }
 
-const refuseUrl = (problem: string) => refuseHeader('x-vault-forward-url', `x-vault-forward-url: ${problem.replace(/^url /, 'the address ')}`);
+const refuseUrl = (problem: string) =>
+  refuseHeader('x-vault-forward-url', `x-vault-forward-url: ${problem.replace(/^url /, 'the address ')}`);
 
-export async function checkedTarget(ctx: RequestContext, raw: string, configs: readonly VaultForwardConfigRow[]): Promise<CheckedTarget> {
+export async function checkedTarget(
+  ctx: RequestContext,
+  raw: string,
+  configs: readonly VaultForwardConfigRow[],
+): Promise<CheckedTarget> {
   const policy = policyOf(ctx);
   const problem = urlFormProblem(raw, policy);
   if (problem) throw refuseUrl(problem);
@@ -34,10 +46,14 @@ export async function checkedTarget(ctx: RequestContext, raw: string, configs: r
   const host = url.hostname.toLowerCase();
   if (policy.production) {
     if (!anyMatches(host, configs.flatMap(hostsOf))) {
-      throw forbidden(`Vault forwarding may not reach ${host}: in production only the hosts of the merchant account's vault forward configs are allowed (GET /vault-forward/configs; a custom config lists your own hosts)`);
+      throw forbidden(
+        `Vault forwarding may not reach ${host}: in production only the hosts of the merchant account's vault forward configs are allowed (GET /vault-forward/configs; a custom config lists your own hosts)`,
+      );
     }
     if (!anyMatches(host, ctx.deps.config.vaultForwardAllowedHosts)) {
-      throw forbidden(`Vault forwarding may not reach ${host}: it is not within VAULT_FORWARD_ALLOWED_HOSTS, the hosts this instance may forward to`);
+      throw forbidden(
+        `Vault forwarding may not reach ${host}: it is not within VAULT_FORWARD_ALLOWED_HOSTS, the hosts this instance may forward to`,
+      );
     }
   }
   const resolved = await resolveDeliveryAddress(raw, policy);

@@ -37,7 +37,9 @@ describe('errors', () => {
   });
 
   it('allows loopback addresses and local names, and nothing else private, in the default sandbox (loopback)', () => {
-    for (const host of ['127.0.0.1', '127.5.0.1', '[::1]', 'localhost', 'a.localhost', 'api.example.com']) expect(hostPatternProblem(host, 'loopback'), host).toBeNull();
-    for (const host of ['10.0.0.1', '169.254.169.254', '0.0.0.0', '[fd00::1]', '8.8.8.8']) expect(hostPatternProblem(host, 'loopback'), host).toMatch(/VAULT_FORWARD_ALLOW_PRIVATE_URLS=true/);
+    for (const host of ['127.0.0.1', '127.5.0.1', '[::1]', 'localhost', 'a.localhost', 'api.example.com'])
+      expect(hostPatternProblem(host, 'loopback'), host).toBeNull();
+    for (const host of ['10.0.0.1', '169.254.169.254', '0.0.0.0', '[fd00::1]', '8.8.8.8'])
+      expect(hostPatternProblem(host, 'loopback'), host).toMatch(/VAULT_FORWARD_ALLOW_PRIVATE_URLS=true/);
   });
 });

@@ -37,13 +37,16 @@ export function patternWithin(pattern: string, ceiling: string): boolean {
 export function hostPatternProblem(pattern: string, allowed: PrivateTargets): string | null {
   const address = pattern.replace(/^\[|\]$/g, '');
   if (isIP(address) !== 0) {
-    if (allowed === 'all' || (allowed === 'loopback' && LOOPBACK.check(address, isIP(address) === 6 ? 'ipv6' : 'ipv4'))) return null;
+    if (allowed === 'all' || (allowed === 'loopback' && LOOPBACK.check(address, isIP(address) === 6 ? 'ipv6' : 'ipv4')))
+      return null;
     return `is an IP address: list host names (${allowed === 'loopback' ? 'loopback addresses in the sandbox, others' : 'IP addresses'} only in the sandbox with VAULT_FORWARD_ALLOW_PRIVATE_URLS=true)`;
   }
   if (!HOST_NAME.test(pattern)) return 'is not a host name or a *.domain pattern (lower case, no scheme, port or path)';
   if (!pattern.includes('.') && pattern !== 'localhost') return 'must be a fully qualified host name';
-  if (pattern.startsWith('*.') && !pattern.slice(2).includes('.')) return 'is a wildcard over a whole top-level domain: name at least the domain (*.example.com)';
+  if (pattern.startsWith('*.') && !pattern.slice(2).includes('.'))
+    return 'is a wildcard over a whole top-level domain: name at least the domain (*.example.com)';
   const local = pattern === 'localhost' || pattern.endsWith('.localhost');
-  if (local && allowed === 'none') return 'is a local name (allowed only in the sandbox, unless VAULT_FORWARD_ALLOW_PRIVATE_URLS=false)';
+  if (local && allowed === 'none')
+    return 'is a local name (allowed only in the sandbox, unless VAULT_FORWARD_ALLOW_PRIVATE_URLS=false)';
   return null;
 }

@@ -16,8 +16,14 @@ export interface ForwardCard {
 }
 
 export const PLACEHOLDER_FIELDS = [
-  'CARD_NUMBER', 'CARD_EXPIRATION_DATE', 'CARD_EXPIRATION_MONTH', 'CARD_EXPIRATION_MONTH_SHORT', 'CARD_EXPIRATION_YEAR', 'CARD_EXPIRATION_YEAR_SHORT',
-  'CARD_HOLDER_NAME', 'CARD_SECURITY_CODE',
+  'CARD_NUMBER',
+  'CARD_EXPIRATION_DATE',
+  'CARD_EXPIRATION_MONTH',
+  'CARD_EXPIRATION_MONTH_SHORT',
+  'CARD_EXPIRATION_YEAR',
+  'CARD_EXPIRATION_YEAR_SHORT',
+  'CARD_HOLDER_NAME',
+  'CARD_SECURITY_CODE',
 ] as const;
 type Field = (typeof PLACEHOLDER_FIELDS)[number];
 
@@ -68,19 +74,31 @@ export class PlaceholderError extends Error {
 
 function valueOf(field: Field, card: ForwardCard, index: number): string {
   if (field === 'CARD_NUMBER') return card.number;
-  if (field.startsWith('CARD_EXPIRATION') && card.expirationDate === null) throw new PlaceholderError(`{{${field}_${index}}}: payment method ${index} has no expiration date stored`);
+  if (field.startsWith('CARD_EXPIRATION') && card.expirationDate === null)
+    throw new PlaceholderError(`{{${field}_${index}}}: payment method ${index} has no expiration date stored`);
   const [month, year] = (card.expirationDate ?? '/').split('/') as [string, string];
   switch (field) {
-    case 'CARD_EXPIRATION_DATE': return card.expirationDate!;
-    case 'CARD_EXPIRATION_MONTH': return month;
-    case 'CARD_EXPIRATION_MONTH_SHORT': return String(Number(month));
-    case 'CARD_EXPIRATION_YEAR': return `20${year}`;
-    case 'CARD_EXPIRATION_YEAR_SHORT': return year;
+    case 'CARD_EXPIRATION_DATE':
+      return card.expirationDate!;
+    case 'CARD_EXPIRATION_MONTH':
+      return month;
+    case 'CARD_EXPIRATION_MONTH_SHORT':
+      return String(Number(month));
+    case 'CARD_EXPIRATION_YEAR':
+      return `20${year}`;
+    case 'CARD_EXPIRATION_YEAR_SHORT':
+      return year;
     case 'CARD_HOLDER_NAME':
-      if (card.holderName === null) throw new PlaceholderError(`{{CARD_HOLDER_NAME_${index}}}: payment method ${index} has no cardholder name stored`);
+      if (card.holderName === null)
+        throw new PlaceholderError(
+          `{{CARD_HOLDER_NAME_${index}}}: payment method ${index} has no cardholder name stored`,
+        );
       return card.holderName;
     case 'CARD_SECURITY_CODE':
-      if (card.securityCode === null) throw new PlaceholderError(`{{CARD_SECURITY_CODE_${index}}}: no security code is available for payment method ${index}; name a checkout session holding one with x-vault-forward-checkout-session`);
+      if (card.securityCode === null)
+        throw new PlaceholderError(
+          `{{CARD_SECURITY_CODE_${index}}}: no security code is available for payment method ${index}; name a checkout session holding one with x-vault-forward-checkout-session`,
+        );
       return card.securityCode;
   }
 }
@@ -103,10 +121,15 @@ export interface CheckedBody {
 function parsed(inner: string, cardCount: number): { field: Field; index: number } | PlaceholderError {
   const shape = SHAPE.exec(inner);
   if (!shape || !(PLACEHOLDER_FIELDS as readonly string[]).includes(shape[1]!)) {
-    return new PlaceholderError(`Unknown placeholder {{${shown(inner)}}}; use ${PLACEHOLDER_FIELDS.map((f) => `{{${f}_n}}`).join(', ')} (n: the payment method's position in x-vault-forward-payment-methods, from 1)`);
+    return new PlaceholderError(
+      `Unknown placeholder {{${shown(inner)}}}; use ${PLACEHOLDER_FIELDS.map((f) => `{{${f}_n}}`).join(', ')} (n: the payment method's position in x-vault-forward-payment-methods, from 1)`,
+    );
   }
   const index = Number(shape[2]);
-  if (index < 1 || index > cardCount) return new PlaceholderError(`Placeholder {{${shown(inner)}}} names payment method ${index}, but x-vault-forward-payment-methods lists ${cardCount}`);
+  if (index < 1 || index > cardCount)
+    return new PlaceholderError(
+      `Placeholder {{${shown(inner)}}} names payment method ${index}, but x-vault-forward-payment-methods lists ${cardCount}`,
+    );
   return { field: shape[1] as Field, index };
 }
 
@@ -132,14 +155,19 @@ export function placeholdersOf(body: string, cardCount: number): Placeholder[] {
  * are escaped for a JSON string (a cardholder name may hold a quote), since placeholders stand
  * inside the body's JSON strings.
  */
-export function fillPlaceholders(body: string, cards: readonly ForwardCard[], found: readonly Placeholder[] = placeholdersOf(body, cards.length)): string {
+export function fillPlaceholders(
+  body: string,
+  cards: readonly ForwardCard[],
+  found: readonly Placeholder[] = placeholdersOf(body, cards.length),
+): string {
   const values = new Map<string, string>();
   let filled = '';
   let at = 0;
   for (const { field, index, start, end } of found) {
     const key = `${field}_${index}`;
     let value = values.get(key);
-    if (value === undefined) values.set(key, (value = JSON.stringify(valueOf(field, cards[index - 1]!, index)).slice(1, -1)));
+    if (value === undefined)
+      values.set(key, (value = JSON.stringify(valueOf(field, cards[index - 1]!, index)).slice(1, -1)));
     filled += body.slice(at, start) + value;
     at = end;
   }
@@ -152,8 +180,30 @@ export function fillPlaceholders(body: string, cards: readonly ForwardCard[], fo
  * (text in UTF-16). Answers are read as latin1, so a UTF-8 character shows as its bytes: those
  * forms are listed too, and the percent-encoded space and dash.
  */
-const SEPARATOR_CHARS = new Set([...' \t\r\n\f\v-._/+\u0000\u00a0\u2007\u2009\u200a\u202f\u2010\u2011\u2012\u2013\u2014\u2212\u3000'].map((c) => c.charCodeAt(0)));
-const SEPARATOR_SEQUENCES = ['%20', '%2D', '%2d', ...['\u00a0', '\u2007', '\u2009', '\u200a', '\u202f', '\u2010', '\u2011', '\u2012', '\u2013', '\u2014', '\u2212', '\u3000'].map((c) => Buffer.from(c, 'utf8').toString('latin1'))];
+const SEPARATOR_CHARS = new Set(
+  [...' \t\r\n\f\v-._/+\u0000\u00a0\u2007\u2009\u200a\u202f\u2010\u2011\u2012\u2013\u2014\u2212\u3000'].map((c) =>
+    c.charCodeAt(0),
+  ),
+);
+const SEPARATOR_SEQUENCES = [
+  '%20',
+  '%2D',
+  '%2d',
+  ...[
+    '\u00a0',
+    '\u2007',
+    '\u2009',
+    '\u200a',
+    '\u202f',
+    '\u2010',
+    '\u2011',
+    '\u2012',
+    '\u2013',
+    '\u2014',
+    '\u2212',
+    '\u3000',
+  ].map((c) => Buffer.from(c, 'utf8').toString('latin1')),
+];
 /** At most this many separators between two digits: `4111 - 1111` is one number, `4111    1111` is two. */
 const MAX_SEPARATORS = 3;
 
@@ -165,7 +215,8 @@ const SEQUENCE_STARTS = new Set(SEPARATOR_SEQUENCES.map((sequence) => sequence.c
 function separatorAt(text: string, at: number): number {
   const code = text.charCodeAt(at);
   if (SEPARATOR_CHARS.has(code)) return 1;
-  if (SEQUENCE_STARTS.has(code)) for (const sequence of SEPARATOR_SEQUENCES) if (text.startsWith(sequence, at)) return sequence.length;
+  if (SEQUENCE_STARTS.has(code))
+    for (const sequence of SEPARATOR_SEQUENCES) if (text.startsWith(sequence, at)) return sequence.length;
   return 0;
 }
 

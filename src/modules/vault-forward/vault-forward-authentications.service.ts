@@ -24,14 +24,24 @@ import {
  */
 
 const RESOURCE = 'vault forward authentication';
-const auditResource = (row: VaultForwardAuthenticationRow) => ({ type: AUTHENTICATION_TYPE, id: row.id, name: `${row.display_name} (${row.kind})` });
+const auditResource = (row: VaultForwardAuthenticationRow) => ({
+  type: AUTHENTICATION_TYPE,
+  id: row.id,
+  name: `${row.display_name} (${row.kind})`,
+});
 
 export async function listAuthentications(ctx: RequestContext, configId: string): Promise<{ items: Authentication[] }> {
   await configOrNotFound(ctx.deps.db, ctx, configId);
-  return { items: (await repo.authenticationsOf(ctx.deps.db, ctx.merchantAccountId, [configId])).map(toAuthenticationResource) };
+  return {
+    items: (await repo.authenticationsOf(ctx.deps.db, ctx.merchantAccountId, [configId])).map(toAuthenticationResource),
+  };
 }
 
-export async function createAuthentication(ctx: RequestContext, configId: string, body: CreateAuthenticationBody): Promise<Authentication> {
+export async function createAuthentication(
+  ctx: RequestContext,
+  configId: string,
+  body: CreateAuthenticationBody,
+): Promise<Authentication> {
   const values = mergeFieldList(body.kind, {}, body.fields);
   const label = checkFieldValues(body.kind, values);
   const id = uuidv7();
@@ -40,7 +50,10 @@ export async function createAuthentication(ctx: RequestContext, configId: string
     await configOrNotFound(tx, ctx, configId, { forUpdate: true });
     const existing = await repo.authenticationsOf(tx, ctx.merchantAccountId, [configId]);
     if (existing.length >= LIMITS.authenticationsPerConfig) {
-      throw new AppError('bad_request', `A config holds at most ${LIMITS.authenticationsPerConfig} authentication methods; delete one it no longer needs`);
+      throw new AppError(
+        'bad_request',
+        `A config holds at most ${LIMITS.authenticationsPerConfig} authentication methods; delete one it no longer needs`,
+      );
     }
     const row = await repo.insertAuthentication(tx, {
       merchant_account_id: ctx.merchantAccountId,
@@ -57,7 +70,13 @@ export async function createAuthentication(ctx: RequestContext, configId: string
   });
 }
 
-async function authenticationOrNotFound(db: Executor, ctx: RequestContext, configId: string, id: string, forUpdate = false): Promise<VaultForwardAuthenticationRow> {
+async function authenticationOrNotFound(
+  db: Executor,
+  ctx: RequestContext,
+  configId: string,
+  id: string,
+  forUpdate = false,
+): Promise<VaultForwardAuthenticationRow> {
   const row = await repo.findAuthentication(db, ctx.merchantAccountId, configId, id, { forUpdate });
   if (!row) throw notFound(RESOURCE, id);
   return row;
@@ -68,7 +87,12 @@ export async function getAuthentication(ctx: RequestContext, configId: string, i
 }
 
 /** Fields are merged key by key into the stored values (opened under the row lock), checked again as a whole and sealed again. */
-export async function updateAuthentication(ctx: RequestContext, configId: string, id: string, body: UpdateAuthenticationBody): Promise<Authentication> {
+export async function updateAuthentication(
+  ctx: RequestContext,
+  configId: string,
+  id: string,
+  body: UpdateAuthenticationBody,
+): Promise<Authentication> {
   return withRequestTransaction(ctx, async (tx) => {
     const current = await authenticationOrNotFound(tx, ctx, configId, id, true);
     const patch: Parameters<typeof repo.updateAuthentication>[3] = {};

@@ -1,6 +1,14 @@
 import { Type, type Static } from 'typebox';
 import type { VaultForwardAuthenticationRow, VaultForwardConfigRow } from '../../db/schema-vault-forward.ts';
-import { DateTime, ItemList, ListEnvelope, Nullable, PaginationQuery, StringEnum, Uuid } from '../../http/schemas/common.ts';
+import {
+  DateTime,
+  ItemList,
+  ListEnvelope,
+  Nullable,
+  PaginationQuery,
+  StringEnum,
+  Uuid,
+} from '../../http/schemas/common.ts';
 import { AUTHENTICATION_DEFINITIONS, FORWARD_DEFINITIONS, type ForwardDefinition } from './definitions.ts';
 
 export const CONFIG_TYPE = 'vault-forward-config';
@@ -9,7 +17,10 @@ export const KINDS = ['mle', 'mtls', 'signature'] as const;
 /** Bounds that keep a config and a forward's preparation small. */
 export const LIMITS = { hostsPerConfig: 20, authenticationsPerConfig: 20, fields: 20, valueLength: 20_000 } as const;
 
-const Kind = () => StringEnum(KINDS, { description: 'mle: message-level encryption (JWE); mtls: mutual TLS; signature: HMAC-SHA256 request signing' });
+const Kind = () =>
+  StringEnum(KINDS, {
+    description: 'mle: message-level encryption (JWE); mtls: mutual TLS; signature: HMAC-SHA256 request signing',
+  });
 
 // ---- definitions ----
 
@@ -25,7 +36,13 @@ const DefinitionFieldSchema = Type.Object(
 );
 
 const AuthenticationDefinitionSchema = Type.Object(
-  { type: Type.Literal('vault-forward-authentication-definition'), kind: Kind(), title: Type.String(), description: Type.String(), fields: Type.Array(DefinitionFieldSchema) },
+  {
+    type: Type.Literal('vault-forward-authentication-definition'),
+    kind: Kind(),
+    title: Type.String(),
+    description: Type.String(),
+    fields: Type.Array(DefinitionFieldSchema),
+  },
   { additionalProperties: false, title: 'VaultForwardAuthenticationDefinition' },
 );
 
@@ -34,7 +51,10 @@ export const DefinitionSchema = Type.Object(
     type: Type.Literal('vault-forward-definition'),
     id: Type.String({ examples: ['amadeus'] }),
     display_name: Type.String(),
-    hosts: Type.Array(Type.String(), { description: 'Hosts a config of this definition allows (`*.example.com`: any subdomain); empty for `custom`, whose config lists the merchant\'s' }),
+    hosts: Type.Array(Type.String(), {
+      description:
+        "Hosts a config of this definition allows (`*.example.com`: any subdomain); empty for `custom`, whose config lists the merchant's",
+    }),
     authentications: Type.Array(AuthenticationDefinitionSchema),
   },
   { additionalProperties: false, title: 'VaultForwardDefinition' },
@@ -47,10 +67,22 @@ const authenticationDefinitions = AUTHENTICATION_DEFINITIONS.map((a) => ({
   kind: a.kind,
   title: a.title,
   description: a.description,
-  fields: a.fields.map(({ key, display_name, required, format, secret }) => ({ key, display_name, required, format, secret })),
+  fields: a.fields.map(({ key, display_name, required, format, secret }) => ({
+    key,
+    display_name,
+    required,
+    format,
+    secret,
+  })),
 }));
 
-export const toDefinitionResource = (d: ForwardDefinition): Definition => ({ type: 'vault-forward-definition', id: d.id, display_name: d.display_name, hosts: [...d.hosts], authentications: authenticationDefinitions });
+export const toDefinitionResource = (d: ForwardDefinition): Definition => ({
+  type: 'vault-forward-definition',
+  id: d.id,
+  display_name: d.display_name,
+  hosts: [...d.hosts],
+  authentications: authenticationDefinitions,
+});
 export const DEFINITION_IDS = FORWARD_DEFINITIONS.map((d) => d.id);
 
 // ---- authentications ----
@@ -59,11 +91,22 @@ const FieldIn = Type.Object(
   { key: Type.String({ minLength: 1, maxLength: 100 }), value: Type.String({ maxLength: LIMITS.valueLength }) },
   { additionalProperties: false, title: 'VaultForwardAuthenticationFieldInput' },
 );
-const FieldOut = Type.Object({ key: Type.String(), value: Type.String() }, { additionalProperties: false, title: 'VaultForwardAuthenticationField' });
+const FieldOut = Type.Object(
+  { key: Type.String(), value: Type.String() },
+  { additionalProperties: false, title: 'VaultForwardAuthenticationField' },
+);
 const DisplayName = () => Type.String({ minLength: 1, maxLength: 200 });
 
 export const CreateAuthenticationBody = Type.Object(
-  { kind: Kind(), display_name: DisplayName(), fields: Type.Array(FieldIn, { maxItems: LIMITS.fields, description: 'The fields of the kind (GET /vault-forward/definitions); secret ones are stored encrypted and never returned' }) },
+  {
+    kind: Kind(),
+    display_name: DisplayName(),
+    fields: Type.Array(FieldIn, {
+      maxItems: LIMITS.fields,
+      description:
+        'The fields of the kind (GET /vault-forward/definitions); secret ones are stored encrypted and never returned',
+    }),
+  },
   { additionalProperties: false, title: 'VaultForwardAuthenticationCreate' },
 );
 export type CreateAuthenticationBody = Static<typeof CreateAuthenticationBody>;
@@ -71,14 +114,23 @@ export type CreateAuthenticationBody = Static<typeof CreateAuthenticationBody>;
 export const UpdateAuthenticationBody = Type.Object(
   {
     display_name: Type.Optional(DisplayName()),
-    fields: Type.Optional(Type.Array(FieldIn, { maxItems: LIMITS.fields, description: 'Fields to change, merged key by key; `value: ""` unsets an optional field' })),
+    fields: Type.Optional(
+      Type.Array(FieldIn, {
+        maxItems: LIMITS.fields,
+        description: 'Fields to change, merged key by key; `value: ""` unsets an optional field',
+      }),
+    ),
   },
   { additionalProperties: false, title: 'VaultForwardAuthenticationUpdate' },
 );
 export type UpdateAuthenticationBody = Static<typeof UpdateAuthenticationBody>;
 
 const CreatorSchema = Type.Object(
-  { id: Uuid({ description: 'The API key pair that created it' }), name: Type.String(), email_address: Nullable(Type.String({ description: 'Always null: API key pairs have no e-mail address' })) },
+  {
+    id: Uuid({ description: 'The API key pair that created it' }),
+    name: Type.String(),
+    email_address: Nullable(Type.String({ description: 'Always null: API key pairs have no e-mail address' })),
+  },
   { additionalProperties: false, title: 'VaultForwardCreator' },
 );
 
@@ -89,7 +141,9 @@ export const AuthenticationSchema = Type.Object(
     created_at: DateTime(),
     updated_at: DateTime(),
     kind: Kind(),
-    label: Type.String({ description: 'A hint that is no secret: the key id, the certificate subject and expiry, or the algorithms' }),
+    label: Type.String({
+      description: 'A hint that is no secret: the key id, the certificate subject and expiry, or the algorithms',
+    }),
     display_name: Type.String(),
     fields: Type.Array(FieldOut, { description: 'Fields marked as secret are not returned' }),
     creator: Nullable(CreatorSchema),
@@ -124,7 +178,8 @@ export const CreateConfigBody = Type.Object(
         minItems: 1,
         maxItems: LIMITS.hostsPerConfig,
         uniqueItems: true,
-        description: 'The `custom` definition only (required there): the merchant\'s hosts, exact names or `*.example.com`',
+        description:
+          "The `custom` definition only (required there): the merchant's hosts, exact names or `*.example.com`",
       }),
     ),
   },
@@ -133,7 +188,10 @@ export const CreateConfigBody = Type.Object(
 export type CreateConfigBody = Static<typeof CreateConfigBody>;
 
 export const ConfigParams = Type.Object({ config_id: Uuid({ description: 'ID of the vault forward config' }) });
-export const AuthenticationParams = Type.Object({ config_id: Uuid({ description: 'ID of the vault forward config' }), authentication_id: Uuid({ description: 'ID of the authentication method' }) });
+export const AuthenticationParams = Type.Object({
+  config_id: Uuid({ description: 'ID of the vault forward config' }),
+  authentication_id: Uuid({ description: 'ID of the authentication method' }),
+});
 export const ListConfigsQuery = Type.Object({ ...PaginationQuery });
 export type ListConfigsQuery = Static<typeof ListConfigsQuery>;
 
@@ -146,7 +204,10 @@ export const ConfigSchema = Type.Object(
     merchant_account_id: Type.String(),
     definition_id: Type.String(),
     display_name: Type.String(),
-    hosts: Type.Array(Type.String(), { description: 'Hosts this config allows as vault forwarding targets in production (with VAULT_FORWARD_ALLOWED_HOSTS as the ceiling)' }),
+    hosts: Type.Array(Type.String(), {
+      description:
+        'Hosts this config allows as vault forwarding targets in production (with VAULT_FORWARD_ALLOWED_HOSTS as the ceiling)',
+    }),
     authentications: Type.Array(AuthenticationSchema),
     creator: Nullable(CreatorSchema),
   },
@@ -156,9 +217,13 @@ export type Config = Static<typeof ConfigSchema>;
 export const ConfigsSchema = ListEnvelope(ConfigSchema, 'VaultForwardConfigs');
 
 /** The hosts a config allows: its own (custom) or its definition's. */
-export const hostsOf = (row: VaultForwardConfigRow): string[] => row.hosts ?? FORWARD_DEFINITIONS.find((d) => d.id === row.definition_id)?.hosts ?? [];
+export const hostsOf = (row: VaultForwardConfigRow): string[] =>
+  row.hosts ?? FORWARD_DEFINITIONS.find((d) => d.id === row.definition_id)?.hosts ?? [];
 
-export function toConfigResource(row: VaultForwardConfigRow, authentications: readonly VaultForwardAuthenticationRow[]): Config {
+export function toConfigResource(
+  row: VaultForwardConfigRow,
+  authentications: readonly VaultForwardAuthenticationRow[],
+): Config {
   return {
     type: CONFIG_TYPE,
     id: row.id,

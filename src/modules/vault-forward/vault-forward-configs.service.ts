@@ -23,7 +23,11 @@ import {
 
 const RESOURCE = 'vault forward config';
 
-export const configAuditResource = (row: VaultForwardConfigRow) => ({ type: CONFIG_TYPE, id: row.id, name: `${row.display_name} (${row.definition_id})` });
+export const configAuditResource = (row: VaultForwardConfigRow) => ({
+  type: CONFIG_TYPE,
+  id: row.id,
+  name: `${row.display_name} (${row.definition_id})`,
+});
 
 export function listDefinitions(): { items: Definition[] } {
   return { items: FORWARD_DEFINITIONS.map(toDefinitionResource) };
@@ -34,7 +38,13 @@ export function listDefinitions(): { items: Definition[] } {
  * permissive sandbox only) and, in production, within VAULT_FORWARD_ALLOWED_HOSTS.
  */
 function customHosts(ctx: RequestContext, hosts: readonly string[] | undefined): string[] {
-  if (!hosts) throw fieldRefusal('body', '/hosts', 'hosts is required for the custom definition: list the hosts this config allows (e.g. api.example.com or *.example.com)', 'missing');
+  if (!hosts)
+    throw fieldRefusal(
+      'body',
+      '/hosts',
+      'hosts is required for the custom definition: list the hosts this config allows (e.g. api.example.com or *.example.com)',
+      'missing',
+    );
   const { config } = ctx.deps;
   const production = config.environment === 'production';
   const details: ErrorDetail[] = [];
@@ -44,9 +54,13 @@ function customHosts(ctx: RequestContext, hosts: readonly string[] | undefined):
     if (!problem && production && !config.vaultForwardAllowedHosts.some((ceiling) => patternWithin(host, ceiling))) {
       problem = 'is not within VAULT_FORWARD_ALLOWED_HOSTS, the hosts this instance may forward to';
     }
-    if (problem) details.push({ location: 'body', pointer: `/hosts/${index}`, message: `${raw} ${problem}`, type: 'value_error' });
+    if (problem)
+      details.push({ location: 'body', pointer: `/hosts/${index}`, message: `${raw} ${problem}`, type: 'value_error' });
   });
-  if (details.length > 0) throw new AppError('bad_request', `The hosts are not valid: ${details.map((d) => d.message).join('; ')}`, { details });
+  if (details.length > 0)
+    throw new AppError('bad_request', `The hosts are not valid: ${details.map((d) => d.message).join('; ')}`, {
+      details,
+    });
   return [...new Set(hosts.map((h) => h.toLowerCase()))];
 }
 
@@ -58,9 +72,19 @@ async function duplicateOf(db: Executor, ctx: RequestContext, definitionId: stri
 
 export async function createConfig(ctx: RequestContext, body: CreateConfigBody): Promise<Config> {
   const definition = findDefinition(body.definition_id);
-  if (!definition) throw fieldRefusal('body', '/definition_id', `Unknown definition_id ${body.definition_id}: one of ${DEFINITION_IDS.join(', ')} (GET /vault-forward/definitions)`);
+  if (!definition)
+    throw fieldRefusal(
+      'body',
+      '/definition_id',
+      `Unknown definition_id ${body.definition_id}: one of ${DEFINITION_IDS.join(', ')} (GET /vault-forward/definitions)`,
+    );
   const custom = definition.id === CUSTOM_DEFINITION_ID;
-  if (!custom && body.hosts) throw fieldRefusal('body', '/hosts', `hosts may be given for the custom definition only: ${definition.id} allows its own hosts (${definition.hosts.join(', ')})`);
+  if (!custom && body.hosts)
+    throw fieldRefusal(
+      'body',
+      '/hosts',
+      `hosts may be given for the custom definition only: ${definition.id} allows its own hosts (${definition.hosts.join(', ')})`,
+    );
   const hosts = custom ? customHosts(ctx, body.hosts) : null;
   return withRequestTransaction(ctx, async (tx) => {
     const row = await repo.insertConfig(tx, {
@@ -87,12 +111,29 @@ export async function listConfigs(ctx: RequestContext, query: ListConfigsQuery):
     (row) => row,
     (row) => [row.created_at, row.id],
   );
-  const authentications = await repo.authenticationsOf(ctx.deps.db, ctx.merchantAccountId, page.items.map((row) => row.id));
-  return { ...page, items: page.items.map((row) => toConfigResource(row, authentications.filter((a) => a.config_id === row.id))) };
+  const authentications = await repo.authenticationsOf(
+    ctx.deps.db,
+    ctx.merchantAccountId,
+    page.items.map((row) => row.id),
+  );
+  return {
+    ...page,
+    items: page.items.map((row) =>
+      toConfigResource(
+        row,
+        authentications.filter((a) => a.config_id === row.id),
+      ),
+    ),
+  };
 }
 
 /** The config, or 404 (another merchant account's config is not found either). */
-export async function configOrNotFound(db: Executor, ctx: RequestContext, id: string, options: { forUpdate?: boolean } = {}): Promise<VaultForwardConfigRow> {
+export async function configOrNotFound(
+  db: Executor,
+  ctx: RequestContext,
+  id: string,
+  options: { forUpdate?: boolean } = {},
+): Promise<VaultForwardConfigRow> {
   const row = await repo.findConfig(db, ctx.merchantAccountId, id, options);
   if (!row) throw notFound(RESOURCE, id);
   return row;
@@ -109,7 +150,12 @@ export async function deleteConfig(ctx: RequestContext, id: string): Promise<voi
     const row = await configOrNotFound(tx, ctx, id, { forUpdate: true });
     const authentications = await repo.authenticationsOf(tx, ctx.merchantAccountId, [id]);
     await repo.deleteConfig(tx, ctx.merchantAccountId, id);
-    for (const a of authentications) await recordAudit(tx, ctx, 'deleted', { type: 'vault-forward-config-authentication', id: a.id, name: `${a.display_name} (${a.kind})` });
+    for (const a of authentications)
+      await recordAudit(tx, ctx, 'deleted', {
+        type: 'vault-forward-config-authentication',
+        id: a.id,
+        name: `${a.display_name} (${a.kind})`,
+      });
     await recordAudit(tx, ctx, 'deleted', configAuditResource(row));
   });
 }

@@ -2,7 +2,9 @@ import { Type, type Static } from 'typebox';
 import type { WebhookDeliveryAttemptRow, WebhookDeliveryRow } from '../../db/schema-webhooks.ts';
 import { DateTime, ListEnvelope, Nullable, PaginationQuery, Uuid } from '../../http/schemas/common.ts';
 
-export const DeliveriesParams = Type.Object({ subscription_id: Uuid({ description: 'ID of the webhook subscription' }) });
+export const DeliveriesParams = Type.Object({
+  subscription_id: Uuid({ description: 'ID of the webhook subscription' }),
+});
 export const DeliveryParams = Type.Object({
   subscription_id: Uuid({ description: 'ID of the webhook subscription' }),
   delivery_id: Uuid({ description: 'ID of the delivery' }),
@@ -16,16 +18,26 @@ export const WebhookDeliverySchema = Type.Object(
     id: Uuid(),
     subscription_id: Uuid(),
     event_id: Uuid({ description: 'The event sent; receivers deduplicate by it' }),
-    event_kind: Type.String({ description: 'Kind of the event, e.g. `transaction.captured`', examples: ['transaction.captured'] }),
+    event_kind: Type.String({
+      description: 'Kind of the event, e.g. `transaction.captured`',
+      examples: ['transaction.captured'],
+    }),
     resource_id: Type.String({ description: 'ID of the resource the event is about' }),
     status: Type.Union([Type.Literal('pending'), Type.Literal('succeeded'), Type.Literal('failed')], {
-      description: '`pending` while attempts go on, `succeeded` after a 2xx answer, `failed` when attempts stopped (gave up, or the subscription became inactive)',
+      description:
+        '`pending` while attempts go on, `succeeded` after a 2xx answer, `failed` when attempts stopped (gave up, or the subscription became inactive)',
     }),
     attempts: Type.Integer({ description: 'Attempts made so far' }),
-    last_status_code: Nullable(Type.Integer({ description: 'HTTP status of the last attempt; null when it got no answer' })),
+    last_status_code: Nullable(
+      Type.Integer({ description: 'HTTP status of the last attempt; null when it got no answer' }),
+    ),
     last_error: Nullable(Type.String({ description: 'Why the last attempt failed (never contains secrets)' })),
-    next_attempt_at: Nullable(DateTime({ description: 'When the next attempt is due; null once the delivery is over' })),
-    give_up_at: DateTime({ description: 'Attempts stop after this time (24 hours after the event, or after a re-send)' }),
+    next_attempt_at: Nullable(
+      DateTime({ description: 'When the next attempt is due; null once the delivery is over' }),
+    ),
+    give_up_at: DateTime({
+      description: 'Attempts stop after this time (24 hours after the event, or after a re-send)',
+    }),
     delivered_at: Nullable(DateTime()),
     created_at: DateTime(),
     updated_at: DateTime(),
@@ -40,7 +52,9 @@ export const WebhookDeliveryAttemptSchema = Type.Object(
     type: Type.Literal('webhook-delivery-attempt'),
     id: Uuid(),
     delivery_id: Uuid(),
-    status_code: Nullable(Type.Integer({ description: 'HTTP status answered; null for a timeout, a refused connection or a refused URL' })),
+    status_code: Nullable(
+      Type.Integer({ description: 'HTTP status answered; null for a timeout, a refused connection or a refused URL' }),
+    ),
     duration_ms: Type.Integer(),
     error: Nullable(Type.String({ description: 'Why the attempt failed; null on success' })),
     created_at: DateTime(),
@@ -76,5 +90,13 @@ export function toWebhookDeliveryResource(row: WebhookDeliveryRow & { event_kind
 }
 
 export function toWebhookDeliveryAttemptResource(row: WebhookDeliveryAttemptRow): WebhookDeliveryAttempt {
-  return { type: 'webhook-delivery-attempt', id: row.id, delivery_id: row.delivery_id, status_code: row.status_code, duration_ms: row.duration_ms, error: row.error, created_at: iso(row.created_at)! };
+  return {
+    type: 'webhook-delivery-attempt',
+    id: row.id,
+    delivery_id: row.delivery_id,
+    status_code: row.status_code,
+    duration_ms: row.duration_ms,
+    error: row.error,
+    created_at: iso(row.created_at)!,
+  };
 }

@@ -15,10 +15,15 @@ import {
 
 /** 404 unless the subscription belongs to the request's merchant account. */
 async function assertSubscription(ctx: RequestContext, subscriptionId: string): Promise<void> {
-  if (!(await findSubscription(ctx.deps.db, ctx.merchantAccountId, subscriptionId))) throw notFound('webhook subscription', subscriptionId);
+  if (!(await findSubscription(ctx.deps.db, ctx.merchantAccountId, subscriptionId)))
+    throw notFound('webhook subscription', subscriptionId);
 }
 
-export async function listWebhookSubscriptionDeliveries(ctx: RequestContext, subscriptionId: string, query: ListDeliveriesQuery): Promise<ListEnvelope<WebhookDelivery>> {
+export async function listWebhookSubscriptionDeliveries(
+  ctx: RequestContext,
+  subscriptionId: string,
+  query: ListDeliveriesQuery,
+): Promise<ListEnvelope<WebhookDelivery>> {
   await assertSubscription(ctx, subscriptionId);
   return listPage(
     ctx,
@@ -30,7 +35,11 @@ export async function listWebhookSubscriptionDeliveries(ctx: RequestContext, sub
   );
 }
 
-export async function listWebhookDeliveryAttempts(ctx: RequestContext, subscriptionId: string, deliveryId: string): Promise<{ items: WebhookDeliveryAttempt[] }> {
+export async function listWebhookDeliveryAttempts(
+  ctx: RequestContext,
+  subscriptionId: string,
+  deliveryId: string,
+): Promise<{ items: WebhookDeliveryAttempt[] }> {
   const delivery = await repo.findDelivery(ctx.deps.db, ctx.merchantAccountId, subscriptionId, deliveryId);
   if (!delivery) throw notFound('webhook delivery', deliveryId);
   const rows = await repo.listAttempts(ctx.deps.db, ctx.merchantAccountId, deliveryId);
@@ -41,11 +50,18 @@ export async function listWebhookDeliveryAttempts(ctx: RequestContext, subscript
  * Sends a failed delivery again: pending, due now, with a new 24-hour deadline and a job. Pending
  * and succeeded deliveries are refused (400): they are still being sent, or were received.
  */
-export async function retryWebhookDelivery(ctx: RequestContext, subscriptionId: string, deliveryId: string): Promise<WebhookDelivery> {
+export async function retryWebhookDelivery(
+  ctx: RequestContext,
+  subscriptionId: string,
+  deliveryId: string,
+): Promise<WebhookDelivery> {
   return withRequestTransaction(ctx, async (tx) => {
-    const delivery = await repo.findDelivery(tx, ctx.merchantAccountId, subscriptionId, deliveryId, { forUpdate: true });
+    const delivery = await repo.findDelivery(tx, ctx.merchantAccountId, subscriptionId, deliveryId, {
+      forUpdate: true,
+    });
     if (!delivery) throw notFound('webhook delivery', deliveryId);
-    if (delivery.status !== 'failed') throw badRequest(`only a failed delivery can be sent again; this one is ${delivery.status}`);
+    if (delivery.status !== 'failed')
+      throw badRequest(`only a failed delivery can be sent again; this one is ${delivery.status}`);
     const now = new Date();
     await repo.reopenDelivery(tx, ctx.merchantAccountId, deliveryId, now, new Date(now.getTime() + GIVE_UP_AFTER_MS));
     await scheduleAttempt(tx, ctx.deps, delivery, now);

@@ -8,7 +8,14 @@ import { updateWebhookSubscription } from './routes/update-webhook-subscription.
 
 /** Webhook subscriptions: where and how the merchant account's events are delivered. */
 export async function webhookSubscriptions(app: FastifyInstance): Promise<void> {
-  for (const route of [createWebhookSubscription, listWebhookSubscriptions, getWebhookSubscription, updateWebhookSubscription, deleteWebhookSubscription, rotateWebhookSubscriptionSecret]) {
+  for (const route of [
+    createWebhookSubscription,
+    listWebhookSubscriptions,
+    getWebhookSubscription,
+    updateWebhookSubscription,
+    deleteWebhookSubscription,
+    rotateWebhookSubscriptionSecret,
+  ]) {
     app.route(route);
   }
 }

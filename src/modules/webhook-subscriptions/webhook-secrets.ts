@@ -21,7 +21,11 @@ export function generateSecret(): string {
  * moves the current ciphertext to the previous columns without opening it.
  */
 export const secretBinding = (id: string): Binding => ({ table: 'webhook_subscriptions', column: 'secret', rowId: id });
-export const passwordBinding = (id: string): Binding => ({ table: 'webhook_subscriptions', column: 'password', rowId: id });
+export const passwordBinding = (id: string): Binding => ({
+  table: 'webhook_subscriptions',
+  column: 'password',
+  rowId: id,
+});
 
 export async function sealSecret(db: Executor, deps: Deps, merchantAccountId: string, id: string, secret: string) {
   const sealed = await deps.vault.encrypt(db, merchantAccountId, secret, secretBinding(id));
@@ -29,24 +33,65 @@ export async function sealSecret(db: Executor, deps: Deps, merchantAccountId: st
 }
 
 /** Columns of basic authentication (all null: none). */
-export async function sealAuthentication(db: Executor, deps: Deps, merchantAccountId: string, id: string, auth: { username: string; password: string } | null) {
-  if (!auth) return { auth_kind: null, auth_username: null, auth_password_ciphertext: null, auth_password_key_id: null };
+export async function sealAuthentication(
+  db: Executor,
+  deps: Deps,
+  merchantAccountId: string,
+  id: string,
+  auth: { username: string; password: string } | null,
+) {
+  if (!auth)
+    return { auth_kind: null, auth_username: null, auth_password_ciphertext: null, auth_password_key_id: null };
   const sealed = await deps.vault.encrypt(db, merchantAccountId, auth.password, passwordBinding(id));
-  return { auth_kind: 'basic' as const, auth_username: auth.username, auth_password_ciphertext: sealed.ciphertext, auth_password_key_id: sealed.keyId };
+  return {
+    auth_kind: 'basic' as const,
+    auth_username: auth.username,
+    auth_password_ciphertext: sealed.ciphertext,
+    auth_password_key_id: sealed.keyId,
+  };
 }
 
-const open = (db: Executor, deps: Deps, row: WebhookSubscriptionRow, sealed: Sealed, binding: Binding) => deps.vault.decrypt(db, row.merchant_account_id, sealed, binding);
+const open = (db: Executor, deps: Deps, row: WebhookSubscriptionRow, sealed: Sealed, binding: Binding) =>
+  deps.vault.decrypt(db, row.merchant_account_id, sealed, binding);
 
 export async function openSecrets(db: Executor, deps: Deps, row: WebhookSubscriptionRow, now: Date): Promise<string[]> {
-  const current = await open(db, deps, row, { ciphertext: row.secret_ciphertext, keyId: row.secret_key_id }, secretBinding(row.id));
+  const current = await open(
+    db,
+    deps,
+    row,
+    { ciphertext: row.secret_ciphertext, keyId: row.secret_key_id },
+    secretBinding(row.id),
+  );
   const expiresAt = row.previous_secret_expires_at;
-  if (!row.previous_secret_ciphertext || !row.previous_secret_key_id || !expiresAt || expiresAt.getTime() <= now.getTime()) return [current];
-  const previous = await open(db, deps, row, { ciphertext: row.previous_secret_ciphertext, keyId: row.previous_secret_key_id }, secretBinding(row.id));
+  if (
+    !row.previous_secret_ciphertext ||
+    !row.previous_secret_key_id ||
+    !expiresAt ||
+    expiresAt.getTime() <= now.getTime()
+  )
+    return [current];
+  const previous = await open(
+    db,
+    deps,
+    row,
+    { ciphertext: row.previous_secret_ciphertext, keyId: row.previous_secret_key_id },
+    secretBinding(row.id),
+  );
   return [current, previous];
 }
 
-export async function openAuthentication(db: Executor, deps: Deps, row: WebhookSubscriptionRow): Promise<{ username: string; password: string } | null> {
+export async function openAuthentication(
+  db: Executor,
+  deps: Deps,
+  row: WebhookSubscriptionRow,
+): Promise<{ username: string; password: string } | null> {
   if (row.auth_kind !== 'basic' || !row.auth_password_ciphertext || !row.auth_password_key_id) return null;
-  const password = await open(db, deps, row, { ciphertext: row.auth_password_ciphertext, keyId: row.auth_password_key_id }, passwordBinding(row.id));
+  const password = await open(
+    db,
+    deps,
+    row,
+    { ciphertext: row.auth_password_ciphertext, keyId: row.auth_password_key_id },
+    passwordBinding(row.id),
+  );
   return { username: row.auth_username ?? '', password };
 }

@@ -13,17 +13,27 @@ const Url = () =>
   Type.String({
     minLength: 1,
     maxLength: 2048,
-    description: 'Where events are POSTed: an absolute https URL to a public address (http and private addresses only in the sandbox with WEBHOOK_ALLOW_PRIVATE_URLS=true)',
+    description:
+      'Where events are POSTed: an absolute https URL to a public address (http and private addresses only in the sandbox with WEBHOOK_ALLOW_PRIVATE_URLS=true)',
     examples: ['https://hooks.example.com/payments'],
   });
 
 const AuthenticationInput = Type.Object(
   {
     kind: Type.Literal('basic'),
-    username: Type.String({ minLength: 1, maxLength: 255, pattern: '^[^:]*$', description: 'Basic authentication user name (no colon)' }),
+    username: Type.String({
+      minLength: 1,
+      maxLength: 255,
+      pattern: '^[^:]*$',
+      description: 'Basic authentication user name (no colon)',
+    }),
     password: Type.String({ minLength: 1, maxLength: 255, description: 'Stored encrypted; returned masked' }),
   },
-  { additionalProperties: false, title: 'WebhookSubscriptionAuthenticationInput', description: 'HTTP basic authentication sent with every delivery' },
+  {
+    additionalProperties: false,
+    title: 'WebhookSubscriptionAuthenticationInput',
+    description: 'HTTP basic authentication sent with every delivery',
+  },
 );
 export type AuthenticationInput = Static<typeof AuthenticationInput>;
 
@@ -48,7 +58,9 @@ export const UpdateWebhookSubscriptionBody = Type.Object(
 );
 export type UpdateWebhookSubscriptionBody = Static<typeof UpdateWebhookSubscriptionBody>;
 
-export const WebhookSubscriptionParams = Type.Object({ subscription_id: Uuid({ description: 'ID of the webhook subscription' }) });
+export const WebhookSubscriptionParams = Type.Object({
+  subscription_id: Uuid({ description: 'ID of the webhook subscription' }),
+});
 
 export const ListWebhookSubscriptionsQuery = Type.Object({ ...PaginationQuery });
 export type ListWebhookSubscriptionsQuery = Static<typeof ListWebhookSubscriptionsQuery>;
@@ -57,9 +69,17 @@ const CreatorSchema = Type.Object(
   {
     id: Uuid({ description: 'The API key pair that created the subscription' }),
     name: Type.String(),
-    email_address: Nullable(Type.String({ description: 'Always null: subscriptions are created by API key pairs, which have no e-mail address' })),
+    email_address: Nullable(
+      Type.String({
+        description: 'Always null: subscriptions are created by API key pairs, which have no e-mail address',
+      }),
+    ),
   },
-  { additionalProperties: false, title: 'WebhookSubscriptionCreator', description: 'Who created the subscription; personal data' },
+  {
+    additionalProperties: false,
+    title: 'WebhookSubscriptionCreator',
+    description: 'Who created the subscription; personal data',
+  },
 );
 
 export const WebhookSubscriptionSchema = Type.Object(
@@ -69,15 +89,25 @@ export const WebhookSubscriptionSchema = Type.Object(
     merchant_account_id: Type.String(),
     url: Type.String(),
     active: Type.Boolean(),
-    rotating: Type.Boolean({ description: 'True while the previous secret is still valid after a rotation (deliveries carry both signatures)' }),
-    rotating_until: Nullable(DateTime({ description: 'When the previous secret stops being valid; null when not rotating' })),
+    rotating: Type.Boolean({
+      description: 'True while the previous secret is still valid after a rotation (deliveries carry both signatures)',
+    }),
+    rotating_until: Nullable(
+      DateTime({ description: 'When the previous secret stops being valid; null when not rotating' }),
+    ),
     authentication: Nullable(
       Type.Object(
-        { kind: Type.Literal('basic'), username: Type.String(), password: Type.String({ description: `Always masked (${MASKED_PASSWORD})` }) },
+        {
+          kind: Type.Literal('basic'),
+          username: Type.String(),
+          password: Type.String({ description: `Always masked (${MASKED_PASSWORD})` }),
+        },
         { additionalProperties: false, title: 'WebhookSubscriptionAuthentication' },
       ),
     ),
-    secret: Type.String({ description: `Signing secret. In full only in the create and rotate-secret responses; elsewhere masked as \`${SECRET_PREFIX}…\` and its last 4 characters` }),
+    secret: Type.String({
+      description: `Signing secret. In full only in the create and rotate-secret responses; elsewhere masked as \`${SECRET_PREFIX}…\` and its last 4 characters`,
+    }),
     creator: Nullable(CreatorSchema),
     created_at: DateTime(),
     updated_at: DateTime(),
@@ -91,13 +121,17 @@ export const WebhookSubscriptionsSchema = ListEnvelope(WebhookSubscriptionSchema
 export const maskSecret = (hint: string) => `${SECRET_PREFIX}…${hint || '****'}`;
 
 /** Whether a rotation's previous secret is still valid at `now`. */
-export const isRotating = (row: WebhookSubscriptionRow, now: Date) => row.previous_secret_expires_at !== null && row.previous_secret_expires_at.getTime() > now.getTime();
+export const isRotating = (row: WebhookSubscriptionRow, now: Date) =>
+  row.previous_secret_expires_at !== null && row.previous_secret_expires_at.getTime() > now.getTime();
 
 /**
  * The only way a subscription row becomes a response. The secret is masked unless the caller
  * passes it in clear (create and rotate only); the password is always masked.
  */
-export function toWebhookSubscriptionResource(row: WebhookSubscriptionRow, options: { secret?: string; now?: Date } = {}): WebhookSubscription {
+export function toWebhookSubscriptionResource(
+  row: WebhookSubscriptionRow,
+  options: { secret?: string; now?: Date } = {},
+): WebhookSubscription {
   const rotating = isRotating(row, options.now ?? new Date());
   return {
     type: WEBHOOK_SUBSCRIPTION_TYPE,
@@ -107,7 +141,10 @@ export function toWebhookSubscriptionResource(row: WebhookSubscriptionRow, optio
     active: row.active,
     rotating,
     rotating_until: rotating ? row.previous_secret_expires_at!.toISOString() : null,
-    authentication: row.auth_kind === 'basic' ? { kind: 'basic', username: row.auth_username ?? '', password: MASKED_PASSWORD } : null,
+    authentication:
+      row.auth_kind === 'basic'
+        ? { kind: 'basic', username: row.auth_username ?? '', password: MASKED_PASSWORD }
+        : null,
     secret: options.secret ?? maskSecret(row.secret_hint),
     creator: row.creator,
     created_at: row.created_at.toISOString(),
@@ -116,7 +153,11 @@ export function toWebhookSubscriptionResource(row: WebhookSubscriptionRow, optio
 }
 
 /** How a subscription is named in audit entries: the URL's host only (a path or query may hold tokens). */
-export function webhookSubscriptionAuditResource(row: WebhookSubscriptionRow): { type: string; id: string; name: string } {
+export function webhookSubscriptionAuditResource(row: WebhookSubscriptionRow): {
+  type: string;
+  id: string;
+  name: string;
+} {
   let name: string;
   try {
     name = new URL(row.url).host;

@@ -7,8 +7,15 @@ import { startAbuse, type Abuse } from './abusive-clients.ts';
  * and timers then do not slow the event loop of the process that measures normal traffic.
  * `node --import tsx abuse-process.ts <port> <counts JSON>` prints the outcome as JSON on SIGTERM.
  */
-export async function startAbuseProcess(port: number, counts: Record<string, number>): Promise<{ stop(): Promise<Pick<Abuse, 'closed' | 'answers'>> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), String(port), JSON.stringify(counts)], { stdio: ['ignore', 'pipe', 'inherit'] });
+export async function startAbuseProcess(
+  port: number,
+  counts: Record<string, number>,
+): Promise<{ stop(): Promise<Pick<Abuse, 'closed' | 'answers'>> }> {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', fileURLToPath(import.meta.url), String(port), JSON.stringify(counts)],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   let out = '';
   child.stdout.on('data', (d) => (out += d.toString()));
   await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));

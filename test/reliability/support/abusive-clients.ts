@@ -17,13 +17,21 @@ const BEHAVIOURS: Record<string, Behaviour> = {
   // Sends a header line every 500 ms, never the blank line that ends the headers.
   'slow-header': (socket, stopped) => {
     socket.write('GET /healthz HTTP/1.1\r\nHost: x\r\n');
-    const timer = setInterval(() => (stopped() || socket.destroyed ? clearInterval(timer) : socket.write(`X-Slow-${Date.now()}: 1\r\n`)), 500);
+    const timer = setInterval(
+      () => (stopped() || socket.destroyed ? clearInterval(timer) : socket.write(`X-Slow-${Date.now()}: 1\r\n`)),
+      500,
+    );
     socket.once('close', () => clearInterval(timer));
   },
   // Announces a 100 kB body and sends 10 bytes every 500 ms.
   'slow-body': (socket, stopped) => {
-    socket.write('POST /merchant-accounts HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"id":"');
-    const timer = setInterval(() => (stopped() || socket.destroyed ? clearInterval(timer) : socket.write('aaaaaaaaaa')), 500);
+    socket.write(
+      'POST /merchant-accounts HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"id":"',
+    );
+    const timer = setInterval(
+      () => (stopped() || socket.destroyed ? clearInterval(timer) : socket.write('aaaaaaaaaa')),
+      500,
+    );
     socket.once('close', () => clearInterval(timer));
   },
   // 64 kB of headers at once.

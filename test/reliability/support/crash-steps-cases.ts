@@ -21,7 +21,12 @@ export function apiOf(baseUrl: () => string, token: string, merchantAccountId?: 
   return async (method, route, body, key) => {
     const res = await fetch(`${baseUrl()}${route}`, {
       method,
-      headers: { authorization: `Bearer ${token}`, ...(merchantAccountId ? { 'x-svc-merchant-account-id': merchantAccountId } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(key ? { 'idempotency-key': key } : {}) },
+      headers: {
+        authorization: `Bearer ${token}`,
+        ...(merchantAccountId ? { 'x-svc-merchant-account-id': merchantAccountId } : {}),
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...(key ? { 'idempotency-key': key } : {}),
+      },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
     const text = await res.text();
@@ -60,7 +65,8 @@ async function expectOk(answer: Promise<Answer>, what: string): Promise<any> {
   return res.json;
 }
 
-const authorized = async (api: Api) => (await expectOk(api('POST', '/transactions', authorization), 'authorize')).id as string;
+const authorized = async (api: Api) =>
+  (await expectOk(api('POST', '/transactions', authorization), 'authorize')).id as string;
 async function captured(api: Api): Promise<string> {
   const id = await authorized(api);
   await expectOk(api('POST', `/transactions/${id}/capture`, {}), 'capture');
@@ -68,29 +74,49 @@ async function captured(api: Api): Promise<string> {
 }
 
 const ids = (items: Array<{ id: string }>) => items.map((item) => item.id);
-const transactionIds = async (api: Api) => ids((await expectOk(api('GET', '/transactions?limit=100'), 'list transactions')).items);
-const refundIds = async (api: Api, prepared: Prepared) => ids((await expectOk(api('GET', `/transactions/${prepared.transactionId}/refunds`), 'list refunds')).items);
+const transactionIds = async (api: Api) =>
+  ids((await expectOk(api('GET', '/transactions?limit=100'), 'list transactions')).items);
+const refundIds = async (api: Api, prepared: Prepared) =>
+  ids((await expectOk(api('GET', `/transactions/${prepared.transactionId}/refunds`), 'list refunds')).items);
 
 /** Attempts of one operation that the transaction's history names (one per provider call recorded). */
 export async function attemptIds(api: Api, transactionId: string, operation: string): Promise<string[]> {
-  const events = (await expectOk(api('GET', `/transactions/${transactionId}/events?limit=100`), 'events')).items as Array<{ context: { operation?: string; attempt_id?: string } }>;
-  return [...new Set(events.filter((e) => e.context.operation === operation && e.context.attempt_id).map((e) => e.context.attempt_id!))];
+  const events = (await expectOk(api('GET', `/transactions/${transactionId}/events?limit=100`), 'events'))
+    .items as Array<{ context: { operation?: string; attempt_id?: string } }>;
+  return [
+    ...new Set(
+      events.filter((e) => e.context.operation === operation && e.context.attempt_id).map((e) => e.context.attempt_id!),
+    ),
+  ];
 }
 
 export const OPERATIONS: Operation[] = [
   {
-    name: 'authorize', operationId: 'createTransaction', call: 'authorize', attempt: 'authorize', status: 201,
+    name: 'authorize',
+    operationId: 'createTransaction',
+    call: 'authorize',
+    attempt: 'authorize',
+    status: 201,
     prepare: async () => ({ path: '/transactions', body: authorization, transactionId: null }),
     records: (api) => transactionIds(api),
     answered: (answer) => answer.id,
   },
   {
-    name: 'gift card redemption', operationId: 'createTransaction', call: 'giftCardRedeem', attempt: null, status: 201,
-    prepare: async () => ({ path: '/transactions', body: { ...authorization, gift_cards: [{ number: '6036281000000000001', pin: TEST_GIFT_CARD_PIN, amount: 400 }] }, transactionId: null }),
+    name: 'gift card redemption',
+    operationId: 'createTransaction',
+    call: 'giftCardRedeem',
+    attempt: null,
+    status: 201,
+    prepare: async () => ({
+      path: '/transactions',
+      body: { ...authorization, gift_cards: [{ number: '6036281000000000001', pin: TEST_GIFT_CARD_PIN, amount: 400 }] },
+      transactionId: null,
+    }),
     records: async (api) => {
       const transactions = await transactionIds(api);
       for (const id of transactions) {
-        const redemptions = (await expectOk(api('GET', `/transactions/${id}`), 'transaction')).gift_card_redemptions as unknown[];
+        const redemptions = (await expectOk(api('GET', `/transactions/${id}`), 'transaction'))
+          .gift_card_redemptions as unknown[];
         // The card redeemed twice for one payment would be a second record of the redemption.
         if (redemptions.length !== 1) return [...transactions, `${redemptions.length} gift card redemptions`];
       }
@@ -99,16 +125,25 @@ export const OPERATIONS: Operation[] = [
     answered: (answer) => answer.id,
   },
   {
-    name: 'capture', operationId: 'captureTransaction', call: 'capture', attempt: 'capture', status: 200,
+    name: 'capture',
+    operationId: 'captureTransaction',
+    call: 'capture',
+    attempt: 'capture',
+    status: 200,
     prepare: async (api) => {
       const id = await authorized(api);
       return { path: `/transactions/${id}/capture`, body: {}, transactionId: id };
     },
-    records: async (api, prepared) => ids((await expectOk(api('GET', `/transactions/${prepared.transactionId}/captures`), 'captures')).items),
+    records: async (api, prepared) =>
+      ids((await expectOk(api('GET', `/transactions/${prepared.transactionId}/captures`), 'captures')).items),
     answered: (answer) => answer.transaction.id,
   },
   {
-    name: 'void', operationId: 'voidTransaction', call: 'void', attempt: 'void', status: 200,
+    name: 'void',
+    operationId: 'voidTransaction',
+    call: 'void',
+    attempt: 'void',
+    status: 200,
     prepare: async (api) => {
       const id = await authorized(api);
       return { path: `/transactions/${id}/void`, transactionId: id };
@@ -117,17 +152,32 @@ export const OPERATIONS: Operation[] = [
     answered: (answer) => answer.transaction.id,
   },
   {
-    name: 'cancel', operationId: 'cancelTransaction', call: null, attempt: null, status: 200,
+    name: 'cancel',
+    operationId: 'cancelTransaction',
+    call: null,
+    attempt: null,
+    status: 200,
     prepare: async (api) => {
       // A network timeout at the provider: the transaction stays processing, which cancel ends.
-      const id = (await expectOk(api('POST', '/transactions', { ...authorization, payment_method: { ...card, number: '4000000000000408' } }), 'authorize (timeout)')).id as string;
+      const id = (
+        await expectOk(
+          api('POST', '/transactions', { ...authorization, payment_method: { ...card, number: '4000000000000408' } }),
+          'authorize (timeout)',
+        )
+      ).id as string;
       return { path: `/transactions/${id}/cancel`, transactionId: id };
     },
-    records: async (api, prepared) => [(await expectOk(api('GET', `/transactions/${prepared.transactionId}`), 'transaction')).id],
+    records: async (api, prepared) => [
+      (await expectOk(api('GET', `/transactions/${prepared.transactionId}`), 'transaction')).id,
+    ],
     answered: (answer) => answer.transaction.id,
   },
   {
-    name: 'authorization increment', operationId: 'incrementTransactionAuthorization', call: 'incrementAuthorization', attempt: 'increment', status: 200,
+    name: 'authorization increment',
+    operationId: 'incrementTransactionAuthorization',
+    call: 'incrementAuthorization',
+    attempt: 'increment',
+    status: 200,
     prepare: async (api) => {
       const id = await authorized(api);
       return { path: `/transactions/${id}/authorization/increment`, body: { amount: 200 }, transactionId: id };
@@ -136,7 +186,11 @@ export const OPERATIONS: Operation[] = [
     answered: (answer) => answer.transaction.id,
   },
   {
-    name: 'refund', operationId: 'createTransactionRefund', call: 'refund', attempt: 'refund', status: 201,
+    name: 'refund',
+    operationId: 'createTransactionRefund',
+    call: 'refund',
+    attempt: 'refund',
+    status: 201,
     prepare: async (api) => {
       const id = await captured(api);
       return { path: `/transactions/${id}/refunds`, body: { amount: 300 }, transactionId: id };
@@ -145,7 +199,11 @@ export const OPERATIONS: Operation[] = [
     answered: (answer) => answer.id,
   },
   {
-    name: 'full refund', operationId: 'createFullTransactionRefund', call: 'refund', attempt: 'refund', status: 201,
+    name: 'full refund',
+    operationId: 'createFullTransactionRefund',
+    call: 'refund',
+    attempt: 'refund',
+    status: 201,
     prepare: async (api) => {
       const id = await captured(api);
       return { path: `/transactions/${id}/refunds/all`, transactionId: id };
@@ -154,10 +212,25 @@ export const OPERATIONS: Operation[] = [
     answered: (answer) => (answer.items.length === 1 ? answer.items[0].id : `${answer.items.length} refunds`),
   },
   {
-    name: 'payout', operationId: 'createPayout', call: 'payout', attempt: null, status: 201,
+    name: 'payout',
+    operationId: 'createPayout',
+    call: 'payout',
+    attempt: null,
+    status: 201,
     prepare: async (api) => {
-      const services = (await expectOk(api('GET', '/payment-services'), 'payment services')).items as Array<{ id: string }>;
-      return { path: '/payouts', body: { amount: 500, currency: 'USD', payment_service_id: services[0]!.id, payment_method: { method: 'card', number: '4111111111111111', expiration_date: '12/40' } }, transactionId: null };
+      const services = (await expectOk(api('GET', '/payment-services'), 'payment services')).items as Array<{
+        id: string;
+      }>;
+      return {
+        path: '/payouts',
+        body: {
+          amount: 500,
+          currency: 'USD',
+          payment_service_id: services[0]!.id,
+          payment_method: { method: 'card', number: '4111111111111111', expiration_date: '12/40' },
+        },
+        transactionId: null,
+      };
     },
     records: async (api) => ids((await expectOk(api('GET', '/payouts?limit=100'), 'payouts')).items),
     answered: (answer) => answer.id,

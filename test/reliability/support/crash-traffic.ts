@@ -36,30 +36,63 @@ const card = { method: 'card', number: '4111111111111111', expiration_date: '12/
  * idempotency key, retried with the same key while the server is down (as a careful client does),
  * until `stop()` is true. Every 2xx answer is recorded.
  */
-export async function runClient(target: TrafficTarget, answered: Answered[], counts: TrafficCounts, stop: () => boolean): Promise<void> {
+export async function runClient(
+  target: TrafficTarget,
+  answered: Answered[],
+  counts: TrafficCounts,
+  stop: () => boolean,
+): Promise<void> {
   while (!stop()) {
-    const auth = await call(target, counts, stop, 'POST', '/transactions', { amount: 1000, currency: 'USD', payment_method: card });
+    const auth = await call(target, counts, stop, 'POST', '/transactions', {
+      amount: 1000,
+      currency: 'USD',
+      payment_method: card,
+    });
     if (!auth) continue;
     answered.push({ op: 'authorize', id: auth.id, transactionId: auth.id, status: auth.status, amount: 1000 });
     if (auth.status !== 'authorization_succeeded') continue;
     const captured = await call(target, counts, stop, 'POST', `/transactions/${auth.id}/capture`, {});
     if (!captured) continue;
-    answered.push({ op: 'capture', id: auth.id, transactionId: auth.id, status: captured.transaction.status, amount: captured.transaction.captured_amount });
+    answered.push({
+      op: 'capture',
+      id: auth.id,
+      transactionId: auth.id,
+      status: captured.transaction.status,
+      amount: captured.transaction.captured_amount,
+    });
     const refund = await call(target, counts, stop, 'POST', `/transactions/${auth.id}/refunds`, { amount: 300 });
-    if (refund) answered.push({ op: 'refund', id: refund.id, transactionId: auth.id, status: refund.status, amount: 300 });
-    const payout = await call(target, counts, stop, 'POST', '/payouts', { amount: 500, currency: 'USD', payment_service_id: target.paymentServiceId, payment_method: { method: 'card', number: '4111111111111111', expiration_date: '12/40' } });
+    if (refund)
+      answered.push({ op: 'refund', id: refund.id, transactionId: auth.id, status: refund.status, amount: 300 });
+    const payout = await call(target, counts, stop, 'POST', '/payouts', {
+      amount: 500,
+      currency: 'USD',
+      payment_service_id: target.paymentServiceId,
+      payment_method: { method: 'card', number: '4111111111111111', expiration_date: '12/40' },
+    });
     if (payout) answered.push({ op: 'payout', id: payout.id, transactionId: null, status: payout.status, amount: 500 });
   }
 }
 
-async function call(target: TrafficTarget, counts: TrafficCounts, stop: () => boolean, method: string, path: string, body: unknown): Promise<any | null> {
+async function call(
+  target: TrafficTarget,
+  counts: TrafficCounts,
+  stop: () => boolean,
+  method: string,
+  path: string,
+  body: unknown,
+): Promise<any | null> {
   const key = randomUUID();
   counts.sent += 1;
   for (;;) {
     try {
       const res = await fetch(`${target.baseUrl()}${path}`, {
         method,
-        headers: { authorization: `Bearer ${target.token}`, 'content-type': 'application/json', 'idempotency-key': key, 'x-svc-merchant-account-id': target.merchantAccountId },
+        headers: {
+          authorization: `Bearer ${target.token}`,
+          'content-type': 'application/json',
+          'idempotency-key': key,
+          'x-svc-merchant-account-id': target.merchantAccountId,
+        },
         body: JSON.stringify(body),
         signal: AbortSignal.timeout(30_000),
       });

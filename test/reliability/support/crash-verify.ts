@@ -14,7 +14,14 @@ const LATER: Record<string, string[]> = {
 
 /** A transaction answered `processing` (a retry resumed it after a crash): reconciliation settles it. */
 const LATER_TRANSACTION: Record<string, string[]> = {
-  processing: ['processing', 'authorization_succeeded', 'capture_pending', 'capture_succeeded', 'authorization_declined', 'authorization_failed'],
+  processing: [
+    'processing',
+    'authorization_succeeded',
+    'capture_pending',
+    'capture_succeeded',
+    'authorization_declined',
+    'authorization_failed',
+  ],
 };
 
 const WEBHOOK_KIND: Record<Answered['op'], (a: Answered) => string> = {
@@ -41,7 +48,9 @@ async function allAuditIds(get: Get): Promise<Set<string>> {
   const ids = new Set<string>();
   let cursor: string | null = null;
   do {
-    const page: { json: { items: Array<{ resource: { id: string } }>; next_cursor: string | null } } = await get(`/audit-logs?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+    const page: { json: { items: Array<{ resource: { id: string } }>; next_cursor: string | null } } = await get(
+      `/audit-logs?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+    );
     for (const item of page.json.items) ids.add(item.resource.id);
     cursor = page.json.next_cursor;
   } while (cursor);
@@ -53,7 +62,11 @@ async function allAuditIds(get: Get): Promise<Set<string>> {
  * have moved on to, with history (transactions), an audit entry and its webhook event delivered
  * (else mismatched).
  */
-export async function verifyAnswered(get: Get, answered: Answered[], delivered: Array<{ kind: string; resourceId: string }>): Promise<Verdict> {
+export async function verifyAnswered(
+  get: Get,
+  answered: Answered[],
+  delivered: Array<{ kind: string; resourceId: string }>,
+): Promise<Verdict> {
   const verdict: Verdict = { answered: answered.length, missing: [], mismatched: [] };
   const audited = await allAuditIds(get);
   const kinds = new Set(delivered.map((d) => `${d.kind} ${d.resourceId}`));
@@ -73,7 +86,8 @@ export async function verifyAnswered(get: Get, answered: Answered[], delivered: 
       const refunds = await get(`/transactions/${a.transactionId}/refunds`);
       if (refunds.json.items.length !== 1) problems.push(`${refunds.json.items.length} refunds for one refund request`);
     }
-    if (a.op === 'capture' && res.json.captured_amount < a.amount) problems.push(`captured ${res.json.captured_amount} < ${a.amount}`);
+    if (a.op === 'capture' && res.json.captured_amount < a.amount)
+      problems.push(`captured ${res.json.captured_amount} < ${a.amount}`);
     if (a.transactionId && a.op !== 'refund') {
       const history = await get(`/transactions/${a.transactionId}/events?limit=100`);
       if (history.status !== 200 || history.json.items.length === 0) problems.push('no history');

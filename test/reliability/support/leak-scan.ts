@@ -13,11 +13,20 @@ export interface Needle {
  * fraction of a timestamp, a ciphertext or a digest, where three digits occur by chance).
  */
 export function needlesOf(numbers: string[], codes: string[]): Needle[] {
-  const grouped = (n: string, sep: string) => [n.replace(/(\d{4})(?=\d)/g, `$1${sep}`), n.length === 15 ? `${n.slice(0, 4)}${sep}${n.slice(4, 10)}${sep}${n.slice(10)}` : null];
+  const grouped = (n: string, sep: string) => [
+    n.replace(/(\d{4})(?=\d)/g, `$1${sep}`),
+    n.length === 15 ? `${n.slice(0, 4)}${sep}${n.slice(4, 10)}${sep}${n.slice(10)}` : null,
+  ];
   const needles: Needle[] = [];
   for (const n of numbers) {
     needles.push({ label: `card number ${n}`, pattern: new RegExp(n) });
-    for (const sep of [' ', '-']) for (const form of grouped(n, sep)) if (form) needles.push({ label: `card number ${JSON.stringify(form)}`, pattern: new RegExp(form.replace(/[-]/g, '\\-')) });
+    for (const sep of [' ', '-'])
+      for (const form of grouped(n, sep))
+        if (form)
+          needles.push({
+            label: `card number ${JSON.stringify(form)}`,
+            pattern: new RegExp(form.replace(/[-]/g, '\\-')),
+          });
   }
   for (const c of codes) needles.push({ label: `security code ${c}`, pattern: wholeToken(c) });
   return needles;
@@ -28,7 +37,10 @@ export function scan(where: string, text: string, needles: Needle[]): string[] {
   const hits: string[] = [];
   for (const needle of needles) {
     const match = needle.pattern.exec(text);
-    if (match) hits.push(`${where}: ${needle.label} in …${text.slice(Math.max(0, match.index - 60), match.index)}[HERE]${text.slice(match.index + match[0].length, match.index + match[0].length + 60)}…`);
+    if (match)
+      hits.push(
+        `${where}: ${needle.label} in …${text.slice(Math.max(0, match.index - 60), match.index)}[HERE]${text.slice(match.index + match[0].length, match.index + match[0].length + 60)}…`,
+      );
   }
   return hits;
 }
@@ -38,7 +50,11 @@ export function scan(where: string, text: string, needles: Needle[]): string[] {
  * (bytea as hex): a data dump over SQL that works on PGlite and PostgreSQL alike.
  */
 export async function dumpAllTables(deps: Deps): Promise<Array<{ table: string; rows: string[] }>> {
-  const tables = await sql<{ table_name: string }>`SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' ORDER BY table_name`.execute(deps.db);
+  const tables = await sql<{
+    table_name: string;
+  }>`SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' ORDER BY table_name`.execute(
+    deps.db,
+  );
   const dump: Array<{ table: string; rows: string[] }> = [];
   for (const { table_name } of tables.rows) {
     const rows = await sql<{ row: string }>`SELECT t::text AS row FROM ${sql.table(table_name)} t`.execute(deps.db);

@@ -13,7 +13,9 @@ export interface Listener {
  * Listens on all loopback addresses (dual-stack `::` when the machine has IPv6, else 127.0.0.1), so
  * 127.0.0.1, ::1, 0.0.0.0 and mapped forms all land here. `answer` writes the response (200 by default).
  */
-export async function startListener(answer: (res: import('node:http').ServerResponse) => void = (res) => res.writeHead(200).end()): Promise<Listener> {
+export async function startListener(
+  answer: (res: import('node:http').ServerResponse) => void = (res) => res.writeHead(200).end(),
+): Promise<Listener> {
   const state = { connections: 0, requests: [] as Listener['requests'] };
   const server: Server = createServer((req, res) => {
     let body = '';
@@ -34,9 +36,10 @@ export async function startListener(answer: (res: import('node:http').ServerResp
       return state.connections;
     },
     requests: state.requests,
-    close: () => new Promise((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -17,9 +17,21 @@ interface Schema {
   pattern?: string;
   default?: unknown;
 }
-interface Parameter { in: 'path' | 'query' | 'header'; name: string; schema: Schema; required?: boolean }
+interface Parameter {
+  in: 'path' | 'query' | 'header';
+  name: string;
+  schema: Schema;
+  required?: boolean;
+}
 /** `page`: the operation answers an HTML page (a buyer's page), which may answer its refusals as pages too. */
-export interface Operation { method: string; path: string; operationId: string; parameters: Parameter[]; body: Schema | null; page: boolean }
+export interface Operation {
+  method: string;
+  path: string;
+  operationId: string;
+  parameters: Parameter[];
+  body: Schema | null;
+  page: boolean;
+}
 
 export interface FuzzRequest {
   operationId: string;
@@ -33,7 +45,20 @@ export interface FuzzRequest {
 
 type Responses = Record<string, { content?: Record<string, unknown> }>;
 
-export function operationsOf(doc: { paths: Record<string, Record<string, { operationId: string; parameters?: Parameter[]; requestBody?: { content: Record<string, { schema: Schema }> }; responses?: Responses }>> }): Operation[] {
+export function operationsOf(doc: {
+  paths: Record<
+    string,
+    Record<
+      string,
+      {
+        operationId: string;
+        parameters?: Parameter[];
+        requestBody?: { content: Record<string, { schema: Schema }> };
+        responses?: Responses;
+      }
+    >
+  >;
+}): Operation[] {
   return Object.entries(doc.paths).flatMap(([path, methods]) =>
     Object.entries(methods).map(([method, op]) => ({
       method: method.toUpperCase(),
@@ -46,7 +71,11 @@ export function operationsOf(doc: { paths: Record<string, Record<string, { opera
   );
 }
 
-const PATTERN_SAMPLES: Array<[RegExp, string]> = [[/\[A-Z\]\{3\}/, 'USD'], [/\[A-Z\]\{2\}/, 'US'], [/\\d\{2\}\/\\d\{2\}/, '12/40']];
+const PATTERN_SAMPLES: Array<[RegExp, string]> = [
+  [/\[A-Z\]\{3\}/, 'USD'],
+  [/\[A-Z\]\{2\}/, 'US'],
+  [/\\d\{2\}\/\\d\{2\}/, '12/40'],
+];
 
 /** A plausible valid value for a schema, so that one mutated field is what the server judges. */
 export function sampleOf(schema: Schema | undefined, validIds: Record<string, string>, name = ''): unknown {
@@ -59,7 +88,9 @@ export function sampleOf(schema: Schema | undefined, validIds: Record<string, st
   const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
   switch (type) {
     case 'object':
-      return Object.fromEntries((schema.required ?? []).map((key) => [key, sampleOf(schema.properties?.[key], validIds, key)]));
+      return Object.fromEntries(
+        (schema.required ?? []).map((key) => [key, sampleOf(schema.properties?.[key], validIds, key)]),
+      );
     case 'array':
       return [sampleOf(schema.items, validIds, name)];
     case 'integer':
@@ -81,20 +112,32 @@ export function sampleOf(schema: Schema | undefined, validIds: Record<string, st
 /** Paths of the leaves and objects of a sample body, each a place to put a hostile value. */
 function placesOf(value: unknown, prefix: string[] = []): string[][] {
   if (value === null || typeof value !== 'object') return [prefix];
-  const children = Object.entries(value as Record<string, unknown>).flatMap(([key, child]) => placesOf(child, [...prefix, key]));
+  const children = Object.entries(value as Record<string, unknown>).flatMap(([key, child]) =>
+    placesOf(child, [...prefix, key]),
+  );
   return [prefix, ...children];
 }
 
 function setAt(root: unknown, place: string[], value: unknown): unknown {
   if (place.length === 0) return value;
   const copy = Array.isArray(root) ? [...root] : { ...(root as Record<string, unknown>) };
-  (copy as Record<string, unknown>)[place[0]!] = setAt((copy as Record<string, unknown>)[place[0]!], place.slice(1), value);
+  (copy as Record<string, unknown>)[place[0]!] = setAt(
+    (copy as Record<string, unknown>)[place[0]!],
+    place.slice(1),
+    value,
+  );
   return copy;
 }
 
 /** Percent-encodes the UTF-8 bytes of any string (a lone surrogate included, which encodeURIComponent refuses). */
 function encode(text: string): string {
-  return [...Buffer.from(text, 'utf8')].map((byte) => (/[A-Za-z0-9_.~-]/.test(String.fromCharCode(byte)) ? String.fromCharCode(byte) : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`)).join('');
+  return [...Buffer.from(text, 'utf8')]
+    .map((byte) =>
+      /[A-Za-z0-9_.~-]/.test(String.fromCharCode(byte))
+        ? String.fromCharCode(byte)
+        : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`,
+    )
+    .join('');
 }
 
 /** Path values starting with RAW_SEGMENT go into the URL as they are (malformed percent-encoding). */
@@ -105,7 +148,9 @@ function buildUrl(op: Operation, pathValues: Record<string, string>, query: Arra
     const value = pathValues[name] ?? 'x';
     return value.startsWith(RAW_SEGMENT) ? value.slice(RAW_SEGMENT.length) : encode(value);
   });
-  const search = query.map(([k, v]) => `${encode(k)}=${v.startsWith(RAW_SEGMENT) ? v.slice(RAW_SEGMENT.length) : encode(v)}`).join('&');
+  const search = query
+    .map(([k, v]) => `${encode(k)}=${v.startsWith(RAW_SEGMENT) ? v.slice(RAW_SEGMENT.length) : encode(v)}`)
+    .join('&');
   return search ? `${path}?${search}` : path;
 }
 
@@ -115,16 +160,27 @@ type Parts = { pathValues: Record<string, string>; query: Array<[string, string]
 function builderOf(op: Operation, validIds: Record<string, string>) {
   const valid = (): Parts => {
     const pathValues: Record<string, string> = {};
-    for (const p of op.parameters.filter((p) => p.in === 'path')) pathValues[p.name] = validIds[p.name] ?? asText(sampleOf(p.schema, validIds, p.name));
-    const query: Array<[string, string]> = op.parameters.filter((p) => p.in === 'query' && p.required).map((p) => [p.name, asText(sampleOf(p.schema, validIds, p.name))]);
+    for (const p of op.parameters.filter((p) => p.in === 'path'))
+      pathValues[p.name] = validIds[p.name] ?? asText(sampleOf(p.schema, validIds, p.name));
+    const query: Array<[string, string]> = op.parameters
+      .filter((p) => p.in === 'query' && p.required)
+      .map((p) => [p.name, asText(sampleOf(p.schema, validIds, p.name))]);
     return { pathValues, query, body: op.body ? sampleOf(op.body, validIds) : undefined };
   };
-  const base = (mutation: string, parts: Parts, headers: Record<string, string | string[]> = {}, payload?: string): FuzzRequest => ({
+  const base = (
+    mutation: string,
+    parts: Parts,
+    headers: Record<string, string | string[]> = {},
+    payload?: string,
+  ): FuzzRequest => ({
     operationId: op.operationId,
     mutation,
     method: op.method,
     url: buildUrl(op, parts.pathValues, parts.query),
-    headers: { ...(payload !== undefined || parts.body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
+    headers: {
+      ...(payload !== undefined || parts.body !== undefined ? { 'content-type': 'application/json' } : {}),
+      ...headers,
+    },
     payload: payload ?? (parts.body === undefined ? undefined : JSON.stringify(parts.body)),
   });
   return { valid, base };
@@ -135,33 +191,48 @@ type Builder = ReturnType<typeof builderOf>;
 /** A hostile value in one path, query or header parameter; malformed percent-encoding in one path or query value. */
 function parameterMutations(op: Operation, { valid, base }: Builder): Array<fc.Arbitrary<FuzzRequest>> {
   const choices: Array<fc.Arbitrary<FuzzRequest>> = [];
-  const params = op.parameters.filter((p) => !['x-svc-merchant-account-id', 'idempotency-key'].includes(p.name) || p.in !== 'header');
+  const params = op.parameters.filter(
+    (p) => !['x-svc-merchant-account-id', 'idempotency-key'].includes(p.name) || p.in !== 'header',
+  );
   if (params.length > 0) {
     choices.push(
       fc.tuple(fc.constantFrom(...params), hostileText).map(([p, text]) => {
         const parts = valid();
         if (p.in === 'path') parts.pathValues[p.name] = text;
         if (p.in === 'query') parts.query.push([p.name, text]);
-        return base(`${p.in} ${p.name}=${JSON.stringify(text).slice(0, 60)}`, parts, p.in === 'header' ? { [p.name]: text } : {});
+        return base(
+          `${p.in} ${p.name}=${JSON.stringify(text).slice(0, 60)}`,
+          parts,
+          p.in === 'header' ? { [p.name]: text } : {},
+        );
       }),
     );
   }
   const located = op.parameters.filter((p) => p.in === 'path' || p.in === 'query');
   if (located.length > 0) {
     choices.push(
-      fc.tuple(fc.constantFrom(...located), fc.constantFrom('%', '%zz', '%E0%A4%A', '%c0%ae%c0%ae', '%00', '..%2f..', '%u0041', '%FF%FE')).map(([p, raw]) => {
-        const parts = valid();
-        if (p.in === 'path') parts.pathValues[p.name] = `${RAW_SEGMENT}${raw}`;
-        else parts.query.push([p.name, `${RAW_SEGMENT}${raw}`]);
-        return base(`malformed encoding ${p.in} ${p.name}=${raw}`, parts);
-      }),
+      fc
+        .tuple(
+          fc.constantFrom(...located),
+          fc.constantFrom('%', '%zz', '%E0%A4%A', '%c0%ae%c0%ae', '%00', '..%2f..', '%u0041', '%FF%FE'),
+        )
+        .map(([p, raw]) => {
+          const parts = valid();
+          if (p.in === 'path') parts.pathValues[p.name] = `${RAW_SEGMENT}${raw}`;
+          else parts.query.push([p.name, `${RAW_SEGMENT}${raw}`]);
+          return base(`malformed encoding ${p.in} ${p.name}=${raw}`, parts);
+        }),
     );
   }
   return choices;
 }
 
 /** Duplicate query parameters, a cursor of another list, duplicate and oversized headers. */
-function duplicateMutations(op: Operation, { valid, base }: Builder, foreignCursor: string): Array<fc.Arbitrary<FuzzRequest>> {
+function duplicateMutations(
+  op: Operation,
+  { valid, base }: Builder,
+  foreignCursor: string,
+): Array<fc.Arbitrary<FuzzRequest>> {
   const choices: Array<fc.Arbitrary<FuzzRequest>> = [];
   const queryParams = op.parameters.filter((p) => p.in === 'query');
   if (queryParams.length > 0) {
@@ -172,15 +243,26 @@ function duplicateMutations(op: Operation, { valid, base }: Builder, foreignCurs
         return base(`duplicate query ${p.name}`, parts);
       }),
     );
-    if (queryParams.some((p) => p.name === 'cursor')) choices.push(fc.constant(base('foreign cursor', { ...valid(), query: [...valid().query, ['cursor', foreignCursor]] })));
+    if (queryParams.some((p) => p.name === 'cursor'))
+      choices.push(
+        fc.constant(base('foreign cursor', { ...valid(), query: [...valid().query, ['cursor', foreignCursor]] })),
+      );
   }
-  choices.push(fc.constantFrom('a', 'x'.repeat(300), 'a\u0001b').map((id) => base(`merchant header ${id.slice(0, 20)}`, valid(), { 'x-svc-merchant-account-id': id })));
+  choices.push(
+    fc
+      .constantFrom('a', 'x'.repeat(300), 'a\u0001b')
+      .map((id) => base(`merchant header ${id.slice(0, 20)}`, valid(), { 'x-svc-merchant-account-id': id })),
+  );
   choices.push(fc.constant(base('duplicate idempotency-key header', valid(), { 'idempotency-key': ['k1', 'k2'] })));
   return choices;
 }
 
 /** A hostile value at one place of the body; a raw body; a wrong content type. */
-function bodyMutations(op: Operation, validIds: Record<string, string>, { valid, base }: Builder): Array<fc.Arbitrary<FuzzRequest>> {
+function bodyMutations(
+  op: Operation,
+  validIds: Record<string, string>,
+  { valid, base }: Builder,
+): Array<fc.Arbitrary<FuzzRequest>> {
   if (!op.body) return [];
   const places = placesOf(sampleOf(op.body, validIds));
   return [
@@ -195,7 +277,15 @@ function bodyMutations(op: Operation, validIds: Record<string, string>, { valid,
 }
 
 /** An arbitrary request for one operation: one location mutated, everything else plausible. */
-export function requestArbitrary(op: Operation, validIds: Record<string, string>, foreignCursor: string): fc.Arbitrary<FuzzRequest> {
+export function requestArbitrary(
+  op: Operation,
+  validIds: Record<string, string>,
+  foreignCursor: string,
+): fc.Arbitrary<FuzzRequest> {
   const builder = builderOf(op, validIds);
-  return fc.oneof(...parameterMutations(op, builder), ...duplicateMutations(op, builder, foreignCursor), ...bodyMutations(op, validIds, builder));
+  return fc.oneof(
+    ...parameterMutations(op, builder),
+    ...duplicateMutations(op, builder, foreignCursor),
+    ...bodyMutations(op, validIds, builder),
+  );
 }

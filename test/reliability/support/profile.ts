@@ -22,7 +22,13 @@ export interface Profile {
 
 const PROFILES: Record<ProfileName, Omit<Profile, 'name' | 'fuzzSeed'>> = {
   ci: { fuzzRunsPerOperation: 30, killsPerDatabase: 5, crashClients: 4, latencySamples: 300, idleConnections: 200 },
-  release: { fuzzRunsPerOperation: 200, killsPerDatabase: 20, crashClients: 6, latencySamples: 2000, idleConnections: 1000 },
+  release: {
+    fuzzRunsPerOperation: 200,
+    killsPerDatabase: 20,
+    crashClients: 6,
+    latencySamples: 2000,
+    idleConnections: 1000,
+  },
 };
 
 export function loadProfile(env: Record<string, string | undefined> = process.env): Profile {
@@ -36,6 +42,8 @@ export function loadProfile(env: Record<string, string | undefined> = process.en
 
 /** Prints a figure the suite measured, one greppable line per section (docs/reliability.md quotes them). */
 export function report(section: string, figures: Record<string, number | string>): void {
-  const line = `[reliability] ${section}: ${Object.entries(figures).map(([k, v]) => `${k}=${v}`).join(' ')}`;
+  const line = `[reliability] ${section}: ${Object.entries(figures)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(' ')}`;
   process.stdout.write(`${line}\n`);
 }

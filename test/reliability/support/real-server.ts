@@ -17,7 +17,11 @@ export interface ServerDatabase {
 export async function openServerDatabase(postgresUrl: string | undefined): Promise<ServerDatabase> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-rel-'));
   if (!postgresUrl) {
-    return { kind: 'pglite', env: { DATA_DIR: dataDir }, dispose: async () => fs.rmSync(dataDir, { recursive: true, force: true }) };
+    return {
+      kind: 'pglite',
+      env: { DATA_DIR: dataDir },
+      dispose: async () => fs.rmSync(dataDir, { recursive: true, force: true }),
+    };
   }
   const schema = `rel_${uuidv7().replace(/-/g, '').slice(-12)}`;
   const admin = new pg.Client({ connectionString: postgresUrl });
@@ -59,7 +63,11 @@ export function client(baseUrl: () => string, token: string, merchantAccountId?:
   return async (method: string, route: string, body?: unknown): Promise<{ status: number; json: any }> => {
     const res = await fetch(`${baseUrl()}${route}`, {
       method,
-      headers: { authorization: `Bearer ${token}`, ...(merchantAccountId ? { 'x-svc-merchant-account-id': merchantAccountId } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        authorization: `Bearer ${token}`,
+        ...(merchantAccountId ? { 'x-svc-merchant-account-id': merchantAccountId } : {}),
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
     const text = await res.text();

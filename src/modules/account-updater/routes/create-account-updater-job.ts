@@ -9,7 +9,8 @@ export const createAccountUpdaterJob = defineRoute({
   scope: 'payment-methods.write',
   tags: ['account-updater'],
   summary: 'Schedule stored cards for an account update',
-  description: 'Answers 201 with the job and its inquiries, or 204 with no body when no payment method qualifies. 403 in production: the updater is the sandbox\'s simulation (docs/production.md).',
+  description:
+    "Answers 201 with the job and its inquiries, or 204 with no body when no payment method qualifies. 403 in production: the updater is the sandbox's simulation (docs/production.md).",
   status: 201,
   noContentWhenNull: true,
   body: CreateAccountUpdaterJobBody,

@@ -15,15 +15,25 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-type Options = Omit<InjectOptions, 'method' | 'url'> & { token?: string | null; merchantAccountId?: string; scopes?: string[] };
+type Options = Omit<InjectOptions, 'method' | 'url'> & {
+  token?: string | null;
+  merchantAccountId?: string;
+  scopes?: string[];
+};
 
-const create = (payload: Record<string, unknown>, options: Options = {}) => t.request({ method: 'POST', url: '/api-key-pairs', payload, ...options });
-const get = (id: string, options: Options = {}) => t.request({ method: 'GET', url: `/api-key-pairs/${id}`, ...options });
-const update = (id: string, payload: Record<string, unknown>, options: Options = {}) => t.request({ method: 'PUT', url: `/api-key-pairs/${id}`, payload, ...options });
-const remove = (id: string, options: Options = {}) => t.request({ method: 'DELETE', url: `/api-key-pairs/${id}`, ...options });
-const list = (query = '', options: Options = {}) => t.request({ method: 'GET', url: `/api-key-pairs${query}`, ...options });
+const create = (payload: Record<string, unknown>, options: Options = {}) =>
+  t.request({ method: 'POST', url: '/api-key-pairs', payload, ...options });
+const get = (id: string, options: Options = {}) =>
+  t.request({ method: 'GET', url: `/api-key-pairs/${id}`, ...options });
+const update = (id: string, payload: Record<string, unknown>, options: Options = {}) =>
+  t.request({ method: 'PUT', url: `/api-key-pairs/${id}`, payload, ...options });
+const remove = (id: string, options: Options = {}) =>
+  t.request({ method: 'DELETE', url: `/api-key-pairs/${id}`, ...options });
+const list = (query = '', options: Options = {}) =>
+  t.request({ method: 'GET', url: `/api-key-pairs${query}`, ...options });
 
-const tokenOf = (privateKeyPem: string) => mintToken({ privateKeyPem, scopes: ['*.read', '*.write'], lifetimeSeconds: 300 });
+const tokenOf = (privateKeyPem: string) =>
+  mintToken({ privateKeyPem, scopes: ['*.read', '*.write'], lifetimeSeconds: 300 });
 /** Status of an authenticated call made with `token` (200 when the token is accepted). */
 const callWith = async (token: string) => (await list('?limit=1', { token })).statusCode;
 
@@ -57,6 +67,7 @@ describe('happy', () => {
       created_at: expect.stringMatching(ISO),
       updated_at: expect.stringMatching(ISO),
       revoked_at: null,
+      roles: [],
     });
     expect(body.thumbprint).toBe(await thumbprintOf(body.public_key));
     expect(body.kid).toBe(body.thumbprint);
@@ -86,9 +97,18 @@ describe('happy', () => {
 
   it('registers a JWK public key, ignoring members other than kty, crv, x and y', async () => {
     const key = localKey();
-    const res = await create({ display_name: 'JWK', public_key: { ...key.jwk, kid: 'mine', use: 'sig', alg: 'ES512' } });
+    const res = await create({
+      display_name: 'JWK',
+      public_key: { ...key.jwk, kid: 'mine', use: 'sig', alg: 'ES512' },
+    });
     expect(res.statusCode).toBe(201);
-    expect(res.json()).toMatchObject({ private_key: null, public_key: { kty: 'EC', crv: 'P-521', x: key.jwk.x, y: key.jwk.y }, thumbprint: await thumbprintOf(key.jwk), kid: await thumbprintOf(key.jwk), algorithm: 'ECDSA' });
+    expect(res.json()).toMatchObject({
+      private_key: null,
+      public_key: { kty: 'EC', crv: 'P-521', x: key.jwk.x, y: key.jwk.y },
+      thumbprint: await thumbprintOf(key.jwk),
+      kid: await thumbprintOf(key.jwk),
+      algorithm: 'ECDSA',
+    });
     expect(await callWith(await tokenOf(key.privateKeyPem))).toBe(200);
   });
 
@@ -110,11 +130,20 @@ describe('happy', () => {
 
     const renamed = await update(created.id, { display_name: 'New name' });
     expect(renamed.statusCode).toBe(200);
-    expect(renamed.json()).toMatchObject({ display_name: 'New name', active: true, revoked_at: null, private_key: null });
+    expect(renamed.json()).toMatchObject({
+      display_name: 'New name',
+      active: true,
+      revoked_at: null,
+      private_key: null,
+    });
     expect(renamed.json().updated_at >= created.updated_at).toBe(true);
 
     const revoked = await update(created.kid, { active: false });
-    expect(revoked.json()).toMatchObject({ display_name: 'New name', active: false, revoked_at: expect.stringMatching(ISO) });
+    expect(revoked.json()).toMatchObject({
+      display_name: 'New name',
+      active: false,
+      revoked_at: expect.stringMatching(ISO),
+    });
     expect(await callWith(token)).toBe(401);
     expect((await get(created.id)).json().active).toBe(false);
 
@@ -142,7 +171,12 @@ describe('happy', () => {
     expect(res.statusCode).toBe(204);
     expect(res.body).toBe('');
     expect(await callWith(token)).toBe(401);
-    for (const again of [await get(created.id), await get(created.kid), await update(created.id, { active: true }), await remove(created.id)]) {
+    for (const again of [
+      await get(created.id),
+      await get(created.kid),
+      await update(created.id, { active: true }),
+      await remove(created.id),
+    ]) {
       expect(again.statusCode).toBe(404);
       expect(again.json()).toMatchObject({ code: 'not_found', status: 404 });
     }
@@ -201,7 +235,11 @@ describe('errors', () => {
     expect((await remove(first.id)).statusCode).toBe(204);
     const res = await create({ display_name: 'Revived', public_key: key.publicKeyPem });
     expect(res.statusCode).toBe(409);
-    expect(res.json()).toMatchObject({ code: 'duplicate_record', resource_id: null, message: expect.stringContaining('deleted') });
+    expect(res.json()).toMatchObject({
+      code: 'duplicate_record',
+      resource_id: null,
+      message: expect.stringContaining('deleted'),
+    });
   });
 
   it('refuses RSA, P-256 and Ed25519 keys with 400 naming ES512', async () => {
@@ -221,7 +259,13 @@ describe('errors', () => {
       const res = await create({ display_name: 'Wrong', public_key });
       expect(res.statusCode, JSON.stringify(public_key).slice(0, 60)).toBe(400);
       const message = 'Only ES512 keys (ECDSA on curve P-521) are accepted';
-      expect(res.json()).toEqual({ type: 'error', code: 'bad_request', status: 400, message, details: [{ location: 'body', pointer: '/public_key', message, type: 'value_error' }] });
+      expect(res.json()).toEqual({
+        type: 'error',
+        code: 'bad_request',
+        status: 400,
+        message,
+        details: [{ location: 'body', pointer: '/public_key', message, type: 'value_error' }],
+      });
     }
   });
 
@@ -238,7 +282,11 @@ describe('errors', () => {
     for (const [public_key, message] of cases) {
       const res = await create({ display_name: 'Bad', public_key });
       expect(res.statusCode, String(message)).toBe(400);
-      expect(res.json()).toMatchObject({ code: 'bad_request', message: expect.stringMatching(message), details: [{ location: 'body', pointer: '/public_key' }] });
+      expect(res.json()).toMatchObject({
+        code: 'bad_request',
+        message: expect.stringMatching(message),
+        details: [{ location: 'body', pointer: '/public_key' }],
+      });
       expect(res.body).not.toContain('BEGIN PRIVATE KEY');
     }
   });
@@ -280,12 +328,28 @@ describe('security', () => {
   let existing: string;
   const pairId = async () => (existing ??= (await create({ display_name: 'Scope target' })).json().id);
 
-  describe('create', () => runScopeTests(() => t, { request: () => ({ method: 'POST', url: '/api-key-pairs', payload: { display_name: 'S' } }), scope: 'api-key-pairs.write' }));
-  describe('list', () => runScopeTests(() => t, { request: () => ({ method: 'GET', url: '/api-key-pairs' }), scope: 'api-key-pairs.read' }));
-  describe('get', () => runScopeTests(() => t, { request: async () => ({ method: 'GET', url: `/api-key-pairs/${await pairId()}` }), scope: 'api-key-pairs.read' }));
+  describe('create', () =>
+    runScopeTests(() => t, {
+      request: () => ({ method: 'POST', url: '/api-key-pairs', payload: { display_name: 'S' } }),
+      scope: 'api-key-pairs.write',
+    }));
+  describe('list', () =>
+    runScopeTests(() => t, { request: () => ({ method: 'GET', url: '/api-key-pairs' }), scope: 'api-key-pairs.read' }));
+  describe('get', () =>
+    runScopeTests(() => t, {
+      request: async () => ({ method: 'GET', url: `/api-key-pairs/${await pairId()}` }),
+      scope: 'api-key-pairs.read',
+    }));
   describe('update', () =>
-    runScopeTests(() => t, { request: async () => ({ method: 'PUT', url: `/api-key-pairs/${await pairId()}`, payload: { active: false } }), scope: 'api-key-pairs.write' }));
-  describe('delete', () => runScopeTests(() => t, { request: async () => ({ method: 'DELETE', url: `/api-key-pairs/${await pairId()}` }), scope: 'api-key-pairs.write' }));
+    runScopeTests(() => t, {
+      request: async () => ({ method: 'PUT', url: `/api-key-pairs/${await pairId()}`, payload: { active: false } }),
+      scope: 'api-key-pairs.write',
+    }));
+  describe('delete', () =>
+    runScopeTests(() => t, {
+      request: async () => ({ method: 'DELETE', url: `/api-key-pairs/${await pairId()}` }),
+      scope: 'api-key-pairs.write',
+    }));
 
   it('the scopes themselves grant access, as *.read and *.write do', async () => {
     expect((await list('', { scopes: ['api-key-pairs.read'] })).statusCode).toBe(200);
@@ -300,13 +364,17 @@ describe('security', () => {
     const limited = await createTestKeyPair(t.deps, mine);
     const token = await limited.token();
     const otherKey = localKey();
-    const theirs = (await create({ display_name: 'theirs', merchant_account_id: other, public_key: otherKey.jwk })).json();
+    const theirs = (
+      await create({ display_name: 'theirs', merchant_account_id: other, public_key: otherKey.jwk })
+    ).json();
     const everywhere = (await create({ display_name: 'everywhere' })).json();
 
     const created = await create({ display_name: 'mine' }, { token });
     expect(created.statusCode).toBe(201);
     expect(created.json().merchant_account_id).toBe(mine);
-    expect((await create({ display_name: 'explicit', merchant_account_id: mine }, { token })).json().merchant_account_id).toBe(mine);
+    expect(
+      (await create({ display_name: 'explicit', merchant_account_id: mine }, { token })).json().merchant_account_id,
+    ).toBe(mine);
     for (const merchant_account_id of [other, null, 'no-such-account']) {
       const res = await create({ display_name: 'escape', merchant_account_id }, { token });
       expect(res.statusCode, String(merchant_account_id)).toBe(403);
@@ -349,7 +417,9 @@ describe('security', () => {
     expect(created.json().merchant_account_id).toBe(m2);
     const escape = await create({ display_name: 'escape', merchant_account_id: null }, { token });
     expect(escape.statusCode).toBe(403);
-    expect(escape.json().message).toBe(`This credential is limited to merchant account ${m2}; it can only create key pairs limited to that account`);
+    expect(escape.json().message).toBe(
+      `This credential is limited to merchant account ${m2}; it can only create key pairs limited to that account`,
+    );
 
     const listed = (await list('?limit=100', { token })).json().items;
     expect(listed.map((item: { id: string }) => item.id)).toEqual([created.json().id]);
@@ -362,7 +432,7 @@ describe('security', () => {
     expect((await get(everywhere.id)).json()).toMatchObject({ active: true, revoked_at: null });
   });
 
-  it('writes an audit entry for each create, update and delete, under the request\'s merchant account', async () => {
+  it("writes an audit entry for each create, update and delete, under the request's merchant account", async () => {
     const account = await createMerchantAccount(t.deps);
     const options = { merchantAccountId: account };
     const created = (await create({ display_name: 'Audited' }, options)).json();
@@ -370,7 +440,11 @@ describe('security', () => {
     await update(created.id, {}, options);
     await remove(created.id, options);
 
-    const res = await t.request({ method: 'GET', url: '/audit-logs?resource_type=api-key-pair', merchantAccountId: account });
+    const res = await t.request({
+      method: 'GET',
+      url: '/audit-logs?resource_type=api-key-pair',
+      merchantAccountId: account,
+    });
     expect(res.statusCode).toBe(200);
     const entries = res.json().items;
     expect(entries.map((e: { action: string }) => e.action)).toEqual(['deleted', 'updated', 'created']);

@@ -9,7 +9,8 @@ export const getApiKeyPair = defineRoute({
   scope: 'api-key-pairs.read',
   tags: ['api-key-pairs'],
   summary: 'Read an API key pair',
-  description: 'By id or by kid (the JWK thumbprint in the header of its tokens). The private key is never returned here.',
+  description:
+    'By id or by kid (the JWK thumbprint in the header of its tokens). The private key is never returned here.',
   status: 200,
   merchantScoped: false,
   params: ApiKeyPairParams,

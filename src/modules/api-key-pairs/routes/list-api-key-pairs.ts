@@ -9,7 +9,8 @@ export const listApiKeyPairs = defineRoute({
   scope: 'api-key-pairs.read',
   tags: ['api-key-pairs'],
   summary: 'List API key pairs, newest first',
-  description: 'Active and revoked pairs; deleted pairs are not listed. A credential limited to one merchant account sees the pairs limited to that account.',
+  description:
+    'Active and revoked pairs; deleted pairs are not listed. A credential limited to one merchant account sees the pairs limited to that account.',
   status: 200,
   merchantScoped: false,
   querystring: ListApiKeyPairsQuery,

@@ -16,7 +16,10 @@ afterAll(async () => t.close());
 /** A merchant account created through the API: its audit trail starts with `created`. */
 async function account(): Promise<string> {
   const id = `audit-${uuidv7().slice(-12)}`;
-  expect((await t.request({ method: 'POST', url: '/merchant-accounts', payload: { id, display_name: 'Audited' } })).statusCode).toBe(201);
+  expect(
+    (await t.request({ method: 'POST', url: '/merchant-accounts', payload: { id, display_name: 'Audited' } }))
+      .statusCode,
+  ).toBe(201);
   return id;
 }
 
@@ -34,16 +37,34 @@ describe('happy', () => {
     expect(body).toMatchObject({ limit: 20, next_cursor: null, previous_cursor: null });
     expect(body.items).toHaveLength(2);
     const [updated, created] = body.items;
-    expect(updated).toMatchObject({ type: 'audit-log', merchant_account_id: id, action: 'updated', resource: { type: 'merchant-account', id, name: 'Renamed' } });
+    expect(updated).toMatchObject({
+      type: 'audit-log',
+      merchant_account_id: id,
+      action: 'updated',
+      resource: { type: 'merchant-account', id, name: 'Renamed' },
+    });
     expect(created).toMatchObject({ action: 'created', resource: { name: 'Audited' } });
-    expect(updated.user).toEqual({ type: 'user', id: t.keys.id, name: 'API key test', email_address: null, is_staff: false, status: 'active' });
+    expect(updated.user).toEqual({
+      type: 'user',
+      id: t.keys.id,
+      name: 'API key test',
+      email_address: null,
+      is_staff: false,
+      status: 'active',
+    });
     expect(Date.parse(updated.timestamp)).toBeGreaterThanOrEqual(Date.parse(created.timestamp));
   });
 
   it('filters by action, user and resource type, and pages', async () => {
     const id = await account();
     const other = await createTestKeyPair(t.deps);
-    for (let i = 0; i < 3; i++) await t.request({ method: 'PUT', url: `/merchant-accounts/${id}`, payload: { display_name: `n${i}` }, token: await other.token() });
+    for (let i = 0; i < 3; i++)
+      await t.request({
+        method: 'PUT',
+        url: `/merchant-accounts/${id}`,
+        payload: { display_name: `n${i}` },
+        token: await other.token(),
+      });
     expect((await entries(id, '?action=created')).items).toHaveLength(1);
     expect((await entries(id, '?action=updated')).items).toHaveLength(3);
     expect((await entries(id, `?user_id=${other.id}`)).items).toHaveLength(3);
@@ -70,7 +91,11 @@ describe('errors', () => {
     const id = await account();
     await t.request({ method: 'PUT', url: `/merchant-accounts/${id}`, payload: { display_name: 'x' } });
     const page = await entries(id, '?limit=1');
-    const res = await t.request({ method: 'GET', url: `/audit-logs?limit=1&action=created&cursor=${encodeURIComponent(page.next_cursor)}`, merchantAccountId: id });
+    const res = await t.request({
+      method: 'GET',
+      url: `/audit-logs?limit=1&action=created&cursor=${encodeURIComponent(page.next_cursor)}`,
+      merchantAccountId: id,
+    });
     expect(res.statusCode).toBe(400);
   });
 });
@@ -81,45 +106,64 @@ describe('security', () => {
   it('never shows the entries of another merchant account', async () => {
     const id = await account();
     const other = await account();
-    expect((await entries(other)).items.every((e: { merchant_account_id: string }) => e.merchant_account_id === other)).toBe(true);
+    expect(
+      (await entries(other)).items.every((e: { merchant_account_id: string }) => e.merchant_account_id === other),
+    ).toBe(true);
     const limited = await createTestKeyPair(t.deps, other);
-    const res = await t.request({ method: 'GET', url: '/audit-logs', token: await limited.token(), merchantAccountId: id });
+    const res = await t.request({
+      method: 'GET',
+      url: '/audit-logs',
+      token: await limited.token(),
+      merchantAccountId: id,
+    });
     expect(res.statusCode).toBe(403);
   });
 
   it('writes no entry when the change fails', async () => {
     const id = await account();
     const before = (await entries(id)).items.length;
-    expect((await t.request({ method: 'PUT', url: `/merchant-accounts/${id}`, payload: { loon_client_key: 'only-one' } })).statusCode).toBe(400);
+    expect(
+      (await t.request({ method: 'PUT', url: `/merchant-accounts/${id}`, payload: { loon_client_key: 'only-one' } }))
+        .statusCode,
+    ).toBe(400);
     expect((await entries(id)).items).toHaveLength(before);
   });
 
-  it.skipIf(!usesPostgres())('reads the first and the next page of a large log through the index: the plans of the statements the server sends', async () => {
-    const id = await account();
-    await sql`INSERT INTO audit_logs (merchant_account_id, id, action, resource_type, resource_id, resource_name, user_name, created_at)
+  it.skipIf(!usesPostgres())(
+    'reads the first and the next page of a large log through the index: the plans of the statements the server sends',
+    async () => {
+      const id = await account();
+      await sql`INSERT INTO audit_logs (merchant_account_id, id, action, resource_type, resource_id, resource_name, user_name, created_at)
       SELECT ${id}, gen_random_uuid(), (ARRAY['created','updated','deleted'])[1 + g % 3], 'transaction', g::text, 'tx ' || g, 'bulk',
              timestamptz '2024-01-01' + g * interval '1 second'
       FROM generate_series(1, 200000) AS g`.execute(t.deps.db);
-    await sql`ANALYZE audit_logs`.execute(t.deps.db);
-    const recorder = recordStatements(t.deps.db);
-    const started = performance.now();
-    const first = await entries(id, '?action=deleted&limit=100');
-    const next = await entries(id, `?action=deleted&limit=100&cursor=${first.next_cursor}`);
-    const elapsed = performance.now() - started;
-    recorder.stop();
-    expect(first.items).toHaveLength(100);
-    expect(next.items).toHaveLength(100);
-    expect(elapsed).toBeLessThan(1000);
-    // The list's own statements, as compiled (the page, then the page with its probe of the cursor).
-    const lists = recorder.statements.filter((q) => /from "audit_logs"/.test(q.sql));
-    expect(lists).toHaveLength(2);
-    for (const query of lists) {
-      // With its parameters (a custom plan), and as the prepared statement it becomes once hot.
-      const custom = (await t.deps.db.executeQuery<{ 'QUERY PLAN': string }>(CompiledQuery.raw(`EXPLAIN ${query.sql}`, [...query.parameters]))).rows.map((r) => r['QUERY PLAN']).join('\n');
-      for (const plan of [custom, await genericPlan(t.deps.db, query)]) {
-        expect(plan, query.sql).toContain('audit_logs_action_idx');
-        expect(plan, query.sql).not.toContain('Seq Scan');
+      await sql`ANALYZE audit_logs`.execute(t.deps.db);
+      const recorder = recordStatements(t.deps.db);
+      const started = performance.now();
+      const first = await entries(id, '?action=deleted&limit=100');
+      const next = await entries(id, `?action=deleted&limit=100&cursor=${first.next_cursor}`);
+      const elapsed = performance.now() - started;
+      recorder.stop();
+      expect(first.items).toHaveLength(100);
+      expect(next.items).toHaveLength(100);
+      expect(elapsed).toBeLessThan(1000);
+      // The list's own statements, as compiled (the page, then the page with its probe of the cursor).
+      const lists = recorder.statements.filter((q) => /from "audit_logs"/.test(q.sql));
+      expect(lists).toHaveLength(2);
+      for (const query of lists) {
+        // With its parameters (a custom plan), and as the prepared statement it becomes once hot.
+        const custom = (
+          await t.deps.db.executeQuery<{ 'QUERY PLAN': string }>(
+            CompiledQuery.raw(`EXPLAIN ${query.sql}`, [...query.parameters]),
+          )
+        ).rows
+          .map((r) => r['QUERY PLAN'])
+          .join('\n');
+        for (const plan of [custom, await genericPlan(t.deps.db, query)]) {
+          expect(plan, query.sql).toContain('audit_logs_action_idx');
+          expect(plan, query.sql).not.toContain('Seq Scan');
+        }
       }
-    }
-  });
+    },
+  );
 });

@@ -9,7 +9,8 @@ export const listAuditLogs = defineRoute({
   scope: 'audit-logs.read',
   tags: ['audit-logs'],
   summary: 'List the activity on the merchant account, newest first',
-  description: 'Every create, update, delete, void, cancel and capture made through the API, with its actor. Filters: action, user_id (the API key pair id), resource_type.',
+  description:
+    'Every create, update, delete, void, cancel and capture made through the API, with its actor. Filters: action, user_id (the API key pair id), resource_type.',
   status: 200,
   querystring: ListAuditLogsQuery,
   response: AuditLogsSchema,

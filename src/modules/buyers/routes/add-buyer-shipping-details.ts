@@ -10,7 +10,8 @@ export const addBuyerShippingDetails = defineRoute({
   scope: 'buyers.write',
   tags: ['buyers'],
   summary: 'Add shipping details to a buyer',
-  description: 'At most 100 per buyer. Contact fields and address in the response are masked without the scope buyers.billing-details.read.',
+  description:
+    'At most 100 per buyer. Contact fields and address in the response are masked without the scope buyers.billing-details.read.',
   status: 201,
   params: BuyerParams,
   body: CreateShippingDetailsBody,

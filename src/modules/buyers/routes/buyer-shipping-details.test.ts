@@ -12,17 +12,39 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-const ADDRESS = { city: 'Paris', country: 'FR', postal_code: '75001', state: null, state_code: 'FR-75', house_number_or_name: '1', line1: 'Rue de Rivoli', line2: null, organization: null };
+const ADDRESS = {
+  city: 'Paris',
+  country: 'FR',
+  postal_code: '75001',
+  state: null,
+  state_code: 'FR-75',
+  house_number_or_name: '1',
+  line1: 'Rue de Rivoli',
+  line2: null,
+  organization: null,
+};
 
 function validBody(overrides: Record<string, unknown> = {}) {
-  return { first_name: 'Marie', last_name: 'Curie', email_address: 'marie@example.fr', phone_number: '+33123456789', address: ADDRESS, ...overrides };
+  return {
+    first_name: 'Marie',
+    last_name: 'Curie',
+    email_address: 'marie@example.fr',
+    phone_number: '+33123456789',
+    address: ADDRESS,
+    ...overrides,
+  };
 }
 
 type Json = Record<string, unknown> & { id: string };
 
 async function setup(): Promise<{ account: string; buyer: Json; base: string }> {
   const account = await createMerchantAccount(t.deps);
-  const res = await t.request({ method: 'POST', url: '/buyers', payload: { display_name: 'Shopper' }, merchantAccountId: account });
+  const res = await t.request({
+    method: 'POST',
+    url: '/buyers',
+    payload: { display_name: 'Shopper' },
+    merchantAccountId: account,
+  });
   expect(res.statusCode).toBe(201);
   const buyer = res.json();
   return { account, buyer, base: `/buyers/${buyer.id}/shipping-details` };
@@ -40,7 +62,12 @@ describe('happy', () => {
     const res = await t.request({ method: 'POST', url: base, payload: validBody(), merchantAccountId: account });
     expect(res.statusCode).toBe(201);
     const created = res.json();
-    expect(created).toEqual({ type: 'shipping-details', id: expect.stringMatching(/^[0-9a-f]{8}-/), buyer_id: buyer.id, ...validBody() });
+    expect(created).toEqual({
+      type: 'shipping-details',
+      id: expect.stringMatching(/^[0-9a-f]{8}-/),
+      buyer_id: buyer.id,
+      ...validBody(),
+    });
     const read = await t.request({ method: 'GET', url: `${base}/${created.id}`, merchantAccountId: account });
     expect(read.json()).toEqual(created);
     const second = await add(account, base, { first_name: 'Pierre' });
@@ -53,19 +80,40 @@ describe('happy', () => {
     const { account, base } = await setup();
     const res = await t.request({ method: 'POST', url: base, merchantAccountId: account });
     expect(res.statusCode).toBe(201);
-    expect(res.json()).toMatchObject({ first_name: null, last_name: null, email_address: null, phone_number: null, address: null });
+    expect(res.json()).toMatchObject({
+      first_name: null,
+      last_name: null,
+      email_address: null,
+      phone_number: null,
+      address: null,
+    });
   });
 
   it('updates only the fields sent; null clears; address is replaced whole', async () => {
     const { account, base } = await setup();
     const created = await add(account, base);
     const url = `${base}/${created.id}`;
-    const res = await t.request({ method: 'PUT', url, payload: { last_name: null, address: { line1: 'Quai Voltaire', country: 'FR' } }, merchantAccountId: account });
+    const res = await t.request({
+      method: 'PUT',
+      url,
+      payload: { last_name: null, address: { line1: 'Quai Voltaire', country: 'FR' } },
+      merchantAccountId: account,
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({
       ...created,
       last_name: null,
-      address: { city: null, country: 'FR', postal_code: null, state: null, state_code: null, house_number_or_name: null, line1: 'Quai Voltaire', line2: null, organization: null },
+      address: {
+        city: null,
+        country: 'FR',
+        postal_code: null,
+        state: null,
+        state_code: null,
+        house_number_or_name: null,
+        line1: 'Quai Voltaire',
+        line2: null,
+        organization: null,
+      },
     });
     const empty = await t.request({ method: 'PUT', url, merchantAccountId: account });
     expect(empty.json()).toEqual(res.json());
@@ -77,7 +125,9 @@ describe('happy', () => {
     const res = await t.request({ method: 'DELETE', url: `${base}/${created.id}`, merchantAccountId: account });
     expect(res.statusCode).toBe(204);
     expect(res.body).toBe('');
-    expect((await t.request({ method: 'DELETE', url: `${base}/${created.id}`, merchantAccountId: account })).statusCode).toBe(404);
+    expect(
+      (await t.request({ method: 'DELETE', url: `${base}/${created.id}`, merchantAccountId: account })).statusCode,
+    ).toBe(404);
     expect((await t.request({ method: 'GET', url: base, merchantAccountId: account })).json()).toEqual({ items: [] });
   });
 });
@@ -106,7 +156,12 @@ describe('errors', () => {
     const theirs = await add(account, `/buyers/${other.json().id}/shipping-details`);
     for (const id of [uuidv7(), theirs.id]) {
       for (const method of ['GET', 'PUT', 'DELETE'] as const) {
-        const res = await t.request({ method, url: `${base}/${id}`, merchantAccountId: account, ...(method === 'PUT' ? { payload: { first_name: 'x' } } : {}) });
+        const res = await t.request({
+          method,
+          url: `${base}/${id}`,
+          merchantAccountId: account,
+          ...(method === 'PUT' ? { payload: { first_name: 'x' } } : {}),
+        });
         expect(res.statusCode, method).toBe(404);
         expect(res.json().message).toBe(`The shipping details ${id} could not be found`);
       }
@@ -115,7 +170,12 @@ describe('errors', () => {
 
   it('answers 422 for a bad e-mail, phone number or country', async () => {
     const { account, base } = await setup();
-    const res = await t.request({ method: 'POST', url: base, payload: validBody({ email_address: 'x@', phone_number: '12', address: { country: 'XX' } }), merchantAccountId: account });
+    const res = await t.request({
+      method: 'POST',
+      url: base,
+      payload: validBody({ email_address: 'x@', phone_number: '12', address: { country: 'XX' } }),
+      merchantAccountId: account,
+    });
     expect(res.statusCode).toBe(422);
     expect(res.json().detail.map((d: { loc: unknown[] }) => d.loc)).toEqual([
       ['body', 'email_address'],
@@ -128,11 +188,18 @@ describe('errors', () => {
 
   it(`refuses more than ${MAX_SHIPPING_DETAILS_PER_BUYER} shipping details per buyer`, async () => {
     const { account, buyer, base } = await setup();
-    const rows = Array.from({ length: MAX_SHIPPING_DETAILS_PER_BUYER }, () => ({ merchant_account_id: account, id: uuidv7(), buyer_id: buyer.id }));
+    const rows = Array.from({ length: MAX_SHIPPING_DETAILS_PER_BUYER }, () => ({
+      merchant_account_id: account,
+      id: uuidv7(),
+      buyer_id: buyer.id,
+    }));
     await t.deps.db.insertInto('buyer_shipping_details').values(rows).execute();
     const res = await t.request({ method: 'POST', url: base, payload: validBody(), merchantAccountId: account });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toMatchObject({ code: 'bad_request', message: `A buyer holds at most ${MAX_SHIPPING_DETAILS_PER_BUYER} shipping details; delete some before adding more` });
+    expect(res.json()).toMatchObject({
+      code: 'bad_request',
+      message: `A buyer holds at most ${MAX_SHIPPING_DETAILS_PER_BUYER} shipping details; delete some before adding more`,
+    });
   });
 });
 
@@ -202,7 +269,12 @@ describe('security', () => {
   it('records audit entries named after the buyer, without personal data', async () => {
     const { account, buyer, base } = await setup();
     const created = await add(account, base);
-    await t.request({ method: 'PUT', url: `${base}/${created.id}`, payload: { first_name: 'Irène' }, merchantAccountId: account });
+    await t.request({
+      method: 'PUT',
+      url: `${base}/${created.id}`,
+      payload: { first_name: 'Irène' },
+      merchantAccountId: account,
+    });
     await t.request({ method: 'DELETE', url: `${base}/${created.id}`, merchantAccountId: account });
     const rows = await t.deps.db
       .selectFrom('audit_logs')
@@ -213,9 +285,24 @@ describe('security', () => {
       .execute();
     const name = `Shipping details of buyer ${buyer.id}`;
     expect(rows).toEqual([
-      { action: 'created', resource_type: 'shipping-details', resource_name: name, operation_id: 'addBuyerShippingDetails' },
-      { action: 'updated', resource_type: 'shipping-details', resource_name: name, operation_id: 'updateBuyerShippingDetails' },
-      { action: 'deleted', resource_type: 'shipping-details', resource_name: name, operation_id: 'deleteBuyerShippingDetails' },
+      {
+        action: 'created',
+        resource_type: 'shipping-details',
+        resource_name: name,
+        operation_id: 'addBuyerShippingDetails',
+      },
+      {
+        action: 'updated',
+        resource_type: 'shipping-details',
+        resource_name: name,
+        operation_id: 'updateBuyerShippingDetails',
+      },
+      {
+        action: 'deleted',
+        resource_type: 'shipping-details',
+        resource_name: name,
+        operation_id: 'deleteBuyerShippingDetails',
+      },
     ]);
   });
 });

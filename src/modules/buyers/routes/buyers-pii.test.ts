@@ -52,16 +52,38 @@ const MASKED_BILLING = {
   address: MASKED_ADDRESS,
   tax_id: { value: '***89', kind: 'gb.vat' },
 };
-const SHIPPING = { first_name: 'Charles', last_name: 'Babbage', email_address: 'charles@engine.org', phone_number: '+442079460958', address: ADDRESS };
-const MASKED_SHIPPING = { first_name: 'C***', last_name: 'B***', email_address: 'c***@e***.org', phone_number: '+***58', address: MASKED_ADDRESS };
+const SHIPPING = {
+  first_name: 'Charles',
+  last_name: 'Babbage',
+  email_address: 'charles@engine.org',
+  phone_number: '+442079460958',
+  address: ADDRESS,
+};
+const MASKED_SHIPPING = {
+  first_name: 'C***',
+  last_name: 'B***',
+  email_address: 'c***@e***.org',
+  phone_number: '+***58',
+  address: MASKED_ADDRESS,
+};
 const PLAIN = { display_name: 'Ada L.', external_identifier: 'cust-ada', account_number: 'ACC-1' };
 
 async function setup() {
   const account = await createMerchantAccount(t.deps);
-  const buyer = await t.request({ method: 'POST', url: '/buyers', payload: { ...PLAIN, billing_details: BILLING }, merchantAccountId: account });
+  const buyer = await t.request({
+    method: 'POST',
+    url: '/buyers',
+    payload: { ...PLAIN, billing_details: BILLING },
+    merchantAccountId: account,
+  });
   expect(buyer.statusCode).toBe(201);
   const id = buyer.json().id as string;
-  const shipping = await t.request({ method: 'POST', url: `/buyers/${id}/shipping-details`, payload: SHIPPING, merchantAccountId: account });
+  const shipping = await t.request({
+    method: 'POST',
+    url: `/buyers/${id}/shipping-details`,
+    payload: SHIPPING,
+    merchantAccountId: account,
+  });
   expect(shipping.statusCode).toBe(201);
   return { account, id, shippingId: shipping.json().id as string };
 }
@@ -79,9 +101,19 @@ describe('happy', () => {
 
   it('shows shipping details in full with buyers.billing-details.read', async () => {
     const { account, id, shippingId } = await setup();
-    const one = await t.request({ method: 'GET', url: `/buyers/${id}/shipping-details/${shippingId}`, scopes: READ_PII, merchantAccountId: account });
+    const one = await t.request({
+      method: 'GET',
+      url: `/buyers/${id}/shipping-details/${shippingId}`,
+      scopes: READ_PII,
+      merchantAccountId: account,
+    });
     expect(one.json()).toMatchObject(SHIPPING);
-    const list = await t.request({ method: 'GET', url: `/buyers/${id}/shipping-details`, scopes: READ_PII, merchantAccountId: account });
+    const list = await t.request({
+      method: 'GET',
+      url: `/buyers/${id}/shipping-details`,
+      scopes: READ_PII,
+      merchantAccountId: account,
+    });
     expect(list.json().items[0]).toMatchObject(SHIPPING);
   });
 });
@@ -92,42 +124,91 @@ describe('security', () => {
     const res = await t.request({ method: 'GET', url: `/buyers/${id}`, scopes: READ, merchantAccountId: account });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ id, ...PLAIN, billing_details: MASKED_BILLING });
-    const list = await t.request({ method: 'GET', url: '/buyers?search=ada', scopes: READ, merchantAccountId: account });
+    const list = await t.request({
+      method: 'GET',
+      url: '/buyers?search=ada',
+      scopes: READ,
+      merchantAccountId: account,
+    });
     expect(list.json().items).toHaveLength(1);
     expect(list.json().items[0]).toMatchObject({ ...PLAIN, billing_details: MASKED_BILLING });
   });
 
   it('masks shipping details on get and list without buyers.billing-details.read', async () => {
     const { account, id, shippingId } = await setup();
-    const one = await t.request({ method: 'GET', url: `/buyers/${id}/shipping-details/${shippingId}`, scopes: READ, merchantAccountId: account });
+    const one = await t.request({
+      method: 'GET',
+      url: `/buyers/${id}/shipping-details/${shippingId}`,
+      scopes: READ,
+      merchantAccountId: account,
+    });
     expect(one.json()).toEqual({ type: 'shipping-details', id: shippingId, buyer_id: id, ...MASKED_SHIPPING });
-    const list = await t.request({ method: 'GET', url: `/buyers/${id}/shipping-details`, scopes: READ, merchantAccountId: account });
+    const list = await t.request({
+      method: 'GET',
+      url: `/buyers/${id}/shipping-details`,
+      scopes: READ,
+      merchantAccountId: account,
+    });
     expect(list.json().items).toEqual([one.json()]);
   });
 
   it('masks the answers to writes made without buyers.billing-details.read, and stores the real values', async () => {
     const account = await createMerchantAccount(t.deps);
-    const created = await t.request({ method: 'POST', url: '/buyers', payload: { billing_details: BILLING }, scopes: WRITE, merchantAccountId: account });
+    const created = await t.request({
+      method: 'POST',
+      url: '/buyers',
+      payload: { billing_details: BILLING },
+      scopes: WRITE,
+      merchantAccountId: account,
+    });
     expect(created.statusCode).toBe(201);
     expect(created.json().billing_details).toEqual(MASKED_BILLING);
     const id = created.json().id;
-    const updated = await t.request({ method: 'PUT', url: `/buyers/${id}`, payload: { display_name: 'x' }, scopes: WRITE, merchantAccountId: account });
+    const updated = await t.request({
+      method: 'PUT',
+      url: `/buyers/${id}`,
+      payload: { display_name: 'x' },
+      scopes: WRITE,
+      merchantAccountId: account,
+    });
     expect(updated.json().billing_details).toEqual(MASKED_BILLING);
-    const shipping = await t.request({ method: 'POST', url: `/buyers/${id}/shipping-details`, payload: SHIPPING, scopes: WRITE, merchantAccountId: account });
+    const shipping = await t.request({
+      method: 'POST',
+      url: `/buyers/${id}/shipping-details`,
+      payload: SHIPPING,
+      scopes: WRITE,
+      merchantAccountId: account,
+    });
     expect(shipping.json()).toMatchObject(MASKED_SHIPPING);
-    const edited = await t.request({ method: 'PUT', url: `/buyers/${id}/shipping-details/${shipping.json().id}`, payload: { first_name: 'Ada' }, scopes: WRITE, merchantAccountId: account });
+    const edited = await t.request({
+      method: 'PUT',
+      url: `/buyers/${id}/shipping-details/${shipping.json().id}`,
+      payload: { first_name: 'Ada' },
+      scopes: WRITE,
+      merchantAccountId: account,
+    });
     expect(edited.json()).toMatchObject({ ...MASKED_SHIPPING, first_name: 'A***' });
 
     const full = await t.request({ method: 'GET', url: `/buyers/${id}`, scopes: READ_PII, merchantAccountId: account });
     expect(full.json().billing_details).toEqual(BILLING);
-    const fullShipping = await t.request({ method: 'GET', url: `/buyers/${id}/shipping-details`, scopes: READ_PII, merchantAccountId: account });
+    const fullShipping = await t.request({
+      method: 'GET',
+      url: `/buyers/${id}/shipping-details`,
+      scopes: READ_PII,
+      merchantAccountId: account,
+    });
     expect(fullShipping.json().items[0]).toMatchObject({ ...SHIPPING, first_name: 'Ada' });
   });
 
   it('does not let the search match personal data', async () => {
     const { account } = await setup();
     for (const term of ['Lovelace', 'ada@', 'Charles']) {
-      const list = await t.request({ method: 'GET', url: `/buyers?search=${encodeURIComponent(term)}`, scopes: READ_PII, merchantAccountId: account });
+      const list = await t.request({
+        method: 'GET',
+        url: `/buyers?search=${encodeURIComponent(term)}`,
+        scopes: READ_PII,
+        merchantAccountId: account,
+      });
       expect(list.json().items, term).toEqual([]);
     }
   });

@@ -44,7 +44,12 @@ function validBody(overrides: Record<string, unknown> = {}) {
 type Json = Record<string, unknown> & { id: string };
 
 async function addBuyer(account: string, overrides: Record<string, unknown> = {}): Promise<Json> {
-  const res = await t.request({ method: 'POST', url: '/buyers', payload: validBody(overrides), merchantAccountId: account });
+  const res = await t.request({
+    method: 'POST',
+    url: '/buyers',
+    payload: validBody(overrides),
+    merchantAccountId: account,
+  });
   expect(res.statusCode, res.body).toBe(201);
   return res.json();
 }
@@ -84,9 +89,19 @@ describe('happy', () => {
   it('creates a buyer from an empty or absent body, every field null', async () => {
     const account = await createMerchantAccount(t.deps);
     for (const payload of [{}, undefined]) {
-      const res = await t.request({ method: 'POST', url: '/buyers', ...(payload ? { payload } : {}), merchantAccountId: account });
+      const res = await t.request({
+        method: 'POST',
+        url: '/buyers',
+        ...(payload ? { payload } : {}),
+        merchantAccountId: account,
+      });
       expect(res.statusCode, res.body).toBe(201);
-      expect(res.json()).toMatchObject({ display_name: null, external_identifier: null, account_number: null, billing_details: null });
+      expect(res.json()).toMatchObject({
+        display_name: null,
+        external_identifier: null,
+        account_number: null,
+        billing_details: null,
+      });
     }
   });
 
@@ -98,7 +113,17 @@ describe('happy', () => {
       last_name: null,
       email_address: null,
       phone_number: null,
-      address: { city: null, country: 'FR', postal_code: null, state: null, state_code: null, house_number_or_name: null, line1: null, line2: null, organization: null },
+      address: {
+        city: null,
+        country: 'FR',
+        postal_code: null,
+        state: null,
+        state_code: null,
+        house_number_or_name: null,
+        line1: null,
+        line2: null,
+        organization: null,
+      },
       tax_id: null,
     });
   });
@@ -107,18 +132,46 @@ describe('happy', () => {
     const account = await createMerchantAccount(t.deps);
     const created = await addBuyer(account);
     const url = `/buyers/${created.id}`;
-    const renamed = await t.request({ method: 'PUT', url, payload: { display_name: 'Countess' }, merchantAccountId: account });
+    const renamed = await t.request({
+      method: 'PUT',
+      url,
+      payload: { display_name: 'Countess' },
+      merchantAccountId: account,
+    });
     expect(renamed.statusCode).toBe(200);
     expect(renamed.json()).toEqual({ ...created, display_name: 'Countess', updated_at: expect.any(String) });
 
-    const cleared = await t.request({ method: 'PUT', url, payload: { account_number: null, billing_details: { last_name: 'Byron' } }, merchantAccountId: account });
-    expect(cleared.json()).toMatchObject({ display_name: 'Countess', account_number: null, external_identifier: created.external_identifier });
-    expect(cleared.json().billing_details).toMatchObject({ first_name: null, last_name: 'Byron', address: null, tax_id: null });
+    const cleared = await t.request({
+      method: 'PUT',
+      url,
+      payload: { account_number: null, billing_details: { last_name: 'Byron' } },
+      merchantAccountId: account,
+    });
+    expect(cleared.json()).toMatchObject({
+      display_name: 'Countess',
+      account_number: null,
+      external_identifier: created.external_identifier,
+    });
+    expect(cleared.json().billing_details).toMatchObject({
+      first_name: null,
+      last_name: 'Byron',
+      address: null,
+      tax_id: null,
+    });
 
     const empty = await t.request({ method: 'PUT', url, merchantAccountId: account });
     expect(empty.statusCode).toBe(200);
     expect(empty.json()).toEqual({ ...cleared.json(), updated_at: expect.any(String) });
-    expect((await t.request({ method: 'PUT', url, payload: { billing_details: null, external_identifier: null }, merchantAccountId: account })).json()).toMatchObject({
+    expect(
+      (
+        await t.request({
+          method: 'PUT',
+          url,
+          payload: { billing_details: null, external_identifier: null },
+          merchantAccountId: account,
+        })
+      ).json(),
+    ).toMatchObject({
       billing_details: null,
       external_identifier: null,
     });
@@ -127,12 +180,19 @@ describe('happy', () => {
   it('keeps its own external_identifier on update, and frees it on delete', async () => {
     const account = await createMerchantAccount(t.deps);
     const created = await addBuyer(account);
-    const same = await t.request({ method: 'PUT', url: `/buyers/${created.id}`, payload: { external_identifier: created.external_identifier }, merchantAccountId: account });
+    const same = await t.request({
+      method: 'PUT',
+      url: `/buyers/${created.id}`,
+      payload: { external_identifier: created.external_identifier },
+      merchantAccountId: account,
+    });
     expect(same.statusCode).toBe(200);
     const del = await t.request({ method: 'DELETE', url: `/buyers/${created.id}`, merchantAccountId: account });
     expect(del.statusCode).toBe(204);
     expect(del.body).toBe('');
-    expect((await t.request({ method: 'GET', url: `/buyers/${created.id}`, merchantAccountId: account })).statusCode).toBe(404);
+    expect(
+      (await t.request({ method: 'GET', url: `/buyers/${created.id}`, merchantAccountId: account })).statusCode,
+    ).toBe(404);
     await addBuyer(account, { external_identifier: created.external_identifier });
   });
 
@@ -140,13 +200,27 @@ describe('happy', () => {
     const account = await createMerchantAccount(t.deps);
     const buyer = await addBuyer(account);
     for (const name of ['One', 'Two']) {
-      const res = await t.request({ method: 'POST', url: `/buyers/${buyer.id}/shipping-details`, payload: { first_name: name }, merchantAccountId: account });
+      const res = await t.request({
+        method: 'POST',
+        url: `/buyers/${buyer.id}/shipping-details`,
+        payload: { first_name: name },
+        merchantAccountId: account,
+      });
       expect(res.statusCode).toBe(201);
     }
-    expect((await t.request({ method: 'DELETE', url: `/buyers/${buyer.id}`, merchantAccountId: account })).statusCode).toBe(204);
-    const left = await t.deps.db.selectFrom('buyer_shipping_details').select('id').where('merchant_account_id', '=', account).execute();
+    expect(
+      (await t.request({ method: 'DELETE', url: `/buyers/${buyer.id}`, merchantAccountId: account })).statusCode,
+    ).toBe(204);
+    const left = await t.deps.db
+      .selectFrom('buyer_shipping_details')
+      .select('id')
+      .where('merchant_account_id', '=', account)
+      .execute();
     expect(left).toEqual([]);
-    expect((await t.request({ method: 'GET', url: `/buyers/${buyer.id}/shipping-details`, merchantAccountId: account })).statusCode).toBe(404);
+    expect(
+      (await t.request({ method: 'GET', url: `/buyers/${buyer.id}/shipping-details`, merchantAccountId: account }))
+        .statusCode,
+    ).toBe(404);
   });
 
   it('allows the same external_identifier on another merchant account', async () => {
@@ -188,14 +262,26 @@ describe('errors', () => {
         ['body', 'billing_details', 'tax_id', 'kind'],
       ]),
     );
-    const missingKind = await t.request({ method: 'POST', url: '/buyers', payload: { billing_details: { tax_id: { value: 'GB1' } } }, merchantAccountId: account });
-    expect(missingKind.json().detail).toEqual([{ loc: ['body', 'billing_details', 'tax_id', 'kind'], msg: 'Field required', type: 'missing' }]);
+    const missingKind = await t.request({
+      method: 'POST',
+      url: '/buyers',
+      payload: { billing_details: { tax_id: { value: 'GB1' } } },
+      merchantAccountId: account,
+    });
+    expect(missingKind.json().detail).toEqual([
+      { loc: ['body', 'billing_details', 'tax_id', 'kind'], msg: 'Field required', type: 'missing' },
+    ]);
   });
 
   it('answers 409 with the existing id for a second buyer with the same external_identifier', async () => {
     const account = await createMerchantAccount(t.deps);
     const first = await addBuyer(account, { external_identifier: 'ref-1' });
-    const res = await t.request({ method: 'POST', url: '/buyers', payload: validBody({ external_identifier: 'ref-1' }), merchantAccountId: account });
+    const res = await t.request({
+      method: 'POST',
+      url: '/buyers',
+      payload: validBody({ external_identifier: 'ref-1' }),
+      merchantAccountId: account,
+    });
     expect(res.statusCode).toBe(409);
     expect(res.json()).toEqual({
       type: 'error',
@@ -211,30 +297,62 @@ describe('errors', () => {
     const account = await createMerchantAccount(t.deps);
     const first = await addBuyer(account, { external_identifier: 'ref-a' });
     const second = await addBuyer(account, { external_identifier: 'ref-b' });
-    const res = await t.request({ method: 'PUT', url: `/buyers/${second.id}`, payload: { external_identifier: 'ref-a', display_name: 'x' }, merchantAccountId: account });
+    const res = await t.request({
+      method: 'PUT',
+      url: `/buyers/${second.id}`,
+      payload: { external_identifier: 'ref-a', display_name: 'x' },
+      merchantAccountId: account,
+    });
     expect(res.statusCode).toBe(409);
     expect(res.json()).toMatchObject({ code: 'duplicate_record', resource_id: first.id });
-    expect((await t.request({ method: 'GET', url: `/buyers/${second.id}`, merchantAccountId: account })).json()).toEqual(second);
+    expect(
+      (await t.request({ method: 'GET', url: `/buyers/${second.id}`, merchantAccountId: account })).json(),
+    ).toEqual(second);
   });
 
   it('answers one success and one 409 to concurrent writes of the same external_identifier', async () => {
     const account = await createMerchantAccount(t.deps);
-    const creates = await Promise.all([0, 1].map(() => t.request({ method: 'POST', url: '/buyers', payload: validBody({ external_identifier: 'race' }), merchantAccountId: account })));
+    const creates = await Promise.all(
+      [0, 1].map(() =>
+        t.request({
+          method: 'POST',
+          url: '/buyers',
+          payload: validBody({ external_identifier: 'race' }),
+          merchantAccountId: account,
+        }),
+      ),
+    );
     expect(creates.map((r) => r.statusCode).sort()).toEqual([201, 409]);
     const winner = creates.find((r) => r.statusCode === 201)!.json();
     expect(creates.find((r) => r.statusCode === 409)!.json().resource_id).toBe(winner.id);
 
     const [a, b] = [await addBuyer(account), await addBuyer(account)];
-    const moves = await Promise.all([a, b].map((buyer) => t.request({ method: 'PUT', url: `/buyers/${buyer.id}`, payload: { external_identifier: 'moved' }, merchantAccountId: account })));
+    const moves = await Promise.all(
+      [a, b].map((buyer) =>
+        t.request({
+          method: 'PUT',
+          url: `/buyers/${buyer.id}`,
+          payload: { external_identifier: 'moved' },
+          merchantAccountId: account,
+        }),
+      ),
+    );
     expect(moves.map((r) => r.statusCode).sort()).toEqual([200, 409]);
-    expect(moves.find((r) => r.statusCode === 409)!.json().resource_id).toBe(moves.find((r) => r.statusCode === 200)!.json().id);
+    expect(moves.find((r) => r.statusCode === 409)!.json().resource_id).toBe(
+      moves.find((r) => r.statusCode === 200)!.json().id,
+    );
   });
 
   it('answers 404 for an unknown buyer, and 422 for an id that is not a UUID', async () => {
     const account = await createMerchantAccount(t.deps);
     const id = uuidv7();
     for (const method of ['GET', 'PUT', 'DELETE'] as const) {
-      const res = await t.request({ method, url: `/buyers/${id}`, merchantAccountId: account, ...(method === 'PUT' ? { payload: { display_name: 'x' } } : {}) });
+      const res = await t.request({
+        method,
+        url: `/buyers/${id}`,
+        merchantAccountId: account,
+        ...(method === 'PUT' ? { payload: { display_name: 'x' } } : {}),
+      });
       expect(res.statusCode, method).toBe(404);
       expect(res.json()).toMatchObject({ code: 'not_found', message: `The buyer ${id} could not be found` });
     }
@@ -260,7 +378,11 @@ describe('security', () => {
     const account = await createMerchantAccount(t.deps);
     return { account, buyer: await addBuyer(account) };
   };
-  describe('addBuyer', () => runScopeTests(() => t, { request: () => ({ method: 'POST', url: '/buyers', payload: validBody() }), scope: 'buyers.write' }));
+  describe('addBuyer', () =>
+    runScopeTests(() => t, {
+      request: () => ({ method: 'POST', url: '/buyers', payload: validBody() }),
+      scope: 'buyers.write',
+    }));
   describe('getBuyer', () =>
     runScopeTests(() => t, {
       request: async () => {
@@ -273,7 +395,12 @@ describe('security', () => {
     runScopeTests(() => t, {
       request: async () => {
         const { account, buyer } = await existing();
-        return { method: 'PUT', url: `/buyers/${buyer.id}`, payload: { display_name: 'x' }, headers: { 'x-svc-merchant-account-id': account } };
+        return {
+          method: 'PUT',
+          url: `/buyers/${buyer.id}`,
+          payload: { display_name: 'x' },
+          headers: { 'x-svc-merchant-account-id': account },
+        };
       },
       scope: 'buyers.write',
     }));
@@ -291,22 +418,52 @@ describe('security', () => {
     const other = await createMerchantAccount(t.deps);
     const token = await (await createTestKeyPair(t.deps, other)).token();
     for (const method of ['GET', 'PUT', 'DELETE'] as const) {
-      const res = await t.request({ method, url: `/buyers/${buyer.id}`, token, ...(method === 'PUT' ? { payload: { display_name: 'stolen' } } : {}) });
+      const res = await t.request({
+        method,
+        url: `/buyers/${buyer.id}`,
+        token,
+        ...(method === 'PUT' ? { payload: { display_name: 'stolen' } } : {}),
+      });
       expect(res.statusCode, method).toBe(404);
-      const viaHeader = await t.request({ method, url: `/buyers/${buyer.id}`, merchantAccountId: other, ...(method === 'PUT' ? { payload: { display_name: 'stolen' } } : {}) });
+      const viaHeader = await t.request({
+        method,
+        url: `/buyers/${buyer.id}`,
+        merchantAccountId: other,
+        ...(method === 'PUT' ? { payload: { display_name: 'stolen' } } : {}),
+      });
       expect(viaHeader.statusCode, method).toBe(404);
     }
-    expect((await t.request({ method: 'GET', url: `/buyers/${buyer.id}`, merchantAccountId: account })).json()).toEqual(buyer);
+    expect((await t.request({ method: 'GET', url: `/buyers/${buyer.id}`, merchantAccountId: account })).json()).toEqual(
+      buyer,
+    );
   });
 
   it('records created, updated and deleted audit entries without personal data', async () => {
     const account = await createMerchantAccount(t.deps);
     const buyer = await addBuyer(account, { display_name: 'Shop customer 42' });
-    await t.request({ method: 'PUT', url: `/buyers/${buyer.id}`, payload: { display_name: null }, merchantAccountId: account });
-    const shipping = await t.request({ method: 'POST', url: `/buyers/${buyer.id}/shipping-details`, payload: { first_name: 'Ada' }, merchantAccountId: account });
+    await t.request({
+      method: 'PUT',
+      url: `/buyers/${buyer.id}`,
+      payload: { display_name: null },
+      merchantAccountId: account,
+    });
+    const shipping = await t.request({
+      method: 'POST',
+      url: `/buyers/${buyer.id}/shipping-details`,
+      payload: { first_name: 'Ada' },
+      merchantAccountId: account,
+    });
     await t.request({ method: 'DELETE', url: `/buyers/${buyer.id}`, merchantAccountId: account });
     const shippingId = shipping.json().id;
-    expect((await auditRows(account)).map((r) => [r.action, r.resource_type, r.resource_id, r.resource_name, r.operation_id])).toEqual([
+    expect(
+      (await auditRows(account)).map((r) => [
+        r.action,
+        r.resource_type,
+        r.resource_id,
+        r.resource_name,
+        r.operation_id,
+      ]),
+    ).toEqual([
       ['created', 'buyer', buyer.id, 'Shop customer 42', 'addBuyer'],
       ['updated', 'buyer', buyer.id, 'Unnamed buyer', 'updateBuyer'],
       ['created', 'shipping-details', shippingId, `Shipping details of buyer ${buyer.id}`, 'addBuyerShippingDetails'],
@@ -318,11 +475,21 @@ describe('security', () => {
   it('writes no audit entry for a refused change, and no personal data to the logs', async () => {
     const account = await createMerchantAccount(t.deps);
     const buyer = await addBuyer(account, { external_identifier: 'dup' });
-    expect((await t.request({ method: 'POST', url: '/buyers', payload: validBody({ external_identifier: 'dup' }), merchantAccountId: account })).statusCode).toBe(409);
+    expect(
+      (
+        await t.request({
+          method: 'POST',
+          url: '/buyers',
+          payload: validBody({ external_identifier: 'dup' }),
+          merchantAccountId: account,
+        })
+      ).statusCode,
+    ).toBe(409);
     expect((await auditRows(account)).map((r) => r.action)).toEqual(['created']);
     await t.request({ method: 'GET', url: `/buyers?search=Ada`, merchantAccountId: account });
     const logs = t.logs.join('\n');
-    for (const pii of ['Lovelace', 'ada@example.com', '+447700900123', 'Downing Street', 'GB123456789', 'search=Ada']) expect(logs).not.toContain(pii);
+    for (const pii of ['Lovelace', 'ada@example.com', '+447700900123', 'Downing Street', 'GB123456789', 'search=Ada'])
+      expect(logs).not.toContain(pii);
     expect(logs).toContain('"operationId":"addBuyer"');
     expect(buyer.id).toBeDefined();
   });

@@ -10,7 +10,8 @@ export const listBuyerShippingDetails = defineRoute({
   scope: 'buyers.read',
   tags: ['buyers'],
   summary: "List a buyer's shipping details, newest first",
-  description: 'A plain list without cursors. Contact fields and addresses are masked without the scope buyers.billing-details.read.',
+  description:
+    'A plain list without cursors. Contact fields and addresses are masked without the scope buyers.billing-details.read.',
   status: 200,
   params: BuyerParams,
   response: ShippingDetailsListSchema,

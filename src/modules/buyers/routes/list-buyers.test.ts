@@ -96,14 +96,21 @@ describe('errors', () => {
 
   it('refuses a cursor made under another search or filter', async () => {
     const account = await createMerchantAccount(t.deps);
-    for (let i = 0; i < 3; i++) await addBuyer(account, { display_name: `same ${i}`, external_identifier: `same-${i}` });
+    for (let i = 0; i < 3; i++)
+      await addBuyer(account, { display_name: `same ${i}`, external_identifier: `same-${i}` });
     const page = await list(account, '?limit=1&search=same');
     for (const query of ['?limit=1', '?limit=1&search=sam', '?limit=1&search=same&external_identifier=same-1']) {
-      const res = await t.request({ method: 'GET', url: `/buyers${query}&cursor=${encodeURIComponent(page.next_cursor!)}`, merchantAccountId: account });
+      const res = await t.request({
+        method: 'GET',
+        url: `/buyers${query}&cursor=${encodeURIComponent(page.next_cursor!)}`,
+        merchantAccountId: account,
+      });
       expect(res.statusCode, query).toBe(400);
       expect(res.json().details[0].pointer).toBe('/cursor');
     }
-    expect(names(await list(account, `?limit=1&search=same&cursor=${encodeURIComponent(page.next_cursor!)}`))).toEqual(['same 1']);
+    expect(names(await list(account, `?limit=1&search=same&cursor=${encodeURIComponent(page.next_cursor!)}`))).toEqual([
+      'same 1',
+    ]);
   });
 });
 
@@ -118,33 +125,38 @@ describe('security', () => {
     expect((await list(mine, '?external_identifier=shared')).items.map((b) => b.id)).toEqual([own.id]);
   });
 
-  it.skipIf(!usesPostgres())('answers search and external_identifier from the indexes (PostgreSQL EXPLAIN)', async () => {
-    const account = await createMerchantAccount(t.deps);
-    const noise = await createMerchantAccount(t.deps);
-    for (const id of [account, noise]) {
-      await sql`INSERT INTO buyers (merchant_account_id, id, display_name, external_identifier)
-        SELECT ${id}, gen_random_uuid(), 'Customer ' || n, 'ref-' || n FROM generate_series(1, 5000) AS n`.execute(t.deps.db);
-    }
-    await addBuyer(account, { display_name: 'Zeta Jones', external_identifier: `z-${uuidv7()}` });
-    await sql`ANALYZE buyers`.execute(t.deps.db);
+  it.skipIf(!usesPostgres())(
+    'answers search and external_identifier from the indexes (PostgreSQL EXPLAIN)',
+    async () => {
+      const account = await createMerchantAccount(t.deps);
+      const noise = await createMerchantAccount(t.deps);
+      for (const id of [account, noise]) {
+        await sql`INSERT INTO buyers (merchant_account_id, id, display_name, external_identifier)
+        SELECT ${id}, gen_random_uuid(), 'Customer ' || n, 'ref-' || n FROM generate_series(1, 5000) AS n`.execute(
+          t.deps.db,
+        );
+      }
+      await addBuyer(account, { display_name: 'Zeta Jones', external_identifier: `z-${uuidv7()}` });
+      await sql`ANALYZE buyers`.execute(t.deps.db);
 
-    const plan = async (filter: Parameters<typeof buyersQuery>[2]) => {
-      // The page query keysetPage runs: the filter, its window position, newest first, limit + 1.
-      const query = buyersQuery(t.deps.db, account, filter)
-        .select(sql<number>`row_number() over (order by created_at desc, id desc)`.as('_pos'))
-        .orderBy('created_at', 'desc')
-        .orderBy('id', 'desc')
-        .limit(21);
-      const rows = await query.explain<{ 'QUERY PLAN': string }>();
-      return rows.map((row) => row['QUERY PLAN']).join('\n');
-    };
-    const search = await plan({ search: 'zeta' });
-    expect(search).toContain('buyers_display_name_search_idx');
-    expect(search).toContain('buyers_external_identifier_search_idx');
-    expect(search).not.toContain('Seq Scan');
-    const exact = await plan({ externalIdentifier: 'ref-42' });
-    expect(exact).toContain('buyers_external_identifier_key');
-    expect(exact).not.toContain('Seq Scan');
-    expect(names(await list(account, '?search=ZETA'))).toEqual(['Zeta Jones']);
-  });
+      const plan = async (filter: Parameters<typeof buyersQuery>[2]) => {
+        // The page query keysetPage runs: the filter, its window position, newest first, limit + 1.
+        const query = buyersQuery(t.deps.db, account, filter)
+          .select(sql<number>`row_number() over (order by created_at desc, id desc)`.as('_pos'))
+          .orderBy('created_at', 'desc')
+          .orderBy('id', 'desc')
+          .limit(21);
+        const rows = await query.explain<{ 'QUERY PLAN': string }>();
+        return rows.map((row) => row['QUERY PLAN']).join('\n');
+      };
+      const search = await plan({ search: 'zeta' });
+      expect(search).toContain('buyers_display_name_search_idx');
+      expect(search).toContain('buyers_external_identifier_search_idx');
+      expect(search).not.toContain('Seq Scan');
+      const exact = await plan({ externalIdentifier: 'ref-42' });
+      expect(exact).toContain('buyers_external_identifier_key');
+      expect(exact).not.toContain('Seq Scan');
+      expect(names(await list(account, '?search=ZETA'))).toEqual(['Zeta Jones']);
+    },
+  );
 });

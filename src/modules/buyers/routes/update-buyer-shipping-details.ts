@@ -1,5 +1,9 @@
 import { defineRoute } from '../../../http/define-route.ts';
-import { BuyerShippingDetailsParams, ShippingDetailsSchema, UpdateShippingDetailsBody } from '../shipping-details.schemas.ts';
+import {
+  BuyerShippingDetailsParams,
+  ShippingDetailsSchema,
+  UpdateShippingDetailsBody,
+} from '../shipping-details.schemas.ts';
 import { updateBuyerShippingDetails as update } from '../shipping-details.service.ts';
 
 export const updateBuyerShippingDetails = defineRoute({
@@ -9,7 +13,8 @@ export const updateBuyerShippingDetails = defineRoute({
   scope: 'buyers.write',
   tags: ['buyers'],
   summary: 'Update one set of shipping details',
-  description: 'Partial update: fields that are not sent keep their value, null clears a field; `address`, when sent, replaces the stored address whole.',
+  description:
+    'Partial update: fields that are not sent keep their value, null clears a field; `address`, when sent, replaces the stored address whole.',
   status: 200,
   params: BuyerShippingDetailsParams,
   body: UpdateShippingDetailsBody,

@@ -29,20 +29,39 @@ describe('happy', () => {
   });
 
   it('answers 6-digit BINs, co-badged ranges and domestic schemes', async () => {
-    expect((await t.request(lookup('378282'))).json()).toMatchObject({ id: '378282', scheme: 'amex', number_lengths: [15] });
-    expect((await t.request(lookup('6221260'))).json()).toMatchObject({ scheme: 'unionpay', additional_schemes: ['discover'] });
+    expect((await t.request(lookup('378282'))).json()).toMatchObject({
+      id: '378282',
+      scheme: 'amex',
+      number_lengths: [15],
+    });
+    expect((await t.request(lookup('6221260'))).json()).toMatchObject({
+      scheme: 'unionpay',
+      additional_schemes: ['discover'],
+    });
     expect((await t.request(lookup('50669911'))).json()).toMatchObject({ scheme: 'elo', country: 'BR' });
-    expect((await t.request(lookup('45710000'))).json()).toMatchObject({ scheme: 'visa', additional_schemes: ['dankort'], country: 'DK' });
+    expect((await t.request(lookup('45710000'))).json()).toMatchObject({
+      scheme: 'visa',
+      additional_schemes: ['dankort'],
+      country: 'DK',
+    });
   });
 
   it('answers `other` for a BIN no range covers', async () => {
-    expect((await t.request(lookup('99999999'))).json()).toMatchObject({ scheme: 'other', scheme_icon_url: `${t.config.publicUrl}/assets/card-schemes/other.svg`, number_lengths: [12, 13, 14, 15, 16, 17, 18, 19] });
+    expect((await t.request(lookup('99999999'))).json()).toMatchObject({
+      scheme: 'other',
+      scheme_icon_url: `${t.config.publicUrl}/assets/card-schemes/other.svg`,
+      number_lengths: [12, 13, 14, 15, 16, 17, 18, 19],
+    });
   });
 
   it('detects the scheme of every sandbox test card from its BIN', async () => {
     for (const card of TEST_CARDS) {
       const res = await t.request(lookup(bin(card.number)));
-      expect(res.json(), card.number).toMatchObject({ id: bin(card.number), scheme: card.scheme, additional_schemes: card.additionalSchemes ?? [] });
+      expect(res.json(), card.number).toMatchObject({
+        id: bin(card.number),
+        scheme: card.scheme,
+        additional_schemes: card.additionalSchemes ?? [],
+      });
     }
   });
 });
@@ -53,7 +72,13 @@ describe('errors', () => {
       const res = await t.request(lookup(pan));
       expect(res.statusCode, pan).toBe(400);
       const message = 'Send only the BIN, the first 6 to 8 digits of the card number, never the full card number';
-      expect(res.json()).toEqual({ type: 'error', code: 'bad_request', status: 400, message, details: [{ location: 'query', pointer: '/bin', message, type: 'bin_too_long' }] });
+      expect(res.json()).toEqual({
+        type: 'error',
+        code: 'bad_request',
+        status: 400,
+        message,
+        details: [{ location: 'query', pointer: '/bin', message, type: 'bin_too_long' }],
+      });
       expect(res.body).not.toContain('41111111');
     }
   });
@@ -61,10 +86,16 @@ describe('errors', () => {
   it('refuses a BIN that is too short or not digits', async () => {
     const short = await t.request(lookup('41111'));
     expect(short.statusCode).toBe(400);
-    expect(short.json()).toMatchObject({ message: 'The BIN must have 6 to 8 digits', details: [{ pointer: '/bin', type: 'bin_too_short' }] });
+    expect(short.json()).toMatchObject({
+      message: 'The BIN must have 6 to 8 digits',
+      details: [{ pointer: '/bin', type: 'bin_too_short' }],
+    });
     const letters = await t.request(lookup('4111abcd'));
     expect(letters.statusCode).toBe(400);
-    expect(letters.json()).toMatchObject({ message: 'The BIN must contain only digits', details: [{ pointer: '/bin', type: 'bin_not_digits' }] });
+    expect(letters.json()).toMatchObject({
+      message: 'The BIN must contain only digits',
+      details: [{ pointer: '/bin', type: 'bin_not_digits' }],
+    });
   });
 
   it('answers 422 without bin, with an empty or an overlong one', async () => {
@@ -91,7 +122,10 @@ describe('security', () => {
     const pans = ['4111111111111111', '4111111111111112', '5555 5555 5555 4444', '6011000990139424', '378282246310005'];
     for (const pan of pans) expect((await t.request(lookup(pan))).statusCode).toBe(400);
     // The same numbers in a path no route matches (a client guessing `/card-details/{bin}`).
-    for (const pan of pans) expect((await t.request({ method: 'GET', url: `/card-details/${encodeURIComponent(pan)}` })).statusCode).toBe(404);
+    for (const pan of pans)
+      expect((await t.request({ method: 'GET', url: `/card-details/${encodeURIComponent(pan)}` })).statusCode).toBe(
+        404,
+      );
     const written = t.logs.slice(before);
     expect(written.filter((line) => line.includes('"operationId":"getCardDetails"')).length).toBe(pans.length);
     expect(written.length).toBeGreaterThanOrEqual(2 * pans.length);

@@ -10,7 +10,7 @@ export const getCardDetails = defineRoute({
   tags: ['card-details'],
   summary: 'Look up the scheme of a BIN',
   description:
-    'Answers from the server\'s IIN table: scheme, co-badged schemes, allowed number lengths and, for domestic schemes, the country. ' +
+    "Answers from the server's IIN table: scheme, co-badged schemes, allowed number lengths and, for domestic schemes, the country. " +
     'Send only the BIN (6 to 8 digits); a value with more digits is refused with 400 so that card numbers are never sent here.',
   status: 200,
   embed: true,

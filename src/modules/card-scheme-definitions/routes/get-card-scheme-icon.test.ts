@@ -51,7 +51,11 @@ describe('errors', () => {
 
 describe('security', () => {
   it('needs no token and ignores a bad one (a static asset)', async () => {
-    const res = await t.app.inject({ method: 'GET', url: '/assets/card-schemes/visa.svg', headers: { authorization: 'Bearer nonsense' } });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/assets/card-schemes/visa.svg',
+      headers: { authorization: 'Bearer nonsense' },
+    });
     expect(res.statusCode).toBe(200);
   });
 

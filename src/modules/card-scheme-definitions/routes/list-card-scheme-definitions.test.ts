@@ -19,8 +19,18 @@ describe('happy', () => {
     const body = res.json();
     expect(Object.keys(body)).toEqual(['items']);
     expect(body.items.map((d: { id: string }) => d.id)).toEqual([...CARD_SCHEMES]);
-    expect(body.items).toContainEqual({ type: 'card-scheme-definition', id: 'visa', icon_url: `${t.config.publicUrl}/assets/card-schemes/visa.svg`, display_name: 'Visa' });
-    expect(body.items).toContainEqual({ type: 'card-scheme-definition', id: 'amex', icon_url: `${t.config.publicUrl}/assets/card-schemes/amex.svg`, display_name: 'American Express' });
+    expect(body.items).toContainEqual({
+      type: 'card-scheme-definition',
+      id: 'visa',
+      icon_url: `${t.config.publicUrl}/assets/card-schemes/visa.svg`,
+      display_name: 'Visa',
+    });
+    expect(body.items).toContainEqual({
+      type: 'card-scheme-definition',
+      id: 'amex',
+      icon_url: `${t.config.publicUrl}/assets/card-schemes/amex.svg`,
+      display_name: 'American Express',
+    });
     expect(body.items).toContainEqual(expect.objectContaining({ id: 'other', display_name: 'Other' }));
   });
 

@@ -17,17 +17,38 @@ const UNKNOWN = '018f0000-0000-7000-8000-000000000000';
 const CART = [{ name: 'Socks', quantity: 2, unit_amount: 500, product_type: 'physical' }];
 
 const create = (payload?: object, merchantAccountId?: string) =>
-  t.request({ method: 'POST', url: '/checkout/sessions', ...(payload ? { payload } : {}), ...(merchantAccountId ? { merchantAccountId } : {}) });
-const get = (id: string, merchantAccountId?: string) => t.request({ method: 'GET', url: `/checkout/sessions/${id}`, ...(merchantAccountId ? { merchantAccountId } : {}) });
-const fields = (id: string, payment_method: object) => t.app.inject({ method: 'POST', url: `/checkout/sessions/${id}/fields`, payload: { payment_method } });
-const expire = (id: string) => t.deps.db.updateTable('checkout_sessions').set({ expires_at: new Date(Date.now() - 1000) }).where('id', '=', id).execute();
+  t.request({
+    method: 'POST',
+    url: '/checkout/sessions',
+    ...(payload ? { payload } : {}),
+    ...(merchantAccountId ? { merchantAccountId } : {}),
+  });
+const get = (id: string, merchantAccountId?: string) =>
+  t.request({ method: 'GET', url: `/checkout/sessions/${id}`, ...(merchantAccountId ? { merchantAccountId } : {}) });
+const fields = (id: string, payment_method: object) =>
+  t.app.inject({ method: 'POST', url: `/checkout/sessions/${id}/fields`, payload: { payment_method } });
+const expire = (id: string) =>
+  t.deps.db
+    .updateTable('checkout_sessions')
+    .set({ expires_at: new Date(Date.now() - 1000) })
+    .where('id', '=', id)
+    .execute();
 
 describe('happy', () => {
   it('creates a session without a body, expiring in one hour by default', async () => {
     const res = await create();
     expect(res.statusCode, res.body).toBe(201);
     const body = res.json();
-    expect(body).toMatchObject({ type: 'checkout-session', cart_items: null, metadata: null, buyer: null, airline: null, amount: null, currency: null, payment_method: null });
+    expect(body).toMatchObject({
+      type: 'checkout-session',
+      cart_items: null,
+      metadata: null,
+      buyer: null,
+      airline: null,
+      amount: null,
+      currency: null,
+      payment_method: null,
+    });
     const ttl = Date.parse(body.expires_at) - Date.now();
     expect(ttl).toBeGreaterThan(3590_000);
     expect(ttl).toBeLessThanOrEqual(3600_000);
@@ -45,7 +66,12 @@ describe('happy', () => {
       expires_in: 600,
     };
     const body = (await create(payload)).json();
-    expect(body).toMatchObject({ cart_items: [{ name: 'Socks', quantity: 2, unit_amount: 500, product_type: 'physical' }], metadata: { order: 'A-1' }, amount: 1000, currency: 'EUR' });
+    expect(body).toMatchObject({
+      cart_items: [{ name: 'Socks', quantity: 2, unit_amount: 500, product_type: 'physical' }],
+      metadata: { order: 'A-1' },
+      amount: 1000,
+      currency: 'EUR',
+    });
     expect(body.buyer).toMatchObject({ display_name: 'Ada', billing_details: { first_name: 'Ada' } });
     expect(body.airline).toMatchObject({ booking_code: 'X1Y2Z3', passengers: [{ first_name: 'Ada' }] });
     expect(Date.parse(body.expires_at) - Date.now()).toBeLessThanOrEqual(600_000);
@@ -53,7 +79,11 @@ describe('happy', () => {
 
   it('updates only the fields sent, and expires_in restarts the clock', async () => {
     const { id } = (await create({ amount: 1000, currency: 'EUR', metadata: { a: '1' }, expires_in: 60 })).json();
-    const res = await t.request({ method: 'PUT', url: `/checkout/sessions/${id}`, payload: { amount: 2000, metadata: null, expires_in: 1800 } });
+    const res = await t.request({
+      method: 'PUT',
+      url: `/checkout/sessions/${id}`,
+      payload: { amount: 2000, metadata: null, expires_in: 1800 },
+    });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({ id, amount: 2000, currency: 'EUR', metadata: null });
     expect(Date.parse(res.json().expires_at) - Date.now()).toBeGreaterThan(1700_000);
@@ -61,7 +91,9 @@ describe('happy', () => {
 
   it('shows card data only as scheme, bin, last 4, expiry and fingerprint', async () => {
     const { id } = (await create()).json();
-    expect((await fields(id, { method: 'card', number: VISA, expiration_date: '12/39', security_code: '123' })).statusCode).toBe(204);
+    expect(
+      (await fields(id, { method: 'card', number: VISA, expiration_date: '12/39', security_code: '123' })).statusCode,
+    ).toBe(204);
     const res = await get(id);
     expect(res.json().payment_method).toEqual({
       type: 'payment-method',
@@ -84,7 +116,9 @@ describe('happy', () => {
     expect(res.body).toBe('');
     expect((await get(id)).statusCode).toBe(404);
     expect(await t.deps.db.selectFrom('checkout_sessions').selectAll().where('id', '=', id).execute()).toEqual([]);
-    expect(await t.deps.db.selectFrom('vault_security_codes').selectAll().where('owner_id', '=', id).execute()).toEqual([]);
+    expect(await t.deps.db.selectFrom('vault_security_codes').selectAll().where('owner_id', '=', id).execute()).toEqual(
+      [],
+    );
   });
 
   it('purges the card data and security code of expired sessions in the recurring job', async () => {
@@ -95,19 +129,39 @@ describe('happy', () => {
     await expire(id);
     const log = { info: () => undefined, warn: () => undefined, error: () => undefined };
     await purgeExpiredCheckoutSessions.handle({}, { deps: t.deps, jobId: 'test', attempt: 1, log });
-    const row = await t.deps.db.selectFrom('checkout_sessions').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-    expect([row.method, row.number_ciphertext, row.number_key_id, row.last4, row.bin]).toEqual([null, null, null, null, null]);
-    expect(await t.deps.db.selectFrom('vault_security_codes').selectAll().where('owner_id', '=', id).execute()).toEqual([]);
-    const kept = await t.deps.db.selectFrom('checkout_sessions').selectAll().where('id', '=', live.id).executeTakeFirstOrThrow();
+    const row = await t.deps.db
+      .selectFrom('checkout_sessions')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    expect([row.method, row.number_ciphertext, row.number_key_id, row.last4, row.bin]).toEqual([
+      null,
+      null,
+      null,
+      null,
+      null,
+    ]);
+    expect(await t.deps.db.selectFrom('vault_security_codes').selectAll().where('owner_id', '=', id).execute()).toEqual(
+      [],
+    );
+    const kept = await t.deps.db
+      .selectFrom('checkout_sessions')
+      .selectAll()
+      .where('id', '=', live.id)
+      .executeTakeFirstOrThrow();
     expect(kept.number_ciphertext).toMatch(/^v1\./);
-    expect(await t.deps.db.selectFrom('vault_security_codes').selectAll().where('owner_id', '=', live.id).execute()).toHaveLength(1);
+    expect(
+      await t.deps.db.selectFrom('vault_security_codes').selectAll().where('owner_id', '=', live.id).execute(),
+    ).toHaveLength(1);
   });
 });
 
 describe('expired sessions', () => {
   const log = { info: () => undefined, warn: () => undefined, error: () => undefined };
-  const expireAt = (id: string, at: Date) => t.deps.db.updateTable('checkout_sessions').set({ expires_at: at }).where('id', '=', id).execute();
-  const exists = async (id: string) => (await t.deps.db.selectFrom('checkout_sessions').select('id').where('id', '=', id).execute()).length === 1;
+  const expireAt = (id: string, at: Date) =>
+    t.deps.db.updateTable('checkout_sessions').set({ expires_at: at }).where('id', '=', id).execute();
+  const exists = async (id: string) =>
+    (await t.deps.db.selectFrom('checkout_sessions').select('id').where('id', '=', id).execute()).length === 1;
 
   it('deletes sessions 24 hours after they expired, card data or not, and keeps younger ones', async () => {
     const old = (await create({ amount: 1 })).json().id;
@@ -120,8 +174,15 @@ describe('expired sessions', () => {
     await expireAt(oldWithCard, new Date(dayAgo - 60_000));
     await expireAt(recent, new Date(dayAgo + 60_000));
     await purgeExpiredCheckoutSessions.handle({}, { deps: t.deps, jobId: 'test', attempt: 1, log });
-    expect([await exists(old), await exists(oldWithCard), await exists(recent), await exists(live)]).toEqual([false, false, true, true]);
-    expect(await t.deps.db.selectFrom('vault_security_codes').selectAll().where('owner_id', '=', oldWithCard).execute()).toEqual([]);
+    expect([await exists(old), await exists(oldWithCard), await exists(recent), await exists(live)]).toEqual([
+      false,
+      false,
+      true,
+      true,
+    ]);
+    expect(
+      await t.deps.db.selectFrom('vault_security_codes').selectAll().where('owner_id', '=', oldWithCard).execute(),
+    ).toEqual([]);
     expect((await t.request({ method: 'DELETE', url: `/checkout/sessions/${old}` })).statusCode).toBe(404);
   });
 
@@ -138,8 +199,19 @@ describe('guest buyer personal data', () => {
   const buyer = {
     display_name: 'Ada',
     external_identifier: 'guest-1',
-    billing_details: { first_name: 'Ada', last_name: 'Lovelace', email_address: 'ada@example.com', phone_number: '+447700900123', address: { line1: '1 Main St', postal_code: '94107', country: 'GB' }, tax_id: { value: 'GB123456789', kind: 'gb.vat' } },
-    shipping_details: { first_name: 'Ada', email_address: 'ada@example.com', address: { city: 'London', country: 'GB' } },
+    billing_details: {
+      first_name: 'Ada',
+      last_name: 'Lovelace',
+      email_address: 'ada@example.com',
+      phone_number: '+447700900123',
+      address: { line1: '1 Main St', postal_code: '94107', country: 'GB' },
+      tax_id: { value: 'GB123456789', kind: 'gb.vat' },
+    },
+    shipping_details: {
+      first_name: 'Ada',
+      email_address: 'ada@example.com',
+      address: { city: 'London', country: 'GB' },
+    },
   };
 
   it('masks billing and shipping details without buyers.billing-details.read, on every response', async () => {
@@ -159,10 +231,26 @@ describe('guest buyer personal data', () => {
           last_name: 'L***',
           email_address: 'a***@e***.com',
           phone_number: '+***23',
-          address: { line1: '1***', postal_code: '94***', country: 'GB', city: null, state: null, state_code: null, house_number_or_name: null, line2: null, organization: null },
+          address: {
+            line1: '1***',
+            postal_code: '94***',
+            country: 'GB',
+            city: null,
+            state: null,
+            state_code: null,
+            house_number_or_name: null,
+            line2: null,
+            organization: null,
+          },
           tax_id: { value: '***89', kind: 'gb.vat' },
         },
-        shipping_details: { first_name: 'A***', last_name: null, email_address: 'a***@e***.com', phone_number: null, address: expect.objectContaining({ city: 'L***', country: 'GB' }) },
+        shipping_details: {
+          first_name: 'A***',
+          last_name: null,
+          email_address: 'a***@e***.com',
+          phone_number: null,
+          address: expect.objectContaining({ city: 'L***', country: 'GB' }),
+        },
       });
       expect(res.body).not.toContain('Lovelace');
     }
@@ -170,8 +258,18 @@ describe('guest buyer personal data', () => {
 
   it('shows them in full with buyers.billing-details.read', async () => {
     const { id } = (await create({ buyer })).json();
-    const res = await t.request({ method: 'GET', url: `/checkout/sessions/${id}`, scopes: ['checkout-sessions.read', 'buyers.billing-details.read'] });
-    expect(res.json().buyer.billing_details).toMatchObject({ first_name: 'Ada', last_name: 'Lovelace', email_address: 'ada@example.com', phone_number: '+447700900123', tax_id: { value: 'GB123456789' } });
+    const res = await t.request({
+      method: 'GET',
+      url: `/checkout/sessions/${id}`,
+      scopes: ['checkout-sessions.read', 'buyers.billing-details.read'],
+    });
+    expect(res.json().buyer.billing_details).toMatchObject({
+      first_name: 'Ada',
+      last_name: 'Lovelace',
+      email_address: 'ada@example.com',
+      phone_number: '+447700900123',
+      tax_id: { value: 'GB123456789' },
+    });
     expect(res.json().buyer.shipping_details).toMatchObject({ first_name: 'Ada', address: { city: 'London' } });
   });
 });
@@ -182,41 +280,83 @@ describe('errors', () => {
     const { id } = (await create()).json();
     await expire(id);
     expect((await get(id)).statusCode).toBe(404);
-    expect((await t.request({ method: 'PUT', url: `/checkout/sessions/${id}`, payload: { amount: 1 } })).statusCode).toBe(404);
+    expect(
+      (await t.request({ method: 'PUT', url: `/checkout/sessions/${id}`, payload: { amount: 1 } })).statusCode,
+    ).toBe(404);
     expect((await t.request({ method: 'DELETE', url: `/checkout/sessions/${id}` })).statusCode).toBe(204);
     expect((await t.request({ method: 'DELETE', url: `/checkout/sessions/${id}` })).statusCode).toBe(404);
   });
 
   it('validates the body', async () => {
-    const bad = await create({ amount: -1, currency: 'XXX', expires_in: 0, cart_items: [{ name: 'x', quantity: 0, unit_amount: 1 }] });
+    const bad = await create({
+      amount: -1,
+      currency: 'XXX',
+      expires_in: 0,
+      cart_items: [{ name: 'x', quantity: 0, unit_amount: 1 }],
+    });
     expect(bad.statusCode).toBe(422);
     const locs = bad.json().detail.map((d: { loc: unknown[] }) => d.loc.join('.'));
-    expect(locs).toEqual(expect.arrayContaining(['body.amount', 'body.currency', 'body.expires_in', 'body.cart_items.0.quantity']));
+    expect(locs).toEqual(
+      expect.arrayContaining(['body.amount', 'body.currency', 'body.expires_in', 'body.cart_items.0.quantity']),
+    );
     expect((await create({ expires_in: 86_401 })).statusCode).toBe(422);
     expect((await get('not-a-uuid')).statusCode).toBe(422);
   });
 });
 
 describe('security', () => {
-  describe('create', () => runScopeTests(() => t, { request: () => ({ method: 'POST', url: '/checkout/sessions', payload: {} }), scope: 'checkout-sessions.write' }));
-  describe('get', () => runScopeTests(() => t, { request: () => ({ method: 'GET', url: `/checkout/sessions/${UNKNOWN}` }), scope: 'checkout-sessions.read' }));
-  describe('update', () => runScopeTests(() => t, { request: () => ({ method: 'PUT', url: `/checkout/sessions/${UNKNOWN}`, payload: {} }), scope: 'checkout-sessions.write' }));
-  describe('delete', () => runScopeTests(() => t, { request: () => ({ method: 'DELETE', url: `/checkout/sessions/${UNKNOWN}` }), scope: 'checkout-sessions.write' }));
+  describe('create', () =>
+    runScopeTests(() => t, {
+      request: () => ({ method: 'POST', url: '/checkout/sessions', payload: {} }),
+      scope: 'checkout-sessions.write',
+    }));
+  describe('get', () =>
+    runScopeTests(() => t, {
+      request: () => ({ method: 'GET', url: `/checkout/sessions/${UNKNOWN}` }),
+      scope: 'checkout-sessions.read',
+    }));
+  describe('update', () =>
+    runScopeTests(() => t, {
+      request: () => ({ method: 'PUT', url: `/checkout/sessions/${UNKNOWN}`, payload: {} }),
+      scope: 'checkout-sessions.write',
+    }));
+  describe('delete', () =>
+    runScopeTests(() => t, {
+      request: () => ({ method: 'DELETE', url: `/checkout/sessions/${UNKNOWN}` }),
+      scope: 'checkout-sessions.write',
+    }));
 
   it("answers 404 for another merchant account's session", async () => {
     const mine = await createMerchantAccount(t.deps);
     const { id } = (await create({ amount: 1 }, mine)).json();
     expect((await get(id)).statusCode).toBe(404);
-    expect((await t.request({ method: 'PUT', url: `/checkout/sessions/${id}`, payload: { amount: 2 } })).statusCode).toBe(404);
+    expect(
+      (await t.request({ method: 'PUT', url: `/checkout/sessions/${id}`, payload: { amount: 2 } })).statusCode,
+    ).toBe(404);
     expect((await t.request({ method: 'DELETE', url: `/checkout/sessions/${id}` })).statusCode).toBe(404);
     expect((await get(id, mine)).json().amount).toBe(1);
   });
 
-  it("answers 404 for a payment service or a buyer of another merchant account, on create and update, and stores nothing", async () => {
+  it('answers 404 for a payment service or a buyer of another merchant account, on create and update, and stores nothing', async () => {
     const a = await createMerchantAccount(t.deps);
     const b = await createMerchantAccount(t.deps);
-    const serviceOfA = (await t.request({ method: 'POST', url: '/payment-services', merchantAccountId: a, payload: { display_name: 'A', payment_service_definition_id: 'mock-card', fields: [{ key: 'merchant_id', value: 'a' }], accepted_currencies: ['USD'], accepted_countries: ['US'] } })).json().id;
-    const buyerOfA = (await t.request({ method: 'POST', url: '/buyers', merchantAccountId: a, payload: { display_name: 'Buyer of A' } })).json().id;
+    const serviceOfA = (
+      await t.request({
+        method: 'POST',
+        url: '/payment-services',
+        merchantAccountId: a,
+        payload: {
+          display_name: 'A',
+          payment_service_definition_id: 'mock-card',
+          fields: [{ key: 'merchant_id', value: 'a' }],
+          accepted_currencies: ['USD'],
+          accepted_countries: ['US'],
+        },
+      })
+    ).json().id;
+    const buyerOfA = (
+      await t.request({ method: 'POST', url: '/buyers', merchantAccountId: a, payload: { display_name: 'Buyer of A' } })
+    ).json().id;
     const refused = [
       [{ payment_service_id: serviceOfA }, `The payment service ${serviceOfA} could not be found`],
       [{ payment_service_id: 'not-a-uuid' }, 'The payment service not-a-uuid could not be found'],
@@ -224,13 +364,20 @@ describe('security', () => {
     ] as const;
     const { id } = (await create({ amount: 1 }, b)).json();
     for (const [payload, message] of refused) {
-      for (const res of [await create(payload, b), await t.request({ method: 'PUT', url: `/checkout/sessions/${id}`, payload, merchantAccountId: b })]) {
+      for (const res of [
+        await create(payload, b),
+        await t.request({ method: 'PUT', url: `/checkout/sessions/${id}`, payload, merchantAccountId: b }),
+      ]) {
         expect(res.statusCode, res.body).toBe(404);
         expect(res.json()).toEqual({ type: 'error', code: 'not_found', status: 404, message, details: [] });
       }
     }
     expect((await get(id, b)).json()).toMatchObject({ payment_service_id: null, buyer_id: null });
-    const count = await t.deps.db.selectFrom('checkout_sessions').select((eb) => eb.fn.countAll<string>().as('n')).where('merchant_account_id', '=', b).executeTakeFirstOrThrow();
+    const count = await t.deps.db
+      .selectFrom('checkout_sessions')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('merchant_account_id', '=', b)
+      .executeTakeFirstOrThrow();
     expect(Number(count.n)).toBe(1);
     // Its own account's service and buyer are taken.
     const own = (await create({ payment_service_id: serviceOfA, buyer_id: buyerOfA }, a)).json();
@@ -247,9 +394,19 @@ describe('security', () => {
     const merchant = await createMerchantAccount(t.deps);
     const { id } = (await create({}, merchant)).json();
     await fields(id, { method: 'card', number: VISA, expiration_date: '12/39', security_code: '9876' });
-    await t.request({ method: 'PUT', url: `/checkout/sessions/${id}`, payload: { amount: 5 }, merchantAccountId: merchant });
+    await t.request({
+      method: 'PUT',
+      url: `/checkout/sessions/${id}`,
+      payload: { amount: 5 },
+      merchantAccountId: merchant,
+    });
     await t.request({ method: 'DELETE', url: `/checkout/sessions/${id}`, merchantAccountId: merchant });
-    const entries = await t.deps.db.selectFrom('audit_logs').select(['action', 'resource_type', 'resource_id', 'operation_id']).where('merchant_account_id', '=', merchant).orderBy('id').execute();
+    const entries = await t.deps.db
+      .selectFrom('audit_logs')
+      .select(['action', 'resource_type', 'resource_id', 'operation_id'])
+      .where('merchant_account_id', '=', merchant)
+      .orderBy('id')
+      .execute();
     expect(entries).toEqual([
       { action: 'created', resource_type: 'checkout-session', resource_id: id, operation_id: 'createCheckoutSession' },
       { action: 'updated', resource_type: 'checkout-session', resource_id: id, operation_id: 'updateCheckoutSession' },

@@ -13,8 +13,8 @@ export const getCheckoutSessionAcquirer = defineRoute({
   tags: ['checkout-sessions'],
   summary: 'The acquirer data a client-side 3DS SDK needs for a checkout session',
   description:
-    'Authenticated by the session id alone (401 when unknown, malformed or expired); counts against the session\'s 50 calls a minute. ' +
-    'Answers the merchant account\'s 3DS configuration for the scheme of the session\'s card and the session\'s currency (else the scheme\'s configuration for every currency); ' +
+    "Authenticated by the session id alone (401 when unknown, malformed or expired); counts against the session's 50 calls a minute. " +
+    "Answers the merchant account's 3DS configuration for the scheme of the session's card and the session's currency (else the scheme's configuration for every currency); " +
     '404 while the session holds no card, or when no configuration matches.',
   status: 200,
   params: CheckoutSessionFieldsParams,

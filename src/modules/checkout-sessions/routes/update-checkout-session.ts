@@ -1,5 +1,9 @@
 import { defineRoute } from '../../../http/define-route.ts';
-import { CheckoutSessionParams, CheckoutSessionSchema, UpdateCheckoutSessionBody } from '../checkout-sessions.schemas.ts';
+import {
+  CheckoutSessionParams,
+  CheckoutSessionSchema,
+  UpdateCheckoutSessionBody,
+} from '../checkout-sessions.schemas.ts';
 import { updateCheckoutSession as update } from '../checkout-sessions.service.ts';
 
 export const updateCheckoutSession = defineRoute({
@@ -9,7 +13,8 @@ export const updateCheckoutSession = defineRoute({
   scope: 'checkout-sessions.write',
   tags: ['checkout-sessions'],
   summary: 'Update a checkout session',
-  description: 'Changes only the fields sent (null clears one); `expires_in` restarts the lifetime from now. An expired session is 404.',
+  description:
+    'Changes only the fields sent (null clears one); `expires_in` restarts the lifetime from now. An expired session is 404.',
   status: 200,
   params: CheckoutSessionParams,
   body: UpdateCheckoutSessionBody,

@@ -1,5 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADYEN_FAKE_KEY, ADYEN_FAKE_MERCHANT, startAdyenFake, type AdyenFake } from '../../../../test/fakes/adyen-fake.ts';
+import {
+  ADYEN_FAKE_KEY,
+  ADYEN_FAKE_MERCHANT,
+  startAdyenFake,
+  type AdyenFake,
+} from '../../../../test/fakes/adyen-fake.ts';
 import { buildTestApp, type TestApp } from '../../../../test/helpers/build-test-app.ts';
 import { createMerchantAccount } from '../../../../test/helpers/factories.ts';
 
@@ -18,11 +23,36 @@ afterAll(async () => {
 
 async function challenged(redirectUrl: string | null = 'https://shop.example/done?order=7') {
   const m = await createMerchantAccount(t.deps);
-  const fields = [{ key: 'api_key', value: ADYEN_FAKE_KEY }, { key: 'merchant_account', value: ADYEN_FAKE_MERCHANT }];
-  const service = await t.request({ method: 'POST', url: '/payment-services', merchantAccountId: m, payload: { display_name: 'Adyen', payment_service_definition_id: 'adyen-card', fields, accepted_currencies: ['EUR'], accepted_countries: ['NL'] } });
+  const fields = [
+    { key: 'api_key', value: ADYEN_FAKE_KEY },
+    { key: 'merchant_account', value: ADYEN_FAKE_MERCHANT },
+  ];
+  const service = await t.request({
+    method: 'POST',
+    url: '/payment-services',
+    merchantAccountId: m,
+    payload: {
+      display_name: 'Adyen',
+      payment_service_definition_id: 'adyen-card',
+      fields,
+      accepted_currencies: ['EUR'],
+      accepted_countries: ['NL'],
+    },
+  });
   expect(service.statusCode, service.body).toBe(201);
-  const card = { method: 'card', number: '4212345678910006', expiration_date: '03/30', security_code: '737', ...(redirectUrl ? { redirect_url: redirectUrl } : {}) };
-  const res = await t.request({ method: 'POST', url: '/transactions', merchantAccountId: m, payload: { amount: 2300, currency: 'EUR', country: 'NL', payment_method: card } });
+  const card = {
+    method: 'card',
+    number: '4212345678910006',
+    expiration_date: '03/30',
+    security_code: '737',
+    ...(redirectUrl ? { redirect_url: redirectUrl } : {}),
+  };
+  const res = await t.request({
+    method: 'POST',
+    url: '/transactions',
+    merchantAccountId: m,
+    payload: { amount: 2300, currency: 'EUR', country: 'NL', payment_method: card },
+  });
   expect(res.statusCode, res.body).toBe(201);
   const txn = res.json();
   expect(txn.status).toBe('buyer_approval_pending');
@@ -36,7 +66,8 @@ async function returnPath(approvalUrl: string, answer: 'Y' | 'N') {
   return `${back.pathname}${back.search}`;
 }
 
-const status = async (m: string, id: string) => (await t.request({ method: 'GET', url: `/transactions/${id}`, merchantAccountId: m })).json().status;
+const status = async (m: string, id: string) =>
+  (await t.request({ method: 'GET', url: `/transactions/${id}`, merchantAccountId: m })).json().status;
 
 describe('happy', () => {
   it('completes an authenticated payment and sends the buyer to redirect_url with the outcome', async () => {
@@ -46,7 +77,9 @@ describe('happy', () => {
     expect(res.headers['content-type']).toContain('text/html');
     // Framable, unlike the sandbox pages: a merchant may run the provider's 3DS page in a frame, and the return lands there.
     expect(res.headers['content-security-policy']).not.toContain('frame-ancestors');
-    expect(res.headers.refresh).toBe(`0;url=https://shop.example/done?order=7&transaction_id=${txn.id}&transaction_status=authorization_succeeded`);
+    expect(res.headers.refresh).toBe(
+      `0;url=https://shop.example/done?order=7&transaction_id=${txn.id}&transaction_status=authorization_succeeded`,
+    );
     expect(res.body).toContain('authorization succeeded');
     expect(await status(m, txn.id)).toBe('authorization_succeeded');
   });
@@ -58,7 +91,9 @@ describe('happy', () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers.refresh).toBeUndefined();
     expect(await status(m, txn.id)).toBe('authorization_declined');
-    expect((await t.request({ method: 'GET', url: `/transactions/${txn.id}`, merchantAccountId: m })).json()).toMatchObject({ error_code: 'three_d_secure_authentication_failed', raw_response_code: '11' });
+    expect(
+      (await t.request({ method: 'GET', url: `/transactions/${txn.id}`, merchantAccountId: m })).json(),
+    ).toMatchObject({ error_code: 'three_d_secure_authentication_failed', raw_response_code: '11' });
     const reload = await t.app.inject({ method: 'GET', url: path });
     expect(reload.statusCode).toBe(200);
     expect(reload.body).toContain('authorization declined');
@@ -68,7 +103,14 @@ describe('happy', () => {
 describe('errors', () => {
   it('answers 404 for an unknown attempt and 422 for an attempt id that is not a uuid', async () => {
     const { m } = await challenged();
-    expect((await t.app.inject({ method: 'GET', url: `/connector-returns/${m}/018f0000-0000-7000-8000-000000000000?redirectResult=x` })).statusCode).toBe(404);
+    expect(
+      (
+        await t.app.inject({
+          method: 'GET',
+          url: `/connector-returns/${m}/018f0000-0000-7000-8000-000000000000?redirectResult=x`,
+        })
+      ).statusCode,
+    ).toBe(404);
     expect((await t.app.inject({ method: 'GET', url: `/connector-returns/${m}/not-a-uuid` })).statusCode).toBe(422);
   });
 });
@@ -84,7 +126,10 @@ describe('security', () => {
 
   it('changes nothing for a redirectResult Adyen does not recognise', async () => {
     const { m, txn } = await challenged();
-    const path = (await returnPath(txn.payment_method.approval_url, 'Y')).replace(/redirectResult=[^&]+/, 'redirectResult=Y.PSPforged');
+    const path = (await returnPath(txn.payment_method.approval_url, 'Y')).replace(
+      /redirectResult=[^&]+/,
+      'redirectResult=Y.PSPforged',
+    );
     const res = await t.app.inject({ method: 'GET', url: path });
     expect(res.statusCode).toBe(200);
     expect(await status(m, txn.id)).toBe('buyer_approval_pending');

@@ -11,7 +11,7 @@ export const completeDashboardSetup = defineRoute({
   tags: ['dashboard'],
   summary: 'Set a password with a set-up link (svc users create)',
   description:
-    'The token of the link is the credential: once, within 24 hours. The password needs 12 characters at least and may not contain the e-mail address. Ends the user\'s sessions. Unknown tokens spend the client address\'s failed-lookup budget.',
+    "The token of the link is the credential: once, within 24 hours. The password needs 12 characters at least and may not contain the e-mail address. Ends the user's sessions. Unknown tokens spend the client address's failed-lookup budget.",
   status: 200,
   idempotent: false,
   merchantScoped: false,
@@ -19,6 +19,8 @@ export const completeDashboardSetup = defineRoute({
   response: SetupResultSchema,
   handler: async ({ ctx, request, reply, body }) => {
     reply.header('cache-control', 'no-store');
-    return failedLookups(ctx.deps).guard(request.ip, () => completeSetup(ctx.deps, body.token, body.password, ctx.requestId));
+    return failedLookups(ctx.deps).guard(request.ip, () =>
+      completeSetup(ctx.deps, body.token, body.password, ctx.requestId),
+    );
   },
 });

@@ -16,5 +16,15 @@ export const confirmTotpEnrollment = defineRoute({
   merchantScoped: false,
   body: CodeBody,
   response: DashboardSessionSchema,
-  handler: async ({ ctx, request, reply, body }) => send(reply, await confirm(ctx.deps, await sessionOf(ctx.deps, request, ['enrollment', 'active']), body.code, request.ip, ctx.requestId)),
+  handler: async ({ ctx, request, reply, body }) =>
+    send(
+      reply,
+      await confirm(
+        ctx.deps,
+        await sessionOf(ctx.deps, request, ['enrollment', 'active']),
+        body.code,
+        request.ip,
+        ctx.requestId,
+      ),
+    ),
 });

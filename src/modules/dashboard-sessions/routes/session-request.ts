@@ -5,10 +5,15 @@ import { requireSession, type LiveSession, type SessionAnswer } from '../dashboa
 import { CSRF_HEADER, readSessionCookie } from '../session-cookie.ts';
 
 /** The session token of the request's cookie, or null. */
-export const presentedToken = (deps: Deps, request: FastifyRequest): string | null => readSessionCookie(request.headers.cookie, deps.config);
+export const presentedToken = (deps: Deps, request: FastifyRequest): string | null =>
+  readSessionCookie(request.headers.cookie, deps.config);
 
 /** The request's live session in one of `stages`; CSRF-checked for a method that changes something. */
-export function sessionOf(deps: Deps, request: FastifyRequest, stages: readonly DashboardSessionStage[] = ['active']): Promise<LiveSession> {
+export function sessionOf(
+  deps: Deps,
+  request: FastifyRequest,
+  stages: readonly DashboardSessionStage[] = ['active'],
+): Promise<LiveSession> {
   return requireSession(deps, presentedToken(deps, request), request.method, request.headers[CSRF_HEADER], stages);
 }
 

@@ -18,5 +18,14 @@ export const signIn = defineRoute({
   body: SignInBody,
   response: DashboardSessionSchema,
   handler: async ({ ctx, request, reply, body }) =>
-    send(reply, await signInWithPassword(ctx.deps, { email: body.email, password: body.password, presented: presentedToken(ctx.deps, request), clientAddress: request.ip, requestId: ctx.requestId })),
+    send(
+      reply,
+      await signInWithPassword(ctx.deps, {
+        email: body.email,
+        password: body.password,
+        presented: presentedToken(ctx.deps, request),
+        clientAddress: request.ip,
+        requestId: ctx.requestId,
+      }),
+    ),
 });

@@ -14,6 +14,13 @@ export const signOut = defineRoute({
   merchantScoped: false,
   response: null,
   handler: async ({ ctx, request, reply }) => {
-    send(reply, await endSession(ctx.deps, await sessionOf(ctx.deps, request, ['second-factor', 'enrollment', 'active']), ctx.requestId));
+    send(
+      reply,
+      await endSession(
+        ctx.deps,
+        await sessionOf(ctx.deps, request, ['second-factor', 'enrollment', 'active']),
+        ctx.requestId,
+      ),
+    );
   },
 });

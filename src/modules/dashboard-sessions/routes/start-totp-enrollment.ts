@@ -10,10 +10,15 @@ export const startTotpEnrollment = defineRoute({
   scope: null,
   tags: ['dashboard'],
   summary: 'Start enrolling an authenticator app (TOTP): a new secret and its otpauth URI',
-  description: 'Needs the x-csrf-token header. The secret is shown in this answer only, and counts once confirmed with a code.',
+  description:
+    'Needs the x-csrf-token header. The secret is shown in this answer only, and counts once confirmed with a code.',
   status: 200,
   idempotent: false,
   merchantScoped: false,
   response: TotpEnrollmentSchema,
-  handler: async ({ ctx, request, reply }) => send(reply, { body: await start(ctx.deps, await sessionOf(ctx.deps, request, ['enrollment', 'active'])), setCookie: null }),
+  handler: async ({ ctx, request, reply }) =>
+    send(reply, {
+      body: await start(ctx.deps, await sessionOf(ctx.deps, request, ['enrollment', 'active'])),
+      setCookie: null,
+    }),
 });

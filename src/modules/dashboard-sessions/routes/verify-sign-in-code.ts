@@ -17,5 +17,13 @@ export const verifySignInCode = defineRoute({
   body: CodeBody,
   response: DashboardSessionSchema,
   handler: async ({ ctx, request, reply, body }) =>
-    send(reply, await verifySecondFactor(ctx.deps, { token: presentedToken(ctx.deps, request), code: body.code, clientAddress: request.ip, requestId: ctx.requestId })),
+    send(
+      reply,
+      await verifySecondFactor(ctx.deps, {
+        token: presentedToken(ctx.deps, request),
+        code: body.code,
+        clientAddress: request.ip,
+        requestId: ctx.requestId,
+      }),
+    ),
 });

@@ -12,7 +12,7 @@ export const createApplePayDigitalWalletSession = defineRoute({
   tags: ['digital-wallets'],
   summary: 'Start an Apple Pay merchant session',
   description:
-    'The domain must be one of the Apple Pay wallet\'s domains and validation_url an Apple Pay gateway URL. In production the session is requested from Apple over mutual TLS with the wallet\'s merchant identity certificate and passed through; ' +
+    "The domain must be one of the Apple Pay wallet's domains and validation_url an Apple Pay gateway URL. In production the session is requested from Apple over mutual TLS with the wallet's merchant identity certificate and passed through; " +
     'in the sandbox a simulated session of the same shape (marked simulated) is returned. A session is used once and expires after five minutes.',
   status: 200,
   body: ApplePaySessionBody,

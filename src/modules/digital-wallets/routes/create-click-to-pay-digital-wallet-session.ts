@@ -14,9 +14,10 @@ export const createClickToPayDigitalWalletSession = defineRoute({
   summary: 'Start a Click to Pay session for a checkout session',
   description:
     'No bearer token and no merchant header: the checkout session (unexpired) names the merchant account, whose Click to Pay wallet answers with its digital payment application. ' +
-    'An unknown or expired session is a failed lookup of the client address: 429 once the address is out of them (as for a checkout session\'s fields).',
+    "An unknown or expired session is a failed lookup of the client address: 429 once the address is out of them (as for a checkout session's fields).",
   status: 200,
   body: ClickToPaySessionBody,
   response: ClickToPaySessionSchema,
-  handler: ({ ctx, body, request }) => failedLookups(ctx.deps).guard(request.ip, () => createClickToPaySession(ctx.deps, body)),
+  handler: ({ ctx, body, request }) =>
+    failedLookups(ctx.deps).guard(request.ip, () => createClickToPaySession(ctx.deps, body)),
 });

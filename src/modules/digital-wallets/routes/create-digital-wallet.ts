@@ -11,7 +11,7 @@ export const createDigitalWallet = defineRoute({
   summary: 'Register a digital wallet',
   description:
     'One wallet per provider and merchant account (a second one is 409 with the existing wallet as resource_id). accept_terms_and_conditions must be true. ' +
-    'With payment_processing_private_key (and apple_merchant_identifier or google_merchant_id) this server decrypts the wallet\'s payment tokens itself; the keys are sealed by the vault and never returned.',
+    "With payment_processing_private_key (and apple_merchant_identifier or google_merchant_id) this server decrypts the wallet's payment tokens itself; the keys are sealed by the vault and never returned.",
   status: 201,
   body: CreateDigitalWalletBody,
   response: DigitalWalletSchema,

@@ -11,7 +11,8 @@ export const createGooglePayDigitalWalletSession = defineRoute({
   idempotent: false,
   tags: ['digital-wallets'],
   summary: 'Start a Google Pay session',
-  description: 'Needs a Google Pay wallet. Answers the gateway merchant id for the Google Pay request and a JWT for merchantInfo.authJwt naming origin_domain (valid for an hour).',
+  description:
+    'Needs a Google Pay wallet. Answers the gateway merchant id for the Google Pay request and a JWT for merchantInfo.authJwt naming origin_domain (valid for an hour).',
   status: 200,
   body: GooglePaySessionBody,
   response: GooglePaySessionSchema,

@@ -12,8 +12,8 @@ export const createPazeDigitalWalletCheckout = defineRoute({
   tags: ['digital-wallets'],
   summary: 'Create the checkout of a Paze mobile session',
   description:
-    'With the accessToken and sessionId of a mobile session: answers the pazeCheckoutUrl the app opens; the buyer\'s choice returns to <callbackURLScheme>://paze?code=…. ' +
-    'Paze\'s server API: simulated in the sandbox (a page of test cards served by this server), refused in production.',
+    "With the accessToken and sessionId of a mobile session: answers the pazeCheckoutUrl the app opens; the buyer's choice returns to <callbackURLScheme>://paze?code=…. " +
+    "Paze's server API: simulated in the sandbox (a page of test cards served by this server), refused in production.",
   status: 200,
   body: PazeCheckoutBody,
   response: PazeCheckoutSchema,

@@ -9,7 +9,8 @@ export const registerDigitalWalletDomain = defineRoute({
   scope: 'digital-wallets.write',
   tags: ['digital-wallets'],
   summary: 'Add a domain to a wallet (Apple Pay only)',
-  description: 'Idempotent: a domain already registered is left as it is. The merchant hosts Apple\'s domain association file at /.well-known/apple-developer-merchantid-domain-association on it. Answers the wallet.',
+  description:
+    "Idempotent: a domain already registered is left as it is. The merchant hosts Apple's domain association file at /.well-known/apple-developer-merchantid-domain-association on it. Answers the wallet.",
   status: 200,
   params: DigitalWalletParams,
   body: DigitalWalletDomainBody,

@@ -11,7 +11,8 @@ export const reviewPazeDigitalWalletSession = defineRoute({
   idempotent: false,
   tags: ['digital-wallets'],
   summary: 'Review a Paze mobile checkout',
-  description: 'With the code the checkout returned: the consumer, the shipping address and the chosen card (masked), and the code to complete with. Simulated in the sandbox, refused in production.',
+  description:
+    'With the code the checkout returned: the consumer, the shipping address and the chosen card (masked), and the code to complete with. Simulated in the sandbox, refused in production.',
   status: 200,
   body: PazeReviewBody,
   response: PazeReviewSchema,

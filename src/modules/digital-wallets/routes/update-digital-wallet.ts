@@ -9,7 +9,8 @@ export const updateDigitalWallet = defineRoute({
   scope: 'digital-wallets.write',
   tags: ['digital-wallets'],
   summary: 'Update a digital wallet',
-  description: 'Fields left out keep their value; null clears an optional field. The provider cannot change. Key fields replace the stored keys (null removes them).',
+  description:
+    'Fields left out keep their value; null clears an optional field. The provider cannot change. Key fields replace the stored keys (null removes them).',
   status: 200,
   params: DigitalWalletParams,
   body: UpdateDigitalWalletBody,

@@ -8,7 +8,7 @@ export const dryRunFlow = defineRoute({
   url: '/flows/:flow/dry-run',
   scope: 'flows.read',
   tags: ['flows'],
-  summary: 'Show what a flow\'s rules would decide for a hypothetical transaction',
+  summary: "Show what a flow's rules would decide for a hypothetical transaction",
   description:
     'For each action of the flow, in evaluation order: the rule that would match, every rule with why it did not (disabled, its failed conditions, or an earlier rule matched), ' +
     'and for route-transaction the payment services in the order they would be tried, then those that would not be, with the reason. Reads the stored rules (a change shows at once); changes nothing. ' +

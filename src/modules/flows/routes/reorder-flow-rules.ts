@@ -8,8 +8,9 @@ export const reorderFlowRules = defineRoute({
   url: '/flows/:flow/actions/:action/rule-order',
   scope: 'flows.write',
   tags: ['flows'],
-  summary: 'Set the order of a flow action\'s rules',
-  description: '`rule_ids` lists every rule of the flow action once, first evaluated first; the answer is the whole list in its new order.',
+  summary: "Set the order of a flow action's rules",
+  description:
+    '`rule_ids` lists every rule of the flow action once, first evaluated first; the answer is the whole list in its new order.',
   status: 200,
   params: FlowActionParams,
   body: ReorderFlowRulesBody,

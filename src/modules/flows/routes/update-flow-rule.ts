@@ -9,7 +9,8 @@ export const updateFlowRule = defineRoute({
   scope: 'flows.write',
   tags: ['flows'],
   summary: 'Update a flow rule',
-  description: 'Partial update: fields left out keep their value; `conditions` and `outcome`, when sent, replace the stored value whole; `position` moves the rule (the others keep their order); `enabled: false` keeps the rule but skips it.',
+  description:
+    'Partial update: fields left out keep their value; `conditions` and `outcome`, when sent, replace the stored value whole; `position` moves the rule (the others keep their order); `enabled: false` keeps the rule but skips it.',
   status: 200,
   params: FlowRuleParams,
   body: UpdateFlowRuleBody,

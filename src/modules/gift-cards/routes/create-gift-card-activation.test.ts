@@ -4,7 +4,12 @@ import { buildTestApp, type TestApp } from '../../../../test/helpers/build-test-
 import { createMerchantAccount } from '../../../../test/helpers/factories.ts';
 import { runScopeTests } from '../../../../test/helpers/scope-tests.ts';
 import { mintToken } from '../../../cli/token.ts';
-import { TEST_GIFT_CARD_PIN as PIN, TEST_GIFT_CARDS, UNACTIVATED_GIFT_CARD_PREFIX, lookupTestGiftCard } from '../../../connectors/gift-cards/mock-gift-card.ts';
+import {
+  TEST_GIFT_CARD_PIN as PIN,
+  TEST_GIFT_CARDS,
+  UNACTIVATED_GIFT_CARD_PREFIX,
+  lookupTestGiftCard,
+} from '../../../connectors/gift-cards/mock-gift-card.ts';
 import { uuidv7 } from '../../../lib/ids.ts';
 import { builtInGiftCardServiceId } from '../gift-card-service.ts';
 
@@ -17,19 +22,40 @@ afterAll(async () => t.close());
 const [DEFAULT, , EXPIRED, INACTIVE, , , FAILING] = TEST_GIFT_CARDS.map((card) => card.number) as string[];
 /** A fresh unactivated card number (19 digits) per call. */
 const fresh = () => `${UNACTIVATED_GIFT_CARD_PREFIX}${uuidv7().replace(/\D/g, '').slice(-12).padStart(12, '0')}`;
-const activate = (merchantAccountId: string, payload: object, extra: { token?: string; headers?: Record<string, string> } = {}) =>
-  t.request({ method: 'POST', url: '/gift-cards/activations', payload, merchantAccountId, ...extra });
+const activate = (
+  merchantAccountId: string,
+  payload: object,
+  extra: { token?: string; headers?: Record<string, string> } = {},
+) => t.request({ method: 'POST', url: '/gift-cards/activations', payload, merchantAccountId, ...extra });
 const balanceOf = async (merchantAccountId: string, item: object) =>
-  (await t.request({ method: 'POST', url: '/gift-cards/balances', payload: { items: [item] }, merchantAccountId })).json().items[0];
-const auditOf = (id: string) => t.deps.db.selectFrom('audit_logs').select(['action', 'resource_type', 'resource_name', 'operation_id']).where('resource_id', '=', id).orderBy('resource_type').execute();
+  (
+    await t.request({ method: 'POST', url: '/gift-cards/balances', payload: { items: [item] }, merchantAccountId })
+  ).json().items[0];
+const auditOf = (id: string) =>
+  t.deps.db
+    .selectFrom('audit_logs')
+    .select(['action', 'resource_type', 'resource_name', 'operation_id'])
+    .where('resource_id', '=', id)
+    .orderBy('resource_type')
+    .execute();
 const addBuyer = async (merchantAccountId: string, externalIdentifier: string) =>
-  (await t.request({ method: 'POST', url: '/buyers', payload: { display_name: externalIdentifier, external_identifier: externalIdentifier }, merchantAccountId })).json();
+  (
+    await t.request({
+      method: 'POST',
+      url: '/buyers',
+      payload: { display_name: externalIdentifier, external_identifier: externalIdentifier },
+      merchantAccountId,
+    })
+  ).json();
 
 describe('happy', () => {
   it('activates a card without storing it: the answer describes the card, its id is the activation, the balance is the amount', async () => {
     const merchant = await createMerchantAccount(t.deps);
     const number = fresh();
-    expect(await balanceOf(merchant, { number, pin: 'any' })).toMatchObject({ balance: null, balance_error_code: 'inactive_card' });
+    expect(await balanceOf(merchant, { number, pin: 'any' })).toMatchObject({
+      balance: null,
+      balance_error_code: 'inactive_card',
+    });
     const res = await activate(merchant, { number, amount: 4200, currency: 'EUR', external_identifier: 'order-1' });
     expect(res.statusCode, res.body).toBe(201);
     const body = res.json();
@@ -37,7 +63,12 @@ describe('happy', () => {
       type: 'gift-card',
       id: expect.any(String),
       merchant_account_id: merchant,
-      gift_card_service: { type: 'gift-card-service', id: builtInGiftCardServiceId(merchant), gift_card_service_definition_id: 'mock-gift-card', display_name: 'Mock gift card service' },
+      gift_card_service: {
+        type: 'gift-card-service',
+        id: builtInGiftCardServiceId(merchant),
+        gift_card_service_definition_id: 'mock-gift-card',
+        display_name: 'Mock gift card service',
+      },
       bin: number.slice(0, 6),
       sub_bin: number.slice(6, 9),
       last4: number.slice(-4),
@@ -50,11 +81,34 @@ describe('happy', () => {
       created_at: expect.any(String),
       updated_at: expect.any(String),
     });
-    expect((await t.request({ method: 'GET', url: `/gift-cards/${body.id}`, merchantAccountId: merchant })).statusCode).toBe(404);
-    expect(await balanceOf(merchant, { number, pin: 'any' })).toMatchObject({ balance: 4200, currency: 'EUR', balance_error_code: null });
-    const row = await t.deps.db.selectFrom('gift_card_activations').selectAll().where('id', '=', body.id).executeTakeFirstOrThrow();
-    expect(row).toMatchObject({ amount: 4200, currency: 'EUR', external_identifier: 'order-1', gift_card_id: null, gift_card_service_activation_id: expect.stringMatching(/^mock-gca-/) });
-    expect(await auditOf(body.id)).toEqual([{ action: 'created', resource_type: 'gift-card-activation', resource_name: `gift card activation ${number.slice(-4)}`, operation_id: 'createGiftCardActivation' }]);
+    expect(
+      (await t.request({ method: 'GET', url: `/gift-cards/${body.id}`, merchantAccountId: merchant })).statusCode,
+    ).toBe(404);
+    expect(await balanceOf(merchant, { number, pin: 'any' })).toMatchObject({
+      balance: 4200,
+      currency: 'EUR',
+      balance_error_code: null,
+    });
+    const row = await t.deps.db
+      .selectFrom('gift_card_activations')
+      .selectAll()
+      .where('id', '=', body.id)
+      .executeTakeFirstOrThrow();
+    expect(row).toMatchObject({
+      amount: 4200,
+      currency: 'EUR',
+      external_identifier: 'order-1',
+      gift_card_id: null,
+      gift_card_service_activation_id: expect.stringMatching(/^mock-gca-/),
+    });
+    expect(await auditOf(body.id)).toEqual([
+      {
+        action: 'created',
+        resource_type: 'gift-card-activation',
+        resource_name: `gift card activation ${number.slice(-4)}`,
+        operation_id: 'createGiftCardActivation',
+      },
+    ]);
   });
 
   it('takes the face value without amount and currency, and the card can then be stored by POST /gift-cards', async () => {
@@ -62,26 +116,65 @@ describe('happy', () => {
     const res = await activate(merchant, { number: INACTIVE, pin: PIN });
     expect(res.statusCode, res.body).toBe(201);
     expect(await balanceOf(merchant, { number: INACTIVE, pin: PIN })).toMatchObject({ balance: 2500, currency: 'USD' });
-    expect((await t.request({ method: 'POST', url: '/gift-cards', payload: { number: INACTIVE, pin: PIN }, merchantAccountId: merchant })).statusCode).toBe(201);
+    expect(
+      (
+        await t.request({
+          method: 'POST',
+          url: '/gift-cards',
+          payload: { number: INACTIVE, pin: PIN },
+          merchantAccountId: merchant,
+        })
+      ).statusCode,
+    ).toBe(201);
     // Per merchant account: another account has not activated it.
-    expect(await balanceOf(await createMerchantAccount(t.deps), { number: INACTIVE, pin: PIN })).toMatchObject({ balance_error_code: 'inactive_card' });
+    expect(await balanceOf(await createMerchantAccount(t.deps), { number: INACTIVE, pin: PIN })).toMatchObject({
+      balance_error_code: 'inactive_card',
+    });
   });
 
   it('stores the card with store=true for a buyer, encrypted, under the same id as the activation', async () => {
     const merchant = await createMerchantAccount(t.deps);
     const buyer = await addBuyer(merchant, 'activation-holder');
     const number = fresh();
-    const res = await activate(merchant, { number, pin: '5678', amount: 1000, currency: 'USD', store: true, buyer_external_identifier: 'activation-holder' });
+    const res = await activate(merchant, {
+      number,
+      pin: '5678',
+      amount: 1000,
+      currency: 'USD',
+      store: true,
+      buyer_external_identifier: 'activation-holder',
+    });
     expect(res.statusCode, res.body).toBe(201);
     const body = res.json();
     expect(body.buyer).toMatchObject({ id: buyer.id, type: 'buyer' });
-    expect((await t.request({ method: 'GET', url: `/gift-cards/${body.id}`, merchantAccountId: merchant })).json()).toEqual(body);
+    expect(
+      (await t.request({ method: 'GET', url: `/gift-cards/${body.id}`, merchantAccountId: merchant })).json(),
+    ).toEqual(body);
     expect(await balanceOf(merchant, { id: body.id })).toMatchObject({ id: body.id, balance: 1000, currency: 'USD' });
-    const row = await t.deps.db.selectFrom('gift_cards').selectAll().where('id', '=', body.id).executeTakeFirstOrThrow();
+    const row = await t.deps.db
+      .selectFrom('gift_cards')
+      .selectAll()
+      .where('id', '=', body.id)
+      .executeTakeFirstOrThrow();
     expect(JSON.stringify(row)).not.toContain(number);
     const binding = (column: string) => ({ table: 'gift_cards', column, rowId: body.id });
-    expect(await t.deps.vault.decrypt(t.deps.db, merchant, { ciphertext: row.pin_ciphertext, keyId: row.pin_key_id }, binding('pin'))).toBe('5678');
-    expect((await t.deps.db.selectFrom('gift_card_activations').select('gift_card_id').where('id', '=', body.id).executeTakeFirstOrThrow()).gift_card_id).toBe(body.id);
+    expect(
+      await t.deps.vault.decrypt(
+        t.deps.db,
+        merchant,
+        { ciphertext: row.pin_ciphertext, keyId: row.pin_key_id },
+        binding('pin'),
+      ),
+    ).toBe('5678');
+    expect(
+      (
+        await t.deps.db
+          .selectFrom('gift_card_activations')
+          .select('gift_card_id')
+          .where('id', '=', body.id)
+          .executeTakeFirstOrThrow()
+      ).gift_card_id,
+    ).toBe(body.id);
     expect((await auditOf(body.id)).map((entry) => entry.resource_type)).toEqual(['gift-card', 'gift-card-activation']);
   });
 
@@ -95,7 +188,11 @@ describe('happy', () => {
     expect(again.statusCode).toBe(201);
     expect(again.body).toBe(first.body);
     expect(again.headers['idempotent-replayed']).toBe('true');
-    const count = await t.deps.db.selectFrom('gift_card_activations').select((eb) => eb.fn.countAll<string>().as('n')).where('merchant_account_id', '=', merchant).executeTakeFirstOrThrow();
+    const count = await t.deps.db
+      .selectFrom('gift_card_activations')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('merchant_account_id', '=', merchant)
+      .executeTakeFirstOrThrow();
     expect(Number(count.n)).toBe(1);
     // Without the key the card is already active.
     expect((await activate(merchant, payload)).statusCode).toBe(400);
@@ -132,16 +229,27 @@ describe('errors', () => {
       [{ number: fresh(), store: true, pin: null }, '/pin'],
       [{ number: fresh(), buyer_id: buyerId }, '/buyer_id'],
       [{ number: fresh(), pin: PIN, buyer_external_identifier: 'x' }, '/buyer_external_identifier'],
-      [{ number: fresh(), pin: PIN, store: true, buyer_id: buyerId, buyer_external_identifier: 'x' }, '/buyer_external_identifier'],
+      [
+        { number: fresh(), pin: PIN, store: true, buyer_id: buyerId, buyer_external_identifier: 'x' },
+        '/buyer_external_identifier',
+      ],
     ];
     for (const [payload, pointer] of cases) {
       const res = await activate(merchant, payload);
       expect(res.statusCode, JSON.stringify(payload)).toBe(400);
       expect(res.json()).toMatchObject({ code: 'bad_request', details: [{ location: 'body', pointer }] });
     }
-    expect((await activate(merchant, { number: fresh(), pin: PIN, store: true, buyer_id: buyerId })).statusCode).toBe(404);
+    expect((await activate(merchant, { number: fresh(), pin: PIN, store: true, buyer_id: buyerId })).statusCode).toBe(
+      404,
+    );
     // Nothing was activated by the refused requests.
-    expect(await t.deps.db.selectFrom('gift_card_activations').select('id').where('merchant_account_id', '=', merchant).execute()).toEqual([]);
+    expect(
+      await t.deps.db
+        .selectFrom('gift_card_activations')
+        .select('id')
+        .where('merchant_account_id', '=', merchant)
+        .execute(),
+    ).toEqual([]);
   });
 
   it("answers the service's refusals as POST /gift-cards does: 400 naming the problem, 502 for a failure", async () => {
@@ -155,7 +263,10 @@ describe('errors', () => {
     ] as const) {
       const res = await activate(merchant, payload);
       expect(res.statusCode, res.body).toBe(400);
-      expect(res.json()).toMatchObject({ code: 'bad_request', details: [{ location: 'body', pointer: '/number', type }] });
+      expect(res.json()).toMatchObject({
+        code: 'bad_request',
+        details: [{ location: 'body', pointer: '/number', type }],
+      });
       expect(res.json().message).toContain(message);
     }
     const failing = await activate(merchant, { number: FAILING, pin: PIN });
@@ -163,16 +274,27 @@ describe('errors', () => {
     expect(failing.json()).toMatchObject({ code: 'bad_gateway' });
     const number = fresh();
     expect((await activate(merchant, { number })).statusCode).toBe(201);
-    expect((await activate(merchant, { number, pin: PIN, store: true })).json()).toMatchObject({ code: 'bad_request', details: [{ pointer: '/number' }] });
+    expect((await activate(merchant, { number, pin: PIN, store: true })).json()).toMatchObject({
+      code: 'bad_request',
+      details: [{ pointer: '/number' }],
+    });
     expect(lookupTestGiftCard(number).activatable).toBe(true);
   });
 });
 
 describe('security', () => {
-  runScopeTests(() => t, { request: () => ({ method: 'POST', url: '/gift-cards/activations', payload: { number: fresh() } }), scope: 'gift-cards.write' });
+  runScopeTests(() => t, {
+    request: () => ({ method: 'POST', url: '/gift-cards/activations', payload: { number: fresh() } }),
+    scope: 'gift-cards.write',
+  });
 
   const embedToken = (merchant: string, embed: Record<string, unknown> = {}) =>
-    mintToken({ privateKeyPem: t.keys.privateKeyPem, scopes: ['embed'], lifetimeSeconds: 3600, embed: { merchant_account_id: merchant, ...embed } });
+    mintToken({
+      privateKeyPem: t.keys.privateKeyPem,
+      scopes: ['embed'],
+      lifetimeSeconds: 3600,
+      embed: { merchant_account_id: merchant, ...embed },
+    });
 
   it('is open to embed tokens: a buyer pin applies when storing and is ignored otherwise; no pin, no buyer', async () => {
     const merchant = await createMerchantAccount(t.deps);
@@ -183,10 +305,18 @@ describe('security', () => {
     expect(stored.statusCode, stored.body).toBe(201);
     expect(stored.json().buyer).toMatchObject({ id: buyer.id });
     const other = await addBuyer(merchant, 'embed-other');
-    expect((await activate(merchant, { number: fresh(), pin: PIN, store: true, buyer_id: other.id }, { token: pinned })).statusCode).toBe(403);
+    expect(
+      (await activate(merchant, { number: fresh(), pin: PIN, store: true, buyer_id: other.id }, { token: pinned }))
+        .statusCode,
+    ).toBe(403);
     const unpinned = await embedToken(merchant);
-    expect((await activate(merchant, { number: fresh(), pin: PIN, store: true, buyer_id: buyer.id }, { token: unpinned })).statusCode).toBe(403);
-    expect((await activate(merchant, { number: fresh(), pin: PIN, store: true }, { token: unpinned })).json().buyer).toBeNull();
+    expect(
+      (await activate(merchant, { number: fresh(), pin: PIN, store: true, buyer_id: buyer.id }, { token: unpinned }))
+        .statusCode,
+    ).toBe(403);
+    expect(
+      (await activate(merchant, { number: fresh(), pin: PIN, store: true }, { token: unpinned })).json().buyer,
+    ).toBeNull();
   });
 
   it('limits an embed token to 50 calls a minute (enumeration limit); server-to-server tokens are not limited', async () => {
@@ -195,7 +325,8 @@ describe('security', () => {
     const merchant = await createMerchantAccount(t.deps);
     const token = await embedToken(merchant);
     const statuses: number[] = [];
-    for (let i = 0; i < 50; i++) statuses.push((await activate(merchant, { number: DEFAULT, pin: PIN }, { token })).statusCode);
+    for (let i = 0; i < 50; i++)
+      statuses.push((await activate(merchant, { number: DEFAULT, pin: PIN }, { token })).statusCode);
     expect(statuses.every((status) => status === 400)).toBe(true);
     const over = await activate(merchant, { number: fresh() }, { token });
     expect(over.statusCode).toBe(429);
@@ -207,7 +338,9 @@ describe('security', () => {
     const mine = await createMerchantAccount(t.deps);
     const buyer = await addBuyer(mine, 'mine');
     const other = await createMerchantAccount(t.deps);
-    expect((await activate(other, { number: fresh(), pin: PIN, store: true, buyer_id: buyer.id })).statusCode).toBe(404);
+    expect((await activate(other, { number: fresh(), pin: PIN, store: true, buyer_id: buyer.id })).statusCode).toBe(
+      404,
+    );
   });
 
   it('never lets a gift card number or pin reach a response, a log line or an audit entry', async () => {
@@ -216,15 +349,28 @@ describe('security', () => {
     const numbers = [fresh(), fresh(), fresh()];
     const bodies = [
       (await activate(merchant, { number: numbers[0]!, pin, amount: 100, currency: 'USD' })).body,
-      (await activate(merchant, { number: numbers[1]!, pin, store: true }, { headers: { 'idempotency-key': `k-${uuidv7()}` } })).body,
+      (
+        await activate(
+          merchant,
+          { number: numbers[1]!, pin, store: true },
+          { headers: { 'idempotency-key': `k-${uuidv7()}` } },
+        )
+      ).body,
       (await activate(merchant, { number: numbers[0]!, pin })).body,
       (await activate(merchant, { number: numbers[2]!, pin, amount: 1 })).body,
       (await activate(merchant, { number: numbers[2]!.slice(0, 12), pin })).body,
       (await activate(merchant, { number: FAILING, pin })).body,
     ];
     const audit = await sql<{ text: string }>`SELECT row_to_json(a)::text AS text FROM audit_logs a`.execute(t.deps.db);
-    const activations = await sql<{ text: string }>`SELECT row_to_json(a)::text AS text FROM gift_card_activations a`.execute(t.deps.db);
-    const everything = [...bodies, ...t.logs, ...audit.rows.map((r) => r.text), ...activations.rows.map((r) => r.text)].join('\n');
+    const activations = await sql<{
+      text: string;
+    }>`SELECT row_to_json(a)::text AS text FROM gift_card_activations a`.execute(t.deps.db);
+    const everything = [
+      ...bodies,
+      ...t.logs,
+      ...audit.rows.map((r) => r.text),
+      ...activations.rows.map((r) => r.text),
+    ].join('\n');
     for (const number of [...numbers, numbers[2]!.slice(0, 12), FAILING]) expect(everything).not.toContain(number);
     expect(everything).not.toContain(`"${pin}"`);
   });

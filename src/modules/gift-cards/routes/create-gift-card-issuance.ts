@@ -11,7 +11,7 @@ export const createGiftCardIssuance = defineRoute({
   summary: 'Issue a virtual gift card',
   description:
     'The gift card service issues a new virtual card of amount in currency with the design `theme`; `url` is where the buyer opens it. ' +
-    'A refused amount or currency is 400 naming the field; any other refusal is 502. 403 in production: the gift card service is the sandbox\'s simulation (docs/production.md).',
+    "A refused amount or currency is 400 naming the field; any other refusal is 502. 403 in production: the gift card service is the sandbox's simulation (docs/production.md).",
   status: 201,
   body: CreateGiftCardIssuanceBody,
   response: GiftCardIssuanceSchema,

@@ -12,7 +12,7 @@ export const createGiftCard = defineRoute({
   description:
     'Checks the card with the gift card service (400 naming the problem: `invalid_gift_card`, `expired_card`, `inactive_card`), then stores the number and pin encrypted; neither is ever returned. ' +
     'The same card stored twice in a merchant account is 409 `duplicate_record` with the stored card as `resource_id`. Link it to a buyer with buyer_id or buyer_external_identifier (not both). ' +
-    'Open to embed tokens (which link it to the buyer they pin only), rate limited for them. 403 in production: the gift card service is the sandbox\'s simulation (docs/production.md).',
+    "Open to embed tokens (which link it to the buyer they pin only), rate limited for them. 403 in production: the gift card service is the sandbox's simulation (docs/production.md).",
   status: 201,
   embed: true,
   enumerationLimited: true,

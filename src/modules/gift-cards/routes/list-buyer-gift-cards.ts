@@ -10,7 +10,8 @@ export const listBuyerGiftCards = defineRoute({
   scope: 'gift-cards.read',
   tags: ['gift-cards', 'buyers'],
   summary: "List a buyer's stored gift cards with their balances",
-  description: 'The buyer is chosen by `buyer_id` or `buyer_external_identifier`. Newest first, at most 20. Open to embed tokens, which see only the buyer they pin.',
+  description:
+    'The buyer is chosen by `buyer_id` or `buyer_external_identifier`. Newest first, at most 20. Open to embed tokens, which see only the buyer they pin.',
   status: 200,
   embed: true,
   querystring: ListBuyerGiftCardsQuery,

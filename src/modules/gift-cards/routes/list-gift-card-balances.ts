@@ -12,7 +12,7 @@ export const listGiftCardBalances = defineRoute({
   summary: 'Look up the balances of one or more gift cards',
   description:
     'Each item is a card given in full (`number`, `pin`) or a stored card (`id`). Answers one summary per item, in order, with `balance` or `balance_error_code`; only stored cards carry an `id`. ' +
-    'Open to embed tokens (stored cards of the buyer they pin only), rate limited for them. 403 in production: the gift card service is the sandbox\'s simulation (docs/production.md).',
+    "Open to embed tokens (stored cards of the buyer they pin only), rate limited for them. 403 in production: the gift card service is the sandbox's simulation (docs/production.md).",
   status: 200,
   embed: true,
   enumerationLimited: true,

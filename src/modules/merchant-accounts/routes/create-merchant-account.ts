@@ -9,7 +9,8 @@ export const createMerchantAccount = defineRoute({
   scope: 'merchant-accounts.write',
   tags: ['merchant-accounts'],
   summary: 'Create a merchant account',
-  description: 'The id is chosen by the caller. A second account with the same id answers 409 with the existing id in resource_id.',
+  description:
+    'The id is chosen by the caller. A second account with the same id answers 409 with the existing id in resource_id.',
   status: 201,
   merchantScoped: false,
   body: CreateMerchantAccountBody,

@@ -1,5 +1,9 @@
 import { defineRoute } from '../../../http/define-route.ts';
-import { MerchantAccountParams, MerchantAccountSchema, UpdateMerchantAccountBody } from '../merchant-accounts.schemas.ts';
+import {
+  MerchantAccountParams,
+  MerchantAccountSchema,
+  UpdateMerchantAccountBody,
+} from '../merchant-accounts.schemas.ts';
 import { updateMerchantAccount as update } from '../merchant-accounts.service.ts';
 
 export const updateMerchantAccount = defineRoute({
@@ -9,7 +13,8 @@ export const updateMerchantAccount = defineRoute({
   scope: 'merchant-accounts.write',
   tags: ['merchant-accounts'],
   summary: 'Update a merchant account',
-  description: 'Partial update: fields that are not sent keep their value. The three loon fields are set or nulled together.',
+  description:
+    'Partial update: fields that are not sent keep their value. The three loon fields are set or nulled together.',
   status: 200,
   merchantScoped: false,
   params: MerchantAccountParams,

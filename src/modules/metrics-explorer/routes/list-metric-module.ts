@@ -9,7 +9,8 @@ export const listMetricModule = defineRoute({
   scope: 'metrics-explorer.read',
   tags: ['metrics-explorer'],
   summary: 'A metric broken down by one dimension, largest first',
-  description: 'One item per value of the dimension (null for transactions without one) over `datetime_range`, with the same filters as the totals.',
+  description:
+    'One item per value of the dimension (null for transactions without one) over `datetime_range`, with the same filters as the totals.',
   status: 200,
   params: ModuleParams,
   querystring: ModuleQuery,

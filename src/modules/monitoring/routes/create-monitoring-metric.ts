@@ -9,7 +9,8 @@ export const createMonitoringMetric = defineRoute({
   scope: 'monitoring.write',
   tags: ['monitoring'],
   summary: 'Watch the authorization rate of a slice of transactions',
-  description: 'Sampled every minute over `datetime_range` (5 to 60 minutes, ending at the sample); unhealthy samples by the threshold policy open incidents by the debouncing policy (docs/insights.md).',
+  description:
+    'Sampled every minute over `datetime_range` (5 to 60 minutes, ending at the sample); unhealthy samples by the threshold policy open incidents by the debouncing policy (docs/insights.md).',
   status: 201,
   body: CreateMonitoringMetricBody,
   response: MonitoringMetricSchema,

@@ -9,7 +9,8 @@ export const listMonitoringMetrics = defineRoute({
   scope: 'monitoring.read',
   tags: ['monitoring'],
   summary: 'List monitoring metrics with their samples, newest first',
-  description: 'Each metric carries its samples within `samples_timestamp_interval` (required); `search` matches part of the name.',
+  description:
+    'Each metric carries its samples within `samples_timestamp_interval` (required); `search` matches part of the name.',
   status: 200,
   querystring: ListMonitoringMetricsQuery,
   response: MonitoringMetricsSchema,

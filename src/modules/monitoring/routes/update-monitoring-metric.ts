@@ -9,7 +9,8 @@ export const updateMonitoringMetric = defineRoute({
   scope: 'monitoring.write',
   tags: ['monitoring'],
   summary: 'Rename a monitoring metric or change its policies',
-  description: 'Fields left out keep their value; the spec cannot change. A changed policy applies from the next sample.',
+  description:
+    'Fields left out keep their value; the spec cannot change. A changed policy applies from the next sample.',
   status: 200,
   params: MetricParams,
   body: UpdateMonitoringMetricBody,

@@ -9,10 +9,12 @@ export const createPaymentMethodNetworkTokenCryptogram = defineRoute({
   scope: 'payment-methods.write',
   tags: ['network-tokens'],
   summary: 'Provision a one-time cryptogram for a network token',
-  description: 'One cryptogram per transaction (28 characters of base64). Only an active token gets one: a suspended or deleted token answers 400.',
+  description:
+    'One cryptogram per transaction (28 characters of base64). Only an active token gets one: a suspended or deleted token answers 400.',
   status: 201,
   params: NetworkTokenParams,
   body: CryptogramCreateBody,
   response: CryptogramSchema,
-  handler: ({ ctx, params, body }) => createNetworkTokenCryptogram(ctx, params.payment_method_id, params.network_token_id, body),
+  handler: ({ ctx, params, body }) =>
+    createNetworkTokenCryptogram(ctx, params.payment_method_id, params.network_token_id, body),
 });

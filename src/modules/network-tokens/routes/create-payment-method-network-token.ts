@@ -1,5 +1,9 @@
 import { defineRoute } from '../../../http/define-route.ts';
-import { NetworkTokenCreateBody, NetworkTokenSchema, PaymentMethodNetworkTokensParams } from '../network-tokens.schemas.ts';
+import {
+  NetworkTokenCreateBody,
+  NetworkTokenSchema,
+  PaymentMethodNetworkTokensParams,
+} from '../network-tokens.schemas.ts';
 import { createNetworkToken } from '../network-tokens.service.ts';
 
 export const createPaymentMethodNetworkToken = defineRoute({
@@ -10,9 +14,9 @@ export const createPaymentMethodNetworkToken = defineRoute({
   tags: ['network-tokens'],
   summary: 'Provision a network token for a stored card',
   description:
-    'Issues a token from the built-in simulated token service (a Luhn-valid number of the card\'s scheme in a token BIN range). ' +
+    "Issues a token from the built-in simulated token service (a Luhn-valid number of the card's scheme in a token BIN range). " +
     'One live token per payment method: while one is active or suspended, this answers 409 with its id in resource_id. ' +
-    'In production it answers 403: unless NETWORK_TOKENS_API_PROVISIONING=true, and then because the token service is the sandbox\'s simulation (docs/production.md).',
+    "In production it answers 403: unless NETWORK_TOKENS_API_PROVISIONING=true, and then because the token service is the sandbox's simulation (docs/production.md).",
   status: 201,
   params: PaymentMethodNetworkTokensParams,
   body: NetworkTokenCreateBody,

@@ -9,7 +9,8 @@ export const deletePaymentMethodNetworkToken = defineRoute({
   scope: 'payment-methods.write',
   tags: ['network-tokens'],
   summary: 'Delete a network token',
-  description: 'The token becomes deleted and its value is destroyed; it stays listed. Deleting a deleted token answers 400.',
+  description:
+    'The token becomes deleted and its value is destroyed; it stays listed. Deleting a deleted token answers 400.',
   status: 204,
   params: NetworkTokenParams,
   response: null,

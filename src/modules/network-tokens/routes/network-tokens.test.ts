@@ -23,13 +23,20 @@ type Options = { merchantAccountId?: string };
 const as = (o: Options) => (o.merchantAccountId ? { merchantAccountId: o.merchantAccountId } : {});
 
 async function storeCard(app: TestApp, number = VISA, o: Options = {}, expiration_date = '12/39'): Promise<string> {
-  const res = await app.request({ method: 'POST', url: '/payment-methods', payload: { method: 'card', number, expiration_date }, ...as(o) });
+  const res = await app.request({
+    method: 'POST',
+    url: '/payment-methods',
+    payload: { method: 'card', number, expiration_date },
+    ...as(o),
+  });
   expect(res.statusCode, res.body).toBe(201);
   return res.json().id;
 }
 const base = (pm: string) => `/payment-methods/${pm}/network-tokens`;
-const provision = (app: TestApp, pm: string, payload: object = CREATE, o: Options = {}) => app.request({ method: 'POST', url: base(pm), payload, ...as(o) });
-const post = (pm: string, id: string, action: string, payload?: object) => t.request({ method: 'POST', url: `${base(pm)}/${id}/${action}`, ...(payload ? { payload } : {}) });
+const provision = (app: TestApp, pm: string, payload: object = CREATE, o: Options = {}) =>
+  app.request({ method: 'POST', url: base(pm), payload, ...as(o) });
+const post = (pm: string, id: string, action: string, payload?: object) =>
+  t.request({ method: 'POST', url: `${base(pm)}/${id}/${action}`, ...(payload ? { payload } : {}) });
 
 async function tokenFor(number = VISA, o: Options = {}) {
   const pm = await storeCard(t, number, o);
@@ -42,8 +49,22 @@ describe('happy', () => {
   it('provisions a token: Luhn-valid, of the same scheme and length, not the card number', async () => {
     for (const number of [VISA, MASTERCARD, AMEX]) {
       const { pm, token } = await tokenFor(number);
-      expect(token).toMatchObject({ type: 'network-token', payment_method_id: pm, status: 'active', expiration_date: '12/39' });
-      expect(Object.keys(token).sort()).toEqual(['created_at', 'expiration_date', 'id', 'payment_method_id', 'status', 'token', 'type', 'updated_at']);
+      expect(token).toMatchObject({
+        type: 'network-token',
+        payment_method_id: pm,
+        status: 'active',
+        expiration_date: '12/39',
+      });
+      expect(Object.keys(token).sort()).toEqual([
+        'created_at',
+        'expiration_date',
+        'id',
+        'payment_method_id',
+        'status',
+        'token',
+        'type',
+        'updated_at',
+      ]);
       expect(token.token).not.toBe(number);
       expect(token.token).toHaveLength(number.length);
       expect(luhnValid(token.token)).toBe(true);
@@ -53,7 +74,12 @@ describe('happy', () => {
 
   it('accepts a security code and keeps no trace of it', async () => {
     const pm = await storeCard(t);
-    const res = await provision(t, pm, { ...CREATE, security_code: '8642', merchant_initiated: true, is_subsequent_payment: true });
+    const res = await provision(t, pm, {
+      ...CREATE,
+      security_code: '8642',
+      merchant_initiated: true,
+      is_subsequent_payment: true,
+    });
     expect(res.statusCode, res.body).toBe(201);
     const audit = await sql<{ text: string }>`SELECT row_to_json(a)::text AS text FROM audit_logs a`.execute(t.deps.db);
     expect([...t.logs, ...audit.rows.map((r) => r.text)].join('\n')).not.toContain('"8642"');
@@ -61,7 +87,11 @@ describe('happy', () => {
 
   it('stores the token encrypted, and lists it with its value', async () => {
     const { pm, token } = await tokenFor();
-    const row = await t.deps.db.selectFrom('network_tokens').selectAll().where('id', '=', token.id).executeTakeFirstOrThrow();
+    const row = await t.deps.db
+      .selectFrom('network_tokens')
+      .selectAll()
+      .where('id', '=', token.id)
+      .executeTakeFirstOrThrow();
     expect(row.token_ciphertext).toBeTruthy();
     expect(JSON.stringify(row)).not.toContain(token.token);
     expect(row.token_last4).toBe(token.token.slice(-4));
@@ -82,11 +112,23 @@ describe('happy', () => {
     const deleted = await t.request({ method: 'DELETE', url: `${base(pm)}/${token.id}` });
     expect(deleted.statusCode).toBe(204);
     expect(deleted.body).toBe('');
-    const row = await t.deps.db.selectFrom('network_tokens').selectAll().where('id', '=', token.id).executeTakeFirstOrThrow();
+    const row = await t.deps.db
+      .selectFrom('network_tokens')
+      .selectAll()
+      .where('id', '=', token.id)
+      .executeTakeFirstOrThrow();
     expect([row.status, row.token_ciphertext, row.token_key_id]).toEqual(['deleted', null, null]);
     const listed = (await t.request({ method: 'GET', url: base(pm) })).json();
-    expect(listed.items).toEqual([expect.objectContaining({ id: token.id, status: 'deleted', token: `****${token.token.slice(-4)}` })]);
-    const audit = await t.deps.db.selectFrom('audit_logs').select(['action', 'operation_id']).where('resource_id', '=', token.id).orderBy('created_at').orderBy('id').execute();
+    expect(listed.items).toEqual([
+      expect.objectContaining({ id: token.id, status: 'deleted', token: `****${token.token.slice(-4)}` }),
+    ]);
+    const audit = await t.deps.db
+      .selectFrom('audit_logs')
+      .select(['action', 'operation_id'])
+      .where('resource_id', '=', token.id)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
     expect(audit.map((a) => `${a.action}:${a.operation_id}`)).toEqual([
       'created:createPaymentMethodNetworkToken',
       'updated:suspendPaymentMethodNetworkToken',
@@ -104,7 +146,10 @@ describe('happy', () => {
     const { pm, token } = await tokenFor(MASTERCARD);
     const first = await post(pm, token.id, 'cryptogram', { merchant_initiated: false });
     expect(first.statusCode, first.body).toBe(201);
-    expect(first.json()).toEqual({ type: 'network-token-cryptogram', cryptogram: expect.stringMatching(/^[A-Za-z0-9+/]{27}=$/) });
+    expect(first.json()).toEqual({
+      type: 'network-token-cryptogram',
+      cryptogram: expect.stringMatching(/^[A-Za-z0-9+/]{27}=$/),
+    });
     const second = await post(pm, token.id, 'cryptogram', { merchant_initiated: true });
     expect(second.json().cryptogram).not.toBe(first.json().cryptogram);
   });
@@ -132,7 +177,10 @@ describe('errors', () => {
     await post(pm, token.id, 'suspend');
     const suspended = await post(pm, token.id, 'cryptogram', { merchant_initiated: false });
     expect(suspended.statusCode).toBe(400);
-    expect(suspended.json()).toMatchObject({ code: 'bad_request', message: 'The network token is suspended: a cryptogram can only be provisioned for an active token' });
+    expect(suspended.json()).toMatchObject({
+      code: 'bad_request',
+      message: 'The network token is suspended: a cryptogram can only be provisioned for an active token',
+    });
     await t.request({ method: 'DELETE', url: `${base(pm)}/${token.id}` });
     const deleted = await post(pm, token.id, 'cryptogram', { merchant_initiated: false });
     expect(deleted.statusCode).toBe(400);
@@ -145,14 +193,25 @@ describe('errors', () => {
     expect(resume.statusCode).toBe(400);
     expect(resume.json().message).toBe('The network token is active: it cannot become active');
     await t.request({ method: 'DELETE', url: `${base(pm)}/${token.id}` });
-    expect((await post(pm, token.id, 'suspend')).json().message).toBe('The network token is deleted: it cannot become suspended');
+    expect((await post(pm, token.id, 'suspend')).json().message).toBe(
+      'The network token is deleted: it cannot become suspended',
+    );
     const again = await t.request({ method: 'DELETE', url: `${base(pm)}/${token.id}` });
-    expect([again.statusCode, again.json().message]).toEqual([400, 'The network token is deleted: it cannot become deleted']);
+    expect([again.statusCode, again.json().message]).toEqual([
+      400,
+      'The network token is deleted: it cannot become deleted',
+    ]);
   });
 
   it('validates the bodies', async () => {
     const pm = await storeCard(t);
-    for (const payload of [{ merchant_initiated: false }, { ...CREATE, security_code: '12' }, { ...CREATE, security_code: '12a4' }, { ...CREATE, security_code: '12345' }, { ...CREATE, is_subsequent_payment: 'maybe' }]) {
+    for (const payload of [
+      { merchant_initiated: false },
+      { ...CREATE, security_code: '12' },
+      { ...CREATE, security_code: '12a4' },
+      { ...CREATE, security_code: '12345' },
+      { ...CREATE, is_subsequent_payment: 'maybe' },
+    ]) {
       expect((await provision(t, pm, payload)).statusCode).toBe(422);
     }
     const { pm: other, token } = await tokenFor();
@@ -179,12 +238,45 @@ describe('errors', () => {
 
 describe('security', () => {
   const fresh = async () => tokenFor();
-  describe('create', () => runScopeTests(() => t, { request: async () => ({ method: 'POST', url: base(await storeCard(t)), payload: CREATE }), scope: 'payment-methods.write' }));
-  describe('list', () => runScopeTests(() => t, { request: () => ({ method: 'GET', url: base(UNKNOWN) }), scope: 'payment-methods.read' }));
-  describe('delete', () => runScopeTests(() => t, { request: async () => { const { pm, token } = await fresh(); return { method: 'DELETE', url: `${base(pm)}/${token.id}` }; }, scope: 'payment-methods.write' }));
-  describe('suspend', () => runScopeTests(() => t, { request: async () => { const { pm, token } = await fresh(); return { method: 'POST', url: `${base(pm)}/${token.id}/suspend` }; }, scope: 'payment-methods.write' }));
-  describe('resume', () => runScopeTests(() => t, { request: async () => { const { pm, token } = await fresh(); return { method: 'POST', url: `${base(pm)}/${token.id}/resume` }; }, scope: 'payment-methods.write' }));
-  describe('cryptogram', () => runScopeTests(() => t, { request: async () => { const { pm, token } = await fresh(); return { method: 'POST', url: `${base(pm)}/${token.id}/cryptogram`, payload: { merchant_initiated: false } }; }, scope: 'payment-methods.write' }));
+  describe('create', () =>
+    runScopeTests(() => t, {
+      request: async () => ({ method: 'POST', url: base(await storeCard(t)), payload: CREATE }),
+      scope: 'payment-methods.write',
+    }));
+  describe('list', () =>
+    runScopeTests(() => t, { request: () => ({ method: 'GET', url: base(UNKNOWN) }), scope: 'payment-methods.read' }));
+  describe('delete', () =>
+    runScopeTests(() => t, {
+      request: async () => {
+        const { pm, token } = await fresh();
+        return { method: 'DELETE', url: `${base(pm)}/${token.id}` };
+      },
+      scope: 'payment-methods.write',
+    }));
+  describe('suspend', () =>
+    runScopeTests(() => t, {
+      request: async () => {
+        const { pm, token } = await fresh();
+        return { method: 'POST', url: `${base(pm)}/${token.id}/suspend` };
+      },
+      scope: 'payment-methods.write',
+    }));
+  describe('resume', () =>
+    runScopeTests(() => t, {
+      request: async () => {
+        const { pm, token } = await fresh();
+        return { method: 'POST', url: `${base(pm)}/${token.id}/resume` };
+      },
+      scope: 'payment-methods.write',
+    }));
+  describe('cryptogram', () =>
+    runScopeTests(() => t, {
+      request: async () => {
+        const { pm, token } = await fresh();
+        return { method: 'POST', url: `${base(pm)}/${token.id}/cryptogram`, payload: { merchant_initiated: false } };
+      },
+      scope: 'payment-methods.write',
+    }));
 
   it("answers 404 for another merchant account's payment method and tokens", async () => {
     const mine = await createMerchantAccount(t.deps);
@@ -213,17 +305,29 @@ describe('security', () => {
   it('replays create, suspend and resume byte for byte, keeping token values sealed in the idempotency store', async () => {
     const pm = await storeCard(t);
     const once = async (url: string, payload?: object) => {
-      const send = () => t.request({ method: 'POST', url, ...(payload ? { payload } : {}), headers: { 'idempotency-key': `nt-${url}` } });
+      const send = () =>
+        t.request({
+          method: 'POST',
+          url,
+          ...(payload ? { payload } : {}),
+          headers: { 'idempotency-key': `nt-${url}` },
+        });
       const first = await send();
       const again = await send();
       expect(first.statusCode, first.body).toBeLessThan(300);
-      expect([again.statusCode, again.headers['idempotent-replayed'], again.body]).toEqual([first.statusCode, 'true', first.body]);
+      expect([again.statusCode, again.headers['idempotent-replayed'], again.body]).toEqual([
+        first.statusCode,
+        'true',
+        first.body,
+      ]);
       return first.json();
     };
     const token = await once(base(pm), CREATE);
     expect((await once(`${base(pm)}/${token.id}/suspend`)).status).toBe('suspended');
     expect((await once(`${base(pm)}/${token.id}/resume`)).status).toBe('active');
-    const stored = await sql<{ text: string }>`SELECT row_to_json(k)::text AS text FROM idempotency_keys k`.execute(t.deps.db);
+    const stored = await sql<{ text: string }>`SELECT row_to_json(k)::text AS text FROM idempotency_keys k`.execute(
+      t.deps.db,
+    );
     expect(stored.rows.map((r) => r.text).join('\n')).not.toContain(token.token);
   });
 });
@@ -237,7 +341,10 @@ describe('production switch', () => {
       const pm = await storeCard(app);
       const res = await provision(app, pm);
       expect(res.statusCode).toBe(403);
-      expect(res.json()).toMatchObject({ code: 'forbidden', message: expect.stringContaining('NETWORK_TOKENS_API_PROVISIONING') });
+      expect(res.json()).toMatchObject({
+        code: 'forbidden',
+        message: expect.stringContaining('NETWORK_TOKENS_API_PROVISIONING'),
+      });
       expect((await app.request({ method: 'GET', url: base(pm) })).json()).toEqual({ items: [] });
     } finally {
       await app.close();
@@ -251,8 +358,12 @@ describe('production switch', () => {
       const res = await provision(app, pm);
       expect(res.statusCode, res.body).toBe(403);
       expect(res.json()).toEqual({
-        type: 'error', code: 'forbidden', status: 403, details: [],
-        message: "The network token service: a sandbox simulation, not available in production; no network token service is configured: tokens from a provider that offers network tokenization (Stripe's or Adyen's) are not integrated yet",
+        type: 'error',
+        code: 'forbidden',
+        status: 403,
+        details: [],
+        message:
+          "The network token service: a sandbox simulation, not available in production; no network token service is configured: tokens from a provider that offers network tokenization (Stripe's or Adyen's) are not integrated yet",
       });
       expect((await app.request({ method: 'GET', url: base(pm) })).json()).toEqual({ items: [] });
     } finally {

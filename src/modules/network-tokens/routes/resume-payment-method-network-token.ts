@@ -13,5 +13,6 @@ export const resumePaymentMethodNetworkToken = defineRoute({
   status: 200,
   params: NetworkTokenParams,
   response: NetworkTokenSchema,
-  handler: ({ ctx, params }) => changeNetworkTokenStatus(ctx, params.payment_method_id, params.network_token_id, 'active'),
+  handler: ({ ctx, params }) =>
+    changeNetworkTokenStatus(ctx, params.payment_method_id, params.network_token_id, 'active'),
 });

@@ -13,9 +13,12 @@ export type PageLocale = (typeof PAGE_LOCALES)[number];
 export type MessageKey = keyof typeof ENGLISH;
 
 const DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'locales');
-const read = (locale: string) => JSON.parse(fs.readFileSync(path.join(DIR, `${locale}.json`), 'utf8')) as Record<string, string>;
+const read = (locale: string) =>
+  JSON.parse(fs.readFileSync(path.join(DIR, `${locale}.json`), 'utf8')) as Record<string, string>;
 const ENGLISH = read('en') as Record<string, string> & { page_title: string };
-const CATALOGUES: Record<string, Record<string, string>> = Object.fromEntries(PAGE_LOCALES.map((locale) => [locale, read(locale)]));
+const CATALOGUES: Record<string, Record<string, string>> = Object.fromEntries(
+  PAGE_LOCALES.map((locale) => [locale, read(locale)]),
+);
 
 /** The locale the page is shown in for a link's `locale`. */
 export function pageLocale(requested: string | null): PageLocale {
@@ -36,10 +39,16 @@ export function translator(locale: PageLocale): Translator {
   const catalogue = CATALOGUES[locale]!;
   return {
     locale,
-    t: (key, vars = {}) => (catalogue[key] ?? ENGLISH[key] ?? key).replace(/\{(\w+)\}/g, (_m, name: string) => String(vars[name] ?? '')),
+    t: (key, vars = {}) =>
+      (catalogue[key] ?? ENGLISH[key] ?? key).replace(/\{(\w+)\}/g, (_m, name: string) => String(vars[name] ?? '')),
     money: (amount, currency) => {
       const exponent = currencyExponent(currency);
-      return new Intl.NumberFormat(locale, { style: 'currency', currency, minimumFractionDigits: exponent, maximumFractionDigits: exponent }).format(amount / 10 ** exponent);
+      return new Intl.NumberFormat(locale, {
+        style: 'currency',
+        currency,
+        minimumFractionDigits: exponent,
+        maximumFractionDigits: exponent,
+      }).format(amount / 10 ** exponent);
     },
   };
 }

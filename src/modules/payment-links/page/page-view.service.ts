@@ -24,18 +24,34 @@ export interface RenderedView {
 /** The stored cards a link with a buyer_id offers (the link is that buyer's secret). */
 async function storedCards(ctx: RequestContext, link: PaymentLinkRow): Promise<StoredCardChoice[]> {
   if (!link.buyer_id) return [];
-  const { items } = await listBuyerPaymentMethods(ctx, { buyer_id: link.buyer_id, currency: link.currency, country: link.country, order_by: 'desc' });
-  return items.filter((pm) => pm.method === 'card' && pm.label).map((pm) => ({ id: pm.id, scheme: pm.scheme ?? 'card', last4: pm.label!, expiry: pm.expiration_date ?? '' }));
+  const { items } = await listBuyerPaymentMethods(ctx, {
+    buyer_id: link.buyer_id,
+    currency: link.currency,
+    country: link.country,
+    order_by: 'desc',
+  });
+  return items
+    .filter((pm) => pm.method === 'card' && pm.label)
+    .map((pm) => ({ id: pm.id, scheme: pm.scheme ?? 'card', last4: pm.label!, expiry: pm.expiration_date ?? '' }));
 }
 
 /**
  * What the link's payment options offer besides the card form: the redirect methods (options of
  * mode `redirect`) and the wallets this environment can run (link-wallets.ts).
  */
-async function otherChoices(ctx: RequestContext, link: PaymentLinkRow): Promise<{ redirectMethods: RedirectChoice[]; wallets: WalletButton[] }> {
+async function otherChoices(
+  ctx: RequestContext,
+  link: PaymentLinkRow,
+): Promise<{ redirectMethods: RedirectChoice[]; wallets: WalletButton[] }> {
   const options = await linkOptions(ctx, link);
-  const redirectMethods = options.filter((o) => o.mode === 'redirect' && (REDIRECT_METHODS as readonly string[]).includes(o.method)).map((o) => ({ method: o.method, label: o.label ?? o.method }));
-  const wallets = (await pageWallets(ctx, link, options)).map((w) => ({ method: w.method, label: w.label, appleRequest: w.method === 'applepay' ? applePayRequest(link, w.wallet, w.schemes) : null }));
+  const redirectMethods = options
+    .filter((o) => o.mode === 'redirect' && (REDIRECT_METHODS as readonly string[]).includes(o.method))
+    .map((o) => ({ method: o.method, label: o.label ?? o.method }));
+  const wallets = (await pageWallets(ctx, link, options)).map((w) => ({
+    method: w.method,
+    label: w.label,
+    appleRequest: w.method === 'applepay' ? applePayRequest(link, w.wallet, w.schemes) : null,
+  }));
   return { redirectMethods, wallets };
 }
 
@@ -47,15 +63,41 @@ async function returnNotice(ctx: RequestContext, link: PaymentLinkRow): Promise<
 }
 
 /** The page of a link: the form while it is payable, else a page saying clearly why not. */
-export async function pageView(ctx: RequestContext, id: string, base: string, returning: boolean): Promise<RenderedView> {
+export async function pageView(
+  ctx: RequestContext,
+  id: string,
+  base: string,
+  returning: boolean,
+): Promise<RenderedView> {
   const link = await refreshLink(ctx.deps, ctx.merchantAccountId, id, requestAudit(ctx));
   const walletMode = ctx.deps.config.environment;
-  const empty = { tr: translator('en'), nonce: newNonce(), base, token: '', storedCards: [], redirectMethods: [], wallets: [], walletMode, notice: null, redirectTo: null };
+  const empty = {
+    tr: translator('en'),
+    nonce: newNonce(),
+    base,
+    token: '',
+    storedCards: [],
+    redirectMethods: [],
+    wallets: [],
+    walletMode,
+    notice: null,
+    redirectTo: null,
+  };
   if (!link) return { status: 404, view: { ...empty, state: 'not_found', link: null }, refreshTo: null };
   const view: PageView = { ...empty, tr: translator(pageLocale(link.locale)), link, state: 'pay' };
   if (link.status === 'active') {
     const choices = await otherChoices(ctx, link);
-    return { status: 200, view: { ...view, ...choices, token: issuePageToken(ctx.deps, ctx.merchantAccountId, id), storedCards: await storedCards(ctx, link), notice: returning ? await returnNotice(ctx, link) : null }, refreshTo: null };
+    return {
+      status: 200,
+      view: {
+        ...view,
+        ...choices,
+        token: issuePageToken(ctx.deps, ctx.merchantAccountId, id),
+        storedCards: await storedCards(ctx, link),
+        notice: returning ? await returnNotice(ctx, link) : null,
+      },
+      refreshTo: null,
+    };
   }
   if (link.status === 'completed' && returning && link.return_url) {
     const payment = await latestTransactionOfPaymentLink(ctx.deps.db, ctx.merchantAccountId, link.id);

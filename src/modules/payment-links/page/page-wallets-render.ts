@@ -43,7 +43,10 @@ export function walletButtons(view: WalletView): string {
   return `<section class="wallets" aria-labelledby="wallets-title" data-wallet-mode="${view.walletMode}"><h2 id="wallets-title">${escape(t('wallets_title'))}</h2>${buttons}</section>`;
 }
 
-const OUTCOME_KEYS: Record<WalletCardOutcome, 'wallet_outcome_approved' | 'wallet_outcome_declined' | 'wallet_outcome_insufficient_funds' | 'wallet_outcome_failed'> = {
+const OUTCOME_KEYS: Record<
+  WalletCardOutcome,
+  'wallet_outcome_approved' | 'wallet_outcome_declined' | 'wallet_outcome_insufficient_funds' | 'wallet_outcome_failed'
+> = {
   approved: 'wallet_outcome_approved',
   declined: 'wallet_outcome_declined',
   insufficient_funds: 'wallet_outcome_insufficient_funds',
@@ -60,11 +63,15 @@ export function walletSheet(view: WalletView): string {
   const appleOnly = new Set(cardsFor('applepay').map((c) => c.id));
   const cards = SANDBOX_WALLET_CARDS.map((card) => {
     const only = appleOnly.has(card.id) ? '' : ' data-only="googlepay"';
-    const outcome = card.panOnly ? `${t(OUTCOME_KEYS[card.outcome])} · ${t('wallet_card_pan_only')}` : t(OUTCOME_KEYS[card.outcome]);
+    const outcome = card.panOnly
+      ? `${t(OUTCOME_KEYS[card.outcome])} · ${t('wallet_card_pan_only')}`
+      : t(OUTCOME_KEYS[card.outcome]);
     const name = t('wallet_card', { scheme: card.scheme, last4: card.number.slice(-4) });
     return `<li${only}><button type="button" class="sheet-card" data-card="${card.id}" aria-label="${escape(`${name}, ${outcome}`)}"><span>${escape(name)}</span><span class="outcome">${escape(outcome)}</span></button></li>`;
   }).join('');
-  const titles = view.wallets.map((w) => `data-title-${w.method}="${escape(t('wallet_sheet_title', { wallet: w.label }))}"`).join(' ');
+  const titles = view.wallets
+    .map((w) => `data-title-${w.method}="${escape(t('wallet_sheet_title', { wallet: w.label }))}"`)
+    .join(' ');
   return `<dialog id="wallet-sheet" class="sheet" aria-labelledby="wallet-sheet-title" aria-describedby="wallet-sheet-text" ${titles}>
 <h2 id="wallet-sheet-title"></h2><p id="wallet-sheet-text">${escape(t('wallet_sheet_text'))}</p>
 <ul class="sheet-cards">${cards}</ul><button type="button" class="alt" data-sheet-cancel>${escape(t('wallet_sheet_cancel'))}</button></dialog>`;

@@ -29,7 +29,9 @@ export const SANDBOX_WALLET_CARD_IDS = SANDBOX_WALLET_CARDS.map((c) => c.id) as 
 /** Far enough ahead that the test cards never expire under the tests' feet. */
 export const SANDBOX_WALLET_EXPIRY = '12/40';
 
-export const sandboxWalletCard = (id: string): SandboxWalletCard | undefined => SANDBOX_WALLET_CARDS.find((c) => c.id === id);
+export const sandboxWalletCard = (id: string): SandboxWalletCard | undefined =>
+  SANDBOX_WALLET_CARDS.find((c) => c.id === id);
 
 /** The cards the sheet lists for a wallet: PAN_ONLY is a Google Pay form only. */
-export const cardsFor = (method: 'applepay' | 'googlepay') => SANDBOX_WALLET_CARDS.filter((c) => method === 'googlepay' || !c.panOnly);
+export const cardsFor = (method: 'applepay' | 'googlepay') =>
+  SANDBOX_WALLET_CARDS.filter((c) => method === 'googlepay' || !c.panOnly);

@@ -23,9 +23,20 @@ export function walletAmount(amount: number, currency: string): string {
   return (amount / 10 ** exponent).toFixed(exponent);
 }
 
-const APPLE_NETWORKS: Record<string, string> = { visa: 'visa', mastercard: 'masterCard', amex: 'amex', discover: 'discover' };
-const GOOGLE_NETWORKS: Record<string, string> = { visa: 'VISA', mastercard: 'MASTERCARD', amex: 'AMEX', discover: 'DISCOVER' };
-const networks = (schemes: readonly string[], names: Record<string, string>) => schemes.flatMap((s) => (names[s] ? [names[s]!] : []));
+const APPLE_NETWORKS: Record<string, string> = {
+  visa: 'visa',
+  mastercard: 'masterCard',
+  amex: 'amex',
+  discover: 'discover',
+};
+const GOOGLE_NETWORKS: Record<string, string> = {
+  visa: 'VISA',
+  mastercard: 'MASTERCARD',
+  amex: 'AMEX',
+  discover: 'DISCOVER',
+};
+const networks = (schemes: readonly string[], names: Record<string, string>) =>
+  schemes.flatMap((s) => (names[s] ? [names[s]!] : []));
 
 export interface ApplePayRequest {
   countryCode: string;
@@ -43,34 +54,66 @@ export function applePayRequest(link: WalletLink, wallet: CheckoutWallet, scheme
     supportedNetworks: networks(schemes, APPLE_NETWORKS),
     // 3DS: device tokens with their cryptogram, which is what this server decrypts (EMV is refused).
     merchantCapabilities: ['supports3DS'],
-    total: { label: link.merchant_name ?? wallet.displayName, amount: walletAmount(link.amount, link.currency), type: 'final' },
+    total: {
+      label: link.merchant_name ?? wallet.displayName,
+      amount: walletAmount(link.amount, link.currency),
+      type: 'final',
+    },
   };
 }
 
 const Str = Type.String();
 const TokenizationSchema = Type.Union([
-  Type.Object({ type: Type.Literal('DIRECT'), parameters: Type.Object({ protocolVersion: Type.Literal('ECv2'), publicKey: Str }, { additionalProperties: false }) }, { additionalProperties: false }),
-  Type.Object({ type: Type.Literal('PAYMENT_GATEWAY'), parameters: Type.Object({ gateway: Str, gatewayMerchantId: Str }, { additionalProperties: false }) }, { additionalProperties: false }),
+  Type.Object(
+    {
+      type: Type.Literal('DIRECT'),
+      parameters: Type.Object(
+        { protocolVersion: Type.Literal('ECv2'), publicKey: Str },
+        { additionalProperties: false },
+      ),
+    },
+    { additionalProperties: false },
+  ),
+  Type.Object(
+    {
+      type: Type.Literal('PAYMENT_GATEWAY'),
+      parameters: Type.Object({ gateway: Str, gatewayMerchantId: Str }, { additionalProperties: false }),
+    },
+    { additionalProperties: false },
+  ),
 ]);
 
 export const GooglePaymentDataRequestSchema = Type.Object(
   {
     apiVersion: Type.Literal(2),
     apiVersionMinor: Type.Literal(0),
-    merchantInfo: Type.Object({ merchantName: Str, merchantId: Type.Optional(Str), merchantOrigin: Str, authJwt: Str }, { additionalProperties: false }),
+    merchantInfo: Type.Object(
+      { merchantName: Str, merchantId: Type.Optional(Str), merchantOrigin: Str, authJwt: Str },
+      { additionalProperties: false },
+    ),
     allowedPaymentMethods: Type.Array(
       Type.Object(
         {
           type: Type.Literal('CARD'),
-          parameters: Type.Object({ allowedAuthMethods: Type.Array(Str), allowedCardNetworks: Type.Array(Str) }, { additionalProperties: false }),
+          parameters: Type.Object(
+            { allowedAuthMethods: Type.Array(Str), allowedCardNetworks: Type.Array(Str) },
+            { additionalProperties: false },
+          ),
           tokenizationSpecification: TokenizationSchema,
         },
         { additionalProperties: false },
       ),
     ),
-    transactionInfo: Type.Object({ totalPriceStatus: Type.Literal('FINAL'), totalPrice: Str, currencyCode: Str, countryCode: Type.Optional(Str) }, { additionalProperties: false }),
+    transactionInfo: Type.Object(
+      { totalPriceStatus: Type.Literal('FINAL'), totalPrice: Str, currencyCode: Str, countryCode: Type.Optional(Str) },
+      { additionalProperties: false },
+    ),
   },
-  { additionalProperties: false, title: 'GooglePayPaymentDataRequest', description: 'Google Pay\'s PaymentDataRequest, to hand to PaymentsClient.loadPaymentData as is' },
+  {
+    additionalProperties: false,
+    title: 'GooglePayPaymentDataRequest',
+    description: "Google Pay's PaymentDataRequest, to hand to PaymentsClient.loadPaymentData as is",
+  },
 );
 export type GooglePaymentDataRequest = Static<typeof GooglePaymentDataRequestSchema>;
 
@@ -94,14 +137,27 @@ export function googlePaymentDataRequest(input: GoogleRequestInput): GooglePayme
   return {
     apiVersion: 2,
     apiVersionMinor: 0,
-    merchantInfo: { merchantName: link.merchant_name ?? wallet.displayName, ...(wallet.googleMerchantId ? { merchantId: wallet.googleMerchantId } : {}), merchantOrigin: input.pageHost, authJwt: input.authJwt },
+    merchantInfo: {
+      merchantName: link.merchant_name ?? wallet.displayName,
+      ...(wallet.googleMerchantId ? { merchantId: wallet.googleMerchantId } : {}),
+      merchantOrigin: input.pageHost,
+      authJwt: input.authJwt,
+    },
     allowedPaymentMethods: [
       {
         type: 'CARD',
-        parameters: { allowedAuthMethods: ['PAN_ONLY', 'CRYPTOGRAM_3DS'], allowedCardNetworks: networks(input.schemes, GOOGLE_NETWORKS) },
+        parameters: {
+          allowedAuthMethods: ['PAN_ONLY', 'CRYPTOGRAM_3DS'],
+          allowedCardNetworks: networks(input.schemes, GOOGLE_NETWORKS),
+        },
         tokenizationSpecification: input.tokenization,
       },
     ],
-    transactionInfo: { totalPriceStatus: 'FINAL', totalPrice: walletAmount(link.amount, link.currency), currencyCode: link.currency, ...(country ? { countryCode: country } : {}) },
+    transactionInfo: {
+      totalPriceStatus: 'FINAL',
+      totalPrice: walletAmount(link.amount, link.currency),
+      currencyCode: link.currency,
+      ...(country ? { countryCode: country } : {}),
+    },
   };
 }

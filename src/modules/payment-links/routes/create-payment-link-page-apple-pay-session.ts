@@ -12,17 +12,30 @@ export const createPaymentLinkPageApplePaySession = defineRoute({
   merchantScoped: false,
   idempotent: false,
   tags: ['payment-links'],
-  summary: 'The hosted page\'s Apple Pay merchant validation (onvalidatemerchant; called by the page\'s script)',
+  summary: "The hosted page's Apple Pay merchant validation (onvalidatemerchant; called by the page's script)",
   description:
-    'The Apple Pay merchant session of the link\'s merchant account for the page\'s domain (the host of PUBLIC_URL, which must be a domain of the Apple Pay wallet), as POST /digital-wallets/apple/session answers it: ' +
+    "The Apple Pay merchant session of the link's merchant account for the page's domain (the host of PUBLIC_URL, which must be a domain of the Apple Pay wallet), as POST /digital-wallets/apple/session answers it: " +
     'requested from Apple in production, simulated in the sandbox. Apple Pay must be offered for the link. Needs the page token; counted per link.',
   status: 200,
   params: PageParams,
   headers: TokenHeaders,
-  body: Type.Object({ validation_url: Type.String({ format: 'uri', maxLength: 2000, description: 'The validationURL of Apple Pay JS\'s onvalidatemerchant event (an Apple host)' }) }, { additionalProperties: false }),
+  body: Type.Object(
+    {
+      validation_url: Type.String({
+        format: 'uri',
+        maxLength: 2000,
+        description: "The validationURL of Apple Pay JS's onvalidatemerchant event (an Apple host)",
+      }),
+    },
+    { additionalProperties: false },
+  ),
   response: ApplePaySessionSchema,
   handler: async ({ ctx, params, headers, body }) => {
     await guardPageCall(ctx, params, headers);
-    return startPageApplePaySession(pageContext(ctx, params.merchant_account_id), params.payment_link_id, body.validation_url);
+    return startPageApplePaySession(
+      pageContext(ctx, params.merchant_account_id),
+      params.payment_link_id,
+      body.validation_url,
+    );
   },
 });

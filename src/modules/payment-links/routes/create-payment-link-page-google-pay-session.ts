@@ -12,10 +12,10 @@ export const createPaymentLinkPageGooglePaySession = defineRoute({
   merchantScoped: false,
   idempotent: false,
   tags: ['payment-links'],
-  summary: 'The hosted page\'s Google Pay PaymentDataRequest for pay.js (called by the page\'s script)',
+  summary: "The hosted page's Google Pay PaymentDataRequest for pay.js (called by the page's script)",
   description:
-    'Built from the link (amount, currency, country) and its googlepay payment option (schemes): DIRECT tokenization to the wallet\'s processing key when it has one, else the sandbox gateway (svc, the merchant account as gatewayMerchantId); ' +
-    'merchantInfo names the page\'s host as merchantOrigin with a fresh authJwt. Google Pay must be offered for the link. Needs the page token; counted per link.',
+    "Built from the link (amount, currency, country) and its googlepay payment option (schemes): DIRECT tokenization to the wallet's processing key when it has one, else the sandbox gateway (svc, the merchant account as gatewayMerchantId); " +
+    "merchantInfo names the page's host as merchantOrigin with a fresh authJwt. Google Pay must be offered for the link. Needs the page token; counted per link.",
   status: 200,
   params: PageParams,
   headers: TokenHeaders,
@@ -23,7 +23,9 @@ export const createPaymentLinkPageGooglePaySession = defineRoute({
   bodyOptional: true,
   response: Type.Object(
     {
-      environment: Type.Union([Type.Literal('TEST'), Type.Literal('PRODUCTION')], { description: 'The PaymentsClient environment' }),
+      environment: Type.Union([Type.Literal('TEST'), Type.Literal('PRODUCTION')], {
+        description: 'The PaymentsClient environment',
+      }),
       payment_data_request: GooglePaymentDataRequestSchema,
     },
     { additionalProperties: false, title: 'PaymentLinkPageGooglePaySession' },

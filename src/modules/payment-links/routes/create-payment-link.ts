@@ -11,8 +11,8 @@ export const createPaymentLink = defineRoute({
   summary: 'Create a payment link: a hosted page (its url) where a buyer pays the amount once',
   description:
     'The link is `active` until it is paid (`completed`), expired (`expires_at`, default 24 hours, at most 90 days ahead, or POST .../expire) or while a payment is in flight (`processing`). ' +
-    'Its payment is a normal transaction with the link\'s amount, currency, country, intent, payment source, metadata, cart items, statement descriptor, external identifier, buyer and connection options (routing rules apply), ' +
-    'carrying the link\'s id in `payment_link_id` (GET /transactions?payment_link_id=). A link with a buyer_id offers that buyer\'s stored cards on its page: treat its url as a secret.',
+    "Its payment is a normal transaction with the link's amount, currency, country, intent, payment source, metadata, cart items, statement descriptor, external identifier, buyer and connection options (routing rules apply), " +
+    "carrying the link's id in `payment_link_id` (GET /transactions?payment_link_id=). A link with a buyer_id offers that buyer's stored cards on its page: treat its url as a secret.",
   status: 201,
   body: CreatePaymentLinkBody,
   response: PaymentLinkSchema,

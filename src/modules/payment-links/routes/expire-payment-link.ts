@@ -9,7 +9,8 @@ export const expirePaymentLink = defineRoute({
   scope: 'payment-links.write',
   tags: ['payment-links'],
   summary: 'Expire a payment link: its page accepts no payment any more',
-  description: 'An active link expires; an expired one stays so (204 both). A completed link, or one whose payment is in flight, is refused with 400.',
+  description:
+    'An active link expires; an expired one stays so (204 both). A completed link, or one whose payment is in flight, is refused with 400.',
   status: 204,
   params: PaymentLinkParams,
   bodyOptional: true,

@@ -9,7 +9,8 @@ export const getPaymentLink = defineRoute({
   scope: 'payment-links.read',
   tags: ['payment-links'],
   summary: 'Read a payment link',
-  description: 'A link past its expires_at is expired on read; a link whose payment has ended is completed (paid) or active again (declined) on read.',
+  description:
+    'A link past its expires_at is expired on read; a link whose payment has ended is completed (paid) or active again (declined) on read.',
   status: 200,
   params: PaymentLinkParams,
   response: PaymentLinkSchema,

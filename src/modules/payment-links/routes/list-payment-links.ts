@@ -9,7 +9,8 @@ export const listPaymentLinks = defineRoute({
   scope: 'payment-links.read',
   tags: ['payment-links'],
   summary: 'List payment links, last updated first',
-  description: 'Filters: created and updated ranges (with a time zone offset), currency, amount (eq, gte, lte), status and buyer_search (repeat a key to match any of its values).',
+  description:
+    'Filters: created and updated ranges (with a time zone offset), currency, amount (eq, gte, lte), status and buyer_search (repeat a key to match any of its values).',
   status: 200,
   querystring: ListPaymentLinksQuery,
   response: PaymentLinksSchema,

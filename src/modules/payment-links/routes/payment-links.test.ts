@@ -16,25 +16,77 @@ beforeAll(async () => {
 afterAll(async () => t.close());
 
 const FULL = {
-  amount: 1299, currency: 'EUR', country: 'NL', intent: 'capture', payment_source: 'ecommerce', store: false, locale: 'es',
-  merchant_name: 'Tienda Ada', merchant_url: 'https://shop.example', merchant_banner_url: 'https://shop.example/banner.png', merchant_color: '#FF5733',
-  merchant_message: 'Gracias por tu compra', merchant_terms_and_conditions_url: 'https://shop.example/terms', merchant_favicon_url: 'https://shop.example/favicon.ico',
-  external_identifier: 'order-42', statement_descriptor: { name: 'TIENDA ADA', description: 'Order 42' }, return_url: 'https://shop.example/return?order=42',
-  cart_items: [{ name: 'Tea', quantity: 2, unit_amount: 500 }, { name: 'Cup', quantity: 1, unit_amount: 299 }], metadata: { order: '42' },
-  buyer: { display_name: 'Ada Guest', external_identifier: 'guest-1', billing_details: { first_name: 'Ada', email_address: 'ada@example.com' }, shipping_details: { first_name: 'Ada', address: { line1: '1 Canal St', country: 'NL' } } },
-  installment_count: 3, connection_options: { 'mock-card': { note: 'x' } },
+  amount: 1299,
+  currency: 'EUR',
+  country: 'NL',
+  intent: 'capture',
+  payment_source: 'ecommerce',
+  store: false,
+  locale: 'es',
+  merchant_name: 'Tienda Ada',
+  merchant_url: 'https://shop.example',
+  merchant_banner_url: 'https://shop.example/banner.png',
+  merchant_color: '#FF5733',
+  merchant_message: 'Gracias por tu compra',
+  merchant_terms_and_conditions_url: 'https://shop.example/terms',
+  merchant_favicon_url: 'https://shop.example/favicon.ico',
+  external_identifier: 'order-42',
+  statement_descriptor: { name: 'TIENDA ADA', description: 'Order 42' },
+  return_url: 'https://shop.example/return?order=42',
+  cart_items: [
+    { name: 'Tea', quantity: 2, unit_amount: 500 },
+    { name: 'Cup', quantity: 1, unit_amount: 299 },
+  ],
+  metadata: { order: '42' },
+  buyer: {
+    display_name: 'Ada Guest',
+    external_identifier: 'guest-1',
+    billing_details: { first_name: 'Ada', email_address: 'ada@example.com' },
+    shipping_details: { first_name: 'Ada', address: { line1: '1 Canal St', country: 'NL' } },
+  },
+  installment_count: 3,
+  connection_options: { 'mock-card': { note: 'x' } },
 };
-const eventsOf = async (id: string) => (await t.deps.db.selectFrom('events').select(['kind', 'payload']).where('resource_id', '=', id).orderBy('created_at').orderBy('id').execute());
-const get = (id: string, m = merchant) => t.request({ method: 'GET', url: `/payment-links/${id}`, merchantAccountId: m });
-const expire = (id: string, m = merchant) => t.request({ method: 'POST', url: `/payment-links/${id}/expire`, merchantAccountId: m });
-const backdate = (id: string) => t.deps.db.updateTable('payment_links').set({ expires_at: new Date(Date.now() - 1000) }).where('id', '=', id).execute();
+const eventsOf = async (id: string) =>
+  await t.deps.db
+    .selectFrom('events')
+    .select(['kind', 'payload'])
+    .where('resource_id', '=', id)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+const get = (id: string, m = merchant) =>
+  t.request({ method: 'GET', url: `/payment-links/${id}`, merchantAccountId: m });
+const expire = (id: string, m = merchant) =>
+  t.request({ method: 'POST', url: `/payment-links/${id}/expire`, merchantAccountId: m });
+const backdate = (id: string) =>
+  t.deps.db
+    .updateTable('payment_links')
+    .set({ expires_at: new Date(Date.now() - 1000) })
+    .where('id', '=', id)
+    .execute();
 
 describe('happy', () => {
   it('creates a link with every field, renders each, and reads it back', async () => {
     const link = await createLink(t, merchant, FULL);
     expect(link).toMatchObject({
-      ...FULL, type: 'payment-link', status: 'active', buyer: { type: 'buyer', id: null, display_name: 'Ada Guest', external_identifier: 'guest-1', billing_details: expect.objectContaining({ first_name: 'Ada' }) },
-      shipping_details: { type: 'shipping-details', id: null, first_name: 'Ada', address: expect.objectContaining({ line1: '1 Canal St' }) }, buyer_id: null,
+      ...FULL,
+      type: 'payment-link',
+      status: 'active',
+      buyer: {
+        type: 'buyer',
+        id: null,
+        display_name: 'Ada Guest',
+        external_identifier: 'guest-1',
+        billing_details: expect.objectContaining({ first_name: 'Ada' }),
+      },
+      shipping_details: {
+        type: 'shipping-details',
+        id: null,
+        first_name: 'Ada',
+        address: expect.objectContaining({ line1: '1 Canal St' }),
+      },
+      buyer_id: null,
       statement_descriptor: { name: 'TIENDA ADA', description: 'Order 42' },
     });
     expect(link.url).toBe(`${t.config.publicUrl}/pay/${encodeURIComponent(merchant)}/${link.id}`);
@@ -45,14 +97,37 @@ describe('happy', () => {
 
   it('defaults: intent authorize, ecommerce, not stored, expiring 24 hours after creation; cart_items null', async () => {
     const link = await createLink(t, merchant);
-    expect(link).toMatchObject({ intent: 'authorize', payment_source: 'ecommerce', store: false, cart_items: null, locale: null, buyer: null });
+    expect(link).toMatchObject({
+      intent: 'authorize',
+      payment_source: 'ecommerce',
+      store: false,
+      cart_items: null,
+      locale: null,
+      buyer: null,
+    });
     const lifetime = Date.parse(link.expires_at) - Date.parse(link.created_at);
     expect(Math.abs(lifetime - 24 * 3600 * 1000)).toBeLessThan(2000);
   });
 
   it('copies a stored buyer by buyer_id, masking billing details without buyers.billing-details.read', async () => {
-    const buyer = (await t.request({ method: 'POST', url: '/buyers', merchantAccountId: merchant, payload: { display_name: 'Stored Ada', billing_details: { first_name: 'Ada', email_address: 'stored@example.com' } } })).json();
-    const res = await t.request({ method: 'POST', url: '/payment-links', merchantAccountId: merchant, scopes: ['payment-links.write'], payload: { amount: 100, currency: 'USD', country: 'US', buyer_id: buyer.id } });
+    const buyer = (
+      await t.request({
+        method: 'POST',
+        url: '/buyers',
+        merchantAccountId: merchant,
+        payload: {
+          display_name: 'Stored Ada',
+          billing_details: { first_name: 'Ada', email_address: 'stored@example.com' },
+        },
+      })
+    ).json();
+    const res = await t.request({
+      method: 'POST',
+      url: '/payment-links',
+      merchantAccountId: merchant,
+      scopes: ['payment-links.write'],
+      payload: { amount: 100, currency: 'USD', country: 'US', buyer_id: buyer.id },
+    });
     expect(res.statusCode, res.body).toBe(201);
     expect(res.json()).toMatchObject({ buyer_id: buyer.id, buyer: { id: buyer.id, display_name: 'Stored Ada' } });
     expect(res.body).not.toContain('stored@example.com');
@@ -61,8 +136,14 @@ describe('happy', () => {
 
   it('writes payment-link.created and an audit entry', async () => {
     const link = await createLink(t, merchant);
-    expect(await eventsOf(link.id)).toEqual([{ kind: 'payment-link.created', payload: expect.objectContaining({ id: link.id, status: 'active' }) }]);
-    const audit = await t.request({ method: 'GET', url: '/audit-logs?resource_type=payment-link', merchantAccountId: merchant });
+    expect(await eventsOf(link.id)).toEqual([
+      { kind: 'payment-link.created', payload: expect.objectContaining({ id: link.id, status: 'active' }) },
+    ]);
+    const audit = await t.request({
+      method: 'GET',
+      url: '/audit-logs?resource_type=payment-link',
+      merchantAccountId: merchant,
+    });
     expect(audit.json().items.map((e: { resource: { id: string } }) => e.resource.id)).toContain(link.id);
   });
 
@@ -71,7 +152,10 @@ describe('happy', () => {
     expect((await expire(link.id)).statusCode).toBe(204);
     expect((await get(link.id)).json().status).toBe('expired');
     expect((await expire(link.id)).statusCode).toBe(204);
-    expect((await eventsOf(link.id)).map((e) => [e.kind, (e.payload as { status: string }).status])).toEqual([['payment-link.created', 'active'], ['payment-link.updated', 'expired']]);
+    expect((await eventsOf(link.id)).map((e) => [e.kind, (e.payload as { status: string }).status])).toEqual([
+      ['payment-link.created', 'active'],
+      ['payment-link.updated', 'expired'],
+    ]);
   });
 
   it('expires a link past expires_at on read, in lists, and by the job', async () => {
@@ -81,20 +165,35 @@ describe('happy', () => {
     expect((await eventsOf(read.id)).map((e) => e.kind)).toEqual(['payment-link.created', 'payment-link.updated']);
     const listed = await createLink(t, merchant, { external_identifier: 'listed' });
     await backdate(listed.id);
-    const page = (await t.request({ method: 'GET', url: '/payment-links?limit=100', merchantAccountId: merchant })).json();
+    const page = (
+      await t.request({ method: 'GET', url: '/payment-links?limit=100', merchantAccountId: merchant })
+    ).json();
     expect(page.items.find((l: { id: string }) => l.id === listed.id).status).toBe('expired');
-    expect(await settleDueLinks(t.deps, new Date(), systemAudit('expire-payment-links', 'job-1'))).toBeGreaterThanOrEqual(1);
-    const row = await t.deps.db.selectFrom('payment_links').select('status').where('id', '=', listed.id).executeTakeFirstOrThrow();
+    expect(
+      await settleDueLinks(t.deps, new Date(), systemAudit('expire-payment-links', 'job-1')),
+    ).toBeGreaterThanOrEqual(1);
+    const row = await t.deps.db
+      .selectFrom('payment_links')
+      .select('status')
+      .where('id', '=', listed.id)
+      .executeTakeFirstOrThrow();
     expect(row.status).toBe('expired');
   });
 
   it('lists last updated first, with filters and cursors', async () => {
     const m = await createMerchantAccount(t.deps);
-    const a = await createLink(t, m, { amount: 100, currency: 'USD', buyer: { display_name: 'Grace Hopper', billing_details: { email_address: 'grace@example.com' } } });
+    const a = await createLink(t, m, {
+      amount: 100,
+      currency: 'USD',
+      buyer: { display_name: 'Grace Hopper', billing_details: { email_address: 'grace@example.com' } },
+    });
     const b = await createLink(t, m, { amount: 200, currency: 'EUR', buyer: { external_identifier: 'cust-b' } });
     const c = await createLink(t, m, { amount: 300, currency: 'GBP' });
     await expire(a.id, m);
-    const ids = async (query: string) => (await t.request({ method: 'GET', url: `/payment-links?${query}`, merchantAccountId: m })).json().items.map((l: { id: string }) => l.id);
+    const ids = async (query: string) =>
+      (await t.request({ method: 'GET', url: `/payment-links?${query}`, merchantAccountId: m }))
+        .json()
+        .items.map((l: { id: string }) => l.id);
     expect(await ids('')).toEqual([a.id, c.id, b.id]);
     expect(await ids('status=expired')).toEqual([a.id]);
     expect(await ids('status=active&currency=GBP&currency=EUR')).toEqual([c.id, b.id]);
@@ -104,14 +203,34 @@ describe('happy', () => {
     expect(await ids('buyer_search=grace@EXAMPLE.com')).toEqual([a.id]);
     const first = (await t.request({ method: 'GET', url: '/payment-links?limit=2', merchantAccountId: m })).json();
     expect(first.items).toHaveLength(2);
-    const second = (await t.request({ method: 'GET', url: `/payment-links?limit=2&cursor=${first.next_cursor}`, merchantAccountId: m })).json();
+    const second = (
+      await t.request({
+        method: 'GET',
+        url: `/payment-links?limit=2&cursor=${first.next_cursor}`,
+        merchantAccountId: m,
+      })
+    ).json();
     expect(second.items.map((l: { id: string }) => l.id)).toEqual([b.id]);
-    expect((await t.request({ method: 'GET', url: `/payment-links?limit=2&status=active&cursor=${first.next_cursor}`, merchantAccountId: m })).statusCode).toBe(400);
+    expect(
+      (
+        await t.request({
+          method: 'GET',
+          url: `/payment-links?limit=2&status=active&cursor=${first.next_cursor}`,
+          merchantAccountId: m,
+        })
+      ).statusCode,
+    ).toBe(400);
   });
 });
 
 describe('errors', () => {
-  const post = (body: Record<string, unknown>) => t.request({ method: 'POST', url: '/payment-links', merchantAccountId: merchant, payload: { amount: 1000, currency: 'USD', country: 'US', ...body } });
+  const post = (body: Record<string, unknown>) =>
+    t.request({
+      method: 'POST',
+      url: '/payment-links',
+      merchantAccountId: merchant,
+      payload: { amount: 1000, currency: 'USD', country: 'US', ...body },
+    });
   it.each([
     ['amount below 0', { amount: -1 }, ['body', 'amount']],
     ['amount above 99999999', { amount: 100_000_000 }, ['body', 'amount']],
@@ -134,26 +253,61 @@ describe('errors', () => {
     ['installment_count 101', { installment_count: 101 }, ['body', 'installment_count']],
     ['expires_at not a date-time', { expires_at: 'tomorrow' }, ['body', 'expires_at']],
     ['expires_at in the past', { expires_at: new Date(Date.now() - 60_000).toISOString() }, ['body', 'expires_at']],
-    ['expires_at beyond 90 days', { expires_at: new Date(Date.now() + 91 * 86_400_000).toISOString() }, ['body', 'expires_at']],
-    ['buyer and buyer_id', { buyer: { display_name: 'x' }, buyer_id: '0190a0b0-0000-7000-8000-000000000000' }, ['body', 'buyer_id']],
+    [
+      'expires_at beyond 90 days',
+      { expires_at: new Date(Date.now() + 91 * 86_400_000).toISOString() },
+      ['body', 'expires_at'],
+    ],
+    [
+      'buyer and buyer_id',
+      { buyer: { display_name: 'x' }, buyer_id: '0190a0b0-0000-7000-8000-000000000000' },
+      ['body', 'buyer_id'],
+    ],
     ['buyer_id not a uuid', { buyer_id: 'nope' }, ['body', 'buyer_id']],
     ['cart item', { cart_items: [{ name: 'x', quantity: 0, unit_amount: 1 }] }, ['body', 'cart_items', 0, 'quantity']],
     ['metadata value', { metadata: { a: 1 } }, ['body', 'metadata', 'a']],
     ['connection_options key', { connection_options: { Mock_Card: {} } }, ['body', 'connection_options', 'Mock_Card']],
-    ['statement descriptor', { statement_descriptor: { name: 'x'.repeat(23) } }, ['body', 'statement_descriptor', 'name']],
+    [
+      'statement descriptor',
+      { statement_descriptor: { name: 'x'.repeat(23) } },
+      ['body', 'statement_descriptor', 'name'],
+    ],
     ['recurring without store', { payment_source: 'recurring' }, ['body', 'store']],
     ['amount missing', { amount: undefined }, ['body', 'amount']],
   ])('422 for %s', async (_label, body, loc) => {
     const res = await post(body);
     expect(res.statusCode, res.body).toBe(422);
-    expect(res.json().detail.map((d: { loc: unknown }) => d.loc), res.body).toContainEqual(loc);
+    expect(
+      res.json().detail.map((d: { loc: unknown }) => d.loc),
+      res.body,
+    ).toContainEqual(loc);
   });
 
   it('refuses http URLs in production (https only)', () => {
-    const production = { ...loadConfig({ VAULT_MASTER_KEY: Buffer.alloc(32, 1).toString('base64'), ENVIRONMENT: 'production' }) };
-    expect(() => checkCreateBody(production, { amount: 1, currency: 'USD', country: 'US', return_url: 'http://shop.example/r' }, new Date())).toThrow(/return_url: The URL must use https/);
-    expect(() => checkCreateBody(production, { amount: 1, currency: 'USD', country: 'US', return_url: 'https://shop.example/r' }, new Date())).not.toThrow();
-    expect(() => checkCreateBody(t.config, { amount: 1, currency: 'USD', country: 'US', return_url: 'http://localhost:3000/r' }, new Date())).not.toThrow();
+    const production = {
+      ...loadConfig({ VAULT_MASTER_KEY: Buffer.alloc(32, 1).toString('base64'), ENVIRONMENT: 'production' }),
+    };
+    expect(() =>
+      checkCreateBody(
+        production,
+        { amount: 1, currency: 'USD', country: 'US', return_url: 'http://shop.example/r' },
+        new Date(),
+      ),
+    ).toThrow(/return_url: The URL must use https/);
+    expect(() =>
+      checkCreateBody(
+        production,
+        { amount: 1, currency: 'USD', country: 'US', return_url: 'https://shop.example/r' },
+        new Date(),
+      ),
+    ).not.toThrow();
+    expect(() =>
+      checkCreateBody(
+        t.config,
+        { amount: 1, currency: 'USD', country: 'US', return_url: 'http://localhost:3000/r' },
+        new Date(),
+      ),
+    ).not.toThrow();
   });
 
   it('404 for an unknown link and an unknown buyer_id', async () => {
@@ -173,10 +327,35 @@ describe('errors', () => {
 });
 
 describe('security', () => {
-  runScopeTests(() => t, { scope: 'payment-links.write', request: () => ({ method: 'POST', url: '/payment-links', headers: { 'x-svc-merchant-account-id': merchant }, payload: { amount: 1, currency: 'USD', country: 'US' } }) });
-  runScopeTests(() => t, { scope: 'payment-links.read', request: () => ({ method: 'GET', url: '/payment-links', headers: { 'x-svc-merchant-account-id': merchant } }) });
-  runScopeTests(() => t, { scope: 'payment-links.read', request: async () => ({ method: 'GET', url: `/payment-links/${(await createLink(t, merchant)).id}`, headers: { 'x-svc-merchant-account-id': merchant } }) });
-  runScopeTests(() => t, { scope: 'payment-links.write', request: async () => ({ method: 'POST', url: `/payment-links/${(await createLink(t, merchant)).id}/expire`, headers: { 'x-svc-merchant-account-id': merchant } }) });
+  runScopeTests(() => t, {
+    scope: 'payment-links.write',
+    request: () => ({
+      method: 'POST',
+      url: '/payment-links',
+      headers: { 'x-svc-merchant-account-id': merchant },
+      payload: { amount: 1, currency: 'USD', country: 'US' },
+    }),
+  });
+  runScopeTests(() => t, {
+    scope: 'payment-links.read',
+    request: () => ({ method: 'GET', url: '/payment-links', headers: { 'x-svc-merchant-account-id': merchant } }),
+  });
+  runScopeTests(() => t, {
+    scope: 'payment-links.read',
+    request: async () => ({
+      method: 'GET',
+      url: `/payment-links/${(await createLink(t, merchant)).id}`,
+      headers: { 'x-svc-merchant-account-id': merchant },
+    }),
+  });
+  runScopeTests(() => t, {
+    scope: 'payment-links.write',
+    request: async () => ({
+      method: 'POST',
+      url: `/payment-links/${(await createLink(t, merchant)).id}/expire`,
+      headers: { 'x-svc-merchant-account-id': merchant },
+    }),
+  });
 
   it("answers 404 for another merchant account's link, and lists none of it", async () => {
     const link = await createLink(t, merchant);
@@ -184,6 +363,8 @@ describe('security', () => {
     expect((await get(link.id, other)).statusCode).toBe(404);
     expect((await expire(link.id, other)).statusCode).toBe(404);
     expect((await get(link.id)).json().status).toBe('active');
-    expect((await t.request({ method: 'GET', url: '/payment-links', merchantAccountId: other })).json().items).toEqual([]);
+    expect((await t.request({ method: 'GET', url: '/payment-links', merchantAccountId: other })).json().items).toEqual(
+      [],
+    );
   });
 });

@@ -13,7 +13,9 @@ describe('happy', () => {
   it('serves an SVG badge without a token, cacheable and inert', async () => {
     const res = await icon('card.svg');
     expect(res.statusCode).toBe(200);
-    expect(res.body).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg" width="48" height="32"[^>]* aria-label="Card">/);
+    expect(res.body).toMatch(
+      /^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg" width="48" height="32"[^>]* aria-label="Card">/,
+    );
     expect(res.body).toContain('>CARD</text>');
     expect(res.body).not.toMatch(/<script|href=|xlink|on[a-z]+=/i);
     expect(res.headers).toMatchObject({
@@ -56,7 +58,11 @@ describe('errors', () => {
 
 describe('security', () => {
   it('needs no token and ignores a bad one (a static asset)', async () => {
-    const res = await t.app.inject({ method: 'GET', url: '/assets/payment-method-definitions/card.svg', headers: { authorization: 'Bearer nonsense' } });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/assets/payment-method-definitions/card.svg',
+      headers: { authorization: 'Bearer nonsense' },
+    });
     expect(res.statusCode).toBe(200);
   });
 });

@@ -20,17 +20,52 @@ describe('happy', () => {
     const body = res.json();
     expect(Object.keys(body)).toEqual(['items']);
     expect(body.items.map((d: { id: string }) => d.id)).toEqual([
-      'ach', 'applepay', 'bacs', 'becs', 'card', 'click-to-pay', 'custom_redirect', 'gift-card', 'googlepay', 'googlepay_pan_only', 'netbanking', 'network-token', 'paybybank', 'paze', 'sepa',
+      'ach',
+      'applepay',
+      'bacs',
+      'becs',
+      'card',
+      'click-to-pay',
+      'custom_redirect',
+      'gift-card',
+      'googlepay',
+      'googlepay_pan_only',
+      'netbanking',
+      'network-token',
+      'paybybank',
+      'paze',
+      'sepa',
     ]);
-    expect(body.items).toContainEqual({ id: 'card', icon_url: `${t.config.publicUrl}/assets/payment-method-definitions/card.svg`, display_name: 'Card', long_display_name: 'Credit or debit card', method: 'card_payment' });
-    expect(body.items).toContainEqual({ id: 'ach', icon_url: `${t.config.publicUrl}/assets/payment-method-definitions/ach.svg`, display_name: 'ACH', long_display_name: 'ACH bank debit', method: 'direct_debit' });
-    expect(body.items).toContainEqual({ id: 'paybybank', icon_url: `${t.config.publicUrl}/assets/payment-method-definitions/paybybank.svg`, display_name: 'Pay by bank', long_display_name: 'Pay by bank (open banking)', method: 'bank_redirect' });
+    expect(body.items).toContainEqual({
+      id: 'card',
+      icon_url: `${t.config.publicUrl}/assets/payment-method-definitions/card.svg`,
+      display_name: 'Card',
+      long_display_name: 'Credit or debit card',
+      method: 'card_payment',
+    });
+    expect(body.items).toContainEqual({
+      id: 'ach',
+      icon_url: `${t.config.publicUrl}/assets/payment-method-definitions/ach.svg`,
+      display_name: 'ACH',
+      long_display_name: 'ACH bank debit',
+      method: 'direct_debit',
+    });
+    expect(body.items).toContainEqual({
+      id: 'paybybank',
+      icon_url: `${t.config.publicUrl}/assets/payment-method-definitions/paybybank.svg`,
+      display_name: 'Pay by bank',
+      long_display_name: 'Pay by bank (open banking)',
+      method: 'bank_redirect',
+    });
   });
 
-  it('holds every method a payment can be made with here: each form of POST /transactions, gift cards, and each connector\'s method', async () => {
+  it("holds every method a payment can be made with here: each form of POST /transactions, gift cards, and each connector's method", async () => {
     const ids = new Set((await t.request(list())).json().items.map((d: { id: string }) => d.id));
-    const forms = (TransactionPaymentMethodBody as unknown as { properties: { method: { enum: string[] } } }).properties.method.enum;
-    const connectors = ['mock-card', 'mock-paybybank', 'stripe-card', 'adyen-card', 'braintree-card'].map((id) => t.deps.connectors.find(id)!.definition.method);
+    const forms = (TransactionPaymentMethodBody as unknown as { properties: { method: { enum: string[] } } }).properties
+      .method.enum;
+    const connectors = ['mock-card', 'mock-paybybank', 'stripe-card', 'adyen-card', 'braintree-card'].map(
+      (id) => t.deps.connectors.find(id)!.definition.method,
+    );
     const recognized = [...forms.filter((m) => m !== 'id' && m !== 'checkout-session'), ...connectors, 'gift-card'];
     expect(recognized.filter((m) => !ids.has(m))).toEqual([]);
     expect([...ids].filter((id) => !recognized.includes(id as string))).toEqual([]);
@@ -60,7 +95,10 @@ describe('happy', () => {
   it('is documented with its scope and model', async () => {
     const doc = inlineSchemaRefs((await t.app.inject({ method: 'GET', url: '/openapi.json' })).json());
     const operation = doc.paths['/payment-method-definitions'].get;
-    expect(operation).toMatchObject({ operationId: 'listPaymentMethodDefinitions', 'x-required-scopes': ['payment-method-definitions.read'] });
+    expect(operation).toMatchObject({
+      operationId: 'listPaymentMethodDefinitions',
+      'x-required-scopes': ['payment-method-definitions.read'],
+    });
     const item = operation.responses['200'].content['application/json'].schema.properties.items.items;
     expect(Object.keys(item.properties)).toEqual(['id', 'icon_url', 'display_name', 'long_display_name', 'method']);
     expect(item.required).toEqual(['id', 'icon_url', 'display_name', 'long_display_name', 'method']);

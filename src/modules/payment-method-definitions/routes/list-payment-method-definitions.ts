@@ -9,7 +9,8 @@ export const listPaymentMethodDefinitions = defineRoute({
   scope: 'payment-method-definitions.read',
   tags: ['payment-method-definitions'],
   summary: 'List the payment methods this server recognizes (name and icon per method)',
-  description: 'A plain `items` list, by id, the same for every merchant account. `icon_url` is an SVG served by this server without a token.',
+  description:
+    'A plain `items` list, by id, the same for every merchant account. `icon_url` is an SVG served by this server without a token.',
   status: 200,
   embed: true,
   response: PaymentMethodDefinitionsSchema,

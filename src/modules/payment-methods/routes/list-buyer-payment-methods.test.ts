@@ -11,19 +11,42 @@ let other: { id: string; external_identifier: string };
 const cards: Record<string, string> = {};
 
 async function addBuyer(externalIdentifier: string) {
-  const res = await t.request({ method: 'POST', url: '/buyers', payload: { display_name: externalIdentifier, external_identifier: externalIdentifier }, merchantAccountId: merchant });
+  const res = await t.request({
+    method: 'POST',
+    url: '/buyers',
+    payload: { display_name: externalIdentifier, external_identifier: externalIdentifier },
+    merchantAccountId: merchant,
+  });
   expect(res.statusCode, res.body).toBe(201);
   return res.json();
 }
 async function storeCard(number: string, buyerId: string): Promise<string> {
-  const res = await t.request({ method: 'POST', url: '/payment-methods', payload: { method: 'card', number, expiration_date: '12/39', buyer_id: buyerId, external_identifier: 'ext' }, merchantAccountId: merchant });
+  const res = await t.request({
+    method: 'POST',
+    url: '/payment-methods',
+    payload: { method: 'card', number, expiration_date: '12/39', buyer_id: buyerId, external_identifier: 'ext' },
+    merchantAccountId: merchant,
+  });
   expect(res.statusCode, res.body).toBe(201);
   return res.json().id;
 }
-const setColumn = (id: string, values: { last_used_at?: Date; status?: string }) => t.deps.db.updateTable('payment_methods').set(values).where('merchant_account_id', '=', merchant).where('id', '=', id).execute();
-const list = (query: string, extra: { token?: string } = {}) => t.request({ method: 'GET', url: `/buyers/payment-methods?${query}`, merchantAccountId: merchant, ...extra });
+const setColumn = (id: string, values: { last_used_at?: Date; status?: string }) =>
+  t.deps.db
+    .updateTable('payment_methods')
+    .set(values)
+    .where('merchant_account_id', '=', merchant)
+    .where('id', '=', id)
+    .execute();
+const list = (query: string, extra: { token?: string } = {}) =>
+  t.request({ method: 'GET', url: `/buyers/payment-methods?${query}`, merchantAccountId: merchant, ...extra });
 const idsOf = (body: { items: Array<{ id: string }> }) => body.items.map((item) => item.id);
-const embedToken = (embed: Record<string, unknown>) => mintToken({ privateKeyPem: t.keys.privateKeyPem, scopes: ['embed'], lifetimeSeconds: 3600, embed: { merchant_account_id: merchant, ...embed } });
+const embedToken = (embed: Record<string, unknown>) =>
+  mintToken({
+    privateKeyPem: t.keys.privateKeyPem,
+    scopes: ['embed'],
+    lifetimeSeconds: 3600,
+    embed: { merchant_account_id: merchant, ...embed },
+  });
 
 beforeAll(async () => {
   t = await buildTestApp();
@@ -49,17 +72,32 @@ describe('happy', () => {
     expect(Object.keys(body)).toEqual(['items']);
     expect(idsOf(body)).toEqual([cards.recent, cards.old, cards.never]);
     const item = body.items[0];
-    expect(item).toMatchObject({ type: 'payment-method', method: 'card', scheme: 'amex', label: '0005', merchant_account_id: merchant, has_replacement: false, usage_count: 0 });
-    for (const field of ['buyer', 'external_identifier', 'status', 'created_at', 'updated_at']) expect(item).not.toHaveProperty(field);
+    expect(item).toMatchObject({
+      type: 'payment-method',
+      method: 'card',
+      scheme: 'amex',
+      label: '0005',
+      merchant_account_id: merchant,
+      has_replacement: false,
+      usage_count: 0,
+    });
+    for (const field of ['buyer', 'external_identifier', 'status', 'created_at', 'updated_at'])
+      expect(item).not.toHaveProperty(field);
     expect(res.body).not.toContain('378282246310005');
   });
 
   it('orders ascending on request, still with never-used methods last', async () => {
-    expect(idsOf((await list(`buyer_id=${buyer.id}&order_by=asc&sort_by=last_used_at`)).json())).toEqual([cards.old, cards.recent, cards.never]);
+    expect(idsOf((await list(`buyer_id=${buyer.id}&order_by=asc&sort_by=last_used_at`)).json())).toEqual([
+      cards.old,
+      cards.recent,
+      cards.never,
+    ]);
   });
 
   it('chooses the buyer by external identifier, and keeps cards (tied to no country or currency) under those filters', async () => {
-    expect(idsOf((await list(`buyer_external_identifier=${other.external_identifier}`)).json())).toEqual([cards.others]);
+    expect(idsOf((await list(`buyer_external_identifier=${other.external_identifier}`)).json())).toEqual([
+      cards.others,
+    ]);
     expect(idsOf((await list(`buyer_id=${buyer.id}&country=GB&currency=EUR`)).json())).toHaveLength(3);
   });
 
@@ -74,8 +112,12 @@ describe('errors', () => {
     const none = await list('');
     expect(none.statusCode).toBe(400);
     expect(none.json().details[0]).toMatchObject({ location: 'query', pointer: '/buyer_id' });
-    expect((await list(`buyer_id=${buyer.id}&buyer_external_identifier=${other.external_identifier}`)).statusCode).toBe(400);
-    expect((await list(`buyer_id=${buyer.id}&buyer_external_identifier=${buyer.external_identifier}`)).statusCode).toBe(200);
+    expect((await list(`buyer_id=${buyer.id}&buyer_external_identifier=${other.external_identifier}`)).statusCode).toBe(
+      400,
+    );
+    expect((await list(`buyer_id=${buyer.id}&buyer_external_identifier=${buyer.external_identifier}`)).statusCode).toBe(
+      200,
+    );
   });
 
   it('answers 404 for an unknown buyer', async () => {
@@ -92,11 +134,26 @@ describe('errors', () => {
 });
 
 describe('security', () => {
-  runScopeTests(() => t, { request: () => ({ method: 'GET', url: `/buyers/payment-methods?buyer_id=${buyer.id}`, merchantAccountId: merchant }), scope: 'payment-methods.read' });
+  runScopeTests(() => t, {
+    request: () => ({
+      method: 'GET',
+      url: `/buyers/payment-methods?buyer_id=${buyer.id}`,
+      merchantAccountId: merchant,
+    }),
+    scope: 'payment-methods.read',
+  });
 
   it("does not show another merchant account's buyer", async () => {
     const outsider = await createMerchantAccount(t.deps);
-    expect((await t.request({ method: 'GET', url: `/buyers/payment-methods?buyer_id=${buyer.id}`, merchantAccountId: outsider })).statusCode).toBe(404);
+    expect(
+      (
+        await t.request({
+          method: 'GET',
+          url: `/buyers/payment-methods?buyer_id=${buyer.id}`,
+          merchantAccountId: outsider,
+        })
+      ).statusCode,
+    ).toBe(404);
   });
 
   it('lets an embed token pinned to a buyer see that buyer only, with or without the query value', async () => {
@@ -105,7 +162,11 @@ describe('security', () => {
     expect((await list(`buyer_id=${buyer.id}`, { token })).statusCode).toBe(200);
     const mismatch = await list(`buyer_id=${other.id}`, { token });
     expect(mismatch.statusCode).toBe(403);
-    expect(mismatch.json().details[0]).toMatchObject({ location: 'query', pointer: '/buyer_id', type: 'embed_pin_mismatch' });
+    expect(mismatch.json().details[0]).toMatchObject({
+      location: 'query',
+      pointer: '/buyer_id',
+      type: 'embed_pin_mismatch',
+    });
     expect((await list(`buyer_external_identifier=${other.external_identifier}`, { token })).statusCode).toBe(403);
   });
 

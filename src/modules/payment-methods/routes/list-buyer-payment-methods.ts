@@ -10,7 +10,8 @@ export const listBuyerPaymentMethods = defineRoute({
   scope: 'payment-methods.read',
   tags: ['payment-methods', 'buyers'],
   summary: "List a buyer's usable stored payment methods, by last use",
-  description: 'The buyer is chosen by `buyer_id` or `buyer_external_identifier`. Open to embed tokens, which see only the buyer they pin.',
+  description:
+    'The buyer is chosen by `buyer_id` or `buyer_external_identifier`. Open to embed tokens, which see only the buyer they pin.',
   status: 200,
   embed: true,
   querystring: ListBuyerPaymentMethodsQuery,

@@ -14,8 +14,14 @@ afterAll(async () => t.close());
 
 const VISA = '4111111111111111';
 const AMEX = '378282246310005';
-const card = (overrides: Record<string, unknown> = {}) => ({ method: 'card', number: VISA, expiration_date: '12/39', ...overrides });
-const store = (payload: object, merchantAccountId?: string) => t.request({ method: 'POST', url: '/payment-methods', payload, ...(merchantAccountId ? { merchantAccountId } : {}) });
+const card = (overrides: Record<string, unknown> = {}) => ({
+  method: 'card',
+  number: VISA,
+  expiration_date: '12/39',
+  ...overrides,
+});
+const store = (payload: object, merchantAccountId?: string) =>
+  t.request({ method: 'POST', url: '/payment-methods', payload, ...(merchantAccountId ? { merchantAccountId } : {}) });
 
 describe('happy', () => {
   it('stores a card and describes it without its number', async () => {
@@ -45,10 +51,19 @@ describe('happy', () => {
 
   it('keeps the number only as ciphertext bound to its row', async () => {
     const { id } = (await store(card())).json();
-    const row = await t.deps.db.selectFrom('payment_methods').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    const row = await t.deps.db
+      .selectFrom('payment_methods')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
     expect(JSON.stringify(row)).not.toContain(VISA);
     expect(row.number_ciphertext).toMatch(/^v1\./);
-    const plain = await t.deps.vault.decrypt(t.deps.db, 'default', { ciphertext: row.number_ciphertext!, keyId: row.number_key_id! }, { table: 'payment_methods', column: 'number', rowId: id });
+    const plain = await t.deps.vault.decrypt(
+      t.deps.db,
+      'default',
+      { ciphertext: row.number_ciphertext!, keyId: row.number_key_id! },
+      { table: 'payment_methods', column: 'number', rowId: id },
+    );
     expect(plain).toBe(VISA);
   });
 
@@ -70,12 +85,18 @@ describe('happy', () => {
     // whole value; the ciphertext column holds the vault's sealed form, which opens only with the
     // data key and this row's binding.
     const { ciphertext, ...columns } = rows[0]!;
-    const method = await t.deps.db.selectFrom('payment_methods').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    const method = await t.deps.db
+      .selectFrom('payment_methods')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
     expect(containsSecret(JSON.stringify(columns), '737')).toBe(false);
     expect(containsSecret(JSON.stringify(method), '737')).toBe(false);
     expect(ciphertext).toMatch(/^v1\.[\w-]{16}\.[\w-]{22}\.[\w-]+$/);
     const elsewhere = { table: 'vault_security_codes', column: 'ciphertext', rowId: 'payment-method:another-card' };
-    await expect(t.deps.vault.decrypt(t.deps.db, 'default', { ciphertext, keyId: columns.key_id }, elsewhere)).rejects.toBeInstanceOf(DecryptionError);
+    await expect(
+      t.deps.vault.decrypt(t.deps.db, 'default', { ciphertext, keyId: columns.key_id }, elsewhere),
+    ).rejects.toBeInstanceOf(DecryptionError);
     expect(columns.expires_at.getTime() - Date.now()).toBeLessThanOrEqual(3600_000);
     expect(await t.deps.vault.takeSecurityCode(t.deps.db, 'default', { type: 'payment-method', id })).toBe('737');
     expect(await t.deps.vault.takeSecurityCode(t.deps.db, 'default', { type: 'payment-method', id })).toBeNull();
@@ -87,15 +108,25 @@ describe('happy', () => {
     const second = (await store(card({ number: AMEX }), merchant)).json();
     const all = (await t.request({ method: 'GET', url: '/payment-methods', merchantAccountId: merchant })).json();
     expect(all.items.map((m: { id: string }) => m.id)).toEqual([second.id, first.id]);
-    const filtered = (await t.request({ method: 'GET', url: '/payment-methods?external_identifier=x-1', merchantAccountId: merchant })).json();
+    const filtered = (
+      await t.request({ method: 'GET', url: '/payment-methods?external_identifier=x-1', merchantAccountId: merchant })
+    ).json();
     expect(filtered.items.map((m: { id: string }) => m.id)).toEqual([first.id]);
-    const page = (await t.request({ method: 'GET', url: '/payment-methods?limit=1&status=succeeded', merchantAccountId: merchant })).json();
+    const page = (
+      await t.request({ method: 'GET', url: '/payment-methods?limit=1&status=succeeded', merchantAccountId: merchant })
+    ).json();
     expect(page.items).toHaveLength(1);
     expect(page.next_cursor).toBeTruthy();
   });
 
   it('links a card to a buyer by id or external identifier, and detaches it when the buyer is deleted', async () => {
-    const buyer = (await t.request({ method: 'POST', url: '/buyers', payload: { display_name: 'Card holder', external_identifier: `holder-${Date.now()}` } })).json();
+    const buyer = (
+      await t.request({
+        method: 'POST',
+        url: '/buyers',
+        payload: { display_name: 'Card holder', external_identifier: `holder-${Date.now()}` },
+      })
+    ).json();
     const byId = (await store(card({ buyer_id: buyer.id }))).json();
     expect(byId.buyer).toMatchObject({ id: buyer.id, type: 'buyer' });
     const byRef = (await store(card({ buyer_external_identifier: buyer.external_identifier }))).json();
@@ -114,23 +145,45 @@ describe('happy', () => {
     expect(res.statusCode).toBe(204);
     expect(res.body).toBe('');
     expect((await t.request({ method: 'GET', url: `/payment-methods/${id}` })).statusCode).toBe(404);
-    expect(await t.deps.db.selectFrom('vault_security_codes').selectAll().where('owner_id', '=', id).execute()).toEqual([]);
+    expect(await t.deps.db.selectFrom('vault_security_codes').selectAll().where('owner_id', '=', id).execute()).toEqual(
+      [],
+    );
   });
 });
 
 describe('happy (checkout session form)', () => {
-  const session = async () => (await t.request({ method: 'POST', url: '/checkout/sessions', payload: {} })).json().id as string;
-  const fields = (id: string, payment_method: object) => t.app.inject({ method: 'POST', url: `/checkout/sessions/${id}/fields`, payload: { payment_method } });
+  const session = async () =>
+    (await t.request({ method: 'POST', url: '/checkout/sessions', payload: {} })).json().id as string;
+  const fields = (id: string, payment_method: object) =>
+    t.app.inject({ method: 'POST', url: `/checkout/sessions/${id}/fields`, payload: { payment_method } });
 
   it("stores the card a checkout session holds, under a new row's binding", async () => {
     const id = await session();
-    expect((await fields(id, { method: 'card', number: AMEX, expiration_date: '11/37', security_code: '1234' })).statusCode).toBe(204);
+    expect(
+      (await fields(id, { method: 'card', number: AMEX, expiration_date: '11/37', security_code: '1234' })).statusCode,
+    ).toBe(204);
     const res = await store({ method: 'checkout-session', id, external_identifier: 'from-session' });
     expect(res.statusCode, res.body).toBe(201);
-    expect(res.json()).toMatchObject({ method: 'card', scheme: 'amex', label: '0005', expiration_date: '11/37', external_identifier: 'from-session', details: { bin: '378282' } });
+    expect(res.json()).toMatchObject({
+      method: 'card',
+      scheme: 'amex',
+      label: '0005',
+      expiration_date: '11/37',
+      external_identifier: 'from-session',
+      details: { bin: '378282' },
+    });
     expect(res.json().fingerprint).toBe((await store(card({ number: AMEX }))).json().fingerprint);
-    const row = await t.deps.db.selectFrom('payment_methods').selectAll().where('id', '=', res.json().id).executeTakeFirstOrThrow();
-    const plain = await t.deps.vault.decrypt(t.deps.db, 'default', { ciphertext: row.number_ciphertext!, keyId: row.number_key_id! }, { table: 'payment_methods', column: 'number', rowId: row.id });
+    const row = await t.deps.db
+      .selectFrom('payment_methods')
+      .selectAll()
+      .where('id', '=', res.json().id)
+      .executeTakeFirstOrThrow();
+    const plain = await t.deps.vault.decrypt(
+      t.deps.db,
+      'default',
+      { ciphertext: row.number_ciphertext!, keyId: row.number_key_id! },
+      { table: 'payment_methods', column: 'number', rowId: row.id },
+    );
     expect(plain).toBe(AMEX);
     expect(res.body).not.toContain(AMEX);
   });
@@ -138,8 +191,14 @@ describe('happy (checkout session form)', () => {
   it('answers 400 for a session without card data and 404 for an unknown one', async () => {
     const res = await store({ method: 'checkout-session', id: await session() });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toMatchObject({ code: 'bad_request', message: 'Request failed validation', details: [{ location: 'body', pointer: '/id', type: 'checkout_session_no_card' }] });
-    expect((await store({ method: 'checkout-session', id: '018f0000-0000-7000-8000-000000000000' })).statusCode).toBe(404);
+    expect(res.json()).toMatchObject({
+      code: 'bad_request',
+      message: 'Request failed validation',
+      details: [{ location: 'body', pointer: '/id', type: 'checkout_session_no_card' }],
+    });
+    expect((await store({ method: 'checkout-session', id: '018f0000-0000-7000-8000-000000000000' })).statusCode).toBe(
+      404,
+    );
     const missing = await store({ method: 'checkout-session' });
     expect(missing.statusCode).toBe(422);
     expect(missing.json().detail.map((d: { loc: string[] }) => d.loc.join('.'))).toEqual(['body.id']);
@@ -154,7 +213,10 @@ describe('happy (checkout session form)', () => {
 
 describe('errors', () => {
   it('refuses a list that names the buyer by both keys, pointing at the query', async () => {
-    const res = await t.request({ method: 'GET', url: '/payment-methods?buyer_id=018f0000-0000-7000-8000-000000000000&buyer_external_identifier=x' });
+    const res = await t.request({
+      method: 'GET',
+      url: '/payment-methods?buyer_id=018f0000-0000-7000-8000-000000000000&buyer_external_identifier=x',
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json().details[0]).toMatchObject({ location: 'query', pointer: '/buyer_external_identifier' });
   });
@@ -162,7 +224,10 @@ describe('errors', () => {
   it('refuses a number that fails Luhn, the scheme length, or is not digits, without echoing it', async () => {
     const luhn = await store(card({ number: '4111111111111112' }));
     expect(luhn.statusCode).toBe(400);
-    expect(luhn.json()).toMatchObject({ code: 'bad_request', details: [{ location: 'body', pointer: '/number', type: 'card_number_luhn' }] });
+    expect(luhn.json()).toMatchObject({
+      code: 'bad_request',
+      details: [{ location: 'body', pointer: '/number', type: 'card_number_luhn' }],
+    });
     expect(luhn.body).not.toContain('4111111111111112');
     const length = await store(card({ number: '37828224631000' }));
     expect(length.statusCode).toBe(400);
@@ -189,20 +254,32 @@ describe('errors', () => {
   });
 
   it('answers 404 for an unknown payment method', async () => {
-    expect((await t.request({ method: 'GET', url: '/payment-methods/018f0000-0000-7000-8000-000000000000' })).statusCode).toBe(404);
+    expect(
+      (await t.request({ method: 'GET', url: '/payment-methods/018f0000-0000-7000-8000-000000000000' })).statusCode,
+    ).toBe(404);
   });
 });
 
 describe('security', () => {
-  describe('create', () => runScopeTests(() => t, { request: () => ({ method: 'POST', url: '/payment-methods', payload: card() }), scope: 'payment-methods.write' }));
-  describe('list', () => runScopeTests(() => t, { request: () => ({ method: 'GET', url: '/payment-methods' }), scope: 'payment-methods.read' }));
+  describe('create', () =>
+    runScopeTests(() => t, {
+      request: () => ({ method: 'POST', url: '/payment-methods', payload: card() }),
+      scope: 'payment-methods.write',
+    }));
+  describe('list', () =>
+    runScopeTests(() => t, {
+      request: () => ({ method: 'GET', url: '/payment-methods' }),
+      scope: 'payment-methods.read',
+    }));
 
   it("does not show one merchant account's cards to another", async () => {
     const mine = await createMerchantAccount(t.deps);
     const { id } = (await store(card(), mine)).json();
     expect((await t.request({ method: 'GET', url: `/payment-methods/${id}` })).statusCode).toBe(404);
     expect((await t.request({ method: 'DELETE', url: `/payment-methods/${id}` })).statusCode).toBe(404);
-    expect((await t.request({ method: 'GET', url: `/payment-methods/${id}`, merchantAccountId: mine })).statusCode).toBe(200);
+    expect(
+      (await t.request({ method: 'GET', url: `/payment-methods/${id}`, merchantAccountId: mine })).statusCode,
+    ).toBe(200);
   });
 
   it('never lets a test card number reach a response, a log line, an audit entry or a job', async () => {
@@ -217,7 +294,9 @@ describe('security', () => {
     bodies.push((await store(card({ number: '4111111111111112' }))).body);
     const audit = await sql<{ text: string }>`SELECT row_to_json(a)::text AS text FROM audit_logs a`.execute(t.deps.db);
     const jobs = await sql<{ text: string }>`SELECT row_to_json(j)::text AS text FROM jobs j`.execute(t.deps.db);
-    const everything = [...bodies, ...t.logs, ...audit.rows.map((r) => r.text), ...jobs.rows.map((r) => r.text)].join('\n');
+    const everything = [...bodies, ...t.logs, ...audit.rows.map((r) => r.text), ...jobs.rows.map((r) => r.text)].join(
+      '\n',
+    );
     for (const number of [...numbers, '4111111111111112']) expect(everything).not.toContain(number);
     // As a value of its own: four digits also turn up by chance inside ids and ciphertexts.
     expect(everything).not.toContain('"9876"');

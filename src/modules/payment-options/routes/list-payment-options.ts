@@ -10,7 +10,7 @@ export const listPaymentOptions = defineRoute({
   tags: ['payment-options'],
   summary: 'List the payment options to show at checkout',
   description:
-    'One option per method, from the merchant account\'s active payment services (by position) that accept the currency and country, and whose definition accepts the cart. ' +
+    "One option per method, from the merchant account's active payment services (by position) that accept the currency and country, and whose definition accepts the cart. " +
     'Without a matching service the list is empty. Open to embed tokens; their pins apply to the body. A read: it takes no idempotency-key.',
   status: 200,
   body: PaymentOptionRequestBody,

@@ -1,5 +1,9 @@
 import { defineRoute } from '../../../http/define-route.ts';
-import { CreateSessionBody, CreateSessionSchema, PaymentServiceDefinitionParams } from '../payment-service-definitions.schemas.ts';
+import {
+  CreateSessionBody,
+  CreateSessionSchema,
+  PaymentServiceDefinitionParams,
+} from '../payment-service-definitions.schemas.ts';
 import { createPaymentServiceDefinitionSession as create } from '../payment-service-definitions.service.ts';
 
 export const createPaymentServiceDefinitionSession = defineRoute({

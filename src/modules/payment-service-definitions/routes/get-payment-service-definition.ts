@@ -1,5 +1,8 @@
 import { defineRoute } from '../../../http/define-route.ts';
-import { PaymentServiceDefinitionParams, PaymentServiceDefinitionSchema } from '../payment-service-definitions.schemas.ts';
+import {
+  PaymentServiceDefinitionParams,
+  PaymentServiceDefinitionSchema,
+} from '../payment-service-definitions.schemas.ts';
 import { getPaymentServiceDefinition as get } from '../payment-service-definitions.service.ts';
 
 export const getPaymentServiceDefinition = defineRoute({

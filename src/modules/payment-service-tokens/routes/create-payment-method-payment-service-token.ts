@@ -1,5 +1,9 @@
 import { defineRoute } from '../../../http/define-route.ts';
-import { PaymentServiceTokenCreateBody, PaymentServiceTokenSchema, PaymentServiceTokensParams } from '../payment-service-tokens.schemas.ts';
+import {
+  PaymentServiceTokenCreateBody,
+  PaymentServiceTokenSchema,
+  PaymentServiceTokensParams,
+} from '../payment-service-tokens.schemas.ts';
 import { createPaymentServiceToken } from '../payment-service-tokens.service.ts';
 
 export const createPaymentMethodPaymentServiceToken = defineRoute({

@@ -9,9 +9,11 @@ export const deletePaymentMethodPaymentServiceToken = defineRoute({
   scope: 'payment-methods.write',
   tags: ['payment-service-tokens'],
   summary: 'Delete a gateway token',
-  description: 'Removes the token and destroys its stored value. The payment service is not told: the token may remain valid there.',
+  description:
+    'Removes the token and destroys its stored value. The payment service is not told: the token may remain valid there.',
   status: 204,
   params: PaymentServiceTokenParams,
   response: null,
-  handler: ({ ctx, params }) => deletePaymentServiceToken(ctx, params.payment_method_id, params.payment_service_token_id),
+  handler: ({ ctx, params }) =>
+    deletePaymentServiceToken(ctx, params.payment_method_id, params.payment_service_token_id),
 });

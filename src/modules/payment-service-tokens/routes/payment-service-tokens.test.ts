@@ -20,14 +20,27 @@ const UNKNOWN = '018f0000-0000-7000-8000-000000000000';
 const REDIRECT = 'https://shop.example/return';
 
 async function createService(m: string, extra: Record<string, unknown> = {}): Promise<string> {
-  const payload = { display_name: 'Tokenizing mock', payment_service_definition_id: 'mock-card', fields: [{ key: 'merchant_id', value: 'm-1' }], accepted_currencies: ['USD'], accepted_countries: ['US'], payment_method_tokenization_enabled: true, ...extra };
+  const payload = {
+    display_name: 'Tokenizing mock',
+    payment_service_definition_id: 'mock-card',
+    fields: [{ key: 'merchant_id', value: 'm-1' }],
+    accepted_currencies: ['USD'],
+    accepted_countries: ['US'],
+    payment_method_tokenization_enabled: true,
+    ...extra,
+  };
   const res = await t.request({ method: 'POST', url: '/payment-services', merchantAccountId: m, payload });
   expect(res.statusCode, res.body).toBe(201);
   return res.json().id;
 }
 
 async function storeCard(m: string, number = VISA): Promise<string> {
-  const res = await t.request({ method: 'POST', url: '/payment-methods', merchantAccountId: m, payload: { method: 'card', number, expiration_date: '12/39' } });
+  const res = await t.request({
+    method: 'POST',
+    url: '/payment-methods',
+    merchantAccountId: m,
+    payload: { method: 'card', number, expiration_date: '12/39' },
+  });
   expect(res.statusCode, res.body).toBe(201);
   return res.json().id;
 }
@@ -39,8 +52,10 @@ async function setup(number = VISA) {
 }
 
 const base = (pm: string) => `/payment-methods/${pm}/payment-service-tokens`;
-const create = (m: string, pm: string, payload: object, headers: Record<string, string> = {}) => t.request({ method: 'POST', url: base(pm), merchantAccountId: m, payload, headers });
-const list = (m: string, pm: string, query = '') => t.request({ method: 'GET', url: `${base(pm)}${query}`, merchantAccountId: m });
+const create = (m: string, pm: string, payload: object, headers: Record<string, string> = {}) =>
+  t.request({ method: 'POST', url: base(pm), merchantAccountId: m, payload, headers });
+const list = (m: string, pm: string, query = '') =>
+  t.request({ method: 'GET', url: `${base(pm)}${query}`, merchantAccountId: m });
 const mockConnector = () => t.deps.connectors.get('mock-card') as { tokenize(r: TokenizeRequest): Promise<unknown> };
 
 describe('happy', () => {
@@ -49,13 +64,38 @@ describe('happy', () => {
     const res = await create(m, pm, { payment_service_id: service, redirect_url: REDIRECT });
     expect(res.statusCode, res.body).toBe(201);
     const token = res.json();
-    expect(token).toMatchObject({ type: 'payment-service-token', payment_method_id: pm, payment_service_id: service, status: 'succeeded', approval_url: null, token: expect.stringMatching(/^mock_tok_/) });
-    expect(Object.keys(token).sort()).toEqual(['approval_url', 'created_at', 'id', 'payment_method_id', 'payment_service_id', 'status', 'token', 'type', 'updated_at']);
-    const row = await t.deps.db.selectFrom('payment_service_tokens').selectAll().where('id', '=', token.id).executeTakeFirstOrThrow();
+    expect(token).toMatchObject({
+      type: 'payment-service-token',
+      payment_method_id: pm,
+      payment_service_id: service,
+      status: 'succeeded',
+      approval_url: null,
+      token: expect.stringMatching(/^mock_tok_/),
+    });
+    expect(Object.keys(token).sort()).toEqual([
+      'approval_url',
+      'created_at',
+      'id',
+      'payment_method_id',
+      'payment_service_id',
+      'status',
+      'token',
+      'type',
+      'updated_at',
+    ]);
+    const row = await t.deps.db
+      .selectFrom('payment_service_tokens')
+      .selectAll()
+      .where('id', '=', token.id)
+      .executeTakeFirstOrThrow();
     expect(row.token_ciphertext).toBeTruthy();
     expect(JSON.stringify(row)).not.toContain(token.token);
     expect((await list(m, pm)).json()).toEqual({ items: [token] });
-    const audit = await t.deps.db.selectFrom('audit_logs').select(['action', 'operation_id']).where('resource_id', '=', token.id).execute();
+    const audit = await t.deps.db
+      .selectFrom('audit_logs')
+      .select(['action', 'operation_id'])
+      .where('resource_id', '=', token.id)
+      .execute();
     expect(audit).toEqual([{ action: 'created', operation_id: 'createPaymentMethodPaymentServiceToken' }]);
   });
 
@@ -66,7 +106,13 @@ describe('happy', () => {
     let seen: string | undefined;
     // The `processing` row is committed before the call: another connection sees it.
     const spy = vi.spyOn(connector, 'tokenize').mockImplementationOnce(async (request) => {
-      seen = (await t.deps.db.selectFrom('payment_service_tokens').select('status').where('id', '=', request.idempotencyKey).executeTakeFirst())?.status;
+      seen = (
+        await t.deps.db
+          .selectFrom('payment_service_tokens')
+          .select('status')
+          .where('id', '=', request.idempotencyKey)
+          .executeTakeFirst()
+      )?.status;
       return original(request);
     });
     const res = await create(m, pm, { payment_service_id: service, redirect_url: REDIRECT, security_code: '8642' });
@@ -74,7 +120,12 @@ describe('happy', () => {
     expect(seen).toBe('processing');
     expect(spy).toHaveBeenCalledOnce();
     const request = spy.mock.calls[0]![0];
-    expect(request).toMatchObject({ card: { number: VISA, expirationDate: '12/39', securityCode: '8642' }, redirectUrl: REDIRECT, idempotencyKey: res.json().id, credentials: { merchant_id: 'm-1' } });
+    expect(request).toMatchObject({
+      card: { number: VISA, expirationDate: '12/39', securityCode: '8642' },
+      redirectUrl: REDIRECT,
+      idempotencyKey: res.json().id,
+      credentials: { merchant_id: 'm-1' },
+    });
   });
 
   it('lists newest first and filters by payment_service_id', async () => {
@@ -100,18 +151,35 @@ describe('happy', () => {
 
   it('answers buyer_approval_required with the approval url', async () => {
     const { m, service, pm } = await setup();
-    vi.spyOn(mockConnector(), 'tokenize').mockResolvedValueOnce({ status: 'buyer_approval_required', token: null, approvalUrl: 'https://psp.example/approve/1', errorCode: null, rawResponseCode: null, rawResponseDescription: null });
+    vi.spyOn(mockConnector(), 'tokenize').mockResolvedValueOnce({
+      status: 'buyer_approval_required',
+      token: null,
+      approvalUrl: 'https://psp.example/approve/1',
+      errorCode: null,
+      rawResponseCode: null,
+      rawResponseDescription: null,
+    });
     const res = await create(m, pm, { payment_service_id: service, redirect_url: REDIRECT });
-    expect(res.json()).toMatchObject({ status: 'buyer_approval_required', approval_url: 'https://psp.example/approve/1', token: null });
+    expect(res.json()).toMatchObject({
+      status: 'buyer_approval_required',
+      approval_url: 'https://psp.example/approve/1',
+      token: null,
+    });
   });
 
   it('stays processing when the provider times out, and fails when it is unreachable', async () => {
     const { m, service, pm } = await setup();
     const other = await createService(m, { display_name: 'Second' });
     const spy = vi.spyOn(mockConnector(), 'tokenize').mockRejectedValueOnce(new ConnectorError('timeout', 'slow'));
-    expect((await create(m, pm, { payment_service_id: service, redirect_url: REDIRECT })).json()).toMatchObject({ status: 'processing', token: null });
+    expect((await create(m, pm, { payment_service_id: service, redirect_url: REDIRECT })).json()).toMatchObject({
+      status: 'processing',
+      token: null,
+    });
     spy.mockRejectedValueOnce(new ConnectorError('unavailable', 'down'));
-    expect((await create(m, pm, { payment_service_id: other, redirect_url: REDIRECT })).json()).toMatchObject({ status: 'failed', token: null });
+    expect((await create(m, pm, { payment_service_id: other, redirect_url: REDIRECT })).json()).toMatchObject({
+      status: 'failed',
+      token: null,
+    });
     // The outcome of the processing one is unknown: it blocks a second create until deleted.
     expect((await create(m, pm, { payment_service_id: service, redirect_url: REDIRECT })).statusCode).toBe(409);
   });
@@ -128,7 +196,8 @@ describe('happy', () => {
   it('replays a create byte for byte, without a second connector call', async () => {
     const { m, service, pm } = await setup();
     const spy = vi.spyOn(mockConnector(), 'tokenize');
-    const send = () => create(m, pm, { payment_service_id: service, redirect_url: REDIRECT }, { 'idempotency-key': `pst-${pm}` });
+    const send = () =>
+      create(m, pm, { payment_service_id: service, redirect_url: REDIRECT }, { 'idempotency-key': `pst-${pm}` });
     const first = await send();
     const again = await send();
     expect([again.statusCode, again.headers['idempotent-replayed'], again.body]).toEqual([201, 'true', first.body]);
@@ -138,7 +207,12 @@ describe('happy', () => {
 
 describe('reconciliation', () => {
   const later = (minutes: number) => new Date(Date.now() + minutes * 60_000);
-  const rowOf = (id: string) => t.deps.db.selectFrom('payment_service_tokens').select(['status', 'checks', 'next_check_at', 'error_code']).where('id', '=', id).executeTakeFirstOrThrow();
+  const rowOf = (id: string) =>
+    t.deps.db
+      .selectFrom('payment_service_tokens')
+      .select(['status', 'checks', 'next_check_at', 'error_code'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
   const timedOut = async (number = VISA) => {
     const { m, service, pm } = await setup(number);
     vi.spyOn(mockConnector(), 'tokenize').mockRejectedValueOnce(new ConnectorError('timeout', 'slow'));
@@ -154,10 +228,16 @@ describe('reconciliation', () => {
     const sync = vi.spyOn(t.deps.connectors.get('mock-card'), 'syncToken' as never);
     expect(await reconcileDueTokens(t.deps, later(6))).toBeGreaterThanOrEqual(1);
     // By the create's idempotency key (the row id) and the card's first 6 / last 4 only.
-    expect(sync).toHaveBeenCalledWith(expect.objectContaining({ idempotencyKey: token.id, card: { bin: '41111111', last4: '1111' } }));
+    expect(sync).toHaveBeenCalledWith(
+      expect.objectContaining({ idempotencyKey: token.id, card: { bin: '41111111', last4: '1111' } }),
+    );
     expect(JSON.stringify(sync.mock.calls)).not.toContain(VISA);
     expect(await rowOf(token.id)).toMatchObject({ status: 'succeeded', checks: 1, next_check_at: null });
-    expect((await list(m, pm)).json().items[0]).toMatchObject({ id: token.id, status: 'succeeded', token: expect.stringMatching(/^mock_tok_/) });
+    expect((await list(m, pm)).json().items[0]).toMatchObject({
+      id: token.id,
+      status: 'succeeded',
+      token: expect.stringMatching(/^mock_tok_/),
+    });
   });
 
   it('records a decline as failed, and a create of the pair may then replace it', async () => {
@@ -169,7 +249,9 @@ describe('reconciliation', () => {
 
   it('asks again after 1 hour, then daily, while the provider cannot answer', async () => {
     const { token } = await timedOut();
-    const sync = vi.spyOn(t.deps.connectors.get('mock-card'), 'syncToken' as never).mockRejectedValue(new ConnectorError('timeout', 'slow') as never);
+    const sync = vi
+      .spyOn(t.deps.connectors.get('mock-card'), 'syncToken' as never)
+      .mockRejectedValue(new ConnectorError('timeout', 'slow') as never);
     const start = Date.now();
     await reconcileDueTokens(t.deps, later(6));
     const first = await rowOf(token.id);
@@ -184,9 +266,13 @@ describe('reconciliation', () => {
 
   it('a token deleted meanwhile is not reconciled, and the job is registered on a schedule', async () => {
     const { m, pm, token } = await timedOut();
-    expect((await t.request({ method: 'DELETE', url: `${base(pm)}/${token.id}`, merchantAccountId: m })).statusCode).toBe(204);
+    expect(
+      (await t.request({ method: 'DELETE', url: `${base(pm)}/${token.id}`, merchantAccountId: m })).statusCode,
+    ).toBe(204);
     await reconcileDueTokens(t.deps, later(6));
-    expect(await t.deps.db.selectFrom('payment_service_tokens').select('id').where('id', '=', token.id).execute()).toEqual([]);
+    expect(
+      await t.deps.db.selectFrom('payment_service_tokens').select('id').where('id', '=', token.id).execute(),
+    ).toEqual([]);
     expect(RECURRING.map((r) => r.job.name)).toContain('reconcile-payment-service-tokens');
   });
 });
@@ -210,20 +296,31 @@ describe('errors', () => {
     for (const [id, message] of cases) {
       const res = await create(m, pm, { payment_service_id: id, redirect_url: REDIRECT });
       expect(res.statusCode, res.body).toBe(400);
-      expect(res.json()).toMatchObject({ code: 'bad_request', message: expect.stringContaining(message), details: [{ location: 'body', pointer: '/payment_service_id' }] });
+      expect(res.json()).toMatchObject({
+        code: 'bad_request',
+        message: expect.stringContaining(message),
+        details: [{ location: 'body', pointer: '/payment_service_id' }],
+      });
     }
     expect((await list(m, pm)).json()).toEqual({ items: [] });
   });
 
   it('answers 422 for an invalid body and 404 for an unknown payment method or token', async () => {
     const { m, service, pm } = await setup();
-    for (const payload of [{ payment_service_id: service }, { redirect_url: REDIRECT }, { payment_service_id: service, redirect_url: REDIRECT, security_code: '12' }, { payment_service_id: 'x', redirect_url: REDIRECT }]) {
+    for (const payload of [
+      { payment_service_id: service },
+      { redirect_url: REDIRECT },
+      { payment_service_id: service, redirect_url: REDIRECT, security_code: '12' },
+      { payment_service_id: 'x', redirect_url: REDIRECT },
+    ]) {
       expect((await create(m, pm, payload)).statusCode).toBe(422);
     }
     expect((await create(m, UNKNOWN, { payment_service_id: service, redirect_url: REDIRECT })).statusCode).toBe(404);
     expect((await list(m, UNKNOWN)).statusCode).toBe(404);
     expect((await list(m, pm, '?payment_service_id=nope')).statusCode).toBe(422);
-    expect((await t.request({ method: 'DELETE', url: `${base(pm)}/${UNKNOWN}`, merchantAccountId: m })).statusCode).toBe(404);
+    expect(
+      (await t.request({ method: 'DELETE', url: `${base(pm)}/${UNKNOWN}`, merchantAccountId: m })).statusCode,
+    ).toBe(404);
   });
 });
 
@@ -232,17 +329,41 @@ describe('security', () => {
     const { m, service, pm } = await setup();
     return { m, pm, token: (await create(m, pm, { payment_service_id: service, redirect_url: REDIRECT })).json() };
   };
-  describe('create', () => runScopeTests(() => t, { request: async () => { const { m, service, pm } = await setup(); return { method: 'POST', url: base(pm), merchantAccountId: m, payload: { payment_service_id: service, redirect_url: REDIRECT } }; }, scope: 'payment-methods.write' }));
-  describe('list', () => runScopeTests(() => t, { request: () => ({ method: 'GET', url: base(UNKNOWN) }), scope: 'payment-methods.read' }));
-  describe('delete', () => runScopeTests(() => t, { request: async () => { const { m, pm, token } = await fresh(); return { method: 'DELETE', url: `${base(pm)}/${token.id}`, merchantAccountId: m }; }, scope: 'payment-methods.write' }));
+  describe('create', () =>
+    runScopeTests(() => t, {
+      request: async () => {
+        const { m, service, pm } = await setup();
+        return {
+          method: 'POST',
+          url: base(pm),
+          merchantAccountId: m,
+          payload: { payment_service_id: service, redirect_url: REDIRECT },
+        };
+      },
+      scope: 'payment-methods.write',
+    }));
+  describe('list', () =>
+    runScopeTests(() => t, { request: () => ({ method: 'GET', url: base(UNKNOWN) }), scope: 'payment-methods.read' }));
+  describe('delete', () =>
+    runScopeTests(() => t, {
+      request: async () => {
+        const { m, pm, token } = await fresh();
+        return { method: 'DELETE', url: `${base(pm)}/${token.id}`, merchantAccountId: m };
+      },
+      scope: 'payment-methods.write',
+    }));
 
   it("answers 404 for another merchant account's payment method and tokens", async () => {
     const { m, pm, token } = await fresh();
     const other = await createMerchantAccount(t.deps);
     const theirService = await createService(other);
-    expect((await create(other, pm, { payment_service_id: theirService, redirect_url: REDIRECT })).statusCode).toBe(404);
+    expect((await create(other, pm, { payment_service_id: theirService, redirect_url: REDIRECT })).statusCode).toBe(
+      404,
+    );
     expect((await list(other, pm)).statusCode).toBe(404);
-    expect((await t.request({ method: 'DELETE', url: `${base(pm)}/${token.id}`, merchantAccountId: other })).statusCode).toBe(404);
+    expect(
+      (await t.request({ method: 'DELETE', url: `${base(pm)}/${token.id}`, merchantAccountId: other })).statusCode,
+    ).toBe(404);
     expect((await list(m, pm)).json().items).toEqual([token]);
   });
 
@@ -258,7 +379,13 @@ describe('security', () => {
     const listed = await list(m, pm);
     const audit = await sql<{ text: string }>`SELECT row_to_json(a)::text AS text FROM audit_logs a`.execute(t.deps.db);
     const jobs = await sql<{ text: string }>`SELECT row_to_json(j)::text AS text FROM jobs j`.execute(t.deps.db);
-    const everything = [created.body, listed.body, ...t.logs, ...audit.rows.map((r) => r.text), ...jobs.rows.map((r) => r.text)].join('\n');
+    const everything = [
+      created.body,
+      listed.body,
+      ...t.logs,
+      ...audit.rows.map((r) => r.text),
+      ...jobs.rows.map((r) => r.text),
+    ].join('\n');
     expect(everything).not.toContain(VISA);
     expect(everything).not.toContain('"8642"');
     expect(t.logs.join('\n')).not.toContain(created.json().token);

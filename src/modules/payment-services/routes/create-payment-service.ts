@@ -16,7 +16,7 @@ export const createPaymentService = defineRoute({
   summary: 'Configure a new payment service (a connection to a payment service definition)',
   description:
     'The fields must be those of the definition: every required one, no unknown key; the connector then verifies them. Secret field values are stored encrypted and never returned. `position` defaults to after the last service of the same method.\n\n' +
-    'The original API\'s client libraries name this operation `update_payment_service` (`updatePaymentService`): they swap the names of create and update.',
+    "The original API's client libraries name this operation `update_payment_service` (`updatePaymentService`): they swap the names of create and update.",
   status: 201,
   body: CreatePaymentServiceBody,
   response: PaymentServiceSchema,

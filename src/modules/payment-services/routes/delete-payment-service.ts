@@ -9,7 +9,8 @@ export const deletePaymentService = defineRoute({
   scope: 'payment-services.write',
   tags: ['payment-services'],
   summary: 'Delete a payment service configuration',
-  description: 'Soft delete: the service is no longer routed to or changeable, its secret values are destroyed, and it stays readable with `is_deleted: true`.',
+  description:
+    'Soft delete: the service is no longer routed to or changeable, its secret values are destroyed, and it stays readable with `is_deleted: true`.',
   status: 204,
   params: PaymentServiceParams,
   response: null,

@@ -9,7 +9,8 @@ export const listPaymentServices = defineRoute({
   scope: 'payment-services.read',
   tags: ['payment-services'],
   summary: 'List configured payment services, newest first',
-  description: '`deleted=true` lists only deleted services; by default only services that are not deleted. `method` keeps one method.',
+  description:
+    '`deleted=true` lists only deleted services; by default only services that are not deleted. `method` keeps one method.',
   status: 200,
   querystring: ListPaymentServicesQuery,
   response: PaymentServicesSchema,

@@ -15,7 +15,7 @@ export const updatePaymentService = defineRoute({
   summary: 'Change a configured payment service (partial update)',
   description:
     'Fields that are not sent, or sent as null, keep their value; `merchant_profile: null` clears the profile and a null scheme entry removes that scheme. `fields` and `reporting_fields` merge key by key (an empty value removes an optional field) and the merged credentials are verified again. A deleted service answers 404.\n\n' +
-    'The original API\'s client libraries name this operation `create_payment_service` (`createPaymentService`): they swap the names of create and update.',
+    "The original API's client libraries name this operation `create_payment_service` (`createPaymentService`): they swap the names of create and update.",
   status: 200,
   params: PaymentServiceParams,
   body: UpdatePaymentServiceBody,

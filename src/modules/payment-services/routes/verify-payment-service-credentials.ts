@@ -9,7 +9,8 @@ export const verifyPaymentServiceCredentials = defineRoute({
   scope: 'payment-services.write',
   tags: ['payment-services'],
   summary: 'Check payment service credentials without saving them',
-  description: 'Answers 200 with an empty object when the credentials pass, 400 naming each field at fault otherwise. With `payment_service_id`, the fields sent are merged over the stored ones first.',
+  description:
+    'Answers 200 with an empty object when the credentials pass, 400 naming each field at fault otherwise. With `payment_service_id`, the fields sent are merged over the stored ones first.',
   status: 200,
   body: VerifyCredentialsBody,
   response: VerifyCredentialsResult,

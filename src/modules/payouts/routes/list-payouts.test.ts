@@ -6,12 +6,24 @@ import { runScopeTests } from '../../../../test/helpers/scope-tests.ts';
 let t: TestApp;
 let merchant: string;
 let service: string;
-const made: Array<{ id: string; status: string; external_identifier: string | null; payment_service_payout_id: string | null; created_at: string }> = [];
+const made: Array<{
+  id: string;
+  status: string;
+  external_identifier: string | null;
+  payment_service_payout_id: string | null;
+  created_at: string;
+}> = [];
 beforeAll(async () => {
   t = await buildTestApp();
   ({ merchantAccountId: merchant, paymentServiceId: service } = await merchantWithMockCard(t));
   // Oldest first: succeeded, declined, pending, failed, succeeded.
-  for (const [amount, ext] of [[1000, 'a'], [3005, 'b'], [3077, 'c'], [3096, null], [1200, 'a']] as const) {
+  for (const [amount, ext] of [
+    [1000, 'a'],
+    [3005, 'b'],
+    [3077, 'c'],
+    [3096, null],
+    [1200, 'a'],
+  ] as const) {
     const res = await postPayout(t, merchant, service, { amount, ...(ext ? { external_identifier: ext } : {}) });
     expect(res.statusCode, res.body).toBe(201);
     made.push(res.json());
@@ -53,8 +65,12 @@ describe('happy', () => {
     const at = encodeURIComponent(made[2]!.created_at);
     expect(ids(await list(`?created_at_gte=${at}`))).toEqual(newestFirst().slice(0, 3));
     expect(ids(await list(`?created_at_lte=${at}`))).toEqual(newestFirst().slice(2));
-    expect(ids(await list(`?updated_at_gte=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`))).toEqual([]);
-    expect(ids(await list(`?updated_at_lte=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`))).toHaveLength(5);
+    expect(
+      ids(await list(`?updated_at_gte=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`)),
+    ).toEqual([]);
+    expect(
+      ids(await list(`?updated_at_lte=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`)),
+    ).toHaveLength(5);
   });
 
   it('reads one payout', async () => {
@@ -66,30 +82,61 @@ describe('happy', () => {
 
 describe('errors', () => {
   it('answers 422 for bad filters and 400 for a cursor of other filters', async () => {
-    for (const [query, loc] of [['status=lost', ['query', 'status', 0]], ['created_at_gte=yesterday', ['query', 'created_at_gte']], ['limit=101', ['query', 'limit']], ['external_identifier=' + 'x'.repeat(201), ['query', 'external_identifier']]] as const) {
+    for (const [query, loc] of [
+      ['status=lost', ['query', 'status', 0]],
+      ['created_at_gte=yesterday', ['query', 'created_at_gte']],
+      ['limit=101', ['query', 'limit']],
+      [`external_identifier=${'x'.repeat(201)}`, ['query', 'external_identifier']],
+    ] as const) {
       const res = await t.request({ method: 'GET', url: `/payouts?${query}`, merchantAccountId: merchant });
       expect(res.statusCode, res.body).toBe(422);
       expect(res.json().detail.map((d: { loc: unknown }) => d.loc)).toContainEqual(loc);
     }
     const cursor = (await list('?limit=1&status=succeeded')).next_cursor;
-    const res = await t.request({ method: 'GET', url: `/payouts?limit=1&status=declined&cursor=${encodeURIComponent(cursor)}`, merchantAccountId: merchant });
+    const res = await t.request({
+      method: 'GET',
+      url: `/payouts?limit=1&status=declined&cursor=${encodeURIComponent(cursor)}`,
+      merchantAccountId: merchant,
+    });
     expect(res.statusCode).toBe(400);
   });
 
   it('answers 404 for an unknown payout and 422 for an id that is not a uuid', async () => {
-    expect((await t.request({ method: 'GET', url: '/payouts/018f0000-0000-7000-8000-000000000000', merchantAccountId: merchant })).statusCode).toBe(404);
-    expect((await t.request({ method: 'GET', url: '/payouts/nope', merchantAccountId: merchant })).statusCode).toBe(422);
+    expect(
+      (
+        await t.request({
+          method: 'GET',
+          url: '/payouts/018f0000-0000-7000-8000-000000000000',
+          merchantAccountId: merchant,
+        })
+      ).statusCode,
+    ).toBe(404);
+    expect((await t.request({ method: 'GET', url: '/payouts/nope', merchantAccountId: merchant })).statusCode).toBe(
+      422,
+    );
   });
 });
 
 describe('security', () => {
-  describe('listPayouts', () => runScopeTests(() => t, { request: () => ({ method: 'GET', url: '/payouts', merchantAccountId: merchant }), scope: 'payouts.read' }));
-  describe('getPayout', () => runScopeTests(() => t, { request: () => ({ method: 'GET', url: `/payouts/${made[0]!.id}`, merchantAccountId: merchant }), scope: 'payouts.read' }));
+  describe('listPayouts', () =>
+    runScopeTests(() => t, {
+      request: () => ({ method: 'GET', url: '/payouts', merchantAccountId: merchant }),
+      scope: 'payouts.read',
+    }));
+  describe('getPayout', () =>
+    runScopeTests(() => t, {
+      request: () => ({ method: 'GET', url: `/payouts/${made[0]!.id}`, merchantAccountId: merchant }),
+      scope: 'payouts.read',
+    }));
 
   it("never shows another merchant account's payouts", async () => {
     const other = await merchantWithMockCard(t);
     expect((await list('', other.merchantAccountId)).items).toEqual([]);
-    const res = await t.request({ method: 'GET', url: `/payouts/${made[0]!.id}`, merchantAccountId: other.merchantAccountId });
+    const res = await t.request({
+      method: 'GET',
+      url: `/payouts/${made[0]!.id}`,
+      merchantAccountId: other.merchantAccountId,
+    });
     expect(res.json()).toMatchObject({ code: 'not_found', status: 404 });
   });
 });

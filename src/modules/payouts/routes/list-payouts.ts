@@ -9,7 +9,8 @@ export const listPayouts = defineRoute({
   scope: 'payouts.read',
   tags: ['payouts'],
   summary: 'List payouts, newest first',
-  description: 'Filters: created and updated ranges (with a time zone offset), external_identifier, payment_service_payout_id, and status (repeat the key to match any).',
+  description:
+    'Filters: created and updated ranges (with a time zone offset), external_identifier, payment_service_payout_id, and status (repeat the key to match any).',
   status: 200,
   querystring: ListPayoutsQuery,
   response: PayoutsSchema,

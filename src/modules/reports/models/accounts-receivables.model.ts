@@ -6,7 +6,18 @@ interface Params {
   filters?: { timestamp?: DateFilterJson | null; currency?: string[] | null } | null;
 }
 
-const HEADER = ['date', 'currency', 'captured_amount', 'captured_amount_formatted', 'settled_amount', 'settled_amount_formatted', 'receivable_amount', 'receivable_amount_formatted', 'outstanding_amount', 'outstanding_amount_formatted'];
+const HEADER = [
+  'date',
+  'currency',
+  'captured_amount',
+  'captured_amount_formatted',
+  'settled_amount',
+  'settled_amount_formatted',
+  'receivable_amount',
+  'receivable_amount_formatted',
+  'outstanding_amount',
+  'outstanding_amount_formatted',
+];
 
 /**
  * Per local day (in the report's time zone) and currency: what was captured (successful captures,
@@ -19,8 +30,10 @@ export const accountsReceivablesModel: ReportModelDef<Params> = {
   query(_db, merchantAccountId, params, view) {
     const f = params.filters ?? {};
     const { gte, lt } = resolveRange(f.timestamp, view.reference, view.timeZone);
-    const bounds = (column: string) => sql`${gte ? sql`AND ${sql.ref(column)} >= ${gte}` : sql``} ${lt ? sql`AND ${sql.ref(column)} < ${lt}` : sql``}`;
-    const currencies = (column: string) => (f.currency ? sql`AND ${sql.ref(column)} IN (${sql.join(f.currency)})` : sql``);
+    const bounds = (column: string) =>
+      sql`${gte ? sql`AND ${sql.ref(column)} >= ${gte}` : sql``} ${lt ? sql`AND ${sql.ref(column)} < ${lt}` : sql``}`;
+    const currencies = (column: string) =>
+      f.currency ? sql`AND ${sql.ref(column)} IN (${sql.join(f.currency)})` : sql``;
     const tz = view.timeZone;
     return sql`
       SELECT day, currency, sum(captured) AS captured, sum(settled) AS settled,
@@ -42,7 +55,12 @@ export const accountsReceivablesModel: ReportModelDef<Params> = {
   },
   cells(row) {
     const currency = row.currency as string;
-    const amounts = [Number(row.captured), Number(row.settled), Number(row.captured) - Number(row.settled), Number(row.outstanding)];
+    const amounts = [
+      Number(row.captured),
+      Number(row.settled),
+      Number(row.captured) - Number(row.settled),
+      Number(row.outstanding),
+    ];
     return [text(row.day), currency, ...amounts.flatMap((amount) => [amount, decimal(amount, currency)])];
   },
 };

@@ -40,4 +40,5 @@ export function stamp(value: unknown, view: ReportView): string | null {
   return Number.isNaN(date.getTime()) ? null : formatLocal(date, view.timeZone);
 }
 
-export const text = (value: unknown): string | null => (value === null || value === undefined ? null : typeof value === 'string' ? value : JSON.stringify(value));
+export const text = (value: unknown): string | null =>
+  value === null || value === undefined ? null : typeof value === 'string' ? value : JSON.stringify(value);

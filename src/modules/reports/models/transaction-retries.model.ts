@@ -8,9 +8,24 @@ interface Params {
 }
 
 const HEADER = [
-  'transaction_id', 'transaction_external_identifier', 'attempt_number', 'attempts', 'attempted_at', 'payment_service_id', 'payment_service_definition_id',
-  'payment_service_display_name', 'outcome', 'error_code', 'raw_response_code', 'raw_response_description', 'retry_reason', 'next_payment_service_id',
-  'amount', 'amount_formatted', 'currency', 'transaction_status',
+  'transaction_id',
+  'transaction_external_identifier',
+  'attempt_number',
+  'attempts',
+  'attempted_at',
+  'payment_service_id',
+  'payment_service_definition_id',
+  'payment_service_display_name',
+  'outcome',
+  'error_code',
+  'raw_response_code',
+  'raw_response_description',
+  'retry_reason',
+  'next_payment_service_id',
+  'amount',
+  'amount_formatted',
+  'currency',
+  'transaction_status',
 ];
 
 /**
@@ -43,10 +58,24 @@ export const transactionRetriesModel: ReportModelDef<Params> = {
   cells(row, _params, view) {
     const failover = (row.failover as Record<string, unknown> | null) ?? null;
     return [
-      text(row.transaction_id), text(row.external_identifier), Number(row.attempt_number), Number(row.attempts), stamp(row.created_at, view),
-      text(row.payment_service_id), text(row.payment_service_definition_id), text(row.payment_service_display_name), text(row.status), text(row.error_code),
-      text(row.raw_response_code), text(row.raw_response_description), text(failover?.reason), text(failover?.to),
-      Number(row.amount), decimal(Number(row.amount), row.currency as string), text(row.currency), text(row.transaction_status),
+      text(row.transaction_id),
+      text(row.external_identifier),
+      Number(row.attempt_number),
+      Number(row.attempts),
+      stamp(row.created_at, view),
+      text(row.payment_service_id),
+      text(row.payment_service_definition_id),
+      text(row.payment_service_display_name),
+      text(row.status),
+      text(row.error_code),
+      text(row.raw_response_code),
+      text(row.raw_response_description),
+      text(failover?.reason),
+      text(failover?.to),
+      Number(row.amount),
+      decimal(Number(row.amount), row.currency as string),
+      text(row.currency),
+      text(row.transaction_status),
     ];
   },
 };

@@ -1,6 +1,10 @@
 import { defineRoute } from '../../../http/define-route.ts';
 import { createReportExecutionUrl as run } from '../report-executions.service.ts';
-import { CreateReportExecutionUrlBody, ReportExecutionUrlParams, ReportExecutionUrlSchema } from '../reports.schemas.ts';
+import {
+  CreateReportExecutionUrlBody,
+  ReportExecutionUrlParams,
+  ReportExecutionUrlSchema,
+} from '../reports.schemas.ts';
 
 export const createReportExecutionUrl = defineRoute({
   operationId: 'createReportExecutionUrl',
@@ -8,8 +12,9 @@ export const createReportExecutionUrl = defineRoute({
   url: '/reports/:report_id/executions/:report_execution_id/url',
   scope: 'reports.read',
   tags: ['reports'],
-  summary: 'Create a signed, time-limited download URL of an execution\'s file',
-  description: 'The URL needs no bearer token and streams the gzip-compressed CSV file; it is 403 once expired or if any part is changed. The execution must have succeeded; it becomes `dispatched`.',
+  summary: "Create a signed, time-limited download URL of an execution's file",
+  description:
+    'The URL needs no bearer token and streams the gzip-compressed CSV file; it is 403 once expired or if any part is changed. The execution must have succeeded; it becomes `dispatched`.',
   status: 200,
   params: ReportExecutionUrlParams,
   body: CreateReportExecutionUrlBody,

@@ -11,7 +11,7 @@ export const createReport = defineRoute({
   summary: 'Create a report (a CSV export, once or on a schedule)',
   description:
     '`spec.model` chooses the content (transactions, transaction_retries, detailed_settlement, accounts_receivables) and the form of `spec.params`; an unknown column, filter or value is a 422 naming it. ' +
-    '`once` runs at once; `daily`, `weekly` (Mondays) and `monthly` (the 1st) run at midnight in `schedule_timezone`. Files mask buyers\' personal data unless the creating credential holds buyers.billing-details.read. See docs/reports.md.',
+    "`once` runs at once; `daily`, `weekly` (Mondays) and `monthly` (the 1st) run at midnight in `schedule_timezone`. Files mask buyers' personal data unless the creating credential holds buyers.billing-details.read. See docs/reports.md.",
   status: 201,
   body: CreateReportBody,
   response: ReportSchema,

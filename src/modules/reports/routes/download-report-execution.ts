@@ -17,8 +17,9 @@ export const downloadReportExecution = defineRoute({
   scope: null,
   merchantScoped: false,
   tags: ['reports'],
-  summary: 'Download an execution\'s file through its signed URL (gzip-compressed CSV); no token needed',
-  description: 'Made by POST /reports/{report_id}/executions/{report_execution_id}/url. 403 when the URL has expired or was changed.',
+  summary: "Download an execution's file through its signed URL (gzip-compressed CSV); no token needed",
+  description:
+    'Made by POST /reports/{report_id}/executions/{report_execution_id}/url. 403 when the URL has expired or was changed.',
   status: 200,
   params: ReportExecutionParams,
   querystring: DownloadQuery,

@@ -9,7 +9,8 @@ export const listAllReportExecutions = defineRoute({
   scope: 'reports.read',
   tags: ['reports'],
   summary: 'List the executions of every report, newest first',
-  description: 'Filters: created_at range (with a time zone offset), creator_id and status (repeat the key to match any), report_name (part of it, case-insensitive).',
+  description:
+    'Filters: created_at range (with a time zone offset), creator_id and status (repeat the key to match any), report_name (part of it, case-insensitive).',
   status: 200,
   querystring: ListReportExecutionsQuery,
   response: ReportExecutionsSchema,

@@ -9,7 +9,8 @@ export const listReports = defineRoute({
   scope: 'reports.read',
   tags: ['reports'],
   summary: 'List reports, newest first',
-  description: 'Filters: name (part of it, case-insensitive), schedule (repeat the key to match any), schedule_enabled.',
+  description:
+    'Filters: name (part of it, case-insensitive), schedule (repeat the key to match any), schedule_enabled.',
   status: 200,
   querystring: ListReportsQuery,
   response: ReportsSchema,

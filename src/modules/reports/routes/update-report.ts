@@ -9,7 +9,8 @@ export const updateReport = defineRoute({
   scope: 'reports.write',
   tags: ['reports'],
   summary: 'Rename a report, change its description, pause or resume its schedule',
-  description: 'The spec and the schedule cannot change. `schedule_enabled: false` pauses a schedule; switching it back on plans the next midnight from now (missed runs are not made).',
+  description:
+    'The spec and the schedule cannot change. `schedule_enabled: false` pauses a schedule; switching it back on plans the next midnight from now (missed runs are not made).',
   status: 200,
   params: ReportParams,
   body: UpdateReportBody,

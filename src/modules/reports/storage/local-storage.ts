@@ -18,7 +18,8 @@ export class LocalReportStorage implements ReportStorage {
   private pathOf(key: string): string {
     const full = path.resolve(this.root, key);
     // Keys are made by reportFileKey; refuse anything that would leave the directory all the same.
-    if (!full.startsWith(`${this.root}${path.sep}`)) throw new Error(`report file key ${key} leaves the reports directory`);
+    if (!full.startsWith(`${this.root}${path.sep}`))
+      throw new Error(`report file key ${key} leaves the reports directory`);
     return full;
   }
 

@@ -9,10 +9,14 @@ const instances = new WeakMap<Config, ReportStorage>();
 export function reportStorage(config: Config): ReportStorage {
   let storage = instances.get(config);
   if (!storage) {
-    storage = config.reports.storage === 's3' ? new S3ReportStorage(config.reports.s3!) : new LocalReportStorage(config.dataDir);
+    storage =
+      config.reports.storage === 's3'
+        ? new S3ReportStorage(config.reports.s3!)
+        : new LocalReportStorage(config.dataDir);
     instances.set(config, storage);
   }
   return storage;
 }
 
-export const reportFileKey = (merchantAccountId: string, executionId: string) => `${encodeURIComponent(merchantAccountId)}/${executionId}.csv.gz`;
+export const reportFileKey = (merchantAccountId: string, executionId: string) =>
+  `${encodeURIComponent(merchantAccountId)}/${executionId}.csv.gz`;

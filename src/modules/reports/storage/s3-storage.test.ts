@@ -22,11 +22,32 @@ let t: TestApp;
 
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 's3rver-'));
-  server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: dir, configureBuckets: [{ name: 'reports', configs: [] }] });
+  server = new S3rver({
+    address: '127.0.0.1',
+    port: 0,
+    silent: true,
+    directory: dir,
+    configureBuckets: [{ name: 'reports', configs: [] }],
+  });
   const { port } = await server.run();
   const endpoint = `http://127.0.0.1:${port}`;
-  settings = { bucket: 'reports', region: 'us-east-1', endpoint, accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER', prefix: 'exports/', forcePathStyle: true };
-  t = await buildTestApp({ REPORTS_STORAGE: 's3', REPORTS_S3_BUCKET: 'reports', REPORTS_S3_ENDPOINT: endpoint, REPORTS_S3_ACCESS_KEY_ID: 'S3RVER', REPORTS_S3_SECRET_ACCESS_KEY: 'S3RVER', REPORTS_S3_PREFIX: 'exports/' });
+  settings = {
+    bucket: 'reports',
+    region: 'us-east-1',
+    endpoint,
+    accessKeyId: 'S3RVER',
+    secretAccessKey: 'S3RVER',
+    prefix: 'exports/',
+    forcePathStyle: true,
+  };
+  t = await buildTestApp({
+    REPORTS_STORAGE: 's3',
+    REPORTS_S3_BUCKET: 'reports',
+    REPORTS_S3_ENDPOINT: endpoint,
+    REPORTS_S3_ACCESS_KEY_ID: 'S3RVER',
+    REPORTS_S3_SECRET_ACCESS_KEY: 'S3RVER',
+    REPORTS_S3_PREFIX: 'exports/',
+  });
 });
 afterAll(async () => {
   await t?.close();
@@ -45,7 +66,10 @@ describe('happy', () => {
   it('stores a stream larger than one part (multipart upload), reads it back, deletes it', async () => {
     const storage = new S3ReportStorage(settings);
     const data = randomBytes(12 * 1024 * 1024);
-    const size = await storage.put('m/big.csv.gz', Readable.from([data.subarray(0, 7_000_000), data.subarray(7_000_000)]));
+    const size = await storage.put(
+      'm/big.csv.gz',
+      Readable.from([data.subarray(0, 7_000_000), data.subarray(7_000_000)]),
+    );
     expect(size).toBe(data.length);
     expect(sha(await bytesOf((await storage.get('m/big.csv.gz'))!))).toBe(sha(data));
     await storage.delete('m/big.csv.gz');
@@ -53,15 +77,28 @@ describe('happy', () => {
     expect(await storage.get('m/never-written.csv.gz')).toBeNull();
   });
 
-  it('writes an execution\'s file to the bucket, serves it through the signed URL, purges it', async () => {
+  it("writes an execution's file to the bucket, serves it through the signed URL, purges it", async () => {
     const { merchantAccountId: m } = await merchantWithMockCard(t);
-    const paid = await t.request({ method: 'POST', url: '/transactions', merchantAccountId: m, payload: { amount: 4200, currency: 'EUR', payment_method: card() } });
-    const { report, execution } = await runReport(t, m, { spec: { model: 'transactions', params: { fields: ['id', 'amount'] } } });
+    const paid = await t.request({
+      method: 'POST',
+      url: '/transactions',
+      merchantAccountId: m,
+      payload: { amount: 4200, currency: 'EUR', payment_method: card() },
+    });
+    const { report, execution } = await runReport(t, m, {
+      spec: { model: 'transactions', params: { fields: ['id', 'amount'] } },
+    });
     expect(execution).toMatchObject({ status: 'succeeded', row_count: 1 });
     const stored = await new S3ReportStorage(settings).get(`${m}/${execution.id}.csv.gz`);
-    expect(gunzipSync(await bytesOf(stored!)).toString()).toBe(`id,amount,amount_formatted\r\n${paid.json().id},4200,42.00\r\n`);
-    expect(records((await downloadCsv(t, m, report.id, execution.id)).rows)).toEqual([{ id: paid.json().id, amount: '4200', amount_formatted: '42.00' }]);
-    await sql`UPDATE report_executions SET created_at = now() - interval '100 days' WHERE id = ${execution.id}`.execute(t.deps.db);
+    expect(gunzipSync(await bytesOf(stored!)).toString()).toBe(
+      `id,amount,amount_formatted\r\n${paid.json().id},4200,42.00\r\n`,
+    );
+    expect(records((await downloadCsv(t, m, report.id, execution.id)).rows)).toEqual([
+      { id: paid.json().id, amount: '4200', amount_formatted: '42.00' },
+    ]);
+    await sql`UPDATE report_executions SET created_at = now() - interval '100 days' WHERE id = ${execution.id}`.execute(
+      t.deps.db,
+    );
     await purgeExpiredReportExecutions(t.deps, new Date());
     expect(await new S3ReportStorage(settings).get(`${m}/${execution.id}.csv.gz`)).toBeNull();
   });

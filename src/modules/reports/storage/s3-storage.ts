@@ -28,7 +28,9 @@ export class S3ReportStorage implements ReportStorage {
       region: settings.region,
       forcePathStyle: settings.forcePathStyle,
       ...(settings.endpoint ? { endpoint: settings.endpoint } : {}),
-      ...(settings.accessKeyId && settings.secretAccessKey ? { credentials: { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey } } : {}),
+      ...(settings.accessKeyId && settings.secretAccessKey
+        ? { credentials: { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey } }
+        : {}),
     });
   }
 
@@ -39,7 +41,13 @@ export class S3ReportStorage implements ReportStorage {
   async put(key: string, body: Readable): Promise<number> {
     const upload = new Upload({
       client: this.client,
-      params: { Bucket: this.settings.bucket, Key: this.keyOf(key), Body: body, ContentType: 'text/csv', ContentEncoding: 'gzip' },
+      params: {
+        Bucket: this.settings.bucket,
+        Key: this.keyOf(key),
+        Body: body,
+        ContentType: 'text/csv',
+        ContentEncoding: 'gzip',
+      },
       queueSize: 2,
       partSize: 5 * 1024 * 1024,
       leavePartsOnError: false,
@@ -51,7 +59,9 @@ export class S3ReportStorage implements ReportStorage {
 
   async get(key: string): Promise<Readable | null> {
     try {
-      const result = await this.client.send(new GetObjectCommand({ Bucket: this.settings.bucket, Key: this.keyOf(key) }));
+      const result = await this.client.send(
+        new GetObjectCommand({ Bucket: this.settings.bucket, Key: this.keyOf(key) }),
+      );
       return (result.Body as Readable | undefined) ?? null;
     } catch (error) {
       if (error instanceof NoSuchKey || (error as { name?: string }).name === 'NoSuchKey') return null;

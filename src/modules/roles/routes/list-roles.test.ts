@@ -43,7 +43,8 @@ describe('happy', () => {
       applies_to: [],
       is_standalone_assignable: true,
     });
-    for (const addOn of page.items.slice(6)) expect(addOn).toMatchObject({ applies_to: ['analyst', 'customer-support'], is_standalone_assignable: false });
+    for (const addOn of page.items.slice(6))
+      expect(addOn).toMatchObject({ applies_to: ['analyst', 'customer-support'], is_standalone_assignable: false });
     expect(page.items.find((r) => r.slug === 'pii-viewer')!.permissions.allow).toEqual(['buyers.billing-details.read']);
   });
 
@@ -63,7 +64,8 @@ describe('happy', () => {
   it('grants only scopes the API has, and no role but administrator may change payment services or API keys', () => {
     for (const slug of ROLE_SLUGS) {
       for (const scope of ROLES[slug].allow) expect(ALL_SCOPES, `${slug}: ${scope}`).toContain(scope);
-      if (slug !== 'administrator' && slug !== 'system-manager') expect(ROLES[slug].allow).not.toContain('payment-services.write');
+      if (slug !== 'administrator' && slug !== 'system-manager')
+        expect(ROLES[slug].allow).not.toContain('payment-services.write');
       if (slug !== 'administrator') expect(ROLES[slug].allow).not.toContain('api-key-pairs.write');
     }
   });
@@ -72,10 +74,18 @@ describe('happy', () => {
     const doc = fs.readFileSync(path.resolve(import.meta.dirname, '../../../../docs/dashboard.md'), 'utf8');
     const section = doc.split('## Roles and their scopes')[1]!.split('\n## ')[0]!;
     const rows = section.split('\n').filter((line) => line.startsWith('| `'));
-    const table = Object.fromEntries(rows.map((line) => {
-      const [, slug, scopes] = line.split('|').map((cell) => cell.trim());
-      return [slug!.replace(/`/g, ''), scopes!.split(',').map((s) => s.trim().replace(/`/g, '')).sort()];
-    }));
+    const table = Object.fromEntries(
+      rows.map((line) => {
+        const [, slug, scopes] = line.split('|').map((cell) => cell.trim());
+        return [
+          slug!.replace(/`/g, ''),
+          scopes!
+            .split(',')
+            .map((s) => s.trim().replace(/`/g, ''))
+            .sort(),
+        ];
+      }),
+    );
     expect(table).toEqual(Object.fromEntries(ROLE_SLUGS.map((slug) => [slug, [...ROLES[slug].allow].sort()])));
   });
 });

@@ -6,12 +6,19 @@ import { withTransactionResult } from '../../../lib/return-url.ts';
 import { approvalPage, recordBuyerApproval } from '../../transactions/reconcile/buyer-approval.service.ts';
 import { renderApprovalPage } from '../approval-page.ts';
 
-const Params = Type.Object({ merchant_account_id: Type.String({ minLength: 1, maxLength: 255 }), attempt_id: Type.String({ format: 'uuid' }) });
-export const Html = Type.Unsafe<string>({ description: 'An HTML page', content: { 'text/html': { schema: { type: 'string' } } } });
+const Params = Type.Object({
+  merchant_account_id: Type.String({ minLength: 1, maxLength: 255 }),
+  attempt_id: Type.String({ format: 'uuid' }),
+});
+export const Html = Type.Unsafe<string>({
+  description: 'An HTML page',
+  content: { 'text/html': { schema: { type: 'string' } } },
+});
 
 /** Sandbox only: in production the simulated provider's pages do not exist. */
 export function sandboxOnly(environment: string): void {
-  if (environment === 'production') throw new AppError('not_found', 'Sandbox approval and 3DS challenge pages exist in the sandbox environment only');
+  if (environment === 'production')
+    throw new AppError('not_found', 'Sandbox approval and 3DS challenge pages exist in the sandbox environment only');
 }
 
 /**
@@ -24,7 +31,9 @@ export function sandboxOnly(environment: string): void {
  */
 export const html = (reply: { headers(h: Record<string, string>): unknown }, options: { framable?: boolean } = {}) =>
   reply.headers({
-    'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff',
+    'content-type': 'text/html; charset=utf-8',
+    'cache-control': 'no-store',
+    'x-content-type-options': 'nosniff',
     'content-security-policy': `default-src 'none'; style-src 'self'; form-action 'self' http: https:${options.framable ? '' : "; frame-ancestors 'none'"}`,
     ...(options.framable ? {} : { 'x-frame-options': 'DENY' }),
   });
@@ -33,7 +42,12 @@ export const html = (reply: { headers(h: Record<string, string>): unknown }, opt
 export const safeReturn = (url: string | null) => (url && /^https?:\/\//i.test(url) ? url : null);
 
 /** Sends the buyer back to the payment method's redirect_url with the transaction's id and status (a Refresh header: the page has no script). */
-export function sendBack(reply: { headers(h: Record<string, string>): unknown }, redirectUrl: string | null, transactionId: string, status: string): void {
+export function sendBack(
+  reply: { headers(h: Record<string, string>): unknown },
+  redirectUrl: string | null,
+  transactionId: string,
+  status: string,
+): void {
   const back = safeReturn(redirectUrl);
   if (back) reply.headers({ refresh: `0;url=${withTransactionResult(back, transactionId, status)}` });
 }
@@ -51,7 +65,9 @@ export const getSandboxApproval = defineRoute({
   response: Html,
   handler: async ({ ctx, params, reply, request }) => {
     sandboxOnly(ctx.deps.config.environment);
-    const page = await failedLookups(ctx.deps).guard(request.ip, () => approvalPage(ctx.deps, params.merchant_account_id, params.attempt_id));
+    const page = await failedLookups(ctx.deps).guard(request.ip, () =>
+      approvalPage(ctx.deps, params.merchant_account_id, params.attempt_id),
+    );
     html(reply);
     return renderApprovalPage(page, request.url.split('?')[0]!);
   },
@@ -66,15 +82,20 @@ const decide = (approved: boolean) =>
     merchantScoped: false,
     idempotent: false,
     tags: ['sandbox'],
-    summary: approved ? 'The buyer approves a redirect payment (sandbox)' : 'The buyer declines a redirect payment (sandbox)',
-    description: 'Records the choice, brings the transaction up to date at once and sends the buyer back to the redirect_url of the payment method.',
+    summary: approved
+      ? 'The buyer approves a redirect payment (sandbox)'
+      : 'The buyer declines a redirect payment (sandbox)',
+    description:
+      'Records the choice, brings the transaction up to date at once and sends the buyer back to the redirect_url of the payment method.',
     status: 200,
     params: Params,
     bodyOptional: true,
     response: Html,
     handler: async ({ ctx, params, reply, request }) => {
       sandboxOnly(ctx.deps.config.environment);
-      const page = await failedLookups(ctx.deps).guard(request.ip, () => recordBuyerApproval(ctx.deps, params.merchant_account_id, params.attempt_id, approved));
+      const page = await failedLookups(ctx.deps).guard(request.ip, () =>
+        recordBuyerApproval(ctx.deps, params.merchant_account_id, params.attempt_id, approved),
+      );
       html(reply);
       sendBack(reply, page.redirectUrl, page.transactionId, page.status);
       return renderApprovalPage(page, '');

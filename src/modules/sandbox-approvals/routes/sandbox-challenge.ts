@@ -6,7 +6,10 @@ import { challengePage, failChallenge } from '../../transactions/three-ds/three-
 import { renderChallengePage } from '../challenge-page.ts';
 import { Html, html, sandboxOnly, sendBack } from './sandbox-approval.ts';
 
-const Params = Type.Object({ merchant_account_id: Type.String({ minLength: 1, maxLength: 255 }), challenge_id: Type.String({ format: 'uuid' }) });
+const Params = Type.Object({
+  merchant_account_id: Type.String({ minLength: 1, maxLength: 255 }),
+  challenge_id: Type.String({ format: 'uuid' }),
+});
 
 export const getSandboxChallenge = defineRoute({
   operationId: 'getSandboxChallenge',
@@ -21,7 +24,9 @@ export const getSandboxChallenge = defineRoute({
   response: Html,
   handler: async ({ ctx, params, reply, request }) => {
     sandboxOnly(ctx.deps.config.environment);
-    const page = await failedLookups(ctx.deps).guard(request.ip, () => challengePage(ctx.deps, params.merchant_account_id, params.challenge_id));
+    const page = await failedLookups(ctx.deps).guard(request.ip, () =>
+      challengePage(ctx.deps, params.merchant_account_id, params.challenge_id),
+    );
     html(reply);
     return renderChallengePage(page, request.url.split('?')[0]!);
   },
@@ -37,9 +42,11 @@ const decide = (completed: boolean) =>
     idempotent: false,
     tags: ['sandbox'],
     summary: completed ? 'The buyer completes a 3DS challenge (sandbox)' : 'The buyer fails a 3DS challenge (sandbox)',
-    description: (completed
-      ? 'Ends the challenge with the result of the matching 3DS scenario (authenticated by default) and authorizes the payment at once.'
-      : 'Ends the challenge as failed: the transaction is declined with three_d_secure_authentication_failed.') + ' Then sends the buyer back to the redirect_url of the payment method, if it had one, with transaction_id and transaction_status.',
+    description:
+      (completed
+        ? 'Ends the challenge with the result of the matching 3DS scenario (authenticated by default) and authorizes the payment at once.'
+        : 'Ends the challenge as failed: the transaction is declined with three_d_secure_authentication_failed.') +
+      ' Then sends the buyer back to the redirect_url of the payment method, if it had one, with transaction_id and transaction_status.',
     status: 200,
     params: Params,
     bodyOptional: true,
@@ -48,7 +55,9 @@ const decide = (completed: boolean) =>
       sandboxOnly(ctx.deps.config.environment);
       // The buyer's request names the merchant account in the path (no token).
       const scoped = { ...ctx, merchantAccountId: params.merchant_account_id };
-      await failedLookups(ctx.deps).guard(request.ip, () => (completed ? completeChallenge(scoped, params.challenge_id) : failChallenge(scoped, params.challenge_id)));
+      await failedLookups(ctx.deps).guard(request.ip, () =>
+        completed ? completeChallenge(scoped, params.challenge_id) : failChallenge(scoped, params.challenge_id),
+      );
       html(reply);
       const page = await challengePage(ctx.deps, params.merchant_account_id, params.challenge_id);
       sendBack(reply, page.redirectUrl, page.transactionId, page.status);

@@ -30,21 +30,55 @@ function expectPhoneReady(res: { statusCode: number; headers: Record<string, unk
 describe('happy', () => {
   it('the 3DS challenge page', async () => {
     const m = (await merchantWithMockCard(t, { three_d_secure_enabled: true })).merchantAccountId;
-    const txn = (await createTransaction(t, m, { payment_method: card('4000000000003220', { security_code: '123' }) })).json();
+    const txn = (
+      await createTransaction(t, m, { payment_method: card('4000000000003220', { security_code: '123' }) })
+    ).json();
     const page = await t.app.inject({ method: 'GET', url: pathOf(txn.payment_method.approval_url) });
     expectPhoneReady(page);
     expect(page.body).toContain('<button type="submit">Complete authentication</button>');
     expect(page.body).toContain('<button type="submit" class="alt">Fail authentication</button>');
-    const done = await t.app.inject({ method: 'POST', url: `${pathOf(txn.payment_method.approval_url)}/complete`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: '' });
+    const done = await t.app.inject({
+      method: 'POST',
+      url: `${pathOf(txn.payment_method.approval_url)}/complete`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: '',
+    });
     expectPhoneReady(done);
     expect(done.body).toContain('no challenge is waiting');
   });
 
   it('the redirect approval page', async () => {
     const m = (await merchantWithMockCard(t)).merchantAccountId;
-    const bank = await t.request({ method: 'POST', url: '/payment-services', merchantAccountId: m, payload: { display_name: 'Bank', payment_service_definition_id: 'mock-paybybank', fields: [{ key: 'merchant_id', value: 'pbb' }], accepted_currencies: ['EUR'], accepted_countries: ['NL'] } });
+    const bank = await t.request({
+      method: 'POST',
+      url: '/payment-services',
+      merchantAccountId: m,
+      payload: {
+        display_name: 'Bank',
+        payment_service_definition_id: 'mock-paybybank',
+        fields: [{ key: 'merchant_id', value: 'pbb' }],
+        accepted_currencies: ['EUR'],
+        accepted_countries: ['NL'],
+      },
+    });
     expect(bank.statusCode, bank.body).toBe(201);
-    const txn = (await t.request({ method: 'POST', url: '/transactions', merchantAccountId: m, payload: { amount: 2500, currency: 'EUR', payment_method: { method: 'paybybank', country: 'NL', currency: 'EUR', redirect_url: 'https://shop.example/r' } } })).json();
+    const txn = (
+      await t.request({
+        method: 'POST',
+        url: '/transactions',
+        merchantAccountId: m,
+        payload: {
+          amount: 2500,
+          currency: 'EUR',
+          payment_method: {
+            method: 'paybybank',
+            country: 'NL',
+            currency: 'EUR',
+            redirect_url: 'https://shop.example/r',
+          },
+        },
+      })
+    ).json();
     const page = await t.app.inject({ method: 'GET', url: pathOf(txn.payment_method.approval_url) });
     expectPhoneReady(page);
     expect(page.body).toContain('<button type="submit">Approve</button>');

@@ -4,7 +4,9 @@ import { choosePazeCard, pazeCheckoutPage } from '../../digital-wallets/paze-ses
 import { renderPazeCheckoutPage, renderPazeReturnPage } from '../paze-checkout-page.ts';
 import { Html, html, sandboxOnly } from './sandbox-approval.ts';
 
-const Query = Type.Object({ state: Type.String({ minLength: 1, maxLength: 4096, description: 'The checkout of pazeCheckoutUrl' }) });
+const Query = Type.Object({
+  state: Type.String({ minLength: 1, maxLength: 4096, description: 'The checkout of pazeCheckoutUrl' }),
+});
 const Params = Type.Object({ card_id: Type.String({ pattern: '^[a-z0-9-]{1,40}$' }) });
 
 export const getSandboxPazeCheckout = defineRoute({
@@ -22,7 +24,11 @@ export const getSandboxPazeCheckout = defineRoute({
     sandboxOnly(ctx.deps.config.environment);
     const { cards, amount } = await pazeCheckoutPage(query.state);
     html(reply);
-    return renderPazeCheckoutPage(cards, amount, (cardId) => `/sandbox/paze/checkout/cards/${cardId}?state=${encodeURIComponent(query.state)}`);
+    return renderPazeCheckoutPage(
+      cards,
+      amount,
+      (cardId) => `/sandbox/paze/checkout/cards/${cardId}?state=${encodeURIComponent(query.state)}`,
+    );
   },
 });
 
@@ -35,7 +41,8 @@ export const chooseSandboxPazeCard = defineRoute({
   idempotent: false,
   tags: ['sandbox'],
   summary: 'The buyer chooses a card on the simulated Paze checkout (sandbox)',
-  description: 'Sends the buyer back to the app: <callbackURLScheme>://paze?code=… (a Refresh header and a link), the code naming the card for review and complete.',
+  description:
+    'Sends the buyer back to the app: <callbackURLScheme>://paze?code=… (a Refresh header and a link), the code naming the card for review and complete.',
   status: 200,
   params: Params,
   querystring: Query,

@@ -9,14 +9,28 @@ beforeAll(async () => {
 afterAll(async () => t.close());
 
 const echo = (app: TestApp, payload?: unknown, headers: Record<string, string> = {}) =>
-  app.app.inject({ method: 'POST', url: '/sandbox/echo?x=1', headers: { 'x-hotel': 'h-1', ...headers }, ...(payload === undefined ? {} : { payload: payload as object }) });
+  app.app.inject({
+    method: 'POST',
+    url: '/sandbox/echo?x=1',
+    headers: { 'x-hotel': 'h-1', ...headers },
+    ...(payload === undefined ? {} : { payload: payload as object }),
+  });
 
 describe('happy', () => {
   it('answers the method, path, headers and JSON body it received, without a token', async () => {
     const res = await echo(t, { card: { number: '4111111111111111' } });
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json()).toEqual({ method: 'POST', path: '/sandbox/echo?x=1', headers: expect.objectContaining({ 'x-hotel': 'h-1', 'content-type': 'application/json' }), body: { card: { number: '4111111111111111' } } });
-    expect(res.headers).toMatchObject({ 'content-type': expect.stringMatching(/^application\/json/), 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
+    expect(res.json()).toEqual({
+      method: 'POST',
+      path: '/sandbox/echo?x=1',
+      headers: expect.objectContaining({ 'x-hotel': 'h-1', 'content-type': 'application/json' }),
+      body: { card: { number: '4111111111111111' } },
+    });
+    expect(res.headers).toMatchObject({
+      'content-type': expect.stringMatching(/^application\/json/),
+      'cache-control': 'no-store',
+      'x-content-type-options': 'nosniff',
+    });
   });
 
   it('answers null for no body', async () => {
@@ -28,11 +42,17 @@ describe('happy', () => {
 
 describe('errors', () => {
   it('does not exist in production (404)', async () => {
-    const production = await buildTestApp({ ENVIRONMENT: 'production', VAULT_MASTER_KEY: randomBytes(32).toString('base64') });
+    const production = await buildTestApp({
+      ENVIRONMENT: 'production',
+      VAULT_MASTER_KEY: randomBytes(32).toString('base64'),
+    });
     try {
       const res = await echo(production, { a: 1 });
       expect(res.statusCode).toBe(404);
-      expect(res.json()).toMatchObject({ code: 'not_found', message: 'The sandbox echo endpoint exists in the sandbox environment only' });
+      expect(res.json()).toMatchObject({
+        code: 'not_found',
+        message: 'The sandbox echo endpoint exists in the sandbox environment only',
+      });
       expect(res.body).not.toContain('h-1');
     } finally {
       await production.close();

@@ -7,7 +7,9 @@ export const SandboxEchoSchema = Type.Object(
   {
     method: Type.String(),
     path: Type.String({ description: 'The path and query string' }),
-    headers: Type.Record(Type.String(), Type.String(), { description: 'The request headers, lower-cased; repeated ones joined by ", "' }),
+    headers: Type.Record(Type.String(), Type.String(), {
+      description: 'The request headers, lower-cased; repeated ones joined by ", "',
+    }),
     body: Type.Unknown({ description: 'The JSON body as received (null without one)' }),
   },
   { additionalProperties: false },
@@ -28,14 +30,25 @@ export const echoSandboxRequest = defineRoute({
   merchantScoped: false,
   idempotent: false,
   tags: ['sandbox'],
-  summary: 'Echoes the request: method, path, headers and JSON body (sandbox; no token: an offline vault forward target)',
+  summary:
+    'Echoes the request: method, path, headers and JSON body (sandbox; no token: an offline vault forward target)',
   status: 200,
   body: Type.Unknown(),
   response: SandboxEchoSchema,
   handler: async ({ ctx, request, reply }) => {
-    if (ctx.deps.config.environment === 'production') throw new AppError('not_found', 'The sandbox echo endpoint exists in the sandbox environment only');
-    reply.headers({ 'cache-control': 'no-store', 'x-content-type-options': 'nosniff', 'content-security-policy': "default-src 'none'" });
-    const headers = Object.fromEntries(Object.entries(request.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : String(value ?? '')]));
+    if (ctx.deps.config.environment === 'production')
+      throw new AppError('not_found', 'The sandbox echo endpoint exists in the sandbox environment only');
+    reply.headers({
+      'cache-control': 'no-store',
+      'x-content-type-options': 'nosniff',
+      'content-security-policy': "default-src 'none'",
+    });
+    const headers = Object.fromEntries(
+      Object.entries(request.headers).map(([name, value]) => [
+        name,
+        Array.isArray(value) ? value.join(', ') : String(value ?? ''),
+      ]),
+    );
     return { method: request.method, path: request.url, headers, body: request.body ?? null };
   },
 });

@@ -1,5 +1,9 @@
 import { defineRoute } from '../../../http/define-route.ts';
-import { CreateThreeDsConfigurationBody, ThreeDsConfigurationSchema, ThreeDsConfigurationsParams } from '../three-ds-configurations.schemas.ts';
+import {
+  CreateThreeDsConfigurationBody,
+  ThreeDsConfigurationSchema,
+  ThreeDsConfigurationsParams,
+} from '../three-ds-configurations.schemas.ts';
 import { createThreeDsConfiguration as create } from '../three-ds-configurations.service.ts';
 
 export const createThreeDsConfiguration = defineRoute({

@@ -1,5 +1,9 @@
 import { defineRoute } from '../../../http/define-route.ts';
-import { ThreeDsConfigurationParams, ThreeDsConfigurationSchema, UpdateThreeDsConfigurationBody } from '../three-ds-configurations.schemas.ts';
+import {
+  ThreeDsConfigurationParams,
+  ThreeDsConfigurationSchema,
+  UpdateThreeDsConfigurationBody,
+} from '../three-ds-configurations.schemas.ts';
 import { editThreeDsConfiguration as edit } from '../three-ds-configurations.service.ts';
 
 export const editThreeDsConfiguration = defineRoute({

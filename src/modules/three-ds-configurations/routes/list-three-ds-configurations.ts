@@ -1,5 +1,9 @@
 import { defineRoute } from '../../../http/define-route.ts';
-import { ListThreeDsConfigurationsQuery, ThreeDsConfigurationsParams, ThreeDsConfigurationsSchema } from '../three-ds-configurations.schemas.ts';
+import {
+  ListThreeDsConfigurationsQuery,
+  ThreeDsConfigurationsParams,
+  ThreeDsConfigurationsSchema,
+} from '../three-ds-configurations.schemas.ts';
 import { listThreeDsConfigurations as list } from '../three-ds-configurations.service.ts';
 
 export const listThreeDsConfigurations = defineRoute({
@@ -9,7 +13,8 @@ export const listThreeDsConfigurations = defineRoute({
   scope: 'merchant-accounts.read',
   tags: ['merchant-accounts'],
   summary: 'List the 3DS configurations of a merchant account, newest first',
-  description: 'A plain list without cursors. `currency` keeps the configurations of exactly that currency (not those that apply to every currency).',
+  description:
+    'A plain list without cursors. `currency` keeps the configurations of exactly that currency (not those that apply to every currency).',
   status: 200,
   merchantScoped: false,
   params: ThreeDsConfigurationsParams,

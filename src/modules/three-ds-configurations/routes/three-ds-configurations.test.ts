@@ -36,9 +36,15 @@ async function createConfig(account: string, overrides: Record<string, unknown> 
 }
 
 async function auditEntries(account: string, resourceId: string) {
-  const res = await t.request({ method: 'GET', url: `/audit-logs?resource_type=${TYPE}&limit=100`, merchantAccountId: account });
+  const res = await t.request({
+    method: 'GET',
+    url: `/audit-logs?resource_type=${TYPE}&limit=100`,
+    merchantAccountId: account,
+  });
   expect(res.statusCode).toBe(200);
-  return (res.json().items as Array<{ action: string; resource: { type: string; id: string; name: string } }>).filter((e) => e.resource.id === resourceId);
+  return (res.json().items as Array<{ action: string; resource: { type: string; id: string; name: string } }>).filter(
+    (e) => e.resource.id === resourceId,
+  );
 }
 
 describe('happy', () => {
@@ -79,10 +85,20 @@ describe('happy', () => {
   it('updates only the fields sent, and null currency makes it apply to every currency', async () => {
     const account = await createMerchantAccount(t.deps);
     const created = await createConfig(account);
-    const res = await t.request({ method: 'PUT', url: `${base(account)}/${created.id}`, payload: { merchant_name: 'Acme Two', currency: null, metadata: { a: 'b' } } });
+    const res = await t.request({
+      method: 'PUT',
+      url: `${base(account)}/${created.id}`,
+      payload: { merchant_name: 'Acme Two', currency: null, metadata: { a: 'b' } },
+    });
     expect(res.statusCode).toBe(200);
     const updated = res.json();
-    expect(updated).toEqual({ ...created, merchant_name: 'Acme Two', currency: null, metadata: { a: 'b' }, updated_at: expect.any(String) });
+    expect(updated).toEqual({
+      ...created,
+      merchant_name: 'Acme Two',
+      currency: null,
+      metadata: { a: 'b' },
+      updated_at: expect.any(String),
+    });
     expect(Date.parse(updated.updated_at)).toBeGreaterThanOrEqual(Date.parse(created.created_at as string));
 
     const empty = await t.request({ method: 'PUT', url: `${base(account)}/${created.id}`, payload: {} });
@@ -97,7 +113,10 @@ describe('happy', () => {
     expect(res.statusCode).toBe(204);
     expect(res.body).toBe('');
     expect((await t.request({ method: 'DELETE', url: `${base(account)}/${created.id}` })).statusCode).toBe(404);
-    expect((await t.request({ method: 'PUT', url: `${base(account)}/${created.id}`, payload: { merchant_name: 'x' } })).statusCode).toBe(404);
+    expect(
+      (await t.request({ method: 'PUT', url: `${base(account)}/${created.id}`, payload: { merchant_name: 'x' } }))
+        .statusCode,
+    ).toBe(404);
     expect((await t.request({ method: 'GET', url: base(account) })).json()).toEqual({ items: [] });
   });
 
@@ -118,7 +137,14 @@ describe('errors', () => {
     const res = await t.request({
       method: 'POST',
       url: base(account),
-      payload: validBody({ merchant_country_code: 'US', merchant_category_code: '59999', scheme: 'Visa Card', currency: 'usd', metadata: { k: 7 }, merchant_name: undefined }),
+      payload: validBody({
+        merchant_country_code: 'US',
+        merchant_category_code: '59999',
+        scheme: 'Visa Card',
+        currency: 'usd',
+        metadata: { k: 7 },
+        merchant_name: undefined,
+      }),
     });
     expect(res.statusCode).toBe(422);
     const locs = res.json().detail.map((d: { loc: unknown[] }) => d.loc);
@@ -132,7 +158,11 @@ describe('errors', () => {
         ['body', 'metadata', 'k'],
       ]),
     );
-    expect(res.json().detail).toContainEqual({ loc: ['body', 'merchant_country_code'], msg: "String should match pattern '^[0-9]{3}$'", type: 'string_pattern_mismatch' });
+    expect(res.json().detail).toContainEqual({
+      loc: ['body', 'merchant_country_code'],
+      msg: "String should match pattern '^[0-9]{3}$'",
+      type: 'string_pattern_mismatch',
+    });
   });
 
   it('answers 422 for an unknown currency, missing metadata and too many metadata keys', async () => {
@@ -140,13 +170,21 @@ describe('errors', () => {
     const unknown = await t.request({ method: 'POST', url: base(account), payload: validBody({ currency: 'XYZ' }) });
     expect(unknown.statusCode).toBe(422);
     expect(unknown.json().detail[0].loc).toEqual(['body', 'currency']);
-    const missing = await t.request({ method: 'POST', url: base(account), payload: validBody({ metadata: undefined }) });
+    const missing = await t.request({
+      method: 'POST',
+      url: base(account),
+      payload: validBody({ metadata: undefined }),
+    });
     expect(missing.json().detail).toEqual([{ loc: ['body', 'metadata'], msg: 'Field required', type: 'missing' }]);
     const many = Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`k${i}`, 'v']));
     const tooMany = await t.request({ method: 'POST', url: base(account), payload: validBody({ metadata: many }) });
     expect(tooMany.statusCode).toBe(422);
     expect(tooMany.json().detail[0].loc).toEqual(['body', 'metadata']);
-    const longKey = await t.request({ method: 'POST', url: base(account), payload: validBody({ metadata: { ['k'.repeat(51)]: 'v' } }) });
+    const longKey = await t.request({
+      method: 'POST',
+      url: base(account),
+      payload: validBody({ metadata: { ['k'.repeat(51)]: 'v' } }),
+    });
     expect(longKey.statusCode).toBe(422);
   });
 
@@ -163,12 +201,26 @@ describe('errors', () => {
   it('answers 400 naming each field an update sets to null, except currency', async () => {
     const account = await createMerchantAccount(t.deps);
     const created = await createConfig(account);
-    const res = await t.request({ method: 'PUT', url: `${base(account)}/${created.id}`, payload: { merchant_name: null, scheme: null, currency: null } });
+    const res = await t.request({
+      method: 'PUT',
+      url: `${base(account)}/${created.id}`,
+      payload: { merchant_name: null, scheme: null, currency: null },
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({ type: 'error', code: 'bad_request', status: 400 });
     expect(res.json().details).toEqual([
-      { location: 'body', pointer: '/merchant_name', message: 'Required on a 3DS configuration; cannot be null', type: 'value_error' },
-      { location: 'body', pointer: '/scheme', message: 'Required on a 3DS configuration; cannot be null', type: 'value_error' },
+      {
+        location: 'body',
+        pointer: '/merchant_name',
+        message: 'Required on a 3DS configuration; cannot be null',
+        type: 'value_error',
+      },
+      {
+        location: 'body',
+        pointer: '/scheme',
+        message: 'Required on a 3DS configuration; cannot be null',
+        type: 'value_error',
+      },
     ]);
     const unchanged = await t.request({ method: 'GET', url: base(account) });
     expect(unchanged.json().items[0]).toEqual(created);
@@ -177,7 +229,11 @@ describe('errors', () => {
   it('answers 409 with the existing id for a second configuration of the same scheme and currency', async () => {
     const account = await createMerchantAccount(t.deps);
     const first = await createConfig(account, { currency: 'EUR' });
-    const res = await t.request({ method: 'POST', url: base(account), payload: validBody({ currency: 'EUR', merchant_name: 'Other' }) });
+    const res = await t.request({
+      method: 'POST',
+      url: base(account),
+      payload: validBody({ currency: 'EUR', merchant_name: 'Other' }),
+    });
     expect(res.statusCode).toBe(409);
     expect(res.json()).toEqual({
       type: 'error',
@@ -202,23 +258,34 @@ describe('errors', () => {
     expect(res.statusCode).toBe(409);
     expect(res.json()).toMatchObject({ code: 'duplicate_record', resource_id: eur.id });
     // Sending its own scheme and currency again is not a conflict.
-    const same = await t.request({ method: 'PUT', url: `${base(account)}/${usd.id}`, payload: { scheme: 'visa', currency: 'USD' } });
+    const same = await t.request({
+      method: 'PUT',
+      url: `${base(account)}/${usd.id}`,
+      payload: { scheme: 'visa', currency: 'USD' },
+    });
     expect(same.statusCode).toBe(200);
   });
 
   it('answers one success and one 409 to concurrent writes of the same scheme and currency', async () => {
     const account = await createMerchantAccount(t.deps);
-    const creates = await Promise.all([0, 1].map(() => t.request({ method: 'POST', url: base(account), payload: validBody({ currency: 'CHF' }) })));
+    const creates = await Promise.all(
+      [0, 1].map(() => t.request({ method: 'POST', url: base(account), payload: validBody({ currency: 'CHF' }) })),
+    );
     expect(creates.map((r) => r.statusCode).sort()).toEqual([201, 409]);
     const winner = creates.find((r) => r.statusCode === 201)!.json();
     expect(creates.find((r) => r.statusCode === 409)!.json().resource_id).toBe(winner.id);
 
     const a = await createConfig(account, { currency: 'SEK' });
     const b = await createConfig(account, { currency: 'NOK' });
-    const moves = await Promise.all([a, b].map((c) => t.request({ method: 'PUT', url: `${base(account)}/${c.id}`, payload: { currency: 'DKK' } })));
+    const moves = await Promise.all(
+      [a, b].map((c) => t.request({ method: 'PUT', url: `${base(account)}/${c.id}`, payload: { currency: 'DKK' } })),
+    );
     expect(moves.map((r) => r.statusCode).sort()).toEqual([200, 409]);
     const moved = moves.find((r) => r.statusCode === 200)!.json();
-    expect(moves.find((r) => r.statusCode === 409)!.json()).toMatchObject({ code: 'duplicate_record', resource_id: moved.id });
+    expect(moves.find((r) => r.statusCode === 409)!.json()).toMatchObject({
+      code: 'duplicate_record',
+      resource_id: moved.id,
+    });
   });
 
   it('replays a create sent again with the same idempotency-key', async () => {
@@ -242,7 +309,12 @@ describe('errors', () => {
     ]) {
       const res = await t.request(req);
       expect(res.statusCode, `${req.method}`).toBe(404);
-      expect(res.json()).toMatchObject({ type: 'error', code: 'not_found', status: 404, message: `The merchant account ${missing} could not be found` });
+      expect(res.json()).toMatchObject({
+        type: 'error',
+        code: 'not_found',
+        status: 404,
+        message: `The merchant account ${missing} could not be found`,
+      });
     }
   });
 
@@ -253,7 +325,10 @@ describe('errors', () => {
     for (const id of [uuidv7(), theirs.id]) {
       const put = await t.request({ method: 'PUT', url: `${base(account)}/${id}`, payload: { merchant_name: 'x' } });
       expect(put.statusCode).toBe(404);
-      expect(put.json()).toMatchObject({ code: 'not_found', message: `The 3DS configuration ${id} could not be found` });
+      expect(put.json()).toMatchObject({
+        code: 'not_found',
+        message: `The 3DS configuration ${id} could not be found`,
+      });
       expect((await t.request({ method: 'DELETE', url: `${base(account)}/${id}` })).statusCode).toBe(404);
     }
     const list = await t.request({ method: 'GET', url: base(other) });
@@ -267,8 +342,15 @@ describe('security', () => {
     return { account, config: await createConfig(account) };
   };
   describe('create', () =>
-    runScopeTests(() => t, { request: async () => ({ method: 'POST', url: base(await createMerchantAccount(t.deps)), payload: validBody() }), scope: 'merchant-accounts.write' }));
-  describe('list', () => runScopeTests(() => t, { request: () => ({ method: 'GET', url: base('default') }), scope: 'merchant-accounts.read' }));
+    runScopeTests(() => t, {
+      request: async () => ({ method: 'POST', url: base(await createMerchantAccount(t.deps)), payload: validBody() }),
+      scope: 'merchant-accounts.write',
+    }));
+  describe('list', () =>
+    runScopeTests(() => t, {
+      request: () => ({ method: 'GET', url: base('default') }),
+      scope: 'merchant-accounts.read',
+    }));
   describe('edit', () =>
     runScopeTests(() => t, {
       request: async () => {
@@ -293,12 +375,20 @@ describe('security', () => {
     const denied = [
       await t.request({ method: 'GET', url: base(account), token }),
       await t.request({ method: 'POST', url: base(account), payload: validBody({ currency: 'GBP' }), token }),
-      await t.request({ method: 'PUT', url: `${base(account)}/${config.id}`, payload: { merchant_name: 'stolen' }, token }),
+      await t.request({
+        method: 'PUT',
+        url: `${base(account)}/${config.id}`,
+        payload: { merchant_name: 'stolen' },
+        token,
+      }),
       await t.request({ method: 'DELETE', url: `${base(account)}/${config.id}`, token }),
     ];
     for (const res of denied) {
       expect(res.statusCode).toBe(404);
-      expect(res.json()).toMatchObject({ code: 'not_found', message: `The merchant account ${account} could not be found` });
+      expect(res.json()).toMatchObject({
+        code: 'not_found',
+        message: `The merchant account ${account} could not be found`,
+      });
     }
     expect((await t.request({ method: 'GET', url: base(account) })).json()).toEqual({ items: [config] });
 
@@ -310,7 +400,11 @@ describe('security', () => {
   it('records an audit entry for each create, update and delete', async () => {
     const account = await createMerchantAccount(t.deps);
     const created = await createConfig(account, { merchant_name: 'Audited' });
-    await t.request({ method: 'PUT', url: `${base(account)}/${created.id}`, payload: { merchant_name: 'Audited Two' } });
+    await t.request({
+      method: 'PUT',
+      url: `${base(account)}/${created.id}`,
+      payload: { merchant_name: 'Audited Two' },
+    });
     await t.request({ method: 'DELETE', url: `${base(account)}/${created.id}` });
     const entries = await auditEntries(account, created.id);
     expect(entries.map((e) => [e.action, e.resource])).toEqual([
@@ -318,18 +412,36 @@ describe('security', () => {
       ['updated', { type: TYPE, id: created.id, name: 'Audited Two' }],
       ['created', { type: TYPE, id: created.id, name: 'Audited' }],
     ]);
-    const rows = await t.deps.db.selectFrom('audit_logs').select(['operation_id', 'user_id']).where('merchant_account_id', '=', account).where('resource_id', '=', created.id).orderBy('id').execute();
-    expect(rows.map((r) => r.operation_id)).toEqual(['createThreeDsConfiguration', 'editThreeDsConfiguration', 'deleteThreeDsConfiguration']);
+    const rows = await t.deps.db
+      .selectFrom('audit_logs')
+      .select(['operation_id', 'user_id'])
+      .where('merchant_account_id', '=', account)
+      .where('resource_id', '=', created.id)
+      .orderBy('id')
+      .execute();
+    expect(rows.map((r) => r.operation_id)).toEqual([
+      'createThreeDsConfiguration',
+      'editThreeDsConfiguration',
+      'deleteThreeDsConfiguration',
+    ]);
     expect(rows.every((r) => r.user_id === t.keys.id)).toBe(true);
   });
 
   it('writes no audit entry when a change is refused', async () => {
     const account = await createMerchantAccount(t.deps);
     const created = await createConfig(account, { currency: 'EUR' });
-    expect((await t.request({ method: 'POST', url: base(account), payload: validBody({ currency: 'EUR' }) })).statusCode).toBe(409);
-    expect((await t.request({ method: 'PUT', url: `${base(account)}/${created.id}`, payload: { scheme: null } })).statusCode).toBe(400);
+    expect(
+      (await t.request({ method: 'POST', url: base(account), payload: validBody({ currency: 'EUR' }) })).statusCode,
+    ).toBe(409);
+    expect(
+      (await t.request({ method: 'PUT', url: `${base(account)}/${created.id}`, payload: { scheme: null } })).statusCode,
+    ).toBe(400);
     expect((await auditEntries(account, created.id)).map((e) => e.action)).toEqual(['created']);
-    const all = await t.deps.db.selectFrom('audit_logs').select('id').where('merchant_account_id', '=', account).execute();
+    const all = await t.deps.db
+      .selectFrom('audit_logs')
+      .select('id')
+      .where('merchant_account_id', '=', account)
+      .execute();
     expect(all).toHaveLength(1);
   });
 });

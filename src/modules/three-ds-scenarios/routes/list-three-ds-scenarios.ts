@@ -9,7 +9,8 @@ export const listThreeDsScenarios = defineRoute({
   scope: 'three-ds-scenarios.read',
   tags: ['three-ds-scenarios'],
   summary: 'List simulated 3DS scenarios, newest first (sandbox only)',
-  description: 'The public client calls this operation `get_three_ds_scenario`. Card number conditions are masked. 403 in production.',
+  description:
+    'The public client calls this operation `get_three_ds_scenario`. Card number conditions are masked. 403 in production.',
   status: 200,
   querystring: ListThreeDsScenariosQuery,
   response: ThreeDsScenariosSchema,

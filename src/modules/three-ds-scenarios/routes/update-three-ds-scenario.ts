@@ -1,5 +1,9 @@
 import { defineRoute } from '../../../http/define-route.ts';
-import { ThreeDsScenarioParams, ThreeDsScenarioSchema, UpdateThreeDsScenarioBody } from '../three-ds-scenarios.schemas.ts';
+import {
+  ThreeDsScenarioParams,
+  ThreeDsScenarioSchema,
+  UpdateThreeDsScenarioBody,
+} from '../three-ds-scenarios.schemas.ts';
 import { updateThreeDsScenario as update } from '../three-ds-scenarios.service.ts';
 
 export const updateThreeDsScenario = defineRoute({
@@ -9,7 +13,8 @@ export const updateThreeDsScenario = defineRoute({
   scope: 'three-ds-scenarios.write',
   tags: ['three-ds-scenarios'],
   summary: 'Update a simulated 3DS scenario (sandbox only)',
-  description: 'Partial update: `conditions` and `outcome`, when sent, each replace the stored value whole; a field left out keeps its value, null is refused (400). 403 in production.',
+  description:
+    'Partial update: `conditions` and `outcome`, when sent, each replace the stored value whole; a field left out keeps its value, null is refused (400). 403 in production.',
   status: 200,
   params: ThreeDsScenarioParams,
   body: UpdateThreeDsScenarioBody,

@@ -7,7 +7,12 @@ import type { Executor } from '../../../db/transaction.ts';
 export const REPORT_LINE_INDEX = 'chargebacks_report_line_idx';
 
 /** A transaction's chargebacks or reversals, in the order their reports posted them. */
-export async function listChargebacks<K extends ChargebackRow['kind']>(db: Executor, merchantAccountId: string, transactionId: string, kind: K): Promise<Array<ChargebackRow & { kind: K }>> {
+export async function listChargebacks<K extends ChargebackRow['kind']>(
+  db: Executor,
+  merchantAccountId: string,
+  transactionId: string,
+  kind: K,
+): Promise<Array<ChargebackRow & { kind: K }>> {
   const rows = await db
     .selectFrom('chargebacks')
     .selectAll()
@@ -26,7 +31,18 @@ export function insertChargebacksQuery(db: Executor, rows: Array<Insertable<Char
 }
 
 /** Whether the payment service's report line was written already (REPORT_LINE_INDEX). */
-export async function hasReportLine(db: Executor, merchantAccountId: string, paymentServiceId: string, reportLineId: string): Promise<boolean> {
-  const row = await db.selectFrom('chargebacks').select('id').where('merchant_account_id', '=', merchantAccountId).where('payment_service_id', '=', paymentServiceId).where('report_line_id', '=', reportLineId).executeTakeFirst();
+export async function hasReportLine(
+  db: Executor,
+  merchantAccountId: string,
+  paymentServiceId: string,
+  reportLineId: string,
+): Promise<boolean> {
+  const row = await db
+    .selectFrom('chargebacks')
+    .select('id')
+    .where('merchant_account_id', '=', merchantAccountId)
+    .where('payment_service_id', '=', paymentServiceId)
+    .where('report_line_id', '=', reportLineId)
+    .executeTakeFirst();
   return row !== undefined;
 }

@@ -14,15 +14,22 @@ import * as repo from './chargebacks.repo.ts';
  * transaction disputed (inbound/provider-events.service.ts) but is no report line.
  */
 async function list<K extends ChargebackRow['kind']>(ctx: RequestContext, transactionId: string, kind: K) {
-  if (!(await transactions.findTransaction(ctx.deps.db, ctx.merchantAccountId, transactionId))) throw notFound('transaction', transactionId);
-  return { items: (await repo.listChargebacks(ctx.deps.db, ctx.merchantAccountId, transactionId, kind)).map((row) => toChargebackResource(row)) };
+  if (!(await transactions.findTransaction(ctx.deps.db, ctx.merchantAccountId, transactionId)))
+    throw notFound('transaction', transactionId);
+  return {
+    items: (await repo.listChargebacks(ctx.deps.db, ctx.merchantAccountId, transactionId, kind)).map((row) =>
+      toChargebackResource(row),
+    ),
+  };
 }
 
 /** `GET /transactions/{id}/chargebacks`: every chargeback posted for the transaction, oldest first, no paging. */
-export const listTransactionChargebacks = (ctx: RequestContext, transactionId: string) => list(ctx, transactionId, 'chargeback');
+export const listTransactionChargebacks = (ctx: RequestContext, transactionId: string) =>
+  list(ctx, transactionId, 'chargeback');
 
 /** `GET /transactions/{id}/chargeback-reversals`. */
-export const listTransactionChargebackReversals = (ctx: RequestContext, transactionId: string) => list(ctx, transactionId, 'chargeback-reversal');
+export const listTransactionChargebackReversals = (ctx: RequestContext, transactionId: string) =>
+  list(ctx, transactionId, 'chargeback-reversal');
 
 /** The report a sandbox line comes from (settlements.service.ts `sandboxReport`). */
 export interface ReportOf {
@@ -40,10 +47,26 @@ export const SANDBOX_CHARGEBACK_FEE = 1500;
  * the captured amount, and with `reversed` its reversal. Their line ids name the transaction, so
  * the report line index refuses a second pair.
  */
-export function sandboxDisputeLines(row: TransactionRow, report: ReportOf, reversed: boolean): Array<Insertable<ChargebacksTable> & { id: string }> {
+export function sandboxDisputeLines(
+  row: TransactionRow,
+  report: ReportOf,
+  reversed: boolean,
+): Array<Insertable<ChargebacksTable> & { id: string }> {
   const line = (kind: ChargebackRow['kind'], commission: number) => ({
-    merchant_account_id: row.merchant_account_id, id: uuidv7(), transaction_id: row.id, kind, payment_service_id: row.payment_service_id!, report_line_id: `sandbox-${kind}:${row.id}`,
-    currency: row.currency, amount: row.captured_amount, exchange_rate: null, commission, interchange: null, markup: null, scheme_fee: null, ...report,
+    merchant_account_id: row.merchant_account_id,
+    id: uuidv7(),
+    transaction_id: row.id,
+    kind,
+    payment_service_id: row.payment_service_id!,
+    report_line_id: `sandbox-${kind}:${row.id}`,
+    currency: row.currency,
+    amount: row.captured_amount,
+    exchange_rate: null,
+    commission,
+    interchange: null,
+    markup: null,
+    scheme_fee: null,
+    ...report,
   });
   return [line('chargeback', SANDBOX_CHARGEBACK_FEE), ...(reversed ? [line('chargeback-reversal', 0)] : [])];
 }

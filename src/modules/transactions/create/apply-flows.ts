@@ -44,20 +44,43 @@ export async function applyFlows(tx: Executor, ctx: RequestContext, input: FlowI
   const { body, instrument } = input;
   const flow = flowOf(instrument);
   const facts = transactionFacts(body, instrument, input.antiFraudDecision, input.buyerExternalIdentifier);
-  const rules = (action: 'decline-early' | 'route-transaction' | 'skip-3ds') => ctx.deps.flowRules.rules(ctx.merchantAccountId, flow, action, tx);
+  const rules = (action: 'decline-early' | 'route-transaction' | 'skip-3ds') =>
+    ctx.deps.flowRules.rules(ctx.merchantAccountId, flow, action, tx);
   const now = new Date();
-  const decided = (id: TransactionActionJson['id'], rule: FlowRule, outcome: Record<string, unknown>): TransactionActionJson => ({ id, flow, rule_id: rule.id, created_at: now.toISOString(), outcome });
+  const decided = (
+    id: TransactionActionJson['id'],
+    rule: FlowRule,
+    outcome: Record<string, unknown>,
+  ): TransactionActionJson => ({ id, flow, rule_id: rule.id, created_at: now.toISOString(), outcome });
   const declined = firstMatch(await rules('decline-early'), facts);
-  if (declined) return { flow, declined, service: null, plan: null, skip3ds: false, actions: [decided('decline-early', declined, { ...declined.outcome, error_code: 'flow_decline' })] };
+  if (declined)
+    return {
+      flow,
+      declined,
+      service: null,
+      plan: null,
+      skip3ds: false,
+      actions: [decided('decline-early', declined, { ...declined.outcome, error_code: 'flow_decline' })],
+    };
 
   const rows = await listRoutablePaymentServices(tx, ctx.deps, ctx.merchantAccountId);
   const forced = body.payment_service_id ?? null;
   // A sandbox service named in production is refused by name (unforced routing just skips it: no connector).
   const forcedRow = forced ? rows.find((row) => row.id === forced) : undefined;
-  const sandbox = forcedRow ? ctx.deps.connectors.sandboxRefusal(forcedRow.payment_service_definition_id, '/payment_service_id') : null;
+  const sandbox = forcedRow
+    ? ctx.deps.connectors.sandboxRefusal(forcedRow.payment_service_definition_id, '/payment_service_id')
+    : null;
   if (sandbox) throw sandbox;
   const definitions = ctx.deps.connectors.definitions();
-  const request = { method: facts.method ?? instrument.method, currency: body.currency, country: body.country ?? null, forcedServiceId: forced, knownDefinitions: new Set(definitions.map((d) => d.id)), walletToken: walletTokenRoute(instrument, definitions), networkToken: networkTokenRoute(instrument, definitions) };
+  const request = {
+    method: facts.method ?? instrument.method,
+    currency: body.currency,
+    country: body.country ?? null,
+    forcedServiceId: forced,
+    knownDefinitions: new Set(definitions.map((d) => d.id)),
+    walletToken: walletTokenRoute(instrument, definitions),
+    networkToken: networkTokenRoute(instrument, definitions),
+  };
   const rule = forced ? null : firstMatch(await rules('route-transaction'), facts);
   const routed = chooseRoute(rows, rule, request, flow, body.external_identifier ?? input.transactionId, now);
   const skip = flow === 'card-transaction' ? firstMatch(await rules('skip-3ds'), facts) : null;
@@ -66,21 +89,43 @@ export async function applyFlows(tx: Executor, ctx: RequestContext, input: FlowI
 }
 
 /** A wallet token passed on encrypted goes only to services whose connector decrypts that wallet's tokens. */
-function walletTokenRoute(instrument: ResolvedInstrument, definitions: readonly ConnectorDefinition[]): RoutingRequest['walletToken'] {
+function walletTokenRoute(
+  instrument: ResolvedInstrument,
+  definitions: readonly ConnectorDefinition[],
+): RoutingRequest['walletToken'] {
   if (instrument.instrument.kind !== 'wallet-token') return null;
   const provider = instrument.instrument.provider;
-  return { provider, acceptedBy: new Set(definitions.filter((d) => d.capabilities.encryptedWalletTokens?.includes(provider)).map((d) => d.id)) };
+  return {
+    provider,
+    acceptedBy: new Set(
+      definitions.filter((d) => d.capabilities.encryptedWalletTokens?.includes(provider)).map((d) => d.id),
+    ),
+  };
 }
 
 /** A network token goes only to services whose connector takes network tokens (wallet device tokens included). */
-function networkTokenRoute(instrument: ResolvedInstrument, definitions: readonly ConnectorDefinition[]): RoutingRequest['networkToken'] {
+function networkTokenRoute(
+  instrument: ResolvedInstrument,
+  definitions: readonly ConnectorDefinition[],
+): RoutingRequest['networkToken'] {
   if (instrument.instrument.kind !== 'network-token') return null;
   return { acceptedBy: new Set(definitions.filter((d) => d.capabilities.networkTokens).map((d) => d.id)) };
 }
 
 /** A decline-early rule's stop: declined with `flow_decline` and the rule's reason, before any connector call. */
-export const declineEarly = (rule: FlowRule) => (row: TransactionRow): Applied => {
-  const status = nextStatus(row.status, 'authorization_declined');
-  const reason = (rule.outcome.reason as string | undefined) ?? null;
-  return { attemptStatus: 'declined', eventName: 'transaction-updated-status', patch: { status, intent_outcome: intentOutcome(row.intent, status), error_code: 'flow_decline', raw_response_description: reason } };
-};
+export const declineEarly =
+  (rule: FlowRule) =>
+  (row: TransactionRow): Applied => {
+    const status = nextStatus(row.status, 'authorization_declined');
+    const reason = (rule.outcome.reason as string | undefined) ?? null;
+    return {
+      attemptStatus: 'declined',
+      eventName: 'transaction-updated-status',
+      patch: {
+        status,
+        intent_outcome: intentOutcome(row.intent, status),
+        error_code: 'flow_decline',
+        raw_response_description: reason,
+      },
+    };
+  };

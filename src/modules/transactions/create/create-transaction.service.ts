@@ -14,7 +14,14 @@ import { resolveInstrument, takeHeldCode, type ResolvedInstrument } from './inst
 import { applyGiftCardsOnly, nextCheckAt, type Applied } from '../outcomes.ts';
 import { prepareTransaction, stopWith, type Prepared, type TransactionOrigin } from './prepare-transaction.ts';
 import { TransitionError } from '../transaction-status.ts';
-import { recordTender, redeemTender, reverseRedeemed, reverseTender, skipTender, type GiftCardTender } from '../gift-card-tender.ts';
+import {
+  recordTender,
+  redeemTender,
+  reverseRedeemed,
+  reverseTender,
+  skipTender,
+  type GiftCardTender,
+} from '../gift-card-tender.ts';
 import { attemptEvent, statusEvent } from '../transaction-events.ts';
 import type { Transaction } from '../transaction.schema.ts';
 import * as repo from '../transactions.repo.ts';
@@ -25,7 +32,12 @@ import { mispredicted, predictRow } from '../predicted-row.ts';
 import { recordGuarded } from '../guarded-answer.ts';
 import { pendChallenge } from '../three-ds/three-ds-challenge.service.ts';
 import { recordLateAnswer } from '../void/late-void.service.ts';
-import { applyAuthorizeOutcome, authorizeOutcomeOf, schemeTransactionIdWrite, storeIfAccepted } from './authorization-answer.ts';
+import {
+  applyAuthorizeOutcome,
+  authorizeOutcomeOf,
+  schemeTransactionIdWrite,
+  storeIfAccepted,
+} from './authorization-answer.ts';
 import { nextAttempt } from '../routing/failover.ts';
 import { failOver } from './failover-attempt.ts';
 import { guardWalletToken } from './wallet-instrument.ts';
@@ -34,23 +46,47 @@ import { checkUnpinnedEmbed } from './embed-buyer.ts';
 /** Checks of the request that need no database. */
 function checkRequest(body: CreateTransactionBody): void {
   if (!body.payment_method) {
-    if (!body.gift_cards || body.gift_cards.length === 0) throw invalidField('body', '/payment_method', 'payment_method is required unless gift_cards pay the whole amount', 'missing');
+    if (!body.gift_cards || body.gift_cards.length === 0)
+      throw invalidField(
+        'body',
+        '/payment_method',
+        'payment_method is required unless gift_cards pay the whole amount',
+        'missing',
+      );
     if (body.store) throw invalidField('body', '/store', 'store needs a payment_method to store');
     return;
   }
-  if (body.intent === 'capture' && body.amount === 0) throw invalidField('body', '/amount', 'amount must be greater than 0 when intent is capture');
-  if (body.async_capture && body.intent !== 'capture') throw invalidField('body', '/async_capture', 'async_capture is only allowed with intent capture');
-  if (body.buyer_id && body.buyer_external_identifier) throw invalidField('body', '/buyer_external_identifier', 'Send buyer_id or buyer_external_identifier, not both');
-  const unstorable = ['id', 'network-token', 'applepay', 'googlepay', 'paze'].includes(body.payment_method.method) || (body.payment_method.method === 'click-to-pay' && !('number' in body.payment_method));
+  if (body.intent === 'capture' && body.amount === 0)
+    throw invalidField('body', '/amount', 'amount must be greater than 0 when intent is capture');
+  if (body.async_capture && body.intent !== 'capture')
+    throw invalidField('body', '/async_capture', 'async_capture is only allowed with intent capture');
+  if (body.buyer_id && body.buyer_external_identifier)
+    throw invalidField('body', '/buyer_external_identifier', 'Send buyer_id or buyer_external_identifier, not both');
+  const unstorable =
+    ['id', 'network-token', 'applepay', 'googlepay', 'paze'].includes(body.payment_method.method) ||
+    (body.payment_method.method === 'click-to-pay' && !('number' in body.payment_method));
   if (body.store && unstorable) {
-    throw invalidField('body', '/store', 'store must be false or unset when paying with a stored payment method, a network token or a wallet token');
+    throw invalidField(
+      'body',
+      '/store',
+      'store must be false or unset when paying with a stored payment method, a network token or a wallet token',
+    );
   }
-  const firstOfSeries = (body.payment_source === 'recurring' || body.payment_source === 'installment') && !body.merchant_initiated;
+  const firstOfSeries =
+    (body.payment_source === 'recurring' || body.payment_source === 'installment') && !body.merchant_initiated;
   if (firstOfSeries && !body.store && body.payment_method.method !== 'id') {
-    throw invalidField('body', '/store', `store must be true for the first, customer-initiated payment of a ${body.payment_source} series (later payments use the stored method)`);
+    throw invalidField(
+      'body',
+      '/store',
+      `store must be true for the first, customer-initiated payment of a ${body.payment_source} series (later payments use the stored method)`,
+    );
   }
   if (body.three_d_secure_data && body.payment_method.redirect_url) {
-    throw invalidField('body', '/three_d_secure_data', 'three_d_secure_data cannot be combined with a redirect_url in payment_method');
+    throw invalidField(
+      'body',
+      '/three_d_secure_data',
+      'three_d_secure_data cannot be combined with a redirect_url in payment_method',
+    );
   }
 }
 
@@ -78,7 +114,10 @@ interface Started {
  * approved customer-initiated payment's, at whichever provider). A customer-initiated payment
  * sends none, even when the request names one (docs/connectors.md, "Network transaction ids").
  */
-export function previousSchemeTransactionIdOf(body: Pick<CreateTransactionBody, 'merchant_initiated' | 'previous_scheme_transaction_id'>, instrument: Pick<ResolvedInstrument, 'schemeTransactionId'> | null): string | null {
+export function previousSchemeTransactionIdOf(
+  body: Pick<CreateTransactionBody, 'merchant_initiated' | 'previous_scheme_transaction_id'>,
+  instrument: Pick<ResolvedInstrument, 'schemeTransactionId'> | null,
+): string | null {
   if (!body.merchant_initiated) return null;
   return body.previous_scheme_transaction_id || instrument?.schemeTransactionId || null;
 }
@@ -91,7 +130,12 @@ export function previousSchemeTransactionIdOf(body: Pick<CreateTransactionBody, 
  * so it runs without BEGIN/COMMIT; the rest (checkout sessions, gift cards) writes more and runs in
  * one database transaction.
  */
-async function start(ctx: RequestContext, body: CreateTransactionBody, ipAddress: string | null, origin: TransactionOrigin): Promise<Started> {
+async function start(
+  ctx: RequestContext,
+  body: CreateTransactionBody,
+  ipAddress: string | null,
+  origin: TransactionOrigin,
+): Promise<Started> {
   const method = body.payment_method?.method;
   if ((method === 'card' || method === 'id') && !body.gift_cards?.length) {
     try {
@@ -107,33 +151,81 @@ async function start(ctx: RequestContext, body: CreateTransactionBody, ipAddress
   return withTransaction(ctx.deps.db, (tx) => record(tx, ctx, body, ipAddress, { origin }));
 }
 
-async function record(db: Executor, ctx: RequestContext, body: CreateTransactionBody, ipAddress: string | null, options: { deferHeldCode?: boolean; origin: TransactionOrigin }): Promise<Started> {
-  const instrument = body.payment_method ? await resolveInstrument(db, ctx, body.payment_method, { deferHeldCode: options.deferHeldCode ?? false }) : null;
+async function record(
+  db: Executor,
+  ctx: RequestContext,
+  body: CreateTransactionBody,
+  ipAddress: string | null,
+  options: { deferHeldCode?: boolean; origin: TransactionOrigin },
+): Promise<Started> {
+  const instrument = body.payment_method
+    ? await resolveInstrument(db, ctx, body.payment_method, { deferHeldCode: options.deferHeldCode ?? false })
+    : null;
   const id = uuidv7();
   const prepared = await prepareTransaction(db, ctx, body, instrument, ipAddress, id, options.origin);
   const attemptId = uuidv7();
   const now = new Date();
   const giftCards = body.gift_cards ?? [];
   const giftCardTotal = giftCards.reduce((sum, card) => sum + card.amount, 0);
-  const newRow = { ...prepared.columns, id, merchant_account_id: ctx.merchantAccountId, gift_card_amount: giftCardTotal, multi_tender: giftCardTotal > 0 };
+  const newRow = {
+    ...prepared.columns,
+    id,
+    merchant_account_id: ctx.merchantAccountId,
+    gift_card_amount: giftCardTotal,
+    multi_tender: giftCardTotal > 0,
+  };
   // A challenged card is authorized when the buyer completes the challenge (three-ds-challenge.service.ts).
   const callsConnector = prepared.stop === null && prepared.service !== null && prepared.challenge === null;
-  const attempt = { merchant_account_id: ctx.merchantAccountId, id: attemptId, transaction_id: id, operation: 'authorize' as const, status: 'in_flight' as const, amount: newRow.amount, payment_service_id: prepared.service?.id ?? null, next_check_at: nextCheckAt(0, now) };
+  const attempt = {
+    merchant_account_id: ctx.merchantAccountId,
+    id: attemptId,
+    transaction_id: id,
+    operation: 'authorize' as const,
+    status: 'in_flight' as const,
+    amount: newRow.amount,
+    payment_service_id: prepared.service?.id ?? null,
+    next_check_at: nextCheckAt(0, now),
+  };
   // The idempotency key's binding goes in the same write as the transaction: a retry after a crash
   // resumes it instead of charging again (http/idempotency.ts).
   const bind = ctx.idempotency ? [ctx.idempotency.bindResourceWrite(db, id)] : [];
   // Without gift cards the transaction and its attempt are written in one statement.
-  const row = callsConnector && giftCards.length === 0 ? await repo.insertTransactionWithAttempt(db, newRow, attempt, bind) : await repo.insertTransaction(db, newRow, bind);
+  const row =
+    callsConnector && giftCards.length === 0
+      ? await repo.insertTransactionWithAttempt(db, newRow, attempt, bind)
+      : await repo.insertTransaction(db, newRow, bind);
   // A wallet token pays once, and an Apple token only the amount it approved: a refusal rolls all this back.
-  if (instrument?.walletToken) await guardWalletToken(db, ctx, instrument.walletToken, { amount: row.amount - row.gift_card_amount, currency: row.currency }, row.id);
+  if (instrument?.walletToken)
+    await guardWalletToken(
+      db,
+      ctx,
+      instrument.walletToken,
+      { amount: row.amount - row.gift_card_amount, currency: row.currency },
+      row.id,
+    );
   // Gift cards always take the database transaction of `start`.
-  const tender = giftCards.length > 0 ? await recordTender(db as Tx, ctx, id, giftCards, body.amount, row.buyer_id, instrument === null) : null;
+  const tender =
+    giftCards.length > 0
+      ? await recordTender(db as Tx, ctx, id, giftCards, body.amount, row.buyer_id, instrument === null)
+      : null;
   if (callsConnector && giftCards.length > 0) await repo.insertAttempt(db, attempt);
   const credentials = callsConnector ? await credentialsOf(db, ctx.deps, prepared.service!) : {};
-  return { row, attemptId, instrument, service: prepared.service, credentials, prepared, tender, attemptRecorded: callsConnector, store: body.store ?? false, previousSchemeTransactionId: previousSchemeTransactionIdOf(body, instrument) };
+  return {
+    row,
+    attemptId,
+    instrument,
+    service: prepared.service,
+    credentials,
+    prepared,
+    tender,
+    attemptRecorded: callsConnector,
+    store: body.store ?? false,
+    previousSchemeTransactionId: previousSchemeTransactionIdOf(body, instrument),
+  };
 }
 
-const connectorOf = (ctx: RequestContext, started: Started) => ctx.deps.connectors.get(started.service!.payment_service_definition_id);
+const connectorOf = (ctx: RequestContext, started: Started) =>
+  ctx.deps.connectors.get(started.service!.payment_service_definition_id);
 
 async function authorize(ctx: RequestContext, started: Started) {
   const { row, instrument, prepared } = started;
@@ -177,11 +269,27 @@ async function cascade(ctx: RequestContext, started: Started, first: Answer): Pr
   for (let attempts = 1; plan && started.attemptRecorded; attempts++) {
     const verdict = nextAttempt(plan, attempts, result, Date.now());
     if (!verdict.retry) break;
-    const next = await failOver(ctx, { row: started.row, attemptId: started.attemptId, result }, verdict.next, verdict.reason, attempts, started.prepared.flow!, plan.ruleId);
+    const next = await failOver(
+      ctx,
+      { row: started.row, attemptId: started.attemptId, result },
+      verdict.next,
+      verdict.reason,
+      attempts,
+      started.prepared.flow!,
+      plan.ruleId,
+    );
     if (!next) break;
-    Object.assign(started, { row: next.row, attemptId: next.attemptId, service: next.service, credentials: next.credentials });
+    Object.assign(started, {
+      row: next.row,
+      attemptId: next.attemptId,
+      service: next.service,
+      credentials: next.credentials,
+    });
     started.prepared.service = next.service;
-    started.prepared.connectorOptions = (started.row.connection_options?.[next.service.payment_service_definition_id] as Record<string, unknown> | undefined) ?? null;
+    started.prepared.connectorOptions =
+      (started.row.connection_options?.[next.service.payment_service_definition_id] as
+        | Record<string, unknown>
+        | undefined) ?? null;
     result = await authorize(ctx, started);
   }
   return result;
@@ -199,7 +307,8 @@ async function cascade(ctx: RequestContext, started: Started, first: Answer): Pr
  * written then.
  */
 async function finishQuickly(ctx: RequestContext, started: Started, result: Answer): Promise<Transaction | null> {
-  if (started.prepared.stop || !started.service || !started.attemptRecorded || started.tender || started.store) return null;
+  if (started.prepared.stop || !started.service || !started.attemptRecorded || started.tender || started.store)
+    return null;
   const outcome = authorizeOutcomeOf(result);
   if (!outcome) return null;
   const db = ctx.deps.db;
@@ -209,24 +318,56 @@ async function finishQuickly(ctx: RequestContext, started: Started, result: Answ
   if (applied.patch.status === 'buyer_approval_pending') patch.approval_expires_at = approvalDeadline(ctx, now);
   const predicted = predictRow(started.row, patch, now);
   const expected = predicted.row;
-  const events = [statusEvent(expected, started.row.status, now), attemptEvent(expected, started.attemptId, 'authorize', expected.amount, result, applied, now)].filter((e) => e !== null);
+  const events = [
+    statusEvent(expected, started.row.status, now),
+    attemptEvent(expected, started.attemptId, 'authorize', expected.amount, result, applied, now),
+  ].filter((e) => e !== null);
   const outbox = await transactionEventWrites(db, ctx.deps, expected, 'transaction.created');
   const settles = expected.status === 'capture_succeeded';
   const schemeId = schemeTransactionIdWrite(db, expected, started.instrument?.lacksSchemeTransactionId ?? false, now);
-  const writes = [attemptUpdate(db, ctx, started, result, applied, now), repo.insertEventsQuery(db, events), auditQuery(db, ctx, 'created', auditedTransaction(expected)), ...outbox, ...(settles ? settlementQueries(db, ctx.deps, expected) : []), ...(schemeId ? [schemeId] : [])];
-  const update = repo.updateTransactionIfStatusQuery(db, ctx.merchantAccountId, started.row.id, 'processing', patch, now);
-  const recorded = await recordGuarded(ctx, update, writes, (executor, row) => transactionResource(executor, ctx, row), { column: 'id', value: started.row.id }, expected);
+  const writes = [
+    attemptUpdate(db, ctx, started, result, applied, now),
+    repo.insertEventsQuery(db, events),
+    auditQuery(db, ctx, 'created', auditedTransaction(expected)),
+    ...outbox,
+    ...(settles ? settlementQueries(db, ctx.deps, expected) : []),
+    ...(schemeId ? [schemeId] : []),
+  ];
+  const update = repo.updateTransactionIfStatusQuery(
+    db,
+    ctx.merchantAccountId,
+    started.row.id,
+    'processing',
+    patch,
+    now,
+  );
+  const recorded = await recordGuarded(
+    ctx,
+    update,
+    writes,
+    (executor, row) => transactionResource(executor, ctx, row),
+    { column: 'id', value: started.row.id },
+    expected,
+  );
   if (!recorded) return null;
   const { row, value: transaction } = recorded;
   // More than the event itself: webhook deliveries were queued.
   if (outbox.length > 1 || settles) ctx.deps.queue.pokeSoon();
   // The events and the webhook were rendered from the prediction: say so loudly if it was wrong.
   const wrong = mispredicted(predicted, row);
-  if (wrong.length > 0) ctx.log.error({ transactionId: row.id, columns: wrong }, 'the predicted transaction row differs from the stored one; its events may show stale values');
+  if (wrong.length > 0)
+    ctx.log.error(
+      { transactionId: row.id, columns: wrong },
+      'the predicted transaction row differs from the stored one; its events may show stale values',
+    );
   return transaction;
 }
 
-const auditedTransaction = (row: TransactionRow) => ({ type: 'transaction', id: row.id, name: `${row.currency} ${row.amount}` });
+const auditedTransaction = (row: TransactionRow) => ({
+  type: 'transaction',
+  id: row.id,
+  name: `${row.currency} ${row.amount}`,
+});
 
 /** Phase 3, one database transaction: the answer through the state machine, events, audit, idempotency record. */
 async function finish(ctx: RequestContext, started: Started, result: Answer | null): Promise<Transaction> {
@@ -251,17 +392,29 @@ async function finish(ctx: RequestContext, started: Started, result: Answer | nu
       await recordLateAnswer(tx, ctx.deps, ctx.log, current, started.attemptId, result);
       return transactionResource(tx, ctx, current);
     }
-    if (started.store && started.instrument?.storable) await storeIfAccepted(tx, ctx, applied, started.instrument.storable, started.instrument.snapshot, current);
+    if (started.store && started.instrument?.storable)
+      await storeIfAccepted(tx, ctx, applied, started.instrument.storable, started.instrument.snapshot, current);
     // The buyer has until approval_expires_at; reconciliation times the transaction out after it.
-    if (applied?.patch.status === 'buyer_approval_pending') applied.patch.approval_expires_at = approvalDeadline(ctx, now);
+    if (applied?.patch.status === 'buyer_approval_pending')
+      applied.patch.approval_expires_at = approvalDeadline(ctx, now);
     const row = applied ? await repo.updateTransaction(tx, ctx.merchantAccountId, current.id, applied.patch) : current;
     await schemeTransactionIdWrite(tx, row, started.instrument?.lacksSchemeTransactionId ?? false, now)?.execute();
-    if (!started.prepared.stop && started.attemptRecorded && result) await attemptUpdate(tx, ctx, started, result, applied, now).execute();
+    if (!started.prepared.stop && started.attemptRecorded && result)
+      await attemptUpdate(tx, ctx, started, result, applied, now).execute();
     // Stopped after the attempt was recorded (a gift card failed): the connector was never called.
-    else if (started.attemptRecorded) await repo.updateAttempt(tx, ctx.merchantAccountId, started.attemptId, { status: 'failed', error_code: 'not_attempted', next_check_at: null });
+    else if (started.attemptRecorded)
+      await repo.updateAttempt(tx, ctx.merchantAccountId, started.attemptId, {
+        status: 'failed',
+        error_code: 'not_attempted',
+        next_check_at: null,
+      });
     const events = [statusEvent(row, current.status, now)];
-    if (!started.prepared.stop && started.attemptRecorded) events.push(attemptEvent(row, started.attemptId, 'authorize', row.amount, result, applied, now));
-    await repo.insertEvents(tx, events.filter((e) => e !== null));
+    if (!started.prepared.stop && started.attemptRecorded)
+      events.push(attemptEvent(row, started.attemptId, 'authorize', row.amount, result, applied, now));
+    await repo.insertEvents(
+      tx,
+      events.filter((e) => e !== null),
+    );
     await recordAudit(tx, ctx, 'created', auditedTransaction(row));
     await emitTransaction(tx, ctx.deps, row, 'transaction.created');
     if (row.status === 'capture_succeeded') await scheduleSettlement(tx, ctx.deps, row);
@@ -270,19 +423,38 @@ async function finish(ctx: RequestContext, started: Started, result: Answer | nu
 }
 
 /** The update that records the connector's answer on the authorize attempt. */
-function attemptUpdate(tx: Executor, ctx: RequestContext, started: Started, result: Answer, applied: Applied | null, now: Date) {
+function attemptUpdate(
+  tx: Executor,
+  ctx: RequestContext,
+  started: Started,
+  result: Answer,
+  applied: Applied | null,
+  now: Date,
+) {
   // A buyer approval is looked at again when it expires; other open calls on the reconciliation schedule.
-  const nextCheck = applied?.patch.status === 'buyer_approval_pending' ? approvalDeadline(ctx, now) : nextCheckAt(0, now);
+  const nextCheck =
+    applied?.patch.status === 'buyer_approval_pending' ? approvalDeadline(ctx, now) : nextCheckAt(0, now);
   const errorWithoutAnswer = applied ? ((applied.patch.error_code as string | null | undefined) ?? null) : null;
-  return repo.updateAttemptQuery(tx, ctx.merchantAccountId, started.attemptId, attemptPatch(result, applied, nextCheck, result.ok ? result.value.providerTransactionId : null, errorWithoutAnswer));
+  return repo.updateAttemptQuery(
+    tx,
+    ctx.merchantAccountId,
+    started.attemptId,
+    attemptPatch(result, applied, nextCheck, result.ok ? result.value.providerTransactionId : null, errorWithoutAnswer),
+  );
 }
 
 /** When a pending buyer approval expires (BUYER_APPROVAL_TIMEOUT_SECONDS after the authorization). */
-const approvalDeadline = (ctx: RequestContext, now: Date) => new Date(now.getTime() + ctx.deps.config.buyerApprovalTimeoutSeconds * 1000);
+const approvalDeadline = (ctx: RequestContext, now: Date) =>
+  new Date(now.getTime() + ctx.deps.config.buyerApprovalTimeoutSeconds * 1000);
 
 /** `POST /transactions`: record, call the connector outside any database transaction, record the answer. */
 /** `ipAddress`: the buyer's address, the first of X-Forwarded-For; `origin`: a payment link it pays. */
-export async function createTransaction(ctx: RequestContext, body: CreateTransactionBody, ipAddress: string | null = null, origin: TransactionOrigin = {}): Promise<Transaction> {
+export async function createTransaction(
+  ctx: RequestContext,
+  body: CreateTransactionBody,
+  ipAddress: string | null = null,
+  origin: TransactionOrigin = {},
+): Promise<Transaction> {
   checkRequest(body);
   checkUnpinnedEmbed(ctx, body);
   const started = await start(ctx, body, ipAddress, origin);
@@ -295,11 +467,15 @@ export async function createTransaction(ctx: RequestContext, body: CreateTransac
   const first = started.prepared.stop || !started.service ? null : await authorize(ctx, started);
   const result = first ? await cascade(ctx, started, first) : null;
   // The payment method was refused: what the gift cards paid goes back to them.
-  if (started.tender && result && (!result.ok ? result.kind !== 'timeout' : result.value.status === 'declined' || result.value.status === 'failed')) await reverseTender(ctx, started.tender);
+  if (
+    started.tender &&
+    result &&
+    (!result.ok ? result.kind !== 'timeout' : result.value.status === 'declined' || result.value.status === 'failed')
+  )
+    await reverseTender(ctx, started.tender);
   const transaction = await finish(ctx, started, result);
   // Canceled while the gift cards or the payment method were being charged: give the cards back
   // (redemptions already reversed above are not succeeded any more, so nothing is reversed twice).
   if (started.tender) await reverseRedeemed(ctx, { ...started.row, status: transaction.status });
   return transaction;
 }
-

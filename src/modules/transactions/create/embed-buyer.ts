@@ -25,8 +25,12 @@ const noStoredCard = () => forbidden('This embed token pins no buyer: it may not
  */
 export function checkUnpinnedEmbed(ctx: RequestContext, body: CreateTransactionBody): void {
   if (!unpinned(ctx)) return;
-  const form = body.payment_method as { method: string; buyer_id?: string | null; buyer_external_identifier?: string | null } | null | undefined;
-  if (body.buyer_id || body.buyer_external_identifier || form?.buyer_id || form?.buyer_external_identifier) throw forbidden('This embed token pins no buyer: it may not name a stored buyer');
+  const form = body.payment_method as
+    | { method: string; buyer_id?: string | null; buyer_external_identifier?: string | null }
+    | null
+    | undefined;
+  if (body.buyer_id || body.buyer_external_identifier || form?.buyer_id || form?.buyer_external_identifier)
+    throw forbidden('This embed token pins no buyer: it may not name a stored buyer');
   if (form?.method === 'id') throw noStoredCard();
 }
 
@@ -35,7 +39,11 @@ export function checkUnpinnedEmbed(ctx: RequestContext, body: CreateTransactionB
  * `buyerId`, the buyer the token pins (null when the body names none). A card of another buyer or of
  * no buyer is 404, the answer for an unknown id.
  */
-export function requireEmbedBuyerCard(ctx: RequestContext, card: { id: string; owner: string | null }, buyerId: string | null): void {
+export function requireEmbedBuyerCard(
+  ctx: RequestContext,
+  card: { id: string; owner: string | null },
+  buyerId: string | null,
+): void {
   if (!browser(ctx)) return;
   if (unpinned(ctx)) throw noStoredCard();
   if (card.owner === null || card.owner !== buyerId) throw notFound('payment method', card.id);

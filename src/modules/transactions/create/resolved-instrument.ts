@@ -21,7 +21,13 @@ export interface ResolvedInstrument {
   last4: string | null;
   checkoutSessionId: string | null;
   /** A raw card that `store: true` may vault. */
-  storable: { number: string; expiration_date: string; scheme: string; card_type?: string | null; external_identifier?: string | null } | null;
+  storable: {
+    number: string;
+    expiration_date: string;
+    scheme: string;
+    card_type?: string | null;
+    external_identifier?: string | null;
+  } | null;
   /** The card number itself, for 3DS scenario matching (memory only). */
   cardNumber: string | null;
   /** The buyer a stored card belongs to. */

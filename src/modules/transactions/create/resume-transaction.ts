@@ -27,14 +27,21 @@ import { emitTransaction } from '../webhook-events.ts';
 export async function resumeTransaction(ctx: RequestContext, id: string): Promise<Transaction> {
   await settleRedemptions(ctx, id);
   return withRequestTransaction(ctx, async (tx) => {
-    const open = (await repo.listOpenAttempts(tx, ctx.merchantAccountId, id)).find((a) => a.operation === 'authorize' && a.status === 'in_flight');
+    const open = (await repo.listOpenAttempts(tx, ctx.merchantAccountId, id)).find(
+      (a) => a.operation === 'authorize' && a.status === 'in_flight',
+    );
     // The attempt first, then the transaction: reconciliation locks in this order.
     const attempt = open && (await repo.findAttempt(tx, ctx.merchantAccountId, open.id, { forUpdate: true }));
     const row = await repo.findTransaction(tx, ctx.merchantAccountId, id, { forUpdate: true });
     if (!row) throw notFound('transaction', id);
     if (attempt?.status !== 'in_flight' || row.status !== 'processing') return transactionResource(tx, ctx, row);
     const now = new Date();
-    await repo.updateAttempt(tx, ctx.merchantAccountId, attempt.id, attemptPatch(UNANSWERED, null, nextCheckAt(0, now), null));
+    await repo.updateAttempt(
+      tx,
+      ctx.merchantAccountId,
+      attempt.id,
+      attemptPatch(UNANSWERED, null, nextCheckAt(0, now), null),
+    );
     await repo.insertEvents(tx, [attemptEvent(row, attempt.id, 'authorize', attempt.amount, UNANSWERED, null, now)]);
     await recordAudit(tx, ctx, 'created', { type: 'transaction', id: row.id, name: `${row.currency} ${row.amount}` });
     await emitTransaction(tx, ctx.deps, row, 'transaction.created');

@@ -15,16 +15,55 @@ type PazeForm = Extract<TransactionPaymentMethodBody, { method: 'paze' }>;
 type ClickToPayTokenForm = Extract<TransactionPaymentMethodBody, { method: 'click-to-pay'; token: string }>;
 const POINTER = '/payment_method/token';
 
-const base = { paymentMethodId: null, checkoutSessionId: null, storable: null, cardNumber: null, ownerBuyerId: null, heldCodeOf: null };
+const base = {
+  paymentMethodId: null,
+  checkoutSessionId: null,
+  storable: null,
+  cardNumber: null,
+  ownerBuyerId: null,
+  heldCodeOf: null,
+};
 
 /** A device token (DPAN) with its cryptogram: a network token for the connector, with no BIN or fingerprint of its own. */
-function deviceToken(token: { number: string; expirationDate: string; cryptogram: string | null; eci: string | null; scheme: string | null }, meta: { method: string; mode: string; instrumentType: ResolvedInstrument['instrumentType']; label: string; redirectUrl: string | null; cardType?: string | null }): ResolvedInstrument {
+function deviceToken(
+  token: {
+    number: string;
+    expirationDate: string;
+    cryptogram: string | null;
+    eci: string | null;
+    scheme: string | null;
+  },
+  meta: {
+    method: string;
+    mode: string;
+    instrumentType: ResolvedInstrument['instrumentType'];
+    label: string;
+    redirectUrl: string | null;
+    cardType?: string | null;
+  },
+): ResolvedInstrument {
   return {
     ...base,
-    instrument: { kind: 'network-token', token: token.number, expirationDate: token.expirationDate, cryptogram: token.cryptogram, eci: token.eci, scheme: token.scheme },
+    instrument: {
+      kind: 'network-token',
+      token: token.number,
+      expirationDate: token.expirationDate,
+      cryptogram: token.cryptogram,
+      eci: token.eci,
+      scheme: token.scheme,
+    },
     method: meta.method,
     instrumentType: meta.instrumentType,
-    snapshot: { method: meta.method, mode: meta.mode, scheme: token.scheme, bin: null, label: meta.label, expiration_date: token.expirationDate, fingerprint: null, card_type: meta.cardType ?? null },
+    snapshot: {
+      method: meta.method,
+      mode: meta.mode,
+      scheme: token.scheme,
+      bin: null,
+      label: meta.label,
+      expiration_date: token.expirationDate,
+      fingerprint: null,
+      card_type: meta.cardType ?? null,
+    },
     fingerprint: null,
     bin: null,
     last4: meta.label,
@@ -33,7 +72,13 @@ function deviceToken(token: { number: string; expirationDate: string; cryptogram
 }
 
 const checkUnexpired = (card: WalletCard) => {
-  if (isExpired(card.expirationDate, new Date())) throw fieldRefusal('body', POINTER, 'The card in the wallet token has expired (its expiration date is in the past)', 'card_expired');
+  if (isExpired(card.expirationDate, new Date()))
+    throw fieldRefusal(
+      'body',
+      POINTER,
+      'The card in the wallet token has expired (its expiration date is in the past)',
+      'card_expired',
+    );
 };
 
 /**
@@ -42,19 +87,48 @@ const checkUnexpired = (card: WalletCard) => {
  * only, for the one authorization: the transaction keeps its last four digits and expiry, never the
  * number or the cryptogram.
  */
-async function decrypted(db: Executor, ctx: RequestContext, form: WalletForm, provider: WalletProvider, card: WalletCard): Promise<ResolvedInstrument> {
+async function decrypted(
+  db: Executor,
+  ctx: RequestContext,
+  form: WalletForm,
+  provider: WalletProvider,
+  card: WalletCard,
+): Promise<ResolvedInstrument> {
   checkUnexpired(card);
-  if (!card.tokenId || !card.usableUntil) throw new Error('a decrypted wallet token has no id or life: the replay guard needs both');
+  if (!card.tokenId || !card.usableUntil)
+    throw new Error('a decrypted wallet token has no id or life: the replay guard needs both');
   const scheme = form.card_scheme ?? detectSchemes(card.number).scheme;
   const label = form.card_suffix ?? last4(card.number);
-  const meta = { method: form.method, mode: form.method, instrumentType: form.method, label, redirectUrl: form.redirect_url ?? null, cardType: form.card_type ?? null };
-  const walletToken: WalletTokenCheck = { use: { provider, tokenId: card.tokenId, usableUntil: card.usableUntil }, approved: provider === 'apple' ? { amount: card.amount, currencyCode: card.currencyCode ?? null } : null };
+  const meta = {
+    method: form.method,
+    mode: form.method,
+    instrumentType: form.method,
+    label,
+    redirectUrl: form.redirect_url ?? null,
+    cardType: form.card_type ?? null,
+  };
+  const walletToken: WalletTokenCheck = {
+    use: { provider, tokenId: card.tokenId, usableUntil: card.usableUntil },
+    approved: provider === 'apple' ? { amount: card.amount, currencyCode: card.currencyCode ?? null } : null,
+  };
   const resolved = { ...deviceToken({ ...card, scheme }, meta), walletToken };
   if (card.kind === 'dpan') return resolved;
   // A card number (PAN_ONLY) has a fingerprint and a BIN like any card.
-  const instrument: Instrument = { kind: 'card', number: card.number, expirationDate: card.expirationDate, securityCode: null, scheme };
+  const instrument: Instrument = {
+    kind: 'card',
+    number: card.number,
+    expirationDate: card.expirationDate,
+    securityCode: null,
+    scheme,
+  };
   const fingerprint = await ctx.deps.vault.fingerprint(db, ctx.merchantAccountId, card.number);
-  return { ...resolved, instrument, fingerprint, bin: bin(card.number), snapshot: { ...resolved.snapshot, bin: bin(card.number), fingerprint } };
+  return {
+    ...resolved,
+    instrument,
+    fingerprint,
+    bin: bin(card.number),
+    snapshot: { ...resolved.snapshot, bin: bin(card.number), fingerprint },
+  };
 }
 
 /**
@@ -66,16 +140,52 @@ export async function pazeInstrument(db: Executor, ctx: RequestContext, form: Pa
   const card = await decryptPazeWalletToken(db, ctx, form.token, form.checkout_token ?? null);
   checkUnexpired(card);
   const scheme = card.scheme ?? detectSchemes(card.number).scheme;
-  const resolved = deviceToken({ ...card, scheme }, { method: 'paze', mode: 'card', instrumentType: 'network_token', label: last4(card.number), redirectUrl: form.redirect_url ?? null });
-  if (!card.tokenId || !card.usableUntil) throw fieldRefusal('body', POINTER, 'The Paze completeResponse has no payloadId or jti, so it cannot be told apart from a replay', 'wallet_token_malformed');
-  return { ...resolved, walletToken: { use: { provider: 'paze', tokenId: card.tokenId, usableUntil: card.usableUntil }, approved: null } };
+  const resolved = deviceToken(
+    { ...card, scheme },
+    {
+      method: 'paze',
+      mode: 'card',
+      instrumentType: 'network_token',
+      label: last4(card.number),
+      redirectUrl: form.redirect_url ?? null,
+    },
+  );
+  if (!card.tokenId || !card.usableUntil)
+    throw fieldRefusal(
+      'body',
+      POINTER,
+      'The Paze completeResponse has no payloadId or jti, so it cannot be told apart from a replay',
+      'wallet_token_malformed',
+    );
+  return {
+    ...resolved,
+    walletToken: { use: { provider: 'paze', tokenId: card.tokenId, usableUntil: card.usableUntil }, approved: null },
+  };
 }
 
 /** A Click to Pay device token with its cryptogram (the merchant's Click to Pay integration decrypted it). */
 export function clickToPayTokenInstrument(form: ClickToPayTokenForm): ResolvedInstrument {
-  if (isExpired(form.expiration_date, new Date())) throw fieldRefusal('body', '/payment_method/expiration_date', 'The Click to Pay token has expired: expiration_date is in the past', 'card_expired');
-  const token = { number: form.token, expirationDate: form.expiration_date, cryptogram: form.cryptogram, eci: null, scheme: detectSchemes(form.token).scheme };
-  return deviceToken(token, { method: 'click-to-pay', mode: 'click-to-pay', instrumentType: 'network_token', label: last4(form.token), redirectUrl: form.redirect_url ?? null });
+  if (isExpired(form.expiration_date, new Date()))
+    throw fieldRefusal(
+      'body',
+      '/payment_method/expiration_date',
+      'The Click to Pay token has expired: expiration_date is in the past',
+      'card_expired',
+    );
+  const token = {
+    number: form.token,
+    expirationDate: form.expiration_date,
+    cryptogram: form.cryptogram,
+    eci: null,
+    scheme: detectSchemes(form.token).scheme,
+  };
+  return deviceToken(token, {
+    method: 'click-to-pay',
+    mode: 'click-to-pay',
+    instrumentType: 'network_token',
+    label: last4(form.token),
+    redirectUrl: form.redirect_url ?? null,
+  });
 }
 
 /**
@@ -91,7 +201,16 @@ function encrypted(form: WalletForm, provider: WalletProvider, token: EncryptedW
     instrument: { kind: 'wallet-token', provider, token: token.token, scheme },
     method: form.method,
     instrumentType: form.method,
-    snapshot: { method: form.method, mode: form.method, scheme, bin: null, label, expiration_date: null, fingerprint: null, card_type: form.card_type ?? null },
+    snapshot: {
+      method: form.method,
+      mode: form.method,
+      scheme,
+      bin: null,
+      label,
+      expiration_date: null,
+      fingerprint: null,
+      card_type: form.card_type ?? null,
+    },
     fingerprint: null,
     bin: null,
     last4: label,
@@ -101,10 +220,16 @@ function encrypted(form: WalletForm, provider: WalletProvider, token: EncryptedW
 }
 
 /** An Apple Pay or Google Pay token, as the merchant account's wallet of its provider says (wallet-tokens.service.ts). */
-export async function walletInstrument(db: Executor, ctx: RequestContext, form: WalletForm): Promise<ResolvedInstrument> {
+export async function walletInstrument(
+  db: Executor,
+  ctx: RequestContext,
+  form: WalletForm,
+): Promise<ResolvedInstrument> {
   const provider: WalletProvider = form.method === 'applepay' ? 'apple' : 'google';
   const resolved = await resolveWalletToken(db, ctx, provider, form.token);
-  return resolved.kind === 'decrypted' ? decrypted(db, ctx, form, provider, resolved.card) : encrypted(form, provider, resolved.encrypted);
+  return resolved.kind === 'decrypted'
+    ? decrypted(db, ctx, form, provider, resolved.card)
+    : encrypted(form, provider, resolved.encrypted);
 }
 
 /**
@@ -113,8 +238,15 @@ export async function walletInstrument(db: Executor, ctx: RequestContext, form: 
  * transaction's amount less its gift cards), and the token is recorded as used by `transactionId`,
  * so a second use of it is refused (wallet-token-uses.service.ts).
  */
-export async function guardWalletToken(tx: Executor, ctx: RequestContext, check: WalletTokenCheck, charge: { amount: number; currency: string }, transactionId: string): Promise<void> {
-  if (!tx.isTransaction) throw new Error('a wallet token is recorded inside the database transaction that records its transaction');
+export async function guardWalletToken(
+  tx: Executor,
+  ctx: RequestContext,
+  check: WalletTokenCheck,
+  charge: { amount: number; currency: string },
+  transactionId: string,
+): Promise<void> {
+  if (!tx.isTransaction)
+    throw new Error('a wallet token is recorded inside the database transaction that records its transaction');
   const problem = check.approved ? approvedAmountProblem(check.approved, charge) : null;
   if (problem) throw fieldRefusal('body', POINTER, problem, 'wallet_token_amount_mismatch');
   await recordWalletTokenUse(tx, ctx, check.use, transactionId);

@@ -26,35 +26,65 @@ export interface AppliedProviderAction {
 }
 
 const answerOf = (action: InboundWebhookAction, status: SyncOutcome['status']): SyncOutcome => ({
-  status, providerTransactionId: action.providerTransactionId, errorCode: null, rawResponseCode: action.rawResponseCode, rawResponseDescription: action.rawResponseDescription,
+  status,
+  providerTransactionId: action.providerTransactionId,
+  errorCode: null,
+  rawResponseCode: action.rawResponseCode,
+  rawResponseDescription: action.rawResponseDescription,
 });
 
 /** The open attempt an action settles, and the status answer it amounts to; null: nothing open. */
-function targetOf(row: TransactionRow, open: AttemptRow[], action: InboundWebhookAction): { attempt: AttemptRow; answer: SyncOutcome } | null {
+function targetOf(
+  row: TransactionRow,
+  open: AttemptRow[],
+  action: InboundWebhookAction,
+): { attempt: AttemptRow; answer: SyncOutcome } | null {
   const of = (operations: string[], status: SyncOutcome['status'], match: (a: AttemptRow) => boolean = () => true) => {
     const attempt = open.find((a) => operations.includes(a.operation) && match(a));
     return attempt ? { attempt, answer: answerOf(action, status) } : null;
   };
   // A refund event names the provider's refund: an attempt that already knows its refund id must match it.
-  const sameRefund = (a: AttemptRow) => !action.providerReferenceId || a.provider_reference === null || a.provider_reference === action.providerReferenceId;
+  const sameRefund = (a: AttemptRow) =>
+    !action.providerReferenceId || a.provider_reference === null || a.provider_reference === action.providerReferenceId;
   switch (action.kind) {
-    case 'authorization_succeeded': return of(['authorize'], row.intent === 'capture' ? 'captured' : 'authorized');
-    case 'authorization_failed': return of(['authorize'], 'declined');
+    case 'authorization_succeeded':
+      return of(['authorize'], row.intent === 'capture' ? 'captured' : 'authorized');
+    case 'authorization_failed':
+      return of(['authorize'], 'declined');
     // A capture, or an authorize-and-capture whose capture was pending at the provider.
-    case 'capture_succeeded': return of(['capture'], 'captured') ?? (row.status === 'capture_pending' ? of(['authorize'], 'captured') : null);
-    case 'capture_failed': return of(['capture'], 'failed');
-    case 'void_succeeded': return of(['void', 'cancel'], 'voided');
-    case 'refund_succeeded': return of(['refund'], 'refunded', sameRefund);
-    case 'refund_failed': return of(['refund'], 'failed', sameRefund);
-    default: return null;
+    case 'capture_succeeded':
+      return of(['capture'], 'captured') ?? (row.status === 'capture_pending' ? of(['authorize'], 'captured') : null);
+    case 'capture_failed':
+      return of(['capture'], 'failed');
+    case 'void_succeeded':
+      return of(['void', 'cancel'], 'voided');
+    case 'refund_succeeded':
+      return of(['refund'], 'refunded', sameRefund);
+    case 'refund_failed':
+      return of(['refund'], 'failed', sameRefund);
+    default:
+      return null;
   }
 }
 
 /** A chargeback: the transaction is disputed from the first report on; a reversal and a loss are events too. */
-async function applyChargeback(tx: Tx, deps: Deps, row: TransactionRow, action: InboundWebhookAction, now: Date): Promise<void> {
+async function applyChargeback(
+  tx: Tx,
+  deps: Deps,
+  row: TransactionRow,
+  action: InboundWebhookAction,
+  now: Date,
+): Promise<void> {
   const locked = (await repo.findTransaction(tx, row.merchant_account_id, row.id, { forUpdate: true }))!;
-  const updated = locked.disputed ? locked : await repo.updateTransaction(tx, row.merchant_account_id, row.id, { disputed: true });
-  const amount = { amount: action.amount ?? locked.captured_amount, currency: action.currency ?? locked.currency, dispute_id: action.providerReferenceId, reason: action.rawResponseCode };
+  const updated = locked.disputed
+    ? locked
+    : await repo.updateTransaction(tx, row.merchant_account_id, row.id, { disputed: true });
+  const amount = {
+    amount: action.amount ?? locked.captured_amount,
+    currency: action.currency ?? locked.currency,
+    dispute_id: action.providerReferenceId,
+    reason: action.rawResponseCode,
+  };
   if (action.kind === 'chargeback_won') {
     await emitTransaction(tx, deps, updated, 'transaction.chargeback_reversed');
     await repo.insertEvents(tx, [event(row, 'payment-connector-report-chargeback-reversal-posted', amount, now)]);
@@ -62,16 +92,40 @@ async function applyChargeback(tx: Tx, deps: Deps, row: TransactionRow, action: 
   }
   // Opened, or lost: "a dispute was opened or changed" (docs/webhooks.md).
   await emitTransaction(tx, deps, updated, 'transaction.disputed');
-  await repo.insertEvents(tx, [event(row, 'payment-connector-report-chargeback-posted', { ...amount, outcome: action.kind === 'chargeback_lost' ? 'lost' : 'opened' }, now)]);
+  await repo.insertEvents(tx, [
+    event(
+      row,
+      'payment-connector-report-chargeback-posted',
+      { ...amount, outcome: action.kind === 'chargeback_lost' ? 'lost' : 'opened' },
+      now,
+    ),
+  ]);
 }
 
 /**
  * Applies one action of a verified provider event, in the caller's database transaction (with the
  * event's deduplication row). `overCapture`: the connector's capability, as for reconciliation.
  */
-export async function applyProviderAction(tx: Tx, deps: Deps, scope: { merchantAccountId: string; paymentServiceId: string; eventId: string }, action: InboundWebhookAction, log: Log, overCapture: boolean): Promise<AppliedProviderAction> {
-  const done = (transactionId: string | null, result: AppliedProviderAction['result']): AppliedProviderAction => ({ kind: action.kind, provider_transaction_id: action.providerTransactionId, transaction_id: transactionId, result });
-  const row = await repo.findTransactionByProviderId(tx, scope.merchantAccountId, scope.paymentServiceId, action.providerTransactionId);
+export async function applyProviderAction(
+  tx: Tx,
+  deps: Deps,
+  scope: { merchantAccountId: string; paymentServiceId: string; eventId: string },
+  action: InboundWebhookAction,
+  log: Log,
+  overCapture: boolean,
+): Promise<AppliedProviderAction> {
+  const done = (transactionId: string | null, result: AppliedProviderAction['result']): AppliedProviderAction => ({
+    kind: action.kind,
+    provider_transaction_id: action.providerTransactionId,
+    transaction_id: transactionId,
+    result,
+  });
+  const row = await repo.findTransactionByProviderId(
+    tx,
+    scope.merchantAccountId,
+    scope.paymentServiceId,
+    action.providerTransactionId,
+  );
   if (!row) return done(null, 'unknown_transaction');
   const now = new Date();
   let result: AppliedProviderAction['result'];
@@ -81,9 +135,18 @@ export async function applyProviderAction(tx: Tx, deps: Deps, scope: { merchantA
   } else {
     const target = targetOf(row, await repo.listOpenAttempts(tx, scope.merchantAccountId, row.id), action);
     // settleAttempt locks the attempt, then the transaction: the order every settling path uses.
-    const settled = target ? await settleAttempt(tx, deps, target.attempt.id, scope.merchantAccountId, target.answer, log, now, overCapture) : null;
+    const settled = target
+      ? await settleAttempt(tx, deps, target.attempt.id, scope.merchantAccountId, target.answer, log, now, overCapture)
+      : null;
     result = !settled ? 'already_final' : settled.final ? 'applied' : 'still_open';
   }
-  await repo.insertEvents(tx, [event(row, 'payment-connector-transaction-webhook-processed', { event_id: scope.eventId, kind: action.kind, result, provider_reference_id: action.providerReferenceId }, now)]);
+  await repo.insertEvents(tx, [
+    event(
+      row,
+      'payment-connector-transaction-webhook-processed',
+      { event_id: scope.eventId, kind: action.kind, result, provider_reference_id: action.providerReferenceId },
+      now,
+    ),
+  ]);
   return done(row.id, result);
 }

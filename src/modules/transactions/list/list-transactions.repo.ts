@@ -29,13 +29,35 @@ export interface TransactionFilter {
   buyerSearch?: string[];
   paymentMethod: { bin?: string; country?: string; label?: string; schemes?: string[] };
   metadata: Record<string, string>[];
-  related: { hasRefunds?: boolean; hasSettlements?: boolean; hasGiftCardRedemptions?: boolean; giftCardId?: string; giftCardLast4?: string };
+  related: {
+    hasRefunds?: boolean;
+    hasSettlements?: boolean;
+    hasGiftCardRedemptions?: boolean;
+    giftCardId?: string;
+    giftCardLast4?: string;
+  };
   /** Free text: see `searchClause`. `ids` are the uuids the text may stand for (itself, or base62 decoded). */
   search?: { text: string; ids: string[] };
 }
 
-export type EqualColumn = 'buyer_id' | 'buyer_external_identifier' | 'checkout_session_id' | 'payment_link_id' | 'external_identifier' | 'ip_address' | 'payment_method_id' | 'card_fingerprint' | 'payment_service_transaction_id';
-export type AnyOfColumn = 'status' | 'country' | 'currency' | 'error_code' | 'method' | 'payment_source' | 'payment_service_id';
+export type EqualColumn =
+  | 'buyer_id'
+  | 'buyer_external_identifier'
+  | 'checkout_session_id'
+  | 'payment_link_id'
+  | 'external_identifier'
+  | 'ip_address'
+  | 'payment_method_id'
+  | 'card_fingerprint'
+  | 'payment_service_transaction_id';
+export type AnyOfColumn =
+  | 'status'
+  | 'country'
+  | 'currency'
+  | 'error_code'
+  | 'method'
+  | 'payment_source'
+  | 'payment_service_id';
 export type FlagColumn = 'disputed' | 'pending_review' | 'merchant_initiated' | 'is_subsequent_payment';
 
 type Query = SelectQueryBuilder<Database, 'transactions', TransactionRow>;
@@ -54,7 +76,8 @@ const lowered = (values: string[]) => values.map((v) => sql<string>`lower(${v})`
 function byIdentity(query: Query, f: TransactionFilter): Query {
   if (f.matchesNothing) query = query.where(sql<boolean>`false`);
   for (const id of f.ids) query = query.where('id', '=', id);
-  for (const [column, value] of Object.entries(f.equals) as [EqualColumn, string][]) query = query.where(column, '=', value);
+  for (const [column, value] of Object.entries(f.equals) as [EqualColumn, string][])
+    query = query.where(column, '=', value);
   return query;
 }
 
@@ -70,18 +93,27 @@ function byRanges(query: Query, f: TransactionFilter): Query {
 }
 
 function byValues(query: Query, f: TransactionFilter): Query {
-  for (const [column, values] of Object.entries(f.anyOf) as [AnyOfColumn, string[]][]) query = query.where(column, 'in', values);
-  for (const [column, value] of Object.entries(f.flags) as [FlagColumn, boolean][]) query = query.where(column, '=', value);
+  for (const [column, values] of Object.entries(f.anyOf) as [AnyOfColumn, string[]][])
+    query = query.where(column, 'in', values);
+  for (const [column, value] of Object.entries(f.flags) as [FlagColumn, boolean][])
+    query = query.where(column, '=', value);
   if (f.used3ds !== undefined) query = query.where('three_d_secure', f.used3ds ? 'is not' : 'is', null);
   return query;
 }
 
 function byBuyer(query: Query, f: TransactionFilter): Query {
-  if (f.buyerEmailAddress !== undefined) query = query.where(buyerEmail, '=', sql<string>`lower(${f.buyerEmailAddress})`);
+  if (f.buyerEmailAddress !== undefined)
+    query = query.where(buyerEmail, '=', sql<string>`lower(${f.buyerEmailAddress})`);
   const terms = f.buyerSearch;
   if (terms && terms.length > 0) {
     // Three index-backed branches (BitmapOr): display name and e-mail ignoring case, external identifier exactly.
-    query = query.where((eb) => eb.or([eb(buyerName, 'in', lowered(terms)), eb('buyer_external_identifier', 'in', terms), eb(buyerEmail, 'in', lowered(terms))]));
+    query = query.where((eb) =>
+      eb.or([
+        eb(buyerName, 'in', lowered(terms)),
+        eb('buyer_external_identifier', 'in', terms),
+        eb(buyerEmail, 'in', lowered(terms)),
+      ]),
+    );
   }
   return query;
 }
@@ -129,7 +161,11 @@ function hasRedemption(eb: Eb, column: 'gift_card_id' | 'last4', value: string) 
 
 function byRelated(query: Query, f: TransactionFilter): Query {
   const r = f.related;
-  const flags: [boolean | undefined, Related][] = [[r.hasRefunds, 'refunds'], [r.hasSettlements, 'settlements'], [r.hasGiftCardRedemptions, 'gift_card_redemptions']];
+  const flags: [boolean | undefined, Related][] = [
+    [r.hasRefunds, 'refunds'],
+    [r.hasSettlements, 'settlements'],
+    [r.hasGiftCardRedemptions, 'gift_card_redemptions'],
+  ];
   for (const [flag, table] of flags) {
     if (flag !== undefined) query = query.where((eb) => (flag ? hasRelated(eb, table) : eb.not(hasRelated(eb, table))));
   }
@@ -156,10 +192,21 @@ function bySearch(query: Query, f: TransactionFilter): Query {
 /** The filtered query, unordered (keysetPage adds the order); exported for the EXPLAIN test. */
 export function transactionsQuery(db: Executor, merchantAccountId: string, f: TransactionFilter): Query {
   let query = db.selectFrom('transactions').selectAll().where('merchant_account_id', '=', merchantAccountId);
-  for (const apply of [byIdentity, byRanges, byValues, byBuyer, byPaymentMethod, byMetadata, byRelated, bySearch]) query = apply(query, f);
+  for (const apply of [byIdentity, byRanges, byValues, byBuyer, byPaymentMethod, byMetadata, byRelated, bySearch])
+    query = apply(query, f);
   return query;
 }
 
-export async function listTransactions(db: Executor, merchantAccountId: string, f: TransactionFilter, position: CursorPosition | null, limit: number): Promise<KeysetPage<TransactionRow>> {
-  return keysetPage(db, transactionsQuery(db, merchantAccountId, f), { columns: ['updated_at', 'id'], limit, position });
+export async function listTransactions(
+  db: Executor,
+  merchantAccountId: string,
+  f: TransactionFilter,
+  position: CursorPosition | null,
+  limit: number,
+): Promise<KeysetPage<TransactionRow>> {
+  return keysetPage(db, transactionsQuery(db, merchantAccountId, f), {
+    columns: ['updated_at', 'id'],
+    limit,
+    position,
+  });
 }

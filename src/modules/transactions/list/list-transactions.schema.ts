@@ -1,5 +1,16 @@
 import { Type, type Static, type TSchema } from 'typebox';
-import { Country, Currency, Cursor, DateTime, ListEnvelope, MinorUnits, Nullable, PageLimit, StringEnum, Uuid } from '../../../http/schemas/common.ts';
+import {
+  Country,
+  Currency,
+  Cursor,
+  DateTime,
+  ListEnvelope,
+  MinorUnits,
+  Nullable,
+  PageLimit,
+  StringEnum,
+  Uuid,
+} from '../../../http/schemas/common.ts';
 import { CARD_SCHEME_PATTERN } from '../../../lib/cards/schemes.ts';
 import { PAYMENT_SOURCES, TRANSACTION_STATUSES, TransactionSummarySchema } from '../transaction.schema.ts';
 
@@ -11,8 +22,10 @@ import { PAYMENT_SOURCES, TRANSACTION_STATUSES, TransactionSummarySchema } from 
 
 const Opt = <T extends TSchema>(schema: T) => Type.Optional(Nullable(schema));
 /** Match any of the values. 50 values is far beyond any dashboard's need and bounds the SQL. */
-const AnyOf = <T extends TSchema>(item: T, description: string) => Opt(Type.Array(item, { minItems: 1, maxItems: 50, description }));
-const Text = (description?: string) => Type.String({ minLength: 1, maxLength: 200, ...(description ? { description } : {}) });
+const AnyOf = <T extends TSchema>(item: T, description: string) =>
+  Opt(Type.Array(item, { minItems: 1, maxItems: 50, description }));
+const Text = (description?: string) =>
+  Type.String({ minLength: 1, maxLength: 200, ...(description ? { description } : {}) });
 const Flag = (description: string) => Opt(Type.Boolean({ description }));
 const Minor = (description: string) => Opt(MinorUnits({ minimum: 0, maximum: 99_999_999, description }));
 const At = (description: string) => Opt(DateTime({ description: `${description}; must carry a time zone offset` }));
@@ -26,7 +39,10 @@ export const ListTransactionsQuery = Type.Object({
   buyer_email_address: Opt(Text('Case-insensitive exact match')),
   buyer_external_identifier: Opt(Text()),
   buyer_id: Opt(Uuid()),
-  buyer_search: AnyOf(Text(), 'Exact match on the buyer display name (ignoring case), external identifier, or e-mail address (ignoring case); match any'),
+  buyer_search: AnyOf(
+    Text(),
+    'Exact match on the buyer display name (ignoring case), external identifier, or e-mail address (ignoring case); match any',
+  ),
   checkout_session_id: Opt(Uuid()),
   payment_link_id: Opt(Uuid({ description: 'Made through this payment link' })),
   country: AnyOf(Country(), 'Match any'),
@@ -37,7 +53,9 @@ export const ListTransactionsQuery = Type.Object({
   error_code: AnyOf(Text(), 'Match any'),
   external_identifier: Opt(Text()),
   gift_card_id: Opt(Uuid({ description: 'A redeemed gift card has this id' })),
-  gift_card_last4: Opt(Type.String({ pattern: '^[0-9]{4}$', description: 'Last 4 digits of a redeemed gift card number' })),
+  gift_card_last4: Opt(
+    Type.String({ pattern: '^[0-9]{4}$', description: 'Last 4 digits of a redeemed gift card number' }),
+  ),
   has_gift_card_redemptions: Flag('Has gift card redemptions'),
   has_refunds: Flag('Has at least one refund'),
   has_settlements: Flag('Has at least one settlement record'),
@@ -45,9 +63,14 @@ export const ListTransactionsQuery = Type.Object({
   ip_address: Opt(Text()),
   is_subsequent_payment: Flag('Is a subsequent payment'),
   merchant_initiated: Flag('Merchant-initiated'),
-  metadata: AnyOf(Type.String({ minLength: 2, maxLength: 5000 }), 'Each a JSON object of string values; the transaction metadata contains all given pairs'),
+  metadata: AnyOf(
+    Type.String({ minLength: 2, maxLength: 5000 }),
+    'Each a JSON object of string values; the transaction metadata contains all given pairs',
+  ),
   method: AnyOf(Type.String({ pattern: '^[a-z0-9]+(-[a-z0-9]+)*$', maxLength: 50 }), 'Match any'),
-  payment_method_bin: Opt(Type.String({ pattern: '^[0-9]{6,8}$', description: 'Card BIN; 6 digits also match the 8-digit BINs they begin' })),
+  payment_method_bin: Opt(
+    Type.String({ pattern: '^[0-9]{6,8}$', description: 'Card BIN; 6 digits also match the 8-digit BINs they begin' }),
+  ),
   payment_method_country: Opt(Country()),
   payment_method_fingerprint: Opt(Text()),
   payment_method_id: Opt(Uuid()),
@@ -58,7 +81,11 @@ export const ListTransactionsQuery = Type.Object({
   payment_source: AnyOf(StringEnum(PAYMENT_SOURCES), 'Match any'),
   pending_review: Flag('Pending manual anti-fraud review'),
   reconciliation_id: Opt(Text('Base62 reconciliation id; one that is not valid matches nothing')),
-  search: Opt(Text('Exact id, reconciliation id, external identifier, payment service transaction id, buyer external identifier or buyer e-mail (ignoring case)')),
+  search: Opt(
+    Text(
+      'Exact id, reconciliation id, external identifier, payment service transaction id, buyer external identifier or buyer e-mail (ignoring case)',
+    ),
+  ),
   status: AnyOf(StringEnum(TRANSACTION_STATUSES), 'Match any'),
   updated_at_gte: At('Updated at or after'),
   updated_at_lte: At('Updated at or before'),

@@ -14,13 +14,24 @@ type Query = ListTransactionsQuery;
 
 /** Query parameter → column, for the filters that are a plain comparison. */
 const EQUALS: [keyof Query, EqualColumn][] = [
-  ['buyer_id', 'buyer_id'], ['buyer_external_identifier', 'buyer_external_identifier'], ['checkout_session_id', 'checkout_session_id'], ['payment_link_id', 'payment_link_id'],
-  ['external_identifier', 'external_identifier'], ['ip_address', 'ip_address'], ['payment_method_id', 'payment_method_id'],
-  ['payment_method_fingerprint', 'card_fingerprint'], ['payment_service_transaction_id', 'payment_service_transaction_id'],
+  ['buyer_id', 'buyer_id'],
+  ['buyer_external_identifier', 'buyer_external_identifier'],
+  ['checkout_session_id', 'checkout_session_id'],
+  ['payment_link_id', 'payment_link_id'],
+  ['external_identifier', 'external_identifier'],
+  ['ip_address', 'ip_address'],
+  ['payment_method_id', 'payment_method_id'],
+  ['payment_method_fingerprint', 'card_fingerprint'],
+  ['payment_service_transaction_id', 'payment_service_transaction_id'],
 ];
 const ANY_OF: [keyof Query, AnyOfColumn][] = [
-  ['status', 'status'], ['country', 'country'], ['currency', 'currency'], ['error_code', 'error_code'],
-  ['method', 'method'], ['payment_source', 'payment_source'], ['payment_service_id', 'payment_service_id'],
+  ['status', 'status'],
+  ['country', 'country'],
+  ['currency', 'currency'],
+  ['error_code', 'error_code'],
+  ['method', 'method'],
+  ['payment_source', 'payment_source'],
+  ['payment_service_id', 'payment_service_id'],
 ];
 const FLAGS: FlagColumn[] = ['disputed', 'pending_review', 'merchant_initiated', 'is_subsequent_payment'];
 
@@ -63,7 +74,9 @@ function searchIds(text: string): string[] {
 }
 
 function pick<C extends string, V>(query: Query, pairs: [keyof Query, C][]): Partial<Record<C, V>> {
-  return Object.fromEntries(pairs.filter(([param]) => given(query[param])).map(([param, column]) => [column, query[param]])) as Partial<Record<C, V>>;
+  return Object.fromEntries(
+    pairs.filter(([param]) => given(query[param])).map(([param, column]) => [column, query[param]]),
+  ) as Partial<Record<C, V>>;
 }
 
 export function toFilter(query: Query): TransactionFilter {
@@ -76,15 +89,26 @@ export function toFilter(query: Query): TransactionFilter {
     updatedAt: { gte: date(query.updated_at_gte), lte: date(query.updated_at_lte) },
     equals: pick<EqualColumn, string>(query, EQUALS),
     anyOf: pick<AnyOfColumn, string[]>(query, ANY_OF),
-    flags: pick<FlagColumn, boolean>(query, FLAGS.map((flag) => [flag, flag])),
+    flags: pick<FlagColumn, boolean>(
+      query,
+      FLAGS.map((flag) => [flag, flag]),
+    ),
     used3ds: opt(query.used_3ds),
     buyerEmailAddress: opt(query.buyer_email_address),
     buyerSearch: opt(query.buyer_search),
-    paymentMethod: { bin: opt(query.payment_method_bin), country: opt(query.payment_method_country), label: opt(query.payment_method_label), schemes: opt(query.payment_method_scheme) },
+    paymentMethod: {
+      bin: opt(query.payment_method_bin),
+      country: opt(query.payment_method_country),
+      label: opt(query.payment_method_label),
+      schemes: opt(query.payment_method_scheme),
+    },
     metadata: parseMetadata(query.metadata ?? []),
     related: {
-      hasRefunds: opt(query.has_refunds), hasSettlements: opt(query.has_settlements), hasGiftCardRedemptions: opt(query.has_gift_card_redemptions),
-      giftCardId: opt(query.gift_card_id), giftCardLast4: opt(query.gift_card_last4),
+      hasRefunds: opt(query.has_refunds),
+      hasSettlements: opt(query.has_settlements),
+      hasGiftCardRedemptions: opt(query.has_gift_card_redemptions),
+      giftCardId: opt(query.gift_card_id),
+      giftCardLast4: opt(query.gift_card_last4),
     },
     search: given(query.search) ? { text: query.search, ids: searchIds(query.search) } : undefined,
   };
@@ -96,7 +120,11 @@ export function toFilter(query: Query): TransactionFilter {
  */
 export function listName(query: Query): string {
   const canonical = (key: string, value: unknown) =>
-    Array.isArray(value) ? value.map(String).sort() : /_at_(gte|lte)$/.test(key) ? new Date(String(value)).toISOString() : value;
+    Array.isArray(value)
+      ? value.map(String).sort()
+      : /_at_(gte|lte)$/.test(key)
+        ? new Date(String(value)).toISOString()
+        : value;
   const entries = Object.entries(query)
     .filter(([key, value]) => key !== 'cursor' && key !== 'limit' && given(value))
     .sort(([a], [b]) => (a < b ? -1 : 1))

@@ -18,12 +18,20 @@ export interface ApprovalPage {
 /** What the sandbox approval page shows for one authorization attempt (404 for an unknown one). */
 export async function approvalPage(deps: Deps, merchantAccountId: string, attemptId: string): Promise<ApprovalPage> {
   const attempt = await repo.findAttempt(deps.db, merchantAccountId, attemptId);
-  const row = attempt && attempt.operation === 'authorize' ? await repo.findTransaction(deps.db, merchantAccountId, attempt.transaction_id) : undefined;
+  const row =
+    attempt && attempt.operation === 'authorize'
+      ? await repo.findTransaction(deps.db, merchantAccountId, attempt.transaction_id)
+      : undefined;
   if (!attempt || !row) throw notFound('approval');
   const extra = row.extra as { redirect_url?: string };
   return {
-    transactionId: row.id, amount: row.amount, currency: row.currency, method: row.method ?? '', status: row.status,
-    redirectUrl: extra.redirect_url ?? null, open: row.status === 'buyer_approval_pending' && attempt.status === 'pending',
+    transactionId: row.id,
+    amount: row.amount,
+    currency: row.currency,
+    method: row.method ?? '',
+    status: row.status,
+    redirectUrl: extra.redirect_url ?? null,
+    open: row.status === 'buyer_approval_pending' && attempt.status === 'pending',
   };
 }
 
@@ -32,16 +40,29 @@ export async function approvalPage(deps: Deps, merchantAccountId: string, attemp
  * provider's own record), then the transaction is brought up to date at once through the same
  * status query reconciliation uses. A second choice, or one after the approval expired, is 400.
  */
-export async function recordBuyerApproval(deps: Deps, merchantAccountId: string, attemptId: string, approved: boolean): Promise<ApprovalPage> {
+export async function recordBuyerApproval(
+  deps: Deps,
+  merchantAccountId: string,
+  attemptId: string,
+  approved: boolean,
+): Promise<ApprovalPage> {
   await withTransaction(deps.db, async (tx) => {
     const attempt = await repo.findAttempt(tx, merchantAccountId, attemptId, { forUpdate: true });
     if (!attempt || attempt.operation !== 'authorize') throw notFound('approval');
     const row = await repo.findTransaction(tx, merchantAccountId, attempt.transaction_id);
-    if (!row || row.status !== 'buyer_approval_pending' || attempt.status !== 'pending' || attempt.approval_decision !== null) {
+    if (
+      !row ||
+      row.status !== 'buyer_approval_pending' ||
+      attempt.status !== 'pending' ||
+      attempt.approval_decision !== null
+    ) {
       throw new AppError('bad_request', 'This payment is no longer waiting for approval');
     }
-    if (row.approval_expires_at && row.approval_expires_at <= new Date()) throw new AppError('bad_request', 'The approval of this payment has expired');
-    await repo.updateAttempt(tx, merchantAccountId, attemptId, { approval_decision: approved ? 'approved' : 'declined' });
+    if (row.approval_expires_at && row.approval_expires_at <= new Date())
+      throw new AppError('bad_request', 'The approval of this payment has expired');
+    await repo.updateAttempt(tx, merchantAccountId, attemptId, {
+      approval_decision: approved ? 'approved' : 'declined',
+    });
   });
   await checkPendingAttempt(deps, merchantAccountId, attemptId);
   return approvalPage(deps, merchantAccountId, attemptId);
@@ -53,7 +74,12 @@ export async function recordBuyerApproval(deps: Deps, merchantAccountId: string,
  * An unknown attempt is 404; one no longer waiting for the buyer is answered with its current
  * state (a buyer who reloads the page changes nothing).
  */
-export async function recordProviderReturn(deps: Deps, merchantAccountId: string, attemptId: string, params: Record<string, string>): Promise<ApprovalPage> {
+export async function recordProviderReturn(
+  deps: Deps,
+  merchantAccountId: string,
+  attemptId: string,
+  params: Record<string, string>,
+): Promise<ApprovalPage> {
   const page = await approvalPage(deps, merchantAccountId, attemptId);
   if (page.open) await checkPendingAttempt(deps, merchantAccountId, attemptId, params);
   return approvalPage(deps, merchantAccountId, attemptId);

@@ -21,7 +21,11 @@ export const GIFT_CARD_GRACE_MS = 5 * 60 * 1000;
  *   reservation released when the service never received it.
  * Returns how many records it settled.
  */
-export async function reconcileGiftCards(deps: Deps, now: Date, log: Log = { warn: () => undefined, info: () => undefined }): Promise<number> {
+export async function reconcileGiftCards(
+  deps: Deps,
+  now: Date,
+  log: Log = { warn: () => undefined, info: () => undefined },
+): Promise<number> {
   const before = new Date(now.getTime() - GIFT_CARD_GRACE_MS);
   let settled = 0;
   const context = (merchantAccountId: string) => systemContext(deps, merchantAccountId, 'reconcileGiftCards', log);
@@ -32,20 +36,30 @@ export async function reconcileGiftCards(deps: Deps, now: Date, log: Log = { war
         const row = await settleOpenRedemption(ctx, open.id);
         if (!row || row.status === 'created') continue;
         settled++;
-        const transaction = row.status === 'succeeded' ? await repo.findTransaction(deps.db, row.merchant_account_id, row.transaction_id) : null;
+        const transaction =
+          row.status === 'succeeded'
+            ? await repo.findTransaction(deps.db, row.merchant_account_id, row.transaction_id)
+            : null;
         if (transaction) await reverseRedeemed(ctx, transaction);
       } else if ((await sendReversal(ctx, open.id, true))?.reversal_status !== 'pending') {
         settled++;
       }
     } catch (error) {
-      log.warn({ err: error, redemptionId: open.id }, 'reconciliation of a gift card redemption failed; it is tried again later');
+      log.warn(
+        { err: error, redemptionId: open.id },
+        'reconciliation of a gift card redemption failed; it is tried again later',
+      );
     }
   }
   for (const refund of await repo.listOpenGiftCardRefunds(deps.db, before, 100)) {
     try {
-      if ((await settleGiftCardRefund(context(refund.merchant_account_id), refund.id))?.status !== 'processing') settled++;
+      if ((await settleGiftCardRefund(context(refund.merchant_account_id), refund.id))?.status !== 'processing')
+        settled++;
     } catch (error) {
-      log.warn({ err: error, refundId: refund.id }, 'reconciliation of a gift card refund failed; it is tried again later');
+      log.warn(
+        { err: error, refundId: refund.id },
+        'reconciliation of a gift card refund failed; it is tried again later',
+      );
     }
   }
   return settled;

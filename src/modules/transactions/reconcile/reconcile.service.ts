@@ -23,32 +23,88 @@ type Log = { warn(obj: object, msg?: string): void; info(obj: object, msg?: stri
 const blank = { errorCode: null, rawResponseCode: null, rawResponseDescription: null };
 
 /** Pure: what a status answer means for one open attempt; null: still open. */
-function resolution(row: TransactionRow, attempt: AttemptRow, answer: SyncOutcome, now: Date): { patch: Patch; status: AttemptRow['status']; refundStatus?: string } | null {
-  const codes = { errorCode: answer.errorCode, rawResponseCode: answer.rawResponseCode, rawResponseDescription: answer.rawResponseDescription };
+function resolution(
+  row: TransactionRow,
+  attempt: AttemptRow,
+  answer: SyncOutcome,
+  now: Date,
+): { patch: Patch; status: AttemptRow['status']; refundStatus?: string } | null {
+  const codes = {
+    errorCode: answer.errorCode,
+    rawResponseCode: answer.rawResponseCode,
+    rawResponseDescription: answer.rawResponseDescription,
+  };
   switch (attempt.operation) {
     case 'authorize': {
       if (attempt.status === 'pending' && row.status === 'capture_pending') {
-        if (answer.status === 'captured') { const a = applyCapture(row, { status: 'succeeded', ...blank }, { amount: row.capture_reserved, final: true }, now); return { patch: a.patch, status: 'succeeded' }; }
+        if (answer.status === 'captured') {
+          const a = applyCapture(
+            row,
+            { status: 'succeeded', ...blank },
+            { amount: row.capture_reserved, final: true },
+            now,
+          );
+          return { patch: a.patch, status: 'succeeded' };
+        }
         return null;
       }
       // `buyer_approval_pending` is not in the map: the attempt stays open.
-      const map = { authorized: 'authorized', captured: 'captured', capture_pending: 'capture_pending', declined: 'declined', failed: 'failed', not_found: 'failed' } as const;
+      const map = {
+        authorized: 'authorized',
+        captured: 'captured',
+        capture_pending: 'capture_pending',
+        declined: 'declined',
+        failed: 'failed',
+        not_found: 'failed',
+      } as const;
       const status = map[answer.status as keyof typeof map];
       if (!status) return null;
-      const outcome = { ...codes, ...(answer.status === 'not_found' ? { errorCode: 'service_network_error' } : {}), status, providerTransactionId: answer.providerTransactionId, authResponseCode: null, avsResponseCode: null, cvvResponseCode: null, schemeTransactionId: answer.schemeTransactionId ?? null, merchantAdviceCode: null, approvalUrl: null, additionalIdentifiers: {} };
+      const outcome = {
+        ...codes,
+        ...(answer.status === 'not_found' ? { errorCode: 'service_network_error' } : {}),
+        status,
+        providerTransactionId: answer.providerTransactionId,
+        authResponseCode: null,
+        avsResponseCode: null,
+        cvvResponseCode: null,
+        schemeTransactionId: answer.schemeTransactionId ?? null,
+        merchantAdviceCode: null,
+        approvalUrl: null,
+        additionalIdentifiers: {},
+      };
       const applied = applyAuthorization(row, outcome, now, 0);
       return { patch: applied.patch, status: applied.attemptStatus };
     }
     case 'capture': {
       // `not_found`: the capture never reached the provider (a process killed before the call): it failed, the authorization stands.
-      const s = answer.status === 'captured' ? 'succeeded' : answer.status === 'declined' || answer.status === 'failed' ? answer.status : answer.status === 'not_found' ? 'failed' : null;
+      const s =
+        answer.status === 'captured'
+          ? 'succeeded'
+          : answer.status === 'declined' || answer.status === 'failed'
+            ? answer.status
+            : answer.status === 'not_found'
+              ? 'failed'
+              : null;
       if (!s) return null;
-      const applied = applyCapture(row, { status: s, ...codes, ...(answer.status === 'not_found' ? { errorCode: 'service_network_error' } : {}) }, attempt, now);
+      const applied = applyCapture(
+        row,
+        { status: s, ...codes, ...(answer.status === 'not_found' ? { errorCode: 'service_network_error' } : {}) },
+        attempt,
+        now,
+      );
       return { patch: applied.patch, status: applied.attemptStatus };
     }
     case 'void': {
       // `not_found`: the void never reached the provider: the authorization stands (capturing reopens).
-      const s = answer.status === 'voided' ? 'succeeded' : answer.status === 'authorized' || answer.status === 'declined' || answer.status === 'failed' || answer.status === 'not_found' ? 'failed' : null;
+      const s =
+        answer.status === 'voided'
+          ? 'succeeded'
+          : answer.status === 'authorized' ||
+              answer.status === 'declined' ||
+              answer.status === 'failed' ||
+              answer.status === 'not_found'
+            ? 'failed'
+            : null;
       if (!s) return null;
       // The void of a late authorization: the transaction is closed already and stays as it is.
       if (attempt.compensates_attempt_id) return { patch: {}, status: s };
@@ -56,13 +112,25 @@ function resolution(row: TransactionRow, attempt: AttemptRow, answer: SyncOutcom
       return { patch: applied.patch, status: applied.attemptStatus };
     }
     case 'increment': {
-      const s = answer.status === 'authorized' ? 'succeeded' : answer.status === 'declined' ? 'declined' : answer.status === 'failed' || answer.status === 'not_found' ? 'failed' : null;
+      const s =
+        answer.status === 'authorized'
+          ? 'succeeded'
+          : answer.status === 'declined'
+            ? 'declined'
+            : answer.status === 'failed' || answer.status === 'not_found'
+              ? 'failed'
+              : null;
       if (!s) return null;
       const outcome = incrementPatch(row, s, attempt.amount);
       return { patch: outcome.patch, status: outcome.attemptStatus };
     }
     case 'refund': {
-      const s = answer.status === 'refunded' ? 'succeeded' : answer.status === 'declined' || answer.status === 'failed' || answer.status === 'not_found' ? 'failed' : null;
+      const s =
+        answer.status === 'refunded'
+          ? 'succeeded'
+          : answer.status === 'declined' || answer.status === 'failed' || answer.status === 'not_found'
+            ? 'failed'
+            : null;
       if (!s) return null;
       const applied = applyRefund(row, { status: s }, attempt.amount);
       return { patch: applied.patch, status: applied.attemptStatus, refundStatus: applied.refundStatus };
@@ -75,7 +143,15 @@ function resolution(row: TransactionRow, attempt: AttemptRow, answer: SyncOutcom
 /** The buyer never approved in time: the transaction fails (the provider's payment simply lapses). */
 function approvalTimedOut(row: TransactionRow, now: Date): { patch: Patch; status: AttemptRow['status'] } {
   const status = nextStatus(row.status, 'authorization_failed');
-  return { status: 'failed', patch: { status, intent_outcome: intentOutcome(row.intent, status), error_code: 'buyer_approval_timeout', buyer_approval_timedout_at: now } };
+  return {
+    status: 'failed',
+    patch: {
+      status,
+      intent_outcome: intentOutcome(row.intent, status),
+      error_code: 'buyer_approval_timeout',
+      buyer_approval_timedout_at: now,
+    },
+  };
 }
 
 /** What settling an attempt did: whether the attempt is now final, and the transaction's row after it. */
@@ -90,10 +166,21 @@ interface Settled {
  * capturing above the authorization, so an authorization found here gets the merchant account's
  * allowance, as one answered at once does (authorization-answer.ts).
  */
-export async function settleAttempt(tx: Tx, deps: Deps, attemptId: string, merchantAccountId: string, answer: SyncOutcome, log: Log, now: Date, overCapture: boolean): Promise<Settled> {
+export async function settleAttempt(
+  tx: Tx,
+  deps: Deps,
+  attemptId: string,
+  merchantAccountId: string,
+  answer: SyncOutcome,
+  log: Log,
+  now: Date,
+  overCapture: boolean,
+): Promise<Settled> {
   const attempt = await repo.findAttempt(tx, merchantAccountId, attemptId, { forUpdate: true });
-  const row = attempt && (await repo.findTransaction(tx, merchantAccountId, attempt.transaction_id, { forUpdate: true }));
-  if (!attempt || !row || !['in_flight', 'unknown', 'pending'].includes(attempt.status)) return { final: true, row: row ?? null };
+  const row =
+    attempt && (await repo.findTransaction(tx, merchantAccountId, attempt.transaction_id, { forUpdate: true }));
+  if (!attempt || !row || !['in_flight', 'unknown', 'pending'].includes(attempt.status))
+    return { final: true, row: row ?? null };
   let resolved: ReturnType<typeof resolution>;
   let lateAuthorization = false;
   try {
@@ -102,42 +189,89 @@ export async function settleAttempt(tx: Tx, deps: Deps, attemptId: string, merch
     if (!(error instanceof TransitionError)) throw error;
     // A late answer the transaction can no longer take (it was canceled meanwhile): kept on record;
     // money authorized at the provider for it is released by a void (late-void.service.ts).
-    log.warn({ transactionId: row.id, attemptId, answer: answer.status }, 'late connector outcome ignored by the state machine');
-    lateAuthorization = attempt.operation === 'authorize' && ['authorized', 'captured', 'capture_pending'].includes(answer.status);
+    log.warn(
+      { transactionId: row.id, attemptId, answer: answer.status },
+      'late connector outcome ignored by the state machine',
+    );
+    lateAuthorization =
+      attempt.operation === 'authorize' && ['authorized', 'captured', 'capture_pending'].includes(answer.status);
     resolved = { patch: {}, status: lateAuthorization ? 'succeeded' : 'failed' };
   }
-  if (resolved && attempt.operation === 'authorize' && overCapture && resolved.patch.status === 'authorization_succeeded') {
-    Object.assign(resolved.patch, { capture_limit: overCaptureLimit(merchantAccountId, row.amount - row.gift_card_amount) });
+  if (
+    resolved &&
+    attempt.operation === 'authorize' &&
+    overCapture &&
+    resolved.patch.status === 'authorization_succeeded'
+  ) {
+    Object.assign(resolved.patch, {
+      capture_limit: overCaptureLimit(merchantAccountId, row.amount - row.gift_card_amount),
+    });
   }
-  const events = [event(row, 'transaction-sync-event', { attempt_id: attemptId, operation: attempt.operation, answer: answer.status, error_code: answer.errorCode }, now)];
+  const events = [
+    event(
+      row,
+      'transaction-sync-event',
+      { attempt_id: attemptId, operation: attempt.operation, answer: answer.status, error_code: answer.errorCode },
+      now,
+    ),
+  ];
   if (!resolved && row.status === 'buyer_approval_pending' && row.approval_expires_at) {
     if (row.approval_expires_at > now) {
       // Still waiting for the buyer: look again when the approval expires.
-      await repo.updateAttempt(tx, merchantAccountId, attemptId, { checks: attempt.checks + 1, next_check_at: row.approval_expires_at });
+      await repo.updateAttempt(tx, merchantAccountId, attemptId, {
+        checks: attempt.checks + 1,
+        next_check_at: row.approval_expires_at,
+      });
       await repo.insertEvents(tx, events);
       return { final: false, row };
     }
     resolved = approvalTimedOut(row, now);
   }
   if (!resolved) {
-    await repo.updateAttempt(tx, merchantAccountId, attemptId, { checks: attempt.checks + 1, next_check_at: nextCheckAt(attempt.checks + 1, now) });
+    await repo.updateAttempt(tx, merchantAccountId, attemptId, {
+      checks: attempt.checks + 1,
+      next_check_at: nextCheckAt(attempt.checks + 1, now),
+    });
     await repo.insertEvents(tx, events);
     return { final: false, row };
   }
-  const updated = Object.keys(resolved.patch).length > 0 ? await repo.updateTransaction(tx, merchantAccountId, row.id, resolved.patch) : row;
+  const updated =
+    Object.keys(resolved.patch).length > 0
+      ? await repo.updateTransaction(tx, merchantAccountId, row.id, resolved.patch)
+      : row;
   // A stored card's first approved customer-initiated payment, approved here (after 3DS at the
   // provider, or found again), gives the card its scheme transaction id (guarded: never replaced).
-  if (attempt.operation === 'authorize' && updated !== row) await schemeTransactionIdWrite(tx, updated, true, now)?.execute();
-  const recorded = await repo.updateAttempt(tx, merchantAccountId, attemptId, { status: resolved.status, checks: attempt.checks + 1, next_check_at: null, provider_reference: attempt.provider_reference ?? answer.providerTransactionId, ...(lateAuthorization ? { error_code: 'late_outcome' } : {}) });
-  if (lateAuthorization) await scheduleLateVoid(tx, deps, row, attemptId, attempt.provider_reference ?? answer.providerTransactionId);
+  if (attempt.operation === 'authorize' && updated !== row)
+    await schemeTransactionIdWrite(tx, updated, true, now)?.execute();
+  const recorded = await repo.updateAttempt(tx, merchantAccountId, attemptId, {
+    status: resolved.status,
+    checks: attempt.checks + 1,
+    next_check_at: null,
+    provider_reference: attempt.provider_reference ?? answer.providerTransactionId,
+    ...(lateAuthorization ? { error_code: 'late_outcome' } : {}),
+  });
+  if (lateAuthorization)
+    await scheduleLateVoid(tx, deps, row, attemptId, attempt.provider_reference ?? answer.providerTransactionId);
   if (attempt.refund_id && resolved.refundStatus) {
-    const refund = await repo.updateRefund(tx, merchantAccountId, attempt.refund_id, { status: resolved.refundStatus as never, error_code: answer.errorCode });
+    const refund = await repo.updateRefund(tx, merchantAccountId, attempt.refund_id, {
+      status: resolved.refundStatus as never,
+      error_code: answer.errorCode,
+    });
     if (refund.status !== 'processing') await emitRefund(tx, deps, refund, updated, refundKind(refund.status));
     if (refund.status === 'succeeded') await scheduleRefundSettlement(tx, deps, refund, updated);
   }
   // A late authorization's void changes nothing the merchant was told: no transaction.voided.
   const raised = attempt.operation === 'increment' && updated.authorized_amount > row.authorized_amount;
-  const specific = resolved.status === 'succeeded' ? (attempt.operation === 'capture' ? 'transaction.captured' : attempt.operation === 'void' && !attempt.compensates_attempt_id ? 'transaction.voided' : raised ? 'transaction.updated' : null) : null;
+  const specific =
+    resolved.status === 'succeeded'
+      ? attempt.operation === 'capture'
+        ? 'transaction.captured'
+        : attempt.operation === 'void' && !attempt.compensates_attempt_id
+          ? 'transaction.voided'
+          : raised
+            ? 'transaction.updated'
+            : null
+      : null;
   if (specific) await emitTransaction(tx, deps, updated, specific);
   else await emitStatusChange(tx, deps, row, updated);
   if (attempt.operation === 'capture') await emitCapture(tx, deps, recorded, updated);
@@ -149,32 +283,68 @@ export async function settleAttempt(tx: Tx, deps: Deps, attemptId: string, merch
 }
 
 /** Asks the connector about one open attempt and applies the answer. */
-async function checkAttempt(deps: Deps, attempt: AttemptRow, log: Log, strict: boolean, now = new Date(), returnParams: Record<string, string> | null = null): Promise<boolean> {
+async function checkAttempt(
+  deps: Deps,
+  attempt: AttemptRow,
+  log: Log,
+  strict: boolean,
+  now = new Date(),
+  returnParams: Record<string, string> | null = null,
+): Promise<boolean> {
   const row = await repo.findTransaction(deps.db, attempt.merchant_account_id, attempt.transaction_id);
   if (!row) return true;
   const bound = await connectorOfTransaction(deps.db, deps, row);
   if (!bound.connector.sync) {
-    if (strict) throw new AppError('bad_request', `The payment service ${bound.connector.definition.id} cannot report a transaction's status (no sync)`);
+    if (strict)
+      throw new AppError(
+        'bad_request',
+        `The payment service ${bound.connector.definition.id} cannot report a transaction's status (no sync)`,
+      );
     return false;
   }
   const sync = bound.connector.sync.bind(bound.connector);
   const result = await callConnector(
-    () => sync({ idempotencyKey: attempt.id, credentials: bound.credentials, options: bound.options, operation: attempt.operation === 'cancel' ? 'void' : attempt.operation, providerTransactionId: attempt.provider_reference ?? row.payment_service_transaction_id, paymentProviderTransactionId: row.payment_service_transaction_id, reference: uuidToBase62(attempt.refund_id ?? row.id), amount: attempt.amount, currency: row.currency, payment: paymentHint(row), intent: row.intent, buyerApproved: attempt.approval_decision === null ? null : attempt.approval_decision === 'approved', returnParams }),
+    () =>
+      sync({
+        idempotencyKey: attempt.id,
+        credentials: bound.credentials,
+        options: bound.options,
+        operation: attempt.operation === 'cancel' ? 'void' : attempt.operation,
+        providerTransactionId: attempt.provider_reference ?? row.payment_service_transaction_id,
+        paymentProviderTransactionId: row.payment_service_transaction_id,
+        reference: uuidToBase62(attempt.refund_id ?? row.id),
+        amount: attempt.amount,
+        currency: row.currency,
+        payment: paymentHint(row),
+        intent: row.intent,
+        buyerApproved: attempt.approval_decision === null ? null : attempt.approval_decision === 'approved',
+        returnParams,
+      }),
     log,
   );
   if (!result.ok) {
-    await repo.updateAttempt(deps.db, attempt.merchant_account_id, attempt.id, { checks: attempt.checks + 1, next_check_at: nextCheckAt(attempt.checks + 1, now) });
+    await repo.updateAttempt(deps.db, attempt.merchant_account_id, attempt.id, {
+      checks: attempt.checks + 1,
+      next_check_at: nextCheckAt(attempt.checks + 1, now),
+    });
     return false;
   }
   const overCapture = bound.connector.definition.capabilities.overCapture;
-  const settled = await withTransaction(deps.db, (tx) => settleAttempt(tx, deps, attempt.id, attempt.merchant_account_id, result.value, log, now, overCapture));
+  const settled = await withTransaction(deps.db, (tx) =>
+    settleAttempt(tx, deps, attempt.id, attempt.merchant_account_id, result.value, log, now, overCapture),
+  );
   // A multi-tender payment whose card authorization ended declined, failed or timed out gives its gift cards back.
-  if (settled.final && settled.row && attempt.operation === 'authorize') await reverseRedeemed(systemContext(deps, attempt.merchant_account_id, 'reconcileAttempts', log), settled.row);
+  if (settled.final && settled.row && attempt.operation === 'authorize')
+    await reverseRedeemed(systemContext(deps, attempt.merchant_account_id, 'reconcileAttempts', log), settled.row);
   return settled.final;
 }
 
 /** The reconciliation job: every due open attempt, a batch at a time. Returns how many became final. */
-export async function reconcileDueAttempts(deps: Deps, now: Date, log: Log = { warn: () => undefined, info: () => undefined }): Promise<number> {
+export async function reconcileDueAttempts(
+  deps: Deps,
+  now: Date,
+  log: Log = { warn: () => undefined, info: () => undefined },
+): Promise<number> {
   let settled = 0;
   const due = await repo.listDueAttempts(deps.db, now, 100);
   for (const attempt of due) {
@@ -182,7 +352,10 @@ export async function reconcileDueAttempts(deps: Deps, now: Date, log: Log = { w
       if (await checkAttempt(deps, attempt, log, false, now)) settled++;
     } catch (error) {
       log.warn({ err: error, attemptId: attempt.id }, 'reconciliation of an attempt failed; it is tried again later');
-      await repo.updateAttempt(deps.db, attempt.merchant_account_id, attempt.id, { checks: attempt.checks + 1, next_check_at: nextCheckAt(attempt.checks + 1, now) });
+      await repo.updateAttempt(deps.db, attempt.merchant_account_id, attempt.id, {
+        checks: attempt.checks + 1,
+        next_check_at: nextCheckAt(attempt.checks + 1, now),
+      });
     }
   }
   return settled;
@@ -192,9 +365,15 @@ export async function reconcileDueAttempts(deps: Deps, now: Date, log: Log = { w
  * Asks the connector about one attempt now (after the buyer chose on an approval page, or came back
  * from the provider's own page with `returnParams`, which the connector completes the payment with).
  */
-export async function checkPendingAttempt(deps: Deps, merchantAccountId: string, attemptId: string, returnParams: Record<string, string> | null = null): Promise<void> {
+export async function checkPendingAttempt(
+  deps: Deps,
+  merchantAccountId: string,
+  attemptId: string,
+  returnParams: Record<string, string> | null = null,
+): Promise<void> {
   const attempt = await repo.findAttempt(deps.db, merchantAccountId, attemptId);
-  if (attempt) await checkAttempt(deps, attempt, { warn: () => undefined, info: () => undefined }, true, new Date(), returnParams);
+  if (attempt)
+    await checkAttempt(deps, attempt, { warn: () => undefined, info: () => undefined }, true, new Date(), returnParams);
 }
 
 /** `POST /transactions/{id}/sync`: asks the payment service about every open call of the transaction now. */
@@ -202,8 +381,13 @@ export async function syncTransaction(ctx: RequestContext, id: string): Promise<
   const row = await repo.findTransaction(ctx.deps.db, ctx.merchantAccountId, id);
   if (!row) throw notFound('transaction', id);
   const bound = await connectorOfTransaction(ctx.deps.db, ctx.deps, row);
-  if (!bound.connector.sync) throw new AppError('bad_request', `The payment service ${bound.connector.definition.id} cannot report a transaction's status (no sync)`);
-  for (const attempt of await repo.listOpenAttempts(ctx.deps.db, ctx.merchantAccountId, id)) await checkAttempt(ctx.deps, attempt, ctx.log, true);
+  if (!bound.connector.sync)
+    throw new AppError(
+      'bad_request',
+      `The payment service ${bound.connector.definition.id} cannot report a transaction's status (no sync)`,
+    );
+  for (const attempt of await repo.listOpenAttempts(ctx.deps.db, ctx.merchantAccountId, id))
+    await checkAttempt(ctx.deps, attempt, ctx.log, true);
   const current = (await repo.findTransaction(ctx.deps.db, ctx.merchantAccountId, id))!;
   return await transactionResource(ctx.deps.db, ctx, current);
 }

@@ -5,7 +5,12 @@ import { withTransaction } from '../../../db/transaction.ts';
 import { AppError } from '../../../errors/app-error.ts';
 import { uuidv7 } from '../../../lib/ids.ts';
 import { recordAudit } from '../../audit-logs/audit-logs.service.ts';
-import { giftCardRefundStatus, releaseGiftCardRefund, reserveGiftCardRefund, sendGiftCardRefund } from '../../gift-cards/gift-cards.service.ts';
+import {
+  giftCardRefundStatus,
+  releaseGiftCardRefund,
+  reserveGiftCardRefund,
+  sendGiftCardRefund,
+} from '../../gift-cards/gift-cards.service.ts';
 import { toRefundResource, type Refund } from '../refund.schema.ts';
 import { event } from '../transaction-events.ts';
 import * as repo from '../transactions.repo.ts';
@@ -27,11 +32,29 @@ export const bindRefund: BindAs = (refundId) => refundId;
  * asks the service's status query and records its answer; the refund call is never sent twice.
  * The transaction's `refunded_amount` counts the payment method only.
  */
-export async function refundRedemption(ctx: RequestContext, row: TransactionRow, redemptionId: string, amount: number, body: { reason?: string | null; external_identifier?: string | null }, bindAs: BindAs = bindRefund): Promise<Refund> {
+export async function refundRedemption(
+  ctx: RequestContext,
+  row: TransactionRow,
+  redemptionId: string,
+  amount: number,
+  body: { reason?: string | null; external_identifier?: string | null },
+  bindAs: BindAs = bindRefund,
+): Promise<Refund> {
   if (amount <= 0) throw new AppError('bad_request', 'Nothing is left to refund on this gift card redemption');
   const { refund, redemption } = await withTransaction(ctx.deps.db, async (tx) => {
     const redemption = await reserveGiftCardRefund(tx, ctx, redemptionId, amount);
-    const inserted = await repo.insertRefund(tx, { merchant_account_id: ctx.merchantAccountId, id: uuidv7(), transaction_id: row.id, status: 'processing', currency: row.currency, amount, reason: body.reason ?? null, target_type: 'gift-card-redemption', target_id: redemptionId, external_identifier: body.external_identifier ?? null });
+    const inserted = await repo.insertRefund(tx, {
+      merchant_account_id: ctx.merchantAccountId,
+      id: uuidv7(),
+      transaction_id: row.id,
+      status: 'processing',
+      currency: row.currency,
+      amount,
+      reason: body.reason ?? null,
+      target_type: 'gift-card-redemption',
+      target_id: redemptionId,
+      external_identifier: body.external_identifier ?? null,
+    });
     if (ctx.idempotency) await ctx.idempotency.bindResource(tx, bindAs(inserted.id));
     return { refund: inserted, redemption };
   });
@@ -44,17 +67,39 @@ export async function refundRedemption(ctx: RequestContext, row: TransactionRow,
  * and webhooks; a refusal returns the reservation to the redemption. A refund settled meanwhile
  * (by the request's own answer, or reconciliation) is returned as it is.
  */
-async function recordGiftCardRefund(ctx: RequestContext, refund: RefundRow, outcome: GiftCardRefundOutcome): Promise<RefundRow> {
+async function recordGiftCardRefund(
+  ctx: RequestContext,
+  refund: RefundRow,
+  outcome: GiftCardRefundOutcome,
+): Promise<RefundRow> {
   return withTransaction(ctx.deps.db, async (tx) => {
     // The transaction's lock orders every writer of its refunds.
     const row = (await repo.findTransaction(tx, ctx.merchantAccountId, refund.transaction_id, { forUpdate: true }))!;
     const current = (await repo.findRefund(tx, ctx.merchantAccountId, refund.id))!;
     if (current.status !== 'processing') return current;
     if (!outcome.ok) await releaseGiftCardRefund(tx, ctx, refund.target_id!, refund.amount);
-    const patch = outcome.ok ? { status: 'succeeded' as const, payment_service_refund_id: outcome.refundId } : { status: 'declined' as const, error_code: outcome.errorCode, raw_response_code: outcome.rawErrorCode, raw_response_description: outcome.rawErrorMessage };
+    const patch = outcome.ok
+      ? { status: 'succeeded' as const, payment_service_refund_id: outcome.refundId }
+      : {
+          status: 'declined' as const,
+          error_code: outcome.errorCode,
+          raw_response_code: outcome.rawErrorCode,
+          raw_response_description: outcome.rawErrorMessage,
+        };
     const updated = await repo.updateRefund(tx, ctx.merchantAccountId, refund.id, patch);
-    await repo.insertEvents(tx, [event(row, outcome.ok ? 'gift-card-refund-succeeded' : 'gift-card-refund-failed', { refund_id: refund.id, redemption_id: refund.target_id, amount: refund.amount }, new Date())]);
-    await recordAudit(tx, ctx, 'created', { type: 'refund', id: refund.id, name: `${refund.currency} ${refund.amount}` });
+    await repo.insertEvents(tx, [
+      event(
+        row,
+        outcome.ok ? 'gift-card-refund-succeeded' : 'gift-card-refund-failed',
+        { refund_id: refund.id, redemption_id: refund.target_id, amount: refund.amount },
+        new Date(),
+      ),
+    ]);
+    await recordAudit(tx, ctx, 'created', {
+      type: 'refund',
+      id: refund.id,
+      name: `${refund.currency} ${refund.amount}`,
+    });
     await emitRefund(tx, ctx.deps, updated, row, 'refund.created');
     await emitRefund(tx, ctx.deps, updated, row, refundKind(updated.status));
     return updated;

@@ -20,11 +20,17 @@ export function planRefund(row: RefundFacts, body: { amount?: number | null }, r
     if (!requireAmount) return null;
     throw new AppError('bad_request', 'Nothing is left to refund on this transaction');
   }
-  if (amount > refundable) throw invalidField('body', '/amount', `amount exceeds what can be refunded (${refundable} is left)`);
+  if (amount > refundable)
+    throw invalidField('body', '/amount', `amount exceeds what can be refunded (${refundable} is left)`);
   return amount;
 }
 
 /** Pure: the values `planRefund` decided from; a reservation made from them is right while they hold. */
 export function refundBasis(row: RefundFacts): TransactionBasis {
-  return { status: row.status, captured_amount: row.captured_amount, refunded_amount: row.refunded_amount, refund_reserved: row.refund_reserved };
+  return {
+    status: row.status,
+    captured_amount: row.captured_amount,
+    refunded_amount: row.refunded_amount,
+    refund_reserved: row.refund_reserved,
+  };
 }

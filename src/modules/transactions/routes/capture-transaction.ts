@@ -14,7 +14,7 @@ export const captureTransaction = defineRoute({
   summary: 'Capture an authorized transaction, fully or partly',
   description:
     'Default response: the transaction-capture record (status, code, raw codes, transaction); `prefer: resource=transaction` returns the full transaction. ' +
-    'amount omitted: the rest of the authorized amount. final false needs multi-capture on the payment service connection; over-capture follows the merchant account\'s allowance.',
+    "amount omitted: the rest of the authorized amount. final false needs multi-capture on the payment service connection; over-capture follows the merchant account's allowance.",
   status: 200,
   params: TransactionParams,
   body: CaptureTransactionBody,

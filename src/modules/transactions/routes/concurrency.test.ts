@@ -22,7 +22,12 @@ let interleaving: Interleaving;
 beforeAll(async () => {
   t = await buildTestApp();
   interleaving = await interleaveStatements(t);
-  ({ merchantAccountId: m } = await merchantWithMockCard(t, { fields: [{ key: 'merchant_id', value: 'm-1' }, { key: 'multi_capture_enabled', value: 'true' }] }));
+  ({ merchantAccountId: m } = await merchantWithMockCard(t, {
+    fields: [
+      { key: 'merchant_id', value: 'm-1' },
+      { key: 'multi_capture_enabled', value: 'true' },
+    ],
+  }));
 });
 afterAll(async () => {
   interleaving.restore();
@@ -33,13 +38,34 @@ const post = (url: string, payload: object) => t.request({ method: 'POST', url, 
 
 /** The transaction's amounts, and the sums of its succeeded capture attempts and refunds. */
 async function ledger(id: string) {
-  const row = await t.deps.db.selectFrom('transactions').selectAll().where('merchant_account_id', '=', m).where('id', '=', id).executeTakeFirstOrThrow();
-  const captures = await t.deps.db.selectFrom('transaction_attempts').select('amount').where('transaction_id', '=', id).where('operation', '=', 'capture').where('status', '=', 'succeeded').execute();
-  const refunds = await t.deps.db.selectFrom('refunds').select('amount').where('transaction_id', '=', id).where('status', '=', 'succeeded').execute();
+  const row = await t.deps.db
+    .selectFrom('transactions')
+    .selectAll()
+    .where('merchant_account_id', '=', m)
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow();
+  const captures = await t.deps.db
+    .selectFrom('transaction_attempts')
+    .select('amount')
+    .where('transaction_id', '=', id)
+    .where('operation', '=', 'capture')
+    .where('status', '=', 'succeeded')
+    .execute();
+  const refunds = await t.deps.db
+    .selectFrom('refunds')
+    .select('amount')
+    .where('transaction_id', '=', id)
+    .where('status', '=', 'succeeded')
+    .execute();
   const sum = (rows: Array<{ amount: number | string | bigint }>) => rows.reduce((s, r) => s + Number(r.amount), 0);
   return {
-    limit: Number(row.capture_limit), captured: Number(row.captured_amount), refunded: Number(row.refunded_amount),
-    captureReserved: Number(row.capture_reserved), refundReserved: Number(row.refund_reserved), capturedByAttempts: sum(captures), refundedByRecords: sum(refunds),
+    limit: Number(row.capture_limit),
+    captured: Number(row.captured_amount),
+    refunded: Number(row.refunded_amount),
+    captureReserved: Number(row.capture_reserved),
+    refundReserved: Number(row.refund_reserved),
+    capturedByAttempts: sum(captures),
+    refundedByRecords: sum(refunds),
   };
 }
 
@@ -57,7 +83,10 @@ function expectInvariants(l: Awaited<ReturnType<typeof ledger>>) {
  * resolves once the call has started (its reservation is committed by then).
  */
 function hold(operation: 'capture' | 'void') {
-  const connector = t.deps.connectors.get('mock-card') as unknown as Record<string, (request: unknown) => Promise<unknown>>;
+  const connector = t.deps.connectors.get('mock-card') as unknown as Record<
+    string,
+    (request: unknown) => Promise<unknown>
+  >;
   const original = connector[operation]!;
   let release!: () => void;
   let reached!: () => void;
@@ -77,20 +106,30 @@ const AMOUNTS = Array.from({ length: 20 }, (_, i) => 40 + ((i * 37) % 90)); // 2
 describe('happy', () => {
   // What makes the tests below able to fail on PGlite (test/helpers/interleave.ts): without it the
   // requests there ran one after another, and a capture that trusted its stale read passed them all.
-  it.skipIf(usesPostgres())('on PGlite too, concurrent captures interleave: both read the transaction before either reserves', async () => {
-    const txn = await authorized(t, m);
-    interleaving.statements.length = 0;
-    await Promise.all([post(`/transactions/${txn.id}/capture`, { amount: 100, final: false }), post(`/transactions/${txn.id}/capture`, { amount: 200, final: false })]);
-    const firstWrite = interleaving.statements.findIndex((sql) => /update "transactions"/.test(sql));
-    const readsBefore = interleaving.statements.slice(0, firstWrite).filter((sql) => /^select \* from "transactions"/.test(sql));
-    expect(firstWrite).toBeGreaterThan(0);
-    expect(readsBefore.length, interleaving.statements.join('\n')).toBe(2);
-  });
+  it.skipIf(usesPostgres())(
+    'on PGlite too, concurrent captures interleave: both read the transaction before either reserves',
+    async () => {
+      const txn = await authorized(t, m);
+      interleaving.statements.length = 0;
+      await Promise.all([
+        post(`/transactions/${txn.id}/capture`, { amount: 100, final: false }),
+        post(`/transactions/${txn.id}/capture`, { amount: 200, final: false }),
+      ]);
+      const firstWrite = interleaving.statements.findIndex((sql) => /update "transactions"/.test(sql));
+      const readsBefore = interleaving.statements
+        .slice(0, firstWrite)
+        .filter((sql) => /^select \* from "transactions"/.test(sql));
+      expect(firstWrite).toBeGreaterThan(0);
+      expect(readsBefore.length, interleaving.statements.join('\n')).toBe(2);
+    },
+  );
 
   it('20 concurrent captures never capture more than authorized', async () => {
     expect(AMOUNTS.reduce((a, b) => a + b, 0)).toBeGreaterThan(1000);
     const txn = await authorized(t, m);
-    const results = await Promise.all(AMOUNTS.map((amount) => post(`/transactions/${txn.id}/capture`, { amount, final: false })));
+    const results = await Promise.all(
+      AMOUNTS.map((amount) => post(`/transactions/${txn.id}/capture`, { amount, final: false })),
+    );
     for (const r of results) expect([200, 400], r.body).toContain(r.statusCode);
     const succeeded = results.map((r, i) => (r.statusCode === 200 ? AMOUNTS[i]! : 0)).reduce((a, b) => a + b, 0);
     expect(results.some((r) => r.statusCode === 400)).toBe(true);
@@ -114,7 +153,10 @@ describe('happy', () => {
 
   it('of 2 concurrent final captures exactly one succeeds', async () => {
     const txn = await authorized(t, m);
-    const results = await Promise.all([post(`/transactions/${txn.id}/capture`, { amount: 300 }), post(`/transactions/${txn.id}/capture`, { amount: 400 })]);
+    const results = await Promise.all([
+      post(`/transactions/${txn.id}/capture`, { amount: 300 }),
+      post(`/transactions/${txn.id}/capture`, { amount: 400 }),
+    ]);
     expect(results.map((r) => r.statusCode).sort()).toEqual([200, 400]);
     const won = results.findIndex((r) => r.statusCode === 200);
     const l = await ledger(txn.id);
@@ -134,21 +176,50 @@ describe('happy', () => {
     };
     try {
       const { merchantAccountId: own } = await merchantWithMockCard(t);
-      const creating = t.request({ method: 'POST', url: '/transactions', merchantAccountId: own, payload: { amount: 1000, currency: 'USD', payment_method: { method: 'card', number: '4111111111111111', expiration_date: '12/40', security_code: '123' } } });
+      const creating = t.request({
+        method: 'POST',
+        url: '/transactions',
+        merchantAccountId: own,
+        payload: {
+          amount: 1000,
+          currency: 'USD',
+          payment_method: {
+            method: 'card',
+            number: '4111111111111111',
+            expiration_date: '12/40',
+            security_code: '123',
+          },
+        },
+      });
       let id: string | undefined;
       for (let i = 0; i < 100 && !id; i++) {
         await new Promise((resolve) => setTimeout(resolve, 20));
-        id = (await t.deps.db.selectFrom('transactions').select('id').where('merchant_account_id', '=', own).executeTakeFirst())?.id;
+        id = (
+          await t.deps.db
+            .selectFrom('transactions')
+            .select('id')
+            .where('merchant_account_id', '=', own)
+            .executeTakeFirst()
+        )?.id;
       }
-      expect((await t.request({ method: 'POST', url: `/transactions/${id}/cancel`, merchantAccountId: own })).statusCode).toBe(200);
+      expect(
+        (await t.request({ method: 'POST', url: `/transactions/${id}/cancel`, merchantAccountId: own })).statusCode,
+      ).toBe(200);
       release();
       const created = await creating;
       expect(created.statusCode, created.body).toBe(201);
       expect(created.json()).toMatchObject({ id, status: 'authorization_failed', error_code: 'canceled' });
       // The one-statement answer found the transaction moved and wrote nothing (no created event, no answer applied).
-      const kinds = (await t.deps.db.selectFrom('events').select('kind').where('resource_id', '=', id!).execute()).map((e) => e.kind);
+      const kinds = (await t.deps.db.selectFrom('events').select('kind').where('resource_id', '=', id!).execute()).map(
+        (e) => e.kind,
+      );
       expect(kinds).toEqual(['transaction.canceled']);
-      const attempt = await t.deps.db.selectFrom('transaction_attempts').selectAll().where('transaction_id', '=', id!).where('operation', '=', 'authorize').executeTakeFirstOrThrow();
+      const attempt = await t.deps.db
+        .selectFrom('transaction_attempts')
+        .selectAll()
+        .where('transaction_id', '=', id!)
+        .where('operation', '=', 'authorize')
+        .executeTakeFirstOrThrow();
       expect(attempt).toMatchObject({ status: 'succeeded', error_code: 'late_outcome' });
     } finally {
       release();
@@ -165,7 +236,10 @@ describe('happy', () => {
     expect(voided.statusCode).toBe(400);
     expect(voided.json().message).toContain('refund it instead');
     gate.release();
-    expect((await capturing).json()).toMatchObject({ status: 'succeeded', transaction: { status: 'capture_succeeded', captured_amount: 400 } });
+    expect((await capturing).json()).toMatchObject({
+      status: 'succeeded',
+      transaction: { status: 'capture_succeeded', captured_amount: 400 },
+    });
     const l = await ledger(txn.id);
     expect(l.captured).toBe(400);
     expectInvariants(l);
@@ -180,7 +254,10 @@ describe('happy', () => {
     expect(captured.statusCode).toBe(400);
     expect(captured.json().message).toContain('a final capture or a void has closed it');
     gate.release();
-    expect((await voiding).json()).toMatchObject({ status: 'succeeded', transaction: { status: 'authorization_voided', captured_amount: 0 } });
+    expect((await voiding).json()).toMatchObject({
+      status: 'succeeded',
+      transaction: { status: 'authorization_voided', captured_amount: 0 },
+    });
     const l = await ledger(txn.id);
     expect(l.captured).toBe(0);
     expectInvariants(l);
@@ -192,14 +269,27 @@ describe('happy', () => {
     const gate = hold('capture');
     const capturing = post(`/transactions/${txn.id}/capture`, { amount: 200, final: false });
     await gate.reached;
-    expect((await post(`/transactions/${txn.id}/refunds`, { amount: 300 })).json()).toMatchObject({ status: 'succeeded', amount: 300 });
+    expect((await post(`/transactions/${txn.id}/refunds`, { amount: 300 })).json()).toMatchObject({
+      status: 'succeeded',
+      amount: 300,
+    });
     gate.release();
     const res = await capturing;
-    expect(res.json()).toMatchObject({ status: 'succeeded', transaction: { captured_amount: 700, refunded_amount: 300 } });
+    expect(res.json()).toMatchObject({
+      status: 'succeeded',
+      transaction: { captured_amount: 700, refunded_amount: 300 },
+    });
     const stored = (await t.request({ method: 'GET', url: `/transactions/${txn.id}`, merchantAccountId: m })).json();
     expect(res.json().transaction).toEqual(stored);
     // The webhook snapshot of the capture is the stored transaction, the refund included.
-    const [latest] = await t.deps.db.selectFrom('events').select('payload').where('resource_id', '=', txn.id).where('kind', '=', 'transaction.captured').orderBy('id', 'desc').limit(1).execute();
+    const [latest] = await t.deps.db
+      .selectFrom('events')
+      .select('payload')
+      .where('resource_id', '=', txn.id)
+      .where('kind', '=', 'transaction.captured')
+      .orderBy('id', 'desc')
+      .limit(1)
+      .execute();
     expect(latest!.payload).toEqual(stored);
     const l = await ledger(txn.id);
     expect([l.captured, l.refunded]).toEqual([700, 300]);
@@ -209,7 +299,8 @@ describe('happy', () => {
   it('captures, refunds and a void started together never leave inconsistent amounts', async () => {
     for (let round = 0; round < 4; round++) {
       const txn = await authorized(t, m);
-      const first = round % 2 === 0 ? await post(`/transactions/${txn.id}/capture`, { amount: 300, final: false }) : null;
+      const first =
+        round % 2 === 0 ? await post(`/transactions/${txn.id}/capture`, { amount: 300, final: false }) : null;
       const results = await Promise.all([
         post(`/transactions/${txn.id}/capture`, { amount: 250, final: false }),
         post(`/transactions/${txn.id}/void`, {}),
@@ -219,28 +310,49 @@ describe('happy', () => {
       for (const r of results) expect([200, 201, 400], r.body).toContain(r.statusCode);
       const l = await ledger(txn.id);
       expectInvariants(l);
-      const row = await t.deps.db.selectFrom('transactions').select(['status', 'voided_at']).where('id', '=', txn.id).executeTakeFirstOrThrow();
+      const row = await t.deps.db
+        .selectFrom('transactions')
+        .select(['status', 'voided_at'])
+        .where('id', '=', txn.id)
+        .executeTakeFirstOrThrow();
       // A void succeeded only if nothing was captured, and then nothing was.
-      if (results[1]!.statusCode === 200) expect([row.status, l.captured, first]).toEqual(['authorization_voided', 0, null]);
+      if (results[1]!.statusCode === 200)
+        expect([row.status, l.captured, first]).toEqual(['authorization_voided', 0, null]);
       else expect(row.voided_at).toBeNull();
     }
   });
 
   it('after any sequence of captures and refunds the amounts add up (property)', async () => {
     const op = fc.oneof(
-      fc.record({ kind: fc.constant('capture' as const), amount: fc.integer({ min: 1, max: 700 }), final: fc.boolean() }),
-      fc.record({ kind: fc.constant('refund' as const), amount: fc.option(fc.integer({ min: 1, max: 700 }), { nil: undefined }) }),
+      fc.record({
+        kind: fc.constant('capture' as const),
+        amount: fc.integer({ min: 1, max: 700 }),
+        final: fc.boolean(),
+      }),
+      fc.record({
+        kind: fc.constant('refund' as const),
+        amount: fc.option(fc.integer({ min: 1, max: 700 }), { nil: undefined }),
+      }),
     );
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.array(op, { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 4 }), async (rounds) => {
-        const txn = await authorized(t, m);
-        // Each round's operations run concurrently, the rounds one after the other.
-        for (const round of rounds) {
-          const results = await Promise.all(round.map((o) => (o.kind === 'capture' ? post(`/transactions/${txn.id}/capture`, { amount: o.amount, final: o.final }) : post(`/transactions/${txn.id}/refunds`, o.amount === undefined ? {} : { amount: o.amount }))));
-          for (const r of results) expect([200, 201, 400], r.body).toContain(r.statusCode);
-        }
-        expectInvariants(await ledger(txn.id));
-      }),
+      fc.asyncProperty(
+        fc.array(fc.array(op, { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 4 }),
+        async (rounds) => {
+          const txn = await authorized(t, m);
+          // Each round's operations run concurrently, the rounds one after the other.
+          for (const round of rounds) {
+            const results = await Promise.all(
+              round.map((o) =>
+                o.kind === 'capture'
+                  ? post(`/transactions/${txn.id}/capture`, { amount: o.amount, final: o.final })
+                  : post(`/transactions/${txn.id}/refunds`, o.amount === undefined ? {} : { amount: o.amount }),
+              ),
+            );
+            for (const r of results) expect([200, 201, 400], r.body).toContain(r.statusCode);
+          }
+          expectInvariants(await ledger(txn.id));
+        },
+      ),
       { numRuns: 6 },
     );
   }, 120_000);

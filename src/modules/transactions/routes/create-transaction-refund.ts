@@ -10,7 +10,8 @@ export const createTransactionRefund = defineRoute({
   scope: 'transactions.write',
   tags: ['refunds'],
   summary: 'Refund a transaction, fully or partly',
-  description: 'amount omitted: everything captured and not yet refunded. The sum of refunds never exceeds the captured amount.',
+  description:
+    'amount omitted: everything captured and not yet refunded. The sum of refunds never exceeds the captured amount.',
   status: 201,
   params: TransactionParams,
   body: CreateRefundBody,

@@ -6,7 +6,8 @@ import { createTransaction as run } from '../create/create-transaction.service.t
 import { resumeTransaction } from '../create/resume-transaction.ts';
 
 /** The client's address: the first entry of X-Forwarded-For, as the merchant's server forwards it. */
-const buyerIp = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value)?.split(',')[0]?.trim().slice(0, 64) || null;
+const buyerIp = (value: string | string[] | undefined) =>
+  (Array.isArray(value) ? value[0] : value)?.split(',')[0]?.trim().slice(0, 64) || null;
 
 export const createTransaction = defineRoute({
   operationId: 'createTransaction',
@@ -17,12 +18,16 @@ export const createTransaction = defineRoute({
   summary: 'Create a transaction (authorize, or authorize and capture)',
   description:
     'Routes to the first active payment service (by position) that accepts the method, currency and country, unless payment_service_id forces one. The connector is called outside any database transaction; a declined or failed authorization is still 201 with its status. A connector timeout leaves the transaction processing until reconciliation (or sync) settles it. ' +
-    'An embed token acts for the buyer it pins: every buyer field of the body must be that buyer (403) and a stored card must be that buyer\'s (404); without a buyer pin it may name no stored buyer and pay with no stored card (403).',
+    "An embed token acts for the buyer it pins: every buyer field of the body must be that buyer (403) and a stored card must be that buyer's (404); without a buyer pin it may name no stored buyer and pay with no stored card (403).",
   status: 201,
   body: CreateTransactionBody,
   embed: true,
   enumerationLimited: true,
-  headers: { 'x-forwarded-for': Type.Optional(Type.String({ maxLength: 1000, description: 'Buyer IP address (kept for anti-fraud)' })) },
+  headers: {
+    'x-forwarded-for': Type.Optional(
+      Type.String({ maxLength: 1000, description: 'Buyer IP address (kept for anti-fraud)' }),
+    ),
+  },
   response: TransactionSchema,
   // A retry whose first request died after recording the transaction gets that transaction, not a second charge.
   resume: resumeTransaction,

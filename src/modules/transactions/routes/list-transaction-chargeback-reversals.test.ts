@@ -24,27 +24,47 @@ describe('happy', () => {
   it('the reversed dispute test card: its chargeback and one reversal of the same amount, on the same report, without a fee', async () => {
     const { merchantAccountId: m } = await merchantWithMockCard(t, { accepted_currencies: ['EUR'] });
     const txn = await settled(m, DISPUTE_REVERSED, 870, 'EUR');
-    const res = await t.request({ method: 'GET', url: `/transactions/${txn.id}/chargeback-reversals`, merchantAccountId: m });
+    const res = await t.request({
+      method: 'GET',
+      url: `/transactions/${txn.id}/chargeback-reversals`,
+      merchantAccountId: m,
+    });
     expect(res.statusCode, res.body).toBe(200);
     const [chargeback] = (await get(m, `/transactions/${txn.id}/chargebacks`)).json().items;
     const { items } = res.json();
     expect(res.json()).toEqual({
-      items: [{
-        type: 'chargeback-reversal', id: expect.stringMatching(/^[0-9a-f-]{36}$/), merchant_account_id: m,
-        created_at: items[0].created_at, updated_at: items[0].created_at, posted_at: chargeback.posted_at, ingested_at: chargeback.ingested_at,
-        currency: 'EUR', amount: 870, exchange_rate: null, commission: 0, interchange: null, markup: null, scheme_fee: null,
-        payment_service_report_id: chargeback.payment_service_report_id, payment_service_report_file_ids: chargeback.payment_service_report_file_ids,
-        transaction_id: txn.id,
-      }],
+      items: [
+        {
+          type: 'chargeback-reversal',
+          id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+          merchant_account_id: m,
+          created_at: items[0].created_at,
+          updated_at: items[0].created_at,
+          posted_at: chargeback.posted_at,
+          ingested_at: chargeback.ingested_at,
+          currency: 'EUR',
+          amount: 870,
+          exchange_rate: null,
+          commission: 0,
+          interchange: null,
+          markup: null,
+          scheme_fee: null,
+          payment_service_report_id: chargeback.payment_service_report_id,
+          payment_service_report_file_ids: chargeback.payment_service_report_file_ids,
+          transaction_id: txn.id,
+        },
+      ],
     });
     expect(items[0].id).not.toBe(chargeback.id);
     expect(chargeback).toMatchObject({ type: 'chargeback', amount: 870, commission: 1500 });
     // Disputed stays true: the transaction was disputed, and won.
     expect((await get(m, `/transactions/${txn.id}`)).json()).toMatchObject({ disputed: true });
     const events = (await get(m, `/transactions/${txn.id}/events?limit=100`)).json().items;
-    expect(events.filter((e: { name: string }) => e.name === 'payment-connector-report-chargeback-reversal-posted').map((e: { context: unknown }) => e.context)).toEqual([
-      { chargeback_reversal_id: items[0].id, amount: 870, currency: 'EUR' },
-    ]);
+    expect(
+      events
+        .filter((e: { name: string }) => e.name === 'payment-connector-report-chargeback-reversal-posted')
+        .map((e: { context: unknown }) => e.context),
+    ).toEqual([{ chargeback_reversal_id: items[0].id, amount: 870, currency: 'EUR' }]);
   });
 
   it('an empty list for a chargeback that was not reversed, and for a transaction without a dispute', async () => {
@@ -73,7 +93,10 @@ describe('security', () => {
     txnId = (await settled(m, DISPUTE_REVERSED)).id;
   });
 
-  runScopeTests(() => t, { request: () => ({ method: 'GET', url: `/transactions/${txnId}/chargeback-reversals`, merchantAccountId: m }), scope: 'transactions.read' });
+  runScopeTests(() => t, {
+    request: () => ({ method: 'GET', url: `/transactions/${txnId}/chargeback-reversals`, merchantAccountId: m }),
+    scope: 'transactions.read',
+  });
 
   it("answers 404 for another merchant account's transaction, and shows nothing of it", async () => {
     const { merchantAccountId: other } = await merchantWithMockCard(t);

@@ -10,7 +10,8 @@ export const listTransactionChargebackReversals = defineRoute({
   scope: 'transactions.read',
   tags: ['transactions'],
   summary: 'List the chargeback reversals of a transaction',
-  description: 'The chargeback reversal lines of the payment service\'s settlement reports, oldest first, all of them (no paging). `amount` is positive: what the reversal gave back.',
+  description:
+    "The chargeback reversal lines of the payment service's settlement reports, oldest first, all of them (no paging). `amount` is positive: what the reversal gave back.",
   status: 200,
   params: TransactionParams,
   response: ChargebackReversalsSchema,

@@ -32,22 +32,60 @@ describe('happy', () => {
     const [settlement] = (await get(m, `/transactions/${txn.id}/settlements`)).json().items;
     const { items } = res.json();
     expect(res.json()).toEqual({
-      items: [{
-        type: 'chargeback', id: expect.stringMatching(/^[0-9a-f-]{36}$/), merchant_account_id: m,
-        created_at: items[0].created_at, updated_at: items[0].created_at, posted_at: settlement.posted_at, ingested_at: settlement.ingested_at,
-        currency: 'USD', amount: 1234, exchange_rate: null, commission: 1500, interchange: null, markup: null, scheme_fee: null,
-        payment_service_report_id: settlement.payment_service_report_id, payment_service_report_file_ids: settlement.payment_service_report_file_ids,
-        transaction_id: txn.id,
-      }],
+      items: [
+        {
+          type: 'chargeback',
+          id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+          merchant_account_id: m,
+          created_at: items[0].created_at,
+          updated_at: items[0].created_at,
+          posted_at: settlement.posted_at,
+          ingested_at: settlement.ingested_at,
+          currency: 'USD',
+          amount: 1234,
+          exchange_rate: null,
+          commission: 1500,
+          interchange: null,
+          markup: null,
+          scheme_fee: null,
+          payment_service_report_id: settlement.payment_service_report_id,
+          payment_service_report_file_ids: settlement.payment_service_report_file_ids,
+          transaction_id: txn.id,
+        },
+      ],
     });
     // The fields in the public API's order.
-    expect(Object.keys(items[0])).toEqual(['type', 'id', 'merchant_account_id', 'created_at', 'updated_at', 'posted_at', 'ingested_at', 'currency', 'amount', 'exchange_rate', 'commission', 'interchange', 'markup', 'scheme_fee', 'payment_service_report_id', 'payment_service_report_file_ids', 'transaction_id']);
-    expect(settlement.payment_service_report_id).toMatch(/^sandbox-report-\d{4}-\d\d-\d\d$/);
-    expect((await get(m, `/transactions/${txn.id}`)).json()).toMatchObject({ disputed: true, settled: true, settled_amount: 1234 });
-    const events = (await get(m, `/transactions/${txn.id}/events?limit=100`)).json().items;
-    expect(events.filter((e: { name: string }) => e.name === 'payment-connector-report-chargeback-posted').map((e: { context: unknown }) => e.context)).toEqual([
-      { chargeback_id: items[0].id, amount: 1234, currency: 'USD', reason: 'fraudulent' },
+    expect(Object.keys(items[0])).toEqual([
+      'type',
+      'id',
+      'merchant_account_id',
+      'created_at',
+      'updated_at',
+      'posted_at',
+      'ingested_at',
+      'currency',
+      'amount',
+      'exchange_rate',
+      'commission',
+      'interchange',
+      'markup',
+      'scheme_fee',
+      'payment_service_report_id',
+      'payment_service_report_file_ids',
+      'transaction_id',
     ]);
+    expect(settlement.payment_service_report_id).toMatch(/^sandbox-report-\d{4}-\d\d-\d\d$/);
+    expect((await get(m, `/transactions/${txn.id}`)).json()).toMatchObject({
+      disputed: true,
+      settled: true,
+      settled_amount: 1234,
+    });
+    const events = (await get(m, `/transactions/${txn.id}/events?limit=100`)).json().items;
+    expect(
+      events
+        .filter((e: { name: string }) => e.name === 'payment-connector-report-chargeback-posted')
+        .map((e: { context: unknown }) => e.context),
+    ).toEqual([{ chargeback_id: items[0].id, amount: 1234, currency: 'USD', reason: 'fraudulent' }]);
     expect((await get(m, `/transactions/${txn.id}/chargeback-reversals`)).json()).toEqual({ items: [] });
   });
 
@@ -93,7 +131,10 @@ describe('security', () => {
     txnId = (await settled(m, DISPUTE)).id;
   });
 
-  runScopeTests(() => t, { request: () => ({ method: 'GET', url: `/transactions/${txnId}/chargebacks`, merchantAccountId: m }), scope: 'transactions.read' });
+  runScopeTests(() => t, {
+    request: () => ({ method: 'GET', url: `/transactions/${txnId}/chargebacks`, merchantAccountId: m }),
+    scope: 'transactions.read',
+  });
 
   it("answers 404 for another merchant account's transaction, and shows nothing of it", async () => {
     const { merchantAccountId: other } = await merchantWithMockCard(t);

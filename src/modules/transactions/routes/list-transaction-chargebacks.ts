@@ -10,7 +10,8 @@ export const listTransactionChargebacks = defineRoute({
   scope: 'transactions.read',
   tags: ['transactions'],
   summary: 'List the chargebacks of a transaction',
-  description: 'The chargeback lines of the payment service\'s settlement reports, oldest first, all of them (no paging). `amount` is positive: what the chargeback took back.',
+  description:
+    "The chargeback lines of the payment service's settlement reports, oldest first, all of them (no paging). `amount` is positive: what the chargeback took back.",
   status: 200,
   params: TransactionParams,
   response: ChargebacksSchema,

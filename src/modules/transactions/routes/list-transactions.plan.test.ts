@@ -32,7 +32,12 @@ beforeAll(async () => {
   await seed(account);
   await seed(await createMerchantAccount(t.deps));
   await sql`ANALYZE transactions`.execute(t.deps.db);
-  const row = await t.deps.db.selectFrom('transactions').select('buyer_id').where('merchant_account_id', '=', account).where('buyer_id', 'is not', null).executeTakeFirstOrThrow();
+  const row = await t.deps.db
+    .selectFrom('transactions')
+    .select('buyer_id')
+    .where('merchant_account_id', '=', account)
+    .where('buyer_id', 'is not', null)
+    .executeTakeFirstOrThrow();
   buyerId = row.buyer_id!;
 });
 afterAll(async () => t?.close());
@@ -57,9 +62,21 @@ describe.skipIf(!usesPostgres())('happy', () => {
     ['buyer_id', () => ({ buyer_id: buyerId }), ['transactions_buyer_idx']],
     ['external_identifier', () => ({ external_identifier: 'order-42' }), ['transactions_external_idx']],
     ['payment_method_fingerprint', () => ({ payment_method_fingerprint: 'fp-42' }), ['transactions_fingerprint_idx']],
-    ['updated_at range', () => ({ updated_at_gte: hourAgo(), updated_at_lte: new Date().toISOString() }), ['transactions_list_idx']],
-    ['status and updated_at range', () => ({ status: ['capture_succeeded'], updated_at_gte: hourAgo() }), ['transactions_status_idx']],
-    ['buyer_search', () => ({ buyer_search: ['buyer 42', 'bext-43'] }), ['transactions_buyer_name_idx', 'transactions_buyer_ext_idx', 'transactions_buyer_email_idx']],
+    [
+      'updated_at range',
+      () => ({ updated_at_gte: hourAgo(), updated_at_lte: new Date().toISOString() }),
+      ['transactions_list_idx'],
+    ],
+    [
+      'status and updated_at range',
+      () => ({ status: ['capture_succeeded'], updated_at_gte: hourAgo() }),
+      ['transactions_status_idx'],
+    ],
+    [
+      'buyer_search',
+      () => ({ buyer_search: ['buyer 42', 'bext-43'] }),
+      ['transactions_buyer_name_idx', 'transactions_buyer_ext_idx', 'transactions_buyer_email_idx'],
+    ],
     ['search', () => ({ search: 'order-77' }), ['transactions_external_idx', 'transactions_psp_id_idx']],
     ['ip_address', () => ({ ip_address: '10.0.1.2' }), ['transactions_ip_idx']],
     ['payment_method_bin', () => ({ payment_method_bin: '444412' }), ['transactions_bin_idx']],

@@ -14,13 +14,28 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-const createdEvent = (id: string) => t.deps.db.selectFrom('events').selectAll().where('resource_id', '=', id).where('kind', '=', 'transaction.created').executeTakeFirstOrThrow();
-const statements = (res: { headers: Record<string, unknown> }) => Number(/desc="(\d+) statements"/.exec(String(res.headers['server-timing']))![1]);
+const createdEvent = (id: string) =>
+  t.deps.db
+    .selectFrom('events')
+    .selectAll()
+    .where('resource_id', '=', id)
+    .where('kind', '=', 'transaction.created')
+    .executeTakeFirstOrThrow();
+const statements = (res: { headers: Record<string, unknown> }) =>
+  Number(/desc="(\d+) statements"/.exec(String(res.headers['server-timing']))![1]);
 const mispredictions = () => t.logs.filter((line) => line.includes('predicted transaction row differs'));
 
 describe('happy', () => {
   const cases: Array<[string, Record<string, unknown>, string]> = [
-    ['an authorization', { metadata: { order: '42' }, external_identifier: 'order-42', cart_items: [{ name: 'Socks', quantity: 2, unit_amount: 500 }] }, 'authorization_succeeded'],
+    [
+      'an authorization',
+      {
+        metadata: { order: '42' },
+        external_identifier: 'order-42',
+        cart_items: [{ name: 'Socks', quantity: 2, unit_amount: 500 }],
+      },
+      'authorization_succeeded',
+    ],
     ['a capture', { intent: 'capture', statement_descriptor: { name: 'Shop' } }, 'capture_succeeded'],
     ['a decline', { payment_method: card('4000000000000002') }, 'authorization_declined'],
     ['a provider failure', { amount: 2096 }, 'authorization_failed'],
@@ -34,7 +49,9 @@ describe('happy', () => {
       const stored = (await t.request({ method: 'GET', url: `/transactions/${txn.id}`, merchantAccountId: m })).json();
       expect(txn).toEqual(stored);
       expect((await createdEvent(txn.id)).payload).toEqual(stored);
-      const events = (await t.request({ method: 'GET', url: `/transactions/${txn.id}/events`, merchantAccountId: m })).json().items;
+      const events = (
+        await t.request({ method: 'GET', url: `/transactions/${txn.id}/events`, merchantAccountId: m })
+      ).json().items;
       expect(events.length).toBeGreaterThanOrEqual(2);
       expect(mispredictions()).toEqual([]);
     });
@@ -61,10 +78,17 @@ describe('happy', () => {
       const again = await createTransaction(t, m, body, headers);
       expect(again.headers['idempotent-replayed']).toBe('true');
       expect(again.body).toBe(first.body);
-      const stored = (await t.request({ method: 'GET', url: `/transactions/${first.json().id}`, merchantAccountId: m })).json();
+      const stored = (
+        await t.request({ method: 'GET', url: `/transactions/${first.json().id}`, merchantAccountId: m })
+      ).json();
       expect(first.json()).toEqual(stored);
       expect((await createdEvent(first.json().id)).payload).toEqual(stored);
-      const key = await t.deps.db.selectFrom('idempotency_keys').select(['state', 'response_status', 'resource_id']).where('merchant_account_id', '=', m).where('key', '=', headers['idempotency-key']).executeTakeFirstOrThrow();
+      const key = await t.deps.db
+        .selectFrom('idempotency_keys')
+        .select(['state', 'response_status', 'resource_id'])
+        .where('merchant_account_id', '=', m)
+        .where('key', '=', headers['idempotency-key'])
+        .executeTakeFirstOrThrow();
       expect(key).toEqual({ state: 'completed', response_status: 201, resource_id: first.json().id });
       expect(mispredictions()).toEqual([]);
     });
@@ -73,12 +97,16 @@ describe('happy', () => {
   it('concurrent requests with keys: each stores its own response, replayed byte for byte', async () => {
     const { merchantAccountId: m } = await merchantWithMockCard(t);
     const keys = Array.from({ length: 12 }, (_, i) => `concurrent-${m}-${i}`);
-    const firsts = await Promise.all(keys.map((key, i) => createTransaction(t, m, { amount: 1000 + i }, { 'idempotency-key': key })));
+    const firsts = await Promise.all(
+      keys.map((key, i) => createTransaction(t, m, { amount: 1000 + i }, { 'idempotency-key': key })),
+    );
     firsts.forEach((res, i) => {
       expect(res.statusCode, res.body).toBe(201);
       expect(res.json().amount).toBe(1000 + i);
     });
-    const replays = await Promise.all(keys.map((key, i) => createTransaction(t, m, { amount: 1000 + i }, { 'idempotency-key': key })));
+    const replays = await Promise.all(
+      keys.map((key, i) => createTransaction(t, m, { amount: 1000 + i }, { 'idempotency-key': key })),
+    );
     replays.forEach((res, i) => expect(res.body).toBe(firsts[i]!.body));
     expect(new Set(firsts.map((res) => res.json().id)).size).toBe(keys.length);
     expect(mispredictions()).toEqual([]);
@@ -86,26 +114,55 @@ describe('happy', () => {
 });
 
 describe('refunds', () => {
-  const refundEvents = (id: string) => t.deps.db.selectFrom('events').select(['kind', 'payload']).where('resource_id', '=', id).orderBy('created_at').orderBy('id').execute();
-  const amounts = (id: string) => t.deps.db.selectFrom('transactions').select(['captured_amount', 'refunded_amount', 'refund_reserved']).where('id', '=', id).executeTakeFirstOrThrow();
+  const refundEvents = (id: string) =>
+    t.deps.db
+      .selectFrom('events')
+      .select(['kind', 'payload'])
+      .where('resource_id', '=', id)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+  const amounts = (id: string) =>
+    t.deps.db
+      .selectFrom('transactions')
+      .select(['captured_amount', 'refunded_amount', 'refund_reserved'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
 
   it('a refund that succeeds: released and counted, its events show the stored refund', async () => {
     const { merchantAccountId: m } = await merchantWithMockCard(t);
     const txn = await authorized(t, m, { intent: 'capture' });
-    const res = await t.request({ method: 'POST', url: `/transactions/${txn.id}/refunds`, merchantAccountId: m, payload: { amount: 400 } });
+    const res = await t.request({
+      method: 'POST',
+      url: `/transactions/${txn.id}/refunds`,
+      merchantAccountId: m,
+      payload: { amount: 400 },
+    });
     expect(res.statusCode, res.body).toBe(201);
     const stored = (await t.request({ method: 'GET', url: `/refunds/${res.json().id}`, merchantAccountId: m })).json();
     expect(res.json()).toEqual(stored);
     expect(stored.status).toBe('succeeded');
-    expect((await refundEvents(stored.id)).map((e) => [e.kind, e.payload])).toEqual([['refund.created', stored], ['refund.succeeded', stored]]);
+    expect((await refundEvents(stored.id)).map((e) => [e.kind, e.payload])).toEqual([
+      ['refund.created', stored],
+      ['refund.succeeded', stored],
+    ]);
     expect(await amounts(txn.id)).toEqual({ captured_amount: 1000, refunded_amount: 400, refund_reserved: 0 });
   });
 
   const refundMispredictions = () => t.logs.filter((line) => line.includes('predicted refund row differs'));
   const refund = (m: string, id: string, amount: number, headers: Record<string, string> = {}) =>
-    t.request({ method: 'POST', url: `/transactions/${id}/refunds`, merchantAccountId: m, payload: { amount }, headers });
+    t.request({
+      method: 'POST',
+      url: `/transactions/${id}/refunds`,
+      merchantAccountId: m,
+      payload: { amount },
+      headers,
+    });
 
-  for (const [name, number, status] of [['that succeeds', '4111111111111111', 'succeeded'], ['the provider declines', '4000000000000341', 'declined']] as const) {
+  for (const [name, number, status] of [
+    ['that succeeds', '4111111111111111', 'succeeded'],
+    ['the provider declines', '4000000000000341', 'declined'],
+  ] as const) {
     it(`with an idempotency key, a refund ${name}: the response is stored by the answer's statement and replayed as it is`, async () => {
       const { merchantAccountId: m } = await merchantWithMockCard(t);
       const txn = await authorized(t, m, { intent: 'capture', payment_method: card(number) });
@@ -124,11 +181,18 @@ describe('refunds', () => {
       const again = await refund(m, txn.id, 300, headers);
       expect(again.headers['idempotent-replayed']).toBe('true');
       expect(again.body).toBe(first.body);
-      const stored = (await t.request({ method: 'GET', url: `/refunds/${first.json().id}`, merchantAccountId: m })).json();
+      const stored = (
+        await t.request({ method: 'GET', url: `/refunds/${first.json().id}`, merchantAccountId: m })
+      ).json();
       expect(first.json()).toEqual(stored);
       expect((await refundEvents(stored.id)).map((e) => e.payload)).toEqual([stored, stored]);
       // A refund binds no resource to its key (only an authorization resumes one).
-      const key = await t.deps.db.selectFrom('idempotency_keys').select(['state', 'response_status']).where('merchant_account_id', '=', m).where('key', '=', headers['idempotency-key']).executeTakeFirstOrThrow();
+      const key = await t.deps.db
+        .selectFrom('idempotency_keys')
+        .select(['state', 'response_status'])
+        .where('merchant_account_id', '=', m)
+        .where('key', '=', headers['idempotency-key'])
+        .executeTakeFirstOrThrow();
       expect(key).toEqual({ state: 'completed', response_status: 201 });
       const refunded = status === 'succeeded' ? 500 : 0;
       expect(await amounts(txn.id)).toEqual({ captured_amount: 1000, refunded_amount: refunded, refund_reserved: 0 });
@@ -139,7 +203,12 @@ describe('refunds', () => {
   it('a refund the provider declines: released, not counted', async () => {
     const { merchantAccountId: m } = await merchantWithMockCard(t);
     const txn = await authorized(t, m, { intent: 'capture', payment_method: card('4000000000000341') });
-    const res = await t.request({ method: 'POST', url: `/transactions/${txn.id}/refunds`, merchantAccountId: m, payload: { amount: 400 } });
+    const res = await t.request({
+      method: 'POST',
+      url: `/transactions/${txn.id}/refunds`,
+      merchantAccountId: m,
+      payload: { amount: 400 },
+    });
     expect(res.json()).toMatchObject({ status: 'declined', error_code: 'refund_declined' });
     expect((await refundEvents(res.json().id)).map((e) => e.kind)).toEqual(['refund.created', 'refund.failed']);
     expect(await amounts(txn.id)).toEqual({ captured_amount: 1000, refunded_amount: 0, refund_reserved: 0 });

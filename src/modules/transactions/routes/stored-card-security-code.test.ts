@@ -9,10 +9,26 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-const heldCodes = (id: string) => t.deps.db.selectFrom('vault_security_codes').selectAll().where('owner_type', '=', 'payment-method').where('owner_id', '=', id).execute();
+const heldCodes = (id: string) =>
+  t.deps.db
+    .selectFrom('vault_security_codes')
+    .selectAll()
+    .where('owner_type', '=', 'payment-method')
+    .where('owner_id', '=', id)
+    .execute();
 
 async function storedCard(m: string, securityCode?: string) {
-  const res = await t.request({ method: 'POST', url: '/payment-methods', merchantAccountId: m, payload: { method: 'card', number: '4111111111111111', expiration_date: '12/40', ...(securityCode ? { security_code: securityCode } : {}) } });
+  const res = await t.request({
+    method: 'POST',
+    url: '/payment-methods',
+    merchantAccountId: m,
+    payload: {
+      method: 'card',
+      number: '4111111111111111',
+      expiration_date: '12/40',
+      ...(securityCode ? { security_code: securityCode } : {}),
+    },
+  });
   expect(res.statusCode, res.body).toBe(201);
   return res.json().id as string;
 }
@@ -32,7 +48,10 @@ describe('happy', () => {
   it('a card stored without a code pays without one', async () => {
     const { merchantAccountId: m } = await merchantWithMockCard(t);
     const id = await storedCard(m);
-    expect(await authorized(t, m, { payment_method: { method: 'id', id } })).toMatchObject({ status: 'authorization_succeeded', cvv_response_code: 'not_provided' });
+    expect(await authorized(t, m, { payment_method: { method: 'id', id } })).toMatchObject({
+      status: 'authorization_succeeded',
+      cvv_response_code: 'not_provided',
+    });
   });
 });
 
@@ -40,9 +59,16 @@ describe('errors', () => {
   it('a payment refused before it is recorded (no payment service for it) leaves the code held', async () => {
     const { merchantAccountId: m } = await merchantWithMockCard(t, { accepted_currencies: ['USD'] });
     const id = await storedCard(m, '123');
-    const refused = await t.request({ method: 'POST', url: '/transactions', merchantAccountId: m, payload: { amount: 1000, currency: 'EUR', payment_method: { method: 'id', id } } });
+    const refused = await t.request({
+      method: 'POST',
+      url: '/transactions',
+      merchantAccountId: m,
+      payload: { amount: 1000, currency: 'EUR', payment_method: { method: 'id', id } },
+    });
     expect(refused.statusCode, refused.body).toBe(400);
     expect(await heldCodes(id)).toHaveLength(1);
-    expect(await authorized(t, m, { payment_method: { method: 'id', id } })).toMatchObject({ cvv_response_code: 'match' });
+    expect(await authorized(t, m, { payment_method: { method: 'id', id } })).toMatchObject({
+      cvv_response_code: 'match',
+    });
   });
 });

@@ -10,7 +10,8 @@ export const syncTransaction = defineRoute({
   scope: 'transactions.write',
   tags: ['transactions'],
   summary: 'Refresh the transaction status from the payment service',
-  description: 'Asks the payment service about every call of the transaction that has no final answer (a timeout, a pending capture, void or refund) and applies the answers. A payment service without a status query answers 400.',
+  description:
+    'Asks the payment service about every call of the transaction that has no final answer (a timeout, a pending capture, void or refund) and applies the answers. A payment service without a status query answers 400.',
   status: 200,
   params: TransactionParams,
   idempotent: false,

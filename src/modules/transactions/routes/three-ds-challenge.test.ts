@@ -14,11 +14,20 @@ afterAll(async () => t.close());
 const CHALLENGE_CARD = '4000000000003220';
 const CVV = '739';
 const pathOf = (url: string) => new URL(url).pathname;
-const post = (url: string) => t.app.inject({ method: 'POST', url, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: '' });
+const post = (url: string) =>
+  t.app.inject({ method: 'POST', url, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: '' });
 const get = async (m: string, url: string) => (await t.request({ method: 'GET', url, merchantAccountId: m })).json();
-const attemptsOf = (id: string) => t.deps.db.selectFrom('transaction_attempts').selectAll().where('transaction_id', '=', id).execute();
-const challengeOf = (id: string) => t.deps.db.selectFrom('three_ds_challenges').selectAll().where('transaction_id', '=', id).executeTakeFirstOrThrow();
-const heldCodes = (challengeId: string) => t.deps.db.selectFrom('vault_security_codes').selectAll().where('owner_type', '=', 'three-ds-challenge').where('owner_id', '=', challengeId).execute();
+const attemptsOf = (id: string) =>
+  t.deps.db.selectFrom('transaction_attempts').selectAll().where('transaction_id', '=', id).execute();
+const challengeOf = (id: string) =>
+  t.deps.db.selectFrom('three_ds_challenges').selectAll().where('transaction_id', '=', id).executeTakeFirstOrThrow();
+const heldCodes = (challengeId: string) =>
+  t.deps.db
+    .selectFrom('vault_security_codes')
+    .selectAll()
+    .where('owner_type', '=', 'three-ds-challenge')
+    .where('owner_id', '=', challengeId)
+    .execute();
 
 async function merchant() {
   return (await merchantWithMockCard(t, { three_d_secure_enabled: true })).merchantAccountId;
@@ -29,7 +38,12 @@ async function pending(m: string, body: Record<string, unknown> = {}) {
   const res = await createTransaction(t, m, { payment_method: card(CHALLENGE_CARD, { security_code: CVV }), ...body });
   expect(res.statusCode, res.body).toBe(201);
   const txn = res.json();
-  expect(txn).toMatchObject({ status: 'buyer_approval_pending', intent_outcome: 'pending', authorized_amount: 0, three_d_secure: { status: null, method: 'challenge', response_data: null } });
+  expect(txn).toMatchObject({
+    status: 'buyer_approval_pending',
+    intent_outcome: 'pending',
+    authorized_amount: 0,
+    three_d_secure: { status: null, method: 'challenge', response_data: null },
+  });
   expect(txn.payment_method.approval_url).toMatch(/^http.*\/sandbox\/challenges\/[^/]+\/[0-9a-f-]{36}$/);
   expect(txn.approval_expires_at).toEqual(expect.any(String));
   expect(await attemptsOf(txn.id)).toEqual([]);
@@ -65,15 +79,35 @@ describe('happy', () => {
     expect(done.body).toContain('authorization succeeded');
     const after = await get(m, `/transactions/${txn.id}`);
     expect(after).toMatchObject({
-      status: 'authorization_succeeded', intent_outcome: 'succeeded', authorized_amount: 1000, error_code: null, cvv_response_code: 'match', approval_expires_at: null,
-      three_d_secure: { status: 'complete', method: 'challenge', error_data: null, response_data: { eci: '05', directory_response: 'C', authentication_response: 'Y', cavv: expect.any(String) } },
+      status: 'authorization_succeeded',
+      intent_outcome: 'succeeded',
+      authorized_amount: 1000,
+      error_code: null,
+      cvv_response_code: 'match',
+      approval_expires_at: null,
+      three_d_secure: {
+        status: 'complete',
+        method: 'challenge',
+        error_data: null,
+        response_data: { eci: '05', directory_response: 'C', authentication_response: 'Y', cavv: expect.any(String) },
+      },
     });
-    expect(await attemptsOf(txn.id)).toEqual([expect.objectContaining({ operation: 'authorize', status: 'succeeded' })]);
+    expect(await attemptsOf(txn.id)).toEqual([
+      expect.objectContaining({ operation: 'authorize', status: 'succeeded' }),
+    ]);
     expect((await expectPurged(txn.id)).status).toBe('completed');
     const events = (await get(m, `/transactions/${txn.id}/events`)).items.map((e: { name: string }) => e.name);
-    expect(events).toEqual(expect.arrayContaining(['three-d-secure-authentication-request', 'three-d-secure-success', 'payment-connector-response-transaction-authorization-succeeded']));
+    expect(events).toEqual(
+      expect.arrayContaining([
+        'three-d-secure-authentication-request',
+        'three-d-secure-success',
+        'payment-connector-response-transaction-authorization-succeeded',
+      ]),
+    );
     expect((await post(`${pathOf(txn.payment_method.approval_url)}/fail`)).statusCode).toBe(400);
-    expect((await t.app.inject({ method: 'GET', url: pathOf(txn.payment_method.approval_url) })).body).toContain('no challenge is waiting');
+    expect((await t.app.inject({ method: 'GET', url: pathOf(txn.payment_method.approval_url) })).body).toContain(
+      'no challenge is waiting',
+    );
   });
 
   it('a completed challenge with intent capture and store: true captures and stores the card', async () => {
@@ -81,20 +115,34 @@ describe('happy', () => {
     const txn = await pending(m, { intent: 'capture', store: true });
     await post(`${pathOf(txn.payment_method.approval_url)}/complete`);
     const after = await get(m, `/transactions/${txn.id}`);
-    expect(after).toMatchObject({ status: 'capture_succeeded', captured_amount: 1000, payment_method: { id: expect.any(String), label: '3220' } });
+    expect(after).toMatchObject({
+      status: 'capture_succeeded',
+      captured_amount: 1000,
+      payment_method: { id: expect.any(String), label: '3220' },
+    });
     await expectPurged(txn.id);
   });
 
   it('challenges a stored card: nothing but the held code is kept, the card is read from the vault again', async () => {
     const m = await merchant();
-    const stored = await t.request({ method: 'POST', url: '/payment-methods', merchantAccountId: m, payload: { method: 'card', number: CHALLENGE_CARD, expiration_date: '12/40' } });
+    const stored = await t.request({
+      method: 'POST',
+      url: '/payment-methods',
+      merchantAccountId: m,
+      payload: { method: 'card', number: CHALLENGE_CARD, expiration_date: '12/40' },
+    });
     expect(stored.statusCode, stored.body).toBe(201);
     const txn = await pending(m, { payment_method: { method: 'id', id: stored.json().id, security_code: CVV } });
     const challenge = await challengeOf(txn.id);
     expect(challenge.number_ciphertext).toBeNull();
     expect(await heldCodes(challenge.id)).toHaveLength(1);
     await post(`${pathOf(txn.payment_method.approval_url)}/complete`);
-    expect(await get(m, `/transactions/${txn.id}`)).toMatchObject({ status: 'authorization_succeeded', payment_method: { id: stored.json().id }, cvv_response_code: 'match', three_d_secure: { status: 'complete', method: 'challenge' } });
+    expect(await get(m, `/transactions/${txn.id}`)).toMatchObject({
+      status: 'authorization_succeeded',
+      payment_method: { id: stored.json().id },
+      cvv_response_code: 'match',
+      three_d_secure: { status: 'complete', method: 'challenge' },
+    });
     await expectPurged(txn.id);
   });
 
@@ -102,7 +150,11 @@ describe('happy', () => {
     const m = await merchant();
     const created = await createTransaction(t, m, { payment_method: card(CHALLENGE_CARD, { security_code: CVV }) });
     const txn = created.json();
-    const row = await t.deps.db.selectFrom('three_ds_challenges').selectAll().where('transaction_id', '=', txn.id).executeTakeFirstOrThrow();
+    const row = await t.deps.db
+      .selectFrom('three_ds_challenges')
+      .selectAll()
+      .where('transaction_id', '=', txn.id)
+      .executeTakeFirstOrThrow();
     expect(JSON.stringify(row)).not.toContain(CHALLENGE_CARD);
     const done = await post(`${pathOf(txn.payment_method.approval_url)}/complete`);
     const read = await t.request({ method: 'GET', url: `/transactions/${txn.id}`, merchantAccountId: m });
@@ -123,7 +175,10 @@ describe('errors', () => {
     const failed = await post(`${pathOf(txn.payment_method.approval_url)}/fail`);
     expect(failed.statusCode, failed.body).toBe(200);
     expect(await get(m, `/transactions/${txn.id}`)).toMatchObject({
-      status: 'authorization_declined', intent_outcome: 'failed', error_code: 'three_d_secure_authentication_failed', authorized_amount: 0,
+      status: 'authorization_declined',
+      intent_outcome: 'failed',
+      error_code: 'three_d_secure_authentication_failed',
+      authorized_amount: 0,
       three_d_secure: { status: 'declined', method: 'challenge', response_data: null, error_data: { code: 'N' } },
     });
     expect(await attemptsOf(txn.id)).toEqual([]);
@@ -135,9 +190,14 @@ describe('errors', () => {
     const m = await merchant();
     const txn = await pending(m);
     expect(await expireThreeDsChallenges(t.deps, new Date(Date.parse(txn.approval_expires_at) - 1000))).toBe(0);
-    expect(await expireThreeDsChallenges(t.deps, new Date(Date.parse(txn.approval_expires_at) + 1000))).toBeGreaterThanOrEqual(1);
+    expect(
+      await expireThreeDsChallenges(t.deps, new Date(Date.parse(txn.approval_expires_at) + 1000)),
+    ).toBeGreaterThanOrEqual(1);
     expect(await get(m, `/transactions/${txn.id}`)).toMatchObject({
-      status: 'authorization_failed', intent_outcome: 'failed', error_code: 'buyer_approval_timeout', buyer_approval_timedout_at: expect.any(String),
+      status: 'authorization_failed',
+      intent_outcome: 'failed',
+      error_code: 'buyer_approval_timeout',
+      buyer_approval_timedout_at: expect.any(String),
       three_d_secure: { status: 'error', method: 'challenge', error_data: { code: 'U' } },
     });
     expect(await attemptsOf(txn.id)).toEqual([]);
@@ -149,35 +209,76 @@ describe('errors', () => {
     const m = await merchant();
     const txn = await pending(m);
     const res = await t.request({ method: 'POST', url: `/transactions/${txn.id}/cancel`, merchantAccountId: m });
-    expect(res.json()).toMatchObject({ status: 'succeeded', transaction: { status: 'authorization_failed', error_code: 'canceled', three_d_secure: { status: 'cancelled', method: 'challenge' } } });
+    expect(res.json()).toMatchObject({
+      status: 'succeeded',
+      transaction: {
+        status: 'authorization_failed',
+        error_code: 'canceled',
+        three_d_secure: { status: 'cancelled', method: 'challenge' },
+      },
+    });
     expect((await expectPurged(txn.id)).status).toBe('canceled');
     expect((await post(`${pathOf(txn.payment_method.approval_url)}/complete`)).statusCode).toBe(400);
   });
 
   it("a scenario's result decides what completing yields: N declines, timeout authorizes without 3DS", async () => {
     const m = await merchant();
-    for (const [amount, result] of [[1301, 'N'], [1302, 'timeout']] as const) {
-      const res = await t.request({ method: 'POST', url: '/three-ds-scenarios', merchantAccountId: m, payload: { conditions: { amount }, outcome: { version: '2.2.0', authentication: { transaction_status: 'C' }, result: { transaction_status: result } } } });
+    for (const [amount, result] of [
+      [1301, 'N'],
+      [1302, 'timeout'],
+    ] as const) {
+      const res = await t.request({
+        method: 'POST',
+        url: '/three-ds-scenarios',
+        merchantAccountId: m,
+        payload: {
+          conditions: { amount },
+          outcome: {
+            version: '2.2.0',
+            authentication: { transaction_status: 'C' },
+            result: { transaction_status: result },
+          },
+        },
+      });
       expect(res.statusCode, res.body).toBe(201);
     }
-    const declined = await pending(m, { amount: 1301, payment_method: card('4111111111111111', { security_code: CVV }) });
+    const declined = await pending(m, {
+      amount: 1301,
+      payment_method: card('4111111111111111', { security_code: CVV }),
+    });
     await post(`${pathOf(declined.payment_method.approval_url)}/complete`);
-    expect(await get(m, `/transactions/${declined.id}`)).toMatchObject({ status: 'authorization_declined', error_code: 'three_d_secure_authentication_failed', three_d_secure: { status: 'declined' } });
+    expect(await get(m, `/transactions/${declined.id}`)).toMatchObject({
+      status: 'authorization_declined',
+      error_code: 'three_d_secure_authentication_failed',
+      three_d_secure: { status: 'declined' },
+    });
     expect(await attemptsOf(declined.id)).toEqual([]);
     await expectPurged(declined.id);
-    const unauthenticated = await pending(m, { amount: 1302, payment_method: card('4111111111111111', { security_code: CVV }) });
+    const unauthenticated = await pending(m, {
+      amount: 1302,
+      payment_method: card('4111111111111111', { security_code: CVV }),
+    });
     await post(`${pathOf(unauthenticated.payment_method.approval_url)}/complete`);
-    expect(await get(m, `/transactions/${unauthenticated.id}`)).toMatchObject({ status: 'authorization_succeeded', three_d_secure: { status: 'error', method: 'challenge', response_data: null } });
+    expect(await get(m, `/transactions/${unauthenticated.id}`)).toMatchObject({
+      status: 'authorization_succeeded',
+      three_d_secure: { status: 'error', method: 'challenge', response_data: null },
+    });
     await expectPurged(unauthenticated.id);
   });
 
   it('gift cards are redeemed before the challenge and given back when it fails', async () => {
     const m = await merchant();
-    const txn = await pending(m, { amount: 3000, gift_cards: [{ number: '6036281000000000001', pin: '1234', amount: 1000 }] });
+    const txn = await pending(m, {
+      amount: 3000,
+      gift_cards: [{ number: '6036281000000000001', pin: '1234', amount: 1000 }],
+    });
     expect(txn.gift_card_redemptions[0]).toMatchObject({ status: 'succeeded', amount: 1000 });
     await post(`${pathOf(txn.payment_method.approval_url)}/fail`);
     const after = await get(m, `/transactions/${txn.id}`);
-    expect(after).toMatchObject({ status: 'authorization_declined', error_code: 'three_d_secure_authentication_failed' });
+    expect(after).toMatchObject({
+      status: 'authorization_declined',
+      error_code: 'three_d_secure_authentication_failed',
+    });
     expect(after.gift_card_redemptions[0]).toMatchObject({ refunded_amount: 1000 });
   });
 
@@ -185,8 +286,13 @@ describe('errors', () => {
     const m = await merchant();
     const txn = await pending(m);
     const challenge = await challengeOf(txn.id);
-    expect((await t.app.inject({ method: 'GET', url: `/sandbox/challenges/${m}/018f0000-0000-7000-8000-000000000000` })).statusCode).toBe(404);
-    expect((await t.app.inject({ method: 'GET', url: `/sandbox/challenges/someone-else/${challenge.id}` })).statusCode).toBe(404);
+    expect(
+      (await t.app.inject({ method: 'GET', url: `/sandbox/challenges/${m}/018f0000-0000-7000-8000-000000000000` }))
+        .statusCode,
+    ).toBe(404);
+    expect(
+      (await t.app.inject({ method: 'GET', url: `/sandbox/challenges/someone-else/${challenge.id}` })).statusCode,
+    ).toBe(404);
     expect((await post(`/sandbox/challenges/someone-else/${challenge.id}/complete`)).statusCode).toBe(404);
   });
 });
@@ -205,7 +311,10 @@ describe('security', () => {
   });
 
   it('the challenge pages do not exist in production', async () => {
-    const production = await buildTestApp({ ENVIRONMENT: 'production', VAULT_MASTER_KEY: randomBytes(32).toString('base64') });
+    const production = await buildTestApp({
+      ENVIRONMENT: 'production',
+      VAULT_MASTER_KEY: randomBytes(32).toString('base64'),
+    });
     try {
       const url = `/sandbox/challenges/default/018f0000-0000-7000-8000-000000000000`;
       expect((await production.app.inject({ method: 'GET', url })).statusCode).toBe(404);

@@ -12,23 +12,50 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-const MULTI = [{ key: 'merchant_id', value: 'm-1' }, { key: 'multi_capture_enabled', value: 'true' }];
+const MULTI = [
+  { key: 'merchant_id', value: 'm-1' },
+  { key: 'multi_capture_enabled', value: 'true' },
+];
 const get = (m: string, url: string) => t.request({ method: 'GET', url, merchantAccountId: m });
-const capture = (m: string, id: string, payload: object) => t.request({ method: 'POST', url: `/transactions/${id}/capture`, merchantAccountId: m, payload });
+const capture = (m: string, id: string, payload: object) =>
+  t.request({ method: 'POST', url: `/transactions/${id}/capture`, merchantAccountId: m, payload });
 
 describe('happy', () => {
   it('lists every capture of a multi-capture transaction, newest first, and reads each', async () => {
     const { merchantAccountId: m } = await merchantWithMockCard(t, { fields: MULTI });
     const txn = await authorized(t, m, { external_identifier: 'order-1' });
-    expect((await capture(m, txn.id, { amount: 300, final: false, external_identifier: 'cap-1' })).statusCode).toBe(200);
+    expect((await capture(m, txn.id, { amount: 300, final: false, external_identifier: 'cap-1' })).statusCode).toBe(
+      200,
+    );
     expect((await capture(m, txn.id, {})).statusCode).toBe(200);
     const res = await get(m, `/transactions/${txn.id}/captures`);
     expect(res.statusCode, res.body).toBe(200);
     const { items, ...envelope } = res.json();
     expect(envelope).toEqual({ limit: 2, next_cursor: null, previous_cursor: null });
     expect(items).toMatchObject([
-      { type: 'capture', merchant_account_id: m, transaction_id: txn.id, currency: 'USD', amount: 700, status: 'succeeded', final: true, external_identifier: null, transaction_external_identifier: 'order-1' },
-      { type: 'capture', amount: 300, status: 'succeeded', final: false, external_identifier: 'cap-1', error_code: null, iso_response_code: null, raw_response_code: null, raw_response_description: null, cart_items: null },
+      {
+        type: 'capture',
+        merchant_account_id: m,
+        transaction_id: txn.id,
+        currency: 'USD',
+        amount: 700,
+        status: 'succeeded',
+        final: true,
+        external_identifier: null,
+        transaction_external_identifier: 'order-1',
+      },
+      {
+        type: 'capture',
+        amount: 300,
+        status: 'succeeded',
+        final: false,
+        external_identifier: 'cap-1',
+        error_code: null,
+        iso_response_code: null,
+        raw_response_code: null,
+        raw_response_description: null,
+        cart_items: null,
+      },
     ]);
     for (const item of items) {
       expect(item.xid).toMatch(/^mock_cap/);
@@ -46,14 +73,23 @@ describe('happy', () => {
     const [pending] = (await get(m, `/transactions/${txn.id}/captures`)).json().items;
     expect(pending).toMatchObject({ status: 'pending', amount: 2077, final: true, captured_at: null });
     await t.request({ method: 'POST', url: `/transactions/${txn.id}/sync`, merchantAccountId: m });
-    expect((await get(m, `/transactions/${txn.id}/captures/${pending.id}`)).json()).toMatchObject({ id: pending.id, status: 'succeeded', captured_at: expect.any(String) });
+    expect((await get(m, `/transactions/${txn.id}/captures/${pending.id}`)).json()).toMatchObject({
+      id: pending.id,
+      status: 'succeeded',
+      captured_at: expect.any(String),
+    });
   });
 
   it('an authorize-and-capture transaction and an authorization not captured have no capture records', async () => {
     const { merchantAccountId: m } = await merchantWithMockCard(t);
     for (const intent of ['capture', 'authorize']) {
       const txn = await authorized(t, m, { intent });
-      expect((await get(m, `/transactions/${txn.id}/captures`)).json()).toEqual({ items: [], limit: 1, next_cursor: null, previous_cursor: null });
+      expect((await get(m, `/transactions/${txn.id}/captures`)).json()).toEqual({
+        items: [],
+        limit: 1,
+        next_cursor: null,
+        previous_cursor: null,
+      });
     }
   });
 });
@@ -64,14 +100,28 @@ describe('the payment service of a capture', () => {
     // The authorizations route through the process's cache of active services; captures read it too.
     const [first, second, third] = [await authorized(t, m), await authorized(t, m), await authorized(t, m)];
     expect((await capture(m, first.id, {})).json()).toMatchObject({ status: 'succeeded' });
-    const put = await t.request({ method: 'PUT', url: `/payment-services/${paymentServiceId}`, merchantAccountId: m, payload: { active: false } });
+    const put = await t.request({
+      method: 'PUT',
+      url: `/payment-services/${paymentServiceId}`,
+      merchantAccountId: m,
+      payload: { active: false },
+    });
     expect(put.statusCode, put.body).toBe(200);
-    expect((await capture(m, second.id, {})).json()).toMatchObject({ status: 'succeeded', transaction: { payment_service: { id: paymentServiceId } } });
-    expect((await t.request({ method: 'DELETE', url: `/payment-services/${paymentServiceId}`, merchantAccountId: m })).statusCode).toBe(204);
+    expect((await capture(m, second.id, {})).json()).toMatchObject({
+      status: 'succeeded',
+      transaction: { payment_service: { id: paymentServiceId } },
+    });
+    expect(
+      (await t.request({ method: 'DELETE', url: `/payment-services/${paymentServiceId}`, merchantAccountId: m }))
+        .statusCode,
+    ).toBe(204);
     const refused = await capture(m, third.id, {});
     expect(refused.statusCode, refused.body).toBe(400);
     expect(refused.json().message).toBe(`The payment service ${paymentServiceId} of this transaction has been deleted`);
-    expect((await get(m, `/transactions/${third.id}`)).json()).toMatchObject({ status: 'authorization_succeeded', captured_amount: 0 });
+    expect((await get(m, `/transactions/${third.id}`)).json()).toMatchObject({
+      status: 'authorization_succeeded',
+      captured_amount: 0,
+    });
   });
 
   it('reads an active service from the cache: a capture sends one statement fewer than its first one', async () => {
@@ -92,7 +142,14 @@ describe('the payment service of a capture', () => {
 });
 
 describe('webhook events', () => {
-  const events = (id: string) => t.deps.db.selectFrom('events').select(['kind', 'resource_type', 'payload']).where('resource_id', '=', id).orderBy('created_at').orderBy('id').execute();
+  const events = (id: string) =>
+    t.deps.db
+      .selectFrom('events')
+      .select(['kind', 'resource_type', 'payload'])
+      .where('resource_id', '=', id)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
 
   it('capture.succeeded with the capture record when a capture succeeds', async () => {
     const { merchantAccountId: m } = await merchantWithMockCard(t);
@@ -107,7 +164,9 @@ describe('webhook events', () => {
     const txn = await authorized(t, m, { amount: 2077 });
     await capture(m, txn.id, {});
     const [record] = (await get(m, `/transactions/${txn.id}/captures`)).json().items;
-    expect((await events(record.id)).map((e) => [e.kind, (e.payload as { status: string }).status])).toEqual([['capture.pending', 'pending']]);
+    expect((await events(record.id)).map((e) => [e.kind, (e.payload as { status: string }).status])).toEqual([
+      ['capture.pending', 'pending'],
+    ]);
     await t.request({ method: 'POST', url: `/transactions/${txn.id}/sync`, merchantAccountId: m });
     const after = (await get(m, `/transactions/${txn.id}/captures/${record.id}`)).json();
     expect((await events(record.id)).map((e) => e.kind)).toEqual(['capture.pending', 'capture.succeeded']);
@@ -123,7 +182,10 @@ describe('errors', () => {
     await capture(m, first.id, {});
     const [own] = (await get(m, `/transactions/${first.id}/captures`)).json().items;
     const unknown = uuidv7();
-    expect((await get(m, `/transactions/${unknown}/captures`)).json()).toMatchObject({ status: 404, code: 'not_found' });
+    expect((await get(m, `/transactions/${unknown}/captures`)).json()).toMatchObject({
+      status: 404,
+      code: 'not_found',
+    });
     expect((await get(m, `/transactions/${unknown}/captures/${own.id}`)).statusCode).toBe(404);
     expect((await get(m, `/transactions/${first.id}/captures/${unknown}`)).statusCode).toBe(404);
     expect((await get(m, `/transactions/${second.id}/captures/${own.id}`)).statusCode).toBe(404);
@@ -147,8 +209,16 @@ describe('security', () => {
     captureId = (await get(m, `/transactions/${txnId}/captures`)).json().items[0].id;
   });
 
-  describe('list', () => runScopeTests(() => t, { request: () => ({ method: 'GET', url: `/transactions/${txnId}/captures`, merchantAccountId: m }), scope: 'transactions.read' }));
-  describe('get', () => runScopeTests(() => t, { request: () => ({ method: 'GET', url: `/transactions/${txnId}/captures/${captureId}`, merchantAccountId: m }), scope: 'transactions.read' }));
+  describe('list', () =>
+    runScopeTests(() => t, {
+      request: () => ({ method: 'GET', url: `/transactions/${txnId}/captures`, merchantAccountId: m }),
+      scope: 'transactions.read',
+    }));
+  describe('get', () =>
+    runScopeTests(() => t, {
+      request: () => ({ method: 'GET', url: `/transactions/${txnId}/captures/${captureId}`, merchantAccountId: m }),
+      scope: 'transactions.read',
+    }));
 
   it("answers 404 for another merchant account's transaction and capture", async () => {
     const { merchantAccountId: other } = await merchantWithMockCard(t);

@@ -12,7 +12,8 @@ beforeAll(async () => {
 afterAll(async () => t.close());
 
 const get = (m: string, url: string) => t.request({ method: 'GET', url, merchantAccountId: m });
-const refund = (m: string, id: string, amount: number) => t.request({ method: 'POST', url: `/transactions/${id}/refunds`, merchantAccountId: m, payload: { amount } });
+const refund = (m: string, id: string, amount: number) =>
+  t.request({ method: 'POST', url: `/transactions/${id}/refunds`, merchantAccountId: m, payload: { amount } });
 
 /** A captured transaction with two refunds, everything settled. */
 async function settledWithRefunds(m: string) {
@@ -30,10 +31,26 @@ describe('happy', () => {
     expect(res.statusCode, res.body).toBe(200);
     const { items } = res.json();
     expect(Object.keys(res.json())).toEqual(['items']);
-    expect(items.map((s: { refund_id: string; amount: number }) => [s.refund_id, s.amount]).sort()).toEqual([[refunds[0].id, -100], [refunds[1].id, -250]].sort());
+    expect(items.map((s: { refund_id: string; amount: number }) => [s.refund_id, s.amount]).sort()).toEqual(
+      [
+        [refunds[0].id, -100],
+        [refunds[1].id, -250],
+      ].sort(),
+    );
     expect(items[0]).toMatchObject({
-      type: 'refund-settlement', merchant_account_id: m, transaction_id: txn.id, currency: 'USD', commission: 0, exchange_rate: null, interchange: null, markup: null, scheme_fee: null,
-      payment_service_report_id: expect.any(String), payment_service_report_file_ids: [expect.any(String)], posted_at: expect.any(String), ingested_at: expect.any(String),
+      type: 'refund-settlement',
+      merchant_account_id: m,
+      transaction_id: txn.id,
+      currency: 'USD',
+      commission: 0,
+      exchange_rate: null,
+      interchange: null,
+      markup: null,
+      scheme_fee: null,
+      payment_service_report_id: expect.any(String),
+      payment_service_report_file_ids: [expect.any(String)],
+      posted_at: expect.any(String),
+      ingested_at: expect.any(String),
     });
     const all = (await get(m, `/transactions/${txn.id}/settlements`)).json().items;
     expect(all).toHaveLength(3);
@@ -65,7 +82,10 @@ describe('happy', () => {
 
   it('a refund the payment service declined never settles', async () => {
     const { merchantAccountId: m } = await merchantWithMockCard(t);
-    const txn = await authorized(t, m, { intent: 'capture', payment_method: { method: 'card', number: '4000000000000341', expiration_date: '12/40', security_code: '123' } });
+    const txn = await authorized(t, m, {
+      intent: 'capture',
+      payment_method: { method: 'card', number: '4000000000000341', expiration_date: '12/40', security_code: '123' },
+    });
     const declined = (await refund(m, txn.id, 100)).json();
     expect(declined.status).toBe('declined');
     await t.deps.queue.drain(t.deps);
@@ -85,9 +105,14 @@ describe('errors', () => {
     const { txn } = await settledWithRefunds(m);
     const other = await authorized(t, m);
     const [own] = (await get(m, `/transactions/${txn.id}/refund-settlements`)).json().items;
-    const captureSettlement = (await get(m, `/transactions/${txn.id}/settlements`)).json().items.find((s: { amount: number }) => s.amount > 0);
+    const captureSettlement = (await get(m, `/transactions/${txn.id}/settlements`))
+      .json()
+      .items.find((s: { amount: number }) => s.amount > 0);
     const unknown = uuidv7();
-    expect((await get(m, `/transactions/${unknown}/refund-settlements`)).json()).toMatchObject({ status: 404, code: 'not_found' });
+    expect((await get(m, `/transactions/${unknown}/refund-settlements`)).json()).toMatchObject({
+      status: 404,
+      code: 'not_found',
+    });
     expect((await get(m, `/transactions/${txn.id}/refund-settlements/${unknown}`)).statusCode).toBe(404);
     expect((await get(m, `/transactions/${txn.id}/refund-settlements/${captureSettlement.id}`)).statusCode).toBe(404);
     expect((await get(m, `/transactions/${other.id}/refund-settlements/${own.id}`)).statusCode).toBe(404);
@@ -110,8 +135,20 @@ describe('security', () => {
     settlementId = (await get(m, `/transactions/${txnId}/refund-settlements`)).json().items[0].id;
   });
 
-  describe('list', () => runScopeTests(() => t, { request: () => ({ method: 'GET', url: `/transactions/${txnId}/refund-settlements`, merchantAccountId: m }), scope: 'transactions.read' }));
-  describe('get', () => runScopeTests(() => t, { request: () => ({ method: 'GET', url: `/transactions/${txnId}/refund-settlements/${settlementId}`, merchantAccountId: m }), scope: 'transactions.read' }));
+  describe('list', () =>
+    runScopeTests(() => t, {
+      request: () => ({ method: 'GET', url: `/transactions/${txnId}/refund-settlements`, merchantAccountId: m }),
+      scope: 'transactions.read',
+    }));
+  describe('get', () =>
+    runScopeTests(() => t, {
+      request: () => ({
+        method: 'GET',
+        url: `/transactions/${txnId}/refund-settlements/${settlementId}`,
+        merchantAccountId: m,
+      }),
+      scope: 'transactions.read',
+    }));
 
   it("answers 404 for another merchant account's transaction and refund settlement", async () => {
     const { merchantAccountId: other } = await merchantWithMockCard(t);

@@ -12,29 +12,87 @@ describe('happy', () => {
   it('authorizes a card, captures it and refunds part of it', async () => {
     const { merchantAccountId: m, paymentServiceId } = await merchantWithMockCard(t);
     const txn = await authorized(t, m, { external_identifier: 'order-1', metadata: { a: 'b' } });
-    expect(txn).toMatchObject({ type: 'transaction', status: 'authorization_succeeded', intent: 'authorize', intent_outcome: 'succeeded', amount: 1000, authorized_amount: 1000, captured_amount: 0, refunded_amount: 0, method: 'card', instrument_type: 'pan', cvv_response_code: 'match', anti_fraud_decision: 'accept' });
+    expect(txn).toMatchObject({
+      type: 'transaction',
+      status: 'authorization_succeeded',
+      intent: 'authorize',
+      intent_outcome: 'succeeded',
+      amount: 1000,
+      authorized_amount: 1000,
+      captured_amount: 0,
+      refunded_amount: 0,
+      method: 'card',
+      instrument_type: 'pan',
+      cvv_response_code: 'match',
+      anti_fraud_decision: 'accept',
+    });
     expect(txn.payment_service).toMatchObject({ id: paymentServiceId, payment_service_definition_id: 'mock-card' });
-    expect(txn.payment_method).toMatchObject({ method: 'card', scheme: 'visa', label: '1111', details: { bin: '41111111' } });
-    const capture = await t.request({ method: 'POST', url: `/transactions/${txn.id}/capture`, merchantAccountId: m, payload: { amount: 600 } });
+    expect(txn.payment_method).toMatchObject({
+      method: 'card',
+      scheme: 'visa',
+      label: '1111',
+      details: { bin: '41111111' },
+    });
+    const capture = await t.request({
+      method: 'POST',
+      url: `/transactions/${txn.id}/capture`,
+      merchantAccountId: m,
+      payload: { amount: 600 },
+    });
     expect(capture.statusCode, capture.body).toBe(200);
-    expect(capture.json()).toMatchObject({ type: 'transaction-capture', status: 'succeeded', code: null, transaction: { status: 'capture_succeeded', captured_amount: 600 } });
-    const refund = await t.request({ method: 'POST', url: `/transactions/${txn.id}/refunds`, merchantAccountId: m, payload: { amount: 200 } });
+    expect(capture.json()).toMatchObject({
+      type: 'transaction-capture',
+      status: 'succeeded',
+      code: null,
+      transaction: { status: 'capture_succeeded', captured_amount: 600 },
+    });
+    const refund = await t.request({
+      method: 'POST',
+      url: `/transactions/${txn.id}/refunds`,
+      merchantAccountId: m,
+      payload: { amount: 200 },
+    });
     expect(refund.statusCode, refund.body).toBe(201);
-    expect(refund.json()).toMatchObject({ type: 'refund', status: 'succeeded', amount: 200, currency: 'USD', transaction_id: txn.id, target_type: 'payment-method' });
+    expect(refund.json()).toMatchObject({
+      type: 'refund',
+      status: 'succeeded',
+      amount: 200,
+      currency: 'USD',
+      transaction_id: txn.id,
+      target_type: 'payment-method',
+    });
     const after = (await t.request({ method: 'GET', url: `/transactions/${txn.id}`, merchantAccountId: m })).json();
     expect(after).toMatchObject({ captured_amount: 600, refunded_amount: 200 });
-    const tooMuch = await t.request({ method: 'POST', url: `/transactions/${txn.id}/refunds`, merchantAccountId: m, payload: { amount: 401 } });
+    const tooMuch = await t.request({
+      method: 'POST',
+      url: `/transactions/${txn.id}/refunds`,
+      merchantAccountId: m,
+      payload: { amount: 401 },
+    });
     expect(tooMuch.statusCode).toBe(400);
-    const events = (await t.request({ method: 'GET', url: `/transactions/${txn.id}/events`, merchantAccountId: m })).json();
+    const events = (
+      await t.request({ method: 'GET', url: `/transactions/${txn.id}/events`, merchantAccountId: m })
+    ).json();
     expect(events.items.length).toBeGreaterThan(2);
-    const actions = (await t.request({ method: 'GET', url: `/transactions/${txn.id}/actions`, merchantAccountId: m })).json();
-    expect(actions.items[0]).toMatchObject({ type: 'action', id: 'route-transaction', outcome: { selected: paymentServiceId } });
+    const actions = (
+      await t.request({ method: 'GET', url: `/transactions/${txn.id}/actions`, merchantAccountId: m })
+    ).json();
+    expect(actions.items[0]).toMatchObject({
+      type: 'action',
+      id: 'route-transaction',
+      outcome: { selected: paymentServiceId },
+    });
   });
 
   it('declines with the test card', async () => {
     const { merchantAccountId: m } = await merchantWithMockCard(t);
     const txn = await authorized(t, m, { payment_method: card('4000000000009995') });
-    expect(txn).toMatchObject({ status: 'authorization_declined', intent_outcome: 'failed', error_code: 'insufficient_funds', raw_response_code: '51' });
+    expect(txn).toMatchObject({
+      status: 'authorization_declined',
+      intent_outcome: 'failed',
+      error_code: 'insufficient_funds',
+      raw_response_code: '51',
+    });
   });
 
   it('leaves a timeout processing and sync settles it', async () => {
@@ -49,10 +107,20 @@ describe('happy', () => {
   it('voids an authorization', async () => {
     const { merchantAccountId: m } = await merchantWithMockCard(t);
     const txn = await authorized(t, m);
-    const res = await t.request({ method: 'POST', url: `/transactions/${txn.id}/void`, merchantAccountId: m, headers: { prefer: 'resource=transaction' } });
+    const res = await t.request({
+      method: 'POST',
+      url: `/transactions/${txn.id}/void`,
+      merchantAccountId: m,
+      headers: { prefer: 'resource=transaction' },
+    });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({ type: 'transaction', status: 'authorization_voided' });
-    const capture = await t.request({ method: 'POST', url: `/transactions/${txn.id}/capture`, merchantAccountId: m, payload: {} });
+    const capture = await t.request({
+      method: 'POST',
+      url: `/transactions/${txn.id}/capture`,
+      merchantAccountId: m,
+      payload: {},
+    });
     expect(capture.statusCode).toBe(400);
   });
 });
@@ -62,10 +130,23 @@ describe('store', () => {
     const { merchantAccountId: m } = await merchantWithMockCard(t);
     const first = await authorized(t, m, { store: true, payment_source: 'recurring' });
     expect(first.payment_method.id).toEqual(expect.any(String));
-    const stored = await t.request({ method: 'GET', url: `/payment-methods/${first.payment_method.id}`, merchantAccountId: m });
+    const stored = await t.request({
+      method: 'GET',
+      url: `/payment-methods/${first.payment_method.id}`,
+      merchantAccountId: m,
+    });
     expect(stored.json()).toMatchObject({ method: 'card', label: '1111' });
-    const next = await authorized(t, m, { payment_method: { method: 'id', id: first.payment_method.id }, payment_source: 'recurring', merchant_initiated: true, is_subsequent_payment: true });
-    expect(next).toMatchObject({ status: 'authorization_succeeded', instrument_type: 'card_token', payment_method: { id: first.payment_method.id } });
+    const next = await authorized(t, m, {
+      payment_method: { method: 'id', id: first.payment_method.id },
+      payment_source: 'recurring',
+      merchant_initiated: true,
+      is_subsequent_payment: true,
+    });
+    expect(next).toMatchObject({
+      status: 'authorization_succeeded',
+      instrument_type: 'card_token',
+      payment_method: { id: first.payment_method.id },
+    });
   });
 
   it('does not vault a declined card, and requires store for the first payment of a series', async () => {

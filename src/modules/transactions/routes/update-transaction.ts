@@ -9,7 +9,7 @@ export const updateTransaction = defineRoute({
   url: '/transactions/:transaction_id',
   scope: 'transactions.write',
   tags: ['transactions'],
-  summary: 'Change a transaction\'s external identifier, metadata or connection options',
+  summary: "Change a transaction's external identifier, metadata or connection options",
   description: 'metadata, when given, replaces the stored metadata whole.',
   status: 200,
   params: TransactionParams,

@@ -20,27 +20,56 @@ const OUTCOMES = {
 type Kind = keyof typeof OUTCOMES;
 
 const answer = (status: AuthorizeOutcome['status'], errorCode: string | null): CallResult<AuthorizeOutcome> => ({
-  ok: true, ms: 5,
-  value: { status, errorCode, rawResponseCode: null, rawResponseDescription: null, providerTransactionId: 'p', authResponseCode: null, avsResponseCode: null, cvvResponseCode: null, schemeTransactionId: null, merchantAdviceCode: null, approvalUrl: null, additionalIdentifiers: {} },
+  ok: true,
+  ms: 5,
+  value: {
+    status,
+    errorCode,
+    rawResponseCode: null,
+    rawResponseDescription: null,
+    providerTransactionId: 'p',
+    authResponseCode: null,
+    avsResponseCode: null,
+    cvvResponseCode: null,
+    schemeTransactionId: null,
+    merchantAdviceCode: null,
+    approvalUrl: null,
+    additionalIdentifiers: {},
+  },
 });
 
 function resultOf(kind: Kind): CallResult<AuthorizeOutcome> {
   switch (kind) {
-    case 'approve': return answer('authorized', null);
-    case 'captured': return answer('captured', null);
-    case 'approval_pending': return answer('buyer_approval_pending', null);
-    case 'soft_decline': return answer('declined', 'do_not_honor');
-    case 'insufficient_funds': return answer('declined', 'insufficient_funds');
-    case 'hard_decline': return answer('declined', 'stolen_card');
-    case 'technical_failure': return answer('failed', 'service_error');
-    case 'unreachable_before_send': return { ok: false, kind: 'unavailable', message: 'refused', ms: 1 };
-    case 'refused_request': return { ok: false, kind: 'invalid_request', message: 'bad', ms: 1 };
-    case 'timeout_after_send': return { ok: false, kind: 'timeout', message: 'no answer', ms: 30_000 };
+    case 'approve':
+      return answer('authorized', null);
+    case 'captured':
+      return answer('captured', null);
+    case 'approval_pending':
+      return answer('buyer_approval_pending', null);
+    case 'soft_decline':
+      return answer('declined', 'do_not_honor');
+    case 'insufficient_funds':
+      return answer('declined', 'insufficient_funds');
+    case 'hard_decline':
+      return answer('declined', 'stolen_card');
+    case 'technical_failure':
+      return answer('failed', 'service_error');
+    case 'unreachable_before_send':
+      return { ok: false, kind: 'unavailable', message: 'refused', ms: 1 };
+    case 'refused_request':
+      return { ok: false, kind: 'invalid_request', message: 'bad', ms: 1 };
+    case 'timeout_after_send':
+      return { ok: false, kind: 'timeout', message: 'no answer', ms: 30_000 };
   }
 }
 
 const plan = (overrides: Partial<FailoverPlan> = {}): FailoverPlan => ({
-  ruleId: 'r', order: ['a', 'b', 'c'], maxAttempts: 3, deadline: 1_000_000, retryOnDeclines: new Set(['do_not_honor']), ...overrides,
+  ruleId: 'r',
+  order: ['a', 'b', 'c'],
+  maxAttempts: 3,
+  deadline: 1_000_000,
+  retryOnDeclines: new Set(['do_not_honor']),
+  ...overrides,
 });
 
 /** Runs a cascade the way the engine does; returns the attempts made (service, outcome). */
@@ -61,43 +90,80 @@ const kinds = fc.constantFrom(...(Object.keys(OUTCOMES) as Kind[]));
 describe('failover', () => {
   it('never goes on after an outcome that may have charged the buyer, and stays within its bounds', () => {
     fc.assert(
-      fc.property(fc.array(kinds, { minLength: 1, maxLength: 6 }), fc.integer({ min: 1, max: 5 }), fc.array(fc.integer({ min: 0, max: 2_000_000 }), { maxLength: 6 }), (outcomes, maxAttempts, clock) => {
-        const p = plan({ maxAttempts });
-        const made = cascade(p, outcomes, clock);
-        const charged = made.filter((m) => OUTCOMES[m.kind].charged);
-        // At most one attempt can have charged, and only the last one made.
-        expect(charged.length).toBeLessThanOrEqual(1);
-        if (charged.length === 1) expect(made[made.length - 1]).toBe(charged[0]);
-        // An unknown outcome stops the cascade.
-        const unknown = made.findIndex((m) => m.kind === 'timeout_after_send');
-        if (unknown >= 0) expect(unknown).toBe(made.length - 1);
-        // Hard declines, and declines the rule does not list, are final.
-        const final = made.findIndex((m) => m.kind === 'hard_decline' || m.kind === 'insufficient_funds');
-        if (final >= 0) expect(final).toBe(made.length - 1);
-        // Within max_attempts and the rule's services, each service tried once.
-        expect(made.length).toBeLessThanOrEqual(Math.min(maxAttempts, p.order.length));
-        expect(new Set(made.map((m) => m.service)).size).toBe(made.length);
-        expect(made.map((m) => m.service)).toEqual(p.order.slice(0, made.length));
-      }),
+      fc.property(
+        fc.array(kinds, { minLength: 1, maxLength: 6 }),
+        fc.integer({ min: 1, max: 5 }),
+        fc.array(fc.integer({ min: 0, max: 2_000_000 }), { maxLength: 6 }),
+        (outcomes, maxAttempts, clock) => {
+          const p = plan({ maxAttempts });
+          const made = cascade(p, outcomes, clock);
+          const charged = made.filter((m) => OUTCOMES[m.kind].charged);
+          // At most one attempt can have charged, and only the last one made.
+          expect(charged.length).toBeLessThanOrEqual(1);
+          if (charged.length === 1) expect(made[made.length - 1]).toBe(charged[0]);
+          // An unknown outcome stops the cascade.
+          const unknown = made.findIndex((m) => m.kind === 'timeout_after_send');
+          if (unknown >= 0) expect(unknown).toBe(made.length - 1);
+          // Hard declines, and declines the rule does not list, are final.
+          const final = made.findIndex((m) => m.kind === 'hard_decline' || m.kind === 'insufficient_funds');
+          if (final >= 0) expect(final).toBe(made.length - 1);
+          // Within max_attempts and the rule's services, each service tried once.
+          expect(made.length).toBeLessThanOrEqual(Math.min(maxAttempts, p.order.length));
+          expect(new Set(made.map((m) => m.service)).size).toBe(made.length);
+          expect(made.map((m) => m.service)).toEqual(p.order.slice(0, made.length));
+        },
+      ),
       { numRuns: 2000 },
     );
   });
 
   it('tries the next service after a failure that certainly did not charge', () => {
-    expect(nextAttempt(plan(), 1, resultOf('unreachable_before_send'), 0)).toEqual({ retry: true, next: 'b', reason: 'service_unreachable' });
-    expect(nextAttempt(plan(), 2, resultOf('technical_failure'), 0)).toEqual({ retry: true, next: 'c', reason: 'service_failed:service_error' });
-    expect(nextAttempt(plan(), 1, resultOf('soft_decline'), 0)).toEqual({ retry: true, next: 'b', reason: 'soft_decline:do_not_honor' });
+    expect(nextAttempt(plan(), 1, resultOf('unreachable_before_send'), 0)).toEqual({
+      retry: true,
+      next: 'b',
+      reason: 'service_unreachable',
+    });
+    expect(nextAttempt(plan(), 2, resultOf('technical_failure'), 0)).toEqual({
+      retry: true,
+      next: 'c',
+      reason: 'service_failed:service_error',
+    });
+    expect(nextAttempt(plan(), 1, resultOf('soft_decline'), 0)).toEqual({
+      retry: true,
+      next: 'b',
+      reason: 'soft_decline:do_not_honor',
+    });
   });
 
   it('stops at the bounds and says why', () => {
-    expect(nextAttempt(plan(), 3, resultOf('technical_failure'), 0)).toEqual({ retry: false, reason: 'max_attempts_reached' });
-    expect(nextAttempt(plan({ deadline: 10 }), 1, resultOf('technical_failure'), 10)).toEqual({ retry: false, reason: 'time_budget_spent' });
-    expect(nextAttempt(plan({ order: ['a'] }), 1, resultOf('technical_failure'), 0)).toEqual({ retry: false, reason: 'no_more_payment_services' });
-    expect(nextAttempt(plan(), 1, resultOf('timeout_after_send'), 0)).toEqual({ retry: false, reason: 'outcome_unknown' });
+    expect(nextAttempt(plan(), 3, resultOf('technical_failure'), 0)).toEqual({
+      retry: false,
+      reason: 'max_attempts_reached',
+    });
+    expect(nextAttempt(plan({ deadline: 10 }), 1, resultOf('technical_failure'), 10)).toEqual({
+      retry: false,
+      reason: 'time_budget_spent',
+    });
+    expect(nextAttempt(plan({ order: ['a'] }), 1, resultOf('technical_failure'), 0)).toEqual({
+      retry: false,
+      reason: 'no_more_payment_services',
+    });
+    expect(nextAttempt(plan(), 1, resultOf('timeout_after_send'), 0)).toEqual({
+      retry: false,
+      reason: 'outcome_unknown',
+    });
     expect(nextAttempt(plan(), 1, resultOf('hard_decline'), 0)).toEqual({ retry: false, reason: 'hard_decline' });
-    expect(nextAttempt(plan({ retryOnDeclines: new Set(['do_not_honor', 'stolen_card']) }), 1, resultOf('hard_decline'), 0)).toEqual({ retry: false, reason: 'hard_decline' });
-    expect(nextAttempt(plan(), 1, resultOf('insufficient_funds'), 0)).toEqual({ retry: false, reason: 'decline_not_retried' });
-    expect(nextAttempt(plan({ retryOnDeclines: new Set(['insufficient_funds']) }), 1, resultOf('insufficient_funds'), 0).retry).toBe(true);
+    expect(
+      nextAttempt(plan({ retryOnDeclines: new Set(['do_not_honor', 'stolen_card']) }), 1, resultOf('hard_decline'), 0),
+    ).toEqual({ retry: false, reason: 'hard_decline' });
+    expect(nextAttempt(plan(), 1, resultOf('insufficient_funds'), 0)).toEqual({
+      retry: false,
+      reason: 'decline_not_retried',
+    });
+    expect(
+      nextAttempt(plan({ retryOnDeclines: new Set(['insufficient_funds']) }), 1, resultOf('insufficient_funds'), 0)
+        .retry,
+    ).toBe(true);
     expect(nextAttempt(plan(), 1, resultOf('approve'), 0)).toEqual({ retry: false, reason: 'answered' });
   });
 });

@@ -20,9 +20,7 @@ export interface FailoverPlan {
   retryOnDeclines: ReadonlySet<string>;
 }
 
-export type FailoverVerdict =
-  | { retry: true; next: string; reason: string }
-  | { retry: false; reason: string };
+export type FailoverVerdict = { retry: true; next: string; reason: string } | { retry: false; reason: string };
 
 const HARD: ReadonlySet<string> = new Set(HARD_DECLINES);
 
@@ -31,7 +29,10 @@ const HARD: ReadonlySet<string> = new Set(HARD_DECLINES);
  * it did or may have: an approval, a pending approval, a timeout or an unexpected error after the
  * request may have been sent, or a decline the rule does not retry.
  */
-export function retryableBecause(result: CallResult<AuthorizeOutcome>, retryOnDeclines: ReadonlySet<string>): string | null {
+export function retryableBecause(
+  result: CallResult<AuthorizeOutcome>,
+  retryOnDeclines: ReadonlySet<string>,
+): string | null {
   if (!result.ok) {
     // `timeout` covers every call whose outcome is unknown (connector-call.ts): reconciliation settles it.
     if (result.kind === 'unavailable') return 'service_unreachable';
@@ -48,7 +49,12 @@ export function retryableBecause(result: CallResult<AuthorizeOutcome>, retryOnDe
 }
 
 /** What to do after attempt number `attempts` (1-based) of the plan answered `result` at `now`. */
-export function nextAttempt(plan: FailoverPlan, attempts: number, result: CallResult<AuthorizeOutcome>, now: number): FailoverVerdict {
+export function nextAttempt(
+  plan: FailoverPlan,
+  attempts: number,
+  result: CallResult<AuthorizeOutcome>,
+  now: number,
+): FailoverVerdict {
   const because = retryableBecause(result, plan.retryOnDeclines);
   if (because === null) return { retry: false, reason: stopReason(result) };
   if (attempts >= plan.maxAttempts) return { retry: false, reason: 'max_attempts_reached' };

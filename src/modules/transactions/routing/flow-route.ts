@@ -3,7 +3,15 @@ import type { TransactionActionJson } from '../../../db/schema-transactions.ts';
 import { AppError, fieldRefusal } from '../../../errors/app-error.ts';
 import { routeOutcomeOf, serviceOrder, type FlowRule } from '../../flows/flow-decisions.ts';
 import type { FailoverPlan } from './failover.ts';
-import { networkTokenRefusal, noRouteMessage, route, walletTokenRefusal, type RoutingCandidate, type RoutingRequest, type RoutingTrace } from './routing.ts';
+import {
+  networkTokenRefusal,
+  noRouteMessage,
+  route,
+  walletTokenRefusal,
+  type RoutingCandidate,
+  type RoutingRequest,
+  type RoutingTrace,
+} from './routing.ts';
 
 /** The service a transaction goes to first, the decision as its action, and the failover plan of a matched rule. */
 export interface RouteChoice {
@@ -14,8 +22,14 @@ export interface RouteChoice {
 
 /** A routable service as routing sees it; `position`: its place in the order being tried. */
 export const candidateOf = (r: PaymentServiceRow, position = r.position): RoutingCandidate => ({
-  id: r.id, definitionId: r.payment_service_definition_id, method: r.method, displayName: r.display_name,
-  acceptedCurrencies: r.accepted_currencies, acceptedCountries: r.accepted_countries, active: r.active, position,
+  id: r.id,
+  definitionId: r.payment_service_definition_id,
+  method: r.method,
+  displayName: r.display_name,
+  acceptedCurrencies: r.accepted_currencies,
+  acceptedCountries: r.accepted_countries,
+  active: r.active,
+  position,
 });
 
 /**
@@ -32,9 +46,16 @@ export function chooseRoute(
   now: Date,
 ): RouteChoice {
   if (!rule || request.forcedServiceId) {
-    const trace = route(rows.map((r) => candidateOf(r)), request);
+    const trace = route(
+      rows.map((r) => candidateOf(r)),
+      request,
+    );
     if (!trace.selected) throw noRoute(noRouteMessage(request, trace), request, trace);
-    return { service: rows.find((r) => r.id === trace.selected)!, action: actionOf(flow, trace.rule, trace, now), plan: null };
+    return {
+      service: rows.find((r) => r.id === trace.selected)!,
+      action: actionOf(flow, trace.rule, trace, now),
+      plan: null,
+    };
   }
   const outcome = routeOutcomeOf(rule);
   const order = serviceOrder(outcome, splitKey);
@@ -42,11 +63,16 @@ export function chooseRoute(
   // Services of the rule that are no longer routable (deleted, or made inactive since) keep their place in the trace.
   const known = order.flatMap((id, i) => (byId.has(id) ? [candidateOf(byId.get(id)!, i)] : []));
   const trace = route(known, request);
-  for (const id of order) if (!byId.has(id)) trace.skipped.push({ payment_service_id: id, reason: 'inactive_or_deleted' });
+  for (const id of order)
+    if (!byId.has(id)) trace.skipped.push({ payment_service_id: id, reason: 'inactive_or_deleted' });
   if (!trace.selected) {
     const why = trace.skipped.map((s) => `${s.payment_service_id}: ${s.reason.replaceAll('_', ' ')}`).join('; ');
     const wallet = walletTokenRefusal(request, trace) ?? networkTokenRefusal(request, trace);
-    throw noRoute(`The routing rule ${rule.id} matched, but none of its payment services can process this transaction (${why})${wallet ? `. ${wallet}` : ''}`, request, trace);
+    throw noRoute(
+      `The routing rule ${rule.id} matched, but none of its payment services can process this transaction (${why})${wallet ? `. ${wallet}` : ''}`,
+      request,
+      trace,
+    );
   }
   const plan: FailoverPlan = {
     ruleId: rule.id,
@@ -55,8 +81,17 @@ export function chooseRoute(
     deadline: now.getTime() + outcome.time_budget_seconds * 1000,
     retryOnDeclines: new Set(outcome.retry_on_declines),
   };
-  const extra = { order, ...(outcome.weights ? { weights: outcome.weights } : {}), max_attempts: outcome.max_attempts, time_budget_seconds: outcome.time_budget_seconds };
-  return { service: byId.get(trace.selected)!, action: actionOf(flow, rule.id, { ...trace, rule: 'flow-rule' }, now, extra), plan };
+  const extra = {
+    order,
+    ...(outcome.weights ? { weights: outcome.weights } : {}),
+    max_attempts: outcome.max_attempts,
+    time_budget_seconds: outcome.time_budget_seconds,
+  };
+  return {
+    service: byId.get(trace.selected)!,
+    action: actionOf(flow, rule.id, { ...trace, rule: 'flow-rule' }, now, extra),
+    plan,
+  };
 }
 
 /** The 400 of a transaction no service can take; on the token when an encrypted wallet token is why. */
@@ -65,6 +100,18 @@ function noRoute(message: string, request: RoutingRequest, trace: RoutingTrace):
   return fieldRefusal('body', '/payment_method/token', message, 'wallet_token_not_accepted');
 }
 
-function actionOf(flow: TransactionActionJson['flow'], ruleId: string, trace: RoutingTrace, now: Date, extra: Record<string, unknown> = {}): TransactionActionJson {
-  return { id: 'route-transaction', flow, rule_id: ruleId, created_at: now.toISOString(), outcome: { ...trace, ...extra } };
+function actionOf(
+  flow: TransactionActionJson['flow'],
+  ruleId: string,
+  trace: RoutingTrace,
+  now: Date,
+  extra: Record<string, unknown> = {},
+): TransactionActionJson {
+  return {
+    id: 'route-transaction',
+    flow,
+    rule_id: ruleId,
+    created_at: now.toISOString(),
+    outcome: { ...trace, ...extra },
+  };
 }

@@ -60,15 +60,23 @@ function skipReason(candidate: RoutingCandidate, request: RoutingRequest): strin
   const problem = acceptanceProblem(candidate, request.currency, request.country);
   if (problem) return problem;
   // Last: these reasons name services that could take the transaction but for its instrument.
-  if (request.networkToken && !request.networkToken.acceptedBy.has(candidate.definitionId)) return NETWORK_TOKEN_NOT_SUPPORTED;
-  return request.walletToken && !request.walletToken.acceptedBy.has(candidate.definitionId) ? WALLET_TOKEN_NOT_ACCEPTED : null;
+  if (request.networkToken && !request.networkToken.acceptedBy.has(candidate.definitionId))
+    return NETWORK_TOKEN_NOT_SUPPORTED;
+  return request.walletToken && !request.walletToken.acceptedBy.has(candidate.definitionId)
+    ? WALLET_TOKEN_NOT_ACCEPTED
+    : null;
 }
 
 /** Picks the payment service; `selected` is null when none can take the transaction. */
 export function route(candidates: readonly RoutingCandidate[], request: RoutingRequest): RoutingTrace {
   const ordered = [...candidates].sort((a, b) => a.position - b.position);
   const pool = request.forcedServiceId ? ordered.filter((c) => c.id === request.forcedServiceId) : ordered;
-  const trace: RoutingTrace = { rule: request.forcedServiceId ? 'forced-payment-service' : 'first-eligible-by-position', eligible: [], skipped: [], selected: null };
+  const trace: RoutingTrace = {
+    rule: request.forcedServiceId ? 'forced-payment-service' : 'first-eligible-by-position',
+    eligible: [],
+    skipped: [],
+    selected: null,
+  };
   for (const candidate of pool) {
     const reason = skipReason(candidate, request);
     if (reason) trace.skipped.push({ payment_service_id: candidate.id, reason });
@@ -83,7 +91,8 @@ export function route(candidates: readonly RoutingCandidate[], request: RoutingR
  * service was skipped only for it); null otherwise.
  */
 export function walletTokenRefusal(request: Pick<RoutingRequest, 'walletToken'>, trace: RoutingTrace): string | null {
-  if (!request.walletToken || trace.selected || !trace.skipped.some((s) => s.reason === WALLET_TOKEN_NOT_ACCEPTED)) return null;
+  if (!request.walletToken || trace.selected || !trace.skipped.some((s) => s.reason === WALLET_TOKEN_NOT_ACCEPTED))
+    return null;
   const wallet = WALLETS[request.walletToken.provider];
   const able = [...request.walletToken.acceptedBy].sort().join(', ') || 'none in this server';
   return `No payment service can take this ${wallet} token: the ${request.walletToken.provider} wallet passes its tokens on encrypted (token_decryption payment-service), and the connectors of the eligible services cannot decrypt ${wallet} tokens. Add a payment service whose connector can (${able}), or set the wallet's token_decryption to server so that this server decrypts the tokens`;
@@ -91,13 +100,17 @@ export function walletTokenRefusal(request: Pick<RoutingRequest, 'walletToken'>,
 
 /** Why no service took a network token, and what to do, when that is the reason; null otherwise. */
 export function networkTokenRefusal(request: Pick<RoutingRequest, 'networkToken'>, trace: RoutingTrace): string | null {
-  if (!request.networkToken || trace.selected || !trace.skipped.some((s) => s.reason === NETWORK_TOKEN_NOT_SUPPORTED)) return null;
+  if (!request.networkToken || trace.selected || !trace.skipped.some((s) => s.reason === NETWORK_TOKEN_NOT_SUPPORTED))
+    return null;
   const able = [...request.networkToken.acceptedBy].sort().join(', ') || 'none in this server';
   return `No payment service can take this payment: it is paid with a network token (a wallet's device token with its cryptogram), and the connectors of the eligible services do not take network tokens. Add a payment service whose connector does (${able})`;
 }
 
 /** The message of the 400 when no service can take the transaction. */
-export function noRouteMessage(request: Pick<RoutingRequest, 'method' | 'currency' | 'country' | 'forcedServiceId' | 'walletToken' | 'networkToken'>, trace: RoutingTrace): string {
+export function noRouteMessage(
+  request: Pick<RoutingRequest, 'method' | 'currency' | 'country' | 'forcedServiceId' | 'walletToken' | 'networkToken'>,
+  trace: RoutingTrace,
+): string {
   const wallet = walletTokenRefusal(request, trace) ?? networkTokenRefusal(request, trace);
   if (wallet && !request.forcedServiceId) return wallet;
   if (request.forcedServiceId) {

@@ -13,7 +13,12 @@ export function flowOf(instrument: ResolvedInstrument): TransactionFlow {
 }
 
 /** What the rules of a transaction flow look at: the request, the resolved instrument, the anti-fraud decision. */
-export function transactionFacts(body: CreateTransactionBody, instrument: ResolvedInstrument, antiFraudDecision: string | null, buyerExternalIdentifier: string | null): FlowFacts {
+export function transactionFacts(
+  body: CreateTransactionBody,
+  instrument: ResolvedInstrument,
+  antiFraudDecision: string | null,
+  buyerExternalIdentifier: string | null,
+): FlowFacts {
   const scheme = (instrument.snapshot.scheme as string | null | undefined) ?? null;
   return {
     amount: body.amount,

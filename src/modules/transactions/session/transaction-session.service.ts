@@ -14,12 +14,17 @@ import type { TransactionSession, UpdateTransactionSessionBody } from './transac
  * transaction would carry now: its session open, its deadline the token's expiry (a new approval
  * window, or a transaction no longer waiting for its buyer, ends every earlier token).
  */
-export async function resolveTransactionSession(deps: Deps, transactionId: string, token: string): Promise<TransactionSessionCredential | null> {
+export async function resolveTransactionSession(
+  deps: Deps,
+  transactionId: string,
+  token: string,
+): Promise<TransactionSessionCredential | null> {
   const claim = deps.sessionTokens.read(token, transactionId);
   const now = new Date();
   if (!claim || claim.expiresAt.getTime() <= now.getTime()) return null;
   const row = await repo.findTransaction(deps.db, claim.merchantAccountId, transactionId);
-  if (!row || !sessionOpen(deps, row, now) || row.approval_expires_at.getTime() !== claim.expiresAt.getTime()) return null;
+  if (!row || !sessionOpen(deps, row, now) || row.approval_expires_at.getTime() !== claim.expiresAt.getTime())
+    return null;
   return { transactionId, merchantAccountId: claim.merchantAccountId, expiresAt: claim.expiresAt };
 }
 
@@ -36,22 +41,38 @@ function completionUrl(row: TransactionRow & { approval_url: string }): string {
  * does not). Authenticated by the session token (http/auth.ts); the session may have ended since
  * (404). The connector is called outside any database transaction.
  */
-export async function updateTransactionSession(ctx: RequestContext, transactionId: string, body: UpdateTransactionSessionBody): Promise<TransactionSession> {
+export async function updateTransactionSession(
+  ctx: RequestContext,
+  transactionId: string,
+  body: UpdateTransactionSessionBody,
+): Promise<TransactionSession> {
   const row = await repo.findTransaction(ctx.deps.db, ctx.merchantAccountId, transactionId);
   if (!row || !sessionOpen(ctx.deps, row)) throw notFound('transaction session', transactionId);
   const { credentials, options } = await connectorOfTransaction(ctx.deps.db, ctx.deps, row);
   const connector = sessionConnector(ctx.deps, row)!;
   const requested = (row.extra as { integration_client?: IntegrationClient }).integration_client ?? null;
   const { value: outcome } = await callConnector(
-    () => connector.clientSession!({
-      idempotencyKey: row.id, credentials, options, providerTransactionId: row.payment_service_transaction_id, reference: row.id,
-      approvalUrl: row.approval_url, approvalExpiresAt: row.approval_expires_at, integrationClient: requested, payload: body.payload ?? null,
-    }),
+    () =>
+      connector.clientSession!({
+        idempotencyKey: row.id,
+        credentials,
+        options,
+        providerTransactionId: row.payment_service_transaction_id,
+        reference: row.id,
+        approvalUrl: row.approval_url,
+        approvalExpiresAt: row.approval_expires_at,
+        integrationClient: requested,
+        payload: body.payload ?? null,
+      }),
     apiError,
   );
   if (outcome.status === 'update_refused') {
-    const message = outcome.message ?? 'This payment service\'s session takes no such update';
+    const message = outcome.message ?? "This payment service's session takes no such update";
     throw fieldRefusal('body', '/payload', message, 'session_update_not_supported');
   }
-  return { session_data: outcome.sessionData, default_completion_url: completionUrl(row), integration_client: outcome.integrationClient };
+  return {
+    session_data: outcome.sessionData,
+    default_completion_url: completionUrl(row),
+    integration_client: outcome.integrationClient,
+  };
 }

@@ -4,7 +4,7 @@ import { settlementSourceOf } from './settlement-source.ts';
 const reads = { settlements: async () => ({ lines: [], cursor: null, done: true }) };
 
 describe('settlementSourceOf', () => {
-  it('a connector that reads its provider\'s reports: provider; a sandbox one: simulated; another real one: none', () => {
+  it("a connector that reads its provider's reports: provider; a sandbox one: simulated; another real one: none", () => {
     expect(settlementSourceOf('stripe-card', reads, false)).toBe('provider');
     expect(settlementSourceOf('mock-card', {}, true)).toBe('simulated');
     expect(settlementSourceOf('mock-paybybank', {}, true)).toBe('simulated');

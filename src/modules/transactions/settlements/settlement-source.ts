@@ -19,7 +19,12 @@ export type SettlementSource = 'provider' | 'simulated' | 'none';
  * Pure: the source for a definition id, its registered connector and whether that is a built-in
  * simulator; in production nothing is simulated (docs/production.md).
  */
-export function settlementSourceOf(definitionId: string | null, connector: Pick<PaymentConnector, 'settlements'> | null, sandbox: boolean, production = false): SettlementSource {
+export function settlementSourceOf(
+  definitionId: string | null,
+  connector: Pick<PaymentConnector, 'settlements'> | null,
+  sandbox: boolean,
+  production = false,
+): SettlementSource {
   if (connector?.settlements) return 'provider';
   if (production) return 'none';
   return definitionId === null || sandbox ? 'simulated' : 'none';
@@ -27,12 +32,21 @@ export function settlementSourceOf(definitionId: string | null, connector: Pick<
 
 /** The definition id a transaction was processed with (its payment service snapshot), or null. */
 export function definitionOf(row: Pick<TransactionRow, 'payment_service'>): string | null {
-  return (row.payment_service as { payment_service_definition_id?: string } | null)?.payment_service_definition_id ?? null;
+  return (
+    (row.payment_service as { payment_service_definition_id?: string } | null)?.payment_service_definition_id ?? null
+  );
 }
 
 /** Whether the sandbox simulates this transaction's settlements (jobs are enqueued only then). */
 export function simulatesSettlements(deps: Deps, row: Pick<TransactionRow, 'payment_service'>): boolean {
   const definition = definitionOf(row);
   const connector = definition === null ? null : deps.connectors.find(definition);
-  return settlementSourceOf(definition, connector, definition !== null && deps.connectors.isSandbox(definition), isProduction(deps.config)) === 'simulated';
+  return (
+    settlementSourceOf(
+      definition,
+      connector,
+      definition !== null && deps.connectors.isSandbox(definition),
+      isProduction(deps.config),
+    ) === 'simulated'
+  );
 }

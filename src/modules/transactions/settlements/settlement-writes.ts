@@ -25,7 +25,13 @@ export interface SettledChange {
 
 /** A settlement record's insert; the fee breakdown defaults to none. */
 export function settlementRecordQuery(tx: Tx, record: Insertable<SettlementsTable>): Compilable<unknown> {
-  return repo.insertSettlementQuery(tx, { exchange_rate: null, interchange: null, markup: null, scheme_fee: null, ...record });
+  return repo.insertSettlementQuery(tx, {
+    exchange_rate: null,
+    interchange: null,
+    markup: null,
+    scheme_fee: null,
+    ...record,
+  });
 }
 
 /**

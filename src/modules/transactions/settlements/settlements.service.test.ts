@@ -16,7 +16,13 @@ describe('captureSettlementAmount', () => {
   });
 
   it('an authorization that captured settles the authorized amount; without a capture, the rest', () => {
-    expect(captureSettlementAmount({ captured_amount: 1000, authorized_amount: 1000 }, { operation: 'authorize', amount: 1000 }, 0)).toBe(1000);
+    expect(
+      captureSettlementAmount(
+        { captured_amount: 1000, authorized_amount: 1000 },
+        { operation: 'authorize', amount: 1000 },
+        0,
+      ),
+    ).toBe(1000);
     expect(captureSettlementAmount(row, null, 200)).toBe(300);
     expect(captureSettlementAmount(row, null, 500)).toBe(0);
   });

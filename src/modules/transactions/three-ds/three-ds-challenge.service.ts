@@ -40,7 +40,8 @@ export const outcomesOf = (row: ThreeDsChallengeRow) => row.outcomes as unknown 
 /** The columns that clear a challenge's card data (the CHECK of migration 0016 requires it once it ended). */
 export const NO_CARD = { number_ciphertext: null, number_key_id: null, expiration_date: null } as const;
 
-const challengeUrl = (deps: Deps, merchantAccountId: string, id: string) => `${deps.config.publicUrl}/sandbox/challenges/${encodeURIComponent(merchantAccountId)}/${id}`;
+const challengeUrl = (deps: Deps, merchantAccountId: string, id: string) =>
+  `${deps.config.publicUrl}/sandbox/challenges/${encodeURIComponent(merchantAccountId)}/${id}`;
 
 /**
  * `POST /transactions` for a challenged card: seals what the authorization will need, then records
@@ -49,7 +50,8 @@ const challengeUrl = (deps: Deps, merchantAccountId: string, id: string) => `${d
  */
 export async function pendChallenge(ctx: RequestContext, started: ChallengeStart): Promise<Transaction> {
   const { instrument, prepared } = started;
-  if (!instrument || instrument.instrument.kind !== 'card' || !prepared.challenge) throw new Error('only a card transaction can be challenged');
+  if (!instrument || instrument.instrument.kind !== 'card' || !prepared.challenge)
+    throw new Error('only a card transaction can be challenged');
   const card = instrument.instrument;
   const outcomes = prepared.challenge;
   return withRequestTransaction(ctx, async (tx) => {
@@ -58,16 +60,46 @@ export async function pendChallenge(ctx: RequestContext, started: ChallengeStart
     const expiresAt = new Date(now.getTime() + ctx.deps.config.buyerApprovalTimeoutSeconds * 1000);
     const id = uuidv7();
     // A stored card is read from the vault again when the challenge completes; only a raw card is kept.
-    const sealed = instrument.paymentMethodId ? null : await ctx.deps.vault.encrypt(tx, ctx.merchantAccountId, card.number, challengeBinding(id));
+    const sealed = instrument.paymentMethodId
+      ? null
+      : await ctx.deps.vault.encrypt(tx, ctx.merchantAccountId, card.number, challengeBinding(id));
     await challenges.insertChallenge(tx, {
-      merchant_account_id: ctx.merchantAccountId, id, transaction_id: current.id, status: 'pending', outcomes: JSON.stringify(outcomes), store: started.store,
-      number_ciphertext: sealed?.ciphertext ?? null, number_key_id: sealed?.keyId ?? null, expiration_date: sealed ? card.expirationDate : null, expires_at: expiresAt,
+      merchant_account_id: ctx.merchantAccountId,
+      id,
+      transaction_id: current.id,
+      status: 'pending',
+      outcomes: JSON.stringify(outcomes),
+      store: started.store,
+      number_ciphertext: sealed?.ciphertext ?? null,
+      number_key_id: sealed?.keyId ?? null,
+      expiration_date: sealed ? card.expirationDate : null,
+      expires_at: expiresAt,
     });
-    if (card.securityCode) await ctx.deps.vault.holdSecurityCode(tx, ctx.merchantAccountId, challengeOwner(id), card.securityCode, expiresAt);
+    if (card.securityCode)
+      await ctx.deps.vault.holdSecurityCode(
+        tx,
+        ctx.merchantAccountId,
+        challengeOwner(id),
+        card.securityCode,
+        expiresAt,
+      );
     const status = nextStatus(current.status, 'buyer_approval_pending');
-    const row = await repo.updateTransaction(tx, ctx.merchantAccountId, current.id, { status, intent_outcome: intentOutcome(current.intent, status), approval_url: challengeUrl(ctx.deps, ctx.merchantAccountId, id), approval_expires_at: expiresAt });
-    const started3ds = event(row, 'three-d-secure-authentication-request', { method: 'challenge', expires_at: expiresAt.toISOString() }, now);
-    await repo.insertEvents(tx, [statusEvent(row, current.status, now), started3ds].filter((e) => e !== null));
+    const row = await repo.updateTransaction(tx, ctx.merchantAccountId, current.id, {
+      status,
+      intent_outcome: intentOutcome(current.intent, status),
+      approval_url: challengeUrl(ctx.deps, ctx.merchantAccountId, id),
+      approval_expires_at: expiresAt,
+    });
+    const started3ds = event(
+      row,
+      'three-d-secure-authentication-request',
+      { method: 'challenge', expires_at: expiresAt.toISOString() },
+      now,
+    );
+    await repo.insertEvents(
+      tx,
+      [statusEvent(row, current.status, now), started3ds].filter((e) => e !== null),
+    );
     await recordAudit(tx, ctx, 'created', { type: 'transaction', id: row.id, name: `${row.currency} ${row.amount}` });
     await emitTransaction(tx, ctx.deps, row, 'transaction.created');
     return transactionResource(tx, ctx, row);
@@ -87,48 +119,92 @@ export interface ChallengePage {
 }
 
 /** What the sandbox challenge page shows (404 for an unknown challenge). */
-export async function challengePage(deps: Deps, merchantAccountId: string, challengeId: string): Promise<ChallengePage> {
+export async function challengePage(
+  deps: Deps,
+  merchantAccountId: string,
+  challengeId: string,
+): Promise<ChallengePage> {
   const challenge = await challenges.findChallenge(deps.db, merchantAccountId, challengeId);
   const row = challenge ? await repo.findTransaction(deps.db, merchantAccountId, challenge.transaction_id) : undefined;
   if (!challenge || !row) throw notFound('challenge');
   const pm = (row.payment_method ?? {}) as { scheme?: string | null; label?: string | null };
   return {
-    transactionId: row.id, amount: row.amount, currency: row.currency, card: `${pm.scheme ?? 'card'} •••• ${pm.label ?? ''}`, status: row.status,
-    open: challenge.status === 'pending' && row.status === 'buyer_approval_pending' && challenge.expires_at > new Date(),
+    transactionId: row.id,
+    amount: row.amount,
+    currency: row.currency,
+    card: `${pm.scheme ?? 'card'} •••• ${pm.label ?? ''}`,
+    status: row.status,
+    open:
+      challenge.status === 'pending' && row.status === 'buyer_approval_pending' && challenge.expires_at > new Date(),
     redirectUrl: (row.extra as { redirect_url?: string }).redirect_url ?? null,
   };
 }
 
 /** Locks a challenge that the buyer may still act on; 404 unknown, 400 when it ended or expired. */
-export async function lockOpenChallenge(tx: Tx, merchantAccountId: string, challengeId: string): Promise<{ challenge: ThreeDsChallengeRow; row: TransactionRow }> {
+export async function lockOpenChallenge(
+  tx: Tx,
+  merchantAccountId: string,
+  challengeId: string,
+): Promise<{ challenge: ThreeDsChallengeRow; row: TransactionRow }> {
   const challenge = await challenges.findChallenge(tx, merchantAccountId, challengeId, { forUpdate: true });
-  const row = challenge && (await repo.findTransaction(tx, merchantAccountId, challenge.transaction_id, { forUpdate: true }));
+  const row =
+    challenge && (await repo.findTransaction(tx, merchantAccountId, challenge.transaction_id, { forUpdate: true }));
   if (!challenge || !row) throw notFound('challenge');
-  if (challenge.status !== 'pending' || row.status !== 'buyer_approval_pending') throw new AppError('bad_request', 'This payment is no longer waiting for its 3DS challenge');
-  if (challenge.expires_at <= new Date()) throw new AppError('bad_request', 'The 3DS challenge of this payment has expired');
+  if (challenge.status !== 'pending' || row.status !== 'buyer_approval_pending')
+    throw new AppError('bad_request', 'This payment is no longer waiting for its 3DS challenge');
+  if (challenge.expires_at <= new Date())
+    throw new AppError('bad_request', 'The 3DS challenge of this payment has expired');
   return { challenge, row };
 }
 
 /** Ends a challenge and destroys its card data (number and held security code) in the caller's transaction. */
-export async function closeChallenge(tx: Tx, deps: Deps, challenge: ThreeDsChallengeRow, status: 'completed' | 'failed' | 'expired' | 'canceled'): Promise<void> {
+export async function closeChallenge(
+  tx: Tx,
+  deps: Deps,
+  challenge: ThreeDsChallengeRow,
+  status: 'completed' | 'failed' | 'expired' | 'canceled',
+): Promise<void> {
   await challenges.updateChallenge(tx, challenge.merchant_account_id, challenge.id, { status, ...NO_CARD });
   await deps.vault.discardSecurityCode(tx, challenge.merchant_account_id, challengeOwner(challenge.id));
 }
 
 /** The transaction ends without an authorization: status, events and webhook, under the row lock. */
-async function endWithout(tx: Tx, deps: Deps, row: TransactionRow, patch: Patch, outcome: string, now: Date): Promise<TransactionRow> {
+async function endWithout(
+  tx: Tx,
+  deps: Deps,
+  row: TransactionRow,
+  patch: Patch,
+  outcome: string,
+  now: Date,
+): Promise<TransactionRow> {
   const updated = await repo.updateTransaction(tx, row.merchant_account_id, row.id, patch);
-  const result = event(updated, 'three-d-secure-result-request', { method: 'challenge', outcome, status: (updated.three_d_secure as { status?: string } | null)?.status ?? null }, now);
-  await repo.insertEvents(tx, [result, statusEvent(updated, row.status, now)].filter((e) => e !== null));
+  const result = event(
+    updated,
+    'three-d-secure-result-request',
+    { method: 'challenge', outcome, status: (updated.three_d_secure as { status?: string } | null)?.status ?? null },
+    now,
+  );
+  await repo.insertEvents(
+    tx,
+    [result, statusEvent(updated, row.status, now)].filter((e) => e !== null),
+  );
   await emitStatusChange(tx, deps, row, updated);
   return updated;
 }
 
 /** The buyer failed the challenge (or completed one whose scenario result is `N`): declined before any connector call. */
-export async function declineChallenge(tx: Tx, deps: Deps, challenge: ThreeDsChallengeRow, row: TransactionRow): Promise<TransactionRow> {
+export async function declineChallenge(
+  tx: Tx,
+  deps: Deps,
+  challenge: ThreeDsChallengeRow,
+  row: TransactionRow,
+): Promise<TransactionRow> {
   const failed = outcomesOf(challenge).failed;
   await closeChallenge(tx, deps, challenge, 'failed');
-  const patch = { ...stopWith(failed.errorCode ?? 'three_d_secure_authentication_failed')(row).patch, three_d_secure: JSON.stringify(failed.summary) };
+  const patch = {
+    ...stopWith(failed.errorCode ?? 'three_d_secure_authentication_failed')(row).patch,
+    three_d_secure: JSON.stringify(failed.summary),
+  };
   return endWithout(tx, deps, row, patch, 'failed', new Date());
 }
 
@@ -147,7 +223,9 @@ export async function failChallenge(ctx: RequestContext, challengeId: string): P
  * data goes in the cancel's database transaction. Returns what the transaction's row gets.
  */
 export async function cancelChallenge(tx: Tx, deps: Deps, row: TransactionRow): Promise<Patch> {
-  const challenge = await challenges.findChallengeOfTransaction(tx, row.merchant_account_id, row.id, { forUpdate: true });
+  const challenge = await challenges.findChallengeOfTransaction(tx, row.merchant_account_id, row.id, {
+    forUpdate: true,
+  });
   if (!challenge || challenge.status !== 'pending') return {};
   await closeChallenge(tx, deps, challenge, 'canceled');
   return { three_d_secure: JSON.stringify(abandonedChallenge(row.three_d_secure ?? {}, 'cancelled')) };
@@ -160,17 +238,29 @@ type Log = { warn(obj: object, msg?: string): void; info(obj: object, msg?: stri
  * (`authorization_failed`, `buyer_approval_timeout`), with `three_d_secure.status` `error`, and its
  * card data is destroyed. Returns how many challenges expired.
  */
-export async function expireThreeDsChallenges(deps: Deps, now: Date, log: Log = { warn: () => undefined, info: () => undefined }): Promise<number> {
+export async function expireThreeDsChallenges(
+  deps: Deps,
+  now: Date,
+  log: Log = { warn: () => undefined, info: () => undefined },
+): Promise<number> {
   let expired = 0;
   for (const due of await challenges.listExpiredChallenges(deps.db, now, 100)) {
     const row = await withTransaction(deps.db, async (tx) => {
       const challenge = await challenges.findChallenge(tx, due.merchant_account_id, due.id, { forUpdate: true });
-      const current = challenge && (await repo.findTransaction(tx, due.merchant_account_id, challenge.transaction_id, { forUpdate: true }));
+      const current =
+        challenge &&
+        (await repo.findTransaction(tx, due.merchant_account_id, challenge.transaction_id, { forUpdate: true }));
       if (!challenge || challenge.status !== 'pending' || !current) return null;
       await closeChallenge(tx, deps, challenge, 'expired');
       if (current.status !== 'buyer_approval_pending') return null;
       const status = nextStatus(current.status, 'authorization_failed');
-      const patch = { status, intent_outcome: intentOutcome(current.intent, status), error_code: 'buyer_approval_timeout', buyer_approval_timedout_at: now, three_d_secure: JSON.stringify(abandonedChallenge(current.three_d_secure ?? {}, 'error')) };
+      const patch = {
+        status,
+        intent_outcome: intentOutcome(current.intent, status),
+        error_code: 'buyer_approval_timeout',
+        buyer_approval_timedout_at: now,
+        three_d_secure: JSON.stringify(abandonedChallenge(current.three_d_secure ?? {}, 'error')),
+      };
       return endWithout(tx, deps, current, patch, 'expired', now);
     });
     if (!row) continue;

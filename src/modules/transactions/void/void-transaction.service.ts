@@ -5,7 +5,14 @@ import { AppError, notFound } from '../../../errors/app-error.ts';
 import { uuidv7 } from '../../../lib/ids.ts';
 import { uuidToBase62 } from '../../../lib/base62.ts';
 import { recordAudit } from '../../audit-logs/audit-logs.service.ts';
-import { attemptPatch, callConnector, connectorOfTransaction, paymentHint, UNANSWERED, type CallResult } from '../connector-call.ts';
+import {
+  attemptPatch,
+  callConnector,
+  connectorOfTransaction,
+  paymentHint,
+  UNANSWERED,
+  type CallResult,
+} from '../connector-call.ts';
 import { resultOfAttempt, resumeAttempt } from '../resumed-operation.ts';
 import { applyVoid, nextCheckAt } from '../outcomes.ts';
 import { cancelChallenge } from '../three-ds/three-ds-challenge.service.ts';
@@ -18,7 +25,11 @@ import { emitStatusChange, emitTransaction } from '../webhook-events.ts';
 import { transactionResource } from '../transaction-view.ts';
 
 /** `POST /transactions/{id}/void`: releases an authorization that nothing was captured from. */
-export async function voidTransaction(ctx: RequestContext, id: string, preferTransaction: boolean): Promise<OperationResult | Transaction> {
+export async function voidTransaction(
+  ctx: RequestContext,
+  id: string,
+  preferTransaction: boolean,
+): Promise<OperationResult | Transaction> {
   // Phase 1: closing capturing under the row lock stops a concurrent capture from starting.
   const { row, attemptId, bound } = await withTransaction(ctx.deps.db, async (tx) => {
     const row = await repo.findTransaction(tx, ctx.merchantAccountId, id, { forUpdate: true });
@@ -28,26 +39,64 @@ export async function voidTransaction(ctx: RequestContext, id: string, preferTra
     const bound = await connectorOfTransaction(tx, ctx.deps, row);
     const updated = await repo.updateTransaction(tx, ctx.merchantAccountId, id, { capture_closed: true });
     const attemptId = uuidv7();
-    await repo.insertAttempt(tx, { merchant_account_id: ctx.merchantAccountId, id: attemptId, transaction_id: id, operation: 'void', status: 'in_flight', payment_service_id: row.payment_service_id, next_check_at: nextCheckAt(0, new Date()) });
+    await repo.insertAttempt(tx, {
+      merchant_account_id: ctx.merchantAccountId,
+      id: attemptId,
+      transaction_id: id,
+      operation: 'void',
+      status: 'in_flight',
+      payment_service_id: row.payment_service_id,
+      next_check_at: nextCheckAt(0, new Date()),
+    });
     // Committed with the attempt: a retry after a crash resumes this void instead of voiding again.
     if (ctx.idempotency) await ctx.idempotency.bindResource(tx, attemptId);
     return { row: updated, attemptId, bound };
   });
   const result = await callConnector(
-    () => bound.connector.void({ idempotencyKey: attemptId, credentials: bound.credentials, options: bound.options, payment: paymentHint(row), providerTransactionId: row.payment_service_transaction_id ?? '', reference: uuidToBase62(row.id) }),
+    () =>
+      bound.connector.void({
+        idempotencyKey: attemptId,
+        credentials: bound.credentials,
+        options: bound.options,
+        payment: paymentHint(row),
+        providerTransactionId: row.payment_service_transaction_id ?? '',
+        reference: uuidToBase62(row.id),
+      }),
     ctx.log,
   );
   return withRequestTransaction(ctx, (tx) => recordVoid(tx, ctx, id, attemptId, result, preferTransaction));
 }
 
 /** Phase 3 of a void, in the caller's transaction: the answer (or none: a timeout) on the transaction and the attempt. */
-async function recordVoid(tx: Tx, ctx: RequestContext, id: string, attemptId: string, result: CallResult<VoidOutcome>, preferTransaction: boolean): Promise<OperationResult | Transaction> {
+async function recordVoid(
+  tx: Tx,
+  ctx: RequestContext,
+  id: string,
+  attemptId: string,
+  result: CallResult<VoidOutcome>,
+  preferTransaction: boolean,
+): Promise<OperationResult | Transaction> {
   const current = (await repo.findTransaction(tx, ctx.merchantAccountId, id, { forUpdate: true }))!;
   const now = new Date();
-  const applied = result.ok ? applyVoid(current, result.value, now) : result.kind === 'timeout' ? null : applyVoid(current, { status: 'failed' }, now);
+  const applied = result.ok
+    ? applyVoid(current, result.value, now)
+    : result.kind === 'timeout'
+      ? null
+      : applyVoid(current, { status: 'failed' }, now);
   const updated = applied ? await repo.updateTransaction(tx, ctx.merchantAccountId, id, applied.patch) : current;
-  await repo.updateAttempt(tx, ctx.merchantAccountId, attemptId, attemptPatch(result, applied, nextCheckAt(0, now), null));
-  await repo.insertEvents(tx, [statusEvent(updated, current.status, now), attemptEvent(updated, attemptId, 'void', 0, result, applied, now)].filter((e) => e !== null));
+  await repo.updateAttempt(
+    tx,
+    ctx.merchantAccountId,
+    attemptId,
+    attemptPatch(result, applied, nextCheckAt(0, now), null),
+  );
+  await repo.insertEvents(
+    tx,
+    [
+      statusEvent(updated, current.status, now),
+      attemptEvent(updated, attemptId, 'void', 0, result, applied, now),
+    ].filter((e) => e !== null),
+  );
   if (applied?.attemptStatus === 'succeeded') await emitTransaction(tx, ctx.deps, updated, 'transaction.voided');
   else await emitStatusChange(tx, ctx.deps, current, updated);
   await recordAudit(tx, ctx, 'voided', { type: 'transaction', id, name: `${updated.currency} ${updated.amount}` });
@@ -55,7 +104,13 @@ async function recordVoid(tx: Tx, ctx: RequestContext, id: string, attemptId: st
   if (preferTransaction) return transaction;
   return {
     type: 'transaction-void',
-    status: applied ? (applied.attemptStatus === 'succeeded' ? 'succeeded' : applied.attemptStatus === 'pending' ? 'pending' : applied.attemptStatus) : 'pending',
+    status: applied
+      ? applied.attemptStatus === 'succeeded'
+        ? 'succeeded'
+        : applied.attemptStatus === 'pending'
+          ? 'pending'
+          : applied.attemptStatus
+      : 'pending',
     code: result.ok ? result.value.errorCode : result.kind,
     raw_response_code: result.ok ? result.value.rawResponseCode : null,
     raw_response_description: result.ok ? result.value.rawResponseDescription : null,
@@ -64,11 +119,18 @@ async function recordVoid(tx: Tx, ctx: RequestContext, id: string, attemptId: st
 }
 
 /** `resume` of `POST /transactions/{id}/void` (resumed-operation.ts): the void the first request recorded, never a second one. */
-export function resumeVoid(ctx: RequestContext, attemptId: string, preferTransaction: boolean): Promise<OperationResult | Transaction> {
+export function resumeVoid(
+  ctx: RequestContext,
+  attemptId: string,
+  preferTransaction: boolean,
+): Promise<OperationResult | Transaction> {
   return resumeAttempt(
-    ctx, attemptId, 'void',
+    ctx,
+    attemptId,
+    'void',
     (tx, attempt) => recordVoid(tx, ctx, attempt.transaction_id, attempt.id, UNANSWERED, preferTransaction),
-    (attempt, transaction) => (preferTransaction ? transaction : resultOfAttempt('transaction-void', attempt, transaction)),
+    (attempt, transaction) =>
+      preferTransaction ? transaction : resultOfAttempt('transaction-void', attempt, transaction),
   );
 }
 
@@ -89,8 +151,17 @@ export async function cancelTransaction(ctx: RequestContext, id: string): Promis
     const status = nextStatus(row.status, 'authorization_failed');
     // A 3DS challenge still waiting ends here, and the card data it held goes with it.
     const challenge = row.status === 'buyer_approval_pending' ? await cancelChallenge(tx, ctx.deps, row) : {};
-    const updated = await repo.updateTransaction(tx, ctx.merchantAccountId, id, { status, intent_outcome: intentOutcome(row.intent, status), error_code: 'canceled', canceled_at: now, ...challenge });
-    await repo.insertEvents(tx, [statusEvent(updated, row.status, now)].filter((e) => e !== null));
+    const updated = await repo.updateTransaction(tx, ctx.merchantAccountId, id, {
+      status,
+      intent_outcome: intentOutcome(row.intent, status),
+      error_code: 'canceled',
+      canceled_at: now,
+      ...challenge,
+    });
+    await repo.insertEvents(
+      tx,
+      [statusEvent(updated, row.status, now)].filter((e) => e !== null),
+    );
     await emitTransaction(tx, ctx.deps, updated, 'transaction.canceled');
     await recordAudit(tx, ctx, 'canceled', { type: 'transaction', id, name: `${updated.currency} ${updated.amount}` });
     // What gift cards already paid towards a canceled multi-tender payment goes back to them: each
@@ -98,6 +169,13 @@ export async function cancelTransaction(ctx: RequestContext, id: string): Promis
     // commit cannot lose it (gift-card-reversals.service.ts). A redemption still in flight is given
     // back by the request that makes it, when it finds the transaction canceled.
     if (updated.multi_tender) await scheduleReversals(tx, ctx.deps, ctx.merchantAccountId, id);
-    return { type: 'transaction-cancel', status: 'succeeded', code: null, raw_response_code: null, raw_response_description: null, transaction: await transactionResource(tx, ctx, updated) };
+    return {
+      type: 'transaction-cancel',
+      status: 'succeeded',
+      code: null,
+      raw_response_code: null,
+      raw_response_description: null,
+      transaction: await transactionResource(tx, ctx, updated),
+    };
   });
 }

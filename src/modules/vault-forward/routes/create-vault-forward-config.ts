@@ -10,8 +10,8 @@ export const createVaultForwardConfig = defineRoute({
   tags: ['vault-forward'],
   summary: 'Configure a vault forwarding target for the merchant account',
   description:
-    'One config per definition: a second answers 409 `duplicate_record` with the existing config\'s id in `resource_id`. ' +
-    'The `custom` definition takes `hosts` (the merchant\'s own, exact names or `*.example.com`; in production within VAULT_FORWARD_ALLOWED_HOSTS); the others allow their definition\'s hosts.',
+    "One config per definition: a second answers 409 `duplicate_record` with the existing config's id in `resource_id`. " +
+    "The `custom` definition takes `hosts` (the merchant's own, exact names or `*.example.com`; in production within VAULT_FORWARD_ALLOWED_HOSTS); the others allow their definition's hosts.",
   status: 201,
   body: CreateConfigBody,
   response: ConfigSchema,

@@ -9,7 +9,8 @@ export const deleteVaultForwardAuthentication = defineRoute({
   scope: 'vault-forward-authentications.write',
   tags: ['vault-forward'],
   summary: 'Delete an authentication method',
-  description: 'Answers 204. The method and its encrypted secrets are deleted; a forward naming it afterwards is refused (400).',
+  description:
+    'Answers 204. The method and its encrypted secrets are deleted; a forward naming it afterwards is refused (400).',
   status: 204,
   params: AuthenticationParams,
   response: null,

@@ -9,7 +9,8 @@ export const deleteVaultForwardConfig = defineRoute({
   scope: 'vault-forward-configs.write',
   tags: ['vault-forward'],
   summary: 'Delete a vault forward config and its authentication methods',
-  description: 'Answers 204. Its hosts leave the merchant account\'s allow-list and its authentication methods (with their encrypted secrets) are deleted with it.',
+  description:
+    "Answers 204. Its hosts leave the merchant account's allow-list and its authentication methods (with their encrypted secrets) are deleted with it.",
   status: 204,
   params: ConfigParams,
   response: null,

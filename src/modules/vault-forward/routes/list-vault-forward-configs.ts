@@ -9,7 +9,8 @@ export const listVaultForwardConfigs = defineRoute({
   scope: 'vault-forward-configs.read',
   tags: ['vault-forward'],
   summary: 'List the vault forward configs of the merchant account, newest first',
-  description: 'Their hosts together are the merchant account\'s production allow-list for POST /vault-forward (within VAULT_FORWARD_ALLOWED_HOSTS). Secret authentication fields are not returned.',
+  description:
+    "Their hosts together are the merchant account's production allow-list for POST /vault-forward (within VAULT_FORWARD_ALLOWED_HOSTS). Secret authentication fields are not returned.",
   status: 200,
   querystring: ListConfigsQuery,
   response: ConfigsSchema,

@@ -9,7 +9,8 @@ export const listWebhookDeliveryAttempts = defineRoute({
   scope: 'webhook-subscriptions.read',
   tags: ['webhook-subscriptions'],
   summary: 'List the attempts of a webhook delivery, newest first',
-  description: 'Each attempt: when, the HTTP status answered (null for a timeout, a refused connection or a URL refused by the address rules), its duration and error.',
+  description:
+    'Each attempt: when, the HTTP status answered (null for a timeout, a refused connection or a URL refused by the address rules), its duration and error.',
   status: 200,
   params: DeliveryParams,
   response: WebhookDeliveryAttemptsSchema,

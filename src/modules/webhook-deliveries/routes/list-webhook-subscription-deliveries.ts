@@ -9,7 +9,8 @@ export const listWebhookSubscriptionDeliveries = defineRoute({
   scope: 'webhook-subscriptions.read',
   tags: ['webhook-subscriptions'],
   summary: 'List the deliveries of a webhook subscription, newest first',
-  description: 'One delivery per event sent to the subscription, with its status, attempt count, last HTTP status and next attempt (docs/webhooks.md).',
+  description:
+    'One delivery per event sent to the subscription, with its status, attempt count, last HTTP status and next attempt (docs/webhooks.md).',
   status: 200,
   params: DeliveriesParams,
   querystring: ListDeliveriesQuery,

@@ -9,7 +9,8 @@ export const retryWebhookDelivery = defineRoute({
   scope: 'webhook-subscriptions.write',
   tags: ['webhook-subscriptions'],
   summary: 'Send a failed webhook delivery again',
-  description: 'The delivery goes back to `pending`, is attempted at once and retried for another 24 hours. 400 for a pending or succeeded delivery.',
+  description:
+    'The delivery goes back to `pending`, is attempted at once and retried for another 24 hours. 400 for a pending or succeeded delivery.',
   status: 200,
   params: DeliveryParams,
   response: WebhookDeliverySchema,

@@ -33,7 +33,8 @@ afterAll(async () => {
   await new Promise((resolve) => receiver.close(resolve));
 });
 
-const create = (app: TestApp, m: string, url: string) => app.request({ method: 'POST', url: '/webhook-subscriptions', payload: { url }, merchantAccountId: m });
+const create = (app: TestApp, m: string, url: string) =>
+  app.request({ method: 'POST', url: '/webhook-subscriptions', payload: { url }, merchantAccountId: m });
 
 describe('happy', () => {
   it('accepts loopback receivers over http in the default sandbox (delivery: test/flows/payment-webhooks.test.ts)', async () => {
@@ -51,7 +52,14 @@ describe('happy', () => {
 describe('security', () => {
   it('refuses private, link-local and metadata receivers in the default sandbox, naming the opt-in', async () => {
     const m = await createMerchantAccount(t.deps);
-    for (const url of ['http://10.0.0.1/hooks', 'https://10.0.0.1/hooks', 'http://169.254.169.254/latest/meta-data', 'https://169.254.169.254/', 'https://172.16.0.1/', 'https://[fe80::1]/']) {
+    for (const url of [
+      'http://10.0.0.1/hooks',
+      'https://10.0.0.1/hooks',
+      'http://169.254.169.254/latest/meta-data',
+      'https://169.254.169.254/',
+      'https://172.16.0.1/',
+      'https://[fe80::1]/',
+    ]) {
       const res = await create(t, m, url);
       expect(res.statusCode, url).toBe(400);
       expect(res.json().message, url).toContain('WEBHOOK_ALLOW_PRIVATE_URLS=true');
@@ -59,9 +67,18 @@ describe('security', () => {
   });
 
   it('refuses loopback receivers in production even with WEBHOOK_ALLOW_PRIVATE_URLS=true', async () => {
-    const production = await buildTestApp({ ENVIRONMENT: 'production', VAULT_MASTER_KEY: randomBytes(32).toString('base64'), WEBHOOK_ALLOW_PRIVATE_URLS: 'true' });
+    const production = await buildTestApp({
+      ENVIRONMENT: 'production',
+      VAULT_MASTER_KEY: randomBytes(32).toString('base64'),
+      WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+    });
     try {
-      for (const url of [`http://127.0.0.1:${port}/hooks`, `https://127.0.0.1:${port}/hooks`, 'https://localhost/hooks', 'https://[::1]/hooks']) {
+      for (const url of [
+        `http://127.0.0.1:${port}/hooks`,
+        `https://127.0.0.1:${port}/hooks`,
+        'https://localhost/hooks',
+        'https://[::1]/hooks',
+      ]) {
         expect((await create(production, 'default', url)).statusCode, url).toBe(400);
       }
     } finally {

@@ -1,5 +1,9 @@
 import { defineRoute } from '../../../http/define-route.ts';
-import { UpdateWebhookSubscriptionBody, WebhookSubscriptionParams, WebhookSubscriptionSchema } from '../webhook-subscriptions.schemas.ts';
+import {
+  UpdateWebhookSubscriptionBody,
+  WebhookSubscriptionParams,
+  WebhookSubscriptionSchema,
+} from '../webhook-subscriptions.schemas.ts';
 import { updateWebhookSubscription as update } from '../webhook-subscriptions.service.ts';
 
 export const updateWebhookSubscription = defineRoute({

@@ -18,7 +18,8 @@ const URL_OK = 'https://hooks.example.com/a';
 async function create(app: TestApp, m: string, url: string) {
   return app.request({ method: 'POST', url: '/webhook-subscriptions', payload: { url }, merchantAccountId: m });
 }
-const rotate = (m: string, id: string) => t.request({ method: 'POST', url: `/webhook-subscriptions/${id}/rotate-secret`, merchantAccountId: m });
+const rotate = (m: string, id: string) =>
+  t.request({ method: 'POST', url: `/webhook-subscriptions/${id}/rotate-secret`, merchantAccountId: m });
 const rowOf = async (m: string, id: string) => (await findSubscription(t.deps.db, m, id))!;
 
 describe('happy', () => {
@@ -38,14 +39,18 @@ describe('happy', () => {
     expect(until).toBeGreaterThanOrEqual(before + ROTATION_GRACE_MS);
     expect(until).toBeLessThanOrEqual(Date.now() + ROTATION_GRACE_MS);
 
-    const read = (await t.request({ method: 'GET', url: `/webhook-subscriptions/${sub.id}`, merchantAccountId: m })).json();
+    const read = (
+      await t.request({ method: 'GET', url: `/webhook-subscriptions/${sub.id}`, merchantAccountId: m })
+    ).json();
     expect(read).toMatchObject({ rotating: true, secret: `whsec_…${rotated.secret.slice(-4)}` });
     const row = await rowOf(m, sub.id);
     expect(await signingSecrets(t.deps.db, t.deps, row, new Date())).toEqual([rotated.secret, sub.secret]);
     // After the grace period only the current secret signs.
     expect(await signingSecrets(t.deps.db, t.deps, row, new Date(until + 1))).toEqual([rotated.secret]);
 
-    const audit = await sql<{ text: string }>`SELECT row_to_json(a)::text AS text FROM audit_logs a WHERE merchant_account_id = ${m}`.execute(t.deps.db);
+    const audit = await sql<{
+      text: string;
+    }>`SELECT row_to_json(a)::text AS text FROM audit_logs a WHERE merchant_account_id = ${m}`.execute(t.deps.db);
     const text = audit.rows.map((r) => r.text).join('\n');
     expect(text).toContain('"action":"updated"');
     for (const secret of [sub.secret, rotated.secret]) {
@@ -60,15 +65,24 @@ describe('happy', () => {
     const second = (await rotate(m, sub.id)).json();
     const third = (await rotate(m, sub.id)).json();
     expect(third.rotating).toBe(true);
-    expect(await signingSecrets(t.deps.db, t.deps, await rowOf(m, sub.id), new Date())).toEqual([third.secret, second.secret]);
+    expect(await signingSecrets(t.deps.db, t.deps, await rowOf(m, sub.id), new Date())).toEqual([
+      third.secret,
+      second.secret,
+    ]);
   });
 
   it('is not rotating once the grace period is over', async () => {
     const m = await createMerchantAccount(t.deps);
     const sub = (await create(t, m, URL_OK)).json();
     await rotate(m, sub.id);
-    await t.deps.db.updateTable('webhook_subscriptions').set({ previous_secret_expires_at: new Date(Date.now() - 1000) }).where('merchant_account_id', '=', m).execute();
-    const read = (await t.request({ method: 'GET', url: `/webhook-subscriptions/${sub.id}`, merchantAccountId: m })).json();
+    await t.deps.db
+      .updateTable('webhook_subscriptions')
+      .set({ previous_secret_expires_at: new Date(Date.now() - 1000) })
+      .where('merchant_account_id', '=', m)
+      .execute();
+    const read = (
+      await t.request({ method: 'GET', url: `/webhook-subscriptions/${sub.id}`, merchantAccountId: m })
+    ).json();
     expect(read).toMatchObject({ rotating: false, rotating_until: null });
     expect(await signingSecrets(t.deps.db, t.deps, await rowOf(m, sub.id), new Date())).toHaveLength(1);
   });
@@ -97,7 +111,12 @@ describe('errors', () => {
       expect(body.details).toEqual([{ location: 'body', pointer: '/url', message: body.message, type: 'value_error' }]);
     }
     const sub = (await create(t, m, URL_OK)).json();
-    const res = await t.request({ method: 'PUT', url: `/webhook-subscriptions/${sub.id}`, merchantAccountId: m, payload: { url: 'http://10.0.0.1/' } });
+    const res = await t.request({
+      method: 'PUT',
+      url: `/webhook-subscriptions/${sub.id}`,
+      merchantAccountId: m,
+      payload: { url: 'http://10.0.0.1/' },
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json().details[0].pointer).toBe('/url');
     expect((await rowOf(m, sub.id)).url).toBe(URL_OK);
@@ -117,9 +136,19 @@ describe('errors', () => {
   });
 
   it('refuses http and private addresses in production, even with the allowance', async () => {
-    const production = await buildTestApp({ ENVIRONMENT: 'production', VAULT_MASTER_KEY: randomBytes(32).toString('base64'), WEBHOOK_ALLOW_PRIVATE_URLS: 'true' });
+    const production = await buildTestApp({
+      ENVIRONMENT: 'production',
+      VAULT_MASTER_KEY: randomBytes(32).toString('base64'),
+      WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+    });
     try {
-      for (const url of ['http://hooks.example.com/a', 'https://127.0.0.1/a', 'https://localhost/a', 'https://[::1]/a', 'https://172.16.0.1/a']) {
+      for (const url of [
+        'http://hooks.example.com/a',
+        'https://127.0.0.1/a',
+        'https://localhost/a',
+        'https://[::1]/a',
+        'https://172.16.0.1/a',
+      ]) {
         expect((await create(production, 'default', url)).statusCode, url).toBe(400);
       }
       expect((await create(production, 'default', URL_OK)).statusCode).toBe(201);

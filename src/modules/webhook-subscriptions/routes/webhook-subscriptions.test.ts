@@ -12,7 +12,10 @@ beforeAll(async () => {
 afterAll(async () => t.close());
 
 const PASSWORD = 'hunter2-TOPSECRET';
-const BODY = { url: 'https://hooks.example.com/a', authentication: { kind: 'basic', username: 'receiver', password: PASSWORD } };
+const BODY = {
+  url: 'https://hooks.example.com/a',
+  authentication: { kind: 'basic', username: 'receiver', password: PASSWORD },
+};
 const SECRET_FORM = /^whsec_[A-Za-z0-9_-]{43}$/;
 
 async function created(merchantAccountId: string, payload: object = BODY) {
@@ -20,9 +23,12 @@ async function created(merchantAccountId: string, payload: object = BODY) {
   expect(res.statusCode, res.body).toBe(201);
   return res.json();
 }
-const get = (m: string, id: string) => t.request({ method: 'GET', url: `/webhook-subscriptions/${id}`, merchantAccountId: m });
-const put = (m: string, id: string, payload: object) => t.request({ method: 'PUT', url: `/webhook-subscriptions/${id}`, merchantAccountId: m, payload });
-const list = (m: string, query = '') => t.request({ method: 'GET', url: `/webhook-subscriptions${query}`, merchantAccountId: m });
+const get = (m: string, id: string) =>
+  t.request({ method: 'GET', url: `/webhook-subscriptions/${id}`, merchantAccountId: m });
+const put = (m: string, id: string, payload: object) =>
+  t.request({ method: 'PUT', url: `/webhook-subscriptions/${id}`, merchantAccountId: m, payload });
+const list = (m: string, query = '') =>
+  t.request({ method: 'GET', url: `/webhook-subscriptions${query}`, merchantAccountId: m });
 const rowOf = async (m: string, id: string) => (await findSubscription(t.deps.db, m, id))!;
 
 async function auditText(): Promise<string> {
@@ -98,17 +104,25 @@ describe('happy', () => {
     expect(third.next_cursor).toBeNull();
     const back = (await list(m, `?limit=2&cursor=${encodeURIComponent(third.previous_cursor)}`)).json();
     expect(back.items.map((s: { id: string }) => s.id)).toEqual(newestFirst.slice(2, 4));
-    for (const page of [first, second, third]) for (const item of page.items) expect(item.secret).toMatch(/^whsec_….{4}$/);
+    for (const page of [first, second, third])
+      for (const item of page.items) expect(item.secret).toMatch(/^whsec_….{4}$/);
   });
 
   it('updates url, active and authentication partially', async () => {
     const m = await createMerchantAccount(t.deps);
     const sub = await created(m);
     const moved = await put(m, sub.id, { url: 'https://other.example.org/in' });
-    expect(moved.json()).toMatchObject({ url: 'https://other.example.org/in', active: true, authentication: { username: 'receiver' } });
+    expect(moved.json()).toMatchObject({
+      url: 'https://other.example.org/in',
+      active: true,
+      authentication: { username: 'receiver' },
+    });
     const reauth = await put(m, sub.id, { authentication: { kind: 'basic', username: 'second', password: 'pw-2' } });
     expect(reauth.json().authentication).toEqual({ kind: 'basic', username: 'second', password: '********' });
-    expect(await basicAuthOf(t.deps.db, t.deps, await rowOf(m, sub.id))).toEqual({ username: 'second', password: 'pw-2' });
+    expect(await basicAuthOf(t.deps.db, t.deps, await rowOf(m, sub.id))).toEqual({
+      username: 'second',
+      password: 'pw-2',
+    });
     expect((await put(m, sub.id, { authentication: null })).json().authentication).toBeNull();
     expect(await basicAuthOf(t.deps.db, t.deps, await rowOf(m, sub.id))).toBeNull();
     const empty = await t.request({ method: 'PUT', url: `/webhook-subscriptions/${sub.id}`, merchantAccountId: m });
@@ -123,10 +137,14 @@ describe('happy', () => {
     expect(res.statusCode).toBe(204);
     expect(res.body).toBe('');
     expect((await get(m, sub.id)).statusCode).toBe(404);
-    expect((await t.request({ method: 'DELETE', url: `/webhook-subscriptions/${sub.id}`, merchantAccountId: m })).statusCode).toBe(404);
+    expect(
+      (await t.request({ method: 'DELETE', url: `/webhook-subscriptions/${sub.id}`, merchantAccountId: m })).statusCode,
+    ).toBe(404);
     expect(await findSubscription(t.deps.db, m, sub.id)).toBeNull();
     expect(await activeSubscriptions(t.deps.db, t.deps, m)).toEqual([]);
-    expect(await auditText()).toMatch(new RegExp(`"action":"deleted"[^\\n]*${sub.id}|${sub.id}[^\\n]*"action":"deleted"`));
+    expect(await auditText()).toMatch(
+      new RegExp(`"action":"deleted"[^\\n]*${sub.id}|${sub.id}[^\\n]*"action":"deleted"`),
+    );
   });
 });
 
@@ -136,12 +154,25 @@ describe('errors', () => {
     const unknown = '0190a6f1-0000-7000-8000-000000000000';
     expect((await get(m, unknown)).json()).toMatchObject({ code: 'not_found', status: 404 });
     expect((await put(m, unknown, { active: false })).statusCode).toBe(404);
-    expect((await t.request({ method: 'POST', url: `/webhook-subscriptions/${unknown}/rotate-secret`, merchantAccountId: m })).statusCode).toBe(404);
+    expect(
+      (
+        await t.request({
+          method: 'POST',
+          url: `/webhook-subscriptions/${unknown}/rotate-secret`,
+          merchantAccountId: m,
+        })
+      ).statusCode,
+    ).toBe(404);
   });
 
   it('validates bodies (422), refuses other authentication kinds and ignores a secret sent by the client', async () => {
     const m = await createMerchantAccount(t.deps);
-    const bad = [{}, { url: '' }, { url: BODY.url, authentication: { kind: 'bearer', username: 'u', password: 'p' } }, { url: BODY.url, authentication: { kind: 'basic', username: 'a:b', password: 'p' } }];
+    const bad = [
+      {},
+      { url: '' },
+      { url: BODY.url, authentication: { kind: 'bearer', username: 'u', password: 'p' } },
+      { url: BODY.url, authentication: { kind: 'basic', username: 'a:b', password: 'p' } },
+    ];
     for (const payload of bad) {
       const res = await t.request({ method: 'POST', url: '/webhook-subscriptions', payload, merchantAccountId: m });
       expect(res.statusCode, JSON.stringify(payload)).toBe(422);
@@ -159,12 +190,30 @@ describe('security', () => {
   beforeAll(async () => {
     sub.id = (await created('default')).id;
   });
-  runScopeTests(() => t, { scope: 'webhook-subscriptions.write', request: () => ({ method: 'POST', url: '/webhook-subscriptions', payload: BODY }) });
-  runScopeTests(() => t, { scope: 'webhook-subscriptions.read', request: () => ({ method: 'GET', url: '/webhook-subscriptions' }) });
-  runScopeTests(() => t, { scope: 'webhook-subscriptions.read', request: () => ({ method: 'GET', url: `/webhook-subscriptions/${sub.id}` }) });
-  runScopeTests(() => t, { scope: 'webhook-subscriptions.write', request: () => ({ method: 'PUT', url: `/webhook-subscriptions/${sub.id}`, payload: { active: true } }) });
-  runScopeTests(() => t, { scope: 'webhook-subscriptions.write', request: () => ({ method: 'POST', url: `/webhook-subscriptions/${sub.id}/rotate-secret` }) });
-  runScopeTests(() => t, { scope: 'webhook-subscriptions.write', request: () => ({ method: 'DELETE', url: `/webhook-subscriptions/${sub.id}` }) });
+  runScopeTests(() => t, {
+    scope: 'webhook-subscriptions.write',
+    request: () => ({ method: 'POST', url: '/webhook-subscriptions', payload: BODY }),
+  });
+  runScopeTests(() => t, {
+    scope: 'webhook-subscriptions.read',
+    request: () => ({ method: 'GET', url: '/webhook-subscriptions' }),
+  });
+  runScopeTests(() => t, {
+    scope: 'webhook-subscriptions.read',
+    request: () => ({ method: 'GET', url: `/webhook-subscriptions/${sub.id}` }),
+  });
+  runScopeTests(() => t, {
+    scope: 'webhook-subscriptions.write',
+    request: () => ({ method: 'PUT', url: `/webhook-subscriptions/${sub.id}`, payload: { active: true } }),
+  });
+  runScopeTests(() => t, {
+    scope: 'webhook-subscriptions.write',
+    request: () => ({ method: 'POST', url: `/webhook-subscriptions/${sub.id}/rotate-secret` }),
+  });
+  runScopeTests(() => t, {
+    scope: 'webhook-subscriptions.write',
+    request: () => ({ method: 'DELETE', url: `/webhook-subscriptions/${sub.id}` }),
+  });
 
   it("answers 404 for another merchant account's subscription and leaves it as it was", async () => {
     const a = await createMerchantAccount(t.deps);
@@ -172,10 +221,25 @@ describe('security', () => {
     const mine = await created(a);
     expect((await get(b, mine.id)).statusCode).toBe(404);
     expect((await put(b, mine.id, { url: 'https://evil.example.com/' })).statusCode).toBe(404);
-    expect((await t.request({ method: 'POST', url: `/webhook-subscriptions/${mine.id}/rotate-secret`, merchantAccountId: b })).statusCode).toBe(404);
-    expect((await t.request({ method: 'DELETE', url: `/webhook-subscriptions/${mine.id}`, merchantAccountId: b })).statusCode).toBe(404);
+    expect(
+      (
+        await t.request({
+          method: 'POST',
+          url: `/webhook-subscriptions/${mine.id}/rotate-secret`,
+          merchantAccountId: b,
+        })
+      ).statusCode,
+    ).toBe(404);
+    expect(
+      (await t.request({ method: 'DELETE', url: `/webhook-subscriptions/${mine.id}`, merchantAccountId: b }))
+        .statusCode,
+    ).toBe(404);
     expect((await list(b)).json().items).toEqual([]);
-    expect((await get(a, mine.id)).json()).toMatchObject({ url: BODY.url, rotating: false, secret: `whsec_…${mine.secret.slice(-4)}` });
+    expect((await get(a, mine.id)).json()).toMatchObject({
+      url: BODY.url,
+      rotating: false,
+      secret: `whsec_…${mine.secret.slice(-4)}`,
+    });
     expect(await findSubscription(t.deps.db, b, mine.id)).toBeNull();
   });
 });

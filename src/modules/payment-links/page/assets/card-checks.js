@@ -55,7 +55,11 @@
   function checkCard(input, now) {
     var checks = input.stored
       ? [['security-code', checkCode(input.code, false)]]
-      : [['card-number', checkNumber(input.number)], ['expiration-date', checkExpiry(input.expiry, now)], ['security-code', checkCode(input.code, true)]];
+      : [
+          ['card-number', checkNumber(input.number)],
+          ['expiration-date', checkExpiry(input.expiry, now)],
+          ['security-code', checkCode(input.code, true)],
+        ];
     var problems = [];
     var values = {};
     checks.forEach(function (check) {
@@ -64,7 +68,14 @@
     });
     if (problems.length > 0) return { problems: problems, card: null };
     if (input.stored) return { problems: [], card: { security_code: values['security-code'] } };
-    return { problems: [], card: { number: values['card-number'], expiration_date: values['expiration-date'], security_code: values['security-code'] } };
+    return {
+      problems: [],
+      card: {
+        number: values['card-number'],
+        expiration_date: values['expiration-date'],
+        security_code: values['security-code'],
+      },
+    };
   }
 
   var FIELDS = { number: 'card-number', expiration_date: 'expiration-date', security_code: 'security-code' };
@@ -72,7 +83,8 @@
   function refusalOf(name, type) {
     var field = Object.prototype.hasOwnProperty.call(FIELDS, name) ? FIELDS[name] : null;
     if (name === 'number') return { field: field, problem: 'number-invalid' };
-    if (name === 'expiration_date' || type === 'card_expired') return { field: field, problem: type === 'card_expired' ? 'expiry-past' : 'expiry-format' };
+    if (name === 'expiration_date' || type === 'card_expired')
+      return { field: field, problem: type === 'card_expired' ? 'expiry-past' : 'expiry-format' };
     if (name === 'security_code') return { field: field, problem: 'code-invalid' };
     return /^card_/.test(type) ? { field: null, problem: 'number-invalid' } : null;
   }
@@ -99,5 +111,12 @@
     return found.length > 0 ? found : null;
   }
 
-  root.svcCardChecks = { luhnValid: luhnValid, checkNumber: checkNumber, checkExpiry: checkExpiry, checkCode: checkCode, checkCard: checkCard, cardRefusal: cardRefusal };
+  root.svcCardChecks = {
+    luhnValid: luhnValid,
+    checkNumber: checkNumber,
+    checkExpiry: checkExpiry,
+    checkCode: checkCode,
+    checkCard: checkCard,
+    cardRefusal: cardRefusal,
+  };
 })(typeof window !== 'undefined' ? window : globalThis);

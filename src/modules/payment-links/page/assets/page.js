@@ -13,8 +13,12 @@
   var base = form.getAttribute('data-base');
   var token = form.getAttribute('data-token');
   var checks = window.svcCardChecks;
-  var each = function (list, fn) { Array.prototype.forEach.call(list, fn); };
-  var msg = function (name) { return form.getAttribute('data-msg-' + name); };
+  var each = function (list, fn) {
+    Array.prototype.forEach.call(list, fn);
+  };
+  var msg = function (name) {
+    return form.getAttribute('data-msg-' + name);
+  };
 
   function say(text, isError) {
     status.textContent = text;
@@ -22,7 +26,9 @@
   }
   // While a payment runs, no second one can start from this page.
   function busy(on) {
-    each(form.querySelectorAll('button'), function (b) { b.disabled = on; });
+    each(form.querySelectorAll('button'), function (b) {
+      b.disabled = on;
+    });
   }
   function start() {
     busy(true);
@@ -42,7 +48,11 @@
     }).then(function (res) {
       return res.text().then(function (text) {
         var json = null;
-        try { json = text ? JSON.parse(text) : null; } catch (e) { json = null; }
+        try {
+          json = text ? JSON.parse(text) : null;
+        } catch (e) {
+          json = null;
+        }
         return { status: res.status, body: json };
       });
     });
@@ -67,7 +77,9 @@
   }
   function flag(problems) {
     CARD_INPUTS.forEach(function (id) {
-      var found = problems.filter(function (p) { return p.field === id; })[0];
+      var found = problems.filter(function (p) {
+        return p.field === id;
+      })[0];
       mark(id, found ? found.problem : null);
     });
   }
@@ -76,33 +88,54 @@
     return stored && stored.value !== 'new' ? stored.value : null;
   }
   function checkForm() {
-    return checks.checkCard({ stored: storedCard() !== null, number: field('card-number'), expiry: field('expiration-date'), code: field('security-code') }, new Date());
+    return checks.checkCard(
+      {
+        stored: storedCard() !== null,
+        number: field('card-number'),
+        expiry: field('expiration-date'),
+        code: field('security-code'),
+      },
+      new Date(),
+    );
   }
   CARD_INPUTS.forEach(function (id) {
     var input = document.getElementById(id);
     if (!input) return;
     input.addEventListener('input', function () {
       if (input.getAttribute('aria-invalid') !== 'true') return;
-      var still = checkForm().problems.some(function (p) { return p.field === id; });
+      var still = checkForm().problems.some(function (p) {
+        return p.field === id;
+      });
       if (!still) mark(id, null);
     });
   });
   // A stored card needs no number nor expiry: their messages go when one is chosen.
   each(form.querySelectorAll('input[name=stored_card]'), function (choice) {
     choice.addEventListener('change', function () {
-      if (storedCard()) { mark('card-number', null); mark('expiration-date', null); }
+      if (storedCard()) {
+        mark('card-number', null);
+        mark('expiration-date', null);
+      }
     });
   });
   function cardFields(card) {
     var stored = storedCard();
     if (stored) return { method: 'id', id: stored, security_code: card.security_code };
-    return { method: 'card', number: card.number, expiration_date: card.expiration_date, security_code: card.security_code };
+    return {
+      method: 'card',
+      number: card.number,
+      expiration_date: card.expiration_date,
+      security_code: card.security_code,
+    };
   }
 
   function follow(res) {
     if (res.status !== 200) throw res;
     var outcome = res.body;
-    if (outcome.next_url) { window.location.assign(outcome.next_url); return; }
+    if (outcome.next_url) {
+      window.location.assign(outcome.next_url);
+      return;
+    }
     say(outcome.page_message, outcome.outcome !== 'paid');
     busy(false);
   }
@@ -114,9 +147,14 @@
   // your card", with the fields its answer names flagged as the page's own checks flag them.
   function cardFailed(res) {
     var card = res && res.status ? checks.cardRefusal(res.body) || (res.cardRefused ? [] : null) : null;
-    if (!card) { failed(res); return; }
+    if (!card) {
+      failed(res);
+      return;
+    }
     flag(card);
-    var first = card.filter(function (p) { return p.field; })[0];
+    var first = card.filter(function (p) {
+      return p.field;
+    })[0];
     if (first) document.getElementById(first.field).focus();
     say(msg('invalid-card'), true);
     busy(false);
@@ -126,14 +164,20 @@
     busy(false);
   }
   function payWithToken(method, walletToken, suffix) {
-    return call('POST', base + '/payments', { method: method, token: walletToken, card_suffix: /^\d{4}$/.test(suffix || '') ? suffix : undefined });
+    return call('POST', base + '/payments', {
+      method: method,
+      token: walletToken,
+      card_suffix: /^\d{4}$/.test(suffix || '') ? suffix : undefined,
+    });
   }
 
   // Redirect methods: the payment itself, then the method's approval page (and back to this page).
   each(form.querySelectorAll('button[data-method]'), function (other) {
     other.addEventListener('click', function () {
       start();
-      call('POST', base + '/payments', { method: other.getAttribute('data-method') }).then(follow).catch(failed);
+      call('POST', base + '/payments', { method: other.getAttribute('data-method') })
+        .then(follow)
+        .catch(failed);
     });
   });
 
@@ -159,7 +203,10 @@
         if (res.status === 429) throw res;
         // The fields endpoint refused the card: "check your card", and the fields its answer names.
         if (res.status !== 204) throw { status: res.status, body: res.body, cardRefused: true };
-        return call('POST', base + '/payments', { checkout_session_id: sessionId, cardholder_name: field('cardholder-name') || null });
+        return call('POST', base + '/payments', {
+          checkout_session_id: sessionId,
+          cardholder_name: field('cardholder-name') || null,
+        });
       })
       .then(follow)
       .catch(cardFailed);
@@ -174,12 +221,18 @@
     opener = button;
     sheet.setAttribute('data-method', method);
     document.getElementById('wallet-sheet-title').textContent = sheet.getAttribute('data-title-' + method);
-    each(sheet.querySelectorAll('li[data-only]'), function (item) { item.hidden = item.getAttribute('data-only') !== method; });
+    each(sheet.querySelectorAll('li[data-only]'), function (item) {
+      item.hidden = item.getAttribute('data-only') !== method;
+    });
     sheet.showModal();
   }
   if (sheet) {
-    sheet.querySelector('[data-sheet-cancel]').addEventListener('click', function () { sheet.close(); });
-    sheet.addEventListener('close', function () { if (opener && !opener.disabled) opener.focus(); });
+    sheet.querySelector('[data-sheet-cancel]').addEventListener('click', function () {
+      sheet.close();
+    });
+    sheet.addEventListener('close', function () {
+      if (opener && !opener.disabled) opener.focus();
+    });
     each(sheet.querySelectorAll('button[data-card]'), function (cardButton) {
       cardButton.addEventListener('click', function () {
         var method = sheet.getAttribute('data-method');
@@ -210,15 +263,28 @@
             if (res.status !== 200) throw res;
             session.completeMerchantValidation(res.body);
           })
-          .catch(function (res) { session.abort(); walletFailed(res); });
+          .catch(function (res) {
+            session.abort();
+            walletFailed(res);
+          });
       };
       session.onpaymentauthorized = function (event) {
         var suffix = /(\d{4})\s*$/.exec((event.payment.token.paymentMethod || {}).displayName || '');
         payWithToken('applepay', event.payment.token, suffix && suffix[1])
-          .then(function (res) {
-            session.completePayment(res.status === 200 && res.body.outcome !== 'declined' ? ApplePay.STATUS_SUCCESS : ApplePay.STATUS_FAILURE);
-            return res;
-          }, function (error) { session.completePayment(ApplePay.STATUS_FAILURE); throw error; })
+          .then(
+            function (res) {
+              session.completePayment(
+                res.status === 200 && res.body.outcome !== 'declined'
+                  ? ApplePay.STATUS_SUCCESS
+                  : ApplePay.STATUS_FAILURE,
+              );
+              return res;
+            },
+            function (error) {
+              session.completePayment(ApplePay.STATUS_FAILURE);
+              throw error;
+            },
+          )
           .then(follow)
           .catch(failed);
       };
@@ -233,41 +299,71 @@
   // Production Google Pay: Google's pay.js, loaded only on pages offering it (the CSP allows it
   // there only); the button shows once isReadyToPay says this browser can pay.
   function setUpGooglePay(button) {
-    call('POST', base + '/google-pay/session', {}).then(function (res) {
-      if (res.status !== 200) return;
-      var script = document.createElement('script');
-      script.src = 'https://pay.google.com/gp/p/js/pay.js';
-      script.async = true;
-      script.addEventListener('load', function () { readyGooglePay(button, res.body); });
-      document.head.appendChild(script);
-    }, function () {});
+    call('POST', base + '/google-pay/session', {}).then(
+      function (res) {
+        if (res.status !== 200) return;
+        var script = document.createElement('script');
+        script.src = 'https://pay.google.com/gp/p/js/pay.js';
+        script.async = true;
+        script.addEventListener('load', function () {
+          readyGooglePay(button, res.body);
+        });
+        document.head.appendChild(script);
+      },
+      function () {},
+    );
   }
   function readyGooglePay(button, session) {
     var client = new window.google.payments.api.PaymentsClient({ environment: session.environment });
     var request = session.payment_data_request;
-    var methods = request.allowedPaymentMethods.map(function (m) { return { type: m.type, parameters: m.parameters }; });
-    client.isReadyToPay({ apiVersion: request.apiVersion, apiVersionMinor: request.apiVersionMinor, allowedPaymentMethods: methods }).then(function (answer) {
-      if (!answer.result) return;
-      button.hidden = false;
-      button.addEventListener('click', function () {
-        start();
-        client.loadPaymentData(request)
-          .then(function (data) {
-            var method = data.paymentMethodData;
-            return payWithToken('googlepay', method.tokenizationData.token, method.info && method.info.cardDetails).then(follow, failed);
-          }, function (error) {
-            if (error && error.statusCode === 'CANCELED') { say('', false); busy(false); } else walletFailed(null);
-          })
-          .catch(failed);
-      });
-    }, function () {});
+    var methods = request.allowedPaymentMethods.map(function (m) {
+      return { type: m.type, parameters: m.parameters };
+    });
+    client
+      .isReadyToPay({
+        apiVersion: request.apiVersion,
+        apiVersionMinor: request.apiVersionMinor,
+        allowedPaymentMethods: methods,
+      })
+      .then(
+        function (answer) {
+          if (!answer.result) return;
+          button.hidden = false;
+          button.addEventListener('click', function () {
+            start();
+            client
+              .loadPaymentData(request)
+              .then(
+                function (data) {
+                  var method = data.paymentMethodData;
+                  return payWithToken(
+                    'googlepay',
+                    method.tokenizationData.token,
+                    method.info && method.info.cardDetails,
+                  ).then(follow, failed);
+                },
+                function (error) {
+                  if (error && error.statusCode === 'CANCELED') {
+                    say('', false);
+                    busy(false);
+                  } else walletFailed(null);
+                },
+              )
+              .catch(failed);
+          });
+        },
+        function () {},
+      );
   }
 
   var wallets = form.querySelector('.wallets');
   if (wallets) {
     var sandbox = wallets.getAttribute('data-wallet-mode') === 'sandbox';
     each(wallets.querySelectorAll('button[data-wallet]'), function (button) {
-      if (sandbox) button.addEventListener('click', function () { openSheet(button); });
+      if (sandbox)
+        button.addEventListener('click', function () {
+          openSheet(button);
+        });
       else if (button.getAttribute('data-wallet') === 'applepay') setUpApplePay(button);
       else setUpGooglePay(button);
     });
