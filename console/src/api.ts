@@ -35,7 +35,10 @@ export function errorMessage(status: number, body: unknown): { code: string; mes
   if (body && typeof body === 'object') {
     const b = body as { type?: string; code?: string; message?: string; detail?: ValidationDetail[] };
     if (Array.isArray(b.detail)) {
-      const parts = b.detail.map((d) => `${(d.loc ?? []).filter((p) => p !== 'body' && p !== 'query').join('.') || 'request'}: ${d.msg ?? 'invalid'}`);
+      const parts = b.detail.map(
+        (d) =>
+          `${(d.loc ?? []).filter((p) => p !== 'body' && p !== 'query').join('.') || 'request'}: ${d.msg ?? 'invalid'}`,
+      );
       return { code: 'validation_error', message: parts.join('; ') || 'The request is not valid' };
     }
     if (b.type === 'error' && b.message) return { code: b.code ?? 'error', message: b.message };
@@ -62,7 +65,10 @@ export function onUnauthorized(handler: () => void): void {
 const SAFE = new Set(['GET', 'HEAD']);
 
 /** Builds `path?query` leaving out empty values; arrays become repeated keys. */
-export function withQuery(path: string, query: Record<string, string | number | boolean | string[] | null | undefined>): string {
+export function withQuery(
+  path: string,
+  query: Record<string, string | number | boolean | string[] | null | undefined>,
+): string {
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(query)) {
     if (value === null || value === undefined || value === '') continue;
@@ -86,7 +92,12 @@ export async function api<T>(method: string, path: string, body?: unknown, optio
   if (!options.noAccount && state.merchantAccountId) headers[MERCHANT_HEADER] = state.merchantAccountId;
   let res: Response;
   try {
-    res = await fetch(path, { method, headers, credentials: 'same-origin', ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+    res = await fetch(path, {
+      method,
+      headers,
+      credentials: 'same-origin',
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
   } catch {
     throw new ApiError(0, 'network_error', 'The server could not be reached; check the connection and try again');
   }

@@ -4,7 +4,16 @@ import { del, get, onUnauthorized, post, type ListPage } from './api.ts';
 import { PAGES, matchPage } from './pages.tsx';
 import { SetupPage, SignInPage } from './pages/sign-in.tsx';
 import { Link, navigate, useLocation } from './router.tsx';
-import { accountsOf, chooseAccount, hasScope, loadSession, scopesIn, setSession, useSession, type DashboardUser } from './session.ts';
+import {
+  accountsOf,
+  chooseAccount,
+  hasScope,
+  loadSession,
+  scopesIn,
+  setSession,
+  useSession,
+  type DashboardUser,
+} from './session.ts';
 import { Empty, Loading } from './ui/components.tsx';
 
 export function App(): JSX.Element {
@@ -16,7 +25,7 @@ export function App(): JSX.Element {
   }, []);
   if (path === '/setup') return <SetupPage token={query.get('token') ?? ''} />;
   if (session === undefined) return <Loading />;
-  if (!session || session.stage !== 'active' || !session.user) return <SignInPage session={session} />;
+  if (session?.stage !== 'active' || !session.user) return <SignInPage session={session} />;
   return <Shell user={session.user} account={account} path={path} />;
 }
 
@@ -41,7 +50,13 @@ function Shell({ user, account, path }: { user: DashboardUser; account: string |
       </a>
       <header class="topbar">
         <span class="brand">svc dashboard</span>
-        <button type="button" class="secondary menu-toggle" aria-expanded={menuOpen} aria-controls="nav" onClick={() => setMenuOpen(!menuOpen)}>
+        <button
+          type="button"
+          class="secondary menu-toggle"
+          aria-expanded={menuOpen}
+          aria-controls="nav"
+          onClick={() => setMenuOpen(!menuOpen)}
+        >
           Menu
         </button>
         <AccountSwitcher user={user} account={account} canList={hasScope(scopes, 'merchant-accounts.read')} />
@@ -77,7 +92,15 @@ interface MerchantAccount {
 }
 
 /** The accounts the user may act on: every account (listed by the API) or the ones named by its roles. */
-function AccountSwitcher({ user, account, canList }: { user: DashboardUser; account: string | null; canList: boolean }): JSX.Element {
+function AccountSwitcher({
+  user,
+  account,
+  canList,
+}: {
+  user: DashboardUser;
+  account: string | null;
+  canList: boolean;
+}): JSX.Element {
   const { named, everywhere } = accountsOf(user);
   const [listed, setListed] = useState<MerchantAccount[] | null>(null);
   useEffect(() => {
@@ -87,7 +110,9 @@ function AccountSwitcher({ user, account, canList }: { user: DashboardUser; acco
       () => setListed(null),
     );
   }, [everywhere, canList]);
-  const options = listed ? listed.map((a) => ({ id: a.id, name: a.display_name })) : [...new Set([...(everywhere ? ['default'] : []), ...named])].map((id) => ({ id, name: id }));
+  const options = listed
+    ? listed.map((a) => ({ id: a.id, name: a.display_name }))
+    : [...new Set([...(everywhere ? ['default'] : []), ...named])].map((id) => ({ id, name: id }));
   if (account && !options.some((o) => o.id === account)) options.unshift({ id: account, name: account });
   return (
     <label class="account-switcher">

@@ -35,7 +35,12 @@ export function useLocation(): { path: string; query: URLSearchParams } {
 }
 
 /** A link within the console: navigates without reloading, opens a new tab with a modifier key. */
-export function Link(props: { href: string; children: ComponentChildren; class?: string; 'aria-current'?: 'page' | undefined }): JSX.Element {
+export function Link(props: {
+  href: string;
+  children: ComponentChildren;
+  class?: string;
+  'aria-current'?: 'page' | undefined;
+}): JSX.Element {
   const onClick = (event: MouseEvent) => {
     if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
     event.preventDefault();

@@ -48,7 +48,9 @@ export const sessionState = (): SessionState => state;
 
 /** The accounts a user has a role in by name; `everywhere`: a role in every account. */
 export function accountsOf(user: DashboardUser): { named: string[]; everywhere: boolean } {
-  const named = [...new Set(user.memberships.map((m) => m.merchant_account_id).filter((id): id is string => id !== null))].sort();
+  const named = [
+    ...new Set(user.memberships.map((m) => m.merchant_account_id).filter((id): id is string => id !== null)),
+  ].sort();
   return { named, everywhere: user.memberships.some((m) => m.merchant_account_id === null) };
 }
 
@@ -62,8 +64,8 @@ function initialAccount(user: DashboardUser | null): string | null {
 }
 
 export function setSession(session: DashboardSession | null): void {
-  if (!session) return publish({ session: null, account: null });
-  publish({ session, account: state.account ?? initialAccount(session.user) });
+  if (session) publish({ session, account: state.account ?? initialAccount(session.user) });
+  else publish({ session: null, account: null });
 }
 
 export function chooseAccount(account: string): void {
@@ -74,7 +76,8 @@ export function chooseAccount(account: string): void {
 /** The scopes the user holds in the account being viewed: its every-account roles' and that account's. */
 export function scopesIn(user: DashboardUser | null | undefined, account: string | null): Set<string> {
   const scopes = new Set<string>();
-  for (const m of user?.memberships ?? []) if (m.merchant_account_id === null || m.merchant_account_id === account) for (const s of m.scopes) scopes.add(s);
+  for (const m of user?.memberships ?? [])
+    if (m.merchant_account_id === null || m.merchant_account_id === account) for (const s of m.scopes) scopes.add(s);
   return scopes;
 }
 

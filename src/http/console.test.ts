@@ -9,8 +9,14 @@ import { CONSOLE_CSP, MISSING_BUILD_TEXT } from './console.ts';
 /** A console build as Vite writes it: index.html and hashed assets. */
 function writeBuild(dir: string, version: string): void {
   fs.mkdirSync(path.join(dir, 'assets'), { recursive: true });
-  fs.writeFileSync(path.join(dir, 'index.html'), `<!doctype html><title>svc dashboard</title><script type="module" src="/dashboard/assets/index-${version}.js"></script>`);
-  fs.writeFileSync(path.join(dir, 'assets', `index-${version}.js`), `console.log(${JSON.stringify(version)});`.repeat(50));
+  fs.writeFileSync(
+    path.join(dir, 'index.html'),
+    `<!doctype html><title>svc dashboard</title><script type="module" src="/dashboard/assets/index-${version}.js"></script>`,
+  );
+  fs.writeFileSync(
+    path.join(dir, 'assets', `index-${version}.js`),
+    `console.log(${JSON.stringify(version)});`.repeat(50),
+  );
   fs.writeFileSync(path.join(dir, 'assets', `index-${version}.css`), 'body { margin: 0 }');
 }
 
@@ -40,7 +46,11 @@ describe('happy', () => {
   });
 
   it("answers the console's own routes (a reload of /dashboard/transactions/ID) with the same index.html", async () => {
-    for (const url of ['/dashboard/transactions/0190a4c1-0000-7000-8000-000000000000', '/dashboard/setup?token=abc', '/dashboard/api-keys']) {
+    for (const url of [
+      '/dashboard/transactions/0190a4c1-0000-7000-8000-000000000000',
+      '/dashboard/setup?token=abc',
+      '/dashboard/api-keys',
+    ]) {
       const res = await t.app.inject({ method: 'GET', url });
       expect(res.statusCode, url).toBe(200);
       expect(res.headers['cache-control'], url).toBe('no-cache');
@@ -60,7 +70,11 @@ describe('happy', () => {
     expect(plain.headers['content-type']).toBe('text/javascript; charset=utf-8');
     expect(plain.headers['cache-control']).toBe('public, max-age=31536000, immutable');
     expect(plain.headers['content-encoding']).toBeUndefined();
-    const gzipped = await t.app.inject({ method: 'GET', url: '/dashboard/assets/index-a1b2c3.js', headers: { 'accept-encoding': 'gzip, br' } });
+    const gzipped = await t.app.inject({
+      method: 'GET',
+      url: '/dashboard/assets/index-a1b2c3.js',
+      headers: { 'accept-encoding': 'gzip, br' },
+    });
     expect(gzipped.headers['content-encoding']).toBe('gzip');
     expect(gzipped.headers.vary).toBe('accept-encoding');
     expect(gunzipSync(gzipped.rawPayload).toString()).toBe(plain.body);
@@ -81,7 +95,11 @@ describe('happy', () => {
 
 describe('errors', () => {
   it('answers an unknown asset with 404 and never with the page', async () => {
-    for (const url of ['/dashboard/assets/index-000000.js', '/dashboard/assets/%2e%2e%2findex.html', '/dashboard/assets/']) {
+    for (const url of [
+      '/dashboard/assets/index-000000.js',
+      '/dashboard/assets/%2e%2e%2findex.html',
+      '/dashboard/assets/',
+    ]) {
       const res = await t.app.inject({ method: 'GET', url });
       expect(res.statusCode, url).toBe(404);
       expect(res.json().code, url).toBe('not_found');

@@ -38,7 +38,12 @@ export const CONSOLE_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-const SECURITY_HEADERS = { 'x-content-type-options': 'nosniff', 'referrer-policy': 'same-origin', 'x-frame-options': 'DENY', 'content-security-policy': CONSOLE_CSP };
+const SECURITY_HEADERS = {
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'same-origin',
+  'x-frame-options': 'DENY',
+  'content-security-policy': CONSOLE_CSP,
+};
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 const TYPES: Record<string, string> = {
@@ -94,25 +99,49 @@ function readBuild(dir: string, indexMtimeMs: number): Build {
     const body = fs.readFileSync(path.join(assetsDir, entry.name));
     const type = TYPES[path.extname(entry.name)] ?? 'application/octet-stream';
     // Text compresses; the images and fonts are compressed already.
-    assets.set(entry.name, { body, type, gzipped: type.includes('charset') || type === 'image/svg+xml' ? gzipSync(body) : null });
+    assets.set(entry.name, {
+      body,
+      type,
+      gzipped: type.includes('charset') || type === 'image/svg+xml' ? gzipSync(body) : null,
+    });
   }
   return { indexMtimeMs, index: fs.readFileSync(path.join(dir, 'index.html')), assets };
 }
 
-const acceptsGzip = (request: FastifyRequest) => (request.headers['accept-encoding'] ?? '').split(',').some((part) => part.trim().split(';')[0] === 'gzip');
+const acceptsGzip = (request: FastifyRequest) =>
+  (request.headers['accept-encoding'] ?? '').split(',').some((part) => part.trim().split(';')[0] === 'gzip');
 
 function sendIndex(files: ConsoleFiles, reply: FastifyReply): FastifyReply {
   const build = files.current();
   if (!build) {
-    return reply.code(503).headers({ 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store', 'retry-after': '60', ...SECURITY_HEADERS }).send(MISSING_BUILD_TEXT);
+    return reply
+      .code(503)
+      .headers({
+        'content-type': 'text/plain; charset=utf-8',
+        'cache-control': 'no-store',
+        'retry-after': '60',
+        ...SECURITY_HEADERS,
+      })
+      .send(MISSING_BUILD_TEXT);
   }
-  return reply.headers({ 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache', ...SECURITY_HEADERS }).send(build.index);
+  return reply
+    .headers({ 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache', ...SECURITY_HEADERS })
+    .send(build.index);
 }
 
-function sendAsset(files: ConsoleFiles, request: FastifyRequest<{ Params: { '*': string } }>, reply: FastifyReply): FastifyReply {
+function sendAsset(
+  files: ConsoleFiles,
+  request: FastifyRequest<{ Params: { '*': string } }>,
+  reply: FastifyReply,
+): FastifyReply {
   const asset = files.current()?.assets.get(request.params['*']);
   if (!asset) throw notFound();
-  reply.headers({ 'content-type': asset.type, 'cache-control': IMMUTABLE, vary: 'accept-encoding', ...SECURITY_HEADERS });
+  reply.headers({
+    'content-type': asset.type,
+    'cache-control': IMMUTABLE,
+    vary: 'accept-encoding',
+    ...SECURITY_HEADERS,
+  });
   if (asset.gzipped && acceptsGzip(request)) return reply.header('content-encoding', 'gzip').send(asset.gzipped);
   return reply.send(asset.body);
 }
@@ -122,7 +151,9 @@ export async function registerConsole(app: FastifyInstance, dir: string = CONSOL
   const files = new ConsoleFiles(dir);
   const hide = { schema: { hide: true } };
   app.get('/dashboard', hide, async (_request, reply) => reply.redirect('/dashboard/', 308));
-  app.get<{ Params: { '*': string } }>('/dashboard/assets/*', hide, async (request, reply) => sendAsset(files, request, reply));
+  app.get<{ Params: { '*': string } }>('/dashboard/assets/*', hide, async (request, reply) =>
+    sendAsset(files, request, reply),
+  );
   app.get<{ Params: { '*': string } }>('/dashboard/*', hide, async (request, reply) => {
     // The sign-in API's unknown paths are the API's 404, never the page.
     if (request.params['*'] === 'api' || request.params['*'].startsWith('api/')) throw notFound();

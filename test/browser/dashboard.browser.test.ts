@@ -1,7 +1,15 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBrowserHarness, type BrowserHarness } from '../helpers/browser.ts';
-import { axeProblems, createUsersBeforeStart, enrollAuthenticator, heading, openConsolePage, setUpPassword, signInWithPassword } from '../helpers/dashboard-browser.ts';
+import {
+  axeProblems,
+  createUsersBeforeStart,
+  enrollAuthenticator,
+  heading,
+  openConsolePage,
+  setUpPassword,
+  signInWithPassword,
+} from '../helpers/dashboard-browser.ts';
 import { totpCode } from '../helpers/dashboard.ts';
 
 /**
@@ -37,7 +45,7 @@ beforeAll(async () => {
 afterAll(async () => h?.close());
 
 describe('happy', () => {
-  it("signs an administrator in the first time (set-up link, password, authenticator), then with password and code", async () => {
+  it('signs an administrator in the first time (set-up link, password, authenticator), then with password and code', async () => {
     await setUpPassword(page, h.base, admin);
     await h.shot(page, 'dashboard-sign-in');
     // A wrong password: the API's refusal is shown, and the page stays.
@@ -86,15 +94,28 @@ describe('happy', () => {
     await h.shot(page, 'dashboard-payment-services');
     expect(await page.content()).not.toContain(SECRET_VALUE);
     const listed = await h.api('GET', '/payment-services');
-    expect(listed.body.items.map((s: { display_name: string; active: boolean }) => [s.display_name, s.active])).toEqual([['Sandbox cards', true]]);
+    expect(listed.body.items.map((s: { display_name: string; active: boolean }) => [s.display_name, s.active])).toEqual(
+      [['Sandbox cards', true]],
+    );
     expect(JSON.stringify(listed.body)).not.toContain(SECRET_VALUE);
     expect(unexpected(problems)).toEqual([]);
   });
 
   it('finds a transaction by its external identifier and refunds part of it, with confirmation and its result', async () => {
     const card = { method: 'card', number: '4111111111111111', expiration_date: '12/40', security_code: '123' };
-    for (const [amount, externalId] of [[1500, 'other-order-1'], [5000, EXTERNAL_ID], [900, 'other-order-2']] as const) {
-      const res = await h.api('POST', '/transactions', { amount, currency: 'EUR', country: 'DE', intent: 'capture', external_identifier: externalId, payment_method: card });
+    for (const [amount, externalId] of [
+      [1500, 'other-order-1'],
+      [5000, EXTERNAL_ID],
+      [900, 'other-order-2'],
+    ] as const) {
+      const res = await h.api('POST', '/transactions', {
+        amount,
+        currency: 'EUR',
+        country: 'DE',
+        intent: 'capture',
+        external_identifier: externalId,
+        payment_method: card,
+      });
       expect(res.status, JSON.stringify(res.body)).toBe(201);
       if (externalId === EXTERNAL_ID) transactionId = res.body.id;
     }
@@ -110,7 +131,10 @@ describe('happy', () => {
     await page.getByRole('button', { name: 'Refund', exact: true }).click();
     await page.getByText('Refund €12.50?').waitFor();
     await page.getByRole('button', { name: 'Confirm' }).click();
-    await page.getByRole('status').filter({ hasText: /^Refund: / }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: /^Refund: / })
+      .waitFor();
     await page.getByRole('table', { name: 'Refunds' }).getByText('€12.50').waitFor();
     await h.shot(page, 'dashboard-transaction-refunded');
     const refunds = await h.api('GET', `/transactions/${transactionId}/refunds`);
@@ -123,7 +147,11 @@ describe('happy', () => {
   it('shows the volume, count and authorization rate of the last 24 h on the overview', async () => {
     await openConsolePage(page, h.base, '/', 'Overview');
     await page.getByRole('button', { name: '24 h' }).click();
-    const figure = (title: string) => page.locator('section.metric').filter({ has: page.getByRole('heading', { name: title }) }).locator('.figure');
+    const figure = (title: string) =>
+      page
+        .locator('section.metric')
+        .filter({ has: page.getByRole('heading', { name: title }) })
+        .locator('.figure');
     await figure('Volume').filter({ hasText: '€74.00' }).waitFor();
     await figure('Transactions').filter({ hasText: /^3$/ }).waitFor();
     await figure('Authorization rate').filter({ hasText: '100.0 %' }).waitFor();
@@ -134,7 +162,10 @@ describe('happy', () => {
   it('creates two rules, reorders them, and the dry run beside them changes with the order', async () => {
     await openConsolePage(page, h.base, '/routing', 'Routing');
     await page.getByText('No rule for this action').waitFor();
-    for (const [description, currency] of [['USD only', 'USD'], ['Everything', null]] as const) {
+    for (const [description, currency] of [
+      ['USD only', 'USD'],
+      ['Everything', null],
+    ] as const) {
       await page.getByLabel('Description').fill(description);
       if (currency) {
         await page.getByRole('button', { name: 'Add a condition' }).click();
@@ -167,10 +198,15 @@ describe('happy', () => {
     await page.getByLabel(/^Name/).fill('All transactions');
     await page.getByRole('button', { name: 'Create report' }).click();
     const download = page.getByRole('button', { name: 'Download All transactions' });
-    await expect.poll(async () => {
-      await page.getByRole('button', { name: 'Refresh' }).click();
-      return download.count();
-    }, { timeout: 60_000, interval: 1_000 }).toBe(1);
+    await expect
+      .poll(
+        async () => {
+          await page.getByRole('button', { name: 'Refresh' }).click();
+          return download.count();
+        },
+        { timeout: 60_000, interval: 1_000 },
+      )
+      .toBe(1);
     const [file] = await Promise.all([page.waitForEvent('download'), download.click()]);
     expect(file.suggestedFilename()).toMatch(/\.csv\.gz$/);
     expect(unexpected(problems)).toEqual([]);
@@ -213,15 +249,21 @@ describe('performance', () => {
 
 describe('security', () => {
   it('shows a customer-support user only what its role allows, and the API refuses the rest', async () => {
-    const buyer = await h.api('POST', '/buyers', { display_name: 'Ada', external_identifier: 'buyer-ada', billing_details: { first_name: 'Ada', last_name: 'Lovelace', email_address: 'ada@example.com' } });
+    const buyer = await h.api('POST', '/buyers', {
+      display_name: 'Ada',
+      external_identifier: 'buyer-ada',
+      billing_details: { first_name: 'Ada', last_name: 'Lovelace', email_address: 'ada@example.com' },
+    });
     expect(buyer.status, JSON.stringify(buyer.body)).toBe(201);
     const other = await h.openPage(1280);
     await setUpPassword(other.page, h.base, support);
     await signInWithPassword(other.page, support.email);
     await heading(other.page, 'Overview');
     const nav = other.page.getByRole('navigation', { name: 'Pages' });
-    for (const allowed of ['Transactions', 'Buyers', 'Payment links']) await nav.getByRole('link', { name: allowed }).waitFor();
-    for (const refused of ['API keys', 'Payment services', 'Routing', 'Webhooks', 'Settings', 'Audit log']) expect(await nav.getByRole('link', { name: refused }).count(), refused).toBe(0);
+    for (const allowed of ['Transactions', 'Buyers', 'Payment links'])
+      await nav.getByRole('link', { name: allowed }).waitFor();
+    for (const refused of ['API keys', 'Payment services', 'Routing', 'Webhooks', 'Settings', 'Audit log'])
+      expect(await nav.getByRole('link', { name: refused }).count(), refused).toBe(0);
     // Without pii-viewer, the API masks the buyer's personal data: the page shows what it is given.
     await openConsolePage(other.page, h.base, `/buyers/${buyer.body.id}`, 'Ada');
     await other.page.getByText('buyer-ada').waitFor();
@@ -234,7 +276,11 @@ describe('security', () => {
     // The API refuses what the page does not offer, the CSRF token and the cookie notwithstanding.
     const status = await other.page.evaluate(async () => {
       const session = await (await fetch('/dashboard/api/session')).json();
-      const res = await fetch('/api-key-pairs', { method: 'POST', headers: { 'content-type': 'application/json', 'x-csrf-token': session.csrf_token }, body: JSON.stringify({ display_name: 'not allowed' }) });
+      const res = await fetch('/api-key-pairs', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-csrf-token': session.csrf_token },
+        body: JSON.stringify({ display_name: 'not allowed' }),
+      });
       return res.status;
     });
     expect(status).toBe(403);
@@ -246,16 +292,29 @@ describe('security', () => {
 
 describe('accessibility and small screens', () => {
   const PAGES: Array<[string, string | RegExp, string]> = [
-    ['/', 'Overview', 'overview'], ['/transactions', 'Transactions', 'transactions'], ['/buyers', 'Buyers', 'buyers'],
-    ['/payment-services', 'Payment services', 'payment-services'], ['/payment-services/connect/mock-card', /^Connect /, 'connect-payment-service'],
-    ['/routing', 'Routing', 'routing'], ['/payment-links', 'Payment links', 'payment-links'], ['/payouts', 'Payouts', 'payouts'],
-    ['/reports', 'Reports', 'reports'], ['/webhooks', 'Webhooks', 'webhooks'], ['/monitoring', 'Monitoring', 'monitoring'],
-    ['/audit-log', 'Audit log', 'audit-log'], ['/api-keys', 'API keys', 'api-keys'], ['/users', 'Users and roles', 'users'], ['/settings', 'Settings', 'settings'],
+    ['/', 'Overview', 'overview'],
+    ['/transactions', 'Transactions', 'transactions'],
+    ['/buyers', 'Buyers', 'buyers'],
+    ['/payment-services', 'Payment services', 'payment-services'],
+    ['/payment-services/connect/mock-card', /^Connect /, 'connect-payment-service'],
+    ['/routing', 'Routing', 'routing'],
+    ['/payment-links', 'Payment links', 'payment-links'],
+    ['/payouts', 'Payouts', 'payouts'],
+    ['/reports', 'Reports', 'reports'],
+    ['/webhooks', 'Webhooks', 'webhooks'],
+    ['/monitoring', 'Monitoring', 'monitoring'],
+    ['/audit-log', 'Audit log', 'audit-log'],
+    ['/api-keys', 'API keys', 'api-keys'],
+    ['/users', 'Users and roles', 'users'],
+    ['/settings', 'Settings', 'settings'],
   ];
 
   it('has no serious or critical accessibility violation on any page', async () => {
     const found: string[] = [];
-    for (const [path, title, name] of [...PAGES, [`/transactions/${transactionId}`, /€50\.00/, 'transaction'] as const]) {
+    for (const [path, title, name] of [
+      ...PAGES,
+      [`/transactions/${transactionId}`, /€50\.00/, 'transaction'] as const,
+    ]) {
       await openConsolePage(page, h.base, path, title);
       await h.shot(page, `dashboard-${name}`);
       found.push(...(await axeProblems(page)).map((p) => `${path}: ${p}`));
@@ -270,9 +329,20 @@ describe('accessibility and small screens', () => {
   });
 
   it('fits the main pages on a 390 px phone', async () => {
-    const phone = await h.browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, storageState: await page.context().storageState() });
+    const phone = await h.browser.newContext({
+      viewport: { width: 390, height: 844 },
+      isMobile: true,
+      hasTouch: true,
+      storageState: await page.context().storageState(),
+    });
     const small = await phone.newPage();
-    for (const [path, title, name] of [['/', 'Overview', 'overview'], ['/transactions', 'Transactions', 'transactions'], [`/transactions/${transactionId}`, /€50\.00/, 'transaction'], ['/payment-services', 'Payment services', 'payment-services'], ['/api-keys', 'API keys', 'api-keys']] as const) {
+    for (const [path, title, name] of [
+      ['/', 'Overview', 'overview'],
+      ['/transactions', 'Transactions', 'transactions'],
+      [`/transactions/${transactionId}`, /€50\.00/, 'transaction'],
+      ['/payment-services', 'Payment services', 'payment-services'],
+      ['/api-keys', 'API keys', 'api-keys'],
+    ] as const) {
       await openConsolePage(small, h.base, path, title);
       expect(await small.evaluate(() => document.documentElement.scrollWidth), path).toBeLessThanOrEqual(390);
       await h.shot(small, `dashboard-${name}-390px`);

@@ -6,7 +6,7 @@ import { currencyDigits, money, toMinor } from '../../console/src/ui/format.ts';
 /** The dashboard console's pure logic (console/src), run by the server's test suite. */
 
 describe('happy', () => {
-  it('turns typed amounts into minor units by the currency\'s digits, and back', () => {
+  it("turns typed amounts into minor units by the currency's digits, and back", () => {
     expect([currencyDigits('EUR'), currencyDigits('JPY'), currencyDigits('KWD')]).toEqual([2, 0, 3]);
     expect(toMinor('12.50', 'EUR')).toBe(1250);
     expect(toMinor('12.5', 'EUR')).toBe(1250);
@@ -18,7 +18,15 @@ describe('happy', () => {
   });
 
   it('builds query strings without empty values, with repeated keys for lists', () => {
-    expect(withQuery('/transactions', { search: 'order-1', status: ['capture_succeeded', 'authorization_succeeded'], currency: '', cursor: null, limit: 20 })).toBe('/transactions?search=order-1&status=capture_succeeded&status=authorization_succeeded&limit=20');
+    expect(
+      withQuery('/transactions', {
+        search: 'order-1',
+        status: ['capture_succeeded', 'authorization_succeeded'],
+        currency: '',
+        cursor: null,
+        limit: 20,
+      }),
+    ).toBe('/transactions?search=order-1&status=capture_succeeded&status=authorization_succeeded&limit=20');
     expect(withQuery('/buyers', { search: '' })).toBe('/buyers');
   });
 
@@ -30,10 +38,26 @@ describe('happy', () => {
   });
 
   it("writes the condition builder's drafts as the API's conditions", () => {
-    expect(toCondition({ field: 'currency', operator: 'one_of', value: 'eur, usd,' })).toEqual({ field: 'currency', operator: 'one_of', value: ['EUR', 'USD'] });
-    expect(toCondition({ field: 'card_scheme', operator: 'equals', value: ' Visa ' })).toEqual({ field: 'card_scheme', operator: 'equals', value: 'visa' });
-    expect(toCondition({ field: 'buyer_external_identifier', operator: 'prefix', value: 'VIP-' })).toEqual({ field: 'buyer_external_identifier', operator: 'prefix', value: 'VIP-' });
-    expect(toCondition({ field: 'merchant_initiated', operator: 'equals', value: 'false' })).toEqual({ field: 'merchant_initiated', operator: 'equals', value: false });
+    expect(toCondition({ field: 'currency', operator: 'one_of', value: 'eur, usd,' })).toEqual({
+      field: 'currency',
+      operator: 'one_of',
+      value: ['EUR', 'USD'],
+    });
+    expect(toCondition({ field: 'card_scheme', operator: 'equals', value: ' Visa ' })).toEqual({
+      field: 'card_scheme',
+      operator: 'equals',
+      value: 'visa',
+    });
+    expect(toCondition({ field: 'buyer_external_identifier', operator: 'prefix', value: 'VIP-' })).toEqual({
+      field: 'buyer_external_identifier',
+      operator: 'prefix',
+      value: 'VIP-',
+    });
+    expect(toCondition({ field: 'merchant_initiated', operator: 'equals', value: 'false' })).toEqual({
+      field: 'merchant_initiated',
+      operator: 'equals',
+      value: false,
+    });
   });
 });
 
@@ -44,8 +68,20 @@ describe('errors', () => {
   });
 
   it("shows the spec's error message, and each field of a 422", () => {
-    expect(errorMessage(409, { type: 'error', code: 'duplicate_record', message: 'A key with this name exists' })).toEqual({ code: 'duplicate_record', message: 'A key with this name exists' });
-    expect(errorMessage(422, { detail: [{ loc: ['body', 'amount'], msg: 'must be >= 1', type: 'value_error' }, { loc: ['body', 'currency'], msg: 'required' }] })).toEqual({ code: 'validation_error', message: 'amount: must be >= 1; currency: required' });
-    expect(errorMessage(502, '<html>Bad gateway</html>')).toEqual({ code: 'http_error', message: 'The server answered 502' });
+    expect(
+      errorMessage(409, { type: 'error', code: 'duplicate_record', message: 'A key with this name exists' }),
+    ).toEqual({ code: 'duplicate_record', message: 'A key with this name exists' });
+    expect(
+      errorMessage(422, {
+        detail: [
+          { loc: ['body', 'amount'], msg: 'must be >= 1', type: 'value_error' },
+          { loc: ['body', 'currency'], msg: 'required' },
+        ],
+      }),
+    ).toEqual({ code: 'validation_error', message: 'amount: must be >= 1; currency: required' });
+    expect(errorMessage(502, '<html>Bad gateway</html>')).toEqual({
+      code: 'http_error',
+      message: 'The server answered 502',
+    });
   });
 });

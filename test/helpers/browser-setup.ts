@@ -8,6 +8,9 @@ import { ROOT } from './spawn-server.ts';
  * CI builds it from scratch before (`npm run build:console` in .ci/run).
  */
 export default function setup(): void {
-  const result = spawnSync(process.execPath, [path.join(ROOT, 'bin', 'build.mjs'), '--console', '--if-stale'], { cwd: ROOT, stdio: 'inherit' });
+  const result = spawnSync(process.execPath, [path.join(ROOT, 'bin', 'build.mjs'), '--console', '--if-stale'], {
+    cwd: ROOT,
+    stdio: 'inherit',
+  });
   if (result.status !== 0) throw new Error(`building the console failed (exit ${result.status ?? result.signal})`);
 }

@@ -21,7 +21,10 @@ export interface ConsoleUser {
 }
 
 /** Runs `svc users create` for each user on the server's data directory; fills in their set-up tokens. */
-export function createUsersBeforeStart(users: Array<Omit<ConsoleUser, 'token'>>): { users: ConsoleUser[]; beforeStart: (env: Record<string, string>) => Promise<void> } {
+export function createUsersBeforeStart(users: Array<Omit<ConsoleUser, 'token'>>): {
+  users: ConsoleUser[];
+  beforeStart: (env: Record<string, string>) => Promise<void>;
+} {
   const created: ConsoleUser[] = users.map((u) => ({ ...u, token: '' }));
   return {
     users: created,
@@ -30,7 +33,11 @@ export function createUsersBeforeStart(users: Array<Omit<ConsoleUser, 'token'>>)
       try {
         for (const user of created) {
           const lines: string[] = [];
-          const code = await usersCommand(runtime.deps, ['create', '--email', user.email, ...user.roles.flatMap((r) => ['--role', r])], (line) => lines.push(line));
+          const code = await usersCommand(
+            runtime.deps,
+            ['create', '--email', user.email, ...user.roles.flatMap((r) => ['--role', r])],
+            (line) => lines.push(line),
+          );
           expect(code, lines.join('\n')).toBe(0);
           const link = lines.find((line) => line.includes('/dashboard/setup?token='))!;
           user.token = new URL(link).searchParams.get('token')!;
@@ -78,11 +85,17 @@ export async function heading(page: Page, name: string | RegExp): Promise<void> 
 export async function openConsolePage(page: Page, base: string, path: string, title: string | RegExp): Promise<void> {
   await page.goto(`${base}/dashboard${path}`);
   await heading(page, title);
-  await page.getByText('Loading…').first().waitFor({ state: 'detached', timeout: 15_000 }).catch(() => undefined);
+  await page
+    .getByText('Loading…')
+    .first()
+    .waitFor({ state: 'detached', timeout: 15_000 })
+    .catch(() => undefined);
 }
 
 /** Serious and critical accessibility violations (axe-core), as "rule: target" lines. */
 export async function axeProblems(page: Page): Promise<string[]> {
   const result = await new AxeBuilder({ page: page as never }).analyze();
-  return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').flatMap((v) => v.nodes.map((n) => `${v.id} (${v.impact}): ${n.target.join(' ')}`));
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .flatMap((v) => v.nodes.map((n) => `${v.id} (${v.impact}): ${n.target.join(' ')}`));
 }

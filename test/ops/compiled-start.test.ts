@@ -85,7 +85,9 @@ describe('happy', () => {
     expect(dashboard.status).toBe(200);
     const asset = /\/dashboard\/assets\/index-[\w-]+\.js/.exec(await dashboard.text())?.[0];
     expect(asset).toBeDefined();
-    expect((await fetch(`${server.baseUrl}${asset}`)).headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect((await fetch(`${server.baseUrl}${asset}`)).headers.get('cache-control')).toBe(
+      'public, max-age=31536000, immutable',
+    );
     expect(server.output()).not.toContain('refused:');
     expect(await server.stop('SIGTERM')).toBe(0);
   });
@@ -136,7 +138,9 @@ describe('happy', () => {
   });
 
   it("tells the console's build (dist/console/) current, stale or missing by console/'s times, on its own", async () => {
-    const { consoleState } = (await import(pathToFileURL(path.join(ROOT, 'bin', 'build.mjs')).href)) as { consoleState(root: string): string };
+    const { consoleState } = (await import(pathToFileURL(path.join(ROOT, 'bin', 'build.mjs')).href)) as {
+      consoleState(root: string): string;
+    };
     const root = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-console-state-'));
     try {
       const at = (file: string, seconds: number) => fs.utimesSync(path.join(root, file), seconds, seconds);

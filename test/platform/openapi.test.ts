@@ -35,7 +35,13 @@ describe('happy', () => {
     const routes: Array<{ method: string; url: string; public: boolean; config: { credential?: string } }> = [];
     for (const route of t.registeredRoutes) {
       // The reference and the console's pages are pages, not operations (schema.hide).
-      if (route.url.startsWith('/docs') || route.url === '/openapi.json' || route.method === 'HEAD' || (route.schema as { hide?: boolean } | undefined)?.hide) continue;
+      if (
+        route.url.startsWith('/docs') ||
+        route.url === '/openapi.json' ||
+        route.method === 'HEAD' ||
+        (route.schema as { hide?: boolean } | undefined)?.hide
+      )
+        continue;
       routes.push(route);
     }
     expect(routes.length).toBeGreaterThan(3);

@@ -281,7 +281,9 @@ afterAll(async () => {
 const CONSOLE_FILES = ['/dashboard/*', '/dashboard/assets/*'];
 
 function walkedRoutes() {
-  return t.registeredRoutes.filter((route) => route.method !== 'HEAD' && !route.url.startsWith('/test-only') && !CONSOLE_FILES.includes(route.url));
+  return t.registeredRoutes.filter(
+    (route) => route.method !== 'HEAD' && !route.url.startsWith('/test-only') && !CONSOLE_FILES.includes(route.url),
+  );
 }
 
 async function callRoute(route: ReturnType<typeof walkedRoutes>[number]): Promise<number[]> {

@@ -25,19 +25,50 @@ export function ApiKeysPage({ scopes }: PageProps): JSX.Element {
   return (
     <section>
       <PageHeader title="API keys" />
-      {canWrite ? <CreateKey onCreated={(key) => (setCreated(key), list.reload())} /> : null}
+      {canWrite ? (
+        <CreateKey
+          onCreated={(key) => {
+            setCreated(key);
+            list.reload();
+          }}
+        />
+      ) : null}
       {created?.private_key ? <PrivateKey pair={created} onDone={() => setCreated(null)} /> : null}
       <ErrorNotice error={remove.error} />
-      <ListTable list={list} caption="API key pairs" empty="No API key yet." rowKey={(k) => k.id} columns={[
-        { title: 'Name', cell: (k) => k.display_name },
-        { title: 'Key id (kid)', cell: (k) => <code class="wrap">{k.thumbprint}</code> },
-        { title: 'Merchant account', cell: (k) => k.merchant_account_id ?? 'every account' },
-        { title: 'State', cell: (k) => <Status value={k.active ? 'active' : 'revoked'} /> },
-        { title: 'Created', cell: (k) => dateTime(k.created_at) },
-        ...(canWrite
-          ? [{ title: 'Delete', cell: (k: ApiKeyPair) => <ConfirmAction label={`Delete ${k.display_name}`} danger question="Delete this key? Its tokens stop working at once." confirmLabel="Delete" onConfirm={() => remove.run(async () => (await del(`/api-key-pairs/${k.id}`), list.reload()))} /> }]
-          : []),
-      ]} />
+      <ListTable
+        list={list}
+        caption="API key pairs"
+        empty="No API key yet."
+        rowKey={(k) => k.id}
+        columns={[
+          { title: 'Name', cell: (k) => k.display_name },
+          { title: 'Key id (kid)', cell: (k) => <code class="wrap">{k.thumbprint}</code> },
+          { title: 'Merchant account', cell: (k) => k.merchant_account_id ?? 'every account' },
+          { title: 'State', cell: (k) => <Status value={k.active ? 'active' : 'revoked'} /> },
+          { title: 'Created', cell: (k) => dateTime(k.created_at) },
+          ...(canWrite
+            ? [
+                {
+                  title: 'Delete',
+                  cell: (k: ApiKeyPair) => (
+                    <ConfirmAction
+                      label={`Delete ${k.display_name}`}
+                      danger
+                      question="Delete this key? Its tokens stop working at once."
+                      confirmLabel="Delete"
+                      onConfirm={() =>
+                        remove.run(async () => {
+                          await del(`/api-key-pairs/${k.id}`);
+                          list.reload();
+                        })
+                      }
+                    />
+                  ),
+                },
+              ]
+            : []),
+        ]}
+      />
     </section>
   );
 }
@@ -57,7 +88,13 @@ function CreateKey({ onCreated }: { onCreated: (key: ApiKeyPair) => void }): JSX
       <h2>Create an API key</h2>
       <ErrorNotice error={action.error} />
       <Field label="Name" hint="e.g. the system that will hold the private key">
-        <input name="display_name" required maxLength={200} value={name} onInput={(e) => setName(e.currentTarget.value)} />
+        <input
+          name="display_name"
+          required
+          maxLength={200}
+          value={name}
+          onInput={(e) => setName(e.currentTarget.value)}
+        />
       </Field>
       <button type="submit" disabled={action.busy}>
         Create key
@@ -72,9 +109,17 @@ function PrivateKey({ pair, onDone }: { pair: ApiKeyPair; onDone: () => void }):
     <section class="card once" aria-labelledby="private-key-title">
       <h2 id="private-key-title">Private key of {pair.display_name}</h2>
       <p>
-        <strong>Copy it now: it is shown this once and cannot be shown again.</strong> Keep it in your secret store; it signs the tokens of this key (kid {pair.thumbprint}).
+        <strong>Copy it now: it is shown this once and cannot be shown again.</strong> Keep it in your secret store; it
+        signs the tokens of this key (kid {pair.thumbprint}).
       </p>
-      <textarea readOnly rows={8} class="mono" aria-label="Private key (PEM)" data-testid="private-key" value={pair.private_key ?? ''} />
+      <textarea
+        readOnly
+        rows={8}
+        class="mono"
+        aria-label="Private key (PEM)"
+        data-testid="private-key"
+        value={pair.private_key ?? ''}
+      />
       <button type="button" onClick={onDone}>
         I have stored it
       </button>

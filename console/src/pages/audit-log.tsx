@@ -20,7 +20,14 @@ export function AuditLogPage(_props: PageProps): JSX.Element {
   return (
     <section>
       <PageHeader title="Audit log" />
-      <form class="filters" role="search" aria-label="Filter the audit log" onSubmit={(e) => (e.preventDefault(), setResourceType(draft))}>
+      <form
+        class="filters"
+        aria-label="Filter the audit log"
+        onSubmit={(e) => {
+          e.preventDefault();
+          setResourceType(draft);
+        }}
+      >
         <Field label="Resource type" hint="e.g. transaction, payment-service, api-key-pair">
           <input name="resource_type" value={draft} onInput={(e) => setDraft(e.currentTarget.value)} />
         </Field>
@@ -28,12 +35,18 @@ export function AuditLogPage(_props: PageProps): JSX.Element {
           <button type="submit">Apply</button>
         </div>
       </form>
-      <ListTable list={list} caption="Audit log" empty="Nothing recorded yet." rowKey={(e) => e.id} columns={[
-        { title: 'When', cell: (e) => dateTime(e.timestamp) },
-        { title: 'Who', cell: (e) => e.user.name ?? e.user.id ?? '—' },
-        { title: 'Action', cell: (e) => label(e.action) },
-        { title: 'Resource', cell: (e) => `${label(e.resource.type)}: ${e.resource.name || e.resource.id}` },
-      ]} />
+      <ListTable
+        list={list}
+        caption="Audit log"
+        empty="Nothing recorded yet."
+        rowKey={(e) => e.id}
+        columns={[
+          { title: 'When', cell: (e) => dateTime(e.timestamp) },
+          { title: 'Who', cell: (e) => e.user.name ?? e.user.id ?? '—' },
+          { title: 'Action', cell: (e) => label(e.action) },
+          { title: 'Resource', cell: (e) => `${label(e.resource.type)}: ${e.resource.name || e.resource.id}` },
+        ]}
+      />
     </section>
   );
 }

@@ -12,7 +12,12 @@ interface Buyer {
   id: string;
   display_name: string | null;
   external_identifier: string | null;
-  billing_details: { first_name?: string | null; last_name?: string | null; email_address?: string | null; phone_number?: string | null } | null;
+  billing_details: {
+    first_name?: string | null;
+    last_name?: string | null;
+    email_address?: string | null;
+    phone_number?: string | null;
+  } | null;
   created_at: string;
 }
 interface StoredMethod {
@@ -30,7 +35,14 @@ export function BuyersPage(_props: PageProps): JSX.Element {
   return (
     <section>
       <PageHeader title="Buyers" />
-      <form class="filters" role="search" aria-label="Search buyers" onSubmit={(e) => (e.preventDefault(), setSearch(draft))}>
+      <form
+        class="filters"
+        aria-label="Search buyers"
+        onSubmit={(e) => {
+          e.preventDefault();
+          setSearch(draft);
+        }}
+      >
         <Field label="Name or external identifier starts with">
           <input type="search" name="search" value={draft} onInput={(e) => setDraft(e.currentTarget.value)} />
         </Field>
@@ -38,12 +50,18 @@ export function BuyersPage(_props: PageProps): JSX.Element {
           <button type="submit">Search</button>
         </div>
       </form>
-      <ListTable list={list} caption="Buyers" empty="No buyer matches." rowKey={(b) => b.id} columns={[
-        { title: 'Name', cell: (b) => <Link href={`/buyers/${b.id}`}>{b.display_name ?? b.id}</Link> },
-        { title: 'External identifier', cell: (b) => b.external_identifier ?? '—' },
-        { title: 'E-mail', cell: (b) => b.billing_details?.email_address ?? '—' },
-        { title: 'Created', cell: (b) => dateTime(b.created_at) },
-      ]} />
+      <ListTable
+        list={list}
+        caption="Buyers"
+        empty="No buyer matches."
+        rowKey={(b) => b.id}
+        columns={[
+          { title: 'Name', cell: (b) => <Link href={`/buyers/${b.id}`}>{b.display_name ?? b.id}</Link> },
+          { title: 'External identifier', cell: (b) => b.external_identifier ?? '—' },
+          { title: 'E-mail', cell: (b) => b.billing_details?.email_address ?? '—' },
+          { title: 'Created', cell: (b) => dateTime(b.created_at) },
+        ]}
+      />
     </section>
   );
 }
@@ -51,7 +69,7 @@ export function BuyersPage(_props: PageProps): JSX.Element {
 export function BuyerPage({ params }: PageProps): JSX.Element {
   const id = params.id!;
   const buyer = useAsync(() => get<Buyer>(`/buyers/${encodeURIComponent(id)}`), id);
-  const methods = useCursorList<StoredMethod>("/payment-methods", { buyer_id: id });
+  const methods = useCursorList<StoredMethod>('/payment-methods', { buyer_id: id });
   if (buyer.error) return <ErrorNotice error={buyer.error} />;
   if (!buyer.data) return <Loading />;
   const b = buyer.data;
@@ -78,11 +96,17 @@ export function BuyerPage({ params }: PageProps): JSX.Element {
       </dl>
       <section class="card">
         <h2>Stored payment methods</h2>
-        <ListTable list={methods} caption="Stored payment methods" empty="No stored payment method." rowKey={(m) => m.id} columns={[
-          { title: 'Method', cell: (m) => m.scheme ?? m.method },
-          { title: 'Card', cell: (m) => (m.label ? `•••• ${m.label}` : '—') },
-          { title: 'Expires', cell: (m) => m.expiration_date ?? '—' },
-        ]} />
+        <ListTable
+          list={methods}
+          caption="Stored payment methods"
+          empty="No stored payment method."
+          rowKey={(m) => m.id}
+          columns={[
+            { title: 'Method', cell: (m) => m.scheme ?? m.method },
+            { title: 'Card', cell: (m) => (m.label ? `•••• ${m.label}` : '—') },
+            { title: 'Expires', cell: (m) => m.expiration_date ?? '—' },
+          ]}
+        />
       </section>
     </section>
   );

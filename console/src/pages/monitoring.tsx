@@ -22,12 +22,21 @@ export function MonitoringPage({ scopes }: PageProps): JSX.Element {
   return (
     <section>
       <PageHeader title="Monitoring" />
-      <ListTable list={list} caption="Monitoring incidents" empty="No incident: every monitored rate is healthy." rowKey={(i) => i.id} columns={[
-        { title: 'Metric', cell: (i) => i.display_name },
-        { title: 'Opened', cell: (i) => dateTime(i.created_at) },
-        { title: 'State', cell: (i) => <Status value={i.closed_at ? 'closed' : 'open'} /> },
-        { title: 'Notes', cell: (i) => (canWrite ? <Acknowledge incident={i} onDone={list.reload} /> : (i.notes ?? '—')) },
-      ]} />
+      <ListTable
+        list={list}
+        caption="Monitoring incidents"
+        empty="No incident: every monitored rate is healthy."
+        rowKey={(i) => i.id}
+        columns={[
+          { title: 'Metric', cell: (i) => i.display_name },
+          { title: 'Opened', cell: (i) => dateTime(i.created_at) },
+          { title: 'State', cell: (i) => <Status value={i.closed_at ? 'closed' : 'open'} /> },
+          {
+            title: 'Notes',
+            cell: (i) => (canWrite ? <Acknowledge incident={i} onDone={list.reload} /> : (i.notes ?? '—')),
+          },
+        ]}
+      />
     </section>
   );
 }
@@ -36,9 +45,23 @@ function Acknowledge({ incident, onDone }: { incident: Incident; onDone: () => v
   const [notes, setNotes] = useState(incident.notes ?? '');
   const action = useAction();
   return (
-    <form class="inline" onSubmit={(e) => (e.preventDefault(), void action.run(async () => (await put(`/monitoring/incidents/${incident.id}`, { notes: notes || null }), onDone())))}>
+    <form
+      class="inline"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void action.run(async () => {
+          await put(`/monitoring/incidents/${incident.id}`, { notes: notes || null });
+          onDone();
+        });
+      }}
+    >
       <ErrorNotice error={action.error} />
-      <input aria-label={`Notes on ${incident.display_name}`} maxLength={1000} value={notes} onInput={(e) => setNotes(e.currentTarget.value)} />
+      <input
+        aria-label={`Notes on ${incident.display_name}`}
+        maxLength={1000}
+        value={notes}
+        onInput={(e) => setNotes(e.currentTarget.value)}
+      />
       <button type="submit" class="secondary" disabled={action.busy}>
         Acknowledge
       </button>

@@ -42,20 +42,44 @@ export function OverviewPage({ scopes }: PageProps): JSX.Element {
   return (
     <section>
       <PageHeader title="Overview">
-        <div class="segmented" role="group" aria-label="Period">
+        <fieldset class="segmented">
+          <legend class="visually-hidden">Period</legend>
           {(Object.keys(PERIODS) as Period[]).map((p) => (
-            <button type="button" key={p} class={p === period ? '' : 'secondary'} aria-pressed={p === period} onClick={() => setPeriod(p)}>
+            <button
+              type="button"
+              key={p}
+              class={p === period ? '' : 'secondary'}
+              aria-pressed={p === period}
+              onClick={() => setPeriod(p)}
+            >
               {p}
             </button>
           ))}
-        </div>
+        </fieldset>
         <Field label="Currency">
-          <input name="currency" size={4} maxLength={3} value={currency} onChange={(e) => setCurrency(e.currentTarget.value.toUpperCase())} />
+          <input
+            name="currency"
+            size={4}
+            maxLength={3}
+            value={currency}
+            onChange={(e) => setCurrency(e.currentTarget.value.toUpperCase())}
+          />
         </Field>
       </PageHeader>
       <div class="metrics">
-        <Metric title="Volume" metric="volume" range={PERIODS[period]} currency={currency} format={(v) => money(v, currency)} />
-        <Metric title="Transactions" metric="transactions" range={PERIODS[period]} format={(v) => (v === null ? '—' : String(Math.round(v)))} />
+        <Metric
+          title="Volume"
+          metric="volume"
+          range={PERIODS[period]}
+          currency={currency}
+          format={(v) => money(v, currency)}
+        />
+        <Metric
+          title="Transactions"
+          metric="transactions"
+          range={PERIODS[period]}
+          format={(v) => (v === null ? '—' : String(Math.round(v)))}
+        />
         <Metric title="Authorization rate" metric="auth_rate" range={PERIODS[period]} format={percent} rate />
       </div>
       {hasScope(scopes, 'monitoring.read') ? <OpenIncidents /> : null}
@@ -63,22 +87,46 @@ export function OverviewPage({ scopes }: PageProps): JSX.Element {
   );
 }
 
-function Metric(props: { title: string; metric: string; range: string; currency?: string; format: (v: number | null) => string; rate?: boolean }): JSX.Element {
-  const url = withQuery(`/metrics-explorer/authorization/metrics/${props.metric}/totals`, { datetime_range: props.range, currency: props.currency });
+function Metric(props: {
+  title: string;
+  metric: string;
+  range: string;
+  currency?: string;
+  format: (v: number | null) => string;
+  rate?: boolean;
+}): JSX.Element {
+  const url = withQuery(`/metrics-explorer/authorization/metrics/${props.metric}/totals`, {
+    datetime_range: props.range,
+    currency: props.currency,
+  });
   const totals = useAsync(() => get<Totals>(url), url);
   const t = totals.data;
   const delta = t?.summary.delta;
   return (
     <section class="card metric">
       <h2>{props.title}</h2>
-      {totals.error ? <ErrorNotice error={totals.error} /> : !t ? <Loading /> : (
+      {totals.error ? (
+        <ErrorNotice error={totals.error} />
+      ) : !t ? (
+        <Loading />
+      ) : (
         <>
           <p class="figure">{props.format(t.summary.current.value)}</p>
           <p class="muted">
             Previous period: {props.format(t.summary.previous?.value ?? null)}
-            {delta === null || delta === undefined ? '' : props.rate ? ` (${delta >= 0 ? '+' : ''}${(delta * 100).toFixed(1)} points)` : ` (${delta >= 0 ? '+' : ''}${delta.toFixed(1)} %)`}
+            {delta === null || delta === undefined
+              ? ''
+              : props.rate
+                ? ` (${delta >= 0 ? '+' : ''}${(delta * 100).toFixed(1)} points)`
+                : ` (${delta >= 0 ? '+' : ''}${delta.toFixed(1)} %)`}
           </p>
-          <PeriodChart title={`${props.title}: this period and the previous one`} times={times(t.series.current)} current={t.series.current.values} previous={t.series.previous?.values ?? null} format={props.format} />
+          <PeriodChart
+            title={`${props.title}: this period and the previous one`}
+            times={times(t.series.current)}
+            current={t.series.current.values}
+            previous={t.series.previous?.values ?? null}
+            format={props.format}
+          />
         </>
       )}
     </section>
@@ -91,7 +139,13 @@ function OpenIncidents(): JSX.Element {
   return (
     <section class="card">
       <h2>Open monitoring incidents</h2>
-      {incidents.error ? <ErrorNotice error={incidents.error} /> : !incidents.data ? <Loading /> : open.length === 0 ? <Empty>No open incident.</Empty> : (
+      {incidents.error ? (
+        <ErrorNotice error={incidents.error} />
+      ) : !incidents.data ? (
+        <Loading />
+      ) : open.length === 0 ? (
+        <Empty>No open incident.</Empty>
+      ) : (
         <ul class="plain">
           {open.map((i) => (
             <li key={i.id}>

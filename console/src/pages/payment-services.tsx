@@ -46,14 +46,37 @@ export function PaymentServicesPage({ scopes }: PageProps): JSX.Element {
     <section>
       <PageHeader title="Payment services" />
       <ErrorNotice error={toggle.error} />
-      <ListTable list={list} caption="Payment services" empty="No payment service is connected yet." rowKey={(s) => s.id} columns={[
-        { title: 'Name', cell: (s) => s.display_name },
-        { title: 'Provider', cell: (s) => s.payment_service_definition_id },
-        { title: 'Currencies', cell: (s) => s.accepted_currencies.join(', ') || '—' },
-        { title: 'Countries', cell: (s) => (s.accepted_countries.length > 8 ? `${s.accepted_countries.length} countries` : s.accepted_countries.join(', ') || '—') },
-        { title: 'State', cell: (s) => <Status value={s.active ? 'active' : 'disabled'} /> },
-        ...(canWrite ? [{ title: 'Action', cell: (s: PaymentService) => <button type="button" class="secondary" onClick={() => void setActive(s)}>{s.active ? `Disable ${s.display_name}` : `Enable ${s.display_name}`}</button> }] : []),
-      ]} />
+      <ListTable
+        list={list}
+        caption="Payment services"
+        empty="No payment service is connected yet."
+        rowKey={(s) => s.id}
+        columns={[
+          { title: 'Name', cell: (s) => s.display_name },
+          { title: 'Provider', cell: (s) => s.payment_service_definition_id },
+          { title: 'Currencies', cell: (s) => s.accepted_currencies.join(', ') || '—' },
+          {
+            title: 'Countries',
+            cell: (s) =>
+              s.accepted_countries.length > 8
+                ? `${s.accepted_countries.length} countries`
+                : s.accepted_countries.join(', ') || '—',
+          },
+          { title: 'State', cell: (s) => <Status value={s.active ? 'active' : 'disabled'} /> },
+          ...(canWrite
+            ? [
+                {
+                  title: 'Action',
+                  cell: (s: PaymentService) => (
+                    <button type="button" class="secondary" onClick={() => void setActive(s)}>
+                      {s.active ? `Disable ${s.display_name}` : `Enable ${s.display_name}`}
+                    </button>
+                  ),
+                },
+              ]
+            : []),
+        ]}
+      />
       {canWrite ? <Definitions /> : null}
     </section>
   );
@@ -64,17 +87,32 @@ function Definitions(): JSX.Element {
   return (
     <section class="card">
       <h2>Connect a provider</h2>
-      <ListTable list={list} caption="Payment service definitions" empty="No provider definitions." rowKey={(d) => d.id} columns={[
-        { title: 'Provider', cell: (d) => d.display_name },
-        { title: 'Method', cell: (d) => d.method },
-        { title: 'Mode', cell: (d) => d.mode },
-        { title: 'Connect', cell: (d) => <Link href={`/payment-services/connect/${encodeURIComponent(d.id)}`}>Connect {d.display_name}</Link> },
-      ]} />
+      <ListTable
+        list={list}
+        caption="Payment service definitions"
+        empty="No provider definitions."
+        rowKey={(d) => d.id}
+        columns={[
+          { title: 'Provider', cell: (d) => d.display_name },
+          { title: 'Method', cell: (d) => d.method },
+          { title: 'Mode', cell: (d) => d.mode },
+          {
+            title: 'Connect',
+            cell: (d) => (
+              <Link href={`/payment-services/connect/${encodeURIComponent(d.id)}`}>Connect {d.display_name}</Link>
+            ),
+          },
+        ]}
+      />
     </section>
   );
 }
 
-const list = (text: string) => text.split(/[\s,]+/).map((s) => s.trim().toUpperCase()).filter(Boolean);
+const list = (text: string) =>
+  text
+    .split(/[\s,]+/)
+    .map((s) => s.trim().toUpperCase())
+    .filter(Boolean);
 
 /** A form generated from the definition's fields; secret fields are write-only (never read back). */
 export function ConnectPaymentServicePage({ params }: PageProps): JSX.Element {
@@ -92,7 +130,8 @@ function ConnectForm({ definition }: { definition: Definition }): JSX.Element {
   const [countries, setCountries] = useState('');
   const [verified, setVerified] = useState(false);
   const action = useAction();
-  const fields = () => definition.fields.filter((f) => (values[f.key] ?? '') !== '').map((f) => ({ key: f.key, value: values[f.key]! }));
+  const fields = () =>
+    definition.fields.filter((f) => (values[f.key] ?? '') !== '').map((f) => ({ key: f.key, value: values[f.key]! }));
   const verify = () =>
     action.run(async () => {
       setVerified(false);
@@ -102,7 +141,13 @@ function ConnectForm({ definition }: { definition: Definition }): JSX.Element {
   const submit = (e: Event) => {
     e.preventDefault();
     void action.run(async () => {
-      await post('/payment-services', { display_name: name, payment_service_definition_id: definition.id, fields: fields(), accepted_currencies: list(currencies), accepted_countries: list(countries) });
+      await post('/payment-services', {
+        display_name: name,
+        payment_service_definition_id: definition.id,
+        fields: fields(),
+        accepted_currencies: list(currencies),
+        accepted_countries: list(countries),
+      });
       navigate('/payment-services');
     });
   };
@@ -116,16 +161,40 @@ function ConnectForm({ definition }: { definition: Definition }): JSX.Element {
         <ErrorNotice error={action.error} />
         {verified ? <Success>The credentials passed the check.</Success> : null}
         <Field label="Name">
-          <input name="display_name" required maxLength={200} value={name} onInput={(e) => setName(e.currentTarget.value)} />
+          <input
+            name="display_name"
+            required
+            maxLength={200}
+            value={name}
+            onInput={(e) => setName(e.currentTarget.value)}
+          />
         </Field>
         {definition.fields.map((f) => (
-          <DefinitionInput key={f.key} field={f} value={values[f.key] ?? ''} onInput={(v) => setValues({ ...values, [f.key]: v })} />
+          <DefinitionInput
+            key={f.key}
+            field={f}
+            value={values[f.key] ?? ''}
+            onInput={(v) => setValues({ ...values, [f.key]: v })}
+          />
         ))}
-        <Field label="Accepted currencies" hint={`ISO codes, comma-separated (${definition.supported_currencies.slice(0, 6).join(', ')}${definition.supported_currencies.length > 6 ? ', …' : ''})`}>
-          <input name="accepted_currencies" required value={currencies} onInput={(e) => setCurrencies(e.currentTarget.value)} />
+        <Field
+          label="Accepted currencies"
+          hint={`ISO codes, comma-separated (${definition.supported_currencies.slice(0, 6).join(', ')}${definition.supported_currencies.length > 6 ? ', …' : ''})`}
+        >
+          <input
+            name="accepted_currencies"
+            required
+            value={currencies}
+            onInput={(e) => setCurrencies(e.currentTarget.value)}
+          />
         </Field>
         <Field label="Accepted countries" hint="ISO codes, comma-separated">
-          <input name="accepted_countries" required value={countries} onInput={(e) => setCountries(e.currentTarget.value)} />
+          <input
+            name="accepted_countries"
+            required
+            value={countries}
+            onInput={(e) => setCountries(e.currentTarget.value)}
+          />
         </Field>
         <div class="actions">
           <button type="button" class="secondary" disabled={action.busy} onClick={() => void verify()}>
@@ -140,20 +209,46 @@ function ConnectForm({ definition }: { definition: Definition }): JSX.Element {
   );
 }
 
-function DefinitionInput({ field, value, onInput }: { field: DefinitionField; value: string; onInput: (value: string) => void }): JSX.Element {
+function DefinitionInput({
+  field,
+  value,
+  onInput,
+}: {
+  field: DefinitionField;
+  value: string;
+  onInput: (value: string) => void;
+}): JSX.Element {
   const text = `${field.display_name}${field.required ? '' : ' (optional)'}`;
   if (field.format === 'boolean') {
     return (
       <label class="check">
-        <input type="checkbox" name={field.key} checked={value === 'true'} onChange={(e) => onInput(e.currentTarget.checked ? 'true' : '')} />
+        <input
+          type="checkbox"
+          name={field.key}
+          checked={value === 'true'}
+          onChange={(e) => onInput(e.currentTarget.checked ? 'true' : '')}
+        />
         {text}
       </label>
     );
   }
-  const common = { name: field.key, required: field.required, value, onInput: (e: Event) => onInput((e.currentTarget as HTMLInputElement).value) };
+  const common = {
+    name: field.key,
+    required: field.required,
+    value,
+    onInput: (e: Event) => onInput((e.currentTarget as HTMLInputElement).value),
+  };
   return (
     <Field label={text} hint={field.secret ? 'Secret: stored encrypted, never shown again' : undefined}>
-      {field.format === 'multiline' ? <textarea {...common} rows={4} /> : field.secret ? <input {...common} type="password" autocomplete="new-password" /> : field.format === 'number' ? <input {...common} type="number" /> : <input {...common} type="text" autocomplete="off" />}
+      {field.format === 'multiline' ? (
+        <textarea {...common} rows={4} />
+      ) : field.secret ? (
+        <input {...common} type="password" autocomplete="new-password" />
+      ) : field.format === 'number' ? (
+        <input {...common} type="number" />
+      ) : (
+        <input {...common} type="text" autocomplete="off" />
+      )}
     </Field>
   );
 }

@@ -28,7 +28,9 @@ export function ReportsPage({ scopes }: PageProps): JSX.Element {
   // The signed address of the file, fetched when asked for: it expires soon after.
   const fetchFile = (report: Report) =>
     download.run(async () => {
-      const { url } = await post<{ url: string }>(`/reports/${report.id}/executions/${report.latest_execution!.id}/url`);
+      const { url } = await post<{ url: string }>(
+        `/reports/${report.id}/executions/${report.latest_execution!.id}/url`,
+      );
       location.assign(url);
     });
   return (
@@ -36,14 +38,33 @@ export function ReportsPage({ scopes }: PageProps): JSX.Element {
       <PageHeader title="Reports" />
       {canWrite ? <CreateReport onCreated={list.reload} /> : null}
       <ErrorNotice error={download.error} />
-      <ListTable list={list} caption="Reports" empty="No report yet." rowKey={(r) => r.id} columns={[
-        { title: 'Name', cell: (r) => r.name },
-        { title: 'Model', cell: (r) => r.spec.model.replace(/_/g, ' ') },
-        { title: 'Schedule', cell: (r) => `${r.schedule}${r.schedule_enabled ? '' : ' (paused)'}` },
-        { title: 'Next run', cell: (r) => dateTime(r.next_execution_at) },
-        { title: 'Latest run', cell: (r) => (r.latest_execution ? <Status value={r.latest_execution.status} /> : '—') },
-        { title: 'File', cell: (r) => (r.latest_execution?.status === 'succeeded' ? <button type="button" class="secondary" onClick={() => void fetchFile(r)}>Download {r.name}</button> : '—') },
-      ]} />
+      <ListTable
+        list={list}
+        caption="Reports"
+        empty="No report yet."
+        rowKey={(r) => r.id}
+        columns={[
+          { title: 'Name', cell: (r) => r.name },
+          { title: 'Model', cell: (r) => r.spec.model.replace(/_/g, ' ') },
+          { title: 'Schedule', cell: (r) => `${r.schedule}${r.schedule_enabled ? '' : ' (paused)'}` },
+          { title: 'Next run', cell: (r) => dateTime(r.next_execution_at) },
+          {
+            title: 'Latest run',
+            cell: (r) => (r.latest_execution ? <Status value={r.latest_execution.status} /> : '—'),
+          },
+          {
+            title: 'File',
+            cell: (r) =>
+              r.latest_execution?.status === 'succeeded' ? (
+                <button type="button" class="secondary" onClick={() => void fetchFile(r)}>
+                  Download {r.name}
+                </button>
+              ) : (
+                '—'
+              ),
+          },
+        ]}
+      />
       <p>
         <button type="button" class="secondary" onClick={list.reload}>
           Refresh
@@ -56,11 +77,18 @@ export function ReportsPage({ scopes }: PageProps): JSX.Element {
 function CreateReport({ onCreated }: { onCreated: () => void }): JSX.Element {
   const [form, setForm] = useState({ name: '', model: 'transactions', schedule: 'once', timezone: 'Etc/UTC' });
   const action = useAction();
-  const set = (key: keyof typeof form) => (e: Event) => setForm({ ...form, [key]: (e.currentTarget as HTMLInputElement).value });
+  const set = (key: keyof typeof form) => (e: Event) =>
+    setForm({ ...form, [key]: (e.currentTarget as HTMLInputElement).value });
   const submit = (e: Event) => {
     e.preventDefault();
     void action.run(async () => {
-      await post('/reports', { name: form.name, schedule: form.schedule, schedule_enabled: true, schedule_timezone: form.timezone, spec: { model: form.model, params: {} } });
+      await post('/reports', {
+        name: form.name,
+        schedule: form.schedule,
+        schedule_enabled: true,
+        schedule_timezone: form.timezone,
+        spec: { model: form.model, params: {} },
+      });
       setForm({ ...form, name: '' });
       onCreated();
     });

@@ -58,7 +58,8 @@ const LOWER = new Set(['payment_method', 'card_scheme']);
 /** A draft as the API's condition: lists split on commas, codes cased, booleans as booleans. */
 export function toCondition(draft: ConditionDraft): Condition {
   const spec = BUILDER_FIELDS.find((f) => f.field === draft.field);
-  const clean = (s: string) => (spec?.upper ? s.trim().toUpperCase() : LOWER.has(draft.field) ? s.trim().toLowerCase() : s.trim());
+  const clean = (s: string) =>
+    spec?.upper ? s.trim().toUpperCase() : LOWER.has(draft.field) ? s.trim().toLowerCase() : s.trim();
   if (spec?.boolean) return { field: draft.field, operator: 'equals', value: draft.value === 'true' };
   if (draft.operator === 'one_of' || draft.operator === 'not_one_of') {
     return { field: draft.field, operator: draft.operator, value: draft.value.split(',').map(clean).filter(Boolean) };
@@ -68,7 +69,11 @@ export function toCondition(draft: ConditionDraft): Condition {
 
 /** A condition in words: "currency one of EUR, USD". */
 export function describeCondition(c: { field: string; operator: string; key?: string | null; value: unknown }): string {
-  const value = Array.isArray(c.value) ? c.value.join(', ') : typeof c.value === 'object' && c.value !== null ? JSON.stringify(c.value) : String(c.value);
+  const value = Array.isArray(c.value)
+    ? c.value.join(', ')
+    : typeof c.value === 'object' && c.value !== null
+      ? JSON.stringify(c.value)
+      : String(c.value);
   return `${c.field.replace(/_/g, ' ')}${c.key ? ` [${c.key}]` : ''} ${c.operator.replace(/_/g, ' ')} ${value}`;
 }
 

@@ -28,7 +28,10 @@ export function RoutingPage({ scopes }: PageProps): JSX.Element {
   const base = `/flows/${flow}/actions/${current}/rules`;
   const rules = useAsync(() => get<ListPage<FlowRule>>(`${base}?limit=100`), base);
   const canWrite = hasScope(scopes, 'flows.write');
-  const changed = () => (rules.reload(), setDryRunTick(dryRunTick + 1));
+  const changed = () => {
+    rules.reload();
+    setDryRunTick(dryRunTick + 1);
+  };
   return (
     <section>
       <PageHeader title="Routing" />
@@ -50,7 +53,13 @@ export function RoutingPage({ scopes }: PageProps): JSX.Element {
       </div>
       <div class="split">
         <div>
-          {rules.error ? <ErrorNotice error={rules.error} /> : !rules.data ? <Loading /> : <RuleList base={base} rules={rules.data.items} canWrite={canWrite} onChange={changed} />}
+          {rules.error ? (
+            <ErrorNotice error={rules.error} />
+          ) : !rules.data ? (
+            <Loading />
+          ) : (
+            <RuleList base={base} rules={rules.data.items} canWrite={canWrite} onChange={changed} />
+          )}
           {canWrite ? <RuleForm key={base} base={base} action={current} flow={flow} onCreated={changed} /> : null}
         </div>
         <DryRun key={`${flow}-${current}-${dryRunTick}`} flow={flow} action={current} />
@@ -59,12 +68,30 @@ export function RoutingPage({ scopes }: PageProps): JSX.Element {
   );
 }
 
-function RuleList({ base, rules, canWrite, onChange }: { base: string; rules: FlowRule[]; canWrite: boolean; onChange: () => void }): JSX.Element {
+function RuleList({
+  base,
+  rules,
+  canWrite,
+  onChange,
+}: {
+  base: string;
+  rules: FlowRule[];
+  canWrite: boolean;
+  onChange: () => void;
+}): JSX.Element {
   const act = useAction();
   if (rules.length === 0) return <Empty>No rule for this action: the default applies to every transaction.</Empty>;
   const ids = rules.map((r) => r.id);
-  const reorder = (id: string, by: -1 | 1) => act.run(async () => (await put(`${base.slice(0, -'/rules'.length)}/rule-order`, { rule_ids: moved(ids, id, by) }), onChange()));
-  const toggle = (rule: FlowRule) => act.run(async () => (await put(`${base}/${rule.id}`, { enabled: !rule.enabled }), onChange()));
+  const reorder = (id: string, by: -1 | 1) =>
+    act.run(async () => {
+      await put(`${base.slice(0, -'/rules'.length)}/rule-order`, { rule_ids: moved(ids, id, by) });
+      onChange();
+    });
+  const toggle = (rule: FlowRule) =>
+    act.run(async () => {
+      await put(`${base}/${rule.id}`, { enabled: !rule.enabled });
+      onChange();
+    });
   return (
     <section class="card">
       <h2>Rules, in the order they are evaluated</h2>
@@ -78,14 +105,30 @@ function RuleList({ base, rules, canWrite, onChange }: { base: string; rules: Fl
               </strong>
               <Status value={rule.enabled ? 'enabled' : 'disabled'} />
             </div>
-            <p class="muted">{rule.conditions.length === 0 ? 'Every transaction' : rule.conditions.map(describeCondition).join(' and ')}</p>
+            <p class="muted">
+              {rule.conditions.length === 0
+                ? 'Every transaction'
+                : rule.conditions.map(describeCondition).join(' and ')}
+            </p>
             <p class="muted">Then: {JSON.stringify(rule.outcome)}</p>
             {canWrite ? (
               <div class="actions">
-                <button type="button" class="secondary" disabled={i === 0 || act.busy} onClick={() => void reorder(rule.id, -1)} aria-label={`Move rule ${rule.position} up`}>
+                <button
+                  type="button"
+                  class="secondary"
+                  disabled={i === 0 || act.busy}
+                  onClick={() => void reorder(rule.id, -1)}
+                  aria-label={`Move rule ${rule.position} up`}
+                >
                   Up
                 </button>
-                <button type="button" class="secondary" disabled={i === rules.length - 1 || act.busy} onClick={() => void reorder(rule.id, 1)} aria-label={`Move rule ${rule.position} down`}>
+                <button
+                  type="button"
+                  class="secondary"
+                  disabled={i === rules.length - 1 || act.busy}
+                  onClick={() => void reorder(rule.id, 1)}
+                  aria-label={`Move rule ${rule.position} down`}
+                >
                   Down
                 </button>
                 <button type="button" class="secondary" disabled={act.busy} onClick={() => void toggle(rule)}>

@@ -13,7 +13,13 @@ export function SignInPage({ session }: { session: DashboardSession | null }): J
     <main class="auth" id="main">
       <div class="auth-card">
         <p class="brand">svc dashboard</p>
-        {session?.stage === 'second-factor' ? <CodeForm /> : session?.stage === 'enrollment' ? <EnrollForm /> : <PasswordForm />}
+        {session?.stage === 'second-factor' ? (
+          <CodeForm />
+        ) : session?.stage === 'enrollment' ? (
+          <EnrollForm />
+        ) : (
+          <PasswordForm />
+        )}
       </div>
     </main>
   );
@@ -25,17 +31,33 @@ function PasswordForm(): JSX.Element {
   const action = useAction();
   const submit = (event: Event) => {
     event.preventDefault();
-    void action.run(async () => setSession(await post<DashboardSession>('/dashboard/api/session', { email, password }, NO_ACCOUNT)));
+    void action.run(async () =>
+      setSession(await post<DashboardSession>('/dashboard/api/session', { email, password }, NO_ACCOUNT)),
+    );
   };
   return (
     <form onSubmit={submit}>
       <h1>Sign in</h1>
       <ErrorNotice error={action.error} />
       <Field label="E-mail address">
-        <input type="email" name="email" autocomplete="username" required value={email} onInput={(e) => setEmail(e.currentTarget.value)} />
+        <input
+          type="email"
+          name="email"
+          autocomplete="username"
+          required
+          value={email}
+          onInput={(e) => setEmail(e.currentTarget.value)}
+        />
       </Field>
       <Field label="Password">
-        <input type="password" name="password" autocomplete="current-password" required value={password} onInput={(e) => setPassword(e.currentTarget.value)} />
+        <input
+          type="password"
+          name="password"
+          autocomplete="current-password"
+          required
+          value={password}
+          onInput={(e) => setPassword(e.currentTarget.value)}
+        />
       </Field>
       <button type="submit" disabled={action.busy}>
         Sign in
@@ -47,7 +69,16 @@ function PasswordForm(): JSX.Element {
 function CodeInput({ value, onInput }: { value: string; onInput: (value: string) => void }): JSX.Element {
   return (
     <Field label="6-digit code from your authenticator app">
-      <input name="code" inputMode="numeric" autocomplete="one-time-code" pattern="[0-9]{6}" maxLength={6} required value={value} onInput={(e) => onInput(e.currentTarget.value.trim())} />
+      <input
+        name="code"
+        inputMode="numeric"
+        autocomplete="one-time-code"
+        pattern="[0-9]{6}"
+        maxLength={6}
+        required
+        value={value}
+        onInput={(e) => onInput(e.currentTarget.value.trim())}
+      />
     </Field>
   );
 }
@@ -57,7 +88,9 @@ function CodeForm(): JSX.Element {
   const action = useAction();
   const submit = (event: Event) => {
     event.preventDefault();
-    void action.run(async () => setSession(await post<DashboardSession>('/dashboard/api/session/totp', { code }, NO_ACCOUNT)));
+    void action.run(async () =>
+      setSession(await post<DashboardSession>('/dashboard/api/session/totp', { code }, NO_ACCOUNT)),
+    );
   };
   return (
     <form onSubmit={submit}>
@@ -86,7 +119,9 @@ function EnrollForm(): JSX.Element {
   const start = useAction();
   const confirm = useAction();
   useEffect(() => {
-    void start.run(async () => setEnrollment(await post<Enrollment>('/dashboard/api/session/totp-enrollment', undefined, NO_ACCOUNT)));
+    void start.run(async () =>
+      setEnrollment(await post<Enrollment>('/dashboard/api/session/totp-enrollment', undefined, NO_ACCOUNT)),
+    );
   }, []);
   const submit = (event: Event) => {
     event.preventDefault();
@@ -108,7 +143,9 @@ function EnrollForm(): JSX.Element {
           </dd>
           <dt>Set-up address (otpauth URI)</dt>
           <dd>
-            <code class="wrap" data-testid="totp-uri">{enrollment.otpauth_uri}</code>
+            <code class="wrap" data-testid="totp-uri">
+              {enrollment.otpauth_uri}
+            </code>
           </dd>
         </dl>
       ) : null}
@@ -135,7 +172,9 @@ export function SetupPage({ token }: { token: string }): JSX.Element {
   const submit = (event: Event) => {
     event.preventDefault();
     if (mismatch) return;
-    void action.run(async () => setDone(await post<SetupResult>('/dashboard/api/setup', { token, password }, NO_ACCOUNT)));
+    void action.run(async () =>
+      setDone(await post<SetupResult>('/dashboard/api/setup', { token, password }, NO_ACCOUNT)),
+    );
   };
   return (
     <main class="auth" id="main">
@@ -145,7 +184,10 @@ export function SetupPage({ token }: { token: string }): JSX.Element {
           <div>
             <h1>Password set</h1>
             <p>
-              Sign in as <strong>{done.email}</strong>.{done.second_factor_required ? ' You will then add an authenticator app: your role requires a second factor.' : ''}
+              Sign in as <strong>{done.email}</strong>.
+              {done.second_factor_required
+                ? ' You will then add an authenticator app: your role requires a second factor.'
+                : ''}
             </p>
             <button type="button" onClick={() => navigate(`/?email=${encodeURIComponent(done.email)}`, true)}>
               Sign in
@@ -157,10 +199,26 @@ export function SetupPage({ token }: { token: string }): JSX.Element {
             <p>At least 12 characters, not made of your e-mail address.</p>
             <ErrorNotice error={action.error} />
             <Field label="New password">
-              <input type="password" name="new-password" autocomplete="new-password" minLength={12} required value={password} onInput={(e) => setPassword(e.currentTarget.value)} />
+              <input
+                type="password"
+                name="new-password"
+                autocomplete="new-password"
+                minLength={12}
+                required
+                value={password}
+                onInput={(e) => setPassword(e.currentTarget.value)}
+              />
             </Field>
             <Field label="The same password again">
-              <input type="password" name="repeat-password" autocomplete="new-password" required value={again} onInput={(e) => setAgain(e.currentTarget.value)} aria-invalid={mismatch} />
+              <input
+                type="password"
+                name="repeat-password"
+                autocomplete="new-password"
+                required
+                value={again}
+                onInput={(e) => setAgain(e.currentTarget.value)}
+                aria-invalid={mismatch}
+              />
             </Field>
             {mismatch ? <p class="field-error">The two passwords differ.</p> : null}
             <button type="submit" disabled={action.busy || token === ''}>

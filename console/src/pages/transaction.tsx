@@ -5,7 +5,18 @@ import type { PageProps } from '../pages.tsx';
 import { hasScope } from '../session.ts';
 import { Link } from '../router.tsx';
 import { useAsync, useCursorList } from '../ui/async.ts';
-import { ConfirmAction, Empty, ErrorNotice, Field, ListTable, Loading, PageHeader, Status, Success, useAction } from '../ui/components.tsx';
+import {
+  ConfirmAction,
+  Empty,
+  ErrorNotice,
+  Field,
+  ListTable,
+  Loading,
+  PageHeader,
+  Status,
+  Success,
+  useAction,
+} from '../ui/components.tsx';
 import { dateTime, label, money, toMinor } from '../ui/format.ts';
 import type { TransactionSummary } from './types.ts';
 
@@ -83,8 +94,26 @@ function Summary({ t }: { t: TransactionSummary }): JSX.Element {
     ['Created', dateTime(t.created_at)],
     ['Payment service', t.payment_service?.display_name ?? '—'],
     // The API gives the card masked: scheme, last four digits, expiry and BIN, never the number.
-    ['Card', pm ? [pm.scheme ?? pm.method, pm.label ? `•••• ${pm.label}` : '', pm.expiration_date ? `exp. ${pm.expiration_date}` : ''].filter(Boolean).join(' ') : '—'],
-    ['Buyer', t.buyer ? [t.buyer.display_name, t.buyer.external_identifier, t.buyer.billing_details?.email_address].filter(Boolean).join(' · ') || '—' : '—'],
+    [
+      'Card',
+      pm
+        ? [
+            pm.scheme ?? pm.method,
+            pm.label ? `•••• ${pm.label}` : '',
+            pm.expiration_date ? `exp. ${pm.expiration_date}` : '',
+          ]
+            .filter(Boolean)
+            .join(' ')
+        : '—',
+    ],
+    [
+      'Buyer',
+      t.buyer
+        ? [t.buyer.display_name, t.buyer.external_identifier, t.buyer.billing_details?.email_address]
+            .filter(Boolean)
+            .join(' · ') || '—'
+        : '—',
+    ],
     ['Response', [t.error_code, t.raw_response_code, t.raw_response_description].filter(Boolean).join(' · ') || '—'],
   ];
   return (
@@ -100,7 +129,7 @@ function Summary({ t }: { t: TransactionSummary }): JSX.Element {
 }
 
 /** Capture, void and refund (full or partial), each confirmed first; the answer is shown above. */
-function Actions({ t, onDone }: { t: TransactionSummary; onDone: (text: string) => void }): JSX.Element {
+function Actions({ t, onDone }: { t: TransactionSummary; onDone: (text: string) => void }): JSX.Element | null {
   const [amount, setAmount] = useState('');
   const [reason, setReason] = useState('');
   const action = useAction();
@@ -108,13 +137,15 @@ function Actions({ t, onDone }: { t: TransactionSummary; onDone: (text: string) 
   const canCapture = t.status === 'authorization_succeeded';
   const canVoid = t.status === 'authorization_succeeded';
   const canRefund = refundable > 0;
-  if (!canCapture && !canVoid && !canRefund) return <></>;
+  if (!canCapture && !canVoid && !canRefund) return null;
   const minor = amount === '' ? null : toMinor(amount, t.currency);
   const partial = minor !== null ? ` ${money(minor, t.currency)}` : '';
   const run = (what: string, path: string, body: Record<string, unknown>) =>
     action.run(async () => {
       const answer = await post<{ status?: string; amount?: number }>(`/transactions/${t.id}/${path}`, body);
-      onDone(`${what}: ${label(answer.status ?? 'done')}${answer.amount !== undefined ? ` (${money(answer.amount, t.currency)})` : ''}`);
+      onDone(
+        `${what}: ${label(answer.status ?? 'done')}${answer.amount !== undefined ? ` (${money(answer.amount, t.currency)})` : ''}`,
+      );
       setAmount('');
     });
   return (
@@ -123,7 +154,10 @@ function Actions({ t, onDone }: { t: TransactionSummary; onDone: (text: string) 
       <ErrorNotice error={action.error} />
       {amount !== '' && minor === null ? <p class="field-error">Enter an amount such as 12.50.</p> : null}
       <div class="action-form">
-        <Field label={`Amount (${t.currency}); empty for the full amount`} hint={canRefund ? `Refundable: ${money(refundable, t.currency)}` : undefined}>
+        <Field
+          label={`Amount (${t.currency}); empty for the full amount`}
+          hint={canRefund ? `Refundable: ${money(refundable, t.currency)}` : undefined}
+        >
           <input name="amount" inputMode="decimal" value={amount} onInput={(e) => setAmount(e.currentTarget.value)} />
         </Field>
         {canRefund ? (
@@ -133,14 +167,29 @@ function Actions({ t, onDone }: { t: TransactionSummary; onDone: (text: string) 
         ) : null}
       </div>
       <div class="actions">
-        {canCapture ? <ConfirmAction label="Capture" question={`Capture${partial || ' the full amount'}?`} onConfirm={() => run('Capture', 'capture', minor !== null ? { amount: minor } : {})} /> : null}
-        {canVoid ? <ConfirmAction label="Void" danger question="Void this authorization?" onConfirm={() => run('Void', 'void', {})} /> : null}
+        {canCapture ? (
+          <ConfirmAction
+            label="Capture"
+            question={`Capture${partial || ' the full amount'}?`}
+            onConfirm={() => run('Capture', 'capture', minor !== null ? { amount: minor } : {})}
+          />
+        ) : null}
+        {canVoid ? (
+          <ConfirmAction
+            label="Void"
+            danger
+            question="Void this authorization?"
+            onConfirm={() => run('Void', 'void', {})}
+          />
+        ) : null}
         {canRefund ? (
           <ConfirmAction
             label="Refund"
             danger
             question={`Refund${partial || ` ${money(refundable, t.currency)} (everything)`}?`}
-            onConfirm={() => run('Refund', 'refunds', { ...(minor !== null ? { amount: minor } : {}), ...(reason ? { reason } : {}) })}
+            onConfirm={() =>
+              run('Refund', 'refunds', { ...(minor !== null ? { amount: minor } : {}), ...(reason ? { reason } : {}) })
+            }
           />
         ) : null}
       </div>
@@ -153,11 +202,17 @@ function Timeline({ id }: { id: string }): JSX.Element {
   return (
     <section class="card">
       <h2>Timeline</h2>
-      <ListTable list={list} caption="History events" empty="No events yet." rowKey={(e) => e.id} columns={[
-        { title: 'When', cell: (e) => dateTime(e.created_at) },
-        { title: 'Event', cell: (e) => label(e.name) },
-        { title: 'Details', cell: (e) => <Context context={e.context} /> },
-      ]} />
+      <ListTable
+        list={list}
+        caption="History events"
+        empty="No events yet."
+        rowKey={(e) => e.id}
+        columns={[
+          { title: 'When', cell: (e) => dateTime(e.created_at) },
+          { title: 'Event', cell: (e) => label(e.name) },
+          { title: 'Details', cell: (e) => <Context context={e.context} /> },
+        ]}
+      />
     </section>
   );
 }
@@ -173,12 +228,18 @@ function Refunds({ id }: { id: string }): JSX.Element {
   return (
     <section class="card">
       <h2>Refunds</h2>
-      <ListTable list={list} caption="Refunds" empty="No refunds." rowKey={(r) => r.id} columns={[
-        { title: 'When', cell: (r) => dateTime(r.created_at) },
-        { title: 'Amount', class: 'num', cell: (r) => money(r.amount, r.currency) },
-        { title: 'Status', cell: (r) => <Status value={r.status} /> },
-        { title: 'Reason', cell: (r) => r.reason ?? '—' },
-      ]} />
+      <ListTable
+        list={list}
+        caption="Refunds"
+        empty="No refunds."
+        rowKey={(r) => r.id}
+        columns={[
+          { title: 'When', cell: (r) => dateTime(r.created_at) },
+          { title: 'Amount', class: 'num', cell: (r) => money(r.amount, r.currency) },
+          { title: 'Status', cell: (r) => <Status value={r.status} /> },
+          { title: 'Reason', cell: (r) => r.reason ?? '—' },
+        ]}
+      />
     </section>
   );
 }
@@ -188,22 +249,37 @@ function Captures({ id, currency }: { id: string; currency: string }): JSX.Eleme
   return (
     <section class="card">
       <h2>Captures</h2>
-      <ListTable list={list} caption="Captures" empty="No captures." rowKey={(c) => c.id} columns={[
-        { title: 'When', cell: (c) => dateTime(c.created_at) },
-        { title: 'Amount', class: 'num', cell: (c) => money(c.amount, currency) },
-        { title: 'Status', cell: (c) => <Status value={c.status} /> },
-      ]} />
+      <ListTable
+        list={list}
+        caption="Captures"
+        empty="No captures."
+        rowKey={(c) => c.id}
+        columns={[
+          { title: 'When', cell: (c) => dateTime(c.created_at) },
+          { title: 'Amount', class: 'num', cell: (c) => money(c.amount, currency) },
+          { title: 'Status', cell: (c) => <Status value={c.status} /> },
+        ]}
+      />
     </section>
   );
 }
 
 /** The routing decisions taken for the transaction (GET /transactions/{id}/actions). */
 function RoutingTrace({ id }: { id: string }): JSX.Element {
-  const actions = useAsync(() => get<ListPage<RoutingAction> | { items: RoutingAction[] }>(`/transactions/${id}/actions`), id);
+  const actions = useAsync(
+    () => get<ListPage<RoutingAction> | { items: RoutingAction[] }>(`/transactions/${id}/actions`),
+    id,
+  );
   return (
     <section class="card">
       <h2>Routing decisions</h2>
-      {actions.error ? <ErrorNotice error={actions.error} /> : !actions.data ? <Loading /> : actions.data.items.length === 0 ? <Empty>No flow rule matched: the default routing applied.</Empty> : (
+      {actions.error ? (
+        <ErrorNotice error={actions.error} />
+      ) : !actions.data ? (
+        <Loading />
+      ) : actions.data.items.length === 0 ? (
+        <Empty>No flow rule matched: the default routing applied.</Empty>
+      ) : (
         <ul class="plain">
           {actions.data.items.map((a) => (
             <li key={`${a.id}-${a.rule_id}`}>

@@ -9,13 +9,32 @@ import { TRANSACTION_STATUSES, type TransactionSummary } from './types.ts';
 
 type Filters = Record<string, string>;
 
-const EMPTY: Filters = { search: '', status: '', currency: '', method: '', created_at_gte: '', created_at_lte: '', amount_gte: '', amount_lte: '', has_refunds: '', disputed: '', buyer_search: '', payment_method_label: '' };
+const EMPTY: Filters = {
+  search: '',
+  status: '',
+  currency: '',
+  method: '',
+  created_at_gte: '',
+  created_at_lte: '',
+  amount_gte: '',
+  amount_lte: '',
+  has_refunds: '',
+  disputed: '',
+  buyer_search: '',
+  payment_method_label: '',
+};
 
 /** A date input (local midnight) as the API's date-time with offset. */
-const isoDate = (value: string, endOfDay: boolean) => (value ? new Date(`${value}T${endOfDay ? '23:59:59' : '00:00:00'}`).toISOString() : '');
+const isoDate = (value: string, endOfDay: boolean) =>
+  value ? new Date(`${value}T${endOfDay ? '23:59:59' : '00:00:00'}`).toISOString() : '';
 
 function toQuery(f: Filters): Record<string, string> {
-  return { ...f, created_at_gte: isoDate(f.created_at_gte ?? '', false), created_at_lte: isoDate(f.created_at_lte ?? '', true), currency: (f.currency ?? '').toUpperCase() };
+  return {
+    ...f,
+    created_at_gte: isoDate(f.created_at_gte ?? '', false),
+    created_at_lte: isoDate(f.created_at_lte ?? '', true),
+    currency: (f.currency ?? '').toUpperCase(),
+  };
 }
 
 const COLUMNS: Column<TransactionSummary>[] = [
@@ -23,7 +42,13 @@ const COLUMNS: Column<TransactionSummary>[] = [
   { title: 'Amount', class: 'num', cell: (t) => money(t.amount, t.currency) },
   { title: 'Status', cell: (t) => <Status value={t.status} /> },
   { title: 'External identifier', cell: (t) => t.external_identifier ?? '—' },
-  { title: 'Method', cell: (t) => [t.payment_method?.scheme ?? t.method, t.payment_method?.label ? `•••• ${t.payment_method.label}` : null].filter(Boolean).join(' ') || '—' },
+  {
+    title: 'Method',
+    cell: (t) =>
+      [t.payment_method?.scheme ?? t.method, t.payment_method?.label ? `•••• ${t.payment_method.label}` : null]
+        .filter(Boolean)
+        .join(' ') || '—',
+  },
   { title: 'Payment service', cell: (t) => t.payment_service?.display_name ?? '—' },
   { title: 'Buyer', cell: (t) => t.buyer?.display_name ?? t.buyer?.external_identifier ?? '—' },
 ];
@@ -40,7 +65,7 @@ export function TransactionsPage(_props: PageProps): JSX.Element {
   return (
     <section>
       <PageHeader title="Transactions" />
-      <form class="filters" onSubmit={submit} role="search" aria-label="Filter transactions">
+      <form class="filters" onSubmit={submit} aria-label="Filter transactions">
         <Field label="Search" hint="Id, external identifier, reconciliation id, provider reference, buyer e-mail">
           <input type="search" name="search" value={draft.search} onInput={set('search')} />
         </Field>
@@ -74,7 +99,11 @@ export function TransactionsPage(_props: PageProps): JSX.Element {
               <input name="method" placeholder="card" value={draft.method} onInput={set('method')} />
             </Field>
             <Field label="Card last 4 digits">
-              <input name="payment_method_label" value={draft.payment_method_label} onInput={set('payment_method_label')} />
+              <input
+                name="payment_method_label"
+                value={draft.payment_method_label}
+                onInput={set('payment_method_label')}
+              />
             </Field>
             <Field label="Buyer (name, identifier or e-mail)">
               <input name="buyer_search" value={draft.buyer_search} onInput={set('buyer_search')} />
@@ -97,12 +126,25 @@ export function TransactionsPage(_props: PageProps): JSX.Element {
         </details>
         <div class="filter-actions">
           <button type="submit">Apply</button>
-          <button type="button" class="secondary" onClick={() => (setDraft(EMPTY), setApplied(EMPTY))}>
+          <button
+            type="button"
+            class="secondary"
+            onClick={() => {
+              setDraft(EMPTY);
+              setApplied(EMPTY);
+            }}
+          >
             Clear
           </button>
         </div>
       </form>
-      <ListTable list={list} columns={COLUMNS} caption="Transactions" empty="No transaction matches these filters." rowKey={(t) => t.id} />
+      <ListTable
+        list={list}
+        columns={COLUMNS}
+        caption="Transactions"
+        empty="No transaction matches these filters."
+        rowKey={(t) => t.id}
+      />
     </section>
   );
 }

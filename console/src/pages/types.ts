@@ -23,7 +23,12 @@ export interface TransactionSummary {
   method: string | null;
   payment_method: PaymentMethodSummary | null;
   payment_service: { id: string; display_name: string; payment_service_definition_id: string } | null;
-  buyer: { id: string | null; display_name: string | null; external_identifier: string | null; billing_details: { email_address?: string | null; first_name?: string | null; last_name?: string | null } | null } | null;
+  buyer: {
+    id: string | null;
+    display_name: string | null;
+    external_identifier: string | null;
+    billing_details: { email_address?: string | null; first_name?: string | null; last_name?: string | null } | null;
+  } | null;
   error_code: string | null;
   raw_response_code: string | null;
   raw_response_description: string | null;
@@ -33,6 +38,13 @@ export interface TransactionSummary {
 }
 
 export const TRANSACTION_STATUSES = [
-  'processing', 'buyer_approval_pending', 'authorization_succeeded', 'authorization_declined', 'authorization_failed',
-  'authorization_voided', 'authorization_void_pending', 'capture_succeeded', 'capture_pending',
+  'processing',
+  'buyer_approval_pending',
+  'authorization_succeeded',
+  'authorization_declined',
+  'authorization_failed',
+  'authorization_voided',
+  'authorization_void_pending',
+  'capture_succeeded',
+  'capture_pending',
 ] as const;

@@ -31,16 +31,26 @@ export function UsersPage({ user }: PageProps): JSX.Element {
           ))}
         </ul>
         <p class="muted">
-          To invite someone, run <code>svc users create --email ADDRESS --role ROLE</code> on the server: it prints a one-time set-up link to hand over.
+          To invite someone, run <code>svc users create --email ADDRESS --role ROLE</code> on the server: it prints a
+          one-time set-up link to hand over.
         </p>
       </section>
       <section class="card">
         <h2>Roles</h2>
-        <ListTable list={roles} caption="Roles" empty="No roles." rowKey={(r) => r.id} columns={[
-          { title: 'Role', cell: (r) => `${r.name}${r.applies_to.length ? ` (add-on to ${r.applies_to.join(' or ')})` : ''}` },
-          { title: 'What it allows', cell: (r) => r.description },
-          { title: 'Scopes', cell: (r) => <span class="scopes">{r.permissions.allow.join(', ')}</span> },
-        ]} />
+        <ListTable
+          list={roles}
+          caption="Roles"
+          empty="No roles."
+          rowKey={(r) => r.id}
+          columns={[
+            {
+              title: 'Role',
+              cell: (r) => `${r.name}${r.applies_to.length ? ` (add-on to ${r.applies_to.join(' or ')})` : ''}`,
+            },
+            { title: 'What it allows', cell: (r) => r.description },
+            { title: 'Scopes', cell: (r) => <span class="scopes">{r.permissions.allow.join(', ')}</span> },
+          ]}
+        />
       </section>
     </section>
   );

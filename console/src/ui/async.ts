@@ -42,7 +42,11 @@ export interface CursorList<T> extends Async<ListPage<T>> {
 }
 
 /** A cursor-paged list: the API's next_cursor forwards, a stack of the cursors seen backwards. */
-export function useCursorList<T>(path: string, query: Record<string, string | number | boolean | string[] | null | undefined>, limit = 20): CursorList<T> {
+export function useCursorList<T>(
+  path: string,
+  query: Record<string, string | number | boolean | string[] | null | undefined>,
+  limit = 20,
+): CursorList<T> {
   const base = withQuery(path, { ...query, limit });
   const [cursors, setCursors] = useState<string[]>([]);
   const [lastBase, setLastBase] = useState(base);

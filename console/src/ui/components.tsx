@@ -37,7 +37,13 @@ export interface Column<T> {
 }
 
 /** A list page's table, with its loading, error and empty states and the cursor pager. */
-export function ListTable<T>(props: { list: CursorList<T>; columns: Column<T>[]; empty: string; caption: string; rowKey: (row: T) => string }): JSX.Element {
+export function ListTable<T>(props: {
+  list: CursorList<T>;
+  columns: Column<T>[];
+  empty: string;
+  caption: string;
+  rowKey: (row: T) => string;
+}): JSX.Element {
   const { list } = props;
   if (list.error) return <ErrorNotice error={list.error} />;
   if (!list.data) return <Loading />;
@@ -87,7 +93,13 @@ export function Pager<T>({ list }: { list: CursorList<T> }): JSX.Element | null 
 }
 
 /** A button that asks first: the action runs only after "Confirm". */
-export function ConfirmAction(props: { label: string; question: string; confirmLabel?: string; danger?: boolean; onConfirm: () => Promise<void> }): JSX.Element {
+export function ConfirmAction(props: {
+  label: string;
+  question: string;
+  confirmLabel?: string;
+  danger?: boolean;
+  onConfirm: () => Promise<void>;
+}): JSX.Element {
   const [asking, setAsking] = useState(false);
   const [busy, setBusy] = useState(false);
   if (!asking) {
@@ -107,7 +119,7 @@ export function ConfirmAction(props: { label: string; question: string; confirmL
     }
   };
   return (
-    <span class="confirm" role="group" aria-label={props.question}>
+    <span class="confirm" aria-live="polite">
       <span>{props.question}</span>
       <button type="button" class={props.danger ? 'danger' : ''} disabled={busy} onClick={confirm}>
         {props.confirmLabel ?? 'Confirm'}
@@ -121,6 +133,7 @@ export function ConfirmAction(props: { label: string; question: string; confirmL
 
 export function Field(props: { label: string; children: ComponentChildren; hint?: string }): JSX.Element {
   return (
+    // biome-ignore lint/a11y/noLabelWithoutControl: the control is the child the caller passes; the label wraps it
     <label class="field">
       <span class="field-label">{props.label}</span>
       {props.children}
@@ -139,11 +152,18 @@ export function PageHeader(props: { title: string; children?: ComponentChildren 
 }
 
 export function Status({ value }: { value: string | null | undefined }): JSX.Element {
-  return <span class={`badge badge-${(value ?? 'none').replace(/[^a-z_]/g, '')}`}>{(value ?? '—').replace(/_/g, ' ')}</span>;
+  return (
+    <span class={`badge badge-${(value ?? 'none').replace(/[^a-z_]/g, '')}`}>{(value ?? '—').replace(/_/g, ' ')}</span>
+  );
 }
 
 /** Runs a form's action, keeping its error for the form to show. */
-export function useAction(): { busy: boolean; error: ApiError | null; run: (action: () => Promise<void>) => Promise<void>; clear: () => void } {
+export function useAction(): {
+  busy: boolean;
+  error: ApiError | null;
+  run: (action: () => Promise<void>) => Promise<void>;
+  clear: () => void;
+} {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ApiError | null>(null);
   return {

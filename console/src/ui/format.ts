@@ -7,7 +7,8 @@ export function currencyDigits(currency: string): number {
   let digits = digitsCache.get(currency);
   if (digits === undefined) {
     try {
-      digits = new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+      digits =
+        new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
     } catch {
       digits = 2;
     }
@@ -21,7 +22,12 @@ export function money(minor: number | null | undefined, currency: string | null 
   if (!currency) return String(minor);
   const digits = currencyDigits(currency);
   try {
-    return new Intl.NumberFormat('en', { style: 'currency', currency, minimumFractionDigits: digits, maximumFractionDigits: digits }).format(minor / 10 ** digits);
+    return new Intl.NumberFormat('en', {
+      style: 'currency',
+      currency,
+      minimumFractionDigits: digits,
+      maximumFractionDigits: digits,
+    }).format(minor / 10 ** digits);
   } catch {
     return `${minor} ${currency}`;
   }
@@ -40,7 +46,9 @@ export function toMinor(text: string, currency: string): number | null {
 export function dateTime(value: string | null | undefined): string {
   if (!value) return '—';
   const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? value : date.toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
+  return Number.isNaN(date.getTime())
+    ? value
+    : date.toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
 }
 
 export const label = (value: string | null | undefined): string => (value ? value.replace(/[_-]/g, ' ') : '—');
