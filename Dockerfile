@@ -10,8 +10,9 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 
-# Stage 2: the build: every dependency (TypeScript is a development one), then src/ compiled to
-# JavaScript in dist/ with the files it reads at run time (migrations, page assets).
+# Stage 2: the build: every dependency (TypeScript and Vite are development ones), then src/ compiled
+# to JavaScript in dist/ with the files it reads at run time (migrations, page assets), and the
+# dashboard console built by Vite into dist/console/.
 FROM ${NODE_IMAGE} AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
@@ -19,6 +20,7 @@ RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY bin ./bin
 COPY src ./src
+COPY console ./console
 RUN npm run build
 
 # Stage 3: the runtime image: production dependencies and the compiled JavaScript, nothing else (no

@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // `npm run build`: compiles src/ to JavaScript in dist/ (tsc with tsconfig.build.json) and copies the
 // files the code reads at run time beside it (migrations, the payment page's script, style sheet and
-// texts). `npm start` runs it with --if-stale first: it builds only when dist/ is missing or older
-// than src/. The server and the `svc` command then run dist/ with plain node (bin/svc.mjs).
-//   node bin/build.mjs [--if-stale] [--out-dir DIR]
+// texts), then builds the dashboard console (console/, Vite) into dist/console/. `npm start` runs it
+// with --if-stale first: each part is built only when missing or older than its sources. The server
+// and the `svc` command then run dist/ with plain node (bin/svc.mjs).
+//   node bin/build.mjs [--if-stale] [--out-dir DIR] [--console]    (--console: the console only)
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -16,14 +17,60 @@ export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 const STAMP = '.build-stamp';
 /** Besides src/, what the output depends on. */
 const CONFIGS = ['tsconfig.json', 'tsconfig.build.json'];
+/** Besides console/, what the console's build depends on (the versions of Vite, Preact and uPlot). */
+const CONSOLE_CONFIGS = ['package-lock.json'];
 
-/** The newest modification time of the sources (files and folders: a deleted file changes its folder's). */
-function newestSource(root) {
-  const entries = fs.readdirSync(path.join(root, 'src'), { recursive: true }).map((entry) => path.join('src', entry));
-  let newest = fs.statSync(path.join(root, 'src')).mtimeMs;
-  for (const entry of [...entries, ...CONFIGS])
+/** The newest modification time of `dir`'s files and folders (a deleted file changes its folder's) and of `extra`. */
+function newestSource(root, dir = 'src', extra = CONFIGS) {
+  const entries = fs.readdirSync(path.join(root, dir), { recursive: true }).map((entry) => path.join(dir, entry));
+  let newest = fs.statSync(path.join(root, dir)).mtimeMs;
+  for (const entry of [...entries, ...extra])
     newest = Math.max(newest, fs.statSync(path.join(root, entry), { throwIfNoEntry: false })?.mtimeMs ?? 0);
   return newest;
+}
+
+/** The same states for the console's build, dist/console/, against console/ (docs/dashboard.md). */
+export function consoleState(root = ROOT, outDir = path.join(root, 'dist', 'console')) {
+  const stamp = fs.statSync(path.join(outDir, STAMP), { throwIfNoEntry: false });
+  if (!stamp) return 'missing';
+  if (!fs.existsSync(path.join(root, 'console'))) return 'fresh';
+  return newestSource(root, 'console', CONSOLE_CONFIGS) <= stamp.mtimeMs ? 'fresh' : 'stale';
+}
+
+/**
+ * Builds the console with Vite into `outDir` (default dist/console): into a fresh folder first,
+ * moved into place once complete, so the server never reads a half-written build.
+ */
+export async function buildConsole(root = ROOT, outDir = path.join(root, 'dist', 'console')) {
+  let vite;
+  try {
+    vite = await import(pathToFileURL(createRequire(path.join(root, 'package.json')).resolve('vite')).href);
+  } catch {
+    throw new Error(
+      'Vite is not installed: run npm install (development dependencies included), then npm run build:console',
+    );
+  }
+  const started = new Date();
+  const target = path.resolve(outDir);
+  const building = `${target}.building-${process.pid}`;
+  fs.rmSync(building, { recursive: true, force: true });
+  // A production build whatever NODE_ENV the caller has (vitest's global setup passes `test`, which
+  // would bring Preact's debugging code into the bundle and leave it unminified).
+  process.env.NODE_ENV = 'production';
+  await vite.build({
+    configFile: path.join(root, 'console', 'vite.config.ts'),
+    mode: 'production',
+    logLevel: 'warn',
+    build: { outDir: building, emptyOutDir: true },
+  });
+  const stamp = path.join(building, STAMP);
+  fs.writeFileSync(stamp, `built from console/ as it was at ${started.toISOString()}\n`);
+  fs.utimesSync(stamp, started, started);
+  const previous = `${target}.previous-${process.pid}`;
+  fs.mkdirSync(path.dirname(target), { recursive: true });
+  if (fs.existsSync(target)) fs.renameSync(target, previous);
+  fs.renameSync(building, target);
+  fs.rmSync(previous, { recursive: true, force: true });
 }
 
 /**
@@ -72,6 +119,9 @@ export function build(root = ROOT, outDir = path.join(root, 'dist')) {
   const stamp = path.join(building, STAMP);
   fs.writeFileSync(stamp, `built from src/ as it was at ${started.toISOString()}\n`);
   fs.utimesSync(stamp, started, started);
+  // The console's build is its own (buildConsole): it moves into the new dist/ as it is.
+  const consoleBuild = path.join(target, 'console');
+  if (fs.existsSync(consoleBuild)) fs.renameSync(consoleBuild, path.join(building, 'console'));
   // A process starting between the two renames finds no build and runs the sources (bin/svc.mjs).
   const previous = `${target}.previous-${process.pid}`;
   if (fs.existsSync(target)) fs.renameSync(target, previous);
@@ -79,20 +129,44 @@ export function build(root = ROOT, outDir = path.join(root, 'dist')) {
   fs.rmSync(previous, { recursive: true, force: true });
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(fs.realpathSync(process.argv[1])).href) {
-  const { values } = parseArgs({
-    options: { 'if-stale': { type: 'boolean', default: false }, 'out-dir': { type: 'string' } },
-  });
-  const outDir = values['out-dir'] ?? path.join(ROOT, 'dist');
-  if (values['if-stale'] && outDir === path.join(ROOT, 'dist') && distState() === 'fresh') {
-    process.stdout.write('dist/ is up to date with src/\n');
-  } else {
-    try {
+/** The server's part, then the console's; with `ifStale`, each only when it is not fresh. */
+async function main({ ifStale, outDir, consoleOnly }) {
+  const defaultOut = outDir === path.join(ROOT, 'dist');
+  if (!consoleOnly) {
+    if (ifStale && defaultOut && distState() === 'fresh') process.stdout.write('dist/ is up to date with src/\n');
+    else {
       build(ROOT, outDir);
       process.stdout.write(`built ${path.relative(process.cwd(), path.resolve(outDir)) || '.'} from src/\n`);
-    } catch (error) {
-      process.stderr.write(`build: ${error.message}\n`);
-      process.exitCode = 1;
     }
+  }
+  const consoleOut = path.join(outDir, 'console');
+  if (!fs.existsSync(path.join(ROOT, 'console'))) return;
+  if (ifStale && consoleState(ROOT, consoleOut) === 'fresh') {
+    process.stdout.write('dist/console/ is up to date with console/\n');
+    return;
+  }
+  await buildConsole(ROOT, consoleOut);
+  process.stdout.write(
+    `built ${path.relative(process.cwd(), consoleOut)} from console/ (the dashboard at /dashboard/)\n`,
+  );
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(fs.realpathSync(process.argv[1])).href) {
+  const { values } = parseArgs({
+    options: {
+      'if-stale': { type: 'boolean', default: false },
+      'out-dir': { type: 'string' },
+      console: { type: 'boolean', default: false },
+    },
+  });
+  try {
+    await main({
+      ifStale: values['if-stale'],
+      outDir: path.resolve(values['out-dir'] ?? path.join(ROOT, 'dist')),
+      consoleOnly: values.console,
+    });
+  } catch (error) {
+    process.stderr.write(`build: ${error.message}\n`);
+    process.exitCode = 1;
   }
 }

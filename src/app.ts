@@ -13,6 +13,7 @@ import { installDrain } from './http/drain.ts';
 import { trackInFlight } from './http/in-flight.ts';
 import { installObservability } from './http/observability.ts';
 import { registerOpenApi } from './http/openapi.ts';
+import { registerConsole } from './http/console.ts';
 import { SHARED_SCHEMAS } from './http/schemas/common.ts';
 import { lazySerializers, SERIALIZER_OPTIONS } from './http/serializers.ts';
 import { buildValidatorCompiler } from './http/validation.ts';
@@ -32,6 +33,8 @@ export interface BuildAppOptions {
   plugins?: Array<(app: FastifyInstance) => Promise<void>>;
   /** Called for every route registered (tests list them). */
   onRoute?: (route: RouteOptions) => void;
+  /** Where the built dashboard console is (default dist/console; tests give another). */
+  consoleDir?: string;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -139,6 +142,7 @@ export async function buildApp(deps: Deps, options: BuildAppOptions = {}): Promi
     if (request.routeOptions.config.idempotent) return idempotency(request, reply);
   });
   await registerOpenApi(app, config);
+  await registerConsole(app, options.consoleDir);
   for (const register of [...MODULES, ...(options.plugins ?? [])]) await app.register(register);
   await app.ready();
   return app;

@@ -11,6 +11,7 @@ import {
   type ValuesOf,
   type Variable,
 } from './lib/settings.ts';
+import { dashboardSettings } from './modules/dashboard-sessions/dashboard-sessions.config.ts';
 import { walletSettings } from './modules/digital-wallets/digital-wallets.config.ts';
 import { metricsSettings } from './modules/metrics/metrics.config.ts';
 import { reportSettings } from './modules/reports/reports.config.ts';
@@ -47,6 +48,7 @@ export const GROUPS = [
   metricsSettings,
   walletSettings,
   reportSettings,
+  dashboardSettings,
   testSettings,
 ] as const;
 

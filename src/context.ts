@@ -84,10 +84,11 @@ export interface TransactionSessionCredential {
 export interface Principal {
   /**
    * `checkout-session`: a checkout session id used as the credential of its own operations;
-   * `transaction-session`: a transaction's session token, the credential of its session.
+   * `transaction-session`: a transaction's session token, the credential of its session;
+   * `dashboard-user`: a dashboard user's sign-in session (the cookie), with its roles' scopes.
    */
-  kind: 'api-key-pair' | 'checkout-session' | 'transaction-session';
-  /** Id of the API key pair (the credential owner for idempotency and audit). */
+  kind: 'api-key-pair' | 'checkout-session' | 'transaction-session' | 'dashboard-user';
+  /** Id of the API key pair, or of the dashboard user (the credential owner for idempotency and audit). */
   keyPairId: string;
   /** Display name of the key pair (the actor's name in audit entries). */
   keyPairName: string;
@@ -102,6 +103,13 @@ export interface Principal {
   /** SHA-256 of the credential (base64url): the rate limit bucket of embed tokens. */
   tokenHash: string;
   expiresAt: number;
+  /** The dashboard user behind a `dashboard-user` principal (the actor of its audit entries). */
+  user?: { id: string; email: string; displayName: string };
+}
+
+/** What a created resource records as its creator: a dashboard user, or the API key pair. */
+export function creatorType(principal: Principal): 'user' | 'private_key' {
+  return principal.kind === 'dashboard-user' ? 'user' : 'private_key';
 }
 
 /**

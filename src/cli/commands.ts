@@ -126,6 +126,11 @@ Example:
     usage: async () => (await import('./settlements.ts')).SETTLEMENTS_HELP,
   },
   {
+    name: 'users',
+    summary: 'create a dashboard user, or reset its password: prints a one-time set-up link',
+    usage: async () => (await import('./users.ts')).USERS_HELP,
+  },
+  {
     name: 'wallet-token',
     summary: 'print a sandbox Apple Pay, Google Pay or Paze test token',
     usage: async () => (await import('./wallet-token.ts')).WALLET_TOKEN_HELP,

@@ -246,6 +246,10 @@ export async function main(argv: string[]): Promise<number> {
         const { settlementsCommand } = await import('./settlements.ts');
         return await withRuntime(config, (rt) => settlementsCommand(rt.deps, args, out));
       }
+      case 'users': {
+        const { usersCommand } = await import('./users.ts');
+        return await withRuntime(config, (rt) => usersCommand(rt.deps, args, out));
+      }
       case 'wallet-token': {
         const { walletTokenCommand } = await import('./wallet-token.ts');
         return await walletTokenCommand(args);

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Config } from '../config.ts';
 import { createRuntime } from '../deps.ts';
 import { MASTER_KEY_FILE, PREVIOUS_MASTER_KEYS_FILE, loadKeyring } from '../vault/keyring.ts';
-import { rewrapDataKeys, rewrapInstanceSecrets } from '../vault/rotate.ts';
+import { rewrapDataKeys, rewrapInstanceSecrets, rewrapTotpSecrets } from '../vault/rotate.ts';
 
 /**
  * Sandbox key files: the new key becomes current, the old one is appended to the previous-keys
@@ -29,8 +29,9 @@ export async function rotateVault(config: Config): Promise<string> {
   try {
     const count = await rewrapDataKeys(runtime.deps.db, runtime.deps.keyring);
     const secrets = await rewrapInstanceSecrets(runtime.deps.db, runtime.deps.keyring);
+    const totp = await rewrapTotpSecrets(runtime.deps.db, runtime.deps.keyring);
     if (fileMode) fs.rmSync(path.join(config.dataDir, PREVIOUS_MASTER_KEYS_FILE), { force: true });
-    return `re-wrapped ${count} data key(s) and ${secrets} instance secret(s) under master key ${runtime.deps.keyring.currentId}${fileMode ? '' : '; remove the old key from VAULT_PREVIOUS_MASTER_KEYS once every server runs with the new one'}`;
+    return `re-wrapped ${count} data key(s) and ${secrets} instance secret(s) (and ${totp} dashboard TOTP secret(s)) under master key ${runtime.deps.keyring.currentId}${fileMode ? '' : '; remove the old key from VAULT_PREVIOUS_MASTER_KEYS once every server runs with the new one'}`;
   } finally {
     await runtime.close();
   }

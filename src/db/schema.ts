@@ -60,6 +60,8 @@ export interface ApiKeyPairsTable {
   updated_at: UpdatedAt;
   revoked_at: Timestamp | null;
   deleted_at: Timestamp | null;
+  /** Slugs of the pair's roles (GET /roles): its tokens get at most their scopes; null: no roles. */
+  role_slugs: ColumnType<string[] | null, string[] | null | undefined, string[] | null>;
 }
 
 export interface IdempotencyKeysTable {
@@ -531,3 +533,11 @@ export type GiftCardRow = Selectable<GiftCardsTable>;
 export type GiftCardActivationRow = Selectable<GiftCardActivationsTable>;
 export type GiftCardIssuanceRow = Selectable<GiftCardIssuancesTable>;
 export type GiftCardRedemptionRow = Selectable<GiftCardRedemptionsTable>;
+
+// Declaration merging: dashboard users and sessions (src/db/schema-dashboard.ts) join `Database` here.
+export interface Database {
+  dashboard_users: import('./schema-dashboard.ts').DashboardUsersTable;
+  dashboard_memberships: import('./schema-dashboard.ts').DashboardMembershipsTable;
+  dashboard_setup_tokens: import('./schema-dashboard.ts').DashboardSetupTokensTable;
+  dashboard_sessions: import('./schema-dashboard.ts').DashboardSessionsTable;
+}

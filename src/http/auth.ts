@@ -3,6 +3,8 @@ import { accountLimit, accountPins, hasScope, isEmbed, type Deps, type Principal
 import { forbidden, missingScope, notFound, unauthorized } from '../errors/app-error.ts';
 import { isUuid } from '../lib/ids.ts';
 import { refusal, verifyAccessToken, VerifiedTokenCache } from '../modules/api-key-pairs/access-token.ts';
+import { dashboardPrincipal } from '../modules/dashboard-sessions/session-principal.ts';
+import { CSRF_HEADER, readSessionCookie } from '../modules/dashboard-sessions/session-cookie.ts';
 import { MerchantAccountCache } from '../modules/merchant-accounts/merchant-account-cache.ts';
 import { failedLookups } from './failed-lookups.ts';
 import { RateLimiter } from './rate-limit.ts';
@@ -56,6 +58,31 @@ export function createAuthenticator(deps: Deps) {
       request.log.debug({ reason: (error as { reason?: string }).reason }, 'unauthorized');
       throw error;
     }
+  }
+
+  /**
+   * A request with no Authorization header and the dashboard's session cookie: the signed-in
+   * user, with its roles' scopes in the merchant account it names (modules/dashboard-sessions).
+   * A state-changing method must carry the session's CSRF token in x-csrf-token (403 otherwise).
+   */
+  async function cookieSession(request: FastifyRequest, token: string): Promise<Principal> {
+    const requested = request.headers[MERCHANT_HEADER];
+    return dashboardPrincipal(deps, {
+      token,
+      method: request.method,
+      csrfHeader: request.headers[CSRF_HEADER],
+      requestedAccount: typeof requested === 'string' && requested !== '' ? requested : null,
+    });
+  }
+
+  async function credentialOf(request: FastifyRequest): Promise<Principal> {
+    const credential = request.routeOptions.config.credential;
+    if (credential === 'checkout-session') return checkoutSession(request);
+    if (credential === 'transaction-session') return transactionSession(request);
+    // A bearer token wins over a cookie: an API client's request is never the browser's session.
+    const cookie =
+      request.headers.authorization === undefined ? readSessionCookie(request.headers.cookie, deps.config) : null;
+    return cookie ? cookieSession(request, cookie) : bearer(request);
   }
 
   async function checkoutSession(request: FastifyRequest): Promise<Principal> {
@@ -138,14 +165,9 @@ export function createAuthenticator(deps: Deps) {
 
   return async function authenticate(request: FastifyRequest): Promise<void> {
     const config = request.routeOptions.config;
-    const principal =
-      config.credential === 'checkout-session'
-        ? await checkoutSession(request)
-        : config.credential === 'transaction-session'
-          ? await transactionSession(request)
-          : await bearer(request);
+    const principal = await credentialOf(request);
     const embedCall = isEmbed(principal);
-    if (principal.kind === 'api-key-pair' && config.scope) {
+    if ((principal.kind === 'api-key-pair' || principal.kind === 'dashboard-user') && config.scope) {
       // An embed token reaches the operations open to embed tokens only, whatever other scopes it
       // lists: the browser holds it, and its pins only apply to those operations' bodies.
       if (embedCall && config.embed !== true) throw forbidden('Embed tokens may not call this operation');

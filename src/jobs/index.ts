@@ -22,6 +22,7 @@ import { generateReport } from './generate-report.job.ts';
 import { scheduleReports } from './schedule-reports.job.ts';
 import { purgeReportExecutions } from './purge-report-executions.job.ts';
 import { purgeWalletTokenUses } from './purge-wallet-token-uses.job.ts';
+import { purgeDashboardSessions } from './purge-dashboard-sessions.job.ts';
 import { purgeInboundWebhookEvents } from './purge-inbound-webhook-events.job.ts';
 import { sealMerchantAccountSecrets } from './seal-merchant-account-secrets.job.ts';
 import { rekeyIdempotencyKeys } from './rekey-idempotency-keys.job.ts';
@@ -61,6 +62,7 @@ export const JOBS: JobDefinition[] = [
   reverseGiftCardRedemptionJob,
   ingestSettlementsJob,
   scheduleSettlementIngestions,
+  purgeDashboardSessions,
 ];
 
 const HOUR = 3600 * 1000;
@@ -98,6 +100,8 @@ export const RECURRING: RecurringJob[] = [
   { job: purgeReportExecutions, everyMs: HOUR },
   // Wallet token uses outlive their tokens by an hour already: an hourly purge keeps the table small.
   { job: purgeWalletTokenUses, everyMs: HOUR },
+  // Ended dashboard sessions open nothing (they are checked on every request): hourly keeps the table small.
+  { job: purgeDashboardSessions, everyMs: HOUR },
   // Provider webhook events outlive the providers' retries (INBOUND_WEBHOOK_RETENTION_DAYS): hourly is plenty.
   { job: purgeInboundWebhookEvents, everyMs: HOUR },
   // Secrets kept in clear are sealed within 5 minutes of an upgrade (a worker's first poll schedules

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isUuid, uuidv7 } from './ids.ts';
+import { isUuid, uuidv5, uuidv7 } from './ids.ts';
 
 const V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
@@ -73,6 +73,17 @@ describe('errors', () => {
       fc.property(fc.uuid(), (uuid) => {
         expect(isUuid(uuid)).toBe(true);
       }),
+    );
+  });
+});
+
+describe('uuidv5', () => {
+  it('gives the RFC 9562 example id, the same on every call', () => {
+    expect(uuidv5('www.example.com', '6ba7b810-9dad-11d1-80b4-00c04fd430c8')).toBe(
+      '2ed6657d-e927-568b-95e1-2665a8aea6a2',
+    );
+    expect(uuidv5('administrator', '6ba7b810-9dad-11d1-80b4-00c04fd430c8')).toBe(
+      uuidv5('administrator', '6ba7b810-9dad-11d1-80b4-00c04fd430c8'),
     );
   });
 });

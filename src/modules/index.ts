@@ -34,6 +34,8 @@ import { digitalWallets } from './digital-wallets/index.ts';
 import { metricsExplorer } from './metrics-explorer/index.ts';
 import { monitoring } from './monitoring/index.ts';
 import { inboundWebhooks } from './inbound-webhooks/index.ts';
+import { roles } from './roles/index.ts';
+import { dashboardSessions } from './dashboard-sessions/index.ts';
 
 /** Every resource group, registered by `buildApp` in this order. */
 export const MODULES: Array<(app: FastifyInstance) => Promise<void>> = [
@@ -72,4 +74,6 @@ export const MODULES: Array<(app: FastifyInstance) => Promise<void>> = [
   digitalWallets,
   reports,
   connectorReturns,
+  roles,
+  dashboardSessions,
 ];

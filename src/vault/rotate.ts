@@ -1,5 +1,7 @@
 import type { Db } from '../db/client.ts';
 import { withTransaction } from '../db/transaction.ts';
+import * as users from '../modules/dashboard-users/dashboard-users.repo.ts';
+import { totpAad } from '../modules/dashboard-users/totp.ts';
 import * as settings from '../modules/instance-settings/instance-settings.repo.ts';
 import * as keys from './data-keys.repo.ts';
 import { rewrapSealedSecret } from './instance-secrets.ts';
@@ -40,6 +42,26 @@ export async function rewrapInstanceSecrets(db: Db, keyring: Keyring, batch = 10
     const done = await withTransaction(db, async (tx) => {
       const rows = await settings.lockSettingsToRewrap(tx, keyring.currentId, batch);
       for (const row of rows) await settings.setSealedSetting(tx, row.key, rewrapSealedSecret(keyring, row));
+      return rows.length;
+    });
+    total += done;
+    if (done < batch) return total;
+  }
+}
+
+/** Re-wraps the dashboard users' TOTP secrets (modules/dashboard-users/totp.ts) under the current master key. */
+export async function rewrapTotpSecrets(db: Db, keyring: Keyring, batch = 100): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const done = await withTransaction(db, async (tx) => {
+      const rows = await users.lockTotpSecretsToRewrap(tx, keyring.currentId, batch);
+      for (const row of rows) {
+        const { wrapped, masterKeyId } = keyring.wrap(
+          keyring.unwrap(row.totp_sealed, row.totp_master_key_id, totpAad(row.id)),
+          totpAad(row.id),
+        );
+        await users.updateUser(tx, row.id, { totp_sealed: wrapped, totp_master_key_id: masterKeyId });
+      }
       return rows.length;
     });
     total += done;

@@ -116,6 +116,8 @@ export interface BuildTestAppOptions {
    */
   peerOf?: TestApp;
   runtime?: TestRuntimeOptions['runtime'];
+  /** Where the app finds the built dashboard console (default dist/console). */
+  consoleDir?: string;
 }
 
 export async function buildTestApp(
@@ -141,6 +143,7 @@ export async function buildTestApp(
   const app = await buildApp(runtime.deps, {
     logStream,
     plugins: options.plugins ?? [],
+    ...(options.consoleDir ? { consoleDir: options.consoleDir } : {}),
     onRoute(this: FastifyInstance, route) {
       reuseCompiledSchemas(this, route);
       for (const method of [route.method].flat())

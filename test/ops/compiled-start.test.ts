@@ -80,6 +80,14 @@ describe('happy', () => {
       fs.readFileSync(path.join(ROOT, 'src', 'modules', 'payment-links', 'page', 'assets', 'page.js'), 'utf8'),
     );
     expect((await fetch(`${server.baseUrl}/openapi.json`)).status).toBe(200);
+    // The dashboard console, built by the same command into dist/console/.
+    const dashboard = await fetch(`${server.baseUrl}/dashboard/`);
+    expect(dashboard.status).toBe(200);
+    const asset = /\/dashboard\/assets\/index-[\w-]+\.js/.exec(await dashboard.text())?.[0];
+    expect(asset).toBeDefined();
+    expect((await fetch(`${server.baseUrl}${asset}`)).headers.get('cache-control')).toBe(
+      'public, max-age=31536000, immutable',
+    );
     expect(server.output()).not.toContain('refused:');
     expect(await server.stop('SIGTERM')).toBe(0);
   });
@@ -124,6 +132,36 @@ describe('happy', () => {
       // The container image: dist/ and no sources.
       fs.rmSync(path.join(root, 'src'), { recursive: true });
       expect(distState(root)).toBe('fresh');
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it("tells the console's build (dist/console/) current, stale or missing by console/'s times, on its own", async () => {
+    const { consoleState } = (await import(pathToFileURL(path.join(ROOT, 'bin', 'build.mjs')).href)) as {
+      consoleState(root: string): string;
+    };
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-console-state-'));
+    try {
+      const at = (file: string, seconds: number) => fs.utimesSync(path.join(root, file), seconds, seconds);
+      fs.mkdirSync(path.join(root, 'console', 'src'), { recursive: true });
+      fs.writeFileSync(path.join(root, 'console', 'src', 'app.tsx'), '');
+      for (const entry of ['console', 'console/src', 'console/src/app.tsx']) at(entry, 1_000);
+      expect(consoleState(root)).toBe('missing');
+      fs.mkdirSync(path.join(root, 'dist', 'console'), { recursive: true });
+      fs.writeFileSync(path.join(root, 'dist', 'console', '.build-stamp'), '');
+      at('dist/console/.build-stamp', 2_000);
+      expect(consoleState(root)).toBe('fresh');
+      at('console/src/app.tsx', 3_000);
+      expect(consoleState(root)).toBe('stale');
+      at('console/src/app.tsx', 1_000);
+      // New versions of Vite, Preact or uPlot.
+      fs.writeFileSync(path.join(root, 'package-lock.json'), '{}');
+      expect(consoleState(root)).toBe('stale');
+      at('package-lock.json', 1_000);
+      expect(consoleState(root)).toBe('fresh');
+      fs.rmSync(path.join(root, 'console'), { recursive: true });
+      expect(consoleState(root)).toBe('fresh');
     } finally {
       fs.rmSync(root, { recursive: true, force: true });
     }

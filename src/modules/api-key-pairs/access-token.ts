@@ -93,6 +93,18 @@ function readScopes(payload: JWTPayload): string[] {
   return scopes as string[];
 }
 
+/**
+ * The scopes a token of a pair with roles gets: each of the roles' scopes the token claims (itself
+ * or by `*.read` / `*.write`), and `embed` when claimed. A pair without roles: what the token claims.
+ */
+export function scopesWithin(claimed: readonly string[], roleScopes: readonly string[] | null): string[] {
+  if (roleScopes === null) return [...claimed];
+  const granted = roleScopes.filter(
+    (scope) => claimed.includes(scope) || claimed.includes(`*.${scope.slice(scope.lastIndexOf('.') + 1)}`),
+  );
+  return claimed.includes('embed') ? [...granted, 'embed'] : granted;
+}
+
 /** Verifies a bearer JWT against the stored key pairs. Throws 401 with the specification's message. */
 export async function verifyAccessToken(
   token: string,
@@ -152,7 +164,7 @@ export async function verifyAccessToken(
     keyPairId: pair.id,
     keyPairName: pair.displayName,
     thumbprint: pair.thumbprint,
-    scopes: readScopes(payload),
+    scopes: scopesWithin(readScopes(payload), pair.roleScopes),
     restrictedTo: pair.restrictedTo,
     embed: (embed as Record<string, unknown> | undefined) ?? null,
     tokenMerchantAccountId: typeof payload.merchant_account_id === 'string' ? payload.merchant_account_id : null,

@@ -10,6 +10,8 @@ export interface NewKeyPair {
   publicJwk: Record<string, string>;
   displayName: string;
   merchantAccountId: string | null;
+  /** Role slugs limiting the pair's tokens; null or absent: none. */
+  roleSlugs?: string[] | null;
 }
 
 export type KeyPairPatch = Pick<Updateable<ApiKeyPairsTable>, 'display_name' | 'active' | 'revoked_at' | 'deleted_at'>;
@@ -23,6 +25,7 @@ function values(pair: NewKeyPair) {
     public_jwk: JSON.stringify(pair.publicJwk),
     display_name: pair.displayName,
     merchant_account_id: pair.merchantAccountId,
+    role_slugs: pair.roleSlugs ?? null,
   };
 }
 

@@ -2,6 +2,8 @@ import { Type, type Static } from 'typebox';
 import type { ApiKeyPairRow } from '../../db/schema.ts';
 import { DateTime, ListEnvelope, Nullable, PaginationQuery, StringEnum, Uuid } from '../../http/schemas/common.ts';
 import { MerchantAccountIdSchema } from '../merchant-accounts/merchant-accounts.schemas.ts';
+import { isRoleSlug } from '../roles/roles.catalogue.ts';
+import { RoleSchema, toRoleResource } from '../roles/roles.schemas.ts';
 
 const DisplayName = Type.String({
   minLength: 1,
@@ -41,6 +43,15 @@ export const CreateApiKeyPairBody = Type.Object(
       }),
     ),
     public_key: Type.Optional(PublicKeyInput),
+    role_ids: Type.Optional(
+      Type.Array(Uuid(), {
+        minItems: 1,
+        maxItems: 20,
+        uniqueItems: true,
+        description:
+          "Ids of roles (GET /roles): the pair's tokens get at most these roles' scopes, whatever they claim. Only roles whose scopes the caller holds. Absent: no roles, a token has the scopes it claims",
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -105,6 +116,7 @@ export const ApiKeyPairSchema = Type.Object(
     created_at: DateTime(),
     updated_at: DateTime(),
     revoked_at: Nullable(DateTime({ description: 'When the pair was last revoked; null while active' })),
+    roles: Type.Array(RoleSchema, { description: "The pair's roles; empty: its tokens have the scopes they claim" }),
   },
   { additionalProperties: false, title: 'ApiKeyPair' },
 );
@@ -129,5 +141,6 @@ export function toApiKeyPairResource(row: ApiKeyPairRow, privateKeyPem: string |
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
     revoked_at: row.revoked_at ? row.revoked_at.toISOString() : null,
+    roles: (row.role_slugs ?? []).filter(isRoleSlug).map(toRoleResource),
   };
 }

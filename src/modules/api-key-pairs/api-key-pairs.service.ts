@@ -1,4 +1,4 @@
-import { accountLimit, withRequestTransaction, type Deps, type RequestContext } from '../../context.ts';
+import { accountLimit, hasScope, withRequestTransaction, type Deps, type RequestContext } from '../../context.ts';
 import type { ApiKeyPairRow } from '../../db/schema.ts';
 import { withTransaction, type Tx } from '../../db/transaction.ts';
 import { AppError, duplicateRecord, fieldRefusal, forbidden, notFound } from '../../errors/app-error.ts';
@@ -6,6 +6,7 @@ import { listPage } from '../../http/pagination.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import { recordAudit, type AuditAction } from '../audit-logs/audit-logs.service.ts';
 import { merchantAccountExists } from '../merchant-accounts/merchant-accounts.service.ts';
+import { roleSetProblem, roleSlugOfId, ROLES } from '../roles/roles.catalogue.ts';
 import * as repo from './api-key-pairs.repo.ts';
 import {
   toApiKeyPairResource,
@@ -25,6 +26,8 @@ interface Caller {
   deps: Deps;
   /** The merchant account the caller is limited to (`accountLimit`), or null for every account. */
   restrictedTo: string | null;
+  /** Whether the caller holds a scope (a pair may only be given roles within the caller's own scopes). */
+  holds(scope: string): boolean;
   write<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
   audit(tx: Tx, action: AuditAction, row: ApiKeyPairRow): Promise<void>;
 }
@@ -33,6 +36,7 @@ function requestCaller(ctx: RequestContext): Caller {
   return {
     deps: ctx.deps,
     restrictedTo: accountLimit(ctx.principal),
+    holds: (scope) => ctx.principal !== null && hasScope(ctx.principal, scope),
     write: (fn) => withRequestTransaction(ctx, fn),
     async audit(tx, action, row) {
       // These routes skip the merchant account check of the auth hook (the resource is
@@ -48,7 +52,13 @@ function requestCaller(ctx: RequestContext): Caller {
 }
 
 function operatorCaller(deps: Deps): Caller {
-  return { deps, restrictedTo: null, write: (fn) => withTransaction(deps.db, fn), audit: async () => undefined };
+  return {
+    deps,
+    restrictedTo: null,
+    holds: () => true,
+    write: (fn) => withTransaction(deps.db, fn),
+    audit: async () => undefined,
+  };
 }
 
 /** A caller limited to one merchant account sees only the pairs limited to that account. */
@@ -64,6 +74,25 @@ function limitOf(caller: Caller, requested: string | null | undefined): string |
   throw forbidden(
     `This credential is limited to merchant account ${only}; it can only create key pairs limited to that account`,
   );
+}
+
+/** The slugs of `role_ids`: known roles, a valid set, within the caller's own scopes (403 otherwise). */
+function rolesOf(caller: Caller, roleIds: readonly string[] | undefined): string[] | null {
+  if (roleIds === undefined) return null;
+  const slugs = roleIds.map((id) => roleSlugOfId(id) ?? (id as string));
+  const unknown = roleIds.filter((id) => roleSlugOfId(id) === undefined);
+  if (unknown.length > 0)
+    throw fieldRefusal('body', '/role_ids', `Unknown role ${unknown.join(', ')}; GET /roles lists the roles`);
+  const problem = roleSetProblem(slugs);
+  if (problem) throw fieldRefusal('body', '/role_ids', problem);
+  const missing = [...new Set(slugs.flatMap((slug) => ROLES[slug as keyof typeof ROLES].allow))].filter(
+    (scope) => !caller.holds(scope),
+  );
+  if (missing.length > 0)
+    throw forbidden(
+      `A key pair may only be given roles within the caller's own scopes; this credential lacks ${missing.slice(0, 5).join(', ')}${missing.length > 5 ? ', ...' : ''}`,
+    );
+  return slugs;
 }
 
 async function keyMaterial(
@@ -96,6 +125,7 @@ async function duplicateKey(tx: Tx, caller: Caller, thumbprint: string): Promise
 /** Registers a pair; the private key it may have generated is returned once and never stored. */
 async function register(caller: Caller, body: CreateApiKeyPairBody): Promise<ApiKeyPair> {
   const merchantAccountId = limitOf(caller, body.merchant_account_id);
+  const roleSlugs = rolesOf(caller, body.role_ids);
   const key = await keyMaterial(body.public_key);
   // The transaction returns the resource without the private key: should the response ever be
   // stored (idempotency), the key would not be stored with it.
@@ -109,6 +139,7 @@ async function register(caller: Caller, body: CreateApiKeyPairBody): Promise<Api
       publicJwk: key.publicJwk,
       displayName: body.display_name,
       merchantAccountId,
+      roleSlugs,
     });
     if (!row) throw await duplicateKey(tx, caller, key.thumbprint);
     await caller.audit(tx, 'created', row);

@@ -1,6 +1,7 @@
 import { importJWK, type CryptoKey, type JWK } from 'jose';
 import type { ApiKeyPairRow } from '../../db/schema.ts';
 import type { Executor } from '../../db/transaction.ts';
+import { scopesOfRoles } from '../roles/roles.catalogue.ts';
 import { findKeyPairByThumbprint } from './api-key-pairs.repo.ts';
 
 export interface CachedKeyPair {
@@ -10,6 +11,8 @@ export interface CachedKeyPair {
   key: CryptoKey | Uint8Array;
   restrictedTo: string | null;
   active: boolean;
+  /** The scopes of the pair's roles, its tokens' ceiling; null: no roles, a token has what it claims. */
+  roleScopes: string[] | null;
 }
 
 interface Entry {
@@ -94,6 +97,7 @@ export class KeyPairCache {
       key,
       restrictedTo: row.merchant_account_id,
       active: row.active && row.deleted_at === null,
+      roleScopes: row.role_slugs === null ? null : scopesOfRoles(row.role_slugs),
     };
   }
 

@@ -14,9 +14,11 @@ export interface AuditedResource {
   name: string;
 }
 
-interface Actor {
+/** Who made a change: an API key pair, a dashboard user (with its e-mail address) or the platform. */
+export interface Actor {
   userId: string | null;
   name: string;
+  email?: string | null;
   operationId: string | null;
   requestId: string | null;
 }
@@ -37,7 +39,7 @@ function entryQuery(
     resource_name: resource.name,
     user_id: actor.userId,
     user_name: actor.name,
-    user_email_address: null,
+    user_email_address: actor.email ?? null,
     operation_id: actor.operationId,
     request_id: actor.requestId,
   });
@@ -55,6 +57,14 @@ async function writeEntry(
 
 const requestActor = (ctx: RequestContext): Actor => {
   const principal = ctx.principal;
+  if (principal?.user)
+    return {
+      userId: principal.user.id,
+      name: principal.user.displayName,
+      email: principal.user.email,
+      operationId: ctx.operationId,
+      requestId: ctx.requestId,
+    };
   return {
     userId: principal?.keyPairId ?? null,
     name: principal ? `API key ${principal.keyPairName}` : 'anonymous',
@@ -106,6 +116,21 @@ export async function recordSystemAudit(
     action,
     resource,
   );
+}
+
+/**
+ * An entry in each of `merchantAccountIds` with `actor` (a dashboard user signing in or out, or
+ * setting up its password): such an event belongs to no one merchant account, so every account the
+ * user may act on gets it, and that account's audit log shows who entered it.
+ */
+export async function recordActorAudit(
+  tx: Tx,
+  merchantAccountIds: readonly string[],
+  actor: Actor,
+  action: AuditAction,
+  resource: AuditedResource,
+): Promise<void> {
+  for (const merchantAccountId of merchantAccountIds) await writeEntry(tx, merchantAccountId, actor, action, resource);
 }
 
 export async function listAuditLogs(ctx: RequestContext, query: ListAuditLogsQuery) {

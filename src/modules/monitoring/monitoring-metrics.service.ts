@@ -1,4 +1,4 @@
-import { withRequestTransaction, type RequestContext } from '../../context.ts';
+import { creatorType, withRequestTransaction, type RequestContext } from '../../context.ts';
 import type { MonitoringMetricPatch, MonitoringMetricRow } from '../../db/schema-insights.ts';
 import { fieldRefusal, notFound } from '../../errors/app-error.ts';
 import { listPage, type ListEnvelope } from '../../http/pagination.ts';
@@ -84,7 +84,7 @@ export async function createMonitoringMetric(
       alerting_policy: json(body.alerting_policy),
       incident_policy: json(body.incident_policy),
       creator_id: principal?.keyPairId ?? null,
-      creator_type: principal ? 'private_key' : null,
+      creator_type: principal ? creatorType(principal) : null,
       creator_display_name: principal?.keyPairName ?? null,
       evaluated_until: null,
     });

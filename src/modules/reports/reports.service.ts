@@ -1,4 +1,4 @@
-import { withRequestTransaction, type RequestContext } from '../../context.ts';
+import { creatorType, withRequestTransaction, type RequestContext } from '../../context.ts';
 import { notFound } from '../../errors/app-error.ts';
 import { listPage, type ListEnvelope } from '../../http/pagination.ts';
 import { recordAudit } from '../audit-logs/audit-logs.service.ts';
@@ -32,7 +32,7 @@ export async function createReport(ctx: RequestContext, body: CreateReportBody):
       spec: JSON.stringify(body.spec),
       creator_id: principal.keyPairId,
       creator_display_name: principal.keyPairName,
-      creator_type: 'private_key',
+      creator_type: creatorType(principal),
       reveal_pii: canReadPersonalData(ctx),
       next_execution_at: body.schedule === 'once' ? now : nextExecutionAt(body.schedule, timeZone, now),
       created_at: now,

@@ -46,7 +46,11 @@ function assertUrlAllowed(deps: Deps, url: string): void {
 export function creatorOf(ctx: RequestContext): string | null {
   const principal = ctx.principal;
   return principal
-    ? JSON.stringify({ id: principal.keyPairId, name: principal.keyPairName, email_address: null })
+    ? JSON.stringify({
+        id: principal.keyPairId,
+        name: principal.keyPairName,
+        email_address: principal.user?.email ?? null,
+      })
     : null;
 }
 

@@ -67,6 +67,7 @@ describe('happy', () => {
       created_at: expect.stringMatching(ISO),
       updated_at: expect.stringMatching(ISO),
       revoked_at: null,
+      roles: [],
     });
     expect(body.thumbprint).toBe(await thumbprintOf(body.public_key));
     expect(body.kid).toBe(body.thumbprint);

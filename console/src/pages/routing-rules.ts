@@ -1,0 +1,88 @@
+/**
+ * The condition builder's model (docs/routing.md): the fields a simple rule can test, with the
+ * operators each allows, and how a typed value becomes the API's condition value.
+ */
+
+export const FLOWS = ['checkout', 'card-transaction', 'non-card-transaction', 'redirect-transaction'] as const;
+export const ACTIONS = ['route-transaction', 'decline-early', 'skip-3ds', 'select-payment-options'] as const;
+export type Flow = (typeof FLOWS)[number];
+export type FlowAction = (typeof ACTIONS)[number];
+
+/** The actions of each flow (the API refuses the others). */
+export const FLOW_ACTIONS: Record<Flow, readonly FlowAction[]> = {
+  checkout: ['select-payment-options'],
+  'card-transaction': ['decline-early', 'skip-3ds', 'route-transaction'],
+  'non-card-transaction': ['decline-early', 'route-transaction'],
+  'redirect-transaction': ['decline-early', 'route-transaction'],
+};
+
+export type Operator = 'equals' | 'one_of' | 'not_one_of' | 'prefix';
+
+export interface BuilderField {
+  field: string;
+  label: string;
+  operators: readonly Operator[];
+  /** Codes are upper case (currencies, countries); methods and schemes lower case. */
+  upper?: boolean;
+  boolean?: boolean;
+  cardOnly?: boolean;
+}
+
+const LISTS: readonly Operator[] = ['equals', 'one_of', 'not_one_of'];
+
+export const BUILDER_FIELDS: readonly BuilderField[] = [
+  { field: 'currency', label: 'Currency', operators: LISTS, upper: true },
+  { field: 'country', label: 'Country', operators: LISTS, upper: true },
+  { field: 'payment_method', label: 'Payment method', operators: LISTS },
+  { field: 'card_scheme', label: 'Card scheme', operators: LISTS, cardOnly: true },
+  { field: 'bin', label: 'Card BIN', operators: [...LISTS, 'prefix'], cardOnly: true },
+  { field: 'issuer_country', label: 'Issuer country', operators: LISTS, upper: true, cardOnly: true },
+  { field: 'buyer_external_identifier', label: 'Buyer external identifier', operators: [...LISTS, 'prefix'] },
+  { field: 'merchant_initiated', label: 'Merchant-initiated', operators: ['equals'], boolean: true },
+];
+
+export interface ConditionDraft {
+  field: string;
+  operator: Operator;
+  value: string;
+}
+
+export interface Condition {
+  field: string;
+  operator: Operator;
+  value: string | string[] | boolean;
+}
+
+const LOWER = new Set(['payment_method', 'card_scheme']);
+
+/** A draft as the API's condition: lists split on commas, codes cased, booleans as booleans. */
+export function toCondition(draft: ConditionDraft): Condition {
+  const spec = BUILDER_FIELDS.find((f) => f.field === draft.field);
+  const clean = (s: string) =>
+    spec?.upper ? s.trim().toUpperCase() : LOWER.has(draft.field) ? s.trim().toLowerCase() : s.trim();
+  if (spec?.boolean) return { field: draft.field, operator: 'equals', value: draft.value === 'true' };
+  if (draft.operator === 'one_of' || draft.operator === 'not_one_of') {
+    return { field: draft.field, operator: draft.operator, value: draft.value.split(',').map(clean).filter(Boolean) };
+  }
+  return { field: draft.field, operator: draft.operator, value: clean(draft.value) };
+}
+
+/** A condition in words: "currency one of EUR, USD". */
+export function describeCondition(c: { field: string; operator: string; key?: string | null; value: unknown }): string {
+  const value = Array.isArray(c.value)
+    ? c.value.join(', ')
+    : typeof c.value === 'object' && c.value !== null
+      ? JSON.stringify(c.value)
+      : String(c.value);
+  return `${c.field.replace(/_/g, ' ')}${c.key ? ` [${c.key}]` : ''} ${c.operator.replace(/_/g, ' ')} ${value}`;
+}
+
+/** The rule ids after moving one up (-1) or down (+1); the same order when it cannot move. */
+export function moved(ids: readonly string[], id: string, by: -1 | 1): string[] {
+  const order = [...ids];
+  const from = order.indexOf(id);
+  const to = from + by;
+  if (from < 0 || to < 0 || to >= order.length) return order;
+  [order[from], order[to]] = [order[to]!, order[from]!];
+  return order;
+}

@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import { errorMessage, withQuery } from '../../console/src/api.ts';
+import { moved, toCondition } from '../../console/src/pages/routing-rules.ts';
+import { currencyDigits, money, toMinor } from '../../console/src/ui/format.ts';
+
+/** The dashboard console's pure logic (console/src), run by the server's test suite. */
+
+describe('happy', () => {
+  it("turns typed amounts into minor units by the currency's digits, and back", () => {
+    expect([currencyDigits('EUR'), currencyDigits('JPY'), currencyDigits('KWD')]).toEqual([2, 0, 3]);
+    expect(toMinor('12.50', 'EUR')).toBe(1250);
+    expect(toMinor('12.5', 'EUR')).toBe(1250);
+    expect(toMinor('12', 'EUR')).toBe(1200);
+    expect(toMinor('500', 'JPY')).toBe(500);
+    expect(toMinor('1.005', 'KWD')).toBe(1005);
+    expect(money(1250, 'EUR')).toBe('€12.50');
+    expect(money(500, 'JPY')).toBe('¥500');
+  });
+
+  it('builds query strings without empty values, with repeated keys for lists', () => {
+    expect(
+      withQuery('/transactions', {
+        search: 'order-1',
+        status: ['capture_succeeded', 'authorization_succeeded'],
+        currency: '',
+        cursor: null,
+        limit: 20,
+      }),
+    ).toBe('/transactions?search=order-1&status=capture_succeeded&status=authorization_succeeded&limit=20');
+    expect(withQuery('/buyers', { search: '' })).toBe('/buyers');
+  });
+
+  it('moves a rule up or down, and leaves the order alone at either end', () => {
+    expect(moved(['a', 'b', 'c'], 'c', -1)).toEqual(['a', 'c', 'b']);
+    expect(moved(['a', 'b', 'c'], 'a', 1)).toEqual(['b', 'a', 'c']);
+    expect(moved(['a', 'b', 'c'], 'a', -1)).toEqual(['a', 'b', 'c']);
+    expect(moved(['a', 'b', 'c'], 'c', 1)).toEqual(['a', 'b', 'c']);
+  });
+
+  it("writes the condition builder's drafts as the API's conditions", () => {
+    expect(toCondition({ field: 'currency', operator: 'one_of', value: 'eur, usd,' })).toEqual({
+      field: 'currency',
+      operator: 'one_of',
+      value: ['EUR', 'USD'],
+    });
+    expect(toCondition({ field: 'card_scheme', operator: 'equals', value: ' Visa ' })).toEqual({
+      field: 'card_scheme',
+      operator: 'equals',
+      value: 'visa',
+    });
+    expect(toCondition({ field: 'buyer_external_identifier', operator: 'prefix', value: 'VIP-' })).toEqual({
+      field: 'buyer_external_identifier',
+      operator: 'prefix',
+      value: 'VIP-',
+    });
+    expect(toCondition({ field: 'merchant_initiated', operator: 'equals', value: 'false' })).toEqual({
+      field: 'merchant_initiated',
+      operator: 'equals',
+      value: false,
+    });
+  });
+});
+
+describe('errors', () => {
+  it('refuses amounts that are not amounts', () => {
+    for (const text of ['', 'abc', '-5', '1.234', '1e3x']) expect(toMinor(text, 'EUR'), text).toBeNull();
+    expect(toMinor('1.5', 'JPY')).toBeNull();
+  });
+
+  it("shows the spec's error message, and each field of a 422", () => {
+    expect(
+      errorMessage(409, { type: 'error', code: 'duplicate_record', message: 'A key with this name exists' }),
+    ).toEqual({ code: 'duplicate_record', message: 'A key with this name exists' });
+    expect(
+      errorMessage(422, {
+        detail: [
+          { loc: ['body', 'amount'], msg: 'must be >= 1', type: 'value_error' },
+          { loc: ['body', 'currency'], msg: 'required' },
+        ],
+      }),
+    ).toEqual({ code: 'validation_error', message: 'amount: must be >= 1; currency: required' });
+    expect(errorMessage(502, '<html>Bad gateway</html>')).toEqual({
+      code: 'http_error',
+      message: 'The server answered 502',
+    });
+  });
+});
