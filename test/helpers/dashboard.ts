@@ -45,7 +45,7 @@ export function setCookieToken(t: TestApp, res: LightMyRequestResponse): string 
   const line = [header]
     .flat()
     .find((value): value is string => typeof value === 'string' && value.startsWith(`${cookieName(t.config)}=`));
-  const value = line?.split(';')[0]!.slice(cookieName(t.config).length + 1);
+  const value = line === undefined ? undefined : line.split(';')[0]!.slice(cookieName(t.config).length + 1);
   return value ? value : null;
 }
 

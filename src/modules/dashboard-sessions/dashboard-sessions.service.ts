@@ -47,7 +47,7 @@ export interface SessionAnswer<T> {
 export async function resolveSession(deps: Deps, token: string | null, now = new Date()): Promise<LiveSession | null> {
   if (!token) return null;
   const found = await repo.findLiveSession(deps.db, tokenHash(token));
-  if (!found || found.user.status !== 'active') return null;
+  if (found?.user.status !== 'active') return null;
   const { session } = found;
   if (session.expires_at.getTime() <= now.getTime()) return null;
   if (now.getTime() - session.last_seen_at.getTime() > deps.config.dashboardSessionIdleMinutes * 60_000) return null;

@@ -158,8 +158,7 @@ export async function verifySecondFactor(
 ): Promise<SessionAnswer<DashboardSession>> {
   await countAttempt(deps, input.clientAddress);
   const live = await resolveSession(deps, input.token);
-  if (!live || live.session.stage !== 'second-factor')
-    throw unauthorized('No sign-in waiting for a code: sign in again');
+  if (live?.session.stage !== 'second-factor') throw unauthorized('No sign-in waiting for a code: sign in again');
   const user = live.user;
   if (isLocked(user)) return refuseLocked(deps, user, input.requestId, 'verifySignInCode');
   const secret = openTotpSecret(deps.keyring, user.id, user.totp_sealed!, user.totp_master_key_id!);
