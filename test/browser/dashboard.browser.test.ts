@@ -57,6 +57,9 @@ describe('happy', () => {
     await signInWithPassword(page, admin.email);
     secret = await enrollAuthenticator(page);
     await heading(page, 'Overview');
+    // The overview's figures are still loading when its heading shows: signing out now would end
+    // the session under their requests (401s of our own making, which CI's faster runs caught).
+    await page.waitForLoadState('networkidle');
     await page.getByText('admin', { exact: true }).click();
     await page.getByRole('button', { name: 'Sign out', exact: true }).click();
     await signInWithPassword(page, admin.email);
