@@ -146,6 +146,7 @@ function printBanner(stdout: LogDestination, baseUrl: string, config: Config, ke
       ? `  bootstrap private key: ${keyFile}${created ? ' (created now; keep it safe, it has full access)' : ''}`
       : `  bootstrap private key: ${keyFile} is not on this machine (another process created it)`,
     `  API reference: ${baseUrl}/docs   OpenAPI: ${baseUrl}/openapi.json`,
+    `  dashboard: ${baseUrl}/dashboard/   first administrator: svc users create --email ... --role administrator`,
     config.publicUrlSet
       ? `  public URL (PUBLIC_URL, in links it hands out): ${config.publicUrl}`
       : `  links it hands out start with ${config.publicUrl}: set PUBLIC_URL to the address others reach it at`,
