@@ -22,7 +22,9 @@ describe('happy', () => {
     running.push(server);
     const keyFile = path.join(dataDir, 'private_key.pem');
     expect(server.output()).toContain(`bootstrap private key: ${keyFile} (created now`);
-    expect(server.output()).toMatch(/dashboard: http:\/\/\S+\/dashboard\/ {3}first administrator: svc users create --email/);
+    expect(server.output()).toMatch(
+      /dashboard: http:\/\/\S+\/dashboard\/ {3}first administrator: svc users create --email/,
+    );
     expect(server.output()).toContain('environment: sandbox');
     expect(fs.statSync(keyFile).mode & 0o777).toBe(0o600);
     expect(fs.readFileSync(keyFile, 'utf8')).toMatch(/^-----BEGIN PRIVATE KEY-----/);
