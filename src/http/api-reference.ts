@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { acceptsGzip } from './accepts-gzip.ts';
 import {
   indexPage,
   layout,
@@ -48,9 +49,6 @@ const keep = (body: string): Kept => ({
   gzipped: gzipSync(body),
   etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`,
 });
-
-const acceptsGzip = (request: FastifyRequest) =>
-  (request.headers['accept-encoding'] ?? '').split(',').some((part) => part.trim().split(';')[0] === 'gzip');
 
 /** Sends a kept body: 304 when the browser has it, gzipped when it accepts gzip. */
 function sendKept(request: FastifyRequest, reply: FastifyReply, kept: Kept, type: string): FastifyReply {

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { acceptsGzip } from './accepts-gzip.ts';
 import { notFound } from '../errors/app-error.ts';
 
 /**
@@ -107,9 +108,6 @@ function readBuild(dir: string, indexMtimeMs: number): Build {
   }
   return { indexMtimeMs, index: fs.readFileSync(path.join(dir, 'index.html')), assets };
 }
-
-const acceptsGzip = (request: FastifyRequest) =>
-  (request.headers['accept-encoding'] ?? '').split(',').some((part) => part.trim().split(';')[0] === 'gzip');
 
 function sendIndex(files: ConsoleFiles, reply: FastifyReply): FastifyReply {
   const build = files.current();
