@@ -126,6 +126,7 @@ function Metric(props: {
             current={t.series.current.values}
             previous={t.series.previous?.values ?? null}
             format={props.format}
+            rate={props.rate}
           />
         </>
       )}

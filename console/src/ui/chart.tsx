@@ -14,6 +14,8 @@ export function PeriodChart(props: {
   current: Array<number | null>;
   previous: Array<number | null> | null;
   format: (v: number | null) => string;
+  /** A rate between 0 and 1: the axis runs from 0 % to 100 % whatever the data. */
+  rate?: boolean;
 }): JSX.Element {
   const holder = useRef<HTMLDivElement>(null);
   useEffect(() => {
@@ -22,7 +24,14 @@ export function PeriodChart(props: {
     const width = Math.max(280, Math.min(el.clientWidth || 600, 900));
     const series: uPlot.Series[] = [
       {},
-      { label: 'This period', stroke: '#1f5fbf', width: 2, value: (_u, v) => props.format(v) },
+      // Points are drawn too: a period with one bucket of data has no line to draw between buckets.
+      {
+        label: 'This period',
+        stroke: '#1f5fbf',
+        width: 2,
+        points: { show: true, size: 5, fill: '#1f5fbf' },
+        value: (_u, v) => props.format(v),
+      },
     ];
     const data: uPlot.AlignedData = [props.times, props.current];
     if (props.previous) {
@@ -40,12 +49,13 @@ export function PeriodChart(props: {
         width,
         height: 220,
         series,
+        ...(props.rate ? { scales: { y: { range: [0, 1] as uPlot.Range.MinMax } } } : {}),
         axes: [{}, { values: (_u, ticks) => ticks.map((t) => props.format(t)), size: 70 }],
       },
       data,
       el,
     );
     return () => plot.destroy();
-  }, [props.times, props.current, props.previous]);
+  }, [props.times, props.current, props.previous, props.rate]);
   return <figure class="chart" ref={holder} aria-label={props.title} />;
 }
