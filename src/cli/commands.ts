@@ -59,9 +59,10 @@ Example:
     summary: 'create, list or revoke API key pairs; re-wrap vault keys',
     usage: `Usage: svc keys <create|list|revoke|rotate-vault> [options]
 
-  svc keys create [--name NAME] [--merchant-account ID] [--out FILE]
+  svc keys create [--name NAME] [--merchant-account ID] [--role ROLE]... [--out FILE]
       generates an ES512 key pair, registers its public key and writes the private key PEM to FILE
-      (mode 0600, never overwritten) or prints it; shows the kid (JWK thumbprint)
+      (mode 0600, never overwritten) or prints it; shows the kid (JWK thumbprint). With --role
+      (repeatable, a slug of GET /roles), the pair's tokens get at most those roles' scopes
   svc keys list
       lists key pairs that are not deleted: id, kid, name, merchant account, state
   svc keys rotate-vault

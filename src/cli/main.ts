@@ -65,7 +65,12 @@ async function keysCommand(config: Config, args: string[]): Promise<number> {
   if (action === 'create') {
     const { values } = parseArgs({
       args: rest,
-      options: { name: { type: 'string' }, 'merchant-account': { type: 'string' }, out: { type: 'string' } },
+      options: {
+        name: { type: 'string' },
+        'merchant-account': { type: 'string' },
+        out: { type: 'string' },
+        role: { type: 'string', multiple: true },
+      },
     });
     if (values.out && fs.existsSync(values.out))
       throw new Error(`${values.out} already exists; it is never overwritten`);
@@ -74,6 +79,7 @@ async function keysCommand(config: Config, args: string[]): Promise<number> {
       createKeyPair(rt.deps, {
         displayName: values.name ?? 'cli',
         merchantAccountId: values['merchant-account'] ?? null,
+        roles: values.role,
       }),
     );
     if (values.out) {

@@ -6,7 +6,15 @@ import { listPage } from '../../http/pagination.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import { recordAudit, type AuditAction } from '../audit-logs/audit-logs.service.ts';
 import { merchantAccountExists } from '../merchant-accounts/merchant-accounts.service.ts';
-import { roleSetProblem, roleSlugOfId, ROLES } from '../roles/roles.catalogue.ts';
+import {
+  isRoleSlug,
+  ROLE_SLUGS,
+  type RoleSlug,
+  roleId,
+  roleSetProblem,
+  roleSlugOfId,
+  ROLES,
+} from '../roles/roles.catalogue.ts';
 import * as repo from './api-key-pairs.repo.ts';
 import {
   toApiKeyPairResource,
@@ -239,14 +247,20 @@ export interface CreatedKeyPair {
   privateKeyPem: string;
 }
 
-/** Generates and registers an ES512 key pair. The private key is returned once and never stored. */
+/**
+ * Generates and registers an ES512 key pair. The private key is returned once and never stored.
+ * `roles` are role slugs (`svc keys create --role`): the pair's tokens get at most their scopes.
+ */
 export async function createKeyPair(
   deps: Deps,
-  input: { displayName: string; merchantAccountId: string | null },
+  input: { displayName: string; merchantAccountId: string | null; roles?: readonly string[] | undefined },
 ): Promise<CreatedKeyPair> {
+  const unknown = (input.roles ?? []).filter((slug) => !isRoleSlug(slug));
+  if (unknown.length > 0) throw new Error(`Unknown role ${unknown.join(', ')}; the roles are ${ROLE_SLUGS.join(', ')}`);
   const created = await register(operatorCaller(deps), {
     display_name: input.displayName,
     merchant_account_id: input.merchantAccountId,
+    ...(input.roles === undefined ? {} : { role_ids: input.roles.map((slug) => roleId(slug as RoleSlug)) }),
   });
   return { id: created.id, thumbprint: created.kid, privateKeyPem: created.private_key! };
 }

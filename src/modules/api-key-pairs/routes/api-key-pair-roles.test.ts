@@ -3,6 +3,7 @@ import { buildTestApp, type TestApp } from '../../../../test/helpers/build-test-
 import { mintToken } from '../../../cli/token.ts';
 import { roleId, ROLES } from '../../roles/roles.catalogue.ts';
 import { scopesWithin } from '../access-token.ts';
+import { createKeyPair } from '../api-key-pairs.service.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -36,6 +37,18 @@ describe('happy', () => {
     expect(
       await status(await tokenOf(body.private_key, ['transactions.read']), 'POST', '/buyers', { display_name: 'Ada' }),
     ).toBe(403);
+  });
+
+  it('gives roles to a pair the operator creates (svc keys create --role), and refuses an unknown slug', async () => {
+    const created = await createKeyPair(t.deps, { displayName: 'cli', merchantAccountId: null, roles: ['analyst'] });
+    const pair = (await t.request({ method: 'GET', url: `/api-key-pairs/${created.id}` })).json();
+    expect(pair.roles.map((r: { slug: string }) => r.slug)).toEqual(['analyst']);
+    const token = await tokenOf(created.privateKeyPem);
+    expect(await status(token, 'GET', '/transactions')).toBe(200);
+    expect(await status(token, 'POST', '/buyers', { display_name: 'Ada' })).toBe(403);
+    await expect(
+      createKeyPair(t.deps, { displayName: 'cli', merchantAccountId: null, roles: ['auditor'] }),
+    ).rejects.toThrow(/Unknown role auditor; the roles are administrator/);
   });
 
   it('reads a claim against the roles: exact scopes and *.read / *.write, embed kept when claimed', () => {
