@@ -81,6 +81,8 @@ describe('happy', () => {
       `0;url=https://shop.example/done?order=7&transaction_id=${txn.id}&transaction_status=authorization_succeeded`,
     );
     expect(res.body).toContain('authorization succeeded');
+    // A phone shows it at its own width (the buyer comes back from the provider on a phone as often as not).
+    expect(res.body).toContain('<meta name="viewport" content="width=device-width, initial-scale=1">');
     expect(await status(m, txn.id)).toBe('authorization_succeeded');
   });
 

@@ -18,7 +18,7 @@ function render(page: ApprovalPage, target: string | null): string {
   const amount = escapeHtml(formatAmount(page.amount, page.currency));
   const next = target ? `<p><a href="${escapeHtml(target)}">Continue</a></p>` : '';
   return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Payment</title></head>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Payment</title></head>
 <body><p>The payment of <strong>${amount}</strong> is ${escapeHtml(page.status.replaceAll('_', ' '))}.</p>${next}</body></html>`;
 }
 
