@@ -190,7 +190,8 @@ function replaceRoles(
   wanted: Membership[],
 ) {
   const current = held.filter((m) => inReach(manager, m)).map(toMembership);
-  const added = wanted.filter((m) => !current.some((c) => sameMembership(c, m)));
+  // A membership the user holds already out of reach (one the answer showed) is no change.
+  const added = wanted.filter((m) => !held.some((h) => sameMembership(toMembership(h), m)));
   const removed = current.filter((c) => !wanted.some((m) => sameMembership(c, m)));
   checkAssignments(manager, [...added, ...removed], targetId);
   const kept = held.filter((m) => !inReach(manager, m)).map(toMembership);

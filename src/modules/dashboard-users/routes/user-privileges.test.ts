@@ -135,6 +135,21 @@ describe('security', () => {
     expect(everything.json().memberships.map((m: { merchant_account_id: string }) => m.merchant_account_id)).toEqual(
       [a, b].sort(),
     );
+    // An every-account role sent back unchanged is no change; taking it away is refused.
+    const wide = (await invite(admin, [role('analyst', null), role('analyst', a)])).json();
+    const kept = await update(local, wide.id, { roles: [role('analyst', null), role('customer-support', a)] });
+    expect(kept.statusCode, kept.body).toBe(200);
+    expect(
+      kept
+        .json()
+        .memberships.map((m: { role_slug: string }) => m.role_slug)
+        .sort(),
+    ).toEqual(['analyst', 'customer-support']);
+    expect((await update(local, wide.id, { roles: [role('customer-support', a)] })).statusCode).toBe(200);
+    expect(
+      (await fromBrowser(t, admin, { method: 'GET', url: `/users/${wide.id}`, merchantAccountId: a })).json()
+        .memberships,
+    ).toHaveLength(2);
     // Its name, status and password reach into B: refused.
     expect((await update(local, both.id, { status: 'disabled' })).statusCode).toBe(403);
     expect(
