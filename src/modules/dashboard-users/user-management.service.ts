@@ -221,6 +221,9 @@ export async function updateUser(ctx: RequestContext, id: string, body: UpdateUs
     if (body.roles !== undefined) {
       const wanted = await membershipsOf(ctx, tx, body.roles);
       const { added, removed, after } = replaceRoles(manager, id, memberships, wanted);
+      // A user without any role would be out of every account's list, beyond anyone's reach.
+      if (after.length === 0)
+        throw fieldRefusal('body', '/roles', 'A user keeps at least one role; disable it instead');
       if (self && memberships.some((m) => m.role === 'administrator') && !after.some((m) => m.role === 'administrator'))
         throw forbidden('A user cannot remove its own last administrator role');
       if (added.length + removed.length > 0) {

@@ -217,6 +217,15 @@ describe('errors', () => {
     expect(noAccount.statusCode).toBe(400);
     const noRoles = await invite(account, { email_address: email(), roles: [] });
     expect(noRoles.statusCode).toBe(422);
+    const user = await invited(account);
+    const none = await fromBrowser(t, admin, {
+      method: 'PUT',
+      url: `/users/${user.id}`,
+      payload: { roles: [] },
+      merchantAccountId: account,
+    });
+    expect(none.statusCode).toBe(400);
+    expect(none.json().message).toBe('A user keeps at least one role; disable it instead');
     const missing = await fromBrowser(t, admin, {
       method: 'GET',
       url: '/users/00000000-0000-4000-8000-000000000000',
