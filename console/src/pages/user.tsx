@@ -7,7 +7,8 @@ import { type DashboardUser, hasScope, sessionState } from '../session.ts';
 import { useAsync } from '../ui/async.ts';
 import { ConfirmAction, ErrorNotice, Loading, PageHeader, Status, Success, useAction } from '../ui/components.tsx';
 import { dateTime } from '../ui/format.ts';
-import { assignable, type ManagedUser, type Role, RoleChoice, rolesText, SetupLink } from './users-shared.tsx';
+import { assignable, type ManagedUser, type Role, rolesText } from './users-rules.ts';
+import { RoleChoice, SetupLink } from './users-shared.tsx';
 
 interface Loaded {
   user: ManagedUser;

@@ -1,59 +1,6 @@
 import type { JSX } from 'preact';
 import { useState } from 'preact/hooks';
-import type { DashboardUser } from '../session.ts';
-import { hasScope } from '../session.ts';
-
-/** The API's answers of the user routes (docs/dashboard.md, "Managing users"). */
-export interface Role {
-  id: string;
-  slug: string;
-  name: string;
-  description: string;
-  permissions: { allow: string[] };
-  applies_to: string[];
-}
-
-export interface UserMembership {
-  merchant_account_id: string | null;
-  role_id: string;
-  role_slug: string;
-}
-
-export interface ManagedUser {
-  id: string;
-  email_address: string;
-  display_name: string;
-  status: 'active' | 'disabled';
-  password_set: boolean;
-  two_factor_enabled: boolean;
-  memberships: UserMembership[];
-  created_at: string;
-  setup_url?: string;
-}
-
-export const ADD_ON_BASES = ['analyst', 'customer-support'];
-
-/**
- * The roles the signed-in user may give here, as the server decides (docs/dashboard.md): those
- * whose scopes it holds, or any but administrator for a user manager. The server checks anyway.
- */
-export function assignable(role: Role, scopes: Set<string>, user: DashboardUser, account: string | null): boolean {
-  if (role.permissions.allow.every((s) => hasScope(scopes, s))) return true;
-  const managerHere = user.memberships.some(
-    (m) => (m.merchant_account_id === null || m.merchant_account_id === account) && m.roles.includes('user-manager'),
-  );
-  return managerHere && role.slug !== 'administrator';
-}
-
-/** Whether the user may give roles in every account: an administrator of every account, not limited to this one. */
-export function mayGiveEverywhere(user: DashboardUser, account: string | null): boolean {
-  const admin = user.memberships.some((m) => m.merchant_account_id === null && m.roles.includes('administrator'));
-  return admin && !user.memberships.some((m) => m.merchant_account_id === account);
-}
-
-export const rolesText = (memberships: UserMembership[]) =>
-  memberships.map((m) => `${m.role_slug}${m.merchant_account_id === null ? ' (every account)' : ''}`).join(', ') ||
-  'none here';
+import { hasAddOnBase, type Role, withoutOrphanAddOns } from './users-rules.ts';
 
 /** Role checkboxes: an add-on is enabled only with analyst or customer support checked. */
 export function RoleChoice(props: {
@@ -62,16 +9,12 @@ export function RoleChoice(props: {
   canGive: (role: Role) => boolean;
   onChange: (chosen: Set<string>) => void;
 }): JSX.Element {
-  const slugOf = new Map(props.roles.map((r) => [r.id, r.slug]));
-  const hasBase = [...props.chosen].some((id) => ADD_ON_BASES.includes(slugOf.get(id) ?? ''));
+  const hasBase = hasAddOnBase(props.chosen, props.roles);
   const toggle = (id: string, on: boolean) => {
     const next = new Set(props.chosen);
     if (on) next.add(id);
     else next.delete(id);
-    // Without a base role the add-ons go too: the server refuses them alone.
-    if (![...next].some((r) => ADD_ON_BASES.includes(slugOf.get(r) ?? '')))
-      for (const r of props.roles) if (r.applies_to.length > 0) next.delete(r.id);
-    props.onChange(next);
+    props.onChange(withoutOrphanAddOns(next, props.roles));
   };
   return (
     <fieldset>

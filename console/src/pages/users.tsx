@@ -6,15 +6,8 @@ import { Link } from '../router.tsx';
 import { hasScope, sessionState } from '../session.ts';
 import { useCursorList } from '../ui/async.ts';
 import { ErrorNotice, Field, ListTable, PageHeader, Status, useAction } from '../ui/components.tsx';
-import {
-  assignable,
-  type ManagedUser,
-  mayGiveEverywhere,
-  type Role,
-  RoleChoice,
-  rolesText,
-  SetupLink,
-} from './users-shared.tsx';
+import { assignable, type ManagedUser, mayGiveEverywhere, type Role, rolesText } from './users-rules.ts';
+import { RoleChoice, SetupLink } from './users-shared.tsx';
 
 const EMPTY = { email_address: '', status: '' };
 
