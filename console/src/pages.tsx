@@ -13,6 +13,7 @@ import { RoutingPage } from './pages/routing.tsx';
 import { SettingsPage } from './pages/settings.tsx';
 import { TransactionPage } from './pages/transaction.tsx';
 import { TransactionsPage } from './pages/transactions.tsx';
+import { UserPage } from './pages/user.tsx';
 import { UsersPage } from './pages/users.tsx';
 
 export interface PageProps {
@@ -103,6 +104,7 @@ export const PAGES: PageDef[] = [
     render: (p) => <ApiKeysPage {...p} />,
   },
   { path: '/users', title: 'Users and roles', scope: 'roles.read', nav: true, render: (p) => <UsersPage {...p} /> },
+  { path: '/users/:id', title: 'User', scope: 'users.read', nav: false, render: (p) => <UserPage {...p} /> },
   {
     path: '/settings',
     title: 'Settings',

@@ -34,6 +34,7 @@ export const SCOPE_RESOURCES = [
   'roles',
   'three-ds-scenarios',
   'transactions',
+  'users',
   'users.me',
   'vault-forward',
   'vault-forward-authentications',

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { errorMessage, withQuery } from '../../console/src/api.ts';
 import { moved, toCondition } from '../../console/src/pages/routing-rules.ts';
+import { assignable, mayGiveEverywhere, type Role, withoutOrphanAddOns } from '../../console/src/pages/users-rules.ts';
+import type { DashboardUser } from '../../console/src/session.ts';
+import { ROLE_SLUGS } from '../../src/modules/roles/roles.catalogue.ts';
+import { toRoleResource } from '../../src/modules/roles/roles.schemas.ts';
 import { currencyDigits, money, toMinor } from '../../console/src/ui/format.ts';
 
 /** The dashboard console's pure logic (console/src), run by the server's test suite. */
@@ -58,6 +62,52 @@ describe('happy', () => {
       operator: 'equals',
       value: false,
     });
+  });
+});
+
+describe('users and roles', () => {
+  const roles: Role[] = ROLE_SLUGS.map(toRoleResource);
+  const idOf = (slug: string) => roles.find((r) => r.slug === slug)!.id;
+  const person = (memberships: Array<[string | null, string[]]>): DashboardUser => ({
+    id: 'u',
+    email: 'u@example.com',
+    display_name: 'u',
+    status: 'active',
+    totp_enrolled: false,
+    second_factor_required: false,
+    memberships: memberships.map(([merchant_account_id, slugs]) => ({
+      merchant_account_id,
+      roles: slugs,
+      scopes: roles.filter((r) => slugs.includes(r.slug)).flatMap((r) => r.permissions.allow),
+    })),
+  });
+  const scopesOf = (user: DashboardUser) => new Set(user.memberships.flatMap((m) => m.scopes));
+
+  it('offers the roles the server lets the user give: its scopes, or any but administrator for a user manager', () => {
+    const manager = person([['a', ['user-manager']]]);
+    const offered = (user: DashboardUser) =>
+      roles.filter((r) => assignable(r, scopesOf(user), user, 'a')).map((r) => r.slug);
+    expect(offered(manager)).toEqual(ROLE_SLUGS.filter((slug) => slug !== 'administrator'));
+    expect(offered(person([['a', ['customer-support']]]))).toEqual(['analyst', 'customer-support']);
+    expect(offered(person([[null, ['administrator']]]))).toEqual([...ROLE_SLUGS]);
+  });
+
+  it('offers every account only to an administrator of every account, and drops add-ons without their base', () => {
+    expect(mayGiveEverywhere(person([[null, ['administrator']]]), 'a')).toBe(true);
+    expect(
+      mayGiveEverywhere(
+        person([
+          [null, ['administrator']],
+          ['a', ['analyst']],
+        ]),
+        'a',
+      ),
+    ).toBe(false);
+    expect(mayGiveEverywhere(person([['a', ['administrator']]]), 'a')).toBe(false);
+    const chosen = new Set([idOf('system-manager'), idOf('pii-viewer')]);
+    expect([...withoutOrphanAddOns(chosen, roles)]).toEqual([idOf('system-manager')]);
+    const based = new Set([idOf('analyst'), idOf('pii-viewer')]);
+    expect(withoutOrphanAddOns(based, roles)).toBe(based);
   });
 });
 

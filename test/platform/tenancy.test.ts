@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mintToken } from '../../src/cli/token.ts';
 import { withTransaction } from '../../src/db/transaction.ts';
 import { uuidv7 } from '../../src/lib/ids.ts';
+import { roleId } from '../../src/modules/roles/roles.catalogue.ts';
 import { emitEvent } from '../../src/modules/events/events.service.ts';
 import { evaluateMetric } from '../../src/modules/monitoring/evaluate.service.ts';
 import { settleRefund, settleTransaction } from '../../src/modules/transactions/settlements/settlements.service.ts';
@@ -373,6 +374,16 @@ const FIXTURES: Record<string, Fixture> = {
     expect(res.statusCode, res.body).toBe(201);
     return res.json().id;
   },
+  user_id: async (t, a) => {
+    const res = await t.request({
+      method: 'POST',
+      url: '/users',
+      payload: { email_address: `user-of-a-${uuidv7()}@a.example`, roles: [{ role_id: roleId('analyst') }] },
+      merchantAccountId: a,
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    return res.json().id;
+  },
   gift_card_id: async (t, a) => {
     const res = await t.request({ method: 'POST', url: '/gift-cards', payload: GIFT_CARD_BODY, merchantAccountId: a });
     expect(res.statusCode, res.body).toBe(201);
@@ -612,6 +623,10 @@ const BODIES: Record<string, () => unknown> = {
   updateReport: () => ({ name: 'taken over', schedule_enabled: false }),
   // A's execution named by B: 404, no URL to A's file.
   createReportExecutionUrl: () => ({ expires_in: 60 }),
+  // B's own user (the second credential's attempt is a 409: see REFUSED_FOR_B); A's user named by B: 404.
+  createUser: () => ({ email_address: `made-by-b-${uuidv7()}@b.example`, roles: [{ role_id: roleId('analyst') }] }),
+  updateUser: () => ({ display_name: 'taken over', status: 'disabled', roles: [] }),
+  createUserSetupLink: () => ({}),
   updateThreeDsScenario: () => ({ outcome: { version: '2.2.0', authentication: { transaction_status: 'N' } } }),
 };
 
@@ -637,6 +652,7 @@ const REFUSED_FOR_B = new Map([
   ['createGooglePayDigitalWalletSession', 400],
   ['createDigitalWallet', 409],
   ['createVaultForwardConfig', 409],
+  ['createUser', 409],
   ['createPazeDigitalWalletSession', 400],
   ['createPazeDigitalWalletCheckout', 400],
   ['reviewPazeDigitalWalletSession', 400],
@@ -697,13 +713,18 @@ async function rowsOutside(account: string): Promise<Record<string, string[]>> {
   for (const { table_name: table, scoped } of tables) {
     if (BOOKKEEPING.has(table)) continue;
     const outside =
-      table === 'merchant_accounts'
-        ? sql`x.id <> ${account}`
-        : table === 'jobs'
-          ? sql`strpos(x.payload::text, ${account}) = 0`
-          : scoped
-            ? sql`x.merchant_account_id is distinct from ${account}`
-            : sql`true`;
+      // Dashboard users are instance-wide: one whose every role is in B (and its set-up links) is B's.
+      table === 'dashboard_users' || table === 'dashboard_setup_tokens'
+        ? sql`${sql.ref(table === 'dashboard_users' ? 'x.id' : 'x.user_id')} not in (
+            select user_id from dashboard_memberships group by user_id
+            having bool_and(merchant_account_id is not distinct from ${account}))`
+        : table === 'merchant_accounts'
+          ? sql`x.id <> ${account}`
+          : table === 'jobs'
+            ? sql`strpos(x.payload::text, ${account}) = 0`
+            : scoped
+              ? sql`x.merchant_account_id is distinct from ${account}`
+              : sql`true`;
     const { rows } = await sql<{
       row: string;
     }>`select to_jsonb(x)::text as row from ${sql.table(table)} x where ${outside}`.execute(t.deps.db);

@@ -1,6 +1,9 @@
 import { sql, type Insertable, type Updateable } from 'kysely';
 import type { DashboardMembershipRow, DashboardUserRow, DashboardUsersTable } from '../../db/schema-dashboard.ts';
+import { keysetPage, type KeysetPage } from '../../db/keyset.ts';
+import { escapeLike } from '../../db/like.ts';
 import type { Executor } from '../../db/transaction.ts';
+import type { CursorPosition } from '../../http/cursor.ts';
 
 export type UserPatch = Omit<Updateable<DashboardUsersTable>, 'id' | 'created_at'>;
 
@@ -159,4 +162,73 @@ export async function claimTotpStep(db: Executor, id: string, step: number): Pro
     .returning('id')
     .executeTakeFirst();
   return row !== undefined;
+}
+
+export interface UserFilter {
+  /** The merchant account viewed: users with a role there or in every account. */
+  merchantAccountId: string;
+  emailPrefix?: string | undefined;
+  status?: DashboardUserRow['status'] | undefined;
+  role?: string | undefined;
+}
+
+/**
+ * The users of a merchant account matching the filter, unordered (the caller adds the keyset
+ * order). The e-mail prefix is written as the expression of `dashboard_users_email_prefix_idx`
+ * (`lower(email) LIKE lower(term) || '%'`), a range scan; memberships are semi-joins on
+ * `dashboard_memberships_account_role_idx`.
+ */
+export function usersQuery(db: Executor, filter: UserFilter) {
+  const inAccount = (role?: string) =>
+    sql<boolean>`EXISTS (SELECT 1 FROM dashboard_memberships m WHERE m.user_id = dashboard_users.id
+      AND (m.merchant_account_id = ${filter.merchantAccountId} OR m.merchant_account_id IS NULL)
+      ${role === undefined ? sql`` : sql`AND m.role = ${role}`})`;
+  let query = db.selectFrom('dashboard_users').selectAll().where(inAccount(filter.role));
+  if (filter.emailPrefix !== undefined)
+    query = query.where(sql`lower(email)`, 'like', sql<string>`lower(${escapeLike(filter.emailPrefix)}) || '%'`);
+  if (filter.status !== undefined) query = query.where('status', '=', filter.status);
+  return query;
+}
+
+export async function listUsers(
+  db: Executor,
+  filter: UserFilter,
+  position: CursorPosition | null,
+  limit: number,
+): Promise<KeysetPage<DashboardUserRow>> {
+  return keysetPage(db, usersQuery(db, filter), { columns: ['created_at', 'id'], limit, position });
+}
+
+/** The memberships of several users, by user id. */
+export async function membershipsOfUsers(
+  db: Executor,
+  userIds: readonly string[],
+): Promise<Map<string, DashboardMembershipRow[]>> {
+  const byUser = new Map<string, DashboardMembershipRow[]>(userIds.map((id) => [id, []]));
+  if (userIds.length === 0) return byUser;
+  const rows = await db
+    .selectFrom('dashboard_memberships')
+    .selectAll()
+    .where('user_id', 'in', [...userIds])
+    .orderBy('merchant_account_id')
+    .orderBy('role')
+    .execute();
+  for (const row of rows) byUser.get(row.user_id)?.push(row);
+  return byUser;
+}
+
+/** Takes roles away: each in one merchant account (null: the every-account membership). */
+export async function removeMemberships(
+  db: Executor,
+  userId: string,
+  memberships: ReadonlyArray<{ merchantAccountId: string | null; role: string }>,
+): Promise<void> {
+  for (const m of memberships) {
+    await db
+      .deleteFrom('dashboard_memberships')
+      .where('user_id', '=', userId)
+      .where('role', '=', m.role)
+      .where(sql<boolean>`merchant_account_id IS NOT DISTINCT FROM ${m.merchantAccountId}`)
+      .execute();
+  }
 }

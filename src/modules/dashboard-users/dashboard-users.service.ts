@@ -1,5 +1,5 @@
 import type { Deps } from '../../context.ts';
-import { withTransaction } from '../../db/transaction.ts';
+import { withTransaction, type Tx } from '../../db/transaction.ts';
 import { AppError, fieldRefusal } from '../../errors/app-error.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import { roleSetProblem } from '../roles/roles.catalogue.ts';
@@ -32,6 +32,23 @@ export interface SetupLink {
 const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,253}$/;
 
 /**
+ * A new one-time set-up link of a user (earlier unused ones stop working): only its token's SHA-256
+ * is stored, so the URL exists in the caller's answer only.
+ */
+export async function newSetupLink(
+  tx: Tx,
+  deps: Deps,
+  userId: string,
+  now: Date,
+): Promise<{ url: string; expiresAt: Date }> {
+  await repo.retireSetupTokens(tx, userId, now);
+  const token = newToken();
+  const expiresAt = new Date(now.getTime() + SETUP_LINK_TTL_SECONDS * 1000);
+  await repo.insertSetupToken(tx, { token_hash: tokenHash(token), user_id: userId, expires_at: expiresAt });
+  return { url: `${deps.config.publicUrl}/dashboard/setup?token=${token}`, expiresAt };
+}
+
+/**
  * `svc users create`: creates the user with the roles (or, for an existing user, adds them) and
  * issues a one-time set-up link; earlier unused links stop working. For an existing user the link
  * is the password reset: its password stays until the link is used.
@@ -54,10 +71,7 @@ export async function createOrResetUser(deps: Deps, input: CreateUserInput): Pro
     if (!user)
       throw new Error(`A user with the e-mail address ${input.email} was created meanwhile; run the command again`);
     await repo.addMemberships(tx, user.id, input.merchantAccountId, input.roles);
-    await repo.retireSetupTokens(tx, user.id, now);
-    const token = newToken();
-    const expiresAt = new Date(now.getTime() + SETUP_LINK_TTL_SECONDS * 1000);
-    await repo.insertSetupToken(tx, { token_hash: tokenHash(token), user_id: user.id, expires_at: expiresAt });
+    const { url, expiresAt } = await newSetupLink(tx, deps, user.id, now);
     const name = `${created ? 'created' : 'set-up link issued'}: ${input.roles.join(', ')} in ${input.merchantAccountId ?? 'every merchant account'}`;
     for (const account of await accountsOfUser(tx, user.id)) {
       await recordSystemAudit(
@@ -68,7 +82,7 @@ export async function createOrResetUser(deps: Deps, input: CreateUserInput): Pro
         { type: 'dashboard-user', id: user.id, name },
       );
     }
-    return { userId: user.id, created, url: `${deps.config.publicUrl}/dashboard/setup?token=${token}`, expiresAt };
+    return { userId: user.id, created, url, expiresAt };
   });
 }
 

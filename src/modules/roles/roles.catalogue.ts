@@ -115,7 +115,7 @@ export const ROLES = {
   'user-manager': {
     name: 'User manager',
     description: 'Users and their roles; the audit log.',
-    allow: [...EVERY_ROLE, 'audit-logs.read'],
+    allow: [...EVERY_ROLE, 'audit-logs.read', 'users.read', 'users.write'],
   },
   'pii-viewer': {
     name: 'PII viewer',
