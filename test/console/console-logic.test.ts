@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { errorMessage, withQuery } from '../../console/src/api.ts';
 import { moved, toCondition } from '../../console/src/pages/routing-rules.ts';
+import { attemptsByService } from '../../console/src/pages/transaction-attempts.ts';
 import { currencyDigits, money, toMinor } from '../../console/src/ui/format.ts';
 
 /** The dashboard console's pure logic (console/src), run by the server's test suite. */
@@ -35,6 +36,112 @@ describe('happy', () => {
     expect(moved(['a', 'b', 'c'], 'a', 1)).toEqual(['b', 'a', 'c']);
     expect(moved(['a', 'b', 'c'], 'a', -1)).toEqual(['a', 'b', 'c']);
     expect(moved(['a', 'b', 'c'], 'c', 1)).toEqual(['a', 'b', 'c']);
+  });
+
+  it("groups a transaction's connector calls by payment service, a later answer replacing the unknown one", () => {
+    const at = (n: number) => `2026-01-01T00:00:0${n}.000Z`;
+    const events = [
+      {
+        id: 'e4',
+        name: 'transaction-sync-event',
+        created_at: at(4),
+        context: {
+          attempt_id: 'r1',
+          operation: 'refund',
+          amount: 300,
+          outcome: 'succeeded',
+          error_code: null,
+          duration_ms: 12,
+        },
+      },
+      {
+        id: 'e1',
+        name: 'payment-connector-response-transaction-authorization-failed',
+        created_at: at(1),
+        context: {
+          attempt_id: 'a1',
+          operation: 'authorize',
+          amount: 1000,
+          payment_service_id: 'ps-1',
+          outcome: 'unknown',
+          error_code: 'timeout',
+          duration_ms: 5000,
+        },
+      },
+      {
+        id: 'e0',
+        name: 'transaction-updated-status',
+        created_at: at(0),
+        context: { from: 'processing', to: 'processing' },
+      },
+      {
+        id: 'e2',
+        name: 'payment-connector-response-transaction-authorization-succeeded',
+        created_at: at(2),
+        context: {
+          attempt_id: 'a2',
+          operation: 'authorize',
+          amount: 1000,
+          payment_service_id: 'ps-2',
+          outcome: 'succeeded',
+          error_code: null,
+          duration_ms: 40,
+        },
+      },
+      {
+        id: 'e3',
+        name: 'payment-connector-response-transaction-authorization-declined',
+        created_at: at(3),
+        context: {
+          attempt_id: 'a1',
+          operation: 'authorize',
+          payment_service_id: 'ps-1',
+          outcome: 'declined',
+          error_code: 'do_not_honor',
+          duration_ms: null,
+        },
+      },
+    ];
+    expect(attemptsByService(events, 'ps-2')).toEqual([
+      {
+        paymentServiceId: 'ps-1',
+        attempts: [
+          {
+            attemptId: 'a1',
+            operation: 'authorize',
+            amount: 1000,
+            outcome: 'declined',
+            errorCode: 'do_not_honor',
+            durationMs: null,
+            at: at(1),
+          },
+        ],
+      },
+      {
+        paymentServiceId: 'ps-2',
+        attempts: [
+          {
+            attemptId: 'a2',
+            operation: 'authorize',
+            amount: 1000,
+            outcome: 'succeeded',
+            errorCode: null,
+            durationMs: 40,
+            at: at(2),
+          },
+          {
+            attemptId: 'r1',
+            operation: 'refund',
+            amount: 300,
+            outcome: 'succeeded',
+            errorCode: null,
+            durationMs: 12,
+            at: at(4),
+          },
+        ],
+      },
+    ]);
+    expect(attemptsByService([events[2]!], null)).toEqual([]);
   });
 
   it("writes the condition builder's drafts as the API's conditions", () => {
