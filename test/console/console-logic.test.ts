@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { errorMessage, withQuery } from '../../console/src/api.ts';
-import { moved, toCondition } from '../../console/src/pages/routing-rules.ts';
+import { dropped, moved, ruleVerdict, toCondition } from '../../console/src/pages/routing-rules.ts';
 import { attemptsByService } from '../../console/src/pages/transaction-attempts.ts';
 import { currencyDigits, money, toMinor } from '../../console/src/ui/format.ts';
 
@@ -142,6 +142,28 @@ describe('happy', () => {
       },
     ]);
     expect(attemptsByService([events[2]!], null)).toEqual([]);
+  });
+
+  it('puts a dragged rule in the place of the rule it is dropped on, up or down', () => {
+    expect(dropped(['a', 'b', 'c'], 'c', 'a')).toEqual(['c', 'a', 'b']);
+    expect(dropped(['a', 'b', 'c'], 'a', 'c')).toEqual(['b', 'c', 'a']);
+    expect(dropped(['a', 'b', 'c'], 'a', 'b')).toEqual(['b', 'a', 'c']);
+    expect(dropped(['a', 'b', 'c'], 'b', 'b')).toEqual(['a', 'b', 'c']);
+    expect(dropped(['a', 'b', 'c'], 'x', 'a')).toEqual(['a', 'b', 'c']);
+  });
+
+  it("says why the dry run's rules do not match", () => {
+    expect(ruleVerdict({ matched: true, not_matched_because: null, failed_conditions: [] })).toBe('matches');
+    expect(ruleVerdict({ matched: false, not_matched_because: 'earlier_rule_matched', failed_conditions: [] })).toBe(
+      'does not match (earlier rule matched)',
+    );
+    expect(
+      ruleVerdict({
+        matched: false,
+        not_matched_because: 'conditions',
+        failed_conditions: [{ reason: 'currency EUR is not USD' }, { reason: 'country DE is not one of FR' }],
+      }),
+    ).toBe('does not match (conditions: currency EUR is not USD; country DE is not one of FR)');
   });
 
   it("writes the condition builder's drafts as the API's conditions", () => {

@@ -1,11 +1,12 @@
 import type { JSX } from 'preact';
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { get, post, type ListPage } from '../api.ts';
 import { useAsync } from '../ui/async.ts';
 import { ErrorNotice, Field, useAction } from '../ui/components.tsx';
 import { label, money, toMinor } from '../ui/format.ts';
 import {
   BUILDER_FIELDS,
+  ruleVerdict,
   toCondition,
   type ConditionDraft,
   type Flow,
@@ -193,30 +194,54 @@ interface DryRunResult {
   }>;
 }
 
-/** Which rule a made-up transaction would match, and why each other rule would not. */
-export function DryRun({ flow, action }: { flow: Flow; action: FlowAction }): JSX.Element {
+/**
+ * Which rule a made-up transaction would match, and why each other rule would not. Tried again by
+ * itself when the rules change (`version`: a reorder, a new rule, a rule switched on or off).
+ */
+export function DryRun({
+  flow,
+  action,
+  version,
+  rules,
+}: {
+  flow: Flow;
+  action: FlowAction;
+  version: number;
+  rules: ReadonlyArray<{ id: string; description: string | null }>;
+}): JSX.Element {
   const [form, setForm] = useState({ amount: '10.00', currency: 'EUR', country: 'DE', method: 'card', bin: '' });
   const [result, setResult] = useState<DryRunResult | null>(null);
+  const lastBody = useRef<Record<string, unknown> | null>(null);
   const act = useAction();
   const set = (key: keyof typeof form) => (e: Event) =>
     setForm({ ...form, [key]: (e.currentTarget as HTMLInputElement).value });
+  const send = (body: Record<string, unknown>) =>
+    act.run(async () => {
+      lastBody.current = body;
+      setResult(await post<DryRunResult>(`/flows/${flow}/dry-run`, body));
+    });
+  useEffect(() => {
+    if (lastBody.current) void send(lastBody.current);
+  }, [version]);
   const submit = (e: Event) => {
     e.preventDefault();
-    void act.run(async () => {
-      const amount = toMinor(form.amount, form.currency.toUpperCase());
-      if (amount === null) throw new Error('Enter an amount such as 12.50');
-      const paymentMethod =
-        flow === 'checkout' ? undefined : { method: form.method, ...(form.bin ? { bin: form.bin } : {}) };
-      setResult(
-        await post<DryRunResult>(`/flows/${flow}/dry-run`, {
-          amount,
-          currency: form.currency.toUpperCase(),
-          country: form.country.toUpperCase() || null,
-          ...(paymentMethod ? { payment_method: paymentMethod } : {}),
-        }),
-      );
+    const amount = toMinor(form.amount, form.currency.toUpperCase());
+    if (amount === null) {
+      void act.run(async () => {
+        throw new Error('Enter an amount such as 12.50');
+      });
+      return;
+    }
+    const paymentMethod =
+      flow === 'checkout' ? undefined : { method: form.method, ...(form.bin ? { bin: form.bin } : {}) };
+    void send({
+      amount,
+      currency: form.currency.toUpperCase(),
+      country: form.country.toUpperCase() || null,
+      ...(paymentMethod ? { payment_method: paymentMethod } : {}),
     });
   };
+  const described = (id: string) => rules.find((r) => r.id === id)?.description;
   const decision = result?.decisions.find((d) => d.action === action);
   return (
     <aside class="card dry-run" aria-labelledby="dry-run-title">
@@ -256,15 +281,18 @@ export function DryRun({ flow, action }: { flow: Flow; action: FlowAction }): JS
                 ? `Rule ${decision.rules.find((r) => r.rule_id === decision.matched_rule_id)?.position ?? ''} matches`
                 : 'No rule matches: the default applies'}
             </strong>{' '}
-            for {money(toMinor(form.amount, form.currency.toUpperCase()), form.currency.toUpperCase())}.
+            for{' '}
+            {money(
+              lastBody.current ? (lastBody.current.amount as number) : null,
+              lastBody.current ? (lastBody.current.currency as string) : null,
+            )}
+            .
           </p>
           <ul class="plain">
             {decision.rules.map((r) => (
-              <li key={r.rule_id}>
-                Rule {r.position}:{' '}
-                {r.matched
-                  ? 'matches'
-                  : `does not match (${label(r.not_matched_because)}${r.failed_conditions.length ? `: ${r.failed_conditions.map((c) => c.reason).join('; ')}` : ''})`}
+              <li key={r.rule_id} class={r.matched ? 'verdict matched' : 'verdict'}>
+                Rule {r.position}: {ruleVerdict(r)}
+                {described(r.rule_id) ? <span class="muted"> · {described(r.rule_id)}</span> : null}
               </li>
             ))}
           </ul>
