@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { errorMessage, withQuery } from '../../console/src/api.ts';
 import { dropped, moved, ruleVerdict, toCondition } from '../../console/src/pages/routing-rules.ts';
-import { attemptsByService } from '../../console/src/pages/transaction-attempts.ts';
+import { attemptsByService, settlementLines } from '../../console/src/pages/transaction-history.ts';
 import { currencyDigits, money, toMinor } from '../../console/src/ui/format.ts';
 
 /** The dashboard console's pure logic (console/src), run by the server's test suite. */
@@ -164,6 +164,27 @@ describe('happy', () => {
         failed_conditions: [{ reason: 'currency EUR is not USD' }, { reason: 'country DE is not one of FR' }],
       }),
     ).toBe('does not match (conditions: currency EUR is not USD; country DE is not one of FR)');
+  });
+
+  it("marks which of a transaction's settlement lines settle a refund, oldest first", () => {
+    const line = (id: string, posted_at: string, amount: number) => ({
+      id,
+      posted_at,
+      amount,
+      currency: 'EUR',
+      commission: 0,
+      interchange: null,
+      scheme_fee: null,
+      payment_service_report_id: 'report-1',
+    });
+    const lines = settlementLines(
+      [line('s2', '2026-01-02T00:00:00Z', -1200), line('s1', '2026-01-01T00:00:00Z', 5000)],
+      [{ id: 's2', refund_id: 'refund-1' }],
+    );
+    expect(lines.map((l) => [l.id, l.amount, l.refundId])).toEqual([
+      ['s1', 5000, null],
+      ['s2', -1200, 'refund-1'],
+    ]);
   });
 
   it("writes the condition builder's drafts as the API's conditions", () => {

@@ -4,7 +4,7 @@ import { hasScope } from '../session.ts';
 import { useAsync, useCursorList } from '../ui/async.ts';
 import { Empty, ErrorNotice, ListTable, Loading, Status } from '../ui/components.tsx';
 import { dateTime, label, money } from '../ui/format.ts';
-import { attemptsByService, type HistoryEvent } from './transaction-attempts.ts';
+import { attemptsByService, settlementLines, type HistoryEvent, type SettlementLine } from './transaction-history.ts';
 
 /** The lists of a transaction's detail page below its summary: each one a public read of the transaction. */
 
@@ -28,18 +28,6 @@ interface Capture {
   error_code: string | null;
   raw_response_description: string | null;
   created_at: string;
-}
-interface Settlement {
-  id: string;
-  type: 'settlement' | 'refund-settlement';
-  posted_at: string;
-  currency: string;
-  amount: number;
-  commission: number;
-  interchange: number | null;
-  scheme_fee: number | null;
-  payment_service_report_id: string;
-  refund_id?: string;
 }
 interface RoutingAction {
   id: string;
@@ -102,12 +90,12 @@ export function Captures({ id, currency }: { id: string; currency: string }): JS
 export function Settlements({ id }: { id: string }): JSX.Element {
   const lines = useAsync(async () => {
     const [own, refunds] = await Promise.all([
-      get<{ items: Settlement[] }>(`/transactions/${id}/settlements`),
-      get<{ items: Settlement[] }>(`/transactions/${id}/refund-settlements`),
+      get<{ items: SettlementLine[] }>(`/transactions/${id}/settlements`),
+      get<{ items: Array<{ id: string; refund_id: string }> }>(`/transactions/${id}/refund-settlements`),
     ]);
-    return [...own.items, ...refunds.items].sort((a, b) => a.posted_at.localeCompare(b.posted_at));
+    return settlementLines(own.items, refunds.items);
   }, id);
-  const fee = (s: Settlement, value: number | null) => money(value, s.currency);
+  const fee = (s: SettlementLine, value: number | null) => money(value, s.currency);
   return (
     <section class="card" aria-labelledby="settlements-title">
       <h2 id="settlements-title">Settlements</h2>
@@ -144,7 +132,7 @@ export function Settlements({ id }: { id: string }): JSX.Element {
               {lines.data.map((s) => (
                 <tr key={s.id}>
                   <td>{dateTime(s.posted_at)}</td>
-                  <td>{s.type === 'refund-settlement' ? 'refund' : 'payment'}</td>
+                  <td>{s.refundId ? 'refund' : 'payment'}</td>
                   <td class="num">{money(s.amount, s.currency)}</td>
                   <td class="num">{fee(s, s.commission)}</td>
                   <td class="num">{fee(s, s.interchange)}</td>

@@ -60,3 +60,28 @@ export function attemptsByService(
   }
   return [...groups].map(([paymentServiceId, attempts]) => ({ paymentServiceId, attempts: [...attempts.values()] }));
 }
+
+export interface SettlementLine {
+  id: string;
+  posted_at: string;
+  currency: string;
+  amount: number;
+  commission: number;
+  interchange: number | null;
+  scheme_fee: number | null;
+  payment_service_report_id: string;
+}
+
+/**
+ * The transaction's settlement lines, oldest first: `GET .../settlements` lists them all (a refund's
+ * with a negative amount), `GET .../refund-settlements` says which refund each refund line settles.
+ */
+export function settlementLines(
+  settlements: readonly SettlementLine[],
+  refundSettlements: ReadonlyArray<{ id: string; refund_id: string }>,
+): Array<SettlementLine & { refundId: string | null }> {
+  const refunds = new Map(refundSettlements.map((r) => [r.id, r.refund_id]));
+  return [...settlements]
+    .sort((a, b) => a.posted_at.localeCompare(b.posted_at) || a.id.localeCompare(b.id))
+    .map((s) => ({ ...s, refundId: refunds.get(s.id) ?? null }));
+}
