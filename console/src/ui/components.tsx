@@ -176,7 +176,11 @@ export function useAction(): {
       try {
         await action();
       } catch (err) {
-        setError(err instanceof ApiError ? err : new ApiError(0, 'client_error', String(err)));
+        setError(
+          err instanceof ApiError
+            ? err
+            : new ApiError(0, 'client_error', err instanceof Error ? err.message : String(err)),
+        );
       } finally {
         setBusy(false);
       }
