@@ -132,4 +132,86 @@ describe('happy', () => {
     await dryRun.getByText('Rule 2 matches').waitFor();
     expect(unexpected(problems)).toEqual([]);
   });
+
+  it('creates a payout from the form, finds it with the filters and opens it', async () => {
+    await openConsolePage(page, h.base, '/payouts', 'Payouts');
+    await page.getByText('No payout matches.').waitFor();
+    const form = page.getByRole('form', { name: 'Create a payout' });
+    await form.getByLabel('Amount').fill('25.00');
+    await form.getByLabel('Currency').fill('USD');
+    await form.getByLabel('Payment service').selectOption({ label: 'Sandbox cards' });
+    await form.getByLabel('External identifier (optional)').fill('po-console-1');
+    await form.getByLabel('Card number', { exact: true }).fill('4111 1111 1111 1111');
+    await form.getByLabel('Expiry (MM/YY)').fill('12/40');
+    await form.getByRole('button', { name: 'Create payout' }).click();
+    await page.getByRole('status').filter({ hasText: 'Payout of $25.00: succeeded' }).waitFor();
+    expect(await form.getByLabel('Card number', { exact: true }).inputValue()).toBe('');
+    const filters = page.getByRole('form', { name: 'Filter payouts' });
+    await filters.getByLabel('Status').selectOption('declined');
+    await filters.getByRole('button', { name: 'Apply' }).click();
+    await page.getByText('No payout matches.').waitFor();
+    await filters.getByLabel('Status').selectOption('succeeded');
+    await filters.getByLabel('External identifier').fill('po-console-1');
+    await filters.getByRole('button', { name: 'Apply' }).click();
+    const row = page
+      .getByRole('table', { name: 'Payouts' })
+      .getByRole('row', { name: /\$25\.00 succeeded visa •••• 1111/ });
+    await row.waitFor();
+    await h.shot(page, 'dashboard-pages-payouts');
+    await row.getByRole('link').click();
+    await heading(page, 'Payout $25.00 · succeeded');
+    await page.getByText('po-console-1').waitFor();
+    await h.shot(page, 'dashboard-pages-payout');
+    expect(await page.content()).not.toContain('4111111111111111');
+    const listed = await h.api('GET', '/payouts');
+    expect(listed.body.items.map((p: { amount: number; currency: string }) => [p.amount, p.currency])).toEqual([
+      [2500, 'USD'],
+    ]);
+    expect(unexpected(problems)).toEqual([]);
+  });
+
+  it("edits a merchant account's name, and adds, edits and deletes a 3-D Secure configuration", async () => {
+    await openConsolePage(page, h.base, '/settings', 'Settings');
+    await page.getByRole('button', { name: 'Edit Default' }).click();
+    const edit = page.getByRole('form', { name: 'Edit merchant account default' });
+    await edit.getByLabel('Name').fill('Main shop');
+    await edit.getByLabel('Over-capture percentage').fill('15');
+    await edit.getByRole('button', { name: 'Save account' }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved Main shop.' }).waitFor();
+    await page.getByRole('table', { name: 'Merchant accounts' }).getByRole('cell', { name: 'Main shop', exact: true }).waitFor();
+    const account = await h.api('GET', '/merchant-accounts/default');
+    expect([account.body.display_name, account.body.over_capture_percentage]).toEqual(['Main shop', 15]);
+
+    await page.getByText('No 3-D Secure configuration.').waitFor();
+    const add = page.getByRole('form', { name: 'Add a configuration' });
+    for (const [field, value] of [
+      ['Card scheme', 'visa'],
+      ['Currency (empty: every currency)', 'EUR'],
+      ['Acquirer BIN', '400000'],
+      ['Acquirer merchant id', 'MID-1'],
+      ['Merchant name', 'Main shop'],
+      ['Merchant country (ISO numeric)', '276'],
+      ['Merchant category code', '5999'],
+      ['Merchant URL', 'https://shop.example'],
+    ] as const)
+      await add.getByLabel(field).fill(value);
+    await add.getByRole('button', { name: 'Add configuration' }).click();
+    await page.getByRole('status').filter({ hasText: 'Configuration added.' }).waitFor();
+    await page.getByRole('button', { name: 'Edit visa EUR' }).click();
+    const change = page.getByRole('form', { name: 'Edit the configuration' });
+    await change.getByLabel('Acquirer merchant id').fill('MID-2');
+    await change.getByRole('button', { name: 'Save configuration' }).click();
+    await page.getByRole('status').filter({ hasText: 'Configuration saved.' }).waitFor();
+    await page.getByRole('cell', { name: 'MID-2' }).waitFor();
+    await h.shot(page, 'dashboard-pages-settings');
+    const configs = `/merchant-accounts/default/three-ds-configurations`;
+    expect(
+      (await h.api('GET', configs)).body.items.map((c: { merchant_acquirer_id: string }) => c.merchant_acquirer_id),
+    ).toEqual(['MID-2']);
+    await page.getByRole('button', { name: 'Delete visa EUR' }).click();
+    await page.getByRole('button', { name: 'Confirm' }).click();
+    await page.getByText('No 3-D Secure configuration.').waitFor();
+    expect((await h.api('GET', configs)).body.items).toEqual([]);
+    expect(unexpected(problems)).toEqual([]);
+  });
 });

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { errorMessage, withQuery } from '../../console/src/api.ts';
+import { accountChanges, accountDraft, EMPTY_THREE_DS, threeDsBody } from '../../console/src/pages/settings-forms.ts';
+import { payoutBody, type PayoutDraft } from '../../console/src/pages/payout-body.ts';
 import { dropped, moved, ruleVerdict, toCondition } from '../../console/src/pages/routing-rules.ts';
 import { attemptsByService, settlementLines } from '../../console/src/pages/transaction-history.ts';
 import { currencyDigits, money, toMinor } from '../../console/src/ui/format.ts';
@@ -187,6 +189,108 @@ describe('happy', () => {
     ]);
   });
 
+  it("writes the payout form as POST /payouts' body: a card number (spaces dropped) or a stored card", () => {
+    const draft: PayoutDraft = {
+      amount: '25.5',
+      currency: 'usd',
+      payment_service_id: 'ps-1',
+      destination: 'card',
+      number: '4111 1111 1111 1111',
+      expiration_date: '12/40',
+      stored_card_id: '',
+      external_identifier: ' po-7 ',
+      category: '',
+    };
+    expect(payoutBody(draft)).toEqual({
+      body: {
+        amount: 2550,
+        currency: 'USD',
+        payment_service_id: 'ps-1',
+        payment_method: { method: 'card', number: '4111111111111111', expiration_date: '12/40' },
+        external_identifier: 'po-7',
+      },
+    });
+    expect(
+      payoutBody({
+        ...draft,
+        destination: 'id',
+        stored_card_id: 'pm-9',
+        external_identifier: '',
+        category: 'online_gambling',
+      }),
+    ).toEqual({
+      body: {
+        amount: 2550,
+        currency: 'USD',
+        payment_service_id: 'ps-1',
+        payment_method: { method: 'id', id: 'pm-9' },
+        category: 'online_gambling',
+      },
+    });
+  });
+
+  it("sends only a merchant account's changed fields, emptied ones as null", () => {
+    const before = accountDraft({
+      display_name: 'Default',
+      over_capture_amount: null,
+      over_capture_percentage: 10,
+      account_updater_enabled: false,
+      async_network_tokens_enabled: true,
+      visa_network_tokens_requestor_id: 'req-1',
+    });
+    expect(before).toMatchObject({ display_name: 'Default', over_capture_amount: '', over_capture_percentage: '10' });
+    expect(accountChanges(before, { ...before })).toEqual({ body: {} });
+    expect(
+      accountChanges(before, {
+        ...before,
+        display_name: ' Main shop ',
+        over_capture_amount: '500',
+        over_capture_percentage: '',
+        visa_network_tokens_requestor_id: '',
+        account_updater_enabled: true,
+      }),
+    ).toEqual({
+      body: {
+        display_name: 'Main shop',
+        visa_network_tokens_requestor_id: null,
+        over_capture_amount: 500,
+        over_capture_percentage: null,
+        account_updater_enabled: true,
+      },
+    });
+  });
+
+  it('writes a 3-D Secure configuration: every field to create it, the changed ones to edit it', () => {
+    const draft = {
+      ...EMPTY_THREE_DS,
+      scheme: ' Visa',
+      currency: 'eur',
+      merchant_acquirer_bin: '400000',
+      merchant_acquirer_id: 'MID-1',
+      merchant_name: 'Shop',
+      merchant_country_code: '276',
+      merchant_category_code: '5999',
+      merchant_url: 'https://shop.example',
+    };
+    expect(threeDsBody(draft)).toEqual({
+      scheme: 'visa',
+      currency: 'EUR',
+      merchant_acquirer_bin: '400000',
+      merchant_acquirer_id: 'MID-1',
+      merchant_name: 'Shop',
+      merchant_country_code: '276',
+      merchant_category_code: '5999',
+      merchant_url: 'https://shop.example',
+      metadata: {},
+    });
+    const stored = { ...draft, scheme: 'visa', currency: 'EUR' };
+    expect(threeDsBody({ ...stored, merchant_name: 'Shop two', currency: '' }, stored)).toEqual({
+      currency: null,
+      merchant_name: 'Shop two',
+    });
+    expect(threeDsBody({ ...draft, currency: '' }).currency).toBeNull();
+  });
+
   it("writes the condition builder's drafts as the API's conditions", () => {
     expect(toCondition({ field: 'currency', operator: 'one_of', value: 'eur, usd,' })).toEqual({
       field: 'currency',
@@ -215,6 +319,36 @@ describe('errors', () => {
   it('refuses amounts that are not amounts', () => {
     for (const text of ['', 'abc', '-5', '1.234', '1e3x']) expect(toMinor(text, 'EUR'), text).toBeNull();
     expect(toMinor('1.5', 'JPY')).toBeNull();
+  });
+
+  it('says what to correct in the payout form before sending it', () => {
+    const draft: PayoutDraft = {
+      amount: '10',
+      currency: 'EUR',
+      payment_service_id: 'ps-1',
+      destination: 'card',
+      number: '4111111111111111',
+      expiration_date: '12/40',
+      stored_card_id: '',
+      external_identifier: '',
+      category: '',
+    };
+    expect(payoutBody({ ...draft, amount: '1.234' })).toEqual({ error: 'Enter an amount such as 12.50' });
+    expect(payoutBody({ ...draft, currency: 'EU' })).toEqual({ error: 'Enter a currency code such as EUR' });
+    expect(payoutBody({ ...draft, payment_service_id: '' })).toEqual({
+      error: 'Choose the payment service that makes the payout',
+    });
+    expect(payoutBody({ ...draft, number: '4111' })).toEqual({ error: 'Enter the card number' });
+    expect(payoutBody({ ...draft, expiration_date: '2040-12' })).toEqual({ error: 'Enter the expiry as MM/YY' });
+    expect(payoutBody({ ...draft, destination: 'id' })).toEqual({ error: 'Enter the stored card id' });
+  });
+
+  it('refuses a merchant account without a name, or an over-capture that is not a whole number', () => {
+    const before = accountDraft({ display_name: 'Default' });
+    expect(accountChanges(before, { ...before, display_name: '  ' })).toEqual({ error: 'The account needs a name' });
+    expect(accountChanges(before, { ...before, over_capture_percentage: '12.5' })).toEqual({
+      error: 'Over-capture percentage: a whole number, or empty for none',
+    });
   });
 
   it("shows the spec's error message, and each field of a 422", () => {
