@@ -178,7 +178,10 @@ describe('happy', () => {
     await edit.getByLabel('Over-capture percentage').fill('15');
     await edit.getByRole('button', { name: 'Save account' }).click();
     await page.getByRole('status').filter({ hasText: 'Saved Main shop.' }).waitFor();
-    await page.getByRole('table', { name: 'Merchant accounts' }).getByRole('cell', { name: 'Main shop', exact: true }).waitFor();
+    await page
+      .getByRole('table', { name: 'Merchant accounts' })
+      .getByRole('cell', { name: 'Main shop', exact: true })
+      .waitFor();
     const account = await h.api('GET', '/merchant-accounts/default');
     expect([account.body.display_name, account.body.over_capture_percentage]).toEqual(['Main shop', 15]);
 
@@ -212,6 +215,44 @@ describe('happy', () => {
     await page.getByRole('button', { name: 'Confirm' }).click();
     await page.getByText('No 3-D Secure configuration.').waitFor();
     expect((await h.api('GET', configs)).body.items).toEqual([]);
+    expect(unexpected(problems)).toEqual([]);
+  });
+
+  it("pauses and resumes a report's schedule, and downloads a file from a report's executions", async () => {
+    const report = (name: string, schedule: string) => ({
+      name,
+      schedule,
+      schedule_enabled: true,
+      schedule_timezone: 'Etc/UTC',
+      spec: { model: 'transactions', params: {} },
+    });
+    const weekly = await created(h.api('POST', '/reports', report('Weekly sales', 'weekly')));
+    await created(h.api('POST', '/reports', report('Export now', 'once')));
+    await openConsolePage(page, h.base, '/reports', 'Reports');
+    await page.getByRole('button', { name: 'Pause Weekly sales' }).click();
+    await page.getByRole('button', { name: 'Resume Weekly sales' }).waitFor();
+    await page.getByRole('row', { name: /Weekly sales .*weekly \(paused\)/ }).waitFor();
+    expect((await h.api('GET', `/reports/${weekly.id}`)).body.schedule_enabled).toBe(false);
+    await page.getByRole('button', { name: 'Resume Weekly sales' }).click();
+    await page.getByRole('button', { name: 'Pause Weekly sales' }).waitFor();
+    expect((await h.api('GET', `/reports/${weekly.id}`)).body.schedule_enabled).toBe(true);
+    await page.getByRole('button', { name: 'Executions of Weekly sales' }).click();
+    await page.getByText('No execution yet').waitFor();
+    await page.getByRole('button', { name: 'Executions of Export now' }).click();
+    const executions = page.getByRole('table', { name: 'Executions of Export now' });
+    const download = executions.getByRole('button', { name: /^Download the run of / });
+    await expect
+      .poll(
+        async () => {
+          await page.getByRole('button', { name: 'Refresh executions' }).click();
+          return download.count();
+        },
+        { timeout: 60_000, interval: 1_000 },
+      )
+      .toBe(1);
+    await h.shot(page, 'dashboard-pages-reports');
+    const [file] = await Promise.all([page.waitForEvent('download'), download.click()]);
+    expect(file.suggestedFilename()).toMatch(/\.csv\.gz$/);
     expect(unexpected(problems)).toEqual([]);
   });
 });

@@ -4,7 +4,7 @@ import { accountChanges, accountDraft, EMPTY_THREE_DS, threeDsBody } from '../..
 import { payoutBody, type PayoutDraft } from '../../console/src/pages/payout-body.ts';
 import { dropped, moved, ruleVerdict, toCondition } from '../../console/src/pages/routing-rules.ts';
 import { attemptsByService, settlementLines } from '../../console/src/pages/transaction-history.ts';
-import { currencyDigits, money, toMinor } from '../../console/src/ui/format.ts';
+import { bytes, currencyDigits, money, toMinor } from '../../console/src/ui/format.ts';
 
 /** The dashboard console's pure logic (console/src), run by the server's test suite. */
 
@@ -289,6 +289,10 @@ describe('happy', () => {
       merchant_name: 'Shop two',
     });
     expect(threeDsBody({ ...draft, currency: '' }).currency).toBeNull();
+  });
+
+  it("writes a report file's size for people", () => {
+    expect([bytes(null), bytes(812), bytes(4210), bytes(1_500_000)]).toEqual(['—', '812 B', '4.2 kB', '1.5 MB']);
   });
 
   it("writes the condition builder's drafts as the API's conditions", () => {
