@@ -255,4 +255,25 @@ describe('happy', () => {
     expect(file.suggestedFilename()).toMatch(/\.csv\.gz$/);
     expect(unexpected(problems)).toEqual([]);
   });
+
+  it("shows the monitoring metrics beside the incidents, and a metric's own incidents", async () => {
+    await created(
+      h.api('POST', '/monitoring/metrics', {
+        display_name: 'Card authorization rate',
+        spec: { model: 'auth_rate', params: { filters: { datetime_range: 'PT60M/now', method: ['card'] } } },
+        alerting_policy: { strategy: 'threshold', params: { alert_gt: null, alert_lt: 0.8 } },
+        incident_policy: { strategy: 'debouncing', params: { create_after_n: 3, close_after_n: 2 } },
+      }),
+    );
+    await openConsolePage(page, h.base, '/monitoring', 'Monitoring');
+    const metrics = page.getByRole('table', { name: 'Monitoring metrics' });
+    await metrics.getByRole('cell', { name: 'Card authorization rate', exact: true }).waitFor();
+    await metrics.getByText('Alerts below 80.0 %').waitFor();
+    await page.getByText('No incident: every monitored rate is healthy.').waitFor();
+    await page.getByRole('button', { name: 'Incidents of Card authorization rate' }).click();
+    await page.getByRole('heading', { name: 'Incidents of Card authorization rate' }).waitFor();
+    await page.getByText('No incident: every monitored rate is healthy.').waitFor();
+    await h.shot(page, 'dashboard-pages-monitoring');
+    expect(unexpected(problems)).toEqual([]);
+  });
 });

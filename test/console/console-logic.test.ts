@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { errorMessage, withQuery } from '../../console/src/api.ts';
 import { accountChanges, accountDraft, EMPTY_THREE_DS, threeDsBody } from '../../console/src/pages/settings-forms.ts';
+import { metricSummary } from '../../console/src/pages/monitoring-metrics.ts';
 import { payoutBody, type PayoutDraft } from '../../console/src/pages/payout-body.ts';
 import { dropped, moved, ruleVerdict, toCondition } from '../../console/src/pages/routing-rules.ts';
 import { attemptsByService, settlementLines } from '../../console/src/pages/transaction-history.ts';
@@ -293,6 +294,37 @@ describe('happy', () => {
 
   it("writes a report file's size for people", () => {
     expect([bytes(null), bytes(812), bytes(4210), bytes(1_500_000)]).toEqual(['—', '812 B', '4.2 kB', '1.5 MB']);
+  });
+
+  it("sums up a monitoring metric's last hour: latest rate, unhealthy samples, its policies in words", () => {
+    const sample = (value: number | null, healthy: boolean | null) => ({
+      timestamp: '2026-01-01T00:00:00Z',
+      value,
+      healthy,
+      incident_related: false,
+    });
+    expect(
+      metricSummary({
+        alerting_policy: { params: { alert_gt: null, alert_lt: 0.8 } },
+        incident_policy: { params: { create_after_n: 3, close_after_n: 2 } },
+        samples_view: [sample(0.7, false), sample(0.9, true), sample(null, null)],
+      }),
+    ).toEqual({
+      latest: 0.9,
+      healthy: true,
+      unhealthy: 1,
+      samples: 3,
+      thresholds: 'Alerts below 80.0 %',
+      incidents: 'Opens after 3 unhealthy samples, closes after 2 healthy ones',
+    });
+    expect(metricSummary({ alerting_policy: null, incident_policy: null, samples_view: [] })).toEqual({
+      latest: null,
+      healthy: null,
+      unhealthy: 0,
+      samples: 0,
+      thresholds: 'No alerting threshold',
+      incidents: 'Opens no incident',
+    });
   });
 
   it("writes the condition builder's drafts as the API's conditions", () => {
