@@ -2,7 +2,16 @@ import type { JSX } from 'preact';
 import { useState } from 'preact/hooks';
 import { del, get, post, put } from '../api.ts';
 import { useAsync } from '../ui/async.ts';
-import { ConfirmAction, Empty, ErrorNotice, Field, Loading, Success, useAction } from '../ui/components.tsx';
+import {
+  ConfirmAction,
+  Empty,
+  ErrorNotice,
+  Field,
+  Loading,
+  ScrollRegion,
+  Success,
+  useAction,
+} from '../ui/components.tsx';
 import { EMPTY_THREE_DS, THREE_DS_FIELDS, threeDsBody, type ThreeDsDraft } from './settings-forms.ts';
 
 type ThreeDsConfiguration = Omit<ThreeDsDraft, 'currency'> & {
@@ -41,7 +50,7 @@ export function ThreeDsConfigurations({ account, canWrite }: { account: string; 
       ) : list.data.items.length === 0 ? (
         <Empty>No 3-D Secure configuration.</Empty>
       ) : (
-        <div class="table-wrap">
+        <ScrollRegion label="3-D Secure configurations">
           <table>
             <caption class="visually-hidden">3-D Secure configurations</caption>
             <thead>
@@ -91,7 +100,7 @@ export function ThreeDsConfigurations({ account, canWrite }: { account: string; 
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollRegion>
       )}
       {canWrite && editing && list.data?.items.some((c) => c.id === editing) ? (
         <ThreeDsForm

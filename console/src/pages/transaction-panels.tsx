@@ -2,7 +2,7 @@ import type { JSX } from 'preact';
 import { get, type ListPage } from '../api.ts';
 import { hasScope } from '../session.ts';
 import { useAsync, useCursorList } from '../ui/async.ts';
-import { Empty, ErrorNotice, ListTable, Loading, Status } from '../ui/components.tsx';
+import { Empty, ErrorNotice, ListTable, Loading, ScrollRegion, Status } from '../ui/components.tsx';
 import { dateTime, label, money } from '../ui/format.ts';
 import { attemptsByService, settlementLines, type HistoryEvent, type SettlementLine } from './transaction-history.ts';
 
@@ -106,7 +106,7 @@ export function Settlements({ id }: { id: string }): JSX.Element {
       ) : lines.data.length === 0 ? (
         <Empty>Not settled yet: no settlement report of the payment service names this transaction.</Empty>
       ) : (
-        <div class="table-wrap">
+        <ScrollRegion label="Settlements">
           <table>
             <caption class="visually-hidden">Settlements</caption>
             <thead>
@@ -144,7 +144,7 @@ export function Settlements({ id }: { id: string }): JSX.Element {
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollRegion>
       )}
     </section>
   );
@@ -199,7 +199,7 @@ export function Attempts(props: {
             ? (data.data!.names.get(group.paymentServiceId) ?? group.paymentServiceId)
             : 'No payment service';
           return (
-            <div class="table-wrap" key={group.paymentServiceId ?? 'none'}>
+            <ScrollRegion label={`Attempts of ${name}`} key={group.paymentServiceId ?? 'none'}>
               <table>
                 <caption>{name}</caption>
                 <thead>
@@ -231,7 +231,7 @@ export function Attempts(props: {
                   ))}
                 </tbody>
               </table>
-            </div>
+            </ScrollRegion>
           );
         })
       )}
