@@ -2,6 +2,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBrowserHarness, type BrowserHarness } from '../helpers/browser.ts';
 import {
+  axeProblems,
   createUsersBeforeStart,
   enrollAuthenticator,
   heading,
@@ -29,6 +30,7 @@ let h: BrowserHarness;
 let page: Page;
 let problems: string[];
 let serviceId = '';
+let transactionId = '';
 
 async function created(res: Promise<{ status: number; body: any }>, status = 201): Promise<any> {
   const answer = await res;
@@ -79,6 +81,7 @@ describe('happy', () => {
         interval: 500,
       })
       .toBe(2);
+    transactionId = tx.id;
     await openConsolePage(page, h.base, `/transactions/${tx.id}`, /€50\.00/);
     const settlements = page.getByRole('table', { name: 'Settlements' });
     await settlements.getByRole('row', { name: /payment €40\.00/ }).waitFor();
@@ -275,5 +278,65 @@ describe('happy', () => {
     await page.getByText('No incident: every monitored rate is healthy.').waitFor();
     await h.shot(page, 'dashboard-pages-monitoring');
     expect(unexpected(problems)).toEqual([]);
+  });
+
+  // The entries are the changes the cases above made (as the administrator, or with the API's key).
+  it('filters the audit log by action, resource type and user', async () => {
+    await openConsolePage(page, h.base, '/audit-log', 'Audit log');
+    const filters = page.getByRole('form', { name: 'Filter the audit log' });
+    const rows = page.getByRole('table', { name: 'Audit log' }).locator('tbody tr');
+    await filters.locator('select[name="action"]').selectOption('deleted');
+    await filters.getByRole('button', { name: 'Apply' }).click();
+    await expect.poll(() => rows.count()).toBe(1);
+    await rows.getByText('three ds configuration').waitFor();
+    await filters.getByRole('button', { name: 'Clear' }).click();
+    await filters.getByLabel('Resource type').fill('payment-service');
+    await filters.getByRole('button', { name: 'Apply' }).click();
+    await rows.filter({ hasText: 'Sandbox cards' }).first().waitFor();
+    await filters.getByRole('button', { name: 'Clear' }).click();
+    await filters.getByRole('button', { name: 'My actions' }).click();
+    await rows.filter({ hasText: 'merchant account: Main shop' }).waitFor();
+    expect(await rows.filter({ hasText: 'Sandbox cards' }).count()).toBe(0);
+    const mine = await filters.getByLabel('User id').inputValue();
+    expect(mine).toMatch(/^[0-9a-f-]{36}$/);
+    const api = await h.api('GET', `/audit-logs?user_id=${mine}&limit=100`);
+    await expect.poll(() => rows.count()).toBe(Math.min(api.body.items.length, 20));
+    await filters.getByRole('button', { name: 'Clear' }).click();
+    await page
+      .getByRole('button', { name: /^Only the actions of / })
+      .first()
+      .click();
+    expect(await filters.getByLabel('User id').inputValue()).toBe(mine);
+    await h.shot(page, 'dashboard-pages-audit-log');
+    expect(unexpected(problems)).toEqual([]);
+  });
+});
+
+describe('accessibility and small screens', () => {
+  it('fits each of these pages on a 390 px phone with no serious or critical accessibility violation', async () => {
+    const phone = await h.browser.newContext({
+      viewport: { width: 390, height: 844 },
+      isMobile: true,
+      hasTouch: true,
+      storageState: await page.context().storageState(),
+    });
+    const small = await phone.newPage();
+    const found: string[] = [];
+    for (const [path, title, name] of [
+      [`/transactions/${transactionId}`, /€50\.00/, 'transaction'],
+      ['/routing', 'Routing', 'routing'],
+      ['/payouts', 'Payouts', 'payouts'],
+      ['/settings', 'Settings', 'settings'],
+      ['/reports', 'Reports', 'reports'],
+      ['/monitoring', 'Monitoring', 'monitoring'],
+      ['/audit-log', 'Audit log', 'audit-log'],
+    ] as const) {
+      await openConsolePage(small, h.base, path, title);
+      expect(await small.evaluate(() => document.documentElement.scrollWidth), path).toBeLessThanOrEqual(390);
+      await h.shot(small, `dashboard-pages-${name}-390px`);
+      found.push(...(await axeProblems(small)).map((p) => `${path}: ${p}`));
+    }
+    expect(found).toEqual([]);
+    await phone.close();
   });
 });

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { errorMessage, withQuery } from '../../console/src/api.ts';
 import { accountChanges, accountDraft, EMPTY_THREE_DS, threeDsBody } from '../../console/src/pages/settings-forms.ts';
 import { metricSummary } from '../../console/src/pages/monitoring-metrics.ts';
+import { auditQuery, seenTypes } from '../../console/src/pages/audit-filters.ts';
 import { payoutBody, type PayoutDraft } from '../../console/src/pages/payout-body.ts';
 import { dropped, moved, ruleVerdict, toCondition } from '../../console/src/pages/routing-rules.ts';
 import { attemptsByService, settlementLines } from '../../console/src/pages/transaction-history.ts';
@@ -327,6 +328,17 @@ describe('happy', () => {
     });
   });
 
+  it("writes the audit log's filters as GET /audit-logs takes them, and suggests the resource types seen", () => {
+    const user = '01234567-89ab-4cde-8f01-23456789abcd';
+    expect(auditQuery({ action: 'deleted', resource_type: ' Payment-Service ', user_id: ` ${user}` })).toEqual({
+      query: { action: 'deleted', resource_type: 'payment-service', user_id: user },
+    });
+    expect(seenTypes(['report'], [{ resource: { type: 'transaction' } }, { resource: { type: 'report' } }])).toEqual([
+      'report',
+      'transaction',
+    ]);
+  });
+
   it("writes the condition builder's drafts as the API's conditions", () => {
     expect(toCondition({ field: 'currency', operator: 'one_of', value: 'eur, usd,' })).toEqual({
       field: 'currency',
@@ -384,6 +396,15 @@ describe('errors', () => {
     expect(accountChanges(before, { ...before, display_name: '  ' })).toEqual({ error: 'The account needs a name' });
     expect(accountChanges(before, { ...before, over_capture_percentage: '12.5' })).toEqual({
       error: 'Over-capture percentage: a whole number, or empty for none',
+    });
+  });
+
+  it('refuses an audit log user that is not an id, or an action the API does not know', () => {
+    expect(auditQuery({ action: '', resource_type: '', user_id: 'admin@example.com' })).toEqual({
+      error: "A user is given by its id (a UUID): use a row's “Only this user”",
+    });
+    expect(auditQuery({ action: 'approved', resource_type: '', user_id: '' })).toEqual({
+      error: 'Choose an action from the list',
     });
   });
 
