@@ -1,5 +1,22 @@
 import { toMinor } from '../ui/format.ts';
 
+/** A payout as the console reads it (GET /payouts, GET /payouts/{id}). */
+export interface Payout {
+  id: string;
+  amount: number;
+  currency: string;
+  status: string;
+  category: string | null;
+  external_identifier: string | null;
+  payment_service_payout_id: string | null;
+  created_at: string;
+  updated_at: string;
+  payment_method: { method: string; scheme: string | null; label: string | null; expiration_date: string | null };
+  payment_service: { id: string | null; display_name: string | null; payment_service_definition_id: string };
+  buyer: { id: string | null; display_name: string | null; external_identifier: string | null } | null;
+  merchant: { name: string; identification_number: string; statement_descriptor: string | null } | null;
+}
+
 /** The payout form's fields as typed (console/src/pages/payouts.tsx). */
 export interface PayoutDraft {
   amount: string;

@@ -7,7 +7,8 @@ import { useAsync } from '../ui/async.ts';
 import { Empty, ErrorNotice, Field, Loading, PageHeader, Status, useAction } from '../ui/components.tsx';
 import { label } from '../ui/format.ts';
 import { FLOW_ACTIONS, FLOWS, describeCondition, dropped, moved, type Flow, type FlowAction } from './routing-rules.ts';
-import { DryRun, RuleForm } from './routing-forms.tsx';
+import { DryRun } from './routing-dry-run.tsx';
+import { RuleForm } from './routing-forms.tsx';
 
 export interface FlowRule {
   id: string;
