@@ -270,7 +270,7 @@ describe('happy', () => {
     );
     await openConsolePage(page, h.base, '/monitoring', 'Monitoring');
     const metrics = page.getByRole('table', { name: 'Monitoring metrics' });
-    await metrics.getByRole('cell', { name: 'Card authorization rate', exact: true }).waitFor();
+    await metrics.getByRole('cell', { name: /^Card authorization rate/ }).waitFor();
     await metrics.getByText('Alerts below 80.0 %').waitFor();
     await page.getByText('No incident: every monitored rate is healthy.').waitFor();
     await page.getByRole('button', { name: 'Incidents of Card authorization rate' }).click();

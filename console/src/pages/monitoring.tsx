@@ -43,12 +43,19 @@ export function MonitoringPage({ scopes }: PageProps): JSX.Element {
             empty="No metric is monitored: create one with POST /monitoring/metrics."
             rowKey={(m) => m.id}
             columns={[
-              { title: 'Metric', cell: (m) => m.display_name },
               {
-                title: 'Latest',
-                class: 'num',
-                cell: (m) => percent(metricSummary(m).latest),
+                title: 'Metric',
+                cell: (m) => (
+                  <span>
+                    {m.display_name}
+                    <br />
+                    <span class="context">
+                      {metricSummary(m).thresholds}; {metricSummary(m).incidents}
+                    </span>
+                  </span>
+                ),
               },
+              { title: 'Latest', class: 'num', cell: (m) => percent(metricSummary(m).latest) },
               {
                 title: 'Health',
                 cell: (m) => {
@@ -57,17 +64,9 @@ export function MonitoringPage({ scopes }: PageProps): JSX.Element {
                 },
               },
               {
-                title: 'Unhealthy samples',
+                title: 'Unhealthy',
                 class: 'num',
                 cell: (m) => `${metricSummary(m).unhealthy} of ${metricSummary(m).samples}`,
-              },
-              {
-                title: 'Policy',
-                cell: (m) => (
-                  <span class="context">
-                    {metricSummary(m).thresholds}; {metricSummary(m).incidents}
-                  </span>
-                ),
               },
               {
                 title: 'Incidents',
@@ -75,10 +74,11 @@ export function MonitoringPage({ scopes }: PageProps): JSX.Element {
                   <button
                     type="button"
                     class="secondary"
+                    aria-label={`Incidents of ${m.display_name}`}
                     aria-pressed={metric?.id === m.id}
                     onClick={() => setMetric(metric?.id === m.id ? null : m)}
                   >
-                    Incidents of {m.display_name}
+                    Show
                   </button>
                 ),
               },
