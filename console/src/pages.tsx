@@ -6,7 +6,8 @@ import { BuyerPage, BuyersPage } from './pages/buyers.tsx';
 import { MonitoringPage } from './pages/monitoring.tsx';
 import { OverviewPage } from './pages/overview.tsx';
 import { ConnectPaymentServicePage, PaymentServicesPage } from './pages/payment-services.tsx';
-import { PaymentLinksPage, PayoutsPage } from './pages/lists.tsx';
+import { PaymentLinksPage } from './pages/lists.tsx';
+import { PayoutPage, PayoutsPage } from './pages/payouts.tsx';
 import { WebhooksPage } from './pages/webhooks.tsx';
 import { ReportsPage } from './pages/reports.tsx';
 import { RoutingPage } from './pages/routing.tsx';
@@ -74,6 +75,7 @@ export const PAGES: PageDef[] = [
     render: (p) => <PaymentLinksPage {...p} />,
   },
   { path: '/payouts', title: 'Payouts', scope: 'payouts.read', nav: true, render: (p) => <PayoutsPage {...p} /> },
+  { path: '/payouts/:id', title: 'Payout', scope: 'payouts.read', nav: false, render: (p) => <PayoutPage {...p} /> },
   { path: '/reports', title: 'Reports', scope: 'reports.read', nav: true, render: (p) => <ReportsPage {...p} /> },
   {
     path: '/webhooks',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { errorMessage, withQuery } from '../../console/src/api.ts';
-import { moved, toCondition } from '../../console/src/pages/routing-rules.ts';
+import { dropped, moved, ruleVerdict, toCondition } from '../../console/src/pages/routing-rules.ts';
 import { assignable, mayGiveEverywhere, type Role, withoutOrphanAddOns } from '../../console/src/pages/users-rules.ts';
 import type { DashboardUser } from '../../console/src/session.ts';
 import { ROLE_SLUGS } from '../../src/modules/roles/roles.catalogue.ts';
@@ -39,6 +39,28 @@ describe('happy', () => {
     expect(moved(['a', 'b', 'c'], 'a', 1)).toEqual(['b', 'a', 'c']);
     expect(moved(['a', 'b', 'c'], 'a', -1)).toEqual(['a', 'b', 'c']);
     expect(moved(['a', 'b', 'c'], 'c', 1)).toEqual(['a', 'b', 'c']);
+  });
+
+  it('puts a dragged rule in the place of the rule it is dropped on, up or down', () => {
+    expect(dropped(['a', 'b', 'c'], 'c', 'a')).toEqual(['c', 'a', 'b']);
+    expect(dropped(['a', 'b', 'c'], 'a', 'c')).toEqual(['b', 'c', 'a']);
+    expect(dropped(['a', 'b', 'c'], 'a', 'b')).toEqual(['b', 'a', 'c']);
+    expect(dropped(['a', 'b', 'c'], 'b', 'b')).toEqual(['a', 'b', 'c']);
+    expect(dropped(['a', 'b', 'c'], 'x', 'a')).toEqual(['a', 'b', 'c']);
+  });
+
+  it("says why the dry run's rules do not match", () => {
+    expect(ruleVerdict({ matched: true, not_matched_because: null, failed_conditions: [] })).toBe('matches');
+    expect(ruleVerdict({ matched: false, not_matched_because: 'earlier_rule_matched', failed_conditions: [] })).toBe(
+      'does not match (earlier rule matched)',
+    );
+    expect(
+      ruleVerdict({
+        matched: false,
+        not_matched_because: 'conditions',
+        failed_conditions: [{ reason: 'currency EUR is not USD' }, { reason: 'country DE is not one of FR' }],
+      }),
+    ).toBe('does not match (conditions: currency EUR is not USD; country DE is not one of FR)');
   });
 
   it("writes the condition builder's drafts as the API's conditions", () => {

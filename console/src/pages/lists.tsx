@@ -141,35 +141,3 @@ function CreatePaymentLink({ onCreated }: { onCreated: (link: PaymentLink) => vo
     </form>
   );
 }
-
-interface Payout {
-  id: string;
-  amount: number;
-  currency: string;
-  status: string;
-  external_identifier: string | null;
-  created_at: string;
-  payment_service: { display_name?: string } | null;
-}
-
-export function PayoutsPage(_props: PageProps): JSX.Element {
-  const list = useCursorList<Payout>('/payouts', {});
-  return (
-    <section>
-      <PageHeader title="Payouts" />
-      <ListTable
-        list={list}
-        caption="Payouts"
-        empty="No payout yet."
-        rowKey={(p) => p.id}
-        columns={[
-          { title: 'Created', cell: (p) => dateTime(p.created_at) },
-          { title: 'Amount', class: 'num', cell: (p) => money(p.amount, p.currency) },
-          { title: 'Status', cell: (p) => <Status value={p.status} /> },
-          { title: 'External identifier', cell: (p) => p.external_identifier ?? '—' },
-          { title: 'Payment service', cell: (p) => p.payment_service?.display_name ?? '—' },
-        ]}
-      />
-    </section>
-  );
-}

@@ -1,11 +1,12 @@
 import type { JSX } from 'preact';
 import { useState } from 'preact/hooks';
-import { post } from '../api.ts';
+import { post, put } from '../api.ts';
 import type { PageProps } from '../pages.tsx';
 import { hasScope } from '../session.ts';
 import { useCursorList } from '../ui/async.ts';
 import { ErrorNotice, Field, ListTable, PageHeader, Status, useAction } from '../ui/components.tsx';
 import { dateTime } from '../ui/format.ts';
+import { ReportExecutions, useDownload } from './report-executions.tsx';
 
 interface Report {
   id: string;
@@ -21,23 +22,27 @@ interface Report {
 const MODELS = ['transactions', 'transaction_retries', 'detailed_settlement', 'accounts_receivables'] as const;
 const SCHEDULES = ['once', 'daily', 'weekly', 'monthly'] as const;
 
+/**
+ * Reports: create one (once or on a schedule), pause or resume a schedule, each report's executions
+ * with their files. The API has no route to change a report's schedule or to run a report now.
+ */
 export function ReportsPage({ scopes }: PageProps): JSX.Element {
   const list = useCursorList<Report>('/reports', {});
-  const download = useAction();
+  const download = useDownload();
+  const toggle = useAction();
+  const [shown, setShown] = useState<Report | null>(null);
   const canWrite = hasScope(scopes, 'reports.write');
-  // The signed address of the file, fetched when asked for: it expires soon after.
-  const fetchFile = (report: Report) =>
-    download.run(async () => {
-      const { url } = await post<{ url: string }>(
-        `/reports/${report.id}/executions/${report.latest_execution!.id}/url`,
-      );
-      location.assign(url);
+  const setSchedule = (report: Report, enabled: boolean) =>
+    toggle.run(async () => {
+      await put(`/reports/${report.id}`, { schedule_enabled: enabled });
+      list.reload();
     });
   return (
     <section>
       <PageHeader title="Reports" />
       {canWrite ? <CreateReport onCreated={list.reload} /> : null}
       <ErrorNotice error={download.error} />
+      <ErrorNotice error={toggle.error} />
       <ListTable
         list={list}
         caption="Reports"
@@ -46,7 +51,28 @@ export function ReportsPage({ scopes }: PageProps): JSX.Element {
         columns={[
           { title: 'Name', cell: (r) => r.name },
           { title: 'Model', cell: (r) => r.spec.model.replace(/_/g, ' ') },
-          { title: 'Schedule', cell: (r) => `${r.schedule}${r.schedule_enabled ? '' : ' (paused)'}` },
+          {
+            title: 'Schedule',
+            cell: (r) => (
+              <span>
+                {r.schedule}
+                {r.schedule === 'once' ? '' : r.schedule_enabled ? ' (on)' : ' (paused)'}
+                {canWrite && r.schedule !== 'once' ? (
+                  <>
+                    {' '}
+                    <button
+                      type="button"
+                      class="secondary"
+                      disabled={toggle.busy}
+                      onClick={() => void setSchedule(r, !r.schedule_enabled)}
+                    >
+                      {r.schedule_enabled ? `Pause ${r.name}` : `Resume ${r.name}`}
+                    </button>
+                  </>
+                ) : null}
+              </span>
+            ),
+          },
           { title: 'Next run', cell: (r) => dateTime(r.next_execution_at) },
           {
             title: 'Latest run',
@@ -56,12 +82,20 @@ export function ReportsPage({ scopes }: PageProps): JSX.Element {
             title: 'File',
             cell: (r) =>
               r.latest_execution?.status === 'succeeded' ? (
-                <button type="button" class="secondary" onClick={() => void fetchFile(r)}>
+                <button type="button" class="secondary" onClick={() => download.start(r.id, r.latest_execution!.id)}>
                   Download {r.name}
                 </button>
               ) : (
                 '—'
               ),
+          },
+          {
+            title: 'Executions',
+            cell: (r) => (
+              <button type="button" class="secondary" aria-expanded={shown?.id === r.id} onClick={() => setShown(r)}>
+                Executions of {r.name}
+              </button>
+            ),
           },
         ]}
       />
@@ -70,6 +104,7 @@ export function ReportsPage({ scopes }: PageProps): JSX.Element {
           Refresh
         </button>
       </p>
+      {shown ? <ReportExecutions key={shown.id} report={shown} onClose={() => setShown(null)} /> : null}
     </section>
   );
 }

@@ -3,7 +3,7 @@ import { useState } from 'preact/hooks';
 import { get, post, type ListPage } from '../api.ts';
 import { useAsync } from '../ui/async.ts';
 import { ErrorNotice, Field, useAction } from '../ui/components.tsx';
-import { label, money, toMinor } from '../ui/format.ts';
+import { label } from '../ui/format.ts';
 import {
   BUILDER_FIELDS,
   toCondition,
@@ -170,117 +170,5 @@ export function RuleForm({
         Create rule
       </button>
     </form>
-  );
-}
-
-interface DryRunResult {
-  decisions: Array<{
-    action: string;
-    matched_rule_id: string | null;
-    rules: Array<{
-      rule_id: string;
-      position: number;
-      matched: boolean;
-      not_matched_because: string | null;
-      failed_conditions: Array<{ field: string; operator: string; reason: string }>;
-    }>;
-    payment_services?: Array<{
-      payment_service_id: string;
-      display_name: string | null;
-      eligible: boolean;
-      skipped_because: string | null;
-    }>;
-  }>;
-}
-
-/** Which rule a made-up transaction would match, and why each other rule would not. */
-export function DryRun({ flow, action }: { flow: Flow; action: FlowAction }): JSX.Element {
-  const [form, setForm] = useState({ amount: '10.00', currency: 'EUR', country: 'DE', method: 'card', bin: '' });
-  const [result, setResult] = useState<DryRunResult | null>(null);
-  const act = useAction();
-  const set = (key: keyof typeof form) => (e: Event) =>
-    setForm({ ...form, [key]: (e.currentTarget as HTMLInputElement).value });
-  const submit = (e: Event) => {
-    e.preventDefault();
-    void act.run(async () => {
-      const amount = toMinor(form.amount, form.currency.toUpperCase());
-      if (amount === null) throw new Error('Enter an amount such as 12.50');
-      const paymentMethod =
-        flow === 'checkout' ? undefined : { method: form.method, ...(form.bin ? { bin: form.bin } : {}) };
-      setResult(
-        await post<DryRunResult>(`/flows/${flow}/dry-run`, {
-          amount,
-          currency: form.currency.toUpperCase(),
-          country: form.country.toUpperCase() || null,
-          ...(paymentMethod ? { payment_method: paymentMethod } : {}),
-        }),
-      );
-    });
-  };
-  const decision = result?.decisions.find((d) => d.action === action);
-  return (
-    <aside class="card dry-run" aria-labelledby="dry-run-title">
-      <h2 id="dry-run-title">Dry run</h2>
-      <form onSubmit={submit}>
-        <div class="filter-grid">
-          <Field label="Amount">
-            <input name="dry_amount" value={form.amount} onInput={set('amount')} />
-          </Field>
-          <Field label="Currency">
-            <input name="dry_currency" maxLength={3} value={form.currency} onInput={set('currency')} />
-          </Field>
-          <Field label="Country">
-            <input name="dry_country" maxLength={2} value={form.country} onInput={set('country')} />
-          </Field>
-          {flow !== 'checkout' ? (
-            <Field label="Method">
-              <input name="dry_method" value={form.method} onInput={set('method')} />
-            </Field>
-          ) : null}
-          {flow === 'card-transaction' ? (
-            <Field label="Card BIN (optional)">
-              <input name="dry_bin" inputMode="numeric" value={form.bin} onInput={set('bin')} />
-            </Field>
-          ) : null}
-        </div>
-        <button type="submit" disabled={act.busy}>
-          Try it
-        </button>
-      </form>
-      <ErrorNotice error={act.error} />
-      {decision ? (
-        <div class="dry-run-result" role="status">
-          <p>
-            <strong>
-              {decision.matched_rule_id
-                ? `Rule ${decision.rules.find((r) => r.rule_id === decision.matched_rule_id)?.position ?? ''} matches`
-                : 'No rule matches: the default applies'}
-            </strong>{' '}
-            for {money(toMinor(form.amount, form.currency.toUpperCase()), form.currency.toUpperCase())}.
-          </p>
-          <ul class="plain">
-            {decision.rules.map((r) => (
-              <li key={r.rule_id}>
-                Rule {r.position}:{' '}
-                {r.matched
-                  ? 'matches'
-                  : `does not match (${label(r.not_matched_because)}${r.failed_conditions.length ? `: ${r.failed_conditions.map((c) => c.reason).join('; ')}` : ''})`}
-              </li>
-            ))}
-          </ul>
-          {decision.payment_services?.length ? (
-            <p class="muted">
-              Tried in order:{' '}
-              {decision.payment_services
-                .map(
-                  (s) =>
-                    `${s.display_name ?? s.payment_service_id}${s.eligible ? '' : ` (skipped: ${label(s.skipped_because)})`}`,
-                )
-                .join(', ')}
-            </p>
-          ) : null}
-        </div>
-      ) : null}
-    </aside>
   );
 }

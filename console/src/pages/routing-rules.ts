@@ -86,3 +86,26 @@ export function moved(ids: readonly string[], id: string, by: -1 | 1): string[] 
   [order[from], order[to]] = [order[to]!, order[from]!];
   return order;
 }
+
+/** The rule ids after dragging one onto another: it takes the other's place; the same order for an unknown id. */
+export function dropped(ids: readonly string[], dragged: string, target: string): string[] {
+  const order = [...ids];
+  const from = order.indexOf(dragged);
+  const to = order.indexOf(target);
+  if (from < 0 || to < 0 || from === to) return order;
+  order.splice(from, 1);
+  order.splice(to, 0, dragged);
+  return order;
+}
+
+/** What the dry run says of one rule: it matches, or why not (disabled, its failed conditions, an earlier rule). */
+export function ruleVerdict(rule: {
+  matched: boolean;
+  not_matched_because: string | null;
+  failed_conditions: ReadonlyArray<{ reason: string }>;
+}): string {
+  if (rule.matched) return 'matches';
+  const why = (rule.not_matched_because ?? 'unknown').replace(/_/g, ' ');
+  const reasons = rule.failed_conditions.map((c) => c.reason).join('; ');
+  return `does not match (${why}${reasons ? `: ${reasons}` : ''})`;
+}

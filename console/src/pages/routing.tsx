@@ -6,8 +6,9 @@ import { hasScope } from '../session.ts';
 import { useAsync } from '../ui/async.ts';
 import { Empty, ErrorNotice, Field, Loading, PageHeader, Status, useAction } from '../ui/components.tsx';
 import { label } from '../ui/format.ts';
-import { FLOW_ACTIONS, FLOWS, describeCondition, moved, type Flow, type FlowAction } from './routing-rules.ts';
-import { DryRun, RuleForm } from './routing-forms.tsx';
+import { FLOW_ACTIONS, FLOWS, describeCondition, dropped, moved, type Flow, type FlowAction } from './routing-rules.ts';
+import { DryRun } from './routing-dry-run.tsx';
+import { RuleForm } from './routing-forms.tsx';
 
 export interface FlowRule {
   id: string;
@@ -62,7 +63,13 @@ export function RoutingPage({ scopes }: PageProps): JSX.Element {
           )}
           {canWrite ? <RuleForm key={base} base={base} action={current} flow={flow} onCreated={changed} /> : null}
         </div>
-        <DryRun key={`${flow}-${current}-${dryRunTick}`} flow={flow} action={current} />
+        <DryRun
+          key={`${flow}-${current}`}
+          flow={flow}
+          action={current}
+          version={dryRunTick}
+          rules={rules.data?.items ?? []}
+        />
       </div>
     </section>
   );
@@ -80,13 +87,44 @@ function RuleList({
   onChange: () => void;
 }): JSX.Element {
   const act = useAction();
+  const [dragging, setDragging] = useState<string | null>(null);
+  const [over, setOver] = useState<string | null>(null);
   if (rules.length === 0) return <Empty>No rule for this action: the default applies to every transaction.</Empty>;
   const ids = rules.map((r) => r.id);
-  const reorder = (id: string, by: -1 | 1) =>
+  const save = (order: string[]) =>
     act.run(async () => {
-      await put(`${base.slice(0, -'/rules'.length)}/rule-order`, { rule_ids: moved(ids, id, by) });
+      if (order.join() === ids.join()) return;
+      await put(`${base.slice(0, -'/rules'.length)}/rule-order`, { rule_ids: order });
       onChange();
     });
+  const reorder = (id: string, by: -1 | 1) => save(moved(ids, id, by));
+  // HTML5 drag and drop on the rows; the up/down buttons do the same from the keyboard.
+  const drag = (rule: FlowRule) =>
+    canWrite && !act.busy
+      ? {
+          draggable: true,
+          onDragStart: (e: DragEvent) => {
+            e.dataTransfer?.setData('text/plain', rule.id);
+            if (e.dataTransfer) e.dataTransfer.effectAllowed = 'move';
+            setDragging(rule.id);
+          },
+          onDragEnd: () => {
+            setDragging(null);
+            setOver(null);
+          },
+          onDragOver: (e: DragEvent) => {
+            e.preventDefault();
+            if (over !== rule.id) setOver(rule.id);
+          },
+          onDrop: (e: DragEvent) => {
+            e.preventDefault();
+            const from = e.dataTransfer?.getData('text/plain') || dragging;
+            setDragging(null);
+            setOver(null);
+            if (from) void save(dropped(ids, from, rule.id));
+          },
+        }
+      : {};
   const toggle = (rule: FlowRule) =>
     act.run(async () => {
       await put(`${base}/${rule.id}`, { enabled: !rule.enabled });
@@ -95,10 +133,18 @@ function RuleList({
   return (
     <section class="card">
       <h2>Rules, in the order they are evaluated</h2>
+      {canWrite && rules.length > 1 ? (
+        <p class="muted">Drag a rule onto another to put it in that place, or use its Up and Down buttons.</p>
+      ) : null}
       <ErrorNotice error={act.error} />
       <ol class="rules">
         {rules.map((rule, i) => (
-          <li key={rule.id} class="rule" data-rule-id={rule.id}>
+          <li
+            key={rule.id}
+            class={`rule${canWrite ? ' draggable' : ''}${dragging === rule.id ? ' dragging' : ''}${over === rule.id && dragging !== rule.id ? ' drop-target' : ''}`}
+            data-rule-id={rule.id}
+            {...drag(rule)}
+          >
             <div class="rule-head">
               <strong>
                 {rule.position}. {rule.description ?? 'Rule'}

@@ -1,23 +1,22 @@
 import type { JSX } from 'preact';
 import { useState } from 'preact/hooks';
-import { get, post, type ListPage } from '../api.ts';
+import { get, post } from '../api.ts';
 import type { PageProps } from '../pages.tsx';
 import { hasScope } from '../session.ts';
 import { Link } from '../router.tsx';
 import { useAsync, useCursorList } from '../ui/async.ts';
 import {
   ConfirmAction,
-  Empty,
   ErrorNotice,
   Field,
   ListTable,
   Loading,
   PageHeader,
-  Status,
   Success,
   useAction,
 } from '../ui/components.tsx';
 import { dateTime, label, money, toMinor } from '../ui/format.ts';
+import { Attempts, Captures, Refunds, RoutingTrace, Settlements } from './transaction-panels.tsx';
 import type { TransactionSummary } from './types.ts';
 
 interface TransactionEvent {
@@ -25,27 +24,6 @@ interface TransactionEvent {
   name: string;
   created_at: string;
   context: Record<string, unknown>;
-}
-interface Refund {
-  id: string;
-  amount: number;
-  currency: string;
-  status: string;
-  reason: string | null;
-  created_at: string;
-}
-interface Capture {
-  id: string;
-  amount: number;
-  status: string;
-  created_at: string;
-}
-interface RoutingAction {
-  id: string;
-  flow: string;
-  rule_id: string;
-  created_at: string;
-  outcome: Record<string, unknown>;
 }
 
 export function TransactionPage({ params, scopes }: PageProps): JSX.Element {
@@ -74,6 +52,8 @@ export function TransactionPage({ params, scopes }: PageProps): JSX.Element {
         <Timeline id={id} />
         <Refunds id={id} />
         <Captures id={id} currency={t.currency} />
+        <Settlements id={id} />
+        <Attempts id={id} currency={t.currency} fallbackServiceId={t.payment_service?.id ?? null} scopes={scopes} />
         <RoutingTrace id={id} />
       </div>
     </section>
@@ -221,73 +201,4 @@ function Timeline({ id }: { id: string }): JSX.Element {
 function Context({ context }: { context: Record<string, unknown> }): JSX.Element {
   const entries = Object.entries(context).filter(([, v]) => v !== null && v !== undefined && typeof v !== 'object');
   return <span class="context">{entries.map(([k, v]) => `${label(k)}: ${String(v)}`).join(' · ') || '—'}</span>;
-}
-
-function Refunds({ id }: { id: string }): JSX.Element {
-  const list = useCursorList<Refund>(`/transactions/${id}/refunds`, {});
-  return (
-    <section class="card">
-      <h2>Refunds</h2>
-      <ListTable
-        list={list}
-        caption="Refunds"
-        empty="No refunds."
-        rowKey={(r) => r.id}
-        columns={[
-          { title: 'When', cell: (r) => dateTime(r.created_at) },
-          { title: 'Amount', class: 'num', cell: (r) => money(r.amount, r.currency) },
-          { title: 'Status', cell: (r) => <Status value={r.status} /> },
-          { title: 'Reason', cell: (r) => r.reason ?? '—' },
-        ]}
-      />
-    </section>
-  );
-}
-
-function Captures({ id, currency }: { id: string; currency: string }): JSX.Element {
-  const list = useCursorList<Capture>(`/transactions/${id}/captures`, {});
-  return (
-    <section class="card">
-      <h2>Captures</h2>
-      <ListTable
-        list={list}
-        caption="Captures"
-        empty="No captures."
-        rowKey={(c) => c.id}
-        columns={[
-          { title: 'When', cell: (c) => dateTime(c.created_at) },
-          { title: 'Amount', class: 'num', cell: (c) => money(c.amount, currency) },
-          { title: 'Status', cell: (c) => <Status value={c.status} /> },
-        ]}
-      />
-    </section>
-  );
-}
-
-/** The routing decisions taken for the transaction (GET /transactions/{id}/actions). */
-function RoutingTrace({ id }: { id: string }): JSX.Element {
-  const actions = useAsync(
-    () => get<ListPage<RoutingAction> | { items: RoutingAction[] }>(`/transactions/${id}/actions`),
-    id,
-  );
-  return (
-    <section class="card">
-      <h2>Routing decisions</h2>
-      {actions.error ? (
-        <ErrorNotice error={actions.error} />
-      ) : !actions.data ? (
-        <Loading />
-      ) : actions.data.items.length === 0 ? (
-        <Empty>No flow rule matched: the default routing applied.</Empty>
-      ) : (
-        <ul class="plain">
-          {actions.data.items.map((a) => (
-            <li key={`${a.id}-${a.rule_id}`}>
-              {dateTime(a.created_at)} · {label(a.flow)} / {label(a.id)} · rule {a.rule_id}: {JSON.stringify(a.outcome)}
-            </li>
-          ))}
-        </ul>
-      )}
-    </section>
-  );
 }

@@ -50,7 +50,7 @@ export function ListTable<T>(props: {
   if (list.data.items.length === 0 && !list.hasPrevious) return <Empty>{props.empty}</Empty>;
   return (
     <div>
-      <div class="table-wrap">
+      <ScrollRegion label={props.caption}>
         <table>
           <caption class="visually-hidden">{props.caption}</caption>
           <thead>
@@ -72,9 +72,22 @@ export function ListTable<T>(props: {
             ))}
           </tbody>
         </table>
-      </div>
+      </ScrollRegion>
       <Pager list={list} />
     </div>
+  );
+}
+
+/**
+ * A table's box that scrolls sideways on a narrow screen: focusable, so the keyboard scrolls it
+ * too, and named after its table.
+ */
+export function ScrollRegion({ label, children }: { label: string; children: ComponentChildren }): JSX.Element {
+  return (
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take the focus for the keyboard to scroll it (WCAG 2.1.1)
+    <section class="table-wrap" aria-label={label} tabIndex={0}>
+      {children}
+    </section>
   );
 }
 
@@ -176,7 +189,11 @@ export function useAction(): {
       try {
         await action();
       } catch (err) {
-        setError(err instanceof ApiError ? err : new ApiError(0, 'client_error', String(err)));
+        setError(
+          err instanceof ApiError
+            ? err
+            : new ApiError(0, 'client_error', err instanceof Error ? err.message : String(err)),
+        );
       } finally {
         setBusy(false);
       }

@@ -56,3 +56,11 @@ export const label = (value: string | null | undefined): string => (value ? valu
 export function percent(value: number | null | undefined): string {
   return value === null || value === undefined ? '—' : `${(value * 100).toFixed(1)} %`;
 }
+
+/** A file size for people: 812 B, 4.2 kB, 1.5 MB. */
+export function bytes(value: number | null | undefined): string {
+  if (value === null || value === undefined) return '—';
+  if (value < 1000) return `${value} B`;
+  if (value < 1_000_000) return `${(value / 1000).toFixed(1)} kB`;
+  return `${(value / 1_000_000).toFixed(1)} MB`;
+}
