@@ -36,6 +36,7 @@ import { monitoring } from './monitoring/index.ts';
 import { inboundWebhooks } from './inbound-webhooks/index.ts';
 import { roles } from './roles/index.ts';
 import { dashboardSessions } from './dashboard-sessions/index.ts';
+import { dashboardSso } from './dashboard-sso/index.ts';
 
 /** Every resource group, registered by `buildApp` in this order. */
 export const MODULES: Array<(app: FastifyInstance) => Promise<void>> = [
@@ -76,4 +77,5 @@ export const MODULES: Array<(app: FastifyInstance) => Promise<void>> = [
   connectorReturns,
   roles,
   dashboardSessions,
+  dashboardSso,
 ];
