@@ -12,6 +12,7 @@ import {
   type Variable,
 } from './lib/settings.ts';
 import { dashboardSettings } from './modules/dashboard-sessions/dashboard-sessions.config.ts';
+import { dashboardSsoSettings } from './modules/dashboard-sso/dashboard-sso.config.ts';
 import { walletSettings } from './modules/digital-wallets/digital-wallets.config.ts';
 import { metricsSettings } from './modules/metrics/metrics.config.ts';
 import { reportSettings } from './modules/reports/reports.config.ts';
@@ -49,6 +50,7 @@ export const GROUPS = [
   walletSettings,
   reportSettings,
   dashboardSettings,
+  dashboardSsoSettings,
   testSettings,
 ] as const;
 

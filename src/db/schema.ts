@@ -541,3 +541,9 @@ export interface Database {
   dashboard_setup_tokens: import('./schema-dashboard.ts').DashboardSetupTokensTable;
   dashboard_sessions: import('./schema-dashboard.ts').DashboardSessionsTable;
 }
+
+// Declaration merging: the dashboard's single sign-on (src/db/schema-dashboard-sso.ts).
+export interface Database {
+  dashboard_sso_logins: import('./schema-dashboard-sso.ts').DashboardSsoLoginsTable;
+  dashboard_sso_identities: import('./schema-dashboard-sso.ts').DashboardSsoIdentitiesTable;
+}

@@ -37,6 +37,7 @@ import { inboundWebhooks } from './inbound-webhooks/index.ts';
 import { roles } from './roles/index.ts';
 import { dashboardSessions } from './dashboard-sessions/index.ts';
 import { users } from './dashboard-users/index.ts';
+import { dashboardSso } from './dashboard-sso/index.ts';
 
 /** Every resource group, registered by `buildApp` in this order. */
 export const MODULES: Array<(app: FastifyInstance) => Promise<void>> = [
@@ -78,4 +79,5 @@ export const MODULES: Array<(app: FastifyInstance) => Promise<void>> = [
   roles,
   dashboardSessions,
   users,
+  dashboardSso,
 ];

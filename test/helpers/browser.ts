@@ -48,21 +48,26 @@ export interface BrowserHarness {
 /**
  * `browserArgs`: more chromium flags, e.g. `--host-resolver-rules` to reach the server by another host name.
  * `beforeStart`: work on the data directory before the server opens it (the embedded database
- * allows one process at a time), given the server's environment.
+ * allows one process at a time), given the server's environment; the variables it returns are added to it.
  * `env`: more settings of the server (e.g. `SETTLEMENT_DELAY_SECONDS`).
  */
 export async function startBrowserHarness(
   options: {
     browserArgs?: string[];
-    beforeStart?: (env: Record<string, string>) => Promise<void>;
+    beforeStart?: (env: Record<string, string>) => Promise<void | Record<string, string>>;
     env?: Record<string, string>;
   } = {},
 ): Promise<BrowserHarness> {
   fs.mkdirSync(SHOTS, { recursive: true });
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-browser-'));
   const port = await freePort();
-  const env = { ...options.env, DATA_DIR: dataDir, PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}` };
-  await options.beforeStart?.(env);
+  const env: Record<string, string> = {
+    ...options.env,
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+  };
+  Object.assign(env, await options.beforeStart?.(env));
   const server: RunningServer = await startServer(env);
   const base = server.baseUrl.replace('localhost', '127.0.0.1');
   const token = (

@@ -4,6 +4,7 @@ import { post } from '../api.ts';
 import { navigate } from '../router.tsx';
 import { setSession, type DashboardSession } from '../session.ts';
 import { ErrorNotice, Field, useAction } from '../ui/components.tsx';
+import { SingleSignOn } from './single-sign-on.tsx';
 
 const NO_ACCOUNT = { noAccount: true, keepOn401: true } as const;
 
@@ -18,7 +19,10 @@ export function SignInPage({ session }: { session: DashboardSession | null }): J
         ) : session?.stage === 'enrollment' ? (
           <EnrollForm />
         ) : (
-          <PasswordForm />
+          <>
+            <PasswordForm />
+            <SingleSignOn />
+          </>
         )}
       </div>
     </main>
