@@ -18,12 +18,12 @@ beforeAll(async () => {
     async beforeStart(env) {
       await createUsers(env);
       idp = await startIdentityProvider(`${env.PUBLIC_URL}/dashboard/api/sso/callback`);
-      return {
+      Object.assign(env, {
         DASHBOARD_OIDC_ISSUER: idp.issuer,
         DASHBOARD_OIDC_CLIENT_ID: idp.clientId,
         DASHBOARD_OIDC_CLIENT_SECRET: idp.clientSecret,
         DASHBOARD_OIDC_NAME: 'Acme ID',
-      };
+      });
     },
   });
 });

@@ -48,13 +48,13 @@ export interface BrowserHarness {
 /**
  * `browserArgs`: more chromium flags, e.g. `--host-resolver-rules` to reach the server by another host name.
  * `beforeStart`: work on the data directory before the server opens it (the embedded database
- * allows one process at a time), given the server's environment; the variables it returns are added to it.
+ * allows one process at a time), given the server's environment, which it may add settings to.
  * `env`: more settings of the server (e.g. `SETTLEMENT_DELAY_SECONDS`).
  */
 export async function startBrowserHarness(
   options: {
     browserArgs?: string[];
-    beforeStart?: (env: Record<string, string>) => Promise<void | Record<string, string>>;
+    beforeStart?: (env: Record<string, string>) => Promise<void>;
     env?: Record<string, string>;
   } = {},
 ): Promise<BrowserHarness> {
@@ -67,7 +67,7 @@ export async function startBrowserHarness(
     PORT: String(port),
     PUBLIC_URL: `http://127.0.0.1:${port}`,
   };
-  Object.assign(env, await options.beforeStart?.(env));
+  await options.beforeStart?.(env);
   const server: RunningServer = await startServer(env);
   const base = server.baseUrl.replace('localhost', '127.0.0.1');
   const token = (
