@@ -62,7 +62,7 @@ export interface DashboardPasskeysTable {
   user_id: string;
   credential_id: string;
   public_key: Uint8Array;
-  sign_count: ColumnType<string, number | string | undefined, number | string>;
+  sign_count: ColumnType<number, number | undefined, number>;
   transports: ColumnType<string[], string[] | undefined, string[]>;
   name: string;
   created_at: CreatedAt;

@@ -14,7 +14,8 @@ const OPERATION = 'verifySignInPasskey';
 
 async function waitingSession(deps: Deps, token: string | null): Promise<LiveSession> {
   const live = await resolveSession(deps, token);
-  if (live?.session.stage !== 'second-factor') throw unauthorized('No sign-in waiting for a second factor: sign in again');
+  if (live?.session.stage !== 'second-factor')
+    throw unauthorized('No sign-in waiting for a second factor: sign in again');
   return live;
 }
 
@@ -81,7 +82,7 @@ export async function verifyPasskeySignIn(
     credential: {
       id: passkey.credential_id,
       publicKey: new Uint8Array(passkey.public_key),
-      counter: Number(passkey.sign_count),
+      counter: passkey.sign_count,
       transports: passkey.transports as never,
     },
     requireUserVerification: false,

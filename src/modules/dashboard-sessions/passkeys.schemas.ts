@@ -99,7 +99,8 @@ export const PasskeyRegistrationOptionsSchema = Type.Object(
       },
       {
         additionalProperties: false,
-        description: "PublicKeyCredentialCreationOptionsJSON: binary fields base64url; for navigator.credentials.create()'s publicKey",
+        description:
+          "PublicKeyCredentialCreationOptionsJSON: binary fields base64url; for navigator.credentials.create()'s publicKey",
       },
     ),
   },
@@ -119,7 +120,8 @@ export const PasskeySignInOptionsSchema = Type.Object(
       },
       {
         additionalProperties: false,
-        description: "PublicKeyCredentialRequestOptionsJSON: binary fields base64url; for navigator.credentials.get()'s publicKey",
+        description:
+          "PublicKeyCredentialRequestOptionsJSON: binary fields base64url; for navigator.credentials.get()'s publicKey",
       },
     ),
   },

@@ -44,7 +44,8 @@ const lockedOut = (user: DashboardUserRow) =>
     headers: { 'retry-after': String(Math.max(1, Math.ceil((user.locked_until!.getTime() - Date.now()) / 1000))) },
   });
 
-export const isLocked = (user: DashboardUserRow) => user.locked_until !== null && user.locked_until.getTime() > Date.now();
+export const isLocked = (user: DashboardUserRow) =>
+  user.locked_until !== null && user.locked_until.getTime() > Date.now();
 
 /** An attempt of a locked-out user: audited (not counted: the lockout runs from its start), then refused. */
 export async function refuseLocked(

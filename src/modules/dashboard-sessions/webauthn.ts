@@ -31,5 +31,6 @@ export function relyingParty(
     const url = new URL(config.publicUrl);
     return { id: url.hostname, origin: url.origin, name: RP_NAME };
   }
-  return { id: request.hostname, origin: `${request.protocol}://${request.host}`, name: RP_NAME };
+  // Through URL, so a default port is dropped as browsers drop it (http://localhost:80 is http://localhost).
+  return { id: request.hostname, origin: new URL(`${request.protocol}://${request.host}`).origin, name: RP_NAME };
 }

@@ -57,7 +57,7 @@ export async function findUserPasskey(
 export async function recordPasskeyUse(
   db: Executor,
   id: string,
-  checkedCount: string,
+  checkedCount: number,
   newCount: number,
   now: Date,
 ): Promise<boolean> {
