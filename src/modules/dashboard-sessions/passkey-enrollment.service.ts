@@ -74,6 +74,8 @@ export async function startPasskeyRegistration(deps: Deps, live: LiveSession, rp
   };
 }
 
+const withoutFullStop = (text: string) => (text.endsWith('.') ? text.slice(0, -1) : text);
+
 const refused = (why: string) =>
   fieldRefusal('body', '/credential', `The passkey could not be registered: ${why}. Start again`);
 
@@ -103,7 +105,7 @@ export async function confirmPasskeyRegistration(
     requireUserVerification: false,
     supportedAlgorithmIDs: SUPPORTED_ALGORITHMS,
   }).catch((error: unknown) => {
-    throw refused(error instanceof Error ? error.message.replace(/\.$/, '') : 'the answer is malformed');
+    throw refused(error instanceof Error ? withoutFullStop(error.message) : 'the answer is malformed');
   });
   if (!verification.verified) throw refused('the answer was not verified');
   const { credential } = verification.registrationInfo;
