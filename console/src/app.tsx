@@ -1,5 +1,5 @@
 import type { JSX } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { del, get, onUnauthorized, post, type ListPage } from './api.ts';
 import { PAGES, matchPage, pageAllowed } from './pages.tsx';
 import { SetupPage, SignInPage } from './pages/sign-in.tsx';
@@ -61,7 +61,7 @@ function Shell({ user, account, path }: { user: DashboardUser; account: string |
           Menu
         </button>
         <AccountSwitcher user={user} account={account} canList={hasScope(scopes, 'merchant-accounts.read')} />
-        <UserMenu user={user} />
+        <UserMenu user={user} path={path} />
       </header>
       <nav id="nav" class={menuOpen ? 'sidebar open' : 'sidebar'} aria-label="Pages">
         <ul>
@@ -129,7 +129,12 @@ function AccountSwitcher({
   );
 }
 
-function UserMenu({ user }: { user: DashboardUser }): JSX.Element {
+function UserMenu({ user, path }: { user: DashboardUser; path: string }): JSX.Element {
+  const menu = useRef<HTMLDetailsElement>(null);
+  // A link of the menu leads to another page: the menu closes behind it.
+  useEffect(() => {
+    if (menu.current) menu.current.open = false;
+  }, [path]);
   const signOut = async (everywhere: boolean) => {
     try {
       if (everywhere) await post('/dashboard/api/session/sign-out-everywhere', undefined, { noAccount: true });
@@ -140,7 +145,7 @@ function UserMenu({ user }: { user: DashboardUser }): JSX.Element {
     }
   };
   return (
-    <details class="user-menu">
+    <details class="user-menu" ref={menu}>
       <summary>{user.display_name || user.email}</summary>
       <div class="menu">
         <p class="muted">{user.email}</p>
