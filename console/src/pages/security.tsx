@@ -114,7 +114,7 @@ function AddPasskey({ onAdded }: { onAdded: (name: string) => void }): JSX.Eleme
     });
   };
   return (
-    <form class="inline-form" onSubmit={submit}>
+    <form onSubmit={submit}>
       <h3>Add a passkey</h3>
       <ErrorNotice error={action.error} />
       {passkeysSupported() ? null : <p class="field-error">This browser cannot create passkeys here.</p>}
