@@ -114,31 +114,31 @@ describe('errors', () => {
   it('refuses a replayed answer: the challenge is spent by the first try, accepted or not', async () => {
     const { user, authenticator } = await passkeyAdministrator();
     const address = nextAddress();
-    const { res, waiting } = await signInWithPasskey(
+    const waiting = setCookieToken(t, await signIn(t, user, { remoteAddress: address }))!;
+    const options = (await passkeyChallenge(t, waiting)).json().public_key;
+    const refused = await sendAssertion(
       t,
-      user,
-      authenticator,
-      { origin: 'http://evil.example' },
+      waiting,
+      authenticator.assert(options, { origin: 'http://evil.example' }),
       address,
     );
-    expect(res.statusCode).toBe(401);
-    expect(res.json()).toEqual({
+    expect(refused.statusCode).toBe(401);
+    expect(refused.json()).toEqual({
       type: 'error',
       code: 'unauthorized',
       status: 401,
       message: 'The passkey was not accepted: try again',
       details: [],
     });
-    // The same challenge, now answered correctly: spent.
-    const options = await passkeyChallenge(t, waiting);
-    const answer = authenticator.assert(options.json().public_key);
+    // A good answer to the same challenge: spent by the refused one.
+    expect((await sendAssertion(t, waiting, authenticator.assert(options), address)).statusCode).toBe(401);
+    const fresh = (await passkeyChallenge(t, waiting)).json().public_key;
+    const answer = authenticator.assert(fresh);
     expect((await sendAssertion(t, waiting, answer, address)).statusCode).toBe(200);
-    // The accepted answer again, on a new sign-in waiting for its passkey (another challenge): refused.
-    const again = await signIn(t, user, { remoteAddress: address });
-    const next = setCookieToken(t, again)!;
-    await passkeyChallenge(t, next);
+    // The accepted answer again, on a new sign-in waiting for its passkey: refused, with or without a challenge pending.
+    const next = setCookieToken(t, await signIn(t, user, { remoteAddress: address }))!;
     expect((await sendAssertion(t, next, answer, address)).statusCode).toBe(401);
-    // And without a challenge asked for at all.
+    await passkeyChallenge(t, next);
     expect((await sendAssertion(t, next, answer, address)).statusCode).toBe(401);
   });
 
