@@ -249,7 +249,7 @@ export function SetupPage({ token }: { token: string }): JSX.Element {
             <p>
               Sign in as <strong>{done.email}</strong>.
               {done.second_factor_required
-                ? ' You will then add an authenticator app: your role requires a second factor.'
+                ? ' You will then add an authenticator app or a passkey: your role requires a second factor.'
                 : ''}
             </p>
             <button type="button" onClick={() => navigate(`/?email=${encodeURIComponent(done.email)}`, true)}>

@@ -3,6 +3,8 @@ import { buildTestApp, type TestApp } from '../../../../test/helpers/build-test-
 import { createDashboardUser, enrollTotp, fromBrowser, signedIn } from '../../../../test/helpers/dashboard.ts';
 import { INJECT_ORIGIN, newAuthenticator, registerPasskey } from '../../../../test/helpers/dashboard-passkeys.ts';
 import { createMerchantAccount } from '../../../../test/helpers/factories.ts';
+import { buildProductionApp } from '../../../../test/helpers/production.ts';
+import { SoftAuthenticator } from '../../../../test/helpers/software-authenticator.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -209,5 +211,26 @@ describe('security', () => {
       url: '/dashboard/api/session/passkey-registration',
     });
     expect(started.statusCode).toBe(401);
+  });
+
+  it("in production, takes the relying party and the one origin from PUBLIC_URL, whatever the request's host", async () => {
+    const p = await buildProductionApp({ PUBLIC_URL: 'https://pay.example.com' });
+    try {
+      const browser = await signedIn(p, await createDashboardUser(p, ['analyst']));
+      const started = await fromBrowser(p, browser, {
+        method: 'POST',
+        url: '/dashboard/api/session/passkey-registration',
+      });
+      expect(started.json().public_key.rp.id).toBe('pay.example.com');
+      // Signed for the host the request named (localhost): refused.
+      const { res } = await registerPasskey(p, browser, new SoftAuthenticator(INJECT_ORIGIN), {
+        bend: { rpId: 'localhost' },
+      });
+      expect(res.statusCode).toBe(400);
+      const ok = await registerPasskey(p, browser, new SoftAuthenticator('https://pay.example.com'));
+      expect(ok.res.statusCode, ok.res.body).toBe(200);
+    } finally {
+      await p.close();
+    }
   });
 });

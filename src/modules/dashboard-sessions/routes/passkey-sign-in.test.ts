@@ -142,6 +142,20 @@ describe('errors', () => {
     expect((await sendAssertion(t, next, answer, address)).statusCode).toBe(401);
   });
 
+  it('refuses an answer to a challenge older than 5 minutes', async () => {
+    const { user, authenticator } = await passkeyAdministrator();
+    const address = nextAddress();
+    const waiting = setCookieToken(t, await signIn(t, user, { remoteAddress: address }))!;
+    const options = (await passkeyChallenge(t, waiting)).json().public_key;
+    await t.deps.db
+      .updateTable('dashboard_sessions')
+      .set({ webauthn_challenge_expires_at: new Date(Date.now() - 1000) })
+      .where('user_id', '=', user.id)
+      .where('stage', '=', 'second-factor')
+      .execute();
+    expect((await sendAssertion(t, waiting, authenticator.assert(options), address)).statusCode).toBe(401);
+  });
+
   it('refuses another origin, another relying party and a registration answer type', async () => {
     const { user, authenticator } = await passkeyAdministrator();
     const address = nextAddress();
