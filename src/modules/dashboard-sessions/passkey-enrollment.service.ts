@@ -16,11 +16,18 @@ import {
   type LiveSession,
   type SessionAnswer,
 } from './dashboard-sessions.service.ts';
-import { toPasskeyResource, type Passkey, type PasskeyRegistrationBody } from './passkeys.schemas.ts';
+import {
+  toPasskeyResource,
+  toRegistrationOptionsResource,
+  type Passkey,
+  type PasskeyRegistrationBody,
+} from './passkeys.schemas.ts';
 import { CEREMONY_SECONDS, SUPPORTED_ALGORITHMS, type RelyingParty } from './webauthn.ts';
 
 /** A user may keep this many passkeys (a phone, a laptop, two security keys, spares). */
 export const MAX_PASSKEYS = 10;
+
+const tooMany = () => new AppError('bad_request', `A user may have ${MAX_PASSKEYS} passkeys at most: remove one first`);
 
 const uuidBytes = (id: string) => Buffer.from(id.replaceAll('-', ''), 'hex');
 
@@ -31,8 +38,7 @@ const uuidBytes = (id: string) => Buffer.from(id.replaceAll('-', ''), 'hex');
  */
 export async function startPasskeyRegistration(deps: Deps, live: LiveSession, rp: RelyingParty) {
   const existing = await passkeys.listPasskeys(deps.db, live.user.id);
-  if (existing.length >= MAX_PASSKEYS)
-    throw new AppError('bad_request', `A user may have ${MAX_PASSKEYS} passkeys at most: remove one first`);
+  if (existing.length >= MAX_PASSKEYS) throw tooMany();
   const options = await generateRegistrationOptions({
     rpName: rp.name,
     rpID: rp.id,
@@ -51,27 +57,7 @@ export async function startPasskeyRegistration(deps: Deps, live: LiveSession, rp
     options.challenge,
     new Date(Date.now() + CEREMONY_SECONDS * 1000),
   );
-  return {
-    type: 'passkey-registration-options' as const,
-    public_key: {
-      rp: { name: options.rp.name, id: options.rp.id ?? rp.id },
-      user: options.user,
-      challenge: options.challenge,
-      pubKeyCredParams: options.pubKeyCredParams.map((p) => ({ alg: p.alg, type: 'public-key' as const })),
-      timeout: options.timeout ?? CEREMONY_SECONDS * 1000,
-      excludeCredentials: (options.excludeCredentials ?? []).map((c) => ({
-        id: c.id,
-        type: 'public-key' as const,
-        ...(c.transports ? { transports: c.transports as string[] } : {}),
-      })),
-      authenticatorSelection: {
-        residentKey: 'preferred',
-        userVerification: 'preferred',
-        requireResidentKey: false,
-      },
-      attestation: 'none',
-    },
-  };
+  return toRegistrationOptionsResource(options);
 }
 
 const withoutFullStop = (text: string) => (text.endsWith('.') ? text.slice(0, -1) : text);
@@ -79,19 +65,8 @@ const withoutFullStop = (text: string) => (text.endsWith('.') ? text.slice(0, -1
 const refused = (why: string) =>
   fieldRefusal('body', '/credential', `The passkey could not be registered: ${why}. Start again`);
 
-/**
- * Checks the authenticator's answer against the session's challenge (taken once), the origin and
- * the relying party id, and keeps the passkey. A session that was waiting for this (an
- * administrator's first sign-in) becomes a full session under a new id, as with TOTP.
- */
-export async function confirmPasskeyRegistration(
-  deps: Deps,
-  live: LiveSession,
-  rp: RelyingParty,
-  body: PasskeyRegistrationBody,
-  clientAddress: string,
-  requestId: string,
-): Promise<SessionAnswer<DashboardSession>> {
+/** The credential of a registration answer, checked against the session's challenge (taken once), origin and relying party. */
+async function verifiedCredential(deps: Deps, live: LiveSession, rp: RelyingParty, body: PasskeyRegistrationBody) {
   // Taken in a transaction of its own: a refused answer spends the challenge too.
   const challenge = await withTransaction(deps.db, (tx) =>
     repo.takeWebauthnChallenge(tx, live.session.id_hash, new Date()),
@@ -108,9 +83,25 @@ export async function confirmPasskeyRegistration(
     throw refused(error instanceof Error ? withoutFullStop(error.message) : 'the answer is malformed');
   });
   if (!verification.verified) throw refused('the answer was not verified');
-  const { credential } = verification.registrationInfo;
+  return verification.registrationInfo.credential;
+}
+
+/**
+ * Keeps the passkey of a checked registration answer. A session that was waiting for this (an
+ * administrator's first sign-in) becomes a full session under a new id, as with TOTP.
+ */
+export async function confirmPasskeyRegistration(
+  deps: Deps,
+  live: LiveSession,
+  rp: RelyingParty,
+  body: PasskeyRegistrationBody,
+  clientAddress: string,
+  requestId: string,
+): Promise<SessionAnswer<DashboardSession>> {
+  const credential = await verifiedCredential(deps, live, rp, body);
   return withTransaction(deps.db, async (tx) => {
     const user = (await users.findUser(tx, live.user.id, { forUpdate: true }))!;
+    if ((await passkeys.countPasskeys(tx, user.id)) >= MAX_PASSKEYS) throw tooMany();
     const row = await passkeys.insertPasskey(tx, {
       id: uuidv7(),
       user_id: user.id,

@@ -6,7 +6,7 @@ import * as passkeys from '../dashboard-users/passkeys.repo.ts';
 import * as repo from './dashboard-sessions.repo.ts';
 import type { DashboardSession } from './dashboard-sessions.schemas.ts';
 import { resolveSession, type LiveSession, type SessionAnswer } from './dashboard-sessions.service.ts';
-import type { PasskeySignInBody } from './passkeys.schemas.ts';
+import { toSignInOptionsResource, type PasskeySignInBody } from './passkeys.schemas.ts';
 import { completeSignIn, countAttempt, isLocked, refuse, refuseLocked } from './sign-in.service.ts';
 import { CEREMONY_SECONDS, type RelyingParty } from './webauthn.ts';
 
@@ -39,20 +39,7 @@ export async function startPasskeySignIn(deps: Deps, token: string | null, rp: R
     options.challenge,
     new Date(Date.now() + CEREMONY_SECONDS * 1000),
   );
-  return {
-    type: 'passkey-sign-in-options' as const,
-    public_key: {
-      rpId: rp.id,
-      challenge: options.challenge,
-      timeout: options.timeout ?? CEREMONY_SECONDS * 1000,
-      allowCredentials: (options.allowCredentials ?? []).map((c) => ({
-        id: c.id,
-        type: 'public-key' as const,
-        ...(c.transports ? { transports: c.transports as string[] } : {}),
-      })),
-      userVerification: 'preferred',
-    },
-  };
+  return toSignInOptionsResource(options);
 }
 
 /**

@@ -1,3 +1,7 @@
+import type {
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+} from '@simplewebauthn/server';
 import { Type, type Static } from 'typebox';
 import type { DashboardPasskeyRow } from '../../db/schema-dashboard.ts';
 import { DateTime, Nullable, StringEnum, Uuid } from '../../http/schemas/common.ts';
@@ -156,5 +160,49 @@ export function toPasskeyResource(row: DashboardPasskeyRow): Passkey {
     transports: row.transports,
     created_at: row.created_at.toISOString(),
     last_used_at: row.last_used_at?.toISOString() ?? null,
+  };
+}
+
+type CredentialDescriptorJson = { id: string; transports?: readonly string[] | undefined };
+const toDescriptor = (c: CredentialDescriptorJson) => ({
+  id: c.id,
+  type: 'public-key' as const,
+  ...(c.transports ? { transports: [...c.transports] } : {}),
+});
+
+export function toRegistrationOptionsResource(
+  options: PublicKeyCredentialCreationOptionsJSON,
+): Static<typeof PasskeyRegistrationOptionsSchema> {
+  return {
+    type: 'passkey-registration-options',
+    public_key: {
+      rp: { name: options.rp.name, id: options.rp.id! },
+      user: options.user,
+      challenge: options.challenge,
+      pubKeyCredParams: options.pubKeyCredParams.map((p) => ({ alg: p.alg, type: 'public-key' as const })),
+      timeout: options.timeout!,
+      excludeCredentials: (options.excludeCredentials ?? []).map(toDescriptor),
+      authenticatorSelection: {
+        residentKey: options.authenticatorSelection?.residentKey ?? 'preferred',
+        userVerification: options.authenticatorSelection?.userVerification ?? 'preferred',
+        requireResidentKey: options.authenticatorSelection?.requireResidentKey ?? false,
+      },
+      attestation: options.attestation ?? 'none',
+    },
+  };
+}
+
+export function toSignInOptionsResource(
+  options: PublicKeyCredentialRequestOptionsJSON,
+): Static<typeof PasskeySignInOptionsSchema> {
+  return {
+    type: 'passkey-sign-in-options',
+    public_key: {
+      rpId: options.rpId!,
+      challenge: options.challenge,
+      timeout: options.timeout!,
+      allowCredentials: (options.allowCredentials ?? []).map(toDescriptor),
+      userVerification: options.userVerification ?? 'preferred',
+    },
   };
 }
