@@ -1,7 +1,7 @@
 import type { JSX } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { del, get, onUnauthorized, post, type ListPage } from './api.ts';
-import { PAGES, matchPage } from './pages.tsx';
+import { PAGES, matchPage, pageAllowed } from './pages.tsx';
 import { SetupPage, SignInPage } from './pages/sign-in.tsx';
 import { Link, navigate, useLocation } from './router.tsx';
 import {
@@ -31,10 +31,11 @@ export function App(): JSX.Element {
 
 function Shell({ user, account, path }: { user: DashboardUser; account: string | null; path: string }): JSX.Element {
   const scopes = scopesIn(user, account);
-  const visible = PAGES.filter((page) => page.nav && hasScope(scopes, page.scope));
+  const may = (scope: string) => hasScope(scopes, scope);
+  const visible = PAGES.filter((page) => page.nav && pageAllowed(page, may));
   const match = matchPage(path);
   const [menuOpen, setMenuOpen] = useState(false);
-  const allowed = match !== null && hasScope(scopes, match.page.scope);
+  const allowed = match !== null && pageAllowed(match.page, may);
   useEffect(() => setMenuOpen(false), [path]);
   // A role without the overview's scope lands on its first page instead.
   useEffect(() => {
@@ -60,7 +61,7 @@ function Shell({ user, account, path }: { user: DashboardUser; account: string |
           Menu
         </button>
         <AccountSwitcher user={user} account={account} canList={hasScope(scopes, 'merchant-accounts.read')} />
-        <UserMenu user={user} />
+        <UserMenu user={user} path={path} />
       </header>
       <nav id="nav" class={menuOpen ? 'sidebar open' : 'sidebar'} aria-label="Pages">
         <ul>
@@ -128,7 +129,12 @@ function AccountSwitcher({
   );
 }
 
-function UserMenu({ user }: { user: DashboardUser }): JSX.Element {
+function UserMenu({ user, path }: { user: DashboardUser; path: string }): JSX.Element {
+  const menu = useRef<HTMLDetailsElement>(null);
+  // A link of the menu leads to another page: the menu closes behind it.
+  useEffect(() => {
+    if (menu.current) menu.current.open = false;
+  }, [path]);
   const signOut = async (everywhere: boolean) => {
     try {
       if (everywhere) await post('/dashboard/api/session/sign-out-everywhere', undefined, { noAccount: true });
@@ -139,10 +145,11 @@ function UserMenu({ user }: { user: DashboardUser }): JSX.Element {
     }
   };
   return (
-    <details class="user-menu">
+    <details class="user-menu" ref={menu}>
       <summary>{user.display_name || user.email}</summary>
       <div class="menu">
         <p class="muted">{user.email}</p>
+        <Link href="/security">Sign-in security</Link>
         <button type="button" class="secondary" onClick={() => void signOut(false)}>
           Sign out
         </button>

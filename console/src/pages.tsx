@@ -10,6 +10,7 @@ import { PaymentLinksPage } from './pages/lists.tsx';
 import { PayoutPage, PayoutsPage } from './pages/payouts.tsx';
 import { WebhooksPage } from './pages/webhooks.tsx';
 import { ReportsPage } from './pages/reports.tsx';
+import { SecurityPage } from './pages/security.tsx';
 import { RoutingPage } from './pages/routing.tsx';
 import { SettingsPage } from './pages/settings.tsx';
 import { TransactionPage } from './pages/transaction.tsx';
@@ -28,8 +29,8 @@ export interface PageDef {
   /** The path, with `:name` parts. */
   path: string;
   title: string;
-  /** The scope its main read needs: the page is in the menu only with it. */
-  scope: string;
+  /** The scope its main read needs: the page is in the menu only with it; null: the user's own page, for everyone. */
+  scope: string | null;
   nav: boolean;
   render: (props: PageProps) => JSX.Element;
 }
@@ -114,7 +115,12 @@ export const PAGES: PageDef[] = [
     nav: true,
     render: (p) => <SettingsPage {...p} />,
   },
+  { path: '/security', title: 'Sign-in security', scope: null, nav: false, render: (p) => <SecurityPage {...p} /> },
 ];
+
+/** Whether the user's scopes in the account being viewed allow a page. */
+export const pageAllowed = (page: PageDef, allowed: (scope: string) => boolean): boolean =>
+  page.scope === null || allowed(page.scope);
 
 /** The page of a path and its `:name` parts, or null. */
 export function matchPage(path: string): { page: PageDef; params: Record<string, string> } | null {

@@ -21,6 +21,8 @@ export interface DashboardUser {
 export interface DashboardSession {
   type: 'dashboard-session';
   stage: 'second-factor' | 'enrollment' | 'active';
+  /** The user's second factors: at the `second-factor` stage, the ways to complete the sign-in. */
+  second_factors: Array<'totp' | 'passkey'>;
   csrf_token: string;
   expires_at: string;
   user: DashboardUser | null;

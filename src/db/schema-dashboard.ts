@@ -1,6 +1,6 @@
 import type { ColumnType, Selectable } from 'kysely';
 
-/** Row interfaces of dashboard users and sessions (migration 0055), merged into `Database` (schema.ts). */
+/** Row interfaces of dashboard users, sessions (migration 0055) and passkeys (0058), merged into `Database` (schema.ts). */
 
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
 type UpdatedAt = ColumnType<Date, Date | string | undefined, Date | string>;
@@ -52,8 +52,24 @@ export interface DashboardSessionsTable {
   last_seen_at: UpdatedAt;
   expires_at: Date;
   revoked_at: Date | null;
+  webauthn_challenge: ColumnType<string | null, string | null | undefined, string | null>;
+  webauthn_challenge_expires_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+}
+
+/** A passkey (WebAuthn credential) of a dashboard user (migration 0058). */
+export interface DashboardPasskeysTable {
+  id: string;
+  user_id: string;
+  credential_id: string;
+  public_key: Uint8Array;
+  sign_count: ColumnType<number, number | undefined, number>;
+  transports: ColumnType<string[], string[] | undefined, string[]>;
+  name: string;
+  created_at: CreatedAt;
+  last_used_at: Date | null;
 }
 
 export type DashboardUserRow = Selectable<DashboardUsersTable>;
 export type DashboardMembershipRow = Selectable<DashboardMembershipsTable>;
 export type DashboardSessionRow = Selectable<DashboardSessionsTable>;
+export type DashboardPasskeyRow = Selectable<DashboardPasskeysTable>;

@@ -540,6 +540,7 @@ export interface Database {
   dashboard_memberships: import('./schema-dashboard.ts').DashboardMembershipsTable;
   dashboard_setup_tokens: import('./schema-dashboard.ts').DashboardSetupTokensTable;
   dashboard_sessions: import('./schema-dashboard.ts').DashboardSessionsTable;
+  dashboard_passkeys: import('./schema-dashboard.ts').DashboardPasskeysTable;
 }
 
 // Declaration merging: the dashboard's single sign-on (src/db/schema-dashboard-sso.ts).

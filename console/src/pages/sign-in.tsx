@@ -4,6 +4,7 @@ import { post } from '../api.ts';
 import { navigate } from '../router.tsx';
 import { setSession, type DashboardSession } from '../session.ts';
 import { ErrorNotice, Field, useAction } from '../ui/components.tsx';
+import { addPasskey, passkeyAnswer, passkeysSupported } from '../webauthn.ts';
 import { SingleSignOn } from './single-sign-on.tsx';
 
 const NO_ACCOUNT = { noAccount: true, keepOn401: true } as const;
@@ -15,7 +16,7 @@ export function SignInPage({ session }: { session: DashboardSession | null }): J
       <div class="auth-card">
         <p class="brand">svc dashboard</p>
         {session?.stage === 'second-factor' ? (
-          <CodeForm />
+          <SecondFactorForm factors={session.second_factors} />
         ) : session?.stage === 'enrollment' ? (
           <EnrollForm />
         ) : (
@@ -87,9 +88,13 @@ function CodeInput({ value, onInput }: { value: string; onInput: (value: string)
   );
 }
 
-function CodeForm(): JSX.Element {
+/** The second step: the authenticator code, a passkey, or either, as the user has them. */
+function SecondFactorForm({ factors }: { factors: Array<'totp' | 'passkey'> }): JSX.Element {
   const [code, setCode] = useState('');
   const action = useAction();
+  const passkey = useAction();
+  const hasTotp = factors.includes('totp');
+  const hasPasskey = factors.includes('passkey');
   const submit = (event: Event) => {
     event.preventDefault();
     void action.run(async () =>
@@ -99,11 +104,25 @@ function CodeForm(): JSX.Element {
   return (
     <form onSubmit={submit}>
       <h1>Second factor</h1>
-      <ErrorNotice error={action.error} />
-      <CodeInput value={code} onInput={setCode} />
-      <button type="submit" disabled={action.busy}>
-        Verify
-      </button>
+      <ErrorNotice error={action.error ?? passkey.error} />
+      {hasPasskey ? (
+        <button
+          type="button"
+          class={hasTotp ? 'secondary' : ''}
+          disabled={passkey.busy || !passkeysSupported()}
+          onClick={() => void passkey.run(async () => setSession(await passkeyAnswer()))}
+        >
+          Use a passkey
+        </button>
+      ) : null}
+      {hasTotp ? (
+        <>
+          <CodeInput value={code} onInput={setCode} />
+          <button type="submit" disabled={action.busy}>
+            Verify
+          </button>
+        </>
+      ) : null}
       <button type="button" class="link" onClick={() => setSession(null)}>
         Use another account
       </button>
@@ -116,8 +135,52 @@ interface Enrollment {
   otpauth_uri: string;
 }
 
-/** Administrators must have a second factor: the secret is shown once, to type or paste into an app. */
+/** Administrators must have a second factor: an authenticator app (the default) or a passkey. */
 function EnrollForm(): JSX.Element {
+  const [method, setMethod] = useState<'totp' | 'passkey'>('totp');
+  return (
+    <div>
+      {method === 'totp' ? <TotpEnrollForm /> : <PasskeyEnrollForm />}
+      <p>
+        <button type="button" class="link" onClick={() => setMethod(method === 'totp' ? 'passkey' : 'totp')}>
+          {method === 'totp' ? 'Use a passkey instead' : 'Use an authenticator app instead'}
+        </button>
+      </p>
+    </div>
+  );
+}
+
+function PasskeyEnrollForm(): JSX.Element {
+  const [name, setName] = useState('');
+  const action = useAction();
+  const submit = (event: Event) => {
+    event.preventDefault();
+    void action.run(async () => {
+      setSession(await addPasskey(name));
+      navigate('/', true);
+    });
+  };
+  return (
+    <form onSubmit={submit}>
+      <h1>Set up a passkey</h1>
+      <p>
+        Your role requires a second factor. A passkey lives on this device, a phone or a security key; your browser will
+        ask you to create one.
+      </p>
+      <ErrorNotice error={action.error} />
+      {passkeysSupported() ? null : <p class="field-error">This browser cannot create passkeys here.</p>}
+      <Field label="Passkey name" hint="To tell your passkeys apart, e.g. Work laptop">
+        <input name="passkey-name" maxLength={64} value={name} onInput={(e) => setName(e.currentTarget.value)} />
+      </Field>
+      <button type="submit" disabled={action.busy || !passkeysSupported()}>
+        Create passkey
+      </button>
+    </form>
+  );
+}
+
+/** The secret is shown once, to type or paste into an app. */
+function TotpEnrollForm(): JSX.Element {
   const [enrollment, setEnrollment] = useState<Enrollment | null>(null);
   const [code, setCode] = useState('');
   const start = useAction();
@@ -190,7 +253,7 @@ export function SetupPage({ token }: { token: string }): JSX.Element {
             <p>
               Sign in as <strong>{done.email}</strong>.
               {done.second_factor_required
-                ? ' You will then add an authenticator app: your role requires a second factor.'
+                ? ' You will then add an authenticator app or a passkey: your role requires a second factor.'
                 : ''}
             </p>
             <button type="button" onClick={() => navigate(`/?email=${encodeURIComponent(done.email)}`, true)}>

@@ -74,3 +74,38 @@ export async function purgeEnded(db: Executor, before: Date, batch = 10_000): Pr
     .executeTakeFirst();
   return Number(sessions.numDeletedRows) + Number(links.numDeletedRows);
 }
+
+/** Keeps the challenge of the WebAuthn ceremony a session starts (a newer one replaces it). */
+export async function setWebauthnChallenge(
+  db: Executor,
+  idHash: string,
+  challenge: string,
+  expiresAt: Date,
+): Promise<void> {
+  await db
+    .updateTable('dashboard_sessions')
+    .set({ webauthn_challenge: challenge, webauthn_challenge_expires_at: expiresAt })
+    .where('id_hash', '=', idHash)
+    .execute();
+}
+
+/**
+ * Takes the session's pending challenge: read under a row lock and cleared in the same
+ * transaction, so two requests with one answer get it once. Null when none is pending or it expired.
+ */
+export async function takeWebauthnChallenge(db: Executor, idHash: string, now: Date): Promise<string | null> {
+  const row = await db
+    .selectFrom('dashboard_sessions')
+    .select(['webauthn_challenge', 'webauthn_challenge_expires_at'])
+    .where('id_hash', '=', idHash)
+    .forUpdate()
+    .executeTakeFirst();
+  if (!row?.webauthn_challenge) return null;
+  await db
+    .updateTable('dashboard_sessions')
+    .set({ webauthn_challenge: null, webauthn_challenge_expires_at: null })
+    .where('id_hash', '=', idHash)
+    .execute();
+  const expiresAt = row.webauthn_challenge_expires_at;
+  return expiresAt && expiresAt.getTime() > now.getTime() ? row.webauthn_challenge : null;
+}

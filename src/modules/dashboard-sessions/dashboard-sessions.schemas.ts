@@ -65,7 +65,10 @@ export const DashboardSessionSchema = Type.Object(
     type: Type.Literal('dashboard-session'),
     stage: StringEnum(['second-factor', 'enrollment', 'active'] as const, {
       description:
-        '`second-factor`: send the code (POST /dashboard/api/session/totp); `enrollment`: enrol a second factor first; `active`: signed in',
+        '`second-factor`: send the code (POST /dashboard/api/session/totp) or use a passkey (POST /dashboard/api/session/passkey); `enrollment`: enrol a second factor first; `active`: signed in',
+    }),
+    second_factors: Type.Array(StringEnum(['totp', 'passkey'] as const), {
+      description: "The user's enrolled second factors: at the `second-factor` stage, the ways to complete the sign-in",
     }),
     csrf_token: Type.String({
       description: 'Send it as x-csrf-token on every state-changing request this session authorizes',
@@ -120,10 +123,15 @@ export function toDashboardUserResource(
   };
 }
 
-export function toDashboardSessionResource(session: DashboardSessionRow, user: DashboardUser | null): DashboardSession {
+export function toDashboardSessionResource(
+  session: DashboardSessionRow,
+  user: DashboardUser | null,
+  secondFactors: DashboardSession['second_factors'],
+): DashboardSession {
   return {
     type: 'dashboard-session',
     stage: session.stage,
+    second_factors: secondFactors,
     csrf_token: session.csrf_token,
     expires_at: session.expires_at.toISOString(),
     user: session.stage === 'second-factor' ? null : user,

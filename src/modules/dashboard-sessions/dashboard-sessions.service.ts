@@ -4,6 +4,7 @@ import { withTransaction, type Executor, type Tx } from '../../db/transaction.ts
 import { forbidden, unauthorized } from '../../errors/app-error.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import { listMemberships } from '../dashboard-users/dashboard-users.repo.ts';
+import { secondFactorsOf } from '../dashboard-users/second-factors.ts';
 import { recordUserEvent } from '../dashboard-users/user-audit.ts';
 import * as repo from './dashboard-sessions.repo.ts';
 import {
@@ -115,14 +116,22 @@ export async function sessionAnswer(
   const memberships = await listMemberships(db, user.id);
   const maxAge = Math.max(0, Math.ceil((started.session.expires_at.getTime() - Date.now()) / 1000));
   return {
-    body: toDashboardSessionResource(started.session, toDashboardUserResource(user, memberships)),
+    body: toDashboardSessionResource(
+      started.session,
+      toDashboardUserResource(user, memberships),
+      await secondFactorsOf(db, user),
+    ),
     setCookie: sessionCookie(deps.config, started.token, maxAge),
   };
 }
 
 export async function currentSession(db: Executor, live: LiveSession): Promise<DashboardSession> {
   const memberships = await listMemberships(db, live.user.id);
-  return toDashboardSessionResource(live.session, toDashboardUserResource(live.user, memberships));
+  return toDashboardSessionResource(
+    live.session,
+    toDashboardUserResource(live.user, memberships),
+    await secondFactorsOf(db, live.user),
+  );
 }
 
 /** Ends this session (sign out). */

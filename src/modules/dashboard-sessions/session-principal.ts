@@ -23,7 +23,7 @@ export async function dashboardPrincipal(deps: Deps, request: CookieRequest): Pr
   const live = await requireSession(deps, request.token, request.method, request.csrfHeader, ['enrollment', 'active']);
   if (live.session.stage !== 'active')
     throw forbidden(
-      'Enrol a second factor first (POST /dashboard/api/session/totp-enrollment): administrators must have one',
+      'Enrol a second factor first (POST /dashboard/api/session/totp-enrollment or /dashboard/api/session/passkey-registration): administrators must have one',
     );
   const memberships = await listMemberships(deps.db, live.user.id);
   const account = chosenAccount(memberships, request.requestedAccount);

@@ -7,6 +7,7 @@ import { uuidv7 } from '../../lib/ids.ts';
 import { requiresSecondFactor } from '../dashboard-users/access.ts';
 import * as users from '../dashboard-users/dashboard-users.repo.ts';
 import { verifyAgainstDecoy, verifyPassword } from '../dashboard-users/passwords.ts';
+import { secondFactorsOf } from '../dashboard-users/second-factors.ts';
 import { checkTotpCode, openTotpSecret } from '../dashboard-users/totp.ts';
 import { recordUserEvent } from '../dashboard-users/user-audit.ts';
 import type { DashboardSession } from './dashboard-sessions.schemas.ts';
@@ -22,7 +23,7 @@ const WRONG_CREDENTIALS = 'Wrong e-mail address or password';
 
 const limiters = new WeakMap<Deps, RateLimiter>();
 /** The per-address limit, counted in the database (every process shares it). */
-async function countAttempt(deps: Deps, clientAddress: string): Promise<void> {
+export async function countAttempt(deps: Deps, clientAddress: string): Promise<void> {
   let limiter = limiters.get(deps);
   if (!limiter)
     limiters.set(deps, (limiter = new RateLimiter(deps.db, { limit: SIGN_IN_ATTEMPTS_PER_MINUTE, windowMs: 60_000 })));
@@ -43,10 +44,11 @@ const lockedOut = (user: DashboardUserRow) =>
     headers: { 'retry-after': String(Math.max(1, Math.ceil((user.locked_until!.getTime() - Date.now()) / 1000))) },
   });
 
-const isLocked = (user: DashboardUserRow) => user.locked_until !== null && user.locked_until.getTime() > Date.now();
+export const isLocked = (user: DashboardUserRow) =>
+  user.locked_until !== null && user.locked_until.getTime() > Date.now();
 
 /** An attempt of a locked-out user: audited (not counted: the lockout runs from its start), then refused. */
-async function refuseLocked(
+export async function refuseLocked(
   deps: Deps,
   user: DashboardUserRow,
   requestId: string,
@@ -63,8 +65,14 @@ async function refuseLocked(
   throw lockedOut(user);
 }
 
+/** What a failed attempt is answered, by its reason (the audit entry names the reason). */
+const REFUSALS: Record<string, string> = {
+  'wrong code': 'Wrong code',
+  'passkey refused': 'The passkey was not accepted: try again',
+};
+
 /** Records a failed attempt of a known user (audit entry, lockout count) in its own transaction, then refuses. */
-async function refuse(
+export async function refuse(
   deps: Deps,
   user: DashboardUserRow,
   reason: string,
@@ -91,22 +99,23 @@ async function refuse(
     ? unauthorized(
         `${WRONG_CREDENTIALS}; too many failed attempts: the user is locked out for ${LOCKOUT_SECONDS / 60} minutes`,
       )
-    : unauthorized(reason === 'wrong code' ? 'Wrong code' : WRONG_CREDENTIALS);
+    : unauthorized(REFUSALS[reason] ?? WRONG_CREDENTIALS);
 }
 
 /** Signs in the user whose session is complete: the failure count starts over, the entry is written. */
-async function completeSignIn(
+export async function completeSignIn(
   deps: Deps,
   user: DashboardUserRow,
   leaving: string | null,
   clientAddress: string,
   requestId: string,
   operationId: string,
+  factor?: string,
 ): Promise<SessionAnswer<DashboardSession>> {
   return withTransaction(deps.db, async (tx) => {
     const fresh = await users.updateUser(tx, user.id, { failed_attempts: 0, locked_until: null });
     const stage =
-      fresh.totp_confirmed_at === null && requiresSecondFactor(await users.listMemberships(tx, user.id))
+      (await secondFactorsOf(tx, fresh)).length === 0 && requiresSecondFactor(await users.listMemberships(tx, user.id))
         ? 'enrollment'
         : 'active';
     const started = await startSession(tx, deps, fresh, stage, leaving, clientAddress);
@@ -115,7 +124,7 @@ async function completeSignIn(
       resource: {
         type: 'dashboard-session',
         id: started.session.id,
-        name: stage === 'active' ? 'sign-in' : 'sign-in (second factor to enrol)',
+        name: stage === 'active' ? `sign-in${factor ? ` with ${factor}` : ''}` : 'sign-in (second factor to enrol)',
       },
       operationId,
       requestId,
@@ -126,7 +135,7 @@ async function completeSignIn(
 
 /**
  * Step one: e-mail and password. A user with a second factor gets a short session waiting for its
- * code; one without gets its session (an administrator's may only enrol a second factor).
+ * code or passkey; one without gets its session (an administrator's may only enrol a second factor).
  */
 export async function signIn(deps: Deps, input: SignInInput): Promise<SessionAnswer<DashboardSession>> {
   await countAttempt(deps, input.clientAddress);
@@ -139,7 +148,7 @@ export async function signIn(deps: Deps, input: SignInInput): Promise<SessionAns
   if (!(await verifyPassword(user.password_hash, input.password)))
     return refuse(deps, user, 'wrong password', input.requestId, 'signIn');
   if (user.status !== 'active') return refuse(deps, user, 'user disabled', input.requestId, 'signIn');
-  if (user.totp_confirmed_at === null)
+  if ((await secondFactorsOf(deps.db, user)).length === 0)
     return completeSignIn(deps, user, input.presented, input.clientAddress, input.requestId, 'signIn');
   return withTransaction(deps.db, async (tx) =>
     sessionAnswer(
@@ -161,6 +170,8 @@ export async function verifySecondFactor(
   if (live?.session.stage !== 'second-factor') throw unauthorized('No sign-in waiting for a code: sign in again');
   const user = live.user;
   if (isLocked(user)) return refuseLocked(deps, user, input.requestId, 'verifySignInCode');
+  // A user with passkeys only may have a TOTP secret pending (enrolment started, never confirmed): not a factor.
+  if (user.totp_confirmed_at === null) return refuse(deps, user, 'wrong code', input.requestId, 'verifySignInCode');
   const secret = openTotpSecret(deps.keyring, user.id, user.totp_sealed!, user.totp_master_key_id!);
   const step = await checkTotpCode(
     secret,

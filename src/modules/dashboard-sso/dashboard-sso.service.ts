@@ -8,6 +8,7 @@ import { startSession } from '../dashboard-sessions/dashboard-sessions.service.t
 import { sessionCookie } from '../dashboard-sessions/session-cookie.ts';
 import { requiresSecondFactor } from '../dashboard-users/access.ts';
 import * as users from '../dashboard-users/dashboard-users.repo.ts';
+import { secondFactorsOf } from '../dashboard-users/second-factors.ts';
 import { recordUserEvent } from '../dashboard-users/user-audit.ts';
 import type { SsoConfig } from './dashboard-sso.config.ts';
 import * as repo from './dashboard-sso.repo.ts';
@@ -125,7 +126,7 @@ export async function finishSso(deps: Deps, input: SsoReturn): Promise<BrowserRe
     const stage =
       !requiresSecondFactor(memberships) || providerDidMultiFactor(identity.amr)
         ? 'active'
-        : user.totp_confirmed_at !== null
+        : (await secondFactorsOf(tx, user)).length > 0
           ? 'second-factor'
           : 'enrollment';
     const session = await startSession(tx, deps, user, stage, input.presented, input.clientAddress);
