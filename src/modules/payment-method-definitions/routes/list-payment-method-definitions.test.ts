@@ -33,6 +33,7 @@ describe('happy', () => {
       'netbanking',
       'network-token',
       'paybybank',
+      'paypal',
       'paze',
       'sepa',
     ]);
