@@ -124,3 +124,12 @@ export function orderView(order: Order, base: string): Record<string, unknown> {
     ],
   };
 }
+
+/** POST /v2/payments/authorizations/{id}/void: the authorization, or PayPal's refusal. */
+export function voidAuthorization(authorization: Resource): FakeAnswer {
+  if (authorization.status === 'VOIDED') return unprocessable('PREVIOUSLY_VOIDED');
+  if (authorization.status === 'CAPTURED') return unprocessable('PREVIOUSLY_CAPTURED');
+  if (authorization.status === 'DENIED') return unprocessable('CANNOT_BE_VOIDED');
+  authorization.status = 'VOIDED';
+  return { status: 200, json: authorization };
+}

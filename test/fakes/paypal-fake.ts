@@ -1,8 +1,9 @@
-import { createHmac, randomBytes } from 'node:crypto';
-import { crc32 } from 'node:zlib';
+import { randomBytes } from 'node:crypto';
 import type { InboundWebhookRequest } from '../../src/connectors/connector-webhooks.ts';
+import { PAYPAL_FAKE_WEBHOOK_ID, signedEvent, verifyWebhook } from './paypal-fake-webhooks.ts';
 import { startFakeServer, type FakeAnswer, type FakeRequest, type FakeServer } from './fake-server.ts';
 import {
+  voidAuthorization,
   minorOf,
   moneyOf,
   notFound,
@@ -43,7 +44,7 @@ import {
 
 export const PAYPAL_FAKE_CLIENT_ID = 'AfakeClientId-svc-test';
 export const PAYPAL_FAKE_SECRET = 'EfakeClientSecret-0123456789abcdefghij';
-export const PAYPAL_FAKE_WEBHOOK_ID = '8PT597110X687430LKGECATA';
+export { PAYPAL_FAKE_WEBHOOK_ID } from './paypal-fake-webhooks.ts';
 
 export interface PaypalFake extends FakeServer {
   orders: Map<string, Order>;
@@ -61,15 +62,9 @@ export interface PaypalFake extends FakeServer {
   event(eventType: string, resource: Record<string, unknown>, tamper?: boolean): InboundWebhookRequest;
 }
 
-const SIGNING_KEY = randomBytes(32);
 const MONEY_MOVING =
   /^\/v2\/(checkout\/orders(\/[^/]+\/(authorize|capture))?|payments\/(authorizations\/[^/]+\/(capture|void)|captures\/[^/]+\/refund))$/;
 const now = () => new Date().toISOString().replace(/\.\d+Z$/, 'Z');
-
-function signature(transmissionId: string, time: string, webhookId: string, body: string): string {
-  const text = `${transmissionId}|${time}|${webhookId}|${crc32(Buffer.from(body, 'utf8'))}`;
-  return createHmac('sha256', SIGNING_KEY).update(text).digest('base64');
-}
 
 class PaypalSimulation {
   readonly orders = new Map<string, Order>();
@@ -173,12 +168,13 @@ class PaypalSimulation {
       if (req.method === 'GET' && !action) return { status: 200, json: found.resource };
       if (req.method === 'POST' && kind === 'authorizations' && action === 'capture')
         return this.capture(found.order, found.resource, body);
-      if (req.method === 'POST' && kind === 'authorizations' && action === 'void') return this.void(found.resource);
+      if (req.method === 'POST' && kind === 'authorizations' && action === 'void')
+        return voidAuthorization(found.resource);
       if (req.method === 'POST' && kind === 'captures' && action === 'refund')
         return this.refund(found.order, found.resource, body);
     }
     if (req.method === 'POST' && url.pathname === '/v1/notifications/verify-webhook-signature')
-      return this.verify(req.body);
+      return verifyWebhook(req.body);
     if (req.method === 'GET' && url.pathname.startsWith('/v1/notifications/webhooks/'))
       return parts[3] === PAYPAL_FAKE_WEBHOOK_ID
         ? { status: 200, json: { id: PAYPAL_FAKE_WEBHOOK_ID, url: 'https://svc.example/webhooks', event_types: [] } }
@@ -354,14 +350,6 @@ class PaypalSimulation {
     return { status: 201, json: capture };
   }
 
-  private void(authorization: Resource): FakeAnswer {
-    if (authorization.status === 'VOIDED') return unprocessable('PREVIOUSLY_VOIDED');
-    if (authorization.status === 'CAPTURED') return unprocessable('PREVIOUSLY_CAPTURED');
-    if (authorization.status === 'DENIED') return unprocessable('CANNOT_BE_VOIDED');
-    authorization.status = 'VOIDED';
-    return { status: 200, json: authorization };
-  }
-
   private refund(order: Order, capture: Resource, body: Record<string, any>): FakeAnswer {
     if (capture.status === 'REFUNDED') return unprocessable('CAPTURE_FULLY_REFUNDED');
     const refunded = order.refunds
@@ -384,49 +372,6 @@ class PaypalSimulation {
     capture.status = amount === left ? 'REFUNDED' : 'PARTIALLY_REFUNDED';
     return { status: 201, json: refund };
   }
-
-  /** verify-webhook-signature over the event's bytes as received (the text after `"webhook_event":`). */
-  private verify(text: string): FakeAnswer {
-    const body = JSON.parse(text) as Record<string, string>;
-    const at = text.indexOf('"webhook_event":');
-    const event = at < 0 ? '' : text.slice(at + '"webhook_event":'.length, -1);
-    const fields = ['auth_algo', 'cert_url', 'transmission_id', 'transmission_sig', 'transmission_time', 'webhook_id'];
-    if (fields.some((f) => typeof body[f] !== 'string') || !event)
-      return paypalError(400, 'VALIDATION_ERROR', 'MISSING_REQUIRED_PARAMETER');
-    const ok =
-      body.webhook_id === PAYPAL_FAKE_WEBHOOK_ID &&
-      body.auth_algo === 'SHA256withRSA' &&
-      body.transmission_sig === signature(body.transmission_id!, body.transmission_time!, body.webhook_id, event);
-    return { status: 200, json: { verification_status: ok ? 'SUCCESS' : 'FAILURE' } };
-  }
-
-  event(eventType: string, resource: Record<string, unknown>, tamper: boolean): InboundWebhookRequest {
-    const id = `WH-${randomBytes(8).toString('hex').toUpperCase()}`;
-    const body = JSON.stringify({
-      id,
-      event_version: '1.0',
-      create_time: now(),
-      resource_type: 'capture',
-      event_type: eventType,
-      summary: eventType,
-      resource,
-    });
-    const transmissionId = randomBytes(16).toString('hex');
-    const time = new Date().toISOString();
-    const sig = signature(transmissionId, time, PAYPAL_FAKE_WEBHOOK_ID, body);
-    return {
-      headers: {
-        'content-type': 'application/json',
-        'paypal-transmission-id': transmissionId,
-        'paypal-transmission-time': time,
-        'paypal-transmission-sig': sig,
-        'paypal-cert-url': 'https://api.sandbox.paypal.com/v1/notifications/certs/CERT-360caa42-fca2a594-1d93a270',
-        'paypal-auth-algo': 'SHA256withRSA',
-      },
-      rawBody: Buffer.from(tamper ? body.replace(/"value":"(\d+)/, '"value":"9$1') : body),
-      url: 'http://localhost/webhooks',
-    };
-  }
 }
 
 export async function startPaypalFake(): Promise<PaypalFake> {
@@ -448,6 +393,6 @@ export async function startPaypalFake(): Promise<PaypalFake> {
     settle: (orderId: string) => sim.settle(orderId),
     orderOfRequestId: (requestId: string) => [...sim.orders.values()].find((o) => o.requestId === requestId) ?? null,
     event: (eventType: string, resource: Record<string, unknown>, tamper = false) =>
-      sim.event(eventType, resource, tamper),
+      signedEvent(eventType, resource, tamper),
   });
 }
