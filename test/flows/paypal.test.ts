@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { reconcileDueAttempts } from '../../src/modules/transactions/reconcile/reconcile.service.ts';
 import {
   PAYPAL_FAKE_CLIENT_ID,
   PAYPAL_FAKE_SECRET,
@@ -202,6 +203,22 @@ describe('happy', () => {
       shipping,
     });
   });
+  it('completes an order the buyer approved without coming back: by a sync now, or by reconciliation at the deadline', async () => {
+    const { m } = await merchantWithPaypal();
+    const synced = await pay(m);
+    fake.approve(synced.payment_service_transaction_id);
+    const res = await call(m, 'POST', `/transactions/${synced.id}/sync`);
+    expect(res.statusCode, res.body).toBe(200);
+    expect((await call(m, 'GET', `/transactions/${synced.id}`)).json()).toMatchObject({
+      status: 'authorization_succeeded',
+    });
+    const later = await pay(m);
+    fake.approve(later.payment_service_transaction_id);
+    await reconcileDueAttempts(t.deps, new Date(Date.now() + 2 * 86_400_000));
+    expect((await call(m, 'GET', `/transactions/${later.id}`)).json()).toMatchObject({
+      status: 'authorization_succeeded',
+    });
+  });
 });
 
 describe('errors', () => {
@@ -223,6 +240,28 @@ describe('errors', () => {
       error_code: 'do_not_honor',
       raw_response_code: 'INSTRUMENT_DECLINED',
     });
+  });
+
+  it("fails a payment whose order's answer was lost: found by its PayPal-Request-Id, its buyer never got the page", async () => {
+    const { m } = await merchantWithPaypal();
+    const res = await call(m, 'POST', '/transactions', {
+      amount: 2409,
+      currency: 'USD',
+      country: 'US',
+      payment_method: { method: 'paypal', country: 'US', currency: 'USD', redirect_url: 'https://shop.example/done' },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const txn = res.json();
+    expect(txn.status).toBe('processing');
+    const creates = fake.bodies('/v2/checkout/orders').length;
+    await reconcileDueAttempts(t.deps, new Date(Date.now() + 3600_000));
+    const after = (await call(m, 'GET', `/transactions/${txn.id}`)).json();
+    expect(after).toMatchObject({ status: 'authorization_failed', error_code: 'service_network_error' });
+    // The same request id: PayPal's replay, not a second order.
+    expect(fake.bodies('/v2/checkout/orders').length).toBe(creates + 1);
+    const orders = [...fake.orders.values()].filter((o) => o.minor === 2409);
+    expect(orders).toHaveLength(1);
+    expect(after.payment_service_transaction_id ?? orders[0]!.id).toBe(orders[0]!.id);
   });
 
   it('declines a payment the buyer cancelled on PayPal, with no authorization made', async () => {
