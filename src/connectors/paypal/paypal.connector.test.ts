@@ -223,6 +223,21 @@ describe('happy', () => {
       status: 'APPROVED',
       amount: { currency_code: 'USD', value: '10.00' },
     });
+    const resolved = fake.event('CUSTOMER.DISPUTE.RESOLVED', {
+      dispute_id: 'PP-D-1',
+      dispute_amount: { currency_code: 'USD', value: '10.00' },
+      dispute_outcome: { outcome_code: 'RESOLVED_SELLER_FAVOUR' },
+      disputed_transactions: [{ seller_transaction_id: capture }],
+    });
+    expect(await connector.parseWebhook(credentials, resolved)).toMatchObject({
+      events: [
+        {
+          actions: [
+            { kind: 'chargeback_won', providerTransactionId: order, providerReferenceId: 'PP-D-1', amount: 1000 },
+          ],
+        },
+      ],
+    });
     expect(await connector.parseWebhook(credentials, approvedEvent)).toMatchObject({
       status: 'accepted',
       events: [{ actions: [] }],

@@ -126,6 +126,23 @@ const DISPUTE_OUTCOMES: Readonly<Record<string, InboundWebhookActionKind>> = {
   CANCELED_BY_BUYER: 'chargeback_won',
 };
 
+/** A dispute opened or resolved: its capture's order, the chargeback action of its outcome. */
+async function disputeActions(
+  client: PaypalClient,
+  credentials: Record<string, string>,
+  type: 'CUSTOMER.DISPUTE.CREATED' | 'CUSTOMER.DISPUTE.RESOLVED',
+  dispute: PaypalDispute,
+): Promise<InboundWebhookAction[]> {
+  const kind =
+    type === 'CUSTOMER.DISPUTE.CREATED'
+      ? 'chargeback_opened'
+      : DISPUTE_OUTCOMES[String(dispute.dispute_outcome?.outcome_code)];
+  const capture = dispute.disputed_transactions?.[0]?.seller_transaction_id;
+  if (!kind || typeof capture !== 'string') return [];
+  const order = await orderOfCapture(client, credentials, capture);
+  return action(kind, order, dispute.dispute_id, dispute.dispute_amount, dispute.reason ?? null);
+}
+
 /**
  * One event's actions. Payment events name their order in `supplementary_data.related_ids`; a
  * refund names its capture (link `up`) and a dispute its capture (`seller_transaction_id`), whose
@@ -157,21 +174,8 @@ async function actionsOf(
         resource.amount,
       );
     case 'CUSTOMER.DISPUTE.CREATED':
-    case 'CUSTOMER.DISPUTE.RESOLVED': {
-      const kind =
-        event.event_type === 'CUSTOMER.DISPUTE.CREATED'
-          ? 'chargeback_opened'
-          : DISPUTE_OUTCOMES[String(resource.dispute_outcome?.outcome_code)];
-      const capture = resource.disputed_transactions?.[0]?.seller_transaction_id;
-      if (!kind || typeof capture !== 'string') return [];
-      return action(
-        kind,
-        await orderOfCapture(client, credentials, capture),
-        resource.dispute_id,
-        resource.dispute_amount,
-        resource.reason ?? null,
-      );
-    }
+    case 'CUSTOMER.DISPUTE.RESOLVED':
+      return disputeActions(client, credentials, event.event_type, resource);
     default:
       return [];
   }
