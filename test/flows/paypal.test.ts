@@ -104,6 +104,16 @@ describe('happy', () => {
     expect(fake.requests.some((r) => r.path === `/v1/notifications/webhooks/${PAYPAL_FAKE_WEBHOOK_ID}`)).toBe(true);
   });
 
+  it('offers paypal among the payment options only where the service takes the currency', async () => {
+    const { m } = await merchantWithPaypal();
+    const options = async (currency: string) =>
+      (await call(m, 'POST', '/payment-options', { currency, country: 'US', amount: 1000 })).json().items;
+    expect(await options('USD')).toContainEqual(
+      expect.objectContaining({ method: 'paypal', mode: 'redirect', label: 'PayPal' }),
+    );
+    expect((await options('EUR')).map((o: { method: string }) => o.method)).not.toContain('paypal');
+  });
+
   it("waits for the buyer on PayPal's page, authorizes the order on the buyer's return, and sends the buyer on", async () => {
     const { m } = await merchantWithPaypal();
     const txn = await pay(m);
