@@ -11,6 +11,7 @@ import {
 import { buildTestApp, type TestApp } from '../helpers/build-test-app.ts';
 import { createMerchantAccount } from '../helpers/factories.ts';
 import { expectNoSecrets } from '../helpers/leak-scan.ts';
+import { createLink, openPage } from '../helpers/payment-links.ts';
 
 /**
  * The whole PayPal flow through our API with a payment service of the `paypal-paypal` definition,
@@ -213,6 +214,30 @@ describe('happy', () => {
       shipping,
     });
   });
+  it("pays a payment link with PayPal: the page's PayPal button, PayPal's page, and back to the merchant", async () => {
+    const { m } = await merchantWithPaypal();
+    const link = await createLink(t, m, { return_url: 'https://shop.example/thanks' });
+    const { res, path, token } = await openPage(t, link.url);
+    expect(res.body).toContain('data-method="paypal"');
+    const outcome = (
+      await t.app.inject({
+        method: 'POST',
+        url: `${path}/payments`,
+        headers: { 'x-payment-link-token': token },
+        payload: { method: 'paypal' },
+      })
+    ).json();
+    expect(outcome).toMatchObject({ outcome: 'pending', transaction_status: 'buyer_approval_pending' });
+    expect(outcome.next_url).toContain(`${fake.url}/checkoutnow?token=`);
+    const returned = await buyer({ payment_method: { approval_url: outcome.next_url } });
+    const onward = new URL(/url=(.*)$/.exec(returned.headers.refresh as string)![1]!);
+    expect(onward.pathname).toBe(`${path}/return`);
+    const back = await t.app.inject({ method: 'GET', url: `${onward.pathname}${onward.search}` });
+    expect(back.headers.refresh).toContain('https://shop.example/thanks?transaction_id=');
+    const txn = (await call(m, 'GET', `/transactions/${outcome.transaction_id}`)).json();
+    expect(txn).toMatchObject({ method: 'paypal', status: 'authorization_succeeded' });
+  });
+
   it('completes an order the buyer approved without coming back: by a sync now, or by reconciliation at the deadline', async () => {
     const { m } = await merchantWithPaypal();
     const synced = await pay(m);
