@@ -67,9 +67,11 @@ export type InboundWebhookOutcome =
 /**
  * The optional connector member `parseWebhook` (present when the provider sends webhooks): verifies
  * and maps one inbound request with the payment service's decrypted credentials. Never throws for a bad
- * signature (that is `rejected`); never touches the database.
+ * signature (that is `rejected`); never touches the database. A provider that verifies its
+ * signatures itself (PayPal's verify-webhook-signature call) answers asynchronously; the engine
+ * awaits it before opening any database transaction.
  */
 export type ParseInboundWebhook = (
   credentials: Record<string, string>,
   request: InboundWebhookRequest,
-) => InboundWebhookOutcome;
+) => InboundWebhookOutcome | Promise<InboundWebhookOutcome>;

@@ -30,6 +30,17 @@ export interface ProviderEndpoint {
   timeoutMs?: number;
 }
 
+/**
+ * A request body sent exactly as given, with its content type: a form (PayPal's OAuth token
+ * call), or JSON that embeds bytes a provider signed and must see unchanged.
+ */
+export class RawBody {
+  constructor(
+    readonly text: string,
+    readonly contentType: string,
+  ) {}
+}
+
 export interface ProviderResponse {
   status: number;
   /** The parsed JSON body, or null when the body is empty or not JSON. */
@@ -72,7 +83,8 @@ export async function providerRequest(
     setting: 'CONNECTOR_BASE_URLS',
   });
   if (!target.ok) throw new ConnectorError('unavailable', `${provider} could not be reached: ${target.problem}`);
-  const payload = body === undefined ? null : JSON.stringify(body);
+  const payload = body === undefined ? null : body instanceof RawBody ? body.text : JSON.stringify(body);
+  const contentType = body instanceof RawBody ? body.contentType : 'application/json';
   let answer: Awaited<ReturnType<typeof relay>>;
   try {
     answer = await relay({
@@ -82,7 +94,7 @@ export async function providerRequest(
       method,
       headers: {
         accept: 'application/json',
-        ...(payload !== null ? { 'content-type': 'application/json' } : {}),
+        ...(payload !== null ? { 'content-type': contentType } : {}),
         ...headers,
       },
       body: payload,

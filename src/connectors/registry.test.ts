@@ -24,6 +24,7 @@ describe('happy', () => {
       'braintree-card',
       'mock-card',
       'mock-paybybank',
+      'paypal-paypal',
       'stripe-card',
     ]);
     for (const definition of registry.definitions())

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { boundedCall } from '../../src/connectors/call.ts';
-import { ConnectorError, type AuthorizeRequest, type PaymentConnector } from '../../src/connectors/connector.ts';
+import {
+  ConnectorError,
+  type AuthorizeOutcome,
+  type AuthorizeRequest,
+  type PaymentConnector,
+  type SyncOutcome,
+} from '../../src/connectors/connector.ts';
 import type { InboundWebhookActionKind, InboundWebhookRequest } from '../../src/connectors/connector-webhooks.ts';
 import { STANDARD_ERROR_CODES } from '../../src/connectors/error-codes.ts';
 import { isCurrency } from '../../src/lib/currencies.ts';
@@ -13,20 +19,34 @@ import { uuidv7 } from '../../src/lib/ids.ts';
  * `runConnectorContract`. A new connector must pass it.
  */
 
+/** One payment of a scenario: a card number and an amount (a redirect harness ignores the number). */
 export interface CardInput {
   number: string;
   amount: number;
 }
 
-export interface ContractHarness {
+/**
+ * A redirect method (no card: PayPal, bank redirects): every authorization waits for the buyer on
+ * the provider's page (`buyer_approval_pending`), and `sync` completes it once the buyer approved,
+ * with what the provider appended to our return address, as the engine does on the buyer's return.
+ */
+export interface RedirectHarness {
+  /** The method of the instrument (`paypal`). */
+  method: string;
+  /** The buyer approves at the provider (as on its page); returns the parameters the provider appends to our return address. */
+  approve(pending: AuthorizeOutcome): Record<string, string> | Promise<Record<string, string>>;
+  /** The provider's id of what it made for an idempotency key (the fake's record), to check a sync after a lost answer. */
+  madeFor(idempotencyKey: string): string | null;
+}
+
+interface HarnessBase {
   /** The connector under test (built once its fake provider is listening). */
   connector(): PaymentConnector;
   credentials(): Record<string, string>;
   currency: string;
   approve: CardInput;
   decline: CardInput & { errorCode: string };
-  /** A card the issuer wants authenticated: `redirect` (the provider's 3DS page) or `authentication_required` (declined without 3DS data). */
-  threeDS: CardInput & { expect: 'redirect' | 'authentication_required' };
+
   /** Arranges that the next authorization reaches the provider but its answer never arrives; returns the call's bound in ms. */
   unanswered(): { card: CardInput; timeoutMs: number };
   /** A signed webhook reporting `kind` for the provider's payment id; `tamper` breaks its signature. */
@@ -45,6 +65,20 @@ export interface ContractHarness {
   asyncModifications?: boolean;
 }
 
+/** A card connector: `threeDS` is a card the issuer wants authenticated: `redirect` (the provider's 3DS page) or `authentication_required` (declined without 3DS data). */
+export interface CardHarness extends HarnessBase {
+  threeDS: CardInput & { expect: 'redirect' | 'authentication_required' };
+  redirect?: undefined;
+}
+
+/** A redirect method's connector: approvals replace the cards' 3DS case. */
+export interface RedirectMethodHarness extends HarnessBase {
+  redirect: RedirectHarness;
+  threeDS?: undefined;
+}
+
+export type ContractHarness = CardHarness | RedirectMethodHarness;
+
 const base = (h: ContractHarness) => ({ credentials: h.credentials(), options: null });
 
 export function authorizeRequest(
@@ -60,19 +94,28 @@ export function authorizeRequest(
     currency: h.currency,
     country: 'US',
     intent: 'authorize',
-    instrument: { kind: 'card', number: card.number, expirationDate: '12/40', securityCode: '123', scheme: 'visa' },
+    instrument: h.redirect
+      ? {
+          kind: 'redirect',
+          method: h.redirect.method,
+          redirectUrl: 'https://merchant.example/return',
+          country: 'US',
+          currency: h.currency,
+        }
+      : { kind: 'card', number: card.number, expirationDate: '12/40', securityCode: '123', scheme: 'visa' },
     merchantInitiated: false,
     isSubsequentPayment: false,
     paymentSource: 'ecommerce',
     threeDSecure: null,
     approvalBaseUrl: 'http://localhost:3000',
+    merchantAccountId: 'contract-merchant',
     redirectUrl: 'https://merchant.example/return',
     ...extra,
   };
 }
 
-const hint = (card: CardInput) => ({
-  method: 'card',
+const hint = (card: CardInput, h?: ContractHarness) => ({
+  method: h?.redirect?.method ?? 'card',
   bin: card.number.slice(0, 6),
   last4: card.number.slice(-4),
   authorizedAmount: card.amount,
@@ -82,12 +125,56 @@ async function authorized(h: ContractHarness) {
   return (await authorizedWithKey(h)).id;
 }
 
+/** A status query of an authorization, as the engine sends it. */
+function authorizationSync(
+  h: ContractHarness,
+  key: string,
+  card: CardInput,
+  id: string | null,
+  returnParams?: Record<string, string>,
+) {
+  return h.connector().sync!({
+    ...base(h),
+    idempotencyKey: key,
+    operation: 'authorize',
+    providerTransactionId: id,
+    reference: 'r',
+    amount: card.amount,
+    currency: h.currency,
+    payment: hint(card, h),
+    intent: 'authorize',
+    buyerApproved: null,
+    ...(returnParams ? { returnParams } : {}),
+  });
+}
+
+/**
+ * The outcome of an authorization: the card's answer, or, for a redirect method, the status query
+ * after the buyer approved on the provider's page (the method's approval replaces the card's answer).
+ */
+async function authorization(
+  h: ContractHarness,
+  card: CardInput,
+): Promise<{
+  key: string;
+  outcome: Pick<SyncOutcome, 'status' | 'errorCode' | 'rawResponseCode' | 'providerTransactionId'>;
+}> {
+  const request = authorizeRequest(h, card);
+  const first = await h.connector().authorize(request);
+  if (!h.redirect) return { key: request.idempotencyKey, outcome: first };
+  expect(first).toMatchObject({ status: 'buyer_approval_pending', approvalUrl: expect.stringMatching(/^https?:\/\//) });
+  const params = await h.redirect.approve(first);
+  return {
+    key: request.idempotencyKey,
+    outcome: await authorizationSync(h, request.idempotencyKey, card, first.providerTransactionId, params),
+  };
+}
+
 /** An approved authorization: the provider's id, and the idempotency key (the attempt id) it was made with. */
 async function authorizedWithKey(h: ContractHarness) {
-  const request = authorizeRequest(h, h.approve);
-  const outcome = await h.connector().authorize(request);
+  const { key, outcome } = await authorization(h, h.approve);
   expect(outcome.status).toBe('authorized');
-  return { id: outcome.providerTransactionId!, key: request.idempotencyKey };
+  return { id: outcome.providerTransactionId!, key };
 }
 
 const done = (h: ContractHarness) => (h.asyncModifications ? 'pending' : 'succeeded');
@@ -114,8 +201,8 @@ function happyScenarios(h: () => ContractHarness): void {
     expect(typeof c.parseWebhook).toBe('function');
   });
 
-  it("authorizes an approved card with the provider's id and no error", async () => {
-    const outcome = await h().connector().authorize(authorizeRequest(h(), h().approve));
+  it("authorizes an approved card (or a redirect payment the buyer approved) with the provider's id and no error", async () => {
+    const { outcome } = await authorization(h(), h().approve);
     expect(outcome).toMatchObject({ status: 'authorized', errorCode: null });
     expect(outcome.providerTransactionId).toEqual(expect.any(String));
   });
@@ -127,7 +214,7 @@ function happyScenarios(h: () => ContractHarness): void {
     const capture = await c.capture({
       ...base(h()),
       idempotencyKey: uuidv7(),
-      payment: hint(h().approve),
+      payment: hint(h().approve, h()),
       providerTransactionId: id,
       reference: 'cap',
       amount: half,
@@ -138,7 +225,7 @@ function happyScenarios(h: () => ContractHarness): void {
     const refund = await c.refund({
       ...base(h()),
       idempotencyKey: uuidv7(),
-      payment: hint(h().approve),
+      payment: hint(h().approve, h()),
       providerTransactionId: id,
       reference: 'ref',
       amount: Math.floor(half / 2),
@@ -156,7 +243,7 @@ function happyScenarios(h: () => ContractHarness): void {
         .void({
           ...base(h()),
           idempotencyKey: uuidv7(),
-          payment: hint(h().approve),
+          payment: hint(h().approve, h()),
           providerTransactionId: id,
           reference: 'void',
         }),
@@ -165,23 +252,24 @@ function happyScenarios(h: () => ContractHarness): void {
 
   it("reports an authorization's status by its id (sync, with the attempt id as the engine sends it)", async () => {
     const { id, key } = await authorizedWithKey(h());
-    const sync = await h().connector().sync!({
-      ...base(h()),
-      idempotencyKey: key,
-      operation: 'authorize',
-      providerTransactionId: id,
-      reference: 'r',
-      amount: h().approve.amount,
-      currency: h().currency,
-      payment: hint(h().approve),
-      intent: 'authorize',
-      buyerApproved: null,
-    });
+    const sync = await authorizationSync(h(), key, h().approve, id);
     expect(sync).toMatchObject({ status: 'authorized', providerTransactionId: id });
   });
 
-  it("asks for the buyer's authentication as the provider does", async () => {
-    const { threeDS } = h();
+  it("asks for the buyer's authentication (or approval) as the provider does", async () => {
+    const { threeDS, redirect } = h();
+    if (redirect) {
+      // A redirect method: the provider's page, and no payment until the buyer approves there.
+      const request = authorizeRequest(h(), h().approve);
+      const outcome = await h().connector().authorize(request);
+      expect(outcome).toMatchObject({
+        status: 'buyer_approval_pending',
+        approvalUrl: expect.stringMatching(/^https?:\/\//),
+      });
+      const sync = await authorizationSync(h(), request.idempotencyKey, h().approve, outcome.providerTransactionId);
+      expect(sync.status).toBe('buyer_approval_pending');
+      return;
+    }
     const outcome = await h().connector().authorize(authorizeRequest(h(), threeDS));
     if (threeDS.expect === 'redirect')
       expect(outcome).toMatchObject({
@@ -195,7 +283,7 @@ function happyScenarios(h: () => ContractHarness): void {
 function errorScenarios(h: () => ContractHarness): void {
   it('answers a decline as an outcome with a standardized error code and the raw code kept', async () => {
     const { decline } = h();
-    const outcome = await h().connector().authorize(authorizeRequest(h(), decline));
+    const { outcome } = await authorization(h(), decline);
     expect(outcome.status).toBe('declined');
     expect(STANDARD_ERROR_CODES).toContain(outcome.errorCode);
     expect(outcome.errorCode).toBe(decline.errorCode);
@@ -207,19 +295,15 @@ function errorScenarios(h: () => ContractHarness): void {
     const request = authorizeRequest(h(), card);
     const result = await boundedCall(() => h().connector().authorize(request), { timeoutMs });
     expect(result).toMatchObject({ ok: false, kind: 'timeout' });
-    const sync = await h().connector().sync!({
-      ...base(h()),
-      idempotencyKey: request.idempotencyKey,
-      operation: 'authorize',
-      providerTransactionId: null,
-      reference: request.reference,
-      amount: card.amount,
-      currency: h().currency,
-      payment: hint(card),
-      intent: 'authorize',
-      buyerApproved: null,
-    });
-    expect(sync.status).toBe('authorized');
+    const sync = await authorizationSync(h(), request.idempotencyKey, card, null);
+    const { redirect } = h();
+    if (!redirect) expect(sync.status).toBe('authorized');
+    else {
+      // The buyer never got the page of a payment whose answer was lost: it is found, and final.
+      expect(sync.providerTransactionId).toBe(redirect.madeFor(request.idempotencyKey));
+      expect(sync.providerTransactionId).toEqual(expect.any(String));
+      expect(['pending', 'buyer_approval_pending', 'not_found']).not.toContain(sync.status);
+    }
   });
 
   // Only where the harness can inject the fault (a fake provider): elsewhere the cases show as
@@ -246,7 +330,7 @@ function securityScenarios(h: () => ContractHarness): void {
     'accepts a correctly signed %s webhook and maps it to that action',
     async (kind: InboundWebhookActionKind) => {
       const id = await authorized(h());
-      const outcome = h().connector().parseWebhook!(
+      const outcome = await h().connector().parseWebhook!(
         h().credentials(),
         h().webhook(kind as never, id, h().approve.amount, false),
       );
@@ -261,9 +345,9 @@ function securityScenarios(h: () => ContractHarness): void {
   it('rejects a webhook with a bad signature, and one without credentials to check it', async () => {
     const id = await authorized(h());
     expect(
-      h().connector().parseWebhook!(h().credentials(), h().webhook('capture_succeeded', id, 100, true)),
+      await h().connector().parseWebhook!(h().credentials(), h().webhook('capture_succeeded', id, 100, true)),
     ).toMatchObject({ status: 'rejected' });
-    expect(h().connector().parseWebhook!({}, h().webhook('capture_succeeded', id, 100, false))).toMatchObject({
+    expect(await h().connector().parseWebhook!({}, h().webhook('capture_succeeded', id, 100, false))).toMatchObject({
       status: 'rejected',
     });
   });

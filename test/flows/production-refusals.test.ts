@@ -110,7 +110,12 @@ describe('sandbox connectors', () => {
 
   it('lists no sandbox definition, and answers 404 saying why for one named', async () => {
     const list = await t.request({ method: 'GET', url: '/payment-service-definitions' });
-    expect(list.json().items.map((d: { id: string }) => d.id)).toEqual(['adyen-card', 'braintree-card', 'stripe-card']);
+    expect(list.json().items.map((d: { id: string }) => d.id)).toEqual([
+      'adyen-card',
+      'braintree-card',
+      'paypal-paypal',
+      'stripe-card',
+    ]);
     const one = await t.request({ method: 'GET', url: '/payment-service-definitions/mock-card' });
     expect(one.json()).toEqual(error(404, 'not_found', MOCK_CARD_REFUSAL));
     // An unknown id lists the valid ids: the real ones only.
@@ -119,7 +124,7 @@ describe('sandbox connectors', () => {
       error(
         404,
         'not_found',
-        'unknown payment_service_definition_id "nope-card"; valid ids: adyen-card, braintree-card, stripe-card',
+        'unknown payment_service_definition_id "nope-card"; valid ids: adyen-card, braintree-card, paypal-paypal, stripe-card',
       ),
     );
   });

@@ -44,7 +44,7 @@ export async function receiveProviderWebhook(
       'bad_request',
       `The payment service definition ${service.payment_service_definition_id} does not receive webhooks`,
     );
-  const outcome = connector.parseWebhook(await credentialsOf(deps.db, deps, service), request);
+  const outcome = await connector.parseWebhook(await credentialsOf(deps.db, deps, service), request);
   if (outcome.status === 'rejected') {
     // The reason is ours (which check failed), never the provider's body or a secret.
     log.warn({ paymentServiceId, reason: outcome.reason }, 'inbound provider webhook rejected');

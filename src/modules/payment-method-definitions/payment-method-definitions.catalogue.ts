@@ -94,6 +94,12 @@ export const PAYMENT_METHOD_CATALOGUE = {
     kind: 'bank_redirect',
     icon: { label: 'BANK', color: '#0e7490' },
   },
+  paypal: {
+    displayName: 'PayPal',
+    longDisplayName: 'PayPal account (approved on PayPal)',
+    kind: 'digital_wallet',
+    icon: { label: 'PP', color: '#003087' },
+  },
   paze: {
     displayName: 'Paze',
     longDisplayName: 'Paze wallet',

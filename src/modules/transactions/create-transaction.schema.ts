@@ -201,10 +201,20 @@ export const ClickToPayForm = KeyPresence('number', ClickToPayCardForm, ClickToP
 export const CARD_LIKE_METHODS = new Set(['card', 'network-token', 'applepay', 'googlepay', 'paze', 'click-to-pay']);
 
 /**
- * Redirect methods this server accepts (the neutral members of the method enumeration; the others
- * name third-party products). A payment service of the method must exist for one to be routed.
+ * Redirect methods this server accepts: the neutral members of the method enumeration, and the
+ * third-party products a real connector serves (`paypal`: paypal-paypal). A payment service of the
+ * method must exist for one to be routed.
  */
-export const REDIRECT_METHODS = ['paybybank', 'netbanking', 'sepa', 'ach', 'bacs', 'becs', 'custom_redirect'] as const;
+export const REDIRECT_METHODS = [
+  'paybybank',
+  'netbanking',
+  'sepa',
+  'ach',
+  'bacs',
+  'becs',
+  'custom_redirect',
+  'paypal',
+] as const;
 
 const redirectForm = (method: (typeof REDIRECT_METHODS)[number]) =>
   Type.Object(

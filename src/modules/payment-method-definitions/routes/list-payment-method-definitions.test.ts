@@ -33,6 +33,7 @@ describe('happy', () => {
       'netbanking',
       'network-token',
       'paybybank',
+      'paypal',
       'paze',
       'sepa',
     ]);
@@ -63,9 +64,14 @@ describe('happy', () => {
     const ids = new Set((await t.request(list())).json().items.map((d: { id: string }) => d.id));
     const forms = (TransactionPaymentMethodBody as unknown as { properties: { method: { enum: string[] } } }).properties
       .method.enum;
-    const connectors = ['mock-card', 'mock-paybybank', 'stripe-card', 'adyen-card', 'braintree-card'].map(
-      (id) => t.deps.connectors.find(id)!.definition.method,
-    );
+    const connectors = [
+      'mock-card',
+      'mock-paybybank',
+      'stripe-card',
+      'adyen-card',
+      'braintree-card',
+      'paypal-paypal',
+    ].map((id) => t.deps.connectors.find(id)!.definition.method);
     const recognized = [...forms.filter((m) => m !== 'id' && m !== 'checkout-session'), ...connectors, 'gift-card'];
     expect(recognized.filter((m) => !ids.has(m))).toEqual([]);
     expect([...ids].filter((id) => !recognized.includes(id as string))).toEqual([]);
