@@ -24,6 +24,7 @@ describe('happy', () => {
       'braintree-card',
       'mock-card',
       'mock-paybybank',
+      'mock-paypal',
       'paypal-paypal',
       'stripe-card',
     ]);

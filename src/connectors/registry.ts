@@ -2,6 +2,7 @@ import type { ConnectorDefinition, PaymentConnector } from './connector.ts';
 import { capabilityProblems } from './capability-check.ts';
 import { instrumentConnector, type ConnectorObserver } from './instrument.ts';
 import { MockCardConnector } from './mock/mock-card.connector.ts';
+import { MOCK_PAYPAL_DEFINITION } from './mock/mock-paypal.definition.ts';
 import { MockRedirectConnector } from './mock/mock-redirect.connector.ts';
 import { AdyenCardConnector } from './adyen/adyen.connector.ts';
 import { BraintreeCardConnector } from './braintree/braintree.connector.ts';
@@ -121,6 +122,7 @@ export function createDefaultRegistry(endpoints: ConnectorEndpoints = {}, ledger
   return new ConnectorRegistry()
     .register(new MockCardConnector(ledger), { sandbox: true })
     .register(new MockRedirectConnector(), { sandbox: true })
+    .register(new MockRedirectConnector(MOCK_PAYPAL_DEFINITION, 'mock_pp'), { sandbox: true })
     .register(new StripeCardConnector({ baseUrl: endpoints.stripeApiBaseUrl ?? null }))
     .register(new AdyenCardConnector({ baseUrls: endpoints.baseUrls ?? {} }))
     .register(new BraintreeCardConnector({ baseUrls: endpoints.baseUrls ?? {} }))

@@ -89,6 +89,20 @@ describe('sandbox connectors', () => {
     );
   });
 
+  it('refuses mock-paypal, naming the real connector of its method', async () => {
+    const res = await post('/payment-services', {
+      display_name: 'PayPal',
+      payment_service_definition_id: 'mock-paypal',
+      fields: [{ key: 'merchant_id', value: 'm' }],
+      accepted_currencies: ['EUR'],
+      accepted_countries: ['GB'],
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toBe(
+      'mock-paypal is a sandbox connector and is not available in production; use one of: paypal-paypal',
+    );
+  });
+
   it('refuses mock-paybybank, saying no production connector processes its method', async () => {
     const res = await post('/payment-services', {
       display_name: 'Bank',

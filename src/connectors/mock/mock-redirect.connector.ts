@@ -73,15 +73,20 @@ const providerId = (prefix: string, key: string) =>
 const blank = { errorCode: null, rawResponseCode: null, rawResponseDescription: null };
 
 /**
- * The sandbox redirect method: every payment waits for the buyer on an approval page served by
+ * A sandbox redirect method: every payment waits for the buyer on an approval page served by
  * this server (`/sandbox/approvals/...`). The buyer's choice, recorded by the engine, is what a
- * status query (`sync`) reports; the decline amounts of the card mock decline here too.
+ * status query (`sync`) reports; the decline amounts of the card mock decline here too. One class
+ * for every such method: `mock-paybybank` (the default) and `mock-paypal` (mock-paypal.definition.ts),
+ * each with its own definition and provider id prefix.
  */
 export class MockRedirectConnector implements PaymentConnector {
-  readonly definition = MOCK_REDIRECT_DEFINITION;
+  constructor(
+    readonly definition: ConnectorDefinition = MOCK_REDIRECT_DEFINITION,
+    private readonly prefix = 'mock_pbb',
+  ) {}
 
   captureRules(): CaptureRules {
-    return { multiCapture: false, incrementalAuthorization: false };
+    return { multiCapture: this.definition.capabilities.multiCapture, incrementalAuthorization: false };
   }
 
   async verifyCredentials(credentials: Record<string, string>): Promise<VerifyOutcome> {
@@ -91,7 +96,7 @@ export class MockRedirectConnector implements PaymentConnector {
   }
 
   async authorize(request: AuthorizeRequest): Promise<AuthorizeOutcome> {
-    const id = providerId('mock_pbb', request.idempotencyKey);
+    const id = providerId(this.prefix, request.idempotencyKey);
     return {
       ...blank,
       status: 'buyer_approval_pending',
@@ -107,7 +112,11 @@ export class MockRedirectConnector implements PaymentConnector {
   }
 
   async capture(request: CaptureRequest): Promise<CaptureOutcome> {
-    return { ...blank, status: 'succeeded', providerCaptureId: providerId('mock_pbb_cap', request.idempotencyKey) };
+    return {
+      ...blank,
+      status: 'succeeded',
+      providerCaptureId: providerId(`${this.prefix}_cap`, request.idempotencyKey),
+    };
   }
 
   async void(_request: VoidRequest): Promise<VoidOutcome> {
@@ -115,7 +124,11 @@ export class MockRedirectConnector implements PaymentConnector {
   }
 
   async refund(request: RefundRequest): Promise<RefundOutcome> {
-    return { ...blank, status: 'succeeded', providerRefundId: providerId('mock_pbb_ref', request.idempotencyKey) };
+    return {
+      ...blank,
+      status: 'succeeded',
+      providerRefundId: providerId(`${this.prefix}_ref`, request.idempotencyKey),
+    };
   }
 
   /** A payment waiting at the sandbox approval page: that page (mock-session.ts). */
@@ -124,7 +137,7 @@ export class MockRedirectConnector implements PaymentConnector {
   }
 
   async sync(request: SyncRequest): Promise<SyncOutcome> {
-    const id = request.providerTransactionId ?? providerId('mock_pbb', request.idempotencyKey);
+    const id = request.providerTransactionId ?? providerId(this.prefix, request.idempotencyKey);
     if (request.operation === 'capture') return { ...blank, status: 'captured', providerTransactionId: id };
     if (request.operation === 'void') return { ...blank, status: 'voided', providerTransactionId: id };
     if (request.operation === 'refund') return { ...blank, status: 'refunded', providerTransactionId: id };

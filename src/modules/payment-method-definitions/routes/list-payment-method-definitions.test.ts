@@ -67,6 +67,7 @@ describe('happy', () => {
     const connectors = [
       'mock-card',
       'mock-paybybank',
+      'mock-paypal',
       'stripe-card',
       'adyen-card',
       'braintree-card',
