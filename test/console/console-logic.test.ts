@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { errorMessage, withQuery } from '../../console/src/api.ts';
-import { dropped, moved, ruleVerdict, toCondition } from '../../console/src/pages/routing-rules.ts';
+import { describeOutcome, dropped, moved, ruleVerdict, toCondition } from '../../console/src/pages/routing-rules.ts';
 import { assignable, mayGiveEverywhere, type Role, withoutOrphanAddOns } from '../../console/src/pages/users-rules.ts';
 import type { DashboardUser } from '../../console/src/session.ts';
 import { ROLE_SLUGS } from '../../src/modules/roles/roles.catalogue.ts';
@@ -84,6 +84,37 @@ describe('happy', () => {
       operator: 'equals',
       value: false,
     });
+  });
+});
+
+describe('what a rule does, in words', () => {
+  const names = new Map([
+    ['a', 'Adyen EU'],
+    ['b', 'Stripe'],
+  ]);
+  it('names the services in order, their split and limits; the other actions in their words', () => {
+    expect(describeOutcome('route-transaction', { payment_service_ids: ['a', 'b'], max_attempts: 2 }, names)).toBe(
+      'Route to Adyen EU, then Stripe; at most 2 attempts',
+    );
+    expect(describeOutcome('route-transaction', { payment_service_ids: ['a', 'b'], weights: [70, 30] }, names)).toBe(
+      'Split between Adyen EU (70 %), Stripe (30 %)',
+    );
+    expect(describeOutcome('route-transaction', { payment_service_ids: ['0190abcd-ffff'] }, names)).toBe(
+      'Route to service 0190abcd…',
+    );
+    expect(describeOutcome('decline-early', { reason: 'fraud suspected' }, names)).toBe(
+      'Decline early: fraud suspected',
+    );
+    expect(describeOutcome('skip-3ds', {}, names)).toBe('Skip 3-D Secure');
+    expect(describeOutcome('select-payment-options', { payment_options: ['card', 'paypal'] }, names)).toBe(
+      'Offer card, paypal',
+    );
+  });
+
+  it('shows a field it does not know as it is', () => {
+    expect(describeOutcome('route-transaction', { payment_service_ids: ['a'], extra: 1 }, names)).toBe(
+      'Route to Adyen EU; extra: 1',
+    );
   });
 });
 

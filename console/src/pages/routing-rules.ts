@@ -109,3 +109,48 @@ export function ruleVerdict(rule: {
   const reasons = rule.failed_conditions.map((c) => c.reason).join('; ');
   return `does not match (${why}${reasons ? `: ${reasons}` : ''})`;
 }
+
+/**
+ * What a rule does, in words (docs/routing.md, "Outcomes"): the payment services by name, in the
+ * order they are tried, with their weights and limits; the decline reason; the options offered.
+ * A field this does not know is shown as it is, never hidden.
+ */
+export function describeOutcome(
+  action: FlowAction,
+  outcome: Record<string, unknown>,
+  serviceNames: ReadonlyMap<string, string>,
+): string {
+  const rest = { ...outcome };
+  const parts: string[] = [];
+  const take = <T>(key: string): T | undefined => {
+    const value = rest[key] as T | undefined;
+    delete rest[key];
+    return value;
+  };
+  if (action === 'route-transaction') {
+    const ids = take<string[]>('payment_service_ids') ?? [];
+    const weights = take<number[]>('weights');
+    const names = ids.map((id, i) => {
+      const name = serviceNames.get(id) ?? `service ${id.slice(0, 8)}…`;
+      return weights ? `${name} (${weights[i]} %)` : name;
+    });
+    parts.push(weights ? `split between ${names.join(', ')}` : `route to ${names.join(', then ')}`);
+    const attempts = take<number>('max_attempts');
+    if (attempts !== undefined) parts.push(`at most ${attempts} attempt${attempts === 1 ? '' : 's'}`);
+    const budget = take<number>('time_budget_seconds');
+    if (budget !== undefined) parts.push(`within ${budget} s`);
+    const retry = take<string[]>('retry_on_declines');
+    if (retry) parts.push(`retry on ${retry.length > 0 ? retry.join(', ') : 'no decline'}`);
+  } else if (action === 'decline-early') {
+    const reason = take<string>('reason');
+    parts.push(reason ? `decline early: ${reason}` : 'decline early');
+  } else if (action === 'skip-3ds') {
+    parts.push('skip 3-D Secure');
+  } else {
+    const options = take<string[]>('payment_options') ?? [];
+    parts.push(`offer ${options.join(', ') || 'nothing'}`);
+  }
+  for (const [key, value] of Object.entries(rest)) parts.push(`${key}: ${JSON.stringify(value)}`);
+  const text = parts.join('; ');
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}

@@ -6,7 +6,16 @@ import { hasScope } from '../session.ts';
 import { useAsync } from '../ui/async.ts';
 import { Empty, ErrorNotice, Field, Loading, PageHeader, Status, useAction } from '../ui/components.tsx';
 import { label } from '../ui/format.ts';
-import { FLOW_ACTIONS, FLOWS, describeCondition, dropped, moved, type Flow, type FlowAction } from './routing-rules.ts';
+import {
+  FLOW_ACTIONS,
+  FLOWS,
+  describeCondition,
+  describeOutcome,
+  dropped,
+  moved,
+  type Flow,
+  type FlowAction,
+} from './routing-rules.ts';
 import { DryRun } from './routing-dry-run.tsx';
 import { RuleForm } from './routing-forms.tsx';
 
@@ -28,6 +37,12 @@ export function RoutingPage({ scopes }: PageProps): JSX.Element {
   const current = actions.includes(action) ? action : actions[0]!;
   const base = `/flows/${flow}/actions/${current}/rules`;
   const rules = useAsync(() => get<ListPage<FlowRule>>(`${base}?limit=100`), base);
+  // The payment services' names, so a rule says where it routes in words.
+  const services = useAsync(
+    () => get<ListPage<{ id: string; display_name: string }>>('/payment-services?limit=100'),
+    'routing-services',
+  );
+  const serviceNames = new Map((services.data?.items ?? []).map((s) => [s.id, s.display_name] as const));
   const canWrite = hasScope(scopes, 'flows.write');
   const changed = () => {
     rules.reload();
@@ -59,7 +74,14 @@ export function RoutingPage({ scopes }: PageProps): JSX.Element {
           ) : !rules.data ? (
             <Loading />
           ) : (
-            <RuleList base={base} rules={rules.data.items} canWrite={canWrite} onChange={changed} />
+            <RuleList
+              base={base}
+              action={current}
+              rules={rules.data.items}
+              serviceNames={serviceNames}
+              canWrite={canWrite}
+              onChange={changed}
+            />
           )}
           {canWrite ? <RuleForm key={base} base={base} action={current} flow={flow} onCreated={changed} /> : null}
         </div>
@@ -77,12 +99,16 @@ export function RoutingPage({ scopes }: PageProps): JSX.Element {
 
 function RuleList({
   base,
+  action,
   rules,
+  serviceNames,
   canWrite,
   onChange,
 }: {
   base: string;
+  action: FlowAction;
   rules: FlowRule[];
+  serviceNames: ReadonlyMap<string, string>;
   canWrite: boolean;
   onChange: () => void;
 }): JSX.Element {
@@ -156,7 +182,7 @@ function RuleList({
                 ? 'Every transaction'
                 : rule.conditions.map(describeCondition).join(' and ')}
             </p>
-            <p class="muted">Then: {JSON.stringify(rule.outcome)}</p>
+            <p class="muted">Then: {describeOutcome(action, rule.outcome, serviceNames)}</p>
             {canWrite ? (
               <div class="actions">
                 <button
