@@ -40,6 +40,10 @@ export function expiryOf(expirationDate: string): { expiry_month: number; expiry
   return { expiry_month: Number(month), expiry_year: 2000 + Number(year) };
 }
 
+/** Our return address for the buyer after Checkout.com's page: the engine reads the payment there (`sync`). */
+export const returnUrlOf = (request: AuthorizeRequest) =>
+  `${request.approvalBaseUrl}/connector-returns/${encodeURIComponent(request.merchantAccountId ?? '')}/${request.idempotencyKey}`;
+
 /** The `3ds` object: the merchant's own authentication data, else Checkout.com's when the service asks for it. */
 function threeDsOf(request: AuthorizeRequest): Record<string, unknown> | null {
   const data = request.threeDSecure;
@@ -52,7 +56,7 @@ function threeDsOf(request: AuthorizeRequest): Record<string, unknown> | null {
       ...(data.directoryResponse ? { status: data.directoryResponse } : {}),
     };
   const wanted = request.credentials.three_ds_enabled === 'true';
-  if (!wanted || request.merchantInitiated || !request.redirectUrl) return null;
+  if (!wanted || request.merchantInitiated) return null;
   return { enabled: true };
 }
 
@@ -86,7 +90,8 @@ export function paymentBody(request: AuthorizeRequest): Record<string, unknown> 
       ? { previous_payment_id: request.previousSchemeTransactionId }
       : {}),
     ...(threeDs ? { '3ds': threeDs } : {}),
-    ...(request.redirectUrl ? { success_url: request.redirectUrl, failure_url: request.redirectUrl } : {}),
+    // Checkout.com sends the buyer back here after its 3DS page, with `cko-session-id` appended.
+    ...(threeDs ? { success_url: returnUrlOf(request), failure_url: returnUrlOf(request) } : {}),
     metadata: { [ATTEMPT_KEY]: request.idempotencyKey, [REFERENCE_KEY]: request.reference },
   };
 }
