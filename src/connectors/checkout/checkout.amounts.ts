@@ -5,10 +5,10 @@ import { ConnectorError } from '../connector.ts';
  * Checkout.com's amounts (www.checkout.com/docs/payments/accept-payments/format-the-amount-value):
  * an integer of at most nine digits, greater than zero; the full value for BIF, DJF, GNF, ISK, JPY,
  * KMF, KRW, PYG, RWF, UGX, VUV, VND, XAF, XOF, XPF; thousandths with a last digit 0 for BHD, IQD,
- * JOD, KWD, LYD, OMR, TND; hundredths for every other currency. Our API carries ISO 4217 minor
- * units (src/lib/currencies.ts): where ISO has more decimals than Checkout.com takes (ISK, UGX have
- * two in ISO), the amount must be a whole unit; where it has fewer, it is scaled. An amount that
- * cannot be written exactly is refused, never rounded.
+ * JOD, KWD, LYD, OMR, TND; hundredths for every other currency, CLP included. Our API carries ISO
+ * 4217 minor units (src/lib/currencies.ts): where ISO has fewer decimals (CLP has none) the amount
+ * is scaled; where it would have more, the amount must be a multiple. An amount that cannot be
+ * written exactly is refused, never rounded.
  */
 const FULL_VALUE = new Set([
   'BIF',

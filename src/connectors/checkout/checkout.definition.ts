@@ -114,8 +114,8 @@ export const CHECKOUT_CARD_DEFINITION: ConnectorDefinition = {
     },
     {
       key: 'processing_channel_id',
-      display_name: 'Processing channel ID (pc_…)',
-      required: true,
+      display_name: "Processing channel ID (pc_…; empty: the account's default channel)",
+      required: false,
       format: 'text',
       secret: false,
       verifiable: false,

@@ -83,7 +83,9 @@ export function paymentBody(request: AuthorizeRequest): Record<string, unknown> 
     reference: request.idempotencyKey,
     description: request.reference,
     capture: request.intent === 'capture',
-    processing_channel_id: request.credentials.processing_channel_id,
+    ...(request.credentials.processing_channel_id?.trim()
+      ? { processing_channel_id: request.credentials.processing_channel_id.trim() }
+      : {}),
     payment_type: paymentType,
     merchant_initiated: request.merchantInitiated,
     ...(request.merchantInitiated && request.previousSchemeTransactionId

@@ -6,8 +6,8 @@ import { httpError } from './checkout.mapping.ts';
  * Field checks first, then Checkout.com itself: `GET /payments?reference=…` (a read that changes
  * nothing) with the key, on the key's environment under the account's prefix. 401: the key is
  * wrong; 403: it lacks the payments scope; no connection to the prefixed host: the prefix is wrong.
- * The processing channel is checked for its form only: Checkout.com has no read of it for a
- * payments key (a wrong one is refused on the first payment, 422 `processing_channel_id_invalid`).
+ * The processing channel is checked for its form only (not verifiable): Checkout.com has no read of
+ * it for a payments key (a wrong one is refused on the first payment, 422 `processing_channel_id_invalid`).
  */
 export async function verifyCheckout(
   client: CheckoutClient,
@@ -65,7 +65,8 @@ function fieldProblems(credentials: Record<string, string>): VerifyOutcome['prob
   const key = credentials.secret_key?.trim() ?? '';
   if (!key.startsWith('sk_') || key.length < 11 || key.length > 203 || !onlyOf(key, KEY_CHARS))
     problems.push({ key: 'secret_key', message: 'secret_key must be a Checkout.com secret key (sk_… or sk_sbox_…)' });
-  if (!isId(credentials.processing_channel_id?.trim() ?? '', 'pc_'))
+  const channel = credentials.processing_channel_id?.trim();
+  if (channel && !isId(channel, 'pc_'))
     problems.push({
       key: 'processing_channel_id',
       message: 'processing_channel_id must be a processing channel id (pc_ and 26 characters)',
