@@ -203,13 +203,23 @@ describe('happy', () => {
         'checkout-card': { source_id: CHECKOUT_FAKE_ACCOUNT, processing_channel_id: CHECKOUT_FAKE_CHANNEL },
       },
     };
-    const res = await postPayout(t, m, service.id, { ...options, payment_method: payoutCard(PAN) });
+    const res = await postPayout(t, m, service.id, {
+      ...options,
+      payment_method: payoutCard(PAN),
+      buyer: { billing_details: { first_name: 'Ada', last_name: 'Lovelace' } },
+    });
     bodies.push(res.body);
     expect(res.statusCode, res.body).toBe(201);
     expect(res.json()).toMatchObject({ status: 'pending', payment_service_payout_id: expect.stringMatching(/^pay_/) });
     expect(fake.bodies('/payments').at(-1)).toMatchObject({
       source: { type: 'currency_account', id: CHECKOUT_FAKE_ACCOUNT },
-      destination: { type: 'card', number: PAN, expiry_month: 12, expiry_year: 2040 },
+      destination: {
+        type: 'card',
+        number: PAN,
+        expiry_month: 12,
+        expiry_year: 2040,
+        account_holder: { type: 'individual', first_name: 'Ada', last_name: 'Lovelace' },
+      },
       instruction: { funds_transfer_type: 'FD' },
     });
     await reconcileDuePayouts(t.deps, new Date(Date.now() + 3600_000));

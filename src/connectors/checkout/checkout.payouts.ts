@@ -51,7 +51,20 @@ export function payoutBody(request: PayoutRequest): Record<string, unknown> {
   const { instrument, merchant } = request;
   const destination =
     instrument.kind === 'card'
-      ? { type: 'card', number: instrument.number, ...expiryOf(instrument.expirationDate) }
+      ? {
+          type: 'card',
+          number: instrument.number,
+          ...expiryOf(instrument.expirationDate),
+          ...(request.recipient
+            ? {
+                account_holder: {
+                  type: 'individual',
+                  ...(request.recipient.firstName ? { first_name: request.recipient.firstName } : {}),
+                  ...(request.recipient.lastName ? { last_name: request.recipient.lastName } : {}),
+                },
+              }
+            : {}),
+        }
       : { type: 'id', id: instrument.token };
   return {
     source: { type: 'currency_account', id: sourceId },
