@@ -40,6 +40,12 @@ export interface PayoutRequest extends CallBase {
   category: 'online_gambling' | null;
   instrument: PayoutInstrument;
   merchant: PayoutMerchant | null;
+  /**
+   * The recipient's name, from the payout's buyer (`billing_details.first_name` / `last_name`), for
+   * providers that ask for the cardholder's name (Checkout.com's `destination.account_holder`).
+   * Absent or null: no buyer or no name.
+   */
+  recipient?: { firstName: string | null; lastName: string | null } | null;
 }
 
 export interface PayoutOutcome extends ResponseFacts {

@@ -22,6 +22,7 @@ describe('happy', () => {
     expect(registry.definitions().map((d) => d.id)).toEqual([
       'adyen-card',
       'braintree-card',
+      'checkout-card',
       'mock-card',
       'mock-paybybank',
       'mock-paypal',

@@ -29,7 +29,7 @@ const error = (status: number, code: string, message: string, details: unknown[]
   details,
 });
 const MOCK_CARD_REFUSAL =
-  'mock-card is a sandbox connector and is not available in production; use one of: adyen-card, braintree-card, stripe-card';
+  'mock-card is a sandbox connector and is not available in production; use one of: adyen-card, braintree-card, checkout-card, stripe-card';
 const post = (url: string, payload: Record<string, unknown>, merchantAccountId = m) =>
   t.request({ method: 'POST', url, merchantAccountId, payload });
 const countOf = async (table: 'transactions' | 'transaction_attempts' | 'payouts' | 'payment_service_tokens') =>
@@ -127,6 +127,7 @@ describe('sandbox connectors', () => {
     expect(list.json().items.map((d: { id: string }) => d.id)).toEqual([
       'adyen-card',
       'braintree-card',
+      'checkout-card',
       'paypal-paypal',
       'stripe-card',
     ]);
@@ -138,7 +139,7 @@ describe('sandbox connectors', () => {
       error(
         404,
         'not_found',
-        'unknown payment_service_definition_id "nope-card"; valid ids: adyen-card, braintree-card, paypal-paypal, stripe-card',
+        'unknown payment_service_definition_id "nope-card"; valid ids: adyen-card, braintree-card, checkout-card, paypal-paypal, stripe-card',
       ),
     );
   });

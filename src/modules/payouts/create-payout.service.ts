@@ -159,6 +159,16 @@ function merchantOf(merchant: PayoutMerchantJson | null | undefined): PayoutMerc
   };
 }
 
+/** The recipient's name from the payout's buyer snapshot (its billing details), for providers that ask for it. */
+function recipientOf(
+  buyer: Record<string, unknown> | null,
+): { firstName: string | null; lastName: string | null } | null {
+  const details = buyer?.billing_details as { first_name?: unknown; last_name?: unknown } | null | undefined;
+  const text = (value: unknown) => (typeof value === 'string' && value.trim() ? value.trim() : null);
+  const name = { firstName: text(details?.first_name), lastName: text(details?.last_name) };
+  return name.firstName || name.lastName ? name : null;
+}
+
 /** Phase 2, outside any database transaction (STYLE D4): the attempt id is the provider's idempotency key, so a retry never pays twice. */
 async function callPayout(ctx: RequestContext, started: Started, body: CreatePayoutBody) {
   const { row, connector } = started;
@@ -178,6 +188,7 @@ async function callPayout(ctx: RequestContext, started: Started, body: CreatePay
         category: row.category,
         instrument: started.destination.instrument,
         merchant: merchantOf(body.merchant),
+        recipient: recipientOf(row.buyer),
       }),
     unknownOutcome(ctx.log, { payoutId: row.id }),
   );

@@ -72,6 +72,7 @@ describe('happy', () => {
       'adyen-card',
       'braintree-card',
       'paypal-paypal',
+      'checkout-card',
     ].map((id) => t.deps.connectors.find(id)!.definition.method);
     const recognized = [...forms.filter((m) => m !== 'id' && m !== 'checkout-session'), ...connectors, 'gift-card'];
     expect(recognized.filter((m) => !ids.has(m))).toEqual([]);
