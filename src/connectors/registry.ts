@@ -7,6 +7,7 @@ import { AdyenCardConnector } from './adyen/adyen.connector.ts';
 import { BraintreeCardConnector } from './braintree/braintree.connector.ts';
 import { StripeCardConnector } from './stripe/stripe-card.connector.ts';
 import { PaypalConnector } from './paypal/paypal.connector.ts';
+import { DlocalPixConnector } from './dlocal/dlocal.connector.ts';
 import type { AppError } from '../errors/app-error.ts';
 import { sandboxConnectorRefusal } from '../errors/sandbox-only.ts';
 import type { SimulatorLedger } from './simulator-ledger.ts';
@@ -124,5 +125,6 @@ export function createDefaultRegistry(endpoints: ConnectorEndpoints = {}, ledger
     .register(new StripeCardConnector({ baseUrl: endpoints.stripeApiBaseUrl ?? null }))
     .register(new AdyenCardConnector({ baseUrls: endpoints.baseUrls ?? {} }))
     .register(new BraintreeCardConnector({ baseUrls: endpoints.baseUrls ?? {} }))
-    .register(new PaypalConnector({ baseUrls: endpoints.baseUrls ?? {} }));
+    .register(new PaypalConnector({ baseUrls: endpoints.baseUrls ?? {} }))
+    .register(new DlocalPixConnector({ baseUrls: endpoints.baseUrls ?? {} }));
 }
