@@ -112,7 +112,7 @@ class DlocalSimulation {
     const h = req.headers;
     const date = h['x-date'];
     const expected = typeof date === 'string' ? sign(date, req.body) : '';
-    const given = typeof h.authorization === 'string' ? h.authorization.split('Signature: ')[1] ?? '' : '';
+    const given = typeof h.authorization === 'string' ? (h.authorization.split('Signature: ')[1] ?? '') : '';
     return (
       h['x-login'] === DLOCAL_FAKE_LOGIN &&
       h['x-trans-key'] === DLOCAL_FAKE_TRANS_KEY &&
@@ -229,7 +229,8 @@ class DlocalSimulation {
     const refunded = [...this.refunds.values()]
       .filter((r) => r.payment_id === payment.id && r.status !== 'REJECTED' && r.status !== 'CANCELLED')
       .reduce((sum, r) => sum + Math.round(r.amount * 100), 0);
-    const minor = body.amount === undefined ? Math.round(payment.amount * 100) - refunded : Math.round(Number(body.amount) * 100);
+    const minor =
+      body.amount === undefined ? Math.round(payment.amount * 100) - refunded : Math.round(Number(body.amount) * 100);
     if (minor + refunded > Math.round(payment.amount * 100)) return error(400, 5007, 'Amount exceeded.');
     const id = `REF-${this.next()}`;
     const refund: FakeRefund = {
