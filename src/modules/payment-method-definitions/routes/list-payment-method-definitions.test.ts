@@ -35,6 +35,7 @@ describe('happy', () => {
       'paybybank',
       'paypal',
       'paze',
+      'pix',
       'sepa',
     ]);
     expect(body.items).toContainEqual({
@@ -71,6 +72,7 @@ describe('happy', () => {
       'adyen-card',
       'braintree-card',
       'paypal-paypal',
+      'dlocal-pix',
     ].map((id) => t.deps.connectors.find(id)!.definition.method);
     const recognized = [...forms.filter((m) => m !== 'id' && m !== 'checkout-session'), ...connectors, 'gift-card'];
     expect(recognized.filter((m) => !ids.has(m))).toEqual([]);
