@@ -209,8 +209,12 @@ describe('errors', () => {
     const res = await create(m, {
       buyer: { billing_details: { first_name: 'Ana', email_address: 'ana@example.com' } },
     });
-    expect(res.statusCode, res.body).toBeLessThan(500);
-    expect(res.json().status).not.toBe('buyer_approval_pending');
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json()).toMatchObject({
+      status: 'authorization_failed',
+      raw_response_code: 'request_not_sent',
+      raw_response_description: expect.stringContaining('CPF or CNPJ'),
+    });
     expect(fake.bodies('/payments').length).toBe(before);
   });
 

@@ -145,9 +145,24 @@ function paymentOutcome(payment: DlocalPayment): AuthorizeOutcome {
   }
 }
 
-/** `POST /payments`: the PIX code for the buyer, or dLocal's refusal. */
+/**
+ * `POST /payments`: the PIX code for the buyer, or dLocal's refusal. A payment this connector cannot
+ * send (no CPF/CNPJ, another currency, options it does not build) fails before any call, with the
+ * reason in `raw_response_description` for the merchant.
+ */
 export async function createPayment(client: DlocalClient, request: AuthorizeRequest): Promise<AuthorizeOutcome> {
-  const response = await client.call(request.credentials, 'POST', '/payments', paymentBody(request));
+  let body: Record<string, unknown>;
+  try {
+    body = paymentBody(request);
+  } catch (error) {
+    if (!(error instanceof ConnectorError) || error.kind !== 'invalid_request') throw error;
+    return outcome('failed', null, {
+      errorCode: 'service_error',
+      rawResponseCode: 'request_not_sent',
+      rawResponseDescription: error.message,
+    });
+  }
+  const response = await client.call(request.credentials, 'POST', '/payments', body);
   const decline = declineOf(response.status, response.json);
   if (decline) return outcome('declined', null, decline);
   return paymentOutcome(bodyOf<DlocalPayment>(response));
