@@ -75,3 +75,13 @@ export type ParseInboundWebhook = (
   credentials: Record<string, string>,
   request: InboundWebhookRequest,
 ) => InboundWebhookOutcome | Promise<InboundWebhookOutcome>;
+
+/**
+ * Our inbound webhook address of a payment service (the route of `POST
+ * /merchant-accounts/{id}/payment-services/{id}/webhooks`), for a provider that takes a
+ * notification address with each request instead of one set in its dashboard (dLocal).
+ */
+export function inboundWebhookUrl(publicUrl: string, merchantAccountId: string, paymentServiceId: string): string {
+  const base = publicUrl.endsWith('/') ? publicUrl.slice(0, -1) : publicUrl;
+  return `${base}/merchant-accounts/${encodeURIComponent(merchantAccountId)}/payment-services/${encodeURIComponent(paymentServiceId)}/webhooks`;
+}

@@ -161,6 +161,25 @@ export interface AuthorizeRequest extends CallBase {
   merchantAccountId?: string;
   /** Where the buyer returns after an approval page (redirect flows, 3DS). */
   redirectUrl?: string | null;
+  /**
+   * The transaction's buyer (the guest buyer given, or the stored buyer's snapshot), for a provider
+   * that needs the payer named (dLocal PIX: name, email and CPF/CNPJ); null or absent: none given.
+   */
+  buyer?: AuthorizeBuyer | null;
+  /**
+   * Our inbound webhook address of the payment service (`inboundWebhookUrl`), for a provider that
+   * takes its notification address with each request (dLocal's `notification_url`).
+   */
+  notificationUrl?: string | null;
+}
+
+/** The buyer of a payment, as the transaction records it (billing details). */
+export interface AuthorizeBuyer {
+  /** First and last name of the billing details, else the buyer's display name. */
+  name: string | null;
+  emailAddress: string | null;
+  /** The billing details' tax id (`kind` as the API's TaxIdKind, e.g. `br.cpf`). */
+  taxId: { value: string; kind: string } | null;
 }
 
 export interface AuthorizeOutcome extends ResponseFacts {
@@ -240,6 +259,8 @@ export interface RefundRequest extends CallBase {
   amount: number;
   currency: string;
   reason: string | null;
+  /** As `AuthorizeRequest.notificationUrl`: where the provider reports the refund's outcome. */
+  notificationUrl?: string | null;
 }
 
 export interface RefundOutcome extends ResponseFacts {

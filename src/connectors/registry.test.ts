@@ -23,6 +23,7 @@ describe('happy', () => {
       'adyen-card',
       'braintree-card',
       'checkout-card',
+      'dlocal-pix',
       'mock-card',
       'mock-paybybank',
       'mock-paypal',

@@ -9,6 +9,7 @@ import { BraintreeCardConnector } from './braintree/braintree.connector.ts';
 import { StripeCardConnector } from './stripe/stripe-card.connector.ts';
 import { PaypalConnector } from './paypal/paypal.connector.ts';
 import { CheckoutCardConnector } from './checkout/checkout.connector.ts';
+import { DlocalPixConnector } from './dlocal/dlocal.connector.ts';
 import type { AppError } from '../errors/app-error.ts';
 import { sandboxConnectorRefusal } from '../errors/sandbox-only.ts';
 import type { SimulatorLedger } from './simulator-ledger.ts';
@@ -128,5 +129,6 @@ export function createDefaultRegistry(endpoints: ConnectorEndpoints = {}, ledger
     .register(new AdyenCardConnector({ baseUrls: endpoints.baseUrls ?? {} }))
     .register(new BraintreeCardConnector({ baseUrls: endpoints.baseUrls ?? {} }))
     .register(new PaypalConnector({ baseUrls: endpoints.baseUrls ?? {} }))
-    .register(new CheckoutCardConnector({ baseUrls: endpoints.baseUrls ?? {} }));
+    .register(new CheckoutCardConnector({ baseUrls: endpoints.baseUrls ?? {} }))
+    .register(new DlocalPixConnector({ baseUrls: endpoints.baseUrls ?? {} }));
 }

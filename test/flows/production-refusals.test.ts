@@ -128,6 +128,7 @@ describe('sandbox connectors', () => {
       'adyen-card',
       'braintree-card',
       'checkout-card',
+      'dlocal-pix',
       'paypal-paypal',
       'stripe-card',
     ]);
@@ -139,7 +140,7 @@ describe('sandbox connectors', () => {
       error(
         404,
         'not_found',
-        'unknown payment_service_definition_id "nope-card"; valid ids: adyen-card, braintree-card, checkout-card, paypal-paypal, stripe-card',
+        'unknown payment_service_definition_id "nope-card"; valid ids: adyen-card, braintree-card, checkout-card, dlocal-pix, paypal-paypal, stripe-card',
       ),
     );
   });

@@ -607,7 +607,8 @@ export const PATTERNS: PatternEntry[] = [
     name: 'fromPaypalValue',
     reaches: 'provider',
     appliedTo: "an amount's `value` in PayPal's answers and webhooks",
-    linear: 'anchored at both ends; a bounded digit run, then an optional literal dot and digits: no overlap between the parts',
+    linear:
+      'anchored at both ends; a bounded digit run, then an optional literal dot and digits: no overlap between the parts',
     attacks: [
       ['1', '', 'x'],
       ['1', '1.', 'x'],

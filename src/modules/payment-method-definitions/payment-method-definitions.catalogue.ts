@@ -106,6 +106,12 @@ export const PAYMENT_METHOD_CATALOGUE = {
     kind: 'digital_wallet',
     icon: { label: 'PAZE', color: '#1e40af' },
   },
+  pix: {
+    displayName: 'PIX',
+    longDisplayName: 'PIX instant payment (Brazil, paid with a QR or copy-paste code)',
+    kind: 'bank_redirect',
+    icon: { label: 'PIX', color: '#32bcad' },
+  },
   sepa: {
     displayName: 'SEPA',
     longDisplayName: 'SEPA Direct Debit',

@@ -6,7 +6,8 @@ import {
   type CallFailure,
   type CallSuccess,
 } from '../../connectors/call.ts';
-import type { PaymentConnector, ResponseFacts } from '../../connectors/connector.ts';
+import type { AuthorizeBuyer, PaymentConnector, ResponseFacts } from '../../connectors/connector.ts';
+import { inboundWebhookUrl } from '../../connectors/connector-webhooks.ts';
 import type { RequestContext } from '../../context.ts';
 import type { Deps } from '../../context.ts';
 import type { AttemptStatus, TransactionRow } from '../../db/schema-transactions.ts';
@@ -55,6 +56,35 @@ export async function connectorOfTransaction(db: Executor, deps: Deps, row: Tran
   const options =
     (row.connection_options?.[service.payment_service_definition_id] as Record<string, unknown> | undefined) ?? null;
   return { connector, credentials: await credentialsOf(db, deps, service), options };
+}
+
+/** The transaction's buyer as a connector receives it (its billing details), or null. */
+export function authorizeBuyerOf(snapshot: TransactionRow['buyer']): AuthorizeBuyer | null {
+  if (!snapshot) return null;
+  const buyer = snapshot as {
+    display_name?: string | null;
+    billing_details?: {
+      first_name?: string | null;
+      last_name?: string | null;
+      email_address?: string | null;
+      tax_id?: { value?: string; kind?: string } | null;
+    } | null;
+  };
+  const billing = buyer.billing_details ?? {};
+  const name = [billing.first_name, billing.last_name].filter((part) => part?.trim()).join(' ');
+  const taxId = billing.tax_id;
+  return {
+    name: name || buyer.display_name || null,
+    emailAddress: billing.email_address ?? null,
+    taxId: taxId?.value && taxId.kind ? { value: taxId.value, kind: taxId.kind } : null,
+  };
+}
+
+/** Our inbound webhook address of the transaction's payment service (for providers that take one per request). */
+export function notificationUrlOf(deps: Deps, row: TransactionRow): string | null {
+  return row.payment_service_id
+    ? inboundWebhookUrl(deps.config.publicUrl, row.merchant_account_id, row.payment_service_id)
+    : null;
 }
 
 /** Facts of the original payment that follow-up calls carry (never the full number). */

@@ -35,6 +35,7 @@ describe('happy', () => {
       'paybybank',
       'paypal',
       'paze',
+      'pix',
       'sepa',
     ]);
     expect(body.items).toContainEqual({
@@ -73,6 +74,7 @@ describe('happy', () => {
       'braintree-card',
       'paypal-paypal',
       'checkout-card',
+      'dlocal-pix',
     ].map((id) => t.deps.connectors.find(id)!.definition.method);
     const recognized = [...forms.filter((m) => m !== 'id' && m !== 'checkout-session'), ...connectors, 'gift-card'];
     expect(recognized.filter((m) => !ids.has(m))).toEqual([]);

@@ -8,7 +8,8 @@ import { uuidToBase62 } from '../../../lib/base62.ts';
 import { auditQuery, recordAudit } from '../../audit-logs/audit-logs.service.ts';
 import { credentialsOf } from '../../payment-services/payment-services.service.ts';
 import type { PaymentServiceRow } from '../../../db/schema.ts';
-import { attemptPatch, callConnector } from '../connector-call.ts';
+import { attemptPatch, authorizeBuyerOf, callConnector } from '../connector-call.ts';
+import { inboundWebhookUrl } from '../../../connectors/connector-webhooks.ts';
 import type { CreateTransactionBody } from '../create-transaction.schema.ts';
 import { resolveInstrument, takeHeldCode, type ResolvedInstrument } from './instrument.ts';
 import { applyGiftCardsOnly, nextCheckAt, type Applied } from '../outcomes.ts';
@@ -250,6 +251,8 @@ async function authorize(ctx: RequestContext, started: Started) {
         approvalBaseUrl: ctx.deps.config.publicUrl,
         merchantAccountId: ctx.merchantAccountId,
         redirectUrl: instrument!.redirectUrl,
+        buyer: authorizeBuyerOf(row.buyer),
+        notificationUrl: inboundWebhookUrl(ctx.deps.config.publicUrl, ctx.merchantAccountId, started.service!.id),
       }),
     ctx.log,
   );

@@ -51,9 +51,15 @@ function targetOf(
       return of(['authorize'], row.intent === 'capture' ? 'captured' : 'authorized');
     case 'authorization_failed':
       return of(['authorize'], 'declined');
-    // A capture, or an authorize-and-capture whose capture was pending at the provider.
+    // A capture, an authorize-and-capture whose capture was pending at the provider, or a sale the
+    // buyer completed at the provider (PIX: paid while the transaction waited for its buyer).
     case 'capture_succeeded':
-      return of(['capture'], 'captured') ?? (row.status === 'capture_pending' ? of(['authorize'], 'captured') : null);
+      return (
+        of(['capture'], 'captured') ??
+        (row.status === 'capture_pending' || row.status === 'buyer_approval_pending'
+          ? of(['authorize'], 'captured')
+          : null)
+      );
     case 'capture_failed':
       return of(['capture'], 'failed');
     case 'void_succeeded':

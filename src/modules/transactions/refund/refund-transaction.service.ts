@@ -10,6 +10,7 @@ import {
   attemptPatch,
   callConnector,
   connectorOfTransaction,
+  notificationUrlOf,
   paymentHint,
   UNANSWERED,
   type BoundConnector,
@@ -309,6 +310,7 @@ function call(ctx: RequestContext, reserved: Reserved) {
         amount: refund.amount,
         currency: refund.currency,
         reason: refund.reason,
+        notificationUrl: notificationUrlOf(ctx.deps, row),
       }),
     ctx.log,
   );
