@@ -22,6 +22,7 @@ describe('happy', () => {
     expect(registry.definitions().map((d) => d.id)).toEqual([
       'adyen-card',
       'braintree-card',
+      'gocardless-gocardless',
       'mock-card',
       'mock-paybybank',
       'paypal-paypal',

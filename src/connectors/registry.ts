@@ -6,6 +6,7 @@ import { MockRedirectConnector } from './mock/mock-redirect.connector.ts';
 import { AdyenCardConnector } from './adyen/adyen.connector.ts';
 import { BraintreeCardConnector } from './braintree/braintree.connector.ts';
 import { StripeCardConnector } from './stripe/stripe-card.connector.ts';
+import { GoCardlessConnector } from './gocardless/gocardless.connector.ts';
 import { PaypalConnector } from './paypal/paypal.connector.ts';
 import type { AppError } from '../errors/app-error.ts';
 import { sandboxConnectorRefusal } from '../errors/sandbox-only.ts';
@@ -109,7 +110,7 @@ export class ConnectorRegistry {
 /** Where the real connectors call (null: the provider's own host; an override is for tests and the sandbox only). */
 export interface ConnectorEndpoints {
   stripeApiBaseUrl?: string | null;
-  /** Definition id → base URL for the Adyen, Braintree and PayPal connectors (`CONNECTOR_BASE_URLS`, sandbox only). */
+  /** Definition id → base URL for the Adyen, Braintree, PayPal and GoCardless connectors (`CONNECTOR_BASE_URLS`, sandbox only). */
   baseUrls?: Readonly<Record<string, string>>;
 }
 
@@ -124,5 +125,6 @@ export function createDefaultRegistry(endpoints: ConnectorEndpoints = {}, ledger
     .register(new StripeCardConnector({ baseUrl: endpoints.stripeApiBaseUrl ?? null }))
     .register(new AdyenCardConnector({ baseUrls: endpoints.baseUrls ?? {} }))
     .register(new BraintreeCardConnector({ baseUrls: endpoints.baseUrls ?? {} }))
-    .register(new PaypalConnector({ baseUrls: endpoints.baseUrls ?? {} }));
+    .register(new PaypalConnector({ baseUrls: endpoints.baseUrls ?? {} }))
+    .register(new GoCardlessConnector({ baseUrls: endpoints.baseUrls ?? {} }));
 }

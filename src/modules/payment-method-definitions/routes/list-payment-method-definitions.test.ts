@@ -28,6 +28,7 @@ describe('happy', () => {
       'click-to-pay',
       'custom_redirect',
       'gift-card',
+      'gocardless',
       'googlepay',
       'googlepay_pan_only',
       'netbanking',
@@ -71,6 +72,7 @@ describe('happy', () => {
       'adyen-card',
       'braintree-card',
       'paypal-paypal',
+      'gocardless-gocardless',
     ].map((id) => t.deps.connectors.find(id)!.definition.method);
     const recognized = [...forms.filter((m) => m !== 'id' && m !== 'checkout-session'), ...connectors, 'gift-card'];
     expect(recognized.filter((m) => !ids.has(m))).toEqual([]);
