@@ -157,7 +157,7 @@ class GoCardlessSimulation {
     if (!kind) return notFound();
     if (id) {
       const found = this.resources.get(id);
-      return found && found.id.startsWith(PREFIX[kind] ?? '?') ? { status: 200, json: { [kind]: found } } : notFound();
+      return found?.id.startsWith(PREFIX[kind] ?? '?') ? { status: 200, json: { [kind]: found } } : notFound();
     }
     const prefix = PREFIX[kind];
     if (!prefix) return notFound();
@@ -279,7 +279,7 @@ class GoCardlessSimulation {
 
   approve(id: string): Record<string, string> {
     const request = this.resources.get(id);
-    if (!request || request.status !== 'pending') throw new Error(`billing request ${id} is not pending`);
+    if (request?.status !== 'pending') throw new Error(`billing request ${id} is not pending`);
     const currency = (request.mandate_request as { currency: string }).currency;
     const mandate = this.put('MD', {
       status: amountOf(request) === 2005 ? 'failed' : 'pending_submission',
