@@ -102,6 +102,7 @@ class GoCardlessSimulation {
   }
 
   handle(req: FakeRequest): FakeAnswer {
+    if (req.method === 'GET' && req.path.startsWith('/pay/')) return this.page(req.path);
     if (req.headers.authorization !== `Bearer ${GOCARDLESS_FAKE_TOKEN}`)
       return error(401, 'invalid_api_usage', 'unauthorized', 'Authentication failed');
     if (req.headers['gocardless-version'] !== '2015-07-06')
@@ -142,6 +143,19 @@ class GoCardlessSimulation {
     }
     if (parts.length === 4 && parts[2] === 'actions' && parts[3] === 'cancel') return this.cancel(parts[0]!, parts[1]!);
     return notFound();
+  }
+
+  /**
+   * The payer's page (the flow's authorisation_url): `?decision=exit` leaves it (to the exit_uri),
+   * anything else completes it (the mandate set up) and goes to the redirect_uri.
+   */
+  private page(path: string): FakeAnswer {
+    const url = new URL(path, 'http://fake');
+    const flow = [...this.resources.values()].find((r) => r.authorisation_url === `${this.url}${url.pathname}`);
+    if (!flow) return notFound();
+    const exit = url.searchParams.get('decision') === 'exit';
+    if (!exit) this.approve((flow.links as Record<string, string>).billing_request!);
+    return { status: 302, json: {}, headers: { location: String(exit ? flow.exit_uri : flow.redirect_uri) } };
   }
 
   private get(parts: string[], query: URLSearchParams): FakeAnswer {
@@ -193,7 +207,7 @@ class GoCardlessSimulation {
           status: 'created',
           redirect_uri: body.redirect_uri,
           exit_uri: body.exit_uri,
-          authorisation_url: `${this.url}/pay/BRF-${request.id}`,
+          authorisation_url: `${this.url}/pay/${request.id}`,
           links: { billing_request: request.id },
         });
         return { status: 201, json: { billing_request_flows: flow } };

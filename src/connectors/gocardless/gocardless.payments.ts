@@ -118,7 +118,7 @@ export async function createBillingRequest(
     ),
   ).billing_request_flows;
   const url = flow?.authorisation_url;
-  if (!url || !/^https?:\/\//.test(url))
+  if (!url || !(url.startsWith('https://') || url.startsWith('http://')))
     throw new ConnectorError('timeout', 'GoCardless answered the billing request flow without its authorisation_url');
   return {
     ...blank,

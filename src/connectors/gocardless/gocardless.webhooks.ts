@@ -29,9 +29,11 @@ interface GcEvent {
 
 /** Whether the signature is the HMAC of the raw body with the endpoint secret (compared in constant time). */
 export function signatureValid(secret: string, rawBody: Buffer, signature: string | undefined): boolean {
-  if (!signature || !/^[0-9a-f]{64}$/i.test(signature)) return false;
+  // Hex decoding stops at the first non-hex character: 32 bytes from 64 characters means all were hex.
+  const given = signature?.length === 64 ? Buffer.from(signature, 'hex') : null;
+  if (given?.length !== 32) return false;
   const expected = createHmac('sha256', secret).update(rawBody).digest();
-  return timingSafeEqual(expected, Buffer.from(signature, 'hex'));
+  return timingSafeEqual(expected, given);
 }
 
 /** Payment events (`resource_type` payments) → our actions; other actions change nothing. */
