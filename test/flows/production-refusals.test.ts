@@ -113,6 +113,7 @@ describe('sandbox connectors', () => {
     expect(list.json().items.map((d: { id: string }) => d.id)).toEqual([
       'adyen-card',
       'braintree-card',
+      'gocardless-gocardless',
       'paypal-paypal',
       'stripe-card',
     ]);
@@ -124,7 +125,7 @@ describe('sandbox connectors', () => {
       error(
         404,
         'not_found',
-        'unknown payment_service_definition_id "nope-card"; valid ids: adyen-card, braintree-card, paypal-paypal, stripe-card',
+        'unknown payment_service_definition_id "nope-card"; valid ids: adyen-card, braintree-card, gocardless-gocardless, paypal-paypal, stripe-card',
       ),
     );
   });
