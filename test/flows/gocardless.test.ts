@@ -166,6 +166,26 @@ describe('happy', () => {
     const mandate = fake.resources.get(other.payment_service_transaction_id)!.links as Record<string, string>;
     expect(fake.resources.get(mandate.mandate_request_mandate!)!.status).toBe('cancelled');
   });
+  it('learns a confirmation without its webhook by a sync, and a failed collection leaves the transaction authorized', async () => {
+    const { m, service } = await merchant();
+    const txn = await pay(m);
+    await payer(txn);
+    const [payment] = fake.paymentsOf(txn.payment_service_transaction_id);
+    fake.advance(payment!.id, 'confirmed');
+    const synced = await call(m, 'POST', `/transactions/${txn.id}/sync`);
+    expect(synced.statusCode, synced.body).toBe(200);
+    expect(await get(m, txn.id)).toMatchObject({ status: 'capture_succeeded', captured_amount: 1000 });
+    // The same payment, not a second one: the sync's create repeated its Idempotency-Key.
+    expect(fake.paymentsOf(txn.payment_service_transaction_id)).toHaveLength(1);
+
+    const other = await pay(m, { intent: 'authorize' });
+    await payer(other);
+    expect((await call(m, 'POST', `/transactions/${other.id}/capture`, {})).statusCode).toBe(200);
+    const [collection] = fake.paymentsOf(other.payment_service_transaction_id);
+    const failed = await deliver(m, service.id, fake.advance(collection!.id, 'failed'));
+    expect(failed.statusCode, failed.body).toBeLessThan(300);
+    expect(await get(m, other.id)).toMatchObject({ status: 'authorization_succeeded', captured_amount: 0 });
+  });
 });
 
 describe('errors', () => {
