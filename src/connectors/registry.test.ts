@@ -24,6 +24,7 @@ describe('happy', () => {
       'braintree-card',
       'checkout-card',
       'dlocal-pix',
+      'gocardless-gocardless',
       'mock-card',
       'mock-paybybank',
       'mock-paypal',

@@ -7,6 +7,7 @@ import { MockRedirectConnector } from './mock/mock-redirect.connector.ts';
 import { AdyenCardConnector } from './adyen/adyen.connector.ts';
 import { BraintreeCardConnector } from './braintree/braintree.connector.ts';
 import { StripeCardConnector } from './stripe/stripe-card.connector.ts';
+import { GoCardlessConnector } from './gocardless/gocardless.connector.ts';
 import { PaypalConnector } from './paypal/paypal.connector.ts';
 import { CheckoutCardConnector } from './checkout/checkout.connector.ts';
 import { DlocalPixConnector } from './dlocal/dlocal.connector.ts';
@@ -113,6 +114,7 @@ export class ConnectorRegistry {
 export interface ConnectorEndpoints {
   stripeApiBaseUrl?: string | null;
   /** Definition id → base URL for the Adyen, Braintree, PayPal and Checkout.com connectors (`CONNECTOR_BASE_URLS`, sandbox only). */
+  /** Definition id → base URL for the Adyen, Braintree, PayPal and GoCardless connectors (`CONNECTOR_BASE_URLS`, sandbox only). */
   baseUrls?: Readonly<Record<string, string>>;
 }
 
@@ -130,5 +132,6 @@ export function createDefaultRegistry(endpoints: ConnectorEndpoints = {}, ledger
     .register(new BraintreeCardConnector({ baseUrls: endpoints.baseUrls ?? {} }))
     .register(new PaypalConnector({ baseUrls: endpoints.baseUrls ?? {} }))
     .register(new CheckoutCardConnector({ baseUrls: endpoints.baseUrls ?? {} }))
-    .register(new DlocalPixConnector({ baseUrls: endpoints.baseUrls ?? {} }));
+    .register(new DlocalPixConnector({ baseUrls: endpoints.baseUrls ?? {} }))
+    .register(new GoCardlessConnector({ baseUrls: endpoints.baseUrls ?? {} }));
 }

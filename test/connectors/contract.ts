@@ -75,6 +75,13 @@ interface HarnessBase {
   buyer?: AuthorizeRequest['buyer'];
   /** The webhook kinds the provider sends (default: all three the contract knows). */
   webhookKinds?: ReadonlyArray<'capture_succeeded' | 'refund_succeeded' | 'chargeback_opened'>;
+  /** Overrides `asyncModifications` for voids: a provider whose void answers at once (GoCardless cancels the mandate). */
+  voidOutcome?: 'succeeded' | 'pending';
+  /**
+   * The provider collects a capture days later (direct debit): the capture is made collected at
+   * the fake (as the scheme would) before the scenario refunds it. `captureId`: the capture's id.
+   */
+  collect?: (providerTransactionId: string, captureId: string | null) => void | Promise<void>;
 }
 
 /** A card connector: `threeDS` is a card the issuer wants authenticated: `redirect` (the provider's 3DS page) or `authentication_required` (declined without 3DS data). */
@@ -258,6 +265,7 @@ function happyScenarios(h: () => ContractHarness): void {
         final: true,
       });
       expect(capture).toMatchObject({ status: done(h()), errorCode: null });
+      await h().collect?.(id, capture.providerCaptureId);
       const refund = await c.refund({
         ...base(h()),
         idempotencyKey: uuidv7(),
@@ -286,7 +294,7 @@ function happyScenarios(h: () => ContractHarness): void {
             providerTransactionId: id,
             reference: 'void',
           }),
-      ).toMatchObject({ status: done(h()) });
+      ).toMatchObject({ status: h().voidOutcome ?? done(h()) });
     },
   );
 

@@ -129,6 +129,7 @@ describe('sandbox connectors', () => {
       'braintree-card',
       'checkout-card',
       'dlocal-pix',
+      'gocardless-gocardless',
       'paypal-paypal',
       'stripe-card',
     ]);
@@ -140,7 +141,7 @@ describe('sandbox connectors', () => {
       error(
         404,
         'not_found',
-        'unknown payment_service_definition_id "nope-card"; valid ids: adyen-card, braintree-card, checkout-card, dlocal-pix, paypal-paypal, stripe-card',
+        'unknown payment_service_definition_id "nope-card"; valid ids: adyen-card, braintree-card, checkout-card, dlocal-pix, gocardless-gocardless, paypal-paypal, stripe-card',
       ),
     );
   });

@@ -82,6 +82,12 @@ export const PAYMENT_METHOD_CATALOGUE = {
     kind: 'bank_redirect',
     icon: { label: 'NET', color: '#166534' },
   },
+  gocardless: {
+    displayName: 'GoCardless',
+    longDisplayName: 'Direct Debit with GoCardless (mandate set up on GoCardless)',
+    kind: 'direct_debit',
+    icon: { label: 'GC', color: '#1c1b18' },
+  },
   'network-token': {
     displayName: 'Network token',
     longDisplayName: 'Card network token',

@@ -28,6 +28,7 @@ describe('happy', () => {
       'click-to-pay',
       'custom_redirect',
       'gift-card',
+      'gocardless',
       'googlepay',
       'googlepay_pan_only',
       'netbanking',
@@ -75,6 +76,7 @@ describe('happy', () => {
       'paypal-paypal',
       'checkout-card',
       'dlocal-pix',
+      'gocardless-gocardless',
     ].map((id) => t.deps.connectors.find(id)!.definition.method);
     const recognized = [...forms.filter((m) => m !== 'id' && m !== 'checkout-session'), ...connectors, 'gift-card'];
     expect(recognized.filter((m) => !ids.has(m))).toEqual([]);
