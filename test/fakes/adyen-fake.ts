@@ -1,4 +1,5 @@
 import { AdyenReportBook, type AdyenBooking, type AdyenFakeReport } from './adyen-fake-reports.ts';
+import { splitsProblem } from './adyen-fake-splits.ts';
 import { startFakeServer, type FakeAnswer, type FakeRequest, type FakeServer } from './fake-server.ts';
 
 /**
@@ -273,6 +274,8 @@ class AdyenSimulation {
     if (!Number.isInteger(body.amount?.value) || !/^[A-Z]{3}$/.test(body.amount?.currency ?? ''))
       return error(422, '137', 'Invalid amount specified', 'validation');
     if (!body.returnUrl) return error(422, '14_029', "Required field 'returnUrl' is not provided.", 'validation');
+    const splits = splitsProblem(body.splits, body.amount);
+    if (splits) return splits;
     const pm = body.paymentMethod;
     if (pm.type === 'applepay' || pm.type === 'googlepay') return walletTokenProblem(pm);
     if (pm.storedPaymentMethodId)
@@ -396,6 +399,8 @@ class AdyenSimulation {
     const value = body.amount?.value as number;
     if (kind !== 'cancels' && (body.amount?.currency !== payment.currency || !Number.isInteger(value)))
       return error(422, '137', 'Invalid amount specified', 'validation');
+    const splits = kind === 'cancels' ? null : splitsProblem(body.splits, body.amount);
+    if (splits) return splits;
     if (kind === 'captures' && (!payment.manualCapture || payment.captured + value > payment.value))
       return error(422, '167', 'Insufficient balance on payment', 'validation');
     if (kind === 'refunds' && payment.refunded + value > payment.captured)
