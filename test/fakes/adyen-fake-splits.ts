@@ -1,6 +1,26 @@
 import type { FakeAnswer } from './fake-server.ts';
 
 /**
+ * An iDEAL `/payments` body as Adyen documents it (docs.adyen.com/payment-methods/ideal/api-only):
+ * EUR only, `paymentMethod: {type: "ideal"}` with an optional `issuer`, no manual capture (iDEAL
+ * has no separate capture).
+ */
+export function idealProblem(body: Record<string, any>): FakeAnswer | null {
+  const bad = (code: string, message: string): FakeAnswer => ({
+    status: 422,
+    json: { status: 422, errorCode: code, message, errorType: 'validation' },
+  });
+  if (body.amount.currency !== 'EUR') return bad('14_012', 'iDEAL takes EUR only');
+  const extra = Object.keys(body.paymentMethod).find(
+    (k) => k !== 'type' && k !== 'issuer' && k !== 'checkoutAttemptId',
+  );
+  if (extra) return bad('14_030', `paymentMethod.${extra} is not an iDEAL field`);
+  if (body.additionalData?.manualCapture === 'true')
+    return bad('fake_ideal_manual_capture', 'iDEAL has no separate capture');
+  return null;
+}
+
+/**
  * The fake Adyen's check of `splits` on /payments, captures and refunds, from the Checkout API v71
  * `Split` object (https://docs.adyen.com/api-explorer/Checkout/71/post/payments#request-splits)
  * and the split payment guides (classic platforms: the split amounts add up to the payment amount;

@@ -112,6 +112,7 @@ describe('sandbox connectors', () => {
     const list = await t.request({ method: 'GET', url: '/payment-service-definitions' });
     expect(list.json().items.map((d: { id: string }) => d.id)).toEqual([
       'adyen-card',
+      'adyen-ideal',
       'braintree-card',
       'paypal-paypal',
       'stripe-card',
@@ -124,7 +125,7 @@ describe('sandbox connectors', () => {
       error(
         404,
         'not_found',
-        'unknown payment_service_definition_id "nope-card"; valid ids: adyen-card, braintree-card, paypal-paypal, stripe-card',
+        'unknown payment_service_definition_id "nope-card"; valid ids: adyen-card, adyen-ideal, braintree-card, paypal-paypal, stripe-card',
       ),
     );
   });

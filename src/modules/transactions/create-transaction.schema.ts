@@ -202,7 +202,7 @@ export const CARD_LIKE_METHODS = new Set(['card', 'network-token', 'applepay', '
 
 /**
  * Redirect methods this server accepts: the neutral members of the method enumeration, and the
- * third-party products a real connector serves (`paypal`: paypal-paypal). A payment service of the
+ * third-party products a real connector serves (`paypal`: paypal-paypal; `ideal`: adyen-ideal). A payment service of the
  * method must exist for one to be routed.
  */
 export const REDIRECT_METHODS = [
@@ -214,6 +214,7 @@ export const REDIRECT_METHODS = [
   'becs',
   'custom_redirect',
   'paypal',
+  'ideal',
 ] as const;
 
 const redirectForm = (method: (typeof REDIRECT_METHODS)[number]) =>

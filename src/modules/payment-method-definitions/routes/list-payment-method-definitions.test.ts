@@ -30,6 +30,7 @@ describe('happy', () => {
       'gift-card',
       'googlepay',
       'googlepay_pan_only',
+      'ideal',
       'netbanking',
       'network-token',
       'paybybank',
@@ -71,6 +72,7 @@ describe('happy', () => {
       'adyen-card',
       'braintree-card',
       'paypal-paypal',
+      'adyen-ideal',
     ].map((id) => t.deps.connectors.find(id)!.definition.method);
     const recognized = [...forms.filter((m) => m !== 'id' && m !== 'checkout-session'), ...connectors, 'gift-card'];
     expect(recognized.filter((m) => !ids.has(m))).toEqual([]);
