@@ -21,6 +21,7 @@ describe('happy', () => {
     const registry = createDefaultRegistry();
     expect(registry.definitions().map((d) => d.id)).toEqual([
       'adyen-card',
+      'adyen-ideal',
       'braintree-card',
       'checkout-card',
       'dlocal-pix',

@@ -5,6 +5,7 @@ import { MockCardConnector } from './mock/mock-card.connector.ts';
 import { MOCK_PAYPAL_DEFINITION } from './mock/mock-paypal.definition.ts';
 import { MockRedirectConnector } from './mock/mock-redirect.connector.ts';
 import { AdyenCardConnector } from './adyen/adyen.connector.ts';
+import { AdyenIdealConnector } from './adyen/adyen-ideal.connector.ts';
 import { BraintreeCardConnector } from './braintree/braintree.connector.ts';
 import { StripeCardConnector } from './stripe/stripe-card.connector.ts';
 import { GoCardlessConnector } from './gocardless/gocardless.connector.ts';
@@ -129,6 +130,7 @@ export function createDefaultRegistry(endpoints: ConnectorEndpoints = {}, ledger
     .register(new MockRedirectConnector(MOCK_PAYPAL_DEFINITION, 'mock_pp'), { sandbox: true })
     .register(new StripeCardConnector({ baseUrl: endpoints.stripeApiBaseUrl ?? null }))
     .register(new AdyenCardConnector({ baseUrls: endpoints.baseUrls ?? {} }))
+    .register(new AdyenIdealConnector({ baseUrls: endpoints.baseUrls ?? {} }))
     .register(new BraintreeCardConnector({ baseUrls: endpoints.baseUrls ?? {} }))
     .register(new PaypalConnector({ baseUrls: endpoints.baseUrls ?? {} }))
     .register(new CheckoutCardConnector({ baseUrls: endpoints.baseUrls ?? {} }))

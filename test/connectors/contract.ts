@@ -37,6 +37,17 @@ export interface RedirectHarness {
   approve(pending: AuthorizeOutcome): Record<string, string> | Promise<Record<string, string>>;
   /** The provider's id of what it made for an idempotency key (the fake's record), to check a sync after a lost answer. */
   madeFor(idempotencyKey: string): string | null;
+  /**
+   * The method is captured when the buyer approves (iDEAL): authorizations are sent with intent
+   * `capture` and end `captured`; there is no capture or void to test, refunds act on the payment.
+   */
+  capturedAtOnce?: boolean;
+  /**
+   * The provider has no status query (Adyen's Checkout API): after the buyer's page only the
+   * buyer's return (or the provider's webhook) tells the outcome, so the sync-by-id scenario sends
+   * the return parameters, as the engine does when the buyer comes back.
+   */
+  statusOnlyWithReturn?: boolean;
 }
 
 interface HarnessBase {
@@ -99,6 +110,10 @@ export interface RedirectMethodHarness extends HarnessBase {
 export type ContractHarness = CardHarness | RedirectMethodHarness;
 
 const base = (h: ContractHarness) => ({ credentials: h.credentials(), options: null });
+/** The intent of the scenarios' authorizations, and the status an approved one ends in. */
+const intentOf = (h: ContractHarness) => (h.redirect?.capturedAtOnce ? 'capture' : 'authorize');
+/** What an approved payment is: `captured` for a method captured at once (iDEAL) or a sale (PIX). */
+const approvedStatus = (h: ContractHarness) => (h.redirect?.capturedAtOnce || h.sale ? 'captured' : 'authorized');
 
 export function authorizeRequest(
   h: ContractHarness,
@@ -112,7 +127,7 @@ export function authorizeRequest(
     amount: card.amount,
     currency: h.currency,
     country: h.country ?? 'US',
-    intent: 'authorize',
+    intent: intentOf(h),
     instrument: h.redirect
       ? {
           kind: 'redirect',
@@ -162,7 +177,7 @@ function authorizationSync(
     amount: card.amount,
     currency: h.currency,
     payment: hint(card, h),
-    intent: 'authorize',
+    intent: intentOf(h),
     buyerApproved: null,
     ...(returnParams ? { returnParams } : {}),
   });
@@ -178,6 +193,7 @@ async function authorization(
 ): Promise<{
   key: string;
   outcome: Pick<SyncOutcome, 'status' | 'errorCode' | 'rawResponseCode' | 'providerTransactionId'>;
+  params?: Record<string, string>;
 }> {
   const request = authorizeRequest(h, card);
   const first = await h.connector().authorize(request);
@@ -187,19 +203,19 @@ async function authorization(
   return {
     key: request.idempotencyKey,
     outcome: await authorizationSync(h, request.idempotencyKey, card, first.providerTransactionId, params),
+    params,
   };
 }
 
 /** An approved authorization: the provider's id, and the idempotency key (the attempt id) it was made with. */
 async function authorizedWithKey(h: ContractHarness) {
-  const { key, outcome } = await authorization(h, h.approve);
-  expect(outcome.status).toBe(approved(h));
-  return { id: outcome.providerTransactionId!, key };
+  const { key, outcome, params } = await authorization(h, h.approve);
+  expect(outcome.status).toBe(approvedStatus(h));
+  return { id: outcome.providerTransactionId!, key, params };
 }
 
 const done = (h: ContractHarness) => (h.asyncModifications ? 'pending' : 'succeeded');
 /** What an approved payment is: authorized, or captured for a sale. */
-const approved = (h: ContractHarness) => (h.sale ? 'captured' : 'authorized');
 
 /** Runs every scenario of the contract against the connector `harness` gives. */
 export function runConnectorContract(name: string, harness: () => ContractHarness): void {
@@ -225,31 +241,35 @@ function happyScenarios(h: () => ContractHarness): void {
 
   it("authorizes an approved card (or a redirect payment the buyer approved) with the provider's id and no error", async () => {
     const { outcome } = await authorization(h(), h().approve);
-    expect(outcome).toMatchObject({ status: approved(h()), errorCode: null });
+    expect(outcome).toMatchObject({ status: approvedStatus(h()), errorCode: null });
     expect(outcome.providerTransactionId).toEqual(expect.any(String));
   });
 
-  const sale = h().sale === true;
-  it.runIf(sale)('refunds part of a paid sale', async () => {
-    const id = await authorized(h());
-    const refund = await h()
-      .connector()
-      .refund({
-        ...base(h()),
-        idempotencyKey: uuidv7(),
-        payment: hint(h().approve, h()),
-        providerTransactionId: id,
-        reference: 'ref',
-        amount: Math.floor(h().approve.amount / 4),
-        currency: h().currency,
-        reason: null,
-      });
-    expect(['succeeded', 'processing']).toContain(refund.status);
-    expect(refund.providerRefundId).toEqual(expect.any(String));
-  });
+  // Captured when the buyer approved (iDEAL) or paid (a PIX sale): nothing is held to capture or void.
+  const atOnce = h().redirect?.capturedAtOnce === true || h().sale === true;
+  (atOnce ? it : it.skip)(
+    `refunds part of a payment captured when the buyer approved or paid it${atOnce ? '' : ' (skipped: the method captures separately)'}`,
+    async () => {
+      const id = await authorized(h());
+      const refund = await h()
+        .connector()
+        .refund({
+          ...base(h()),
+          idempotencyKey: uuidv7(),
+          payment: hint(h().approve, h()),
+          providerTransactionId: id,
+          reference: 'ref',
+          amount: Math.floor(h().approve.amount / 4),
+          currency: h().currency,
+          reason: null,
+        });
+      expect(['succeeded', 'processing']).toContain(refund.status);
+      expect(refund.providerRefundId).toEqual(expect.any(String));
+    },
+  );
 
-  (sale ? it.skip : it)(
-    `captures part of an authorization, then refunds part of the capture${sale ? ' (skipped: a sale has no authorization to capture)' : ''}`,
+  (atOnce ? it.skip : it)(
+    `captures part of an authorization, then refunds part of the capture${atOnce ? ' (skipped: captured when approved or paid)' : ''}`,
     async () => {
       const c = h().connector();
       const id = await authorized(h());
@@ -280,8 +300,8 @@ function happyScenarios(h: () => ContractHarness): void {
     },
   );
 
-  (sale ? it.skip : it)(
-    `voids an authorization${sale ? ' (skipped: a sale has no authorization to void)' : ''}`,
+  (atOnce ? it.skip : it)(
+    `voids an authorization${atOnce ? ' (skipped: captured when approved or paid, nothing to void)' : ''}`,
     async () => {
       const id = await authorized(h());
       expect(
@@ -299,9 +319,15 @@ function happyScenarios(h: () => ContractHarness): void {
   );
 
   it("reports an authorization's status by its id (sync, with the attempt id as the engine sends it)", async () => {
-    const { id, key } = await authorizedWithKey(h());
-    const sync = await authorizationSync(h(), key, h().approve, id);
-    expect(sync).toMatchObject({ status: approved(h()), providerTransactionId: id });
+    const { id, key, params } = await authorizedWithKey(h());
+    const sync = await authorizationSync(
+      h(),
+      key,
+      h().approve,
+      id,
+      h().redirect?.statusOnlyWithReturn ? params : undefined,
+    );
+    expect(sync).toMatchObject({ status: approvedStatus(h()), providerTransactionId: id });
   });
 
   it("asks for the buyer's authentication (or approval) as the provider does", async () => {

@@ -1,4 +1,5 @@
 import { AdyenReportBook, type AdyenBooking, type AdyenFakeReport } from './adyen-fake-reports.ts';
+import { idealProblem, splitsProblem } from './adyen-fake-splits.ts';
 import { startFakeServer, type FakeAnswer, type FakeRequest, type FakeServer } from './fake-server.ts';
 
 /**
@@ -157,6 +158,8 @@ class AdyenSimulation {
   readonly reusedWithOtherBody: Array<{ key: string; path: string }> = [];
   private readonly stored = new Map<string, string>();
   private sequence = 0;
+  /** The pspReferences of iDEAL payments (the buyer's refusal at the bank is a cancel, not a 3DS refusal). */
+  private readonly ideal = new Set<string>();
   slowMs = 1000;
   url = '';
   /** A status the next POST /payments answers with (401, 429, 500), once. */
@@ -233,7 +236,7 @@ class AdyenSimulation {
         json: {
           resultCode: 'RedirectShopper',
           action: {
-            paymentMethodType: 'scheme',
+            paymentMethodType: body.paymentMethod?.type ?? 'scheme',
             url: `${this.url}/3ds/${pspReference}`,
             method: 'GET',
             type: 'redirect',
@@ -273,7 +276,10 @@ class AdyenSimulation {
     if (!Number.isInteger(body.amount?.value) || !/^[A-Z]{3}$/.test(body.amount?.currency ?? ''))
       return error(422, '137', 'Invalid amount specified', 'validation');
     if (!body.returnUrl) return error(422, '14_029', "Required field 'returnUrl' is not provided.", 'validation');
+    const splits = splitsProblem(body.splits, body.amount);
+    if (splits) return splits;
     const pm = body.paymentMethod;
+    if (pm.type === 'ideal') return idealProblem(body);
     if (pm.type === 'applepay' || pm.type === 'googlepay') return walletTokenProblem(pm);
     if (pm.storedPaymentMethodId)
       return this.stored.get(pm.storedPaymentMethodId) === body.shopperReference
@@ -318,6 +324,12 @@ class AdyenSimulation {
   private pay(body: Record<string, any>): FakeAnswer {
     const invalid = this.invalid(body);
     if (invalid) return invalid;
+    // iDEAL: always the bank's page first (the buyer answers there: Y approves, N refuses).
+    if (body.paymentMethod.type === 'ideal' && body.amount.value !== 2409) {
+      const answer = this.authorise(body, true);
+      this.ideal.add([...this.payments.keys()].at(-1)!);
+      return answer;
+    }
     const refused = (code: string, reason: string, extra: Record<string, string> = {}): FakeAnswer => ({
       status: 200,
       json: {
@@ -358,6 +370,11 @@ class AdyenSimulation {
     const [outcome, pspReference] = String(body.details?.redirectResult ?? '').split('.');
     const payment = pspReference ? this.payments.get(pspReference) : undefined;
     if (payment?.status !== 'redirect') return error(422, '14_018', 'Invalid payload provided', 'validation');
+    if (outcome !== 'Y' && this.ideal.has(pspReference!)) {
+      // iDEAL: the buyer cancelled at the bank (Adyen's resultCode Cancelled, no refusal reason).
+      payment.status = 'refused';
+      return { status: 200, json: { pspReference, resultCode: 'Cancelled', merchantReference: payment.reference } };
+    }
     if (outcome !== 'Y') {
       payment.status = 'refused';
       return {
@@ -396,6 +413,8 @@ class AdyenSimulation {
     const value = body.amount?.value as number;
     if (kind !== 'cancels' && (body.amount?.currency !== payment.currency || !Number.isInteger(value)))
       return error(422, '137', 'Invalid amount specified', 'validation');
+    const splits = kind === 'cancels' ? null : splitsProblem(body.splits, body.amount);
+    if (splits) return splits;
     if (kind === 'captures' && (!payment.manualCapture || payment.captured + value > payment.value))
       return error(422, '167', 'Insufficient balance on payment', 'validation');
     if (kind === 'refunds' && payment.refunded + value > payment.captured)

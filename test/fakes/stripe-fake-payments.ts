@@ -35,8 +35,9 @@ const expanded = (body: Obj) => Object.values((body.expand as Obj | undefined) ?
 /** The PaymentIntent as Stripe answers it: `latest_charge` an id, or the Charge when expanded. */
 export function render(intent: Obj, expand: boolean): Obj {
   const charge = intent._charge as Obj | null;
-  const { _charge, _scenario, ...visible } = intent;
+  const { _charge, _scenario, _account, ...visible } = intent;
   void _scenario;
+  void _account;
   return { ...visible, latest_charge: charge ? (expand ? charge : charge.id) : null };
 }
 
@@ -84,7 +85,7 @@ function decline(intent: Obj, code: string, declineCode: string | null, message:
 }
 
 /** `POST /v1/payment_intents` with `confirm=true`: the card's scenario decides. */
-export function confirmIntent(state: FakeState, body: Obj, baseUrl: string): Reply {
+export function confirmIntent(state: FakeState, body: Obj, baseUrl: string, connect: Obj = {}): Reply {
   const pm = state.paymentMethods.get(String(body.payment_method ?? ''));
   if (!pm)
     return error(400, 'invalid_request_error', `No such PaymentMethod: '${String(body.payment_method)}'`, {
@@ -118,6 +119,7 @@ export function confirmIntent(state: FakeState, body: Obj, baseUrl: string): Rep
     _charge: null,
     _scenario: pm.scenario,
     _multicapture: multicapture,
+    ...connect,
   };
   state.intents.set(String(intent.id), intent);
   const scenario = pm.scenario;

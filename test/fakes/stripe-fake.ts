@@ -12,6 +12,7 @@ import {
   type FakeState,
   type Reply,
 } from './stripe-fake-payments.ts';
+import { connectFieldsOf, connectProblem, otherAccount } from './stripe-fake-connect.ts';
 import {
   bookCapture,
   closeDispute,
@@ -212,7 +213,8 @@ export class StripeFake {
   private route(req: IncomingMessage, url: URL, body: Record<string, unknown>): Reply {
     if (req.headers.authorization !== `Bearer ${this.secretKey}`)
       return error(401, 'invalid_request_error', 'Invalid API Key provided');
-    if (req.method !== 'POST') return this.read(url);
+    const account = typeof req.headers['stripe-account'] === 'string' ? req.headers['stripe-account'] : null;
+    if (req.method !== 'POST') return this.read(url, account);
     const key = req.headers['idempotency-key'];
     if (typeof key !== 'string' || key.length === 0)
       return error(400, 'invalid_request_error', 'The fake requires an Idempotency-Key on every POST');
@@ -226,14 +228,17 @@ export class StripeFake {
             'idempotency_error',
             'Keys for idempotent requests can only be used with the same parameters they were first used with.',
           );
-    const reply = this.write(url.pathname, body);
+    const reply = this.write(url.pathname, body, account);
     // Stripe saves the answer of a request that ran, errors included, except 5xx and 429.
     this.idempotency.set(key, { fingerprint, reply });
     return reply;
   }
 
-  private write(path: string, body: Record<string, unknown>): Reply {
+  private write(path: string, body: Record<string, unknown>, account: string | null): Reply {
     const [, , resource, id, verb] = path.split('/');
+    const intentId = resource === 'refunds' ? String(body.payment_intent ?? '') : (id ?? '');
+    const elsewhere = otherAccount(this.state.intents.get(intentId), account, 'payment_intent', intentId);
+    if (elsewhere) return elsewhere;
     if (resource === 'payment_methods' && !id) return this.createPaymentMethod(body);
     if (resource === 'payment_intents' && !id) {
       const problem = amountProblem(body.amount, String(body.currency ?? ''));
@@ -245,7 +250,9 @@ export class StripeFake {
         });
       const mit = this.mitExemptionProblem(body);
       if (mit) return mit;
-      return confirmIntent(this.state, body, this.url);
+      const connect = connectProblem(body, account);
+      if (connect) return connect;
+      return confirmIntent(this.state, body, this.url, connectFieldsOf(body, account));
     }
     if (resource === 'payment_intents' && verb === 'capture') return captureIntent(this.state, id!, body);
     if (resource === 'payment_intents' && verb === 'cancel') return cancelIntent(this.state, id!);
@@ -254,8 +261,11 @@ export class StripeFake {
     return error(404, 'invalid_request_error', `Unrecognized request URL (POST: ${path})`);
   }
 
-  private read(url: URL): Reply {
+  private read(url: URL, account: string | null): Reply {
     const [, , resource, id] = url.pathname.split('/');
+    const intentId = resource === 'refunds' ? (url.searchParams.get('payment_intent') ?? '') : (id ?? '');
+    const elsewhere = otherAccount(this.state.intents.get(intentId), account, 'payment_intent', intentId);
+    if (elsewhere) return elsewhere;
     if (resource === 'balance')
       return {
         status: 200,
@@ -264,7 +274,9 @@ export class StripeFake {
     if (resource === 'payment_intents' && id === 'search') {
       const attempt = /metadata\['attempt_id'\]:'([^']+)'/.exec(url.searchParams.get('query') ?? '')?.[1];
       const data = [...this.state.intents.values()]
-        .filter((i) => (i.metadata as Record<string, string>).attempt_id === attempt)
+        .filter(
+          (i) => (i.metadata as Record<string, string>).attempt_id === attempt && (i._account ?? null) === account,
+        )
         .map((i) => render(i, expands(url, 'data.latest_charge')));
       return {
         status: 200,

@@ -126,6 +126,7 @@ describe('sandbox connectors', () => {
     const list = await t.request({ method: 'GET', url: '/payment-service-definitions' });
     expect(list.json().items.map((d: { id: string }) => d.id)).toEqual([
       'adyen-card',
+      'adyen-ideal',
       'braintree-card',
       'checkout-card',
       'dlocal-pix',
@@ -141,7 +142,7 @@ describe('sandbox connectors', () => {
       error(
         404,
         'not_found',
-        'unknown payment_service_definition_id "nope-card"; valid ids: adyen-card, braintree-card, checkout-card, dlocal-pix, gocardless-gocardless, paypal-paypal, stripe-card',
+        'unknown payment_service_definition_id "nope-card"; valid ids: adyen-card, adyen-ideal, braintree-card, checkout-card, dlocal-pix, gocardless-gocardless, paypal-paypal, stripe-card',
       ),
     );
   });

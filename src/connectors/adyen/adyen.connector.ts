@@ -1,4 +1,5 @@
 import {
+  type CallBase,
   ConnectorError,
   type FetchSettlements,
   type AuthorizeOutcome,
@@ -26,6 +27,7 @@ import { ADYEN_CARD_DEFINITION } from './adyen.definition.ts';
 import { cardValidationDecline } from './adyen.mapping.ts';
 import { amountOf, joinToken, paymentBody, tokenizeBody } from './adyen.requests.ts';
 import { AdyenReports } from './adyen.reports.ts';
+import { splitsBody } from './adyen.splits.ts';
 import { parseAdyenWebhook } from './adyen.webhooks.ts';
 import { modificationOutcome, syncOfAuthorization, verifyAdyen } from './adyen.sync.ts';
 
@@ -82,7 +84,10 @@ export class AdyenCardConnector implements PaymentConnector {
     const response = await this.client.post(
       request.credentials,
       '/payments',
-      paymentBody(request, request.credentials.merchant_account ?? ''),
+      {
+        ...paymentBody(request, request.credentials.merchant_account ?? ''),
+        ...splitsBody(request.options, 'authorization', request.amount, request.currency),
+      },
       request.idempotencyKey,
     );
     const decline = cardValidationDecline(response.status, response.json);
@@ -95,11 +100,7 @@ export class AdyenCardConnector implements PaymentConnector {
   }
 
   async capture(request: CaptureRequest): Promise<CaptureOutcome> {
-    const body = {
-      merchantAccount: request.credentials.merchant_account,
-      reference: request.reference,
-      amount: amountOf(request.amount, request.currency),
-    };
+    const body = modificationBody(request, 'capture');
     const outcome = await modificationOutcome(
       this.client,
       request,
@@ -123,11 +124,7 @@ export class AdyenCardConnector implements PaymentConnector {
   }
 
   async refund(request: RefundRequest): Promise<RefundOutcome> {
-    const body = {
-      merchantAccount: request.credentials.merchant_account,
-      reference: request.reference,
-      amount: amountOf(request.amount, request.currency),
-    };
+    const body = modificationBody(request, 'refund');
     const outcome = await modificationOutcome(
       this.client,
       request,
@@ -154,11 +151,10 @@ export class AdyenCardConnector implements PaymentConnector {
     if (request.operation === 'increment') return { ...blank, status: 'not_found', providerTransactionId: null };
     const path = { capture: 'captures', void: 'cancels', refund: 'refunds' }[request.operation];
     const declineCode = `${request.operation}_declined` as 'capture_declined' | 'void_declined' | 'refund_declined';
-    const body = {
-      merchantAccount: request.credentials.merchant_account,
-      reference: request.reference,
-      ...(request.operation === 'void' ? {} : { amount: amountOf(request.amount, request.currency) }),
-    };
+    const body =
+      request.operation === 'void'
+        ? { merchantAccount: request.credentials.merchant_account, reference: request.reference }
+        : modificationBody(request, request.operation);
     // Re-posted as first sent: to the payment (a modification's own pspReference is no payment), with its reference.
     const payment = request.paymentProviderTransactionId ?? request.providerTransactionId ?? '';
     const outcome = await modificationOutcome(
@@ -195,6 +191,22 @@ export class AdyenCardConnector implements PaymentConnector {
     if (response.status === 422) return { ...blank, status: 'not_found', token: null, approvalUrl: null };
     return tokenOutcome(response, request.idempotencyKey);
   }
+}
+
+/**
+ * A capture's or refund's body: the amount and the split items the options give for it (the same
+ * body again when reconciliation re-sends it with its idempotency key).
+ */
+function modificationBody(
+  request: CallBase & { reference: string; amount: number; currency: string },
+  operation: 'capture' | 'refund',
+): Record<string, unknown> {
+  return {
+    merchantAccount: request.credentials.merchant_account,
+    reference: request.reference,
+    amount: amountOf(request.amount, request.currency),
+    ...splitsBody(request.options, operation, request.amount, request.currency),
+  };
 }
 
 /** A tokenization answer; `shopperReference` is the one the request sent (the attempt id). */

@@ -29,6 +29,7 @@ import {
   outcomeOfIntent,
   tokenOf,
 } from './stripe-payments.ts';
+import { connectRequestOptions } from './stripe.connect.ts';
 import { parseStripeWebhook } from './stripe.webhooks.ts';
 import { fetchStripeSettlements } from './stripe.settlements.ts';
 import { verifyStripeCredentials } from './stripe.verify.ts';
@@ -111,6 +112,7 @@ export class StripeCardConnector implements PaymentConnector {
       };
       const intent = await stripe.paymentIntents.capture(request.providerTransactionId, params, {
         idempotencyKey: request.idempotencyKey,
+        ...connectRequestOptions(request.options),
       });
       const done = intent.status === 'succeeded' || (intent.status === 'requires_capture' && !request.final && multi);
       const charge =
@@ -135,7 +137,7 @@ export class StripeCardConnector implements PaymentConnector {
       const intent = await stripe.paymentIntents.cancel(
         request.providerTransactionId,
         {},
-        { idempotencyKey: request.idempotencyKey },
+        { idempotencyKey: request.idempotencyKey, ...connectRequestOptions(request.options) },
       );
       return intent.status === 'canceled'
         ? { ...blank, status: 'succeeded' }
@@ -164,7 +166,7 @@ export class StripeCardConnector implements PaymentConnector {
           ...reason,
           metadata: { attempt_id: request.idempotencyKey, reference: request.reference },
         },
-        { idempotencyKey: request.idempotencyKey },
+        { idempotencyKey: request.idempotencyKey, ...connectRequestOptions(request.options) },
       );
       const status = refundStatusOf(refund.status);
       const failed =
@@ -186,7 +188,7 @@ export class StripeCardConnector implements PaymentConnector {
     try {
       const intent = await this.findIntent(stripe, request);
       if (!intent) return { ...blank, status: 'not_found', providerTransactionId: null };
-      if (request.operation === 'refund') return await this.syncRefund(stripe, intent.id, request.idempotencyKey);
+      if (request.operation === 'refund') return await this.syncRefund(stripe, intent.id, request);
       return this.syncOfIntent(intent, request);
     } catch (error) {
       if (isMissing(error)) return { ...blank, status: 'not_found', providerTransactionId: null };
@@ -219,14 +221,14 @@ export class StripeCardConnector implements PaymentConnector {
 
   /** The PaymentIntent by id, or (the authorization got no answer) by the attempt id in its metadata. */
   private async findIntent(stripe: Stripe, request: SyncRequest): Promise<Stripe.PaymentIntent | null> {
+    const account = connectRequestOptions(request.options);
     if (request.providerTransactionId)
-      return stripe.paymentIntents.retrieve(request.providerTransactionId, { expand: ['latest_charge'] });
+      return stripe.paymentIntents.retrieve(request.providerTransactionId, { expand: ['latest_charge'] }, account);
     if (request.operation !== 'authorize') return null;
-    const found = await stripe.paymentIntents.search({
-      query: `metadata['attempt_id']:'${request.idempotencyKey}'`,
-      limit: 1,
-      expand: ['data.latest_charge'],
-    });
+    const found = await stripe.paymentIntents.search(
+      { query: `metadata['attempt_id']:'${request.idempotencyKey}'`, limit: 1, expand: ['data.latest_charge'] },
+      account,
+    );
     return found.data[0] ?? null;
   }
 
@@ -268,9 +270,12 @@ export class StripeCardConnector implements PaymentConnector {
   }
 
   /** A refund found by the attempt id Stripe keeps in its metadata; none: the call never arrived. */
-  private async syncRefund(stripe: Stripe, paymentIntent: string, attemptId: string): Promise<SyncOutcome> {
-    const refunds = await stripe.refunds.list({ payment_intent: paymentIntent, limit: 100 });
-    const refund = refunds.data.find((r) => r.metadata?.attempt_id === attemptId);
+  private async syncRefund(stripe: Stripe, paymentIntent: string, request: SyncRequest): Promise<SyncOutcome> {
+    const refunds = await stripe.refunds.list(
+      { payment_intent: paymentIntent, limit: 100 },
+      connectRequestOptions(request.options),
+    );
+    const refund = refunds.data.find((r) => r.metadata?.attempt_id === request.idempotencyKey);
     if (!refund) return { ...blank, status: 'not_found', providerTransactionId: paymentIntent };
     const status = refundStatusOf(refund.status);
     const map = {

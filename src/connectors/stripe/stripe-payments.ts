@@ -1,6 +1,7 @@
-import type { AuthorizeOutcome, AuthorizeRequest } from '../connector.ts';
+import { type AuthorizeOutcome, type AuthorizeRequest, ConnectorError } from '../connector.ts';
 import { toStripeAmount } from './stripe.amounts.ts';
 import { connectorErrorOf, Stripe } from './stripe.client.ts';
+import { connectIntentParams, stripeConnectOf } from './stripe.connect.ts';
 import { authorizeStatusOf, avsOf, cvvOf, errorCodeOf } from './stripe.mapping.ts';
 
 /** The authorization's pieces: the PaymentMethod (and Customer of a stored token), the PaymentIntent, its outcome. */
@@ -31,6 +32,7 @@ export async function createCardPaymentMethod(
   stripe: Stripe,
   card: { number: string; expirationDate: string; securityCode: string | null },
   idempotencyKey: string,
+  stripeAccount: string | null = null,
 ): Promise<string> {
   const created = await stripe.paymentMethods.create(
     {
@@ -41,7 +43,7 @@ export async function createCardPaymentMethod(
         ...(card.securityCode ? { cvc: card.securityCode } : {}),
       },
     },
-    { idempotencyKey: `${idempotencyKey}-pm` },
+    { idempotencyKey: `${idempotencyKey}-pm`, ...(stripeAccount ? { stripeAccount } : {}) },
   );
   return created.id;
 }
@@ -50,11 +52,21 @@ export async function createCardPaymentMethod(
 async function paymentMethodOf(
   stripe: Stripe,
   request: AuthorizeRequest,
+  stripeAccount: string | null,
 ): Promise<{ paymentMethod: string; customer: string | null }> {
   const { instrument } = request;
   if (instrument.kind === 'card')
-    return { paymentMethod: await createCardPaymentMethod(stripe, instrument, request.idempotencyKey), customer: null };
+    return {
+      paymentMethod: await createCardPaymentMethod(stripe, instrument, request.idempotencyKey, stripeAccount),
+      customer: null,
+    };
   if (instrument.kind === 'payment-service-token') {
+    // A stored card is the platform's Customer: a connected account's own charge cannot use it.
+    if (stripeAccount)
+      throw new ConnectorError(
+        'invalid_request',
+        'connection_options.stripe-card.stripe_connect: stripe_account cannot pay with a card stored on the platform',
+      );
     const token = parseToken(instrument.token);
     return { paymentMethod: token.paymentMethod, customer: token.customer };
   }
@@ -87,7 +99,10 @@ export async function createPaymentIntent(
   multiCapture: boolean,
 ): Promise<Stripe.PaymentIntent> {
   const amount = toStripeAmount(request.amount, request.currency);
-  const method = await paymentMethodOf(stripe, request);
+  const connect = stripeConnectOf(request.options);
+  const connectParams = connectIntentParams(connect, request.amount, request.currency);
+  const stripeAccount = connect?.stripeAccount ?? null;
+  const method = await paymentMethodOf(stripe, request, stripeAccount);
   const card = cardOptions(request, multiCapture);
   const params: Stripe.PaymentIntentCreateParams = {
     amount,
@@ -105,10 +120,14 @@ export async function createPaymentIntent(
     ...(card
       ? { payment_method_options: { card: card as Stripe.PaymentIntentCreateParams.PaymentMethodOptions.Card } }
       : {}),
+    ...connectParams,
     metadata: { attempt_id: request.idempotencyKey, reference: request.reference },
     expand: ['latest_charge'],
   };
-  return stripe.paymentIntents.create(params, { idempotencyKey: request.idempotencyKey });
+  return stripe.paymentIntents.create(params, {
+    idempotencyKey: request.idempotencyKey,
+    ...(stripeAccount ? { stripeAccount } : {}),
+  });
 }
 
 const blankFacts = {

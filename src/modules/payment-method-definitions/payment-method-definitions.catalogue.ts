@@ -100,6 +100,12 @@ export const PAYMENT_METHOD_CATALOGUE = {
     kind: 'bank_redirect',
     icon: { label: 'BANK', color: '#0e7490' },
   },
+  ideal: {
+    displayName: 'iDEAL',
+    longDisplayName: 'iDEAL (Dutch bank transfer, approved at the bank)',
+    kind: 'bank_redirect',
+    icon: { label: 'iD', color: '#cc0066' },
+  },
   paypal: {
     displayName: 'PayPal',
     longDisplayName: 'PayPal account (approved on PayPal)',

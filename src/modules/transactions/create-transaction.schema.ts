@@ -203,7 +203,7 @@ export const CARD_LIKE_METHODS = new Set(['card', 'network-token', 'applepay', '
 /**
  * Redirect methods this server accepts: the neutral members of the method enumeration, and the
  * third-party products a real connector serves (`paypal`: paypal-paypal; `pix`: dlocal-pix, whose
- * buyer pays a PIX code instead of visiting a page; `gocardless`: gocardless-gocardless). A payment service of the
+ * buyer pays a PIX code instead of visiting a page; `gocardless`: gocardless-gocardless; `ideal`: adyen-ideal). A payment service of the
  * method must exist for one to be routed.
  */
 export const REDIRECT_METHODS = [
@@ -217,6 +217,7 @@ export const REDIRECT_METHODS = [
   'paypal',
   'pix',
   'gocardless',
+  'ideal',
 ] as const;
 
 const redirectForm = (method: (typeof REDIRECT_METHODS)[number]) =>

@@ -31,6 +31,7 @@ describe('happy', () => {
       'gocardless',
       'googlepay',
       'googlepay_pan_only',
+      'ideal',
       'netbanking',
       'network-token',
       'paybybank',
@@ -77,6 +78,7 @@ describe('happy', () => {
       'checkout-card',
       'dlocal-pix',
       'gocardless-gocardless',
+      'adyen-ideal',
     ].map((id) => t.deps.connectors.find(id)!.definition.method);
     const recognized = [...forms.filter((m) => m !== 'id' && m !== 'checkout-session'), ...connectors, 'gift-card'];
     expect(recognized.filter((m) => !ids.has(m))).toEqual([]);

@@ -1,0 +1,133 @@
+import {
+  type AuthorizeOutcome,
+  type AuthorizeRequest,
+  type CaptureOutcome,
+  type CaptureRules,
+  ConnectorError,
+  type PaymentConnector,
+  type RefundOutcome,
+  type RefundRequest,
+  type SyncOutcome,
+  type SyncRequest,
+  type VerifyOutcome,
+  type VoidOutcome,
+} from '../connector.ts';
+import type { ProviderConnectorOptions } from '../provider-http.ts';
+import { authorizationOf, bodyOf, type AdyenPaymentResponse } from './adyen.answers.ts';
+import { AdyenClient } from './adyen.client.ts';
+import { ADYEN_IDEAL_DEFINITION } from './adyen-ideal.definition.ts';
+import { amountOf, returnUrlOf } from './adyen.requests.ts';
+import { modificationOutcome, syncOfAuthorization, verifyAdyen } from './adyen.sync.ts';
+import { parseAdyenWebhook } from './adyen.webhooks.ts';
+
+const blank = { errorCode: null, rawResponseCode: null, rawResponseDescription: null };
+
+/**
+ * `POST /payments` of an iDEAL payment (docs.adyen.com/payment-methods/ideal/api-only):
+ * `paymentMethod: {type: "ideal"}` (since iDEAL 2.0 the buyer picks the bank on iDEAL's own page,
+ * so no `issuer` is sent), the return address, `shopperInteraction: Ecommerce`.
+ */
+export function idealPaymentBody(request: AuthorizeRequest, merchantAccount: string): Record<string, unknown> {
+  return {
+    merchantAccount,
+    reference: request.reference,
+    amount: amountOf(request.amount, request.currency),
+    paymentMethod: { type: 'ideal' },
+    returnUrl: returnUrlOf(request),
+    channel: 'Web',
+    countryCode: request.country ?? 'NL',
+    shopperInteraction: 'Ecommerce',
+  };
+}
+
+/**
+ * iDEAL through Adyen's Checkout API v71, sharing the card connector's client, answers, status
+ * query and webhooks: `/payments` answers `RedirectShopper` (the bank's page: the transaction's
+ * `approval_url`, `buyer_approval_pending`); the buyer comes back to `/connector-returns/...` with
+ * `redirectResult`, which the status query completes with `/payments/details`. An approved iDEAL
+ * payment is captured at once (no separate capture, no cancel): only intent `capture` is taken.
+ * Refunds are Adyen modifications (`received`, settled by the REFUND webhook).
+ */
+export class AdyenIdealConnector implements PaymentConnector {
+  readonly definition = ADYEN_IDEAL_DEFINITION;
+  private readonly client: AdyenClient;
+  readonly parseWebhook = parseAdyenWebhook;
+
+  constructor(options: ProviderConnectorOptions = {}) {
+    this.client = new AdyenClient(options);
+  }
+
+  captureRules(): CaptureRules {
+    return { multiCapture: false, incrementalAuthorization: false };
+  }
+
+  verifyCredentials(credentials: Record<string, string>): Promise<VerifyOutcome> {
+    return verifyAdyen(this.client, credentials);
+  }
+
+  async authorize(request: AuthorizeRequest): Promise<AuthorizeOutcome> {
+    if (request.instrument.kind !== 'redirect' || request.instrument.method !== 'ideal')
+      throw new ConnectorError('invalid_request', 'adyen-ideal takes iDEAL redirect payments only');
+    if (request.intent !== 'capture')
+      throw new ConnectorError('invalid_request', 'iDEAL has no separate capture: send intent capture');
+    const response = await this.client.post(
+      request.credentials,
+      '/payments',
+      idealPaymentBody(request, request.credentials.merchant_account ?? ''),
+      request.idempotencyKey,
+    );
+    const outcome = authorizationOf(bodyOf<AdyenPaymentResponse>(response), 'capture');
+    if (outcome.status === 'pending')
+      throw new ConnectorError('timeout', 'Adyen has not decided the payment yet (resultCode Pending or Received)');
+    return { ...outcome, status: outcome.status };
+  }
+
+  capture(): Promise<CaptureOutcome> {
+    throw new ConnectorError('invalid_request', 'iDEAL payments are captured when the buyer approves them');
+  }
+
+  void(): Promise<VoidOutcome> {
+    throw new ConnectorError('invalid_request', 'iDEAL payments cannot be voided: refund them');
+  }
+
+  async refund(request: RefundRequest): Promise<RefundOutcome> {
+    const body = {
+      merchantAccount: request.credentials.merchant_account,
+      reference: request.reference,
+      amount: amountOf(request.amount, request.currency),
+    };
+    const outcome = await modificationOutcome(
+      this.client,
+      request,
+      `/payments/${encodeURIComponent(request.providerTransactionId)}/refunds`,
+      body,
+      'refund_declined',
+    );
+    return {
+      ...outcome.facts,
+      status: outcome.status === 'pending' ? 'processing' : outcome.status,
+      providerRefundId: outcome.pspReference,
+    };
+  }
+
+  /** The payment by the buyer's return (`/payments/details`) or the idempotent probe; a refund re-sent with its key. */
+  async sync(request: SyncRequest): Promise<SyncOutcome> {
+    if (request.operation === 'authorize') return syncOfAuthorization(this.client, { ...request, intent: 'capture' });
+    if (request.operation !== 'refund') return { ...blank, status: 'not_found', providerTransactionId: null };
+    const payment = request.paymentProviderTransactionId ?? request.providerTransactionId ?? '';
+    const outcome = await modificationOutcome(
+      this.client,
+      request,
+      `/payments/${encodeURIComponent(payment)}/refunds`,
+      {
+        merchantAccount: request.credentials.merchant_account,
+        reference: request.reference,
+        amount: amountOf(request.amount, request.currency),
+      },
+      'refund_declined',
+    );
+    if (outcome.status === 'pending')
+      return { ...blank, status: 'pending', providerTransactionId: request.providerTransactionId };
+    return { ...outcome.facts, status: outcome.status, providerTransactionId: request.providerTransactionId };
+  }
+}
