@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { createLink, openPage } from '../helpers/payment-links.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reconcileDueAttempts } from '../../src/modules/transactions/reconcile/reconcile.service.ts';
 import {
@@ -119,6 +120,16 @@ describe('happy', () => {
       (await call(m, 'POST', '/payment-options', { currency, country, amount: 1000 })).json().items;
     expect(await options('BRL', 'BR')).toContainEqual(expect.objectContaining({ method: 'pix', mode: 'redirect' }));
     expect((await options('USD', 'US')).map((o: { method: string }) => o.method)).not.toContain('pix');
+  });
+
+  it('is not offered on the hosted payment page, which collects no CPF and shows no code (decision 0125)', async () => {
+    const { m } = await merchantWithPix();
+    const link = await createLink(t, m, { amount: 5000, currency: 'BRL', country: 'BR' });
+    const { res } = await openPage(t, link.url);
+    expect(res.statusCode).toBe(200);
+    expect(res.body).not.toContain('data-method="pix"');
+    const options = await call(m, 'POST', '/payment-options', { amount: 5000, currency: 'BRL', country: 'BR' });
+    expect(options.json().items.map((o: { method: string }) => o.method)).toContain('pix');
   });
 
   it('waits for the buyer with the PIX code, then captures on dLocal’s signed notification, once', async () => {

@@ -36,6 +36,12 @@ async function storedCards(ctx: RequestContext, link: PaymentLinkRow): Promise<S
 }
 
 /**
+ * Redirect methods the page cannot offer: PIX is paid with a code the page would have to show,
+ * for a buyer whose CPF it does not collect (decision 0125); a link's buyer pays it through the API.
+ */
+const NOT_ON_THE_PAGE: ReadonlySet<string> = new Set(['pix']);
+
+/**
  * What the link's payment options offer besides the card form: the redirect methods (options of
  * mode `redirect`) and the wallets this environment can run (link-wallets.ts).
  */
@@ -45,7 +51,12 @@ async function otherChoices(
 ): Promise<{ redirectMethods: RedirectChoice[]; wallets: WalletButton[] }> {
   const options = await linkOptions(ctx, link);
   const redirectMethods = options
-    .filter((o) => o.mode === 'redirect' && (REDIRECT_METHODS as readonly string[]).includes(o.method))
+    .filter(
+      (o) =>
+        o.mode === 'redirect' &&
+        (REDIRECT_METHODS as readonly string[]).includes(o.method) &&
+        !NOT_ON_THE_PAGE.has(o.method),
+    )
     .map((o) => ({ method: o.method, label: o.label ?? o.method }));
   const wallets = (await pageWallets(ctx, link, options)).map((w) => ({
     method: w.method,
