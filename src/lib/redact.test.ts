@@ -47,6 +47,16 @@ describe('happy', () => {
       securePayload: '[REDACTED]',
     });
     expect(scrub({ paymentToken: '4895370012003478' })).toEqual({ paymentToken: '[REDACTED]' });
+    // Payment-service credential names of the connectors (Stripe, dLocal, Checkout.com, Adyen).
+    expect(
+      scrub({ secret_key: 's', x_trans_key: 't', webhook_signature_key: 'w', hmac_key: 'h', merchant_id: 'm' }),
+    ).toEqual({
+      secret_key: '[REDACTED]',
+      x_trans_key: '[REDACTED]',
+      webhook_signature_key: '[REDACTED]',
+      hmac_key: '[REDACTED]',
+      merchant_id: 'm',
+    });
     // A merchant account's secrets, but not the key ids beside them.
     expect(
       scrub({
