@@ -1,3 +1,5 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+
 /**
  * Inbound provider webhooks in the connector contract. A provider tells us about things that
  * happen after our call returned (a capture settled, a refund failed, a chargeback opened). The
@@ -84,4 +86,21 @@ export type ParseInboundWebhook = (
 export function inboundWebhookUrl(publicUrl: string, merchantAccountId: string, paymentServiceId: string): string {
   const base = publicUrl.endsWith('/') ? publicUrl.slice(0, -1) : publicUrl;
   return `${base}/merchant-accounts/${encodeURIComponent(merchantAccountId)}/payment-services/${encodeURIComponent(paymentServiceId)}/webhooks`;
+}
+
+/**
+ * A signature that is the hex HMAC-SHA256 of the raw body (GoCardless `Webhook-Signature`,
+ * Checkout.com `Cko-Signature`): `malformed` when it is not 64 hex characters, else whether it is
+ * the body's HMAC under `secret`, compared in constant time.
+ */
+export function bodyHmacSha256Hex(
+  secret: string,
+  rawBody: Buffer,
+  signature: string | undefined,
+): 'malformed' | 'match' | 'mismatch' {
+  // Hex decoding stops at the first non-hex character: 32 bytes from 64 characters means all were hex.
+  const given = signature?.length === 64 ? Buffer.from(signature, 'hex') : null;
+  if (given?.length !== 32) return 'malformed';
+  const expected = createHmac('sha256', secret).update(rawBody).digest();
+  return timingSafeEqual(expected, given) ? 'match' : 'mismatch';
 }

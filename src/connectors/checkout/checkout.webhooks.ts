@@ -1,10 +1,10 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import { isCurrency } from '../../lib/currencies.ts';
-import type {
-  InboundWebhookAction,
-  InboundWebhookActionKind,
-  InboundWebhookOutcome,
-  InboundWebhookRequest,
+import {
+  bodyHmacSha256Hex,
+  type InboundWebhookAction,
+  type InboundWebhookActionKind,
+  type InboundWebhookOutcome,
+  type InboundWebhookRequest,
 } from '../connector-webhooks.ts';
 import { inTable } from '../status-table.ts';
 import { fromCheckoutAmount } from './checkout.amounts.ts';
@@ -72,13 +72,9 @@ interface CheckoutEvent {
 function signatureProblem(credentials: Record<string, string>, request: InboundWebhookRequest): string | null {
   const key = credentials.webhook_signature_key;
   if (!key) return 'the payment service has no webhook_signature_key to check Cko-Signature with';
-  const text = request.headers['cko-signature']?.trim() ?? '';
-  // Hex decoding stops at the first character that is not hex: 32 bytes from 64 characters is a whole digest.
-  const sent = Buffer.from(text, 'hex');
-  if (text.length !== 64 || sent.length !== 32)
-    return 'the Cko-Signature header is missing or not a SHA-256 hex digest';
-  const expected = createHmac('sha256', key).update(request.rawBody).digest();
-  return timingSafeEqual(expected, sent) ? null : 'the Cko-Signature does not match the body';
+  const checked = bodyHmacSha256Hex(key, request.rawBody, request.headers['cko-signature']?.trim());
+  if (checked === 'malformed') return 'the Cko-Signature header is missing or not a SHA-256 hex digest';
+  return checked === 'match' ? null : 'the Cko-Signature does not match the body';
 }
 
 function actionsOf(type: string, event: CheckoutEvent): InboundWebhookAction[] {

@@ -1,10 +1,10 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
-import type {
-  InboundWebhookAction,
-  InboundWebhookActionKind,
-  InboundWebhookEvent,
-  InboundWebhookOutcome,
-  InboundWebhookRequest,
+import {
+  bodyHmacSha256Hex,
+  type InboundWebhookAction,
+  type InboundWebhookActionKind,
+  type InboundWebhookEvent,
+  type InboundWebhookOutcome,
+  type InboundWebhookRequest,
 } from '../connector-webhooks.ts';
 import { fromGoCardlessAmount } from './gocardless.amounts.ts';
 import type { GoCardlessClient } from './gocardless.client.ts';
@@ -29,11 +29,7 @@ interface GcEvent {
 
 /** Whether the signature is the HMAC of the raw body with the endpoint secret (compared in constant time). */
 export function signatureValid(secret: string, rawBody: Buffer, signature: string | undefined): boolean {
-  // Hex decoding stops at the first non-hex character: 32 bytes from 64 characters means all were hex.
-  const given = signature?.length === 64 ? Buffer.from(signature, 'hex') : null;
-  if (given?.length !== 32) return false;
-  const expected = createHmac('sha256', secret).update(rawBody).digest();
-  return timingSafeEqual(expected, given);
+  return bodyHmacSha256Hex(secret, rawBody, signature) === 'match';
 }
 
 /** Payment events (`resource_type` payments) → our actions; other actions change nothing. */
