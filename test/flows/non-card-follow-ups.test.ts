@@ -102,7 +102,7 @@ describe('voids, captures and cancels', () => {
     },
   );
 
-  it('paypal: a payment awaiting its buyer is canceled, and an approval that comes anyway moves no money', async () => {
+  it('paypal: a payment awaiting its buyer is canceled; an approval that comes anyway captures nothing and its late authorization is voided', async () => {
     const { m } = await merchantWith('paypal');
     const txn = await pay(m, 'paypal');
     const canceled = await call(m, 'POST', `/transactions/${txn.id}/cancel`);
@@ -113,6 +113,15 @@ describe('voids, captures and cancels', () => {
     await w.t.deps.queue.drain(w.t.deps as never);
     // The return of a canceled transaction authorizes nothing: the approved order lapses at PayPal unpaid.
     expect(order).toMatchObject({ status: 'APPROVED', authorizations: [], captures: [] });
+    // Reconciliation at the approval deadline finds the approved order: the late authorization it
+    // makes is voided at PayPal at once (late-void.service.ts); the transaction stays canceled.
+    await reconcileDueAttempts(w.t.deps, new Date(Date.now() + 2 * 86_400_000));
+    await drainUntil(
+      w.t.deps,
+      () => order.authorizations.length > 0 && order.authorizations.every((a) => a.status === 'VOIDED'),
+    );
+    expect(order.authorizations).toEqual([expect.objectContaining({ status: 'VOIDED' })]);
+    expect(order.captures).toEqual([]);
     expect(await get(m, txn.id)).toMatchObject({ status: 'authorization_failed', error_code: 'canceled' });
   });
 
