@@ -5,10 +5,12 @@ import {
   approveAtProvider,
   createNonCardService,
   nonCardPayment,
+  NON_CARD_SECRETS,
   startNonCardWorld,
   type NonCardMethod,
   type NonCardWorld,
 } from '../helpers/non-card.ts';
+import { expectNoSecrets } from '../helpers/leak-scan.ts';
 import { drainUntil, startReceiver, verifyWebhook, type Receiver } from '../helpers/webhook-receiver.ts';
 
 /**
@@ -29,8 +31,11 @@ afterAll(async () => {
   await w.close();
 });
 
+const bodies: string[] = [];
 async function call(m: string, method: 'GET' | 'POST', url: string, payload?: object) {
-  return w.t.request({ method, url, merchantAccountId: m, ...(payload ? { payload } : {}) });
+  const res = await w.t.request({ method, url, merchantAccountId: m, ...(payload ? { payload } : {}) });
+  bodies.push(res.body);
+  return res;
 }
 
 async function merchantWith(method: NonCardMethod) {
@@ -203,5 +208,11 @@ describe('asynchronous outcomes', () => {
     expect(captured).toHaveLength(1);
     expect(verifyWebhook(secret, captured[0]!.headers, captured[0]!.body)).toBe(true);
     expect(captured[0]!.json.payload).toMatchObject({ id: txn.id, status: 'capture_succeeded', method: 'pix' });
+  });
+});
+
+describe('security', () => {
+  it("keeps every provider's secrets out of the answers, the merchant's webhooks, the log and the tables", async () => {
+    await expectNoSecrets(w.t, [...bodies, ...receiver.received.map((r) => r.body)], NON_CARD_SECRETS);
   });
 });
