@@ -23,15 +23,26 @@ interface Entry {
   buckets: Map<number, Counts>;
 }
 
+/**
+ * Loads and writes of this process are ordered by a sequence number (not the clock, whose
+ * milliseconds can tie): a batch whose write committed before a load was sent is in that load; one
+ * whose write started after the load answered is not; one whose write overlapped the load may be
+ * either, so that load is not kept (the next view loads again) and the batch is left out of the
+ * view meanwhile: at worst one view misses a second of this process's outcomes, and none counts
+ * an outcome twice.
+ */
 interface Batch {
   entries: Map<string, Entry>;
-  /** When its write committed (epoch ms); null while it is not written. */
-  flushedAt: number | null;
+  writeStarted: number | null;
+  written: number | null;
+  /** When its write committed (epoch ms), to forget it once every cached load has it. */
+  writtenAt: number | null;
 }
 
 interface Loaded {
-  /** When the load was sent: a batch written after it may be missing from it. */
   issuedAt: number;
+  issued: number;
+  answered: number | null;
   counts: Promise<Map<string, Counts>>;
 }
 
@@ -43,7 +54,7 @@ export interface RoutingStatsOptions {
   log?: { warn(obj: object, msg?: string): void };
 }
 
-const newBatch = (): Batch => ({ entries: new Map(), flushedAt: null });
+const newBatch = (): Batch => ({ entries: new Map(), writeStarted: null, written: null, writtenAt: null });
 
 export class RoutingStats {
   private pending = newBatch();
@@ -52,6 +63,7 @@ export class RoutingStats {
   private chain: Promise<void> = Promise.resolve();
   private readonly cache = new Map<string, Loaded>();
   private timer: NodeJS.Timeout | null = null;
+  private seq = 0;
   private readonly flushMs: number;
   private readonly ttlMs: number;
   private readonly maxCached: number;
@@ -104,9 +116,12 @@ export class RoutingStats {
     const loaded = this.loaded(merchantAccountId, windowMinutes, db);
     const stored = await loaded.counts;
     const since = windowStartOf(this.now(), windowMinutes);
-    const local = [this.pending, this.writing, ...this.written].filter(
-      (b): b is Batch => b !== null && (b.flushedAt === null || b.flushedAt >= loaded.issuedAt),
-    );
+    const local: Batch[] = [];
+    for (const batch of [this.pending, this.writing, ...this.written]) {
+      if (batch === null || (batch.written !== null && batch.written < loaded.issued)) continue;
+      if (batch.writeStarted === null || batch.writeStarted > loaded.answered!) local.push(batch);
+      else this.forget(merchantAccountId, windowMinutes, loaded);
+    }
     return (serviceId, key) => {
       const base = stored.get(`${serviceId}\n${key}`);
       let successes = base?.successes ?? 0;
@@ -129,18 +144,24 @@ export class RoutingStats {
     const now = this.now();
     const hit = this.cache.get(cacheKey);
     if (hit && now - hit.issuedAt < this.ttlMs) return hit;
-    const counts = windowCounts(db, merchantAccountId, new Date(windowStartOf(now, windowMinutes))).then((rows) => {
+    const entry: Loaded = { issuedAt: now, issued: ++this.seq, answered: null, counts: Promise.resolve(new Map()) };
+    entry.counts = windowCounts(db, merchantAccountId, new Date(windowStartOf(now, windowMinutes))).then((rows) => {
+      entry.answered = ++this.seq;
       const map = new Map<string, Counts>();
       for (const r of rows)
         map.set(`${r.payment_service_id}\n${r.dimension_key}`, { successes: r.successes, failures: r.failures });
       return map;
     });
-    const entry = { issuedAt: now, counts };
     if (this.cache.size >= this.maxCached) this.cache.clear();
     this.cache.set(cacheKey, entry);
     // A failed load is not kept: the next call tries again.
-    counts.catch(() => this.cache.get(cacheKey) === entry && this.cache.delete(cacheKey));
+    entry.counts.catch(() => this.forget(merchantAccountId, windowMinutes, entry));
     return entry;
+  }
+
+  private forget(merchantAccountId: string, windowMinutes: number, entry: Loaded): void {
+    const cacheKey = `${merchantAccountId}\n${windowMinutes}`;
+    if (this.cache.get(cacheKey) === entry) this.cache.delete(cacheKey);
   }
 
   /** Writes the counts recorded so far (one statement); batches are written one at a time. */
@@ -154,9 +175,11 @@ export class RoutingStats {
     if (batch.entries.size === 0) return;
     this.pending = newBatch();
     this.writing = batch;
+    batch.writeStarted = ++this.seq;
     try {
       await addCounts(this.db, rowsOf(batch));
-      batch.flushedAt = this.now();
+      batch.written = ++this.seq;
+      batch.writtenAt = this.now();
       this.written.push(batch);
     } catch (error) {
       // Kept for the next flush: the counts are not lost while the database is away.
@@ -166,7 +189,7 @@ export class RoutingStats {
       this.writing = null;
       // A cached load is at most ttlMs old: a batch written before that is in every cached load.
       const horizon = this.now() - this.ttlMs - this.flushMs;
-      this.written = this.written.filter((b) => (b.flushedAt ?? 0) >= horizon);
+      this.written = this.written.filter((b) => (b.writtenAt ?? 0) >= horizon);
     }
   }
 
