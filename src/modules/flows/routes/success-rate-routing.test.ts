@@ -141,6 +141,34 @@ describe('happy', () => {
     for (let i = 0; i < 5; i++) expect(await attempts((await pay(t, m)).id)).toEqual([solid]);
   });
 
+  it('with exploration on (the default 10 %), most traffic soon goes to the service that fails less', async () => {
+    const m = await createMerchantAccount(t.deps);
+    const halfDown = await service(t, m, 'half-down', [
+      { key: 'simulate_outcome', value: 'error' },
+      { key: 'simulate_share', value: '50' },
+    ]);
+    const solid = await service(t, m, 'solid');
+    const res = await t.request({
+      method: 'POST',
+      url: ROUTE_RULES,
+      merchantAccountId: m,
+      payload: {
+        conditions: [],
+        outcome: { payment_service_ids: [halfDown, solid], strategy: 'success_rate', min_samples: 5 },
+      },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const firsts: string[] = [];
+    for (let i = 0; i < 40; i++) {
+      const txn = await pay(t, m);
+      // Failover keeps every payment whole whatever the order.
+      expect(txn.status).toBe('authorization_succeeded');
+      firsts.push((await attempts(txn.id))[0]!);
+    }
+    // Once both have evidence (about 0.5 against about 1), exploration rarely sends one elsewhere first.
+    expect(firsts.slice(-15).filter((id) => id === solid).length).toBeGreaterThanOrEqual(12);
+  });
+
   it('does not count declines the card caused; counts soft declines against the service', async () => {
     const m = await createMerchantAccount(t.deps);
     const a = await service(t, m, 'a');
