@@ -109,7 +109,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       async close() {
         await queue.stop();
         // The outcomes of the last second are written before the database closes.
-        await routingStats.close().catch(() => undefined);
+        await deps.routingStats.close();
         await feed?.close();
         await handle.close();
       },
