@@ -14,6 +14,7 @@ import type { JOB_PAYLOADS } from './jobs/payloads.ts';
 import type { JobQueue } from './jobs/queue.ts';
 import type { KeyPairCache } from './modules/api-key-pairs/key-pair-cache.ts';
 import type { FlowRuleCache } from './modules/flows/rule-cache.ts';
+import type { RoutingStats } from './modules/routing-stats/stats-store.ts';
 import type { TransactionSessionTokens } from './modules/transactions/session-token.ts';
 import type { ConnectorRegistry } from './connectors/registry.ts';
 import type { Metrics } from './observability/metrics.ts';
@@ -27,6 +28,8 @@ export interface Deps {
   keyPairs: KeyPairCache;
   /** Flow rules per merchant account (routing, failover, decline-early, skip-3ds, payment options). */
   flowRules: FlowRuleCache;
+  /** Authorization outcomes per payment service, batched to the database and shared (success-rate routing). */
+  routingStats: RoutingStats;
   /** Reads of the authorization hot path, per merchant account, kept until a change is committed. */
   readCaches: ReadCaches;
   /** Signs and checks pagination cursors; its secret is shared by all processes through the database. */

@@ -11,6 +11,7 @@ import { JobQueue } from './jobs/queue.ts';
 import { resolveCheckoutSession } from './modules/checkout-sessions/checkout-sessions.service.ts';
 import { KeyPairCache } from './modules/api-key-pairs/key-pair-cache.ts';
 import { FlowRuleCache } from './modules/flows/rule-cache.ts';
+import { RoutingStats } from './modules/routing-stats/stats-store.ts';
 import { TransactionSessionTokens } from './modules/transactions/session-token.ts';
 import { resolveTransactionSession } from './modules/transactions/session/transaction-session.service.ts';
 import { assertKeyringOpens, loadKeyring, type Keyring } from './vault/keyring.ts';
@@ -82,6 +83,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     ).observe((call) => metrics.connectorCall(call));
     // Production: the built-in simulators answer nothing (docs/production.md).
     if (config.environment === 'production') connectors.withholdSandbox();
+    const routingStats = new RoutingStats(handle.db, { log: options.log ?? silentLog });
+    routingStats.start();
     const deps: Deps = {
       config,
       db: handle.db,
@@ -89,6 +92,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       queue,
       keyPairs: new KeyPairCache(handle.db),
       flowRules: new FlowRuleCache(handle.db),
+      routingStats,
       readCaches,
       cursors: new CursorCodec(secrets.cursor_secret),
       keyring,
@@ -104,6 +108,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       handle,
       async close() {
         await queue.stop();
+        // The outcomes of the last second are written before the database closes.
+        await deps.routingStats.close();
         await feed?.close();
         await handle.close();
       },

@@ -4,6 +4,7 @@ import { purgeExpiredCheckoutSessions } from './purge-expired-checkout-sessions.
 import { purgeFinishedJobs } from './purge-finished-jobs.job.ts';
 import { purgeIdempotencyKeys } from './purge-idempotency-keys.job.ts';
 import { purgeRateLimitWindows } from './purge-rate-limit-windows.job.ts';
+import { purgeRoutingStats } from './purge-routing-stats.job.ts';
 import { purgeSecurityCodes } from './purge-security-codes.job.ts';
 import { runAccountUpdater } from './run-account-updater.job.ts';
 import { reconcileAttempts } from './reconcile-attempts.job.ts';
@@ -36,6 +37,7 @@ export const JOBS: JobDefinition[] = [
   purgeIdempotencyKeys,
   purgeFinishedJobs,
   purgeRateLimitWindows,
+  purgeRoutingStats,
   purgeSecurityCodes,
   purgeExpiredCheckoutSessions,
   runAccountUpdater,
@@ -72,6 +74,8 @@ export const RECURRING: RecurringJob[] = [
   { job: purgeIdempotencyKeys, everyMs: HOUR },
   { job: purgeFinishedJobs, everyMs: 24 * HOUR },
   { job: purgeRateLimitWindows, everyMs: HOUR },
+  // Success-rate buckets are read for 24 h at most: an hourly purge keeps an hour more.
+  { job: purgeRoutingStats, everyMs: HOUR },
   // Security codes expire within the hour; the purge runs often so none lingers long past it.
   { job: purgeSecurityCodes, everyMs: 5 * 60 * 1000 },
   // Sessions live an hour by default: their card data goes within five minutes of expiry.

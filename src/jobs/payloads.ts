@@ -21,6 +21,7 @@ export const JOB_PAYLOADS = {
   'purge-inbound-webhook-events': Type.Object({}),
   'purge-monitoring-history': Type.Object({}),
   'purge-rate-limit-windows': Type.Object({}),
+  'purge-routing-stats': Type.Object({}),
   'purge-security-codes': Type.Object({}),
   'purge-wallet-token-uses': Type.Object({}),
   'purge-dashboard-sessions': Type.Object({}),

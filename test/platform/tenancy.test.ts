@@ -685,6 +685,8 @@ beforeAll(async () => {
   b = await createMerchantAccount(t.deps, { id: `tenant-b-${uuidv7().slice(-8)}` });
   limitedToB = await createTestKeyPair(t.deps, b);
   for (const [param, fixture] of Object.entries(FIXTURES)) ids[param] = await fixture(t, a);
+  // A's authorizations reach routing_stats in the background (a batch a second): written before the snapshot.
+  await t.deps.routingStats.flush();
   before = await rowsOutside(b);
 });
 afterAll(async () => t.close());

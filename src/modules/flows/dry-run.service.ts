@@ -8,6 +8,9 @@ import { explainRules, FLOW_ACTIONS, routeOutcomeOf, serviceOrder, type FlowRule
 import { rulesInOrder } from './flow-rules.repo.ts';
 import type { DryRunFlowBody, DryRunResult } from './flows.schemas.ts';
 import type { FlowFacts } from './rule-conditions.ts';
+import type { SuccessRateExplanation } from '../routing-stats/chooser.ts';
+import { dimensionKeys } from '../routing-stats/dimensions.ts';
+import { successRateRanker } from '../routing-stats/success-rate-route.ts';
 
 type Decision = DryRunResult['decisions'][number];
 type Step = NonNullable<Decision['payment_services']>[number];
@@ -33,16 +36,38 @@ function factsOf(body: DryRunFlowBody): FlowFacts {
   };
 }
 
-/** The services in the order a transaction would try them, then those it would not, each with why. */
+/**
+ * The services in the order a transaction would try them, then those it would not, each with why;
+ * with strategy success_rate, each candidate's estimate and the choice's explanation (seeded by
+ * `splitKey`, as a transaction's choice is by its id).
+ */
 async function routeSteps(
   ctx: RequestContext,
   facts: FlowFacts,
   winner: FlowRule | null,
   splitKey: string,
-): Promise<Step[]> {
+  cardType: string | null,
+): Promise<{ steps: Step[]; successRate: SuccessRateExplanation | null }> {
   const rows = await listRoutablePaymentServices(ctx.deps.db, ctx.deps, ctx.merchantAccountId);
   const byId = new Map(rows.map((r) => [r.id, r]));
   const order = winner ? serviceOrder(routeOutcomeOf(winner), splitKey) : rows.map((r) => r.id);
+  const keys = dimensionKeys({
+    scheme: facts.scheme,
+    currency: facts.currency ?? '',
+    country: facts.country,
+    cardType,
+    issuerCountry: facts.issuerCountry,
+  });
+  const rank = winner
+    ? await successRateRanker(
+        ctx.deps.routingStats,
+        ctx.deps.db,
+        ctx.merchantAccountId,
+        routeOutcomeOf(winner),
+        keys,
+        splitKey,
+      )
+    : null;
   const candidates = order.flatMap((id, i) => (byId.has(id) ? [candidateOf(byId.get(id)!, i)] : []));
   const request = {
     method: facts.method === 'network-token' ? 'card' : (facts.method ?? 'card'),
@@ -52,6 +77,9 @@ async function routeSteps(
     knownDefinitions: new Set(ctx.deps.connectors.definitions().map((d) => d.id)),
   };
   const trace = route(candidates, request);
+  const ranked = rank && trace.eligible.length > 0 ? rank(trace.eligible) : null;
+  if (ranked) trace.eligible = ranked.order;
+  const estimateOf = (id: string) => ranked?.explanation.candidates.find((c) => c.payment_service_id === id) ?? null;
   const name = (id: string) => byId.get(id)?.display_name ?? null;
   // Without a rule only the first eligible service is tried: failover needs a rule.
   const tried = winner ? trace.eligible.slice(0, routeOutcomeOf(winner).max_attempts) : trace.eligible.slice(0, 1);
@@ -60,6 +88,7 @@ async function routeSteps(
     display_name: name(id),
     eligible: true,
     skipped_because: null,
+    ...(ranked ? { success_rate: estimateOf(id) } : {}),
   }));
   for (const id of trace.eligible.filter((e) => !tried.includes(e)))
     steps.push({
@@ -67,6 +96,7 @@ async function routeSteps(
       display_name: name(id),
       eligible: true,
       skipped_because: winner ? 'beyond_max_attempts' : 'no_failover_without_a_rule',
+      ...(ranked ? { success_rate: estimateOf(id) } : {}),
     });
   for (const s of trace.skipped)
     steps.push({
@@ -83,7 +113,7 @@ async function routeSteps(
         eligible: false,
         skipped_because: 'inactive_or_deleted',
       });
-  return steps;
+  return { steps, successRate: ranked?.explanation ?? null };
 }
 
 /** `POST /flows/{flow}/dry-run`: every action of the flow for a hypothetical transaction, from the stored rules (disabled ones shown). */
@@ -108,8 +138,12 @@ export async function dryRunFlow(ctx: RequestContext, flow: FlowName, body: DryR
       outcome: (winner?.outcome as Decision['outcome']) ?? null,
       rules: explained,
     };
-    if (action === 'route-transaction')
-      decision.payment_services = await routeSteps(ctx, facts, winner, body.external_identifier ?? 'dry-run');
+    if (action === 'route-transaction') {
+      const cardType = body.payment_method?.card_type ?? null;
+      const routed = await routeSteps(ctx, facts, winner, body.external_identifier ?? 'dry-run', cardType);
+      decision.payment_services = routed.steps;
+      if (routed.successRate) decision.success_rate = routed.successRate;
+    }
     decisions.push(decision);
   }
   return { flow, decisions };

@@ -56,6 +56,13 @@ export const HARD_DECLINES = [
   'authentication_required',
 ] as const;
 
+/** How a `route-transaction` rule chooses its first service (docs/routing.md). */
+export const ROUTE_STRATEGIES = ['static', 'success_rate'] as const;
+export type RouteStrategy = (typeof ROUTE_STRATEGIES)[number];
+
+/** Parameters of the `success_rate` strategy when the rule does not set them. */
+export const SUCCESS_RATE_DEFAULTS = { minSamples: 20, explorationPercent: 10, windowMinutes: 60 } as const;
+
 export interface RouteOutcome {
   payment_service_ids: string[];
   /** Same length as the ids, summing to 100: the first service is drawn by weight. */
@@ -63,6 +70,10 @@ export interface RouteOutcome {
   max_attempts: number;
   time_budget_seconds: number;
   retry_on_declines: string[];
+  strategy: RouteStrategy;
+  min_samples: number;
+  exploration_percent: number;
+  window_minutes: number;
 }
 
 export const routeOutcomeOf = (rule: FlowRule): RouteOutcome => {
@@ -73,6 +84,10 @@ export const routeOutcomeOf = (rule: FlowRule): RouteOutcome => {
     max_attempts: o.max_attempts ?? ROUTE_DEFAULTS.maxAttempts,
     time_budget_seconds: o.time_budget_seconds ?? ROUTE_DEFAULTS.timeBudgetSeconds,
     retry_on_declines: o.retry_on_declines ?? [...ROUTE_DEFAULTS.retryOnDeclines],
+    strategy: o.strategy ?? 'static',
+    min_samples: o.min_samples ?? SUCCESS_RATE_DEFAULTS.minSamples,
+    exploration_percent: o.exploration_percent ?? SUCCESS_RATE_DEFAULTS.explorationPercent,
+    window_minutes: o.window_minutes ?? SUCCESS_RATE_DEFAULTS.windowMinutes,
   };
 };
 
@@ -136,7 +151,10 @@ export function splitBucket(key: string): number {
  * the service drawn for `splitKey` first and the others after it in listed order (fallbacks).
  * The draw depends on the key only, so a retried request keeps its side of the split.
  */
-export function serviceOrder(outcome: RouteOutcome, splitKey: string): string[] {
+export function serviceOrder(
+  outcome: Pick<RouteOutcome, 'payment_service_ids' | 'weights'>,
+  splitKey: string,
+): string[] {
   const ids = outcome.payment_service_ids;
   if (!outcome.weights) return [...ids];
   const bucket = splitBucket(splitKey);

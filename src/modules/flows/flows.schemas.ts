@@ -12,7 +12,10 @@ import {
   StringEnum,
   Uuid,
 } from '../../http/schemas/common.ts';
+import { CARD_TYPES } from '../../lib/cards/schemes.ts';
 import { PAYMENT_SOURCES } from '../transactions/transaction.schema.ts';
+import { MAX_WINDOW_MINUTES } from '../routing-stats/sliding-window.ts';
+import { ROUTE_STRATEGIES, SUCCESS_RATE_DEFAULTS } from './flow-decisions.ts';
 import { ANTI_FRAUD_DECISIONS, CONDITION_FIELDS, CONDITION_OPERATORS, THREE_DS_STATUSES } from './rule-conditions.ts';
 
 export const FLOW_RULE_TYPE = 'flow-rule';
@@ -86,6 +89,33 @@ const outcomeFields = {
       maxItems: 50,
       description:
         'route-transaction: declines (error_code) that fail over to the next service; default do_not_honor, issuer_unavailable, try_again_later, processing_error',
+    }),
+  ),
+  strategy: Type.Optional(
+    StringEnum(ROUTE_STRATEGIES, {
+      description:
+        'route-transaction: how the first service is chosen. `static` (default): the listed order, or the weighted draw; `success_rate`: by recent authorization success rate for transactions like this one (docs/routing.md, "Success-rate routing")',
+    }),
+  ),
+  min_samples: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: 100_000,
+      description: `route-transaction, success_rate: outcomes a dimension key needs before its rate is used (default ${SUCCESS_RATE_DEFAULTS.minSamples}); coarser keys, then a uniform prior, otherwise`,
+    }),
+  ),
+  exploration_percent: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      maximum: 50,
+      description: `route-transaction, success_rate: the share of transactions (percent) whose first service is chosen by Thompson sampling rather than the highest estimated rate (default ${SUCCESS_RATE_DEFAULTS.explorationPercent})`,
+    }),
+  ),
+  window_minutes: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: MAX_WINDOW_MINUTES,
+      description: `route-transaction, success_rate: the sliding window the rates are counted over, in one-minute buckets (default ${SUCCESS_RATE_DEFAULTS.windowMinutes})`,
     }),
   ),
   reason: Type.Optional(
@@ -238,6 +268,11 @@ export const DryRunFlowBody = Type.Object(
             Nullable(Type.String({ pattern: '^\\d{6,8}$', description: "The card's first 6 or 8 digits" })),
           ),
           scheme: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 50 }))),
+          card_type: Type.Optional(
+            Nullable(
+              StringEnum(CARD_TYPES, { description: 'A dimension of success-rate routing (`credit`, `debit`, ...)' }),
+            ),
+          ),
         },
         { additionalProperties: false, title: 'FlowDryRunPaymentMethod' },
       ),
@@ -282,6 +317,50 @@ const RuleExplanationSchema = Type.Object(
   { additionalProperties: false, title: 'FlowRuleEvaluation' },
 );
 
+/** One candidate of success-rate routing, as the dry run and the decision trace show it. */
+export const SuccessRateCandidateSchema = Type.Object(
+  {
+    payment_service_id: Uuid(),
+    dimension_key: Nullable(
+      Type.String({
+        description:
+          'The most specific key with min_samples outcomes whose counts are used (`*`: the service overall); null: none has, the uniform prior Beta(1, 1)',
+      }),
+    ),
+    successes: Type.Integer(),
+    failures: Type.Integer({
+      description: 'Technical failures, timeouts and soft declines; card-caused declines are not counted',
+    }),
+    samples: Type.Integer(),
+    estimated_rate: Type.Number({ description: 'Posterior mean (successes + 1) / (samples + 2)' }),
+    sampled_value: Type.Number({
+      description: "This decision's Thompson sample from Beta(successes + 1, failures + 1)",
+    }),
+  },
+  { additionalProperties: false, title: 'SuccessRateCandidate' },
+);
+
+/** Why success-rate routing chose its first service (`success_rate` of a route-transaction decision). */
+export const SuccessRateDecisionSchema = Type.Object(
+  {
+    seed: Type.String({
+      description:
+        "What the generator was seeded with: the transaction's id (the dry run: external_identifier, else `dry-run`)",
+    }),
+    draw: Type.Number({ description: 'The first uniform draw; below exploration_percent / 100 the decision explores' }),
+    explored: Type.Boolean({
+      description: 'true: the highest sampled value went first (exploration); false: the highest estimated rate',
+    }),
+    min_samples: Type.Integer(),
+    exploration_percent: Type.Integer(),
+    window_minutes: Type.Integer(),
+    chosen: Uuid(),
+    reason: Type.String(),
+    candidates: Type.Array(SuccessRateCandidateSchema, { description: "The eligible services, in the rule's order" }),
+  },
+  { additionalProperties: false, title: 'SuccessRateDecision' },
+);
+
 const RouteStepSchema = Type.Object(
   {
     payment_service_id: Uuid(),
@@ -293,6 +372,8 @@ const RouteStepSchema = Type.Object(
           'Why this service would not be tried: inactive, deleted, method_not_supported, currency_not_supported, ...',
       }),
     ),
+    /** strategy success_rate: its current estimate. */
+    success_rate: Type.Optional(Nullable(SuccessRateCandidateSchema)),
   },
   { additionalProperties: false, title: 'FlowDryRunPaymentService' },
 );
@@ -312,6 +393,8 @@ export const DryRunResultSchema = Type.Object(
               description: 'route-transaction: the services in the order they would be tried (eligible first)',
             }),
           ),
+          /** route-transaction with strategy success_rate: the candidates and why the first won. */
+          success_rate: Type.Optional(SuccessRateDecisionSchema),
         },
         { additionalProperties: false, title: 'FlowDryRunDecision' },
       ),

@@ -37,7 +37,17 @@ export function checkConditions(flow: FlowName, conditions: FlowConditionJson[])
 type Outcome = CreateFlowRuleBody['outcome'];
 
 const FIELDS_OF: Record<FlowActionName, ReadonlyArray<keyof Outcome>> = {
-  'route-transaction': ['payment_service_ids', 'weights', 'max_attempts', 'time_budget_seconds', 'retry_on_declines'],
+  'route-transaction': [
+    'payment_service_ids',
+    'weights',
+    'max_attempts',
+    'time_budget_seconds',
+    'retry_on_declines',
+    'strategy',
+    'min_samples',
+    'exploration_percent',
+    'window_minutes',
+  ],
   'decline-early': ['reason'],
   'skip-3ds': [],
   'select-payment-options': ['payment_options'],
@@ -122,11 +132,34 @@ async function checkRoute(db: Executor, merchantAccountId: string, outcome: Outc
     if (sum !== 100)
       throw fieldRefusal('body', '/outcome/weights', `outcome.weights must sum to 100, they sum to ${sum}`);
   }
+  checkStrategy(outcome);
   const hard = outcome.retry_on_declines?.find((code) => (HARD_DECLINES as readonly string[]).includes(code));
   if (hard)
     throw fieldRefusal(
       'body',
       '/outcome/retry_on_declines',
       `${hard} is a hard decline (the card itself is refused): it is never retried at another payment service`,
+    );
+}
+
+const SUCCESS_RATE_FIELDS = ['min_samples', 'exploration_percent', 'window_minutes'] as const;
+
+/** `success_rate` chooses the first service itself (no weights); its parameters need it. */
+function checkStrategy(outcome: Outcome): void {
+  if (outcome.strategy === 'success_rate') {
+    if (outcome.weights)
+      throw fieldRefusal(
+        'body',
+        '/outcome/weights',
+        'outcome.weights cannot be combined with strategy success_rate: the success rates choose the first service; leave weights out or use strategy static',
+      );
+    return;
+  }
+  const stray = SUCCESS_RATE_FIELDS.find((key) => outcome[key] !== undefined);
+  if (stray)
+    throw fieldRefusal(
+      'body',
+      `/outcome/${stray}`,
+      `outcome.${stray} applies to strategy success_rate only (this rule's strategy is ${outcome.strategy ?? 'static'})`,
     );
 }

@@ -2,7 +2,9 @@ import type { RequestContext } from '../../../context.ts';
 import type { PaymentServiceRow } from '../../../db/schema.ts';
 import type { TransactionActionJson, TransactionRow } from '../../../db/schema-transactions.ts';
 import type { Executor } from '../../../db/transaction.ts';
-import { firstMatch, type FlowRule } from '../../flows/flow-decisions.ts';
+import { firstMatch, routeOutcomeOf, type FlowRule } from '../../flows/flow-decisions.ts';
+import { dimensionKeys } from '../../routing-stats/dimensions.ts';
+import { successRateRanker } from '../../routing-stats/success-rate-route.ts';
 import { listRoutablePaymentServices } from '../../payment-services/payment-services.service.ts';
 import type { CreateTransactionBody } from '../create-transaction.schema.ts';
 import type { Applied } from '../outcomes.ts';
@@ -29,6 +31,8 @@ export interface FlowsApplied {
   /** A skip-3ds rule matched: the sandbox 3DS server is not asked. */
   skip3ds: boolean;
   actions: TransactionActionJson[];
+  /** The success-rate dimension keys of the transaction, most specific first (its outcomes count under each). */
+  routingKeys: readonly string[];
 }
 
 export interface FlowInputs {
@@ -61,6 +65,7 @@ export async function applyFlows(tx: Executor, ctx: RequestContext, input: FlowI
       plan: null,
       skip3ds: false,
       actions: [decided('decline-early', declined, { ...declined.outcome, error_code: 'flow_decline' })],
+      routingKeys: [],
     };
 
   const rows = await listRoutablePaymentServices(tx, ctx.deps, ctx.merchantAccountId);
@@ -82,10 +87,29 @@ export async function applyFlows(tx: Executor, ctx: RequestContext, input: FlowI
     networkToken: networkTokenRoute(instrument, definitions),
   };
   const rule = forced ? null : firstMatch(await rules('route-transaction'), facts);
-  const routed = chooseRoute(rows, rule, request, flow, body.external_identifier ?? input.transactionId, now);
+  const routingKeys = dimensionKeys({
+    scheme: facts.scheme,
+    currency: body.currency,
+    country: facts.country,
+    cardType: (instrument.snapshot.card_type as string | null | undefined) ?? null,
+    issuerCountry: facts.issuerCountry,
+  });
+  const rank = rule
+    ? await successRateRanker(
+        ctx.deps.routingStats,
+        tx,
+        ctx.merchantAccountId,
+        routeOutcomeOf(rule),
+        routingKeys,
+        input.transactionId,
+      )
+    : null;
+  const splitKey = body.external_identifier ?? input.transactionId;
+  const routed = chooseRoute(rows, rule, request, flow, splitKey, now, rank);
   const skip = flow === 'card-transaction' ? firstMatch(await rules('skip-3ds'), facts) : null;
   const actions = [routed.action, ...(skip ? [decided('skip-3ds', skip, {})] : [])];
-  return { flow, declined: null, service: routed.service, plan: routed.plan, skip3ds: skip !== null, actions };
+  const service = routed.service;
+  return { flow, declined: null, service, plan: routed.plan, skip3ds: skip !== null, actions, routingKeys };
 }
 
 /** A wallet token passed on encrypted goes only to services whose connector decrypts that wallet's tokens. */

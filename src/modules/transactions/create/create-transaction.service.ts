@@ -40,6 +40,7 @@ import {
   storeIfAccepted,
 } from './authorization-answer.ts';
 import { nextAttempt } from '../routing/failover.ts';
+import { classifyAuthorization } from '../../routing-stats/outcome-class.ts';
 import { failOver } from './failover-attempt.ts';
 import { guardWalletToken } from './wallet-instrument.ts';
 import { checkUnpinnedEmbed } from './embed-buyer.ts';
@@ -231,7 +232,7 @@ const connectorOf = (ctx: RequestContext, started: Started) =>
 async function authorize(ctx: RequestContext, started: Started) {
   const { row, instrument, prepared } = started;
   const connector = connectorOf(ctx, started);
-  return callConnector(
+  const result = await callConnector(
     () =>
       connector.authorize({
         idempotencyKey: started.attemptId,
@@ -256,6 +257,15 @@ async function authorize(ctx: RequestContext, started: Started) {
       }),
     ctx.log,
   );
+  // Every authorization of POST /transactions passes here, failover attempts included: its answer
+  // feeds the success rates (in memory; written in batches, docs/routing.md).
+  ctx.deps.routingStats.record(
+    ctx.merchantAccountId,
+    started.service!.id,
+    prepared.routingKeys,
+    classifyAuthorization(result),
+  );
+  return result;
 }
 
 type Answer = Awaited<ReturnType<typeof authorize>>;

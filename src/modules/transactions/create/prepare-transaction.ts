@@ -36,6 +36,8 @@ export interface Prepared {
   /** The matched route-transaction rule's failover plan (create-transaction.service.ts `cascade`). */
   plan: FailoverPlan | null;
   flow: TransactionActionJson['flow'] | null;
+  /** The success-rate dimension keys its authorizations count under (empty: not counted). */
+  routingKeys: readonly string[];
 }
 
 /** What made a transaction besides its request: a payment link's hosted page (`paymentLinkId`). */
@@ -286,5 +288,6 @@ export async function prepareTransaction(
     challenge,
     plan: flows?.plan ?? null,
     flow: flows?.flow ?? null,
+    routingKeys: flows?.routingKeys ?? [],
   };
 }

@@ -20,6 +20,17 @@ export interface RouteChoice {
   plan: FailoverPlan | null;
 }
 
+/**
+ * A strategy that orders a rule's eligible services itself (success-rate routing,
+ * modules/routing-stats): the order to try them in, and why, kept in the trace under `strategy`.
+ * Later strategies (least cost, a breaker's skips) plug in here.
+ */
+export type ServiceRanker = (eligible: readonly string[]) => {
+  strategy: string;
+  order: string[];
+  explanation: object;
+};
+
 /** A routable service as routing sees it; `position`: its place in the order being tried. */
 export const candidateOf = (r: PaymentServiceRow, position = r.position): RoutingCandidate => ({
   id: r.id,
@@ -44,6 +55,7 @@ export function chooseRoute(
   flow: TransactionActionJson['flow'],
   splitKey: string,
   now: Date,
+  rank: ServiceRanker | null = null,
 ): RouteChoice {
   if (!rule || request.forcedServiceId) {
     const trace = route(
@@ -74,6 +86,11 @@ export function chooseRoute(
       trace,
     );
   }
+  const ranked = rank ? rank(trace.eligible) : null;
+  if (ranked) {
+    trace.eligible = ranked.order;
+    trace.selected = ranked.order[0]!;
+  }
   const plan: FailoverPlan = {
     ruleId: rule.id,
     order: trace.eligible,
@@ -86,6 +103,7 @@ export function chooseRoute(
     ...(outcome.weights ? { weights: outcome.weights } : {}),
     max_attempts: outcome.max_attempts,
     time_budget_seconds: outcome.time_budget_seconds,
+    ...(ranked ? { strategy: ranked.strategy, [ranked.strategy]: ranked.explanation } : {}),
   };
   return {
     service: byId.get(trace.selected)!,

@@ -20,6 +20,9 @@ import {
   type CallResult,
 } from '../connector-call.ts';
 import { recordLateAnswer } from '../void/late-void.service.ts';
+import { detectSchemes } from '../../../lib/card-schemes.ts';
+import { dimensionKeys } from '../../routing-stats/dimensions.ts';
+import { classifyAuthorization } from '../../routing-stats/outcome-class.ts';
 import { nextCheckAt, type Applied } from '../outcomes.ts';
 import { scheduleSettlement } from '../settlements/settlements.service.ts';
 import {
@@ -244,7 +247,22 @@ export async function completeChallenge(ctx: RequestContext, challengeId: string
     return ready;
   }
   const result = await authorize(ctx, ready);
+  countForSuccessRate(ctx, ready.row, result);
   const row = await record(ctx, ready, result);
   await reverseRedeemed(ctx, row);
   return row;
+}
+
+/** The challenge's authorization counts for its service's success rate like any other (docs/routing.md). */
+function countForSuccessRate(ctx: RequestContext, row: TransactionRow, result: CallResult<AuthorizeOutcome>): void {
+  if (!row.payment_service_id) return;
+  const pm = (row.payment_method ?? {}) as { scheme?: string | null; card_type?: string | null; bin?: string | null };
+  const keys = dimensionKeys({
+    scheme: pm.scheme ?? null,
+    currency: row.currency,
+    country: row.country,
+    cardType: pm.card_type ?? null,
+    issuerCountry: pm.bin ? detectSchemes(pm.bin).country : null,
+  });
+  ctx.deps.routingStats.record(ctx.merchantAccountId, row.payment_service_id, keys, classifyAuthorization(result));
 }

@@ -1,0 +1,47 @@
+import type { AuthorizeOutcome } from '../../connectors/connector.ts';
+import type { CallFailure, CallSuccess } from '../../connectors/call.ts';
+import { HARD_DECLINES } from '../flows/flow-decisions.ts';
+
+/**
+ * How one authorization answer counts for its payment service's success rate
+ * (docs/routing.md, "Success-rate routing"): `success`, `failure`, or null (not counted).
+ *
+ * A decline caused by the card or the buyer would be the same at any service, so it says nothing
+ * about the service and is not counted: hard declines, insufficient funds, wrong details, limits,
+ * a card that needs authentication (step-up's business, not the service's), failed 3DS.
+ * Everything else that is not an approval counts against the service: technical failures, a call
+ * refused as invalid, timeouts and unknown outcomes, and soft declines (`do_not_honor`,
+ * `issuer_unavailable`, `try_again_later`, `processing_error`, unknown codes), which another
+ * acquirer often turns into approvals. A pending buyer approval is not an outcome yet.
+ */
+export type OutcomeClass = 'success' | 'failure';
+
+/** Declines the card or the buyer caused: never counted. */
+export const CARD_CAUSED_DECLINES: ReadonlySet<string> = new Set<string>([
+  ...HARD_DECLINES,
+  'insufficient_funds',
+  'lost_or_stolen_card',
+  'incorrect_address',
+  'limit_exceeded',
+  'transaction_not_permitted',
+  'card_not_supported',
+  'invalid_amount',
+  'duplicate_transaction',
+  'three_d_secure_authentication_failed',
+]);
+
+export function classifyAuthorization(result: CallSuccess<AuthorizeOutcome> | CallFailure): OutcomeClass | null {
+  if (!result.ok) return 'failure';
+  switch (result.value.status) {
+    case 'authorized':
+    case 'captured':
+    case 'capture_pending':
+      return 'success';
+    case 'buyer_approval_pending':
+      return null;
+    case 'failed':
+      return 'failure';
+    case 'declined':
+      return CARD_CAUSED_DECLINES.has(result.value.errorCode ?? '') ? null : 'failure';
+  }
+}
