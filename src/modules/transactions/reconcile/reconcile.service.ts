@@ -10,6 +10,7 @@ import { scheduleLateVoid } from '../void/late-void.service.ts';
 import { reverseRedeemed, systemContext } from '../gift-card-tender.ts';
 import { overCaptureLimit } from '../../merchant-accounts/merchant-accounts.service.ts';
 import { scheduleRefundSettlement, scheduleSettlement } from '../settlements/settlements.service.ts';
+import { scheduleSimulatedEvents } from '../simulations/simulated-events.ts';
 import { event, statusEvent } from '../transaction-events.ts';
 import { intentOutcome, nextStatus, TransitionError } from '../transaction-status.ts';
 import type { Transaction } from '../transaction.schema.ts';
@@ -46,7 +47,10 @@ function resolution(
           );
           return { patch: a.patch, status: 'succeeded' };
         }
-        return null;
+        // A failed collection (capture_failed): the direct debit's mandate stands (decision 0125).
+        if (answer.status !== 'failed') return null;
+        const f = applyCapture(row, { status: 'failed', ...codes }, { amount: row.capture_reserved, final: true }, now);
+        return { patch: f.patch, status: 'succeeded' };
       }
       // `buyer_approval_pending` is not in the map: the attempt stays open.
       const map = {
@@ -279,6 +283,9 @@ export async function settleAttempt(
   await repo.insertEvents(tx, change ? [...events, change] : events);
   // Every capture settles on its own, final or not (decision 0054).
   if (updated.captured_amount > row.captured_amount) await scheduleSettlement(tx, deps, updated, attemptId);
+  // A sandbox simulator's collection now pending: what its provider reports later (direct debit).
+  if (attempt.operation === 'authorize' && updated.status !== row.status)
+    await scheduleSimulatedEvents(tx, deps, updated);
   return { final: true, row: updated };
 }
 
