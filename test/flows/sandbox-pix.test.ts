@@ -117,8 +117,11 @@ describe('errors', () => {
     expect(expired).toMatchObject({ status: 'authorization_declined', raw_response_code: 'EXPIRED' });
   });
 
-  it('2005: refused at once, as dLocal refuses; without a CPF nothing is made (request_not_sent)', async () => {
-    expect(await create(2005)).toMatchObject({ status: 'authorization_declined', error_code: 'do_not_honor' });
+  it('2005: rejected by the simulated provider once the bank answers; without a CPF nothing is made', async () => {
+    const rejected = await create(2005);
+    expect(rejected).toMatchObject({ status: 'buyer_approval_pending' });
+    const done = await transactionWhen(t, merchant, rejected.id, (x) => x.status !== 'buyer_approval_pending');
+    expect(done).toMatchObject({ status: 'authorization_declined', raw_response_code: '05' });
     expect(
       await create(1000, { buyer: { billing_details: { first_name: 'Ana', email_address: 'a@example.com' } } }),
     ).toMatchObject({

@@ -67,12 +67,12 @@ export async function transactionWhen(
   t: TestApp,
   merchant: SandboxMerchant,
   id: string,
-  done: (txn: Record<string, unknown>) => boolean,
+  done: (txn: Record<string, unknown>) => boolean | Promise<boolean>,
 ): Promise<Record<string, unknown>> {
   let txn: Record<string, unknown> = {};
   await drainUntil(t.deps, async () => {
     txn = (await merchant.call('GET', `/transactions/${id}`)).json();
-    return done(txn);
+    return await done(txn);
   });
   return txn;
 }

@@ -1,5 +1,6 @@
 import type { SimulatedEvent, SimulationRequest } from '../connector-simulations.ts';
 import type { InboundWebhookActionKind } from '../connector-webhooks.ts';
+import { AMOUNT_SCENARIOS } from './mock-card.scenarios.ts';
 
 /**
  * The later outcomes of the sandbox's asynchronous methods (direct debit: `mock-gocardless`,
@@ -72,6 +73,10 @@ export function collectionEvents(request: SimulationRequest, prefix: string): Si
 /** A PIX code: paid by the buyer one delay later, or expired then. */
 export function pixEvents(request: SimulationRequest, prefix: string): SimulatedEvent[] {
   if (request.status !== 'buyer_approval_pending') return [];
+  // The card table's declines: dLocal rejects the payment when the buyer's bank answers.
+  const forced = AMOUNT_SCENARIOS.get(request.payment.authorizedAmount)?.scenario;
+  if (forced?.kind === 'decline')
+    return [simulated(request, prefix, 1, 'authorization_failed', [forced.rawCode, forced.rawDescription])];
   return request.payment.authorizedAmount === ASYNC_AMOUNTS.pixExpires
     ? [simulated(request, prefix, 1, 'authorization_failed', ['EXPIRED', 'The PIX code expired unpaid'])]
     : [simulated(request, prefix, 1, 'capture_succeeded', ['PAID', 'The buyer paid the PIX code'])];

@@ -77,7 +77,8 @@ export const MOCK_REDIRECT_DEFINITION: ConnectorDefinition = {
   },
 };
 
-const providerId = (prefix: string, key: string) =>
+/** The simulated provider's id of what a call with this idempotency key made (prefix: the connector's). */
+export const providerId = (prefix: string, key: string) =>
   `${prefix}_${createHash('sha256').update(key).digest('hex').slice(0, 24)}`;
 const blank = { errorCode: null, rawResponseCode: null, rawResponseDescription: null };
 
@@ -204,16 +205,6 @@ export class MockRedirectConnector implements PaymentConnector {
  * page standing in for the buyer's bank app, where the code can be paid at once.
  */
 function pixOutcome(request: AuthorizeRequest, outcome: AuthorizeOutcome, id: string): AuthorizeOutcome {
-  const forced = AMOUNT_SCENARIOS.get(request.amount)?.scenario;
-  if (forced?.kind === 'decline')
-    return {
-      ...outcome,
-      status: 'declined',
-      approvalUrl: null,
-      errorCode: forced.errorCode,
-      rawResponseCode: forced.rawCode,
-      rawResponseDescription: forced.rawDescription,
-    };
   const problem =
     request.currency !== 'BRL'
       ? 'PIX takes BRL payments in Brazil (BR) only'

@@ -65,7 +65,7 @@ function authorizationStatus(flow: MockRedirectFlow, request: SyncRequest, id: s
       status: 'declined',
       providerTransactionId: id,
     };
-  const decline = flow === 'pix' ? null : forcedDecline(flow, amount);
+  const decline = forcedDecline(flow, amount);
   if (decline) return { ...decline, status: 'declined', providerTransactionId: id };
   return { ...blank, status: approvedStatus(flow, request.intent), providerTransactionId: id };
 }
