@@ -1,5 +1,4 @@
 import type { InboundWebhookEvent } from './connector-webhooks.ts';
-import type { PaymentHint } from './connector.ts';
 
 /**
  * The asynchronous outcomes of the sandbox's simulated providers (direct debit collections, PIX
@@ -21,7 +20,8 @@ export interface SimulationRequest {
   /** The amount waiting (the collection's, or the payment's). */
   amount: number;
   currency: string;
-  payment: PaymentHint;
+  /** The payment's facts, as a status query carries them (connector.ts `PaymentHint`, repeated here: that file imports this one). */
+  payment: { method: string; bin: string | null; last4: string | null; authorizedAmount: number };
 }
 
 /** One event the simulated provider sends, `after` sandbox delays (`SANDBOX_ASYNC_DELAY_SECONDS`) from now. */
