@@ -14,9 +14,10 @@ import { uuidv7 } from '../../src/lib/ids.ts';
 
 /**
  * The connector contract test: the same scenarios against every connector, simulated or real
- * (docs/connectors.md). A runner file per connector gives a harness (its fake provider, test
- * cards, how to make a call go unanswered, how the provider signs a webhook) and calls
- * `runConnectorContract`. A new connector must pass it.
+ * (docs/connectors.md; each scenario with the harness field that enables it: the checklist of
+ * docs/adding-a-connector.md, hour 7). A runner file per connector gives a harness (its fake
+ * provider, test cards, how to make a call go unanswered, how the provider signs a webhook) and
+ * calls `runConnectorContract`. A new connector must pass it.
  */
 
 /** One payment of a scenario: a card number and an amount (a redirect harness ignores the number). */

@@ -10,6 +10,7 @@ import { createTransaction } from '../transactions/create/create-transaction.ser
 import type { Transaction } from '../transactions/transaction.schema.ts';
 import { changeStatus, refreshLink, reopenUnpaid, requestAudit, settleLocked } from './payment-link-lifecycle.ts';
 import { isWalletMethod, requireOfferedWallet, type WalletMethod } from './link-wallets.ts';
+import { requireOfferedRedirect } from './link-redirects.ts';
 import { paymentOutcome, payRefusal } from './payment-link-status.ts';
 import { linkNotPayable } from './payment-links.errors.ts';
 import * as repo from './payment-links.repo.ts';
@@ -137,6 +138,7 @@ async function checkPayment(ctx: RequestContext, link: PaymentLinkRow, payment: 
     throw fieldRefusal('body', '/token', 'token and card_suffix go with method applepay or googlepay only');
   if (isWalletMethod(payment.method))
     await requireOfferedWallet(ctx, link, payment.method, { location: 'body', pointer: '/method' });
+  else if (payment.method) await requireOfferedRedirect(ctx, link, payment.method);
   if (payment.checkout_session_id) await checkSessionCard(ctx, link, payment.checkout_session_id);
 }
 

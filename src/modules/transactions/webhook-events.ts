@@ -79,7 +79,11 @@ export async function emitStatusChange(
   before: TransactionRow,
   after: TransactionRow,
 ): Promise<void> {
-  if (before.status !== after.status) await emitTransaction(tx, deps, after, 'transaction.updated');
+  if (before.status === after.status) return;
+  // Money captured by the change itself (a PIX paid, a direct debit confirmed, an iDEAL approved at
+  // the bank, a sale authorized late): the most specific kind, as a capture call's (docs/webhooks.md).
+  const kind = after.captured_amount > before.captured_amount ? 'transaction.captured' : 'transaction.updated';
+  await emitTransaction(tx, deps, after, kind);
 }
 
 export async function emitRefund(

@@ -7,7 +7,7 @@ import { refreshLink, requestAudit } from '../payment-link-lifecycle.ts';
 import { paymentOutcome } from '../payment-link-status.ts';
 import { declineMessage, pageLocale, translator } from './i18n.ts';
 import type { PageView, RedirectChoice, StoredCardChoice } from './page-render.ts';
-import { REDIRECT_METHODS } from '../../transactions/create-transaction.schema.ts';
+import { pageRedirectOptions } from '../link-redirects.ts';
 import { linkOptions, pageWallets } from '../link-wallets.ts';
 import type { WalletButton } from './page-wallets-render.ts';
 import { applePayRequest } from './wallet-requests.ts';
@@ -36,12 +36,6 @@ async function storedCards(ctx: RequestContext, link: PaymentLinkRow): Promise<S
 }
 
 /**
- * Redirect methods the page cannot offer: PIX is paid with a code the page would have to show,
- * for a buyer whose CPF it does not collect (decision 0125); a link's buyer pays it through the API.
- */
-const NOT_ON_THE_PAGE: ReadonlySet<string> = new Set(['pix']);
-
-/**
  * What the link's payment options offer besides the card form: the redirect methods (options of
  * mode `redirect`) and the wallets this environment can run (link-wallets.ts).
  */
@@ -50,14 +44,7 @@ async function otherChoices(
   link: PaymentLinkRow,
 ): Promise<{ redirectMethods: RedirectChoice[]; wallets: WalletButton[] }> {
   const options = await linkOptions(ctx, link);
-  const redirectMethods = options
-    .filter(
-      (o) =>
-        o.mode === 'redirect' &&
-        (REDIRECT_METHODS as readonly string[]).includes(o.method) &&
-        !NOT_ON_THE_PAGE.has(o.method),
-    )
-    .map((o) => ({ method: o.method, label: o.label ?? o.method }));
+  const redirectMethods = pageRedirectOptions(options).map((o) => ({ method: o.method, label: o.label ?? o.method }));
   const wallets = (await pageWallets(ctx, link, options)).map((w) => ({
     method: w.method,
     label: w.label,

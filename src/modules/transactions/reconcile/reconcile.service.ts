@@ -250,7 +250,9 @@ export async function settleAttempt(
   const recorded = await repo.updateAttempt(tx, merchantAccountId, attemptId, {
     status: resolved.status,
     checks: attempt.checks + 1,
-    next_check_at: null,
+    // Still open at the provider (a direct debit collecting for days, a refund processing): asked
+    // again on the reconciliation schedule, so a provider webhook that never comes loses nothing.
+    next_check_at: resolved.status === 'pending' ? nextCheckAt(attempt.checks + 1, now) : null,
     provider_reference: attempt.provider_reference ?? answer.providerTransactionId,
     ...(lateAuthorization ? { error_code: 'late_outcome' } : {}),
   });

@@ -9,6 +9,9 @@ const OUTCOMES = {
   approve: { charged: true },
   captured: { charged: true },
   approval_pending: { charged: true },
+  // A provider answered a failure or a decline but handed out its page or code anyway.
+  failed_with_approval_url: { charged: true },
+  declined_with_approval_url: { charged: true },
   soft_decline: { charged: false },
   insufficient_funds: { charged: false },
   hard_decline: { charged: false },
@@ -19,7 +22,11 @@ const OUTCOMES = {
 } as const;
 type Kind = keyof typeof OUTCOMES;
 
-const answer = (status: AuthorizeOutcome['status'], errorCode: string | null): CallResult<AuthorizeOutcome> => ({
+const answer = (
+  status: AuthorizeOutcome['status'],
+  errorCode: string | null,
+  approvalUrl: string | null = null,
+): CallResult<AuthorizeOutcome> => ({
   ok: true,
   ms: 5,
   value: {
@@ -33,7 +40,7 @@ const answer = (status: AuthorizeOutcome['status'], errorCode: string | null): C
     cvvResponseCode: null,
     schemeTransactionId: null,
     merchantAdviceCode: null,
-    approvalUrl: null,
+    approvalUrl,
     additionalIdentifiers: {},
   },
 });
@@ -46,6 +53,10 @@ function resultOf(kind: Kind): CallResult<AuthorizeOutcome> {
       return answer('captured', null);
     case 'approval_pending':
       return answer('buyer_approval_pending', null);
+    case 'failed_with_approval_url':
+      return answer('failed', 'service_error', 'https://provider.example/approve/1');
+    case 'declined_with_approval_url':
+      return answer('declined', 'do_not_honor', 'https://provider.example/approve/1');
     case 'soft_decline':
       return answer('declined', 'do_not_honor');
     case 'insufficient_funds':
@@ -165,5 +176,11 @@ describe('failover', () => {
         .retry,
     ).toBe(true);
     expect(nextAttempt(plan(), 1, resultOf('approve'), 0)).toEqual({ retry: false, reason: 'answered' });
+    expect(nextAttempt(plan(), 1, resultOf('approval_pending'), 0)).toEqual({ retry: false, reason: 'buyer_reached' });
+  });
+
+  it('never tries another service once an answer reached the buyer, whatever its status', () => {
+    for (const kind of ['failed_with_approval_url', 'declined_with_approval_url'] as const)
+      expect(nextAttempt(plan(), 1, resultOf(kind), 0)).toEqual({ retry: false, reason: 'buyer_reached' });
   });
 });

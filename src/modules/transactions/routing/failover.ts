@@ -25,9 +25,19 @@ export type FailoverVerdict = { retry: true; next: string; reason: string } | { 
 const HARD: ReadonlySet<string> = new Set(HARD_DECLINES);
 
 /**
+ * Whether an answer handed the buyer a way to pay: a pending approval (a provider's page, a PIX
+ * code), or an approval URL whatever the status says. From then on the buyer may pay at this
+ * service, so no other service is tried (a second try could charge twice; docs/routing.md,
+ * "Failover of redirect and asynchronous methods").
+ */
+export const reachedBuyer = (answer: AuthorizeOutcome): boolean =>
+  answer.status === 'buyer_approval_pending' || answer.approvalUrl !== null;
+
+/**
  * Why an answer certainly did not charge the buyer (so another service may be tried), or null when
- * it did or may have: an approval, a pending approval, a timeout or an unexpected error after the
- * request may have been sent, or a decline the rule does not retry.
+ * it did or may have: an approval, a pending approval or any answer that reached the buyer, a
+ * timeout or an unexpected error after the request may have been sent, or a decline the rule does
+ * not retry.
  */
 export function retryableBecause(
   result: CallResult<AuthorizeOutcome>,
@@ -40,6 +50,7 @@ export function retryableBecause(
     return null;
   }
   const answer = result.value;
+  if (reachedBuyer(answer)) return null;
   if (answer.status === 'failed') return `service_failed:${answer.errorCode ?? 'service_error'}`;
   if (answer.status === 'declined') {
     const code = answer.errorCode ?? '';
@@ -66,6 +77,7 @@ export function nextAttempt(
 
 function stopReason(result: CallResult<AuthorizeOutcome>): string {
   if (!result.ok) return 'outcome_unknown';
+  if (reachedBuyer(result.value)) return 'buyer_reached';
   switch (result.value.status) {
     case 'declined':
       return HARD.has(result.value.errorCode ?? '') ? 'hard_decline' : 'decline_not_retried';

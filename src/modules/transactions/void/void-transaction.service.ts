@@ -16,6 +16,7 @@ import {
 import { resultOfAttempt, resumeAttempt } from '../resumed-operation.ts';
 import { applyVoid, nextCheckAt } from '../outcomes.ts';
 import { cancelChallenge } from '../three-ds/three-ds-challenge.service.ts';
+import { withdrawalRefusal } from './cancel-withdrawal.ts';
 import { scheduleReversals } from '../../gift-cards/gift-cards.service.ts';
 import { attemptEvent, statusEvent } from '../transaction-events.ts';
 import { cancelRefusal, intentOutcome, nextStatus, voidRefusal } from '../transaction-status.ts';
@@ -23,6 +24,13 @@ import type { OperationResult, Transaction } from '../transaction.schema.ts';
 import * as repo from '../transactions.repo.ts';
 import { emitStatusChange, emitTransaction } from '../webhook-events.ts';
 import { transactionResource } from '../transaction-view.ts';
+
+/** The capabilities of the transaction's connector; null without a service, or a connector this process lacks. */
+function capabilitiesOf(ctx: RequestContext, row: { payment_service: Record<string, unknown> | null }) {
+  const definition = row.payment_service?.payment_service_definition_id;
+  if (typeof definition !== 'string') return null;
+  return ctx.deps.connectors.find(definition)?.definition.capabilities ?? null;
+}
 
 /** `POST /transactions/{id}/void`: releases an authorization that nothing was captured from. */
 export async function voidTransaction(
@@ -145,7 +153,7 @@ export async function cancelTransaction(ctx: RequestContext, id: string): Promis
   return withRequestTransaction(ctx, async (tx) => {
     const row = await repo.findTransaction(tx, ctx.merchantAccountId, id, { forUpdate: true });
     if (!row) throw notFound('transaction', id);
-    const refusal = cancelRefusal(row);
+    const refusal = cancelRefusal(row) ?? withdrawalRefusal(row, capabilitiesOf(ctx, row));
     if (refusal) throw new AppError('bad_request', refusal);
     const now = new Date();
     const status = nextStatus(row.status, 'authorization_failed');
