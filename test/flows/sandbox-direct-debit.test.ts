@@ -108,11 +108,11 @@ describe.each(METHODS)('$definition', (method) => {
     const refunds = (await merchant.call('GET', `/transactions/${txn.id}/refunds`)).json();
     expect(refunds.items).toEqual([expect.objectContaining({ status: 'succeeded', amount: 400 })]);
     await transactionWhen(t, merchant, txn.id, () => merchant.webhooks().some((w) => w.kind === 'refund.succeeded'));
-    // As the real connector's webhook makes them: created waiting, then updated at each change.
+    // As the real connector's webhook makes them: created waiting, updated, then captured (docs/webhooks.md).
     expect(merchant.webhooks().filter((w) => w.id === txn.id)).toEqual([
       { kind: 'transaction.created', id: txn.id, status: 'buyer_approval_pending' },
       { kind: 'transaction.updated', id: txn.id, status: 'capture_pending' },
-      { kind: 'transaction.updated', id: txn.id, status: 'capture_succeeded' },
+      { kind: 'transaction.captured', id: txn.id, status: 'capture_succeeded' },
     ]);
   });
 

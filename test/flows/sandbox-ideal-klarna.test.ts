@@ -60,7 +60,7 @@ describe('mock-ideal', () => {
     await transactionWhen(t, ideal, txn.id, () => ideal.webhooks().some((w) => w.kind === 'refund.succeeded'));
     expect(ideal.webhooks().filter((w) => w.id === txn.id)).toEqual([
       { kind: 'transaction.created', id: txn.id, status: 'buyer_approval_pending' },
-      { kind: 'transaction.updated', id: txn.id, status: 'capture_succeeded' },
+      { kind: 'transaction.captured', id: txn.id, status: 'capture_succeeded' },
     ]);
   });
 

@@ -84,7 +84,7 @@ describe('happy', () => {
     );
     expect(merchant.webhooks().filter((w) => w.id === txn.id)).toEqual([
       { kind: 'transaction.created', id: txn.id, status: 'buyer_approval_pending' },
-      { kind: 'transaction.updated', id: txn.id, status: 'capture_succeeded' },
+      { kind: 'transaction.captured', id: txn.id, status: 'capture_succeeded' },
     ]);
 
     const refund = await merchant.call('POST', `/transactions/${txn.id}/refunds`, { amount: 300 });
