@@ -63,6 +63,8 @@ export function capabilityProblems(connector: PaymentConnector, options: { sandb
     if (has(connector, method) && !capabilities[flag])
       problems.push(`method ${method} is present but capability ${flag} is not declared`);
   }
+  if (!options.sandbox && connector.simulatedEvents !== undefined)
+    problems.push('method simulatedEvents is present on a connector that is not a sandbox simulator');
   if (options.sandbox && connector.settlements !== undefined)
     problems.push('method settlements is present on a sandbox connector (sandbox settlements are simulated)');
   return problems;

@@ -10,6 +10,7 @@ import type { CallBase, ResponseFacts } from './connector-base.ts';
 import type { ParseInboundWebhook } from './connector-webhooks.ts';
 import type { PayoutOutcome, PayoutRequest, PayoutSyncOutcome, PayoutSyncRequest } from './connector-payouts.ts';
 import type { FetchSettlements } from './connector-settlements.ts';
+import type { SimulateEvents } from './connector-simulations.ts';
 
 /** Static description of a connector: what `GET /payment-service-definitions` publishes. */
 export interface ConnectorDefinition {
@@ -452,6 +453,11 @@ export interface PaymentConnector {
   parseWebhook?: ParseInboundWebhook;
   /** Present on real connectors whose provider reports settlements (`connector-settlements.ts`); never on a sandbox connector. */
   settlements?: FetchSettlements;
+  /**
+   * Built-in simulators only (never a real connector): the events its simulated provider reports
+   * later about a payment now waiting (`connector-simulations.ts`).
+   */
+  simulatedEvents?: SimulateEvents;
 }
 
 /**

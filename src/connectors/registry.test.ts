@@ -27,8 +27,13 @@ describe('happy', () => {
       'dlocal-pix',
       'gocardless-gocardless',
       'mock-card',
+      'mock-gocardless',
+      'mock-ideal',
+      'mock-klarna',
       'mock-paybybank',
       'mock-paypal',
+      'mock-pix',
+      'mock-sepa',
       'paypal-paypal',
       'stripe-card',
     ]);

@@ -4,6 +4,11 @@ import { instrumentConnector, type ConnectorObserver } from './instrument.ts';
 import { MockCardConnector } from './mock/mock-card.connector.ts';
 import { MOCK_PAYPAL_DEFINITION } from './mock/mock-paypal.definition.ts';
 import { MockRedirectConnector } from './mock/mock-redirect.connector.ts';
+import { MOCK_GOCARDLESS_DEFINITION } from './mock/mock-gocardless.definition.ts';
+import { MOCK_IDEAL_DEFINITION } from './mock/mock-ideal.definition.ts';
+import { MOCK_KLARNA_DEFINITION } from './mock/mock-klarna.definition.ts';
+import { MOCK_PIX_DEFINITION } from './mock/mock-pix.definition.ts';
+import { MOCK_SEPA_DEFINITION } from './mock/mock-sepa.definition.ts';
 import { AdyenCardConnector } from './adyen/adyen.connector.ts';
 import { AdyenIdealConnector } from './adyen/adyen-ideal.connector.ts';
 import { BraintreeCardConnector } from './braintree/braintree.connector.ts';
@@ -128,6 +133,11 @@ export function createDefaultRegistry(endpoints: ConnectorEndpoints = {}, ledger
     .register(new MockCardConnector(ledger), { sandbox: true })
     .register(new MockRedirectConnector(), { sandbox: true })
     .register(new MockRedirectConnector(MOCK_PAYPAL_DEFINITION, 'mock_pp'), { sandbox: true })
+    .register(new MockRedirectConnector(MOCK_KLARNA_DEFINITION, 'mock_kl'), { sandbox: true })
+    .register(new MockRedirectConnector(MOCK_IDEAL_DEFINITION, 'mock_ideal', 'captured-at-once'), { sandbox: true })
+    .register(new MockRedirectConnector(MOCK_GOCARDLESS_DEFINITION, 'mock_gc', 'direct-debit'), { sandbox: true })
+    .register(new MockRedirectConnector(MOCK_SEPA_DEFINITION, 'mock_sepa', 'direct-debit'), { sandbox: true })
+    .register(new MockRedirectConnector(MOCK_PIX_DEFINITION, 'mock_pix', 'pix'), { sandbox: true })
     .register(new StripeCardConnector({ baseUrl: endpoints.stripeApiBaseUrl ?? null }))
     .register(new AdyenCardConnector({ baseUrls: endpoints.baseUrls ?? {} }))
     .register(new AdyenIdealConnector({ baseUrls: endpoints.baseUrls ?? {} }))

@@ -10,6 +10,7 @@ import { runAccountUpdater } from './run-account-updater.job.ts';
 import { reconcileAttempts } from './reconcile-attempts.job.ts';
 import { reconcilePayouts } from './reconcile-payouts.job.ts';
 import { settleTransactionJob } from './settle-transaction.job.ts';
+import { deliverSimulatedEventJob } from './deliver-simulated-event.job.ts';
 import { deliverWebhook } from './deliver-webhook.job.ts';
 import { expireThreeDsChallengesJob } from './expire-three-ds-challenges.job.ts';
 import { voidLateAuthorization } from './void-late-authorization.job.ts';
@@ -42,6 +43,7 @@ export const JOBS: JobDefinition[] = [
   purgeExpiredCheckoutSessions,
   runAccountUpdater,
   settleTransactionJob,
+  deliverSimulatedEventJob,
   reconcileAttempts,
   reconcilePayouts,
   deliverWebhook,

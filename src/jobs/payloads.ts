@@ -41,6 +41,17 @@ export const JOB_PAYLOADS = {
     refund_id: Type.Optional(Id),
     capture_id: Type.Optional(Id),
   }),
+  /**
+   * One event a sandbox simulator's provider reports later about a payment (`index` of the events
+   * of that step: the transaction waiting in `status`, for the capture `capture_id` or the payment itself).
+   */
+  'deliver-simulated-event': Type.Object({
+    merchant_account_id: MerchantAccountId,
+    transaction_id: Id,
+    status: Type.Union([Type.Literal('buyer_approval_pending'), Type.Literal('capture_pending')]),
+    capture_id: Type.Optional(Id),
+    index: Type.Integer({ minimum: 0, maximum: 15 }),
+  }),
   'vacuum-embedded-database': Type.Object({}),
   /**
    * One settlement ingestion run of a payment service (docs/settlements.md): `since` starts the

@@ -103,6 +103,27 @@ describe('sandbox connectors', () => {
     );
   });
 
+  it.each([
+    ['mock-ideal', 'ideal', 'EUR', 'NL', 'use one of: adyen-ideal'],
+    ['mock-gocardless', 'gocardless', 'GBP', 'GB', 'use one of: gocardless-gocardless'],
+    ['mock-pix', 'pix', 'BRL', 'BR', 'use one of: dlocal-pix'],
+    // Their real connectors (adyen-sepa, adyen-klarna) come with another change: either wording is right.
+    ['mock-sepa', 'sepa', 'EUR', 'DE', null],
+    ['mock-klarna', 'klarna', 'EUR', 'DE', null],
+  ])('refuses %s, naming the real connectors of %s', async (id, _method, currency, country, instead) => {
+    const res = await post('/payment-services', {
+      display_name: id,
+      payment_service_definition_id: id,
+      fields: [{ key: 'merchant_id', value: 'm' }],
+      accepted_currencies: [currency],
+      accepted_countries: [country],
+    });
+    expect(res.statusCode).toBe(400);
+    const message = res.json().message as string;
+    expect(message.startsWith(`${id} is a sandbox connector and is not available in production; `)).toBe(true);
+    if (instead) expect(message.endsWith(instead)).toBe(true);
+  });
+
   it('refuses mock-paybybank, saying no production connector processes its method', async () => {
     const res = await post('/payment-services', {
       display_name: 'Bank',

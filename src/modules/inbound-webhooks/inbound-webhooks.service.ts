@@ -1,4 +1,8 @@
-import type { InboundWebhookAction, InboundWebhookRequest } from '../../connectors/connector-webhooks.ts';
+import type {
+  InboundWebhookAction,
+  InboundWebhookEvent,
+  InboundWebhookRequest,
+} from '../../connectors/connector-webhooks.ts';
 import type { Deps } from '../../context.ts';
 import { withTransaction, type Tx } from '../../db/transaction.ts';
 import { AppError, notFound, unauthorized } from '../../errors/app-error.ts';
@@ -68,6 +72,23 @@ export async function receiveProviderWebhook(
       );
     return toInboundWebhookReceipt(received);
   });
+}
+
+/**
+ * An event a sandbox simulator's provider reports (the `deliver-simulated-event` job): recorded once
+ * by its id and applied exactly as a verified webhook of a real provider is (there is no request to
+ * verify: the server made it up itself, deterministically).
+ */
+export async function receiveSimulatedEvent(
+  deps: Deps,
+  log: Log,
+  scope: { merchantAccountId: string; paymentServiceId: string },
+  event: InboundWebhookEvent,
+  overCapture: boolean,
+): Promise<ReceivedInboundEvent> {
+  return withTransaction(deps.db, (tx) =>
+    receiveEvent(tx, deps, log, { ...scope, eventId: event.eventId }, event.actions, overCapture),
+  );
 }
 
 /** Records one event of the request once, by its id, and applies its actions; a replay answers what its first delivery did. */

@@ -6,14 +6,15 @@ import { chooseSandboxPazeCard, getSandboxPazeCheckout } from './routes/sandbox-
 /**
  * The simulated provider's approval pages for redirect payments and the simulated issuer's 3DS
  * challenge pages for card payments, and the simulated Paze's checkout page (sandbox only). Registered in its own plugin scope so that the
- * HTML forms' `application/x-www-form-urlencoded` posts (which carry nothing) are accepted here and
+ * HTML forms' `application/x-www-form-urlencoded` posts are accepted here and
  * nowhere else.
  */
 export async function sandboxApprovals(app: FastifyInstance): Promise<void> {
   app.addContentTypeParser(
     'application/x-www-form-urlencoded',
     { parseAs: 'string', bodyLimit: 1024 },
-    (_request, _body, done) => done(null, {}),
+    // Only the SEPA mandate's form carries a field (`iban`); the other forms carry nothing.
+    (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(String(body)))),
   );
   for (const route of [
     getSandboxApproval,

@@ -218,6 +218,7 @@ export const REDIRECT_METHODS = [
   'pix',
   'gocardless',
   'ideal',
+  'klarna',
 ] as const;
 
 const redirectForm = (method: (typeof REDIRECT_METHODS)[number]) =>

@@ -17,6 +17,13 @@ export const paymentSettings = defineGroup('Payments', {
     description:
       'Sandbox: seconds after each capture (or refund) before the settlement job records its settlement (0 to 604800)',
   }),
+  sandboxAsyncDelaySeconds: integerSetting('SANDBOX_ASYNC_DELAY_SECONDS', {
+    default: 10,
+    min: 0,
+    max: 24 * 3600,
+    description:
+      'Sandbox: seconds after which the simulated providers of the asynchronous methods report what their real ones report later (0 to 86400): a `mock-gocardless` or `mock-sepa` collection confirmed or failed (days at the real provider), a `mock-pix` code paid or expired; a chargeback follows after twice this (docs/sandbox.md, "Asynchronous methods")',
+  }),
   buyerApprovalTimeoutSeconds: integerSetting('BUYER_APPROVAL_TIMEOUT_SECONDS', {
     default: 3600,
     min: 60,

@@ -10,6 +10,8 @@ const Params = Type.Object({
   merchant_account_id: Type.String({ minLength: 1, maxLength: 255 }),
   attempt_id: Type.String({ format: 'uuid' }),
 });
+/** The approval form: the SEPA mandate's IBAN, when the method is `sepa`. */
+const ApprovalForm = Type.Object({ iban: Type.Optional(Type.String({ maxLength: 64 })) });
 export const Html = Type.Unsafe<string>({
   description: 'An HTML page',
   content: { 'text/html': { schema: { type: 'string' } } },
@@ -89,12 +91,15 @@ const decide = (approved: boolean) =>
       'Records the choice, brings the transaction up to date at once and sends the buyer back to the redirect_url of the payment method.',
     status: 200,
     params: Params,
+    body: ApprovalForm,
     bodyOptional: true,
     response: Html,
-    handler: async ({ ctx, params, reply, request }) => {
+    handler: async ({ ctx, params, body, reply, request }) => {
       sandboxOnly(ctx.deps.config.environment);
       const page = await failedLookups(ctx.deps).guard(request.ip, () =>
-        recordBuyerApproval(ctx.deps, params.merchant_account_id, params.attempt_id, approved),
+        recordBuyerApproval(ctx.deps, params.merchant_account_id, params.attempt_id, approved, {
+          iban: body?.iban,
+        }),
       );
       html(reply);
       sendBack(reply, page.redirectUrl, page.transactionId, page.status);

@@ -84,4 +84,48 @@ describe('happy', () => {
     expect(page.body).toContain('<button type="submit">Approve</button>');
     expect(page.body).toContain('<button type="submit" class="alt">Decline</button>');
   });
+
+  it.each([
+    ['mock-sepa', 'sepa', 'EUR', 'DE', '<button type="submit">Approve the mandate</button>', 'name="iban"'],
+    ['mock-pix', 'pix', 'BRL', 'BR', '<button type="submit">Pay with the sandbox bank app</button>', '<code>000201'],
+  ])('the %s page', async (definition, method, currency, country, button, field) => {
+    const m = (await merchantWithMockCard(t)).merchantAccountId;
+    const service = await t.request({
+      method: 'POST',
+      url: '/payment-services',
+      merchantAccountId: m,
+      payload: {
+        display_name: definition,
+        payment_service_definition_id: definition,
+        fields: [{ key: 'merchant_id', value: 'm' }],
+        accepted_currencies: [currency],
+        accepted_countries: [country],
+      },
+    });
+    expect(service.statusCode, service.body).toBe(201);
+    const txn = (
+      await t.request({
+        method: 'POST',
+        url: '/transactions',
+        merchantAccountId: m,
+        payload: {
+          amount: 2500,
+          currency,
+          intent: 'capture',
+          payment_method: { method, country, currency, redirect_url: 'https://shop.example/r' },
+          buyer: {
+            billing_details: {
+              first_name: 'Ana',
+              email_address: 'ana@example.com',
+              tax_id: { value: '530.333.155-50', kind: 'br.cpf' },
+            },
+          },
+        },
+      })
+    ).json();
+    const page = await t.app.inject({ method: 'GET', url: pathOf(txn.payment_method.approval_url) });
+    expectPhoneReady(page);
+    expect(page.body).toContain(button);
+    expect(page.body).toContain(field);
+  });
 });

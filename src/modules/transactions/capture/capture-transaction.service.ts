@@ -19,6 +19,7 @@ import { mispredicted, predictRow } from '../predicted-row.ts';
 import { recordGuarded, writeGuarded } from '../guarded-answer.ts';
 import { applyCapture, nextCheckAt, type Applied } from '../outcomes.ts';
 import { scheduleSettlement, settlementQueries } from '../settlements/settlements.service.ts';
+import { scheduleSimulatedEvents, simulatedEventQueries } from '../simulations/simulated-events.ts';
 import { attemptEvent, statusEvent } from '../transaction-events.ts';
 import { captureRefusal } from '../transaction-status.ts';
 import type { OperationResult, Transaction } from '../transaction.schema.ts';
@@ -272,6 +273,8 @@ async function recordIn(
   await recordAudit(tx, ctx, 'captured', audited(updated, attempt));
   // Every capture settles on its own, final or not (decision 0054).
   if (applied?.attemptStatus === 'succeeded') await scheduleSettlement(tx, ctx.deps, updated, attempt.id);
+  // A sandbox simulator's collection now pending (direct debit): what its provider reports later.
+  if (applied?.attemptStatus === 'pending') await scheduleSimulatedEvents(tx, ctx.deps, updated, attempt);
   return respond(await transactionResource(tx, ctx, updated), result, applied, preferTransaction);
 }
 
@@ -323,12 +326,14 @@ async function recordQuickly(
     await captureEventWrites(db, ctx.deps, { ...attempt, ...attemptChange, updated_at: now }, expected),
   ];
   const settles = applied.attemptStatus === 'succeeded';
+  const simulated = applied.attemptStatus === 'pending' ? simulatedEventQueries(db, ctx.deps, expected, attempt) : [];
   const writes = [
     repo.updateAttemptQuery(db, ctx.merchantAccountId, attempt.id, attemptChange, now),
     repo.insertEventsQuery(db, history(row, expected, attempt, result, applied, now)),
     auditQuery(db, ctx, 'captured', audited(expected, attempt)),
     ...outboxes.flat(),
     ...(settles ? settlementQueries(db, ctx.deps, expected, attempt.id) : []),
+    ...simulated,
   ];
   const { patch, add } = relativeAmounts(row, applied.patch);
   const update = repo.updateTransactionIfUnchangedQuery(db, ctx.merchantAccountId, row.id, {
@@ -342,7 +347,7 @@ async function recordQuickly(
   const recorded = await recordGuarded(ctx, update, writes, render, { column: 'id', value: row.id }, expected);
   if (!recorded) return null;
   // More than the events themselves: webhook deliveries or the settlement were queued.
-  if (settles || outboxes.some((writes) => writes.length > 1)) ctx.deps.queue.pokeSoon();
+  if (settles || simulated.length > 0 || outboxes.some((writes) => writes.length > 1)) ctx.deps.queue.pokeSoon();
   // Every column, not only those the update set: the events were rendered from the reserved row.
   const wrong = mispredicted({ ...predicted, set: Object.keys(expected) }, recorded.row);
   if (wrong.length > 0)

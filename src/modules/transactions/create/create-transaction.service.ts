@@ -29,6 +29,7 @@ import * as repo from '../transactions.repo.ts';
 import { emitTransaction, transactionEventWrites } from '../webhook-events.ts';
 import { transactionResource } from '../transaction-view.ts';
 import { scheduleSettlement, settlementQueries } from '../settlements/settlements.service.ts';
+import { scheduleSimulatedEvents, simulatedEventQueries } from '../simulations/simulated-events.ts';
 import { mispredicted, predictRow } from '../predicted-row.ts';
 import { recordGuarded } from '../guarded-answer.ts';
 import { pendChallenge } from '../three-ds/three-ds-challenge.service.ts';
@@ -338,12 +339,15 @@ async function finishQuickly(ctx: RequestContext, started: Started, result: Answ
   const outbox = await transactionEventWrites(db, ctx.deps, expected, 'transaction.created');
   const settles = expected.status === 'capture_succeeded';
   const schemeId = schemeTransactionIdWrite(db, expected, started.instrument?.lacksSchemeTransactionId ?? false, now);
+  // A sandbox simulator's payment now waiting (a PIX code): what its provider reports later.
+  const simulated = simulatedEventQueries(db, ctx.deps, expected);
   const writes = [
     attemptUpdate(db, ctx, started, result, applied, now),
     repo.insertEventsQuery(db, events),
     auditQuery(db, ctx, 'created', auditedTransaction(expected)),
     ...outbox,
     ...(settles ? settlementQueries(db, ctx.deps, expected) : []),
+    ...simulated,
     ...(schemeId ? [schemeId] : []),
   ];
   const update = repo.updateTransactionIfStatusQuery(
@@ -365,7 +369,7 @@ async function finishQuickly(ctx: RequestContext, started: Started, result: Answ
   if (!recorded) return null;
   const { row, value: transaction } = recorded;
   // More than the event itself: webhook deliveries were queued.
-  if (outbox.length > 1 || settles) ctx.deps.queue.pokeSoon();
+  if (outbox.length > 1 || settles || simulated.length > 0) ctx.deps.queue.pokeSoon();
   // The events and the webhook were rendered from the prediction: say so loudly if it was wrong.
   const wrong = mispredicted(predicted, row);
   if (wrong.length > 0)
@@ -431,6 +435,7 @@ async function finish(ctx: RequestContext, started: Started, result: Answer | nu
     await recordAudit(tx, ctx, 'created', auditedTransaction(row));
     await emitTransaction(tx, ctx.deps, row, 'transaction.created');
     if (row.status === 'capture_succeeded') await scheduleSettlement(tx, ctx.deps, row);
+    if (row !== current) await scheduleSimulatedEvents(tx, ctx.deps, row);
     return await transactionResource(tx, ctx, row);
   });
 }

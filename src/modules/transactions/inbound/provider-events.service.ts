@@ -60,8 +60,9 @@ function targetOf(
           ? of(['authorize'], 'captured')
           : null)
       );
+    // A capture, or the collection an authorize-and-capture started (direct debit, decision 0125).
     case 'capture_failed':
-      return of(['capture'], 'failed');
+      return of(['capture'], 'failed') ?? (row.status === 'capture_pending' ? of(['authorize'], 'failed') : null);
     case 'void_succeeded':
       return of(['void', 'cancel'], 'voided');
     case 'refund_succeeded':

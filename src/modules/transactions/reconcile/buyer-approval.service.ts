@@ -1,6 +1,7 @@
 import type { Deps } from '../../../context.ts';
 import { withTransaction } from '../../../db/transaction.ts';
 import { AppError, notFound } from '../../../errors/app-error.ts';
+import { normalizedIban } from '../../../lib/iban.ts';
 import { checkPendingAttempt } from './reconcile.service.ts';
 import * as repo from '../transactions.repo.ts';
 
@@ -13,6 +14,8 @@ export interface ApprovalPage {
   /** Where the buyer goes back to (the payment method's redirect_url). */
   redirectUrl: string | null;
   open: boolean;
+  /** A PIX payment's copy-and-paste code, shown on the page standing in for the buyer's bank app. */
+  pixCode: string | null;
 }
 
 /** What the sandbox approval page shows for one authorization attempt (404 for an unknown one). */
@@ -24,6 +27,7 @@ export async function approvalPage(deps: Deps, merchantAccountId: string, attemp
       : undefined;
   if (!attempt || !row) throw notFound('approval');
   const extra = row.extra as { redirect_url?: string };
+  const identifiers = (row.additional_identifiers ?? {}) as Record<string, string | null>;
   return {
     transactionId: row.id,
     amount: row.amount,
@@ -32,6 +36,7 @@ export async function approvalPage(deps: Deps, merchantAccountId: string, attemp
     status: row.status,
     redirectUrl: extra.redirect_url ?? null,
     open: row.status === 'buyer_approval_pending' && attempt.status === 'pending',
+    pixCode: identifiers.pix_qr_code ?? null,
   };
 }
 
@@ -39,12 +44,15 @@ export async function approvalPage(deps: Deps, merchantAccountId: string, attemp
  * The buyer's choice on the sandbox approval page: recorded on the attempt (the simulated
  * provider's own record), then the transaction is brought up to date at once through the same
  * status query reconciliation uses. A second choice, or one after the approval expired, is 400.
+ * A SEPA mandate is approved with the buyer's IBAN (`details.iban`, checked, not kept: the
+ * simulated bank needs nothing more).
  */
 export async function recordBuyerApproval(
   deps: Deps,
   merchantAccountId: string,
   attemptId: string,
   approved: boolean,
+  details: { iban?: string | undefined } = {},
 ): Promise<ApprovalPage> {
   await withTransaction(deps.db, async (tx) => {
     const attempt = await repo.findAttempt(tx, merchantAccountId, attemptId, { forUpdate: true });
@@ -59,6 +67,8 @@ export async function recordBuyerApproval(
     }
     if (row.approval_expires_at && row.approval_expires_at <= new Date())
       throw new AppError('bad_request', 'The approval of this payment has expired');
+    if (approved && row.method === 'sepa' && normalizedIban(details.iban ?? '') === null)
+      throw new AppError('bad_request', 'Enter a valid IBAN to approve the SEPA Direct Debit mandate');
     await repo.updateAttempt(tx, merchantAccountId, attemptId, {
       approval_decision: approved ? 'approved' : 'declined',
     });

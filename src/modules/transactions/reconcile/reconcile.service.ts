@@ -10,6 +10,8 @@ import { scheduleLateVoid } from '../void/late-void.service.ts';
 import { reverseRedeemed, systemContext } from '../gift-card-tender.ts';
 import { overCaptureLimit } from '../../merchant-accounts/merchant-accounts.service.ts';
 import { scheduleRefundSettlement, scheduleSettlement } from '../settlements/settlements.service.ts';
+import { scheduleSimulatedEvents } from '../simulations/simulated-events.ts';
+import { collectionResolution } from './collection-resolution.ts';
 import { event, statusEvent } from '../transaction-events.ts';
 import { intentOutcome, nextStatus, TransitionError } from '../transaction-status.ts';
 import type { Transaction } from '../transaction.schema.ts';
@@ -20,7 +22,6 @@ import { incrementPatch } from '../increment/increment-outcome.ts';
 import { schemeTransactionIdWrite } from '../create/authorization-answer.ts';
 
 type Log = { warn(obj: object, msg?: string): void; info(obj: object, msg?: string): void };
-const blank = { errorCode: null, rawResponseCode: null, rawResponseDescription: null };
 
 /** Pure: what a status answer means for one open attempt; null: still open. */
 function resolution(
@@ -36,18 +37,8 @@ function resolution(
   };
   switch (attempt.operation) {
     case 'authorize': {
-      if (attempt.status === 'pending' && row.status === 'capture_pending') {
-        if (answer.status === 'captured') {
-          const a = applyCapture(
-            row,
-            { status: 'succeeded', ...blank },
-            { amount: row.capture_reserved, final: true },
-            now,
-          );
-          return { patch: a.patch, status: 'succeeded' };
-        }
-        return null;
-      }
+      if (attempt.status === 'pending' && row.status === 'capture_pending')
+        return collectionResolution(row, answer, now);
       // `buyer_approval_pending` is not in the map: the attempt stays open.
       const map = {
         authorized: 'authorized',
@@ -281,6 +272,8 @@ export async function settleAttempt(
   await repo.insertEvents(tx, change ? [...events, change] : events);
   // Every capture settles on its own, final or not (decision 0054).
   if (updated.captured_amount > row.captured_amount) await scheduleSettlement(tx, deps, updated, attemptId);
+  // A sandbox simulator's payment now waiting (a direct debit collecting): its provider's later report.
+  if (updated.status !== row.status) await scheduleSimulatedEvents(tx, deps, updated);
   return { final: true, row: updated };
 }
 
