@@ -6,6 +6,8 @@ import { MOCK_PAYPAL_DEFINITION } from './mock/mock-paypal.definition.ts';
 import { MockRedirectConnector } from './mock/mock-redirect.connector.ts';
 import { AdyenCardConnector } from './adyen/adyen.connector.ts';
 import { AdyenIdealConnector } from './adyen/adyen-ideal.connector.ts';
+import { AdyenKlarnaConnector } from './adyen/adyen-klarna.connector.ts';
+import { AdyenSepaConnector } from './adyen/adyen-sepa.connector.ts';
 import { BraintreeCardConnector } from './braintree/braintree.connector.ts';
 import { StripeCardConnector } from './stripe/stripe-card.connector.ts';
 import { GoCardlessConnector } from './gocardless/gocardless.connector.ts';
@@ -131,6 +133,8 @@ export function createDefaultRegistry(endpoints: ConnectorEndpoints = {}, ledger
     .register(new StripeCardConnector({ baseUrl: endpoints.stripeApiBaseUrl ?? null }))
     .register(new AdyenCardConnector({ baseUrls: endpoints.baseUrls ?? {} }))
     .register(new AdyenIdealConnector({ baseUrls: endpoints.baseUrls ?? {} }))
+    .register(new AdyenSepaConnector({ baseUrls: endpoints.baseUrls ?? {} }))
+    .register(new AdyenKlarnaConnector({ baseUrls: endpoints.baseUrls ?? {} }))
     .register(new BraintreeCardConnector({ baseUrls: endpoints.baseUrls ?? {} }))
     .register(new PaypalConnector({ baseUrls: endpoints.baseUrls ?? {} }))
     .register(new CheckoutCardConnector({ baseUrls: endpoints.baseUrls ?? {} }))

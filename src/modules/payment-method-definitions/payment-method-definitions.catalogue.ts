@@ -106,6 +106,12 @@ export const PAYMENT_METHOD_CATALOGUE = {
     kind: 'bank_redirect',
     icon: { label: 'iD', color: '#cc0066' },
   },
+  klarna: {
+    displayName: 'Klarna',
+    longDisplayName: 'Klarna (pay later, over time or now, approved on Klarna)',
+    kind: 'redirect',
+    icon: { label: 'K.', color: '#ffb3c7' },
+  },
   paypal: {
     displayName: 'PayPal',
     longDisplayName: 'PayPal account (approved on PayPal)',

@@ -32,6 +32,7 @@ describe('happy', () => {
       'googlepay',
       'googlepay_pan_only',
       'ideal',
+      'klarna',
       'netbanking',
       'network-token',
       'paybybank',
@@ -79,6 +80,8 @@ describe('happy', () => {
       'dlocal-pix',
       'gocardless-gocardless',
       'adyen-ideal',
+      'adyen-sepa',
+      'adyen-klarna',
     ].map((id) => t.deps.connectors.find(id)!.definition.method);
     const recognized = [...forms.filter((m) => m !== 'id' && m !== 'checkout-session'), ...connectors, 'gift-card'];
     expect(recognized.filter((m) => !ids.has(m))).toEqual([]);
