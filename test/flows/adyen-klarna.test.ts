@@ -4,6 +4,7 @@ import { signedNotification, type FakeNotificationItem } from '../fakes/adyen-fa
 import { buildTestApp, type TestApp } from '../helpers/build-test-app.ts';
 import { createMerchantAccount } from '../helpers/factories.ts';
 import { expectNoSecrets } from '../helpers/leak-scan.ts';
+import { createLink, openPage } from '../helpers/payment-links.ts';
 
 /**
  * Klarna through Adyen, through our API against the local Adyen fake: the `adyen-klarna` service,
@@ -189,6 +190,26 @@ describe('Klarna through Adyen', () => {
     const wrong = await pay({ amount: 1200 });
     expect(wrong.status).toBe('authorization_failed');
     expect(fake.bodies('/v71/payments').length).toBe(before);
+  });
+
+  it("pays a payment link with the order's lines on Klarna's page", async () => {
+    const link = await createLink(t, m, { amount: 1000, currency: 'EUR', country: 'DE', cart_items: CART });
+    const { res, path, token } = await openPage(t, link.url);
+    expect(res.body).toMatch(/data-method="klarna"/);
+    const outcome = (
+      await t.app.inject({
+        method: 'POST',
+        url: `${path}/payments`,
+        headers: { 'x-payment-link-token': token },
+        payload: { method: 'klarna' },
+      })
+    ).json();
+    expect(outcome).toMatchObject({
+      outcome: 'pending',
+      transaction_status: 'buyer_approval_pending',
+      next_url: expect.stringContaining(`${fake.url}/3ds/`),
+    });
+    expect(fake.bodies('/v71/payments').at(-1)!.lineItems).toHaveLength(3); // two items and a discount
   });
 
   it('keeps the API key and HMAC key out of every answer, row and log', async () => {
