@@ -182,6 +182,16 @@ describe('SEPA Direct Debit through Adyen', () => {
     });
   });
 
+  it("changes nothing when a buyer brings another payment's session result back to this one", async () => {
+    const paid = await pay();
+    const other = await atAdyen(paid, 'Y');
+    const unpaid = await pay();
+    const attempt = new URL(fake.bodies('/v71/sessions').at(-1)!.returnUrl).pathname;
+    const res = await t.app.inject({ method: 'GET', url: `${attempt}${other.search}` });
+    expect(res.statusCode).toBe(200);
+    expect(await get(unpaid.id)).toMatchObject({ status: 'buyer_approval_pending', captured_amount: 0 });
+  });
+
   it('declines a payment the buyer cancelled on the page, and refuses intent authorize without calling Adyen', async () => {
     const txn = await pay();
     await returnTo(await atAdyen(txn, 'N'));

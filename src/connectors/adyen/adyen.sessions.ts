@@ -108,11 +108,21 @@ export async function syncOfHostedSession(
   request: SyncRequest,
   completedAs: 'captured' | 'authorized',
 ): Promise<SyncOutcome> {
-  const sessionId = request.returnParams?.sessionId ?? request.providerTransactionId;
+  // Only the session this attempt created, or the session of the payment already recorded: a return
+  // naming another session (another payment's result brought to this one) says nothing about this
+  // payment, and without a recorded session or payment the buyer never had our page.
+  const known = request.providerTransactionId;
   const sessionResult = request.returnParams?.sessionResult;
-  if (sessionId && sessionResult) {
+  const sessionId = request.returnParams?.sessionId ?? known;
+  if (known && sessionId && sessionResult) {
     const path = `/sessions/${encodeURIComponent(sessionId)}?sessionResult=${encodeURIComponent(sessionResult)}`;
-    return sessionOutcome(bodyOf<AdyenSession>(await client.get(request.credentials, path)), sessionId, completedAs);
+    const outcome = sessionOutcome(
+      bodyOf<AdyenSession>(await client.get(request.credentials, path)),
+      sessionId,
+      completedAs,
+    );
+    if (sessionId === known || outcome.providerTransactionId === known) return outcome;
+    return { ...blank, status: 'buyer_approval_pending', ...kept(request) };
   }
   if (request.providerTransactionId) return { ...blank, status: 'buyer_approval_pending', ...kept(request) };
   const probe = {
