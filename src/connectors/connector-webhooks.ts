@@ -48,6 +48,12 @@ export interface InboundWebhookAction {
   currency: string | null;
   rawResponseCode: string | null;
   rawResponseDescription: string | null;
+  /**
+   * Our transaction's reference (`AuthorizeRequest.reference`) as the provider signed it, on an
+   * authorization event only: finds a transaction whose provider id is not known yet (a payment
+   * made on the provider's page, an answer lost). Absent: the provider id alone.
+   */
+  transactionReference?: string | null;
 }
 
 /**

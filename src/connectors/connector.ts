@@ -167,6 +167,8 @@ export interface AuthorizeRequest extends CallBase {
    * that needs the payer named (dLocal PIX: name, email and CPF/CNPJ); null or absent: none given.
    */
   buyer?: AuthorizeBuyer | null;
+  /** The transaction's `cart_items`, for a provider that needs the order's lines (Klarna); null or absent: none given. */
+  cartItems?: CartLine[] | null;
   /**
    * Our inbound webhook address of the payment service (`inboundWebhookUrl`), for a provider that
    * takes its notification address with each request (dLocal's `notification_url`).
@@ -226,6 +228,24 @@ export interface PaymentHint {
   bin: string | null;
   last4: string | null;
   authorizedAmount: number;
+  /** The transaction's `cart_items`, for a provider that itemizes its captures and refunds (Klarna); absent or null: none. */
+  cartItems?: CartLine[] | null;
+}
+
+/**
+ * One line of a transaction's `cart_items`, in the transaction's minor units: `unitAmount` is the
+ * price of one item with its tax; `discountAmount` and `taxAmount` are the line's (all its items).
+ */
+export interface CartLine {
+  name: string;
+  quantity: number;
+  unitAmount: number;
+  discountAmount: number | null;
+  taxAmount: number | null;
+  sku: string | null;
+  externalIdentifier: string | null;
+  productUrl: string | null;
+  imageUrl: string | null;
 }
 
 export interface CaptureRequest extends CallBase {

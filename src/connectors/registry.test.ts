@@ -22,6 +22,8 @@ describe('happy', () => {
     expect(registry.definitions().map((d) => d.id)).toEqual([
       'adyen-card',
       'adyen-ideal',
+      'adyen-klarna',
+      'adyen-sepa',
       'braintree-card',
       'checkout-card',
       'dlocal-pix',

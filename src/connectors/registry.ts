@@ -11,6 +11,8 @@ import { MOCK_PIX_DEFINITION } from './mock/mock-pix.definition.ts';
 import { MOCK_SEPA_DEFINITION } from './mock/mock-sepa.definition.ts';
 import { AdyenCardConnector } from './adyen/adyen.connector.ts';
 import { AdyenIdealConnector } from './adyen/adyen-ideal.connector.ts';
+import { AdyenKlarnaConnector } from './adyen/adyen-klarna.connector.ts';
+import { AdyenSepaConnector } from './adyen/adyen-sepa.connector.ts';
 import { BraintreeCardConnector } from './braintree/braintree.connector.ts';
 import { StripeCardConnector } from './stripe/stripe-card.connector.ts';
 import { GoCardlessConnector } from './gocardless/gocardless.connector.ts';
@@ -141,6 +143,8 @@ export function createDefaultRegistry(endpoints: ConnectorEndpoints = {}, ledger
     .register(new StripeCardConnector({ baseUrl: endpoints.stripeApiBaseUrl ?? null }))
     .register(new AdyenCardConnector({ baseUrls: endpoints.baseUrls ?? {} }))
     .register(new AdyenIdealConnector({ baseUrls: endpoints.baseUrls ?? {} }))
+    .register(new AdyenSepaConnector({ baseUrls: endpoints.baseUrls ?? {} }))
+    .register(new AdyenKlarnaConnector({ baseUrls: endpoints.baseUrls ?? {} }))
     .register(new BraintreeCardConnector({ baseUrls: endpoints.baseUrls ?? {} }))
     .register(new PaypalConnector({ baseUrls: endpoints.baseUrls ?? {} }))
     .register(new CheckoutCardConnector({ baseUrls: endpoints.baseUrls ?? {} }))

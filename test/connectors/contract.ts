@@ -4,6 +4,7 @@ import {
   ConnectorError,
   type AuthorizeOutcome,
   type AuthorizeRequest,
+  type CartLine,
   type PaymentConnector,
   type SyncOutcome,
 } from '../../src/connectors/connector.ts';
@@ -94,6 +95,8 @@ interface HarnessBase {
    * the fake (as the scheme would) before the scenario refunds it. `captureId`: the capture's id.
    */
   collect?: (providerTransactionId: string, captureId: string | null) => void | Promise<void>;
+  /** The order's lines of a payment of `amount` (a method that needs them: Klarna), sent with it and its captures and refunds. */
+  cartItems?: (amount: number) => CartLine[];
 }
 
 /** A card connector: `threeDS` is a card the issuer wants authenticated: `redirect` (the provider's 3DS page) or `authentication_required` (declined without 3DS data). */
@@ -146,6 +149,7 @@ export function authorizeRequest(
     merchantAccountId: 'contract-merchant',
     redirectUrl: 'https://merchant.example/return',
     ...(h.buyer ? { buyer: h.buyer } : {}),
+    ...(h.cartItems ? { cartItems: h.cartItems(card.amount) } : {}),
     ...extra,
   };
 }
@@ -155,6 +159,7 @@ const hint = (card: CardInput, h?: ContractHarness) => ({
   bin: card.number.slice(0, 6),
   last4: card.number.slice(-4),
   authorizedAmount: card.amount,
+  ...(h?.cartItems ? { cartItems: h.cartItems(card.amount) } : {}),
 });
 
 async function authorized(h: ContractHarness) {

@@ -1,4 +1,6 @@
 import { AdyenReportBook, type AdyenBooking, type AdyenFakeReport } from './adyen-fake-reports.ts';
+import { KLARNA_TYPES, klarnaModificationProblem, klarnaPaymentProblem } from './adyen-fake-klarna.ts';
+import { AdyenFakeSessions, type FakeSession } from './adyen-fake-sessions.ts';
 import { idealProblem, splitsProblem } from './adyen-fake-splits.ts';
 import { startFakeServer, type FakeAnswer, type FakeRequest, type FakeServer } from './fake-server.ts';
 
@@ -24,6 +26,12 @@ import { startFakeServer, type FakeAnswer, type FakeRequest, type FakeServer } f
  * the next payout batch; `closeBatch()` writes that batch's Settlement details report, served on the
  * report host path to a report user, and `reportAvailable()` makes its signed REPORT_AVAILABLE
  * notification (adyen-fake-reports.ts).
+ *
+ * Payment methods: iDEAL (adyen-fake-splits.ts) and Klarna (adyen-fake-klarna.ts: the order's
+ * lines) always send the buyer to the method's page first (`<fake>/3ds/<psp>`: `?answer=Y`
+ * approves; N cancels, a Klarna refusal for Klarna); SEPA Direct Debit goes through Hosted Checkout
+ * sessions (adyen-fake-sessions.ts: `<fake>/hosted/<session>`), paid and captured at once. Signed
+ * webhooks: adyen-fake-webhooks.ts.
  *
  * It decides outcomes by amount:
  *
@@ -82,6 +90,8 @@ export interface AdyenFake extends FakeServer {
   closeBatch(at?: Date): AdyenFakeReport;
   /** The signed REPORT_AVAILABLE notification of a report file. */
   reportAvailable(fileName: string, hexKey: string): Record<string, unknown>;
+  /** Hosted Checkout sessions (SEPA Direct Debit), by id. */
+  sessions: Map<string, FakeSession>;
 }
 
 const error = (status: number, errorCode: string, message: string, errorType: string): FakeAnswer => ({
@@ -90,7 +100,7 @@ const error = (status: number, errorCode: string, message: string, errorType: st
 });
 
 /** POSTs that can move money: a payment, its 3DS completion, a capture, cancel or refund. */
-const MONEY_MOVING = /^\/v71\/payments(\/details|\/[^/]+\/(captures|cancels|refunds))?$/;
+const MONEY_MOVING = /^\/v71\/(sessions|payments(\/details|\/[^/]+\/(captures|cancels|refunds))?)$/;
 
 /** A body's JSON with its keys sorted, to compare two bodies by content. */
 const canonical = (value: unknown): string =>
@@ -160,6 +170,12 @@ class AdyenSimulation {
   private sequence = 0;
   /** The pspReferences of iDEAL payments (the buyer's refusal at the bank is a cancel, not a 3DS refusal). */
   private readonly ideal = new Set<string>();
+  /** The pspReferences of Klarna payments (their captures and refunds carry the order's lines). */
+  private readonly klarna = new Set<string>();
+  readonly hosted = new AdyenFakeSessions(
+    (session) => this.paySession(session),
+    () => this.url,
+  );
   slowMs = 1000;
   url = '';
   /** A status the next POST /payments answers with (401, 429, 500), once. */
@@ -208,6 +224,20 @@ class AdyenSimulation {
       value ?? payment.captured,
       `dispute-${this.disputes}`,
     );
+  }
+
+  /** A Hosted Checkout session paid by SEPA Direct Debit: authorised and captured at once (Adyen's SEPA). */
+  private paySession(session: FakeSession): string {
+    this.authorise(
+      {
+        amount: session.amount,
+        reference: session.reference,
+        returnUrl: session.returnUrl,
+        paymentMethod: { type: session.allowed[0] },
+      },
+      false,
+    );
+    return [...this.payments.keys()].at(-1)!;
   }
 
   private psp(): string {
@@ -280,6 +310,7 @@ class AdyenSimulation {
     if (splits) return splits;
     const pm = body.paymentMethod;
     if (pm.type === 'ideal') return idealProblem(body);
+    if (KLARNA_TYPES.has(pm.type)) return klarnaPaymentProblem(body);
     if (pm.type === 'applepay' || pm.type === 'googlepay') return walletTokenProblem(pm);
     if (pm.storedPaymentMethodId)
       return this.stored.get(pm.storedPaymentMethodId) === body.shopperReference
@@ -325,11 +356,13 @@ class AdyenSimulation {
     const invalid = this.invalid(body);
     if (invalid) return invalid;
     // iDEAL: always the bank's page first (the buyer answers there: Y approves, N refuses).
-    if (body.paymentMethod.type === 'ideal' && body.amount.value !== 2409) {
+    const type = body.paymentMethod.type;
+    if ((type === 'ideal' || KLARNA_TYPES.has(type)) && body.amount.value !== 2409) {
       const answer = this.authorise(body, true);
-      this.ideal.add([...this.payments.keys()].at(-1)!);
+      (type === 'ideal' ? this.ideal : this.klarna).add([...this.payments.keys()].at(-1)!);
       return answer;
     }
+    if (KLARNA_TYPES.has(type)) this.klarna.add(`PSP${String(this.sequence + 1).padStart(13, '0')}`);
     const refused = (code: string, reason: string, extra: Record<string, string> = {}): FakeAnswer => ({
       status: 200,
       json: {
@@ -375,6 +408,20 @@ class AdyenSimulation {
       payment.status = 'refused';
       return { status: 200, json: { pspReference, resultCode: 'Cancelled', merchantReference: payment.reference } };
     }
+    if (outcome !== 'Y' && this.klarna.has(pspReference!)) {
+      // Klarna's risk check refused the buyer (Adyen's Refused, reason 2).
+      payment.status = 'refused';
+      return {
+        status: 200,
+        json: {
+          pspReference,
+          resultCode: 'Refused',
+          refusalReason: 'Refused',
+          refusalReasonCode: '2',
+          merchantReference: payment.reference,
+        },
+      };
+    }
     if (outcome !== 'Y') {
       payment.status = 'refused';
       return {
@@ -415,6 +462,9 @@ class AdyenSimulation {
       return error(422, '137', 'Invalid amount specified', 'validation');
     const splits = kind === 'cancels' ? null : splitsProblem(body.splits, body.amount);
     if (splits) return splits;
+    const lines =
+      kind !== 'cancels' && this.klarna.has(pspReference) ? klarnaModificationProblem(body, payment.value) : null;
+    if (lines) return lines;
     if (kind === 'captures' && (!payment.manualCapture || payment.captured + value > payment.value))
       return error(422, '167', 'Insufficient balance on payment', 'validation');
     if (kind === 'refunds' && payment.refunded + value > payment.captured)
@@ -449,11 +499,13 @@ class AdyenSimulation {
 
   route(req: FakeRequest): FakeAnswer {
     if (req.method === 'GET' && req.path.startsWith('/3ds/')) return this.issuerPage(req.path);
+    if (req.method === 'GET' && req.path.startsWith('/hosted/')) return this.hosted.page(req.path);
     if (req.method === 'GET' && req.path.startsWith('/reports/download/MerchantAccount/'))
       return this.book.download(req);
-    if (this.fault && req.path === '/v71/payments') return this.injectedFault();
+    if (this.fault && (req.path === '/v71/payments' || req.path === '/v71/sessions')) return this.injectedFault();
     if (req.headers['x-api-key'] !== ADYEN_FAKE_KEY)
       return error(401, '000', 'HTTP Status Response - Unauthorized', 'security');
+    if (req.method === 'GET' && req.path.startsWith('/v71/sessions/')) return this.hosted.result(req.path);
     const body = JSON.parse(req.body || '{}') as Record<string, any>;
     if (req.path !== '/v71/payments/details' && body.merchantAccount !== ADYEN_FAKE_MERCHANT)
       return error(403, '901', 'Invalid Merchant Account', 'security');
@@ -475,7 +527,12 @@ class AdyenSimulation {
     // Rejected before processing (401/403/429) or failed (5xx): not kept, a retry is processed.
     if (key && ('drop' in answer || (answer.status < 500 && ![401, 403, 429].includes(answer.status))))
       this.replies.set(key, {
-        answer: 'drop' in answer ? this.lastPaymentReply() : { status: answer.status, json: answer.json },
+        answer:
+          'drop' in answer
+            ? req.path === '/v71/sessions'
+              ? this.hosted.lastCreated()
+              : this.lastPaymentReply()
+            : { status: answer.status, json: answer.json },
         path: req.path,
         body: canonical(body),
       });
@@ -509,6 +566,7 @@ class AdyenSimulation {
   private answerOf(path: string, body: Record<string, any>): FakeAnswer {
     if (path === '/v71/payments') return this.pay(body);
     if (path === '/v71/payments/details') return this.details(body);
+    if (path === '/v71/sessions') return this.hosted.create(body);
     if (path === '/v71/paymentMethods')
       return {
         status: 200,
@@ -545,5 +603,6 @@ export async function startAdyenFake(): Promise<AdyenFake> {
     dispute: (psp, type, value) => simulation.dispute(psp, type, value),
     closeBatch: (at) => simulation.book.closeBatch(at),
     reportAvailable: (fileName, hexKey) => simulation.book.reportAvailable(fileName, server.url, hexKey),
+    sessions: simulation.hosted.sessions,
   };
 }

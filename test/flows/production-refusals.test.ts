@@ -148,6 +148,8 @@ describe('sandbox connectors', () => {
     expect(list.json().items.map((d: { id: string }) => d.id)).toEqual([
       'adyen-card',
       'adyen-ideal',
+      'adyen-klarna',
+      'adyen-sepa',
       'braintree-card',
       'checkout-card',
       'dlocal-pix',
@@ -163,7 +165,7 @@ describe('sandbox connectors', () => {
       error(
         404,
         'not_found',
-        'unknown payment_service_definition_id "nope-card"; valid ids: adyen-card, adyen-ideal, braintree-card, checkout-card, dlocal-pix, gocardless-gocardless, paypal-paypal, stripe-card',
+        'unknown payment_service_definition_id "nope-card"; valid ids: adyen-card, adyen-ideal, adyen-klarna, adyen-sepa, braintree-card, checkout-card, dlocal-pix, gocardless-gocardless, paypal-paypal, stripe-card',
       ),
     );
   });

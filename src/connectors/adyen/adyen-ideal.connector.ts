@@ -17,7 +17,8 @@ import { authorizationOf, bodyOf, type AdyenPaymentResponse } from './adyen.answ
 import { AdyenClient } from './adyen.client.ts';
 import { ADYEN_IDEAL_DEFINITION } from './adyen-ideal.definition.ts';
 import { amountOf, returnUrlOf } from './adyen.requests.ts';
-import { modificationOutcome, syncOfAuthorization, verifyAdyen } from './adyen.sync.ts';
+import { refundBody, refundPayment, resendModification } from './adyen.refunds.ts';
+import { syncOfAuthorization, verifyAdyen } from './adyen.sync.ts';
 import { parseAdyenWebhook } from './adyen.webhooks.ts';
 
 const blank = { errorCode: null, rawResponseCode: null, rawResponseDescription: null };
@@ -90,44 +91,14 @@ export class AdyenIdealConnector implements PaymentConnector {
     throw new ConnectorError('invalid_request', 'iDEAL payments cannot be voided: refund them');
   }
 
-  async refund(request: RefundRequest): Promise<RefundOutcome> {
-    const body = {
-      merchantAccount: request.credentials.merchant_account,
-      reference: request.reference,
-      amount: amountOf(request.amount, request.currency),
-    };
-    const outcome = await modificationOutcome(
-      this.client,
-      request,
-      `/payments/${encodeURIComponent(request.providerTransactionId)}/refunds`,
-      body,
-      'refund_declined',
-    );
-    return {
-      ...outcome.facts,
-      status: outcome.status === 'pending' ? 'processing' : outcome.status,
-      providerRefundId: outcome.pspReference,
-    };
+  refund(request: RefundRequest): Promise<RefundOutcome> {
+    return refundPayment(this.client, request, refundBody(request));
   }
 
   /** The payment by the buyer's return (`/payments/details`) or the idempotent probe; a refund re-sent with its key. */
   async sync(request: SyncRequest): Promise<SyncOutcome> {
     if (request.operation === 'authorize') return syncOfAuthorization(this.client, { ...request, intent: 'capture' });
     if (request.operation !== 'refund') return { ...blank, status: 'not_found', providerTransactionId: null };
-    const payment = request.paymentProviderTransactionId ?? request.providerTransactionId ?? '';
-    const outcome = await modificationOutcome(
-      this.client,
-      request,
-      `/payments/${encodeURIComponent(payment)}/refunds`,
-      {
-        merchantAccount: request.credentials.merchant_account,
-        reference: request.reference,
-        amount: amountOf(request.amount, request.currency),
-      },
-      'refund_declined',
-    );
-    if (outcome.status === 'pending')
-      return { ...blank, status: 'pending', providerTransactionId: request.providerTransactionId };
-    return { ...outcome.facts, status: outcome.status, providerTransactionId: request.providerTransactionId };
+    return resendModification(this.client, request, 'refunds', refundBody(request));
   }
 }

@@ -22,17 +22,29 @@ export class AdyenClient {
     body: Record<string, unknown>,
     idempotencyKey: string | null,
   ): Promise<ProviderResponse> {
+    const headers = this.headersOf(credentials);
+    if (idempotencyKey) headers['idempotency-key'] = idempotencyKey;
+    return providerRequest(this.endpointOf(credentials), 'Adyen', 'POST', path, headers, body);
+  }
+
+  /** A read (`GET /sessions/{id}`): no body, no idempotency key (it changes nothing). */
+  async get(credentials: Record<string, string>, path: string): Promise<ProviderResponse> {
+    return providerRequest(this.endpointOf(credentials), 'Adyen', 'GET', path, this.headersOf(credentials), undefined);
+  }
+
+  private headersOf(credentials: Record<string, string>): Record<string, string> {
     const apiKey = credentials.api_key;
     if (!apiKey) throw new ConnectorError('invalid_request', 'The Adyen payment service has no api_key');
-    const endpoint = endpointOf(
+    return { 'x-api-key': apiKey };
+  }
+
+  private endpointOf(credentials: Record<string, string>) {
+    return endpointOf(
       this.options.baseUrls ?? {},
       ADYEN_CARD_DEFINITION.id,
       this.baseUrl(credentials),
       ADYEN_HOSTS,
       this.options.timeoutMs,
     );
-    const headers: Record<string, string> = { 'x-api-key': apiKey };
-    if (idempotencyKey) headers['idempotency-key'] = idempotencyKey;
-    return providerRequest(endpoint, 'Adyen', 'POST', path, headers, body);
   }
 }

@@ -78,6 +78,7 @@ describe('happy', () => {
               currency: 'EUR',
               rawResponseCode: null,
               rawResponseDescription: null,
+              transactionReference: 'TestPayment-1407325143704',
             },
           ],
         },

@@ -126,6 +126,8 @@ function actionOf(item: AdyenNotificationItem): InboundWebhookAction | null {
     currency,
     rawResponseCode: item.success === 'true' ? null : (item.eventCode ?? null),
     rawResponseDescription: item.reason || null,
+    // Signed: finds a payment made on Adyen's page (Hosted Checkout, iDEAL) or whose answer was lost.
+    ...(onPayment && item.merchantReference ? { transactionReference: item.merchantReference } : {}),
   };
 }
 

@@ -108,9 +108,9 @@ export const PAYMENT_METHOD_CATALOGUE = {
   },
   klarna: {
     displayName: 'Klarna',
-    longDisplayName: 'Klarna (pay later or in instalments, approved at Klarna)',
+    longDisplayName: 'Klarna (pay later, over time or now, approved on Klarna)',
     kind: 'redirect',
-    icon: { label: 'K.', color: '#17120f' },
+    icon: { label: 'K.', color: '#ffb3c7' },
   },
   paypal: {
     displayName: 'PayPal',

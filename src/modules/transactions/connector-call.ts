@@ -6,7 +6,7 @@ import {
   type CallFailure,
   type CallSuccess,
 } from '../../connectors/call.ts';
-import type { AuthorizeBuyer, PaymentConnector, ResponseFacts } from '../../connectors/connector.ts';
+import type { AuthorizeBuyer, CartLine, PaymentConnector, ResponseFacts } from '../../connectors/connector.ts';
 import { inboundWebhookUrl } from '../../connectors/connector-webhooks.ts';
 import type { RequestContext } from '../../context.ts';
 import type { Deps } from '../../context.ts';
@@ -95,7 +95,24 @@ export function paymentHint(row: TransactionRow) {
     bin: pm.bin ?? null,
     last4: pm.label ?? null,
     authorizedAmount: row.authorized_amount || row.amount,
+    cartItems: cartLinesOf(row.cart_items),
   };
+}
+
+/** The transaction's `cart_items` as a connector receives them (camelCase; null when none). */
+export function cartLinesOf(items: TransactionRow['cart_items']): CartLine[] | null {
+  if (!Array.isArray(items) || items.length === 0) return null;
+  return (items as Array<Record<string, unknown>>).map((item) => ({
+    name: String(item.name ?? ''),
+    quantity: Number(item.quantity ?? 1),
+    unitAmount: Number(item.unit_amount ?? 0),
+    discountAmount: typeof item.discount_amount === 'number' ? item.discount_amount : null,
+    taxAmount: typeof item.tax_amount === 'number' ? item.tax_amount : null,
+    sku: typeof item.sku === 'string' ? item.sku : null,
+    externalIdentifier: typeof item.external_identifier === 'string' ? item.external_identifier : null,
+    productUrl: typeof item.product_url === 'string' ? item.product_url : null,
+    imageUrl: typeof item.image_url === 'string' ? item.image_url : null,
+  }));
 }
 
 /**

@@ -203,7 +203,8 @@ export const CARD_LIKE_METHODS = new Set(['card', 'network-token', 'applepay', '
 /**
  * Redirect methods this server accepts: the neutral members of the method enumeration, and the
  * third-party products a real connector serves (`paypal`: paypal-paypal; `pix`: dlocal-pix, whose
- * buyer pays a PIX code instead of visiting a page; `gocardless`: gocardless-gocardless; `ideal`: adyen-ideal). A payment service of the
+ * buyer pays a PIX code instead of visiting a page; `gocardless`: gocardless-gocardless; `ideal`: adyen-ideal; `sepa`:
+ * adyen-sepa, on Adyen's Hosted Checkout page; `klarna`: adyen-klarna). A payment service of the
  * method must exist for one to be routed.
  */
 export const REDIRECT_METHODS = [

@@ -80,6 +80,8 @@ describe('happy', () => {
       'dlocal-pix',
       'gocardless-gocardless',
       'adyen-ideal',
+      'adyen-sepa',
+      'adyen-klarna',
       'mock-ideal',
       'mock-klarna',
       'mock-gocardless',

@@ -8,7 +8,7 @@ import { uuidToBase62 } from '../../../lib/base62.ts';
 import { auditQuery, recordAudit } from '../../audit-logs/audit-logs.service.ts';
 import { credentialsOf } from '../../payment-services/payment-services.service.ts';
 import type { PaymentServiceRow } from '../../../db/schema.ts';
-import { attemptPatch, authorizeBuyerOf, callConnector } from '../connector-call.ts';
+import { attemptPatch, authorizeBuyerOf, callConnector, cartLinesOf } from '../connector-call.ts';
 import { inboundWebhookUrl } from '../../../connectors/connector-webhooks.ts';
 import type { CreateTransactionBody } from '../create-transaction.schema.ts';
 import { resolveInstrument, takeHeldCode, type ResolvedInstrument } from './instrument.ts';
@@ -254,6 +254,7 @@ async function authorize(ctx: RequestContext, started: Started) {
         merchantAccountId: ctx.merchantAccountId,
         redirectUrl: instrument!.redirectUrl,
         buyer: authorizeBuyerOf(row.buyer),
+        cartItems: cartLinesOf(row.cart_items),
         notificationUrl: inboundWebhookUrl(ctx.deps.config.publicUrl, ctx.merchantAccountId, started.service!.id),
       }),
     ctx.log,

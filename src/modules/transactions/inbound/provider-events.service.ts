@@ -3,6 +3,7 @@ import type { SyncOutcome } from '../../../connectors/connector.ts';
 import type { Deps } from '../../../context.ts';
 import type { AttemptRow, TransactionRow } from '../../../db/schema-transactions.ts';
 import type { Tx } from '../../../db/transaction.ts';
+import { base62ToUuid } from '../../../lib/base62.ts';
 import { settleAttempt } from '../reconcile/reconcile.service.ts';
 import { event } from '../transaction-events.ts';
 import * as repo from '../transactions.repo.ts';
@@ -74,6 +75,27 @@ function targetOf(
   }
 }
 
+/**
+ * An authorization event for a transaction that does not know its provider id yet (paid on the
+ * provider's page, or its answer lost), found by our reference the provider signed, at this
+ * payment service only.
+ */
+async function byReference(
+  tx: Tx,
+  scope: { merchantAccountId: string; paymentServiceId: string },
+  action: InboundWebhookAction,
+): Promise<TransactionRow | undefined> {
+  if (!action.transactionReference || !action.kind.startsWith('authorization_')) return undefined;
+  let id: string;
+  try {
+    id = base62ToUuid(action.transactionReference);
+  } catch {
+    return undefined;
+  }
+  const row = await repo.findTransaction(tx, scope.merchantAccountId, id);
+  return row?.payment_service_id === scope.paymentServiceId ? row : undefined;
+}
+
 /** A chargeback: the transaction is disputed from the first report on; a reversal and a loss are events too. */
 async function applyChargeback(
   tx: Tx,
@@ -127,12 +149,13 @@ export async function applyProviderAction(
     transaction_id: transactionId,
     result,
   });
-  const row = await repo.findTransactionByProviderId(
-    tx,
-    scope.merchantAccountId,
-    scope.paymentServiceId,
-    action.providerTransactionId,
-  );
+  const row =
+    (await repo.findTransactionByProviderId(
+      tx,
+      scope.merchantAccountId,
+      scope.paymentServiceId,
+      action.providerTransactionId,
+    )) ?? (await byReference(tx, scope, action));
   if (!row) return done(null, 'unknown_transaction');
   const now = new Date();
   let result: AppliedProviderAction['result'];
