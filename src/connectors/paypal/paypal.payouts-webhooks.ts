@@ -49,7 +49,6 @@ export function payoutActionsOf(type: keyof typeof EVENTS, resource: Record<stri
   const senderBatchId = r.sender_batch_id ?? r.batch_header?.sender_batch_header?.sender_batch_id ?? null;
   if (!kind || (!batchId && !senderBatchId)) return [];
   const errorName = r.errors?.name ?? null;
-  const raw = errorName ?? r.transaction_status ?? r.batch_header?.batch_status ?? null;
   return [
     {
       kind,
