@@ -56,6 +56,9 @@ export async function settle(
       },
       now,
     );
+    // Found again after a lost answer and still pending: the payout shows the provider's id at once.
+    if (!payout.payment_service_payout_id && providerReference)
+      await repo.updatePayout(tx, m, payout.id, { payment_service_payout_id: providerReference }, now);
     return false;
   }
   await repo.updateAttempt(
