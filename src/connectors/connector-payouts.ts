@@ -2,10 +2,16 @@ import type { CallBase, ResponseFacts } from './connector-base.ts';
 
 /** The payout part of the connector contract (connector.ts re-exports these types). */
 
-/** Where a payout sends the funds: a card released by the vault for this call, or the provider's token of a stored card. */
+/**
+ * Where a payout sends the funds: a card released by the vault for this call, the provider's token
+ * of a stored card, or a buyer's account at the provider (a stored PayPal account: `method`
+ * `paypal`, `accountId` its payer id). The engine sends a connector only destinations of its
+ * definition's `method` (cards to card connectors, PayPal accounts to `paypal-paypal`).
+ */
 export type PayoutInstrument =
   | { kind: 'card'; number: string; expirationDate: string; scheme: string | null }
-  | { kind: 'payment-service-token'; token: string };
+  | { kind: 'payment-service-token'; token: string }
+  | { kind: 'provider-account'; method: string; accountId: string };
 
 /** A postal address, as the payout's merchant gives it (`Address` of the API). */
 export interface PayoutAddress {
@@ -68,6 +74,12 @@ export interface PayoutSyncRequest extends CallBase {
   currency: string;
   /** The destination card's BIN (first 6 or 8 digits) and last 4, never the number. */
   card: { bin: string | null; last4: string | null };
+  /**
+   * A payout to an account at the provider: the account (as `PayoutInstrument`), for a provider
+   * whose only lookup of a call without an answer is the same request again under its
+   * idempotency key (PayPal's `sender_batch_id`). Absent or null for a card.
+   */
+  account?: { method: string; accountId: string } | null;
 }
 
 export interface PayoutSyncOutcome extends ResponseFacts {

@@ -35,7 +35,16 @@ export type InboundWebhookActionKind =
    * payment service's settlement ingestion for it. `providerReferenceId`: the report (its download
    * URL or file name, as the connector's `settlements` takes it in `report`); `providerTransactionId` is ''.
    */
-  | 'settlement_report_available';
+  | 'settlement_report_available'
+  /**
+   * A payout's final outcome at the provider (PayPal's PAYMENT.PAYOUTS-ITEM.* events):
+   * `providerTransactionId` is the provider's payout id (`payment_service_payout_id`, '' when the
+   * event does not name it), `providerReferenceId` the payout attempt's id (our idempotency key,
+   * which the provider echoes), so a payout whose answer was lost is found too.
+   */
+  | 'payout_succeeded'
+  | 'payout_declined'
+  | 'payout_failed';
 
 export interface InboundWebhookAction {
   kind: InboundWebhookActionKind;
@@ -54,6 +63,8 @@ export interface InboundWebhookAction {
    * made on the provider's page, an answer lost). Absent: the provider id alone.
    */
   transactionReference?: string | null;
+  /** A payout action's standardized error code (`payout_declined`, `payout_failed`). */
+  errorCode?: string | null;
 }
 
 /**

@@ -350,6 +350,12 @@ export interface SyncOutcome extends ResponseFacts {
   providerTransactionId: string | null;
   /** Of an approved authorization (after 3DS at the provider, or found again): as `AuthorizeOutcome.schemeTransactionId`. */
   schemeTransactionId?: string | null;
+  /**
+   * The buyer's account at the provider, of a payment the buyer approved on the provider's page
+   * (PayPal's payer: `id` its payer id, `email` its e-mail): a payment with `store: true` stores
+   * it as a payment method of the transaction's method, which payouts can send to.
+   */
+  providerAccount?: { id: string; email: string | null } | null;
 }
 
 export interface TokenizeRequest extends CallBase {

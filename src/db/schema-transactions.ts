@@ -79,6 +79,8 @@ export interface TransactionsTable {
   merchant_advice_code: string | null;
   payment_source: string;
   merchant_initiated: boolean;
+  /** `store: true` of a payment approved on the provider's page: the account is stored once authorized (migration 0060). */
+  store_on_approval: ColumnType<boolean, boolean | undefined, boolean>;
   is_subsequent_payment: boolean;
   multi_tender: WithDefault<boolean>;
   account_funding_transaction: WithDefault<boolean>;

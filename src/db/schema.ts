@@ -180,6 +180,9 @@ export interface PaymentMethodsTable {
   scheme_transaction_id: string | null;
   scheme_transaction_id_scheme: string | null;
   transaction_link_id: string | null;
+  /** An account at a provider (migration 0060): its id there (PayPal's payer id) and its masked label. */
+  provider_account_id: string | null;
+  label: string | null;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
 }

@@ -1,12 +1,14 @@
 import { afterAll, beforeAll } from 'vitest';
 import { CheckoutCardConnector } from '../../src/connectors/checkout/checkout.connector.ts';
 import {
+  CHECKOUT_FAKE_ACCOUNT,
   CHECKOUT_FAKE_CHANNEL,
   CHECKOUT_FAKE_KEY,
   startCheckoutFake,
   type CheckoutFake,
 } from '../fakes/checkout-fake.ts';
 import { runConnectorContract, type ContractHarness } from './contract.ts';
+import { runPayoutContract } from './contract-payouts.ts';
 
 /** checkout-card against the local Checkout.com fake (amount-driven outcomes, test/fakes/checkout-fake.ts). */
 let fake: CheckoutFake;
@@ -51,3 +53,15 @@ const harness = (): ContractHarness => ({
 });
 
 runConnectorContract('checkout-card', harness);
+
+/** Card payouts from the fake's currency account (settled when read: Paid, or declined by amount). */
+runPayoutContract('checkout-card', () => ({
+  connector: () => connector,
+  credentials: () => ({ ...harness().credentials(), payout_source_id: CHECKOUT_FAKE_ACCOUNT }),
+  currency: 'USD',
+  instrument: () => ({ kind: 'card', number: '4242424242424242', expirationDate: '12/40', scheme: 'visa' }),
+  amount: 1000,
+  refused: { amount: 3051, errorCode: 'insufficient_funds' },
+  unanswered: { amount: 3409, timeoutMs: 5000 },
+  settle: () => null,
+}));

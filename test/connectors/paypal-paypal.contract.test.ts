@@ -8,7 +8,8 @@ import {
   startPaypalFake,
   type PaypalFake,
 } from '../fakes/paypal-fake.ts';
-import { runConnectorContract, type ContractHarness } from './contract.ts';
+import { authorizeRequest, runConnectorContract, type ContractHarness } from './contract.ts';
+import { runPayoutContract } from './contract-payouts.ts';
 
 /** paypal-paypal against the local PayPal fake (amount-driven outcomes, test/fakes/paypal-fake.ts). */
 let fake: PaypalFake;
@@ -80,3 +81,24 @@ const harness = (): ContractHarness => ({
 });
 
 runConnectorContract('paypal-paypal', harness);
+
+/** Payouts to the PayPal account of a buyer who approved an order (its payer id), through the fake's Payouts API. */
+runPayoutContract('paypal-paypal', () => ({
+  connector: () => connector,
+  credentials: harness().credentials,
+  currency: 'USD',
+  instrument: async () => {
+    const c = harness();
+    const pending = await connector.authorize(authorizeRequest(c, c.approve));
+    fake.approve(pending.providerTransactionId!);
+    return {
+      kind: 'provider-account',
+      method: 'paypal',
+      accountId: fake.orders.get(pending.providerTransactionId!)!.payerId!,
+    };
+  },
+  amount: 1500,
+  refused: { amount: 3005, errorCode: 'blocked_by_risk_rules' },
+  unanswered: { amount: 3408, timeoutMs: 5000 },
+  settle: (batchId, tamper) => fake.completePayout(batchId, tamper),
+}));

@@ -44,7 +44,11 @@ export function signedEvent(
     id,
     event_version: '1.0',
     create_time: now(),
-    resource_type: 'capture',
+    resource_type: eventType.startsWith('PAYMENT.PAYOUTS-ITEM')
+      ? 'payouts_item'
+      : eventType.startsWith('PAYMENT.PAYOUTSBATCH')
+        ? 'payouts'
+        : 'capture',
     event_type: eventType,
     summary: eventType,
     resource,

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { InboundWebhookRequest } from '../../src/connectors/connector-webhooks.ts';
 import { PAYPAL_FAKE_WEBHOOK_ID, signedEvent, verifyWebhook } from './paypal-fake-webhooks.ts';
+import { ITEM_EVENTS, PaypalPayouts, type PayoutBatch } from './paypal-fake-payouts.ts';
 import { startFakeServer, type FakeAnswer, type FakeRequest, type FakeServer } from './fake-server.ts';
 import {
   voidAuthorization,
@@ -18,7 +19,7 @@ import {
  * A local PayPal REST API, from PayPal's documented requests and answers: OAuth 2.0 client
  * credentials (`POST /v1/oauth2/token`), Orders v2 (create, get, authorize, capture), Payments v2
  * (authorizations: get, capture, void; captures: get, refund; refunds: get), webhook signature
- * verification and webhook lookup, and the buyer's approval page (`GET /checkoutnow?token=`, which
+ * verification and webhook lookup, Payouts v1 (paypal-fake-payouts.ts), and the buyer's approval page (`GET /checkoutnow?token=`, which
  * approves the order and redirects to its return_url with `token` and `PayerID`, or to its
  * cancel_url with `decision=cancel`). Errors are PayPal's bodies (name, message, debug_id,
  * details[].issue).
@@ -60,6 +61,13 @@ export interface PaypalFake extends FakeServer {
   orderOfRequestId(requestId: string): Order | null;
   /** A signed webhook delivery of `eventType` about `resource`; `tamper` alters the body after signing. */
   event(eventType: string, resource: Record<string, unknown>, tamper?: boolean): InboundWebhookRequest;
+  /** The payout batches (Payouts API; paypal-fake-payouts.ts). */
+  payoutBatches: Map<string, PayoutBatch>;
+  /**
+   * PayPal pays the batch's item (its final status by amount and receiver) and sends its webhook:
+   * the signed PAYMENT.PAYOUTS-ITEM.* delivery, `tamper` altering it after signing.
+   */
+  completePayout(batchId: string, tamper?: boolean): InboundWebhookRequest;
 }
 
 const MONEY_MOVING =
@@ -103,7 +111,7 @@ class PaypalSimulation {
     return {
       status: 200,
       json: {
-        scope: 'https://uri.paypal.com/services/payments/payment',
+        scope: 'https://uri.paypal.com/services/payments/payment https://uri.paypal.com/payments/payouts',
         access_token: token,
         token_type: 'Bearer',
         app_id: 'APP-80W284485P519543T',
@@ -144,8 +152,14 @@ class PaypalSimulation {
       if (kept && 'status' in kept && kept.status < 500) this.replies.set(key, kept);
       return answer;
     }
+    if (url.pathname.startsWith('/v1/payments/payouts')) return this.payouts.handle(req, url);
     return this.route(req, url, null);
   }
+
+  readonly payouts = new PaypalPayouts(
+    () => this.url,
+    () => new Set([...this.orders.values()].map((o) => o.payerId).filter((p): p is string => p !== null)),
+  );
 
   /** The answer kept for a dropped create (its replay gives the order). */
   private dropped: FakeAnswer | null = null;
@@ -394,5 +408,10 @@ export async function startPaypalFake(): Promise<PaypalFake> {
     orderOfRequestId: (requestId: string) => [...sim.orders.values()].find((o) => o.requestId === requestId) ?? null,
     event: (eventType: string, resource: Record<string, unknown>, tamper = false) =>
       signedEvent(eventType, resource, tamper),
+    payoutBatches: sim.payouts.batches,
+    completePayout: (batchId: string, tamper = false) => {
+      const item = sim.payouts.complete(batchId)[0]!;
+      return signedEvent(ITEM_EVENTS[item.transaction_status]!, sim.payouts.itemView(item), tamper);
+    },
   });
 }

@@ -1,4 +1,4 @@
-import type { Reply } from './stripe-fake-payments.ts';
+import type { FakeState, Reply } from './stripe-fake-payments.ts';
 
 /**
  * Stripe Connect in the fake, as Stripe documents it
@@ -98,4 +98,56 @@ export function otherAccount(object: Obj | undefined, account: string | null, ki
     status: 404,
     body: { error: { type: 'invalid_request_error', message: `No such ${kind}: '${id}'`, code: 'resource_missing' } },
   };
+}
+
+const FLAGS = ['reverse_transfer', 'refund_application_fee'] as const;
+
+/**
+ * What Stripe refuses in a refund's Connect parameters (https://docs.stripe.com/api/refunds/create):
+ * `reverse_transfer` and `refund_application_fee` are booleans; a transfer is reversed only for a
+ * charge that made one (a destination charge, `transfer_data`), and an application fee refunded only
+ * for a charge that took one.
+ */
+export function refundConnectProblem(body: Obj, intent: Obj): Reply | null {
+  for (const flag of FLAGS)
+    if (body[flag] !== undefined && body[flag] !== 'true' && body[flag] !== 'false')
+      return invalid(`Invalid boolean: ${String(body[flag])}`, flag);
+  if (body.reverse_transfer === 'true' && !intent.transfer_data)
+    return invalid(
+      'This charge has no transfer to reverse (reverse_transfer is for destination charges)',
+      'reverse_transfer',
+    );
+  if (body.refund_application_fee === 'true' && (intent.application_fee_amount ?? null) === null)
+    return invalid('This charge has no application fee to refund', 'refund_application_fee');
+  return null;
+}
+
+/**
+ * What a refund does to a Connect charge, as Stripe documents it: the transfer reversed and the
+ * application fee refunded in proportion to the refunded amount (all of them with a full refund);
+ * nothing of either without the flags (the platform pays the refund and keeps its fee).
+ */
+export function refundConnectEffects(body: Obj, intent: Obj, amount: number) {
+  const total = Number(intent.amount);
+  const transfer = intent.transfer_data as Obj | null | undefined;
+  const transferred = transfer ? Number(transfer.amount ?? total) : 0;
+  const fee = Number(intent.application_fee_amount ?? 0);
+  return {
+    transferReversed: body.reverse_transfer === 'true' ? Math.round((amount * transferred) / total) : 0,
+    applicationFeeRefunded: body.refund_application_fee === 'true' ? Math.round((amount * fee) / total) : 0,
+  };
+}
+
+/** `POST /v1/refunds` (`create`: the fake's refund), with a Connect charge's transfer reversal and fee refund. */
+export function refundWithConnect(state: FakeState, body: Obj, create: (state: FakeState, body: Obj) => Reply): Reply {
+  const intent = state.intents.get(String(body.payment_intent ?? ''));
+  const problem = intent ? refundConnectProblem(body, intent) : null;
+  if (problem) return problem;
+  const reply = create(state, body);
+  const refund = reply.body as Obj;
+  if (reply.status !== 200 || !intent) return reply;
+  const effects = refundConnectEffects(body, intent, Number(refund.amount));
+  if (effects.transferReversed) refund.transfer_reversal = `trr_${String(refund.id).slice(3)}`;
+  state.connectRefunds.set(String(refund.id), effects);
+  return reply;
 }

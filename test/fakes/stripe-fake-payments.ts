@@ -22,6 +22,8 @@ export interface FakeState {
   customers: Map<string, Obj>;
   /** Balance transactions, disputes and payouts (stripe-fake-balance.ts). */
   balance: BalanceState;
+  /** Per refund of a Connect charge: the transfer reversed and the application fee refunded (stripe-fake-connect.ts). */
+  connectRefunds: Map<string, { transferReversed: number; applicationFeeRefunded: number }>;
   seq: number;
 }
 
@@ -239,6 +241,7 @@ export function createRefund(state: FakeState, body: Obj): Reply {
     status: slow ? 'pending' : 'succeeded',
     reason: body.reason ?? null,
     failure_reason: null,
+    transfer_reversal: null,
     metadata: body.metadata ?? {},
     created: Math.floor(Date.now() / 1000),
   };

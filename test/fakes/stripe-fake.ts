@@ -12,7 +12,7 @@ import {
   type FakeState,
   type Reply,
 } from './stripe-fake-payments.ts';
-import { connectFieldsOf, connectProblem, otherAccount } from './stripe-fake-connect.ts';
+import { connectFieldsOf, connectProblem, otherAccount, refundWithConnect } from './stripe-fake-connect.ts';
 import {
   bookCapture,
   closeDispute,
@@ -74,6 +74,7 @@ export class StripeFake {
     paymentMethods: new Map(),
     customers: new Map(),
     balance: newBalance(),
+    connectRefunds: new Map(),
     seq: 0,
   };
   private readonly idempotency = new Map<string, { fingerprint: string; reply: Reply }>();
@@ -256,7 +257,7 @@ export class StripeFake {
     }
     if (resource === 'payment_intents' && verb === 'capture') return captureIntent(this.state, id!, body);
     if (resource === 'payment_intents' && verb === 'cancel') return cancelIntent(this.state, id!);
-    if (resource === 'refunds') return createRefund(this.state, body);
+    if (resource === 'refunds') return refundWithConnect(this.state, body, createRefund);
     if (resource === 'customers') return this.createCustomer(body);
     return error(404, 'invalid_request_error', `Unrecognized request URL (POST: ${path})`);
   }

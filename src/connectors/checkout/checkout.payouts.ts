@@ -49,6 +49,8 @@ function optionsOf(request: PayoutRequest): { sourceId: string; channel: string 
 export function payoutBody(request: PayoutRequest): Record<string, unknown> {
   const { sourceId, channel } = optionsOf(request);
   const { instrument, merchant } = request;
+  if (instrument.kind === 'provider-account')
+    throw new ConnectorError('invalid_request', 'Checkout.com card payouts send to cards only');
   const destination =
     instrument.kind === 'card'
       ? {

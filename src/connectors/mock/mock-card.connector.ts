@@ -457,6 +457,8 @@ export class MockCardConnector implements PaymentConnector {
   /** Outcomes by amount or card (mock-card-payouts.scenarios.ts); a retry with the same idempotency key finds the same payout id. */
   async payout(request: PayoutRequest): Promise<PayoutOutcome> {
     const { instrument } = request;
+    if (instrument.kind === 'provider-account')
+      throw new ConnectorError('invalid_request', 'mock-card pays out to cards only');
     const hint =
       instrument.kind === 'card'
         ? { bin: instrument.number.slice(0, 6), last4: instrument.number.slice(-4) }

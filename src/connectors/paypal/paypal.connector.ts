@@ -5,6 +5,10 @@ import type {
   CaptureRequest,
   CaptureRules,
   PaymentConnector,
+  PayoutOutcome,
+  PayoutRequest,
+  PayoutSyncOutcome,
+  PayoutSyncRequest,
   RefundOutcome,
   RefundRequest,
   SyncOutcome,
@@ -19,6 +23,7 @@ import { PaypalClient } from './paypal.client.ts';
 import { PAYPAL_DEFINITION } from './paypal.definition.ts';
 import { capture, refund, syncFollowUp, voidAuthorization } from './paypal.follow-ups.ts';
 import { createOrder, syncAuthorization } from './paypal.payments.ts';
+import { payoutToAccount, syncPayoutOf } from './paypal.payouts.ts';
 import { verifyPaypal } from './paypal.verify.ts';
 import { parsePaypalWebhook } from './paypal.webhooks.ts';
 
@@ -28,7 +33,8 @@ import { parsePaypalWebhook } from './paypal.webhooks.ts';
  * page (`buyer_approval_pending`); when the buyer is back at `/connector-returns/...`, or
  * reconciliation asks, the approved order is authorized (or captured, intent capture). The order id
  * is the transaction's id at PayPal; captures, voids and refunds act on its authorization and
- * captures. Every POST carries the attempt id as PayPal-Request-Id.
+ * captures. Every POST carries the attempt id as PayPal-Request-Id. Payouts go to PayPal accounts
+ * stored by earlier PayPal payments (Payouts API), never to cards.
  */
 export class PaypalConnector implements PaymentConnector {
   readonly definition = PAYPAL_DEFINITION;
@@ -68,6 +74,15 @@ export class PaypalConnector implements PaymentConnector {
     return request.operation === 'authorize'
       ? syncAuthorization(this.client, request)
       : syncFollowUp(this.client, request);
+  }
+
+  /** A payout to a stored PayPal account (Payouts API; paypal.payouts.ts): pending until PayPal pays the item. */
+  payout(request: PayoutRequest): Promise<PayoutOutcome> {
+    return payoutToAccount(this.client, request);
+  }
+
+  syncPayout(request: PayoutSyncRequest): Promise<PayoutSyncOutcome> {
+    return syncPayoutOf(this.client, request);
   }
 
   /** Verified by PayPal (verify-webhook-signature with the service's `webhook_id`), then mapped (paypal.webhooks.ts). */

@@ -108,8 +108,9 @@ export const PAYPAL_DEFINITION: ConnectorDefinition = {
     cancel: false,
     sync: true,
     tokenize: false,
-    // POST /payouts sends to cards only (PayoutCreate); PayPal Payouts send to PayPal accounts.
-    payout: false,
+    // Payouts API to PayPal accounts: POST /payouts with a stored payment method of method paypal
+    // (the payer id of an earlier PayPal payment with store: true). No card payouts through PayPal.
+    payout: true,
     threeDSecure: false,
     networkTokens: false,
     redirect: true,

@@ -26,6 +26,8 @@ export interface PaypalOrder {
   status?: string;
   intent?: string;
   links?: PaypalLink[];
+  /** The payer's PayPal account once the buyer approved (Orders v2 `payment_source.paypal`). */
+  payment_source?: { paypal?: { account_id?: string; email_address?: string } };
   purchase_units?: Array<{
     custom_id?: string;
     payments?: {
@@ -159,4 +161,12 @@ export function orderBody(request: AuthorizeRequest): Record<string, unknown> {
       },
     },
   };
+}
+
+/** The payer's PayPal account of an approved or completed order: its payer id (`account_id`) and e-mail. */
+export function payerOf(order: PaypalOrder): { id: string; email: string | null } | null {
+  const paypal = order.payment_source?.paypal;
+  const id = typeof paypal?.account_id === 'string' ? paypal.account_id.trim() : '';
+  if (!id) return null;
+  return { id, email: typeof paypal?.email_address === 'string' ? paypal.email_address : null };
 }

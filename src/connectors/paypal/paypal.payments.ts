@@ -16,7 +16,7 @@ import {
   orderStateOf,
   type PaypalDecline,
 } from './paypal.mapping.ts';
-import { approvalUrlOf, CANCEL_MARKER, orderBody, paymentsOf, type PaypalOrder } from './paypal.orders.ts';
+import { approvalUrlOf, CANCEL_MARKER, orderBody, payerOf, paymentsOf, type PaypalOrder } from './paypal.orders.ts';
 
 /**
  * A PayPal payment: an order (Orders v2) the buyer approves on PayPal's page, then authorized (or
@@ -86,15 +86,16 @@ function paymentOutcome(order: PaypalOrder, intent: 'authorize' | 'capture'): Sy
     rawResponseCode: payment.status ?? null,
     rawResponseDescription: reason,
   });
+  const providerAccount = payerOf(order);
   if (intent === 'authorize') {
     const status = authorizationStateOf(payment.status);
     return status === 'declined'
       ? { ...refused('do_not_honor'), status, providerTransactionId: id }
-      : { ...blank, status, providerTransactionId: id };
+      : { ...blank, status, providerTransactionId: id, providerAccount };
   }
   const state = captureStateOf(payment.status);
-  if (state === 'succeeded') return { ...blank, status: 'captured', providerTransactionId: id };
-  if (state === 'pending') return { ...blank, status: 'capture_pending', providerTransactionId: id };
+  if (state === 'succeeded') return { ...blank, status: 'captured', providerTransactionId: id, providerAccount };
+  if (state === 'pending') return { ...blank, status: 'capture_pending', providerTransactionId: id, providerAccount };
   return {
     ...refused(state === 'declined' ? 'do_not_honor' : 'service_error'),
     status: state,

@@ -7,6 +7,7 @@ import type {
 } from '../connector-webhooks.ts';
 import { RawBody } from '../provider-http.ts';
 import { bodyOf, type PaypalClient } from './paypal.client.ts';
+import { isPayoutEvent, payoutActionsOf } from './paypal.payouts-webhooks.ts';
 import { minorOf, upIdOf, type PaypalMoney, type PaypalPaymentResource } from './paypal.orders.ts';
 
 /**
@@ -177,7 +178,7 @@ async function actionsOf(
     case 'CUSTOMER.DISPUTE.RESOLVED':
       return disputeActions(client, credentials, event.event_type, resource);
     default:
-      return [];
+      return isPayoutEvent(event.event_type) ? payoutActionsOf(event.event_type, event.resource ?? {}) : [];
   }
 }
 

@@ -29,7 +29,7 @@ import {
   outcomeOfIntent,
   tokenOf,
 } from './stripe-payments.ts';
-import { connectRequestOptions } from './stripe.connect.ts';
+import { connectRefundParams, connectRequestOptions } from './stripe.connect.ts';
 import { parseStripeWebhook } from './stripe.webhooks.ts';
 import { fetchStripeSettlements } from './stripe.settlements.ts';
 import { verifyStripeCredentials } from './stripe.verify.ts';
@@ -164,6 +164,7 @@ export class StripeCardConnector implements PaymentConnector {
           payment_intent: request.providerTransactionId,
           amount: toStripeAmount(request.amount, request.currency),
           ...reason,
+          ...connectRefundParams(request.options),
           metadata: { attempt_id: request.idempotencyKey, reference: request.reference },
         },
         { idempotencyKey: request.idempotencyKey, ...connectRequestOptions(request.options) },

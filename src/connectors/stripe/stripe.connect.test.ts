@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { connectIntentParams, connectRequestOptions, stripeConnectOf } from './stripe.connect.ts';
+import { connectIntentParams, connectRefundParams, connectRequestOptions, stripeConnectOf } from './stripe.connect.ts';
 
 describe('stripe_connect options', () => {
   it('maps a destination charge to Stripe parameters, the fee in Stripe units', () => {
@@ -38,6 +38,25 @@ describe('stripe_connect options', () => {
     [{ transfer_group: 7 }, 'transfer_group'],
   ])('refuses %j', (connect, why) => {
     expect(() => stripeConnectOf({ stripe_connect: connect })).toThrow(why);
+  });
+
+  it('refunds a destination charge by reversing the transfer and refunding the fee; a direct charge refunds its fee only', () => {
+    const destination = { transfer_data_destination: 'acct_1A', application_fee_amount: 15 };
+    expect(connectRefundParams({ stripe_connect: destination })).toEqual({
+      reverse_transfer: true,
+      refund_application_fee: true,
+    });
+    expect(connectRefundParams({ stripe_connect: { transfer_data_destination: 'acct_1A' } })).toEqual({
+      reverse_transfer: true,
+    });
+    expect(connectRefundParams({ stripe_connect: { stripe_account: 'acct_9', application_fee_amount: 5 } })).toEqual({
+      refund_application_fee: true,
+    });
+    // A fee of 0 is no fee to refund; a platform's own charge has no Connect parameters.
+    expect(connectRefundParams({ stripe_connect: { stripe_account: 'acct_9', application_fee_amount: 0 } })).toEqual(
+      {},
+    );
+    expect(connectRefundParams(null)).toEqual({});
   });
 
   it('refuses a fee above the amount', () => {

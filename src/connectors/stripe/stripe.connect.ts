@@ -82,3 +82,29 @@ export function connectRequestOptions(options: Record<string, unknown> | null): 
   const account = stripeConnectOf(options)?.stripeAccount;
   return account ? { stripeAccount: account } : {};
 }
+
+/**
+ * The Connect parameters of a refund (https://docs.stripe.com/api/refunds/create,
+ * https://docs.stripe.com/connect/destination-charges#issue-refunds). By default Stripe refunds a
+ * destination charge from the platform's balance and keeps the application fee, so the platform
+ * pays the whole refund while the connected account keeps what it was sent. We refund the way
+ * platforms expect, each party giving back its share of the refunded amount:
+ * - a destination charge (`transfer_data_destination`): `reverse_transfer: true`, Stripe reverses
+ *   the transfer to the connected account in proportion to the refunded amount;
+ * - a charge with an application fee (destination or direct): `refund_application_fee: true`,
+ *   Stripe refunds the fee in the same proportion (all of it with a full refund).
+ * `StripeConnectOptions` has no `transfer_data[amount]` (the connected account is sent the whole
+ * amount, less the fee), so there is no other share to compute. A direct charge has no transfer
+ * to reverse: the connected account refunds from its own balance.
+ */
+export function connectRefundParams(options: Record<string, unknown> | null): {
+  reverse_transfer?: boolean;
+  refund_application_fee?: boolean;
+} {
+  const connect = stripeConnectOf(options);
+  if (!connect) return {};
+  return {
+    ...(connect.destination ? { reverse_transfer: true } : {}),
+    ...(connect.applicationFeeAmount ? { refund_application_fee: true } : {}),
+  };
+}

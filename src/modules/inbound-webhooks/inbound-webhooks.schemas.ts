@@ -17,11 +17,17 @@ const AppliedAction = Type.Object(
     transaction_id: Type.Union([Type.String({ format: 'uuid' }), Type.Null()], {
       description: "Our transaction, when one matches the provider's payment id",
     }),
+    payout_id: Type.Optional(
+      Type.Union([Type.String({ format: 'uuid' }), Type.Null()], {
+        description: "Of a payout action (payout_succeeded, ...): our payout, when one matches the provider's",
+      }),
+    ),
     result: Type.Union([
       Type.Literal('applied'),
       Type.Literal('already_final'),
       Type.Literal('still_open'),
       Type.Literal('unknown_transaction'),
+      Type.Literal('unknown_payout'),
       Type.Literal('settlement_reporting_disabled'),
     ]),
   },
@@ -79,6 +85,7 @@ export function toInboundWebhookReceipt(events: ReceivedInboundEvent[]): Inbound
       .map((a) => ({
         kind: String(a.kind),
         transaction_id: (a.transaction_id as string | null) ?? null,
+        ...(a.payout_id !== undefined ? { payout_id: (a.payout_id as string | null) ?? null } : {}),
         result: a.result as InboundWebhookReceipt['actions'][number]['result'],
       })),
   };

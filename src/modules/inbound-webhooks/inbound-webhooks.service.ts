@@ -10,6 +10,7 @@ import { inBatchesUntilDone } from '../../lib/batches.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import { credentialsOf, findUsablePaymentServiceCached } from '../payment-services/payment-services.service.ts';
 import { findDefinitionConnector } from '../payment-service-definitions/payment-service-definitions.service.ts';
+import { applyPayoutAction, isPayoutAction } from '../payouts/payout-webhooks.service.ts';
 import { enqueueReportIngestion } from '../settlements-ingestion/settlement-ingestion.service.ts';
 import { applyProviderAction } from '../transactions/inbound/provider-events.service.ts';
 import {
@@ -117,7 +118,9 @@ async function receiveEvent(
     applied.push(
       action.kind === 'settlement_report_available'
         ? await reportAvailable(tx, deps, scope, action)
-        : { ...(await applyProviderAction(tx, deps, scope, action, log, overCapture)) },
+        : isPayoutAction(action.kind)
+          ? await applyPayoutAction(tx, deps, scope, { ...action, kind: action.kind })
+          : { ...(await applyProviderAction(tx, deps, scope, action, log, overCapture)) },
     );
   await repo.recordActions(tx, merchantAccountId, paymentServiceId, eventId, applied);
   log.info(

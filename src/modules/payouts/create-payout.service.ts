@@ -74,7 +74,7 @@ interface Started {
 async function start(ctx: RequestContext, body: CreatePayoutBody): Promise<Started> {
   return withTransaction(ctx.deps.db, async (tx) => {
     const { service, connector } = await payoutService(tx, ctx, body);
-    const destination = await resolveDestination(tx, ctx, body.payment_method);
+    const destination = await resolveDestination(tx, ctx, body.payment_method, connector.definition);
     const buyer = await resolveBuyer(tx, ctx, body, destination.ownerBuyerId);
     const id = uuidv7();
     const attemptId = uuidv7();

@@ -5,6 +5,7 @@ import { fieldRefusal, invalidField } from '../../errors/app-error.ts';
 import { bin, isExpired, last4 } from '../../lib/card-schemes.ts';
 import { findBuyerRow } from '../buyers/buyer-snapshots.service.ts';
 import { lockAndReleaseCard } from '../payment-methods/payment-methods.service.ts';
+import { storedDestinationOf } from '../payment-methods/provider-accounts.service.ts';
 import { checkCard } from '../payment-methods/stored-cards.service.ts';
 import type { CreatePayoutBody, PayoutPaymentMethodBody, PayoutStoredCardForm } from './payouts.schemas.ts';
 
@@ -23,12 +24,41 @@ export interface Destination {
 
 const isStored = (form: PayoutPaymentMethodBody): form is PayoutStoredCardForm => 'id' in form;
 
+/**
+ * A connector pays out to destinations of its definition's method only: cards through card
+ * connectors, PayPal accounts (stored by a PayPal payment) through `paypal-paypal`. Refused before
+ * any card is released, with what to send instead.
+ */
+function checkMethod(destinationMethod: string, connector: { id: string; method: string }): void {
+  if (destinationMethod === connector.method) return;
+  const accepted =
+    connector.method === 'card'
+      ? 'cards only: send a card ({"method": "card", ...}) or a stored card ({"method": "id", "id": ...})'
+      : `${connector.method} accounts only: send {"method": "id", "id": ...} with a stored payment method of method ${connector.method} (one stored by a ${connector.method} payment with store: true)`;
+  throw invalidField(
+    'body',
+    '/payment_method',
+    `The payment method is a ${destinationMethod} destination, and the payment service's connector (${connector.id}) pays out to ${accepted}`,
+    'payouts_not_supported',
+  );
+}
+
 export async function resolveDestination(
   db: Executor,
   ctx: RequestContext,
   form: PayoutPaymentMethodBody,
+  connector: { id: string; method: string },
 ): Promise<Destination> {
   if (isStored(form)) {
+    const stored = await storedDestinationOf(db, ctx, form.id);
+    checkMethod(stored.kind === 'card' ? 'card' : stored.method, connector);
+    if (stored.kind === 'provider-account')
+      return {
+        instrument: { kind: 'provider-account', method: stored.method, accountId: stored.accountId },
+        paymentMethodId: stored.id,
+        snapshot: { id: stored.id, method: stored.method, mode: 'redirect', label: stored.label },
+        ownerBuyerId: stored.buyerId,
+      };
     // 404 for a card of another merchant account, 400 for a payment method that is not a usable card.
     const card = await lockAndReleaseCard(db, ctx, form.id, { lock: false });
     if (card.expirationDate && isExpired(card.expirationDate, new Date()))
@@ -50,6 +80,7 @@ export async function resolveDestination(
       ownerBuyerId: card.buyerId,
     };
   }
+  checkMethod('card', connector);
   const check = checkCard(form, '/payment_method');
   const scheme = form.card_scheme ?? check.scheme;
   const fingerprint = await ctx.deps.vault.fingerprint(db, ctx.merchantAccountId, form.number);
@@ -88,9 +119,9 @@ const notTheOwner = (pointer: string) =>
   fieldRefusal(
     'body',
     pointer,
-    'Must be the buyer of the stored card',
+    'Must be the buyer of the stored payment method',
     'value_error',
-    'The stored card belongs to another buyer than the one this payout names',
+    'The stored payment method belongs to another buyer than the one this payout names',
   );
 
 /** The payout's buyer: the stored buyer named (who must own a stored card), a guest buyer, or the stored card's owner. */

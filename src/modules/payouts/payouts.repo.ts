@@ -68,6 +68,22 @@ export async function findAttempt(
   return query.executeTakeFirst();
 }
 
+/** A payout of a payment service by the provider's id of it (a provider's webhook names it). */
+export async function findPayoutOfProvider(
+  db: Executor,
+  merchantAccountId: string,
+  paymentServiceId: string,
+  providerPayoutId: string,
+): Promise<PayoutRow | undefined> {
+  return db
+    .selectFrom('payouts')
+    .selectAll()
+    .where('merchant_account_id', '=', merchantAccountId)
+    .where('payment_service_payout_id', '=', providerPayoutId)
+    .where('payment_service_id', '=', paymentServiceId)
+    .executeTakeFirst();
+}
+
 /** The provider call a payout was recorded with (one per payout). */
 export async function findAttemptOfPayout(
   db: Executor,

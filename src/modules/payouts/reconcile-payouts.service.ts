@@ -6,6 +6,7 @@ import { withTransaction, type Tx } from '../../db/transaction.ts';
 import { uuidToBase62 } from '../../lib/base62.ts';
 import { recordSystemAudit, type SystemActor } from '../audit-logs/audit-logs.service.ts';
 import { credentialsOf, findUsablePaymentServiceCached } from '../payment-services/payment-services.service.ts';
+import { providerAccountIdOf } from '../payment-methods/provider-accounts.service.ts';
 import { auditedPayout, emitPayout } from './payout-events.ts';
 import { canMove, isOpenAttempt, nextCheckAt, resolveSync } from './payout-status.ts';
 import * as repo from './payouts.repo.ts';
@@ -24,8 +25,11 @@ async function later(deps: Deps, attempt: PayoutAttemptRow, now: Date): Promise<
   );
 }
 
-/** Applies a status answer under the row locks (the payout first, as `POST /payouts` locks). True when the attempt is final. */
-async function settle(
+/**
+ * Applies a status answer under the row locks (the payout first, as `POST /payouts` locks). True
+ * when the attempt is final. Also a provider's webhook about the payout (payout-webhooks.service.ts).
+ */
+export async function settle(
   tx: Tx,
   deps: Deps,
   attempt: PayoutAttemptRow,
@@ -52,6 +56,9 @@ async function settle(
       },
       now,
     );
+    // Found again after a lost answer and still pending: the payout shows the provider's id at once.
+    if (!payout.payment_service_payout_id && providerReference)
+      await repo.updatePayout(tx, m, payout.id, { payment_service_payout_id: providerReference }, now);
     return false;
   }
   await repo.updateAttempt(
@@ -88,6 +95,13 @@ async function settle(
   return true;
 }
 
+/** The stored account a payout was sent to (a PayPal account), as `PayoutSyncRequest.account`; null for a card. */
+async function accountOf(deps: Deps, merchantAccountId: string, paymentMethodId: string | null, method?: string) {
+  if (!paymentMethodId || !method || method === 'card') return null;
+  const accountId = await providerAccountIdOf(deps.db, merchantAccountId, paymentMethodId);
+  return accountId ? { method, accountId } : null;
+}
+
 /** Asks the payment service what became of one open attempt and applies the answer. True when it is final. */
 async function checkAttempt(
   deps: Deps,
@@ -121,7 +135,8 @@ async function checkAttempt(
       | Record<string, unknown>
       | null
       | undefined) ?? null;
-  const pm = payout.payment_method as { bin?: string | null; label?: string | null };
+  const pm = payout.payment_method as { bin?: string | null; label?: string | null; method?: string };
+  const account = await accountOf(deps, payout.merchant_account_id, payout.payment_method_id, pm.method);
   const sync = connector.syncPayout.bind(connector);
   const result = await callConnector(
     () =>
@@ -133,7 +148,8 @@ async function checkAttempt(
         reference: uuidToBase62(payout.id),
         amount: payout.amount,
         currency: payout.currency,
-        card: { bin: pm.bin ?? null, last4: pm.label ?? null },
+        card: account ? { bin: null, last4: null } : { bin: pm.bin ?? null, last4: pm.label ?? null },
+        account,
       }),
     unknownOutcome(log, { payoutId: payout.id, attemptId: attempt.id }),
   );

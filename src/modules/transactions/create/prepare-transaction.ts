@@ -262,6 +262,8 @@ export async function prepareTransaction(
     pending_review: fraud === 'review',
     payment_source: body.payment_source ?? 'ecommerce',
     merchant_initiated: body.merchant_initiated ?? false,
+    // A method approved on the provider's page is stored when the approved payment is authorized (settleAttempt).
+    store_on_approval: (body.store ?? false) && instrument?.instrumentType === 'redirect',
     is_subsequent_payment: body.is_subsequent_payment ?? false,
     account_funding_transaction: body.account_funding_transaction ?? false,
     metadata: json(body.metadata),

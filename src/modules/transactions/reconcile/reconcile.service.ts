@@ -1,4 +1,5 @@
 import type { SyncOutcome } from '../../../connectors/connector.ts';
+import { storeOnApproval } from '../create/store-on-approval.ts';
 import type { Deps, RequestContext } from '../../../context.ts';
 import type { AttemptRow, TransactionRow } from '../../../db/schema-transactions.ts';
 import { withTransaction, type Tx } from '../../../db/transaction.ts';
@@ -226,10 +227,11 @@ export async function settleAttempt(
     await repo.insertEvents(tx, events);
     return { final: false, row };
   }
-  const updated =
+  let updated =
     Object.keys(resolved.patch).length > 0
       ? await repo.updateTransaction(tx, merchantAccountId, row.id, resolved.patch)
       : row;
+  if (attempt.operation === 'authorize' && updated !== row) updated = await storeOnApproval(tx, deps, updated, answer);
   // A stored card's first approved customer-initiated payment, approved here (after 3DS at the
   // provider, or found again), gives the card its scheme transaction id (guarded: never replaced).
   if (attempt.operation === 'authorize' && updated !== row)
