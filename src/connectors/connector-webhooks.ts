@@ -48,6 +48,18 @@ export interface InboundWebhookAction {
   currency: string | null;
   rawResponseCode: string | null;
   rawResponseDescription: string | null;
+  /**
+   * The standardized `error_code` of a failure the event reports (a PIX dLocal rejected:
+   * `do_not_honor`), as the connector's `sync` would give it; absent or null: none.
+   */
+  errorCode?: string | null;
+  /**
+   * Our reference of the payment as the provider echoes it in a signed field (Adyen's
+   * `merchantReference`: the transaction's base62 id), for a payment whose own provider id we do not
+   * know yet (an iDEAL payment approved at the bank by a buyer who never came back); absent or null:
+   * none.
+   */
+  reference?: string | null;
 }
 
 /**

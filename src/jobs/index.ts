@@ -12,6 +12,7 @@ import { settleTransactionJob } from './settle-transaction.job.ts';
 import { deliverWebhook } from './deliver-webhook.job.ts';
 import { expireThreeDsChallengesJob } from './expire-three-ds-challenges.job.ts';
 import { voidLateAuthorization } from './void-late-authorization.job.ts';
+import { refundLateCapture } from './refund-late-capture.job.ts';
 import { reconcilePaymentServiceTokens } from './reconcile-payment-service-tokens.job.ts';
 import { analyzeEmbeddedDatabase } from './analyze-embedded-database.job.ts';
 import { vacuumEmbeddedDatabase } from './vacuum-embedded-database.job.ts';
@@ -44,6 +45,7 @@ export const JOBS: JobDefinition[] = [
   reconcilePayouts,
   deliverWebhook,
   voidLateAuthorization,
+  refundLateCapture,
   reconcilePaymentServiceTokens,
   expireThreeDsChallengesJob,
   analyzeEmbeddedDatabase,

@@ -126,6 +126,8 @@ function actionOf(item: AdyenNotificationItem): InboundWebhookAction | null {
     currency,
     rawResponseCode: item.success === 'true' ? null : (item.eventCode ?? null),
     rawResponseDescription: item.reason || null,
+    // Signed: a redirect payment (iDEAL) has no pspReference of ours until the buyer comes back.
+    reference: onPayment ? item.merchantReference || null : null,
   };
 }
 

@@ -23,6 +23,7 @@ const AppliedAction = Type.Object(
       Type.Literal('still_open'),
       Type.Literal('unknown_transaction'),
       Type.Literal('settlement_reporting_disabled'),
+      Type.Literal('late_capture_refund_scheduled'),
     ]),
   },
   { additionalProperties: false },
