@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { AdyenReportBook, type AdyenBooking, type AdyenFakeReport } from './adyen-fake-reports.ts';
 import { idealProblem, splitsProblem } from './adyen-fake-splits.ts';
 import { startFakeServer, type FakeAnswer, type FakeRequest, type FakeServer } from './fake-server.ts';
@@ -82,6 +83,11 @@ export interface AdyenFake extends FakeServer {
   closeBatch(at?: Date): AdyenFakeReport;
   /** The signed REPORT_AVAILABLE notification of a report file. */
   reportAvailable(fileName: string, hexKey: string): Record<string, unknown>;
+  /**
+   * The buyer approves an iDEAL payment at the bank without coming back to the return URL: Adyen
+   * authorises and captures it, and sends its signed AUTHORISATION notification (returned here).
+   */
+  approveAtBank(pspReference: string, hexKey: string): Record<string, unknown>;
 }
 
 const error = (status: number, errorCode: string, message: string, errorType: string): FakeAnswer => ({
@@ -192,6 +198,35 @@ class AdyenSimulation {
   private autoCaptured(payment: Payment): void {
     if (!payment.manualCapture && payment.status === 'authorised')
       this.bookOf(payment, 'Settled', `CAP${payment.pspReference.slice(3)}`, payment.value, payment.reference);
+  }
+
+  approveAtBank(pspReference: string, hexKey: string): Record<string, unknown> {
+    const payment = this.payments.get(pspReference);
+    if (payment?.status !== 'redirect' || !this.ideal.has(pspReference))
+      throw new Error(`no iDEAL payment ${pspReference} waiting at the bank`);
+    payment.status = 'authorised';
+    payment.captured = payment.value;
+    this.autoCaptured(payment);
+    // docs.adyen.com/development-resources/webhooks/webhook-types: AUTHORISATION names the payment
+    // in pspReference and our reference in merchantReference; both are among the signed fields.
+    const item = {
+      amount: { currency: payment.currency, value: payment.value },
+      eventCode: 'AUTHORISATION',
+      eventDate: new Date().toISOString(),
+      merchantAccountCode: ADYEN_FAKE_MERCHANT,
+      merchantReference: payment.reference,
+      paymentMethod: 'ideal',
+      pspReference,
+      success: 'true',
+    };
+    const signed = [pspReference, '', item.merchantAccountCode, item.merchantReference, payment.value]
+      .concat([payment.currency, item.eventCode, item.success])
+      .join(':');
+    const hmacSignature = createHmac('sha256', Buffer.from(hexKey, 'hex')).update(signed, 'utf8').digest('base64');
+    return {
+      live: 'false',
+      notificationItems: [{ NotificationRequestItem: { ...item, additionalData: { hmacSignature } } }],
+    };
   }
 
   dispute(
@@ -545,5 +580,6 @@ export async function startAdyenFake(): Promise<AdyenFake> {
     dispute: (psp, type, value) => simulation.dispute(psp, type, value),
     closeBatch: (at) => simulation.book.closeBatch(at),
     reportAvailable: (fileName, hexKey) => simulation.book.reportAvailable(fileName, server.url, hexKey),
+    approveAtBank: (psp, hexKey) => simulation.approveAtBank(psp, hexKey),
   };
 }

@@ -114,6 +114,8 @@ interface Planned {
   row: TransactionRow;
   attempt: AttemptRow;
   bound: BoundConnector;
+  /** The provider's id of the payment refunded. */
+  paymentId: string;
 }
 
 /**
@@ -151,11 +153,13 @@ async function recordRefundAttempt(
       status: 'in_flight',
       amount: refundableOf(row),
       payment_service_id: authorization.payment_service_id,
-      provider_reference: authorization.provider_reference,
+      // The provider's refund id once it answers (how its refund webhook is matched).
+      provider_reference: null,
       compensates_attempt_id: authorizeAttemptId,
       next_check_at: nextCheckAt(0, new Date()),
     });
-    return { row, attempt, bound: await connectorOfTransaction(tx, deps, row) };
+    const bound = await connectorOfTransaction(tx, deps, row);
+    return { row, attempt, bound, paymentId: authorization.provider_reference };
   });
 }
 
@@ -245,7 +249,7 @@ export async function refundLateCaptureNow(
 ): Promise<void> {
   const planned = await recordRefundAttempt(deps, m, transactionId, authorizeAttemptId, log);
   if (!planned) return;
-  const { row, attempt, bound } = planned;
+  const { row, attempt, bound, paymentId } = planned;
   const result = await callConnector(
     () =>
       bound.connector.refund({
@@ -253,7 +257,7 @@ export async function refundLateCaptureNow(
         credentials: bound.credentials,
         options: bound.options,
         payment: paymentHint(row),
-        providerTransactionId: attempt.provider_reference ?? '',
+        providerTransactionId: paymentId,
         // The transaction's reference, as reconciliation's status query sends it with the same key.
         reference: uuidToBase62(row.id),
         amount: attempt.amount,
