@@ -78,6 +78,8 @@ describe('happy', () => {
               currency: 'EUR',
               rawResponseCode: null,
               rawResponseDescription: null,
+              // Signed: finds a redirect payment whose pspReference we do not know yet.
+              reference: 'TestPayment-1407325143704',
             },
           ],
         },
