@@ -5,6 +5,7 @@ import { uuidToBase62 } from '../../src/lib/base62.ts';
 import { createMerchantAccount } from '../helpers/factories.ts';
 import {
   ADYEN_HMAC,
+  approveAtProvider,
   createNonCardService,
   nonCardPayment,
   startNonCardWorld,
@@ -193,6 +194,44 @@ describe('happy', () => {
       payment_service_transaction_id: payment.pspReference,
     });
     expect((await eventsOf(m, txn.id)).map((e) => e.name)).toContain('transaction-late-capture-refund-scheduled');
+  });
+});
+
+describe('found by a sync or the buyer’s return', () => {
+  it('pix: paid after its deadline without a notification, found by POST /transactions/{id}/sync and refunded once', async () => {
+    const { m, txn } = await expiredSale('pix');
+    const paymentId = txn.payment_service_transaction_id as string;
+    const sync = async () => (await call(m, 'POST', `/transactions/${txn.id}/sync`)).statusCode;
+    // Not paid yet: dLocal is asked, nothing happens.
+    expect(await sync()).toBe(200);
+    await w.t.deps.queue.drain(w.t.deps);
+    expect(pixRefundsOf(paymentId)).toHaveLength(0);
+    w.dlocal.pay(paymentId);
+    expect(await sync()).toBe(200);
+    expect(await sync()).toBe(200);
+    await w.t.deps.queue.drain(w.t.deps);
+    expect(pixRefundsOf(paymentId)).toEqual([expect.objectContaining({ amount: 10, status: 'PENDING' })]);
+    const scheduled = (await eventsOf(m, txn.id)).filter((e) => e.name === 'transaction-late-capture-refund-scheduled');
+    expect(scheduled).toHaveLength(1);
+    expect(scheduled[0]!.context).toMatchObject({ source: 'sync', amount: 1000 });
+    expect(await get(m, txn.id)).toMatchObject({ status: 'authorization_failed', captured_amount: 0 });
+  });
+
+  it('ideal: a buyer back from the bank after the deadline completes the payment at Adyen; it is refunded once', async () => {
+    const { m, txn } = await expiredSale('ideal');
+    const back = await approveAtProvider(w.t, 'ideal', txn.payment_method.approval_url);
+    expect(back.statusCode, back.body).toBe(200);
+    expect(back.headers.refresh).toContain('transaction_status=authorization_failed');
+    await w.t.deps.queue.drain(w.t.deps);
+    const payment = [...w.adyen.payments.values()].find((p) => p.reference === uuidToBase62(txn.id))!;
+    expect(payment).toMatchObject({ status: 'authorised', captured: 1000, refunded: 1000 });
+    // The buyer reloads the return page: nothing more.
+    await approveAtProvider(w.t, 'ideal', txn.payment_method.approval_url);
+    await w.t.deps.queue.drain(w.t.deps);
+    expect(payment.refunded).toBe(1000);
+    expect(
+      w.adyen.requests.filter((r) => r.method === 'POST' && r.path === `/v71/payments/${payment.pspReference}/refunds`),
+    ).toHaveLength(1);
   });
 });
 

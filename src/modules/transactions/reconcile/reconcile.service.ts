@@ -8,6 +8,7 @@ import { callConnector, connectorOfTransaction, paymentHint } from '../connector
 import { applyAuthorization, applyCapture, applyRefund, applyVoid, nextCheckAt, type Patch } from '../outcomes.ts';
 import { scheduleLateVoid } from '../void/late-void.service.ts';
 import { recordLateRefundOutcome } from '../refund/late-refund.service.ts';
+import { checkLateSale } from '../refund/late-sale-check.ts';
 import { reverseRedeemed, systemContext } from '../gift-card-tender.ts';
 import { overCaptureLimit } from '../../merchant-accounts/merchant-accounts.service.ts';
 import { scheduleRefundSettlement, scheduleSettlement } from '../settlements/settlements.service.ts';
@@ -395,6 +396,7 @@ export async function syncTransaction(ctx: RequestContext, id: string): Promise<
     );
   for (const attempt of await repo.listOpenAttempts(ctx.deps.db, ctx.merchantAccountId, id))
     await checkAttempt(ctx.deps, attempt, ctx.log, true);
+  await checkLateSale(ctx.deps, ctx.merchantAccountId, id, null, ctx.log);
   const current = (await repo.findTransaction(ctx.deps.db, ctx.merchantAccountId, id))!;
   return await transactionResource(ctx.deps.db, ctx, current);
 }
