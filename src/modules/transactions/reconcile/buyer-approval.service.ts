@@ -86,6 +86,10 @@ export async function recordProviderReturn(
 ): Promise<ApprovalPage> {
   const page = await approvalPage(deps, merchantAccountId, attemptId);
   if (page.open) await checkPendingAttempt(deps, merchantAccountId, attemptId, params);
-  else await checkLateSale(deps, merchantAccountId, page.transactionId, params, log);
+  // The buyer is sent on whatever the provider says; reconciliation and webhooks stay the record.
+  else
+    await checkLateSale(deps, merchantAccountId, page.transactionId, params, log).catch((err: unknown) =>
+      log.warn({ err, transactionId: page.transactionId }, 'a late return could not be checked with the provider'),
+    );
   return approvalPage(deps, merchantAccountId, attemptId);
 }
