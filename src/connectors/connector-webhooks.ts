@@ -63,7 +63,11 @@ export interface InboundWebhookAction {
    * made on the provider's page, an answer lost). Absent: the provider id alone.
    */
   transactionReference?: string | null;
-  /** A payout action's standardized error code (`payout_declined`, `payout_failed`). */
+  /**
+   * The standardized `error_code` of a failure the event reports: a payout's (`payout_declined`,
+   * `payout_failed`), or a payment's as the connector's `sync` would give it (a PIX dLocal
+   * rejected: `do_not_honor`); absent or null: none.
+   */
   errorCode?: string | null;
 }
 

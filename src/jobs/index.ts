@@ -14,6 +14,7 @@ import { deliverSimulatedEventJob } from './deliver-simulated-event.job.ts';
 import { deliverWebhook } from './deliver-webhook.job.ts';
 import { expireThreeDsChallengesJob } from './expire-three-ds-challenges.job.ts';
 import { voidLateAuthorization } from './void-late-authorization.job.ts';
+import { refundLateCapture } from './refund-late-capture.job.ts';
 import { reconcilePaymentServiceTokens } from './reconcile-payment-service-tokens.job.ts';
 import { analyzeEmbeddedDatabase } from './analyze-embedded-database.job.ts';
 import { vacuumEmbeddedDatabase } from './vacuum-embedded-database.job.ts';
@@ -48,6 +49,7 @@ export const JOBS: JobDefinition[] = [
   reconcilePayouts,
   deliverWebhook,
   voidLateAuthorization,
+  refundLateCapture,
   reconcilePaymentServiceTokens,
   expireThreeDsChallengesJob,
   analyzeEmbeddedDatabase,

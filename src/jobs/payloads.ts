@@ -72,6 +72,12 @@ export const JOB_PAYLOADS = {
     transaction_id: Id,
     attempt_id: Id,
   }),
+  /** `attempt_id`: the authorize attempt whose late capture is refunded. */
+  'refund-late-capture': Type.Object({
+    merchant_account_id: MerchantAccountId,
+    transaction_id: Id,
+    attempt_id: Id,
+  }),
 } as const;
 
 export type JobName = keyof typeof JOB_PAYLOADS;

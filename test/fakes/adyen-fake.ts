@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { AdyenReportBook, type AdyenBooking, type AdyenFakeReport } from './adyen-fake-reports.ts';
 import { KLARNA_TYPES, klarnaModificationProblem, klarnaPaymentProblem } from './adyen-fake-klarna.ts';
 import { AdyenFakeSessions, type FakeSession } from './adyen-fake-sessions.ts';
@@ -92,6 +93,11 @@ export interface AdyenFake extends FakeServer {
   reportAvailable(fileName: string, hexKey: string): Record<string, unknown>;
   /** Hosted Checkout sessions (SEPA Direct Debit), by id. */
   sessions: Map<string, FakeSession>;
+  /**
+   * The buyer approves an iDEAL payment at the bank without coming back to the return URL: Adyen
+   * authorises and captures it, and sends its signed AUTHORISATION notification (returned here).
+   */
+  approveAtBank(pspReference: string, hexKey: string): Record<string, unknown>;
 }
 
 const error = (status: number, errorCode: string, message: string, errorType: string): FakeAnswer => ({
@@ -208,6 +214,35 @@ class AdyenSimulation {
   private autoCaptured(payment: Payment): void {
     if (!payment.manualCapture && payment.status === 'authorised')
       this.bookOf(payment, 'Settled', `CAP${payment.pspReference.slice(3)}`, payment.value, payment.reference);
+  }
+
+  approveAtBank(pspReference: string, hexKey: string): Record<string, unknown> {
+    const payment = this.payments.get(pspReference);
+    if (payment?.status !== 'redirect' || !this.ideal.has(pspReference))
+      throw new Error(`no iDEAL payment ${pspReference} waiting at the bank`);
+    payment.status = 'authorised';
+    payment.captured = payment.value;
+    this.autoCaptured(payment);
+    // docs.adyen.com/development-resources/webhooks/webhook-types: AUTHORISATION names the payment
+    // in pspReference and our reference in merchantReference; both are among the signed fields.
+    const item = {
+      amount: { currency: payment.currency, value: payment.value },
+      eventCode: 'AUTHORISATION',
+      eventDate: new Date().toISOString(),
+      merchantAccountCode: ADYEN_FAKE_MERCHANT,
+      merchantReference: payment.reference,
+      paymentMethod: 'ideal',
+      pspReference,
+      success: 'true',
+    };
+    const signed = [pspReference, '', item.merchantAccountCode, item.merchantReference, payment.value]
+      .concat([payment.currency, item.eventCode, item.success])
+      .join(':');
+    const hmacSignature = createHmac('sha256', Buffer.from(hexKey, 'hex')).update(signed, 'utf8').digest('base64');
+    return {
+      live: 'false',
+      notificationItems: [{ NotificationRequestItem: { ...item, additionalData: { hmacSignature } } }],
+    };
   }
 
   dispute(
@@ -604,5 +639,6 @@ export async function startAdyenFake(): Promise<AdyenFake> {
     closeBatch: (at) => simulation.book.closeBatch(at),
     reportAvailable: (fileName, hexKey) => simulation.book.reportAvailable(fileName, server.url, hexKey),
     sessions: simulation.hosted.sessions,
+    approveAtBank: (psp, hexKey) => simulation.approveAtBank(psp, hexKey),
   };
 }

@@ -157,7 +157,14 @@ describe('notifications', () => {
       ],
     });
     const expired = parseDlocalWebhook(credentials, notification({ id: 'D-4-2', status: 'EXPIRED' }));
-    expect(expired).toMatchObject({ events: [{ actions: [{ kind: 'authorization_failed' }] }] });
+    expect(expired).toMatchObject({
+      events: [{ actions: [{ kind: 'authorization_failed', errorCode: 'authorization_expired' }] }],
+    });
+    // The same error code as the status query gives (UNPAID_CODE).
+    const rejected = parseDlocalWebhook(credentials, notification({ id: 'D-4-4', status: 'REJECTED' }));
+    expect(rejected).toMatchObject({
+      events: [{ actions: [{ kind: 'authorization_failed', errorCode: 'do_not_honor' }] }],
+    });
     expect(parseDlocalWebhook(credentials, notification({ id: 'D-4-3', status: 'PENDING' }))).toMatchObject({
       events: [{ actions: [] }],
     });

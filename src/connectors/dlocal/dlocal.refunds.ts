@@ -48,9 +48,13 @@ export async function refund(client: DlocalClient, request: RefundRequest): Prom
   };
 }
 
-/** A refund's state by its id (`GET /refunds/{id}`); without one (a lost answer), pending. */
+/**
+ * A refund's state by its id (`GET /refunds/{id}`); without one (a lost answer: the engine then
+ * names the payment instead), pending: dLocal's refund notification will name it.
+ */
 export async function syncRefund(client: DlocalClient, request: SyncRequest): Promise<SyncOutcome> {
-  if (!request.providerTransactionId) return { ...blank, status: 'refund_pending', providerTransactionId: null };
+  if (!request.providerTransactionId || request.providerTransactionId === request.paymentProviderTransactionId)
+    return { ...blank, status: 'refund_pending', providerTransactionId: null };
   const response = await client.call(
     request.credentials,
     'GET',

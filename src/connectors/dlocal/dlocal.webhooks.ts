@@ -5,7 +5,7 @@ import type {
   InboundWebhookRequest,
 } from '../connector-webhooks.ts';
 import { fromDlocalAmount } from './dlocal.amounts.ts';
-import { paymentStateOf, refundStateOf } from './dlocal.mapping.ts';
+import { paymentStateOf, refundStateOf, UNPAID_CODE } from './dlocal.mapping.ts';
 import { dlocalSignature, sameSignature, signatureOf } from './dlocal.signature.ts';
 
 /**
@@ -78,7 +78,9 @@ function actionsOf(n: DlocalNotification): InboundWebhookAction[] {
   }
   const state = paymentStateOf(n.status);
   if (state === 'waiting') return [];
-  return [action(state === 'paid' ? 'capture_succeeded' : 'authorization_failed', n.id!, null, n)];
+  if (state === 'paid') return [action('capture_succeeded', n.id!, null, n)];
+  // The same error code as `sync` gives a payment that ended unpaid.
+  return [{ ...action('authorization_failed', n.id!, null, n), errorCode: UNPAID_CODE[state] }];
 }
 
 export function parseDlocalWebhook(

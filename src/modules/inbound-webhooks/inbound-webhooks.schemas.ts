@@ -29,6 +29,7 @@ const AppliedAction = Type.Object(
       Type.Literal('unknown_transaction'),
       Type.Literal('unknown_payout'),
       Type.Literal('settlement_reporting_disabled'),
+      Type.Literal('late_capture_refund_scheduled'),
     ]),
   },
   { additionalProperties: false },

@@ -57,7 +57,7 @@ export async function receiveProviderWebhook(
       "The webhook could not be verified: its signature, timestamp or the payment service's webhook secret did not check out",
     );
   }
-  const overCapture = connector.definition.capabilities.overCapture;
+  const { overCapture, void: canVoid } = connector.definition.capabilities;
   return withTransaction(deps.db, async (tx) => {
     const received: ReceivedInboundEvent[] = [];
     for (const event of outcome.events)
@@ -66,7 +66,7 @@ export async function receiveProviderWebhook(
           tx,
           deps,
           log,
-          { merchantAccountId, paymentServiceId, eventId: event.eventId },
+          { merchantAccountId, paymentServiceId, eventId: event.eventId, canVoid },
           event.actions,
           overCapture,
         ),
@@ -83,7 +83,7 @@ export async function receiveProviderWebhook(
 export async function receiveSimulatedEvent(
   deps: Deps,
   log: Log,
-  scope: { merchantAccountId: string; paymentServiceId: string },
+  scope: { merchantAccountId: string; paymentServiceId: string; canVoid: boolean },
   event: InboundWebhookEvent,
   overCapture: boolean,
 ): Promise<ReceivedInboundEvent> {
@@ -97,7 +97,7 @@ async function receiveEvent(
   tx: Tx,
   deps: Deps,
   log: Log,
-  scope: { merchantAccountId: string; paymentServiceId: string; eventId: string },
+  scope: { merchantAccountId: string; paymentServiceId: string; eventId: string; canVoid: boolean },
   actions: InboundWebhookAction[],
   overCapture: boolean,
 ): Promise<ReceivedInboundEvent> {

@@ -23,7 +23,11 @@ export async function deliverSimulatedEvent(
   await receiveSimulatedEvent(
     deps,
     log,
-    { merchantAccountId: payload.merchant_account_id, paymentServiceId: found.paymentServiceId },
+    {
+      merchantAccountId: payload.merchant_account_id,
+      paymentServiceId: found.paymentServiceId,
+      canVoid: found.canVoid,
+    },
     found.event,
     found.overCapture,
   );

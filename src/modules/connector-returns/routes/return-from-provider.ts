@@ -40,7 +40,13 @@ export const returnFromProvider = defineRoute({
   handler: async ({ ctx, params, query, reply, request }) => {
     // No token: the random attempt id is the secret, and an unknown one is a failed lookup of the client address.
     const page = await failedLookups(ctx.deps).guard(request.ip, () =>
-      recordProviderReturn(ctx.deps, params.merchant_account_id, params.attempt_id, query as Record<string, string>),
+      recordProviderReturn(
+        ctx.deps,
+        params.merchant_account_id,
+        params.attempt_id,
+        query as Record<string, string>,
+        ctx.log,
+      ),
     );
     html(reply, { framable: true });
     const back = safeReturn(page.redirectUrl);

@@ -5,6 +5,7 @@ import type { AttemptRow, TransactionRow } from '../../../db/schema-transactions
 import type { Tx } from '../../../db/transaction.ts';
 import { base62ToUuid } from '../../../lib/base62.ts';
 import { settleAttempt } from '../reconcile/reconcile.service.ts';
+import { lateCaptureOf, reportsCapture, scheduleLateRefund } from '../refund/late-refund.service.ts';
 import { event } from '../transaction-events.ts';
 import * as repo from '../transactions.repo.ts';
 import { emitTransaction } from '../webhook-events.ts';
@@ -18,18 +19,21 @@ import { emitTransaction } from '../webhook-events.ts';
 
 type Log = { warn(obj: object, msg?: string): void; info(obj: object, msg?: string): void };
 
-/** What one action did: `applied`, `already_final` (nothing open to settle), `unknown_transaction`. */
+/**
+ * What one action did: `applied`, `already_final` (nothing open to settle), `unknown_transaction`,
+ * `late_capture_refund_scheduled` (a sale paid after its transaction closed unpaid: refunded).
+ */
 export interface AppliedProviderAction {
   kind: InboundWebhookAction['kind'];
   provider_transaction_id: string;
   transaction_id: string | null;
-  result: 'applied' | 'already_final' | 'still_open' | 'unknown_transaction';
+  result: 'applied' | 'already_final' | 'still_open' | 'unknown_transaction' | 'late_capture_refund_scheduled';
 }
 
 const answerOf = (action: InboundWebhookAction, status: SyncOutcome['status']): SyncOutcome => ({
   status,
   providerTransactionId: action.providerTransactionId,
-  errorCode: null,
+  errorCode: action.errorCode ?? null,
   rawResponseCode: action.rawResponseCode,
   rawResponseDescription: action.rawResponseDescription,
 });
@@ -132,13 +136,34 @@ async function applyChargeback(
 }
 
 /**
+ * A sale the provider reports captured after its transaction closed unpaid (nothing open to
+ * settle): refunded in full by the `refund-late-capture` job (refund/late-refund.service.ts). A
+ * connector that can void leaves it to the void of late authorizations (decision 0053).
+ */
+async function refundLateCapture(
+  tx: Tx,
+  deps: Deps,
+  scope: { paymentServiceId: string; canVoid: boolean },
+  row: TransactionRow,
+  action: InboundWebhookAction,
+  log: Log,
+): Promise<boolean> {
+  if (scope.canVoid || !reportsCapture(row, action)) return false;
+  const late = await lateCaptureOf(tx, row, scope.paymentServiceId, action.providerTransactionId);
+  if (!late) return false;
+  await scheduleLateRefund(tx, deps, log, row, late, action.providerTransactionId, 'webhook');
+  return true;
+}
+
+/**
  * Applies one action of a verified provider event, in the caller's database transaction (with the
- * event's deduplication row). `overCapture`: the connector's capability, as for reconciliation.
+ * event's deduplication row). `overCapture`: the connector's capability, as for reconciliation;
+ * `scope.canVoid`: its `void` capability (a sale paid late is refunded only where it cannot be voided).
  */
 export async function applyProviderAction(
   tx: Tx,
   deps: Deps,
-  scope: { merchantAccountId: string; paymentServiceId: string; eventId: string },
+  scope: { merchantAccountId: string; paymentServiceId: string; eventId: string; canVoid: boolean },
   action: InboundWebhookAction,
   log: Log,
   overCapture: boolean,
@@ -169,6 +194,8 @@ export async function applyProviderAction(
       ? await settleAttempt(tx, deps, target.attempt.id, scope.merchantAccountId, target.answer, log, now, overCapture)
       : null;
     result = !settled ? 'already_final' : settled.final ? 'applied' : 'still_open';
+    if (!target && (await refundLateCapture(tx, deps, scope, row, action, log)))
+      result = 'late_capture_refund_scheduled';
   }
   await repo.insertEvents(tx, [
     event(

@@ -3,7 +3,10 @@ import { withTransaction } from '../../../db/transaction.ts';
 import { AppError, notFound } from '../../../errors/app-error.ts';
 import { normalizedIban } from '../../../lib/iban.ts';
 import { checkPendingAttempt } from './reconcile.service.ts';
+import { checkLateSale } from '../refund/late-sale-check.ts';
 import * as repo from '../transactions.repo.ts';
+
+type Log = { warn(obj: object, msg?: string): void; info(obj: object, msg?: string): void };
 
 export interface ApprovalPage {
   transactionId: string;
@@ -81,15 +84,22 @@ export async function recordBuyerApproval(
  * The buyer is back from a real provider's own page (3DS): the parameters the provider appended
  * (Adyen's `redirectResult`) go to the connector's status query, which completes the payment.
  * An unknown attempt is 404; one no longer waiting for the buyer is answered with its current
- * state (a buyer who reloads the page changes nothing).
+ * state (a buyer who reloads the page changes nothing), except a sale back after its approval
+ * deadline: completed at the provider, it is refunded if it was paid (late-sale-check.ts).
  */
 export async function recordProviderReturn(
   deps: Deps,
   merchantAccountId: string,
   attemptId: string,
   params: Record<string, string>,
+  log: Log = { warn: () => undefined, info: () => undefined },
 ): Promise<ApprovalPage> {
   const page = await approvalPage(deps, merchantAccountId, attemptId);
   if (page.open) await checkPendingAttempt(deps, merchantAccountId, attemptId, params);
+  // The buyer is sent on whatever the provider says; reconciliation and webhooks stay the record.
+  else
+    await checkLateSale(deps, merchantAccountId, page.transactionId, params, log).catch((err: unknown) =>
+      log.warn({ err, transactionId: page.transactionId }, 'a late return could not be checked with the provider'),
+    );
   return approvalPage(deps, merchantAccountId, attemptId);
 }

@@ -8,6 +8,8 @@ import { uuidToBase62 } from '../../../lib/base62.ts';
 import { callConnector, connectorOfTransaction, paymentHint } from '../connector-call.ts';
 import { applyAuthorization, applyCapture, applyRefund, applyVoid, nextCheckAt, type Patch } from '../outcomes.ts';
 import { scheduleLateVoid } from '../void/late-void.service.ts';
+import { recordLateRefundOutcome } from '../refund/late-refund.service.ts';
+import { checkLateSale } from '../refund/late-sale-check.ts';
 import { reverseRedeemed, systemContext } from '../gift-card-tender.ts';
 import { overCaptureLimit } from '../../merchant-accounts/merchant-accounts.service.ts';
 import { scheduleRefundSettlement, scheduleSettlement } from '../settlements/settlements.service.ts';
@@ -124,6 +126,8 @@ function resolution(
             ? 'failed'
             : null;
       if (!s) return null;
+      // The refund of a late capture: the transaction captured nothing and stays as it is.
+      if (attempt.compensates_attempt_id) return { patch: {}, status: s };
       const applied = applyRefund(row, { status: s }, attempt.amount);
       return { patch: applied.patch, status: applied.attemptStatus, refundStatus: applied.refundStatus };
     }
@@ -247,6 +251,8 @@ export async function settleAttempt(
   });
   if (lateAuthorization)
     await scheduleLateVoid(tx, deps, row, attemptId, attempt.provider_reference ?? answer.providerTransactionId);
+  if (attempt.operation === 'refund' && attempt.compensates_attempt_id && resolved.status !== 'pending')
+    await recordLateRefundOutcome(tx, log, row, attempt, { ...answer, status: resolved.status }, now);
   if (attempt.refund_id && resolved.refundStatus) {
     const refund = await repo.updateRefund(tx, merchantAccountId, attempt.refund_id, {
       status: resolved.refundStatus as never,
@@ -385,6 +391,7 @@ export async function syncTransaction(ctx: RequestContext, id: string): Promise<
     );
   for (const attempt of await repo.listOpenAttempts(ctx.deps.db, ctx.merchantAccountId, id))
     await checkAttempt(ctx.deps, attempt, ctx.log, true);
+  await checkLateSale(ctx.deps, ctx.merchantAccountId, id, null, ctx.log);
   const current = (await repo.findTransaction(ctx.deps.db, ctx.merchantAccountId, id))!;
   return await transactionResource(ctx.deps.db, ctx, current);
 }

@@ -105,7 +105,7 @@ export async function simulatedEventOf(
     capture_id?: string | undefined;
     index: number;
   },
-): Promise<{ paymentServiceId: string; event: InboundWebhookEvent; overCapture: boolean } | null> {
+): Promise<{ paymentServiceId: string; event: InboundWebhookEvent; overCapture: boolean; canVoid: boolean } | null> {
   const row = await repo.findTransaction(deps.db, job.merchant_account_id, job.transaction_id);
   const connector = row && simulatorOf(deps, row);
   if (!row?.payment_service_id || !connector?.simulatedEvents) return null;
@@ -117,6 +117,7 @@ export async function simulatedEventOf(
         paymentServiceId: row.payment_service_id,
         event: simulated.event,
         overCapture: connector.definition.capabilities.overCapture,
+        canVoid: connector.definition.capabilities.void,
       }
     : null;
 }
