@@ -17,6 +17,7 @@ import type { FlowRuleCache } from './modules/flows/rule-cache.ts';
 import type { TransactionSessionTokens } from './modules/transactions/session-token.ts';
 import type { ConnectorRegistry } from './connectors/registry.ts';
 import type { Metrics } from './observability/metrics.ts';
+import type { CircuitBreakers } from './modules/circuit-breakers/circuit-breakers.ts';
 
 /** What every process (HTTP server, worker, CLI) builds once and passes down. */
 export interface Deps {
@@ -54,6 +55,8 @@ export interface Deps {
   connectors: ConnectorRegistry;
   /** This process's Prometheus metrics (GET /metrics). */
   metrics: Metrics;
+  /** The circuit breakers of payment services: this process's counts and cache of the shared state. */
+  breakers: CircuitBreakers;
 }
 
 /**

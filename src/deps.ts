@@ -21,6 +21,7 @@ import { Metrics } from './observability/metrics.ts';
 import { createDefaultRegistry, type ConnectorRegistry } from './connectors/registry.ts';
 import { armTestFaults } from './observability/test-faults.ts';
 import { databaseLedger } from './modules/simulator-calls/simulator-calls.repo.ts';
+import { breakerSettingsOf, CircuitBreakers } from './modules/circuit-breakers/circuit-breakers.ts';
 
 export interface Runtime {
   deps: Deps;
@@ -40,6 +41,8 @@ export interface RuntimeOptions extends Partial<OpenDbOptions> {
   checkKeyring?: boolean;
   /** Reconnection and heartbeat timing of the change feed (tests). */
   changeFeed?: Omit<ChangeFeedOptions, 'log'>;
+  /** The circuit breakers' clock, epoch milliseconds (tests, the routing simulation). */
+  breakerClock?: () => number;
 }
 
 /** Opens the database, applies migrations and builds the dependencies shared by every process. */
@@ -98,12 +101,21 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       resolveTransactionSession,
       connectors,
       metrics,
+      breakers: new CircuitBreakers(
+        handle.db,
+        breakerSettingsOf(config),
+        metrics.registry,
+        options.log ?? silentLog,
+        options.breakerClock,
+      ),
     };
+    deps.breakers.start(deps);
     return {
       deps,
       handle,
       async close() {
         await queue.stop();
+        await deps.breakers.close();
         await feed?.close();
         await handle.close();
       },

@@ -50,6 +50,8 @@ async function routeSteps(
     country: facts.country,
     forcedServiceId: null,
     knownDefinitions: new Set(ctx.deps.connectors.definitions().map((d) => d.id)),
+    // A half-open service is shown skipped: only a bounded share of transactions probe it.
+    breakers: ctx.deps.breakers.view(ctx.merchantAccountId, { probe: false }),
   };
   const trace = route(candidates, request);
   const name = (id: string) => byId.get(id)?.display_name ?? null;

@@ -231,7 +231,7 @@ const connectorOf = (ctx: RequestContext, started: Started) =>
 async function authorize(ctx: RequestContext, started: Started) {
   const { row, instrument, prepared } = started;
   const connector = connectorOf(ctx, started);
-  return callConnector(
+  const result = await callConnector(
     () =>
       connector.authorize({
         idempotencyKey: started.attemptId,
@@ -256,6 +256,9 @@ async function authorize(ctx: RequestContext, started: Started) {
       }),
     ctx.log,
   );
+  // The service's health (docs/routing.md, "Elimination: the circuit breaker"): memory only.
+  ctx.deps.breakers.record(ctx.merchantAccountId, started.service!.id, result);
+  return result;
 }
 
 type Answer = Awaited<ReturnType<typeof authorize>>;
