@@ -51,8 +51,8 @@ export const circuitBreakerSettings = defineGroup('Circuit breakers', {
   circuitBreakerSyncMs: integerSetting('CIRCUIT_BREAKER_SYNC_MS', {
     default: 1000,
     min: 50,
-    max: 10_000,
+    max: 60_000,
     description:
-      'How often each process adds its counts to the shared circuit state in the database and reloads the open circuits (50 to 10000 ms)',
+      'How often each process adds its counts to the shared circuit state in the database and reloads the open circuits (50 to 60000 ms)',
   }),
 });
