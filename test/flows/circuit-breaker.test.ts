@@ -94,6 +94,7 @@ async function decision(app: TestApp, m: string, id: string) {
     selected: string;
     circuit_open_kept?: string[];
     circuit_probes?: string[];
+    breaker?: boolean;
   };
 }
 
@@ -120,9 +121,15 @@ const events = async (app: TestApp, m: string) =>
   ).rows;
 
 async function audit(m: string) {
-  const res = await t.request({ method: 'GET', url: '/audit-logs?resource_type=payment-service', merchantAccountId: m });
+  const res = await t.request({
+    method: 'GET',
+    url: '/audit-logs?resource_type=payment-service',
+    merchantAccountId: m,
+  });
   expect(res.statusCode, res.body).toBe(200);
-  return (res.json().items as Array<{ action: string; resource: { id: string }; user: { id: string | null; name: string } }>)
+  return (
+    res.json().items as Array<{ action: string; resource: { id: string }; user: { id: string | null; name: string } }>
+  )
     .filter((e) => e.user.name.startsWith('System (circuit breaker'))
     .reverse();
 }
@@ -178,14 +185,20 @@ describe('the circuit breaker of a payment service', () => {
     const transitions = (text: string, transition: string) =>
       sample(text, 'svc_circuit_breaker_transitions_total', { payment_service_definition: 'mock-card', transition });
     expect(transitions(afterOpen, 'opened') - transitions(before, 'opened')).toBe(1);
-    expect(sample(afterOpen, 'svc_circuit_breakers_open', { payment_service_definition: 'mock-card', state: 'open' })).toBeGreaterThanOrEqual(1);
+    expect(
+      sample(afterOpen, 'svc_circuit_breakers_open', { payment_service_definition: 'mock-card', state: 'open' }),
+    ).toBeGreaterThanOrEqual(1);
 
     // The cool-down ends with `down` still down: the first transaction probes it (and fails over),
     // the next ones do not (one in ten probes).
     clock += 30_000;
     const probe = await pay(t, m);
     expect(probe.payment_service.id).toBe(up);
-    expect(await decision(t, m, probe.id)).toMatchObject({ eligible: [down, up], circuit_probes: [down], selected: down });
+    expect(await decision(t, m, probe.id)).toMatchObject({
+      eligible: [down, up],
+      circuit_probes: [down],
+      selected: down,
+    });
     for (let i = 0; i < 3; i++) {
       const spared = await pay(t, m);
       expect(await decision(t, m, spared.id)).toMatchObject({
@@ -193,11 +206,15 @@ describe('the circuit breaker of a payment service', () => {
         skipped: [{ payment_service_id: down, reason: 'circuit_half_open' }],
       });
     }
-    expect(await dryRun(m)).toContainEqual(expect.objectContaining({ payment_service_id: down, skipped_because: 'circuit_half_open' }));
+    expect(await dryRun(m)).toContainEqual(
+      expect.objectContaining({ payment_service_id: down, skipped_because: 'circuit_half_open' }),
+    );
     // The failed probe opens it again for another cool-down: counted, but no new event.
     await t.deps.breakers.sync();
     expect(t.deps.breakers.stateOf(m, down)).toBe('open');
-    expect(await decision(t, m, (await pay(t, m)).id)).toMatchObject({ skipped: [{ payment_service_id: down, reason: 'circuit_open' }] });
+    expect(await decision(t, m, (await pay(t, m)).id)).toMatchObject({
+      skipped: [{ payment_service_id: down, reason: 'circuit_open' }],
+    });
     expect(await events(t, m)).toHaveLength(1);
     expect(transitions(await scrape(t), 'reopened') - transitions(before, 'reopened')).toBe(1);
 
@@ -253,6 +270,40 @@ describe('the circuit breaker of a payment service', () => {
       selected: only,
       circuit_open_kept: [only],
     });
+  });
+
+  it('routes to a tripped service when the matched rule says breaker false', async () => {
+    const m = await createMerchantAccount(t.deps);
+    const down = await service(t, m, 'down', 'unavailable');
+    const up = await service(t, m, 'up');
+    const res = await t.request({
+      method: 'POST',
+      url: '/flows/card-transaction/actions/route-transaction/rules',
+      merchantAccountId: m,
+      payload: { conditions: [], outcome: { payment_service_ids: [down, up], breaker: false } },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json().outcome).toMatchObject({ breaker: false });
+    for (let i = 0; i < 5; i++) await pay(t, m);
+    await t.deps.breakers.sync();
+    expect(t.deps.breakers.stateOf(m, down)).toBe('open');
+    const txn = await pay(t, m);
+    expect(txn.payment_service.id).toBe(up);
+    expect(await decision(t, m, txn.id)).toMatchObject({
+      eligible: [down, up],
+      skipped: [],
+      selected: down,
+      breaker: false,
+    });
+    expect((await dryRun(m))[0]).toMatchObject({ payment_service_id: down, eligible: true });
+    // Another action has no breaker.
+    const refused = await t.request({
+      method: 'POST',
+      url: '/flows/card-transaction/actions/decline-early/rules',
+      merchantAccountId: m,
+      payload: { conditions: [], outcome: { breaker: false } },
+    });
+    expect(refused.statusCode, refused.body).toBe(400);
   });
 
   it.runIf(usesPostgres())(

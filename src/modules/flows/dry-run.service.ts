@@ -51,7 +51,10 @@ async function routeSteps(
     forcedServiceId: null,
     knownDefinitions: new Set(ctx.deps.connectors.definitions().map((d) => d.id)),
     // A half-open service is shown skipped: only a bounded share of transactions probe it.
-    breakers: ctx.deps.breakers.view(ctx.merchantAccountId, { probe: false }),
+    breakers:
+      winner && routeOutcomeOf(winner).breaker === false
+        ? null
+        : ctx.deps.breakers.view(ctx.merchantAccountId, { probe: false }),
   };
   const trace = route(candidates, request);
   const name = (id: string) => byId.get(id)?.display_name ?? null;

@@ -63,6 +63,8 @@ export interface RouteOutcome {
   max_attempts: number;
   time_budget_seconds: number;
   retry_on_declines: string[];
+  /** false: the rule's services are routed to whatever their circuits (circuit breakers, docs/routing.md). */
+  breaker?: boolean;
 }
 
 export const routeOutcomeOf = (rule: FlowRule): RouteOutcome => {
@@ -73,6 +75,7 @@ export const routeOutcomeOf = (rule: FlowRule): RouteOutcome => {
     max_attempts: o.max_attempts ?? ROUTE_DEFAULTS.maxAttempts,
     time_budget_seconds: o.time_budget_seconds ?? ROUTE_DEFAULTS.timeBudgetSeconds,
     retry_on_declines: o.retry_on_declines ?? [...ROUTE_DEFAULTS.retryOnDeclines],
+    breaker: o.breaker ?? true,
   };
 };
 

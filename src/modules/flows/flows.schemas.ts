@@ -88,6 +88,12 @@ const outcomeFields = {
         'route-transaction: declines (error_code) that fail over to the next service; default do_not_honor, issuer_unavailable, try_again_later, processing_error',
     }),
   ),
+  breaker: Type.Optional(
+    Type.Boolean({
+      description:
+        "route-transaction: false keeps the rule's services in routing whatever their circuit breakers say (default true: a service whose circuit is open is skipped while another can take the transaction)",
+    }),
+  ),
   reason: Type.Optional(
     Type.String({
       minLength: 1,

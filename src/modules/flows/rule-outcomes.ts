@@ -37,7 +37,14 @@ export function checkConditions(flow: FlowName, conditions: FlowConditionJson[])
 type Outcome = CreateFlowRuleBody['outcome'];
 
 const FIELDS_OF: Record<FlowActionName, ReadonlyArray<keyof Outcome>> = {
-  'route-transaction': ['payment_service_ids', 'weights', 'max_attempts', 'time_budget_seconds', 'retry_on_declines'],
+  'route-transaction': [
+    'payment_service_ids',
+    'weights',
+    'max_attempts',
+    'time_budget_seconds',
+    'retry_on_declines',
+    'breaker',
+  ],
   'decline-early': ['reason'],
   'skip-3ds': [],
   'select-payment-options': ['payment_options'],
