@@ -22,6 +22,7 @@ import { createDefaultRegistry, type ConnectorRegistry } from './connectors/regi
 import { armTestFaults } from './observability/test-faults.ts';
 import { databaseLedger } from './modules/simulator-calls/simulator-calls.repo.ts';
 import { breakerSettingsOf, CircuitBreakers } from './modules/circuit-breakers/circuit-breakers.ts';
+import { recordTransition } from './modules/circuit-breakers/circuit-transitions.ts';
 
 export interface Runtime {
   deps: Deps;
@@ -109,7 +110,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
         options.breakerClock,
       ),
     };
-    deps.breakers.start(deps);
+    deps.breakers.start((tx, transition) => recordTransition(tx, deps, transition));
     return {
       deps,
       handle,

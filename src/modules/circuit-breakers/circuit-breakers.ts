@@ -2,9 +2,8 @@ import type { Registry } from 'prom-client';
 import type { CallFailure, CallSuccess } from '../../connectors/call.ts';
 import type { AuthorizeOutcome } from '../../connectors/connector.ts';
 import type { Config } from '../../config.ts';
-import type { Deps } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
-import { withTransaction } from '../../db/transaction.ts';
+import { withTransaction, type Tx } from '../../db/transaction.ts';
 import type { BreakerVerdict, BreakerView } from '../transactions/routing/elimination.ts';
 import { healthOf } from './circuit-outcome.ts';
 import { CircuitMetrics } from './circuit-metrics.ts';
@@ -19,8 +18,8 @@ import {
   type CircuitSettings,
   type CircuitState,
   type Tally,
+  type TransitionRecord,
 } from './circuit-state.ts';
-import { recordTransition, type TransitionRecord } from './circuit-transitions.ts';
 
 /**
  * The circuit breakers of this process (docs/routing.md, "Elimination: the circuit breaker"). The
@@ -58,6 +57,13 @@ export interface CachedCircuit {
 
 type Log = { warn(obj: object, msg?: string): void };
 
+/**
+ * Writes what a transition leaves besides the row (audit entry, webhook event), in the sync's
+ * transaction: circuit-transitions.ts, passed in by the runtime (deps.ts) so that this class, a
+ * member of `Deps`, imports no service.
+ */
+export type TransitionWriter = (tx: Tx, transition: TransitionRecord) => Promise<void>;
+
 const keyOf = (merchantAccountId: string, paymentServiceId: string) => `${merchantAccountId} ${paymentServiceId}`;
 
 export class CircuitBreakers {
@@ -68,7 +74,7 @@ export class CircuitBreakers {
   private decisions = new Map<string, number>();
   private timer: NodeJS.Timeout | null = null;
   private chain: Promise<void> = Promise.resolve();
-  private deps: Deps | null = null;
+  private writeTransition: TransitionWriter | null = null;
   private readonly metrics: CircuitMetrics;
 
   constructor(
@@ -128,9 +134,9 @@ export class CircuitBreakers {
     return circuit ? stateAt({ state: 'open', retryAt: circuit.retryAt }, this.now()) : 'closed';
   }
 
-  /** Starts the periodic sync; `deps` writes the transitions' audit entries and webhook events. */
-  start(deps: Deps): void {
-    this.deps = deps;
+  /** Starts the periodic sync; `writeTransition` records the transitions' audit entries and webhook events. */
+  start(writeTransition: TransitionWriter): void {
+    this.writeTransition = writeTransition;
     if (this.timer || !this.settings.enabled) return;
     this.timer = setInterval(() => void this.sync(), this.settings.syncMs);
     this.timer.unref();
@@ -191,7 +197,7 @@ export class CircuitBreakers {
           circuit: next,
           at: now,
         };
-        if (this.deps) await recordTransition(tx, this.deps, record);
+        if (this.writeTransition) await this.writeTransition(tx, record);
         made.push(record);
       }
       return made;

@@ -51,6 +51,18 @@ export interface Tally {
 export type CircuitState = 'closed' | 'open' | 'half_open';
 export type Transition = 'opened' | 'reopened' | 'closed';
 
+/** A transition made by a sync, with what its audit entry, event and metrics name. */
+export interface TransitionRecord {
+  merchantAccountId: string;
+  paymentServiceId: string;
+  displayName: string | null;
+  definitionId: string | null;
+  transition: Transition;
+  /** The circuit after the transition. */
+  circuit: CircuitRow;
+  at: number;
+}
+
 export const emptyTally = (): Tally => ({ calls: 0, failures: 0, trailingFailures: 0, sawSuccess: false, last: null });
 
 /** Adds one outcome to a process's tally. */

@@ -3,22 +3,11 @@ import type { Tx } from '../../db/transaction.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import { recordSystemAudit } from '../audit-logs/audit-logs.service.ts';
 import { emitEvent } from '../events/events.service.ts';
-import type { CircuitRow, Transition } from './circuit-state.ts';
+import type { TransitionRecord } from './circuit-state.ts';
 
 /** The webhook event kinds of a circuit opening and closing (docs/webhooks.md). */
 export const CIRCUIT_OPENED = 'payment-service.circuit-opened';
 export const CIRCUIT_CLOSED = 'payment-service.circuit-closed';
-
-export interface TransitionRecord {
-  merchantAccountId: string;
-  paymentServiceId: string;
-  displayName: string | null;
-  definitionId: string | null;
-  transition: Transition;
-  /** The circuit after the transition. */
-  circuit: CircuitRow;
-  at: number;
-}
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
