@@ -685,6 +685,9 @@ beforeAll(async () => {
   b = await createMerchantAccount(t.deps, { id: `tenant-b-${uuidv7().slice(-8)}` });
   limitedToB = await createTestKeyPair(t.deps, b);
   for (const [param, fixture] of Object.entries(FIXTURES)) ids[param] = await fixture(t, a);
+  // A's authorizations reach its circuit breakers' rows at the next sync (about a second later):
+  // now, so that no write of A's lands between the two snapshots.
+  await t.deps.breakers.sync();
   before = await rowsOutside(b);
 });
 afterAll(async () => t.close());
