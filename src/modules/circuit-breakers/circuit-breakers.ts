@@ -138,7 +138,8 @@ export class CircuitBreakers {
   start(writeTransition: TransitionWriter): void {
     this.writeTransition = writeTransition;
     if (this.timer || !this.settings.enabled) return;
-    this.timer = setInterval(() => void this.sync(), this.settings.syncMs);
+    // A failed sync is logged (syncOnce) and its counts wait for the next one.
+    this.timer = setInterval(() => void this.sync().catch(() => undefined), this.settings.syncMs);
     this.timer.unref();
   }
 
