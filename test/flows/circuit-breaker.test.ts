@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, usesPostgres, type TestApp } from '../helpers/build-test-app.ts';
+import { changesDelivered } from '../helpers/changes-delivered.ts';
 import { createMerchantAccount } from '../helpers/factories.ts';
 import { METRICS_TOKEN, sample, scrape } from '../helpers/metrics.ts';
 import { card } from '../helpers/transactions.ts';
@@ -341,6 +342,8 @@ describe('the circuit breaker of a payment service', () => {
 
         // A probe succeeding in one process closes it for both.
         await simulate(m, down, 'none');
+        // The peer's cache of payment services hears of the change through its change feed.
+        await changesDelivered(peer);
         clock += 30_000;
         expect((await pay(peer, m)).payment_service.id).toBe(down);
         await peer.deps.breakers.sync();
