@@ -1,4 +1,5 @@
 import { connectorSettings } from './connectors/connectors.config.ts';
+import { circuitBreakerSettings } from './modules/circuit-breakers/circuit-breakers.config.ts';
 import { databaseSettings } from './db/db.config.ts';
 import { httpSettings } from './http/http.config.ts';
 import { jobSettings } from './jobs/jobs.config.ts';
@@ -46,6 +47,7 @@ export const GROUPS = [
   vaultSettings,
   vaultForwardSettings,
   connectorSettings,
+  circuitBreakerSettings,
   metricsSettings,
   walletSettings,
   reportSettings,

@@ -18,6 +18,7 @@ import type { RoutingStats } from './modules/routing-stats/stats-store.ts';
 import type { TransactionSessionTokens } from './modules/transactions/session-token.ts';
 import type { ConnectorRegistry } from './connectors/registry.ts';
 import type { Metrics } from './observability/metrics.ts';
+import type { CircuitBreakers } from './modules/circuit-breakers/circuit-breakers.ts';
 
 /** What every process (HTTP server, worker, CLI) builds once and passes down. */
 export interface Deps {
@@ -57,6 +58,8 @@ export interface Deps {
   connectors: ConnectorRegistry;
   /** This process's Prometheus metrics (GET /metrics). */
   metrics: Metrics;
+  /** The circuit breakers of payment services: this process's counts and cache of the shared state. */
+  breakers: CircuitBreakers;
 }
 
 /**

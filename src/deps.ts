@@ -22,6 +22,8 @@ import { Metrics } from './observability/metrics.ts';
 import { createDefaultRegistry, type ConnectorRegistry } from './connectors/registry.ts';
 import { armTestFaults } from './observability/test-faults.ts';
 import { databaseLedger } from './modules/simulator-calls/simulator-calls.repo.ts';
+import { breakerSettingsOf, CircuitBreakers } from './modules/circuit-breakers/circuit-breakers.ts';
+import { recordTransition } from './modules/circuit-breakers/circuit-transitions.ts';
 
 export interface Runtime {
   deps: Deps;
@@ -41,6 +43,8 @@ export interface RuntimeOptions extends Partial<OpenDbOptions> {
   checkKeyring?: boolean;
   /** Reconnection and heartbeat timing of the change feed (tests). */
   changeFeed?: Omit<ChangeFeedOptions, 'log'>;
+  /** The circuit breakers' clock, epoch milliseconds (tests, the routing simulation). */
+  breakerClock?: () => number;
 }
 
 /** Opens the database, applies migrations and builds the dependencies shared by every process. */
@@ -102,7 +106,15 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       resolveTransactionSession,
       connectors,
       metrics,
+      breakers: new CircuitBreakers(
+        handle.db,
+        breakerSettingsOf(config),
+        metrics.registry,
+        options.log ?? silentLog,
+        options.breakerClock,
+      ),
     };
+    deps.breakers.start((tx, transition) => recordTransition(tx, deps, transition));
     return {
       deps,
       handle,
@@ -110,6 +122,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
         await queue.stop();
         // The outcomes of the last second are written before the database closes.
         await deps.routingStats.close();
+        await deps.breakers.close();
         await feed?.close();
         await handle.close();
       },

@@ -51,7 +51,7 @@ export const usesPostgres = (): boolean => Boolean(process.env.TEST_DATABASE_URL
 export interface TestRuntimeOptions {
   /** PostgreSQL only: open another runtime (another "process") on this existing schema; it stays when disposed. */
   joinSchema?: string;
-  runtime?: Pick<RuntimeOptions, 'changeFeed' | 'keyring' | 'connectors'>;
+  runtime?: Pick<RuntimeOptions, 'changeFeed' | 'keyring' | 'connectors' | 'breakerClock'>;
 }
 
 /** A fresh database for one test file: a PGlite loaded from the migrated dump, or a new PostgreSQL schema. */

@@ -687,6 +687,9 @@ beforeAll(async () => {
   for (const [param, fixture] of Object.entries(FIXTURES)) ids[param] = await fixture(t, a);
   // A's authorizations reach routing_stats in the background (a batch a second): written before the snapshot.
   await t.deps.routingStats.flush();
+  // A's authorizations reach its circuit breakers' rows at the next sync (about a second later):
+  // now, so that no write of A's lands between the two snapshots.
+  await t.deps.breakers.sync();
   before = await rowsOutside(b);
 });
 afterAll(async () => t.close());

@@ -75,6 +75,11 @@ async function routeSteps(
     country: facts.country,
     forcedServiceId: null,
     knownDefinitions: new Set(ctx.deps.connectors.definitions().map((d) => d.id)),
+    // A half-open service is shown skipped: only a bounded share of transactions probe it.
+    breakers:
+      winner && routeOutcomeOf(winner).breaker === false
+        ? null
+        : ctx.deps.breakers.view(ctx.merchantAccountId, { probe: false }),
   };
   const trace = route(candidates, request);
   const ranked = rank && trace.eligible.length > 0 ? rank(trace.eligible) : null;

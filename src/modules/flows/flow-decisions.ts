@@ -74,6 +74,8 @@ export interface RouteOutcome {
   min_samples: number;
   exploration_percent: number;
   window_minutes: number;
+  /** false: the rule's services are routed to whatever their circuits (circuit breakers, docs/routing.md). */
+  breaker?: boolean;
 }
 
 export const routeOutcomeOf = (rule: FlowRule): RouteOutcome => {
@@ -88,6 +90,7 @@ export const routeOutcomeOf = (rule: FlowRule): RouteOutcome => {
     min_samples: o.min_samples ?? SUCCESS_RATE_DEFAULTS.minSamples,
     exploration_percent: o.exploration_percent ?? SUCCESS_RATE_DEFAULTS.explorationPercent,
     window_minutes: o.window_minutes ?? SUCCESS_RATE_DEFAULTS.windowMinutes,
+    breaker: o.breaker ?? true,
   };
 };
 

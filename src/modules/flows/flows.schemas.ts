@@ -118,6 +118,12 @@ const outcomeFields = {
       description: `route-transaction, success_rate: the sliding window the rates are counted over, in one-minute buckets (default ${SUCCESS_RATE_DEFAULTS.windowMinutes})`,
     }),
   ),
+  breaker: Type.Optional(
+    Type.Boolean({
+      description:
+        "route-transaction: false keeps the rule's services in routing whatever their circuit breakers say (default true: a service whose circuit is open is skipped while another can take the transaction)",
+    }),
+  ),
   reason: Type.Optional(
     Type.String({
       minLength: 1,

@@ -85,6 +85,7 @@ export async function applyFlows(tx: Executor, ctx: RequestContext, input: FlowI
     knownDefinitions: new Set(definitions.map((d) => d.id)),
     walletToken: walletTokenRoute(instrument, definitions),
     networkToken: networkTokenRoute(instrument, definitions),
+    breakers: ctx.deps.breakers.view(ctx.merchantAccountId),
   };
   const rule = forced ? null : firstMatch(await rules('route-transaction'), facts);
   const routingKeys = dimensionKeys({

@@ -267,6 +267,8 @@ async function authorize(ctx: RequestContext, started: Started) {
     prepared.routingKeys,
     classifyAuthorization(result),
   );
+  // The service's health (docs/routing.md, "Elimination: the circuit breaker"): memory only.
+  ctx.deps.breakers.record(ctx.merchantAccountId, started.service!.id, result);
   return result;
 }
 

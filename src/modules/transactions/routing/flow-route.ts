@@ -74,7 +74,8 @@ export function chooseRoute(
   const byId = new Map(rows.map((r) => [r.id, r]));
   // Services of the rule that are no longer routable (deleted, or made inactive since) keep their place in the trace.
   const known = order.flatMap((id, i) => (byId.has(id) ? [candidateOf(byId.get(id)!, i)] : []));
-  const trace = route(known, request);
+  // `breaker: false` on the rule: its services are routed to whatever their circuits say.
+  const trace = route(known, outcome.breaker !== false ? request : { ...request, breakers: null });
   for (const id of order)
     if (!byId.has(id)) trace.skipped.push({ payment_service_id: id, reason: 'inactive_or_deleted' });
   if (!trace.selected) {
@@ -104,6 +105,7 @@ export function chooseRoute(
     max_attempts: outcome.max_attempts,
     time_budget_seconds: outcome.time_budget_seconds,
     ...(ranked ? { strategy: ranked.strategy, [ranked.strategy]: ranked.explanation } : {}),
+    ...(outcome.breaker === false ? { breaker: false } : {}),
   };
   return {
     service: byId.get(trace.selected)!,

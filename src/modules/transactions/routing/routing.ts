@@ -1,4 +1,5 @@
 import { acceptanceProblem } from '../../payment-services/acceptance.ts';
+import { eliminate, type BreakerView } from './elimination.ts';
 
 /**
  * Routing: which payment service processes a transaction. Pure (the candidates are loaded by the
@@ -36,6 +37,8 @@ export interface RoutingRequest {
    * of the request): only services of the definitions whose connector takes network tokens.
    */
   networkToken?: { acceptedBy: ReadonlySet<string> } | null;
+  /** The circuits of the services (elimination.ts); absent or null: none is open. Ignored for a forced service. */
+  breakers?: BreakerView | null;
 }
 
 /** The skip reason of a service whose connector cannot decrypt the wallet token passed on to it. */
@@ -50,6 +53,9 @@ export interface RoutingTrace {
   eligible: string[];
   skipped: Array<{ payment_service_id: string; reason: string }>;
   selected: string | null;
+  /** Elimination (elimination.ts): services kept although their circuit is open, half-open ones probed. */
+  circuit_open_kept?: string[];
+  circuit_probes?: string[];
 }
 
 function skipReason(candidate: RoutingCandidate, request: RoutingRequest): string | null {
@@ -82,6 +88,7 @@ export function route(candidates: readonly RoutingCandidate[], request: RoutingR
     if (reason) trace.skipped.push({ payment_service_id: candidate.id, reason });
     else trace.eligible.push(candidate.id);
   }
+  if (request.breakers && !request.forcedServiceId) eliminate(trace, request.breakers);
   trace.selected = trace.eligible[0] ?? null;
   return trace;
 }

@@ -157,7 +157,7 @@ async function prepare(ctx: RequestContext, challengeId: string): Promise<Ready 
 
 async function authorize(ctx: RequestContext, ready: Ready) {
   const { row, bound } = ready;
-  return callConnector(
+  const result = await callConnector(
     () =>
       bound.connector.authorize({
         idempotencyKey: ready.attemptId,
@@ -181,6 +181,9 @@ async function authorize(ctx: RequestContext, ready: Ready) {
       }),
     ctx.log,
   );
+  // The service's health (docs/routing.md, "Elimination: the circuit breaker"): memory only.
+  if (row.payment_service_id) ctx.deps.breakers.record(ctx.merchantAccountId, row.payment_service_id, result);
+  return result;
 }
 
 /** Step 3: the answer through the state machine, the attempt, events, webhook. */
