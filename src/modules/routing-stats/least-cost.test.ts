@@ -38,7 +38,7 @@ describe('chooseByLeastCost', () => {
     expect(choice.explanation).toMatchObject({
       chosen: 'a',
       best_rate: Math.round((901 / 1002) * 1e6) / 1e6,
-      reason: `lowest expected cost 30 USD of the 2 services within 0.5 points of the best rate ${Math.round((901 / 1002) * 1e6) / 1e6} (rate ${Math.round((899 / 1002) * 1e6) / 1e6}, 1000 outcomes at the service overall (*))`,
+      reason: `lowest expected cost 30 USD of the 2 services within the margin (best rate ${Math.round((901 / 1002) * 1e6) / 1e6}, margin 0.5 points; its rate ${Math.round((899 / 1002) * 1e6) / 1e6} from 1000 outcomes at the service overall (*))`,
     });
     expect(choice.explanation.candidates.map((c) => [c.payment_service_id, c.within_margin])).toEqual([
       ['b', true],
@@ -82,7 +82,9 @@ describe('chooseByLeastCost', () => {
     expect(chooseByLeastCost([svc('c', unknown), svc('a', cost(40))], KEYS, countsOf, wide).order).toEqual(['a', 'c']);
     const none = chooseByLeastCost([svc('a', unknown), svc('b', unknown)], KEYS, countsOf, wide);
     expect(none.order).toEqual(['b', 'a']);
-    expect(none.explanation.reason).toMatch(/^no service within 10 points of the best rate 0\.\d+ has a known cost/);
+    expect(none.explanation.reason).toMatch(
+      /^no service within the margin has a known cost: the highest rate goes first \(best rate 0\.\d+, margin 10 points; /,
+    );
     expect(none.explanation.candidates[0]).toMatchObject({
       expected_cost: null,
       cost_unknown_because: 'no_fee_schedule',

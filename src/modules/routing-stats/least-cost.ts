@@ -139,19 +139,19 @@ function candidateOf(j: Judged): LeastCostCandidate {
 
 function reasonOf(chosen: Judged, all: readonly Judged[], params: LeastCostParams, best: number | null): string {
   const rate = chosen.known
-    ? `rate ${round(chosen.rate)}, ${chosen.successes + chosen.failures} outcomes at ${chosen.key === OVERALL ? 'the service overall (*)' : chosen.key}`
-    : `rate unknown: fewer than ${params.minSamples} outcomes, within the margin until measured`;
-  const cost = chosen.service.cost;
+    ? `its rate ${round(chosen.rate)} from ${chosen.successes + chosen.failures} outcomes at ${chosen.key === OVERALL ? 'the service overall (*)' : chosen.key}`
+    : `its rate unknown: fewer than ${params.minSamples} outcomes, within the margin until measured`;
   if (all.length === 1) return `the only eligible service (${rate})`;
-  const margin =
+  const scope =
     best === null
       ? 'no candidate has a known rate yet'
-      : `within ${params.costMarginPercent} points of the best rate ${round(best)}`;
-  const others = all.filter((j) => j.within && j !== chosen).length;
+      : `best rate ${round(best)}, margin ${params.costMarginPercent} points`;
+  const cost = chosen.service.cost;
   if (!cost.known)
-    return `no service ${best === null ? '' : `${margin} `}has a known cost: the highest rate goes first (${rate})`;
+    return `no service within the margin has a known cost: the highest rate goes first (${scope}; ${rate})`;
   const amount = `${exactMinor(cost.micros)} ${cost.currency}`;
-  return others === 0
-    ? `the only service ${margin}; expected cost ${amount} (${rate})`
-    : `lowest expected cost ${amount} of the ${others + 1} services ${margin} (${rate})`;
+  const within = all.filter((j) => j.within).length;
+  return within === 1
+    ? `the only service within the margin, expected cost ${amount} (${scope}; ${rate})`
+    : `lowest expected cost ${amount} of the ${within} services within the margin (${scope}; ${rate})`;
 }
