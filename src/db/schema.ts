@@ -395,6 +395,17 @@ export interface SealedJson {
   keyId: string;
 }
 
+/** One entry of a payment service's fee schedule, as on the wire (least-cost routing; null: any). */
+export interface FeeEntryJson {
+  scheme: string | null;
+  card_type: 'credit' | 'debit' | 'prepaid' | null;
+  currency: string | null;
+  country: string | null;
+  /** A decimal string of percent, at most 4 decimals ("2.9" is 2.9 %). */
+  percent: string;
+  fixed_fee: { amount: number; currency: string } | null;
+}
+
 /** One card scheme's merchant profile of a payment service, as on the wire plus when it was set. */
 export interface MerchantProfileSchemeJson {
   merchant_acquirer_bin: string;
@@ -428,6 +439,9 @@ export interface PaymentServicesTable {
   reporting_fields: Json<Record<string, string>>;
   /** Secret values by `field:<key>` / `reporting_field:<key>` (also their vault binding column). */
   sealed_fields: Json<Record<string, SealedJson>>;
+  /** Least-cost routing's fee schedule (migration 0063); null: never set. */
+  fee_schedule: ColumnType<FeeEntryJson[] | null, string | null | undefined, string | null>;
+  fee_schedule_updated_at: Generated<Date | null>;
   is_deleted: Generated<boolean>;
   created_at: CreatedAt;
   updated_at: UpdatedAt;

@@ -533,6 +533,7 @@ const BODIES: Record<string, () => unknown> = {
     fields: [{ key: 'merchant_id', value: 'b-merchant' }],
   }),
   updatePaymentService: () => ({ display_name: 'taken over', fields: [{ key: 'merchant_id', value: 'b-merchant' }] }),
+  updatePaymentServiceFeeSchedule: () => ({ entries: [{ percent: '0' }] }),
   // A's service named by B: 404, and A's stored secret is never opened for B.
   verifyPaymentServiceCredentials: () => ({
     payment_service_definition_id: 'mock-card',
@@ -909,6 +910,12 @@ describe('security', () => {
       is_deleted: false,
       fields: [{ key: 'merchant_id', value: 'a-merchant' }],
     });
+    const fees = await t.request({
+      method: 'GET',
+      url: `/payment-services/${ids.payment_service_id}/fee-schedule`,
+      merchantAccountId: a,
+    });
+    expect(fees.json()).toMatchObject({ entries: [], updated_at: null });
     const subscription = (
       await t.request({ method: 'GET', url: `/webhook-subscriptions/${ids.subscription_id}`, merchantAccountId: a })
     ).json();

@@ -10,7 +10,8 @@ import type { DryRunFlowBody, DryRunResult } from './flows.schemas.ts';
 import type { FlowFacts } from './rule-conditions.ts';
 import type { SuccessRateExplanation } from '../routing-stats/chooser.ts';
 import { dimensionKeys } from '../routing-stats/dimensions.ts';
-import { successRateRanker } from '../routing-stats/success-rate-route.ts';
+import type { LeastCostExplanation } from '../routing-stats/least-cost.ts';
+import { strategyRanker } from '../routing-stats/strategy-ranker.ts';
 
 type Decision = DryRunResult['decisions'][number];
 type Step = NonNullable<Decision['payment_services']>[number];
@@ -47,7 +48,7 @@ async function routeSteps(
   winner: FlowRule | null,
   splitKey: string,
   cardType: string | null,
-): Promise<{ steps: Step[]; successRate: SuccessRateExplanation | null }> {
+): Promise<{ steps: Step[]; successRate: SuccessRateExplanation | null; leastCost: LeastCostExplanation | null }> {
   const rows = await listRoutablePaymentServices(ctx.deps.db, ctx.deps, ctx.merchantAccountId);
   const byId = new Map(rows.map((r) => [r.id, r]));
   const order = winner ? serviceOrder(routeOutcomeOf(winner), splitKey) : rows.map((r) => r.id);
@@ -59,14 +60,22 @@ async function routeSteps(
     issuerCountry: facts.issuerCountry,
   });
   const rank = winner
-    ? await successRateRanker(
-        ctx.deps.routingStats,
-        ctx.deps.db,
-        ctx.merchantAccountId,
-        routeOutcomeOf(winner),
+    ? await strategyRanker({
+        stats: ctx.deps.routingStats,
+        db: ctx.deps.db,
+        merchantAccountId: ctx.merchantAccountId,
+        outcome: routeOutcomeOf(winner),
         keys,
-        splitKey,
-      )
+        seed: splitKey,
+        facts: {
+          amount: facts.amount ?? 0,
+          currency: facts.currency ?? '',
+          scheme: facts.scheme,
+          cardType,
+          country: facts.country,
+        },
+        rows,
+      })
     : null;
   const candidates = order.flatMap((id, i) => (byId.has(id) ? [candidateOf(byId.get(id)!, i)] : []));
   const request = {
@@ -84,7 +93,15 @@ async function routeSteps(
   const trace = route(candidates, request);
   const ranked = rank && trace.eligible.length > 0 ? rank(trace.eligible) : null;
   if (ranked) trace.eligible = ranked.order;
-  const estimateOf = (id: string) => ranked?.explanation.candidates.find((c) => c.payment_service_id === id) ?? null;
+  const successRate = ranked?.strategy === 'success_rate' ? ranked.explanation : null;
+  const leastCost = ranked?.strategy === 'least_cost' ? ranked.explanation : null;
+  // Each eligible service's line of the strategy's explanation, under the strategy's name.
+  const estimateOf = (id: string): Partial<Step> =>
+    successRate
+      ? { success_rate: successRate.candidates.find((c) => c.payment_service_id === id) ?? null }
+      : leastCost
+        ? { least_cost: leastCost.candidates.find((c) => c.payment_service_id === id) ?? null }
+        : {};
   const name = (id: string) => byId.get(id)?.display_name ?? null;
   // Without a rule only the first eligible service is tried: failover needs a rule.
   const tried = winner ? trace.eligible.slice(0, routeOutcomeOf(winner).max_attempts) : trace.eligible.slice(0, 1);
@@ -93,7 +110,7 @@ async function routeSteps(
     display_name: name(id),
     eligible: true,
     skipped_because: null,
-    ...(ranked ? { success_rate: estimateOf(id) } : {}),
+    ...estimateOf(id),
   }));
   for (const id of trace.eligible.filter((e) => !tried.includes(e)))
     steps.push({
@@ -101,7 +118,7 @@ async function routeSteps(
       display_name: name(id),
       eligible: true,
       skipped_because: winner ? 'beyond_max_attempts' : 'no_failover_without_a_rule',
-      ...(ranked ? { success_rate: estimateOf(id) } : {}),
+      ...estimateOf(id),
     });
   for (const s of trace.skipped)
     steps.push({
@@ -118,7 +135,7 @@ async function routeSteps(
         eligible: false,
         skipped_because: 'inactive_or_deleted',
       });
-  return { steps, successRate: ranked?.explanation ?? null };
+  return { steps, successRate, leastCost };
 }
 
 /** `POST /flows/{flow}/dry-run`: every action of the flow for a hypothetical transaction, from the stored rules (disabled ones shown). */
@@ -148,6 +165,7 @@ export async function dryRunFlow(ctx: RequestContext, flow: FlowName, body: DryR
       const routed = await routeSteps(ctx, facts, winner, body.external_identifier ?? 'dry-run', cardType);
       decision.payment_services = routed.steps;
       if (routed.successRate) decision.success_rate = routed.successRate;
+      if (routed.leastCost) decision.least_cost = routed.leastCost;
     }
     decisions.push(decision);
   }

@@ -57,11 +57,14 @@ export const HARD_DECLINES = [
 ] as const;
 
 /** How a `route-transaction` rule chooses its first service (docs/routing.md). */
-export const ROUTE_STRATEGIES = ['static', 'success_rate'] as const;
+export const ROUTE_STRATEGIES = ['static', 'success_rate', 'least_cost'] as const;
 export type RouteStrategy = (typeof ROUTE_STRATEGIES)[number];
 
 /** Parameters of the `success_rate` strategy when the rule does not set them. */
 export const SUCCESS_RATE_DEFAULTS = { minSamples: 20, explorationPercent: 10, windowMinutes: 60 } as const;
+
+/** Points of authorization rate a cheaper service may be below the best and still go first (strategy `least_cost`). */
+export const COST_MARGIN_DEFAULT = 0.5;
 
 export interface RouteOutcome {
   payment_service_ids: string[];
@@ -76,6 +79,8 @@ export interface RouteOutcome {
   window_minutes: number;
   /** false: the rule's services are routed to whatever their circuits (circuit breakers, docs/routing.md). */
   breaker?: boolean;
+  /** least_cost: points of authorization rate below the best that a cheaper service may be. */
+  cost_margin_percent: number;
 }
 
 export const routeOutcomeOf = (rule: FlowRule): RouteOutcome => {
@@ -91,6 +96,7 @@ export const routeOutcomeOf = (rule: FlowRule): RouteOutcome => {
     exploration_percent: o.exploration_percent ?? SUCCESS_RATE_DEFAULTS.explorationPercent,
     window_minutes: o.window_minutes ?? SUCCESS_RATE_DEFAULTS.windowMinutes,
     breaker: o.breaker ?? true,
+    cost_margin_percent: o.cost_margin_percent ?? COST_MARGIN_DEFAULT,
   };
 };
 

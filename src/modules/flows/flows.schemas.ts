@@ -15,7 +15,8 @@ import {
 import { CARD_TYPES } from '../../lib/cards/schemes.ts';
 import { PAYMENT_SOURCES } from '../transactions/transaction.schema.ts';
 import { MAX_WINDOW_MINUTES } from '../routing-stats/sliding-window.ts';
-import { ROUTE_STRATEGIES, SUCCESS_RATE_DEFAULTS } from './flow-decisions.ts';
+import { COST_MARGIN_DEFAULT, ROUTE_STRATEGIES, SUCCESS_RATE_DEFAULTS } from './flow-decisions.ts';
+import { LeastCostCandidateSchema, LeastCostDecisionSchema } from './least-cost.schemas.ts';
 import { ANTI_FRAUD_DECISIONS, CONDITION_FIELDS, CONDITION_OPERATORS, THREE_DS_STATUSES } from './rule-conditions.ts';
 
 export const FLOW_RULE_TYPE = 'flow-rule';
@@ -94,14 +95,14 @@ const outcomeFields = {
   strategy: Type.Optional(
     StringEnum(ROUTE_STRATEGIES, {
       description:
-        'route-transaction: how the first service is chosen. `static` (default): the listed order, or the weighted draw; `success_rate`: by recent authorization success rate for transactions like this one (docs/routing.md, "Success-rate routing")',
+        'route-transaction: how the first service is chosen. `static` (default): the listed order, or the weighted draw; `success_rate`: by recent authorization success rate for transactions like this one (docs/routing.md, "Success-rate routing"); `least_cost`: the lowest expected fee among the services whose rate is within cost_margin_percent of the best (docs/routing.md, "Least-cost routing")',
     }),
   ),
   min_samples: Type.Optional(
     Type.Integer({
       minimum: 1,
       maximum: 100_000,
-      description: `route-transaction, success_rate: outcomes a dimension key needs before its rate is used (default ${SUCCESS_RATE_DEFAULTS.minSamples}); coarser keys, then a uniform prior, otherwise`,
+      description: `route-transaction, success_rate and least_cost: outcomes a dimension key needs before its rate is used (default ${SUCCESS_RATE_DEFAULTS.minSamples}); coarser keys, then a uniform prior, otherwise`,
     }),
   ),
   exploration_percent: Type.Optional(
@@ -115,7 +116,14 @@ const outcomeFields = {
     Type.Integer({
       minimum: 1,
       maximum: MAX_WINDOW_MINUTES,
-      description: `route-transaction, success_rate: the sliding window the rates are counted over, in one-minute buckets (default ${SUCCESS_RATE_DEFAULTS.windowMinutes})`,
+      description: `route-transaction, success_rate and least_cost: the sliding window the rates are counted over, in one-minute buckets (default ${SUCCESS_RATE_DEFAULTS.windowMinutes})`,
+    }),
+  ),
+  cost_margin_percent: Type.Optional(
+    Type.Number({
+      minimum: 0,
+      maximum: 100,
+      description: `route-transaction, least_cost: points of authorization rate below the best rate that a cheaper service may be and still go first (default ${COST_MARGIN_DEFAULT})`,
     }),
   ),
   breaker: Type.Optional(
@@ -380,6 +388,8 @@ const RouteStepSchema = Type.Object(
     ),
     /** strategy success_rate: its current estimate. */
     success_rate: Type.Optional(Nullable(SuccessRateCandidateSchema)),
+    /** strategy least_cost: its expected cost and rate. */
+    least_cost: Type.Optional(Nullable(LeastCostCandidateSchema)),
   },
   { additionalProperties: false, title: 'FlowDryRunPaymentService' },
 );
@@ -401,6 +411,8 @@ export const DryRunResultSchema = Type.Object(
           ),
           /** route-transaction with strategy success_rate: the candidates and why the first won. */
           success_rate: Type.Optional(SuccessRateDecisionSchema),
+          /** route-transaction with strategy least_cost: the candidates' costs and rates, and why the first won. */
+          least_cost: Type.Optional(LeastCostDecisionSchema),
         },
         { additionalProperties: false, title: 'FlowDryRunDecision' },
       ),

@@ -48,6 +48,7 @@ const FIELDS_OF: Record<FlowActionName, ReadonlyArray<keyof Outcome>> = {
     'exploration_percent',
     'window_minutes',
     'breaker',
+    'cost_margin_percent',
   ],
   'decline-early': ['reason'],
   'skip-3ds': [],
@@ -143,24 +144,32 @@ async function checkRoute(db: Executor, merchantAccountId: string, outcome: Outc
     );
 }
 
-const SUCCESS_RATE_FIELDS = ['min_samples', 'exploration_percent', 'window_minutes'] as const;
+/** The strategies each parameter applies to. */
+const STRATEGY_FIELDS = {
+  min_samples: ['success_rate', 'least_cost'],
+  window_minutes: ['success_rate', 'least_cost'],
+  exploration_percent: ['success_rate'],
+  cost_margin_percent: ['least_cost'],
+} as const satisfies Partial<Record<keyof Outcome, readonly string[]>>;
 
-/** `success_rate` chooses the first service itself (no weights); its parameters need it. */
+/** `success_rate` and `least_cost` choose the first service themselves (no weights); their parameters need them. */
 function checkStrategy(outcome: Outcome): void {
-  if (outcome.strategy === 'success_rate') {
-    if (outcome.weights)
-      throw fieldRefusal(
-        'body',
-        '/outcome/weights',
-        'outcome.weights cannot be combined with strategy success_rate: the success rates choose the first service; leave weights out or use strategy static',
-      );
-    return;
-  }
-  const stray = SUCCESS_RATE_FIELDS.find((key) => outcome[key] !== undefined);
-  if (stray)
+  const strategy = outcome.strategy ?? 'static';
+  if (strategy !== 'static' && outcome.weights) {
+    const chooser = strategy === 'success_rate' ? 'the success rates choose' : 'the expected costs and rates choose';
     throw fieldRefusal(
       'body',
-      `/outcome/${stray}`,
-      `outcome.${stray} applies to strategy success_rate only (this rule's strategy is ${outcome.strategy ?? 'static'})`,
+      '/outcome/weights',
+      `outcome.weights cannot be combined with strategy ${strategy}: ${chooser} the first service; leave weights out or use strategy static`,
     );
+  }
+  for (const [field, strategies] of Object.entries(STRATEGY_FIELDS) as Array<[keyof Outcome, readonly string[]]>) {
+    if (outcome[field] === undefined || strategies.includes(strategy)) continue;
+    const which = strategies.length === 1 ? `strategy ${strategies[0]}` : `strategies ${strategies.join(' and ')}`;
+    throw fieldRefusal(
+      'body',
+      `/outcome/${field}`,
+      `outcome.${field} applies to ${which} only (this rule's strategy is ${strategy})`,
+    );
+  }
 }

@@ -2,8 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import { createPaymentServiceSession } from './routes/create-payment-service-session.ts';
 import { createPaymentService } from './routes/create-payment-service.ts';
 import { deletePaymentService } from './routes/delete-payment-service.ts';
+import { getPaymentServiceFeeSchedule } from './routes/get-payment-service-fee-schedule.ts';
 import { getPaymentService } from './routes/get-payment-service.ts';
 import { listPaymentServices } from './routes/list-payment-services.ts';
+import { updatePaymentServiceFeeSchedule } from './routes/update-payment-service-fee-schedule.ts';
 import { updatePaymentService } from './routes/update-payment-service.ts';
 import { verifyPaymentServiceCredentials } from './routes/verify-payment-service-credentials.ts';
 
@@ -17,6 +19,8 @@ export async function paymentServices(app: FastifyInstance): Promise<void> {
     updatePaymentService,
     deletePaymentService,
     createPaymentServiceSession,
+    getPaymentServiceFeeSchedule,
+    updatePaymentServiceFeeSchedule,
   ]) {
     app.route(route);
   }

@@ -97,7 +97,7 @@ const storedColumns = (stored: StoredFields) => ({
  * once (other processes hear of it through the change feed). Also when the write failed: a commit
  * whose answer was lost may still have happened.
  */
-async function changingRoutable<T>(ctx: RequestContext, write: () => Promise<T>): Promise<T> {
+export async function changingRoutable<T>(ctx: RequestContext, write: () => Promise<T>): Promise<T> {
   try {
     return await write();
   } finally {

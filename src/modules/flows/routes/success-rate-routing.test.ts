@@ -270,7 +270,7 @@ describe('errors', () => {
     expect(stray.json()).toEqual(
       refusal(
         '/outcome/min_samples',
-        "outcome.min_samples applies to strategy success_rate only (this rule's strategy is static)",
+        "outcome.min_samples applies to strategies success_rate and least_cost only (this rule's strategy is static)",
       ),
     );
     const elsewhere = await rule({ strategy: 'success_rate' }, 'decline-early');

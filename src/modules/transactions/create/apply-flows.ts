@@ -4,7 +4,7 @@ import type { TransactionActionJson, TransactionRow } from '../../../db/schema-t
 import type { Executor } from '../../../db/transaction.ts';
 import { firstMatch, routeOutcomeOf, type FlowRule } from '../../flows/flow-decisions.ts';
 import { dimensionKeys } from '../../routing-stats/dimensions.ts';
-import { successRateRanker } from '../../routing-stats/success-rate-route.ts';
+import { strategyRanker } from '../../routing-stats/strategy-ranker.ts';
 import { listRoutablePaymentServices } from '../../payment-services/payment-services.service.ts';
 import type { CreateTransactionBody } from '../create-transaction.schema.ts';
 import type { Applied } from '../outcomes.ts';
@@ -88,22 +88,25 @@ export async function applyFlows(tx: Executor, ctx: RequestContext, input: FlowI
     breakers: ctx.deps.breakers.view(ctx.merchantAccountId),
   };
   const rule = forced ? null : firstMatch(await rules('route-transaction'), facts);
+  const cardType = (instrument.snapshot.card_type as string | null | undefined) ?? null;
   const routingKeys = dimensionKeys({
     scheme: facts.scheme,
     currency: body.currency,
     country: facts.country,
-    cardType: (instrument.snapshot.card_type as string | null | undefined) ?? null,
+    cardType,
     issuerCountry: facts.issuerCountry,
   });
   const rank = rule
-    ? await successRateRanker(
-        ctx.deps.routingStats,
-        tx,
-        ctx.merchantAccountId,
-        routeOutcomeOf(rule),
-        routingKeys,
-        input.transactionId,
-      )
+    ? await strategyRanker({
+        stats: ctx.deps.routingStats,
+        db: tx,
+        merchantAccountId: ctx.merchantAccountId,
+        outcome: routeOutcomeOf(rule),
+        keys: routingKeys,
+        seed: input.transactionId,
+        facts: { amount: body.amount, currency: body.currency, scheme: facts.scheme, cardType, country: facts.country },
+        rows,
+      })
     : null;
   const splitKey = body.external_identifier ?? input.transactionId;
   const routed = chooseRoute(rows, rule, request, flow, splitKey, now, rank);
