@@ -74,6 +74,8 @@ export interface RouteOutcome {
   min_samples: number;
   exploration_percent: number;
   window_minutes: number;
+  /** Retry a decline asking for authentication once with 3DS (docs/routing.md, "Step-up authentication on retry"). */
+  step_up_on_soft_decline: boolean;
 }
 
 export const routeOutcomeOf = (rule: FlowRule): RouteOutcome => {
@@ -88,6 +90,7 @@ export const routeOutcomeOf = (rule: FlowRule): RouteOutcome => {
     min_samples: o.min_samples ?? SUCCESS_RATE_DEFAULTS.minSamples,
     exploration_percent: o.exploration_percent ?? SUCCESS_RATE_DEFAULTS.explorationPercent,
     window_minutes: o.window_minutes ?? SUCCESS_RATE_DEFAULTS.windowMinutes,
+    step_up_on_soft_decline: o.step_up_on_soft_decline ?? false,
   };
 };
 

@@ -118,6 +118,12 @@ const outcomeFields = {
       description: `route-transaction, success_rate: the sliding window the rates are counted over, in one-minute buckets (default ${SUCCESS_RATE_DEFAULTS.windowMinutes})`,
     }),
   ),
+  step_up_on_soft_decline: Type.Optional(
+    Type.Boolean({
+      description:
+        'route-transaction: a decline asking for authentication (authentication_required) of a customer-initiated card payment with a redirect_url is retried once with 3DS, at the same service or the next of the rule that can authenticate (default false; docs/routing.md, "Step-up authentication on retry")',
+    }),
+  ),
   reason: Type.Optional(
     Type.String({
       minLength: 1,

@@ -47,6 +47,7 @@ const FIELDS_OF: Record<FlowActionName, ReadonlyArray<keyof Outcome>> = {
     'min_samples',
     'exploration_percent',
     'window_minutes',
+    'step_up_on_soft_decline',
   ],
   'decline-early': ['reason'],
   'skip-3ds': [],
