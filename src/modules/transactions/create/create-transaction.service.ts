@@ -334,7 +334,7 @@ async function stepUp(
 ): Promise<{ challenge: Transaction } | { answer: Answer }> {
   const { prepared, instrument } = started;
   const plan = prepared.plan;
-  if (!plan || !plan.stepUp || !started.attemptRecorded || !started.service || !instrument) return { answer: result };
+  if (!plan?.stepUp || !started.attemptRecorded || !started.service || !instrument) return { answer: result };
   const rows = await listRoutablePaymentServices(ctx.deps.db, ctx.deps, ctx.merchantAccountId);
   const production = isProduction(ctx.deps.config);
   const verdict = stepUpVerdict({
