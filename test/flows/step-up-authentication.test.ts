@@ -256,7 +256,16 @@ describe('not stepped up', () => {
   });
 });
 
-describe('errors', () => {
+describe('rule', () => {
+  it('keeps step_up_on_soft_decline on a route-transaction rule, and leaves it out by default', async () => {
+    const { m, ruleId } = await merchant();
+    expect((await get(m, `${RULES('route-transaction')}/${ruleId}`)).outcome.step_up_on_soft_decline).toBe(true);
+    const off = await merchant(false);
+    expect((await get(off.m, `${RULES('route-transaction')}/${off.ruleId}`)).outcome).not.toHaveProperty(
+      'step_up_on_soft_decline',
+    );
+  });
+
   it('refuses step_up_on_soft_decline on another action', async () => {
     const m = await createMerchantAccount(t.deps);
     const res = await t.request({
