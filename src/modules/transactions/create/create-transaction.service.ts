@@ -6,7 +6,7 @@ import { translatePgError } from '../../../errors/pg-errors.ts';
 import { uuidv7 } from '../../../lib/ids.ts';
 import { uuidToBase62 } from '../../../lib/base62.ts';
 import { auditQuery, recordAudit } from '../../audit-logs/audit-logs.service.ts';
-import { credentialsOf, listRoutablePaymentServices } from '../../payment-services/payment-services.service.ts';
+import { credentialsOf } from '../../payment-services/payment-services.service.ts';
 import type { PaymentServiceRow } from '../../../db/schema.ts';
 import { attemptPatch, authorizeBuyerOf, callConnector } from '../connector-call.ts';
 import { inboundWebhookUrl } from '../../../connectors/connector-webhooks.ts';
@@ -42,10 +42,7 @@ import {
 import { nextAttempt } from '../routing/failover.ts';
 import { classifyAuthorization } from '../../routing-stats/outcome-class.ts';
 import { failOver } from './failover-attempt.ts';
-import { stepUpVerdict, type Authenticator } from '../routing/step-up.ts';
-import { recordStepUp, StepUpAbandoned, stepUpThreeDs, stepUpWrites, type StepUpDecision } from './step-up-attempt.ts';
-import type { ThreeDsDecision } from '../three-ds/three-d-secure.ts';
-import { isProduction } from '../../../errors/sandbox-only.ts';
+import { stepUp } from './step-up.ts';
 import { guardWalletToken } from './wallet-instrument.ts';
 import { checkUnpinnedEmbed } from './embed-buyer.ts';
 
@@ -322,117 +319,6 @@ async function cascade(ctx: RequestContext, started: Started, first: Answer): Pr
 }
 
 /**
- * Step-up authentication on retry (docs/routing.md): a decline asking for authentication, where
- * the rule allows it, is tried once more with 3DS. `challenge`: the buyer was sent to the sandbox
- * challenge (the transaction is answered); `answer`: the answer to finish with (the step-up's, or
- * the declined one when no step-up happened or its 3DS ended it).
- */
-async function stepUp(
-  ctx: RequestContext,
-  started: Started,
-  result: Answer,
-): Promise<{ challenge: Transaction } | { answer: Answer }> {
-  const { prepared, instrument } = started;
-  const plan = prepared.plan;
-  if (!plan?.stepUp || !started.attemptRecorded || !started.service || !instrument) return { answer: result };
-  const rows = await listRoutablePaymentServices(ctx.deps.db, ctx.deps, ctx.merchantAccountId);
-  const production = isProduction(ctx.deps.config);
-  const verdict = stepUpVerdict({
-    plan,
-    result,
-    serviceId: started.service.id,
-    attempts: started.attempts ?? 1,
-    merchantInitiated: started.row.merchant_initiated,
-    paymentSource: started.row.payment_source,
-    card: instrument.instrument.kind === 'card',
-    redirectUrl: instrument.redirectUrl !== null,
-    threeDsDone: prepared.threeDs !== null,
-    steppedUp: started.steppedUp === true,
-    giftCards: started.tender !== null,
-    authenticatorOf: (id) => authenticatorOf(ctx, rows, id, production),
-    now: Date.now(),
-  });
-  if (!verdict?.stepUp || !result.ok) return { answer: result };
-  const threeDs =
-    verdict.via === 'sandbox-3ds-server' ? await stepUpThreeDs(ctx.deps.db, ctx, started.row, instrument) : null;
-  const decision: StepUpDecision = {
-    from: started.service.id,
-    to: verdict.to,
-    via: verdict.via,
-    reason: verdict.reason,
-    attemptId: started.attemptId,
-    rawResponseCode: result.value.rawResponseCode,
-    attempt: started.attempts ?? 1,
-    authentication: threeDs ? authenticationOf(threeDs) : null,
-    flow: prepared.flow!,
-    ruleId: plan.ruleId,
-  };
-  const declined = { attemptId: started.attemptId, result };
-  if (threeDs?.kind === 'challenge' && threeDs.challenge) {
-    try {
-      const challenge = threeDs.challenge;
-      return {
-        challenge: await pendChallenge(
-          ctx,
-          { ...started, prepared: { ...prepared, challenge } },
-          async (tx, current) => {
-            const writes = await stepUpWrites(tx, ctx, current, declined, decision, threeDs, 'challenge');
-            return writes.row;
-          },
-        ),
-      };
-    } catch (error) {
-      if (!(error instanceof StepUpAbandoned)) throw error;
-      return { answer: result };
-    }
-  }
-  const retry = !threeDs || threeDs.kind === 'authenticated';
-  const recorded = await recordStepUp(ctx, started.row.id, declined, decision, threeDs, retry ? 'retry' : 'ended');
-  if (!recorded) return { answer: result };
-  started.row = recorded.row;
-  started.steppedUp = true;
-  started.requestThreeDs = verdict.via === 'payment-service';
-  if (!retry) return { answer: result };
-  Object.assign(started, {
-    attemptId: recorded.attemptId!,
-    service: recorded.service,
-    credentials: recorded.credentials,
-  });
-  prepared.service = recorded.service;
-  prepared.threeDs = threeDs;
-  prepared.connectorOptions =
-    (started.row.connection_options?.[recorded.service.payment_service_definition_id] as
-      | Record<string, unknown>
-      | undefined) ?? null;
-  started.attempts = (started.attempts ?? 1) + 1;
-  return { answer: await authorize(ctx, started) };
-}
-
-/** Who authenticates a card at a service for a step-up: the sandbox 3DS server where 3DS is enabled, else a provider that authenticates itself. */
-function authenticatorOf(
-  ctx: RequestContext,
-  rows: readonly PaymentServiceRow[],
-  id: string,
-  production: boolean,
-): Authenticator | null {
-  const row = rows.find((r) => r.id === id);
-  if (!row?.active) return null;
-  if (row.three_d_secure_enabled && !production) return 'sandbox-3ds-server';
-  const connector = ctx.deps.connectors.find(row.payment_service_definition_id);
-  return connector?.definition.capabilities.providerAuthentication ? 'payment-service' : null;
-}
-
-/** The sandbox 3DS server's answer in the step-up's trace. */
-const authenticationOf = (threeDs: ThreeDsDecision): string =>
-  threeDs.kind === 'challenge'
-    ? 'challenge'
-    : threeDs.kind === 'authenticated'
-      ? 'frictionless'
-      : threeDs.kind === 'failed'
-        ? 'declined'
-        : 'unavailable';
-
-/**
  * Phase 3 in the common case, a plain answer while the transaction is still `processing`: one
  * statement (src/db/write-batch.ts, `runGuardedWrites`) updates the transaction only if it is still
  * `processing` and writes the attempt's answer, the history events, the audit entry, the webhook
@@ -603,7 +489,7 @@ export async function createTransaction(
   if (started.prepared.challenge && !started.prepared.stop) return pendChallenge(ctx, started);
   const first = started.prepared.stop || !started.service ? null : await authorize(ctx, started);
   const cascaded = first ? await cascade(ctx, started, first) : null;
-  const stepped = cascaded ? await stepUp(ctx, started, cascaded) : null;
+  const stepped = cascaded ? await stepUp(ctx, started, cascaded, (again) => authorize(ctx, again as Started)) : null;
   if (stepped && 'challenge' in stepped) return stepped.challenge;
   const result = stepped ? stepped.answer : null;
   // The payment method was refused: what the gift cards paid goes back to them.
