@@ -156,6 +156,14 @@ export interface AuthorizeRequest extends CallBase {
    */
   previousSchemeTransactionId?: string | null;
   threeDSecure: ThreeDSecureData | null;
+  /**
+   * Step-up authentication (docs/routing.md): the issuer declined the last attempt asking for
+   * authentication, so a connector whose provider authenticates cards itself
+   * (`capabilities.providerAuthentication`) asks it to run 3DS now, whatever its own rules would
+   * decide (Stripe `request_three_d_secure: any`, Adyen `attemptAuthentication: always`,
+   * Checkout.com `3ds.enabled`); the buyer is sent to the provider's page. Absent: false.
+   */
+  requestThreeDs?: boolean;
   /** Where the buyer's approval page lives (redirect flows). */
   approvalBaseUrl: string;
   /** The merchant account (simulators build their approval page address with it). */

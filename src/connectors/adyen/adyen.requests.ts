@@ -158,6 +158,10 @@ export function paymentBody(request: AuthorizeRequest, merchantAccount: string):
     ...(request.intent === 'capture' ? { captureDelayHours: 0 } : {}),
     ...(additionalData ? { additionalData } : {}),
     ...(request.threeDSecure ? { mpiData: mpiData(request.threeDSecure) } : {}),
+    // Step-up: 3DS now, overriding Dynamic 3D Secure (the buyer is redirected, back to `returnUrl`).
+    ...(request.requestThreeDs && !request.threeDSecure && !request.merchantInitiated
+      ? { authenticationData: { attemptAuthentication: 'always' } }
+      : {}),
   };
 }
 

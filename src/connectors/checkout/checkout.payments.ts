@@ -55,7 +55,8 @@ function threeDsOf(request: AuthorizeRequest): Record<string, unknown> | null {
       ...(data.cavv ? { cryptogram: data.cavv } : {}),
       ...(data.directoryResponse ? { status: data.directoryResponse } : {}),
     };
-  const wanted = request.credentials.three_ds_enabled === 'true';
+  // Step-up asks for 3DS even where the service's own setting does not.
+  const wanted = request.credentials.three_ds_enabled === 'true' || request.requestThreeDs === true;
   if (!wanted || request.merchantInitiated) return null;
   return { enabled: true };
 }

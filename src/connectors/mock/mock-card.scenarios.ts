@@ -105,7 +105,7 @@ export const MOCK_CARDS: readonly MockCardEntry[] = [
     number: '4000000000003220',
     scenario: { kind: 'three-ds-required' },
     description:
-      '3DS required: with three_d_secure_enabled on the payment service, the sandbox 3DS server challenges it (buyer_approval_pending until the buyer completes the challenge page at payment_method.approval_url) and it is then authorized with three_d_secure.method challenge; without 3DS, declined authentication_required (raw 1A)',
+      '3DS required: with three_d_secure_enabled on the payment service, the sandbox 3DS server challenges it (buyer_approval_pending until the buyer completes the challenge page at payment_method.approval_url) and it is then authorized with three_d_secure.method challenge; without 3DS, declined authentication_required (raw 1A), which a route-transaction rule with step_up_on_soft_decline retries once with 3DS (docs/routing.md)',
   },
 ];
 

@@ -89,6 +89,8 @@ function cardOptions(request: AuthorizeRequest, multiCapture: boolean): Record<s
     request.instrument.kind === 'card' &&
     request.credentials.network_transaction_ids_enabled === 'true';
   if (sendsNetworkId) card.mit_exemption = { network_transaction_id: request.previousSchemeTransactionId };
+  // Step-up: 3DS whenever the card supports it, not only when Stripe's SCA engine would ask (needs `return_url`).
+  if (request.requestThreeDs && request.redirectUrl && !request.merchantInitiated) card.request_three_d_secure = 'any';
   return Object.keys(card).length > 0 ? card : null;
 }
 

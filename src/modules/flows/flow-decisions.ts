@@ -81,6 +81,8 @@ export interface RouteOutcome {
   breaker?: boolean;
   /** least_cost: points of authorization rate below the best that a cheaper service may be. */
   cost_margin_percent: number;
+  /** Retry a decline asking for authentication once with 3DS (docs/routing.md, "Step-up authentication on retry"). */
+  step_up_on_soft_decline: boolean;
 }
 
 export const routeOutcomeOf = (rule: FlowRule): RouteOutcome => {
@@ -97,6 +99,7 @@ export const routeOutcomeOf = (rule: FlowRule): RouteOutcome => {
     window_minutes: o.window_minutes ?? SUCCESS_RATE_DEFAULTS.windowMinutes,
     breaker: o.breaker ?? true,
     cost_margin_percent: o.cost_margin_percent ?? COST_MARGIN_DEFAULT,
+    step_up_on_soft_decline: o.step_up_on_soft_decline ?? false,
   };
 };
 

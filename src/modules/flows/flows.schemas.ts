@@ -132,6 +132,12 @@ const outcomeFields = {
         "route-transaction: false keeps the rule's services in routing whatever their circuit breakers say (default true: a service whose circuit is open is skipped while another can take the transaction)",
     }),
   ),
+  step_up_on_soft_decline: Type.Optional(
+    Type.Boolean({
+      description:
+        'route-transaction: a decline asking for authentication (authentication_required) of a customer-initiated card payment with a redirect_url is retried once with 3DS, at the same service or the next of the rule that can authenticate (default false; docs/routing.md, "Step-up authentication on retry")',
+    }),
+  ),
   reason: Type.Optional(
     Type.String({
       minLength: 1,

@@ -49,6 +49,7 @@ const FIELDS_OF: Record<FlowActionName, ReadonlyArray<keyof Outcome>> = {
     'window_minutes',
     'breaker',
     'cost_margin_percent',
+    'step_up_on_soft_decline',
   ],
   'decline-early': ['reason'],
   'skip-3ds': [],

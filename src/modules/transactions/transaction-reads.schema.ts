@@ -11,7 +11,7 @@ export const TransactionActionSchema = Type.Object(
     created_at: DateTime(),
     outcome: Type.Record(Type.String(), Type.Unknown(), {
       description:
-        'What the action decided (docs/routing.md, "The decision trace"). route-transaction: `rule`, `eligible` (in the order tried), `skipped` (with reasons), `selected`, `order` (the rule\'s), `max_attempts`, `time_budget_seconds`, `weights`; with strategy success_rate also `strategy` and `success_rate` (a SuccessRateDecision: seed, draw, explored, the parameters, chosen, reason, and per candidate its estimated rate, samples, dimension key and sampled value); with strategy least_cost also `strategy` and `least_cost` (a LeastCostDecision: the parameters, the best rate, chosen, reason, and per candidate its expected cost, fee entry, estimated rate, samples and whether it is within the margin); a failover step: `failover`.',
+        'What the action decided (docs/routing.md, "The decision trace"). route-transaction: `rule`, `eligible` (in the order tried), `skipped` (with reasons), `selected`, `order` (the rule\'s), `max_attempts`, `time_budget_seconds`, `weights`; with strategy success_rate also `strategy` and `success_rate` (a SuccessRateDecision: seed, draw, explored, the parameters, chosen, reason, and per candidate its estimated rate, samples, dimension key and sampled value); with strategy least_cost also `strategy` and `least_cost` (a LeastCostDecision: the parameters, the best rate, chosen, reason, and per candidate its expected cost, fee entry, estimated rate, samples and whether it is within the margin); a failover step: `failover`; a step-up authentication: `step_up`.',
     }),
   },
   { additionalProperties: false, title: 'TransactionAction' },

@@ -43,6 +43,7 @@ import {
 import { nextAttempt } from '../routing/failover.ts';
 import { classifyAuthorization } from '../../routing-stats/outcome-class.ts';
 import { failOver } from './failover-attempt.ts';
+import { stepUp } from './step-up.ts';
 import { guardWalletToken } from './wallet-instrument.ts';
 import { checkUnpinnedEmbed } from './embed-buyer.ts';
 
@@ -109,6 +110,12 @@ interface Started {
   store: boolean;
   /** What a merchant-initiated payment sends as the previous scheme transaction id (`previousSchemeTransactionIdOf`). */
   previousSchemeTransactionId: string | null;
+  /** Authorize attempts made so far (failover and step-up count them). */
+  attempts?: number;
+  /** The transaction was stepped up (once only). */
+  steppedUp?: boolean;
+  /** A step-up asks a provider that authenticates cards itself for 3DS (`AuthorizeRequest.requestThreeDs`). */
+  requestThreeDs?: boolean;
 }
 
 /**
@@ -250,6 +257,7 @@ async function authorize(ctx: RequestContext, started: Started) {
         paymentSource: row.payment_source,
         previousSchemeTransactionId: started.previousSchemeTransactionId,
         threeDSecure: prepared.threeDs?.data ?? null,
+        ...(started.requestThreeDs ? { requestThreeDs: true } : {}),
         approvalBaseUrl: ctx.deps.config.publicUrl,
         merchantAccountId: ctx.merchantAccountId,
         redirectUrl: instrument!.redirectUrl,
@@ -283,6 +291,7 @@ type Answer = Awaited<ReturnType<typeof authorize>>;
 async function cascade(ctx: RequestContext, started: Started, first: Answer): Promise<Answer> {
   const plan = started.prepared.plan;
   let result = first;
+  started.attempts = 1;
   for (let attempts = 1; plan && started.attemptRecorded; attempts++) {
     const verdict = nextAttempt(plan, attempts, result, Date.now());
     if (!verdict.retry) break;
@@ -308,6 +317,7 @@ async function cascade(ctx: RequestContext, started: Started, first: Answer): Pr
         | Record<string, unknown>
         | undefined) ?? null;
     result = await authorize(ctx, started);
+    started.attempts = attempts + 1;
   }
   return result;
 }
@@ -486,7 +496,10 @@ export async function createTransaction(
   }
   if (started.prepared.challenge && !started.prepared.stop) return pendChallenge(ctx, started);
   const first = started.prepared.stop || !started.service ? null : await authorize(ctx, started);
-  const result = first ? await cascade(ctx, started, first) : null;
+  const cascaded = first ? await cascade(ctx, started, first) : null;
+  const stepped = cascaded ? await stepUp(ctx, started, cascaded, (again) => authorize(ctx, again as Started)) : null;
+  if (stepped && 'challenge' in stepped) return stepped.challenge;
+  const result = stepped ? stepped.answer : null;
   // The payment method was refused: what the gift cards paid goes back to them.
   if (
     started.tender &&

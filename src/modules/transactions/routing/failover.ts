@@ -18,6 +18,8 @@ export interface FailoverPlan {
   /** Epoch milliseconds after which no new attempt starts. */
   deadline: number;
   retryOnDeclines: ReadonlySet<string>;
+  /** The rule's `step_up_on_soft_decline` (routing/step-up.ts); absent: false. */
+  stepUp?: boolean;
 }
 
 export type FailoverVerdict = { retry: true; next: string; reason: string } | { retry: false; reason: string };

@@ -98,12 +98,14 @@ export function chooseRoute(
     maxAttempts: outcome.max_attempts,
     deadline: now.getTime() + outcome.time_budget_seconds * 1000,
     retryOnDeclines: new Set(outcome.retry_on_declines),
+    stepUp: outcome.step_up_on_soft_decline,
   };
   const extra = {
     order,
     ...(outcome.weights ? { weights: outcome.weights } : {}),
     max_attempts: outcome.max_attempts,
     time_budget_seconds: outcome.time_budget_seconds,
+    ...(outcome.step_up_on_soft_decline ? { step_up_on_soft_decline: true } : {}),
     ...(ranked ? { strategy: ranked.strategy, [ranked.strategy]: ranked.explanation } : {}),
     ...(outcome.breaker === false ? { breaker: false } : {}),
   };

@@ -48,14 +48,23 @@ const challengeUrl = (deps: Deps, merchantAccountId: string, id: string) =>
  * the transaction `buyer_approval_pending` (events, audit, webhook, idempotent answer) in one
  * database transaction. No attempt exists yet: nothing was sent to a connector.
  */
-export async function pendChallenge(ctx: RequestContext, started: ChallengeStart): Promise<Transaction> {
+/**
+ * `before`: a step-up (create/step-up-attempt.ts) records the declined attempt and its decision
+ * first, under the same lock, and returns the row to continue from.
+ */
+export async function pendChallenge(
+  ctx: RequestContext,
+  started: ChallengeStart,
+  before?: (tx: Tx, current: TransactionRow) => Promise<TransactionRow>,
+): Promise<Transaction> {
   const { instrument, prepared } = started;
   if (instrument?.instrument.kind !== 'card' || !prepared.challenge)
     throw new Error('only a card transaction can be challenged');
   const card = instrument.instrument;
   const outcomes = prepared.challenge;
   return withRequestTransaction(ctx, async (tx) => {
-    const current = (await repo.findTransaction(tx, ctx.merchantAccountId, started.row.id, { forUpdate: true }))!;
+    const locked = (await repo.findTransaction(tx, ctx.merchantAccountId, started.row.id, { forUpdate: true }))!;
+    const current = before ? await before(tx, locked) : locked;
     const now = new Date();
     const expiresAt = new Date(now.getTime() + ctx.deps.config.buyerApprovalTimeoutSeconds * 1000);
     const id = uuidv7();
