@@ -8,7 +8,7 @@
 -- No foreign key to payment_services: a flush writes the counts of many services in one
 -- statement, which must not fail for one service; counts of a service that is gone age out.
 CREATE TABLE routing_stats (
-  merchant_account_id  text NOT NULL,
+  merchant_account_id  text NOT NULL REFERENCES merchant_accounts (id),
   payment_service_id   uuid NOT NULL,
   -- `*` (the service overall) or `scheme=visa,currency=USD,...` (src/modules/routing-stats/dimensions.ts).
   dimension_key        text NOT NULL,

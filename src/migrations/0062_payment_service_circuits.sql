@@ -4,7 +4,7 @@
 -- (SELECT ... FOR UPDATE), and reads the rows that are not closed into its cache.
 
 CREATE TABLE payment_service_circuits (
-  merchant_account_id   text NOT NULL,
+  merchant_account_id   text NOT NULL REFERENCES merchant_accounts (id),
   payment_service_id    uuid NOT NULL,
   -- `open` from `opened_at`; half-open (probed) from `retry_at` on, until a probe closes or reopens it.
   state                 text NOT NULL DEFAULT 'closed' CHECK (state IN ('closed', 'open')),

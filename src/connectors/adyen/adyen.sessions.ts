@@ -76,7 +76,8 @@ export async function openHostedSession(
 ): Promise<AuthorizeOutcome> {
   const response = await client.post(request.credentials, '/sessions', body, request.idempotencyKey);
   const session = bodyOf<AdyenSession>(response);
-  const url = session.url && /^https?:\/\//.test(session.url) ? session.url : null;
+  const url =
+    session.url && (session.url.startsWith('https://') || session.url.startsWith('http://')) ? session.url : null;
   return {
     ...blank,
     status: url && session.id ? 'buyer_approval_pending' : 'failed',
