@@ -1,4 +1,5 @@
 import type { ConnectorDefinition } from '../connector.ts';
+import { SEPA_ZONE_COUNTRIES } from '../sepa-zone.ts';
 import { adyenMethodDefinition } from './adyen.method-definition.ts';
 
 /**
@@ -6,44 +7,7 @@ import { adyenMethodDefinition } from './adyen.method-definition.ts';
  * Monaco, San Marino, Andorra, the Vatican), whose buyers' EUR accounts Adyen debits
  * (docs.adyen.com/payment-methods/sepa-direct-debit: SEPA Direct Debit Core, EUR only).
  */
-const SEPA_COUNTRIES = [
-  'AD',
-  'AT',
-  'BE',
-  'BG',
-  'CH',
-  'CY',
-  'CZ',
-  'DE',
-  'DK',
-  'EE',
-  'ES',
-  'FI',
-  'FR',
-  'GB',
-  'GR',
-  'HR',
-  'HU',
-  'IE',
-  'IS',
-  'IT',
-  'LI',
-  'LT',
-  'LU',
-  'LV',
-  'MC',
-  'MT',
-  'NL',
-  'NO',
-  'PL',
-  'PT',
-  'RO',
-  'SE',
-  'SI',
-  'SK',
-  'SM',
-  'VA',
-];
+const SEPA_COUNTRIES = [...SEPA_ZONE_COUNTRIES, 'AD', 'VA'].sort();
 
 /**
  * SEPA Direct Debit through Adyen's Hosted Checkout (decision: the buyer's IBAN is given on Adyen's

@@ -1,4 +1,5 @@
 import type { ConnectorDefinition } from '../connector.ts';
+import { SEPA_ZONE_COUNTRIES } from '../sepa-zone.ts';
 
 /** GoCardless's API: one host per environment (developer.gocardless.com/api-reference/#making-requests). */
 export const GOCARDLESS_URLS = {
@@ -18,45 +19,7 @@ export const GOCARDLESS_VERSION = '2015-07-06';
  */
 export const GOCARDLESS_SCHEMES = {
   GBP: { scheme: 'bacs', countries: ['GB'] },
-  EUR: {
-    scheme: 'sepa_core',
-    countries: [
-      'AT',
-      'BE',
-      'BG',
-      'CH',
-      'CY',
-      'CZ',
-      'DE',
-      'DK',
-      'EE',
-      'ES',
-      'FI',
-      'FR',
-      'GB',
-      'GR',
-      'HR',
-      'HU',
-      'IE',
-      'IS',
-      'IT',
-      'LI',
-      'LT',
-      'LU',
-      'LV',
-      'MC',
-      'MT',
-      'NL',
-      'NO',
-      'PL',
-      'PT',
-      'RO',
-      'SE',
-      'SI',
-      'SK',
-      'SM',
-    ],
-  },
+  EUR: { scheme: 'sepa_core', countries: SEPA_ZONE_COUNTRIES },
   SEK: { scheme: 'autogiro', countries: ['SE'] },
   DKK: { scheme: 'betalingsservice', countries: ['DK'] },
   AUD: { scheme: 'becs', countries: ['AU'] },

@@ -1,0 +1,41 @@
+/**
+ * The countries of the SEPA zone whose buyers' EUR accounts the SEPA Core direct debit scheme
+ * reaches, as GoCardless lists them (the EU and EEA, Switzerland, the United Kingdom, Monaco, San
+ * Marino). One list for every SEPA connector; a provider that reaches more adds to it.
+ */
+export const SEPA_ZONE_COUNTRIES: readonly string[] = [
+  'AT',
+  'BE',
+  'BG',
+  'CH',
+  'CY',
+  'CZ',
+  'DE',
+  'DK',
+  'EE',
+  'ES',
+  'FI',
+  'FR',
+  'GB',
+  'GR',
+  'HR',
+  'HU',
+  'IE',
+  'IS',
+  'IT',
+  'LI',
+  'LT',
+  'LU',
+  'LV',
+  'MC',
+  'MT',
+  'NL',
+  'NO',
+  'PL',
+  'PT',
+  'RO',
+  'SE',
+  'SI',
+  'SK',
+  'SM',
+];
