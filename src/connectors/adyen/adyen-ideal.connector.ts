@@ -1,27 +1,16 @@
 import {
   type AuthorizeOutcome,
   type AuthorizeRequest,
-  type CaptureOutcome,
-  type CaptureRules,
   ConnectorError,
-  type PaymentConnector,
-  type RefundOutcome,
-  type RefundRequest,
   type SyncOutcome,
   type SyncRequest,
-  type VerifyOutcome,
-  type VoidOutcome,
 } from '../connector.ts';
 import type { ProviderConnectorOptions } from '../provider-http.ts';
 import { authorizationOf, bodyOf, type AdyenPaymentResponse } from './adyen.answers.ts';
-import { AdyenClient } from './adyen.client.ts';
+import { AdyenCapturedAtOnceConnector } from './adyen-captured-at-once.ts';
 import { ADYEN_IDEAL_DEFINITION } from './adyen-ideal.definition.ts';
 import { amountOf, returnUrlOf } from './adyen.requests.ts';
-import { refundBody, refundPayment, resendModification } from './adyen.refunds.ts';
-import { syncOfAuthorization, verifyAdyen } from './adyen.sync.ts';
-import { parseAdyenWebhook } from './adyen.webhooks.ts';
-
-const blank = { errorCode: null, rawResponseCode: null, rawResponseDescription: null };
+import { syncOfAuthorization } from './adyen.sync.ts';
 
 /**
  * `POST /payments` of an iDEAL payment (docs.adyen.com/payment-methods/ideal/api-only):
@@ -49,21 +38,14 @@ export function idealPaymentBody(request: AuthorizeRequest, merchantAccount: str
  * payment is captured at once (no separate capture, no cancel): only intent `capture` is taken.
  * Refunds are Adyen modifications (`received`, settled by the REFUND webhook).
  */
-export class AdyenIdealConnector implements PaymentConnector {
+export class AdyenIdealConnector extends AdyenCapturedAtOnceConnector {
   readonly definition = ADYEN_IDEAL_DEFINITION;
-  private readonly client: AdyenClient;
-  readonly parseWebhook = parseAdyenWebhook;
 
   constructor(options: ProviderConnectorOptions = {}) {
-    this.client = new AdyenClient(options);
-  }
-
-  captureRules(): CaptureRules {
-    return { multiCapture: false, incrementalAuthorization: false };
-  }
-
-  verifyCredentials(credentials: Record<string, string>): Promise<VerifyOutcome> {
-    return verifyAdyen(this.client, credentials);
+    super(options, {
+      capture: 'iDEAL payments are captured when the buyer approves them',
+      void: 'iDEAL payments cannot be voided: refund them',
+    });
   }
 
   async authorize(request: AuthorizeRequest): Promise<AuthorizeOutcome> {
@@ -83,22 +65,8 @@ export class AdyenIdealConnector implements PaymentConnector {
     return { ...outcome, status: outcome.status };
   }
 
-  capture(): Promise<CaptureOutcome> {
-    throw new ConnectorError('invalid_request', 'iDEAL payments are captured when the buyer approves them');
-  }
-
-  void(): Promise<VoidOutcome> {
-    throw new ConnectorError('invalid_request', 'iDEAL payments cannot be voided: refund them');
-  }
-
-  refund(request: RefundRequest): Promise<RefundOutcome> {
-    return refundPayment(this.client, request, refundBody(request));
-  }
-
-  /** The payment by the buyer's return (`/payments/details`) or the idempotent probe; a refund re-sent with its key. */
-  async sync(request: SyncRequest): Promise<SyncOutcome> {
-    if (request.operation === 'authorize') return syncOfAuthorization(this.client, { ...request, intent: 'capture' });
-    if (request.operation !== 'refund') return { ...blank, status: 'not_found', providerTransactionId: null };
-    return resendModification(this.client, request, 'refunds', refundBody(request));
+  /** The payment by the buyer's return (`/payments/details`) or the idempotent probe. */
+  protected syncAuthorization(request: SyncRequest): Promise<SyncOutcome> {
+    return syncOfAuthorization(this.client, { ...request, intent: 'capture' });
   }
 }

@@ -1,27 +1,15 @@
 import {
   type AuthorizeOutcome,
   type AuthorizeRequest,
-  type CaptureOutcome,
-  type CaptureRules,
   ConnectorError,
-  type PaymentConnector,
-  type RefundOutcome,
-  type RefundRequest,
   type SyncOutcome,
   type SyncRequest,
-  type VerifyOutcome,
-  type VoidOutcome,
 } from '../connector.ts';
 import type { ProviderConnectorOptions } from '../provider-http.ts';
-import { AdyenClient } from './adyen.client.ts';
-import { refundBody, refundPayment, resendModification } from './adyen.refunds.ts';
+import { AdyenCapturedAtOnceConnector } from './adyen-captured-at-once.ts';
 import { hostedSessionBody, openHostedSession, syncOfHostedSession } from './adyen.sessions.ts';
-import { verifyAdyen } from './adyen.sync.ts';
-import { parseAdyenWebhook } from './adyen.webhooks.ts';
 import { ADYEN_SEPA_DEFINITION } from './adyen-sepa.definition.ts';
 import { sepaOptionsBody } from './adyen-sepa.options.ts';
-
-const blank = { errorCode: null, rawResponseCode: null, rawResponseDescription: null };
 
 /**
  * SEPA Direct Debit through Adyen's Hosted Checkout (`adyen.sessions.ts`): the session's page is
@@ -31,21 +19,14 @@ const blank = { errorCode: null, rawResponseCode: null, rawResponseDescription: 
  * arrives as Adyen's CHARGEBACK webhook: the transaction becomes disputed. Refunds are Adyen
  * modifications; a SEPA payment cannot be cancelled once authorised (nothing is held).
  */
-export class AdyenSepaConnector implements PaymentConnector {
+export class AdyenSepaConnector extends AdyenCapturedAtOnceConnector {
   readonly definition = ADYEN_SEPA_DEFINITION;
-  private readonly client: AdyenClient;
-  readonly parseWebhook = parseAdyenWebhook;
 
   constructor(options: ProviderConnectorOptions = {}) {
-    this.client = new AdyenClient(options);
-  }
-
-  captureRules(): CaptureRules {
-    return { multiCapture: false, incrementalAuthorization: false };
-  }
-
-  verifyCredentials(credentials: Record<string, string>): Promise<VerifyOutcome> {
-    return verifyAdyen(this.client, credentials);
+    super(options, {
+      capture: 'SEPA Direct Debit payments are captured when the buyer pays',
+      void: 'An authorised SEPA Direct Debit cannot be cancelled: refund it',
+    });
   }
 
   authorize(request: AuthorizeRequest): Promise<AuthorizeOutcome> {
@@ -64,22 +45,8 @@ export class AdyenSepaConnector implements PaymentConnector {
     return openHostedSession(this.client, request, body);
   }
 
-  capture(): Promise<CaptureOutcome> {
-    throw new ConnectorError('invalid_request', 'SEPA Direct Debit payments are captured when the buyer pays');
-  }
-
-  void(): Promise<VoidOutcome> {
-    throw new ConnectorError('invalid_request', 'An authorised SEPA Direct Debit cannot be cancelled: refund it');
-  }
-
-  refund(request: RefundRequest): Promise<RefundOutcome> {
-    return refundPayment(this.client, request, refundBody(request));
-  }
-
-  /** The session's result on the buyer's return (or its creation asked again); a refund re-sent with its key. */
-  async sync(request: SyncRequest): Promise<SyncOutcome> {
-    if (request.operation === 'authorize') return syncOfHostedSession(this.client, request, 'captured');
-    if (request.operation !== 'refund') return { ...blank, status: 'not_found', providerTransactionId: null };
-    return resendModification(this.client, request, 'refunds', refundBody(request));
+  /** The session's result on the buyer's return (or its creation asked again). */
+  protected syncAuthorization(request: SyncRequest): Promise<SyncOutcome> {
+    return syncOfHostedSession(this.client, request, 'captured');
   }
 }
