@@ -2,7 +2,7 @@ import type { ColumnType } from 'kysely';
 
 /**
  * Outcomes of authorizations per payment service, dimension key and one-minute bucket (migration
- * 0061): approvals, soft declines (`failures`) and technical errors (`errors`, migration 0067).
+ * 0061): approvals, soft declines (`failures`) and technical errors (`errors`, migration 0066).
  */
 export interface RoutingStatsTable {
   merchant_account_id: string;

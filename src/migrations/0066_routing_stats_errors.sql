@@ -1,4 +1,4 @@
--- Issue 54. Success-rate routing (docs/routing.md, "Success-rate routing"; decision 0138):
+-- Issue 54. Success-rate routing (docs/routing.md, "Success-rate routing"; decision 0137):
 -- technical errors (failures, timeouts, unknown outcomes) are counted apart from soft declines.
 -- A service's expected success is its approval rate when it answers (successes and `failures`,
 -- the soft declines, over the rule's window) times its availability (errors over the last two
