@@ -52,7 +52,10 @@ export function PaymentServicesPage({ scopes }: PageProps): JSX.Element {
         empty="No payment service is connected yet."
         rowKey={(s) => s.id}
         columns={[
-          { title: 'Name', cell: (s) => s.display_name },
+          {
+            title: 'Name',
+            cell: (s) => <Link href={`/payment-services/${encodeURIComponent(s.id)}`}>{s.display_name}</Link>,
+          },
           { title: 'Provider', cell: (s) => s.payment_service_definition_id },
           { title: 'Currencies', cell: (s) => s.accepted_currencies.join(', ') || '—' },
           {
