@@ -84,7 +84,7 @@ export function FeeEntryFields({
           />
         </Field>
         {draft.currency.trim() === '' ? (
-          <Field label={`Entry ${n}: fixed fee currency`} hint="The fee counts for payments in it only">
+          <Field label={`Entry ${n}: the fixed fee's currency`} hint="The fee counts for payments in it only">
             <input
               name={`fixed_currency-${n}`}
               maxLength={3}

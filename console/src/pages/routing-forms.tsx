@@ -52,9 +52,9 @@ export function RuleForm({
     setConditions(conditions.map((c, j) => (j === i ? { ...c, ...patch } : c)));
   const outcome = () => {
     if (action === 'route-transaction') {
-      if (services.length === 0) throw formProblem('Choose at least one payment service to route to.');
       const chosen = strategyFields(strategy, { stepUp: flow === 'card-transaction' });
       setParamErrors('errors' in chosen ? chosen.errors : {});
+      if (services.length === 0) throw formProblem('Choose at least one payment service to route to.');
       if ('errors' in chosen) throw formProblem('Some values are out of range: correct the fields marked below.');
       return { payment_service_ids: services, ...chosen.fields };
     }
