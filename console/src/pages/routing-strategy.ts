@@ -10,7 +10,7 @@ export type Strategy = (typeof STRATEGIES)[number];
 export const STRATEGY_TEXT: Record<Strategy, { title: string; explanation: string }> = {
   static: {
     title: 'Listed order',
-    explanation: 'The payment services are tried in the order you check them below. Nothing is measured.',
+    explanation: 'The payment services are tried in the order you checked them above. Nothing is measured.',
   },
   success_rate: {
     title: 'Best success rate',
