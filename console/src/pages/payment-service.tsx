@@ -7,23 +7,12 @@ import { useAsync } from '../ui/async.ts';
 import { ErrorNotice, Loading, PageHeader, Status } from '../ui/components.tsx';
 import { dateTime } from '../ui/format.ts';
 import { FeeSchedulePanel } from './fee-schedule-panel.tsx';
-
-interface PaymentServiceDetail {
-  id: string;
-  display_name: string;
-  payment_service_definition_id: string;
-  method: string;
-  active: boolean;
-  accepted_currencies: string[];
-  accepted_countries: string[];
-  created_at: string;
-  updated_at: string;
-}
+import type { PaymentService } from './types.ts';
 
 /** One payment service: what it accepts, and its fee schedule (edited with payment-services.write). */
 export function PaymentServicePage({ params, scopes }: PageProps): JSX.Element {
   const id = params.id!;
-  const service = useAsync(() => get<PaymentServiceDetail>(`/payment-services/${encodeURIComponent(id)}`), id);
+  const service = useAsync(() => get<PaymentService>(`/payment-services/${encodeURIComponent(id)}`), id);
   const back = (
     <p>
       <Link href="/payment-services">← Payment services</Link>

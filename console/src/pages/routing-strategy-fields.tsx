@@ -60,38 +60,50 @@ export function StrategyFields({
           </div>
         ) : null}
       </fieldset>
+      <Switch
+        name="breaker"
+        draft={draft}
+        onChange={onChange}
+        label="Skip a service whose circuit breaker is open"
+        hint="On (recommended): a service failing many payments in a row is left out for a while, as long as another can take the payment. Off: the rule's services are always tried."
+      />
+      {stepUp ? (
+        <Switch
+          name="step_up_on_soft_decline"
+          draft={draft}
+          onChange={onChange}
+          label="Retry with 3-D Secure when the issuer asks for authentication"
+          hint="Once per payment, for a card payment that came with a return address: the buyer may be shown a challenge, so your checkout must handle one."
+        />
+      ) : null}
+    </>
+  );
+}
+
+/** A yes/no outcome field with a sentence on what each answer does. */
+function Switch(props: {
+  name: 'breaker' | 'step_up_on_soft_decline';
+  draft: StrategyDraft;
+  onChange: (draft: StrategyDraft) => void;
+  label: string;
+  hint: string;
+}): JSX.Element {
+  const hintId = `${props.name}-hint`;
+  return (
+    <>
       <label class="check">
         <input
           type="checkbox"
-          name="breaker"
-          checked={draft.breaker}
-          aria-describedby="breaker-hint"
-          onChange={(e) => onChange({ ...draft, breaker: e.currentTarget.checked })}
+          name={props.name}
+          checked={props.draft[props.name]}
+          aria-describedby={hintId}
+          onChange={(e) => props.onChange({ ...props.draft, [props.name]: e.currentTarget.checked })}
         />
-        Skip a service whose circuit breaker is open
+        {props.label}
       </label>
-      <p class="hint" id="breaker-hint">
-        On (recommended): a service failing many payments in a row is left out for a while, as long as another can take
-        the payment. Off: the rule's services are always tried.
+      <p class="hint" id={hintId}>
+        {props.hint}
       </p>
-      {stepUp ? (
-        <>
-          <label class="check">
-            <input
-              type="checkbox"
-              name="step_up_on_soft_decline"
-              checked={draft.step_up_on_soft_decline}
-              aria-describedby="step-up-hint"
-              onChange={(e) => onChange({ ...draft, step_up_on_soft_decline: e.currentTarget.checked })}
-            />
-            Retry with 3-D Secure when the issuer asks for authentication
-          </label>
-          <p class="hint" id="step-up-hint">
-            Once per payment, for a card payment that came with a return address: the buyer may be shown a challenge, so
-            your checkout must handle one.
-          </p>
-        </>
-      ) : null}
     </>
   );
 }
