@@ -1,5 +1,5 @@
 import type { BlocklistValueType } from './blocklist-values.ts';
-import { ipBits, parseIpBlock, PREFIX_MASKS } from './ip-prefix.ts';
+import { ipBits, ipHex, parseIpBlock, prefixKey } from './ip-prefix.ts';
 
 /** A live entry as the matcher keeps it: no value (the caller has it), only what a decision names. */
 export interface MatchedEntry {
@@ -42,8 +42,8 @@ interface RangeIndex {
 /**
  * One merchant account's live blocklist, compiled for lookups that cost no scan (decision 0135):
  * hash lookups for exact values; per BIN length a sorted array searched by bisection; per CIDR
- * prefix length present a map of network addresses, so an IP costs one masked lookup per distinct
- * prefix length (at most 129), whatever the number of entries. Immutable once built; `validUntil`
+ * prefix length present one lookup of the address's masked prefix, so an IP costs one lookup per
+ * distinct prefix length (at most 129), whatever the number of entries. Immutable once built; `validUntil`
  * is the first expiry among its entries (the cache rebuilds it then).
  */
 export class BlocklistMatcher {
@@ -51,13 +51,16 @@ export class BlocklistMatcher {
   readonly size: number;
   private readonly exact = new Map<string, MatchedEntry>();
   private readonly ranges = new Map<number, RangeIndex>();
-  private readonly networks = new Map<number, Map<bigint, MatchedEntry>>();
+  /** CIDR entries by `prefixKey` of their network. */
+  private readonly networks = new Map<string, MatchedEntry>();
+  /** The distinct prefix lengths of the CIDR entries, longest first. */
   private readonly prefixes: number[];
 
   constructor(entries: readonly LoadedEntry[], now: number) {
     let validUntil = Number.POSITIVE_INFINITY;
     const ranges = new Map<number, Array<{ start: number; end: number; entry: MatchedEntry }>>();
     let size = 0;
+    const prefixes = new Set<number>();
     for (const row of entries) {
       const expiry = row.expires_at?.getTime() ?? null;
       if (expiry !== null && expiry <= now) continue;
@@ -72,13 +75,12 @@ export class BlocklistMatcher {
       } else if (row.value_type === 'ip_address') {
         const parsed = parseIpBlock(row.value);
         if (!parsed.ok) continue;
-        const table = this.networks.get(parsed.block.prefix) ?? new Map<bigint, MatchedEntry>();
-        table.set(parsed.block.network, entry);
-        this.networks.set(parsed.block.prefix, table);
+        this.networks.set(prefixKey(ipHex(parsed.block.network), parsed.block.prefix), entry);
+        prefixes.add(parsed.block.prefix);
       } else this.exact.set(`${row.value_type}\n${row.value}`, entry);
     }
     for (const [length, list] of ranges) this.ranges.set(length, rangeIndex(list));
-    this.prefixes = [...this.networks.keys()].sort((a, b) => b - a);
+    this.prefixes = [...prefixes].sort((a, b) => b - a);
     this.validUntil = validUntil;
     this.size = size;
   }
@@ -113,8 +115,9 @@ export class BlocklistMatcher {
     if (this.prefixes.length === 0) return undefined;
     const bits = ipBits(address);
     if (bits === null) return undefined;
+    const hex = ipHex(bits);
     for (const prefix of this.prefixes) {
-      const hit = this.networks.get(prefix)!.get(bits & PREFIX_MASKS[prefix]!);
+      const hit = this.networks.get(prefixKey(hex, prefix));
       if (hit) return hit;
     }
     return undefined;

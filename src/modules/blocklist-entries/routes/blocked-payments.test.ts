@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { buildTestApp, type TestApp } from '../../../../test/helpers/build-test-app.ts';
+import { buildTestApp, usesPostgres, type TestApp } from '../../../../test/helpers/build-test-app.ts';
 import { createLink, payOnPage } from '../../../../test/helpers/payment-links.ts';
 import { card, createTransaction, merchantWithMockCard } from '../../../../test/helpers/transactions.ts';
 
@@ -232,5 +232,37 @@ describe('security', () => {
     await block(theirs, { value_type: 'country', value: 'US' });
     expect((await pay(mine, { payment_method: card(VISA) })).status).toBe('authorization_succeeded');
     expect((await pay(theirs, { payment_method: card(VISA) })).error_code).toBe('flow_blocklisted');
+  });
+});
+
+describe.skipIf(!usesPostgres())('two processes on one database', () => {
+  let b: TestApp;
+  beforeAll(async () => {
+    b = await buildTestApp({}, { peerOf: t });
+  });
+  afterAll(async () => b?.close());
+
+  /** Polls until `check` holds: the other process hears of a change when its notification arrives. */
+  async function eventually(what: string, check: () => Promise<boolean>, ms = 5_000): Promise<void> {
+    const deadline = Date.now() + ms;
+    while (!(await check())) {
+      if (Date.now() > deadline) throw new Error(`not within ${ms} ms: ${what}`);
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  }
+
+  it('B blocks a value A blocked after B had cached the list, and unblocks it when A deletes the entry', async () => {
+    const { merchantAccountId: m } = await merchantWithMockCard(t);
+    const payOnB = async () => {
+      const res = await createTransaction(b, m, { country: 'US' });
+      expect(res.statusCode, res.body).toBe(201);
+      return res.json().error_code as string | null;
+    };
+    expect(await payOnB()).toBeNull();
+    expect(b.deps.readCaches.blocklists.size).toBeGreaterThan(0);
+    const entry = await block(m, { value_type: 'country', value: 'US' });
+    await eventually('B blocks the new entry', async () => (await payOnB()) === 'flow_blocklisted');
+    await t.request({ method: 'DELETE', url: `/blocklist-entries/${entry.id}`, merchantAccountId: m });
+    await eventually('B stops blocking the deleted entry', async () => (await payOnB()) === null);
   });
 });

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../../../../test/helpers/build-test-app.ts';
+import { buildTestApp, usesPostgres, type TestApp } from '../../../../test/helpers/build-test-app.ts';
+import { blocklistEntriesQuery, type BlocklistFilter } from '../blocklist-entries.repo.ts';
 import { createMerchantAccount } from '../../../../test/helpers/factories.ts';
 import { runScopeTests } from '../../../../test/helpers/scope-tests.ts';
 import { authorized, merchantWithMockCard } from '../../../../test/helpers/transactions.ts';
@@ -248,6 +249,39 @@ describe('errors', () => {
       }
     }
     expect((await list(mine)).json().items).toEqual([]);
+  });
+});
+
+describe('indexes', () => {
+  it.skipIf(!usesPostgres())('answers each list filter from an index (PostgreSQL EXPLAIN)', async () => {
+    const account = await createMerchantAccount(t.deps);
+    const noise = await createMerchantAccount(t.deps);
+    for (const id of [account, noise]) {
+      await sql`INSERT INTO blocklist_entries (merchant_account_id, id, value_type, value)
+        SELECT ${id}, gen_random_uuid(), (ARRAY['email_address', 'bin', 'country'])[1 + n % 3], 'v-' || n
+        FROM generate_series(1, 6000) AS n`.execute(t.deps.db);
+    }
+    await sql`ANALYZE blocklist_entries`.execute(t.deps.db);
+    const plan = async (filter: BlocklistFilter) => {
+      // The page query keysetPage runs: the filter, its window position, newest first, limit + 1.
+      const query = blocklistEntriesQuery(t.deps.db, account, filter)
+        .select(sql<number>`row_number() over (order by created_at desc, id desc)`.as('_pos'))
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(21);
+      const rows = await query.explain<{ 'QUERY PLAN': string }>();
+      return rows.map((row) => row['QUERY PLAN']).join('\n');
+    };
+    for (const filter of [
+      {},
+      { valueType: 'bin' as const },
+      { value: 'v-42' },
+      { valueType: 'bin' as const, value: 'v-42' },
+    ]) {
+      const text = await plan(filter);
+      expect(text, JSON.stringify(filter)).toContain('blocklist_entries_');
+      expect(text, JSON.stringify(filter)).not.toContain('Seq Scan');
+    }
   });
 });
 
