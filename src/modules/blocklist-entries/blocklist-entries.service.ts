@@ -80,6 +80,8 @@ export async function createBlocklistEntry(
   return changing(ctx, () =>
     withRequestTransaction(ctx, async (tx) => {
       const checked = await checkLine(tx, ctx, body, '', new Date());
+      // A payment method or transaction not in the account is a 404, as everywhere else it is named.
+      if (!checked.ok && checked.problem.type === 'not_found') throw new AppError('not_found', checked.problem.message);
       if (!checked.ok) throw new AppError('bad_request', checked.problem.message, { details: [checked.problem] });
       const [result] = await insertAll(tx, ctx, [newRow(ctx, checked.columns)]);
       if (!result!.created) throw duplicate(result!.row);

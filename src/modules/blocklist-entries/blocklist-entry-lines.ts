@@ -44,7 +44,7 @@ async function cardOf(
       ? (['payment_method_id', await cardHintOf(db, ctx.merchantAccountId, line.payment_method_id)] as const)
       : (['transaction_id', await cardOfTransaction(db, ctx.merchantAccountId, line.transaction_id!)] as const);
   const name = field === 'payment_method_id' ? 'payment method' : 'transaction';
-  if (!found) return problem(`${at}/${field}`, `No ${name} with this id in the merchant account`, 'not_found');
+  if (!found) return problem(`${at}/${field}`, `The ${name} ${line[field]} could not be found`, 'not_found');
   if (!found.fingerprint)
     return problem(`${at}/${field}`, `The ${name} has no card fingerprint (it was not paid with a card)`, 'no_card');
   return { fingerprint: found.fingerprint, masked: masked(found.bin, found.last4) };

@@ -199,13 +199,34 @@ describe('errors', () => {
       [{ value_type: 'card_fingerprint', card_number: VISA, payment_method_id: UNKNOWN }, '/'],
       [{ value_type: 'email_address', card_number: VISA }, '/card_number'],
       [{ value_type: 'country', value: 'US', expires_at: '2020-01-01T00:00:00Z' }, '/expires_at'],
-      [{ value_type: 'card_fingerprint', payment_method_id: UNKNOWN }, '/payment_method_id'],
-      [{ value_type: 'card_fingerprint', transaction_id: UNKNOWN }, '/transaction_id'],
     ] as const) {
       const res = await create(m, payload);
       expect(res.statusCode, res.body).toBe(400);
       expect(res.json().details[0].pointer).toBe(pointer);
     }
+  });
+
+  it("answers 404 for a payment method or transaction not in the account (another account's included), and names the import's line", async () => {
+    const { merchantAccountId: theirs } = await merchantWithMockCard(t);
+    const txn = await authorized(t, theirs, {
+      payment_method: { method: 'card', number: VISA, expiration_date: '12/40' },
+    });
+    const m = await createMerchantAccount(t.deps);
+    for (const payload of [
+      { value_type: 'card_fingerprint', payment_method_id: UNKNOWN },
+      { value_type: 'card_fingerprint', transaction_id: UNKNOWN },
+      { value_type: 'card_fingerprint', transaction_id: txn.id },
+    ]) {
+      const res = await create(m, payload);
+      expect(res.statusCode, res.body).toBe(404);
+      expect(res.body).not.toContain(txn.payment_method.fingerprint);
+    }
+    const imported = await importLines(m, [{ value_type: 'card_fingerprint', transaction_id: txn.id }]);
+    expect(imported.statusCode, imported.body).toBe(400);
+    expect(imported.json().details).toEqual([
+      expect.objectContaining({ pointer: '/entries/0/transaction_id', type: 'not_found' }),
+    ]);
+    expect((await list(m)).json().items).toEqual([]);
   });
 
   it('answers 409 with the existing entry for a value already blocked, also when two creates race', async () => {
