@@ -209,6 +209,7 @@ describe('happy', () => {
           estimated_rate: 0.75,
           sampled_value: expect.any(Number),
         },
+        current: expect.objectContaining({ estimated_rate: 0.75, rate_known: true, dimension_key: KEY }),
       },
       {
         payment_service_id: flaky,
@@ -216,6 +217,7 @@ describe('happy', () => {
         eligible: true,
         skipped_because: null,
         success_rate: expect.objectContaining({ successes: 0, failures: 2, estimated_rate: 0.25 }),
+        current: expect.objectContaining({ estimated_rate: 0.25, cost_unknown_because: 'no_fee_schedule' }),
       },
     ]);
   });
