@@ -14,6 +14,7 @@ import type { JOB_PAYLOADS } from './jobs/payloads.ts';
 import type { JobQueue } from './jobs/queue.ts';
 import type { KeyPairCache } from './modules/api-key-pairs/key-pair-cache.ts';
 import type { FlowRuleCache } from './modules/flows/rule-cache.ts';
+import type { BlocklistMatcher } from './modules/blocklist-entries/blocklist-matcher.ts';
 import type { RoutingStats } from './modules/routing-stats/stats-store.ts';
 import type { TransactionSessionTokens } from './modules/transactions/session-token.ts';
 import type { ConnectorRegistry } from './connectors/registry.ts';
@@ -71,6 +72,8 @@ export interface ReadCaches {
   paymentServices: ReadCache<PaymentServiceRow[]>;
   /** Active webhook subscriptions, oldest first. */
   webhookSubscriptions: ReadCache<WebhookSubscriptionRow[]>;
+  /** Each merchant account's live blocklist entries, compiled for lookups (decision 0135). */
+  blocklists: ReadCache<BlocklistMatcher>;
 }
 
 export interface CheckoutSessionCredential {

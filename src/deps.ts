@@ -69,12 +69,18 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       JOBS,
       options.log ?? silentLog,
     );
-    const readCaches: ReadCaches = { paymentServices: new ReadCache(), webhookSubscriptions: new ReadCache() };
+    const readCaches: ReadCaches = {
+      paymentServices: new ReadCache(),
+      webhookSubscriptions: new ReadCache(),
+      // Bounded by accounts: each holds one account's whole list (about 150 bytes an entry).
+      blocklists: new ReadCache({ maxEntries: 1_000 }),
+    };
     // After the migrations: the feed listens for the notifications their triggers send.
     feed = await handle.openChangeFeed(
       invalidating({
         payment_services: readCaches.paymentServices,
         webhook_subscriptions: readCaches.webhookSubscriptions,
+        blocklist_entries: readCaches.blocklists,
       }),
       { ...options.changeFeed, log: options.log ?? silentLog },
     );

@@ -5,6 +5,7 @@ import { AuditLogPage } from './pages/audit-log.tsx';
 import { BuyerPage, BuyersPage } from './pages/buyers.tsx';
 import { MonitoringPage } from './pages/monitoring.tsx';
 import { OverviewPage } from './pages/overview.tsx';
+import { PaymentServicePage } from './pages/payment-service.tsx';
 import { ConnectPaymentServicePage, PaymentServicesPage } from './pages/payment-services.tsx';
 import { PaymentLinksPage } from './pages/lists.tsx';
 import { PayoutPage, PayoutsPage } from './pages/payouts.tsx';
@@ -59,6 +60,13 @@ export const PAGES: PageDef[] = [
     scope: 'payment-services.read',
     nav: true,
     render: (p) => <PaymentServicesPage {...p} />,
+  },
+  {
+    path: '/payment-services/:id',
+    title: 'Payment service',
+    scope: 'payment-services.read',
+    nav: false,
+    render: (p) => <PaymentServicePage {...p} />,
   },
   {
     path: '/payment-services/connect/:definition',

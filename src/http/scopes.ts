@@ -10,6 +10,7 @@ export const SCOPE_RESOURCES = [
   'api-logs',
   'apple-pay-certificates',
   'audit-logs',
+  'blocklist-entries',
   'buyers',
   'buyers.billing-details',
   'card-scheme-definitions',

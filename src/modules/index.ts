@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { accountUpdater } from './account-updater/index.ts';
 import { apiKeyPairs } from './api-key-pairs/index.ts';
 import { auditLogs } from './audit-logs/index.ts';
+import { blocklistEntries } from './blocklist-entries/index.ts';
 import { buyers } from './buyers/index.ts';
 import { cardDetails } from './card-details/index.ts';
 import { checkoutSessions } from './checkout-sessions/index.ts';
@@ -61,6 +62,7 @@ export const MODULES: Array<(app: FastifyInstance) => Promise<void>> = [
   flows,
   giftCards,
   threeDsScenarios,
+  blocklistEntries,
   transactions,
   payouts,
   sandboxApprovals,

@@ -156,8 +156,20 @@ describe('the circuit breaker of a payment service', () => {
       selected: up,
     });
     expect(await dryRun(m)).toEqual([
-      { payment_service_id: up, display_name: 'up', eligible: true, skipped_because: null },
-      { payment_service_id: down, display_name: 'down', eligible: false, skipped_because: 'circuit_open' },
+      {
+        payment_service_id: up,
+        display_name: 'up',
+        eligible: true,
+        skipped_because: null,
+        current: expect.objectContaining({ circuit: 'closed' }),
+      },
+      {
+        payment_service_id: down,
+        display_name: 'down',
+        eligible: false,
+        skipped_because: 'circuit_open',
+        current: expect.objectContaining({ circuit: 'open' }),
+      },
     ]);
 
     const opened = await events(t, m);
@@ -208,7 +220,11 @@ describe('the circuit breaker of a payment service', () => {
       });
     }
     expect(await dryRun(m)).toContainEqual(
-      expect.objectContaining({ payment_service_id: down, skipped_because: 'circuit_half_open' }),
+      expect.objectContaining({
+        payment_service_id: down,
+        skipped_because: 'circuit_half_open',
+        current: expect.objectContaining({ circuit: 'half_open' }),
+      }),
     );
     // The failed probe opens it again for another cool-down: counted, but no new event.
     await t.deps.breakers.sync();

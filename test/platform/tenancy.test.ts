@@ -74,6 +74,16 @@ const FIXTURES: Record<string, Fixture> = {
     expect(res.statusCode, res.body).toBe(201);
     return res.json().id;
   },
+  blocklist_entry_id: async (t, a) => {
+    const res = await t.request({
+      method: 'POST',
+      url: '/blocklist-entries',
+      payload: { value_type: 'email_address', value: 'owner-a@example.com' },
+      merchantAccountId: a,
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    return res.json().id;
+  },
   three_ds_scenario_id: async (t, a) => {
     const res = await t.request({
       method: 'POST',
@@ -550,6 +560,11 @@ const BODIES: Record<string, () => unknown> = {
   // Issued in B, naming nothing of A.
   createGiftCardIssuance: () => ({ theme: 'birthday', amount: 100, currency: 'USD' }),
   createThreeDsScenario: () => THREE_DS_SCENARIO_BODY,
+  // A's transaction (404) and stored card (the import's 400 for that line) named by B: never A's fingerprint.
+  createBlocklistEntry: () => ({ value_type: 'card_fingerprint', transaction_id: ids.transaction_id }),
+  importBlocklistEntries: () => ({
+    entries: [{ value_type: 'card_fingerprint', payment_method_id: ids.payment_method_id }],
+  }),
   // A's stored card named by B: 404 (B's own payment services never see it).
   createTransaction: () => ({
     amount: 100,
@@ -640,9 +655,10 @@ const HEADERS: Record<string, () => Record<string, string>> = {
 };
 /**
  * Operations that refuse another account's resource named in a header with 400 naming it (the
- * issue's wording for vault forwarding) rather than 404: the answer must still show nothing of A.
+ * issue's wording for vault forwarding) rather than 404, or in a line of a bulk import (400 with one
+ * detail per refused line, decision 0135): the answer must still show nothing of A.
  */
-const REFUSED_WITH_400 = new Set(['forwardVaultRequest']);
+const REFUSED_WITH_400 = new Set(['forwardVaultRequest', 'importBlocklistEntries']);
 /**
  * Refusals B gets for its own reasons, which must still show nothing of A: wallet sessions act on
  * the account's own wallet (B has none: 400 telling B to register one); creates that allow one

@@ -6,6 +6,7 @@ import { Link, navigate } from '../router.tsx';
 import { hasScope } from '../session.ts';
 import { useAsync, useCursorList } from '../ui/async.ts';
 import { ErrorNotice, Field, ListTable, Loading, PageHeader, Status, Success, useAction } from '../ui/components.tsx';
+import type { PaymentService } from './types.ts';
 
 interface DefinitionField {
   key: string;
@@ -22,15 +23,6 @@ interface Definition {
   fields: DefinitionField[];
   supported_currencies: string[];
   supported_countries: string[];
-}
-interface PaymentService {
-  id: string;
-  display_name: string;
-  payment_service_definition_id: string;
-  method: string;
-  active: boolean;
-  accepted_currencies: string[];
-  accepted_countries: string[];
 }
 
 export function PaymentServicesPage({ scopes }: PageProps): JSX.Element {
@@ -52,7 +44,10 @@ export function PaymentServicesPage({ scopes }: PageProps): JSX.Element {
         empty="No payment service is connected yet."
         rowKey={(s) => s.id}
         columns={[
-          { title: 'Name', cell: (s) => s.display_name },
+          {
+            title: 'Name',
+            cell: (s) => <Link href={`/payment-services/${encodeURIComponent(s.id)}`}>{s.display_name}</Link>,
+          },
           { title: 'Provider', cell: (s) => s.payment_service_definition_id },
           { title: 'Currencies', cell: (s) => s.accepted_currencies.join(', ') || '—' },
           {

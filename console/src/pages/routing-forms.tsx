@@ -2,7 +2,7 @@ import type { JSX } from 'preact';
 import { useState } from 'preact/hooks';
 import { get, post, type ListPage } from '../api.ts';
 import { useAsync } from '../ui/async.ts';
-import { ErrorNotice, Field, useAction } from '../ui/components.tsx';
+import { ErrorNotice, Field, formProblem, useAction } from '../ui/components.tsx';
 import { label } from '../ui/format.ts';
 import {
   BUILDER_FIELDS,
@@ -12,6 +12,8 @@ import {
   type FlowAction,
   type Operator,
 } from './routing-rules.ts';
+import { StrategyFields } from './routing-strategy-fields.tsx';
+import { DEFAULT_STRATEGY, strategyFields, type ParamKey, type StrategyDraft } from './routing-strategy.ts';
 
 interface PaymentService {
   id: string;
@@ -36,6 +38,8 @@ export function RuleForm({
   const [services, setServices] = useState<string[]>([]);
   const [reason, setReason] = useState('');
   const [options, setOptions] = useState('');
+  const [strategy, setStrategy] = useState<StrategyDraft>(DEFAULT_STRATEGY);
+  const [paramErrors, setParamErrors] = useState<Partial<Record<ParamKey, string>>>({});
   const act = useAction();
   const available = useAsync(
     () =>
@@ -47,7 +51,13 @@ export function RuleForm({
   const update = (i: number, patch: Partial<ConditionDraft>) =>
     setConditions(conditions.map((c, j) => (j === i ? { ...c, ...patch } : c)));
   const outcome = () => {
-    if (action === 'route-transaction') return { payment_service_ids: services };
+    if (action === 'route-transaction') {
+      const chosen = strategyFields(strategy, { stepUp: flow === 'card-transaction' });
+      setParamErrors('errors' in chosen ? chosen.errors : {});
+      if (services.length === 0) throw formProblem('Choose at least one payment service to route to.');
+      if ('errors' in chosen) throw formProblem('Some values are out of range: correct the fields marked below.');
+      return { payment_service_ids: services, ...chosen.fields };
+    }
     if (action === 'decline-early') return reason ? { reason } : {};
     if (action === 'select-payment-options')
       return {
@@ -68,6 +78,7 @@ export function RuleForm({
       });
       setConditions([]);
       setDescription('');
+      setStrategy(DEFAULT_STRATEGY);
       onCreated();
     });
   };
@@ -155,6 +166,14 @@ export function RuleForm({
             <p class="muted">Connect a payment service first.</p>
           ) : null}
         </fieldset>
+      ) : null}
+      {action === 'route-transaction' ? (
+        <StrategyFields
+          draft={strategy}
+          errors={paramErrors}
+          stepUp={flow === 'card-transaction'}
+          onChange={setStrategy}
+        />
       ) : null}
       {action === 'decline-early' ? (
         <Field label="Reason (shown as the decline description)">

@@ -1,3 +1,5 @@
+import { describeStrategy, strategyOf } from './routing-strategy.ts';
+
 /**
  * The condition builder's model (docs/routing.md): the fields a simple rule can test, with the
  * operators each allows, and how a typed value becomes the API's condition value.
@@ -134,13 +136,21 @@ export function describeOutcome(
       const name = serviceNames.get(id) ?? `service ${id.slice(0, 8)}…`;
       return weights ? `${name} (${weights[i]} %)` : name;
     });
-    parts.push(weights ? `split between ${names.join(', ')}` : `route to ${names.join(', then ')}`);
+    const smart = strategyOf(rest) !== 'static';
+    parts.push(
+      weights
+        ? `split between ${names.join(', ')}`
+        : smart
+          ? `choose among ${names.join(', ')}`
+          : `route to ${names.join(', then ')}`,
+    );
     const attempts = take<number>('max_attempts');
     if (attempts !== undefined) parts.push(`at most ${attempts} attempt${attempts === 1 ? '' : 's'}`);
     const budget = take<number>('time_budget_seconds');
     if (budget !== undefined) parts.push(`within ${budget} s`);
     const retry = take<string[]>('retry_on_declines');
     if (retry) parts.push(`retry on ${retry.length > 0 ? retry.join(', ') : 'no decline'}`);
+    parts.push(...describeStrategy(rest));
   } else if (action === 'decline-early') {
     const reason = take<string>('reason');
     parts.push(reason ? `decline early: ${reason}` : 'decline early');

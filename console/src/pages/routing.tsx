@@ -18,6 +18,7 @@ import {
 } from './routing-rules.ts';
 import { DryRun } from './routing-dry-run.tsx';
 import { RuleForm } from './routing-forms.tsx';
+import { STRATEGY_TEXT, strategyOf } from './routing-strategy.ts';
 
 export interface FlowRule {
   id: string;
@@ -175,7 +176,14 @@ function RuleList({
               <strong>
                 {rule.position}. {rule.description ?? 'Rule'}
               </strong>
-              <Status value={rule.enabled ? 'enabled' : 'disabled'} />
+              <span class="badges">
+                {action === 'route-transaction' ? (
+                  <span class="badge" title="How the first service is chosen">
+                    {STRATEGY_TEXT[strategyOf(rule.outcome)].title}
+                  </span>
+                ) : null}
+                <Status value={rule.enabled ? 'enabled' : 'disabled'} />
+              </span>
             </div>
             <p class="muted">
               {rule.conditions.length === 0

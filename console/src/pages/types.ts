@@ -48,3 +48,14 @@ export const TRANSACTION_STATUSES = [
   'capture_succeeded',
   'capture_pending',
 ] as const;
+
+export interface PaymentService {
+  id: string;
+  display_name: string;
+  payment_service_definition_id: string;
+  method: string;
+  active: boolean;
+  accepted_currencies: string[];
+  accepted_countries: string[];
+  created_at: string;
+}

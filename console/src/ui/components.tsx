@@ -3,12 +3,21 @@ import { useState } from 'preact/hooks';
 import { ApiError } from '../api.ts';
 import type { CursorList } from './async.ts';
 
+const ERROR_TITLES: Record<string, string> = {
+  forbidden: 'Not allowed',
+  missing_scope: 'Not allowed',
+  invalid_form: 'Check the form',
+};
+
+/** A form's own check failed: the message says what to correct; nothing was sent. */
+export const formProblem = (message: string): ApiError => new ApiError(0, 'invalid_form', message);
+
 export function ErrorNotice({ error }: { error: ApiError | Error | null | undefined }): JSX.Element | null {
   if (!error) return null;
   const code = error instanceof ApiError ? error.code : 'error';
   return (
     <div class="notice error" role="alert">
-      <strong>{code === 'forbidden' || code === 'missing_scope' ? 'Not allowed' : 'Something went wrong'}</strong>
+      <strong>{ERROR_TITLES[code] ?? 'Something went wrong'}</strong>
       <span>{error.message}</span>
     </div>
   );

@@ -4,7 +4,21 @@ import { detectSchemes } from '../../lib/card-schemes.ts';
 import { listRoutablePaymentServices } from '../payment-services/payment-services.service.ts';
 import { candidateOf } from '../transactions/routing/flow-route.ts';
 import { route } from '../transactions/routing/routing.ts';
-import { explainRules, FLOW_ACTIONS, routeOutcomeOf, serviceOrder, type FlowRule } from './flow-decisions.ts';
+import type { PaymentServiceRow } from '../../db/schema.ts';
+import { isProduction } from '../../errors/sandbox-only.ts';
+import { authenticatorOf } from '../transactions/routing/step-up-authenticator.ts';
+import { dryRunChoice } from './dry-run-choice.ts';
+import { serviceFigures } from './dry-run-figures.ts';
+import { stepUpPreview } from './dry-run-step-up.ts';
+import type { DryRunChoice } from './dry-run.schemas.ts';
+import {
+  explainRules,
+  FLOW_ACTIONS,
+  routeOutcomeOf,
+  serviceOrder,
+  SUCCESS_RATE_DEFAULTS,
+  type FlowRule,
+} from './flow-decisions.ts';
 import { rulesInOrder } from './flow-rules.repo.ts';
 import type { DryRunFlowBody, DryRunResult } from './flows.schemas.ts';
 import type { FlowFacts } from './rule-conditions.ts';
@@ -12,6 +26,7 @@ import type { SuccessRateExplanation } from '../routing-stats/chooser.ts';
 import { dimensionKeys } from '../routing-stats/dimensions.ts';
 import type { LeastCostExplanation } from '../routing-stats/least-cost.ts';
 import { strategyRanker } from '../routing-stats/strategy-ranker.ts';
+import { HEALTH_WINDOW_MINUTES } from '../routing-stats/sliding-window.ts';
 
 type Decision = DryRunResult['decisions'][number];
 type Step = NonNullable<Decision['payment_services']>[number];
@@ -37,6 +52,16 @@ function factsOf(body: DryRunFlowBody): FlowFacts {
   };
 }
 
+interface Routed {
+  steps: Step[];
+  successRate: SuccessRateExplanation | null;
+  leastCost: LeastCostExplanation | null;
+  chosen: DryRunChoice | null;
+  /** The eligible services in the order they would be tried (a failover plan's order). */
+  eligible: string[];
+  rows: readonly PaymentServiceRow[];
+}
+
 /**
  * The services in the order a transaction would try them, then those it would not, each with why;
  * with strategy success_rate, each candidate's estimate and the choice's explanation (seeded by
@@ -48,7 +73,7 @@ async function routeSteps(
   winner: FlowRule | null,
   splitKey: string,
   cardType: string | null,
-): Promise<{ steps: Step[]; successRate: SuccessRateExplanation | null; leastCost: LeastCostExplanation | null }> {
+): Promise<Routed> {
   const rows = await listRoutablePaymentServices(ctx.deps.db, ctx.deps, ctx.merchantAccountId);
   const byId = new Map(rows.map((r) => [r.id, r]));
   const order = winner ? serviceOrder(routeOutcomeOf(winner), splitKey) : rows.map((r) => r.id);
@@ -59,6 +84,14 @@ async function routeSteps(
     cardType,
     issuerCountry: facts.issuerCountry,
   });
+  const outcome = winner ? routeOutcomeOf(winner) : null;
+  const costFacts = {
+    amount: facts.amount ?? 0,
+    currency: facts.currency ?? '',
+    scheme: facts.scheme,
+    cardType,
+    country: facts.country,
+  };
   const rank = winner
     ? await strategyRanker({
         stats: ctx.deps.routingStats,
@@ -67,13 +100,7 @@ async function routeSteps(
         outcome: routeOutcomeOf(winner),
         keys,
         seed: splitKey,
-        facts: {
-          amount: facts.amount ?? 0,
-          currency: facts.currency ?? '',
-          scheme: facts.scheme,
-          cardType,
-          country: facts.country,
-        },
+        facts: costFacts,
         rows,
       })
     : null;
@@ -103,6 +130,23 @@ async function routeSteps(
         ? { least_cost: leastCost.candidates.find((c) => c.payment_service_id === id) ?? null }
         : {};
   const name = (id: string) => byId.get(id)?.display_name ?? null;
+  // Every strategy: each service's circuit, rate and cost now, read as routing reads them.
+  const evidence = {
+    keys,
+    countsOf: await ctx.deps.routingStats.view(
+      ctx.merchantAccountId,
+      outcome?.window_minutes ?? SUCCESS_RATE_DEFAULTS.windowMinutes,
+      ctx.deps.db,
+    ),
+    recentOf: await ctx.deps.routingStats.view(ctx.merchantAccountId, HEALTH_WINDOW_MINUTES, ctx.deps.db),
+    minSamples: outcome?.min_samples ?? SUCCESS_RATE_DEFAULTS.minSamples,
+  };
+  const current = (id: string): Partial<Step> => {
+    const row = byId.get(id);
+    if (!row) return {};
+    const circuit = ctx.deps.breakers.stateOf(ctx.merchantAccountId, id);
+    return { current: serviceFigures(id, row.fee_schedule, circuit, evidence, costFacts) };
+  };
   // Without a rule only the first eligible service is tried: failover needs a rule.
   const tried = winner ? trace.eligible.slice(0, routeOutcomeOf(winner).max_attempts) : trace.eligible.slice(0, 1);
   const steps: Step[] = tried.map((id) => ({
@@ -111,6 +155,7 @@ async function routeSteps(
     eligible: true,
     skipped_because: null,
     ...estimateOf(id),
+    ...current(id),
   }));
   for (const id of trace.eligible.filter((e) => !tried.includes(e)))
     steps.push({
@@ -119,6 +164,7 @@ async function routeSteps(
       eligible: true,
       skipped_because: winner ? 'beyond_max_attempts' : 'no_failover_without_a_rule',
       ...estimateOf(id),
+      ...current(id),
     });
   for (const s of trace.skipped)
     steps.push({
@@ -126,6 +172,7 @@ async function routeSteps(
       display_name: name(s.payment_service_id),
       eligible: false,
       skipped_because: s.reason,
+      ...current(s.payment_service_id),
     });
   for (const id of order)
     if (!byId.has(id))
@@ -135,13 +182,24 @@ async function routeSteps(
         eligible: false,
         skipped_because: 'inactive_or_deleted',
       });
-  return { steps, successRate, leastCost };
+  const chosen = dryRunChoice({
+    ruled: winner !== null,
+    weights: outcome?.weights ?? null,
+    splitKey,
+    order,
+    eligible: trace.eligible,
+    skipped: trace.skipped,
+    circuitOpenKept: trace.circuit_open_kept,
+    ranked: ranked ? { strategy: ranked.strategy, reason: ranked.explanation.reason } : null,
+  });
+  return { steps, successRate, leastCost, chosen, eligible: trace.eligible, rows };
 }
 
 /** `POST /flows/{flow}/dry-run`: every action of the flow for a hypothetical transaction, from the stored rules (disabled ones shown). */
 export async function dryRunFlow(ctx: RequestContext, flow: FlowName, body: DryRunFlowBody): Promise<DryRunResult> {
   const facts = factsOf(body);
   const decisions: Decision[] = [];
+  let route: { decision: Decision; routed: Routed; winner: FlowRule | null } | null = null;
   for (const action of FLOW_ACTIONS[flow]) {
     const rows = await rulesInOrder(ctx.deps.db, ctx.merchantAccountId, flow, action);
     const rules: FlowRule[] = rows.map((r) => ({
@@ -166,8 +224,44 @@ export async function dryRunFlow(ctx: RequestContext, flow: FlowName, body: DryR
       decision.payment_services = routed.steps;
       if (routed.successRate) decision.success_rate = routed.successRate;
       if (routed.leastCost) decision.least_cost = routed.leastCost;
+      if (routed.chosen) decision.chosen = routed.chosen;
+      route = { decision, routed, winner };
     }
     decisions.push(decision);
   }
+  // After skip-3ds is known: whether the sandbox 3DS server would run before the authorization.
+  if (route) {
+    const stepUp = previewStepUp(ctx, body, route.routed, route.winner, decisions);
+    if (stepUp) route.decision.step_up = stepUp;
+  }
   return { flow, decisions };
+}
+
+/** What a decline asking for authentication at the first service would lead to (dry-run-step-up.ts). */
+function previewStepUp(
+  ctx: RequestContext,
+  body: DryRunFlowBody,
+  routed: Routed,
+  winner: FlowRule | null,
+  decisions: readonly Decision[],
+) {
+  const production = isProduction(ctx.deps.config);
+  const card = (body.payment_method?.method ?? 'card') === 'card';
+  const merchantInitiated = body.merchant_initiated ?? false;
+  const first = routed.rows.find((r) => r.id === routed.eligible[0]);
+  const skip3ds = decisions.some((d) => d.action === 'skip-3ds' && d.matched_rule_id !== null);
+  // As prepare-transaction.ts: the sandbox 3DS server authenticates up front at a service with 3DS enabled.
+  const sandbox3ds = !!first?.three_d_secure_enabled && !production && card && !merchantInitiated && !skip3ds;
+  return stepUpPreview({
+    ruleId: winner?.id ?? null,
+    outcome: winner ? routeOutcomeOf(winner) : null,
+    eligible: routed.eligible,
+    merchantInitiated,
+    paymentSource: body.payment_source ?? 'ecommerce',
+    card,
+    redirectUrl: !!body.payment_method?.redirect_url,
+    threeDsDone: (body.three_d_secure_status ?? null) !== null || sandbox3ds,
+    authenticatorOf: (id) => authenticatorOf(ctx.deps.connectors, routed.rows, id, production),
+    now: Date.now(),
+  });
 }

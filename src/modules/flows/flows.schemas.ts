@@ -17,6 +17,12 @@ import { PAYMENT_SOURCES } from '../transactions/transaction.schema.ts';
 import { MAX_WINDOW_MINUTES } from '../routing-stats/sliding-window.ts';
 import { COST_MARGIN_DEFAULT, ROUTE_STRATEGIES, SUCCESS_RATE_DEFAULTS } from './flow-decisions.ts';
 import { LeastCostCandidateSchema, LeastCostDecisionSchema } from './least-cost.schemas.ts';
+import {
+  DryRunChoiceSchema,
+  DryRunRedirectUrl,
+  DryRunServiceFiguresSchema,
+  DryRunStepUpSchema,
+} from './dry-run.schemas.ts';
 import { SuccessRateCandidateSchema, SuccessRateDecisionSchema } from './success-rate.schemas.ts';
 import { ANTI_FRAUD_DECISIONS, CONDITION_FIELDS, CONDITION_OPERATORS, THREE_DS_STATUSES } from './rule-conditions.ts';
 
@@ -294,6 +300,7 @@ export const DryRunFlowBody = Type.Object(
               StringEnum(CARD_TYPES, { description: 'A dimension of success-rate routing (`credit`, `debit`, ...)' }),
             ),
           ),
+          redirect_url: DryRunRedirectUrl,
         },
         { additionalProperties: false, title: 'FlowDryRunPaymentMethod' },
       ),
@@ -353,6 +360,8 @@ const RouteStepSchema = Type.Object(
     success_rate: Type.Optional(Nullable(SuccessRateCandidateSchema)),
     /** strategy least_cost: its expected cost and rate. */
     least_cost: Type.Optional(Nullable(LeastCostCandidateSchema)),
+    /** Every strategy: its circuit, rate and cost now (absent for a deleted service). */
+    current: Type.Optional(DryRunServiceFiguresSchema),
   },
   { additionalProperties: false, title: 'FlowDryRunPaymentService' },
 );
@@ -376,6 +385,10 @@ export const DryRunResultSchema = Type.Object(
           success_rate: Type.Optional(SuccessRateDecisionSchema),
           /** route-transaction with strategy least_cost: the candidates' costs and rates, and why the first won. */
           least_cost: Type.Optional(LeastCostDecisionSchema),
+          /** route-transaction, every strategy: why the first service would be tried first. */
+          chosen: Type.Optional(DryRunChoiceSchema),
+          /** route-transaction: what a decline asking for authentication at the first service would lead to. */
+          step_up: Type.Optional(DryRunStepUpSchema),
         },
         { additionalProperties: false, title: 'FlowDryRunDecision' },
       ),

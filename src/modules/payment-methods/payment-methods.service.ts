@@ -318,12 +318,15 @@ export async function assertPaymentMethodExists(db: Executor, ctx: RequestContex
   if (!(await repo.findPaymentMethod(db, ctx.merchantAccountId, id))) throw notFound('payment method', id);
 }
 
-/** For other modules' background work (token reconciliation): a card's BIN and last 4, never the number. */
+/**
+ * For other modules (token reconciliation, the blocklist): a card's BIN, last 4 and keyed
+ * fingerprint, never the number.
+ */
 export async function cardHintOf(
   db: Executor,
   merchantAccountId: string,
   id: string,
-): Promise<{ bin: string | null; last4: string | null } | null> {
+): Promise<{ bin: string | null; last4: string | null; fingerprint: string | null } | null> {
   const row = await repo.findPaymentMethod(db, merchantAccountId, id);
-  return row ? { bin: row.bin, last4: row.last4 } : null;
+  return row ? { bin: row.bin, last4: row.last4, fingerprint: row.fingerprint } : null;
 }

@@ -94,8 +94,8 @@ export const ROLES = {
   },
   analyst: {
     name: 'Analyst',
-    description: 'Transactions, buyers and the payments overview, view only.',
-    allow: [...EVERY_ROLE, ...PAYMENT_READS],
+    description: 'Transactions, buyers, the payments overview and the blocklists, view only.',
+    allow: [...EVERY_ROLE, ...PAYMENT_READS, 'blocklist-entries.read'],
   },
   'customer-support': {
     name: 'Customer support',

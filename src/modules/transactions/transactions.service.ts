@@ -28,6 +28,18 @@ export async function latestTransactionOfPaymentLink(
   return row ? { id: row.id, status: row.status, errorCode: row.error_code, approvalUrl: row.approval_url } : null;
 }
 
+/** For the blocklist: the keyed fingerprint of the card a transaction was paid with, its BIN and last 4; null: no such transaction. */
+export async function cardOfTransaction(
+  db: Executor,
+  merchantAccountId: string,
+  id: string,
+): Promise<{ fingerprint: string | null; bin: string | null; last4: string | null } | null> {
+  const row = await repo.findTransaction(db, merchantAccountId, id);
+  if (!row) return null;
+  const card = (row.payment_method ?? {}) as { bin?: string | null; label?: string | null };
+  return { fingerprint: row.card_fingerprint, bin: card.bin ?? null, last4: card.label ?? null };
+}
+
 export async function getTransaction(ctx: RequestContext, id: string): Promise<Transaction> {
   return transactionResource(ctx.deps.db, ctx, await requireTransaction(ctx, id));
 }

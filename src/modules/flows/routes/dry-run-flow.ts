@@ -11,7 +11,7 @@ export const dryRunFlow = defineRoute({
   summary: "Show what a flow's rules would decide for a hypothetical transaction",
   description:
     'For each action of the flow, in evaluation order: the rule that would match, every rule with why it did not (disabled, its failed conditions, or an earlier rule matched), ' +
-    'and for route-transaction the payment services in the order they would be tried, then those that would not be, with the reason. Reads the stored rules (a change shows at once); changes nothing. ' +
+    'and for route-transaction the payment services in the order they would be tried, then those that would not be, with the reason; the circuit, rate and cost of each service now (`current`), why the first won (`chosen`), and what a decline asking for authentication at the first service would lead to (`step_up`). Reads the stored rules (a change shows at once); changes nothing. ' +
     'No card number: send the BIN. A weighted split is drawn from `external_identifier` as for a real transaction (without one, a real transaction draws by its own id; the dry run draws for the key `dry-run`).',
   status: 200,
   params: FlowParams,

@@ -259,6 +259,16 @@ describe('happy', () => {
         rate_known: false,
         within_margin: true,
       },
+      // The same figures under every strategy, with the circuit (docs/routing.md, "Dry run").
+      current: {
+        circuit: 'closed',
+        estimated_rate: 0.5,
+        rate_known: false,
+        samples: 0,
+        dimension_key: null,
+        expected_cost: { amount: 25, exact: '25', currency: 'USD' },
+        cost_unknown_because: null,
+      },
     });
     expect(route.payment_services[1].least_cost).toMatchObject({
       expected_cost: null,

@@ -226,6 +226,7 @@ describe('happy', () => {
           estimated_rate: 0.75,
           sampled_value: expect.any(Number),
         },
+        current: expect.objectContaining({ estimated_rate: 0.75, rate_known: true, dimension_key: KEY }),
       },
       {
         payment_service_id: flaky,
@@ -241,6 +242,7 @@ describe('happy', () => {
           availability: 0.5,
           estimated_rate: 0.25,
         }),
+        current: expect.objectContaining({ estimated_rate: 0.25, cost_unknown_because: 'no_fee_schedule' }),
       },
     ]);
   });

@@ -41,9 +41,11 @@ import {
   storeIfAccepted,
 } from './authorization-answer.ts';
 import { nextAttempt } from '../routing/failover.ts';
+import { failoverStopNote, type StopNote } from '../routing/stop-note.ts';
 import { countAuthorization } from '../../routing-stats/count-authorization.ts';
 import { failOver } from './failover-attempt.ts';
 import { stepUp } from './step-up.ts';
+import { stopPatch } from './stop-trace.ts';
 import { guardWalletToken } from './wallet-instrument.ts';
 import { checkUnpinnedEmbed } from './embed-buyer.ts';
 
@@ -116,6 +118,8 @@ interface Started {
   steppedUp?: boolean;
   /** A step-up asks a provider that authenticates cards itself for 3DS (`AuthorizeRequest.requestThreeDs`). */
   requestThreeDs?: boolean;
+  /** Why the engine did not go on after the rule's last attempt: added to the actions by the last write. */
+  stop?: StopNote | null;
 }
 
 /**
@@ -296,7 +300,11 @@ async function cascade(ctx: RequestContext, started: Started, first: Answer): Pr
   started.attempts = 1;
   for (let attempts = 1; plan && started.attemptRecorded; attempts++) {
     const verdict = nextAttempt(plan, attempts, result, Date.now());
-    if (!verdict.retry) break;
+    const last = { serviceId: started.service!.id, attempt: attempts, attemptId: started.attemptId, result };
+    if (!verdict.retry) {
+      started.stop = failoverStopNote(plan, verdict.reason, last);
+      break;
+    }
     const next = await failOver(
       ctx,
       { row: started.row, attemptId: started.attemptId, result },
@@ -306,7 +314,10 @@ async function cascade(ctx: RequestContext, started: Started, first: Answer): Pr
       started.prepared.flow!,
       plan.ruleId,
     );
-    if (!next) break;
+    if (!next) {
+      started.stop = failoverStopNote(plan, 'next_payment_service_unavailable', last);
+      break;
+    }
     Object.assign(started, {
       row: next.row,
       attemptId: next.attemptId,
@@ -343,7 +354,7 @@ async function finishQuickly(ctx: RequestContext, started: Started, result: Answ
   const db = ctx.deps.db;
   const now = new Date();
   const applied = applyAuthorizeOutcome(ctx, started.row, outcome, connectorOf(ctx, started), now);
-  const patch: repo.TransactionPatch = { ...applied.patch };
+  const patch: repo.TransactionPatch = { ...applied.patch, ...stopPatch(started, started.row.actions, now) };
   if (applied.patch.status === 'buyer_approval_pending') patch.approval_expires_at = approvalDeadline(ctx, now);
   const predicted = predictRow(started.row, patch, now);
   const expected = predicted.row;
@@ -429,7 +440,11 @@ async function finish(ctx: RequestContext, started: Started, result: Answer | nu
     // The buyer has until approval_expires_at; reconciliation times the transaction out after it.
     if (applied?.patch.status === 'buyer_approval_pending')
       applied.patch.approval_expires_at = approvalDeadline(ctx, now);
-    const row = applied ? await repo.updateTransaction(tx, ctx.merchantAccountId, current.id, applied.patch) : current;
+    const stop = stopPatch(started, current.actions, now);
+    const row =
+      applied || stop.actions
+        ? await repo.updateTransaction(tx, ctx.merchantAccountId, current.id, { ...applied?.patch, ...stop })
+        : current;
     await schemeTransactionIdWrite(tx, row, started.instrument?.lacksSchemeTransactionId ?? false, now)?.execute();
     if (!started.prepared.stop && started.attemptRecorded && result)
       await attemptUpdate(tx, ctx, started, result, applied, now).execute();

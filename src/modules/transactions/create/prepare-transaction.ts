@@ -13,6 +13,7 @@ import type { ResolvedInstrument } from './instrument.ts';
 import { intentOutcome, nextStatus } from '../transaction-status.ts';
 import type { FailoverPlan } from '../routing/failover.ts';
 import { applyFlows, declineEarly } from './apply-flows.ts';
+import { blocklistFacts, blocklistStop } from './blocklist-stop.ts';
 import {
   decideThreeDs,
   passThrough,
@@ -204,19 +205,31 @@ export async function prepareTransaction(
   const buyer = await buyerSnapshot(tx, ctx, body, stored);
   const fraud = antiFraudDecision(ctx.deps.config.environment, instrument?.cardNumber ?? null);
   const buyerExternalIdentifier = (buyer.snapshot?.external_identifier as string | null | undefined) ?? null;
-  const flows = instrument
-    ? await applyFlows(tx, ctx, { body, instrument, antiFraudDecision: fraud, buyerExternalIdentifier, transactionId })
-    : null;
+  // The blocklist comes first: a blocked payment is not routed, authenticated or sent anywhere.
+  const facts = blocklistFacts(instrument, country, buyer.snapshot, buyerExternalIdentifier, ipAddress);
+  const blocked = await blocklistStop(tx, ctx, instrument, facts);
+  const flows =
+    instrument && !blocked
+      ? await applyFlows(tx, ctx, {
+          body,
+          instrument,
+          antiFraudDecision: fraud,
+          buyerExternalIdentifier,
+          transactionId,
+        })
+      : null;
   const service = flows?.service ?? null;
   const threeDs =
     instrument && service ? await threeDsFor(tx, ctx, body, instrument, service, buyer.snapshot, flows!.skip3ds) : null;
-  const stop = flows?.declined
-    ? declineEarly(flows.declined)
-    : fraud === 'reject'
-      ? stopWith('anti_fraud_rejected')
-      : threeDs?.kind === 'failed'
-        ? stopWith(threeDs.errorCode ?? 'three_d_secure_authentication_failed')
-        : null;
+  const stop = blocked
+    ? blocked.stop
+    : flows?.declined
+      ? declineEarly(flows.declined)
+      : fraud === 'reject'
+        ? stopWith('anti_fraud_rejected')
+        : threeDs?.kind === 'failed'
+          ? stopWith(threeDs.errorCode ?? 'three_d_secure_authentication_failed')
+          : null;
   const extra: Record<string, unknown> = Object.fromEntries(
     EXTRA_FIELDS.filter((k) => body[k] !== undefined && body[k] !== null).map((k) => [k, body[k]]),
   );
@@ -274,7 +287,7 @@ export async function prepareTransaction(
     recipient: json(body.recipient),
     extra: JSON.stringify(extra),
     connection_options: json(body.connection_options),
-    actions: JSON.stringify(flows?.actions ?? []),
+    actions: JSON.stringify(blocked ? [blocked.action] : (flows?.actions ?? [])),
   };
   const connectorOptions = service
     ? ((body.connection_options?.[service.payment_service_definition_id] as Record<string, unknown> | undefined) ??

@@ -6,7 +6,9 @@ import { isProduction } from '../../../errors/sandbox-only.ts';
 import { listRoutablePaymentServices } from '../../payment-services/payment-services.service.ts';
 import type { CallResult } from '../connector-call.ts';
 import type { GiftCardTender } from '../gift-card-tender.ts';
-import { STEP_UP_DECLINES, stepUpVerdict, type Authenticator } from '../routing/step-up.ts';
+import { STEP_UP_DECLINES, stepUpVerdict } from '../routing/step-up.ts';
+import { authenticatorOf } from '../routing/step-up-authenticator.ts';
+import { withStepUpRefusal, type StopNote } from '../routing/stop-note.ts';
 import { pendChallenge } from '../three-ds/three-ds-challenge.service.ts';
 import type { ThreeDsDecision } from '../three-ds/three-d-secure.ts';
 import type { Transaction } from '../transaction.schema.ts';
@@ -30,6 +32,8 @@ export interface StepUpStarted {
   attempts?: number;
   steppedUp?: boolean;
   requestThreeDs?: boolean;
+  /** Why the engine did not go on (routing/stop-note.ts): a refused step-up adds its reason, a step-up removes it. */
+  stop?: StopNote | null;
 }
 
 /**
@@ -63,9 +67,10 @@ export async function stepUp(
     threeDsDone: prepared.threeDs !== null,
     steppedUp: started.steppedUp === true,
     giftCards: started.tender !== null,
-    authenticatorOf: (id) => authenticatorOf(ctx, rows, id, production),
+    authenticatorOf: (id) => authenticatorOf(ctx.deps.connectors, rows, id, production),
     now: Date.now(),
   });
+  if (verdict && !verdict.stepUp) started.stop = withStepUpRefusal(started.stop ?? null, verdict.reason);
   if (!verdict?.stepUp || !result.ok) return { answer: result };
   const threeDs =
     verdict.via === 'sandbox-3ds-server' ? await stepUpThreeDs(ctx.deps.db, ctx, started.row, instrument) : null;
@@ -103,6 +108,8 @@ export async function stepUp(
   const retry = !threeDs || threeDs.kind === 'authenticated';
   const recorded = await recordStepUp(ctx, started.row.id, declined, decision, threeDs, retry ? 'retry' : 'ended');
   if (!recorded) return { answer: result };
+  // The step-up's action says what happened next: no stop note after it.
+  started.stop = null;
   started.row = recorded.row;
   started.steppedUp = true;
   started.requestThreeDs = verdict.via === 'payment-service';
@@ -120,20 +127,6 @@ export async function stepUp(
       | undefined) ?? null;
   started.attempts = (started.attempts ?? 1) + 1;
   return { answer: await authorize(started) };
-}
-
-/** Who authenticates a card at a service for a step-up: the sandbox 3DS server where 3DS is enabled, else a provider that authenticates itself. */
-function authenticatorOf(
-  ctx: RequestContext,
-  rows: readonly PaymentServiceRow[],
-  id: string,
-  production: boolean,
-): Authenticator | null {
-  const row = rows.find((r) => r.id === id);
-  if (!row?.active) return null;
-  if (row.three_d_secure_enabled && !production) return 'sandbox-3ds-server';
-  const connector = ctx.deps.connectors.find(row.payment_service_definition_id);
-  return connector?.definition.capabilities.providerAuthentication ? 'payment-service' : null;
 }
 
 /** The sandbox 3DS server's answer in the step-up's trace. */

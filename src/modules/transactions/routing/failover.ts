@@ -20,6 +20,8 @@ export interface FailoverPlan {
   retryOnDeclines: ReadonlySet<string>;
   /** The rule's `step_up_on_soft_decline` (routing/step-up.ts); absent: false. */
   stepUp?: boolean;
+  /** The rule's services routing left out, with why (the route action's `skipped`): the trace names them when none is left. */
+  skipped?: ReadonlyArray<{ payment_service_id: string; reason: string }>;
 }
 
 export type FailoverVerdict = { retry: true; next: string; reason: string } | { retry: false; reason: string };

@@ -99,6 +99,7 @@ export function chooseRoute(
     deadline: now.getTime() + outcome.time_budget_seconds * 1000,
     retryOnDeclines: new Set(outcome.retry_on_declines),
     stepUp: outcome.step_up_on_soft_decline,
+    skipped: trace.skipped,
   };
   const extra = {
     order,
