@@ -11,6 +11,7 @@ export interface VelocityCountsTable {
   amount: number;
   cards: string[];
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  writer: string;
 }
 
 declare module './schema.ts' {

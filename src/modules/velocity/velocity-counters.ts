@@ -1,4 +1,5 @@
 import type { Executor } from '../../db/transaction.ts';
+import { uuidv7 } from '../../lib/ids.ts';
 import {
   addVelocityCounts,
   changedVelocityCounts,
@@ -26,9 +27,9 @@ import {
  * limits"; decision 0136), kept off the authorization's path:
  *
  * - `record` adds to an in-memory batch (no database round trip).
- * - Once a second (`syncMs`) the batch is written in one upsert that adds to the stored cells, then
- *   the cells of the tracked merchant accounts changed since the last read (by anyone) are read by
- *   `updated_at` and replace this process's copy of them.
+ * - Once a second (`syncMs`) the batch is written in one upsert that adds to the stored cells and
+ *   returns their new totals, then the cells of the tracked merchant accounts that other processes
+ *   changed since the last read are read by `updated_at`; both replace this process's copy of them.
  * - `count` sums this copy and the counts of this process not yet confirmed by a read: memory only.
  *
  * A merchant account is tracked from its first `prepare` (one read of its window, awaited once per
@@ -73,12 +74,14 @@ const PRUNE_MS = 60_000;
 export class VelocityCounters {
   private readonly tracked = new Map<string, Tracked>();
   private pending: Batch = new Map();
-  /** Batches written (or being written) that no read since has confirmed: counted from memory. */
+  /** The batch being written: counted from memory until its new totals are back. */
   private unconfirmed: Batch[] = [];
   private cursor: number | null = null;
   private chain: Promise<void> = Promise.resolve();
   private timer: NodeJS.Timeout | null = null;
   private prunedAt = 0;
+  /** This process's mark on the rows it writes: it reads the others' changes only. */
+  private readonly writer = uuidv7();
   private readonly syncMs: number;
   private readonly overlapMs: number;
   private readonly now: () => number;
@@ -181,7 +184,10 @@ export class VelocityCounters {
       this.pending = new Map();
       this.unconfirmed.push(batch);
       try {
-        await addVelocityCounts(this.db, rowsOf(batch));
+        const totals = await addVelocityCounts(this.db, rowsOf(batch, this.writer));
+        // The totals of this write include every earlier change of those cells: the freshest there are.
+        for (const row of totals) this.apply(row, true);
+        this.unconfirmed = this.unconfirmed.filter((b) => b !== batch);
       } catch (error) {
         // Kept for the next sync: the counts are not lost while the database is away.
         this.unconfirmed = this.unconfirmed.filter((b) => b !== batch);
@@ -191,24 +197,22 @@ export class VelocityCounters {
       }
     }
     if (this.cursor === null) return;
-    // Every batch written so far committed before this read: the read has them.
-    const written = this.unconfirmed.length;
     try {
       const { rows, now } = await changedVelocityCounts(
         this.db,
         [...this.tracked.keys()],
         new Date(this.cursor - this.overlapMs),
+        this.writer,
       );
       for (const row of rows) this.apply(row);
       this.cursor = now.getTime();
-      this.unconfirmed.splice(0, written);
     } catch (error) {
       this.options.log?.warn({ err: error }, 'velocity counts could not be read; the next sync reads them');
     }
     this.prune();
   }
 
-  private apply(row: StoredVelocityRow): void {
+  private apply(row: StoredVelocityRow, fresh = false): void {
     const state = this.tracked.get(row.merchant_account_id);
     const bucket = new Date(row.bucket_start).getTime();
     if (!state || bucket < windowStartOf(this.now(), state.horizonMinutes)) return;
@@ -224,7 +228,7 @@ export class VelocityCounters {
     }
     const updatedAt = new Date(row.updated_at).getTime();
     const held = byBucket.get(bucket) as StoredCell | undefined;
-    if (held && held.updatedAt > updatedAt) return;
+    if (held && !fresh && held.updatedAt > updatedAt) return;
     const cell: StoredCell = {
       attempts: row.attempts,
       declines: row.declines,
@@ -272,7 +276,7 @@ export class VelocityCounters {
   }
 }
 
-function rowsOf(batch: Batch): VelocityRow[] {
+function rowsOf(batch: Batch, writer: string): VelocityRow[] {
   const rows: VelocityRow[] = [];
   for (const merchantAccountId of [...batch.keys()].sort()) {
     const byKey = batch.get(merchantAccountId)!;
@@ -281,6 +285,7 @@ function rowsOf(batch: Batch): VelocityRow[] {
         for (const [bucket, cell] of [...byBucket].sort((a, b) => a[0] - b[0]))
           rows.push({
             merchant_account_id: merchantAccountId,
+            writer,
             key_mac: mac,
             currency,
             bucket_start: new Date(bucket),

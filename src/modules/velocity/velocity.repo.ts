@@ -5,6 +5,7 @@ import { CARD_CAP } from './velocity-window.ts';
 
 export interface VelocityRow {
   merchant_account_id: string;
+  writer: string;
   key_mac: string;
   currency: string;
   bucket_start: Date;
@@ -14,38 +15,8 @@ export interface VelocityRow {
   cards: string[];
 }
 
-export interface StoredVelocityRow extends VelocityRow {
+export interface StoredVelocityRow extends Omit<VelocityRow, 'writer'> {
   updated_at: Date;
-}
-
-/** Rows per statement: 8 parameters each, well under the protocol's 65,535. */
-const ROWS_PER_STATEMENT = 1_000;
-/** Merchant accounts per read (one parameter each). */
-const ACCOUNTS_PER_READ = 1_000;
-
-/**
- * Adds counts to their cells, creating them: the counts of several processes add up, and their
- * card sets merge (at most CARD_CAP, the lowest kept). Rows go in key order, so two processes
- * flushing the same keys lock them in the same order. `updated_at` marks the change for the other
- * processes' reads.
- */
-export async function addVelocityCounts(db: Executor, rows: readonly VelocityRow[]): Promise<void> {
-  for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
-    await db
-      .insertInto('velocity_counts')
-      .values(rows.slice(i, i + ROWS_PER_STATEMENT))
-      .onConflict((oc) =>
-        oc.columns(['merchant_account_id', 'key_mac', 'currency', 'bucket_start']).doUpdateSet({
-          attempts: sql`velocity_counts.attempts + excluded.attempts`,
-          declines: sql`velocity_counts.declines + excluded.declines`,
-          amount: sql`velocity_counts.amount + excluded.amount`,
-          cards: sql`(SELECT coalesce(array_agg(c ORDER BY c), '{}') FROM (
-            SELECT DISTINCT c FROM unnest(velocity_counts.cards || excluded.cards) AS u (c) ORDER BY c LIMIT ${CARD_CAP}) AS s)`,
-          updated_at: sql`now()`,
-        }),
-      )
-      .execute();
-  }
 }
 
 const COLUMNS = [
@@ -59,6 +30,41 @@ const COLUMNS = [
   'cards',
   'updated_at',
 ] as const;
+
+/** Rows per statement: 8 parameters each, well under the protocol's 65,535. */
+const ROWS_PER_STATEMENT = 1_000;
+/** Merchant accounts per read (one parameter each). */
+const ACCOUNTS_PER_READ = 1_000;
+
+/**
+ * Adds counts to their cells, creating them: the counts of several processes add up, and their
+ * card sets merge (at most CARD_CAP, the lowest kept). Rows go in key order, so two processes
+ * flushing the same keys lock them in the same order. `updated_at` and `writer` mark the change for
+ * the other processes' reads; the new totals come back (the writer does not read them again).
+ */
+export async function addVelocityCounts(db: Executor, rows: readonly VelocityRow[]): Promise<StoredVelocityRow[]> {
+  const totals: StoredVelocityRow[] = [];
+  for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
+    const part = await db
+      .insertInto('velocity_counts')
+      .values(rows.slice(i, i + ROWS_PER_STATEMENT))
+      .onConflict((oc) =>
+        oc.columns(['merchant_account_id', 'key_mac', 'currency', 'bucket_start']).doUpdateSet({
+          attempts: sql`velocity_counts.attempts + excluded.attempts`,
+          declines: sql`velocity_counts.declines + excluded.declines`,
+          amount: sql`velocity_counts.amount + excluded.amount`,
+          cards: sql`(SELECT coalesce(array_agg(c ORDER BY c), '{}') FROM (
+            SELECT DISTINCT c FROM unnest(velocity_counts.cards || excluded.cards) AS u (c) ORDER BY c LIMIT ${CARD_CAP}) AS s)`,
+          updated_at: sql`now()`,
+          writer: sql`excluded.writer`,
+        }),
+      )
+      .returning(COLUMNS)
+      .execute();
+    totals.push(...part);
+  }
+  return totals;
+}
 
 /** The database's clock: where a process's reads of changes start. */
 export async function databaseNow(db: Executor): Promise<Date> {
@@ -82,11 +88,15 @@ export async function velocityWindow(
   return query.execute();
 }
 
-/** The cells of these merchant accounts changed at or after `since`, with the database's clock now. */
+/**
+ * The cells of these merchant accounts that other processes than `writer` changed at or after
+ * `since`, with the database's clock now.
+ */
 export async function changedVelocityCounts(
   db: Executor,
   merchantAccountIds: readonly string[],
   since: Date,
+  writer: string,
 ): Promise<{ rows: StoredVelocityRow[]; now: Date }> {
   const now = await databaseNow(db);
   const rows: StoredVelocityRow[] = [];
@@ -97,6 +107,7 @@ export async function changedVelocityCounts(
       .select(COLUMNS)
       .where('merchant_account_id', 'in', merchantAccountIds.slice(i, i + ACCOUNTS_PER_READ))
       .where('updated_at', '>=', since)
+      .where('writer', '<>', writer)
       .execute();
     rows.push(...part);
   }
