@@ -16,6 +16,7 @@ import type { KeyPairCache } from './modules/api-key-pairs/key-pair-cache.ts';
 import type { FlowRuleCache } from './modules/flows/rule-cache.ts';
 import type { BlocklistMatcher } from './modules/blocklist-entries/blocklist-matcher.ts';
 import type { RoutingStats } from './modules/routing-stats/stats-store.ts';
+import type { VelocityCounters } from './modules/velocity/velocity-counters.ts';
 import type { TransactionSessionTokens } from './modules/transactions/session-token.ts';
 import type { ConnectorRegistry } from './connectors/registry.ts';
 import type { Metrics } from './observability/metrics.ts';
@@ -32,6 +33,8 @@ export interface Deps {
   flowRules: FlowRuleCache;
   /** Authorization outcomes per payment service, batched to the database and shared (success-rate routing). */
   routingStats: RoutingStats;
+  /** Velocity counts per key MAC, batched to the database and shared (velocity conditions of flow rules). */
+  velocity: VelocityCounters;
   /** Reads of the authorization hot path, per merchant account, kept until a change is committed. */
   readCaches: ReadCaches;
   /** Signs and checks pagination cursors; its secret is shared by all processes through the database. */

@@ -12,6 +12,7 @@ import { resolveCheckoutSession } from './modules/checkout-sessions/checkout-ses
 import { KeyPairCache } from './modules/api-key-pairs/key-pair-cache.ts';
 import { FlowRuleCache } from './modules/flows/rule-cache.ts';
 import { RoutingStats } from './modules/routing-stats/stats-store.ts';
+import { VelocityCounters } from './modules/velocity/velocity-counters.ts';
 import { TransactionSessionTokens } from './modules/transactions/session-token.ts';
 import { resolveTransactionSession } from './modules/transactions/session/transaction-session.service.ts';
 import { assertKeyringOpens, loadKeyring, type Keyring } from './vault/keyring.ts';
@@ -95,6 +96,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     if (config.environment === 'production') connectors.withholdSandbox();
     const routingStats = new RoutingStats(handle.db, { log: options.log ?? silentLog });
     routingStats.start();
+    const velocity = new VelocityCounters(handle.db, { log: options.log ?? silentLog });
+    velocity.start();
     const deps: Deps = {
       config,
       db: handle.db,
@@ -103,6 +106,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       keyPairs: new KeyPairCache(handle.db),
       flowRules: new FlowRuleCache(handle.db),
       routingStats,
+      velocity,
       readCaches,
       cursors: new CursorCodec(secrets.cursor_secret),
       keyring,
@@ -128,6 +132,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
         await queue.stop();
         // The outcomes of the last second are written before the database closes.
         await deps.routingStats.close();
+        await deps.velocity.close();
         await deps.breakers.close();
         await feed?.close();
         await handle.close();

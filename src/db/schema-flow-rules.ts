@@ -13,7 +13,7 @@ export type FlowActionName = 'select-payment-options' | 'route-transaction' | 'd
 /** One condition of a rule, as stored (validated by modules/flows/rule-conditions.ts). */
 export interface FlowConditionJson {
   field: string;
-  operator: 'equals' | 'one_of' | 'not_one_of' | 'range' | 'prefix';
+  operator: 'equals' | 'one_of' | 'not_one_of' | 'range' | 'prefix' | 'greater_than' | 'less_than';
   /** Metadata conditions only: the metadata key. */
   key?: string | null;
   value: unknown;

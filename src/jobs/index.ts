@@ -6,6 +6,7 @@ import { purgeIdempotencyKeys } from './purge-idempotency-keys.job.ts';
 import { purgeRateLimitWindows } from './purge-rate-limit-windows.job.ts';
 import { purgeRoutingStats } from './purge-routing-stats.job.ts';
 import { purgeSecurityCodes } from './purge-security-codes.job.ts';
+import { purgeVelocityCounts } from './purge-velocity-counts.job.ts';
 import { runAccountUpdater } from './run-account-updater.job.ts';
 import { reconcileAttempts } from './reconcile-attempts.job.ts';
 import { reconcilePayouts } from './reconcile-payouts.job.ts';
@@ -40,6 +41,7 @@ export const JOBS: JobDefinition[] = [
   purgeFinishedJobs,
   purgeRateLimitWindows,
   purgeRoutingStats,
+  purgeVelocityCounts,
   purgeSecurityCodes,
   purgeExpiredCheckoutSessions,
   runAccountUpdater,
@@ -80,6 +82,8 @@ export const RECURRING: RecurringJob[] = [
   { job: purgeRateLimitWindows, everyMs: HOUR },
   // Success-rate buckets are read for 24 h at most: an hourly purge keeps an hour more.
   { job: purgeRoutingStats, everyMs: HOUR },
+  // Velocity buckets likewise: read for 24 h at most.
+  { job: purgeVelocityCounts, everyMs: HOUR },
   // Security codes expire within the hour; the purge runs often so none lingers long past it.
   { job: purgeSecurityCodes, everyMs: 5 * 60 * 1000 },
   // Sessions live an hour by default: their card data goes within five minutes of expiry.

@@ -23,6 +23,7 @@ export const JOB_PAYLOADS = {
   'purge-rate-limit-windows': Type.Object({}),
   'purge-routing-stats': Type.Object({}),
   'purge-security-codes': Type.Object({}),
+  'purge-velocity-counts': Type.Object({}),
   'purge-wallet-token-uses': Type.Object({}),
   'purge-dashboard-sessions': Type.Object({}),
   'reconcile-attempts': Type.Object({}),

@@ -27,6 +27,8 @@ import { dimensionKeys } from '../routing-stats/dimensions.ts';
 import type { LeastCostExplanation } from '../routing-stats/least-cost.ts';
 import { strategyRanker } from '../routing-stats/strategy-ranker.ts';
 import { HEALTH_WINDOW_MINUTES } from '../routing-stats/sliding-window.ts';
+import { velocityCheck } from '../velocity/velocity.service.ts';
+import { velocityNeedsOf, velocityTrace, type VelocityLookup } from './velocity-condition.ts';
 
 type Decision = DryRunResult['decisions'][number];
 type Step = NonNullable<Decision['payment_services']>[number];
@@ -195,13 +197,43 @@ async function routeSteps(
   return { steps, successRate, leastCost, chosen, eligible: trace.eligible, rows };
 }
 
+/**
+ * The counts the velocity conditions of these rules would see for the hypothetical transaction
+ * (it counts as one attempt, and is not recorded). It has no card number: card keys are unknown.
+ */
+async function dryRunVelocity(
+  ctx: RequestContext,
+  body: DryRunFlowBody,
+  conditions: Parameters<typeof velocityNeedsOf>[0],
+): Promise<VelocityLookup | null> {
+  const needs = velocityNeedsOf(conditions);
+  if (!needs) return null;
+  const values = {
+    card_fingerprint: null,
+    buyer: body.buyer_id ?? null,
+    email_address: body.email_address ?? null,
+    ip_address: body.ip_address ?? null,
+  };
+  const current = { currency: body.currency, amount: body.amount, card: null };
+  return (await velocityCheck(ctx.deps, ctx.deps.db, ctx.merchantAccountId, needs, values, current)).lookup;
+}
+
 /** `POST /flows/{flow}/dry-run`: every action of the flow for a hypothetical transaction, from the stored rules (disabled ones shown). */
 export async function dryRunFlow(ctx: RequestContext, flow: FlowName, body: DryRunFlowBody): Promise<DryRunResult> {
-  const facts = factsOf(body);
+  const lists = [];
+  for (const action of FLOW_ACTIONS[flow])
+    lists.push({ action, rows: await rulesInOrder(ctx.deps.db, ctx.merchantAccountId, flow, action) });
+  const facts = {
+    ...factsOf(body),
+    velocity: await dryRunVelocity(
+      ctx,
+      body,
+      lists.flatMap((l) => l.rows.map((r) => r.conditions)),
+    ),
+  };
   const decisions: Decision[] = [];
   let route: { decision: Decision; routed: Routed; winner: FlowRule | null } | null = null;
-  for (const action of FLOW_ACTIONS[flow]) {
-    const rows = await rulesInOrder(ctx.deps.db, ctx.merchantAccountId, flow, action);
+  for (const { action, rows } of lists) {
     const rules: FlowRule[] = rows.map((r) => ({
       id: r.id,
       flow: r.flow,
@@ -218,6 +250,8 @@ export async function dryRunFlow(ctx: RequestContext, flow: FlowName, body: DryR
       outcome: (winner?.outcome as Decision['outcome']) ?? null,
       rules: explained,
     };
+    const velocity = winner ? velocityTrace(winner.conditions, facts.velocity) : [];
+    if (velocity.length > 0) decision.velocity = velocity;
     if (action === 'route-transaction') {
       const cardType = body.payment_method?.card_type ?? null;
       const routed = await routeSteps(ctx, facts, winner, body.external_identifier ?? 'dry-run', cardType);

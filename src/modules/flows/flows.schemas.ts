@@ -24,6 +24,7 @@ import {
   DryRunStepUpSchema,
 } from './dry-run.schemas.ts';
 import { SuccessRateCandidateSchema, SuccessRateDecisionSchema } from './success-rate.schemas.ts';
+import { VelocityTraceSchema } from './velocity.schemas.ts';
 import { ANTI_FRAUD_DECISIONS, CONDITION_FIELDS, CONDITION_OPERATORS, THREE_DS_STATUSES } from './rule-conditions.ts';
 
 export const FLOW_RULE_TYPE = 'flow-rule';
@@ -53,7 +54,7 @@ export const ConditionSchema = Type.Object(
     ),
     value: Type.Unknown({
       description:
-        'A string, boolean, list of strings, or a range object ({currency, min, max} for amount, {min, max} digit strings for bin)',
+        'A string, boolean, list of strings, a range object ({currency, min, max} for amount, {min, max} digit strings for bin), or for velocity {key, measure, window_minutes, threshold, currency} (docs/risk.md, "Velocity limits")',
     }),
   },
   { additionalProperties: false, title: 'FlowRuleCondition' },
@@ -323,6 +324,15 @@ export const DryRunFlowBody = Type.Object(
     ),
     anti_fraud_decision: Type.Optional(Nullable(StringEnum(ANTI_FRAUD_DECISIONS))),
     three_d_secure_status: Type.Optional(Nullable(StringEnum(THREE_DS_STATUSES))),
+    ip_address: Type.Optional(
+      Nullable(Type.String({ minLength: 1, maxLength: 64, description: 'velocity conditions keyed by ip_address' })),
+    ),
+    email_address: Type.Optional(
+      Nullable(
+        Type.String({ minLength: 1, maxLength: 320, description: 'velocity conditions keyed by email_address' }),
+      ),
+    ),
+    buyer_id: Type.Optional(Nullable(Uuid({ description: 'velocity conditions keyed by buyer (a stored buyer)' }))),
   },
   { additionalProperties: false, title: 'FlowDryRun' },
 );
@@ -389,6 +399,11 @@ export const DryRunResultSchema = Type.Object(
           chosen: Type.Optional(DryRunChoiceSchema),
           /** route-transaction: what a decline asking for authentication at the first service would lead to. */
           step_up: Type.Optional(DryRunStepUpSchema),
+          velocity: Type.Optional(
+            Type.Array(VelocityTraceSchema, {
+              description: "The matched rule's velocity conditions: what each counted, against its threshold",
+            }),
+          ),
         },
         { additionalProperties: false, title: 'FlowDryRunDecision' },
       ),

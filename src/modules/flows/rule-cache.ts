@@ -2,8 +2,13 @@ import type { Executor } from '../../db/transaction.ts';
 import type { FlowActionName, FlowName } from '../../db/schema-flow-rules.ts';
 import type { FlowRule } from './flow-decisions.ts';
 import { allFlowRules } from './flow-rules.repo.ts';
+import { velocityNeedsOf, type VelocityNeeds } from './velocity-condition.ts';
 
-type RuleSet = ReadonlyMap<string, readonly FlowRule[]>;
+interface RuleSet {
+  lists: ReadonlyMap<string, readonly FlowRule[]>;
+  /** What the enabled rules of every flow need counted; null: no velocity condition, nothing counted. */
+  velocity: VelocityNeeds | null;
+}
 
 interface Entry {
   rules: Promise<RuleSet>;
@@ -39,7 +44,12 @@ export class FlowRuleCache {
     action: FlowActionName,
     db: Executor = this.db,
   ): Promise<readonly FlowRule[]> {
-    return (await this.ruleSet(merchantAccountId, db)).get(listKey(flow, action)) ?? [];
+    return (await this.ruleSet(merchantAccountId, db)).lists.get(listKey(flow, action)) ?? [];
+  }
+
+  /** The keys and longest window the account's velocity conditions use (null: none), from the same cache. */
+  async velocityNeeds(merchantAccountId: string, db: Executor = this.db): Promise<VelocityNeeds | null> {
+    return (await this.ruleSet(merchantAccountId, db)).velocity;
   }
 
   private ruleSet(merchantAccountId: string, db: Executor): Promise<RuleSet> {
@@ -71,7 +81,7 @@ export class FlowRuleCache {
       });
       set.set(key, list);
     }
-    return set;
+    return { lists: set, velocity: velocityNeedsOf([...set.values()].flat().map((rule) => rule.conditions)) };
   }
 
   /** Forgets an account's rules at once in this process (after a local change). */

@@ -3,6 +3,7 @@ import { CARD_SCHEMES } from '../../lib/card-schemes.ts';
 import { isCountry } from '../../lib/countries.ts';
 import { isCurrency } from '../../lib/currencies.ts';
 import { PAYMENT_SOURCES } from '../transactions/transaction.schema.ts';
+import { velocityMiss, velocityProblem, type VelocityLookup, VELOCITY_OPERATORS } from './velocity-condition.ts';
 
 /**
  * Rule conditions: what each field accepts and how it is matched against what a transaction
@@ -24,10 +25,18 @@ export const CONDITION_FIELDS = [
   'buyer_external_identifier',
   'anti_fraud_decision',
   'three_d_secure_status',
+  'velocity',
 ] as const;
 export type ConditionField = (typeof CONDITION_FIELDS)[number];
 
-export const CONDITION_OPERATORS = ['equals', 'one_of', 'not_one_of', 'range', 'prefix'] as const;
+export const CONDITION_OPERATORS = [
+  'equals',
+  'one_of',
+  'not_one_of',
+  'range',
+  'prefix',
+  ...VELOCITY_OPERATORS,
+] as const;
 export type ConditionOperator = (typeof CONDITION_OPERATORS)[number];
 
 export const ANTI_FRAUD_DECISIONS = ['accept', 'error', 'exception', 'reject', 'review', 'skipped', 'pending'] as const;
@@ -52,6 +61,8 @@ export interface FlowFacts {
   buyerExternalIdentifier: string | null;
   antiFraudDecision: string | null;
   threeDSecureStatus: string | null;
+  /** The counts `velocity` conditions compare (read before the rules run); absent: no key is known. */
+  velocity?: VelocityLookup | null;
 }
 
 type ValueKind =
@@ -64,7 +75,8 @@ type ValueKind =
   | 'boolean'
   | 'payment_source'
   | 'anti_fraud'
-  | 'three_ds';
+  | 'three_ds'
+  | 'velocity';
 
 interface FieldSpec {
   operators: readonly ConditionOperator[];
@@ -93,6 +105,7 @@ export const FIELD_SPECS: Record<ConditionField, FieldSpec> = {
   buyer_external_identifier: { operators: [...LISTS, 'prefix'], kind: 'text', flows: TRANSACTION_FLOWS },
   anti_fraud_decision: { operators: LISTS, kind: 'anti_fraud', flows: TRANSACTION_FLOWS },
   three_d_secure_status: { operators: LISTS, kind: 'three_ds', flows: CARD_FLOW },
+  velocity: { operators: VELOCITY_OPERATORS, kind: 'velocity', flows: TRANSACTION_FLOWS },
 };
 
 export interface ConditionProblem {
@@ -217,6 +230,7 @@ export function conditionProblem(condition: FlowConditionJson, flow: FlowName): 
     return { pointer: '/key', message: 'key applies to metadata conditions only' };
   }
   const { operator, value } = condition;
+  if (condition.field === 'velocity') return velocityProblem(value, flow);
   if (operator === 'range') return condition.field === 'amount' ? amountRangeProblem(value) : binRangeProblem(value);
   if (operator === 'one_of' || operator === 'not_one_of') {
     if (!Array.isArray(value) || value.length === 0 || value.length > MAX_LIST)
@@ -262,6 +276,8 @@ function factOf(condition: FlowConditionJson, facts: FlowFacts): string | number
       return facts.antiFraudDecision;
     case 'three_d_secure_status':
       return facts.threeDSecureStatus;
+    case 'velocity':
+      return null;
   }
   return null;
 }
@@ -276,6 +292,7 @@ const equalsFact = (field: string, fact: string | number | boolean, value: unkno
  * for `not_one_of` only.
  */
 export function conditionMiss(condition: FlowConditionJson, facts: FlowFacts): string | null {
+  if (condition.field === 'velocity') return velocityMiss(condition, facts.velocity);
   const fact = factOf(condition, facts);
   const { field, operator, value } = condition;
   const name = field === 'metadata' ? `metadata.${condition.key}` : field;

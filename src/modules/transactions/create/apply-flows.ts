@@ -3,6 +3,13 @@ import type { PaymentServiceRow } from '../../../db/schema.ts';
 import type { TransactionActionJson, TransactionRow } from '../../../db/schema-transactions.ts';
 import type { Executor } from '../../../db/transaction.ts';
 import { firstMatch, routeOutcomeOf, type FlowRule } from '../../flows/flow-decisions.ts';
+import { velocityTrace } from '../../flows/velocity-condition.ts';
+import {
+  cardMacOf,
+  velocityCheck,
+  type VelocityCheck,
+  type VelocityKeyValues,
+} from '../../velocity/velocity.service.ts';
 import { dimensionKeys } from '../../routing-stats/dimensions.ts';
 import { strategyRanker } from '../../routing-stats/strategy-ranker.ts';
 import { listRoutablePaymentServices } from '../../payment-services/payment-services.service.ts';
@@ -33,6 +40,8 @@ export interface FlowsApplied {
   actions: TransactionActionJson[];
   /** The success-rate dimension keys of the transaction, most specific first (its outcomes count under each). */
   routingKeys: readonly string[];
+  /** Set when the account's rules use velocity: the attempt is counted; its decline is counted after the answer. */
+  velocity: VelocityCheck | null;
 }
 
 export interface FlowInputs {
@@ -42,12 +51,34 @@ export interface FlowInputs {
   buyerExternalIdentifier: string | null;
   /** The transaction's id: the key of a weighted split when the request has no external_identifier. */
   transactionId: string;
+  /** What velocity conditions count by (the card fingerprint, stored buyer, e-mail and IP address). */
+  velocityKeys: Omit<VelocityKeyValues, 'card_fingerprint'>;
+}
+
+/** The velocity check of the transaction, when the account's rules use velocity (else nothing is counted). */
+async function velocityOf(tx: Executor, ctx: RequestContext, input: FlowInputs): Promise<VelocityCheck | null> {
+  const needs = await ctx.deps.flowRules.velocityNeeds(ctx.merchantAccountId, tx);
+  if (!needs) return null;
+  const { body, instrument } = input;
+  const values = { ...input.velocityKeys, card_fingerprint: instrument.fingerprint };
+  const current = { currency: body.currency, amount: body.amount, card: cardMacOf(instrument.fingerprint) };
+  return velocityCheck(ctx.deps, tx, ctx.merchantAccountId, needs, values, current);
+}
+
+/** The outcome of a matched rule, with the counts its velocity conditions saw. */
+function withVelocity(outcome: Record<string, unknown>, rule: FlowRule, velocity: VelocityCheck | null) {
+  const trace = velocity ? velocityTrace(rule.conditions, velocity.lookup) : [];
+  return trace.length > 0 ? { ...outcome, velocity: trace } : outcome;
 }
 
 export async function applyFlows(tx: Executor, ctx: RequestContext, input: FlowInputs): Promise<FlowsApplied> {
   const { body, instrument } = input;
   const flow = flowOf(instrument);
-  const facts = transactionFacts(body, instrument, input.antiFraudDecision, input.buyerExternalIdentifier);
+  const velocity = await velocityOf(tx, ctx, input);
+  const facts = {
+    ...transactionFacts(body, instrument, input.antiFraudDecision, input.buyerExternalIdentifier),
+    velocity: velocity?.lookup ?? null,
+  };
   const rules = (action: 'decline-early' | 'route-transaction' | 'skip-3ds') =>
     ctx.deps.flowRules.rules(ctx.merchantAccountId, flow, action, tx);
   const now = new Date();
@@ -56,7 +87,13 @@ export async function applyFlows(tx: Executor, ctx: RequestContext, input: FlowI
     rule: FlowRule,
     outcome: Record<string, unknown>,
   ): TransactionActionJson => ({ id, flow, rule_id: rule.id, created_at: now.toISOString(), outcome });
-  const declined = firstMatch(await rules('decline-early'), facts);
+  const earlyRules = await rules('decline-early');
+  // Checked and counted with no await between: concurrent attempts of this process see each other.
+  const declined = firstMatch(earlyRules, facts);
+  const declinedOutcome = declined
+    ? withVelocity({ ...declined.outcome, error_code: 'flow_decline' }, declined, velocity)
+    : null;
+  velocity?.recordAttempt();
   if (declined)
     return {
       flow,
@@ -64,8 +101,9 @@ export async function applyFlows(tx: Executor, ctx: RequestContext, input: FlowI
       service: null,
       plan: null,
       skip3ds: false,
-      actions: [decided('decline-early', declined, { ...declined.outcome, error_code: 'flow_decline' })],
+      actions: [decided('decline-early', declined, declinedOutcome!)],
       routingKeys: [],
+      velocity,
     };
 
   const rows = await listRoutablePaymentServices(tx, ctx.deps, ctx.merchantAccountId);
@@ -111,9 +149,13 @@ export async function applyFlows(tx: Executor, ctx: RequestContext, input: FlowI
   const splitKey = body.external_identifier ?? input.transactionId;
   const routed = chooseRoute(rows, rule, request, flow, splitKey, now, rank);
   const skip = flow === 'card-transaction' ? firstMatch(await rules('skip-3ds'), facts) : null;
-  const actions = [routed.action, ...(skip ? [decided('skip-3ds', skip, {})] : [])];
+  const routeAction = rule
+    ? { ...routed.action, outcome: withVelocity(routed.action.outcome, rule, velocity) }
+    : routed.action;
+  const actions = [routeAction, ...(skip ? [decided('skip-3ds', skip, withVelocity({}, skip, velocity))] : [])];
   const service = routed.service;
-  return { flow, declined: null, service, plan: routed.plan, skip3ds: skip !== null, actions, routingKeys };
+  const skip3ds = skip !== null;
+  return { flow, declined: null, service, plan: routed.plan, skip3ds, actions, routingKeys, velocity };
 }
 
 /** A wallet token passed on encrypted goes only to services whose connector decrypts that wallet's tokens. */

@@ -525,6 +525,9 @@ export async function createTransaction(
   )
     await reverseTender(ctx, started.tender);
   const transaction = await finish(ctx, started, result);
+  // Declines of the provider, anti-fraud or 3DS count for velocity; the rules' own early declines do not.
+  if (transaction.status === 'authorization_declined' && transaction.error_code !== 'flow_decline')
+    started.prepared.velocity?.recordDecline();
   // Canceled while the gift cards or the payment method were being charged: give the cards back
   // (redemptions already reversed above are not succeeded any more, so nothing is reversed twice).
   if (started.tender) await reverseRedeemed(ctx, { ...started.row, status: transaction.status });

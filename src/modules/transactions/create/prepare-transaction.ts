@@ -22,6 +22,7 @@ import {
 } from '../three-ds/three-d-secure.ts';
 import type { Applied } from '../outcomes.ts';
 import { EXTRA_FIELDS } from '../transaction.schema.ts';
+import type { VelocityCheck } from '../../velocity/velocity.service.ts';
 
 /** Everything decided before the connector is called. */
 export interface Prepared {
@@ -39,6 +40,8 @@ export interface Prepared {
   flow: TransactionActionJson['flow'] | null;
   /** The success-rate dimension keys its authorizations count under (empty: not counted). */
   routingKeys: readonly string[];
+  /** The velocity check whose counts the transaction's decline adds to (null: the account has no velocity rule). */
+  velocity: VelocityCheck | null;
 }
 
 /** What made a transaction besides its request: a payment link's hosted page (`paymentLinkId`). */
@@ -208,6 +211,10 @@ export async function prepareTransaction(
   // The blocklist comes first: a blocked payment is not routed, authenticated or sent anywhere.
   const facts = blocklistFacts(instrument, country, buyer.snapshot, buyerExternalIdentifier, ipAddress);
   const blocked = await blocklistStop(tx, ctx, instrument, facts);
+  const email =
+    (buyer.snapshot as { billing_details?: { email_address?: string | null } | null } | null)?.billing_details
+      ?.email_address ?? null;
+  const velocityKeys = { buyer: buyer.buyerId, email_address: email, ip_address: ipAddress };
   const flows =
     instrument && !blocked
       ? await applyFlows(tx, ctx, {
@@ -216,6 +223,7 @@ export async function prepareTransaction(
           antiFraudDecision: fraud,
           buyerExternalIdentifier,
           transactionId,
+          velocityKeys,
         })
       : null;
   const service = flows?.service ?? null;
@@ -237,9 +245,6 @@ export async function prepareTransaction(
   if (instrument?.redirectUrl) extra.redirect_url = instrument.redirectUrl;
   // Kept for the transaction's client session (POST /transactions/{id}/session), which answers for it.
   if (body.integration_client) extra.integration_client = body.integration_client;
-  const email =
-    (buyer.snapshot as { billing_details?: { email_address?: string | null } | null } | null)?.billing_details
-      ?.email_address ?? null;
   const columns: Prepared['columns'] = {
     status: 'processing',
     intent: body.intent ?? 'authorize',
@@ -304,5 +309,6 @@ export async function prepareTransaction(
     plan: flows?.plan ?? null,
     flow: flows?.flow ?? null,
     routingKeys: flows?.routingKeys ?? [],
+    velocity: flows?.velocity ?? null,
   };
 }

@@ -1,0 +1,113 @@
+/**
+ * `npm run bench:velocity`: the server CPU of velocity checks per authorization (docs/risk.md,
+ * "Velocity limits"), in process, on an in-memory PGlite (or on PostgreSQL with DATABASE_URL).
+ * Each simulated authorization does what a card transaction of an account with velocity rules
+ * does: the keyed MACs of its IP address, e-mail address and card (vault), the counts of three
+ * conditions (distinct cards per IP in 10 minutes, attempts per e-mail in 60, amount per card in
+ * 60), its attempt recorded, and one in ten its decline. The counters sync (write, then read
+ * everyone's changes) every `VELOCITY_BENCH_PER_SYNC` authorizations (default 200: 200
+ * authorizations a second, paced in real time so that a read's overlap holds what it would in
+ * production: about a minute per run). A warm-up of the same size fills the table and the copy first.
+ * Printed: CPU (user + system of this process, which includes PGlite's work) per authorization,
+ * and the part of it spent in the syncs.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { loadConfig } from '../src/config.ts';
+import { createRuntime } from '../src/deps.ts';
+import type { VelocityConditionValue } from '../src/modules/flows/velocity-condition.ts';
+import { VelocityCounters } from '../src/modules/velocity/velocity-counters.ts';
+import { cardMacOf, velocityCheck } from '../src/modules/velocity/velocity.service.ts';
+import { createMerchantAccount } from '../test/helpers/factories.ts';
+
+const COUNT = Number(process.env.VELOCITY_BENCH_AUTHORIZATIONS ?? 6_000);
+const PER_SYNC = Number(process.env.VELOCITY_BENCH_PER_SYNC ?? 200);
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-velocity-bench-'));
+const config = loadConfig({
+  DATA_DIR: dataDir,
+  LOG_LEVEL: 'silent',
+  ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
+});
+const runtime = await createRuntime(config, process.env.DATABASE_URL ? {} : { inMemory: true });
+const deps = runtime.deps;
+await deps.velocity.close();
+// Synced by the loop below, not by a timer.
+const counters = new VelocityCounters(deps.db);
+const merchant = await createMerchantAccount(deps);
+const needs = {
+  keys: new Set(['ip_address', 'email_address', 'card_fingerprint'] as const),
+  horizonMinutes: 60,
+};
+const conditions: VelocityConditionValue[] = [
+  { key: 'ip_address', measure: 'distinct_cards', window_minutes: 10, threshold: 5 },
+  { key: 'email_address', measure: 'attempts', window_minutes: 60, threshold: 20 },
+  { key: 'card_fingerprint', measure: 'amount', window_minutes: 60, threshold: 100_000, currency: 'USD' },
+];
+
+// mulberry32: the same keys in every run.
+let seed = 1;
+const next = (n: number) => {
+  seed = (seed + 0x6d2b79f5) | 0;
+  let x = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+  x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
+  return ((x ^ (x >>> 14)) >>> 0) % n;
+};
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function authorizations(count: number): Promise<{ total: number; syncs: number; reads: number }> {
+  let syncCpu = 0;
+  let readCpu = 0;
+  let paced = Date.now();
+  const start = process.cpuUsage();
+  for (let i = 0; i < count; i++) {
+    const fingerprint = `fp-${next(20_000)}-abcdefghijklmnopqrstuvwxyz`;
+    const values = {
+      ip_address: `10.${next(50)}.${next(100)}.1`,
+      email_address: `buyer${next(5_000)}@example.com`,
+      card_fingerprint: fingerprint,
+      buyer: null,
+    };
+    const check = await velocityCheck({ vault: deps.vault, velocity: counters }, deps.db, merchant, needs, values, {
+      currency: 'USD',
+      amount: 1000 + next(9000),
+      card: cardMacOf(fingerprint),
+    });
+    for (const c of conditions) check.lookup(c);
+    check.recordAttempt();
+    if (next(10) === 0) check.recordDecline();
+    if ((i + 1) % PER_SYNC === 0) {
+      const before = process.cpuUsage();
+      await counters.sync();
+      const used = process.cpuUsage(before);
+      syncCpu += used.user + used.system;
+      // A second sync with nothing to write: what reading back everyone's changes costs.
+      const beforeRead = process.cpuUsage();
+      await counters.sync();
+      const read = process.cpuUsage(beforeRead);
+      readCpu += read.user + read.system;
+      // In real time: PER_SYNC authorizations a second, so a read's overlap holds what it would.
+      paced += 1000;
+      await sleep(Math.max(0, paced - Date.now()));
+    }
+  }
+  const used = process.cpuUsage(start);
+  return { total: (used.user + used.system) / 1000, syncs: syncCpu / 1000, reads: readCpu / 1000 };
+}
+
+await authorizations(COUNT);
+const measured = await authorizations(COUNT);
+const rows = await deps.db
+  .selectFrom('velocity_counts')
+  .select((eb) => eb.fn.countAll<string>().as('n'))
+  .execute();
+const perAuth = (ms: number) => ((ms / COUNT) * 1000).toFixed(1);
+process.stdout.write(
+  `Velocity on ${deps.dbKind}: ${COUNT} authorizations (after ${COUNT} of warm-up), 3 keys, 3 conditions, a sync every ${PER_SYNC}; table ${rows[0]?.n} cells.\n` +
+    `CPU per authorization: ${perAuth(measured.total)} µs, of which syncs (write + read back) ${perAuth(measured.syncs)} µs; ` +
+    `a second read with nothing written (not in a real process) ${perAuth(measured.reads)} µs more.\n`,
+);
+await counters.close();
+await runtime.close();
+fs.rmSync(dataDir, { recursive: true, force: true });

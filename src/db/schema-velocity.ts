@@ -1,0 +1,21 @@
+import type { ColumnType } from 'kysely';
+
+/** Velocity counts per key MAC, currency and one-minute bucket (migration 0065). */
+export interface VelocityCountsTable {
+  merchant_account_id: string;
+  key_mac: string;
+  currency: string;
+  bucket_start: ColumnType<Date, Date | string, Date | string>;
+  attempts: number;
+  declines: number;
+  amount: number;
+  cards: string[];
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  writer: string;
+}
+
+declare module './schema.ts' {
+  interface Database {
+    velocity_counts: VelocityCountsTable;
+  }
+}

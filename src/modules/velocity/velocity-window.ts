@@ -1,0 +1,129 @@
+/**
+ * Velocity counts over sliding windows of one-minute buckets (docs/risk.md, "Velocity limits").
+ * Pure: the counters (velocity-counters.ts) keep these cells in memory, the database adds them up
+ * across processes. A bucket counts while any part of it is inside the window: `window_minutes`
+ * buckets, the current one included; older buckets fall out whole.
+ */
+export const VELOCITY_BUCKET_MS = 60_000;
+/** The longest window a condition may set; older buckets are purged. */
+export const MAX_VELOCITY_WINDOW_MINUTES = 1_440;
+/**
+ * Card MACs kept per cell. Distinct cards are counted exactly while a key's cells hold fewer; the
+ * highest threshold a condition may set is below it, so a full cell decides every condition right.
+ */
+export const CARD_CAP = 64;
+export const MAX_DISTINCT_CARDS_THRESHOLD = 50;
+
+export const VELOCITY_KEYS = ['card_fingerprint', 'buyer', 'email_address', 'ip_address'] as const;
+export type VelocityKey = (typeof VELOCITY_KEYS)[number];
+export const VELOCITY_MEASURES = ['attempts', 'declines', 'distinct_cards', 'amount'] as const;
+export type VelocityMeasure = (typeof VELOCITY_MEASURES)[number];
+
+/** One key's counts in one currency and bucket. */
+export interface Cell {
+  attempts: number;
+  declines: number;
+  /** Minor units attempted, in the cell's currency. */
+  amount: number;
+  /** Short MACs of the distinct cards, at most CARD_CAP, sorted. */
+  cards: string[];
+}
+
+/** One key's cells: currency → bucket start (epoch ms) → cell. */
+export type KeyCells = Map<string, Map<number, Cell>>;
+
+/** What a condition counts (the `value` of a `velocity` condition, less key and threshold). */
+export interface VelocityMeasureSpec {
+  measure: VelocityMeasure;
+  windowMinutes: number;
+  /** `amount` only: the currency summed (others are not converted). */
+  currency?: string | null;
+}
+
+/** The transaction being decided: it counts in the window it is checked against. */
+export interface CurrentAttempt {
+  currency: string;
+  amount: number;
+  /** Short MAC of its card, null without a card. */
+  card: string | null;
+}
+
+export const bucketOf = (ms: number): number => ms - (ms % VELOCITY_BUCKET_MS);
+export const windowStartOf = (now: number, windowMinutes: number): number =>
+  bucketOf(now) - (windowMinutes - 1) * VELOCITY_BUCKET_MS;
+
+export const emptyCell = (): Cell => ({ attempts: 0, declines: 0, amount: 0, cards: [] });
+
+/** The union of two sorted card lists, at most CARD_CAP (the lowest, as the database keeps them). */
+export function unionCards(a: readonly string[], b: readonly string[]): string[] {
+  if (b.length === 0) return a as string[];
+  const all = [...new Set([...a, ...b])].sort();
+  return all.length > CARD_CAP ? all.slice(0, CARD_CAP) : all;
+}
+
+/** Adds `from` into `into` (counts add; cards are a set). */
+export function addCell(into: Cell, from: Cell): void {
+  into.attempts += from.attempts;
+  into.declines += from.declines;
+  into.amount += from.amount;
+  into.cards = unionCards(into.cards, from.cards);
+}
+
+/** The cell of (currency, bucket) in `cells`, created empty. */
+export function cellAt(cells: KeyCells, currency: string, bucket: number): Cell {
+  let byBucket = cells.get(currency);
+  if (!byBucket) {
+    byBucket = new Map();
+    cells.set(currency, byBucket);
+  }
+  let cell = byBucket.get(bucket);
+  if (!cell) {
+    cell = emptyCell();
+    byBucket.set(bucket, cell);
+  }
+  return cell;
+}
+
+/**
+ * The measure over the window ending now, summed over `sources` (the stored totals and this
+ * process's counts not yet in them), the current attempt included. Counts add; cards are a union,
+ * so a card seen in two sources counts once.
+ */
+export function measureOf(
+  sources: ReadonlyArray<KeyCells | undefined>,
+  spec: VelocityMeasureSpec,
+  now: number,
+  current: CurrentAttempt | null,
+): number {
+  const start = windowStartOf(now, spec.windowMinutes);
+  const cards = new Set<string>();
+  let total = 0;
+  for (const cells of sources) {
+    if (!cells) continue;
+    for (const [currency, byBucket] of cells) {
+      if (spec.measure === 'amount' && currency !== spec.currency) continue;
+      for (const [bucket, cell] of byBucket) {
+        if (bucket < start) continue;
+        if (spec.measure === 'attempts') total += cell.attempts;
+        else if (spec.measure === 'declines') total += cell.declines;
+        else if (spec.measure === 'amount') total += cell.amount;
+        else for (const card of cell.cards) cards.add(card);
+      }
+    }
+  }
+  if (current) {
+    if (spec.measure === 'attempts') total += 1;
+    else if (spec.measure === 'amount' && current.currency === spec.currency) total += current.amount;
+    else if (spec.measure === 'distinct_cards' && current.card) cards.add(current.card);
+  }
+  return spec.measure === 'distinct_cards' ? cards.size : total;
+}
+
+/** Drops the buckets before `start`, and currencies left empty; true when nothing is left. */
+export function forgetBefore(cells: KeyCells, start: number): boolean {
+  for (const [currency, byBucket] of cells) {
+    for (const bucket of byBucket.keys()) if (bucket < start) byBucket.delete(bucket);
+    if (byBucket.size === 0) cells.delete(currency);
+  }
+  return cells.size === 0;
+}
