@@ -11,7 +11,9 @@
  * (default 600) transactions split evenly over the three services by naming one in each request
  * (as a merchant's earlier traffic would have been), which the routing statistics count like any
  * other; 0 starts cold. `ROUTING_BENCH_TRANSACTIONS` (default 2400, at 4 a simulated second) and
- * `ROUTING_BENCH_SEED`.
+ * `ROUTING_BENCH_SEED`. Success-rate routing's draws are seeded by the transactions' ids (random),
+ * so it runs `ROUTING_BENCH_SUCCESS_RATE_RUNS` times (default 3), each printed, the aims judged on
+ * the worst.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -45,8 +47,16 @@ const SEED = process.env.ROUTING_BENCH_SEED ?? 'routing-market-1';
 const WARMUP = Number(process.env.ROUTING_BENCH_WARMUP ?? 600);
 const PER_SECOND = 4;
 const BIN_SECONDS = 5;
+/** Success-rate routing draws (seeded by transaction ids, which are random): it runs this many times. */
+const REPEATS = Math.max(1, Number(process.env.ROUTING_BENCH_SUCCESS_RATE_RUNS ?? 3));
 const STRATEGIES = ['static', 'success_rate', 'least_cost', 'oracle'] as const;
 type Strategy = (typeof STRATEGIES)[number];
+const RUNS: Strategy[] = [
+  'static',
+  ...Array.from({ length: REPEATS }, () => 'success_rate' as const),
+  'least_cost',
+  'oracle',
+];
 
 const log = (message: string) => process.stderr.write(`[bench:routing] ${message}\n`);
 
@@ -86,8 +96,8 @@ async function call(merchant: string, method: 'POST' | 'PUT', url: string, paylo
   return res.json();
 }
 
-async function setUp(strategy: Strategy) {
-  const merchant = await createMerchantAccount(deps, { display_name: `routing bench ${strategy}` });
+async function setUp(strategy: Strategy, run: number) {
+  const merchant = await createMerchantAccount(deps, { display_name: `routing bench ${strategy} ${run}` });
   const ids = {} as Record<Provider, string>;
   for (const provider of PROVIDERS) {
     const service = await call(merchant, 'POST', '/payment-services', {
@@ -148,6 +158,8 @@ function oracleOf(txn: MarketTransaction): Provider {
 
 interface Result {
   strategy: Strategy;
+  /** The run's label: the strategy, numbered when it runs more than once. */
+  label: string;
   authorized: number;
   /** Of the transactions the card did not decline. */
   eligible: number;
@@ -161,14 +173,16 @@ interface Result {
 
 async function run(
   strategy: Strategy,
+  label: string,
   txns: MarketTransaction[],
   history: MarketTransaction[],
   startMs: number,
 ): Promise<Result> {
-  const { merchant, ids } = await setUp(strategy);
+  const { merchant, ids } = await setUp(strategy, startMs);
   const byId = new Map(PROVIDERS.map((p) => [ids[p], p]));
   const result: Result = {
     strategy,
+    label,
     authorized: 0,
     eligible: 0,
     authorizedEligible: 0,
@@ -194,7 +208,7 @@ async function run(
       amount: txn.amount,
       currency: 'USD',
       country: txn.country,
-      external_identifier: `${strategy}-${txn.index}`,
+      external_identifier: `${label}-${txn.index}`,
       payment_method: { method: 'card', expiration_date: '12/40', ...CARD_OF[txn.scheme] },
     };
     if (!measured) body.payment_service_id = ids[PROVIDERS[txn.index % PROVIDERS.length]!];
@@ -278,9 +292,11 @@ log(
   `${COUNT} transactions at ${PER_SECOND}/s (${COUNT / PER_SECOND} simulated s) after ${WARMUP} of history, seed ${SEED}; ${OUTAGE.provider} out ${OUTAGE.from}-${OUTAGE.to} s`,
 );
 const results: Result[] = [];
-for (const [k, strategy] of STRATEGIES.entries()) {
-  const r = await run(strategy, txns, history, Date.UTC(2030, 0, 1 + 2 * k));
-  log(`${strategy}: ${r.wallSeconds.toFixed(1)} s of wall time`);
+let successRateRun = 0;
+for (const [k, strategy] of RUNS.entries()) {
+  const label = strategy === 'success_rate' && REPEATS > 1 ? `success_rate #${++successRateRun}` : strategy;
+  const r = await run(strategy, label, txns, history, Date.UTC(2030, 0, 1 + 2 * k));
+  log(`${label}: ${r.wallSeconds.toFixed(1)} s of wall time`);
   results.push(r);
 }
 
@@ -296,7 +312,7 @@ for (const r of results) {
   const ra = routeAround(r, txns);
   const fees = r.feesCents / 100;
   lines.push(
-    `| ${r.strategy} | ${pct(r.authorized, COUNT).toFixed(2)} % | ${pct(r.authorizedEligible, r.eligible).toFixed(2)} % | ${fees.toFixed(2)} | ${(
+    `| ${r.label} | ${pct(r.authorized, COUNT).toFixed(2)} % | ${pct(r.authorizedEligible, r.eligible).toFixed(2)} % | ${fees.toFixed(2)} | ${(
       pct(fees - staticResult.feesCents / 100, staticResult.feesCents / 100)
     ).toFixed(
       2,
@@ -305,14 +321,25 @@ for (const r of results) {
     } | ${ra.back === null ? (ra.steady > 0 ? 'never' : 'n/a') : `${ra.back} s`} |`,
   );
 }
-const byName = Object.fromEntries(results.map((r) => [r.strategy, r])) as Record<Strategy, Result>;
+const only = (strategy: Strategy) => results.filter((r) => r.strategy === strategy);
 const rate = (r: Result) => pct(r.authorized, COUNT);
-const sr = routeAround(byName.success_rate, txns);
+const oracle = only('oracle')[0]!;
+const leastCost = only('least_cost')[0]!;
+const learning = only('success_rate').map((r) => ({ r, ra: routeAround(r, txns), behind: rate(oracle) - rate(r) }));
+// The aims are judged on the worst of the success-rate runs.
+const worstBehind = Math.max(...learning.map((l) => l.behind));
+const offs = learning.map((l) => l.ra.off);
+const backs = learning.map((l) => l.ra.back);
+const worst = (xs: Array<number | null>) => (xs.some((x) => x === null) ? null : Math.max(...(xs as number[])));
+const off = worst(offs);
+const back = worst(backs);
+const list = (xs: Array<number | null>) => xs.map((x) => (x === null ? 'never' : `${x} s`)).join(', ');
 lines.push(
   '',
-  `Aims: success-rate within 1 point of the oracle: ${(rate(byName.oracle) - rate(byName.success_rate)).toFixed(2)} points behind (${rate(byName.oracle) - rate(byName.success_rate) <= 1 ? 'met' : 'NOT met'});`,
-  `  success-rate moved off ${OUTAGE.provider} after ${sr.off ?? 'never'} s (aim 30 s: ${sr.off !== null && sr.off <= 30 ? 'met' : 'NOT met'}), back after ${sr.back ?? 'never'} s (aim 60 s: ${sr.back !== null && sr.back <= 60 ? 'met' : 'NOT met'});`,
-  `  least-cost fees ${pct(byName.least_cost.feesCents - staticResult.feesCents, staticResult.feesCents).toFixed(2)} % vs static, authorization rate ${(rate(byName.least_cost) - rate(staticResult)).toFixed(2)} points (aim: lower fees, at most 0.5 point lost: ${byName.least_cost.feesCents < staticResult.feesCents && rate(staticResult) - rate(byName.least_cost) <= 0.5 ? 'met' : 'NOT met'}).`,
+  `Aims (success-rate routing: the worst of its ${learning.length} run${learning.length > 1 ? 's' : ''}):`,
+  `  within 1 point of the oracle: ${learning.map((l) => l.behind.toFixed(2)).join(', ')} points behind (${worstBehind <= 1 ? 'met' : 'NOT met'});`,
+  `  moved off ${OUTAGE.provider} after ${list(offs)} (aim 30 s: ${off !== null && off <= 30 ? 'met' : 'NOT met'}), back after ${list(backs)} (aim 60 s: ${back !== null && back <= 60 ? 'met' : 'NOT met'});`,
+  `  least-cost fees ${pct(leastCost.feesCents - staticResult.feesCents, staticResult.feesCents).toFixed(2)} % vs static, authorization rate ${(rate(leastCost) - rate(staticResult)).toFixed(2)} points (aim: lower fees, at most 0.5 point lost: ${leastCost.feesCents < staticResult.feesCents && rate(staticResult) - rate(leastCost) <= 0.5 ? 'met' : 'NOT met'}).`,
 );
 process.stdout.write(`${lines.join('\n')}\n`);
 

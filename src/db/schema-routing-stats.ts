@@ -1,6 +1,9 @@
 import type { ColumnType } from 'kysely';
 
-/** Outcomes of authorizations per payment service, dimension key and one-minute bucket (migration 0061). */
+/**
+ * Outcomes of authorizations per payment service, dimension key and one-minute bucket (migration
+ * 0061): approvals, soft declines (`failures`) and technical errors (`errors`, migration 0066).
+ */
 export interface RoutingStatsTable {
   merchant_account_id: string;
   payment_service_id: string;
@@ -8,6 +11,7 @@ export interface RoutingStatsTable {
   bucket_start: ColumnType<Date, Date | string, Date | string>;
   successes: number;
   failures: number;
+  errors: ColumnType<number, number | undefined, number>;
 }
 
 declare module './schema.ts' {

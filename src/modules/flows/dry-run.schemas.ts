@@ -28,7 +28,7 @@ export const DryRunServiceFiguresSchema = Type.Object(
     }),
     estimated_rate: Type.Number({
       description:
-        "Success-rate estimate (successes + 1) / (samples + 2) at dimension_key, over the rule's window (else 60 minutes)",
+        'Success-rate estimate: the approval rate (successes + 1) / (samples + 2) at dimension_key over the rule\'s window (else 60 minutes), times the availability over the health window (docs/routing.md, "Estimator")',
     }),
     rate_known: Type.Boolean({ description: 'false: fewer than min_samples outcomes at every key (the prior 0.5)' }),
     samples: Type.Integer(),

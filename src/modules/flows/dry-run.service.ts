@@ -26,6 +26,7 @@ import type { SuccessRateExplanation } from '../routing-stats/chooser.ts';
 import { dimensionKeys } from '../routing-stats/dimensions.ts';
 import type { LeastCostExplanation } from '../routing-stats/least-cost.ts';
 import { strategyRanker } from '../routing-stats/strategy-ranker.ts';
+import { HEALTH_WINDOW_MINUTES } from '../routing-stats/sliding-window.ts';
 import { velocityCheck } from '../velocity/velocity.service.ts';
 import { velocityNeedsOf, velocityTrace, type VelocityLookup } from './velocity-condition.ts';
 
@@ -139,6 +140,7 @@ async function routeSteps(
       outcome?.window_minutes ?? SUCCESS_RATE_DEFAULTS.windowMinutes,
       ctx.deps.db,
     ),
+    recentOf: await ctx.deps.routingStats.view(ctx.merchantAccountId, HEALTH_WINDOW_MINUTES, ctx.deps.db),
     minSamples: outcome?.min_samples ?? SUCCESS_RATE_DEFAULTS.minSamples,
   };
   const current = (id: string): Partial<Step> => {

@@ -23,6 +23,7 @@ import {
   DryRunServiceFiguresSchema,
   DryRunStepUpSchema,
 } from './dry-run.schemas.ts';
+import { SuccessRateCandidateSchema, SuccessRateDecisionSchema } from './success-rate.schemas.ts';
 import { VelocityTraceSchema } from './velocity.schemas.ts';
 import { ANTI_FRAUD_DECISIONS, CONDITION_FIELDS, CONDITION_OPERATORS, THREE_DS_STATUSES } from './rule-conditions.ts';
 
@@ -352,50 +353,6 @@ const RuleExplanationSchema = Type.Object(
     ),
   },
   { additionalProperties: false, title: 'FlowRuleEvaluation' },
-);
-
-/** One candidate of success-rate routing, as the dry run and the decision trace show it. */
-export const SuccessRateCandidateSchema = Type.Object(
-  {
-    payment_service_id: Uuid(),
-    dimension_key: Nullable(
-      Type.String({
-        description:
-          'The most specific key with min_samples outcomes whose counts are used (`*`: the service overall); null: none has, the uniform prior Beta(1, 1)',
-      }),
-    ),
-    successes: Type.Integer(),
-    failures: Type.Integer({
-      description: 'Technical failures, timeouts and soft declines; card-caused declines are not counted',
-    }),
-    samples: Type.Integer(),
-    estimated_rate: Type.Number({ description: 'Posterior mean (successes + 1) / (samples + 2)' }),
-    sampled_value: Type.Number({
-      description: "This decision's Thompson sample from Beta(successes + 1, failures + 1)",
-    }),
-  },
-  { additionalProperties: false, title: 'SuccessRateCandidate' },
-);
-
-/** Why success-rate routing chose its first service (`success_rate` of a route-transaction decision). */
-export const SuccessRateDecisionSchema = Type.Object(
-  {
-    seed: Type.String({
-      description:
-        "What the generator was seeded with: the transaction's id (the dry run: external_identifier, else `dry-run`)",
-    }),
-    draw: Type.Number({ description: 'The first uniform draw; below exploration_percent / 100 the decision explores' }),
-    explored: Type.Boolean({
-      description: 'true: the highest sampled value went first (exploration); false: the highest estimated rate',
-    }),
-    min_samples: Type.Integer(),
-    exploration_percent: Type.Integer(),
-    window_minutes: Type.Integer(),
-    chosen: Uuid(),
-    reason: Type.String(),
-    candidates: Type.Array(SuccessRateCandidateSchema, { description: "The eligible services, in the rule's order" }),
-  },
-  { additionalProperties: false, title: 'SuccessRateDecision' },
 );
 
 const RouteStepSchema = Type.Object(

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { Nullable, StringEnum, Uuid } from '../../http/schemas/common.ts';
+import { RateEvidenceFields } from './success-rate.schemas.ts';
 
 /** One candidate of least-cost routing, as the dry run and the decision trace show it. */
 export const LeastCostCandidateSchema = Type.Object(
@@ -27,16 +28,7 @@ export const LeastCostCandidateSchema = Type.Object(
     fee_entry_index: Nullable(
       Type.Integer({ description: "The fee schedule entry applied (0-based index into the service's entries)" }),
     ),
-    dimension_key: Nullable(
-      Type.String({
-        description:
-          'The most specific key with min_samples outcomes whose counts are used (`*`: the service overall); null: none has',
-      }),
-    ),
-    successes: Type.Integer(),
-    failures: Type.Integer(),
-    samples: Type.Integer(),
-    estimated_rate: Type.Number({ description: 'Posterior mean (successes + 1) / (samples + 2)' }),
+    ...RateEvidenceFields,
     rate_known: Type.Boolean({ description: 'false: fewer than min_samples outcomes at every key' }),
     within_margin: Type.Boolean({
       description: 'The rate is unknown or at least the best known rate minus cost_margin_percent points',

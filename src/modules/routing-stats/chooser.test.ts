@@ -3,12 +3,18 @@ import { describe, expect, it } from 'vitest';
 import { chooseBySuccessRate, type CountsOf } from './chooser.ts';
 import type { Counts } from './sliding-window.ts';
 
+type Answers = Pick<Counts, 'successes' | 'failures'> & { errors?: number };
+
 const KEYS = ['scheme=visa,currency=USD', 'currency=USD', '*'];
 const params = { minSamples: 20, explorationPercent: 10, windowMinutes: 60 };
 const table =
-  (counts: Record<string, Record<string, Counts>>): CountsOf =>
-  (id, key) =>
-    counts[id]?.[key];
+  (counts: Record<string, Record<string, Answers>>): CountsOf =>
+  (id, key) => {
+    const c = counts[id]?.[key];
+    return c ? { errors: 0, ...c } : undefined;
+  };
+/** No recent call anywhere: every availability is 1. */
+const NONE: CountsOf = () => undefined;
 
 describe('chooseBySuccessRate', () => {
   it('uses the most specific key with min_samples outcomes, else a coarser one, else the prior', () => {
@@ -17,7 +23,7 @@ describe('chooseBySuccessRate', () => {
       b: { 'currency=USD': { successes: 5, failures: 5 }, '*': { successes: 30, failures: 0 } },
       c: { '*': { successes: 3, failures: 0 } },
     });
-    const { explanation } = chooseBySuccessRate(['a', 'b', 'c'], KEYS, countsOf, params, 'seed');
+    const { explanation } = chooseBySuccessRate(['a', 'b', 'c'], KEYS, countsOf, NONE, params, 'seed');
     expect(explanation.candidates.map((c) => [c.payment_service_id, c.dimension_key, c.samples])).toEqual([
       ['a', 'scheme=visa,currency=USD', 20],
       ['b', '*', 30],
@@ -33,14 +39,14 @@ describe('chooseBySuccessRate', () => {
       b: { '*': { successes: 90, failures: 10 } },
       c: { '*': { successes: 75, failures: 25 } },
     });
-    const first = chooseBySuccessRate(['a', 'b', 'c'], KEYS, countsOf, params, 'txn-1');
-    expect(chooseBySuccessRate(['a', 'b', 'c'], KEYS, countsOf, params, 'txn-1')).toEqual(first);
+    const first = chooseBySuccessRate(['a', 'b', 'c'], KEYS, countsOf, NONE, params, 'txn-1');
+    expect(chooseBySuccessRate(['a', 'b', 'c'], KEYS, countsOf, NONE, params, 'txn-1')).toEqual(first);
     const exploit = Array.from({ length: 50 }, (_, i) =>
-      chooseBySuccessRate(['a', 'b', 'c'], KEYS, countsOf, params, `t${i}`),
+      chooseBySuccessRate(['a', 'b', 'c'], KEYS, countsOf, NONE, params, `t${i}`),
     ).find((c) => !c.explanation.explored)!;
     expect(exploit.order).toEqual(['b', 'c', 'a']);
     expect(exploit.explanation.reason).toMatch(
-      /^highest estimated rate 0\.892157 \(100 outcomes at the service overall/,
+      /^highest estimated rate 0\.892157 \(100 answers at the service overall/,
     );
   });
 
@@ -53,11 +59,12 @@ describe('chooseBySuccessRate', () => {
         fc.string(),
         (arms, share, seed) => {
           const ids = arms.map((_, i) => `s${i}`);
-          const countsOf: CountsOf = (id) => arms[Number(id.slice(1))];
+          const countsOf: CountsOf = (id) => ({ errors: 0, ...arms[Number(id.slice(1))]! });
           const choice = chooseBySuccessRate(
             ids,
             KEYS,
             countsOf,
+            NONE,
             { ...params, minSamples: 1, explorationPercent: share },
             seed,
           );
@@ -83,8 +90,8 @@ describe('chooseBySuccessRate', () => {
       let explored = 0;
       for (let i = 0; i < runs; i++)
         if (
-          chooseBySuccessRate(['a', 'b'], KEYS, countsOf, { ...params, explorationPercent: share }, `x${i}`).explanation
-            .explored
+          chooseBySuccessRate(['a', 'b'], KEYS, countsOf, NONE, { ...params, explorationPercent: share }, `x${i}`)
+            .explanation.explored
         )
           explored++;
       // 4 standard errors above the share at most.
@@ -107,8 +114,14 @@ describe('chooseBySuccessRate', () => {
             let best = 0;
             for (let i = 0; i < 400; i++)
               if (
-                chooseBySuccessRate(['w', 'b'], KEYS, countsOf, { ...params, explorationPercent: 50 }, `${n}:${i}`)
-                  .order[0] === 'b'
+                chooseBySuccessRate(
+                  ['w', 'b'],
+                  KEYS,
+                  countsOf,
+                  NONE,
+                  { ...params, explorationPercent: 50 },
+                  `${n}:${i}`,
+                ).order[0] === 'b'
               )
                 best++;
             return best / 400;

@@ -1,18 +1,21 @@
 import { OVERALL } from './dimensions.ts';
 import { sampleBeta, seededRandom } from './prng.ts';
-import { estimatedRate, type Counts } from './sliding-window.ts';
+import { approvalRate, availabilityOf, type Counts } from './sliding-window.ts';
 
 /**
  * The success-rate chooser (docs/routing.md, "Success-rate routing"). Pure and deterministic: the
  * same counts and seed give the same order, so the trace reproduces a decision.
  *
- * Each candidate's rate is Beta(successes + 1, failures + 1) over the most specific dimension key
- * with at least `minSamples` outcomes (the service overall last), else the uniform prior Beta(1, 1).
- * One uniform draw decides whether this decision explores: with probability
+ * Each candidate's approval rate is Beta(successes + 1, failures + 1) over the most specific
+ * dimension key with at least `minSamples` answers (the service overall last), else the uniform
+ * prior Beta(1, 1); its availability is the share of its recent calls it answered (technical
+ * errors over the health window, sliding-window.ts). Its estimated rate is the approval rate's
+ * posterior mean times the availability, its Thompson sample a draw of the approval rate times
+ * the availability. One uniform draw decides whether this decision explores: with probability
  * `explorationPercent / 100` the candidate with the highest Thompson sample goes first (a service
- * that improved, or a new one, gets traffic); otherwise the one with the highest estimated rate
- * (the posterior mean). Exploration is thus bounded by its share, and as evidence grows the
- * samples concentrate on the means, so both branches choose the best service.
+ * that improved, or a new one, gets traffic); otherwise the one with the highest estimated rate.
+ * Exploration is thus bounded by its share, and as evidence grows the samples concentrate on the
+ * means, so both branches choose the best service.
  */
 export interface SuccessRateParams {
   minSamples: number;
@@ -25,9 +28,18 @@ export interface CandidateEstimate {
   /** The key the counts are from; null: fewer than min_samples at every level, the prior Beta(1, 1). */
   dimension_key: string | null;
   successes: number;
+  /** Soft declines. */
   failures: number;
   samples: number;
-  /** Posterior mean. */
+  /** Posterior mean of the approval rate. */
+  approval_rate: number;
+  /** Technical errors at the service overall within the health window. */
+  recent_errors: number;
+  /** Calls (answers and errors) at the service overall within the health window. */
+  recent_calls: number;
+  /** (answered + 1) / (calls + 1) over the health window; 1 without errors. */
+  availability: number;
+  /** approval_rate × availability. */
   estimated_rate: number;
   /** This decision's Thompson sample. */
   sampled_value: number;
@@ -57,6 +69,22 @@ export interface SuccessRateChoice {
 /** Counts of a service under a key within the window (undefined: none). */
 export type CountsOf = (serviceId: string, key: string) => Counts | undefined;
 
+/** Health over the health window, from the service-overall (`*`) counts of that window. */
+export interface Health {
+  recent_errors: number;
+  recent_calls: number;
+  availability: number;
+}
+
+export function healthOf(serviceId: string, recentOf: CountsOf): Health {
+  const recent = recentOf(serviceId, OVERALL);
+  return {
+    recent_errors: recent?.errors ?? 0,
+    recent_calls: recent ? recent.successes + recent.failures + recent.errors : 0,
+    availability: availabilityOf(recent),
+  };
+}
+
 const round = (x: number) => Math.round(x * 1e6) / 1e6;
 
 /** The counts a candidate is judged by: the most specific key with enough samples, else the prior. */
@@ -65,19 +93,24 @@ export function evidenceOf(
   keys: readonly string[],
   countsOf: CountsOf,
   minSamples: number,
-): { key: string | null; counts: Counts } {
+): { key: string | null; counts: Pick<Counts, 'successes' | 'failures'> } {
   for (const key of keys) {
     const counts = countsOf(serviceId, key);
-    if (counts && counts.successes + counts.failures >= minSamples) return { key, counts };
+    if (counts && counts.successes + counts.failures >= minSamples)
+      return { key, counts: { successes: counts.successes, failures: counts.failures } };
   }
   return { key: null, counts: { successes: 0, failures: 0 } };
 }
 
-/** Orders `candidates` (eligible services, in the rule's order) for one transaction. */
+/**
+ * Orders `candidates` (eligible services, in the rule's order) for one transaction. `countsOf`:
+ * the counts over the rule's window; `recentOf`: over the health window.
+ */
 export function chooseBySuccessRate(
   candidates: readonly string[],
   keys: readonly string[],
   countsOf: CountsOf,
+  recentOf: CountsOf,
   params: SuccessRateParams,
   seed: string,
 ): SuccessRateChoice {
@@ -86,14 +119,18 @@ export function chooseBySuccessRate(
   const explored = draw < params.explorationPercent / 100;
   const estimates = candidates.map((id): CandidateEstimate => {
     const { key, counts } = evidenceOf(id, keys, countsOf, params.minSamples);
+    const health = healthOf(id, recentOf);
+    const approval = approvalRate(counts);
     return {
       payment_service_id: id,
       dimension_key: key,
       successes: counts.successes,
       failures: counts.failures,
       samples: counts.successes + counts.failures,
-      estimated_rate: estimatedRate(counts),
-      sampled_value: sampleBeta(counts.successes + 1, counts.failures + 1, random),
+      approval_rate: approval,
+      ...health,
+      estimated_rate: approval * health.availability,
+      sampled_value: sampleBeta(counts.successes + 1, counts.failures + 1, random) * health.availability,
     };
   });
   // Ties keep the rule's order (a stable sort; the first of equals wins the argmax).
@@ -117,6 +154,8 @@ export function chooseBySuccessRate(
       reason: reasonOf(chosen, explored, estimates.length),
       candidates: estimates.map((e) => ({
         ...e,
+        approval_rate: round(e.approval_rate),
+        availability: round(e.availability),
         estimated_rate: round(e.estimated_rate),
         sampled_value: round(e.sampled_value),
       })),
@@ -128,9 +167,13 @@ function reasonOf(chosen: CandidateEstimate, explored: boolean, count: number): 
   const basis =
     chosen.dimension_key === null
       ? 'no key has min_samples outcomes yet: the prior Beta(1, 1)'
-      : `${chosen.samples} outcomes at ${chosen.dimension_key === OVERALL ? 'the service overall (*)' : chosen.dimension_key}`;
-  if (count === 1) return `the only eligible service (${basis})`;
+      : `${chosen.samples} answers at ${chosen.dimension_key === OVERALL ? 'the service overall (*)' : chosen.dimension_key}`;
+  const health =
+    chosen.recent_errors > 0
+      ? `; availability ${round(chosen.availability)}: ${chosen.recent_errors} errors in ${chosen.recent_calls} recent calls`
+      : '';
+  if (count === 1) return `the only eligible service (${basis}${health})`;
   return explored
-    ? `exploration (the draw fell in the exploration share): highest sampled value ${round(chosen.sampled_value)} (${basis})`
-    : `highest estimated rate ${round(chosen.estimated_rate)} (${basis})`;
+    ? `exploration (the draw fell in the exploration share): highest sampled value ${round(chosen.sampled_value)} (${basis}${health})`
+    : `highest estimated rate ${round(chosen.estimated_rate)} (${basis}${health})`;
 }

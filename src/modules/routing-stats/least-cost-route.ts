@@ -3,6 +3,7 @@ import type { Executor } from '../../db/transaction.ts';
 import type { RouteOutcome } from '../flows/flow-decisions.ts';
 import { expectedCost, type FeeFacts } from '../payment-services/fee-schedule.ts';
 import { chooseByLeastCost, type LeastCostChoice } from './least-cost.ts';
+import { HEALTH_WINDOW_MINUTES } from './sliding-window.ts';
 import type { RoutingStats } from './stats-store.ts';
 
 /** What routing calls to order a rule's eligible services (flow-route.ts `ServiceRanker`). */
@@ -29,6 +30,7 @@ export async function leastCostRanker(
 ): Promise<LeastCostRanker | null> {
   if (outcome.strategy !== 'least_cost') return null;
   const countsOf = await stats.view(merchantAccountId, outcome.window_minutes, db);
+  const recentOf = await stats.view(merchantAccountId, HEALTH_WINDOW_MINUTES, db);
   const schedules = new Map(rows.map((r) => [r.id, r.fee_schedule]));
   const params = {
     minSamples: outcome.min_samples,
@@ -41,6 +43,7 @@ export async function leastCostRanker(
       eligible.map((id) => ({ id, cost: expectedCost(schedules.get(id) ?? null, facts, facts.amount) })),
       keys,
       countsOf,
+      recentOf,
       params,
     ),
   });

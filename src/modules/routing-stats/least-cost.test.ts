@@ -5,12 +5,18 @@ import type { CountsOf } from './chooser.ts';
 import { chooseByLeastCost, type CostedService } from './least-cost.ts';
 import type { Counts } from './sliding-window.ts';
 
+type Answers = Pick<Counts, 'successes' | 'failures'> & { errors?: number };
+
 const KEYS = ['scheme=visa,currency=USD', '*'];
 const params = { minSamples: 10, windowMinutes: 60, costMarginPercent: 0.5 };
 const table =
-  (counts: Record<string, Counts>): CountsOf =>
-  (id, key) =>
-    key === '*' ? counts[id] : undefined;
+  (counts: Record<string, Answers>): CountsOf =>
+  (id, key) => {
+    const c = key === '*' ? counts[id] : undefined;
+    return c ? { errors: 0, ...c } : undefined;
+  };
+/** No recent call anywhere: every availability is 1. */
+const NONE: CountsOf = () => undefined;
 const cost = (minor: number): ExpectedCost => ({
   known: true,
   entryIndex: 0,
@@ -32,6 +38,7 @@ describe('chooseByLeastCost', () => {
       [svc('b', cost(50)), svc('a', cost(30)), svc('c', cost(10))],
       KEYS,
       countsOf,
+      NONE,
       params,
     );
     expect(choice.order).toEqual(['a', 'b', 'c']);
@@ -54,18 +61,24 @@ describe('chooseByLeastCost', () => {
       successes: 898,
       failures: 102,
       samples: 1000,
+      approval_rate: Math.round((899 / 1002) * 1e6) / 1e6,
+      recent_errors: 0,
+      recent_calls: 0,
+      availability: 1,
       estimated_rate: Math.round((899 / 1002) * 1e6) / 1e6,
       rate_known: true,
       within_margin: true,
     });
     // A margin of 0: only the best rate qualifies.
     expect(
-      chooseByLeastCost([svc('b', cost(50)), svc('a', cost(30))], KEYS, countsOf, { ...params, costMarginPercent: 0 })
-        .order,
+      chooseByLeastCost([svc('b', cost(50)), svc('a', cost(30))], KEYS, countsOf, NONE, {
+        ...params,
+        costMarginPercent: 0,
+      }).order,
     ).toEqual(['b', 'a']);
     // A wide margin lets the cheapest of all go first.
     expect(
-      chooseByLeastCost([svc('b', cost(50)), svc('a', cost(30)), svc('c', cost(10))], KEYS, countsOf, {
+      chooseByLeastCost([svc('b', cost(50)), svc('a', cost(30)), svc('c', cost(10))], KEYS, countsOf, NONE, {
         ...params,
         costMarginPercent: 15,
       }).order[0],
@@ -79,8 +92,11 @@ describe('chooseByLeastCost', () => {
       c: { successes: 95, failures: 5 },
     });
     const wide = { ...params, costMarginPercent: 10 };
-    expect(chooseByLeastCost([svc('c', unknown), svc('a', cost(40))], KEYS, countsOf, wide).order).toEqual(['a', 'c']);
-    const none = chooseByLeastCost([svc('a', unknown), svc('b', unknown)], KEYS, countsOf, wide);
+    expect(chooseByLeastCost([svc('c', unknown), svc('a', cost(40))], KEYS, countsOf, NONE, wide).order).toEqual([
+      'a',
+      'c',
+    ]);
+    const none = chooseByLeastCost([svc('a', unknown), svc('b', unknown)], KEYS, countsOf, NONE, wide);
     expect(none.order).toEqual(['b', 'a']);
     expect(none.explanation.reason).toMatch(
       /^no service within the margin has a known cost: the highest rate goes first \(best rate 0\.\d+, margin 10 points; /,
@@ -93,7 +109,7 @@ describe('chooseByLeastCost', () => {
 
   it('a service with too few outcomes is within the margin until measured; with no rate known the cheapest goes first', () => {
     const countsOf = table({ good: { successes: 100, failures: 0 }, fresh: { successes: 1, failures: 3 } });
-    const choice = chooseByLeastCost([svc('good', cost(50)), svc('fresh', cost(20))], KEYS, countsOf, params);
+    const choice = chooseByLeastCost([svc('good', cost(50)), svc('fresh', cost(20))], KEYS, countsOf, NONE, params);
     expect(choice.order).toEqual(['fresh', 'good']);
     expect(choice.explanation.candidates[1]).toMatchObject({
       rate_known: false,
@@ -103,7 +119,7 @@ describe('chooseByLeastCost', () => {
     expect(choice.explanation.reason).toContain(
       'rate unknown: fewer than 10 outcomes, within the margin until measured',
     );
-    const blank = chooseByLeastCost([svc('x', cost(9)), svc('y', cost(8))], KEYS, table({}), params);
+    const blank = chooseByLeastCost([svc('x', cost(9)), svc('y', cost(8))], KEYS, table({}), NONE, params);
     expect(blank.order).toEqual(['y', 'x']);
     expect(blank.explanation.best_rate).toBeNull();
   });
@@ -111,13 +127,16 @@ describe('chooseByLeastCost', () => {
   it('ties of cost go to the higher rate, then the rule order; deterministic', () => {
     const countsOf = table({ a: { successes: 50, failures: 50 }, b: { successes: 60, failures: 40 } });
     const wide = { ...params, costMarginPercent: 50 };
-    expect(chooseByLeastCost([svc('a', cost(10)), svc('b', cost(10))], KEYS, countsOf, wide).order).toEqual(['b', 'a']);
-    expect(chooseByLeastCost([svc('a', cost(10)), svc('c', cost(10))], KEYS, table({}), wide).order).toEqual([
+    expect(chooseByLeastCost([svc('a', cost(10)), svc('b', cost(10))], KEYS, countsOf, NONE, wide).order).toEqual([
+      'b',
+      'a',
+    ]);
+    expect(chooseByLeastCost([svc('a', cost(10)), svc('c', cost(10))], KEYS, table({}), NONE, wide).order).toEqual([
       'a',
       'c',
     ]);
-    const once = chooseByLeastCost([svc('a', cost(10)), svc('b', cost(12))], KEYS, countsOf, wide);
-    expect(chooseByLeastCost([svc('a', cost(10)), svc('b', cost(12))], KEYS, countsOf, wide)).toEqual(once);
+    const once = chooseByLeastCost([svc('a', cost(10)), svc('b', cost(12))], KEYS, countsOf, NONE, wide);
+    expect(chooseByLeastCost([svc('a', cost(10)), svc('b', cost(12))], KEYS, countsOf, NONE, wide)).toEqual(once);
   });
 
   it('property: the chosen cost is at most the cost of any other candidate within the margin, and the chosen one is within it', () => {
@@ -138,7 +157,7 @@ describe('chooseByLeastCost', () => {
           const services = list.map((s, i) =>
             svc(ids[i]!, s.cost === null ? unknown : { known: true, entryIndex: 0, micros: s.cost, currency: 'USD' }),
           );
-          const choice = chooseByLeastCost(services, KEYS, table(counts), {
+          const choice = chooseByLeastCost(services, KEYS, table(counts), NONE, {
             ...params,
             costMarginPercent: marginHundredths / 100,
           });

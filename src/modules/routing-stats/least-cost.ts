@@ -1,14 +1,14 @@
 import { exactMinor, roundedMinor, type CostUnknown, type ExpectedCost } from '../payment-services/fee-schedule.ts';
-import { evidenceOf, type CountsOf } from './chooser.ts';
+import { evidenceOf, healthOf, type CountsOf, type Health } from './chooser.ts';
 import { OVERALL } from './dimensions.ts';
-import { estimatedRate } from './sliding-window.ts';
+import { approvalRate } from './sliding-window.ts';
 
 /**
  * The least-cost chooser (docs/routing.md, "Least-cost routing"). Pure and deterministic (no
  * draw): the same costs and counts give the same order, so the trace reproduces a decision.
  *
- * Each candidate's rate is the success-rate estimate (the posterior mean over the most specific
- * key with `minSamples` outcomes, as chooser.ts judges it). A candidate is within the margin when
+ * Each candidate's rate is the success-rate estimate (the approval rate's posterior mean over the
+ * most specific key with `minSamples` answers times the availability, as chooser.ts judges it). A candidate is within the margin when
  * its rate is at least the best known rate minus `costMarginPercent` points, or when its rate is
  * unknown (fewer than `minSamples` outcomes even for the service overall: it is measured before it
  * is judged). Among those the lowest expected cost goes first (services whose cost is unknown
@@ -38,6 +38,10 @@ export interface LeastCostCandidate {
   successes: number;
   failures: number;
   samples: number;
+  approval_rate: number;
+  recent_errors: number;
+  recent_calls: number;
+  availability: number;
   estimated_rate: number;
   /** false: fewer than min_samples outcomes at every key. */
   rate_known: boolean;
@@ -71,6 +75,8 @@ interface Judged {
   key: string | null;
   successes: number;
   failures: number;
+  approval: number;
+  health: Health;
   rate: number;
   known: boolean;
   within: boolean;
@@ -91,12 +97,15 @@ export function chooseByLeastCost(
   candidates: readonly CostedService[],
   keys: readonly string[],
   countsOf: CountsOf,
+  recentOf: CountsOf,
   params: LeastCostParams,
 ): LeastCostChoice {
   const judged: Judged[] = candidates.map((service, index) => {
     const { key, counts } = evidenceOf(service.id, keys, countsOf, params.minSamples);
-    const rate = estimatedRate(counts);
-    return { service, index, key, ...counts, rate, known: key !== null, within: true };
+    const approval = approvalRate(counts);
+    const health = healthOf(service.id, recentOf);
+    const rate = approval * health.availability;
+    return { service, index, key, ...counts, approval, health, rate, known: key !== null, within: true };
   });
   const known = judged.filter((j) => j.known).map((j) => j.rate);
   const best = known.length > 0 ? Math.max(...known) : null;
@@ -131,6 +140,10 @@ function candidateOf(j: Judged): LeastCostCandidate {
     successes: j.successes,
     failures: j.failures,
     samples: j.successes + j.failures,
+    approval_rate: round(j.approval),
+    recent_errors: j.health.recent_errors,
+    recent_calls: j.health.recent_calls,
+    availability: round(j.health.availability),
     estimated_rate: round(j.rate),
     rate_known: j.known,
     within_margin: j.within,

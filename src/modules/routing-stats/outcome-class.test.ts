@@ -20,12 +20,12 @@ describe('classifyAuthorization', () => {
       expect(classifyAuthorization(answer('declined', code)), code).toBeNull();
   });
 
-  it('counts soft declines, unknown decline codes, failures, timeouts and unreachable services as failures', () => {
+  it('counts soft declines and unknown decline codes as declines; failures, timeouts and unreachable services as errors', () => {
     for (const code of ['do_not_honor', 'issuer_unavailable', 'try_again_later', 'processing_error', 'xyz', null])
-      expect(classifyAuthorization(answer('declined', code)), String(code)).toBe('failure');
-    expect(classifyAuthorization(answer('failed', 'service_error'))).toBe('failure');
+      expect(classifyAuthorization(answer('declined', code)), String(code)).toBe('decline');
+    expect(classifyAuthorization(answer('failed', 'service_error'))).toBe('error');
     for (const kind of ['timeout', 'unavailable', 'invalid_request'] as const)
-      expect(classifyAuthorization({ ok: false, kind, message: '', ms: 1 })).toBe('failure');
+      expect(classifyAuthorization({ ok: false, kind, message: '', ms: 1 })).toBe('error');
   });
 
   it('classifies every standard issuer decline code one way or the other, on purpose', () => {

@@ -9,9 +9,10 @@ export interface StatsRow {
   bucket_start: Date;
   successes: number;
   failures: number;
+  errors: number;
 }
 
-/** Rows per statement: 6 parameters each, well under the protocol's 65,535. */
+/** Rows per statement: 7 parameters each, well under the protocol's 65,535. */
 const ROWS_PER_STATEMENT = 1_000;
 
 /**
@@ -27,6 +28,7 @@ export async function addCounts(db: Executor, rows: readonly StatsRow[]): Promis
         oc.columns(['merchant_account_id', 'payment_service_id', 'dimension_key', 'bucket_start']).doUpdateSet({
           successes: sql`routing_stats.successes + excluded.successes`,
           failures: sql`routing_stats.failures + excluded.failures`,
+          errors: sql`routing_stats.errors + excluded.errors`,
         }),
       )
       .execute();
@@ -38,16 +40,27 @@ export async function windowCounts(
   db: Executor,
   merchantAccountId: string,
   since: Date,
-): Promise<Array<{ payment_service_id: string; dimension_key: string; successes: number; failures: number }>> {
+): Promise<
+  Array<{ payment_service_id: string; dimension_key: string; successes: number; failures: number; errors: number }>
+> {
   const rows = await db
     .selectFrom('routing_stats')
     .select(['payment_service_id', 'dimension_key'])
-    .select((eb) => [eb.fn.sum<string>('successes').as('successes'), eb.fn.sum<string>('failures').as('failures')])
+    .select((eb) => [
+      eb.fn.sum<string>('successes').as('successes'),
+      eb.fn.sum<string>('failures').as('failures'),
+      eb.fn.sum<string>('errors').as('errors'),
+    ])
     .where('merchant_account_id', '=', merchantAccountId)
     .where('bucket_start', '>=', since)
     .groupBy(['payment_service_id', 'dimension_key'])
     .execute();
-  return rows.map((r) => ({ ...r, successes: Number(r.successes), failures: Number(r.failures) }));
+  return rows.map((r) => ({
+    ...r,
+    successes: Number(r.successes),
+    failures: Number(r.failures),
+    errors: Number(r.errors),
+  }));
 }
 
 /** Deletes up to `batch` buckets that started before `before`; how many it deleted. */

@@ -2,9 +2,18 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { AuthorizeOutcome } from '../../connectors/connector.ts';
 import { HARD_DECLINES } from '../flows/flow-decisions.ts';
-import { classifyAuthorization } from './outcome-class.ts';
+import { classifyAuthorization, type OutcomeClass } from './outcome-class.ts';
 import { seededRandom } from './prng.ts';
-import { BUCKET_MS, SlidingWindow, bucketOf, estimatedRate, windowStartOf } from './sliding-window.ts';
+import {
+  approvalRate,
+  availabilityOf,
+  BUCKET_MS,
+  bucketOf,
+  estimatedRate,
+  HEALTH_WINDOW_MINUTES,
+  SlidingWindow,
+  windowStartOf,
+} from './sliding-window.ts';
 
 const declined = (code: string) =>
   ({ ok: true, ms: 1, value: { status: 'declined', errorCode: code } as AuthorizeOutcome }) as const;
@@ -31,39 +40,68 @@ describe('buckets', () => {
   it('forgets whole buckets as they leave the window', () => {
     const c = clock();
     const w = new SlidingWindow(2, c.now);
-    w.record('failure');
+    w.record('decline');
+    w.record('error');
     c.advance(BUCKET_MS);
     w.record('success');
-    expect(w.totals()).toEqual({ successes: 1, failures: 1 });
+    expect(w.totals()).toEqual({ successes: 1, failures: 1, errors: 1 });
     c.advance(BUCKET_MS);
-    expect(w.totals()).toEqual({ successes: 1, failures: 0 });
+    expect(w.totals()).toEqual({ successes: 1, failures: 0, errors: 0 });
     c.advance(BUCKET_MS);
-    expect(w.totals()).toEqual({ successes: 0, failures: 0 });
+    expect(w.totals()).toEqual({ successes: 0, failures: 0, errors: 0 });
   });
 });
 
 describe('properties', () => {
-  it("a service's estimate converges to its true rate", () => {
+  it("a service's estimate converges to its true rate: the approval rate times the share of calls it answers", () => {
     fc.assert(
-      fc.property(fc.double({ min: 0.05, max: 0.95, noNaN: true }), fc.string(), (rate, seed) => {
-        const c = clock();
-        const w = new SlidingWindow(60, c.now);
-        const random = seededRandom(seed);
-        for (let i = 0; i < 4000; i++) {
-          w.record(classifyAuthorization(random() < rate ? approved : failed));
-          c.advance(500);
-        }
-        // 4000 outcomes over 33 minutes, all inside the window: 5 standard errors at most.
-        expect(Math.abs(estimatedRate(w.totals()) - rate)).toBeLessThan(5 * Math.sqrt(0.25 / 4000));
-      }),
+      fc.property(
+        fc.double({ min: 0.05, max: 0.95, noNaN: true }),
+        fc.double({ min: 0.5, max: 1, noNaN: true }),
+        fc.string(),
+        (rate, answers, seed) => {
+          const c = clock();
+          const w = new SlidingWindow(60, c.now);
+          const random = seededRandom(seed);
+          for (let i = 0; i < 4000; i++) {
+            if (random() >= answers) w.record(classifyAuthorization(failed));
+            else w.record(classifyAuthorization(random() < rate ? approved : declined('do_not_honor')));
+            c.advance(500);
+          }
+          // 4000 calls over 33 minutes, all inside the window: 5 standard errors at most.
+          const totals = w.totals();
+          const calls = totals.successes + totals.failures;
+          expect(Math.abs(approvalRate(totals) - rate)).toBeLessThan(5 * Math.sqrt(0.25 / calls));
+          expect(Math.abs(availabilityOf(totals) - answers)).toBeLessThan(5 * Math.sqrt(0.25 / 4000));
+          expect(Math.abs(estimatedRate(totals, totals) - rate * answers)).toBeLessThan(10 * Math.sqrt(0.25 / calls));
+        },
+      ),
       { numRuns: 30 },
     );
+  });
+
+  it('errors leave the availability once they are out of the health window, and never touch the approval rate', () => {
+    const c = clock();
+    const recent = new SlidingWindow(HEALTH_WINDOW_MINUTES, c.now);
+    const long = new SlidingWindow(60, c.now);
+    const both = (o: OutcomeClass) => {
+      recent.record(o);
+      long.record(o);
+    };
+    for (let i = 0; i < 90; i++) both(i % 10 === 0 ? 'decline' : 'success');
+    const before = approvalRate(long.totals());
+    for (let i = 0; i < 30; i++) both('error');
+    expect(approvalRate(long.totals())).toBe(before);
+    expect(availabilityOf(recent.totals())).toBeCloseTo(91 / 121, 6);
+    c.advance(HEALTH_WINDOW_MINUTES * BUCKET_MS);
+    expect(availabilityOf(recent.totals())).toBe(1);
+    expect(estimatedRate(long.totals(), recent.totals())).toBe(before);
   });
 
   it('a hard decline never moves the estimate', () => {
     fc.assert(
       fc.property(
-        fc.array(fc.constantFrom<'success' | 'failure'>('success', 'failure'), { maxLength: 50 }),
+        fc.array(fc.constantFrom<OutcomeClass>('success', 'decline', 'error'), { maxLength: 50 }),
         fc.constantFrom(...HARD_DECLINES, 'insufficient_funds'),
         fc.integer({ min: 1, max: 20 }),
         (history, code, times) => {

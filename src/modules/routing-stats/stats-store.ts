@@ -2,7 +2,7 @@ import type { Executor } from '../../db/transaction.ts';
 import type { CountsOf } from './chooser.ts';
 import type { OutcomeClass } from './outcome-class.ts';
 import { addCounts, windowCounts, type StatsRow } from './routing-stats.repo.ts';
-import { bucketOf, windowStartOf, type Counts } from './sliding-window.ts';
+import { addTo, bucketOf, countsOf, windowStartOf, type Counts } from './sliding-window.ts';
 
 /**
  * The success-rate statistics every process shares through the database (docs/routing.md,
@@ -92,7 +92,7 @@ export class RoutingStats {
   record(merchantAccountId: string, serviceId: string, keys: readonly string[], outcome: OutcomeClass | null): void {
     if (outcome === null) return;
     const bucket = bucketOf(this.now());
-    const success = outcome === 'success' ? 1 : 0;
+    const add = countsOf(outcome);
     for (const key of keys) {
       const id = `${merchantAccountId}\n${serviceId}\n${key}`;
       let entry = this.pending.entries.get(id);
@@ -101,10 +101,8 @@ export class RoutingStats {
         this.pending.entries.set(id, entry);
       }
       const counts = entry.buckets.get(bucket);
-      if (counts) {
-        counts.successes += success;
-        counts.failures += 1 - success;
-      } else entry.buckets.set(bucket, { successes: success, failures: 1 - success });
+      if (counts) addTo(counts, add);
+      else entry.buckets.set(bucket, { ...add });
     }
   }
 
@@ -124,18 +122,13 @@ export class RoutingStats {
     }
     return (serviceId, key) => {
       const base = stored.get(`${serviceId}\n${key}`);
-      let successes = base?.successes ?? 0;
-      let failures = base?.failures ?? 0;
+      const sum: Counts = { successes: base?.successes ?? 0, failures: base?.failures ?? 0, errors: base?.errors ?? 0 };
       for (const batch of local) {
         const entry = batch.entries.get(`${merchantAccountId}\n${serviceId}\n${key}`);
         if (!entry) continue;
-        for (const [bucket, counts] of entry.buckets) {
-          if (bucket < since) continue;
-          successes += counts.successes;
-          failures += counts.failures;
-        }
+        for (const [bucket, counts] of entry.buckets) if (bucket >= since) addTo(sum, counts);
       }
-      return successes + failures > 0 ? { successes, failures } : undefined;
+      return sum.successes + sum.failures + sum.errors > 0 ? sum : undefined;
     };
   }
 
@@ -149,7 +142,11 @@ export class RoutingStats {
       entry.answered = ++this.seq;
       const map = new Map<string, Counts>();
       for (const r of rows)
-        map.set(`${r.payment_service_id}\n${r.dimension_key}`, { successes: r.successes, failures: r.failures });
+        map.set(`${r.payment_service_id}\n${r.dimension_key}`, {
+          successes: r.successes,
+          failures: r.failures,
+          errors: r.errors,
+        });
       return map;
     });
     if (this.cache.size >= this.maxCached) this.cache.clear();
@@ -202,10 +199,8 @@ export class RoutingStats {
       }
       for (const [bucket, counts] of entry.buckets) {
         const c = into.buckets.get(bucket);
-        if (c) {
-          c.successes += counts.successes;
-          c.failures += counts.failures;
-        } else into.buckets.set(bucket, counts);
+        if (c) addTo(c, counts);
+        else into.buckets.set(bucket, counts);
       }
     }
   }
@@ -235,6 +230,7 @@ function rowsOf(batch: Batch): StatsRow[] {
         bucket_start: new Date(bucket),
         successes: counts.successes,
         failures: counts.failures,
+        errors: counts.errors,
       });
   }
   return rows;

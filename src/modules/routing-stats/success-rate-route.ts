@@ -1,6 +1,7 @@
 import type { Executor } from '../../db/transaction.ts';
 import type { RouteOutcome } from '../flows/flow-decisions.ts';
 import { chooseBySuccessRate, type SuccessRateChoice } from './chooser.ts';
+import { HEALTH_WINDOW_MINUTES } from './sliding-window.ts';
 import type { RoutingStats } from './stats-store.ts';
 
 /** What routing calls to order a rule's eligible services (flow-route.ts `ServiceRanker`). */
@@ -21,10 +22,14 @@ export async function successRateRanker(
 ): Promise<SuccessRateRanker | null> {
   if (outcome.strategy !== 'success_rate') return null;
   const countsOf = await stats.view(merchantAccountId, outcome.window_minutes, db);
+  const recentOf = await stats.view(merchantAccountId, HEALTH_WINDOW_MINUTES, db);
   const params = {
     minSamples: outcome.min_samples,
     explorationPercent: outcome.exploration_percent,
     windowMinutes: outcome.window_minutes,
   };
-  return (eligible) => ({ strategy: 'success_rate', ...chooseBySuccessRate(eligible, keys, countsOf, params, seed) });
+  return (eligible) => ({
+    strategy: 'success_rate',
+    ...chooseBySuccessRate(eligible, keys, countsOf, recentOf, params, seed),
+  });
 }

@@ -125,6 +125,10 @@ describe('happy', () => {
           successes: 0,
           failures: 0,
           samples: 0,
+          approval_rate: 0.5,
+          recent_errors: 0,
+          recent_calls: 0,
+          availability: 1,
           estimated_rate: 0.5,
           rate_known: false,
           within_margin: true,
@@ -137,12 +141,13 @@ describe('happy', () => {
     });
     for (let i = 0; i < 2; i++) expect(await attempts((await pay(m)).id)).toEqual([cheap]);
 
-    // The cheap service starts failing: failover keeps every payment whole, and its rate falls.
+    // The cheap service starts declining (do_not_honor, a soft decline): failover keeps every payment
+    // whole, and its approval rate falls.
     const broken = await t.request({
       method: 'PUT',
       url: `/payment-services/${cheap}`,
       merchantAccountId: m,
-      payload: { fields: [{ key: 'simulate_outcome', value: 'error' }] },
+      payload: { fields: [{ key: 'simulate_outcome', value: 'decline' }] },
     });
     expect(broken.statusCode, broken.body).toBe(200);
     for (let i = 0; i < 3; i++) {
@@ -181,7 +186,16 @@ describe('happy', () => {
         { id: cheap, cost: expectedCost(CHEAP.map(entry), facts, 1000) },
       ],
       [KEY],
-      (id, key) => candidates.find((c) => c.payment_service_id === id && c.dimension_key === key),
+      (id, key) => {
+        const c = candidates.find((x) => x.payment_service_id === id && x.dimension_key === key);
+        return c ? { successes: c.successes, failures: c.failures, errors: 0 } : undefined;
+      },
+      (id, key) => {
+        const c = candidates.find((x) => x.payment_service_id === id)!;
+        return key === '*'
+          ? { successes: c.recent_calls - c.recent_errors, failures: 0, errors: c.recent_errors }
+          : undefined;
+      },
       { minSamples: 3, windowMinutes: 60, costMarginPercent: 0.5 },
     );
     expect(again.explanation).toEqual(trace.least_cost);
@@ -198,7 +212,7 @@ describe('happy', () => {
       method: 'PUT',
       url: `/payment-services/${cheap}`,
       merchantAccountId: m,
-      payload: { fields: [{ key: 'simulate_outcome', value: 'error' }] },
+      payload: { fields: [{ key: 'simulate_outcome', value: 'decline' }] },
     });
     for (let i = 0; i < 4; i++) await pay(m);
     // cheap 3/3 (0.5) and dear 3/0 (0.8) by now, and 0.5 is within 40 points of 0.8.
@@ -237,6 +251,10 @@ describe('happy', () => {
         successes: 0,
         failures: 0,
         samples: 0,
+        approval_rate: 0.5,
+        recent_errors: 0,
+        recent_calls: 0,
+        availability: 1,
         estimated_rate: 0.5,
         rate_known: false,
         within_margin: true,

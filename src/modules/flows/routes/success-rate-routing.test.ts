@@ -88,12 +88,13 @@ describe('happy', () => {
     const flaky = await service(t, m, 'flaky', [{ key: 'simulate_outcome', value: 'error' }]);
     const solid = await service(t, m, 'solid');
     const ruleId = await successRateRule(t, m, [flaky, solid], { min_samples: 5 });
-    // No service has 5 outcomes yet: equal priors, so the rule's order; flaky fails, solid takes over.
-    for (let i = 0; i < 5; i++) {
-      const txn = await pay(t, m);
-      expect(txn).toMatchObject({ status: 'authorization_succeeded', payment_service: { id: solid } });
-      expect(await attempts(txn.id)).toEqual([flaky, solid]);
-    }
+    // No outcome yet: equal priors, so the rule's order; flaky fails, and solid takes the payment.
+    const first = await pay(t, m);
+    expect(first).toMatchObject({ status: 'authorization_succeeded', payment_service: { id: solid } });
+    expect(await attempts(first.id)).toEqual([flaky, solid]);
+    // A technical error weighs on flaky's availability at once (min_samples is for the approval
+    // rate): solid goes first from now on.
+    for (let i = 0; i < 4; i++) expect(await attempts((await pay(t, m)).id)).toEqual([solid]);
     const learned = await pay(t, m);
     expect(learned.payment_service.id).toBe(solid);
     expect(await attempts(learned.id)).toEqual([solid]);
@@ -111,27 +112,39 @@ describe('happy', () => {
       exploration_percent: 0,
       window_minutes: 60,
       chosen: solid,
-      reason: `highest estimated rate ${Math.round((6 / 7) * 1e6) / 1e6} (5 outcomes at ${KEY})`,
+      reason: `highest estimated rate ${Math.round((6 / 7) * 1e6) / 1e6} (5 answers at ${KEY})`,
     });
-    expect(counts(decision.candidates)).toEqual({ [flaky]: [0, 5, KEY], [solid]: [5, 0, KEY] });
+    // flaky's technical errors count against its availability, not its approval rate (no answer yet).
+    expect(counts(decision.candidates)).toEqual({ [flaky]: [0, 0, null], [solid]: [5, 0, KEY] });
     expect(decision.candidates[0]).toEqual({
       payment_service_id: flaky,
-      dimension_key: KEY,
+      dimension_key: null,
       successes: 0,
-      failures: 5,
-      samples: 5,
-      estimated_rate: Math.round((1 / 7) * 1e6) / 1e6,
+      failures: 0,
+      samples: 0,
+      approval_rate: 0.5,
+      recent_errors: 1,
+      recent_calls: 1,
+      availability: 0.5,
+      estimated_rate: 0.25,
       sampled_value: expect.any(Number),
     });
-    // The decision is reproducible from the trace alone: its counts and its seed.
+    // The decision is reproducible from the trace alone: its counts, its recent calls and its seed.
     const keys = [...new Set(decision.candidates.map((c: CandidateEstimate) => c.dimension_key))] as string[];
-    const byId = new Map(decision.candidates.map((c: CandidateEstimate) => [c.payment_service_id, c]));
+    const byId = new Map<string, CandidateEstimate>(
+      decision.candidates.map((c: CandidateEstimate) => [c.payment_service_id, c]),
+    );
     const again = chooseBySuccessRate(
       [flaky, solid],
       keys,
       (id, key) => {
-        const c = byId.get(id) as CandidateEstimate;
-        return c.dimension_key === key ? c : undefined;
+        const c = byId.get(id)!;
+        return c.dimension_key === key ? { successes: c.successes, failures: c.failures, errors: 0 } : undefined;
+      },
+      (id, key) => {
+        const c = byId.get(id)!;
+        const answered = c.recent_calls - c.recent_errors;
+        return key === '*' ? { successes: answered, failures: 0, errors: c.recent_errors } : undefined;
       },
       { minSamples: 5, explorationPercent: 0, windowMinutes: 60 },
       decision.seed,
@@ -186,7 +199,7 @@ describe('happy', () => {
     expect(counts(route.success_rate.candidates)).toEqual({ [a]: [0, 1, KEY], [b]: [0, 1, KEY] });
   });
 
-  it('the dry run shows each candidate with its rate, samples, key and sampled value, and why the first won', async () => {
+  it('the dry run shows each candidate with its rates, availability, samples, key and sampled value, and why the first won', async () => {
     const m = await createMerchantAccount(t.deps);
     const flaky = await service(t, m, 'flaky', [{ key: 'simulate_outcome', value: 'unavailable' }]);
     const solid = await service(t, m, 'solid');
@@ -206,6 +219,10 @@ describe('happy', () => {
           successes: 2,
           failures: 0,
           samples: 2,
+          approval_rate: 0.75,
+          recent_errors: 0,
+          recent_calls: 2,
+          availability: 1,
           estimated_rate: 0.75,
           sampled_value: expect.any(Number),
         },
@@ -216,7 +233,15 @@ describe('happy', () => {
         display_name: 'flaky',
         eligible: true,
         skipped_because: null,
-        success_rate: expect.objectContaining({ successes: 0, failures: 2, estimated_rate: 0.25 }),
+        // Unreachable once (then solid went first): no answer (the prior 0.5), available for 1 call in 2.
+        success_rate: expect.objectContaining({
+          successes: 0,
+          failures: 0,
+          recent_errors: 1,
+          recent_calls: 1,
+          availability: 0.5,
+          estimated_rate: 0.25,
+        }),
         current: expect.objectContaining({ estimated_rate: 0.25, cost_unknown_because: 'no_fee_schedule' }),
       },
     ]);
@@ -228,13 +253,19 @@ describe('happy', () => {
     const other = await service(t, m, 'other');
     await successRateRule(t, m, [other, solid], { min_samples: 1 });
     await pay(t, m, { payment_method: card('4000000000000119') });
-    const before = counts((await dryRun(t, m)).success_rate.candidates);
-    expect(before[other]).toEqual([0, 1, KEY]);
+    await pay(t, m, { amount: 2005 });
+    const evidence = (candidates: CandidateEstimate[]) =>
+      Object.fromEntries(
+        candidates.map((c) => [c.payment_service_id, [c.successes, c.failures, c.recent_errors, c.dimension_key]]),
+      );
+    const before = evidence((await dryRun(t, m)).success_rate.candidates);
+    // other: a technical error (card ...0119, failed over to solid), then a soft decline (2005).
+    expect(before[other]).toEqual([0, 1, 1, KEY]);
     // A restart: the process's statistics are written on shutdown and its memory is gone.
     await t.deps.routingStats.close();
     t.deps.routingStats = new RoutingStats(t.deps.db);
     t.deps.routingStats.start();
-    expect(counts((await dryRun(t, m)).success_rate.candidates)).toEqual(before);
+    expect(evidence((await dryRun(t, m)).success_rate.candidates)).toEqual(before);
   });
 });
 
@@ -334,7 +365,7 @@ describe.skipIf(!usesPostgres())('several processes on one PostgreSQL database',
     }
     // A third process pays, stops (writing its last outcomes on shutdown), and a fourth finds them all.
     const third = await buildTestApp({}, { peerOf: t });
-    await pay(third, m, { amount: 2096 });
+    await pay(third, m, { amount: 2005 });
     await third.close();
     const fourth = await buildTestApp({}, { peerOf: t });
     try {

@@ -42,7 +42,7 @@ import {
 } from './authorization-answer.ts';
 import { nextAttempt } from '../routing/failover.ts';
 import { failoverStopNote, type StopNote } from '../routing/stop-note.ts';
-import { classifyAuthorization } from '../../routing-stats/outcome-class.ts';
+import { countAuthorization } from '../../routing-stats/count-authorization.ts';
 import { failOver } from './failover-attempt.ts';
 import { stepUp } from './step-up.ts';
 import { stopPatch } from './stop-trace.ts';
@@ -273,11 +273,13 @@ async function authorize(ctx: RequestContext, started: Started) {
   );
   // Every authorization of POST /transactions passes here, failover attempts included: its answer
   // feeds the success rates (in memory; written in batches, docs/routing.md).
-  ctx.deps.routingStats.record(
+  countAuthorization(
+    ctx.deps.routingStats,
+    ctx.deps.breakers,
     ctx.merchantAccountId,
     started.service!.id,
     prepared.routingKeys,
-    classifyAuthorization(result),
+    result,
   );
   // The service's health (docs/routing.md, "Elimination: the circuit breaker"): memory only.
   ctx.deps.breakers.record(ctx.merchantAccountId, started.service!.id, result);

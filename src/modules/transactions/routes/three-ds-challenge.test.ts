@@ -78,7 +78,11 @@ describe('happy', () => {
     expect(done.statusCode, done.body).toBe(200);
     expect(done.body).toContain('authorization succeeded');
     // The authorization counts for the service's success rate, like one of POST /transactions.
-    expect((await t.deps.routingStats.view(m, 60))(txn.payment_service.id, '*')).toEqual({ successes: 1, failures: 0 });
+    expect((await t.deps.routingStats.view(m, 60))(txn.payment_service.id, '*')).toEqual({
+      successes: 1,
+      failures: 0,
+      errors: 0,
+    });
     const after = await get(m, `/transactions/${txn.id}`);
     expect(after).toMatchObject({
       status: 'authorization_succeeded',

@@ -22,7 +22,7 @@ import {
 import { recordLateAnswer } from '../void/late-void.service.ts';
 import { detectSchemes } from '../../../lib/card-schemes.ts';
 import { dimensionKeys } from '../../routing-stats/dimensions.ts';
-import { classifyAuthorization } from '../../routing-stats/outcome-class.ts';
+import { countAuthorization } from '../../routing-stats/count-authorization.ts';
 import { nextCheckAt, type Applied } from '../outcomes.ts';
 import { scheduleSettlement } from '../settlements/settlements.service.ts';
 import {
@@ -267,5 +267,12 @@ function countForSuccessRate(ctx: RequestContext, row: TransactionRow, result: C
     cardType: pm.card_type ?? null,
     issuerCountry: pm.bin ? detectSchemes(pm.bin).country : null,
   });
-  ctx.deps.routingStats.record(ctx.merchantAccountId, row.payment_service_id, keys, classifyAuthorization(result));
+  countAuthorization(
+    ctx.deps.routingStats,
+    ctx.deps.breakers,
+    ctx.merchantAccountId,
+    row.payment_service_id,
+    keys,
+    result,
+  );
 }
