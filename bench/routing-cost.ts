@@ -31,6 +31,8 @@ export interface RoutingCostContext {
   autocannon: Cannon;
   sliceSeconds: number;
   rounds: number;
+  /** Seconds of each variant's load sent once before the first round, not measured (BENCH_WARMUP). */
+  warmup: number;
   serverPid: number | undefined;
   /** Whether the server uses a PostgreSQL server (its backends' CPU is read too). */
   postgres: boolean;
@@ -43,6 +45,8 @@ export interface RoutingCostGroupContext {
   token: string;
   connections: number;
   autocannon: Cannon;
+  /** BENCH_WARMUP: seconds of each variant's load before the first round. */
+  warmup: number;
   /** BENCH_ONLY. */
   only: RegExp | null;
   /** The run's label in the log. */
@@ -116,7 +120,7 @@ async function setUp(ctx: FlowBenchContext, strategy: Strategy, suffix: string) 
 
 /** Sets up the three accounts and measures them in interleaved slices; returns static first. */
 export async function routingCost(ctx: RoutingCostContext): Promise<RoutingCostVariant[]> {
-  const flowCtx: FlowBenchContext = { ...ctx, seconds: ctx.sliceSeconds, warmup: 0 };
+  const flowCtx: FlowBenchContext = { ...ctx, seconds: ctx.sliceSeconds };
   const suffix = Date.now().toString(36);
   const accounts = new Map<Strategy, { merchant: string; cardId: string }>();
   for (const strategy of STRATEGIES) accounts.set(strategy, await setUp(flowCtx, strategy, suffix));
@@ -141,6 +145,8 @@ export async function routingCost(ctx: RoutingCostContext): Promise<RoutingCostV
       { name: s, scenario: routingCostScenario(s), slices: [], results: [], postgresMs: [], idleMs: [] },
     ]),
   );
+  // A server that has not run these paths yet compiles them during the first slices (BENCH_WARMUP).
+  if (ctx.warmup > 0) for (const strategy of STRATEGIES) await load(strategy, ctx.warmup);
   for (let round = 0; round < ctx.rounds; round++) {
     // Static, success rate, least cost, then the other way round: each goes first and last as often.
     const order = round % 2 === 0 ? STRATEGIES : [...STRATEGIES].reverse();

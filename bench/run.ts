@@ -337,6 +337,7 @@ async function scenarios(target: Target): Promise<Row[]> {
       token,
       connections: CONNECTIONS,
       autocannon,
+      warmup: WARMUP,
       only: ONLY,
       label,
     });
