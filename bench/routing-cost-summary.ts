@@ -80,7 +80,9 @@ export function costTable(baseline: VariantSlices, variants: VariantSlices[], ai
     const extra = f.extraMs
       ? `${f.extraMs.median >= 0 ? '+' : ''}${f.extraMs.median.toFixed(3)} (${f.extraMs.min.toFixed(3)} to ${f.extraMs.max.toFixed(3)})`
       : '–';
-    const verdict = f.met === null ? 'unknown' : f.met ? 'met' : 'NOT met';
+    // A range of pairs that spans 0 says the host's noise is larger than the difference measured.
+    const noise = f.extraMs && f.extraMs.min < 0 && f.extraMs.max > 0 ? ' (the pairs span 0: within the noise)' : '';
+    const verdict = f.met === null ? 'unknown' : `${f.met ? 'met' : 'NOT met'}${noise}`;
     lines.push(`| ${f.name} | ${fixed(f.serverMs, 3)} | ${extra} | ${fixed(f.ratio, 3)} | ${verdict} |`);
   }
   return lines.join('\n');

@@ -28,6 +28,13 @@ describe('bench/routing-cost-summary.ts', () => {
     expect(table).toContain('| static | 1.000 | – | – | – |');
   });
 
+  it('says when the pairs span 0 (the difference is within the noise of the host)', () => {
+    const table = costTable(slices('static', [1.0, 1.0, 1.0]), [slices('least_cost', [0.9, 1.05, 1.3])], 0.1);
+    expect(table).toContain(
+      '| least_cost | 1.050 | +0.050 (-0.100 to 0.300) | 1.050 | met (the pairs span 0: within the noise) |',
+    );
+  });
+
   it('leaves out a round whose static slice has no reading (an even count takes the mean of the middle two)', () => {
     const base = slices('static', [1.0, null, 2.0]);
     const [figures] = costFigures(base, [slices('success_rate', [0.9, 5, 2.5])], 0.1);
