@@ -25,9 +25,10 @@ export interface FlowBenchContext {
   autocannon: Cannon;
 }
 
-const MERCHANT_HEADER = 'x-svc-merchant-account-id';
+export const MERCHANT_HEADER = 'x-svc-merchant-account-id';
 
-async function call(
+/** A request of the set-up as `merchant` (null: the default account); anything but `status` stops the run. */
+export async function call(
   ctx: FlowBenchContext,
   merchant: string | null,
   method: string,
@@ -50,7 +51,11 @@ async function call(
 }
 
 /** A merchant account with mock-card services (fields per service) and a stored card. */
-async function account(ctx: FlowBenchContext, id: string, services: Array<Array<{ key: string; value: string }>>) {
+export async function account(
+  ctx: FlowBenchContext,
+  id: string,
+  services: Array<Array<{ key: string; value: string }>>,
+) {
   await call(ctx, null, 'POST', '/merchant-accounts', { id, display_name: id }, 201);
   const ids: string[] = [];
   for (const [i, fields] of services.entries()) {

@@ -24,7 +24,9 @@
  *                      from cold reads that too (the rows that send each token or transaction once
  *                      have none: a warm-up would use them up)
  *   BENCH_ONLY         a regular expression: only the scenarios whose name matches run (the capture
- *                      scenario captures what the first authorization scenario authorized)
+ *                      scenario captures what the first authorization scenario authorized; a match of
+ *                      any smart-routing-cost row runs the three, e.g. `smart routing`)
+ *   BENCH_ROUNDS, BENCH_SLICE_SECONDS  the smart-routing cost's interleaved slices: bench/routing-cost.ts
  *   BENCH_COMPARE_WITH another checkout (a directory with bin/svc.mjs and its node_modules, e.g. from
  *                      `git worktree add /tmp/before <commit>`): its server is measured first
  *                      ("before"), then this checkout's ("after"), each on its own data directory or
@@ -87,6 +89,7 @@ import {
   stopServer,
   type Server,
 } from './server.ts';
+import { routingCostGroup } from './routing-cost.ts';
 import { REFERENCE_SCENARIO, transactionScenarios } from './transactions.ts';
 import { withWarmup } from './warmup.ts';
 
@@ -203,6 +206,8 @@ interface Target {
   own: boolean;
   /** Whether the scenarios started with a VACUUM (ANALYZE) (PostgreSQL with autovacuum off). */
   vacuumed?: boolean;
+  /** The smart-routing cost's table, printed under the run's (bench/routing-cost.ts). */
+  routingCost?: string;
 }
 
 /** `404 × 12, 500 × 3`: the answers that were not 2xx. */
@@ -325,6 +330,21 @@ async function scenarios(target: Target): Promise<Row[]> {
     ),
   );
   await group('flow', () => flowScenarios(common, run));
+  await group('smart routing cost', async () => {
+    const measured = await routingCostGroup({
+      server,
+      schema,
+      token,
+      connections: CONNECTIONS,
+      autocannon,
+      warmup: WARMUP,
+      only: ONLY,
+      label,
+    });
+    if (measured?.vacuumed) target.vacuumed = true;
+    rows.push(...(measured?.rows ?? []));
+    target.routingCost = measured?.table;
+  });
   return rows;
 }
 
@@ -377,6 +397,7 @@ async function measure(root: string, label: string): Promise<Row[]> {
       `\n${label}, ${describeCheckout(root)}: ${ACCOUNTS + 1} merchant accounts, ${database}${schema ? ` (shared_buffers ${schema.sharedBuffers})` : ''}, ${CONNECTIONS} connections, ${SECONDS} s per scenario${prelude ? ` (${prelude})` : ''}, LOG_LEVEL=${SERVER_LOG_LEVEL}, Node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model.trim() ?? 'unknown model'})\n\n`,
     );
     process.stdout.write(`${table(rows)}\n`);
+    if (target.routingCost) process.stdout.write(`\n${target.routingCost}\n`);
     return rows;
   } catch (error) {
     if (server) process.stderr.write(`--- server output ---\n${server.output()}\n`);

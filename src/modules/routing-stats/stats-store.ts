@@ -54,6 +54,10 @@ export interface RoutingStatsOptions {
   log?: { warn(obj: object, msg?: string): void };
 }
 
+/** The key of one account's service and dimension key, in a batch's entries and a cached load alike. */
+const entryId = (merchantAccountId: string, serviceId: string, key: string) =>
+  `${merchantAccountId}\n${serviceId}\n${key}`;
+
 const newBatch = (): Batch => ({ entries: new Map(), writeStarted: null, written: null, writtenAt: null });
 
 export class RoutingStats {
@@ -94,7 +98,7 @@ export class RoutingStats {
     const bucket = bucketOf(this.now());
     const add = countsOf(outcome);
     for (const key of keys) {
-      const id = `${merchantAccountId}\n${serviceId}\n${key}`;
+      const id = entryId(merchantAccountId, serviceId, key);
       let entry = this.pending.entries.get(id);
       if (!entry) {
         entry = { merchantAccountId, serviceId, key, buckets: new Map() };
@@ -120,11 +124,14 @@ export class RoutingStats {
       if (batch.writeStarted === null || batch.writeStarted > loaded.answered!) local.push(batch);
       else this.forget(merchantAccountId, windowMinutes, loaded);
     }
+    // One key string per lookup, for the cached load and every batch alike: V8 hashes a string once
+    // and keeps its hash, where a string built per batch is built and hashed again (docs/routing.md).
     return (serviceId, key) => {
-      const base = stored.get(`${serviceId}\n${key}`);
+      const id = entryId(merchantAccountId, serviceId, key);
+      const base = stored.get(id);
       const sum: Counts = { successes: base?.successes ?? 0, failures: base?.failures ?? 0, errors: base?.errors ?? 0 };
       for (const batch of local) {
-        const entry = batch.entries.get(`${merchantAccountId}\n${serviceId}\n${key}`);
+        const entry = batch.entries.get(id);
         if (!entry) continue;
         for (const [bucket, counts] of entry.buckets) if (bucket >= since) addTo(sum, counts);
       }
@@ -142,7 +149,7 @@ export class RoutingStats {
       entry.answered = ++this.seq;
       const map = new Map<string, Counts>();
       for (const r of rows)
-        map.set(`${r.payment_service_id}\n${r.dimension_key}`, {
+        map.set(entryId(merchantAccountId, r.payment_service_id, r.dimension_key), {
           successes: r.successes,
           failures: r.failures,
           errors: r.errors,
