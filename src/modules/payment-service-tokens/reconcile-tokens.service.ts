@@ -49,8 +49,10 @@ async function postpone(deps: Deps, row: PaymentServiceTokenRow, now: Date): Pro
 async function checkToken(deps: Deps, row: PaymentServiceTokenRow, log: Log, now: Date): Promise<boolean> {
   const service = await findUsablePaymentServiceCached(deps.db, deps, row.merchant_account_id, row.payment_service_id);
   const connector = service ? deps.connectors.find(service.payment_service_definition_id) : null;
-  const card = await cardHintOf(deps.db, row.merchant_account_id, row.payment_method_id);
-  if (!service || !connector?.syncToken || !card) return postpone(deps, row, now);
+  const hint = await cardHintOf(deps.db, row.merchant_account_id, row.payment_method_id);
+  if (!service || !connector?.syncToken || !hint) return postpone(deps, row, now);
+  // The provider is told the card's BIN and last 4 only: our keyed fingerprint stays here.
+  const card = { bin: hint.bin, last4: hint.last4 };
   const credentials = await credentialsOf(deps.db, deps, service);
   const syncToken = connector.syncToken.bind(connector);
   const result = await callConnector(
