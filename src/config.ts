@@ -1,5 +1,6 @@
 import { connectorSettings } from './connectors/connectors.config.ts';
 import { circuitBreakerSettings } from './modules/circuit-breakers/circuit-breakers.config.ts';
+import { cardTestingSettings } from './modules/card-testing/card-testing.config.ts';
 import { databaseSettings } from './db/db.config.ts';
 import { httpSettings } from './http/http.config.ts';
 import { jobSettings } from './jobs/jobs.config.ts';
@@ -48,6 +49,7 @@ export const GROUPS = [
   vaultForwardSettings,
   connectorSettings,
   circuitBreakerSettings,
+  cardTestingSettings,
   metricsSettings,
   walletSettings,
   reportSettings,

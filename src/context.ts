@@ -17,6 +17,7 @@ import type { FlowRuleCache } from './modules/flows/rule-cache.ts';
 import type { BlocklistMatcher } from './modules/blocklist-entries/blocklist-matcher.ts';
 import type { RoutingStats } from './modules/routing-stats/stats-store.ts';
 import type { VelocityCounters } from './modules/velocity/velocity-counters.ts';
+import type { CardTestingThrottles } from './modules/card-testing/card-testing-throttles.ts';
 import type { TransactionSessionTokens } from './modules/transactions/session-token.ts';
 import type { ConnectorRegistry } from './connectors/registry.ts';
 import type { Metrics } from './observability/metrics.ts';
@@ -35,6 +36,8 @@ export interface Deps {
   routingStats: RoutingStats;
   /** Velocity counts per key MAC, batched to the database and shared (velocity conditions of flow rules). */
   velocity: VelocityCounters;
+  /** The card-testing guard's throttled sources known to this process (docs/risk.md, "Card-testing guard"). */
+  cardTesting: CardTestingThrottles;
   /** Reads of the authorization hot path, per merchant account, kept until a change is committed. */
   readCaches: ReadCaches;
   /** Signs and checks pagination cursors; its secret is shared by all processes through the database. */

@@ -13,6 +13,7 @@ import { KeyPairCache } from './modules/api-key-pairs/key-pair-cache.ts';
 import { FlowRuleCache } from './modules/flows/rule-cache.ts';
 import { RoutingStats } from './modules/routing-stats/stats-store.ts';
 import { VelocityCounters } from './modules/velocity/velocity-counters.ts';
+import { CardTestingThrottles } from './modules/card-testing/card-testing-throttles.ts';
 import { TransactionSessionTokens } from './modules/transactions/session-token.ts';
 import { resolveTransactionSession } from './modules/transactions/session/transaction-session.service.ts';
 import { assertKeyringOpens, loadKeyring, type Keyring } from './vault/keyring.ts';
@@ -107,6 +108,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       flowRules: new FlowRuleCache(handle.db),
       routingStats,
       velocity,
+      cardTesting: new CardTestingThrottles(),
       readCaches,
       cursors: new CursorCodec(secrets.cursor_secret),
       keyring,

@@ -32,6 +32,18 @@ export interface MonitoringSpecJson {
   model: 'auth_rate';
   params: { filters: MonitoringFiltersJson };
 }
+/** The spec of an incident the card-testing guard raised (docs/risk.md, "Card-testing guard"). */
+export interface CardTestingSpecJson {
+  model: 'card_testing';
+  params: {
+    source_type: string;
+    distinct_declined_cards: number;
+    threshold: number;
+    window_minutes: number;
+    max_amount: number | null;
+    throttled_until: string;
+  };
+}
 export interface AlertingPolicyJson {
   strategy: 'threshold';
   params: { alert_gt: number | null; alert_lt: number | null };
@@ -72,7 +84,7 @@ export interface MonitoringIncidentsTable {
   id: string;
   metric_id: string | null;
   display_name: string;
-  spec: Json<MonitoringSpecJson>;
+  spec: Json<MonitoringSpecJson | CardTestingSpecJson>;
   alerting_policy: Json<AlertingPolicyJson | null>;
   incident_policy: Json<IncidentPolicyJson | null>;
   notes: string | null;

@@ -13,6 +13,7 @@ import { reconcilePayouts } from './reconcile-payouts.job.ts';
 import { settleTransactionJob } from './settle-transaction.job.ts';
 import { deliverSimulatedEventJob } from './deliver-simulated-event.job.ts';
 import { deliverWebhook } from './deliver-webhook.job.ts';
+import { closeCardTestingIncident } from './close-card-testing-incident.job.ts';
 import { expireThreeDsChallengesJob } from './expire-three-ds-challenges.job.ts';
 import { voidLateAuthorization } from './void-late-authorization.job.ts';
 import { refundLateCapture } from './refund-late-capture.job.ts';
@@ -42,6 +43,7 @@ export const JOBS: JobDefinition[] = [
   purgeRateLimitWindows,
   purgeRoutingStats,
   purgeVelocityCounts,
+  closeCardTestingIncident,
   purgeSecurityCodes,
   purgeExpiredCheckoutSessions,
   runAccountUpdater,

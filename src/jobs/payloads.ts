@@ -11,6 +11,8 @@ const Id = Type.String({ format: 'uuid' });
  */
 export const JOB_PAYLOADS = {
   'analyze-embedded-database': Type.Object({}),
+  /** Closes the monitoring incident of a card-testing throttle when its cool-down ends. */
+  'close-card-testing-incident': Type.Object({ merchant_account_id: MerchantAccountId, incident_id: Id }),
   'deliver-webhook': Type.Object({ merchant_account_id: MerchantAccountId, delivery_id: Id }),
   'evaluate-monitoring-metrics': Type.Object({}),
   'expire-three-ds-challenges': Type.Object({}),

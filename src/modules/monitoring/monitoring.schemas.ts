@@ -36,6 +36,27 @@ export const MonitoringSpecSchema = Type.Object(
   { additionalProperties: false, title: 'MonitoringMetricSpec' },
 );
 
+/** An incident of the card-testing guard: no metric; what passed the threshold, and until when the source is throttled. */
+export const CardTestingSpecSchema = Type.Object(
+  {
+    model: Type.Literal('card_testing', {
+      description: 'Raised by the card-testing guard (docs/risk.md, "Card-testing guard"), not by a metric',
+    }),
+    params: Type.Object(
+      {
+        source_type: Type.String({ description: 'ip_address, buyer, checkout_session or embed_token' }),
+        distinct_declined_cards: Type.Integer({ description: 'Distinct declined cards of the source in the window' }),
+        threshold: Type.Integer(),
+        window_minutes: Type.Integer(),
+        max_amount: Nullable(Type.Integer({ description: 'Small-amount ceiling (minor units); null: any amount' })),
+        throttled_until: DateTime(),
+      },
+      { additionalProperties: false },
+    ),
+  },
+  { additionalProperties: false, title: 'MonitoringCardTestingSpec' },
+);
+
 const Threshold = Nullable(Type.Number({ minimum: 0, maximum: 1 }));
 export const AlertingPolicySchema = Type.Object(
   {
@@ -137,7 +158,9 @@ export const MonitoringIncidentSchema = Type.Object(
     merchant_account_id: Type.String(),
     metric_id: Nullable(Uuid({ description: 'Null once the metric is deleted' })),
     display_name: Type.String({ description: "The metric's name when the incident opened" }),
-    spec: MonitoringSpecSchema,
+    spec: Type.Union([MonitoringSpecSchema, CardTestingSpecSchema], {
+      description: "The metric's spec when the incident opened, or the card-testing guard's",
+    }),
     alerting_policy: Nullable(AlertingPolicySchema),
     incident_policy: Nullable(IncidentPolicySchema),
     notes: Nullable(Type.String()),

@@ -65,6 +65,9 @@ export function declineMessage(errorCode: string | null): MessageKey {
     case 'three_d_secure_authentication_failed':
     case 'authentication_required':
       return 'declined_authentication';
+    // The card-testing guard throttled the source (docs/risk.md): nothing the buyer's card can fix now.
+    case 'flow_card_testing_suspected':
+      return 'declined_try_later';
     case 'service_error':
     case 'service_network_error':
     case 'buyer_approval_timeout':

@@ -528,6 +528,8 @@ export async function createTransaction(
   // Declines of the provider, anti-fraud or 3DS count for velocity; the rules' own early declines do not.
   if (transaction.status === 'authorization_declined' && transaction.error_code !== 'flow_decline')
     started.prepared.velocity?.recordDecline();
+  // The card-testing guard counts the decline, and throttles a source that reached its threshold.
+  await started.prepared.cardTesting?.settle(transaction);
   // Canceled while the gift cards or the payment method were being charged: give the cards back
   // (redemptions already reversed above are not succeeded any more, so nothing is reversed twice).
   if (started.tender) await reverseRedeemed(ctx, { ...started.row, status: transaction.status });

@@ -23,6 +23,8 @@ import {
 import type { Applied } from '../outcomes.ts';
 import { EXTRA_FIELDS } from '../transaction.schema.ts';
 import type { VelocityCheck } from '../../velocity/velocity.service.ts';
+import { cardTestingCheck, sourcesOf, type CardTestingCheck } from '../../card-testing/card-testing.service.ts';
+import { cardTestingStop } from './card-testing-stop.ts';
 
 /** Everything decided before the connector is called. */
 export interface Prepared {
@@ -42,6 +44,8 @@ export interface Prepared {
   routingKeys: readonly string[];
   /** The velocity check whose counts the transaction's decline adds to (null: the account has no velocity rule). */
   velocity: VelocityCheck | null;
+  /** The card-testing guard's check (null: off, or no card); settled after the answer. */
+  cardTesting: CardTestingCheck | null;
 }
 
 /** What made a transaction besides its request: a payment link's hosted page (`paymentLinkId`). */
@@ -215,8 +219,23 @@ export async function prepareTransaction(
     (buyer.snapshot as { billing_details?: { email_address?: string | null } | null } | null)?.billing_details
       ?.email_address ?? null;
   const velocityKeys = { buyer: buyer.buyerId, email_address: email, ip_address: ipAddress };
-  const flows =
+  // The card-testing guard next (decision 0138): a throttled source is not routed either.
+  const cardTesting =
     instrument && !blocked
+      ? await cardTestingCheck(ctx, tx, {
+          sources: sourcesOf(
+            ctx,
+            { ipAddress, buyerId: buyer.buyerId, buyerExternalIdentifier },
+            instrument.checkoutSessionId,
+          ),
+          cardFingerprint: instrument.fingerprint,
+          amount: body.amount,
+          currency: body.currency,
+        })
+      : null;
+  const suspected = cardTesting?.stop ? cardTesting : null;
+  const flows =
+    instrument && !blocked && !suspected
       ? await applyFlows(tx, ctx, {
           body,
           instrument,
@@ -231,13 +250,15 @@ export async function prepareTransaction(
     instrument && service ? await threeDsFor(tx, ctx, body, instrument, service, buyer.snapshot, flows!.skip3ds) : null;
   const stop = blocked
     ? blocked.stop
-    : flows?.declined
-      ? declineEarly(flows.declined)
-      : fraud === 'reject'
-        ? stopWith('anti_fraud_rejected')
-        : threeDs?.kind === 'failed'
-          ? stopWith(threeDs.errorCode ?? 'three_d_secure_authentication_failed')
-          : null;
+    : suspected
+      ? cardTestingStop(suspected.stop!)
+      : flows?.declined
+        ? declineEarly(flows.declined)
+        : fraud === 'reject'
+          ? stopWith('anti_fraud_rejected')
+          : threeDs?.kind === 'failed'
+            ? stopWith(threeDs.errorCode ?? 'three_d_secure_authentication_failed')
+            : null;
   const extra: Record<string, unknown> = Object.fromEntries(
     EXTRA_FIELDS.filter((k) => body[k] !== undefined && body[k] !== null).map((k) => [k, body[k]]),
   );
@@ -292,7 +313,7 @@ export async function prepareTransaction(
     recipient: json(body.recipient),
     extra: JSON.stringify(extra),
     connection_options: json(body.connection_options),
-    actions: JSON.stringify(blocked ? [blocked.action] : (flows?.actions ?? [])),
+    actions: JSON.stringify(blocked ? [blocked.action] : suspected ? [suspected.action] : (flows?.actions ?? [])),
   };
   const connectorOptions = service
     ? ((body.connection_options?.[service.payment_service_definition_id] as Record<string, unknown> | undefined) ??
@@ -310,5 +331,6 @@ export async function prepareTransaction(
     flow: flows?.flow ?? null,
     routingKeys: flows?.routingKeys ?? [],
     velocity: flows?.velocity ?? null,
+    cardTesting,
   };
 }
