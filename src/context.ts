@@ -19,6 +19,7 @@ import type { RoutingStats } from './modules/routing-stats/stats-store.ts';
 import type { VelocityCounters } from './modules/velocity/velocity-counters.ts';
 import type { TransactionSessionTokens } from './modules/transactions/session-token.ts';
 import type { ConnectorRegistry } from './connectors/registry.ts';
+import type { AntiFraudRegistry } from './connectors/anti-fraud/anti-fraud-registry.ts';
 import type { Metrics } from './observability/metrics.ts';
 import type { CircuitBreakers } from './modules/circuit-breakers/circuit-breakers.ts';
 
@@ -60,6 +61,8 @@ export interface Deps {
   keyring: Keyring;
   /** Payment connectors by definition id (`mock-card`, ...). */
   connectors: ConnectorRegistry;
+  /** Anti-fraud connectors by definition id (`mock-anti-fraud`, `riskified-anti-fraud`; decision 0139). */
+  antiFraud: AntiFraudRegistry;
   /** This process's Prometheus metrics (GET /metrics). */
   metrics: Metrics;
   /** The circuit breakers of payment services: this process's counts and cache of the shared state. */

@@ -21,6 +21,7 @@ import { openInstanceSecrets } from './vault/instance-secrets.ts';
 import { Vault } from './vault/vault.ts';
 import { Metrics } from './observability/metrics.ts';
 import { createDefaultRegistry, type ConnectorRegistry } from './connectors/registry.ts';
+import { createAntiFraudRegistry } from './connectors/anti-fraud/anti-fraud-registry.ts';
 import { armTestFaults } from './observability/test-faults.ts';
 import { databaseLedger } from './modules/simulator-calls/simulator-calls.repo.ts';
 import { breakerSettingsOf, CircuitBreakers } from './modules/circuit-breakers/circuit-breakers.ts';
@@ -94,6 +95,9 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     ).observe((call) => metrics.connectorCall(call));
     // Production: the built-in simulators answer nothing (docs/production.md).
     if (config.environment === 'production') connectors.withholdSandbox();
+    const antiFraud = createAntiFraudRegistry({ baseUrls: config.connectorBaseUrls });
+    // Production: the sandbox anti-fraud service decides nothing (decision 0139).
+    if (config.environment === 'production') antiFraud.withholdSandbox();
     const routingStats = new RoutingStats(handle.db, { log: options.log ?? silentLog });
     routingStats.start();
     const velocity = new VelocityCounters(handle.db, { log: options.log ?? silentLog });
@@ -115,6 +119,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       sessionTokens: new TransactionSessionTokens(secrets.transaction_session_secret),
       resolveTransactionSession,
       connectors,
+      antiFraud,
       metrics,
       breakers: new CircuitBreakers(
         handle.db,

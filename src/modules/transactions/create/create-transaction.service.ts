@@ -153,7 +153,11 @@ async function start(
   const method = body.payment_method?.method;
   if ((method === 'card' || method === 'id') && !body.gift_cards?.length) {
     try {
-      const started = await record(ctx.deps.db, ctx, body, ipAddress, { deferHeldCode: true, origin });
+      const started = await record(ctx.deps.db, ctx, body, ipAddress, {
+        deferHeldCode: true,
+        origin,
+        remoteCalls: true,
+      });
       // Taken once the transaction exists: a request refused before that leaves the code held.
       await takeHeldCode(ctx.deps.db, ctx, started.instrument!);
       return started;
@@ -170,13 +174,22 @@ async function record(
   ctx: RequestContext,
   body: CreateTransactionBody,
   ipAddress: string | null,
-  options: { deferHeldCode?: boolean; origin: TransactionOrigin },
+  options: { deferHeldCode?: boolean; origin: TransactionOrigin; remoteCalls?: boolean },
 ): Promise<Started> {
   const instrument = body.payment_method
     ? await resolveInstrument(db, ctx, body.payment_method, { deferHeldCode: options.deferHeldCode ?? false })
     : null;
   const id = uuidv7();
-  const prepared = await prepareTransaction(db, ctx, body, instrument, ipAddress, id, options.origin);
+  const prepared = await prepareTransaction(
+    db,
+    ctx,
+    body,
+    instrument,
+    ipAddress,
+    id,
+    options.origin,
+    options.remoteCalls ?? false,
+  );
   const attemptId = uuidv7();
   const now = new Date();
   const giftCards = body.gift_cards ?? [];

@@ -6,7 +6,8 @@ import { AppError, fieldRefusal } from '../../../errors/app-error.ts';
 import { isProduction, sandboxOnly } from '../../../errors/sandbox-only.ts';
 import { findBuyerRow, shippingDetailsSnapshot } from '../../buyers/buyer-snapshots.service.ts';
 import { matchThreeDsScenario } from '../../three-ds-scenarios/three-ds-scenarios.service.ts';
-import { antiFraudDecision } from './anti-fraud.ts';
+import { decideAntiFraud } from '../../anti-fraud-services/anti-fraud-decision.service.ts';
+import { antiFraudOrderOf } from './anti-fraud-order.ts';
 import { requireEmbedBuyerCard } from './embed-buyer.ts';
 import type { CreateTransactionBody } from '../create-transaction.schema.ts';
 import type { ResolvedInstrument } from './instrument.ts';
@@ -199,6 +200,7 @@ export async function prepareTransaction(
   ipAddress: string | null,
   transactionId: string,
   origin: TransactionOrigin = {},
+  remoteCalls = false,
 ): Promise<Prepared> {
   const country = instrument ? checkRedirect(body, instrument) : (body.country ?? null);
   body = { ...body, country };
@@ -206,7 +208,14 @@ export async function prepareTransaction(
     ? { id: instrument.paymentMethodId, owner: instrument.ownerBuyerId }
     : null;
   const buyer = await buyerSnapshot(tx, ctx, body, stored);
-  const fraud = antiFraudDecision(ctx.deps.config.environment, instrument?.cardNumber ?? null);
+  // `remoteCalls`: `tx` is the pool, not an open database transaction, so a configured anti-fraud
+  // service may be called over the network (STYLE D4; decision 0139).
+  const fraud = await decideAntiFraud(
+    tx,
+    ctx,
+    antiFraudOrderOf(transactionId, body, instrument, buyer.snapshot, ipAddress),
+    { remote: remoteCalls, connectionOptions: body.connection_options },
+  );
   const buyerExternalIdentifier = (buyer.snapshot?.external_identifier as string | null | undefined) ?? null;
   // The blocklist comes first: a blocked payment is not routed, authenticated or sent anywhere.
   const facts = blocklistFacts(instrument, country, buyer.snapshot, buyerExternalIdentifier, ipAddress);

@@ -1,0 +1,80 @@
+import type {
+  AntiFraudConnector,
+  AntiFraudOrder,
+  AntiFraudOutcome,
+} from '../../connectors/anti-fraud/anti-fraud-connector.ts';
+import type { RequestContext } from '../../context.ts';
+import type { Executor } from '../../db/transaction.ts';
+import { openAntiFraudFields } from './anti-fraud-service-fields.ts';
+import { findActiveAntiFraudService } from './anti-fraud-services.repo.ts';
+
+/**
+ * The transaction's `anti_fraud_decision` before its authorization (decision 0139). `null`: no
+ * service decided (production without a configured service); `skipped`: a configured service was
+ * not asked (see `remote`); `error`: it gave no decision, and the payment goes on as if accepted
+ * (fail open), unless a flow rule on `anti_fraud_decision` says otherwise.
+ */
+export type PaymentAntiFraudDecision = 'accept' | 'reject' | 'review' | 'error' | 'skipped' | null;
+
+/**
+ * The outer bound of a decision, whatever the connector does: its own HTTP timeout (5 s) plus a
+ * second for the vault and the relay's address check. Past it the payment goes on with `error`.
+ */
+export const ANTI_FRAUD_DECISION_TIMEOUT_MS = 6_000;
+
+async function bounded(connector: AntiFraudConnector, credentials: Record<string, string>, order: AntiFraudOrder) {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<AntiFraudOutcome>((resolve) => {
+    timer = setTimeout(
+      () => resolve({ decision: 'error', raw: { status: 'timeout', description: null } }),
+      ANTI_FRAUD_DECISION_TIMEOUT_MS,
+    );
+  });
+  try {
+    return await Promise.race([
+      connector
+        .decide({ credentials, order })
+        .catch((): AntiFraudOutcome => ({ decision: 'error', raw: { status: 'exception', description: null } })),
+      timeout,
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Asks the merchant account's active anti-fraud service, or in the sandbox the built-in one when
+ * none is configured; `connectionOptions`: the request's, of which the service gets its own
+ * definition's entry. `remote: false`: the caller holds a database transaction open, so a
+ * configured service, which is called over the network, is not asked (`skipped`; STYLE D4).
+ */
+export async function decideAntiFraud(
+  db: Executor,
+  ctx: RequestContext,
+  order: AntiFraudOrder,
+  options: { remote: boolean; connectionOptions?: Record<string, unknown> | null | undefined },
+): Promise<PaymentAntiFraudDecision> {
+  const row = await findActiveAntiFraudService(db, ctx.merchantAccountId);
+  if (!row) {
+    const builtIn = ctx.deps.antiFraud.builtIn();
+    return builtIn ? (await builtIn.decide({ credentials: {}, order })).decision : null;
+  }
+  const connector = ctx.deps.antiFraud.find(row.anti_fraud_service_definition_id);
+  if (!connector) return 'error';
+  if (!options.remote) return 'skipped';
+  // The full card number is for the sandbox service's test cards only; a real service gets BIN and last four.
+  const own = options.connectionOptions?.[row.anti_fraud_service_definition_id];
+  const safe: AntiFraudOrder = {
+    ...order,
+    card: order.card ? { ...order.card, number: null } : null,
+    options: own && typeof own === 'object' ? (own as Record<string, unknown>) : null,
+  };
+  const credentials = await openAntiFraudFields(db, ctx.deps, row);
+  const outcome = await bounded(connector, credentials, safe);
+  if (outcome.decision === 'error')
+    ctx.log.warn(
+      { antiFraudService: row.id, definition: row.anti_fraud_service_definition_id, status: outcome.raw.status },
+      'anti-fraud service gave no decision; the payment goes on (fail open)',
+    );
+  return outcome.decision;
+}
