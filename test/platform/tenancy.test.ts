@@ -596,6 +596,8 @@ const BODIES: Record<string, () => unknown> = {
   captureTransaction: () => ({}),
   incrementTransactionAuthorization: () => ({ amount: 1 }),
   voidTransaction: () => ({}),
+  approveTransactionReview: () => ({}),
+  declineTransactionReview: () => ({}),
   cancelTransaction: () => ({}),
   syncTransaction: () => ({}),
   updateTransactionSession: () => ({}),
