@@ -20,6 +20,7 @@ import type { VelocityCounters } from './modules/velocity/velocity-counters.ts';
 import type { TransactionSessionTokens } from './modules/transactions/session-token.ts';
 import type { ConnectorRegistry } from './connectors/registry.ts';
 import type { AntiFraudRegistry } from './connectors/anti-fraud/anti-fraud-registry.ts';
+import type { AntiFraudServiceRow } from './db/schema-anti-fraud.ts';
 import type { Metrics } from './observability/metrics.ts';
 import type { CircuitBreakers } from './modules/circuit-breakers/circuit-breakers.ts';
 
@@ -80,6 +81,8 @@ export interface ReadCaches {
   webhookSubscriptions: ReadCache<WebhookSubscriptionRow[]>;
   /** Each merchant account's live blocklist entries, compiled for lookups (decision 0135). */
   blocklists: ReadCache<BlocklistMatcher>;
+  /** Each merchant account's active anti-fraud service, or null (decision 0139). */
+  antiFraudServices: ReadCache<AntiFraudServiceRow | null>;
 }
 
 export interface CheckoutSessionCredential {

@@ -76,6 +76,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       webhookSubscriptions: new ReadCache(),
       // Bounded by accounts: each holds one account's whole list (about 150 bytes an entry).
       blocklists: new ReadCache({ maxEntries: 1_000 }),
+      // One small row (or null) per account.
+      antiFraudServices: new ReadCache({ maxEntries: 10_000 }),
     };
     // After the migrations: the feed listens for the notifications their triggers send.
     feed = await handle.openChangeFeed(
@@ -83,6 +85,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
         payment_services: readCaches.paymentServices,
         webhook_subscriptions: readCaches.webhookSubscriptions,
         blocklist_entries: readCaches.blocklists,
+        anti_fraud_services: readCaches.antiFraudServices,
       }),
       { ...options.changeFeed, log: options.log ?? silentLog },
     );

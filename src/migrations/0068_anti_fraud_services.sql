@@ -17,3 +17,10 @@ CREATE TABLE anti_fraud_services (
 -- At most one active service per merchant account: every payment asks that one (a second create
 -- while one is active is a 409 naming it).
 CREATE UNIQUE INDEX anti_fraud_services_active_key ON anti_fraud_services (merchant_account_id) WHERE active;
+
+-- Every authorization asks which service is active: each process keeps the answer per merchant
+-- account (readCaches.antiFraudServices), so the hot path sends no statement for it; a write
+-- anywhere tells every process to forget that account's copy (migration 0034's trigger).
+CREATE TRIGGER anti_fraud_services_notify_change
+  AFTER INSERT OR UPDATE OR DELETE ON anti_fraud_services
+  FOR EACH ROW EXECUTE FUNCTION svc_notify_change();

@@ -138,6 +138,25 @@ describe('happy', () => {
     expect(await pay(m, 1299)).toMatchObject({ status: 'authorization_succeeded', anti_fraud_decision: 'accept' });
   });
 
+  it('a warm cache asks the database nothing about the service: the same statements as without one', async () => {
+    const statements = (res: { headers: Record<string, unknown> }) =>
+      Number(/desc="(\d+) statements"/.exec(String(res.headers['server-timing']))![1]);
+    const { m } = await merchantWithRiskified();
+    const { merchantAccountId: plain } = await merchantWithMockCard(t);
+    const counts: number[] = [];
+    for (const account of [m, plain]) {
+      await createTransaction(t, account, { amount: 1299, payment_method: card(CARD) });
+      const res = await createTransaction(t, account, { amount: 1299, payment_method: card(CARD) });
+      expect(res.statusCode, res.body).toBe(201);
+      counts.push(statements(res));
+    }
+    expect(counts[0]).toBe(counts[1]);
+    // Forgotten (as after another process's write), the next payment reads the service once more.
+    t.deps.readCaches.antiFraudServices.invalidate(m);
+    const cold = await createTransaction(t, m, { amount: 1299, payment_method: card(CARD) });
+    expect(statements(cold)).toBe(counts[0]! + 1);
+  });
+
   it('after the service is deleted, the sandbox service decides again', async () => {
     const { m, service } = await merchantWithRiskified();
     const del = await t.request({ method: 'DELETE', url: `/anti-fraud-services/${service.id}`, merchantAccountId: m });

@@ -4,6 +4,7 @@ import type {
   AntiFraudOutcome,
 } from '../../connectors/anti-fraud/anti-fraud-connector.ts';
 import type { RequestContext } from '../../context.ts';
+import type { AntiFraudServiceRow } from '../../db/schema-anti-fraud.ts';
 import type { Executor } from '../../db/transaction.ts';
 import { openAntiFraudFields } from './anti-fraud-service-fields.ts';
 import { findActiveAntiFraudService } from './anti-fraud-services.repo.ts';
@@ -54,7 +55,12 @@ export async function decideAntiFraud(
   order: AntiFraudOrder,
   options: { remote: boolean; connectionOptions?: Record<string, unknown> | null | undefined },
 ): Promise<PaymentAntiFraudDecision> {
-  const row = await findActiveAntiFraudService(db, ctx.merchantAccountId);
+  // From the process's cache: no statement on the authorization's hot path once it is warm. `db`
+  // loads on a miss (the request's transaction when there is one: PGlite has one session).
+  const row = await ctx.deps.readCaches.antiFraudServices.get(
+    ctx.merchantAccountId,
+    async () => (await findActiveAntiFraudService(db, ctx.merchantAccountId)) ?? null,
+  );
   if (!row) {
     const builtIn = ctx.deps.antiFraud.builtIn();
     return builtIn ? (await builtIn.decide({ credentials: {}, order })).decision : null;
@@ -69,7 +75,7 @@ export async function decideAntiFraud(
     card: order.card ? { ...order.card, number: null } : null,
     options: own && typeof own === 'object' ? (own as Record<string, unknown>) : null,
   };
-  const credentials = await openAntiFraudFields(db, ctx.deps, row);
+  const credentials = await openAntiFraudFields(db, ctx.deps, row as AntiFraudServiceRow);
   const outcome = await bounded(connector, credentials, safe);
   if (outcome.decision === 'error')
     ctx.log.warn(

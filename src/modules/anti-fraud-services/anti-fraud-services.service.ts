@@ -37,10 +37,27 @@ function definitionOf(ctx: RequestContext, id: string) {
   return connector.definition;
 }
 
+/**
+ * Runs a write of the account's services, then forgets this process's cached active service at
+ * once (other processes hear of it through the change feed); also when the write failed, as a
+ * commit whose answer was lost may still have happened.
+ */
+async function changing<T>(ctx: RequestContext, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } finally {
+    ctx.deps.readCaches.antiFraudServices.invalidate(ctx.merchantAccountId);
+  }
+}
+
 export async function createAntiFraudService(
   ctx: RequestContext,
   body: CreateAntiFraudServiceBody,
 ): Promise<AntiFraudService> {
+  return changing(ctx, () => create(ctx, body));
+}
+
+async function create(ctx: RequestContext, body: CreateAntiFraudServiceBody): Promise<AntiFraudService> {
   const definition = definitionOf(ctx, body.anti_fraud_service_definition_id);
   const values = checkedFields(definition, body.fields);
   const id = uuidv7();
@@ -76,6 +93,10 @@ export async function getAntiFraudService(ctx: RequestContext, id: string): Prom
 }
 
 export async function deleteAntiFraudService(ctx: RequestContext, id: string): Promise<void> {
+  await changing(ctx, () => remove(ctx, id));
+}
+
+async function remove(ctx: RequestContext, id: string): Promise<void> {
   await withRequestTransaction(ctx, async (tx) => {
     const row = await repo.findAntiFraudService(tx, ctx.merchantAccountId, id, { forUpdate: true });
     if (!row) throw notFound('anti-fraud-service', id);
