@@ -138,6 +138,14 @@ describe('happy', () => {
     expect(await pay(m, 1299)).toMatchObject({ status: 'authorization_succeeded', anti_fraud_decision: 'accept' });
   });
 
+  it('a payment prepared inside a database transaction (gift cards) does not wait on the service: skipped', async () => {
+    const { m } = await merchantWithRiskified();
+    const before = fake.orders.length;
+    const txn = await pay(m, 3000, { gift_cards: [{ number: '6036281000000000001', pin: '1234', amount: 1000 }] });
+    expect(txn).toMatchObject({ status: 'authorization_succeeded', anti_fraud_decision: 'skipped', pending_review: false });
+    expect(fake.orders.length).toBe(before);
+  });
+
   it('a warm cache asks the database nothing about the service: the same statements as without one', async () => {
     const statements = (res: { headers: Record<string, unknown> }) =>
       Number(/desc="(\d+) statements"/.exec(String(res.headers['server-timing']))![1]);
