@@ -142,7 +142,11 @@ describe('happy', () => {
     const { m } = await merchantWithRiskified();
     const before = fake.orders.length;
     const txn = await pay(m, 3000, { gift_cards: [{ number: '6036281000000000001', pin: '1234', amount: 1000 }] });
-    expect(txn).toMatchObject({ status: 'authorization_succeeded', anti_fraud_decision: 'skipped', pending_review: false });
+    expect(txn).toMatchObject({
+      status: 'authorization_succeeded',
+      anti_fraud_decision: 'skipped',
+      pending_review: false,
+    });
     expect(fake.orders.length).toBe(before);
   });
 
