@@ -97,6 +97,38 @@ describe('happy', () => {
     });
   });
 
+  it('each decision of the service is a transaction event (anti-fraud-decision, -error, -skipped)', async () => {
+    const { m, service } = await merchantWithRiskified();
+    const eventsOf = async (id: string) =>
+      (await t.request({ method: 'GET', url: `/transactions/${id}/events`, merchantAccountId: m }))
+        .json()
+        .items.filter((e: { name: string }) => e.name.startsWith('anti-fraud-'));
+    const accepted = await pay(m, 1299);
+    expect(await eventsOf(accepted.id)).toMatchObject([
+      {
+        name: 'anti-fraud-decision',
+        context: {
+          anti_fraud_service_id: service.id,
+          anti_fraud_service_definition_id: 'riskified-anti-fraud',
+          decision: 'accept',
+          raw_status: 'approved',
+        },
+      },
+    ]);
+    const rejected = await pay(m, 2005);
+    expect(await eventsOf(rejected.id)).toMatchObject([
+      { name: 'anti-fraud-decision', context: { decision: 'reject' } },
+    ]);
+    const failed = await pay(m, 5000);
+    expect(await eventsOf(failed.id)).toMatchObject([
+      { name: 'anti-fraud-decision-error', context: { decision: 'error', raw_status: 'http_500' } },
+    ]);
+    const skipped = await pay(m, 3000, { gift_cards: [{ number: '6036281000000000001', pin: '1234', amount: 1000 }] });
+    expect(await eventsOf(skipped.id)).toMatchObject([
+      { name: 'anti-fraud-decision-skipped', context: { decision: 'skipped' } },
+    ]);
+  });
+
   it('a submitted order is authorized and held for review', async () => {
     const { m } = await merchantWithRiskified();
     const txn = await pay(m, 2300);

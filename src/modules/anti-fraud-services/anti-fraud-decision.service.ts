@@ -17,6 +17,37 @@ import { findActiveAntiFraudService } from './anti-fraud-services.repo.ts';
  */
 export type PaymentAntiFraudDecision = 'accept' | 'reject' | 'review' | 'error' | 'skipped' | null;
 
+/** The transaction event of a configured service's decision (the spec's `anti-fraud-decision*` names). */
+export interface AntiFraudDecisionEvent {
+  name: 'anti-fraud-decision' | 'anti-fraud-decision-error' | 'anti-fraud-decision-skipped';
+  context: Record<string, unknown>;
+}
+
+export interface AntiFraudResult {
+  decision: PaymentAntiFraudDecision;
+  /** Null for the sandbox service and without a service. */
+  event: AntiFraudDecisionEvent | null;
+}
+
+function eventOf(row: AntiFraudServiceRow, outcome: AntiFraudOutcome | null, decision: PaymentAntiFraudDecision) {
+  const name =
+    decision === 'error'
+      ? 'anti-fraud-decision-error'
+      : decision === 'skipped'
+        ? 'anti-fraud-decision-skipped'
+        : 'anti-fraud-decision';
+  return {
+    name,
+    context: {
+      anti_fraud_service_id: row.id,
+      anti_fraud_service_definition_id: row.anti_fraud_service_definition_id,
+      decision,
+      raw_status: outcome?.raw.status ?? null,
+      raw_description: outcome?.raw.description ?? null,
+    },
+  } satisfies AntiFraudDecisionEvent;
+}
+
 /**
  * The outer bound of a decision, whatever the connector does: its own HTTP timeout (5 s) plus a
  * second for the vault and the relay's address check. Past it the payment goes on with `error`.
@@ -54,7 +85,7 @@ export async function decideAntiFraud(
   ctx: RequestContext,
   order: AntiFraudOrder,
   options: { remote: boolean; connectionOptions?: Record<string, unknown> | null | undefined },
-): Promise<PaymentAntiFraudDecision> {
+): Promise<AntiFraudResult> {
   // From the process's cache: no statement on the authorization's hot path once it is warm. `db`
   // loads on a miss (the request's transaction when there is one: PGlite has one session).
   const row = await ctx.deps.readCaches.antiFraudServices.get(
@@ -63,11 +94,12 @@ export async function decideAntiFraud(
   );
   if (!row) {
     const builtIn = ctx.deps.antiFraud.builtIn();
-    return builtIn ? (await builtIn.decide({ credentials: {}, order })).decision : null;
+    return { decision: builtIn ? (await builtIn.decide({ credentials: {}, order })).decision : null, event: null };
   }
+  const service = row as AntiFraudServiceRow;
   const connector = ctx.deps.antiFraud.find(row.anti_fraud_service_definition_id);
-  if (!connector) return 'error';
-  if (!options.remote) return 'skipped';
+  if (!connector) return { decision: 'error', event: eventOf(service, null, 'error') };
+  if (!options.remote) return { decision: 'skipped', event: eventOf(service, null, 'skipped') };
   // The full card number is for the sandbox service's test cards only; a real service gets BIN and last four.
   const own = options.connectionOptions?.[row.anti_fraud_service_definition_id];
   const safe: AntiFraudOrder = {
@@ -75,12 +107,12 @@ export async function decideAntiFraud(
     card: order.card ? { ...order.card, number: null } : null,
     options: own && typeof own === 'object' ? (own as Record<string, unknown>) : null,
   };
-  const credentials = await openAntiFraudFields(db, ctx.deps, row as AntiFraudServiceRow);
+  const credentials = await openAntiFraudFields(db, ctx.deps, service);
   const outcome = await bounded(connector, credentials, safe);
   if (outcome.decision === 'error')
     ctx.log.warn(
       { antiFraudService: row.id, definition: row.anti_fraud_service_definition_id, status: outcome.raw.status },
       'anti-fraud service gave no decision; the payment goes on (fail open)',
     );
-  return outcome.decision;
+  return { decision: outcome.decision, event: eventOf(service, outcome, outcome.decision) };
 }

@@ -23,7 +23,7 @@ import {
   skipTender,
   type GiftCardTender,
 } from '../gift-card-tender.ts';
-import { attemptEvent, statusEvent } from '../transaction-events.ts';
+import { attemptEvent, event, statusEvent } from '../transaction-events.ts';
 import type { Transaction } from '../transaction.schema.ts';
 import * as repo from '../transactions.repo.ts';
 import { emitTransaction, transactionEventWrites } from '../webhook-events.ts';
@@ -372,6 +372,7 @@ async function finishQuickly(ctx: RequestContext, started: Started, result: Answ
   const predicted = predictRow(started.row, patch, now);
   const expected = predicted.row;
   const events = [
+    antiFraudEventOf(started, now),
     statusEvent(expected, started.row.status, now),
     attemptEvent(expected, started.attemptId, 'authorize', expected.amount, result, applied, now),
   ].filter((e) => e !== null);
@@ -425,6 +426,12 @@ const auditedTransaction = (row: TransactionRow) => ({
   name: `${row.currency} ${row.amount}`,
 });
 
+/** The configured anti-fraud service's decision as a transaction event, written with the answer (no statement of its own). */
+const antiFraudEventOf = (started: Started, now: Date) =>
+  started.prepared.antiFraudEvent
+    ? event(started.row, started.prepared.antiFraudEvent.name, started.prepared.antiFraudEvent.context, now)
+    : null;
+
 /** Phase 3, one database transaction: the answer through the state machine, events, audit, idempotency record. */
 async function finish(ctx: RequestContext, started: Started, result: Answer | null): Promise<Transaction> {
   const quick = result ? await finishQuickly(ctx, started, result) : null;
@@ -468,7 +475,7 @@ async function finish(ctx: RequestContext, started: Started, result: Answer | nu
         error_code: 'not_attempted',
         next_check_at: null,
       });
-    const events = [statusEvent(row, current.status, now)];
+    const events = [antiFraudEventOf(started, now), statusEvent(row, current.status, now)];
     if (!started.prepared.stop && started.attemptRecorded)
       events.push(attemptEvent(row, started.attemptId, 'authorize', row.amount, result, applied, now));
     await repo.insertEvents(

@@ -6,7 +6,7 @@ import { AppError, fieldRefusal } from '../../../errors/app-error.ts';
 import { isProduction, sandboxOnly } from '../../../errors/sandbox-only.ts';
 import { findBuyerRow, shippingDetailsSnapshot } from '../../buyers/buyer-snapshots.service.ts';
 import { matchThreeDsScenario } from '../../three-ds-scenarios/three-ds-scenarios.service.ts';
-import { decideAntiFraud } from '../../anti-fraud-services/anti-fraud-decision.service.ts';
+import { decideAntiFraud, type AntiFraudDecisionEvent } from '../../anti-fraud-services/anti-fraud-decision.service.ts';
 import { antiFraudOrderOf } from './anti-fraud-order.ts';
 import { requireEmbedBuyerCard } from './embed-buyer.ts';
 import type { CreateTransactionBody } from '../create-transaction.schema.ts';
@@ -43,6 +43,8 @@ export interface Prepared {
   routingKeys: readonly string[];
   /** The velocity check whose counts the transaction's decline adds to (null: the account has no velocity rule). */
   velocity: VelocityCheck | null;
+  /** The transaction event of a configured anti-fraud service's decision, written with the answer. */
+  antiFraudEvent: AntiFraudDecisionEvent | null;
 }
 
 /** What made a transaction besides its request: a payment link's hosted page (`paymentLinkId`). */
@@ -210,12 +212,13 @@ export async function prepareTransaction(
   const buyer = await buyerSnapshot(tx, ctx, body, stored);
   // `remoteCalls`: `tx` is the pool, not an open database transaction, so a configured anti-fraud
   // service may be called over the network (STYLE D4; decision 0139).
-  const fraud = await decideAntiFraud(
+  const antiFraud = await decideAntiFraud(
     tx,
     ctx,
     antiFraudOrderOf(transactionId, body, instrument, buyer.snapshot, ipAddress),
     { remote: remoteCalls, connectionOptions: body.connection_options },
   );
+  const fraud = antiFraud.decision;
   const buyerExternalIdentifier = (buyer.snapshot?.external_identifier as string | null | undefined) ?? null;
   // The blocklist comes first: a blocked payment is not routed, authenticated or sent anywhere.
   const facts = blocklistFacts(instrument, country, buyer.snapshot, buyerExternalIdentifier, ipAddress);
@@ -319,5 +322,6 @@ export async function prepareTransaction(
     flow: flows?.flow ?? null,
     routingKeys: flows?.routingKeys ?? [],
     velocity: flows?.velocity ?? null,
+    antiFraudEvent: antiFraud.event,
   };
 }
