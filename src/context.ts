@@ -20,6 +20,8 @@ import type { VelocityCounters } from './modules/velocity/velocity-counters.ts';
 import type { CardTestingThrottles } from './modules/card-testing/card-testing-throttles.ts';
 import type { TransactionSessionTokens } from './modules/transactions/session-token.ts';
 import type { ConnectorRegistry } from './connectors/registry.ts';
+import type { AntiFraudRegistry } from './connectors/anti-fraud/anti-fraud-registry.ts';
+import type { AntiFraudServiceRow } from './db/schema-anti-fraud.ts';
 import type { Metrics } from './observability/metrics.ts';
 import type { CircuitBreakers } from './modules/circuit-breakers/circuit-breakers.ts';
 
@@ -63,6 +65,8 @@ export interface Deps {
   keyring: Keyring;
   /** Payment connectors by definition id (`mock-card`, ...). */
   connectors: ConnectorRegistry;
+  /** Anti-fraud connectors by definition id (`mock-anti-fraud`, `riskified-anti-fraud`; decision 0139). */
+  antiFraud: AntiFraudRegistry;
   /** This process's Prometheus metrics (GET /metrics). */
   metrics: Metrics;
   /** The circuit breakers of payment services: this process's counts and cache of the shared state. */
@@ -80,6 +84,8 @@ export interface ReadCaches {
   webhookSubscriptions: ReadCache<WebhookSubscriptionRow[]>;
   /** Each merchant account's live blocklist entries, compiled for lookups (decision 0135). */
   blocklists: ReadCache<BlocklistMatcher>;
+  /** Each merchant account's active anti-fraud service, or null (decision 0139). */
+  antiFraudServices: ReadCache<AntiFraudServiceRow | null>;
 }
 
 export interface CheckoutSessionCredential {

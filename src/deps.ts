@@ -22,6 +22,7 @@ import { openInstanceSecrets } from './vault/instance-secrets.ts';
 import { Vault } from './vault/vault.ts';
 import { Metrics } from './observability/metrics.ts';
 import { createDefaultRegistry, type ConnectorRegistry } from './connectors/registry.ts';
+import { createAntiFraudRegistry } from './connectors/anti-fraud/anti-fraud-registry.ts';
 import { armTestFaults } from './observability/test-faults.ts';
 import { databaseLedger } from './modules/simulator-calls/simulator-calls.repo.ts';
 import { breakerSettingsOf, CircuitBreakers } from './modules/circuit-breakers/circuit-breakers.ts';
@@ -76,6 +77,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       webhookSubscriptions: new ReadCache(),
       // Bounded by accounts: each holds one account's whole list (about 150 bytes an entry).
       blocklists: new ReadCache({ maxEntries: 1_000 }),
+      // One small row (or null) per account.
+      antiFraudServices: new ReadCache({ maxEntries: 10_000 }),
     };
     // After the migrations: the feed listens for the notifications their triggers send.
     feed = await handle.openChangeFeed(
@@ -83,6 +86,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
         payment_services: readCaches.paymentServices,
         webhook_subscriptions: readCaches.webhookSubscriptions,
         blocklist_entries: readCaches.blocklists,
+        anti_fraud_services: readCaches.antiFraudServices,
       }),
       { ...options.changeFeed, log: options.log ?? silentLog },
     );
@@ -95,6 +99,9 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     ).observe((call) => metrics.connectorCall(call));
     // Production: the built-in simulators answer nothing (docs/production.md).
     if (config.environment === 'production') connectors.withholdSandbox();
+    const antiFraud = createAntiFraudRegistry({ baseUrls: config.connectorBaseUrls });
+    // Production: the sandbox anti-fraud service decides nothing (decision 0139).
+    if (config.environment === 'production') antiFraud.withholdSandbox();
     const routingStats = new RoutingStats(handle.db, { log: options.log ?? silentLog });
     routingStats.start();
     const velocity = new VelocityCounters(handle.db, { log: options.log ?? silentLog });
@@ -117,6 +124,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       sessionTokens: new TransactionSessionTokens(secrets.transaction_session_secret),
       resolveTransactionSession,
       connectors,
+      antiFraud,
       metrics,
       breakers: new CircuitBreakers(
         handle.db,

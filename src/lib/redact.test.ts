@@ -47,10 +47,18 @@ describe('happy', () => {
       securePayload: '[REDACTED]',
     });
     expect(scrub({ paymentToken: '4895370012003478' })).toEqual({ paymentToken: '[REDACTED]' });
-    // Payment-service credential names of the connectors (Stripe, dLocal, Checkout.com, Adyen).
+    // Payment-service credential names of the connectors (Stripe, dLocal, Checkout.com, Adyen), and Riskified's.
     expect(
-      scrub({ secret_key: 's', x_trans_key: 't', webhook_signature_key: 'w', hmac_key: 'h', merchant_id: 'm' }),
+      scrub({
+        secret_key: 's',
+        x_trans_key: 't',
+        webhook_signature_key: 'w',
+        hmac_key: 'h',
+        merchant_id: 'm',
+        auth_token: 'a',
+      }),
     ).toEqual({
+      auth_token: '[REDACTED]',
       secret_key: '[REDACTED]',
       x_trans_key: '[REDACTED]',
       webhook_signature_key: '[REDACTED]',

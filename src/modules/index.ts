@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { accountUpdater } from './account-updater/index.ts';
 import { apiKeyPairs } from './api-key-pairs/index.ts';
 import { auditLogs } from './audit-logs/index.ts';
+import { antiFraudServices } from './anti-fraud-services/index.ts';
 import { blocklistEntries } from './blocklist-entries/index.ts';
 import { buyers } from './buyers/index.ts';
 import { cardDetails } from './card-details/index.ts';
@@ -63,6 +64,7 @@ export const MODULES: Array<(app: FastifyInstance) => Promise<void>> = [
   giftCards,
   threeDsScenarios,
   blocklistEntries,
+  antiFraudServices,
   transactions,
   payouts,
   sandboxApprovals,

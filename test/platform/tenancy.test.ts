@@ -84,6 +84,16 @@ const FIXTURES: Record<string, Fixture> = {
     expect(res.statusCode, res.body).toBe(201);
     return res.json().id;
   },
+  anti_fraud_service_id: async (t, a) => {
+    const res = await t.request({
+      method: 'POST',
+      url: '/anti-fraud-services',
+      payload: ANTI_FRAUD_SERVICE_BODY(),
+      merchantAccountId: a,
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    return res.json().id;
+  },
   three_ds_scenario_id: async (t, a) => {
     const res = await t.request({
       method: 'POST',
@@ -469,6 +479,16 @@ const THREE_DS_BODY = {
 };
 
 /** A valid body per operation, so the request reaches the tenancy check instead of stopping at validation. */
+const ANTI_FRAUD_SERVICE_BODY = () => ({
+  anti_fraud_service_definition_id: 'riskified-anti-fraud',
+  display_name: 'Riskified',
+  active: false,
+  fields: [
+    { key: 'shop_domain', value: 'shop.example' },
+    { key: 'auth_token', value: 'tenancy-auth-token-0123' },
+  ],
+});
+
 const BODIES: Record<string, () => unknown> = {
   createMerchantAccount: () => ({ id: `b-${uuidv7().slice(-8)}`, display_name: 'B made this' }),
   updateMerchantAccount: () => ({ display_name: 'taken over' }),
@@ -561,6 +581,7 @@ const BODIES: Record<string, () => unknown> = {
   createGiftCardIssuance: () => ({ theme: 'birthday', amount: 100, currency: 'USD' }),
   createThreeDsScenario: () => THREE_DS_SCENARIO_BODY,
   // A's transaction (404) and stored card (the import's 400 for that line) named by B: never A's fingerprint.
+  createAntiFraudService: () => ANTI_FRAUD_SERVICE_BODY(),
   createBlocklistEntry: () => ({ value_type: 'card_fingerprint', transaction_id: ids.transaction_id }),
   importBlocklistEntries: () => ({
     entries: [{ value_type: 'card_fingerprint', payment_method_id: ids.payment_method_id }],
@@ -575,6 +596,8 @@ const BODIES: Record<string, () => unknown> = {
   captureTransaction: () => ({}),
   incrementTransactionAuthorization: () => ({ amount: 1 }),
   voidTransaction: () => ({}),
+  approveTransactionReview: () => ({}),
+  declineTransactionReview: () => ({}),
   cancelTransaction: () => ({}),
   syncTransaction: () => ({}),
   updateTransactionSession: () => ({}),

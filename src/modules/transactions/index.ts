@@ -24,6 +24,8 @@ import { syncTransaction } from './routes/sync-transaction.ts';
 import { updateTransactionSession } from './routes/update-transaction-session.ts';
 import { updateTransaction } from './routes/update-transaction.ts';
 import { voidTransaction } from './routes/void-transaction.ts';
+import { approveTransactionReview } from './routes/approve-transaction-review.ts';
+import { declineTransactionReview } from './routes/decline-transaction-review.ts';
 
 export async function transactions(app: FastifyInstance): Promise<void> {
   for (const route of [
@@ -33,6 +35,8 @@ export async function transactions(app: FastifyInstance): Promise<void> {
     updateTransaction,
     captureTransaction,
     voidTransaction,
+    approveTransactionReview,
+    declineTransactionReview,
     cancelTransaction,
     syncTransaction,
     createTransactionRefund,

@@ -23,7 +23,7 @@ import {
   skipTender,
   type GiftCardTender,
 } from '../gift-card-tender.ts';
-import { attemptEvent, statusEvent } from '../transaction-events.ts';
+import { attemptEvent, event, statusEvent } from '../transaction-events.ts';
 import type { Transaction } from '../transaction.schema.ts';
 import * as repo from '../transactions.repo.ts';
 import { emitTransaction, transactionEventWrites } from '../webhook-events.ts';
@@ -153,7 +153,11 @@ async function start(
   const method = body.payment_method?.method;
   if ((method === 'card' || method === 'id') && !body.gift_cards?.length) {
     try {
-      const started = await record(ctx.deps.db, ctx, body, ipAddress, { deferHeldCode: true, origin });
+      const started = await record(ctx.deps.db, ctx, body, ipAddress, {
+        deferHeldCode: true,
+        origin,
+        remoteCalls: true,
+      });
       // Taken once the transaction exists: a request refused before that leaves the code held.
       await takeHeldCode(ctx.deps.db, ctx, started.instrument!);
       return started;
@@ -170,13 +174,22 @@ async function record(
   ctx: RequestContext,
   body: CreateTransactionBody,
   ipAddress: string | null,
-  options: { deferHeldCode?: boolean; origin: TransactionOrigin },
+  options: { deferHeldCode?: boolean; origin: TransactionOrigin; remoteCalls?: boolean },
 ): Promise<Started> {
   const instrument = body.payment_method
     ? await resolveInstrument(db, ctx, body.payment_method, { deferHeldCode: options.deferHeldCode ?? false })
     : null;
   const id = uuidv7();
-  const prepared = await prepareTransaction(db, ctx, body, instrument, ipAddress, id, options.origin);
+  const prepared = await prepareTransaction(
+    db,
+    ctx,
+    body,
+    instrument,
+    ipAddress,
+    id,
+    options.origin,
+    options.remoteCalls ?? false,
+  );
   const attemptId = uuidv7();
   const now = new Date();
   const giftCards = body.gift_cards ?? [];
@@ -359,6 +372,7 @@ async function finishQuickly(ctx: RequestContext, started: Started, result: Answ
   const predicted = predictRow(started.row, patch, now);
   const expected = predicted.row;
   const events = [
+    antiFraudEventOf(started, now),
     statusEvent(expected, started.row.status, now),
     attemptEvent(expected, started.attemptId, 'authorize', expected.amount, result, applied, now),
   ].filter((e) => e !== null);
@@ -412,6 +426,12 @@ const auditedTransaction = (row: TransactionRow) => ({
   name: `${row.currency} ${row.amount}`,
 });
 
+/** The configured anti-fraud service's decision as a transaction event, written with the answer (no statement of its own). */
+const antiFraudEventOf = (started: Started, now: Date) =>
+  started.prepared.antiFraudEvent
+    ? event(started.row, started.prepared.antiFraudEvent.name, started.prepared.antiFraudEvent.context, now)
+    : null;
+
 /** Phase 3, one database transaction: the answer through the state machine, events, audit, idempotency record. */
 async function finish(ctx: RequestContext, started: Started, result: Answer | null): Promise<Transaction> {
   const quick = result ? await finishQuickly(ctx, started, result) : null;
@@ -455,7 +475,7 @@ async function finish(ctx: RequestContext, started: Started, result: Answer | nu
         error_code: 'not_attempted',
         next_check_at: null,
       });
-    const events = [statusEvent(row, current.status, now)];
+    const events = [antiFraudEventOf(started, now), statusEvent(row, current.status, now)];
     if (!started.prepared.stop && started.attemptRecorded)
       events.push(attemptEvent(row, started.attemptId, 'authorize', row.amount, result, applied, now));
     await repo.insertEvents(

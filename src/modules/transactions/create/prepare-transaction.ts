@@ -6,7 +6,8 @@ import { AppError, fieldRefusal } from '../../../errors/app-error.ts';
 import { isProduction, sandboxOnly } from '../../../errors/sandbox-only.ts';
 import { findBuyerRow, shippingDetailsSnapshot } from '../../buyers/buyer-snapshots.service.ts';
 import { matchThreeDsScenario } from '../../three-ds-scenarios/three-ds-scenarios.service.ts';
-import { antiFraudDecision } from './anti-fraud.ts';
+import { decideAntiFraud, type AntiFraudDecisionEvent } from '../../anti-fraud-services/anti-fraud-decision.service.ts';
+import { antiFraudOrderOf } from './anti-fraud-order.ts';
 import { requireEmbedBuyerCard } from './embed-buyer.ts';
 import type { CreateTransactionBody } from '../create-transaction.schema.ts';
 import type { ResolvedInstrument } from './instrument.ts';
@@ -46,6 +47,8 @@ export interface Prepared {
   velocity: VelocityCheck | null;
   /** The card-testing guard's check (null: off, or no card); settled after the answer. */
   cardTesting: CardTestingCheck | null;
+  /** The transaction event of a configured anti-fraud service's decision, written with the answer. */
+  antiFraudEvent: AntiFraudDecisionEvent | null;
 }
 
 /** What made a transaction besides its request: a payment link's hosted page (`paymentLinkId`). */
@@ -203,6 +206,7 @@ export async function prepareTransaction(
   ipAddress: string | null,
   transactionId: string,
   origin: TransactionOrigin = {},
+  remoteCalls = false,
 ): Promise<Prepared> {
   const country = instrument ? checkRedirect(body, instrument) : (body.country ?? null);
   body = { ...body, country };
@@ -210,7 +214,15 @@ export async function prepareTransaction(
     ? { id: instrument.paymentMethodId, owner: instrument.ownerBuyerId }
     : null;
   const buyer = await buyerSnapshot(tx, ctx, body, stored);
-  const fraud = antiFraudDecision(ctx.deps.config.environment, instrument?.cardNumber ?? null);
+  // `remoteCalls`: `tx` is the pool, not an open database transaction, so a configured anti-fraud
+  // service may be called over the network (STYLE D4; decision 0139).
+  const antiFraud = await decideAntiFraud(
+    tx,
+    ctx,
+    antiFraudOrderOf(transactionId, body, instrument, buyer.snapshot, ipAddress),
+    { remote: remoteCalls, connectionOptions: body.connection_options },
+  );
+  const fraud = antiFraud.decision;
   const buyerExternalIdentifier = (buyer.snapshot?.external_identifier as string | null | undefined) ?? null;
   // The blocklist comes first: a blocked payment is not routed, authenticated or sent anywhere.
   const facts = blocklistFacts(instrument, country, buyer.snapshot, buyerExternalIdentifier, ipAddress);
@@ -332,5 +344,6 @@ export async function prepareTransaction(
     routingKeys: flows?.routingKeys ?? [],
     velocity: flows?.velocity ?? null,
     cardTesting,
+    antiFraudEvent: antiFraud.event,
   };
 }

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../../test/helpers/build-test-app.ts';
 import { authorized, card, merchantWithMockCard } from '../../../../test/helpers/transactions.ts';
 import { AMOUNT_SCENARIOS, MOCK_CARDS, type MockScenario } from '../../../connectors/mock/mock-card.scenarios.ts';
-import { ANTI_FRAUD_REJECT_CARD, ANTI_FRAUD_REVIEW_CARD } from '../create/anti-fraud.ts';
+import { ANTI_FRAUD_REJECT_CARD, ANTI_FRAUD_REVIEW_CARD } from '../../../connectors/anti-fraud/mock-anti-fraud.ts';
 
 /**
  * Every sandbox test card and test amount gives its documented outcome through HTTP. The cases

@@ -1,0 +1,19 @@
+import { defineRoute } from '../../../http/define-route.ts';
+import { TransactionParams } from '../create-transaction.schema.ts';
+import { approveTransactionReview as approve } from '../review/review-transaction.service.ts';
+import { TransactionSchema } from '../transaction.schema.ts';
+
+export const approveTransactionReview = defineRoute({
+  operationId: 'approveTransactionReview',
+  method: 'POST',
+  url: '/transactions/:transaction_id/review/approve',
+  scope: 'transactions.write',
+  tags: ['transactions'],
+  summary: 'Approve a transaction held for manual anti-fraud review',
+  description:
+    'Ends the review (`pending_review` false); the authorization stands and can be captured. `anti_fraud_decision` stays `review`. A transaction not pending review is 400 (docs/risk.md, "Anti-fraud services").',
+  status: 200,
+  params: TransactionParams,
+  response: TransactionSchema,
+  handler: ({ ctx, params }) => approve(ctx, params.transaction_id),
+});
