@@ -85,6 +85,32 @@ export function healthOf(serviceId: string, recentOf: CountsOf): Health {
   };
 }
 
+/** A candidate's rate as success-rate routing, least-cost routing and the dry run all judge it. */
+export interface JudgedRate {
+  /** The key the approval counts are from; null: the prior Beta(1, 1). */
+  key: string | null;
+  counts: Pick<Counts, 'successes' | 'failures'>;
+  /** Posterior mean of the approval rate. */
+  approval: number;
+  health: Health;
+  /** approval × availability. */
+  rate: number;
+}
+
+/** The approval rate's evidence over the rule's window times the availability over the health window. */
+export function judgeRate(
+  serviceId: string,
+  keys: readonly string[],
+  countsOf: CountsOf,
+  recentOf: CountsOf,
+  minSamples: number,
+): JudgedRate {
+  const { key, counts } = evidenceOf(serviceId, keys, countsOf, minSamples);
+  const approval = approvalRate(counts);
+  const health = healthOf(serviceId, recentOf);
+  return { key, counts, approval, health, rate: approval * health.availability };
+}
+
 const round = (x: number) => Math.round(x * 1e6) / 1e6;
 
 /** The counts a candidate is judged by: the most specific key with enough samples, else the prior. */
@@ -118,9 +144,7 @@ export function chooseBySuccessRate(
   const draw = random();
   const explored = draw < params.explorationPercent / 100;
   const estimates = candidates.map((id): CandidateEstimate => {
-    const { key, counts } = evidenceOf(id, keys, countsOf, params.minSamples);
-    const health = healthOf(id, recentOf);
-    const approval = approvalRate(counts);
+    const { key, counts, approval, health, rate } = judgeRate(id, keys, countsOf, recentOf, params.minSamples);
     return {
       payment_service_id: id,
       dimension_key: key,
@@ -129,7 +153,7 @@ export function chooseBySuccessRate(
       samples: counts.successes + counts.failures,
       approval_rate: approval,
       ...health,
-      estimated_rate: approval * health.availability,
+      estimated_rate: rate,
       sampled_value: sampleBeta(counts.successes + 1, counts.failures + 1, random) * health.availability,
     };
   });

@@ -1,7 +1,6 @@
 import { exactMinor, roundedMinor, type CostUnknown, type ExpectedCost } from '../payment-services/fee-schedule.ts';
-import { evidenceOf, healthOf, type CountsOf, type Health } from './chooser.ts';
+import { judgeRate, type CountsOf, type Health } from './chooser.ts';
 import { OVERALL } from './dimensions.ts';
-import { approvalRate } from './sliding-window.ts';
 
 /**
  * The least-cost chooser (docs/routing.md, "Least-cost routing"). Pure and deterministic (no
@@ -101,10 +100,7 @@ export function chooseByLeastCost(
   params: LeastCostParams,
 ): LeastCostChoice {
   const judged: Judged[] = candidates.map((service, index) => {
-    const { key, counts } = evidenceOf(service.id, keys, countsOf, params.minSamples);
-    const approval = approvalRate(counts);
-    const health = healthOf(service.id, recentOf);
-    const rate = approval * health.availability;
+    const { key, counts, approval, health, rate } = judgeRate(service.id, keys, countsOf, recentOf, params.minSamples);
     return { service, index, key, ...counts, approval, health, rate, known: key !== null, within: true };
   });
   const known = judged.filter((j) => j.known).map((j) => j.rate);
