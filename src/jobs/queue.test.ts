@@ -356,7 +356,14 @@ describe('errors', () => {
     const queue = newQueue([job]);
     await deps.db
       .insertInto('jobs')
-      .values({ id: uuidv7(), name: job.name, payload: JSON.stringify({ m: 1 }), max_attempts: 1 })
+      // A second ago, as above: the poll's clock can trail the database's now().
+      .values({
+        id: uuidv7(),
+        name: job.name,
+        payload: JSON.stringify({ m: 1 }),
+        max_attempts: 1,
+        run_at: sql<Date>`now() - interval '1 second'`,
+      })
       .execute();
     expect(await queue.drain(deps)).toBe(1);
     expect(runs).toEqual([]);
