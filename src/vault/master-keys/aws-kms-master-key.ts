@@ -55,7 +55,7 @@ export class AwsKmsMasterKey implements MasterKey {
     );
     const metadata = described.KeyMetadata;
     if (!metadata?.Arn) throw new Error(`AWS KMS: key ${keyId} was not found`);
-    if (metadata.KeyState !== 'Enabled' || metadata.KeyUsage !== 'ENCRYPT_DECRYPT')
+    if (metadata.KeyState !== 'Enabled' || (metadata.KeyUsage && metadata.KeyUsage !== 'ENCRYPT_DECRYPT'))
       throw new Error(
         `AWS KMS: key ${metadata.Arn} cannot wrap data keys (state ${metadata.KeyState}, usage ${metadata.KeyUsage})`,
       );
