@@ -57,8 +57,15 @@ function previousKeys(env: Env): PreviousMasterKey[] {
     .filter((entry) => entry !== '')
     .map((entry): PreviousMasterKey => {
       if (entry.startsWith('aws-kms:')) return { provider: 'aws-kms', keyId: entry.slice('aws-kms:'.length) };
-      if (entry.startsWith('vault-transit:'))
-        return { provider: 'vault-transit', key: entry.slice('vault-transit:'.length) };
+      if (entry.startsWith('vault-transit:')) {
+        const key = entry.slice('vault-transit:'.length);
+        if (!isName(key, '_.-'))
+          throw new ConfigError(
+            'VAULT_PREVIOUS_MASTER_KEYS',
+            'a vault-transit: entry must name a transit key (letters, digits, _ . -)',
+          );
+        return { provider: 'vault-transit', key };
+      }
       return { provider: 'env', key: masterKey('VAULT_PREVIOUS_MASTER_KEYS', entry) };
     });
 }

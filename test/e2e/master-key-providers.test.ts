@@ -6,7 +6,7 @@ import { loadConfig } from '../../src/config.ts';
 import { createRuntime } from '../../src/deps.ts';
 import { startVaultTransitFake, type VaultTransitFake } from '../fakes/vault-transit-fake.ts';
 import { createMerchantAccount } from '../helpers/factories.ts';
-import { runSvc } from '../helpers/spawn-server.ts';
+import { runSvc, startServer } from '../helpers/spawn-server.ts';
 
 /**
  * `svc keys rotate-vault` as an operator runs it: a sandbox's data (its key file in DATA_DIR) moved
@@ -70,6 +70,16 @@ describe('security', () => {
       await after.close();
     }
   }, 180_000);
+
+  it("serves with the transit key; the banner names the master key's provider and id, never the token", async () => {
+    const server = await startServer({ ...transitEnv(), LOG_LEVEL: 'info' });
+    try {
+      expect(server.output()).toContain('vault master key: vault-transit (vault-transit:transit/svc:v1)');
+    } finally {
+      expect(await server.stop()).toBe(0);
+    }
+    expectNoKey(server.output(), [vault.token]);
+  }, 120_000);
 
   it('fails a command whose Vault token is refused, naming Vault and not the token', async () => {
     const wrong = path.join(dataDir, 'wrong-token');
