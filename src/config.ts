@@ -96,7 +96,10 @@ export function configurationVariables(): Array<Variable & { group: string }> {
 
 /** The Markdown table of every variable (docs/configuration.md, between its markers). */
 export function configurationTable(): string {
-  const rows = configurationVariables().map((v) => `| \`${v.name}\` | ${v.default} | ${v.group} | ${v.description} |`);
+  const rows = configurationVariables().map(
+    (v) =>
+      `| \`${v.name}\` | ${v.default} | ${v.group} | ${v.description}${v.secret ? `. Secret: or \`${v.name}_FILE\`, a file holding it` : ''} |`,
+  );
   return ['| Variable | Default | Group | Meaning |', '|---|---|---|---|', ...rows].join('\n');
 }
 

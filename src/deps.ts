@@ -52,7 +52,7 @@ export interface RuntimeOptions extends Partial<OpenDbOptions> {
 
 /** Opens the database, applies migrations and builds the dependencies shared by every process. */
 export async function createRuntime(config: Config, options: RuntimeOptions = {}): Promise<Runtime> {
-  const keyring = options.keyring ?? loadKeyring(config);
+  const keyring = options.keyring ?? (await loadKeyring(config));
   armTestFaults(config.testFaults);
   const handle = await openDb({
     databaseUrl: config.databaseUrl,
@@ -119,7 +119,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       readCaches,
       cursors: new CursorCodec(secrets.cursor_secret),
       keyring,
-      vault: new Vault(keyring),
+      vault: new Vault(keyring, { cacheSeconds: config.vaultDataKeyCacheSeconds }),
       resolveCheckoutSession,
       sessionTokens: new TransactionSessionTokens(secrets.transaction_session_secret),
       resolveTransactionSession,

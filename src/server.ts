@@ -59,7 +59,7 @@ export async function serve(config: Config): Promise<void> {
   const port = typeof address === 'object' && address ? address.port : config.port;
   // Where this machine reaches it (an unspecified HOST shown as loopback), whatever PUBLIC_URL says.
   const baseUrl = localUrl(config.host, port);
-  printBanner(stdout, baseUrl, config, boot.keyFile, boot.created);
+  printBanner(stdout, baseUrl, config, boot.keyFile, boot.created, runtime.deps.keyring.describe());
 
   let closingSince: number | null = null;
   const exit = async (code: number) => {
@@ -136,12 +136,21 @@ async function checkPortFree(host: string, port: number): Promise<void> {
   });
 }
 
-function printBanner(stdout: LogDestination, baseUrl: string, config: Config, keyFile: string, created: boolean): void {
+function printBanner(
+  stdout: LogDestination,
+  baseUrl: string,
+  config: Config,
+  keyFile: string,
+  created: boolean,
+  masterKey: string,
+): void {
   const keyExists = fs.existsSync(keyFile);
   const lines = [
     '',
     `svc payments server listening on ${baseUrl}`,
     `  environment: ${config.environment}   database: ${config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${path.join(config.dataDir, 'pgdata')}`}`,
+    // Its provider and id only: never the key.
+    `  vault master key: ${masterKey}`,
     keyExists
       ? `  bootstrap private key: ${keyFile}${created ? ' (created now; keep it safe, it has full access)' : ''}`
       : `  bootstrap private key: ${keyFile} is not on this machine (another process created it)`,

@@ -68,8 +68,10 @@ Example:
   svc keys rotate-vault
       re-wraps every vault data key under the current master key. With VAULT_MASTER_KEY: set the new
       key there and the old one in VAULT_PREVIOUS_MASTER_KEYS on every server, then run this; remove
-      the old key afterwards. Sandbox without VAULT_MASTER_KEY: generates a new key file in DATA_DIR
-      and keeps the old one in vault_master_key.previous until the re-wrap is done
+      the old key afterwards. The same between providers (VAULT_MASTER_KEY_PROVIDER: aws-kms,
+      vault-transit; old keys as aws-kms:<key> or vault-transit:<key>). Sandbox without
+      VAULT_MASTER_KEY: generates a new key file in DATA_DIR and keeps the old one in
+      vault_master_key.previous until the re-wrap is done
   svc keys revoke <ID|KID>
       disables a key pair; every server process rejects its tokens within 5 seconds
 

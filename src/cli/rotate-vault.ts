@@ -20,9 +20,9 @@ function rotateKeyFile(dataDir: string): void {
 }
 
 export async function rotateVault(config: Config): Promise<string> {
-  const fileMode = config.vaultMasterKey === null;
+  const fileMode = config.vaultMasterKeyProvider === 'env' && config.vaultMasterKey === null;
   if (fileMode) {
-    loadKeyring(config);
+    await loadKeyring(config);
     rotateKeyFile(config.dataDir);
   }
   const runtime = await createRuntime(config);

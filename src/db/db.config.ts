@@ -6,6 +6,7 @@ export const databaseSettings = defineGroup('Database', {
   databaseUrl: customSetting(
     {
       name: 'DATABASE_URL',
+      secret: true,
       default: 'unset',
       description:
         '`postgres://user:pass@host:5432/db`: use a PostgreSQL server instead of PGlite. Several server processes may share one database',

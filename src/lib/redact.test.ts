@@ -29,6 +29,27 @@ describe('happy', () => {
     });
   });
 
+  it("redacts the vault's keys and the Vault token under their keys (issue 56)", () => {
+    const out = scrub({
+      headers: { 'X-Vault-Token': 'hvs.abc', 'content-type': 'application/json' },
+      vault_token: 'hvs.def',
+      master_key: 'k1',
+      previous_master_key: 'k2',
+      data_key: 'k3',
+      unwrapped_data_key: 'k4',
+      master_key_id: 'aws-kms:arn:aws:kms:eu-west-1:1:key/x',
+    });
+    expect(out).toEqual({
+      headers: { 'X-Vault-Token': '[REDACTED]', 'content-type': 'application/json' },
+      vault_token: '[REDACTED]',
+      master_key: '[REDACTED]',
+      previous_master_key: '[REDACTED]',
+      data_key: '[REDACTED]',
+      unwrapped_data_key: '[REDACTED]',
+      master_key_id: 'aws-kms:arn:aws:kms:eu-west-1:1:key/x',
+    });
+  });
+
   it('redacts the secrets of wallet payloads and sessions (Paze) under their keys', () => {
     const out = scrub({
       token: { paymentToken: '4895370012003478' },

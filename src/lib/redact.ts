@@ -4,7 +4,7 @@
  * (JWTs), webhook signing secrets (`whsec_…`) and PEM private keys inside strings.
  */
 const SENSITIVE_KEY =
-  /^(authorization|proxy-authorization|cookie|set-cookie|password|passwd|secret|client_secret|.*_secret|secret_key|.*_secret_key|.*_signature_key|hmac_key|.*_trans_key|.*_encryption_key|.*_decryption_key|security_code|cvv|cvc|cvv2|number|card_number|pan|private_key|.*_private_key|privatekey|private_key_pem|cryptogram|onlinepaymentcryptogram|paymentdata|applepaytoken|googlepaytoken|signedmessage|dynamicdatavalue|paymenttoken|auth_token|access_token|accesstoken|refresh_token|token|checkout_token|completeresponse|securedpayload|securepayload|api_key|idempotency-key|x-vault-forward-header-.*)$/i;
+  /^(authorization|proxy-authorization|cookie|set-cookie|password|passwd|secret|client_secret|.*_secret|secret_key|.*_secret_key|.*_signature_key|hmac_key|.*_trans_key|.*_encryption_key|.*_decryption_key|security_code|cvv|cvc|cvv2|number|card_number|pan|private_key|.*_private_key|privatekey|private_key_pem|cryptogram|onlinepaymentcryptogram|paymentdata|applepaytoken|googlepaytoken|signedmessage|dynamicdatavalue|paymenttoken|auth_token|access_token|accesstoken|refresh_token|token|checkout_token|completeresponse|securedpayload|securepayload|api_key|idempotency-key|x-vault-forward-header-.*|x-vault-token|vault_token|master_key|.*_master_key|data_key|.*_data_key)$/i;
 
 const DIGIT_RUN = /\d(?:[ -]?\d){11,}/g;
 /** The start of a DIGIT_RUN: a text without one needs no look at its digits. */

@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+
 /**
  * The building blocks of the configuration (issue 51): each group declares its settings beside its
  * module (`<group>.config.ts`) as a list of `Setting`s built here, and `src/config.ts` gathers every
@@ -25,6 +27,11 @@ export interface Variable {
   default: string;
   /** One line (Markdown). */
   description: string;
+  /**
+   * A secret (a key, a token, a password): `read` also takes it from the file `<NAME>_FILE` names
+   * (as container secrets are mounted), and no error message quotes its value.
+   */
+  secret?: true;
 }
 
 /** A value of the configuration: the variables it reads and how it turns them into the value. */
@@ -39,10 +46,16 @@ export interface SettingGroup<S extends Record<string, Setting<unknown>>> {
   settings: S;
 }
 
-export const defineGroup = <S extends Record<string, Setting<unknown>>>(
-  title: string,
-  settings: S,
-): SettingGroup<S> => ({ title, settings });
+/** The variables marked `secret` by the groups defined so far (every group is defined before config.ts reads one). */
+const secretVariables = new Set<string>();
+
+export const isSecretVariable = (name: string): boolean => secretVariables.has(name);
+
+export function defineGroup<S extends Record<string, Setting<unknown>>>(title: string, settings: S): SettingGroup<S> {
+  for (const setting of Object.values(settings))
+    for (const variable of setting.variables) if (variable.secret) secretVariables.add(variable.name);
+  return { title, settings };
+}
 
 /** The values a group's settings produce, typed. */
 export type ValuesOf<G> =
@@ -59,10 +72,31 @@ export function loadGroup(
   return values;
 }
 
-/** A variable's value; empty counts as unset. */
+/** A variable's value; empty counts as unset. A secret may come from the file `<NAME>_FILE` names instead (trimmed). */
 export function read(env: Env, name: string): string | undefined {
   const value = env[name];
-  return value === undefined || value === '' ? undefined : value;
+  const direct = value === undefined || value === '' ? undefined : value;
+  const file = secretVariables.has(name) ? env[`${name}_FILE`] : undefined;
+  if (file === undefined || file === '') return direct;
+  if (direct !== undefined)
+    throw new ConfigError(`${name}_FILE`, `is set and so is ${name}: give the secret one way only`);
+  return readSecretFile(`${name}_FILE`, file);
+}
+
+/** A secret file's content, trimmed; the error names the file and never quotes what it holds. */
+function readSecretFile(variable: string, file: string): string | undefined {
+  let content: string;
+  try {
+    content = fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new ConfigError(
+      variable,
+      `cannot read the file "${file}" (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+    );
+  }
+  const trimmed = content.trim();
+  if (trimmed === '') throw new ConfigError(variable, `the file "${file}" is empty`);
+  return trimmed;
 }
 
 export function integer(env: Env, name: string, fallback: number, min: number, max: number): number {

@@ -11,16 +11,23 @@ export type InstanceSecret = (typeof INSTANCE_SECRETS)[number];
 /** Associated data of a sealed instance secret: bound to its setting, a value copied to another one does not open. */
 export const instanceSecretAad = (key: string) => `instance_settings:${key}`;
 
-function sealSecret(keyring: Keyring, key: string, secret: Buffer): { value: string; master_key_id: string } {
-  const { wrapped, masterKeyId } = keyring.wrap(secret, instanceSecretAad(key));
+async function sealSecret(
+  keyring: Keyring,
+  key: string,
+  secret: Buffer,
+): Promise<{ value: string; master_key_id: string }> {
+  const { wrapped, masterKeyId } = await keyring.wrap(secret, instanceSecretAad(key));
   return { value: wrapped, master_key_id: masterKeyId };
 }
 
 /** Opens a sealed value; an error an operator can act on when this process cannot. */
-function openSealedSecret(keyring: Keyring, row: { key: string; value: string; master_key_id: string }): Buffer {
+async function openSealedSecret(
+  keyring: Keyring,
+  row: { key: string; value: string; master_key_id: string },
+): Promise<Buffer> {
   assertKeyringOpens(keyring, [row.master_key_id], `The instance secret ${row.key} is sealed`);
   try {
-    return keyring.unwrap(row.value, row.master_key_id, instanceSecretAad(row.key));
+    return await keyring.unwrap(row.value, row.master_key_id, instanceSecretAad(row.key));
   } catch (error) {
     if (!(error instanceof DecryptionError)) throw error;
     throw new Error(
@@ -44,14 +51,14 @@ export async function openInstanceSecret(db: Executor, keyring: Keyring, key: st
   let row = await settings.findSetting(db, key);
   if (!row) {
     const secret = randomBytes(bytes);
-    if (await settings.insertSettingIfAbsent(db, { key, ...sealSecret(keyring, key, secret) })) return secret;
+    if (await settings.insertSettingIfAbsent(db, { key, ...(await sealSecret(keyring, key, secret)) })) return secret;
     // Another process stored it between the read and the insert: its value is the one.
     row = await settings.findSetting(db, key);
     if (!row) throw new Error(`instance setting ${key} is neither stored nor insertable`);
   }
   if (row.master_key_id === null) {
     const secret = Buffer.from(row.value, 'base64');
-    await settings.sealPlaintextSetting(db, key, row.value, sealSecret(keyring, key, secret));
+    await settings.sealPlaintextSetting(db, key, row.value, await sealSecret(keyring, key, secret));
     return secret;
   }
   return openSealedSecret(keyring, { ...row, master_key_id: row.master_key_id });
@@ -68,9 +75,9 @@ export async function openInstanceSecrets(db: Executor, keyring: Keyring): Promi
 }
 
 /** Re-wraps one sealed secret under the keyring's current master key (a rotation). */
-export function rewrapSealedSecret(
+export async function rewrapSealedSecret(
   keyring: Keyring,
   row: { key: string; value: string; master_key_id: string },
-): { value: string; master_key_id: string } {
-  return sealSecret(keyring, row.key, openSealedSecret(keyring, row));
+): Promise<{ value: string; master_key_id: string }> {
+  return sealSecret(keyring, row.key, await openSealedSecret(keyring, row));
 }

@@ -11,7 +11,8 @@ import { wrapAad } from './vault.ts';
 /**
  * Re-wraps every data key under the current master key, in small transactions, while the servers
  * keep running: they hold the new key as current and the old one as previous, so they open data
- * keys wrapped either way. Card ciphertexts do not change (their data keys do not). Returns how
+ * keys wrapped either way. The master keys may be of different providers (the key itself, AWS KMS,
+ * Vault transit): a data key is unwrapped by the old one and wrapped by the new one, in memory. Card ciphertexts do not change (their data keys do not). Returns how
  * many keys were re-wrapped.
  */
 export async function rewrapDataKeys(db: Db, keyring: Keyring, batch = 100): Promise<number> {
@@ -21,7 +22,10 @@ export async function rewrapDataKeys(db: Db, keyring: Keyring, batch = 100): Pro
       const rows = await keys.lockKeysToRewrap(tx, keyring.currentId, batch);
       for (const row of rows) {
         const aad = wrapAad(row.merchant_account_id, row.id, row.purpose);
-        const { wrapped, masterKeyId } = keyring.wrap(keyring.unwrap(row.wrapped_key, row.master_key_id, aad), aad);
+        const { wrapped, masterKeyId } = await keyring.wrap(
+          await keyring.unwrap(row.wrapped_key, row.master_key_id, aad),
+          aad,
+        );
         await keys.setWrappedKey(tx, row, wrapped, masterKeyId);
       }
       return rows.length;
@@ -41,7 +45,7 @@ export async function rewrapInstanceSecrets(db: Db, keyring: Keyring, batch = 10
   for (;;) {
     const done = await withTransaction(db, async (tx) => {
       const rows = await settings.lockSettingsToRewrap(tx, keyring.currentId, batch);
-      for (const row of rows) await settings.setSealedSetting(tx, row.key, rewrapSealedSecret(keyring, row));
+      for (const row of rows) await settings.setSealedSetting(tx, row.key, await rewrapSealedSecret(keyring, row));
       return rows.length;
     });
     total += done;
@@ -56,8 +60,8 @@ export async function rewrapTotpSecrets(db: Db, keyring: Keyring, batch = 100): 
     const done = await withTransaction(db, async (tx) => {
       const rows = await users.lockTotpSecretsToRewrap(tx, keyring.currentId, batch);
       for (const row of rows) {
-        const { wrapped, masterKeyId } = keyring.wrap(
-          keyring.unwrap(row.totp_sealed, row.totp_master_key_id, totpAad(row.id)),
+        const { wrapped, masterKeyId } = await keyring.wrap(
+          await keyring.unwrap(row.totp_sealed, row.totp_master_key_id, totpAad(row.id)),
           totpAad(row.id),
         );
         await users.updateUser(tx, row.id, { totp_sealed: wrapped, totp_master_key_id: masterKeyId });

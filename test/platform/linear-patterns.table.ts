@@ -1007,7 +1007,7 @@ export const PATTERNS: PatternEntry[] = [
   },
   {
     file: 'src/lib/redact.ts',
-    source: String.raw`/^(authorization|proxy-authorization|cookie|set-cookie|password|passwd|secret|client_secret|.*_secret|secret_key|.*_secret_key|.*_signature_key|hmac_key|.*_trans_key|.*_encryption_key|.*_decryption_key|security_code|cvv|cvc|cvv2|number|card_number|pan|private_key|.*_private_key|privatekey|private_key_pem|cryptogram|onlinepaymentcryptogram|paymentdata|applepaytoken|googlepaytoken|signedmessage|dynamicdatavalue|paymenttoken|auth_token|access_token|accesstoken|refresh_token|token|checkout_token|completeresponse|securedpayload|securepayload|api_key|idempotency-key|x-vault-forward-header-.*)$/i`,
+    source: String.raw`/^(authorization|proxy-authorization|cookie|set-cookie|password|passwd|secret|client_secret|.*_secret|secret_key|.*_secret_key|.*_signature_key|hmac_key|.*_trans_key|.*_encryption_key|.*_decryption_key|security_code|cvv|cvc|cvv2|number|card_number|pan|private_key|.*_private_key|privatekey|private_key_pem|cryptogram|onlinepaymentcryptogram|paymentdata|applepaytoken|googlepaytoken|signedmessage|dynamicdatavalue|paymenttoken|auth_token|access_token|accesstoken|refresh_token|token|checkout_token|completeresponse|securedpayload|securepayload|api_key|idempotency-key|x-vault-forward-header-.*|x-vault-token|vault_token|master_key|.*_master_key|data_key|.*_data_key)$/i`,
     name: 'SENSITIVE_KEY',
     reaches: 'log',
     appliedTo: 'keys of logged objects (some come from requests)',
@@ -1018,6 +1018,7 @@ export const PATTERNS: PatternEntry[] = [
       ['a', 'x-vault-forward-header-'],
       ['_private_ke', ''],
       ['_encryption_ke', ''],
+      ['_master_ke', ''],
     ],
   },
   {

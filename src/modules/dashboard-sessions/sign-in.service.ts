@@ -172,7 +172,7 @@ export async function verifySecondFactor(
   if (isLocked(user)) return refuseLocked(deps, user, input.requestId, 'verifySignInCode');
   // A user with passkeys only may have a TOTP secret pending (enrolment started, never confirmed): not a factor.
   if (user.totp_confirmed_at === null) return refuse(deps, user, 'wrong code', input.requestId, 'verifySignInCode');
-  const secret = openTotpSecret(deps.keyring, user.id, user.totp_sealed!, user.totp_master_key_id!);
+  const secret = await openTotpSecret(deps.keyring, user.id, user.totp_sealed!, user.totp_master_key_id!);
   const step = await checkTotpCode(
     secret,
     input.code,

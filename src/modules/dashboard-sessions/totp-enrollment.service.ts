@@ -26,7 +26,7 @@ export async function startTotpEnrollment(
   if (live.user.totp_confirmed_at !== null) throw alreadyEnrolled();
   const { secret, uri } = newTotpSecret(live.user.email);
   await users.updateUser(deps.db, live.user.id, {
-    ...sealTotpSecret(deps.keyring, live.user.id, secret),
+    ...(await sealTotpSecret(deps.keyring, live.user.id, secret)),
     totp_last_step: null,
   });
   return { type: 'totp-enrollment', secret, otpauth_uri: uri };
@@ -49,7 +49,7 @@ export async function confirmTotpEnrollment(
     if (user.totp_sealed === null || user.totp_master_key_id === null)
       throw new AppError('bad_request', 'Start the enrollment first (POST /dashboard/api/session/totp-enrollment)');
     const step = await checkTotpCode(
-      openTotpSecret(deps.keyring, user.id, user.totp_sealed, user.totp_master_key_id),
+      await openTotpSecret(deps.keyring, user.id, user.totp_sealed, user.totp_master_key_id),
       code,
       null,
     );

@@ -32,6 +32,7 @@ const VARIABLES = [
   },
   {
     name: 'DASHBOARD_OIDC_CLIENT_SECRET',
+    secret: true,
     default: 'unset',
     description:
       'Its client secret (required with `DASHBOARD_OIDC_ISSUER`). The redirect URI to register at the provider is `PUBLIC_URL/dashboard/api/sso/callback`',

@@ -16,17 +16,22 @@ export function newTotpSecret(email: string): { secret: string; uri: string } {
  * Sealed as the instance secrets are (vault/instance-secrets.ts): a user belongs to no merchant
  * account, so the vault master key wraps the secret directly; `svc keys rotate-vault` re-wraps it.
  */
-export function sealTotpSecret(
+export async function sealTotpSecret(
   keyring: Keyring,
   userId: string,
   secret: string,
-): { totp_sealed: string; totp_master_key_id: string } {
-  const { wrapped, masterKeyId } = keyring.wrap(Buffer.from(secret, 'utf8'), totpAad(userId));
+): Promise<{ totp_sealed: string; totp_master_key_id: string }> {
+  const { wrapped, masterKeyId } = await keyring.wrap(Buffer.from(secret, 'utf8'), totpAad(userId));
   return { totp_sealed: wrapped, totp_master_key_id: masterKeyId };
 }
 
-export function openTotpSecret(keyring: Keyring, userId: string, sealed: string, masterKeyId: string): string {
-  return keyring.unwrap(sealed, masterKeyId, totpAad(userId)).toString('utf8');
+export async function openTotpSecret(
+  keyring: Keyring,
+  userId: string,
+  sealed: string,
+  masterKeyId: string,
+): Promise<string> {
+  return (await keyring.unwrap(sealed, masterKeyId, totpAad(userId))).toString('utf8');
 }
 
 /**

@@ -129,6 +129,7 @@ export const walletSettings = defineGroup('Digital wallets', {
   googlePayAuthPrivateKey: customSetting(
     {
       name: 'GOOGLE_PAY_AUTH_PRIVATE_KEY',
+      secret: true,
       default: 'sandbox key',
       description:
         'Digital wallets: PEM EC P-256 key that signs the `token` (authJwt) of `POST /digital-wallets/google/session`; required in production for Google Pay sessions',

@@ -7,6 +7,7 @@ export const metricsSettings = defineGroup('Metrics', {
   metricsToken: customSetting(
     {
       name: 'METRICS_TOKEN',
+      secret: true,
       default: 'unset',
       description:
         'Bearer token of `GET /metrics` (32 to 512 printable characters: `openssl rand -hex 32`); unset, the endpoint answers 404',

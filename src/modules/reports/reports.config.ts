@@ -84,6 +84,7 @@ const VARIABLES: Variable[] = [
   },
   {
     name: 'REPORTS_S3_SECRET_ACCESS_KEY',
+    secret: true,
     default: 'unset',
     description: `${S3} the bucket's secret access key, with \`REPORTS_S3_ACCESS_KEY_ID\``,
   },

@@ -76,10 +76,10 @@ describe('security', () => {
       .where('id', '=', user.id)
       .executeTakeFirstOrThrow();
     expect(row.totp_master_key_id).toBe(during.currentId);
-    expect(openTotpSecret(new Keyring(newKey), user.id, row.totp_sealed!, row.totp_master_key_id!)).toBe(secret);
-    expect(() =>
+    expect(await openTotpSecret(new Keyring(newKey), user.id, row.totp_sealed!, row.totp_master_key_id!)).toBe(secret);
+    await expect(
       openTotpSecret(new Keyring(newKey), 'another-user', row.totp_sealed!, row.totp_master_key_id!),
-    ).toThrow();
+    ).rejects.toThrow();
   });
 
   it("counts unknown set-up tokens in the client address's failed-lookup budget, and still serves a real link", async () => {
