@@ -97,6 +97,19 @@ async function reportOf(deps: Deps, row: TransactionRow, payload: Payload): Prom
 }
 
 /**
+ * A cancel, refund or chargeback is told after the authorization's outcome, or the service would
+ * hear of a refund before the approval (jobs run side by side). An authorized transaction has an
+ * authorization report; until a trace entry settles it, the later one is tried again after its
+ * backoff, and on its last try it is sent anyway.
+ */
+async function authorizationUntold(deps: Deps, row: TransactionRow, update: Payload['update']): Promise<boolean> {
+  if (update === 'approved' || update === 'declined') return false;
+  if (row.authorized_at === null && row.captured_at === null) return false;
+  const entries = await repo.listUpdateEntries(deps.db, row.merchant_account_id, row.id, 'authorization');
+  return !entries.some((e) => e.name === repo.UPDATE_SENT || e.context.final === true);
+}
+
+/**
  * Tells the transaction's anti-fraud service one thing that followed its decision (decision 0143),
  * with no database transaction open while it waits on the service (STYLE D4), and writes the
  * attempt's trace entry on the transaction (`GET /transactions/{id}/events`). A report settled
@@ -114,6 +127,8 @@ export async function sendAntiFraudUpdate(
   const updateKey = updateKeyOf(payload.update, payload.refund_id);
   const entries = await repo.listUpdateEntries(deps.db, m, row.id, updateKey);
   if (entries.some((e) => e.name === repo.UPDATE_SENT || e.context.final === true)) return { result: 'done' };
+  if (!run.last && (await authorizationUntold(deps, row, payload.update)))
+    return { result: 'failed', message: 'the authorization outcome is not told yet: this report waits for it' };
   const report = await reportOf(deps, row, payload);
   if (!report) return { result: 'done' };
   const { delivery, definitionId } = await reportToAntiFraudService(
