@@ -35,6 +35,7 @@ import { ingestSettlementsJob } from './ingest-settlements.job.ts';
 import { scheduleSettlementIngestions } from './schedule-settlement-ingestions.job.ts';
 import { reconcileGiftCardsJob } from './reconcile-gift-cards.job.ts';
 import { reverseGiftCardRedemptionJob } from './reverse-gift-card-redemption.job.ts';
+import { sendAntiFraudUpdateJob } from './send-anti-fraud-update.job.ts';
 
 /** Every job the workers know. Add a new job here (see jobs/README.md). */
 export const JOBS: JobDefinition[] = [
@@ -70,6 +71,7 @@ export const JOBS: JobDefinition[] = [
   sealMerchantAccountSecrets,
   reconcileGiftCardsJob,
   reverseGiftCardRedemptionJob,
+  sendAntiFraudUpdateJob,
   ingestSettlementsJob,
   scheduleSettlementIngestions,
   purgeDashboardSessions,

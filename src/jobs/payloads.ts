@@ -36,6 +36,23 @@ export const JOB_PAYLOADS = {
   /** Gives back the rest of one gift card redemption whose reversal was recorded `pending` (a cancel). */
   'reverse-gift-card-redemption': Type.Object({ merchant_account_id: MerchantAccountId, redemption_id: Id }),
   'seal-merchant-account-secrets': Type.Object({}),
+  /**
+   * One report to the anti-fraud service that decided on a transaction (decision 0143): the
+   * authorization's outcome (`approved`, `declined`), a void (`canceled`), one refund (`refund_id`)
+   * or a chargeback.
+   */
+  'send-anti-fraud-update': Type.Object({
+    merchant_account_id: MerchantAccountId,
+    transaction_id: Id,
+    update: Type.Union([
+      Type.Literal('approved'),
+      Type.Literal('declined'),
+      Type.Literal('canceled'),
+      Type.Literal('refunded'),
+      Type.Literal('chargeback'),
+    ]),
+    refund_id: Type.Optional(Id),
+  }),
   'run-account-updater': Type.Object({ merchant_account_id: MerchantAccountId, account_updater_job_id: Id }),
   /** One capture's settlement (`capture_id`: its attempt; without it, the captured amount not settled yet), or one refund's (`refund_id`). */
   'settle-transaction': Type.Object({

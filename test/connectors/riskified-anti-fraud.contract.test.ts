@@ -121,3 +121,134 @@ describe('riskified-anti-fraud contract', () => {
     expect(registry.find('mock-anti-fraud')).toBeNull();
   });
 });
+
+describe('riskified-anti-fraud updates after the decision (decision 0143)', () => {
+  const id = '0190f1c2-0000-7000-8000-0000000000a1';
+  const at = new Date('2026-12-06T12:05:00Z');
+  beforeAll(async () => {
+    await connector.decide({ credentials: credentials(), order: order(1299, { transactionId: id }) });
+  });
+  const update = (u: Parameters<RiskifiedAntiFraudConnector['updateTransaction']>[0]['update']) =>
+    connector.updateTransaction({ credentials: credentials(), transactionId: id, update: u });
+
+  it('an approved authorization is a signed Decision with external_status approved, in major units', async () => {
+    const delivery = await update({
+      kind: 'approved',
+      at,
+      amount: 1299,
+      currency: 'USD',
+      authorizationId: 'psp-auth-1',
+    });
+    expect(delivery).toEqual({ result: 'sent', status: 'http_200', description: null });
+    expect(fake.updates.at(-1)).toEqual({
+      path: '/api/decision',
+      body: {
+        order: {
+          id,
+          decision: { external_status: 'approved', decided_at: at.toISOString(), amount: 12.99, currency: 'USD' },
+          payment_details: { authorization_id: 'psp-auth-1' },
+        },
+      },
+    });
+  });
+
+  it('a declined authorization is a Checkout Denied with the authorization error', async () => {
+    const delivery = await update({ kind: 'declined', at, errorCode: 'insufficient_funds', message: 'Not enough' });
+    expect(delivery.result).toBe('sent');
+    expect(fake.updates.at(-1)).toEqual({
+      path: '/api/checkout_denied',
+      body: {
+        checkout: {
+          id,
+          payment_details: [
+            {
+              authorization_error: {
+                created_at: at.toISOString(),
+                error_code: 'insufficient_funds',
+                message: 'Not enough',
+              },
+            },
+          ],
+        },
+      },
+    });
+  });
+
+  it('a void is a Cancel, a refund a Partial-Refund (JPY without decimals), a chargeback its details', async () => {
+    expect((await update({ kind: 'canceled', at, reason: 'voided' })).result).toBe('sent');
+    expect(fake.updates.at(-1)).toEqual({
+      path: '/api/cancel',
+      body: { order: { id, cancelled_at: at.toISOString(), cancel_reason: 'voided' } },
+    });
+    const refund = { kind: 'refunded' as const, at, refundId: 'r-1', amount: 500, currency: 'JPY', reason: null };
+    expect((await update(refund)).result).toBe('sent');
+    expect(fake.updates.at(-1)!.body).toEqual({
+      order: { id, refunds: [{ refund_id: 'r-1', amount: 500, currency: 'JPY', refunded_at: at.toISOString() }] },
+    });
+    const chargeback = await connector.reportChargeback({
+      credentials: credentials(),
+      transactionId: id,
+      chargeback: {
+        id: 'cb-1',
+        at,
+        amount: 1299,
+        currency: 'USD',
+        reasonCode: '10.4',
+        reasonDescription: 'Fraud',
+        gateway: 'mock-card',
+      },
+    });
+    expect(chargeback.result).toBe('sent');
+    expect(fake.updates.at(-1)).toEqual({
+      path: '/api/chargeback',
+      body: {
+        order: {
+          id,
+          chargeback_details: {
+            id: 'cb-1',
+            chargeback_at: at.toISOString(),
+            chargeback_amount: 12.99,
+            chargeback_currency: 'USD',
+            reason_code: '10.4',
+            reason_description: 'Fraud',
+            gateway: 'mock-card',
+          },
+        },
+      },
+    });
+  });
+
+  it('a 5xx, a 429 and a timeout are worth another try; a 4xx, an unknown order and no credentials are refused', async () => {
+    const approved = { kind: 'approved' as const, at, amount: 1299, currency: 'USD', authorizationId: null };
+    for (const status of [500, 503, 429] as const) {
+      fake.failNext(status);
+      expect(await update(approved)).toMatchObject({ result: 'failed', status: `http_${status}` });
+    }
+    fake.stallNext(3_000);
+    expect(await update(approved)).toEqual({ result: 'failed', status: 'timeout', description: null });
+    fake.failNext(400);
+    expect(await update(approved)).toMatchObject({ result: 'refused', status: 'http_400' });
+    const unknown = await connector.updateTransaction({
+      credentials: credentials(),
+      transactionId: '0190f1c2-0000-7000-8000-0000000000ff',
+      update: approved,
+    });
+    expect(unknown).toEqual({ result: 'refused', status: 'http_404', description: 'Order not found' });
+    const before = fake.requests.length;
+    expect(await connector.updateTransaction({ credentials: {}, transactionId: id, update: approved })).toEqual({
+      result: 'refused',
+      status: 'invalid_request',
+      description: null,
+    });
+    expect(fake.requests.length).toBe(before);
+  });
+
+  it('is refused by the provider when the signature is made with another token', async () => {
+    const delivery = await connector.updateTransaction({
+      credentials: { shop_domain: RISKIFIED_FAKE_SHOP, auth_token: 'another-token-0123456789' },
+      transactionId: id,
+      update: { kind: 'canceled', at, reason: 'voided' },
+    });
+    expect(delivery).toEqual({ result: 'refused', status: 'http_401', description: 'HMAC signature mismatch' });
+  });
+});

@@ -5,6 +5,8 @@ import type { DefinitionField } from '../connector.ts';
  * asked before the authorization whether to accept, reject or review a payment. It is not a
  * payment connector: it moves no money, so it has no capture, refund or sync, and its failures
  * never block a payment (an `error` decision is answered, never thrown, and the payment goes on).
+ * A service that wants to learn from what followed its decision also takes the payment's later
+ * outcomes and its chargebacks (decision 0143), sent by a background job, never on a payment's path.
  */
 
 /** What a service decided, in our words. `error`: no decision (unreachable, refused, unknown answer). */
@@ -62,11 +64,69 @@ export interface AntiFraudOutcome {
 }
 
 /** One anti-fraud service definition's calls. */
-export interface AntiFraudConnector {
+export interface AntiFraudConnector extends AntiFraudFeedback {
   readonly definition: AntiFraudDefinition;
   /**
    * The pre-authorization decision. Never throws for the service's failures: a timeout, a refusal
    * or an answer the mapping does not know is `decision: 'error'` (fail open, decision 0139).
    */
   decide(request: AntiFraudDecideRequest): Promise<AntiFraudOutcome>;
+}
+
+/**
+ * What followed the service's decision, in our words (decision 0143): the authorization's outcome
+ * at the payment service, then a cancel (void) of an approved payment, or one refund. Amounts in
+ * minor units; `at` is when it happened on our side.
+ */
+export type AntiFraudTransactionUpdate =
+  | { kind: 'approved'; at: Date; amount: number; currency: string; authorizationId: string | null }
+  | { kind: 'declined'; at: Date; errorCode: string; message: string | null }
+  | { kind: 'canceled'; at: Date; reason: string }
+  | { kind: 'refunded'; at: Date; refundId: string; amount: number; currency: string; reason: string | null };
+
+/** A chargeback of a payment the service decided on. Minor units. */
+export interface AntiFraudChargeback {
+  /** The provider's dispute or report line id, else ours. */
+  id: string;
+  at: Date;
+  amount: number;
+  currency: string;
+  reasonCode: string | null;
+  reasonDescription: string | null;
+  /** The payment service definition that reported it. */
+  gateway: string | null;
+}
+
+export interface AntiFraudUpdateRequest {
+  credentials: Record<string, string>;
+  /** Our transaction id: the service's order id, as in the decision. */
+  transactionId: string;
+  update: AntiFraudTransactionUpdate;
+}
+
+export interface AntiFraudChargebackRequest {
+  credentials: Record<string, string>;
+  transactionId: string;
+  chargeback: AntiFraudChargeback;
+}
+
+/**
+ * How a report went. `sent`: the service took it. `refused`: it answered that it will not (a 4xx
+ * other than 408 and 429, or credentials missing): no retry can change that. `failed`: no answer,
+ * a timeout, a 408, 429 or 5xx: worth another try. Never thrown.
+ */
+export interface AntiFraudDelivery {
+  result: 'sent' | 'refused' | 'failed';
+  /** `http_<status>` or the failure's kind (timeout, unavailable, invalid_request). */
+  status: string;
+  /** The service's own message, if any (never a secret). */
+  description: string | null;
+}
+
+/** The optional calls after the decision (decision 0143); a service without them is told nothing. */
+export interface AntiFraudFeedback {
+  /** The post-authorization update: the authorization's outcome, a cancel, a refund. */
+  updateTransaction?(request: AntiFraudUpdateRequest): Promise<AntiFraudDelivery>;
+  /** Chargeback feedback. */
+  reportChargeback?(request: AntiFraudChargebackRequest): Promise<AntiFraudDelivery>;
 }

@@ -15,6 +15,11 @@ import { riskifiedSignature } from './riskified.signature.ts';
  * open, decision 0139). Riskified's Decide answers in well under a second.
  */
 export const RISKIFIED_TIMEOUT_MS = 5_000;
+/**
+ * The reports after the decision (decision 0143) run in a background job that retries: nobody
+ * waits on them, so they get the payment calls' bound. A report cut off is sent again.
+ */
+export const RISKIFIED_UPDATE_TIMEOUT_MS = 25_000;
 
 /**
  * Riskified's API over HTTP, nothing else: every request carries the API version in Accept, the
@@ -23,7 +28,12 @@ export const RISKIFIED_TIMEOUT_MS = 5_000;
 export class RiskifiedClient {
   constructor(private readonly options: ProviderConnectorOptions) {}
 
-  async post(credentials: Record<string, string>, path: string, body: unknown): Promise<ProviderResponse> {
+  async post(
+    credentials: Record<string, string>,
+    path: string,
+    body: unknown,
+    timeoutMs = RISKIFIED_TIMEOUT_MS,
+  ): Promise<ProviderResponse> {
     const domain = credentials.shop_domain?.trim();
     const token = credentials.auth_token;
     if (!domain || !token)
@@ -35,7 +45,7 @@ export class RiskifiedClient {
       RISKIFIED_ANTI_FRAUD_DEFINITION.id,
       live ? RISKIFIED_URLS.live : RISKIFIED_URLS.sandbox,
       RISKIFIED_HOSTS,
-      this.options.timeoutMs ?? RISKIFIED_TIMEOUT_MS,
+      this.options.timeoutMs ?? timeoutMs,
     );
     const headers = {
       accept: 'application/vnd.riskified.com; version=2',

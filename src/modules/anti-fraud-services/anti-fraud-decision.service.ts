@@ -27,6 +27,11 @@ export interface AntiFraudResult {
   decision: PaymentAntiFraudDecision;
   /** Null for the sandbox service and without a service. */
   event: AntiFraudDecisionEvent | null;
+  /**
+   * The configured service that now holds the payment's order (it decided accept or review), told
+   * the authorization's outcome and what follows (decision 0143); null otherwise.
+   */
+  serviceId: string | null;
 }
 
 function eventOf(row: AntiFraudServiceRow, outcome: AntiFraudOutcome | null, decision: PaymentAntiFraudDecision) {
@@ -94,12 +99,13 @@ export async function decideAntiFraud(
   );
   if (!row) {
     const builtIn = ctx.deps.antiFraud.builtIn();
-    return { decision: builtIn ? (await builtIn.decide({ credentials: {}, order })).decision : null, event: null };
+    const decision = builtIn ? (await builtIn.decide({ credentials: {}, order })).decision : null;
+    return { decision, event: null, serviceId: null };
   }
   const service = row as AntiFraudServiceRow;
   const connector = ctx.deps.antiFraud.find(row.anti_fraud_service_definition_id);
-  if (!connector) return { decision: 'error', event: eventOf(service, null, 'error') };
-  if (!options.remote) return { decision: 'skipped', event: eventOf(service, null, 'skipped') };
+  if (!connector) return { decision: 'error', event: eventOf(service, null, 'error'), serviceId: null };
+  if (!options.remote) return { decision: 'skipped', event: eventOf(service, null, 'skipped'), serviceId: null };
   // The full card number is for the sandbox service's test cards only; a real service gets BIN and last four.
   const own = options.connectionOptions?.[row.anti_fraud_service_definition_id];
   const safe: AntiFraudOrder = {
@@ -114,5 +120,10 @@ export async function decideAntiFraud(
       { antiFraudService: row.id, definition: row.anti_fraud_service_definition_id, status: outcome.raw.status },
       'anti-fraud service gave no decision; the payment goes on (fail open)',
     );
-  return { decision: outcome.decision, event: eventOf(service, outcome, outcome.decision) };
+  const holds = outcome.decision === 'accept' || outcome.decision === 'review';
+  return {
+    decision: outcome.decision,
+    event: eventOf(service, outcome, outcome.decision),
+    serviceId: holds ? service.id : null,
+  };
 }

@@ -5,6 +5,7 @@ import type { Executor, Tx } from '../../db/transaction.ts';
 import { emitEvent, eventWrites, type NewEvent } from '../events/events.service.ts';
 import { giftCardServiceResource } from '../gift-cards/gift-card-service.ts';
 import { redemptionsOfTransaction } from '../gift-cards/gift-card-redemptions.service.ts';
+import { antiFraudRefundQueries, antiFraudUpdateQueries } from './anti-fraud-updates/anti-fraud-updates.ts';
 import { toCaptureResource } from './capture.schema.ts';
 import { toRefundResource } from './refund.schema.ts';
 import { toTransactionResource } from './transaction.resource.ts';
@@ -12,7 +13,8 @@ import { toTransactionResource } from './transaction.resource.ts';
 /**
  * Webhook events of the transaction engine (docs/webhooks.md), written in the same database
  * transaction as the change (outbox). Snapshots are masked as for a caller without
- * buyers.billing-details.read: a webhook receiver is not a PII-scoped credential.
+ * buyers.billing-details.read: a webhook receiver is not a PII-scoped credential. The transaction's
+ * anti-fraud service is told what the events report with them (anti-fraud-updates/, decision 0143).
  */
 
 export type TransactionEventKind =
@@ -48,6 +50,13 @@ export async function emitTransaction(
     resourceId: row.id,
     payload: await snapshot(tx, row),
   });
+  await runAll(deps, antiFraudUpdateQueries(tx, deps, row, kind));
+}
+
+/** Runs the anti-fraud reports of an event in the caller's transaction; their job runs once it commits. */
+async function runAll(deps: Deps, queries: ReadonlyArray<{ execute(): Promise<unknown> }>): Promise<void> {
+  for (const query of queries) await query.execute();
+  if (queries.length > 0) deps.queue.pokeSoon();
 }
 
 /** `emitTransaction`'s writes, for a caller that runs them with its own (see `eventWrites`, and its `subscriptions`). */
@@ -58,7 +67,7 @@ export async function transactionEventWrites(
   kind: TransactionEventKind,
   subscriptions?: readonly WebhookSubscriptionRow[],
 ) {
-  return eventWrites(
+  const writes = await eventWrites(
     tx,
     deps,
     {
@@ -70,6 +79,7 @@ export async function transactionEventWrites(
     },
     subscriptions,
   );
+  return [...writes, ...antiFraudUpdateQueries(tx, deps, row, kind)];
 }
 
 /** `transaction.updated` when the status changed and no more specific kind applies. */
@@ -90,7 +100,7 @@ export async function emitRefund(
   tx: Tx,
   deps: Deps,
   refund: RefundRow,
-  transaction: Pick<TransactionRow, 'external_identifier'>,
+  transaction: Pick<TransactionRow, 'external_identifier' | 'anti_fraud_service_id'>,
   kind: 'refund.created' | 'refund.succeeded' | 'refund.failed',
 ): Promise<void> {
   await emitEvent(tx, deps, {
@@ -100,6 +110,7 @@ export async function emitRefund(
     resourceId: refund.id,
     payload: toRefundResource(refund, transaction),
   });
+  await runAll(deps, antiFraudRefundQueries(tx, deps, refund, transaction, kind));
 }
 
 /** `emitRefund`'s writes, for a caller that runs them with its own (see `eventWrites`). */
@@ -107,16 +118,17 @@ export async function refundEventWrites(
   db: Executor,
   deps: Deps,
   refund: RefundRow,
-  transaction: Pick<TransactionRow, 'external_identifier'>,
+  transaction: Pick<TransactionRow, 'external_identifier' | 'anti_fraud_service_id'>,
   kind: 'refund.created' | 'refund.succeeded' | 'refund.failed',
 ) {
-  return eventWrites(db, deps, {
+  const writes = await eventWrites(db, deps, {
     merchantAccountId: refund.merchant_account_id,
     kind,
     resourceType: 'refund',
     resourceId: refund.id,
     payload: toRefundResource(refund, transaction),
   });
+  return [...writes, ...antiFraudRefundQueries(db, deps, refund, transaction, kind)];
 }
 
 /** The refund event of a refund's current status (created while processing). */

@@ -310,6 +310,7 @@ export async function prepareTransaction(
     ip_address: ipAddress,
     external_identifier: body.external_identifier ?? null,
     anti_fraud_decision: fraud,
+    anti_fraud_service_id: antiFraud.serviceId,
     pending_review: fraud === 'review',
     payment_source: body.payment_source ?? 'ecommerce',
     merchant_initiated: body.merchant_initiated ?? false,
