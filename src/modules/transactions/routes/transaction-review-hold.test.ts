@@ -91,6 +91,31 @@ describe('happy', () => {
     expect(kinds().slice(0, 3)).toEqual(['transaction.created', 'transaction.captured', 'transaction.settled']);
   });
 
+  it('a decision retried with its idempotency key answers the same, and moves the money once', async () => {
+    const cases = [
+      ['approve', 'capture', 'capture'],
+      ['decline', 'capture', 'void'],
+      ['approve', 'authorize', null],
+    ] as const;
+    for (const [op, intent, follow] of cases) {
+      const { m, txn } = await held(intent);
+      const key = `review-${op}-${txn.id}`;
+      const send = () =>
+        t.request({
+          method: 'POST',
+          url: `/transactions/${txn.id}/review/${op}`,
+          merchantAccountId: m,
+          headers: { 'idempotency-key': key },
+        });
+      const first = await send();
+      const again = await send();
+      expect(first.statusCode, first.body).toBe(200);
+      expect(again.statusCode, again.body).toBe(200);
+      expect(again.json()).toEqual(first.json());
+      expect((await attemptsOf(txn.id)).map((a) => a.operation)).toEqual(['authorize', ...(follow ? [follow] : [])]);
+    }
+  });
+
   it('declining a held capture voids it: intent_outcome failed, nothing captured', async () => {
     const { m, txn } = await held('capture');
     const res = await post(m, `/transactions/${txn.id}/review/decline`);
