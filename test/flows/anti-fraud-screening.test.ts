@@ -9,6 +9,7 @@ import {
 } from '../fakes/riskified-fake.ts';
 import { decideAntiFraud } from '../../src/modules/anti-fraud-services/anti-fraud-decision.service.ts';
 import type { RequestContext } from '../../src/context.ts';
+import { sandboxGooglePayToken } from '../../src/wallets/sandbox-tokens.ts';
 
 /**
  * The payments recorded inside one database transaction (gift cards, checkout sessions) are
@@ -129,6 +130,29 @@ describe('happy', () => {
       payment_method: { method: 'checkout-session', id: sessionId },
     });
     expect(again.statusCode).not.toBe(201);
+  });
+
+  it('a Google Pay token: screened with its last four and brand, and still used once by the payment', async () => {
+    const m = await merchantWithRiskified();
+    const wallet = await t.request({
+      method: 'POST',
+      url: '/digital-wallets',
+      merchantAccountId: m,
+      payload: { provider: 'google', merchant_name: 'Wallet Shop', accept_terms_and_conditions: true },
+    });
+    expect(wallet.statusCode, wallet.body).toBe(201);
+    const token = JSON.stringify(sandboxGooglePayToken({ number: '4895370012003478', expirationDate: '11/31' }));
+    const before = fake.orders.length;
+    const txn = await pay(m, { amount: 2300, country: 'US', payment_method: { method: 'googlepay', token } });
+    expect(txn).toMatchObject({ method: 'googlepay', anti_fraud_decision: 'review', pending_review: true });
+    expect(fake.orders.length).toBe(before + 1);
+    expect(fake.orders.at(-1)).toMatchObject({
+      gateway: 'googlepay',
+      payment_details: [{ credit_card_number: 'XXXX-XXXX-XXXX-3478', credit_card_company: 'visa' }],
+    });
+    // The screening did not use the token up; the payment did.
+    const again = await createTransaction(t, m, { amount: 2300, payment_method: { method: 'googlepay', token } });
+    expect(again.statusCode).toBe(400);
   });
 
   it('without a configured service nothing is asked before the transaction: the sandbox service decides', async () => {
