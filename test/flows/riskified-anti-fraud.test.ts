@@ -97,7 +97,7 @@ describe('happy', () => {
     });
   });
 
-  it('each decision of the service is a transaction event (anti-fraud-decision, -error, -skipped)', async () => {
+  it('each decision of the service is a transaction event (anti-fraud-decision, -error)', async () => {
     const { m, service } = await merchantWithRiskified();
     const eventsOf = async (id: string) =>
       (await t.request({ method: 'GET', url: `/transactions/${id}/events`, merchantAccountId: m }))
@@ -123,9 +123,10 @@ describe('happy', () => {
     expect(await eventsOf(failed.id)).toMatchObject([
       { name: 'anti-fraud-decision-error', context: { decision: 'error', raw_status: 'http_500' } },
     ]);
-    const skipped = await pay(m, 3000, { gift_cards: [{ number: '6036281000000000001', pin: '1234', amount: 1000 }] });
-    expect(await eventsOf(skipped.id)).toMatchObject([
-      { name: 'anti-fraud-decision-skipped', context: { decision: 'skipped' } },
+    // Gift cards: screened before the database transaction opens (decision 0144).
+    const tendered = await pay(m, 3000, { gift_cards: [{ number: '6036281000000000001', pin: '1234', amount: 1000 }] });
+    expect(await eventsOf(tendered.id)).toMatchObject([
+      { name: 'anti-fraud-decision', context: { decision: 'accept' } },
     ]);
   });
 
@@ -170,16 +171,16 @@ describe('happy', () => {
     expect(await pay(m, 1299)).toMatchObject({ status: 'authorization_succeeded', anti_fraud_decision: 'accept' });
   });
 
-  it('a payment prepared inside a database transaction (gift cards) does not wait on the service: skipped', async () => {
+  it('a payment recorded inside a database transaction (gift cards) is screened before it opens', async () => {
     const { m } = await merchantWithRiskified();
     const before = fake.orders.length;
     const txn = await pay(m, 3000, { gift_cards: [{ number: '6036281000000000001', pin: '1234', amount: 1000 }] });
     expect(txn).toMatchObject({
       status: 'authorization_succeeded',
-      anti_fraud_decision: 'skipped',
+      anti_fraud_decision: 'accept',
       pending_review: false,
     });
-    expect(fake.orders.length).toBe(before);
+    expect(fake.orders.length).toBe(before + 1);
   });
 
   it('a warm cache asks the database nothing about the service: the same statements as without one', async () => {

@@ -17,6 +17,7 @@ import {
 } from '../ui/components.tsx';
 import { dateTime, label, money, toMinor } from '../ui/format.ts';
 import { Attempts, Captures, Refunds, RoutingTrace, Settlements } from './transaction-panels.tsx';
+import { Review } from './transaction-review.tsx';
 import type { TransactionSummary } from './types.ts';
 
 interface TransactionEvent {
@@ -47,6 +48,7 @@ export function TransactionPage({ params, scopes }: PageProps): JSX.Element {
       <PageHeader title={`${money(t.amount, t.currency)} · ${label(t.status)}`} />
       {result ? <Success>{result}</Success> : null}
       <Summary t={t} />
+      {hasScope(scopes, 'transactions.write') && t.pending_review ? <Review t={t} onDone={done} /> : null}
       {hasScope(scopes, 'transactions.write') ? <Actions t={t} onDone={done} /> : null}
       <div class="panels" key={version}>
         <Timeline id={id} />
@@ -94,6 +96,10 @@ function Summary({ t }: { t: TransactionSummary }): JSX.Element {
             .join(' · ') || '—'
         : '—',
     ],
+    [
+      'Anti-fraud',
+      `${t.anti_fraud_decision ? label(t.anti_fraud_decision) : '—'}${t.pending_review ? ' · pending review' : ''}`,
+    ],
     ['Response', [t.error_code, t.raw_response_code, t.raw_response_description].filter(Boolean).join(' · ') || '—'],
   ];
   return (
@@ -114,7 +120,8 @@ function Actions({ t, onDone }: { t: TransactionSummary; onDone: (text: string) 
   const [reason, setReason] = useState('');
   const action = useAction();
   const refundable = t.captured_amount - t.refunded_amount;
-  const canCapture = t.status === 'authorization_succeeded';
+  // Held for review, the capture waits for the approval (the Review card).
+  const canCapture = t.status === 'authorization_succeeded' && !t.pending_review;
   const canVoid = t.status === 'authorization_succeeded';
   const canRefund = refundable > 0;
   if (!canCapture && !canVoid && !canRefund) return null;

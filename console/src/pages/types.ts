@@ -35,6 +35,9 @@ export interface TransactionSummary {
   created_at: string;
   updated_at: string;
   disputed: boolean;
+  /** Held for a manual anti-fraud review: not capturable until approved (docs/risk.md, "Manual review"). */
+  pending_review: boolean;
+  anti_fraud_decision: string | null;
 }
 
 export const TRANSACTION_STATUSES = [

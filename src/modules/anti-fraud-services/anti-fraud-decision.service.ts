@@ -34,7 +34,13 @@ export interface AntiFraudResult {
   serviceId: string | null;
 }
 
-function eventOf(row: AntiFraudServiceRow, outcome: AntiFraudOutcome | null, decision: PaymentAntiFraudDecision) {
+/** `reason`: why a configured service was not asked (`skipped` only). */
+function eventOf(
+  row: AntiFraudServiceRow,
+  outcome: AntiFraudOutcome | null,
+  decision: PaymentAntiFraudDecision,
+  reason?: string,
+) {
   const name =
     decision === 'error'
       ? 'anti-fraud-decision-error'
@@ -49,6 +55,7 @@ function eventOf(row: AntiFraudServiceRow, outcome: AntiFraudOutcome | null, dec
       decision,
       raw_status: outcome?.raw.status ?? null,
       raw_description: outcome?.raw.description ?? null,
+      ...(reason ? { reason } : {}),
     },
   } satisfies AntiFraudDecisionEvent;
 }
@@ -79,6 +86,17 @@ async function bounded(connector: AntiFraudConnector, credentials: Record<string
   }
 }
 
+/** The merchant account's active anti-fraud service, or null (the sandbox's built-in one, or none, decides). */
+export async function activeAntiFraudService(db: Executor, ctx: RequestContext): Promise<AntiFraudServiceRow | null> {
+  // From the process's cache: no statement on the authorization's hot path once it is warm. `db`
+  // loads on a miss (the request's transaction when there is one: PGlite has one session).
+  const row = await ctx.deps.readCaches.antiFraudServices.get(
+    ctx.merchantAccountId,
+    async () => (await findActiveAntiFraudService(db, ctx.merchantAccountId)) ?? null,
+  );
+  return (row as AntiFraudServiceRow | null) ?? null;
+}
+
 /**
  * Asks the merchant account's active anti-fraud service, or in the sandbox the built-in one when
  * none is configured; `connectionOptions`: the request's, of which the service gets its own
@@ -91,12 +109,7 @@ export async function decideAntiFraud(
   order: AntiFraudOrder,
   options: { remote: boolean; connectionOptions?: Record<string, unknown> | null | undefined },
 ): Promise<AntiFraudResult> {
-  // From the process's cache: no statement on the authorization's hot path once it is warm. `db`
-  // loads on a miss (the request's transaction when there is one: PGlite has one session).
-  const row = await ctx.deps.readCaches.antiFraudServices.get(
-    ctx.merchantAccountId,
-    async () => (await findActiveAntiFraudService(db, ctx.merchantAccountId)) ?? null,
-  );
+  const row = await activeAntiFraudService(db, ctx);
   if (!row) {
     const builtIn = ctx.deps.antiFraud.builtIn();
     const decision = builtIn ? (await builtIn.decide({ credentials: {}, order })).decision : null;
@@ -105,7 +118,14 @@ export async function decideAntiFraud(
   const service = row as AntiFraudServiceRow;
   const connector = ctx.deps.antiFraud.find(row.anti_fraud_service_definition_id);
   if (!connector) return { decision: 'error', event: eventOf(service, null, 'error'), serviceId: null };
-  if (!options.remote) return { decision: 'skipped', event: eventOf(service, null, 'skipped'), serviceId: null };
+  // Every form is screened before its database transaction opens (decision 0144): only a service
+  // made active meanwhile by another request is found here.
+  if (!options.remote)
+    return {
+      decision: 'skipped',
+      event: eventOf(service, null, 'skipped', 'database_transaction_open'),
+      serviceId: null,
+    };
   // The full card number is for the sandbox service's test cards only; a real service gets BIN and last four.
   const own = options.connectionOptions?.[row.anti_fraud_service_definition_id];
   const safe: AntiFraudOrder = {

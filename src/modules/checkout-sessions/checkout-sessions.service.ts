@@ -288,6 +288,26 @@ export async function readCheckoutSessionCard(
   return { number: await openNumber(tx, ctx, row), expiration_date: row.expiration_date!, scheme: row.scheme! };
 }
 
+/** What a live session's card is, as `peekCheckoutSessionCard` tells it: no number, no security code. */
+export type CheckoutSessionCardFacts =
+  | { method: 'id'; paymentMethodId: string }
+  | { method: 'card'; bin: string | null; last4: string | null; scheme: string | null; expirationDate: string | null };
+
+/**
+ * The card a live session holds, read without using it up, without a lock and without the vault:
+ * what an anti-fraud service is told before the payment's database transaction opens (decision
+ * 0144). 404 and 400 as `consumeCheckoutSessionCard`.
+ */
+export async function peekCheckoutSessionCard(
+  db: Executor,
+  ctx: RequestContext,
+  sessionId: string,
+): Promise<CheckoutSessionCardFacts> {
+  const row = await liveSessionWithCard(db, ctx, sessionId, false);
+  if (row.method === 'id') return { method: 'id', paymentMethodId: row.payment_method_id! };
+  return { method: 'card', bin: row.bin, last4: row.last4, scheme: row.scheme, expirationDate: row.expiration_date };
+}
+
 export type CheckoutSessionCard =
   | { method: 'card'; number: string; expirationDate: string; scheme: string; securityCode: string | null }
   | { method: 'id'; paymentMethodId: string; securityCode: string | null };

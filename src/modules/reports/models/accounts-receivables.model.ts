@@ -43,7 +43,9 @@ export const accountsReceivablesModel: ReportModelDef<Params> = {
         FROM transaction_attempts a
         JOIN transactions t ON t.merchant_account_id = a.merchant_account_id AND t.id = a.transaction_id
         WHERE a.merchant_account_id = ${merchantAccountId} AND a.status = 'succeeded'
-          AND (a.operation = 'capture' OR (a.operation = 'authorize' AND t.intent = 'capture'))
+          AND (a.operation = 'capture' OR (a.operation = 'authorize' AND t.intent = 'capture'
+               -- held for review (decision 0144): its authorization captured nothing
+               AND t.anti_fraud_decision IS DISTINCT FROM 'review'))
           ${bounds('a.created_at')} ${currencies('t.currency')}
         UNION ALL
         SELECT to_char(s.posted_at AT TIME ZONE ${tz}, 'YYYY-MM-DD'), s.currency, 0, s.amount

@@ -4,13 +4,15 @@ import { AppError, invalidField } from '../../../errors/app-error.ts';
 import type { CaptureTransactionBody } from '../create-transaction.schema.ts';
 import type { Patch } from '../outcomes.ts';
 import { captureRefusal } from '../transaction-status.ts';
+import { reviewHoldRefusal } from '../review/review-hold.ts';
 import type { TransactionAmounts, TransactionBasis } from '../transactions.repo.ts';
 
 /** The columns `planCapture` reads. */
 export type CaptureFacts = Pick<
   TransactionRow,
   'status' | 'authorized_amount' | 'capture_limit' | 'captured_amount' | 'capture_reserved' | 'capture_closed'
->;
+> &
+  Partial<Pick<TransactionRow, 'pending_review'>>;
 
 /** What a capture reserves before its connector call. */
 export interface CapturePlan {
@@ -29,6 +31,8 @@ export function planCapture(
   body: Pick<CaptureTransactionBody, 'amount' | 'final'>,
   rules: CaptureRules | null,
 ): CapturePlan {
+  // Held for a manual anti-fraud review (decision 0144): approving the review is what releases it.
+  if (row.pending_review) throw reviewHoldRefusal();
   const refusal = captureRefusal(row);
   if (refusal) throw new AppError('bad_request', refusal);
   const final = body.final ?? true;

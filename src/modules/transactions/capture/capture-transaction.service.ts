@@ -41,7 +41,7 @@ import { captureBasis, planCapture, relativeAmounts, type CapturePlan } from './
  * the transaction is as it was read; when it moved, the locked path (SELECT … FOR UPDATE) decides.
  */
 
-interface Reserved {
+export interface ReservedCapture {
   /** The transaction as the reservation left it. */
   row: TransactionRow;
   attempt: AttemptRow;
@@ -55,7 +55,8 @@ async function checked(
   row: TransactionRow,
   body: CaptureTransactionBody,
 ): Promise<{ plan: CapturePlan; bound: BoundConnector }> {
-  const bound = captureRefusal(row) === null ? await connectorOfTransaction(db, ctx.deps, row) : null;
+  const bound =
+    captureRefusal(row) === null && !row.pending_review ? await connectorOfTransaction(db, ctx.deps, row) : null;
   const plan = planCapture(row, body, bound === null ? null : bound.connector.captureRules(bound.credentials));
   // planCapture refused the capture when there is no connection.
   return { plan, bound: bound! };
@@ -98,20 +99,32 @@ function newAttempt(
  * capturing) and record the attempt, then commit: a concurrent capture sees the reservation and
  * cannot exceed the limit.
  */
-async function reserve(ctx: RequestContext, id: string, body: CaptureTransactionBody): Promise<Reserved> {
-  return withTransaction(ctx.deps.db, async (tx) => {
-    const row = await repo.findTransaction(tx, ctx.merchantAccountId, id, { forUpdate: true });
-    if (!row) throw notFound('transaction', id);
-    const { plan, bound } = await checked(tx, ctx, row, body);
-    const updated = await repo.updateTransaction(tx, ctx.merchantAccountId, id, {
-      capture_reserved: row.capture_reserved + plan.amount,
-      ...(plan.final ? { capture_closed: true } : {}),
-    });
-    const attempt = await repo.insertAttempt(tx, newAttempt(ctx, row, plan, body, new Date()));
-    // Committed with the attempt: a retry after a crash resumes this capture instead of capturing again.
-    if (ctx.idempotency) await ctx.idempotency.bindResource(tx, attempt.id);
-    return { row: updated, attempt, bound };
+async function reserve(ctx: RequestContext, id: string, body: CaptureTransactionBody): Promise<ReservedCapture> {
+  return withTransaction(ctx.deps.db, (tx) => reserveCapture(tx, ctx, id, body));
+}
+
+/**
+ * `reserve` in the caller's database transaction: approving a review reserves the capture it
+ * releases in the same transaction that ends the review (decision 0144), so nothing else captures
+ * or voids in between. Then `completeCapture`, after the commit.
+ */
+export async function reserveCapture(
+  tx: Tx,
+  ctx: RequestContext,
+  id: string,
+  body: CaptureTransactionBody,
+): Promise<ReservedCapture> {
+  const row = await repo.findTransaction(tx, ctx.merchantAccountId, id, { forUpdate: true });
+  if (!row) throw notFound('transaction', id);
+  const { plan, bound } = await checked(tx, ctx, row, body);
+  const updated = await repo.updateTransaction(tx, ctx.merchantAccountId, id, {
+    capture_reserved: row.capture_reserved + plan.amount,
+    ...(plan.final ? { capture_closed: true } : {}),
   });
+  const attempt = await repo.insertAttempt(tx, newAttempt(ctx, row, plan, body, new Date()));
+  // Committed with the attempt: a retry after a crash resumes this capture instead of capturing again.
+  if (ctx.idempotency) await ctx.idempotency.bindResource(tx, attempt.id);
+  return { row: updated, attempt, bound };
 }
 
 /**
@@ -121,7 +134,11 @@ async function reserve(ctx: RequestContext, id: string, body: CaptureTransaction
  * inserted with it. Null when a column moved meanwhile (a concurrent capture, refund, void or
  * increment): nothing was written and `reserve` decides under the lock.
  */
-async function reserveQuickly(ctx: RequestContext, id: string, body: CaptureTransactionBody): Promise<Reserved | null> {
+async function reserveQuickly(
+  ctx: RequestContext,
+  id: string,
+  body: CaptureTransactionBody,
+): Promise<ReservedCapture | null> {
   const db = ctx.deps.db;
   const row = await repo.findTransaction(db, ctx.merchantAccountId, id);
   if (!row) throw notFound('transaction', id);
@@ -144,7 +161,7 @@ async function reserveQuickly(ctx: RequestContext, id: string, body: CaptureTran
   return updated && { row: updated, attempt, bound };
 }
 
-function call(ctx: RequestContext, { row, attempt, bound }: Reserved) {
+function call(ctx: RequestContext, { row, attempt, bound }: ReservedCapture) {
   return callConnector(
     () =>
       bound.connector.capture({
@@ -237,7 +254,7 @@ function respond(
 /** Phase 3 under the row lock: every answer, a timeout included (the attempt stays open for reconciliation). */
 async function record(
   ctx: RequestContext,
-  { row, attempt }: Reserved,
+  { row, attempt }: ReservedCapture,
   result: Answer,
   preferTransaction: boolean,
 ): Promise<OperationResult | Transaction> {
@@ -303,7 +320,7 @@ const answerBasis = (row: TransactionRow): repo.TransactionBasis => ({
  */
 async function recordQuickly(
   ctx: RequestContext,
-  { row, attempt }: Reserved,
+  { row, attempt }: ReservedCapture,
   result: Answer,
   preferTransaction: boolean,
 ): Promise<OperationResult | Transaction | null> {
@@ -358,6 +375,18 @@ async function recordQuickly(
   return recorded.value;
 }
 
+/** Phases 2 and 3 of a reserved capture: the connector call outside any database transaction, then its answer. */
+export async function completeCapture(
+  ctx: RequestContext,
+  reserved: ReservedCapture,
+  preferTransaction: boolean,
+): Promise<OperationResult | Transaction> {
+  const result = await call(ctx, reserved);
+  return (
+    (await recordQuickly(ctx, reserved, result, preferTransaction)) ?? record(ctx, reserved, result, preferTransaction)
+  );
+}
+
 /** `POST /transactions/{id}/capture`. Returns the capture record; the route picks the shape by `prefer`. */
 export async function captureTransaction(
   ctx: RequestContext,
@@ -366,10 +395,7 @@ export async function captureTransaction(
   preferTransaction: boolean,
 ): Promise<OperationResult | Transaction> {
   const reserved = (await reserveQuickly(ctx, id, body)) ?? (await reserve(ctx, id, body));
-  const result = await call(ctx, reserved);
-  return (
-    (await recordQuickly(ctx, reserved, result, preferTransaction)) ?? record(ctx, reserved, result, preferTransaction)
-  );
+  return completeCapture(ctx, reserved, preferTransaction);
 }
 
 /** `resume` of `POST /transactions/{id}/capture` (resumed-operation.ts): the capture the first request recorded. */

@@ -2,6 +2,9 @@ import type { AntiFraudOrder } from '../../../connectors/anti-fraud/anti-fraud-c
 import type { CreateTransactionBody } from '../create-transaction.schema.ts';
 import type { ResolvedInstrument } from './resolved-instrument.ts';
 
+/** What a service is told of the instrument: a resolved one, or a checkout session's card read without its number. */
+export type AntiFraudInstrument = Pick<ResolvedInstrument, 'method' | 'cardNumber' | 'bin' | 'last4' | 'snapshot'>;
+
 /** The parts of the transaction's buyer snapshot a service is given. */
 interface BuyerFacts {
   external_identifier?: string | null;
@@ -17,7 +20,7 @@ const str = (value: unknown): string | null => (typeof value === 'string' ? valu
 export function antiFraudOrderOf(
   transactionId: string,
   body: CreateTransactionBody,
-  instrument: ResolvedInstrument | null,
+  instrument: AntiFraudInstrument | null,
   snapshot: object | null,
   ipAddress: string | null,
 ): AntiFraudOrder {

@@ -48,6 +48,9 @@ import { stepUp } from './step-up.ts';
 import { stopPatch } from './stop-trace.ts';
 import { guardWalletToken } from './wallet-instrument.ts';
 import { checkUnpinnedEmbed } from './embed-buyer.ts';
+import { authorizationIntent } from '../review/review-hold.ts';
+import type { AntiFraudResult } from '../../anti-fraud-services/anti-fraud-decision.service.ts';
+import { screenBeforeTransaction } from './screen-before-transaction.ts';
 
 /** Checks of the request that need no database. */
 function checkRequest(body: CreateTransactionBody): void {
@@ -166,7 +169,10 @@ async function start(
       throw translatePgError(error);
     }
   }
-  return withTransaction(ctx.deps.db, (tx) => record(tx, ctx, body, ipAddress, { origin }));
+  // The anti-fraud service is asked before the database transaction opens (decision 0144).
+  const id = uuidv7();
+  const screened = await screenBeforeTransaction(ctx, body, ipAddress, id);
+  return withTransaction(ctx.deps.db, (tx) => record(tx, ctx, body, ipAddress, { origin, id, screened }));
 }
 
 async function record(
@@ -174,12 +180,18 @@ async function record(
   ctx: RequestContext,
   body: CreateTransactionBody,
   ipAddress: string | null,
-  options: { deferHeldCode?: boolean; origin: TransactionOrigin; remoteCalls?: boolean },
+  options: {
+    deferHeldCode?: boolean;
+    origin: TransactionOrigin;
+    remoteCalls?: boolean;
+    id?: string;
+    screened?: AntiFraudResult | null;
+  },
 ): Promise<Started> {
   const instrument = body.payment_method
     ? await resolveInstrument(db, ctx, body.payment_method, { deferHeldCode: options.deferHeldCode ?? false })
     : null;
-  const id = uuidv7();
+  const id = options.id ?? uuidv7();
   const prepared = await prepareTransaction(
     db,
     ctx,
@@ -189,6 +201,7 @@ async function record(
     id,
     options.origin,
     options.remoteCalls ?? false,
+    options.screened ?? null,
   );
   const attemptId = uuidv7();
   const now = new Date();
@@ -267,7 +280,7 @@ async function authorize(ctx: RequestContext, started: Started) {
         amount: row.amount - row.gift_card_amount,
         currency: row.currency,
         country: row.country,
-        intent: row.intent,
+        intent: authorizationIntent(row),
         instrument: instrument!.instrument,
         merchantInitiated: row.merchant_initiated,
         isSubsequentPayment: row.is_subsequent_payment,

@@ -6,7 +6,11 @@ import { AppError, fieldRefusal } from '../../../errors/app-error.ts';
 import { isProduction, sandboxOnly } from '../../../errors/sandbox-only.ts';
 import { findBuyerRow, shippingDetailsSnapshot } from '../../buyers/buyer-snapshots.service.ts';
 import { matchThreeDsScenario } from '../../three-ds-scenarios/three-ds-scenarios.service.ts';
-import { decideAntiFraud, type AntiFraudDecisionEvent } from '../../anti-fraud-services/anti-fraud-decision.service.ts';
+import {
+  decideAntiFraud,
+  type AntiFraudDecisionEvent,
+  type AntiFraudResult,
+} from '../../anti-fraud-services/anti-fraud-decision.service.ts';
 import { antiFraudOrderOf } from './anti-fraud-order.ts';
 import { requireEmbedBuyerCard } from './embed-buyer.ts';
 import type { CreateTransactionBody } from '../create-transaction.schema.ts';
@@ -59,7 +63,7 @@ export interface TransactionOrigin {
 const json = (value: unknown) => (value === undefined || value === null ? null : JSON.stringify(value));
 
 /** `stored`: the stored card paid with (by id or through a checkout session) and its buyer. */
-async function buyerSnapshot(
+export async function buyerSnapshot(
   tx: Executor,
   ctx: RequestContext,
   body: CreateTransactionBody,
@@ -207,6 +211,7 @@ export async function prepareTransaction(
   transactionId: string,
   origin: TransactionOrigin = {},
   remoteCalls = false,
+  screened: AntiFraudResult | null = null,
 ): Promise<Prepared> {
   const country = instrument ? checkRedirect(body, instrument) : (body.country ?? null);
   body = { ...body, country };
@@ -215,13 +220,14 @@ export async function prepareTransaction(
     : null;
   const buyer = await buyerSnapshot(tx, ctx, body, stored);
   // `remoteCalls`: `tx` is the pool, not an open database transaction, so a configured anti-fraud
-  // service may be called over the network (STYLE D4; decision 0139).
-  const antiFraud = await decideAntiFraud(
-    tx,
-    ctx,
-    antiFraudOrderOf(transactionId, body, instrument, buyer.snapshot, ipAddress),
-    { remote: remoteCalls, connectionOptions: body.connection_options },
-  );
+  // service may be called over the network (STYLE D4; decision 0139). `screened`: it was asked
+  // before the database transaction opened (screen-before-transaction.ts, decision 0144).
+  const antiFraud =
+    screened ??
+    (await decideAntiFraud(tx, ctx, antiFraudOrderOf(transactionId, body, instrument, buyer.snapshot, ipAddress), {
+      remote: remoteCalls,
+      connectionOptions: body.connection_options,
+    }));
   const fraud = antiFraud.decision;
   const buyerExternalIdentifier = (buyer.snapshot?.external_identifier as string | null | undefined) ?? null;
   // The blocklist comes first: a blocked payment is not routed, authenticated or sent anywhere.

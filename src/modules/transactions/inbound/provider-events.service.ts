@@ -9,6 +9,7 @@ import { lateCaptureOf, reportsCapture, scheduleLateRefund } from '../refund/lat
 import { event } from '../transaction-events.ts';
 import * as repo from '../transactions.repo.ts';
 import { emitTransaction } from '../webhook-events.ts';
+import { capturesAtAuthorization } from '../review/review-hold.ts';
 
 /**
  * What a provider's webhook reports, applied through the same state machine as our own calls: an
@@ -53,7 +54,7 @@ function targetOf(
     !action.providerReferenceId || a.provider_reference === null || a.provider_reference === action.providerReferenceId;
   switch (action.kind) {
     case 'authorization_succeeded':
-      return of(['authorize'], row.intent === 'capture' ? 'captured' : 'authorized');
+      return of(['authorize'], capturesAtAuthorization(row) ? 'captured' : 'authorized');
     case 'authorization_failed':
       return of(['authorize'], 'declined');
     // A capture, an authorize-and-capture whose capture was pending at the provider, or a sale the

@@ -23,6 +23,7 @@ import { emitCapture, emitRefund, emitStatusChange, emitTransaction, refundKind 
 import { transactionResource } from '../transaction-view.ts';
 import { incrementPatch } from '../increment/increment-outcome.ts';
 import { schemeTransactionIdWrite } from '../create/authorization-answer.ts';
+import { authorizationIntent } from '../review/review-hold.ts';
 
 type Log = { warn(obj: object, msg?: string): void; info(obj: object, msg?: string): void };
 
@@ -319,7 +320,7 @@ async function checkAttempt(
         amount: attempt.amount,
         currency: row.currency,
         payment: paymentHint(row),
-        intent: row.intent,
+        intent: authorizationIntent(row),
         buyerApproved: attempt.approval_decision === null ? null : attempt.approval_decision === 'approved',
         returnParams,
       }),

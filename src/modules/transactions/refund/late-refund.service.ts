@@ -18,6 +18,7 @@ import { nextCheckAt } from '../outcomes.ts';
 import { event } from '../transaction-events.ts';
 import * as repo from '../transactions.repo.ts';
 import { listUnpaidAuthorizations } from './late-capture.repo.ts';
+import { capturesAtAuthorization } from '../review/review-hold.ts';
 
 type Log = {
   warn(obj: object, msg?: string): void;
@@ -40,7 +41,9 @@ const CLOSED_UNPAID = new Set(['authorization_failed', 'authorization_declined']
 
 /** Whether the action reports money captured at the provider: a capture, or a sale's authorization. */
 export function reportsCapture(row: TransactionRow, action: InboundWebhookAction): boolean {
-  return action.kind === 'capture_succeeded' || (action.kind === 'authorization_succeeded' && row.intent === 'capture');
+  return (
+    action.kind === 'capture_succeeded' || (action.kind === 'authorization_succeeded' && capturesAtAuthorization(row))
+  );
 }
 
 /**

@@ -5,6 +5,7 @@ import { callConnector, connectorOfTransaction, paymentHint } from '../connector
 import * as repo from '../transactions.repo.ts';
 import { listUnpaidAuthorizations } from './late-capture.repo.ts';
 import { lateCaptureOf, scheduleLateRefund } from './late-refund.service.ts';
+import { authorizationIntent } from '../review/review-hold.ts';
 
 type Log = { warn(obj: object, msg?: string): void; info(obj: object, msg?: string): void };
 
@@ -43,7 +44,7 @@ export async function checkLateSale(
         amount: authorization.amount,
         currency: row.currency,
         payment: paymentHint(row),
-        intent: row.intent,
+        intent: authorizationIntent(row),
         buyerApproved: null,
         returnParams,
       }),

@@ -11,7 +11,7 @@ export const approveTransactionReview = defineRoute({
   tags: ['transactions'],
   summary: 'Approve a transaction held for manual anti-fraud review',
   description:
-    'Ends the review (`pending_review` false); the authorization stands and can be captured. `anti_fraud_decision` stays `review`. A transaction not pending review is 400 (docs/risk.md, "Anti-fraud services").',
+    'Ends the review (`pending_review` false). A transaction created with intent `capture` was authorized only while held, and is captured now, in full, as `POST /transactions/{transaction_id}/capture` does (its events and webhooks); an intent `authorize` transaction can be captured from now on. `anti_fraud_decision` stays `review`. A transaction not pending review, or whose authorization has not completed, is 400 (docs/risk.md, "Manual review").',
   status: 200,
   params: TransactionParams,
   response: TransactionSchema,

@@ -11,7 +11,7 @@ export const declineTransactionReview = defineRoute({
   tags: ['transactions'],
   summary: 'Decline a transaction held for manual anti-fraud review',
   description:
-    'Ends the review (`pending_review` false) and voids the authorization, as `POST /transactions/{transaction_id}/void` does. A captured transaction is 400 (refund it); a transaction not pending review is 400 (docs/risk.md, "Anti-fraud services").',
+    'Ends the review (`pending_review` false) and voids the authorization, as `POST /transactions/{transaction_id}/void` does. A captured transaction is 400 (refund it); a transaction not pending review, or whose authorization has not completed, is 400 (docs/risk.md, "Manual review").',
   status: 200,
   params: TransactionParams,
   response: TransactionSchema,

@@ -24,6 +24,8 @@ async function heldForReview(extra: Record<string, unknown> = {}, status = 'auth
 describe('happy', () => {
   it('approving ends the review; the authorization stands and captures; the decision stays review', async () => {
     const { m, txn } = await heldForReview();
+    const held = await post(m, `/transactions/${txn.id}/capture`, {});
+    expect(held.statusCode).toBe(400);
     const res = await post(m, `/transactions/${txn.id}/review/approve`);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({
@@ -67,11 +69,29 @@ describe('errors', () => {
     expect((await post(m2, `/transactions/${txn.id}/review/decline`)).statusCode).toBe(400);
   });
 
-  it('declining a captured transaction is 400 (refund it) and keeps it pending review', async () => {
-    const { m, txn } = await heldForReview({ intent: 'capture' }, 'capture_succeeded');
+  it('a captured transaction pending review (captured before decision 0144) cannot be declined: refund it', async () => {
+    const { m, txn } = await heldForReview();
+    expect((await post(m, `/transactions/${txn.id}/review/approve`)).statusCode).toBe(200);
+    expect((await post(m, `/transactions/${txn.id}/capture`, {})).statusCode).toBe(200);
+    // Such a row is only left by the code before the hold.
+    await t.deps.db.updateTable('transactions').set({ pending_review: true }).where('id', '=', txn.id).execute();
     const res = await post(m, `/transactions/${txn.id}/review/decline`);
     expect(res.statusCode).toBe(400);
     expect(res.json().message).toContain('refund it instead');
+    const read = await t.request({ method: 'GET', url: `/transactions/${txn.id}`, merchantAccountId: m });
+    expect(read.json()).toMatchObject({ pending_review: true, status: 'capture_succeeded' });
+  });
+
+  it('an authorization still open (processing, awaiting the buyer) cannot be reviewed yet: 400', async () => {
+    const { m, txn } = await heldForReview();
+    for (const status of ['processing', 'buyer_approval_pending'] as const) {
+      await t.deps.db.updateTable('transactions').set({ status }).where('id', '=', txn.id).execute();
+      for (const op of ['approve', 'decline']) {
+        const res = await post(m, `/transactions/${txn.id}/review/${op}`);
+        expect(res.statusCode).toBe(400);
+        expect(res.json().message).toContain('has not completed yet');
+      }
+    }
     const read = await t.request({ method: 'GET', url: `/transactions/${txn.id}`, merchantAccountId: m });
     expect(read.json().pending_review).toBe(true);
   });

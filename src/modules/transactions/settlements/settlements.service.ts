@@ -11,6 +11,7 @@ import { activeSubscriptions } from '../../webhook-subscriptions/webhook-subscri
 import { paymentHint } from '../connector-call.ts';
 import { event } from '../transaction-events.ts';
 import * as repo from '../transactions.repo.ts';
+import { capturesAtAuthorization } from '../review/review-hold.ts';
 import type { TransactionEventKind } from '../webhook-events.ts';
 import { settlementRecordQuery, writeReportLines } from './settlement-writes.ts';
 import { definitionOf, simulatesSettlements } from './settlement-source.ts';
@@ -83,7 +84,8 @@ function amountToSettle(
   const captureSettled = settlements.filter((r) => r.refund_id === null).reduce((sum, r) => sum + r.amount, 0);
   if (!captureAttemptId) return captureSettlementAmount(row, null, captureSettled);
   // A capture, or the authorization of an authorize-and-capture transaction.
-  const captures = attempt?.operation === 'capture' || (attempt?.operation === 'authorize' && row.intent === 'capture');
+  const captures =
+    attempt?.operation === 'capture' || (attempt?.operation === 'authorize' && capturesAtAuthorization(row));
   if (!attempt || attempt.transaction_id !== row.id || attempt.status !== 'succeeded' || !captures) return 0;
   return captureSettlementAmount(row, attempt, captureSettled);
 }

@@ -6,6 +6,7 @@ import { withTransaction, type Tx } from '../../../db/transaction.ts';
 import { uuidToBase62 } from '../../../lib/base62.ts';
 import { uuidv7 } from '../../../lib/ids.ts';
 import { lockAndReleaseCard } from '../../payment-methods/payment-methods.service.ts';
+import { authorizationIntent } from '../review/review-hold.ts';
 import {
   applyAuthorizeOutcome,
   authorizeOutcomeOf,
@@ -167,7 +168,7 @@ async function authorize(ctx: RequestContext, ready: Ready) {
         amount: row.amount - row.gift_card_amount,
         currency: row.currency,
         country: row.country,
-        intent: row.intent,
+        intent: authorizationIntent(row),
         instrument: ready.instrument,
         merchantInitiated: row.merchant_initiated,
         isSubsequentPayment: row.is_subsequent_payment,

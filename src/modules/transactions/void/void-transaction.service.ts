@@ -1,4 +1,5 @@
 import { withRequestTransaction, type RequestContext } from '../../../context.ts';
+import type { TransactionRow } from '../../../db/schema-transactions.ts';
 import { withTransaction, type Tx } from '../../../db/transaction.ts';
 import type { VoidOutcome } from '../../../connectors/connector.ts';
 import { AppError, notFound } from '../../../errors/app-error.ts';
@@ -11,6 +12,7 @@ import {
   connectorOfTransaction,
   paymentHint,
   UNANSWERED,
+  type BoundConnector,
   type CallResult,
 } from '../connector-call.ts';
 import { resultOfAttempt, resumeAttempt } from '../resumed-operation.ts';
@@ -32,34 +34,56 @@ function capabilitiesOf(ctx: RequestContext, row: { payment_service: Record<stri
   return ctx.deps.connectors.find(definition)?.definition.capabilities ?? null;
 }
 
+/** A void reserved under the row lock (capturing closed, the attempt recorded), to be sent by `completeVoid`. */
+export interface ReservedVoid {
+  row: TransactionRow;
+  attemptId: string;
+  bound: BoundConnector;
+}
+
+/**
+ * Phase 1 of a void in the caller's database transaction: closing capturing under the row lock
+ * stops a concurrent capture from starting. Declining a review reserves its void in the
+ * transaction that ends the review (decision 0144).
+ */
+export async function reserveVoid(tx: Tx, ctx: RequestContext, id: string): Promise<ReservedVoid> {
+  const row = await repo.findTransaction(tx, ctx.merchantAccountId, id, { forUpdate: true });
+  if (!row) throw notFound('transaction', id);
+  const refusal = voidRefusal(row);
+  if (refusal) throw new AppError('bad_request', refusal);
+  const bound = await connectorOfTransaction(tx, ctx.deps, row);
+  const updated = await repo.updateTransaction(tx, ctx.merchantAccountId, id, { capture_closed: true });
+  const attemptId = uuidv7();
+  await repo.insertAttempt(tx, {
+    merchant_account_id: ctx.merchantAccountId,
+    id: attemptId,
+    transaction_id: id,
+    operation: 'void',
+    status: 'in_flight',
+    payment_service_id: row.payment_service_id,
+    next_check_at: nextCheckAt(0, new Date()),
+  });
+  // Committed with the attempt: a retry after a crash resumes this void instead of voiding again.
+  if (ctx.idempotency) await ctx.idempotency.bindResource(tx, attemptId);
+  return { row: updated, attemptId, bound };
+}
+
 /** `POST /transactions/{id}/void`: releases an authorization that nothing was captured from. */
 export async function voidTransaction(
   ctx: RequestContext,
   id: string,
   preferTransaction: boolean,
 ): Promise<OperationResult | Transaction> {
-  // Phase 1: closing capturing under the row lock stops a concurrent capture from starting.
-  const { row, attemptId, bound } = await withTransaction(ctx.deps.db, async (tx) => {
-    const row = await repo.findTransaction(tx, ctx.merchantAccountId, id, { forUpdate: true });
-    if (!row) throw notFound('transaction', id);
-    const refusal = voidRefusal(row);
-    if (refusal) throw new AppError('bad_request', refusal);
-    const bound = await connectorOfTransaction(tx, ctx.deps, row);
-    const updated = await repo.updateTransaction(tx, ctx.merchantAccountId, id, { capture_closed: true });
-    const attemptId = uuidv7();
-    await repo.insertAttempt(tx, {
-      merchant_account_id: ctx.merchantAccountId,
-      id: attemptId,
-      transaction_id: id,
-      operation: 'void',
-      status: 'in_flight',
-      payment_service_id: row.payment_service_id,
-      next_check_at: nextCheckAt(0, new Date()),
-    });
-    // Committed with the attempt: a retry after a crash resumes this void instead of voiding again.
-    if (ctx.idempotency) await ctx.idempotency.bindResource(tx, attemptId);
-    return { row: updated, attemptId, bound };
-  });
+  const reserved = await withTransaction(ctx.deps.db, (tx) => reserveVoid(tx, ctx, id));
+  return completeVoid(ctx, reserved, preferTransaction);
+}
+
+/** Phases 2 and 3 of a reserved void: the connector call outside any database transaction, then its answer. */
+export async function completeVoid(
+  ctx: RequestContext,
+  { row, attemptId, bound }: ReservedVoid,
+  preferTransaction: boolean,
+): Promise<OperationResult | Transaction> {
   const result = await callConnector(
     () =>
       bound.connector.void({
@@ -72,7 +96,7 @@ export async function voidTransaction(
       }),
     ctx.log,
   );
-  return withRequestTransaction(ctx, (tx) => recordVoid(tx, ctx, id, attemptId, result, preferTransaction));
+  return withRequestTransaction(ctx, (tx) => recordVoid(tx, ctx, row.id, attemptId, result, preferTransaction));
 }
 
 /** Phase 3 of a void, in the caller's transaction: the answer (or none: a timeout) on the transaction and the attempt. */
