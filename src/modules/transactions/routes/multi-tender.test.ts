@@ -220,6 +220,20 @@ describe('gift cards given back', () => {
     expect((await redemptionsOf(m, txn.id)).gift_card_redemptions[0]).toMatchObject({ refunded_amount: 1000 });
   });
 
+  it('when the card authorization is voided (a payment given up: a review declined, an order canceled)', async () => {
+    const { merchantAccountId: m } = await merchantWithMockCard(t);
+    const txn = await authorized(t, m, { amount: 3000, gift_cards: [{ ...GIFT, amount: 1000 }] });
+    expect(txn).toMatchObject({ status: 'authorization_succeeded', authorized_amount: 2000 });
+    const voided = await t.request({ method: 'POST', url: `/transactions/${txn.id}/void`, merchantAccountId: m });
+    expect(voided.statusCode, voided.body).toBe(200);
+    const after = await redemptionsOf(m, txn.id);
+    expect(after).toMatchObject({ status: 'authorization_voided' });
+    expect(after.gift_card_redemptions[0]).toMatchObject({ status: 'succeeded', refunded_amount: 1000 });
+    // A second void is refused and gives nothing back twice.
+    await t.request({ method: 'POST', url: `/transactions/${txn.id}/void`, merchantAccountId: m });
+    expect((await redemptionsOf(m, txn.id)).gift_card_redemptions[0]).toMatchObject({ refunded_amount: 1000 });
+  });
+
   it('not when the card authorization is found approved later (timeout, then reconciliation)', async () => {
     const { merchantAccountId: m } = await merchantWithMockCard(t);
     const txn = await authorized(t, m, {

@@ -129,8 +129,12 @@ async function recordVoid(
       attemptEvent(updated, attemptId, 'void', 0, result, applied, now),
     ].filter((e) => e !== null),
   );
-  if (applied?.attemptStatus === 'succeeded') await emitTransaction(tx, ctx.deps, updated, 'transaction.voided');
-  else await emitStatusChange(tx, ctx.deps, current, updated);
+  if (applied?.attemptStatus === 'succeeded') {
+    await emitTransaction(tx, ctx.deps, updated, 'transaction.voided');
+    // A voided payment is given up as a canceled one is: what gift cards paid towards it goes back
+    // to them, recorded and enqueued in this transaction (as cancelTransaction does below).
+    if (updated.multi_tender) await scheduleReversals(tx, ctx.deps, ctx.merchantAccountId, id);
+  } else await emitStatusChange(tx, ctx.deps, current, updated);
   await recordAudit(tx, ctx, 'voided', { type: 'transaction', id, name: `${updated.currency} ${updated.amount}` });
   const transaction = await transactionResource(tx, ctx, updated);
   if (preferTransaction) return transaction;
