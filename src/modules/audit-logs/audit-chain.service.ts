@@ -1,0 +1,126 @@
+import type { Executor } from '../../db/transaction.ts';
+import type { Anchor } from './audit-anchors.ts';
+import { ChainChecker, GENESIS_HASH, hex, type BrokenLink, type ChainEntry } from './audit-chain.ts';
+import * as repo from './audit-logs.repo.ts';
+
+/** What `svc audit verify` found for one merchant account's chain. */
+export interface ChainReport {
+  merchantAccountId: string;
+  entries: number;
+  /** The last entry that checked out: its place and hash (seq 0 for an empty chain). */
+  last: { seq: number; hash: string };
+  /** Anchors of this account that were checked against the chain. */
+  anchorsChecked: number;
+  broken: BrokenLink | null;
+}
+
+/** Entries read per query: large enough that the round trips do not dominate, small enough for memory. */
+const PAGE = 5000;
+
+/** An anchored place the chain must still hold with the anchored hash. */
+function checkAnchor(checker: ChainChecker, e: ChainEntry, anchor: Anchor): void {
+  if (e.hash !== anchor.hash)
+    checker.fail({
+      kind: 'anchor_mismatch',
+      seq: e.seq,
+      id: e.id,
+      detail: `the anchor of ${anchor.anchored_at} says seq ${anchor.seq} has hash ${anchor.hash}: the chain was rewritten at or before seq ${anchor.seq}`,
+    });
+}
+
+/** The head row and the anchors beyond the last entry, once every entry checked out. */
+async function checkEnd(db: Executor, merchantAccountId: string, checker: ChainChecker, anchors: Anchor[]) {
+  const last = checker.last;
+  const beyond = anchors.find((a) => a.seq > last.seq);
+  if (beyond)
+    return checker.fail({
+      kind: 'missing',
+      seq: last.seq + 1,
+      id: null,
+      detail: `the anchor of ${beyond.anchored_at} holds seq ${beyond.seq}, the chain ends at seq ${last.seq}: entries were removed from its end`,
+    });
+  const head = await repo.findChainHead(db, merchantAccountId);
+  const headSeq = head?.seq ?? 0;
+  if (headSeq > last.seq)
+    return checker.fail({
+      kind: 'missing',
+      seq: last.seq + 1,
+      id: null,
+      detail: `the head says seq ${headSeq}, the chain ends at seq ${last.seq}: entries were removed from its end`,
+    });
+  if (headSeq !== last.seq || (head ? hex(head.hash) : GENESIS_HASH) !== last.hash)
+    checker.fail({
+      kind: 'head_mismatch',
+      seq: last.seq,
+      id: null,
+      detail: `the head row (seq ${headSeq}) does not match the last entry (seq ${last.seq})`,
+    });
+}
+
+/**
+ * Recomputes one account's chain from its first entry, in seq order, page by page, and stops at
+ * the first broken link. `anchors` (in seq order) must each still be in the chain.
+ */
+export async function verifyChain(
+  db: Executor,
+  merchantAccountId: string,
+  anchors: Anchor[] = [],
+  pageSize = PAGE,
+): Promise<ChainReport> {
+  const checker = new ChainChecker();
+  let next = 0;
+  let anchorsChecked = 0;
+  // The next page is read while this one is checked (on PostgreSQL the server works meanwhile).
+  let pending = repo.listChainEntries(db, merchantAccountId, 0, pageSize);
+  for (;;) {
+    const page = await pending;
+    const more = page.length === pageSize;
+    if (more) pending = repo.listChainEntries(db, merchantAccountId, page[page.length - 1]!.seq, pageSize);
+    for (const e of page) {
+      if (!checker.check(e)) break;
+      while (next < anchors.length && anchors[next]!.seq <= e.seq) {
+        const anchor = anchors[next++]!;
+        anchorsChecked++;
+        if (anchor.seq === e.seq) checkAnchor(checker, e, anchor);
+      }
+      if (checker.broken) break;
+    }
+    if (checker.broken || !more) {
+      // A read started for nothing is still awaited: no query outlives the verification.
+      if (more) await pending.catch(() => undefined);
+      break;
+    }
+  }
+  if (!checker.broken) await checkEnd(db, merchantAccountId, checker, anchors.slice(next));
+  return {
+    merchantAccountId,
+    entries: checker.entries,
+    last: checker.last,
+    anchorsChecked,
+    broken: checker.broken,
+  };
+}
+
+/** Every account's chain (or one), each with its anchors. */
+export async function verifyAuditChains(
+  db: Executor,
+  options: { merchantAccountId?: string | undefined; anchors?: Map<string, Anchor[]> | undefined } = {},
+): Promise<ChainReport[]> {
+  const accounts = options.merchantAccountId
+    ? [options.merchantAccountId]
+    : [...new Set([...(await repo.listChainAccounts(db)), ...(options.anchors?.keys() ?? [])])].sort();
+  const reports: ChainReport[] = [];
+  for (const account of accounts) reports.push(await verifyChain(db, account, options.anchors?.get(account) ?? []));
+  return reports;
+}
+
+/** Every account's chain head, as anchors stamped `now`. */
+export async function chainHeadAnchors(db: Executor, now: Date): Promise<Anchor[]> {
+  const heads = await repo.listChainHeads(db);
+  return heads.map((h) => ({
+    merchant_account_id: h.merchant_account_id,
+    seq: h.seq,
+    hash: hex(h.hash),
+    anchored_at: now.toISOString(),
+  }));
+}
