@@ -28,8 +28,10 @@ function checkAnchor(checker: ChainChecker, e: ChainEntry, anchor: Anchor): void
     });
 }
 
-/** The head row and the anchors beyond the last entry, once every entry checked out. */
-async function checkEnd(db: Executor, merchantAccountId: string, checker: ChainChecker, anchors: Anchor[]) {
+type Head = { seq: number; hash: Uint8Array } | undefined;
+
+/** The anchors beyond the last entry, and the head row read before the first, once every entry checked out. */
+function checkEnd(checker: ChainChecker, head: Head, end: number, anchors: Anchor[]): void {
   const last = checker.last;
   const beyond = anchors.find((a) => a.seq > last.seq);
   if (beyond)
@@ -39,27 +41,28 @@ async function checkEnd(db: Executor, merchantAccountId: string, checker: ChainC
       id: null,
       detail: `the anchor of ${beyond.anchored_at} holds seq ${beyond.seq}, the chain ends at seq ${last.seq}: entries were removed from its end`,
     });
-  const head = await repo.findChainHead(db, merchantAccountId);
-  const headSeq = head?.seq ?? 0;
-  if (headSeq > last.seq)
+  if (end > last.seq)
     return checker.fail({
       kind: 'missing',
       seq: last.seq + 1,
       id: null,
-      detail: `the head says seq ${headSeq}, the chain ends at seq ${last.seq}: entries were removed from its end`,
+      detail: `the head says seq ${end}, the chain ends at seq ${last.seq}: entries were removed from its end`,
     });
-  if (headSeq !== last.seq || (head ? hex(head.hash) : GENESIS_HASH) !== last.hash)
+  if (!head && last.seq > 0)
+    return checker.fail({ kind: 'head_mismatch', seq: last.seq, id: null, detail: 'the head row is missing' });
+  if (head && hex(head.hash) !== last.hash)
     checker.fail({
       kind: 'head_mismatch',
       seq: last.seq,
       id: null,
-      detail: `the head row (seq ${headSeq}) does not match the last entry (seq ${last.seq})`,
+      detail: `the head row's hash for seq ${head.seq} is not the entry's`,
     });
 }
 
 /**
- * Recomputes one account's chain from its first entry, in seq order, page by page, and stops at
- * the first broken link. `anchors` (in seq order) must each still be in the chain.
+ * Recomputes one account's chain from its first entry, in seq order, page by page, up to the head
+ * read first (entries appended meanwhile are left for the next run), and stops at the first
+ * broken link. `anchors` (in seq order) must each still be in the chain.
  */
 export async function verifyChain(
   db: Executor,
@@ -67,15 +70,20 @@ export async function verifyChain(
   anchors: Anchor[] = [],
   pageSize = PAGE,
 ): Promise<ChainReport> {
+  const head = await repo.findChainHead(db, merchantAccountId);
+  // Without a head row, the entries there are (which the end check then reports).
+  const end = head?.seq ?? (await repo.maxChainSeq(db, merchantAccountId));
   const checker = new ChainChecker();
   let next = 0;
   let anchorsChecked = 0;
+  const read = (after: number) => repo.listChainEntries(db, merchantAccountId, after, Math.min(after + pageSize, end));
   // The next page is read while this one is checked (on PostgreSQL the server works meanwhile).
-  let pending = repo.listChainEntries(db, merchantAccountId, 0, pageSize);
-  for (;;) {
+  let after = 0;
+  let pending = end > 0 ? read(0) : Promise.resolve([]);
+  while (after < end && !checker.broken) {
     const page = await pending;
-    const more = page.length === pageSize;
-    if (more) pending = repo.listChainEntries(db, merchantAccountId, page[page.length - 1]!.seq, pageSize);
+    after = Math.min(after + pageSize, end);
+    pending = after < end ? read(after) : Promise.resolve([]);
     for (const e of page) {
       if (!checker.check(e)) break;
       while (next < anchors.length && anchors[next]!.seq <= e.seq) {
@@ -85,13 +93,10 @@ export async function verifyChain(
       }
       if (checker.broken) break;
     }
-    if (checker.broken || !more) {
-      // A read started for nothing is still awaited: no query outlives the verification.
-      if (more) await pending.catch(() => undefined);
-      break;
-    }
   }
-  if (!checker.broken) await checkEnd(db, merchantAccountId, checker, anchors.slice(next));
+  // A read started for nothing is still awaited: no query outlives the verification.
+  await pending.catch(() => undefined);
+  if (!checker.broken) checkEnd(checker, head, end, anchors.slice(next));
   return {
     merchantAccountId,
     entries: checker.entries,
