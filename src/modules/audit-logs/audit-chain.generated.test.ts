@@ -11,7 +11,7 @@ import { verifyChain } from './audit-chain.service.ts';
  * here as the append trigger chains them (audit-chain.test.ts shows the two agree) and written in
  * large statements with the trigger off, so the log takes seconds to build, not minutes.
  */
-const ENTRIES = 100_000;
+const ENTRIES = 50_000;
 const CHUNK = 20_000;
 
 let t: TestApp;

@@ -1,6 +1,6 @@
 import type { Executor } from '../../db/transaction.ts';
 import type { Anchor } from './audit-anchors.ts';
-import { ChainChecker, GENESIS_HASH, hex, type BrokenLink, type ChainEntry } from './audit-chain.ts';
+import { ChainChecker, hex, type BrokenLink, type ChainEntry } from './audit-chain.ts';
 import * as repo from './audit-logs.repo.ts';
 
 /** What `svc audit verify` found for one merchant account's chain. */
@@ -31,32 +31,25 @@ function checkAnchor(checker: ChainChecker, e: ChainEntry, anchor: Anchor): void
 type Head = { seq: number; hash: Uint8Array } | undefined;
 
 /** The anchors beyond the last entry, and the head row read before the first, once every entry checked out. */
-function checkEnd(checker: ChainChecker, head: Head, end: number, anchors: Anchor[]): void {
-  const last = checker.last;
+function endLink(last: { seq: number; hash: string }, head: Head, end: number, anchors: Anchor[]): BrokenLink | null {
+  const missing = (detail: string): BrokenLink => ({ kind: 'missing', seq: last.seq + 1, id: null, detail });
   const beyond = anchors.find((a) => a.seq > last.seq);
   if (beyond)
-    return checker.fail({
-      kind: 'missing',
-      seq: last.seq + 1,
-      id: null,
-      detail: `the anchor of ${beyond.anchored_at} holds seq ${beyond.seq}, the chain ends at seq ${last.seq}: entries were removed from its end`,
-    });
+    return missing(
+      `the anchor of ${beyond.anchored_at} holds seq ${beyond.seq}, the chain ends at seq ${last.seq}: entries were removed from its end`,
+    );
   if (end > last.seq)
-    return checker.fail({
-      kind: 'missing',
-      seq: last.seq + 1,
-      id: null,
-      detail: `the head says seq ${end}, the chain ends at seq ${last.seq}: entries were removed from its end`,
-    });
+    return missing(`the head says seq ${end}, the chain ends at seq ${last.seq}: entries were removed from its end`);
   if (!head && last.seq > 0)
-    return checker.fail({ kind: 'head_mismatch', seq: last.seq, id: null, detail: 'the head row is missing' });
+    return { kind: 'head_mismatch', seq: last.seq, id: null, detail: 'the head row is missing' };
   if (head && hex(head.hash) !== last.hash)
-    checker.fail({
+    return {
       kind: 'head_mismatch',
       seq: last.seq,
       id: null,
       detail: `the head row's hash for seq ${head.seq} is not the entry's`,
-    });
+    };
+  return null;
 }
 
 /**
@@ -96,7 +89,10 @@ export async function verifyChain(
   }
   // A read started for nothing is still awaited: no query outlives the verification.
   await pending.catch(() => undefined);
-  if (!checker.broken) checkEnd(checker, head, end, anchors.slice(next));
+  if (!checker.broken) {
+    const link = endLink(checker.last, head, end, anchors.slice(next));
+    if (link) checker.fail(link);
+  }
   return {
     merchantAccountId,
     entries: checker.entries,
