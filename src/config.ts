@@ -1,4 +1,5 @@
 import { connectorSettings } from './connectors/connectors.config.ts';
+import { auditSettings } from './modules/audit-logs/audit-logs.config.ts';
 import { circuitBreakerSettings } from './modules/circuit-breakers/circuit-breakers.config.ts';
 import { cardTestingSettings } from './modules/card-testing/card-testing.config.ts';
 import { databaseSettings } from './db/db.config.ts';
@@ -55,6 +56,7 @@ export const GROUPS = [
   reportSettings,
   dashboardSettings,
   dashboardSsoSettings,
+  auditSettings,
   testSettings,
 ] as const;
 

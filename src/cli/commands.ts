@@ -129,6 +129,11 @@ Example:
     usage: async () => (await import('./settlements.ts')).SETTLEMENTS_HELP,
   },
   {
+    name: 'audit',
+    summary: "verify the audit log's hash chains, or anchor their heads outside the database",
+    usage: async () => (await import('./audit.ts')).AUDIT_HELP,
+  },
+  {
     name: 'users',
     summary: 'create a dashboard user, or reset its password: prints a one-time set-up link',
     usage: async () => (await import('./users.ts')).USERS_HELP,

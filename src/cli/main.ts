@@ -252,6 +252,10 @@ export async function main(argv: string[]): Promise<number> {
         const { settlementsCommand } = await import('./settlements.ts');
         return await withRuntime(config, (rt) => settlementsCommand(rt.deps, args, out));
       }
+      case 'audit': {
+        const { auditCommand } = await import('./audit.ts');
+        return await withRuntime(config, (rt) => auditCommand(rt.deps, args, out));
+      }
       case 'users': {
         const { usersCommand } = await import('./users.ts');
         return await withRuntime(config, (rt) => usersCommand(rt.deps, args, out));

@@ -115,6 +115,18 @@ export interface AuditLogsTable {
   operation_id: string | null;
   request_id: string | null;
   created_at: CreatedAt;
+  /** The entry's place in its account's hash chain, the previous entry's hash and its own (migration 0069, set by a trigger). */
+  seq: Generated<number>;
+  prev_hash: Generated<Uint8Array>;
+  hash: Generated<Uint8Array>;
+}
+
+/** The newest entry of each account's audit hash chain (migration 0069). */
+export interface AuditChainHeadsTable {
+  merchant_account_id: string;
+  seq: number;
+  hash: Uint8Array;
+  updated_at: UpdatedAt;
 }
 
 export interface ThreeDsConfigurationsTable {
@@ -227,6 +239,7 @@ export interface Database {
   idempotency_keys: IdempotencyKeysTable;
   jobs: JobsTable;
   audit_logs: AuditLogsTable;
+  audit_chain_heads: AuditChainHeadsTable;
   three_ds_configurations: ThreeDsConfigurationsTable;
   rate_limit_windows: RateLimitWindowsTable;
   vault_data_keys: VaultDataKeysTable;

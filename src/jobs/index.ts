@@ -18,6 +18,7 @@ import { expireThreeDsChallengesJob } from './expire-three-ds-challenges.job.ts'
 import { voidLateAuthorization } from './void-late-authorization.job.ts';
 import { refundLateCapture } from './refund-late-capture.job.ts';
 import { reconcilePaymentServiceTokens } from './reconcile-payment-service-tokens.job.ts';
+import { anchorAuditChains } from './anchor-audit-chains.job.ts';
 import { analyzeEmbeddedDatabase } from './analyze-embedded-database.job.ts';
 import { vacuumEmbeddedDatabase } from './vacuum-embedded-database.job.ts';
 import { evaluateMonitoringMetrics } from './evaluate-monitoring-metrics.job.ts';
@@ -75,6 +76,7 @@ export const JOBS: JobDefinition[] = [
   ingestSettlementsJob,
   scheduleSettlementIngestions,
   purgeDashboardSessions,
+  anchorAuditChains,
 ];
 
 const HOUR = 3600 * 1000;
@@ -129,4 +131,7 @@ export const RECURRING: RecurringJob[] = [
   // Each payment service's settlement ingestion is keyed by its UTC day: an hourly look enqueues
   // the day's run within an hour of midnight (or of a worker's start), and no second one that day.
   { job: scheduleSettlementIngestions, everyMs: HOUR },
+  // The audit chains' heads leave the database once a day (decision 0141): a rewrite of entries
+  // older than the last anchor is found by svc audit verify.
+  { job: anchorAuditChains, everyMs: 24 * HOUR },
 ];

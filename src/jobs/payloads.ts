@@ -11,6 +11,7 @@ const Id = Type.String({ format: 'uuid' });
  */
 export const JOB_PAYLOADS = {
   'analyze-embedded-database': Type.Object({}),
+  'anchor-audit-chains': Type.Object({}),
   /** Closes the monitoring incident of a card-testing throttle when its cool-down ends. */
   'close-card-testing-incident': Type.Object({ merchant_account_id: MerchantAccountId, incident_id: Id }),
   'deliver-webhook': Type.Object({ merchant_account_id: MerchantAccountId, delivery_id: Id }),

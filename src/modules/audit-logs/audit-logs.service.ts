@@ -130,7 +130,10 @@ export async function recordActorAudit(
   action: AuditAction,
   resource: AuditedResource,
 ): Promise<void> {
-  for (const merchantAccountId of merchantAccountIds) await writeEntry(tx, merchantAccountId, actor, action, resource);
+  // In one order everywhere: each append holds its account's chain lock to commit (decision 0141),
+  // so two transactions taking the same accounts' locks in opposite orders could deadlock.
+  for (const merchantAccountId of [...merchantAccountIds].sort())
+    await writeEntry(tx, merchantAccountId, actor, action, resource);
 }
 
 export async function listAuditLogs(ctx: RequestContext, query: ListAuditLogsQuery) {
