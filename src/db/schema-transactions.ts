@@ -76,7 +76,7 @@ export interface TransactionsTable {
   avs_response_code: string | null;
   cvv_response_code: string | null;
   anti_fraud_decision: string | null;
-  /** The configured anti-fraud service that holds the payment's order, told its later outcomes (migration 0071). */
+  /** The configured anti-fraud service that holds the payment's order, told its later outcomes (migration 0070). */
   anti_fraud_service_id: ColumnType<string | null, string | null | undefined, string | null>;
   merchant_advice_code: string | null;
   payment_source: string;
