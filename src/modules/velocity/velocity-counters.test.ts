@@ -152,4 +152,28 @@ describe('VelocityCounters', () => {
     expect(await stored(m)).toBe(1);
     expect(counters.count(m, 'ip', ATTEMPTS, null)).toBe(1);
   });
+
+  it('as the sole writer (embedded PGlite) writes without reading back, counts each attempt once, and a restart reads what it wrote', async () => {
+    const m = await createMerchantAccount(t.deps);
+    const sole = new VelocityCounters(t.deps.db, { soleWriter: true });
+    await sole.prepare(m, 60);
+    for (let i = 0; i < 30; i++) sole.record(m, ['ip'], attempt(`card${i % 5}`));
+    await sole.sync();
+    for (let i = 0; i < 10; i++) sole.record(m, ['ip'], attempt(`card${5 + (i % 3)}`));
+    // Another writer's change is not read: on PGlite no other process can open the data directory.
+    const other = new VelocityCounters(t.deps.db);
+    await other.prepare(m, 60);
+    other.record(m, ['ip'], attempt('elsewhere'));
+    await other.close();
+    await sole.sync();
+    expect(sole.count(m, 'ip', ATTEMPTS, null)).toBe(40);
+    expect(sole.count(m, 'ip', CARDS, null)).toBe(8);
+    expect(await stored(m)).toBe(41);
+    sole.record(m, ['ip'], attempt('card0'));
+    await sole.close();
+    const restarted = new VelocityCounters(t.deps.db, { soleWriter: true });
+    await restarted.prepare(m, 60);
+    expect(restarted.count(m, 'ip', ATTEMPTS, null)).toBe(42);
+    expect(restarted.count(m, 'ip', CARDS, null)).toBe(9);
+  });
 });

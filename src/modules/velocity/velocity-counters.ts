@@ -6,8 +6,8 @@ import {
   databaseNow,
   velocityWindow,
   type StoredVelocityRow,
-  type VelocityRow,
 } from './velocity.repo.ts';
+import { accountCells, keyCells, mergeBatch, rowsOf, type Batch } from './velocity-batch.ts';
 import {
   addCell,
   bucketOf,
@@ -24,7 +24,7 @@ import {
 
 /**
  * The velocity counts every process shares through the database (docs/risk.md, "Velocity
- * limits"; decision 0136), kept off the authorization's path:
+ * limits"; decisions 0136, 0142), kept off the authorization's path:
  *
  * - `record` adds to an in-memory batch (no database round trip).
  * - Once a second (`syncMs`) the batch is written in one upsert that adds to the stored cells and
@@ -36,10 +36,15 @@ import {
  * process), so a process sees its own counts at once and every other process's within about two
  * sync periods. A read starts `overlapMs` before the previous one to catch writes that committed
  * late (a write slower than that to commit is seen when its cell changes again).
+ *
+ * `soleWriter` (embedded PGlite: one process only can open its data directory, decision 0142): no
+ * other process changes the table, so nothing is read back. The batch is written every 10 seconds
+ * (and on close) without returning the totals, and added to the copy here: a process that dies
+ * without closing loses at most its last 10 seconds of counts.
  */
 interface StoredCell extends Cell {
   /** The row's updated_at (epoch ms): a read older than the copy does not replace it. */
-  updatedAt: number;
+  updatedAt?: number;
 }
 
 interface Tracked {
@@ -48,9 +53,6 @@ interface Tracked {
   horizonMinutes: number;
   ready: Promise<void>;
 }
-
-/** merchant account → key MAC → cells: counts of this process not yet in `Tracked.cells`. */
-type Batch = Map<string, Map<string, KeyCells>>;
 
 export interface VelocityRecord {
   currency: string;
@@ -62,6 +64,8 @@ export interface VelocityRecord {
 }
 
 export interface VelocityCountersOptions {
+  /** The only process writing the table (embedded PGlite): no reads back, a write every 10 s by default. */
+  soleWriter?: boolean;
   syncMs?: number;
   overlapMs?: number;
   now?: () => number;
@@ -70,6 +74,8 @@ export interface VelocityCountersOptions {
 
 /** How often the copies drop buckets past their horizon (buckets are a minute long). */
 const PRUNE_MS = 60_000;
+/** A sole writer's write period: what a process that dies without closing can lose (decision 0142). */
+export const SOLE_WRITER_SYNC_MS = 10_000;
 
 export class VelocityCounters {
   private readonly tracked = new Map<string, Tracked>();
@@ -82,6 +88,7 @@ export class VelocityCounters {
   private prunedAt = 0;
   /** This process's mark on the rows it writes: it reads the others' changes only. */
   private readonly writer = uuidv7();
+  private readonly soleWriter: boolean;
   private readonly syncMs: number;
   private readonly overlapMs: number;
   private readonly now: () => number;
@@ -90,7 +97,8 @@ export class VelocityCounters {
     private readonly db: Executor,
     private readonly options: VelocityCountersOptions = {},
   ) {
-    this.syncMs = options.syncMs ?? 1_000;
+    this.soleWriter = options.soleWriter ?? false;
+    this.syncMs = options.syncMs ?? (this.soleWriter ? SOLE_WRITER_SYNC_MS : 1_000);
     this.overlapMs = options.overlapMs ?? 3_000;
     this.now = options.now ?? Date.now;
   }
@@ -129,7 +137,7 @@ export class VelocityCounters {
 
   private async load(state: Tracked, merchantAccountId: string, db: Executor, since: Date, before: Date | null) {
     try {
-      const clock = this.cursor === null ? await databaseNow(db) : null;
+      const clock = this.cursor === null && !this.soleWriter ? await databaseNow(db) : null;
       const rows = await velocityWindow(db, merchantAccountId, since, before);
       for (const row of rows) this.apply(row);
       if (this.cursor === null && clock) this.cursor = clock.getTime();
@@ -153,17 +161,9 @@ export class VelocityCounters {
   /** Counts an attempt (or a decline) under each of the keys. */
   record(merchantAccountId: string, keyMacs: readonly string[], entry: VelocityRecord): void {
     const bucket = bucketOf(this.now());
-    let byKey = this.pending.get(merchantAccountId);
-    if (!byKey) {
-      byKey = new Map();
-      this.pending.set(merchantAccountId, byKey);
-    }
+    const byKey = accountCells(this.pending, merchantAccountId);
     for (const mac of keyMacs) {
-      let cells = byKey.get(mac);
-      if (!cells) {
-        cells = new Map();
-        byKey.set(mac, cells);
-      }
+      const cells = keyCells(byKey, mac);
       const cell = cellAt(cells, entry.currency, bucket);
       cell.attempts += entry.attempts;
       cell.declines += entry.declines;
@@ -184,19 +184,29 @@ export class VelocityCounters {
       this.pending = new Map();
       this.unconfirmed.push(batch);
       try {
-        const totals = await addVelocityCounts(this.db, rowsOf(batch, this.writer));
-        // The totals of this write include every earlier change of those cells: the freshest there are.
-        for (const row of totals) this.apply(row, true);
+        const rows = rowsOf(batch, this.writer);
+        if (this.soleWriter) {
+          await addVelocityCounts(this.db, rows, { returning: false });
+          // Nobody else writes: the table's totals are this copy plus the batch.
+          this.keep(batch);
+        } else {
+          const totals = await addVelocityCounts(this.db, rows);
+          // The totals of this write include every earlier change of those cells: the freshest there are.
+          for (const row of totals) this.apply(row, true);
+        }
         this.unconfirmed = this.unconfirmed.filter((b) => b !== batch);
       } catch (error) {
         // Kept for the next sync: the counts are not lost while the database is away.
         this.unconfirmed = this.unconfirmed.filter((b) => b !== batch);
-        this.merge(batch);
+        mergeBatch(this.pending, batch);
         this.options.log?.warn({ err: error }, 'velocity counts could not be written; kept for the next sync');
         return;
       }
     }
-    if (this.cursor === null) return;
+    if (this.soleWriter || this.cursor === null) {
+      this.prune();
+      return;
+    }
     try {
       const { rows, now } = await changedVelocityCounts(
         this.db,
@@ -212,9 +222,23 @@ export class VelocityCounters {
     this.prune();
   }
 
+  /** Adds a written batch to the copy (a sole writer's), for the buckets inside each account's horizon. */
+  private keep(batch: Batch): void {
+    const now = this.now();
+    for (const [merchantAccountId, byKey] of batch) {
+      const state = this.tracked.get(merchantAccountId);
+      if (!state) continue;
+      const start = windowStartOf(now, state.horizonMinutes);
+      for (const [mac, cells] of byKey)
+        for (const [currency, byBucket] of cells)
+          for (const [bucket, cell] of byBucket)
+            if (bucket >= start) addCell(cellAt(keyCells(state.cells, mac), currency, bucket), cell);
+    }
+  }
+
   private apply(row: StoredVelocityRow, fresh = false): void {
     const state = this.tracked.get(row.merchant_account_id);
-    const bucket = new Date(row.bucket_start).getTime();
+    const bucket = row.bucket_ms;
     if (!state || bucket < windowStartOf(this.now(), state.horizonMinutes)) return;
     let cells = state.cells.get(row.key_mac);
     if (!cells) {
@@ -226,9 +250,9 @@ export class VelocityCounters {
       byBucket = new Map();
       cells.set(row.currency, byBucket);
     }
-    const updatedAt = new Date(row.updated_at).getTime();
+    const updatedAt = row.updated_ms;
     const held = byBucket.get(bucket) as StoredCell | undefined;
-    if (held && !fresh && held.updatedAt > updatedAt) return;
+    if (held?.updatedAt !== undefined && !fresh && held.updatedAt > updatedAt) return;
     const cell: StoredCell = {
       attempts: row.attempts,
       declines: row.declines,
@@ -249,51 +273,10 @@ export class VelocityCounters {
     }
   }
 
-  private merge(batch: Batch): void {
-    for (const [merchantAccountId, byKey] of batch)
-      for (const [mac, cells] of byKey)
-        for (const [currency, byBucket] of cells)
-          for (const [bucket, cell] of byBucket) {
-            let into = this.pending.get(merchantAccountId);
-            if (!into) {
-              into = new Map();
-              this.pending.set(merchantAccountId, into);
-            }
-            let target = into.get(mac);
-            if (!target) {
-              target = new Map();
-              into.set(mac, target);
-            }
-            addCell(cellAt(target, currency, bucket), cell);
-          }
-  }
-
   /** Stops the timer and writes what is left (graceful shutdown). */
   async close(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     await this.sync();
   }
-}
-
-function rowsOf(batch: Batch, writer: string): VelocityRow[] {
-  const rows: VelocityRow[] = [];
-  for (const merchantAccountId of [...batch.keys()].sort()) {
-    const byKey = batch.get(merchantAccountId)!;
-    for (const mac of [...byKey.keys()].sort())
-      for (const [currency, byBucket] of [...byKey.get(mac)!].sort((a, b) => (a[0] < b[0] ? -1 : 1)))
-        for (const [bucket, cell] of [...byBucket].sort((a, b) => a[0] - b[0]))
-          rows.push({
-            merchant_account_id: merchantAccountId,
-            writer,
-            key_mac: mac,
-            currency,
-            bucket_start: new Date(bucket),
-            attempts: cell.attempts,
-            declines: cell.declines,
-            amount: cell.amount,
-            cards: cell.cards,
-          });
-  }
-  return rows;
 }

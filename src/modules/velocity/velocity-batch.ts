@@ -1,0 +1,60 @@
+import type { VelocityRow } from './velocity.repo.ts';
+import { addCell, cellAt, type KeyCells } from './velocity-window.ts';
+
+/** merchant account → key MAC → cells: a process's counts not yet in its copy of the stored cells. */
+export type Batch = Map<string, Map<string, KeyCells>>;
+
+/** The cells of one merchant account in `batch`, created empty. */
+export function accountCells(batch: Batch, merchantAccountId: string): Map<string, KeyCells> {
+  let byKey = batch.get(merchantAccountId);
+  if (!byKey) {
+    byKey = new Map();
+    batch.set(merchantAccountId, byKey);
+  }
+  return byKey;
+}
+
+/** The cells of one key in `byKey`, created empty. */
+export function keyCells(byKey: Map<string, KeyCells>, mac: string): KeyCells {
+  let cells = byKey.get(mac);
+  if (!cells) {
+    cells = new Map();
+    byKey.set(mac, cells);
+  }
+  return cells;
+}
+
+/** Adds every cell of `from` into `into`. */
+export function mergeBatch(into: Batch, from: Batch): void {
+  for (const [merchantAccountId, byKey] of from) {
+    const target = accountCells(into, merchantAccountId);
+    for (const [mac, cells] of byKey) {
+      const targetCells = keyCells(target, mac);
+      for (const [currency, byBucket] of cells)
+        for (const [bucket, cell] of byBucket) addCell(cellAt(targetCells, currency, bucket), cell);
+    }
+  }
+}
+
+/** The batch as rows to write, in key order (two processes writing the same keys lock them in the same order). */
+export function rowsOf(batch: Batch, writer: string): VelocityRow[] {
+  const rows: VelocityRow[] = [];
+  for (const merchantAccountId of [...batch.keys()].sort()) {
+    const byKey = batch.get(merchantAccountId)!;
+    for (const mac of [...byKey.keys()].sort())
+      for (const [currency, byBucket] of [...byKey.get(mac)!].sort((a, b) => (a[0] < b[0] ? -1 : 1)))
+        for (const [bucket, cell] of [...byBucket].sort((a, b) => a[0] - b[0]))
+          rows.push({
+            merchant_account_id: merchantAccountId,
+            writer,
+            key_mac: mac,
+            currency,
+            bucket_start: new Date(bucket),
+            attempts: cell.attempts,
+            declines: cell.declines,
+            amount: cell.amount,
+            cards: cell.cards,
+          });
+  }
+  return rows;
+}
