@@ -186,7 +186,7 @@ export class VelocityCounters {
       try {
         const rows = rowsOf(batch, this.writer);
         if (this.soleWriter) {
-          await addVelocityCounts(this.db, rows, { returning: false });
+          await addVelocityCounts(this.db, rows, { shared: false });
           // Nobody else writes: the table's totals are this copy plus the batch.
           this.keep(batch);
         } else {

@@ -55,13 +55,14 @@ const ACCOUNTS_PER_READ = 1_000;
  * as it is). One statement per 5,000 cells, each column one array parameter (decision 0142): the
  * drivers serialize 8 arrays, not 8 parameters per cell. Rows go in key order, so two processes
  * flushing the same keys lock them in the same order. `updated_at` and `writer` mark the change for
- * the other processes' reads. `returning`: the new totals come back (a process sharing the table
- * does not read its own writes again); a sole writer knows them already.
+ * the other processes' reads, and the new totals come back (a process sharing the table does not
+ * read its own writes again). A sole writer (`shared: false`) needs neither: its updates leave every
+ * indexed column as it is, so PostgreSQL can make them heap-only (no index entries; decision 0142).
  */
 export async function addVelocityCounts(
   db: Executor,
   rows: readonly VelocityRow[],
-  { returning = true }: { returning?: boolean } = {},
+  { shared = true }: { shared?: boolean } = {},
 ): Promise<StoredVelocityRow[]> {
   const totals: StoredVelocityRow[] = [];
   for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
@@ -83,11 +84,9 @@ export async function addVelocityCounts(
         amount = velocity_counts.amount + excluded.amount,
         cards = CASE WHEN excluded.cards <@ velocity_counts.cards THEN velocity_counts.cards ELSE (
           SELECT coalesce(array_agg(c ORDER BY c), '{}') FROM (
-            SELECT DISTINCT c FROM unnest(velocity_counts.cards || excluded.cards) AS u (c) ORDER BY c LIMIT ${CARD_CAP}) AS s) END,
-        updated_at = now(),
-        writer = excluded.writer
-      ${returning ? sql`RETURNING ${COLUMNS}` : sql``}`.execute(db);
-    if (returning) for (const row of result.rows) totals.push(stored(row));
+            SELECT DISTINCT c FROM unnest(velocity_counts.cards || excluded.cards) AS u (c) ORDER BY c LIMIT ${CARD_CAP}) AS s) END
+        ${shared ? sql`, updated_at = now(), writer = excluded.writer RETURNING ${COLUMNS}` : sql``}`.execute(db);
+    if (shared) for (const row of result.rows) totals.push(stored(row));
   }
   return totals;
 }
