@@ -36,6 +36,8 @@ import type { RiskChecksFigures } from './risk-checks-summary.ts';
 export interface RiskChecksOptions {
   /** The server's database (its schema), or null for PGlite. */
   databaseUrl: string | null;
+  /** PostgreSQL: the server's data directory, whose master key opens the instance's secrets. */
+  serverDataDir?: string;
   seconds: number;
   warmupSeconds: number;
   perSecond: number;
@@ -78,7 +80,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 export async function measureRiskChecks(options: RiskChecksOptions): Promise<RiskChecksResult> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-risk-checks-'));
   const config = loadConfig({
-    DATA_DIR: dataDir,
+    DATA_DIR: options.databaseUrl && options.serverDataDir ? options.serverDataDir : dataDir,
     LOG_LEVEL: 'silent',
     ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
   });

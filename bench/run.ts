@@ -303,7 +303,10 @@ async function scenarios(target: Target): Promise<Row[]> {
   await run(deepScenario, ...get(deep));
   // In this process with this checkout's code: measured once, on the run of this checkout's server.
   if (target.own)
-    target.riskChecks = await riskChecksGroup({ databaseUrl: schema?.databaseUrl ?? null, seconds: SECONDS }, run);
+    target.riskChecks = await riskChecksGroup(
+      { databaseUrl: schema?.databaseUrl ?? null, serverDataDir: dataDir, seconds: SECONDS },
+      run,
+    );
   if (process.env.BENCH_TRANSACTIONS === '0') return rows;
   // An older checkout may lack what a group sets up (an endpoint, a field): its rows are then
   // missing from the comparison, the rest still compares. This checkout's failures stay fatal.

@@ -8,8 +8,8 @@
  * `VELOCITY_BENCH_PER_SECOND` authorizations (default 200) are paced into each second of real time,
  * so that a read's overlap holds what it would in production, and the counters sync as the server's
  * do: every second on PostgreSQL (write, then read everyone's changes), every 10 seconds on PGlite
- * (the sole writer: write only; decision 0142). `VELOCITY_BENCH_AUTHORIZATIONS` (default 6,000:
- * about 30 s) are measured after as many of warm-up that fill the table and the copy.
+ * (the sole writer: the minutes that are over written once, the current one journalled; decision 0142). `VELOCITY_BENCH_AUTHORIZATIONS` (default 6,000:
+ * 30 s; on PGlite measure whole minutes, e.g. 12,000) are measured after as many of warm-up that fill the table and the copy.
  * Printed: CPU (user + system of this process, which includes PGlite's work) per authorization, the
  * part of it spent in the checks (MACs, counts, recording) and in the syncs.
  */
@@ -120,7 +120,7 @@ const rows = await deps.db
   .execute();
 const perAuth = (ms: number) => ((ms / COUNT) * 1000).toFixed(1);
 process.stdout.write(
-  `Velocity on ${deps.dbKind}: ${COUNT} authorizations (after ${COUNT} of warm-up) at ${PER_SECOND} a second, 3 keys, 3 conditions, a sync every ${PER_SYNC} (${soleWriter ? 'sole writer: write only' : 'write + read back'}); table ${rows[0]?.n} cells.\n` +
+  `Velocity on ${deps.dbKind}: ${COUNT} authorizations (after ${COUNT} of warm-up) at ${PER_SECOND} a second, 3 keys, 3 conditions, a sync every ${PER_SYNC} (${soleWriter ? 'sole writer: the minutes over written, the current one journalled' : 'write + read back'}); table ${rows[0]?.n} cells.\n` +
     `CPU per authorization: ${perAuth(measured.total)} µs, of which the checks ${perAuth(measured.checks)} µs and the syncs ${perAuth(measured.syncs)} µs; ` +
     `a second read with nothing written (not in a real process) ${perAuth(measured.reads)} µs more.\n`,
 );

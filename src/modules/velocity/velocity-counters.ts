@@ -1,20 +1,31 @@
-import type { Executor } from '../../db/transaction.ts';
+import type { Db } from '../../db/executor.ts';
+import { withTransaction, type Executor } from '../../db/transaction.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import {
   addVelocityCounts,
   changedVelocityCounts,
   databaseNow,
+  appendVelocityJournal,
+  velocityJournal,
   velocityWindow,
   type StoredVelocityRow,
 } from './velocity.repo.ts';
-import { accountCells, keyCells, mergeBatch, rowsOf, type Batch } from './velocity-batch.ts';
+import {
+  addJournal,
+  addRecord,
+  journalOf,
+  keyCells,
+  mergeBatch,
+  rowsOf,
+  takeBefore,
+  type Batch,
+} from './velocity-batch.ts';
 import {
   addCell,
   bucketOf,
   cellAt,
   forgetBefore,
   measureOf,
-  unionCards,
   windowStartOf,
   type Cell,
   type CurrentAttempt,
@@ -38,8 +49,10 @@ import {
  * late (a write slower than that to commit is seen when its cell changes again).
  *
  * `soleWriter` (embedded PGlite: one process only can open its data directory, decision 0142): no
- * other process changes the table, so nothing is read back. The batch is written every 10 seconds
- * (and on close) without returning the totals, and added to the copy here: a process that dies
+ * other process changes the table, so nothing is read back. Every 10 seconds, in one transaction,
+ * the cells of the minutes that are over go to velocity_counts (each cell once, added to the copy
+ * here) and the cells of the current minute to the account's row of velocity_journal, which a
+ * restarted process reads back; on close everything goes to velocity_counts. A process that dies
  * without closing loses at most its last 10 seconds of counts.
  */
 interface StoredCell extends Cell {
@@ -89,12 +102,15 @@ export class VelocityCounters {
   /** This process's mark on the rows it writes: it reads the others' changes only. */
   private readonly writer = uuidv7();
   private readonly soleWriter: boolean;
+  /** A sole writer's accounts with journal rows, and what it recorded since it last wrote them. */
+  private readonly journaled = new Set<string>();
+  private delta: Batch = new Map();
   private readonly syncMs: number;
   private readonly overlapMs: number;
   private readonly now: () => number;
 
   constructor(
-    private readonly db: Executor,
+    private readonly db: Db,
     private readonly options: VelocityCountersOptions = {},
   ) {
     this.soleWriter = options.soleWriter ?? false;
@@ -139,7 +155,11 @@ export class VelocityCounters {
     try {
       const clock = this.cursor === null && !this.soleWriter ? await databaseNow(db) : null;
       const rows = await velocityWindow(db, merchantAccountId, since, before);
+      // A sole writer's cells of the minute it stopped in, not yet in velocity_counts (first read only).
+      const journal = this.soleWriter && before === null ? await velocityJournal(db, merchantAccountId) : [];
       for (const row of rows) this.apply(row);
+      for (const cells of journal) addJournal(this.pending, merchantAccountId, cells);
+      if (journal.length > 0) this.journaled.add(merchantAccountId);
       if (this.cursor === null && clock) this.cursor = clock.getTime();
     } catch (error) {
       // Not kept: the next authorization of the account reads again.
@@ -161,21 +181,54 @@ export class VelocityCounters {
   /** Counts an attempt (or a decline) under each of the keys. */
   record(merchantAccountId: string, keyMacs: readonly string[], entry: VelocityRecord): void {
     const bucket = bucketOf(this.now());
-    const byKey = accountCells(this.pending, merchantAccountId);
-    for (const mac of keyMacs) {
-      const cells = keyCells(byKey, mac);
-      const cell = cellAt(cells, entry.currency, bucket);
-      cell.attempts += entry.attempts;
-      cell.declines += entry.declines;
-      cell.amount += entry.amount;
-      if (entry.card) cell.cards = unionCards(cell.cards, [entry.card]);
-    }
+    addRecord(this.pending, merchantAccountId, keyMacs, bucket, entry);
+    if (this.soleWriter) addRecord(this.delta, merchantAccountId, keyMacs, bucket, entry);
   }
 
   /** Writes this process's counts and reads everyone's changes (one at a time). */
   sync(): Promise<void> {
-    this.chain = this.chain.then(() => this.syncOnce());
+    this.chain = this.chain.then(() => (this.soleWriter ? this.syncSole(false) : this.syncOnce()));
     return this.chain;
+  }
+
+  /**
+   * A sole writer's sync, in one transaction (a cell is in velocity_counts or in the journal, never
+   * in both): the cells of the minutes that are over (`all`: every cell) go to velocity_counts, and
+   * their accounts' journal rows are replaced by one row of what remains (the current minute); the
+   * other accounts' journals get a row of what was recorded since their last one.
+   */
+  private async syncSole(all: boolean): Promise<void> {
+    const { taken, accounts } = takeBefore(this.pending, all ? Number.POSITIVE_INFINITY : bucketOf(this.now()));
+    const delta = this.delta;
+    this.delta = new Map();
+    const replaced = new Map<string, string | null>();
+    for (const id of accounts) {
+      const remaining = this.pending.get(id);
+      if (remaining || this.journaled.has(id)) replaced.set(id, remaining ? journalOf(remaining) : null);
+    }
+    const appended = new Map<string, string>();
+    for (const [id, byKey] of delta) if (!accounts.has(id)) appended.set(id, journalOf(byKey));
+    if (taken.size > 0 || replaced.size > 0 || appended.size > 0) {
+      this.unconfirmed.push(taken);
+      try {
+        await withTransaction(this.db, async (tx) => {
+          if (taken.size > 0) await addVelocityCounts(tx, rowsOf(taken, this.writer), { shared: false });
+          await appendVelocityJournal(tx, replaced, appended);
+        });
+        // Nobody else writes: the table's totals are this copy plus what was taken.
+        this.keep(taken);
+        for (const [id, cells] of replaced) if (cells === null) this.journaled.delete(id);
+        for (const id of [...appended.keys(), ...replaced.keys()]) if (this.pending.has(id)) this.journaled.add(id);
+      } catch (error) {
+        // Kept for the next sync: the counts are not lost while the database is away.
+        mergeBatch(this.pending, taken);
+        mergeBatch(this.delta, delta);
+        this.options.log?.warn({ err: error }, 'velocity counts could not be written; kept for the next sync');
+      } finally {
+        this.unconfirmed = this.unconfirmed.filter((b) => b !== taken);
+      }
+    }
+    this.prune();
   }
 
   private async syncOnce(): Promise<void> {
@@ -184,16 +237,9 @@ export class VelocityCounters {
       this.pending = new Map();
       this.unconfirmed.push(batch);
       try {
-        const rows = rowsOf(batch, this.writer);
-        if (this.soleWriter) {
-          await addVelocityCounts(this.db, rows, { shared: false });
-          // Nobody else writes: the table's totals are this copy plus the batch.
-          this.keep(batch);
-        } else {
-          const totals = await addVelocityCounts(this.db, rows);
-          // The totals of this write include every earlier change of those cells: the freshest there are.
-          for (const row of totals) this.apply(row, true);
-        }
+        const totals = await addVelocityCounts(this.db, rowsOf(batch, this.writer));
+        // The totals of this write include every earlier change of those cells: the freshest there are.
+        for (const row of totals) this.apply(row, true);
         this.unconfirmed = this.unconfirmed.filter((b) => b !== batch);
       } catch (error) {
         // Kept for the next sync: the counts are not lost while the database is away.
@@ -203,10 +249,7 @@ export class VelocityCounters {
         return;
       }
     }
-    if (this.soleWriter || this.cursor === null) {
-      this.prune();
-      return;
-    }
+    if (this.cursor === null) return;
     try {
       const { rows, now } = await changedVelocityCounts(
         this.db,
@@ -273,10 +316,16 @@ export class VelocityCounters {
     }
   }
 
+  /** Writes every count now, the current minute's too (a sole writer's syncs keep those in the journal). */
+  flush(): Promise<void> {
+    this.chain = this.chain.then(() => (this.soleWriter ? this.syncSole(true) : this.syncOnce()));
+    return this.chain;
+  }
+
   /** Stops the timer and writes what is left (graceful shutdown). */
   async close(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
-    await this.sync();
+    await this.flush();
   }
 }

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../db/transaction.ts';
+import { uuidv7 } from '../../lib/ids.ts';
 import '../../db/schema-velocity.ts';
 import { CARD_CAP } from './velocity-window.ts';
 
@@ -132,6 +133,36 @@ export async function changedVelocityCounts(
     for (const row of part.rows) rows.push(stored(row));
   }
   return { rows, now };
+}
+
+/**
+ * A sole writer's journal (decision 0142): `replaced` accounts' rows give way to one row of their
+ * remaining cells (none: null); `appended` accounts get one more row, of what they recorded since.
+ */
+export async function appendVelocityJournal(
+  db: Executor,
+  replaced: ReadonlyMap<string, string | null>,
+  appended: ReadonlyMap<string, string>,
+): Promise<void> {
+  if (replaced.size > 0)
+    await db
+      .deleteFrom('velocity_journal')
+      .where('merchant_account_id', 'in', [...replaced.keys()])
+      .execute();
+  const rows = [...replaced, ...appended]
+    .filter((entry): entry is [string, string] => entry[1] !== null)
+    .map(([id, cells]) => ({ merchant_account_id: id, id: uuidv7(), cells }));
+  if (rows.length > 0) await db.insertInto('velocity_journal').values(rows).execute();
+}
+
+/** The account's journal rows (the cells a sole writer had not yet moved to velocity_counts). */
+export async function velocityJournal(db: Executor, merchantAccountId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('velocity_journal')
+    .select('cells')
+    .where('merchant_account_id', '=', merchantAccountId)
+    .execute();
+  return rows.map((row) => row.cells);
 }
 
 /** Deletes up to `batch` cells of buckets that started before `before`; how many it deleted. */
