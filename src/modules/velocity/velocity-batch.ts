@@ -1,6 +1,6 @@
 import type { VelocityRow } from './velocity.repo.ts';
 import type { VelocityRecord } from './velocity-counters.ts';
-import { addCell, cellAt, unionCards, type KeyCells } from './velocity-window.ts';
+import { addCard, addCell, cellAt, type KeyCells } from './velocity-window.ts';
 
 /** merchant account → key MAC → cells: a process's counts not yet in its copy of the stored cells. */
 export type Batch = Map<string, Map<string, KeyCells>>;
@@ -115,6 +115,6 @@ export function addRecord(
     cell.attempts += entry.attempts;
     cell.declines += entry.declines;
     cell.amount += entry.amount;
-    if (entry.card) cell.cards = unionCards(cell.cards, [entry.card]);
+    if (entry.card) cell.cards = addCard(cell.cards, entry.card);
   }
 }
