@@ -27,6 +27,8 @@
  *                      scenario captures what the first authorization scenario authorized; a match of
  *                      any smart-routing-cost row runs the three, e.g. `smart routing`)
  *   BENCH_ROUNDS, BENCH_SLICE_SECONDS  the smart-routing cost's interleaved slices: bench/routing-cost.ts
+ *   BENCH_RISK_SECONDS, BENCH_RISK_RATE, BENCH_RISK_ENTRIES  the risk checks' row (blocklist, velocity,
+ *                      card-testing guard per card authorization, in this process): bench/risk-checks-row.ts
  *   BENCH_COMPARE_WITH another checkout (a directory with bin/svc.mjs and its node_modules, e.g. from
  *                      `git worktree add /tmp/before <commit>`): its server is measured first
  *                      ("before"), then this checkout's ("after"), each on its own data directory or
@@ -89,6 +91,7 @@ import {
   stopServer,
   type Server,
 } from './server.ts';
+import { riskChecksGroup } from './risk-checks-row.ts';
 import { routingCostGroup } from './routing-cost.ts';
 import { REFERENCE_SCENARIO, transactionScenarios } from './transactions.ts';
 import { withWarmup } from './warmup.ts';
@@ -208,6 +211,8 @@ interface Target {
   vacuumed?: boolean;
   /** The smart-routing cost's table, printed under the run's (bench/routing-cost.ts). */
   routingCost?: string;
+  /** The risk checks' table, printed under the run's (bench/risk-checks.ts). */
+  riskChecks?: string | null;
 }
 
 /** `404 × 12, 500 × 3`: the answers that were not 2xx. */
@@ -296,6 +301,12 @@ async function scenarios(target: Target): Promise<Row[]> {
   await run('GET /merchant-accounts/default, new token per request', () => freshTokenBench(server, pool.slice(0, -1)));
   await run('GET /merchant-accounts?limit=20 (first page)', ...get('/merchant-accounts?limit=20'));
   await run(deepScenario, ...get(deep));
+  // In this process with this checkout's code: measured once, on the run of this checkout's server.
+  if (target.own)
+    target.riskChecks = await riskChecksGroup(
+      { databaseUrl: schema?.databaseUrl ?? null, serverDataDir: dataDir, seconds: SECONDS },
+      run,
+    );
   if (process.env.BENCH_TRANSACTIONS === '0') return rows;
   // An older checkout may lack what a group sets up (an endpoint, a field): its rows are then
   // missing from the comparison, the rest still compares. This checkout's failures stay fatal.
@@ -398,6 +409,7 @@ async function measure(root: string, label: string): Promise<Row[]> {
     );
     process.stdout.write(`${table(rows)}\n`);
     if (target.routingCost) process.stdout.write(`\n${target.routingCost}\n`);
+    if (target.riskChecks) process.stdout.write(`\n${target.riskChecks}\n`);
     return rows;
   } catch (error) {
     if (server) process.stderr.write(`--- server output ---\n${server.output()}\n`);

@@ -104,7 +104,11 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     if (config.environment === 'production') antiFraud.withholdSandbox();
     const routingStats = new RoutingStats(handle.db, { log: options.log ?? silentLog });
     routingStats.start();
-    const velocity = new VelocityCounters(handle.db, { log: options.log ?? silentLog });
+    // Embedded PGlite: this process alone can open the data directory, so it alone writes the counts (decision 0142).
+    const velocity = new VelocityCounters(handle.db, {
+      soleWriter: handle.kind === 'pglite',
+      log: options.log ?? silentLog,
+    });
     velocity.start();
     const deps: Deps = {
       config,

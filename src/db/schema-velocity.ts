@@ -14,8 +14,17 @@ export interface VelocityCountsTable {
   writer: string;
 }
 
+/** A sole writer's cells not yet in velocity_counts, per merchant account and write (migration 0072). */
+export interface VelocityJournalTable {
+  merchant_account_id: string;
+  id: string;
+  cells: string;
+  created_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
 declare module './schema.ts' {
   interface Database {
     velocity_counts: VelocityCountsTable;
+    velocity_journal: VelocityJournalTable;
   }
 }

@@ -152,4 +152,48 @@ describe('VelocityCounters', () => {
     expect(await stored(m)).toBe(1);
     expect(counters.count(m, 'ip', ATTEMPTS, null)).toBe(1);
   });
+
+  it('as the sole writer (embedded PGlite) reads nothing back, writes a minute once it is over, journals the current one, and survives a crash', async () => {
+    const m = await createMerchantAccount(t.deps);
+    let now = Date.UTC(2026, 0, 1, 12, 0, 5);
+    const clock = { now: () => now, soleWriter: true };
+    const sole = new VelocityCounters(t.deps.db, clock);
+    await sole.prepare(m, 60);
+    for (let i = 0; i < 30; i++) sole.record(m, ['ip'], attempt(`card${i % 5}`));
+    await sole.sync();
+    now += 10_000;
+    for (let i = 0; i < 5; i++) sole.record(m, ['ip'], attempt(`card${i}`));
+    await sole.sync();
+    // The current minute is in the journal (a row per sync), not yet in velocity_counts.
+    expect(await stored(m)).toBe(0);
+    const journal = async () =>
+      (await sql`SELECT 1 FROM velocity_journal WHERE merchant_account_id = ${m}`.execute(t.deps.db)).rows.length;
+    expect(await journal()).toBe(2);
+    // Another writer's change is not read: on PGlite no other process can open the data directory.
+    const other = new VelocityCounters(t.deps.db, { now: () => now });
+    await other.prepare(m, 60);
+    other.record(m, ['ip'], attempt('elsewhere'));
+    await other.close();
+    now += VELOCITY_BUCKET_MS;
+    for (let i = 0; i < 10; i++) sole.record(m, ['ip'], attempt(`card${5 + (i % 3)}`));
+    await sole.sync();
+    // The minute that is over is written once; the new one replaces the journal.
+    expect(await stored(m)).toBe(36);
+    expect(await journal()).toBe(1);
+    expect(sole.count(m, 'ip', ATTEMPTS, null)).toBe(45);
+    expect(sole.count(m, 'ip', CARDS, null)).toBe(8);
+    // A crash (no close): the journal brings back the current minute, nothing counted twice.
+    const afterCrash = new VelocityCounters(t.deps.db, clock);
+    await afterCrash.prepare(m, 60);
+    expect(afterCrash.count(m, 'ip', ATTEMPTS, null)).toBe(46);
+    expect(afterCrash.count(m, 'ip', CARDS, null)).toBe(9);
+    afterCrash.record(m, ['ip'], attempt('card0'));
+    await afterCrash.close();
+    expect(await stored(m)).toBe(47);
+    expect(await journal()).toBe(0);
+    const restarted = new VelocityCounters(t.deps.db, clock);
+    await restarted.prepare(m, 60);
+    expect(restarted.count(m, 'ip', ATTEMPTS, null)).toBe(47);
+    expect(restarted.count(m, 'ip', CARDS, null)).toBe(9);
+  });
 });

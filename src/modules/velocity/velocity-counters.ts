@@ -1,20 +1,31 @@
-import type { Executor } from '../../db/transaction.ts';
+import type { Db } from '../../db/executor.ts';
+import { withTransaction, type Executor } from '../../db/transaction.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import {
   addVelocityCounts,
   changedVelocityCounts,
   databaseNow,
+  appendVelocityJournal,
+  velocityJournal,
   velocityWindow,
   type StoredVelocityRow,
-  type VelocityRow,
 } from './velocity.repo.ts';
+import {
+  addJournal,
+  addRecord,
+  journalOf,
+  keyCells,
+  mergeBatch,
+  rowsOf,
+  takeBefore,
+  type Batch,
+} from './velocity-batch.ts';
 import {
   addCell,
   bucketOf,
   cellAt,
   forgetBefore,
   measureOf,
-  unionCards,
   windowStartOf,
   type Cell,
   type CurrentAttempt,
@@ -24,7 +35,7 @@ import {
 
 /**
  * The velocity counts every process shares through the database (docs/risk.md, "Velocity
- * limits"; decision 0136), kept off the authorization's path:
+ * limits"; decisions 0136, 0142), kept off the authorization's path:
  *
  * - `record` adds to an in-memory batch (no database round trip).
  * - Once a second (`syncMs`) the batch is written in one upsert that adds to the stored cells and
@@ -36,10 +47,17 @@ import {
  * process), so a process sees its own counts at once and every other process's within about two
  * sync periods. A read starts `overlapMs` before the previous one to catch writes that committed
  * late (a write slower than that to commit is seen when its cell changes again).
+ *
+ * `soleWriter` (embedded PGlite: one process only can open its data directory, decision 0142): no
+ * other process changes the table, so nothing is read back. Every 10 seconds, in one transaction,
+ * the cells of the minutes that are over go to velocity_counts (each cell once, added to the copy
+ * here) and the cells of the current minute to the account's row of velocity_journal, which a
+ * restarted process reads back; on close everything goes to velocity_counts. A process that dies
+ * without closing loses at most its last 10 seconds of counts.
  */
 interface StoredCell extends Cell {
   /** The row's updated_at (epoch ms): a read older than the copy does not replace it. */
-  updatedAt: number;
+  updatedAt?: number;
 }
 
 interface Tracked {
@@ -48,9 +66,6 @@ interface Tracked {
   horizonMinutes: number;
   ready: Promise<void>;
 }
-
-/** merchant account → key MAC → cells: counts of this process not yet in `Tracked.cells`. */
-type Batch = Map<string, Map<string, KeyCells>>;
 
 export interface VelocityRecord {
   currency: string;
@@ -62,6 +77,8 @@ export interface VelocityRecord {
 }
 
 export interface VelocityCountersOptions {
+  /** The only process writing the table (embedded PGlite): no reads back, a write every 10 s by default. */
+  soleWriter?: boolean;
   syncMs?: number;
   overlapMs?: number;
   now?: () => number;
@@ -70,6 +87,8 @@ export interface VelocityCountersOptions {
 
 /** How often the copies drop buckets past their horizon (buckets are a minute long). */
 const PRUNE_MS = 60_000;
+/** A sole writer's write period: what a process that dies without closing can lose (decision 0142). */
+export const SOLE_WRITER_SYNC_MS = 10_000;
 
 export class VelocityCounters {
   private readonly tracked = new Map<string, Tracked>();
@@ -82,15 +101,20 @@ export class VelocityCounters {
   private prunedAt = 0;
   /** This process's mark on the rows it writes: it reads the others' changes only. */
   private readonly writer = uuidv7();
+  private readonly soleWriter: boolean;
+  /** A sole writer's accounts with journal rows, and what it recorded since it last wrote them. */
+  private readonly journaled = new Set<string>();
+  private delta: Batch = new Map();
   private readonly syncMs: number;
   private readonly overlapMs: number;
   private readonly now: () => number;
 
   constructor(
-    private readonly db: Executor,
+    private readonly db: Db,
     private readonly options: VelocityCountersOptions = {},
   ) {
-    this.syncMs = options.syncMs ?? 1_000;
+    this.soleWriter = options.soleWriter ?? false;
+    this.syncMs = options.syncMs ?? (this.soleWriter ? SOLE_WRITER_SYNC_MS : 1_000);
     this.overlapMs = options.overlapMs ?? 3_000;
     this.now = options.now ?? Date.now;
   }
@@ -129,9 +153,13 @@ export class VelocityCounters {
 
   private async load(state: Tracked, merchantAccountId: string, db: Executor, since: Date, before: Date | null) {
     try {
-      const clock = this.cursor === null ? await databaseNow(db) : null;
+      const clock = this.cursor === null && !this.soleWriter ? await databaseNow(db) : null;
       const rows = await velocityWindow(db, merchantAccountId, since, before);
+      // A sole writer's cells of the minute it stopped in, not yet in velocity_counts (first read only).
+      const journal = this.soleWriter && before === null ? await velocityJournal(db, merchantAccountId) : [];
       for (const row of rows) this.apply(row);
+      for (const cells of journal) addJournal(this.pending, merchantAccountId, cells);
+      if (journal.length > 0) this.journaled.add(merchantAccountId);
       if (this.cursor === null && clock) this.cursor = clock.getTime();
     } catch (error) {
       // Not kept: the next authorization of the account reads again.
@@ -153,29 +181,54 @@ export class VelocityCounters {
   /** Counts an attempt (or a decline) under each of the keys. */
   record(merchantAccountId: string, keyMacs: readonly string[], entry: VelocityRecord): void {
     const bucket = bucketOf(this.now());
-    let byKey = this.pending.get(merchantAccountId);
-    if (!byKey) {
-      byKey = new Map();
-      this.pending.set(merchantAccountId, byKey);
-    }
-    for (const mac of keyMacs) {
-      let cells = byKey.get(mac);
-      if (!cells) {
-        cells = new Map();
-        byKey.set(mac, cells);
-      }
-      const cell = cellAt(cells, entry.currency, bucket);
-      cell.attempts += entry.attempts;
-      cell.declines += entry.declines;
-      cell.amount += entry.amount;
-      if (entry.card) cell.cards = unionCards(cell.cards, [entry.card]);
-    }
+    addRecord(this.pending, merchantAccountId, keyMacs, bucket, entry);
+    if (this.soleWriter) addRecord(this.delta, merchantAccountId, keyMacs, bucket, entry);
   }
 
   /** Writes this process's counts and reads everyone's changes (one at a time). */
   sync(): Promise<void> {
-    this.chain = this.chain.then(() => this.syncOnce());
+    this.chain = this.chain.then(() => (this.soleWriter ? this.syncSole(false) : this.syncOnce()));
     return this.chain;
+  }
+
+  /**
+   * A sole writer's sync, in one transaction (a cell is in velocity_counts or in the journal, never
+   * in both): the cells of the minutes that are over (`all`: every cell) go to velocity_counts, and
+   * their accounts' journal rows are replaced by one row of what remains (the current minute); the
+   * other accounts' journals get a row of what was recorded since their last one.
+   */
+  private async syncSole(all: boolean): Promise<void> {
+    const { taken, accounts } = takeBefore(this.pending, all ? Number.POSITIVE_INFINITY : bucketOf(this.now()));
+    const delta = this.delta;
+    this.delta = new Map();
+    const replaced = new Map<string, string | null>();
+    for (const id of accounts) {
+      const remaining = this.pending.get(id);
+      if (remaining || this.journaled.has(id)) replaced.set(id, remaining ? journalOf(remaining) : null);
+    }
+    const appended = new Map<string, string>();
+    for (const [id, byKey] of delta) if (!accounts.has(id)) appended.set(id, journalOf(byKey));
+    if (taken.size > 0 || replaced.size > 0 || appended.size > 0) {
+      this.unconfirmed.push(taken);
+      try {
+        await withTransaction(this.db, async (tx) => {
+          if (taken.size > 0) await addVelocityCounts(tx, rowsOf(taken, this.writer), { shared: false });
+          await appendVelocityJournal(tx, replaced, appended);
+        });
+        // Nobody else writes: the table's totals are this copy plus what was taken.
+        this.keep(taken);
+        for (const [id, cells] of replaced) if (cells === null) this.journaled.delete(id);
+        for (const id of [...appended.keys(), ...replaced.keys()]) if (this.pending.has(id)) this.journaled.add(id);
+      } catch (error) {
+        // Kept for the next sync: the counts are not lost while the database is away.
+        mergeBatch(this.pending, taken);
+        mergeBatch(this.delta, delta);
+        this.options.log?.warn({ err: error }, 'velocity counts could not be written; kept for the next sync');
+      } finally {
+        this.unconfirmed = this.unconfirmed.filter((b) => b !== taken);
+      }
+    }
+    this.prune();
   }
 
   private async syncOnce(): Promise<void> {
@@ -191,7 +244,7 @@ export class VelocityCounters {
       } catch (error) {
         // Kept for the next sync: the counts are not lost while the database is away.
         this.unconfirmed = this.unconfirmed.filter((b) => b !== batch);
-        this.merge(batch);
+        mergeBatch(this.pending, batch);
         this.options.log?.warn({ err: error }, 'velocity counts could not be written; kept for the next sync');
         return;
       }
@@ -212,9 +265,23 @@ export class VelocityCounters {
     this.prune();
   }
 
+  /** Adds a written batch to the copy (a sole writer's), for the buckets inside each account's horizon. */
+  private keep(batch: Batch): void {
+    const now = this.now();
+    for (const [merchantAccountId, byKey] of batch) {
+      const state = this.tracked.get(merchantAccountId);
+      if (!state) continue;
+      const start = windowStartOf(now, state.horizonMinutes);
+      for (const [mac, cells] of byKey)
+        for (const [currency, byBucket] of cells)
+          for (const [bucket, cell] of byBucket)
+            if (bucket >= start) addCell(cellAt(keyCells(state.cells, mac), currency, bucket), cell);
+    }
+  }
+
   private apply(row: StoredVelocityRow, fresh = false): void {
     const state = this.tracked.get(row.merchant_account_id);
-    const bucket = new Date(row.bucket_start).getTime();
+    const bucket = row.bucket_ms;
     if (!state || bucket < windowStartOf(this.now(), state.horizonMinutes)) return;
     let cells = state.cells.get(row.key_mac);
     if (!cells) {
@@ -226,9 +293,9 @@ export class VelocityCounters {
       byBucket = new Map();
       cells.set(row.currency, byBucket);
     }
-    const updatedAt = new Date(row.updated_at).getTime();
+    const updatedAt = row.updated_ms;
     const held = byBucket.get(bucket) as StoredCell | undefined;
-    if (held && !fresh && held.updatedAt > updatedAt) return;
+    if (held?.updatedAt !== undefined && !fresh && held.updatedAt > updatedAt) return;
     const cell: StoredCell = {
       attempts: row.attempts,
       declines: row.declines,
@@ -249,51 +316,16 @@ export class VelocityCounters {
     }
   }
 
-  private merge(batch: Batch): void {
-    for (const [merchantAccountId, byKey] of batch)
-      for (const [mac, cells] of byKey)
-        for (const [currency, byBucket] of cells)
-          for (const [bucket, cell] of byBucket) {
-            let into = this.pending.get(merchantAccountId);
-            if (!into) {
-              into = new Map();
-              this.pending.set(merchantAccountId, into);
-            }
-            let target = into.get(mac);
-            if (!target) {
-              target = new Map();
-              into.set(mac, target);
-            }
-            addCell(cellAt(target, currency, bucket), cell);
-          }
+  /** Writes every count now, the current minute's too (a sole writer's syncs keep those in the journal). */
+  flush(): Promise<void> {
+    this.chain = this.chain.then(() => (this.soleWriter ? this.syncSole(true) : this.syncOnce()));
+    return this.chain;
   }
 
   /** Stops the timer and writes what is left (graceful shutdown). */
   async close(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
-    await this.sync();
+    await this.flush();
   }
-}
-
-function rowsOf(batch: Batch, writer: string): VelocityRow[] {
-  const rows: VelocityRow[] = [];
-  for (const merchantAccountId of [...batch.keys()].sort()) {
-    const byKey = batch.get(merchantAccountId)!;
-    for (const mac of [...byKey.keys()].sort())
-      for (const [currency, byBucket] of [...byKey.get(mac)!].sort((a, b) => (a[0] < b[0] ? -1 : 1)))
-        for (const [bucket, cell] of [...byBucket].sort((a, b) => a[0] - b[0]))
-          rows.push({
-            merchant_account_id: merchantAccountId,
-            writer,
-            key_mac: mac,
-            currency,
-            bucket_start: new Date(bucket),
-            attempts: cell.attempts,
-            declines: cell.declines,
-            amount: cell.amount,
-            cards: cell.cards,
-          });
-  }
-  return rows;
 }

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  addCard,
   addCell,
   bucketOf,
   CARD_CAP,
@@ -113,6 +114,22 @@ describe('velocity window', () => {
           expect(union).toEqual(exact.slice(0, CARD_CAP));
         },
       ),
+    );
+  });
+
+  it('adds one card as unionCards does: sorted, once, the lowest CARD_CAP kept (property)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.string({ maxLength: 3 }), { maxLength: 150 }), (cards) => {
+        let one: string[] = [];
+        let union: string[] = [];
+        for (const card of cards) {
+          const before = one;
+          one = addCard(one, card);
+          expect(before.length).toBeLessThanOrEqual(CARD_CAP);
+          union = unionCards(union, [card]);
+          expect(one).toEqual(union);
+        }
+      }),
     );
   });
 });

@@ -61,6 +61,22 @@ export function unionCards(a: readonly string[], b: readonly string[]): string[]
   return all.length > CARD_CAP ? all.slice(0, CARD_CAP) : all;
 }
 
+/** `cards` with one more card (a copy when it changes): unionCards(cards, [card]) without sorting all. */
+export function addCard(cards: readonly string[], card: string): string[] {
+  let lo = 0;
+  let hi = cards.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (cards[mid]! < card) lo = mid + 1;
+    else hi = mid;
+  }
+  if (cards[lo] === card || lo >= CARD_CAP) return cards as string[];
+  const next = cards.slice();
+  next.splice(lo, 0, card);
+  if (next.length > CARD_CAP) next.pop();
+  return next;
+}
+
 /** Adds `from` into `into` (counts add; cards are a set). */
 export function addCell(into: Cell, from: Cell): void {
   into.attempts += from.attempts;

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../db/transaction.ts';
+import { uuidv7 } from '../../lib/ids.ts';
 import '../../db/schema-velocity.ts';
 import { CARD_CAP } from './velocity-window.ts';
 
@@ -15,53 +16,78 @@ export interface VelocityRow {
   cards: string[];
 }
 
-export interface StoredVelocityRow extends Omit<VelocityRow, 'writer'> {
-  updated_at: Date;
+/** A stored cell as read back: times in epoch ms and the card set joined, which both drivers parse cheaply. */
+export interface StoredVelocityRow {
+  merchant_account_id: string;
+  key_mac: string;
+  currency: string;
+  bucket_ms: number;
+  attempts: number;
+  declines: number;
+  amount: number;
+  cards: string[];
+  updated_ms: number;
 }
 
-const COLUMNS = [
-  'merchant_account_id',
-  'key_mac',
-  'currency',
-  'bucket_start',
-  'attempts',
-  'declines',
-  'amount',
-  'cards',
-  'updated_at',
-] as const;
+interface RawVelocityRow extends Omit<StoredVelocityRow, 'cards' | 'amount'> {
+  amount: number | string;
+  /** Card MACs joined by commas (base64url has none); '' for none. */
+  cards: string;
+}
 
-/** Rows per statement: 8 parameters each, well under the protocol's 65,535. */
-const ROWS_PER_STATEMENT = 1_000;
+const COLUMNS = sql.raw(`merchant_account_id, key_mac, currency,
+  (extract(epoch FROM bucket_start) * 1000)::float8 AS bucket_ms, attempts, declines, amount,
+  array_to_string(cards, ',') AS cards, (extract(epoch FROM updated_at) * 1000)::float8 AS updated_ms`);
+
+const stored = (row: RawVelocityRow): StoredVelocityRow => ({
+  ...row,
+  amount: Number(row.amount),
+  cards: row.cards === '' ? [] : row.cards.split(','),
+});
+
+/** Rows per statement: each column goes as one array parameter, so this bounds only a statement's size. */
+const ROWS_PER_STATEMENT = 5_000;
 /** Merchant accounts per read (one parameter each). */
 const ACCOUNTS_PER_READ = 1_000;
 
 /**
  * Adds counts to their cells, creating them: the counts of several processes add up, and their
- * card sets merge (at most CARD_CAP, the lowest kept). Rows go in key order, so two processes
+ * card sets merge (at most CARD_CAP, the lowest kept; a set already holding the added cards is left
+ * as it is). One statement per 5,000 cells, each column one array parameter (decision 0142): the
+ * drivers serialize 8 arrays, not 8 parameters per cell. Rows go in key order, so two processes
  * flushing the same keys lock them in the same order. `updated_at` and `writer` mark the change for
- * the other processes' reads; the new totals come back (the writer does not read them again).
+ * the other processes' reads, and the new totals come back (a process sharing the table does not
+ * read its own writes again). A sole writer (`shared: false`) needs neither: its updates leave every
+ * indexed column as it is, so PostgreSQL can make them heap-only (no index entries; decision 0142).
  */
-export async function addVelocityCounts(db: Executor, rows: readonly VelocityRow[]): Promise<StoredVelocityRow[]> {
+export async function addVelocityCounts(
+  db: Executor,
+  rows: readonly VelocityRow[],
+  { shared = true }: { shared?: boolean } = {},
+): Promise<StoredVelocityRow[]> {
   const totals: StoredVelocityRow[] = [];
   for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
-    const part = await db
-      .insertInto('velocity_counts')
-      .values(rows.slice(i, i + ROWS_PER_STATEMENT))
-      .onConflict((oc) =>
-        oc.columns(['merchant_account_id', 'key_mac', 'currency', 'bucket_start']).doUpdateSet({
-          attempts: sql`velocity_counts.attempts + excluded.attempts`,
-          declines: sql`velocity_counts.declines + excluded.declines`,
-          amount: sql`velocity_counts.amount + excluded.amount`,
-          cards: sql`(SELECT coalesce(array_agg(c ORDER BY c), '{}') FROM (
-            SELECT DISTINCT c FROM unnest(velocity_counts.cards || excluded.cards) AS u (c) ORDER BY c LIMIT ${CARD_CAP}) AS s)`,
-          updated_at: sql`now()`,
-          writer: sql`excluded.writer`,
-        }),
-      )
-      .returning(COLUMNS)
-      .execute();
-    totals.push(...part);
+    const part = rows.slice(i, i + ROWS_PER_STATEMENT);
+    const column = <K extends keyof VelocityRow>(key: K) => part.map((row) => row[key]);
+    const result = await sql<RawVelocityRow>`
+      INSERT INTO velocity_counts
+        (merchant_account_id, key_mac, currency, bucket_start, attempts, declines, amount, cards, writer)
+      SELECT u.merchant_account_id, u.key_mac, u.currency, u.bucket_start, u.attempts, u.declines, u.amount,
+        CASE WHEN u.cards = '' THEN '{}'::text[] ELSE string_to_array(u.cards, ',') END, ${part[0]!.writer}
+      FROM unnest(${column('merchant_account_id')}::text[], ${column('key_mac')}::text[], ${column('currency')}::text[],
+        ${part.map((row) => row.bucket_start.toISOString())}::timestamptz[], ${column('attempts')}::integer[],
+        ${column('declines')}::integer[], ${column('amount')}::bigint[], ${part.map((row) => row.cards.join(','))}::text[])
+        WITH ORDINALITY AS u (merchant_account_id, key_mac, currency, bucket_start, attempts, declines, amount, cards, n)
+      ORDER BY u.n
+      ON CONFLICT (merchant_account_id, key_mac, currency, bucket_start) DO UPDATE SET
+        attempts = velocity_counts.attempts + excluded.attempts,
+        declines = velocity_counts.declines + excluded.declines,
+        amount = velocity_counts.amount + excluded.amount,
+        cards = CASE WHEN excluded.cards <@ velocity_counts.cards THEN velocity_counts.cards ELSE (
+          SELECT coalesce(array_agg(c ORDER BY c), '{}') FROM (
+            SELECT DISTINCT c FROM unnest(velocity_counts.cards || excluded.cards) AS u (c) ORDER BY c LIMIT ${CARD_CAP}) AS s) END
+        ${shared ? sql`, updated_at = now(), writer = excluded.writer RETURNING ${COLUMNS}` : sql``}`.execute(db);
+    if (shared) for (const row of result.rows) totals.push(stored(row));
   }
   return totals;
 }
@@ -79,13 +105,11 @@ export async function velocityWindow(
   since: Date,
   before: Date | null = null,
 ): Promise<StoredVelocityRow[]> {
-  let query = db
-    .selectFrom('velocity_counts')
-    .select(COLUMNS)
-    .where('merchant_account_id', '=', merchantAccountId)
-    .where('bucket_start', '>=', since);
-  if (before) query = query.where('bucket_start', '<', before);
-  return query.execute();
+  const { rows } = await sql<RawVelocityRow>`
+    SELECT ${COLUMNS} FROM velocity_counts
+    WHERE merchant_account_id = ${merchantAccountId} AND bucket_start >= ${since}
+      ${before ? sql`AND bucket_start < ${before}` : sql``}`.execute(db);
+  return rows.map(stored);
 }
 
 /**
@@ -102,16 +126,43 @@ export async function changedVelocityCounts(
   const rows: StoredVelocityRow[] = [];
   for (let i = 0; i < merchantAccountIds.length; i += ACCOUNTS_PER_READ) {
     // One statement per group of accounts; each account's read uses (merchant_account_id, updated_at).
-    const part = await db
-      .selectFrom('velocity_counts')
-      .select(COLUMNS)
-      .where('merchant_account_id', 'in', merchantAccountIds.slice(i, i + ACCOUNTS_PER_READ))
-      .where('updated_at', '>=', since)
-      .where('writer', '<>', writer)
-      .execute();
-    rows.push(...part);
+    const part = await sql<RawVelocityRow>`
+      SELECT ${COLUMNS} FROM velocity_counts
+      WHERE merchant_account_id = ANY(${merchantAccountIds.slice(i, i + ACCOUNTS_PER_READ)}::text[])
+        AND updated_at >= ${since} AND writer <> ${writer}`.execute(db);
+    for (const row of part.rows) rows.push(stored(row));
   }
   return { rows, now };
+}
+
+/**
+ * A sole writer's journal (decision 0142): `replaced` accounts' rows give way to one row of their
+ * remaining cells (none: null); `appended` accounts get one more row, of what they recorded since.
+ */
+export async function appendVelocityJournal(
+  db: Executor,
+  replaced: ReadonlyMap<string, string | null>,
+  appended: ReadonlyMap<string, string>,
+): Promise<void> {
+  if (replaced.size > 0)
+    await db
+      .deleteFrom('velocity_journal')
+      .where('merchant_account_id', 'in', [...replaced.keys()])
+      .execute();
+  const rows = [...replaced, ...appended]
+    .filter((entry): entry is [string, string] => entry[1] !== null)
+    .map(([id, cells]) => ({ merchant_account_id: id, id: uuidv7(), cells }));
+  if (rows.length > 0) await db.insertInto('velocity_journal').values(rows).execute();
+}
+
+/** The account's journal rows (the cells a sole writer had not yet moved to velocity_counts). */
+export async function velocityJournal(db: Executor, merchantAccountId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('velocity_journal')
+    .select('cells')
+    .where('merchant_account_id', '=', merchantAccountId)
+    .execute();
+  return rows.map((row) => row.cells);
 }
 
 /** Deletes up to `batch` cells of buckets that started before `before`; how many it deleted. */

@@ -184,6 +184,13 @@ describe('happy', () => {
     const plain = await setUp(t, []);
     await pay(t, plain.m, CARDS[0]!, '203.0.113.99');
     await t.deps.velocity.sync();
+    // PGlite's journal (decision 0142) holds the same MACs, never the values.
+    const journal = (await sql`SELECT cells FROM velocity_journal WHERE merchant_account_id = ${m}`.execute(t.deps.db))
+      .rows;
+    expect(JSON.stringify(journal)).not.toContain('203.0.113');
+    expect(JSON.stringify(journal)).not.toContain('eve@');
+    // Every count in velocity_counts, the current minute's too.
+    await t.deps.velocity.flush();
     const rows = (
       await sql<{ merchant_account_id: string; key_mac: string; cards: string[] }>`
         SELECT merchant_account_id, key_mac, cards FROM velocity_counts WHERE merchant_account_id IN (${m}, ${plain.m})`.execute(
