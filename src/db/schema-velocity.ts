@@ -14,7 +14,7 @@ export interface VelocityCountsTable {
   writer: string;
 }
 
-/** A sole writer's cells not yet in velocity_counts, per merchant account and write (migration 0072). */
+/** A sole writer's cells not yet in velocity_counts, per merchant account and write (migration 0071). */
 export interface VelocityJournalTable {
   merchant_account_id: string;
   id: string;
