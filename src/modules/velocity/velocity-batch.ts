@@ -1,6 +1,5 @@
 import type { VelocityRow } from './velocity.repo.ts';
-import type { VelocityRecord } from './velocity-counters.ts';
-import { addCard, addCell, cellAt, type KeyCells } from './velocity-window.ts';
+import { addCard, addCell, cellAt, type KeyCells, type VelocityRecord } from './velocity-window.ts';
 
 /** merchant account → key MAC → cells: a process's counts not yet in its copy of the stored cells. */
 export type Batch = Map<string, Map<string, KeyCells>>;

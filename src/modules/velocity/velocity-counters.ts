@@ -31,6 +31,7 @@ import {
   type CurrentAttempt,
   type KeyCells,
   type VelocityMeasureSpec,
+  type VelocityRecord,
 } from './velocity-window.ts';
 
 /**
@@ -65,15 +66,6 @@ interface Tracked {
   cells: Map<string, KeyCells>;
   horizonMinutes: number;
   ready: Promise<void>;
-}
-
-export interface VelocityRecord {
-  currency: string;
-  amount: number;
-  /** Short MAC of the card, null without one. */
-  card: string | null;
-  attempts: number;
-  declines: number;
 }
 
 export interface VelocityCountersOptions {

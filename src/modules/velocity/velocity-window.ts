@@ -143,3 +143,13 @@ export function forgetBefore(cells: KeyCells, start: number): boolean {
   }
   return cells.size === 0;
 }
+
+/** What one authorization adds to its keys' cells (velocity-counters.ts `record`). */
+export interface VelocityRecord {
+  currency: string;
+  amount: number;
+  /** Short MAC of the card, null without one. */
+  card: string | null;
+  attempts: number;
+  declines: number;
+}
