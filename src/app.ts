@@ -2,6 +2,7 @@ import Fastify, { LogController, type FastifyInstance, type FastifyRequest, type
 import secureJson from 'secure-json-parse';
 import { isEmbed, type Deps } from './context.ts';
 import { applyEmbedPins } from './http/embed.ts';
+import { jsonNestsDeeperThan, MAX_JSON_DEPTH } from './http/json-depth.ts';
 import { AppError } from './errors/app-error.ts';
 import { createAuthenticator } from './http/auth.ts';
 import { clientErrorHandler } from './http/client-errors.ts';
@@ -94,6 +95,15 @@ export async function buildApp(deps: Deps, options: BuildAppOptions = {}): Promi
     if (text.includes('\\u0000')) {
       return done(
         new AppError('bad_request', 'Strings in the request body may not contain the NUL character (\\u0000)'),
+        undefined,
+      );
+    }
+    if (jsonNestsDeeperThan(text, MAX_JSON_DEPTH)) {
+      return done(
+        new AppError(
+          'bad_request',
+          `The request body nests arrays or objects more than ${MAX_JSON_DEPTH} levels deep; send a flatter JSON document`,
+        ),
         undefined,
       );
     }

@@ -59,3 +59,27 @@ describe('errors', () => {
     }
   });
 });
+
+describe('nesting', () => {
+  it('refuses a body nested deeper than 100 levels with 400 (20,000 nested arrays were a 500), and echoes 100', async () => {
+    const deep = await app(`${'['.repeat(20_000)}${']'.repeat(20_000)}`);
+    expect(deep.statusCode, deep.body).toBe(400);
+    expect(deep.json()).toEqual({
+      type: 'error',
+      code: 'bad_request',
+      status: 400,
+      message: 'The request body nests arrays or objects more than 100 levels deep; send a flatter JSON document',
+      details: [],
+    });
+    const ok = await app(`${'['.repeat(100)}${']'.repeat(100)}`);
+    expect(ok.statusCode, ok.body).toBe(200);
+  });
+
+  const app = (raw: string) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/sandbox/echo',
+      headers: { 'content-type': 'application/json' },
+      payload: raw,
+    });
+});
