@@ -2,13 +2,9 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/build-test-app.ts';
 import { expectNoSecrets } from '../helpers/leak-scan.ts';
+import { merchantWithRiskified as riskifiedMerchant } from '../helpers/riskified.ts';
 import { card, createTransaction, merchantWithMockCard } from '../helpers/transactions.ts';
-import {
-  RISKIFIED_FAKE_SHOP,
-  RISKIFIED_FAKE_TOKEN,
-  startRiskifiedFake,
-  type RiskifiedFake,
-} from '../fakes/riskified-fake.ts';
+import { RISKIFIED_FAKE_TOKEN, startRiskifiedFake, type RiskifiedFake } from '../fakes/riskified-fake.ts';
 
 /**
  * What Riskified is told after its decision, through HTTP (decision 0143): the authorization's
@@ -32,24 +28,7 @@ afterAll(async () => {
   await fake.close();
 });
 
-async function merchantWithRiskified() {
-  const { merchantAccountId: m } = await merchantWithMockCard(t);
-  const res = await t.request({
-    method: 'POST',
-    url: '/anti-fraud-services',
-    merchantAccountId: m,
-    payload: {
-      anti_fraud_service_definition_id: 'riskified-anti-fraud',
-      display_name: 'Riskified',
-      fields: [
-        { key: 'shop_domain', value: RISKIFIED_FAKE_SHOP },
-        { key: 'auth_token', value: RISKIFIED_FAKE_TOKEN },
-      ],
-    },
-  });
-  expect(res.statusCode, res.body).toBe(201);
-  return { m, service: res.json() };
-}
+const merchantWithRiskified = () => riskifiedMerchant(t);
 
 async function pay(m: string, body: Record<string, unknown>) {
   const res = await createTransaction(t, m, { payment_method: card(CARD), ...body });

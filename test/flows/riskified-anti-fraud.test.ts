@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/build-test-app.ts';
 import { expectNoSecrets } from '../helpers/leak-scan.ts';
+import { riskifiedServiceBody } from '../helpers/riskified.ts';
 import { runScopeTests } from '../helpers/scope-tests.ts';
 import { card, createTransaction, merchantWithMockCard } from '../helpers/transactions.ts';
 import {
@@ -29,15 +30,7 @@ afterAll(async () => {
   await fake.close();
 });
 
-const serviceBody = (overrides: Record<string, unknown> = {}) => ({
-  anti_fraud_service_definition_id: 'riskified-anti-fraud',
-  display_name: 'Riskified',
-  fields: [
-    { key: 'shop_domain', value: RISKIFIED_FAKE_SHOP },
-    { key: 'auth_token', value: RISKIFIED_FAKE_TOKEN },
-  ],
-  ...overrides,
-});
+const serviceBody = riskifiedServiceBody;
 
 async function merchantWithRiskified() {
   const { merchantAccountId: m } = await merchantWithMockCard(t);
