@@ -4,7 +4,11 @@
  * inputs of payments, one in ten aimed at an entry.
  */
 import type { LoadedEntry } from '../src/modules/blocklist-entries/blocklist-matcher.ts';
-import { normalizeBlocklistValue, type BlocklistValueType } from '../src/modules/blocklist-entries/blocklist-values.ts';
+import {
+  BLOCKLIST_VALUE_TYPES,
+  normalizeBlocklistValue,
+  type BlocklistValueType,
+} from '../src/modules/blocklist-entries/blocklist-values.ts';
 import type { ResolvedInstrument } from '../src/modules/transactions/create/resolved-instrument.ts';
 
 const COUNTRIES = ['RU', 'KP', 'IR', 'SY', 'CU', 'NG', 'VE', 'BY'];
@@ -32,21 +36,11 @@ function sampleValue(type: BlocklistValueType, i: number): string {
   }
 }
 
-const TYPES: BlocklistValueType[] = [
-  'card_fingerprint',
-  'bin',
-  'bin_range',
-  'email_address',
-  'ip_address',
-  'country',
-  'buyer_external_identifier',
-];
-
 /** `count` entries, the value types in turn. */
 export function benchBlocklistEntries(count: number): LoadedEntry[] {
   const entries: LoadedEntry[] = [];
   for (let i = 0; i < count; i++) {
-    const type = TYPES[i % TYPES.length]!;
+    const type = BLOCKLIST_VALUE_TYPES[i % BLOCKLIST_VALUE_TYPES.length]!;
     const normalized = normalizeBlocklistValue(type, sampleValue(type, i));
     if (normalized.ok) entries.push({ id: `e${i}`, value_type: type, value: normalized.value, expires_at: null });
   }
