@@ -9,6 +9,7 @@ import {
   openConsolePage,
   setUpPassword,
   signInWithPassword,
+  unexpectedProblems,
 } from '../helpers/dashboard-browser.ts';
 
 /**
@@ -22,8 +23,7 @@ import {
 
 const { users, beforeStart } = createUsersBeforeStart([{ email: 'admin@example.com', roles: ['administrator'] }]);
 const admin = users[0]!;
-/** The console asks for the session when it opens; signed out, that answer is a 401 (expected). */
-const unexpected = (problems: string[]) => problems.filter((p) => !/^401 \S+\/dashboard\/api\/session$/.test(p));
+const unexpected = (problems: string[]) => unexpectedProblems(problems);
 const card = { method: 'card', number: '4111111111111111', expiration_date: '12/40', security_code: '123' };
 
 let h: BrowserHarness;

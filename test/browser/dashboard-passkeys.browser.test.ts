@@ -7,6 +7,7 @@ import {
   heading,
   setUpPassword,
   signInWithPassword,
+  unexpectedProblems,
 } from '../helpers/dashboard-browser.ts';
 
 /**
@@ -20,8 +21,7 @@ import {
 
 const { users, beforeStart } = createUsersBeforeStart([{ email: 'keyholder@example.com', roles: ['administrator'] }]);
 const admin = users[0]!;
-/** The console asks for the session when it opens; signed out, that answer is a 401 (expected). */
-const unexpected = (problems: string[]) => problems.filter((p) => !/^401 \S+\/dashboard\/api\/session$/.test(p));
+const unexpected = (problems: string[]) => unexpectedProblems(problems);
 
 let h: BrowserHarness;
 let base: string;

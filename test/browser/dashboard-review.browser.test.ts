@@ -8,6 +8,7 @@ import {
   openConsolePage,
   setUpPassword,
   signInWithPassword,
+  unexpectedProblems,
 } from '../helpers/dashboard-browser.ts';
 
 /**
@@ -24,8 +25,7 @@ const { users, beforeStart } = createUsersBeforeStart([
   { email: 'analyst@example.com', roles: ['analyst'] },
 ]);
 const [support, analyst] = users as [(typeof users)[0], (typeof users)[0]];
-/** The console asks for the session when it opens; signed out, that answer is a 401 (expected). */
-const unexpected = (problems: string[]) => problems.filter((p) => !/^401 \S+\/dashboard\/api\/session$/.test(p));
+const unexpected = (problems: string[]) => unexpectedProblems(problems);
 
 let h: BrowserHarness;
 let page: Page;

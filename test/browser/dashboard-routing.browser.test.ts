@@ -9,6 +9,7 @@ import {
   openConsolePage,
   setUpPassword,
   signInWithPassword,
+  unexpectedProblems,
 } from '../helpers/dashboard-browser.ts';
 
 /**
@@ -26,12 +27,8 @@ const { users, beforeStart } = createUsersBeforeStart([
 ]);
 const [admin, support] = users as [(typeof users)[0], (typeof users)[0]];
 const RULES = '/flows/card-transaction/actions/route-transaction/rules';
-/**
- * The console asks for the session when it opens; signed out, that answer is a 401 (expected). The
- * API's refusal of a rule naming a deleted service is provoked on purpose (400).
- */
-const unexpected = (problems: string[]) =>
-  problems.filter((p) => !/^401 \S+\/dashboard\/api\/session$/.test(p) && !/^400 \S+\/rules$/.test(p));
+/** The API's refusal of a rule naming a deleted service is provoked on purpose (400). */
+const unexpected = (problems: string[]) => unexpectedProblems(problems, (p) => /^400 \S+\/rules$/.test(p));
 
 let h: BrowserHarness;
 let page: Page;

@@ -99,3 +99,10 @@ export async function axeProblems(page: Page): Promise<string[]> {
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .flatMap((v) => v.nodes.map((n) => `${v.id} (${v.impact}): ${n.target.join(' ')}`));
 }
+
+/**
+ * The page problems a test did not expect: the console asks for the session when it opens, and
+ * signed out that answer is a 401 (expected); `alsoExpected` names a test's own.
+ */
+export const unexpectedProblems = (problems: string[], alsoExpected: (problem: string) => boolean = () => false) =>
+  problems.filter((p) => !/^401 \S+\/dashboard\/api\/session$/.test(p) && !alsoExpected(p));
