@@ -27,6 +27,8 @@ export const STANDARD_ERROR_CODES = [
   'authentication_required',
   'three_d_secure_authentication_failed',
   'blocked_by_risk_rules',
+  // The buyer: canceled at the provider's approval page (PayPal, a mandate or bank page).
+  'buyer_declined',
   // Follow-up calls.
   'refund_declined',
   'capture_declined',

@@ -31,6 +31,7 @@ export const CARD_CAUSED_DECLINES: ReadonlySet<string> = new Set<string>([
   'invalid_amount',
   'duplicate_transaction',
   'three_d_secure_authentication_failed',
+  'buyer_declined',
 ]);
 
 export function classifyAuthorization(result: CallSuccess<AuthorizeOutcome> | CallFailure): OutcomeClass | null {
