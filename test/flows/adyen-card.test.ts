@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reconcileDueAttempts } from '../../src/modules/transactions/reconcile/reconcile.service.ts';
 import { ADYEN_FAKE_KEY, ADYEN_FAKE_MERCHANT, startAdyenFake, type AdyenFake } from '../fakes/adyen-fake.ts';
 import { buildTestApp, type TestApp } from '../helpers/build-test-app.ts';
+import { subscribeToEvents } from '../helpers/event-subscription.ts';
 import { createMerchantAccount } from '../helpers/factories.ts';
 
 /**
@@ -323,6 +324,7 @@ describe('security', () => {
 
   it('applies each item of a batch once: an item replayed inside a new batch is not applied again, the new item is', async () => {
     const { m, service } = await merchantWithAdyen();
+    await subscribeToEvents(t, m);
     const txn = await paid(m);
     expect((await post(m, `/transactions/${txn.id}/capture`, { amount: 600 })).statusCode).toBe(200);
     const signed = (item: Record<string, any>) => {

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, usesPostgres, type TestApp } from '../helpers/build-test-app.ts';
 import { changesDelivered } from '../helpers/changes-delivered.ts';
+import { subscribeToEvents } from '../helpers/event-subscription.ts';
 import { createMerchantAccount } from '../helpers/factories.ts';
 import { METRICS_TOKEN, sample, scrape } from '../helpers/metrics.ts';
 import { card } from '../helpers/transactions.ts';
@@ -138,6 +139,7 @@ async function audit(m: string) {
 describe('the circuit breaker of a payment service', () => {
   it('opens after technical failures, skips the service, probes it after the cool-down and closes when it answers', async () => {
     const m = await createMerchantAccount(t.deps);
+    await subscribeToEvents(t, m);
     const down = await service(t, m, 'down', 'unavailable');
     const up = await service(t, m, 'up');
     await rule(m, [down, up]);
@@ -264,6 +266,7 @@ describe('the circuit breaker of a payment service', () => {
 
   it('never opens on declines', async () => {
     const m = await createMerchantAccount(t.deps);
+    await subscribeToEvents(t, m);
     const declining = await service(t, m, 'declining', 'decline');
     const other = await service(t, m, 'other');
     for (let i = 0; i < 12; i++) expect((await pay(t, m)).status).toBe('authorization_declined');
@@ -329,6 +332,7 @@ describe('the circuit breaker of a payment service', () => {
       const peer = await buildTestApp(ENV, { peerOf: t, runtime: { breakerClock: now } });
       try {
         const m = await createMerchantAccount(t.deps);
+        await subscribeToEvents(t, m);
         const down = await service(t, m, 'down', 'unavailable');
         const up = await service(t, m, 'up');
         await rule(m, [down, up]);

@@ -8,6 +8,7 @@ import {
 import { voidLateAuthorizationNow } from '../../src/modules/transactions/void/late-void.service.ts';
 import { reconcileDueAttempts } from '../../src/modules/transactions/reconcile/reconcile.service.ts';
 import { buildTestApp, type TestApp } from '../helpers/build-test-app.ts';
+import { subscribeToEvents } from '../helpers/event-subscription.ts';
 import { authorized, card, merchantWithMockCard } from '../helpers/transactions.ts';
 
 /**
@@ -48,9 +49,13 @@ const attemptsOf = (id: string) =>
 const eventNames = async (m: string, id: string) =>
   (await get(m, `/transactions/${id}/events`)).items.map((e: { name: string }) => e.name);
 
-/** A transaction whose authorization timed out, then canceled: its attempt is still open. */
+/**
+ * A transaction whose authorization timed out, then canceled: its attempt is still open. The
+ * merchant account has a webhook subscription, so what it was told can be read from its events.
+ */
 async function canceledAfterTimeout() {
   const { merchantAccountId: m } = await merchantWithMockCard(t);
+  await subscribeToEvents(t, m);
   const txn = await authorized(t, m, { payment_method: card(TIMEOUT_CARD) });
   expect(txn.status).toBe('processing');
   const cancel = await t.request({ method: 'POST', url: `/transactions/${txn.id}/cancel`, merchantAccountId: m });
@@ -102,6 +107,7 @@ describe('happy', () => {
     const kinds = (await t.deps.db.selectFrom('events').select('kind').where('resource_id', '=', id).execute()).map(
       (e) => e.kind,
     );
+    expect(kinds).toContain('transaction.canceled');
     expect(kinds).not.toContain('transaction.voided');
     expect(kinds.filter((k) => k === 'transaction.updated')).toHaveLength(0);
     // The actions list holds routing decisions only (an enum of the API), not connector calls.

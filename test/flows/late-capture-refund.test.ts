@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reconcileDueAttempts } from '../../src/modules/transactions/reconcile/reconcile.service.ts';
 import { refundLateCaptureNow } from '../../src/modules/transactions/refund/late-refund.service.ts';
 import { uuidToBase62 } from '../../src/lib/base62.ts';
+import { subscribeToEvents } from '../helpers/event-subscription.ts';
 import { createMerchantAccount } from '../helpers/factories.ts';
 import {
   ADYEN_HMAC,
@@ -57,9 +58,13 @@ const deliver = (m: string, service: string, request: { headers: unknown; rawBod
 const deliverAdyen = (m: string, service: string, body: object) =>
   deliver(m, service, { headers: { 'content-type': 'application/json' }, rawBody: Buffer.from(JSON.stringify(body)) });
 
-/** A sale of `method` whose buyer did not pay before `approval_expires_at`: failed by reconciliation. */
-async function expiredSale(method: NonCardMethod) {
+/**
+ * A sale of `method` whose buyer did not pay before `approval_expires_at`: failed by reconciliation.
+ * `subscribed`: the merchant account has a webhook subscription, so its webhook events are written.
+ */
+async function expiredSale(method: NonCardMethod, { subscribed = false } = {}) {
   const m = await createMerchantAccount(w.t.deps);
+  if (subscribed) await subscribeToEvents(w.t, m);
   const service = (await createNonCardService(w.t, m, method)).id;
   const res = await call(m, 'POST', '/transactions', nonCardPayment(method));
   expect(res.statusCode, res.body).toBe(201);
@@ -74,7 +79,7 @@ const pixRefundsOf = (paymentId: string) => [...w.dlocal.refunds.values()].filte
 
 describe('happy', () => {
   it('pix: paid after its deadline, refunded in full at dLocal once; the transaction stays failed', async () => {
-    const { m, service, txn } = await expiredSale('pix');
+    const { m, service, txn } = await expiredSale('pix', { subscribed: true });
     const paymentId = txn.payment_service_transaction_id as string;
     const notice = w.dlocal.pay(paymentId);
     const res = await deliver(m, service, notice);
@@ -134,6 +139,7 @@ describe('happy', () => {
     const kinds = (
       await w.t.deps.db.selectFrom('events').select('kind').where('resource_id', '=', txn.id).execute()
     ).map((e) => e.kind);
+    expect(kinds).toEqual(['transaction.created', 'transaction.updated']);
     expect(kinds).not.toContain('transaction.captured');
   });
 

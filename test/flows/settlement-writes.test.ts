@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { settleRefund, settleTransaction } from '../../src/modules/transactions/settlements/settlements.service.ts';
 import { buildTestApp, type TestApp } from '../helpers/build-test-app.ts';
+import { subscribeToEvents } from '../helpers/event-subscription.ts';
 import { authorized, card, merchantWithMockCard } from '../helpers/transactions.ts';
 
 /**
@@ -45,6 +46,7 @@ async function captured(m: string, payment?: object) {
 describe('happy', () => {
   it('settles a capture with its webhook snapshot as stored, then a refund lowers the net amount once', async () => {
     const { merchantAccountId: m } = await merchantWithMockCard(t);
+    await subscribeToEvents(t, m);
     const txn = await captured(m);
     await settleTransaction(t.deps, m, txn.id);
     const stored = await get(m, `/transactions/${txn.id}`);
@@ -78,6 +80,7 @@ describe('happy', () => {
 
   it('a refund settled before its transaction leaves the transaction as it is', async () => {
     const { merchantAccountId: m } = await merchantWithMockCard(t);
+    await subscribeToEvents(t, m);
     const txn = await captured(m);
     const refund = await t.request({
       method: 'POST',
@@ -97,6 +100,7 @@ describe('happy', () => {
 
   it('the dispute test card writes its three webhook events and two chargeback entries in the same statement', async () => {
     const { merchantAccountId: m } = await merchantWithMockCard(t);
+    await subscribeToEvents(t, m);
     const txn = await captured(m, card('4000000000000630'));
     await settleTransaction(t.deps, m, txn.id);
     const stored = await get(m, `/transactions/${txn.id}`);

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/helpers/build-test-app.ts';
+import { subscribeToEvents } from '../../../test/helpers/event-subscription.ts';
 import { createLink } from '../../../test/helpers/payment-links.ts';
 import { luhnCards } from '../../../test/helpers/test-cards.ts';
 import { card, createTransaction, merchantWithMockCard } from '../../../test/helpers/transactions.ts';
@@ -87,6 +88,7 @@ async function payOnPageFrom(url: string, number: string, ip: string) {
 describe('happy', () => {
   it('300 declining cards from one IP through the API: the provider sees the threshold, the rest stop early; another IP keeps paying', async () => {
     const { merchantAccountId: m } = await merchantWithMockCard(t);
+    await subscribeToEvents(t, m);
     const calls = connectorCalls();
     const cards = luhnCards(300);
     const outcomes: string[] = [];
@@ -142,6 +144,7 @@ describe('happy', () => {
 
   it('through the hosted payment page (its checkout sessions): stopped at the threshold with a message for the buyer; another IP pays', async () => {
     const { merchantAccountId: m } = await merchantWithMockCard(t);
+    await subscribeToEvents(t, m);
     const link = await createLink(t, m, { amount: PROBE });
     const calls = connectorCalls();
     const outcomes: string[] = [];

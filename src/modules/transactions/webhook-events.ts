@@ -48,7 +48,7 @@ export async function emitTransaction(
     kind,
     resourceType: 'transaction',
     resourceId: row.id,
-    payload: await snapshot(tx, row),
+    payload: () => snapshot(tx, row),
   });
   await runAll(deps, antiFraudUpdateQueries(tx, deps, row, kind));
 }
@@ -75,7 +75,7 @@ export async function transactionEventWrites(
       kind,
       resourceType: 'transaction',
       resourceId: row.id,
-      payload: await snapshot(tx, row),
+      payload: () => snapshot(tx, row),
     },
     subscriptions,
   );

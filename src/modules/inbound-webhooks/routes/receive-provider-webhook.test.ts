@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RECURRING } from '../../../jobs/index.ts';
 import { signMockWebhook } from '../../../connectors/mock/mock-card.webhooks.ts';
 import { buildTestApp, type TestApp } from '../../../../test/helpers/build-test-app.ts';
+import { subscribeToEvents } from '../../../../test/helpers/event-subscription.ts';
 import { card, merchantWithMockCard } from '../../../../test/helpers/transactions.ts';
 import { StripeFake } from '../../../../test/fakes/stripe-fake.ts';
 
@@ -89,6 +90,7 @@ describe('happy', () => {
 
   it('a chargeback opens a dispute once: a replayed event changes nothing and emits nothing', async () => {
     const { merchantAccountId: m, paymentServiceId } = await mockMerchant();
+    await subscribeToEvents(t, m);
     const txn = await pay(m, { intent: 'capture' });
     const event = {
       id: 'evt_cb_1',
@@ -126,6 +128,7 @@ describe('happy', () => {
 
   it('a Stripe refund that was pending succeeds by refund.updated; its event is our refund.succeeded', async () => {
     const { merchantAccountId: m } = await mockMerchant();
+    await subscribeToEvents(t, m);
     const service = await t.request({
       method: 'POST',
       url: '/payment-services',

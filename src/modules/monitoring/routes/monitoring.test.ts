@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../../test/helpers/build-test-app.ts';
+import { subscribeToEvents } from '../../../../test/helpers/event-subscription.ts';
 import { createMerchantAccount } from '../../../../test/helpers/factories.ts';
 import { runScopeTests } from '../../../../test/helpers/scope-tests.ts';
 import { card, createTransaction, merchantWithMockCard } from '../../../../test/helpers/transactions.ts';
@@ -52,6 +53,7 @@ const incidentEvents = async (m: string) =>
 describe('happy', () => {
   it('samples each minute once, opens an incident after two breaching samples and closes it after two healthy ones', async () => {
     const { merchantAccountId: m, paymentServiceId: ps } = await merchantWithMockCard(t);
+    await subscribeToEvents(t, m);
     const created = await t.request({
       method: 'POST',
       url: '/monitoring/metrics',

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../../test/helpers/build-test-app.ts';
+import { subscribeToEvents } from '../../../../test/helpers/event-subscription.ts';
 import { createLink, openPage, payOnPage } from '../../../../test/helpers/payment-links.ts';
 import { merchantWithMockCard } from '../../../../test/helpers/transactions.ts';
 
@@ -9,6 +10,8 @@ let secure: string;
 beforeAll(async () => {
   t = await buildTestApp();
   ({ merchantAccountId: merchant } = await merchantWithMockCard(t));
+  // A paid link's webhook events are read: written only for a merchant account with a subscription.
+  await subscribeToEvents(t, merchant);
   ({ merchantAccountId: secure } = await merchantWithMockCard(t, { three_d_secure_enabled: true }));
 });
 afterAll(async () => t.close());

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../config.ts';
 import { buildTestApp, type TestApp } from '../../../../test/helpers/build-test-app.ts';
+import { subscribeToEvents } from '../../../../test/helpers/event-subscription.ts';
 import { createMerchantAccount } from '../../../../test/helpers/factories.ts';
 import { createLink } from '../../../../test/helpers/payment-links.ts';
 import { runScopeTests } from '../../../../test/helpers/scope-tests.ts';
@@ -12,6 +13,8 @@ let merchant: string;
 beforeAll(async () => {
   t = await buildTestApp();
   merchant = await createMerchantAccount(t.deps);
+  // The tests read the links' webhook events: written only for a merchant account with a subscription.
+  await subscribeToEvents(t, merchant);
 });
 afterAll(async () => t.close());
 

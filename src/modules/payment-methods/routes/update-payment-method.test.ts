@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../../test/helpers/build-test-app.ts';
+import { subscribeToEvents } from '../../../../test/helpers/event-subscription.ts';
 import { createMerchantAccount } from '../../../../test/helpers/factories.ts';
 import { runScopeTests } from '../../../../test/helpers/scope-tests.ts';
 import { uuidv7 } from '../../../lib/ids.ts';
@@ -111,6 +112,7 @@ describe('happy', () => {
 
   it('records an audit entry per update, and a payment_method.updated event only when something changed', async () => {
     const m = await createMerchantAccount(t.deps);
+    await subscribeToEvents(t, m);
     const card = await store(m);
     await update(m, card.id, { expiration_date: '04/42' });
     await update(m, card.id, { expiration_date: '04/42' });
@@ -178,6 +180,7 @@ describe('security', () => {
   let id: string;
   beforeAll(async () => {
     m = await createMerchantAccount(t.deps);
+    await subscribeToEvents(t, m);
     id = (await store(m)).id;
   });
 
@@ -193,6 +196,7 @@ describe('security', () => {
 
   it("answers 404 for another merchant account's payment method and changes nothing", async () => {
     const other = await createMerchantAccount(t.deps);
+    await subscribeToEvents(t, other);
     expect((await update(other, id, { expiration_date: '03/41', scheme_transaction_id: 'taken' })).statusCode).toBe(
       404,
     );

@@ -3,6 +3,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { MockCardConnector } from '../../../connectors/mock/mock-card.connector.ts';
 import { buildTestApp, type TestApp } from '../../../../test/helpers/build-test-app.ts';
+import { subscribeToEvents } from '../../../../test/helpers/event-subscription.ts';
 import { createMerchantAccount } from '../../../../test/helpers/factories.ts';
 import { addBuyer, merchantWithMockCard, payoutCard, postPayout, storeCard } from '../../../../test/helpers/payouts.ts';
 import { runScopeTests } from '../../../../test/helpers/scope-tests.ts';
@@ -13,6 +14,8 @@ let service: string;
 beforeAll(async () => {
   t = await buildTestApp();
   ({ merchantAccountId: merchant, paymentServiceId: service } = await merchantWithMockCard(t));
+  // Payouts' webhook events are read: written only for a merchant account with a subscription.
+  await subscribeToEvents(t, merchant);
 });
 afterAll(async () => t.close());
 

@@ -8,6 +8,7 @@ import {
   type MockPayoutScenario,
 } from '../../../connectors/mock/mock-card-payouts.scenarios.ts';
 import { buildTestApp, type TestApp } from '../../../../test/helpers/build-test-app.ts';
+import { subscribeToEvents } from '../../../../test/helpers/event-subscription.ts';
 import { merchantWithMockCard, payoutCard, postPayout, storeCard } from '../../../../test/helpers/payouts.ts';
 import { reconcileDuePayouts } from '../reconcile-payouts.service.ts';
 
@@ -23,6 +24,8 @@ let service: string;
 beforeAll(async () => {
   t = await buildTestApp();
   ({ merchantAccountId: merchant, paymentServiceId: service } = await merchantWithMockCard(t));
+  // Payouts' webhook events are read: written only for a merchant account with a subscription.
+  await subscribeToEvents(t, merchant);
 });
 afterAll(async () => t.close());
 

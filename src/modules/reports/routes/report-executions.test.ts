@@ -3,6 +3,7 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../../test/helpers/build-test-app.ts';
+import { subscribeToEvents } from '../../../../test/helpers/event-subscription.ts';
 import { createMerchantAccount } from '../../../../test/helpers/factories.ts';
 import { pathOf, postReport, runReport } from '../../../../test/helpers/reports.ts';
 import { runScopeTests } from '../../../../test/helpers/scope-tests.ts';
@@ -16,6 +17,8 @@ let done: Awaited<ReturnType<typeof runReport>>;
 beforeAll(async () => {
   t = await buildTestApp();
   m = await createMerchantAccount(t.deps);
+  // The executions' webhook events are read: written only for a merchant account with a subscription.
+  await subscribeToEvents(t, m);
   done = await runReport(t, m, { name: 'Daily sales' });
 });
 afterAll(async () => t.close());
@@ -127,6 +130,7 @@ describe('errors', () => {
     const other = await buildTestApp();
     try {
       const mm = await createMerchantAccount(other.deps);
+      await subscribeToEvents(other, mm);
       fs.writeFileSync(path.join(other.config.dataDir, 'reports'), 'not a directory');
       const res = await postReport(other, mm);
       for (let i = 0; i < 3; i++) {

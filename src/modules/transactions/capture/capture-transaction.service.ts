@@ -363,8 +363,9 @@ async function recordQuickly(
     respond(await transactionResource(executor, ctx, stored), result, applied, preferTransaction);
   const recorded = await recordGuarded(ctx, update, writes, render, { column: 'id', value: row.id }, expected);
   if (!recorded) return null;
-  // More than the events themselves: webhook deliveries or the settlement were queued.
-  if (settles || simulated.length > 0 || outboxes.some((writes) => writes.length > 1)) ctx.deps.queue.pokeSoon();
+  // Jobs were queued: webhook deliveries (an event is written only with them), anti-fraud reports,
+  // the settlement or the simulator's report.
+  if (settles || simulated.length > 0 || outboxes.some((writes) => writes.length > 0)) ctx.deps.queue.pokeSoon();
   // Every column, not only those the update set: the events were rendered from the reserved row.
   const wrong = mispredicted({ ...predicted, set: Object.keys(expected) }, recorded.row);
   if (wrong.length > 0)

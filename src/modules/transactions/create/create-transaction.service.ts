@@ -421,8 +421,8 @@ async function finishQuickly(ctx: RequestContext, started: Started, result: Answ
   );
   if (!recorded) return null;
   const { row, value: transaction } = recorded;
-  // More than the event itself: webhook deliveries were queued.
-  if (outbox.length > 1 || settles || simulated.length > 0) ctx.deps.queue.pokeSoon();
+  // Webhook deliveries or anti-fraud reports were queued (no subscription: no event at all).
+  if (outbox.length > 0 || settles || simulated.length > 0) ctx.deps.queue.pokeSoon();
   // The events and the webhook were rendered from the prediction: say so loudly if it was wrong.
   const wrong = mispredicted(predicted, row);
   if (wrong.length > 0)

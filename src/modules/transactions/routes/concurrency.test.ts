@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, usesPostgres, type TestApp } from '../../../../test/helpers/build-test-app.ts';
+import { subscribeToEvents } from '../../../../test/helpers/event-subscription.ts';
 import { interleaveStatements, type Interleaving } from '../../../../test/helpers/interleave.ts';
 import { authorized, merchantWithMockCard } from '../../../../test/helpers/transactions.ts';
 
@@ -28,6 +29,8 @@ beforeAll(async () => {
       { key: 'multi_capture_enabled', value: 'true' },
     ],
   }));
+  // Webhook snapshots are read, and the races run with the outbox's deliveries and jobs as a subscriber's do.
+  await subscribeToEvents(t, m);
 });
 afterAll(async () => {
   interleaving.restore();
@@ -176,6 +179,7 @@ describe('happy', () => {
     };
     try {
       const { merchantAccountId: own } = await merchantWithMockCard(t);
+      await subscribeToEvents(t, own);
       const creating = t.request({
         method: 'POST',
         url: '/transactions',

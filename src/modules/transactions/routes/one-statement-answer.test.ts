@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../../test/helpers/build-test-app.ts';
 import { changesDelivered } from '../../../../test/helpers/changes-delivered.ts';
+import { subscribeToEvents } from '../../../../test/helpers/event-subscription.ts';
 import { authorized, card, createTransaction, merchantWithMockCard } from '../../../../test/helpers/transactions.ts';
 
 /**
@@ -21,6 +22,12 @@ const createdEvent = (id: string) =>
     .where('resource_id', '=', id)
     .where('kind', '=', 'transaction.created')
     .executeTakeFirstOrThrow();
+/** A merchant account with the sandbox card service and a webhook subscription: its events are written. */
+async function subscribedMerchant() {
+  const { merchantAccountId: m } = await merchantWithMockCard(t);
+  await subscribeToEvents(t, m);
+  return m;
+}
 const statements = (res: { headers: Record<string, unknown> }) =>
   Number(/desc="(\d+) statements"/.exec(String(res.headers['server-timing']))![1]);
 const mispredictions = () => t.logs.filter((line) => line.includes('predicted transaction row differs'));
@@ -43,7 +50,7 @@ describe('happy', () => {
   ];
   for (const [name, body, status] of cases) {
     it(`${name}: the webhook snapshot and the history match the stored transaction`, async () => {
-      const { merchantAccountId: m } = await merchantWithMockCard(t);
+      const m = await subscribedMerchant();
       const txn = await authorized(t, m, body);
       expect(txn.status).toBe(status);
       const stored = (await t.request({ method: 'GET', url: `/transactions/${txn.id}`, merchantAccountId: m })).json();
@@ -59,7 +66,7 @@ describe('happy', () => {
 
   for (const [name, body, status] of cases) {
     it(`with an idempotency key, ${name}: the response, rendered from the predicted row, is stored by the answer's statement and replayed as it is`, async () => {
-      const { merchantAccountId: m } = await merchantWithMockCard(t);
+      const m = await subscribedMerchant();
       // The set-up's late notifications would empty the payment service's cache between the two
       // counted requests (test/helpers/changes-delivered.ts).
       await changesDelivered(t);
@@ -130,7 +137,7 @@ describe('refunds', () => {
       .executeTakeFirstOrThrow();
 
   it('a refund that succeeds: released and counted, its events show the stored refund', async () => {
-    const { merchantAccountId: m } = await merchantWithMockCard(t);
+    const m = await subscribedMerchant();
     const txn = await authorized(t, m, { intent: 'capture' });
     const res = await t.request({
       method: 'POST',
@@ -164,7 +171,7 @@ describe('refunds', () => {
     ['the provider declines', '4000000000000341', 'declined'],
   ] as const) {
     it(`with an idempotency key, a refund ${name}: the response is stored by the answer's statement and replayed as it is`, async () => {
-      const { merchantAccountId: m } = await merchantWithMockCard(t);
+      const m = await subscribedMerchant();
       const txn = await authorized(t, m, { intent: 'capture', payment_method: card(number) });
       await changesDelivered(t);
       // Warm the account's caches (a keyed request seals a response with its data key), then count a
@@ -201,7 +208,7 @@ describe('refunds', () => {
   }
 
   it('a refund the provider declines: released, not counted', async () => {
-    const { merchantAccountId: m } = await merchantWithMockCard(t);
+    const m = await subscribedMerchant();
     const txn = await authorized(t, m, { intent: 'capture', payment_method: card('4000000000000341') });
     const res = await t.request({
       method: 'POST',

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../../test/helpers/build-test-app.ts';
+import { subscribeToEvents } from '../../../../test/helpers/event-subscription.ts';
 import { runScopeTests } from '../../../../test/helpers/scope-tests.ts';
 import { changesDelivered } from '../../../../test/helpers/changes-delivered.ts';
 import { authorized, merchantWithMockCard } from '../../../../test/helpers/transactions.ts';
@@ -153,6 +154,7 @@ describe('webhook events', () => {
 
   it('capture.succeeded with the capture record when a capture succeeds', async () => {
     const { merchantAccountId: m } = await merchantWithMockCard(t);
+    await subscribeToEvents(t, m);
     const txn = await authorized(t, m);
     await capture(m, txn.id, { amount: 600 });
     const [record] = (await get(m, `/transactions/${txn.id}/captures`)).json().items;
@@ -161,6 +163,7 @@ describe('webhook events', () => {
 
   it('capture.pending when the provider has not captured yet, then capture.succeeded when a status query confirms it', async () => {
     const { merchantAccountId: m } = await merchantWithMockCard(t);
+    await subscribeToEvents(t, m);
     const txn = await authorized(t, m, { amount: 2077 });
     await capture(m, txn.id, {});
     const [record] = (await get(m, `/transactions/${txn.id}/captures`)).json().items;

@@ -58,12 +58,12 @@ export async function writeReportLines(
     writes.push(repo.updateTransactionQuery(tx, txn.merchant_account_id, txn.id, patch, now));
     for (const kind of kinds) {
       const outbox = await transactionEventWrites(tx, deps, expected, kind, subscriptions);
-      outboxes += outbox.length - 1;
+      outboxes += outbox.length;
       writes.push(...outbox);
     }
   }
   if (events.length > 0) writes.push(repo.insertEventsQuery(tx, events));
   await runWrites(tx, writes);
-  // Webhook deliveries were queued with the events.
+  // Webhook deliveries (an event is written only with them) or anti-fraud reports were queued.
   if (outboxes > 0) deps.queue.pokeSoon();
 }
