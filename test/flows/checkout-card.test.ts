@@ -10,6 +10,7 @@ import {
 } from '../fakes/checkout-fake.ts';
 import { buildTestApp, type TestApp } from '../helpers/build-test-app.ts';
 import { createMerchantAccount } from '../helpers/factories.ts';
+import { subscribeToEvents } from '../helpers/event-subscription.ts';
 import { expectNoSecrets } from '../helpers/leak-scan.ts';
 import { payoutCard, postPayout } from '../helpers/payouts.ts';
 
@@ -48,6 +49,8 @@ const fields = (overrides: Record<string, string> = {}) =>
 
 async function merchantWithCheckout(overrides: Record<string, string> = {}) {
   const m = await createMerchantAccount(t.deps);
+  // Webhook snapshots are written only for a subscription: the leak scan reads them too.
+  await subscribeToEvents(t, m);
   const res = await t.request({
     method: 'POST',
     url: '/payment-services',

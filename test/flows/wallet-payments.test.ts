@@ -5,6 +5,7 @@ import { APPLE_INTERMEDIATE_MARKER, APPLE_LEAF_MARKER, makeApplePayToken } from 
 import { sandboxApplePayToken, sandboxGooglePayToken } from '../../src/wallets/sandbox-tokens.ts';
 import { issueCertificate } from '../../src/wallets/x509.ts';
 import { buildTestApp, type TestApp } from '../helpers/build-test-app.ts';
+import { subscribeToEvents } from '../helpers/event-subscription.ts';
 import { expectNoSecrets } from '../helpers/leak-scan.ts';
 import { merchantWithMockCard } from '../helpers/transactions.ts';
 
@@ -73,6 +74,8 @@ async function send(options: Parameters<TestApp['request']>[0]) {
 
 async function merchantWithWallet(provider: 'apple' | 'google', extra: Record<string, unknown> = {}) {
   const { merchantAccountId } = await merchantWithMockCard(t);
+  // Webhook snapshots are written only for a subscription: the leak scan reads them too.
+  await subscribeToEvents(t, merchantAccountId);
   const res = await send({
     method: 'POST',
     url: '/digital-wallets',
