@@ -57,7 +57,7 @@ export interface OpenDbOptions {
   /** PostgreSQL schema to use as search_path (tests isolate files by schema). */
   schema?: string;
   poolSize?: number;
-  /** Group concurrent requests' identical writes (PostgreSQL only; src/db/group-commit.ts). Default true. */
+  /** Group concurrent requests' identical writes (src/db/group-commit.ts). Default true. */
   groupCommit?: boolean;
 }
 
@@ -110,6 +110,9 @@ export async function openDb(options: OpenDbOptions): Promise<DbHandle> {
   }
   const dialect = new PGliteDialect(client);
   const db = new Kysely<Database>({ dialect, log });
+  // One session: one grouped write and one grouped read at a time, the next group forming meanwhile
+  // (decision 0147). Each group costs PGlite one statement's parse, plan and commit instead of one per request.
+  if (options.groupCommit !== false) enableGroupCommit(db, { maxInFlight: 1, maxMembers: 64 });
   return {
     db,
     kind: 'pglite',

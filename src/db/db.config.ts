@@ -39,6 +39,6 @@ export const databaseSettings = defineGroup('Database', {
   databaseGroupCommit: flagSetting(
     'DATABASE_GROUP_COMMIT',
     true,
-    "On PostgreSQL, concurrent requests' identical statements (a transaction's first insert, an answer's guarded statement, reads of a card or a transaction) go in one statement for all of them, each request answered once its own rows committed (decision 0084). `false` runs every request's statements on their own. No effect on PGlite",
+    "Concurrent requests' identical statements (a transaction's first insert, an answer's guarded statement, reads of a card or a transaction) go in one statement for all of them, each request answered once its own rows committed (decision 0084; on PGlite too since decision 0147). `false` runs every request's statements on their own",
   ),
 });

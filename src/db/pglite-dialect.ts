@@ -11,6 +11,7 @@ import {
   type QueryResult,
   type TransactionSettings,
 } from 'kysely';
+import { PreparedSession } from './pglite-prepared.ts';
 
 /**
  * Kysely dialect for the embedded PGlite database. PGlite has one session, so the driver hands
@@ -97,7 +98,10 @@ class PGliteDriver implements Driver {
 }
 
 class PGliteConnection implements DatabaseConnection {
-  constructor(private readonly client: PGlite) {}
+  private readonly prepared: PreparedSession;
+  constructor(private readonly client: PGlite) {
+    this.prepared = new PreparedSession(client);
+  }
 
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
     // Without parameters the simple protocol runs, which accepts several statements (migrations).
@@ -106,7 +110,7 @@ class PGliteConnection implements DatabaseConnection {
       const last = results[results.length - 1];
       return { rows: (last?.rows ?? []) as R[], numAffectedRows: BigInt(last?.affectedRows ?? 0) };
     }
-    const result = await this.client.query<R>(compiled.sql, compiled.parameters as unknown[]);
+    const result = await this.prepared.query<R>(compiled.sql, compiled.parameters as unknown[]);
     return { rows: result.rows, numAffectedRows: BigInt(result.affectedRows ?? 0) };
   }
 

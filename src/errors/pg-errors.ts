@@ -1,4 +1,4 @@
-import { isCachedPlanChange } from '../db/prepared-statements.ts';
+import { isCachedPlanChange } from '../db/statement-names.ts';
 import { AppError } from './app-error.ts';
 
 /** SQLSTATE codes the data layer reacts to. */

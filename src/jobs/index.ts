@@ -104,9 +104,11 @@ export const RECURRING: RecurringJob[] = [
   { job: expireThreeDsChallengesJob, everyMs: 60 * 1000 },
   // Tokens left `processing` come due 5 minutes after their call at the earliest, like attempts.
   { job: reconcilePaymentServiceTokens, everyMs: 60 * 1000 },
-  // Embedded PGlite has no autovacuum: statistics follow growth within a minute, dead rows go hourly.
+  // Embedded PGlite has no autovacuum: statistics follow growth within 10 s, dead rows go hourly.
+  // Within 10 s: a named statement's plan chosen while its table was small (a sequential scan) stays
+  // until the next ANALYZE, and a table under load grows a hundredfold in a minute (decision 0147).
   // The first also runs on a PostgreSQL server whose autovacuum is off (its statistics only).
-  { job: analyzeEmbeddedDatabase, everyMs: 60 * 1000 },
+  { job: analyzeEmbeddedDatabase, everyMs: 10 * 1000 },
   { job: vacuumEmbeddedDatabase, everyMs: HOUR },
   // Monitoring samples are per minute.
   { job: evaluateMonitoringMetrics, everyMs: 60 * 1000 },

@@ -1,5 +1,6 @@
 import type { SimulatorCall, SimulatorLedger } from '../../connectors/simulator-ledger.ts';
 import type { Executor } from '../../db/transaction.ts';
+import { runWrites } from '../../db/write-batch.ts';
 import { withoutRequest } from '../../observability/request-timing.ts';
 
 /**
@@ -12,18 +13,17 @@ import { withoutRequest } from '../../observability/request-timing.ts';
 export function databaseLedger(db: Executor): SimulatorLedger {
   return {
     async received(call: SimulatorCall, answer: unknown) {
-      await withoutRequest(() =>
-        db
-          .insertInto('simulator_calls')
-          .values({
-            service: call.service,
-            operation: call.operation,
-            idempotency_key: call.idempotencyKey,
-            answer: answer === undefined || answer === null ? null : JSON.stringify(answer),
-          })
-          .onConflict((oc) => oc.columns(['service', 'operation', 'idempotency_key']).doNothing())
-          .execute(),
-      );
+      const insert = db
+        .insertInto('simulator_calls')
+        .values({
+          service: call.service,
+          operation: call.operation,
+          idempotency_key: call.idempotencyKey,
+          answer: answer === undefined || answer === null ? null : JSON.stringify(answer),
+        })
+        .onConflict((oc) => oc.columns(['service', 'operation', 'idempotency_key']).doNothing());
+      // Concurrent calls' entries go in one statement on a pool that groups (src/db/group-commit.ts).
+      await withoutRequest(() => runWrites(db, [insert], { column: 'idempotency_key', value: call.idempotencyKey }));
     },
     async lookup(call: SimulatorCall) {
       const row = await withoutRequest(() =>
