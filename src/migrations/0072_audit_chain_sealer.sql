@@ -5,6 +5,10 @@
 -- audit_chain_links, which is insert-only too. The encoding (svc-audit-v1) and every hash already
 -- written are unchanged, so the anchors written before this migration still verify.
 
+-- No entry is written while the chain moves (reads go on): one committed after the copy below
+-- and before the queue trigger exists would be in neither the links nor the queue.
+LOCK TABLE audit_logs IN EXCLUSIVE MODE;
+
 -- An entry's place in its account's chain: the previous entry's hash and its own (SHA-256 of
 -- prev_hash and the entry's canonical encoding, which includes seq). The primary key is the fork
 -- guard (one entry per place), the unique index the guard against linking an entry twice.

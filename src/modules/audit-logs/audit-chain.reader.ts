@@ -13,8 +13,8 @@ const READ_AHEAD = 50_000;
  * range costs far less than a lookup per entry, which cost the verification on PGlite a third of
  * its speed. Each page of links reads the ids up to its highest, in two reads at most; an id not
  * found (not read yet, so far from time order, or passed: a second link of an entry, or an entry
- * that is gone) is looked up by key. Past READ_AHEAD entries held (ids written by SQL, random) the
- * reader looks every entry up by key.
+ * that is gone) is looked up by key. When most of a page is (ids written by SQL, random), or past
+ * READ_AHEAD entries held, the reader looks every entry up by key.
  */
 export class ChainReader {
   private readonly buffer = new Map<string, ChainEntry>();
@@ -35,8 +35,7 @@ export class ChainReader {
     for (const link of links) if (link.id > needed) needed = link.id;
     for (let reads = 0; reads < 2 && !this.probing && (this.lastId === null || this.lastId < needed); reads++) {
       if (this.buffer.size >= READ_AHEAD) {
-        this.probing = true;
-        this.buffer.clear();
+        this.stopReading();
         break;
       }
       const page = await listEntriesBetween(this.db, this.merchantAccountId, this.lastId, needed, this.pageSize);
@@ -54,7 +53,14 @@ export class ChainReader {
     }
     if (missed.length > 0)
       for (const e of await findEntries(this.db, this.merchantAccountId, missed)) found.set(e.id, e);
+    // Most of a page out of id order: the ids are not in time order, and reading ranges is wasted.
+    if (missed.length * 2 > links.length) this.stopReading();
     return links.map((l) => joinLink(l, found.get(l.id), this.merchantAccountId));
+  }
+
+  private stopReading(): void {
+    this.probing = true;
+    this.buffer.clear();
   }
 
   /**
