@@ -24,6 +24,7 @@ import type { AntiFraudRegistry } from './connectors/anti-fraud/anti-fraud-regis
 import type { AntiFraudServiceRow } from './db/schema-anti-fraud.ts';
 import type { Metrics } from './observability/metrics.ts';
 import type { CircuitBreakers } from './modules/circuit-breakers/circuit-breakers.ts';
+import type { AuditSealer } from './modules/audit-logs/audit-sealer.ts';
 
 /** What every process (HTTP server, worker, CLI) builds once and passes down. */
 export interface Deps {
@@ -71,6 +72,8 @@ export interface Deps {
   metrics: Metrics;
   /** The circuit breakers of payment services: this process's counts and cache of the shared state. */
   breakers: CircuitBreakers;
+  /** Links committed audit entries into their accounts' hash chains, about a second after commit (decision 0145). */
+  auditSealer: AuditSealer;
 }
 
 /**

@@ -27,6 +27,7 @@ import { armTestFaults } from './observability/test-faults.ts';
 import { databaseLedger } from './modules/simulator-calls/simulator-calls.repo.ts';
 import { breakerSettingsOf, CircuitBreakers } from './modules/circuit-breakers/circuit-breakers.ts';
 import { recordTransition } from './modules/circuit-breakers/circuit-transitions.ts';
+import { AuditSealer } from './modules/audit-logs/audit-sealer.ts';
 
 export interface Runtime {
   deps: Deps;
@@ -110,6 +111,11 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       log: options.log ?? silentLog,
     });
     velocity.start();
+    const auditSealer = new AuditSealer(handle.db, {
+      log: options.log ?? silentLog,
+      ...(handle.kind === 'pglite' ? { vacuumQueueMs: 60_000 } : {}),
+    });
+    auditSealer.start();
     const deps: Deps = {
       config,
       db: handle.db,
@@ -137,6 +143,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
         options.log ?? silentLog,
         options.breakerClock,
       ),
+      auditSealer,
     };
     deps.breakers.start((tx, transition) => recordTransition(tx, deps, transition));
     return {
@@ -148,6 +155,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
         await deps.routingStats.close();
         await deps.velocity.close();
         await deps.breakers.close();
+        // Last: the entries of the last requests, jobs and transitions are linked before the database closes.
+        await deps.auditSealer.close();
         await feed?.close();
         await handle.close();
       },

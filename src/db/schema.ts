@@ -115,13 +115,25 @@ export interface AuditLogsTable {
   operation_id: string | null;
   request_id: string | null;
   created_at: CreatedAt;
-  /** The entry's place in its account's hash chain, the previous entry's hash and its own (migration 0069, set by a trigger). */
-  seq: Generated<number>;
-  prev_hash: Generated<Uint8Array>;
-  hash: Generated<Uint8Array>;
 }
 
-/** The newest entry of each account's audit hash chain (migration 0069). */
+/** An entry's place in its account's hash chain, the previous entry's hash and its own (migration 0072; insert-only). */
+export interface AuditChainLinksTable {
+  merchant_account_id: string;
+  seq: number;
+  audit_log_id: string;
+  prev_hash: Uint8Array;
+  hash: Uint8Array;
+}
+
+/** Committed audit entries the sealer has not linked yet (migration 0072; filled by a trigger). */
+export interface AuditChainPendingTable {
+  merchant_account_id: string;
+  created_at: Timestamp;
+  audit_log_id: string;
+}
+
+/** The newest link of each account's audit hash chain (migrations 0069, 0072). */
 export interface AuditChainHeadsTable {
   merchant_account_id: string;
   seq: number;
@@ -240,6 +252,8 @@ export interface Database {
   jobs: JobsTable;
   audit_logs: AuditLogsTable;
   audit_chain_heads: AuditChainHeadsTable;
+  audit_chain_links: AuditChainLinksTable;
+  audit_chain_pending: AuditChainPendingTable;
   three_ds_configurations: ThreeDsConfigurationsTable;
   rate_limit_windows: RateLimitWindowsTable;
   vault_data_keys: VaultDataKeysTable;

@@ -50,7 +50,7 @@ describe('happy', () => {
     const account = await auditedAccount(2);
     const lines = await runAnchorJob();
     const head = (await t.deps.db
-      .selectFrom('audit_logs')
+      .selectFrom('audit_chain_links')
       .select(sql<string>`encode(hash, 'hex')`.as('hash'))
       .where('merchant_account_id', '=', account)
       .where('seq', '=', 3)
@@ -90,11 +90,18 @@ describe('errors', () => {
   it('svc audit verify names the first broken link and exits 1; an anchor finds a rewritten tail', async () => {
     const account = await auditedAccount(3);
     await runAnchorJob();
+    // The newest entry and its link removed (by someone who can switch the append-only triggers off).
     await sql`ALTER TABLE audit_logs DISABLE TRIGGER audit_logs_append_only`.execute(t.deps.db);
-    await sql`DELETE FROM audit_logs WHERE merchant_account_id = ${account} AND seq = 4`.execute(t.deps.db);
+    await sql`ALTER TABLE audit_chain_links DISABLE TRIGGER audit_chain_links_append_only`.execute(t.deps.db);
+    await sql`DELETE FROM audit_logs WHERE merchant_account_id = ${account}
+      AND id = (SELECT audit_log_id FROM audit_chain_links WHERE merchant_account_id = ${account} AND seq = 4)`.execute(
+      t.deps.db,
+    );
+    await sql`DELETE FROM audit_chain_links WHERE merchant_account_id = ${account} AND seq = 4`.execute(t.deps.db);
+    await sql`ALTER TABLE audit_chain_links ENABLE TRIGGER audit_chain_links_append_only`.execute(t.deps.db);
     await sql`ALTER TABLE audit_logs ENABLE TRIGGER audit_logs_append_only`.execute(t.deps.db);
     // The head row rewritten too: only the anchor still knows seq 4.
-    await sql`UPDATE audit_chain_heads h SET seq = 3, hash = a.hash FROM audit_logs a
+    await sql`UPDATE audit_chain_heads h SET seq = 3, hash = a.hash FROM audit_chain_links a
       WHERE h.merchant_account_id = ${account} AND a.merchant_account_id = h.merchant_account_id AND a.seq = 3`.execute(
       t.deps.db,
     );

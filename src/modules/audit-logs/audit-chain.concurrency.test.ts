@@ -4,44 +4,73 @@ import { buildTestApp, usesPostgres, type TestApp } from '../../../test/helpers/
 import { createMerchantAccount } from '../../../test/helpers/factories.ts';
 import { withTransaction } from '../../db/transaction.ts';
 import { uuidv7 } from '../../lib/ids.ts';
+import { listChainEntries } from './audit-chain.repo.ts';
 import { verifyChain } from './audit-chain.service.ts';
 import { recordSystemAudit } from './audit-logs.service.ts';
+import { AuditSealer } from './audit-sealer.ts';
 
 /**
- * Many writers append to one account's chain at once (decision 0141): on PostgreSQL each has its
- * own connection, so their transactions truly overlap; PGlite runs them one after the other.
+ * Many writers append to one account's log while sealers link it (decision 0145): on PostgreSQL
+ * each writer has its own connection and a second app plays a second server process, so writes,
+ * commits and sealings truly overlap; PGlite runs them one after the other.
  */
 const WRITERS = usesPostgres() ? 20 : 4;
 const WRITES = usesPostgres() ? 50 : 10;
 
 let t: TestApp;
+let peer: TestApp | null = null;
 beforeAll(async () => {
-  t = await buildTestApp({ DATABASE_POOL_SIZE: String(WRITERS + 2) });
+  t = await buildTestApp({ DATABASE_POOL_SIZE: String(WRITERS + 4) });
+  if (usesPostgres()) peer = await buildTestApp({ DATABASE_POOL_SIZE: String(WRITERS + 4) }, { peerOf: t });
+}, 60_000);
+afterAll(async () => {
+  await peer?.close();
+  await t.close();
 });
-afterAll(async () => t.close());
+
+/** Seals over and over with two sealers of each process (periodic and waiting ones) until `done`. */
+async function racingSealers(done: Promise<unknown>): Promise<void> {
+  let finished = false;
+  void done.finally(() => {
+    finished = true;
+  });
+  const apps = peer ? [t, peer] : [t];
+  await Promise.all(
+    apps.flatMap((app) =>
+      [new AuditSealer(app.deps.db, { batch: 7 }), new AuditSealer(app.deps.db)].map(async (sealer) => {
+        while (!finished) {
+          await sealer.sealNow();
+          await new Promise((resolve) => setTimeout(resolve, 5));
+        }
+      }),
+    ),
+  );
+}
 
 async function expectOneUnbrokenChain(account: string, entries: number): Promise<void> {
-  const seqs = await sql<{ seq: number; n: number }>`
-    SELECT count(*)::int AS n, count(DISTINCT seq)::int AS seq FROM audit_logs WHERE merchant_account_id = ${account}`.execute(
+  await t.deps.auditSealer.sealNow();
+  const counts = await sql<{ n: number; links: number; seqs: number; queued: number }>`
+    SELECT (SELECT count(*)::int FROM audit_logs WHERE merchant_account_id = ${account}) AS n,
+      (SELECT count(*)::int FROM audit_chain_links WHERE merchant_account_id = ${account}) AS links,
+      (SELECT count(DISTINCT seq)::int FROM audit_chain_links WHERE merchant_account_id = ${account}) AS seqs,
+      (SELECT count(*)::int FROM audit_chain_pending WHERE merchant_account_id = ${account}) AS queued`.execute(
     t.deps.db,
   );
-  expect(seqs.rows[0]).toEqual({ n: entries, seq: entries });
-  expect(await verifyChain(t.deps.db, account)).toMatchObject({
-    entries,
-    broken: null,
-    last: { seq: entries },
-  });
+  expect(counts.rows[0]).toEqual({ n: entries, links: entries, seqs: entries, queued: 0 });
+  expect(await verifyChain(t.deps.db, account)).toMatchObject({ entries, broken: null, last: { seq: entries } });
 }
 
 describe('happy', () => {
-  it(`keeps one unbroken chain under ${WRITERS} concurrent writers × ${WRITES} audited API writes`, {
-    timeout: 120_000,
+  it(`keeps one unbroken chain under ${WRITERS} concurrent writers × ${WRITES} audited API writes, sealers racing`, {
+    timeout: 180_000,
   }, async () => {
     const account = await createMerchantAccount(t.deps);
-    await Promise.all(
+    const writes = Promise.all(
       Array.from({ length: WRITERS }, async (_, w) => {
+        // Half the writers go through the second process, when there is one.
+        const app = peer && w % 2 ? peer : t;
         for (let i = 0; i < WRITES; i++) {
-          const res = await t.request({
+          const res = await app.request({
             method: 'POST',
             url: '/buyers',
             merchantAccountId: account,
@@ -51,22 +80,22 @@ describe('happy', () => {
         }
       }),
     );
+    await Promise.all([writes, racingSealers(writes)]);
     await expectOneUnbrokenChain(account, WRITERS * WRITES);
   });
 
-  it('keeps one chain when transactions hold their append while others wait, some rolling back', {
+  it('keeps one chain when transactions hold their entry open while others seal, some rolling back', {
     timeout: 120_000,
   }, async () => {
     const account = await createMerchantAccount(t.deps);
     const actor = { name: 'System (test)', jobName: 'test', jobId: uuidv7() };
     let kept = 0;
-    await Promise.all(
+    const writes = Promise.all(
       Array.from({ length: WRITERS }, async (_, w) => {
         for (let i = 0; i < 5; i++) {
           const rollBack = (w + i) % 4 === 0;
           await withTransaction(t.deps.db, async (tx) => {
             await recordSystemAudit(tx, account, actor, 'updated', { type: 'buyer', id: `${w}`, name: `${w}-${i}` });
-            // The append's place is taken until commit: the others wait here, in the lock.
             await sql`SELECT pg_sleep(0.002)`.execute(tx);
             if (rollBack) throw new Error('rolled back');
           }).catch((error: Error) => {
@@ -76,6 +105,50 @@ describe('happy', () => {
         }
       }),
     );
+    await Promise.all([writes, racingSealers(writes)]);
     await expectOneUnbrokenChain(account, kept);
   });
+
+  it.skipIf(!usesPostgres())(
+    'links an entry whose transaction stays open while later ones are sealed, after them, once it commits',
+    { timeout: 60_000 },
+    async () => {
+      const account = await createMerchantAccount(t.deps);
+      const actor = { name: 'System (test)', jobName: 'test', jobId: uuidv7() };
+      const write = (tx: Parameters<typeof recordSystemAudit>[0], name: string) =>
+        recordSystemAudit(tx, account, actor, 'updated', { type: 'buyer', id: 'b', name });
+      let commit!: () => void;
+      const gate = new Promise<void>((resolve) => {
+        commit = resolve;
+      });
+      let written!: () => void;
+      const entryWritten = new Promise<void>((resolve) => {
+        written = resolve;
+      });
+      const late = withTransaction(t.deps.db, async (tx) => {
+        await write(tx, 'late');
+        written();
+        await gate;
+      });
+      await entryWritten;
+      // The others begin a few milliseconds later (created_at has millisecond precision).
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      for (const name of ['one', 'two']) await withTransaction(t.deps.db, (tx) => write(tx, name));
+      // Two processes seal while the late entry is written but not committed: it is not theirs to see.
+      await Promise.all([t.deps.auditSealer.sealNow(), peer!.deps.auditSealer.sealNow()]);
+      expect((await listChainEntries(t.deps.db, account, 0, 10)).map((e) => e.resource_name)).toEqual(['one', 'two']);
+      commit();
+      await late;
+      await peer!.deps.auditSealer.sealNow();
+      const entries = await listChainEntries(t.deps.db, account, 0, 10);
+      expect(entries.map((e) => [e.seq, e.resource_name])).toEqual([
+        [1, 'one'],
+        [2, 'two'],
+        [3, 'late'],
+      ]);
+      // Its created_at is the earliest (its transaction began first): the chain's order is the sealing's.
+      expect(Number(entries[2]!.created_us)).toBeLessThan(Number(entries[0]!.created_us));
+      expect((await verifyChain(t.deps.db, account)).broken).toBeNull();
+    },
+  );
 });

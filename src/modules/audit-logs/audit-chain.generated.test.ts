@@ -7,9 +7,9 @@ import { entryHash, GENESIS_HASH, type ChainEntry } from './audit-chain.ts';
 import { verifyChain } from './audit-chain.service.ts';
 
 /**
- * CI's verification over a generated log (decision 0141): ENTRIES entries of one account, chained
- * here as the append trigger chains them (audit-chain.test.ts shows the two agree) and written in
- * large statements with the trigger off, so the log takes seconds to build, not minutes.
+ * CI's verification over a generated log (decisions 0141, 0145): ENTRIES entries of one account,
+ * chained here as the sealer chains them (audit-chain.test.ts shows the two agree) and written with
+ * their links in large statements, the queue trigger off, so the log takes seconds to build.
  */
 const ENTRIES = 50_000;
 const CHUNK = 20_000;
@@ -23,7 +23,7 @@ afterAll(async () => t.close());
 async function generate(account: string): Promise<string> {
   const start = Date.UTC(2026, 0, 1);
   let prev = GENESIS_HASH;
-  await sql`ALTER TABLE audit_logs DISABLE TRIGGER audit_logs_chain`.execute(t.deps.db);
+  await sql`ALTER TABLE audit_logs DISABLE TRIGGER audit_logs_queue`.execute(t.deps.db);
   try {
     for (let from = 1; from <= ENTRIES; from += CHUNK) {
       const rows = [];
@@ -50,24 +50,28 @@ async function generate(account: string): Promise<string> {
         prev = e.hash;
         rows.push({ ...e, created_at: new Date(start + seq).toISOString() });
       }
-      await sql`INSERT INTO audit_logs (merchant_account_id, id, action, resource_type, resource_id, resource_name, user_id,
-          user_name, user_email_address, user_is_staff, operation_id, request_id, created_at, seq, prev_hash, hash)
-        SELECT merchant_account_id, id, action, resource_type, resource_id, resource_name, user_id, user_name,
-          user_email_address, user_is_staff, operation_id, request_id, created_at, seq, decode(prev_hash, 'hex'), decode(hash, 'hex')
-        FROM json_to_recordset(${JSON.stringify(rows)}::json) AS x(merchant_account_id text, id uuid, action text,
-          resource_type text, resource_id text, resource_name text, user_id text, user_name text, user_email_address text,
-          user_is_staff boolean, operation_id text, request_id text, created_at timestamptz, seq bigint, prev_hash text, hash text)`.execute(
-        t.deps.db,
-      );
+      await sql`WITH x AS (SELECT * FROM json_to_recordset(${JSON.stringify(rows)}::json) AS x(merchant_account_id text,
+          id uuid, action text, resource_type text, resource_id text, resource_name text, user_id text, user_name text,
+          user_email_address text, user_is_staff boolean, operation_id text, request_id text, created_at timestamptz,
+          seq bigint, prev_hash text, hash text)),
+        entries AS (INSERT INTO audit_logs (merchant_account_id, id, action, resource_type, resource_id, resource_name,
+            user_id, user_name, user_email_address, user_is_staff, operation_id, request_id, created_at)
+          SELECT merchant_account_id, id, action, resource_type, resource_id, resource_name, user_id, user_name,
+            user_email_address, user_is_staff, operation_id, request_id, created_at FROM x)
+        INSERT INTO audit_chain_links (merchant_account_id, seq, audit_log_id, prev_hash, hash)
+          SELECT merchant_account_id, seq, id, decode(prev_hash, 'hex'), decode(hash, 'hex') FROM x`.execute(t.deps.db);
     }
+    await sql`INSERT INTO audit_chain_heads (merchant_account_id, seq, hash) VALUES (${account}, ${ENTRIES}, decode(${prev}, 'hex'))`.execute(
+      t.deps.db,
+    );
   } finally {
-    await sql`ALTER TABLE audit_logs ENABLE TRIGGER audit_logs_chain`.execute(t.deps.db);
+    await sql`ALTER TABLE audit_logs ENABLE TRIGGER audit_logs_queue`.execute(t.deps.db);
   }
   return prev;
 }
 
 describe('happy', () => {
-  it(`verifies a generated log of ${ENTRIES} entries, and the append trigger continues it`, {
+  it(`verifies a generated log of ${ENTRIES} entries, and the sealer continues it`, {
     timeout: 120_000,
   }, async () => {
     const account = await createMerchantAccount(t.deps);
@@ -85,8 +89,9 @@ describe('happy', () => {
     // A floor far below the aim (100,000/s, met on an idle host) that a shared CI runner still
     // clears; a verifier gone quadratic or one query per entry falls under it.
     expect(rate).toBeGreaterThan(15_000);
-    // The database's own append follows the generated chain.
+    // The database's own sealer follows the generated chain.
     await t.request({ method: 'PUT', url: `/merchant-accounts/${account}`, payload: { display_name: 'After' } });
+    await t.deps.auditSealer.sealNow();
     const after = await verifyChain(t.deps.db, account);
     expect(after).toMatchObject({ entries: ENTRIES + 1, broken: null, last: { seq: ENTRIES + 1 } });
   });

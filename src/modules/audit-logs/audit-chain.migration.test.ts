@@ -3,57 +3,67 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { openDb, type DbHandle } from '../../db/client.ts';
 import { listMigrations, migrate } from '../../db/migrate.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import { insertMerchantAccount } from '../merchant-accounts/merchant-accounts.repo.ts';
-import { verifyChain } from './audit-chain.service.ts';
-import { listChainEntries } from './audit-logs.repo.ts';
+import { chainHeadAnchors, verifyChain } from './audit-chain.service.ts';
+import { listChainEntries } from './audit-chain.repo.ts';
+import { AuditSealer } from './audit-sealer.ts';
 
-/** Migration 0069 on a database that already holds audit entries: they join the chain in (created_at, id) order. */
+/**
+ * The chain's migrations on databases that already hold audit entries: 0069 chains the entries
+ * written before it, in (created_at, id) order; 0072 moves that chain to audit_chain_links as it is.
+ */
 const url = process.env.TEST_DATABASE_URL;
-const schema = `t_${uuidv7().replace(/-/g, '').slice(-16)}`;
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-chain-migration-'));
-let handle: DbHandle;
+const cleanups: Array<() => Promise<void>> = [];
 
-beforeAll(async () => {
-  if (url) {
-    const admin = new pg.Client({ connectionString: url });
-    await admin.connect();
-    await admin.query(`CREATE SCHEMA ${schema}`);
-    await admin.end();
-  }
-  handle = await openDb(url ? { databaseUrl: url, dataDir, schema } : { databaseUrl: null, dataDir, inMemory: true });
-}, 120_000);
+/** An empty database (a fresh PostgreSQL schema or an in-memory PGlite) migrated below `version`. */
+async function databaseBefore(version: string): Promise<DbHandle> {
+  const schema = `t_${uuidv7().replace(/-/g, '').slice(-16)}`;
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-chain-migration-'));
+  const admin = async (statement: string) => {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    await client.query(statement);
+    await client.end();
+  };
+  if (url) await admin(`CREATE SCHEMA ${schema}`);
+  const handle = await openDb(
+    url ? { databaseUrl: url, dataDir, schema } : { databaseUrl: null, dataDir, inMemory: true },
+  );
+  cleanups.push(async () => {
+    await handle.close();
+    if (url) await admin(`DROP SCHEMA ${schema} CASCADE`);
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+  await migrate(
+    handle.db,
+    listMigrations().filter((m) => m.version < version),
+  );
+  return handle;
+}
 
 afterAll(async () => {
-  await handle.close();
-  if (url) {
-    const admin = new pg.Client({ connectionString: url });
-    await admin.connect();
-    await admin.query(`DROP SCHEMA ${schema} CASCADE`);
-    await admin.end();
-  }
-  fs.rmSync(dataDir, { recursive: true, force: true });
+  for (const cleanup of cleanups) await cleanup();
 });
 
+const entry = (db: DbHandle['db'], account: string, id: string, name: string, at: string) =>
+  sql`INSERT INTO audit_logs (merchant_account_id, id, action, resource_type, resource_id, resource_name, user_name, created_at)
+    VALUES (${account}, ${id}, 'created', 'buyer', ${name}, ${name}, 'API key old', ${at})`.execute(db);
+
 describe('happy', () => {
-  it('chains the entries written before it, per account, in (created_at, id) order', { timeout: 120_000 }, async () => {
-    const db = handle.db;
-    await migrate(
-      db,
-      listMigrations().filter((m) => m.version < '0069'),
-    );
-    const entry = (account: string, id: string, name: string, at: string) =>
-      sql`INSERT INTO audit_logs (merchant_account_id, id, action, resource_type, resource_id, resource_name, user_name, created_at)
-        VALUES (${account}, ${id}, 'created', 'buyer', ${name}, ${name}, 'API key old', ${at})`.execute(db);
+  it('0069 chains the entries written before it, per account, in (created_at, id) order', {
+    timeout: 120_000,
+  }, async () => {
+    const { db } = await databaseBefore('0069');
     for (const account of ['old-a', 'old-b']) await insertMerchantAccount(db, { id: account, display_name: account });
-    await entry('old-a', '00000000-0000-7000-8000-000000000002', 'second', '2025-05-01T10:00:00.000Z');
-    await entry('old-a', '00000000-0000-7000-8000-000000000001', 'first', '2025-05-01T10:00:00.000Z');
-    await entry('old-a', '00000000-0000-7000-8000-000000000000', 'third', '2025-05-01T10:00:00.001Z');
-    await entry('old-b', '00000000-0000-7000-8000-000000000009', 'only', '2025-05-02T00:00:00.000Z');
-    expect(await migrate(db)).toContain('0069_audit_log_chain');
+    await entry(db, 'old-a', '00000000-0000-7000-8000-000000000002', 'second', '2025-05-01T10:00:00.000Z');
+    await entry(db, 'old-a', '00000000-0000-7000-8000-000000000001', 'first', '2025-05-01T10:00:00.000Z');
+    await entry(db, 'old-a', '00000000-0000-7000-8000-000000000000', 'third', '2025-05-01T10:00:00.001Z');
+    await entry(db, 'old-b', '00000000-0000-7000-8000-000000000009', 'only', '2025-05-02T00:00:00.000Z');
+    expect(await migrate(db)).toEqual(expect.arrayContaining(['0069_audit_log_chain', '0072_audit_chain_sealer']));
 
     const a = await listChainEntries(db, 'old-a', 0, 10);
     expect(a.map((e) => [e.seq, e.resource_name])).toEqual([
@@ -63,8 +73,56 @@ describe('happy', () => {
     ]);
     expect(await verifyChain(db, 'old-a')).toMatchObject({ entries: 3, broken: null });
     expect(await verifyChain(db, 'old-b')).toMatchObject({ entries: 1, broken: null });
-    // The trigger goes on from the migrated head.
-    await entry('old-a', uuidv7(), 'fourth', '2025-01-01T00:00:00.000Z');
+    // The sealer goes on from the migrated head.
+    await entry(db, 'old-a', uuidv7(), 'fourth', '2025-01-01T00:00:00.000Z');
+    await new AuditSealer(db).sealNow();
     expect(await verifyChain(db, 'old-a')).toMatchObject({ entries: 4, broken: null, last: { seq: 4 } });
+  });
+
+  it('0072 moves a chain built by the append trigger as it is: same places, same hashes, anchors still hold', {
+    timeout: 120_000,
+  }, async () => {
+    const { db } = await databaseBefore('0072');
+    for (const account of ['trig-a', 'trig-b']) await insertMerchantAccount(db, { id: account, display_name: account });
+    for (let i = 0; i < 5; i++) await entry(db, 'trig-a', uuidv7(), `a${i}`, `2025-06-01T00:00:0${i}.000Z`);
+    await entry(db, 'trig-b', uuidv7(), 'b0', '2025-06-01T00:00:00.000Z');
+    const before = await sql<{ merchant_account_id: string; seq: number; id: string; prev: string; hash: string }>`
+      SELECT merchant_account_id, seq, id, encode(prev_hash, 'hex') AS prev, encode(hash, 'hex') AS hash
+      FROM audit_logs ORDER BY merchant_account_id, seq`.execute(db);
+    expect(before.rows).toHaveLength(6);
+    const anchors = await chainHeadAnchors(db, new Date());
+    expect(anchors.map((x) => [x.merchant_account_id, x.seq])).toEqual([
+      ['trig-a', 5],
+      ['trig-b', 1],
+    ]);
+
+    expect(await migrate(db)).toEqual(['0072_audit_chain_sealer']);
+    const after = await sql<{ merchant_account_id: string; seq: number; id: string; prev: string; hash: string }>`
+      SELECT merchant_account_id, seq, audit_log_id AS id, encode(prev_hash, 'hex') AS prev, encode(hash, 'hex') AS hash
+      FROM audit_chain_links ORDER BY merchant_account_id, seq`.execute(db);
+    expect(after.rows).toEqual(before.rows);
+    const columns = await sql<{ n: number }>`SELECT count(*)::int AS n FROM information_schema.columns
+      WHERE table_schema = current_schema() AND table_name = 'audit_logs' AND column_name IN ('seq', 'prev_hash', 'hash')`.execute(
+      db,
+    );
+    expect(columns.rows[0]!.n).toBe(0);
+    for (const anchor of anchors)
+      expect(await verifyChain(db, anchor.merchant_account_id, [anchor])).toMatchObject({
+        broken: null,
+        anchorsChecked: 1,
+      });
+
+    // New entries are queued, not chained, until a sealer links them after the migrated head (one
+    // written long ago and still queued shows as unsealed).
+    const late = uuidv7();
+    await entry(db, 'trig-a', late, 'a5', '2025-06-02T00:00:00.000Z');
+    expect(await verifyChain(db, 'trig-a')).toMatchObject({
+      entries: 5,
+      last: { seq: 5 },
+      broken: { kind: 'unsealed', seq: 6, id: late },
+    });
+    expect(await new AuditSealer(db).sealNow()).toBe(1);
+    const report = await verifyChain(db, 'trig-a', anchors.slice(0, 1));
+    expect(report).toMatchObject({ entries: 6, broken: null, last: { seq: 6 } });
   });
 });

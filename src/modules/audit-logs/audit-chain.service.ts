@@ -1,7 +1,8 @@
 import type { Executor } from '../../db/transaction.ts';
 import type { Anchor } from './audit-anchors.ts';
 import { ChainChecker, hex, type BrokenLink, type ChainEntry } from './audit-chain.ts';
-import * as repo from './audit-logs.repo.ts';
+import { ChainReader } from './audit-chain.reader.ts';
+import * as repo from './audit-chain.repo.ts';
 
 /** What `svc audit verify` found for one merchant account's chain. */
 export interface ChainReport {
@@ -16,6 +17,13 @@ export interface ChainReport {
 
 /** Entries read per query: large enough that the round trips do not dominate, small enough for memory. */
 const PAGE = 5000;
+
+/**
+ * How long an entry may stay queued, unlinked, before a verification calls it `unsealed`: far
+ * beyond the sealer's second, so only a sealer that has stopped (or a transaction that stayed open
+ * that long and just committed, with verify run without sealing first) shows.
+ */
+export const UNSEALED_AFTER_S = 300;
 
 /** An anchored place the chain must still hold with the anchored hash. */
 function checkAnchor(checker: ChainChecker, e: ChainEntry, anchor: Anchor): void {
@@ -52,10 +60,25 @@ function endLink(last: { seq: number; hash: string }, head: Head, end: number, a
   return null;
 }
 
+/** An entry with no link: removed from the sealer's queue, or queued too long (no sealer running). */
+function unsealedLink(entry: repo.UnlinkedEntry, end: number): BrokenLink {
+  const written = entry.created_at.toISOString();
+  return {
+    kind: 'unsealed',
+    seq: end + 1,
+    id: entry.id,
+    detail: entry.queued
+      ? `the entry of ${written} is still waiting to be linked into the chain (more than ${UNSEALED_AFTER_S} s): no sealer has run`
+      : `the entry of ${written} is in no link and not queued for one: it was inserted with the queue trigger off, or its queue row was removed`,
+  };
+}
+
 /**
- * Recomputes one account's chain from its first entry, in seq order, page by page, up to the head
- * read first (entries appended meanwhile are left for the next run), and stops at the first
- * broken link. `anchors` (in seq order) must each still be in the chain.
+ * Recomputes one account's chain from its first link, in seq order, page by page, up to the head
+ * read first (entries linked meanwhile are left for the next run), and stops at the first broken
+ * link. `anchors` (in seq order) must each still be in the chain. Then every entry of the account
+ * must have a link, or be queued for one for less than UNSEALED_AFTER_S (seal first, with
+ * `AuditSealer.sealNow`, for a verdict on everything committed so far).
  */
 export async function verifyChain(
   db: Executor,
@@ -64,34 +87,54 @@ export async function verifyChain(
   pageSize = PAGE,
 ): Promise<ChainReport> {
   const head = await repo.findChainHead(db, merchantAccountId);
-  // Without a head row, the entries there are (which the end check then reports).
+  // Without a head row, the links there are (which the end check then reports).
   const end = head?.seq ?? (await repo.maxChainSeq(db, merchantAccountId));
   const checker = new ChainChecker();
+  const entries = new ChainReader(db, merchantAccountId, pageSize);
   let next = 0;
   let anchorsChecked = 0;
-  const read = (after: number) => repo.listChainEntries(db, merchantAccountId, after, Math.min(after + pageSize, end));
+  const read = (after: number) => {
+    const page = repo
+      .listChainLinks(db, merchantAccountId, after, Math.min(after + pageSize, end))
+      .then((links) => entries.resolve(links));
+    // Handled where it is awaited; until then a failure must not count as unhandled.
+    page.catch(() => undefined);
+    return page;
+  };
   // The next page is read while this one is checked (on PostgreSQL the server works meanwhile).
   let after = 0;
-  let pending = end > 0 ? read(0) : Promise.resolve([]);
-  while (after < end && !checker.broken) {
-    const page = await pending;
-    after = Math.min(after + pageSize, end);
-    pending = after < end ? read(after) : Promise.resolve([]);
-    for (const e of page) {
-      if (!checker.check(e)) break;
-      while (next < anchors.length && anchors[next]!.seq <= e.seq) {
-        const anchor = anchors[next++]!;
-        anchorsChecked++;
-        if (anchor.seq === e.seq) checkAnchor(checker, e, anchor);
+  let pending: Promise<ChainEntry[]> = end > 0 ? read(0) : Promise.resolve([]);
+  try {
+    while (after < end && !checker.broken) {
+      const page = await pending;
+      after = Math.min(after + pageSize, end);
+      pending = after < end ? read(after) : Promise.resolve([]);
+      for (const e of page) {
+        if (!checker.check(e)) break;
+        while (next < anchors.length && anchors[next]!.seq <= e.seq) {
+          const anchor = anchors[next++]!;
+          anchorsChecked++;
+          if (anchor.seq === e.seq) checkAnchor(checker, e, anchor);
+        }
+        if (checker.broken) break;
       }
-      if (checker.broken) break;
     }
-  }
-  // A read started for nothing is still awaited: no query outlives the verification.
-  await pending.catch(() => undefined);
-  if (!checker.broken) {
-    const link = endLink(checker.last, head, end, anchors.slice(next));
-    if (link) checker.fail(link);
+    if (!checker.broken) {
+      const link = endLink(checker.last, head, end, anchors.slice(next));
+      if (link) checker.fail(link);
+    }
+    if (!checker.broken) {
+      // The entries no link claimed: linked since the head was read, queued, or never to be linked.
+      const unclaimed = await entries.unclaimed();
+      const orphan =
+        unclaimed?.length === 0
+          ? undefined
+          : await repo.firstUnlinkedEntry(db, merchantAccountId, UNSEALED_AFTER_S, unclaimed);
+      if (orphan) checker.fail(unsealedLink(orphan, end));
+    }
+  } finally {
+    // A read started for nothing is still awaited: no query outlives the verification.
+    await pending.catch(() => undefined);
   }
   return {
     merchantAccountId,

@@ -1,18 +1,27 @@
 import { hash } from 'node:crypto';
 
 /**
- * The audit log's hash chain (decision 0141), recomputed outside the database. The database
- * appends with the same encoding (migration 0069, `svc_audit_canonical`): keep the two in step.
+ * The audit log's hash chain (decisions 0141, 0145), recomputed outside the database. The
+ * database's sealer links entries with the same encoding (migration 0072, `svc_audit_canonical`):
+ * keep the two in step.
  */
 
 /** The `prev_hash` of an account's first entry (hashes are handled as lowercase hex). */
 export const GENESIS_HASH = '0'.repeat(64);
 
-/** An entry as the verifier reads it: its content, its place and the two hashes. */
-export interface ChainEntry {
-  merchant_account_id: string;
+/** A link of the chain: a place, the entry it holds, the previous entry's hash and this one's (hex). */
+export interface ChainLink {
   seq: number;
   id: string;
+  prev_hash: string;
+  hash: string;
+}
+
+/** An entry as the verifier reads it: its content, its place and the two hashes (its link's). */
+export interface ChainEntry extends ChainLink {
+  merchant_account_id: string;
+  /** The link names an entry that is not in audit_logs (its content fields are then empty). */
+  absent?: boolean;
   action: string;
   resource_type: string;
   resource_id: string;
@@ -25,9 +34,6 @@ export interface ChainEntry {
   request_id: string | null;
   /** `created_at` in whole microseconds since the epoch, as decimal text (read exactly on both databases). */
   created_us: string;
-  /** SHA-256, lowercase hex. */
-  prev_hash: string;
-  hash: string;
 }
 
 const field = (v: string | null): string => (v === null ? '-' : `${Buffer.byteLength(v)}:${v}`);
@@ -64,7 +70,8 @@ export type BrokenKind =
   | 'prev_hash_changed'
   | 'unlinked'
   | 'head_mismatch'
-  | 'anchor_mismatch';
+  | 'anchor_mismatch'
+  | 'unsealed';
 
 /** The first place where the chain is not what was appended. */
 export interface BrokenLink {
@@ -95,6 +102,8 @@ function diagnose(e: ChainEntry, seq: number): BrokenLink {
       detail: `entries ${seq}${e.seq - 1 > seq ? `..${e.seq - 1}` : ''} are missing (the next one present is seq ${e.seq})`,
     };
   if (e.seq < seq) return { kind: 'duplicate', ...at, detail: `a second entry at seq ${e.seq}: the chain forked` };
+  if (e.absent)
+    return { kind: 'missing', ...at, detail: `the entry linked at seq ${seq} is missing (its link remains)` };
   if (entryHash(e.prev_hash, e) === e.hash)
     return {
       kind: 'unlinked',
@@ -123,7 +132,7 @@ export class ChainChecker {
   check(e: ChainEntry): boolean {
     if (this.broken) return false;
     this.entries++;
-    if (e.seq !== this.nextSeq || entryHash(this.prev, e) !== e.hash) {
+    if (e.seq !== this.nextSeq || e.absent || entryHash(this.prev, e) !== e.hash) {
       this.broken = diagnose(e, this.nextSeq);
       return false;
     }

@@ -130,8 +130,8 @@ export async function recordActorAudit(
   action: AuditAction,
   resource: AuditedResource,
 ): Promise<void> {
-  // In one order everywhere: each append holds its account's chain lock to commit (decision 0141),
-  // so two transactions taking the same accounts' locks in opposite orders could deadlock.
+  // In account order: a stable order of entries. (Decision 0141's appends locked each account to
+  // commit, which this order kept free of deadlocks; since decision 0145 an append takes no lock.)
   for (const merchantAccountId of [...merchantAccountIds].sort())
     await writeEntry(tx, merchantAccountId, actor, action, resource);
 }
