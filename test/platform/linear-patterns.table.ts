@@ -852,7 +852,7 @@ export const PATTERNS: PatternEntry[] = [
     linear: 'code',
   },
   {
-    file: 'src/db/prepared-statements.ts',
+    file: 'src/db/statement-names.ts',
     source: String.raw`/on conflict \([^)]*\) where /i`,
     name: 'PARTIAL_CONFLICT',
     reaches: null,
@@ -860,7 +860,7 @@ export const PATTERNS: PatternEntry[] = [
     linear: 'SQL of the code',
   },
   {
-    file: 'src/db/prepared-statements.ts',
+    file: 'src/db/statement-names.ts',
     source: String.raw`/cached plan must not change result type/`,
     name: 'isCachedPlanChange',
     reaches: null,

@@ -733,6 +733,8 @@ beforeAll(async () => {
   // The same for A's velocity counts (the card-testing guard's): PGlite's sole writer would otherwise
   // move them from its journal to velocity_counts when their minute is over (decision 0142).
   await t.deps.velocity.flush();
+  // And A's audit entries, which the sealer links into A's chain within a second (decision 0145).
+  await t.deps.auditSealer.sealNow();
   before = await rowsOutside(b);
 });
 afterAll(async () => t.close());
