@@ -59,47 +59,6 @@ export function rowsOf(batch: Batch, writer: string): VelocityRow[] {
   return rows;
 }
 
-/** Takes the cells of buckets before `bucket` out of `batch` (all of them with Infinity); the accounts they came from. */
-export function takeBefore(batch: Batch, bucket: number): { taken: Batch; accounts: Set<string> } {
-  const taken: Batch = new Map();
-  const accounts = new Set<string>();
-  for (const [merchantAccountId, byKey] of batch) {
-    for (const [mac, cells] of byKey) {
-      for (const [currency, byBucket] of cells) {
-        for (const [start, cell] of byBucket) {
-          if (start >= bucket) continue;
-          accounts.add(merchantAccountId);
-          addCell(cellAt(keyCells(accountCells(taken, merchantAccountId), mac), currency, start), cell);
-          byBucket.delete(start);
-        }
-        if (byBucket.size === 0) cells.delete(currency);
-      }
-      if (cells.size === 0) byKey.delete(mac);
-    }
-    if (byKey.size === 0) batch.delete(merchantAccountId);
-  }
-  return { taken, accounts };
-}
-
-/** One account's cells as the journal stores them: [key MAC, currency, bucket, attempts, declines, amount, cards]. */
-type JournalCell = [string, string, number, number, number, number, string[]];
-
-export function journalOf(byKey: Map<string, KeyCells>): string {
-  const cells: JournalCell[] = [];
-  for (const [mac, keyCellsOf] of byKey)
-    for (const [currency, byBucket] of keyCellsOf)
-      for (const [bucket, cell] of byBucket)
-        cells.push([mac, currency, bucket, cell.attempts, cell.declines, cell.amount, cell.cards]);
-  return JSON.stringify(cells);
-}
-
-/** Adds a journal's cells into one account's cells of `batch`. */
-export function addJournal(batch: Batch, merchantAccountId: string, journal: string): void {
-  const byKey = accountCells(batch, merchantAccountId);
-  for (const [mac, currency, bucket, attempts, declines, amount, cards] of JSON.parse(journal) as JournalCell[])
-    addCell(cellAt(keyCells(byKey, mac), currency, bucket), { attempts, declines, amount, cards });
-}
-
 /** Adds one attempt's (or decline's) counts under each of the keys, in `bucket`. */
 export function addRecord(
   batch: Batch,

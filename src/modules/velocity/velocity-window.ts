@@ -103,7 +103,8 @@ export function cellAt(cells: KeyCells, currency: string, bucket: number): Cell 
 /**
  * The measure over the window ending now, summed over `sources` (the stored totals and this
  * process's counts not yet in them), the current attempt included. Counts add; cards are a union,
- * so a card seen in two sources counts once.
+ * so a card seen in two sources counts once. A key's cards are usually one list (one minute): its
+ * length is the count, and a set is made only when a second list joins it.
  */
 export function measureOf(
   sources: ReadonlyArray<KeyCells | undefined>,
@@ -112,27 +113,48 @@ export function measureOf(
   current: CurrentAttempt | null,
 ): number {
   const start = windowStartOf(now, spec.windowMinutes);
-  const cards = new Set<string>();
+  const measure = spec.measure;
   let total = 0;
+  let only: readonly string[] | null = null;
+  let cards: Set<string> | null = null;
   for (const cells of sources) {
     if (!cells) continue;
     for (const [currency, byBucket] of cells) {
-      if (spec.measure === 'amount' && currency !== spec.currency) continue;
+      if (measure === 'amount' && currency !== spec.currency) continue;
       for (const [bucket, cell] of byBucket) {
         if (bucket < start) continue;
-        if (spec.measure === 'attempts') total += cell.attempts;
-        else if (spec.measure === 'declines') total += cell.declines;
-        else if (spec.measure === 'amount') total += cell.amount;
-        else for (const card of cell.cards) cards.add(card);
+        if (measure === 'attempts') total += cell.attempts;
+        else if (measure === 'declines') total += cell.declines;
+        else if (measure === 'amount') total += cell.amount;
+        else if (cell.cards.length === 0) continue;
+        else if (cards) for (const card of cell.cards) cards.add(card);
+        else if (only === null) only = cell.cards;
+        else {
+          cards = new Set(only);
+          for (const card of cell.cards) cards.add(card);
+        }
       }
     }
   }
-  if (current) {
-    if (spec.measure === 'attempts') total += 1;
-    else if (spec.measure === 'amount' && current.currency === spec.currency) total += current.amount;
-    else if (spec.measure === 'distinct_cards' && current.card) cards.add(current.card);
+  if (measure === 'attempts') return current ? total + 1 : total;
+  if (measure === 'amount') return current && current.currency === spec.currency ? total + current.amount : total;
+  if (measure === 'declines') return total;
+  const card = current?.card ?? null;
+  if (cards) return card ? cards.add(card).size : cards.size;
+  if (only === null) return card ? 1 : 0;
+  return card && !hasCard(only, card) ? only.length + 1 : only.length;
+}
+
+/** Whether a sorted card list holds `card` (binary search). */
+function hasCard(cards: readonly string[], card: string): boolean {
+  let lo = 0;
+  let hi = cards.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (cards[mid]! < card) lo = mid + 1;
+    else hi = mid;
   }
-  return spec.measure === 'distinct_cards' ? cards.size : total;
+  return cards[lo] === card;
 }
 
 /** Drops the buckets before `start`, and currencies left empty; true when nothing is left. */
@@ -142,6 +164,12 @@ export function forgetBefore(cells: KeyCells, start: number): boolean {
     if (byBucket.size === 0) cells.delete(currency);
   }
   return cells.size === 0;
+}
+
+/** Drops the buckets in [since, before). */
+export function forgetRange(cells: KeyCells, since: number, before: number): void {
+  for (const byBucket of cells.values())
+    for (const bucket of byBucket.keys()) if (bucket >= since && bucket < before) byBucket.delete(bucket);
 }
 
 /** What one authorization adds to its keys' cells (velocity-counters.ts `record`). */
