@@ -59,7 +59,7 @@ export class AccountRead {
       this.cells,
       bucket,
       text,
-      minute ? (mac, currency, cell) => minute.cells.push([mac, currency, cell]) : undefined,
+      minute ? (mac, cell) => minute.cells.push([mac, cell]) : undefined,
     );
     if (minute && row) {
       minute.rows++;

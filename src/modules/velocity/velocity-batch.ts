@@ -18,7 +18,7 @@ export function accountCells(batch: Batch, merchantAccountId: string): Map<strin
 export function keyCells(byKey: Map<string, KeyCells>, mac: string): KeyCells {
   let cells = byKey.get(mac);
   if (!cells) {
-    cells = new Map();
+    cells = [];
     byKey.set(mac, cells);
   }
   return cells;
@@ -30,8 +30,7 @@ export function mergeBatch(into: Batch, from: Batch): void {
     const target = accountCells(into, merchantAccountId);
     for (const [mac, cells] of byKey) {
       const targetCells = keyCells(target, mac);
-      for (const [currency, byBucket] of cells)
-        for (const [bucket, cell] of byBucket) addCell(cellAt(targetCells, currency, bucket), cell);
+      for (const cell of cells) addCell(cellAt(targetCells, cell.currency, cell.bucket), cell);
     }
   }
 }
@@ -42,19 +41,20 @@ export function rowsOf(batch: Batch, writer: string): VelocityRow[] {
   for (const merchantAccountId of [...batch.keys()].sort()) {
     const byKey = batch.get(merchantAccountId)!;
     for (const mac of [...byKey.keys()].sort())
-      for (const [currency, byBucket] of [...byKey.get(mac)!].sort((a, b) => (a[0] < b[0] ? -1 : 1)))
-        for (const [bucket, cell] of [...byBucket].sort((a, b) => a[0] - b[0]))
-          rows.push({
-            merchant_account_id: merchantAccountId,
-            writer,
-            key_mac: mac,
-            currency,
-            bucket_start: new Date(bucket),
-            attempts: cell.attempts,
-            declines: cell.declines,
-            amount: cell.amount,
-            cards: cell.cards,
-          });
+      for (const cell of [...byKey.get(mac)!].sort((a, b) =>
+        a.currency < b.currency ? -1 : a.currency > b.currency ? 1 : a.bucket - b.bucket,
+      ))
+        rows.push({
+          merchant_account_id: merchantAccountId,
+          writer,
+          key_mac: mac,
+          currency: cell.currency,
+          bucket_start: new Date(cell.bucket),
+          attempts: cell.attempts,
+          declines: cell.declines,
+          amount: cell.amount,
+          cards: cell.cards,
+        });
   }
   return rows;
 }

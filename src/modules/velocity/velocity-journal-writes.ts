@@ -1,7 +1,7 @@
 import { uuidv7 } from '../../lib/ids.ts';
 import type { JournalRow } from './velocity.repo.ts';
 import { cellLine } from './velocity-journal.ts';
-import type { Cell } from './velocity-window.ts';
+import type { KeyCell } from './velocity-window.ts';
 
 /**
  * A sole writer's bookkeeping of its journal writes (velocity-sole-writer.ts, decision 0146): what a
@@ -20,8 +20,8 @@ export type ByMinute<T> = Map<string, Map<number, T>>;
 
 /** What the journal holds of one account's minute, until the minute is over and written. */
 export interface Minute {
-  /** Its cells in the copy: [key MAC, currency, cell]. */
-  cells: Array<[string, string, Cell]>;
+  /** Its cells in the copy, with their key MACs. */
+  cells: Array<[string, KeyCell]>;
   /** Its rows in the journal, and the key MACs their lines name. */
   rows: number;
   weight: number;
@@ -137,7 +137,7 @@ export function planWrite(minutes: ByMinute<Minute>, taken: ByMinute<Lines>, cur
       if (!minute.compactable || minute.rows + (lines ? 1 : 0) < 2 || weight < 2 * minute.cells.length) continue;
       compacted.push({ merchantAccountId, bucket });
       compactedKeys.add(`${merchantAccountId}\n${bucket}`);
-      row(merchantAccountId, bucket, minute.cells.map(([mac, c, cell]) => cellLine(mac, c, cell)).join('\n'), lines);
+      row(merchantAccountId, bucket, minute.cells.map(([mac, cell]) => cellLine(mac, cell)).join('\n'), lines);
     }
   for (const [merchantAccountId, byMinute] of taken)
     for (const [bucket, lines] of byMinute)

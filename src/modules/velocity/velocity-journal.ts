@@ -1,5 +1,5 @@
-import type { KeyCells, VelocityRecord, Cell } from './velocity-window.ts';
-import { addCard, cellAt, unionCards } from './velocity-window.ts';
+import type { KeyCell, KeyCells, VelocityRecord } from './velocity-window.ts';
+import { addCard, cellAt, findCell, unionCards } from './velocity-window.ts';
 
 /**
  * The text of a sole writer's journal rows (velocity_journal, decision 0146): one row per merchant
@@ -18,8 +18,8 @@ export const recordLine = (keyMacs: readonly string[], entry: VelocityRecord): s
   `${keyMacs.join(',')}\t${entry.currency}\t${entry.attempts}\t${entry.declines}\t${entry.amount}\t${entry.card ?? ''}`;
 
 /** A cell's line (a compacted minute). */
-export const cellLine = (keyMac: string, currency: string, cell: Cell): string =>
-  `${keyMac}\t${currency}\t${cell.attempts}\t${cell.declines}\t${cell.amount}\t${cell.cards.join(',')}`;
+export const cellLine = (keyMac: string, cell: KeyCell): string =>
+  `${keyMac}\t${cell.currency}\t${cell.attempts}\t${cell.declines}\t${cell.amount}\t${cell.cards.join(',')}`;
 
 /**
  * Adds the lines of one row (minute `bucket`) into `cells` (key MAC → its cells); `created` hears
@@ -29,7 +29,7 @@ export function addLines(
   cells: Map<string, KeyCells>,
   bucket: number,
   text: string,
-  created?: (keyMac: string, currency: string, cell: Cell) => void,
+  created?: (keyMac: string, cell: KeyCell) => void,
 ): number {
   let weight = 0;
   for (const line of text.split('\n')) {
@@ -40,12 +40,12 @@ export function addLines(
       weight++;
       let byKey = cells.get(mac);
       if (!byKey) {
-        byKey = new Map();
+        byKey = [];
         cells.set(mac, byKey);
       }
-      const fresh = !byKey.get(currency)?.has(bucket);
+      const fresh = findCell(byKey, currency, bucket) === undefined;
       const cell = cellAt(byKey, currency, bucket);
-      if (fresh) created?.(mac, currency, cell);
+      if (fresh) created?.(mac, cell);
       cell.attempts += Number(attempts);
       cell.declines += Number(declines);
       cell.amount += Number(amount);

@@ -12,10 +12,12 @@ import { addRecord, mergeBatch, rowsOf, type Batch } from './velocity-batch.ts';
 import { PRUNE_MS, type VelocityCounters, type VelocityCountersOptions } from './velocity-counters.ts';
 import {
   bucketOf,
+  findCell,
   forgetBefore,
   measureOf,
+  putCell,
   windowStartOf,
-  type Cell,
+  type KeyCell,
   type CurrentAttempt,
   type KeyCells,
   type VelocityMeasureSpec,
@@ -36,7 +38,7 @@ import {
  * sync periods. A read starts `overlapMs` before the previous one to catch writes that committed
  * late (a write slower than that to commit is seen when its cell changes again).
  */
-interface StoredCell extends Cell {
+interface StoredCell extends KeyCell {
   /** The row's updated_at (epoch ms): a read older than the copy does not replace it. */
   updatedAt?: number;
 }
@@ -173,25 +175,22 @@ export class SharedVelocityCounters implements VelocityCounters {
     if (!state || bucket < windowStartOf(this.now(), state.horizonMinutes)) return;
     let cells = state.cells.get(row.key_mac);
     if (!cells) {
-      cells = new Map();
+      cells = [];
       state.cells.set(row.key_mac, cells);
     }
-    let byBucket = cells.get(row.currency);
-    if (!byBucket) {
-      byBucket = new Map();
-      cells.set(row.currency, byBucket);
-    }
     const updatedAt = row.updated_ms;
-    const held = byBucket.get(bucket) as StoredCell | undefined;
+    const held = findCell(cells, row.currency, bucket) as StoredCell | undefined;
     if (held?.updatedAt !== undefined && !fresh && held.updatedAt > updatedAt) return;
     const cell: StoredCell = {
+      currency: row.currency,
+      bucket,
       attempts: row.attempts,
       declines: row.declines,
       amount: Number(row.amount),
       cards: [...row.cards].sort(),
       updatedAt,
     };
-    byBucket.set(bucket, cell);
+    putCell(cells, cell);
   }
 
   private prune(): void {

@@ -26,13 +26,13 @@ import {
   addCell,
   bucketOf,
   cellAt,
-  emptyCell,
+  findCell,
   forgetBefore,
   forgetRange,
   measureOf,
   VELOCITY_BUCKET_MS,
   windowStartOf,
-  type Cell,
+  type KeyCell,
   type CurrentAttempt,
   type KeyCells,
   type VelocityMeasureSpec,
@@ -162,8 +162,7 @@ export class SoleWriterCounters implements VelocityCounters {
     for (const byKey of state.cells.values()) forgetRange(byKey, read.since, read.before);
     for (const [mac, byKey] of read.cells) {
       const into = keyCells(state.cells, mac);
-      for (const [currency, byBucket] of byKey)
-        for (const [bucket, cell] of byBucket) addCell(cellAt(into, currency, bucket), cell);
+      for (const cell of byKey) addCell(cellAt(into, cell.currency, cell.bucket), cell);
     }
   }
 
@@ -192,18 +191,12 @@ export class SoleWriterCounters implements VelocityCounters {
   }
 
   /** The copy's cell, created empty (and listed in its minute, for compaction). */
-  private cellOf(state: Account, merchantAccountId: string, mac: string, currency: string, bucket: number): Cell {
+  private cellOf(state: Account, merchantAccountId: string, mac: string, currency: string, bucket: number): KeyCell {
     const byKey = keyCells(state.cells, mac);
-    let byBucket = byKey.get(currency);
-    if (!byBucket) {
-      byBucket = new Map();
-      byKey.set(currency, byBucket);
-    }
-    let cell = byBucket.get(bucket);
+    let cell = findCell(byKey, currency, bucket);
     if (!cell) {
-      cell = emptyCell();
-      byBucket.set(bucket, cell);
-      entryIn(this.minutes, merchantAccountId, bucket, emptyMinute).cells.push([mac, currency, cell]);
+      cell = cellAt(byKey, currency, bucket);
+      entryIn(this.minutes, merchantAccountId, bucket, emptyMinute).cells.push([mac, cell]);
     }
     return cell;
   }
