@@ -2,7 +2,7 @@
  * The risk checks' row of `npm run bench` and its table (bench/risk-checks.ts measures,
  * bench/risk-checks-summary.ts judges). Environment:
  *   BENCH_RISK_SECONDS  seconds measured (PostgreSQL: BENCH_SECONDS, at least 20; PGlite: 60, a
- *                       whole minute, as its counters write a minute's cells once it is over),
+ *                       whole minute, as its counters settle each minute once it is over),
  *                       after a warm-up of half as long
  *   BENCH_RISK_RATE     card authorizations a second, paced in real time (default 200)
  *   BENCH_RISK_ENTRIES  the account's blocklist entries (default 1,000)
@@ -26,7 +26,7 @@ export async function riskChecksGroup(
   ctx: { databaseUrl: string | null; serverDataDir: string; seconds: number },
   run: Run,
 ): Promise<string | null> {
-  // PGlite writes each minute's cells once it is over: a measured minute holds exactly one such write.
+  // PGlite settles each minute once it is over (decision 0146): a measured minute holds exactly one.
   const seconds = positive('BENCH_RISK_SECONDS', ctx.databaseUrl ? Math.max(ctx.seconds, 20) : 60);
   const options = {
     databaseUrl: ctx.databaseUrl,

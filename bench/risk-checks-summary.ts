@@ -31,7 +31,7 @@ export function riskChecksTable(f: RiskChecksFigures, aimUs = RISK_CHECKS_AIM_US
   const parts = f.blocklistUs + f.velocityUs + f.guardUs + f.syncsUs;
   const total = Math.max(parts, f.processUs);
   const sync = f.soleWriter
-    ? `every ${f.syncSeconds} s the minutes that are over written, the current one journalled, nothing read back (sole writer)`
+    ? `every ${f.syncSeconds} s each account's counts journalled, a row per minute, nothing read back (sole writer)`
     : `written and everyone's changes read every ${f.syncSeconds} s`;
   return [
     `Risk checks per card authorization on ${f.database}: ${f.authorizations} authorizations at ${f.perSecond} a second, in process (no HTTP)`,

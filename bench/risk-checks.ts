@@ -25,7 +25,8 @@ import { BlocklistMatcher } from '../src/modules/blocklist-entries/blocklist-mat
 import { checkBlocklist } from '../src/modules/blocklist-entries/blocklist-check.service.ts';
 import { cardTestingCheck } from '../src/modules/card-testing/card-testing.service.ts';
 import type { VelocityConditionValue } from '../src/modules/flows/velocity-condition.ts';
-import { SOLE_WRITER_SYNC_MS, VelocityCounters } from '../src/modules/velocity/velocity-counters.ts';
+import { createVelocityCounters } from '../src/modules/velocity/create-velocity-counters.ts';
+import { SOLE_WRITER_SYNC_MS } from '../src/modules/velocity/velocity-counters.ts';
 import { cardMacOf, velocityCheck } from '../src/modules/velocity/velocity.service.ts';
 import { blocklistFacts } from '../src/modules/transactions/create/blocklist-stop.ts';
 import { createMerchantAccount } from '../test/helpers/factories.ts';
@@ -89,7 +90,7 @@ export async function measureRiskChecks(options: RiskChecksOptions): Promise<Ris
     await runtime.deps.velocity.close();
     const soleWriter = runtime.deps.dbKind === 'pglite';
     // The server's counters, synced by the loop at the server's period instead of by a timer.
-    const counters = new VelocityCounters(runtime.deps.db, { soleWriter });
+    const counters = createVelocityCounters(runtime.deps.db, { soleWriter });
     const deps: Deps = { ...runtime.deps, velocity: counters };
     const merchant = await createMerchantAccount(deps);
     const matcher = new BlocklistMatcher(benchBlocklistEntries(options.entries), Date.now());

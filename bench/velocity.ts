@@ -8,8 +8,8 @@
  * `VELOCITY_BENCH_PER_SECOND` authorizations (default 200) are paced into each second of real time,
  * so that a read's overlap holds what it would in production, and the counters sync as the server's
  * do: every second on PostgreSQL (write, then read everyone's changes), every 10 seconds on PGlite
- * (the sole writer: the minutes that are over written once, the current one journalled; decision 0142). `VELOCITY_BENCH_AUTHORIZATIONS` (default 6,000:
- * 30 s; on PGlite measure whole minutes, e.g. 12,000) are measured after as many of warm-up that fill the table and the copy.
+ * (the sole writer: each account's counts journalled, a row per minute; decision 0146). `VELOCITY_BENCH_AUTHORIZATIONS` (default 6,000:
+ * 30 s) are measured after as many of warm-up that fill the table and the copy.
  * Printed: CPU (user + system of this process, which includes PGlite's work) per authorization, the
  * part of it spent in the checks (MACs, counts, recording) and in the syncs.
  */
@@ -19,7 +19,8 @@ import path from 'node:path';
 import { loadConfig } from '../src/config.ts';
 import { createRuntime } from '../src/deps.ts';
 import type { VelocityConditionValue } from '../src/modules/flows/velocity-condition.ts';
-import { SOLE_WRITER_SYNC_MS, VelocityCounters } from '../src/modules/velocity/velocity-counters.ts';
+import { createVelocityCounters } from '../src/modules/velocity/create-velocity-counters.ts';
+import { SOLE_WRITER_SYNC_MS } from '../src/modules/velocity/velocity-counters.ts';
 import { cardMacOf, velocityCheck } from '../src/modules/velocity/velocity.service.ts';
 import { createMerchantAccount } from '../test/helpers/factories.ts';
 
@@ -37,7 +38,7 @@ const deps = runtime.deps;
 await deps.velocity.close();
 // The server's mode, synced by the loop below instead of a timer.
 const soleWriter = deps.dbKind === 'pglite';
-const counters = new VelocityCounters(deps.db, { soleWriter });
+const counters = createVelocityCounters(deps.db, { soleWriter });
 const PER_SYNC = PER_SECOND * ((soleWriter ? SOLE_WRITER_SYNC_MS : 1_000) / 1_000);
 const merchant = await createMerchantAccount(deps);
 const needs = {
@@ -115,12 +116,12 @@ async function authorizations(count: number): Promise<{ total: number; checks: n
 await authorizations(COUNT);
 const measured = await authorizations(COUNT);
 const rows = await deps.db
-  .selectFrom('velocity_counts')
+  .selectFrom(soleWriter ? 'velocity_journal' : 'velocity_counts')
   .select((eb) => eb.fn.countAll<string>().as('n'))
   .execute();
 const perAuth = (ms: number) => ((ms / COUNT) * 1000).toFixed(1);
 process.stdout.write(
-  `Velocity on ${deps.dbKind}: ${COUNT} authorizations (after ${COUNT} of warm-up) at ${PER_SECOND} a second, 3 keys, 3 conditions, a sync every ${PER_SYNC} (${soleWriter ? 'sole writer: the minutes over written, the current one journalled' : 'write + read back'}); table ${rows[0]?.n} cells.\n` +
+  `Velocity on ${deps.dbKind}: ${COUNT} authorizations (after ${COUNT} of warm-up) at ${PER_SECOND} a second, 3 keys, 3 conditions, a sync every ${PER_SYNC} (${soleWriter ? 'sole writer: journalled, a row per minute' : 'write + read back'}); table ${rows[0]?.n} ${soleWriter ? 'journal rows' : 'cells'}.\n` +
     `CPU per authorization: ${perAuth(measured.total)} µs, of which the checks ${perAuth(measured.checks)} µs and the syncs ${perAuth(measured.syncs)} µs; ` +
     `a second read with nothing written (not in a real process) ${perAuth(measured.reads)} µs more.\n`,
 );

@@ -12,7 +12,7 @@ import { resolveCheckoutSession } from './modules/checkout-sessions/checkout-ses
 import { KeyPairCache } from './modules/api-key-pairs/key-pair-cache.ts';
 import { FlowRuleCache } from './modules/flows/rule-cache.ts';
 import { RoutingStats } from './modules/routing-stats/stats-store.ts';
-import { VelocityCounters } from './modules/velocity/velocity-counters.ts';
+import { createVelocityCounters } from './modules/velocity/create-velocity-counters.ts';
 import { CardTestingThrottles } from './modules/card-testing/card-testing-throttles.ts';
 import { TransactionSessionTokens } from './modules/transactions/session-token.ts';
 import { resolveTransactionSession } from './modules/transactions/session/transaction-session.service.ts';
@@ -105,8 +105,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     if (config.environment === 'production') antiFraud.withholdSandbox();
     const routingStats = new RoutingStats(handle.db, { log: options.log ?? silentLog });
     routingStats.start();
-    // Embedded PGlite: this process alone can open the data directory, so it alone writes the counts (decision 0142).
-    const velocity = new VelocityCounters(handle.db, {
+    // Embedded PGlite: this process alone can open the data directory, so it alone writes the counts (decisions 0142, 0146).
+    const velocity = createVelocityCounters(handle.db, {
       soleWriter: handle.kind === 'pglite',
       log: options.log ?? silentLog,
     });

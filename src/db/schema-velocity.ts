@@ -14,9 +14,10 @@ export interface VelocityCountsTable {
   writer: string;
 }
 
-/** A sole writer's cells not yet in velocity_counts, per merchant account and write (migration 0071). */
+/** A sole writer's counts: per merchant account, minute and write, lines of entries (migrations 0071, 0073). */
 export interface VelocityJournalTable {
   merchant_account_id: string;
+  bucket_start: ColumnType<Date, Date | string, Date | string>;
   id: string;
   cells: string;
   created_at: ColumnType<Date, Date | string | undefined, Date | string>;

@@ -59,6 +59,11 @@ describe('happy', () => {
     expect(await deps.vault.fingerprint(deps.db, b, '4111111111111111')).not.toBe(fa);
     expect(await deps.vault.fingerprint(deps.db, a, '4242424242424242')).not.toBe(fa);
     expect(fa).not.toContain('1111');
+    // Several at once: the same digests, in order.
+    expect(await deps.vault.fingerprints(deps.db, a, ['4242424242424242', '4111111111111111'])).toEqual([
+      await deps.vault.fingerprint(deps.db, a, '4242424242424242'),
+      fa,
+    ]);
   });
 
   it('MACs a request under its own per-merchant key, card fields under another label, with no round trip once warm', async () => {

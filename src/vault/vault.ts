@@ -136,6 +136,12 @@ export class Vault {
     return createHmac('sha256', key).update(value).digest('base64url');
   }
 
+  /** `fingerprint` of several values, the key looked up once (a payment's velocity and card-testing keys). */
+  async fingerprints(db: Executor, merchantAccountId: string, values: readonly string[]): Promise<string[]> {
+    const { key } = await this.activeKey(db, merchantAccountId, 'fingerprint');
+    return values.map((value) => createHmac('sha256', key).update(value).digest('base64url'));
+  }
+
   /**
    * A keyed MAC (HMAC-SHA256, base64url) of a request's representation, under the merchant
    * account's `request` key: what an idempotency key stores to recognise its request. A plain hash

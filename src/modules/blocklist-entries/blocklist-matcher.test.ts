@@ -81,11 +81,21 @@ describe('IP addresses and CIDR blocks', () => {
             const hit = matcher.matchIp(address);
             expect(hit !== undefined, `${address} in ${JSON.stringify(blocks)}`).toBe(oracle.check(address, family));
             if (hit) {
-              // The entry named does contain the address.
-              const own = new BlockList();
-              const [net, prefix] = entries.find((e) => e.id === hit.id)!.value.split('/');
-              own.addSubnet(net!, Number(prefix ?? (isIP(net!) === 4 ? 32 : 128)), isIP(net!) === 4 ? 'ipv4' : 'ipv6');
-              expect(own.check(address, family)).toBe(true);
+              // The entry named contains the address, and no entry containing it is more specific.
+              const holding = entries.filter((e) => {
+                const own = new BlockList();
+                const [net, prefix] = e.value.split('/');
+                const v = isIP(net!) === 4;
+                own.addSubnet(net!, Number(prefix ?? (v ? 32 : 128)), v ? 'ipv4' : 'ipv6');
+                return own.check(address, family);
+              });
+              const specificity = (value: string) => {
+                const parsed = parseIpBlock(value);
+                return parsed.ok ? parsed.block.prefix : -1;
+              };
+              const named = entries.find((e) => e.id === hit.id)!;
+              expect(holding).toContain(named);
+              for (const e of holding) expect(specificity(e.value)).toBeLessThanOrEqual(specificity(named.value));
             }
           }
         },

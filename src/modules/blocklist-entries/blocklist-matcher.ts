@@ -1,5 +1,6 @@
 import type { BlocklistValueType } from './blocklist-values.ts';
-import { ipBits, ipHex, parseIpBlock, prefixKey } from './ip-prefix.ts';
+import { ipBits, ipHex, parseIpBlock, type IpBlock } from './ip-prefix.ts';
+import { NetworkIndex } from './network-index.ts';
 
 /** A live entry as the matcher keeps it: no value (the caller has it), only what a decision names. */
 export interface MatchedEntry {
@@ -41,26 +42,24 @@ interface RangeIndex {
 
 /**
  * One merchant account's live blocklist, compiled for lookups that cost no scan (decision 0135):
- * hash lookups for exact values; per BIN length a sorted array searched by bisection; per CIDR
- * prefix length present one lookup of the address's masked prefix, so an IP costs one lookup per
- * distinct prefix length (at most 129), whatever the number of entries. Immutable once built; `validUntil`
- * is the first expiry among its entries (the cache rebuilds it then).
+ * hash lookups for exact values; per BIN length a sorted array searched by bisection; CIDR blocks
+ * sorted by first address, each with its enclosing block, so an IP costs one bisection and a short
+ * walk up (network-index.ts), whatever the number of entries and prefix lengths. Immutable once
+ * built; `validUntil` is the first expiry among its entries (the cache rebuilds it then).
  */
 export class BlocklistMatcher {
   readonly validUntil: number;
   readonly size: number;
   private readonly exact = new Map<string, MatchedEntry>();
   private readonly ranges = new Map<number, RangeIndex>();
-  /** CIDR entries by `prefixKey` of their network. */
-  private readonly networks = new Map<string, MatchedEntry>();
-  /** The distinct prefix lengths of the CIDR entries, longest first. */
-  private readonly prefixes: number[];
+  /** CIDR entries (a single address is a block of its full length). */
+  private readonly networks: NetworkIndex<MatchedEntry>;
 
   constructor(entries: readonly LoadedEntry[], now: number) {
     let validUntil = Number.POSITIVE_INFINITY;
     const ranges = new Map<number, Array<{ start: number; end: number; entry: MatchedEntry }>>();
     let size = 0;
-    const prefixes = new Set<number>();
+    const blocks: Array<{ block: IpBlock; owner: MatchedEntry }> = [];
     for (const row of entries) {
       const expiry = row.expires_at?.getTime() ?? null;
       if (expiry !== null && expiry <= now) continue;
@@ -75,12 +74,11 @@ export class BlocklistMatcher {
       } else if (row.value_type === 'ip_address') {
         const parsed = parseIpBlock(row.value);
         if (!parsed.ok) continue;
-        this.networks.set(prefixKey(ipHex(parsed.block.network), parsed.block.prefix), entry);
-        prefixes.add(parsed.block.prefix);
+        blocks.push({ block: parsed.block, owner: entry });
       } else this.exact.set(`${row.value_type}\n${row.value}`, entry);
     }
     for (const [length, list] of ranges) this.ranges.set(length, rangeIndex(list));
-    this.prefixes = [...prefixes].sort((a, b) => b - a);
+    this.networks = new NetworkIndex(blocks);
     this.validUntil = validUntil;
     this.size = size;
   }
@@ -112,15 +110,9 @@ export class BlocklistMatcher {
 
   /** The most specific CIDR entry containing the address, if any. */
   matchIp(address: string): MatchedEntry | undefined {
-    if (this.prefixes.length === 0) return undefined;
+    if (this.networks.size === 0) return undefined;
     const bits = ipBits(address);
-    if (bits === null) return undefined;
-    const hex = ipHex(bits);
-    for (const prefix of this.prefixes) {
-      const hit = this.networks.get(prefixKey(hex, prefix));
-      if (hit) return hit;
-    }
-    return undefined;
+    return bits === null ? undefined : this.networks.find(ipHex(bits));
   }
 
   /** The first entry the facts hit, in a fixed order (card, BIN, e-mail, IP, country, buyer), or null. */

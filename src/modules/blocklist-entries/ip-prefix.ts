@@ -89,22 +89,8 @@ export function blockText(block: IpBlock): string {
   return block.prefix === 128 ? v6Text(block.network) : `${v6Text(block.network)}/${block.prefix}`;
 }
 
-const HEX = '0123456789abcdef';
-
-/** An address as 32 hex digits: the form prefix keys are cut from. */
+/** An address as 32 hex digits: fixed width, so text order is numeric order (network-index.ts). */
 export const ipHex = (bits: bigint): string => bits.toString(16).padStart(32, '0');
-
-/**
- * The key of the block of prefix `prefix` holding the address `hex` (32 hex digits): the prefix
- * and the hex digits it covers, the last one masked. A string, not the bigint: V8 hashes a bigint
- * by its lowest 64 bits only, so IPv6 networks (whose low bits are zero) would all share a bucket.
- */
-export function prefixKey(hex: string, prefix: number): string {
-  const whole = prefix >> 2;
-  const rest = prefix & 3;
-  const head = `${prefix}/${hex.slice(0, whole)}`;
-  return rest === 0 ? head : head + HEX[HEX.indexOf(hex[whole]!) & ((0xf << (4 - rest)) & 0xf)];
-}
 
 const isDigits = (text: string) => text.length > 0 && [...text].every((c) => c >= '0' && c <= '9');
 

@@ -13,6 +13,8 @@ export class CardTestingThrottles {
 
   /** The end of the source's throttle, or null when it is not throttled now. */
   throttledUntil(merchantAccountId: string, sourceMac: string): number | null {
+    // Nothing throttled (the usual case): no key to build.
+    if (this.until.size === 0) return null;
     const key = `${merchantAccountId}\n${sourceMac}`;
     const end = this.until.get(key);
     if (end === undefined) return null;

@@ -79,20 +79,19 @@ export async function cardTestingCheck(
   const present = SOURCE_TYPES.filter((type) => attempt.sources[type] !== null);
   if (present.length === 0) return null;
   await deps.velocity.prepare(merchantAccountId, config.cardTestingWindowMinutes, db);
-  const macs: Array<[CardTestingSourceType, string]> = [];
-  for (const type of present) {
-    // A label of the guard's own: no velocity key's MAC (nor a card fingerprint) equals it.
-    const mac = await deps.vault.fingerprint(db, merchantAccountId, `card-testing\n${type}\n${attempt.sources[type]}`);
-    macs.push([type, mac.slice(0, SOURCE_MAC_CHARS)]);
-  }
+  // A label of the guard's own: no velocity key's MAC (nor a card fingerprint) equals it.
+  const labelled = present.map((type) => `card-testing\n${type}\n${attempt.sources[type]}`);
+  const macs = (await deps.vault.fingerprints(db, merchantAccountId, labelled)).map((mac) =>
+    mac.slice(0, SOURCE_MAC_CHARS),
+  );
   const spec = { measure: 'distinct_cards' as const, windowMinutes: config.cardTestingWindowMinutes };
   let stop: CardTestingStop | null = null;
   let stopMac: string | null = null;
-  for (const [type, mac] of macs) {
+  for (const [i, mac] of macs.entries()) {
     const until = deps.cardTesting.throttledUntil(merchantAccountId, mac);
     const counted = deps.velocity.count(merchantAccountId, mac, spec, null);
     if (until !== null || counted >= config.cardTestingDistinctCards) {
-      stop = { source: type, counted, throttledUntil: until };
+      stop = { source: present[i]!, counted, throttledUntil: until };
       stopMac = mac;
       break;
     }
@@ -107,11 +106,13 @@ export async function cardTestingCheck(
       // trying stays over the threshold); the merchant's rules' and blocklist's early declines do not.
       if (answer.status !== 'authorization_declined') return;
       if (stop === null && (!counts || (answer.error_code ?? '').startsWith('flow_'))) return;
-      deps.velocity.record(
-        merchantAccountId,
-        macs.map(([, mac]) => mac),
-        { currency: attempt.currency, amount: 0, card, attempts: 0, declines: 1 },
-      );
+      deps.velocity.record(merchantAccountId, macs, {
+        currency: attempt.currency,
+        amount: 0,
+        card,
+        attempts: 0,
+        declines: 1,
+      });
       if (stop && stop.throttledUntil === null) await throttle(deps, merchantAccountId, stopMac!, stop, ctx.log);
     },
   };

@@ -18,7 +18,7 @@ export function accountCells(batch: Batch, merchantAccountId: string): Map<strin
 export function keyCells(byKey: Map<string, KeyCells>, mac: string): KeyCells {
   let cells = byKey.get(mac);
   if (!cells) {
-    cells = new Map();
+    cells = [];
     byKey.set(mac, cells);
   }
   return cells;
@@ -30,8 +30,7 @@ export function mergeBatch(into: Batch, from: Batch): void {
     const target = accountCells(into, merchantAccountId);
     for (const [mac, cells] of byKey) {
       const targetCells = keyCells(target, mac);
-      for (const [currency, byBucket] of cells)
-        for (const [bucket, cell] of byBucket) addCell(cellAt(targetCells, currency, bucket), cell);
+      for (const cell of cells) addCell(cellAt(targetCells, cell.currency, cell.bucket), cell);
     }
   }
 }
@@ -42,62 +41,22 @@ export function rowsOf(batch: Batch, writer: string): VelocityRow[] {
   for (const merchantAccountId of [...batch.keys()].sort()) {
     const byKey = batch.get(merchantAccountId)!;
     for (const mac of [...byKey.keys()].sort())
-      for (const [currency, byBucket] of [...byKey.get(mac)!].sort((a, b) => (a[0] < b[0] ? -1 : 1)))
-        for (const [bucket, cell] of [...byBucket].sort((a, b) => a[0] - b[0]))
-          rows.push({
-            merchant_account_id: merchantAccountId,
-            writer,
-            key_mac: mac,
-            currency,
-            bucket_start: new Date(bucket),
-            attempts: cell.attempts,
-            declines: cell.declines,
-            amount: cell.amount,
-            cards: cell.cards,
-          });
+      for (const cell of [...byKey.get(mac)!].sort((a, b) =>
+        a.currency < b.currency ? -1 : a.currency > b.currency ? 1 : a.bucket - b.bucket,
+      ))
+        rows.push({
+          merchant_account_id: merchantAccountId,
+          writer,
+          key_mac: mac,
+          currency: cell.currency,
+          bucket_start: new Date(cell.bucket),
+          attempts: cell.attempts,
+          declines: cell.declines,
+          amount: cell.amount,
+          cards: cell.cards,
+        });
   }
   return rows;
-}
-
-/** Takes the cells of buckets before `bucket` out of `batch` (all of them with Infinity); the accounts they came from. */
-export function takeBefore(batch: Batch, bucket: number): { taken: Batch; accounts: Set<string> } {
-  const taken: Batch = new Map();
-  const accounts = new Set<string>();
-  for (const [merchantAccountId, byKey] of batch) {
-    for (const [mac, cells] of byKey) {
-      for (const [currency, byBucket] of cells) {
-        for (const [start, cell] of byBucket) {
-          if (start >= bucket) continue;
-          accounts.add(merchantAccountId);
-          addCell(cellAt(keyCells(accountCells(taken, merchantAccountId), mac), currency, start), cell);
-          byBucket.delete(start);
-        }
-        if (byBucket.size === 0) cells.delete(currency);
-      }
-      if (cells.size === 0) byKey.delete(mac);
-    }
-    if (byKey.size === 0) batch.delete(merchantAccountId);
-  }
-  return { taken, accounts };
-}
-
-/** One account's cells as the journal stores them: [key MAC, currency, bucket, attempts, declines, amount, cards]. */
-type JournalCell = [string, string, number, number, number, number, string[]];
-
-export function journalOf(byKey: Map<string, KeyCells>): string {
-  const cells: JournalCell[] = [];
-  for (const [mac, keyCellsOf] of byKey)
-    for (const [currency, byBucket] of keyCellsOf)
-      for (const [bucket, cell] of byBucket)
-        cells.push([mac, currency, bucket, cell.attempts, cell.declines, cell.amount, cell.cards]);
-  return JSON.stringify(cells);
-}
-
-/** Adds a journal's cells into one account's cells of `batch`. */
-export function addJournal(batch: Batch, merchantAccountId: string, journal: string): void {
-  const byKey = accountCells(batch, merchantAccountId);
-  for (const [mac, currency, bucket, attempts, declines, amount, cards] of JSON.parse(journal) as JournalCell[])
-    addCell(cellAt(keyCells(byKey, mac), currency, bucket), { attempts, declines, amount, cards });
 }
 
 /** Adds one attempt's (or decline's) counts under each of the keys, in `bucket`. */

@@ -7,6 +7,7 @@ import {
   CARD_CAP,
   cellAt,
   forgetBefore,
+  forgetRange,
   type KeyCells,
   measureOf,
   unionCards,
@@ -29,7 +30,7 @@ const event = fc.record({
 type Event = typeof event extends fc.Arbitrary<infer E> ? E : never;
 
 function cellsOf(events: readonly Event[]): KeyCells {
-  const cells: KeyCells = new Map();
+  const cells: KeyCells = [];
   for (const e of events) {
     const cell = cellAt(cells, e.currency, bucketOf(T0 + e.at));
     addCell(cell, {
@@ -78,12 +79,18 @@ describe('velocity window', () => {
           expect(measureOf([cellsOf(events)], { measure: 'amount', windowMinutes, currency: 'USD' }, now, null)).toBe(
             usd,
           );
-          // Forgetting the buckets before the window changes no count inside it.
+          // Cells in bucket order, one per currency and bucket, however the events came.
           const cells = cellsOf(events);
+          const places = cells.map((c) => `${c.bucket}:${c.currency}`);
+          expect(new Set(places).size).toBe(cells.length);
+          expect(cells.map((c) => c.bucket)).toEqual(cells.map((c) => c.bucket).sort((a, b) => a - b));
+          // Forgetting a range of buckets, then the buckets before the window, changes no count inside it.
+          const outside = cellsOf(events);
+          forgetRange(outside, start, now + VELOCITY_BUCKET_MS);
+          expect(measureOf([outside], spec, now, null)).toBe(0);
           forgetBefore(cells, start);
           expect(measureOf([cells], spec, now, null)).toBe(inside.length);
-          for (const byBucket of cells.values())
-            for (const bucket of byBucket.keys()) expect(bucket).toBeGreaterThanOrEqual(start);
+          for (const cell of cells) expect(cell.bucket).toBeGreaterThanOrEqual(start);
         },
       ),
     );

@@ -29,8 +29,17 @@ export interface Cell {
   cards: string[];
 }
 
-/** One key's cells: currency → bucket start (epoch ms) → cell. */
-export type KeyCells = Map<string, Map<number, Cell>>;
+/** A key's cell of one currency and bucket (start, epoch ms). */
+export interface KeyCell extends Cell {
+  currency: string;
+  bucket: number;
+}
+
+/**
+ * One key's cells, at most one per currency and bucket, in bucket order: an array, since a key has
+ * a cell or two in most windows (half the memory of maps by currency and bucket, less garbage).
+ */
+export type KeyCells = KeyCell[];
 
 /** What a condition counts (the `value` of a `velocity` condition, less key and threshold). */
 export interface VelocityMeasureSpec {
@@ -51,8 +60,6 @@ export interface CurrentAttempt {
 export const bucketOf = (ms: number): number => ms - (ms % VELOCITY_BUCKET_MS);
 export const windowStartOf = (now: number, windowMinutes: number): number =>
   bucketOf(now) - (windowMinutes - 1) * VELOCITY_BUCKET_MS;
-
-export const emptyCell = (): Cell => ({ attempts: 0, declines: 0, amount: 0, cards: [] });
 
 /** The union of two sorted card lists, at most CARD_CAP (the lowest, as the database keeps them). */
 export function unionCards(a: readonly string[], b: readonly string[]): string[] {
@@ -85,17 +92,34 @@ export function addCell(into: Cell, from: Cell): void {
   into.cards = unionCards(into.cards, from.cards);
 }
 
-/** The cell of (currency, bucket) in `cells`, created empty. */
-export function cellAt(cells: KeyCells, currency: string, bucket: number): Cell {
-  let byBucket = cells.get(currency);
-  if (!byBucket) {
-    byBucket = new Map();
-    cells.set(currency, byBucket);
+/** The cell of (currency, bucket) in `cells`, or undefined. The newest is looked at first. */
+export function findCell(cells: KeyCells, currency: string, bucket: number): KeyCell | undefined {
+  for (let i = cells.length - 1; i >= 0; i--) {
+    const cell = cells[i]!;
+    if (cell.bucket === bucket && cell.currency === currency) return cell;
+    if (cell.bucket < bucket) return undefined;
   }
-  let cell = byBucket.get(bucket);
+  return undefined;
+}
+
+/** Puts a cell in its place in bucket order (usually last), replacing one of its currency and bucket. */
+export function putCell(cells: KeyCells, cell: KeyCell): void {
+  let i = cells.length;
+  while (i > 0 && cells[i - 1]!.bucket > cell.bucket) i--;
+  for (let j = i - 1; j >= 0 && cells[j]!.bucket === cell.bucket; j--)
+    if (cells[j]!.currency === cell.currency) {
+      cells[j] = cell;
+      return;
+    }
+  cells.splice(i, 0, cell);
+}
+
+/** The cell of (currency, bucket) in `cells`, created empty. */
+export function cellAt(cells: KeyCells, currency: string, bucket: number): KeyCell {
+  let cell = findCell(cells, currency, bucket);
   if (!cell) {
-    cell = emptyCell();
-    byBucket.set(bucket, cell);
+    cell = { currency, bucket, attempts: 0, declines: 0, amount: 0, cards: [] };
+    putCell(cells, cell);
   }
   return cell;
 }
@@ -103,7 +127,8 @@ export function cellAt(cells: KeyCells, currency: string, bucket: number): Cell 
 /**
  * The measure over the window ending now, summed over `sources` (the stored totals and this
  * process's counts not yet in them), the current attempt included. Counts add; cards are a union,
- * so a card seen in two sources counts once.
+ * so a card seen in two sources counts once. A key's cards are usually one list (one minute): its
+ * length is the count, and a set is made only when a second list joins it.
  */
 export function measureOf(
   sources: ReadonlyArray<KeyCells | undefined>,
@@ -112,36 +137,61 @@ export function measureOf(
   current: CurrentAttempt | null,
 ): number {
   const start = windowStartOf(now, spec.windowMinutes);
-  const cards = new Set<string>();
+  const measure = spec.measure;
   let total = 0;
+  let only: readonly string[] | null = null;
+  let cards: Set<string> | null = null;
   for (const cells of sources) {
     if (!cells) continue;
-    for (const [currency, byBucket] of cells) {
-      if (spec.measure === 'amount' && currency !== spec.currency) continue;
-      for (const [bucket, cell] of byBucket) {
-        if (bucket < start) continue;
-        if (spec.measure === 'attempts') total += cell.attempts;
-        else if (spec.measure === 'declines') total += cell.declines;
-        else if (spec.measure === 'amount') total += cell.amount;
-        else for (const card of cell.cards) cards.add(card);
+    for (let i = cells.length - 1; i >= 0; i--) {
+      const cell = cells[i]!;
+      if (cell.bucket < start) break;
+      if (measure === 'attempts') total += cell.attempts;
+      else if (measure === 'declines') total += cell.declines;
+      else if (measure === 'amount') total += cell.currency === spec.currency ? cell.amount : 0;
+      else if (cell.cards.length === 0) continue;
+      else if (cards) for (const card of cell.cards) cards.add(card);
+      else if (only === null) only = cell.cards;
+      else {
+        cards = new Set(only);
+        for (const card of cell.cards) cards.add(card);
       }
     }
   }
-  if (current) {
-    if (spec.measure === 'attempts') total += 1;
-    else if (spec.measure === 'amount' && current.currency === spec.currency) total += current.amount;
-    else if (spec.measure === 'distinct_cards' && current.card) cards.add(current.card);
-  }
-  return spec.measure === 'distinct_cards' ? cards.size : total;
+  if (measure === 'attempts') return current ? total + 1 : total;
+  if (measure === 'amount') return current && current.currency === spec.currency ? total + current.amount : total;
+  if (measure === 'declines') return total;
+  const card = current?.card ?? null;
+  if (cards) return card ? cards.add(card).size : cards.size;
+  if (only === null) return card ? 1 : 0;
+  return card && !hasCard(only, card) ? only.length + 1 : only.length;
 }
 
-/** Drops the buckets before `start`, and currencies left empty; true when nothing is left. */
-export function forgetBefore(cells: KeyCells, start: number): boolean {
-  for (const [currency, byBucket] of cells) {
-    for (const bucket of byBucket.keys()) if (bucket < start) byBucket.delete(bucket);
-    if (byBucket.size === 0) cells.delete(currency);
+/** Whether a sorted card list holds `card` (binary search). */
+function hasCard(cards: readonly string[], card: string): boolean {
+  let lo = 0;
+  let hi = cards.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (cards[mid]! < card) lo = mid + 1;
+    else hi = mid;
   }
-  return cells.size === 0;
+  return cards[lo] === card;
+}
+
+/** Drops the cells of buckets before `start`; true when nothing is left. */
+export function forgetBefore(cells: KeyCells, start: number): boolean {
+  let old = 0;
+  while (old < cells.length && cells[old]!.bucket < start) old++;
+  if (old > 0) cells.splice(0, old);
+  return cells.length === 0;
+}
+
+/** Drops the cells of buckets in [since, before). */
+export function forgetRange(cells: KeyCells, since: number, before: number): void {
+  let kept = 0;
+  for (const cell of cells) if (cell.bucket < since || cell.bucket >= before) cells[kept++] = cell;
+  cells.length = kept;
 }
 
 /** What one authorization adds to its keys' cells (velocity-counters.ts `record`). */

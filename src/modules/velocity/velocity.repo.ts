@@ -1,6 +1,5 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../db/transaction.ts';
-import { uuidv7 } from '../../lib/ids.ts';
 import '../../db/schema-velocity.ts';
 import { CARD_CAP } from './velocity-window.ts';
 
@@ -57,14 +56,9 @@ const ACCOUNTS_PER_READ = 1_000;
  * drivers serialize 8 arrays, not 8 parameters per cell. Rows go in key order, so two processes
  * flushing the same keys lock them in the same order. `updated_at` and `writer` mark the change for
  * the other processes' reads, and the new totals come back (a process sharing the table does not
- * read its own writes again). A sole writer (`shared: false`) needs neither: its updates leave every
- * indexed column as it is, so PostgreSQL can make them heap-only (no index entries; decision 0142).
+ * read its own writes again).
  */
-export async function addVelocityCounts(
-  db: Executor,
-  rows: readonly VelocityRow[],
-  { shared = true }: { shared?: boolean } = {},
-): Promise<StoredVelocityRow[]> {
+export async function addVelocityCounts(db: Executor, rows: readonly VelocityRow[]): Promise<StoredVelocityRow[]> {
   const totals: StoredVelocityRow[] = [];
   for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
     const part = rows.slice(i, i + ROWS_PER_STATEMENT);
@@ -85,9 +79,10 @@ export async function addVelocityCounts(
         amount = velocity_counts.amount + excluded.amount,
         cards = CASE WHEN excluded.cards <@ velocity_counts.cards THEN velocity_counts.cards ELSE (
           SELECT coalesce(array_agg(c ORDER BY c), '{}') FROM (
-            SELECT DISTINCT c FROM unnest(velocity_counts.cards || excluded.cards) AS u (c) ORDER BY c LIMIT ${CARD_CAP}) AS s) END
-        ${shared ? sql`, updated_at = now(), writer = excluded.writer RETURNING ${COLUMNS}` : sql``}`.execute(db);
-    if (shared) for (const row of result.rows) totals.push(stored(row));
+            SELECT DISTINCT c FROM unnest(velocity_counts.cards || excluded.cards) AS u (c) ORDER BY c LIMIT ${CARD_CAP}) AS s) END,
+        updated_at = now(), writer = excluded.writer
+      RETURNING ${COLUMNS}`.execute(db);
+    for (const row of result.rows) totals.push(stored(row));
   }
   return totals;
 }
@@ -135,34 +130,60 @@ export async function changedVelocityCounts(
   return { rows, now };
 }
 
-/**
- * A sole writer's journal (decision 0142): `replaced` accounts' rows give way to one row of their
- * remaining cells (none: null); `appended` accounts get one more row, of what they recorded since.
- */
-export async function appendVelocityJournal(
-  db: Executor,
-  replaced: ReadonlyMap<string, string | null>,
-  appended: ReadonlyMap<string, string>,
-): Promise<void> {
-  if (replaced.size > 0)
-    await db
-      .deleteFrom('velocity_journal')
-      .where('merchant_account_id', 'in', [...replaced.keys()])
-      .execute();
-  const rows = [...replaced, ...appended]
-    .filter((entry): entry is [string, string] => entry[1] !== null)
-    .map(([id, cells]) => ({ merchant_account_id: id, id: uuidv7(), cells }));
-  if (rows.length > 0) await db.insertInto('velocity_journal').values(rows).execute();
+/** A row of a sole writer's journal (decision 0146): one account's entries of one minute, as text (velocity-journal.ts). */
+export interface JournalRow {
+  merchant_account_id: string;
+  bucket_start: Date;
+  id: string;
+  cells: string;
 }
 
-/** The account's journal rows (the cells a sole writer had not yet moved to velocity_counts). */
-export async function velocityJournal(db: Executor, merchantAccountId: string): Promise<string[]> {
-  const rows = await db
-    .selectFrom('velocity_journal')
-    .select('cells')
-    .where('merchant_account_id', '=', merchantAccountId)
-    .execute();
-  return rows.map((row) => row.cells);
+/** Journal rows per insert (four parameters each). */
+const JOURNAL_ROWS_PER_STATEMENT = 1_000;
+
+/** Deletes the journal rows of these accounts' minutes (a sole writer compacting them, decision 0146). */
+export async function deleteJournalMinutes(
+  db: Executor,
+  minutes: ReadonlyArray<{ merchantAccountId: string; bucket: number }>,
+): Promise<void> {
+  if (minutes.length === 0) return;
+  await sql`
+    DELETE FROM velocity_journal
+    WHERE (merchant_account_id, bucket_start) IN (
+      SELECT * FROM unnest(${minutes.map((m) => m.merchantAccountId)}::text[],
+        ${minutes.map((m) => new Date(m.bucket).toISOString())}::timestamptz[]))`.execute(db);
+}
+
+export async function insertJournalRows(db: Executor, rows: readonly JournalRow[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += JOURNAL_ROWS_PER_STATEMENT)
+    await db
+      .insertInto('velocity_journal')
+      .values(rows.slice(i, i + JOURNAL_ROWS_PER_STATEMENT))
+      .execute();
+}
+
+/** The account's journal rows of the minutes from `since` on (`before`: up to, not including); the primary key's range. */
+export async function velocityJournal(
+  db: Executor,
+  merchantAccountId: string,
+  since: Date,
+  before: Date | null = null,
+): Promise<Array<{ id: string; bucket_ms: number; cells: string }>> {
+  const { rows } = await sql<{ id: string; bucket_ms: number; cells: string }>`
+    SELECT id, (extract(epoch FROM bucket_start) * 1000)::float8 AS bucket_ms, cells FROM velocity_journal
+    WHERE merchant_account_id = ${merchantAccountId} AND bucket_start >= ${since}
+      ${before ? sql`AND bucket_start < ${before}` : sql``}`.execute(db);
+  return rows;
+}
+
+/** Deletes up to `batch` journal rows of minutes that started before `before`; how many it deleted. */
+export async function purgeVelocityJournal(db: Executor, before: Date, batch = 10_000): Promise<number> {
+  const result = await sql`
+    DELETE FROM velocity_journal
+    WHERE (merchant_account_id, bucket_start, id) IN (
+      SELECT merchant_account_id, bucket_start, id
+      FROM velocity_journal WHERE bucket_start < ${before} LIMIT ${batch})`.execute(db);
+  return Number(result.numAffectedRows ?? 0);
 }
 
 /** Deletes up to `batch` cells of buckets that started before `before`; how many it deleted. */

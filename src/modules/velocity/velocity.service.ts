@@ -42,31 +42,36 @@ export async function velocityCheck(
   current: CurrentAttempt,
 ): Promise<VelocityCheck> {
   await deps.velocity.prepare(merchantAccountId, needs.horizonMinutes, db);
-  const macs = new Map<VelocityKey, string>();
+  const keys: VelocityKey[] = [];
+  const labelled: string[] = [];
   for (const key of needs.keys) {
     const value = values[key];
     if (!value) continue;
+    keys.push(key);
     // Under the account's fingerprint key, labelled so no key's MAC equals a card fingerprint or another key's.
-    const mac = await deps.vault.fingerprint(db, merchantAccountId, `velocity\n${key}\n${normalized(key, value)}`);
-    macs.set(key, mac.slice(0, KEY_MAC_CHARS));
+    labelled.push(`velocity\n${key}\n${normalized(key, value)}`);
   }
+  const macs =
+    labelled.length === 0
+      ? []
+      : (await deps.vault.fingerprints(db, merchantAccountId, labelled)).map((mac) => mac.slice(0, KEY_MAC_CHARS));
   let recorded = false;
   const counters = deps.velocity;
   return {
     lookup: (v) => {
-      const mac = macs.get(v.key);
-      if (!mac) return null;
+      const i = keys.indexOf(v.key);
+      if (i < 0) return null;
       const spec = { measure: v.measure, windowMinutes: v.window_minutes, currency: v.currency ?? null };
-      return counters.count(merchantAccountId, mac, spec, recorded ? null : current);
+      return counters.count(merchantAccountId, macs[i]!, spec, recorded ? null : current);
     },
     recordAttempt() {
-      if (recorded || macs.size === 0) return;
+      if (recorded || macs.length === 0) return;
       recorded = true;
-      counters.record(merchantAccountId, [...macs.values()], { ...current, attempts: 1, declines: 0 });
+      counters.record(merchantAccountId, macs, { ...current, attempts: 1, declines: 0 });
     },
     recordDecline() {
-      if (macs.size === 0) return;
-      counters.record(merchantAccountId, [...macs.values()], {
+      if (macs.length === 0) return;
+      counters.record(merchantAccountId, macs, {
         currency: current.currency,
         amount: 0,
         card: null,

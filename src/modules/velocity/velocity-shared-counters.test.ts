@@ -3,10 +3,10 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/helpers/build-test-app.ts';
 import { createMerchantAccount } from '../../../test/helpers/factories.ts';
-import { VelocityCounters } from './velocity-counters.ts';
+import { SharedVelocityCounters } from './velocity-shared-counters.ts';
 import { VELOCITY_BUCKET_MS } from './velocity-window.ts';
 
-/** The shared counters on a real database: batched writes, everyone's changes read back, two processes adding up. */
+/** The shared counters (PostgreSQL) on a real database: batched writes, everyone's changes read back, two processes adding up. */
 
 let t: TestApp;
 beforeAll(async () => {
@@ -24,10 +24,10 @@ const stored = async (m: string) =>
     )
   ).rows.reduce((sum, r) => sum + r.attempts, 0);
 
-describe('VelocityCounters', () => {
+describe('SharedVelocityCounters', () => {
   it('records in memory (no write per attempt), counts its own at once, writes them in one sync', async () => {
     const m = await createMerchantAccount(t.deps);
-    const counters = new VelocityCounters(t.deps.db);
+    const counters = new SharedVelocityCounters(t.deps.db);
     await counters.prepare(m, 60);
     for (let i = 0; i < 50; i++) counters.record(m, ['ip'], attempt(`card${i % 7}`));
     expect(await stored(m)).toBe(0);
@@ -57,7 +57,7 @@ describe('VelocityCounters', () => {
         ),
         async (steps) => {
           const m = await createMerchantAccount(t.deps);
-          const processes = [new VelocityCounters(t.deps.db), new VelocityCounters(t.deps.db)];
+          const processes = [new SharedVelocityCounters(t.deps.db), new SharedVelocityCounters(t.deps.db)];
           await Promise.all(processes.map((p) => p.prepare(m, 60)));
           const own = [0, 0];
           for (const step of steps) {
@@ -87,14 +87,14 @@ describe('VelocityCounters', () => {
 
   it('merges card sets across processes (a card seen by both counts once) and survives a restart', async () => {
     const m = await createMerchantAccount(t.deps);
-    const [a, b] = [new VelocityCounters(t.deps.db), new VelocityCounters(t.deps.db)];
+    const [a, b] = [new SharedVelocityCounters(t.deps.db), new SharedVelocityCounters(t.deps.db)];
     await Promise.all([a.prepare(m, 10), b.prepare(m, 10)]);
     a.record(m, ['ip'], attempt('x'));
     a.record(m, ['ip'], attempt('y'));
     b.record(m, ['ip'], attempt('y'));
     b.record(m, ['ip'], attempt('z'));
     await Promise.all([a.close(), b.close()]);
-    const restarted = new VelocityCounters(t.deps.db);
+    const restarted = new SharedVelocityCounters(t.deps.db);
     await restarted.prepare(m, 10);
     expect(restarted.count(m, 'ip', { measure: 'distinct_cards', windowMinutes: 10 }, null)).toBe(3);
     expect(restarted.count(m, 'ip', { measure: 'attempts', windowMinutes: 10 }, null)).toBe(4);
@@ -103,7 +103,7 @@ describe('VelocityCounters', () => {
   it('counts only the buckets inside the window, reads older ones when a longer window appears, and the purge deletes those past 24 h', async () => {
     const m = await createMerchantAccount(t.deps);
     let now = Date.UTC(2026, 0, 1, 12, 0, 30);
-    const first = new VelocityCounters(t.deps.db, { now: () => now });
+    const first = new SharedVelocityCounters(t.deps.db, { now: () => now });
     await first.prepare(m, 60);
     first.record(m, ['ip'], attempt());
     now += 10 * VELOCITY_BUCKET_MS;
@@ -112,12 +112,12 @@ describe('VelocityCounters', () => {
     expect(first.count(m, 'ip', { measure: 'attempts', windowMinutes: 11 }, null)).toBe(2);
     expect(first.count(m, 'ip', { measure: 'attempts', windowMinutes: 10 }, null)).toBe(1);
     // A process whose rules used a 5-minute window holds 5 minutes; a 15-minute rule reads the rest.
-    const later = new VelocityCounters(t.deps.db, { now: () => now });
+    const later = new SharedVelocityCounters(t.deps.db, { now: () => now });
     await later.prepare(m, 5);
     expect(later.count(m, 'ip', { measure: 'attempts', windowMinutes: 15 }, null)).toBe(1);
     await later.prepare(m, 15);
     expect(later.count(m, 'ip', { measure: 'attempts', windowMinutes: 15 }, null)).toBe(2);
-    const recent = new VelocityCounters(t.deps.db);
+    const recent = new SharedVelocityCounters(t.deps.db);
     await recent.prepare(m, 1);
     recent.record(m, ['recent'], attempt());
     await recent.sync();
@@ -141,7 +141,7 @@ describe('VelocityCounters', () => {
       },
     } as unknown as typeof t.deps.db;
     const warnings: string[] = [];
-    const counters = new VelocityCounters(broken, { log: { warn: (_o, msg) => warnings.push(msg ?? '') } });
+    const counters = new SharedVelocityCounters(broken, { log: { warn: (_o, msg) => warnings.push(msg ?? '') } });
     await counters.prepare(m, 60, t.deps.db);
     counters.record(m, ['ip'], attempt());
     await counters.sync();
@@ -151,49 +151,5 @@ describe('VelocityCounters', () => {
     await counters.sync();
     expect(await stored(m)).toBe(1);
     expect(counters.count(m, 'ip', ATTEMPTS, null)).toBe(1);
-  });
-
-  it('as the sole writer (embedded PGlite) reads nothing back, writes a minute once it is over, journals the current one, and survives a crash', async () => {
-    const m = await createMerchantAccount(t.deps);
-    let now = Date.UTC(2026, 0, 1, 12, 0, 5);
-    const clock = { now: () => now, soleWriter: true };
-    const sole = new VelocityCounters(t.deps.db, clock);
-    await sole.prepare(m, 60);
-    for (let i = 0; i < 30; i++) sole.record(m, ['ip'], attempt(`card${i % 5}`));
-    await sole.sync();
-    now += 10_000;
-    for (let i = 0; i < 5; i++) sole.record(m, ['ip'], attempt(`card${i}`));
-    await sole.sync();
-    // The current minute is in the journal (a row per sync), not yet in velocity_counts.
-    expect(await stored(m)).toBe(0);
-    const journal = async () =>
-      (await sql`SELECT 1 FROM velocity_journal WHERE merchant_account_id = ${m}`.execute(t.deps.db)).rows.length;
-    expect(await journal()).toBe(2);
-    // Another writer's change is not read: on PGlite no other process can open the data directory.
-    const other = new VelocityCounters(t.deps.db, { now: () => now });
-    await other.prepare(m, 60);
-    other.record(m, ['ip'], attempt('elsewhere'));
-    await other.close();
-    now += VELOCITY_BUCKET_MS;
-    for (let i = 0; i < 10; i++) sole.record(m, ['ip'], attempt(`card${5 + (i % 3)}`));
-    await sole.sync();
-    // The minute that is over is written once; the new one replaces the journal.
-    expect(await stored(m)).toBe(36);
-    expect(await journal()).toBe(1);
-    expect(sole.count(m, 'ip', ATTEMPTS, null)).toBe(45);
-    expect(sole.count(m, 'ip', CARDS, null)).toBe(8);
-    // A crash (no close): the journal brings back the current minute, nothing counted twice.
-    const afterCrash = new VelocityCounters(t.deps.db, clock);
-    await afterCrash.prepare(m, 60);
-    expect(afterCrash.count(m, 'ip', ATTEMPTS, null)).toBe(46);
-    expect(afterCrash.count(m, 'ip', CARDS, null)).toBe(9);
-    afterCrash.record(m, ['ip'], attempt('card0'));
-    await afterCrash.close();
-    expect(await stored(m)).toBe(47);
-    expect(await journal()).toBe(0);
-    const restarted = new VelocityCounters(t.deps.db, clock);
-    await restarted.prepare(m, 60);
-    expect(restarted.count(m, 'ip', ATTEMPTS, null)).toBe(47);
-    expect(restarted.count(m, 'ip', CARDS, null)).toBe(9);
   });
 });
