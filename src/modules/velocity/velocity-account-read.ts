@@ -55,15 +55,10 @@ export class AccountRead {
   /** Adds lines of the minute (`row`: a journal row's, counted for compaction). */
   add(bucket: number, text: string, row: boolean): void {
     const minute = this.minuteOf(bucket);
-    const weight = addLines(
-      this.cells,
-      bucket,
-      text,
-      minute ? (mac, cell) => minute.cells.push([mac, cell]) : undefined,
-    );
+    addLines(this.cells, bucket, text, minute ? (mac, cell) => minute.cells.push([mac, cell]) : undefined);
     if (minute && row) {
       minute.rows++;
-      minute.weight += weight;
+      minute.bytes += text.length + 1;
     }
   }
 

@@ -9,10 +9,10 @@ import type { KeyCell } from './velocity-window.ts';
  * runs while a write commits.
  */
 
-/** One account's lines of one minute not yet written, and the key MACs they name. */
+/** One account's lines of one minute not yet written, and their length (newlines included). */
 export interface Lines {
   text: string[];
-  weight: number;
+  bytes: number;
 }
 
 /** account → minute → T. */
@@ -22,9 +22,9 @@ export type ByMinute<T> = Map<string, Map<number, T>>;
 export interface Minute {
   /** Its cells in the copy, with their key MACs. */
   cells: Array<[string, KeyCell]>;
-  /** Its rows in the journal, and the key MACs their lines name. */
+  /** Its rows in the journal, and their text's length. */
   rows: number;
-  weight: number;
+  bytes: number;
   /** False when part of the minute is in velocity_counts (written before decision 0146). */
   compactable: boolean;
 }
@@ -35,7 +35,7 @@ export interface Written {
   bucket: number;
   id: string;
   text: string[];
-  weight: number;
+  bytes: number;
 }
 
 /** A write (they run one at a time, in `seq` order): under way until `done`. */
@@ -76,7 +76,7 @@ export function unseenLines(
   return unseen;
 }
 
-export const emptyMinute = (): Minute => ({ cells: [], rows: 0, weight: 0, compactable: true });
+export const emptyMinute = (): Minute => ({ cells: [], rows: 0, bytes: 0, compactable: true });
 
 /** The minute's entry in one account's `minutes`, created empty. */
 export function minuteIn(minutes: Map<number, Minute>, bucket: number): Minute {
@@ -103,7 +103,14 @@ export function entryIn<T>(byMinute: ByMinute<T>, merchantAccountId: string, buc
   return entry;
 }
 
-export const emptyLines = (): Lines => ({ text: [], weight: 0 });
+export const emptyLines = (): Lines => ({ text: [], bytes: 0 });
+
+/** About the length of a minute's compacted row (a line per cell): what its rows are compared with. */
+function compactedBytes(minute: Minute): number {
+  let bytes = 0;
+  for (const [mac, cell] of minute.cells) bytes += mac.length + cell.currency.length + 25 + 17 * cell.cards.length;
+  return bytes;
+}
 
 /** A minute of an account. */
 export interface MinuteOf {
@@ -114,8 +121,10 @@ export interface MinuteOf {
 /**
  * The rows of one write: each account's `taken` lines of a minute as a row, except for the minutes
  * that are over (before `current`), which are decided: a minute whose rows (this write's included)
- * name at least twice as many key MACs as it has cells is compacted (its rows deleted, one row of its
- * cells written instead, holding this write's lines too); the others stay as written.
+ * are at least twice as long as one row of its cells would be is compacted (its rows deleted, one
+ * row of its cells written instead, holding this write's lines too); the others stay as written.
+ * A compaction so rewrites at most half of what was written, and a minute takes at most twice its
+ * compacted length.
  */
 export function planWrite(minutes: ByMinute<Minute>, taken: ByMinute<Lines>, current: number) {
   const rows: JournalRow[] = [];
@@ -125,7 +134,7 @@ export function planWrite(minutes: ByMinute<Minute>, taken: ByMinute<Lines>, cur
   const row = (merchantAccountId: string, bucket: number, cells: string, lines: Lines | undefined) => {
     const id = uuidv7();
     rows.push({ merchant_account_id: merchantAccountId, bucket_start: new Date(bucket), id, cells });
-    written.push({ merchantAccountId, bucket, id, text: lines?.text ?? [], weight: lines?.weight ?? 0 });
+    written.push({ merchantAccountId, bucket, id, text: lines?.text ?? [], bytes: lines?.bytes ?? 0 });
   };
   const compactedKeys = new Set<string>();
   for (const [merchantAccountId, byMinute] of minutes)
@@ -133,8 +142,8 @@ export function planWrite(minutes: ByMinute<Minute>, taken: ByMinute<Lines>, cur
       if (bucket >= current) continue;
       decided.push({ merchantAccountId, bucket });
       const lines = taken.get(merchantAccountId)?.get(bucket);
-      const weight = minute.weight + (lines?.weight ?? 0);
-      if (!minute.compactable || minute.rows + (lines ? 1 : 0) < 2 || weight < 2 * minute.cells.length) continue;
+      if (!minute.compactable || minute.rows + (lines ? 1 : 0) < 2) continue;
+      if (minute.bytes + (lines?.bytes ?? 0) < 2 * compactedBytes(minute)) continue;
       compacted.push({ merchantAccountId, bucket });
       compactedKeys.add(`${merchantAccountId}\n${bucket}`);
       row(merchantAccountId, bucket, minute.cells.map(([mac, cell]) => cellLine(mac, cell)).join('\n'), lines);

@@ -23,21 +23,19 @@ export const cellLine = (keyMac: string, cell: KeyCell): string =>
 
 /**
  * Adds the lines of one row (minute `bucket`) into `cells` (key MAC → its cells); `created` hears
- * of each cell made. Returns the row's weight: the key MACs its lines name (what compaction compares).
+ * of each cell made.
  */
 export function addLines(
   cells: Map<string, KeyCells>,
   bucket: number,
   text: string,
   created?: (keyMac: string, cell: KeyCell) => void,
-): number {
-  let weight = 0;
+): void {
   for (const line of text.split('\n')) {
     if (line === '') continue;
     const [macs = '', currency = '', attempts, declines, amount, cards = ''] = line.split('\t');
     const added = cards === '' ? [] : cards.split(',');
     for (const mac of macs.split(',')) {
-      weight++;
       let byKey = cells.get(mac);
       if (!byKey) {
         byKey = [];
@@ -52,5 +50,4 @@ export function addLines(
       cell.cards = added.length === 1 ? addCard(cell.cards, added[0]!) : unionCards(cell.cards, added);
     }
   }
-  return weight;
 }

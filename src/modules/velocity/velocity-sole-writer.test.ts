@@ -107,7 +107,7 @@ describe('SoleWriterCounters', () => {
     }
     expect(await journal(m)).toEqual({ 0: 5 });
     const before = [sole.count(m, 'ip', ATTEMPTS, null), sole.count(m, 'ip', CARDS, null)];
-    // 40 key MACs named, 21 cells: under twice as many, so the minute stays as written.
+    // 20 lines naming 40 key MACs, 21 cells: not twice a compacted row's length, so the minute stays as written.
     now += 10_000;
     await sole.sync();
     expect(await journal(m)).toEqual({ 0: 5 });
@@ -142,9 +142,11 @@ describe('SoleWriterCounters', () => {
         weight: 4,
         arbitrary: fc.record({
           op: fc.constant('record' as const),
-          keys: fc.subarray(['k0', 'k1', 'k2'], { minLength: 1 }),
-          card: fc.constantFrom('c0', 'c1', 'c2', 'c3'),
+          keys: fc.constantFrom<string[]>(['k0'], ['k1'], ['k0', 'k1'], ['k0', 'k1', 'k2']),
+          card: fc.constantFrom('c0', 'c1', 'c2'),
           declined: fc.boolean(),
+          // Bursts of the same entry make minutes worth compacting.
+          times: fc.integer({ min: 1, max: 8 }),
         }),
       },
       { weight: 2, arbitrary: fc.record({ op: fc.constant('sync' as const) }) },
@@ -155,7 +157,7 @@ describe('SoleWriterCounters', () => {
       { weight: 1, arbitrary: fc.record({ op: fc.constantFrom('crash' as const, 'close' as const) }) },
     );
     await fc.assert(
-      fc.asyncProperty(fc.array(step, { maxLength: 40 }), async (steps) => {
+      fc.asyncProperty(fc.array(step, { maxLength: 50 }), async (steps) => {
         const m = await createMerchantAccount(t.deps);
         let now = T0;
         const open = async () => {
@@ -175,10 +177,12 @@ describe('SoleWriterCounters', () => {
           }
         };
         for (const s of steps) {
-          if (s.op === 'record') {
-            counters.record(m, s.keys, { ...attempt(s.card), declines: s.declined ? 1 : 0 });
-            records.push({ keys: s.keys, card: s.card, declined: s.declined, at: now, written: false });
-          } else if (s.op === 'sync') {
+          if (s.op === 'record')
+            for (let i = 0; i < s.times; i++) {
+              counters.record(m, s.keys, { ...attempt(s.card), declines: s.declined ? 1 : 0 });
+              records.push({ keys: s.keys, card: s.card, declined: s.declined, at: now, written: false });
+            }
+          else if (s.op === 'sync') {
             await counters.sync();
             for (const r of records) r.written = true;
           } else if (s.op === 'wait') now += s.seconds * 1_000;
@@ -195,7 +199,7 @@ describe('SoleWriterCounters', () => {
         counters = await open();
         expectCounts();
       }),
-      { numRuns: 30 },
+      { numRuns: 40 },
     );
   });
 

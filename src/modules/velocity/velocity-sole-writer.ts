@@ -47,7 +47,7 @@ import {
  *   unwritten entries of the minute; `count` reads the copy: memory only.
  * - Every 10 seconds one transaction writes each account's unwritten lines of each minute as one row
  *   (never a row per cell: that cost PGlite 20 to 30 µs a cell). A minute that is over and whose rows
- *   name at least twice as many key MACs as it has cells (a key counted in several writes) is
+ *   are at least twice as long as one row of its cells would be (keys counted again and again) is
  *   compacted in the same transaction: its rows give way to one row of its cells.
  * - A first read of an account (a restart) reads its rows of the window, by the primary key; rows
  *   older than 24 hours are purged (purge-velocity-counts). velocity_counts is read too: rows a sole
@@ -177,8 +177,9 @@ export class SoleWriterCounters implements VelocityCounters {
   record(merchantAccountId: string, keyMacs: readonly string[], entry: VelocityRecord): void {
     const bucket = bucketOf(this.now());
     const lines = entryIn(this.unwritten, merchantAccountId, bucket, emptyLines);
-    lines.text.push(recordLine(keyMacs, entry));
-    lines.weight += keyMacs.length;
+    const line = recordLine(keyMacs, entry);
+    lines.text.push(line);
+    lines.bytes += line.length + 1;
     const state = this.tracked.get(merchantAccountId);
     if (!state?.loaded) return;
     for (const mac of keyMacs) {
@@ -233,11 +234,11 @@ export class SoleWriterCounters implements VelocityCounters {
       } finally {
         this.forgetWrites();
       }
-      for (const { merchantAccountId, bucket, weight } of written) {
+      for (const { merchantAccountId, bucket, bytes } of written) {
         const minute = this.minutes.get(merchantAccountId)?.get(bucket);
         if (!minute) continue;
         minute.rows++;
-        minute.weight += weight;
+        minute.bytes += bytes;
       }
     }
     for (const { merchantAccountId, bucket } of decided) {
@@ -251,7 +252,7 @@ export class SoleWriterCounters implements VelocityCounters {
   private putBack(merchantAccountId: string, bucket: number, lines: Lines): void {
     const held = entryIn(this.unwritten, merchantAccountId, bucket, emptyLines);
     held.text = lines.text.concat(held.text);
-    held.weight += lines.weight;
+    held.bytes += lines.bytes;
   }
 
   /** Done writes that every first read under way began after are forgotten. */
