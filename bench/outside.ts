@@ -18,11 +18,9 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { mintToken } from '../src/cli/token.ts';
 import { positive } from './env.ts';
-import { api } from './seed.ts';
 import { log, npmStartNodeArgs, postgresSchema, startServer, stopServer } from './server.ts';
-import { seedPayments } from './transactions.ts';
+import { storedCardAuthorization } from './transactions.ts';
 
 interface Histogram {
   average: number;
@@ -80,12 +78,7 @@ async function main(): Promise<void> {
   const psql = (sql: string) => execFileSync(pgProgram('psql'), [libpqUrl, '-q', '-c', sql], { stdio: 'ignore' });
   const loadBefore = fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
   try {
-    const token = await mintToken({
-      privateKeyPem: fs.readFileSync(path.join(dataDir, 'private_key.pem'), 'utf8'),
-      scopes: ['*.read', '*.write'],
-      lifetimeSeconds: 3600,
-    });
-    const { cardId } = await seedPayments((method, u, body) => api(server, token, method, u, body));
+    const authorization = await storedCardAuthorization(server, dataDir);
     psql(
       'CREATE TABLE bench_outside_reference (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, n int NOT NULL, note text NOT NULL, created_at timestamptz NOT NULL DEFAULT now())',
     );
@@ -95,13 +88,8 @@ async function main(): Promise<void> {
         method: 'POST',
         connections,
         duration,
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-        body: JSON.stringify({
-          amount: 100,
-          currency: 'USD',
-          intent: 'authorize',
-          payment_method: { method: 'id', id: cardId },
-        }),
+        headers: authorization.headers,
+        body: authorization.body,
       });
     await authorize(warmup);
     await schema.vacuumIfNoAutovacuum();

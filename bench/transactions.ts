@@ -7,10 +7,14 @@
  * sent, the idempotency record.
  */
 import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { mintToken } from '../src/cli/token.ts';
+import { api } from './seed.ts';
 import { eachOnce } from './each-once.ts';
 import { paced } from './paced.ts';
 import { p99BySecond } from './percentile.ts';
-import { log } from './server.ts';
+import { log, type Server } from './server.ts';
 import { recordRequest, referenceTransactions, replayStatements } from './sql-alone.ts';
 import { withWarmup } from './warmup.ts';
 
@@ -306,3 +310,29 @@ export async function transactionScenarios(
 /** The plain transaction the throughput aim is measured against (bench/sql-alone.ts); bench/run.ts gives every row as a ratio to it. */
 export const REFERENCE_SCENARIO =
   'Reference: a plain transaction, BEGIN + 4 prepared inserts + COMMIT (bare pg clients, no HTTP)';
+
+/**
+ * A token of all scopes from a started server's data directory, its payment service and stored
+ * card seeded, and the stored-card authorization the outside benchmarks send (bench:outside, bench:wal).
+ */
+export async function storedCardAuthorization(
+  server: Server,
+  dataDir: string,
+): Promise<{ token: string; headers: Record<string, string>; body: string }> {
+  const token = await mintToken({
+    privateKeyPem: fs.readFileSync(path.join(dataDir, 'private_key.pem'), 'utf8'),
+    scopes: ['*.read', '*.write'],
+    lifetimeSeconds: 3600,
+  });
+  const { cardId } = await seedPayments((method, u, body) => api(server, token, method, u, body));
+  return {
+    token,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      amount: 100,
+      currency: 'USD',
+      intent: 'authorize',
+      payment_method: { method: 'id', id: cardId },
+    }),
+  };
+}

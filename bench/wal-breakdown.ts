@@ -19,12 +19,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { mintToken } from '../src/cli/token.ts';
 import { positive } from './env.ts';
 import { paced } from './paced.ts';
-import { api } from './seed.ts';
 import { log, npmStartNodeArgs, postgresSchema, startServer, stopServer } from './server.ts';
-import { seedPayments } from './transactions.ts';
+import { storedCardAuthorization } from './transactions.ts';
 
 interface Line {
   rmgr: string;
@@ -62,23 +60,13 @@ async function main(): Promise<void> {
   const server = await startServer(root, dataDir, schema.databaseUrl, npmStartNodeArgs(root));
   const client = new pg.Client({ connectionString: schema.databaseUrl });
   try {
-    const token = await mintToken({
-      privateKeyPem: fs.readFileSync(path.join(dataDir, 'private_key.pem'), 'utf8'),
-      scopes: ['*.read', '*.write'],
-      lifetimeSeconds: 3600,
-    });
-    const { cardId } = await seedPayments((method, u, body) => api(server, token, method, u, body));
+    const authorization = await storedCardAuthorization(server, dataDir);
     const load = {
       baseUrl: server.baseUrl,
       method: 'POST',
       path: '/transactions',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({
-        amount: 100,
-        currency: 'USD',
-        intent: 'authorize',
-        payment_method: { method: 'id', id: cardId },
-      }),
+      headers: authorization.headers,
+      body: authorization.body,
       rate,
       connections,
     };
