@@ -27,6 +27,7 @@ import { armTestFaults } from './observability/test-faults.ts';
 import { databaseLedger } from './modules/simulator-calls/simulator-calls.repo.ts';
 import { breakerSettingsOf, CircuitBreakers } from './modules/circuit-breakers/circuit-breakers.ts';
 import { recordTransition } from './modules/circuit-breakers/circuit-transitions.ts';
+import { inBackground } from './db/session-lanes.ts';
 import { AuditSealer } from './modules/audit-logs/audit-sealer.ts';
 
 export interface Runtime {
@@ -104,18 +105,19 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     // Production: the sandbox anti-fraud service decides nothing (decision 0139).
     if (config.environment === 'production') antiFraud.withholdSandbox();
     const routingStats = new RoutingStats(handle.db, { log: options.log ?? silentLog });
-    routingStats.start();
+    // Background work waits behind requests for PGlite's one session (src/db/session-lanes.ts).
+    inBackground(() => routingStats.start());
     // Embedded PGlite: this process alone can open the data directory, so it alone writes the counts (decisions 0142, 0146).
     const velocity = createVelocityCounters(handle.db, {
       soleWriter: handle.kind === 'pglite',
       log: options.log ?? silentLog,
     });
-    velocity.start();
+    inBackground(() => velocity.start());
     const auditSealer = new AuditSealer(handle.db, {
       log: options.log ?? silentLog,
       ...(handle.kind === 'pglite' ? { vacuumQueueMs: 60_000 } : {}),
     });
-    auditSealer.start();
+    inBackground(() => auditSealer.start());
     const deps: Deps = {
       config,
       db: handle.db,
@@ -145,7 +147,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       ),
       auditSealer,
     };
-    deps.breakers.start((tx, transition) => recordTransition(tx, deps, transition));
+    inBackground(() => deps.breakers.start((tx, transition) => recordTransition(tx, deps, transition)));
     return {
       deps,
       handle,

@@ -11,6 +11,7 @@ import { loggerOptions } from './http/logger.ts';
 import { warnOfSandboxPaymentServices } from './modules/payment-services/payment-services.service.ts';
 import { localUrl, productionPublicUrlProblem } from './http/public-url.ts';
 import { LogDestination } from './observability/log-destination.ts';
+import { inBackground } from './db/session-lanes.ts';
 
 const SVC_BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'bin', 'svc.mjs');
 
@@ -52,7 +53,8 @@ export async function serve(config: Config): Promise<void> {
   const boot = await bootstrap(runtime.deps);
   await warnOfSandboxPaymentServices(runtime.deps, log);
   const app = await buildApp(runtime.deps, { logStream: stdout });
-  if (config.runWorker) runtime.deps.queue.start(runtime.deps);
+  // Its polls and jobs wait behind requests for PGlite's one session (src/db/session-lanes.ts).
+  if (config.runWorker) inBackground(() => runtime.deps.queue.start(runtime.deps));
   await app.listen({ port: config.port, host: config.host });
 
   const address = app.server.address();

@@ -12,12 +12,17 @@ import {
   type TransactionSettings,
 } from 'kysely';
 import { PreparedSession } from './pglite-prepared.ts';
+import { isBackground, SessionLanes } from './session-lanes.ts';
+
+/** The longest a background statement waits behind requests for the session (session-lanes.ts). */
+const MAX_BACKGROUND_WAIT_MS = 100;
 
 /**
  * Kysely dialect for the embedded PGlite database. PGlite has one session, so the driver hands
  * out that session to one Kysely connection at a time: a transaction owns it until it ends and
  * every other query waits. Concurrent requests are therefore serialized, which gives the same
- * results a real server gives under its locks.
+ * results a real server gives under its locks. Requests wait first: background work waits behind
+ * them, up to MAX_BACKGROUND_WAIT_MS (session-lanes.ts).
  */
 export class PGliteDialect implements Dialect {
   private driver: PGliteDriver | null = null;
@@ -43,14 +48,19 @@ export class PGliteDialect implements Dialect {
 }
 
 class PGliteDriver implements Driver {
-  private queue: Promise<void> = Promise.resolve();
-  private release: (() => void) | null = null;
+  private readonly lanes = new SessionLanes(MAX_BACKGROUND_WAIT_MS);
+  /** The acquisitions not yet released, so that `destroy` waits for the last. */
+  private pending = 0;
+  private drained: (() => void) | null = null;
   private readonly connection: PGliteConnection;
-  /** Acquirers waiting for the session. */
-  waiting = 0;
 
   constructor(private readonly client: PGlite) {
     this.connection = new PGliteConnection(client);
+  }
+
+  /** Acquirers waiting for the session. */
+  get waiting(): number {
+    return this.lanes.waiting;
   }
 
   async init(): Promise<void> {
@@ -58,18 +68,13 @@ class PGliteDriver implements Driver {
   }
 
   async acquireConnection(): Promise<DatabaseConnection> {
-    const previous = this.queue;
-    let release!: () => void;
-    this.queue = new Promise<void>((resolve) => (release = resolve));
-    this.waiting += 1;
-    await previous;
-    this.waiting -= 1;
-    this.release = release;
+    this.pending += 1;
+    await this.lanes.acquire(isBackground());
     return this.connection;
   }
 
   get busy(): boolean {
-    return this.release !== null;
+    return this.lanes.busy;
   }
 
   async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
@@ -86,13 +91,13 @@ class PGliteDriver implements Driver {
   }
 
   async releaseConnection(): Promise<void> {
-    const release = this.release;
-    this.release = null;
-    release?.();
+    this.pending -= 1;
+    this.lanes.release();
+    if (this.pending === 0) this.drained?.();
   }
 
   async destroy(): Promise<void> {
-    await this.queue;
+    if (this.pending > 0) await new Promise<void>((resolve) => (this.drained = resolve));
     if (!this.client.closed) await this.client.close();
   }
 }
