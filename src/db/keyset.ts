@@ -9,6 +9,12 @@ export interface KeysetOptions {
   position: CursorPosition | null;
   /** Oldest (smallest) first instead of newest first, e.g. an ordered list by position. */
   ascending?: boolean;
+  /**
+   * Bound the first column on its own too (`first <= at` beside `(first, second) < (at, id)`):
+   * for a view whose second column is computed, where the row comparison cannot reach the index
+   * (transaction_events, decision 0150).
+   */
+  boundFirst?: boolean;
 }
 
 export interface KeysetPage<Row> {
@@ -30,8 +36,35 @@ export interface KeysetPage<Row> {
 export async function keysetPage<DB, TB extends keyof DB, Row>(
   db: Executor,
   base: SelectQueryBuilder<DB, TB, Row>,
-  { columns, limit, position, ascending = false }: KeysetOptions,
+  options: KeysetOptions,
 ): Promise<KeysetPage<Row>> {
+  const { pageQuery, probeQuery } = keysetQueries(base, options);
+  type Tagged = Row & { _part: string; _pos: number | string };
+  let tagged: Tagged[];
+  if (probeQuery) {
+    const result = await sql<Tagged>`(${pageQuery}) UNION ALL (${probeQuery})`.execute(db);
+    tagged = result.rows;
+  } else {
+    tagged = (await pageQuery.execute()) as Tagged[];
+  }
+  const pageRows = tagged.filter((row) => row._part === 'p').sort((a, b) => Number(a._pos) - Number(b._pos));
+  const probed = tagged.some((row) => row._part === 'b');
+  const more = pageRows.length > options.limit;
+  const rows = pageRows.slice(0, options.limit).map(({ _part, _pos, ...row }) => row as unknown as Row);
+  const goingBack = options.position?.direction === 'prev';
+  if (goingBack) rows.reverse();
+  return {
+    rows,
+    hasNext: goingBack ? probed : more,
+    hasPrev: goingBack ? more : probed,
+  };
+}
+
+/** The page's query and, after a cursor, the probe's: what keysetPage runs (plan tests explain them). */
+export function keysetQueries<DB, TB extends keyof DB, Row>(
+  base: SelectQueryBuilder<DB, TB, Row>,
+  { columns, limit, position, ascending = false, boundFirst = false }: KeysetOptions,
+) {
   const [first, second] = columns;
   const keyTuple = sql`(${sql.ref(first)}, ${sql.ref(second)})`;
   const goingBack = position?.direction === 'prev';
@@ -54,6 +87,11 @@ export async function keysetPage<DB, TB extends keyof DB, Row>(
     const probeOp = sql.raw(!towardsSmaller ? (inclusive ? '<' : '<=') : inclusive ? '>' : '>=');
     page = page.where(sql<boolean>`${keyTuple} ${pageOp} ${at}`);
     probe = probe.where(sql<boolean>`${keyTuple} ${probeOp} ${at}`);
+    if (boundFirst && position) {
+      const firstAt = sql.val(keyValue(position.key[0]));
+      page = page.where(sql<boolean>`${sql.ref(first)} ${sql.raw(towardsSmaller ? '<=' : '>=')} ${firstAt}`);
+      probe = probe.where(sql<boolean>`${sql.ref(first)} ${sql.raw(towardsSmaller ? '>=' : '<=')} ${firstAt}`);
+    }
   }
   const pageQuery = page
     .select(sql<string>`'p'`.as('_part'))
@@ -61,29 +99,14 @@ export async function keysetPage<DB, TB extends keyof DB, Row>(
     .orderBy(sql`${pageOrder}`)
     .limit(limit + 1);
 
-  type Tagged = Row & { _part: string; _pos: number | string };
-  let tagged: Tagged[];
-  if (at) {
-    const probeQuery = probe
-      .select(sql<string>`'b'`.as('_part'))
-      .select(sql<number>`row_number() over (order by ${probeOrder})`.as('_pos'))
-      .orderBy(sql`${probeOrder}`)
-      .limit(1);
-    const result = await sql<Tagged>`(${pageQuery}) UNION ALL (${probeQuery})`.execute(db);
-    tagged = result.rows;
-  } else {
-    tagged = (await pageQuery.execute()) as Tagged[];
-  }
-  const pageRows = tagged.filter((row) => row._part === 'p').sort((a, b) => Number(a._pos) - Number(b._pos));
-  const probed = tagged.some((row) => row._part === 'b');
-  const more = pageRows.length > limit;
-  const rows = pageRows.slice(0, limit).map(({ _part, _pos, ...row }) => row as unknown as Row);
-  if (goingBack) rows.reverse();
-  return {
-    rows,
-    hasNext: goingBack ? probed : more,
-    hasPrev: goingBack ? more : probed,
-  };
+  const probeQuery = at
+    ? probe
+        .select(sql<string>`'b'`.as('_part'))
+        .select(sql<number>`row_number() over (order by ${probeOrder})`.as('_pos'))
+        .orderBy(sql`${probeOrder}`)
+        .limit(1)
+    : null;
+  return { pageQuery, probeQuery };
 }
 
 function keyValue(value: string | number | undefined): string | number | Date | undefined {

@@ -88,7 +88,7 @@ describe('merchant keys', () => {
     const direct = new Set(keys.filter((k) => k.parent === 'merchant_accounts').map((k) => k.table));
     for (const table of [
       'transaction_attempts',
-      'transaction_events',
+      'transaction_history',
       'refunds',
       'settlements',
       'payout_attempts',
@@ -114,7 +114,7 @@ describe('merchant keys', () => {
         db,
       );
     const event = (account: string) =>
-      sql`insert into transaction_events (merchant_account_id, id, transaction_id, name) values (${account}, ${uuidv7()}, ${transactionId}, 'transaction-created')`.execute(
+      sql`insert into transaction_history (merchant_account_id, id, transaction_id, name) values (${account}, ${uuidv7()}, ${transactionId}, 'transaction-created')`.execute(
         db,
       );
     for (const write of [attempt, event]) {

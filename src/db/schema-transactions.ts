@@ -136,6 +136,7 @@ export interface TransactionAttemptsTable {
   updated_at: UpdatedAt;
 }
 
+/** The view `transaction_events` (migration 0076): one row per history event, read only. */
 export interface TransactionEventsTable {
   merchant_account_id: string;
   id: string;
@@ -143,6 +144,14 @@ export interface TransactionEventsTable {
   name: string;
   context: Json<Record<string, unknown>>;
   created_at: CreatedAt;
+}
+
+/**
+ * `transaction_history`, what the view reads: one row per write of a transaction's history, its
+ * first event in the columns and the others of that write (same created_at) in `more` (decision 0150).
+ */
+export interface TransactionHistoryTable extends TransactionEventsTable {
+  more: ColumnType<Array<{ id: string; name: string; context: Record<string, unknown> }> | null, string | null, never>;
 }
 
 export type RefundStatus = 'processing' | 'succeeded' | 'failed' | 'declined' | 'voided';
@@ -212,6 +221,7 @@ declare module './schema.ts' {
     transactions: TransactionsTable;
     transaction_attempts: TransactionAttemptsTable;
     transaction_events: TransactionEventsTable;
+    transaction_history: TransactionHistoryTable;
     refunds: RefundsTable;
     settlements: SettlementsTable;
     chargebacks: ChargebacksTable;

@@ -4,20 +4,16 @@ import type {
   AttemptRow,
   NewAttempt,
   NewTransaction,
-  NewTransactionEvent,
   RefundRow,
   SettlementRow,
   TransactionAttemptsTable,
-  TransactionEventRow,
   TransactionRow,
   RefundsTable,
 } from '../../db/schema-transactions.ts';
 import { insertQuery } from '../../db/insert-query.ts';
 import { columnIs, columnPlus, rowByKeys, selectByKeysQuery, updateByKeysQuery } from '../../db/keyed-queries.ts';
-import { keysetPage, type KeysetPage } from '../../db/keyset.ts';
 import type { Executor } from '../../db/transaction.ts';
 import { runWrites } from '../../db/write-batch.ts';
-import type { CursorPosition } from '../../http/cursor.ts';
 
 /** `with`: writes to run in the same statement (src/db/write-batch.ts), e.g. an idempotency key's binding. */
 export async function insertTransaction(
@@ -418,29 +414,8 @@ export async function listDueAttempts(db: Executor, now: Date, limit: number): P
     .execute();
 }
 
-export async function insertEvents(db: Executor, rows: NewTransactionEvent[]): Promise<void> {
-  if (rows.length > 0) await insertEventsQuery(db, rows).execute();
-}
-
-/** `rows` must not be empty. */
-export function insertEventsQuery(db: Executor, rows: NewTransactionEvent[]) {
-  return insertQuery(db, 'transaction_events', rows);
-}
-
-export async function listEvents(
-  db: Executor,
-  merchantAccountId: string,
-  transactionId: string,
-  position: CursorPosition | null,
-  limit: number,
-): Promise<KeysetPage<TransactionEventRow>> {
-  const base = db
-    .selectFrom('transaction_events')
-    .selectAll()
-    .where('merchant_account_id', '=', merchantAccountId)
-    .where('transaction_id', '=', transactionId);
-  return keysetPage(db, base, { columns: ['created_at', 'id'], limit, position });
-}
+// The history's writes and reads (one row per write, read as events: decision 0150).
+export { insertEvents, insertEventsQuery, listEvents } from './history.repo.ts';
 
 export async function insertRefund(db: Executor, row: import('kysely').Insertable<RefundsTable>): Promise<RefundRow> {
   return insertRefundQuery(db, row).returningAll().executeTakeFirstOrThrow();

@@ -13,7 +13,7 @@ export async function listUpdateEntries(
   transactionId: string,
   updateKey: string,
 ): Promise<TransactionEventRow[]> {
-  // The transaction's own events (transaction_events_txn_idx): a handful of rows.
+  // The transaction's own events (the view over transaction_history_pkey, decision 0150): a handful of rows.
   return db
     .selectFrom('transaction_events')
     .selectAll()
