@@ -72,6 +72,8 @@ export class JobQueue<Payloads extends PayloadSchemas = typeof JOB_PAYLOADS, D e
   /** Jobs run to success, not yet recorded `succeeded`: the next poll records them (`repo.pollJobs`). */
   private finished: string[] = [];
   private lastScheduled = new Map<string, number>();
+  /** Jobs this worker started, a batch's included (`drain` tells how many ran). */
+  private started = 0;
 
   constructor(
     private readonly options: QueueOptions,
@@ -179,15 +181,14 @@ export class JobQueue<Payloads extends PayloadSchemas = typeof JOB_PAYLOADS, D e
   /** Runs due jobs until none is left (tests; a CLI one-off). Returns how many ran. */
   async drain(deps: D, maxRounds = 100): Promise<number> {
     this.deps = deps;
-    let total = 0;
+    const before = this.started;
     for (let round = 0; round < maxRounds; round++) {
       const ran = await this.tick();
       await Promise.allSettled([...this.inFlight]);
-      total += ran;
       if (ran === 0) break;
     }
     await this.recordFinished();
-    return total;
+    return this.started - before;
   }
 
   private async run(): Promise<void> {
@@ -278,6 +279,7 @@ export class JobQueue<Payloads extends PayloadSchemas = typeof JOB_PAYLOADS, D e
         this.log.error({ err: error, job: job.name }, 'could not claim more jobs for a batch');
       }
     }
+    this.started += rows.length;
     for (const row of rows)
       this.options.observer?.jobStarted(row.name, (Date.now() - new Date(row.run_at).getTime()) / 1000);
     const failures = await runBatch(job, rows, { deps, log: this.log });
@@ -293,6 +295,7 @@ export class JobQueue<Payloads extends PayloadSchemas = typeof JOB_PAYLOADS, D e
   private async execute(row: JobRow): Promise<void> {
     const deps = this.deps!;
     const job = this.jobs.get(row.name)!;
+    this.started++;
     this.options.observer?.jobStarted(row.name, (Date.now() - new Date(row.run_at).getTime()) / 1000);
     try {
       if (!Value.Check(job.payload, row.payload)) throw new Error('payload does not match the job schema');
