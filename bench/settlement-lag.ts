@@ -12,8 +12,11 @@
  * the offered rate shows it in the captures' own rate: the lag then is that of what it answered.
  * BENCH_DATABASE_URL runs it on PostgreSQL (a throw-away schema), PGlite without it;
  * BENCH_SETTLEMENTS_OF another checkout's server, JOB_CONCURRENCY the worker's setting.
+ * BENCH_WEBHOOK_MS=N subscribes the merchant account to a receiver in this process that answers
+ * after N ms, and prints the largest lag of the webhook deliveries too.
  */
 import fs from 'node:fs';
+import http from 'node:http';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -28,9 +31,9 @@ import { seedPayments } from './transactions.ts';
 const JOB = 'settle-transaction';
 
 /** How long the oldest due settlement has waited (0 when none waits), and how many are due. */
-export function lagFrom(metrics: string): { lag: number; due: number } {
-  const lag = new RegExp(`^svc_job_queue_lag_seconds\\{(?=[^}]*job="${JOB}")[^}]*\\} (\\S+)$`, 'm').exec(metrics);
-  const due = new RegExp(`^svc_job_queue_depth\\{(?=[^}]*job="${JOB}")(?=[^}]*state="due")[^}]*\\} (\\S+)$`, 'm').exec(
+export function lagFrom(metrics: string, job = JOB): { lag: number; due: number } {
+  const lag = new RegExp(`^svc_job_queue_lag_seconds\\{(?=[^}]*job="${job}")[^}]*\\} (\\S+)$`, 'm').exec(metrics);
+  const due = new RegExp(`^svc_job_queue_depth\\{(?=[^}]*job="${job}")(?=[^}]*state="due")[^}]*\\} (\\S+)$`, 'm').exec(
     metrics,
   );
   return { lag: lag ? Number(lag[1]) : 0, due: due ? Number(due[1]) : 0 };
@@ -38,10 +41,12 @@ export function lagFrom(metrics: string): { lag: number; due: number } {
 
 /** Samples the lag every second until `done()` and then until nothing is due (at most `tailSeconds`). */
 async function sample(server: Server, done: () => boolean, tailSeconds: number) {
-  let [maxDuring, maxAfter, endedAt, caughtUpAt] = [0, 0, 0, 0];
+  let [maxDuring, maxAfter, endedAt, caughtUpAt, deliveries] = [0, 0, 0, 0, 0];
   for (;;) {
     await new Promise((resolve) => setTimeout(resolve, 1000));
-    const { lag, due } = lagFrom((await metricsText(server)) ?? '');
+    const metrics = (await metricsText(server)) ?? '';
+    const { lag, due } = lagFrom(metrics);
+    deliveries = Math.max(deliveries, lagFrom(metrics, 'deliver-webhook').lag);
     const ended = done();
     if (!ended) maxDuring = Math.max(maxDuring, lag);
     else {
@@ -52,7 +57,23 @@ async function sample(server: Server, done: () => boolean, tailSeconds: number) 
     if (ended && due === 0) caughtUpAt = Date.now();
     if (caughtUpAt || (ended && Date.now() - endedAt > tailSeconds * 1000)) break;
   }
-  return { maxDuring, maxAfter, catchUp: caughtUpAt ? (caughtUpAt - endedAt) / 1000 : null };
+  return { maxDuring, maxAfter, catchUp: caughtUpAt ? (caughtUpAt - endedAt) / 1000 : null, deliveries };
+}
+
+/**
+ * A webhook receiver in this process answering 204 after `ms`, and a subscription of the seeded
+ * merchant account to it (BENCH_WEBHOOK_MS): each capture then makes deliveries, whose lag is
+ * printed too.
+ */
+async function subscribe(server: Server, token: string, ms: number) {
+  const receiver = http.createServer((req, res) => {
+    req.resume();
+    req.on('end', () => setTimeout(() => res.writeHead(204).end(), ms));
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  const { port } = receiver.address() as { port: number };
+  await api(server, token, 'POST', '/webhook-subscriptions', { url: `http://127.0.0.1:${port}/hooks` });
+  return receiver;
 }
 
 async function main(): Promise<void> {
@@ -60,6 +81,7 @@ async function main(): Promise<void> {
   const seconds = positive('BENCH_SECONDS', 30);
   const connections = positive('BENCH_CONNECTIONS', 64);
   const databaseUrl = process.env.BENCH_DATABASE_URL || null;
+  const webhookMs = process.env.BENCH_WEBHOOK_MS ? Number(process.env.BENCH_WEBHOOK_MS) : null;
   const root = path.resolve(
     process.env.BENCH_SETTLEMENTS_OF || path.join(path.dirname(fileURLToPath(import.meta.url)), '..'),
   );
@@ -72,6 +94,7 @@ async function main(): Promise<void> {
     const privateKeyPem = fs.readFileSync(path.join(dataDir, 'private_key.pem'), 'utf8');
     const token = await mintToken({ privateKeyPem, scopes: ['*.read', '*.write'], lifetimeSeconds: 3600 });
     const { cardId } = await seedPayments((method, url, body) => api(server, token, method, url, body));
+    const receiver = webhookMs === null ? null : await subscribe(server, token, webhookMs);
     let over = false;
     const load = autocannon({
       url: `${server.baseUrl}/transactions`,
@@ -99,12 +122,13 @@ async function main(): Promise<void> {
     );
     const lag = await sample(server, () => over, 120);
     const result = await load;
+    receiver?.close();
     const settled = settledFrom((await metricsText(server)) ?? '');
     const setting = `JOB_CONCURRENCY=${process.env.JOB_CONCURRENCY ?? '4 (default)'}, SETTLEMENT_DELAY_SECONDS=${process.env.SETTLEMENT_DELAY_SECONDS}, ${databaseUrl ? 'PostgreSQL' : 'PGlite'}, ${os.cpus().length} CPUs${process.env.BENCH_SETTLEMENTS_OF ? `, the server of ${root}` : ''}`;
     process.stdout.write(
       `${[
         `captures: ${rate}/s offered for ${seconds} s, ${result.requests.total} answered, ${Math.round(result.requests.total / result.duration)}/s (${result.non2xx} not 2xx), latency p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms`,
-        `settlements: ${settled} settled; largest lag ${lag.maxDuring.toFixed(1)} s under the load, ${lag.maxAfter.toFixed(1)} s after it; ${lag.catchUp === null ? 'still behind 120 s after the load' : `none due ${lag.catchUp.toFixed(0)} s after the load`}, ${setting}`,
+        `settlements: ${settled} settled; largest lag ${lag.maxDuring.toFixed(1)} s under the load, ${lag.maxAfter.toFixed(1)} s after it; ${lag.catchUp === null ? 'still behind 120 s after the load' : `none due ${lag.catchUp.toFixed(0)} s after the load`}${webhookMs === null ? '' : `; webhook deliveries (a receiver answering in ${webhookMs} ms): largest lag ${lag.deliveries.toFixed(1)} s`}, ${setting}`,
       ].join('\n')}\n`,
     );
   } finally {
