@@ -30,7 +30,28 @@ export interface Job<P extends TSchema, D> {
   /** Delay before retry `attempt` (1-based), in milliseconds. Default: exponential with jitter. */
   backoffMs?: (attempt: number) => number;
   handle(payload: Static<P>, ctx: JobRun<D>): Promise<void>;
+  /**
+   * Optional: runs up to `size` due jobs of this name at once (decision 0151). The queue claims
+   * them together (one statement, SKIP LOCKED) and hands them over here in place of `handle`; it
+   * resolves to the failures by job id, the others having succeeded, and each failure is retried
+   * (or failed) on its own. A throw fails them all. Each job must still be idempotent and applied
+   * once, whatever the other jobs of the batch.
+   */
+  batch?: {
+    size: number;
+    handle(runs: ReadonlyArray<BatchItem<Static<P>>>, ctx: BatchRun<D>): Promise<ReadonlyMap<string, unknown>>;
+  };
 }
+
+/** One job of a batch: its payload (checked), id and attempt. */
+export interface BatchItem<P> {
+  payload: P;
+  jobId: string;
+  attempt: number;
+}
+
+/** What a batch of jobs is handed. */
+export type BatchRun<D> = Omit<JobRun<D>, 'jobId' | 'attempt'>;
 
 /** 2^attempt seconds (capped at one hour), plus up to 20 % jitter so retries do not bunch up. */
 export function defaultBackoffMs(attempt: number): number {

@@ -15,6 +15,6 @@ export const jobSettings = defineGroup('Jobs', {
     min: 1,
     max: 64,
     description:
-      "Jobs one worker runs at once (1 to 64). Each holds a database connection while its statements run, so keep it well below `DATABASE_POOL_SIZE`: at or above it, the API's requests wait for connections behind the jobs. Each capture's settlement is a job (`SETTLEMENT_DELAY_SECONDS` after it): on a 2-CPU host that took 480 to 810 captures/s, one server drained a backlog of settlements at about 240/s with 4 and 340 to 600/s with 16 (`npm run bench:settlements`): raise it when the settlements of a sustained capture load fall behind (`svc_job_queue_depth` and `svc_job_queue_lag_seconds` in `GET /metrics`)",
+      "Jobs one worker runs at once (1 to 64). Each holds a database connection while its statements run, so keep it well below `DATABASE_POOL_SIZE`: at or above it, the API's requests wait for connections behind the jobs. Each capture's settlement is a job (`SETTLEMENT_DELAY_SECONDS` after it), run up to 100 at once as one of these (decision 0151): on a shared 2-CPU host one server drained a backlog of settlements at 560 to 1,000/s on PGlite and 1,600 to 2,100/s on PostgreSQL with 4 (`npm run bench:settlements`). Webhook deliveries and anti-fraud updates are one job each and wait on their receiver: raise it when jobs fall behind (`svc_job_queue_depth` and `svc_job_queue_lag_seconds` in `GET /metrics`)",
   }),
 });

@@ -6,6 +6,7 @@ import type { Db, Executor } from '../db/executor.ts';
 import { uuidv7 } from '../lib/ids.ts';
 import { scrubString } from '../lib/redact.ts';
 import * as repo from '../modules/jobs/jobs.repo.ts';
+import { batchesOf, runBatch } from './batch-run.ts';
 import { defaultBackoffMs, PermanentJobError, type Job } from './job-types.ts';
 import type { JOB_PAYLOADS } from './payloads.ts';
 
@@ -71,6 +72,8 @@ export class JobQueue<Payloads extends PayloadSchemas = typeof JOB_PAYLOADS, D e
   /** Jobs run to success, not yet recorded `succeeded`: the next poll records them (`repo.pollJobs`). */
   private finished: string[] = [];
   private lastScheduled = new Map<string, number>();
+  /** Jobs this worker started, a batch's included (`drain` tells how many ran). */
+  private started = 0;
 
   constructor(
     private readonly options: QueueOptions,
@@ -178,15 +181,14 @@ export class JobQueue<Payloads extends PayloadSchemas = typeof JOB_PAYLOADS, D e
   /** Runs due jobs until none is left (tests; a CLI one-off). Returns how many ran. */
   async drain(deps: D, maxRounds = 100): Promise<number> {
     this.deps = deps;
-    let total = 0;
+    const before = this.started;
     for (let round = 0; round < maxRounds; round++) {
       const ran = await this.tick();
       await Promise.allSettled([...this.inFlight]);
-      total += ran;
       if (ran === 0) break;
     }
     await this.recordFinished();
-    return total;
+    return this.started - before;
   }
 
   private async run(): Promise<void> {
@@ -242,8 +244,8 @@ export class JobQueue<Payloads extends PayloadSchemas = typeof JOB_PAYLOADS, D e
       this.finished.unshift(...finished);
       throw error;
     }
-    for (const row of rows) {
-      const promise = this.execute(row).finally(() => {
+    for (const unit of batchesOf(rows, (name) => this.jobs.get(name)?.batch !== undefined)) {
+      const promise = (unit.batch ? this.executeBatch(unit.rows) : this.execute(unit.rows[0]!)).finally(() => {
         this.inFlight.delete(promise);
         this.poke();
       });
@@ -252,10 +254,48 @@ export class JobQueue<Payloads extends PayloadSchemas = typeof JOB_PAYLOADS, D e
     return rows.length;
   }
 
+  /**
+   * Jobs of a batch job (`Job.batch`): those the poll took, and as many more due ones of the same
+   * name as the batch holds, claimed in one statement (the poll's, for that name only), run in one
+   * call of the job's batch handler (decision 0151). One unit of `concurrency`.
+   */
+  private async executeBatch(taken: JobRow[]): Promise<void> {
+    const deps = this.deps!;
+    const job = this.jobs.get(taken[0]!.name)!;
+    const batch = job.batch!;
+    const rows = [...taken];
+    if (rows.length < batch.size) {
+      try {
+        rows.push(
+          ...(await repo.pollJobs(deps.db, {
+            workerId: this.workerId,
+            finished: [],
+            batch: batch.size - rows.length,
+            leaseMs: this.options.leaseMs ?? 300_000,
+            names: [job.name],
+          })),
+        );
+      } catch (error) {
+        this.log.error({ err: error, job: job.name }, 'could not claim more jobs for a batch');
+      }
+    }
+    this.started += rows.length;
+    for (const row of rows)
+      this.options.observer?.jobStarted(row.name, (Date.now() - new Date(row.run_at).getTime()) / 1000);
+    const failures = await runBatch(job, rows, { deps, log: this.log });
+    for (const row of rows) {
+      if (failures.has(row.id)) await this.recordFailure(job, row, failures.get(row.id));
+      else {
+        this.finished.push(row.id);
+        this.options.observer?.jobRun(row.name, 'succeeded');
+      }
+    }
+  }
+
   private async execute(row: JobRow): Promise<void> {
     const deps = this.deps!;
     const job = this.jobs.get(row.name)!;
-    const log = { jobId: row.id, job: row.name, attempt: row.attempts };
+    this.started++;
     this.options.observer?.jobStarted(row.name, (Date.now() - new Date(row.run_at).getTime()) / 1000);
     try {
       if (!Value.Check(job.payload, row.payload)) throw new Error('payload does not match the job schema');
@@ -264,18 +304,23 @@ export class JobQueue<Payloads extends PayloadSchemas = typeof JOB_PAYLOADS, D e
       this.finished.push(row.id);
       this.options.observer?.jobRun(row.name, 'succeeded');
     } catch (error) {
-      const retry = row.attempts < row.max_attempts && !(error instanceof PermanentJobError);
-      this.options.observer?.jobRun(row.name, retry ? 'retrying' : 'failed');
-      const message = scrubString(error instanceof Error ? error.message : String(error));
-      const retryAt = retry ? new Date(Date.now() + (job.backoffMs ?? defaultBackoffMs)(row.attempts)) : null;
-      this.log[retryAt ? 'warn' : 'error'](
-        { ...log, error: message, retryAt },
-        retryAt ? 'job failed, will retry' : 'job failed for good',
-      );
-      await repo
-        .markFailed(deps.db, row.id, this.workerId, message, retryAt)
-        .catch((e) => this.log.error({ err: e }, 'could not record job failure'));
+      await this.recordFailure(job, row, error);
     }
+  }
+
+  /** A job's run failed: queued again after its backoff, or failed for good (no attempt left, or a `PermanentJobError`). */
+  private async recordFailure(job: Job<TSchema, D>, row: JobRow, error: unknown): Promise<void> {
+    const retry = row.attempts < row.max_attempts && !(error instanceof PermanentJobError);
+    this.options.observer?.jobRun(row.name, retry ? 'retrying' : 'failed');
+    const message = scrubString(error instanceof Error ? error.message : String(error));
+    const retryAt = retry ? new Date(Date.now() + (job.backoffMs ?? defaultBackoffMs)(row.attempts)) : null;
+    this.log[retryAt ? 'warn' : 'error'](
+      { jobId: row.id, job: row.name, attempt: row.attempts, error: message, retryAt },
+      retryAt ? 'job failed, will retry' : 'job failed for good',
+    );
+    await repo
+      .markFailed(this.deps!.db, row.id, this.workerId, message, retryAt)
+      .catch((e) => this.log.error({ err: e }, 'could not record job failure'));
   }
 
   /** Recurring jobs: one per period across all processes, thanks to a job key naming the period. */

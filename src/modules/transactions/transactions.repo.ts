@@ -601,7 +601,9 @@ export async function findRefundSettlement(
 /** A settlement record, for a caller that runs it with its other writes (settlements.service.ts); `settlements_once_idx` refuses a second one. */
 export function insertSettlementQuery(
   db: Executor,
-  row: import('kysely').Insertable<import('../../db/schema-transactions.ts').SettlementsTable>,
+  row:
+    | import('kysely').Insertable<import('../../db/schema-transactions.ts').SettlementsTable>
+    | ReadonlyArray<import('kysely').Insertable<import('../../db/schema-transactions.ts').SettlementsTable>>,
 ) {
   return insertQuery(db, 'settlements', row);
 }

@@ -31,7 +31,7 @@ export const listTransactionChargebacks = (ctx: RequestContext, transactionId: s
 export const listTransactionChargebackReversals = (ctx: RequestContext, transactionId: string) =>
   list(ctx, transactionId, 'chargeback-reversal');
 
-/** The report a sandbox line comes from (settlements.service.ts `sandboxReport`). */
+/** The report a sandbox line comes from (capture-settlement.ts `sandboxReport`). */
 export interface ReportOf {
   payment_service_report_id: string;
   payment_service_report_file_ids: string;

@@ -1,9 +1,15 @@
 import type { Compilable, Insertable } from 'kysely';
 import type { Deps } from '../../../context.ts';
-import type { NewTransactionEvent, SettlementsTable, TransactionRow } from '../../../db/schema-transactions.ts';
+import type {
+  ChargebacksTable,
+  NewTransactionEvent,
+  SettlementsTable,
+  TransactionRow,
+} from '../../../db/schema-transactions.ts';
 import type { WebhookSubscriptionRow } from '../../../db/schema-webhooks.ts';
 import type { Tx } from '../../../db/transaction.ts';
 import { runWrites } from '../../../db/write-batch.ts';
+import { insertChargebacksQuery } from '../chargebacks/chargebacks.repo.ts';
 import { predictRow } from '../predicted-row.ts';
 import * as repo from '../transactions.repo.ts';
 import { transactionEventWrites, type TransactionEventKind } from '../webhook-events.ts';
@@ -24,14 +30,15 @@ export interface SettledChange {
 }
 
 /** A settlement record's insert; the fee breakdown defaults to none. */
-export function settlementRecordQuery(tx: Tx, record: Insertable<SettlementsTable>): Compilable<unknown> {
-  return repo.insertSettlementQuery(tx, {
-    exchange_rate: null,
-    interchange: null,
-    markup: null,
-    scheme_fee: null,
-    ...record,
-  });
+export function settlementRecordQuery(
+  tx: Tx,
+  records: Insertable<SettlementsTable> | ReadonlyArray<Insertable<SettlementsTable>>,
+): Compilable<unknown> {
+  const rows = (Array.isArray(records) ? records : [records]) as ReadonlyArray<Insertable<SettlementsTable>>;
+  return repo.insertSettlementQuery(
+    tx,
+    rows.map((record) => ({ exchange_rate: null, interchange: null, markup: null, scheme_fee: null, ...record })),
+  );
 }
 
 /**
@@ -65,5 +72,50 @@ export async function writeReportLines(
   if (events.length > 0) writes.push(repo.insertEventsQuery(tx, events));
   await runWrites(tx, writes);
   // Webhook deliveries (an event is written only with them) or anti-fraud reports were queued.
+  if (outboxes > 0) deps.queue.pokeSoon();
+}
+
+/** One line of a batch (`writeReportBatch`): a capture settlement of one transaction, with its merchant's subscriptions. */
+export interface BatchLine {
+  record: Insertable<SettlementsTable>;
+  disputes: Array<Insertable<ChargebacksTable>>;
+  change: SettledChange;
+  events: NewTransactionEvent[];
+  subscriptions: readonly WebhookSubscriptionRow[];
+}
+
+/**
+ * The lines of many transactions (one line each: two writes must not touch one row) in one
+ * statement, as `writeReportLines` writes one: every record in one insert, every history entry in
+ * another, each transaction's update and its webhook events and anti-fraud reports (decision 0151).
+ */
+export async function writeReportBatch(tx: Tx, deps: Deps, lines: readonly BatchLine[]): Promise<void> {
+  if (lines.length === 0) return;
+  const disputes = lines.flatMap((line) => line.disputes);
+  const writes: Array<Compilable<unknown>> = [
+    settlementRecordQuery(
+      tx,
+      lines.map((line) => line.record),
+    ),
+  ];
+  if (disputes.length > 0) writes.push(insertChargebacksQuery(tx, disputes));
+  let outboxes = 0;
+  for (const { change, subscriptions } of lines) {
+    const { row: txn, patch, now, kinds } = change;
+    const expected = predictRow(txn, patch, now).row;
+    writes.push(repo.updateTransactionQuery(tx, txn.merchant_account_id, txn.id, patch, now));
+    for (const kind of kinds) {
+      const outbox = await transactionEventWrites(tx, deps, expected, kind, subscriptions);
+      outboxes += outbox.length;
+      writes.push(...outbox);
+    }
+  }
+  writes.push(
+    repo.insertEventsQuery(
+      tx,
+      lines.flatMap((line) => line.events),
+    ),
+  );
+  await runWrites(tx, writes);
   if (outboxes > 0) deps.queue.pokeSoon();
 }

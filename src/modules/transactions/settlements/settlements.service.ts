@@ -1,20 +1,16 @@
 import type { Compilable, Insertable } from 'kysely';
 import type { Deps } from '../../../context.ts';
-import type { ChargebacksTable, SettlementRow, TransactionRow } from '../../../db/schema-transactions.ts';
+import type { ChargebacksTable, TransactionRow } from '../../../db/schema-transactions.ts';
 import type { Executor, Tx } from '../../../db/transaction.ts';
 import { withTransaction } from '../../../db/transaction.ts';
 import { uuidv7 } from '../../../lib/ids.ts';
-import { scenarioOf } from '../../../connectors/mock/mock-card.scenarios.ts';
 import { insertChargebacksQuery } from '../chargebacks/chargebacks.repo.ts';
-import { sandboxDisputeLines } from '../chargebacks/chargebacks.service.ts';
 import { activeSubscriptions } from '../../webhook-subscriptions/webhook-subscriptions.service.ts';
-import { paymentHint } from '../connector-call.ts';
 import { event } from '../transaction-events.ts';
 import * as repo from '../transactions.repo.ts';
-import { capturesAtAuthorization } from '../review/review-hold.ts';
-import type { TransactionEventKind } from '../webhook-events.ts';
+import { alreadySettled, captureSettlement, sandboxReport, settlesCaptures } from './capture-settlement.ts';
 import { settlementRecordQuery, writeReportLines } from './settlement-writes.ts';
-import { definitionOf, simulatesSettlements } from './settlement-source.ts';
+import { simulatesSettlements } from './settlement-source.ts';
 
 /** Settlement of the sandbox: the payment service "reports" a capture settled after this delay. */
 export function settlementDelayMs(deps: Deps): number {
@@ -59,65 +55,6 @@ export function settlementQueries(db: Executor, deps: Deps, row: TransactionRow,
   ];
 }
 
-/**
- * Pure: how much a capture settlement records. A capture settles its own amount (an authorization
- * that captured: the authorized amount); without a capture, what is captured and not settled yet.
- * Never more than that rest, so captures settled add up to at most the captured amount.
- */
-export function captureSettlementAmount(
-  row: Pick<TransactionRow, 'captured_amount' | 'authorized_amount'>,
-  capture: { operation: string; amount: number } | null,
-  captureSettled: number,
-): number {
-  const rest = Math.max(row.captured_amount - captureSettled, 0);
-  if (!capture) return rest;
-  return Math.min(capture.operation === 'capture' ? capture.amount : row.authorized_amount, rest);
-}
-
-/** The settlement amount of one capture (its attempt, `attempt`); 0 when there is nothing (left) to settle. */
-function amountToSettle(
-  row: TransactionRow,
-  captureAttemptId: string | null,
-  attempt: repo.SettledAttempt | null,
-  settlements: SettlementRow[],
-): number {
-  const captureSettled = settlements.filter((r) => r.refund_id === null).reduce((sum, r) => sum + r.amount, 0);
-  if (!captureAttemptId) return captureSettlementAmount(row, null, captureSettled);
-  // A capture, or the authorization of an authorize-and-capture transaction.
-  const captures =
-    attempt?.operation === 'capture' || (attempt?.operation === 'authorize' && capturesAtAuthorization(row));
-  if (!attempt || attempt.transaction_id !== row.id || attempt.status !== 'succeeded' || !captures) return 0;
-  return captureSettlementAmount(row, attempt, captureSettled);
-}
-
-/** The sandbox provider's daily settlement report a record comes from. */
-function sandboxReport(now: Date) {
-  const day = now.toISOString().slice(0, 10);
-  return {
-    payment_service_report_id: `sandbox-report-${day}`,
-    payment_service_report_file_ids: JSON.stringify([`sandbox-settlement-${day}.csv`]),
-    posted_at: now,
-    ingested_at: now,
-  };
-}
-
-/** Sandbox interchange-like commission: 1.5 % + 10 minor units, rounded down. */
-export const commissionOf = (amount: number) => Math.floor((amount * 15) / 1000) + 10;
-
-/**
- * Pure: whether `settlements` (a transaction's, read under its row lock) already hold the one this
- * run would write: of the refund `refundId`, of the capture `captureAttemptId`, or (both null) of
- * the captured amount. The key of `settlements_once_idx`.
- */
-export function alreadySettled(
-  settlements: ReadonlyArray<Pick<SettlementRow, 'refund_id' | 'capture_attempt_id'>>,
-  captureAttemptId: string | null,
-  refundId: string | null = null,
-): boolean {
-  const key = refundId ?? captureAttemptId;
-  return settlements.some((r) => (r.refund_id ?? r.capture_attempt_id ?? null) === key);
-}
-
 /** The transaction `FOR UPDATE`, without an attempt. */
 async function lockedAlone(tx: Tx, merchantAccountId: string, transactionId: string) {
   const row = await repo.findTransaction(tx, merchantAccountId, transactionId, { forUpdate: true });
@@ -148,89 +85,24 @@ export async function settleTransaction(
     const locked = captureAttemptId
       ? await repo.lockTransactionWithAttempt(tx, merchantAccountId, transactionId, captureAttemptId)
       : await lockedAlone(tx, merchantAccountId, transactionId);
-    // A job enqueued before its connector read its provider's reports invents nothing either.
-    if (!locked || locked.row.captured_amount === 0 || !simulatesSettlements(deps, locked.row)) return;
-    const { row, attempt } = locked;
-    const now = new Date();
-    const settlements = await repo.listSettlements(tx, merchantAccountId, row.id);
-    if (alreadySettled(settlements, captureAttemptId)) return;
-    // Gross capture here; refunds settle on their own (negative) records, counted in settled_amount.
-    const amount = amountToSettle(row, captureAttemptId, attempt, settlements);
-    if (amount <= 0) return;
-    const settlementId = uuidv7();
-    // The sandbox's issuer disputes the dispute test card once it settles.
-    const definition = definitionOf(row);
-    const scenario = definition === 'mock-card' ? scenarioOf(row.authorized_amount, paymentHint(row)).kind : null;
-    const disputed = !row.settled && (scenario === 'dispute' || scenario === 'dispute-reversed');
-    const reversed = disputed && scenario === 'dispute-reversed';
-    const net = settlements.reduce((sum, r) => sum + r.amount, amount);
-    const patch = {
-      settled: true,
-      settled_amount: net,
-      settled_currency: row.currency,
-      ...(disputed ? { disputed: true } : {}),
-    };
-    const kinds: TransactionEventKind[] = [
-      'transaction.settled',
-      ...(disputed ? ['transaction.disputed' as const] : []),
-      ...(reversed ? ['transaction.chargeback_reversed' as const] : []),
-    ];
-    const report = sandboxReport(now);
-    // The same report posts the dispute's lines (GET .../chargebacks, .../chargeback-reversals).
-    const [chargeback, reversal] = disputed ? sandboxDisputeLines(row, report, reversed) : [];
-    const events = [
-      event(
-        row,
-        'payment-connector-report-transaction-settled',
-        { settlement_id: settlementId, capture_id: captureAttemptId, amount, currency: row.currency },
-        now,
-      ),
-    ];
-    if (chargeback)
-      events.push(
-        event(
-          row,
-          'payment-connector-report-chargeback-posted',
-          { chargeback_id: chargeback.id, amount: row.captured_amount, currency: row.currency, reason: 'fraudulent' },
-          now,
-        ),
-      );
-    if (reversal)
-      events.push(
-        event(
-          row,
-          'payment-connector-report-chargeback-reversal-posted',
-          { chargeback_reversal_id: reversal.id, amount: row.captured_amount, currency: row.currency },
-          now,
-        ),
-      );
-    const record = {
-      merchant_account_id: merchantAccountId,
-      id: settlementId,
-      transaction_id: row.id,
-      refund_id: null,
-      capture_attempt_id: captureAttemptId,
-      payment_service_id: row.payment_service_id,
-      currency: row.currency,
-      amount,
-      commission: commissionOf(amount),
-      ...report,
-    };
+    if (!locked || !settlesCaptures(deps, locked.row)) return;
+    const settlements = await repo.listSettlements(tx, merchantAccountId, locked.row.id);
+    const settlement = captureSettlement(locked.row, captureAttemptId, locked.attempt, settlements, new Date());
+    if (!settlement) return;
     await writeReportLines(
       tx,
       deps,
       subscriptions,
-      [settlementRecordQuery(tx, record), ...disputeWrites(tx, [chargeback, reversal])],
-      { row, patch, now, kinds },
-      events,
+      [settlementRecordQuery(tx, settlement.record), ...disputeWrites(tx, settlement.disputes)],
+      settlement.change,
+      settlement.events,
     );
   });
 }
 
 /** The insert of the dispute lines a settlement report posts, if any. */
-function disputeWrites(tx: Tx, lines: Array<Insertable<ChargebacksTable> | undefined>): Array<Compilable<unknown>> {
-  const posted = lines.filter((line): line is Insertable<ChargebacksTable> => line !== undefined);
-  return posted.length > 0 ? [insertChargebacksQuery(tx, posted)] : [];
+function disputeWrites(tx: Tx, lines: Array<Insertable<ChargebacksTable>>): Array<Compilable<unknown>> {
+  return lines.length > 0 ? [insertChargebacksQuery(tx, lines)] : [];
 }
 
 /** Enqueues the sandbox settlement of a succeeded refund (a refund settlement) of `row` in the caller's transaction; none for a real connector. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { alreadySettled, captureSettlementAmount } from './settlements.service.ts';
+import { alreadySettled, captureSettlementAmount } from './capture-settlement.ts';
 
 describe('captureSettlementAmount', () => {
   const row = { captured_amount: 500, authorized_amount: 1000 };
