@@ -109,7 +109,13 @@ describe('happy', () => {
     expect(before.rows).toHaveLength(2);
     expect(before.references.length).toBeGreaterThan(0);
 
-    expect(await migrate(db)).toContain('0075_transactions_answer_columns_together');
+    // 0075 alone: later migrations may change the tables it compares (0076 renames transaction_events).
+    expect(
+      await migrate(
+        db,
+        listMigrations().filter((m) => m.version < '0076'),
+      ),
+    ).toContain('0075_transactions_answer_columns_together');
     expect(await catalog(db)).toEqual(before);
 
     const options = await rowsOf<{ reloptions: string[] | null }>(
