@@ -13,7 +13,8 @@
  * BENCH_DATABASE_URL runs it on PostgreSQL (a throw-away schema), PGlite without it;
  * BENCH_SETTLEMENTS_OF another checkout's server, JOB_CONCURRENCY the worker's setting.
  * BENCH_WEBHOOK_MS=N subscribes the merchant account to a receiver in this process that answers
- * after N ms, and prints the largest lag of the webhook deliveries too.
+ * after N ms, and prints the largest lag of the webhook deliveries too (sampling goes on until
+ * none is due either).
  */
 import fs from 'node:fs';
 import http from 'node:http';
@@ -39,23 +40,32 @@ export function lagFrom(metrics: string, job = JOB): { lag: number; due: number 
   return { lag: lag ? Number(lag[1]) : 0, due: due ? Number(due[1]) : 0 };
 }
 
-/** Samples the lag every second until `done()` and then until nothing is due (at most `tailSeconds`). */
+/**
+ * Samples the lag every second until `done()` and then until nothing is due, webhook deliveries
+ * included (at most `tailSeconds`).
+ */
 async function sample(server: Server, done: () => boolean, tailSeconds: number) {
-  let [maxDuring, maxAfter, endedAt, caughtUpAt, deliveries] = [0, 0, 0, 0, 0];
+  let [maxDuring, maxAfter, endedAt, caughtUpAt] = [0, 0, 0, 0];
+  const deliveries = { during: 0, after: 0 };
   for (;;) {
     await new Promise((resolve) => setTimeout(resolve, 1000));
     const metrics = (await metricsText(server)) ?? '';
     const { lag, due } = lagFrom(metrics);
-    deliveries = Math.max(deliveries, lagFrom(metrics, 'deliver-webhook').lag);
+    const delivery = lagFrom(metrics, 'deliver-webhook');
     const ended = done();
-    if (!ended) maxDuring = Math.max(maxDuring, lag);
-    else {
+    if (!ended) {
+      maxDuring = Math.max(maxDuring, lag);
+      deliveries.during = Math.max(deliveries.during, delivery.lag);
+    } else {
       endedAt ||= Date.now();
       maxAfter = Math.max(maxAfter, lag);
+      deliveries.after = Math.max(deliveries.after, delivery.lag);
     }
-    log(`lag ${lag.toFixed(1)} s, ${due} due${ended ? ' (load over)' : ''}`);
-    if (ended && due === 0) caughtUpAt = Date.now();
-    if (caughtUpAt || (ended && Date.now() - endedAt > tailSeconds * 1000)) break;
+    log(
+      `lag ${lag.toFixed(1)} s, ${due} due; deliveries ${delivery.lag.toFixed(1)} s, ${delivery.due} due${ended ? ' (load over)' : ''}`,
+    );
+    if (ended && due === 0) caughtUpAt ||= Date.now();
+    if ((caughtUpAt && delivery.due === 0) || (ended && Date.now() - endedAt > tailSeconds * 1000)) break;
   }
   return { maxDuring, maxAfter, catchUp: caughtUpAt ? (caughtUpAt - endedAt) / 1000 : null, deliveries };
 }
@@ -124,11 +134,11 @@ async function main(): Promise<void> {
     const result = await load;
     receiver?.close();
     const settled = settledFrom((await metricsText(server)) ?? '');
-    const setting = `JOB_CONCURRENCY=${process.env.JOB_CONCURRENCY ?? '4 (default)'}, SETTLEMENT_DELAY_SECONDS=${process.env.SETTLEMENT_DELAY_SECONDS}, ${databaseUrl ? 'PostgreSQL' : 'PGlite'}, ${os.cpus().length} CPUs${process.env.BENCH_SETTLEMENTS_OF ? `, the server of ${root}` : ''}`;
+    const setting = `JOB_CONCURRENCY=${process.env.JOB_CONCURRENCY ?? '4 (default)'}, JOB_NETWORK_CONCURRENCY=${process.env.JOB_NETWORK_CONCURRENCY ?? '64 (default)'}, SETTLEMENT_DELAY_SECONDS=${process.env.SETTLEMENT_DELAY_SECONDS}, ${databaseUrl ? 'PostgreSQL' : 'PGlite'}, ${os.cpus().length} CPUs${process.env.BENCH_SETTLEMENTS_OF ? `, the server of ${root}` : ''}`;
     process.stdout.write(
       `${[
         `captures: ${rate}/s offered for ${seconds} s, ${result.requests.total} answered, ${Math.round(result.requests.total / result.duration)}/s (${result.non2xx} not 2xx), latency p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms`,
-        `settlements: ${settled} settled; largest lag ${lag.maxDuring.toFixed(1)} s under the load, ${lag.maxAfter.toFixed(1)} s after it; ${lag.catchUp === null ? 'still behind 120 s after the load' : `none due ${lag.catchUp.toFixed(0)} s after the load`}${webhookMs === null ? '' : `; webhook deliveries (a receiver answering in ${webhookMs} ms): largest lag ${lag.deliveries.toFixed(1)} s`}, ${setting}`,
+        `settlements: ${settled} settled; largest lag ${lag.maxDuring.toFixed(1)} s under the load, ${lag.maxAfter.toFixed(1)} s after it; ${lag.catchUp === null ? 'still behind 120 s after the load' : `none due ${lag.catchUp.toFixed(0)} s after the load`}${webhookMs === null ? '' : `; webhook deliveries (a receiver answering in ${webhookMs} ms): largest lag ${lag.deliveries.during.toFixed(1)} s under the load, ${lag.deliveries.after.toFixed(1)} s after it`}, ${setting}`,
       ].join('\n')}\n`,
     );
   } finally {

@@ -70,7 +70,13 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     const secrets = await openInstanceSecrets(handle.db, keyring);
     const metrics = new Metrics({ db: handle.db, pool: handle.pool });
     const queue = new JobQueue(
-      { pollMs: config.jobPollMs, concurrency: config.jobConcurrency, recurring: RECURRING, observer: metrics },
+      {
+        pollMs: config.jobPollMs,
+        concurrency: config.jobConcurrency,
+        networkConcurrency: config.jobNetworkConcurrency,
+        recurring: RECURRING,
+        observer: metrics,
+      },
       JOBS,
       options.log ?? silentLog,
     );

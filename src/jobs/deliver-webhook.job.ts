@@ -12,6 +12,8 @@ export const deliverWebhook = defineJob({
   name: 'deliver-webhook',
   payload: JOB_PAYLOADS['deliver-webhook'],
   maxAttempts: 5,
+  // Waits on the receiver with no connection held: slots of its own (decision 0153).
+  network: true,
   async handle(payload, job) {
     await attemptDelivery(job.deps, payload.merchant_account_id, payload.delivery_id, new Date());
   },

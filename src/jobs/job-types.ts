@@ -37,6 +37,14 @@ export interface Job<P extends TSchema, D> {
    * (or failed) on its own. A throw fails them all. Each job must still be idempotent and applied
    * once, whatever the other jobs of the batch.
    */
+  /**
+   * Optional: the job mostly waits on an outside HTTP call (a webhook receiver, an anti-fraud
+   * service) and holds no database connection or transaction while it waits (decision 0153). The
+   * worker runs such jobs in slots of their own (`networkConcurrency`, JOB_NETWORK_CONCURRENCY),
+   * so slow receivers neither take the slots of the database-bound jobs (the settlements) nor wait
+   * behind them.
+   */
+  network?: true;
   batch?: {
     size: number;
     handle(runs: ReadonlyArray<BatchItem<Static<P>>>, ctx: BatchRun<D>): Promise<ReadonlyMap<string, unknown>>;

@@ -24,8 +24,10 @@ export interface RecurringJob {
 
 export interface QueueOptions {
   pollMs: number;
-  /** Jobs run at once by one worker. */
+  /** Jobs run at once by one worker (those of `Job.network` aside). */
   concurrency?: number;
+  /** Network-bound jobs (`Job.network`) run at once by one worker, in slots of their own (decision 0153). */
+  networkConcurrency?: number;
   /** How long a claimed job is protected; after it another worker may take the job again. */
   leaseMs?: number;
   recurring?: RecurringJob[];
@@ -61,6 +63,8 @@ export interface QueueDeps {
 export class JobQueue<Payloads extends PayloadSchemas = typeof JOB_PAYLOADS, D extends QueueDeps = QueueDeps> {
   readonly workerId = `${hostname()}:${process.pid}:${uuidv7().slice(-8)}`;
   private readonly jobs = new Map<string, Job<TSchema, D>>();
+  /** The registered jobs' names by the slots they run in: network-bound (`Job.network`) and the others. */
+  private readonly pools = { common: [] as string[], network: [] as string[] };
   private deps: D | null = null;
   private running = false;
   private timer: NodeJS.Timeout | null = null;
@@ -69,6 +73,8 @@ export class JobQueue<Payloads extends PayloadSchemas = typeof JOB_PAYLOADS, D e
   /** A poke came while no loop was waiting (see `poke`). */
   private poked = false;
   private readonly inFlight = new Set<Promise<void>>();
+  /** Of `inFlight`, the network-bound jobs (`Job.network`): they have slots of their own. */
+  private networkInFlight = 0;
   /** Jobs run to success, not yet recorded `succeeded`: the next poll records them (`repo.pollJobs`). */
   private finished: string[] = [];
   private lastScheduled = new Map<string, number>();
@@ -83,6 +89,7 @@ export class JobQueue<Payloads extends PayloadSchemas = typeof JOB_PAYLOADS, D e
     for (const job of jobs) {
       if (this.jobs.has(job.name)) throw new Error(`job ${job.name} is defined twice`);
       this.jobs.set(job.name, job);
+      (job.network && !job.batch ? this.pools.network : this.pools.common).push(job.name);
     }
   }
 
@@ -133,9 +140,22 @@ export class JobQueue<Payloads extends PayloadSchemas = typeof JOB_PAYLOADS, D e
     });
   }
 
-  /** Jobs this worker runs at once (JOB_CONCURRENCY). */
+  /** Jobs this worker runs at once (JOB_CONCURRENCY), the network-bound ones aside. */
   get concurrency(): number {
     return this.options.concurrency ?? 4;
+  }
+
+  /** Network-bound jobs this worker runs at once (JOB_NETWORK_CONCURRENCY). */
+  get networkConcurrency(): number {
+    return this.options.networkConcurrency ?? 16;
+  }
+
+  /** Free slots: common ones (database-bound jobs, batches) and network ones (`Job.network`). */
+  private freeSlots(): { common: number; network: number } {
+    return {
+      common: this.concurrency - (this.inFlight.size - this.networkInFlight),
+      network: this.networkConcurrency - this.networkInFlight,
+    };
   }
 
   /** A job was added: it is visible once the caller commits, so look again shortly instead of waiting a full poll. */
@@ -205,7 +225,8 @@ export class JobQueue<Payloads extends PayloadSchemas = typeof JOB_PAYLOADS, D e
       } catch (error) {
         this.log.error({ err: error }, 'job queue poll failed');
       }
-      if (claimed > 0 && this.inFlight.size < this.concurrency) continue;
+      const free = this.freeSlots();
+      if (claimed > 0 && (free.common > 0 || free.network > 0)) continue;
       // stop() during the poll above found no waiting loop to wake: do not sleep a full poll.
       if (!this.running) break;
       if (this.poked) {
@@ -224,20 +245,23 @@ export class JobQueue<Payloads extends PayloadSchemas = typeof JOB_PAYLOADS, D e
 
   private async tick(): Promise<number> {
     const deps = this.deps!;
-    const capacity = this.concurrency - this.inFlight.size;
-    if (capacity <= 0 && this.finished.length === 0) {
+    const free = this.freeSlots();
+    if (free.common <= 0 && free.network <= 0 && this.finished.length === 0) {
       await Promise.race([...this.inFlight]);
       return 0;
     }
     const finished = this.finished.splice(0);
+    const { common, network } = this.pools;
     let rows: JobRow[];
     try {
+      // Each kind up to its own free slots, in one statement: neither crowds out the other.
       rows = await repo.pollJobs(deps.db, {
         workerId: this.workerId,
         finished,
-        batch: Math.max(0, capacity),
+        batch: Math.max(0, free.common),
         leaseMs: this.options.leaseMs ?? 300_000,
-        names: [...this.jobs.keys()],
+        names: common,
+        ...(network.length > 0 ? { also: { names: network, batch: Math.max(0, free.network) } } : {}),
       });
     } catch (error) {
       // Nothing of the poll was written: the next one records them.
@@ -245,8 +269,11 @@ export class JobQueue<Payloads extends PayloadSchemas = typeof JOB_PAYLOADS, D e
       throw error;
     }
     for (const unit of batchesOf(rows, (name) => this.jobs.get(name)?.batch !== undefined)) {
+      const onNetwork = !unit.batch && this.jobs.get(unit.rows[0]!.name)?.network === true;
+      if (onNetwork) this.networkInFlight++;
       const promise = (unit.batch ? this.executeBatch(unit.rows) : this.execute(unit.rows[0]!)).finally(() => {
         this.inFlight.delete(promise);
+        if (onNetwork) this.networkInFlight--;
         this.poke();
       });
       this.inFlight.add(promise);

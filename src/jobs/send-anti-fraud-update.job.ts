@@ -15,6 +15,8 @@ export const sendAntiFraudUpdateJob = defineJob({
   name: 'send-anti-fraud-update',
   payload: JOB_PAYLOADS['send-anti-fraud-update'],
   maxAttempts: MAX_ATTEMPTS,
+  // Waits on the receiver with no connection held: slots of its own (decision 0153).
+  network: true,
   async handle(payload, job) {
     const run = await sendAntiFraudUpdate(job.deps, payload, {
       attempt: job.attempt,

@@ -53,4 +53,20 @@ describe('happy', () => {
     expect(analyzed).toContain('jobs_pkey');
     expect(analyzed).not.toContain('Seq Scan');
   });
+
+  it('claims the network-bound jobs (`also`, decision 0153) through the due jobs index too', async () => {
+    const poll = {
+      workerId: 'w',
+      finished: ['0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b'],
+      batch: 4,
+      leaseMs: 60_000,
+      names: ['plan-test'],
+      also: { names: ['plan-test-network'], batch: 64 },
+    };
+    const query = pollJobsQuery(runtime.deps.db, poll, new Date()).compile(runtime.deps.db);
+    const plan = await genericPlan(runtime.deps.db, query);
+    expect(plan.match(/jobs_due_idx/g)?.length).toBe(2);
+    expect(plan).toContain('jobs_running_idx');
+    expect(plan).not.toContain('Seq Scan');
+  });
 });

@@ -41,13 +41,19 @@ export interface PollJobs {
   batch: number;
   leaseMs: number;
   names: string[];
+  /**
+   * A second claim in the same statement, with its own names and limit: a worker's network-bound
+   * jobs (`Job.network`, decision 0153), taken up to its free network slots while `names` and
+   * `batch` take the others up to its free common slots, so neither kind crowds out the other.
+   */
+  also?: { names: string[]; batch: number };
 }
 
 /**
  * One poll of a worker, in one statement (one round trip and one commit, where there were three):
  *  - records the jobs it finished since its last poll (`finished`, still locked by it) `succeeded`;
  *  - fails the jobs whose worker died on their last allowed attempt (`failAbandonedJobsQuery`);
- *  - takes up to `batch` due jobs. SKIP LOCKED lets several processes dequeue at once without
+ *  - takes up to `batch` due jobs of `names` (and up to `also.batch` of `also.names`). SKIP LOCKED lets several processes dequeue at once without
  *    waiting on, or taking, each other's rows; a `running` job whose lease ran out (its worker
  *    died) is due again. A job just finished is never taken again by the same statement, even when
  *    it ran past its lease.
@@ -61,10 +67,19 @@ export async function pollJobs(db: Executor, poll: PollJobs): Promise<JobRow[]> 
 }
 
 /** `pollJobs`' statement (its plan is tested: src/modules/jobs/jobs.plan.test.ts). */
-export function pollJobsQuery(db: Executor, { workerId, finished, batch, leaseMs, names }: PollJobs, now: Date) {
+export function pollJobsQuery(db: Executor, { workerId, finished, batch, leaseMs, names, also }: PollJobs, now: Date) {
   const done = uuidArray(finished);
   const abandoned = failAbandonedJobsQuery(db, now).where(sql<boolean>`id <> ALL(${done}::uuid[])`);
-  const due = names.length === 0 ? sql`false` : sql`name IN (${sql.join(names)})`;
+  const due = (of: string[], limit: number) => sql`SELECT id FROM jobs
+      WHERE status IN ('queued', 'running') AND run_at <= ${now}
+        AND (status = 'queued' OR (locked_until < ${now} AND attempts < max_attempts))
+        AND ${of.length === 0 ? sql`false` : sql`name IN (${sql.join(of)})`} AND id <> ALL(${done}::uuid[])
+      ORDER BY run_at
+      LIMIT ${limit}
+      FOR UPDATE SKIP LOCKED`;
+  const claimed = also
+    ? sql`ARRAY(${due(names, batch)}) || ARRAY(${due(also.names, also.batch)})`
+    : sql`ARRAY(${due(names, batch)})`;
   return sql<JobRow>`
     WITH finished AS (
       UPDATE jobs SET status = 'succeeded', locked_by = NULL, locked_until = NULL, last_error = NULL, updated_at = ${now}
@@ -72,15 +87,7 @@ export function pollJobsQuery(db: Executor, { workerId, finished, batch, leaseMs
     ), abandoned AS (${abandoned})
     UPDATE jobs SET status = 'running', attempts = attempts + 1, locked_by = ${workerId},
            locked_until = ${new Date(now.getTime() + leaseMs)}, updated_at = ${now}
-    WHERE id = ANY(ARRAY(
-      SELECT id FROM jobs
-      WHERE status IN ('queued', 'running') AND run_at <= ${now}
-        AND (status = 'queued' OR (locked_until < ${now} AND attempts < max_attempts))
-        AND ${due} AND id <> ALL(${done}::uuid[])
-      ORDER BY run_at
-      LIMIT ${batch}
-      FOR UPDATE SKIP LOCKED
-    ))
+    WHERE id = ANY(${claimed})
     RETURNING *`;
 }
 
