@@ -1,11 +1,8 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { sql } from 'kysely';
-import pg from 'pg';
+import { migrationDatabases } from '../../../test/helpers/migration-database.ts';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openDb, type DbHandle } from '../../db/client.ts';
-import { listMigrations, migrate } from '../../db/migrate.ts';
+import type { DbHandle } from '../../db/client.ts';
+import { migrate } from '../../db/migrate.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import { insertMerchantAccount } from '../merchant-accounts/merchant-accounts.repo.ts';
 import { chainHeadAnchors, verifyChain } from './audit-chain.service.ts';
@@ -16,38 +13,10 @@ import { AuditSealer } from './audit-sealer.ts';
  * The chain's migrations on databases that already hold audit entries: 0069 chains the entries
  * written before it, in (created_at, id) order; 0072 moves that chain to audit_chain_links as it is.
  */
-const url = process.env.TEST_DATABASE_URL;
-const cleanups: Array<() => Promise<void>> = [];
+const databases = migrationDatabases('chain');
+const databaseBefore = databases.before;
 
-/** An empty database (a fresh PostgreSQL schema or an in-memory PGlite) migrated below `version`. */
-async function databaseBefore(version: string): Promise<DbHandle> {
-  const schema = `t_${uuidv7().replace(/-/g, '').slice(-16)}`;
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-chain-migration-'));
-  const admin = async (statement: string) => {
-    const client = new pg.Client({ connectionString: url });
-    await client.connect();
-    await client.query(statement);
-    await client.end();
-  };
-  if (url) await admin(`CREATE SCHEMA ${schema}`);
-  const handle = await openDb(
-    url ? { databaseUrl: url, dataDir, schema } : { databaseUrl: null, dataDir, inMemory: true },
-  );
-  cleanups.push(async () => {
-    await handle.close();
-    if (url) await admin(`DROP SCHEMA ${schema} CASCADE`);
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  });
-  await migrate(
-    handle.db,
-    listMigrations().filter((m) => m.version < version),
-  );
-  return handle;
-}
-
-afterAll(async () => {
-  for (const cleanup of cleanups) await cleanup();
-});
+afterAll(() => databases.closeAll());
 
 const entry = (db: DbHandle['db'], account: string, id: string, name: string, at: string) =>
   sql`INSERT INTO audit_logs (merchant_account_id, id, action, resource_type, resource_id, resource_name, user_name, created_at)

@@ -1,41 +1,21 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { sql } from 'kysely';
-import pg from 'pg';
+import { migrationDatabases } from '../../../test/helpers/migration-database.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDb, type DbHandle } from '../../db/client.ts';
-import { listMigrations, migrate } from '../../db/migrate.ts';
+import type { DbHandle } from '../../db/client.ts';
+import { migrate } from '../../db/migrate.ts';
 import { uuidv7 } from '../../lib/ids.ts';
 import { insertMerchantAccount } from '../merchant-accounts/merchant-accounts.repo.ts';
 import { insertEvents, listEvents } from './history.repo.ts';
 
 /** Migration 0076 on a database holding transaction_events rows of migration 0011: the same events, read through the view. */
-const url = process.env.TEST_DATABASE_URL;
-const schema = `t_${uuidv7().replace(/-/g, '').slice(-16)}`;
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-history-migration-'));
+const databases = migrationDatabases('history');
 let handle: DbHandle;
 
 beforeAll(async () => {
-  if (url) {
-    const admin = new pg.Client({ connectionString: url });
-    await admin.connect();
-    await admin.query(`CREATE SCHEMA ${schema}`);
-    await admin.end();
-  }
-  handle = await openDb(url ? { databaseUrl: url, dataDir, schema } : { databaseUrl: null, dataDir, inMemory: true });
+  handle = await databases.before('0076');
 }, 120_000);
 
-afterAll(async () => {
-  await handle.close();
-  if (url) {
-    const admin = new pg.Client({ connectionString: url });
-    await admin.connect();
-    await admin.query(`DROP SCHEMA ${schema} CASCADE`);
-    await admin.end();
-  }
-  fs.rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(() => databases.closeAll());
 
 const row = (e: { id: string; name: string; context: unknown; created_at: Date }) => ({
   id: e.id,
@@ -49,10 +29,6 @@ describe('happy', () => {
     timeout: 120_000,
   }, async () => {
     const db = handle.db;
-    await migrate(
-      db,
-      listMigrations().filter((m) => m.version < '0076'),
-    );
     await insertMerchantAccount(db, { id: 'old', display_name: 'old' });
     const txn = uuidv7();
     await sql`INSERT INTO transactions (merchant_account_id, id, status, intent, intent_outcome, currency, amount, payment_source, merchant_initiated, is_subsequent_payment)

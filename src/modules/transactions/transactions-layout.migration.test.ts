@@ -1,13 +1,10 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { sql } from 'kysely';
-import pg from 'pg';
+import { migrationDatabases } from '../../../test/helpers/migration-database.ts';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openDb, type DbHandle } from '../../db/client.ts';
+import type { DbHandle } from '../../db/client.ts';
 import { listMigrations, migrate } from '../../db/migrate.ts';
-import { sqlState } from '../../errors/pg-errors.ts';
 import { uuidv7 } from '../../lib/ids.ts';
+import { sqlState } from '../../errors/pg-errors.ts';
 import { insertMerchantAccount } from '../merchant-accounts/merchant-accounts.repo.ts';
 
 /**
@@ -15,39 +12,11 @@ import { insertMerchantAccount } from '../merchant-accounts/merchant-accounts.re
  * on a database that already holds transactions: the rows, the columns' definitions, the
  * constraints, indexes, statistics and the other tables' foreign keys to it come out as they were.
  */
-const url = process.env.TEST_DATABASE_URL;
-const cleanups: Array<() => Promise<void>> = [];
+const databases = migrationDatabases('layout');
+const databaseBefore = databases.before;
 type Db = DbHandle['db'];
 
-/** An empty database (a fresh PostgreSQL schema or an in-memory PGlite) migrated below `version`. */
-async function databaseBefore(version: string): Promise<DbHandle> {
-  const schema = `t_${uuidv7().replace(/-/g, '').slice(-16)}`;
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-layout-migration-'));
-  const admin = async (statement: string) => {
-    const client = new pg.Client({ connectionString: url });
-    await client.connect();
-    await client.query(statement);
-    await client.end();
-  };
-  if (url) await admin(`CREATE SCHEMA ${schema}`);
-  const handle = await openDb(
-    url ? { databaseUrl: url, dataDir, schema } : { databaseUrl: null, dataDir, inMemory: true },
-  );
-  cleanups.push(async () => {
-    await handle.close();
-    if (url) await admin(`DROP SCHEMA ${schema} CASCADE`);
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  });
-  await migrate(
-    handle.db,
-    listMigrations().filter((m) => m.version < version),
-  );
-  return handle;
-}
-
-afterAll(async () => {
-  for (const cleanup of cleanups) await cleanup();
-});
+afterAll(() => databases.closeAll());
 
 const rowsOf = async <T>(db: Db, query: ReturnType<typeof sql<T>>) => (await query.execute(db)).rows;
 

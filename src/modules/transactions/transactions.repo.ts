@@ -77,7 +77,18 @@ export async function lockTransactionWithAttempt(
     .where('t.id', '=', id)
     .forUpdate('t')
     .executeTakeFirst();
-  if (!found) return undefined;
+  return found && withSettledAttempt(found);
+}
+
+/** A transaction's row read with its attempt's `svc_attempt_*` columns, as the row and the attempt (null: no attempt). */
+export function withSettledAttempt(
+  found: TransactionRow & {
+    svc_attempt_transaction_id: string | null;
+    svc_attempt_operation: SettledAttempt['operation'] | null;
+    svc_attempt_status: SettledAttempt['status'] | null;
+    svc_attempt_amount: number | string | null;
+  },
+): { row: TransactionRow; attempt: SettledAttempt | null } {
   const {
     svc_attempt_transaction_id: transactionId,
     svc_attempt_operation: operation,
@@ -88,7 +99,7 @@ export async function lockTransactionWithAttempt(
   const attempt =
     transactionId === null || operation === null || status === null || amount === null
       ? null
-      : { transaction_id: transactionId, operation, status, amount };
+      : { transaction_id: transactionId, operation, status, amount: Number(amount) };
   return { row, attempt };
 }
 

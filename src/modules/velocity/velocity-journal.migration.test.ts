@@ -1,51 +1,26 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { sql } from 'kysely';
-import pg from 'pg';
+import { migrationDatabases } from '../../../test/helpers/migration-database.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDb, type DbHandle } from '../../db/client.ts';
-import { listMigrations, migrate } from '../../db/migrate.ts';
-import { uuidv7 } from '../../lib/ids.ts';
+import type { DbHandle } from '../../db/client.ts';
+import { migrate } from '../../db/migrate.ts';
 import { insertMerchantAccount } from '../merchant-accounts/merchant-accounts.repo.ts';
 import { SoleWriterCounters } from './velocity-sole-writer.ts';
 
 /** Migration 0073 on a database holding journal rows of migration 0071: a row per minute in lines, the same counts. */
-const url = process.env.TEST_DATABASE_URL;
-const schema = `t_${uuidv7().replace(/-/g, '').slice(-16)}`;
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-velocity-journal-migration-'));
+const databases = migrationDatabases('velocity-journal');
 let handle: DbHandle;
 
 beforeAll(async () => {
-  if (url) {
-    const admin = new pg.Client({ connectionString: url });
-    await admin.connect();
-    await admin.query(`CREATE SCHEMA ${schema}`);
-    await admin.end();
-  }
-  handle = await openDb(url ? { databaseUrl: url, dataDir, schema } : { databaseUrl: null, dataDir, inMemory: true });
+  handle = await databases.before('0073');
 }, 120_000);
 
-afterAll(async () => {
-  await handle.close();
-  if (url) {
-    const admin = new pg.Client({ connectionString: url });
-    await admin.connect();
-    await admin.query(`DROP SCHEMA ${schema} CASCADE`);
-    await admin.end();
-  }
-  fs.rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(() => databases.closeAll());
 
 describe('happy', () => {
   it('splits the rows of 0071 into a row per minute, in lines, and a sole writer reads the same counts', {
     timeout: 120_000,
   }, async () => {
     const db = handle.db;
-    await migrate(
-      db,
-      listMigrations().filter((m) => m.version < '0073'),
-    );
     await insertMerchantAccount(db, { id: 'old', display_name: 'old' });
     const minute = Date.UTC(2026, 0, 1, 12, 0, 0);
     const next = minute + 60_000;

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { arrayLiteral } from '../../../db/group-commit-sql.ts';
 import type { SettlementRow, TransactionRow } from '../../../db/schema-transactions.ts';
 import type { Executor } from '../../../db/transaction.ts';
-import type { SettledAttempt } from '../transactions.repo.ts';
+import { withSettledAttempt, type SettledAttempt } from '../transactions.repo.ts';
 
 /**
  * The reads of a batch of capture settlements (settle-captures.ts, decision 0151): many
@@ -46,21 +46,10 @@ export async function lockTransactionsWithAttempts(
     LEFT JOIN transaction_attempts a ON a.merchant_account_id = k.merchant_account_id AND a.id = k.attempt_id
     ORDER BY t.merchant_account_id, t.id
     FOR UPDATE OF t`.execute(db);
-  return rows.map((found) => {
-    const {
-      svc_key_attempt_id: captureAttemptId,
-      svc_attempt_transaction_id: transactionId,
-      svc_attempt_operation: operation,
-      svc_attempt_status: status,
-      svc_attempt_amount: amount,
-      ...row
-    } = found;
-    const attempt =
-      transactionId === null || operation === null || status === null || amount === null
-        ? null
-        : { transaction_id: transactionId, operation, status, amount: Number(amount) };
-    return { row, attempt, captureAttemptId };
-  });
+  return rows.map(({ svc_key_attempt_id: captureAttemptId, ...found }) => ({
+    ...withSettledAttempt(found),
+    captureAttemptId,
+  }));
 }
 
 /** The settlements of the transactions `keys` (read under their row locks), oldest first in each. */
