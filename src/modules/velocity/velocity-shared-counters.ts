@@ -13,7 +13,7 @@ import { PRUNE_MS, type VelocityCounters, type VelocityCountersOptions } from '.
 import {
   bucketOf,
   findCell,
-  forgetBefore,
+  forgetOutsideWindows,
   measureOf,
   putCell,
   windowStartOf,
@@ -197,10 +197,7 @@ export class SharedVelocityCounters implements VelocityCounters {
     const now = this.now();
     if (now - this.prunedAt < PRUNE_MS) return;
     this.prunedAt = now;
-    for (const state of this.tracked.values()) {
-      const start = windowStartOf(now, state.horizonMinutes);
-      for (const [mac, cells] of state.cells) if (forgetBefore(cells, start)) state.cells.delete(mac);
-    }
+    forgetOutsideWindows(this.tracked.values(), now);
   }
 
   flush(): Promise<void> {

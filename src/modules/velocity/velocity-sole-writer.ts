@@ -27,7 +27,7 @@ import {
   bucketOf,
   cellAt,
   findCell,
-  forgetBefore,
+  forgetOutsideWindows,
   forgetRange,
   measureOf,
   VELOCITY_BUCKET_MS,
@@ -266,10 +266,7 @@ export class SoleWriterCounters implements VelocityCounters {
     const now = this.now();
     if (now - this.prunedAt < PRUNE_MS) return;
     this.prunedAt = now;
-    for (const state of this.tracked.values()) {
-      const start = windowStartOf(now, state.horizonMinutes);
-      for (const [mac, cells] of state.cells) if (forgetBefore(cells, start)) state.cells.delete(mac);
-    }
+    forgetOutsideWindows(this.tracked.values(), now);
   }
 
   flush(): Promise<void> {

@@ -187,6 +187,17 @@ export function forgetBefore(cells: KeyCells, start: number): boolean {
   return cells.length === 0;
 }
 
+/** Drops, in each account's cells, the buckets before its window at `now`, and the keys left empty. */
+export function forgetOutsideWindows(
+  accounts: Iterable<{ cells: Map<string, KeyCells>; horizonMinutes: number }>,
+  now: number,
+): void {
+  for (const account of accounts) {
+    const start = windowStartOf(now, account.horizonMinutes);
+    for (const [mac, cells] of account.cells) if (forgetBefore(cells, start)) account.cells.delete(mac);
+  }
+}
+
 /** Drops the cells of buckets in [since, before). */
 export function forgetRange(cells: KeyCells, since: number, before: number): void {
   let kept = 0;
