@@ -10,7 +10,10 @@
  * relfilenode for this schema's tables and indexes), or on its resource manager when it has no
  * block (commits, running-xacts). Records of relations outside this schema (other sessions on the
  * same server) are left out; those without a block cannot be told apart, so run it on a quiet
- * server. Prints the table of bytes and records per authorization, largest first.
+ * server. Prints the total, then the server's own writes apart from the built-in simulator's
+ * storage (`simulator_calls`, and the commits of the transactions that wrote only it: the mock
+ * connector's memory of the calls it received, which a real provider keeps at its side), then the
+ * table of bytes and records per authorization, largest first.
  * BENCH_KEEP_SCHEMA=1 keeps the schema afterwards (to look at the rows).
  */
 import { execFileSync } from 'node:child_process';
@@ -27,9 +30,34 @@ import { storedCardAuthorization } from './transactions.ts';
 interface Line {
   rmgr: string;
   total: number;
+  /** The transaction id (0 for records outside one: running-xacts, checkpoints). */
+  tx: number;
   rel: string | null;
   fpi: boolean;
   desc: string;
+}
+
+/**
+ * The built-in simulators' own storage (modules/simulator-calls/): what the simulated provider
+ * remembers of the calls it received, as a real provider keeps at its side. A server talking to a
+ * real provider writes none of it, so the table shows it apart from the server's own writes.
+ */
+export const SIMULATOR_RELATIONS: ReadonlySet<string> = new Set(['simulator_calls', 'simulator_calls_pkey']);
+
+/**
+ * Which transactions wrote only the simulator's relations: their commit records are the
+ * simulator's too. `records` are (transaction id, relation name or null) pairs in WAL order.
+ */
+export function simulatorOnlyTransactions(records: Iterable<{ tx: number; rel: string | null }>): Set<number> {
+  const simulator = new Set<number>();
+  const other = new Set<number>();
+  for (const { tx, rel } of records) {
+    if (tx === 0 || rel === null) continue;
+    if (SIMULATOR_RELATIONS.has(rel)) simulator.add(tx);
+    else other.add(tx);
+  }
+  for (const tx of other) simulator.delete(tx);
+  return simulator;
 }
 
 /** One pg_waldump line: `rmgr: Heap len (rec/tot): 54/ 254, tx: …, desc: INSERT …, blkref #0: rel 1663/5/24576 blk 0 …`. */
@@ -38,9 +66,11 @@ export function parseWaldumpLine(line: string): Line | null {
   if (!head) return null;
   const rel = /blkref #0: rel \d+\/\d+\/(\d+)/.exec(line);
   const desc = /desc: (\S+)/.exec(line);
+  const tx = /, tx:\s*(\d+),/.exec(line);
   return {
     rmgr: head[1]!,
     total: Number(head[2]),
+    tx: tx ? Number(tx[1]) : 0,
     rel: rel ? rel[1]! : null,
     fpi: line.includes('FPW'),
     desc: desc ? desc[1]! : '',
@@ -100,16 +130,22 @@ async function main(): Promise<void> {
       string,
       { bytes: number; records: number; fpi: number; kinds: Map<string, number>; kindBytes: Map<string, number> }
     >();
-    let all = 0;
+    const lines: { line: Line; rel: string | null }[] = [];
     for (const raw of dump.split('\n')) {
       const line = parseWaldumpLine(raw);
       if (!line) continue;
-      let key: string;
-      if (line.rel !== null) {
+      if (line.rel === null) lines.push({ line, rel: null });
+      else {
         const name = names.get(line.rel);
-        if (name === undefined) continue; // another schema's relation
-        key = name;
-      } else key = `(${line.rmgr})`;
+        if (name !== undefined) lines.push({ line, rel: name }); // else another schema's relation
+      }
+    }
+    const simulatorTxs = simulatorOnlyTransactions(lines.map(({ line, rel }) => ({ tx: line.tx, rel })));
+    let all = 0;
+    let simulated = 0;
+    for (const { line, rel } of lines) {
+      const simulatorCommit = rel === null && line.rmgr === 'Transaction' && simulatorTxs.has(line.tx);
+      const key = rel ?? (simulatorCommit ? `(${line.rmgr}, the simulator's)` : `(${line.rmgr})`);
       const entry = totals.get(key) ?? {
         bytes: 0,
         records: 0,
@@ -125,10 +161,14 @@ async function main(): Promise<void> {
       entry.kindBytes.set(kind, (entry.kindBytes.get(kind) ?? 0) + line.total);
       totals.set(key, entry);
       all += line.total;
+      if (simulatorCommit || (rel !== null && SIMULATOR_RELATIONS.has(rel))) simulated += line.total;
     }
     const per = (n: number) => (n / answered).toFixed(n / answered < 10 ? 2 : 0);
     console.log(
       `${answered} authorizations (${rate}/s offered for ${seconds} s, ${connections} connections): WAL ${per(all)} bytes per authorization (${start} → ${end})`,
+    );
+    console.log(
+      `the server's own: ${per(all - simulated)} bytes per authorization; the built-in simulator's storage (the simulated provider's memory of calls, which a real provider keeps at its side): ${per(simulated)} bytes`,
     );
     console.log(
       '| relation (or record kind) | bytes / authorization | records / authorization | full-page images | record kinds (per authorization × mean size) |',
