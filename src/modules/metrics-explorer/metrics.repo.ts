@@ -81,9 +81,14 @@ const toCounts = (r: CountRow): Counts => ({
   volume: Number(r.volume),
 });
 
+/** The statement of `countsIn` (exported for the EXPLAIN test). */
+export function countsInQuery(q: AggregateQuery) {
+  return sql<CountRow>`SELECT ${countColumns(q)} FROM transactions WHERE ${where(q)}`;
+}
+
 /** Counts over the whole window. */
 export async function countsIn(db: Executor, q: AggregateQuery): Promise<Counts> {
-  const { rows } = await sql<CountRow>`SELECT ${countColumns(q)} FROM transactions WHERE ${where(q)}`.execute(db);
+  const { rows } = await countsInQuery(q).execute(db);
   return toCounts(rows[0]!);
 }
 

@@ -1,8 +1,10 @@
-import { sql } from 'kysely';
+import { sql, type Expression } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, usesPostgres, type TestApp } from '../../../../test/helpers/build-test-app.ts';
 import { createMerchantAccount } from '../../../../test/helpers/factories.ts';
 import { keysetBranchQueries } from '../../../db/keyset.ts';
+import { countsInQuery } from '../../metrics-explorer/metrics.repo.ts';
+import { transactionsModel } from '../../reports/models/transactions.model.ts';
 import { LIST_ORDER, transactionsBranches } from '../list/list-transactions.repo.ts';
 import { toFilter } from '../list/list-transactions.service.ts';
 import type { ListTransactionsQuery } from '../list/list-transactions.schema.ts';
@@ -99,6 +101,41 @@ describe.skipIf(!usesPostgres())('happy', () => {
     const text = await plan({}, true);
     expect(text.match(/transactions_list_idx/g)?.length).toBe(2);
     expect(text.match(/transactions_in_flight_idx/g)?.length).toBe(2);
+    expect(text).not.toContain('Seq Scan');
+  });
+});
+
+/** The other readers of the partial filter indexes (decision 0154). */
+describe.skipIf(!usesPostgres())('other readers', () => {
+  const explain = async (statement: Expression<unknown>) =>
+    (await sql<{ 'QUERY PLAN': string }>`EXPLAIN ${statement}`.execute(t.deps.db)).rows
+      .map((r) => r['QUERY PLAN'])
+      .join('\n');
+
+  it('metrics count the answered rows of a window from transactions_created_idx', async () => {
+    const text = await explain(
+      countsInQuery({
+        merchantAccountId: account,
+        source: 'authorization',
+        window: { start: new Date(Date.now() - 3_600_000), end: new Date() },
+        filters: [],
+        currency: 'USD',
+      }),
+    );
+    expect(text).toContain('transactions_created_idx');
+    expect(text).not.toContain('Seq Scan');
+  });
+
+  it('the transactions report reads a period from transactions_created_idx and transactions_in_flight_idx', async () => {
+    const query = transactionsModel.query(
+      t.deps.db,
+      account,
+      { filters: { created_at: { start: hourAgo(), end: new Date().toISOString() } } },
+      { timeZone: 'UTC', reference: new Date(), revealPii: false },
+    );
+    const text = await explain(query);
+    expect(text).toContain('transactions_created_idx');
+    expect(text).toContain('transactions_in_flight_idx');
     expect(text).not.toContain('Seq Scan');
   });
 });
