@@ -38,12 +38,21 @@ export async function keysetPage<DB, TB extends keyof DB, Row>(
   base: SelectQueryBuilder<DB, TB, Row> | SelectQueryBuilder<DB, TB, Row>[],
   options: KeysetOptions,
 ): Promise<KeysetPage<Row>> {
-  const { pageQuery, probeQuery } = Array.isArray(base)
-    ? keysetBranchQueries(base, options)
-    : keysetQueries(base, options);
   type Tagged = Row & { _part: string; _pos: number | string };
-  const statement = probeQuery ? sql<Tagged>`(${pageQuery}) UNION ALL (${probeQuery})` : sql<Tagged>`${pageQuery}`;
-  const tagged = (await statement.execute(db)).rows;
+  let tagged: Tagged[];
+  if (Array.isArray(base)) {
+    const { pageQuery, probeQuery } = keysetBranchQueries(base, options);
+    const statement = probeQuery ? sql<Tagged>`(${pageQuery}) UNION ALL (${probeQuery})` : sql<Tagged>`${pageQuery}`;
+    tagged = (await statement.execute(db)).rows;
+  } else {
+    const { pageQuery, probeQuery } = keysetQueries(base, options);
+    if (probeQuery) {
+      const result = await sql<Tagged>`(${pageQuery}) UNION ALL (${probeQuery})`.execute(db);
+      tagged = result.rows;
+    } else {
+      tagged = (await pageQuery.execute()) as Tagged[];
+    }
+  }
   const pageRows = tagged.filter((row) => row._part === 'p').sort((a, b) => Number(a._pos) - Number(b._pos));
   const probed = tagged.some((row) => row._part === 'b');
   const more = pageRows.length > options.limit;
@@ -84,6 +93,7 @@ export function keysetQueries<DB, TB extends keyof DB, Row>(
  * the answered and the in-flight transactions, each read from its own partial index (decision
  * 0154): each branch is bounded, ordered and limited on its own, and the page merges them
  * (UNION ALL, the same order, the same limit). Same page, cursors and probe as one query over all rows.
+ * The merge orders the branches' output by `columns`, so they must be unqualified (`updated_at`, not `t.updated_at`).
  */
 export function keysetBranchQueries<DB, TB extends keyof DB, Row>(
   bases: SelectQueryBuilder<DB, TB, Row>[],
