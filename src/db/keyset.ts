@@ -1,4 +1,4 @@
-import { sql, type SelectQueryBuilder } from 'kysely';
+import { sql, type RawBuilder, type SelectQueryBuilder } from 'kysely';
 import type { CursorPosition } from '../http/cursor.ts';
 import type { Executor } from './transaction.ts';
 
@@ -35,17 +35,23 @@ export interface KeysetPage<Row> {
  */
 export async function keysetPage<DB, TB extends keyof DB, Row>(
   db: Executor,
-  base: SelectQueryBuilder<DB, TB, Row>,
+  base: SelectQueryBuilder<DB, TB, Row> | SelectQueryBuilder<DB, TB, Row>[],
   options: KeysetOptions,
 ): Promise<KeysetPage<Row>> {
-  const { pageQuery, probeQuery } = keysetQueries(base, options);
   type Tagged = Row & { _part: string; _pos: number | string };
   let tagged: Tagged[];
-  if (probeQuery) {
-    const result = await sql<Tagged>`(${pageQuery}) UNION ALL (${probeQuery})`.execute(db);
-    tagged = result.rows;
+  if (Array.isArray(base)) {
+    const { pageQuery, probeQuery } = keysetBranchQueries(base, options);
+    const statement = probeQuery ? sql<Tagged>`(${pageQuery}) UNION ALL (${probeQuery})` : sql<Tagged>`${pageQuery}`;
+    tagged = (await statement.execute(db)).rows;
   } else {
-    tagged = (await pageQuery.execute()) as Tagged[];
+    const { pageQuery, probeQuery } = keysetQueries(base, options);
+    if (probeQuery) {
+      const result = await sql<Tagged>`(${pageQuery}) UNION ALL (${probeQuery})`.execute(db);
+      tagged = result.rows;
+    } else {
+      tagged = (await pageQuery.execute()) as Tagged[];
+    }
   }
   const pageRows = tagged.filter((row) => row._part === 'p').sort((a, b) => Number(a._pos) - Number(b._pos));
   const probed = tagged.some((row) => row._part === 'b');
@@ -63,7 +69,63 @@ export async function keysetPage<DB, TB extends keyof DB, Row>(
 /** The page's query and, after a cursor, the probe's: what keysetPage runs (plan tests explain them). */
 export function keysetQueries<DB, TB extends keyof DB, Row>(
   base: SelectQueryBuilder<DB, TB, Row>,
-  { columns, limit, position, ascending = false, boundFirst = false }: KeysetOptions,
+  options: KeysetOptions,
+) {
+  const { page, probe, pageOrder, probeOrder } = bounded(base, options);
+  const pageQuery = page
+    .select(sql<string>`'p'`.as('_part'))
+    .select(sql<number>`row_number() over (order by ${pageOrder})`.as('_pos'))
+    .orderBy(sql`${pageOrder}`)
+    .limit(options.limit + 1);
+
+  const probeQuery = probe
+    ? probe
+        .select(sql<string>`'b'`.as('_part'))
+        .select(sql<number>`row_number() over (order by ${probeOrder})`.as('_pos'))
+        .orderBy(sql`${probeOrder}`)
+        .limit(1)
+    : null;
+  return { pageQuery, probeQuery };
+}
+
+/**
+ * keysetQueries over branches that split the rows between them (no row in two branches), such as
+ * the answered and the in-flight transactions, each read from its own partial index (decision
+ * 0154): each branch is bounded, ordered and limited on its own, and the page merges them
+ * (UNION ALL, the same order, the same limit). Same page, cursors and probe as one query over all rows.
+ * The merge orders the branches' output by `columns`, so they must be unqualified (`updated_at`, not `t.updated_at`).
+ */
+export function keysetBranchQueries<DB, TB extends keyof DB, Row>(
+  bases: SelectQueryBuilder<DB, TB, Row>[],
+  options: KeysetOptions,
+) {
+  const parts = bases.map((base) => bounded(base, options));
+  const { pageOrder, probeOrder } = parts[0]!;
+  const merged = (
+    tag: string,
+    order: RawBuilder<unknown>,
+    limit: number,
+    branches: SelectQueryBuilder<DB, TB, Row>[],
+  ) =>
+    sql`SELECT u.*, ${sql.lit(tag)} AS _part, row_number() over (order by ${order}) AS _pos FROM (${sql.join(
+      branches.map((branch) => sql`(${branch.orderBy(sql`${order}`).limit(limit)})`),
+      sql` UNION ALL `,
+    )}) AS u ORDER BY ${order} LIMIT ${sql.lit(limit)}`;
+  const pageQuery = merged(
+    'p',
+    pageOrder,
+    options.limit + 1,
+    parts.map((part) => part.page),
+  );
+  const probes = parts.flatMap((part) => (part.probe ? [part.probe] : []));
+  const probeQuery = probes.length > 0 ? merged('b', probeOrder, 1, probes) : null;
+  return { pageQuery, probeQuery };
+}
+
+/** The base query within the cursor's bounds (page and probe), and both orders. */
+function bounded<DB, TB extends keyof DB, Row>(
+  base: SelectQueryBuilder<DB, TB, Row>,
+  { columns, position, ascending = false, boundFirst = false }: KeysetOptions,
 ) {
   const [first, second] = columns;
   const keyTuple = sql`(${sql.ref(first)}, ${sql.ref(second)})`;
@@ -93,20 +155,7 @@ export function keysetQueries<DB, TB extends keyof DB, Row>(
       probe = probe.where(sql<boolean>`${sql.ref(first)} ${sql.raw(towardsSmaller ? '>=' : '<=')} ${firstAt}`);
     }
   }
-  const pageQuery = page
-    .select(sql<string>`'p'`.as('_part'))
-    .select(sql<number>`row_number() over (order by ${pageOrder})`.as('_pos'))
-    .orderBy(sql`${pageOrder}`)
-    .limit(limit + 1);
-
-  const probeQuery = at
-    ? probe
-        .select(sql<string>`'b'`.as('_part'))
-        .select(sql<number>`row_number() over (order by ${probeOrder})`.as('_pos'))
-        .orderBy(sql`${probeOrder}`)
-        .limit(1)
-    : null;
-  return { pageQuery, probeQuery };
+  return { page, probe: at ? probe : null, pageOrder, probeOrder };
 }
 
 function keyValue(value: string | number | undefined): string | number | Date | undefined {

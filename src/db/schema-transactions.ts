@@ -35,7 +35,8 @@ export interface TransactionsTable {
   id: string;
   status: TransactionStatus;
   intent: 'authorize' | 'capture';
-  intent_outcome: 'pending' | 'succeeded' | 'failed';
+  /** Null while the row awaits its connector's answer (in flight, decision 0154): shown as 'pending'. */
+  intent_outcome: 'pending' | 'succeeded' | 'failed' | null;
   currency: string;
   country: string | null;
   amount: number;

@@ -131,7 +131,8 @@ export function toTransactionResource(row: TransactionRow, revealPii: boolean): 
     canceled_at: iso(row.canceled_at),
     approval_expires_at: iso(row.approval_expires_at),
     buyer_approval_timedout_at: iso(row.buyer_approval_timedout_at),
-    intent_outcome: row.intent_outcome,
+    // Null: awaiting the connector's answer (decision 0154), which the API calls pending.
+    intent_outcome: row.intent_outcome ?? 'pending',
     multi_tender: row.multi_tender,
     account_funding_transaction: row.account_funding_transaction,
     recipient:

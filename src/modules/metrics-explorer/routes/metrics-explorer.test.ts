@@ -58,6 +58,22 @@ describe('happy', () => {
     expect(body.summary).toEqual({ current: { value: 4 }, previous: { value: 1 }, delta: 300 });
   });
 
+  it('counts a transaction once it is answered, not while it awaits its connector (decision 0154)', async () => {
+    const own = await history();
+    const total = async () =>
+      (await get(own, '/metrics-explorer/authorization/metrics/transactions/totals?datetime_range=P1D/hour_end')).json()
+        .summary.current.value;
+    const newest = await sql<{ id: string }>`SELECT id FROM transactions WHERE merchant_account_id = ${own}
+      ORDER BY created_at DESC LIMIT 1`.execute(t.deps.db);
+    const set = (status: string, outcome: string | null) =>
+      sql`UPDATE transactions SET status = ${status}, intent_outcome = ${outcome}
+        WHERE merchant_account_id = ${own} AND id = ${newest.rows[0]!.id}`.execute(t.deps.db);
+    await set('processing', null);
+    expect(await total()).toBe(3);
+    await set('authorization_declined', 'failed');
+    expect(await total()).toBe(4);
+  });
+
   it('computes the authorization rate without flow declines, and its absolute change', async () => {
     const res = await get(m, '/metrics-explorer/authorization/metrics/auth_rate/totals?datetime_range=P1D/hour_end');
     expect(res.statusCode, res.body).toBe(200);

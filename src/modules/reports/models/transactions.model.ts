@@ -88,7 +88,8 @@ const COLUMNS: Record<TransactionColumn, Column> = {
   billing_details_tax_id_kind: billingText((b) => (b.tax_id as Row | null)?.kind),
   authorized_amount: money('authorized_amount'),
   intent: plain('intent'),
-  intent_outcome: plain('intent_outcome'),
+  // Null: in flight (decision 0154), pending as the API shows it.
+  intent_outcome: { cells: (row) => [text(row.intent_outcome ?? 'pending')] },
   gift_card_redemptions_amount: money('gift_card_amount'),
   settled: flag('settled'),
   settled_currency: plain('settled_currency'),
@@ -207,12 +208,21 @@ function orderBy(params: TransactionsParams) {
 export const transactionsModel: ReportModelDef<TransactionsParams> = {
   header: (params) => fieldsOf(params).flatMap((name) => (COLUMNS[name].amount ? [name, `${name}_formatted`] : [name])),
   query(db, merchantAccountId, params, view) {
-    let query = db
-      .selectFrom('transactions')
-      .select([...SELECTED])
-      .where('merchant_account_id', '=', merchantAccountId);
-    for (const condition of conditions(params, view)) query = query.where(condition);
-    return query.orderBy(orderBy(params));
+    // Two branches (decision 0154): the answered rows, which the partial filter indexes hold, and
+    // those awaiting their connector's answer (transactions_in_flight_idx); a report has both.
+    const branch = (inFlight: boolean) => {
+      let query = db
+        .selectFrom('transactions')
+        .select([...SELECTED])
+        .where('merchant_account_id', '=', merchantAccountId)
+        .where('intent_outcome', inFlight ? 'is' : 'is not', null);
+      for (const condition of conditions(params, view)) query = query.where(condition);
+      return query;
+    };
+    return db
+      .selectFrom(branch(false).unionAll(branch(true)).as('t'))
+      .selectAll()
+      .orderBy(orderBy(params));
   },
   cells(row, params, view) {
     const details = ((row.buyer as Row | null)?.billing_details as Row | null) ?? null;

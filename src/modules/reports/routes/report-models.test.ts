@@ -134,6 +134,35 @@ describe('happy', () => {
     expect(today).not.toContain(txns[0]!.id);
   });
 
+  it('transactions: a transaction awaiting its connector (no outcome stored) is in the report, pending (decision 0154)', async () => {
+    const held = txns[2]!.id;
+    const setHeld = (status: string, outcome: string | null) =>
+      sql`UPDATE transactions SET status = ${status}, intent_outcome = ${outcome} WHERE id = ${held}`.execute(
+        t.deps.db,
+      );
+    await setHeld('processing', null);
+    try {
+      const rowsOf = async (filters: Record<string, unknown> = {}) =>
+        records(
+          (
+            await csvOf({
+              model: 'transactions',
+              params: { fields: ['id', 'status', 'intent_outcome'], filters, sort: ['-amount'] },
+            })
+          ).rows,
+        );
+      expect(await rowsOf()).toEqual([
+        expect.objectContaining({ id: txns[1]!.id }),
+        expect.objectContaining({ id: txns[0]!.id }),
+        { id: held, status: 'processing', intent_outcome: 'pending' },
+      ]);
+      expect((await rowsOf({ status: ['processing'] })).map((r) => r.id)).toEqual([held]);
+      expect((await rowsOf({ currency: ['EUR', 'JPY'] })).map((r) => r.id)).toEqual([txns[1]!.id, held]);
+    } finally {
+      await setHeld('authorization_succeeded', 'succeeded');
+    }
+  });
+
   it('detailed_settlement: one row per settlement and refund settlement, gross, fees, net', async () => {
     await t.request({ method: 'POST', url: `/transactions/${txns[0]!.id}/capture`, merchantAccountId: m, payload: {} });
     await settleTransaction(t.deps, m, txns[0]!.id);

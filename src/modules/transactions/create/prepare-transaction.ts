@@ -287,7 +287,9 @@ export async function prepareTransaction(
   const columns: Prepared['columns'] = {
     status: 'processing',
     intent: body.intent ?? 'authorize',
-    intent_outcome: 'pending',
+    // Null until the answer (or a stop) writes the outcome: the row stays out of the filter indexes
+    // while it awaits its connector (decision 0154).
+    intent_outcome: null,
     currency: body.currency,
     country: body.country ?? null,
     amount: body.amount,

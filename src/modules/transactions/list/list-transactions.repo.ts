@@ -189,13 +189,36 @@ function bySearch(query: Query, f: TransactionFilter): Query {
   );
 }
 
-/** The filtered query, unordered (keysetPage adds the order); exported for the EXPLAIN test. */
-export function transactionsQuery(db: Executor, merchantAccountId: string, f: TransactionFilter): Query {
-  let query = db.selectFrom('transactions').selectAll().where('merchant_account_id', '=', merchantAccountId);
+/**
+ * The filtered query, unordered (keysetPage adds the order), over the answered rows (`answered`:
+ * read from the partial filter indexes) or the rows awaiting their connector's answer (the small
+ * transactions_in_flight_idx): decision 0154. The two branches split the rows.
+ */
+export function transactionsQuery(
+  db: Executor,
+  merchantAccountId: string,
+  f: TransactionFilter,
+  branch: 'answered' | 'in_flight',
+): Query {
+  let query = db
+    .selectFrom('transactions')
+    .selectAll()
+    .where('merchant_account_id', '=', merchantAccountId)
+    .where('intent_outcome', branch === 'answered' ? 'is not' : 'is', null);
   for (const apply of [byIdentity, byRanges, byValues, byBuyer, byPaymentMethod, byMetadata, byRelated, bySearch])
     query = apply(query, f);
   return query;
 }
+
+/** Both branches of the list, answered first; exported for the EXPLAIN test. */
+export function transactionsBranches(db: Executor, merchantAccountId: string, f: TransactionFilter): Query[] {
+  return [
+    transactionsQuery(db, merchantAccountId, f, 'answered'),
+    transactionsQuery(db, merchantAccountId, f, 'in_flight'),
+  ];
+}
+
+export const LIST_ORDER: ['updated_at', 'id'] = ['updated_at', 'id'];
 
 export async function listTransactions(
   db: Executor,
@@ -204,9 +227,5 @@ export async function listTransactions(
   position: CursorPosition | null,
   limit: number,
 ): Promise<KeysetPage<TransactionRow>> {
-  return keysetPage(db, transactionsQuery(db, merchantAccountId, f), {
-    columns: ['updated_at', 'id'],
-    limit,
-    position,
-  });
+  return keysetPage(db, transactionsBranches(db, merchantAccountId, f), { columns: LIST_ORDER, limit, position });
 }
