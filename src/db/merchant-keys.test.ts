@@ -10,7 +10,9 @@ import { uuidv7 } from '../lib/ids.ts';
  * references merchant_accounts itself, or a foreign key on (merchant_account_id, <columns that are
  * all NOT NULL>) reaches a merchant table that does (migration 0036 dropped the direct keys that
  * such a chain already implies). Checked on the migrated schema, so a key dropped without its
- * chain fails here.
+ * chain fails here. The exceptions are named: the tables an authorization writes hold by
+ * construction what their keys checked (migration 0078, decision 0155), against parents that
+ * refuse DELETE, TRUNCATE and a new key.
  */
 let runtime: Runtime;
 let dispose: () => Promise<void>;
@@ -18,6 +20,19 @@ beforeAll(async () => {
   ({ runtime, dispose } = await openTestRuntime());
 });
 afterAll(async () => dispose?.());
+
+/**
+ * The authorization path's tables (migration 0078, decision 0155): their merchant account is the
+ * request's, which authentication found, and a transaction's attempts and history are written in
+ * its insert's statement or after the request read it; no foreign key checks it on each write.
+ */
+const BY_CONSTRUCTION = [
+  'audit_chain_pending',
+  'audit_logs',
+  'transaction_attempts',
+  'transaction_history',
+  'transactions',
+];
 
 interface Key {
   table: string;
@@ -49,7 +64,7 @@ describe('merchant keys', () => {
     const required = new Set(notNull.map((c) => `${c.table}.${c.column}`));
     const reaches = new Map<string, boolean>();
     const reach = (table: string, seen: Set<string>): boolean => {
-      if (table === 'merchant_accounts') return true;
+      if (table === 'merchant_accounts' || BY_CONSTRUCTION.includes(table)) return true;
       if (reaches.has(table)) return reaches.get(table)!;
       if (seen.has(table)) return false;
       seen.add(table);
@@ -84,6 +99,20 @@ describe('merchant keys', () => {
         .filter((t) => !reach(t, new Set()))
         .sort(),
     ).toEqual(['idempotency_keys']);
+    // The tables holding their merchant account by construction reference neither parent (an
+    // attempt's nullable compensates_attempt_id keeps its key: null on an authorization), and
+    // those parents never lose a row nor change its key.
+    expect(
+      keys.filter((k) => BY_CONSTRUCTION.includes(k.table) && ['merchant_accounts', 'transactions'].includes(k.parent)),
+    ).toEqual([]);
+    const { rows: guards } = await sql<{ table: string; trigger: string }>`
+      select c.relname as "table", t.tgname as "trigger" from pg_trigger t join pg_class c on c.oid = t.tgrelid
+      where c.relnamespace = (select oid from pg_namespace where nspname = current_schema())
+        and t.tgfoid = 'svc_refuse_parent_removal'::regproc order by 1`.execute(db);
+    expect(guards).toEqual([
+      { table: 'merchant_accounts', trigger: 'merchant_accounts_kept' },
+      { table: 'transactions', trigger: 'transactions_kept' },
+    ]);
     // The direct keys migration 0036 dropped are gone: a check per row the chain already makes.
     const direct = new Set(keys.filter((k) => k.parent === 'merchant_accounts').map((k) => k.table));
     for (const table of [
@@ -96,11 +125,10 @@ describe('merchant keys', () => {
       'webhook_delivery_attempts',
     ])
       expect(direct.has(table), table).toBe(false);
-    for (const table of ['transactions', 'events', 'audit_logs', 'payouts', 'payment_methods'])
-      expect(direct.has(table), table).toBe(true);
+    for (const table of ['events', 'payouts', 'payment_methods']) expect(direct.has(table), table).toBe(true);
   });
 
-  it('still refuses an attempt or a history event of another merchant account than its transaction', async () => {
+  it('still refuses a refund of another merchant account than its transaction, or of none', async () => {
     const db = runtime.deps.db;
     const merchant = await createMerchantAccount(runtime.deps);
     const other = await createMerchantAccount(runtime.deps);
@@ -109,18 +137,12 @@ describe('merchant keys', () => {
       values (${merchant}, ${transactionId}, 'processing', 'authorize', 'pending', 'USD', 100, 'ecommerce', false, false)`.execute(
       db,
     );
-    const attempt = (account: string) =>
-      sql`insert into transaction_attempts (merchant_account_id, id, transaction_id, operation, status, amount) values (${account}, ${uuidv7()}, ${transactionId}, 'authorize', 'in_flight', 100)`.execute(
-        db,
-      );
-    const event = (account: string) =>
-      sql`insert into transaction_history (merchant_account_id, id, transaction_id, name) values (${account}, ${uuidv7()}, ${transactionId}, 'transaction-created')`.execute(
-        db,
-      );
-    for (const write of [attempt, event]) {
-      await expect(write(other)).rejects.toMatchObject({ code: '23503' });
-      await expect(write('no-such-account')).rejects.toMatchObject({ code: '23503' });
-      await write(merchant);
-    }
+    const refund = (account: string, transaction = transactionId) =>
+      sql`insert into refunds (merchant_account_id, id, transaction_id, status, currency, amount, target_type)
+        values (${account}, ${uuidv7()}, ${transaction}, 'processing', 'USD', 100, 'payment-method')`.execute(db);
+    await expect(refund(other)).rejects.toMatchObject({ code: '23503' });
+    await expect(refund('no-such-account')).rejects.toMatchObject({ code: '23503' });
+    await expect(refund(merchant, uuidv7())).rejects.toMatchObject({ code: '23503' });
+    await refund(merchant);
   });
 });

@@ -8,7 +8,7 @@ import { defineRoute } from '../../src/http/define-route.ts';
 import { uuidv7 } from '../../src/lib/ids.ts';
 import { insertMerchantAccount } from '../../src/modules/merchant-accounts/merchant-accounts.repo.ts';
 import { buildTestApp, type TestApp } from '../helpers/build-test-app.ts';
-import { createMerchantAccount } from '../helpers/factories.ts';
+import { createMerchantAccount, removeMerchantAccounts } from '../helpers/factories.ts';
 import { createTestKeyPair } from '../helpers/tokens.ts';
 
 const MISMATCH_MESSAGE =
@@ -272,7 +272,7 @@ describe('errors', () => {
     expect(first.statusCode).toBe(409);
     expect(first.json()).toMatchObject({ code: 'duplicate_record', resource_id: id });
     // Were it run again, the request would now succeed: the replay proves it is not.
-    await t.deps.db.deleteFrom('merchant_accounts').where('id', '=', id).execute();
+    await removeMerchantAccounts(t.deps, [id]);
     const again = await post({ id, display_name: 'Taken' }, key);
     expect([again.statusCode, again.headers['idempotent-replayed'], again.body]).toEqual([409, 'true', first.body]);
     expect(await countAccounts(id)).toBe(0);

@@ -5,7 +5,7 @@ import { CursorCodec, type CursorPosition } from '../../src/http/cursor.ts';
 import { listMerchantAccounts } from '../../src/modules/merchant-accounts/merchant-accounts.repo.ts';
 import { buildTestApp, usesPostgres, type TestApp } from '../helpers/build-test-app.ts';
 import { createTestKeyPair } from '../helpers/tokens.ts';
-import { createMerchantAccount } from '../helpers/factories.ts';
+import { createMerchantAccount, removeMerchantAccounts } from '../helpers/factories.ts';
 
 const TOTAL = 10_000;
 
@@ -194,9 +194,7 @@ describe('deleted rows', () => {
       created.push(await createMerchantAccount(t.deps, { id: `${tag}-${i}`, display_name: tag }));
     const first = await page(`limit=2&search=${tag}`);
     expect(first.items.map((i) => i.id)).toEqual([`${tag}-5`, `${tag}-4`]);
-    await sql`DELETE FROM merchant_accounts WHERE id IN (${sql.join([`${tag}-3`, `${tag}-2`, `${tag}-1`])})`.execute(
-      t.deps.db,
-    );
+    await removeMerchantAccounts(t.deps, [`${tag}-3`, `${tag}-2`, `${tag}-1`]);
     const empty = await page(withCursor(`limit=2&search=${tag}`, first.next_cursor!));
     expect(empty.items).toEqual([]);
     expect(empty.next_cursor).toBeNull();
