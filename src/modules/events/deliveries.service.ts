@@ -4,17 +4,18 @@ import { withTransaction, type Executor } from '../../db/transaction.ts';
 import { privateTargetsPolicy, resolveDeliveryAddress } from '../../lib/url-safety.ts';
 import type { WebhookAttemptOutcome } from '../../observability/metrics.ts';
 import {
+  activeSubscriptions,
   basicAuthOf,
   findSubscription,
   signingSecrets,
 } from '../webhook-subscriptions/webhook-subscriptions.service.ts';
 import * as repo from './deliveries.repo.ts';
-import { findEvent } from './events.repo.ts';
+import { GroupedCalls } from '../../lib/grouped-calls.ts';
 import { signatures } from './signatures.ts';
 import { postWebhook } from './webhook-http.ts';
 
 /** A claimed delivery is left alone by other jobs this long: above the 10 s total HTTP timeout. */
-const LEASE_MS = 60_000;
+export const LEASE_MS = 60_000;
 /** A delivery waiting for an earlier one of its resource looks again this long after that one's next attempt. */
 const ORDER_WAIT_MS = 1_000;
 const HOUR_MS = 3_600_000;
@@ -60,6 +61,49 @@ export function envelope(event: EventRow): Record<string, unknown> {
 
 type SendResult = repo.AttemptRecord | { stop: string };
 
+/** A sent attempt to record (`recordGroup`). */
+export interface AttemptToRecord {
+  delivery: WebhookDeliveryRow;
+  result: SendResult;
+  now: Date;
+}
+
+/**
+ * Deliveries' statements grouped across the jobs running at once in this process (decision 0156):
+ * their claims (with their events) in one statement, their outcomes in one transaction. Each job
+ * still sends its own request and waits until its outcome is committed before it succeeds.
+ */
+interface Groups {
+  claims: GroupedCalls<repo.ClaimWanted, repo.ClaimedDelivery | undefined>;
+  records: GroupedCalls<AttemptToRecord, WebhookAttemptOutcome>;
+}
+
+/** Deliveries grouped in one statement at most: the network slots of one worker (JOB_NETWORK_CONCURRENCY) come in far below. */
+const GROUP_SIZE = 200;
+const groups = new WeakMap<Deps, Groups>();
+
+function groupsOf(deps: Deps): Groups {
+  let g = groups.get(deps);
+  if (!g) {
+    g = {
+      claims: new GroupedCalls(async (wanted) => {
+        const claimed = await repo.claimDeliveries(deps.db, wanted);
+        // Two jobs of one delivery in one group: the delivery is taken once, by the first (the
+        // other finds it leased, as it would after the first's own statement).
+        return wanted.map((w) => {
+          const key = `${w.merchantAccountId}:${w.id}`;
+          const value = claimed.get(key);
+          claimed.delete(key);
+          return { status: 'fulfilled', value };
+        });
+      }, GROUP_SIZE),
+      records: new GroupedCalls((items) => recordGroup(deps, items), GROUP_SIZE),
+    };
+    groups.set(deps, g);
+  }
+  return g;
+}
+
 /**
  * One attempt of the job `deliver-webhook`. Idempotent: a delivery that is not pending, not due, or
  * being attempted by another job is left alone; one blocked by an earlier delivery of its resource
@@ -71,18 +115,47 @@ export async function attemptDelivery(
   deliveryId: string,
   now: Date,
 ): Promise<void> {
-  const claimed = await repo.claimDelivery(
-    deps.db,
+  const { claims, records } = groupsOf(deps);
+  const claimed = await claims.call({
     merchantAccountId,
-    deliveryId,
+    id: deliveryId,
     now,
-    new Date(now.getTime() + LEASE_MS),
-  );
+    leaseUntil: new Date(now.getTime() + LEASE_MS),
+  });
   if (!claimed) return waitForEarlier(deps, merchantAccountId, deliveryId, now);
-  const result = await send(deps, claimed, now);
+  const result = await send(deps, claimed.delivery, claimed.event, now);
   const finishedAt = new Date(now.getTime() + ('stop' in result ? 0 : result.durationMs));
-  const outcome = await withTransaction(deps.db, (tx) => record(tx, deps, claimed, result, finishedAt));
+  const outcome = await records.call({ delivery: claimed.delivery, result, now: finishedAt });
   deps.metrics.webhookAttempt(outcome);
+}
+
+/**
+ * Records the attempts of a group in one transaction (`recordMany`). When it fails (it wrote
+ * nothing), each attempt is recorded alone in a transaction of its own, one after the other, so
+ * only an attempt that fails alone fails (its job is retried and its delivery attempted again).
+ */
+export async function recordGroup(
+  deps: Deps,
+  items: AttemptToRecord[],
+): Promise<Array<PromiseSettledResult<WebhookAttemptOutcome>>> {
+  try {
+    const outcomes = await withTransaction(deps.db, (tx) => recordMany(tx, deps, items));
+    return outcomes.map((value) => ({ status: 'fulfilled', value }));
+  } catch (error) {
+    if (items.length === 1) return [{ status: 'rejected', reason: error }];
+  }
+  const settled: Array<PromiseSettledResult<WebhookAttemptOutcome>> = [];
+  for (const item of items) {
+    try {
+      settled.push({
+        status: 'fulfilled',
+        value: await withTransaction(deps.db, (tx) => record(tx, deps, item.delivery, item.result, item.now)),
+      });
+    } catch (reason) {
+      settled.push({ status: 'rejected', reason });
+    }
+  }
+  return settled;
 }
 
 async function waitForEarlier(deps: Deps, merchantAccountId: string, deliveryId: string, now: Date): Promise<void> {
@@ -102,11 +175,23 @@ async function waitForEarlier(deps: Deps, merchantAccountId: string, deliveryId:
   });
 }
 
-async function send(deps: Deps, d: WebhookDeliveryRow, now: Date): Promise<SendResult> {
-  const sub = await findSubscription(deps.db, d.merchant_account_id, d.subscription_id);
+/**
+ * The delivery's subscription: from this process's cache of the account's active subscriptions
+ * (`activeSubscriptions`, invalidated on every change, here at once and elsewhere through the
+ * change feed), read from the database only when it is not among them (deleted or inactive).
+ */
+async function subscriptionOf(deps: Deps, d: WebhookDeliveryRow): Promise<WebhookSubscriptionRow | null> {
+  const active = await activeSubscriptions(deps.db, deps, d.merchant_account_id);
+  return (
+    active.find((s) => s.id === d.subscription_id) ??
+    findSubscription(deps.db, d.merchant_account_id, d.subscription_id)
+  );
+}
+
+async function send(deps: Deps, d: WebhookDeliveryRow, event: EventRow | null, now: Date): Promise<SendResult> {
+  const sub = await subscriptionOf(deps, d);
   if (!sub) return { stop: 'the subscription was deleted' };
   if (!sub.active) return { stop: 'the subscription is inactive' };
-  const event = await findEvent(deps.db, d.merchant_account_id, d.event_id);
   if (!event) return { stop: 'the event no longer exists' };
   const policy = privateTargetsPolicy(
     deps.config.environment === 'production',
@@ -176,8 +261,59 @@ async function record(
   return 'retrying';
 }
 
+/**
+ * `record` of several attempts in one transaction (decision 0156): the attempts inserted and the
+ * deliveries updated in one statement each, the deliveries that follow the finished ones looked up
+ * in one; a stopped delivery, a retry's next job and a delivery to wake are written one by one
+ * (rare). Returns each attempt's outcome, in order.
+ */
+async function recordMany(
+  tx: Executor,
+  deps: Deps,
+  items: readonly AttemptToRecord[],
+): Promise<WebhookAttemptOutcome[]> {
+  const outcomes: WebhookAttemptOutcome[] = [];
+  const writes: repo.AttemptWrite[] = [];
+  const finished: AttemptToRecord[] = [];
+  const retries: Array<{ delivery: WebhookDeliveryRow; at: Date }> = [];
+  for (const item of items) {
+    const { delivery: d, result, now } = item;
+    if ('stop' in result) {
+      outcomes.push(await record(tx, deps, d, result, now));
+      continue;
+    }
+    if (isSuccess(result.statusCode) || now >= d.give_up_at) {
+      const status = isSuccess(result.statusCode) ? 'succeeded' : 'failed';
+      writes.push({ delivery: d, attempt: result, outcome: { status }, now });
+      finished.push(item);
+      outcomes.push(status);
+    } else {
+      const next = new Date(Math.min(now.getTime() + retryDelayMs(d.attempts + 1), new Date(d.give_up_at).getTime()));
+      writes.push({ delivery: d, attempt: result, outcome: { status: 'pending', nextAttemptAt: next }, now });
+      retries.push({ delivery: d, at: next });
+      outcomes.push('retrying');
+    }
+  }
+  await repo.recordAttempts(tx, writes);
+  for (const { delivery, at } of retries) await scheduleAttempt(tx, deps, delivery, at);
+  const following = await repo.nextPendingOf(
+    tx,
+    finished.map((f) => f.delivery),
+  );
+  for (const { delivery, now } of finished) {
+    const next = following.get(delivery.id);
+    if (next) await wake(tx, deps, next, now);
+  }
+  return outcomes;
+}
+
 async function wakeNext(tx: Executor, deps: Deps, d: WebhookDeliveryRow, now: Date): Promise<void> {
   const next = await repo.nextPending(tx, d);
-  if (!next || (next.next_attempt_at && next.next_attempt_at <= now)) return;
+  if (next) await wake(tx, deps, next, now);
+}
+
+/** Lets `next`, the delivery after a finished one, go now unless it already may. */
+async function wake(tx: Executor, deps: Deps, next: WebhookDeliveryRow, now: Date): Promise<void> {
+  if (next.next_attempt_at && next.next_attempt_at <= now) return;
   if (await repo.reschedule(tx, next, next.next_attempt_at, now, now)) await scheduleAttempt(tx, deps, next, now);
 }
