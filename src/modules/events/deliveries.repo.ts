@@ -239,40 +239,41 @@ export interface AttemptWrite {
 }
 
 /**
- * `insertAttempt` and `finishAttempt` of several deliveries, in two statements whatever their
- * number (decision 0156): one multi-row insert of the attempts, one update of the deliveries.
+ * `insertAttempt` and `finishAttempt` of several deliveries in one statement whatever their number
+ * (decision 0156).
  */
 export async function recordAttempts(db: Executor, writes: readonly AttemptWrite[]): Promise<void> {
   if (writes.length === 0) return;
-  await db
-    .insertInto('webhook_delivery_attempts')
-    .values(
-      writes.map((w) => ({
-        merchant_account_id: w.delivery.merchant_account_id,
-        id: uuidv7(w.now.getTime()),
-        delivery_id: w.delivery.id,
-        status_code: w.attempt.statusCode,
-        duration_ms: w.attempt.durationMs,
-        error: w.attempt.error,
-        created_at: w.now,
-      })),
-    )
-    .execute();
   const iso = (d: Date | null) => (d === null ? null : d.toISOString());
+  const column = <T>(f: (w: AttemptWrite) => T) => writes.map(f);
   await sql`
+    WITH v AS (
+      SELECT * FROM unnest(${column((w) => w.delivery.merchant_account_id)}::text[], ${column((w) => w.delivery.id)}::uuid[],
+        ${column((w) => w.delivery.subscription_id)}::uuid[], ${column((w) => w.delivery.resource_id)}::text[],
+        ${column((w) => new Date(w.delivery.created_at).toISOString())}::timestamptz[],
+        ${column((w) => uuidv7(w.now.getTime()))}::uuid[], ${column((w) => w.outcome.status)}::text[],
+        ${column((w) => iso(w.outcome.status === 'pending' ? w.outcome.nextAttemptAt : null))}::timestamptz[],
+        ${column((w) => w.attempt.statusCode)}::integer[], ${column((w) => w.attempt.durationMs)}::integer[],
+        ${column((w) => w.attempt.error)}::text[],
+        ${column((w) => iso(w.outcome.status === 'succeeded' ? w.now : null))}::timestamptz[],
+        ${column((w) => w.now.toISOString())}::timestamptz[])
+        AS v(merchant_account_id, id, subscription_id, resource_id, created_at, attempt_id, status, next_attempt_at,
+          status_code, duration_ms, error, delivered_at, now)
+    ), attempts AS (
+      INSERT INTO webhook_delivery_attempts (merchant_account_id, id, delivery_id, status_code, duration_ms, error, created_at)
+      SELECT merchant_account_id, attempt_id, id, status_code, duration_ms, error, now FROM v
+    )
     UPDATE webhook_deliveries d SET status = v.status, attempts = d.attempts + 1, next_attempt_at = v.next_attempt_at,
       last_status_code = v.status_code, last_error = v.error, delivered_at = v.delivered_at, updated_at = v.now
-    FROM unnest(${writes.map((w) => w.delivery.merchant_account_id)}::text[], ${writes.map((w) => w.delivery.id)}::uuid[],
-      ${writes.map((w) => w.outcome.status)}::text[],
-      ${writes.map((w) => iso(w.outcome.status === 'pending' ? w.outcome.nextAttemptAt : null))}::timestamptz[],
-      ${writes.map((w) => w.attempt.statusCode)}::integer[], ${writes.map((w) => w.attempt.error)}::text[],
-      ${writes.map((w) => iso(w.outcome.status === 'succeeded' ? w.now : null))}::timestamptz[],
-      ${writes.map((w) => w.now.toISOString())}::timestamptz[])
-      AS v(merchant_account_id, id, status, next_attempt_at, status_code, error, delivered_at, now)
-    WHERE d.merchant_account_id = v.merchant_account_id AND d.id = v.id`.execute(db);
+    FROM v WHERE d.merchant_account_id = v.merchant_account_id AND d.id = v.id`.execute(db);
 }
 
-/** `nextPending` of several deliveries in one statement: by the finished delivery's id, the next pending one of its resource. */
+/**
+ * `nextPending` of several deliveries in one statement: by the finished delivery's id, the next
+ * pending one of its resource. A statement of its own after the attempts' write: it must read the
+ * rows as they are once that write got its locks (a delivery rescheduled meanwhile behind the
+ * finished one, `waitForEarlier`, is then seen rescheduled and woken).
+ */
 export async function nextPendingOf(
   db: Executor,
   finished: readonly WebhookDeliveryRow[],

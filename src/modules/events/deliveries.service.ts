@@ -130,17 +130,29 @@ export async function attemptDelivery(
 }
 
 /**
- * Records the attempts of a group in one transaction (`recordMany`). When it fails (it wrote
- * nothing), each attempt is recorded alone in a transaction of its own, one after the other, so
- * only an attempt that fails alone fails (its job is retried and its delivery attempted again).
+ * Records the attempts of a group (decision 0156). When every attempt of it finished its delivery
+ * (the common case: sent and answered 2xx), that is one statement (`repo.recordAttempts`), then
+ * one that looks for the deliveries waiting for them, woken if any. Otherwise (a retry to enqueue, a stop) one
+ * transaction holds it all (`recordMany`). When the group's write fails (it wrote nothing), each
+ * attempt is recorded alone in a transaction of its own, one after the other, so only an attempt
+ * that fails alone fails (its job is retried after the delivery's lease and attempts it again).
  */
 export async function recordGroup(
   deps: Deps,
-  items: AttemptToRecord[],
+  items: readonly AttemptToRecord[],
 ): Promise<Array<PromiseSettledResult<WebhookAttemptOutcome>>> {
+  const plan = planOf(items);
   try {
-    const outcomes = await withTransaction(deps.db, (tx) => recordMany(tx, deps, items));
-    return outcomes.map((value) => ({ status: 'fulfilled', value }));
+    if (plan.retries.length > 0 || plan.stops.length > 0) {
+      await withTransaction(deps.db, (tx) => recordMany(tx, deps, plan));
+    } else {
+      await repo.recordAttempts(deps.db, plan.writes);
+      await wakeFollowing(deps, plan).catch(() => {
+        // Recorded: not to be recorded again. A delivery left unwoken still has its own job, due
+        // at most a lease (60 s) after the attempt it waited for.
+      });
+    }
+    return plan.outcomes.map((value) => ({ status: 'fulfilled', value }));
   } catch (error) {
     if (items.length === 1) return [{ status: 'rejected', reason: error }];
   }
@@ -156,6 +168,64 @@ export async function recordGroup(
     }
   }
   return settled;
+}
+
+/** What recording a group writes: each attempt's outcome, as `record` works it out for one. */
+interface RecordPlan {
+  outcomes: WebhookAttemptOutcome[];
+  writes: repo.AttemptWrite[];
+  retries: Array<{ delivery: WebhookDeliveryRow; at: Date }>;
+  stops: Array<{ delivery: WebhookDeliveryRow; reason: string; now: Date }>;
+}
+
+function planOf(items: readonly AttemptToRecord[]): RecordPlan {
+  const plan: RecordPlan = { outcomes: [], writes: [], retries: [], stops: [] };
+  for (const { delivery: d, result, now } of items) {
+    if ('stop' in result) {
+      plan.stops.push({ delivery: d, reason: result.stop, now });
+      plan.outcomes.push('stopped');
+    } else if (isSuccess(result.statusCode) || now >= d.give_up_at) {
+      const status = isSuccess(result.statusCode) ? 'succeeded' : 'failed';
+      plan.writes.push({ delivery: d, attempt: result, outcome: { status }, now });
+      plan.outcomes.push(status);
+    } else {
+      const next = new Date(Math.min(now.getTime() + retryDelayMs(d.attempts + 1), new Date(d.give_up_at).getTime()));
+      plan.writes.push({ delivery: d, attempt: result, outcome: { status: 'pending', nextAttemptAt: next }, now });
+      plan.retries.push({ delivery: d, at: next });
+      plan.outcomes.push('retrying');
+    }
+  }
+  return plan;
+}
+
+/** A group in one transaction: its attempts in one statement, then each retry's job, each stop and each wake-up. */
+async function recordMany(tx: Executor, deps: Deps, plan: RecordPlan): Promise<void> {
+  await repo.recordAttempts(tx, plan.writes);
+  for (const { delivery, at } of plan.retries) await scheduleAttempt(tx, deps, delivery, at);
+  for (const { delivery, reason, now } of plan.stops) await record(tx, deps, delivery, { stop: reason }, now);
+  await wakeAll(tx, deps, plan, await repo.nextPendingOf(tx, finishedOf(plan)));
+}
+
+/** The deliveries the group's attempts finished (succeeded, or failed for good). */
+const finishedOf = (plan: RecordPlan) =>
+  plan.writes.filter((w) => w.outcome.status !== 'pending').map((w) => w.delivery);
+
+/** The deliveries that waited for the group's finished ones go now (one transaction, when there are any). */
+async function wakeFollowing(deps: Deps, plan: RecordPlan): Promise<void> {
+  const following = await repo.nextPendingOf(deps.db, finishedOf(plan));
+  if (following.size > 0) await withTransaction(deps.db, (tx) => wakeAll(tx, deps, plan, following));
+}
+
+async function wakeAll(
+  tx: Executor,
+  deps: Deps,
+  plan: RecordPlan,
+  following: Map<string, WebhookDeliveryRow>,
+): Promise<void> {
+  for (const { delivery, now } of plan.writes) {
+    const next = following.get(delivery.id);
+    if (next) await wake(tx, deps, next, now);
+  }
 }
 
 async function waitForEarlier(deps: Deps, merchantAccountId: string, deliveryId: string, now: Date): Promise<void> {
@@ -259,52 +329,6 @@ async function record(
   await repo.finishAttempt(tx, d, result, { status: 'pending', nextAttemptAt: next }, now);
   await scheduleAttempt(tx, deps, d, next);
   return 'retrying';
-}
-
-/**
- * `record` of several attempts in one transaction (decision 0156): the attempts inserted and the
- * deliveries updated in one statement each, the deliveries that follow the finished ones looked up
- * in one; a stopped delivery, a retry's next job and a delivery to wake are written one by one
- * (rare). Returns each attempt's outcome, in order.
- */
-async function recordMany(
-  tx: Executor,
-  deps: Deps,
-  items: readonly AttemptToRecord[],
-): Promise<WebhookAttemptOutcome[]> {
-  const outcomes: WebhookAttemptOutcome[] = [];
-  const writes: repo.AttemptWrite[] = [];
-  const finished: AttemptToRecord[] = [];
-  const retries: Array<{ delivery: WebhookDeliveryRow; at: Date }> = [];
-  for (const item of items) {
-    const { delivery: d, result, now } = item;
-    if ('stop' in result) {
-      outcomes.push(await record(tx, deps, d, result, now));
-      continue;
-    }
-    if (isSuccess(result.statusCode) || now >= d.give_up_at) {
-      const status = isSuccess(result.statusCode) ? 'succeeded' : 'failed';
-      writes.push({ delivery: d, attempt: result, outcome: { status }, now });
-      finished.push(item);
-      outcomes.push(status);
-    } else {
-      const next = new Date(Math.min(now.getTime() + retryDelayMs(d.attempts + 1), new Date(d.give_up_at).getTime()));
-      writes.push({ delivery: d, attempt: result, outcome: { status: 'pending', nextAttemptAt: next }, now });
-      retries.push({ delivery: d, at: next });
-      outcomes.push('retrying');
-    }
-  }
-  await repo.recordAttempts(tx, writes);
-  for (const { delivery, at } of retries) await scheduleAttempt(tx, deps, delivery, at);
-  const following = await repo.nextPendingOf(
-    tx,
-    finished.map((f) => f.delivery),
-  );
-  for (const { delivery, now } of finished) {
-    const next = following.get(delivery.id);
-    if (next) await wake(tx, deps, next, now);
-  }
-  return outcomes;
 }
 
 async function wakeNext(tx: Executor, deps: Deps, d: WebhookDeliveryRow, now: Date): Promise<void> {
