@@ -10,6 +10,13 @@ import { batchesOf, runBatch } from './batch-run.ts';
 import { defaultBackoffMs, PermanentJobError, type Job } from './job-types.ts';
 import type { JOB_PAYLOADS } from './payloads.ts';
 
+/**
+ * How long the poll after a network-bound job's end waits for others to end, while some still run:
+ * a few milliseconds, well below a receiver's answer (tens of milliseconds), so a slot seldom
+ * stays free longer than that.
+ */
+const NETWORK_POLL_GATHER_MS = 5;
+
 export interface EnqueueOptions {
   /** Deduplicates: a second job with the same key is not added while the first exists. */
   jobKey?: string;
@@ -78,6 +85,8 @@ export class JobQueue<Payloads extends PayloadSchemas = typeof JOB_PAYLOADS, D e
   /** Jobs run to success, not yet recorded `succeeded`: the next poll records them (`repo.pollJobs`). */
   private finished: string[] = [];
   private lastScheduled = new Map<string, number>();
+  /** A poll waiting for more network-bound jobs to end (`pokeAfterNetworkJob`). */
+  private gatherTimer: NodeJS.Timeout | null = null;
   /** Jobs this worker started, a batch's included (`drain` tells how many ran). */
   private started = 0;
 
@@ -191,6 +200,21 @@ export class JobQueue<Payloads extends PayloadSchemas = typeof JOB_PAYLOADS, D e
     }
   }
 
+  /**
+   * A network-bound job ended. While others still run, the poll that records it and takes the next
+   * waits up to NETWORK_POLL_GATHER_MS for more of them to end (decision 0156): under a delivery
+   * backlog they end one by one, and a poll for each was the most frequent statement of a delivery.
+   */
+  private pokeAfterNetworkJob(): void {
+    if (this.networkInFlight === 0) return this.poke();
+    if (this.gatherTimer) return;
+    this.gatherTimer = setTimeout(() => {
+      this.gatherTimer = null;
+      this.poke();
+    }, NETWORK_POLL_GATHER_MS);
+    this.gatherTimer.unref();
+  }
+
   poke(): void {
     if (this.wake) this.wake();
     // No loop is waiting (it is polling): it looks once more instead of sleeping, since that poll
@@ -273,8 +297,10 @@ export class JobQueue<Payloads extends PayloadSchemas = typeof JOB_PAYLOADS, D e
       if (onNetwork) this.networkInFlight++;
       const promise = (unit.batch ? this.executeBatch(unit.rows) : this.execute(unit.rows[0]!)).finally(() => {
         this.inFlight.delete(promise);
-        if (onNetwork) this.networkInFlight--;
-        this.poke();
+        if (onNetwork) {
+          this.networkInFlight--;
+          this.pokeAfterNetworkJob();
+        } else this.poke();
       });
       this.inFlight.add(promise);
     }
