@@ -137,7 +137,7 @@ async function main(): Promise<void> {
     const result = await load;
     receiver?.close();
     const settled = settledFrom((await metricsText(server)) ?? '');
-    const setting = `JOB_CONCURRENCY=${process.env.JOB_CONCURRENCY ?? '4 (default)'}, JOB_NETWORK_CONCURRENCY=${process.env.JOB_NETWORK_CONCURRENCY ?? '64 (default)'}, SETTLEMENT_DELAY_SECONDS=${process.env.SETTLEMENT_DELAY_SECONDS}, ${databaseUrl ? 'PostgreSQL' : 'PGlite'}, ${os.cpus().length} CPUs${process.env.BENCH_SETTLEMENTS_OF ? `, the server of ${root}` : ''}`;
+    const setting = `JOB_CONCURRENCY=${process.env.JOB_CONCURRENCY ?? '4 (default)'}, JOB_NETWORK_CONCURRENCY=${process.env.JOB_NETWORK_CONCURRENCY ?? '128 (default)'}, SETTLEMENT_DELAY_SECONDS=${process.env.SETTLEMENT_DELAY_SECONDS}, ${databaseUrl ? 'PostgreSQL' : 'PGlite'}, ${os.cpus().length} CPUs${process.env.BENCH_SETTLEMENTS_OF ? `, the server of ${root}` : ''}`;
     process.stdout.write(
       `${[
         `captures: ${rate}/s offered for ${seconds} s, ${result.requests.total} answered, ${Math.round(result.requests.total / result.duration)}/s (${result.non2xx} not 2xx), latency p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms`,

@@ -156,7 +156,7 @@ export class JobQueue<Payloads extends PayloadSchemas = typeof JOB_PAYLOADS, D e
 
   /** Network-bound jobs this worker runs at once (JOB_NETWORK_CONCURRENCY). */
   get networkConcurrency(): number {
-    return this.options.networkConcurrency ?? 16;
+    return this.options.networkConcurrency ?? 128;
   }
 
   /** Free slots: common ones (database-bound jobs, batches) and network ones (`Job.network`). */
@@ -206,7 +206,10 @@ export class JobQueue<Payloads extends PayloadSchemas = typeof JOB_PAYLOADS, D e
    * backlog they end one by one, and a poll for each was the most frequent statement of a delivery.
    */
   private pokeAfterNetworkJob(): void {
-    if (this.networkInFlight === 0) return this.poke();
+    if (this.networkInFlight === 0) {
+      this.poke();
+      return;
+    }
     if (this.gatherTimer) return;
     this.gatherTimer = setTimeout(() => {
       this.gatherTimer = null;

@@ -78,7 +78,7 @@ interface Groups {
   records: GroupedCalls<AttemptToRecord, WebhookAttemptOutcome>;
 }
 
-/** Deliveries grouped in one statement at most: the network slots of one worker (JOB_NETWORK_CONCURRENCY) come in far below. */
+/** Deliveries grouped in one statement at most: above the network slots of one worker (JOB_NETWORK_CONCURRENCY, default 128). */
 const GROUP_SIZE = 200;
 const groups = new WeakMap<Deps, Groups>();
 
