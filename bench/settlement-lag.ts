@@ -11,7 +11,8 @@
  * it stopped. The aim (issue 57): a lag under 10 s at 1,000 captures/s. A host that cannot answer
  * the offered rate shows it in the captures' own rate: the lag then is that of what it answered.
  * BENCH_DATABASE_URL runs it on PostgreSQL (a throw-away schema), PGlite without it;
- * BENCH_SETTLEMENTS_OF another checkout's server, JOB_CONCURRENCY the worker's setting.
+ * BENCH_SETTLEMENTS_OF another checkout's server, JOB_CONCURRENCY the worker's setting,
+ * BENCH_SERVER_NODE_ARGS node flags of the server (a profiler).
  * BENCH_WEBHOOK_MS=N subscribes the merchant account to a receiver in this process that answers
  * after N ms, and prints the largest lag of the webhook deliveries too (sampling goes on until
  * none is due either).
@@ -99,7 +100,9 @@ async function main(): Promise<void> {
   const autocannon = createRequire(import.meta.url)('autocannon');
   const schema = databaseUrl ? await postgresSchema(databaseUrl) : null;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-settlement-lag-'));
-  const server = await startServer(root, dataDir, schema?.databaseUrl ?? null, []);
+  // BENCH_SERVER_NODE_ARGS: node flags for the server (a profiler: `--cpu-prof --cpu-prof-dir=/tmp/prof`).
+  const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
+  const server = await startServer(root, dataDir, schema?.databaseUrl ?? null, nodeArgs);
   try {
     const privateKeyPem = fs.readFileSync(path.join(dataDir, 'private_key.pem'), 'utf8');
     const token = await mintToken({ privateKeyPem, scopes: ['*.read', '*.write'], lifetimeSeconds: 3600 });
@@ -134,7 +137,7 @@ async function main(): Promise<void> {
     const result = await load;
     receiver?.close();
     const settled = settledFrom((await metricsText(server)) ?? '');
-    const setting = `JOB_CONCURRENCY=${process.env.JOB_CONCURRENCY ?? '4 (default)'}, JOB_NETWORK_CONCURRENCY=${process.env.JOB_NETWORK_CONCURRENCY ?? '64 (default)'}, SETTLEMENT_DELAY_SECONDS=${process.env.SETTLEMENT_DELAY_SECONDS}, ${databaseUrl ? 'PostgreSQL' : 'PGlite'}, ${os.cpus().length} CPUs${process.env.BENCH_SETTLEMENTS_OF ? `, the server of ${root}` : ''}`;
+    const setting = `JOB_CONCURRENCY=${process.env.JOB_CONCURRENCY ?? '4 (default)'}, JOB_NETWORK_CONCURRENCY=${process.env.JOB_NETWORK_CONCURRENCY ?? '128 (default)'}, SETTLEMENT_DELAY_SECONDS=${process.env.SETTLEMENT_DELAY_SECONDS}, ${databaseUrl ? 'PostgreSQL' : 'PGlite'}, ${os.cpus().length} CPUs${process.env.BENCH_SETTLEMENTS_OF ? `, the server of ${root}` : ''}`;
     process.stdout.write(
       `${[
         `captures: ${rate}/s offered for ${seconds} s, ${result.requests.total} answered, ${Math.round(result.requests.total / result.duration)}/s (${result.non2xx} not 2xx), latency p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms`,

@@ -10,6 +10,13 @@ import { batchesOf, runBatch } from './batch-run.ts';
 import { defaultBackoffMs, PermanentJobError, type Job } from './job-types.ts';
 import type { JOB_PAYLOADS } from './payloads.ts';
 
+/**
+ * How long the poll after a network-bound job's end waits for others to end, while some still run:
+ * a few milliseconds, well below a receiver's answer (tens of milliseconds), so a slot seldom
+ * stays free longer than that.
+ */
+const NETWORK_POLL_GATHER_MS = 5;
+
 export interface EnqueueOptions {
   /** Deduplicates: a second job with the same key is not added while the first exists. */
   jobKey?: string;
@@ -78,6 +85,8 @@ export class JobQueue<Payloads extends PayloadSchemas = typeof JOB_PAYLOADS, D e
   /** Jobs run to success, not yet recorded `succeeded`: the next poll records them (`repo.pollJobs`). */
   private finished: string[] = [];
   private lastScheduled = new Map<string, number>();
+  /** A poll waiting for more network-bound jobs to end (`pokeAfterNetworkJob`). */
+  private gatherTimer: NodeJS.Timeout | null = null;
   /** Jobs this worker started, a batch's included (`drain` tells how many ran). */
   private started = 0;
 
@@ -147,7 +156,7 @@ export class JobQueue<Payloads extends PayloadSchemas = typeof JOB_PAYLOADS, D e
 
   /** Network-bound jobs this worker runs at once (JOB_NETWORK_CONCURRENCY). */
   get networkConcurrency(): number {
-    return this.options.networkConcurrency ?? 16;
+    return this.options.networkConcurrency ?? 128;
   }
 
   /** Free slots: common ones (database-bound jobs, batches) and network ones (`Job.network`). */
@@ -189,6 +198,24 @@ export class JobQueue<Payloads extends PayloadSchemas = typeof JOB_PAYLOADS, D e
       // Their lease runs out and they run again (handlers are idempotent), as after a crash.
       this.log.error({ err: error, jobIds: ids }, 'could not record finished jobs');
     }
+  }
+
+  /**
+   * A network-bound job ended. While others still run, the poll that records it and takes the next
+   * waits up to NETWORK_POLL_GATHER_MS for more of them to end (decision 0156): under a delivery
+   * backlog they end one by one, and a poll for each was the most frequent statement of a delivery.
+   */
+  private pokeAfterNetworkJob(): void {
+    if (this.networkInFlight === 0) {
+      this.poke();
+      return;
+    }
+    if (this.gatherTimer) return;
+    this.gatherTimer = setTimeout(() => {
+      this.gatherTimer = null;
+      this.poke();
+    }, NETWORK_POLL_GATHER_MS);
+    this.gatherTimer.unref();
   }
 
   poke(): void {
@@ -273,8 +300,10 @@ export class JobQueue<Payloads extends PayloadSchemas = typeof JOB_PAYLOADS, D e
       if (onNetwork) this.networkInFlight++;
       const promise = (unit.batch ? this.executeBatch(unit.rows) : this.execute(unit.rows[0]!)).finally(() => {
         this.inFlight.delete(promise);
-        if (onNetwork) this.networkInFlight--;
-        this.poke();
+        if (onNetwork) {
+          this.networkInFlight--;
+          this.pokeAfterNetworkJob();
+        } else this.poke();
       });
       this.inFlight.add(promise);
     }

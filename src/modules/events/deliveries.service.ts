@@ -4,17 +4,18 @@ import { withTransaction, type Executor } from '../../db/transaction.ts';
 import { privateTargetsPolicy, resolveDeliveryAddress } from '../../lib/url-safety.ts';
 import type { WebhookAttemptOutcome } from '../../observability/metrics.ts';
 import {
+  activeSubscriptions,
   basicAuthOf,
   findSubscription,
   signingSecrets,
 } from '../webhook-subscriptions/webhook-subscriptions.service.ts';
 import * as repo from './deliveries.repo.ts';
-import { findEvent } from './events.repo.ts';
+import { GroupedCalls } from '../../lib/grouped-calls.ts';
 import { signatures } from './signatures.ts';
 import { postWebhook } from './webhook-http.ts';
 
 /** A claimed delivery is left alone by other jobs this long: above the 10 s total HTTP timeout. */
-const LEASE_MS = 60_000;
+export const LEASE_MS = 60_000;
 /** A delivery waiting for an earlier one of its resource looks again this long after that one's next attempt. */
 const ORDER_WAIT_MS = 1_000;
 const HOUR_MS = 3_600_000;
@@ -60,6 +61,49 @@ export function envelope(event: EventRow): Record<string, unknown> {
 
 type SendResult = repo.AttemptRecord | { stop: string };
 
+/** A sent attempt to record (`recordGroup`). */
+export interface AttemptToRecord {
+  delivery: WebhookDeliveryRow;
+  result: SendResult;
+  now: Date;
+}
+
+/**
+ * Deliveries' statements grouped across the jobs running at once in this process (decision 0156):
+ * their claims (with their events) in one statement, their outcomes in one transaction. Each job
+ * still sends its own request and waits until its outcome is committed before it succeeds.
+ */
+interface Groups {
+  claims: GroupedCalls<repo.ClaimWanted, repo.ClaimedDelivery | undefined>;
+  records: GroupedCalls<AttemptToRecord, WebhookAttemptOutcome>;
+}
+
+/** Deliveries grouped in one statement at most: above the network slots of one worker (JOB_NETWORK_CONCURRENCY, default 128). */
+const GROUP_SIZE = 200;
+const groups = new WeakMap<Deps, Groups>();
+
+function groupsOf(deps: Deps): Groups {
+  let g = groups.get(deps);
+  if (!g) {
+    g = {
+      claims: new GroupedCalls(async (wanted) => {
+        const claimed = await repo.claimDeliveries(deps.db, wanted);
+        // Two jobs of one delivery in one group: the delivery is taken once, by the first (the
+        // other finds it leased, as it would after the first's own statement).
+        return wanted.map((w) => {
+          const key = `${w.merchantAccountId}:${w.id}`;
+          const value = claimed.get(key);
+          claimed.delete(key);
+          return { status: 'fulfilled', value };
+        });
+      }, GROUP_SIZE),
+      records: new GroupedCalls((items) => recordGroup(deps, items), GROUP_SIZE),
+    };
+    groups.set(deps, g);
+  }
+  return g;
+}
+
 /**
  * One attempt of the job `deliver-webhook`. Idempotent: a delivery that is not pending, not due, or
  * being attempted by another job is left alone; one blocked by an earlier delivery of its resource
@@ -71,18 +115,117 @@ export async function attemptDelivery(
   deliveryId: string,
   now: Date,
 ): Promise<void> {
-  const claimed = await repo.claimDelivery(
-    deps.db,
+  const { claims, records } = groupsOf(deps);
+  const claimed = await claims.call({
     merchantAccountId,
-    deliveryId,
+    id: deliveryId,
     now,
-    new Date(now.getTime() + LEASE_MS),
-  );
+    leaseUntil: new Date(now.getTime() + LEASE_MS),
+  });
   if (!claimed) return waitForEarlier(deps, merchantAccountId, deliveryId, now);
-  const result = await send(deps, claimed, now);
+  const result = await send(deps, claimed.delivery, claimed.event, now);
   const finishedAt = new Date(now.getTime() + ('stop' in result ? 0 : result.durationMs));
-  const outcome = await withTransaction(deps.db, (tx) => record(tx, deps, claimed, result, finishedAt));
+  const outcome = await records.call({ delivery: claimed.delivery, result, now: finishedAt });
   deps.metrics.webhookAttempt(outcome);
+}
+
+/**
+ * Records the attempts of a group (decision 0156). When every attempt of it finished its delivery
+ * (the common case: sent and answered 2xx), that is one statement (`repo.recordAttempts`), then
+ * one that looks for the deliveries waiting for them, woken if any. Otherwise (a retry to enqueue, a stop) one
+ * transaction holds it all (`recordMany`). When the group's write fails (it wrote nothing), each
+ * attempt is recorded alone in a transaction of its own, one after the other, so only an attempt
+ * that fails alone fails (its job is retried after the delivery's lease and attempts it again).
+ */
+export async function recordGroup(
+  deps: Deps,
+  items: readonly AttemptToRecord[],
+): Promise<Array<PromiseSettledResult<WebhookAttemptOutcome>>> {
+  const plan = planOf(items);
+  try {
+    if (plan.retries.length > 0 || plan.stops.length > 0) {
+      await withTransaction(deps.db, (tx) => recordMany(tx, deps, plan));
+    } else {
+      await repo.recordAttempts(deps.db, plan.writes);
+      await wakeFollowing(deps, plan).catch(() => {
+        // Recorded: not to be recorded again. A delivery left unwoken still has its own job, due
+        // at most a lease (60 s) after the attempt it waited for.
+      });
+    }
+    return plan.outcomes.map((value) => ({ status: 'fulfilled', value }));
+  } catch (error) {
+    if (items.length === 1) return [{ status: 'rejected', reason: error }];
+  }
+  const settled: Array<PromiseSettledResult<WebhookAttemptOutcome>> = [];
+  for (const item of items) {
+    try {
+      settled.push({
+        status: 'fulfilled',
+        value: await withTransaction(deps.db, (tx) => record(tx, deps, item.delivery, item.result, item.now)),
+      });
+    } catch (reason) {
+      settled.push({ status: 'rejected', reason });
+    }
+  }
+  return settled;
+}
+
+/** What recording a group writes: each attempt's outcome, as `record` works it out for one. */
+interface RecordPlan {
+  outcomes: WebhookAttemptOutcome[];
+  writes: repo.AttemptWrite[];
+  retries: Array<{ delivery: WebhookDeliveryRow; at: Date }>;
+  stops: Array<{ delivery: WebhookDeliveryRow; reason: string; now: Date }>;
+}
+
+function planOf(items: readonly AttemptToRecord[]): RecordPlan {
+  const plan: RecordPlan = { outcomes: [], writes: [], retries: [], stops: [] };
+  for (const { delivery: d, result, now } of items) {
+    if ('stop' in result) {
+      plan.stops.push({ delivery: d, reason: result.stop, now });
+      plan.outcomes.push('stopped');
+    } else if (isSuccess(result.statusCode) || now >= d.give_up_at) {
+      const status = isSuccess(result.statusCode) ? 'succeeded' : 'failed';
+      plan.writes.push({ delivery: d, attempt: result, outcome: { status }, now });
+      plan.outcomes.push(status);
+    } else {
+      const next = new Date(Math.min(now.getTime() + retryDelayMs(d.attempts + 1), new Date(d.give_up_at).getTime()));
+      plan.writes.push({ delivery: d, attempt: result, outcome: { status: 'pending', nextAttemptAt: next }, now });
+      plan.retries.push({ delivery: d, at: next });
+      plan.outcomes.push('retrying');
+    }
+  }
+  return plan;
+}
+
+/** A group in one transaction: its attempts in one statement, then each retry's job, each stop and each wake-up. */
+async function recordMany(tx: Executor, deps: Deps, plan: RecordPlan): Promise<void> {
+  await repo.recordAttempts(tx, plan.writes);
+  for (const { delivery, at } of plan.retries) await scheduleAttempt(tx, deps, delivery, at);
+  for (const { delivery, reason, now } of plan.stops) await record(tx, deps, delivery, { stop: reason }, now);
+  await wakeAll(tx, deps, plan, await repo.nextPendingOf(tx, finishedOf(plan)));
+}
+
+/** The deliveries the group's attempts finished (succeeded, or failed for good). */
+const finishedOf = (plan: RecordPlan) =>
+  plan.writes.filter((w) => w.outcome.status !== 'pending').map((w) => w.delivery);
+
+/** The deliveries that waited for the group's finished ones go now (one transaction, when there are any). */
+async function wakeFollowing(deps: Deps, plan: RecordPlan): Promise<void> {
+  const following = await repo.nextPendingOf(deps.db, finishedOf(plan));
+  if (following.size > 0) await withTransaction(deps.db, (tx) => wakeAll(tx, deps, plan, following));
+}
+
+async function wakeAll(
+  tx: Executor,
+  deps: Deps,
+  plan: RecordPlan,
+  following: Map<string, WebhookDeliveryRow>,
+): Promise<void> {
+  for (const { delivery, now } of plan.writes) {
+    const next = following.get(delivery.id);
+    if (next) await wake(tx, deps, next, now);
+  }
 }
 
 async function waitForEarlier(deps: Deps, merchantAccountId: string, deliveryId: string, now: Date): Promise<void> {
@@ -102,11 +245,23 @@ async function waitForEarlier(deps: Deps, merchantAccountId: string, deliveryId:
   });
 }
 
-async function send(deps: Deps, d: WebhookDeliveryRow, now: Date): Promise<SendResult> {
-  const sub = await findSubscription(deps.db, d.merchant_account_id, d.subscription_id);
+/**
+ * The delivery's subscription: from this process's cache of the account's active subscriptions
+ * (`activeSubscriptions`, invalidated on every change, here at once and elsewhere through the
+ * change feed), read from the database only when it is not among them (deleted or inactive).
+ */
+async function subscriptionOf(deps: Deps, d: WebhookDeliveryRow): Promise<WebhookSubscriptionRow | null> {
+  const active = await activeSubscriptions(deps.db, deps, d.merchant_account_id);
+  return (
+    active.find((s) => s.id === d.subscription_id) ??
+    findSubscription(deps.db, d.merchant_account_id, d.subscription_id)
+  );
+}
+
+async function send(deps: Deps, d: WebhookDeliveryRow, event: EventRow | null, now: Date): Promise<SendResult> {
+  const sub = await subscriptionOf(deps, d);
   if (!sub) return { stop: 'the subscription was deleted' };
   if (!sub.active) return { stop: 'the subscription is inactive' };
-  const event = await findEvent(deps.db, d.merchant_account_id, d.event_id);
   if (!event) return { stop: 'the event no longer exists' };
   const policy = privateTargetsPolicy(
     deps.config.environment === 'production',
@@ -178,6 +333,11 @@ async function record(
 
 async function wakeNext(tx: Executor, deps: Deps, d: WebhookDeliveryRow, now: Date): Promise<void> {
   const next = await repo.nextPending(tx, d);
-  if (!next || (next.next_attempt_at && next.next_attempt_at <= now)) return;
+  if (next) await wake(tx, deps, next, now);
+}
+
+/** Lets `next`, the delivery after a finished one, go now unless it already may. */
+async function wake(tx: Executor, deps: Deps, next: WebhookDeliveryRow, now: Date): Promise<void> {
+  if (next.next_attempt_at && next.next_attempt_at <= now) return;
   if (await repo.reschedule(tx, next, next.next_attempt_at, now, now)) await scheduleAttempt(tx, deps, next, now);
 }
