@@ -5,29 +5,6 @@ import { uuidv7 } from '../../lib/ids.ts';
 
 /** SQL of delivery attempts: claiming a due delivery, recording its outcome, waking the next one. */
 
-/**
- * Takes a due pending delivery for one attempt by moving next_attempt_at to the end of a lease, so
- * another job for the same delivery does nothing meanwhile. A delivery is not taken while an
- * earlier pending delivery of the same resource to the same subscription exists (order).
- */
-export async function claimDelivery(
-  db: Executor,
-  merchantAccountId: string,
-  id: string,
-  now: Date,
-  leaseUntil: Date,
-): Promise<WebhookDeliveryRow | undefined> {
-  const result = await sql<WebhookDeliveryRow>`
-    UPDATE webhook_deliveries d SET next_attempt_at = ${leaseUntil}, updated_at = ${now}
-    WHERE d.merchant_account_id = ${merchantAccountId} AND d.id = ${id} AND d.status = 'pending' AND d.next_attempt_at <= ${now}
-      AND NOT EXISTS (
-        SELECT 1 FROM webhook_deliveries e
-        WHERE e.merchant_account_id = d.merchant_account_id AND e.subscription_id = d.subscription_id
-          AND e.resource_id = d.resource_id AND e.status = 'pending' AND (e.created_at, e.id) < (d.created_at, d.id))
-    RETURNING *`.execute(db);
-  return result.rows[0];
-}
-
 /** The earliest pending delivery that comes before `d` for its resource and subscription. */
 export async function earlierPending(
   db: Executor,
@@ -47,22 +24,6 @@ export async function earlierPending(
     .limit(1);
   if (options.forUpdate) query = query.forUpdate();
   return query.executeTakeFirst();
-}
-
-/** The next pending delivery after `d` for its resource and subscription. */
-export async function nextPending(db: Executor, d: WebhookDeliveryRow): Promise<WebhookDeliveryRow | undefined> {
-  return db
-    .selectFrom('webhook_deliveries')
-    .selectAll()
-    .where('merchant_account_id', '=', d.merchant_account_id)
-    .where('subscription_id', '=', d.subscription_id)
-    .where('resource_id', '=', d.resource_id)
-    .where('status', '=', 'pending')
-    .where(sql<boolean>`(created_at, id) > (${d.created_at}, ${d.id})`)
-    .orderBy('created_at')
-    .orderBy('id')
-    .limit(1)
-    .executeTakeFirst();
 }
 
 /** Moves next_attempt_at if it still holds `expected` (nobody else rescheduled it meanwhile). */
@@ -90,51 +51,7 @@ export interface AttemptRecord {
   error: string | null;
 }
 
-export async function insertAttempt(
-  db: Executor,
-  d: WebhookDeliveryRow,
-  attempt: AttemptRecord,
-  now: Date,
-): Promise<void> {
-  await db
-    .insertInto('webhook_delivery_attempts')
-    .values({
-      merchant_account_id: d.merchant_account_id,
-      id: uuidv7(now.getTime()),
-      delivery_id: d.id,
-      status_code: attempt.statusCode,
-      duration_ms: attempt.durationMs,
-      error: attempt.error,
-      created_at: now,
-    })
-    .execute();
-}
-
 export type Outcome = { status: 'succeeded' } | { status: 'failed' } | { status: 'pending'; nextAttemptAt: Date };
-
-/** Writes the outcome of an attempt on the delivery. */
-export async function finishAttempt(
-  db: Executor,
-  d: WebhookDeliveryRow,
-  attempt: AttemptRecord,
-  outcome: Outcome,
-  now: Date,
-): Promise<void> {
-  await db
-    .updateTable('webhook_deliveries')
-    .set({
-      status: outcome.status,
-      attempts: sql<number>`attempts + 1`,
-      next_attempt_at: outcome.status === 'pending' ? outcome.nextAttemptAt : null,
-      last_status_code: attempt.statusCode,
-      last_error: attempt.error,
-      delivered_at: outcome.status === 'succeeded' ? now : null,
-      updated_at: now,
-    })
-    .where('merchant_account_id', '=', d.merchant_account_id)
-    .where('id', '=', d.id)
-    .execute();
-}
 
 export async function setStopped(db: Executor, d: WebhookDeliveryRow, reason: string, now: Date): Promise<void> {
   await db
@@ -182,8 +99,10 @@ type ClaimedRow = WebhookDeliveryRow & {
 };
 
 /**
- * `claimDelivery` of several deliveries in one statement (decision 0156), each with its own clock
- * and lease, returning each one taken with its event. Within the statement the order check sees
+ * Takes due pending deliveries for one attempt each, in one statement (decision 0156), by moving
+ * next_attempt_at to the end of each one's lease (its job's own clock), so another job for the same
+ * delivery does nothing meanwhile; returns each one taken with its event. A delivery is not taken
+ * while an earlier pending delivery of the same resource to the same subscription exists (order). Within the statement the order check sees
  * the rows as they were before it, so of two pending deliveries of one resource only the earlier
  * is taken, as two statements would.
  */
@@ -239,8 +158,8 @@ export interface AttemptWrite {
 }
 
 /**
- * `insertAttempt` and `finishAttempt` of several deliveries in one statement whatever their number
- * (decision 0156).
+ * Records attempts in one statement whatever their number (decision 0156): each attempt's row, and
+ * its outcome on the delivery (status, attempts + 1, next attempt, last answer, delivered_at).
  */
 export async function recordAttempts(db: Executor, writes: readonly AttemptWrite[]): Promise<void> {
   if (writes.length === 0) return;
@@ -269,8 +188,8 @@ export async function recordAttempts(db: Executor, writes: readonly AttemptWrite
 }
 
 /**
- * `nextPending` of several deliveries in one statement: by the finished delivery's id, the next
- * pending one of its resource. A statement of its own after the attempts' write: it must read the
+ * The next pending delivery of each finished one's resource and subscription, in one statement,
+ * by the finished delivery's id. A statement of its own after the attempts' write: it must read the
  * rows as they are once that write got its locks (a delivery rescheduled meanwhile behind the
  * finished one, `waitForEarlier`, is then seen rescheduled and woken).
  */

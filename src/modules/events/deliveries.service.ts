@@ -161,7 +161,11 @@ export async function recordGroup(
     try {
       settled.push({
         status: 'fulfilled',
-        value: await withTransaction(deps.db, (tx) => record(tx, deps, item.delivery, item.result, item.now)),
+        value: await withTransaction(deps.db, async (tx) => {
+          const plan = planOf([item]);
+          await recordMany(tx, deps, plan);
+          return plan.outcomes[0]!;
+        }),
       });
     } catch (reason) {
       settled.push({ status: 'rejected', reason });
@@ -202,7 +206,7 @@ function planOf(items: readonly AttemptToRecord[]): RecordPlan {
 async function recordMany(tx: Executor, deps: Deps, plan: RecordPlan): Promise<void> {
   await repo.recordAttempts(tx, plan.writes);
   for (const { delivery, at } of plan.retries) await scheduleAttempt(tx, deps, delivery, at);
-  for (const { delivery, reason, now } of plan.stops) await record(tx, deps, delivery, { stop: reason }, now);
+  for (const { delivery, reason, now } of plan.stops) await recordStop(tx, deps, delivery, reason, now);
   await wakeAll(tx, deps, plan, await repo.nextPendingOf(tx, finishedOf(plan)));
 }
 
@@ -304,35 +308,10 @@ function isSuccess(status: number | null): boolean {
   return status !== null && status >= 200 && status < 300;
 }
 
-/** Records the attempt and its outcome; a finished delivery lets the next one of its resource go at once. */
-async function record(
-  tx: Executor,
-  deps: Deps,
-  d: WebhookDeliveryRow,
-  result: SendResult,
-  now: Date,
-): Promise<WebhookAttemptOutcome> {
-  if ('stop' in result) {
-    await repo.setStopped(tx, d, result.stop, now);
-    await wakeNext(tx, deps, d, now);
-    return 'stopped';
-  }
-  await repo.insertAttempt(tx, d, result, now);
-  if (isSuccess(result.statusCode) || now >= d.give_up_at) {
-    const status = isSuccess(result.statusCode) ? 'succeeded' : 'failed';
-    await repo.finishAttempt(tx, d, result, { status }, now);
-    await wakeNext(tx, deps, d, now);
-    return status;
-  }
-  const giveUpAt = new Date(d.give_up_at);
-  const next = new Date(Math.min(now.getTime() + retryDelayMs(d.attempts + 1), giveUpAt.getTime()));
-  await repo.finishAttempt(tx, d, result, { status: 'pending', nextAttemptAt: next }, now);
-  await scheduleAttempt(tx, deps, d, next);
-  return 'retrying';
-}
-
-async function wakeNext(tx: Executor, deps: Deps, d: WebhookDeliveryRow, now: Date): Promise<void> {
-  const next = await repo.nextPending(tx, d);
+/** Records a stop (the subscription or event is gone): the delivery fails, and the next one of its resource goes at once. */
+async function recordStop(tx: Executor, deps: Deps, d: WebhookDeliveryRow, reason: string, now: Date): Promise<void> {
+  await repo.setStopped(tx, d, reason, now);
+  const next = (await repo.nextPendingOf(tx, [d])).get(d.id);
   if (next) await wake(tx, deps, next, now);
 }
 
