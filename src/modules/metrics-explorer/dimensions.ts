@@ -39,8 +39,9 @@ export type ModuleKey = (typeof MODULES)[number];
 export const AUTHORIZED_STATUSES = ['authorization_succeeded', 'capture_succeeded'] as const;
 
 const flag = (expression: string) => `CASE WHEN ${expression} THEN '1' ELSE '0' END`;
-const action = (id: string, path: string) =>
-  `(SELECT a${path} FROM jsonb_array_elements(actions) a WHERE a->>'id' = '${id}' LIMIT 1)`;
+/** `value`: what to read of the action `a` when not simply `a<path>`. */
+const action = (id: string, path: string, value = `a${path}`) =>
+  `(SELECT ${value} FROM jsonb_array_elements(actions) a WHERE a->>'id' = '${id}' LIMIT 1)`;
 /** Liability moves to the issuer on a completed authentication with a fully authenticated or attempted ECI. */
 const LIABILITY_SHIFTED = `CASE WHEN three_d_secure IS NULL THEN NULL WHEN three_d_secure->>'status' = 'complete' AND three_d_secure->'response_data'->>'eci' IN ('01', '02', '05', '06') THEN '1' ELSE '0' END`;
 
@@ -69,7 +70,12 @@ const EXPRESSIONS: Record<Exclude<ModuleKey, 'metadata' | 'payment_method_countr
   raw_response_code: 'raw_response_code',
   rule_route_transaction: action('route-transaction', `->>'rule_id'`),
   rule_skip_3ds: action('skip-3ds', `->>'rule_id'`),
-  rule_variant_id: action('route-transaction', `->'outcome'->>'selected'`),
+  // Stored without `selected` when it is the row's payment service (decision 0158): read from the column then.
+  rule_variant_id: action(
+    'route-transaction',
+    `->'outcome'->>'selected'`,
+    `CASE WHEN a->'outcome' ? 'eligible' AND NOT a->'outcome' ? 'selected' THEN payment_service_id::text ELSE a->'outcome'->>'selected' END`,
+  ),
   three_d_secure_auth_resp: `three_d_secure->'response_data'->>'authentication_response'`,
   three_d_secure_eci: `three_d_secure->'response_data'->>'eci'`,
   three_d_secure_method: `three_d_secure->>'method'`,

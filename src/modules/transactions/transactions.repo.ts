@@ -14,6 +14,7 @@ import { insertQuery } from '../../db/insert-query.ts';
 import { columnIs, columnPlus, rowByKeys, selectByKeysQuery, updateByKeysQuery } from '../../db/keyed-queries.ts';
 import type { Executor } from '../../db/transaction.ts';
 import { runWrites } from '../../db/write-batch.ts';
+import { decodeTransactionRow, encodeTransactionWrite } from './snapshot-codec.ts';
 
 /** `with`: writes to run in the same statement (src/db/write-batch.ts), e.g. an idempotency key's binding. */
 export async function insertTransaction(
@@ -21,10 +22,10 @@ export async function insertTransaction(
   row: NewTransaction,
   withWrites: Compilable<unknown>[] = [],
 ): Promise<TransactionRow> {
-  const insert = db.insertInto('transactions').values(row).returningAll();
-  if (withWrites.length === 0) return insert.executeTakeFirstOrThrow();
+  const insert = db.insertInto('transactions').values(encodeTransactionWrite(row, 'insert')).returningAll();
+  if (withWrites.length === 0) return decodeTransactionRow(await insert.executeTakeFirstOrThrow());
   const [inserted] = await runWrites<TransactionRow>(db, [...withWrites, insert]);
-  return inserted!;
+  return decodeTransactionRow(inserted!);
 }
 
 export async function findTransaction(
@@ -33,7 +34,7 @@ export async function findTransaction(
   id: string,
   options: { forUpdate?: boolean } = {},
 ): Promise<TransactionRow | undefined> {
-  return rowByKeys(
+  const row = await rowByKeys(
     db,
     'transactions',
     [
@@ -42,6 +43,7 @@ export async function findTransaction(
     ],
     options,
   );
+  return row && decodeTransactionRow(row);
 }
 
 /** What a capture's settlement reads of the capture's attempt. */
@@ -100,7 +102,7 @@ export function withSettledAttempt(
     transactionId === null || operation === null || status === null || amount === null
       ? null
       : { transaction_id: transactionId, operation, status, amount: Number(amount) };
-  return { row, attempt };
+  return { row: decodeTransactionRow(row), attempt };
 }
 
 /** The transaction a payment service knows by its own id (inbound provider webhooks). */
@@ -110,13 +112,14 @@ export async function findTransactionByProviderId(
   paymentServiceId: string,
   providerTransactionId: string,
 ): Promise<TransactionRow | undefined> {
-  return db
+  const row = await db
     .selectFrom('transactions')
     .selectAll()
     .where('merchant_account_id', '=', merchantAccountId)
     .where('payment_service_transaction_id', '=', providerTransactionId)
     .where('payment_service_id', '=', paymentServiceId)
     .executeTakeFirst();
+  return row && decodeTransactionRow(row);
 }
 
 /**
@@ -141,7 +144,7 @@ export function updateTransactionIfStatusQuery(
   return updateByKeysQuery<TransactionRow>(
     db,
     'transactions',
-    { ...patch, updated_at: updatedAt },
+    { ...encodeTransactionWrite(patch), updated_at: updatedAt },
     [
       ['merchant_account_id', merchantAccountId],
       ['id', id],
@@ -188,7 +191,7 @@ export function updateTransactionIfUnchangedQuery(
   change: { basis: TransactionBasis; add?: TransactionAmounts; patch?: TransactionPatch; updatedAt: Date },
 ) {
   // An amount moved takes the place of the same column in the patch, as an object spread would.
-  const set: Record<string, unknown> = { ...change.patch };
+  const set: Record<string, unknown> = { ...(change.patch && encodeTransactionWrite(change.patch)) };
   for (const [column, amount] of Object.entries(change.add ?? {}) as Array<
     [keyof TransactionAmounts, number | undefined]
   >) {
@@ -240,7 +243,7 @@ export function updateTransactionQuery(
   patch: TransactionPatch,
   updatedAt: Date,
 ) {
-  return updateByKeysQuery(db, 'transactions', { ...patch, updated_at: updatedAt }, [
+  return updateByKeysQuery(db, 'transactions', { ...encodeTransactionWrite(patch), updated_at: updatedAt }, [
     ['merchant_account_id', merchantAccountId],
     ['id', id],
   ]);
@@ -252,13 +255,14 @@ export async function updateTransaction(
   id: string,
   patch: TransactionPatch,
 ): Promise<TransactionRow> {
-  return db
+  const row = await db
     .updateTable('transactions')
-    .set({ ...patch, updated_at: new Date() })
+    .set({ ...encodeTransactionWrite(patch), updated_at: new Date() })
     .where('merchant_account_id', '=', merchantAccountId)
     .where('id', '=', id)
     .returningAll()
     .executeTakeFirstOrThrow();
+  return decodeTransactionRow(row);
 }
 
 export async function insertAttempt(db: Executor, row: NewAttempt): Promise<AttemptRow> {
@@ -279,10 +283,14 @@ export async function insertTransactionWithAttempt(
   // Concurrent requests' inserts may share one statement (src/db/group-commit.ts).
   const [inserted] = await runWrites<TransactionRow>(
     db,
-    [insertAttemptQuery(db, attempt), ...withWrites, insertQuery(db, 'transactions', row, 'all')],
+    [
+      insertAttemptQuery(db, attempt),
+      ...withWrites,
+      insertQuery(db, 'transactions', encodeTransactionWrite(row, 'insert'), 'all'),
+    ],
     { column: 'id', value: row.id },
   );
-  return inserted!;
+  return decodeTransactionRow(inserted!);
 }
 
 export async function findAttempt(

@@ -17,6 +17,7 @@ import { resultOfAttempt, resumeAttempt } from '../resumed-operation.ts';
 import type { CaptureTransactionBody } from '../create-transaction.schema.ts';
 import { mispredicted, predictRow } from '../predicted-row.ts';
 import { recordGuarded, writeGuarded } from '../guarded-answer.ts';
+import { decodeTransactionRow } from '../snapshot-codec.ts';
 import { applyCapture, nextCheckAt, type Applied } from '../outcomes.ts';
 import { scheduleSettlement, settlementQueries } from '../settlements/settlements.service.ts';
 import { scheduleSimulatedEvents, simulatedEventQueries } from '../simulations/simulated-events.ts';
@@ -158,7 +159,7 @@ async function reserveQuickly(
     column: 'id',
     value: id,
   });
-  return updated && { row: updated, attempt, bound };
+  return updated && { row: decodeTransactionRow(updated), attempt, bound };
 }
 
 function call(ctx: RequestContext, { row, attempt, bound }: ReservedCapture) {
@@ -360,14 +361,14 @@ async function recordQuickly(
     updatedAt: now,
   });
   const render = async (executor: Executor, stored: TransactionRow) =>
-    respond(await transactionResource(executor, ctx, stored), result, applied, preferTransaction);
+    respond(await transactionResource(executor, ctx, decodeTransactionRow(stored)), result, applied, preferTransaction);
   const recorded = await recordGuarded(ctx, update, writes, render, { column: 'id', value: row.id }, expected);
   if (!recorded) return null;
   // Jobs were queued: webhook deliveries (an event is written only with them), anti-fraud reports,
   // the settlement or the simulator's report.
   if (settles || simulated.length > 0 || outboxes.some((writes) => writes.length > 0)) ctx.deps.queue.pokeSoon();
   // Every column, not only those the update set: the events were rendered from the reserved row.
-  const wrong = mispredicted({ ...predicted, set: Object.keys(expected) }, recorded.row);
+  const wrong = mispredicted({ ...predicted, set: Object.keys(expected) }, decodeTransactionRow(recorded.row));
   if (wrong.length > 0)
     ctx.log.error(
       { transactionId: row.id, columns: wrong },

@@ -32,6 +32,7 @@ import { scheduleSettlement, settlementQueries } from '../settlements/settlement
 import { scheduleSimulatedEvents, simulatedEventQueries } from '../simulations/simulated-events.ts';
 import { mispredicted, predictRow } from '../predicted-row.ts';
 import { recordGuarded } from '../guarded-answer.ts';
+import { decodeTransactionRow } from '../snapshot-codec.ts';
 import { pendChallenge } from '../three-ds/three-ds-challenge.service.ts';
 import { recordLateAnswer } from '../void/late-void.service.ts';
 import {
@@ -415,12 +416,13 @@ async function finishQuickly(ctx: RequestContext, started: Started, result: Answ
     ctx,
     update,
     writes,
-    (executor, row) => transactionResource(executor, ctx, row),
+    (executor, row) => transactionResource(executor, ctx, decodeTransactionRow(row)),
     { column: 'id', value: started.row.id },
     expected,
   );
   if (!recorded) return null;
-  const { row, value: transaction } = recorded;
+  const { value: transaction } = recorded;
+  const row = decodeTransactionRow(recorded.row);
   // Webhook deliveries or anti-fraud reports were queued (no subscription: no event at all).
   if (outbox.length > 0 || settles || simulated.length > 0) ctx.deps.queue.pokeSoon();
   // The events and the webhook were rendered from the prediction: say so loudly if it was wrong.

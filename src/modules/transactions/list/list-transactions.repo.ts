@@ -4,6 +4,7 @@ import type { TransactionRow } from '../../../db/schema-transactions.ts';
 import { keysetPage, type KeysetPage } from '../../../db/keyset.ts';
 import type { Executor } from '../../../db/transaction.ts';
 import type { CursorPosition } from '../../../http/cursor.ts';
+import { decodeTransactionRows } from '../snapshot-codec.ts';
 
 /**
  * The filtered list of transactions, newest update first. Every filter is optional; the service
@@ -227,5 +228,11 @@ export async function listTransactions(
   position: CursorPosition | null,
   limit: number,
 ): Promise<KeysetPage<TransactionRow>> {
-  return keysetPage(db, transactionsBranches(db, merchantAccountId, f), { columns: LIST_ORDER, limit, position });
+  const page = await keysetPage(db, transactionsBranches(db, merchantAccountId, f), {
+    columns: LIST_ORDER,
+    limit,
+    position,
+  });
+  decodeTransactionRows(page.rows);
+  return page;
 }

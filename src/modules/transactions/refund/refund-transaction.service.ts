@@ -6,6 +6,7 @@ import { uuidv7 } from '../../../lib/ids.ts';
 import { uuidToBase62 } from '../../../lib/base62.ts';
 import { auditQuery, recordAudit } from '../../audit-logs/audit-logs.service.ts';
 import { recordGuarded, writeGuarded } from '../guarded-answer.ts';
+import { decodeTransactionRow } from '../snapshot-codec.ts';
 import {
   attemptPatch,
   callConnector,
@@ -139,7 +140,7 @@ async function reserveQuickly(
     [repo.insertRefundQuery(db, refund), repo.insertAttemptQuery(db, refundAttempt(row, refund, attemptId)), ...bind],
     { column: 'id', value: id },
   );
-  return updated && { row: updated, refund, attemptId, bound };
+  return updated && { row: decodeTransactionRow(updated), refund, attemptId, bound };
 }
 
 /** Phase 1: in one statement while the transaction holds still, else under the row lock. Null: nothing to refund. */
