@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { Executor } from './executor.ts';
 import { ReadCache } from './read-cache.ts';
 
 /** A load the test finishes by hand, counting how often it was started. */
@@ -24,6 +25,26 @@ describe('ReadCache', () => {
     // Another key loads on its own.
     void cache.get('m2', load);
     expect(pending).toHaveLength(2);
+  });
+
+  it('lets a caller inside a transaction load on its own while a load of the key is under way, and share one that has ended', async () => {
+    const cache = new ReadCache<string[]>({ serving: true });
+    const { load, pending } = manualLoads<string[]>();
+    const pool = { isTransaction: false } as Executor;
+    const tx = { isTransaction: true } as Executor;
+    const outside = cache.get('m1', load, pool);
+    // The pool's load may be waiting for the session the transaction holds: not waited for.
+    const inside = cache.get('m1', () => Promise.resolve(['own']), tx);
+    expect(await inside).toEqual(['own']);
+    expect(pending).toHaveLength(1);
+    // Another pool caller still shares the pool's load.
+    const second = cache.get('m1', load, pool);
+    expect(pending).toHaveLength(1);
+    pending[0]!.resolve(['s1']);
+    expect(await outside).toEqual(['s1']);
+    expect(await second).toBe(await outside);
+    // Ended: the transaction's caller reads what is kept, without loading.
+    expect(await cache.get('m1', () => Promise.reject(new Error('not loaded again')), tx)).toEqual(['s1']);
   });
 
   it('does not keep a failed load: the waiting callers get the error, the next call loads again', async () => {

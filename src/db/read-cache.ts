@@ -1,3 +1,6 @@
+import type { Executor } from './executor.ts';
+import { SharedLoad } from './shared-load.ts';
+
 /** A cached value: frozen all the way down (arrays and plain objects), so no caller can change what others read. */
 export type Frozen<T> = T extends Date
   ? T
@@ -8,7 +11,7 @@ export type Frozen<T> = T extends Date
       : T;
 
 interface Entry<T> {
-  value: Promise<Frozen<T>>;
+  value: SharedLoad<Frozen<T>>;
   /** Which load this is: a load keeps its result only while its entry is still the key's. */
   generation: number;
 }
@@ -45,23 +48,29 @@ export class ReadCache<T> {
     this.serving = options.serving ?? false;
   }
 
-  /** The value of `key`, loaded by `load` on a miss (or every time while not serving). */
-  get(key: string, load: () => Promise<T>): Promise<Frozen<T>> {
+  /**
+   * The value of `key`, loaded by `load` on a miss (or every time while not serving). `db`: the
+   * executor `load` reads with, when it may be a database transaction. Such a caller waits only
+   * for a load that has ended (`SharedLoad`): with one under way on another executor, which may be
+   * waiting for the session the transaction holds, it runs its own `load`, which is not kept.
+   */
+  get(key: string, load: () => Promise<T>, db?: Executor): Promise<Frozen<T>> {
     if (!this.serving) return load().then(deepFreeze);
     const hit = this.entries.get(key);
     if (hit) {
+      if (db && !hit.value.awaitableBy(db)) return load().then(deepFreeze);
       // Most recently used last: the bound evicts from the front.
       this.entries.delete(key);
       this.entries.set(key, hit);
-      return hit.value;
+      return hit.value.promise;
     }
-    const entry: Entry<T> = { value: load().then(deepFreeze), generation: ++this.generation };
+    const entry: Entry<T> = { value: new SharedLoad(load().then(deepFreeze)), generation: ++this.generation };
     this.entries.set(key, entry);
     if (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
-    entry.value.catch(() => {
+    entry.value.promise.catch(() => {
       if (this.entries.get(key)?.generation === entry.generation) this.entries.delete(key);
     });
-    return entry.value;
+    return entry.value.promise;
   }
 
   /** Forgets `key` (and any load of it under way). */

@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import { SharedLoad } from '../db/shared-load.ts';
 import type { Executor } from '../db/transaction.ts';
 import { uuidv7 } from '../lib/ids.ts';
 import { open, seal } from './crypto.ts';
@@ -39,7 +40,7 @@ export const wrapAad = (merchantAccountId: string, id: string, purpose: string) 
  */
 export class Vault {
   /** Unwrapped data keys (or the unwrapping under way), each until `expires` (epoch ms). */
-  private readonly cache = new Map<string, { key: Promise<Buffer>; expires: number }>();
+  private readonly cache = new Map<string, { key: SharedLoad<Buffer>; expires: number }>();
   private readonly active = new Map<string, string>();
   private readonly maxCachedKeys: number;
   private readonly cacheMs: number;
@@ -91,21 +92,26 @@ export class Vault {
   /**
    * A data key, unwrapped by the master key (a KMS or Vault call) at most once per cache period
    * (VAULT_DATA_KEY_CACHE_SECONDS): concurrent requests for a key not in memory share one
-   * unwrapping. A failed unwrapping is not kept.
+   * unwrapping. A failed unwrapping is not kept. A caller inside a database transaction waits
+   * only for an unwrapping that has ended: one under way on another executor may be waiting for
+   * the session the transaction holds (`SharedLoad`), so it unwraps on its own transaction.
    */
   private keyById(db: Executor, merchantAccountId: string, id: string): Promise<Buffer> {
     const name = this.cacheKey(merchantAccountId, id);
     const now = this.now();
     const cached = this.cache.get(name);
-    if (cached && cached.expires > now) return cached.key;
+    if (cached && cached.expires > now) {
+      if (cached.key.awaitableBy(db)) return cached.key.promise;
+      return this.unwrapKey(db, merchantAccountId, id);
+    }
     if (cached) this.cache.delete(name);
-    const key = this.unwrapKey(db, merchantAccountId, id);
+    const key = new SharedLoad(this.unwrapKey(db, merchantAccountId, id));
     if (this.cache.size >= this.maxCachedKeys) this.cache.clear();
     this.cache.set(name, { key, expires: now + this.cacheMs });
-    key.catch(() => {
+    key.promise.catch(() => {
       if (this.cache.get(name)?.key === key) this.cache.delete(name);
     });
-    return key;
+    return key.promise;
   }
 
   private async unwrapKey(db: Executor, merchantAccountId: string, id: string): Promise<Buffer> {

@@ -93,6 +93,7 @@ export async function activeAntiFraudService(db: Executor, ctx: RequestContext):
   const row = await ctx.deps.readCaches.antiFraudServices.get(
     ctx.merchantAccountId,
     async () => (await findActiveAntiFraudService(db, ctx.merchantAccountId)) ?? null,
+    db,
   );
   return (row as AntiFraudServiceRow | null) ?? null;
 }

@@ -15,10 +15,10 @@ export async function blocklistOf(db: Executor, deps: Deps, merchantAccountId: s
   const cache = deps.readCaches.blocklists;
   const load = async () =>
     new BlocklistMatcher(await repo.loadLiveEntries(db, merchantAccountId, new Date()), Date.now());
-  let matcher = (await cache.get(merchantAccountId, load)) as unknown as BlocklistMatcher;
+  let matcher = (await cache.get(merchantAccountId, load, db)) as unknown as BlocklistMatcher;
   if (matcher.validUntil <= Date.now()) {
     cache.invalidate(merchantAccountId);
-    matcher = (await cache.get(merchantAccountId, load)) as unknown as BlocklistMatcher;
+    matcher = (await cache.get(merchantAccountId, load, db)) as unknown as BlocklistMatcher;
   }
   return matcher;
 }

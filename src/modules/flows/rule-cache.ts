@@ -1,3 +1,4 @@
+import { SharedLoad } from '../../db/shared-load.ts';
 import type { Executor } from '../../db/transaction.ts';
 import type { FlowActionName, FlowName } from '../../db/schema-flow-rules.ts';
 import type { FlowRule } from './flow-decisions.ts';
@@ -11,7 +12,7 @@ interface RuleSet {
 }
 
 interface Entry {
-  rules: Promise<RuleSet>;
+  rules: SharedLoad<RuleSet>;
   loadedAt: number;
 }
 
@@ -36,7 +37,8 @@ export class FlowRuleCache {
   /**
    * The enabled rules of one flow action, first to evaluate first. `db`: where a miss loads from;
    * a caller inside a database transaction passes it (the embedded database has one connection,
-   * which that transaction holds).
+   * which that transaction holds), and then waits only for a load that has ended (`SharedLoad`):
+   * with one still under way on the pool it loads on its own transaction.
    */
   async rules(
     merchantAccountId: string,
@@ -54,13 +56,16 @@ export class FlowRuleCache {
 
   private ruleSet(merchantAccountId: string, db: Executor): Promise<RuleSet> {
     const entry = this.entries.get(merchantAccountId);
-    if (entry && this.now() - entry.loadedAt < this.ttlMs) return entry.rules;
-    const rules = this.load(merchantAccountId, db);
+    if (entry && this.now() - entry.loadedAt < this.ttlMs)
+      return entry.rules.awaitableBy(db) ? entry.rules.promise : this.load(merchantAccountId, db);
+    const rules = new SharedLoad(this.load(merchantAccountId, db));
     if (this.entries.size >= this.maxEntries) this.entries.clear();
     this.entries.set(merchantAccountId, { rules, loadedAt: this.now() });
     // A failed load is not kept: the next call tries again.
-    rules.catch(() => this.entries.get(merchantAccountId)?.rules === rules && this.entries.delete(merchantAccountId));
-    return rules;
+    rules.promise.catch(
+      () => this.entries.get(merchantAccountId)?.rules === rules && this.entries.delete(merchantAccountId),
+    );
+    return rules.promise;
   }
 
   private async load(merchantAccountId: string, db: Executor): Promise<RuleSet> {

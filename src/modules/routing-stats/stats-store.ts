@@ -1,3 +1,4 @@
+import { SharedLoad } from '../../db/shared-load.ts';
 import type { Executor } from '../../db/transaction.ts';
 import type { CountsOf } from './chooser.ts';
 import type { OutcomeClass } from './outcome-class.ts';
@@ -44,6 +45,8 @@ interface Loaded {
   issued: number;
   answered: number | null;
   counts: Promise<Map<string, Counts>>;
+  /** Whether `counts` has ended, for a caller inside a transaction (`loaded`). */
+  load: SharedLoad<Map<string, Counts>>;
 }
 
 export interface RoutingStatsOptions {
@@ -139,13 +142,30 @@ export class RoutingStats {
     };
   }
 
+  /**
+   * The cached load of an account's window, or a new one. A caller inside a database transaction
+   * waits only for a load that has ended (`SharedLoad`): with one still under way on the pool it
+   * gets a load of its own, on its transaction, which is not kept.
+   */
   private loaded(merchantAccountId: string, windowMinutes: number, db: Executor): Loaded {
     const cacheKey = `${merchantAccountId}\n${windowMinutes}`;
     const now = this.now();
     const hit = this.cache.get(cacheKey);
-    if (hit && now - hit.issuedAt < this.ttlMs) return hit;
-    const entry: Loaded = { issuedAt: now, issued: ++this.seq, answered: null, counts: Promise.resolve(new Map()) };
-    entry.counts = windowCounts(db, merchantAccountId, new Date(windowStartOf(now, windowMinutes))).then((rows) => {
+    if (hit && now - hit.issuedAt < this.ttlMs) {
+      if (hit.load.awaitableBy(db)) return hit;
+      return this.load(merchantAccountId, windowMinutes, db, now);
+    }
+    const entry = this.load(merchantAccountId, windowMinutes, db, now);
+    if (this.cache.size >= this.maxCached) this.cache.clear();
+    this.cache.set(cacheKey, entry);
+    // A failed load is not kept: the next call tries again.
+    entry.counts.catch(() => this.forget(merchantAccountId, windowMinutes, entry));
+    return entry;
+  }
+
+  private load(merchantAccountId: string, windowMinutes: number, db: Executor, now: number): Loaded {
+    const issued = ++this.seq;
+    const counts = windowCounts(db, merchantAccountId, new Date(windowStartOf(now, windowMinutes))).then((rows) => {
       entry.answered = ++this.seq;
       const map = new Map<string, Counts>();
       for (const r of rows)
@@ -156,10 +176,7 @@ export class RoutingStats {
         });
       return map;
     });
-    if (this.cache.size >= this.maxCached) this.cache.clear();
-    this.cache.set(cacheKey, entry);
-    // A failed load is not kept: the next call tries again.
-    entry.counts.catch(() => this.forget(merchantAccountId, windowMinutes, entry));
+    const entry: Loaded = { issuedAt: now, issued, answered: null, counts, load: new SharedLoad(counts) };
     return entry;
   }
 
