@@ -250,6 +250,26 @@ describe('errors', () => {
     expect(broken).toMatchObject({ kind: 'content_changed', seq: 4, id: await idAt(account, 4) });
   });
 
+  it('finds an entry rewritten with its hash inside one batch row: content_changed at the next seq', async () => {
+    const account = await auditedAccount();
+    await tamper(
+      sql`UPDATE audit_logs SET resource_name = 'innocent' WHERE merchant_account_id = ${account} AND id = ${await idAt(account, 3)}`,
+    );
+    const fresh = await rehash(account, 3, (await readLinks(t.deps.db, account))[2]!.prev_hash);
+    await withTransaction(t.deps.db, async (tx) => {
+      await sql`ALTER TABLE audit_chain_batches DISABLE TRIGGER audit_chain_batches_append_only`.execute(tx);
+      await sql`UPDATE audit_chain_batches SET hashes = overlay(hashes PLACING decode(${fresh}, 'hex') FROM 2 * 32 + 1 FOR 32)
+        WHERE merchant_account_id = ${account}`.execute(tx);
+      await sql`ALTER TABLE audit_chain_batches ENABLE TRIGGER audit_chain_batches_append_only`.execute(tx);
+    });
+    // Seq 4's predecessor hash is seq 3's stored one: nothing tells that seq 4 itself is intact.
+    expect((await verifyChain(t.deps.db, account)).broken).toMatchObject({
+      kind: 'content_changed',
+      seq: 4,
+      id: await idAt(account, 4),
+    });
+  });
+
   it('finds an entry linked a second time, with a valid hash at its second place: linked_twice there', async () => {
     for (const pageSize of [5000, 2]) {
       const account = await auditedAccount(5);
