@@ -117,13 +117,17 @@ export interface AuditLogsTable {
   created_at: CreatedAt;
 }
 
-/** An entry's place in its account's hash chain, the previous entry's hash and its own (migration 0072; insert-only). */
-export interface AuditChainLinksTable {
+/**
+ * The audit chain's links, one row per batch the sealer linked (migration 0079, decision 0157;
+ * insert-only): the entry at `audit_log_ids[k]` has place `first_seq + k` and hash
+ * `hashes[32k, 32k + 32)`, the previous entry's hash before it.
+ */
+export interface AuditChainBatchesTable {
   merchant_account_id: string;
-  seq: number;
-  audit_log_id: string;
+  first_seq: number;
   prev_hash: Uint8Array;
-  hash: Uint8Array;
+  audit_log_ids: string[];
+  hashes: Uint8Array;
 }
 
 /** Committed audit entries the sealer has not linked yet (migration 0072; filled by a trigger). */
@@ -252,7 +256,7 @@ export interface Database {
   jobs: JobsTable;
   audit_logs: AuditLogsTable;
   audit_chain_heads: AuditChainHeadsTable;
-  audit_chain_links: AuditChainLinksTable;
+  audit_chain_batches: AuditChainBatchesTable;
   audit_chain_pending: AuditChainPendingTable;
   three_ds_configurations: ThreeDsConfigurationsTable;
   rate_limit_windows: RateLimitWindowsTable;

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tamperLinks, readLinks } from '../../../test/helpers/audit-chain.ts';
 import { buildTestApp, type TestApp } from '../../../test/helpers/build-test-app.ts';
 import { auditCommand } from '../../cli/audit.ts';
 import { RECURRING } from '../../jobs/index.ts';
@@ -49,12 +50,7 @@ describe('happy', () => {
     expect(RECURRING.find((r) => r.job === anchorAuditChains)?.everyMs).toBe(24 * 3600 * 1000);
     const account = await auditedAccount(2);
     const lines = await runAnchorJob();
-    const head = (await t.deps.db
-      .selectFrom('audit_chain_links')
-      .select(sql<string>`encode(hash, 'hex')`.as('hash'))
-      .where('merchant_account_id', '=', account)
-      .where('seq', '=', 3)
-      .executeTakeFirstOrThrow())!.hash;
+    const head = (await readLinks(t.deps.db, account)).find((l) => l.seq === 3)!.hash;
     expect(lines).toContainEqual({
       obj: { audit_anchor: expect.objectContaining({ merchant_account_id: account, seq: 3, hash: head }) },
       msg: ANCHOR_LOG_MESSAGE,
@@ -91,20 +87,16 @@ describe('errors', () => {
     const account = await auditedAccount(3);
     await runAnchorJob();
     // The newest entry and its link removed (by someone who can switch the append-only triggers off).
+    const links = await readLinks(t.deps.db, account);
     await sql`ALTER TABLE audit_logs DISABLE TRIGGER audit_logs_append_only`.execute(t.deps.db);
-    await sql`ALTER TABLE audit_chain_links DISABLE TRIGGER audit_chain_links_append_only`.execute(t.deps.db);
-    await sql`DELETE FROM audit_logs WHERE merchant_account_id = ${account}
-      AND id = (SELECT audit_log_id FROM audit_chain_links WHERE merchant_account_id = ${account} AND seq = 4)`.execute(
+    await sql`DELETE FROM audit_logs WHERE merchant_account_id = ${account} AND id = ${links[3]!.id}`.execute(
       t.deps.db,
     );
-    await sql`DELETE FROM audit_chain_links WHERE merchant_account_id = ${account} AND seq = 4`.execute(t.deps.db);
-    await sql`ALTER TABLE audit_chain_links ENABLE TRIGGER audit_chain_links_append_only`.execute(t.deps.db);
     await sql`ALTER TABLE audit_logs ENABLE TRIGGER audit_logs_append_only`.execute(t.deps.db);
+    await tamperLinks(t.deps.db, account, (all) => all.filter((l) => l.seq !== 4));
     // The head row rewritten too: only the anchor still knows seq 4.
-    await sql`UPDATE audit_chain_heads h SET seq = 3, hash = a.hash FROM audit_chain_links a
-      WHERE h.merchant_account_id = ${account} AND a.merchant_account_id = h.merchant_account_id AND a.seq = 3`.execute(
-      t.deps.db,
-    );
+    await sql`UPDATE audit_chain_heads SET seq = 3, hash = decode(${links[2]!.hash}, 'hex')
+      WHERE merchant_account_id = ${account}`.execute(t.deps.db);
     // A named anchor file must exist; an empty one anchors nothing, and the rest still checks out.
     await expect(cli('verify', '--merchant-account', account, '--anchors', path.join(dir, 'none'))).rejects.toThrow(
       'ENOENT',

@@ -2,8 +2,9 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, usesPostgres, type TestApp } from '../../../test/helpers/build-test-app.ts';
 import { createMerchantAccount } from '../../../test/helpers/factories.ts';
-import { withTransaction } from '../../db/transaction.ts';
+import { type Executor, withTransaction } from '../../db/transaction.ts';
 import { uuidv7 } from '../../lib/ids.ts';
+import { readLinks } from '../../../test/helpers/audit-chain.ts';
 import { listChainEntries } from './audit-chain.repo.ts';
 import { verifyChain } from './audit-chain.service.ts';
 import { recordSystemAudit } from './audit-logs.service.ts';
@@ -51,8 +52,9 @@ async function expectOneUnbrokenChain(account: string, entries: number): Promise
   await t.deps.auditSealer.sealNow();
   const counts = await sql<{ n: number; links: number; seqs: number; queued: number }>`
     SELECT (SELECT count(*)::int FROM audit_logs WHERE merchant_account_id = ${account}) AS n,
-      (SELECT count(*)::int FROM audit_chain_links WHERE merchant_account_id = ${account}) AS links,
-      (SELECT count(DISTINCT seq)::int FROM audit_chain_links WHERE merchant_account_id = ${account}) AS seqs,
+      (SELECT count(*)::int FROM audit_chain_batches b, unnest(b.audit_log_ids) WHERE b.merchant_account_id = ${account}) AS links,
+      (SELECT count(DISTINCT b.first_seq + t.k)::int FROM audit_chain_batches b, unnest(b.audit_log_ids) WITH ORDINALITY AS t(id, k)
+        WHERE b.merchant_account_id = ${account}) AS seqs,
       (SELECT count(*)::int FROM audit_chain_pending WHERE merchant_account_id = ${account}) AS queued`.execute(
     t.deps.db,
   );
@@ -149,6 +151,70 @@ describe('happy', () => {
       // Its created_at is the earliest (its transaction began first): the chain's order is the sealing's.
       expect(Number(entries[2]!.created_us)).toBeLessThan(Number(entries[0]!.created_us));
       expect((await verifyChain(t.deps.db, account)).broken).toBeNull();
+    },
+  );
+});
+
+describe('errors', () => {
+  /** Three sealed entries of a new account, and a batch row for the place after them (valid or not). */
+  async function sealedThree() {
+    const account = await createMerchantAccount(t.deps);
+    const actor = { name: 'System (test)', jobName: 'test', jobId: uuidv7() };
+    for (let i = 0; i < 3; i++)
+      await withTransaction(t.deps.db, (tx) =>
+        recordSystemAudit(tx, account, actor, 'updated', { type: 'buyer', id: 'b', name: `${i}` }),
+      );
+    await t.deps.auditSealer.sealNow();
+    const links = await readLinks(t.deps.db, account);
+    const insert = (db: Executor, firstSeq: number, prev: string) =>
+      sql`INSERT INTO audit_chain_batches (merchant_account_id, first_seq, prev_hash, audit_log_ids, hashes)
+        VALUES (${account}, ${firstSeq}, decode(${prev}, 'hex'), ${`{${uuidv7()}}`}::uuid[], sha256('x'::bytea))`.execute(
+        db,
+      );
+    return { account, links, insert };
+  }
+
+  it('refuses a batch that overlaps the chain, leaves a gap or starts from another hash (SV004)', async () => {
+    const { account, links, insert } = await sealedThree();
+    expect(links.map((l) => l.seq)).toEqual([1, 2, 3]);
+    await expect(insert(t.deps.db, 2, links[0]!.hash)).rejects.toThrow(`a batch of ${account} must start at seq 4`);
+    await expect(insert(t.deps.db, 3, links[1]!.hash)).rejects.toThrow('must start at seq 4');
+    await expect(insert(t.deps.db, 5, links[2]!.hash)).rejects.toThrow('must start at seq 4');
+    await expect(insert(t.deps.db, 4, links[1]!.hash)).rejects.toThrow('must start at seq 4');
+    // The same first place twice: the second follows nothing any more.
+    await insert(t.deps.db, 4, links[2]!.hash);
+    await expect(insert(t.deps.db, 4, links[2]!.hash)).rejects.toThrow('must start at seq 5');
+  });
+
+  it.skipIf(!usesPostgres())(
+    'of two writers inserting the next batch at once without the lock, the second fails on the key: no fork',
+    { timeout: 30_000 },
+    async () => {
+      const { account, links, insert } = await sealedThree();
+      let commit!: () => void;
+      const gate = new Promise<void>((resolve) => {
+        commit = resolve;
+      });
+      let inserted!: () => void;
+      const first = new Promise<void>((resolve) => {
+        inserted = resolve;
+      });
+      const a = withTransaction(t.deps.db, async (tx) => {
+        await insert(tx, 4, links[2]!.hash);
+        inserted();
+        await gate;
+      });
+      await first;
+      // Its trigger sees only committed batches, so it passes; the key then waits for the first.
+      const b = withTransaction(t.deps.db, (tx) => insert(tx, 4, links[2]!.hash));
+      b.catch(() => undefined);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      commit();
+      await a;
+      await expect(b).rejects.toThrow(/duplicate|audit_chain_batches_pkey|already exists/);
+      const rows = await sql<{ n: number }>`SELECT count(*)::int AS n FROM audit_chain_batches
+        WHERE merchant_account_id = ${account} AND first_seq = 4`.execute(t.deps.db);
+      expect(rows.rows[0]!.n).toBe(1);
     },
   );
 });

@@ -9,10 +9,12 @@ import { verifyChain } from './audit-chain.service.ts';
 /**
  * CI's verification over a generated log (decisions 0141, 0145): ENTRIES entries of one account,
  * chained here as the sealer chains them (audit-chain.test.ts shows the two agree) and written with
- * their links in large statements, the queue trigger off, so the log takes seconds to build.
+ * their links (batch rows of 5,000) in large statements, the queue trigger off, so the log takes seconds to build.
  */
 const ENTRIES = 50_000;
 const CHUNK = 20_000;
+/** Links per batch row, as the sealer's largest (decision 0157). */
+const BATCH = 5_000;
 
 let t: TestApp;
 beforeAll(async () => {
@@ -58,8 +60,10 @@ async function generate(account: string): Promise<string> {
             user_id, user_name, user_email_address, user_is_staff, operation_id, request_id, created_at)
           SELECT merchant_account_id, id, action, resource_type, resource_id, resource_name, user_id, user_name,
             user_email_address, user_is_staff, operation_id, request_id, created_at FROM x)
-        INSERT INTO audit_chain_links (merchant_account_id, seq, audit_log_id, prev_hash, hash)
-          SELECT merchant_account_id, seq, id, decode(prev_hash, 'hex'), decode(hash, 'hex') FROM x`.execute(t.deps.db);
+        INSERT INTO audit_chain_batches (merchant_account_id, first_seq, prev_hash, audit_log_ids, hashes)
+          SELECT merchant_account_id, min(seq), decode((array_agg(prev_hash ORDER BY seq))[1], 'hex'),
+            array_agg(id ORDER BY seq), decode(string_agg(hash, '' ORDER BY seq), 'hex')
+          FROM x GROUP BY merchant_account_id, (seq - 1) / ${BATCH} ORDER BY min(seq)`.execute(t.deps.db);
     }
     await sql`INSERT INTO audit_chain_heads (merchant_account_id, seq, hash) VALUES (${account}, ${ENTRIES}, decode(${prev}, 'hex'))`.execute(
       t.deps.db,

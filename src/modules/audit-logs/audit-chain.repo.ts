@@ -53,26 +53,81 @@ const toContent = (merchantAccountId: string, r: ContentRow): ChainEntry => ({
  * plan the statistics of a freshly loaded table lead to, a page reads only its own rows.
  */
 
+/** A bound given as a value or as a subquery. */
+type SqlBound = number | ReturnType<typeof sql>;
+
 /**
- * The links of an account's chain at places `afterSeq` + 1 to `uptoSeq`, in seq order. As text, a
- * space between values (no value holds one): cheaper to build and to split than JSON.
+ * The links held by an account's batches (migration 0079) with first places from `fromSeq` to
+ * `uptoSeq`, in seq order (batches in first_seq order, each expanded in place order). A batch as
+ * one line of text, values apart by spaces (no value holds one), ids by commas: cheaper to build
+ * and to split than JSON.
  */
+async function batchLinks(db: Executor, merchantAccountId: string, fromSeq: SqlBound, uptoSeq: number) {
+  const { rows } = await sql<{ page: string | null }>`
+    SELECT string_agg(first_seq::text || ' ' || encode(prev_hash, 'hex') || ' ' || array_to_string(audit_log_ids, ',')
+      || ' ' || encode(hashes, 'hex'), chr(10) ORDER BY first_seq) AS page
+    FROM audit_chain_batches
+    WHERE merchant_account_id = ${merchantAccountId} AND first_seq >= ${fromSeq} AND first_seq <= ${uptoSeq}`.execute(
+    db,
+  );
+  const links: ChainLink[] = [];
+  for (const batch of rows[0]!.page?.split('\n') ?? []) {
+    const [first, prev, ids, hashes] = batch.split(' ') as [string, string, string, string];
+    let seq = Number(first);
+    let prevHash = prev;
+    let at = 0;
+    for (const id of ids.split(',')) {
+      const hash = hashes.slice(at, at + 64);
+      links.push({ seq, id, prev_hash: prevHash, hash });
+      prevHash = hash;
+      seq++;
+      at += 64;
+    }
+  }
+  return links;
+}
+
+/**
+ * The links of whole batches, those whose first place is after `afterSeq` and up to `uptoSeq`,
+ * batch after batch: the verifier's pages (each batch is read once, so a batch overlapping another, a fork,
+ * is seen whole). A range of the primary key whatever the batches' sizes.
+ */
+export function listBatchLinks(
+  db: Executor,
+  merchantAccountId: string,
+  afterSeq: number,
+  uptoSeq: number,
+): Promise<ChainLink[]> {
+  return batchLinks(db, merchantAccountId, afterSeq + 1, uptoSeq);
+}
+
+/** The links of an account's chain at places `afterSeq` + 1 to `uptoSeq`, in seq order. */
 export async function listChainLinks(
   db: Executor,
   merchantAccountId: string,
   afterSeq: number,
   uptoSeq: number,
 ): Promise<ChainLink[]> {
-  const { rows } = await sql<{ page: string | null }>`
-    SELECT string_agg(seq::text || ' ' || audit_log_id::text || ' ' || encode(prev_hash, 'hex') || ' '
-      || encode(hash, 'hex'), ' ' ORDER BY seq) AS page
-    FROM audit_chain_links
-    WHERE merchant_account_id = ${merchantAccountId} AND seq > ${afterSeq} AND seq <= ${uptoSeq}`.execute(db);
-  const values = rows[0]!.page?.split(' ') ?? [];
-  const links: ChainLink[] = [];
-  for (let i = 0; i + 3 < values.length; i += 4)
-    links.push({ seq: Number(values[i]), id: values[i + 1]!, prev_hash: values[i + 2]!, hash: values[i + 3]! });
-  return links;
+  // From the batch that holds place afterSeq + 1.
+  const from = sql`coalesce((SELECT max(first_seq) FROM audit_chain_batches
+    WHERE merchant_account_id = ${merchantAccountId} AND first_seq <= ${afterSeq + 1}), ${afterSeq + 1})`;
+  const links = await batchLinks(db, merchantAccountId, from, uptoSeq);
+  return links.filter((l) => l.seq > afterSeq && l.seq <= uptoSeq);
+}
+
+/** The first place (after `afterSeq`) at which an account's batches hold the entry `id`: a scan of the batches. */
+export async function findLinkedSeq(
+  db: Executor,
+  merchantAccountId: string,
+  id: string,
+  afterSeq = 0,
+): Promise<number | null> {
+  const { rows } = await sql<{ seq: string }>`
+    SELECT b.first_seq + t.k - 1 AS seq
+    FROM audit_chain_batches b, unnest(b.audit_log_ids) WITH ORDINALITY AS t(id, k)
+    WHERE b.merchant_account_id = ${merchantAccountId} AND t.id = ${id}::uuid AND b.first_seq + t.k - 1 > ${afterSeq}
+    ORDER BY 1 LIMIT 1`.execute(db);
+  return rows[0] ? Number(rows[0].seq) : null;
 }
 
 /**
@@ -161,16 +216,12 @@ export function joinLink(link: ChainLink, entry: ChainEntry | undefined, merchan
   };
 }
 
-/** The highest place an account's links hold (0 for none): an index lookup. */
+/** The highest place an account's batches hold (0 for none): an index lookup. */
 export async function maxChainSeq(db: Executor, merchantAccountId: string): Promise<number> {
-  const row = await db
-    .selectFrom('audit_chain_links')
-    .select('seq')
-    .where('merchant_account_id', '=', merchantAccountId)
-    .orderBy('seq', 'desc')
-    .limit(1)
-    .executeTakeFirst();
-  return Number(row?.seq ?? 0);
+  const { rows } = await sql<{ seq: string }>`
+    SELECT first_seq + length(hashes) / 32 - 1 AS seq FROM audit_chain_batches
+    WHERE merchant_account_id = ${merchantAccountId} ORDER BY first_seq DESC LIMIT 1`.execute(db);
+  return Number(rows[0]?.seq ?? 0);
 }
 
 export async function findChainHead(db: Executor, merchantAccountId: string) {
@@ -241,25 +292,43 @@ export interface UnlinkedEntry {
 
 /**
  * The first entry (of those `among`, or of all), in (created_at, id) order, that has no link and
- * either is not queued or was written more than `queuedForSeconds` ago. One statement, so one snapshot: an entry is linked or
- * queued in it, never neither while the sealer moves it.
+ * either is not queued or was written more than `queuedForSeconds` ago. Entries `among` are those
+ * a verification found in no link up to place `checkedSeq`: only the batches from the one holding
+ * that place on are searched for them (those linked since it read the head); without `among`,
+ * every batch of the account is. With no index on the linked ids (decision 0157) the candidates
+ * minus the linked ids is an `EXCEPT` (hashed or sorted: linear whatever the planner's estimate of
+ * `unnest`, where an anti-join was planned as a nested loop, quadratic). One statement, so one
+ * snapshot: an entry is linked or queued in it, never neither while the sealer moves it.
  */
 export async function firstUnlinkedEntry(
   db: Executor,
   merchantAccountId: string,
   queuedForSeconds: number,
   among: string[] | null = null,
+  checkedSeq = 0,
 ): Promise<UnlinkedEntry | undefined> {
+  const candidates =
+    among === null
+      ? sql`SELECT id FROM audit_logs WHERE merchant_account_id = ${merchantAccountId}`
+      : sql`SELECT unnest(${uuids(among)}::uuid[]) AS id`;
+  const from =
+    among === null
+      ? sql`0`
+      : sql`coalesce((SELECT max(first_seq) FROM audit_chain_batches
+          WHERE merchant_account_id = ${merchantAccountId} AND first_seq <= ${checkedSeq}), 0)`;
   const { rows } = await sql<UnlinkedEntry>`
+    WITH unlinked AS (
+      ${candidates}
+      EXCEPT
+      SELECT unnest(audit_log_ids) FROM audit_chain_batches
+      WHERE merchant_account_id = ${merchantAccountId} AND first_seq >= ${from}
+    )
     SELECT a.id, a.created_at, p.audit_log_id IS NOT NULL AS queued
-    FROM audit_logs a
+    FROM unlinked u
+    JOIN audit_logs a ON a.merchant_account_id = ${merchantAccountId} AND a.id = u.id
     LEFT JOIN audit_chain_pending p
       ON p.merchant_account_id = a.merchant_account_id AND p.created_at = a.created_at AND p.audit_log_id = a.id
-    WHERE a.merchant_account_id = ${merchantAccountId}
-      ${among === null ? sql`` : sql`AND a.id = ANY (${uuids(among)}::uuid[])`}
-      AND NOT EXISTS (SELECT 1 FROM audit_chain_links l
-        WHERE l.merchant_account_id = a.merchant_account_id AND l.audit_log_id = a.id)
-      AND (p.audit_log_id IS NULL OR a.created_at < now() - make_interval(secs => ${queuedForSeconds}))
+    WHERE p.audit_log_id IS NULL OR a.created_at < now() - make_interval(secs => ${queuedForSeconds})
     ORDER BY a.created_at, a.id
     LIMIT 1`.execute(db);
   return rows[0];

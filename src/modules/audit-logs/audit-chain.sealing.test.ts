@@ -51,6 +51,15 @@ describe('happy', () => {
       [4, 'later-0'],
     ]);
     expect(await verifyChain(t.deps.db, account)).toMatchObject({ entries: 10, broken: null, last: { seq: 10 } });
+    // One row per account and sealing transaction (decision 0157), not one per entry.
+    const batches = await sql<{ first_seq: string; n: number }>`SELECT first_seq, cardinality(audit_log_ids) AS n
+      FROM audit_chain_batches WHERE merchant_account_id = ${account} ORDER BY first_seq`.execute(t.deps.db);
+    expect(batches.rows.map((r) => [Number(r.first_seq), r.n])).toEqual([
+      [1, 3],
+      [4, 3],
+      [7, 3],
+      [10, 1],
+    ]);
     const queued = await sql<{ n: number }>`SELECT count(*)::int AS n FROM audit_chain_pending`.execute(t.deps.db);
     expect(queued.rows[0]!.n).toBe(0);
   });

@@ -93,10 +93,12 @@ export async function verifyChain(
   const entries = new ChainReader(db, merchantAccountId, pageSize);
   let next = 0;
   let anchorsChecked = 0;
+  // Pages of whole batches (first places after `after`, up to `after` + pageSize), each batch read
+  // once; places beyond the head read first are left for the next run.
   const read = (after: number) => {
     const page = repo
-      .listChainLinks(db, merchantAccountId, after, Math.min(after + pageSize, end))
-      .then((links) => entries.resolve(links));
+      .listBatchLinks(db, merchantAccountId, after, Math.min(after + pageSize, end))
+      .then((links) => entries.resolve(links.filter((l) => l.seq <= end)));
     // Handled where it is awaited; until then a failure must not count as unhandled.
     page.catch(() => undefined);
     return page;
@@ -129,8 +131,14 @@ export async function verifyChain(
       const orphan =
         unclaimed?.length === 0
           ? undefined
-          : await repo.firstUnlinkedEntry(db, merchantAccountId, UNSEALED_AFTER_S, unclaimed);
+          : await repo.firstUnlinkedEntry(db, merchantAccountId, UNSEALED_AFTER_S, unclaimed, end);
       if (orphan) checker.fail(unsealedLink(orphan, end));
+    }
+    const twice = checker.broken;
+    if (twice?.kind === 'linked_twice' && twice.id) {
+      const first = await repo.findLinkedSeq(db, merchantAccountId, twice.id);
+      if (first !== null && first < twice.seq)
+        twice.detail = `the entry is linked a second time (seq ${first} holds it already): an entry is linked once`;
     }
   } finally {
     // A read started for nothing is still awaited: no query outlives the verification.

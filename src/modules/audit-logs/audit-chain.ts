@@ -1,8 +1,8 @@
 import { hash } from 'node:crypto';
 
 /**
- * The audit log's hash chain (decisions 0141, 0145), recomputed outside the database. The
- * database's sealer links entries with the same encoding (migration 0072, `svc_audit_canonical`):
+ * The audit log's hash chain (decisions 0141, 0145, 0157), recomputed outside the database. The
+ * database's sealer links entries with the same encoding (migrations 0072, 0079, `svc_audit_canonical`):
  * keep the two in step.
  */
 
@@ -22,6 +22,8 @@ export interface ChainEntry extends ChainLink {
   merchant_account_id: string;
   /** The link names an entry that is not in audit_logs (its content fields are then empty). */
   absent?: boolean;
+  /** An earlier link of the chain names the same entry (decision 0157: an entry is linked once). */
+  linkedBefore?: boolean;
   action: string;
   resource_type: string;
   resource_id: string;
@@ -71,7 +73,8 @@ export type BrokenKind =
   | 'unlinked'
   | 'head_mismatch'
   | 'anchor_mismatch'
-  | 'unsealed';
+  | 'unsealed'
+  | 'linked_twice';
 
 /** The first place where the chain is not what was appended. */
 export interface BrokenLink {
@@ -134,6 +137,15 @@ export class ChainChecker {
     this.entries++;
     if (e.seq !== this.nextSeq || e.absent || entryHash(this.prev, e) !== e.hash) {
       this.broken = diagnose(e, this.nextSeq);
+      return false;
+    }
+    if (e.linkedBefore) {
+      this.broken = {
+        kind: 'linked_twice',
+        seq: e.seq,
+        id: e.id,
+        detail: 'the entry is linked a second time (an earlier seq holds it already): an entry is linked once',
+      };
       return false;
     }
     if (e.prev_hash !== this.prev) {

@@ -1,7 +1,10 @@
 import type { Executor } from '../../db/transaction.ts';
 import { sealQueuedEntries, vacuumQueue } from './audit-chain.repo.ts';
 
-/** Entries linked per transaction: a batch takes milliseconds, and a backlog drains batch after batch. */
+/**
+ * Entries linked per transaction: a batch takes milliseconds, and a backlog drains batch after batch.
+ * Each account's share of a transaction is one row of audit_chain_batches (decision 0157).
+ */
 export const SEAL_BATCH = 5_000;
 /** How long after its commit an entry is linked, at most (plus a batch's time). */
 export const SEAL_PERIOD_MS = 1_000;
