@@ -4,18 +4,9 @@ import type { Principal } from '../context.ts';
 import type { Executor } from '../db/transaction.ts';
 import { isUnkeyed, KEYED, keyedLegacyHash, LEGACY_KEYED } from '../modules/idempotency-keys/request-hashes.ts';
 import type { Binding, Vault } from '../vault/vault.ts';
+import { canonical } from '../lib/canonical-json.ts';
 
-/** JSON with sorted keys, so the same body sent with other whitespace or key order matches. */
-export function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.keys(value as object)
-      .sort()
-      .map((key) => `${JSON.stringify(key)}:${canonical((value as Record<string, unknown>)[key])}`);
-    return `{${entries.join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
-}
+export { canonical };
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 

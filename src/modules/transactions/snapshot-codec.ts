@@ -1,3 +1,5 @@
+import { canonical } from '../../lib/canonical-json.ts';
+
 /**
  * The `payment_method` and `payment_service` snapshots of a transaction's row, stored without the
  * values the row already holds in its columns (decision 0158), and rebuilt where the row is read.
@@ -206,16 +208,5 @@ export function decodeTransactionRows<R extends object>(rows: R[]): R[] {
 }
 
 function sameJson(a: unknown, b: unknown): boolean {
-  return JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
-}
-
-function canonical(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(canonical);
-  if (isObject(value))
-    return Object.fromEntries(
-      Object.keys(value)
-        .sort()
-        .map((key) => [key, canonical(value[key])]),
-    );
-  return value;
+  return canonical(a) === canonical(b);
 }
