@@ -28,7 +28,7 @@ import { databaseLedger } from './modules/simulator-calls/simulator-calls.repo.t
 import { breakerSettingsOf, CircuitBreakers } from './modules/circuit-breakers/circuit-breakers.ts';
 import { recordTransition } from './modules/circuit-breakers/circuit-transitions.ts';
 import { inBackground } from './db/session-lanes.ts';
-import { AuditSealer } from './modules/audit-logs/audit-sealer.ts';
+import { AuditSealer, EMBEDDED_SEAL_BATCH } from './modules/audit-logs/audit-sealer.ts';
 
 export interface Runtime {
   deps: Deps;
@@ -121,7 +121,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     inBackground(() => velocity.start());
     const auditSealer = new AuditSealer(handle.db, {
       log: options.log ?? silentLog,
-      ...(handle.kind === 'pglite' ? { vacuumQueueMs: 60_000 } : {}),
+      ...(handle.kind === 'pglite' ? { vacuumQueueMs: 60_000, batch: EMBEDDED_SEAL_BATCH } : {}),
     });
     inBackground(() => auditSealer.start());
     const deps: Deps = {

@@ -14,7 +14,7 @@ export const analyzeEmbeddedDatabase = defineJob({
   maxAttempts: 1,
   async handle(_payload, { deps, log }) {
     if (!(await statisticsLeftToUs(deps.db, deps.dbKind))) return;
-    const analyzed = await analyzeGrownTables(deps.db);
+    const analyzed = await analyzeGrownTables(deps.db, deps.dbKind);
     if (analyzed.length > 0) log.info({ tables: analyzed }, 'analyzed grown tables');
   },
 });

@@ -6,6 +6,11 @@ import { sealQueuedEntries, vacuumQueue } from './audit-chain.repo.ts';
  * Each account's share of a transaction is one row of audit_chain_batches (decision 0157).
  */
 export const SEAL_BATCH = 5_000;
+/**
+ * The batch on embedded PGlite, where a batch's statement holds the process's only session and
+ * every request waits behind it: 400 entries held it 46 to 130 ms in a benchmark (decision 0160).
+ */
+export const EMBEDDED_SEAL_BATCH = 200;
 /** How long after its commit an entry is linked, at most (plus a batch's time). */
 export const SEAL_PERIOD_MS = 1_000;
 
@@ -90,6 +95,9 @@ export class AuditSealer {
     let total = 0;
     try {
       for (;;) {
+        // A turn of the event loop between batches: PGlite answers without I/O, and the requests
+        // that arrived meanwhile are read, and queue for its session, only on such a turn.
+        if (total > 0) await new Promise<void>((resolve) => setImmediate(resolve));
         const sealed = await sealQueuedEntries(this.db, this.batch, wait);
         total += sealed;
         if (sealed < this.batch) break;
