@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildValidatorCompiler } from '../../src/http/validation.ts';
 import { buildTestApp, type TestApp } from '../helpers/build-test-app.ts';
 import { createMerchantAccount } from '../helpers/factories.ts';
-import { bestCpuMs, CPU_LIMIT_MS, cpuMs, MIB } from './linear-patterns.support.ts';
+import { bestCpuMs, CPU_LIMIT_MS, cpuLimitMs, cpuMs, MIB } from './linear-patterns.support.ts';
 import { PATTERNS, SCANS, type PatternEntry } from './linear-patterns.table.ts';
 
 /**
@@ -177,14 +177,15 @@ describe('security', () => {
     for (const entry of PATTERNS.filter((e) => e.reaches !== null)) {
       it(`${entry.file} ${entry.name} (${entry.reaches}): ${entry.source.length > 60 ? `${entry.source.slice(0, 60)}…` : entry.source}`, () => {
         const pattern = compiled(entry);
+        const limit = cpuLimitMs();
         for (const attack of [...(entry.attacks ?? []), ...COMMON]) {
           // Growing sizes: a super-linear pattern fails at a small one rather than run for hours at 1 MiB.
           for (const size of [16 * 1024, 128 * 1024, MIB]) {
             const input = padded(size, ...attack);
             expect(
-              bestCpuMs(() => apply(pattern, input)),
+              bestCpuMs(() => apply(pattern, input), limit),
               `${entry.name} on ${size} characters of ${label(attack)}`,
-            ).toBeLessThan(CPU_LIMIT_MS);
+            ).toBeLessThan(limit);
           }
         }
       });
@@ -194,13 +195,14 @@ describe('security', () => {
   describe('each scan that took the place of a pattern takes under 100 ms of CPU on 1 MiB adversarial inputs', () => {
     for (const scan of SCANS) {
       it(`${scan.file} ${scan.name} (${scan.reaches})`, () => {
+        const limit = cpuLimitMs();
         for (const attack of [...(scan.attacks ?? []), ...COMMON]) {
           for (const size of [16 * 1024, 128 * 1024, MIB]) {
             const input = padded(size, ...attack);
             expect(
-              bestCpuMs(() => scan.run(input)),
+              bestCpuMs(() => scan.run(input), limit),
               `${scan.name} on ${size} characters of ${label(attack)}`,
-            ).toBeLessThan(CPU_LIMIT_MS);
+            ).toBeLessThan(limit);
           }
         }
       });
@@ -238,13 +240,14 @@ describe('security', () => {
       expect(patterns.size).toBeGreaterThan(20);
       for (const source of patterns) {
         const pattern = new RegExp(source, 'u');
+        const limit = cpuLimitMs();
         for (const attack of COMMON) {
           for (const size of [16 * 1024, 128 * 1024, MIB]) {
             const input = padded(size, ...attack);
             expect(
-              bestCpuMs(() => pattern.test(input)),
+              bestCpuMs(() => pattern.test(input), limit),
               `schema pattern ${source} on ${size} characters of ${label(attack)}`,
-            ).toBeLessThan(CPU_LIMIT_MS);
+            ).toBeLessThan(limit);
           }
         }
       }
@@ -270,13 +273,14 @@ describe('security', () => {
           url: '/',
           httpPart: 'body',
         }) as (data: unknown) => boolean;
+        const limit = cpuLimitMs();
         for (const attack of attacks) {
           for (const size of [16 * 1024, 128 * 1024, MIB]) {
             const input = padded(size, ...attack);
             expect(
-              bestCpuMs(() => validate(input)),
+              bestCpuMs(() => validate(input), limit),
               `format ${format} on ${size} characters of ${label(attack)}`,
-            ).toBeLessThan(CPU_LIMIT_MS);
+            ).toBeLessThan(limit);
           }
         }
       }
@@ -385,7 +389,8 @@ describe('security', () => {
         // Its schemas compile on the route's first request: that is no part of the measure.
         await t.request({ ...c.request(), payload: undefined, headers: {} });
         let best = { cpu: Infinity, status: 0, body: '' };
-        for (let attempt = 0; attempt < 3 && best.cpu >= CPU_LIMIT_MS; attempt++) {
+        const limit = cpuLimitMs();
+        for (let attempt = 0; attempt < 3 && best.cpu >= limit; attempt++) {
           const request = c.request();
           let res: Awaited<ReturnType<TestApp['request']>> | undefined;
           const cpu = await cpuMs(async () => {
@@ -394,7 +399,7 @@ describe('security', () => {
           if (cpu < best.cpu) best = { cpu, status: res!.statusCode, body: res!.body.slice(0, 300) };
         }
         expect(best.status, best.body).toBe(c.status);
-        expect(best.cpu, c.name).toBeLessThan(CPU_LIMIT_MS);
+        expect(best.cpu, c.name).toBeLessThan(limit);
       });
     }
   });
@@ -454,13 +459,14 @@ describe('security', () => {
     ];
     let slow: string | null = null;
     for (const c of cases) {
-      it(`${c.name}: answered ${c.status} in under ${CPU_LIMIT_MS} ms of CPU, and a concurrent GET /healthz is not held up`, async (ctx) => {
+      it(`${c.name}: answered ${c.status} in under ${CPU_LIMIT_MS} ms of CPU (or 25 yardsticks on a slow host), and a concurrent GET /healthz is not held up`, async (ctx) => {
         if (slow) ctx.skip(`skipped: the smaller body "${slow}" was already too slow`);
         await forward(JSON.stringify({ note: 'warm-up {{CARD_NUMBER_1}}' }));
         const body = c.body(c.size);
         // The least of up to three tries: a collection or a neighbour on a shared machine can land in any one.
         let best = { cpu: Infinity, healthMs: Infinity, status: 0 };
-        for (let attempt = 0; attempt < 3 && best.cpu >= CPU_LIMIT_MS; attempt++) {
+        const limit = cpuLimitMs();
+        for (let attempt = 0; attempt < 3 && best.cpu >= limit; attempt++) {
           let healthMs = 0;
           let status = 0;
           const started = performance.now();
@@ -475,9 +481,9 @@ describe('security', () => {
           });
           if (cpu < best.cpu) best = { cpu, healthMs, status };
         }
-        if (best.cpu >= CPU_LIMIT_MS) slow = c.name;
+        if (best.cpu >= limit) slow = c.name;
         expect(best.status).toBe(c.status);
-        expect(best.cpu, `CPU of the forward of ${c.size} bytes (and of GET /healthz)`).toBeLessThan(CPU_LIMIT_MS);
+        expect(best.cpu, `CPU of the forward of ${c.size} bytes (and of GET /healthz)`).toBeLessThan(limit);
         // Wall time on a shared test machine is noisy; a blocked event loop holds it for seconds.
         expect(best.healthMs, 'GET /healthz sent alongside').toBeLessThan(1000);
       });
