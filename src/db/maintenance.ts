@@ -23,9 +23,10 @@ export type DbKind = 'pglite' | 'postgres';
 /**
  * PGlite's statistics target (PostgreSQL's default is 100): ANALYZE reads 300 rows per unit of it,
  * so 3,000 rows instead of 30,000. With 41,600 transactions, ANALYZE of `transactions` held PGlite's
- * session for 2.1 to 2.6 s at 100 and 110 to 185 ms at 10 (decision 0160). Ten most common values
- * and a ten-bucket histogram per column are enough for the plans an embedded database chooses (an
- * index or not); the plan tests ANALYZE with the default and are unaffected.
+ * session for 2.1 to 2.6 s at 100, 153 to 185 ms at 10, and 73 to 133 ms at 10 without statistics
+ * for the JSON snapshots (migration 0080; decision 0160). Ten most common values and a ten-bucket
+ * histogram per column are enough for the plans an embedded database chooses (an index or not);
+ * the plan tests ANALYZE with the default and are unaffected.
  */
 export const EMBEDDED_STATISTICS_TARGET = 10;
 
