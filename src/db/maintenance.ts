@@ -1,5 +1,7 @@
 import { sql } from 'kysely';
+import type { DbHandle } from './client.ts';
 import type { Db } from './executor.ts';
+import { nextTurn } from './session-lanes.ts';
 import { withTransaction, type Executor } from './transaction.ts';
 
 /**
@@ -15,10 +17,8 @@ import { withTransaction, type Executor } from './transaction.ts';
  * reads a smaller sample (EMBEDDED_STATISTICS_TARGET).
  */
 
-/** A turn of the event loop: the requests that arrived are read and queue for the session first. */
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
-
-export type DbKind = 'pglite' | 'postgres';
+/** The database a process runs on (`DbHandle.kind`). */
+type DbKind = DbHandle['kind'];
 
 /**
  * PGlite's statistics target (PostgreSQL's default is 100): ANALYZE reads 300 rows per unit of it,

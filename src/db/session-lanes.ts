@@ -20,6 +20,16 @@ export function isBackground(): boolean {
   return lane.getStore() === 'background';
 }
 
+/**
+ * A turn of the event loop. PGlite answers without I/O (it runs in this thread), so a chain of its
+ * statements runs on promise callbacks alone, and requests that arrive meanwhile are not even read
+ * until it ends: background work that runs several statements in a row takes one between them, so
+ * those requests are read and queue for the session first.
+ */
+export function nextTurn(): Promise<void> {
+  return new Promise<void>((resolve) => setImmediate(resolve));
+}
+
 interface Waiter {
   grant: () => void;
   since: number;

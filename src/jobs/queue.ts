@@ -3,6 +3,7 @@ import type { Static, TSchema } from 'typebox';
 import { Value } from 'typebox/value';
 import type { JobRow } from '../db/schema.ts';
 import type { Db, Executor } from '../db/executor.ts';
+import { nextTurn } from '../db/session-lanes.ts';
 import { uuidv7 } from '../lib/ids.ts';
 import { scrubString } from '../lib/redact.ts';
 import * as repo from '../modules/jobs/jobs.repo.ts';
@@ -241,10 +242,9 @@ export class JobQueue<Payloads extends PayloadSchemas = typeof JOB_PAYLOADS, D e
   private async run(): Promise<void> {
     while (this.running) {
       let claimed = 0;
-      // A turn of the event loop before each poll. PGlite answers without I/O (it runs in this
-      // thread), so a worker with a backlog would otherwise go from job to job on promise
-      // callbacks alone, and no request would be read until the backlog was gone.
-      await new Promise<void>((resolve) => setImmediate(resolve));
+      // A turn of the event loop before each poll: a worker with a backlog would otherwise go from
+      // job to job on PGlite's promise callbacks alone, and no request would be read until it was gone.
+      await nextTurn();
       if (!this.running) break;
       try {
         await this.scheduleRecurring();

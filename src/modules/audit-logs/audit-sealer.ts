@@ -1,3 +1,4 @@
+import { nextTurn } from '../../db/session-lanes.ts';
 import type { Executor } from '../../db/transaction.ts';
 import { sealQueuedEntries, vacuumQueue } from './audit-chain.repo.ts';
 
@@ -95,9 +96,8 @@ export class AuditSealer {
     let total = 0;
     try {
       for (;;) {
-        // A turn of the event loop between batches: PGlite answers without I/O, and the requests
-        // that arrived meanwhile are read, and queue for its session, only on such a turn.
-        if (total > 0) await new Promise<void>((resolve) => setImmediate(resolve));
+        // A turn of the event loop between batches, for the requests that arrived (PGlite).
+        if (total > 0) await nextTurn();
         const sealed = await sealQueuedEntries(this.db, this.batch, wait);
         total += sealed;
         if (sealed < this.batch) break;
