@@ -2,7 +2,13 @@ import { Ajv } from 'ajv';
 import { Type } from 'typebox';
 import { describe, expect, it } from 'vitest';
 import { Country, Currency, Nullable, SHARED_SCHEMAS, StringEnum } from './schemas/common.ts';
-import { buildValidatorCompiler, lazyValidator, toValidationBody, type Validator } from './validation.ts';
+import {
+  buildValidatorCompiler,
+  lazyValidator,
+  MAX_DATE_TIME_LENGTH,
+  toValidationBody,
+  type Validator,
+} from './validation.ts';
 
 const compile = buildValidatorCompiler(SHARED_SCHEMAS);
 
@@ -31,6 +37,23 @@ describe('happy', () => {
     const value: Record<string, unknown> = { currency: 'JPY', country: 'JP', amount: 100, extra: true };
     expect(validate(Body, value)).toBeNull();
     expect(value).not.toHaveProperty('extra');
+  });
+
+  it('accepts RFC 3339 date-times with a zone, up to MAX_DATE_TIME_LENGTH characters', () => {
+    const DateTime = Type.String({ format: 'date-time' });
+    for (const value of ['2025-01-01T00:00:00Z', '2025-01-01 00:00:00.123456789+05:30', '2024-02-29t23:59:60z'])
+      expect(validate(DateTime, value), value).toBeNull();
+    const longest = `2025-01-01T00:00:00.${'1'.repeat(MAX_DATE_TIME_LENGTH - 21)}Z`;
+    expect(longest).toHaveLength(MAX_DATE_TIME_LENGTH);
+    expect(validate(DateTime, longest)).toBeNull();
+    for (const value of [`${longest.slice(0, -1)}1Z`, '2025-01-01T00:00:00', '2025-02-30T00:00:00Z', ' '.repeat(1024)])
+      expect(validate(DateTime, value)!.detail, value).toEqual([
+        {
+          loc: ['body'],
+          msg: 'Input should be a valid date-time (ISO 8601 with a time zone)',
+          type: 'date_time_parsing',
+        },
+      ]);
   });
 });
 
