@@ -13,9 +13,32 @@ const ISOLATED = [
   'src/db/prepared-statements.test.ts',
   'src/lib/ids.test.ts',
 ];
+/**
+ * Files that start `svc` processes on their own embedded database (a DATA_DIR, no DATABASE_URL),
+ * whatever TEST_DATABASE_URL says, and build no app in this process: the PostgreSQL run of
+ * `npm test` would repeat them unchanged (about 200 s of the suite's test time; a slow CI host ran
+ * the PostgreSQL run in 14 minutes), so only the embedded run has them. The spawned server on
+ * PostgreSQL is tested by test/e2e/scale-out.test.ts and test/e2e/operate.test.ts, which use
+ * TEST_DATABASE_URL. test/platform/embedded-only.test.ts checks this list against the files.
+ */
+export const EMBEDDED_ONLY = [
+  'test/e2e/cli.test.ts',
+  'test/e2e/cli-database.test.ts',
+  'test/e2e/master-key-providers.test.ts',
+  'test/e2e/rotate-vault.test.ts',
+  'test/e2e/server.test.ts',
+  'test/e2e/vault-forward-example.test.ts',
+  'test/docs/walkthroughs.test.ts',
+  'test/ops/compiled-start.test.ts',
+];
 // Browser tests need chromium and a listening server: `npm run test:browser` (vitest.browser.config.ts);
 // the reliability suite has its own config and command (npm run test:reliability).
-const EXCLUDE = [...configDefaults.exclude, 'test/browser/**', 'test/reliability/**'];
+const EXCLUDE = [
+  ...configDefaults.exclude,
+  'test/browser/**',
+  'test/reliability/**',
+  ...(process.env.TEST_DATABASE_URL ? EMBEDDED_ONLY : []),
+];
 
 export default defineConfig({
   test: {
