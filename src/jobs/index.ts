@@ -30,6 +30,7 @@ import { purgeReportExecutions } from './purge-report-executions.job.ts';
 import { purgeWalletTokenUses } from './purge-wallet-token-uses.job.ts';
 import { purgeDashboardSessions } from './purge-dashboard-sessions.job.ts';
 import { purgeInboundWebhookEvents } from './purge-inbound-webhook-events.job.ts';
+import { purgeWebhookEvents } from './purge-webhook-events.job.ts';
 import { sealMerchantAccountSecrets } from './seal-merchant-account-secrets.job.ts';
 import { rekeyIdempotencyKeys } from './rekey-idempotency-keys.job.ts';
 import { ingestSettlementsJob } from './ingest-settlements.job.ts';
@@ -69,6 +70,7 @@ export const JOBS: JobDefinition[] = [
   purgeWalletTokenUses,
   rekeyIdempotencyKeys,
   purgeInboundWebhookEvents,
+  purgeWebhookEvents,
   sealMerchantAccountSecrets,
   reconcileGiftCardsJob,
   reverseGiftCardRedemptionJob,
@@ -124,6 +126,8 @@ export const RECURRING: RecurringJob[] = [
   { job: purgeDashboardSessions, everyMs: HOUR },
   // Provider webhook events outlive the providers' retries (INBOUND_WEBHOOK_RETENTION_DAYS): hourly is plenty.
   { job: purgeInboundWebhookEvents, everyMs: HOUR },
+  // Events sent to subscriptions, with their deliveries, go WEBHOOK_EVENT_RETENTION_DAYS after they were made.
+  { job: purgeWebhookEvents, everyMs: HOUR },
   // Secrets kept in clear are sealed within 5 minutes of an upgrade (a worker's first poll schedules
   // the period's run), and so are those processes of the previous version write during a rolling deploy.
   { job: sealMerchantAccountSecrets, everyMs: 5 * 60 * 1000 },

@@ -22,6 +22,7 @@ export const JOB_PAYLOADS = {
   'purge-finished-jobs': Type.Object({}),
   'purge-idempotency-keys': Type.Object({}),
   'purge-inbound-webhook-events': Type.Object({}),
+  'purge-webhook-events': Type.Object({}),
   'purge-monitoring-history': Type.Object({}),
   'purge-rate-limit-windows': Type.Object({}),
   'purge-routing-stats': Type.Object({}),

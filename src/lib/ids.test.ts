@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isUuid, uuidv5, uuidv7 } from './ids.ts';
+import { isUuid, uuidv5, uuidv7, uuidv7Floor } from './ids.ts';
 
 const V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
@@ -84,6 +84,35 @@ describe('uuidv5', () => {
     );
     expect(uuidv5('administrator', '6ba7b810-9dad-11d1-80b4-00c04fd430c8')).toBe(
       uuidv5('administrator', '6ba7b810-9dad-11d1-80b4-00c04fd430c8'),
+    );
+  });
+});
+
+describe('uuidv7Floor', () => {
+  /** A UUIDv7 of millisecond `ms` with the given random bits, built by hand (RFC 9562 layout). */
+  const v7 = (ms: number, random: Uint8Array) => {
+    const bytes = Buffer.from(random);
+    bytes.writeUIntBE(ms, 0, 6);
+    bytes[6] = 0x70 | (bytes[6]! & 0x0f);
+    bytes[8] = 0x80 | (bytes[8]! & 0x3f);
+    const hex = bytes.toString('hex');
+    return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  };
+
+  it('sorts at or below every UUIDv7 of its millisecond and later, above every earlier one', () => {
+    expect(uuidv7Floor(0x0123456789ab)).toBe('01234567-89ab-7000-8000-000000000000');
+    expect(isUuid(uuidv7Floor(Date.now()))).toBe(true);
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 2 ** 48 - 2 }),
+        fc.integer({ min: -1, max: 1 }),
+        fc.uint8Array({ minLength: 16, maxLength: 16 }),
+        (ms, offset, random) => {
+          // Lower-case hex compares as the bytes do, and so as PostgreSQL compares uuids.
+          const id = v7(ms + offset, random);
+          expect(id >= uuidv7Floor(ms)).toBe(offset >= 0);
+        },
+      ),
     );
   });
 });

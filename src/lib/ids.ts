@@ -53,6 +53,16 @@ export function uuidv7(now: number = Date.now()): string {
 }
 
 /**
+ * The least UUIDv7 of millisecond `ms` (version 7, variant 10, every other bit 0): every UUIDv7
+ * made at `ms` or later sorts at or above it, every one made earlier below it. A table keyed by
+ * UUIDv7 ids can so find its rows older than a moment by its primary key.
+ */
+export function uuidv7Floor(ms: number): string {
+  const hex = Math.max(0, Math.floor(ms)).toString(16).padStart(12, '0').slice(-12);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-7000-8000-000000000000`;
+}
+
+/**
  * RFC 9562 UUIDv5: SHA-1 of a namespace UUID and a name. The same name gives the same id in every
  * process and database (ids of fixed catalogues, such as roles).
  */
