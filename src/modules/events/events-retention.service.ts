@@ -1,4 +1,5 @@
 import type { Deps } from '../../context.ts';
+import { nextTurn } from '../../db/session-lanes.ts';
 import { withTransaction } from '../../db/transaction.ts';
 import { uuidv7Floor } from '../../lib/ids.ts';
 import * as repo from './events-retention.repo.ts';
@@ -6,6 +7,11 @@ import * as repo from './events-retention.repo.ts';
 const DAY_MS = 24 * 3600 * 1000;
 /** Events purged per transaction: a backlog goes in short transactions, not one long one. */
 export const PURGE_BATCH = 1_000;
+/**
+ * On PGlite each batch holds the process's only session, and every request waits behind it: 200
+ * events a batch, and a turn of the event loop between batches (decision 0160's rule for upkeep).
+ */
+export const EMBEDDED_PURGE_BATCH = 200;
 
 export interface PurgedEvents {
   events: number;
@@ -19,7 +25,11 @@ export interface PurgedEvents {
  * and so does a delivery sent again (`POST …/retry`) while the purge ran. Batch by batch, each in
  * its own transaction, until a batch finds nothing more.
  */
-export async function purgeOldWebhookEvents(deps: Deps, now: Date, batch = PURGE_BATCH): Promise<PurgedEvents> {
+export async function purgeOldWebhookEvents(
+  deps: Deps,
+  now: Date,
+  batch = deps.dbKind === 'pglite' ? EMBEDDED_PURGE_BATCH : PURGE_BATCH,
+): Promise<PurgedEvents> {
   const floorId = uuidv7Floor(now.getTime() - deps.config.webhookEventRetentionDays * DAY_MS);
   const total: PurgedEvents = { events: 0, deliveries: 0 };
   for (;;) {
@@ -34,5 +44,6 @@ export async function purgeOldWebhookEvents(deps: Deps, now: Date, batch = PURGE
     total.deliveries += done.deliveries;
     // Every event found was kept (all sent again meanwhile): the next batch would find them again.
     if (done.events === 0) return total;
+    await nextTurn();
   }
 }
