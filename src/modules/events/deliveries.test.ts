@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/helpers/build-test-app.ts';
 import { createMerchantAccount } from '../../../test/helpers/factories.ts';
+import { subscribeToEvents } from '../../../test/helpers/event-subscription.ts';
 import { startReceiver, verifyWebhook, type Receiver } from '../../../test/helpers/webhook-receiver.ts';
 import { withTransaction } from '../../db/transaction.ts';
 import { JOBS } from '../../jobs/index.ts';
@@ -221,13 +222,7 @@ describe('errors', () => {
   it('records a refused connection as a failed attempt', async () => {
     const closed = await startReceiver();
     await closed.close();
-    const res = await t.request({
-      method: 'POST',
-      url: '/webhook-subscriptions',
-      payload: { url: closed.url },
-      merchantAccountId: m,
-    });
-    expect(res.statusCode, res.body).toBe(201);
+    await subscribeToEvents(t, m, closed.url);
     await emit('tx-1');
     await drain();
     expect(await deliveries()).toMatchObject([

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/helpers/build-test-app.ts';
 import { createMerchantAccount } from '../../../test/helpers/factories.ts';
+import { subscribeToEvents } from '../../../test/helpers/event-subscription.ts';
 import { recordStatements } from '../../../test/helpers/statements.ts';
 import { startReceiver, type Receiver } from '../../../test/helpers/webhook-receiver.ts';
 import { openDb } from '../../db/client.ts';
@@ -31,13 +32,7 @@ afterAll(async () => {
 beforeEach(async () => {
   m = await createMerchantAccount(t.deps);
   receiver.respondWith(200);
-  const res = await t.request({
-    method: 'POST',
-    url: '/webhook-subscriptions',
-    payload: { url: receiver.url },
-    merchantAccountId: m,
-  });
-  expect(res.statusCode, res.body).toBe(201);
+  await subscribeToEvents(t, m, receiver.url);
 });
 afterEach(() => vi.useRealTimers());
 

@@ -1,6 +1,7 @@
 import { type RawBuilder, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, usesPostgres, type TestApp } from '../../../test/helpers/build-test-app.ts';
+import { subscribeToEvents } from '../../../test/helpers/event-subscription.ts';
 import { createMerchantAccount } from '../../../test/helpers/factories.ts';
 import { uuidv7Floor } from '../../lib/ids.ts';
 import {
@@ -26,14 +27,7 @@ beforeAll(async () => {
   t = await buildTestApp({ WEBHOOK_ALLOW_PRIVATE_URLS: 'true' });
   for (let a = 0; a < ACCOUNTS; a++) {
     const account = await createMerchantAccount(t.deps);
-    const created = await t.request({
-      method: 'POST',
-      url: '/webhook-subscriptions',
-      payload: { url: 'http://127.0.0.1:9/hooks' },
-      merchantAccountId: account,
-    });
-    expect(created.statusCode, created.body).toBe(201);
-    const subscription: string = created.json().id;
+    const subscription = (await subscribeToEvents(t, account)).id;
     // EVENTS events per account over the last 60 days, each delivered once.
     await sql`INSERT INTO events (merchant_account_id, id, kind, resource_type, resource_id, payload, created_at)
       SELECT ${account}, (lpad(to_hex(ms), 12, '0') || '7000' || substr(md5(n::text), 1, 16))::uuid,

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/helpers/build-test-app.ts';
+import { subscribeToEvents } from '../../../test/helpers/event-subscription.ts';
 import { createMerchantAccount } from '../../../test/helpers/factories.ts';
 import { startReceiver, type Receiver } from '../../../test/helpers/webhook-receiver.ts';
 import { withTransaction } from '../../db/transaction.ts';
@@ -29,14 +30,7 @@ afterAll(async () => {
 
 async function subscribedAccount(): Promise<{ m: string; sub: string }> {
   const account = await createMerchantAccount(t.deps);
-  const res = await t.request({
-    method: 'POST',
-    url: '/webhook-subscriptions',
-    payload: { url: receiver.url },
-    merchantAccountId: account,
-  });
-  expect(res.statusCode, res.body).toBe(201);
-  return { m: account, sub: res.json().id };
+  return { m: account, sub: (await subscribeToEvents(t, account, receiver.url)).id };
 }
 
 beforeEach(async () => {

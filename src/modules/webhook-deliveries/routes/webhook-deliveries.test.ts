@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../../test/helpers/build-test-app.ts';
 import { createMerchantAccount } from '../../../../test/helpers/factories.ts';
+import { subscribeToEvents } from '../../../../test/helpers/event-subscription.ts';
 import { runScopeTests } from '../../../../test/helpers/scope-tests.ts';
 import { drainUntil, startReceiver, type Receiver } from '../../../../test/helpers/webhook-receiver.ts';
 import { withTransaction } from '../../../db/transaction.ts';
@@ -22,14 +23,7 @@ afterAll(async () => {
 beforeEach(async () => {
   m = await createMerchantAccount(t.deps);
   receiver.respondWith(200);
-  const res = await t.request({
-    method: 'POST',
-    url: '/webhook-subscriptions',
-    payload: { url: receiver.url },
-    merchantAccountId: m,
-  });
-  expect(res.statusCode, res.body).toBe(201);
-  sub = res.json();
+  sub = await subscribeToEvents(t, m, receiver.url);
 });
 
 const emit = (resourceId: string, kind = 'transaction.updated') =>
