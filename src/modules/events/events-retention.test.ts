@@ -56,7 +56,7 @@ const deliveries = async (account = m, subscription = sub) => {
     merchantAccountId: account,
   });
   expect(res.statusCode, res.body).toBe(200);
-  return res.json().items as Array<{ id: string; status: string; event: { id: string } }>;
+  return res.json().items as Array<{ id: string; status: string; event_id: string }>;
 };
 const counts = async (account = m) => {
   const { rows } = await sql<{ events: string; deliveries: string; attempts: string }>`
