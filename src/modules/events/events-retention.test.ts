@@ -170,16 +170,15 @@ describe('errors', () => {
 
   // The purge's statements one by one, each committed on its own (as under READ COMMITTED inside
   // its transaction), with a retry committed between them: both interleavings, on either database.
+  /** What a purge 31 days after the newest event finds first: its cutoff (retention 30) a day after that event. */
+  const purgeableOn31stDay = async () =>
+    repo.findFinishedEventsBefore(t.deps.db, uuidv7Floor((await daysAfterNewestEvent(1)).getTime()), 10);
   const retryOf = (id: string) =>
     t.request({ method: 'POST', url: `/webhook-subscriptions/${sub}/deliveries/${id}/retry`, merchantAccountId: m });
 
   it('a delivery sent again after the purge found its event stays pending, and its event stays', async () => {
     const failed = await failedDelivery(m, 'tx-retried');
-    const events = await repo.findFinishedEventsBefore(
-      t.deps.db,
-      uuidv7Floor((await daysAfterNewestEvent(31)).getTime() - 30 * DAY),
-      10,
-    );
+    const events = await purgeableOn31stDay();
     expect(events.filter((e) => e.merchant_account_id === m)).toHaveLength(1);
     expect((await retryOf(failed)).statusCode).toBe(200);
     await repo.deleteEndedDeliveries(t.deps.db, events);
@@ -191,11 +190,7 @@ describe('errors', () => {
 
   it('a delivery the purge deleted first is 404 to the retry, and its event goes', async () => {
     const failed = await failedDelivery(m, 'tx-purged');
-    const events = await repo.findFinishedEventsBefore(
-      t.deps.db,
-      uuidv7Floor((await daysAfterNewestEvent(31)).getTime() - 30 * DAY),
-      10,
-    );
+    const events = await purgeableOn31stDay();
     await repo.deleteEndedDeliveries(t.deps.db, events);
     expect((await retryOf(failed)).statusCode).toBe(404);
     await repo.deleteEventsWithoutDeliveries(t.deps.db, events);
