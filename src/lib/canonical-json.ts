@@ -1,7 +1,7 @@
 /**
  * JSON with sorted keys (at every depth), so the same value written with other whitespace or key
- * order gives the same text: request bodies' fingerprints (src/http/idempotency-fingerprint.ts),
- * and a stored snapshot compared with the one it was built from (snapshot-codec.ts).
+ * order gives the same text: request bodies' fingerprints (src/http/idempotency-fingerprint.ts).
+ * To only compare two values, same-stored-value.ts tells the same without building texts.
  */
 export function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;

@@ -1420,6 +1420,14 @@ export const PATTERNS: PatternEntry[] = [
     ],
   },
   {
+    file: 'src/modules/transactions/snapshot-codec.ts',
+    source: String.raw`/^[^\u0080-\uffff]*$/`,
+    name: 'ASCII',
+    reaches: null,
+    appliedTo: "the keys of a transaction row's snapshots (names the server gives them)",
+    linear: 'anchored, one class',
+  },
+  {
     file: 'src/modules/transactions/transaction.resource.ts',
     source: String.raw`/^\d{2}$/`,
     name: 'iso_response_code',

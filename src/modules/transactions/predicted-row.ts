@@ -1,4 +1,5 @@
 import { isExpression } from 'kysely';
+import { sameStoredValue } from '../../lib/same-stored-value.ts';
 import type { TransactionRow, TransactionsTable } from '../../db/schema-transactions.ts';
 import type { TransactionPatch } from './transactions.repo.ts';
 
@@ -61,23 +62,6 @@ export function predictRow(row: TransactionRow, patch: TransactionPatch, updated
 export function mispredicted<R extends object>(predicted: { row: R; set: readonly string[] }, actual: R): string[] {
   const stored = actual as unknown as Record<string, unknown>;
   const expected = predicted.row as unknown as Record<string, unknown>;
-  return predicted.set.filter((key) => comparable(stored[key]) !== comparable(expected[key]));
-}
-
-/** Dates by instant, objects whatever their key order (jsonb keeps its own order). */
-function comparable(value: unknown): string {
-  return JSON.stringify(canonical(value));
-}
-
-function canonical(value: unknown): unknown {
-  if (value === undefined || value === null) return null;
-  if (value instanceof Date) return `date:${value.getTime()}`;
-  if (Array.isArray(value)) return value.map(canonical);
-  if (typeof value === 'object')
-    return Object.fromEntries(
-      Object.keys(value)
-        .sort()
-        .map((key) => [key, canonical((value as Record<string, unknown>)[key])]),
-    );
-  return value;
+  // Dates by instant, objects whatever their key order (jsonb keeps its own).
+  return predicted.set.filter((key) => !sameStoredValue(stored[key], expected[key]));
 }

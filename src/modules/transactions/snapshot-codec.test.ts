@@ -299,3 +299,33 @@ describe('snapshot codec: actions', () => {
     );
   });
 });
+
+describe('inJsonbOrder', () => {
+  /** jsonb's order as the database defines it: byte length, then bytes (the first implementation). */
+  const jsonbOrder = (keys: string[]) =>
+    [...keys].sort((a, b) => {
+      const [x, y] = [Buffer.from(a), Buffer.from(b)];
+      return x.length - y.length || Buffer.compare(x, y);
+    });
+  /** Integer-like keys are put first by JavaScript whatever the insertion order: no object can hold jsonb's order for them. */
+  const notIndex = (key: string) => !/^(0|[1-9]\d{0,8})$/.test(key);
+
+  it("puts any keys, ASCII or not, in jsonb's order, with their values", () => {
+    const keys = fc.oneof(fc.string({ maxLength: 12 }), fc.string({ unit: 'grapheme', maxLength: 6 }));
+    fc.assert(
+      fc.property(fc.dictionary(keys.filter(notIndex), fc.integer(), { maxKeys: 20 }), (value) => {
+        const ordered = inJsonbOrder(value);
+        expect(Object.keys(ordered)).toEqual(jsonbOrder(Object.keys(value)));
+        for (const key of Object.keys(value)) expect(ordered[key]).toBe(value[key]);
+      }),
+    );
+  });
+
+  it('returns an object already in that order as it is (a snapshot read back)', () => {
+    const stored = { id: 'x', bin: '411111', method: 'card', fingerprint: 'f' };
+    expect(Object.keys(stored)).toEqual(jsonbOrder(Object.keys(stored)));
+    expect(inJsonbOrder(stored)).toBe(stored);
+    const restored = { ...stored, label: '1111' };
+    expect(Object.keys(inJsonbOrder(restored))).toEqual(['id', 'bin', 'label', 'method', 'fingerprint']);
+  });
+});

@@ -1,4 +1,4 @@
-import { canonical } from '../../lib/canonical-json.ts';
+import { sameStoredValue } from '../../lib/same-stored-value.ts';
 
 /**
  * The `payment_method` and `payment_service` snapshots of a transaction's row, stored without the
@@ -48,15 +48,33 @@ const DEPENDS: ReadonlyArray<readonly [snapshot: string, columns: ReadonlyArray<
 const isObject = (value: unknown): value is Json =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** Keys in jsonb's order: shorter first, then bytewise (as the database returns an object). */
+/** Keys made of ASCII only: their UTF-16 order is their bytes' order, their length their size. */
+const ASCII = /^[^\u0080-\uffff]*$/;
+
+/** jsonb's order of two ASCII keys: shorter first, then bytewise. */
+const asciiOrder = (a: string, b: string) => a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * Keys in jsonb's order: shorter first, then bytewise (as the database returns an object). An object
+ * already in that order (a snapshot read back is, until a key is restored at its end) is returned
+ * as it is; a read of a transaction rebuilds three snapshots, so this is on every request's path.
+ */
 export function inJsonbOrder(value: Json): Json {
-  const keys = Object.keys(value).sort((a, b) => {
-    const byLength = Buffer.byteLength(a) - Buffer.byteLength(b);
-    return byLength !== 0 ? byLength : Buffer.compare(Buffer.from(a), Buffer.from(b));
-  });
-  const out: Json = {};
-  for (const key of keys) out[key] = value[key];
-  return out;
+  const keys = Object.keys(value);
+  if (keys.every((key) => ASCII.test(key))) {
+    let ordered = true;
+    for (let i = 1; i < keys.length && ordered; i++) ordered = asciiOrder(keys[i - 1]!, keys[i]!) < 0;
+    if (ordered) return value;
+    keys.sort(asciiOrder);
+  } else {
+    const bytes = new Map(keys.map((key) => [key, Buffer.from(key)]));
+    keys.sort((a, b) => {
+      const [x, y] = [bytes.get(a)!, bytes.get(b)!];
+      return x.length - y.length || Buffer.compare(x, y);
+    });
+  }
+  // fromEntries defines each key as its own (an assignment of `__proto__` would set the prototype).
+  return Object.fromEntries(keys.map((key) => [key, value[key]]));
 }
 
 /** Restores `key` from `column` when the stored snapshot lacks it and the column holds a value. */
@@ -207,6 +225,5 @@ export function decodeTransactionRows<R extends object>(rows: R[]): R[] {
   return rows;
 }
 
-function sameJson(a: unknown, b: unknown): boolean {
-  return canonical(a) === canonical(b);
-}
+/** Same keys and values, whatever the keys' order (JSON read back or about to be stored). */
+const sameJson = sameStoredValue;
