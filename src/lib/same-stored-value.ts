@@ -1,10 +1,11 @@
 /**
  * Whether two values are the same once stored: objects whatever their keys' order (jsonb keeps its
  * own), arrays element by element, dates by instant, `undefined`, NaN and the infinities as `null`
- * (as JSON text holds them). What comparing the two values' sorted-key JSON texts tells (canonical-json.ts), without
- * building the texts: the transaction row predicted before an authorization's update is checked
- * against the stored one on every authorization (predicted-row.ts), and an encoded snapshot against
- * the snapshot it came from on every write (snapshot-codec.ts).
+ * (as JSON text holds them). It tells what comparing the two values' sorted-key JSON texts tells
+ * (canonical-json.ts) without building the texts: the transaction row predicted before an
+ * authorization's update is checked against the stored one on every authorization
+ * (predicted-row.ts), and an encoded snapshot against the snapshot it came from on every write
+ * (snapshot-codec.ts).
  */
 export function sameStoredValue(a: unknown, b: unknown): boolean {
   if (a === b) return true;
