@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/helpers/build-test-app.ts';
 import { createMerchantAccount } from '../../../test/helpers/factories.ts';
-import { withTransaction } from '../../db/transaction.ts';
+import { withTransaction, type Executor } from '../../db/transaction.ts';
 import { verifyChain } from './audit-chain.service.ts';
 import { AuditSealer } from './audit-sealer.ts';
 
@@ -25,7 +25,7 @@ const insertEntries = (account: string, n: number) =>
     FROM generate_series(1, ${n}) AS i`.execute(t.deps.db);
 
 /** Index entries of audit_logs read so far by this backend (its statistics not yet flushed included). */
-const auditIndexReads = async (tx: Parameters<Parameters<typeof withTransaction>[1]>[0]) =>
+const auditIndexReads = async (tx: Executor) =>
   Number(
     (
       await sql<{ n: string }>`SELECT coalesce(sum(pg_stat_get_xact_tuples_returned(indexrelid)), 0)::text AS n

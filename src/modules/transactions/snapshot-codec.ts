@@ -135,7 +135,7 @@ export function encodeActions(actions: unknown, columns: SnapshotColumns): unkno
     if (Object.keys(encoded).length === Object.keys(outcome).length) return;
     const candidate = { ...action, outcome: encoded };
     const back = routingOutcome((decodeActions([candidate], columns) as unknown[])[0]);
-    if (!sameJson(back, outcome)) return;
+    if (!sameStoredValue(back, outcome)) return;
     if (out === actions) out = [...actions];
     out[index] = candidate;
   });
@@ -157,7 +157,7 @@ export function encodePaymentMethod(snapshot: unknown, columns: SnapshotColumns)
   delete out.method;
   omitEqual(out, 'id', columns.payment_method_id);
   omitEqual(out, 'fingerprint', columns.card_fingerprint);
-  return sameJson(decodePaymentMethod(out, columns), snapshot) ? out : snapshot;
+  return sameStoredValue(decodePaymentMethod(out, columns), snapshot) ? out : snapshot;
 }
 
 export function encodePaymentService(snapshot: unknown, columns: SnapshotColumns): unknown {
@@ -166,7 +166,7 @@ export function encodePaymentService(snapshot: unknown, columns: SnapshotColumns
   delete out.type;
   omitEqual(out, 'id', columns.payment_service_id);
   omitEqual(out, 'method', columns.method);
-  return sameJson(decodePaymentService(out, columns), snapshot) ? out : snapshot;
+  return sameStoredValue(decodePaymentService(out, columns), snapshot) ? out : snapshot;
 }
 
 /**
@@ -224,6 +224,3 @@ export function decodeTransactionRows<R extends object>(rows: R[]): R[] {
   for (const row of rows) decodeTransactionRow(row);
   return rows;
 }
-
-/** Same keys and values, whatever the keys' order (JSON read back or about to be stored). */
-const sameJson = sameStoredValue;
